@@ -34,7 +34,9 @@ PyObject *core_value_boxer(PyObject *self, PyObject *args) {
  * where o's class is not registered; NULL with the converter's exception
  * where o cannot be converted. */
 static PyObject *converted(PyObject *o) {
-  PyObject *conv = converters ? PyDict_GetItemWithError(converters, (PyObject *)Py_TYPE(o)) : NULL;
+  PyObject *mro = converters ? Py_TYPE(o)->tp_mro : NULL, *conv = NULL;  /* a subclass's objects too, as Numba's */
+  for (Py_ssize_t i = 0; !conv && mro && i < PyTuple_GET_SIZE(mro); i++)
+    conv = PyDict_GetItemWithError(converters, PyTuple_GET_ITEM(mro, i));
   if (!conv) return NULL;
   PyObject *shadow = PyObject_CallOneArg(conv, o);
   if (shadow && !PyTuple_Check(shadow)) {

@@ -233,14 +233,17 @@ def test_value_type_bad_objects_raise_clear_errors(tmp_path):
         del s.hi
         refused(s, "no attribute 'hi'")
 
-        class Made(Span):   # an array made anew each time it is read cannot be borrowed
+        class Made(Span):   # (a subclass's objects are of its type) an array made anew each read cannot be borrowed
             weights = property(lambda self: np.zeros(2))
             def __init__(self):
                 self.lo, self.hi = 0.0, 1.0
-        Made.__module__ = Span.__module__
-        from numba.extending import typeof_impl
-        typeof_impl.register(Made)(lambda val, c: __import__("span").span_type)
         refused(Made(), "new array each time")
+
+        from numba.extending import typeof_impl
+        class Untyped:
+            pass
+        typeof_impl.register(Untyped)(lambda val, c: None)
+        refused(Untyped(), "'Untyped'", "returned None")
         print("ok")
     """, tmp_path)
 
@@ -394,5 +397,73 @@ def test_value_type_of_a_counter_array_updated_atomically_in_prange(tmp_path):
             assert "stays in compiled code" in str(exc)
         else:
             raise AssertionError("boxed")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_holding_another_value_type(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, make_attribute_wrapper, models, register_model,
+                                     typeof_impl, unbox)
+        from span import Span, span_type
+
+        class Tally:
+            def __init__(self, span, count):
+                self.span, self.count = span, count
+
+        class TallyType(types.Type):
+            def __init__(self):
+                super().__init__(name="Tally")
+
+        typeof_impl.register(Tally)(lambda val, c: TallyType())
+
+        @register_model(TallyType)
+        class TallyModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("span", span_type), ("count", types.int64)])
+
+        make_attribute_wrapper(TallyType, "span", "span")
+        make_attribute_wrapper(TallyType, "count", "count")
+
+        @unbox(TallyType)
+        def unbox_tally(typ, obj, c):
+            span_obj = c.pyapi.object_getattr_string(obj, "span")
+            count_obj = c.pyapi.object_getattr_string(obj, "count")
+            tally = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            tally.span = c.unbox(span_type, span_obj).value
+            tally.count = c.pyapi.long_as_longlong(count_obj)
+            return NativeValue(tally._getvalue())
+
+        @box(TallyType)
+        def box_tally(typ, val, c):
+            tally = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            args = (c.box(span_type, tally.span), c.pyapi.long_from_longlong(tally.count))
+            return c.pyapi.call_function_objargs(c.pyapi.unserialize(c.pyapi.serialize_object(Tally)), args)
+
+        @njit
+        def share(t):
+            return t.span.width / t.count
+
+        @njit
+        def same(t):
+            return t
+
+        rng = np.random.default_rng(5)
+        for _ in range(3):
+            t = Tally(Span(float(rng.normal()), 4.0, rng.uniform(size=2)), int(rng.integers(1, 9)))
+            assert share(t) == share.py_func(t)
+            back = same(t)
+            assert type(back) is Tally and type(back.span) is Span and back.count == t.count
+            assert (back.span.lo, back.span.hi) == (t.span.lo, t.span.hi) and back.span.weights is not None
+        try:
+            share(Tally((1.0, 2.0), 3))
+        except TypeError as exc:
+            assert "member 'span'" in str(exc) and "expected an object of Span" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
         print("ok")
     """, tmp_path)

@@ -75,7 +75,7 @@ class _TypeofRegistry:
         return keep
 
     def __call__(self, val, c=None):
-        func = _typeofs.get(type(val))
+        func = _registered(_typeofs, type(val))
         return func(val, c) if func else types.typeof(val)
 
 
@@ -449,12 +449,10 @@ class _Value:
                 raise TypeError(f"{where}: {exc}") from None
         if isinstance(want, types.NamedTupleType):
             value = _by_shadow[want.cls]
-            if not isinstance(v, tuple):
-                found = _typeofs.get(type(v))
-                if found is None or _realise(found(v, None)) is not value:
-                    raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
-                v = value.convert(v)
-            return v
+            found = _registered(_typeofs, type(v))
+            if found is None or _realise(found(v, None)) is not value:
+                raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
+            return value.convert(v)
         if isinstance(want, types.TupleType):
             return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
         if want.ndim:
@@ -535,7 +533,7 @@ def _realise(typ):
 
 def _convert(obj):
     """An object of a class typeof_impl registered, as its members' named tuple (values.c calls it)."""
-    typ = _typeofs[type(obj)](obj, None)
+    typ = _registered(_typeofs, type(obj))(obj, None)
     if typ is None:
         raise TypeError(f"the typeof function registered for {type(obj).__name__} returned None")
     return _realise(typ).convert(obj)
