@@ -43,12 +43,12 @@ _values = {}       # (type class, type name) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
 
 
-class _Unreadable(NotImplementedError):
+class UnsupportedLowering(NotImplementedError):
     """The package's llvmlite code did something the stand-ins cannot follow."""
 
 
 def _unreadable(kind, what):
-    return _Unreadable(f"ruchey (registered as numba) reads a package's {kind} only where it moves members "
+    return UnsupportedLowering(f"ruchey (registered as numba) reads a package's {kind} only where it moves members "
                        f"between attributes, arguments and Python calls; this one called {what}")
 
 
@@ -169,9 +169,13 @@ class _Symbol:
 
 
 class _Recorder:
-    """A stand-in whose every other attribute is unreadable."""
+    """A stand-in whose every other attribute is unreadable; _kind names
+    the package's function it is given to (unbox, box, constructor)."""
 
     _kind = "code"
+
+    def __init__(self, kind="code"):
+        self.__dict__["_kind"] = kind
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -206,9 +210,6 @@ _FROM_NATIVE = ("float_from_double", "long_from_longlong", "long_from_ulonglong"
 
 class _PyApi(_Recorder):
     """c.pyapi: what an unbox or a box may ask of Python's C API."""
-
-    def __init__(self, kind):
-        self.__dict__["_kind"] = kind
 
     def object_getattr_string(self, obj, name):
         if getattr(obj, "what", None) != "object" or not isinstance(name, str):
@@ -264,10 +265,7 @@ class _BoxContext:
     """c, the object Numba gives an unbox or box function."""
 
     def __init__(self, kind):
-        self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(), _Context()
-        self.pyapi.__dict__["_kind"] = kind
-        self.builder.__dict__["_kind"] = self.context.__dict__["_kind"] = kind
-        self.env_manager = None
+        self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind)
 
     def unbox(self, typ, obj):
         if getattr(obj, "what", None) != "attribute":
@@ -479,7 +477,7 @@ class _Value:
         c = _BoxContext("box")
         try:
             result = func(self.typ, _Symbol("value"), c)
-        except _Unreadable:
+        except UnsupportedLowering:
             raise
         except Exception as exc:  # noqa: BLE001 - the package's own refusal (numba_progress' TypeError)
             return _refusing(exc)
@@ -584,8 +582,8 @@ class _Constructor:
         impl = self._lowering(argtypes)
         if impl is None:
             raise TypeError(f"{self.cls.__name__}{argtypes}: no lower_builtin({self.cls.__name__}, ...) takes these types")
-        struct = impl(_Context(), _Builder(), _Signature(typ, argtypes), [_Symbol("argument", index=i)
-                                                                           for i in range(len(argtypes))])
+        struct = impl(_Context("constructor"), _Builder("constructor"), _Signature(typ, argtypes),
+                      [_Symbol("argument", index=i) for i in range(len(argtypes))])
         if getattr(struct, "what", None) != "struct":
             raise _unreadable("constructor", f"return of {struct!r}, not struct._getvalue()")
         parts = []
