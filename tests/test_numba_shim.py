@@ -838,3 +838,31 @@ def test_round_digits_after_install_is_numbas_scaled_rounding(tmp_path):
     """, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@shim_only
+def test_thread_id_where_numba_kept_it_before_get_thread_id(tmp_path):
+    # pecanpy imports it from numba.np.ufunc.parallel (older Numba's home of it) and seeds each
+    # thread's generator with it: the shim gives ruchey's, which compiled code calls
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba.np.ufunc.parallel import get_thread_id, _get_thread_id
+
+        @numba.njit(parallel=True)
+        def ids(n):
+            out = np.empty(n, np.int64)
+            for i in numba.prange(n):
+                out[i] = get_thread_id() + _get_thread_id()
+            return out
+
+        assert get_thread_id is numba.get_thread_id
+        got = ids(64)
+        assert ((got >= 0) & (got < 2 * numba.get_num_threads()) & (got % 2 == 0)).all()
+        numba.set_num_threads(1)
+        assert (ids(8) == 0).all()
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

@@ -310,6 +310,8 @@ def _submodules():
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)
+        "numba.np.ufunc.parallel": (dict(get_thread_id=ruchey.get_thread_id, _get_thread_id=ruchey.get_thread_id), ()),
         "numba.parfors": ({}, ()),
         "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
