@@ -293,6 +293,41 @@ def test_value_type_code_the_recording_cannot_follow_is_refused(tmp_path):
             assert "builder.fadd" in str(exc), str(exc)
         else:
             raise AssertionError("accepted")
+
+        from numba import TypingError
+        from numba.extending import lower_builtin, type_callable
+        from span import Span
+
+        class Odd2(Span):
+            pass
+
+        @type_callable(Odd2)
+        def type_odd2(context):
+            def typer(lo, hi, w):
+                return __import__("span").span_type
+            return typer
+
+        @lower_builtin(Odd2, types.Float, types.Float, types.Array)
+        def lower_odd2(context, builder, sig, args):   # a member computed with the builder
+            span = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+            span.lo, span.hi, span.w = builder.fneg(args[0]), args[1], args[2]
+            return span._getvalue()
+
+        @njit
+        def made(lo):
+            return Odd2(lo, 1.0, np.zeros(1)).lo
+
+        @njit
+        def made_of_ints(lo):
+            return Odd2(lo, 1, np.zeros(1)).lo
+
+        for f, arg, words in ((made, 0.5, "builder.fneg"), (made_of_ints, 1.0, "no lower_builtin")):
+            try:
+                f(arg)
+            except TypingError as exc:
+                assert words in str(exc), str(exc)
+            else:
+                raise AssertionError("compiled")
         print("ok")
     """, tmp_path)
 

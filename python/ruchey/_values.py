@@ -25,6 +25,7 @@ type object.
 """
 import collections
 import keyword
+import types as pytypes
 
 import numpy
 
@@ -151,8 +152,8 @@ class OpaqueModel:
         self.fe_type = fe_type
 
 
-models = type(__import__("sys"))("numba.core.datamodel.models")
-models.StructModel, models.OpaqueModel = StructModel, OpaqueModel
+# numba.extending.models, as packages reach the model classes
+models = pytypes.SimpleNamespace(StructModel=StructModel, OpaqueModel=OpaqueModel)
 
 
 # ---------------------------------------------------------------- stand-ins of Numba's lowering objects
