@@ -2601,6 +2601,41 @@ def harmonica_tesseroids():
     return out
 
 
+def harmonica_progressbar():
+    """The forward models with progressbar=True (numba_progress's
+    ProgressBar passed into compiled code and updated from serial and
+    prange loops): prisms' gravity and magnetic field, dipoles,
+    tesseroids and a prism layer, serial and parallel."""
+    import harmonica as hm
+    rng = np.random.default_rng(4)
+    coords = _harmonica_grid(8)
+    west, south, bottom = rng.uniform(-600, 400, 12), rng.uniform(-600, 400, 12), rng.uniform(-1000, -300, 12)
+    prisms = np.column_stack([west, west + rng.uniform(50, 200, 12), south, south + rng.uniform(50, 200, 12), bottom,
+                              bottom + rng.uniform(50, 250, 12)])
+    density, magnetization = rng.uniform(-300, 300, 12), rng.normal(size=(3, 12))
+    points = (rng.uniform(-600, 600, 12), rng.uniform(-600, 600, 12), rng.uniform(-900, -100, 12))
+    r0 = 6371e3
+    tesseroids = np.column_stack([np.arange(3.0), np.arange(3.0) + 1, np.zeros(3), np.ones(3), np.full(3, r0 - 1e4),
+                                  np.full(3, r0 - 1e3)])
+    lon, lat = np.meshgrid(np.linspace(-1, 4, 5), np.linspace(-1, 2, 4))
+    sph = (lon.ravel(), lat.ravel(), np.full(lon.size, r0 + 1e3))
+    out = {}
+    for parallel in (False, True):
+        out[f"prism_g_z_{parallel}"] = hm.prism_gravity(coords, prisms, density, field="g_z", parallel=parallel,
+                                                        progressbar=True)
+        out[f"prism_b_u_{parallel}"] = hm.prism_magnetic(coords, prisms, magnetization, "b_u", parallel=parallel,
+                                                         progressbar=True)
+        out[f"dipole_b_e_{parallel}"] = hm.dipole_magnetic(coords, points, magnetization, "b_e", parallel=parallel,
+                                                           progressbar=True)
+        out[f"tesseroid_g_z_{parallel}"] = hm.tesseroid_gravity(sph, tesseroids, np.full(3, 2670.0), "g_z",
+                                                                parallel=parallel, progressbar=True)
+    east, north = np.linspace(-400, 400, 5), np.linspace(-300, 300, 4)
+    layer = hm.prism_layer((east, north), surface=50 * np.ones((4, 5)), reference=0,
+                           properties={"density": 2670 * np.ones((4, 5))})
+    out["layer_g_z"] = layer.prism_layer.gravity(coords, field="g_z", progressbar=True)
+    return out
+
+
 def harmonica_equivalent_sources():
     """equivalent sources fitted to synthetic gravity and predicted on a
     grid: Cartesian (serial, parallel, block-averaged, float32),
@@ -4446,7 +4481,7 @@ WORKLOADS = {
     "matchms": {"similarities": matchms_similarities},
     "choclo": {"prism": choclo_prism, "point_dipole": choclo_point_dipole},
     "harmonica": {"forward": harmonica_forward, "tesseroids": harmonica_tesseroids,
-                  "equivalent_sources": harmonica_equivalent_sources},
+                  "equivalent_sources": harmonica_equivalent_sources, "progressbar": harmonica_progressbar},
     "wotan": {"sliders": wotan_sliders, "fits": wotan_fits},
     "pylops": {"radon": pylops_radon, "spread_kirchhoff": pylops_spread_kirchhoff,
                "pwd_nonstationary": pylops_pwd_nonstationary},

@@ -517,6 +517,7 @@ static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool
  * new RtStrs, Python lists as new RtLists, typed containers borrowed (the
  * caller releases what is new, disp_release_args). */
 int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
+  if (!PyTuple_Check(o) && t->callee) return disp_unbox_value(o, t, p);  /* a package's object: its members */
   if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->nfields) {
     PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
     return -1;

@@ -193,6 +193,18 @@ const Type *disp_enum_recent(PyObject *o);  /* the same for a member of a class 
 PyObject *disp_enum_refusal(PyObject *o);
 int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg);
 PyObject *disp_box_enum(const Type *t, char *p);
+/* values.c: value types of a package's own (numba.extending's StructModel
+ * types). Registering a class and its converter, a named tuple class and
+ * its boxer (_core functions); an object's type (NULL: its class is not
+ * registered, or the object cannot be converted); why it is refused (NULL:
+ * its class is not registered); an object unboxed as its members' named
+ * tuple t; the boxer of a named tuple type (borrowed; NULL: none). */
+PyObject *core_value_class(PyObject *self, PyObject *args);
+PyObject *core_value_boxer(PyObject *self, PyObject *args);
+const Type *disp_value_typeof(PyObject *o);
+PyObject *disp_value_refusal(PyObject *o);
+int disp_unbox_value(PyObject *o, const Type *t, char *p);
+PyObject *disp_value_boxer(const Type *t);
 /* typed.c: ruchey.typed.List and Dict. A typed container's type (NULL if
  * it is not one, or its item types are unknown); why a list, dict or
  * untyped container is refused (NULL for other objects); the C container

@@ -500,6 +500,10 @@ static PyObject *core_builtins(PyObject *self, PyObject *unused) {
 static PyMethodDef core_methods[] = {
   {"jitclass_declare", jitclass_declare, METH_O,
    "A jitclass's instances' type made, its fields given later: class -> its name."},
+  {"_value_class", core_value_class, METH_VARARGS,
+   "(class, converter): objects of class are passed as the named tuple converter(obj) makes (ruchey._values)."},
+  {"_value_boxer", core_value_boxer, METH_VARARGS,
+   "(named tuple class, boxer): results of its type are boxer(*items), not the class called (ruchey._values)."},
   {"jitclass_type", jitclass_make_type, METH_VARARGS,
    "A declared jitclass's fields given: (class, field names, field type descriptions) -> its name."},
   {"_analyses", cp_analyses, METH_VARARGS,

@@ -58,7 +58,8 @@ const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *f
 
 /* A compiled result of a named tuple type: the class called with the items. */
 PyObject *disp_box_named(const Type *t, PyObject *items) {
-  PyObject *r = items ? PyObject_Call((PyObject *)t->callee, items, NULL) : NULL;
+  PyObject *boxer = disp_value_boxer(t);  /* a package's value type: its own object */
+  PyObject *r = items ? PyObject_Call(boxer ? boxer : (PyObject *)t->callee, items, NULL) : NULL;
   Py_XDECREF(items);
   return r;
 }

@@ -377,6 +377,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (member || PyErr_Occurred()) return member;
   const Type *ref = type_object_typeof(o);
   if (ref) return ref;
+  const Type *value = disp_value_typeof(o);
+  if (value) return value;
   return depth ? NULL : cfunc_typeof(o);
 }
 
@@ -405,6 +407,8 @@ PyObject *disp_refusal(PyObject *o) {
   if (typed) return typed;
   PyObject *member = disp_enum_refusal(o);
   if (member) return member;
+  PyObject *value = disp_value_refusal(o);
+  if (value || PyErr_Occurred()) return value;
   if (PyArray_IsScalar(o, Void)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     PyObject *r = PyDataType_HASFIELDS(d) ? disp_record_refusal(d) : NULL;
@@ -545,12 +549,13 @@ PyObject *disp_describe_type(const Type *t) {
   if (ty_is_scalar(t) || t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)e->kind, ndim, layout);
   if (t->kind == TY_TUPLE) {
     PyObject *items = PyList_New(t->nfields);
+    bool value = disp_value_boxer(t);  /* a package's value type: typing functions see its own type object */
     for (int i = 0; items && i < t->nfields; i++) {
       PyObject *item = disp_describe_type(t->fields[i]);
       if (!item) Py_CLEAR(items);
       else PyList_SET_ITEM(items, i, item);
     }
-    return items;
+    return value && items ? Py_BuildValue("(sON)", "namedtuple", (PyObject *)t->callee, items) : items;
   }
   return PyUnicode_FromString(t->name);
 }

@@ -11,9 +11,9 @@ const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver) {
   bool attribute = n->kind == N_ATTR;
   void *callee = in->opts->find_member(in->opts->resolve_ctx, receiver, n->str, attribute);
   if (!callee) return NULL;
-  if (n->kw.len) {
-    ty_error(in, n, "keyword arguments are not supported in calls of '%s', a method registered by "
-             "ruchey.extending", n->str);
+  Diag d = {0};  /* a method's keywords and defaults, bound by its typing function's parameters */
+  if (!attribute && in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) {
+    ty_error(in, n, "%s", d.msg);
     return NULL;
   }
   if (attribute) {

@@ -19,5 +19,6 @@ const Type *ty_named_field(Infer *in, Node *n, const Type *t) {
     n->bi = NULL;
     return ty_tuple_index(in, n, t);
   }
+  if (ty_extension_member(in, n, t)) return ty_expr(in, n);  /* overload_attribute's (a package's value type) */
   return ty_error(in, n, "'%s' object has no attribute '%s'", t->names[t->nfields], n->str);
 }

@@ -39,6 +39,8 @@ _callees = {}
 _members = {}
 # the names of native types that have a type object of their own (a structref's, bytes') -> that object
 _named_types = {types.bytes_type.name: types.bytes_type}
+# the named tuple classes holding a package's value types (ruchey._values) -> the package's type object
+_named_values = {}
 
 
 def is_jitted(func):
@@ -62,6 +64,8 @@ def register_jitable(*args, **jit_options):
 def _type_of(desc):
     if isinstance(desc, dict):  # a constant's: its literal type
         return types.literal(desc["literal"])
+    if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
+        return _named_values.get(desc[1]) or types.NamedTupleType([_type_of(d) for d in desc[2]], desc[1])
     if isinstance(desc, tuple) and desc[0] == "meminfo":
         return types.MemInfoPointer(types.voidptr)
     if isinstance(desc, tuple):

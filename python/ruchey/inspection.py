@@ -53,7 +53,9 @@ class ArgTypes(tuple):
 
 
 def _type_of(desc):
-    from ruchey import types
+    from ruchey import extending, types
+    if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
+        return extending._named_values.get(desc[1]) or types.NamedTupleType([_type_of(d) for d in desc[2]], desc[1])
     if isinstance(desc, tuple):
         return types.Type(*desc)
     if isinstance(desc, list):

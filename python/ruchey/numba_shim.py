@@ -9,10 +9,11 @@ such code imports resolve (``numba.core.types``, ``numba.core.errors``,
 Numba's name. A name ruchey lacks (``numba.core.cgutils.pack_array``...) resolves to a
 placeholder, so that importing a package does not fail on an API it may
 never call: decorating with a placeholder works, and calling it, or what
-it decorated, raises NotImplementedError naming it. So does registering a
-type of a package's own at import (``register_model(T)``, ``box(T)``,
-``make_attribute_wrapper(T, "a", "a")``): compiled code given its objects
-then raises the TypeError of an argument ruchey does not take. ``missing()`` lists
+it decorated, raises NotImplementedError naming it. A value type of a
+package's own (``typeof_impl.register``, ``register_model`` of a
+StructModel, ``make_attribute_wrapper``, ``unbox``, ``box``, a class's
+``type_callable`` and ``lower_builtin``) is read by ruchey._values.
+``missing()`` lists
 the placeholders handed out, which tells what a package needs that ruchey
 lacks.
 """
@@ -50,7 +51,7 @@ class _Placeholder:
 
     def __call__(self, *args, **kwargs):
         if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and callable(args[0]):
-            return self._registration(args[0])
+            return self._registration(*args)
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
         # a class of the package's own first is a registration for its type (register_model(T),
@@ -72,12 +73,17 @@ class _Placeholder:
         refuse.__wrapped__ = func
         return refuse
 
-    def _registration(self, key):
+    def _registration(self, key, *argtypes):
         """type_callable(func) and its kin: a decorator keeping what it
         decorates, registering nothing; compiled code calling func is then
         told why it cannot (func itself stays a Python function). Called
         otherwise it refuses, as what a placeholder decorated does (the
-        decorator written bare, @lower_builtin, made func that)."""
+        decorator written bare, @lower_builtin, made func that). Of a
+        package's own class, they make its constructor (ruchey._values)."""
+        registry = self._numba_name.rpartition(".")[2]
+        if isinstance(key, type) and key.__module__.partition(".")[0] not in ("builtins", "numpy") and \
+                registry in ("type_callable", "lower_builtin", "lower"):
+            return self._constructor(key, registry, argtypes)
         if not isinstance(key, type):
             try:
                 key.__ruchey_unsupported__ = f"its typing or lowering is registered by {self._numba_name}, which ruchey lacks"
@@ -93,6 +99,18 @@ class _Placeholder:
                         pass
                 return args[0]
             self._refuse()
+        return keep
+
+    @staticmethod
+    def _constructor(cls, registry, argtypes):
+        from ruchey import _values
+
+        def keep(func):
+            if registry == "type_callable":
+                _values.type_callable(cls, func)
+            else:
+                _values.lower_constructor(cls, argtypes, func)
+            return func
         return keep
 
     def __getattr__(self, name):
@@ -255,11 +273,12 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
-    from ruchey import _lowerings
+    from ruchey import _lowerings, _values
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
     import ruchey.unsafe
+    _VALUE_TYPES.update(_value_type_names())
     return {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
@@ -272,8 +291,14 @@ def _submodules():
         "numba.errors": (dict(_ERRORS), ()),
         "numba.core.config": (_config(), (ruchey.config,)),
         "numba.config": (_config(), (ruchey.config,)),
-        "numba.extending": ({}, (ruchey.extending,)),
-        "numba.core.extending": ({}, (ruchey.extending,)),
+        "numba.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
+        "numba.core.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
+        # a value type's unbox and box, read by ruchey._values
+        "numba.core.typing.typeof": (dict(typeof_impl=_values.typeof_impl), ()),
+        "numba.core.datamodel": (dict(models=_values.models, register_default=_values.register_model), ()),
+        "numba.core.datamodel.models": (dict(StructModel=_values.StructModel, OpaqueModel=_values.OpaqueModel), ()),
+        "numba.core.boxing": (dict(unbox_array=_values.unbox_array, box_array=_values.box_array), ()),
+        "numba.core.pythonapi": (dict(NativeValue=_values.NativeValue), ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
@@ -285,12 +310,15 @@ def _submodules():
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)
+        "numba.np.ufunc.parallel": (dict(get_thread_id=ruchey.get_thread_id, _get_thread_id=ruchey.get_thread_id), ()),
         "numba.parfors": ({}, ()),
         "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
-                                    alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple),
+                                    alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
+                                    create_struct_proxy=_values.create_struct_proxy, is_not_null=_values.is_not_null),
                                (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
         "numba.cpython": ({}, ()),
@@ -303,6 +331,14 @@ def _submodules():
         "numba.core.runtime": ({}, ()),
         "numba.core.runtime.nrt": ({}, ()),
     }
+
+
+def _value_type_names():
+    from ruchey import _values
+    return dict(typeof_impl=_values.typeof_impl, as_numba_type=_values.as_numba_type,
+                register_model=_values.register_model, models=_values.models,
+                make_attribute_wrapper=_values.make_attribute_wrapper, unbox=_values.unbox, box=_values.box,
+                NativeValue=_values.NativeValue)
 
 
 class _CpuTarget:
@@ -342,6 +378,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 _SUBMODULES = {}
+# numba.extending's names for value types of a package's own (ruchey._values)
+_VALUE_TYPES = {}
 
 
 def install_as_numba():

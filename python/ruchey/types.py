@@ -56,6 +56,9 @@ class Type:
         return Signature(self, args)
 
     def describe(self):
+        if isinstance(self.kind, str):  # a package's own value type: the named tuple of its members
+            from ruchey import _values
+            return _values.describe(self)
         layout = self.layout + ("R" if self.readonly else "")
         return (self.kind, self.ndim, layout) if self.unit is None else (self.kind, self.ndim, layout, self.unit)
 
@@ -74,11 +77,15 @@ class Type:
     def signed(self):
         return self.name.startswith(("int", "float"))
 
+    def _key(self):
+        # a package's own type, by its class and name (as Numba's by its key): describing it makes its values' class
+        return (type(self), self.kind) if isinstance(self.kind, str) else self.describe()
+
     def __eq__(self, other):
-        return isinstance(other, Type) and self.describe() == other.describe()
+        return isinstance(other, Type) and self._key() == other._key()
 
     def __hash__(self):
-        return hash(self.describe())
+        return hash(self._key())
 
     def __repr__(self):
         if not self.ndim:
@@ -811,7 +818,8 @@ class _Category(type):
     kind of type t is (the typing functions of ruchey.extending do)."""
 
     def __instancecheck__(cls, t):
-        return isinstance(t, Type) and cls._holds(t)
+        # (a package's own type, named by a str, is of none of these)
+        return isinstance(t, Type) and not isinstance(t.kind, str) and cls._holds(t)
 
 
 class Array(metaclass=_Category):

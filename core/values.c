@@ -1,0 +1,95 @@
+/* values.c — value types of a package's own (numba.extending's
+ * typeof_impl, StructModel, unbox and box; ruchey/_values.py reads them):
+ * an object of a class registered here is typed and unboxed as the named
+ * tuple of its members its converter makes (what the package's unbox
+ * reads of its attributes); such a named tuple is typed as any, and a
+ * result of its type is boxed by its boxer (the package's box, recorded as
+ * a call of its Python class) rather than by calling its class.
+ */
+#include "core.h"
+
+static PyObject *converters;  /* the package's class -> converter(obj) -> the named tuple of its members */
+static PyObject *boxers;      /* that named tuple's class -> boxer(*members) -> the package's object */
+
+static PyObject *own_dict(PyObject **d) {
+  if (!*d) *d = PyDict_New();
+  return *d;
+}
+
+PyObject *core_value_class(PyObject *self, PyObject *args) {
+  PyObject *cls, *converter;
+  if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &cls, &converter)) return NULL;
+  if (!own_dict(&converters) || PyDict_SetItem(converters, cls, converter) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+PyObject *core_value_boxer(PyObject *self, PyObject *args) {
+  PyObject *cls, *boxer;
+  if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &cls, &boxer)) return NULL;
+  if (!own_dict(&boxers) || PyDict_SetItem(boxers, cls, boxer) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* o's members as its named tuple (a new reference); NULL, no exception,
+ * where o's class is not registered; NULL with the converter's exception
+ * where o cannot be converted. */
+static PyObject *converted(PyObject *o) {
+  PyObject *mro = converters ? Py_TYPE(o)->tp_mro : NULL, *conv = NULL;  /* a subclass's objects too, as Numba's */
+  for (Py_ssize_t i = 0; !conv && mro && i < PyTuple_GET_SIZE(mro); i++)
+    conv = PyDict_GetItemWithError(converters, PyTuple_GET_ITEM(mro, i));
+  if (!conv) return NULL;
+  PyObject *shadow = PyObject_CallOneArg(conv, o);
+  if (shadow && !PyTuple_Check(shadow)) {
+    PyErr_Format(PyExc_TypeError, "the converter of %s gave %R, not a named tuple", Py_TYPE(o)->tp_name, shadow);
+    Py_CLEAR(shadow);
+  }
+  return shadow;
+}
+
+const Type *disp_value_typeof(PyObject *o) {
+  PyObject *shadow = converted(o);
+  const Type *t = shadow ? disp_typeof(shadow) : NULL;
+  Py_XDECREF(shadow);
+  PyErr_Clear();  /* disp_value_refusal says why */
+  return t;
+}
+
+PyObject *disp_value_refusal(PyObject *o) {
+  PyObject *shadow = converted(o);
+  if (shadow) {  /* its members, one of which is refused */
+    PyObject *why = disp_refusal(shadow);
+    PyObject *r = why ? PyUnicode_FromFormat("is a %s whose members (%R) cannot be passed: %U", Py_TYPE(o)->tp_name,
+                                             shadow, why) : NULL;
+    Py_DECREF(shadow);
+    Py_XDECREF(why);
+    return r;
+  }
+  if (!PyErr_Occurred()) return NULL;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  PyObject *r = text ? PyUnicode_FromFormat("of type '%s' cannot be passed: %s: %U", Py_TYPE(o)->tp_name,
+                                            ((PyTypeObject *)type)->tp_name, text) : NULL;
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  return r;
+}
+
+int disp_unbox_value(PyObject *o, const Type *t, char *p) {
+  PyObject *shadow = converted(o);
+  if (!shadow) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError, "expected a tuple of %d items for %s, got %R", t->nfields, t->name, o);
+    return -1;
+  }
+  /* its arrays are the object's (the converter checks that it stores them), alive after shadow goes */
+  int rc = (PyObject *)Py_TYPE(shadow) == (PyObject *)t->callee ? disp_unbox_tuple(shadow, t, p) : -1;
+  if (rc < 0 && !PyErr_Occurred())
+    PyErr_Format(PyExc_TypeError, "expected an object of %s, got %R", t->name, o);
+  Py_DECREF(shadow);
+  return rc;
+}
+
+PyObject *disp_value_boxer(const Type *t) {
+  return boxers && t->callee ? PyDict_GetItemWithError(boxers, (PyObject *)t->callee) : NULL;
+}

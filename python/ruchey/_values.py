@@ -1,0 +1,641 @@
+"""Value types of a package's own, made with Numba's extension API
+(``numba.extending``; its documentation's "Interval" example)::
+
+    class IntervalType(types.Type): ...              # the package's type class
+    @typeof_impl.register(Interval)                   # Interval objects are of it
+    @register_model(IntervalType)                     # a StructModel of members
+    make_attribute_wrapper(IntervalType, "lo", "lo")  # compiled code reads i.lo
+    @unbox(IntervalType) / @box(IntervalType)         # llvmlite code through c.pyapi
+    @type_callable(Interval) + @lower_builtin(Interval, types.Float, types.Float)
+
+ruchey has no llvmlite data models: such a type is a named tuple of its
+members (one class made per type, whose fields are the wrapped attributes'
+names), which compiled code holds, reads and returns as any. What the
+package's llvmlite code does is learnt by running it once on stand-ins of
+Numba's ``c`` (pyapi, builder, context) that record what it asks for: its
+unbox, which attribute of the object feeds which member and how it is
+converted (``object_getattr_string``, then ``float_as_double``, ``c.unbox``
+or ``unbox_array``); its box, which Python callable it calls with which
+members (``call_function_objargs``); a constructor's lowering, which
+argument each member is set from. A function that does anything else is
+refused with a NotImplementedError naming what it did, when compiled code
+first needs the type. overload_method and overload_attribute of the type
+work as for ruchey's own types: their typing functions see the package's
+type object.
+"""
+import collections
+import keyword
+import types as pytypes
+
+import numpy
+
+from ruchey import _core, extending, types
+from ruchey.experimental import _exec_functions
+
+# what the package registered, by its classes
+_typeofs = {}      # Python class -> typeof function (obj, context) -> its type object
+_models = {}       # type class -> model class (StructModel or OpaqueModel subclass)
+_wrappers = {}     # type class -> [(member, attribute)]
+_unboxers = {}     # type class -> unbox function (typ, obj, c)
+_boxers = {}       # type class -> box function (typ, val, c)
+_constructors = {}  # Python class -> _Constructor
+# what ruchey made of them
+_values = {}       # (type class, type name) -> _Value
+_by_shadow = {}    # named tuple class -> _Value
+
+
+class UnsupportedLowering(NotImplementedError):
+    """The package's llvmlite code did something the stand-ins cannot follow."""
+
+
+def _unreadable(kind, what):
+    return UnsupportedLowering(f"ruchey (registered as numba) reads a package's {kind} only where it moves members "
+                       f"between attributes, arguments and Python calls; this one called {what}")
+
+
+def _registered(table, type_class):
+    for klass in type_class.__mro__:
+        if klass in table:
+            return table[klass]
+    return None
+
+
+# ---------------------------------------------------------------- the registrations (numba.extending's)
+
+class _TypeofRegistry:
+    """numba.extending.typeof_impl: ``@typeof_impl.register(cls)``."""
+
+    def register(self, cls):
+        if not isinstance(cls, type):
+            raise TypeError(f"typeof_impl.register takes a class, got {cls!r}")
+
+        def keep(func):
+            _typeofs[cls] = func
+            _core._value_class(cls, _convert)
+            return func
+        return keep
+
+    def __call__(self, val, c=None):
+        func = _registered(_typeofs, type(val))
+        return func(val, c) if func else types.typeof(val)
+
+
+typeof_impl = _TypeofRegistry()
+
+
+class _AsNumbaType:
+    """numba.extending.as_numba_type: ``as_numba_type.register(cls, type)``
+    (the type annotations of a jitclass read; kept)."""
+
+    def __init__(self):
+        self.table = {}
+
+    def register(self, cls, numba_type):
+        self.table[cls] = numba_type
+
+    def __call__(self, cls):
+        return self.table[cls]
+
+
+as_numba_type = _AsNumbaType()
+
+
+def _type_class_register(table, name):
+    def register(type_class):
+        if not isinstance(type_class, type):
+            raise TypeError(f"{name} takes a class of types, got {type_class!r}")
+
+        def keep(func):
+            table[type_class] = func
+            return func
+        return keep
+    return register
+
+
+register_model = _type_class_register(_models, "register_model")
+unbox = _type_class_register(_unboxers, "unbox")
+box = _type_class_register(_boxers, "box")
+
+
+def make_attribute_wrapper(type_class, struct_attr, python_attr):
+    """Compiled code reads member struct_attr of type_class's values as python_attr."""
+    if not isinstance(type_class, type):
+        raise TypeError(f"make_attribute_wrapper takes a class of types, got {type_class!r}")
+    _wrappers.setdefault(type_class, []).append((struct_attr, python_attr))
+
+
+class NativeValue:
+    """What an unbox function returns: the native value, and its error flag."""
+
+    def __init__(self, value, is_error=None, cleanup=None):
+        self.value, self.is_error, self.cleanup = value, is_error, cleanup
+
+
+class _DataModelManager:
+    """The dmm a model's __init__ is given."""
+
+
+class StructModel:
+    """numba.extending.models.StructModel: a value of named members."""
+
+    def __init__(self, dmm, fe_type, members):
+        self._members = [(name, t) for name, t in members]
+        self.fe_type = fe_type
+
+
+class OpaqueModel:
+    """numba.extending.models.OpaqueModel: a value compiled code only passes
+    on; here a value of no members (its unbox may read nothing)."""
+
+    def __init__(self, dmm, fe_type):
+        self._members = []
+        self.fe_type = fe_type
+
+
+# numba.extending.models, as packages reach the model classes
+models = pytypes.SimpleNamespace(StructModel=StructModel, OpaqueModel=OpaqueModel)
+
+
+# ---------------------------------------------------------------- stand-ins of Numba's lowering objects
+
+class _Symbol:
+    """A value the package's code is given or makes."""
+
+    def __init__(self, what, **parts):
+        self.what = what
+        self.__dict__.update(parts)
+
+    def __repr__(self):
+        return f"<{self.what}>"
+
+
+class _Recorder:
+    """A stand-in whose every other attribute is unreadable; _kind names
+    the package's function it is given to (unbox, box, constructor)."""
+
+    _kind = "code"
+
+    def __init__(self, kind="code"):
+        self.__dict__["_kind"] = kind
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise _unreadable(self._kind, f"{type(self).__name__.strip('_').lower()}.{name}")
+
+
+class _Builder(_Recorder):
+    pass
+
+
+class _Context(_Recorder):
+    enable_boundscheck = False
+
+    def cast(self, builder, val, fromty, toty):
+        return val  # members are converted to their declared types when the value is built
+
+    def get_value_as_data(self, builder, ty, val):
+        return val
+
+    def get_constant(self, ty, value):
+        return _Symbol("constant", value=value)
+
+
+# unbox: pyapi calls converting an attribute's object to a native number, by the Python conversion each does
+_TO_NATIVE = {"float_as_double": float, "long_as_longlong": int, "long_as_ulonglong": int, "long_as_long": int,
+              "number_as_ssize_t": int, "object_istrue": bool}
+# box: pyapi calls making an object of a native number
+_FROM_NATIVE = ("float_from_double", "long_from_longlong", "long_from_ulonglong", "long_from_long",
+                "long_from_ssize_t", "bool_from_bool", "long_from_signed_int", "long_from_unsigned_int")
+
+
+class _PyApi(_Recorder):
+    """c.pyapi: what an unbox or a box may ask of Python's C API."""
+
+    def object_getattr_string(self, obj, name):
+        if getattr(obj, "what", None) != "object" or not isinstance(name, str):
+            raise _unreadable(self._kind, f"object_getattr_string of {obj!r}")
+        return _Symbol("attribute", name=name)
+
+    def __getattr__(self, name):
+        if name in _TO_NATIVE:
+            def to_native(obj, *rest):
+                if getattr(obj, "what", None) != "attribute":
+                    raise _unreadable(self._kind, f"pyapi.{name} of {obj!r}")
+                return _Symbol("native", attribute=obj.name, convert=_TO_NATIVE[name])
+            return to_native
+        if name in _FROM_NATIVE:
+            def from_native(val, *rest):
+                if getattr(val, "what", None) not in ("member", "constant"):
+                    raise _unreadable(self._kind, f"pyapi.{name} of {val!r}")
+                return _Symbol("object of", source=val)
+            return from_native
+        return super().__getattr__(name)
+
+    def decref(self, obj):
+        pass
+
+    incref = decref
+
+    def err_occurred(self):
+        return _Symbol("error flag")
+
+    def serialize_object(self, obj):
+        return _Symbol("serialized", obj=obj)
+
+    def unserialize(self, obj):
+        if getattr(obj, "what", None) != "serialized":
+            raise _unreadable(self._kind, f"pyapi.unserialize of {obj!r}")
+        return _Symbol("python object", obj=obj.obj)
+
+    def call_function_objargs(self, callee, args):
+        if getattr(callee, "what", None) != "python object":
+            raise _unreadable(self._kind, f"pyapi.call_function_objargs of {callee!r}")
+        for a in args:
+            if getattr(a, "what", None) not in ("object of", "python object"):
+                raise _unreadable(self._kind, f"pyapi.call_function_objargs with {a!r}")
+        return _Symbol("call", callee=callee.obj, args=tuple(args))
+
+    def make_none(self):
+        return _Symbol("python object", obj=None)
+
+    get_null_object = make_none
+
+
+class _BoxContext:
+    """c, the object Numba gives an unbox or box function."""
+
+    def __init__(self, kind):
+        self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind)
+
+    def unbox(self, typ, obj):
+        if getattr(obj, "what", None) != "attribute":
+            raise _unreadable(self.pyapi._kind, f"c.unbox of {obj!r}")
+        return NativeValue(_Symbol("native", attribute=obj.name, convert=typ))
+
+    def box(self, typ, val):
+        if getattr(val, "what", None) != "member":
+            raise _unreadable(self.pyapi._kind, f"c.box of {val!r}")
+        return _Symbol("object of", source=val)
+
+
+def unbox_array(typ, obj, c):
+    """numba.core.boxing.unbox_array, in an unbox ruchey reads."""
+    if not isinstance(c, _BoxContext):
+        raise NotImplementedError("numba.core.boxing.unbox_array is not supported by ruchey outside the unbox "
+                                  "functions of value types it reads")
+    return c.unbox(typ, obj)
+
+
+def box_array(typ, val, c):
+    """numba.core.boxing.box_array, in a box ruchey reads."""
+    if not isinstance(c, _BoxContext):
+        raise NotImplementedError("numba.core.boxing.box_array is not supported by ruchey outside the box "
+                                  "functions of value types it reads")
+    return c.box(typ, val)
+
+
+class _Struct:
+    """cgutils.create_struct_proxy(typ)(context, builder[, value]): its
+    members set (an unbox, a constructor) or read (a box)."""
+
+    def __init__(self, value_type, value=None):
+        self.__dict__.update(_value=value_type, _set={}, _given=value)
+
+    def __setattr__(self, name, val):
+        if name not in self._value.member_types:
+            raise _unreadable("code", f"a struct proxy's unknown member {name!r}")
+        self._set[name] = val
+
+    def __getattr__(self, name):
+        if name.startswith("_") and name not in self._value.member_types:
+            raise AttributeError(name)
+        if self._given is None or name not in self._value.member_types:
+            raise _unreadable("code", f"a read of member {name!r} of a struct proxy it made")
+        return _Symbol("member", name=name)
+
+    def _getvalue(self):
+        return _Symbol("struct", struct=self)
+
+
+def create_struct_proxy(typ, kind="value"):
+    """numba.core.cgutils.create_struct_proxy, in code ruchey reads."""
+    def make(context, builder, value=None, ref=None):
+        if not isinstance(context, _Context):
+            raise NotImplementedError("numba.core.cgutils.create_struct_proxy is not supported by ruchey outside "
+                                      "the unbox, box and constructor lowerings of value types it reads")
+        if ref is not None:
+            raise _unreadable("code", "create_struct_proxy with ref=")
+        if value is not None and getattr(value, "what", None) != "value":
+            raise _unreadable("code", f"create_struct_proxy of {value!r}")
+        return _Struct(_realise(typ), value)
+    return make
+
+
+def is_not_null(builder, val):
+    """numba.core.cgutils.is_not_null, in code ruchey reads."""
+    if not isinstance(builder, _Builder):
+        raise NotImplementedError("numba.core.cgutils.is_not_null is not supported by ruchey outside the unbox "
+                                  "functions of value types it reads")
+    return _Symbol("flag", of=val)
+
+
+# ---------------------------------------------------------------- a type realised
+
+def _ruchey_type(t, owner, name):
+    """A member's type as ruchey holds it: a number, an array, or another
+    value type (its named tuple's)."""
+    if isinstance(t, types.Type) and isinstance(t.kind, str):
+        return _realise(t).named_tuple_type()
+    if isinstance(t, types.Type) and t.name not in ("unicode_type",) and t.unit is None:
+        return t
+    if isinstance(t, types.TupleType) and all(isinstance(i, types.Type) and not i.ndim for i in t.items):
+        return t
+    raise TypeError(f"{owner}: member {name!r} is a {t!r}; ruchey holds members that are numbers, arrays, "
+                    f"tuples of numbers or other value types registered with register_model")
+
+
+def _field_name(member, attribute, taken):
+    """The named tuple's field for a member: its attribute's name where
+    make_attribute_wrapper gives one, else a name compiled code never reads."""
+    name = attribute if attribute and attribute.isidentifier() and not keyword.iskeyword(attribute) and \
+        not attribute.startswith("_") else f"ruchey_member_{len(taken)}"
+    return name if name not in taken else f"ruchey_member_{len(taken)}"
+
+
+class _Value:
+    """A package's type object as ruchey holds its values: members, the
+    named tuple class of them, and how its objects are converted and boxed."""
+
+    def __init__(self, typ):
+        self.typ = typ
+        cls = type(typ)
+        model = _registered(_models, cls)
+        if model is None:
+            raise TypeError(f"{typ!r} ({cls.__name__}) has no data model: register_model({cls.__name__}) "
+                            f"is needed before compiled code takes its values")
+        made = model(_DataModelManager(), typ)
+        if not isinstance(made, (StructModel, OpaqueModel)):
+            raise NotImplementedError(f"register_model({cls.__name__}): ruchey takes StructModel and OpaqueModel "
+                                      f"subclasses, got {model.__name__}")
+        self.members = [m for m, _ in made._members]
+        self.member_types = {m: _ruchey_type(t, typ.name, m) for m, t in made._members}
+        wrapped = {}
+        for klass in reversed(cls.__mro__):
+            for member, attribute in _wrappers.get(klass, ()):
+                if member not in self.member_types:
+                    raise TypeError(f"make_attribute_wrapper({cls.__name__}, {member!r}, {attribute!r}): "
+                                    f"{typ.name} has no member {member!r} (members: {self.members})")
+                wrapped[member] = attribute
+        fields = []
+        for m in self.members:
+            fields.append(_field_name(m, wrapped.get(m), fields))
+        self.fields = dict(zip(self.members, fields))
+        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else "Value",
+                                             fields, module=__name__)
+        self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
+        self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
+        self.boxer = None
+
+    def named_tuple_type(self):
+        return types.NamedTupleType([self.member_types[m] for m in self.members], self.shadow)
+
+    # -------- unbox
+
+    def _read_unbox(self):
+        func = _registered(_unboxers, type(self.typ))
+        if func is None:
+            raise TypeError(f"{self.typ.name} has no unbox function: @unbox({type(self.typ).__name__}) is needed "
+                            f"for compiled code to take its objects")
+        c = _BoxContext("unbox")
+        result = func(self.typ, _Symbol("object"), c)
+        value = getattr(result, "value", None)
+        struct = getattr(value, "struct", None)
+        if not isinstance(result, NativeValue) or getattr(value, "what", None) != "struct":
+            raise _unreadable("unbox", f"return of {value!r}, not NativeValue(struct._getvalue())")
+        missing = [m for m in self.members if m not in struct._set]
+        if missing:
+            raise _unreadable("unbox", f"members {missing} left unset")
+        steps = []
+        for m in self.members:
+            v = struct._set[m]
+            if getattr(v, "what", None) != "native":
+                raise _unreadable("unbox", f"member {m!r} set from {v!r}, not from an attribute")
+            steps.append((v.attribute, v.convert))
+        return steps
+
+    def convert(self, obj):
+        """obj's members as the named tuple compiled code takes."""
+        if self.unboxing is None:
+            self.unboxing = self._read_unbox()
+        items = []
+        for m, (attribute, conversion) in zip(self.members, self.unboxing):
+            try:
+                v = getattr(obj, attribute)
+            except AttributeError:
+                raise TypeError(f"{type(obj).__name__} object has no attribute {attribute!r}, which the unbox "
+                                f"of {self.typ.name} reads") from None
+            items.append(self._member(m, attribute, v, conversion, obj))
+        return self.shadow(*items)
+
+    def _member(self, member, attribute, v, conversion, obj):
+        want = self.member_types[member]
+        where = f"{self.typ.name}'s member {member!r} (attribute {attribute!r})"
+        if conversion in (float, int, bool):
+            try:
+                v = conversion(v)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(f"{where}: {exc}") from None
+        if isinstance(want, types.NamedTupleType):
+            value = _by_shadow[want.cls]
+            found = _registered(_typeofs, type(v))
+            if found is None or _realise(found(v, None)) is not value:
+                raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
+            return value.convert(v)
+        if isinstance(want, types.TupleType):
+            return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
+        if want.ndim:
+            if not isinstance(v, numpy.ndarray) or v.dtype != numpy.dtype(want.name) or v.ndim != want.ndim or \
+                    (want.layout == "C" and not v.flags.c_contiguous) or (want.layout == "F" and not v.flags.f_contiguous):
+                raise TypeError(f"{where}: expected {want!r}, got "
+                                f"{_describe(v)}")
+            if getattr(obj, attribute) is not v:  # compiled code borrows the object's array
+                raise TypeError(f"{where}: the attribute makes a new array each time it is read; ruchey needs "
+                                f"the object to hold its array")
+            return v
+        try:
+            return numpy.dtype(want.name).type(v)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise TypeError(f"{where}: expected {want!r}, got {v!r} ({exc})") from None
+
+    # -------- box
+
+    def _read_box(self):
+        func = _registered(_boxers, type(self.typ))
+        if func is None:
+            message = f"{self.typ.name} has no box function: @box({type(self.typ).__name__}) is needed to return it"
+            return _refusing(TypeError(message))
+        c = _BoxContext("box")
+        try:
+            result = func(self.typ, _Symbol("value"), c)
+        except UnsupportedLowering:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the package's own refusal (numba_progress' TypeError)
+            return _refusing(exc)
+        if getattr(result, "what", None) != "call":
+            raise _unreadable("box", f"return of {result!r}, not a call of a Python object")
+        callee, sources = result.callee, []
+        for a in result.args:
+            if a.what == "python object":
+                sources.append((None, a.obj))
+            elif getattr(a.source, "what", None) == "constant":
+                sources.append((None, a.source.value))
+            else:
+                sources.append((self.members.index(a.source.name), None))
+
+        def boxer(*items):
+            return callee(*[items[i] if i is not None else const for i, const in sources])
+        return boxer
+
+    def box(self, *items):
+        if self.boxer is None:
+            self.boxer = self._read_box()
+        return self.boxer(*items)
+
+
+def _refusing(exc):
+    def boxer(*items):
+        raise exc
+    return boxer
+
+
+def _describe(v):
+    if isinstance(v, numpy.ndarray):
+        layout = "C" if v.flags.c_contiguous else "F" if v.flags.f_contiguous else "A"
+        return f"array({v.dtype}, {v.ndim}d, {layout})"
+    return type(v).__name__
+
+
+def _realise(typ):
+    """The _Value of a package's type object, made on first use."""
+    if not isinstance(typ, types.Type) or not isinstance(typ.kind, str):
+        raise TypeError(f"expected a type object of a package's own (a subclass of types.Type), got {typ!r}")
+    key = (type(typ), typ.name)
+    value = _values.get(key)
+    if value is None:
+        value = _values[key] = _Value(typ)
+        _by_shadow[value.shadow] = value
+        _core._value_boxer(value.shadow, value.box)
+        extending._named_values[value.shadow] = typ
+    return value
+
+
+def _convert(obj):
+    """An object of a class typeof_impl registered, as its members' named tuple (values.c calls it)."""
+    typ = _registered(_typeofs, type(obj))(obj, None)
+    if typ is None:
+        raise TypeError(f"the typeof function registered for {type(obj).__name__} returned None")
+    return _realise(typ).convert(obj)
+
+
+def describe(typ):
+    """A package's type object as the dispatcher describes types."""
+    return _realise(typ).named_tuple_type().describe()
+
+
+# ---------------------------------------------------------------- constructors in compiled code
+
+class _Signature:
+    def __init__(self, return_type, args):
+        self.return_type, self.args = return_type, tuple(args)
+
+
+class _TypingContext:
+    """The context a type_callable function is given."""
+
+    def can_convert(self, fromty, toty):
+        return True
+
+    def resolve_value_type(self, val):
+        return types.typeof(val)
+
+
+class _Constructor:
+    """Cls(...) in compiled code, typed by type_callable's function and built
+    by lower_builtin's (read as which argument sets which member)."""
+
+    def __init__(self, cls):
+        self.cls, self.typer, self.lowerings = cls, None, []
+
+    def typed(self, func):
+        self.typer = func(_TypingContext())
+        if not callable(self.typer):
+            raise TypeError(f"type_callable({self.cls.__name__}): the function returned {self.typer!r}, not a typer")
+        overloads = extending._Overloads(self.cls.__name__)
+        overloads.typers.append((self.choose, {}, False))
+        extending._callees[self.cls] = extending._generic(self.typer, overloads)
+
+    def choose(self, *argtypes):
+        typ = self.typer(*argtypes)
+        if typ is None:
+            return None
+        value = _realise(typ)
+        impl = self._lowering(argtypes)
+        if impl is None:
+            raise TypeError(f"{self.cls.__name__}{argtypes}: no lower_builtin({self.cls.__name__}, ...) takes these types")
+        struct = impl(_Context("constructor"), _Builder("constructor"), _Signature(typ, argtypes),
+                      [_Symbol("argument", index=i) for i in range(len(argtypes))])
+        if getattr(struct, "what", None) != "struct":
+            raise _unreadable("constructor", f"return of {struct!r}, not struct._getvalue()")
+        parts = []
+        for m in value.members:
+            v = struct.struct._set.get(m)
+            if getattr(v, "what", None) == "argument":
+                parts.append((v.index, None))
+            elif getattr(v, "what", None) == "constant":
+                parts.append((None, v.value))
+            else:
+                raise _unreadable("constructor", f"member {m!r} set from {v!r}")
+        return _construction(value, parts, len(argtypes))
+
+    def _lowering(self, argtypes):
+        for sig, impl in self.lowerings:
+            if len(sig) == len(argtypes) and all(_matches(a, s) for a, s in zip(argtypes, sig)):
+                return impl
+        return None
+
+
+def _matches(t, s):
+    """Whether a lowering's declared type s takes argument type t (types.Any,
+    which ruchey lacks, is a placeholder named so)."""
+    if getattr(s, "_numba_name", "").endswith(".Any"):
+        return True
+    return isinstance(t, s) if isinstance(s, type) else t == s
+
+
+def _construction(value, parts, nargs):
+    """A compiled function making value's named tuple of the arguments, each
+    member converted to its type."""
+    params = [f"a{i}" for i in range(nargs)]
+    ns = {"__shadow__": value.shadow}
+    items = []
+    for k, (m, (index, const)) in enumerate(zip(value.members, parts)):
+        want = value.member_types[m]
+        item = params[index] if index is not None else f"__const{k}__"
+        if index is None:
+            ns[f"__const{k}__"] = const
+        if isinstance(want, types.Type) and not want.ndim:
+            ns[f"__as{k}__"] = getattr(numpy, want.name)
+            item = f"__as{k}__({item})"
+        items.append(item)
+    source = f"def construct({', '.join(params)}):\n    return __shadow__({', '.join(items)})\n"
+    return _exec_functions(source, ns, f"<constructor of {value.typ.name} {len(_values)}>")["construct"]
+
+
+def type_callable(cls, func):
+    """type_callable(cls) of a class typeof_impl knows: cls(...) in compiled code."""
+    _constructors.setdefault(cls, _Constructor(cls)).typed(func)
+
+
+def lower_constructor(cls, argtypes, impl):
+    _constructors.setdefault(cls, _Constructor(cls)).lowerings.append((tuple(argtypes), impl))

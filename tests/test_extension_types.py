@@ -1,0 +1,504 @@
+"""Value types of a package's own, made with numba.extending as Numba's
+documentation's Interval example makes them (typeof_impl, a StructModel,
+make_attribute_wrapper, unbox and box written against Numba's lowering
+objects, a constructor by type_callable and lower_builtin, overload_method
+and overload_attribute of the type): under install_as_numba() compiled
+code takes, builds and returns such objects. Each check runs in a fresh
+interpreter (install_as_numba changes it) and compares with py_func."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import AS_NUMBA
+
+shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
+
+# a range of floats with a weights array: Numba's Interval example, written for these tests
+SPAN_MODULE = '''
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, models, overload_attribute,
+                             overload_method, register_model, type_callable, typeof_impl, unbox)
+
+
+class Span:
+    def __init__(self, lo, hi, weights):
+        self.lo, self.hi, self.weights = lo, hi, weights
+
+    @property
+    def width(self):
+        return self.hi - self.lo
+
+    def contains(self, x):
+        return self.lo <= x <= self.hi
+
+
+class SpanType(types.Type):
+    def __init__(self):
+        super().__init__(name="Span")
+
+
+span_type = SpanType()
+
+
+@typeof_impl.register(Span)
+def typeof_span(val, c):
+    return span_type
+
+
+@register_model(SpanType)
+class SpanModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        members = [("lo", types.float64), ("hi", types.float64), ("w", types.Array(types.float64, 1, "C"))]
+        models.StructModel.__init__(self, dmm, fe_type, members)
+
+
+make_attribute_wrapper(SpanType, "lo", "lo")
+make_attribute_wrapper(SpanType, "hi", "hi")
+make_attribute_wrapper(SpanType, "w", "weights")
+
+
+@unbox(SpanType)
+def unbox_span(typ, obj, c):
+    lo_obj = c.pyapi.object_getattr_string(obj, "lo")
+    hi_obj = c.pyapi.object_getattr_string(obj, "hi")
+    w_obj = c.pyapi.object_getattr_string(obj, "weights")
+    span = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    span.lo = c.pyapi.float_as_double(lo_obj)
+    span.hi = c.unbox(types.float64, hi_obj).value
+    span.w = c.unbox(types.Array(types.float64, 1, "C"), w_obj).value
+    for o in (lo_obj, hi_obj, w_obj):
+        c.pyapi.decref(o)
+    is_error = cgutils.is_not_null(c.builder, c.pyapi.err_occurred())
+    return NativeValue(span._getvalue(), is_error=is_error)
+
+
+@box(SpanType)
+def box_span(typ, val, c):
+    span = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    lo_obj = c.pyapi.float_from_double(span.lo)
+    hi_obj = c.box(types.float64, span.hi)
+    w_obj = c.box(types.Array(types.float64, 1, "C"), span.w)
+    class_obj = c.pyapi.unserialize(c.pyapi.serialize_object(Span))
+    res = c.pyapi.call_function_objargs(class_obj, (lo_obj, hi_obj, w_obj))
+    for o in (lo_obj, hi_obj, w_obj, class_obj):
+        c.pyapi.decref(o)
+    return res
+
+
+@type_callable(Span)
+def type_span(context):
+    def typer(lo, hi, weights):
+        if isinstance(lo, types.Float) and isinstance(hi, types.Float) and isinstance(weights, types.Array):
+            return span_type
+    return typer
+
+
+@lower_builtin(Span, types.Float, types.Float, types.Array)
+def lower_span(context, builder, sig, args):
+    span = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    span.lo, span.hi, span.w = args
+    return span._getvalue()
+
+
+@overload_attribute(SpanType, "width")
+def span_width(span):
+    def get(span):
+        return span.hi - span.lo
+    return get
+
+
+@overload_method(SpanType, "contains")
+def span_contains(span, x):
+    if isinstance(x, types.Float):
+        def impl(span, x):
+            return span.lo <= x <= span.hi
+        return impl
+'''
+
+
+def run_fresh(code, tmp_path):
+    (tmp_path / "span.py").write_text(SPAN_MODULE)
+    script = tmp_path / "script.py"
+    script.write_text("import ruchey\nruchey.install_as_numba()\n" + textwrap.dedent(code))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in sys.path if p]))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env,
+                          cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("ok"), done.stdout
+
+
+@shim_only
+def test_value_type_members_attributes_and_methods_match_python(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from span import Span
+
+        @njit
+        def width(s):
+            return s.width
+
+        @njit
+        def weighted_inside(s, xs):
+            total = 0.0
+            for i in range(xs.shape[0]):
+                if s.contains(xs[i]):
+                    total += s.weights[i % s.weights.shape[0]]
+            return total
+
+        @njit
+        def scale_weights(s, k):
+            s.weights[:] *= k    # the object's own array: the caller sees the change
+
+        for seed in range(4):
+            rng = np.random.default_rng(seed)
+            lo = float(rng.normal())
+            s = Span(lo, lo + float(rng.uniform(0, 2)), rng.uniform(size=int(rng.integers(1, 6))))
+            xs = rng.normal(size=40)
+            assert width(s) == width.py_func(s)
+            assert weighted_inside(s, xs) == weighted_inside.py_func(s, xs)
+            before = s.weights.copy()
+            scale_weights(s, 3.0)
+            np.testing.assert_array_equal(s.weights, before * 3.0)
+        assert width(Span(1, 4, np.ones(1))) == 3.0   # ints read as floats, as float_as_double reads them
+        assert len(width.signatures) == 1
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_built_in_compiled_code_and_returned(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit, prange
+        from span import Span
+
+        @njit
+        def widened(s, by):
+            return Span(s.lo - by, s.hi + by, s.weights * 2.0)
+
+        @njit
+        def spans(n):
+            return Span(0.0, float(n), np.arange(float(n))), Span(-1.0, 1.0, np.zeros(2))
+
+        @njit(parallel=True)
+        def spread(s, out):
+            for i in prange(out.shape[0]):
+                out[i] = s.lo + s.width * i / out.shape[0]
+            return out
+
+        rng = np.random.default_rng(1)
+        for _ in range(3):
+            s = Span(float(rng.normal()), float(rng.normal()) + 3, rng.uniform(size=3))
+            got, want = widened(s, 0.5), widened.py_func(s, 0.5)
+            assert type(got) is Span and (got.lo, got.hi) == (want.lo, want.hi)
+            np.testing.assert_array_equal(got.weights, want.weights)
+            np.testing.assert_allclose(spread(s, np.zeros(7)), spread.py_func(s, np.zeros(7)), rtol=1e-15)
+        (a, b), (c, d) = spans(4), spans.py_func(4)
+        assert (a.lo, a.hi, b.lo, b.hi) == (c.lo, c.hi, d.lo, d.hi)
+        np.testing.assert_array_equal(a.weights, c.weights)
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_bad_objects_raise_clear_errors(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from span import Span
+
+        @njit
+        def width(s):
+            return s.width
+
+        def refused(obj, *words):
+            try:
+                width(obj)
+            except TypeError as exc:
+                assert all(w in str(exc) for w in words), str(exc)
+            else:
+                raise AssertionError("accepted")
+
+        refused(Span("a", 1.0, np.zeros(2)), "member 'lo'", "'a'")
+        refused(Span(0.0, 1.0, np.zeros(2, np.int32)), "attribute 'weights'", "int32")
+        refused(Span(0.0, 1.0, np.zeros((2, 2))[:, 0]), "attribute 'weights'", "array(float64, 1d, A)")
+        refused(Span(0.0, 1.0, [1.0]), "attribute 'weights'", "list")
+        s = Span(0.0, 1.0, np.zeros(2))
+        del s.hi
+        refused(s, "no attribute 'hi'")
+
+        class Made(Span):   # (a subclass's objects are of its type) an array made anew each read cannot be borrowed
+            weights = property(lambda self: np.zeros(2))
+            def __init__(self):
+                self.lo, self.hi = 0.0, 1.0
+        refused(Made(), "new array each time")
+
+        from numba.extending import typeof_impl
+        class Untyped:
+            pass
+        typeof_impl.register(Untyped)(lambda val, c: None)
+        refused(Untyped(), "'Untyped'", "returned None")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_code_the_recording_cannot_follow_is_refused(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, make_attribute_wrapper, models, register_model,
+                                     typeof_impl, unbox)
+
+        class Odd:
+            def __init__(self, x):
+                self.x = x
+
+        class OddType(types.Type):
+            def __init__(self):
+                super().__init__(name="Odd")
+
+        @typeof_impl.register(Odd)
+        def typeof_odd(val, c):
+            return OddType()
+
+        @register_model(OddType)
+        class OddModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("x", types.float64)])
+
+        make_attribute_wrapper(OddType, "x", "x")
+
+        @unbox(OddType)
+        def unbox_odd(typ, obj, c):   # arbitrary IR: doubled with the builder
+            x_obj = c.pyapi.object_getattr_string(obj, "x")
+            odd = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            odd.x = c.builder.fadd(c.pyapi.float_as_double(x_obj), c.pyapi.float_as_double(x_obj))
+            return NativeValue(odd._getvalue())
+
+        @njit
+        def first(o):
+            return o.x
+
+        try:
+            first(Odd(2.0))
+        except TypeError as exc:
+            assert "builder.fadd" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
+
+        from numba import TypingError
+        from numba.extending import lower_builtin, type_callable
+        from span import Span
+
+        class Odd2(Span):
+            pass
+
+        @type_callable(Odd2)
+        def type_odd2(context):
+            def typer(lo, hi, w):
+                return __import__("span").span_type
+            return typer
+
+        @lower_builtin(Odd2, types.Float, types.Float, types.Array)
+        def lower_odd2(context, builder, sig, args):   # a member computed with the builder
+            span = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+            span.lo, span.hi, span.w = builder.fneg(args[0]), args[1], args[2]
+            return span._getvalue()
+
+        @njit
+        def made(lo):
+            return Odd2(lo, 1.0, np.zeros(1)).lo
+
+        @njit
+        def made_of_ints(lo):
+            return Odd2(lo, 1, np.zeros(1)).lo
+
+        for f, arg, words in ((made, 0.5, "builder.fneg"), (made_of_ints, 1.0, "no lower_builtin")):
+            try:
+                f(arg)
+            except TypingError as exc:
+                assert words in str(exc), str(exc)
+            else:
+                raise AssertionError("compiled")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_of_a_counter_array_updated_atomically_in_prange(tmp_path):
+    # numba_progress's ProgressBar's shape: a uint64 hook array unboxed with unbox_array, a box
+    # that refuses, and an update method adding to the hook atomically from parallel loops
+    run_fresh("""
+        import numpy as np
+        from numba import njit, prange, types
+        from numba.core import cgutils
+        from numba.core.boxing import unbox_array
+        from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, models,
+                                     overload_attribute, overload_method, register_model, type_callable,
+                                     typeof_impl, unbox)
+        from numba.np.arrayobj import basic_indexing, make_array, normalize_indices
+
+        def fetch_add(a, i, v):
+            old = a[i]
+            a[i] += v
+            return old
+
+        def lower_fetch_add(context, builder, sig, args):
+            aryty, idxty, valty = sig.args
+            ary, idx, val = args
+            view = make_array(aryty)(context, builder, ary)
+            index_types, indices = normalize_indices(context, builder, (idxty,), (idx,))
+            ptr, _, _ = basic_indexing(context, builder, aryty, view, index_types, indices)
+            val = context.cast(builder, val, valty, aryty.dtype)
+            return builder.atomic_rmw("add", ptr, context.get_value_as_data(builder, aryty.dtype, val), "monotonic")
+
+        type_callable(fetch_add)(lambda context: None)
+        lower_builtin(fetch_add, types.Buffer, types.Any, types.Any)(lower_fetch_add)
+
+        class Counter:
+            def __init__(self):
+                self.hook = np.zeros(1, dtype=np.uint64)
+
+        class CounterType(types.Type):
+            def __init__(self):
+                super().__init__(name="Counter")
+
+        counter_type = CounterType()
+        typeof_impl.register(Counter)(lambda val, c: counter_type)
+
+        @register_model(CounterType)
+        class CounterModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                models.StructModel.__init__(self, dmm, fe_type, [("hook", types.Array(types.uint64, 1, "C"))])
+
+        make_attribute_wrapper(CounterType, "hook", "hook")
+
+        @unbox(CounterType)
+        def unbox_counter(typ, obj, c):
+            hook_obj = c.pyapi.object_getattr_string(obj, "hook")
+            counter = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            counter.hook = unbox_array(types.Array(types.uint64, 1, "C"), hook_obj, c).value
+            c.pyapi.decref(hook_obj)
+            return NativeValue(counter._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+        @box(CounterType)
+        def box_counter(typ, val, c):
+            raise TypeError("a Counter stays in compiled code")
+
+        @overload_method(CounterType, "update", jit_options={"nogil": True})
+        def counter_update(self, n=1):
+            if isinstance(self, CounterType):
+                def impl(self, n=1):
+                    fetch_add(self.hook, 0, n)
+                return impl
+
+        @overload_attribute(CounterType, "n")
+        def counter_n(self):
+            return lambda self: self.hook[0]
+
+        @njit(nogil=True, parallel=True)
+        def count_positive(xs, counter):
+            total = 0.0
+            for i in prange(xs.shape[0]):
+                if xs[i] > 0:
+                    total += xs[i]
+                counter.update(1)
+            return total
+
+        @njit
+        def read(counter):
+            counter.update()
+            return counter.n
+
+        @njit
+        def back(counter):
+            return counter
+
+        c = Counter()
+        xs = np.random.default_rng(2).normal(size=1000)
+        assert np.isclose(count_positive(xs, c), xs[xs > 0].sum())
+        assert c.hook[0] == 1000 and read(c) == 1001
+        try:
+            back(c)
+        except TypeError as exc:
+            assert "stays in compiled code" in str(exc)
+        else:
+            raise AssertionError("boxed")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_holding_another_value_type(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, make_attribute_wrapper, models, register_model,
+                                     typeof_impl, unbox)
+        from span import Span, span_type
+
+        class Tally:
+            def __init__(self, span, count):
+                self.span, self.count = span, count
+
+        class TallyType(types.Type):
+            def __init__(self):
+                super().__init__(name="Tally")
+
+        typeof_impl.register(Tally)(lambda val, c: TallyType())
+
+        @register_model(TallyType)
+        class TallyModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("span", span_type), ("count", types.int64)])
+
+        make_attribute_wrapper(TallyType, "span", "span")
+        make_attribute_wrapper(TallyType, "count", "count")
+
+        @unbox(TallyType)
+        def unbox_tally(typ, obj, c):
+            span_obj = c.pyapi.object_getattr_string(obj, "span")
+            count_obj = c.pyapi.object_getattr_string(obj, "count")
+            tally = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            tally.span = c.unbox(span_type, span_obj).value
+            tally.count = c.pyapi.long_as_longlong(count_obj)
+            return NativeValue(tally._getvalue())
+
+        @box(TallyType)
+        def box_tally(typ, val, c):
+            tally = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            args = (c.box(span_type, tally.span), c.pyapi.long_from_longlong(tally.count))
+            return c.pyapi.call_function_objargs(c.pyapi.unserialize(c.pyapi.serialize_object(Tally)), args)
+
+        @njit
+        def share(t):
+            return t.span.width / t.count
+
+        @njit
+        def same(t):
+            return t
+
+        rng = np.random.default_rng(5)
+        for _ in range(3):
+            t = Tally(Span(float(rng.normal()), 4.0, rng.uniform(size=2)), int(rng.integers(1, 9)))
+            assert share(t) == share.py_func(t)
+            back = same(t)
+            assert type(back) is Tally and type(back.span) is Span and back.count == t.count
+            assert (back.span.lo, back.span.hi) == (t.span.lo, t.span.hi) and back.span.weights is not None
+        try:
+            share(Tally((1.0, 2.0), 3))
+        except TypeError as exc:
+            assert "member 'span'" in str(exc) and "expected an object of Span" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)
