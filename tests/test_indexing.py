@@ -163,6 +163,38 @@ def test_a_0d_array_stores_into_one_element_as_its_value():
         assert_same(store_0d_at, np.zeros(4, dtype=np.int32), -1, z)
 
 
+@ruchey.jit
+def unpack_0d_into_elements(a, i, x):
+    t = (np.array(x * 1.5), np.array(i, dtype=np.int8))
+    a[0], a[i] = t
+    a[1], a[2] = np.array(x), x + 1.0
+    return a
+
+
+@ruchey.jit
+def unpack_0d_views_crossed(a):
+    a[0], a[1] = a[1:2].reshape(()), a[0:1].reshape(())  # each read as it is stored, as NumPy's
+    return a
+
+
+def test_0d_arrays_unpacked_into_elements_store_their_values():
+    for dtype in (np.float64, np.int32, np.uint8):
+        for i in (2, 3, -1):
+            assert_same(unpack_0d_into_elements, np.zeros(5, dtype=dtype), i, 2.0)
+        assert_same(unpack_0d_views_crossed, np.arange(4).astype(dtype))
+
+
+@ruchey.jit
+def unpack_complex_0d_into_float(a):
+    a[0], a[1] = np.array(1j), 2.0
+    return a
+
+
+def test_a_complex_0d_array_into_a_float_element_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot store complex128"):
+        unpack_complex_0d_into_float(np.zeros(3))
+
+
 def test_a_1d_array_into_one_element_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="cannot store array"):
         store_0d_at(np.zeros(4), 1, np.ones(1))
