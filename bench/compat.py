@@ -36,7 +36,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
-            "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas")
+            "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy")
 TIMEOUT = 1200
 
 

@@ -4400,6 +4400,94 @@ def sarkas_yukawa_md():
     finally:
         os.chdir(here)
         shutil.rmtree(folder, ignore_errors=True)
+def _orix_euler(n, seed):
+    return np.random.default_rng(seed).uniform(0, 1, (n, 3)) * np.array([2 * np.pi, np.pi, 2 * np.pi])
+
+
+def orix_conversions():
+    """Rotations from Euler angles to every other representation and back
+    (orix's compiled conversions, with their prange loops), products and
+    inverses (its gufuncs)."""
+    from orix.quaternion import Rotation
+    rot = Rotation.from_euler(_orix_euler(500, 0))
+    return {"quaternions": rot.data, "euler": rot.to_euler(), "matrix": rot.to_matrix(),
+            "axes": rot.to_axes_angles().data, "homochoric": rot.to_homochoric().data,
+            "rodrigues": rot.to_rodrigues().data, "from_matrix": Rotation.from_matrix(rot.to_matrix()).data,
+            "product": (rot * rot[::-1]).data, "inverse": (~rot).data}
+
+
+def orix_misorientation_angles():
+    """Symmetry-reduced angles between cubic orientations and the distance
+    matrix of misorientations (parallel prange kernels)."""
+    from orix.quaternion import Misorientation, Orientation, Rotation
+    from orix.quaternion.symmetry import Oh
+    eu = _orix_euler(350, 1)
+    first, second = Orientation.from_euler(eu[:200], Oh), Orientation.from_euler(eu[200:], Oh)
+    mori = Misorientation(Rotation.from_euler(eu[:120]).data, symmetry=(Oh, Oh))
+    return {"outer": first.angle_with_outer(second), "self": first.angle_with_outer(first),
+            "distance": mori.get_distance_matrix(lazy=False)}
+
+
+def orix_sampling():
+    """Cubochoric sampling of rotation space and of a point group's fundamental zone."""
+    from orix.quaternion.symmetry import D6h
+    from orix.sampling import get_sample_fundamental
+    from orix.sampling._cubochoric_sampling import cubochoric_sampling
+    return {"cubochoric": cubochoric_sampling(resolution=8).data,
+            "fundamental": get_sample_fundamental(resolution=6, point_group=D6h).data}
+
+
+def _kikuchipy_patterns():
+    import kikuchipy as kp
+    s = kp.data.nickel_ebsd_small()
+    s.remove_static_background(show_progressbar=False)
+    s.remove_dynamic_background(show_progressbar=False)
+    return s
+
+
+def kikuchipy_processing():
+    """EBSD pattern processing of the packaged nickel patterns: background
+    removal, image quality, intensity rescaling and normalisation."""
+    s = _kikuchipy_patterns()
+    rescaled, normalised = s.deepcopy(), s.deepcopy()
+    rescaled.rescale_intensity(relative=True, show_progressbar=False)
+    normalised.change_dtype("float32")
+    normalised.normalize_intensity(show_progressbar=False)
+    return {"patterns": s.data, "image_quality": s.get_image_quality(show_progressbar=False),
+            "rescaled": rescaled.data, "normalised": normalised.data}
+
+
+def kikuchipy_neighbour_average():
+    """Patterns averaged with their neighbours and rescaled to uint8."""
+    s = _kikuchipy_patterns()
+    s.average_neighbour_patterns(show_progressbar=False)
+    return {"averaged": s.data}
+
+
+def kikuchipy_simulate_index():
+    """Patterns projected from the packaged master pattern onto a detector,
+    dictionary indexing of the nickel patterns against them, and a
+    geometrical simulation's band and zone-axis detector coordinates."""
+    import kikuchipy as kp
+    from diffpy.structure import Atom, Lattice, Structure
+    from diffsims.crystallography import ReciprocalLatticeVector
+    from orix.crystal_map import Phase
+    from orix.quaternion import Rotation
+    s = _kikuchipy_patterns()
+    mp = kp.data.nickel_ebsd_master_pattern_small(projection="lambert", energy=20)
+    det = kp.detectors.EBSDDetector(shape=s.axes_manager.signal_shape[::-1], pc=(0.421, 0.7794, 0.5049),
+                                    sample_tilt=70, convention="tsl")
+    rot = Rotation.from_euler(_orix_euler(30, 5))
+    sim = mp.get_patterns(rot, det, compute=True, show_progressbar=False)
+    xmap = s.dictionary_indexing(sim, keep_n=3)
+    phase = Phase(space_group=225, structure=Structure(lattice=Lattice(3.52, 3.52, 3.52, 90, 90, 90),
+                                                        atoms=[Atom("Ni", [0, 0, 0])]))
+    ref = ReciprocalLatticeVector(phase, hkl=[[1, 1, 1], [2, 0, 0], [2, 2, 0], [3, 1, 1]]).symmetrise()
+    geo = kp.simulations.KikuchiPatternSimulator(ref).on_detector(det, rot[:2])
+    return {"simulated": sim.data, "scores": xmap.scores, "indices": xmap.simulation_indices,
+            "lines": np.nan_to_num(geo._lines_detector_coordinates),
+            "zone_axes": np.nan_to_num(geo._zone_axes_detector_coordinates)}
+
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
@@ -4518,4 +4606,8 @@ WORKLOADS = {
     "xugrid": {"regrid": xugrid_regrid, "interpolate": xugrid_interpolate, "topology": xugrid_topology},
     "pyproximal": {"simplex": pyproximal_simplex, "segment": pyproximal_segment},
     "sarkas": {"yukawa_md": sarkas_yukawa_md},
+    "orix": {"conversions": orix_conversions, "misorientation_angles": orix_misorientation_angles,
+             "sampling": orix_sampling},
+    "kikuchipy": {"processing": kikuchipy_processing, "neighbour_average": kikuchipy_neighbour_average,
+                  "simulate_index": kikuchipy_simulate_index},
 }

@@ -916,6 +916,10 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       if (t->kind != elem->kind)
         ty_error(in, at, "cannot store %s into an element of %s: only a %s", t->name, target->lhs->ty->name,
                  elem->kind == TY_STR ? "str" : "bytes");
+    } else if (is_0d(t) && ty_is_scalar(elem) && (at->ty == t || target->lhs->ty->kind == TY_ARRAY)) {
+      /* a[i] = z of a 0-d array z: z's element, as Numba's setitem takes one; read here, or as the
+       * store happens (lo_store) where z is an item of a tuple being unpacked */
+      if ((t = at->ty == t ? ty_element_of_0d(in, at) : t->elem)) ty_store(in, target, t, at);
     } else if (t->kind == TY_OPTIONAL && at->ty == t && ty_is_scalar(t->elem)) {
       /* a[i] = f() of a function that may return None: its value, TypeError if None, as Numba's */
       ty_store(in, target, value_needed(in, at, t), at);

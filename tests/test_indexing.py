@@ -139,6 +139,67 @@ def test_empty_tuple_index_of_a_0d_array_is_its_element():
     assert_same(zero_d_item, np.array(7, dtype=np.int16))
 
 
+@ruchey.jit
+def store_0d_into_elements(a, x):
+    for i in range(a.shape[0]):
+        a[i, 0] = np.array(x * i, dtype=np.float64)
+        a[i, 1] = np.array(i)  # an int64 0-d array into a float element
+        a[i, -1] = np.sqrt(np.array(x + i))
+    return a
+
+
+@ruchey.jit
+def store_0d_at(a, i, z):
+    a[i] = z
+    return a
+
+
+def test_a_0d_array_stores_into_one_element_as_its_value():
+    rng = make_rng(11)
+    for dtype in (np.float64, np.float32, np.int64):
+        assert_same(store_0d_into_elements, values(rng, dtype, (5, 3)).astype(dtype), 1.5)
+    for z in (np.array(2.5), np.array(3, dtype=np.int8), np.array(True)):
+        assert_same(store_0d_at, np.zeros(4), 2, z)
+        assert_same(store_0d_at, np.zeros(4, dtype=np.int32), -1, z)
+
+
+@ruchey.jit
+def unpack_0d_into_elements(a, i, x):
+    t = (np.array(x * 1.5), np.array(i, dtype=np.int8))
+    a[0], a[i] = t
+    a[1], a[2] = np.array(x), x + 1.0
+    return a
+
+
+@ruchey.jit
+def unpack_0d_views_crossed(a):
+    a[0], a[1] = a[1:2].reshape(()), a[0:1].reshape(())  # each read as it is stored, as NumPy's
+    return a
+
+
+def test_0d_arrays_unpacked_into_elements_store_their_values():
+    for dtype in (np.float64, np.int32, np.uint8):
+        for i in (2, 3, -1):
+            assert_same(unpack_0d_into_elements, np.zeros(5, dtype=dtype), i, 2.0)
+        assert_same(unpack_0d_views_crossed, np.arange(4).astype(dtype))
+
+
+@ruchey.jit
+def unpack_complex_0d_into_float(a):
+    a[0], a[1] = np.array(1j), 2.0
+    return a
+
+
+def test_a_complex_0d_array_into_a_float_element_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot store complex128"):
+        unpack_complex_0d_into_float(np.zeros(3))
+
+
+def test_a_1d_array_into_one_element_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="cannot store array"):
+        store_0d_at(np.zeros(4), 1, np.ones(1))
+
+
 # ---------------------------------------------------------------- boolean masks
 
 

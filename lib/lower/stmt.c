@@ -37,6 +37,11 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     lo_done_with(l, target->lhs, base);
   } else if (target->kind == N_INDEX && target->lhs->ty->kind == TY_LIST && target->rhs->kind == N_SLICE) {
     lo_list_slice_store(l, target, t, v);
+  } else if (target->kind == N_INDEX && t->kind == TY_ARRAY && t->ndim == 0) {
+    /* a[i], a[j] = y, z of 0-d arrays (infer's ty_store): each one's element, read as it is stored */
+    LLVMValueRef item = lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, ""));
+    lo_refcount(l, t, v, false);  /* the 0-d array was owned */
+    lo_store(l, target, t->elem, item);
   } else if (target->kind == N_INDEX) {
     LLVMValueRef base;
     const Type *bt = target->lhs->ty;
