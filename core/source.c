@@ -418,6 +418,46 @@ static PyObject *block_at(PyObject *inspect, PyObject *lines, PyCodeObject *code
   return block;
 }
 
+/* The last line code's instructions stand on: co_positions' end (3.11
+ * on), else co_lines'; 0 if unknown. */
+static long last_line(PyCodeObject *code) {
+  long span[4];
+  if (code_span(code, span)) return span[2];
+  PyObject *it = PyObject_CallMethod((PyObject *)code, "co_lines", NULL), *entry;
+  long last = 0;
+  while (it && (entry = PyIter_Next(it))) {
+    PyObject *line = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3 ? PyTuple_GET_ITEM(entry, 2) : Py_None;
+    if (line != Py_None && PyLong_AsLong(line) > last) last = PyLong_AsLong(line);
+    Py_DECREF(entry);
+  }
+  Py_XDECREF(it);
+  PyErr_Clear();
+  return last;
+}
+
+/* The def of a function in a file, from the file's lines (linecache, as
+ * inspect reads them) between its first line and the last its code stands
+ * on, or NULL (no exception) where that span does not read as its def (a
+ * lambda, a statement whose last line holds no code, a nested def last):
+ * inspect's tokenizer then finds the block. Taken first, as that tokenizer
+ * costs a process's first compile milliseconds (its patterns compiled) and
+ * every compile a fraction of one. */
+static PyObject *def_by_span(PyObject *pyfunc, PyCodeObject *code, int *col_offset) {
+  if (!PyUnicode_CompareWithASCIIString(code->co_name, "<lambda>") || PyUnicode_READ_CHAR(code->co_filename, 0) == '<')
+    return NULL;
+  long first = code->co_firstlineno, last = last_line(code);
+  PyObject *linecache = PyImport_ImportModule("linecache");
+  PyObject *checked = linecache ? PyObject_CallMethod(linecache, "checkcache", "O", code->co_filename) : NULL;
+  PyObject *lines = checked ? PyObject_CallMethod(linecache, "getlines", "OO", code->co_filename,
+                                                  PyFunction_GetGlobals(pyfunc)) : NULL;
+  PyObject *block = lines && PyList_Check(lines) && first >= 1 && last >= first && last <= PyList_GET_SIZE(lines)
+                        ? PyList_GetSlice(lines, first - 1, last) : NULL;
+  PyObject *def = block ? parse_block(block, code, col_offset) : NULL;
+  Py_XDECREF(linecache); Py_XDECREF(checked); Py_XDECREF(lines); Py_XDECREF(block);
+  PyErr_Clear();
+  return def;
+}
+
 /* The TypingError that says what to do when no text defines the function. */
 static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
   if (in_file)
@@ -432,14 +472,11 @@ static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
                       pyfunc, code->co_filename);
 }
 
-PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
-  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-  PyObject *inspect = PyImport_ImportModule("inspect");
-  PyObject *ast = inspect ? PyImport_ImportModule("ast") : NULL;
-  PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
+/* The def (or lambda) of code wherever inspect or the kept texts find
+ * it, or NULL with the TypingError saying what to do. */
+static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, PyObject *inspect, int *line_offset,
+                               int *col_offset) {
   PyObject *def = NULL;
-  if (!textwrap) goto done;
-  busy = true;
   /* its file first, where inspect finds it */
   PyObject *found = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
   bool in_file = found && PyUnicode_READ_CHAR(code->co_filename, 0) != '<';
@@ -468,9 +505,22 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
     Py_XDECREF(block);
   }
   Py_XDECREF(texts);
-  busy = false;
   if (!def && !deep) no_source(pyfunc, code, in_file);
-done:
+  return def;
+}
+
+PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
+  PyObject *inspect = PyImport_ImportModule("inspect");
+  PyObject *ast = inspect ? PyImport_ImportModule("ast") : NULL;
+  PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
+  PyObject *def = NULL;
+  if (textwrap) {
+    busy = true;
+    if ((def = def_by_span(pyfunc, code, col_offset))) *line_offset = code->co_firstlineno - 1;
+    else def = def_by_search(pyfunc, code, inspect, line_offset, col_offset);
+    busy = false;
+  }
   Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);
   return def;
 }

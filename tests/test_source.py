@@ -298,6 +298,48 @@ def test_nested_defs_with_lines_at_column_zero_compile(tmp_path):
     assert_printed(run_python_file(script, tmp_path), ["2", "4"])
 
 
+
+def test_functions_whose_last_lines_hold_no_code_compile(tmp_path):
+    """A def is read from its first line to the last its code stands on,
+    and from inspect's block where that span does not parse: a closing
+    bracket alone on the last line, a multi-line decorator, a string over
+    several lines, a nested def last."""
+    script = """
+    import ruchey
+    from ruchey import njit
+
+    @njit
+    def bracket_last(x):
+        return (x,
+                x + 1,
+        )
+
+    @ruchey.njit(
+        fastmath=True,
+    )
+    def decorated(x):
+        return x * 2.0
+
+    @njit
+    def long_string(x):
+        return x + len(\"\"\"
+    abc
+    \"\"\")
+
+    @njit
+    def nested_last(x):
+        y = x + 1
+        def unused(z):
+            return z
+        return y
+
+    for f, arg in ((bracket_last, 1), (decorated, 1.5), (long_string, 2), (nested_last, 3)):
+        assert f(arg) == f.py_func(arg), f
+    print("ok")
+    """
+    assert_printed(run_python_file(script, tmp_path), ["ok"])
+
+
 # ---------------------------------------------------------------- the REPL
 
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
