@@ -112,6 +112,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);
   }
   if (ty_is_container(a)) return ty_unify_containers(a, b);
+  if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;

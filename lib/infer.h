@@ -80,6 +80,10 @@ void ty_row_literal(Infer *in, Node *target, Node *value);
 const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count);
 /* builtins/namedtuples.c: p.x of a named tuple p, made p[i] */
 const Type *ty_named_field(Infer *in, Node *n, const Type *t);
+/* builtins/funcsets.c: one of several compiled functions chosen at run time (TY_FUNCS) */
+const Type *ty_funcs_unify(const Type *a, const Type *b);  /* of functions a and b; NULL where either is none */
+const Type *ty_funcs_of_tuple(const Type *t);  /* t[i] of a tuple of functions, i a variable; NULL for other tuples */
+const Type *ty_funcs_call(Infer *in, Node *n, const Type **args);  /* f(args) of such an f */
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);

@@ -524,6 +524,7 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     n->bi = bi_named("a call through a function pointer");
     return ty_funcptr_call(in, n, args);
   }
+  if (f->kind == TY_FUNCS) return ty_funcs_call(in, n, args);  /* one of several, chosen at run time */
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
   bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
@@ -547,6 +548,7 @@ static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", args[0]->name);
   const Type *f = ty_expr(in, n->lhs);
   if (!f) return NULL;
+  if (f->kind == TY_FUNCS) return ty_funcs_call(in, n, args);
   if (f->kind != TY_FUNCTION)
     return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
   if (n->callee != f->callee) {
@@ -726,6 +728,8 @@ const Builtin bi_python[] = {
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
+  FUNCTION("one of several functions", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS,
+           ty_funcs_call, lo_funcs_call),
   FUNCTION("a call through a function pointer", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_KEYWORDS,
            ty_funcptr_call, lo_funcptr_call),
   FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
