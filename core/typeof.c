@@ -586,7 +586,8 @@ static int scalar_conversion(const Type *want, const Type *have) {
 
 int disp_conversion_cost(const Type *want, const Type *have) {
   if (want == have) return 0;
-  if (want->kind == TY_FUNCPTR) return have->kind == TY_FUNCTION ? 1 : -1;  /* compiled for it as it is unboxed */
+  if (want->kind == TY_FUNCPTR)  /* compiled for it as it is unboxed (each of several, as it is passed) */
+    return have->kind == TY_FUNCTION || have->kind == TY_FUNCS ? 1 : -1;
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
     return want->elem == have->elem && want->ndim == have->ndim &&
            (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly) ? 1 : -1;

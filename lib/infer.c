@@ -956,7 +956,7 @@ static void ty_return(Infer *in, Node *n) {
   const Type *t = ty_maybe_none(in, n->lhs);
   in->returning = NULL;
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

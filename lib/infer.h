@@ -84,6 +84,7 @@ const Type *ty_named_field(Infer *in, Node *n, const Type *t);
 const Type *ty_funcs_unify(const Type *a, const Type *b);  /* of functions a and b; NULL where either is none */
 const Type *ty_funcs_of_tuple(const Type *t);  /* t[i] of a tuple of functions, i a variable; NULL for other tuples */
 const Type *ty_funcs_call(Infer *in, Node *n, const Type **args);  /* f(args) of such an f */
+bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp);  /* *arg, such an f, made the entry for FunctionType fp */
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);

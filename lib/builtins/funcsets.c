@@ -10,7 +10,8 @@
  * each is compiled for the arguments (its keywords and defaults bound) as
  * any call is, so it may be inlined, and where the number is a constant
  * LLVM keeps its one case. The functions must return one type, as Numba's
- * one signature.
+ * one signature. A function a call returned (g(c)(x)) is called this way
+ * too, with one case, so that the call that gives it is evaluated.
  */
 #include "builtins/builtins.h"
 #include "ir.h"
@@ -77,11 +78,16 @@ static Node *call_of_member(Infer *in, const Node *written, const Type *member) 
   return c;
 }
 
+/* How many functions a value of type f may be, and the k-th (f itself
+ * where it is one function, whose call goes this way where a call gave it). */
+static int count_of(const Type *f) { return f->kind == TY_FUNCS ? f->nfields : 1; }
+static const Type *member_of(const Type *f, int k) { return f->kind == TY_FUNCS ? f->fields[k] : f; }
+
 /* Whether n's calls (body) are those of f's functions, in order. */
 static bool calls_fit(const Node *n, const Type *f) {
-  if (n->body.len != f->nfields) return false;
-  for (int k = 0; k < f->nfields; k++)
-    if (n->body.items[k]->lhs->callee != f->fields[k]->callee) return false;
+  if (n->body.len != count_of(f)) return false;
+  for (int k = 0; k < count_of(f); k++)
+    if (n->body.items[k]->lhs->callee != member_of(f, k)->callee) return false;
   return true;
 }
 
@@ -102,13 +108,14 @@ const Type *ty_funcs_call(Infer *in, Node *n, const Type **args) {
     n->kw = (NodeList){0};
     n->kw_names = NULL;
   }
-  if (f->kind != TY_FUNCS) return ty_error(in, n, "internal error: %s called as one of several functions", f->name);
+  if (f->kind != TY_FUNCS && f->kind != TY_FUNCTION) return ty_error(in, n, "%s is not a function", f->name);
   if (!calls_fit(n, f)) {
-    n->body = (NodeList){.len = f->nfields, .items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)f->nfields)};
-    for (int k = 0; k < f->nfields; k++) n->body.items[k] = call_of_member(in, n->data, f->fields[k]);
+    int count = count_of(f);
+    n->body = (NodeList){.len = count, .items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)count)};
+    for (int k = 0; k < count; k++) n->body.items[k] = call_of_member(in, n->data, member_of(f, k));
   }
   const Type *ret = NULL;
-  for (int k = 0; k < f->nfields; k++) {
+  for (int k = 0; k < count_of(f); k++) {
     const Type *r = ty_expr(in, n->body.items[k]);
     if (!r) return NULL;
     if (ret && r != ret)
@@ -120,7 +127,35 @@ const Type *ty_funcs_call(Infer *in, Node *n, const Type **args) {
   return ret;
 }
 
+/* One of several functions passed where a callee's explicit signature
+ * takes a first-class function (FunctionType fp): each function's entry
+ * for fp (ty_function_entry_for: each compiled for it, or refused), the
+ * one the value is picked at run time. */
+bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp) {
+  const Type *f = (*arg)->ty;
+  Node *pick = arena_alloc(in->f->arena, sizeof(Node));
+  *pick = (Node){.kind = N_CALL, .line = (*arg)->line, .col = (*arg)->col, .bi = bi_named("one of several functions' entries"),
+                 .lhs = *arg, .ty = fp};
+  pick->list = (NodeList){.len = f->nfields, .items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)f->nfields)};
+  for (int k = 0; k < f->nfields; k++) {
+    Node *v = function_node(in, *arg, f->fields[k]);
+    v->ty = f->fields[k];
+    if (!ty_function_entry_for(in, &v, fp)) return false;
+    pick->list.items[k] = v;
+  }
+  *arg = pick;
+  return true;
+}
+
 /* ---------------------------------------------------------------- lowering */
+
+/* The entry of the function the value (lhs) is, among its functions' (list). */
+LLVMValueRef lo_funcs_entry(Lower *l, Node *n) {
+  LLVMValueRef which = lo_expr(l, n->lhs), r = lo_expr(l, n->list.items[0]);
+  for (int k = 1; k < n->list.len; k++)
+    r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, which, const_i64(l, k), ""), lo_expr(l, n->list.items[k]), r, "");
+  return r;
+}
 
 /* The number among to's functions of the one that v (of type from) is. */
 LLVMValueRef lo_funcs_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {

@@ -342,6 +342,7 @@ LLVMValueRef lo_funcptr_call(Lower *l, Node *n);  /* through a first-class funct
 /* builtins/funcsets.c: one of several compiled functions (TY_FUNCS): a call of it, a function (or one of
  * others) as one of to's, the one at run-time index i of a tuple t of functions */
 LLVMValueRef lo_funcs_call(Lower *l, Node *n);
+LLVMValueRef lo_funcs_entry(Lower *l, Node *n);  /* the entry of the one it is, for a FunctionType */
 LLVMValueRef lo_funcs_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef lo_funcs_of_tuple(Lower *l, const Type *t, LLVMValueRef i, const Type *to);
 LLVMValueRef lo_function_entry(Lower *l, Node *n);  /* a compiled function's entry, as such an address */
