@@ -371,3 +371,28 @@ def not_functions(i, x):
 def test_tuple_of_a_function_and_a_number_refused():
     with pytest.raises(ruchey.TypingError):
         not_functions(1, 2.0)
+
+
+@njit
+def scaled(x, k=2.0, offset=None):
+    return x * k if offset is None else x * k + offset
+
+
+@njit
+def shifted(x, k=1.0, offset=None):
+    return x + k if offset is None else x + k + offset
+
+
+SCALINGS = (scaled, shifted)
+
+
+@njit
+def keywords_bound_per_function(i, x):
+    return SCALINGS[i](x, offset=None) + SCALINGS[i](x, k=0.5) + SCALINGS[i](x, 3.0, 1.0)
+
+
+@numba_deviation("numba unifies only functions compiled already, with compiling disabled")
+def test_keywords_and_defaults_bound_for_each_function():
+    for i in range(2):
+        for x in floats(14, 5):
+            assert_same(keywords_bound_per_function, i, x)

@@ -67,14 +67,16 @@ static NodeList copy_list(Infer *in, NodeList from) {
   return to;
 }
 
-/* The call as written of the k-th function of f: the call of a value of
- * that function alone (bound and typed as such). */
+/* The call as written, of the function member alone (bound and typed as
+ * a call of a variable holding it is). */
 static Node *call_of_member(Infer *in, const Node *written, const Type *member) {
   Node *c = arena_alloc(in->f->arena, sizeof(Node));
   *c = *written;
   c->lhs = function_node(in, written, member);
-  c->list = copy_list(in, written->list);  /* binding adds the member's defaults to its own */
+  c->list = copy_list(in, written->list);  /* binding adds the member's defaults to its own, typing drops keywords given None */
   c->kw = copy_list(in, written->kw);
+  c->kw_names = arena_alloc(in->f->arena, sizeof(char *) * (size_t)(written->kw.len ? written->kw.len : 1));
+  if (written->kw.len) memcpy(c->kw_names, written->kw_names, sizeof(char *) * (size_t)written->kw.len);
   return c;
 }
 
