@@ -396,3 +396,19 @@ def test_keywords_and_defaults_bound_for_each_function():
     for i in range(2):
         for x in floats(14, 5):
             assert_same(keywords_bound_per_function, i, x)
+
+
+@njit
+def listed(i, x):
+    fs = [square, cube]
+    fs.append(halve)
+    s = 0.0
+    for f in fs:
+        s += f(x)
+    return s + fs[i](x) * len(fs)
+
+
+def test_list_of_functions_looped_indexed_and_appended_to():
+    for i in (-1, 0, 2):
+        for x in floats(15, 5):
+            assert_same(listed, i, x)

@@ -42,6 +42,13 @@ const Type *ty_funcs_unify(const Type *a, const Type *b) {
   return n == 1 ? m[0] : ty_funcs(n, m);
 }
 
+const Type *ty_funcs_widening(const Type *a, const Type *b) {
+  const Type *shorter = a->nfields < b->nfields ? a : b, *longer = shorter == a ? b : a;
+  for (int i = 0; i < shorter->nfields; i++)
+    if (shorter->fields[i] != longer->fields[i]) return NULL;
+  return longer;
+}
+
 const Type *ty_funcs_of_tuple(const Type *t) {
   const Type *m[64];
   int n = 0;
