@@ -497,6 +497,12 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "dispatcher") && PyTuple_GET_SIZE(d) == 2 &&  /* ("dispatcher", f): f alone, as a value */
+      PyObject_TypeCheck(PyTuple_GET_ITEM(d, 1), &DispatcherType)) {
+    const Type *t = disp_function_type((Dispatcher *)PyTuple_GET_ITEM(d, 1));
+    if (!t) PyErr_SetString(PyExc_TypeError, "a CUDA kernel has no type as a value");
+    return t;
+  }
   if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));

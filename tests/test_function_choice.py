@@ -412,3 +412,43 @@ def test_list_of_functions_looped_indexed_and_appended_to():
     for i in (-1, 0, 2):
         for x in floats(15, 5):
             assert_same(listed, i, x)
+
+
+# ---------------------------------------------------------------- types.Dispatcher in signatures
+
+
+@njit
+def plain_square(x):
+    return x * x
+
+
+@njit
+def plain_cube(x):
+    return x * x * x
+
+
+def test_typeof_a_compiled_function_is_its_dispatcher_type():
+    assert ruchey.typeof(plain_square) == types.Dispatcher(plain_square)
+    assert ruchey.typeof(plain_square) != types.Dispatcher(plain_cube)
+
+
+def test_dispatcher_type_in_an_explicit_signature_takes_that_function_alone():
+    @njit(types.float64(types.Dispatcher(plain_square), types.float64))
+    def apply_square(f, x):
+        return f(x) + 1.0
+
+    @njit(types.float64(ruchey.typeof(plain_cube), types.float64))
+    def apply_cube(f, x):
+        return f(x) - 1.0
+
+    for x in floats(16, 5):
+        assert_same(apply_square, plain_square, x)
+        assert_same(apply_cube, plain_cube, x)
+    with pytest.raises(TypeError, match=None if AS_NUMBA else "no matching definition"):
+        apply_square(plain_cube, 2.0)
+
+
+@numba_deviation("numba's types.Dispatcher() takes any object, failing where it is used")
+def test_dispatcher_type_of_something_else_refused():
+    with pytest.raises(TypeError, match="takes a compiled function"):
+        types.Dispatcher(lambda x: x)
