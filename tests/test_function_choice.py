@@ -452,3 +452,39 @@ def test_dispatcher_type_in_an_explicit_signature_takes_that_function_alone():
 def test_dispatcher_type_of_something_else_refused():
     with pytest.raises(TypeError, match="takes a compiled function"):
         types.Dispatcher(lambda x: x)
+
+
+# ---------------------------------------------------------------- in kernels
+
+from ruchey import cuda  # noqa: E402
+
+
+@cuda.jit(device=True)
+def device_square(x):
+    return x * x
+
+
+@cuda.jit(device=True)
+def device_cube(x):
+    return x * x * x
+
+
+DEVICE_FNS = (device_square, device_cube)
+
+
+@cuda.jit
+def per_thread(out, x, which):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = DEVICE_FNS[which[i]](x[i])
+
+
+@pytest.mark.cpu_backend
+@pytest.mark.skipif(AS_NUMBA, reason="numba's kernels need a GPU or its simulator")
+def test_device_function_chosen_per_thread_in_a_kernel():
+    rng = make_rng(17)
+    x, which = rng.standard_normal(40), rng.integers(0, 2, 40)
+    out = numpy.zeros(40)
+    per_thread[2, 32](out, x, which)
+    want = numpy.where(which == 0, x * x, x * x * x)
+    numpy.testing.assert_array_equal(out, want)
