@@ -155,6 +155,24 @@ def test_function_chosen_by_a_run_time_condition():
             assert_same(chosen_in_branches, k, x)
 
 
+PAIR = (cube, square)
+
+
+@njit
+def widened(i, k, x):
+    g = halve  # then one of (cube, square): g holds one of (halve, cube, square), each number carried over
+    if k <= 1:
+        g = PAIR[i]
+    return g(x)
+
+
+def test_one_of_some_functions_assigned_where_one_of_more_is_held():
+    for i in (0, 1, -1):
+        for k in (0, 2):
+            for x in floats(18, 4):
+                assert_same(widened, i, k, x)
+
+
 @njit
 def apply(f, x):
     return f(x) + 1.0
