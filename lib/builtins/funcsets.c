@@ -1,11 +1,14 @@
 /* builtins/funcsets.c — one of several compiled functions, chosen at run
  * time (TY_FUNCS): fns[i] of a tuple of them with a variable i (PyMPDATA's
  * atv[dim](...)), a for loop over such a tuple, a variable assigned
- * different ones (g = f if c else h), and such a value passed on.
+ * different ones (g = f if c else h), a list of them, and such a value
+ * passed on (for a FunctionType parameter too: the entry of the one it is)
+ * and returned.
  *
- * Numba unifies such dispatchers into one first-class function type, each
- * compiled for the call's argument types, and calls through its address.
- * Here the value is the number of the function it is, and a call is a
+ * Numba unifies such dispatchers into one first-class function type where
+ * each was compiled for one signature with compiling disabled (an explicit
+ * signature), and calls through its address. Here the value is the number
+ * of the function it is, whatever was compiled before, and a call is a
  * switch over that number with a direct call of each function in its case:
  * each is compiled for the arguments (its keywords and defaults bound) as
  * any call is, so it may be inlined, and where the number is a constant
@@ -173,7 +176,7 @@ LLVMValueRef lo_funcs_convert(Lower *l, LLVMValueRef v, const Type *from, const 
   for (int i = 0; i < count; i++) {
     const Type *f = from->kind == TY_FUNCS ? from->fields[i] : from;
     int k = 0;
-    while (to->fields[k] != f) k++;
+    while (k < to->nfields - 1 && to->fields[k] != f) k++;  /* (typing unified from into to: f is there) */
     if (count == 1) return const_i64(l, k);  /* a function alone has no value: its number is a constant */
     if (k) r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, v, const_i64(l, i), ""), const_i64(l, k), r, "");
   }
@@ -189,7 +192,7 @@ LLVMValueRef lo_funcs_of_tuple(Lower *l, const Type *t, LLVMValueRef i, const Ty
   LLVMValueRef r = const_i64(l, 0);
   for (int p = 0; p < t->nfields; p++) {  /* a select each: the items are constants */
     int k = 0;
-    while (to->fields[k] != t->fields[p]) k++;
+    while (k < to->nfields - 1 && to->fields[k] != t->fields[p]) k++;
     if (k) r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, p), ""), const_i64(l, k), r, "");
   }
   return r;
