@@ -38,6 +38,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy")
 TIMEOUT = 1200
+# packages whose computations compile longer than that under Numba on a
+# loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
+TIMEOUTS = {"PyMPDATA": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
@@ -164,9 +167,9 @@ def run(python, package, mode, outdir, env):
         os.unlink(report)
     cmd = [python, os.path.abspath(__file__), "--worker", package, mode, outdir]
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TIMEOUTS.get(package, TIMEOUT))
     except subprocess.TimeoutExpired:
-        return {"rows": [], "missing": [], "failed": f"timed out after {TIMEOUT} s"}
+        return {"rows": [], "missing": [], "failed": f"timed out after {TIMEOUTS.get(package, TIMEOUT)} s"}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     if not os.path.exists(report):

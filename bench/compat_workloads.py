@@ -3559,6 +3559,18 @@ def pympdata_advection_2d():
             "grid_stepper": _pympdata_run({"n_iters": 3}, psi, courant, 15, grid=(nx, ny))}
 
 
+def pympdata_advection_3d():
+    """A Gaussian advected in 3-d on a 12x10x8 periodic grid by MPDATA of 2
+    iterations: the 3-d stepper, whose halo filling of the vector field
+    calls atv[dim](...), an item of the tuple of per-axis functions at an
+    index the caller passes."""
+    nx, ny, nz = 12, 10, 8
+    xi, yi, zi = np.indices((nx, ny, nz), dtype=float)
+    psi = np.exp(-((xi - 6) ** 2 + (yi - 5) ** 2 + (zi - 4) ** 2) / 8)
+    courant = (np.full((nx + 1, ny, nz), .2), np.full((nx, ny + 1, nz), -.15), np.full((nx, ny, nz + 1), .1))
+    return {"mpdata2": _pympdata_run({"n_iters": 2}, psi, courant, 5)}
+
+
 def pysdm_box_coalescence():
     """PySDM's box model: Golovin-kernel coalescence of 1024 super-droplets
     from an exponential spectrum (seeded pairing and collision draws), the
@@ -4589,7 +4601,8 @@ WORKLOADS = {
     "pyfixest": {"demean": pyfixest_demean, "collinear_nested_ritest": pyfixest_collinear_nested_ritest},
     "transitleastsquares": {"exact": transitleastsquares_exact, "approximate": transitleastsquares_approximate,
                             "kernels": tls_kernels, "regular_cadence": tls_regular_cadence},
-    "PyMPDATA": {"advection_1d": pympdata_advection_1d, "advection_2d": pympdata_advection_2d},
+    "PyMPDATA": {"advection_1d": pympdata_advection_1d, "advection_2d": pympdata_advection_2d,
+                 "advection_3d": pympdata_advection_3d},
     "PySDM": {"box_coalescence": pysdm_box_coalescence, "parcel_condensation": pysdm_parcel_condensation},
     "pandapower": {"newton": pandapower_newton, "other_flows": pandapower_other_flows,
                    "sc_se_3ph": pandapower_sc_se_3ph},

@@ -380,6 +380,8 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
+  case TY_FUNCTION: return Py_NewRef((PyObject *)t->callee);  /* its dispatcher, as Numba returns it */
+  case TY_FUNCS: return Py_NewRef((PyObject *)t->fields[*(int64_t *)p]->callee);  /* the one it is */
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);

@@ -310,8 +310,9 @@ Node *fe_closure_key(Fe *fe, PyObject *e) {
 
 bool fe_is_local_call(Fe *fe, PyObject *func) {
   /* fns[i](x): an item of a tuple of functions (PyMPDATA's formulae per
-   * dimension), called through its type as a variable's function is */
-  if (is_kind(func, "Lambda") || is_kind(func, "Subscript")) return true;
+   * dimension), called through its type as a variable's function is; so is
+   * g(c)(x), the function a call returns */
+  if (is_kind(func, "Lambda") || is_kind(func, "Subscript") || is_kind(func, "Call")) return true;
   if (!is_kind(func, "Name")) return false;
   PyObject *id = field(func, "id");
   bool local = find_var(fe, PyUnicode_AsUTF8(id)) >= 0;

@@ -501,6 +501,12 @@ const Type *disp_described_type(PyObject *d) {
     return named;
   }
   if (!strcmp(tag, "function") && PyTuple_GET_SIZE(d) == 3) return described_funcptr(d);
+  if (!strcmp(tag, "dispatcher") && PyTuple_GET_SIZE(d) == 2 &&  /* ("dispatcher", f): f alone, as a value */
+      PyObject_TypeCheck(PyTuple_GET_ITEM(d, 1), &DispatcherType)) {
+    const Type *t = disp_function_type((Dispatcher *)PyTuple_GET_ITEM(d, 1));
+    if (!t) PyErr_SetString(PyExc_TypeError, "a CUDA kernel has no type as a value");
+    return t;
+  }
   if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));
@@ -591,7 +597,8 @@ static int scalar_conversion(const Type *want, const Type *have) {
 
 int disp_conversion_cost(const Type *want, const Type *have) {
   if (want == have) return 0;
-  if (want->kind == TY_FUNCPTR) return have->kind == TY_FUNCTION ? 1 : -1;  /* compiled for it as it is unboxed */
+  if (want->kind == TY_FUNCPTR)  /* compiled for it as it is unboxed (each of several, as it is passed) */
+    return have->kind == TY_FUNCTION || have->kind == TY_FUNCS ? 1 : -1;
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)
     return want->elem == have->elem && want->ndim == have->ndim &&
            (want->layout == 'A' || want->layout == have->layout) && (want->readonly || !have->readonly) ? 1 : -1;

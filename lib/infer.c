@@ -112,6 +112,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
     return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);
   }
   if (ty_is_container(a)) return ty_unify_containers(a, b);
+  if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
@@ -961,7 +962,7 @@ static void ty_return(Infer *in, Node *n) {
   if (!t) return;
   /* a range is returned as Numba's range_state ({start, stop, step}): a helper giving a row's
    * range(indptr[i], indptr[i + 1]) to its callers' for loops */
-  if (t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+  if (t->kind == TY_DTYPE || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

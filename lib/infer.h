@@ -80,6 +80,14 @@ void ty_row_literal(Infer *in, Node *target, Node *value);
 const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count);
 /* builtins/namedtuples.c: p.x of a named tuple p, made p[i] */
 const Type *ty_named_field(Infer *in, Node *n, const Type *t);
+/* builtins/funcsets.c: one of several compiled functions chosen at run time (TY_FUNCS) */
+const Type *ty_funcs_unify(const Type *a, const Type *b);  /* of functions a and b; NULL where either is none */
+const Type *ty_funcs_of_tuple(const Type *t);
+/* Of a and b, the one whose numbering holds for the other's values too (the other's functions first in it,
+ * as appending to a list of them makes it); NULL where neither is */
+const Type *ty_funcs_widening(const Type *a, const Type *b);  /* t[i] of a tuple of functions, i a variable; NULL for other tuples */
+const Type *ty_funcs_call(Infer *in, Node *n, const Type **args);  /* f(args) of such an f */
+bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp);  /* *arg, such an f, made the entry for FunctionType fp */
 /* builtins/tuples.c: t[index], t + u, and comparisons of tuples */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);

@@ -308,6 +308,21 @@ static void complete(Type *t) {
     t->size = t->align = sizeof(void *);
     t->name = funcptr_name(t);
     break;
+  case TY_FUNCS: {  /* the number of the function it is: functions(square, cube) */
+    size_t len = 16;
+    for (int i = 0; i < t->nfields; i++) len += strlen(t->fields[i]->name) + 2;
+    char *name = arena_alloc(&T.arena, len), *p = name;
+    p += sprintf(p, "functions(");
+    for (int i = 0; i < t->nfields; i++) {  /* each member's name, function(square), without its parentheses */
+      const char *member = t->fields[i]->name + strlen("function(");
+      p += sprintf(p, "%s%.*s", i ? ", " : "", (int)strlen(member) - 1, member);
+    }
+    strcpy(p, ")");
+    t->bits = 64;
+    t->size = t->align = sizeof(int64_t);
+    t->name = name;
+    break;
+  }
   case TY_ENUM: case TY_INTENUM:  /* held as its value; Numba's name: Enum<int64>(Color) */
     t->flags |= t->elem->flags & TF_REFS;
     t->bits = t->elem->bits;
@@ -413,6 +428,10 @@ const Type *ty_function(const void *callee, const char *name) {
  * it holds at run time, called through its address. */
 const Type *ty_funcptr(const Type *ret, int n, const Type *const *params) {
   return intern(&(Type){.kind = TY_FUNCPTR, .elem = ret, .nfields = n, .fields = params});
+}
+
+const Type *ty_funcs(int n, const Type *const *members) {
+  return intern(&(Type){.kind = TY_FUNCS, .nfields = n, .fields = members});
 }
 
 const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .elem = item}); }

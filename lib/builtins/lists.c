@@ -62,6 +62,7 @@ static bool plain_item(const Type *t, const char *what) {
                                       t->elem->kind == TY_ARRAY || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
+  if (t->kind == TY_FUNCS) return !strcmp(what, "lists");  /* [f, g]: the number of each, as Numba's list of FunctionType */
   if (t->kind == TY_BYTES) return !strcmp(what, "lists");  /* (dict values: not from Python, which has no type for them) */
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
@@ -117,6 +118,10 @@ const Type *ty_unify_containers(const Type *a, const Type *b) {
     if (maybe_none(a->elem) || maybe_none(b->elem)) {  /* [None] and [x]: a list of Optionals */
       const Type *u = ty_unify(a->elem, b->elem);
       return u ? ty_list(u) : NULL;
+    }
+    if (a->elem->kind == TY_FUNCS && b->elem->kind == TY_FUNCS) {  /* [f, g] given h later */
+      const Type *e = ty_funcs_widening(a->elem, b->elem);
+      return e ? ty_list(e) : NULL;
     }
     const Type *e = ty_is_container(a->elem) && ty_is_container(b->elem) ? ty_unify_containers(a->elem, b->elem) : NULL;
     return e ? ty_list(e) : NULL;
@@ -337,11 +342,13 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
-    if (!ty_container_item(in, n->list.items[i], args[i], "lists")) return NULL;
+    bool function = args[i]->kind == TY_FUNCTION;  /* [f, g]: of one of several functions, checked below */
+    if (!function && !ty_container_item(in, n->list.items[i], args[i], "lists")) return NULL;
     if (!(t = t ? ty_unify(t, args[i]) : args[i]))
       return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
                       args[i]->name);
   }
+  if (t && t->kind == TY_FUNCTION && !ty_container_item(in, n, t, "lists")) return NULL;
   return ty_list(t);
 }
 
@@ -470,6 +477,9 @@ static const Type *recv_item(const Type **args) { return args[0]->elem; }
 
 /* x.append(v), x.insert(i, v): v's type types an empty list. */
 bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
+  const Type *functions = recv_item(args) && recv_item(args)->kind == TY_FUNCS ? ty_funcs_unify(recv_item(args), vt) : NULL;
+  if (functions)  /* fs.append(g) of a list of functions: one of them, g too */
+    return functions == recv_item(args) || ty_refine_container(in, n, n->list.items[0], ty_list(functions));
   if (!ty_container_item(in, v, vt, "lists")) return false;
   if (!recv_item(args)) return ty_refine_container(in, n, n->list.items[0], ty_list(vt));
   const Type *u = ty_is_container(vt) && ty_is_container(recv_item(args)) ? ty_unify_containers(recv_item(args), vt) : NULL;

@@ -387,6 +387,9 @@ static bool function_entries(Infer *in, Node *n, const Type **args, const CallTa
     if (args[i]->kind == TY_FUNCTION && want && want->kind == TY_FUNCPTR) {
       if (!ty_function_entry_for(in, &n->list.items[i], want)) return false;
       args[i] = want;
+    } else if (args[i]->kind == TY_FUNCS && want && want->kind == TY_FUNCPTR) {
+      if (!ty_funcs_entry_for(in, &n->list.items[i], want)) return false;
+      args[i] = want;
     }
   }
   return true;
@@ -509,6 +512,19 @@ static const Type *ty_funcptr_call(Infer *in, Node *n, const Type **args) {
   return f->elem;
 }
 
+/* The error of a call through a value of type f that is no function. */
+static const Type *not_a_function(Infer *in, const Node *n, const Type *f) {
+  if (n->lhs->kind != N_VAR) return ty_error(in, n, "the callee is not a function: it is %s", f->name);
+  return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+}
+
+/* Whether a call through a value of type f goes as one of several
+ * functions does: f is one of several, or a function a call gave (g(c)(x),
+ * the call evaluated first, for its effects). */
+static bool called_as_one_of(const Node *n, const Type *f) {
+  return f->kind == TY_FUNCS || (f->kind == TY_FUNCTION && n->lhs->kind == N_CALL);
+}
+
 /* f(args) where f is a variable holding a compiled function (a parameter
  * a dispatcher was passed to, or a lambda's value): the call is to the
  * function its type names, compiled into this one as any call. */
@@ -524,8 +540,8 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     n->bi = bi_named("a call through a function pointer");
     return ty_funcptr_call(in, n, args);
   }
-  if (f->kind != TY_FUNCTION)
-    return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+  if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);  /* one of several, chosen at run time */
+  if (f->kind != TY_FUNCTION) return not_a_function(in, n, f);
   bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
   n->callee = (void *)f->callee;
   if (!n->op && !bound_already && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */
@@ -547,8 +563,8 @@ static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", args[0]->name);
   const Type *f = ty_expr(in, n->lhs);
   if (!f) return NULL;
-  if (f->kind != TY_FUNCTION)
-    return ty_error(in, n, "'%s' is not a function: it holds %s", in->f->var_names[n->lhs->var], f->name);
+  if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);
+  if (f->kind != TY_FUNCTION) return not_a_function(in, n, f);
   if (n->callee != f->callee) {
     Diag d = {0};
     if (!in->opts || !in->opts->bind_call) return ty_error(in, n, "calls to other functions are not available here");
@@ -726,9 +742,12 @@ const Builtin bi_python[] = {
   FUNCTION("a function value", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS, ty_value_call, lo_jit_call),
   FUNCTION("a function value with *args", NULL, NULL, 1, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_value_spread_call,
            lo_jit_call),
+  FUNCTION("one of several functions", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_NONE | BF_KEYWORDS,
+           ty_funcs_call, lo_funcs_call),
   FUNCTION("a call through a function pointer", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX | BF_KEYWORDS,
            ty_funcptr_call, lo_funcptr_call),
   FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
+  FUNCTION("one of several functions' entries", NULL, NULL, 1, 64, BF_PURE | BF_CHEAP, ty_function_entry, lo_funcs_entry),
   {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,

@@ -101,6 +101,8 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   if (!ty_is_int(it) && it->kind != TY_BOOL)
     return ty_error(in, n, "tuple indices must be integers, got %s", it->name);
   if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
+  const Type *one_of = homogeneous(t) ? NULL : ty_funcs_of_tuple(t);
+  if (one_of) return one_of;  /* fns[i]: one of its functions, chosen at run time */
   if (!homogeneous(t))
     return ty_error(in, n, n->str ? "iteration over the heterogeneous tuple %s is not supported: its items "
                                     "have different types"
@@ -283,6 +285,8 @@ LLVMValueRef lo_tuple_index(Lower *l, Node *n) {
                                (unsigned)k, "");
   } else if (!n->str && constant_int(n->rhs, &i)) {
     r = LLVMBuildExtractValue(l->b, v, (unsigned)(i < 0 ? i + t->nfields : i), "");
+  } else if (n->ty->kind == TY_FUNCS) {
+    r = lo_funcs_of_tuple(l, t, lo_expr_as(l, n->rhs, TYS(TY_I64)), n->ty);
   } else {
     r = item_at(l, t, v, lo_expr_as(l, n->rhs, TYS(TY_I64)));
   }

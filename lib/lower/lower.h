@@ -339,6 +339,12 @@ void lo_reraise(Lower *l);  /* a bare raise in an except clause */
 
 LLVMValueRef lo_jit_call(Lower *l, Node *n);
 LLVMValueRef lo_funcptr_call(Lower *l, Node *n);  /* through a first-class function's address */
+/* builtins/funcsets.c: one of several compiled functions (TY_FUNCS): a call of it, a function (or one of
+ * others) as one of to's, the one at run-time index i of a tuple t of functions */
+LLVMValueRef lo_funcs_call(Lower *l, Node *n);
+LLVMValueRef lo_funcs_entry(Lower *l, Node *n);  /* the entry of the one it is, for a FunctionType */
+LLVMValueRef lo_funcs_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
+LLVMValueRef lo_funcs_of_tuple(Lower *l, const Type *t, LLVMValueRef i, const Type *to);
 LLVMValueRef lo_function_entry(Lower *l, Node *n);  /* a compiled function's entry, as such an address */
 LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals);  /* a @vectorize ufunc on elements */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs);

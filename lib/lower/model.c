@@ -202,6 +202,7 @@ static const Model models[TY_COUNT] = {
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
   [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */
+  [TY_FUNCS] = INT_MODEL,  /* which of its functions */
   [TY_ENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
   [TY_INTENUM] = {member_value, member_storage, member_load, member_store, member_refcount},
   [TY_MEMINFO] = {ptr_value, ptr_value, plain_load, plain_store, meminfo_refcount},
@@ -280,6 +281,7 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
 
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
+  if (from != to && to->kind == TY_FUNCS) return lo_funcs_convert(l, v, from, to);
   if (from == to || from->kind == TY_ARRAY || from->kind == TY_BYTES || ty_is_container(from) || from->kind == TY_STR)
     return v;  /* layouts share a struct (bytes an array's); a pointer */
   if (ty_is_enum(from)) return lo_convert(l, v, from->elem, to);  /* an IntEnum member read as its int: its value */

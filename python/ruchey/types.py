@@ -458,7 +458,7 @@ class Signature:
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, NoneType,
+            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
                                   EnumMember, NumberClass, MemInfoPointer)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
@@ -668,6 +668,35 @@ class FunctionType:
 
     def __hash__(self):
         return hash(("FunctionType", repr(self.signature)))
+
+    def __repr__(self):
+        return self.name
+
+
+class Dispatcher:
+    """Numba's types.Dispatcher(f): the type of the compiled function f as
+    a value, one type per function (what typeof(f) gives). In an explicit
+    signature the parameter takes f alone, and calls through it are calls
+    of f, compiled in; a FunctionType parameter takes any function of its
+    signature instead."""
+
+    def __init__(self, dispatcher):
+        if not isinstance(dispatcher, _core.Dispatcher):
+            raise TypeError(f"types.Dispatcher() takes a compiled function, got {type(dispatcher).__name__}")
+        self.dispatcher = dispatcher
+
+    def describe(self):
+        return ("dispatcher", self.dispatcher)
+
+    @property
+    def name(self):
+        return f"type(CPUDispatcher({self.dispatcher.py_func!r}))"
+
+    def __eq__(self, other):
+        return isinstance(other, Dispatcher) and other.dispatcher is self.dispatcher
+
+    def __hash__(self):
+        return hash(("Dispatcher", id(self.dispatcher)))
 
     def __repr__(self):
         return self.name
@@ -929,4 +958,6 @@ def typeof(value):
         return bytes_type
     if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
         return FunctionType(value._signature)
+    if isinstance(value, _core.Dispatcher):
+        return Dispatcher(value)
     raise TypeError(f"ruchey has no type for {type(value).__name__} values")
