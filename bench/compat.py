@@ -36,7 +36,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "mne-features", "tensorpac", "pynapple", "systole",
             "csrgraph", "verde", "opensimplex", "pyfixest",
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
-            "hendrics", "pytransit")
+            "hendrics", "pytransit", "alphatims", "quaternionic")
 TIMEOUT = 1200
 
 
@@ -103,10 +103,12 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # datashader's edge bundling takes dask and scikit-image; vectorbt 0.28
 # imports plotly's heatmapgl, which plotly 6 removed; statsforecast's MFLES
 # needs scikit-learn; window-ops is run through mlforecast's lag transforms too;
-# harmonica imports numba_progress (its progress bars) where it is installed
+# harmonica imports numba_progress (its progress bars) where it is installed;
+# alpharaw's reader (alphatims') empties the zeroth frame by chained assignment,
+# which pandas 3's copy-on-write ignores
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
-        "pandas-ta-classic": ["pandas<3"]}
+        "pandas-ta-classic": ["pandas<3"], "alphatims": ["pandas<3"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
