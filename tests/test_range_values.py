@@ -152,8 +152,9 @@ def test_in_a_range_spanning_int64():
     the expected answers are written out."""
     import numpy
     lo, hi = -(2 ** 63), 2 ** 63 - 1
-    for v in (0, lo, hi - 1, hi):
-        assert contains(v, lo, hi, 1) == contains.py_func(v, lo, hi, 1)
+    for v in (0, 1, 2, lo, lo + 1, lo + 3, hi - 1, hi - 2, hi, -7, 9):  # distances past int64 too
+        for a, b, step in ((lo, hi, 1), (lo, hi, 3), (lo + 1, hi, 7), (hi, lo, -1), (hi, lo, -5), (hi, lo, lo)):
+            assert contains(v, a, b, step) == contains.py_func(v, a, b, step), (v, a, b, step)
     assert contains(True, lo, hi, 1) == contains(numpy.uint64(1), lo, hi, 1) == (True, False, True)
     assert contains(numpy.uint64(2 ** 64 - 1), lo, hi, 1) == (False, True, False)
     for v, inside in ((3.0, True), (3.5, False), (-9.2e18, True), (9.3e18, False), (float("nan"), False),

@@ -49,15 +49,17 @@ static LLVMValueRef float_as_int(Lower *l, LLVMValueRef f, LLVMValueRef *x) {
   return LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, back, f, ""), below, "");
 }
 
+/* x in the range where it is a number that is an int (exact), within the
+ * bounds for the step's sign, and on a step */
 LLVMValueRef lo_range_contains(Lower *l, Node *n) {
   Node *v = n->list.items[0], *r = n->list.items[1];
   const Type *t = v->ty, *key = range_int_key(t);
-  bool number = key || ty_is_float(t) || ty_is_complex(t);
-  LLVMValueRef val = lo_expr(l, v);
-  lo_done_with(l, v, val);
-  LLVMValueRef start, stop, step;
-  lo_range_parts(l, r, &start, &stop, &step);
-  if (!number) return const_bool(l, false);
+  LLVMValueRef val = lo_expr(l, v), start, stop, step;
+  lo_range_parts(l, r, &start, &stop, &step);  /* evaluated after v, as Python's; a zero step raises */
+  if (!key && !ty_is_float(t) && !ty_is_complex(t)) {
+    lo_done_with(l, v, val);
+    return const_bool(l, false);
+  }
   LLVMValueRef x, exact = const_bool(l, true);
   if (key) {
     x = lo_convert(l, val, key, TYS(TY_I64));
@@ -72,19 +74,20 @@ LLVMValueRef lo_range_contains(Lower *l, Node *n) {
   } else {
     exact = float_as_int(l, lo_convert(l, val, t, TYS(TY_F64)), &x);
   }
-  LLVMValueRef zero = const_i64(l, 0);
-  LLVMValueRef up = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, ""),
-                                 LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, x, start, ""),
-                                              LLVMBuildICmp(l->b, LLVMIntSLT, x, stop, ""), ""), "");
+  LLVMValueRef zero = const_i64(l, 0), forward = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef up = LLVMBuildAnd(l->b, forward, LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, x, start, ""),
+                                                              LLVMBuildICmp(l->b, LLVMIntSLT, x, stop, ""), ""), "");
   LLVMValueRef down = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, step, zero, ""),
                                    LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLE, x, start, ""),
                                                 LLVMBuildICmp(l->b, LLVMIntSGT, x, stop, ""), ""), "");
-  /* within the bounds, x - start is exact; a step of 1 or -1 divides it
-   * (and dividing by -1 could overflow, by 0 is undefined) */
-  LLVMValueRef unit = LLVMBuildICmp(l->b, LLVMIntULE, LLVMBuildAdd(l->b, step, const_i64(l, 1), ""), const_i64(l, 2), "");
-  LLVMValueRef divisor = LLVMBuildSelect(l->b, unit, const_i64(l, 1), step, "");
-  LLVMValueRef rem = LLVMBuildSRem(l->b, LLVMBuildSub(l->b, x, start, ""), divisor, "");
-  LLVMValueRef on_step = LLVMBuildICmp(l->b, LLVMIntEQ, rem, zero, "");
+  /* on a step: the distance from start, in the step's direction, is a
+   * multiple of |step|; both taken as unsigned, they are exact for any
+   * int64 bounds (|INT64_MIN| too); a zero step (raised above) divides by 1 */
+  LLVMValueRef distance = LLVMBuildSelect(l->b, forward, LLVMBuildSub(l->b, x, start, ""),
+                                          LLVMBuildSub(l->b, start, x, ""), "");
+  LLVMValueRef size = LLVMBuildSelect(l->b, forward, step, LLVMBuildNeg(l->b, step, ""), "");
+  size = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, step, zero, ""), const_i64(l, 1), size, "");
+  LLVMValueRef on_step = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildURem(l->b, distance, size, ""), zero, "");
   return LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, exact, LLVMBuildOr(l->b, up, down, ""), ""), on_step, "");
 }
 
