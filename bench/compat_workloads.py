@@ -4499,6 +4499,209 @@ def kikuchipy_simulate_index():
     return {"simulated": sim.data, "scores": xmap.scores, "indices": xmap.simulation_indices,
             "lines": np.nan_to_num(geo._lines_detector_coordinates),
             "zone_axes": np.nan_to_num(geo._zone_axes_detector_coordinates)}
+def _bruker_d(folder, seed, frames=12, scans=60, tofs=4000, dia=False):
+    """A small Bruker timsTOF .d folder as alphatims reads one: analysis.tdf
+    (SQLite: global metadata, frames, ddaPASEF precursors or diaPASEF
+    windows) and analysis.tdf_bin (each frame zstd-compressed, compression
+    type 2: per scan twice its peak count, then tof deltas and intensities,
+    the uint32 words stored byte plane by byte plane); every third frame MS1."""
+    import os
+    import sqlite3
+    import pyzstd
+    rng = np.random.default_rng(seed)
+    os.makedirs(folder)
+    rows, blob, fragment_frames = [], bytearray(), []
+    for frame in range(1, frames + 1):
+        counts = rng.integers(0, 6, scans)
+        counts[-1] = max(counts[-1], 1)
+        words = [scans] + [2 * int(c) for c in counts[:-1]]
+        for c in counts:
+            tof = np.sort(rng.choice(tofs - 2, int(c), replace=False)) + 1
+            deltas = np.diff(tof, prepend=0)
+            deltas[:1] += 1  # a scan's first tof is stored plus one
+            for d in deltas:
+                words += [int(d), int(rng.integers(10, 500))]
+        planes = np.array(words, dtype=np.uint32).view(np.uint8).reshape(-1, 4).T.tobytes()
+        packed = pyzstd.compress(planes)
+        ms2 = frame % 3 != 1
+        rows.append((frame, frame + 0.1, "+", 9 if dia else 8, (9 if dia else 8) if ms2 else 0, len(blob), 500, 10000,
+                     scans, int(counts.sum()), 1, 0.0, 0.0, 1, 1, 100.0 + frame % 2, 100.0))
+        blob += (len(packed) + 8).to_bytes(4, "little") + scans.to_bytes(4, "little") + packed
+        if ms2:
+            fragment_frames.append(frame)
+    with open(os.path.join(folder, "analysis.tdf_bin"), "wb") as f:
+        f.write(bytes(blob))
+    db = sqlite3.connect(os.path.join(folder, "analysis.tdf"))
+    db.execute("CREATE TABLE GlobalMetadata (Key TEXT, Value TEXT)")
+    db.executemany("INSERT INTO GlobalMetadata VALUES (?, ?)", {
+        "TimsCompressionType": "2", "MaxNumPeaksPerScan": "100", "DigitizerNumSamples": str(tofs),
+        "OneOverK0AcqRangeLower": "0.6", "OneOverK0AcqRangeUpper": "1.6", "MzAcqRangeLower": "100",
+        "MzAcqRangeUpper": "1700", "AcquisitionSoftware": "Bruker timsControl"}.items())
+    db.execute("CREATE TABLE Frames (Id INTEGER, Time REAL, Polarity TEXT, ScanMode INTEGER, MsMsType INTEGER, "
+               "TimsId INTEGER, MaxIntensity INTEGER, SummedIntensities INTEGER, NumScans INTEGER, "
+               "NumPeaks INTEGER, MzCalibration INTEGER, T1 REAL, T2 REAL, TimsCalibration INTEGER, "
+               "PropertyGroup INTEGER, AccumulationTime REAL, RampTime REAL)")
+    db.executemany("INSERT INTO Frames VALUES (" + ",".join("?" * 17) + ")", rows)
+    if dia:
+        db.execute("CREATE TABLE DiaFrameMsMsInfo (Frame INTEGER, WindowGroup INTEGER)")
+        db.execute("CREATE TABLE DiaFrameMsMsWindows (WindowGroup INTEGER, ScanNumBegin INTEGER, "
+                   "ScanNumEnd INTEGER, IsolationMz REAL, IsolationWidth REAL, CollisionEnergy REAL)")
+        db.executemany("INSERT INTO DiaFrameMsMsInfo VALUES (?, ?)", [(f, 1 + (f % 3 == 0)) for f in fragment_frames])
+        db.executemany("INSERT INTO DiaFrameMsMsWindows VALUES (?, ?, ?, ?, ?, ?)",
+                       [(g, b, b + 20, 400.0 + 50 * g + b, 25.0, 30.0) for g in (1, 2) for b in (5, 30)])
+    else:
+        db.execute("CREATE TABLE PasefFrameMsMsInfo (Frame INTEGER, ScanNumBegin INTEGER, ScanNumEnd INTEGER, "
+                   "IsolationMz REAL, IsolationWidth REAL, CollisionEnergy REAL, Precursor INTEGER)")
+        db.execute("CREATE TABLE Precursors (Id INTEGER, LargestPeakMz REAL, AverageMz REAL, MonoisotopicMz REAL, "
+                   "Charge INTEGER, ScanNumber REAL, Intensity REAL, Parent INTEGER)")
+        pasef = [(f, b, b + 15) for f in fragment_frames for b in (3, 25)]
+        db.executemany("INSERT INTO PasefFrameMsMsInfo VALUES (?, ?, ?, ?, 2.0, 25.0, ?)",
+                       [(f, b, e, 300.0 + 7 * p, p) for p, (f, b, e) in enumerate(pasef, 1)])
+        db.executemany("INSERT INTO Precursors VALUES (?, ?, ?, ?, 2, ?, ?, ?)",
+                       [(p, 300.0 + 7 * p, 300.1 + 7 * p, 299.9 + 7 * p, b + 7.5, 1000.0 + p, (f - 1) // 3 * 3 + 1)
+                        for p, (f, b, e) in enumerate(pasef, 1)])
+    db.commit()
+    db.close()
+
+
+def _alphatims_open(name, seed, **kw):
+    import os
+    import tempfile
+    import alphatims.bruker
+    import alphatims.utils
+    alphatims.utils.set_threads(2)
+    alphatims.utils.set_progress_callback(None)
+    folder = tempfile.mkdtemp()
+    _bruker_d(os.path.join(folder, name + ".d"), seed, **kw)
+    return folder, alphatims.bruker.TimsTOF(os.path.join(folder, name + ".d"), mmap_detector_events=False)
+
+
+def _alphatims_columns(out, prefix, frame):
+    for column in frame.columns:
+        out[prefix + column] = frame[column].values
+
+
+def alphatims_dda():
+    """A ddaPASEF run read from its .d folder (frames decompressed and
+    parsed on threads), sliced by indices, values, dicts and arrays of
+    slices into raw indices and data frames; conversions both ways,
+    intensities binned along one and two axes, a strike count estimate,
+    and MS2 spectra indexed (centroided and trimmed on threads)."""
+    _, data = _alphatims_open("dda", 0)
+    out = {"tof": data.tof_indices.astype(np.int64), "intensity": data.intensity_values.astype(np.int64),
+           "push_indptr": data.push_indptr, "quad_indptr": data.quad_indptr, "quad_mz": data.quad_mz_values}
+    raw = data[2:9, 10:50, 0, 200.0:1200.0, "raw"]
+    out["raw"] = raw
+    out["raw_ms2"] = data[:, :, 1:, :, 50:400, "raw"]
+    out["raw_dict"] = data[{"frame_indices": slice(1, 12), "precursor_indices": [1, 3, 5, 8],
+                            "intensity_values": slice(100, 450)}, "raw"]
+    out["raw_slices"] = data[np.array([[1, 4, 1], [6, 11, 2]]), np.array([[5, 20, 1], [30, 55, 1]]), "raw"]
+    out["raw_quad"] = data[:, :, 320.0:400.0, "raw"]
+    out["raw_rt_mobility"] = data[3.0:9.5, 0.8:1.3, "raw"]
+    _alphatims_columns(out, "frame_", data[:, :, 1:5])
+    values = data.convert_from_indices(raw, return_mz_values=True, return_rt_values=True,
+                                       return_mobility_values=True, return_quad_mz_values=True)
+    out.update({"values_" + k: v for k, v in values.items()})
+    out["tof_of_mz"] = data.convert_to_indices(np.array([150.0, 500.5, 999.0]), return_tof_indices=True)
+    out["bins_rt_mobility"] = data.bin_intensities(raw, ["rt_values", "mobility_values"])
+    out["bins_mz"] = data.bin_intensities(out["raw_ms2"], ["mz_values"])
+    out["strikes"] = data.estimate_strike_count(np.array([[1, 9, 1]]), np.array([[0, 40, 1]]), np.array([[0, 1, 1]]),
+                                                np.array([[0, 3000, 1]]), np.array([[-1.0, -1.0]]))
+    for window, keep in ((0, -1), (2, 3)):
+        for i, part in enumerate(data.index_precursors(centroiding_window=window, keep_n_most_abundant_peaks=keep)):
+            out[f"spectra_{window}_{i}"] = part
+    return out
+
+
+def alphatims_dia():
+    """A diaPASEF run: its cycle of quadrupole windows, slices by window,
+    by quadrupole m/z (the cycle's mask, valid windows, push indices), by
+    precursor and retention time; a binned chromatogram; DiaData's view."""
+    import alphatims.dia_data
+    _, data = _alphatims_open("dia", 1, frames=15, dia=True)
+    out = {"cycle": data.cycle, "quad_indptr": data.quad_indptr, "tof": data.tof_indices.astype(np.int64)}
+    out["raw_window"] = data[:, :, 1, "raw"]
+    out["raw_quad"] = data[:, :, 480.0:520.0, "raw"]
+    out["raw_quad_tof"] = data[:, 5:45, 440.0:560.0, 300.0:1500.0, "raw"]
+    out["raw_dict"] = data[{"precursor_indices": slice(1, 3), "rt_values": slice(2.0, 12.5)}, "raw"]
+    _alphatims_columns(out, "frame_", data[:, 10:40, 450.0:560.0])
+    out["chromatogram"] = data.bin_intensities(out["raw_quad"], ["rt_values"])
+    out["dia_data"] = alphatims.dia_data.DiaData(dia_data=data)[:, :, 1, "raw"]
+    return out
+
+
+def alphatims_hdf():
+    """A run read with its detector events memory-mapped, saved as HDF and
+    read back from it, then sliced."""
+    import os
+    import alphatims.bruker
+    folder, _ = _alphatims_open("hdf", 2, frames=9)
+    data = alphatims.bruker.TimsTOF(os.path.join(folder, "hdf.d"))
+    data.save_as_hdf(directory=folder, file_name="hdf.hdf", overwrite=True)
+    again = alphatims.bruker.TimsTOF(os.path.join(folder, "hdf.hdf"))
+    out = {"raw": again[1:8, :, 0, 300.0:900.0, "raw"], "intensity": again.intensity_values.astype(np.int64),
+           "mz": again.mz_values, "same_tofs": np.array_equal(data.tof_indices, again.tof_indices)}
+    _alphatims_columns(out, "frame_", again[:, 20:50, :, 100.0:1000.0])
+    return out
+
+
+
+def _quaternions(seed, shape, normalize=True):
+    import quaternionic
+    q = quaternionic.array(np.random.default_rng(seed).standard_normal(shape + (4,)))
+    return q.normalized if normalize else q
+
+
+def quaternionic_algebra():
+    """Quaternion arithmetic through quaternionic's guvectorized ufuncs:
+    products, quotients, sums and scalar mixes (broadcast too), exp, log,
+    sqrt, powers, angles, inverses, norms, comparisons, vector rotation."""
+    import quaternionic
+    p, q, r = _quaternions(0, (50,), False), _quaternions(1, (50,), False), _quaternions(2, (3, 7))
+    return {"mul": (p * q).ndarray, "div": (p / q).ndarray, "add": (p + q).ndarray, "sub": (p - q).ndarray,
+            "scalar": (2.5 * p - q / 3.0).ndarray, "neg": (-p).ndarray, "conj": p.conj().ndarray, "abs": np.abs(p),
+            "norm": p.norm, "exp": np.exp(p).ndarray, "log": np.log(p).ndarray, "sqrt": np.sqrt(p).ndarray,
+            "square": np.square(p).ndarray, "reciprocal": np.reciprocal(p).ndarray, "power": (p ** 1.7).ndarray,
+            "angle": np.angle(r), "inverse": r.inverse.ndarray, "equal": p == p, "isclose": np.isclose(p, p * 1.0),
+            "rotate": r.rotate(np.eye(3)), "normalized": p.normalized.ndarray,
+            "broadcast": (p[:5, None] * q[None, :4]).ndarray, "sandwich": (r * quaternionic.x * r.conj()).ndarray}
+
+
+def quaternionic_converters():
+    """Rotors to and from rotation and transformation matrices (both
+    algorithms), axis-angle vectors, Euler angles and phases, spherical
+    coordinates."""
+    import quaternionic
+    r, s = _quaternions(3, (40,)), _quaternions(4, (30,)).to_spherical_coordinates
+    q = quaternionic.array
+    m, angles, phases = r.to_rotation_matrix, r.to_euler_angles, r.to_euler_phases
+    return {"matrix": m, "from_matrix": q.from_rotation_matrix(m).ndarray,
+            "from_matrix_orthogonal": q.from_rotation_matrix(m, nonorthogonal=False).ndarray,
+            "axis_angle": r.to_axis_angle, "from_axis_angle": q.from_axis_angle(r.to_axis_angle).ndarray,
+            "euler": angles, "from_euler": q.from_euler_angles(angles).ndarray, "phases": phases,
+            "from_phases": q.from_euler_phases(phases).ndarray, "spherical": s,
+            "from_spherical": q.from_spherical_coordinates(s).ndarray, "transform": r.to_transformation_matrix}
+
+
+def quaternionic_interpolation():
+    """A rotor time series with sign flips: unflipped, squad-interpolated,
+    its angular velocity and minimal rotation; slerp; intrinsic and chordal
+    distances of rotors and rotations; the rotor aligning two vector sets."""
+    import quaternionic
+    t = np.linspace(0, 10, 60)
+    frames = quaternionic.array.from_axis_angle(np.outer(t, [0.1, 0.3, -0.2]) + 0.05 * np.sin(t)[:, None])
+    frames = frames * np.where(np.arange(60) % 7 == 0, -1.0, 1.0)
+    a, b = _quaternions(5, (25,)), _quaternions(6, (25,))
+    vectors = np.random.default_rng(7).standard_normal((20, 3))
+    unflipped = quaternionic.unflip_rotors(frames)
+    return {"unflip": unflipped.ndarray, "slerp": quaternionic.slerp(a, b, 0.3).ndarray,
+            "squad": quaternionic.squad(unflipped, t, np.linspace(0.3, 9.7, 45)).ndarray,
+            "angular_velocity": frames.to_angular_velocity(t), "minimal": frames.to_minimal_rotation(t).ndarray,
+            "rotor_intrinsic": quaternionic.distance.rotor.intrinsic(a, b),
+            "rotor_chordal": quaternionic.distance.rotor.chordal(a, b),
+            "rotation_intrinsic": quaternionic.distance.rotation.intrinsic(a, b),
+            "rotation_chordal": quaternionic.distance.rotation.chordal(a, b),
+            "align": quaternionic.align(vectors, _quaternions(8, ()).rotate(vectors)).ndarray}
 
 
 WORKLOADS = {
@@ -4623,4 +4826,7 @@ WORKLOADS = {
              "sampling": orix_sampling},
     "kikuchipy": {"processing": kikuchipy_processing, "neighbour_average": kikuchipy_neighbour_average,
                   "simulate_index": kikuchipy_simulate_index},
+    "alphatims": {"dda": alphatims_dda, "dia": alphatims_dia, "hdf": alphatims_hdf},
+    "quaternionic": {"algebra": quaternionic_algebra, "converters": quaternionic_converters,
+                     "interpolation": quaternionic_interpolation},
 }

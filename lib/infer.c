@@ -1122,8 +1122,8 @@ static bool without_effects(const Node *n) {
 }
 
 /* A number known from types alone: a literal (a global or closure
- * variable is one, frozen at compile time), its negation, or an array's
- * ndim; an int as itself, a float as a double. */
+ * variable is one, frozen at compile time), its negation, an array's
+ * ndim or a tuple's len(); an int as itself, a float as a double. */
 typedef struct {
   bool is_float;
   int64_t i;
@@ -1142,11 +1142,16 @@ static bool known_number(const Infer *in, const Node *n, Known *k) {
   if (n->kind == N_ATTR && !strcmp(n->str, "ndim") && n->lhs->ty && n->lhs->ty->kind == TY_ARRAY &&
       (n->lhs->kind == N_VAR || n->lhs->kind == N_ATTR))
     return *k = (Known){.i = n->lhs->ty->ndim}, true;
+  if (n->kind == N_CALL && n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1) {  /* len(t) of a tuple (Numba's too) */
+    const Node *t = n->list.items[0];
+    if (t->ty && t->ty->kind == TY_TUPLE && (t->kind == N_VAR || t->kind == N_ATTR))
+      return *k = (Known){.i = t->ty->nfields}, true;
+  }
   return false;
 }
 
-/* a op b of two numbers known from types: x.ndim == 2 (Numba prunes on
- * an array argument's ndim too), `line_width > 0.0` of a closure's
+/* a op b of two numbers known from types: x.ndim == 2, len(t) == 1 of a
+ * tuple (Numba prunes on an array argument's ndim and a tuple's len too), `line_width > 0.0` of a closure's
  * constant (as Numba's pruning of freevars); -1 where not. Compared as
  * long doubles, which hold every int64 and double exactly: an int meets a
  * float by value, as Python compares them. */

@@ -572,3 +572,28 @@ def test_and_or_in_conditions_take_each_operands_truth():
         queue = ruchey.typed.List.empty_list(ruchey.int64)
         queue.extend(items)
         assert busy(queue, name, k) == busy.py_func(list(items), name, k)
+
+
+@ruchey.njit
+def add_to_bins(i, weights, where, bins):
+    """where is a tuple of one or two index arrays: the branch for the other
+    length would index past the tuple's end."""
+    if len(where) == 1:
+        bins[where[0][i]] += weights[i]
+    elif len(where) == 2:
+        bins[where[0][i], where[1][i]] += weights[i]
+    return len(where) != 2
+
+
+def test_the_len_of_a_tuple_prunes_the_branches_for_other_lengths():
+    """As Numba's rewrite of len(tuple) to a constant: the branch written
+    for tuples of another length is not typed (it would index out of the
+    tuple's range)."""
+    rng = make_rng(64)
+    weights = rng.random(40)
+    rows, cols = rng.integers(0, 5, 40), rng.integers(0, 3, 40)
+    for where, shape in (((rows,), (5,)), ((rows, cols), (5, 3))):
+        got, want = numpy.zeros(shape), numpy.zeros(shape)
+        for i in range(40):
+            assert add_to_bins(i, weights, where, got) == add_to_bins.py_func(i, weights, where, want)
+        assert numpy.allclose(got, want, rtol=1e-12)

@@ -159,3 +159,68 @@ def test_unit_step_loops_index_as_python(n):
     for lo in (0, -1, -n):
         got, want = recurrence_and_wrap(x, 0.3, lo), recurrence_and_wrap.py_func(x, 0.3, lo)
         assert numpy.array_equal(got[0], want[0]) and got[1:] == want[1:]
+
+
+@njit
+def contains(v, start, stop, step):
+    r = range(start, stop, step)
+    return v in r, v not in range(start, stop, step), v in range(stop)
+
+
+def test_in_a_range_is_arithmetic_as_python():
+    """v in range(...): within the bounds and on a step, for either
+    direction, ints of every width, bools, floats (whole ones only; NaN, the
+    infinities and floats past int64 never) and complex numbers (a zero
+    imaginary part), each compared with the Python original."""
+    import numpy
+    rng = make_rng(9)
+    ranges = [(0, 10, 1), (1, 10, 3), (10, -10, -3), (5, 5, 1), (-9, 9, -1), (0, 10, 2 ** 62)]
+    ranges += [tuple(int(x) for x in rng.integers(-40, 40, 2)) + (int(rng.choice([-7, -2, -1, 1, 3, 5])),)
+               for _ in range(30)]
+    values = [0, 1, -2, 7, 9, 10, -10, 2 ** 63 - 1, True, False, 3.0, 3.5, -4.0, float("nan"), float("inf"), 1e300,
+              9.3e18, 2 + 0j, 2 + 1j, numpy.uint64(2 ** 64 - 1), numpy.uint64(4), numpy.int8(-5), numpy.float32(4.0),
+              numpy.complex64(6)]
+    values += [int(x) for x in rng.integers(-45, 45, 20)]
+    for start, stop, step in ranges:
+        for v in values:
+            assert contains(v, start, stop, step) == contains.py_func(v, start, stop, step), (v, start, stop, step)
+
+
+def test_in_a_range_spanning_int64():
+    """Python walks a range for what is not exactly an int (too long here):
+    the expected answers are written out."""
+    import numpy
+    lo, hi = -(2 ** 63), 2 ** 63 - 1
+    for v in (0, 1, 2, lo, lo + 1, lo + 3, hi - 1, hi - 2, hi, -7, 9):  # distances past int64 too
+        for a, b, step in ((lo, hi, 1), (lo, hi, 3), (lo + 1, hi, 7), (hi, lo, -1), (hi, lo, -5), (hi, lo, lo)):
+            assert contains(v, a, b, step) == contains.py_func(v, a, b, step), (v, a, b, step)
+    assert contains(True, lo, hi, 1) == contains(numpy.uint64(1), lo, hi, 1) == (True, False, True)
+    assert contains(numpy.uint64(2 ** 64 - 1), lo, hi, 1) == (False, True, False)
+    for v, inside in ((3.0, True), (3.5, False), (-9.2e18, True), (9.3e18, False), (float("nan"), False),
+                      (float("-inf"), False), (5 + 0j, True), (5 + 1e-9j, False)):
+        assert contains(v, lo, hi, 1)[:2] == (inside, not inside), v
+        assert contains(v, lo, hi, 2)[0] == (inside and int(v.real) % 2 == 0), v
+
+
+def test_what_is_no_number_is_never_in_a_range():
+    @njit
+    def has(s, n):
+        return s in range(n)
+
+    assert has("a", 3) is False and has.py_func("a", 3) is False
+
+
+def test_in_a_range_with_a_zero_step_raises_as_python():
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        contains(1, 0, 5, 0)
+
+
+def test_an_array_in_a_range_is_a_typing_error():
+    import numpy
+
+    @njit
+    def has(a, n):
+        return a in range(n)
+
+    with pytest.raises(TypingError, match="'in' a range needs a number"):
+        has(numpy.arange(3), 3)

@@ -84,6 +84,9 @@ void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev
 /* searching.c: v in a, of an array a (lists.c's `in` hands arrays here) */
 const Type *ty_array_contains(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_array_contains(Lower *l, Node *n);
+/* python.c: v in r, of a range r (lists.c's `in` hands ranges here) */
+const Type *ty_range_contains(Infer *in, Node *n, const Type **args);
+LLVMValueRef lo_range_contains(Lower *l, Node *n);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */

@@ -1245,7 +1245,7 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 
 /* ---------------------------------------------------------------- in, len */
 
-/* v in x, for lists, dicts, tuples, strs, arrays and jitclass instances
+/* v in x, for lists, dicts, tuples, strs, arrays, ranges and jitclass instances
  * (their __contains__); not in is not(v in x) (the frontend). */
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
@@ -1253,9 +1253,10 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind == TY_BYTES) return ty_bytes_contains(in, n, args);
   if (args[1]->kind == TY_ARRAY) return ty_array_contains(in, n, args);
+  if (args[1]->kind == TY_RANGE) return ty_range_contains(in, n, args);
   if (args[1]->kind == TY_CLASS) return ty_jitclass_contains(in, n);
   if (args[1]->kind != TY_LIST)
-    return ty_error(in, n, "'in' needs a typed list, a dict, a tuple or an array here, got %s", args[1]->name);
+    return ty_error(in, n, "'in' needs a typed list, a dict, a tuple, a range or an array here, got %s", args[1]->name);
   if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
   if (args[1]->elem && !item_equatable(args[1]->elem))
     return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
@@ -1269,6 +1270,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
   if (x->ty->kind == TY_BYTES) return lo_bytes_contains(l, n);
   if (x->ty->kind == TY_ARRAY) return lo_array_contains(l, n);
+  if (x->ty->kind == TY_RANGE) return lo_range_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
   LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
   lo_done_with(l, x, lst);

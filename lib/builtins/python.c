@@ -23,6 +23,74 @@ static const Type *ty_range(Infer *in, Node *n, const Type **args) {
 /* A range stored in a variable (a for loop reads a call's arguments itself, stmt.c) */
 static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l, n); }
 
+/* The number range containment looks for: an int's, a bool's or an IntEnum
+ * member's value; else NULL (a float or complex is looked at by value). */
+static const Type *range_int_key(const Type *t) {
+  if (t->kind == TY_INTENUM) t = ty_enum_value(t);
+  return ty_is_int(t) || t->kind == TY_BOOL ? t : NULL;
+}
+
+/* v in range(...): arithmetic, not a walk (Python's and Numba's rule). A
+ * float or complex is in it where it equals an int that is; what is no
+ * number (a str, a datetime) never equals one: False, as in Python. */
+const Type *ty_range_contains(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind == TY_ARRAY)
+    return ty_error(in, n, "'in' a range needs a number to look for, got %s", args[0]->name);
+  return TYS(TY_BOOL);
+}
+
+/* f (a float64) as an int64 in *x, and whether it is one exactly: a whole
+ * number within int64's range (NaN and the infinities are not) */
+static LLVMValueRef float_as_int(Lower *l, LLVMValueRef f, LLVMValueRef *x) {
+  LLVMTypeRef ov[2] = {l->mod->i64, LLVMTypeOf(f)};
+  *x = lo_intrinsic(l, "llvm.fptosi.sat", ov, 2, &f, 1);
+  LLVMValueRef back = LLVMBuildSIToFP(l->b, *x, LLVMTypeOf(f), "");
+  LLVMValueRef below = LLVMBuildFCmp(l->b, LLVMRealOLT, f, LLVMConstReal(LLVMTypeOf(f), 9223372036854775808.0), "");
+  return LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, back, f, ""), below, "");
+}
+
+/* x in the range where it is a number that is an int (exact), within the
+ * bounds for the step's sign, and on a step */
+LLVMValueRef lo_range_contains(Lower *l, Node *n) {
+  Node *v = n->list.items[0], *r = n->list.items[1];
+  const Type *t = v->ty, *key = range_int_key(t);
+  LLVMValueRef val = lo_expr(l, v), start, stop, step;
+  lo_range_parts(l, r, &start, &stop, &step);  /* evaluated after v, as Python's; a zero step raises */
+  if (!key && !ty_is_float(t) && !ty_is_complex(t)) {
+    lo_done_with(l, v, val);
+    return const_bool(l, false);
+  }
+  LLVMValueRef x, exact = const_bool(l, true);
+  if (key) {
+    x = lo_convert(l, val, key, TYS(TY_I64));
+    if (ty_is_unsigned(key) && ty_bits(key) == 64)  /* beyond int64, so beyond any range */
+      exact = LLVMBuildICmp(l->b, LLVMIntSGE, x, const_i64(l, 0), "");
+  } else if (ty_is_complex(t)) {
+    const Type *part = lo_complex_part(t);
+    LLVMValueRef re = lo_convert(l, lo_complex_real(l, val), part, TYS(TY_F64));
+    LLVMValueRef im = lo_convert(l, lo_complex_imag(l, val), part, TYS(TY_F64));
+    exact = LLVMBuildAnd(l->b, float_as_int(l, re, &x),
+                         LLVMBuildFCmp(l->b, LLVMRealOEQ, im, LLVMConstReal(LLVMTypeOf(im), 0.0), ""), "");
+  } else {
+    exact = float_as_int(l, lo_convert(l, val, t, TYS(TY_F64)), &x);
+  }
+  LLVMValueRef zero = const_i64(l, 0), forward = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef up = LLVMBuildAnd(l->b, forward, LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, x, start, ""),
+                                                              LLVMBuildICmp(l->b, LLVMIntSLT, x, stop, ""), ""), "");
+  LLVMValueRef down = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, step, zero, ""),
+                                   LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSLE, x, start, ""),
+                                                LLVMBuildICmp(l->b, LLVMIntSGT, x, stop, ""), ""), "");
+  /* on a step: the distance from start, in the step's direction, is a
+   * multiple of |step|; both taken as unsigned, they are exact for any
+   * int64 bounds (|INT64_MIN| too); a zero step (raised above) divides by 1 */
+  LLVMValueRef distance = LLVMBuildSelect(l->b, forward, LLVMBuildSub(l->b, x, start, ""),
+                                          LLVMBuildSub(l->b, start, x, ""), "");
+  LLVMValueRef size = LLVMBuildSelect(l->b, forward, step, LLVMBuildNeg(l->b, step, ""), "");
+  size = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, step, zero, ""), const_i64(l, 1), size, "");
+  LLVMValueRef on_step = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildURem(l->b, distance, size, ""), zero, "");
+  return LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, exact, LLVMBuildOr(l->b, up, down, ""), ""), on_step, "");
+}
+
 /* ---------------------------------------------------------------- len, abs, min, max */
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
