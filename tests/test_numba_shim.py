@@ -842,3 +842,21 @@ def test_round_digits_after_install_is_numbas_scaled_rounding(tmp_path):
     """, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@shim_only
+def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
+    done = run_fresh("""
+        import importlib.util, os
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        import numba.core.types
+        import ruchey.numba_shim as shim
+        assert numba.__file__ == shim.__file__ == importlib.util.find_spec("numba").origin
+        assert numba.core.types.__file__ == shim.__file__
+        assert os.path.isdir(os.path.dirname(numba.__file__))
+        assert numba.__path__ == [] and numba.__spec__.name == "numba" and numba.__version__
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

@@ -319,7 +319,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def find_spec(self, fullname, path, target=None):
         if fullname == "numba" or fullname.startswith("numba."):
-            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+            # located at this file, as Numba's modules are at theirs: packages read numba.__file__
+            # (and find_spec("numba").origin) for the folder of Numba's files
+            spec = importlib.machinery.ModuleSpec(fullname, self, origin=__file__, is_package=True)
+            spec.has_location = True
+            return spec
         return None
 
     def create_module(self, spec):
