@@ -364,6 +364,10 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
   if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];
+  /* numpy.str_ is a str, as Numba's unicode_type; numpy.bytes_ (a bytes array's item, Numba's CharSeq,
+   * which its unboxing refuses) is bytes, as ruchey reads those items */
+  if (PyArray_IsScalar(o, Unicode)) return &core_plain[TY_STR];
+  if (PyArray_IsScalar(o, String)) return &core_plain[TY_BYTES];
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
