@@ -1,0 +1,120 @@
+"""NumPy text arrays ('<Un' str and '|Sn' bytes arrays) given whole to
+what reads their items: list(), sorted(), a for loop filling a list; their
+dtype returned; numpy.str_ and numpy.bytes_ scalars as arguments. Each
+compiled function against its py_func."""
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit, typed
+
+from conftest import make_rng, numba_deviation
+
+
+def str_array(rng, n):
+    """A '<Un' array of words: empty ones, ones filling the width, non-ASCII ones, repeats."""
+    alphabet = ["a", "b", "z", "é", "ж", " "]
+    words = ["", "ab", "q" * 5, "ab"] + ["".join(rng.choice(alphabet, size=int(rng.integers(0, 6)))) for _ in range(n)]
+    return numpy.array(words)
+
+
+def bytes_array(rng, n):
+    alphabet = [b"a", b"b", b"z", b"\xff", b" "]
+    words = [b"", b"ab", b"q" * 5] + [b"".join(rng.choice(alphabet, size=int(rng.integers(0, 6)))) for _ in range(n)]
+    return numpy.array(words)
+
+
+def items_listed(a):
+    return list(a)
+
+
+def items_sorted(a):
+    return sorted(a), sorted(a, reverse=True)
+
+
+def items_appended(a):
+    out = typed.List()
+    for s in a:
+        out.append(s)
+    return out
+
+
+def items_of_a_slice(a):
+    return list(a[::-2])
+
+
+def dtype_of(a):
+    return a.dtype
+
+
+def dtype_of_a_view(a):
+    x = a[1:]
+    return x.dtype, a.shape
+
+
+def empty_like_shape_and_dtype(a):
+    e = numpy.empty_like(a)
+    return e.shape, e.dtype
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [items_listed, items_sorted, items_appended, items_of_a_slice])
+def test_items_of_a_str_array_listed_and_sorted(f, seed):
+    a = str_array(make_rng(seed), 8)
+    got, want = njit(f)(a), f(a)
+    if isinstance(want, tuple):
+        assert [list(g) for g in got] == [list(w) for w in want]
+    else:
+        assert list(got) == list(want)
+        assert all(type(s) is str for s in got)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [items_listed, items_appended, items_of_a_slice])
+def test_items_of_a_bytes_array_listed(f, seed):
+    a = bytes_array(make_rng(seed), 8)
+    got = njit(f)(a)
+    assert list(got) == list(f(a))
+    assert all(type(b) is bytes for b in got)
+
+
+@pytest.mark.parametrize("f", [dtype_of, dtype_of_a_view, empty_like_shape_and_dtype])
+def test_dtype_of_a_text_array_returned(f):
+    rng = make_rng(4)
+    for a in (str_array(rng, 3), bytes_array(rng, 3), numpy.array(["x"] * 2, dtype="<U7")):
+        assert njit(f)(a) == f(a)
+
+
+def test_a_dtype_returned_bare_is_numpys():
+    for a in (numpy.zeros(2, numpy.float32), numpy.arange(3), numpy.zeros((2, 2), numpy.complex64)):
+        assert njit(dtype_of)(a) == a.dtype
+
+
+def concatenated(s, t):
+    return s + t, len(s), s == t
+
+
+def first_and_length(b):
+    return b[0], len(b), b
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_numpy_str_scalars_are_strs(seed):
+    for s in str_array(make_rng(seed), 4):  # (each item a numpy.str_)
+        assert type(s) is numpy.str_
+        t = numpy.str_("ж" + s)
+        assert njit(concatenated)(s, t) == concatenated(str(s), str(t))
+
+
+@numba_deviation("numba types numpy.bytes_ as a CharSeq, which its unboxing refuses")
+def test_numpy_bytes_scalars_are_bytes():
+    for b in bytes_array(make_rng(5), 4):
+        assert type(b) is numpy.bytes_
+        if len(b):
+            assert njit(first_and_length)(b) == first_and_length(bytes(b))
+
+
+def test_arrays_of_text_of_more_dimensions_are_refused_by_list():
+    a = numpy.array([["a", "b"], ["c", "d"]])
+    with pytest.raises(ruchey.TypingError, match="list()"):
+        njit(items_listed)(a)
