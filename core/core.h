@@ -73,6 +73,8 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
 /* A call through a function value bound to disp's parameters, as a direct
  * call is: omitted arguments take disp's defaults (nodes in arena). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);
+/* The dtype a str names, for the compile's options (CompileOptions.dtype_named). */
+const Type *fe_dtype_named(const char *name, bool *known);
 /* The symbol compiled code names an exception class by (a new reference),
  * the class kept alive for the process. */
 PyObject *fe_class_symbol(PyObject *cls);

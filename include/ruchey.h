@@ -221,7 +221,8 @@ typedef enum {
   N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
                  * its shape (N_INTs), data its elements in C order, ival their bytes; op
                  * TY_BYTES: a bytes constant, its bytes so */
-  N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
+  N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: a dtype given as None, read
+                 * as the default by the builtin's typer */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum
@@ -512,12 +513,19 @@ typedef bool (*BindCall)(void *ctx, void *callee, struct Node *call, Diag *diag)
 typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts,
                               int nargs, Diag *diag);
 
+/* The NumPy dtype a name held in a str names ("float32", "f4"): its
+ * scalar type, or NULL with *known false where NumPy knows no such dtype
+ * (true where NumPy has it and compiled code has not: "U5", "O"). The
+ * compile asks only where a str whose value typing knows is a dtype. */
+typedef const Type *(*DtypeNamed)(const char *name, bool *known);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
+  DtypeNamed dtype_named;  /* dtypes named by strs held in variables and globals */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   const Node *const *frozen; /* per parameter, the constant literally() froze its argument to, or NULL */
   bool boundscheck;

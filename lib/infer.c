@@ -600,6 +600,15 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
+/* A row of a NumPy function taking a dtype, which may be given None by
+ * position (numpy.zeros(n, None)): its typer reads that None as the
+ * default (np_dtype_arg); None anywhere else is refused after it. */
+static bool takes_dtype(const Builtin *bi) {
+  for (int k = 0; !bi->lower_elem && bi->keywords && bi->keywords[k]; k++)
+    if (!strcmp(bi->keywords[k], "dtype")) return true;
+  return false;
+}
+
 /* None where the builtin reads it (BF_NONE) is typed NoneType. A keyword
  * variable known to be None is None written out, which ty_call drops as
  * the default (pynapple's numpy.zeros(n, dtype=dtype) with dtype=None). */
@@ -612,9 +621,20 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x, bool keyword) {
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
     if ((n->bi->flags & BF_NONE) || keyword) return t;
   }
-  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE))
+  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE) && !(!keyword && takes_dtype(n->bi)))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
+}
+
+/* A None given by position that the typer of a row taking a dtype did
+ * not read as its dtype: refused, as elsewhere. */
+static bool none_unread(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len && !(n->bi->flags & BF_NONE); i++) {
+    Node *x = n->list.items[i];
+    if (x->ty && x->ty->kind == TY_NONE && !(x->kind == N_NONE && x->ival == 1))
+      return ty_error(in, x, "%s() does not take None here", n->bi->name) != NULL;
+  }
+  return false;
 }
 
 bool ty_holds_complex(const Type *t) {
@@ -745,6 +765,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     return NULL;
   const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) x ** y, getattr x.name) */
   const Type *t = bi->type(in, n, args);
+  if (t && takes_dtype(bi) && none_unread(in, n)) return NULL;
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
@@ -955,7 +976,7 @@ static void ty_return(Infer *in, Node *n) {
   const Type *t = ty_maybe_none(in, n->lhs);
   in->returning = NULL;
   if (!t) return;
-  if (t->kind == TY_RANGE || t->kind == TY_DTYPE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+  if (t->kind == TY_RANGE || t->kind == TY_FUNCTION || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

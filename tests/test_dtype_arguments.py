@@ -250,3 +250,90 @@ def test_a_default_compiled_code_cannot_hold_is_a_typing_error():
         return callee(x)
     with pytest.raises(ruchey.TypingError, match="the default of parameter 'scale' must be"):
         caller(1.0)
+
+
+# A dtype given by position as None is the default (NumPy's and Numba's
+# reading); a dtype's name held in a global or in a variable assigned it
+# once is that dtype, as Numba takes a literal str.
+DT_NAME = "float32"
+INT_NAME = "int16"
+UNKNOWN_NAME = "floaty"
+
+
+def none_dtypes(n):
+    return (np.zeros(n, None), np.empty((n, 2), None).shape, np.ones(n, None), np.full(n, 3, None),
+            np.full(n, 2.5, None), np.zeros_like(np.ones(n, np.int32), None), np.full_like(np.ones(n), 4, None),
+            np.arange(0, n, 1, None), np.asarray(np.ones(n, np.int8), None))
+
+
+def named_dtypes(n):
+    dt = "float32"
+    short = "i2"
+    return (np.zeros(n, dt), np.ones(n, dtype=short), np.zeros(n, DT_NAME), np.ones(n, dtype=INT_NAME),
+            np.full(n, 2, DT_NAME), np.arange(n, dtype=dt), np.empty_like(np.zeros(n), INT_NAME).shape,
+            np.ones(n).astype(DT_NAME), np.eye(n, dtype=dt), np.full_like(np.ones(n), 3, short))
+
+
+def known_none_dtype(n):
+    dt = None
+    return np.ones(n, dt)
+
+
+@pytest.mark.parametrize("f", [none_dtypes, named_dtypes, known_none_dtype])
+def test_dtypes_none_by_position_and_names_held_in_variables(f):
+    c = njit(f)
+    for n in (0, 1, 4):
+        expected, got = f(n), c(n)
+        for e, g in zip(expected if isinstance(expected, tuple) else (expected,),
+                        got if isinstance(got, tuple) else (got,)):
+            if isinstance(e, tuple):
+                assert e == g
+            else:
+                assert e.dtype == g.dtype and e.shape == g.shape
+                np.testing.assert_array_equal(e, g)
+
+
+def unknown_global_name(n):
+    return np.zeros(n, dtype=UNKNOWN_NAME)
+
+
+def unknown_local_name(n):
+    dt = "floaty"
+    return np.zeros(n, dt)
+
+
+def name_from_an_argument(n, dt):
+    return np.zeros(n, dt)
+
+
+def name_from_either_branch(n):
+    dt = "float32" if n > 2 else "int64"
+    return np.zeros(n, dt)
+
+
+def none_where_no_dtype_goes(n):
+    return np.full(n, None)
+
+
+def astype_none(n):
+    return np.zeros(n).astype(None)
+
+
+@pytest.mark.parametrize("f, words", [
+    (unknown_global_name, "data type 'floaty' not understood"),
+    (unknown_local_name, "data type 'floaty' not understood"),
+    (name_from_either_branch, "must be known when the function is compiled"),
+    (none_where_no_dtype_goes, "numpy.full()"),
+    (astype_none, "needs a dtype"),
+])
+def test_dtype_names_numpy_lacks_or_unknown_when_compiling_are_typing_errors(f, words):
+    with pytest.raises(TypeError, match="not understood"):
+        np.zeros(1, UNKNOWN_NAME)  # NumPy's words, which the compiled one gives
+    with pytest.raises(ruchey.TypingError) as e:
+        njit(f)(3)
+    assert words in str(e.value)
+
+
+def test_a_dtype_name_given_as_an_argument_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="must be known when the function is compiled"):
+        njit(name_from_an_argument)(3, "float32")

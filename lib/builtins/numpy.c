@@ -31,9 +31,35 @@ Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
   return np_arg_node(n, pos, name);
 }
 
+/* A str whose value typing knows (a variable assigned one, a global) read
+ * as the dtype it names, as Numba reads a literal str: d becomes that
+ * dtype. NULL with an error where NumPy has no such dtype (its TypeError's
+ * words) or compiled code has none; NULL alone where the value is unknown. */
+static const Type *str_dtype(Infer *in, Node *n, Node *d) {
+  const Node *c = ty_constant(in, d);
+  if (!c || c->kind != N_STRING || !in->opts || !in->opts->dtype_named) return NULL;
+  bool known = false;
+  const Type *t = in->opts->dtype_named(c->str, &known);
+  if (!t && !known) return ty_error(in, d, "%s()'s dtype: data type '%s' not understood", n->bi->name, c->str);
+  if (!t) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, c->str);
+  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = ty_is_time(t) ? t : NULL,
+              .ty = ty_dtype(t)};
+  return t;
+}
+
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   Node *d = np_arg(in, n, pos, "dtype");
   if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
+  if (d->kind == N_NONE) {  /* numpy.zeros(n, None): the default, as NumPy and Numba read it */
+    d->ival = 1;  /* (read: ty_call keeps it) */
+    return dflt;
+  }
+  if (d->ty->kind == TY_STR) {
+    const Type *t = str_dtype(in, n, d);
+    if (t || ty_failed(in)) return t;
+    return ty_error(in, d, "%s()'s dtype, a str, must be known when the function is compiled (written out, a "
+                    "global, or a variable assigned it once), as Numba's string constant", n->bi->name);
+  }
   if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s()'s dtype must be a NumPy dtype, a scalar type such as numpy.float64 or a "
                     "dtype's name such as \"f8\", got %s", n->bi->name, d->ty->name);
