@@ -118,3 +118,47 @@ def test_arrays_of_text_of_more_dimensions_are_refused_by_list():
     a = numpy.array([["a", "b"], ["c", "d"]])
     with pytest.raises(ruchey.TypingError, match="list()"):
         njit(items_listed)(a)
+
+
+def sorted_copy(a):
+    return numpy.sort(a)
+
+
+def sorted_in_place(a):
+    b = a.copy()
+    b.sort()
+    return b
+
+
+def distinct(a):
+    return numpy.unique(a)
+
+
+def distinct_counted(a):
+    return numpy.unique(a, return_counts=True)
+
+
+def sorted_flat(a):
+    return numpy.sort(a, axis=None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [sorted_copy, sorted_in_place, distinct, distinct_counted, sorted_flat])
+@pytest.mark.parametrize("make", [str_array, bytes_array])
+def test_text_arrays_sorted_and_made_unique_as_numpy(make, f, seed):
+    rng = make_rng(seed)
+    a = make(rng, int(rng.integers(0, 40)))
+    for x in (a, a[::-3], a[: len(a) // 2 * 2].reshape(2, -1), a[:0]):
+        got, want = njit(f)(x), f(x)
+        for g, w in zip(got if isinstance(want, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            numpy.testing.assert_array_equal(g, w)
+
+
+def sorting_indices(a):
+    return numpy.argsort(a)
+
+
+def test_argsort_of_a_text_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="argsort"):
+        njit(sorting_indices)(numpy.array(["b", "a"]))

@@ -116,7 +116,8 @@ static bool takes(const Builtin *bi) {
 /* What arrays of str or bytes ('<Un', '|Sn' elements, read one at a time
  * as strs or bytes) may be given to: the shape's readers, copies, new
  * arrays like them, item() and fill(), nditer and ndenumerate, list()
- * and sorted() of their items (as Numba's), and the stride tricks' views (windows of symbols, as pyts'
+ * and sorted() of their items, numpy.sort, a.sort() and numpy.unique
+ * (as Numba's), and the stride tricks' views (windows of symbols, as pyts'
  * bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
@@ -124,6 +125,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
                                           "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
                                           "ndindex size", "ndindex at", "list", "sorted",
+                                          "numpy.sort", "array.sort", "numpy.unique",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 
