@@ -78,6 +78,21 @@ def test_items_of_a_bytes_array_listed(f, seed):
     assert all(type(b) is bytes for b in got)
 
 
+def bytes_sorted_in_a_list(a, extra):
+    out = [extra]
+    for b in a:
+        out.append(b)
+    out.sort()
+    return out, sorted(a), sorted(a, reverse=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_of_a_bytes_array_sorted_as_python(seed):
+    a = bytes_array(make_rng(seed), 12)
+    got, want = njit(bytes_sorted_in_a_list)(a, b"a\x00b"), bytes_sorted_in_a_list(a, b"a\x00b")
+    assert [list(g) for g in got] == [list(w) for w in want]
+
+
 @pytest.mark.parametrize("f", [dtype_of, dtype_of_a_view, empty_like_shape_and_dtype])
 def test_dtype_of_a_text_array_returned(f):
     rng = make_rng(4)

@@ -547,11 +547,12 @@ bool ty_sort_ordered(const Type *t) {
   return t->nfields > 0;
 }
 
-/* Items sort() and sorted() order: ty_sort_ordered's, and lists of
- * numbers, strs or such lists, compared as Python's, item by item (quimb
- * sorts its lists of groups so). */
+/* Items sort() and sorted() order: ty_sort_ordered's, bytes (a bytes
+ * array's items, sorted(a)), and lists of numbers, strs or such lists,
+ * compared as Python's, item by item (quimb sorts its lists of groups so). */
 static bool item_sortable(const Type *t) {
   if (t->kind == TY_LIST) return t->elem && t->elem->kind != TY_TUPLE && item_sortable(t->elem);
+  if (t->kind == TY_BYTES) return true;
   return ty_sort_ordered(t);
 }
 
