@@ -857,6 +857,8 @@ def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
         assert numba.core.types.__file__ == shim.__file__
         assert os.path.isdir(os.path.dirname(numba.__file__))
         assert numba.__path__ == [] and numba.__spec__.name == "numba" and numba.__version__
+        v = numba.version_info
+        assert v.short == (v.major, v.minor) and v.full == v[:3] and v.string == numba.__version__
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)

@@ -243,9 +243,12 @@ def _config():
 def _top_names():
     names = {name: getattr(ruchey, name) for name in dir(ruchey) if not name.startswith("_")}
     names.update(types.namespace)
+    parts = tuple(map(int, VERSION.split(".")))
+    # Numba's version_info's fields, which packages compare (version_info.short >= (0, 57))
+    fields = "major minor patch short full string tuple git_revision"
     names.update(__version__=VERSION, typed=ruchey.typed,
-                 version_info=collections.namedtuple("version_info", "major minor patch")(
-                     *map(int, VERSION.split("."))))
+                 version_info=collections.namedtuple("version_info", fields)(
+                     *parts, parts[:2], parts, VERSION, tuple(VERSION.split(".")), None))
     names.update(_ERRORS)
     names.update(vectorize=vectorize, guvectorize=guvectorize)
     return names
