@@ -104,6 +104,8 @@ const Type *disp_record_type(struct _PyArray_Descr *d);
 const Type *disp_time_type(struct _PyArray_Descr *d);  /* datetime64[unit] of an M8/m8 dtype, or NULL */
 struct _PyArray_Descr *disp_time_descr(const Type *t);  /* its dtype, a new reference */
 const Type *disp_dtype_time(PyObject *o);
+/* A str or bytes dtype of a width ('U5', 'S3') as its arrays' element, or NULL (no exception). */
+const Type *disp_dtype_text(PyObject *o);
 const Type *disp_type_object(PyObject *o);  /* the type a ruchey.types object (types.int64[:], ListType(...)) describes, else NULL */
 const Type *disp_scalar_time(PyObject *o);  /* o a numpy.datetime64 or timedelta64: its type, or NULL */  /* o a dtype object of datetime64[unit] or timedelta64[unit], or NULL */
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);

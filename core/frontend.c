@@ -889,19 +889,20 @@ static Node *fe_string(Fe *fe, PyObject *e) {
   return n;
 }
 
-/* The dtype NumPy's numpy.dtype(s) gives, as ruchey's type (a scalar's, or
- * a datetime's with its unit); NULL for any other, *known saying whether
- * NumPy has that dtype. */
+/* The dtype NumPy's numpy.dtype(s) gives, as ruchey's type (a scalar's, a
+ * datetime's with its unit, a str's or bytes' of a width); NULL for any
+ * other, *known saying whether NumPy has that dtype. */
 static const Type *named_dtype(PyObject *s, bool *known) {
   PyObject *numpy = PyImport_ImportModule("numpy");
   PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
   PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
   int kind = type ? core_dtype_kind(type) : -1;
-  const Type *time = descr ? disp_dtype_time(descr) : NULL;
+  const Type *other = descr ? disp_dtype_time(descr) : NULL;
+  if (!other && kind < 0) other = descr ? disp_dtype_text(descr) : NULL;
   *known = descr != NULL;
   PyErr_Clear();
   Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
-  return time ? time : kind >= 0 ? &core_plain[kind] : NULL;
+  return other ? other : kind >= 0 ? &core_plain[kind] : NULL;
 }
 
 const Type *fe_dtype_named(const char *name, bool *known) {
@@ -920,7 +921,7 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   if (!t) return NULL;
   Node *n = new_node(fe, N_DTYPE, e);
   n->ival = (int)t->kind;
-  n->data = ty_is_time(t) ? t : NULL;  /* "M8[ns]": the type, with its unit, in data */
+  n->data = t == &core_plain[t->kind] ? NULL : t;  /* "M8[ns]", "U5": the type, with its unit or width, in data */
   return n;
 }
 

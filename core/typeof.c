@@ -97,6 +97,13 @@ static const Type *dtype_value_type(PyObject *o) {
 
 const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
 
+const Type *disp_dtype_text(PyObject *o) {
+  PyArray_Descr *d = PyArray_DescrCheck(o) ? (PyArray_Descr *)o : NULL;
+  if (!d || !PyDataType_ELSIZE(d)) return NULL;  /* ('U': no width) */
+  if (d->type_num == NPY_UNICODE) return core_api()->charseq((int)(PyDataType_ELSIZE(d) / 4));
+  return d->type_num == NPY_STRING ? core_api()->byteseq((int)PyDataType_ELSIZE(d)) : NULL;
+}
+
 const Type *disp_scalar_time(PyObject *o) {
   if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
   PyArray_Descr *d = PyArray_DescrFromScalar(o);

@@ -177,3 +177,47 @@ def sorting_indices(a):
 def test_argsort_of_a_text_array_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="argsort"):
         njit(sorting_indices)(numpy.array(["b", "a"]))
+
+
+WIDE = "U6"
+
+
+def made_with_text_dtypes(n, like):
+    dt = "S3"
+    z = numpy.zeros(n, "U5")
+    z[0] = "hello world"  # cut to the width
+    e = numpy.empty((n, 2), dt)
+    for i in range(n):
+        e[i, 0] = b"xy"
+        e[i, 1] = b"wxyz"
+    return z, numpy.zeros(n, dtype=WIDE), e, numpy.zeros_like(like), numpy.empty_like(like, "S4").dtype
+
+
+def test_arrays_made_of_a_str_or_bytes_dtype_by_name_or_like_another():
+    like = numpy.array(["ab", "c"])
+    for n in (1, 3):
+        got, want = njit(made_with_text_dtypes)(n, like), made_with_text_dtypes(n, like)
+        for g, w in zip(got, want):
+            if isinstance(w, numpy.ndarray):
+                assert g.dtype == w.dtype and g.shape == w.shape
+                numpy.testing.assert_array_equal(g, w)
+            else:
+                assert g == w
+
+
+def ones_of(a):
+    return numpy.ones(3, a.dtype)
+
+
+def arange_of(a):
+    return numpy.arange(3, dtype=a.dtype)
+
+
+def full_of(n):
+    return numpy.full(n, 1, "U3")
+
+
+@pytest.mark.parametrize("f, arg", [(ones_of, numpy.array(["ab"])), (arange_of, numpy.array([b"ab"])), (full_of, 2)])
+def test_other_functions_of_a_str_or_bytes_dtype_are_typing_errors(f, arg):
+    with pytest.raises(ruchey.TypingError, match="of a str or bytes dtype"):
+        njit(f)(arg)

@@ -42,9 +42,21 @@ static const Type *str_dtype(Infer *in, Node *n, Node *d) {
   const Type *t = in->opts->dtype_named(c->str, &known);
   if (!t && !known) return ty_error(in, d, "%s()'s dtype: data type '%s' not understood", n->bi->name, c->str);
   if (!t) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, c->str);
-  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = ty_is_time(t) ? t : NULL,
+  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = t == TYS(t->kind) ? NULL : t,
               .ty = ty_dtype(t)};
   return t;
+}
+
+/* The functions that make arrays of a str or bytes dtype ('U5', a.dtype of
+ * such an array): those Numba has, whose items start empty or unset. */
+static const char *const text_makers[] = {"numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
+
+static const Type *dtype_made(Infer *in, Node *n, Node *d, const Type *e) {
+  for (int i = 0; e && ty_is_fixed_text(e) && text_makers[i]; i++)
+    if (!strcmp(n->bi->name, text_makers[i])) return e;
+  if (e && ty_is_fixed_text(e))
+    return ty_error(in, d, "%s() of a str or bytes dtype (%s) is not supported in compiled code", n->bi->name, e->name);
+  return e;
 }
 
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
@@ -56,14 +68,14 @@ const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   }
   if (d->ty->kind == TY_STR) {
     const Type *t = str_dtype(in, n, d);
-    if (t || ty_failed(in)) return t;
+    if (t || ty_failed(in)) return dtype_made(in, n, d, t);
     return ty_error(in, d, "%s()'s dtype, a str, must be known when the function is compiled (written out, a "
                     "global, or a variable assigned it once), as Numba's string constant", n->bi->name);
   }
   if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s()'s dtype must be a NumPy dtype, a scalar type such as numpy.float64 or a "
                     "dtype's name such as \"f8\", got %s", n->bi->name, d->ty->name);
-  return d->ty->elem;
+  return dtype_made(in, n, d, d->ty->elem);
 }
 
 int np_shape_ndim(Infer *in, Node *shape) {

@@ -121,7 +121,7 @@ static bool takes(const Builtin *bi) {
  * bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
-                                          "numpy.copy", "numpy.empty_like", "array.reshape", "numpy.reshape",
+                                          "numpy.copy", "numpy.empty_like", "numpy.zeros_like", "array.reshape", "numpy.reshape",
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
                                           "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
                                           "ndindex size", "ndindex at", "list", "sorted",
