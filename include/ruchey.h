@@ -221,8 +221,8 @@ typedef enum {
   N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
                  * its shape (N_INTs), data its elements in C order, ival their bytes; op
                  * TY_BYTES: a bytes constant, its bytes so */
-  N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: a dtype given as None, read
-                 * as the default by the builtin's typer */
+  N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: an argument given None that the
+                 * builtin's typer read as not given (bi_none_as_default) */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum

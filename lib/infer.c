@@ -601,8 +601,9 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
 }
 
 /* A row of a NumPy function taking a dtype, which may be given None by
- * position (numpy.zeros(n, None)): its typer reads that None as the
- * default (np_dtype_arg); None anywhere else is refused after it. */
+ * position (numpy.zeros(n, None), a.sum(None)): its typer reads such a
+ * None as the default (bi_none_as_default: the dtype, a reduction's axis);
+ * a None it does not is refused after it. */
 static bool takes_dtype(const Builtin *bi) {
   for (int k = 0; !bi->lower_elem && bi->keywords && bi->keywords[k]; k++)
     if (!strcmp(bi->keywords[k], "dtype")) return true;

@@ -337,3 +337,28 @@ def test_dtype_names_numpy_lacks_or_unknown_when_compiling_are_typing_errors(f, 
 def test_a_dtype_name_given_as_an_argument_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="must be known when the function is compiled"):
         njit(name_from_an_argument)(3, "float32")
+
+
+def reductions_given_none_by_position(a):
+    return (a.sum(None), np.sum(a, 0, None), a.sum(None, np.float32), np.cumsum(a, 0, None), a.mean(0, None),
+            np.prod(a, None), np.std(a, None))
+
+
+def test_reductions_given_none_by_position_take_their_defaults():
+    rng = np.random.default_rng(11)
+    c = njit(reductions_given_none_by_position)
+    for shape in ((3, 4), (1, 5)):
+        a = rng.standard_normal(shape)
+        for g, w in zip(c(a), reductions_given_none_by_position(a)):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+            if isinstance(w, np.ndarray):  # (numbers come back as Python's, as Numba's)
+                assert g.dtype == w.dtype
+
+
+def max_given_none(a):
+    return a.max(None)
+
+
+def test_none_where_a_row_reads_no_none_is_still_refused():
+    with pytest.raises(ruchey.TypingError, match="does not take None here"):
+        njit(max_given_none)(np.ones(3))

@@ -19,10 +19,11 @@
 static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* Argument pos (counting a method's receiver) or the keyword name; NULL if
- * neither is given, and an error if both are. */
+ * neither is given (or a dtype given None, read as not given: np_dtype_arg),
+ * and an error if both are. */
 Node *np_arg_node(Node *n, int pos, const char *name) {
-  Node *kw = name ? ty_kwarg(n, name) : NULL;
-  return n->list.len > pos ? n->list.items[pos] : kw;
+  Node *kw = name ? ty_kwarg(n, name) : NULL, *x = n->list.len > pos ? n->list.items[pos] : kw;
+  return x && x->kind == N_NONE && x->ival == 1 ? NULL : x;
 }
 
 Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
@@ -62,10 +63,7 @@ static const Type *dtype_made(Infer *in, Node *n, Node *d, const Type *e) {
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   Node *d = np_arg(in, n, pos, "dtype");
   if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
-  if (d->kind == N_NONE) {  /* numpy.zeros(n, None): the default, as NumPy and Numba read it */
-    d->ival = 1;  /* (read: ty_call keeps it) */
-    return dflt;
-  }
+  if (bi_none_as_default(d)) return dflt;  /* numpy.zeros(n, None), as NumPy and Numba read it */
   if (d->ty->kind == TY_STR) {
     const Type *t = str_dtype(in, n, d);
     if (t || ty_failed(in)) return dtype_made(in, n, d, t);
