@@ -371,13 +371,13 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   const Type *typed = typed_typeof(o);
   if (typed) return typed;
   if (disp_is_generator(o)) return &core_plain[TY_GENERATOR];
-  /* numpy.str_ is a str, as Numba's unicode_type; numpy.bytes_ (a bytes array's item, Numba's CharSeq,
-   * which its unboxing refuses) is bytes, as ruchey reads those items */
-  if (PyArray_IsScalar(o, Unicode)) return &core_plain[TY_STR];
-  if (PyArray_IsScalar(o, String)) return &core_plain[TY_BYTES];
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
+    /* numpy.str_ is a str, as Numba's unicode_type; numpy.bytes_ (a bytes array's item, Numba's CharSeq,
+     * which its unboxing refuses) is bytes, as ruchey reads those items */
+    if (d->type_num == NPY_UNICODE) kind = TY_STR;
+    if (d->type_num == NPY_STRING) kind = TY_BYTES;
     const Type *other = kind >= 0 ? NULL : !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : disp_time_type(d);
     Py_DECREF(d);
     return kind < 0 ? other : &core_plain[kind];
