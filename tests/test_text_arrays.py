@@ -70,7 +70,8 @@ def test_items_of_a_str_array_listed_and_sorted(f, seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("f", [items_listed, items_appended, items_of_a_slice])
+@pytest.mark.parametrize("f", [items_listed, items_of_a_slice, pytest.param(
+    items_appended, marks=numba_deviation("numba's typed list of a bytes array's items holds CharSeqs"))])
 def test_items_of_a_bytes_array_listed(f, seed):
     a = bytes_array(make_rng(seed), 8)
     got = njit(f)(a)
@@ -129,6 +130,7 @@ def test_numpy_bytes_scalars_are_bytes():
             assert njit(first_and_length)(b) == first_and_length(bytes(b))
 
 
+@numba_deviation("numba lists a text array's rows")
 def test_arrays_of_text_of_more_dimensions_are_refused_by_list():
     a = numpy.array([["a", "b"], ["c", "d"]])
     with pytest.raises(ruchey.TypingError, match="list()"):
@@ -158,7 +160,9 @@ def sorted_flat(a):
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("f", [sorted_copy, sorted_in_place, distinct, distinct_counted, sorted_flat])
+@pytest.mark.parametrize("f", [sorted_copy, sorted_in_place, distinct, *(
+    pytest.param(f, marks=numba_deviation("numba's has no return_counts nor axis=None for text arrays"))
+    for f in (distinct_counted, sorted_flat))])
 @pytest.mark.parametrize("make", [str_array, bytes_array])
 def test_text_arrays_sorted_and_made_unique_as_numpy(make, f, seed):
     rng = make_rng(seed)
@@ -174,6 +178,7 @@ def sorting_indices(a):
     return numpy.argsort(a)
 
 
+@numba_deviation("numba's argsort takes text arrays")
 def test_argsort_of_a_text_array_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="argsort"):
         njit(sorting_indices)(numpy.array(["b", "a"]))
@@ -217,6 +222,7 @@ def full_of(n):
     return numpy.full(n, 1, "U3")
 
 
+@numba_deviation("numba's messages differ")
 @pytest.mark.parametrize("f, arg", [(ones_of, numpy.array(["ab"])), (arange_of, numpy.array([b"ab"])), (full_of, 2)])
 def test_other_functions_of_a_str_or_bytes_dtype_are_typing_errors(f, arg):
     with pytest.raises(ruchey.TypingError, match="of a str or bytes dtype"):
