@@ -982,11 +982,15 @@ bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t k
 int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
-/* rt_sort and rt_unique of arrays of str or bytes (kind TY_CHARSEQ, TY_BYTESEQ) of size-byte items;
+/* rt_sort, rt_argsort and rt_unique of arrays of str or bytes (kind TY_CHARSEQ, TY_BYTESEQ) of size-byte items;
  * builtins/sort_text.c sorts their lanes (false: no memory) */
 int32_t rt_sort_text(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                      int64_t size);
+int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
+                        int32_t kind, int64_t size, int64_t *out);
 bool rt_sort_text_lane(char *p, int64_t stride, int64_t n, int32_t kind, int64_t size);
+bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *out,
+                          int64_t out_stride);
 int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);

@@ -175,13 +175,40 @@ def test_text_arrays_sorted_and_made_unique_as_numpy(make, f, seed):
 
 
 def sorting_indices(a):
-    return numpy.argsort(a)
+    return numpy.argsort(a, kind="stable"), a.argsort()
 
 
-@numba_deviation("numba's argsort takes text arrays")
-def test_argsort_of_a_text_array_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="argsort"):
-        njit(sorting_indices)(numpy.array(["b", "a"]))
+def flat_sorting_indices(a):
+    return numpy.argsort(a, axis=None, kind="stable")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("make", [str_array, bytes_array])
+def test_text_arrays_sorting_indices_as_numpys_stable_ones(make, seed):
+    rng = make_rng(seed)
+    a = make(rng, int(rng.integers(0, 40)))
+    c = njit(sorting_indices)
+    for x in (a, a[::-2], a[:0]):
+        stable, quick = c(x)
+        numpy.testing.assert_array_equal(stable, sorting_indices(x)[0])
+        # the default kind's order of ties is each sort's own: its indices sort a as NumPy's
+        numpy.testing.assert_array_equal(numpy.take_along_axis(x, quick, -1), numpy.sort(x))
+
+
+@numba_deviation("numba's argsort of text arrays takes 1-d ones alone, and no axis=None")
+def test_text_arrays_sorting_indices_by_rows_and_flat():
+    a = str_array(make_rng(7), 20)[:20].reshape(4, 5)
+    numpy.testing.assert_array_equal(njit(sorting_indices)(a)[0], sorting_indices(a)[0])
+    numpy.testing.assert_array_equal(njit(flat_sorting_indices)(a), flat_sorting_indices(a))
+
+
+def partitioned(a):
+    return numpy.partition(a, 1)
+
+
+def test_partition_of_a_text_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="partition"):
+        njit(partitioned)(numpy.array(["b", "a", "c"]))
 
 
 WIDE = "U6"

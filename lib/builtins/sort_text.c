@@ -1,11 +1,13 @@
-/* builtins/sort_text.c — numpy.sort and numpy.unique of arrays of str
- * ('<Un') and bytes ('|Sn') at run time (sorting_rt.c's rt_sort_text and
- * rt_unique_text hand their lanes here).
+/* builtins/sort_text.c — numpy.sort, numpy.argsort and numpy.unique of
+ * arrays of str ('<Un') and bytes ('|Sn') at run time (sorting_rt.c's
+ * rt_sort_text, rt_argsort_text and rt_unique_text hand their lanes here).
  *
  * NumPy orders such items as its comparison does: by code point (str) or
  * unsigned byte (bytes), the NUL padding the least, so a prefix first.
  * Equal items are equal in every byte, so any sort order of ties is
- * NumPy's: a merge sort through a buffer, by whole items.
+ * NumPy's: a merge sort through a buffer, by whole items. argsort's is
+ * stable (NumPy's stable kinds' order; its quicksort may order the indices
+ * of ties otherwise).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,33 @@ bool rt_sort_text_lane(char *p, int64_t stride, int64_t n, int32_t kind, int64_t
   merge_sort(buf, buf + n * size, n, size, kind);
   for (int64_t i = 0; i < n; i++) memcpy(p + i * stride, buf + i * size, (size_t)size);
   free(buf);
+  return true;
+}
+
+/* the indices idx[0..n) of items at p (stride bytes apart) sorted stably, tmp as many more */
+static void merge_indices(const char *p, int64_t stride, int64_t *idx, int64_t *tmp, int64_t n, int64_t size,
+                          int32_t kind) {
+  if (n < 2) return;
+  int64_t half = n / 2;
+  merge_indices(p, stride, idx, tmp, half, size, kind);
+  merge_indices(p, stride, idx + half, tmp, n - half, size, kind);
+  memcpy(tmp, idx, (size_t)half * sizeof *idx);
+  int64_t i = 0, j = half, k = 0;
+  while (i < half && j < n) {
+    bool right = compare_items(p + idx[j] * stride, p + tmp[i] * stride, size, kind) < 0;
+    idx[k++] = right ? idx[j++] : tmp[i++];
+  }
+  while (i < half) idx[k++] = tmp[i++];
+}
+
+bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *out,
+                          int64_t out_stride) {
+  int64_t *idx = malloc((size_t)(2 * n + 1) * sizeof *idx);
+  if (!idx) return false;
+  for (int64_t i = 0; i < n; i++) idx[i] = i;
+  merge_indices(p, stride, idx, idx + n, n, size, kind);
+  for (int64_t i = 0; i < n; i++) out[i * out_stride] = idx[i];
+  free(idx);
   return true;
 }
 

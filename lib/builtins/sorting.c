@@ -77,7 +77,7 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (!axis && t->ndim == 0) return ty_error(in, a, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   }
   if (!check_kind(in, n, kind_arg(n)) || !check_kth(in, n)) return NULL;
-  if (ty_is_fixed_text(t->elem) && (how == SORT_INDICES || partitions(n)))  /* (Numba's neither) */
+  if (ty_is_fixed_text(t->elem) && partitions(n))  /* (Numba's neither) */
     return ty_error(in, a, "%s() of arrays of str or bytes is not supported in compiled code: sort them", n->bi->name);
   if (how == SORT_IN_PLACE) {
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
@@ -116,11 +116,11 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
   }
   LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
   if (ty_is_fixed_text(t->elem)) {  /* str or bytes items: their size too (sort_text.c) */
-    LLVMTypeRef tp[7] = {ptr, ptr, ptr, i32, i64, i32, i64};
-    LLVMValueRef targs[7] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
+    LLVMTypeRef tp[8] = {ptr, ptr, ptr, i32, i64, i32, i64, ptr};
+    LLVMValueRef targs[8] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
                              dims_in_memory(l, strides, t->ndim, "sort.strides"), const_i32(l, t->ndim), axis,
-                             const_i32(l, (int)t->elem->kind), const_i64(l, (int64_t)t->elem->size)};
-    LLVMValueRef status = lo_call_fn(l, "rt_sort_text", i32, tp, targs, 7);
+                             const_i32(l, (int)t->elem->kind), const_i64(l, (int64_t)t->elem->size), out};
+    LLVMValueRef status = lo_call_fn(l, out ? "rt_argsort_text" : "rt_sort_text", i32, tp, targs, out ? 8 : 7);
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), RT_ERR_MEMORY, "out of memory while sorting");
     return;
   }

@@ -465,6 +465,21 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
+int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
+                        int32_t kind, int64_t size, int64_t *out) {
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  int64_t out_strides[RC_MAX_NDIM], step = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    out_strides[d] = step;
+    step *= shape[d];
+  }
+  bool ok = true;
+  for (int64_t i = 0; ok && ls.len && i < ls.count; i++)
+    ok = rt_argsort_text_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind, size,
+                              out + lane_offset(&ls, i, out_strides), out_strides[axis]);
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
 /* Equal runs of the n sorted elements at data (by key: NaNs equal, -0.0
  * and 0.0 equal) kept once, their first, in place; their lengths in
  * counts (where not NULL). Returns how many. */
