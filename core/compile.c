@@ -267,12 +267,14 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
                          bool device, CallTarget *out, Diag *diag);
 
 /* The callbacks every compile's options carry: calls to other functions,
- * members beyond the builtins', calls through function values, intrinsics. */
+ * members beyond the builtins', calls through function values, intrinsics,
+ * dtypes named by strs. */
 static void set_callbacks(CompileOptions *o) {
   o->resolve = resolve_call;
   o->find_member = ext_find_member;
   o->bind_call = bind_value_call;
   o->intrinsic = ext_intrinsic_code;
+  o->dtype_named = fe_dtype_named;
 }
 
 static bool resolve_call(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,

@@ -73,6 +73,8 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
 /* A call through a function value bound to disp's parameters, as a direct
  * call is: omitted arguments take disp's defaults (nodes in arena). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);
+/* The dtype a str names, for the compile's options (CompileOptions.dtype_named). */
+const Type *fe_dtype_named(const char *name, bool *known);
 /* The symbol compiled code names an exception class by (a new reference),
  * the class kept alive for the process. */
 PyObject *fe_class_symbol(PyObject *cls);
@@ -102,6 +104,8 @@ const Type *disp_record_type(struct _PyArray_Descr *d);
 const Type *disp_time_type(struct _PyArray_Descr *d);  /* datetime64[unit] of an M8/m8 dtype, or NULL */
 struct _PyArray_Descr *disp_time_descr(const Type *t);  /* its dtype, a new reference */
 const Type *disp_dtype_time(PyObject *o);
+/* A str or bytes dtype of a width ('U5', 'S3') as its arrays' element, or NULL (no exception). */
+const Type *disp_dtype_text(PyObject *o);
 const Type *disp_type_object(PyObject *o);  /* the type a ruchey.types object (types.int64[:], ListType(...)) describes, else NULL */
 const Type *disp_scalar_time(PyObject *o);  /* o a numpy.datetime64 or timedelta64: its type, or NULL */  /* o a dtype object of datetime64[unit] or timedelta64[unit], or NULL */
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);

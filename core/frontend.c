@@ -889,20 +889,39 @@ static Node *fe_string(Fe *fe, PyObject *e) {
   return n;
 }
 
-/* A string naming a NumPy dtype ("f8", "float32", "bool") as a dtype; NULL
- * (no error) for any other string. */
-static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
+/* The dtype NumPy's numpy.dtype(s) gives, as ruchey's type (a scalar's, a
+ * datetime's with its unit, a str's or bytes' of a width); NULL for any
+ * other, *known saying whether NumPy has that dtype. */
+static const Type *named_dtype(PyObject *s, bool *known) {
   PyObject *numpy = PyImport_ImportModule("numpy");
   PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
   PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
   int kind = type ? core_dtype_kind(type) : -1;
-  const Type *time = descr ? disp_dtype_time(descr) : NULL;
+  const Type *other = descr ? disp_dtype_time(descr) : NULL;
+  if (!other && kind < 0) other = descr ? disp_dtype_text(descr) : NULL;
+  *known = descr != NULL;
   PyErr_Clear();
   Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);
-  if (kind < 0 && !time) return NULL;
+  return other ? other : kind >= 0 ? &core_plain[kind] : NULL;
+}
+
+const Type *fe_dtype_named(const char *name, bool *known) {
+  PyObject *s = PyUnicode_FromString(name);
+  const Type *t = s ? named_dtype(s, known) : NULL;
+  PyErr_Clear();
+  Py_XDECREF(s);
+  return t;
+}
+
+/* A string naming a NumPy dtype ("f8", "float32", "bool") as a dtype; NULL
+ * (no error) for any other string. */
+static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
+  bool known;
+  const Type *t = named_dtype(s, &known);
+  if (!t) return NULL;
   Node *n = new_node(fe, N_DTYPE, e);
-  n->ival = time ? (int)time->kind : kind;  /* "M8[ns]": the type, with its unit, in data */
-  n->data = (void *)time;
+  n->ival = (int)t->kind;
+  n->data = t == &core_plain[t->kind] ? NULL : t;  /* "M8[ns]", "U5": the type, with its unit or width, in data */
   return n;
 }
 
@@ -1041,7 +1060,7 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
       ok = fe_error(fe, e, "**kwargs in calls is not supported") != NULL;
     } else if (!builtin || (how & ARGS_NONE) || !is_none_constant(value)) {
       const char *kw_name = n->kw_names[n->kw.len] = arena_strdup(fe->arena, PyUnicode_AsUTF8(name));
-      if (builtin && !(how & ARGS_STRINGS) && names_no_dtype(fe, value))
+      if (builtin && !(how & ARGS_STRINGS) && strcmp(kw_name, "dtype") && names_no_dtype(fe, value))
         ok = fe_error(fe, value, "%s() got an unsupported keyword argument '%s' (strings are only supported as "
                       "dtypes' names)", n->bi ? n->bi->name : n->str, kw_name) != NULL;
       else if (builtin && !strcmp(kw_name, "key") && fe_is_closure(fe, value))

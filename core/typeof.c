@@ -97,6 +97,13 @@ static const Type *dtype_value_type(PyObject *o) {
 
 const Type *disp_dtype_time(PyObject *o) { return PyArray_DescrCheck(o) ? disp_time_type((PyArray_Descr *)o) : NULL; }
 
+const Type *disp_dtype_text(PyObject *o) {
+  PyArray_Descr *d = PyArray_DescrCheck(o) ? (PyArray_Descr *)o : NULL;
+  if (!d || !PyDataType_ELSIZE(d)) return NULL;  /* ('U': no width) */
+  if (d->type_num == NPY_UNICODE) return core_api()->charseq((int)(PyDataType_ELSIZE(d) / 4));
+  return d->type_num == NPY_STRING ? core_api()->byteseq((int)PyDataType_ELSIZE(d)) : NULL;
+}
+
 const Type *disp_scalar_time(PyObject *o) {
   if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
   PyArray_Descr *d = PyArray_DescrFromScalar(o);
@@ -367,6 +374,10 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (PyArray_IsScalar(o, Generic)) {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     int kind = disp_dtype_kind(d->type_num);
+    /* numpy.str_ is a str, as Numba's unicode_type; numpy.bytes_ (a bytes array's item, Numba's CharSeq,
+     * which its unboxing refuses) is bytes, as ruchey reads those items */
+    if (d->type_num == NPY_UNICODE) kind = TY_STR;
+    if (d->type_num == NPY_STRING) kind = TY_BYTES;
     const Type *other = kind >= 0 ? NULL : !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : disp_time_type(d);
     Py_DECREF(d);
     return kind < 0 ? other : &core_plain[kind];

@@ -222,7 +222,8 @@ typedef enum {
   N_CONST_ARRAY,/* a NumPy array global to the module, frozen: op its element's TypeKind, list
                  * its shape (N_INTs), data its elements in C order, ival their bytes; op
                  * TY_BYTES: a bytes constant, its bytes so */
-  N_NONE,       /* None (numpy.newaxis): a new axis inside an index */
+  N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: an argument given None that the
+                 * builtin's typer read as not given (bi_none_as_default) */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum
@@ -513,12 +514,19 @@ typedef bool (*BindCall)(void *ctx, void *callee, struct Node *call, Diag *diag)
 typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts,
                               int nargs, Diag *diag);
 
+/* The NumPy dtype a name held in a str names ("float32", "f4"): its
+ * scalar type, or NULL with *known false where NumPy knows no such dtype
+ * (true where NumPy has it and compiled code has not: "U5", "O"). The
+ * compile asks only where a str whose value typing knows is a dtype. */
+typedef const Type *(*DtypeNamed)(const char *name, bool *known);
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
+  DtypeNamed dtype_named;  /* dtypes named by strs held in variables and globals */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
   const Node *const *frozen; /* per parameter, the constant literally() froze its argument to, or NULL */
   bool boundscheck;
@@ -975,6 +983,16 @@ bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t k
 int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
+/* rt_sort, rt_argsort and rt_unique of arrays of str or bytes (kind TY_CHARSEQ, TY_BYTESEQ) of size-byte items;
+ * builtins/sort_text.c sorts their lanes (false: no memory) */
+int32_t rt_sort_text(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
+                     int64_t size);
+int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
+                        int32_t kind, int64_t size, int64_t *out);
+bool rt_sort_text_lane(char *p, int64_t stride, int64_t n, int32_t kind, int64_t size);
+bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *out,
+                          int64_t out_stride);
+int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
 /* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */

@@ -533,10 +533,21 @@ static bool list_less(const RtList *a, const RtList *b) {
   return a->len < b->len;
 }
 
+/* Two bytes items (each held as its array) in Python's order: <0, 0, >0
+ * (bytes_rt.c's rt_bytes_order, which the extension, holding this file
+ * too, has not). */
+static int bytes_order(const char *a, const char *b) {
+  const RtArray *x = (const RtArray *)a, *y = (const RtArray *)b;
+  int64_t n = x->shape[0] < y->shape[0] ? x->shape[0] : y->shape[0];
+  int c = n ? memcmp(x->data, y->data, (size_t)n) : 0;
+  return c ? c : (x->shape[0] > y->shape[0]) - (x->shape[0] < y->shape[0]);
+}
+
 /* a < b, a == b for fields of one kind, as Python compares the numbers,
- * strs and lists. */
+ * strs, bytes and lists. */
 static bool field_less(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) < 0;
+  if (kind == TY_BYTES) return bytes_order(a, b) < 0;
   if (kind == TY_LIST) return list_less(*(RtList *const *)a, *(RtList *const *)b);
   if (is_float_kind(kind)) return rt_item_double(kind, a) < rt_item_double(kind, b);
   if (kind == TY_U64) return *(const uint64_t *)a < *(const uint64_t *)b;
@@ -545,6 +556,7 @@ static bool field_less(int32_t kind, const char *a, const char *b) {
 
 static bool field_equal(int32_t kind, const char *a, const char *b) {
   if (kind == TY_STR) return rt_str_order(*(RtStr *const *)a, *(RtStr *const *)b) == 0;
+  if (kind == TY_BYTES) return bytes_order(a, b) == 0;
   if (kind == TY_LIST) {
     const RtList *x = *(RtList *const *)a, *y = *(RtList *const *)b;
     return x->len == y->len && lists_differ_at(x, y) == x->len;

@@ -601,6 +601,16 @@ static bool check_place(Infer *in, Node *n, const Builtin *bi) {
   return true;
 }
 
+/* A row of a NumPy function taking a dtype, which may be given None by
+ * position (numpy.zeros(n, None), a.sum(None)): its typer reads such a
+ * None as the default (bi_none_as_default: the dtype, a reduction's axis);
+ * a None it does not is refused after it. */
+static bool takes_dtype(const Builtin *bi) {
+  for (int k = 0; !bi->lower_elem && bi->keywords && bi->keywords[k]; k++)
+    if (!strcmp(bi->keywords[k], "dtype")) return true;
+  return false;
+}
+
 /* None where the builtin reads it (BF_NONE) is typed NoneType. A keyword
  * variable known to be None is None written out, which ty_call drops as
  * the default (pynapple's numpy.zeros(n, dtype=dtype) with dtype=None). */
@@ -613,9 +623,20 @@ static const Type *ty_call_arg(Infer *in, Node *n, Node *x, bool keyword) {
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
     if ((n->bi->flags & BF_NONE) || keyword) return t;
   }
-  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE))
+  if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE) && !(!keyword && takes_dtype(n->bi)))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
+}
+
+/* A None given by position that the typer of a row taking a dtype did
+ * not read as its dtype: refused, as elsewhere. */
+static bool none_unread(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len && !(n->bi->flags & BF_NONE); i++) {
+    Node *x = n->list.items[i];
+    if (x->ty && x->ty->kind == TY_NONE && !(x->kind == N_NONE && x->ival == 1))
+      return ty_error(in, x, "%s() does not take None here", n->bi->name) != NULL;
+  }
+  return false;
 }
 
 bool ty_holds_complex(const Type *t) {
@@ -746,6 +767,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     return NULL;
   const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) x ** y, getattr x.name) */
   const Type *t = bi->type(in, n, args);
+  if (t && takes_dtype(bi) && none_unread(in, n)) return NULL;
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }
 
@@ -962,7 +984,7 @@ static void ty_return(Infer *in, Node *n) {
   if (!t) return;
   /* a range is returned as Numba's range_state ({start, stop, step}): a helper giving a row's
    * range(indptr[i], indptr[i + 1]) to its callers' for loops */
-  if (t->kind == TY_DTYPE || t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+  if (t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

@@ -491,6 +491,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_sort", (void *)rt_sort, ctx);
   define("rt_argsort", (void *)rt_argsort, ctx);
   define("rt_unique", (void *)rt_unique, ctx);
+  define("rt_sort_text", (void *)rt_sort_text, ctx);
+  define("rt_argsort_text", (void *)rt_argsort_text, ctx);
+  define("rt_unique_text", (void *)rt_unique_text, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
   define("rt_bytes_order", (void *)rt_bytes_order, ctx);
   define("rt_bytes_from_chars", (void *)rt_bytes_from_chars, ctx);

@@ -8,6 +8,8 @@ import pytest
 import ruchey
 from ruchey import njit
 
+from conftest import numba_deviation
+
 DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.uint8, np.bool_, np.complex128]
 RESULT = np.dtype(np.float32)
 
@@ -250,3 +252,120 @@ def test_a_default_compiled_code_cannot_hold_is_a_typing_error():
         return callee(x)
     with pytest.raises(ruchey.TypingError, match="the default of parameter 'scale' must be"):
         caller(1.0)
+
+
+# A dtype given by position as None is the default (NumPy's and Numba's
+# reading); a dtype's name held in a global or in a variable assigned it
+# once is that dtype, as Numba takes a literal str.
+DT_NAME = "float32"
+INT_NAME = "int16"
+UNKNOWN_NAME = "floaty"
+
+
+def none_dtypes(n):
+    return (np.zeros(n, None), np.empty((n, 2), None).shape, np.ones(n, None), np.full(n, 3, None),
+            np.full(n, 2.5, None), np.zeros_like(np.ones(n, np.int32), None), np.full_like(np.ones(n), 4, None),
+            np.arange(0, n, 1, None), np.asarray(np.ones(n, np.int8), None))
+
+
+def named_dtypes(n):
+    dt = "float32"
+    short = "i2"
+    return (np.zeros(n, dt), np.ones(n, dtype=short), np.zeros(n, DT_NAME), np.ones(n, dtype=INT_NAME),
+            np.full(n, 2, DT_NAME), np.arange(n, dtype=dt), np.empty_like(np.zeros(n), INT_NAME).shape,
+            np.ones(n).astype(DT_NAME), np.eye(n, dtype=dt), np.full_like(np.ones(n), 3, short))
+
+
+def known_none_dtype(n):
+    dt = None
+    return np.ones(n, dt)
+
+
+@pytest.mark.parametrize("f", [none_dtypes, known_none_dtype, pytest.param(
+    named_dtypes, marks=numba_deviation("numba's arange and eye take no dtype's name"))])
+def test_dtypes_none_by_position_and_names_held_in_variables(f):
+    c = njit(f)
+    for n in (0, 1, 4):
+        expected, got = f(n), c(n)
+        for e, g in zip(expected if isinstance(expected, tuple) else (expected,),
+                        got if isinstance(got, tuple) else (got,)):
+            if isinstance(e, tuple):
+                assert e == g
+            else:
+                assert e.dtype == g.dtype and e.shape == g.shape
+                np.testing.assert_array_equal(e, g)
+
+
+def unknown_global_name(n):
+    return np.zeros(n, dtype=UNKNOWN_NAME)
+
+
+def unknown_local_name(n):
+    dt = "floaty"
+    return np.zeros(n, dt)
+
+
+def name_from_an_argument(n, dt):
+    return np.zeros(n, dt)
+
+
+def name_from_either_branch(n):
+    dt = "float32" if n > 2 else "int64"
+    return np.zeros(n, dt)
+
+
+def none_where_no_dtype_goes(n):
+    return np.full(n, None)
+
+
+def astype_none(n):
+    return np.zeros(n).astype(None)
+
+
+@numba_deviation("numba's messages differ")
+@pytest.mark.parametrize("f, words", [
+    (unknown_global_name, "data type 'floaty' not understood"),
+    (unknown_local_name, "data type 'floaty' not understood"),
+    (name_from_either_branch, "must be known when the function is compiled"),
+    (none_where_no_dtype_goes, "numpy.full()"),
+    (astype_none, "needs a dtype"),
+])
+def test_dtype_names_numpy_lacks_or_unknown_when_compiling_are_typing_errors(f, words):
+    with pytest.raises(TypeError, match="not understood"):
+        np.zeros(1, UNKNOWN_NAME)  # NumPy's words, which the compiled one gives
+    with pytest.raises(ruchey.TypingError) as e:
+        njit(f)(3)
+    assert words in str(e.value)
+
+
+@numba_deviation("numba's messages differ")
+def test_a_dtype_name_given_as_an_argument_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="must be known when the function is compiled"):
+        njit(name_from_an_argument)(3, "float32")
+
+
+def reductions_given_none_by_position(a):
+    return (a.sum(None), np.sum(a, 0, None), a.sum(None, np.float32), np.cumsum(a, 0, None), a.mean(0, None),
+            np.prod(a, None), np.std(a, None))
+
+
+@numba_deviation("numba's mean, cumsum, prod and std take no None by position")
+def test_reductions_given_none_by_position_take_their_defaults():
+    rng = np.random.default_rng(11)
+    c = njit(reductions_given_none_by_position)
+    for shape in ((3, 4), (1, 5)):
+        a = rng.standard_normal(shape)
+        for g, w in zip(c(a), reductions_given_none_by_position(a)):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+            if isinstance(w, np.ndarray):  # (numbers come back as Python's, as Numba's)
+                assert g.dtype == w.dtype
+
+
+def max_given_none(a):
+    return a.max(None)
+
+
+@numba_deviation("numba's messages differ")
+def test_none_where_a_row_reads_no_none_is_still_refused():
+    with pytest.raises(ruchey.TypingError, match="does not take None here"):
+        njit(max_given_none)(np.ones(3))

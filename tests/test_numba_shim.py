@@ -866,3 +866,22 @@ def test_thread_id_where_numba_kept_it_before_get_thread_id(tmp_path):
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
+    done = run_fresh("""
+        import importlib.util, os
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        import numba.core.types
+        import ruchey.numba_shim as shim
+        assert numba.__file__ == shim.__file__ == importlib.util.find_spec("numba").origin
+        assert numba.core.types.__file__ == shim.__file__
+        assert os.path.isdir(os.path.dirname(numba.__file__))
+        assert numba.__path__ == [] and numba.__spec__.name == "numba" and numba.__version__
+        v = numba.version_info
+        assert v.short == (v.major, v.minor) and v.full == v[:3] and v.string == numba.__version__
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

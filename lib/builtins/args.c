@@ -2,10 +2,21 @@
  * arguments: by position or keyword, axes, dtype=, numbers. */
 #include "builtins/builtins.h"
 
-/* The argument at position pos (the array is 0, for methods too) or by keyword. */
+/* The argument at position pos (the array is 0, for methods too) or by
+ * keyword; NULL where not given, or given None that the typer read as not
+ * given (bi_none_as_default). */
 Node *bi_arg(Node *n, int pos, const char *kw) {
-  if (n->list.len > pos) return n->list.items[pos];
-  return kw ? ty_kwarg(n, kw) : NULL;
+  Node *x = n->list.len > pos ? n->list.items[pos] : kw ? ty_kwarg(n, kw) : NULL;
+  return x && x->kind == N_NONE && x->ival == 1 ? NULL : x;
+}
+
+/* x, if None (given by position: the frontend drops a keyword's), read as
+ * not given from now on, as NumPy's default (a.sum(None), numpy.zeros(n,
+ * None)); the call keeps it (infer.c's none_unread). */
+bool bi_none_as_default(Node *x) {
+  if (!x || x->kind != N_NONE) return false;
+  x->ival = 1;
+  return true;
 }
 
 /* bi_arg, or NULL where it is None too: Numba reads an optional argument
@@ -48,7 +59,7 @@ bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim) {
 /* dtype=: a NumPy scalar type; *out stays NULL when not given. */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out) {
   *out = NULL;
-  if (!d) return true;
+  if (!d || bi_none_as_default(d)) return true;
   if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s(): dtype must be a NumPy scalar type such as numpy.float64", n->bi->name) != NULL;
   *out = d->ty->elem;

@@ -90,6 +90,7 @@ LLVMValueRef lo_range_contains(Lower *l, Node *n);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */
+bool bi_none_as_default(Node *x);  /* x None: read as not given (an N_NONE of ival 1) */
 Node *bi_arg_given(Node *n, int pos, const char *kw);  /* bi_arg, NULL where None as well as where absent */
 bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */
 bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else a TypingError */

@@ -557,11 +557,12 @@ bool ty_sort_ordered(const Type *t) {
   return t->nfields > 0;
 }
 
-/* Items sort() and sorted() order: ty_sort_ordered's, and lists of
- * numbers, strs or such lists, compared as Python's, item by item (quimb
- * sorts its lists of groups so). */
+/* Items sort() and sorted() order: ty_sort_ordered's, bytes (a bytes
+ * array's items, sorted(a)), and lists of numbers, strs or such lists,
+ * compared as Python's, item by item (quimb sorts its lists of groups so). */
 static bool item_sortable(const Type *t) {
   if (t->kind == TY_LIST) return t->elem && t->elem->kind != TY_TUPLE && item_sortable(t->elem);
+  if (t->kind == TY_BYTES) return true;
   return ty_sort_ordered(t);
 }
 
@@ -888,7 +889,8 @@ static bool numbers_tuple(const Type *t) {
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
  * call n): a typed list, a set, a dict, a range, a tuple of numbers,
- * a str (its characters), bytes, a 1-d array of numbers (their items in order) or
+ * a str (its characters), bytes, a 1-d array of numbers or of str or bytes
+ * (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
@@ -898,9 +900,11 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
+  if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_fixed_text(t->elem))  /* items read as strs or bytes, as Numba's */
+    return TYS(t->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES);
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
   return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, a str, a 1-d array of "
-                  "numbers or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
+                  "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
@@ -992,6 +996,20 @@ static LLVMValueRef generator_list(Lower *l, Node *g, const Type *elem) {
   return lst;
 }
 
+/* The items of a 1-d array of str or bytes ('<Un', '|Sn'), each a new
+ * str or bytes, in a new list. */
+static LLVMValueRef text_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef a = lo_expr(l, x), len = lo_arr_shape(l, a, 0), lst = lo_list_new(l, elem, len);
+  lo_temp_made(l, ty_list(elem), lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "list.text");
+  LLVMValueRef idx[1] = {loop.index};
+  lo_list_append(l, elem, lst, lo_text_read(l, x->ty->elem, lo_element_addr(l, x->ty, a, idx)));
+  lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
+  lo_done_with(l, x, a);
+  return lst;
+}
+
 /* A new list of elem of iterable x's items. */
 static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_YIELDS) return generator_list(l, x, elem);
@@ -1001,6 +1019,7 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, elem);
   if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, elem);
   if (x->ty->kind == TY_STR) return lo_str_chars(l, x);
+  if (x->ty->kind == TY_ARRAY && ty_is_fixed_text(x->ty->elem)) return text_list(l, x, elem);
   Appender a = {elem, lo_list_new(l, elem, const_i64(l, 0))};
   lo_temp_made(l, ty_list(elem), a.lst);
   lo_for_each_element(l, x, append_element, &a);

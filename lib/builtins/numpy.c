@@ -19,10 +19,11 @@
 static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* Argument pos (counting a method's receiver) or the keyword name; NULL if
- * neither is given, and an error if both are. */
+ * neither is given (or a dtype given None, read as not given: np_dtype_arg),
+ * and an error if both are. */
 Node *np_arg_node(Node *n, int pos, const char *name) {
-  Node *kw = name ? ty_kwarg(n, name) : NULL;
-  return n->list.len > pos ? n->list.items[pos] : kw;
+  Node *kw = name ? ty_kwarg(n, name) : NULL, *x = n->list.len > pos ? n->list.items[pos] : kw;
+  return x && x->kind == N_NONE && x->ival == 1 ? NULL : x;
 }
 
 Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
@@ -31,13 +32,48 @@ Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
   return np_arg_node(n, pos, name);
 }
 
+/* A str whose value typing knows (a variable assigned one, a global) read
+ * as the dtype it names, as Numba reads a literal str: d becomes that
+ * dtype. NULL with an error where NumPy has no such dtype (its TypeError's
+ * words) or compiled code has none; NULL alone where the value is unknown. */
+static const Type *str_dtype(Infer *in, Node *n, Node *d) {
+  const Node *c = ty_constant(in, d);
+  if (!c || c->kind != N_STRING || !in->opts || !in->opts->dtype_named) return NULL;
+  bool known = false;
+  const Type *t = in->opts->dtype_named(c->str, &known);
+  if (!t && !known) return ty_error(in, d, "%s()'s dtype: data type '%s' not understood", n->bi->name, c->str);
+  if (!t) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, c->str);
+  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = t == TYS(t->kind) ? NULL : t,
+              .ty = ty_dtype(t)};
+  return t;
+}
+
+/* The functions that make arrays of a str or bytes dtype ('U5', a.dtype of
+ * such an array): those Numba has, whose items start empty or unset. */
+static const char *const text_makers[] = {"numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like", NULL};
+
+static const Type *dtype_made(Infer *in, Node *n, Node *d, const Type *e) {
+  for (int i = 0; e && ty_is_fixed_text(e) && text_makers[i]; i++)
+    if (!strcmp(n->bi->name, text_makers[i])) return e;
+  if (e && ty_is_fixed_text(e))
+    return ty_error(in, d, "%s() of a str or bytes dtype (%s) is not supported in compiled code", n->bi->name, e->name);
+  return e;
+}
+
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   Node *d = np_arg(in, n, pos, "dtype");
   if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
+  if (bi_none_as_default(d)) return dflt;  /* numpy.zeros(n, None), as NumPy and Numba read it */
+  if (d->ty->kind == TY_STR) {
+    const Type *t = str_dtype(in, n, d);
+    if (t || ty_failed(in)) return dtype_made(in, n, d, t);
+    return ty_error(in, d, "%s()'s dtype, a str, must be known when the function is compiled (written out, a "
+                    "global, or a variable assigned it once), as Numba's string constant", n->bi->name);
+  }
   if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "%s()'s dtype must be a NumPy dtype, a scalar type such as numpy.float64 or a "
                     "dtype's name such as \"f8\", got %s", n->bi->name, d->ty->name);
-  return d->ty->elem;
+  return dtype_made(in, n, d, d->ty->elem);
 }
 
 int np_shape_ndim(Infer *in, Node *shape) {

@@ -115,15 +115,20 @@ static bool takes(const Builtin *bi) {
 
 /* What arrays of str or bytes ('<Un', '|Sn' elements, read one at a time
  * as strs or bytes) may be given to: the shape's readers, copies, new
- * arrays like them, item() and fill(), nditer and ndenumerate (as
- * Numba's), and the stride tricks' views (windows of symbols, as pyts'
+ * arrays like them, item() and fill(), nditer and ndenumerate, list()
+ * and sorted() of their items, numpy.sort, a.sort(), argsort and
+ * numpy.unique (as Numba's; partition, which sorting.c refuses with why),
+ * and the stride tricks' views (windows of symbols, as pyts'
  * bag of words takes them). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
-                                          "numpy.copy", "numpy.empty_like", "array.reshape", "numpy.reshape",
+                                          "numpy.copy", "numpy.empty_like", "numpy.zeros_like", "array.reshape",
+                                          "numpy.reshape",
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
                                           "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
-                                          "ndindex size", "ndindex at",
+                                          "ndindex size", "ndindex at", "list", "sorted",
+                                          "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
+                                          "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", NULL};
 

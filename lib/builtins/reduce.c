@@ -101,6 +101,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;
+  if (bi_none_as_default(axis)) axis = NULL;  /* a.sum(None): all axes */
   if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;

@@ -678,11 +678,18 @@ static LLVMValueRef lo_atleast(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- astype, view, fill */
 
+/* a.astype(dtype), a.view(dtype): a dtype given, None not (Numba refuses
+ * a.astype(None), which NumPy reads as float64) */
+static bool dtype_given(Infer *in, Node *n) {
+  Node *d = np_arg(in, n, 1, "dtype");
+  return d && d->kind != N_NONE;
+}
+
 /* a.astype(dtype): a converted copy, of a's order if Fortran (order='K') */
 static const Type *ty_astype(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
-  if (!np_arg(in, n, 1, "dtype")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
   return elem ? ty_array(elem, t->ndim, t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false) : NULL;
 }
@@ -698,7 +705,7 @@ static LLVMValueRef lo_astype(Lower *l, Node *n) {
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
-  if (!np_arg(in, n, 1, "dtype")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
   if (elem && ty_bits(elem) != ty_bits(t->elem))
     return ty_error(in, n, "%s(): viewing %s as %s changes the item size, which only dtypes of one size may do "

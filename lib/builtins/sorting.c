@@ -13,7 +13,8 @@
  * the processor has AVX-512. argsort of elements of 4 bytes or fewer,
  * every kind, sorts words holding a key above its index (unique words,
  * so NumPy's stable order): 4-byte keys by sort_simd.c's quicksort,
- * narrower ones by the radix sort. Complex lanes sort in sort_complex.c.
+ * narrower ones by the radix sort. Complex lanes sort in sort_complex.c,
+ * lanes of str or bytes items in sort_text.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,8 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (!axis && t->ndim == 0) return ty_error(in, a, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   }
   if (!check_kind(in, n, kind_arg(n)) || !check_kth(in, n)) return NULL;
+  if (ty_is_fixed_text(t->elem) && partitions(n))  /* (Numba's neither) */
+    return ty_error(in, a, "%s() of arrays of str or bytes is not supported in compiled code: sort them", n->bi->name);
   if (how == SORT_IN_PLACE) {
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
     return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
@@ -112,6 +115,15 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
     strides[d] = lo_arr_stride(l, t, a, d);
   }
   LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
+  if (ty_is_fixed_text(t->elem)) {  /* str or bytes items: their size too (sort_text.c) */
+    LLVMTypeRef tp[8] = {ptr, ptr, ptr, i32, i64, i32, i64, ptr};
+    LLVMValueRef targs[8] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
+                             dims_in_memory(l, strides, t->ndim, "sort.strides"), const_i32(l, t->ndim), axis,
+                             const_i32(l, (int)t->elem->kind), const_i64(l, (int64_t)t->elem->size), out};
+    LLVMValueRef status = lo_call_fn(l, out ? "rt_argsort_text" : "rt_sort_text", i32, tp, targs, out ? 8 : 7);
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, 0), ""), RT_ERR_MEMORY, "out of memory while sorting");
+    return;
+  }
   LLVMTypeRef p[7] = {ptr, ptr, ptr, i32, i64, i32, ptr};
   LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, a, 2, ""), dims_in_memory(l, shape, t->ndim, "sort.shape"),
                           dims_in_memory(l, strides, t->ndim, "sort.strides"), const_i32(l, t->ndim), axis,
@@ -245,10 +257,17 @@ static LLVMValueRef lo_unique(Lower *l, Node *n) {
     counts = lo_alloc_array(l, it, &total, -1);
     lo_temp_made(l, it, counts);
   }
-  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
-  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind),
-                          counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr)};
-  LLVMValueRef m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+  LLVMValueRef counts_data = counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr), m;
+  if (ty_is_fixed_text(e)) {  /* str or bytes items: their size too (sort_text.c) */
+    LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i64, l->mod->ptr};
+    LLVMValueRef args[5] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind),
+                            const_i64(l, (int64_t)e->size), counts_data};
+    m = lo_call_fn(l, "rt_unique_text", l->mod->i64, p, args, 5);
+  } else {
+    LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
+    LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind), counts_data};
+    m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+  }
   LLVMValueRef r = np_first_elements(l, ft, values, m);
   lo_release_temp(l, ft, values);
   if (!counts) return r;
@@ -276,7 +295,9 @@ LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type
   lo_temp_made(l, ft, out);
   for (int i = 0; i < n; i++) {
     const Type *t = arrays[i]->ty;
-    LLVMValueRef start = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, elem), data, &at, 1, "");
+    LLVMValueRef bytes_in = LLVMBuildMul(l->b, at, const_i64(l, (int64_t)elem->size), "");  /* (str, bytes items: no model) */
+    LLVMValueRef start = ty_is_fixed_text(elem) ? LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &bytes_in, 1, "")
+                                                : LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, elem), data, &at, 1, "");
     if (t->kind != TY_ARRAY) {
       lo_store_scalar(l, elem, start, lo_convert(l, values[i], t, elem));
     } else {

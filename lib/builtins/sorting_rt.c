@@ -387,6 +387,15 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
+int32_t rt_sort_text(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
+                     int64_t size) {
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  bool ok = true;
+  for (int64_t i = 0; ok && ls.len > 1 && i < ls.count; i++)
+    ok = rt_sort_text_lane((char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind, size);
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
 /* argsort of datetimes, NaT last: of a C-ordered copy shifted as rt_sort
  * shifts them (the argument's values are not to be written). */
 static int32_t argsort_nat_last(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim,
@@ -453,6 +462,21 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
     for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
   }
   free(keyed);
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
+int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
+                        int32_t kind, int64_t size, int64_t *out) {
+  Lanes ls = lanes_of(shape, strides, ndim, axis);
+  int64_t out_strides[RC_MAX_NDIM], step = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    out_strides[d] = step;
+    step *= shape[d];
+  }
+  bool ok = true;
+  for (int64_t i = 0; ok && ls.len && i < ls.count; i++)
+    ok = rt_argsort_text_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind, size,
+                              out + lane_offset(&ls, i, out_strides), out_strides[axis]);
   return ok ? 0 : RT_ERR_MEMORY;
 }
 

@@ -261,9 +261,12 @@ def _config():
 def _top_names():
     names = {name: getattr(ruchey, name) for name in dir(ruchey) if not name.startswith("_")}
     names.update(types.namespace)
+    parts = tuple(map(int, VERSION.split(".")))
+    # Numba's version_info's fields, which packages compare (version_info.short >= (0, 57))
+    fields = "major minor patch short full string tuple git_revision"
     names.update(__version__=VERSION, typed=ruchey.typed,
-                 version_info=collections.namedtuple("version_info", "major minor patch")(
-                     *map(int, VERSION.split("."))))
+                 version_info=collections.namedtuple("version_info", fields)(
+                     *parts, parts[:2], parts, VERSION, tuple(VERSION.split(".")), None))
     names.update(_ERRORS)
     names.update(vectorize=vectorize, guvectorize=guvectorize)
     return names
@@ -355,7 +358,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def find_spec(self, fullname, path, target=None):
         if fullname == "numba" or fullname.startswith("numba."):
-            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+            # located at this file, as Numba's modules are at theirs: packages read numba.__file__
+            # (and find_spec("numba").origin) for the folder of Numba's files
+            spec = importlib.machinery.ModuleSpec(fullname, self, origin=__file__, is_package=True)
+            spec.has_location = True
+            return spec
         return None
 
     def create_module(self, spec):

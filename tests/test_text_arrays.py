@@ -1,0 +1,256 @@
+"""NumPy text arrays ('<Un' str and '|Sn' bytes arrays) given whole to
+what reads their items: list(), sorted(), a for loop filling a list; their
+dtype returned; numpy.str_ and numpy.bytes_ scalars as arguments. Each
+compiled function against its py_func."""
+
+import numpy
+import pytest
+import ruchey
+from ruchey import njit, typed
+
+from conftest import make_rng, numba_deviation
+
+
+def str_array(rng, n):
+    """A '<Un' array of words: empty ones, ones filling the width, non-ASCII ones, repeats."""
+    alphabet = ["a", "b", "z", "é", "ж", " "]
+    words = ["", "ab", "q" * 5, "ab"] + ["".join(rng.choice(alphabet, size=int(rng.integers(0, 6)))) for _ in range(n)]
+    return numpy.array(words)
+
+
+def bytes_array(rng, n):
+    alphabet = [b"a", b"b", b"z", b"\xff", b" "]
+    words = [b"", b"ab", b"q" * 5] + [b"".join(rng.choice(alphabet, size=int(rng.integers(0, 6)))) for _ in range(n)]
+    return numpy.array(words)
+
+
+def items_listed(a):
+    return list(a)
+
+
+def items_sorted(a):
+    return sorted(a), sorted(a, reverse=True)
+
+
+def items_appended(a):
+    out = typed.List()
+    for s in a:
+        out.append(s)
+    return out
+
+
+def items_of_a_slice(a):
+    return list(a[::-2])
+
+
+def dtype_of(a):
+    return a.dtype
+
+
+def dtype_of_a_view(a):
+    x = a[1:]
+    return x.dtype, a.shape
+
+
+def empty_like_shape_and_dtype(a):
+    e = numpy.empty_like(a)
+    return e.shape, e.dtype
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [items_listed, items_sorted, items_appended, items_of_a_slice])
+def test_items_of_a_str_array_listed_and_sorted(f, seed):
+    a = str_array(make_rng(seed), 8)
+    got, want = njit(f)(a), f(a)
+    if isinstance(want, tuple):
+        assert [list(g) for g in got] == [list(w) for w in want]
+    else:
+        assert list(got) == list(want)
+        assert all(type(s) is str for s in got)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [items_listed, items_of_a_slice, pytest.param(
+    items_appended, marks=numba_deviation("numba's typed list of a bytes array's items holds CharSeqs"))])
+def test_items_of_a_bytes_array_listed(f, seed):
+    a = bytes_array(make_rng(seed), 8)
+    got = njit(f)(a)
+    assert list(got) == list(f(a))
+    assert all(type(b) is bytes for b in got)
+
+
+def bytes_sorted_in_a_list(a, extra):
+    out = [extra]
+    for b in a:
+        out.append(b)
+    out.sort()
+    return out, sorted(a), sorted(a, reverse=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_of_a_bytes_array_sorted_as_python(seed):
+    a = bytes_array(make_rng(seed), 12)
+    got, want = njit(bytes_sorted_in_a_list)(a, b"a\x00b"), bytes_sorted_in_a_list(a, b"a\x00b")
+    assert [list(g) for g in got] == [list(w) for w in want]
+
+
+@pytest.mark.parametrize("f", [dtype_of, dtype_of_a_view, empty_like_shape_and_dtype])
+def test_dtype_of_a_text_array_returned(f):
+    rng = make_rng(4)
+    for a in (str_array(rng, 3), bytes_array(rng, 3), numpy.array(["x"] * 2, dtype="<U7")):
+        assert njit(f)(a) == f(a)
+
+
+def test_a_dtype_returned_bare_is_numpys():
+    for a in (numpy.zeros(2, numpy.float32), numpy.arange(3), numpy.zeros((2, 2), numpy.complex64)):
+        assert njit(dtype_of)(a) == a.dtype
+
+
+def concatenated(s, t):
+    return s + t, len(s), s == t
+
+
+def first_and_length(b):
+    return b[0], len(b), b
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_numpy_str_scalars_are_strs(seed):
+    for s in str_array(make_rng(seed), 4):  # (each item a numpy.str_)
+        assert type(s) is numpy.str_
+        t = numpy.str_("ж" + s)
+        assert njit(concatenated)(s, t) == concatenated(str(s), str(t))
+
+
+@numba_deviation("numba types numpy.bytes_ as a CharSeq, which its unboxing refuses")
+def test_numpy_bytes_scalars_are_bytes():
+    for b in bytes_array(make_rng(5), 4):
+        assert type(b) is numpy.bytes_
+        if len(b):
+            assert njit(first_and_length)(b) == first_and_length(bytes(b))
+
+
+@numba_deviation("numba lists a text array's rows")
+def test_arrays_of_text_of_more_dimensions_are_refused_by_list():
+    a = numpy.array([["a", "b"], ["c", "d"]])
+    with pytest.raises(ruchey.TypingError, match="list()"):
+        njit(items_listed)(a)
+
+
+def sorted_copy(a):
+    return numpy.sort(a)
+
+
+def sorted_in_place(a):
+    b = a.copy()
+    b.sort()
+    return b
+
+
+def distinct(a):
+    return numpy.unique(a)
+
+
+def distinct_counted(a):
+    return numpy.unique(a, return_counts=True)
+
+
+def sorted_flat(a):
+    return numpy.sort(a, axis=None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("f", [sorted_copy, sorted_in_place, distinct, *(
+    pytest.param(f, marks=numba_deviation("numba's has no return_counts nor axis=None for text arrays"))
+    for f in (distinct_counted, sorted_flat))])
+@pytest.mark.parametrize("make", [str_array, bytes_array])
+def test_text_arrays_sorted_and_made_unique_as_numpy(make, f, seed):
+    rng = make_rng(seed)
+    a = make(rng, int(rng.integers(0, 40)))
+    for x in (a, a[::-3], a[: len(a) // 2 * 2].reshape(2, -1), a[:0]):
+        got, want = njit(f)(x), f(x)
+        for g, w in zip(got if isinstance(want, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            numpy.testing.assert_array_equal(g, w)
+
+
+def sorting_indices(a):
+    return numpy.argsort(a, kind="stable"), a.argsort()
+
+
+def flat_sorting_indices(a):
+    return numpy.argsort(a, axis=None, kind="stable")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("make", [str_array, bytes_array])
+def test_text_arrays_sorting_indices_as_numpys_stable_ones(make, seed):
+    rng = make_rng(seed)
+    a = make(rng, int(rng.integers(0, 40)))
+    c = njit(sorting_indices)
+    for x in (a, a[::-2], a[:0]):
+        stable, quick = c(x)
+        numpy.testing.assert_array_equal(stable, sorting_indices(x)[0])
+        # the default kind's order of ties is each sort's own: its indices sort a as NumPy's
+        numpy.testing.assert_array_equal(numpy.take_along_axis(x, quick, -1), numpy.sort(x))
+
+
+@numba_deviation("numba's argsort of text arrays takes 1-d ones alone, and no axis=None")
+def test_text_arrays_sorting_indices_by_rows_and_flat():
+    a = str_array(make_rng(7), 20)[:20].reshape(4, 5)
+    numpy.testing.assert_array_equal(njit(sorting_indices)(a)[0], sorting_indices(a)[0])
+    numpy.testing.assert_array_equal(njit(flat_sorting_indices)(a), flat_sorting_indices(a))
+
+
+def partitioned(a):
+    return numpy.partition(a, 1)
+
+
+def test_partition_of_a_text_array_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="partition"):
+        njit(partitioned)(numpy.array(["b", "a", "c"]))
+
+
+WIDE = "U6"
+
+
+def made_with_text_dtypes(n, like):
+    dt = "S3"
+    z = numpy.zeros(n, "U5")
+    z[0] = "hello world"  # cut to the width
+    e = numpy.empty((n, 2), dt)
+    for i in range(n):
+        e[i, 0] = b"xy"
+        e[i, 1] = b"wxyz"
+    return z, numpy.zeros(n, dtype=WIDE), e, numpy.zeros_like(like), numpy.empty_like(like, "S4").dtype
+
+
+def test_arrays_made_of_a_str_or_bytes_dtype_by_name_or_like_another():
+    like = numpy.array(["ab", "c"])
+    for n in (1, 3):
+        got, want = njit(made_with_text_dtypes)(n, like), made_with_text_dtypes(n, like)
+        for g, w in zip(got, want):
+            if isinstance(w, numpy.ndarray):
+                assert g.dtype == w.dtype and g.shape == w.shape
+                numpy.testing.assert_array_equal(g, w)
+            else:
+                assert g == w
+
+
+def ones_of(a):
+    return numpy.ones(3, a.dtype)
+
+
+def arange_of(a):
+    return numpy.arange(3, dtype=a.dtype)
+
+
+def full_of(n):
+    return numpy.full(n, 1, "U3")
+
+
+@numba_deviation("numba's messages differ")
+@pytest.mark.parametrize("f, arg", [(ones_of, numpy.array(["ab"])), (arange_of, numpy.array([b"ab"])), (full_of, 2)])
+def test_other_functions_of_a_str_or_bytes_dtype_are_typing_errors(f, arg):
+    with pytest.raises(ruchey.TypingError, match="of a str or bytes dtype"):
+        njit(f)(arg)
