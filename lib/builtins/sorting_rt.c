@@ -396,16 +396,22 @@ int32_t rt_sort_text(void *data, const int64_t *shape, const int64_t *strides, i
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
+/* The strides of a C-ordered array of shape, in units of unit (8: bytes
+ * of 8-byte items; 1: items); returns its size in those units. */
+static int64_t c_order_strides(const int64_t *shape, int32_t ndim, int64_t unit, int64_t *strides) {
+  for (int d = ndim - 1; d >= 0; d--) {
+    strides[d] = unit;
+    unit *= shape[d];
+  }
+  return unit;
+}
+
 /* argsort of datetimes, NaT last: of a C-ordered copy shifted as rt_sort
  * shifts them (the argument's values are not to be written). */
 static int32_t argsort_nat_last(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim,
                                 int64_t axis, bool stable, int64_t *out) {
   Lanes ls = lanes_of(shape, strides, ndim, axis);
-  int64_t cstrides[RC_MAX_NDIM], bytes = 8;
-  for (int d = ndim - 1; d >= 0; d--) {
-    cstrides[d] = bytes;
-    bytes *= shape[d];
-  }
+  int64_t cstrides[RC_MAX_NDIM], bytes = c_order_strides(shape, ndim, 8, cstrides);
   char *copy = malloc((size_t)(bytes ? bytes : 8));
   if (!copy) return RT_ERR_MEMORY;
   for (int64_t i = 0; i < ls.count; i++) {
@@ -431,11 +437,8 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   SortType st = sort_type(kind);
   Lanes ls = lanes_of(shape, strides, ndim, axis);
   if (ls.count == 0 || ls.len == 0) return 0;
-  int64_t out_strides[RC_MAX_NDIM], step = 1;
-  for (int d = ndim - 1; d >= 0; d--) {
-    out_strides[d] = step;
-    step *= shape[d];
-  }
+  int64_t out_strides[RC_MAX_NDIM];
+  c_order_strides(shape, ndim, 1, out_strides);
   if (kind == TY_C64 || kind == TY_C128) {
     bool ok = true;
     for (int64_t i = 0; ok && i < ls.count; i++)
@@ -468,11 +471,8 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
 int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
                         int32_t kind, int64_t size, int64_t *out) {
   Lanes ls = lanes_of(shape, strides, ndim, axis);
-  int64_t out_strides[RC_MAX_NDIM], step = 1;
-  for (int d = ndim - 1; d >= 0; d--) {
-    out_strides[d] = step;
-    step *= shape[d];
-  }
+  int64_t out_strides[RC_MAX_NDIM];
+  c_order_strides(shape, ndim, 1, out_strides);
   bool ok = true;
   for (int64_t i = 0; ok && ls.len && i < ls.count; i++)
     ok = rt_argsort_text_lane((const char *)data + lane_offset(&ls, i, strides), ls.stride, ls.len, kind, size,
