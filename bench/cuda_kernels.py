@@ -209,6 +209,13 @@ def main():
     assert np.allclose(out, out2)
     rows.append(("shared-memory block sum", median_time(lambda: block_sum[out.size, 256](x, out)),
                  "@njit loop", median_time(lambda: block_sum_loop(x, out2)), 3.0))
+    # the same kernel against the plain sum loop a user would write instead
+    big = np.random.default_rng(4).random(1 << 22)
+    partial = np.zeros(big.size // 256)
+    block_sum[partial.size, 256](big, partial)
+    assert np.isclose(partial.sum(), sum_loop(big))
+    rows.append(("block sum 2**22", median_time(lambda: block_sum[partial.size, 256](big, partial), repeats=15),
+                 "@njit sum", median_time(lambda: sum_loop(big), repeats=15), 1.5))
 
     m = 256
     A, B = np.random.default_rng(2).random((m, m)), np.random.default_rng(3).random((m, m))
