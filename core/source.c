@@ -474,9 +474,9 @@ static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
 
 /* The def (or lambda) of code wherever inspect or the kept texts find
  * it, or NULL with the TypingError saying what to do. */
-static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, PyObject *inspect, int *line_offset,
-                               int *col_offset) {
-  PyObject *def = NULL;
+static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, int *line_offset, int *col_offset) {
+  PyObject *def = NULL, *inspect = PyImport_ImportModule("inspect");
+  if (!inspect) return NULL;
   /* its file first, where inspect finds it */
   PyObject *found = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
   bool in_file = found && PyUnicode_READ_CHAR(code->co_filename, 0) != '<';
@@ -505,22 +505,21 @@ static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, PyObject *i
     Py_XDECREF(block);
   }
   Py_XDECREF(texts);
+  Py_DECREF(inspect);
   if (!def && !deep) no_source(pyfunc, code, in_file);
   return def;
 }
 
 PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset) {
   PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(pyfunc);
-  PyObject *inspect = PyImport_ImportModule("inspect");
-  PyObject *ast = inspect ? PyImport_ImportModule("ast") : NULL;
-  PyObject *textwrap = ast ? PyImport_ImportModule("textwrap") : NULL;
+  PyObject *ast = PyImport_ImportModule("ast");  /* parse_statements and its kin take it from sys.modules */
   PyObject *def = NULL;
-  if (textwrap) {
+  if (ast) {
     busy = true;
     if ((def = def_by_span(pyfunc, code, col_offset))) *line_offset = code->co_firstlineno - 1;
-    else def = def_by_search(pyfunc, code, inspect, line_offset, col_offset);
+    else def = def_by_search(pyfunc, code, line_offset, col_offset);
     busy = false;
   }
-  Py_XDECREF(inspect); Py_XDECREF(ast); Py_XDECREF(textwrap);
+  Py_XDECREF(ast);
   return def;
 }

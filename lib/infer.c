@@ -982,8 +982,8 @@ static void ty_return(Infer *in, Node *n) {
   const Type *t = ty_maybe_none(in, n->lhs);
   in->returning = NULL;
   if (!t) return;
-  /* a range is returned as Numba's range_state ({start, stop, step}): a helper giving a row's
-   * range(indptr[i], indptr[i + 1]) to its callers' for loops */
+  /* ranges (Numba's range_state: a row's range(indptr[i], indptr[i + 1]) for its callers' loops),
+   * functions and dtypes are returned; a function pointer and a record inside a value are not */
   if (t->kind == TY_FUNCPTR || ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
