@@ -371,6 +371,7 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
                          int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
+  opts.lazy_rerun &= out != OUT_JIT_KEEP && out != OUT_PTX;  /* code kept on disk or for a GPU: whole */
   Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
   root->opts = opts;
   root->frozen = (const Node **)opts.frozen;
@@ -391,6 +392,7 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
   CompileOptions opts = self->opts;
   opts.declared_ret = declared_ret;
   opts.device = device;
+  opts.lazy_rerun = true;
   return compile_root(self, opts, args, out, gpu_cc, res, arena);
 }
 
@@ -398,7 +400,16 @@ bool cp_compile_frozen(Dispatcher *self, const Type *const *args, const Node *co
                        CompileResult *res, Arena *arena) {
   CompileOptions opts = self->opts;
   opts.frozen = frozen;
+  opts.lazy_rerun = true;
   return compile_root(self, opts, args, out, 0, res, arena);
+}
+
+bool cp_compile_checked(Dispatcher *self, const Type *const *args, const Node *const *frozen,
+                        const Type *declared_ret, CompileResult *res, Arena *arena) {
+  CompileOptions opts = self->opts;
+  opts.frozen = frozen;
+  opts.declared_ret = declared_ret;
+  return compile_root(self, opts, args, OUT_JIT, 0, res, arena);
 }
 
 bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
@@ -446,7 +457,7 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
     return NULL;
   Arena arena = {0};
-  CompileOptions opts = {.parallel = parallel, .kernel = kernel, .python = PY_VERSION_HEX};
+  CompileOptions opts = {.parallel = parallel, .kernel = kernel, .python = PY_VERSION_HEX, .lazy_rerun = true};
   Func *f = typed_alone(func, args, &opts, &arena);
   char *text = f ? core_api()->describe_analyses(f, &opts) : NULL;
   PyObject *result = text ? PyUnicode_FromString(text) : NULL;

@@ -269,6 +269,10 @@ typedef struct Spec {
                                * arguments' storage counted in RtArrays */
   void *code;                 /* the loaded code, released with the dispatcher */
   PyObject **lits;            /* per parameter, the value literally() froze it to (NULL: none); NULL: none at all */
+  bool reruns;                /* entry may return RT_ERR_RERUN: checked runs the call again */
+  int (*checked)(void *ret, void **args); /* reruns: the version that never does, compiled at the
+                               * first need (disp_checked_entry), or NULL */
+  void *checked_code;
 } Spec;
 
 typedef struct Dispatcher {
@@ -334,6 +338,10 @@ const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
+/* Specialisation i's entry for callers other than the dispatcher's call,
+ * which never returns RT_ERR_RERUN (compiled now where needed); NULL with
+ * the exception set. */
+void *disp_checked_entry(Dispatcher *self, int i);
 /* The explicit signature that takes these arguments at the least cost
  * (the first of equals), as Numba picks an overload; NULL for none. */
 Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
@@ -361,6 +369,11 @@ bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_
 /* The same on the CPU (never cached) with parameters frozen to constants (literally()). */
 bool cp_compile_frozen(Dispatcher *self, const Type *const *args, const Node *const *frozen, OutputKind out,
                        CompileResult *res, Arena *arena);
+/* The same for machine code whose deferred loops rerun themselves (never
+ * RT_ERR_RERUN, CompileOptions.lazy_rerun), frozen where frozen is not NULL:
+ * a specialisation's checked version. */
+bool cp_compile_checked(Dispatcher *self, const Type *const *args, const Node *const *frozen,
+                        const Type *declared_ret, CompileResult *res, Arena *arena);
 /* The same for a ufunc: the entry is its inner loop (CompileOptions.ufunc_loop). */
 bool cp_compile_ufunc_loop(Dispatcher *self, const Type *const *args, const Type *declared_ret, OutputKind out,
                            CompileResult *res, Arena *arena);

@@ -127,7 +127,7 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, PyObject **lits
       self->specs = grown;
       s = &grown[self->nspecs++];
       *s = (Spec){.entry = res.entry, .ret_type = res.ret_type, .device = device, .barrier = res.barrier,
-                  .code = res.code, .lits = lits};
+                  .code = res.code, .lits = lits, .reruns = res.reruns};
       lits = NULL;  /* the spec's */
       memcpy(s->args, args, sizeof(Type *) * (size_t)self->nparams);
       s->declared_ret = declared_ret ? s->ret_type : NULL;
@@ -146,6 +146,27 @@ static Spec *add_spec(Dispatcher *self, const Type *const *args, PyObject **lits
   free_literal_values(lits, self->nparams);
   arena_free(&arena);
   return s;
+}
+
+/* The entry of specialisation i that never returns RT_ERR_RERUN: its own,
+ * or its checked version (CompileOptions.lazy_rerun), compiled at the
+ * first need. NULL with the exception set. */
+void *disp_checked_entry(Dispatcher *self, int i) {
+  if (!self->specs[i].reruns) return (void *)self->specs[i].entry;
+  disp_lock_compiles(self);
+  if (!self->specs[i].checked) {
+    Spec was = self->specs[i];  /* compiling may grow self->specs */
+    Arena arena = {0};
+    CompileResult res = {0};
+    const Node **frozen = was.lits ? frozen_nodes(self, was.lits, &arena) : NULL;
+    if ((!was.lits || frozen) && cp_compile_checked(self, was.args, frozen, was.declared_ret, &res, &arena)) {
+      self->specs[i].checked = res.entry;
+      self->specs[i].checked_code = res.code;
+    }
+    arena_free(&arena);
+  }
+  disp_unlock_compiles(self);
+  return (void *)self->specs[i].checked;
 }
 
 /* On every call: a plain loop, since most functions have a few arguments
@@ -298,7 +319,7 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
   else if (s->ret_type != fp->elem)
     PyErr_Format(PyExc_TypeError, "mismatch of return type: %s vs %s (%S compiled for %s)", s->ret_type->name,
                  fp->elem->name, self->py_func, fp->name);
-  void *entry = s && s->ret_type == fp->elem ? (void *)s->entry : NULL;
+  void *entry = s && s->ret_type == fp->elem ? disp_checked_entry(self, (int)(s - self->specs)) : NULL;
   disp_unlock_compiles(self);
   return entry;
 }
@@ -338,10 +359,19 @@ static inline int run_entry(Dispatcher *self, int (*entry)(void *, void **), cha
   return status;
 }
 
-/* The call's result: the runtime error its status says, or the boxed
- * result; a Ctrl-C the compiled code caught is raised now. */
+/* A call whose deferred check failed (RT_ERR_RERUN) run again in the
+ * specialisation's checked version: its status, or -1 with the exception
+ * set where that one did not compile. */
+static __attribute__((noinline)) int run_checked(Dispatcher *self, int spec, char *retp, void **argp) {
+  int (*checked)(void *, void **) = disp_checked_entry(self, spec);
+  return checked ? run_entry(self, checked, retp, argp) : -1;
+}
+
+/* The call's result: the runtime error its status says (-1: the
+ * exception is set), or the boxed result; a Ctrl-C the compiled code
+ * caught is raised now. */
 static inline PyObject *finish_call(int status, PyObject *result) {
-  if (status) result = disp_raise_runtime_error();
+  if (status > 0) result = disp_raise_runtime_error();
   if ((*core_interrupted & RT_INTERRUPT_CAUGHT) && PyThread_get_thread_ident() == core_main_thread)
     result = disp_interrupt_caught(status, result);
   return result;
@@ -356,6 +386,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
+  int spec = (int)(s - self->specs);
   const Type *ret_type = s->ret_type;
   bool strings = s->strings;
   const Type *held[MAX_ARGS];  /* s's types, for releasing the strs (a tuple's at its fields' offsets) */
@@ -391,6 +422,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   }
   argp[self->nparams] = extra;
   int status = run_entry(self, entry, retp, argp);
+  if (status == RT_ERR_RERUN) status = run_checked(self, spec, retp, argp);
   /* the result made before the arguments are released: it may hold
    * arrays only a Python list argument holds until written back */
   PyObject *result = status                             ? NULL
@@ -410,7 +442,9 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
 
 /* f() of a function without parameters, once disp_call has noted its
  * entry: called and its result boxed, nothing else (the call-overhead
- * figure's f()). */
+ * figure's f()). Its entry never returns RT_ERR_RERUN: a function that
+ * may rerun whole does the same on every call without arguments, and
+ * its entry was noted after one that did not. */
 static PyObject *call_nullary(Dispatcher *self) {
   _Alignas(16) char ret[256];
   void *argp[1] = {NULL};
@@ -598,8 +632,10 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
 static void release_specs(Dispatcher *self) {
   const RucheyAPI *api = self->nspecs ? core_api() : NULL;
   for (int i = 0; i < self->nspecs; i++) free_literal_values(self->specs[i].lits, self->nparams);
-  for (int i = 0; api && i < self->nspecs; i++)
+  for (int i = 0; api && i < self->nspecs; i++) {
     if (self->specs[i].code) api->release_code(self->specs[i].code);
+    if (self->specs[i].checked_code) api->release_code(self->specs[i].checked_code);
+  }
   for (int i = 0; api && i < self->nretired; i++) api->release_code(self->retired[i]);
   PyMem_Free(self->specs);
   PyMem_Free(self->retired);
@@ -733,7 +769,7 @@ static PyObject *dispatcher_entries(Dispatcher *self, PyObject *unused) {
 /* Compiles spec s again (the globals it froze may have changed); its old
  * code stays loaded for calls still running it. */
 static bool recompile_spec(Dispatcher *self, int i) {
-  void **grown = PyMem_Realloc(self->retired, sizeof(void *) * (size_t)(self->nretired + 1));
+  void **grown = PyMem_Realloc(self->retired, sizeof(void *) * (size_t)(self->nretired + 2));
   if (!grown) return PyErr_NoMemory(), false;
   self->retired = grown;
   Spec was = self->specs[i];  /* compiling may grow self->specs */
@@ -744,6 +780,9 @@ static bool recompile_spec(Dispatcher *self, int i) {
   Spec *s = &self->specs[i];
   if (ok) {
     if (s->code) self->retired[self->nretired++] = s->code;
+    if (s->checked_code) self->retired[self->nretired++] = s->checked_code;
+    s->checked = NULL, s->checked_code = NULL;
+    s->reruns = res.reruns;
     s->entry = res.entry;
     s->ret_type = res.ret_type;
     s->barrier = res.barrier;

@@ -108,7 +108,9 @@ PyObject *gufunc_compile_loop(PyObject *module, PyObject *a) {
   for (int i = 0; nums && i < n; i++)
     PyTuple_SET_ITEM(nums, i, PyLong_FromLong(disp_kind_type_num(types[i]->kind == TY_ARRAY ? types[i]->elem->kind
                                                                                              : types[i]->kind)));
-  return nums ? Py_BuildValue("(KN)", (unsigned long long)(uintptr_t)s->entry, nums) : NULL;
+  void *entry = nums ? disp_checked_entry(disp, (int)(s - disp->specs)) : NULL;
+  if (!entry) Py_CLEAR(nums);
+  return nums ? Py_BuildValue("(KN)", (unsigned long long)(uintptr_t)entry, nums) : NULL;
 }
 
 /* What a gufunc points at, kept alive by its obj: the loops' code is the

@@ -390,6 +390,8 @@ enum {
   BF_ARGS_TWICE = 1 << 25,  /* reads each argument twice (numpy.divmod's quotient and remainder): an
                              * argument that is not a name or a constant is computed before the
                              * statement, once, into a hidden variable */
+  BF_STATE = 1 << 26,       /* changes state its result does not show (a random stream's): a call
+                             * run twice is not the call run once */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */
@@ -556,6 +558,11 @@ typedef struct CompileOptions {
   bool c_entry;            /* OUT_JIT: the entry is a C function of the signature's scalars (@cfunc),
                             * ret f(args...); where the body fails it calls rt_cfunc_failed(name), the
                             * error in the thread's RtError, and returns zero */
+  bool lazy_rerun;         /* OUT_JIT for the dispatcher's calls: in a function whose rerun from its start
+                            * changes nothing a first run left (analysis/defer.c), a loop run with its
+                            * errors deferred returns RT_ERR_RERUN where a check failed, instead of
+                            * running again with its checks: the dispatcher then runs the function
+                            * compiled without this option, at the first such failure */
 } CompileOptions;
 
 /* OUT_JIT_KEEP: as OUT_JIT, the object file also handed back (for the
@@ -577,6 +584,7 @@ typedef struct CompileResult {
   int nexterns;
   bool barrier;          /* the function reaches cuda.syncthreads() */
   bool grid_sync;        /* a kernel that waits for its whole grid: launched cooperatively */
+  bool reruns;           /* the entry may return RT_ERR_RERUN (CompileOptions.lazy_rerun) */
   void *code;            /* OUT_JIT: the loaded code (an RtCode), until release_code */
   char *object;          /* OUT_JIT_KEEP: the object file (malloc'd), object_size bytes, */
   size_t object_size;
@@ -651,6 +659,8 @@ typedef enum {
   RT_ERR_INTERRUPT,  /* Ctrl-C (SIGINT) reached a compiled loop (interrupt.c) */
   RT_ERR_KEY,        /* a dict's missing key (KeyError) */
   RT_ERR_STOP,       /* next() of an exhausted generator (StopIteration) */
+  RT_ERR_RERUN,      /* a deferred check failed (CompileOptions.lazy_rerun): no error recorded, the
+                      * caller runs the function's checked version with the same arguments */
 } RtStatus;
 
 /* The head of a generator object's state (lower/generators.c lays out the

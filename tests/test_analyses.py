@@ -161,6 +161,84 @@ def test_loops_run_with_their_checks(func, args):
     assert analyses(func, *args)["loops"] == [("loop", [])]
 
 
+# A function whose rerun from its start changes nothing a first run left
+# may leave at a failed deferred check for its checked version to raise.
+
+def log_rows_into_new_array(x):
+    n = len(x)
+    out = numpy.zeros((2, n))
+    for i in range(n):
+        out[0, i] = math.log(x[i])
+        out[1, i] = abs(x[i]) ** 0.5
+    return out
+
+
+def draws_then_logs(x):
+    r = numpy.random.random()
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.log(x[i]) * r
+    return s
+
+
+def changes_argument_in_place(x):
+    x -= 1.0
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.log(x[i])
+    return s
+
+
+def writes_a_ufunc_out(x, out):
+    numpy.sqrt(x, out=out)
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.log(x[i])
+    return s
+
+
+def catches(x):
+    s = 0.0
+    try:
+        for i in range(x.shape[0]):
+            s += math.log(x[i])
+    except ValueError:
+        s = -1.0
+    return s
+
+
+def calls_compiled(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.log(x[i])
+    return s + helper_exp(s)
+
+
+if not AS_NUMBA:
+    from ruchey import njit
+    helper_exp = njit(lambda v: math.exp(v))
+
+
+@pytest.mark.parametrize("func, args, reruns", [
+    (roots_into_new_array, (ARR,), True),
+    (dear_reduction, (ARR,), True),
+    (log_rows_into_new_array, (ARR,), True),
+    (roots_into_argument, (ARR, ARR), False),
+    (draws_then_logs, (ARR,), False),
+    (changes_argument_in_place, (ARR,), False),
+    (writes_a_ufunc_out, (ARR, ARR), False),
+], ids=["writes-own-array", "reduction", "own-2d-array", "writes-an-argument", "draws-random-numbers",
+        "changes-an-argument-in-place", "ufunc-out-argument"])
+def test_functions_that_may_rerun_whole(func, args, reruns):
+    assert analyses(func, *args)["reruns whole"] == ["yes" if reruns else "no"]
+
+
+def test_functions_that_catch_or_call_compiled_code_rerun_their_loops_alone():
+    assert analyses(catches, ARR)["reruns whole"] == ["no"]
+    assert analyses(calls_compiled, ARR)["reruns whole"] == ["no"]
+    assert analyses(dear_reduction, ARR, parallel=True)["reruns whole"] == ["no"]
+
+
 # ---------------------------------------------------------------- CPU kernels
 
 def plain_kernel(a):

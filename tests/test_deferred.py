@@ -368,3 +368,153 @@ def test_fastmath_power_reduction_is_vectorised():
     fast_squared_distance(np.ones(4), np.ones(4))
     ir = next(iter(fast_squared_distance.inspect_llvm().values()))
     assert re.search(r"fmul [a-z ]*<\d+ x double>", ir)
+
+
+# ---------------------------------------------------------------- the whole function run again
+# A function that changes nothing outside itself leaves at a failed deferred
+# check, and its caller runs its checked version (compiled at that first
+# failure) with the same arguments: Python's exception, however it is called.
+
+def log_ratios(a, b):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = math.log(a[i] / b[i]) * math.sqrt(b[i])
+    return out
+
+
+def raises_as_python(f, *args):
+    """f raises what its Python original raises given Python's floats."""
+    with pytest.raises(Exception) as python:
+        f.py_func(*(a.tolist() if isinstance(a, np.ndarray) else a for a in args))
+    with pytest.raises(type(python.value), match="^" + re.escape(str(python.value)) + "$"):
+        f(*args)
+
+
+@raises_like_python
+@pytest.mark.parametrize("where", [0, 50, 99])
+def test_rerun_whole_raises_as_python_every_call(where):
+    f = ruchey.njit(log_ratios)
+    x, y = arrays(100, 1), arrays(100, 2)
+    assert_same(f, x, y, rel=REL)
+    for bad_x, bad_y in ((-1.0, 1.0), (0.0, 2.0), (1.0, 0.0), (1.0, -4.0)):
+        a, b = x.copy(), y.copy()
+        a[where], b[where] = bad_x, bad_y
+        for _ in range(2):
+            raises_as_python(f, a, b)
+    assert_same(f, x, y, rel=REL)
+
+
+@raises_like_python
+def test_rerun_whole_of_a_literal_specialisation():
+    @ruchey.njit
+    def scaled_logs(x, k):
+        out = np.empty(len(x))
+        for i in range(len(x)):
+            out[i] = math.log(x[i]) * ruchey.literally(k)
+        return out
+    x = arrays(40, 3)
+    assert_same(scaled_logs, x, 3, rel=REL)
+    x[7] = -1.0
+    raises_as_python(scaled_logs, x, 3)
+
+
+@raises_like_python
+def test_rerun_whole_without_the_gil_from_threads():
+    import threading
+    f = ruchey.njit(nogil=True)(log_ratios)
+    x, y = arrays(10_000, 4), arrays(10_000, 5)
+    bad = x.copy()
+    bad[9_000] = -3.0
+    f(x, y)
+    failures = []
+
+    def call():
+        for _ in range(5):
+            try:
+                f(bad, y)
+            except ValueError as e:
+                failures.append(str(e))
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(failures) == 20 and len(set(failures)) == 1
+    raises_as_python(f, bad, y)
+
+
+@raises_like_python
+def test_rerun_whole_after_recompile():
+    f = ruchey.njit(log_ratios)
+    x, y = arrays(30, 6), arrays(30, 7)
+    x[12] = 0.0
+    raises_as_python(f, x, y)
+    f.recompile()
+    raises_as_python(f, x, y)
+    x[12] = 1.0
+    assert_same(f, x, y, rel=REL)
+
+
+@raises_like_python
+def test_rerun_whole_through_a_function_type_argument():
+    from ruchey import types
+    pair = types.FunctionType(types.float64[:](types.float64[:], types.float64[:]))
+    f = ruchey.njit(log_ratios)
+
+    @ruchey.njit(types.float64(pair, types.float64[:], types.float64[:]))
+    def total(g, a, b):
+        return g(a, b).sum()
+    x, y = arrays(64, 8), arrays(64, 9)
+    assert total(f, x, y) == pytest.approx(log_ratios(x, y).sum(), rel=REL)
+    x[63] = -0.5
+    with pytest.raises(ValueError, match=math_domain_error("expected a positive input, got -0.5")):
+        total(f, x, y)
+
+
+@raises_like_python
+def test_error_of_a_function_rerun_whole_caught_by_a_compiled_caller():
+    f = ruchey.njit(log_ratios)
+
+    @ruchey.njit
+    def safe_total(a, b):
+        try:
+            return f(a, b).sum()
+        except ValueError:
+            return -1.0
+    x, y = arrays(20, 10), arrays(20, 11)
+    assert safe_total(x, y) == pytest.approx(log_ratios(x, y).sum(), rel=REL)
+    x[4] = -1.0
+    assert safe_total(x, y) == -1.0
+    raises_as_python(f, x, y)
+
+
+@ruchey.njit
+def seed_stream(s):
+    np.random.seed(s)
+
+
+@ruchey.njit
+def draw():
+    return np.random.random()
+
+
+@ruchey.njit
+def noisy_log_sum(x):
+    r = np.random.random()
+    s = 0.0
+    for i in range(len(x)):
+        s += math.log(x[i]) + r
+    return s
+
+
+@raises_like_python
+def test_a_failing_call_that_draws_random_numbers_draws_them_once():
+    seed_stream(5)
+    draw()
+    expected = draw()
+    seed_stream(5)
+    x = arrays(50, 12)
+    x[10] = -1.0
+    with pytest.raises(ValueError):
+        noisy_log_sum(x)
+    assert draw() == expected

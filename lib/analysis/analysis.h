@@ -56,6 +56,8 @@ typedef struct FuncPlan {
                          * try statement): recursion returns RecursionError frame by frame */
   const CallTarget **frame_generators; /* per variable: the call that makes the generator it
                          * holds, whose state lives in the frame (generators.c), or NULL */
+  bool reruns;          /* run as the compile's entry, its deferred loops leave it where a check
+                         * failed (RT_ERR_RERUN): a rerun from its start changes nothing (defer.c) */
 } FuncPlan;
 
 /* Runs every analysis of f (once: later calls do nothing). */
@@ -74,6 +76,9 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *
 /* defer.c: whether a whole function of scalars may run with its errors
  * deferred (a ufunc's first pass over contiguous elements) */
 bool an_function_deferrable(Func *f, const CompileOptions *opts);
+/* defer.c: whether f may be run again from its start in place of a
+ * deferred loop's checked rerun (FuncPlan.reruns) */
+bool an_reruns_whole(Func *f, const CompileOptions *opts);
 /* generators.c: per variable, the generator call whose state may live in
  * the frame (the variable's generator never leaves it), or NULL */
 const CallTarget **an_frame_generators(Func *f, const CompileOptions *opts);

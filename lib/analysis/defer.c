@@ -12,6 +12,8 @@
  * functions or could trap when a check is skipped (integer division,
  * bounds checks) are left as they are.
  */
+#include <string.h>
+
 #include "analysis/analysis.h"
 #include "ir.h"
 
@@ -218,4 +220,62 @@ bool an_function_deferrable(Func *f, const CompileOptions *opts) {
   ir_walk_list(&f->body, note_gain, &g);
   Defer d = {f, arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1)), NULL, -1, true};
   return g.checked && deferrable_body(&d, &f->body);
+}
+
+/* ---------------------------------------------------------------- a rerun of the whole function */
+
+typedef struct { Func *f; bool ok; } Rerun;
+
+/* A store that a rerun repeats harmlessly: into a variable (a number
+ * or the name of a value, never an array in place), or into an element
+ * of an array the function made. */
+static bool rerun_target(Func *f, const Node *t, bool augmented) {
+  if (t->kind == N_TUPLE) {
+    for (int i = 0; i < t->list.len; i++)
+      if (!rerun_target(f, t->list.items[i], augmented)) return false;
+    return true;
+  }
+  if (t->kind == N_VAR) return !augmented || ty_is_scalar(f->var_types[t->var]);
+  if (t->kind != N_INDEX || t->lhs->kind != N_VAR || t->lhs->var < f->nparams) return false;
+  Fresh c = {t->lhs->var, true};
+  ir_walk_list(&f->body, check_fresh, &c);
+  return c.fresh;
+}
+
+static bool has_out_keyword(const Node *call) {
+  for (int i = 0; i < call->kw.len; i++)
+    if (!strcmp(call->kw_names[i], "out")) return true;
+  return false;
+}
+
+static bool rerun_visit(Node *n, void *ctx) {
+  Rerun *r = ctx;
+  switch (n->kind) {
+  case N_CALL:  /* a builtin without effects: a number, a range, an array it made, literally() */
+    r->ok &= !n->target && n->bi && (n->bi->flags & (BF_PURE | BF_ALLOCATES | BF_RANGE | BF_LITERAL)) &&
+             !(n->bi->flags & BF_STATE) && !has_out_keyword(n);
+    break;
+  case N_ASSIGN: r->ok &= rerun_target(r->f, n->lhs, false); break;
+  case N_AUGASSIGN: r->ok &= rerun_target(r->f, n->lhs, true); break;
+  case N_RAISE: r->ok &= n->callee != NULL; break;  /* a bare raise re-raises what an except caught */
+  case N_TRY: case N_EXCEPT: case N_YIELD: case N_FUNC: r->ok = false; break;
+  default: break;
+  }
+  return r->ok;
+}
+
+/* Whether f, run again from its start after a first run left it at a
+ * failed deferred check, does what a single run would: it changes nothing
+ * outside itself (its stores go to its variables and to arrays it made,
+ * its calls are builtins without effects, no compiled function) and
+ * catches nothing. Then its deferred loops may leave it where a check
+ * failed (CompileOptions.lazy_rerun), and the checked loops are compiled
+ * only if one ever does. */
+bool an_reruns_whole(Func *f, const CompileOptions *opts) {
+  if (!opts->lazy_rerun || opts->parallel || opts->kernel || opts->device || opts->gpu_cc || opts->ufunc_loop ||
+      opts->c_entry || opts->reports_failure || opts->boundscheck)
+    return false;
+  Rerun r = {f, true};
+  ir_walk_list(&f->body, rerun_visit, &r);
+  return r.ok;
 }

@@ -236,6 +236,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan->borrowed = borrowed_params(f, opts);
   f->plan->frame_generators = an_frame_generators(f, opts);
   f->plan->unwinds = f->recursive && unwinds(f);  /* read only by a recursive body (lower/function.c) */
+  f->plan->reruns = an_reruns_whole(f, opts);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }
@@ -318,6 +319,7 @@ char *an_describe(Func *f, const CompileOptions *opts) {
   an_function(f, opts);
   Text t = {0};
   put_vars(&t, f, "maybe unbound", f->plan->maybe_unbound);
+  put(&t, "reruns whole: %s\n", f->plan->reruns ? "yes" : "no");
   ir_walk_list(&f->body, describe_loop, (void *[]){&t, f});
   const KernelPlan *k = f->plan->kernel;
   if (k) {

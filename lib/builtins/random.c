@@ -1059,14 +1059,14 @@ static const char *const gen_dirichlet_kw[] = {"alpha", "size", NULL};
 static const char *const gen_permuted_kw[] = {"axis", "out", NULL};
 static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", "check_valid", "tol", "method", NULL};
 
-#define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE)
+#define FLAGS (BF_ALLOCATES | BF_RAISES | BF_NONE | BF_STATE)
 #define NP_DRAW(name, spec, most)                                                                     \
   {"numpy.random." name, "numpy.random", name, BK_FUNCTION, 0, 0, most, draws[spec].names, FLAGS, spec, 0, \
    ty_draw, lo_draw}
 #define PY_DRAW(name, spec, least, most)                                                             \
   {"random." name, "random", name, BK_FUNCTION, 0, least, most, draws[spec].names, FLAGS, spec, 0, ty_draw, \
    lo_draw}
-#define GENERATOR_FLAGS (BF_RAISES | BF_NONE)
+#define GENERATOR_FLAGS (BF_RAISES | BF_NONE | BF_STATE)
 #define GEN_ROW(name, least, most, kw, ival) \
   {"Generator." name, NULL, name, BK_METHOD, TY_GENERATOR, least, most, kw, GENERATOR_FLAGS, ival, 0, ty_generator, lo_generator}
 #define ROW(module, name, least, most, kw, ival, type, lower) \

@@ -511,34 +511,50 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
   counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
 }
 
+/* Whether a deferred loop whose check failed leaves the function
+ * (RT_ERR_RERUN) instead of running again with its checks: in the
+ * compile's entry function, where a rerun of the whole function changes
+ * nothing (FuncPlan.reruns). The checked loop, as dear to compile as the
+ * fast one, is then compiled only for a call that needs it. */
+static bool leaves_to_rerun(const Lower *l) {
+  return l->f->plan->reruns && !l->callee && !l->outlined && !l->mod->gpu && l->mod->res;
+}
+
 /* lo_counted_loop, first with errors deferred where the analysis allows
  * it (analysis/defer.c): the loop runs with its checks only noted, and
- * again from its start with them if one failed. A loop inside a first
- * run is not deferred again. */
+ * again from its start with them if one failed, or the function leaves
+ * for its checked version (leaves_to_rerun). A loop inside a first run
+ * is not deferred again. */
 void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                    LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
   if (l->deferred || !n->plan->deferrable) {
     lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
     return;
   }
+  bool leaves = leaves_to_rerun(l);
   int nv = l->f->nvars;
   LLVMValueRef *saved = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
   /* the values, and whether each is bound (UnboundLocalError), as before the loop */
   LLVMValueRef *bound = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nv);
-  for (int v = 0; v < nv; v++) {
+  for (int v = 0; v < nv && !leaves; v++) {
     if (!n->plan->assigned[v] && v != n->lhs->var) continue;
     saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
     if (l->assigned && l->assigned[v]) bound[v] = LLVMBuildLoad2(l->b, l->mod->i1, l->assigned[v], "");
   }
   l->deferred = lo_alloca(l, l->mod->i1, "deferred");
   LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
-  LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, "for.again");
+  LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, leaves ? "for.rerun" : "for.again");
   lo_counted_loop(l, n, start, step, k0, k1, checked, brk, false);
   position(l, checked);
   LLVMValueRef failed = LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, "");
   l->deferred = NULL;
   LLVMBuildCondBr(l->b, failed, again, exhausted);
   position(l, again);
+  if (leaves) {
+    lo_raise_status(l, const_i32(l, RT_ERR_RERUN));
+    l->mod->res->reruns = true;
+    return;
+  }
   for (int v = 0; v < nv; v++) {
     if (saved[v]) LLVMBuildStore(l->b, saved[v], l->slots[v]);
     if (bound[v]) LLVMBuildStore(l->b, bound[v], l->assigned[v]);
