@@ -197,6 +197,14 @@ def writes_a_ufunc_out(x, out):
     return s
 
 
+def writes_a_dot_out_by_position(a, out):
+    numpy.dot(a, a, out)
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.log(a[i, i])
+    return s
+
+
 def catches(x):
     s = 0.0
     try:
@@ -227,8 +235,9 @@ if not AS_NUMBA:
     (draws_then_logs, (ARR,), False),
     (changes_argument_in_place, (ARR,), False),
     (writes_a_ufunc_out, (ARR, ARR), False),
+    (writes_a_dot_out_by_position, (ARR2, ARR2), False),
 ], ids=["writes-own-array", "reduction", "own-2d-array", "writes-an-argument", "draws-random-numbers",
-        "changes-an-argument-in-place", "ufunc-out-argument"])
+        "changes-an-argument-in-place", "ufunc-out-argument", "dot-out-by-position"])
 def test_functions_that_may_rerun_whole(func, args, reruns):
     assert analyses(func, *args)["reruns whole"] == ["yes" if reruns else "no"]
 

@@ -242,9 +242,16 @@ static bool rerun_target(Func *f, const Node *t, bool augmented) {
   return c.fresh;
 }
 
-static bool has_out_keyword(const Node *call) {
+/* Whether a call writes an array it is given: NumPy's out=, by keyword or
+ * by position (the positional arguments past the required ones take the
+ * row's keywords in order: numpy.dot(a, b, c)). */
+static bool writes_out(const Node *call) {
   for (int i = 0; i < call->kw.len; i++)
     if (!strcmp(call->kw_names[i], "out")) return true;
+  const Builtin *bi = call->bi;
+  int given = call->list.len - (bi->kind == BK_METHOD);
+  for (int k = 0; bi->keywords && bi->keywords[k]; k++)
+    if (bi->min_args + k < given && !strcmp(bi->keywords[k], "out")) return true;
   return false;
 }
 
@@ -253,7 +260,7 @@ static bool rerun_visit(Node *n, void *ctx) {
   switch (n->kind) {
   case N_CALL:  /* a builtin without effects: a number, a range, an array it made, literally() */
     r->ok &= !n->target && n->bi && (n->bi->flags & (BF_PURE | BF_ALLOCATES | BF_RANGE | BF_LITERAL)) &&
-             !(n->bi->flags & BF_STATE) && !has_out_keyword(n);
+             !(n->bi->flags & BF_STATE) && !writes_out(n);
     break;
   case N_ASSIGN: r->ok &= rerun_target(r->f, n->lhs, false); break;
   case N_AUGASSIGN: r->ok &= rerun_target(r->f, n->lhs, true); break;
