@@ -442,13 +442,13 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
 
 /* f() of a function without parameters, once disp_call has noted its
  * entry: called and its result boxed, nothing else (the call-overhead
- * figure's f()). Its entry never returns RT_ERR_RERUN: a function that
- * may rerun whole does the same on every call without arguments, and
- * its entry was noted after one that did not. */
+ * figure's f()). Its entry was noted after a call that passed its checks;
+ * should one fail now (RT_ERR_RERUN), disp_call runs its checked version. */
 static PyObject *call_nullary(Dispatcher *self) {
   _Alignas(16) char ret[256];
   void *argp[1] = {NULL};
   int status = run_entry(self, self->nullary_entry, ret, argp);
+  if (status == RT_ERR_RERUN) return disp_call(self, NULL, NULL);
   return finish_call(status, status ? NULL : disp_box(self->nullary_ret, ret));
 }
 
