@@ -344,9 +344,7 @@ def alloca_once_value(builder, value, name="", zfill=False):
     if isinstance(builder, _Builder):
         return _Symbol("slot", value=value)
     from ruchey import intrinsics
-    slot = intrinsics.alloca_once(builder, value.type, name=name, zfill=zfill)
-    builder.store(value, slot)
-    return slot
+    return intrinsics.alloca_once_value(builder, value, name=name, zfill=zfill)
 
 
 def is_not_null(builder, val):
