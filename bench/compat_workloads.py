@@ -4704,6 +4704,194 @@ def quaternionic_interpolation():
             "align": quaternionic.align(vectors, _quaternions(8, ()).rotate(vectors)).ndarray}
 
 
+def _skeleton_image(seed, shape=(96, 128)):
+    from skimage.morphology import skeletonize
+    from scipy import ndimage as ndi
+    rng = np.random.default_rng(seed)
+    smooth = ndi.gaussian_filter(rng.standard_normal(shape), 3)
+    return skeletonize(smooth > 0.05)
+
+
+def skan_summarize():
+    """A skeleton of a smoothed noise image with pixel values and spacing:
+    its jitclass graph, paths walked, the branch table, path lengths,
+    means and deviations."""
+    import skan
+    image = _skeleton_image(0)
+    values = np.random.default_rng(1).random(image.shape)
+    skel = skan.Skeleton(image * values, spacing=(0.5, 0.75))
+    table = skan.summarize(skel, separator="_")
+    out = {c: np.asarray(table[c]) for c in table.columns if table[c].dtype.kind in "fiub"}
+    out.update(path_lengths=skel.path_lengths(), path_means=skel.path_means(), path_stdev=skel.path_stdev(),
+               degrees=skel.degrees, n_paths=skel.n_paths, coordinates=skel.coordinates,
+               path_4=skel.path_coordinates(4))
+    return out
+
+
+def skan_graph():
+    """A skeleton's pixel graph with its values as heights
+    (skeleton_to_csgraph), paths pruned, Sholl analysis (crossings of
+    concentric shells), and a 3-d skeleton's branch table."""
+    import skan
+    from skan.csr import skeleton_to_csgraph, sholl_analysis
+    from scipy import ndimage as ndi
+    from skimage.morphology import skeletonize
+    image = _skeleton_image(2)
+    heights = image * np.random.default_rng(3).random(image.shape) * 5.0
+    graph, coords = skeleton_to_csgraph(heights, spacing=2.0, value_is_height=True)
+    skel = skan.Skeleton(image.astype(float), keep_images=True)
+    pruned = skel.prune_paths(np.arange(0, skel.n_paths, 3))
+    center, radii, counts = sholl_analysis(skel, center=np.array(image.shape) / 2, shells=np.arange(5, 60, 7))
+    volume = ndi.gaussian_filter(np.random.default_rng(4).standard_normal((24, 32, 32)), 2.5) > 0.04
+    skel3 = skan.Skeleton(skeletonize(volume).astype(np.uint8), spacing=(2.0, 1.0, 1.0))
+    table3 = skan.summarize(skel3, separator="_")
+    return {"graph_data": graph.data, "graph_indices": graph.indices, "graph_indptr": graph.indptr,
+            "coords": np.asarray(coords), "pruned_lengths": pruned.path_lengths(), "pruned_n": pruned.n_paths,
+            "radii": radii, "counts": counts, "branch_distance_3d": table3["branch_distance"].values,
+            "branch_type_3d": table3["branch_type"].values, "skeleton_id_3d": table3["skeleton_id"].values,
+            "degrees_3d": skel3.degrees}
+
+
+def _squidpy_adata(seed, n=600, n_genes=12, n_cls=5):
+    import anndata as ad
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    coords = rng.random((n, 2)) * 100.0
+    x = rng.poisson(2.0, (n, n_genes)).astype(np.float64)
+    adata = ad.AnnData(x, obs=pd.DataFrame({"cluster": pd.Categorical(rng.integers(0, n_cls, n).astype(str))},
+                                           index=[f"c{i}" for i in range(n)]),
+                       var=pd.DataFrame(index=[f"G{i}" for i in range(n_genes)]))
+    adata.obsm["spatial"] = coords
+    return adata
+
+
+def squidpy_graph():
+    """A k-nearest-neighbour spatial graph of clustered cells: neighbourhood
+    enrichment (its generated per-cluster-count kernel, permutations),
+    interaction matrix, centrality, co-occurrence on threads, and the
+    spectral transform of a graph (fast_array_utils' sparse sums)."""
+    import squidpy as sq
+    adata = _squidpy_adata(4)
+    sq.gr.spatial_neighbors_knn(adata, n_neighs=6)
+    sq.gr.nhood_enrichment(adata, cluster_key="cluster", n_perms=50, seed=7, show_progress_bar=False)
+    sq.gr.interaction_matrix(adata, cluster_key="cluster", normalized=True)
+    sq.gr.centrality_scores(adata, cluster_key="cluster", show_progress_bar=False)
+    sq.gr.co_occurrence(adata, cluster_key="cluster", interval=12)
+    cent = adata.uns["cluster_centrality_scores"]
+    return {"zscore": adata.uns["cluster_nhood_enrichment"]["zscore"],
+            "count": adata.uns["cluster_nhood_enrichment"]["count"],
+            "interactions": adata.uns["cluster_interactions"],
+            "centrality": np.asarray(cent.values, dtype=float),
+            "occ": adata.uns["cluster_co_occurrence"]["occ"],
+            "interval": adata.uns["cluster_co_occurrence"]["interval"],
+            "spectral": _squidpy_spectral(adata)}
+
+
+def _squidpy_spectral(adata):
+    import squidpy as sq
+    res = sq.gr.spatial_neighbors_knn(adata, n_neighs=5, transform="spectral", copy=True)
+    return res[0].toarray() if isinstance(res, tuple) else res.connectivities.toarray()
+
+
+def squidpy_ligrec():
+    """The ligand-receptor permutation test (its generated kernel), serial
+    and with prange."""
+    import pandas as pd
+    import squidpy as sq
+    adata = _squidpy_adata(5)
+    pairs = pd.DataFrame({"source": ["G0", "G1", "G2", "G3", "G4"], "target": ["G5", "G6", "G7", "G8", "G9"]})
+    res = sq.gr.ligrec(adata, "cluster", interactions=pairs, n_perms=60, seed=3, copy=True, use_raw=False,
+                       threshold=0.0, corr_method=None, show_progress_bar=False, numba_parallel=False)
+    res_par = sq.gr.ligrec(adata, "cluster", interactions=pairs, n_perms=60, seed=3, copy=True, use_raw=False,
+                           threshold=0.0, show_progress_bar=False, numba_parallel=True)
+    return {"means": res["means"].values, "pvalues": res["pvalues"].values.astype(float),
+            "means_parallel": res_par["means"].values, "pvalues_parallel": res_par["pvalues"].values.astype(float)}
+
+
+def squidpy_sepal():
+    """Sepal's diffusion scores of genes on a square grid."""
+    import anndata as ad
+    import pandas as pd
+    import squidpy as sq
+    side = 18
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    rng = np.random.default_rng(6)
+    blob = np.exp(-((xx - 6.0) ** 2 + (yy - 9.0) ** 2) / 20.0).ravel()
+    x = np.stack([blob * 10 + rng.random(side * side), rng.random(side * side) * 3,
+                  (xx.ravel() > 9) * 5.0 + rng.random(side * side)], axis=1)
+    adata = ad.AnnData(x, var=pd.DataFrame(index=["blob", "noise", "half"]))
+    adata.obsm["spatial"] = np.stack([xx.ravel(), yy.ravel()], axis=1)
+    sq.gr.spatial_neighbors_grid(adata, n_neighs=4, n_rings=1)
+    score = sq.gr.sepal(adata, max_neighs=4, n_iter=20000, dt=0.01, copy=True, show_progress_bar=False, n_jobs=1)
+    return {"score": score.loc[["blob", "noise", "half"], "sepal_score"].values}
+
+
+def _xrspatial_raster(seed, shape=(60, 80)):
+    import xarray as xr
+    from scipy import ndimage as ndi
+    rng = np.random.default_rng(seed)
+    z = ndi.gaussian_filter(rng.standard_normal(shape), 4) * 400.0 + 500.0
+    return xr.DataArray(z, dims=["y", "x"], coords={"y": np.arange(shape[0]) * 10.0, "x": np.arange(shape[1]) * 10.0})
+
+
+def xrspatial_terrain():
+    """Perlin-noise terrain generated; slope, aspect, curvature, hillshade
+    and a viewshed of a smoothed DEM."""
+    import xarray as xr
+    from xrspatial import aspect, curvature, generate_terrain, hillshade, slope, viewshed
+    dem = _xrspatial_raster(8)
+    canvas = xr.DataArray(np.zeros((50, 70)), dims=["y", "x"],
+                          coords={"y": np.linspace(0, 1000, 50), "x": np.linspace(0, 1400, 70)})
+    terrain = generate_terrain(canvas, seed=5, zfactor=2000)
+    view = viewshed(dem, x=300.0, y=200.0, observer_elev=20)
+    return {"terrain": terrain.values, "slope": slope(dem).values, "aspect": aspect(dem).values,
+            "curvature": curvature(dem).values, "hillshade": hillshade(dem, azimuth=300, angle_altitude=35).values,
+            "viewshed": view.values}
+
+
+def xrspatial_focal_zonal():
+    """Focal means, kernels and statistics, hot spots, a 2-d convolution;
+    zonal statistics and cross tabulation; proximity, allocation and
+    direction; an A* path."""
+    import xarray as xr
+    from xrspatial import a_star_search, allocation, direction, proximity, zonal
+    from xrspatial import focal
+    from xrspatial.convolution import circle_kernel, convolution_2d
+    dem = _xrspatial_raster(9)
+    kernel = circle_kernel(1, 1, 2)
+    zones = xr.DataArray((dem.values // 40).astype(np.int64) % 5, dims=dem.dims, coords=dem.coords)
+    targets = xr.DataArray(np.where(np.random.default_rng(10).random(dem.shape) > 0.985, 1.0 + zones.values, 0.0),
+                           dims=dem.dims, coords=dem.coords)
+    stats = zonal.stats(zones, dem, stats_funcs=["mean", "max", "min", "std", "var", "count", "sum"])
+    path = a_star_search(dem, start=(10.0, 10.0), goal=(550.0, 750.0))
+    return {"mean": focal.mean(dem, passes=2).values, "apply": focal.apply(dem, kernel).values,
+            "focal_stats": focal.focal_stats(dem, kernel, stats_funcs=["mean", "max", "min", "range", "std", "var",
+                                                                         "sum"]).values,
+            "hotspots": focal.hotspots(dem, kernel).values.astype(np.int64),
+            "convolution": convolution_2d(dem, kernel).values,
+            "zonal": stats.drop(columns="zone").values.astype(float), "zone_ids": stats["zone"].values,
+            "crosstab": zonal.crosstab(zones, targets).values.astype(float),
+            "proximity": proximity(targets).values, "manhattan": proximity(targets, distance_metric="MANHATTAN").values,
+            "allocation": allocation(targets).values, "direction": direction(targets).values,
+            "path": path.values}
+
+
+def xrspatial_classify():
+    """Natural breaks, quantile and equal-interval classes, reclassify,
+    binary; vegetation indices (NDVI, ARVI, EVI, SAVI)."""
+    from xrspatial import classify
+    from xrspatial.multispectral import arvi, evi, ndvi, savi
+    dem = _xrspatial_raster(11)
+    nir, red, blue = _xrspatial_raster(12) / 1000.0, _xrspatial_raster(13) / 1000.0, _xrspatial_raster(14) / 1000.0
+    return {"natural_breaks": classify.natural_breaks(dem, k=5).values,
+            "quantile": classify.quantile(dem, k=4).values,
+            "equal_interval": classify.equal_interval(dem, k=6).values,
+            "reclassify": classify.reclassify(dem, bins=[300, 450, 600, 800], new_values=[1, 2, 3, 4]).values,
+            "binary": classify.binary(dem.round(), [400.0, 500.0, 600.0]).values,
+            "ndvi": ndvi(nir, red).values, "arvi": arvi(nir, red, blue).values,
+            "evi": evi(nir, red, blue).values, "savi": savi(nir, red).values}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -4829,4 +5017,8 @@ WORKLOADS = {
     "alphatims": {"dda": alphatims_dda, "dia": alphatims_dia, "hdf": alphatims_hdf},
     "quaternionic": {"algebra": quaternionic_algebra, "converters": quaternionic_converters,
                      "interpolation": quaternionic_interpolation},
+    "skan": {"summarize": skan_summarize, "graph": skan_graph},
+    "squidpy": {"graph": squidpy_graph, "ligrec": squidpy_ligrec, "sepal": squidpy_sepal},
+    "xarray-spatial": {"terrain": xrspatial_terrain, "focal_zonal": xrspatial_focal_zonal,
+                       "classify": xrspatial_classify},
 }

@@ -502,3 +502,75 @@ def test_value_type_holding_another_value_type(tmp_path):
             raise AssertionError("accepted")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_value_type_with_dtype_set_per_instance_and_error_flag_slot(tmp_path):
+    # a type class that sets its own dtype (Numba's Type has none), one type
+    # per element dtype; typeof_impl.register(cls, func) as singledispatch
+    # takes it; an unbox keeping its error flag in alloca_once_value's slot
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, make_attribute_wrapper, models, register_model,
+                                     typeof_impl, unbox)
+
+        class Ragged:
+            def __init__(self, values, offsets):
+                self.values, self.offsets = values, offsets
+
+        class RaggedType(types.Type):
+            def __init__(self, dtype):
+                self.dtype = dtype
+                self.values = types.Array(dtype, 1, "A")
+                super().__init__(name=f"Ragged({dtype})")
+
+        def typeof_ragged(val, c):
+            return RaggedType(typeof_impl(val.values, c).dtype)
+
+        typeof_impl.register(Ragged, typeof_ragged)
+
+        @register_model(RaggedType)
+        class RaggedModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("values", fe_type.values),
+                                                ("offsets", types.Array(types.int64, 1, "C"))])
+
+        make_attribute_wrapper(RaggedType, "values", "values")
+        make_attribute_wrapper(RaggedType, "offsets", "offsets")
+
+        @unbox(RaggedType)
+        def unbox_ragged(typ, obj, c):
+            ragged = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            for name in ("values", "offsets"):
+                member = c.pyapi.object_getattr_string(obj, name)
+                setattr(ragged, name, c.unbox(typ.values if name == "values" else
+                                              types.Array(types.int64, 1, "C"), member).value)
+                c.pyapi.decref(member)
+            is_error_ptr = cgutils.alloca_once_value(c.builder, cgutils.false_bit)
+            return NativeValue(ragged._getvalue(), is_error=c.builder.load(is_error_ptr))
+
+        @njit
+        def row_sums(r):
+            out = np.zeros(r.offsets.shape[0] - 1)
+            for i in range(out.shape[0]):
+                for j in range(r.offsets[i], r.offsets[i + 1]):
+                    out[i] += r.values[j]
+            return out
+
+        rng = np.random.default_rng(3)
+        for dtype in (np.float64, np.float32, np.int32):
+            offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 5, 6))]).astype(np.int64)
+            r = Ragged((rng.normal(size=offsets[-1]) * 10).astype(dtype)[::-1], offsets)
+            np.testing.assert_allclose(row_sums(r), row_sums.py_func(r), rtol=1e-6)
+        assert RaggedType(types.float32).dtype == types.float32
+        assert len(row_sums.signatures) == 3
+        try:
+            typeof_impl.register(3, typeof_ragged)
+        except TypeError as exc:
+            assert "takes a class" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)

@@ -372,3 +372,31 @@ def test_an_address_made_a_void_pointer_reads_as_an_array_of_a_dtype():
     m = rng.integers(-50, 50, (4, 5)).astype(np.int32)
     np.testing.assert_array_equal(rows_at(m.ctypes.data, 4, 5), m.sum(axis=1))
     assert (cgutils.int32_t, cgutils.true_bit.constant) == (ir.IntType(32), 1)
+
+
+@intrinsic
+def doubled_through_a_slot(typingctx, x):
+    """x kept in stack memory by cgutils.alloca_once_value, doubled there and read back."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        slot = cgutils.alloca_once_value(builder, args[0])
+        builder.store(builder.add(builder.load(slot), builder.load(slot)), slot)
+        return builder.load(slot)
+    return x(x), codegen
+
+
+@njit
+def doubled_sum(xs):
+    total = 0
+    for i in range(xs.shape[0]):
+        total += doubled_through_a_slot(xs[i])
+    return total
+
+
+def test_alloca_once_value_holds_the_value_in_stack_memory():
+    rng = make_rng(seed_of("alloca_once_value"))
+    for n in (0, 1, 9):
+        xs = rng.integers(-1000, 1000, size=n)
+        assert doubled_sum(xs) == 2 * int(xs.sum())

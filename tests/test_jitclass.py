@@ -356,6 +356,52 @@ def test_array_field_shares_memory_with_the_array_given():
     assert p.mass[1] == -1.0
 
 
+@jitclass([("weights", float64[:]), ("grid", int64[:, :])])
+class Weighted:
+    def __init__(self, weights, grid):
+        self.weights = weights
+        self.grid = grid
+
+    def weighted_row(self, i):
+        total = 0.0
+        for j in range(self.grid.shape[1]):
+            total += self.weights[j] * self.grid[i, j]
+        return total
+
+    def uniform(self):
+        return self.weights.strides == (0,)
+
+
+@njit
+def make_weighted(weights, grid):
+    w = Weighted(weights, grid)
+    return w.weighted_row(0) + w.weighted_row(grid.shape[0] - 1), w.uniform()
+
+
+def test_readonly_arrays_fit_writable_array_fields():
+    # as in Numba, a readonly array (a broadcast, a frozen array) may be kept
+    # in a field of the writable array type, and read through it
+    rng = make_rng(seed_of("readonly fields"))
+    for n in (1, 3, 7):
+        grid = rng.integers(-5, 5, size=(4, n))
+        grid.setflags(write=False)
+        frozen = rng.normal(size=n)
+        frozen.setflags(write=False)
+        for weights in (np.broadcast_to(0.5, n), frozen, frozen[::-1]):
+            w, q = Weighted(weights, grid), plain(Weighted)(weights, grid)
+            assert [w.weighted_row(i) for i in range(4)] == [q.weighted_row(i) for i in range(4)]
+            assert w.uniform() == q.uniform() == (weights.strides == (0,))
+            np.testing.assert_array_equal(w.weights, weights)
+            assert make_weighted(weights, grid) == make_weighted.py_func(weights, grid)
+
+
+@ruchey_only
+def test_readonly_array_of_another_dtype_is_refused_by_an_array_field():
+    grid = np.zeros((2, 3), dtype=np.int64)
+    with pytest.raises(ruchey.TypingError, match="field 'weights' of jitclass Weighted"):
+        Weighted(np.broadcast_to(np.int64(1), 3), grid)
+
+
 # ---------------------------------------------------------------- in compiled code
 
 @njit

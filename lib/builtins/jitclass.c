@@ -124,9 +124,14 @@ const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c) {
 }
 
 /* Whether a value of t may be stored in a field of type f: numbers convert
- * (as Numba casts them; complex only to complex), others unify with it. */
+ * (as Numba casts them; complex only to complex), others unify with it. A
+ * readonly array fits a field of the writable type, as in Numba, whose
+ * setattr leaves the conversion to a cast that keeps the same data (skan
+ * stores np.broadcast_to(1.0, n) in a float64[:] field it only reads). */
 static bool fits(const Type *t, const Type *f) {
   if (ty_is_scalar(t) && ty_is_scalar(f)) return !ty_is_complex(t) || ty_is_complex(f);
+  if (t->kind == TY_ARRAY && t->readonly && f->kind == TY_ARRAY && !f->readonly)
+    t = ty_array(t->elem, t->ndim, t->layout, false);
   if (f->kind == TY_OPTIONAL && (t->kind == TY_NONE || fits(t, f->elem))) return true;
   return t == f || ty_unify(f, t) == f;
 }

@@ -63,9 +63,11 @@ def _registered(table, type_class):
 # ---------------------------------------------------------------- the registrations (numba.extending's)
 
 class _TypeofRegistry:
-    """numba.extending.typeof_impl: ``@typeof_impl.register(cls)``."""
+    """numba.extending.typeof_impl: ``@typeof_impl.register(cls)``, or
+    ``typeof_impl.register(cls, func)`` as functools.singledispatch (Numba's
+    typeof_impl) takes it."""
 
-    def register(self, cls):
+    def register(self, cls, func=None):
         if not isinstance(cls, type):
             raise TypeError(f"typeof_impl.register takes a class, got {cls!r}")
 
@@ -73,7 +75,7 @@ class _TypeofRegistry:
             _typeofs[cls] = func
             _core._value_class(cls, _convert)
             return func
-        return keep
+        return keep if func is None else keep(func)
 
     def __call__(self, val, c=None):
         func = _registered(_typeofs, type(val))
@@ -185,7 +187,10 @@ class _Recorder:
 
 
 class _Builder(_Recorder):
-    pass
+    def load(self, ptr):
+        if getattr(ptr, "what", None) != "slot":
+            raise _unreadable(self._kind, f"builder.load of {ptr!r}")
+        return ptr.value
 
 
 class _Context(_Recorder):
@@ -330,6 +335,16 @@ def create_struct_proxy(typ, kind="value"):
             raise _unreadable("code", f"create_struct_proxy of {value!r}")
         return _Struct(_realise(typ), value)
     return make
+
+
+def alloca_once_value(builder, value, name="", zfill=False):
+    """numba.core.cgutils.alloca_once_value: in an unbox ruchey reads, a
+    slot builder.load gives back (fast_array_utils' keeps its error flag
+    there); in an @intrinsic's codegen, stack memory holding value."""
+    if isinstance(builder, _Builder):
+        return _Symbol("slot", value=value)
+    from ruchey import intrinsics
+    return intrinsics.alloca_once_value(builder, value, name=name, zfill=zfill)
 
 
 def is_not_null(builder, val):

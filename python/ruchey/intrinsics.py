@@ -30,7 +30,7 @@ import functools
 
 from ruchey import types
 
-__all__ = ["intrinsic", "get_or_insert_function", "alloca_once", "NRT_get_api"]
+__all__ = ["intrinsic", "get_or_insert_function", "alloca_once", "alloca_once_value", "NRT_get_api"]
 
 
 def _llvmlite_ir():
@@ -183,6 +183,14 @@ def alloca_once(builder, ty, size=None, name="", zfill=False):
     if zfill:
         builder.store(ty(None), ptr)
     return ptr
+
+
+def alloca_once_value(builder, value, name="", zfill=False):
+    """numba.core.cgutils's: stack memory of value's LLVM type (allocated
+    at the function's entry) holding value, stored where it is called."""
+    slot = alloca_once(builder, value.type, name=name, zfill=zfill)
+    builder.store(value, slot)
+    return slot
 
 
 def _describe(t):

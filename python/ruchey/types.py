@@ -8,6 +8,7 @@ scalar kinds are numbered in the compiler's order, which _core exports.
 """
 import builtins
 import enum
+import functools
 import itertools
 
 from ruchey import _core
@@ -62,7 +63,10 @@ class Type:
         layout = self.layout + ("R" if self.readonly else "")
         return (self.kind, self.ndim, layout) if self.unit is None else (self.kind, self.ndim, layout, self.unit)
 
-    @property
+    # not a property: a package's own subclass may set its dtype in
+    # __init__, as Numba's Type (which has none) lets it (fast_array_utils'
+    # sparse matrix types do)
+    @functools.cached_property
     def dtype(self):
         """An array type's element type (a scalar's: itself)."""
         return Type(self.kind, unit=self.unit)
