@@ -558,6 +558,7 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
  * types.float64[:]): an N_DTYPE node; NULL (no error) for any other object. */
 static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
   const Type *time = disp_dtype_time(obj);
+  if (!time) time = disp_text_class(obj);  /* (not a time: numpy.str_, '<U0', as Numba reads it) */
   if (time) {  /* numpy.dtype('M8[ns]') */
     Node *n = new_node(fe, N_DTYPE, e);
     n->ival = (int)time->kind;

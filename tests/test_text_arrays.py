@@ -254,3 +254,62 @@ def full_of(n):
 def test_other_functions_of_a_str_or_bytes_dtype_are_typing_errors(f, arg):
     with pytest.raises(ruchey.TypingError, match="of a str or bytes dtype"):
         njit(f)(arg)
+
+
+# ---------------------------------------------------------------- numpy.str_ and numpy.bytes_ as dtypes
+
+
+def zeros_of_str(n):
+    return numpy.zeros(n, numpy.str_)
+
+
+def empty_of_str(n):
+    return numpy.empty(n, dtype=numpy.str_)
+
+
+def zeros_of_bytes(n):
+    return numpy.zeros((n, 2), numpy.bytes_)
+
+
+def empty_of_bytes(n):
+    return numpy.empty(n, numpy.bytes_)
+
+
+def zeros_like_of_str(n):
+    return numpy.zeros_like(numpy.arange(n), numpy.str_)
+
+
+@pytest.mark.parametrize("f, width", [(zeros_of_str, "U0"), (empty_of_str, "U0"), (zeros_of_bytes, "S0"),
+                                      (empty_of_bytes, "S0"), (zeros_like_of_str, "U0")])
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_arrays_of_numpy_str_and_bytes_are_widthless_and_empty(f, width, n):
+    """Numba makes them '<U0' and '|S0' (NumPy itself widens them to one
+    character): the same shape and items as py_func's, of no width."""
+    got, want = njit(f)(n), f(n)
+    assert got.dtype == numpy.dtype(width) and got.shape == want.shape
+    empty = "" if width == "U0" else b""
+    assert all(item == empty for item in got.ravel().tolist())  # (numpy.empty's items are garbage: not compared)
+
+
+def items_of_widthless(n, i):
+    a = numpy.zeros(n, numpy.str_)
+    b = numpy.zeros(n, numpy.bytes_)
+    return len(a), a.size, a[i] == "", len(a[i]), b[i] == b"", len(b[i]), a.shape
+
+
+def test_items_of_widthless_text_arrays_are_empty():
+    rng = make_rng(7)
+    f = njit(items_of_widthless)
+    for n in rng.integers(1, 20, size=6).tolist():
+        i = int(rng.integers(-n, n))
+        assert f(n, i) == items_of_widthless(n, i)
+
+
+def sorted_widthless(n):
+    return numpy.sort(numpy.zeros(n, numpy.bytes_))
+
+
+def test_widthless_text_array_sorted():
+    for n in (0, 1, 4):
+        assert njit(sorted_widthless)(n).tolist() == sorted_widthless(n).tolist()
+
