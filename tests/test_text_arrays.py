@@ -313,3 +313,55 @@ def test_widthless_text_array_sorted():
     for n in (0, 1, 4):
         assert njit(sorted_widthless)(n).tolist() == sorted_widthless(n).tolist()
 
+
+# ---------------------------------------------------------------- numpy.array of strs
+
+
+def array_of_strs():
+    return numpy.array(["a", "bb"])
+
+
+def array_of_bytes():
+    return numpy.array([b"a", b"bb"])
+
+
+def array_of_str_arguments(s, t):
+    return numpy.asarray([s, t])
+
+
+def array_of_dtype_names():
+    return numpy.array(("f8", "i4"))
+
+
+@numba_deviation("numba's messages differ")
+@pytest.mark.parametrize("f, args", [(array_of_strs, ()), (array_of_bytes, ()), (array_of_str_arguments, ("x", "yz")),
+                                     (array_of_dtype_names, ())])
+def test_numpy_array_of_strs_is_a_clear_typing_error(f, args):
+    """Numba refuses numpy.array of a list of strs in compiled code too;
+    the message says how compiled code makes such an array."""
+    with pytest.raises(ruchey.TypingError, match="arrays of strs or bytes are not made from"):
+        njit(f)(*args)
+
+
+def test_strs_in_a_literal_list_argument_are_not_read_as_dtype_names():
+    """'a' names a (deprecated) dtype: read as one at compile time, NumPy
+    warned; inside a list it is a str."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        with pytest.raises(ruchey.TypingError, match="unicode_type"):
+            njit(array_of_strs)()
+
+
+def filled_widthful(n):
+    a = numpy.zeros(n, "U3")
+    for i in range(n):
+        a[i] = "ab"[: i % 3]
+    return a
+
+
+def test_text_array_made_and_filled_as_the_message_says():
+    for n in (0, 2, 5):
+        got, want = njit(filled_widthful)(n), filled_widthful(n)
+        assert got.dtype == want.dtype
+        numpy.testing.assert_array_equal(got, want)
