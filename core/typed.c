@@ -91,10 +91,11 @@ static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
  * arrays (of numbers), tuples of these, typed containers, instances;
- * bytes, which compiled code's lists hold (boxed as Python lists). */
+ * bytes, which compiled code's lists hold (boxed as Python lists); a
+ * compiled function (a list's: the number of it among its functions). */
 static bool holdable(const Type *t) {
   int refs = 0;
-  if (t->kind == TY_BYTES) return true;
+  if (t->kind == TY_BYTES || t->kind == TY_FUNCS) return true;
   if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
@@ -119,6 +120,7 @@ static const Type *type_of_value(PyObject *o) {
   const Type *t = jitclass_typeof(o);
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
+  if (t && t->kind == TY_FUNCTION) t = core_api()->funcs(1, &t);  /* typed.List([f]): Numba's List of f's type */
   if (t && (ty_is_scalar(t) ? t->kind != TY_F16 && !ty_is_time(t) : holdable(t))) return t;
   PyErr_Clear();
   PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
@@ -242,6 +244,7 @@ static int store_item(int kind, PyObject *o, char *p) {
 }
 
 static int store_instance(const Type *c, PyObject *o, char *p);
+static int store_function(const Type *t, PyObject *o, char *p);
 
 /* The arrays of an item at p (a tuple's fields in turn) made to keep
  * their Python objects alive while the container holds them. */
@@ -260,6 +263,7 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   }
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
+  if (t->kind == TY_FUNCS) return store_function(t, o, p);
   if (ty_is_enum(t) && ty_is_scalar(t->elem)) {  /* a member of its class: its value */
     Slot slot;
     void *arg;
@@ -401,6 +405,19 @@ static int store_instance(const Type *c, PyObject *o, char *p) {
   __atomic_add_fetch(&obj->refcount, 1, __ATOMIC_ACQ_REL);
   memcpy(p, &obj, sizeof obj);
   return 0;
+}
+
+/* o stored at p as an item of one of the functions t: its number among
+ * them; another function is refused, as Numba's List of one dispatcher's
+ * type refuses another's. */
+static int store_function(const Type *t, PyObject *o, char *p) {
+  for (int64_t k = 0; k < t->nfields; k++)
+    if (t->fields[k]->callee == (const void *)o) {
+      memcpy(p, &k, sizeof k);
+      return 0;
+    }
+  PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %R", t->name, o);
+  return -1;
 }
 
 /* o stored at p as an item of the list's. */

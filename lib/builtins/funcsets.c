@@ -42,7 +42,8 @@ const Type *ty_funcs_unify(const Type *a, const Type *b) {
   const Type *m[64];
   int n = 0;
   if (!add_members(a, m, &n) || !add_members(b, m, &n)) return NULL;
-  return n == 1 ? m[0] : ty_funcs(n, m);
+  bool alone = a->kind == TY_FUNCTION && b->kind == TY_FUNCTION;  /* (a list's [f] stays one of its functions) */
+  return n == 1 && alone ? m[0] : ty_funcs(n, m);
 }
 
 const Type *ty_funcs_widening(const Type *a, const Type *b) {

@@ -348,7 +348,7 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
                       args[i]->name);
   }
-  if (t && t->kind == TY_FUNCTION && !ty_container_item(in, n, t, "lists")) return NULL;
+  if (t && t->kind == TY_FUNCTION) t = ty_funcs(1, &t);  /* [f]: a list of one function, its items still f's number */
   return ty_list(t);
 }
 
@@ -475,9 +475,18 @@ LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
 /* The receiver of a method, typed: its item type (NULL if not known). */
 static const Type *recv_item(const Type **args) { return args[0]->elem; }
 
+/* Whether recv is a parameter: a list its caller made, whose item type
+ * this function cannot widen (its items' numbers among the caller's
+ * functions). */
+static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR && recv->var < in->f->nparams; }
+
 /* x.append(v), x.insert(i, v): v's type types an empty list. */
 bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
+  if (vt->kind == TY_FUNCTION && !recv_item(args)) vt = ty_funcs(1, &vt);  /* fs = []; fs.append(f): as [f] */
   const Type *functions = recv_item(args) && recv_item(args)->kind == TY_FUNCS ? ty_funcs_unify(recv_item(args), vt) : NULL;
+  if (functions && functions != recv_item(args) && given_list(in, n->list.items[0]))
+    return ty_error(in, v, "cannot add %s to a list of %s given to this function: which functions its items may be "
+                    "is fixed where the list is made (make it of all of them there)", vt->name, recv_item(args)->name) != NULL;
   if (functions)  /* fs.append(g) of a list of functions: one of them, g too */
     return functions == recv_item(args) || ty_refine_container(in, n, n->list.items[0], ty_list(functions));
   if (!ty_container_item(in, v, vt, "lists")) return false;
