@@ -91,7 +91,7 @@ static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
  * arrays (of numbers), tuples of these, typed containers, instances;
- * bytes, which compiled code's lists hold (boxed as Python lists); a
+ * bytes, which compiled code's lists hold; a
  * compiled function (a list's: the number of it among its functions). */
 static bool holdable(const Type *t) {
   int refs = 0;
@@ -462,6 +462,7 @@ static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *items = NULL;
   if (!PyArg_ParseTuple(args, "|O:List", &items)) return NULL;
   RtList *l = untyped_list();
+  if (l) l->typed = 1;
   ListObject *self = l ? (ListObject *)type->tp_alloc(type, 0) : NULL;
   if (!self) {
     if (l) rt_list_free(l);
@@ -485,6 +486,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   if (!item) return NULL;
   RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
   if (!l) return PyErr_NoMemory();
+  l->typed = 1;
   hold_tuple_items(item, l, true);
   return (PyObject *)list_wrap(l, kept_type(item));
 }
@@ -1146,14 +1148,17 @@ void *typed_container(PyObject *o) {
  * from Python. A dict of arrays or containers stays a typed.Dict, as
  * Numba's does (a cache of arrays one compiled function makes and another
  * reads): the argument arrays it borrows are made to keep their objects
- * (typed_box). */
+ * (typed_box). A list of bytes is a Python list too, as Numba's
+ * reflected list of them, but a typed List where typed.List made it
+ * (RtList.typed), as Numba's typed.List of bytes. */
 static bool holds_objects(const Type *t) {
   if (t && t->kind == TY_OPTIONAL) return holds_objects(t->elem);  /* an array or None: a Python list, as Numba's */
-  return t && (t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
+  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 
-static bool python_container(const Type *t) {
+static bool python_container(const Type *t, void *c) {
+  if (t->kind == TY_LIST && t->elem && t->elem->kind == TY_BYTES) return !((RtList *)c)->typed;
   if (t->kind == TY_LIST) return holds_objects(t->elem) && t->elem->kind != TY_CLASS;  /* instances: counted, never borrowed */
   return t->nfields && t->fields[0]->kind == TY_TUPLE;
 }
@@ -1196,14 +1201,14 @@ static PyObject *python_copy(const Type *t, void *c) {
 
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
-  if (python_container(t)) {
+  if (python_container(t, c)) {
     PyObject *r = python_copy(t, c);
     if (t->kind == TY_LIST) rt_list_release(c);
     else rt_dict_release(c);
     return r;
   }
+  typed_keep_arrays(t, c);  /* (a list of bytes: those of arguments it borrows) */
   if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
-  typed_keep_arrays(t, c);
   return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
 }
 

@@ -240,11 +240,11 @@ void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
 
 /* ---------------------------------------------------------------- the list's memory */
 
-enum { L_LEN = 1, L_CAP = 2, L_DATA = 3 };  /* RtList's fields */
+enum { L_LEN = 1, L_CAP = 2, L_DATA = 3, L_TYPED = 6 };  /* RtList's fields */
 
 static LLVMTypeRef list_struct(Lower *l) {
-  LLVMTypeRef f[6] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
-  return LLVMStructTypeInContext(l->mod->c, f, 6, 0);
+  LLVMTypeRef f[7] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
+  return LLVMStructTypeInContext(l->mod->c, f, 7, 0);
 }
 
 static LLVMValueRef list_field(Lower *l, LLVMValueRef lst, unsigned f) {
@@ -939,11 +939,17 @@ static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
   return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;
 }
 
+/* lst, marked made by typed.List (RtList.typed). */
+static LLVMValueRef typed_made(Lower *l, LLVMValueRef lst) {
+  tagged(l, LLVMBuildStore(l->b, const_i32(l, 1), list_field(l, lst, L_TYPED)), "list fields");
+  return lst;
+}
+
 static LLVMValueRef lo_empty_list(Lower *l, Node *n) {
   Node *room = bi_arg(n, 1, "allocated");
   LLVMValueRef cap = room ? lo_expr_as(l, room, TYS(TY_I64)) : const_i64(l, 0);
   cap = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, cap, const_i64(l, 0), ""), cap, const_i64(l, 0), "");
-  return lo_list_new(l, n->ty->elem, cap);
+  return typed_made(l, lo_list_new(l, n->ty->elem, cap));
 }
 
 /* Appends each element an array node gives (lo_for_each_element's sink). */
@@ -1040,6 +1046,8 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   if (!n->list.len) return lo_list_literal(l, n);
   return items_list(l, n->list.items[0], n->ty->elem);
 }
+
+static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) { return typed_made(l, lo_list_call(l, n)); }
 
 /* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
@@ -1322,7 +1330,7 @@ static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
 const Builtin bi_lists[] = {
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
