@@ -110,7 +110,8 @@ static const Type *number_tuple(const Type *t) {
   return t;
 }
 
-static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances";
+static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances, "
+                            "compiled functions";
 
 /* The type of the first item (or value) given to an untyped container;
  * NULL with a TypeError for what containers do not hold. */

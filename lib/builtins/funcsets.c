@@ -1,7 +1,8 @@
 /* builtins/funcsets.c — one of several compiled functions, chosen at run
  * time (TY_FUNCS): fns[i] of a tuple of them with a variable i (PyMPDATA's
  * atv[dim](...)), a for loop over such a tuple, a variable assigned
- * different ones (g = f if c else h), a list of them, and such a value
+ * different ones (g = f if c else h), a list of them (of one alone too:
+ * [f], typed.List([f]), a TY_FUNCS of one member), and such a value
  * passed on (for a FunctionType parameter too: the entry of the one it is)
  * and returned.
  *
