@@ -360,6 +360,15 @@ PyObject *disp_box(const Type *t, char *p) {
   }
 }
 
+/* The one of the functions t a value k is; a TypeError, not a read past
+ * them, for a number another list's functions gave (one a callee widened). */
+static PyObject *box_funcs(const Type *t, int64_t k) {
+  if (k >= 0 && k < t->nfields) return Py_NewRef((PyObject *)t->fields[k]->callee);
+  PyErr_Format(PyExc_TypeError, "ruchey: an item of a list of %s is none of these functions (a function it was "
+               "passed to added another)", t->name);
+  return NULL;
+}
+
 static PyObject *box_composite(const Type *t, char *p) {
   switch (t->kind) {
   case TY_ELLIPSIS: return Py_NewRef(Py_Ellipsis);
@@ -381,7 +390,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
   case TY_FUNCTION: return Py_NewRef((PyObject *)t->callee);  /* its dispatcher, as Numba returns it */
-  case TY_FUNCS: return Py_NewRef((PyObject *)t->fields[*(int64_t *)p]->callee);  /* the one it is */
+  case TY_FUNCS: return box_funcs(t, *(int64_t *)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
     PyObject *o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s->data, (Py_ssize_t)s->len);

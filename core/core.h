@@ -106,6 +106,7 @@ struct _PyArray_Descr *disp_time_descr(const Type *t);  /* its dtype, a new refe
 const Type *disp_dtype_time(PyObject *o);
 /* A str or bytes dtype of a width ('U5', 'S3') as its arrays' element, or NULL (no exception). */
 const Type *disp_dtype_text(PyObject *o);
+const Type *disp_text_class(PyObject *o);  /* numpy.str_, numpy.bytes_ as a dtype: '<U0', '|S0'; else NULL */
 const Type *disp_type_object(PyObject *o);  /* the type a ruchey.types object (types.int64[:], ListType(...)) describes, else NULL */
 const Type *disp_scalar_time(PyObject *o);  /* o a numpy.datetime64 or timedelta64: its type, or NULL */  /* o a dtype object of datetime64[unit] or timedelta64[unit], or NULL */
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);

@@ -558,6 +558,7 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
  * types.float64[:]): an N_DTYPE node; NULL (no error) for any other object. */
 static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
   const Type *time = disp_dtype_time(obj);
+  if (!time) time = disp_text_class(obj);  /* (not a time: numpy.str_, '<U0', as Numba reads it) */
   if (time) {  /* numpy.dtype('M8[ns]') */
     Node *n = new_node(fe, N_DTYPE, e);
     n->ival = (int)time->kind;
@@ -930,7 +931,11 @@ static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe
 
 /* An argument of a builtin: an expression, a dtype's name, or a literal
  * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
- * numpy.concatenate([a, b])) since compiled code has no list type. */
+ * numpy.concatenate([a, b])) since compiled code has no list type. A str
+ * is a dtype's name only as the argument itself: inside a literal list
+ * it is a str (numpy.array(["a", "bb"]) holds no dtypes). */
+static Node *fe_arg_items(Fe *fe, PyObject *e);
+
 static Node *fe_arg(Fe *fe, PyObject *e) {
   if (is_kind(e, "Constant")) {
     PyObject *v = field(e, "value");
@@ -938,19 +943,23 @@ static Node *fe_arg(Fe *fe, PyObject *e) {
     Py_DECREF(v);
     if (n) return n;
   }
+  return fe_arg_items(fe, e);
+}
+
+static Node *fe_arg_items(Fe *fe, PyObject *e) {
   if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return fe_expr(fe, e);
   Node *long_one = long_display_array(fe, e);
   if (long_one || fe->diag->kind) return long_one;
   PyObject *elts = field(e, "elts");
   if (has_starred_elts(elts)) {  /* numpy.zeros((n, *a.shape)): the tuples' sum, each item read as here */
-    Node *n = starred_tuple(fe, e, elts, fe_arg);
+    Node *n = starred_tuple(fe, e, elts, fe_arg_items);
     Py_DECREF(elts);
     return n;
   }
   Node *n = new_node(fe, N_TUPLE, e);
   n->list = new_list(fe, (int)PyList_GET_SIZE(elts));
   for (int i = 0; n && i < n->list.len; i++)
-    if (!(n->list.items[i] = fe_arg(fe, PyList_GET_ITEM(elts, i)))) n = NULL;
+    if (!(n->list.items[i] = fe_arg_items(fe, PyList_GET_ITEM(elts, i)))) n = NULL;
   Py_DECREF(elts);
   return n;
 }

@@ -91,10 +91,11 @@ static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
  * arrays (of numbers), tuples of these, typed containers, instances;
- * bytes, which compiled code's lists hold (boxed as Python lists). */
+ * bytes, which compiled code's lists hold; a
+ * compiled function (a list's: the number of it among its functions). */
 static bool holdable(const Type *t) {
   int refs = 0;
-  if (t->kind == TY_BYTES) return true;
+  if (t->kind == TY_BYTES || t->kind == TY_FUNCS) return true;
   if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
@@ -109,7 +110,8 @@ static const Type *number_tuple(const Type *t) {
   return t;
 }
 
-static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances";
+static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances, "
+                            "compiled functions";
 
 /* The type of the first item (or value) given to an untyped container;
  * NULL with a TypeError for what containers do not hold. */
@@ -119,6 +121,7 @@ static const Type *type_of_value(PyObject *o) {
   const Type *t = jitclass_typeof(o);
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
+  if (t && t->kind == TY_FUNCTION) t = core_api()->funcs(1, &t);  /* typed.List([f]): Numba's List of f's type */
   if (t && (ty_is_scalar(t) ? t->kind != TY_F16 && !ty_is_time(t) : holdable(t))) return t;
   PyErr_Clear();
   PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
@@ -242,6 +245,7 @@ static int store_item(int kind, PyObject *o, char *p) {
 }
 
 static int store_instance(const Type *c, PyObject *o, char *p);
+static int store_function(const Type *t, PyObject *o, char *p);
 
 /* The arrays of an item at p (a tuple's fields in turn) made to keep
  * their Python objects alive while the container holds them. */
@@ -260,6 +264,7 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   }
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
+  if (t->kind == TY_FUNCS) return store_function(t, o, p);
   if (ty_is_enum(t) && ty_is_scalar(t->elem)) {  /* a member of its class: its value */
     Slot slot;
     void *arg;
@@ -403,6 +408,19 @@ static int store_instance(const Type *c, PyObject *o, char *p) {
   return 0;
 }
 
+/* o stored at p as an item of one of the functions t: its number among
+ * them; another function is refused, as Numba's List of one dispatcher's
+ * type refuses another's. */
+static int store_function(const Type *t, PyObject *o, char *p) {
+  for (int64_t k = 0; k < t->nfields; k++)
+    if (t->fields[k]->callee == (const void *)o) {
+      memcpy(p, &k, sizeof k);
+      return 0;
+    }
+  PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %R", t->name, o);
+  return -1;
+}
+
 /* o stored at p as an item of the list's. */
 static int list_store(ListObject *self, PyObject *o, char *p) { return store_value(list_item_type_of(self), o, p); }
 
@@ -445,6 +463,7 @@ static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *items = NULL;
   if (!PyArg_ParseTuple(args, "|O:List", &items)) return NULL;
   RtList *l = untyped_list();
+  if (l) l->typed = 1;
   ListObject *self = l ? (ListObject *)type->tp_alloc(type, 0) : NULL;
   if (!self) {
     if (l) rt_list_free(l);
@@ -468,6 +487,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   if (!item) return NULL;
   RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
   if (!l) return PyErr_NoMemory();
+  l->typed = 1;
   hold_tuple_items(item, l, true);
   return (PyObject *)list_wrap(l, kept_type(item));
 }
@@ -1129,14 +1149,17 @@ void *typed_container(PyObject *o) {
  * from Python. A dict of arrays or containers stays a typed.Dict, as
  * Numba's does (a cache of arrays one compiled function makes and another
  * reads): the argument arrays it borrows are made to keep their objects
- * (typed_box). */
+ * (typed_box). A list of bytes is a Python list too, as Numba's
+ * reflected list of them, but a typed List where typed.List made it
+ * (RtList.typed), as Numba's typed.List of bytes. */
 static bool holds_objects(const Type *t) {
   if (t && t->kind == TY_OPTIONAL) return holds_objects(t->elem);  /* an array or None: a Python list, as Numba's */
-  return t && (t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
+  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
                t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
 }
 
-static bool python_container(const Type *t) {
+static bool python_container(const Type *t, void *c) {
+  if (t->kind == TY_LIST && t->elem && t->elem->kind == TY_BYTES) return !((RtList *)c)->typed;
   if (t->kind == TY_LIST) return holds_objects(t->elem) && t->elem->kind != TY_CLASS;  /* instances: counted, never borrowed */
   return t->nfields && t->fields[0]->kind == TY_TUPLE;
 }
@@ -1179,14 +1202,14 @@ static PyObject *python_copy(const Type *t, void *c) {
 
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
-  if (python_container(t)) {
+  if (python_container(t, c)) {
     PyObject *r = python_copy(t, c);
     if (t->kind == TY_LIST) rt_list_release(c);
     else rt_dict_release(c);
     return r;
   }
+  typed_keep_arrays(t, c);  /* (a list of bytes: those of arguments it borrows) */
   if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
-  typed_keep_arrays(t, c);
   return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
 }
 

@@ -104,6 +104,14 @@ const Type *disp_dtype_text(PyObject *o) {
   return d->type_num == NPY_STRING ? core_api()->byteseq((int)PyDataType_ELSIZE(d)) : NULL;
 }
 
+/* numpy.str_ and numpy.bytes_ as a dtype: the widthless '<U0' and '|S0'
+ * Numba makes numpy.zeros(n, numpy.str_) of (NumPy itself would widen
+ * them to one character); NULL for any other object. */
+const Type *disp_text_class(PyObject *o) {
+  if (o == (PyObject *)&PyUnicodeArrType_Type) return core_api()->charseq(0);
+  return o == (PyObject *)&PyStringArrType_Type ? core_api()->byteseq(0) : NULL;
+}
+
 const Type *disp_scalar_time(PyObject *o) {
   if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
   PyArray_Descr *d = PyArray_DescrFromScalar(o);

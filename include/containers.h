@@ -30,6 +30,8 @@ typedef struct RtList {
   char *data;
   int64_t itemsize;
   int32_t kind;      /* the items' TypeKind */
+  int32_t typed;     /* made as a typed.List (not a list display or a Python list's copy): returned as one where
+                        Numba returns its typed.List but a Python list for its reflected list (of bytes) */
   int64_t mapped;    /* data's bytes when mapped by mmap (large buffers), else 0: malloc'd */
   RtHeld held;       /* the references in each item */
 } RtList;

@@ -829,6 +829,7 @@ typedef struct RucheyAPI {
   const Type *(*enum_member)(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
                              const int64_t *values, const char *const *texts);  /* ty_enum */
   const Type *(*buffer)(const Type *array, char kind);  /* ty_buffer */
+  const Type *(*funcs)(int n, const Type *const *members);  /* ty_funcs */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

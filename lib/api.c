@@ -165,6 +165,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .funcptr = ty_funcptr,
     .enum_member = ty_enum,
     .buffer = ty_buffer,
+    .funcs = ty_funcs,
   };
   return &api;
 }

@@ -6,11 +6,13 @@ a writable one of a bytearray); bytearray and memoryview arguments as
 arrays of their items. Each behaviour is compared with the function's own
 Python original on seeded random bytes, and bad input gives what Python
 gives or a TypingError naming what is not supported."""
+import gc
+
 import numpy
 import pytest
 import ruchey
 import ruchey.extending
-from ruchey import cuda, njit
+from ruchey import cuda, njit, typed
 
 from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
 
@@ -416,6 +418,69 @@ def listed(b):
 def test_lists_of_bytes():
     for b in SAMPLES:
         assert_same(listed, b)
+
+
+# ---------------------------------------------------------------- typed Lists of bytes returned
+
+
+@njit
+def typed_list_of_pieces(b):
+    out = typed.List()
+    out.append(b)
+    for i in range(len(b)):
+        out.append(b[i:])
+    out.append(b"end")
+    return out
+
+
+@njit
+def typed_list_inserted_into(b):
+    out = typed.List([b])
+    out.insert(0, b"start")
+    return out
+
+
+@njit
+def total_length(items):
+    n = 0
+    for x in items:
+        n += len(x)
+    return n
+
+
+@pytest.mark.parametrize("f", [typed_list_of_pieces, typed_list_inserted_into])
+def test_typed_list_of_bytes_returns_as_a_typed_list(f):
+    """Numba returns its typed.List of bytes as a typed.List (and a list
+    display of bytes as a Python list: test_lists_of_bytes)."""
+    for b in SAMPLES:
+        got, want = f(b), f.py_func(b)
+        assert type(got) is typed.List and list(got) == list(want)
+        assert all(type(x) is bytes for x in got)
+        assert total_length(got) == sum(len(x) for x in want)
+
+
+def test_typed_list_of_bytes_keeps_the_argument_bytes_it_holds():
+    kept = []
+    for i in range(300):
+        b = bytes(RNG.integers(0, 256, size=i % 9).tolist())
+        kept.append((typed_list_of_pieces(b + b"!"), b + b"!"))
+    gc.collect()
+    for got, b in kept:
+        assert list(got) == list(typed_list_of_pieces.py_func(b))
+
+
+@njit
+def appended_to(items, b):
+    items.append(b)
+    return len(items)
+
+
+def test_typed_list_of_bytes_made_in_python_passed_in_and_returned():
+    items = typed.List([b"x", b"yy"])
+    for b in SAMPLES[:8]:
+        assert appended_to(items, b + b"?") == len(items)
+    gc.collect()
+    assert list(items) == [b"x", b"yy"] + [b + b"?" for b in SAMPLES[:8]]
 
 
 # ---------------------------------------------------------------- numpy.frombuffer

@@ -11,7 +11,7 @@ signature."""
 import numpy
 import pytest
 import ruchey
-from ruchey import njit, prange, types
+from ruchey import njit, prange, typed, types
 
 from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, random_floats
 
@@ -506,3 +506,119 @@ def test_device_function_chosen_per_thread_in_a_kernel():
     per_thread[2, 32](out, x, which)
     want = numpy.where(which == 0, x * x, x * x * x)
     numpy.testing.assert_array_equal(out, want)
+
+
+# ---------------------------------------------------------------- a list of one function
+
+
+@njit
+def one_listed(i, x):
+    fs = [plain_square]
+    return fs[i](x)
+
+
+@njit
+def one_looped(x):
+    s = 0.0
+    for f in [plain_square]:
+        s += f(x)
+    return s
+
+
+@njit
+def one_appended(x):
+    fs = []
+    fs.append(plain_square)
+    return fs[0](x) + len(fs)
+
+
+@njit
+def one_in_typed_lists(x):
+    made = typed.List([plain_square])
+    grown = typed.List()
+    grown.append(plain_cube)
+    return made[0](x) + grown[-1](x)
+
+
+@pytest.mark.parametrize("f", [one_looped, one_appended, one_in_typed_lists])
+def test_list_of_one_function_called(f):
+    for x in floats(21, 6):
+        assert_same(f, x)
+
+
+def test_list_of_one_function_indexed_and_out_of_range():
+    for x in floats(22, 4):
+        for i in (0, -1):
+            assert_same(one_listed, i, x)
+    for i in (1, -2):
+        with pytest.raises(IndexError):
+            one_listed(i, 2.0)
+
+
+@njit
+def one_then_another(x):
+    fs = [plain_square]
+    fs.append(plain_cube)
+    s = 0.0
+    for f in fs:
+        s += f(x)
+    return s, len(fs)
+
+
+@numba_deviation("numba calls the first function for both items of the widened list")
+def test_list_of_one_function_widened_by_an_append():
+    for x in floats(23, 4):
+        assert_same(one_then_another, x)
+
+
+@njit
+def first_of(fs, x):
+    return fs[0](x)
+
+
+@njit
+def sum_over(fs, x):
+    s = 0.0
+    for f in fs:
+        s += f(x)
+    return s
+
+
+def test_typed_list_of_a_function_made_in_python_passed_in():
+    fs = typed.List([plain_square])
+    fs.append(plain_square)
+    for x in floats(24, 6):
+        assert_same(first_of, fs, x)
+        assert_same(sum_over, fs, x)
+    assert list(fs) == [plain_square, plain_square] and fs[1] is plain_square
+
+
+@njit
+def made_and_returned():
+    return typed.List([plain_cube])
+
+
+def test_typed_list_of_a_function_returned_holds_the_dispatcher():
+    assert list(made_and_returned()) == [plain_cube]
+
+
+@numba_deviation("numba stores the other function, cast with a NumbaTypeSafetyWarning")
+def test_typed_list_of_a_function_refuses_another_function():
+    fs = typed.List([plain_square])
+    with pytest.raises(TypeError, match="cannot hold"):
+        fs.append(plain_cube)
+    with pytest.raises(TypeError, match="cannot hold"):
+        fs[0] = plain_cube
+    assert list(fs) == [plain_square]
+
+
+@njit
+def append_another(fs, x):
+    fs.append(plain_cube)
+    return fs[-1](x)
+
+
+@numba_deviation("numba's messages differ")
+def test_list_given_to_a_function_is_not_widened_by_another_function():
+    with pytest.raises(ruchey.TypingError, match="fixed where the list is made"):
+        append_another(typed.List([plain_square]), 2.0)

@@ -254,3 +254,114 @@ def full_of(n):
 def test_other_functions_of_a_str_or_bytes_dtype_are_typing_errors(f, arg):
     with pytest.raises(ruchey.TypingError, match="of a str or bytes dtype"):
         njit(f)(arg)
+
+
+# ---------------------------------------------------------------- numpy.str_ and numpy.bytes_ as dtypes
+
+
+def zeros_of_str(n):
+    return numpy.zeros(n, numpy.str_)
+
+
+def empty_of_str(n):
+    return numpy.empty(n, dtype=numpy.str_)
+
+
+def zeros_of_bytes(n):
+    return numpy.zeros((n, 2), numpy.bytes_)
+
+
+def empty_of_bytes(n):
+    return numpy.empty(n, numpy.bytes_)
+
+
+def zeros_like_of_str(n):
+    return numpy.zeros_like(numpy.arange(n), numpy.str_)
+
+
+@pytest.mark.parametrize("f, width", [(zeros_of_str, "U0"), (empty_of_str, "U0"), (zeros_of_bytes, "S0"),
+                                      (empty_of_bytes, "S0"), (zeros_like_of_str, "U0")])
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_arrays_of_numpy_str_and_bytes_are_widthless_and_empty(f, width, n):
+    """Numba makes them '<U0' and '|S0' (NumPy itself widens them to one
+    character): the same shape and items as py_func's, of no width."""
+    got, want = njit(f)(n), f(n)
+    assert got.dtype == numpy.dtype(width) and got.shape == want.shape
+    empty = "" if width == "U0" else b""
+    assert all(item == empty for item in got.ravel().tolist())  # (numpy.empty's items are garbage: not compared)
+
+
+def items_of_widthless(n, i):
+    a = numpy.zeros(n, numpy.str_)
+    b = numpy.zeros(n, numpy.bytes_)
+    return len(a), a.size, a[i] == "", len(a[i]), b[i] == b"", len(b[i]), a.shape
+
+
+def test_items_of_widthless_text_arrays_are_empty():
+    rng = make_rng(7)
+    f = njit(items_of_widthless)
+    for n in rng.integers(1, 20, size=6).tolist():
+        i = int(rng.integers(-n, n))
+        assert f(n, i) == items_of_widthless(n, i)
+
+
+def sorted_widthless(n):
+    return numpy.sort(numpy.zeros(n, numpy.bytes_))
+
+
+def test_widthless_text_array_sorted():
+    for n in (0, 1, 4):
+        assert njit(sorted_widthless)(n).tolist() == sorted_widthless(n).tolist()
+
+
+# ---------------------------------------------------------------- numpy.array of strs
+
+
+def array_of_strs():
+    return numpy.array(["a", "bb"])
+
+
+def array_of_bytes():
+    return numpy.array([b"a", b"bb"])
+
+
+def array_of_str_arguments(s, t):
+    return numpy.asarray([s, t])
+
+
+def array_of_dtype_names():
+    return numpy.array(("f8", "i4"))
+
+
+@numba_deviation("numba's messages differ")
+@pytest.mark.parametrize("f, args", [(array_of_strs, ()), (array_of_bytes, ()), (array_of_str_arguments, ("x", "yz")),
+                                     (array_of_dtype_names, ())])
+def test_numpy_array_of_strs_is_a_clear_typing_error(f, args):
+    """Numba refuses numpy.array of a list of strs in compiled code too;
+    the message says how compiled code makes such an array."""
+    with pytest.raises(ruchey.TypingError, match="arrays of strs or bytes are not made from"):
+        njit(f)(*args)
+
+
+def test_strs_in_a_literal_list_argument_are_not_read_as_dtype_names():
+    """'a' names a (deprecated) dtype: read as one at compile time, NumPy
+    warned; inside a list it is a str."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        with pytest.raises(ruchey.TypingError, match="unicode_type"):
+            njit(array_of_strs)()
+
+
+def filled_widthful(n):
+    a = numpy.zeros(n, "U3")
+    for i in range(n):
+        a[i] = "ab"[: i % 3]
+    return a
+
+
+def test_text_array_made_and_filled_as_the_message_says():
+    for n in (0, 2, 5):
+        got, want = njit(filled_widthful)(n), filled_widthful(n)
+        assert got.dtype == want.dtype
+        numpy.testing.assert_array_equal(got, want)

@@ -1,7 +1,8 @@
 /* builtins/funcsets.c — one of several compiled functions, chosen at run
  * time (TY_FUNCS): fns[i] of a tuple of them with a variable i (PyMPDATA's
  * atv[dim](...)), a for loop over such a tuple, a variable assigned
- * different ones (g = f if c else h), a list of them, and such a value
+ * different ones (g = f if c else h), a list of them (of one alone too:
+ * [f], typed.List([f]), a TY_FUNCS of one member), and such a value
  * passed on (for a FunctionType parameter too: the entry of the one it is)
  * and returned.
  *
@@ -42,7 +43,8 @@ const Type *ty_funcs_unify(const Type *a, const Type *b) {
   const Type *m[64];
   int n = 0;
   if (!add_members(a, m, &n) || !add_members(b, m, &n)) return NULL;
-  return n == 1 ? m[0] : ty_funcs(n, m);
+  bool alone = a->kind == TY_FUNCTION && b->kind == TY_FUNCTION;  /* (a list's [f] stays one of its functions) */
+  return n == 1 && alone ? m[0] : ty_funcs(n, m);
 }
 
 const Type *ty_funcs_widening(const Type *a, const Type *b) {

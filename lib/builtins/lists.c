@@ -240,11 +240,11 @@ void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
 
 /* ---------------------------------------------------------------- the list's memory */
 
-enum { L_LEN = 1, L_CAP = 2, L_DATA = 3 };  /* RtList's fields */
+enum { L_LEN = 1, L_CAP = 2, L_DATA = 3, L_TYPED = 6 };  /* RtList's fields */
 
 static LLVMTypeRef list_struct(Lower *l) {
-  LLVMTypeRef f[6] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
-  return LLVMStructTypeInContext(l->mod->c, f, 6, 0);
+  LLVMTypeRef f[7] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i32};
+  return LLVMStructTypeInContext(l->mod->c, f, 7, 0);
 }
 
 static LLVMValueRef list_field(Lower *l, LLVMValueRef lst, unsigned f) {
@@ -348,7 +348,7 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
                       args[i]->name);
   }
-  if (t && t->kind == TY_FUNCTION && !ty_container_item(in, n, t, "lists")) return NULL;
+  if (t && t->kind == TY_FUNCTION) t = ty_funcs(1, &t);  /* [f]: a list of one function, its items still f's number */
   return ty_list(t);
 }
 
@@ -475,9 +475,18 @@ LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
 /* The receiver of a method, typed: its item type (NULL if not known). */
 static const Type *recv_item(const Type **args) { return args[0]->elem; }
 
+/* Whether recv is a parameter: a list its caller made, whose item type
+ * this function cannot widen (its items' numbers among the caller's
+ * functions). */
+static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR && recv->var < in->f->nparams; }
+
 /* x.append(v), x.insert(i, v): v's type types an empty list. */
 bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
+  if (vt->kind == TY_FUNCTION && !recv_item(args)) vt = ty_funcs(1, &vt);  /* fs = []; fs.append(f): as [f] */
   const Type *functions = recv_item(args) && recv_item(args)->kind == TY_FUNCS ? ty_funcs_unify(recv_item(args), vt) : NULL;
+  if (functions && functions != recv_item(args) && given_list(in, n->list.items[0]))
+    return ty_error(in, v, "cannot add %s to a list of %s given to this function: which functions its items may be "
+                    "is fixed where the list is made (make it of all of them there)", vt->name, recv_item(args)->name) != NULL;
   if (functions)  /* fs.append(g) of a list of functions: one of them, g too */
     return functions == recv_item(args) || ty_refine_container(in, n, n->list.items[0], ty_list(functions));
   if (!ty_container_item(in, v, vt, "lists")) return false;
@@ -930,11 +939,17 @@ static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
   return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;
 }
 
+/* lst, marked made by typed.List (RtList.typed). */
+static LLVMValueRef typed_made(Lower *l, LLVMValueRef lst) {
+  tagged(l, LLVMBuildStore(l->b, const_i32(l, 1), list_field(l, lst, L_TYPED)), "list fields");
+  return lst;
+}
+
 static LLVMValueRef lo_empty_list(Lower *l, Node *n) {
   Node *room = bi_arg(n, 1, "allocated");
   LLVMValueRef cap = room ? lo_expr_as(l, room, TYS(TY_I64)) : const_i64(l, 0);
   cap = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, cap, const_i64(l, 0), ""), cap, const_i64(l, 0), "");
-  return lo_list_new(l, n->ty->elem, cap);
+  return typed_made(l, lo_list_new(l, n->ty->elem, cap));
 }
 
 /* Appends each element an array node gives (lo_for_each_element's sink). */
@@ -1031,6 +1046,8 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   if (!n->list.len) return lo_list_literal(l, n);
   return items_list(l, n->list.items[0], n->ty->elem);
 }
+
+static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) { return typed_made(l, lo_list_call(l, n)); }
 
 /* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
@@ -1313,7 +1330,7 @@ static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
 const Builtin bi_lists[] = {
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},

@@ -691,9 +691,23 @@ static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
+/* Whether t is a str or bytes, or a tuple or list holding one. */
+static bool holds_text(const Type *t) {
+  if (!t) return false;
+  if (t->kind == TY_STR || t->kind == TY_BYTES || ty_is_fixed_text(t)) return true;
+  if (t->kind == TY_LIST) return holds_text(t->elem);
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (holds_text(t->fields[i])) return true;
+  return false;
+}
+
 /* numpy.array(object, dtype=None): always a new array */
 static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
+  if (holds_text(t))  /* (Numba has no numpy.array of strs either) */
+    return ty_error(in, n, "%s() of %s: arrays of strs or bytes are not made from str or bytes values in compiled "
+                    "code: make one with numpy.empty(n, 'U5') (or numpy.zeros; 'S5' for bytes) and assign its items, "
+                    "or pass it in", n->bi->name, t->name);
   if (is_array(t)) {
     const Type *elem = np_dtype_arg(in, n, 1, t->elem);
     return elem ? ty_array(elem, t->ndim, like_layout(t), false) : NULL;
