@@ -40,6 +40,11 @@
  * on its own thread, since the pool is busy with the outer loop and waiting
  * for it would deadlock.
  *
+ * Placement: a worker that finds itself running a chunk on the CPU its
+ * caller started the loop on moves to another CPU (leave_callers_cpu): on
+ * a machine with no idle CPU, futex wake-ups would otherwise keep the two
+ * together.
+ *
  * The thread count set by pool_set_num_threads is per calling thread, as
  * Numba's set_num_threads; a loop's workers take their caller's count, so
  * bodies see the same pool_get_num_threads() on every thread.
@@ -75,10 +80,6 @@
 typedef struct Slot {
   _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per loop */
   _Atomic int sleeping;                        /* the worker sleeps on seq: wake it */
-  _Atomic int cpu;                             /* where it ran its last chunk of this loop; -1: none */
-  pid_t tid;                                   /* its kernel thread, to move it (set before it runs) */
-  _Atomic bool narrowed;                       /* moved off the caller's CPU: give it `mask` back */
-  cpu_set_t mask;                              /* its affinity before it was moved */
 } Slot;
 
 static struct {
@@ -91,6 +92,7 @@ static struct {
   PoolBody body;
   void *ctx;
   int64_t n, threads;
+  int caller_cpu;         /* where the caller started it; -1: unknown, or more threads than CPUs */
   /* each thread claims one chunk at most, and only threads 0..woken-1 claim
    * (atomic: a worker of an earlier loop reads them before its claim) */
   _Atomic bool one_each;
@@ -269,6 +271,26 @@ static bool claim_chunk(uint32_t *chunk) {
   }
 }
 
+/* Moves the calling worker off the CPU it shares with its caller. When no
+ * CPU is idle (other processes on the machine), Linux places a thread woken
+ * by a futex next to its waker: a worker the caller wakes joins the
+ * caller's CPU, the caller the worker wakes at the end of a loop joins the
+ * worker's, and from then on every loop runs on one CPU while the others
+ * serve other processes (a block reduction of 2**22 float64s on 2 CPUs took
+ * 2.3 ms in some processes and 4.7 ms in others; Numba's pool does the
+ * same), the pair never leaving a CPU idle for the scheduler's balancing to
+ * fill. Narrowing the worker's affinity to the other CPUs migrates it at
+ * once; its mask given back, it stays where it went. Two syscalls, only on
+ * a chunk run so. */
+static void leave_callers_cpu(void) {
+  cpu_set_t mask, elsewhere;
+  if (sched_getaffinity(0, sizeof mask, &mask)) return;
+  elsewhere = mask;
+  CPU_CLR(P.caller_cpu, &elsewhere);
+  if (CPU_COUNT(&elsewhere) && !sched_setaffinity(0, sizeof elsewhere, &elsewhere))
+    sched_setaffinity(0, sizeof mask, &mask);
+}
+
 /* Runs chunks of the open loop until none is left to claim; the thread
  * that finishes the last one wakes the caller. */
 static void run_chunks(void) {
@@ -277,7 +299,7 @@ static void run_chunks(void) {
     uint32_t k = atomic_load_explicit(&P.chunks, memory_order_relaxed);
     tl_threads = P.threads;
     P.body(P.ctx, chunk_begin(P.n, k, c), chunk_begin(P.n, k, c + 1), c);
-    if (tl_id) atomic_store_explicit(&P.slots[tl_id].cpu, sched_getcpu(), memory_order_relaxed);
+    if (tl_id && P.caller_cpu >= 0 && sched_getcpu() == P.caller_cpu) leave_callers_cpu();
     bool last_of_mine = atomic_load_explicit(&P.one_each, memory_order_relaxed);  /* (read before the loop can end) */
     if (atomic_fetch_add(&P.done, 1) + 1 == k) wake_if_sleeping(&P.done, &P.caller_sleeping);
     if (last_of_mine) break;
@@ -291,15 +313,9 @@ static void *worker_main(void *arg) {
   Slot *s = &P.slots[id];
   tl_id = id;
   tl_inside = true;
-  s->tid = (pid_t)syscall(SYS_gettid);
   uint32_t seen = 0;  /* slots start at 0, before the thread exists */
   for (;;) {
     seen = await_change(&s->seq, seen, &s->sleeping);
-    if (atomic_load_explicit(&s->narrowed, memory_order_acquire)) {  /* now off the caller's CPU */
-      cpu_set_t mask = s->mask;
-      atomic_store_explicit(&s->narrowed, false, memory_order_release);
-      sched_setaffinity(0, sizeof mask, &mask);
-    }
     run_chunks();
   }
   return NULL;
@@ -349,7 +365,6 @@ static void start_workers(void) {
   if (!P.slots) P.slots = aligned_alloc(CACHE_LINE, sizeof(Slot) * (size_t)(want + 1));
   if (!P.slots) return;
   memset(P.slots, 0, sizeof(Slot) * (size_t)(want + 1));
-  for (int64_t i = 0; i <= want; i++) atomic_store(&P.slots[i].cpu, -1);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -366,33 +381,6 @@ static void start_workers(void) {
 
 /* ---------------------------------------------------------------- parallel loops */
 
-/* Moves the workers that ran this loop on the caller's CPU to another CPU
- * they may use. When no CPU is idle (other processes on the machine),
- * Linux places a thread woken by a futex next to its waker: a worker the
- * caller wakes joins the caller's CPU, the caller the worker wakes at the
- * end of a loop joins the worker's, and from then on every loop runs on
- * one CPU while the others serve other processes (a block reduction of
- * 2**22 float64s on 2 CPUs took 2.3 ms in some processes and 4.7 ms in
- * others; Numba's pool does the same), the pair never leaving a CPU idle
- * for the scheduler's balancing to fill. Narrowing the worker's affinity
- * to the CPUs but the caller's migrates it at once if it is runnable, or
- * where it next wakes if it sleeps; the worker gives its mask back itself
- * when it next wakes for a loop, and stays where it went. A few syscalls,
- * only after a loop that ran so; never where threads outnumber CPUs. */
-static void separate_from_caller(void) {
-  int here = oversubscribed ? -1 : sched_getcpu();
-  for (int64_t i = 1; i <= P.workers; i++) {  /* a worker still awake from an earlier loop may have run chunks too */
-    Slot *s = &P.slots[i];
-    int cpu = atomic_exchange_explicit(&s->cpu, -1, memory_order_relaxed);
-    if (cpu < 0 || cpu != here || s->tid <= 0 || atomic_load_explicit(&s->narrowed, memory_order_acquire)) continue;
-    if (sched_getaffinity(s->tid, sizeof s->mask, &s->mask)) continue;
-    cpu_set_t elsewhere = s->mask;
-    CPU_CLR(here, &elsewhere);
-    if (CPU_COUNT(&elsewhere) && !sched_setaffinity(s->tid, sizeof elsewhere, &elsewhere))
-      atomic_store_explicit(&s->narrowed, true, memory_order_release);
-  }
-}
-
 /* Under P.lock, with 2 <= k <= workers + 1 and k <= chunks. Workers 1..k-1
  * are woken; the caller waits for the chunks, not for them. */
 static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) {
@@ -400,6 +388,7 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
   P.ctx = ctx;
   P.n = n;
   P.threads = pool_get_num_threads();
+  P.caller_cpu = oversubscribed ? -1 : sched_getcpu();
   atomic_store_explicit(&P.one_each, n == chunks && k == chunks, memory_order_relaxed);
   atomic_store_explicit(&P.woken, k, memory_order_relaxed);
   atomic_store_explicit(&P.chunks, (uint32_t)chunks, memory_order_relaxed);
@@ -416,7 +405,6 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
   tl_inside = false;
   uint32_t d;
   while ((d = atomic_load(&P.done)) != (uint32_t)chunks) await_change(&P.done, d, &P.caller_sleeping);
-  separate_from_caller();
 }
 
 /* A serial run is the single chunk 0 over the whole range, whichever
