@@ -242,16 +242,20 @@ static void test_separate(void) {
   CPU_ZERO(&one);
   CPU_SET(j.cpu, &one);
   pthread_setaffinity_np(pthread_self(), sizeof one, &one);  /* the caller stays put */
-  pool_parallel_for(join_caller, &j, 2, 2);                  /* one chunk each */
-  j.ran_on = -1;
-  pool_parallel_for(note_cpu, &j, 2, 2);
+  /* on a busy machine the scheduler may bring the worker back between the
+   * loops, as it brought it there: a few tries */
+  for (int attempt = 0; attempt < 5 && (attempt == 0 || j.ran_on == j.cpu); attempt++) {
+    pool_parallel_for(join_caller, &j, 2, 2);  /* one chunk each */
+    j.ran_on = -1;
+    pool_parallel_for(note_cpu, &j, 2, 2);
+  }
   pthread_setaffinity_np(pthread_self(), sizeof j.mask, &j.mask);
   pool_set_num_threads(pool_max_threads());
   if (!j.landed) {
     printf("separate: skipped (the worker could not move to CPU %d)\n", j.cpu);
     return;
   }
-  CHECK(j.ran_on >= 0 && j.ran_on != j.cpu, "worker 1 ran the next loop on the caller's CPU %d too", j.cpu);
+  CHECK(j.ran_on >= 0 && j.ran_on != j.cpu, "worker 1 ran the next loop on the caller's CPU %d too (5 tries)", j.cpu);
   cpu_set_t now;
   CHECK(!sched_getaffinity(j.tid, sizeof now, &now) && CPU_EQUAL(&now, &j.mask), "worker 1's affinity not given back");
 }
