@@ -10,7 +10,9 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -199,6 +201,65 @@ static void test_fork(void) {
   check_loop(1000, pool_get_num_threads());  /* and the parent's pool still works */
 }
 
+/* ---------------------------------------------------------------- a worker on the caller's CPU */
+
+typedef struct {
+  int cpu;             /* the caller's, where worker 1 goes */
+  cpu_set_t mask;      /* the process's */
+  _Atomic int landed;  /* worker 1 ran its chunk there */
+  _Atomic int ran_on;  /* the CPU worker 1 ran its chunk on */
+  _Atomic pid_t tid;   /* worker 1's */
+} Join;
+
+/* Worker 1 moves itself onto the caller's CPU, as the scheduler's wake-up
+ * placement does on a busy machine, then gives its mask back. */
+static void join_caller(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+  Join *j = ctx;
+  if (pool_thread_id() != 1) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(j->cpu, &one);
+  if (sched_setaffinity(0, sizeof one, &one)) return;
+  j->landed = sched_getcpu() == j->cpu;
+  j->tid = (pid_t)syscall(SYS_gettid);
+  sched_setaffinity(0, sizeof j->mask, &j->mask);
+}
+
+static void note_cpu(void *ctx, int64_t begin, int64_t end, int64_t chunk) {
+  Join *j = ctx;
+  if (pool_thread_id() == 1) j->ran_on = sched_getcpu();
+}
+
+static void test_separate(void) {
+  static Join j;
+  if (sched_getaffinity(0, sizeof j.mask, &j.mask) || CPU_COUNT(&j.mask) < 2 ||
+      pool_max_threads() > CPU_COUNT(&j.mask) || pool_set_num_threads(2) < 0) {
+    printf("separate: skipped (needs 2 threads on at least as many CPUs)\n");
+    return;
+  }
+  j.cpu = sched_getcpu();
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(j.cpu, &one);
+  pthread_setaffinity_np(pthread_self(), sizeof one, &one);  /* the caller stays put */
+  /* on a busy machine the scheduler may bring the worker back between the
+   * loops, as it brought it there: a few tries */
+  for (int attempt = 0; attempt < 5 && (attempt == 0 || j.ran_on == j.cpu); attempt++) {
+    pool_parallel_for(join_caller, &j, 2, 2);  /* one chunk each */
+    j.ran_on = -1;
+    pool_parallel_for(note_cpu, &j, 2, 2);
+  }
+  pthread_setaffinity_np(pthread_self(), sizeof j.mask, &j.mask);
+  pool_set_num_threads(pool_max_threads());
+  if (!j.landed) {
+    printf("separate: skipped (the worker could not move to CPU %d)\n", j.cpu);
+    return;
+  }
+  CHECK(j.ran_on >= 0 && j.ran_on != j.cpu, "worker 1 ran the next loop on the caller's CPU %d too (5 tries)", j.cpu);
+  cpu_set_t now;
+  CHECK(!sched_getaffinity(j.tid, sizeof now, &now) && CPU_EQUAL(&now, &j.mask), "worker 1's affinity not given back");
+}
+
 /* ---------------------------------------------------------------- latency */
 
 static void empty(void *ctx, int64_t begin, int64_t end, int64_t chunk) {}
@@ -237,6 +298,7 @@ int main(void) {
   test_nested();
   test_concurrent();
   test_fork();
+  test_separate();
   int64_t max = pool_max_threads();
   report_latency(2, "back to back", 0, 20000);
   report_latency(2, "after 2 ms idle", 2000, 300);
