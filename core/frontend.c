@@ -557,12 +557,13 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
 /* obj as a dtype (numpy.float64, numpy.dtype('M8[ns]'), a structured dtype,
  * types.float64[:]): an N_DTYPE node; NULL (no error) for any other object. */
 static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
-  const Type *time = disp_dtype_time(obj);
-  if (!time) time = disp_text_class(obj);  /* (not a time: numpy.str_, '<U0', as Numba reads it) */
-  if (time) {  /* numpy.dtype('M8[ns]') */
+  /* a dtype whose type says more than its kind: a time's unit, a text's width */
+  const Type *full = disp_dtype_time(obj);  /* numpy.dtype('M8[ns]') */
+  if (!full) full = disp_text_class(obj);   /* numpy.str_: '<U0', as Numba reads it */
+  if (full) {
     Node *n = new_node(fe, N_DTYPE, e);
-    n->ival = (int)time->kind;
-    n->data = (void *)time;
+    n->ival = (int)full->kind;
+    n->data = (void *)full;
     return n;
   }
   const Type *record = disp_record_global(obj);  /* numpy.empty(n, dtype=rec): a structured dtype */

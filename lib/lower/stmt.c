@@ -514,11 +514,10 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
 /* Whether a deferred loop whose check failed leaves the function
  * (RT_ERR_RERUN) instead of running again with its checks: in the
  * compile's entry function, where a rerun of the whole function changes
- * nothing (FuncPlan.reruns). The checked loop, as dear to compile as the
- * fast one, is then compiled only for a call that needs it. */
-static bool leaves_to_rerun(const Lower *l) {
-  return l->f->plan->reruns && !l->callee && !l->outlined && !l->mod->gpu && l->mod->res;
-}
+ * nothing (FuncPlan.reruns, never for GPU code). The checked loop, as dear
+ * to compile as the fast one, is then compiled only for a call that needs
+ * it. */
+static bool leaves_to_rerun(const Lower *l) { return l->f->plan->reruns && !l->callee && !l->outlined; }
 
 /* lo_counted_loop, first with errors deferred where the analysis allows
  * it (analysis/defer.c): the loop runs with its checks only noted, and
