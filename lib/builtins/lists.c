@@ -859,16 +859,24 @@ static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* A new list of list x's items (a shallow copy). */
-LLVMValueRef lo_list_copy_of(Lower *l, Node *x) {
+/* A new list of list x's items (a shallow copy); made by typed.List where
+ * x was (same_origin), as Numba's typed.List.copy() is a typed.List while
+ * list(x) and sorted(x) are reflected lists. */
+static LLVMValueRef copy_list(Lower *l, Node *x, bool same_origin) {
   LLVMValueRef lst = lo_expr(l, x);
   LLVMValueRef c = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &lst, 1);
   lo_raise_if(l, LLVMBuildIsNull(l->b, c, ""), RT_ERR_MEMORY, NULL);
+  if (same_origin) {
+    LLVMValueRef typed = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, list_field(l, lst, L_TYPED), ""), "list fields");
+    tagged(l, LLVMBuildStore(l->b, typed, list_field(l, c, L_TYPED)), "list fields");
+  }
   lo_done_with(l, x, lst);
   return c;
 }
 
-static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, n->list.items[0]); }
+LLVMValueRef lo_list_copy_of(Lower *l, Node *x) { return copy_list(l, x, false); }
+
+static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return copy_list(l, n->list.items[0], true); }
 
 /* ---------------------------------------------------------------- list(), sorted, sum, min, max */
 
