@@ -892,7 +892,7 @@ static const Type *tuple_items(const Type *t) {
   const Type *u = t->nfields ? t->fields[0] : NULL;
   for (int i = 1; u && i < t->nfields; i++)
     u = t->fields[i] == u ? u : unifies(u, t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
-  return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR || u->kind == TY_BYTES || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
 /* A tuple of numbers and of such tuples alone (numpy.ndindex's index,
@@ -905,7 +905,7 @@ static bool numbers_tuple(const Type *t) {
 }
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
- * call n): a typed list, a set, a dict, a range, a tuple of numbers,
+ * call n): a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes,
  * a str (its characters), bytes, a 1-d array of numbers or of str or bytes
  * (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
@@ -920,7 +920,7 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_fixed_text(t->elem))  /* items read as strs or bytes, as Numba's */
     return TYS(t->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES);
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, a str, a 1-d array of "
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, a 1-d array of "
                   "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 

@@ -463,7 +463,7 @@ class Signature:
     def __init__(self, return_type, args):
         for a in args:
             if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                                  EnumMember, NumberClass, MemInfoPointer)):
+                                  EnumMember, NumberClass, MemInfoPointer, Bytes)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -533,6 +533,9 @@ class Bytes(Described):
         if (dtype is not None and getattr(dtype, "name", None) != "uint8") or (ndim, layout, readonly) != (1, "C", True):
             raise TypeError("bytes are Bytes(uint8, 1, 'C', readonly=True) alone")
         super().__init__("readonly bytes(uint8, 1d, C)")
+
+    def describe(self):
+        return self.name  # (libruchey's name of it: a global type object, a signature's, a typed container's items)
 
     dtype = property(lambda self: _SCALARS["uint8"])
     ndim = 1
