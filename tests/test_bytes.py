@@ -754,3 +754,21 @@ def test_typed_list_of_a_tuple_of_bytes(a, b):
     got, want = list_of_a_tuple_of_bytes(a, b), list_of_a_tuple_of_bytes.py_func(a, b)
     assert type(got) is list and got == want
 
+
+@njit
+def full_of_bytes(n):
+    return numpy.full(n, b"ab")
+
+
+@njit
+def full_of_str(n):
+    return numpy.full(n, "xy", numpy.str_)
+
+
+@numba_deviation("Numba fills a '<U0' array with empty strings for a str fill value")
+def test_numpy_full_of_text_is_a_typing_error():
+    # Numba refuses bytes and fills '<U0' with empty strings for a str, where NumPy fills with the value
+    with pytest.raises(ruchey.TypingError, match="numpy.full.. of a bytes fill value is not supported"):
+        full_of_bytes(3)
+    with pytest.raises(ruchey.TypingError, match="numpy.full.. of a str fill value is not supported"):
+        full_of_str(3)
