@@ -127,7 +127,10 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena) {
 }
 
 /* The intrinsic's __ruchey_intrinsic__(argument descriptions) gives
- * (return description, argument descriptions, IR text); it keeps the text. */
+ * (return description, argument descriptions, IR text), which it keeps;
+ * or a dispatcher, which it keeps too (ruchey/intrinsics.py: one that
+ * builds a package's value type); or None where an argument is of a type
+ * IR cannot take (call->ir left NULL, the caller refusing the argument). */
 bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts, int nargs,
                        Diag *diag) {
   PyObject *descs = described_args(args, consts, nargs);
@@ -136,6 +139,11 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   Py_XDECREF(method);
   Py_XDECREF(descs);
   if (!got) return select_failed(diag);
+  if (got == Py_None || PyObject_TypeCheck(got, &DispatcherType)) {
+    call->function = got == Py_None ? NULL : got;
+    Py_DECREF(got);
+    return true;
+  }
   PyObject *ret, *argdescs, *ir;
   bool ok = PyArg_ParseTuple(got, "OO!U", &ret, &PyTuple_Type, &argdescs, &ir) && PyTuple_GET_SIZE(argdescs) <= 64;
   ok = ok && (call->ret = disp_described_type(ret)) != NULL;

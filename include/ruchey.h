@@ -463,9 +463,12 @@ typedef struct NativeSig {
  * object (the code's for good, and named by it so that no on-disk cache
  * keeps the code); the rest is what the extension gives for the call's
  * argument types: the signature, and the LLVM IR of a module holding a
- * function named "intrinsic" of it (owned by owner). */
+ * function named "intrinsic" of it (owned by owner); or instead a ruchey
+ * function (function) where the intrinsic builds a value type of a
+ * package's own from its arguments, which the call becomes. */
 typedef struct IntrinsicCall {
   void *owner;
+  void *function;
   const char *ir;
   const Type *ret;
   int nargs;

@@ -574,3 +574,63 @@ def test_value_type_with_dtype_set_per_instance_and_error_flag_slot(tmp_path):
             raise AssertionError("accepted")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_value_type_built_by_an_intrinsic_from_its_arguments(tmp_path):
+    # an @intrinsic whose codegen fills a struct proxy of the value type from
+    # its arguments and returns it through impl_ret_borrowed (fast_array_utils'
+    # sparse matrix copy does so); types.DType, which such types keep
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.core.imputils import impl_ret_borrowed
+        from numba.extending import intrinsic, overload_method
+        from span import Span, SpanType
+
+        @intrinsic
+        def span_of(typingctx, s, lo, hi, w):
+            def codegen(context, builder, sig, args):
+                made = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+                _, made.lo, made.hi, made.w = args
+                return impl_ret_borrowed(context, builder, sig.return_type, made._getvalue())
+            return s(s, lo, hi, w), codegen
+
+        @overload_method(SpanType, "shifted")
+        def span_shifted(s, by):
+            def impl(s, by):
+                return span_of(s, s.lo + by, s.hi + by, s.weights.copy())
+            return impl
+
+        @njit
+        def shifted(s, by):
+            return s.shifted(by)
+
+        @intrinsic
+        def not_a_constructor(typingctx, w):
+            def codegen(context, builder, sig, args):
+                return args[0]
+            return w(w), codegen
+
+        @njit
+        def refused(w):
+            return not_a_constructor(w)
+
+        rng = np.random.default_rng(5)
+        for _ in range(3):
+            s = Span(float(rng.normal()), float(rng.normal()) + 3, rng.uniform(size=4))
+            by = float(rng.normal())
+            got = shifted(s, by)
+            assert type(got) is Span and (got.lo, got.hi) == (s.lo + by, s.hi + by)
+            np.testing.assert_array_equal(got.weights, s.weights)
+            assert not np.shares_memory(got.weights, s.weights)
+        assert types.DType(types.float32).dtype == types.float32 and str(types.DType(types.int64)) == "dtype(int64)"
+        try:
+            refused(np.zeros(2))
+        except Exception as exc:
+            assert "takes numbers" in str(exc) and "argument 1" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)

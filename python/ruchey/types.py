@@ -450,6 +450,16 @@ class NumberClass(Described):
         return _SCALARS[self.name[len("dtype("):-1]]
 
 
+def DType(dtype):
+    """Numba's types.DType(float64): the type of a NumPy dtype object of a
+    scalar type (numpy.dtype("f8") as a value), which ruchey gives as the
+    scalar type's NumberClass, "dtype(float64)" (fast_array_utils' sparse
+    matrix types keep their dtypes so)."""
+    if not isinstance(dtype, Type) or dtype.ndim or dtype.name not in _SCALARS:
+        raise TypeError(f"DType takes a scalar type (types.float64 ...), got {dtype!r}")
+    return NumberClass(f"dtype({dtype.name})")
+
+
 def described_dtype(desc):
     """A NumberClass for a description "dtype(<scalar>)", else None."""
     if desc.startswith("dtype(") and desc.endswith(")") and desc[len("dtype("):-1] in _SCALARS:
@@ -609,7 +619,7 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
-                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction)
+                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, DType=DType)
 globals().update(namespace)
 
 
