@@ -634,3 +634,58 @@ def test_value_type_built_by_an_intrinsic_from_its_arguments(tmp_path):
             raise AssertionError("accepted")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_value_types_of_one_name_told_apart_by_their_key(tmp_path):
+    # one type name for every dtype and a key per dtype, as Numba's Type.key
+    # allows (fast_array_utils' sparse matrix types): one function called
+    # with each dtype in turn compiles for each
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import NativeValue, make_attribute_wrapper, models, register_model, typeof_impl, unbox
+        from numba.core import cgutils
+
+        class Packed:
+            def __init__(self, values):
+                self.values = values
+
+        class PackedType(types.Type):
+            def __init__(self, dtype):
+                self.values = types.Array(dtype, 1, "C")
+                super().__init__(name="Packed")
+
+            @property
+            def key(self):
+                return (self.name, self.values.dtype)
+
+        typeof_impl.register(Packed, lambda val, c: PackedType(typeof_impl(val.values, c).dtype))
+
+        @register_model(PackedType)
+        class PackedModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("values", fe_type.values)])
+
+        make_attribute_wrapper(PackedType, "values", "values")
+
+        @unbox(PackedType)
+        def unbox_packed(typ, obj, c):
+            packed = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            member = c.pyapi.object_getattr_string(obj, "values")
+            packed.values = c.unbox(typ.values, member).value
+            c.pyapi.decref(member)
+            return NativeValue(packed._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+        @njit
+        def total(p):
+            return p.values.sum()
+
+        rng = np.random.default_rng(8)
+        for dtype in (np.float32, np.float64, np.int16):
+            p = Packed((rng.normal(size=9) * 50).astype(dtype))
+            got, want = total(p), total.py_func(p)
+            assert np.isclose(got, want, rtol=1e-6), (dtype, got, want)  # (a scalar comes back a Python number)
+        assert len(total.signatures) == 3
+        print("ok")
+    """, tmp_path)

@@ -40,7 +40,7 @@ _unboxers = {}     # type class -> unbox function (typ, obj, c)
 _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 # what ruchey made of them
-_values = {}       # (type class, type name) -> _Value
+_values = {}       # (type class, type key: Numba's, its name by default) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
 
 
@@ -535,7 +535,9 @@ def _realise(typ):
     """The _Value of a package's type object, made on first use."""
     if not isinstance(typ, types.Type) or not isinstance(typ.kind, str):
         raise TypeError(f"expected a type object of a package's own (a subclass of types.Type), got {typ!r}")
-    key = (type(typ), typ.name)
+    # Numba tells types apart by their key, the name unless the class says
+    # more (fast_array_utils' sparse types: one name, a key per dtype)
+    key = (type(typ), getattr(typ, "key", typ.name))
     value = _values.get(key)
     if value is None:
         value = _values[key] = _Value(typ)
