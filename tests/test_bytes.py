@@ -713,7 +713,8 @@ BYTES_TYPE = ruchey.types.Bytes(ruchey.types.uint8, 1, "C")
 def bytes_list_of_global_type(items):
     x = typed.List.empty_list(BYTES_TYPE)
     for b in items:
-        x.append(b[::-1])
+        x.append(b)
+    x.append(b"end")
     return x
 
 
@@ -733,7 +734,7 @@ def test_global_bytes_type_object_types_a_typed_list():
         for b in SAMPLES[k:k + 3]:
             items.append(b)
         got, want = bytes_list_of_global_type(items), bytes_list_of_global_type.py_func(items)
-        assert type(got) is typed.List and list(got) == list(want) == [b[::-1] for b in SAMPLES[k:k + 3]]
+        assert type(got) is typed.List and list(got) == list(want) == SAMPLES[k:k + 3] + [b"end"]
 
 
 def test_bytes_type_object_in_a_signature():
