@@ -626,6 +626,7 @@ def test_value_type_built_by_an_intrinsic_from_its_arguments(tmp_path):
             np.testing.assert_array_equal(got.weights, s.weights)
             assert not np.shares_memory(got.weights, s.weights)
         assert types.DType(types.float32).dtype == types.float32 and str(types.DType(types.int64)) == "dtype(int64)"
+        assert isinstance(types.DType(types.int8), types.DType) and types.DType(types.int8) == types.DType(types.int8)
         try:
             refused(np.zeros(2))
         except Exception as exc:

@@ -450,14 +450,19 @@ class NumberClass(Described):
         return _SCALARS[self.name[len("dtype("):-1]]
 
 
-def DType(dtype):
+class DType(NumberClass):
     """Numba's types.DType(float64): the type of a NumPy dtype object of a
-    scalar type (numpy.dtype("f8") as a value), which ruchey gives as the
-    scalar type's NumberClass, "dtype(float64)" (fast_array_utils' sparse
-    matrix types keep their dtypes so)."""
-    if not isinstance(dtype, Type) or dtype.ndim or dtype.name not in _SCALARS:
-        raise TypeError(f"DType takes a scalar type (types.float64 ...), got {dtype!r}")
-    return NumberClass(f"dtype({dtype.name})")
+    scalar type (numpy.dtype("f8") as a value), which ruchey types as the
+    scalar type's NumberClass, "dtype(float64)", and equal to it
+    (fast_array_utils' sparse matrix types keep their dtypes so)."""
+
+    def __init__(self, dtype):
+        super().__init__(f"dtype({dtype!r})")
+        self._dtype = dtype  # (any type, as Numba's takes; compiled code takes a scalar type's alone)
+
+    @property
+    def dtype(self):
+        return self._dtype
 
 
 def described_dtype(desc):
