@@ -4897,8 +4897,9 @@ def fast_array_utils_sparse():
     """fast_array_utils on CSR and CSC matrices and arrays of float32 and
     float64: its compiled mean and variance along each axis, constant rows
     and columns, densifying; and a function of our own over its numba
-    sparse types (attributes, shape, ndim, and .copy(), an @intrinsic
-    filling the type's struct from the copied members)."""
+    sparse types (attributes, numpy.shape, which it overloads, ndim, and
+    .copy(), an @intrinsic filling the type's struct from the copied
+    members)."""
     import numba
     import scipy.sparse as sp
     from fast_array_utils import conv, stats
@@ -4907,7 +4908,7 @@ def fast_array_utils_sparse():
     def scaled_copy(x, k):
         y = x.copy()
         y.data[:] = y.data * k
-        n_rows, n_cols = y.shape
+        n_rows, n_cols = np.shape(y)
         return y, n_rows * n_cols + x.ndim
 
     rng = np.random.default_rng(11)

@@ -690,3 +690,41 @@ def test_value_types_of_one_name_told_apart_by_their_key(tmp_path):
         assert len(total.signatures) == 3
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_a_packages_overload_of_a_numpy_function_for_its_value_type(tmp_path):
+    # @overload(numpy.shape) and (numpy.sum) for the package's type, as
+    # fast_array_utils overloads numpy.shape for its sparse matrices: called
+    # for that type, while arrays in the same function get NumPy's own
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from numba.extending import overload
+        from span import Span, SpanType
+
+        @overload(np.shape)
+        def span_shape(s):
+            if isinstance(s, SpanType):
+                return lambda s: (s.weights.shape[0], 2)
+
+        @overload(np.sum)
+        def span_sum(s):
+            if isinstance(s, SpanType):
+                return lambda s: s.weights.sum() * (s.hi - s.lo)
+
+        @njit
+        def both(s, a):
+            return np.shape(s), np.shape(a), np.sum(s), np.sum(a)
+
+        def expected(s, a):
+            return (len(s.weights), 2), a.shape, s.weights.sum() * (s.hi - s.lo), a.sum()
+
+        rng = np.random.default_rng(6)
+        for n in (1, 4, 9):
+            s = Span(float(rng.normal()), float(rng.normal()) + 2, rng.uniform(size=n))
+            a = rng.normal(size=(n, 3))
+            got, want = both(s, a), expected(s, a)
+            assert got[:2] == want[:2] and np.allclose(got[2:], want[2:], rtol=1e-12), (got, want)
+        print("ok")
+    """, tmp_path)
