@@ -1517,7 +1517,7 @@ const Type *typed_pylist_typeof(PyObject *o) {
   PyObject *first = PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
   const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
   int refs = 0;
-  if (!item || !pylist_item(item, &refs)) {
+  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS)) {  /* (instances: a list's items, not a tuple's) */
     PyErr_Clear();
     return NULL;
   }
@@ -1553,7 +1553,7 @@ PyObject *typed_pylist_refusal(PyObject *o) {
   PyErr_Clear();
   if (t)
     return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
-                                "bools, str, arrays and tuples of these are taken)", t->name);
+                                "bools, str, arrays and tuples of these, and jitclass instances are taken)", t->name);
   PyObject *why = disp_refusal(first);
   PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
   Py_XDECREF(why);
@@ -1576,6 +1576,7 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
     return -1;
   }
   if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  if (t->kind == TY_CLASS) return store_instance(t, o, p);  /* a reference the list holds, as a list compiled code made */
   if (t->kind == TY_LIST && !PyList_Check(o)) {  /* a typed List's is borrowed: only Python lists in a list of lists */
     PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a list", i,
                  Py_TYPE(o)->tp_name);

@@ -569,3 +569,38 @@ def test_list_of_lists_without_such_signature_still_refused():
     g = njit(ruchey.types.int64(INT_LISTS))(window_sum)
     with pytest.raises(TypeError, match="heterogeneous"):
         g([[1], [2.5]])
+
+
+@ruchey.experimental.jitclass([("x", ruchey.float64)])
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+
+@njit
+def points(xs):
+    return [Point(x) for x in xs]
+
+
+@njit
+def total_then_grow(ps, k):
+    s = 0.0
+    for p in ps:
+        s += p.x
+    ps[0].x = ps[0].x * k
+    ps.append(Point(s))
+    return s
+
+
+@pytest.mark.parametrize("n", [1, 3, 20])
+def test_a_list_of_jitclass_instances_comes_back_and_passes_in_again(n):
+    xs = [float(v) for v in make_rng(seed_of("instances", n)).normal(size=n)]
+    ps = points(xs)
+    assert type(ps) is list and [p.x for p in ps] == [p.x for p in points.py_func(xs)]
+    mine, theirs = points(xs), points(xs)
+    first = mine[0]
+    assert total_then_grow(mine, 2.0) == total_then_grow.py_func(theirs, 2.0)
+    assert [p.x for p in mine] == [p.x for p in theirs] and len(mine) == n + 1
+    assert first.x == theirs[0].x  # the instance itself, not a copy, changed
+    with pytest.raises(TypeError, match="heterogeneous"):
+        total_then_grow([Point(1.0), 2.0], 1.0)
