@@ -1516,8 +1516,9 @@ const Type *typed_pylist_typeof(PyObject *o) {
   static const Type *last_item, *last_list;  /* the GIL guards them */
   PyObject *first = PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
   const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
+  if (item && item->kind == TY_FUNCTION) item = core_api()->funcs(1, &item);  /* [f]: Numba's list of f's type */
   int refs = 0;
-  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS)) {  /* (instances: a list's items, not a tuple's) */
+  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS || item->kind == TY_FUNCS)) {  /* (a list's items, not a tuple's) */
     PyErr_Clear();
     return NULL;
   }
@@ -1553,7 +1554,7 @@ PyObject *typed_pylist_refusal(PyObject *o) {
   PyErr_Clear();
   if (t)
     return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
-                                "bools, str, arrays and tuples of these, and jitclass instances are taken)", t->name);
+                                "bools, str, arrays and tuples of these, jitclass instances and compiled functions are taken)", t->name);
   PyObject *why = disp_refusal(first);
   PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
   Py_XDECREF(why);
@@ -1568,6 +1569,7 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
     *(double *)p = PyFloat_AS_DOUBLE(o);
     return 0;
   }
+  if (t->kind == TY_FUNCS) return store_function(t, o, p);  /* its number among the list's functions */
   const Type *have = t->kind == TY_I64 && PyLong_CheckExact(o) ? t : disp_typeof(o);
   if (have != t) {
     if (!PyErr_Occurred())
