@@ -4892,6 +4892,45 @@ def xrspatial_classify():
             "evi": evi(nir, red, blue).values, "savi": savi(nir, red).values}
 
 
+
+def fast_array_utils_sparse():
+    """fast_array_utils on CSR and CSC matrices and arrays of float32 and
+    float64: its compiled mean and variance along each axis, constant rows
+    and columns, densifying; and a function of our own over its numba
+    sparse types (attributes, numpy.shape, which it overloads, ndim, and
+    .copy(), an @intrinsic filling the type's struct from the copied
+    members)."""
+    import numba
+    import scipy.sparse as sp
+    from fast_array_utils import conv, stats
+
+    @numba.njit
+    def scaled_copy(x, k):
+        y = x.copy()
+        y.data[:] = y.data * k
+        n_rows, n_cols = np.shape(y)
+        return y, n_rows * n_cols + x.ndim
+
+    rng = np.random.default_rng(11)
+    out = {}
+    for name, cls in (("csr", sp.csr_matrix), ("csc", sp.csc_array)):
+        for dtype in (np.float32, np.float64):
+            dense = rng.poisson(0.7, (300, 40)).astype(dtype)
+            dense[:, 3] = 2  # constant columns and rows, for is_constant
+            dense[5] = 0
+            x = cls(dense)
+            key = f"{name}_{np.dtype(dtype).name}"
+            for axis in (0, 1):
+                mean, var = stats.mean_var(x, axis=axis, correction=1)
+                out[f"{key}_mean{axis}"], out[f"{key}_var{axis}"] = mean, var
+                out[f"{key}_const{axis}"] = stats.is_constant(x, axis=axis)
+            out[f"{key}_dense"] = conv.to_dense(x)
+            y, size = scaled_copy(x, dtype(3))
+            out[f"{key}_copy"] = y.toarray()
+            out[f"{key}_copy_size"] = np.array(size)
+            out[f"{key}_untouched"] = x.toarray()
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5021,4 +5060,5 @@ WORKLOADS = {
     "squidpy": {"graph": squidpy_graph, "ligrec": squidpy_ligrec, "sepal": squidpy_sepal},
     "xarray-spatial": {"terrain": xrspatial_terrain, "focal_zonal": xrspatial_focal_zonal,
                        "classify": xrspatial_classify},
+    "fast-array-utils": {"sparse": fast_array_utils_sparse},
 }

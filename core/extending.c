@@ -48,6 +48,36 @@ void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool at
   return found ? disp : NULL;
 }
 
+/* A builtin function's Python object (numpy.shape), found by its module
+ * and attribute path; NULL without an error where there is none. */
+static PyObject *builtin_object(const Builtin *bi) {
+  PyObject *obj = PyImport_ImportModule(bi->module);
+  for (const char *p = bi->path; obj && p && *p;) {
+    const char *dot = strchr(p, '.');
+    size_t len = dot ? (size_t)(dot - p) : strlen(p);
+    PyObject *name = PyUnicode_FromStringAndSize(p, (Py_ssize_t)len);
+    Py_SETREF(obj, name ? PyObject_GetAttr(obj, name) : NULL);
+    Py_XDECREF(name);
+    p += len + (dot != NULL);
+  }
+  if (!obj) PyErr_Clear();
+  return obj;
+}
+
+/* A package overloading a NumPy function for its own value type (fast_array_utils'
+ * numpy.shape of a sparse matrix) has it called where an argument is one; the
+ * builtin is typed as ever for every other argument. */
+void *ext_find_overload(void *ctx, const Builtin *bi, const Type *const *args, int nargs) {
+  bool value = false;
+  for (int i = 0; i < nargs && !value; i++) value = args[i]->kind == TY_TUPLE && args[i]->callee && disp_value_boxer(args[i]);
+  if (!value || !bi->module) return NULL;
+  PyObject *obj = builtin_object(bi);
+  PyObject *disp = obj ? ext_callee(obj) : NULL;
+  Py_XDECREF(obj);
+  Py_XDECREF(disp);  /* the registry keeps it */
+  return disp;
+}
+
 /* A constant typing knows (N_INT, N_BOOL, N_STRING) as a Python value. */
 static PyObject *constant_value(const Node *n) {
   if (n->kind == N_BOOL) return PyBool_FromLong((long)n->ival);
@@ -127,7 +157,10 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena) {
 }
 
 /* The intrinsic's __ruchey_intrinsic__(argument descriptions) gives
- * (return description, argument descriptions, IR text); it keeps the text. */
+ * (return description, argument descriptions, IR text), which it keeps;
+ * or a dispatcher, which it keeps too (ruchey/intrinsics.py: one that
+ * builds a package's value type); or None where an argument is of a type
+ * IR cannot take (call->ir left NULL, the caller refusing the argument). */
 bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts, int nargs,
                        Diag *diag) {
   PyObject *descs = described_args(args, consts, nargs);
@@ -136,6 +169,11 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   Py_XDECREF(method);
   Py_XDECREF(descs);
   if (!got) return select_failed(diag);
+  if (got == Py_None || PyObject_TypeCheck(got, &DispatcherType)) {
+    call->function = got == Py_None ? NULL : got;
+    Py_DECREF(got);
+    return true;
+  }
   PyObject *ret, *argdescs, *ir;
   bool ok = PyArg_ParseTuple(got, "OO!U", &ret, &PyTuple_Type, &argdescs, &ir) && PyTuple_GET_SIZE(argdescs) <= 64;
   ok = ok && (call->ret = disp_described_type(ret)) != NULL;

@@ -1140,34 +1140,31 @@ void *typed_container(PyObject *o) {
 
 /* ---------------------------------------------------------------- containers of objects */
 
-/* A list whose items are arrays or containers (sets too) goes back to
- * Python as a Python list of them, as Numba returns its reflected lists:
- * compiled code only borrows an argument array it stores (its meminfo
- * NULL), so the Python objects are made while the call's arguments still
- * hold theirs. Containers inside are made Python lists and dicts likewise;
+/* A list goes back to Python as Numba returns it: a list display, a
+ * comprehension, list(), sorted() or a Python list's copy (Numba's
+ * reflected list) as a Python list; one typed.List made (RtList.typed) as
+ * a typed.List, whatever its items (arrays too). A Python list's items
+ * are made while the call's arguments still hold theirs, as compiled code
+ * only borrows an argument array it stores (its meminfo NULL); a typed
+ * container's borrowed arrays are made to keep their objects
+ * (typed_keep_arrays). A dict inside a Python list is made a Python dict,
  * and so is a dict keyed by tuples, which ruchey.typed.Dict does not take
- * from Python. A dict of arrays or containers stays a typed.Dict, as
- * Numba's does (a cache of arrays one compiled function makes and another
- * reads): the argument arrays it borrows are made to keep their objects
- * (typed_box). A list of bytes is a Python list too, as Numba's
- * reflected list of them, but a typed List where typed.List made it
- * (RtList.typed), as Numba's typed.List of bytes. */
-static bool holds_objects(const Type *t) {
-  if (t && t->kind == TY_OPTIONAL) return holds_objects(t->elem);  /* an array or None: a Python list, as Numba's */
-  return t && (t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_CLASS ||
-               t->kind == TY_SET || (t->kind == TY_TUPLE && ty_has_arrays(t)));  /* a tuple of strs or arrays */
-}
-
+ * from Python; other dicts stay typed.Dicts, as Numba's (a cache of
+ * arrays one compiled function makes and another reads). */
 static bool python_container(const Type *t, void *c) {
-  if (t->kind == TY_LIST && t->elem && t->elem->kind == TY_BYTES) return !((RtList *)c)->typed;
-  if (t->kind == TY_LIST) return holds_objects(t->elem) && t->elem->kind != TY_CLASS;  /* instances: counted, never borrowed */
+  if (t->kind == TY_LIST) return !((RtList *)c)->typed;
   return t->nfields && t->fields[0]->kind == TY_TUPLE;
 }
 
 static PyObject *python_copy(const Type *t, void *c);
 
-/* The item at p as a new Python object, the container keeping its reference. */
+/* The item at p of a Python list as a new Python object, the container
+ * keeping its reference: a typed.List inside it shared, as box_item's. */
 static PyObject *box_object(const Type *t, char *p) {
+  if (t->kind == TY_LIST && !python_container(t, *(void **)p)) {
+    typed_keep_arrays(t, *(void **)p);
+    return box_item(t, p);
+  }
   if (t->kind == TY_LIST || t->kind == TY_DICT) return python_copy(t, *(void **)p);
   return box_held(t, p);
 }
@@ -1509,7 +1506,7 @@ int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
 static bool pylist_item(const Type *t, int *refs) {
   if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
   if (ty_is_enum(t)) return ty_is_scalar(t->elem);  /* a member of a class of numbers: its number, boxed back a member */
-  if (ty_is_scalar(t)) return t->kind != TY_F16;
+  if (ty_is_scalar(t)) return true;  /* float16 too: a list of them compiled code made comes back a Python list */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (!pylist_item(t->fields[i], refs)) return false;
   return t->kind == TY_TUPLE && !t->callee;  /* a named tuple's class is not kept */
@@ -1519,8 +1516,9 @@ const Type *typed_pylist_typeof(PyObject *o) {
   static const Type *last_item, *last_list;  /* the GIL guards them */
   PyObject *first = PyList_GET_SIZE(o) ? PyList_GET_ITEM(o, 0) : NULL;
   const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
+  if (item && item->kind == TY_FUNCTION) item = core_api()->funcs(1, &item);  /* [f]: Numba's list of f's type */
   int refs = 0;
-  if (!item || !pylist_item(item, &refs)) {
+  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS || item->kind == TY_FUNCS)) {  /* (a list's items, not a tuple's) */
     PyErr_Clear();
     return NULL;
   }
@@ -1556,7 +1554,7 @@ PyObject *typed_pylist_refusal(PyObject *o) {
   PyErr_Clear();
   if (t)
     return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
-                                "bools, str, arrays and tuples of these are taken)", t->name);
+                                "bools, str, arrays and tuples of these, jitclass instances and compiled functions are taken)", t->name);
   PyObject *why = disp_refusal(first);
   PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
   Py_XDECREF(why);
@@ -1571,6 +1569,7 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
     *(double *)p = PyFloat_AS_DOUBLE(o);
     return 0;
   }
+  if (t->kind == TY_FUNCS) return store_function(t, o, p);  /* its number among the list's functions */
   const Type *have = t->kind == TY_I64 && PyLong_CheckExact(o) ? t : disp_typeof(o);
   if (have != t) {
     if (!PyErr_Occurred())
@@ -1579,6 +1578,7 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
     return -1;
   }
   if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  if (t->kind == TY_CLASS) return store_instance(t, o, p);  /* a reference the list holds, as a list compiled code made */
   if (t->kind == TY_LIST && !PyList_Check(o)) {  /* a typed List's is borrowed: only Python lists in a list of lists */
     PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a list", i,
                  Py_TYPE(o)->tp_name);

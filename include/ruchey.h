@@ -463,9 +463,12 @@ typedef struct NativeSig {
  * object (the code's for good, and named by it so that no on-disk cache
  * keeps the code); the rest is what the extension gives for the call's
  * argument types: the signature, and the LLVM IR of a module holding a
- * function named "intrinsic" of it (owned by owner). */
+ * function named "intrinsic" of it (owned by owner); or instead a ruchey
+ * function (function) where the intrinsic builds a value type of a
+ * package's own from its arguments, which the call becomes. */
 typedef struct IntrinsicCall {
   void *owner;
+  void *function;
   const char *ir;
   const Type *ret;
   int nargs;
@@ -504,6 +507,11 @@ enum { MAX_UFUNC_OPERANDS = 33 };  /* a ufunc loop's inputs and its output */
  * the receiver first; NULL where there is none. */
 typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, bool attribute);
 
+/* A package's @overload of builtin function bi (numpy.shape...) for these
+ * argument types, one of them a value type of the package's own: the
+ * ruchey function implementing it, or NULL (the builtin's own typing). */
+typedef void *(*FindOverload)(void *ctx, const Builtin *bi, const Type *const *args, int nargs);
+
 /* Binds a call through a function value (a compiled function passed as
  * an argument) to callee's parameters as Python would, its omitted ones
  * to callee's defaults; false with diag set where Python's binding fails. */
@@ -526,6 +534,7 @@ typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
+  FindOverload find_overload; /* packages' overloads of builtin functions for their value types (its ctx: resolve_ctx) */
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
   DtypeNamed dtype_named;  /* dtypes named by strs held in variables and globals */

@@ -431,6 +431,7 @@ RtList *rt_list_slice(const RtList *l, int64_t start, int64_t stop, int64_t step
   if (step == 1 && n) memcpy(c->data, l->data + start * s, (size_t)(n * s));
   else for (int64_t k = 0; k < n; k++) memcpy(c->data + k * s, l->data + (start + k * step) * s, (size_t)s);
   c->len = n;
+  c->typed = l->typed;  /* a typed.List's slice is one, a reflected list's a reflected list, as Numba's */
   retain_items(&c->held, c->data, c->len, c->itemsize);
   return c;
 }

@@ -760,6 +760,13 @@ static const Type *ty_call(Infer *in, Node *n) {
     const Type *special = ty_jitclass_builtin(in, n);
     if (special || ty_failed(in)) return special;
   }
+  void *overload = n->bi->kind == BK_FUNCTION && in->opts && in->opts->find_overload
+                       ? in->opts->find_overload(in->opts->resolve_ctx, n->bi, args, n->list.len) : NULL;
+  if (overload) {  /* a package's @overload of it for its own value type (numpy.shape of a sparse matrix) */
+    n->callee = overload;
+    n->bi = bi_named("a ruchey function");
+    return n->bi->type(in, n, args);
+  }
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||

@@ -702,3 +702,74 @@ def test_bytes_subclass_argument_is_a_type_error():
 
     with pytest.raises(TypeError):
         identity(Sub(b"abc"))
+
+
+# types.Bytes(...) as a global type object, as Numba takes it: the item type
+# of a typed container, a signature's argument type
+BYTES_TYPE = ruchey.types.Bytes(ruchey.types.uint8, 1, "C")
+
+
+@njit
+def bytes_list_of_global_type(items):
+    x = typed.List.empty_list(BYTES_TYPE)
+    for b in items:
+        x.append(b)
+    x.append(b"end")
+    return x
+
+
+@njit
+def bytes_list_of_a_tuple(a, b):
+    return typed.List((a, b, b"const"))
+
+
+@njit
+def list_of_a_tuple_of_bytes(a, b):
+    return list((a, b))
+
+
+def test_global_bytes_type_object_types_a_typed_list():
+    for k in range(len(SAMPLES) - 2):
+        items = typed.List.empty_list(BYTES_TYPE)
+        for b in SAMPLES[k:k + 3]:
+            items.append(b)
+        got, want = bytes_list_of_global_type(items), bytes_list_of_global_type.py_func(items)
+        assert type(got) is typed.List and list(got) == list(want) == SAMPLES[k:k + 3] + [b"end"]
+
+
+def test_bytes_type_object_in_a_signature():
+    length = njit(ruchey.types.int64(BYTES_TYPE))(lambda b: len(b))
+    for b in SAMPLES:
+        assert length(b) == len(b)
+    with pytest.raises(TypeError):
+        length("not bytes")
+    if not AS_NUMBA:  # (Numba makes such a type, which nothing takes)
+        with pytest.raises(TypeError, match="Bytes"):
+            ruchey.types.Bytes(ruchey.types.uint16, 1, "C")
+
+
+@pytest.mark.parametrize("a, b", PAIRS[:8])
+def test_typed_list_of_a_tuple_of_bytes(a, b):
+    got, want = bytes_list_of_a_tuple(a, b), bytes_list_of_a_tuple.py_func(a, b)
+    assert type(got) is typed.List and list(got) == list(want)
+    got, want = list_of_a_tuple_of_bytes(a, b), list_of_a_tuple_of_bytes.py_func(a, b)
+    assert type(got) is list and got == want
+
+
+@njit
+def full_of_bytes(n):
+    return numpy.full(n, b"ab")
+
+
+@njit
+def full_of_str(n):
+    return numpy.full(n, "xy", numpy.str_)
+
+
+@numba_deviation("Numba fills a '<U0' array with empty strings for a str fill value")
+def test_numpy_full_of_text_is_a_typing_error():
+    # Numba refuses bytes and fills '<U0' with empty strings for a str, where NumPy fills with the value
+    with pytest.raises(ruchey.TypingError, match="numpy.full.. of a bytes fill value is not supported"):
+        full_of_bytes(3)
+    with pytest.raises(ruchey.TypingError, match="numpy.full.. of a str fill value is not supported"):
+        full_of_str(3)

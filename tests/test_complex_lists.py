@@ -81,7 +81,7 @@ def walk_and_sum(l):
 
 @njit
 def from_array(a):
-    return list(a), [x for x in a]
+    return list(a), [x for x in a], typed.List(a)
 
 
 @njit
@@ -121,9 +121,10 @@ def test_complex_list_operations_match_python(n):
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 def test_list_of_complex_array_items_keeps_the_dtype(dtype):
     a = (make_rng(seed_of("complex array", str(dtype))).normal(size=(5, 2)) @ [1, 1j]).astype(dtype)
-    as_list, comp = from_array(a)
-    assert str(as_list.item_type) == np.dtype(dtype).name
-    assert list(as_list) == list(a) and list(comp) == list(a)
+    as_list, comp, as_typed = from_array(a)
+    assert type(as_list) is list and all(type(z) is complex for z in as_list + comp)  # as Numba's reflected lists
+    assert str(as_typed.item_type) == np.dtype(dtype).name
+    assert as_list == list(a) and comp == list(a) and list(as_typed) == list(a)
 
 
 @njit

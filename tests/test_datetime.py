@@ -522,9 +522,13 @@ def test_typed_lists_made_in_compiled_code_hold_datetimes():
         for e, g in zip(list_work(a), njit(list_work)(a)):
             same(e, g)
     made = njit(lambda a: [v for v in a])(a)
+    assert type(made) is list  # a comprehension: a Python list, as Numba's reflected list
+    same(list(a), made)
+    assert njit(lambda items: items[1])(made) == a[1]  # passed back in, its unit kept
+    made = njit(lambda a: ruchey.typed.List(a))(a)
     assert type(made).__name__ == "List" and repr(made).startswith("ListType[datetime64[ns]]")
     same(list(a), list(made))
-    assert njit(lambda items: items[1])(made) == a[1]  # passed back in, its unit kept
+    assert njit(lambda items: items[1])(made) == a[1]
     with pytest.raises(TypeError, match="only written by compiled code"):
         made.append(a[0])
 

@@ -574,3 +574,157 @@ def test_value_type_with_dtype_set_per_instance_and_error_flag_slot(tmp_path):
             raise AssertionError("accepted")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_value_type_built_by_an_intrinsic_from_its_arguments(tmp_path):
+    # an @intrinsic whose codegen fills a struct proxy of the value type from
+    # its arguments and returns it through impl_ret_borrowed (fast_array_utils'
+    # sparse matrix copy does so); types.DType, which such types keep
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.core.imputils import impl_ret_borrowed
+        from numba.extending import intrinsic, overload_method
+        from span import Span, SpanType
+
+        @intrinsic
+        def span_of(typingctx, s, lo, hi, w):
+            def codegen(context, builder, sig, args):
+                made = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+                _, made.lo, made.hi, made.w = args
+                return impl_ret_borrowed(context, builder, sig.return_type, made._getvalue())
+            return s(s, lo, hi, w), codegen
+
+        @overload_method(SpanType, "shifted")
+        def span_shifted(s, by):
+            def impl(s, by):
+                return span_of(s, s.lo + by, s.hi + by, s.weights.copy())
+            return impl
+
+        @njit
+        def shifted(s, by):
+            return s.shifted(by)
+
+        @intrinsic
+        def not_a_constructor(typingctx, w):
+            def codegen(context, builder, sig, args):
+                return args[0]
+            return w(w), codegen
+
+        @njit
+        def refused(w):
+            return not_a_constructor(w)
+
+        rng = np.random.default_rng(5)
+        for _ in range(3):
+            s = Span(float(rng.normal()), float(rng.normal()) + 3, rng.uniform(size=4))
+            by = float(rng.normal())
+            got = shifted(s, by)
+            assert type(got) is Span and (got.lo, got.hi) == (s.lo + by, s.hi + by)
+            np.testing.assert_array_equal(got.weights, s.weights)
+            assert not np.shares_memory(got.weights, s.weights)
+        assert types.DType(types.float32).dtype == types.float32 and str(types.DType(types.int64)) == "dtype(int64)"
+        assert isinstance(types.DType(types.int8), types.DType) and types.DType(types.int8) == types.DType(types.int8)
+        try:
+            refused(np.zeros(2))
+        except Exception as exc:
+            assert "takes numbers" in str(exc) and "argument 1" in str(exc), str(exc)
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_types_of_one_name_told_apart_by_their_key(tmp_path):
+    # one type name for every dtype and a key per dtype, as Numba's Type.key
+    # allows (fast_array_utils' sparse matrix types): one function called
+    # with each dtype in turn compiles for each
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import NativeValue, make_attribute_wrapper, models, register_model, typeof_impl, unbox
+        from numba.core import cgutils
+
+        class Packed:
+            def __init__(self, values):
+                self.values = values
+
+        class PackedType(types.Type):
+            def __init__(self, dtype):
+                self.values = types.Array(dtype, 1, "C")
+                super().__init__(name="Packed")
+
+            @property
+            def key(self):
+                return (self.name, self.values.dtype)
+
+        typeof_impl.register(Packed, lambda val, c: PackedType(typeof_impl(val.values, c).dtype))
+
+        @register_model(PackedType)
+        class PackedModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("values", fe_type.values)])
+
+        make_attribute_wrapper(PackedType, "values", "values")
+
+        @unbox(PackedType)
+        def unbox_packed(typ, obj, c):
+            packed = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            member = c.pyapi.object_getattr_string(obj, "values")
+            packed.values = c.unbox(typ.values, member).value
+            c.pyapi.decref(member)
+            return NativeValue(packed._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+        @njit
+        def total(p):
+            return p.values.sum()
+
+        rng = np.random.default_rng(8)
+        for dtype in (np.float32, np.float64, np.int16):
+            p = Packed((rng.normal(size=9) * 50).astype(dtype))
+            got, want = total(p), total.py_func(p)
+            assert np.isclose(got, want, rtol=1e-6), (dtype, got, want)  # (a scalar comes back a Python number)
+        assert len(total.signatures) == 3
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_a_packages_overload_of_a_numpy_function_for_its_value_type(tmp_path):
+    # @overload(numpy.shape) and (numpy.sum) for the package's type, as
+    # fast_array_utils overloads numpy.shape for its sparse matrices: called
+    # for that type, while arrays in the same function get NumPy's own
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from numba.extending import overload
+        from span import Span, SpanType
+
+        @overload(np.shape)
+        def span_shape(s):
+            if isinstance(s, SpanType):
+                return lambda s: (s.weights.shape[0], 2)
+
+        @overload(np.sum)
+        def span_sum(s):
+            if isinstance(s, SpanType):
+                return lambda s: s.weights.sum() * (s.hi - s.lo)
+
+        @njit
+        def both(s, a):
+            return np.shape(s), np.shape(a), np.sum(s), np.sum(a)
+
+        def expected(s, a):
+            return (len(s.weights), 2), a.shape, s.weights.sum() * (s.hi - s.lo), a.sum()
+
+        rng = np.random.default_rng(6)
+        for n in (1, 4, 9):
+            s = Span(float(rng.normal()), float(rng.normal()) + 2, rng.uniform(size=n))
+            a = rng.normal(size=(n, 3))
+            got, want = both(s, a), expected(s, a)
+            assert got[:2] == want[:2] and np.allclose(got[2:], want[2:], rtol=1e-12), (got, want)
+        print("ok")
+    """, tmp_path)

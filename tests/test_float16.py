@@ -346,8 +346,11 @@ def append_half(items, x):
 
 def test_float16_list_made_in_compiled_code_passes_back_in():
     items = half_containers(halves(7, n=6, special=False))[1]
-    assert append_half(items, np.float16(2.5)) == (4, np.float16(2.5))
-    assert type(items[-1]) is np.float16
+    assert type(items) is list  # a list display: a Python list, as Numba's reflected lists are
+    assert append_half(items, np.float16(2.5)) == (4, np.float16(2.5))  # taken back, changed in place
+    assert len(items) == 4 and type(items[-1]) is np.float16
+    with pytest.raises(TypeError, match="heterogeneous"):
+        append_half([np.float16(1), 2.0], np.float16(2.5))
 
 
 @njit

@@ -569,3 +569,69 @@ def test_list_of_lists_without_such_signature_still_refused():
     g = njit(ruchey.types.int64(INT_LISTS))(window_sum)
     with pytest.raises(TypeError, match="heterogeneous"):
         g([[1], [2.5]])
+
+
+@ruchey.experimental.jitclass([("x", ruchey.float64)])
+class Point:
+    def __init__(self, x):
+        self.x = x
+
+
+@njit
+def points(xs):
+    return [Point(x) for x in xs]
+
+
+@njit
+def total_then_grow(ps, k):
+    s = 0.0
+    for p in ps:
+        s += p.x
+    ps[0].x = ps[0].x * k
+    ps.append(Point(s))
+    return s
+
+
+@pytest.mark.parametrize("n", [1, 3, 20])
+def test_a_list_of_jitclass_instances_comes_back_and_passes_in_again(n):
+    xs = [float(v) for v in make_rng(seed_of("instances", n)).normal(size=n)]
+    ps = points(xs)
+    assert type(ps) is list and [p.x for p in ps] == [p.x for p in points.py_func(xs)]
+    mine, theirs = points(xs), points(xs)
+    first = mine[0]
+    assert total_then_grow(mine, 2.0) == total_then_grow.py_func(theirs, 2.0)
+    assert [p.x for p in mine] == [p.x for p in theirs] and len(mine) == n + 1
+    assert first.x == theirs[0].x  # the instance itself, not a copy, changed
+    with pytest.raises(TypeError, match="heterogeneous"):
+        total_then_grow([Point(1.0), 2.0], 1.0)
+
+
+@njit
+def doubled(x):
+    return 2 * x
+
+
+@njit
+def list_of_a_function():
+    return [doubled]
+
+
+@njit
+def apply_all_and_grow(fs, x):
+    s = 0
+    for f in fs:
+        s += f(x)
+    fs.append(fs[0])
+    return s
+
+
+def test_a_list_of_a_compiled_function_comes_back_and_passes_in_again():
+    rng = make_rng(seed_of("functions list"))
+    for x in (int(v) for v in rng.integers(-99, 99, 4)):
+        mine, theirs = list_of_a_function(), list_of_a_function.py_func()
+        assert type(mine) is list and len(mine) == 1
+        assert apply_all_and_grow(mine, x) == apply_all_and_grow.py_func(theirs, x)
+        assert len(mine) == 2 and all(f is doubled or f.py_func is doubled.py_func for f in mine)
+        assert apply_all_and_grow([doubled, doubled], x) == 4 * x  # made in Python too
+    with pytest.raises(TypeError):
+        apply_all_and_grow([doubled, 3], 1)

@@ -365,3 +365,27 @@ def test_text_array_made_and_filled_as_the_message_says():
         got, want = njit(filled_widthful)(n), filled_widthful(n)
         assert got.dtype == want.dtype
         numpy.testing.assert_array_equal(got, want)
+
+
+@njit
+def equal_to_empty(a):
+    return a == ""
+
+
+@njit
+def count_empty(a):
+    n = 0
+    for s in a:
+        if s == "":
+            n += 1
+    return n
+
+
+@numba_deviation("Numba gives a single False for an array of str == a str")
+def test_a_str_array_compared_with_a_str_is_a_typing_error_and_its_items_compare():
+    # NumPy compares item by item; Numba 0.68 gives a single False: refused rather than either
+    rng = make_rng(2718)
+    for a in (numpy.zeros(4, numpy.str_), str_array(rng, 6)):
+        assert count_empty(a) == count_empty.py_func(a)
+    with pytest.raises(ruchey.TypingError, match="comparing an array of str with a unicode_type item by item"):
+        equal_to_empty(numpy.zeros(3, numpy.str_))

@@ -17,7 +17,11 @@
  * lifetime there). A callee holding such memory is always inlined into its
  * callers and its memory marked live from the entry on (no lifetime end
  * for the inliner to add), so that an array made over it (carray) may be
- * returned, as from Numba's inline="always" functions.
+ * returned, as from Numba's inline="always" functions. An intrinsic whose
+ * signature returns a value type of a package's own (fast_array_utils'
+ * sparse matrix copy) sets its members from its arguments: the extension
+ * reads its codegen as a constructor's lowering (ruchey/_values.py) and
+ * the call becomes a call of the ruchey function that builds the value.
  */
 #include <stdio.h>
 #include <string.h>
@@ -58,15 +62,21 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   IntrinsicCall *call = n->callee;
   if (!in->opts || !in->opts->intrinsic) return ty_error(in, n, "an @intrinsic cannot be called here");
   if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
+  const Node *consts[64] = {0};
+  for (int i = 0; i < n->list.len; i++) consts[i] = ty_constant(in, n->list.items[i]);
+  Diag inner = {0};
+  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, consts, n->list.len, &inner))
+    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
+  if (call->function) {  /* a package's value type built of the arguments: a call of the ruchey function doing so */
+    n->callee = call->function;
+    n->bi = bi_named("a ruchey function");
+    return n->bi->type(in, n, args);
+  }
   for (int i = 0; i < n->list.len; i++)
     if (!is_argument(args[i]))
       return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools, scalar types and MemInfoPointers only: argument %d is %s",
                       i + 1, args[i]->name);
-  const Node *consts[64] = {0};
-  for (int i = 0; i < n->list.len && i < 64; i++) consts[i] = ty_constant(in, n->list.items[i]);
-  Diag inner = {0};
-  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, consts, n->list.len, &inner))
-    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
+  if (!call->ir) return ty_error(in, n, "the intrinsic gave no code for these argument types");
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
                     call->nargs == 1 ? "" : "s", n->list.len);

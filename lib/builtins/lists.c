@@ -859,16 +859,24 @@ static LLVMValueRef lo_reorder(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* A new list of list x's items (a shallow copy). */
-LLVMValueRef lo_list_copy_of(Lower *l, Node *x) {
+/* A new list of list x's items (a shallow copy); made by typed.List where
+ * x was (same_origin), as Numba's typed.List.copy() is a typed.List while
+ * list(x) and sorted(x) are reflected lists. */
+static LLVMValueRef copy_list(Lower *l, Node *x, bool same_origin) {
   LLVMValueRef lst = lo_expr(l, x);
   LLVMValueRef c = lo_call_fn(l, "rt_list_copy", l->mod->ptr, &l->mod->ptr, &lst, 1);
   lo_raise_if(l, LLVMBuildIsNull(l->b, c, ""), RT_ERR_MEMORY, NULL);
+  if (same_origin) {
+    LLVMValueRef typed = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, list_field(l, lst, L_TYPED), ""), "list fields");
+    tagged(l, LLVMBuildStore(l->b, typed, list_field(l, c, L_TYPED)), "list fields");
+  }
   lo_done_with(l, x, lst);
   return c;
 }
 
-static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return lo_list_copy_of(l, n->list.items[0]); }
+LLVMValueRef lo_list_copy_of(Lower *l, Node *x) { return copy_list(l, x, false); }
+
+static LLVMValueRef lo_list_copy(Lower *l, Node *n) { return copy_list(l, n->list.items[0], true); }
 
 /* ---------------------------------------------------------------- list(), sorted, sum, min, max */
 
@@ -884,7 +892,7 @@ static const Type *tuple_items(const Type *t) {
   const Type *u = t->nfields ? t->fields[0] : NULL;
   for (int i = 1; u && i < t->nfields; i++)
     u = t->fields[i] == u ? u : unifies(u, t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
-  return u && (ty_is_scalar(u) || u->kind == TY_STR || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR || u->kind == TY_BYTES || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
 }
 
 /* A tuple of numbers and of such tuples alone (numpy.ndindex's index,
@@ -897,7 +905,7 @@ static bool numbers_tuple(const Type *t) {
 }
 
 /* What list(), sorted(), sum() and x.extend() take (x, typed t, of the
- * call n): a typed list, a set, a dict, a range, a tuple of numbers,
+ * call n): a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes,
  * a str (its characters), bytes, a 1-d array of numbers or of str or bytes
  * (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
@@ -912,7 +920,7 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_fixed_text(t->elem))  /* items read as strs or bytes, as Numba's */
     return TYS(t->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES);
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, a str, a 1-d array of "
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, a 1-d array of "
                   "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 

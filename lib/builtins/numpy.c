@@ -151,9 +151,21 @@ static LLVMValueRef lo_alloc(Lower *l, Node *n) {
   return lo_alloc_array(l, n->ty, shape, n->bi->ival);
 }
 
+/* A str or bytes fill value, refused by name: Numba 0.68 refuses bytes,
+ * and for a str makes an array of empty strings ('<U0') where NumPy gives
+ * one of the fill value, which ruchey would rather not copy. */
+static bool text_fill(Infer *in, Node *n, const Type *t, const char *what) {
+  if (t->kind != TY_STR && t->kind != TY_BYTES) return false;
+  ty_error(in, n, "%s() of a %s fill value is not supported in compiled code (%s): make the array in Python, or "
+           "fill one of numbers", what, t->kind == TY_STR ? "str" : "bytes",
+           t->kind == TY_STR ? "Numba gives an array of empty strings, not NumPy's array of the value" : "nor in Numba");
+  return true;
+}
+
 /* numpy.full(shape, fill_value, dtype=fill_value's type) */
 static const Type *ty_full(Infer *in, Node *n, const Type **args) {
   int ndim = np_shape_ndim(in, n->list.items[0]);
+  if (text_fill(in, n->list.items[1], args[1], "numpy.full")) return NULL;
   if (ndim < 0 || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full()'s fill value")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, args[1]);
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
@@ -162,6 +174,7 @@ static const Type *ty_full(Infer *in, Node *n, const Type **args) {
 /* numpy.full_like(a, fill_value, dtype=a.dtype) */
 static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
   const Type *a = like_operand(in, n, args[0]);
+  if (a && text_fill(in, n->list.items[1], args[1], "numpy.full_like")) return NULL;
   if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, a->elem);
   return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;

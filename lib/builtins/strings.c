@@ -126,8 +126,12 @@ LLVMValueRef lo_str_binop(Lower *l, Node *n) {
 bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (op != OP_EQ && op != OP_NE)
     return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", a->name, b->name) != NULL;
-  if (a->kind == TY_ARRAY || b->kind == TY_ARRAY)
-    return ty_error(in, n, "comparing %s with %s is not supported", a->name, b->name) != NULL;
+  const Type *arr = a->kind == TY_ARRAY ? a : b->kind == TY_ARRAY ? b : NULL;
+  if (arr && ty_is_fixed_text(arr->elem) && (a->kind == TY_STR || b->kind == TY_STR || a->kind == TY_BYTES || b->kind == TY_BYTES))
+    return ty_error(in, n, "comparing an array of %s with a %s item by item is not supported in compiled code (Numba "
+                    "gives a single False here, NumPy an array of bools): compare its items in a loop",
+                    arr->elem->kind == TY_CHARSEQ ? "str" : "bytes", a->kind == TY_ARRAY ? b->name : a->name) != NULL;
+  if (arr) return ty_error(in, n, "comparing %s with %s is not supported", a->name, b->name) != NULL;
   return true;
 }
 

@@ -40,7 +40,7 @@ _unboxers = {}     # type class -> unbox function (typ, obj, c)
 _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 # what ruchey made of them
-_values = {}       # (type class, type name) -> _Value
+_values = {}       # (type class, type key: Numba's, its name by default) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
 
 
@@ -535,7 +535,9 @@ def _realise(typ):
     """The _Value of a package's type object, made on first use."""
     if not isinstance(typ, types.Type) or not isinstance(typ.kind, str):
         raise TypeError(f"expected a type object of a package's own (a subclass of types.Type), got {typ!r}")
-    key = (type(typ), typ.name)
+    # Numba tells types apart by their key, the name unless the class says
+    # more (fast_array_utils' sparse types: one name, a key per dtype)
+    key = (type(typ), getattr(typ, "key", typ.name))
     value = _values.get(key)
     if value is None:
         value = _values[key] = _Value(typ)
@@ -598,26 +600,52 @@ class _Constructor:
         impl = self._lowering(argtypes)
         if impl is None:
             raise TypeError(f"{self.cls.__name__}{argtypes}: no lower_builtin({self.cls.__name__}, ...) takes these types")
-        struct = impl(_Context("constructor"), _Builder("constructor"), _Signature(typ, argtypes),
-                      [_Symbol("argument", index=i) for i in range(len(argtypes))])
-        if getattr(struct, "what", None) != "struct":
-            raise _unreadable("constructor", f"return of {struct!r}, not struct._getvalue()")
-        parts = []
-        for m in value.members:
-            v = struct.struct._set.get(m)
-            if getattr(v, "what", None) == "argument":
-                parts.append((v.index, None))
-            elif getattr(v, "what", None) == "constant":
-                parts.append((None, v.value))
-            else:
-                raise _unreadable("constructor", f"member {m!r} set from {v!r}")
-        return _construction(value, parts, len(argtypes))
+        return _read_construction(value, impl, _Signature(typ, argtypes), "constructor")
 
     def _lowering(self, argtypes):
         for sig, impl in self.lowerings:
             if len(sig) == len(argtypes) and all(_matches(a, s) for a, s in zip(argtypes, sig)):
                 return impl
         return None
+
+
+def _read_construction(value, impl, sig, kind):
+    """A compiled function building value of sig's arguments as lowering impl
+    (a constructor's, an @intrinsic's codegen) sets its members."""
+    struct = impl(_Context(kind), _Builder(kind), sig, [_Symbol("argument", index=i) for i in range(len(sig.args))])
+    if getattr(struct, "what", None) != "struct":
+        raise _unreadable(kind, f"return of {struct!r}, not struct._getvalue()")
+    parts = []
+    for m in value.members:
+        v = struct.struct._set.get(m)
+        if getattr(v, "what", None) == "argument":
+            parts.append((v.index, None))
+        elif getattr(v, "what", None) == "constant":
+            parts.append((None, v.value))
+        else:
+            raise _unreadable(kind, f"member {m!r} set from {v!r}")
+    return _construction(value, parts, len(sig.args))
+
+
+def is_value_type(t):
+    """Whether t is a type object of a package's own (a types.Type subclass's, named by a str kind)."""
+    return isinstance(t, types.Type) and isinstance(t.kind, str)
+
+
+def intrinsic_construction(name, sig, codegen):
+    """An @intrinsic returning a package's value type, as Numba's that fill a
+    struct proxy of it from their arguments (fast_array_utils' sparse copy):
+    the ruchey function doing so."""
+    from ruchey import njit
+    return njit(_read_construction(_realise(sig.return_type), codegen, sig, f"intrinsic {name}'s codegen"))
+
+
+def impl_ret_borrowed(context, builder, typ, value):
+    """numba.core.imputils.impl_ret_borrowed (and impl_ret_new_ref,
+    impl_ret_untracked): the value a lowering returns, as it is. Numba adds
+    a reference to a borrowed one; ruchey counts the members of a value it
+    builds itself, and an intrinsic's own IR returns numbers."""
+    return value
 
 
 def _matches(t, s):

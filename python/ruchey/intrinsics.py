@@ -231,15 +231,18 @@ class Intrinsic:
         return f"<intrinsic {self.__qualname__}>"
 
     def __ruchey_intrinsic__(self, descs):
-        """The signature and LLVM IR for a call with these argument types."""
+        """The signature and LLVM IR for a call with these argument types; or
+        the compiled function building a package's value type of them; None
+        where an argument is of a type its IR cannot take."""
         key = repr(descs)
         if key not in self._code:
             self._code[key] = self._generate(descs)
         return self._code[key]
 
     def _generate(self, descs):
+        from ruchey import _values
         from ruchey.extending import _type_of, _typed
-        literal = tuple(_type_of(d) for d in descs)  # numbers and bools: the compiler refused the rest
+        literal = tuple(_type_of(d) for d in descs)
         plain = tuple(types.unliteral(t) for t in literal)
         ir = _llvmlite_ir()
         found, _ = _typed(lambda *argtypes: self._typer(None, *argtypes),
@@ -250,6 +253,10 @@ class Intrinsic:
             raise TypeError(f"the intrinsic {self.__name__}'s typing function must return (signature, codegen), "
                             f"got {found!r}")
         sig, codegen = found
+        if _values.is_value_type(sig.return_type):  # members set from the arguments: a ruchey function doing so
+            return _values.intrinsic_construction(self.__name__, sig, codegen)
+        if not all(_is_number_or_bool(t) or isinstance(t, (types.NumberClass, types.MemInfoPointer)) for t in plain):
+            return None  # no IR of such arguments: the compiler says which one
         ret = types.none if sig.return_type in (None, types.none) else sig.return_type
         module = ir.Module(name=self.__name__)
         fnty = ir.FunctionType(ir.VoidType() if ret is types.none else _llvm_type(ir, ret),

@@ -302,6 +302,8 @@ def _submodules():
         "numba.core.datamodel.models": (dict(StructModel=_values.StructModel, OpaqueModel=_values.OpaqueModel), ()),
         "numba.core.boxing": (dict(unbox_array=_values.unbox_array, box_array=_values.box_array), ()),
         "numba.core.pythonapi": (dict(NativeValue=_values.NativeValue), ()),
+        "numba.core.imputils": (dict(impl_ret_borrowed=_values.impl_ret_borrowed, impl_ret_new_ref=_values.impl_ret_borrowed,
+                                     impl_ret_untracked=_values.impl_ret_borrowed), ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),

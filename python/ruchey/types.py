@@ -450,6 +450,21 @@ class NumberClass(Described):
         return _SCALARS[self.name[len("dtype("):-1]]
 
 
+class DType(NumberClass):
+    """Numba's types.DType(float64): the type of a NumPy dtype object of a
+    scalar type (numpy.dtype("f8") as a value), which ruchey types as the
+    scalar type's NumberClass, "dtype(float64)", and equal to it
+    (fast_array_utils' sparse matrix types keep their dtypes so)."""
+
+    def __init__(self, dtype):
+        super().__init__(f"dtype({dtype!r})")
+        self._dtype = dtype  # (any type, as Numba's takes; compiled code takes a scalar type's alone)
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+
 def described_dtype(desc):
     """A NumberClass for a description "dtype(<scalar>)", else None."""
     if desc.startswith("dtype(") and desc.endswith(")") and desc[len("dtype("):-1] in _SCALARS:
@@ -463,7 +478,7 @@ class Signature:
     def __init__(self, return_type, args):
         for a in args:
             if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                                  EnumMember, NumberClass, MemInfoPointer)):
+                                  EnumMember, NumberClass, MemInfoPointer, Bytes)):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
@@ -533,6 +548,9 @@ class Bytes(Described):
         if (dtype is not None and getattr(dtype, "name", None) != "uint8") or (ndim, layout, readonly) != (1, "C", True):
             raise TypeError("bytes are Bytes(uint8, 1, 'C', readonly=True) alone")
         super().__init__("readonly bytes(uint8, 1d, C)")
+
+    def describe(self):
+        return self.name  # (libruchey's name of it: a global type object, a signature's, a typed container's items)
 
     dtype = property(lambda self: _SCALARS["uint8"])
     ndim = 1
@@ -606,7 +624,7 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
-                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction)
+                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, DType=DType)
 globals().update(namespace)
 
 
