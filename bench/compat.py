@@ -105,7 +105,11 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # sarkas 1.0 requires pickle5 (a backport that does not build on Python 3.8+) and
                 # jupyter; its simulations import these
                 "sarkas": ["ipython", "matplotlib", "pandas", "pyfftw", "pyfiglet==0.8.post1", "pyyaml", "scipy",
-                           "seaborn", "tqdm"]}
+                           "seaborn", "tqdm"],
+                # pyxem 0.21 pins zarr<3; squidpy 1.8 needs zarr>=3: with both, pip takes pyxem
+                # 0.19.1, whose azimuthal integration Numba refuses; 0.21's runs with zarr 3
+                "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
+                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
 
 # what a package's computations need beside its own dependencies:
