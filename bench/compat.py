@@ -37,7 +37,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "csrgraph", "verde", "opensimplex", "pyfixest",
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy",
-            "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils")
+            "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
+            "pyxem", "diffsims")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -104,7 +105,11 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # sarkas 1.0 requires pickle5 (a backport that does not build on Python 3.8+) and
                 # jupyter; its simulations import these
                 "sarkas": ["ipython", "matplotlib", "pandas", "pyfftw", "pyfiglet==0.8.post1", "pyyaml", "scipy",
-                           "seaborn", "tqdm"]}
+                           "seaborn", "tqdm"],
+                # pyxem 0.21 pins zarr<3; squidpy 1.8 needs zarr>=3: with both, pip takes pyxem
+                # 0.19.1, whose azimuthal integration Numba refuses; 0.21's runs with zarr 3
+                "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
+                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
 
 # what a package's computations need beside its own dependencies:
@@ -114,10 +119,12 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # harmonica imports numba_progress (its progress bars) where it is installed;
 # xugrid's regridders locate cells with numba_celltree, an optional dependency
 # alpharaw's reader (alphatims') empties the zeroth frame by chained assignment,
-# which pandas 3's copy-on-write ignores
+# which pandas 3's copy-on-write ignores; libpysal's raster contiguity reads
+# xarray DataArrays
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
-        "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"]}
+        "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
+        "libpysal": ["xarray"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -4931,6 +4931,216 @@ def fast_array_utils_sparse():
             out[f"{key}_untouched"] = x.toarray()
     return out
 
+def libpysal_triangulation():
+    """Delaunay, Gabriel and relative-neighbourhood graphs (its compiled
+    edge lists from simplices, Gabriel and relative-neighbourhood
+    filters) through Graph and the W classes; alpha shapes (compiled
+    circumcircles, radii and the automatic alpha's search)."""
+    from libpysal import graph, weights
+    from libpysal.cg import alpha_shape, alpha_shape_auto
+    rng = np.random.default_rng(0)
+    pts = rng.random((200, 2))
+    out = {}
+    for method in ("delaunay", "gabriel", "relative_neighborhood"):
+        adj = graph.Graph.build_triangulation(pts, method=method).adjacency
+        out[method] = np.stack([adj.index.get_level_values(0).to_numpy(), adj.index.get_level_values(1).to_numpy()])
+        out[method + "_w"] = adj.to_numpy()
+    for cls in (weights.Delaunay, weights.Gabriel, weights.Relative_Neighborhood):
+        sparse = cls(pts[:150]).sparse.tocoo()
+        out[cls.__name__] = np.stack([sparse.row, sparse.col])
+    poly, radius, circles = alpha_shape_auto(pts[:120], return_radius=True, return_circles=True)
+    out.update(alpha_coords=np.asarray(poly.exterior.coords), alpha_radius=radius, alpha_circles=circles,
+               alpha_areas=np.array([p.area for p in alpha_shape(pts[:120], 0.3)]))
+    return out
+
+
+def libpysal_raster():
+    """Raster contiguity (queen and rook, orders 1 and 2, with nodata
+    cells; one chunk, and a compiled generator's chunks on two threads)
+    into sparse weights and a Graph."""
+    import xarray as xr
+    from libpysal import graph, weights
+    data = np.random.default_rng(5).integers(0, 9, (1, 30, 40)).astype(np.int32)
+    da = xr.DataArray(data, dims=("band", "y", "x"), attrs={"nodatavals": (0,)},
+                      coords={"band": [1], "y": np.arange(30.0), "x": np.arange(40.0)})
+    out = {}
+    for criterion in ("queen", "rook"):
+        for k in (1, 2):
+            for jobs in (1, 2):
+                sparse = weights.raster.da2WSP(da, criterion, k=k, n_jobs=jobs).sparse.tocoo()
+                order = np.lexsort((sparse.col, sparse.row))  # the chunks' order differs between runs
+                out[f"{criterion}{k}_{jobs}"] = np.stack([sparse.row[order], sparse.col[order]])
+    adj = graph.Graph.build_raster_contiguity(da, rook=False, k=2).adjacency
+    out.update(graph_w=adj.to_numpy(), graph_i=adj.index.codes[0], graph_j=adj.index.codes[1])
+    return out
+
+
+def libpysal_describe():
+    """Graph.describe's neighbourhood statistics through pandas' numba
+    engine: the compiled mode, and statistics of values limited to a
+    quantile range."""
+    from libpysal import graph
+    rng = np.random.default_rng(3)
+    g = graph.Graph.build_knn(rng.random((100, 2)), k=5)
+    counts = g.describe(rng.integers(0, 5, 100).astype(float), statistics=["mode", "sum", "nunique", "mean"])
+    limited = g.describe(rng.random(100), q=(10, 90))
+    return {**{k: counts[k].to_numpy() for k in counts.columns}, **{"q_" + k: limited[k].to_numpy() for k in limited.columns}}
+
+
+def _mgwr_data(seed, n=150):
+    rng = np.random.default_rng(seed)
+    coords = rng.random((n, 2)) * 10
+    X = rng.normal(size=(n, 2))
+    y = 1 + coords[:, :1] * 0.1 + X[:, :1] * coords[:, 1:] / 10 + 0.5 * X[:, 1:] + rng.normal(scale=0.1, size=(n, 1))
+    return coords, X, y
+
+
+def mgwr_gwr():
+    """Geographically weighted regression (its compiled local distances,
+    Euclidean and haversine): a golden-section bandwidth search, fits with
+    adaptive bisquare and Gaussian kernels, on the sphere. n_jobs=1: joblib's
+    worker processes would import Numba itself."""
+    from mgwr.gwr import GWR
+    from mgwr.sel_bw import Sel_BW
+    coords, X, y = _mgwr_data(4)
+    bw = Sel_BW(coords, y, X, n_jobs=1).search()
+    fit = GWR(coords, y, X, bw, n_jobs=1).fit()
+    gauss = GWR(coords, y, X, 40.0, kernel="gaussian", n_jobs=1).fit()
+    lonlat = np.column_stack([coords[:, 0] * 2 - 10, coords[:, 1] + 40])
+    sphere = GWR(lonlat, y, X, 30, spherical=True, n_jobs=1).fit()
+    return {"bw": bw, "params": fit.params, "aicc": fit.aicc, "resid": fit.resid_response, "tvalues": fit.tvalues,
+            "gauss": gauss.params, "sphere": sphere.params, "sphere_localR2": sphere.localR2}
+
+
+def mgwr_mgwr():
+    """Multiscale GWR: a bandwidth per covariate by backfitting, then the
+    fit's parameters and their inference (in this process, n_jobs=1)."""
+    from mgwr.gwr import MGWR
+    from mgwr.sel_bw import Sel_BW
+    coords, X, y = _mgwr_data(6, n=120)
+    sel = Sel_BW(coords, y, X, multi=True, n_jobs=1)
+    sel.search(multi_bw_min=[20], max_iter_multi=20, verbose=False)
+    fit = MGWR(coords, y, X, sel, n_jobs=1).fit()
+    return {"bws": sel.bw[0], "params": fit.params, "bse": fit.bse, "aicc": fit.aicc}
+
+
+def _pyxem_patterns(seed):
+    """3x4 diffraction patterns: a central beam and a dozen Gaussian spots."""
+    import pyxem
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[:64, :64] - 31.5
+    data = np.empty((3, 4, 64, 64))
+    for i in np.ndindex(3, 4):
+        img = np.exp(-(xx ** 2 + yy ** 2) / 40.0) * 5
+        for _ in range(12):
+            cx, cy = rng.uniform(-25, 25, 2)
+            img += rng.uniform(0.5, 2) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / 3.0)
+        data[i] = img + rng.random((64, 64)) * 0.05
+    s = pyxem.signals.Diffraction2D(data)
+    s.calibration.center = None
+    s.calibration.scale = 0.05
+    return s
+
+
+def _aluminium():
+    from diffpy.structure import Atom, Lattice, Structure
+    atoms = [Atom("Al", p) for p in ((0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5))]
+    return Structure(atoms=atoms, lattice=Lattice(4.05, 4.05, 4.05, 90, 90, 90))
+
+
+def pyxem_azimuthal():
+    """Azimuthal integration by pixel slices and their overlap factors (its
+    compiled, prange, integrators): 2-d polar images (sum, mean, a
+    radial range, a mask) and 1-d profiles."""
+    s = _pyxem_patterns(0)
+    mask = np.zeros((64, 64), bool)
+    mask[:, :5] = True
+    return {"int2d": s.get_azimuthal_integral2d(npt=40, npt_azim=90).data,
+            "int2d_mean": s.get_azimuthal_integral2d(npt=30, npt_azim=60, mean=True, radial_range=(0.1, 1.4)).data,
+            "int2d_mask": s.get_azimuthal_integral2d(npt=30, npt_azim=72, mask=mask).data,
+            "int1d": s.get_azimuthal_integral1d(npt=50).data,
+            "int1d_mask": s.get_azimuthal_integral1d(npt=40, mask=mask, mean=True).data}
+
+
+def pyxem_orientation():
+    """Template matching of polar patterns (its compiled prange correlation
+    of each template at every in-plane shift, mirrored too) against
+    diffsims' simulations of aluminium over the reduced fundamental zone."""
+    from orix.crystal_map import Phase
+    from orix.sampling import get_sample_reduced_fundamental
+    from diffsims.generators.simulation_generator import SimulationGenerator
+    phase = Phase("al", space_group=225, structure=_aluminium())
+    grid = get_sample_reduced_fundamental(resolution=4, point_group=phase.point_group)
+    sim = SimulationGenerator(200, minimum_intensity=1e-3).calculate_diffraction2d(
+        phase, rotation=grid, max_excitation_error=0.05, reciprocal_radius=1.5, with_direct_beam=False)
+    polar = _pyxem_patterns(1).get_azimuthal_integral2d(npt=60, npt_azim=180, radial_range=(0, 1.5), mean=True) ** 0.5
+    return {"best": polar.get_orientation(sim, n_best=4, frac_keep=0.5).data,
+            "all": polar.get_orientation(sim, n_best=-1).data}
+
+
+def diffsims_atomic():
+    """Kinematic diffraction of a 3x3x3 block of aluminium cells (its
+    compiled, parallel, atomic densities averaged over voxels and
+    pointwise, probe and FFT shifts), with and without precession."""
+    from diffpy.structure import Structure
+    from diffsims.generators.diffraction_generator import AtomicDiffractionGenerator
+    from diffsims.utils.probe_utils import BesselProbe
+    cell = _aluminium()
+    atoms = [type(a)(a.element, a.xyz + np.array(d)) for a in cell for d in np.ndindex(3, 3, 3)]
+    block = Structure(atoms=atoms, lattice=type(cell.lattice)(12.15, 12.15, 12.15, 90, 90, 90))
+    gen = AtomicDiffractionGenerator(200, [np.linspace(-1.5, 1.5, 48)] * 2, reciprocal_mesh=True)
+    return {name: gen.calculate_ed_data(block, BesselProbe(8.0), 1.0, z_range=40, GPU=False, **kw)
+            for name, kw in (("plain", {}), ("pointwise", {"pointwise": True}), ("precessed", {"precessed": (1.0, 6)}))}
+
+
+def diffsims_patterns():
+    """Simulated spot patterns drawn as sub-pixel Gaussians (compiled) and
+    on whole pixels, rotated; reflections grouped into symmetry sets {hkl}
+    (a compiled function with an explicit signature)."""
+    from orix.crystal_map import Phase
+    from orix.quaternion import Rotation
+    from diffsims.crystallography import ReciprocalLatticeVector
+    from diffsims.generators.simulation_generator import SimulationGenerator
+    phase = Phase("al", space_group=225, structure=_aluminium())
+    rotation = Rotation.from_euler(np.deg2rad([[0, 0, 0], [10, 20, 30], [45, 54.7, 0]]))
+    sim = SimulationGenerator(200).calculate_diffraction2d(phase, rotation=rotation, max_excitation_error=0.05,
+                                                           reciprocal_radius=1.5)
+    out = {}
+    for k in range(3):
+        sim.rotation_index = k
+        out[f"subpixel{k}"] = sim.get_diffraction_pattern(shape=(96, 96), sigma=2.5, calibration=0.02, fast=False)
+        out[f"pixel{k}"] = sim.get_diffraction_pattern(shape=(96, 96), sigma=2.5, calibration=0.02,
+                                                       in_plane_angle=17, fast=True)
+    rlv = ReciprocalLatticeVector.from_min_dspacing(phase, 0.6)
+    out["sets"] = np.array([[*k, len(v[0])] for k, v in sorted(rlv.get_hkl_sets().items())])
+    out["unique"] = rlv.unique(use_symmetry=True).hkl
+    return out
+
+
+def diffsims_discretise():
+    """Atoms discretised on a mesh and on its Fourier mesh (compiled,
+    parallel: densities and Fourier transforms of each atom, averaged and
+    pointwise, of one and of two species); the Bessel probe's transform,
+    FFT phase shifts in one and two dimensions, a 2-d mesh in a basis."""
+    from diffsims.utils.discretise_utils import get_discretisation
+    from diffsims.utils.fourier_transform import fftshift_phase, to_recip
+    from diffsims.utils.generic_utils import to_mesh
+    from diffsims.utils.probe_utils import BesselProbe
+    loc = np.random.default_rng(7).random((30, 3)) * 8
+    x = [np.linspace(0, 8, 24)] * 3
+    out = {}
+    for pointwise in (False, True):
+        out[f"fourier_{pointwise}"] = get_discretisation(loc, "Al", to_recip(x), GPU=False, pointwise=pointwise,
+                                                         FT=True, ZERO=1e-10)
+        out[f"real_{pointwise}"] = get_discretisation(loc, np.array(["Al"] * 15 + ["Cu"] * 15), x, GPU=False,
+                                                      pointwise=pointwise, ZERO=1e-10)
+    out["mesh2"] = to_mesh([np.arange(5.0), np.arange(7.0)], dx=[np.array([1.0, 0.5]), np.array([0.0, 2.0])])
+    out["shift1"] = fftshift_phase(np.arange(8.0) + 1)
+    out["shift2"] = fftshift_phase(np.arange(48.0).reshape(6, 8) + 1)
+    out["bessel_ft"] = BesselProbe(5.0).FT(to_mesh([np.linspace(-1, 1, 9)] * 3))
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5061,4 +5271,8 @@ WORKLOADS = {
     "xarray-spatial": {"terrain": xrspatial_terrain, "focal_zonal": xrspatial_focal_zonal,
                        "classify": xrspatial_classify},
     "fast-array-utils": {"sparse": fast_array_utils_sparse},
+    "libpysal": {"triangulation": libpysal_triangulation, "raster": libpysal_raster, "describe": libpysal_describe},
+    "mgwr": {"gwr": mgwr_gwr, "mgwr": mgwr_mgwr},
+    "pyxem": {"azimuthal": pyxem_azimuthal, "orientation": pyxem_orientation},
+    "diffsims": {"atomic": diffsims_atomic, "patterns": diffsims_patterns, "discretise": diffsims_discretise},
 }
