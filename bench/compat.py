@@ -38,7 +38,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy",
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
-            "pyxem", "diffsims")
+            "pyxem", "diffsims", "skforecast", "pymoo")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -120,11 +120,11 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # xugrid's regridders locate cells with numba_celltree, an optional dependency
 # alpharaw's reader (alphatims') empties the zeroth frame by chained assignment,
 # which pandas 3's copy-on-write ignores; libpysal's raster contiguity reads
-# xarray DataArrays
+# xarray DataArrays; skforecast's statistical models import statsmodels
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
-        "libpysal": ["xarray"]}
+        "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -5141,6 +5141,55 @@ def diffsims_discretise():
     return out
 
 
+def _skforecast_series(n=144, seed=0):
+    """Monthly-like data: a trend, a 12-step season and noise."""
+    t = np.arange(n)
+    return 100 + 0.5 * t + 10 * np.sin(2 * np.pi * t / 12) + np.random.default_rng(seed).normal(0, 2, n)
+
+
+def skforecast_models():
+    """skforecast's statistical models (their likelihoods and recursions
+    compiled): ETS of a given and of a chosen form, seasonal ARIMA, auto
+    ARIMA's order search and ARAR, each fitted and forecast."""
+    from skforecast.stats import Arar, Arima, Ets
+    y = _skforecast_series()
+    ets = Ets(m=12, model="AAA").fit(y)
+    return {"ets_aaa": ets.predict(12), "ets_aaa_interval": np.asarray(ets.predict_interval(12)),
+            "ets_chosen": Ets(m=12, model="ZZZ").fit(y).predict(6),
+            "arima": Arima(order=(1, 1, 1), seasonal_order=(0, 1, 1), m=12).fit(y).predict(12),
+            "auto_arima": Arima(order=None, seasonal_order=None, m=12).fit(y).predict(6),
+            "arar": Arar().fit(y).predict(12)}
+
+
+def skforecast_rolling_features():
+    """RollingFeatures' nine window statistics (compiled per window) over an
+    array and, through pandas' rolling apply, over a Series."""
+    import pandas as pd
+    from skforecast.preprocessing import RollingFeatures
+    y = np.cumsum(np.random.default_rng(3).normal(0.1, 1.0, 200)) + 50
+    stats = ["mean", "std", "min", "max", "sum", "median", "ratio_min_max", "coef_variation", "ewm"]
+    rf = RollingFeatures(stats=stats, window_sizes=[7, 7, 14, 14, 5, 9, 12, 10, 8], kwargs_stats={"ewm": {"alpha": 0.4}})
+    return {"transform": rf.transform(y),
+            "batch": rf.transform_batch(pd.Series(y, index=pd.RangeIndex(200))).to_numpy()}
+
+
+def pymoo_age():
+    """AGE-MOEA and AGE-MOEA2 (their survival's compiled distances, crowding
+    and convergence scores, fastmath) on ZDT1 and three-objective DTLZ2,
+    30 generations from a fixed seed: the final fronts, sorted."""
+    from pymoo.algorithms.moo.age import AGEMOEA
+    from pymoo.algorithms.moo.age2 import AGEMOEA2
+    from pymoo.optimize import minimize
+    from pymoo.problems import get_problem
+    out = {}
+    for name, algorithm in (("age", AGEMOEA), ("age2", AGEMOEA2)):
+        for problem in (get_problem("zdt1"), get_problem("dtlz2", n_obj=3)):
+            f = minimize(problem, algorithm(pop_size=40), ("n_gen", 30), seed=1, verbose=False).F
+            out[f"{name}_{problem.name()}"] = f[np.lexsort(f.T[::-1])]
+    return out
+
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5275,4 +5324,6 @@ WORKLOADS = {
     "mgwr": {"gwr": mgwr_gwr, "mgwr": mgwr_mgwr},
     "pyxem": {"azimuthal": pyxem_azimuthal, "orientation": pyxem_orientation},
     "diffsims": {"atomic": diffsims_atomic, "patterns": diffsims_patterns, "discretise": diffsims_discretise},
+    "skforecast": {"models": skforecast_models, "rolling_features": skforecast_rolling_features},
+    "pymoo": {"age": pymoo_age},
 }
