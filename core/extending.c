@@ -136,6 +136,12 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   Py_XDECREF(method);
   Py_XDECREF(descs);
   if (!got) return select_failed(diag);
+  if (PyObject_TypeCheck(got, &DispatcherType)) {  /* it builds a package's value type: this function instead */
+    call->callee = got;  /* the intrinsic keeps it */
+    Py_DECREF(got);
+    return true;
+  }
+  call->callee = NULL;
   PyObject *ret, *argdescs, *ir;
   bool ok = PyArg_ParseTuple(got, "OO!U", &ret, &PyTuple_Type, &argdescs, &ir) && PyTuple_GET_SIZE(argdescs) <= 64;
   ok = ok && (call->ret = disp_described_type(ret)) != NULL;

@@ -635,6 +635,21 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
+  PyObject *frozen = disp_value_constant(obj);
+  if (frozen) {  /* a package's value type (clifford's MultiVector): its lower_constant's named tuple, frozen */
+    n = constant_node(fe, frozen, e);
+    Py_DECREF(frozen);
+    return n;
+  }
+  if (PyErr_Occurred()) {  /* its lower_constant is missing or unreadable: the TypeError saying so */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    n = fe_error(fe, e, "global '%s': %s", name, text ? PyUnicode_AsUTF8(text) : "cannot be frozen");
+    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    PyErr_Clear();
+    return n;
+  }
   char msg[512];  /* (dcor's `f = compiled_f if compiled else python_f`, compiled a closure's True) */
   snprintf(msg, sizeof msg, "global '%s' of Python type '%s' cannot be used in compiled code", name,
            Py_TYPE(obj)->tp_name);

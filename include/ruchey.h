@@ -463,9 +463,14 @@ typedef struct NativeSig {
  * object (the code's for good, and named by it so that no on-disk cache
  * keeps the code); the rest is what the extension gives for the call's
  * argument types: the signature, and the LLVM IR of a module holding a
- * function named "intrinsic" of it (owned by owner). */
+ * function named "intrinsic" of it (owned by owner). An intrinsic whose
+ * signature holds a package's value type (a struct its codegen fills
+ * member by member: clifford's MultiVector_basic_ctor) is instead a ruchey
+ * function the extension made of what the codegen set, in callee (for
+ * ResolveCall; ir NULL). */
 typedef struct IntrinsicCall {
   void *owner;
+  void *callee;
   const char *ir;
   const Type *ret;
   int nargs;

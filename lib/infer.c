@@ -333,6 +333,8 @@ static const Type *ty_binop(Infer *in, Node *n) {
   if (!in->final && ((a->kind == TY_NONE && n->lhs->kind == N_VAR) || (b->kind == TY_NONE && n->rhs->kind == N_VAR)))
     return NULL;  /* a variable None so far, which an assignment later in a loop may make an Optional */
   if (a->kind == TY_CLASS || b->kind == TY_CLASS) return ty_jitclass_binop(in, n);
+  const Type *overloaded;
+  if ((a->kind == TY_TUPLE || b->kind == TY_TUPLE) && ty_extension_operator(in, n, &overloaded)) return overloaded;
   const Type *t[2] = {a, b};
   Node *xs[2] = {n->lhs, n->rhs};
   if (only_0d_arrays(t, 2, false) && !ty_elements_of_0d(in, xs, t, 2)) return NULL;
@@ -371,6 +373,8 @@ static const Type *ty_unary(Infer *in, Node *n) {
   }
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (a && a->kind == TY_CLASS) return ty_jitclass_unary(in, n);
+  const Type *overloaded;
+  if (a && a->kind == TY_TUPLE && ty_extension_operator(in, n, &overloaded)) return overloaded;
   return ty_unary_number(in, n, a);
 }
 
@@ -760,6 +764,12 @@ static const Type *ty_call(Infer *in, Node *n) {
     const Type *special = ty_jitclass_builtin(in, n);
     if (special || ty_failed(in)) return special;
   }
+  const Type *overloaded;
+  for (int i = 0; n->bi->kind == BK_FUNCTION && !n->callee && i < n->list.len; i++)
+    if (args[i]->kind == TY_TUPLE && args[i]->callee) {  /* a package's value type's overload (abs(mv)) */
+      if (ty_extension_builtin(in, n, &overloaded)) return overloaded;
+      break;
+    }
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||

@@ -54,19 +54,33 @@ static bool check_intrinsic_ir(Infer *in, Node *n, const IntrinsicCall *call) {
   return ok;
 }
 
+/* The call made a call of the ruchey function an intrinsic building a
+ * package's value type was read as, typed as any such call. */
+static const Type *ty_value_construction(Infer *in, Node *n, const Type **args, void *callee) {
+  Diag d = {0};
+  if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) return ty_error(in, n, "%s", d.msg);
+  n->callee = callee;
+  n->bi = bi_named("a ruchey function");
+  return n->bi->type(in, n, args);
+}
+
 static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   IntrinsicCall *call = n->callee;
   if (!in->opts || !in->opts->intrinsic) return ty_error(in, n, "an @intrinsic cannot be called here");
   if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
-  for (int i = 0; i < n->list.len; i++)
-    if (!is_argument(args[i]))
-      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools, scalar types and MemInfoPointers only: argument %d is %s",
-                      i + 1, args[i]->name);
+  int other = -1;  /* an argument of another type: only an intrinsic building a package's value type takes it */
+  for (int i = 0; other < 0 && i < n->list.len; i++)
+    if (!is_argument(args[i])) other = i;
   const Node *consts[64] = {0};
   for (int i = 0; i < n->list.len && i < 64; i++) consts[i] = ty_constant(in, n->list.items[i]);
   Diag inner = {0};
-  if (!in->opts->intrinsic(in->opts->resolve_ctx, call, args, consts, n->list.len, &inner))
-    return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
+  bool made = in->opts->intrinsic(in->opts->resolve_ctx, call, args, consts, n->list.len, &inner);
+  if (made && call->callee) return ty_value_construction(in, n, args, call->callee);
+  if (!made && other >= 0 && inner.msg[0]) return ty_error(in, n, "%s", inner.msg);  /* its typing's, or its reading's */
+  if (other >= 0)
+    return ty_error(in, n->list.items[other], "an @intrinsic takes numbers, bools, scalar types and MemInfoPointers only: argument %d is %s",
+                    other + 1, args[other]->name);
+  if (!made) return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the intrinsic failed");
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
                     call->nargs == 1 ? "" : "s", n->list.len);

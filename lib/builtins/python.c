@@ -593,6 +593,31 @@ static bool called_as_one_of(const Node *n, const Type *f) {
   return f->kind == TY_FUNCS || (f->kind == TY_FUNCTION && n->lhs->kind == N_CALL);
 }
 
+/* v(args) where v's type has a __call__ registered (a package's value type
+ * calling through its type's typing template, clifford's MultiVector(2)):
+ * the call made a call of that ruchey function, v first; else v is no
+ * function. */
+static const Type *value_call(Infer *in, Node *n, const Type *f, const Type **args) {
+  bool value = f->kind == TY_TUPLE && f->callee;  /* (a jitclass's __call__ is Python's alone, as Numba's) */
+  void *callee = value && in->opts && in->opts->find_member
+                     ? in->opts->find_member(in->opts->resolve_ctx, f, "__call__", false) : NULL;
+  if (!callee || n->op) return not_a_function(in, n, f);
+  (void)args;  /* typed again once bound */
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len + 1));
+  items[0] = n->lhs;
+  for (int i = 0; i < n->list.len; i++) items[i + 1] = n->list.items[i];
+  n->list = (NodeList){items, n->list.len + 1};
+  n->lhs = NULL;
+  n->callee = callee;
+  n->bi = bi_named("a ruchey function");
+  Diag d = {0};  /* its keywords and defaults (and *args), bound by its typing function's parameters */
+  if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) return ty_error(in, n, "%s", d.msg);
+  const Type **types = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n->list.len ? n->list.len : 1));
+  for (int i = 0; i < n->list.len; i++)
+    if (!(types[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  return ty_jit_call(in, n, types);
+}
+
 /* f(args) where f is a variable holding a compiled function (a parameter
  * a dispatcher was passed to, or a lambda's value): the call is to the
  * function its type names, compiled into this one as any call. */
@@ -609,7 +634,7 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     return ty_funcptr_call(in, n, args);
   }
   if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);  /* one of several, chosen at run time */
-  if (f->kind != TY_FUNCTION) return not_a_function(in, n, f);
+  if (f->kind != TY_FUNCTION) return value_call(in, n, f, args);
   bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
   n->callee = (void *)f->callee;
   if (!n->op && !bound_already && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */

@@ -25,6 +25,11 @@ calling function's frame, as where Numba writes the codegen into the
 caller; a function holding it is inlined into its callers, as Numba's
 ``inline="always"`` functions (numba_celltree's stack-allocated arrays)
 are, so that the memory outlives the call that made it.
+
+An intrinsic whose signature holds a package's own value type (made with
+numba.extending's register_model, clifford's MultiVector_basic_ctor) writes
+no IR ruchey could use: its codegen is run on ruchey._values' recording
+stand-ins and read as a constructor, which member each argument sets.
 """
 import functools
 
@@ -250,6 +255,12 @@ class Intrinsic:
             raise TypeError(f"the intrinsic {self.__name__}'s typing function must return (signature, codegen), "
                             f"got {found!r}")
         sig, codegen = found
+        if any(isinstance(t, types.Type) and isinstance(t.kind, str) for t in (sig.return_type, *sig.args)):
+            from ruchey import _values  # a package's value type, built member by member: a ruchey function
+            try:
+                return _values.intrinsic_construction(self.__name__, sig, codegen)
+            except _values.UnsupportedLowering as exc:
+                raise TypeError(f"the intrinsic {self.__name__}: {exc}") from None
         ret = types.none if sig.return_type in (None, types.none) else sig.return_type
         module = ir.Module(name=self.__name__)
         fnty = ir.FunctionType(ir.VoidType() if ret is types.none else _llvm_type(ir, ret),

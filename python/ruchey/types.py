@@ -295,6 +295,29 @@ class NamedUniTuple(BaseTuple):
         return isinstance(t, NamedTupleType) and _homogeneous(t)
 
 
+class StarArgTuple(BaseTuple):
+    """Numba's type of the tuple a typing function taking *args may be
+    given them packed in; ruchey gives such a function the arguments' own
+    types, one each, so no type is one."""
+
+    @staticmethod
+    def _holds(t):
+        return False
+
+
+class StarArgUniTuple(StarArgTuple):
+    """The same, of items of one type."""
+
+
+class Dummy(Type):
+    """Numba's base of the types whose values hold nothing compiled code
+    reads (a package's own, clifford's LayoutType, with an OpaqueModel)."""
+
+
+class Opaque(Dummy):
+    """Numba's Opaque: the same."""
+
+
 class NoneType:
     """The return type of a function that returns nothing."""
 
@@ -606,7 +629,8 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
-                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction)
+                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque)
 globals().update(namespace)
 
 
