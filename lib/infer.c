@@ -1350,6 +1350,10 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
+    if ((cur->kind == TY_TUPLE || t->kind == TY_TUPLE) && ty_extension_update(in, n)) {  /* now x = x op y */
+      ty_stmt(in, n);
+      break;
+    }
     if (cur->kind == TY_LIST && n->op == OP_ADD && t->kind == TY_ARRAY) {
       ty_error(in, n, "x += a of a list and an array is NumPy's x + a in Python (a new array), not supported in "
                "compiled code: write x.extend(a) or numpy.asarray(x) + a");

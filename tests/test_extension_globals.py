@@ -335,6 +335,13 @@ def test_operators_and_builtins_overloaded_for_the_type(tmp_path):
         def length(a):
             return abs(a)
 
+        @njit
+        def updated(a, b, k):
+            x = a
+            x += b     # x = x + b: a new arrow, as Numba's operator.iadd falls back to add
+            x *= k
+            return x, a
+
         rng = np.random.default_rng(1)
         f = Frame(3.0)
         for _ in range(4):
@@ -343,6 +350,9 @@ def test_operators_and_builtins_overloaded_for_the_type(tmp_path):
             same(combine(a, b, k), combine.py_func(a, b, k))
             same(scaled_left(a, k), scaled_left.py_func(a, k))
             assert length(a) == length.py_func(a)
+            (x, a2), (wx, wa2) = updated(a, b, k), updated.py_func(a, b, k)
+            same(x, wx)
+            same(a2, wa2)
         print("ok")
     """, tmp_path)
 

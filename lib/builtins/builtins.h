@@ -113,6 +113,10 @@ bool ty_extension_operator(Infer *in, Node *n, const Type **out);
 /* f(args) of a builtin function f, an argument of a package's value type:
  * the same of the overload registered for f. */
 bool ty_extension_builtin(Infer *in, Node *n, const Type **out);
+/* x op= y of a variable x, an operand of a package's value type with the
+ * operator overloaded: n made x = x op y (a new value, as Numba's
+ * operator.iadd of an immutable type falls back to operator.add). */
+bool ty_extension_update(Infer *in, Node *n);
 
 /* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
  * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:

@@ -85,3 +85,18 @@ bool ty_extension_operator(Infer *in, Node *n, const Type **out) {
   *out = call_instead(in, n, callee);
   return true;
 }
+
+bool ty_extension_update(Infer *in, Node *n) {
+  const char *name = operator_names[n->op];
+  if (!name || !in->opts || !in->opts->find_member || n->lhs->kind != N_VAR) return false;
+  char key[32];
+  snprintf(key, sizeof key, "operator.%s", name);
+  Node *xs[2] = {n->lhs, n->rhs};
+  if (!value_overload(in, xs, 2, key)) return false;
+  Node *read = arena_alloc(in->f->arena, sizeof(Node)), *op = arena_alloc(in->f->arena, sizeof(Node));
+  *read = *n->lhs;
+  *op = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = n->op, .lhs = read, .rhs = n->rhs};
+  n->kind = N_ASSIGN;
+  n->rhs = op;
+  return true;
+}

@@ -468,7 +468,7 @@ class _Value:
         for m in self.members:
             fields.append(_field_name(m, wrapped.get(m), fields))
         self.fields = dict(zip(self.members, fields))
-        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else "Value",
+        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else cls.__name__,
                                              fields, module=__name__)
         self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
         self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
