@@ -418,7 +418,8 @@ def test_what_the_recording_cannot_follow_is_a_type_error(tmp_path):
         from numba import njit, types
         from numba.core import cgutils
         from numba.core.errors import TypingError
-        from numba.extending import intrinsic, make_attribute_wrapper, models, register_model
+        from numba.extending import (NativeValue, box, intrinsic, make_attribute_wrapper, models, register_model,
+                                     unbox)
         from arrows import Arrow, ArrowType, Frame
 
         def refused(f, *args, match):   # a TypeError, or at compile time the TypingError saying it
@@ -472,6 +473,38 @@ def test_what_the_recording_cannot_follow_is_a_type_error(tmp_path):
             return a.weight
         refused(weight, Arrow(Frame(1.0), np.zeros((2, 2))), match=["argument 1"])
         assert weight(Arrow(Frame(1.0), np.zeros(2), 4.0)) == 4.0
+
+        # a box naming an address of no object its function or type holds: refused, never read as an object
+        class Tag:
+            pass
+
+        class TagType(types.Dummy):
+            def __init__(self):
+                super().__init__("Tag")
+
+        Tag._numba_type_ = property(lambda self: TagType())
+
+        @register_model(TagType)
+        class TagModel(models.OpaqueModel):
+            pass
+
+        @unbox(TagType)
+        def unbox_tag(typ, obj, c):
+            return NativeValue(c.context.get_dummy_value())
+
+        @box(TagType)
+        def box_tag(typ, val, c):
+            return c.context.add_dynamic_addr(c.builder, id(object()), info="a stray object")
+
+        @njit
+        def same_tag(t):
+            return t
+        try:
+            same_tag(Tag())
+        except NotImplementedError as exc:
+            assert "add_dynamic_addr" in str(exc) and "a stray object" in str(exc), str(exc)
+        else:
+            raise AssertionError("no error")
 
         # a call of a value whose template does not type these arguments
         @njit

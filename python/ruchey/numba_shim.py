@@ -310,6 +310,7 @@ def _submodules():
                                      impl_ret_new_ref=_values.impl_ret_new_ref,
                                      impl_ret_untracked=_values.impl_ret_untracked), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
+        "numba.core.typing": ({}, ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
