@@ -317,6 +317,25 @@ def test_numba_type_attribute_opaque_member_and_intrinsic_constructor(tmp_path):
 
 
 @shim_only
+def test_package_types_are_interned_as_numba_s(tmp_path):
+    run_fresh("""
+        import pickle
+        import numpy as np
+        from numba import types
+        from arrows import ArrowType, Frame, FrameType
+
+        f = Frame(1.0)
+        ft = f._numba_type_
+        assert FrameType(Frame(1.0)) is ft          # the same class and name: the first made
+        assert FrameType(Frame(2.0)) is not ft
+        assert pickle.loads(pickle.dumps(ft)) is ft
+        at = ArrowType(ft, types.float64[::1])
+        assert ArrowType(ft, types.float64[::1]) is at and pickle.loads(pickle.dumps(at)) is at
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_operators_and_builtins_overloaded_for_the_type(tmp_path):
     run_fresh(_same_arrow_check() + """
         import numpy as np
@@ -399,7 +418,8 @@ def test_value_called_through_a_typing_template(tmp_path):
 
         @njit
         def picked(a, i, j):
-            return a(i), a(i, j), (a * 2.0)(j)
+            axes = (i, j, i)
+            return a(i), a(i, j), (a * 2.0)(j), a(*axes), a(j, *axes)
 
         rng = np.random.default_rng(3)
         f = Frame(1.0)

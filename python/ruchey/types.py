@@ -10,12 +10,37 @@ import builtins
 import enum
 import functools
 import itertools
+import weakref
 
 from ruchey import _core
 from ruchey.native import WrapperAddressProtocol
 
 
-class Type:
+# a package's own types by (class, name), as Numba interns types by their key: making or unpickling an
+# equal one gives the first (clifford compares its LayoutType objects with `is`)
+_INTERNED = weakref.WeakValueDictionary()
+
+
+class _Interning(type):
+    """Type's metaclass: an instance of a package's own subclass (named, as
+    Numba's Type(name)) is the one made first of its class and name."""
+
+    def __call__(cls, *args, **kwargs):
+        made = super().__call__(*args, **kwargs)
+        return _INTERNED.setdefault(made._key(), made) if isinstance(made.kind, str) else made
+
+
+def _unpickled(cls, state):
+    """A package's type unpickled: the interned one where it exists."""
+    made = cls.__new__(cls)
+    if hasattr(made, "__setstate__"):
+        made.__setstate__(state)
+    else:
+        made.__dict__.update(state)
+    return _INTERNED.setdefault(made._key(), made)
+
+
+class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
@@ -87,6 +112,12 @@ class Type:
 
     def __eq__(self, other):
         return isinstance(other, Type) and self._key() == other._key()
+
+    def __reduce_ex__(self, protocol):
+        if not isinstance(self.kind, str):
+            return super().__reduce_ex__(protocol)
+        getstate = getattr(self, "__getstate__", None)  # (a package's own, or Python 3.11's object.__getstate__)
+        return _unpickled, (type(self), getstate() if getstate else self.__dict__)
 
     def __hash__(self):
         return hash(self._key())
