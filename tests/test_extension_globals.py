@@ -397,6 +397,12 @@ def test_globals_read_through_lower_constant(tmp_path):
         def north_weight():
             return NORTH.weight, NORTH.coords.sum(), UNIT.scale
 
+        PAIR = (NORTH, NORTH * 2.0)
+
+        @njit
+        def pair_sum(k):
+            return PAIR[0] + PAIR[1] * k    # a global tuple of them: each item's lower_constant
+
         rng = np.random.default_rng(2)
         for _ in range(3):
             a = Arrow(UNIT, rng.normal(size=3), float(rng.normal()))
@@ -405,6 +411,7 @@ def test_globals_read_through_lower_constant(tmp_path):
         inner = make_in(UNIT)
         same(inner(c), inner.py_func(c))
         assert north_weight() == north_weight.py_func()
+        same(pair_sum(3.0), pair_sum.py_func(3.0))
         print("ok")
     """, tmp_path)
 
