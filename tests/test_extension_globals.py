@@ -336,6 +336,67 @@ def test_package_types_are_interned_as_numba_s(tmp_path):
 
 
 @shim_only
+def test_types_of_one_name_told_apart_by_their_key(tmp_path):
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import NativeValue, make_attribute_wrapper, models, register_model, unbox
+        from numba.core import cgutils
+
+        class Box:
+            def __init__(self, v):
+                self.v = v
+
+        class BoxType(types.Type):    # one name for every dtype; the key tells them apart, as Numba's does
+            def __init__(self, dtype):
+                self.dtype_ = dtype
+                super().__init__("Box")
+
+            @property
+            def key(self):
+                return self.name, self.dtype_
+
+        Box._numba_type_ = property(lambda self: BoxType(types.from_dtype(self.v.dtype)))
+
+        @register_model(BoxType)
+        class BoxModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("v", types.Array(fe_type.dtype_, 1, "C"))])
+
+        make_attribute_wrapper(BoxType, "v", "v")
+
+        @unbox(BoxType)
+        def unbox_box(typ, obj, c):
+            v = c.pyapi.object_getattr_string(obj, "v")
+            box = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            box.v = c.unbox(types.Array(typ.dtype_, 1, "C"), v).value
+            return NativeValue(box._getvalue())
+
+        @njit
+        def doubled(b):
+            return b.v * 2
+
+        for dtype in (np.float32, np.int64, np.float64):
+            b = Box(np.arange(5, dtype=dtype))
+            got, want = doubled(b), doubled.py_func(b)
+            assert got.dtype == want.dtype and (got == want).all(), (got, want)
+        assert BoxType(types.float32) is BoxType(types.float32) and BoxType(types.int64) is not BoxType(types.float32)
+
+        class LaxType(types.Type):    # a key holding what a Numba name ruchey lacks made: the name tells apart
+            def __init__(self, dtype):
+                self.dtype_ = types.NoSuchNumbaType(dtype)
+                super().__init__("Lax")
+
+            @property
+            def key(self):
+                return self.name, self.dtype_
+
+        assert LaxType(types.float32) is LaxType(types.float32)
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_operators_and_builtins_overloaded_for_the_type(tmp_path):
     run_fresh(_same_arrow_check() + """
         import numpy as np

@@ -47,7 +47,7 @@ _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 _constant_lowerings = {}  # type class -> lower_constant function (context, builder, typ, pyval)
 # what ruchey made of them
-_values = {}       # (type class, type name) -> _Value
+_values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
 
 
@@ -648,7 +648,7 @@ def _realise(typ):
     """The _Value of a package's type object, made on first use."""
     if not isinstance(typ, types.Type) or not isinstance(typ.kind, str):
         raise TypeError(f"expected a type object of a package's own (a subclass of types.Type), got {typ!r}")
-    key = (type(typ), typ.name)
+    key = typ._key()  # its class and key, as Numba tells types apart
     value = _values.get(key)
     if value is None:
         value = _values[key] = _Value(typ)

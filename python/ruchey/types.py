@@ -10,20 +10,21 @@ import builtins
 import enum
 import functools
 import itertools
+import types as pytypes
 import weakref
 
 from ruchey import _core
 from ruchey.native import WrapperAddressProtocol
 
 
-# a package's own types by (class, name), as Numba interns types by their key: making or unpickling an
+# a package's own types by (class, key), as Numba interns types by their key: making or unpickling an
 # equal one gives the first (clifford compares its LayoutType objects with `is`)
 _INTERNED = weakref.WeakValueDictionary()
 
 
 class _Interning(type):
     """Type's metaclass: an instance of a package's own subclass (named, as
-    Numba's Type(name)) is the one made first of its class and name."""
+    Numba's Type(name)) is the one made first of its class and key."""
 
     def __call__(cls, *args, **kwargs):
         made = super().__call__(*args, **kwargs)
@@ -38,6 +39,15 @@ def _unpickled(cls, state):
     else:
         made.__dict__.update(state)
     return _INTERNED.setdefault(made._key(), made)
+
+
+def _comparable(key):
+    """Whether a package's type key holds values only: a function in it
+    (what a Numba name ruchey lacks makes, types.DType(t) where it is a
+    placeholder) differs on each call, so the name tells the types apart."""
+    if isinstance(key, tuple):
+        return all(_comparable(k) for k in key)
+    return not isinstance(key, (pytypes.FunctionType, pytypes.MethodType))
 
 
 class Type(metaclass=_Interning):
@@ -107,8 +117,14 @@ class Type(metaclass=_Interning):
         return self.name.startswith(("int", "float"))
 
     def _key(self):
-        # a package's own type, by its class and name (as Numba's by its key): describing it makes its values' class
-        return (type(self), self.kind) if isinstance(self.kind, str) else self.describe()
+        # a package's own type, by its class and its key, as Numba's: its name, or what its class's key property
+        # gives (clifford's MultiVectorType's layout and array types, fast_array_utils' dtypes under one name);
+        # describing it makes its values' class
+        if not isinstance(self.kind, str):
+            return self.describe()
+        own = getattr(type(self), "key", None)
+        key = self.key if isinstance(own, property) else self.kind
+        return (type(self), key if _comparable(key) else self.kind)
 
     def __eq__(self, other):
         return isinstance(other, Type) and self._key() == other._key()
@@ -117,7 +133,8 @@ class Type(metaclass=_Interning):
         if not isinstance(self.kind, str):
             return super().__reduce_ex__(protocol)
         getstate = getattr(self, "__getstate__", None)  # (a package's own, or Python 3.11's object.__getstate__)
-        return _unpickled, (type(self), getstate() if getstate else self.__dict__)
+        state = getstate() if getstate else None
+        return _unpickled, (type(self), self.__dict__ if state is None else state)
 
     def __hash__(self):
         return hash(self._key())
