@@ -26,7 +26,8 @@ import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed, lower_constant
-from numba.core.typing.templates import _OverloadAttributeTemplate, make_overload_attribute_template
+from numba.core.typing.templates import (_OverloadAttributeTemplate, make_overload_attribute_template,
+                                         make_overload_method_template)
 from numba.extending import (NativeValue, box, infer_getattr, intrinsic, make_attribute_wrapper, models, overload,
                              overload_attribute, overload_method, register_model, unbox)
 
@@ -257,6 +258,24 @@ def arrow_call(self, *axes):
 
 infer_getattr(make_overload_attribute_template(ArrowType, "__call__", arrow_call, base=_OverloadAttributeTemplate))
 
+
+def arrow_total(self, k):
+    def impl(self, k):
+        return self.coords.sum() * k
+    return impl
+
+
+def arrow_size(self):
+    def get(self):
+        return self.coords.shape[0]
+    return get
+
+
+Arrow.total = lambda self, k: self.coords.sum() * k
+Arrow.size = property(lambda self: self.coords.shape[0])
+infer_getattr(make_overload_method_template(ArrowType, "total", arrow_total))
+infer_getattr(make_overload_attribute_template(ArrowType, "size", arrow_size))
+
 UNIT = Frame(2.0)
 NORTH = Arrow(UNIT, np.array([0.0, 1.0, 0.0]), 0.5)
 '''
@@ -479,6 +498,8 @@ def test_globals_read_through_lower_constant(tmp_path):
 
 @shim_only
 def test_value_called_through_a_typing_template(tmp_path):
+    """And its method and attribute through templates (make_overload_method_template,
+    make_overload_attribute_template) that infer_getattr registers."""
     run_fresh("""
         import numpy as np
         from numba import njit
@@ -487,7 +508,7 @@ def test_value_called_through_a_typing_template(tmp_path):
         @njit
         def picked(a, i, j):
             axes = (i, j, i)
-            return a(i), a(i, j), (a * 2.0)(j), a(*axes), a(j, *axes)
+            return a(i), a(i, j), (a * 2.0)(j), a(*axes), a(j, *axes), a.total(2.0), a.size
 
         rng = np.random.default_rng(3)
         f = Frame(1.0)
