@@ -46,6 +46,7 @@ def make_overload_attribute_template(typ, attr, overload_func, inline="never", p
 
 
 def make_overload_method_template(typ, attr, overload_func, inline="never", prefer_literal=False, **kwargs):
+    """A template of typ's method attr typed by overload_func."""
     return make_overload_attribute_template(typ, attr, overload_func, inline, prefer_literal,
                                             base=_OverloadMethodTemplate)
 

@@ -314,7 +314,7 @@ def _submodules():
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
-                "make_overload_attribute_template", "make_overload_method_template")}, ()),
+                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
