@@ -1477,6 +1477,34 @@ def clifford_multivector_functions():
             "rotated": (rotor * (blades["e1"] + 2 * blades["e3"]) * ~rotor).value}
 
 
+def clifford_g3c_tools():
+    """clifford.tools.g3c's compiled functions of conformal objects (their
+    MultiVector globals such as einf read through lower_constant, grade
+    selection by calling a MultiVector): meets, normalised points,
+    translation rotors, intersections and midpoints of lines, spheres,
+    rotors and motors between lines, point pairs' end points."""
+    from clifford.g3c import e1, e2, e3, einf, up
+    from clifford.tools import g3c
+    rng = np.random.default_rng(5)
+
+    def point():
+        return up(sum(float(c) * b for c, b in zip(rng.standard_normal(3), (e1, e2, e3))))
+
+    p = [point() for _ in range(8)]
+    line1, line2 = (p[0] ^ p[1] ^ einf).normal(), (p[2] ^ p[3] ^ einf).normal()
+    plane, sphere = (p[4] ^ p[5] ^ p[6] ^ einf).normal(), (p[0] ^ p[2] ^ p[4] ^ p[6]).normal()
+    ends = g3c.point_pair_to_end_points(g3c.meet(sphere, line1))
+    return {"meet": g3c.meet(line1, plane).value, "normalised_point": g3c.normalise_n_minus_1(p[0] * 3.0).value,
+            "translation": g3c.generate_translation_rotor(e1 - 2 * e3).value,
+            "midpoint": g3c.midpoint_between_lines(line1, line2).value,
+            "line_plane": g3c.intersect_line_and_plane_to_point(line1, plane).value,
+            "unsigned_sphere": g3c.unsign_sphere(sphere).value,
+            "sphere_meets_line": [g3c.sphere_line_intersect(sphere, line1)],
+            "rotor_lines": g3c.rotor_between_lines(line1, line2).value,
+            "motor_objects": g3c.motor_between_objects(line1, line2).value,
+            "norm": [g3c.norm(line1 * 2.0)], "end_points": np.concatenate([e.value for e in ends])}
+
+
 def _dependent_pair(n, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(n)
@@ -5247,7 +5275,8 @@ WORKLOADS = {
                  "from_order_func": vectorbt_from_order_func},
     "statsforecast": {"models": statsforecast_models, "intermittent": statsforecast_intermittent},
     "window-ops": {"windows": window_ops_windows, "mlforecast": window_ops_mlforecast},
-    "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions},
+    "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions,
+                 "g3c_tools": clifford_g3c_tools},
     "sgkit": {"counts_hwe": sgkit_counts_hwe, "distance_ld": sgkit_distance_ld, "popgen": sgkit_popgen,
               "pedigree": sgkit_pedigree},
     "esda": {"local": esda_local, "significance_shape": esda_significance_shape},

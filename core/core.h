@@ -203,8 +203,12 @@ PyObject *disp_box_enum(const Type *t, char *p);
  * its boxer (_core functions); an object's type (NULL: its class is not
  * registered, or the object cannot be converted); why it is refused (NULL:
  * its class is not registered); an object unboxed as its members' named
- * tuple t; the boxer of a named tuple type (borrowed; NULL: none). */
+ * tuple t; the boxer of a named tuple type (borrowed; NULL: none); a
+ * global object frozen as its named tuple (NULL, no exception: not such
+ * an object). */
 PyObject *core_value_class(PyObject *self, PyObject *args);
+PyObject *core_value_hooks(PyObject *self, PyObject *args);
+PyObject *disp_value_constant(PyObject *o);
 PyObject *core_value_boxer(PyObject *self, PyObject *args);
 const Type *disp_value_typeof(PyObject *o);
 PyObject *disp_value_refusal(PyObject *o);

@@ -322,6 +322,27 @@ Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e) {
 
 static Node *const_array(Fe *fe, PyObject *obj, PyObject *e);
 
+/* A global object of a package's value type (clifford's MultiVector), frozen
+ * as the named tuple its type's lower_constant makes; NULL where obj is of
+ * no such type, or with the error where its lower_constant is missing or
+ * unreadable (the TypeError saying so, of what the global is). */
+static Node *value_constant(Fe *fe, PyObject *obj, PyObject *e, const char *what) {
+  PyObject *frozen = disp_value_constant(obj);
+  if (frozen) {
+    Node *n = constant_node(fe, frozen, e);
+    Py_DECREF(frozen);
+    return n;
+  }
+  if (!PyErr_Occurred()) return NULL;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  Node *n = fe_error(fe, e, "%s: %s", what, text ? PyUnicode_AsUTF8(text) : "cannot be frozen");
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_Clear();
+  return n;
+}
+
 /* An item of a global tuple: a number or a tuple of them, a str, a
  * NumPy array (literal_unroll's items), None or a compiled function (a
  * closure's tuple of the functions it calls, some absent: PyMPDATA's
@@ -330,6 +351,7 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = constant_node(fe, obj, e);
   if (n || fe->diag->kind) return n;
   if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if ((n = value_constant(fe, obj, e, "an item of a global tuple")) || fe->diag->kind) return n;  /* (e1, e2) */
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
 }
@@ -635,6 +657,9 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (PyModule_Check(obj))
     return fe_error(fe, e, "module '%s' is not supported in compiled code (numpy and math are)",
                     PyModule_GetName(obj) ? PyModule_GetName(obj) : "?");
+  char what[300];
+  snprintf(what, sizeof what, "global '%s'", name);
+  if ((n = value_constant(fe, obj, e, what)) || fe->diag->kind) return n;
   char msg[512];  /* (dcor's `f = compiled_f if compiled else python_f`, compiled a closure's True) */
   snprintf(msg, sizeof msg, "global '%s' of Python type '%s' cannot be used in compiled code", name,
            Py_TYPE(obj)->tp_name);

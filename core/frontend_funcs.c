@@ -313,6 +313,7 @@ bool fe_is_local_call(Fe *fe, PyObject *func) {
    * dimension), called through its type as a variable's function is; so is
    * g(c)(x), the function a call returns */
   if (is_kind(func, "Lambda") || is_kind(func, "Subscript") || is_kind(func, "Call")) return true;
+  if (is_kind(func, "BinOp") || is_kind(func, "UnaryOp")) return true;  /* (a * b)(2): a package value type's __call__ */
   if (!is_kind(func, "Name")) return false;
   PyObject *id = field(func, "id");
   bool local = find_var(fe, PyUnicode_AsUTF8(id)) >= 0;

@@ -502,6 +502,9 @@ static PyMethodDef core_methods[] = {
    "A jitclass's instances' type made, its fields given later: class -> its name."},
   {"_value_class", core_value_class, METH_VARARGS,
    "(class, converter): objects of class are passed as the named tuple converter(obj) makes (ruchey._values)."},
+  {"_value_hooks", core_value_hooks, METH_VARARGS,
+   "(converter, constant): objects whose class has _numba_type_ are passed as converter(obj) makes, None "
+   "where it is no value type; a global such object is frozen as constant(obj) (ruchey._values)."},
   {"_value_boxer", core_value_boxer, METH_VARARGS,
    "(named tuple class, boxer): results of its type are boxer(*items), not the class called (ruchey._values)."},
   {"jitclass_type", jitclass_make_type, METH_VARARGS,

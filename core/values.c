@@ -4,12 +4,18 @@
  * tuple of its members its converter makes (what the package's unbox
  * reads of its attributes); such a named tuple is typed as any, and a
  * result of its type is boxed by its boxer (the package's box, recorded as
- * a call of its Python class) rather than by calling its class.
+ * a call of its Python class) rather than by calling its class. A class
+ * with a `_numba_type_` attribute (Numba's undocumented typeof, which
+ * clifford's MultiVector has) goes to one converter reading it. A global
+ * or closure object of such a class is frozen as the named tuple its
+ * type's lower_constant makes.
  */
 #include "core.h"
 
 static PyObject *converters;  /* the package's class -> converter(obj) -> the named tuple of its members */
 static PyObject *boxers;      /* that named tuple's class -> boxer(*members) -> the package's object */
+static PyObject *by_numba_type;  /* converter(obj) of an object whose class has _numba_type_; None: not a value */
+static PyObject *constant_of;    /* constant(obj) -> the named tuple a global is frozen as (lower_constant) */
 
 static PyObject *own_dict(PyObject **d) {
   if (!*d) *d = PyDict_New();
@@ -30,19 +36,43 @@ PyObject *core_value_boxer(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+PyObject *core_value_hooks(PyObject *self, PyObject *args) {
+  PyObject *convert, *constant;
+  if (!PyArg_ParseTuple(args, "OO", &convert, &constant)) return NULL;
+  Py_XSETREF(by_numba_type, Py_NewRef(convert));
+  Py_XSETREF(constant_of, Py_NewRef(constant));
+  Py_RETURN_NONE;
+}
+
+/* The converter of o's class, borrowed (by_numba_type where the class has
+ * _numba_type_ only); NULL, no exception, where there is none. */
+static PyObject *converter_of(PyObject *o) {
+  PyObject *mro = converters ? Py_TYPE(o)->tp_mro : NULL, *conv = NULL;  /* a subclass's objects too, as Numba's */
+  for (Py_ssize_t i = 0; !conv && mro && i < PyTuple_GET_SIZE(mro); i++)
+    conv = PyDict_GetItemWithError(converters, PyTuple_GET_ITEM(mro, i));
+  if (!conv && by_numba_type && PyObject_HasAttrString((PyObject *)Py_TYPE(o), "_numba_type_")) conv = by_numba_type;
+  return conv;
+}
+
 /* o's members as its named tuple (a new reference); NULL, no exception,
  * where o's class is not registered; NULL with the converter's exception
  * where o cannot be converted. */
 static PyObject *converted(PyObject *o) {
-  PyObject *mro = converters ? Py_TYPE(o)->tp_mro : NULL, *conv = NULL;  /* a subclass's objects too, as Numba's */
-  for (Py_ssize_t i = 0; !conv && mro && i < PyTuple_GET_SIZE(mro); i++)
-    conv = PyDict_GetItemWithError(converters, PyTuple_GET_ITEM(mro, i));
+  PyObject *conv = converter_of(o);
   if (!conv) return NULL;
   PyObject *shadow = PyObject_CallOneArg(conv, o);
+  if (shadow == Py_None) Py_CLEAR(shadow);  /* its _numba_type_ is no value type of a package's */
   if (shadow && !PyTuple_Check(shadow)) {
     PyErr_Format(PyExc_TypeError, "the converter of %s gave %R, not a named tuple", Py_TYPE(o)->tp_name, shadow);
     Py_CLEAR(shadow);
   }
+  return shadow;
+}
+
+PyObject *disp_value_constant(PyObject *o) {
+  if (!constant_of || !converter_of(o)) return NULL;
+  PyObject *shadow = PyObject_CallOneArg(constant_of, o);
+  if (shadow == Py_None) Py_CLEAR(shadow);
   return shadow;
 }
 

@@ -333,6 +333,8 @@ static const Type *ty_binop(Infer *in, Node *n) {
   if (!in->final && ((a->kind == TY_NONE && n->lhs->kind == N_VAR) || (b->kind == TY_NONE && n->rhs->kind == N_VAR)))
     return NULL;  /* a variable None so far, which an assignment later in a loop may make an Optional */
   if (a->kind == TY_CLASS || b->kind == TY_CLASS) return ty_jitclass_binop(in, n);
+  const Type *overloaded;
+  if ((a->kind == TY_TUPLE || b->kind == TY_TUPLE) && ty_extension_operator(in, n, &overloaded)) return overloaded;
   const Type *t[2] = {a, b};
   Node *xs[2] = {n->lhs, n->rhs};
   if (only_0d_arrays(t, 2, false) && !ty_elements_of_0d(in, xs, t, 2)) return NULL;
@@ -371,6 +373,8 @@ static const Type *ty_unary(Infer *in, Node *n) {
   }
   if (a && a->kind == TY_ARRAY) return ty_array_unary(in, n, n->op, a);
   if (a && a->kind == TY_CLASS) return ty_jitclass_unary(in, n);
+  const Type *overloaded;
+  if (a && a->kind == TY_TUPLE && ty_extension_operator(in, n, &overloaded)) return overloaded;
   return ty_unary_number(in, n, a);
 }
 
@@ -1347,6 +1351,10 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
+    if ((cur->kind == TY_TUPLE || t->kind == TY_TUPLE) && ty_extension_update(in, n)) {  /* now x = x op y */
+      ty_stmt(in, n);
+      break;
+    }
     if (cur->kind == TY_LIST && n->op == OP_ADD && t->kind == TY_ARRAY) {
       ty_error(in, n, "x += a of a list and an array is NumPy's x + a in Python (a new array), not supported in "
                "compiled code: write x.extend(a) or numpy.asarray(x) + a");

@@ -526,6 +526,43 @@ def test_a_lowering_updating_one_element_atomically_is_run_as_ruchey_atomic(tmp_
 
 
 @shim_only
+def test_an_option_ruchey_lacks_fails_where_the_function_is_called(tmp_path):
+    """As Numba's: decorating with njit(device=True) (CUDA device functions
+    a module defines) works; calling the function raises. ruchey's own jit
+    refuses the option at once."""
+    done = run_fresh("""
+        import ruchey
+        try:
+            ruchey.njit(device=True)(lambda x: x)
+        except TypeError as exc:
+            assert "device" in str(exc)
+        else:
+            raise AssertionError("accepted")
+        ruchey.install_as_numba()
+        import numba
+
+        @numba.njit(device=True)
+        def on_device(x):
+            return x + 1
+
+        @numba.njit("float64(float64)", device=True)
+        def typed_on_device(x):
+            return x + 1
+
+        for f in (on_device, typed_on_device):
+            try:
+                f(1.0)
+            except TypeError as exc:
+                assert "unsupported jit option(s): device" in str(exc), str(exc)
+            else:
+                raise AssertionError("ran")
+        assert numba.njit(lambda x: x * 2)(3) == 6
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_parallel_support_is_always_there(tmp_path):
     done = run_fresh("""
         import ruchey

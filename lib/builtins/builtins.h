@@ -106,6 +106,14 @@ bool bi_slice_part(Infer *in, Node *x);
 /* extension.c: a method or attribute registered by user code for the
  * receiver's type (ruchey.extending), n made a call of it; NULL if none */
 const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver);
+/* a op b or op a, n the operator, an operand of a package's value type:
+ * n made a call of the overload of operator.<op> and typed (*out; NULL
+ * after an error); false where there is none. */
+bool ty_extension_operator(Infer *in, Node *n, const Type **out);
+/* x op= y of a variable x, an operand of a package's value type with the
+ * operator overloaded: n made x = x op y (a new value, as Numba's
+ * operator.iadd of an immutable type falls back to operator.add). */
+bool ty_extension_update(Infer *in, Node *n);
 
 /* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
  * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:

@@ -3,7 +3,11 @@
  * overload_attribute), found after the builtins' rows. Each is a ruchey
  * function taking the receiver first: a method's call, or an attribute
  * read as a call of its getter, typed and lowered as any call of a ruchey
- * function. */
+ * function. An operator with an operand of a package's value type (a
+ * named tuple standing for clifford's MultiVector) is a call of the
+ * function overload registers for the operator module's function. */
+#include <stdio.h>
+
 #include "builtins/builtins.h"
 
 const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver) {
@@ -25,4 +29,63 @@ const Builtin *ty_extension_member(Infer *in, Node *n, const Type *receiver) {
   }
   n->callee = callee;
   return n->bi = bi_named("a ruchey function");
+}
+
+/* The operator module's functions by operator, for their overloads. */
+static const char *const operator_names[OP_COUNT] = {
+  [OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul", [OP_DIV] = "truediv", [OP_FLOORDIV] = "floordiv",
+  [OP_MOD] = "mod", [OP_POW] = "pow", [OP_LSHIFT] = "lshift", [OP_RSHIFT] = "rshift", [OP_BITAND] = "and_",
+  [OP_BITOR] = "or_", [OP_BITXOR] = "xor", [OP_NEG] = "neg", [OP_POS] = "pos", [OP_INVERT] = "invert",
+};
+
+/* The function overload registered for what the extension names key, for
+ * the first operand of a package's value type (a named tuple's class
+ * first: the extension checks the rest), or NULL. */
+static void *value_overload(Infer *in, Node *const *xs, int nx, const char *key) {
+  void *callee = NULL;
+  for (int i = 0; !callee && i < nx; i++)
+    if (xs[i]->ty && xs[i]->ty->kind == TY_TUPLE && xs[i]->ty->callee)
+      callee = in->opts->find_member(in->opts->resolve_ctx, xs[i]->ty, key, false);
+  return callee;
+}
+
+/* n made a call of callee with its arguments as they are, typed. */
+static const Type *call_instead(Infer *in, Node *n, void *callee) {
+  n->callee = callee;
+  n->bi = bi_named("a ruchey function");
+  Diag d = {0};
+  if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d))
+    return ty_error(in, n, "%s", d.msg);
+  return ty_expr(in, n);
+}
+
+bool ty_extension_operator(Infer *in, Node *n, const Type **out) {
+  int nx = n->kind == N_BINOP ? 2 : 1;
+  Node *xs[2] = {n->lhs, nx == 2 ? n->rhs : NULL};
+  const char *name = operator_names[n->op];
+  if (!name || !in->opts || !in->opts->find_member) return false;
+  char key[32];
+  snprintf(key, sizeof key, "operator.%s", name);
+  void *callee = value_overload(in, xs, nx, key);
+  if (!callee) return false;
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 2);
+  for (int i = 0; i < nx; i++) items[i] = xs[i];
+  *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {items, nx}};
+  *out = call_instead(in, n, callee);
+  return true;
+}
+
+bool ty_extension_update(Infer *in, Node *n) {
+  const char *name = operator_names[n->op];
+  if (!name || !in->opts || !in->opts->find_member || n->lhs->kind != N_VAR) return false;
+  char key[32];
+  snprintf(key, sizeof key, "operator.%s", name);
+  Node *xs[2] = {n->lhs, n->rhs};
+  if (!value_overload(in, xs, 2, key)) return false;
+  Node *read = arena_alloc(in->f->arena, sizeof(Node)), *op = arena_alloc(in->f->arena, sizeof(Node));
+  *read = *n->lhs;
+  *op = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = n->op, .lhs = read, .rhs = n->rhs};
+  n->kind = N_ASSIGN;
+  n->rhs = op;
+  return true;
 }

@@ -223,6 +223,7 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
 }
 
 const Builtin bi_intrinsic[] = {
-  {"an intrinsic", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES, 0, 0, ty_intrinsic_call, lo_intrinsic_call},
+  /* complex arguments reach the typer: an intrinsic building a package's value type takes complex arrays */
+  {"an intrinsic", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES | BF_COMPLEX, 0, 0, ty_intrinsic_call, lo_intrinsic_call},
   BI_END,
 };

@@ -593,6 +593,55 @@ static bool called_as_one_of(const Node *n, const Type *f) {
   return f->kind == TY_FUNCS || (f->kind == TY_FUNCTION && n->lhs->kind == N_CALL);
 }
 
+/* The __call__ registered for a package's value type f (its typing
+ * template's, clifford's MultiVector(2)), or NULL. */
+static void *value_callee(Infer *in, const Type *f) {
+  bool value = f->kind == TY_TUPLE && f->callee;  /* (a jitclass's __call__ is Python's alone, as Numba's) */
+  return value && in->opts && in->opts->find_member ? in->opts->find_member(in->opts->resolve_ctx, f, "__call__", false)
+                                                   : NULL;
+}
+
+/* v(args) where v's type has a __call__ registered: the call made a call
+ * of that ruchey function, v first; else v is no function. */
+static const Type *value_call(Infer *in, Node *n, const Type *f, const Type **args) {
+  void *callee = value_callee(in, f);
+  if (!callee || n->op) return not_a_function(in, n, f);
+  (void)args;  /* typed again once bound */
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len + 1));
+  items[0] = n->lhs;
+  for (int i = 0; i < n->list.len; i++) items[i + 1] = n->list.items[i];
+  n->list = (NodeList){items, n->list.len + 1};
+  n->lhs = NULL;
+  n->callee = callee;
+  n->bi = bi_named("a ruchey function");
+  Diag d = {0};  /* its keywords and defaults (and *args), bound by its typing function's parameters */
+  if (in->opts->bind_call && !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d)) return ty_error(in, n, "%s", d.msg);
+  const Type **types = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n->list.len ? n->list.len : 1));
+  for (int i = 0; i < n->list.len; i++)
+    if (!(types[i] = ty_expr(in, n->list.items[i]))) return NULL;
+  return ty_jit_call(in, n, types);
+}
+
+/* v(x, *args) of the same: the receiver joins the packed arguments, (v,)
+ * + (x,) + args, bound to the __call__'s parameters as a direct call with
+ * *args is. */
+static const Type *value_spread_call(Infer *in, Node *n, const Type *f) {
+  void *callee = value_callee(in, f);
+  if (!callee) return not_a_function(in, n, f);
+  Node **self = arena_alloc(in->f->arena, sizeof(Node *));
+  self[0] = n->lhs;
+  Node *first = arena_alloc(in->f->arena, sizeof(Node)), *packed = arena_alloc(in->f->arena, sizeof(Node));
+  *first = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {self, 1}};
+  *packed = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = OP_ADD, .lhs = first, .rhs = n->list.items[0]};
+  n->list.items[0] = packed;
+  n->lhs = NULL;
+  Diag d = {0};
+  if (!in->opts->bind_call || !in->opts->bind_call(in->opts->resolve_ctx, callee, n, &d))
+    return ty_error(in, n, "%s", d.msg[0] ? d.msg : "this call cannot be bound");
+  n->bi = bi_named("a ruchey function");  /* bound as a direct call with *args is */
+  return ty_expr(in, n);
+}
+
 /* f(args) where f is a variable holding a compiled function (a parameter
  * a dispatcher was passed to, or a lambda's value): the call is to the
  * function its type names, compiled into this one as any call. */
@@ -609,7 +658,7 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     return ty_funcptr_call(in, n, args);
   }
   if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);  /* one of several, chosen at run time */
-  if (f->kind != TY_FUNCTION) return not_a_function(in, n, f);
+  if (f->kind != TY_FUNCTION) return value_call(in, n, f, args);
   bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
   n->callee = (void *)f->callee;
   if (!n->op && !bound_already && in->opts && in->opts->bind_call) {  /* keywords and defaults, bound now f's callee is known */
@@ -632,7 +681,7 @@ static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
   const Type *f = ty_expr(in, n->lhs);
   if (!f) return NULL;
   if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);
-  if (f->kind != TY_FUNCTION) return not_a_function(in, n, f);
+  if (f->kind != TY_FUNCTION) return value_spread_call(in, n, f);
   if (n->callee != f->callee) {
     Diag d = {0};
     if (!in->opts || !in->opts->bind_call) return ty_error(in, n, "calls to other functions are not available here");

@@ -22,6 +22,12 @@ refused with a NotImplementedError naming what it did, when compiled code
 first needs the type. overload_method and overload_attribute of the type
 work as for ruchey's own types: their typing functions see the package's
 type object.
+
+clifford's MultiVector adds: objects typed by their class's _numba_type_;
+OpaqueModel members (no members; a box returning the object its type
+holds, context.add_dynamic_addr); globals frozen as their type's
+lower_constant sets the members (context.get_constant_generic); an
+@intrinsic filling the struct from its arguments, read as a constructor.
 """
 import collections
 import keyword
@@ -39,8 +45,9 @@ _wrappers = {}     # type class -> [(member, attribute)]
 _unboxers = {}     # type class -> unbox function (typ, obj, c)
 _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
+_constant_lowerings = {}  # type class -> lower_constant function (context, builder, typ, pyval)
 # what ruchey made of them
-_values = {}       # (type class, type key: Numba's, its name by default) -> _Value
+_values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
 
 
@@ -117,6 +124,8 @@ def _type_class_register(table, name):
 register_model = _type_class_register(_models, "register_model")
 unbox = _type_class_register(_unboxers, "unbox")
 box = _type_class_register(_boxers, "box")
+lower_constant = _type_class_register(_constant_lowerings, "lower_constant")
+
 
 
 def make_attribute_wrapper(type_class, struct_attr, python_attr):
@@ -147,7 +156,9 @@ class StructModel:
 
 class OpaqueModel:
     """numba.extending.models.OpaqueModel: a value compiled code only passes
-    on; here a value of no members (its unbox may read nothing)."""
+    on; here a value of no members (its unbox and lower_constant give
+    context.get_dummy_value(), its box an object its type holds, as
+    clifford's Layout's)."""
 
     def __init__(self, dmm, fe_type):
         self._members = []
@@ -192,9 +203,19 @@ class _Builder(_Recorder):
             raise _unreadable(self._kind, f"builder.load of {ptr!r}")
         return ptr.value
 
+    def bitcast(self, val, typ):
+        """A Python object's pointer cast to PyObject* (clifford's box casts its class's address)."""
+        if getattr(val, "what", None) != "python object":
+            raise _unreadable(self._kind, f"builder.bitcast of {val!r}")
+        return val
+
 
 class _Context(_Recorder):
     enable_boundscheck = False
+
+    def __init__(self, kind="code", known=()):
+        super().__init__(kind)
+        self.__dict__["_known"] = known  # what the package's function may name by address (add_dynamic_addr)
 
     def cast(self, builder, val, fromty, toty):
         return val  # members are converted to their declared types when the value is built
@@ -204,6 +225,37 @@ class _Context(_Recorder):
 
     def get_constant(self, ty, value):
         return _Symbol("constant", value=value)
+
+    def get_constant_generic(self, builder, ty, value):
+        """A lower_constant's member of the global's own value (an array, a number, a value type's object)."""
+        return _Symbol("constant", value=value)
+
+    def get_dummy_value(self):
+        """What an OpaqueModel type's unbox and lower_constant give: no members."""
+        return _Symbol("dummy")
+
+    def add_dynamic_addr(self, builder, intaddr, info=None):
+        """The address of a Python object, id(obj), baked into the code (a box
+        returning its type's object, or calling a class): the object, where
+        the function or its type object names it (its globals, closure or
+        attributes), so that no address is ever read as an object."""
+        for obj in _named_objects(self._known):
+            if id(obj) == intaddr:
+                return _Symbol("python object", obj=obj)
+        raise _unreadable(self._kind, f"context.add_dynamic_addr of an address ({info}) of no object its function "
+                                      f"or type names")
+
+
+def _named_objects(known):
+    """The objects a package's function and its type object name: each
+    itself, a function's globals and closure, an object's attributes."""
+    for thing in known:
+        yield thing
+        if isinstance(thing, pytypes.FunctionType):
+            yield from thing.__globals__.values()
+            yield from (cell.cell_contents for cell in thing.__closure__ or () if cell.cell_contents is not None)
+        else:
+            yield from getattr(thing, "__dict__", {}).values()
 
 
 # unbox: pyapi calls converting an attribute's object to a native number, by the Python conversion each does
@@ -266,12 +318,14 @@ class _PyApi(_Recorder):
 
     get_null_object = make_none
 
+    pyobj = _Symbol("PyObject*")  # the LLVM type a box casts an object's address to
+
 
 class _BoxContext:
     """c, the object Numba gives an unbox or box function."""
 
-    def __init__(self, kind):
-        self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind)
+    def __init__(self, kind, known=()):
+        self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind, known)
 
     def unbox(self, typ, obj):
         if getattr(obj, "what", None) != "attribute":
@@ -406,7 +460,7 @@ class _Value:
         for m in self.members:
             fields.append(_field_name(m, wrapped.get(m), fields))
         self.fields = dict(zip(self.members, fields))
-        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else "Value",
+        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else cls.__name__,
                                              fields, module=__name__)
         self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
         self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
@@ -422,9 +476,11 @@ class _Value:
         if func is None:
             raise TypeError(f"{self.typ.name} has no unbox function: @unbox({type(self.typ).__name__}) is needed "
                             f"for compiled code to take its objects")
-        c = _BoxContext("unbox")
+        c = _BoxContext("unbox", (func, self.typ))
         result = func(self.typ, _Symbol("object"), c)
         value = getattr(result, "value", None)
+        if not self.members and getattr(value, "what", None) == "dummy":  # an OpaqueModel's: nothing to read
+            return []
         struct = getattr(value, "struct", None)
         if not isinstance(result, NativeValue) or getattr(value, "what", None) != "struct":
             raise _unreadable("unbox", f"return of {value!r}, not NativeValue(struct._getvalue())")
@@ -463,8 +519,8 @@ class _Value:
                 raise TypeError(f"{where}: {exc}") from None
         if isinstance(want, types.NamedTupleType):
             value = _by_shadow[want.cls]
-            found = _registered(_typeofs, type(v))
-            if found is None or _realise(found(v, None)) is not value:
+            found = _package_type(v)
+            if found is None or _realise(found) is not value:
                 raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
             return value.convert(v)
         if isinstance(want, types.TupleType):
@@ -483,6 +539,53 @@ class _Value:
         except (TypeError, ValueError, OverflowError) as exc:
             raise TypeError(f"{where}: expected {want!r}, got {v!r} ({exc})") from None
 
+    # -------- lower_constant
+
+    def constant(self, obj):
+        """obj, a global, as the named tuple its type's lower_constant makes:
+        read on the stand-ins given obj itself, each member the global's own
+        value it sets (context.get_constant_generic), or no member at all
+        (an OpaqueModel's context.get_dummy_value())."""
+        func = _registered(_constant_lowerings, type(self.typ))
+        if func is None:
+            raise TypeError(f"{type(obj).__name__} objects (of {self.typ.name}) are read in compiled code as "
+                            f"globals only through a lower_constant({type(self.typ).__name__}), as under Numba; "
+                            f"none is registered")
+        result = func(_Context("lower_constant", (func, self.typ)), _Builder("lower_constant"), self.typ, obj)
+        if not self.members and getattr(result, "what", None) == "dummy":
+            return self.shadow()
+        if getattr(result, "what", None) != "struct":
+            raise _unreadable("lower_constant", f"return of {result!r}, not struct._getvalue() or "
+                                                f"context.get_dummy_value()")
+        items = []
+        for m in self.members:
+            v = result.struct._set.get(m)
+            if getattr(v, "what", None) != "constant":
+                raise _unreadable("lower_constant", f"member {m!r} set from {v!r}, not "
+                                                    f"context.get_constant_generic of a value")
+            items.append(self._constant_member(m, v.value))
+        return self.shadow(*items)
+
+    def _constant_member(self, member, v):
+        want = self.member_types[member]
+        where = f"the lower_constant of {self.typ.name}: member {member!r}"
+        if isinstance(want, types.NamedTupleType):
+            value = _by_shadow[want.cls]
+            found = _package_type(v)
+            if found is None or _realise(found) is not value:
+                raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
+            return value.constant(v)
+        if isinstance(want, types.TupleType):
+            return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
+        if want.ndim:
+            if not isinstance(v, numpy.ndarray) or v.dtype != numpy.dtype(want.name) or v.ndim != want.ndim:
+                raise TypeError(f"{where}: expected {want!r}, got {_describe(v)}")
+            return v  # frozen, as any global array (Numba's constant arrays are its code's too)
+        try:
+            return numpy.dtype(want.name).type(v)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise TypeError(f"{where}: expected {want!r}, got {v!r} ({exc})") from None
+
     # -------- box
 
     def _read_box(self):
@@ -490,13 +593,15 @@ class _Value:
         if func is None:
             message = f"{self.typ.name} has no box function: @box({type(self.typ).__name__}) is needed to return it"
             return _refusing(TypeError(message))
-        c = _BoxContext("box")
+        c = _BoxContext("box", (func, self.typ))
         try:
             result = func(self.typ, _Symbol("value"), c)
         except UnsupportedLowering:
             raise
         except Exception as exc:  # noqa: BLE001 - the package's own refusal (numba_progress' TypeError)
             return _refusing(exc)
+        if getattr(result, "what", None) == "python object":  # an object the type holds (clifford's Layout)
+            return lambda *items, obj=result.obj: obj
         if getattr(result, "what", None) != "call":
             raise _unreadable("box", f"return of {result!r}, not a call of a Python object")
         callee, sources = result.callee, []
@@ -535,9 +640,7 @@ def _realise(typ):
     """The _Value of a package's type object, made on first use."""
     if not isinstance(typ, types.Type) or not isinstance(typ.kind, str):
         raise TypeError(f"expected a type object of a package's own (a subclass of types.Type), got {typ!r}")
-    # Numba tells types apart by their key, the name unless the class says
-    # more (fast_array_utils' sparse types: one name, a key per dtype)
-    key = (type(typ), getattr(typ, "key", typ.name))
+    key = typ._key()  # its class and key, as Numba tells types apart
     value = _values.get(key)
     if value is None:
         value = _values[key] = _Value(typ)
@@ -553,6 +656,38 @@ def _convert(obj):
     if typ is None:
         raise TypeError(f"the typeof function registered for {type(obj).__name__} returned None")
     return _realise(typ).convert(obj)
+
+
+def _package_type(obj):
+    """obj's type object where it is of a package's value type: by the
+    typeof_impl registered for its class, or its _numba_type_ (Numba's
+    undocumented typeof, which clifford's MultiVector and Layout have); None
+    where it is neither."""
+    func = _registered(_typeofs, type(obj))
+    if func is not None:
+        return func(obj, None)
+    typ = getattr(obj, "_numba_type_", None)
+    if isinstance(typ, types.Type) and isinstance(typ.kind, str) and _registered(_models, type(typ)) is not None:
+        return typ
+    return None
+
+
+def _convert_by_numba_type(obj):
+    """An object whose class has _numba_type_, as its members' named tuple;
+    None where that is no value type of a package's (values.c calls it)."""
+    typ = _package_type(obj)
+    return None if typ is None else _realise(typ).convert(obj)
+
+
+def _constant(obj):
+    """A global or closure object of a package's value type, as the named
+    tuple compiled code freezes: what its type's lower_constant sets each
+    member to (values.c calls it; None: obj is of no such type)."""
+    typ = _package_type(obj)
+    return None if typ is None else _realise(typ).constant(obj)
+
+
+_core._value_hooks(_convert_by_numba_type, _constant)
 
 
 def describe(typ):

@@ -1,6 +1,7 @@
 """The decorators: thin glue that hands a function to the C dispatcher."""
 import copyreg
 import functools
+import types as pytypes
 
 from ruchey import _core, config, serialize, types
 
@@ -47,10 +48,26 @@ def _object_mode(options):
     return bool(options.get("forceobj"))
 
 
+def _refusing(func, message):
+    """func decorated with options ruchey lacks, under install_as_numba():
+    Numba takes any option when decorating and refuses one its CPU target
+    lacks when the function is first compiled, so that a module decorating
+    CUDA device functions with njit(device=True) imports (clifford.tools.g3c's
+    object_clustering); calling it raises."""
+    def refuse(*args, **kwargs):
+        raise TypeError(message)
+    functools.update_wrapper(refuse, func)
+    refuse.__qualname__ = f"{func.__qualname__} (decorated with {message})"
+    return refuse
+
+
 def _dispatcher(func, options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
-        raise TypeError(f"unsupported jit option(s): {', '.join(sorted(unknown))}")
+        message = f"unsupported jit option(s): {', '.join(sorted(unknown))}"
+        if _core._numba_semantics():
+            return _refusing(func, message)
+        raise TypeError(message)
     if _object_mode(options):
         return ObjectModeFunction(func)
     # debug=True is accepted and changes no result (Numba's emits debug info, and checks no more bounds)
@@ -84,6 +101,8 @@ copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
 def _compile_signatures(disp, signatures):
+    if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
+        return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
         ret = sig.return_type

@@ -24,6 +24,7 @@ The implementations are ordinary compiled functions: as fast as any, and
 inlined where LLVM sees fit.
 """
 import inspect
+import operator
 
 from ruchey import _core, types
 from ruchey.decorators import jit
@@ -233,6 +234,20 @@ def overload_method(type_class, name, jit_options=None, **kwargs):
     return _overload_member(type_class, name, False, jit_options)
 
 
+def overload_call(type_class, typer, jit_options=None):
+    """Registers typer for value(...) where value's type is an instance of
+    type_class (Numba's __call__ through a typing template, which clifford's
+    MultiVector has): as a method's, it and its implementation take the
+    value first; a typer taking *args is given the arguments' own types."""
+    if not isinstance(type_class, type):
+        raise TypeError(f"the first argument is a class of types, got {type_class!r}")
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(typer).parameters.values())
+    overloads = _Overloads(f"{type_class.__name__}.__call__", variadic=variadic)
+    overloads.typers.append((typer, dict(jit_options or {}), False))
+    _members.setdefault(("__call__", False), []).append(
+        (type_class, _generic(_variadic_stub if variadic else typer, overloads)))
+
+
 def overload_attribute(type_class, name, jit_options=None, **kwargs):
     """Registers a typing function for value.name where value's type is an
     instance of type_class; its implementation (value) -> the attribute."""
@@ -251,8 +266,13 @@ def _callee(obj):
 
 def _member(desc, name, attribute):
     """The dispatcher of a member registered for the type described, or None:
-    the latest registration whose type class holds it."""
+    the latest registration whose type class holds it. "operator.mul" (an
+    operator with an operand of a package's value type) is what
+    overload(operator.mul) registered."""
     t = _type_of(desc)
+    if name.startswith("operator."):
+        is_value = isinstance(t, types.Type) and isinstance(t.kind, str)
+        return _callee(getattr(operator, name[len("operator."):], None)) if is_value else None
     for type_class, disp in reversed(_members.get((name, attribute), ())):
         if isinstance(t, type_class):
             return disp

@@ -12,7 +12,10 @@ never call: decorating with a placeholder works, and calling it, or what
 it decorated, raises NotImplementedError naming it. A value type of a
 package's own (``typeof_impl.register``, ``register_model`` of a
 StructModel, ``make_attribute_wrapper``, ``unbox``, ``box``, a class's
-``type_callable`` and ``lower_builtin``) is read by ruchey._values.
+``type_callable`` and ``lower_builtin``, ``lower_constant``) is read by
+ruchey._values; a call of its values through a typing template
+(``make_overload_attribute_template`` and ``infer_getattr``) by
+ruchey._templates.
 ``missing()`` lists
 the placeholders handed out, which tells what a package needs that ruchey
 lacks.
@@ -276,7 +279,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
-    from ruchey import _lowerings, _values
+    from ruchey import _lowerings, _templates, _values
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
@@ -302,8 +305,16 @@ def _submodules():
         "numba.core.datamodel.models": (dict(StructModel=_values.StructModel, OpaqueModel=_values.OpaqueModel), ()),
         "numba.core.boxing": (dict(unbox_array=_values.unbox_array, box_array=_values.box_array), ()),
         "numba.core.pythonapi": (dict(NativeValue=_values.NativeValue), ()),
-        "numba.core.imputils": (dict(impl_ret_borrowed=_values.impl_ret_borrowed, impl_ret_new_ref=_values.impl_ret_borrowed,
+        # a value type's globals (lower_constant, read by ruchey._values) and the results lowerings return
+        "numba.core.imputils": (dict(lower_constant=_values.lower_constant, impl_ret_borrowed=_values.impl_ret_borrowed,
+                                     impl_ret_new_ref=_values.impl_ret_borrowed,
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
+        # a type's methods, attributes and call through templates (ruchey._templates)
+        "numba.core.typing": ({}, ()),
+        "numba.core.typing.templates": (
+            {name: getattr(_templates, name) for name in (
+                "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
+                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
@@ -340,11 +351,11 @@ def _submodules():
 
 
 def _value_type_names():
-    from ruchey import _values
+    from ruchey import _templates, _values
     return dict(typeof_impl=_values.typeof_impl, as_numba_type=_values.as_numba_type,
                 register_model=_values.register_model, models=_values.models,
                 make_attribute_wrapper=_values.make_attribute_wrapper, unbox=_values.unbox, box=_values.box,
-                NativeValue=_values.NativeValue)
+                NativeValue=_values.NativeValue, infer_getattr=_templates.infer_getattr)
 
 
 class _CpuTarget:

@@ -10,12 +10,47 @@ import builtins
 import enum
 import functools
 import itertools
+import types as pytypes
+import weakref
 
 from ruchey import _core
 from ruchey.native import WrapperAddressProtocol
 
 
-class Type:
+# a package's own types by (class, key), as Numba interns types by their key: making or unpickling an
+# equal one gives the first (clifford compares its LayoutType objects with `is`)
+_INTERNED = weakref.WeakValueDictionary()
+
+
+class _Interning(type):
+    """Type's metaclass: an instance of a package's own subclass (named, as
+    Numba's Type(name)) is the one made first of its class and key."""
+
+    def __call__(cls, *args, **kwargs):
+        made = super().__call__(*args, **kwargs)
+        return _INTERNED.setdefault(made._key(), made) if isinstance(made.kind, str) else made
+
+
+def _unpickled(cls, state):
+    """A package's type unpickled: the interned one where it exists."""
+    made = cls.__new__(cls)
+    if hasattr(made, "__setstate__"):
+        made.__setstate__(state)
+    else:
+        made.__dict__.update(state)
+    return _INTERNED.setdefault(made._key(), made)
+
+
+def _comparable(key):
+    """Whether a package's type key holds values only: a function in it
+    (what a Numba name ruchey lacks makes, types.DType(t) where it is a
+    placeholder) differs on each call, so the name tells the types apart."""
+    if isinstance(key, tuple):
+        return all(_comparable(k) for k in key)
+    return not isinstance(key, (pytypes.FunctionType, pytypes.MethodType))
+
+
+class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
@@ -82,11 +117,24 @@ class Type:
         return self.name.startswith(("int", "float"))
 
     def _key(self):
-        # a package's own type, by its class and name (as Numba's by its key): describing it makes its values' class
-        return (type(self), self.kind) if isinstance(self.kind, str) else self.describe()
+        # a package's own type, by its class and its key, as Numba's: its name, or what its class's key property
+        # gives (clifford's MultiVectorType's layout and array types, fast_array_utils' dtypes under one name);
+        # describing it makes its values' class
+        if not isinstance(self.kind, str):
+            return self.describe()
+        own = getattr(type(self), "key", None)
+        key = self.key if isinstance(own, property) else self.kind
+        return (type(self), key if _comparable(key) else self.kind)
 
     def __eq__(self, other):
         return isinstance(other, Type) and self._key() == other._key()
+
+    def __reduce_ex__(self, protocol):
+        if not isinstance(self.kind, str):
+            return super().__reduce_ex__(protocol)
+        getstate = getattr(self, "__getstate__", None)  # (a package's own, or Python 3.11's object.__getstate__)
+        state = getstate() if getstate else None
+        return _unpickled, (type(self), self.__dict__ if state is None else state)
 
     def __hash__(self):
         return hash(self._key())
@@ -293,6 +341,29 @@ class NamedUniTuple(BaseTuple):
     @staticmethod
     def _holds(t):
         return isinstance(t, NamedTupleType) and _homogeneous(t)
+
+
+class StarArgTuple(BaseTuple):
+    """Numba's type of the tuple a typing function taking *args may be
+    given them packed in; ruchey gives such a function the arguments' own
+    types, one each, so no type is one."""
+
+    @staticmethod
+    def _holds(t):
+        return False
+
+
+class StarArgUniTuple(StarArgTuple):
+    """The same, of items of one type."""
+
+
+class Dummy(Type):
+    """Numba's base of the types whose values hold nothing compiled code
+    reads (a package's own, clifford's LayoutType, with an OpaqueModel)."""
+
+
+class Opaque(Dummy):
+    """Numba's Opaque: the same."""
 
 
 class NoneType:
@@ -624,7 +695,8 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
-                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, DType=DType)
+                 MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType)
 globals().update(namespace)
 
 
