@@ -1155,18 +1155,31 @@ static PyObject *dict_copy(DictObject *self, PyObject *unused) {
   return c ? (PyObject *)dict_wrap(c, self->key, self->value) : PyErr_NoMemory();
 }
 
-static PyObject *dict_repr(DictObject *self) {
+/* The items as a Python dict. */
+static PyObject *dict_plain(DictObject *self) {
   PyObject *items = dict_parts(self, 2), *plain = items ? PyDict_New() : NULL;
   for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(items); i++) {
     PyObject *kv = PyList_GET_ITEM(items, i);
     if (PyDict_SetItem(plain, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(plain);
   }
-  PyObject *r = NULL;
+  Py_XDECREF(items);
+  return plain;
+}
+
+/* str(d): the items as a dict's, as Numba's typed.Dict prints. */
+static PyObject *dict_str(DictObject *self) {
+  PyObject *plain = dict_plain(self), *r = plain ? PyObject_Str(plain) : NULL;
+  Py_XDECREF(plain);
+  return r;
+}
+
+static PyObject *dict_repr(DictObject *self) {
+  PyObject *plain = dict_plain(self), *r = NULL;
   if (plain)
     r = self->d->keykind < 0 ? PyUnicode_FromFormat("DictType[undefined,undefined](%R)", plain)
                              : PyUnicode_FromFormat("DictType[%s,%s](%R)", dict_key_type_of(self)->name,
                                                     dict_value_type_of(self)->name, plain);
-  Py_XDECREF(items); Py_XDECREF(plain);
+  Py_XDECREF(plain);
   return r;
 }
 
@@ -1242,6 +1255,7 @@ static PyTypeObject DictType = {
   .tp_basicsize = sizeof(DictObject),
   .tp_dealloc = (destructor)dict_dealloc,
   .tp_repr = (reprfunc)dict_repr,
+  .tp_str = (reprfunc)dict_str,
   .tp_as_mapping = &dict_as_mapping,
   .tp_as_sequence = &dict_as_sequence,
   .tp_iter = (getiterfunc)dict_iter,

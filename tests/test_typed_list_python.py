@@ -168,6 +168,15 @@ def test_str_extend_itself_and_the_rest():
     assert type(c) is typed.List and list(x) == y
 
 
+def test_a_typed_dict_prints_as_a_dict():
+    rng = make_rng(seed_of("dict str"))
+    d = typed.Dict.empty(ruchey.int64, ruchey.float64)
+    plain = {}
+    for k, v in zip(rng.integers(0, 9, 6), rng.normal(size=6)):
+        d[int(k)] = plain[int(k)] = float(v)
+    assert str(d) == str(plain) and repr(d).startswith("DictType[int64,float64]")
+
+
 # ---------------------------------------------------------------- Python lists of typed containers
 
 @njit
