@@ -1726,7 +1726,8 @@ PyObject *typed_pylist_refusal(PyObject *o) {
   PyErr_Clear();
   if (t)
     return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
-                                "bools, str, arrays and tuples of these, jitclass instances and compiled functions are taken)", t->name);
+                                "bools, str, arrays and tuples of these, jitclass instances, compiled functions, "
+                                "typed Lists and Dicts are taken)", t->name);
   PyObject *why = disp_refusal(first);
   PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
   Py_XDECREF(why);
