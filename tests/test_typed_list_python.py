@@ -304,3 +304,29 @@ def test_a_dict_in_a_returned_list_is_a_typed_dict(n):
     assert dict(got[1][0][0]) == want[1][0][0]
     got[0][100] = 1  # one dict, shared
     assert got[1][0][0][100] == 1
+
+
+# ---------------------------------------------------------------- typeof
+
+@njit
+def total_of(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+def test_typeof_a_typed_container_is_its_list_or_dict_type():
+    rng = make_rng(seed_of("typeof"))
+    x = typed.List([float(v) for v in rng.normal(size=5)])
+    t = ruchey.typeof(x)
+    assert t == ruchey.types.ListType(ruchey.float64)
+    assert ruchey.typeof(typed.List([rng.normal(size=3)])) == ruchey.types.ListType(ruchey.float64[::1])
+    d = typed.Dict.empty(ruchey.int64, ruchey.float64)
+    assert ruchey.typeof(d) == ruchey.types.DictType(ruchey.int64, ruchey.float64)
+    nested = typed.List([typed.List([1, 2])])
+    assert ruchey.typeof(nested) == ruchey.types.ListType(ruchey.types.ListType(ruchey.int64))
+    f = njit(ruchey.float64(t))(total_of.py_func)  # the type a signature takes
+    assert f(x) == pytest.approx(total_of.py_func(x))
+    with pytest.raises(TypeError):
+        ruchey.typeof(typed.List())  # no item type yet
