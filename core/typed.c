@@ -446,7 +446,9 @@ static PyObject *list_append(ListObject *self, PyObject *o) {
 }
 
 static PyObject *list_extend(ListObject *self, PyObject *items) {
-  PyObject *it = PyObject_GetIter(items), *o;
+  PyObject *snapshot = items == (PyObject *)self ? PySequence_List(items) : NULL;  /* x.extend(x): its items once */
+  PyObject *it = PyObject_GetIter(snapshot ? snapshot : items), *o;
+  Py_XDECREF(snapshot);
   if (!it) return NULL;
   while ((o = PyIter_Next(it))) {
     PyObject *r = list_append(self, o);
@@ -526,6 +528,103 @@ static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
   return 0;
 }
 
+/* A slice's bounds as rt_list_slice takes them: start, stop and step as
+ * given (None's the ends, which given's bits say are not given); -1 with
+ * Python's error (a step of zero, a bound that is not an integer). */
+static int slice_bounds(PyObject *key, Py_ssize_t *start, Py_ssize_t *stop, Py_ssize_t *step, int32_t *given) {
+  if (PySlice_Unpack(key, start, stop, step) < 0) return -1;
+  PySliceObject *s = (PySliceObject *)key;
+  *given = (s->start != Py_None ? 1 : 0) | (s->stop != Py_None ? 2 : 0);
+  return 0;
+}
+
+/* An index as Python's list takes one (an int, a NumPy integer, a bool),
+ * counted from the end when negative; -1 with Python's error where it is
+ * not an integer or lies outside the list (what: the IndexError's text). */
+static int list_index_of(ListObject *self, PyObject *key, Py_ssize_t *i, const char *what) {
+  if (!PyIndex_Check(key)) {
+    PyErr_Format(PyExc_TypeError, "list indices must be integers or slices, not %.200s", Py_TYPE(key)->tp_name);
+    return -1;
+  }
+  *i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+  if (*i == -1 && PyErr_Occurred()) return -1;
+  if (*i < 0) *i += (Py_ssize_t)self->l->len;
+  if (*i >= 0 && *i < (Py_ssize_t)self->l->len) return 0;
+  PyErr_SetString(PyExc_IndexError, what);
+  return -1;
+}
+
+/* x[i], x[a:b:c]: a slice is a new typed.List of those items, as Numba's. */
+static PyObject *list_subscript(ListObject *self, PyObject *key) {
+  Py_ssize_t i, start, stop, step;
+  int32_t given;
+  if (!PySlice_Check(key)) return list_index_of(self, key, &i, "list index out of range") < 0 ? NULL : list_item(self, i);
+  if (slice_bounds(key, &start, &stop, &step, &given) < 0) return NULL;
+  RtList *c = rt_list_slice(self->l, start, stop, step, given);
+  if (!c) return PyErr_NoMemory();
+  c->typed = 1;
+  return (PyObject *)list_wrap(c, self->item);
+}
+
+/* The items of an iterable as a new list of this list's item type (each
+ * converted as append converts it); the list itself where it is one. */
+static ListObject *list_of_items(ListObject *self, PyObject *items) {
+  if (Py_TYPE(items) == &ListType && ((ListObject *)items)->l->kind == self->l->kind &&
+      list_item_type_of((ListObject *)items) == list_item_type_of(self))
+    return (ListObject *)Py_NewRef(items);
+  const Type *t = list_item_type_of(self);
+  RtList *l = rt_list_new(self->l->kind, self->l->itemsize, 0);
+  ListObject *r = l ? list_wrap(l, self->item) : NULL;
+  if (!r) return l ? NULL : (ListObject *)PyErr_NoMemory();
+  l->typed = 1;
+  hold_tuple_items(t, l, true);
+  PyObject *done = list_extend(r, items);
+  if (!done) Py_CLEAR(r);
+  Py_XDECREF(done);
+  return r;
+}
+
+/* x[a:b:c] = items, del x[a:b:c], as a list's: a step of 1 replaces the
+ * slice with any number of items, another needs as many as it has. */
+static int list_ass_slice(ListObject *self, PyObject *key, PyObject *o) {
+  Py_ssize_t start, stop, step;
+  int32_t given;
+  if (slice_bounds(key, &start, &stop, &step, &given) < 0) return -1;
+  if (!o) return rt_list_delete_slice(self->l, start, stop, step, given) == RT_OK ? 0 : (PyErr_NoMemory(), -1);
+  Py_ssize_t a = start, b = stop, n = PySlice_AdjustIndices((Py_ssize_t)self->l->len, &a, &b, step);
+  if (self->l->kind < 0) {  /* an empty list of no type yet: the items appended, the first typing it */
+    PyObject *items = PySequence_List(o), *r = NULL;
+    if (items && step != 1 && PyList_GET_SIZE(items))
+      PyErr_Format(PyExc_ValueError, "attempt to assign sequence of size %zd to extended slice of size 0", PyList_GET_SIZE(items));
+    else if (items)
+      r = list_extend(self, items);
+    Py_XDECREF(items);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+  }
+  ListObject *v = list_of_items(self, o);
+  if (!v) return -1;
+  int rc = 0;
+  if (step != 1 && (Py_ssize_t)v->l->len != n) {
+    PyErr_Format(PyExc_ValueError, "attempt to assign sequence of size %zd to extended slice of size %zd",
+                 (Py_ssize_t)v->l->len, n);
+    rc = -1;
+  } else if (rt_list_assign_slice(self->l, start, stop, step, given, v->l) != RT_OK) {
+    PyErr_NoMemory();
+    rc = -1;
+  }
+  Py_DECREF(v);
+  return rc;
+}
+
+/* x[i] = o, del x[i], and their slices. */
+static int list_ass_subscript(ListObject *self, PyObject *key, PyObject *o) {
+  Py_ssize_t i;
+  if (PySlice_Check(key)) return list_ass_slice(self, key, o);
+  if (list_index_of(self, key, &i, "list assignment index out of range") < 0) return -1;
+  return list_ass_item(self, i, o);
+}
+
 static PyObject *list_pop(ListObject *self, PyObject *args) {
   Py_ssize_t i = -1;
   if (!PyArg_ParseTuple(args, "|n:pop", &i)) return NULL;
@@ -567,14 +666,54 @@ static PyObject *list_insert(ListObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* The items put in the order Python's sorted gives their keys (each
+ * item's key(item), or the item itself): stable, reverse as Python's. */
+static PyObject *list_sort_by_keys(ListObject *self, PyObject *key, int reverse) {
+  PyObject *items = PySequence_List((PyObject *)self), *keys = NULL, *order = NULL;
+  Py_ssize_t n = items ? PyList_GET_SIZE(items) : 0;
+  if (items && key != Py_None) {
+    keys = PyList_New(n);
+    for (Py_ssize_t i = 0; keys && i < n; i++) {
+      PyObject *k = PyObject_CallOneArg(key, PyList_GET_ITEM(items, i));
+      if (!k) Py_CLEAR(keys);
+      else PyList_SET_ITEM(keys, i, k);
+    }
+  } else {
+    keys = Py_XNewRef(items);
+  }
+  PyObject *indices = keys ? PyObject_CallFunction((PyObject *)&PyRange_Type, "n", n) : NULL;
+  PyObject *getitem = indices ? PyObject_GetAttrString(keys, "__getitem__") : NULL;
+  PyObject *sorted = getitem ? PyDict_GetItemString(PyEval_GetBuiltins(), "sorted") : NULL;
+  PyObject *kw = sorted ? Py_BuildValue("{sOsO}", "key", getitem, "reverse", reverse ? Py_True : Py_False) : NULL;
+  PyObject *pos = kw ? PyTuple_Pack(1, indices) : NULL;
+  if (pos) order = PyObject_Call(sorted, pos, kw);
+  Py_XDECREF(pos); Py_XDECREF(kw); Py_XDECREF(getitem); Py_XDECREF(indices); Py_XDECREF(keys); Py_XDECREF(items);
+  if (!order) return NULL;
+  int64_t size = self->l->itemsize;
+  char *moved = n == (Py_ssize_t)self->l->len ? PyMem_Malloc((size_t)(n * size) + 1) : NULL;
+  if (!moved) {
+    Py_DECREF(order);
+    if (n != (Py_ssize_t)self->l->len) PyErr_SetString(PyExc_ValueError, "list modified during sort");
+    return n == (Py_ssize_t)self->l->len ? PyErr_NoMemory() : NULL;
+  }
+  for (Py_ssize_t k = 0; k < n; k++)  /* a permutation: each item's references move with it */
+    memcpy(moved + k * size, self->l->data + PyLong_AsSsize_t(PyList_GET_ITEM(order, k)) * size, (size_t)size);
+  memcpy(self->l->data, moved, (size_t)(n * size));
+  PyMem_Free(moved);
+  Py_DECREF(order);
+  Py_RETURN_NONE;
+}
+
 static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
-  static char *names[] = {"reverse", NULL};
+  static char *names[] = {"key", "reverse", NULL};
+  PyObject *key = Py_None;
   int reverse = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|$p:sort", names, &reverse)) return NULL;
-  if (self->item) {
-    PyErr_Format(PyExc_TypeError, "sorting a typed list of %s is not supported", self->item->name);
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|$Op:sort", names, &key, &reverse)) return NULL;
+  if (key != Py_None && !PyCallable_Check(key)) {
+    PyErr_Format(PyExc_TypeError, "'%.200s' object is not callable", Py_TYPE(key)->tp_name);
     return NULL;
   }
+  if (key != Py_None || self->item) return list_sort_by_keys(self, key, reverse);  /* (tuples, arrays: as Python compares them) */
   if (self->l->len > 1 && ty_is_complex(&scalar[self->l->kind])) {  /* Python's list of complex refuses, once it compares */
     PyErr_SetString(PyExc_TypeError, "'<' not supported between instances of 'complex' and 'complex'");
     return NULL;
@@ -613,6 +752,7 @@ static PyObject *list_clear(ListObject *self, PyObject *unused) {
 /* A new typed list of the same items (a shallow copy, as list.copy). */
 static PyObject *list_copy(ListObject *self, PyObject *unused) {
   RtList *c = rt_list_copy(self->l);
+  if (c) c->typed = 1;  /* a typed.List, returned as one by compiled code that passes it on */
   return c ? (PyObject *)list_wrap(c, self->item) : PyErr_NoMemory();
 }
 
@@ -627,6 +767,14 @@ static PyObject *list_repr(ListObject *self) {
   PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[undefined](%R)", items)
                                   : PyUnicode_FromFormat("ListType[%s](%R)", list_item_type_of(self)->name, items);
   Py_DECREF(items);
+  return r;
+}
+
+/* str(x): the items as a list's, as Numba's typed.List prints. */
+static PyObject *list_str(ListObject *self) {
+  PyObject *items = PySequence_List((PyObject *)self);
+  PyObject *r = items ? PyObject_Str(items) : NULL;
+  Py_XDECREF(items);
   return r;
 }
 
@@ -705,6 +853,12 @@ static PyGetSetDef list_getset[] = {
   {NULL},
 };
 
+static PyMappingMethods list_as_mapping = {
+  .mp_length = (lenfunc)list_len,
+  .mp_subscript = (binaryfunc)list_subscript,
+  .mp_ass_subscript = (objobjargproc)list_ass_subscript,
+};
+
 static PySequenceMethods list_as_sequence = {
   .sq_length = (lenfunc)list_len,
   .sq_item = (ssizeargfunc)list_item,
@@ -719,7 +873,9 @@ static PyTypeObject ListType = {
   .tp_basicsize = sizeof(ListObject),
   .tp_dealloc = (destructor)list_dealloc,
   .tp_repr = (reprfunc)list_repr,
+  .tp_str = (reprfunc)list_str,
   .tp_as_sequence = &list_as_sequence,
+  .tp_as_mapping = &list_as_mapping,
   .tp_iter = PySeqIter_New,  /* an __iter__, which pandas' is_list_like and others look for */
   .tp_richcompare = (richcmpfunc)list_richcompare,
   .tp_hash = PyObject_HashNotImplemented,
@@ -999,18 +1155,31 @@ static PyObject *dict_copy(DictObject *self, PyObject *unused) {
   return c ? (PyObject *)dict_wrap(c, self->key, self->value) : PyErr_NoMemory();
 }
 
-static PyObject *dict_repr(DictObject *self) {
+/* The items as a Python dict. */
+static PyObject *dict_plain(DictObject *self) {
   PyObject *items = dict_parts(self, 2), *plain = items ? PyDict_New() : NULL;
   for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(items); i++) {
     PyObject *kv = PyList_GET_ITEM(items, i);
     if (PyDict_SetItem(plain, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) Py_CLEAR(plain);
   }
-  PyObject *r = NULL;
+  Py_XDECREF(items);
+  return plain;
+}
+
+/* str(d): the items as a dict's, as Numba's typed.Dict prints. */
+static PyObject *dict_str(DictObject *self) {
+  PyObject *plain = dict_plain(self), *r = plain ? PyObject_Str(plain) : NULL;
+  Py_XDECREF(plain);
+  return r;
+}
+
+static PyObject *dict_repr(DictObject *self) {
+  PyObject *plain = dict_plain(self), *r = NULL;
   if (plain)
     r = self->d->keykind < 0 ? PyUnicode_FromFormat("DictType[undefined,undefined](%R)", plain)
                              : PyUnicode_FromFormat("DictType[%s,%s](%R)", dict_key_type_of(self)->name,
                                                     dict_value_type_of(self)->name, plain);
-  Py_XDECREF(items); Py_XDECREF(plain);
+  Py_XDECREF(plain);
   return r;
 }
 
@@ -1086,6 +1255,7 @@ static PyTypeObject DictType = {
   .tp_basicsize = sizeof(DictObject),
   .tp_dealloc = (destructor)dict_dealloc,
   .tp_repr = (reprfunc)dict_repr,
+  .tp_str = (reprfunc)dict_str,
   .tp_as_mapping = &dict_as_mapping,
   .tp_as_sequence = &dict_as_sequence,
   .tp_iter = (getiterfunc)dict_iter,
@@ -1147,10 +1317,10 @@ void *typed_container(PyObject *o) {
  * are made while the call's arguments still hold theirs, as compiled code
  * only borrows an argument array it stores (its meminfo NULL); a typed
  * container's borrowed arrays are made to keep their objects
- * (typed_keep_arrays). A dict inside a Python list is made a Python dict,
- * and so is a dict keyed by tuples, which ruchey.typed.Dict does not take
- * from Python; other dicts stay typed.Dicts, as Numba's (a cache of
- * arrays one compiled function makes and another reads). */
+ * (typed_keep_arrays). A dict stays a typed.Dict, in a Python list too,
+ * as Numba's (a cache of arrays one compiled function makes and another
+ * reads), but for one keyed by tuples, which ruchey.typed.Dict does not
+ * take from Python: that one is made a Python dict. */
 static bool python_container(const Type *t, void *c) {
   if (t->kind == TY_LIST) return !((RtList *)c)->typed;
   return t->nfields && t->fields[0]->kind == TY_TUPLE;
@@ -1159,9 +1329,10 @@ static bool python_container(const Type *t, void *c) {
 static PyObject *python_copy(const Type *t, void *c);
 
 /* The item at p of a Python list as a new Python object, the container
- * keeping its reference: a typed.List inside it shared, as box_item's. */
+ * keeping its reference: a typed.List or typed.Dict inside it shared, as
+ * box_item's. */
 static PyObject *box_object(const Type *t, char *p) {
-  if (t->kind == TY_LIST && !python_container(t, *(void **)p)) {
+  if ((t->kind == TY_LIST || t->kind == TY_DICT) && !python_container(t, *(void **)p)) {
     typed_keep_arrays(t, *(void **)p);
     return box_item(t, p);
   }
@@ -1518,7 +1689,8 @@ const Type *typed_pylist_typeof(PyObject *o) {
   const Type *item = first && !PyList_Check(first) ? disp_typeof(first) : NULL;
   if (item && item->kind == TY_FUNCTION) item = core_api()->funcs(1, &item);  /* [f]: Numba's list of f's type */
   int refs = 0;
-  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS || item->kind == TY_FUNCS)) {  /* (a list's items, not a tuple's) */
+  bool shared = item && ty_is_container(item) && typed_object(first);  /* typed.Lists and Dicts, shared with the call */
+  if (!item || !(pylist_item(item, &refs) || item->kind == TY_CLASS || item->kind == TY_FUNCS || shared)) {  /* (a list's items, not a tuple's) */
     PyErr_Clear();
     return NULL;
   }
@@ -1554,7 +1726,8 @@ PyObject *typed_pylist_refusal(PyObject *o) {
   PyErr_Clear();
   if (t)
     return PyUnicode_FromFormat("is a list of %s, which compiled code does not take as a Python list (numbers, "
-                                "bools, str, arrays and tuples of these, jitclass instances and compiled functions are taken)", t->name);
+                                "bools, str, arrays and tuples of these, jitclass instances, compiled functions, "
+                                "typed Lists and Dicts are taken)", t->name);
   PyObject *why = disp_refusal(first);
   PyObject *r = why ? PyUnicode_FromFormat("is a list whose item 0 %U", why) : NULL;
   Py_XDECREF(why);
@@ -1562,9 +1735,10 @@ PyObject *typed_pylist_refusal(PyObject *o) {
 }
 
 /* The Python item o stored at p as an item of type t (a str a new one
- * the list holds, an array borrowed); -1 with a TypeError where o is of
+ * the list holds, an array borrowed, a typed container shared where the
+ * list's are: a reference it holds); -1 with a TypeError where o is of
  * another type. */
-static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
+static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i, bool shared) {
   if (t->kind == TY_F64 && PyFloat_CheckExact(o)) {
     *(double *)p = PyFloat_AS_DOUBLE(o);
     return 0;
@@ -1579,6 +1753,12 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i) {
   }
   if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);  /* a reference the list holds, as a list compiled code made */
+  if (shared && !typed_object(o)) {  /* typed containers and Python lists not mixed, as Numba's types differ */
+    PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a typed %s", i,
+                 Py_TYPE(o)->tp_name, t->kind == TY_LIST ? "List" : "Dict");
+    return -1;
+  }
+  if (shared) return store_value(t, o, p);
   if (t->kind == TY_LIST && !PyList_Check(o)) {  /* a typed List's is borrowed: only Python lists in a list of lists */
     PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a list", i,
                  Py_TYPE(o)->tp_name);
@@ -1612,8 +1792,9 @@ int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
   if (elem->kind == TY_TUPLE) rt_list_hold(l, held_fields(elem, 0, 0, kinds, offsets), kinds, offsets);
+  bool shared = n && typed_object(PyList_GET_ITEM(o, 0));
   for (Py_ssize_t i = 0; i < n; i++, l->len++)
-    if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i) < 0) {
+    if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i, shared) < 0) {
       rt_list_release(l);  /* the items stored so far, with the strs they hold */
       return -1;
     }
@@ -1683,12 +1864,38 @@ static int reflect_lists(PyObject *o, const Type *t, RtList *l) {
   return rc;
 }
 
+/* A list of typed containers, which the call shared: the arrays it
+ * stored in them kept (typed_keep_arrays), and where it changed the list
+ * (another container at an index, a length), o made to hold l's items,
+ * each o's object where it held that container there, else a new one
+ * sharing it (Numba makes them all anew). */
+static int reflect_shared(PyObject *o, const Type *t, RtList *l) {
+  typed_keep_arrays(t, l);
+  Py_ssize_t n = PyList_GET_SIZE(o);
+  bool same = n == l->len;
+  for (int64_t i = 0; same && i < l->len; i++)
+    same = typed_container(PyList_GET_ITEM(o, i)) == *(void **)(l->data + i * l->itemsize);
+  PyObject *items = same ? NULL : PyList_New(l->len);
+  for (int64_t i = 0; items && i < l->len; i++) {
+    char *p = l->data + i * l->itemsize;
+    PyObject *was = i < n ? PyList_GET_ITEM(o, i) : NULL;
+    PyObject *item = was && typed_object(was) && typed_container(was) == *(void **)p ? Py_NewRef(was) : box_item(t->elem, p);
+    if (!item) Py_CLEAR(items);
+    else PyList_SET_ITEM(items, i, item);
+  }
+  int rc = same ? 0 : items ? PyList_SetSlice(o, 0, PY_SSIZE_T_MAX, items) : -1;
+  Py_XDECREF(items);
+  rt_list_release(l);
+  return rc;
+}
+
 /* After the call: o made to hold l's items where l differs from what o
  * held (its length, or an item), as Numba writes back a list compiled
  * code changed; l released. Items of numbers are replaced one by one where
  * they differ; items holding arrays are all made before o lets go of any,
  * since an array o held may be one that only o kept alive. */
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l) {
+  if (ty_is_container(t->elem) && PyList_GET_SIZE(o) && typed_object(PyList_GET_ITEM(o, 0))) return reflect_shared(o, t, l);
   if (t->elem->kind == TY_LIST) return reflect_lists(o, t, l);
   const Type *elem = t->elem;
   bool same_length = PyList_GET_SIZE(o) == l->len, in_place = same_length && !ty_has_arrays(elem);

@@ -1019,11 +1019,57 @@ def from_dtype(dtype):
     return _SCALARS[name]
 
 
+def _top_level_split(text):
+    """text's parts between the commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c in "([" and 1 or c in ")]" and -1 or 0
+        if c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return parts + [text[start:].strip()]
+
+
+def _type_named(name):
+    """The type of a typed container's items from the name it gives them
+    (List.item_type, Dict.key_type, value_type): a number, unicode_type,
+    an array, a tuple of these, a typed List or Dict; None for others."""
+    if name in _SCALARS or name == "unicode_type":
+        return _SCALARS.get(name, unicode_type)
+    if name.startswith("array(") and name.endswith(")"):
+        dtype, ndim, layout = _top_level_split(name[len("array("):-1])[:3]
+        return Type(_SCALARS[dtype].kind, int(ndim[:-1]), layout) if dtype in _SCALARS else None
+    if name.startswith("(") and name.endswith(")"):
+        fields = [_type_named(n) for n in _top_level_split(name[1:-1]) if n]
+        return TupleType(fields) if fields and None not in fields else None
+    if name.startswith("ListType[") and name.endswith("]"):
+        item = _type_named(name[len("ListType["):-1])
+        return item and ListType(item)
+    if name.startswith("DictType[") and name.endswith("]"):
+        parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
+        return DictType(*parts) if len(parts) == 2 and None not in parts else None
+    return None
+
+
+def _typed_container_type(value):
+    """A typed.List's ListType, a typed.Dict's DictType, as Numba's typeof gives them."""
+    names = [value.item_type] if isinstance(value, _core.List) else [value.key_type, value.value_type]
+    if None in names:
+        raise TypeError(f"an empty {type(value).__name__} of no item type has no type yet (Numba: cannot type an "
+                        f"empty typed container): make it with List.empty_list(type) or Dict.empty(key, value)")
+    types = [_type_named(n) for n in names]
+    if None in types:
+        raise TypeError(f"ruchey has no type object for a typed container of {', '.join(names)}")
+    return ListType(*types) if isinstance(value, _core.List) else DictType(*types)
+
+
 def typeof(value):
     """The type ruchey compiles a function for when it is given this value."""
     import numpy
     if value is None:
         return none
+    if isinstance(value, (_core.List, _core.Dict)):
+        return _typed_container_type(value)
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:
