@@ -472,12 +472,38 @@ static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
                       pyfunc, code->co_filename);
 }
 
+/* The def (or lambda) of code in the very text exec() ran it from, or
+ * NULL (no exception unless nested too deeply). Asked before inspect: a
+ * name such as "<string>" names every string, and linecache may hold
+ * another one under it, whose def of the same name and parameters would
+ * be compiled in this one's place. */
+static PyObject *def_in_exec_text(PyObject *inspect, PyCodeObject *code, int *line_offset, int *col_offset) {
+  PyObject *text = PyObject_CallMethod(exec_sources, "get", "O", (PyObject *)code);
+  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL, *def = NULL;
+  if (lines && !PyList_Check(lines)) {  /* a syntax tree */
+    if ((def = def_in_tree(lines, code))) *col_offset = 0, *line_offset = 0;
+  } else if (lines) {
+    PyObject *block = block_at(inspect, lines, code);
+    if ((def = block ? parse_block(block, code, col_offset) : NULL)) *line_offset = code->co_firstlineno - 1;
+    else if (!nested_too_deep() && (def = lambda_in_text(lines, code))) *col_offset = 0, *line_offset = 0;
+    Py_XDECREF(block);
+  }
+  Py_XDECREF(text);
+  Py_XDECREF(lines);
+  if (!def) nested_too_deep();
+  return def;
+}
+
 /* The def (or lambda) of code wherever inspect or the kept texts find
  * it, or NULL with the TypingError saying what to do. */
 static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, int *line_offset, int *col_offset) {
   PyObject *def = NULL, *inspect = PyImport_ImportModule("inspect");
   if (!inspect) return NULL;
-  /* its file first, where inspect finds it */
+  if ((def = def_in_exec_text(inspect, code, line_offset, col_offset)) || PyErr_Occurred()) {
+    Py_DECREF(inspect);
+    return def;
+  }
+  /* its file, where inspect finds it */
   PyObject *found = PyObject_CallMethod(inspect, "getsourcelines", "O", pyfunc);
   bool in_file = found && PyUnicode_READ_CHAR(code->co_filename, 0) != '<';
   if (found) {

@@ -96,6 +96,29 @@ def test_compiled_string_is_remembered_while_ruchey_compiles_other_functions(tmp
     assert_printed(run_python_file(script, tmp_path), ["42"])
 
 
+def test_a_string_in_linecache_under_the_same_name_is_not_compiled_in_an_exec_strings_place(tmp_path):
+    """"<string>" names every string exec() runs: another text linecache
+    holds under it (a traceback's, a tool's), defining a function of the same
+    name and parameters at the same line, is not the one compiled."""
+    script = """
+    import linecache
+    import random
+    import ruchey
+    other = "def f(n, d):\\n    return n * 1000.0\\n"
+    linecache.cache["<string>"] = (len(other), None, other.splitlines(True), "<string>")
+    rng = random.Random(3)
+    for k in range(3):
+        ns = {}
+        exec(f"def f(n, d):\\n    return n + d * {k}\\n", ns)
+        n, d = rng.randint(-9, 9), rng.random()
+        assert ruchey.njit(ns["f"])(n, d) == ns["f"](n, d), k
+    lam = eval("lambda n, d: n - d")
+    assert ruchey.njit(lam)(5, 0.5) == 4.5
+    print("ok")
+    """
+    assert_printed(run_python_file(script, tmp_path), ["ok"])
+
+
 def test_function_made_from_another_functions_code_compiles(tmp_path):
     script = '''
     import types
