@@ -108,8 +108,8 @@ static int norm_of(Lower *l, Node *n) {
   if (!x || !strcmp(x->str, "backward")) return FFT_BACKWARD;
   if (!strcmp(x->str, "ortho")) return FFT_ORTHO;
   if (!strcmp(x->str, "forward")) return FFT_FORWARD;
-  char msg[160];
-  snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\", \"ortho\" or \"forward\".", x->str);
+  char msg[160];  /* NumPy's words, its missing space too */
+  snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\",\"ortho\" or \"forward\".", x->str);
   lo_raise_if(l, LLVMConstInt(l->mod->i1, 1, 0), RT_ERR_VALUE, msg);
   return FFT_BACKWARD;
 }
@@ -244,7 +244,7 @@ static LLVMValueRef lo_fftfreq(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- the rows */
 
-#define FFT_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_STRINGS)
+#define FFT_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_STRINGS | BF_NONE)
 #define TRANSFORM(name, ival, kw) \
   {"numpy.fft." name, "numpy.fft", name, BK_FUNCTION, 0, 1, 4, kw, FFT_FLAGS, ival, 0, ty_fft, lo_fft}
 
@@ -263,9 +263,9 @@ const Builtin bi_fft[] = {
   TRANSFORM("ifftn", FFT_IFFT | N_AXES, n_axes_kw),
   TRANSFORM("rfftn", FFT_RFFT | N_AXES, n_axes_kw),
   TRANSFORM("irfftn", FFT_IRFFT | N_AXES, n_axes_kw),
-  {"numpy.fft.fftshift", "numpy.fft", "fftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX,
+  {"numpy.fft.fftshift", "numpy.fft", "fftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
    0, 0, ty_fftshift, lo_fftshift},
-  {"numpy.fft.ifftshift", "numpy.fft", "ifftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX,
+  {"numpy.fft.ifftshift", "numpy.fft", "ifftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
    1, 0, ty_fftshift, lo_fftshift},
   {"numpy.fft.fftfreq", "numpy.fft", "fftfreq", BK_FUNCTION, 0, 1, 2, freq_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_fftfreq,
    lo_fftfreq},
