@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import AS_NUMBA, make_rng, seed_of
+from conftest import AS_NUMBA, make_rng, numpy2_only, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="Numba has no numpy.fft of its own (rocket-fft adds it)")
 
@@ -168,6 +168,23 @@ def test_round_trip_in_compiled_code():
     x, y = f(a)
     np.testing.assert_allclose(x, a, atol=1e-13)
     np.testing.assert_allclose(y, a[0], atol=1e-13)
+
+
+@numpy2_only
+def test_minus_one_in_s_is_the_axis_length():
+    f = define("@ruchey.njit\ndef f(a, s):\n    return np.fft.irfftn(a, s, axes=(0, 1)), np.fft.fftn(a, s, axes=(1, 0))\n")
+    a = values(make_rng(5), np.complex128, (3, 5))
+    for s in [(-1, 6), (4, -1), (-1, -1)]:
+        for got, expected in zip(f(a, s), f.py_func(a, s)):
+            close(expected, got, f"s={s}")
+
+
+def test_bool_and_unsigned_inputs():
+    f = define("@ruchey.njit\ndef f(a):\n    return np.fft.fft(a), np.fft.rfft2(a), np.fft.fftshift(a)\n")
+    rng = make_rng(6)
+    for a in (rng.integers(0, 2, (4, 5)).astype(np.bool_), rng.integers(0, 200, (5, 3)).astype(np.uint8)):
+        for got, expected in zip(f(a), f.py_func(a)):
+            close(expected, got, str(a.dtype)) if expected.dtype.kind == "c" else np.testing.assert_array_equal(got, expected)
 
 
 # ---------------------------------------------------------------- bad arguments

@@ -4,9 +4,9 @@
  * here the arguments are checked and handed on.
  *
  * The dtypes are the installed NumPy's: NumPy 2 keeps float32 and complex64
- * (and float16, cast to float32) in single precision, other inputs (ints,
- * bools, float64) give complex128 or float64; NumPy 1 gives complex128 or
- * float64 always. The axes and lengths are read at run time, as NumPy's
+ * in single precision, other inputs (ints, bools, float64) give complex128
+ * or float64; NumPy 1 gives complex128 or float64 always. (float16 arrays
+ * are refused, as float16.c refuses them to the rows outside its list.) The axes and lengths are read at run time, as NumPy's
  * _cook_nd_args reads them; norm= is a constant string or None.
  */
 #include <stdio.h>
@@ -24,10 +24,8 @@ enum { ONE_AXIS = 0, TWO_AXES = 16, N_AXES = 32 };
 static bool real_input(int op) { return op == FFT_RFFT || op == FFT_IHFFT; }
 static bool real_output(int op) { return op == FFT_IRFFT || op == FFT_HFFT; }
 
-/* single precision: NumPy 2's for float16, float32 and complex64 inputs */
-static bool single(const Type *e) {
-  return rt_numpy_version >= 200 && (e->kind == TY_F16 || e->kind == TY_F32 || e->kind == TY_C64);
-}
+/* single precision: NumPy 2's for float32 and complex64 inputs */
+static bool single(const Type *e) { return rt_numpy_version >= 200 && (e->kind == TY_F32 || e->kind == TY_C64); }
 
 /* the elements the input is converted to for rt_fft: complex, or real for rfft and ihfft */
 static const Type *input_dtype(int op, const Type *e) {
