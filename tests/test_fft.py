@@ -209,6 +209,16 @@ def test_bad_lengths_raise_numpys_value_error():
     raises_as_numpy(h, np.ones((3, 3)), (0, 2))
 
 
+def test_lengths_past_memory_are_memory_errors():
+    f = define("@ruchey.njit\ndef f(a, n):\n    return np.fft.rfft(a, n)\n")
+    g = define("@ruchey.njit\ndef f(n):\n    return np.fft.fftfreq(n)\n")
+    for n in (2**62, 2**59 + 3):
+        with pytest.raises(MemoryError):
+            f(np.ones(3), n)
+    with pytest.raises(MemoryError):
+        g(2**62)
+
+
 def test_bad_axes_raise_value_error():
     f = define("@ruchey.njit\ndef f(a, axis):\n    return np.fft.fft(a, axis=axis)\n")
     g = define("@ruchey.njit\ndef f(a):\n    return np.fft.fftn(a, s=(3, 3), axes=(0,))\n")

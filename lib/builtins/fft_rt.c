@@ -47,12 +47,17 @@ typedef struct Grid {
   char *data;
 } Grid;
 
-/* g's elements (count) made C-ordered of kind, malloc'ed (room for one at least) */
+/* g's elements made C-ordered of kind, malloc'ed (room for one at least);
+ * a size past int64 (n=2**62) is NumPy's MemoryError */
 static RtStatus new_grid(Grid *g, int ndim, const int64_t *shape, int kind) {
-  g->ndim = ndim, g->kind = kind;
+  g->ndim = ndim, g->kind = kind, g->data = NULL;
   int64_t stride = la_item_size(kind);
-  for (int d = ndim - 1; d >= 0; d--) g->shape[d] = shape[d], g->strides[d] = stride, stride *= shape[d];
-  g->data = malloc(stride > 0 ? (size_t)stride : 1);
+  bool over = false;
+  for (int d = ndim - 1; d >= 0; d--) {
+    g->shape[d] = shape[d], g->strides[d] = stride;
+    over |= __builtin_mul_overflow(stride, shape[d], &stride);
+  }
+  if (!over) g->data = malloc(stride > 0 ? (size_t)stride : 1);
   return g->data ? RT_OK : no_memory();
 }
 
@@ -126,7 +131,7 @@ static RtStatus transform_axis(Pass pass, const Grid *src, int axis, int64_t n, 
   for (int d = 0; d < src->ndim; d++)
     if (d != axis) lines *= src->shape[d];
   if (lines == 0) return RT_OK;
-  t.buf = malloc((size_t)(2 * n + 2) * sizeof(double));
+  t.buf = malloc((size_t)(2 * n + 2) * sizeof(double));  /* (no overflow: dst, 8n bytes or more, was allocated) */
   if (pass == R2C || pass == C2R) t.rplan = make_rfft_plan((size_t)n);
   else t.cplan = make_cfft_plan((size_t)n);
   int64_t at[RC_MAX_NDIM] = {0};
@@ -262,6 +267,7 @@ int32_t rt_fftfreq(int64_t n, double d, int32_t real, RtArray *out) {
     return RT_ERR_ZERODIV;
   }
   if (n < 0 && !real) return fail(RT_ERR_VALUE, "negative dimensions are not allowed", 0, 0);
+  if (n > INT64_MAX / 8) return no_memory();
   double val = 1.0 / nd;
   int64_t half = n / 2 - (n < 0 && n % 2);  /* Python's n // 2 */
   int64_t count = real ? (half + 1 > 0 ? half + 1 : 0) : n, positive = real ? count : (n - 1) / 2 + 1;
