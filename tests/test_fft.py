@@ -260,3 +260,50 @@ def test_wrong_types_are_typing_errors():
         define("@ruchey.njit\ndef f(a):\n    return np.fft.fftn(a, axes=1)\n")(np.ones((4, 4)))
     with pytest.raises(ruchey.TypingError, match="array of 1 dimension or more"):
         define("@ruchey.njit\ndef f(a):\n    return np.fft.fft(a)\n")(np.ones(()))
+
+
+# ---------------------------------------------------------------- scipy.fft
+
+@pytest.mark.parametrize("name", ONE_AXIS + N_AXES)
+def test_scipy_fft_matches_scipy(name):
+    sfft = pytest.importorskip("scipy.fft")
+    scope = {"sfft": sfft, "ruchey": ruchey}
+    one = name in ONE_AXIS
+    call = "a, n, axis, norm='ortho'" if one else "a, s, axes, norm='forward'"
+    exec(f"@ruchey.njit\ndef f(a, {'n, axis' if one else 's, axes'}):\n"
+         f"    return sfft.{name}({call}, overwrite_x=False, workers=2)\n", scope)
+    f = scope["f"]
+    rng = make_rng(seed_of("scipy", name))
+    for dtype in (np.float32, np.float64, np.complex64, np.int16):
+        if name in REAL_INPUT and np.dtype(dtype).kind == "c":
+            continue
+        for what, a in layouts(rng, dtype):
+            if one:
+                for n in lengths(a.shape[-1]):
+                    if n is None and name in ("irfft", "hfft") and a.shape[-1] == 1:
+                        continue
+                    close(f.py_func(a, n, -1), f(a, n, -1), f"scipy {name} {what} {np.dtype(dtype)} n={n}")
+            elif a.ndim > 1:
+                axes = (0, -1)
+                s = (a.shape[0] + 1, -1)
+                close(f.py_func(a, s, axes), f(a, s, axes), f"scipy {name} {what} {np.dtype(dtype)}")
+
+
+def test_scipy_fft_errors_are_scipys():
+    sfft = pytest.importorskip("scipy.fft")
+    scope = {"sfft": sfft, "ruchey": ruchey}
+    exec("@ruchey.njit\ndef f(a, axes):\n    return sfft.fftn(a, axes=axes)\n"
+         "@ruchey.njit\ndef g(a, n):\n    return sfft.rfft(a, n)\n"
+         "@ruchey.njit\ndef h(a):\n    return sfft.fftn(a, s=(2, 2, 2))\n"
+         "@ruchey.njit\ndef k(a):\n    return sfft.ifft(a, norm='sideways')\n"
+         "@ruchey.njit\ndef m(a):\n    return sfft.fft(a, plan=1)\n", scope)
+    a = np.ones((3, 4))
+    raises_as_numpy(scope["f"], a, (0, 0))
+    raises_as_numpy(scope["f"], a, (0, 2))
+    raises_as_numpy(scope["g"], a, 0)
+    raises_as_numpy(scope["h"], a)
+    raises_as_numpy(scope["k"], a)
+    with pytest.raises(ruchey.TypingError, match="plan is not supported"):
+        scope["m"](a)
+    with pytest.raises(ruchey.TypingError, match="real sequence"):
+        scope["g"](np.ones(3, np.complex128), 3)

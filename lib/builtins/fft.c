@@ -1,11 +1,13 @@
 /* builtins/fft.c — numpy.fft: the transforms (fft, ifft, rfft, irfft, hfft,
  * ihfft and their 2-d and n-d kin), fftshift, ifftshift, fftfreq and
- * rfftfreq. Their work is done at run time (fft_rt.c, around lib/pocketfft.c);
- * here the arguments are checked and handed on.
+ * rfftfreq; and scipy.fft's transforms of the same names. Their work is
+ * done at run time (fft_rt.c, around lib/pocketfft.c); here the arguments
+ * are checked and handed on.
  *
  * The dtypes are the installed NumPy's: NumPy 2 keeps float32 and complex64
  * in single precision, other inputs (ints, bools, float64) give complex128
- * or float64; NumPy 1 gives complex128 or float64 always. (float16 arrays
+ * or float64; NumPy 1 gives complex128 or float64 always, and SciPy the
+ * dtypes of NumPy 2 with either. (float16 arrays
  * are refused, as float16.c refuses them to the rows outside its list.) The axes and lengths are read at run time, as NumPy's
  * _cook_nd_args reads them; norm= is a constant string or None.
  */
@@ -14,28 +16,31 @@
 
 #include "builtins/builtins.h"
 
-/* A row's ival: the transform (FFT_FFT ...) and the arguments it takes. */
-enum { ONE_AXIS = 0, TWO_AXES = 16, N_AXES = 32 };
+/* A row's ival: the transform (FFT_FFT ...), the arguments it takes, and
+ * whether it is scipy.fft's (SciPy's rules and messages). */
+enum { ONE_AXIS = 0, TWO_AXES = 16, N_AXES = 32, SCIPY = 64 };
 #define FFT_OP(ival) ((ival) & 15)
-#define FFT_AXES(ival) ((ival) & ~15)
+#define FFT_AXES(ival) ((ival) & 48)
 
 /* ---------------------------------------------------------------- dtypes */
 
 static bool real_input(int op) { return op == FFT_RFFT || op == FFT_IHFFT; }
 static bool real_output(int op) { return op == FFT_IRFFT || op == FFT_HFFT; }
 
-/* single precision: NumPy 2's for float32 and complex64 inputs */
-static bool single(const Type *e) { return rt_numpy_version >= 200 && (e->kind == TY_F32 || e->kind == TY_C64); }
-
-/* the elements the input is converted to for rt_fft: complex, or real for rfft and ihfft */
-static const Type *input_dtype(int op, const Type *e) {
-  if (real_input(op)) return TYS(single(e) ? TY_F32 : TY_F64);
-  return TYS(single(e) ? TY_C64 : TY_C128);
+/* single precision: NumPy 2's and SciPy's for float32 and complex64 inputs */
+static bool single(int ival, const Type *e) {
+  return ((ival & SCIPY) || rt_numpy_version >= 200) && (e->kind == TY_F32 || e->kind == TY_C64);
 }
 
-static const Type *output_dtype(int op, const Type *e) {
-  if (real_output(op)) return TYS(single(e) ? TY_F32 : TY_F64);
-  return TYS(single(e) ? TY_C64 : TY_C128);
+/* the elements the input is converted to for rt_fft: complex, or real for rfft and ihfft */
+static const Type *input_dtype(int ival, const Type *e) {
+  if (real_input(FFT_OP(ival))) return TYS(single(ival, e) ? TY_F32 : TY_F64);
+  return TYS(single(ival, e) ? TY_C64 : TY_C128);
+}
+
+static const Type *output_dtype(int ival, const Type *e) {
+  if (real_output(FFT_OP(ival))) return TYS(single(ival, e) ? TY_F32 : TY_F64);
+  return TYS(single(ival, e) ? TY_C64 : TY_C128);
 }
 
 /* ---------------------------------------------------------------- arguments */
@@ -83,6 +88,20 @@ static bool check_norm(Infer *in, Node *n, Node *x) {
 
 static const char *const one_axis_kw[] = {"n", "axis", "norm", NULL};
 static const char *const n_axes_kw[] = {"s", "axes", "norm", NULL};
+static const char *const scipy_one_axis_kw[] = {"n", "axis", "norm", "overwrite_x", "workers", "plan", NULL};
+static const char *const scipy_n_axes_kw[] = {"s", "axes", "norm", "overwrite_x", "workers", "plan", NULL};
+
+/* scipy.fft's overwrite_x (a bool: a copy is always made), workers (one
+ * thread: a prange around the call runs them in parallel) and plan (None) */
+static bool check_scipy(Infer *in, Node *n) {
+  Node *overwrite = bi_arg_given(n, 4, "overwrite_x"), *workers = bi_arg_given(n, 5, "workers");
+  Node *plan = bi_arg_given(n, 6, "plan");
+  if (overwrite && overwrite->ty->kind != TY_BOOL)
+    return ty_error(in, overwrite, "%s(): overwrite_x must be a bool, got %s", n->bi->name, overwrite->ty->name) != NULL;
+  if (!check_int(in, n, workers, "workers")) return false;
+  if (plan) return ty_error(in, plan, "%s(): plan is not supported in compiled code (pass None)", n->bi->name) != NULL;
+  return true;
+}
 
 static const Type *ty_fft(Infer *in, Node *n, const Type **args) {
   int op = FFT_OP(n->bi->ival);
@@ -91,13 +110,15 @@ static const Type *ty_fft(Infer *in, Node *n, const Type **args) {
   if (!input_array(in, n, a)) return NULL;
   const Type *e = a->ty->elem;
   if (real_input(op) && ty_is_complex(e))
-    return ty_error(in, a, "%s() takes real input, got %s (NumPy 2 has no complex loop for it)", n->bi->name, a->ty->name);
+    return ty_error(in, a, "%s() takes real input, got %s (NumPy 2 has no complex loop for it, SciPy's: x must be a real "
+                    "sequence)", n->bi->name, a->ty->name);
+  if ((n->bi->ival & SCIPY) && !check_scipy(in, n)) return NULL;
   Node *len = bi_arg_given(n, 1, one ? "n" : "s"), *axis = bi_arg_given(n, 2, one ? "axis" : "axes");
   if (one ? !check_int(in, n, len, "n") || !check_int(in, n, axis, "axis")
           : !check_ints(in, n, len, "s") || !check_ints(in, n, axis, "axes"))
     return NULL;
   if (!check_norm(in, n, bi_arg_given(n, 3, "norm"))) return NULL;
-  return ty_array(output_dtype(op, e), a->ty->ndim, 'C', false);
+  return ty_array(output_dtype(n->bi->ival, e), a->ty->ndim, 'C', false);
 }
 
 /* norm= as FFT_BACKWARD ...; -1 (NumPy's ValueError raised) for another string */
@@ -106,8 +127,11 @@ static int norm_of(Lower *l, Node *n) {
   if (!x || !strcmp(x->str, "backward")) return FFT_BACKWARD;
   if (!strcmp(x->str, "ortho")) return FFT_ORTHO;
   if (!strcmp(x->str, "forward")) return FFT_FORWARD;
-  char msg[160];  /* NumPy's words, its missing space too */
-  snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\",\"ortho\" or \"forward\".", x->str);
+  char msg[160];  /* NumPy's words, its missing space too; SciPy's */
+  if (n->bi->ival & SCIPY)
+    snprintf(msg, sizeof msg, "Invalid norm value '%.60s', should be \"backward\", \"ortho\" or \"forward\"", x->str);
+  else
+    snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\",\"ortho\" or \"forward\".", x->str);
   lo_raise_if(l, LLVMConstInt(l->mod->i1, 1, 0), RT_ERR_VALUE, msg);
   return FFT_BACKWARD;
 }
@@ -131,6 +155,7 @@ static LLVMValueRef i64_array(Lower *l, const LLVMValueRef *values, int count, c
 
 static LLVMValueRef lo_fft(Lower *l, Node *n) {
   int op = FFT_OP(n->bi->ival), shape = FFT_AXES(n->bi->ival);
+  bool scipy = n->bi->ival & SCIPY;
   Node *a = n->list.items[0], *len = bi_arg_given(n, 1, shape == ONE_AXIS ? "n" : "s");
   Node *axis = bi_arg_given(n, 2, shape == ONE_AXIS ? "axis" : "axes");
   int ndim = a->ty->ndim, norm = norm_of(l, n), naxes, nlens;
@@ -149,17 +174,23 @@ static LLVMValueRef lo_fft(Lower *l, Node *n) {
     }
     if (nlens < 0)
       for (int i = nlens = 0; i < naxes; i++) lens[nlens++] = const_i64(l, FFT_DEFAULT_N);
-    if (nlens != naxes) lo_raise_if(l, LLVMConstInt(l->mod->i1, 1, 0), RT_ERR_VALUE, "Shape and axes have different lengths.");
+    LLVMValueRef yes = LLVMConstInt(l->mod->i1, 1, 0);
+    if (scipy && !axis && shape == N_AXES && nlens > ndim)
+      lo_raise_if(l, yes, RT_ERR_VALUE, "shape requires more axes than are present");
+    if (nlens != naxes)
+      lo_raise_if(l, yes, RT_ERR_VALUE, scipy ? "when given, axes and shape arguments have to be of the same length"
+                                              : "Shape and axes have different lengths.");
     if (naxes > nlens) naxes = nlens;
   }
-  const Type *e = input_dtype(op, a->ty->elem);
+  const Type *e = input_dtype(n->bi->ival, a->ty->elem);
   ArrayOperands ops = bi_array_operands(l, a, NULL, e);
   LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "fft.out");
   LLVMTypeRef pt[11] = {l->mod->i32, l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->i32,
                         l->mod->ptr, l->mod->ptr, l->mod->i32, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[11] = {const_i32(l, op), const_i32(l, (int)e->kind), const_i32(l, (int)n->ty->elem->kind), ops.pa,
                            const_i32(l, ndim), const_i32(l, naxes), i64_array(l, axes, naxes, "fft.axes"),
-                           i64_array(l, lens, naxes, "fft.s"), const_i32(l, shape != ONE_AXIS), const_i32(l, norm), out};
+                           i64_array(l, lens, naxes, "fft.s"),
+                           const_i32(l, (shape != ONE_AXIS ? FFT_ND : 0) | (scipy ? FFT_SCIPY : 0)), const_i32(l, norm), out};
   bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_fft", l->mod->i32, pt, args, 11));
   return lo_load_storage(l, n->ty, out);
 }
@@ -246,6 +277,9 @@ static LLVMValueRef lo_fftfreq(Lower *l, Node *n) {
 #define TRANSFORM(name, ival, kw) \
   {"numpy.fft." name, "numpy.fft", name, BK_FUNCTION, 0, 1, 4, kw, FFT_FLAGS, ival, 0, ty_fft, lo_fft}
 
+#define SCIPY_TRANSFORM(name, ival, kw) \
+  {"scipy.fft." name, "scipy.fft", name, BK_FUNCTION, 0, 1, 6, kw, FFT_FLAGS, (ival) | SCIPY, 0, ty_fft, lo_fft}
+
 const Builtin bi_fft[] = {
   TRANSFORM("fft", FFT_FFT | ONE_AXIS, one_axis_kw),
   TRANSFORM("ifft", FFT_IFFT | ONE_AXIS, one_axis_kw),
@@ -261,6 +295,20 @@ const Builtin bi_fft[] = {
   TRANSFORM("ifftn", FFT_IFFT | N_AXES, n_axes_kw),
   TRANSFORM("rfftn", FFT_RFFT | N_AXES, n_axes_kw),
   TRANSFORM("irfftn", FFT_IRFFT | N_AXES, n_axes_kw),
+  SCIPY_TRANSFORM("fft", FFT_FFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("ifft", FFT_IFFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("rfft", FFT_RFFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("irfft", FFT_IRFFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("hfft", FFT_HFFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("ihfft", FFT_IHFFT | ONE_AXIS, scipy_one_axis_kw),
+  SCIPY_TRANSFORM("fft2", FFT_FFT | TWO_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("ifft2", FFT_IFFT | TWO_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("rfft2", FFT_RFFT | TWO_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("irfft2", FFT_IRFFT | TWO_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("fftn", FFT_FFT | N_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("ifftn", FFT_IFFT | N_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("rfftn", FFT_RFFT | N_AXES, scipy_n_axes_kw),
+  SCIPY_TRANSFORM("irfftn", FFT_IRFFT | N_AXES, scipy_n_axes_kw),
   {"numpy.fft.fftshift", "numpy.fft", "fftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
    0, 0, ty_fftshift, lo_fftshift},
   {"numpy.fft.ifftshift", "numpy.fft", "ifftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,

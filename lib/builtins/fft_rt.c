@@ -1,6 +1,6 @@
-/* builtins/fft_rt.c — numpy.fft at run time: rt_fft (the transforms),
- * rt_fftshift (fftshift, ifftshift) and rt_fftfreq (fftfreq, rfftfreq);
- * fft.c has their typers and lowerers.
+/* builtins/fft_rt.c — numpy.fft at run time: rt_fft (the transforms, and
+ * scipy.fft's), rt_fftshift (fftshift, ifftshift) and rt_fftfreq (fftfreq,
+ * rfftfreq); fft.c has their typers and lowerers.
  *
  * rt_fft does what NumPy's numpy/fft/_pocketfft.py does around its C
  * transforms: the axes normalised, each axis's input cropped or padded
@@ -167,22 +167,30 @@ static double factor(int norm, bool inverse, int64_t n) {
 }
 
 int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int32_t ndim, int32_t naxes,
-               const int64_t *axes_in, const int64_t *s, int32_t nd, int32_t norm, RtArray *out) {
+               const int64_t *axes_in, const int64_t *s, int32_t how, int32_t norm, RtArray *out) {
   int axes[RC_MAX_NDIM * 2];
   int64_t ns[RC_MAX_NDIM * 2];
+  bool scipy = how & FFT_SCIPY, nd = how & FFT_ND;
   if (naxes > RC_MAX_NDIM * 2) return fail(RT_ERR_VALUE, "too many axes (%lld) for an FFT", naxes, 0);
   bool inverse_real = op == FFT_IRFFT || op == FFT_HFFT;
   for (int i = 0; i < naxes; i++) {
     int64_t ax = axes_in[i];
     if (ax < -ndim || ax >= ndim)
-      return fail(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
+      return scipy && nd ? fail(RT_ERR_VALUE, "axes exceeds dimensionality of input", 0, 0)
+                         : fail(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
     axes[i] = (int)(ax < 0 ? ax + ndim : ax);
+    for (int j = 0; scipy && j < i; j++)  /* (NumPy transforms a repeated axis again) */
+      if (axes[j] == axes[i]) return fail(RT_ERR_VALUE, "all axes must be unique", 0, 0);
   }
-  for (int i = 0; i < naxes; i++) {  /* NumPy's _cook_nd_args, and the 1-d functions' n=None */
+  /* NumPy's _cook_nd_args (SciPy's _init_nd_shape_and_axes), and the 1-d
+   * functions' n=None; -1 in s is the axis's length in NumPy 2 and SciPy */
+  for (int i = 0; i < naxes; i++) {
     int64_t m = a->shape[axes[i]], n = s[i];
     if (n == FFT_DEFAULT_N) n = inverse_real && i == naxes - 1 ? 2 * (m - 1) : m;
-    else if (nd && n == -1 && rt_numpy_version >= 200) n = m;
-    if (n < 1) return fail(RT_ERR_VALUE, "Invalid number of FFT data points (%lld) specified.", n, 0);
+    else if (nd && n == -1 && (scipy || rt_numpy_version >= 200)) n = m;
+    if (n < 1)
+      return fail(RT_ERR_VALUE, scipy ? "invalid number of data points (%lld) specified"
+                                      : "Invalid number of FFT data points (%lld) specified.", n, 0);
     ns[i] = n;
   }
   /* hfft is irfft of the conjugate, ihfft the conjugate of rfft, each with
