@@ -233,10 +233,12 @@ static LLVMValueRef lo_fftshift(Lower *l, Node *n) {
   }
   LLVMValueRef copy, v = lo_expr(l, x), pa = bi_array_operand(l, t, v, t->elem, &copy);
   LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "fftshift.out");
-  LLVMTypeRef pt[7] = {l->mod->ptr, l->mod->i32, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr};
-  LLVMValueRef args[7] = {pa, const_i32(l, t->ndim), const_i64(l, (int64_t)t->elem->size), const_i32(l, naxes),
-                          i64_array(l, ax, naxes, "fftshift.axes"), const_i32(l, n->bi->ival), out};
-  LLVMValueRef st = lo_call_fn(l, "rt_fftshift", l->mod->i32, pt, args, 7);
+  LLVMTypeRef pt[8] = {l->mod->ptr, l->mod->i32, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i32,
+                       l->mod->ptr};
+  LLVMValueRef args[8] = {pa, const_i32(l, t->ndim), const_i64(l, (int64_t)t->elem->size), const_i32(l, naxes),
+                          i64_array(l, ax, naxes, "fftshift.axes"), LLVMConstNull(l->mod->ptr),
+                          const_i32(l, n->bi->ival), out};
+  LLVMValueRef st = lo_call_fn(l, "rt_roll", l->mod->i32, pt, args, 8);
   ArrayOperands ops = {.a = x, .va = v, .ca = copy, .pa = pa};
   bi_array_call_end(l, &ops, t->elem, st);
   return lo_load_storage(l, n->ty, out);
@@ -310,9 +312,9 @@ const Builtin bi_fft[] = {
   SCIPY_TRANSFORM("rfftn", FFT_RFFT | N_AXES, scipy_n_axes_kw),
   SCIPY_TRANSFORM("irfftn", FFT_IRFFT | N_AXES, scipy_n_axes_kw),
   {"numpy.fft.fftshift", "numpy.fft", "fftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
-   0, 0, ty_fftshift, lo_fftshift},
-  {"numpy.fft.ifftshift", "numpy.fft", "ifftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
    1, 0, ty_fftshift, lo_fftshift},
+  {"numpy.fft.ifftshift", "numpy.fft", "ifftshift", BK_FUNCTION, 0, 1, 2, shift_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_NONE,
+   -1, 0, ty_fftshift, lo_fftshift},
   {"numpy.fft.fftfreq", "numpy.fft", "fftfreq", BK_FUNCTION, 0, 1, 2, freq_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_fftfreq,
    lo_fftfreq},
   {"numpy.fft.rfftfreq", "numpy.fft", "rfftfreq", BK_FUNCTION, 0, 1, 2, freq_kw, BF_ALLOCATES | BF_RAISES, 1, 0, ty_fftfreq,

@@ -1,6 +1,7 @@
 /* builtins/fft_rt.c — numpy.fft at run time: rt_fft (the transforms, and
- * scipy.fft's), rt_fftshift (fftshift, ifftshift) and rt_fftfreq (fftfreq,
- * rfftfreq); fft.c has their typers and lowerers.
+ * scipy.fft's), rt_roll (fftshift, ifftshift, and numpy.roll over several
+ * axes) and rt_fftfreq (fftfreq, rfftfreq); fft.c has their typers and
+ * lowerers (shape.c numpy.roll's).
  *
  * rt_fft does what NumPy's numpy/fft/_pocketfft.py does around its C
  * transforms: the axes normalised, each axis's input cropped or padded
@@ -237,23 +238,24 @@ int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int
   return st;
 }
 
-/* ---------------------------------------------------------------- fftshift, fftfreq */
+/* ---------------------------------------------------------------- roll, fftshift, fftfreq */
 
-int32_t rt_fftshift(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, const int64_t *axes, int32_t inverse,
-                    RtArray *out) {
+int32_t rt_roll(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, const int64_t *axes, const int64_t *shifts,
+                int32_t half, RtArray *out) {
   int64_t shift[RC_MAX_NDIM] = {0};
   for (int i = 0; i < naxes; i++) {  /* numpy.roll: a repeated axis rolls again */
     int64_t ax = axes[i];
     if (ax < -ndim || ax >= ndim)
       return fail(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
     if (ax < 0) ax += ndim;
-    shift[ax] += inverse ? -(a->shape[ax] / 2) : a->shape[ax] / 2;
+    int64_t by = half ? a->shape[ax] / 2 * half : shifts[i];
+    if (a->shape[ax]) shift[ax] = (shift[ax] + by % a->shape[ax]) % a->shape[ax];
   }
   RtStatus st = la_new_result(out, ndim, a->shape, item);
   int64_t count = 1, at[RC_MAX_NDIM] = {0};
   for (int d = 0; d < ndim; d++) {
     count *= a->shape[d];
-    if (a->shape[d]) shift[d] = ((shift[d] % a->shape[d]) + a->shape[d]) % a->shape[d];
+    if (shift[d] < 0) shift[d] += a->shape[d];
   }
   for (int64_t i = 0; i < count && !st; i++) {  /* out[j] = a[j - shift], wrapped */
     const char *p = a->data;
