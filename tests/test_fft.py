@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import ruchey
+from arraygen import define as arraygen_define
 from conftest import AS_NUMBA, make_rng, numpy2_only, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="Numba has no numpy.fft of its own (rocket-fft adds it)")
@@ -15,10 +16,10 @@ REAL_INPUT = {"rfft", "ihfft", "rfft2", "rfftn"}
 DTYPES = [np.float32, np.float64, np.complex64, np.complex128, np.int32]
 
 
-def define(src):
-    scope = {"np": np, "ruchey": ruchey}
-    exec(src, scope)
-    return scope["f"]
+def define(src, **env):
+    """src compiled as a file of its own (arraygen's: a name of its own in
+    linecache), its function f"""
+    return arraygen_define(src, env=env)
 
 
 def values(rng, dtype, shape):
@@ -267,12 +268,10 @@ def test_wrong_types_are_typing_errors():
 @pytest.mark.parametrize("name", ONE_AXIS + N_AXES)
 def test_scipy_fft_matches_scipy(name):
     sfft = pytest.importorskip("scipy.fft")
-    scope = {"sfft": sfft, "ruchey": ruchey}
     one = name in ONE_AXIS
     call = "a, n, axis, norm='ortho'" if one else "a, s, axes, norm='forward'"
-    exec(f"@ruchey.njit\ndef f(a, {'n, axis' if one else 's, axes'}):\n"
-         f"    return sfft.{name}({call}, overwrite_x=False, workers=2)\n", scope)
-    f = scope["f"]
+    f = define(f"@ruchey.njit\ndef f(a, {'n, axis' if one else 's, axes'}):\n"
+               f"    return sfft.{name}({call}, overwrite_x=False, workers=2)\n", sfft=sfft)
     rng = make_rng(seed_of("scipy", name))
     for dtype in (np.float32, np.float64, np.complex64, np.int16):
         if name in REAL_INPUT and np.dtype(dtype).kind == "c":
@@ -291,19 +290,18 @@ def test_scipy_fft_matches_scipy(name):
 
 def test_scipy_fft_errors_are_scipys():
     sfft = pytest.importorskip("scipy.fft")
-    scope = {"sfft": sfft, "ruchey": ruchey}
-    exec("@ruchey.njit\ndef f(a, axes):\n    return sfft.fftn(a, axes=axes)\n"
-         "@ruchey.njit\ndef g(a, n):\n    return sfft.rfft(a, n)\n"
-         "@ruchey.njit\ndef h(a):\n    return sfft.fftn(a, s=(2, 2, 2))\n"
-         "@ruchey.njit\ndef k(a):\n    return sfft.ifft(a, norm='sideways')\n"
-         "@ruchey.njit\ndef m(a):\n    return sfft.fft(a, plan=1)\n", scope)
+    f = define("@ruchey.njit\ndef f(a, axes):\n    return sfft.fftn(a, axes=axes)\n", sfft=sfft)
+    g = define("@ruchey.njit\ndef f(a, n):\n    return sfft.rfft(a, n)\n", sfft=sfft)
+    h = define("@ruchey.njit\ndef f(a):\n    return sfft.fftn(a, s=(2, 2, 2))\n", sfft=sfft)
+    k = define("@ruchey.njit\ndef f(a):\n    return sfft.ifft(a, norm='sideways')\n", sfft=sfft)
+    m = define("@ruchey.njit\ndef f(a):\n    return sfft.fft(a, plan=1)\n", sfft=sfft)
     a = np.ones((3, 4))
-    raises_as_numpy(scope["f"], a, (0, 0))
-    raises_as_numpy(scope["f"], a, (0, 2))
-    raises_as_numpy(scope["g"], a, 0)
-    raises_as_numpy(scope["h"], a)
-    raises_as_numpy(scope["k"], a)
+    raises_as_numpy(f, a, (0, 0))
+    raises_as_numpy(f, a, (0, 2))
+    raises_as_numpy(g, a, 0)
+    raises_as_numpy(h, a)
+    raises_as_numpy(k, a)
     with pytest.raises(ruchey.TypingError, match="plan is not supported"):
-        scope["m"](a)
+        m(a)
     with pytest.raises(ruchey.TypingError, match="real sequence"):
-        scope["g"](np.ones(3, np.complex128), 3)
+        g(np.ones(3, np.complex128), 3)
