@@ -5217,6 +5217,77 @@ def pymoo_age():
     return out
 
 
+def _ffpiv_frames(seed, count=2, shape=(128, 160), shift=(3, -2)):
+    """count frames of 700 Gaussian particles, each moved by shift from
+    the one before, with noise"""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[: shape[0], : shape[1]]
+    py, px = rng.uniform(0, shape[0], 700), rng.uniform(0, shape[1], 700)
+    weight = rng.uniform(100, 255, 700)
+    frames = []
+    for k in range(count):
+        f = np.zeros(shape)
+        for cy, cx, w in zip(py + k * shift[0], px + k * shift[1], weight):
+            f += w * np.exp(-((y - cy) ** 2 + (x - cx) ** 2) / 3.0)
+        frames.append(f + rng.normal(0, 0.5, shape))
+    return np.stack(frames)
+
+
+def _ffpiv32(a, decimals):
+    """float32 results of transforms: rocket-fft computes them in single
+    precision, ruchey in double rounded to single, so their last bits
+    differ (about 1e-7 of the correlations, 1e-5 of a displacement); kept
+    to the decimals that PIV resolves"""
+    return np.round(np.asarray(a, np.float64), decimals)
+
+
+def ffpiv_piv():
+    """PIV of a frame pair by its numba engine: normalised cross-correlation
+    of 32x32 windows (prange over windows, numpy.fft.rfft2, irfft2 and
+    fftshift of float32 windows, compiled through rocket-fft) and the
+    sub-pixel peak displacements; with overlap, normalisation and clipping."""
+    import ffpiv
+    a, b = _ffpiv_frames(0)
+    out = {}
+    for name, kw in (("plain", {}), ("overlap", {"overlap": (16, 16)}), ("normalize", {"normalize": True}),
+                     ("clip", {"overlap": (8, 8), "clip_norm": True})):
+        u, v = ffpiv.piv(a, b, window_size=(32, 32), engine="numba", **kw)
+        out[name + "_u"], out[name + "_v"] = _ffpiv32(u, 2), _ffpiv32(v, 2)
+    return out
+
+
+def ffpiv_stack():
+    """cross_corr and piv_stack of four frames by the numba engine (each
+    pair's windows correlated in parallel): each window's correlation peak
+    (where, how high) and the displacements."""
+    import ffpiv
+    frames = _ffpiv_frames(1, count=4).astype(np.float32)
+    x, y, corr = ffpiv.cross_corr(frames, window_size=(32, 32), overlap=(8, 8), engine="numba")
+    u, v = ffpiv.u_v_displacement(corr, len(y), len(x), engine="numba")
+    su, sv = ffpiv.piv_stack(frames, window_size=(32, 32), engine="numba")
+    flat = corr.reshape(corr.shape[0], corr.shape[1], -1)
+    return {"x": x, "y": y, "peak_at": flat.argmax(axis=2), "peak": _ffpiv32(flat.max(axis=2), 3),
+            "u": _ffpiv32(u, 2), "v": _ffpiv32(v, 2), "stack_u": _ffpiv32(su, 2), "stack_v": _ffpiv32(sv, 2)}
+
+
+def ffpiv_transforms():
+    """ffpiv's compiled numpy.fft wrappers (rfft2, rfft2 with a shape,
+    irfft2, fftshift over axes) on float64 windows; on float32 ones, NumPy
+    2's dtypes (complex64, float32) and the results within float32's
+    rounding of the float64 transforms."""
+    from ffpiv import pnb
+    w = np.random.default_rng(2).standard_normal((3, 24, 20))
+    w32 = w.astype(np.float32)
+    spectrum = pnb.rfft2(w[0])
+    s32 = pnb.rfft2(w32[0])
+    back32 = pnb.irfft2(pnb.rfft2(w32[2]))
+    eps = np.finfo(np.float32).eps
+    return {"rfft2": spectrum, "rfft2_s": pnb.rfft2_x(w[1], (32, 30)), "irfft2": pnb.irfft2(spectrum),
+            "shift": pnb.fftshift(w, (-2, -1)), "conj": pnb.conj(spectrum),
+            "itemsizes": np.array([s32.dtype.itemsize, back32.dtype.itemsize]),  # complex64, float32
+            "close32": np.array([np.abs(s32 - np.fft.rfft2(w32[0].astype(np.float64))).max() < 64 * eps * np.abs(s32).max(),
+                                 np.abs(back32 - w32[2]).max() < 64 * eps])}
+
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
@@ -5355,4 +5426,5 @@ WORKLOADS = {
     "diffsims": {"atomic": diffsims_atomic, "patterns": diffsims_patterns, "discretise": diffsims_discretise},
     "skforecast": {"models": skforecast_models, "rolling_features": skforecast_rolling_features},
     "pymoo": {"age": pymoo_age},
+    "ffpiv": {"piv": ffpiv_piv, "stack": ffpiv_stack, "transforms": ffpiv_transforms},
 }

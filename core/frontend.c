@@ -1657,6 +1657,19 @@ static void args_once(Fe *fe, PyObject *e, Node *call) {
   }
 }
 
+/* f(*t) of a builtin, whose typer reads t's items one by one (infer.c's
+ * spread_builtin_args): a t that is not a name or a name's attribute
+ * (numpy.multiply(*a.shape[-2:])) goes into a hidden variable before the
+ * statement, where args_once would move it. */
+static void spreads_once(Fe *fe, PyObject *e, Node *call) {
+  if (fe->in_place) return;
+  for (int i = 0; i < call->list.len; i++) {
+    Node *s = call->list.items[i];
+    if (s->kind != N_SPREAD || s->lhs->kind == N_VAR || (s->lhs->kind == N_ATTR && s->lhs->lhs->kind == N_VAR)) continue;
+    if (effect_free(s->lhs) || fe->first_value == e) s->lhs = fe_var_node(fe, e, fe_assign_before(fe, e, "spread", s->lhs));
+  }
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *func = field(e, "func");
   bool typed = false;
@@ -1770,6 +1783,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       bind_named_positionals(fe, n);
       if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
       if (builtin->flags & BF_ARGS_TWICE) args_once(fe, e, n);
+      spreads_once(fe, e, n);
     }
   }
   Py_XDECREF(obj);

@@ -1078,6 +1078,23 @@ int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
  * remainder out[1]); 0 or an RT_ERR_ status with the error set */
 enum { PL_ADD, PL_SUB, PL_MUL, PL_DIV, PL_INT, PL_DER };
 int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out);
+/* builtins/fft_rt.c: numpy.fft's and scipy.fft's transforms (op: FFT_FFT ...
+ * FFT_IHFFT, over naxes axes, each to its length s[i]: FFT_DEFAULT_N for the
+ * default; how: FFT_ND for the n-d functions' -1 in s, FFT_SCIPY for
+ * scipy.fft's rules and messages) of a (ndim dimensions, elements of kind:
+ * float32, float64 or their complex) into out (elements of out_kind);
+ * numpy.roll over naxes axes by shifts (half: NULL shifts, each axis's
+ * length // 2, fftshift's; -1 ifftshift's back) of any elements of item
+ * bytes; fftfreq/rfftfreq (real) as float64. 0 or an RT_ERR_ status. */
+enum { FFT_FFT, FFT_IFFT, FFT_RFFT, FFT_IRFFT, FFT_HFFT, FFT_IHFFT };
+enum { FFT_BACKWARD, FFT_ORTHO, FFT_FORWARD };
+enum { FFT_ND = 1, FFT_SCIPY = 2 };
+#define FFT_DEFAULT_N INT64_MIN
+int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int32_t ndim, int32_t naxes,
+               const int64_t *axes, const int64_t *s, int32_t how, int32_t norm, RtArray *out);
+int32_t rt_roll(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, const int64_t *axes, const int64_t *shifts,
+                int32_t half, RtArray *out);
+int32_t rt_fftfreq(int64_t n, double d, int32_t real, RtArray *out);
 /* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
 int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
                   RtArray *out);

@@ -514,6 +514,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_linalg_stack", (void *)rt_linalg_stack, ctx);
   define("rt_decomp_stack", (void *)rt_decomp_stack, ctx);
   define("rt_poly", (void *)rt_poly, ctx);
+  define("rt_fft", (void *)rt_fft, ctx);
+  define("rt_roll", (void *)rt_roll, ctx);
+  define("rt_fftfreq", (void *)rt_fftfreq, ctx);
   define("rt_norm_axes", (void *)rt_norm_axes, ctx);
   define("rt_tensor", (void *)rt_tensor, ctx);
   define("rt_multi_dot", (void *)rt_multi_dot, ctx);

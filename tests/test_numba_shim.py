@@ -922,3 +922,48 @@ def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+@shim_only
+def test_nrt_c_helpers_and_a_packages_numpy_fft_registration(tmp_path):
+    # rocket-fft's import: the address of Numba's get_api C helper called through ctypes for the NRT
+    # table its C library allocates with, then infer_global/lower_builtin registrations of
+    # numpy.fft.fft; ruchey's own numpy.fft rows stay what compiled code calls
+    done = run_fresh("""
+        import ctypes
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        from numba.core.runtime import _nrt_python
+        from numba.core.imputils import lower_builtin
+        from numba.core.typing.templates import AbstractTemplate, infer_global
+
+        get_api = ctypes.CFUNCTYPE(ctypes.c_void_p)(_nrt_python.c_helpers["get_api"])
+        table = get_api()
+        assert table and table == get_api()
+        allocate = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_size_t).from_address(table)
+        release = ctypes.CFUNCTYPE(None, ctypes.c_void_p).from_address(table + 4 * ctypes.sizeof(ctypes.c_void_p))
+        meminfo = allocate(64)
+        assert meminfo
+        release(meminfo)
+        assert list(_nrt_python.c_helpers) == ["get_api"]
+
+        class Template(AbstractTemplate):
+            key = np.fft.fft
+
+        infer_global(np.fft.fft, numba.types.Function(Template))
+
+        @lower_builtin(np.fft.fft, numba.types.VarArg(numba.types.Any))
+        def lower(context, builder, sig, args):
+            raise AssertionError("the package's lowering ran")
+
+        @numba.njit
+        def f(a):
+            return np.fft.fft(a)
+
+        a = np.arange(6.0)
+        assert np.allclose(f(a), np.fft.fft(a))
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

@@ -473,6 +473,35 @@ def test_roll_every_layout(layout):
 
 
 @ruchey.njit
+def rolls_over_axes(a, shift):
+    return (np.roll(a, (shift, 1), (0, -1)), np.roll(a, shift, (0, 0)), np.roll(a, (shift, -2)),
+            np.roll(a, (shift, 3), 0), np.roll(a, (shift,), (-1, 0)))
+
+
+# several axes (rocket-fft's numpy.roll): NumPy's broadcast of shift and axis; the result is
+# C-ordered (rt_roll), where NumPy's keeps a Fortran array's order
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_roll_over_several_axes(layout):
+    for dtype in (np.int16, np.complex128, np.bool_):
+        for a in arrays([dtype], (layout,), [(7,), (2, 3, 4), (0, 3)], seed=11):
+            for shift in (2, -3, 7):
+                check(rolls_over_axes, a, shift)
+
+
+def test_roll_shift_and_axis_that_do_not_broadcast_raise_numpys_errors():
+    f = define("@ruchey.njit\ndef f(a):\n    return np.roll(a, (1, 2, 3), (0, 1))\n")
+    g = define("@ruchey.njit\ndef f(a):\n    return np.roll(a, (1, 2), (0, 5))\n")
+    a = np.ones((2, 3))
+    with pytest.raises(ValueError) as expected:
+        f.py_func(a)
+    with pytest.raises(ValueError) as got:
+        f(a)
+    assert str(got.value) == str(expected.value)
+    with pytest.raises(ValueError, match="axis 5 is out of bounds for array of dimension 2"):
+        g(a)
+
+
+@ruchey.njit
 def tiles(a, n):
     return np.tile(a, n), np.tile(a, (n, 2)), np.tile(a, (2, 1, n))
 

@@ -81,10 +81,34 @@ def test_only_tuples_read_freely_are_spread():
         of_array(numpy.arange(3.0))
 
     @ruchey.njit
-    def of_call(a):
-        return max(*a.sum(axis=0).shape, 1)
+    def after_a_call(a):
+        return a.sum() + max(*a[1:].sum(axis=0).shape, 1)
     with pytest.raises(ruchey.TypingError, match="assign it first"):
-        of_call(numpy.ones((2, 3)))
+        after_a_call(numpy.ones((2, 3)))
+
+
+def test_a_spread_expression_is_computed_once_before_the_statement():
+    # numpy.multiply(*a.shape[-2:]) (ffpiv's windows), a call's tuple where the call is the
+    # statement's first value: into a hidden variable, computed once
+    @ruchey.njit
+    def of_expressions(a):
+        area = numpy.multiply(*a.shape[-2:])
+        widest = max(*a.sum(axis=0).shape, 1)
+        return area, widest, min(*a.shape[::-1])
+
+    @ruchey.njit(parallel=True)
+    def in_prange(a):
+        out = numpy.empty(a.shape[0])
+        for i in ruchey.prange(a.shape[0]):
+            out[i] = a[i].sum() / numpy.multiply(*a[i].shape[-2:])
+        return out
+
+    rng = make_rng(86)
+    for shape in ((2, 3), (4, 2, 5), (3, 1, 2, 2)):
+        a = rng.standard_normal(shape)
+        assert of_expressions(a) == of_expressions.py_func(a)
+        if a.ndim > 2:
+            numpy.testing.assert_allclose(in_prange(a), in_prange.py_func(a), rtol=1e-12)
 
 
 def test_a_display_spreads_tuples_only():

@@ -57,6 +57,7 @@ extern const Builtin bi_libdevice[]; /* libdevice.c: cuda.libdevice.*, libdevice
 extern const Builtin bi_slices[];   /* slices.c: slice objects: slice(), their parts, indices(), x[s] */
 extern const Builtin bi_enums[];    /* enums.c: enum members: their value, is, == */
 extern const Builtin bi_polynomial[]; /* polynomial.c: numpy.polynomial.polynomial's functions, polyutils.trimseq */
+extern const Builtin bi_fft[];     /* fft.c: numpy.fft's transforms, fftshift, fftfreq */
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }

@@ -50,6 +50,7 @@ static const Builtin *const families[] = {
   bi_intrinsic,
   bi_generators,
   bi_polynomial,
+  bi_fft,
   bi_enums,
   bi_slices,
   bi_bytes,

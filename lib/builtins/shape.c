@@ -1081,14 +1081,27 @@ static LLVMValueRef lo_append(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- roll, tile, repeat */
 
 /* numpy.roll(a, shift, axis=None): elements moved shift places along axis,
- * or along the flattened array */
+ * or along the flattened array. shift and axis may be tuples of ints, as
+ * NumPy broadcasts them: each axis rolled by its shifts' sum (the
+ * flattened array by all of them), by rt_roll where axis is a tuple. */
+static bool ints_arg(Infer *in, Node *n, Node *a, const char *what) {
+  if (!a || a->ty->kind != TY_TUPLE) return int_arg(in, n, a, what);
+  for (int i = 0; i < a->ty->nfields; i++)
+    if (!ty_is_int(a->ty->fields[i]) && a->ty->fields[i]->kind != TY_BOOL)
+      return ty_error(in, a, "%s()'s %s must be an int or a tuple of ints, got %s", n->bi->name, what, a->ty->name) != NULL;
+  if (a->ty->nfields > 2 * RC_MAX_NDIM)
+    return ty_error(in, a, "%s()'s %s has more than %d items", n->bi->name, what, 2 * RC_MAX_NDIM) != NULL;
+  return true;
+}
+
 static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  if (!t || !int_arg(in, n, n->list.items[1], "shift")) return NULL;
+  if (!t || !ints_arg(in, n, n->list.items[1], "shift")) return NULL;
   Node *axis = np_arg(in, n, 2, "axis");
-  if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
-  /* along an axis NumPy fills empty_like(a): Fortran order kept */
-  return ty_array(t->elem, t->ndim, axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
+  if (ty_failed(in) || !ints_arg(in, n, axis, "axis")) return NULL;
+  /* along an axis NumPy fills empty_like(a): Fortran order kept (rt_roll's C order over several) */
+  bool one_axis = axis && axis->ty->kind != TY_TUPLE;
+  return ty_array(t->elem, t->ndim, one_axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
 }
 
 /* shift reduced into [0, n) (0 when n is 0) */
@@ -1128,12 +1141,65 @@ static void roll_one(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, m->t->elem, addr_at(l, m->rt, m->out, to), v);
 }
 
+/* the int or the tuple of ints x as int64s into out; how many */
+static int int_items(Lower *l, Node *x, LLVMValueRef *out) {
+  LLVMValueRef v = lo_expr(l, x);
+  if (x->ty->kind != TY_TUPLE) {
+    out[0] = lo_convert(l, v, x->ty, TYS(TY_I64));
+    return 1;
+  }
+  for (int i = 0; i < x->ty->nfields; i++)
+    out[i] = lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), x->ty->fields[i], TYS(TY_I64));
+  return x->ty->nfields;
+}
+
+/* values (count, one slot at least) in an i64 array on the stack */
+static LLVMValueRef stack_i64s(Lower *l, const LLVMValueRef *values, int count) {
+  LLVMTypeRef t = LLVMArrayType(l->mod->i64, count > 0 ? (unsigned)count : 1);
+  LLVMValueRef p = lo_alloca(l, t, "roll.items");
+  for (int i = 0; i < count; i++)
+    LLVMBuildStore(l->b, values[i], LLVMBuildGEP2(l->b, t, p, (LLVMValueRef[]){const_i32(l, 0), const_i32(l, i)}, 2, ""));
+  return p;
+}
+
+/* roll(a, shift, axis) of a tuple axis: NumPy's broadcast of shift and axis
+ * (a length of 1 against any), then rt_roll */
+static LLVMValueRef lo_roll_axes(Lower *l, Node *n, Node *arg, Node *axis) {
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shifts[2 * RC_MAX_NDIM], axes[2 * RC_MAX_NDIM];
+  int ns = int_items(l, n->list.items[1], shifts), na = int_items(l, axis, axes), count = ns > na ? ns : na;
+  if (ns != na && ns != 1 && na != 1) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between "
+             "arg 0 with shape (%d,) and arg 1 with shape (%d,).", ns, na);
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE, msg);
+    count = 0;
+  }
+  for (int i = 1; i < count; i++) {
+    if (ns == 1) shifts[i] = shifts[0];
+    if (na == 1) axes[i] = axes[0];
+  }
+  LLVMValueRef copy, pa = bi_array_operand(l, t, a, t->elem, &copy);
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "roll.out");
+  LLVMTypeRef pt[8] = {l->mod->ptr, l->mod->i32, l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i32,
+                       l->mod->ptr};
+  LLVMValueRef args[8] = {pa, const_i32(l, t->ndim), const_i64(l, (int64_t)t->elem->size), const_i32(l, count),
+                          stack_i64s(l, axes, count), stack_i64s(l, shifts, count), const_i32(l, 0), out};
+  LLVMValueRef st = lo_call_fn(l, "rt_roll", l->mod->i32, pt, args, 8);
+  ArrayOperands ops = {.a = arg, .va = a, .ca = copy, .pa = pa};
+  bi_array_call_end(l, &ops, t->elem, st);
+  return lo_load_storage(l, n->ty, out);
+}
+
 static LLVMValueRef lo_roll(Lower *l, Node *n) {
   Node *arg = n->list.items[0], *axis = np_arg_node(n, 2, "axis");
+  if (axis && axis->ty->kind == TY_TUPLE) return lo_roll_axes(l, n, arg, axis);
   const Type *t = arg->ty;
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], shifts[2 * RC_MAX_NDIM];
   Moved m = {.t = t, .rt = n->ty, .a = a};
-  LLVMValueRef shift = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
+  int ns = int_items(l, n->list.items[1], shifts);
+  LLVMValueRef shift = shifts[0];
+  for (int i = 1; i < ns; i++) shift = LLVMBuildAdd(l->b, shift, shifts[i], "");  /* one axis: their sum */
   shape_of(l, t, a, shape, NULL);
   m.size = size_of(l, t->ndim, shape);
   if (axis) {
@@ -1805,7 +1871,7 @@ const Builtin bi_shape[] = {
   FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
   FUNCTION("resize", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, ty_resize, lo_resize),
   FUNCTION("broadcast_to", 2, 2, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_to, lo_broadcast_to),
-  FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_roll, lo_roll),
+  FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, ty_roll, lo_roll),
   FUNCTION("tile", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tile, lo_tile),
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),

@@ -21,8 +21,11 @@ the placeholders handed out, which tells what a package needs that ruchey
 lacks.
 """
 import collections
+import collections.abc
+import ctypes
 import importlib.abc
 import importlib.machinery
+import os
 import runpy
 import sys
 import types as pytypes
@@ -347,6 +350,7 @@ def _submodules():
         "numba.core.unsafe.nrt": (dict(NRT_get_api=ruchey.intrinsics.NRT_get_api), ()),
         "numba.core.runtime": ({}, ()),
         "numba.core.runtime.nrt": ({}, ()),
+        "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
     }
 
 
@@ -356,6 +360,30 @@ def _value_type_names():
                 register_model=_values.register_model, models=_values.models,
                 make_attribute_wrapper=_values.make_attribute_wrapper, unbox=_values.unbox, box=_values.box,
                 NativeValue=_values.NativeValue, infer_getattr=_templates.infer_getattr)
+
+
+class _NrtHelpers(collections.abc.Mapping):
+    """numba.core.runtime._nrt_python.c_helpers: the addresses of the C
+    functions Numba's table names, for C libraries handed them through
+    ctypes (rocket-fft's rf_set_nrt_api(c_helpers["get_api"]())). "get_api"
+    is lib/nrt.c's rt_nrt_api, which returns ruchey's NRT_api_functions
+    table; Numba's other helpers (its MemInfo's internals) ruchey has not.
+    Looked up when read, so that the runtime library loads then, not at
+    install_as_numba()."""
+
+    _SYMBOLS = {"get_api": "rt_nrt_api"}
+
+    def __getitem__(self, name):
+        symbol = self._SYMBOLS[name]
+        # the library _core loads (dlopen of the same path: the same copy)
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(_core.__file__), "libruchey_rt.so"))
+        return ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
+
+    def __iter__(self):
+        return iter(self._SYMBOLS)
+
+    def __len__(self):
+        return len(self._SYMBOLS)
 
 
 class _CpuTarget:
