@@ -127,11 +127,12 @@ static int norm_of(Lower *l, Node *n) {
   if (!x || !strcmp(x->str, "backward")) return FFT_BACKWARD;
   if (!strcmp(x->str, "ortho")) return FFT_ORTHO;
   if (!strcmp(x->str, "forward")) return FFT_FORWARD;
-  char msg[160];  /* NumPy's words, its missing space too; SciPy's */
+  char msg[160];  /* NumPy's words (before 2.5 without the space after "backward",); SciPy's */
   if (n->bi->ival & SCIPY)
     snprintf(msg, sizeof msg, "Invalid norm value '%.60s', should be \"backward\", \"ortho\" or \"forward\"", x->str);
   else
-    snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\",\"ortho\" or \"forward\".", x->str);
+    snprintf(msg, sizeof msg, "Invalid norm value %.60s; should be \"backward\",%s\"ortho\" or \"forward\".", x->str,
+             rt_numpy_version >= 205 ? " " : "");
   lo_raise_if(l, LLVMConstInt(l->mod->i1, 1, 0), RT_ERR_VALUE, msg);
   return FFT_BACKWARD;
 }
