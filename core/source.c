@@ -472,6 +472,23 @@ static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
                       pyfunc, code->co_filename);
 }
 
+/* The def (or lambda) of code in one text (lines of which the first is
+ * line 1, or a syntax tree compiled), or NULL (an exception only if the
+ * text nests too deeply). */
+static PyObject *def_in_text(PyObject *inspect, PyObject *text, PyCodeObject *code, int *line_offset, int *col_offset) {
+  PyObject *def = NULL;
+  if (!PyList_Check(text)) {  /* a syntax tree */
+    if ((def = def_in_tree(text, code))) *col_offset = 0, *line_offset = 0;
+    return def;
+  }
+  PyObject *block = block_at(inspect, text, code);
+  def = block ? parse_block(block, code, col_offset) : NULL;
+  *line_offset = code->co_firstlineno - 1;
+  if (!def && !nested_too_deep() && (def = lambda_in_text(text, code))) *col_offset = 0, *line_offset = 0;
+  Py_XDECREF(block);
+  return def;
+}
+
 /* The def (or lambda) of code in the very text exec() ran it from, or
  * NULL (no exception unless nested too deeply). Asked before inspect: a
  * name such as "<string>" names every string, and linecache may hold
@@ -479,15 +496,8 @@ static void *no_source(PyObject *pyfunc, PyCodeObject *code, bool in_file) {
  * be compiled in this one's place. */
 static PyObject *def_in_exec_text(PyObject *inspect, PyCodeObject *code, int *line_offset, int *col_offset) {
   PyObject *text = PyObject_CallMethod(exec_sources, "get", "O", (PyObject *)code);
-  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL, *def = NULL;
-  if (lines && !PyList_Check(lines)) {  /* a syntax tree */
-    if ((def = def_in_tree(lines, code))) *col_offset = 0, *line_offset = 0;
-  } else if (lines) {
-    PyObject *block = block_at(inspect, lines, code);
-    if ((def = block ? parse_block(block, code, col_offset) : NULL)) *line_offset = code->co_firstlineno - 1;
-    else if (!nested_too_deep() && (def = lambda_in_text(lines, code))) *col_offset = 0, *line_offset = 0;
-    Py_XDECREF(block);
-  }
+  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL;
+  PyObject *def = lines ? def_in_text(inspect, lines, code, line_offset, col_offset) : NULL;
   Py_XDECREF(text);
   Py_XDECREF(lines);
   if (!def) nested_too_deep();
@@ -518,17 +528,8 @@ static PyObject *def_by_search(PyObject *pyfunc, PyCodeObject *code, int *line_o
   Py_XDECREF(found);
   PyObject *texts = def || deep ? NULL : candidate_texts(code);
   for (Py_ssize_t i = 0; texts && !def && !deep && i < PyList_GET_SIZE(texts); i++) {
-    if (!PyList_Check(PyList_GET_ITEM(texts, i))) {  /* a syntax tree */
-      if ((def = def_in_tree(PyList_GET_ITEM(texts, i), code))) *col_offset = 0, *line_offset = 0;
-      continue;
-    }
-    PyObject *block = block_at(inspect, PyList_GET_ITEM(texts, i), code);
-    def = block ? parse_block(block, code, col_offset) : NULL;
-    *line_offset = code->co_firstlineno - 1;
-    if (!def && !(deep = nested_too_deep()) && (def = lambda_in_text(PyList_GET_ITEM(texts, i), code)))
-      *col_offset = 0, *line_offset = 0;
-    deep = deep || nested_too_deep();
-    Py_XDECREF(block);
+    def = def_in_text(inspect, PyList_GET_ITEM(texts, i), code, line_offset, col_offset);
+    deep = !def && nested_too_deep();
   }
   Py_XDECREF(texts);
   Py_DECREF(inspect);
