@@ -510,29 +510,39 @@ class _Value:
         return self.shadow(*items)
 
     def _member(self, member, attribute, v, conversion, obj):
-        want = self.member_types[member]
         where = f"{self.typ.name}'s member {member!r} (attribute {attribute!r})"
         if conversion in (float, int, bool):
             try:
                 v = conversion(v)
             except (TypeError, ValueError) as exc:
                 raise TypeError(f"{where}: {exc}") from None
+        want = self.member_types[member]
+        v = self._member_value(member, v, where, _Value.convert,
+                               lambda a: not ((want.layout == "C" and not a.flags.c_contiguous) or
+                                              (want.layout == "F" and not a.flags.f_contiguous)))
+        if isinstance(v, numpy.ndarray) and getattr(obj, attribute) is not v:  # compiled code borrows the object's array
+            raise TypeError(f"{where}: the attribute makes a new array each time it is read; ruchey needs "
+                            f"the object to hold its array")
+        return v
+
+    def _member_value(self, member, v, where, nested, fits_layout):
+        """v as member's item of the named tuple: an object of a nested value
+        type as nested (convert or constant) makes it, an array of the
+        member's dtype and dimensions that fits_layout as it is, a number as
+        the member's dtype; a TypeError naming where otherwise."""
+        want = self.member_types[member]
         if isinstance(want, types.NamedTupleType):
             value = _by_shadow[want.cls]
             found = _package_type(v)
             if found is None or _realise(found) is not value:
                 raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
-            return value.convert(v)
+            return nested(value, v)
         if isinstance(want, types.TupleType):
             return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
         if want.ndim:
             if not isinstance(v, numpy.ndarray) or v.dtype != numpy.dtype(want.name) or v.ndim != want.ndim or \
-                    (want.layout == "C" and not v.flags.c_contiguous) or (want.layout == "F" and not v.flags.f_contiguous):
-                raise TypeError(f"{where}: expected {want!r}, got "
-                                f"{_describe(v)}")
-            if getattr(obj, attribute) is not v:  # compiled code borrows the object's array
-                raise TypeError(f"{where}: the attribute makes a new array each time it is read; ruchey needs "
-                                f"the object to hold its array")
+                    not fits_layout(v):
+                raise TypeError(f"{where}: expected {want!r}, got {_describe(v)}")
             return v
         try:
             return numpy.dtype(want.name).type(v)
@@ -567,24 +577,9 @@ class _Value:
         return self.shadow(*items)
 
     def _constant_member(self, member, v):
-        want = self.member_types[member]
-        where = f"the lower_constant of {self.typ.name}: member {member!r}"
-        if isinstance(want, types.NamedTupleType):
-            value = _by_shadow[want.cls]
-            found = _package_type(v)
-            if found is None or _realise(found) is not value:
-                raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
-            return value.constant(v)
-        if isinstance(want, types.TupleType):
-            return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
-        if want.ndim:
-            if not isinstance(v, numpy.ndarray) or v.dtype != numpy.dtype(want.name) or v.ndim != want.ndim:
-                raise TypeError(f"{where}: expected {want!r}, got {_describe(v)}")
-            return v  # frozen, as any global array (Numba's constant arrays are its code's too)
-        try:
-            return numpy.dtype(want.name).type(v)
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise TypeError(f"{where}: expected {want!r}, got {v!r} ({exc})") from None
+        # an array as it is: frozen, as any global array (Numba's constant arrays are its code's too)
+        return self._member_value(member, v, f"the lower_constant of {self.typ.name}: member {member!r}",
+                                  _Value.constant, lambda a: True)
 
     # -------- box
 
