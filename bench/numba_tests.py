@@ -1,0 +1,190 @@
+"""Numba's own test suite as an oracle: its test modules run with ruchey in
+Numba's place, each in a process of its own.
+
+    python3 bench/numba_tests.py [MODULE ...] [-k SUBSTRING] [--all]
+
+Numba's tests compile a plain Python function and compare the compiled
+result with the function's own (or expect an exception), so they state
+what Numba compiles and what it gives. A module is imported under the
+installed Numba, then ruchey is registered as numba
+(``ruchey.install_as_numba()``, as packages written for Numba run) and
+every name the module took from numba (``njit``, ``jit``, ``types``,
+``typed.List``, ``TypingError``...) is rebound to ruchey's, so its tests
+compile with ruchey and check against Numba's expectations.
+
+Prints per module the tests run, failed and skipped, and with -v each
+failing test with the first lines of its error. Many failures are not
+gaps: a test that reads Numba's internals (its IR, typing templates,
+NRT statistics), or that expects Numba's own wording of an error where
+ruchey raises the same exception class with its own words. MODULES
+below are the modules about the language and NumPy (not Numba's
+compiler passes); --all runs every test module Numba installed.
+"""
+import argparse
+import importlib
+import os
+import re
+import subprocess
+import sys
+import time
+import types as pytypes
+import unittest
+import warnings
+
+MODULES = (
+    "test_np_functions", "test_array_methods", "test_array_reductions", "test_array_manipulation",
+    "test_array_attr", "test_array_exprs", "test_array_constants", "test_array_return",
+    "test_array_iterators", "test_dyn_array", "test_fancy_indexing", "test_indexing", "test_slices",
+    "test_storeslice", "test_sort", "test_nan", "test_ufuncs", "test_linalg", "test_random",
+    "test_np_randomgen", "test_polynomial", "test_npdatetime", "test_record_dtype",
+    "test_recarray_usecases", "test_unicode_array", "test_builtins", "test_mathlib",
+    "test_operators", "test_complex", "test_numberctor", "test_numbers", "test_range", "test_maxmin",
+    "test_python_int", "test_casting", "test_conversion", "test_intwidth", "test_hashing",
+    "test_unicode", "test_print", "test_tuples", "test_lists", "test_dicts", "test_sets",
+    "test_typedlist", "test_dictobject", "test_setobject", "test_listobject", "test_generators",
+    "test_comprehension", "test_closure", "test_iteration", "test_optional", "test_exceptions",
+    "test_try_except", "test_unpack_sequence", "test_heapq", "test_enums", "test_map_filter_reduce",
+    "test_recursion", "test_jitclasses", "test_globals", "test_usecases", "test_getitem_on_types",
+    "test_mixed_tuple_unroller", "test_function_type", "test_vectorization_type_inference",
+    "test_nested_calls", "test_blackscholes", "test_mandelbrot", "test_stencils", "test_parfors",
+)
+TIMEOUT = 1800
+# the names under which ruchey, registered as numba, offers what a test module took from numba
+HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
+         "numba.np.numpy_support")
+
+
+def taken_from_numba(value):
+    """Whether a test module's global came from Numba (not from its test support)."""
+    if isinstance(value, pytypes.ModuleType):
+        name = value.__name__
+    else:
+        name = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
+    return isinstance(name, str) and (name == "numba" or name.startswith("numba.")) \
+        and not name.startswith("numba.tests")
+
+
+def rebind(module):
+    """Points the names module took from Numba at ruchey's, registered as numba."""
+    import ruchey.numba_shim
+    ruchey.numba_shim.install_as_numba()
+    homes = [importlib.import_module(name) for name in HOMES]
+    rebound = rebind_names(module, homes)
+    # test classes keep some in attributes too (listimpl = typed.List)
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            rebound += rebind_names(value, homes)
+    return rebound
+
+
+def rebind_names(holder, homes):
+    """Rebinds holder's (a module's or a class's) names that came from Numba."""
+    rebound = []
+    for name, value in list(vars(holder).items()):
+        if name.startswith("__") or not taken_from_numba(value):
+            continue
+        if isinstance(value, pytypes.ModuleType):
+            try:
+                setattr(holder, name, importlib.import_module(value.__name__))
+                rebound.append(name)
+            except ImportError:
+                pass
+            continue
+        for home, key in places_of(name, value, homes):
+            ours = getattr(home, key, None) if isinstance(key, str) else None
+            if ours is not None and type(ours).__name__ != "_Placeholder":
+                setattr(holder, name, ours)
+                rebound.append(name)
+                break
+    return rebound
+
+
+def places_of(name, value, homes):
+    """Where ruchey may hold what value is: first under value's own module and
+    name (numba.typed.List, not the type numba.core.types.List), then the
+    homes under the name it has in the test module or its own."""
+    own = getattr(value, "__name__", None)
+    try:
+        yield importlib.import_module(value.__module__), own
+    except (ImportError, AttributeError, TypeError):
+        pass
+    for key in (name, own):
+        for home in homes:
+            yield home, key
+
+
+def headline(traceback_text):
+    """A failure in one line: its exception line and the one after it."""
+    lines = traceback_text.strip().splitlines()
+    for i in range(len(lines) - 1, -1, -1):
+        if re.match(r"^[\w.]+(Error|Exception|Warning)\b", lines[i]) or lines[i].startswith("AssertionError"):
+            return " | ".join(line.strip() for line in lines[i:i + 2])[:300]
+    return lines[-1][:300] if lines else ""
+
+
+def tests_of(suite):
+    for test in suite:
+        yield from tests_of(test) if isinstance(test, unittest.TestSuite) else [test]
+
+
+def run_module(name, substring):
+    """In this process: runs one module's tests; prints its counts and failures."""
+    warnings.simplefilter("ignore")
+    import numba  # noqa: F401  (Numba's test modules import it as they load)
+    module = importlib.import_module("numba.tests." + name)
+    rebind(module)
+    # its assertions (assertTypingError) name Numba's exception classes
+    support = importlib.import_module("numba.tests.support")
+    support.errors = importlib.import_module("numba.core.errors")
+    tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
+             if substring in t.id()]
+    result = unittest.TestResult()
+    unittest.TestSuite(tests).run(result)
+    failed = result.failures + result.errors
+    print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
+    for test, text in failed:
+        print(f"FAILED {test.id().split('.', 3)[-1]} :: {headline(text)}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="Numba test modules (default: MODULES)")
+    parser.add_argument("-k", default="", help="only tests whose id holds this")
+    parser.add_argument("-v", action="store_true", help="print each failing test")
+    parser.add_argument("--all", action="store_true", help="every test module Numba installed")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return run_module(args.worker, args.k)
+    modules = args.modules or MODULES
+    if args.all:
+        import numba.tests
+        folder = os.path.dirname(numba.tests.__file__)
+        modules = sorted(f[:-3] for f in os.listdir(folder) if f.startswith("test_") and f.endswith(".py"))
+    totals = [0, 0, 0]
+    print("| module | run | failed | skipped | seconds |\n|---|---:|---:|---:|---:|")
+    for name in modules:
+        start = time.perf_counter()
+        try:
+            out = subprocess.run([sys.executable, __file__, "--worker", name, "-k", args.k],
+                                 capture_output=True, text=True, timeout=TIMEOUT)
+            text, code = out.stdout, out.returncode
+        except subprocess.TimeoutExpired:
+            text, code = "", "timeout"
+        seconds = time.perf_counter() - start
+        counts = [line.split()[2:] for line in text.splitlines() if line.startswith("COUNTS ")]
+        if not counts:
+            print(f"| {name} | - | did not finish ({code}) | - | {seconds:.0f} |")
+            continue
+        run, failed, skipped = map(int, counts[0])
+        totals = [totals[0] + run, totals[1] + failed, totals[2] + skipped]
+        print(f"| {name} | {run} | {failed} | {skipped} | {seconds:.0f} |")
+        if args.v:
+            for line in text.splitlines():
+                if line.startswith("FAILED "):
+                    print("    " + line[7:])
+    print(f"| all | {totals[0]} | {totals[1]} | {totals[2]} | |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
