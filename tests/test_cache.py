@@ -688,3 +688,75 @@ def test_a_changed_enum_member_value_is_compiled_again(tmp_path):
     assert run(tmp_path, code) == ["3", "1"]
     (tmp_path / "levels.py").write_text(LEVELS % "5")  # the function's own text unchanged
     assert run(tmp_path, code) == ["6", "0"]
+
+
+PAIRS = '''
+import operator
+from numba import types
+from numba.extending import NativeValue, make_attribute_wrapper, models, overload, register_model, typeof_impl, unbox
+
+
+class Pair:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+class PairType(types.Type):
+    def __init__(self):
+        super().__init__(name="Pair")
+
+
+@typeof_impl.register(Pair)
+def typeof_pair(val, c):
+    return PairType()
+
+
+@register_model(PairType)
+class PairModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, [("x", types.float64), ("y", types.float64)])
+
+
+make_attribute_wrapper(PairType, "x", "x")
+make_attribute_wrapper(PairType, "y", "y")
+
+
+@unbox(PairType)
+def unbox_pair(typ, obj, c):
+    from numba.core import cgutils
+    pair = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    for name in ("x", "y"):
+        attr = c.pyapi.object_getattr_string(obj, name)
+        setattr(pair, name, c.pyapi.float_as_double(attr))
+        c.pyapi.decref(attr)
+    return NativeValue(pair._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+
+@overload(operator.mul)
+def pair_times(a, k):
+    if isinstance(a, PairType) and isinstance(k, types.Number):
+        return lambda a, k: (a.x + a.y) * k + %s
+'''
+
+PAIR_USER = '''
+import ruchey
+ruchey.install_as_numba()
+import numba
+import pairs
+
+@numba.njit(cache=True)
+def scaled(p):
+    return p * 2.0
+
+print(scaled(pairs.Pair(1.0, 2.0)), sum(scaled.stats.cache_hits.values()))
+'''
+
+
+def test_a_changed_operator_overload_of_a_value_type_is_compiled_again(tmp_path):
+    # p * 2.0 of a package's value type runs the package's overload of
+    # operator.mul, which no name in the function reaches: it is in the key
+    (tmp_path / "pair_user.py").write_text(PAIR_USER)
+    for constant, expected in [("0.0", "6.0"), ("100.0", "106.0")]:
+        (tmp_path / "pairs.py").write_text(PAIRS % constant)
+        assert run(tmp_path, "import pair_user") == [expected, "0"]
+        assert run(tmp_path, "import pair_user") == [expected, "1"]

@@ -11,8 +11,11 @@ modification time of each one's source file, the argument types,
 the options (for a kernel's PTX, the compute capability and CUDA's
 libdevice), ruchey's build, NumPy's version, LLVM's version and the host
 CPU with its features; for a function of ruchey.extending it calls, the
-code of its typing functions (and so of the implementations they return). Any change makes a miss: the function compiles and
-its code is saved again. A damaged or truncated file is a miss too.
+code of its typing functions (and so of the implementations they return),
+and, where an argument is a package's value type, of every overload of an
+operator (``overload(operator.add)``). Any change makes a miss: the
+function compiles and its code is saved again. A damaged or truncated
+file is a miss too.
 
 Where the source folder cannot be written, the code goes to the user's
 cache folder (``$XDG_CACHE_HOME/ruchey`` or ``~/.cache/ruchey``);
@@ -362,8 +365,13 @@ class FunctionCache:
         return os.path.dirname(prefix) if prefix else None
 
     def _key(self, signature):
+        extending = sys.modules.get("ruchey.extending")
         try:
             fingerprint = _function_key(self.py_func, set())
+            # a package's value type among the arguments: its operators
+            # (a + b) are the package's overloads, which no name in the code reaches
+            if extending and extending._names_value_type(signature[0]):
+                fingerprint = (fingerprint, extending._operators_key(set(), _function_key))
         except _Uncacheable:
             return None
         target = _ptx_target(signature[2]) if isinstance(signature[2], tuple) else None

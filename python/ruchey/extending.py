@@ -295,6 +295,20 @@ def _registered_key(value, seen, function_key, dispatcher_key):
     return ("jitable", dispatcher_key(disp, seen))
 
 
+def _operators_key(seen, function_key):
+    """The same for the overloads of operator's functions, which compiled
+    code reaches through its operators on a package's value type (a + b),
+    not through a name it reads."""
+    return tuple((func.__name__, _typers_key(disp, seen, function_key))
+                 for func, disp in sorted(list(_callees.items()), key=lambda item: str(getattr(item[0], "__name__", "")))
+                 if getattr(operator, getattr(func, "__name__", ""), None) is func and "_overloads" in disp.__dict__)
+
+
+def _names_value_type(signature_text):
+    """Whether the text of a signature names a package's value type."""
+    return any(f"{shadow.__name__}(" in signature_text for shadow in list(_named_values))
+
+
 def _members_key(names, seen, function_key):
     """The same for the members registered under names the code reads."""
     found = []
