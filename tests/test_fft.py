@@ -33,11 +33,14 @@ def values(rng, dtype, shape):
 
 
 def layouts(rng, dtype, allowed_complex=True):
-    """1-d, 2-d and 3-d inputs: C, Fortran, strided and reversed."""
+    """1-d, 2-d and 3-d inputs: C, Fortran, strided and reversed; lines
+    more than a batch (8) of them deep, and not a multiple of it."""
     base = values(rng, dtype, (7, 6, 5))
     yield "1d", values(rng, dtype, 9)
     yield "1d-even", values(rng, dtype, 8)
     yield "2d-C", values(rng, dtype, (5, 6))
+    yield "2d-wide", values(rng, dtype, (4, 19))
+    yield "3d-wide-strided", values(rng, dtype, (3, 4, 22))[:, ::-1, 1:]
     yield "2d-F", np.asfortranarray(values(rng, dtype, (6, 5)))
     yield "2d-reversed", values(rng, dtype, (5, 7))[::-1, ::-1]
     yield "3d-strided", base[::2, 1:, ::2]

@@ -277,9 +277,10 @@ static Mat right_of(const RtArray *b, int nd, bool inner) {
 
 /* out: a new C-contiguous array of ndim dimensions. */
 RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item) {
-  int64_t count = 1;
-  for (int d = 0; d < ndim; d++) count *= shape[d];
-  RtMemInfo *mi = rt_alloc(count * item);
+  int64_t size = item;
+  bool over = false;  /* a size past int64 (an FFT's n=2**62) is a MemoryError too */
+  for (int d = 0; d < ndim; d++) over |= __builtin_mul_overflow(size, shape[d], &size);
+  RtMemInfo *mi = over ? NULL : rt_alloc(size);
   if (!mi) {
     rt_set_error(RT_ERR_MEMORY, "cannot allocate array");
     return RT_ERR_MEMORY;

@@ -7,11 +7,12 @@
  * transforms: the axes normalised, each axis's input cropped or padded
  * with zeros to its length n, the axes transformed one after another in
  * NumPy's order, the norm's factor handed to the transform. The lines of
- * an axis are gathered from any strides into one buffer of doubles,
- * transformed there by lib/pocketfft.c (NumPy 1.26's pocketfft C, double
- * precision) and scattered into a C-ordered intermediate of doubles; the
- * last one is stored into the result in NumPy's dtype (complex64 and
- * float32 rounded from the doubles). Nothing here touches Python: compiled
+ * an axis are gathered from any strides, eight at a time, into buffers of
+ * doubles, transformed there by lib/pocketfft.c (NumPy 1.26's pocketfft C,
+ * double precision) and scattered into a C-ordered intermediate of doubles,
+ * or the result itself where it is of doubles; else the last intermediate
+ * is stored into the result in NumPy's dtype (complex64 and float32
+ * rounded from the doubles). Nothing here touches Python: compiled
  * code calls it without the GIL, prange bodies too (no state is shared).
  */
 #include <complex.h>
@@ -48,23 +49,30 @@ typedef struct Grid {
   char *data;
 } Grid;
 
-/* g's elements made C-ordered of kind, malloc'ed (room for one at least);
- * a size past int64 (n=2**62) is NumPy's MemoryError */
-static RtStatus new_grid(Grid *g, int ndim, const int64_t *shape, int kind) {
-  g->ndim = ndim, g->kind = kind, g->data = NULL;
+/* g's elements made C-ordered of kind, at into or else malloc'ed (room
+ * for one at least); a size past int64 (n=2**62) is NumPy's MemoryError */
+static RtStatus new_grid(Grid *g, int ndim, const int64_t *shape, int kind, char *into) {
+  g->ndim = ndim, g->kind = kind, g->data = into;
   int64_t stride = la_item_size(kind);
   bool over = false;
   for (int d = ndim - 1; d >= 0; d--) {
     g->shape[d] = shape[d], g->strides[d] = stride;
     over |= __builtin_mul_overflow(stride, shape[d], &stride);
   }
-  if (!over) g->data = malloc(stride > 0 ? (size_t)stride : 1);
+  if (!over && !into) g->data = malloc(stride > 0 ? (size_t)stride : 1);
   return g->data ? RT_OK : no_memory();
 }
 
-/* One line of src (m elements from s, step ss) transformed into dst's line
- * (from d, step ds) in buf; conj_in and conj_out conjugate what goes in and
- * what comes out (hfft's and ihfft's). */
+/* An axis's lines are transformed BATCH at a time: element j of
+ * neighbouring lines are neighbours in memory (in a C-ordered grid, along
+ * any axis but the last), so gathering them element by element across the
+ * batch reads whole cache lines where one line at a time would read one
+ * element of each. */
+enum { BATCH = 8 };
+
+/* What a pass does to each line: m elements in, cropped or padded to n,
+ * out_len out; conj_in and conj_out conjugate what goes in and what comes
+ * out (hfft's and ihfft's). buf holds BATCH lines of 2n + 2 doubles. */
 typedef struct Line {
   Pass pass;
   int64_t m, n, out_len;
@@ -75,73 +83,117 @@ typedef struct Line {
   double *buf;
 } Line;
 
-static int transform_line(const Line *t, const char *s, int64_t ss, int skind, char *d, int64_t ds) {
+static double *line_buf(const Line *t, int b) { return t->buf + (size_t)b * (size_t)(2 * t->n + 2); }
+
+/* count lines of src into the buffers: line b's element j at s + j*ss + b*sb,
+ * laid out as each pass's transform wants them (NumPy's execute_real_forward
+ * and execute_real_backward for the real ones) */
+static void gather(const Line *t, int count, const char *s, int64_t ss, int64_t sb, int kind) {
   int64_t n = t->n, m = t->m < n ? t->m : n;
-  double *b = t->buf;
-  int res;
+  double sign = t->conj_in ? -1.0 : 1.0;
   switch (t->pass) {
   case C2C_FORWARD:
   case C2C_BACKWARD:
-    memset(b, 0, (size_t)(2 * n) * sizeof(double));
-    for (int64_t j = 0; j < m; j++) {
-      zdouble z = la_load(s + j * ss, skind);
-      b[2 * j] = creal(z), b[2 * j + 1] = t->conj_in ? -cimag(z) : cimag(z);
-    }
-    res = t->pass == C2C_FORWARD ? cfft_forward(t->cplan, b, t->fct) : cfft_backward(t->cplan, b, t->fct);
-    break;
-  case R2C:  /* NumPy's execute_real_forward: the packed result moved into (re, im) pairs */
-    memset(b, 0, (size_t)(2 * (n / 2 + 1)) * sizeof(double));
-    for (int64_t j = 0; j < m; j++) b[1 + j] = creal(la_load(s + j * ss, skind));
-    res = rfft_forward(t->rplan, b + 1, t->fct);
-    b[0] = b[1], b[1] = 0.0;
-    break;
-  default: {  /* C2R: NumPy's execute_real_backward, of the first n/2 + 1 elements */
-    int64_t k = t->m < n / 2 + 1 ? t->m : n / 2 + 1;
-    memset(b, 0, (size_t)n * sizeof(double));
-    for (int64_t j = 0; j < k; j++) {
-      zdouble z = la_load(s + j * ss, skind);
-      double im = t->conj_in ? -cimag(z) : cimag(z);
-      if (j == 0) b[0] = creal(z);
-      else {
-        if (2 * j - 1 < n) b[2 * j - 1] = creal(z);
-        if (2 * j < n) b[2 * j] = im;
+    for (int b = 0; b < count; b++) memset(line_buf(t, b), 0, (size_t)(2 * n) * sizeof(double));
+    for (int64_t j = 0; j < m; j++)
+      for (int b = 0; b < count; b++) {
+        zdouble z = la_load(s + j * ss + b * sb, kind);
+        double *o = line_buf(t, b) + 2 * j;
+        o[0] = creal(z), o[1] = sign * cimag(z);
       }
-    }
-    res = rfft_backward(t->rplan, b, t->fct);
-    for (int64_t j = 0; j < n; j++) *(double *)(d + j * ds) = b[j];
-    return res;
+    break;
+  case R2C:  /* the packed input from the buffer's second double */
+    for (int b = 0; b < count; b++) memset(line_buf(t, b), 0, (size_t)(2 * (n / 2 + 1)) * sizeof(double));
+    for (int64_t j = 0; j < m; j++)
+      for (int b = 0; b < count; b++) line_buf(t, b)[1 + j] = creal(la_load(s + j * ss + b * sb, kind));
+    break;
+  default: {  /* C2R, of the first n/2 + 1 elements */
+    int64_t k = t->m < n / 2 + 1 ? t->m : n / 2 + 1;
+    for (int b = 0; b < count; b++) memset(line_buf(t, b), 0, (size_t)n * sizeof(double));
+    for (int64_t j = 0; j < k; j++)
+      for (int b = 0; b < count; b++) {
+        zdouble z = la_load(s + j * ss + b * sb, kind);
+        double *o = line_buf(t, b);
+        if (j == 0) o[0] = creal(z);
+        else {
+          if (2 * j - 1 < n) o[2 * j - 1] = creal(z);
+          if (2 * j < n) o[2 * j] = sign * cimag(z);
+        }
+      }
   }
   }
-  for (int64_t j = 0; j < t->out_len; j++) {
-    double *o = (double *)(d + j * ds);
-    o[0] = b[2 * j], o[1] = t->conj_out ? -b[2 * j + 1] : b[2 * j + 1];
-  }
-  return res;
 }
 
-/* dst (a new grid) = src transformed along axis to length n */
+/* one buffer transformed in place, the real forward's result moved into
+ * (re, im) pairs */
+static int transform(const Line *t, double *b) {
+  switch (t->pass) {
+  case C2C_FORWARD: return cfft_forward(t->cplan, b, t->fct);
+  case C2C_BACKWARD: return cfft_backward(t->cplan, b, t->fct);
+  case R2C: {
+    int res = rfft_forward(t->rplan, b + 1, t->fct);
+    b[0] = b[1], b[1] = 0.0;
+    return res;
+  }
+  default: return rfft_backward(t->rplan, b, t->fct);
+  }
+}
+
+/* the buffers' results into dst: line b's element j at d + j*ds + b*db */
+static void scatter(const Line *t, int count, char *d, int64_t ds, int64_t db) {
+  if (t->pass == C2R) {
+    for (int64_t j = 0; j < t->n; j++)
+      for (int b = 0; b < count; b++) *(double *)(d + j * ds + b * db) = line_buf(t, b)[j];
+    return;
+  }
+  double sign = t->conj_out ? -1.0 : 1.0;
+  for (int64_t j = 0; j < t->out_len; j++)
+    for (int b = 0; b < count; b++) {
+      double *o = (double *)(d + j * ds + b * db);
+      const double *v = line_buf(t, b) + 2 * j;
+      o[0] = v[0], o[1] = sign * v[1];
+    }
+}
+
+/* the shape src has after a pass along axis */
+static int64_t pass_length(Pass pass, int64_t n) { return pass == R2C ? n / 2 + 1 : n; }
+
+/* dst = src transformed along axis to length n; dst's data is `into` (the
+ * result's, C-ordered) or else a new grid */
 static RtStatus transform_axis(Pass pass, const Grid *src, int axis, int64_t n, double fct, bool conj_in, bool conj_out,
-                               Grid *dst) {
-  Line t = {pass, src->shape[axis], n, pass == R2C ? n / 2 + 1 : n, fct, conj_in, conj_out};
+                               char *into, Grid *dst) {
+  Line t = {pass, src->shape[axis], n, pass_length(pass, n), fct, conj_in, conj_out};
   int64_t shape[RC_MAX_NDIM];
   memcpy(shape, src->shape, sizeof shape);
   shape[axis] = t.out_len;
-  RtStatus st = new_grid(dst, src->ndim, shape, pass == C2R ? TY_F64 : TY_C128);
+  RtStatus st = new_grid(dst, src->ndim, shape, pass == C2R ? TY_F64 : TY_C128, into);
   if (st) return st;
   int64_t lines = 1;
+  int inner = -1;  /* the last axis but this one: a batch's lines step along it */
   for (int d = 0; d < src->ndim; d++)
-    if (d != axis) lines *= src->shape[d];
+    if (d != axis) lines *= src->shape[d], inner = d;
   if (lines == 0) return RT_OK;
-  t.buf = malloc((size_t)(2 * n + 2) * sizeof(double));  /* (no overflow: dst, 8n bytes or more, was allocated) */
+  /* lines of up to 2**16 elements in batches (a batch's buffers 8 MiB at
+   * most); longer ones, whose buffer is as large as the result, alone */
+  int batch = inner < 0 || n > (1 << 16) ? 1 : BATCH;
+  /* (no overflow: dst, 8n bytes or more, was allocated) */
+  t.buf = malloc((size_t)batch * (size_t)(2 * n + 2) * sizeof(double));
   if (pass == R2C || pass == C2R) t.rplan = make_rfft_plan((size_t)n);
   else t.cplan = make_cfft_plan((size_t)n);
   int64_t at[RC_MAX_NDIM] = {0};
   int bad = !t.buf || (!t.rplan && !t.cplan);
-  for (int64_t i = 0; i < lines && !bad; i++) {
+  for (int64_t i = 0; i < lines && !bad;) {
     const char *s = src->data;
     char *d = dst->data;
     for (int k = 0; k < src->ndim; k++) s += at[k] * src->strides[k], d += at[k] * dst->strides[k];
-    bad = transform_line(&t, s, src->strides[axis], src->kind, d, dst->strides[axis]);
+    int64_t left = inner < 0 ? 1 : src->shape[inner] - at[inner];
+    int count = left < batch ? (int)left : batch;
+    int64_t sb = inner < 0 ? 0 : src->strides[inner], db = inner < 0 ? 0 : dst->strides[inner];
+    gather(&t, count, s, src->strides[axis], sb, src->kind);
+    for (int b = 0; b < count; b++) bad |= transform(&t, line_buf(&t, b));
+    scatter(&t, count, d, dst->strides[axis], db);
+    i += count;
+    if (inner >= 0) at[inner] += count - 1;
     for (int k = src->ndim - 1; k >= 0; k--) {  /* the next line, in C order */
       if (k == axis) continue;
       if (++at[k] < src->shape[k]) break;
@@ -152,7 +204,7 @@ static RtStatus transform_axis(Pass pass, const Grid *src, int axis, int64_t n, 
   if (t.rplan) destroy_rfft_plan(t.rplan);
   if (t.cplan) destroy_cfft_plan(t.cplan);
   if (bad) {
-    free(dst->data);
+    if (!into) free(dst->data);
     return no_memory();
   }
   return RT_OK;
@@ -216,15 +268,28 @@ int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int
       order[i] = i, passes[i] = i == naxes - 1 ? C2R : C2C_BACKWARD; break;
     }
   }
+  /* the last pass writes the result itself where it is of the pass's kind
+   * (double precision); else the result is stored from its grid below */
+  bool direct = false;
   for (int i = 0; i < naxes && !st; i++) {
     int k = order[i];
     bool inverse = passes[i] == C2C_BACKWARD || passes[i] == C2R;
+    char *into = NULL;
+    if (i == naxes - 1 && out_kind == (passes[i] == C2R ? TY_F64 : TY_C128)) {
+      direct = true;
+      int64_t shape[RC_MAX_NDIM];
+      memcpy(shape, cur.shape, sizeof shape);
+      shape[axes[k]] = pass_length(passes[i], ns[k]);
+      if ((st = la_new_result(out, ndim, shape, la_item_size(out_kind)))) break;
+      into = out->data;
+    }
     st = transform_axis(passes[i], &cur, axes[k], ns[k], factor(norm, inverse, ns[k]), op == FFT_HFFT,
-                        op == FFT_IHFFT, &next);
+                        op == FFT_IHFFT, into, &next);
     if (cur.data != a->data) free(cur.data);
+    if (st && into) rt_meminfo_free(out->meminfo);
     cur = next;
   }
-  if (st) return st;
+  if (st || direct) return st;
   st = la_new_result(out, ndim, cur.shape, la_item_size(out_kind));
   int64_t count = 1, at[RC_MAX_NDIM] = {0};
   for (int d = 0; d < ndim; d++) count *= cur.shape[d];
