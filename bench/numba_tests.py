@@ -10,7 +10,10 @@ installed Numba, then ruchey is registered as numba
 (``ruchey.install_as_numba()``, as packages written for Numba run) and
 every name the module took from numba (``njit``, ``jit``, ``types``,
 ``typed.List``, ``TypingError``...) is rebound to ruchey's, so its tests
-compile with ruchey and check against Numba's expectations.
+compile with ruchey and check against Numba's expectations; functions
+Numba's ``@jit`` decorated as the module loaded are decorated by ruchey's
+(with the options both have), those of ``@register_jitable`` registered
+with ruchey's.
 
 Prints per module the tests run, failed and skipped, and with -v each
 failing test with the first lines of its error. Many failures are not
@@ -66,10 +69,11 @@ def taken_from_numba(value):
 
 def rebind(module):
     """Points the names module took from Numba at ruchey's, registered as numba."""
+    jitable = jitables(module)  # (read before Numba's modules are replaced)
     import ruchey.numba_shim
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
-    rebound = rebind_names(module, homes)
+    rebound = rebind_names(module, homes, jitable)
     # test classes keep some in attributes too (listimpl = typed.List)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
@@ -77,10 +81,38 @@ def rebind(module):
     return rebound
 
 
-def rebind_names(holder, homes):
+# the options of a function Numba's @jit compiled as the module loaded that ruchey takes too
+OPTIONS = ("nopython", "parallel", "fastmath", "boundscheck", "nogil", "error_model", "inline")
+
+
+def recompiled(dispatcher):
+    """A function that Numba's @jit decorated as its module loaded, decorated by ruchey's."""
+    import ruchey
+    options = {k: v for k, v in getattr(dispatcher, "targetoptions", {}).items() if k in OPTIONS}
+    return ruchey.jit(**options)(dispatcher.py_func)
+
+
+def jitables(module):
+    """The module's functions that Numba's @register_jitable registered (it
+    returns the function itself, so only Numba's registry tells)."""
+    from numba.core.typing.templates import builtin_registry
+    return {id(func) for func, _ in builtin_registry.globals
+            if isinstance(func, pytypes.FunctionType) and func.__module__ == module.__name__}
+
+
+def rebind_names(holder, homes, jitable=frozenset()):
     """Rebinds holder's (a module's or a class's) names that came from Numba."""
     rebound = []
     for name, value in list(vars(holder).items()):
+        if id(value) in jitable:
+            import ruchey.extending
+            ruchey.extending.register_jitable(value)
+            rebound.append(name)
+            continue
+        if type(value).__name__ == "CPUDispatcher" and hasattr(value, "py_func"):
+            setattr(holder, name, recompiled(value))
+            rebound.append(name)
+            continue
         if name.startswith("__") or not taken_from_numba(value):
             continue
         if isinstance(value, pytypes.ModuleType):
