@@ -150,6 +150,7 @@ void cfunc_report_failure(const char *name);  /* cfunc.c: what rt_cfunc_failed c
 const Type *disp_described_type(PyObject *d);
 /* A return type as Python sees it: (kind, ndim, layout), "none", or its name. */
 PyObject *disp_describe_type(const Type *t);
+PyObject *disp_typeof_described(PyObject *module, PyObject *o);
 /* "(float64, array(int64, 1d, C))" */
 PyObject *disp_signature_text(const Type *const *types, int n);
 /* What passing an argument of type `have` for a parameter of an explicit

@@ -507,6 +507,8 @@ static PyMethodDef core_methods[] = {
    "where it is no value type; a global such object is frozen as constant(obj) (ruchey._values)."},
   {"_value_boxer", core_value_boxer, METH_VARARGS,
    "(named tuple class, boxer): results of its type are boxer(*items), not the class called (ruchey._values)."},
+  {"typeof_described", disp_typeof_described, METH_O,
+   "The type compiled code is given a value as, described (ruchey.types.typeof's fallback)."},
   {"jitclass_type", jitclass_make_type, METH_VARARGS,
    "A declared jitclass's fields given: (class, field names, field type descriptions) -> its name."},
   {"_analyses", cp_analyses, METH_VARARGS,

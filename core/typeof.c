@@ -570,13 +570,17 @@ PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (t->kind == TY_MEMINFO) return Py_BuildValue("(ss)", "meminfo", "none");
   const Type *e = t->kind == TY_ARRAY ? t->elem : t;
+  if (t->kind == TY_ARRAY && !ty_is_scalar(e) && !ty_is_time(e))
+    return PyUnicode_FromString(t->name);  /* an array of records: by its name, as a record */
   char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
   int ndim = t->kind == TY_ARRAY ? t->ndim : 0;
   if (ty_is_time(e)) return Py_BuildValue("(iiss)", (int)e->kind, ndim, layout, core_api()->unit_name(e->unit));
   if (ty_is_scalar(t) || t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)e->kind, ndim, layout);
   if (t->kind == TY_TUPLE) {
     PyObject *items = PyList_New(t->nfields);
-    bool value = disp_value_boxer(t);  /* a package's value type: typing functions see its own type object */
+    /* a named tuple, a package's value type among them (typing functions
+     * see its own type object): its class with its items */
+    bool value = t->callee != NULL;
     for (int i = 0; items && i < t->nfields; i++) {
       PyObject *item = disp_describe_type(t->fields[i]);
       if (!item) Py_CLEAR(items);
@@ -585,6 +589,19 @@ PyObject *disp_describe_type(const Type *t) {
     return value && items ? Py_BuildValue("(sON)", "namedtuple", (PyObject *)t->callee, items) : items;
   }
   return PyUnicode_FromString(t->name);
+}
+
+/* _core.typeof_described(value): the type compiled code is given value
+ * as, described (ruchey.types.typeof's for values it has no object for);
+ * a TypeError saying why where it takes no such value. */
+PyObject *disp_typeof_described(PyObject *module, PyObject *o) {
+  const Type *t = disp_typeof(o);
+  if (t) return disp_describe_type(t);
+  if (PyErr_Occurred()) return NULL;
+  PyObject *why = disp_refusal(o);
+  if (why) PyErr_Format(PyExc_TypeError, "ruchey has no type for %s values (a value %U)", Py_TYPE(o)->tp_name, why);
+  Py_XDECREF(why);
+  return NULL;
 }
 
 PyObject *disp_signature_text(const Type *const *types, int n) {

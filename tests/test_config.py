@@ -1,6 +1,7 @@
 """ruchey.config: settings from RUCHEY_* (or Numba's NUMBA_*) environment
 variables, each run in a fresh interpreter; and the type functions of
 Numba's surface (typeof, from_dtype, types.Array)."""
+import collections
 import os
 import subprocess
 import sys
@@ -139,7 +140,30 @@ def test_typeof_gives_the_type_a_call_compiles_for(value, expected):
     assert repr(ruchey.typeof(value)) == expected
 
 
+RECORD = np.dtype([("count", np.int32), ("weight", np.float64)])
+Point = collections.namedtuple("Point", ["x", "tag"])
+
+
+@pytest.mark.parametrize("value", [
+    np.zeros(3, RECORD), np.zeros(3, RECORD)[0], np.zeros((2, 2), RECORD).T, Point(1.5, "a"),
+    Point(np.ones(2), (1, 2)), [1.0, 2.0], [np.ones(2)], {3, 4}, slice(1, 5), slice(None, None, 2),
+], ids=lambda v: type(v).__name__)
+def test_typeof_of_records_named_tuples_lists_sets_slices_is_what_a_call_compiles_for(value):
+    # as numba.typeof, for the values compiled code takes besides numbers and arrays
+    # (numba.typeof(record_array) builds signatures and typed containers' types)
+    @ruchey.njit
+    def takes(x):
+        return 1
+
+    takes(value)
+    assert repr(ruchey.typeof(value)) == repr(takes.signatures[-1][0])
+    if isinstance(value, Point):
+        assert ruchey.typeof(value) == ruchey.types.NamedTupleType([ruchey.typeof(v) for v in value], Point)
+
+
 def test_typeof_and_from_dtype_refuse_what_has_no_type():
+    with pytest.raises(TypeError, match=r"no type for dict values .*typed\.Dict"):
+        ruchey.typeof({1: 2.0})
     with pytest.raises(TypeError, match="no type for"):
         ruchey.typeof(object())
     assert ruchey.typeof(b"text") == ruchey.types.Bytes()  # as numba.typeof: a bytes argument's type

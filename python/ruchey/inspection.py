@@ -59,10 +59,13 @@ def _type_of(desc):
     if isinstance(desc, tuple):
         return types.Type(*desc)
     if isinstance(desc, list):
-        return types.TupleType([_type_of(d) for d in desc])
+        items = [_type_of(d) for d in desc]
+        if any(isinstance(t, _Named) for t in items):  # (a record among them: the tuple by its name too)
+            return _Named(f"({', '.join(map(str, items))}{',' if len(items) == 1 else ''})")
+        return types.TupleType(items)
     if desc == "none":
         return types.none
-    return _Named(desc)
+    return types._type_named(desc) or _Named(desc)
 
 
 class _Named(str):

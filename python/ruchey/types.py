@@ -1070,6 +1070,8 @@ def typeof(value):
         return none
     if isinstance(value, (_core.List, _core.Dict)):
         return _typed_container_type(value)
+    if isinstance(value, (numpy.ndarray, numpy.void)) and value.dtype.fields:  # records: as compiled code has them
+        return _typeof_described(value)
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:
@@ -1092,6 +1094,8 @@ def typeof(value):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return NamedTupleType([typeof(v) for v in value], type(value))
     if type(value) is str or isinstance(value, enum.Enum) and isinstance(value, str):  # (a StrEnum member: its str)
         return unicode_type
     if type(value) is bytes:
@@ -1100,4 +1104,11 @@ def typeof(value):
         return FunctionType(value._signature)
     if isinstance(value, _core.Dispatcher):
         return Dispatcher(value)
-    raise TypeError(f"ruchey has no type for {type(value).__name__} values")
+    return _typeof_described(value)
+
+
+def _typeof_described(value):
+    """What compiled code takes besides (records, named tuples, Python lists,
+    sets, slices): the type it compiles for, as signatures name it."""
+    from ruchey import inspection
+    return inspection._type_of(_core.typeof_described(value))
