@@ -738,6 +738,7 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks);
 int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
+int32_t rt_set_num_threads(int64_t n); /* pool_set_num_threads, a ValueError set where it refuses */
 int64_t pool_thread_id(void);        /* 0 outside the pool */
 /* Waits (spinning a while, then asleep) until *w != old; returns the new
  * value. `sleeping` counts the threads asleep on w: pool_wake, called after

@@ -196,6 +196,16 @@ void rt_set_error(int status, const char *msg) {
   last_error.exc_class = NULL;
 }
 
+/* set_num_threads(n) in compiled code: as pool_set_num_threads, with
+ * Numba's ValueError for n out of [1, pool size] */
+int32_t rt_set_num_threads(int64_t n) {
+  static _Thread_local char message[96];
+  if (!pool_set_num_threads(n)) return RT_OK;
+  snprintf(message, sizeof message, "The number of threads must be between 1 and %lld", (long long)pool_max_threads());
+  rt_set_error(RT_ERR_VALUE, message);
+  return RT_ERR_VALUE;
+}
+
 /* An error in a kernel on the CPU backend: the message says which thread of
  * which block, something a GPU could not tell. */
 void rt_kernel_error(int status, const char *msg, int64_t tx, int64_t ty, int64_t tz, int64_t bx,
@@ -540,6 +550,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_cfunc_failed", (void *)rt_cfunc_failed, ctx);
   define("pool_parallel_for", (void *)pool_parallel_for, ctx);
   define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
+  define("rt_set_num_threads", (void *)rt_set_num_threads, ctx);
   define("pool_chunk_count", (void *)pool_chunk_count, ctx);
   define("pool_thread_id", (void *)pool_thread_id, ctx);
 }

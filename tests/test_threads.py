@@ -91,6 +91,35 @@ def test_set_num_threads_not_an_integer():
         ruchey.set_num_threads(1.0)
 
 
+def test_set_num_threads_in_compiled_code():
+    """As Numba's: compiled code sets the calling thread's count, which its
+    parallel loops and later ones use; a count out of range is a ValueError,
+    a non-integer a TypingError."""
+    @ruchey.njit(parallel=True)
+    def run(k, n):
+        ruchey.set_num_threads(k)
+        seen = numpy.zeros(n, numpy.int64)
+        for i in ruchey.prange(n):
+            seen[i] = ruchey.get_num_threads()
+        return ruchey.get_num_threads(), seen
+
+    for k in range(1, max_threads() + 1):
+        count, seen = run(k, 4096)
+        assert count == k and (seen == k).all() and ruchey.get_num_threads() == k
+    before = ruchey.get_num_threads()
+    for bad in (0, -3, max_threads() + 1):
+        with pytest.raises(ValueError, match="number of threads must be between 1 and"):
+            run(bad, 10)
+        assert ruchey.get_num_threads() == before
+
+    @ruchey.njit
+    def by_float(x):
+        ruchey.set_num_threads(x)
+
+    with pytest.raises(ruchey.TypingError, match="must be an integer"):
+        by_float(1.5)
+
+
 def test_setting_is_per_thread():
     """As in Numba: set_num_threads affects the calling thread only."""
     seen = {}

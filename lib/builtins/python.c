@@ -416,6 +416,27 @@ static const Type *ty_pool_query(Infer *in, Node *n, const Type **args) {
   return TYS(TY_I64);
 }
 
+/* set_num_threads(n), as Numba's in compiled code: the count the calling
+ * thread's later parallel loops use */
+static const Type *ty_set_num_threads(Infer *in, Node *n, const Type **args) {
+  if (ty_in_cuda(in))
+    return ty_error(in, n, "set_num_threads() is not available in CUDA kernels");
+  if (!ty_is_int(args[0]))
+    return ty_error(in, n, "The number of threads specified must be an integer, got %s", args[0]->name);
+  return TYS(TY_NONE);
+}
+
+static LLVMValueRef lo_set_num_threads(Lower *l, Node *n) {
+  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  LLVMValueRef st = lo_call_fn(l, "rt_set_num_threads", l->mod->i32, &l->mod->i64, &count, 1);
+  LLVMBasicBlockRef fail = new_block(l, "set_num_threads.fail"), ok = new_block(l, "set_num_threads.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, st);
+  position(l, ok);
+  return LLVMGetUndef(l->mod->i8);
+}
+
 static LLVMValueRef lo_thread_id(Lower *l, Node *n) {
   return lo_call_fn(l, "pool_thread_id", l->mod->i64, NULL, NULL, 0);
 }
@@ -852,6 +873,8 @@ const Builtin bi_python[] = {
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
+  FUNCTION("set_num_threads", "ruchey", "set_num_threads", 1, 1, BF_RAISES | BF_STATE, ty_set_num_threads,
+           lo_set_num_threads),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
   FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_first_argument),
   FUNCTION("literally", "ruchey", "literally", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LITERAL, ty_literally,
