@@ -442,7 +442,8 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   }
   Node *n = new_node(fe, N_CONST_ARRAY, e);
   n->op = t->elem->kind;
-  n->callee = ty_is_time(t->elem) ? (void *)t->elem : NULL;
+  /* a kind alone does not say a record's fields or a time's unit */
+  n->callee = ty_is_time(t->elem) || t->elem->kind == TY_RECORD ? (void *)t->elem : NULL;
   n->list = new_list(fe, view.ndim);
   for (int d = 0; d < view.ndim; d++) {
     Node *dim = new_node(fe, N_INT, e);
