@@ -165,6 +165,16 @@ class _Module(pytypes.ModuleType):
             return importlib.import_module(f"{self.__name__}.{name}")
         return _placeholder(f"{self.__name__}.{name}")
 
+    def __setattr__(self, name, value):
+        # importing a submodule binds it on its parent; where the parent's name is a function of the
+        # same name (numba.experimental.jitclass, a decorator and a package), Numba's __init__ rebinds
+        # it to the function after, so `from numba.experimental import jitclass` stays the decorator
+        if isinstance(value, _Module) and value.__name__ == f"{self.__name__}.{name}" and \
+                any(hasattr(source, name) and not isinstance(getattr(source, name), pytypes.ModuleType)
+                    for source in self._sources):
+            return
+        super().__setattr__(name, value)
+
 
 # ---------------------------------------------------------------- what the submodules hold
 
