@@ -22,6 +22,8 @@ compiler passes); --all runs every test module Numba installed.
 """
 import argparse
 import importlib
+import importlib.abc
+import importlib.machinery
 import os
 import re
 import subprocess
@@ -51,7 +53,7 @@ MODULES = (
 TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
-         "numba.np.numpy_support")
+         "numba.np.numpy_support", "numba.experimental")
 
 
 def taken_from_numba(value):
@@ -113,6 +115,19 @@ def places_of(name, value, homes):
             yield home, key
 
 
+class TestsFinder(importlib.abc.MetaPathFinder):
+    """Finds a numba.tests module not loaded yet in Numba's tests folder
+    (ahead of ruchey's finder, which takes every numba.* name)."""
+
+    def __init__(self, path, kept):
+        self.path, self.kept = path, kept
+
+    def find_spec(self, fullname, path, target=None):
+        if not fullname.startswith("numba.tests.") or fullname in self.kept:
+            return None
+        return importlib.machinery.PathFinder.find_spec(fullname, self.path)
+
+
 def headline(traceback_text):
     """A failure in one line: its exception line and the one after it."""
     lines = traceback_text.strip().splitlines()
@@ -132,7 +147,14 @@ def run_module(name, substring):
     warnings.simplefilter("ignore")
     import numba  # noqa: F401  (Numba's test modules import it as they load)
     module = importlib.import_module("numba.tests." + name)
+    tests_package = sys.modules["numba.tests"]
+    kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
     rebind(module)
+    # registering ruchey dropped numba.* from sys.modules: the test modules' package and support
+    # come back, and a helper module a test imports later (recursion_usecases, which compiles at
+    # import) loads from its own file then, so that it compiles with ruchey
+    sys.modules.update(kept)
+    sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
     support = importlib.import_module("numba.tests.support")
     support.errors = importlib.import_module("numba.core.errors")
