@@ -66,23 +66,44 @@ def taken_from_numba(value):
         and not name.startswith("numba.tests")
 
 
-def rebind(module):
-    """Points the names module took from Numba at ruchey's, registered as numba."""
+def rebind(module, helpers=()):
+    """Points the names module took from Numba at ruchey's, registered as numba,
+    and the functions it and its helper modules (usecases) compiled as they loaded."""
     import ruchey.numba_shim
+    from numba.core.dispatcher import Dispatcher
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
-    rebound = rebind_names(module, homes)
+    rebound = rebind_names(module, homes, Dispatcher)
+    for helper in helpers:
+        for name, value in list(vars(helper).items()):
+            if isinstance(value, Dispatcher):
+                setattr(helper, name, rejit(value))
+                rebound.append(name)
     # test classes keep some in attributes too (listimpl = typed.List)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
-            rebound += rebind_names(value, homes)
+            rebound += rebind_names(value, homes, Dispatcher)
     return rebound
 
 
-def rebind_names(holder, homes):
+def rejit(dispatcher):
+    """A function the module compiled with Numba as it loaded (@jit at its
+    top level), compiled with ruchey instead, with the options ruchey takes."""
+    import ruchey
+    from ruchey.decorators import _OPTIONS
+    options = {key: value for key, value in dispatcher.targetoptions.items()
+               if key in _OPTIONS and key != "cache" and value is not None}
+    return ruchey.jit(**options)(dispatcher.py_func)
+
+
+def rebind_names(holder, homes, numba_dispatcher):
     """Rebinds holder's (a module's or a class's) names that came from Numba."""
     rebound = []
     for name, value in list(vars(holder).items()):
+        if isinstance(value, numba_dispatcher):
+            setattr(holder, name, rejit(value))
+            rebound.append(name)
+            continue
         if name.startswith("__") or not taken_from_numba(value):
             continue
         if isinstance(value, pytypes.ModuleType):
@@ -147,16 +168,17 @@ def run_module(name, substring):
     warnings.simplefilter("ignore")
     import numba  # noqa: F401  (Numba's test modules import it as they load)
     module = importlib.import_module("numba.tests." + name)
+    support = importlib.import_module("numba.tests.support")
     tests_package = sys.modules["numba.tests"]
     kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
-    rebind(module)
+    rebind(module, [value for key, value in kept.items()
+                    if key not in ("numba.tests", "numba.tests.support", module.__name__)])
     # registering ruchey dropped numba.* from sys.modules: the test modules' package and support
     # come back, and a helper module a test imports later (recursion_usecases, which compiles at
     # import) loads from its own file then, so that it compiles with ruchey
     sys.modules.update(kept)
     sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
-    support = importlib.import_module("numba.tests.support")
     support.errors = importlib.import_module("numba.core.errors")
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
              if substring in t.id()]
