@@ -1412,7 +1412,7 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_RETURN: ty_return(in, n); break;
-  case N_EXPR: ty_expr(in, n->lhs); break;
+  case N_EXPR: ty_maybe_none(in, n->lhs); break;  /* its value unused: None is no error (f(x) returning an Optional) */
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
   case N_RAISE: ty_raise_args(in, n); break;
@@ -1653,6 +1653,9 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     in.ret = in.yields = NULL;
     in.returns_none = in.returns_value = false;
     if (!ty_block(&in, &f->body)) return false;
+    bool none = in.returns_none || (in.returns_value && !block_returns(&f->body));
+    in.changed |= none != in.returned_none;
+    in.returned_none = none;
     if (!in.changed) break;
   }
   in.final = true;
