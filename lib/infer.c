@@ -1256,6 +1256,7 @@ static int known_condition(const Infer *in, const Node *cond) {
   }
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
+  if (!without_effects(cond->lhs)) return -1;  /* `if f(a) is None`: f runs, whatever its type says */
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
 }
 

@@ -526,3 +526,34 @@ def test_recursive_call_of_a_function_returning_none_on_a_path():
         countdown_catches(1, ruchey.typed.List.empty_list(ruchey.int64))
     for n in range(-1, 9):
         assert recursive_optional(n) == recursive_optional.py_func(n)
+
+
+# ---------------------------------------------------------------- `is None` of a call: the call still runs
+
+@njit
+def fills_first(a, v):
+    a[0] = v
+
+
+@njit
+def first_or_none(a):
+    if a.size:
+        return a[0]
+
+
+@njit
+def checks_a_call_for_none(a, v):
+    if fills_first(a, v) is not None:  # never: its type is none, but it runs
+        return -1.0
+    if first_or_none(a) is None:
+        return -2.0
+    return a[0] + v
+
+
+def test_is_none_of_a_call_keeps_the_calls_effects():
+    rng = make_rng(1517)
+    for n in (0, 1, 5):
+        v = float(rng.normal())
+        got, want = np.zeros(max(n, 1)), np.zeros(max(n, 1))
+        assert checks_a_call_for_none(got, v) == checks_a_call_for_none.py_func(want, v)
+        np.testing.assert_array_equal(got, want)
