@@ -1081,3 +1081,77 @@ def test_instances_in_tuple_arguments_and_star_args_are_passed_by_reference():
         record = njit(lambda t: t[1].add(t[0]))
         record((x, stats))
         assert (stats.count, stats.mean) == (1, x)  # the instance inside the tuple is the caller's
+
+
+# ---------------------------------------------------------------- plain Python bases, and what is refused
+
+class Scaled:
+    """A plain base: its methods are the jitclass's, its own overriding them, as Numba gathers them."""
+
+    def scaled(self, k):
+        return self.total() * k
+
+    def total(self):
+        return -1.0
+
+
+@jitclass([("a", float64), ("b", float64)])
+class SumPair(Scaled):
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+    def total(self):
+        return self.a + self.b
+
+
+@njit
+def sum_pair_scaled(a, b, k):
+    return SumPair(a, b).scaled(k)
+
+
+def test_methods_of_a_plain_base_class_are_compiled():
+    rng = make_rng(1518)
+    for a, b, k in rng.normal(size=(5, 3)):
+        plain = SumPair.class_type.class_def(a, b)
+        assert SumPair(a, b).scaled(k) == plain.scaled(k) == sum_pair_scaled(a, b, k)
+        assert SumPair(a, b).total() == plain.total()
+
+
+def test_subclassing_a_jitclass_is_a_type_error():
+    with pytest.raises(TypeError, match="cannot subclass from a jitclass"):
+        class More(SumPair):
+            pass
+
+
+@ruchey_only  # Numba's is a TypingError, at compile time; Python's and ruchey's a TypeError
+def test_init_returning_a_value_is_a_type_error():
+    @jitclass([("n", int64)])
+    class Counted:
+        def __init__(self, n):
+            self.n = n
+            if n < 0:
+                return n
+
+    assert Counted(3).n == 3
+    with pytest.raises(TypeError, match=r"__init__\(\) should return None"):
+        Counted(-3)
+    with pytest.raises(TypeError, match=r"__init__\(\) should return None"):
+        Counted.class_type.class_def(-3)
+
+
+def test_property_with_a_deleter_is_a_type_error():
+    class Held:
+        def __init__(self):
+            pass
+
+        @property
+        def value(self):
+            return 1
+
+        @value.deleter
+        def value(self):
+            pass
+
+    with pytest.raises(TypeError, match="deleter"):
+        jitclass(Held)

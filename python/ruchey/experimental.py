@@ -195,7 +195,9 @@ def _constructor(name, box, init):
     if init is not None:
         params, passed = _parameters(name, init.py_func, ns, "__init__")
         params, passed[0] = params[1:], "self"
-    call = f"    __ruchey_init__({', '.join(passed)})\n" if init is not None else ""
+    # __init__ returning a value is Python's TypeError (Numba's TypingError)
+    call = (f"    if __ruchey_init__({', '.join(passed)}) is not None:\n"
+            f"        raise TypeError(\"jitclass {name}: __init__() should return None\")\n") if init is not None else ""
     source = f"def {name}({', '.join(params)}):\n    self = __ruchey_new__()\n{call}    return self\n"
     fn = _exec_functions(source, ns, f"<jitclass {name} constructor {next(_generated)}>")[name]
     return njit(fn)
@@ -251,9 +253,16 @@ def _register(cls, spec):
 
     def __init__(self, *args, **kwargs):
         pass  # __new__ ran the compiled __init__
-    ns.update(__new__=__new__, __init__=__init__)
+
+    def __init_subclass__(cls_, **kwargs):  # its instances would be the jitclass's, not the subclass's
+        raise TypeError(f"cannot subclass from a jitclass ({name})")
+    ns.update(__new__=__new__, __init__=__init__, __init_subclass__=__init_subclass__)
     init = None
-    for attr, value in cls.__dict__.items():
+    # the members of its plain Python bases too, the class's own overriding theirs, as Numba gathers them
+    gathered = {}
+    for base in reversed(cls.__mro__[:-1]):
+        gathered.update(vars(base))
+    for attr, value in gathered.items():
         if attr in fields and not isinstance(value, (property, staticmethod)) and not inspect.isfunction(value):
             continue  # a class attribute naming a field's default: the field wins, as in Numba
         if attr == "__hash__" and value is None:
@@ -261,6 +270,8 @@ def _register(cls, spec):
         if isinstance(value, property):
             if value.fget is None:
                 raise TypeError(f"jitclass {name}: property {attr!r} has no getter")
+            if value.fdel is not None:
+                raise TypeError(f"jitclass {name}: property {attr!r} has a deleter, which is not supported (as in Numba)")
             getters[attr] = njit(value.fget)
             if value.fset is not None:
                 setters[attr] = njit(value.fset)
