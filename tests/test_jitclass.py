@@ -1155,3 +1155,42 @@ def test_property_with_a_deleter_is_a_type_error():
 
     with pytest.raises(TypeError, match="deleter"):
         jitclass(Held)
+
+
+# ---------------------------------------------------------------- a slice written as a key
+
+@jitclass([("data", float64[:])])
+class Window:
+    def __init__(self, n):
+        self.data = np.arange(n) * 1.5
+
+    def __getitem__(self, s):
+        start, stop, step = s.indices(self.data.shape[0])
+        total = 0.0
+        for i in range(start, stop, step):
+            total += self.data[i]
+        return total
+
+    def __setitem__(self, s, v):
+        self.data[s] = v
+
+
+@njit
+def window_reads(w):
+    return w[1:5], w[::2], w[:3], w[4:], w[5:1:-1], w[:]
+
+
+@njit
+def window_writes(w, v):
+    w[2:6:2] = v
+    w[:1] = -v
+    return w.data
+
+
+def test_slice_keys_reach_getitem_and_setitem_as_slice_values():
+    rng = make_rng(1519)
+    for n in (3, 8, 11):
+        v = float(rng.normal())
+        plain = Window.class_type.class_def(n)
+        assert window_reads(Window(n)) == window_reads.py_func(plain)
+        np.testing.assert_array_equal(window_writes(Window(n), v), window_writes.py_func(plain, v))
