@@ -1194,3 +1194,51 @@ def test_slice_keys_reach_getitem_and_setitem_as_slice_values():
         plain = Window.class_type.class_def(n)
         assert window_reads(Window(n)) == window_reads.py_func(plain)
         np.testing.assert_array_equal(window_writes(Window(n), v), window_writes.py_func(plain, v))
+
+
+# ---------------------------------------------------------------- keyword-only and *args parameters of __init__
+
+@jitclass([("a", int64), ("b", int64), ("n", int64)])
+class Keyed:
+    def __init__(self, a, *, b=2, n):
+        self.a = a
+        self.b = b
+        self.n = n
+
+
+@jitclass([("a", float64), ("count", int64), ("total", float64)])
+class Gathered:
+    def __init__(self, a, *rest):
+        self.a = a
+        self.count = len(rest)
+        self.total = 0.0
+        for r in rest:
+            self.total += r
+
+
+@njit
+def made_with_keywords(x, y):
+    k, g = Keyed(x, n=y), Gathered(x * 0.5, y * 1.0, 1.5, x * 2.0)
+    return k.a, k.b, k.n, g.a, g.count, g.total
+
+
+def test_init_with_keyword_only_and_star_parameters():
+    rng = make_rng(1520)
+    for x, y in rng.integers(-9, 9, size=(4, 2)):
+        x, y = int(x), int(y)
+        k, pk = Keyed(x, b=y, n=1), Keyed.class_type.class_def(x, b=y, n=1)
+        assert (k.a, k.b, k.n) == (pk.a, pk.b, pk.n)
+        g, pg = Gathered(x, float(y), 2.5), Gathered.class_type.class_def(x, float(y), 2.5)
+        assert (g.a, g.count, g.total) == (pg.a, pg.count, pg.total)
+        assert made_with_keywords(x, y) == made_with_keywords.py_func(x, y)
+    with pytest.raises(TypeError):
+        Keyed(1, 2, 3)  # b and n are keyword-only
+
+
+def test_init_with_var_keywords_is_a_type_error():
+    class Loose:
+        def __init__(self, **options):
+            pass
+
+    with pytest.raises(TypeError, match=r"\*\*options"):
+        jitclass(Loose)

@@ -207,15 +207,16 @@ def _parameters(name, func, ns, what):
     """func's parameters as a def writes them (defaults named in ns) and as a call passes them."""
     params, passed = [], []
     for i, p in enumerate(inspect.signature(func).parameters.values()):
-        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            raise TypeError(f"jitclass {name}: {what}'s parameter {p.name!r} is not supported "
-                            f"(*args, **kwargs and keyword-only parameters are not)")
+        if p.kind == p.VAR_KEYWORD:
+            raise TypeError(f"jitclass {name}: {what}'s parameter **{p.name} is not supported")
+        if p.kind == p.KEYWORD_ONLY and not any(text.startswith("*") for text in params):
+            params.append("*")
         text = p.name
         if p.default is not p.empty:
             ns[f"__default{i}"] = p.default
             text += f"=__default{i}"
-        params.append(text)
-        passed.append(p.name)
+        params.append(("*" if p.kind == p.VAR_POSITIONAL else "") + text)
+        passed.append({p.VAR_POSITIONAL: f"*{p.name}", p.KEYWORD_ONLY: f"{p.name}={p.name}"}.get(p.kind, p.name))
     return params, passed
 
 
