@@ -1304,13 +1304,46 @@ bool fe_has_starred(PyObject *e) {
   return starred;
 }
 
+/* An attribute's name as Python compiles it in a class's method: a private
+ * one (self.__x, not __x__) becomes _Class__x, the class being the one the
+ * function's __qualname__ names it in (a jitclass's method reads its
+ * private fields and methods so, as Numba, which reads the bytecode). */
+static const char *attr_name(Fe *fe, PyObject *attr) {
+  const char *name = PyUnicode_AsUTF8(attr);
+  size_t len = strlen(name);
+  if (len < 3 || strncmp(name, "__", 2) || !strcmp(name + len - 2, "__") || strchr(name, '.')) return name;
+  PyObject *qualname = PyObject_GetAttrString(fe->pyfunc, "__qualname__");
+  PyObject *dot = qualname ? PyUnicode_FromString(".") : NULL;
+  PyObject *parts = dot ? PyUnicode_Split(qualname, dot, -1) : NULL;
+  /* the nearest class around it: a part of the qualname followed by one that is not <locals> (a
+   * function's part is followed by <locals>), as Python mangles in functions nested in a method too */
+  const char *owner = NULL;
+  for (Py_ssize_t i = parts ? PyList_GET_SIZE(parts) - 2 : -1; i >= 0 && !owner; i--) {
+    const char *part = PyUnicode_AsUTF8(PyList_GET_ITEM(parts, i));
+    if (strcmp(part, "<locals>") && strcmp(PyUnicode_AsUTF8(PyList_GET_ITEM(parts, i + 1)), "<locals>")) owner = part;
+  }
+  const char *mangled = name;
+  if (owner) {
+    while (*owner == '_') owner++;
+    if (*owner) {
+      size_t size = strlen(owner) + len + 2;
+      char *text = arena_alloc(fe->arena, size);
+      snprintf(text, size, "_%s%s", owner, name);
+      mangled = text;
+    }
+  }
+  Py_XDECREF(parts); Py_XDECREF(dot); Py_XDECREF(qualname);
+  PyErr_Clear();
+  return mangled;
+}
+
 /* value.name(args): the receiver is the first argument; infer finds the
  * method from its type (a method of that name calling BLAS: SciPy's
  * routines found now, as for a function). */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
   Node *n = new_node(fe, N_CALL, e);
-  n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
+  n->str = arena_strdup(fe->arena, attr_name(fe, attr));
   unsigned flags = core_method_flags(n->str);
   if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
@@ -1941,7 +1974,7 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   }
   /* an attribute of a value: infer finds it from the value's type */
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
-  const char *name = PyUnicode_AsUTF8(attr);
+  const char *name = attr_name(fe, attr);
   PyObject *base = static_object(fe, v);
   if (base && core_is_enum_class(base)) {  /* a name that is no member */
     Node *n = fe_enum_named(fe, base, attr, e);

@@ -1242,3 +1242,48 @@ def test_init_with_var_keywords_is_a_type_error():
 
     with pytest.raises(TypeError, match=r"\*\*options"):
         jitclass(Loose)
+
+
+# ---------------------------------------------------------------- private names (self.__x), as Python mangles them
+
+@jitclass([("__level", float64), ("_hint", float64), ("__tag__", int64)])
+class Guarded:
+    def __init__(self, level):
+        self.__level = level
+        self._hint = level / 2
+        self.__tag__ = 7
+
+    def __scaled(self, k):
+        return self.__level * k
+
+    @property
+    def __doubled(self):
+        return self.__level * 2
+
+    def report(self, k):
+        return self.__scaled(k) + self.__doubled + self._hint + self.__tag__
+
+    def bump(self, by):
+        self.__level += by
+        return self.__level
+
+
+class Reader:
+    """A plain class whose method compiles a function reading a private name: mangled with Reader."""
+
+    def make(self):
+        @njit
+        def read(g):
+            return g.__level
+        return read
+
+
+def test_private_names_are_mangled_as_python_mangles_them():
+    rng = make_rng(1521)
+    for level, k in rng.normal(size=(4, 2)):
+        g, p = Guarded(level), Guarded.class_type.class_def(level)
+        assert g.report(k) == p.report(k)
+        assert g.bump(k) == p.bump(k)
+        assert g._Guarded__level == p._Guarded__level
+    with pytest.raises(ruchey.TypingError, match="_Reader__level"):
+        Reader().make()(Guarded(1.0))

@@ -169,7 +169,11 @@ def _spec_of(cls, spec):
     for name in fields:
         if not isinstance(name, str) or not name.isidentifier():
             raise TypeError(f"jitclass {cls.__name__}: field name {name!r} is not an identifier")
-    return fields
+    # a private field (__x) is the name its methods read, as Python compiles self.__x in them: _Class__x
+    owner = cls.__name__.lstrip("_")
+    private = {name: f"_{owner}{name}" for name in fields
+               if owner and name.startswith("__") and not name.endswith("__")}
+    return {private.get(name, name): t for name, t in fields.items()}
 
 
 def _exec_functions(source, namespace, filename):
