@@ -10,6 +10,7 @@ import builtins
 import enum
 import functools
 import itertools
+import numbers
 import types as pytypes
 import weakref
 
@@ -88,7 +89,13 @@ class Type(metaclass=_Interning):
         return Type(self.kind, len(dims), layout, unit=self.unit)
 
     def __call__(self, *args):
-        """float64(int64, float64[:]) is a signature."""
+        """float64(int64, float64[:]) is a signature; int16(x) of a number x
+        (not a type) is x as a NumPy scalar of the type, as Numba's types
+        cast a value in Python (the function's Python original calls them)."""
+        if len(args) == 1 and not self.ndim and not isinstance(self.kind, str) and isinstance(args[0], numbers.Number):
+            import numpy
+            scalar = numpy.dtype(self.name).type
+            return scalar(args[0], self.unit) if self.unit else scalar(args[0])
         return Signature(self, args)
 
     def describe(self):
