@@ -1564,6 +1564,7 @@ static bool items_as_declared(const Type *want, const Type *have) {
  * a container as one whose items differ in array layout alone. */
 static bool returns_as_declared(const Type *want, const Type *have) {
   if (want == have) return true;
+  if (have->kind == TY_INTENUM && ty_is_scalar(want)) have = have->elem;  /* an IntEnum member is its int */
   if (ty_is_container(want)) return items_as_declared(want, have);
   if (ty_is_scalar(want) && ty_is_scalar(have)) return ty_is_complex(want) || !ty_is_complex(have);
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY) return want->ndim == have->ndim && want->elem == have->elem;

@@ -716,6 +716,7 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
   }
   const Type *ret = ty_jit_call(in, n, elems);
   if (!ret || !arrays) return ret;
+  if (ret->kind == TY_INTENUM) ret = ret->elem;  /* an IntEnum member: its int, as the ufunc's loop */
   if (!ty_is_scalar(ret)) return ty_error(in, n, "a ufunc's function must return a number or a bool");
   return ty_elementwise(in, n, args, ret);
 }
