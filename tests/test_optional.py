@@ -557,3 +557,18 @@ def test_is_none_of_a_call_keeps_the_calls_effects():
         got, want = np.zeros(max(n, 1)), np.zeros(max(n, 1))
         assert checks_a_call_for_none(got, v) == checks_a_call_for_none.py_func(want, v)
         np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------- an explicit optional(...) the function cannot take None for
+
+def first_item(y):
+    return y[0]
+
+
+def test_optional_signature_whose_none_cannot_be_typed_refuses_none_at_the_call():
+    f = njit("(optional(int32[:]),)")(first_item)
+    y = make_rng(1525).integers(-50, 50, size=4).astype(np.int32)
+    assert f(y) == first_item(y)
+    with pytest.raises(TypeError):  # as Numba: a TypeError for None, the array's specialisation kept
+        f(None)
+    assert f(y[::2]) == first_item(y[::2])

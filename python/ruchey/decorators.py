@@ -112,8 +112,14 @@ def _compile_signatures(disp, signatures):
         sig = types.parse_signature(sig)
         ret = sig.return_type
         ret = ret.describe() if ret is not None and not isinstance(ret, types.Optional) else None  # Optional: inferred
-        for args in types.described_alternatives(sig.args):
-            disp._compile(args, ret)
+        for k, args in enumerate(types.described_alternatives(sig.args)):
+            try:
+                disp._compile(args, ret)
+            except _core.TypingError:
+                # None for an Optional argument that the function cannot take (y[0] of an
+                # optional(int32[:])): as Numba, a call with None fails, here as no signature matches
+                if k == 0:
+                    raise
     return disp
 
 
