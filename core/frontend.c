@@ -622,6 +622,29 @@ static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
+/* A structured scalar (numpy.void, a recarray's numpy.record): frozen as
+ * item 0 of a one-item array of its dtype, a record as an array's; NULL
+ * for any other object. */
+static Node *record_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *void_type = numpy ? PyObject_GetAttrString(numpy, "void") : NULL;
+  int is = void_type ? PyObject_IsInstance(obj, void_type) : 0;
+  PyObject *fields = is == 1 ? PyObject_GetAttrString(obj, "dtype") : NULL;
+  PyObject *names = fields ? PyObject_GetAttrString(fields, "names") : NULL;
+  PyObject *one = names && names != Py_None ? PyObject_CallMethod(numpy, "asarray", "O", obj) : NULL;
+  PyObject *arr = one ? PyObject_CallMethod(one, "reshape", "i", 1) : NULL;
+  Py_XDECREF(numpy); Py_XDECREF(void_type); Py_XDECREF(fields); Py_XDECREF(names); Py_XDECREF(one);
+  PyErr_Clear();
+  if (!arr) return NULL;
+  Node *a = const_array(fe, arr, e);
+  Py_DECREF(arr);
+  if (!a) return NULL;
+  Node *n = new_node(fe, N_INDEX, e);
+  n->lhs = a;
+  n->rhs = new_node(fe, N_INT, e);
+  return n;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
  * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
@@ -661,6 +684,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   char what[300];
   snprintf(what, sizeof what, "global '%s'", name);
   if ((n = value_constant(fe, obj, e, what)) || fe->diag->kind) return n;
+  if ((n = record_constant(fe, obj, e)) || fe->diag->kind) return n;
   char msg[512];  /* (dcor's `f = compiled_f if compiled else python_f`, compiled a closure's True) */
   snprintf(msg, sizeof msg, "global '%s' of Python type '%s' cannot be used in compiled code", name,
            Py_TYPE(obj)->tp_name);

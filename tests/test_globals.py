@@ -268,3 +268,20 @@ def test_global_structured_array_record_is_copied_into_an_array():
     f.py_func(want)
     np.testing.assert_array_equal(got, want)
 
+
+
+# a global structured scalar (a recarray's record, an array's numpy.void): frozen as a record
+G_POINT_DTYPE = np.dtype([("k", np.int32), ("w", np.float32)])
+G_RECORD = np.recarray(1, dtype=G_POINT_DTYPE)[0]
+G_RECORD.k, G_RECORD.w = 5, 0.25
+G_VOID = np.zeros(1, G_POINT_DTYPE)[0]
+G_VOID["k"], G_VOID["w"] = -3, 1.75
+
+
+def test_global_structured_scalars_are_frozen_records():
+    @njit
+    def f(x):
+        return x == G_RECORD.k, x * G_RECORD["w"] + G_VOID["w"], G_VOID["k"] + x
+
+    for x in (5, 2, -3):
+        assert f(x) == f.py_func(x)
