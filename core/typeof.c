@@ -408,8 +408,10 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))
-      continue;  /* a record, a set: only not inside a tuple */
+    if (typeof_depth(item, 1)) continue;
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))  /* a cfunc */
+      return PyUnicode_FromFormat("is a tuple whose item %zd, a %s, is taken alone but not inside a tuple", i,
+                                  Py_TYPE(item)->tp_name);
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);
