@@ -541,6 +541,15 @@ const Type *disp_described_type(PyObject *d) {
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));
     return t;
   }
+  if (!strcmp(tag, "record") && PyTuple_GET_SIZE(d) == 4) {  /* ("record", its dtype, ndim, layout): Record */
+    PyObject *descr = PyTuple_GET_ITEM(d, 1);
+    const Type *elem = PyArray_DescrCheck(descr) ? disp_record_type((PyArray_Descr *)descr) : NULL;
+    if (!elem || !PyArg_ParseTuple(d, "sOis", &tag, &descr, &ndim, &layout)) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%R is no structured dtype compiled code holds", descr);
+      return NULL;
+    }
+    return ndim ? core_api()->array(elem, ndim, layout[0], layout[1] == 'R') : elem;
+  }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;
     return v ? core_api()->dict(k, v) : NULL;

@@ -152,6 +152,38 @@ class Type(metaclass=_Interning):
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
+class Record(Type):
+    """A structured dtype's records (Numba's Record, what from_dtype gives
+    for one); Record(dtype)[:] and Array(record, 1, "A") are arrays of them."""
+
+    def __init__(self, fields_dtype, ndim=0, layout="C", readonly=False):
+        import numpy
+        super().__init__("record", ndim, layout, readonly)
+        self.fields_dtype = numpy.dtype(fields_dtype)
+
+    @property
+    def name(self):
+        return f"Record({self.fields_dtype})"
+
+    def __getitem__(self, dims):
+        t = Type(_SCALARS["float64"].kind)[dims]  # the dimensions and layout written
+        return Record(self.fields_dtype, t.ndim, t.layout)
+
+    @functools.cached_property
+    def dtype(self):
+        return Record(self.fields_dtype)
+
+    def describe(self):
+        return ("record", self.fields_dtype, self.ndim, self.layout + ("R" if self.readonly else ""))
+
+    def _key(self):
+        return self.describe()
+
+    def __repr__(self):
+        return self.name if not self.ndim else \
+            f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
+
+
 class Described:
     """A type ruchey.types has no class for (a function value's, a
     jitclass's), by its name: what typing functions are given for it."""
@@ -963,7 +995,10 @@ class Array(metaclass=_Category):
             raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
+        layout = "C" if ndim == 1 and layout == "F" else layout
+        if isinstance(dtype, Record):
+            return Record(dtype.fields_dtype, ndim, layout, readonly)
+        return Type(dtype.kind, ndim, layout, readonly)
 
     @staticmethod
     def _holds(t):
@@ -1020,6 +1055,8 @@ def from_dtype(dtype):
         unit, count = numpy.datetime_data(dt)
         if count == 1 and unit in _UNITS or unit == "generic":
             return (NPDatetime if dt.kind == "M" else NPTimedelta)("" if unit == "generic" else unit)
+    if dt.names is not None:  # a structured dtype: its records
+        return Record(dt)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError(f"ruchey has no type for the dtype {dt!r} (byte order {dt.byteorder!r})")
