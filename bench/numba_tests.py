@@ -11,9 +11,9 @@ installed Numba, then ruchey is registered as numba
 every name the module took from numba (``njit``, ``jit``, ``types``,
 ``typed.List``, ``TypingError``...) is rebound to ruchey's, so its tests
 compile with ruchey and check against Numba's expectations; functions
-Numba's ``@jit`` decorated as the module loaded are decorated by ruchey's
-(with the options both have), those of ``@register_jitable`` registered
-with ruchey's.
+that Numba's ``@jit`` compiled as the module (or a helper module of
+usecases) loaded are compiled by ruchey, those of ``@register_jitable``
+registered with ruchey's.
 
 Prints per module the tests run, failed and skipped, and with -v each
 failing test with the first lines of its error. Many failures are not
@@ -25,6 +25,8 @@ compiler passes); --all runs every test module Numba installed.
 """
 import argparse
 import importlib
+import importlib.abc
+import importlib.machinery
 import os
 import re
 import subprocess
@@ -54,7 +56,7 @@ MODULES = (
 TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
-         "numba.np.numpy_support")
+         "numba.np.numpy_support", "numba.experimental")
 
 
 def taken_from_numba(value):
@@ -67,50 +69,55 @@ def taken_from_numba(value):
         and not name.startswith("numba.tests")
 
 
-def rebind(module):
-    """Points the names module took from Numba at ruchey's, registered as numba."""
-    jitable = jitables(module)  # (read before Numba's modules are replaced)
+def rebind(module, helpers=()):
+    """Points the names module took from Numba at ruchey's, registered as numba,
+    and the functions it and its helper modules (usecases) compiled as they loaded."""
+    import ruchey.extending
     import ruchey.numba_shim
+    from numba.core.dispatcher import Dispatcher
+    jitable = jitables([module, *helpers])  # (read before Numba's modules are replaced)
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
-    rebound = rebind_names(module, homes, jitable)
+    rebound = rebind_names(module, homes, Dispatcher)
+    for func in jitable:  # the function itself is the module's: registered, it compiles where called
+        ruchey.extending.register_jitable(func)
+    for helper in helpers:
+        for name, value in list(vars(helper).items()):
+            if isinstance(value, Dispatcher):
+                setattr(helper, name, rejit(value))
+                rebound.append(name)
     # test classes keep some in attributes too (listimpl = typed.List)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
-            rebound += rebind_names(value, homes)
+            rebound += rebind_names(value, homes, Dispatcher)
     return rebound
 
 
-# the options of a function Numba's @jit compiled as the module loaded that ruchey takes too
-OPTIONS = ("nopython", "parallel", "fastmath", "boundscheck", "nogil", "error_model", "inline")
+def jitables(modules):
+    """The modules' functions that Numba's @register_jitable registered (it
+    returns the function itself, so only Numba's registry tells)."""
+    from numba.core.typing.templates import builtin_registry
+    names = {m.__name__ for m in modules}
+    return [func for func, _ in builtin_registry.globals
+            if isinstance(func, pytypes.FunctionType) and func.__module__ in names]
 
 
-def recompiled(dispatcher):
-    """A function that Numba's @jit decorated as its module loaded, decorated by ruchey's."""
+def rejit(dispatcher):
+    """A function the module compiled with Numba as it loaded (@jit at its
+    top level), compiled with ruchey instead, with the options ruchey takes."""
     import ruchey
-    options = {k: v for k, v in getattr(dispatcher, "targetoptions", {}).items() if k in OPTIONS}
+    from ruchey.decorators import _OPTIONS
+    options = {key: value for key, value in dispatcher.targetoptions.items()
+               if key in _OPTIONS and key != "cache" and value is not None}
     return ruchey.jit(**options)(dispatcher.py_func)
 
 
-def jitables(module):
-    """The module's functions that Numba's @register_jitable registered (it
-    returns the function itself, so only Numba's registry tells)."""
-    from numba.core.typing.templates import builtin_registry
-    return {id(func) for func, _ in builtin_registry.globals
-            if isinstance(func, pytypes.FunctionType) and func.__module__ == module.__name__}
-
-
-def rebind_names(holder, homes, jitable=frozenset()):
+def rebind_names(holder, homes, numba_dispatcher):
     """Rebinds holder's (a module's or a class's) names that came from Numba."""
     rebound = []
     for name, value in list(vars(holder).items()):
-        if id(value) in jitable:
-            import ruchey.extending
-            ruchey.extending.register_jitable(value)
-            rebound.append(name)
-            continue
-        if type(value).__name__ == "CPUDispatcher" and hasattr(value, "py_func"):
-            setattr(holder, name, recompiled(value))
+        if isinstance(value, numba_dispatcher):
+            setattr(holder, name, rejit(value))
             rebound.append(name)
             continue
         if name.startswith("__") or not taken_from_numba(value):
@@ -145,6 +152,19 @@ def places_of(name, value, homes):
             yield home, key
 
 
+class TestsFinder(importlib.abc.MetaPathFinder):
+    """Finds a numba.tests module not loaded yet in Numba's tests folder
+    (ahead of ruchey's finder, which takes every numba.* name)."""
+
+    def __init__(self, path, kept):
+        self.path, self.kept = path, kept
+
+    def find_spec(self, fullname, path, target=None):
+        if not fullname.startswith("numba.tests.") or fullname in self.kept:
+            return None
+        return importlib.machinery.PathFinder.find_spec(fullname, self.path)
+
+
 def headline(traceback_text):
     """A failure in one line: its exception line and the one after it."""
     lines = traceback_text.strip().splitlines()
@@ -164,9 +184,17 @@ def run_module(name, substring):
     warnings.simplefilter("ignore")
     import numba  # noqa: F401  (Numba's test modules import it as they load)
     module = importlib.import_module("numba.tests." + name)
-    rebind(module)
-    # its assertions (assertTypingError) name Numba's exception classes
     support = importlib.import_module("numba.tests.support")
+    tests_package = sys.modules["numba.tests"]
+    kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
+    rebind(module, [value for key, value in kept.items()
+                    if key not in ("numba.tests", "numba.tests.support", module.__name__)])
+    # registering ruchey dropped numba.* from sys.modules: the test modules' package and support
+    # come back, and a helper module a test imports later (recursion_usecases, which compiles at
+    # import) loads from its own file then, so that it compiles with ruchey
+    sys.modules.update(kept)
+    sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
+    # its assertions (assertTypingError) name Numba's exception classes
     support.errors = importlib.import_module("numba.core.errors")
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
              if substring in t.id()]

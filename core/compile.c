@@ -380,6 +380,8 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
   bool typed = type_callee(opts.resolve_ctx, root, &diag);
   if (!typed && diag.kind == DIAG_LITERAL) return disp_literal_request(self, &diag);
   if (!typed) return raise_failure(&diag, self->py_func);
+  if (opts.ufunc_loop && root->func->ret_type->kind == TY_INTENUM)  /* an IntEnum member: its int, as Numba's */
+    root->func->ret_type = root->func->ret_type->elem;
   if (opts.ufunc_loop && !ty_is_scalar(root->func->ret_type)) {
     PyErr_Format(PyExc_TypeError, "%S returns %s: a ufunc's function must return a number or a bool",
                  self->py_func, root->func->ret_type->name);

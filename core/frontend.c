@@ -442,7 +442,8 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   }
   Node *n = new_node(fe, N_CONST_ARRAY, e);
   n->op = t->elem->kind;
-  n->callee = ty_is_time(t->elem) ? (void *)t->elem : NULL;
+  /* a kind alone does not say a record's fields or a time's unit */
+  n->callee = ty_is_time(t->elem) || t->elem->kind == TY_RECORD ? (void *)t->elem : NULL;
   n->list = new_list(fe, view.ndim);
   for (int d = 0; d < view.ndim; d++) {
     Node *dim = new_node(fe, N_INT, e);
@@ -621,6 +622,29 @@ static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
   return NULL;
 }
 
+/* A structured scalar (numpy.void, a recarray's numpy.record): frozen as
+ * item 0 of a one-item array of its dtype, a record as an array's; NULL
+ * for any other object. */
+static Node *record_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  PyObject *void_type = numpy ? PyObject_GetAttrString(numpy, "void") : NULL;
+  int is = void_type ? PyObject_IsInstance(obj, void_type) : 0;
+  PyObject *fields = is == 1 ? PyObject_GetAttrString(obj, "dtype") : NULL;
+  PyObject *names = fields ? PyObject_GetAttrString(fields, "names") : NULL;
+  PyObject *one = names && names != Py_None ? PyObject_CallMethod(numpy, "asarray", "O", obj) : NULL;
+  PyObject *arr = one ? PyObject_CallMethod(one, "reshape", "i", 1) : NULL;
+  Py_XDECREF(numpy); Py_XDECREF(void_type); Py_XDECREF(fields); Py_XDECREF(names); Py_XDECREF(one);
+  PyErr_Clear();
+  if (!arr) return NULL;
+  Node *a = const_array(fe, arr, e);
+  Py_DECREF(arr);
+  if (!a) return NULL;
+  Node *n = new_node(fe, N_INDEX, e);
+  n->lhs = a;
+  n->rhs = new_node(fe, N_INT, e);
+  return n;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
  * module, or a dtype. Functions are only valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
@@ -660,6 +684,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   char what[300];
   snprintf(what, sizeof what, "global '%s'", name);
   if ((n = value_constant(fe, obj, e, what)) || fe->diag->kind) return n;
+  if ((n = record_constant(fe, obj, e)) || fe->diag->kind) return n;
   char msg[512];  /* (dcor's `f = compiled_f if compiled else python_f`, compiled a closure's True) */
   snprintf(msg, sizeof msg, "global '%s' of Python type '%s' cannot be used in compiled code", name,
            Py_TYPE(obj)->tp_name);
@@ -1303,13 +1328,46 @@ bool fe_has_starred(PyObject *e) {
   return starred;
 }
 
+/* An attribute's name as Python compiles it in a class's method: a private
+ * one (self.__x, not __x__) becomes _Class__x, the class being the one the
+ * function's __qualname__ names it in (a jitclass's method reads its
+ * private fields and methods so, as Numba, which reads the bytecode). */
+static const char *attr_name(Fe *fe, PyObject *attr) {
+  const char *name = PyUnicode_AsUTF8(attr);
+  size_t len = strlen(name);
+  if (len < 3 || strncmp(name, "__", 2) || !strcmp(name + len - 2, "__") || strchr(name, '.')) return name;
+  PyObject *qualname = PyObject_GetAttrString(fe->pyfunc, "__qualname__");
+  PyObject *dot = qualname ? PyUnicode_FromString(".") : NULL;
+  PyObject *parts = dot ? PyUnicode_Split(qualname, dot, -1) : NULL;
+  /* the nearest class around it: a part of the qualname followed by one that is not <locals> (a
+   * function's part is followed by <locals>), as Python mangles in functions nested in a method too */
+  const char *owner = NULL;
+  for (Py_ssize_t i = parts ? PyList_GET_SIZE(parts) - 2 : -1; i >= 0 && !owner; i--) {
+    const char *part = PyUnicode_AsUTF8(PyList_GET_ITEM(parts, i));
+    if (strcmp(part, "<locals>") && strcmp(PyUnicode_AsUTF8(PyList_GET_ITEM(parts, i + 1)), "<locals>")) owner = part;
+  }
+  const char *mangled = name;
+  if (owner) {
+    while (*owner == '_') owner++;
+    if (*owner) {
+      size_t size = strlen(owner) + len + 2;
+      char *text = arena_alloc(fe->arena, size);
+      snprintf(text, size, "_%s%s", owner, name);
+      mangled = text;
+    }
+  }
+  Py_XDECREF(parts); Py_XDECREF(dot); Py_XDECREF(qualname);
+  PyErr_Clear();
+  return mangled;
+}
+
 /* value.name(args): the receiver is the first argument; infer finds the
  * method from its type (a method of that name calling BLAS: SciPy's
  * routines found now, as for a function). */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
   Node *n = new_node(fe, N_CALL, e);
-  n->str = arena_strdup(fe->arena, PyUnicode_AsUTF8(attr));
+  n->str = arena_strdup(fe->arena, attr_name(fe, attr));
   unsigned flags = core_method_flags(n->str);
   if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
@@ -1940,7 +1998,7 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
   }
   /* an attribute of a value: infer finds it from the value's type */
   PyObject *attr = field(e, "attr"), *v = field(e, "value");
-  const char *name = PyUnicode_AsUTF8(attr);
+  const char *name = attr_name(fe, attr);
   PyObject *base = static_object(fe, v);
   if (base && core_is_enum_class(base)) {  /* a name that is no member */
     Node *n = fe_enum_named(fe, base, attr, e);

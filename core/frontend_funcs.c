@@ -132,17 +132,23 @@ static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
 static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
-  PyObject *args = field(node, "args"), *own = field(args, "args");
+  /* the captured variables are keyword-only parameters after its own (each call passes them by
+   * keyword), so that its own may have defaults */
+  PyObject *args = field(node, "args"), *own = field(args, "kwonlyargs"), *own_defaults = field(args, "kw_defaults");
   PyObject *params = PySequence_List(own);  /* copies: the enclosing function's tree stays as it is */
-  for (Py_ssize_t i = 0; params && i < PyList_GET_SIZE(captured); i++) {
+  PyObject *defaults = PySequence_List(own_defaults);
+  for (Py_ssize_t i = 0; params && defaults && i < PyList_GET_SIZE(captured); i++) {
     PyObject *arg = PyObject_CallMethod(ast, "arg", "O", PyList_GET_ITEM(captured, i));
-    if (!arg || PyList_Append(params, arg) < 0) Py_CLEAR(params);
+    if (!arg || PyList_Append(params, arg) < 0 || PyList_Append(defaults, Py_None) < 0) Py_CLEAR(params);
     Py_XDECREF(arg);
   }
-  PyObject *new_args = params && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
+  Py_XDECREF(own_defaults);
+  PyObject *new_args = params && defaults && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
   PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
   PyObject *none = PyList_New(0);
-  if (made && (PyObject_SetAttrString(new_args, "args", params) < 0 || PyObject_SetAttrString(made, "args", new_args) < 0 ||
+  if (made && (PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
+               PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
+               PyObject_SetAttrString(made, "args", new_args) < 0 ||
                (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made))))
     Py_CLEAR(made);
   PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
@@ -170,7 +176,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
     Py_CLEAR(disp);
   Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(ns); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
   Py_XDECREF(tree); Py_XDECREF(none); Py_XDECREF(made); Py_XDECREF(new_args); Py_XDECREF(params); Py_XDECREF(own);
-  Py_XDECREF(args); Py_XDECREF(copy);
+  Py_XDECREF(args); Py_XDECREF(copy); Py_XDECREF(defaults);
   return disp;
 }
 
@@ -188,17 +194,18 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
   }
   PyObject *args = field(node, "args");
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
-           *defaults = field(args, "defaults"), *params = field(args, "args"), *decorators = field(node, "decorator_list");
+           *params = field(args, "args"), *decorators = field(node, "decorator_list");
   PyObject *captured = NULL, *disp = NULL;
-  if (vararg != Py_None || kwarg != Py_None || PyList_GET_SIZE(kwonly) || PyList_GET_SIZE(defaults)) {
-    fe_error(fe, node, "a %s with defaults, *args, **kwargs or keyword-only parameters is not supported in "
-             "compiled code", is_kind(node, "Lambda") ? "lambda" : "nested function");
+  if (vararg != Py_None || kwarg != Py_None) {
+    fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
+             is_kind(node, "Lambda") ? "lambda" : "nested function");
   } else if (PyList_Check(decorators) && PyList_GET_SIZE(decorators)) {
     fe_error(fe, node, "a nested function in compiled code cannot have decorators");
   } else {
     PyObject *names = PyList_New(0);
-    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params); i++) {
-      PyObject *id = field(PyList_GET_ITEM(params, i), "arg");
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params) + PyList_GET_SIZE(kwonly); i++) {
+      Py_ssize_t k = i - PyList_GET_SIZE(params);
+      PyObject *id = field(k < 0 ? PyList_GET_ITEM(params, i) : PyList_GET_ITEM(kwonly, k), "arg");
       PyList_Append(names, id);
       Py_DECREF(id);
     }
@@ -225,7 +232,7 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
   if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
   Py_XDECREF(entry);  /* the dict holds it */
   Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key); Py_DECREF(decorators);
-  Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(defaults); Py_DECREF(params); Py_DECREF(args);
+  Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
 

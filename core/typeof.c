@@ -408,8 +408,10 @@ static PyObject *tuple_refusal(PyObject *o) {
     return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
-    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))
-      continue;  /* a record, a set: only not inside a tuple */
+    if (typeof_depth(item, 1)) continue;
+    if (disp_typeof(item) && !PyArray_IsScalar(item, Void) && !PySet_CheckExact(item))  /* a cfunc */
+      return PyUnicode_FromFormat("is a tuple whose item %zd, a %s, is taken alone but not inside a tuple", i,
+                                  Py_TYPE(item)->tp_name);
     PyObject *why = disp_refusal(item);
     PyObject *r = why ? PyUnicode_FromFormat("is a tuple whose item %zd %U", i, why) : NULL;
     Py_XDECREF(why);
@@ -538,6 +540,15 @@ const Type *disp_described_type(PyObject *d) {
     const Type *t = core_is_enum_class(PyTuple_GET_ITEM(d, 1)) ? disp_enum_type(PyTuple_GET_ITEM(d, 1)) : NULL;
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));
     return t;
+  }
+  if (!strcmp(tag, "record") && PyTuple_GET_SIZE(d) == 4) {  /* ("record", its dtype, ndim, layout): Record */
+    PyObject *descr = PyTuple_GET_ITEM(d, 1);
+    const Type *elem = PyArray_DescrCheck(descr) ? disp_record_type((PyArray_Descr *)descr) : NULL;
+    if (!elem || !PyArg_ParseTuple(d, "sOis", &tag, &descr, &ndim, &layout)) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%R is no structured dtype compiled code holds", descr);
+      return NULL;
+    }
+    return ndim ? core_api()->array(elem, ndim, layout[0], layout[1] == 'R') : elem;
   }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;

@@ -1256,6 +1256,7 @@ static int known_condition(const Infer *in, const Node *cond) {
   }
   if ((cond->kind == N_VAR || cond->kind == N_NONE) && cond->ty && cond->ty->kind == TY_NONE) return 0;
   if (cond->kind != N_IS_NONE || !cond->lhs->ty || cond->lhs->ty->kind == TY_OPTIONAL) return -1;
+  if (!without_effects(cond->lhs)) return -1;  /* `if f(a) is None`: f runs, whatever its type says */
   return (cond->lhs->ty->kind == TY_NONE) != (cond->ival != 0);
 }
 
@@ -1412,7 +1413,7 @@ static void ty_stmt(Infer *in, Node *n) {
     ty_block(in, &n->orelse);
     break;
   case N_RETURN: ty_return(in, n); break;
-  case N_EXPR: ty_expr(in, n->lhs); break;
+  case N_EXPR: ty_maybe_none(in, n->lhs); break;  /* its value unused: None is no error (f(x) returning an Optional) */
   case N_BLOCK: ty_block(in, &n->body); break;
   case N_ASSERT: ty_cond(in, n->cond); break;
   case N_RAISE: ty_raise_args(in, n); break;
@@ -1563,6 +1564,7 @@ static bool items_as_declared(const Type *want, const Type *have) {
  * a container as one whose items differ in array layout alone. */
 static bool returns_as_declared(const Type *want, const Type *have) {
   if (want == have) return true;
+  if (have->kind == TY_INTENUM && ty_is_scalar(want)) have = have->elem;  /* an IntEnum member is its int */
   if (ty_is_container(want)) return items_as_declared(want, have);
   if (ty_is_scalar(want) && ty_is_scalar(have)) return ty_is_complex(want) || !ty_is_complex(have);
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY) return want->ndim == have->ndim && want->elem == have->elem;
@@ -1653,6 +1655,9 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     in.ret = in.yields = NULL;
     in.returns_none = in.returns_value = false;
     if (!ty_block(&in, &f->body)) return false;
+    bool none = in.returns_none || (in.returns_value && !block_returns(&f->body));
+    in.changed |= none != in.returned_none;
+    in.returned_none = none;
     if (!in.changed) break;
   }
   in.final = true;

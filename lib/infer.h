@@ -14,6 +14,7 @@ typedef struct Infer {
   bool final;       /* last pass: unknown types are errors */
   const Type *ret;  /* unification of the returned values' types */
   bool returns_none, returns_value;
+  bool returned_none;  /* the pass before returned None on a path: a recursive call's result is an Optional */
   const Type *yields;  /* unification of a generator's yielded values' types */
   int tries;        /* try statements around the statement being typed (a yield refuses them) */
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */

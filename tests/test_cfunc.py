@@ -334,3 +334,35 @@ def test_void_pointer_as_fortran_array_of_a_dtype():
 
     a = np.asfortranarray(make_rng(73).integers(0, 999, (6, 2)).astype(np.int32))
     assert corner.ctypes(a.ctypes.data, 6) == a[5, 0] * 1000 + a[0, 1]
+
+
+# ---------------------------------------------------------------- a cfunc called from compiled code as a global
+
+@cfunc("float64(float64, int64)")
+def damped(x, k):
+    return x * 0.5 ** k
+
+
+def through_global_cfunc(xs, k):
+    total = 0.0
+    for x in xs:
+        total += damped(x, k)
+    return total
+
+
+def test_compiled_code_calls_a_global_cfunc_through_its_address():
+    f = njit(through_global_cfunc)
+    rng = make_rng(1526)
+    for n in (0, 1, 9):
+        xs, k = rng.normal(size=n), int(rng.integers(0, 6))
+        assert f(xs, k) == through_global_cfunc(xs, k)
+
+
+@numba_deviation("Numba passes a tuple of cfuncs")
+def test_a_tuple_of_cfuncs_argument_says_what_it_holds():
+    @njit
+    def first(fs, x):
+        return fs[0](x, 1)
+
+    with pytest.raises(TypeError, match="item 0"):
+        first((damped, damped), 2.0)

@@ -780,3 +780,35 @@ def test_print_of_a_float_valued_member_is_a_typing_error():
         print(Weight.LIGHT)
     with pytest.raises(ruchey.TypingError, match=says("print")):
         prints_weight()
+
+
+# ---------------------------------------------------------------- IntEnum members returned where a number is declared
+
+def shape_of(x):
+    if x < 0:
+        return Shape.CIRCLE
+    if x > 10:
+        return Shape.SQUARE
+    return Shape.CIRCLE if x % 2 else Shape.SQUARE
+
+
+def test_vectorize_returning_intenum_members_gives_their_ints():
+    a = make_rng(1523).integers(-20, 20, size=17)
+    want = numpy.array([int(shape_of(x)) for x in a])
+    lazy, eager = ruchey.vectorize(shape_of), ruchey.vectorize(["int64(int64)"])(shape_of)
+    numpy.testing.assert_array_equal(lazy(a), want)
+    numpy.testing.assert_array_equal(eager(a), want)
+
+    @njit
+    def inside(a):
+        return lazy(a) * 2
+
+    numpy.testing.assert_array_equal(inside(a), want * 2)
+
+
+def test_signature_declaring_a_number_takes_intenum_returns():
+    as_int = njit("int64(int64)")(shape_of)
+    as_float = njit("float64(int64)")(shape_of)
+    for x in make_rng(1524).integers(-20, 20, size=9):
+        assert as_int(x) == int(shape_of(x)) and type(as_int(x)) is int
+        assert as_float(x) == float(shape_of(x)) and type(as_float(x)) is float

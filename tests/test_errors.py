@@ -45,11 +45,6 @@ def except_as(x):
     return y
 
 
-def lambda_with_default(x):
-    g = lambda a, b=1: a + b  # <- unsupported  # noqa: E731
-    return g(x)
-
-
 def call_python_function(x):
     y = x * 2
     return python_helper(y)  # <- unsupported
@@ -84,8 +79,6 @@ CASES = [
                  marks=numba_deviation("raises UnsupportedBytecodeError, not TypingError")),
     pytest.param(except_as, id="except_as",
                  marks=numba_deviation("raises UnsupportedError, not TypingError")),
-    pytest.param(lambda_with_default, id="lambda_with_default",
-                 marks=numba_deviation("lambdas with defaults are supported")),
     pytest.param(call_python_function, id="call_python_function"),
     pytest.param(unknown_global, id="unknown_global",
                  marks=numba_deviation("NameError message has no file/line/source")),

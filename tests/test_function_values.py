@@ -325,6 +325,48 @@ def test_lambda_compiled_with_its_functions_error_model():
         njit(divide)(1.0, 0.0)
 
 
+def nested_defaults(a, k):
+    def weighted(i, w=0.5, *, shift=1.0):
+        return a[i] * w * k + shift
+
+    scaled = lambda v, by=2.0: v * by + k  # noqa: E731
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += weighted(i) + weighted(i, 3.0) + weighted(i, shift=-k) + scaled(a[i]) + scaled(a[i], -1.0)
+    return s
+
+
+def made_with_defaults():
+    def add(x, y=1.5):
+        return x + y
+    return add
+
+
+def test_nested_function_and_lambda_with_defaults_and_keyword_only():
+    f = njit(nested_defaults)
+    rng = make_rng(1522)
+    for n in (0, 1, 6):
+        assert_same(f, rng.normal(size=n), float(rng.normal()))
+    made = njit(made_with_defaults)
+
+    @njit
+    def called_after(x):
+        return made()(x), made()(x, 4)
+
+    assert called_after(4) == called_after.py_func(4) == (5.5, 8)
+
+
+def test_nested_function_with_star_args_is_a_typing_error():
+    @njit
+    def spread(x):
+        def total(*parts):
+            return len(parts)
+        return total(x, x)
+
+    with pytest.raises(ruchey.TypingError):
+        spread(1)
+
+
 def nested_defs(a, k):
     def term(i):
         t = a[i] * k

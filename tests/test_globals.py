@@ -230,3 +230,58 @@ def test_a_global_declaration_reads_the_global():
 def test_assigning_a_declared_global_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="global variable 'SCALE'"):
         njit(declared_global_store)(1.0)
+
+
+# a global structured array: frozen with its record type (its fields' offsets and types)
+G_RECORDS = np.zeros(9, dtype=np.dtype([("n", np.int16), ("x", np.float64), ("flag", np.bool_)]))
+G_RECORDS["n"] = np.arange(9) * 7 - 20
+G_RECORDS["x"] = np.random.default_rng(3).normal(size=9)
+G_RECORDS["flag"] = G_RECORDS["n"] % 3 == 0
+
+
+def test_global_structured_array_fields_are_read():
+    @njit
+    def f(out_n, out_x):
+        total = 0
+        for i in range(G_RECORDS.shape[0]):
+            out_n[i] = G_RECORDS[i]["n"]
+            out_x[i] = G_RECORDS[i]["x"]
+            if G_RECORDS[i]["flag"]:
+                total += 1
+        return total
+
+    got = np.zeros(9, np.int64), np.zeros(9)
+    want = np.zeros(9, np.int64), np.zeros(9)
+    assert f(*got) == f.py_func(*want)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_global_structured_array_record_is_copied_into_an_array():
+    @njit
+    def f(out):
+        for i in range(out.shape[0]):
+            out[i] = G_RECORDS[G_RECORDS.shape[0] - 1 - i]
+
+    got, want = np.zeros(9, G_RECORDS.dtype), np.zeros(9, G_RECORDS.dtype)
+    f(got)
+    f.py_func(want)
+    np.testing.assert_array_equal(got, want)
+
+
+
+# a global structured scalar (a recarray's record, an array's numpy.void): frozen as a record
+G_POINT_DTYPE = np.dtype([("k", np.int32), ("w", np.float32)])
+G_RECORD = np.recarray(1, dtype=G_POINT_DTYPE)[0]
+G_RECORD.k, G_RECORD.w = 5, 0.25
+G_VOID = np.zeros(1, G_POINT_DTYPE)[0]
+G_VOID["k"], G_VOID["w"] = -3, 1.75
+
+
+def test_global_structured_scalars_are_frozen_records():
+    @njit
+    def f(x):
+        return x == G_RECORD.k, x * G_RECORD["w"] + G_VOID["w"], G_VOID["k"] + x
+
+    for x in (5, 2, -3):
+        assert f(x) == f.py_func(x)

@@ -1081,3 +1081,209 @@ def test_instances_in_tuple_arguments_and_star_args_are_passed_by_reference():
         record = njit(lambda t: t[1].add(t[0]))
         record((x, stats))
         assert (stats.count, stats.mean) == (1, x)  # the instance inside the tuple is the caller's
+
+
+# ---------------------------------------------------------------- plain Python bases, and what is refused
+
+class Scaled:
+    """A plain base: its methods are the jitclass's, its own overriding them, as Numba gathers them."""
+
+    def scaled(self, k):
+        return self.total() * k
+
+    def total(self):
+        return -1.0
+
+
+@jitclass([("a", float64), ("b", float64)])
+class SumPair(Scaled):
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+    def total(self):
+        return self.a + self.b
+
+
+@njit
+def sum_pair_scaled(a, b, k):
+    return SumPair(a, b).scaled(k)
+
+
+def test_methods_of_a_plain_base_class_are_compiled():
+    rng = make_rng(1518)
+    for a, b, k in rng.normal(size=(5, 3)):
+        plain = SumPair.class_type.class_def(a, b)
+        assert SumPair(a, b).scaled(k) == plain.scaled(k) == sum_pair_scaled(a, b, k)
+        assert SumPair(a, b).total() == plain.total()
+
+
+def test_subclassing_a_jitclass_is_a_type_error():
+    with pytest.raises(TypeError, match="cannot subclass from a jitclass"):
+        class More(SumPair):
+            pass
+
+
+@ruchey_only  # Numba's is a TypingError, at compile time; Python's and ruchey's a TypeError
+def test_init_returning_a_value_is_a_type_error():
+    @jitclass([("n", int64)])
+    class Counted:
+        def __init__(self, n):
+            self.n = n
+            if n < 0:
+                return n
+
+    assert Counted(3).n == 3
+    with pytest.raises(TypeError, match=r"__init__\(\) should return None"):
+        Counted(-3)
+    with pytest.raises(TypeError, match=r"__init__\(\) should return None"):
+        Counted.class_type.class_def(-3)
+
+
+def test_property_with_a_deleter_is_a_type_error():
+    class Held:
+        def __init__(self):
+            pass
+
+        @property
+        def value(self):
+            return 1
+
+        @value.deleter
+        def value(self):
+            pass
+
+    with pytest.raises(TypeError, match="deleter"):
+        jitclass(Held)
+
+
+# ---------------------------------------------------------------- a slice written as a key
+
+@jitclass([("data", float64[:])])
+class Window:
+    def __init__(self, n):
+        self.data = np.arange(n) * 1.5
+
+    def __getitem__(self, s):
+        start, stop, step = s.indices(self.data.shape[0])
+        total = 0.0
+        for i in range(start, stop, step):
+            total += self.data[i]
+        return total
+
+    def __setitem__(self, s, v):
+        self.data[s] = v
+
+
+@njit
+def window_reads(w):
+    return w[1:5], w[::2], w[:3], w[4:], w[5:1:-1], w[:]
+
+
+@njit
+def window_writes(w, v):
+    w[2:6:2] = v
+    w[:1] = -v
+    return w.data
+
+
+def test_slice_keys_reach_getitem_and_setitem_as_slice_values():
+    rng = make_rng(1519)
+    for n in (3, 8, 11):
+        v = float(rng.normal())
+        plain = Window.class_type.class_def(n)
+        assert window_reads(Window(n)) == window_reads.py_func(plain)
+        np.testing.assert_array_equal(window_writes(Window(n), v), window_writes.py_func(plain, v))
+
+
+# ---------------------------------------------------------------- keyword-only and *args parameters of __init__
+
+@jitclass([("a", int64), ("b", int64), ("n", int64)])
+class Keyed:
+    def __init__(self, a, *, b=2, n):
+        self.a = a
+        self.b = b
+        self.n = n
+
+
+@jitclass([("a", float64), ("count", int64), ("total", float64)])
+class Gathered:
+    def __init__(self, a, *rest):
+        self.a = a
+        self.count = len(rest)
+        self.total = 0.0
+        for r in rest:
+            self.total += r
+
+
+@njit
+def made_with_keywords(x, y):
+    k, g = Keyed(x, n=y), Gathered(x * 0.5, y * 1.0, 1.5, x * 2.0)
+    return k.a, k.b, k.n, g.a, g.count, g.total
+
+
+def test_init_with_keyword_only_and_star_parameters():
+    rng = make_rng(1520)
+    for x, y in rng.integers(-9, 9, size=(4, 2)):
+        x, y = int(x), int(y)
+        k, pk = Keyed(x, b=y, n=1), Keyed.class_type.class_def(x, b=y, n=1)
+        assert (k.a, k.b, k.n) == (pk.a, pk.b, pk.n)
+        g, pg = Gathered(x, float(y), 2.5), Gathered.class_type.class_def(x, float(y), 2.5)
+        assert (g.a, g.count, g.total) == (pg.a, pg.count, pg.total)
+        assert made_with_keywords(x, y) == made_with_keywords.py_func(x, y)
+    with pytest.raises(TypeError):
+        Keyed(1, 2, 3)  # b and n are keyword-only
+
+
+def test_init_with_var_keywords_is_a_type_error():
+    class Loose:
+        def __init__(self, **options):
+            pass
+
+    with pytest.raises(TypeError, match=r"\*\*options"):
+        jitclass(Loose)
+
+
+# ---------------------------------------------------------------- private names (self.__x), as Python mangles them
+
+@jitclass([("__level", float64), ("_hint", float64), ("__tag__", int64)])
+class Guarded:
+    def __init__(self, level):
+        self.__level = level
+        self._hint = level / 2
+        self.__tag__ = 7
+
+    def __scaled(self, k):
+        return self.__level * k
+
+    @property
+    def __doubled(self):
+        return self.__level * 2
+
+    def report(self, k):
+        return self.__scaled(k) + self.__doubled + self._hint + self.__tag__
+
+    def bump(self, by):
+        self.__level += by
+        return self.__level
+
+
+class Reader:
+    """A plain class whose method compiles a function reading a private name: mangled with Reader."""
+
+    def make(self):
+        @njit
+        def read(g):
+            return g.__level
+        return read
+
+
+def test_private_names_are_mangled_as_python_mangles_them():
+    rng = make_rng(1521)
+    for level, k in rng.normal(size=(4, 2)):
+        g, p = Guarded(level), Guarded.class_type.class_def(level)
+        assert g.report(k) == p.report(k)
+        assert g.bump(k) == p.bump(k)
+        assert g._Guarded__level == p._Guarded__level
+    with pytest.raises(ruchey.TypingError, match="_Reader__level"):
+        Reader().make()(Guarded(1.0))

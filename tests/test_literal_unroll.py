@@ -229,3 +229,23 @@ def test_a_length_unknown_before_typing_is_refused():
 def test_python_literal_unroll_returns_its_argument():
     t = (1, "a")
     assert literal_unroll(t) is t
+
+
+# ---------------------------------------------------------------- constant items: field names of a structured array
+
+FIELD_DTYPE = np.dtype([("lo", np.float64), ("hi", np.float64), ("n", np.int32)])
+FIELD_NAMES = tuple(FIELD_DTYPE.names)
+
+
+def summed_fields(arr):
+    total = 0.0
+    for name in literal_unroll(FIELD_NAMES):
+        total += np.abs(arr[name]).sum() + arr[0][name]
+    return total
+
+
+def test_literal_unroll_of_constant_names_indexes_records_and_fields():
+    rng = make_rng(1528)
+    a = np.zeros(5, FIELD_DTYPE)
+    a["lo"], a["hi"], a["n"] = rng.normal(size=5), rng.normal(size=5), rng.integers(-9, 9, size=5)
+    assert njit(summed_fields)(a) == summed_fields(a)

@@ -68,6 +68,57 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
 
 
 @shim_only
+def test_a_submodule_imported_keeps_its_parents_function_of_the_same_name(tmp_path):
+    # numba.experimental.jitclass is a package and, on numba.experimental, the decorator
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        import numba.experimental.jitclass
+        from numba.experimental.jitclass import base
+        from numba.experimental import jitclass
+        from numba import int64
+
+        @jitclass([("n", int64)])
+        class Counter:
+            def __init__(self, n):
+                self.n = n
+
+            def bump(self):
+                self.n += 1
+                return self.n
+
+        assert jitclass is ruchey.experimental.jitclass, jitclass
+        assert Counter(4).bump() == 5
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_lowering_error_and_pyversion_are_numbas(tmp_path):
+    # code for Numba catches LoweringError among others, and compares utils.PYVERSION
+    done = run_fresh("""
+        import sys
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.core import errors, utils
+        from numba import njit
+        assert issubclass(errors.LoweringError, errors.NumbaError)
+        assert utils.PYVERSION == sys.version_info[:2] and utils.PYVERSION >= (3, 10)
+
+        @njit
+        def half(x):
+            return x.nosuch
+
+        try:
+            half(1)
+        except (errors.LoweringError, errors.TypingError):
+            print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
     # packages check a callback with isinstance(f, CPUDispatcher) before
     # handing it to compiled code (vectorbt's checks.is_numba_func)

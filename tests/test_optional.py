@@ -456,3 +456,119 @@ def test_a_none_default_passed_on_to_numpy_is_its_none():
     a = float_array(rng, 12).reshape(3, 4)
     for args in ((), (None,), (0,), (1,)):
         assert_same(sorted_along, a, *args)
+
+
+# ---------------------------------------------------------------- a call whose Optional result is unused
+
+@njit
+def maybe_twice(x):
+    if x % 3 == 0:
+        return x * 2
+    if x % 3 == 1:
+        return None
+
+
+@njit
+def calls_for_effect(xs):
+    n = 0
+    for x in xs:
+        maybe_twice(x)  # None on some paths: not a value needed, so no TypeError
+        n += 1
+    return n
+
+
+@njit
+def calls_in_try(x):
+    try:
+        maybe_twice(x)
+    except TypeError:
+        return -1
+    return x
+
+
+def test_a_call_statement_returning_none_is_no_error():
+    xs = make_rng(1516).integers(-20, 20, size=12)
+    assert calls_for_effect(xs) == calls_for_effect.py_func(xs)
+    for x in xs:
+        assert calls_in_try(int(x)) == calls_in_try.py_func(int(x))
+
+
+@njit
+def countdown_catches(x, log):
+    # a recursive call's result is an Optional (None falling off the end, 12 returned):
+    # its None is no error, so only the raise of x == 1 is caught, once
+    if x > 0:
+        try:
+            countdown_catches(x - 1, log)
+        except ValueError:
+            log.append(x)
+            return 12
+    if x == 1:
+        raise ValueError("one")
+
+
+@njit
+def recursive_optional(x):
+    if x <= 0:
+        return None
+    if x == 1:
+        return 1
+    r = recursive_optional(x - 2)
+    return x if r is None else r + x
+
+
+def test_recursive_call_of_a_function_returning_none_on_a_path():
+    for n in (0, 2, 3, 7, 10):
+        got, want = ruchey.typed.List.empty_list(ruchey.int64), ruchey.typed.List.empty_list(ruchey.int64)
+        assert countdown_catches(n, got) == countdown_catches.py_func(n, want)
+        assert list(got) == list(want) == ([] if n == 0 else [2])
+    with pytest.raises(ValueError, match="one"):  # nothing above x == 1 to catch it
+        countdown_catches(1, ruchey.typed.List.empty_list(ruchey.int64))
+    for n in range(-1, 9):
+        assert recursive_optional(n) == recursive_optional.py_func(n)
+
+
+# ---------------------------------------------------------------- `is None` of a call: the call still runs
+
+@njit
+def fills_first(a, v):
+    a[0] = v
+
+
+@njit
+def first_or_none(a):
+    if a.size:
+        return a[0]
+
+
+@njit
+def checks_a_call_for_none(a, v):
+    if fills_first(a, v) is not None:  # never: its type is none, but it runs
+        return -1.0
+    if first_or_none(a) is None:
+        return -2.0
+    return a[0] + v
+
+
+def test_is_none_of_a_call_keeps_the_calls_effects():
+    rng = make_rng(1517)
+    for n in (0, 1, 5):
+        v = float(rng.normal())
+        got, want = np.zeros(max(n, 1)), np.zeros(max(n, 1))
+        assert checks_a_call_for_none(got, v) == checks_a_call_for_none.py_func(want, v)
+        np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------- an explicit optional(...) the function cannot take None for
+
+def first_item(y):
+    return y[0]
+
+
+def test_optional_signature_whose_none_cannot_be_typed_refuses_none_at_the_call():
+    f = njit("(optional(int32[:]),)")(first_item)
+    y = make_rng(1525).integers(-50, 50, size=4).astype(np.int32)
+    assert f(y) == first_item(y)
+    with pytest.raises(TypeError):  # as Numba: a TypeError for None, the array's specialisation kept
+        f(None)
+    assert f(y[::2]) == first_item(y[::2])

@@ -142,6 +142,41 @@ def test_forceobj_runs_the_python_function():
     assert objects.py_func(3) == objects(3)
 
 
+def test_forceobj_with_signatures_runs_the_python_function():
+    def pairs(x, n):
+        return [(x, k) for k in range(n)]
+
+    f = ruchey.jit("(float64, int64)", forceobj=True)(pairs)
+    g = ruchey.jit(["(int64, int64)", (ruchey.float32, ruchey.int32)], forceobj=True)(pairs)
+    rng = make_rng(1514)
+    for x, n in zip(rng.normal(size=4), rng.integers(0, 5, size=4)):
+        assert f(x, int(n)) == g(x, int(n)) == f.py_func(x, int(n))
+
+
+def test_forceobj_with_a_bad_signature_is_a_type_error():
+    with pytest.raises(TypeError):
+        ruchey.jit("(float64, nosuchtype)", forceobj=True)(lambda x, y: x)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's own runtime switch")
+def test_nrt_option_is_taken_and_changes_nothing():
+    # Numba's switch for its runtime: ruchey's code always has its own (arrays, exceptions with values)
+    def scaled_or_raise(a, k):
+        if k < 0:
+            raise ValueError("negative", k)
+        return a * k
+
+    a = float_array(make_rng(1515), 6)
+    for nrt in (True, False):
+        f = ruchey.njit(_nrt=nrt)(scaled_or_raise)
+        np.testing.assert_array_equal(f(a, 3), f.py_func(a, 3))
+        with pytest.raises(ValueError) as got:
+            f(a, -2)
+        with pytest.raises(ValueError) as want:
+            f.py_func(a, -2)
+        assert got.value.args == want.value.args
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="Numba lifts loops")
 def test_looplift_is_refused_with_a_message():
     with pytest.raises(TypeError, match="looplift=True.*no object mode.*own @njit"):

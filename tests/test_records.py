@@ -13,7 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, prange
 
-from conftest import rss_bytes, run_python_file, seed_of
+from conftest import make_rng, rss_bytes, run_python_file, seed_of
 
 NUMERIC = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "?"]
 
@@ -666,3 +666,36 @@ def test_nested_record_field_returned():
     for i in range(3):
         got = f(a, i)
         assert got["p"] == a[i]["in"]["p"] and got["q"] == a[i]["in"]["q"] and type(got) is np.record
+
+
+# ---------------------------------------------------------------- from_dtype of a structured dtype in signatures
+
+SIG_DTYPE = np.dtype([("x", np.float64), ("n", np.int32)])
+
+
+def weighted_total(arr):
+    s = 0.0
+    for r in arr:
+        s += r["x"] * r["n"]
+    return s
+
+
+def record_weight(r):
+    return r["x"] * r["n"]
+
+
+def test_from_dtype_of_a_structured_dtype_types_signatures():
+    rec = ruchey.types.from_dtype(SIG_DTYPE)
+    assert rec == ruchey.types.from_dtype(SIG_DTYPE) and rec[:] == ruchey.types.Array(rec, 1, "A")
+    rng = make_rng(1527)
+    a = np.zeros(7, SIG_DTYPE)
+    a["x"], a["n"] = rng.normal(size=7), rng.integers(-5, 5, size=7)
+    f = njit((ruchey.types.Array(rec, 1, "A"),))(weighted_total)
+    g = njit([(rec[::1],)])(weighted_total)
+    h = njit((rec,))(record_weight)
+    assert f(a) == g(a) == weighted_total(a)
+    assert f(a[::2]) == weighted_total(a[::2])
+    for r in a:
+        assert h(r) == record_weight(r)
+    with pytest.raises(TypeError):
+        g(a[::2])  # compiled for contiguous arrays only

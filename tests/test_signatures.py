@@ -265,3 +265,28 @@ def test_a_float_for_a_declared_int_is_truncated_as_numba_converts_it():
         f(1 + 2j, 1.0)  # no complex converts to an int
     with pytest.raises(TypeError):
         f("3", 1.0)
+
+
+# ---------------------------------------------------------------- a type called on a value casts it, as Numba's
+
+def casts_with_types(x, m):
+    if x > ruchey.int16(m):
+        return x - ruchey.int32(m) + ruchey.float32(0.5)
+    return x + ruchey.int64(3) + ruchey.float64(m)
+
+
+def test_scalar_type_called_on_a_number_casts_it_in_python_and_compiled_code():
+    import enum
+
+    class Code(enum.IntEnum):
+        low = 200
+        high = 450
+
+    f = ruchey.njit(casts_with_types)
+    for x in (100, 300, 500):
+        for m in (Code.low, Code.high, 7):
+            assert f(x, m) == casts_with_types(x, m)
+    assert repr(ruchey.int16(Code.high)) == repr(np.int16(450))
+    assert type(ruchey.complex64(2)) is np.complex64 and type(ruchey.boolean(0)) is np.bool_
+    assert type(ruchey.uint8(np.int64(7))) is np.uint8
+    assert isinstance(ruchey.float64(ruchey.int64), ruchey.types.Signature)  # a type: a signature still

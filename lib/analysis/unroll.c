@@ -186,6 +186,22 @@ static void clear_go_on_break(Func *f, NodeList *l, int go) {
 
 /* ---------------------------------------------------------------- the copies */
 
+typedef struct Literal {
+  int var;
+  const Node *value;
+  Func *f;
+} Literal;
+
+static bool read_as_literal(Node *n, void *ctx) {
+  const Literal *lit = ctx;
+  if (n->kind != N_VAR || n->var != lit->var) return true;
+  int line = n->line, col = n->col;  /* where the read is written, for errors */
+  *n = *clone(lit->f, lit->value);
+  n->line = line;
+  n->col = col;
+  return true;
+}
+
 /* Copy i of the body: x = $t[i] and the body, in a loop of one trip where
  * it jumps, run only while $go holds after the first. */
 static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
@@ -193,9 +209,21 @@ static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
   k->ival = i;
   item->lhs = var(f, t, loop);
   item->rhs = k;
+  /* an item written out as a constant (a global tuple of field names) is bound as that constant, so
+   * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's */
+  const Node *seq = loop->cond->list.items[0], *c = seq->kind == N_TUPLE ? seq->list.items[i] : NULL;
+  if (c && (c->kind == N_STRING || c->kind == N_INT || c->kind == N_BOOL)) item = clone(f, c);
+  else
+    c = NULL;
   NodeList body = list_of(f, loop->body.len + 1);
   body.items[0] = assign(f, clone(f, loop->lhs), item, loop->lhs);
   for (int s = 0; s < loop->body.len; s++) body.items[s + 1] = clone(f, loop->body.items[s]);
+  if (c && loop->lhs->kind == N_VAR) {  /* the body's reads of x are that constant, where it never rebinds x */
+    Assigned a = {loop->lhs->var, 0, NULL};
+    ir_walk_list(&loop->body, visit_assignment, &a);
+    Literal lit = {loop->lhs->var, c, f};
+    for (int s = 1; !a.count && s < body.len; s++) ir_walk(body.items[s], read_as_literal, &lit);
+  }
   Node *copy = node(f, wraps ? N_FOR : N_BLOCK, loop);
   copy->body = body;
   if (wraps) {

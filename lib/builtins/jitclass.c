@@ -342,15 +342,32 @@ const Type *ty_jitclass_builtin(Infer *in, Node *n) {
   return NULL;
 }
 
+/* A key written as a slice (p[1:5:2]) made the slice value __getitem__ and
+ * __setitem__ take (slice(1, 5, 2)), its parts left out None. */
+static Node *slice_value(Infer *in, Node *key) {
+  if (key->kind != N_SLICE) return key;
+  Node *parts[3] = {key->lhs, key->rhs, key->cond};
+  Node **list = arena_alloc(in->f->arena, sizeof(Node *) * 3);
+  for (int k = 0; k < 3; k++) {
+    list[k] = parts[k];
+    if (list[k]) continue;
+    list[k] = arena_alloc(in->f->arena, sizeof(Node));
+    *list[k] = (Node){.kind = N_NONE, .line = key->line, .col = key->col};
+  }
+  Node *call = arena_alloc(in->f->arena, sizeof(Node));
+  *call = (Node){.kind = N_CALL, .line = key->line, .col = key->col, .bi = bi_named("slice"), .list = {list, 3}};
+  return call;
+}
+
 /* p[i] */
 const Type *ty_jitclass_index(Infer *in, Node *n) {
-  Node *args[2] = {n->lhs, n->rhs};
+  Node *args[2] = {n->lhs, slice_value(in, n->rhs)};
   return special_call(in, n, "__getitem__", args, 2, "indexing");
 }
 
 /* p[i] = v, n the statement: made a call of __setitem__ */
 void ty_jitclass_setitem(Infer *in, Node *n) {
-  Node *args[3] = {n->lhs->lhs, n->lhs->rhs, n->rhs};
+  Node *args[3] = {n->lhs->lhs, slice_value(in, n->lhs->rhs), n->rhs};
   Node *call = arena_alloc(in->f->arena, sizeof(Node));
   *call = (Node){.line = n->line, .col = n->col};
   *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};

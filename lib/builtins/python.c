@@ -563,8 +563,10 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   /* recursion: the type an explicit signature declares, or else the one
    * from the returns typed so far, in this pass or the one before */
   if (in->opts->declared_ret) return in->opts->declared_ret;
-  if (in->ret) return in->ret;
-  if (in->f->ret_type) return in->f->ret_type;
+  const Type *so_far = in->ret ? in->ret : in->f->ret_type;
+  if (so_far && (in->returned_none || in->returns_none) && so_far->kind != TY_NONE)
+    return ty_unify(TYS(TY_NONE), so_far);  /* None on another path: the function returns an Optional */
+  if (so_far) return so_far;
   if (ty_returns_nothing(in->f)) return TYS(TY_NONE);  /* shap's tree walks: bare returns only */
   if (in->final)
     return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
@@ -735,6 +737,7 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
   }
   const Type *ret = ty_jit_call(in, n, elems);
   if (!ret || !arrays) return ret;
+  if (ret->kind == TY_INTENUM) ret = ret->elem;  /* an IntEnum member: its int, as the ufunc's loop */
   if (!ty_is_scalar(ret)) return ty_error(in, n, "a ufunc's function must return a number or a bool");
   return ty_elementwise(in, n, args, ret);
 }

@@ -66,6 +66,14 @@ class CFunc:
         """As in Numba, calling the object from Python runs the Python function."""
         return self.py_func(*args, **kwargs)
 
+    # Numba's WrapperAddressProtocol (ruchey.native): compiled code calls a cfunc it finds as a
+    # global or closure variable through its address, as Numba calls one
+    def __wrapper_address__(self):
+        return self.address
+
+    def signature(self):
+        return self._signature
+
     def inspect_llvm(self):
         """The callback's LLVM IR (compiled again: the JIT keeps only machine code)."""
         return _core._cfunc(self._disp, self._args, self._signature.return_type.describe(), True)

@@ -5,8 +5,10 @@ import types as pytypes
 
 from ruchey import _core, config, serialize, types
 
+# _nrt (Numba's switch for its runtime, which its own tests pass) is taken and changes nothing:
+# ruchey's compiled code always has its runtime (arrays, exceptions with runtime arguments)
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
-            "inline", "forceobj", "looplift", "locals", "debug")
+            "inline", "forceobj", "looplift", "locals", "debug", "_nrt")
 
 
 class ObjectModeFunction:
@@ -103,12 +105,21 @@ copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 def _compile_signatures(disp, signatures):
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
         return disp
+    if isinstance(disp, ObjectModeFunction):  # the interpreter runs it whatever the types: each only read
+        disp.signatures.extend(types.parse_signature(sig).args for sig in signatures)
+        return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
         ret = sig.return_type
         ret = ret.describe() if ret is not None and not isinstance(ret, types.Optional) else None  # Optional: inferred
-        for args in types.described_alternatives(sig.args):
-            disp._compile(args, ret)
+        for k, args in enumerate(types.described_alternatives(sig.args)):
+            try:
+                disp._compile(args, ret)
+            except _core.TypingError:
+                # None for an Optional argument that the function cannot take (y[0] of an
+                # optional(int32[:])): as Numba, a call with None fails, here as no signature matches
+                if k == 0:
+                    raise
     return disp
 
 

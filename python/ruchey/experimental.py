@@ -169,7 +169,11 @@ def _spec_of(cls, spec):
     for name in fields:
         if not isinstance(name, str) or not name.isidentifier():
             raise TypeError(f"jitclass {cls.__name__}: field name {name!r} is not an identifier")
-    return fields
+    # a private field (__x) is the name its methods read, as Python compiles self.__x in them: _Class__x
+    owner = cls.__name__.lstrip("_")
+    private = {name: f"_{owner}{name}" for name in fields
+               if owner and name.startswith("__") and not name.endswith("__")}
+    return {private.get(name, name): t for name, t in fields.items()}
 
 
 def _exec_functions(source, namespace, filename):
@@ -195,7 +199,9 @@ def _constructor(name, box, init):
     if init is not None:
         params, passed = _parameters(name, init.py_func, ns, "__init__")
         params, passed[0] = params[1:], "self"
-    call = f"    __ruchey_init__({', '.join(passed)})\n" if init is not None else ""
+    # __init__ returning a value is Python's TypeError (Numba's TypingError)
+    call = (f"    if __ruchey_init__({', '.join(passed)}) is not None:\n"
+            f"        raise TypeError(\"jitclass {name}: __init__() should return None\")\n") if init is not None else ""
     source = f"def {name}({', '.join(params)}):\n    self = __ruchey_new__()\n{call}    return self\n"
     fn = _exec_functions(source, ns, f"<jitclass {name} constructor {next(_generated)}>")[name]
     return njit(fn)
@@ -205,15 +211,16 @@ def _parameters(name, func, ns, what):
     """func's parameters as a def writes them (defaults named in ns) and as a call passes them."""
     params, passed = [], []
     for i, p in enumerate(inspect.signature(func).parameters.values()):
-        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            raise TypeError(f"jitclass {name}: {what}'s parameter {p.name!r} is not supported "
-                            f"(*args, **kwargs and keyword-only parameters are not)")
+        if p.kind == p.VAR_KEYWORD:
+            raise TypeError(f"jitclass {name}: {what}'s parameter **{p.name} is not supported")
+        if p.kind == p.KEYWORD_ONLY and not any(text.startswith("*") for text in params):
+            params.append("*")
         text = p.name
         if p.default is not p.empty:
             ns[f"__default{i}"] = p.default
             text += f"=__default{i}"
-        params.append(text)
-        passed.append(p.name)
+        params.append(("*" if p.kind == p.VAR_POSITIONAL else "") + text)
+        passed.append({p.VAR_POSITIONAL: f"*{p.name}", p.KEYWORD_ONLY: f"{p.name}={p.name}"}.get(p.kind, p.name))
     return params, passed
 
 
@@ -251,9 +258,16 @@ def _register(cls, spec):
 
     def __init__(self, *args, **kwargs):
         pass  # __new__ ran the compiled __init__
-    ns.update(__new__=__new__, __init__=__init__)
+
+    def __init_subclass__(cls_, **kwargs):  # its instances would be the jitclass's, not the subclass's
+        raise TypeError(f"cannot subclass from a jitclass ({name})")
+    ns.update(__new__=__new__, __init__=__init__, __init_subclass__=__init_subclass__)
     init = None
-    for attr, value in cls.__dict__.items():
+    # the members of its plain Python bases too, the class's own overriding theirs, as Numba gathers them
+    gathered = {}
+    for base in reversed(cls.__mro__[:-1]):
+        gathered.update(vars(base))
+    for attr, value in gathered.items():
         if attr in fields and not isinstance(value, (property, staticmethod)) and not inspect.isfunction(value):
             continue  # a class attribute naming a field's default: the field wins, as in Numba
         if attr == "__hash__" and value is None:
@@ -261,6 +275,8 @@ def _register(cls, spec):
         if isinstance(value, property):
             if value.fget is None:
                 raise TypeError(f"jitclass {name}: property {attr!r} has no getter")
+            if value.fdel is not None:
+                raise TypeError(f"jitclass {name}: property {attr!r} has a deleter, which is not supported (as in Numba)")
             getters[attr] = njit(value.fget)
             if value.fset is not None:
                 setters[attr] = njit(value.fset)

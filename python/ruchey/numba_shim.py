@@ -165,6 +165,16 @@ class _Module(pytypes.ModuleType):
             return importlib.import_module(f"{self.__name__}.{name}")
         return _placeholder(f"{self.__name__}.{name}")
 
+    def __setattr__(self, name, value):
+        # importing a submodule binds it on its parent; where the parent's name is a function of the
+        # same name (numba.experimental.jitclass, a decorator and a package), Numba's __init__ rebinds
+        # it to the function after, so `from numba.experimental import jitclass` stays the decorator
+        if isinstance(value, _Module) and value.__name__ == f"{self.__name__}.{name}" and \
+                any(hasattr(source, name) and not isinstance(getattr(source, name), pytypes.ModuleType)
+                    for source in self._sources):
+            return
+        super().__setattr__(name, value)
+
 
 # ---------------------------------------------------------------- what the submodules hold
 
@@ -210,6 +220,11 @@ class NumbaError(Exception):
     pass
 
 
+class LoweringError(NumbaError):
+    """Numba's, for a failure after typing; ruchey reports those as TypingError
+    or TypeError, so code catching it (with the others) still runs."""
+
+
 class UnsupportedParforsError(NumbaError):
     """Numba's, where its platform has no parallel loops; ruchey's always has them."""
 
@@ -233,7 +248,7 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
                NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
-               UnsupportedParforsError=UnsupportedParforsError)
+               UnsupportedParforsError=UnsupportedParforsError, LoweringError=LoweringError)
 
 
 def as_dtype(t):
@@ -341,6 +356,8 @@ def _submodules():
                                     alloca_once_value=_values.alloca_once_value),
                                (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
+        # the Python running, which code for Numba compares (utils.PYVERSION >= (3, 12))
+        "numba.core.utils": (dict(PYVERSION=sys.version_info[:2]), ()),
         "numba.cpython": ({}, ()),
         "numba.cpython.unsafe": ({}, ()),
         "numba.cpython.unsafe.tuple": (dict(tuple_setitem=ruchey.unsafe.tuple_setitem), ()),

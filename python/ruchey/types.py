@@ -10,6 +10,7 @@ import builtins
 import enum
 import functools
 import itertools
+import numbers
 import types as pytypes
 import weakref
 
@@ -88,7 +89,13 @@ class Type(metaclass=_Interning):
         return Type(self.kind, len(dims), layout, unit=self.unit)
 
     def __call__(self, *args):
-        """float64(int64, float64[:]) is a signature."""
+        """float64(int64, float64[:]) is a signature; int16(x) of a number x
+        (not a type) is x as a NumPy scalar of the type, as Numba's types
+        cast a value in Python (the function's Python original calls them)."""
+        if len(args) == 1 and not self.ndim and not isinstance(self.kind, str) and isinstance(args[0], numbers.Number):
+            import numpy
+            scalar = numpy.dtype(self.name).type
+            return scalar(args[0], self.unit) if self.unit else scalar(args[0])
         return Signature(self, args)
 
     def describe(self):
@@ -143,6 +150,38 @@ class Type(metaclass=_Interning):
         if not self.ndim:
             return self.name
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
+
+
+class Record(Type):
+    """A structured dtype's records (Numba's Record, what from_dtype gives
+    for one); Record(dtype)[:] and Array(record, 1, "A") are arrays of them."""
+
+    def __init__(self, fields_dtype, ndim=0, layout="C", readonly=False):
+        import numpy
+        super().__init__("record", ndim, layout, readonly)
+        self.fields_dtype = numpy.dtype(fields_dtype)
+
+    @property
+    def name(self):
+        return f"Record({self.fields_dtype})"
+
+    def __getitem__(self, dims):
+        t = Type(_SCALARS["float64"].kind)[dims]  # the dimensions and layout written
+        return Record(self.fields_dtype, t.ndim, t.layout)
+
+    @functools.cached_property
+    def dtype(self):
+        return Record(self.fields_dtype)
+
+    def describe(self):
+        return ("record", self.fields_dtype, self.ndim, self.layout + ("R" if self.readonly else ""))
+
+    def _key(self):
+        return self.describe()
+
+    def __repr__(self):
+        return self.name if not self.ndim else \
+            f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
 class Described:
@@ -956,7 +995,10 @@ class Array(metaclass=_Category):
             raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
+        layout = "C" if ndim == 1 and layout == "F" else layout
+        if isinstance(dtype, Record):
+            return Record(dtype.fields_dtype, ndim, layout, readonly)
+        return Type(dtype.kind, ndim, layout, readonly)
 
     @staticmethod
     def _holds(t):
@@ -1013,6 +1055,8 @@ def from_dtype(dtype):
         unit, count = numpy.datetime_data(dt)
         if count == 1 and unit in _UNITS or unit == "generic":
             return (NPDatetime if dt.kind == "M" else NPTimedelta)("" if unit == "generic" else unit)
+    if dt.names is not None:  # a structured dtype: its records
+        return Record(dt)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError(f"ruchey has no type for the dtype {dt!r} (byte order {dt.byteorder!r})")
@@ -1070,13 +1114,13 @@ def typeof(value):
         return none
     if isinstance(value, (_core.List, _core.Dict)):
         return _typed_container_type(value)
-    if isinstance(value, (numpy.ndarray, numpy.void)) and value.dtype.fields:  # records: as compiled code has them
-        return _typeof_described(value)
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:
             return t
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
+        if isinstance(t, Record):
+            return Record(t.fields_dtype, value.ndim, layout)
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
@@ -1108,7 +1152,7 @@ def typeof(value):
 
 
 def _typeof_described(value):
-    """What compiled code takes besides (records, named tuples, Python lists,
-    sets, slices): the type it compiles for, as signatures name it."""
+    """What compiled code takes besides (Python lists, sets, slices): the
+    type it compiles for, as signatures name it."""
     from ruchey import inspection
     return inspection._type_of(_core.typeof_described(value))
