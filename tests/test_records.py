@@ -666,3 +666,68 @@ def test_nested_record_field_returned():
     for i in range(3):
         got = f(a, i)
         assert got["p"] == a[i]["in"]["p"] and got["q"] == a[i]["in"]["q"] and type(got) is np.record
+
+
+# ---------------------------------------------------------------- record types in signatures
+
+def test_from_dtype_gives_a_record_type_with_numpys_layout():
+    fields = [("x", "f8"), ("n", "i2"), ("v", "f4", (3, 2)), ("c", "c8")]
+    dt = np.dtype(fields, align=True)
+    rec = ruchey.types.from_dtype(dt)
+    assert rec.size == dt.itemsize
+    assert [name for name, _ in rec.members] == list(dt.names)
+    for name in dt.names:
+        assert rec.offset(name) == dt.fields[name][1]
+    assert rec.typeof("x") == ruchey.float64 and rec.typeof("n") == ruchey.int16
+    assert rec.typeof("v") == ruchey.float32[:, ::1]
+    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and hash(rec) == hash(rec.dtype)
+    assert rec != ruchey.types.from_dtype(np.dtype(fields))
+    assert ruchey.typeof(np.zeros(3, dt)) == rec[::1] and ruchey.typeof(np.zeros(3, dt)[0]) == rec
+    assert ruchey.typeof(np.zeros((3, 2), dt, order="F")) == rec[::1, :]
+    assert rec[:].dtype == rec and rec[:].ndim == 1 and rec[:].layout == "A"
+
+
+def test_from_dtype_fields_hold_titles_as_numpys():
+    dt = np.dtype([(("the first", "a"), "i4"), ("b", "f8")])
+    rec = ruchey.types.from_dtype(dt)
+    assert set(rec.fields) == set(dt.fields)
+    assert rec.is_title("the first") and not rec.is_title("a") and not rec.is_title("b")
+
+
+def test_explicit_signature_of_record_arrays_and_records():
+    dt = dtype_of(["f8", "i4", "c16"], False)
+    rec = ruchey.types.from_dtype(dt)
+
+    @njit((rec[:], ruchey.intp))
+    def weighted(a, i):
+        return a[i]["f0"] * a[i]["f1"] + a[i]["f2"].imag
+
+    @njit(ruchey.float64(rec))
+    def one(r):
+        return r.f0 - r.f1
+
+    @njit((rec[:, :],))
+    def total(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                s += a[i, j].f0
+        return s
+
+    a = filled(dt, 7, seed_of("signature records"))
+    assert len(weighted.signatures) == 1 and len(one.signatures) == 1
+    for i in range(7):
+        assert weighted(a, i) == pytest.approx(weighted.py_func(a, i), rel=1e-12)
+        assert one(a[i]) == pytest.approx(a[i]["f0"] - a[i]["f1"], rel=1e-12)
+    grid = filled(dt, (4, 5), seed_of("signature records 2d"))
+    assert total(grid) == pytest.approx(grid["f0"].sum(), rel=1e-12)
+    assert total(np.asfortranarray(grid)) == pytest.approx(grid["f0"].sum(), rel=1e-12)
+    assert len(weighted.signatures) == 1 and len(total.signatures) == 1
+    with pytest.raises(TypeError, match="no matching definition"):
+        weighted(filled(dtype_of(["f8", "i8", "c16"], False), 3, 1), 0)
+
+
+def test_record_type_of_an_unsupported_dtype_is_refused_when_compiled():
+    rec = ruchey.types.from_dtype(np.dtype([("s", "U3"), ("x", "f8")]))
+    with pytest.raises(TypeError, match="field 's' has dtype <U3"):
+        njit((rec[:],))(lambda a: a[0].x)
