@@ -413,12 +413,14 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
     if (ty_holds_complex(args[i])) return ty_numpy_complex(in, n, args);
   const MathFn *m = &math_fns[n->bi->ival];
   if (ty_broadcast_ndim(args, n->list.len)) {  /* on arrays: elementwise, NumPy's dtypes */
-    const Type *t = NULL;
     for (int i = 0; i < n->list.len; i++) {
       const Type *e = args[i]->kind == TY_ARRAY ? args[i]->elem : args[i];
       if (!ty_is_scalar(e)) return ty_error(in, n->list.items[i], "%s() needs numbers or arrays, got %s", n->bi->name, args[i]->name);
-      t = t ? np_promote(t, e) : e;
     }
+    /* a Python number beside an array yields to it, as to an operator's:
+     * numpy.power(a, 2) of a float32 or int16 a keeps its dtype, as a ** 2 */
+    const Type *t = ty_operand_dtype(n->list.items[0], args[0], args[n->list.len - 1]);
+    if (n->list.len == 2) t = np_promote(t, ty_operand_dtype(n->list.items[1], args[1], args[0]));
     const Type *e = array_dtype(m, t);
     if (!e) return ty_error(in, n, "%s() is not defined for arrays of %s", n->bi->name, t->name);
     return ty_elementwise(in, n, args, e);

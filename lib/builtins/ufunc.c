@@ -57,7 +57,7 @@ static bool yields_to_array(const Node *n, const Type *t) {
 
 /* An operand's dtype beside the other's: a Python number yields to an
  * array, so int8 + 1 stays int8 and float32 * 2.5 float32. */
-static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
+const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other) {
   if (ty_is_time(elem_of(t)) || ty_is_time(elem_of(other))) return elem_of(t);  /* units, not promotions */
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
@@ -134,7 +134,7 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
 const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b) {
   const Type *args[2] = {a, b};
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
-  const Type *e = binop_dtype(in, n, op, operand_dtype(l, a, b), operand_dtype(r, b, a));
+  const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b), ty_operand_dtype(r, b, a));
   return e ? ty_array(e, ty_broadcast_ndim(args, 2), 'C', false) : NULL;
 }
 
@@ -388,7 +388,7 @@ static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
 }
 
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
-  const Type *ta = operand_dtype(a, a->ty, b->ty), *tb = operand_dtype(b, b->ty, a->ty);
+  const Type *ta = ty_operand_dtype(a, a->ty, b->ty), *tb = ty_operand_dtype(b, b->ty, a->ty);
   if (ty_is_time(ta)) return lo_time_compare(l, op, va, ta, vb, tb);
   const Type *t = np_promote(ta, tb);
   va = lo_convert(l, va, elem_of(a->ty), t);
