@@ -334,6 +334,25 @@ def test_isnat():
             same(e, g)
 
 
+def test_isnat_writes_an_out_array_given_by_position_or_keyword():
+    @njit
+    def into(a, out):
+        np.isnat(a, out)
+        return out
+
+    @njit
+    def into_kw(a, out):
+        return np.isnat(a, out=out)
+
+    rng = np.random.default_rng(15)
+    for a in (dates(rng, "s", 12), deltas(rng, "ms", 12)):
+        a[3] = np.array("NaT", dtype=a.dtype)
+        for f in (into, into_kw):
+            same(f.py_func(a, np.zeros(12, bool)), f(a, np.zeros(12, bool)))
+    with pytest.raises(ruchey.TypingError, match="out= must be an array"):
+        into(a, 1)
+
+
 def smallest(a):
     return np.min(a)
 

@@ -288,10 +288,12 @@ static const Type *ty_time_constant(Infer *in, Node *n, const Type **args) { ret
 
 static LLVMValueRef lo_time_constant(Lower *l, Node *n) { return const_i64(l, n->list.items[0]->ival); }
 
+static const char *const out_kw[] = {"out", NULL};
+
 const Builtin bi_datetime[] = {
   {"a NumPy datetime constant", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_time_constant,
    lo_time_constant, NULL},
-  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_ufunc_call,
+  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_ufunc_call,
    lo_isnat_elem},
   BI_END,
 };
