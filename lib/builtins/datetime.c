@@ -302,7 +302,11 @@ const Builtin bi_datetime[] = {
 
 static const char *const takes_time[] = {
   "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
-  "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract",
+  "numpy.copy", "array.copy", "numpy.where",
+  /* the operators' ufuncs, typed and computed as the operators (units, NaT), and their out= */
+  "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
+  "numpy.remainder", "numpy.mod", "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal",
+  "numpy.greater", "numpy.greater_equal", "numpy.ufunc.out",
   /* NaT found first, as NumPy's (reduce.c) */
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
   "numpy.argmax", "array.argmax",
@@ -320,7 +324,7 @@ static const char *const takes_time[] = {
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
-static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", NULL};
+static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};
 
 static bool named_in(const char *const *names, const char *name) {
   for (int i = 0; names[i]; i++)
