@@ -731,3 +731,59 @@ def test_record_type_of_an_unsupported_dtype_is_refused_when_compiled():
     rec = ruchey.types.from_dtype(np.dtype([("s", "U3"), ("x", "f8")]))
     with pytest.raises(TypeError, match="field 's' has dtype <U3"):
         njit((rec[:],))(lambda a: a[0].x)
+
+
+# ---------------------------------------------------------------- whole fields assigned
+
+def test_sub_array_field_assigned_an_array_or_a_number():
+    dt = np.dtype([("k", "i4"), ("v", "f8", (3,)), ("m", "i2", (2, 2))])
+
+    @njit
+    def f(a, row, grid):
+        for i in range(len(a)):
+            a[i].v = row * i
+            a[i]["m"] = grid[i % 2]
+            if i == 2:
+                a[i].v = 7.5
+        r = a[0]
+        r["m"] = 9
+        return a
+
+    def twin(a, row, grid):
+        for i in range(len(a)):
+            a[i]["v"] = row * i
+            a[i]["m"] = grid[i % 2]
+            if i == 2:
+                a[i]["v"] = 7.5
+        r = a[0]
+        r["m"] = 9
+        return a
+
+    rng = np.random.default_rng(seed_of("sub-array fields assigned"))
+    row, grid = rng.normal(size=3), rng.integers(-9, 9, (2, 2, 2))
+    a, b = np.zeros(5, dt), np.zeros(5, dt)
+    f(a, row, grid)
+    assert same_records(a, twin(b, row, grid))
+    with pytest.raises(ValueError):
+        f(np.zeros(5, dt), rng.normal(size=4), grid)
+    with pytest.raises(ValueError):
+        twin(np.zeros(5, dt), rng.normal(size=4), grid)
+
+
+def test_field_of_an_array_of_records_assigned_as_numpys():
+    dt = np.dtype([("x", "f8"), ("v", "i4", (2,))])
+
+    @njit
+    def f(a, x, v):
+        a["x"] = x
+        a.v = v
+        return a
+
+    def twin(a, x, v):
+        a["x"] = x
+        a["v"] = v
+        return a
+
+    rng = np.random.default_rng(seed_of("record array fields assigned"))
+    for x, v in [(rng.normal(size=6), rng.integers(0, 9, (6, 2))), (2.5, rng.integers(0, 9, 2)), (1.0, 3)]:
+        assert same_records(f(np.zeros(6, dt), x, v), twin(np.zeros(6, dt), x, v))
