@@ -368,6 +368,21 @@ def test_numpy_ufuncs_refuse_what_numpy_refuses_of_datetimes():
             f(dates(rng, "D", 4))
 
 
+def test_array_types_of_datetimes_keep_their_units_in_signatures():
+    from ruchey import types
+    m_s, big_d = types.Array(types.NPTimedelta("s"), 1, "C"), types.Array(types.NPDatetime("D"), 1, "A")
+    assert m_s == types.from_dtype("m8[s]")[::1] and big_d == types.from_dtype("M8[D]")[:]
+
+    @njit((big_d, m_s))
+    def shifted(d, m):
+        return d + m
+
+    rng = np.random.default_rng(17)
+    d, m = dates(rng, "D", 9), deltas(rng, "s", 9)
+    same(shifted.py_func(d, m), shifted(d, m))
+    assert len(shifted.signatures) == 1
+
+
 def test_isnat_writes_an_out_array_given_by_position_or_keyword():
     @njit
     def into(a, out):

@@ -685,6 +685,8 @@ def test_from_dtype_gives_a_record_type_with_numpys_layout():
     assert ruchey.typeof(np.zeros(3, dt)) == rec[::1] and ruchey.typeof(np.zeros(3, dt)[0]) == rec
     assert ruchey.typeof(np.zeros((3, 2), dt, order="F")) == rec[::1, :]
     assert rec[:].dtype == rec and rec[:].ndim == 1 and rec[:].layout == "A"
+    assert ruchey.types.Array(rec, 2, "F") == rec[::1, :] and isinstance(rec[:], ruchey.types.Array)
+    assert isinstance(rec, ruchey.types.Record) and not isinstance(rec, (ruchey.types.Number, ruchey.types.Array))
 
 
 def test_from_dtype_fields_hold_titles_as_numpys():

@@ -1029,8 +1029,9 @@ class _Category(type):
     kind of type t is (the typing functions of ruchey.extending do)."""
 
     def __instancecheck__(cls, t):
-        # (a package's own type, named by a str, is of none of these)
-        return isinstance(t, Type) and not isinstance(t.kind, str) and cls._holds(t)
+        # (a package's own type, named by a str, is of none of these; a record type is of Array alone, as an array's)
+        return isinstance(t, Type) and not isinstance(t.kind, str) and (cls is Array or not isinstance(t, Record)) \
+            and cls._holds(t)
 
 
 class Array(metaclass=_Category):
@@ -1044,7 +1045,10 @@ class Array(metaclass=_Category):
             raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
-        return Type(dtype.kind, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
+        layout = "C" if ndim == 1 and layout == "F" else layout
+        if isinstance(dtype, Record):
+            return Record(dtype.np_dtype, ndim, layout, readonly)
+        return Type(dtype.kind, ndim, layout, readonly, unit=dtype.unit)
 
     @staticmethod
     def _holds(t):
