@@ -368,6 +368,16 @@ def test_numpy_ufuncs_refuse_what_numpy_refuses_of_datetimes():
             f(dates(rng, "D", 4))
 
 
+@pytest.mark.parametrize("name", ["isnan", "isinf", "isfinite"])
+def test_numpy_float_predicates_of_datetimes_take_nat_as_nan(name):
+    f = njit(eval(f"lambda a: (np.{name}(a), np.{name}(a[0]), np.{name}(a[1:3]))"))
+    rng = np.random.default_rng(18)
+    for a in (dates(rng, "D", 12, nat=0.4), deltas(rng, "ns", 12, nat=0.4)):
+        a[0] = np.array("NaT", dtype=a.dtype)
+        for e, g in zip(f.py_func(a), f(a)):
+            same(e, g)
+
+
 def test_array_types_of_datetimes_keep_their_units_in_signatures():
     from ruchey import types
     m_s, big_d = types.Array(types.NPTimedelta("s"), 1, "C"), types.Array(types.NPDatetime("D"), 1, "A")

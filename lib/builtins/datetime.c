@@ -307,6 +307,8 @@ static const char *const takes_time[] = {
   "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
   "numpy.remainder", "numpy.mod", "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal",
   "numpy.greater", "numpy.greater_equal", "numpy.ufunc.out",
+  /* NaT their NaN (math.c) */
+  "numpy.isnan", "numpy.isinf", "numpy.isfinite",
   /* NaT found first, as NumPy's (reduce.c) */
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
   "numpy.argmax", "array.argmax",

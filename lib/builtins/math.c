@@ -473,6 +473,14 @@ static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *
 
 /* f of one element of each argument (values of the arguments' element
  * types), to the element type of n. */
+/* numpy.isnan, isinf, isfinite of a datetime64 or timedelta64: NaT (int64's
+ * least value) is their NaN, and none is infinite, as NumPy's */
+static LLVMValueRef time_predicate(Lower *l, int fn, LLVMValueRef v) {
+  if (fn == ISINF) return const_bool(l, false);
+  LLVMValueRef nat = LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstInt(l->mod->i64, (unsigned long long)INT64_MIN, 1), "");
+  return fn == ISNAN ? nat : LLVMBuildNot(l->b, nat, "");
+}
+
 static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const MathFn *m = &math_fns[n->bi->ival];
   const Type *rt = elem_of(n->ty);
@@ -480,8 +488,9 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   LLVMValueRef a[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
   if (int_args && (m->flags & M_PREDICATE)) {
-    if (!m->int_code) return const_bool(l, m->int_truth);
     const Type *t = elem_of(n->list.items[0]->ty);
+    if (ty_is_time(t)) return time_predicate(l, (int)n->bi->ival, v[0]);
+    if (!m->int_code) return const_bool(l, m->int_truth);
     return m->int_code(l, t, v);
   }
   if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_convert(l, v[0], n->list.items[0]->ty, TYS(TY_I64));
