@@ -57,6 +57,9 @@ TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
          "numba.np.numpy_support", "numba.experimental")
+# switches of Numba's own pipeline (its NRT, its array-expression rewrites) that some tests pass
+# to njit to test one of its passes alone; the result is the same with them or without
+PIPELINE_FLAGS = ("_nrt", "no_rewrites")
 
 
 def taken_from_numba(value):
@@ -132,10 +135,22 @@ def rebind_names(holder, homes, numba_dispatcher):
         for home, key in places_of(name, value, homes):
             ours = getattr(home, key, None) if isinstance(key, str) else None
             if ours is not None and type(ours).__name__ != "_Placeholder":
+                if key in ("jit", "njit"):
+                    ours = without_pipeline_flags(ours)
                 setattr(holder, name, ours)
                 rebound.append(name)
                 break
     return rebound
+
+
+def without_pipeline_flags(decorator):
+    """ruchey's jit or njit, taking and dropping Numba's PIPELINE_FLAGS."""
+    def decorate(*args, **options):
+        for flag in PIPELINE_FLAGS:
+            options.pop(flag, None)
+        return decorator(*args, **options)
+    decorate.__wrapped__ = decorator
+    return decorate
 
 
 def places_of(name, value, homes):

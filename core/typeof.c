@@ -497,6 +497,28 @@ static const Type *described_funcptr(PyObject *d) {
   return ret ? core_api()->funcptr(ret, n, types) : NULL;
 }
 
+/* ("record", a structured dtype, ndim, layout): its records (ndim 0) or
+ * an array of them, as types.from_dtype(dtype) and its [:] give them. */
+static const Type *described_record(PyObject *d) {
+  PyObject *dtype;
+  int ndim;
+  const char *layout;
+  if (!PyArg_ParseTuple(d, "sOis", &(const char *){NULL}, &dtype, &ndim, &layout)) return NULL;
+  if (!PyArray_DescrCheck(dtype) || !PyDataType_HASFIELDS((PyArray_Descr *)dtype) || ndim < 0 ||
+      ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
+    PyErr_SetString(PyExc_ValueError, "invalid record type description");
+    return NULL;
+  }
+  const Type *t = disp_record_type((PyArray_Descr *)dtype);
+  if (!t) {
+    PyObject *why = disp_record_refusal((PyArray_Descr *)dtype);
+    if (why) PyErr_Format(PyExc_TypeError, "a record type %U", why);
+    Py_XDECREF(why);
+    return NULL;
+  }
+  return ndim ? core_api()->array(t, ndim, layout[0], layout[1] == 'R') : t;
+}
+
 const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
@@ -530,6 +552,7 @@ const Type *disp_described_type(PyObject *d) {
     if (!t) PyErr_SetString(PyExc_TypeError, "a CUDA kernel has no type as a value");
     return t;
   }
+  if (!strcmp(tag, "record")) return described_record(d);
   if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));
@@ -540,15 +563,6 @@ const Type *disp_described_type(PyObject *d) {
     const Type *t = core_is_enum_class(PyTuple_GET_ITEM(d, 1)) ? disp_enum_type(PyTuple_GET_ITEM(d, 1)) : NULL;
     if (!t) PyErr_Format(PyExc_TypeError, "%R is no enum class whose members compiled code holds", PyTuple_GET_ITEM(d, 1));
     return t;
-  }
-  if (!strcmp(tag, "record") && PyTuple_GET_SIZE(d) == 4) {  /* ("record", its dtype, ndim, layout): Record */
-    PyObject *descr = PyTuple_GET_ITEM(d, 1);
-    const Type *elem = PyArray_DescrCheck(descr) ? disp_record_type((PyArray_Descr *)descr) : NULL;
-    if (!elem || !PyArg_ParseTuple(d, "sOis", &tag, &descr, &ndim, &layout)) {
-      if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%R is no structured dtype compiled code holds", descr);
-      return NULL;
-    }
-    return ndim ? core_api()->array(elem, ndim, layout[0], layout[1] == 'R') : elem;
   }
   if (!strcmp(tag, "dict") && PyTuple_GET_SIZE(d) == 3) {  /* ("dict", the keys', the values'): a typed Dict */
     const Type *k = disp_described_type(PyTuple_GET_ITEM(d, 1)), *v = k ? disp_described_type(PyTuple_GET_ITEM(d, 2)) : NULL;

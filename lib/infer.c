@@ -906,6 +906,22 @@ static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
   return ty_expr(in, at);
 }
 
+static void ty_store(Infer *in, Node *target, const Type *t, Node *at);
+
+/* r.v = x (r['v'] = x) of a record field v that is a C array: r.v[...] = x,
+ * x's elements (or x itself, broadcast) stored into the field's, as
+ * Numba's. Whether target was such a field, made that store. */
+static bool nested_array_store(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *f = ty_expr(in, target);
+  if (!f || f->kind != TY_ARRAY || target->kind != N_ATTR) return false;
+  Node *field = arena_alloc(in->f->arena, sizeof(Node)), *dots = arena_alloc(in->f->arena, sizeof(Node));
+  *field = *target;
+  *dots = (Node){.kind = N_ELLIPSIS, .line = target->line, .col = target->col};
+  *target = (Node){.kind = N_INDEX, .line = field->line, .col = field->col, .lhs = field, .rhs = dots};
+  ty_store(in, target, t, at);
+  return true;
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     const Type *owner = ty_expr(in, target->lhs);
@@ -921,7 +937,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       t = field;
     }
     if (field) ty_jitclass_store(in, target, t, at);
-    else if (owner && owner->kind != TY_CLASS) ty_record_store(in, target, t, at);
+    else if (owner && owner->kind != TY_CLASS && !nested_array_store(in, target, t, at) && !ty_failed(in))
+      ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
     assign_var(in, target, t);
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
@@ -933,7 +950,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_dict_store(in, target, t, at);
   } else if (target->kind == N_INDEX && ty_holds_record(target->lhs->ty) &&
              (target->lhs->ty->kind == TY_RECORD || target->rhs->kind == N_STRING)) {
-    ty_record_store(in, target, t, at);
+    if (!nested_array_store(in, target, t, at) && !ty_failed(in)) ty_record_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
     const Type *elem = ty_expr(in, target);
     if (!elem) return;

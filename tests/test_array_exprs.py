@@ -108,6 +108,20 @@ def test_python_numbers_passed_as_arguments_are_weak(value, dtype):
     check(f, value, values(RNG, dtype, (9,)))
 
 
+WEAK_UFUNC_SOURCES = ["np.{f}(a, 3)", "np.{f}(2, a)", "np.{f}(a, 2.5)", "np.{f}(a, n)", "np.{f}(x, a)"]
+
+
+@pytest.mark.parametrize("name", ["power", "maximum", "minimum", "fmax", "fmin", "arctan2", "hypot", "copysign",
+                                  "fmod", "logaddexp", "nextafter"])
+@pytest.mark.parametrize("source", WEAK_UFUNC_SOURCES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.int64], ids=lambda d: np.dtype(d).name)
+def test_python_numbers_yield_to_arrays_in_numpy_math_functions(name, source, dtype):
+    f = define(f"@ruchey.njit\ndef f(a, n, x):\n    return {source.format(f=name)}\n")
+    a = np.abs(values(RNG, dtype, (11,)))
+    a[a == 0] = 1
+    check_or_refused(f, a, 4, 1.5, ulps=True)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_unary_operators(dtype):
     neg = define("@ruchey.njit\ndef f(a):\n    return -a\n")

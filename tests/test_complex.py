@@ -630,7 +630,6 @@ def test_matrix_products_of_complex_through_blas():
 
 @pytest.mark.parametrize("src", [
     "def f(a):\n    return np.nanmin(a)\n",  # (np.sort, np.argmax, a.min: test_complex_sort.py)
-    "def f(a):\n    return a < a\n",
     "def f(a):\n    return np.maximum(a, a)\n",
     "def f(a):\n    return np.nanargmax(a)\n",
     "def f(a):\n    return a // 2\n",
@@ -760,3 +759,62 @@ def numpy_complex_globals(x):
 def test_numpy_complex_globals_are_frozen_with_their_type():
     a, b = numpy_complex_globals(2.0)
     assert a == complex(G64 * np.float32(2.0)) and b == complex(G128 + 2.0)
+
+
+# ---------------------------------------------------------------- NumPy's ufuncs of complex arrays
+
+def complex_operands(seed):
+    """Complex arrays of small parts, many of them equal, with NaN parts."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-2, 3, 60) + 1j * rng.integers(-2, 3, 60)
+    b = rng.integers(-2, 3, 60) + 1j * rng.integers(-2, 3, 60)
+    a[[3, 9]] = [complex(np.nan, 1), complex(1, np.nan)]
+    b[[5, 9]] = [complex(1, np.nan), complex(2, 0)]
+    return a, b
+
+
+@pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                                  "logical_and", "logical_or", "logical_xor"])
+def test_numpy_comparisons_and_logical_functions_of_complex_as_numpys_order(name):
+    f = njit(eval(f"lambda x, y: np.{name}(x, y)"))
+    a, b = complex_operands(hash(name) % 1000)
+    with np.errstate(invalid="ignore"):
+        for x, y in [(a, b), (a.astype(np.complex64), b), (a, 1 + 0j), (2.0, b), (a[2], b[2]), (a[9], b[9])]:
+            expected, got = f.py_func(x, y), f(x, y)
+            assert np.asarray(got).dtype == np.asarray(expected).dtype
+            np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
+def test_ordering_operators_of_complex_arrays_as_numpys(op):
+    f = njit(eval(f"lambda x, y: x {op} y"))
+    a, b = complex_operands(7)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(f(a, b), f.py_func(a, b))
+        np.testing.assert_array_equal(f(a.reshape(6, 10), b[:10]), f.py_func(a.reshape(6, 10), b[:10]))
+    scalar = njit(eval(f"lambda x, y: x {op} y"))
+    with pytest.raises(ruchey.TypingError, match="only compared with == and !="):
+        scalar(1j, 2j)  # Python's complex numbers have no order
+
+
+@pytest.mark.parametrize("name", ["logical_not", "positive", "conjugate", "conj"])
+def test_numpy_unary_functions_of_complex(name):
+    f = njit(eval(f"lambda x: np.{name}(x)"))
+    a, _ = complex_operands(11)
+    np.testing.assert_array_equal(f(a), f.py_func(a))
+    np.testing.assert_array_equal(f(a.astype(np.complex64)), f.py_func(a.astype(np.complex64)))
+
+
+def test_conjugate_writes_an_out_array_given_by_position_or_keyword():
+    @njit
+    def into(x, out):
+        np.conjugate(x, out)
+        return np.conj(x, out=out[::-1])
+
+    a, _ = complex_operands(12)
+    for x in (a, a.astype(np.complex64), np.arange(-5, 55)):
+        expected, got = np.zeros(60, x.dtype), np.zeros(60, x.dtype)
+        np.testing.assert_array_equal(into(x, got), into.py_func(x, expected))
+        np.testing.assert_array_equal(got, expected)
+    with pytest.raises(ruchey.TypingError, match="cannot cast"):
+        into(a, np.zeros(60))

@@ -334,6 +334,84 @@ def test_isnat():
             same(e, g)
 
 
+TIME_UFUNCS = [
+    ("np.multiply(a, 3)", "md"), ("np.multiply(2.5, a)", "md"), ("np.multiply(a, b)", "mi"),
+    ("np.true_divide(a, b)", "mm"), ("np.divide(a, 4)", "md"), ("np.floor_divide(a, b)", "mm"),
+    ("np.floor_divide(a, 3)", "md"), ("np.remainder(a, b)", "mm"), ("np.mod(a, b)", "mm"),
+    ("np.equal(a, b)", "mm"), ("np.not_equal(a, b)", "MM"), ("np.less(a, b)", "MM"), ("np.less_equal(a, b)", "mm"),
+    ("np.greater(a, b)", "mm"), ("np.greater_equal(a, b)", "MM"), ("np.positive(a)", "m"),
+    ("np.add(a, b, np.zeros(a.shape, 'M8[s]'))", "Mm"), ("np.subtract(a, b, out=np.zeros(a.shape, 'm8[ms]'))", "MM"),
+    ("np.negative(a, np.zeros(a.shape, 'm8[ms]'))", "m"), ("np.absolute(a, out=np.zeros(a.shape, 'm8[ms]'))", "m"),
+]
+
+
+@pytest.mark.parametrize("source, kinds", TIME_UFUNCS)
+def test_numpy_operator_ufuncs_of_datetimes_as_the_operators(source, kinds):
+    f = njit(eval(f"lambda a, b: {source}"))
+    rng = np.random.default_rng(len(source))
+    make = {"m": lambda u: deltas(rng, u, 16), "M": lambda u: dates(rng, u, 16), "d": lambda u: 2.5,
+            "i": lambda u: 3}
+    for units in (("s", "s"), ("s", "ms"), ("D", "h")):
+        args = [make[k](u) for k, u in zip(kinds, units)] + [None] * (2 - len(kinds))
+        if kinds == "mi":
+            args[1] = rng.integers(-5, 5, 16)
+        same(numpy_result(f.py_func, *args), f(*args))
+
+
+def test_numpy_ufuncs_refuse_what_numpy_refuses_of_datetimes():
+    rng = np.random.default_rng(16)
+    for source in ("np.multiply(a, 2)", "np.true_divide(a, 2)", "np.positive(a)", "np.floor_divide(a, a)"):
+        f = njit(eval(f"lambda a: {source}"))
+        with pytest.raises(TypeError):
+            f.py_func(dates(rng, "D", 4))
+        with pytest.raises(ruchey.TypingError):
+            f(dates(rng, "D", 4))
+
+
+@pytest.mark.parametrize("name", ["isnan", "isinf", "isfinite"])
+def test_numpy_float_predicates_of_datetimes_take_nat_as_nan(name):
+    f = njit(eval(f"lambda a: (np.{name}(a), np.{name}(a[0]), np.{name}(a[1:3]))"))
+    rng = np.random.default_rng(18)
+    for a in (dates(rng, "D", 12, nat=0.4), deltas(rng, "ns", 12, nat=0.4)):
+        a[0] = np.array("NaT", dtype=a.dtype)
+        for e, g in zip(f.py_func(a), f(a)):
+            same(e, g)
+
+
+def test_array_types_of_datetimes_keep_their_units_in_signatures():
+    from ruchey import types
+    m_s, big_d = types.Array(types.NPTimedelta("s"), 1, "C"), types.Array(types.NPDatetime("D"), 1, "A")
+    assert m_s == types.from_dtype("m8[s]")[::1] and big_d == types.from_dtype("M8[D]")[:]
+
+    @njit((big_d, m_s))
+    def shifted(d, m):
+        return d + m
+
+    rng = np.random.default_rng(17)
+    d, m = dates(rng, "D", 9), deltas(rng, "s", 9)
+    same(shifted.py_func(d, m), shifted(d, m))
+    assert len(shifted.signatures) == 1
+
+
+def test_isnat_writes_an_out_array_given_by_position_or_keyword():
+    @njit
+    def into(a, out):
+        np.isnat(a, out)
+        return out
+
+    @njit
+    def into_kw(a, out):
+        return np.isnat(a, out=out)
+
+    rng = np.random.default_rng(15)
+    for a in (dates(rng, "s", 12), deltas(rng, "ms", 12)):
+        a[3] = np.array("NaT", dtype=a.dtype)
+        for f in (into, into_kw):
+            same(f.py_func(a, np.zeros(12, bool)), f(a, np.zeros(12, bool)))
+    with pytest.raises(ruchey.TypingError, match="out= must be an array"):
+        into(a, 1)
+
+
 def smallest(a):
     return np.min(a)
 

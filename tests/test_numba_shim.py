@@ -50,6 +50,13 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         from numba.core.errors import NumbaValueError, NumbaNotImplementedError
         assert issubclass(NumbaValueError, TypingError) and issubclass(NumbaNotImplementedError, TypingError)
         assert as_dtype(types.float32) == np.float32 and from_dtype(np.int16) == ruchey.int16
+        rec = np.dtype([("x", "f8"), ("n", "i4")])
+        assert as_dtype(from_dtype(rec)) == rec and from_dtype(rec).offset("n") == 8
+        from numba.np.numpy_support import numpy_version
+        assert numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
+        assert types.int16 in types.signed_domain and types.uint8 in types.integer_domain
+        assert types.complex64 in types.number_domain and types.float32 not in core_types.integer_domain
+        assert core_types.np_real_domain == {types.float32, types.float64}
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0
         assert numba.config.NUMBA_NUM_THREADS >= 1

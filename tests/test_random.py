@@ -232,6 +232,49 @@ def test_python_getrandbits_fills_the_low_word_first(k):
     assert py_bits(SEED, k) == expected
 
 
+@ruchey.njit
+def py_stepped(seed, n, start, stop, step):
+    random.seed(seed)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = random.randrange(start, stop, step)
+    return out
+
+
+@pytest.mark.parametrize("start, stop, step", [(0, 100, 7), (100, 0, -3), (5, 6, 10), (-50, 50, 3), (-1, -40, -13),
+                                               (0, 2**40, 2**20 + 1), (3, 4, 1)])
+def test_python_randrange_with_a_step_draws_an_index_of_the_range(start, stop, step):
+    count = len(range(start, stop, step))
+    words = iter(raw_words(SEED, 20000))
+    got = list(py_stepped(SEED, 300, start, stop, step))
+    assert got == [start + step * randbelow(words, count) for _ in range(300)]
+    assert all(x in range(start, stop, step) for x in py_stepped.py_func(SEED, 50, start, stop, step))
+
+
+@pytest.mark.parametrize("start, stop, step, message", [(0, 10, 0, "zero step"), (0, 10, -1, "empty range"),
+                                                        (10, 0, 2, "empty range"), (4, 4, 3, "empty range")])
+def test_python_randrange_with_a_bad_step_is_a_value_error(start, stop, step, message):
+    with pytest.raises(ValueError):
+        py_stepped.py_func(SEED, 1, start, stop, step)
+    with pytest.raises(ValueError, match=message):
+        py_stepped(SEED, 1, start, stop, step)
+
+
+def test_python_randrange_step_must_be_an_int_after_a_stop():
+    @ruchey.njit
+    def float_step(x):
+        return random.randrange(0, 10, x)
+
+    @ruchey.njit
+    def step_without_stop():
+        return random.randrange(10, None, 2)
+
+    with pytest.raises(ruchey.TypingError, match="step must be an int"):
+        float_step(1.5)
+    with pytest.raises(ruchey.TypingError, match="a step needs a stop"):
+        step_without_stop()
+
+
 def test_python_randint_of_an_empty_range_is_a_value_error():
     with pytest.raises(ValueError, match="empty range"):
         py_ints(SEED, 1, 5, 4, 0)

@@ -699,3 +699,124 @@ def test_from_dtype_of_a_structured_dtype_types_signatures():
         assert h(r) == record_weight(r)
     with pytest.raises(TypeError):
         g(a[::2])  # compiled for contiguous arrays only
+# ---------------------------------------------------------------- record types in signatures
+
+def test_from_dtype_gives_a_record_type_with_numpys_layout():
+    fields = [("x", "f8"), ("n", "i2"), ("v", "f4", (3, 2)), ("c", "c8")]
+    dt = np.dtype(fields, align=True)
+    rec = ruchey.types.from_dtype(dt)
+    assert rec.size == dt.itemsize
+    assert [name for name, _ in rec.members] == list(dt.names)
+    for name in dt.names:
+        assert rec.offset(name) == dt.fields[name][1]
+    assert rec.typeof("x") == ruchey.float64 and rec.typeof("n") == ruchey.int16
+    assert rec.typeof("v") == ruchey.float32[:, ::1]
+    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and hash(rec) == hash(rec.dtype)
+    assert rec != ruchey.types.from_dtype(np.dtype(fields))
+    assert ruchey.typeof(np.zeros(3, dt)) == rec[::1] and ruchey.typeof(np.zeros(3, dt)[0]) == rec
+    assert ruchey.typeof(np.zeros((3, 2), dt, order="F")) == rec[::1, :]
+    assert rec[:].dtype == rec and rec[:].ndim == 1 and rec[:].layout == "A"
+    assert ruchey.types.Array(rec, 2, "F") == rec[::1, :] and isinstance(rec[:], ruchey.types.Array)
+    assert isinstance(rec, ruchey.types.Record) and not isinstance(rec, (ruchey.types.Number, ruchey.types.Array))
+
+
+def test_from_dtype_fields_hold_titles_as_numpys():
+    dt = np.dtype([(("the first", "a"), "i4"), ("b", "f8")])
+    rec = ruchey.types.from_dtype(dt)
+    assert set(rec.fields) == set(dt.fields)
+    assert rec.is_title("the first") and not rec.is_title("a") and not rec.is_title("b")
+
+
+def test_explicit_signature_of_record_arrays_and_records():
+    dt = dtype_of(["f8", "i4", "c16"], False)
+    rec = ruchey.types.from_dtype(dt)
+
+    @njit((rec[:], ruchey.intp))
+    def weighted(a, i):
+        return a[i]["f0"] * a[i]["f1"] + a[i]["f2"].imag
+
+    @njit(ruchey.float64(rec))
+    def one(r):
+        return r.f0 - r.f1
+
+    @njit((rec[:, :],))
+    def total(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                s += a[i, j].f0
+        return s
+
+    a = filled(dt, 7, seed_of("signature records"))
+    assert len(weighted.signatures) == 1 and len(one.signatures) == 1
+    for i in range(7):
+        assert weighted(a, i) == pytest.approx(weighted.py_func(a, i), rel=1e-12)
+        assert one(a[i]) == pytest.approx(a[i]["f0"] - a[i]["f1"], rel=1e-12)
+    grid = filled(dt, (4, 5), seed_of("signature records 2d"))
+    assert total(grid) == pytest.approx(grid["f0"].sum(), rel=1e-12)
+    assert total(np.asfortranarray(grid)) == pytest.approx(grid["f0"].sum(), rel=1e-12)
+    assert len(weighted.signatures) == 1 and len(total.signatures) == 1
+    with pytest.raises(TypeError, match="no matching definition"):
+        weighted(filled(dtype_of(["f8", "i8", "c16"], False), 3, 1), 0)
+
+
+def test_record_type_of_an_unsupported_dtype_is_refused_when_compiled():
+    rec = ruchey.types.from_dtype(np.dtype([("s", "U3"), ("x", "f8")]))
+    with pytest.raises(TypeError, match="field 's' has dtype <U3"):
+        njit((rec[:],))(lambda a: a[0].x)
+
+
+# ---------------------------------------------------------------- whole fields assigned
+
+def test_sub_array_field_assigned_an_array_or_a_number():
+    dt = np.dtype([("k", "i4"), ("v", "f8", (3,)), ("m", "i2", (2, 2))])
+
+    @njit
+    def f(a, row, grid):
+        for i in range(len(a)):
+            a[i].v = row * i
+            a[i]["m"] = grid[i % 2]
+            if i == 2:
+                a[i].v = 7.5
+        r = a[0]
+        r["m"] = 9
+        return a
+
+    def twin(a, row, grid):
+        for i in range(len(a)):
+            a[i]["v"] = row * i
+            a[i]["m"] = grid[i % 2]
+            if i == 2:
+                a[i]["v"] = 7.5
+        r = a[0]
+        r["m"] = 9
+        return a
+
+    rng = np.random.default_rng(seed_of("sub-array fields assigned"))
+    row, grid = rng.normal(size=3), rng.integers(-9, 9, (2, 2, 2))
+    a, b = np.zeros(5, dt), np.zeros(5, dt)
+    f(a, row, grid)
+    assert same_records(a, twin(b, row, grid))
+    with pytest.raises(ValueError):
+        f(np.zeros(5, dt), rng.normal(size=4), grid)
+    with pytest.raises(ValueError):
+        twin(np.zeros(5, dt), rng.normal(size=4), grid)
+
+
+def test_field_of_an_array_of_records_assigned_as_numpys():
+    dt = np.dtype([("x", "f8"), ("v", "i4", (2,))])
+
+    @njit
+    def f(a, x, v):
+        a["x"] = x
+        a.v = v
+        return a
+
+    def twin(a, x, v):
+        a["x"] = x
+        a["v"] = v
+        return a
+
+    rng = np.random.default_rng(seed_of("record array fields assigned"))
+    for x, v in [(rng.normal(size=6), rng.integers(0, 9, (6, 2))), (2.5, rng.integers(0, 9, 2)), (1.0, 3)]:
+        assert same_records(f(np.zeros(6, dt), x, v), twin(np.zeros(6, dt), x, v))

@@ -398,9 +398,9 @@ static const char *const out_kw[] = {"out", NULL};
   {"number.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part, \
    lo_real_self},                                                                                             \
   NUMBER_ITEM(kind, 0)
-/* numpy.real and its kin: ival says which part */
-#define PARTS(name, which, type) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, type, lo_parts, \
+/* numpy.real and its kin: ival says which part; the ufuncs (conjugate) take out= */
+#define PARTS(name, which, type, kw) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, kw, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, type, lo_parts, \
    lo_parts_elem}
 /* numpy.f's complex row, which numpy.f's math.c row hands complex arguments to */
 #define NUMPY_OF_COMPLEX(name, fn) \
@@ -427,11 +427,11 @@ const Builtin bi_complex[] = {
    ty_elementwise_same, lo_parts, lo_parts_elem},
   {"array.conj", NULL, "conj", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'c', 0,
    ty_elementwise_same, lo_parts, lo_parts_elem},
-  PARTS("real", 'r', ty_elementwise_part),
-  PARTS("imag", 'i', ty_elementwise_part),
-  PARTS("angle", 'a', ty_elementwise_part),
-  PARTS("conj", 'c', ty_elementwise_same),
-  PARTS("conjugate", 'c', ty_elementwise_same),
+  PARTS("real", 'r', ty_elementwise_part, NULL),
+  PARTS("imag", 'i', ty_elementwise_part, NULL),
+  PARTS("angle", 'a', ty_elementwise_part, NULL),
+  PARTS("conj", 'c', ty_elementwise_same, out_kw),
+  PARTS("conjugate", 'c', ty_elementwise_same, out_kw),
   NUMPY_OF_COMPLEX("sqrt", CM_SQRT), NUMPY_OF_COMPLEX("exp", CM_EXP), NUMPY_OF_COMPLEX("log", CM_LOG),
   NUMPY_OF_COMPLEX("log10", CM_LOG10), NUMPY_OF_COMPLEX("sin", CM_SIN), NUMPY_OF_COMPLEX("cos", CM_COS),
   NUMPY_OF_COMPLEX("tan", CM_TAN), NUMPY_OF_COMPLEX("arcsin", CM_ASIN), NUMPY_OF_COMPLEX("arccos", CM_ACOS),

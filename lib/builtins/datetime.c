@@ -288,10 +288,12 @@ static const Type *ty_time_constant(Infer *in, Node *n, const Type **args) { ret
 
 static LLVMValueRef lo_time_constant(Lower *l, Node *n) { return const_i64(l, n->list.items[0]->ival); }
 
+static const char *const out_kw[] = {"out", NULL};
+
 const Builtin bi_datetime[] = {
   {"a NumPy datetime constant", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_time_constant,
    lo_time_constant, NULL},
-  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_ufunc_call,
+  {"numpy.isnat", "numpy", "isnat", BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP, 0, 0, ty_isnat, lo_ufunc_call,
    lo_isnat_elem},
   BI_END,
 };
@@ -300,7 +302,13 @@ const Builtin bi_datetime[] = {
 
 static const char *const takes_time[] = {
   "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
-  "numpy.copy", "array.copy", "numpy.where", "numpy.add", "numpy.subtract",
+  "numpy.copy", "array.copy", "numpy.where",
+  /* the operators' ufuncs, typed and computed as the operators (units, NaT), and their out= */
+  "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
+  "numpy.remainder", "numpy.mod", "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal",
+  "numpy.greater", "numpy.greater_equal", "numpy.ufunc.out",
+  /* NaT their NaN (math.c) */
+  "numpy.isnan", "numpy.isinf", "numpy.isfinite",
   /* NaT found first, as NumPy's (reduce.c) */
   "numpy.min", "array.min", "numpy.amin", "numpy.max", "array.max", "numpy.amax", "numpy.argmin", "array.argmin",
   "numpy.argmax", "array.argmax",
@@ -318,7 +326,7 @@ static const char *const takes_time[] = {
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
-static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", NULL};
+static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};
 
 static bool named_in(const char *const *names, const char *name) {
   for (int i = 0; names[i]; i++)

@@ -413,12 +413,14 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
     if (ty_holds_complex(args[i])) return ty_numpy_complex(in, n, args);
   const MathFn *m = &math_fns[n->bi->ival];
   if (ty_broadcast_ndim(args, n->list.len)) {  /* on arrays: elementwise, NumPy's dtypes */
-    const Type *t = NULL;
     for (int i = 0; i < n->list.len; i++) {
       const Type *e = args[i]->kind == TY_ARRAY ? args[i]->elem : args[i];
       if (!ty_is_scalar(e)) return ty_error(in, n->list.items[i], "%s() needs numbers or arrays, got %s", n->bi->name, args[i]->name);
-      t = t ? np_promote(t, e) : e;
     }
+    /* a Python number beside an array yields to it, as to an operator's:
+     * numpy.power(a, 2) of a float32 or int16 a keeps its dtype, as a ** 2 */
+    const Type *t = ty_operand_dtype(n->list.items[0], args[0], args[n->list.len - 1]);
+    if (n->list.len == 2) t = np_promote(t, ty_operand_dtype(n->list.items[1], args[1], args[0]));
     const Type *e = array_dtype(m, t);
     if (!e) return ty_error(in, n, "%s() is not defined for arrays of %s", n->bi->name, t->name);
     return ty_elementwise(in, n, args, e);
@@ -471,6 +473,14 @@ static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *
 
 /* f of one element of each argument (values of the arguments' element
  * types), to the element type of n. */
+/* numpy.isnan, isinf, isfinite of a datetime64 or timedelta64: NaT (int64's
+ * least value) is their NaN, and none is infinite, as NumPy's */
+static LLVMValueRef time_predicate(Lower *l, int fn, LLVMValueRef v) {
+  if (fn == ISINF) return const_bool(l, false);
+  LLVMValueRef nat = LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstInt(l->mod->i64, (unsigned long long)INT64_MIN, 1), "");
+  return fn == ISNAN ? nat : LLVMBuildNot(l->b, nat, "");
+}
+
 static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const MathFn *m = &math_fns[n->bi->ival];
   const Type *rt = elem_of(n->ty);
@@ -478,8 +488,9 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   LLVMValueRef a[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
   if (int_args && (m->flags & M_PREDICATE)) {
-    if (!m->int_code) return const_bool(l, m->int_truth);
     const Type *t = elem_of(n->list.items[0]->ty);
+    if (ty_is_time(t)) return time_predicate(l, (int)n->bi->ival, v[0]);
+    if (!m->int_code) return const_bool(l, m->int_truth);
     return m->int_code(l, t, v);
   }
   if (!numpy && int_args && (m->flags & M_INT_RESULT)) return lo_convert(l, v[0], n->list.items[0]->ty, TYS(TY_I64));

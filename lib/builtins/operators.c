@@ -118,7 +118,9 @@ static const char *const out_kw[] = {"out", NULL};
 #define UFUNC(name, op, n, type, elem) UFUNC_OF(name, op, n, 0, type, elem)
 /* the typer refuses complex numbers to the operators that have none */
 #define ARITH(name, op) UFUNC_OF(name, op, 2, BF_COMPLEX, ty_arith, lo_arith_elem)
-#define COMPARE(name, op) UFUNC(name, op, 2, ty_predicate, lo_compare_elem)
+/* complex numbers compare as NumPy orders them (ufunc.c), and are true where not zero */
+#define COMPARE(name, op) UFUNC_OF(name, op, 2, BF_COMPLEX, ty_predicate, lo_compare_elem)
+#define LOGICAL(name, op, n) UFUNC_OF(name, op, n, BF_COMPLEX, ty_predicate, lo_logical_elem)
 
 const Builtin bi_operators[] = {
   ARITH("add", OP_ADD),
@@ -142,12 +144,12 @@ const Builtin bi_operators[] = {
   COMPARE("less_equal", OP_LE),
   COMPARE("greater", OP_GT),
   COMPARE("greater_equal", OP_GE),
-  UFUNC("logical_and", OP_BITAND, 2, ty_predicate, lo_logical_elem),
-  UFUNC("logical_or", OP_BITOR, 2, ty_predicate, lo_logical_elem),
-  UFUNC("logical_xor", OP_BITXOR, 2, ty_predicate, lo_logical_elem),
-  UFUNC("logical_not", OP_NOT, 1, ty_predicate, lo_logical_elem),
+  LOGICAL("logical_and", OP_BITAND, 2),
+  LOGICAL("logical_or", OP_BITOR, 2),
+  LOGICAL("logical_xor", OP_BITXOR, 2),
+  LOGICAL("logical_not", OP_NOT, 1),
   UFUNC_OF("negative", OP_NEG, 1, BF_COMPLEX, ty_unary_op, lo_unary_elem),
-  UFUNC("positive", OP_POS, 1, ty_unary_op, lo_unary_elem),
+  UFUNC_OF("positive", OP_POS, 1, BF_COMPLEX, ty_unary_op, lo_unary_elem),
   UFUNC("invert", OP_INVERT, 1, ty_unary_op, lo_unary_elem),
   BI_END,
 };

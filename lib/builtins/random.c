@@ -254,7 +254,7 @@ static LLVMValueRef lo_seed(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- integers */
 
 /* numpy.random.randint(low, high=None, size=None); random.randint(a, b),
- * random.randrange(start, stop=None): ints. */
+ * random.randrange(start, stop=None, step=1): ints. */
 static const Type *ty_ints(Infer *in, Node *n, const Type **args) {
   int how = (int)n->bi->ival;
   const char *lo_name = how == RI_NUMPY ? "low" : how == RI_PY_RANDINT ? "a" : "start";
@@ -268,6 +268,10 @@ static const Type *ty_ints(Infer *in, Node *n, const Type **args) {
     if (!is_none(x) && !ty_is_int(x->ty))
       return ty_error(in, x, "%s(): %s must be an int, got %s", n->bi->name, i ? hi_name : lo_name, x->ty->name);
   }
+  Node *step = how == RI_PY_RANDRANGE ? np_arg(in, n, 2, "step") : NULL;
+  if (step && (!ty_is_int(step->ty) || is_none(hi)))
+    return ty_error(in, step, is_none(hi) ? "%s(): a step needs a stop" : "%s(): step must be an int, got %s",
+                    n->bi->name, step->ty->name);
   int ndim = how == RI_NUMPY ? size_ndim(in, np_arg(in, n, 2, "size")) : 0;
   return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(TY_I64), ndim);
 }
@@ -284,6 +288,31 @@ static LLVMValueRef fill_ints(Lower *l, LLVMValueRef data, LLVMValueRef count, v
   return lo_call_fn(l, "rt_random_ints", l->mod->i32, p, a, 5);
 }
 
+/* Python's a // b of int64s (b not 0). */
+static LLVMValueRef floor_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  LLVMValueRef zero = const_i64(l, 0), q = LLVMBuildSDiv(l->b, a, b, ""), m = LLVMBuildSRem(l->b, a, b, "");
+  LLVMValueRef down = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
+                                   LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, m, b, ""), zero, ""), "");
+  return LLVMBuildSub(l->b, q, LLVMBuildZExt(l->b, down, l->mod->i64, ""), "");
+}
+
+/* random.randrange(start, stop, step): start + step * (a draw below the
+ * count of the range's values), as CPython's, so that a seed gives its draws. */
+static LLVMValueRef lo_randrange_step(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef stop) {
+  LLVMValueRef step = lo_expr_as(l, np_arg_node(n, 2, "step"), TYS(TY_I64)), zero = const_i64(l, 0);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, zero, ""), RT_ERR_VALUE, "zero step for randrange()");
+  LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+  LLVMValueRef bias = LLVMBuildSelect(l->b, up, LLVMBuildSub(l->b, step, const_i64(l, 1), ""),
+                                      LLVMBuildAdd(l->b, step, const_i64(l, 1), ""), "");
+  LLVMValueRef count = floor_div(l, LLVMBuildAdd(l->b, LLVMBuildSub(l->b, stop, start, ""), bias, ""), step);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLE, count, zero, ""), RT_ERR_VALUE, "empty range for randrange()");
+  IntFill f = {RI_PY_RANDRANGE, zero, count};
+  LLVMValueRef out = lo_alloca(l, l->mod->i64, "random.int");
+  lo_check_status(l, fill_ints(l, out, const_i64(l, 1), &f));
+  LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, out, "");
+  return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, step, k, ""), "");
+}
+
 static LLVMValueRef lo_ints(Lower *l, Node *n) {
   int how = (int)n->bi->ival;
   Node *lo = n->list.items[0], *hi = np_arg_node(n, 1, how == RI_NUMPY ? "high" : how == RI_PY_RANDINT ? "b" : "stop");
@@ -293,6 +322,7 @@ static LLVMValueRef lo_ints(Lower *l, Node *n) {
     f.low = const_i64(l, 0);
   } else {
     f.high = lo_expr_as(l, hi, TYS(TY_I64));
+    if (how == RI_PY_RANDRANGE && np_arg_node(n, 2, "step")) return lo_randrange_step(l, n, f.low, f.high);
   }
   if (n->ty->kind == TY_ARRAY) return filled_array(l, n, np_arg_node(n, 2, "size"), fill_ints, &f);
   LLVMValueRef out = lo_alloca(l, l->mod->i64, "random.int");
@@ -1126,7 +1156,7 @@ const Builtin bi_random[] = {
   PY_DRAW("normalvariate", 24, 0, 2),
   PY_DRAW("expovariate", 25, 0, 1),
   ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
-  ROW("random", "randrange", 0, 2, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
+  ROW("random", "randrange", 0, 3, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
   GEN_ROW("random", 0, 3, gen_random_kw, 0),
   GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),

@@ -57,7 +57,7 @@ static bool yields_to_array(const Node *n, const Type *t) {
 
 /* An operand's dtype beside the other's: a Python number yields to an
  * array, so int8 + 1 stays int8 and float32 * 2.5 float32. */
-static const Type *operand_dtype(const Node *n, const Type *t, const Type *other) {
+const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other) {
   if (ty_is_time(elem_of(t)) || ty_is_time(elem_of(other))) return elem_of(t);  /* units, not promotions */
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
@@ -134,7 +134,7 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
 const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b) {
   const Type *args[2] = {a, b};
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
-  const Type *e = binop_dtype(in, n, op, operand_dtype(l, a, b), operand_dtype(r, b, a));
+  const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b), ty_operand_dtype(r, b, a));
   return e ? ty_array(e, ty_broadcast_ndim(args, 2), 'C', false) : NULL;
 }
 
@@ -166,8 +166,6 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
     return ty_error(in, n, "a chained comparison of arrays asks the truth value of an array, which is "
                     "ambiguous: compare two at a time and combine with &");
   if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
-  if ((ty_is_complex(elem_of(a)) || ty_is_complex(elem_of(b))) && n->ops[0] != OP_EQ && n->ops[0] != OP_NE)
-    return ty_error(in, n, "arrays of complex numbers are only compared with == and !=");
   if ((ty_is_time(elem_of(a)) || ty_is_time(elem_of(b))) && !ty_time_compare(in, n, elem_of(a), elem_of(b)))
     return NULL;
   return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
@@ -387,12 +385,31 @@ static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
   return lo_ufunc_compare(l, n->ops[0], a, element(l, fu, a, ndim), b, element(l, fu, b, ndim));
 }
 
+/* NumPy's order of complex numbers: by the real parts, then (equal real
+ * parts) the imaginary ones, where <= allows equal; a NaN imaginary part
+ * orders nothing by the real parts (NumPy's CLT and CLE; a > b is b < a). */
+static LLVMValueRef complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b) {
+  if (op == OP_GT || op == OP_GE) {
+    LLVMValueRef t = a;
+    a = b, b = t;
+  }
+  LLVMRealPredicate less = op == OP_LT || op == OP_GT ? LLVMRealOLT : LLVMRealOLE;
+  LLVMValueRef ar = lo_complex_real(l, a), ai = lo_complex_imag(l, a);
+  LLVMValueRef br = lo_complex_real(l, b), bi = lo_complex_imag(l, b);
+  LLVMValueRef by_real = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, ar, br, ""),
+                                      LLVMBuildFCmp(l->b, LLVMRealORD, ai, bi, ""), "");
+  LLVMValueRef by_imag = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, ar, br, ""),
+                                      LLVMBuildFCmp(l->b, less, ai, bi, ""), "");
+  return LLVMBuildOr(l->b, by_real, by_imag, "");
+}
+
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
-  const Type *ta = operand_dtype(a, a->ty, b->ty), *tb = operand_dtype(b, b->ty, a->ty);
+  const Type *ta = ty_operand_dtype(a, a->ty, b->ty), *tb = ty_operand_dtype(b, b->ty, a->ty);
   if (ty_is_time(ta)) return lo_time_compare(l, op, va, ta, vb, tb);
   const Type *t = np_promote(ta, tb);
   va = lo_convert(l, va, elem_of(a->ty), t);
   vb = lo_convert(l, vb, elem_of(b->ty), t);
+  if (ty_is_complex(t) && op != OP_EQ && op != OP_NE) return complex_order(l, op, va, vb);
   return lo_compare_values(l, op, va, t, vb, t);
 }
 

@@ -252,10 +252,10 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
 
 
 def as_dtype(t):
-    """numba.np.numpy_support.as_dtype: the NumPy dtype of a scalar type."""
+    """numba.np.numpy_support.as_dtype: the NumPy dtype of a scalar type (a record type's: its structured dtype)."""
     if not isinstance(t, types.Type):
         raise NotImplementedError(f"{t!r} cannot be converted to a NumPy dtype")
-    return numpy.dtype(t.dtype.name)
+    return t.np_dtype if isinstance(t, types.Record) else numpy.dtype(t.dtype.name)
 
 
 def _numpy_errors(decorator):
@@ -337,7 +337,9 @@ def _submodules():
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
         "numba.np": ({}, ()),
-        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype), ()),
+        # numpy_version: (major, minor) of the installed NumPy, which packages branch on
+        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype,
+                                        numpy_version=tuple(map(int, numpy.__version__.split(".")[:2]))), ()),
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
                                    basic_indexing=_lowerings.basic_indexing), ()),

@@ -76,17 +76,7 @@ class Type(metaclass=_Interning):
         """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F)."""
         if self.ndim:
             raise TypeError("an array type cannot be indexed again")
-        dims = dims if isinstance(dims, tuple) else (dims,)
-        if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
-                   for d in dims):
-            raise TypeError(f"array dimensions are written ':' or '::1', got {dims!r}")
-        unit = [d.step == 1 for d in dims]
-        layout = "A"
-        if unit[-1] and not any(unit[:-1]):
-            layout = "C"
-        elif unit[0] and not any(unit[1:]) and len(dims) > 1:
-            layout = "F"
-        return Type(self.kind, len(dims), layout, unit=self.unit)
+        return Type(self.kind, *_array_dims(dims), unit=self.unit)
 
     def __call__(self, *args):
         """float64(int64, float64[:]) is a signature; int16(x) of a number x
@@ -152,36 +142,86 @@ class Type(metaclass=_Interning):
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
-class Record(Type):
-    """A structured dtype's records (Numba's Record, what from_dtype gives
-    for one); Record(dtype)[:] and Array(record, 1, "A") are arrays of them."""
+def _array_dims(dims):
+    """(ndim, layout) of an array type written t[:], t[::1], t[::1, :]."""
+    dims = dims if isinstance(dims, tuple) else (dims,)
+    if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
+               for d in dims):
+        raise TypeError(f"array dimensions are written ':' or '::1', got {dims!r}")
+    unit = [d.step == 1 for d in dims]
+    layout = "A"
+    if unit[-1] and not any(unit[:-1]):
+        layout = "C"
+    elif unit[0] and not any(unit[1:]) and len(dims) > 1:
+        layout = "F"
+    return len(dims), layout
 
-    def __init__(self, fields_dtype, ndim=0, layout="C", readonly=False):
+
+class Record(Type):
+    """Numba's Record: the type of a structured dtype's records (what
+    from_dtype(dtype) gives), or with ndim an array of them (record[:]),
+    for explicit signatures; compiled code reads the fields from the dtype
+    itself, so equal dtypes are one type."""
+
+    def __init__(self, dtype, ndim=0, layout="C", readonly=False):
         import numpy
-        super().__init__("record", ndim, layout, readonly)
-        self.fields_dtype = numpy.dtype(fields_dtype)
+        if layout.endswith("R"):
+            layout, readonly = layout[:-1], True
+        self.kind, self.np_dtype = None, numpy.dtype(dtype)
+        self.ndim, self.layout, self.readonly = ndim, layout, builtins.bool(readonly and ndim)
 
     @property
     def name(self):
-        return f"Record({self.fields_dtype})"
+        fields = ",".join(f"{n}[type={self.typeof(n)!r};offset={self.offset(n)}]" for n in self.np_dtype.names)
+        return f"Record({fields};{self.size};{self.np_dtype.isalignedstruct})"
 
     def __getitem__(self, dims):
-        t = Type(_SCALARS["float64"].kind)[dims]  # the dimensions and layout written
-        return Record(self.fields_dtype, t.ndim, t.layout)
+        if self.ndim:
+            raise TypeError("an array type cannot be indexed again")
+        return Record(self.np_dtype, *_array_dims(dims))
+
+    def describe(self):
+        return ("record", self.np_dtype, self.ndim, self.layout + ("R" if self.readonly else ""))
 
     @functools.cached_property
     def dtype(self):
-        return Record(self.fields_dtype)
+        return Record(self.np_dtype)
 
-    def describe(self):
-        return ("record", self.fields_dtype, self.ndim, self.layout + ("R" if self.readonly else ""))
+    @property
+    def size(self):
+        """A record's size in bytes."""
+        return self.np_dtype.itemsize
+
+    @property
+    def fields(self):
+        """Each field's name (and title) -> (its type, its offset), as NumPy's dtype.fields and Numba's."""
+        return {name: (self.typeof(name), self.offset(name)) for name in self.np_dtype.fields}
+
+    def is_title(self, key):
+        """Whether key is a field's title (the other name NumPy gives a field), not its name."""
+        entry = self.np_dtype.fields[key]
+        return len(entry) > 2 and entry[2] == key
+
+    @property
+    def members(self):
+        return [(name, self.typeof(name)) for name in self.np_dtype.names]
+
+    def typeof(self, name):
+        """A field's type: a scalar's, a nested record's, or a C array's for a subarray field."""
+        field = self.np_dtype.fields[name][0]
+        if field.subdtype is not None:
+            base, shape = field.subdtype
+            return from_dtype(base)[(slice(None),) * (len(shape) - 1) + (slice(None, None, 1),)]
+        return from_dtype(field)
+
+    def offset(self, name):
+        return self.np_dtype.fields[name][1]
 
     def _key(self):
         return self.describe()
 
     def __repr__(self):
-        return self.name if not self.ndim else \
-            f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
+        return self.name if not self.ndim else Type.__repr__(self)
 
 
 class Described:
@@ -735,7 +775,23 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
-                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType)
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType, Record=Record)
+
+
+def _domain(*names):
+    return frozenset(_SCALARS[name] for name in names)
+
+
+# Numba's sets of number types, which @overload code tests a type's membership of
+# (`if a.dtype in types.integer_domain`); np_ and py_ spell the same sets
+_DOMAINS = dict(signed_domain=_domain("int8", "int16", "int32", "int64"),
+                unsigned_domain=_domain("uint8", "uint16", "uint32", "uint64"),
+                real_domain=_domain("float32", "float64"),
+                complex_domain=_domain("complex64", "complex128"))
+_DOMAINS["integer_domain"] = _DOMAINS["signed_domain"] | _DOMAINS["unsigned_domain"]
+_DOMAINS["number_domain"] = _DOMAINS["integer_domain"] | _DOMAINS["real_domain"] | _DOMAINS["complex_domain"]
+namespace.update(_DOMAINS)
+namespace.update({prefix + name: domain for name, domain in _DOMAINS.items() for prefix in ("np_", "py_")})
 globals().update(namespace)
 
 
@@ -980,8 +1036,9 @@ class _Category(type):
     kind of type t is (the typing functions of ruchey.extending do)."""
 
     def __instancecheck__(cls, t):
-        # (a package's own type, named by a str, is of none of these)
-        return isinstance(t, Type) and not isinstance(t.kind, str) and cls._holds(t)
+        # (a package's own type, named by a str, is of none of these; a record type is of Array alone, as an array's)
+        return isinstance(t, Type) and not isinstance(t.kind, str) and (cls is Array or not isinstance(t, Record)) \
+            and cls._holds(t)
 
 
 class Array(metaclass=_Category):
@@ -997,8 +1054,8 @@ class Array(metaclass=_Category):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
         layout = "C" if ndim == 1 and layout == "F" else layout
         if isinstance(dtype, Record):
-            return Record(dtype.fields_dtype, ndim, layout, readonly)
-        return Type(dtype.kind, ndim, layout, readonly)
+            return Record(dtype.np_dtype, ndim, layout, readonly)
+        return Type(dtype.kind, ndim, layout, readonly, unit=dtype.unit)
 
     @staticmethod
     def _holds(t):
@@ -1051,6 +1108,8 @@ def from_dtype(dtype):
     """The scalar type of a NumPy dtype (numpy.float32, "f8", numpy.dtype(bool))."""
     import numpy
     dt = numpy.dtype(dtype)
+    if dt.names is not None:  # a structured dtype (numpy.void's or numpy.record's)
+        return Record(dt)
     if dt.kind in "Mm" and dt.isnative:
         unit, count = numpy.datetime_data(dt)
         if count == 1 and unit in _UNITS or unit == "generic":
@@ -1120,7 +1179,7 @@ def typeof(value):
             return t
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
         if isinstance(t, Record):
-            return Record(t.fields_dtype, value.ndim, layout)
+            return Record(t.np_dtype, value.ndim, layout)
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
