@@ -52,6 +52,9 @@ TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
          "numba.np.numpy_support")
+# Numba's compiler flags its tests pass that name its internals (no NRT, no rewrite passes): dropped,
+# so that a test run with them checks what it compiles rather than the flag's refusal
+INTERNAL_FLAGS = ("_nrt", "no_rewrites")
 
 
 def taken_from_numba(value):
@@ -74,7 +77,43 @@ def rebind(module):
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
             rebound += rebind_names(value, homes)
+            rebind_type_values(value)
+    for name in ("jit", "njit"):
+        if name in rebound:
+            setattr(module, name, without_internal_flags(getattr(module, name)))
     return rebound
+
+
+def without_internal_flags(decorator):
+    """decorator, taking and dropping INTERNAL_FLAGS."""
+    def decorate(*args, **options):
+        for flag in INTERNAL_FLAGS:
+            options.pop(flag, None)
+        return decorator(*args, **options)
+    return decorate
+
+
+def ours(value):
+    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too; other values as they are."""
+    if type(value) is tuple:
+        return tuple(ours(v) for v in value)
+    if taken_from_numba(value) and not isinstance(value, (type, pytypes.ModuleType)):
+        import ruchey.types
+        mine = getattr(ruchey.types, str(value), None)
+        if isinstance(mine, ruchey.types.Type):
+            return mine
+    return value
+
+
+def rebind_type_values(cls):
+    """Numba types a test class took when it was defined, before ruchey came in: in lists or
+    tuples of its attributes (int_types = [types.int8, ...]) and its methods' defaults
+    (def test_x(self, int_type=types.int64))."""
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, (list, tuple)):
+            setattr(cls, name, type(value)(ours(v) for v in value))
+        elif isinstance(value, pytypes.FunctionType) and value.__defaults__:
+            value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
 
 
 def rebind_names(holder, homes):
