@@ -103,6 +103,10 @@ copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 def _compile_signatures(disp, signatures):
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
         return disp
+    if isinstance(disp, ObjectModeFunction):  # the Python function runs, for any types: the signatures only parsed
+        for sig in signatures:
+            types.parse_signature(sig)
+        return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
         ret = sig.return_type
