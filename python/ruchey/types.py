@@ -10,6 +10,7 @@ import builtins
 import enum
 import functools
 import itertools
+import numbers
 import types as pytypes
 import weakref
 
@@ -88,7 +89,12 @@ class Type(metaclass=_Interning):
         return Type(self.kind, len(dims), layout, unit=self.unit)
 
     def __call__(self, *args):
-        """float64(int64, float64[:]) is a signature."""
+        """float64(int64, float64[:]) is a signature; int32(5), as Numba's, is
+        the value cast to the type (numpy.int32(5); bool: a bool)."""
+        import numpy
+        if len(args) == 1 and isinstance(args[0], (numbers.Number, numpy.generic)) and not self.ndim \
+                and not isinstance(self.kind, str) and self.unit is None:
+            return builtins.bool(args[0]) if self.name == "bool" else numpy.dtype(self.name).type(args[0])
         return Signature(self, args)
 
     def describe(self):
@@ -698,6 +704,13 @@ namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
                  StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType)
 globals().update(namespace)
+# Numba's sets of the number types of a family, which overloads test a type against (t in types.integer_domain)
+signed_domain = frozenset(_SCALARS[f"int{n}"] for n in (8, 16, 32, 64))
+unsigned_domain = frozenset(_SCALARS[f"uint{n}"] for n in (8, 16, 32, 64))
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset((_SCALARS["float32"], _SCALARS["float64"]))
+complex_domain = frozenset((_SCALARS["complex64"], _SCALARS["complex128"]))
+number_domain = real_domain | integer_domain | complex_domain
 
 
 class ListType:
