@@ -265,3 +265,18 @@ def test_a_float_for_a_declared_int_is_truncated_as_numba_converts_it():
         f(1 + 2j, 1.0)  # no complex converts to an int
     with pytest.raises(TypeError):
         f("3", 1.0)
+
+
+def choose(flag, x):
+    return x if flag else -x
+
+
+def test_a_number_for_a_declared_bool_is_its_truth_as_numba_converts_it():
+    f = njit("float64(boolean, float64)")(choose)
+    rng = np.random.default_rng(7)
+    for v in list(rng.integers(-3, 4, 8)) + [0, 0.0, -0.0, 2.5, float("nan"), np.float32(0.5), np.uint8(0), True]:
+        assert f(v, 1.5) == choose(bool(v), 1.5), v
+    with pytest.raises(TypeError):
+        f(1j, 1.0)  # no complex converts to a bool
+    with pytest.raises(TypeError):
+        f("x", 1.0)
