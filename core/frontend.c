@@ -2483,6 +2483,8 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
   fe->first_value = NULL;
   n->rhs = n->lhs ? fe_expr(fe, v) : NULL;
   if (n->lhs && n->lhs->kind == N_TUPLE) n = fe_error(fe, s, "illegal augmented assignment");
+  else if (n->rhs && n->op < 0)  /* @=: Numba refuses it too; x = x @ y says whether a new array is meant */
+    n = fe_error(fe, s, "in-place matrix multiplication (x @= y) is not supported in compiled code: write x = x @ y");
   else if (!n->rhs) n = NULL;
   Py_DECREF(t); Py_DECREF(op); Py_DECREF(v);
   return n;
