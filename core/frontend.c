@@ -1004,7 +1004,7 @@ static bool names_no_dtype(Fe *fe, PyObject *e) {
  * strings too (ARGS_STRINGS); a keyword given None is left out (the
  * default) unless the builtin reads None as a value (ARGS_NONE); a ruchey
  * function's are expressions. */
-enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8 };
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8, ARGS_WHOLE = 16 };
 
 static unsigned builtin_args(unsigned flags) {
   return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0) |
@@ -1052,11 +1052,12 @@ static PyObject *generator_comprehension(PyObject *g, const char *kind) {
 }
 
 /* A generator expression that is the only argument of one of them (or of
- * str.join) as a list comprehension's syntax tree; NULL for any other. */
-static PyObject *consumed_generator(const Node *call, PyObject *a) {
+ * str.join, or of a compiled builtin called with ARGS_WHOLE: all, any) as a
+ * list comprehension's syntax tree; NULL for any other. */
+static PyObject *consumed_generator(const Node *call, PyObject *a, unsigned how) {
   if (!is_kind(a, "GeneratorExp")) return NULL;
   const char *name = call->bi && call->bi->module && !strcmp(call->bi->module, "builtins") ? call->bi->path : NULL;
-  bool whole = !call->bi && call->str && !strcmp(call->str, "join");
+  bool whole = (how & ARGS_WHOLE) || (!call->bi && call->str && !strcmp(call->str, "join"));
   for (int i = 0; name && whole_consumers[i] && !whole; i++) whole = !strcmp(name, whole_consumers[i]);
   return whole ? generator_comprehension(a, "ListComp") : NULL;
 }
@@ -1080,7 +1081,7 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   if (n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1)
     first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
   for (int i = first; ok && i < n->list.len; i++) {
-    PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a) : NULL;
+    PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a, how) : NULL;
     ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
     Py_XDECREF(list);
   }
@@ -1466,21 +1467,27 @@ static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) 
   return n;
 }
 
-/* iter(x) is a compiled generator walking x as a for loop does
- * (ruchey._iterators.iterate): the same object for any iterable, a
- * generator's own values passed on as they are yielded. Takes obj's
- * reference. */
-static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
-  if (!obj || obj != PyDict_GetItemString(fe->builtins, "iter")) return obj;
+/* Builtins that are compiled functions of ruchey._iterators, walking their
+ * argument as a for loop does, so that they take any iterable: iter(x), a
+ * generator (a generator's own values passed on as they are yielded);
+ * all(x) and any(x), which stop at the first item that decides them, as
+ * Python's (*whole: a generator expression given them is read whole first,
+ * as sum() reads it). Takes obj's reference. */
+static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj, bool *whole) {
+  static const char *const helpers[][2] = {{"iter", "iterate"}, {"all", "all_items"}, {"any", "any_item"}};
+  const char *helper = NULL;
+  for (size_t i = 0; obj && !helper && i < sizeof helpers / sizeof *helpers; i++)
+    if (obj == PyDict_GetItemString(fe->builtins, helpers[i][0])) helper = helpers[i][1], *whole = i > 0;
+  if (!helper) return obj;
   PyObject *module = PyImport_ImportModule("ruchey._iterators");
-  PyObject *iterate = module ? PyObject_GetAttrString(module, "iterate") : NULL;
+  PyObject *compiled = module ? PyObject_GetAttrString(module, helper) : NULL;
   Py_XDECREF(module);
-  if (!iterate) {
+  if (!compiled) {
     PyErr_Clear();
     return obj;
   }
   Py_DECREF(obj);
-  return iterate;
+  return compiled;
 }
 
 /* numpy.ndindex(...) or numpy.ndenumerate(a) as a value, not a for loop's
@@ -1688,7 +1695,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(func);
     return index_iterator_call(fe, e, index_iterator);
   }
-  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
+  bool whole = false;
+  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func), &whole);
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);
@@ -1774,7 +1782,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->ival = cast;
     n->callee = native ? (void *)native : (void *)intrinsic;
     n->op = lowered_kinds;
-    unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
+    unsigned how = is_jit ? (whole ? ARGS_WHOLE : 0) : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
     } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
