@@ -251,6 +251,8 @@ static bool computes_as_number(const Type *t) {
   return ty_is_float(t) || ty_is_complex(t) || t->kind == TY_I64 || t->kind == TY_U64;
 }
 
+const Type *ty_scalar_of_0d(Infer *in, Node *x, const Type *t) { return is_0d(t) ? ty_element_of_0d(in, x) : t; }
+
 /* A 0-d array an operator reads as its element (see computes_as_number). */
 static bool reads_as_number(const Type *t) { return is_0d(t) && computes_as_number(t->elem); }
 
