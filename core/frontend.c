@@ -1110,8 +1110,9 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   return ok;
 }
 
-/* NumPy's leading parameters that calls may also name (np.zeros(shape=n)),
- * per builtin: one row each. */
+/* NumPy's and Python's leading parameters that calls may also name
+ * (np.zeros(shape=n), sum(x, start=1), str(object=x)), per builtin: one
+ * row each (NULL: one that cannot be named). */
 static const struct {
   const char *builtin;
   const char *names[3];
@@ -1119,6 +1120,7 @@ static const struct {
   {"numpy.empty", {"shape"}}, {"numpy.zeros", {"shape"}}, {"numpy.ones", {"shape"}},
   {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
+  {"sum", {NULL, "start"}}, {"str", {"object"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in

@@ -538,6 +538,18 @@ def test_str_of_numbers_as_python(i, x):
     assert_same(to_text, i, x, i % 2 == 0)
 
 
+def test_str_and_sum_take_their_first_arguments_by_name_as_python():
+    @njit
+    def named(i, x, a):
+        return str(object=i), str(object=x), sum(a, start=i), sum(a, start=x), sum(range(i % 7), start=2)
+
+    for i, x in list(zip(NUMBERS, FLOATS))[5:]:
+        if not math.isfinite(x):
+            continue  # (nan != nan)
+        a = RNG.integers(-100, 100, 5)
+        assert named(i, x, a) == named.py_func(i, x, a)
+
+
 @njit
 def parse(s):
     return int(s), float(s)
