@@ -210,6 +210,11 @@ class NumbaError(Exception):
     pass
 
 
+class LoweringError(NumbaError):
+    """Numba's error in lowering typed code; ruchey raises none (what it cannot lower is a
+    TypingError), but code catches it (except (LoweringError, TypingError))."""
+
+
 class UnsupportedParforsError(NumbaError):
     """Numba's, where its platform has no parallel loops; ruchey's always has them."""
 
@@ -233,7 +238,7 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
                NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
-               UnsupportedParforsError=UnsupportedParforsError)
+               UnsupportedParforsError=UnsupportedParforsError, LoweringError=LoweringError)
 
 
 def as_dtype(t):
