@@ -171,9 +171,10 @@ def run_module(name, substring):
     warnings.simplefilter("ignore")
     import numba  # noqa: F401  (Numba's test modules import it as they load)
     module = importlib.import_module("numba.tests." + name)
+    # (Numba's own, imported before ruchey is registered as numba: after, the name is another module)
+    support = importlib.import_module("numba.tests.support")
     rebind(module)
     # its assertions (assertTypingError) name Numba's exception classes
-    support = importlib.import_module("numba.tests.support")
     support.errors = importlib.import_module("numba.core.errors")
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
              if substring in t.id()]
