@@ -352,6 +352,12 @@ def test_a_number_type_called_with_a_value_casts_it():
     assert types.float64(types.int64).args == (types.int64,)  # with types: a signature still
 
 
+def test_a_number_types_key_is_its_name():
+    for t in (types.int8, types.uint64, types.float32, types.complex128):
+        assert t.key == t.name and np.dtype(t.key) == np.dtype(t.name)
+    assert np.iinfo(types.int16.key).max == 2**15 - 1
+
+
 def test_the_domains_of_number_types():
     assert types.int8 in types.signed_domain and types.uint64 in types.unsigned_domain
     assert types.integer_domain == types.signed_domain | types.unsigned_domain

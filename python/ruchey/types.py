@@ -104,6 +104,12 @@ class Type(metaclass=_Interning):
         layout = self.layout + ("R" if self.readonly else "")
         return (self.kind, self.ndim, layout) if self.unit is None else (self.kind, self.ndim, layout, self.unit)
 
+    @property
+    def key(self):
+        """Numba's: what identifies the type, its name (numpy.iinfo(t.key) of an int type); a
+        package's own subclass may define its own."""
+        return self.name
+
     # not a property: a package's own subclass may set its dtype in
     # __init__, as Numba's Type (which has none) lets it (fast_array_utils'
     # sparse matrix types do)
