@@ -2625,6 +2625,7 @@ static Node *walk_enumerate(Fe *fe, Walk *w, PyObject *it) {
   Node *t = NULL, *elem, *first = NULL;
   if (enumerate_start(fe, it, args, kws, &start) && (elem = walk_element(fe, w, PyList_GET_ITEM(args, 0), NULL)) &&
       (first = start ? fe_expr(fe, start) : int_node(fe, it, 0))) {
+    if (first->kind != N_INT) first = call_node(fe, it, "operator.index", &first, 1);  /* an int, as Python's start */
     int var = first->kind == N_INT ? -1 : evaluated_once(fe, w, it, first);
     if (var >= 0) first = var_node(fe, var, it);
     if (!fe->diag->kind) {
