@@ -134,6 +134,20 @@ def test_none_is_no_instance():
 
 
 @njit
+def part_or_label(a):
+    if isinstance(a, complex):
+        return a.imag, "complex"  # (None has no .imag: a branch pruned for a None argument)
+    elif isinstance(a, (int, float)):
+        return a * 2.0, "number"
+    return -1.0, "other"
+
+
+@pytest.mark.parametrize("value", [None, 3, 2.5, 1 - 4j])
+def test_a_none_argument_prunes_the_branches_of_other_classes(value):
+    assert part_or_label(value) == part_or_label.py_func(value)
+
+
+@njit
 def unsupported_in_a_pruned_branch(x):
     if isinstance(x, float):
         return x

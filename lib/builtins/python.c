@@ -327,7 +327,7 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   if (t->kind == TY_OPTIONAL)
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
   bool yes = is_instance(c, t);
-  if (x->kind == N_VAR) ty_become_bool(n, yes);
+  if (x->kind == N_VAR || x->kind == N_NONE) ty_become_bool(n, yes);  /* (a None argument reads as None written out) */
   else n->ival = yes;  /* an expression: evaluated, then the constant */
   return TYS(TY_BOOL);
 }
