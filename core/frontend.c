@@ -1250,6 +1250,24 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   return ok;
 }
 
+/* fe_bind_jit_call, its refusal of the arguments (too many, one missing, an
+ * unknown keyword) made a node whose typing raises it, as Python raises it
+ * only where the call runs and Numba only where it is typed: a branch pruned
+ * on isinstance may call f(*t) in one and f(x) in the other. */
+static bool bind_where_typed(Fe *fe, PyObject *e, Node **n, PyObject *disp) {
+  Diag *outer = fe->diag, here = {0};
+  fe->diag = &here;
+  bool ok = fe_bind_jit_call(fe, e, *n, disp);
+  fe->diag = outer;
+  if (ok) return true;
+  if (here.kind != DIAG_TYPING) {
+    if (!outer->kind) *outer = here;
+    return false;
+  }
+  *n = error_where_typed(fe, e, here.msg);
+  return true;
+}
+
 /* A call to a ruchey function with *t among its arguments: how many
  * there are is known once t is typed, so infer binds them (ty_jit_call):
  * they come as one tuple, packed, (a,) + t + (b,), followed by the
@@ -1787,7 +1805,9 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     unsigned how = is_jit ? (whole ? ARGS_WHOLE : 0) : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
-    } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
+    } else if (!fe_call_args(fe, e, n, how)) {
+      n = NULL;
+    } else if (is_jit && !bind_where_typed(fe, e, &n, obj)) {
       n = NULL;
     } else if (!is_jit) {
       bind_named_positionals(fe, n);

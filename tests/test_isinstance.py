@@ -163,6 +163,28 @@ def test_a_call_compiled_code_cannot_make_is_an_error_only_where_typed():
 
 
 @njit
+def weighted(x, w):
+    return x * w
+
+
+@njit
+def weigh(x):
+    if isinstance(x, tuple):
+        return weighted(*x)
+    return weighted(x)  # one argument short: an error only where typed
+
+
+def test_a_call_with_arguments_that_do_not_bind_is_an_error_only_where_typed():
+    rng = make_rng(8)
+    for a, b in rng.uniform(-5, 5, (5, 2)):
+        assert weigh((a, b)) == weigh.py_func((a, b))
+    with pytest.raises(ruchey.TypingError, match="missing argument 'w'"):
+        weigh(2.0)
+    with pytest.raises(TypeError):
+        weigh.py_func(2.0)
+
+
+@njit
 def as_array(x, n):
     """A number made an array of n copies of itself under its own name."""
     if isinstance(x, (int, float)):
