@@ -511,6 +511,17 @@ def test_join_of_lists_and_tuples_as_python():
 
 
 @njit
+def joined_characters(sep, s):
+    return sep.join(s), s.join(sep + sep)
+
+
+def test_join_of_a_str_joins_its_characters_as_python():
+    for a, b in PAIRS:
+        assert_same(joined_characters, a, b)
+        assert_same(joined_characters, b, a)
+
+
+@njit
 def split_result(s):
     return s.split(",")
 
