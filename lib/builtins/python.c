@@ -847,7 +847,7 @@ const Builtin bi_python[] = {
   {"range.stop", NULL, "stop", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 1, 0, ty_range_part, lo_range_part},
   {"range.step", NULL, "step", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 2, 0, ty_range_part, lo_range_part},
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
-  FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS, ty_getattr, NULL),
+  FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS | BF_NONE, ty_getattr, NULL),  /* (a default of None) */
   FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
