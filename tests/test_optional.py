@@ -456,3 +456,17 @@ def test_a_none_default_passed_on_to_numpy_is_its_none():
     a = float_array(rng, 12).reshape(3, 4)
     for args in ((), (None,), (0,), (1,)):
         assert_same(sorted_along, a, *args)
+
+
+@njit
+def names_compared(i, j, other):
+    a = None if i % 3 == 0 else ("x" if i % 3 == 1 else "yz")
+    b = None if j % 3 == 0 else ("x" if j % 3 == 1 else "yz")
+    return a == b, a != b, b == a, a == other, other != b
+
+
+def test_optional_strs_compare_equal_as_python_none_to_none_alone():
+    for i in range(3):
+        for j in range(3):
+            for other in ("x", "yz", ""):
+                assert names_compared(i, j, other) == names_compared.py_func(i, j, other), (i, j, other)
