@@ -187,7 +187,7 @@ def test_array_like_where_numpy_wants_an_array_still_refused():
 def test_a_0d_array_converts_as_its_element():
     @ruchey.njit
     def converted(a):
-        return float(a), int(a), np.float32(a), np.int16(a), np.complex128(a), np.bool_(a)
+        return float(a), int(a), np.float32(a), np.int16(a), np.complex128(a), np.bool_(a), a.dtype.type(a)
 
     rng = make_rng(12)
     for dtype in (np.float64, np.float32, np.int64, np.int8, np.uint32, np.bool_):
