@@ -364,6 +364,11 @@ def test_the_domains_of_number_types():
     assert types.float32 in types.real_domain and types.complex64 in types.complex_domain
     assert types.number_domain == types.integer_domain | types.real_domain | types.complex_domain
     assert types.boolean not in types.number_domain and types.float16 not in types.real_domain
+    assert sorted(types.signed_domain) == [types.int8, types.int16, types.int32, types.int64]
+    assert sorted(types.complex_domain) == [types.complex64, types.complex128]
+    assert types.uint8 < types.uint64 and types.float64 >= types.float32 and not types.int32 < types.int16
+    with pytest.raises(TypeError):
+        types.int8 < types.uint16  # of two families: no order, as Numba's
 
 
 def test_the_type_classes_of_tuple_types():

@@ -51,6 +51,7 @@ def _comparable(key):
     return not isinstance(key, (pytypes.FunctionType, pytypes.MethodType))
 
 
+@functools.total_ordering
 class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
@@ -150,6 +151,19 @@ class Type(metaclass=_Interning):
 
     def __hash__(self):
         return hash(self._key())
+
+    def _family(self):
+        """The number types a number type is ordered among (Numba's): ints of its sign, floats, complexes."""
+        if self.ndim or isinstance(self.kind, str) or self.unit is not None:
+            return None
+        return next((f for f in ("uint", "int", "float", "complex") if self.name.startswith(f)), None)
+
+    def __lt__(self, other):
+        """Numba's order of number types of one family, by width (sorted(types.signed_domain))."""
+        family = self._family()
+        if family is None or not isinstance(other, Type) or other._family() != family:
+            return NotImplemented
+        return self.bitwidth < other.bitwidth
 
     def __repr__(self):
         if not self.ndim:
