@@ -93,7 +93,31 @@ def rebind(module, helpers=()):
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
             rebound += rebind_names(value, homes, Dispatcher)
+            rebind_type_values(value)
     return rebound
+
+
+def ours(value):
+    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too; other values as they are."""
+    if type(value) is tuple:
+        return tuple(ours(v) for v in value)
+    if taken_from_numba(value) and not isinstance(value, (type, pytypes.ModuleType)):
+        import ruchey.types
+        mine = getattr(ruchey.types, str(value), None)
+        if isinstance(mine, ruchey.types.Type):
+            return mine
+    return value
+
+
+def rebind_type_values(cls):
+    """Numba types a test class took when it was defined, before ruchey came in: in lists or
+    tuples of its attributes (int_types = [types.int8, ...]) and its methods' defaults
+    (def test_x(self, int_type=types.int64))."""
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, (list, tuple)):
+            setattr(cls, name, type(value)(ours(v) for v in value))
+        elif isinstance(value, pytypes.FunctionType) and value.__defaults__:
+            value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
 
 
 def jitables(modules):

@@ -181,6 +181,14 @@ Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device) {
   return NULL;
 }
 
+/* A float for a declared int (truncated), a number for a declared bool
+ * (its truth): Numba's unsafe conversions, which disp_call makes and its
+ * typed containers refuse. */
+static bool unsafe_conversion(const Type *want, const Type *have) {
+  if (want->kind == TY_BOOL) return ty_is_int(have) || ty_is_float(have);
+  return ty_is_int(want) && ty_is_float(have);
+}
+
 Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
   Spec *best = NULL;
   int least = 0;
@@ -189,8 +197,7 @@ Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
     for (int a = 0; cost >= 0 && a < self->nparams; a++) {
       const Type *want = self->specs[i].args[a];
       int c = disp_conversion_cost(want, args[a]);
-      if (c < 0 && ty_is_int(want) && ty_is_float(args[a])) c = 4;  /* truncated (disp_call): Numba's unsafe
-                                                                     * conversion, which its typed containers refuse */
+      if (c < 0 && unsafe_conversion(want, args[a])) c = 4;
       cost = c < 0 ? -1 : cost + c;
     }
     if (cost >= 0 && (!best || cost < least)) best = &self->specs[i], least = cost;
@@ -408,9 +415,12 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
     PyObject *arg = args[i], *truncated = NULL;
-    if (ty_is_int(s->args[i]) && ty_is_float(types[i]))  /* a float for a declared int: truncated, as Numba's
-                                                          * unsafe conversion (disp_best_spec chose it) */
+    if (s->args[i]->kind == TY_BOOL && s->args[i] != types[i] && unsafe_conversion(s->args[i], types[i])) {
+      int truth = PyObject_IsTrue(args[i]);  /* a number for a declared bool: its truth (disp_best_spec chose it) */
+      arg = truncated = truth < 0 ? NULL : PyBool_FromLong(truth);
+    } else if (ty_is_int(s->args[i]) && ty_is_float(types[i])) {  /* a float for a declared int: truncated */
       arg = truncated = PyNumber_Long(args[i]);
+    }
     int unboxed = arg ? disp_unbox(arg, s->args[i], &slots[i], slot_array, &argp[i]) : -1;
     Py_XDECREF(truncated);
     if (unboxed < 0) {

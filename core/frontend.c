@@ -1029,7 +1029,7 @@ static bool names_no_dtype(Fe *fe, PyObject *e) {
  * strings too (ARGS_STRINGS); a keyword given None is left out (the
  * default) unless the builtin reads None as a value (ARGS_NONE); a ruchey
  * function's are expressions. */
-enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8 };
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8, ARGS_WHOLE = 16 };
 
 static unsigned builtin_args(unsigned flags) {
   return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0) |
@@ -1077,11 +1077,12 @@ static PyObject *generator_comprehension(PyObject *g, const char *kind) {
 }
 
 /* A generator expression that is the only argument of one of them (or of
- * str.join) as a list comprehension's syntax tree; NULL for any other. */
-static PyObject *consumed_generator(const Node *call, PyObject *a) {
+ * str.join, or of a compiled builtin called with ARGS_WHOLE: all, any) as a
+ * list comprehension's syntax tree; NULL for any other. */
+static PyObject *consumed_generator(const Node *call, PyObject *a, unsigned how) {
   if (!is_kind(a, "GeneratorExp")) return NULL;
   const char *name = call->bi && call->bi->module && !strcmp(call->bi->module, "builtins") ? call->bi->path : NULL;
-  bool whole = !call->bi && call->str && !strcmp(call->str, "join");
+  bool whole = (how & ARGS_WHOLE) || (!call->bi && call->str && !strcmp(call->str, "join"));
   for (int i = 0; name && whole_consumers[i] && !whole; i++) whole = !strcmp(name, whole_consumers[i]);
   return whole ? generator_comprehension(a, "ListComp") : NULL;
 }
@@ -1105,7 +1106,7 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   if (n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1)
     first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
   for (int i = first; ok && i < n->list.len; i++) {
-    PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a) : NULL;
+    PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a, how) : NULL;
     ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
     Py_XDECREF(list);
   }
@@ -1134,8 +1135,9 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
   return ok;
 }
 
-/* NumPy's leading parameters that calls may also name (np.zeros(shape=n)),
- * per builtin: one row each. */
+/* NumPy's and Python's leading parameters that calls may also name
+ * (np.zeros(shape=n), sum(x, start=1), str(object=x)), per builtin: one
+ * row each (NULL: one that cannot be named). */
 static const struct {
   const char *builtin;
   const char *names[3];
@@ -1143,6 +1145,7 @@ static const struct {
   {"numpy.empty", {"shape"}}, {"numpy.zeros", {"shape"}}, {"numpy.ones", {"shape"}},
   {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
+  {"sum", {NULL, "start"}}, {"str", {"object"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in
@@ -1270,6 +1273,24 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
   n->kw.len = 0;
   n->callee = disp;
   return ok;
+}
+
+/* fe_bind_jit_call, its refusal of the arguments (too many, one missing, an
+ * unknown keyword) made a node whose typing raises it, as Python raises it
+ * only where the call runs and Numba only where it is typed: a branch pruned
+ * on isinstance may call f(*t) in one and f(x) in the other. */
+static bool bind_where_typed(Fe *fe, PyObject *e, Node **n, PyObject *disp) {
+  Diag *outer = fe->diag, here = {0};
+  fe->diag = &here;
+  bool ok = fe_bind_jit_call(fe, e, *n, disp);
+  fe->diag = outer;
+  if (ok) return true;
+  if (here.kind != DIAG_TYPING) {
+    if (!outer->kind) *outer = here;
+    return false;
+  }
+  *n = error_where_typed(fe, e, here.msg);
+  return true;
 }
 
 /* A call to a ruchey function with *t among its arguments: how many
@@ -1524,21 +1545,27 @@ static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) 
   return n;
 }
 
-/* iter(x) is a compiled generator walking x as a for loop does
- * (ruchey._iterators.iterate): the same object for any iterable, a
- * generator's own values passed on as they are yielded. Takes obj's
- * reference. */
-static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj) {
-  if (!obj || obj != PyDict_GetItemString(fe->builtins, "iter")) return obj;
+/* Builtins that are compiled functions of ruchey._iterators, walking their
+ * argument as a for loop does, so that they take any iterable: iter(x), a
+ * generator (a generator's own values passed on as they are yielded);
+ * all(x) and any(x), which stop at the first item that decides them, as
+ * Python's (*whole: a generator expression given them is read whole first,
+ * as sum() reads it). Takes obj's reference. */
+static PyObject *iterator_of_builtin(Fe *fe, PyObject *obj, bool *whole) {
+  static const char *const helpers[][2] = {{"iter", "iterate"}, {"all", "all_items"}, {"any", "any_item"}};
+  const char *helper = NULL;
+  for (size_t i = 0; obj && !helper && i < sizeof helpers / sizeof *helpers; i++)
+    if (obj == PyDict_GetItemString(fe->builtins, helpers[i][0])) helper = helpers[i][1], *whole = i > 0;
+  if (!helper) return obj;
   PyObject *module = PyImport_ImportModule("ruchey._iterators");
-  PyObject *iterate = module ? PyObject_GetAttrString(module, "iterate") : NULL;
+  PyObject *compiled = module ? PyObject_GetAttrString(module, helper) : NULL;
   Py_XDECREF(module);
-  if (!iterate) {
+  if (!compiled) {
     PyErr_Clear();
     return obj;
   }
   Py_DECREF(obj);
-  return iterate;
+  return compiled;
 }
 
 /* numpy.ndindex(...) or numpy.ndenumerate(a) as a value, not a for loop's
@@ -1746,7 +1773,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(func);
     return index_iterator_call(fe, e, index_iterator);
   }
-  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func));
+  bool whole = false;
+  PyObject *obj = iterator_of_builtin(fe, static_object(fe, func), &whole);
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);
@@ -1832,10 +1860,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n->ival = cast;
     n->callee = native ? (void *)native : (void *)intrinsic;
     n->op = lowered_kinds;
-    unsigned how = is_jit ? 0 : builtin_args(builtin->flags);
+    unsigned how = is_jit ? (whole ? ARGS_WHOLE : 0) : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
-    } else if (!fe_call_args(fe, e, n, how) || (is_jit && !fe_bind_jit_call(fe, e, n, obj))) {
+    } else if (!fe_call_args(fe, e, n, how)) {
+      n = NULL;
+    } else if (is_jit && !bind_where_typed(fe, e, &n, obj)) {
       n = NULL;
     } else if (!is_jit) {
       bind_named_positionals(fe, n);
@@ -2541,6 +2571,8 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
   fe->first_value = NULL;
   n->rhs = n->lhs ? fe_expr(fe, v) : NULL;
   if (n->lhs && n->lhs->kind == N_TUPLE) n = fe_error(fe, s, "illegal augmented assignment");
+  else if (n->rhs && n->op < 0)  /* @=: Numba refuses it too; x = x @ y says whether a new array is meant */
+    n = fe_error(fe, s, "in-place matrix multiplication (x @= y) is not supported in compiled code: write x = x @ y");
   else if (!n->rhs) n = NULL;
   Py_DECREF(t); Py_DECREF(op); Py_DECREF(v);
   return n;
@@ -2671,6 +2703,7 @@ static Node *walk_enumerate(Fe *fe, Walk *w, PyObject *it) {
   Node *t = NULL, *elem, *first = NULL;
   if (enumerate_start(fe, it, args, kws, &start) && (elem = walk_element(fe, w, PyList_GET_ITEM(args, 0), NULL)) &&
       (first = start ? fe_expr(fe, start) : int_node(fe, it, 0))) {
+    if (first->kind != N_INT) first = call_node(fe, it, "operator.index", &first, 1);  /* an int, as Python's start */
     int var = first->kind == N_INT ? -1 : evaluated_once(fe, w, it, first);
     if (var >= 0) first = var_node(fe, var, it);
     if (!fe->diag->kind) {

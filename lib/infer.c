@@ -251,6 +251,8 @@ static bool computes_as_number(const Type *t) {
   return ty_is_float(t) || ty_is_complex(t) || t->kind == TY_I64 || t->kind == TY_U64;
 }
 
+const Type *ty_scalar_of_0d(Infer *in, Node *x, const Type *t) { return is_0d(t) ? ty_element_of_0d(in, x) : t; }
+
 /* A 0-d array an operator reads as its element (see computes_as_number). */
 static bool reads_as_number(const Type *t) { return is_0d(t) && computes_as_number(t->elem); }
 
@@ -378,10 +380,49 @@ static const Type *ty_unary(Infer *in, Node *n) {
   return ty_unary_number(in, n, a);
 }
 
+static Node *copied_node(Infer *in, const Node *x, NodeKind kind, Node *lhs) {
+  Node *c = arena_alloc(in->f->arena, sizeof(Node));
+  *c = (Node){.kind = kind, .line = x->line, .col = x->col, .lhs = lhs};
+  return c;
+}
+
+static bool optional_str(const Type *t) { return t && t->kind == TY_OPTIONAL && t->elem->kind == TY_STR; }
+
+/* a == b and a != b of variables holding an Optional str and a str (or
+ * two): None equals None alone, as Python compares them (Numba's too),
+ * rather than the TypeError of an Optional read as its value. n made
+ * `b is None if a is None else (False if b is None else a == b)` (!=: the
+ * negations), the inner comparison of the values unwrapped. False where
+ * n is no such comparison. */
+static bool optional_str_compare(Infer *in, Node *n) {
+  if (n->list.len != 2 || (n->ops[0] != OP_EQ && n->ops[0] != OP_NE)) return false;
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  if (a->kind != N_VAR || b->kind != N_VAR) return false;
+  const Type *ta = ty_maybe_none(in, a), *tb = ty_maybe_none(in, b);
+  if (!(optional_str(ta) || optional_str(tb)) || !(optional_str(ta) || ta->kind == TY_STR) ||
+      !(optional_str(tb) || tb->kind == TY_STR))
+    return false;
+  bool ne = n->ops[0] == OP_NE;
+  Node *inner = arena_alloc(in->f->arena, sizeof(Node)), *va = arena_alloc(in->f->arena, sizeof(Node)),
+       *vb = arena_alloc(in->f->arena, sizeof(Node));
+  *va = *a, *vb = *b, *inner = *n;
+  inner->list.items = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  inner->list.items[0] = copied_node(in, a, N_UNWRAP, va);
+  inner->list.items[1] = copied_node(in, b, N_UNWRAP, vb);
+  Node *a_none = copied_node(in, a, N_IS_NONE, a), *b_none = copied_node(in, b, N_IS_NONE, b);
+  Node *b_none_again = copied_node(in, b, N_IS_NONE, b), *answer = copied_node(in, n, N_BOOL, NULL);
+  b_none->ival = ne, answer->ival = ne;  /* a None: b is None (==) or is not None (!=); b None alone: False (==), True */
+  Node *rest = copied_node(in, n, N_IFEXP, answer);
+  rest->cond = b_none_again, rest->rhs = inner;
+  *n = (Node){.kind = N_IFEXP, .line = n->line, .col = n->col, .cond = a_none, .lhs = b_none, .rhs = rest};
+  return true;
+}
+
 static const Type *ty_compare(Infer *in, Node *n) {
   const Type *t[64];
   bool arrays = false, strs = false, bytes = false;
   if (n->list.len > 64) return ty_error(in, n, "too many comparisons");
+  if (optional_str_compare(in, n)) return ty_expr(in, n);
   for (int i = 0; i < n->list.len; i++) {
     if (!(t[i] = ty_expr(in, n->list.items[i]))) return NULL;
     arrays |= t[i]->kind == TY_ARRAY;

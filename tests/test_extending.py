@@ -341,6 +341,36 @@ def test_the_type_classes_of_ruchey_types():
     assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
 
 
+def test_a_number_type_called_with_a_value_casts_it():
+    rng = np.random.default_rng(11)
+    for name in ("int8", "uint16", "int32", "uint64", "float32", "float64", "complex64", "complex128"):
+        for v in list(rng.integers(0, 100, 3)) + [3.75, True]:
+            got = getattr(types, name)(v)
+            want = getattr(np, name)(v)
+            assert type(got) is type(want) and got == want, (name, v)
+    assert types.boolean(3) is True and types.boolean(0.0) is False
+    assert types.float64(types.int64).args == (types.int64,)  # with types: a signature still
+
+
+def test_a_number_types_key_is_its_name():
+    for t in (types.int8, types.uint64, types.float32, types.complex128):
+        assert t.key == t.name and np.dtype(t.key) == np.dtype(t.name)
+    assert np.iinfo(types.int16.key).max == 2**15 - 1
+
+
+def test_the_domains_of_number_types():
+    assert types.int8 in types.signed_domain and types.uint64 in types.unsigned_domain
+    assert types.integer_domain == types.signed_domain | types.unsigned_domain
+    assert types.float32 in types.real_domain and types.complex64 in types.complex_domain
+    assert types.number_domain == types.integer_domain | types.real_domain | types.complex_domain
+    assert types.boolean not in types.number_domain and types.float16 not in types.real_domain
+    assert sorted(types.signed_domain) == [types.int8, types.int16, types.int32, types.int64]
+    assert sorted(types.complex_domain) == [types.complex64, types.complex128]
+    assert types.uint8 < types.uint64 and types.float64 >= types.float32 and not types.int32 < types.int16
+    with pytest.raises(TypeError):
+        types.int8 < types.uint16  # of two families: no order, as Numba's
+
+
 def test_the_type_classes_of_tuple_types():
     uni, mixed = types.UniTuple(types.float64, 3), types.Tuple((types.int64, types.float64))
     assert isinstance(uni, types.UniTuple) and not isinstance(uni, types.Tuple)

@@ -442,6 +442,23 @@ def test_enumerate_over_a_generator(n, start):
 
 
 @njit
+def numbered(a, start):
+    return [(i, x) for i, x in enumerate(a, start)], [i for i, _ in enumerate(a, start=start)]
+
+
+def test_enumerate_starts_at_an_int_as_python():
+    rng = make_rng(seed_of("numbered"))
+    for _ in range(10):
+        a = float_array(rng, int(rng.integers(0, 6)))
+        for start in (int(rng.integers(-5, 5)), True, np.int16(rng.integers(-100, 100)), np.uint8(250)):
+            assert numbered(a, start) == numbered.py_func(a, start)
+    with pytest.raises(ruchey.TypingError):
+        numbered(np.ones(2), 1.5)  # Python's TypeError: a float is no start
+    with pytest.raises(TypeError):
+        numbered.py_func(np.ones(2), 1.5)
+
+
+@njit
 def zipped(a, n, m):
     s = 0.0
     for v, x in zip(a, fibonacci(n)):

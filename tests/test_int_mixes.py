@@ -13,7 +13,9 @@ converted to the result type Numba's integer typing gives:
 Run with RUCHEY_TEST_AS_NUMBA=1 to check the reference against Numba itself:
 it agrees on every pair's type and value, and differs where ruchey follows
 CPython (a negative shift count raises; int64 min // -1 wraps to itself
-rather than 0; unary operators on small unsigned ints are 64-bit). Random expression trees over several dtypes (and
+rather than 0; -int8(-128) is 128). -x and ~x of a small unsigned int wrap in
+its own width and widen to uint64 (~uint8(0) is 255, as NumPy's scalar and
+Numba give it). Random expression trees over several dtypes (and
 stores of them into arrays of every dtype) check the rules nested."""
 import collections
 import linecache
@@ -132,15 +134,24 @@ def test_integer_dtypes_with_python_literals(op, lit):
         check(left, op, a, litarr, result_dtype(op, lt, t), swap=True)
 
 
+def unary_value(op, v, t):
+    """(value, dtype) of op v for v of dtype t: 64 bits, of the sign of t; an unsigned v
+    negated or inverted in its own width first."""
+    rt = np.uint64 if unsigned(t) else np.int64
+    v = {"~": operator.invert, "-": operator.neg, "+": operator.pos}[op](v)
+    if unsigned(t):
+        v &= (1 << (8 * np.dtype(t).itemsize)) - 1
+    return wrap(v, rt), rt
+
+
 @pytest.mark.parametrize("op", ["~", "-", "+"])
 def test_unary_operators_on_every_dtype(op):
     f = njit(eval(f"lambda a, i: {op}a[i]"))
     rng = make_rng(22)
     for t in INTS:
         a = values(t, rng)
-        rt = np.uint64 if unsigned(t) else np.int64
         for i in range(len(a)):
-            exp = wrap({"~": operator.invert, "-": operator.neg, "+": operator.pos}[op](int(a[i])), rt)
+            exp = unary_value(op, int(a[i]), t)[0]
             got = f(a, i)
             assert type(got) is int and got == exp, (op, t, a[i], got, exp)
 
@@ -237,9 +248,7 @@ def evaluate(e, args):
     if e[0] == "arg":
         return int(args[e[1]][0]), args[e[1]].dtype.type
     if e[0] == "unary":
-        v, t = evaluate(e[2], args)
-        rt = np.uint64 if unsigned(t) else np.int64
-        return wrap(-wrap(v, rt) if e[1] == "-" else ~wrap(v, rt), rt), rt
+        return unary_value(e[1], *evaluate(e[2], args))
     op, left, right = e[1:]
     x, tx = evaluate(left, args)
     y, ty = evaluate(right, args)
@@ -351,9 +360,7 @@ def tree_value(e, arrays, c, k):
     if e[0] == "arg":
         return int(arrays[e[1]][k]), arrays[e[1]].dtype.type
     if e[0] == "unary":
-        v, t = tree_value(e[2], arrays, c, k)
-        rt = np.uint64 if unsigned(t) else np.int64
-        return wrap(-wrap(v, rt) if e[1] == "-" else ~wrap(v, rt), rt), rt
+        return unary_value(e[1], *tree_value(e[2], arrays, c, k))
     if e[0] == "lit":
         return e[1], np.int64
     op, left, right = e[1:]

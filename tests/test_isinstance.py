@@ -134,6 +134,20 @@ def test_none_is_no_instance():
 
 
 @njit
+def part_or_label(a):
+    if isinstance(a, complex):
+        return a.imag, "complex"  # (None has no .imag: a branch pruned for a None argument)
+    elif isinstance(a, (int, float)):
+        return a * 2.0, "number"
+    return -1.0, "other"
+
+
+@pytest.mark.parametrize("value", [None, 3, 2.5, 1 - 4j])
+def test_a_none_argument_prunes_the_branches_of_other_classes(value):
+    assert part_or_label(value) == part_or_label.py_func(value)
+
+
+@njit
 def unsupported_in_a_pruned_branch(x):
     if isinstance(x, float):
         return x
@@ -146,6 +160,28 @@ def test_a_call_compiled_code_cannot_make_is_an_error_only_where_typed():
     assert unsupported_in_a_pruned_branch(2.5) == 2.5
     with pytest.raises(ruchey.TypingError, match="name 'name_never_defined' is not defined"):
         unsupported_in_a_pruned_branch(3)
+
+
+@njit
+def weighted(x, w):
+    return x * w
+
+
+@njit
+def weigh(x):
+    if isinstance(x, tuple):
+        return weighted(*x)
+    return weighted(x)  # one argument short: an error only where typed
+
+
+def test_a_call_with_arguments_that_do_not_bind_is_an_error_only_where_typed():
+    rng = make_rng(8)
+    for a, b in rng.uniform(-5, 5, (5, 2)):
+        assert weigh((a, b)) == weigh.py_func((a, b))
+    with pytest.raises(ruchey.TypingError, match="missing argument 'w'"):
+        weigh(2.0)
+    with pytest.raises(TypeError):
+        weigh.py_func(2.0)
 
 
 @njit

@@ -156,6 +156,17 @@ def test_getattr_with_a_constant_name_is_the_attribute(seed):
 
 
 @njit
+def attribute_or_none(x, default):
+    return getattr(x, "real", None), getattr(x, "no_such_attribute", None), getattr(x, "nope", default)
+
+
+def test_getattr_with_a_default_of_none_as_python():
+    rng = make_rng(6)
+    for x, d in zip(random_floats(rng, 4), (None, 3, "text", None)):
+        assert attribute_or_none(x, d) == attribute_or_none.py_func(x, d)
+
+
+@njit
 def record_field(r):
     return getattr(r, "b") * 2 + getattr(r, "missing", 0)
 

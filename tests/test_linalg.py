@@ -187,6 +187,20 @@ def test_integer_products_wrap_as_numpy():
     assert np_dot(big, big) == np.dot(big, big)
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message (Numba refuses @= too)")
+def test_in_place_matmul_is_a_typing_error_naming_the_plain_form():
+    @ruchey.njit
+    def in_place(a, b):
+        a @= b
+        return a
+
+    a = make_rng(5).random((3, 3))
+    with pytest.raises(ruchey.TypingError, match=r"x @= y.*x = x @ y"):
+        in_place(a, a)
+    with pytest.raises(ruchey.TypingError, match=r"x @= y"):
+        in_place(np.float32([1, 2]), np.float32([3, 4]))
+
+
 ERROR_CASES = [
     (matmul_operator, (2, 3), (4, 5)), (np_matmul, (3,), (4,)), (np_matmul, (2, 3), (4,)),
     (np_matmul, (3,), (4, 2)), (matmul_operator, (2, 2, 3), (3, 3, 2)), (matmul_operator, (2, 2, 3), (2, 4, 2)),

@@ -639,6 +639,23 @@ def test_parallel_support_is_always_there(tmp_path):
 
 
 @shim_only
+def test_lowering_error_is_an_exception_class_code_may_catch_with_typing_error(tmp_path):
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import njit
+        from numba.core.errors import LoweringError, NumbaError, TypingError
+        assert issubclass(LoweringError, NumbaError)
+        try:
+            njit(lambda x: x.no_such_attribute)(1.5)
+        except (LoweringError, TypingError) as exc:
+            assert isinstance(exc, TypingError)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

@@ -572,3 +572,15 @@ def test_optional_signature_whose_none_cannot_be_typed_refuses_none_at_the_call(
     with pytest.raises(TypeError):  # as Numba: a TypeError for None, the array's specialisation kept
         f(None)
     assert f(y[::2]) == first_item(y[::2])
+@njit
+def names_compared(i, j, other):
+    a = None if i % 3 == 0 else ("x" if i % 3 == 1 else "yz")
+    b = None if j % 3 == 0 else ("x" if j % 3 == 1 else "yz")
+    return a == b, a != b, b == a, a == other, other != b
+
+
+def test_optional_strs_compare_equal_as_python_none_to_none_alone():
+    for i in range(3):
+        for j in range(3):
+            for other in ("x", "yz", ""):
+                assert names_compared(i, j, other) == names_compared.py_func(i, j, other), (i, j, other)

@@ -187,6 +187,18 @@ def test_looplift_is_refused_with_a_message():
     assert f(1) == 2
 
 
+def test_forceobj_with_signatures_runs_the_python_function_for_any_types():
+    def halves(x):
+        return x / 2, type(x).__name__
+
+    f = ruchey.jit("float64(int64)", forceobj=True)(halves)
+    g = ruchey.jit([(ruchey.int32,), (ruchey.float64,)], forceobj=True)(halves)
+    for v in (3, 2.5, "not a number"[:0] or 7):
+        assert f(v) == halves(v) == g(v)
+    with pytest.raises(TypeError, match="cannot parse signature"):
+        ruchey.jit("float64(no_such_type)", forceobj=True)(halves)
+
+
 def test_forceobj_with_nopython_is_a_value_error():
     with pytest.raises(ValueError, match="nopython.*forceobj"):
         ruchey.jit(nopython=True, forceobj=True)(lambda x: x)

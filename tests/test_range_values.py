@@ -224,3 +224,20 @@ def test_an_array_in_a_range_is_a_typing_error():
 
     with pytest.raises(TypingError, match="'in' a range needs a number"):
         has(numpy.arange(3), 3)
+
+
+@njit
+def parts(start, stop, step, backwards):
+    r = range(stop, start, -step) if backwards else range(start, stop, step)
+    return r.start, r.stop, r.step, range(stop).start, range(start, stop).step
+
+
+def test_start_stop_and_step_of_a_range_as_python():
+    rng = make_rng(31)
+    for _ in range(40):
+        start, stop = (int(v) for v in rng.integers(-20, 20, 2))
+        step = int(rng.integers(1, 5))
+        backwards = bool(rng.integers(0, 2))
+        assert parts(start, stop, step, backwards) == parts.py_func(start, stop, step, backwards)
+    with pytest.raises(ValueError):
+        parts(1, 2, 0, False)  # range() arg 3 must not be zero, before its parts are read

@@ -347,3 +347,23 @@ def test_float_compared_with_int_literal_matches_python(op, literal):
               math.inf, -math.inf, math.nan] + random_floats(make_rng(1930), 50)
     for v in values:
         assert_same(f, v)
+
+
+def test_a_numpy_scalars_view_reads_its_bits_as_another_type_of_its_size():
+    import numpy as np
+
+    @ruchey.njit
+    def bits(u, i, x, b):
+        return (u.view(np.float32), i.view(np.uint64), x.view(np.int64), np.float32(x).view(np.int32),
+                b.view(np.uint8), u.view(dtype=np.int32))
+
+    rng = make_rng(41)
+    for u, i, x in zip(rng.integers(0, 2**32, 20, dtype=np.uint32), rng.integers(-2**62, 2**62, 20),
+                       rng.standard_normal(20) * 1e3):
+        b = np.bool_(i % 2)
+        got, want = bits(u, i, np.float64(x), b), bits.py_func(u, i, np.float64(x), b)
+        assert all(g == w or (g != g and w != w) for g, w in zip(got, want)), (u, i, x)
+    with pytest.raises(ruchey.TypingError, match="changes the item size"):
+        ruchey.njit(lambda x: x.view(np.int32))(np.float64(1.0))
+    with pytest.raises(ruchey.TypingError, match="needs a dtype"):
+        ruchey.njit(lambda x: x.view())(np.int32(1))

@@ -287,6 +287,19 @@ def test_scalar_type_called_on_a_number_casts_it_in_python_and_compiled_code():
         for m in (Code.low, Code.high, 7):
             assert f(x, m) == casts_with_types(x, m)
     assert repr(ruchey.int16(Code.high)) == repr(np.int16(450))
-    assert type(ruchey.complex64(2)) is np.complex64 and type(ruchey.boolean(0)) is np.bool_
+    assert type(ruchey.complex64(2)) is np.complex64 and type(ruchey.boolean(0)) is bool  # (Numba: a bool)
     assert type(ruchey.uint8(np.int64(7))) is np.uint8
     assert isinstance(ruchey.float64(ruchey.int64), ruchey.types.Signature)  # a type: a signature still
+def choose(flag, x):
+    return x if flag else -x
+
+
+def test_a_number_for_a_declared_bool_is_its_truth_as_numba_converts_it():
+    f = njit("float64(boolean, float64)")(choose)
+    rng = np.random.default_rng(7)
+    for v in list(rng.integers(-3, 4, 8)) + [0, 0.0, -0.0, 2.5, float("nan"), np.float32(0.5), np.uint8(0), True]:
+        assert f(v, 1.5) == choose(bool(v), 1.5), v
+    with pytest.raises(TypeError):
+        f(1j, 1.0)  # no complex converts to a bool
+    with pytest.raises(TypeError):
+        f("x", 1.0)

@@ -511,6 +511,17 @@ def test_join_of_lists_and_tuples_as_python():
 
 
 @njit
+def joined_characters(sep, s):
+    return sep.join(s), s.join(sep + sep)
+
+
+def test_join_of_a_str_joins_its_characters_as_python():
+    for a, b in PAIRS:
+        assert_same(joined_characters, a, b)
+        assert_same(joined_characters, b, a)
+
+
+@njit
 def split_result(s):
     return s.split(",")
 
@@ -536,6 +547,18 @@ FLOATS = [0.0, -0.0, 1.0, 0.1, -1.5, 1e16, 1e-5, 123456.789, 1e300, math.inf, -m
 @pytest.mark.parametrize("i,x", list(zip(NUMBERS, FLOATS)))
 def test_str_of_numbers_as_python(i, x):
     assert_same(to_text, i, x, i % 2 == 0)
+
+
+def test_str_and_sum_take_their_first_arguments_by_name_as_python():
+    @njit
+    def named(i, x, a):
+        return str(object=i), str(object=x), sum(a, start=i), sum(a, start=x), sum(range(i % 7), start=2)
+
+    for i, x in list(zip(NUMBERS, FLOATS))[5:]:
+        if not math.isfinite(x):
+            continue  # (nan != nan)
+        a = RNG.integers(-100, 100, 5)
+        assert named(i, x, a) == named.py_func(i, x, a)
 
 
 @njit

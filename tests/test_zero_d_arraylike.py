@@ -182,3 +182,19 @@ def test_array_like_where_numpy_wants_an_array_still_refused():
     f = define("@ruchey.njit\ndef f(h):\n    return np.dot([1.0, 2.0, 3.0], h)\n")
     with pytest.raises(ruchey.TypingError, match="arrays"):
         f(np.ones(3))
+
+
+def test_a_0d_array_converts_as_its_element():
+    @ruchey.njit
+    def converted(a):
+        return float(a), int(a), np.float32(a), np.int16(a), np.complex128(a), np.bool_(a), a.dtype.type(a)
+
+    rng = make_rng(12)
+    for dtype in (np.float64, np.float32, np.int64, np.int8, np.uint32, np.bool_):
+        for v in rng.uniform(-50, 50, 4):
+            a = np.array(v).astype(dtype)
+            assert converted(a) == converted.py_func(a), (dtype, v)
+    with pytest.raises(ruchey.TypingError):
+        ruchey.njit(lambda a: float(a))(np.ones(3))  # an array of more than one element is not a number
+    with pytest.raises(ruchey.TypingError, match="abs"):
+        ruchey.njit(lambda a: float(a))(np.array(1 + 2j))  # as float(complex): take .real or abs()

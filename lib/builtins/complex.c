@@ -373,9 +373,32 @@ static LLVMValueRef lo_rect(Lower *l, Node *n) {
   return lo_complex_make(l, TYS(TY_C128), re, im);
 }
 
+/* x.view(dtype) of a NumPy scalar: its bits read as another number type of
+ * the same size (numpy.uint32(x).view(numpy.float32)), as NumPy's and Numba's;
+ * another size is NumPy's ValueError, a TypingError here. */
+static const Type *ty_number_view(Infer *in, Node *n, const Type **args) {
+  const Type *t = np_dtype_arg(in, n, 1, NULL);
+  if (!t) return ty_failed(in) ? NULL : ty_error(in, n, "view() needs a dtype");
+  if (!(ty_is_int(t) || ty_is_float(t) || t->kind == TY_BOOL))
+    return ty_error(in, n, "%s.view(%s) is not supported: a scalar is viewed as a bool, an int or a float",
+                    args[0]->name, t->name);
+  if (ty_bits(t) != ty_bits(args[0]))
+    return ty_error(in, n, "%s.view(%s) changes the item size, which a scalar's view cannot", args[0]->name, t->name);
+  return t;
+}
+
+static LLVMValueRef lo_number_view(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x);
+  if (x->ty->kind == TY_BOOL) v = LLVMBuildZExt(l->b, v, l->mod->i8, "");  /* a bool's byte */
+  if (n->ty->kind == TY_BOOL) return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+  return LLVMBuildBitCast(l->b, v, lo_type(l, n->ty), "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const out_kw[] = {"out", NULL};
+static const char *const view_kw[] = {"dtype", NULL};
 
 /* x.item() of a number is x, of its own type (as Numba's, and as an array's
  * a.item() is its element's type): Python's float of a float32 scalar
@@ -397,6 +420,8 @@ static const char *const out_kw[] = {"out", NULL};
    lo_real_zero},                                                                                             \
   {"number.conjugate", NULL, "conjugate", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_real_part, \
    lo_real_self},                                                                                             \
+  {"number.view", NULL, "view", BK_METHOD, kind, 0, 1, view_kw, BF_PURE | BF_CHEAP, 0, 0, ty_number_view,       \
+   lo_number_view},                                                                                           \
   NUMBER_ITEM(kind, 0)
 /* numpy.real and its kin: ival says which part; the ufuncs (conjugate) take out= */
 #define PARTS(name, which, type, kw) \

@@ -1115,12 +1115,13 @@ static const Type *ty_dtype_type(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
-/* a.dtype.type(v): v as that scalar type, as numpy.float64(v) */
+/* a.dtype.type(v): v as that scalar type, as numpy.float64(v) (a 0-d v: its element) */
 static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
   if (!ty_dtype_type(in, n, args)) return NULL;
-  if (ty_is_complex(args[1]) && !ty_is_complex(args[0]->elem))
-    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", args[1]->name, args[0]->elem->name);
-  return ty_need_scalar(in, n, args[1], "conversion") ? args[0]->elem : NULL;
+  const Type *v = ty_scalar_of_0d(in, n->list.items[1], args[1]);
+  if (v && ty_is_complex(v) && !ty_is_complex(args[0]->elem))
+    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", v->name, args[0]->elem->name);
+  return v && ty_need_scalar(in, n, v, "conversion") ? args[0]->elem : NULL;
 }
 
 static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[1], n->ty); }

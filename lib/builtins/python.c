@@ -23,6 +23,18 @@ static const Type *ty_range(Infer *in, Node *n, const Type **args) {
 /* A range stored in a variable (a for loop reads a call's arguments itself, stmt.c) */
 static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l, n); }
 
+/* r.start, r.stop, r.step of a range (the row's ival: which) */
+static const Type *ty_range_part(Infer *in, Node *n, const Type **args) {
+  (void)in, (void)n, (void)args;
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_range_part(Lower *l, Node *n) {
+  LLVMValueRef part[3];
+  lo_range_parts(l, n->lhs, &part[0], &part[1], &part[2]);
+  return part[n->bi->ival];
+}
+
 /* The number range containment looks for: an int's, a bool's or an IntEnum
  * member's value; else NULL (a float or complex is looked at by value). */
 static const Type *range_int_key(const Type *t) {
@@ -216,8 +228,9 @@ static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
 /* ---------------------------------------------------------------- conversions */
 
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_STR) return TYS(TY_I64);
-  return ty_need_scalar(in, n, args[0], "int()") ? TYS(TY_I64) : NULL;
+  const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  if (a && a->kind == TY_STR) return TYS(TY_I64);
+  return a && ty_need_scalar(in, n, a, "int()") ? TYS(TY_I64) : NULL;
 }
 
 static LLVMValueRef lo_int(Lower *l, Node *n) {
@@ -228,8 +241,9 @@ static LLVMValueRef lo_int(Lower *l, Node *n) {
 }
 
 static const Type *ty_float(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_STR) return TYS(TY_F64);
-  return ty_need_scalar(in, n, args[0], "float()") ? TYS(TY_F64) : NULL;
+  const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  if (a && a->kind == TY_STR) return TYS(TY_F64);
+  return a && ty_need_scalar(in, n, a, "float()") ? TYS(TY_F64) : NULL;
 }
 
 /* bool(x): a number's truth, or a str's, a container's or an array's as a
@@ -247,11 +261,13 @@ static const Type *ty_index(Infer *in, Node *n, const Type **args) {
   return ty_error(in, n, "'%s' object cannot be interpreted as an integer", args[0]->name);
 }
 
-/* numpy.float32(x) and the like: the node's ival is the type's kind. */
+/* numpy.float32(x) and the like: the node's ival is the type's kind. A
+ * 0-d array converts its element (float(x), int(x) too). */
 static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
-  if (ty_is_complex(args[0]) && !ty_is_complex(TYS(n->ival)))
-    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", args[0]->name, TYS(n->ival)->name);
-  return ty_need_scalar(in, n, args[0], "conversion") ? TYS(n->ival) : NULL;
+  const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  if (a && ty_is_complex(a) && !ty_is_complex(TYS(n->ival)))
+    return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", a->name, TYS(n->ival)->name);
+  return a && ty_need_scalar(in, n, a, "conversion") ? TYS(n->ival) : NULL;
 }
 
 static LLVMValueRef lo_convert_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[0], n->ty); }
@@ -311,7 +327,7 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   if (t->kind == TY_OPTIONAL)
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
   bool yes = is_instance(c, t);
-  if (x->kind == N_VAR) ty_become_bool(n, yes);
+  if (x->kind == N_VAR || x->kind == N_NONE) ty_become_bool(n, yes);  /* (a None argument reads as None written out) */
   else n->ival = yes;  /* an expression: evaluated, then the constant */
   return TYS(TY_BOOL);
 }
@@ -851,8 +867,11 @@ static const Type *ty_undefined_name(Infer *in, Node *n, const Type **args) {
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
+  {"range.start", NULL, "start", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 0, 0, ty_range_part, lo_range_part},
+  {"range.stop", NULL, "stop", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 1, 0, ty_range_part, lo_range_part},
+  {"range.step", NULL, "step", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 2, 0, ty_range_part, lo_range_part},
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
-  FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS, ty_getattr, NULL),
+  FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS | BF_NONE, ty_getattr, NULL),  /* (a default of None) */
   FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,

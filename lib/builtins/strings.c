@@ -410,9 +410,11 @@ static LLVMValueRef lo_tailmatch(Lower *l, Node *n) {
   return any;
 }
 
-/* sep.join(items): a typed list of str, or a tuple of strs (a list written out) */
+/* sep.join(items): a typed list of str, or a tuple of strs (a list written
+ * out); a str joins its characters (made list(s)), as Python's */
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[1];
+  const Type *t = args[1]->kind == TY_STR ? ty_wrap_call(in, n->list.items[1], "list") : args[1];
+  if (!t) return NULL;
   bool ok = t->kind == TY_LIST ? !t->elem || is_str(t->elem) : t->kind == TY_TUPLE;
   for (int i = 0; ok && t->kind == TY_TUPLE && i < t->nfields; i++) ok = is_str(t->fields[i]);
   if (!ok) return ty_error(in, n->list.items[1], "join() takes a list or tuple of str, not %s", t->name);

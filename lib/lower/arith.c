@@ -495,6 +495,13 @@ LLVMValueRef lo_binop(Lower *l, Node *n) {
 LLVMValueRef lo_unary(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, n->lhs);
   if (n->op == OP_NOT) return LLVMBuildNot(l->b, lo_truth(l, v, n->lhs->ty), "");
+  /* -x and ~x of a narrow unsigned int wrap in its own width, then widen, as NumPy's scalars and
+   * Numba give them (~uint32(0) is 2**32-1, not 2**64-1); of a signed int the order changes nothing
+   * but -int8(-128), which stays CPython's 128 */
+  if ((n->op == OP_INVERT || n->op == OP_NEG) && ty_is_unsigned(n->lhs->ty) && n->lhs->ty != n->ty) {
+    LLVMValueRef own = n->op == OP_INVERT ? LLVMBuildNot(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+    return lo_convert(l, own, n->lhs->ty, n->ty);
+  }
   v = lo_convert(l, v, n->lhs->ty, n->ty);
   if (n->op == OP_POS) return v;
   if (n->op == OP_INVERT) return LLVMBuildNot(l->b, v, "");

@@ -51,6 +51,7 @@ def _comparable(key):
     return not isinstance(key, (pytypes.FunctionType, pytypes.MethodType))
 
 
+@functools.total_ordering
 class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
@@ -80,10 +81,13 @@ class Type(metaclass=_Interning):
 
     def __call__(self, *args):
         """float64(int64, float64[:]) is a signature; int16(x) of a number x
-        (not a type) is x as a NumPy scalar of the type, as Numba's types
-        cast a value in Python (the function's Python original calls them)."""
-        if len(args) == 1 and not self.ndim and not isinstance(self.kind, str) and isinstance(args[0], numbers.Number):
-            import numpy
+        (not a type) is x cast to the type, as Numba's types cast a value in
+        Python (numpy.int16(x); bool: a bool; a datetime's unit kept)."""
+        import numpy
+        if len(args) == 1 and isinstance(args[0], (numbers.Number, numpy.generic)) and not self.ndim \
+                and not isinstance(self.kind, str):
+            if self.name == "bool":
+                return builtins.bool(args[0])
             scalar = numpy.dtype(self.name).type
             return scalar(args[0], self.unit) if self.unit else scalar(args[0])
         return Signature(self, args)
@@ -94,6 +98,12 @@ class Type(metaclass=_Interning):
             return _values.describe(self)
         layout = self.layout + ("R" if self.readonly else "")
         return (self.kind, self.ndim, layout) if self.unit is None else (self.kind, self.ndim, layout, self.unit)
+
+    @property
+    def key(self):
+        """Numba's: what identifies the type, its name (numpy.iinfo(t.key) of an int type); a
+        package's own subclass may define its own."""
+        return self.name
 
     # not a property: a package's own subclass may set its dtype in
     # __init__, as Numba's Type (which has none) lets it (fast_array_utils'
@@ -135,6 +145,19 @@ class Type(metaclass=_Interning):
 
     def __hash__(self):
         return hash(self._key())
+
+    def _family(self):
+        """The number types a number type is ordered among (Numba's): ints of its sign, floats, complexes."""
+        if self.ndim or isinstance(self.kind, str) or self.unit is not None:
+            return None
+        return next((f for f in ("uint", "int", "float", "complex") if self.name.startswith(f)), None)
+
+    def __lt__(self, other):
+        """Numba's order of number types of one family, by width (sorted(types.signed_domain))."""
+        family = self._family()
+        if family is None or not isinstance(other, Type) or other._family() != family:
+            return NotImplemented
+        return self.bitwidth < other.bitwidth
 
     def __repr__(self):
         if not self.ndim:
