@@ -336,13 +336,6 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
   return true;
 }
 
-/* A list or dict result: the argument itself where it is that container. */
-static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, void *const *argp,
-                                                                 PyObject *const *args, int n, const Type *t, char *retp) {
-  PyObject *same = disp_returned_arg(held, slots, argp, args, n, *(void **)retp);
-  return same ? same : disp_box(t, retp);
-}
-
 /* The compiled entry run, without the GIL for nogil=True; a Ctrl-C
  * Python has seen is lowered first by the main thread (asked only when
  * the flag is up). */
@@ -428,7 +421,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
-                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, argp, args, self->nparams, ret_type, retp)
+                     : strings && disp_holds_container(ret_type) ? disp_box_returned(held, slots, argp, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
   result = finish_call(status, result);

@@ -233,6 +233,38 @@ def test_a_list_returned_is_the_list_passed():
 
 
 @njit
+def popped_and_returned(xs, fresh):
+    if fresh:
+        xs = [x * 2.0 for x in xs]
+    last = xs.pop()
+    return xs, last, (len(xs), xs)
+
+
+def test_a_list_returned_inside_a_tuple_is_the_list_passed():
+    """As Numba returns a reflected list, at any depth of a tuple; a new list is a new one."""
+    rng = make_rng(seed_of("list in returned tuple"))
+    for fresh in (False, True):
+        items = rng.normal(size=4).tolist()
+        want_items = list(items)
+        got, want = popped_and_returned(items, fresh), popped_and_returned.py_func(want_items, fresh)
+        assert got == want and items == want_items
+        assert (got[0] is items, got[2][1] is items) == (want[0] is want_items, want[2][1] is want_items)
+
+
+@njit
+def same_container(a, b):
+    c = a
+    return a is b, a is c, a is not b
+
+
+def test_is_between_lists_is_their_identity():
+    x, y = typed.List([1, 2]), typed.List([1, 2])
+    for a, b in ((x, y), (x, x), ([1.5], [1.5])):
+        assert same_container(a, b) == same_container.py_func(a, b)
+    assert same_container(x, typed.List([1.5])) == (False, True, True)  # two types: never the same
+
+
+@njit
 def callee_grows(xs):
     xs.append(len(xs))
 

@@ -303,7 +303,26 @@ def passthrough(s):
 def test_a_set_argument_returned_is_a_python_set_with_the_changes():
     s = {1, 2}
     got = njit(passthrough)(s)
-    assert got == {1, 2, 5} and s == {1, 2, 5} and type(got) is set
+    assert got == {1, 2, 5} and s == {1, 2, 5} and got is s
+
+
+def grown_and_counted(a, b, fresh):
+    if fresh:
+        a = {x + 0.5 for x in a}
+    a.update(b)
+    return a, len(a), (b, len(b))
+
+
+def test_set_arguments_returned_inside_a_tuple_are_the_sets_passed():
+    """As Numba returns a reflected set; a new set is a new one."""
+    rng = make_rng(9)
+    f = njit(grown_and_counted)
+    for fresh in (False, True):
+        a, b = set(rng.normal(size=4).tolist()), set(rng.normal(size=2).tolist())
+        want_a, want_b = set(a), set(b)
+        got, want = f(a, b, fresh), grown_and_counted(want_a, want_b, fresh)
+        assert got == want and (a, b) == (want_a, want_b)
+        assert (got[0] is a, got[2][0] is b) == (want[0] is want_a, want[2][0] is want_b)
 
 
 def test_sets_of_numpy_scalars_pass_as_their_type():
