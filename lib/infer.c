@@ -290,7 +290,8 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES) return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE)  /* (a tuple's: known) */
+    return ty_wrap_call(in, c, "len");
   if (t->kind == TY_CLASS || (t->kind == TY_OPTIONAL && t->elem->kind == TY_CLASS)) return ty_jitclass_truth(in, c);
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
@@ -964,7 +965,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
-    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem);
+    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem) || t->kind == TY_RANGE;
     if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     /* a nested target of a sequence field (for i, (x, y) in enumerate(rows)): the store unpacks it
      * (lower/stmt.c), target->ty the sequence */
@@ -1327,6 +1328,21 @@ static void list_extend_in_place(Infer *in, Node *n) {
   ty_expr(in, call);
 }
 
+static void ty_stmt(Infer *in, Node *n);
+
+/* x *= k of a list x: the statement becomes x[:] = x * k, x changed in
+ * place, as Python's list.__imul__ does (another name for x sees it). */
+static void list_repeat_in_place(Infer *in, Node *n) {
+  Node *target = arena_alloc(in->f->arena, sizeof(Node)), *all = arena_alloc(in->f->arena, sizeof(Node));
+  Node *product = arena_alloc(in->f->arena, sizeof(Node)), *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *n->lhs;  /* read once more for the product */
+  *all = (Node){.kind = N_SLICE, .line = n->line, .col = n->col};
+  *target = (Node){.kind = N_INDEX, .line = n->line, .col = n->col, .lhs = n->lhs, .rhs = all};
+  *product = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = OP_MUL, .lhs = x, .rhs = n->rhs};
+  *n = (Node){.kind = N_ASSIGN, .line = n->line, .col = n->col, .lhs = target, .rhs = product};
+  ty_stmt(in, n);
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -1362,6 +1378,10 @@ static void ty_stmt(Infer *in, Node *n) {
     }
     if (cur->kind == TY_LIST && n->op == OP_ADD) {  /* x += y is x.extend(y), in place, as Python's */
       list_extend_in_place(in, n);
+      break;
+    }
+    if (cur->kind == TY_LIST && n->op == OP_MUL && n->lhs->kind == N_VAR) {
+      list_repeat_in_place(in, n);
       break;
     }
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
