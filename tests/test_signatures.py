@@ -265,3 +265,18 @@ def test_a_float_for_a_declared_int_is_truncated_as_numba_converts_it():
         f(1 + 2j, 1.0)  # no complex converts to an int
     with pytest.raises(TypeError):
         f("3", 1.0)
+
+
+def test_a_scalar_type_called_with_a_value_casts_it():
+    """types.uint64(3) is numpy.uint64(3), as Numba's Type.__call__ (a value, not a signature)."""
+    import numpy
+    from ruchey import types
+    for name in ("int8", "int32", "int64", "uint16", "uint64", "float32", "float64", "complex128"):
+        for v in (3, 7.0, True):
+            got = getattr(types, name)(v)
+            assert type(got) is getattr(numpy, name) and got == getattr(numpy, name)(v)
+    assert types.boolean(2) is True and types.boolean(0) is False
+    assert types.NPDatetime("D")("2020-01-02") == numpy.datetime64("2020-01-02", "D")
+    assert isinstance(types.float64(types.int64), ruchey.types.Signature)
+    with pytest.raises(TypeError):
+        types.int64(types.float64, 3)

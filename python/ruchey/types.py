@@ -88,7 +88,17 @@ class Type(metaclass=_Interning):
         return Type(self.kind, len(dims), layout, unit=self.unit)
 
     def __call__(self, *args):
-        """float64(int64, float64[:]) is a signature."""
+        """float64(int64, float64[:]) is a signature; a scalar type of one
+        value that is no type is that value cast, as Numba's
+        (types.uint64(3) is numpy.uint64(3), types.boolean(1) True)."""
+        if len(args) == 1 and not self.ndim and not isinstance(self.kind, str) and not _is_type(args[0]):
+            import numpy
+            name = _core.SCALAR_NAMES[self.kind]
+            if name == "bool":
+                return builtins.bool(args[0])
+            if self.unit is not None:
+                return getattr(numpy, name)(args[0], self.unit)
+            return getattr(numpy, name)(args[0])
         return Signature(self, args)
 
     def describe(self):
@@ -543,13 +553,18 @@ def described_dtype(desc):
     return None
 
 
+def _is_type(a):
+    """Whether a is what a signature takes: a ruchey type."""
+    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
+                          EnumMember, NumberClass, MemInfoPointer, Bytes))
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                                  EnumMember, NumberClass, MemInfoPointer, Bytes)):
+            if not _is_type(a):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 
