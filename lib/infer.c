@@ -1137,6 +1137,67 @@ static bool ty_generator_loop(Infer *in, Node *n) {
   return false;
 }
 
+/* Whether a statement may change a list's length: a method call (append,
+ * pop, del x[i]...), a call of a compiled function (which may be given
+ * the list), a slice (x[a:b] = y), or x op= y of a list variable x. */
+typedef struct {
+  const Func *f;
+  bool found;
+} Resizes;
+
+static bool resizes(Node *n, void *ctx) {
+  Resizes *r = ctx;
+  if (n->kind == N_CALL && (n->str || n->callee)) r->found = true;
+  if (n->kind == N_SLICE) r->found = true;
+  if (n->kind == N_AUGASSIGN && n->lhs->kind == N_VAR) {
+    const Type *t = r->f->var_types[n->lhs->var];
+    r->found |= !t || t->kind == TY_LIST;
+  }
+  return !r->found;
+}
+
+/* for x in xs of a list xs whose body may change its length: Python's
+ * walk reads the length at each step (an item appended is walked too, the
+ * walk ends early once items are popped), not once before the loop. The
+ * count the frontend took, len(xs) (alone, or among min()'s arguments),
+ * runs to 2**62 and each iteration starts with `if k >= len(xs): break`.
+ * A loop with an else clause (which a break would skip) keeps its count. */
+static void ty_list_walk(Infer *in, Node *n) {
+  Node *c = n->cond, *count = c->list.len == 1 ? c->list.items[0] : NULL;
+  if (!count || n->orelse.len || !n->body.len || n->body.items[0]->kind != N_ASSIGN) return;
+  bool many = ir_calls_builtin(count, "min");
+  int k = many ? count->list.len : 1, nl = 0;
+  Node *lens[64];
+  for (int i = 0; i < k && nl < 64; i++) {
+    Node *len = many ? count->list.items[i] : count;
+    if (!ir_calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR) continue;
+    const Type *t = ty_expr(in, len->list.items[0]);
+    if (t && t->kind == TY_LIST) lens[nl++] = len;
+  }
+  if (!nl) return;
+  Resizes r = {in->f, false};
+  for (int i = 1; i < n->body.len && !r.found; i++) ir_walk(n->body.items[i], resizes, &r);
+  if (!r.found) return;
+  NodeList body = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->body.len + nl)), n->body.len + nl};
+  for (int i = 0; i < nl; i++) {
+    Node *now = loop_node(in, n, N_CALL), *past = loop_node(in, n, N_COMPARE), *stop = loop_node(in, n, N_IF);
+    *now = *lens[i];  /* len(xs), read at this step */
+    past->list = (NodeList){arena_alloc(in->f->arena, 2 * sizeof(Node *)), 2};
+    past->list.items[0] = loop_node(in, n, N_VAR);
+    past->list.items[0]->var = n->lhs->var;
+    past->list.items[1] = now;
+    past->ops = arena_alloc(in->f->arena, sizeof(int));
+    past->ops[0] = OP_GE;
+    stop->cond = past;
+    stop->body = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    stop->body.items[0] = loop_node(in, n, N_BREAK);
+    body.items[i] = stop;
+    *lens[i] = (Node){.kind = N_INT, .line = lens[i]->line, .col = lens[i]->col, .ival = (int64_t)1 << 62};
+  }
+  for (int i = 0; i < n->body.len; i++) body.items[nl + i] = n->body.items[i];
+  n->body = body;
+}
+
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
 
 /* Whether evaluating n can have no effect to keep: variables, constants,
@@ -1424,6 +1485,7 @@ static void ty_stmt(Infer *in, Node *n) {
                in->f->declared_types[n->lhs->var]->name);
       break;
     }
+    if (n->cond->kind == N_CALL && !(n->cond->bi && (n->cond->bi->flags & BF_PARALLEL))) ty_list_walk(in, n);
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
     bool parallel = n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_PARALLEL);
     in->pranges += parallel;
