@@ -336,6 +336,24 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
   return true;
 }
 
+/* Argument i, a Python list or set that an earlier argument is too
+ * (f(xs, xs)): the container made for that one, one more reference (the
+ * write-back after the call releases each), as Numba unboxes a reflected
+ * list once, so that what the call does through either name is seen
+ * through both; false for any other argument. */
+static __attribute__((noinline)) bool same_as_earlier(const Type *const *types, PyObject *const *args, int i,
+                                                      Slot *slots, void **argp) {
+  if (!PyList_CheckExact(args[i]) && !PySet_CheckExact(args[i])) return false;
+  for (int j = 0; j < i; j++)
+    if (args[j] == args[i] && types[j] == types[i] && (types[i]->kind == TY_LIST || types[i]->kind == TY_SET)) {
+      slots[i] = slots[j];
+      argp[i] = &slots[i];
+      __atomic_add_fetch((int64_t *)(uintptr_t)slots[i].u, 1, __ATOMIC_RELAXED);  /* a container's count is its first field */
+      return true;
+    }
+  return false;
+}
+
 /* The compiled entry run, without the GIL for nogil=True; a Ctrl-C
  * Python has seen is lowered first by the main thread (asked only when
  * the flag is up). */
@@ -400,6 +418,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   for (int i = 0; i < self->nparams; i++) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
+    if (strings && i && same_as_earlier(s->args, args, i, slots, argp)) continue;
     PyObject *arg = args[i], *truncated = NULL;
     if (ty_is_int(s->args[i]) && ty_is_float(types[i]))  /* a float for a declared int: truncated, as Numba's
                                                           * unsafe conversion (disp_best_spec chose it) */

@@ -667,3 +667,28 @@ def test_a_list_of_a_compiled_function_comes_back_and_passes_in_again():
         assert apply_all_and_grow([doubled, doubled], x) == 4 * x  # made in Python too
     with pytest.raises(TypeError):
         apply_all_and_grow([doubled, 3], 1)
+
+
+@njit
+def moved_between(dest, src):
+    dest.append(src.pop())
+    return dest is src, len(dest), len(src)
+
+
+def test_one_list_passed_twice_is_one_list_in_the_call():
+    """f(xs, xs): both names are the one list, as Python's and Numba's (a
+    change through one is seen through the other, written back once)."""
+    rng = make_rng(seed_of("list passed twice"))
+    for n in (1, 3, 8):
+        items = rng.normal(size=n).tolist()
+        got_items, want_items = list(items), list(items)
+        assert moved_between(got_items, got_items) == moved_between.py_func(want_items, want_items)
+        assert got_items == want_items
+        other, want_other = [0.5], [0.5]
+        got_items, want_items = list(items), list(items)
+        assert moved_between(other, got_items) == moved_between.py_func(want_other, want_items)
+        assert (other, got_items) == (want_other, want_items)
+    refs = sys.getrefcount(items)
+    for _ in range(200):
+        moved_between(items, items)
+    assert sys.getrefcount(items) == refs and len(items) == 8

@@ -462,3 +462,16 @@ def test_making_and_passing_sets_repeatedly_leaks_nothing():
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
     assert words == {"x", "yy"} and len(arg) == 99
+
+
+def grow_one_shrink_other(a, b):
+    a.add(7)
+    b.discard(1)
+    return a is b, len(a), len(b)
+
+
+def test_one_set_passed_twice_is_one_set_in_the_call():
+    f = njit(grow_one_shrink_other)
+    for items in ({1, 2}, {1, 7, 9}, {3}):
+        got, want = set(items), set(items)
+        assert f(got, got) == grow_one_shrink_other(want, want) and got == want
