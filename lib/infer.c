@@ -1160,7 +1160,8 @@ static bool resizes(Node *n, void *ctx) {
  * walk reads the length at each step (an item appended is walked too, the
  * walk ends early once items are popped), not once before the loop. The
  * count the frontend took, len(xs) (alone, or among min()'s arguments),
- * runs to 2**62 and each iteration starts with `if k >= len(xs): break`.
+ * runs to 2**62 and each iteration starts with `if <list walk ended>(xs,
+ * k): break` (k >= len(xs); a typed.List changed is Numba's RuntimeError).
  * A loop with an else clause (which a break would skip) keeps its count. */
 static void ty_list_walk(Infer *in, Node *n) {
   Node *c = n->cond, *count = c->list.len == 1 ? c->list.items[0] : NULL;
@@ -1180,15 +1181,14 @@ static void ty_list_walk(Infer *in, Node *n) {
   if (!r.found) return;
   NodeList body = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->body.len + nl)), n->body.len + nl};
   for (int i = 0; i < nl; i++) {
-    Node *now = loop_node(in, n, N_CALL), *past = loop_node(in, n, N_COMPARE), *stop = loop_node(in, n, N_IF);
-    *now = *lens[i];  /* len(xs), read at this step */
-    past->list = (NodeList){arena_alloc(in->f->arena, 2 * sizeof(Node *)), 2};
-    past->list.items[0] = loop_node(in, n, N_VAR);
-    past->list.items[0]->var = n->lhs->var;
-    past->list.items[1] = now;
-    past->ops = arena_alloc(in->f->arena, sizeof(int));
-    past->ops[0] = OP_GE;
-    stop->cond = past;
+    Node *ended = loop_node(in, n, N_CALL), *xs = loop_node(in, n, N_VAR), *stop = loop_node(in, n, N_IF);
+    *xs = *lens[i]->list.items[0];
+    ended->bi = bi_named("list walk ended");
+    ended->list = (NodeList){arena_alloc(in->f->arena, 2 * sizeof(Node *)), 2};
+    ended->list.items[0] = xs;
+    ended->list.items[1] = loop_node(in, n, N_VAR);
+    ended->list.items[1]->var = n->lhs->var;
+    stop->cond = ended;
     stop->body = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
     stop->body.items[0] = loop_node(in, n, N_BREAK);
     body.items[i] = stop;

@@ -1,8 +1,9 @@
 """for x in xs of a list whose loop body changes it: the walk reads the
 list's length at each step, as Python's list iterator does (items
 appended are walked, popping ends the walk early), alone, in enumerate()
-and zip(), with continue and break. Compared with the function's py_func
-on generated lists, Python lists and typed Lists."""
+and zip(), with continue and break; a typed.List whose length changes
+while it is walked raises RuntimeError, as Numba's typed list does.
+Compared with the function's py_func on generated lists."""
 import pytest
 
 import ruchey
@@ -76,11 +77,16 @@ def walk_unchanged_with_else(xs):
 
 
 def both(f, items, *args, make=list):
-    """f compiled and f.py_func, each on its own copy of items."""
+    """f compiled and f.py_func, each on its own copy of items; a typed
+    List whose length the walk changed raises Numba's RuntimeError."""
     got_list, want_list = make(items), list(items)
-    got, want = f(got_list, *args), f.py_func(want_list, *args)
+    want = f.py_func(want_list, *args)
+    if isinstance(got_list, typed.List) and len(want_list) != len(items):
+        with pytest.raises(RuntimeError, match="mutated during iteration"):
+            f(got_list, *args)
+        return
+    got = f(got_list, *args)
     assert got == want and list(got_list) == want_list
-    return got
 
 
 def makers(items, item_type):
@@ -108,3 +114,21 @@ def test_a_walk_reads_the_length_at_each_step(n):
     for make in makers(floats, ruchey.float64):
         for m in (0, 3, n + 5):
             both(zip_with_growth, floats, m, make=make)
+
+
+@njit
+def append_forever(xs):
+    count = 0
+    for x in xs:
+        if count > 1:
+            xs.append(x)
+        count += 1
+    return count
+
+
+def test_a_typed_list_grown_while_walked_raises_rather_than_walking_on():
+    xs = typed.List([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="mutated during iteration"):
+        append_forever(xs)
+    assert len(xs) == 4  # the item appended before the next step saw it
+    assert append_forever(typed.List([1.0, 2.0])) == 2  # (unchanged: walked to its end)

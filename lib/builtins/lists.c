@@ -1359,7 +1359,28 @@ static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
+/* A walk of a list xs at step k whose body may change xs (infer's
+ * ty_list_walk): whether it has ended, k past xs's length now, as Python's
+ * list iterator reads it; a typed.List whose length changed since the
+ * walk's first step is Numba's RuntimeError, as its typed list iterator's
+ * (a Python list's copy or a list display walks on, as Python's). */
+static const Type *ty_walk_ended(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
+  LLVMValueRef lst = lo_expr(l, n->list.items[0]), k = lo_expr(l, n->list.items[1]), len = lo_list_len(l, lst);
+  LLVMValueRef first = lo_alloca(l, l->mod->i64, "walk.len");  /* the length at the first step */
+  LLVMValueRef start = LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, 0), "");
+  LLVMValueRef was = LLVMBuildSelect(l->b, start, len, LLVMBuildLoad2(l->b, l->mod->i64, first, ""), "");
+  LLVMBuildStore(l->b, was, first);
+  LLVMValueRef typed = LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+  LLVMValueRef changed = LLVMBuildAnd(l->b, typed, LLVMBuildICmp(l->b, LLVMIntNE, len, was, ""), "");
+  lo_raise_if(l, changed, RT_ERR_RUNTIME, "list was mutated during iteration");
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMBuildICmp(l->b, LLVMIntSGE, k, len, "");
+}
+
 const Builtin bi_lists[] = {
+  {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
   {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
