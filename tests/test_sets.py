@@ -475,3 +475,21 @@ def test_one_set_passed_twice_is_one_set_in_the_call():
     for items in ({1, 2}, {1, 7, 9}, {3}):
         got, want = set(items), set(items)
         assert f(got, got) == grow_one_shrink_other(want, want) and got == want
+
+
+def add_other_widths(a, b):
+    s = {1, 2}
+    s.add(a)
+    s.add(b)
+    s.update({3, 4})
+    return s
+
+
+def test_add_converts_an_int_of_another_width():
+    """s.add(v) of a uint64 or int32 into a set of int64 converts it, as Numba's set casts it."""
+    f = njit(add_other_widths)
+    for a, b in ((np.uint64(7), np.int32(-3)), (np.uint8(2), np.int16(9)), (np.uint64(2**40), np.int8(0))):
+        got = f(a, b)
+        assert got == add_other_widths(a, b) and all(type(v) is int for v in got)
+    with pytest.raises(TypingError, match="cannot add float64"):
+        f(1.5, 2)
