@@ -239,6 +239,7 @@ PyObject *typed_pylist_refusal(PyObject *o);
 int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot);
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l);
 int typed_add_to_module(PyObject *m);
+bool typed_is_dict_class(PyObject *o);  /* whether o is typed.Dict itself */
 /* The str, set and Python list arguments among the first n unboxed into
  * slots (or into the tuples argp points to) released, the sets and lists
  * written back when called (box.c). */
