@@ -280,3 +280,13 @@ def test_a_scalar_type_called_with_a_value_casts_it():
     assert isinstance(types.float64(types.int64), ruchey.types.Signature)
     with pytest.raises(TypeError):
         types.int64(types.float64, 3)
+
+
+def test_a_tuple_type_of_one_type_not_in_a_list_is_a_typing_error():
+    from collections import namedtuple
+    from ruchey import types
+    with pytest.raises(ruchey.TypingError, match="iterable"):
+        types.Tuple(types.uint32)
+    with pytest.raises(ruchey.TypingError, match="iterable"):
+        types.NamedTuple(types.uint32, namedtuple("P", "x"))
+    assert types.Tuple([types.int64, types.float64]) == types.Tuple((types.int64, types.float64))

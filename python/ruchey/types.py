@@ -176,6 +176,8 @@ class TupleType:
     """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
 
     def __init__(self, items):
+        if not hasattr(items, "__iter__"):  # Tuple(int64), not Tuple([int64]): a TypingError, as Numba's
+            raise _core.TypingError(f"a tuple type takes an iterable of item types, got {items!r}")
         for t in items:
             if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)) and \
                     not (isinstance(t, Optional) and isinstance(t.type, Type) and not t.type.ndim):
