@@ -77,10 +77,24 @@ def rebind(module):
     return rebound
 
 
+def numba_compiled(value):
+    """Whether value is a function Numba's @njit made as the module was
+    imported (a module-level usecase, `cmp = njit(...)`): its __module__ is
+    the test module's, so it is told by its type's."""
+    return type(value).__module__.startswith("numba.") and callable(getattr(value, "py_func", None)) \
+        and not getattr(value, "targetoptions", {}).get("forceobj")
+
+
 def rebind_names(holder, homes):
-    """Rebinds holder's (a module's or a class's) names that came from Numba."""
+    """Rebinds holder's (a module's or a class's) names that came from Numba;
+    a function Numba compiled is compiled by ruchey instead."""
+    import ruchey
     rebound = []
     for name, value in list(vars(holder).items()):
+        if not name.startswith("__") and numba_compiled(value):
+            setattr(holder, name, ruchey.njit(value.py_func))
+            rebound.append(name)
+            continue
         if name.startswith("__") or not taken_from_numba(value):
             continue
         if isinstance(value, pytypes.ModuleType):
