@@ -1149,9 +1149,9 @@ static bool resizes(Node *n, void *ctx) {
   Resizes *r = ctx;
   if (n->kind == N_CALL && (n->str || n->callee)) r->found = true;
   if (n->kind == N_SLICE) r->found = true;
-  if (n->kind == N_AUGASSIGN && n->lhs->kind == N_VAR) {
+  if (n->kind == N_AUGASSIGN && n->lhs->kind == N_VAR) {  /* (a variable not typed yet: seen in a later pass) */
     const Type *t = r->f->var_types[n->lhs->var];
-    r->found |= !t || t->kind == TY_LIST;
+    r->found |= t && t->kind == TY_LIST;
   }
   return !r->found;
 }
