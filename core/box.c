@@ -741,12 +741,12 @@ void disp_release_args(const Type *const *types, Slot *slots, void *const *argp,
   }
 }
 
-/* ret, a list or dict (kind), the container a call took as o: o itself,
- * ret's reference released; else NULL. */
+/* ret, a list, dict or set (kind), the container a call took as o: o
+ * itself, ret's reference released; else NULL. */
 static PyObject *same_container(int kind, void *c, PyObject *o, void *ret) {
-  if ((kind != TY_LIST && kind != TY_DICT) || c != ret) return NULL;
+  if (!(kind == TY_LIST || kind == TY_DICT || kind == TY_SET) || c != ret) return NULL;
   if (kind == TY_LIST) rt_list_release(ret);
-  else rt_dict_release(ret);
+  else rt_dict_release(ret);  /* (a set is the runtime's dict) */
   return Py_NewRef(o);
 }
 
@@ -762,17 +762,40 @@ static PyObject *same_in_tuple(const Type *t, char *p, PyObject *o, void *ret) {
   return same;
 }
 
-/* A list or dict argument returned (ret, its reference released): the
- * argument itself (or a tuple argument's item), a Python list as Numba
- * returns a reflected list, a typed container as the object passed; NULL
- * for other containers. */
-PyObject *disp_returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
-                            void *ret) {
+/* A list, dict or set argument returned (ret, its reference released):
+ * the argument itself (or a tuple argument's item), a Python list or set
+ * as Numba returns a reflected one, a typed container as the object
+ * passed; NULL for other containers. */
+static PyObject *returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                              void *ret) {
   PyObject *same = NULL;
   for (int i = 0; !same && i < n; i++)
     same = types[i]->kind == TY_TUPLE ? same_in_tuple(types[i], argp[i], args[i], ret)
                                       : same_container(types[i]->kind, (void *)(uintptr_t)slots[i].u, args[i], ret);
   return same;
+}
+
+bool disp_holds_container(const Type *t) {
+  if (ty_is_container(t)) return true;
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (disp_holds_container(t->fields[i])) return true;
+  return false;
+}
+
+PyObject *disp_box_returned(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                            const Type *t, char *p) {
+  if (ty_is_container(t)) {
+    PyObject *same = returned_arg(types, slots, argp, args, n, *(void **)p);
+    return same ? same : disp_box(t, p);
+  }
+  if (!disp_holds_container(t)) return disp_box(t, p);
+  PyObject *tup = PyTuple_New(t->nfields);  /* (return l, x: l the list passed, as Numba's) */
+  for (int i = 0; tup && i < t->nfields; i++) {
+    PyObject *item = disp_box_returned(types, slots, argp, args, n, t->fields[i], p + t->offsets[i]);
+    if (!item) Py_CLEAR(tup);
+    else PyTuple_SET_ITEM(tup, i, item);
+  }
+  return tup && t->callee ? disp_box_named(t, tup) : tup;
 }
 
 /* ---------------------------------------------------------------- errors */

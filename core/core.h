@@ -240,13 +240,19 @@ PyObject *typed_pylist_refusal(PyObject *o);
 int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot);
 int typed_pylist_reflect(PyObject *o, const Type *t, RtList *l);
 int typed_add_to_module(PyObject *m);
+bool typed_is_dict_class(PyObject *o);  /* whether o is typed.Dict itself */
 /* The str, set and Python list arguments among the first n unboxed into
  * slots (or into the tuples argp points to) released, the sets and lists
  * written back when called (box.c). */
 void disp_release_args(const Type *const *types, Slot *slots, void *const *argp, int n, PyObject *const *args,
                        bool called);
-PyObject *disp_returned_arg(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
-                            void *ret);
+/* A result t at p boxed, where a list, dict or set the call took as an
+ * argument comes back (a tuple's item too) that argument object, as Numba
+ * returns a reflected list or set and a typed container passed. */
+PyObject *disp_box_returned(const Type *const *types, Slot *slots, void *const *argp, PyObject *const *args, int n,
+                            const Type *t, char *p);
+/* Whether t is a list, dict or set, or a tuple holding one. */
+bool disp_holds_container(const Type *t);
 /* Whether the array at a is o itself: its data, shape and strides (an argument array handed back). */
 bool disp_same_array(const Type *t, const RtArray *a, PyObject *o);
 bool disp_holds_strings(const Type *t);

@@ -343,11 +343,22 @@ bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types)
   return true;
 }
 
-/* A list or dict result: the argument itself where it is that container. */
-static __attribute__((noinline)) PyObject *box_container_result(const Type *const *held, Slot *slots, void *const *argp,
-                                                                 PyObject *const *args, int n, const Type *t, char *retp) {
-  PyObject *same = disp_returned_arg(held, slots, argp, args, n, *(void **)retp);
-  return same ? same : disp_box(t, retp);
+/* Argument i, a Python list or set that an earlier argument is too
+ * (f(xs, xs)): the container made for that one, one more reference (the
+ * write-back after the call releases each), as Numba unboxes a reflected
+ * list once, so that what the call does through either name is seen
+ * through both; false for any other argument. */
+static __attribute__((noinline)) bool same_as_earlier(const Type *const *types, PyObject *const *args, int i,
+                                                      Slot *slots, void **argp) {
+  if (!PyList_CheckExact(args[i]) && !PySet_CheckExact(args[i])) return false;
+  for (int j = 0; j < i; j++)
+    if (args[j] == args[i] && types[j] == types[i] && (types[i]->kind == TY_LIST || types[i]->kind == TY_SET)) {
+      slots[i] = slots[j];
+      argp[i] = &slots[i];
+      __atomic_add_fetch((int64_t *)(uintptr_t)slots[i].u, 1, __ATOMIC_RELAXED);  /* a container's count is its first field */
+      return true;
+    }
+  return false;
 }
 
 /* The compiled entry run, without the GIL for nogil=True; a Ctrl-C
@@ -414,6 +425,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   for (int i = 0; i < self->nparams; i++) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
+    if (strings && i && same_as_earlier(s->args, args, i, slots, argp)) continue;
     PyObject *arg = args[i], *truncated = NULL;
     if (s->args[i]->kind == TY_BOOL && s->args[i] != types[i] && unsafe_conversion(s->args[i], types[i])) {
       int truth = PyObject_IsTrue(args[i]);  /* a number for a declared bool: its truth (disp_best_spec chose it) */
@@ -438,7 +450,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
-                     : strings && ty_is_container(ret_type) ? box_container_result(held, slots, argp, args, self->nparams, ret_type, retp)
+                     : strings && disp_holds_container(ret_type) ? disp_box_returned(held, slots, argp, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
   if (strings) disp_release_args(held, slots, argp, self->nparams, args, true);
   result = finish_call(status, result);

@@ -2246,6 +2246,16 @@ static const char *called_builtin(Fe *fe, PyObject *e) {
   return name;
 }
 
+/* Whether e calls typed.Dict (ruchey's, or numba.typed's where ruchey is registered as numba). */
+static bool typed_dict_call(Fe *fe, PyObject *e) {
+  PyObject *func = field(e, "func"), *obj = func ? static_object(fe, func) : NULL;
+  bool is = obj && typed_is_dict_class(obj);
+  Py_XDECREF(obj);
+  Py_XDECREF(func);
+  PyErr_Clear();
+  return is;
+}
+
 static bool names_builtin(const char *called, const char *name) { return called && !strcmp(called, name); }
 
 /* map(f, a, ...) and filter(f, a) as the parts of a loop, in Python's ast:
@@ -2405,6 +2415,7 @@ static const struct {
 /* A call: one of comprehended_calls' builtins made by its maker, any other
  * by fe_call. */
 static Node *fe_call_expr(Fe *fe, PyObject *e) {
+  if (typed_dict_call(fe, e)) return fe_dict_call(fe, e);  /* typed.Dict(pairs), as dict(pairs) */
   const char *builtin = called_builtin(fe, e);
   for (size_t i = 0; builtin && i < sizeof comprehended_calls / sizeof *comprehended_calls; i++)
     if (!strcmp(builtin, comprehended_calls[i].name)) return comprehended_calls[i].make(fe, e);

@@ -948,8 +948,11 @@ static int dict_key(DictObject *self, PyObject *k, DictKey *key) {
 
 static void dict_key_drop(DictObject *self, DictKey *key) { drop_key(self->d->keykind, key->bits); }
 
+/* Dict(), or Dict(pairs) (Dict(zip(keys, values)), a mapping too) filled
+ * as its update() fills it, as Numba's typed.Dict(iterable) and Python's dict(). */
 static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-  if (!PyArg_ParseTuple(args, ":Dict")) return NULL;
+  PyObject *items = NULL;
+  if (!PyArg_ParseTuple(args, "|O:Dict", &items)) return NULL;
   RtDict *d = rt_dict_new(-1, -1, 8);
   DictObject *self = d ? (DictObject *)type->tp_alloc(type, 0) : NULL;
   if (!self) {
@@ -957,6 +960,9 @@ static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_NoMemory();
   }
   self->d = d;
+  PyObject *filled = items ? PyObject_CallMethod((PyObject *)self, "update", "O", items) : NULL;
+  if (items && !filled) Py_CLEAR(self);
+  Py_XDECREF(filled);
   return (PyObject *)self;
 }
 
@@ -1267,6 +1273,8 @@ static PyTypeObject DictType = {
   .tp_getset = dict_getset,
   .tp_new = dict_new,
 };
+
+bool typed_is_dict_class(PyObject *o) { return o == (PyObject *)&DictType; }
 
 /* ---------------------------------------------------------------- compiled code */
 

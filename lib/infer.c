@@ -292,7 +292,8 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES) return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE)  /* (a tuple's: known) */
+    return ty_wrap_call(in, c, "len");
   if (t->kind == TY_CLASS || (t->kind == TY_OPTIONAL && t->elem->kind == TY_CLASS)) return ty_jitclass_truth(in, c);
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
@@ -1022,7 +1023,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
-    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem);
+    bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem) || t->kind == TY_RANGE;
     if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     /* a nested target of a sequence field (for i, (x, y) in enumerate(rows)): the store unpacks it
      * (lower/stmt.c), target->ty the sequence */
@@ -1192,6 +1193,67 @@ static bool ty_generator_loop(Infer *in, Node *n) {
   for (int i = 0; i < n->body.len; i++) body.items[ng + i] = n->body.items[i];
   n->body = body;
   return false;
+}
+
+/* Whether a statement may change a list's length: a method call (append,
+ * pop, del x[i]...), a call of a compiled function (which may be given
+ * the list), a slice (x[a:b] = y), or x op= y of a list variable x. */
+typedef struct {
+  const Func *f;
+  bool found;
+} Resizes;
+
+static bool resizes(Node *n, void *ctx) {
+  Resizes *r = ctx;
+  if (n->kind == N_CALL && (n->str || n->callee)) r->found = true;
+  if (n->kind == N_SLICE) r->found = true;
+  if (n->kind == N_AUGASSIGN && n->lhs->kind == N_VAR) {  /* (a variable not typed yet: seen in a later pass) */
+    const Type *t = r->f->var_types[n->lhs->var];
+    r->found |= t && t->kind == TY_LIST;
+  }
+  return !r->found;
+}
+
+/* for x in xs of a list xs whose body may change its length: Python's
+ * walk reads the length at each step (an item appended is walked too, the
+ * walk ends early once items are popped), not once before the loop. The
+ * count the frontend took, len(xs) (alone, or among min()'s arguments),
+ * runs to 2**62 and each iteration starts with `if <list walk ended>(xs,
+ * k): break` (k >= len(xs); a typed.List changed is Numba's RuntimeError).
+ * A loop with an else clause (which a break would skip) keeps its count. */
+static void ty_list_walk(Infer *in, Node *n) {
+  Node *c = n->cond, *count = c->list.len == 1 ? c->list.items[0] : NULL;
+  if (!count || n->orelse.len || !n->body.len || n->body.items[0]->kind != N_ASSIGN) return;
+  bool many = ir_calls_builtin(count, "min");
+  int k = many ? count->list.len : 1, nl = 0;
+  Node *lens[64];
+  for (int i = 0; i < k && nl < 64; i++) {
+    Node *len = many ? count->list.items[i] : count;
+    if (!ir_calls_builtin(len, "len") || len->list.len != 1 || len->list.items[0]->kind != N_VAR) continue;
+    const Type *t = ty_expr(in, len->list.items[0]);
+    if (t && t->kind == TY_LIST) lens[nl++] = len;
+  }
+  if (!nl) return;
+  Resizes r = {in->f, false};
+  for (int i = 1; i < n->body.len && !r.found; i++) ir_walk(n->body.items[i], resizes, &r);
+  if (!r.found) return;
+  NodeList body = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->body.len + nl)), n->body.len + nl};
+  for (int i = 0; i < nl; i++) {
+    Node *ended = loop_node(in, n, N_CALL), *xs = loop_node(in, n, N_VAR), *stop = loop_node(in, n, N_IF);
+    *xs = *lens[i]->list.items[0];
+    ended->bi = bi_named("list walk ended");
+    ended->list = (NodeList){arena_alloc(in->f->arena, 2 * sizeof(Node *)), 2};
+    ended->list.items[0] = xs;
+    ended->list.items[1] = loop_node(in, n, N_VAR);
+    ended->list.items[1]->var = n->lhs->var;
+    stop->cond = ended;
+    stop->body = (NodeList){arena_alloc(in->f->arena, sizeof(Node *)), 1};
+    stop->body.items[0] = loop_node(in, n, N_BREAK);
+    body.items[i] = stop;
+    *lens[i] = (Node){.kind = N_INT, .line = lens[i]->line, .col = lens[i]->col, .ival = (int64_t)1 << 62};
+  }
+  for (int i = 0; i < n->body.len; i++) body.items[nl + i] = n->body.items[i];
+  n->body = body;
 }
 
 static void ty_cond(Infer *in, Node *c) { ty_truth(in, c, "condition"); }
@@ -1386,6 +1448,21 @@ static void list_extend_in_place(Infer *in, Node *n) {
   ty_expr(in, call);
 }
 
+static void ty_stmt(Infer *in, Node *n);
+
+/* x *= k of a list x: the statement becomes x[:] = x * k, x changed in
+ * place, as Python's list.__imul__ does (another name for x sees it). */
+static void list_repeat_in_place(Infer *in, Node *n) {
+  Node *target = arena_alloc(in->f->arena, sizeof(Node)), *all = arena_alloc(in->f->arena, sizeof(Node));
+  Node *product = arena_alloc(in->f->arena, sizeof(Node)), *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = *n->lhs;  /* read once more for the product */
+  *all = (Node){.kind = N_SLICE, .line = n->line, .col = n->col};
+  *target = (Node){.kind = N_INDEX, .line = n->line, .col = n->col, .lhs = n->lhs, .rhs = all};
+  *product = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = OP_MUL, .lhs = x, .rhs = n->rhs};
+  *n = (Node){.kind = N_ASSIGN, .line = n->line, .col = n->col, .lhs = target, .rhs = product};
+  ty_stmt(in, n);
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -1421,6 +1498,10 @@ static void ty_stmt(Infer *in, Node *n) {
     }
     if (cur->kind == TY_LIST && n->op == OP_ADD) {  /* x += y is x.extend(y), in place, as Python's */
       list_extend_in_place(in, n);
+      break;
+    }
+    if (cur->kind == TY_LIST && n->op == OP_MUL && n->lhs->kind == N_VAR) {
+      list_repeat_in_place(in, n);
       break;
     }
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
@@ -1463,6 +1544,7 @@ static void ty_stmt(Infer *in, Node *n) {
                in->f->declared_types[n->lhs->var]->name);
       break;
     }
+    if (n->cond->kind == N_CALL && !(n->cond->bi && (n->cond->bi->flags & BF_PARALLEL))) ty_list_walk(in, n);
     if (ty_expr(in, n->cond)) ty_store(in, n->lhs, TYS(TY_I64), n->lhs);
     bool parallel = n->cond->kind == N_CALL && n->cond->bi && (n->cond->bi->flags & BF_PARALLEL);
     in->pranges += parallel;

@@ -245,6 +245,36 @@ def test_nlargest_and_nsmallest(n):
 
 
 @njit
+def nbest_of(k, vals):
+    return heapq.nlargest(k, vals), heapq.nsmallest(k, vals)
+
+
+@njit
+def nbest_of_range(k, n):
+    return heapq.nlargest(k, range(n, -n, -3)), heapq.nsmallest(k, range(n, -n, -3))
+
+
+@pytest.mark.parametrize("n", [0, 1, 6, 40])
+def test_nlargest_and_nsmallest_of_any_iterable(n):
+    """Of an array, a tuple, a range or a str too, as CPython's take any iterable."""
+    rng = make_rng(seed_of("nbest of", n))
+    vals = gen_values(rng, "floats", n)
+    ints = rng.integers(-5, 6, size=n)
+    for x in (vals, ints, tuple(ints[:8].tolist()) or (2, 1)):  # (an empty tuple has no item type)
+        for k in (-2, 0, 1, 3, n, n + 2):
+            big, small = nbest_of(k, x)
+            want_big, want_small = nbest_of.py_func(k, x)
+            assert exact(big) == exact(want_big) and exact(small) == exact(want_small)
+            assert nbest_of_range(k, n) == nbest_of_range.py_func(k, n)
+            assert nbest_of(k, "heapq"[:n]) == nbest_of.py_func(k, "heapq"[:n])
+
+
+def test_nlargest_of_a_non_iterable_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="nlargest"):
+        njit(lambda n: heapq.nlargest(2, n))(5)
+
+
+@njit
 def pop_empty(n):
     h = [1.5]
     for _ in range(n):

@@ -139,17 +139,29 @@ def grown_by(x, y):
 
 
 @njit
-def repeated_in_place(x):
-    x *= 2
-    return x
+def repeated_in_place(n, k):
+    x = [i * 0.5 for i in range(n)]
+    alias = x
+    x *= k
+    return x, alias, x is alias
 
 
-@numba_deviation("Numba's messages differ, and it repeats a list in place (x *= n)")
-def test_plus_equals_of_an_array_or_times_equals_is_a_typing_error():
+def test_times_equals_of_a_list_repeats_it_in_place():
+    """x *= k changes x itself, as Python's list.__imul__: another name sees it."""
+    rng = make_rng(seed_of("list imul"))
+    for n in (0, 1, 4):
+        for k in (*rng.integers(-2, 5, size=4).tolist(), True, False):
+            x, alias, same = repeated_in_place(n, k)
+            want_x, want_alias, want_same = repeated_in_place.py_func(n, k)
+            assert (x, alias) == (want_x, want_alias) and same is want_same is True
+
+
+@numba_deviation("Numba's messages differ")
+def test_plus_equals_of_an_array_or_times_equals_of_a_float_is_a_typing_error():
     # Python gives NumPy's elementwise x + a there (a new array), not an extended list
     with pytest.raises(TypingError, match="x.extend"):
         grown_by([1.0], np.ones(2))
-    with pytest.raises(TypingError, match=r"x = x \* n"):
-        repeated_in_place([1])
+    with pytest.raises(TypingError, match="operator is not supported"):
+        njit(lambda n: [n] * 1.5)(1)
     with pytest.raises(TypingError, match=r"extend\(\) takes"):
         grown_by([1], 3)

@@ -572,6 +572,8 @@ def test_optional_signature_whose_none_cannot_be_typed_refuses_none_at_the_call(
     with pytest.raises(TypeError):  # as Numba: a TypeError for None, the array's specialisation kept
         f(None)
     assert f(y[::2]) == first_item(y[::2])
+
+
 @njit
 def names_compared(i, j, other):
     a = None if i % 3 == 0 else ("x" if i % 3 == 1 else "yz")

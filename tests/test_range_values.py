@@ -241,3 +241,39 @@ def test_start_stop_and_step_of_a_range_as_python():
         assert parts(start, stop, step, backwards) == parts.py_func(start, stop, step, backwards)
     with pytest.raises(ValueError):
         parts(1, 2, 0, False)  # range() arg 3 must not be zero, before its parts are read
+
+
+@njit
+def unpacked_range(start, stop, step):
+    a, b, c = range(start, stop, step)
+    return a, b, c
+
+
+@njit
+def unpacked_range_var(n):
+    r = range(n)
+    x, y = r
+    return x * 10 + y
+
+
+def test_unpacking_a_range_takes_its_numbers():
+    """a, b, c = range(...): its numbers, Python's ValueError where it holds another count."""
+    rng = make_rng(17)
+    cases = [(0, 3, 1), (5, -1, -2), (2, 9, 3), (0, 2, 1), (0, 4, 1), (3, 3, 1)]
+    cases += [tuple(int(v) for v in rng.integers(-6, 7, size=2)) + (int(rng.choice([-3, -1, 1, 2])),) for _ in range(20)]
+    for args in cases:
+        try:
+            want = unpacked_range.py_func(*args)
+        except ValueError as e:
+            with pytest.raises(ValueError, match=str(e).replace("(", r"\(").replace(")", r"\)")):
+                unpacked_range(*args)
+        else:
+            assert unpacked_range(*args) == want
+    for n in (1, 2, 3):
+        try:
+            want = unpacked_range_var.py_func(n)
+        except ValueError:
+            with pytest.raises(ValueError):
+                unpacked_range_var(n)
+        else:
+            assert unpacked_range_var(n) == want

@@ -233,6 +233,38 @@ def test_a_list_returned_is_the_list_passed():
 
 
 @njit
+def popped_and_returned(xs, fresh):
+    if fresh:
+        xs = [x * 2.0 for x in xs]
+    last = xs.pop()
+    return xs, last, (len(xs), xs)
+
+
+def test_a_list_returned_inside_a_tuple_is_the_list_passed():
+    """As Numba returns a reflected list, at any depth of a tuple; a new list is a new one."""
+    rng = make_rng(seed_of("list in returned tuple"))
+    for fresh in (False, True):
+        items = rng.normal(size=4).tolist()
+        want_items = list(items)
+        got, want = popped_and_returned(items, fresh), popped_and_returned.py_func(want_items, fresh)
+        assert got == want and items == want_items
+        assert (got[0] is items, got[2][1] is items) == (want[0] is want_items, want[2][1] is want_items)
+
+
+@njit
+def same_container(a, b):
+    c = a
+    return a is b, a is c, a is not b
+
+
+def test_is_between_lists_is_their_identity():
+    x, y = typed.List([1, 2]), typed.List([1, 2])
+    for a, b in ((x, y), (x, x), ([1.5], [1.5])):
+        assert same_container(a, b) == same_container.py_func(a, b)
+    assert same_container(x, typed.List([1.5])) == (False, True, True)  # two types: never the same
+
+
+@njit
 def callee_grows(xs):
     xs.append(len(xs))
 
@@ -635,3 +667,28 @@ def test_a_list_of_a_compiled_function_comes_back_and_passes_in_again():
         assert apply_all_and_grow([doubled, doubled], x) == 4 * x  # made in Python too
     with pytest.raises(TypeError):
         apply_all_and_grow([doubled, 3], 1)
+
+
+@njit
+def moved_between(dest, src):
+    dest.append(src.pop())
+    return dest is src, len(dest), len(src)
+
+
+def test_one_list_passed_twice_is_one_list_in_the_call():
+    """f(xs, xs): both names are the one list, as Python's and Numba's (a
+    change through one is seen through the other, written back once)."""
+    rng = make_rng(seed_of("list passed twice"))
+    for n in (1, 3, 8):
+        items = rng.normal(size=n).tolist()
+        got_items, want_items = list(items), list(items)
+        assert moved_between(got_items, got_items) == moved_between.py_func(want_items, want_items)
+        assert got_items == want_items
+        other, want_other = [0.5], [0.5]
+        got_items, want_items = list(items), list(items)
+        assert moved_between(other, got_items) == moved_between.py_func(want_other, want_items)
+        assert (other, got_items) == (want_other, want_items)
+    refs = sys.getrefcount(items)
+    for _ in range(200):
+        moved_between(items, items)
+    assert sys.getrefcount(items) == refs and len(items) == 8

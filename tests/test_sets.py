@@ -303,7 +303,26 @@ def passthrough(s):
 def test_a_set_argument_returned_is_a_python_set_with_the_changes():
     s = {1, 2}
     got = njit(passthrough)(s)
-    assert got == {1, 2, 5} and s == {1, 2, 5} and type(got) is set
+    assert got == {1, 2, 5} and s == {1, 2, 5} and got is s
+
+
+def grown_and_counted(a, b, fresh):
+    if fresh:
+        a = {x + 0.5 for x in a}
+    a.update(b)
+    return a, len(a), (b, len(b))
+
+
+def test_set_arguments_returned_inside_a_tuple_are_the_sets_passed():
+    """As Numba returns a reflected set; a new set is a new one."""
+    rng = make_rng(9)
+    f = njit(grown_and_counted)
+    for fresh in (False, True):
+        a, b = set(rng.normal(size=4).tolist()), set(rng.normal(size=2).tolist())
+        want_a, want_b = set(a), set(b)
+        got, want = f(a, b, fresh), grown_and_counted(want_a, want_b, fresh)
+        assert got == want and (a, b) == (want_a, want_b)
+        assert (got[0] is a, got[2][0] is b) == (want[0] is want_a, want[2][0] is want_b)
 
 
 def test_sets_of_numpy_scalars_pass_as_their_type():
@@ -443,3 +462,34 @@ def test_making_and_passing_sets_repeatedly_leaks_nothing():
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
     assert words == {"x", "yy"} and len(arg) == 99
+
+
+def grow_one_shrink_other(a, b):
+    a.add(7)
+    b.discard(1)
+    return a is b, len(a), len(b)
+
+
+def test_one_set_passed_twice_is_one_set_in_the_call():
+    f = njit(grow_one_shrink_other)
+    for items in ({1, 2}, {1, 7, 9}, {3}):
+        got, want = set(items), set(items)
+        assert f(got, got) == grow_one_shrink_other(want, want) and got == want
+
+
+def add_other_widths(a, b):
+    s = {1, 2}
+    s.add(a)
+    s.add(b)
+    s.update({3, 4})
+    return s
+
+
+def test_add_converts_an_int_of_another_width():
+    """s.add(v) of a uint64 or int32 into a set of int64 converts it, as Numba's set casts it."""
+    f = njit(add_other_widths)
+    for a, b in ((np.uint64(7), np.int32(-3)), (np.uint8(2), np.int16(9)), (np.uint64(2**40), np.int8(0))):
+        got = f(a, b)
+        assert got == add_other_widths(a, b) and all(type(v) is int for v in got)
+    with pytest.raises(TypingError, match="cannot add float64"):
+        f(1.5, 2)

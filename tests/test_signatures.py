@@ -290,6 +290,8 @@ def test_scalar_type_called_on_a_number_casts_it_in_python_and_compiled_code():
     assert type(ruchey.complex64(2)) is np.complex64 and type(ruchey.boolean(0)) is bool  # (Numba: a bool)
     assert type(ruchey.uint8(np.int64(7))) is np.uint8
     assert isinstance(ruchey.float64(ruchey.int64), ruchey.types.Signature)  # a type: a signature still
+
+
 def choose(flag, x):
     return x if flag else -x
 
@@ -303,3 +305,28 @@ def test_a_number_for_a_declared_bool_is_its_truth_as_numba_converts_it():
         f(1j, 1.0)  # no complex converts to a bool
     with pytest.raises(TypeError):
         f("x", 1.0)
+
+
+def test_a_scalar_type_called_with_a_value_casts_it():
+    """types.uint64(3) is numpy.uint64(3), as Numba's Type.__call__ (a value, not a signature)."""
+    import numpy
+    from ruchey import types
+    for name in ("int8", "int32", "int64", "uint16", "uint64", "float32", "float64", "complex128"):
+        for v in (3, 7.0, True):
+            got = getattr(types, name)(v)
+            assert type(got) is getattr(numpy, name) and got == getattr(numpy, name)(v)
+    assert types.boolean(2) is True and types.boolean(0) is False
+    assert types.NPDatetime("D")("2020-01-02") == numpy.datetime64("2020-01-02", "D")
+    assert isinstance(types.float64(types.int64), ruchey.types.Signature)
+    with pytest.raises(TypeError):
+        types.int64(types.float64, 3)
+
+
+def test_a_tuple_type_of_one_type_not_in_a_list_is_a_typing_error():
+    from collections import namedtuple
+    from ruchey import types
+    with pytest.raises(ruchey.TypingError, match="iterable"):
+        types.Tuple(types.uint32)
+    with pytest.raises(ruchey.TypingError, match="iterable"):
+        types.NamedTuple(types.uint32, namedtuple("P", "x"))
+    assert types.Tuple([types.int64, types.float64]) == types.Tuple((types.int64, types.float64))

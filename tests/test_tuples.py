@@ -556,3 +556,15 @@ def test_unpacking_the_wrong_number_of_rows_is_a_value_error():
         f(numpy.ones((2, 4)))
     with pytest.raises(ValueError, match="too many values to unpack"):
         f(numpy.ones((4, 4)))
+
+
+@njit
+def tuple_truths(t):
+    return bool(t), (1 if t else 0), not t
+
+
+def test_truth_of_a_tuple_is_whether_it_has_items():
+    """bool(t), `if t` and `not t` of a tuple: its length, known when it compiles."""
+    rng = make_rng(31)
+    for t in ((), (1,), tuple(random_ints(rng, 3)[-3:]), (0, 0.0), (1.5, (2, 3)), (False,)):
+        assert tuple_truths(t) == tuple_truths.py_func(t)

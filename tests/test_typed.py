@@ -789,3 +789,27 @@ def test_empty_list_of_an_array_type_a_global_names():
         got, expected = arrays_by_length(n), arrays_by_length.py_func(n)
         assert len(got) == len(expected)
         assert all(g.dtype == e.dtype and np.array_equal(g, e) for g, e in zip(got, expected))
+
+
+@njit
+def dict_of_pairs(keys, values):
+    return typed.Dict(zip(keys, values)), typed.Dict(enumerate(values))
+
+
+def test_typed_dict_of_pairs_is_dicts_of_them():
+    """typed.Dict(pairs), compiled and in Python, fills it as dict(pairs) (later keys win)."""
+    rng = make_rng(23)
+    for n in (1, 5, 12):
+        keys, values = rng.integers(0, 6, size=n), rng.normal(size=n)
+        got, want = dict_of_pairs(keys, values), dict_of_pairs.py_func(keys, values)
+        for g, w in zip(got, want):
+            assert isinstance(g, typed.Dict) and dict(g) == dict(w) and list(g) == list(w)
+        made = typed.Dict(zip(keys.tolist(), values.tolist()))
+        assert dict(made) == dict(zip(keys.tolist(), values.tolist()))
+    assert dict(typed.Dict({1: 2.5})) == {1: 2.5} and len(typed.Dict()) == 0
+    with pytest.raises(TypeError):
+        typed.Dict(3)
+    with pytest.raises(TypeError):
+        typed.Dict([(1, 2)], [(3, 4)])
+    with pytest.raises(ValueError):
+        typed.Dict([(1, 2), (3, 4, 5)])

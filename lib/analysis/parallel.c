@@ -62,7 +62,8 @@ static bool lent(const Scan *s, const Node *n) {
 static bool note_read(Node *n, void *ctx) {
   Scan *s = ctx;
   if (n->kind == N_INDEX) lend(s, n->lhs);
-  if (n->kind == N_CALL && n->bi && !strcmp(n->bi->name, "len") && n->list.len == 1) lend(s, n->list.items[0]);
+  if (n->kind == N_CALL && n->bi && (!strcmp(n->bi->name, "len") || !strcmp(n->bi->name, "list walk ended")))
+    lend(s, n->list.items[0]);  /* (a walk's step reads the length) */
   if (n->ty && ty_is_container(n->ty) && !lent(s, n))  /* appends would race, and so would a dict's compaction */
     set_unsafe(s, n, "a typed list or dict, which its threads cannot share");
   if (n->kind == N_VAR) {

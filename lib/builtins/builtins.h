@@ -79,6 +79,11 @@ void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst);  /* a list ma
 /* the order of items of elem as rt_list_sort_fields takes it (*nfields fields) */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);
 LLVMValueRef lo_list_copy_of(Lower *l, Node *x);  /* a new list of list x's items */
+/* The item type of x (of type t), an iterable list() takes (a list, tuple,
+ * set, dict, range, str, 1-d array, generator), else a TypingError naming
+ * what takes it; and its items in a new list of elem. */
+const Type *ty_iterable_items(Infer *in, Node *n, Node *x, const Type *t, const char *what);
+LLVMValueRef lo_iterable_list(Lower *l, Node *x, const Type *elem);
 LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i);  /* item i's address */
 void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
 

@@ -2,7 +2,8 @@
  * EnumMember and IntEnumMember: a member is held as its value (model.c),
  * so that reading its value costs nothing. What compiled code does with
  * one is what Numba does: m.value; m == n and m != n between members of
- * one class; m is n between any members (false across classes); `in` a
+ * one class; m is n between any members (false across classes), and
+ * between lists, dicts and sets (row "is", here for want of a better home); `in` a
  * tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
@@ -17,11 +18,13 @@ static const Type *ty_member_constant(Infer *in, Node *n, const Type **args) { r
 
 static const Type *ty_value(Infer *in, Node *n, const Type **args) { return args[0]->elem; }
 
-/* a is b of two values neither of which is None: enum members alone; two
- * bools too under Numba's reading (CompileOptions.numba_code). */
+/* a is b of two values neither of which is None: enum members, and
+ * lists, dicts and sets (the same container, as Numba's; false between
+ * two types); two bools too under Numba's reading (CompileOptions.numba_code). */
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool bools = args[0]->kind == TY_BOOL && args[1]->kind == TY_BOOL && in->opts && in->opts->numba_code;
-  if (!bools && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
+  if (!bools && !containers && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None and between enum members in compiled code "
                            "(%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
@@ -57,7 +60,9 @@ static LLVMValueRef lo_value(Lower *l, Node *n) {
 static LLVMValueRef lo_is(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
-  LLVMValueRef same = a->ty == b->ty ? lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty) : const_bool(l, false);
+  LLVMValueRef same = a->ty != b->ty           ? const_bool(l, false)
+                      : ty_is_container(a->ty) ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
+                                               : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
   lo_done_with(l, a, va);
   lo_done_with(l, b, vb);
   return same;

@@ -1,7 +1,7 @@
 /* builtins/heapq.c — Python's heapq module on typed lists in compiled
  * code: heapify, heappush, heappop, heapreplace, heappushpop (the heap's
  * steps are lib/containers.c's, CPython's own, so that the list holds the
- * items in CPython's order after each call), nlargest and nsmallest.
+ * items in CPython's order after each call), nlargest and nsmallest (of any iterable list() takes).
  * Items are ordered as sort() orders them: numbers, strs, tuples of
  * numbers and strs (lexicographically).
  */
@@ -59,19 +59,26 @@ static LLVMValueRef lo_heap(Lower *l, Node *n) {
   return op == HEAPIFY || op == PUSH ? LLVMGetUndef(l->mod->i8) : lo_load_scalar(l, elem, slot);
 }
 
-/* nlargest(n, x), nsmallest(n, x): a new list, sorted(x)[:n] (reversed
- * for nlargest), which is what CPython's heaps give, equal items too. */
+/* nlargest(n, x), nsmallest(n, x) of any iterable list() takes (a list,
+ * tuple, 1-d array...): a new list, sorted(x)[:n] (reversed for
+ * nlargest), which is what CPython's heaps give, equal items too. */
 static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[0]) && args[0]->kind != TY_BOOL)
     return ty_error(in, n->list.items[0], "%s()'s n must be an integer, got %s", n->bi->name, args[0]->name);
-  if (args[1]->kind != TY_LIST)
-    return ty_error(in, n->list.items[1], "%s() takes a typed list here, got %s", n->bi->name, args[1]->name);
-  const Type *elem = ordered_item(in, n, args[1]);
+  if (args[1]->kind == TY_LIST) {
+    const Type *elem = ordered_item(in, n, args[1]);
+    return elem ? ty_list(elem) : NULL;
+  }
+  const Type *elem = ty_iterable_items(in, n->list.items[1], n->list.items[1], args[1], n->bi->name);
+  if (elem && !ty_sort_ordered(elem))
+    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
+                    elem->name);
   return elem ? ty_list(elem) : NULL;
 }
 
 static LLVMValueRef lo_nbest(Lower *l, Node *n) {
-  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64)), best = lo_list_copy_of(l, n->list.items[1]);
+  LLVMValueRef count = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  LLVMValueRef best = lo_iterable_list(l, n->list.items[1], n->ty->elem);
   lo_temp_made(l, n->ty, best);
   lo_list_sort(l, n->ty->elem, best, const_bool(l, n->bi->ival));
   LLVMValueRef negative = LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), "");

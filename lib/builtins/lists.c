@@ -590,6 +590,10 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
   if (args[0]->elem && !item_equatable(args[0]->elem))
     return ty_error(in, n, "%s() of a list of %s is not supported", n->bi->name, args[0]->elem->name);
+  for (int i = 2; i < n->list.len; i++)  /* index(v, start, stop) */
+    if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+      return ty_error(in, n->list.items[i], "index()'s %s must be an integer, got %s", i == 2 ? "start" : "stop",
+                      args[i]->name);
   const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
 }
@@ -725,12 +729,25 @@ static LLVMValueRef lo_delslice(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* The first k >= 0 with lst[k] == v, or -1; count: how many. */
-static LLVMValueRef list_search(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v, const Type *vt,
+/* index()'s start or stop k of a list of len items, as a slice's bound:
+ * from the end where negative, within [0, len]. */
+static LLVMValueRef search_bound(Lower *l, Node *k, LLVMValueRef len) {
+  LLVMValueRef v = lo_expr_as(l, k, TYS(TY_I64)), zero = const_i64(l, 0);
+  LLVMValueRef from_end = LLVMBuildAdd(l->b, v, len, "");
+  from_end = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, from_end, zero, ""), zero, from_end, "");
+  LLVMValueRef ahead = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, v, len, ""), len, v, "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, ""), from_end, ahead, "");
+}
+
+/* The first k >= 0 with lst[k] == v (k in [start, stop) where index, an
+ * index() call or NULL, gives them), or -1; count: how many. */
+static LLVMValueRef list_search(Lower *l, Node *index, const Type *elem, LLVMValueRef lst, LLVMValueRef v, const Type *vt,
                                 bool count) {
-  LLVMValueRef found = lo_alloca(l, l->mod->i64, "found");
+  LLVMValueRef found = lo_alloca(l, l->mod->i64, "found"), len = lo_list_len(l, lst);
   LLVMBuildStore(l->b, const_i64(l, count ? 0 : -1), found);
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, lst), NULL, "search");
+  LLVMValueRef start = index && index->list.len > 2 ? search_bound(l, index->list.items[2], len) : const_i64(l, 0);
+  LLVMValueRef stop = index && index->list.len > 3 ? search_bound(l, index->list.items[3], len) : len;
+  LoLoop loop = lo_loop_begin(l, start, stop, NULL, "search");
   LLVMValueRef item = lo_load_scalar(l, elem, lo_list_item_addr(l, elem, lst, loop.index));
   LLVMValueRef eq = lo_compare_values(l, OP_EQ, item, elem, v, vt);
   if (count) {
@@ -753,7 +770,7 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
   LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
-  LLVMValueRef r = elem ? list_search(l, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
+  LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
   if (n->bi->ival == 3) {
     lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
@@ -1050,6 +1067,12 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   return a.lst;
 }
 
+const Type *ty_iterable_items(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
+  return items_of(in, n, x, t, what);
+}
+
+LLVMValueRef lo_iterable_list(Lower *l, Node *x, const Type *elem) { return items_list(l, x, elem); }
+
 static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   if (!n->list.len) return lo_list_literal(l, n);
   return items_list(l, n->list.items[0], n->ty->elem);
@@ -1316,7 +1339,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   if (x->ty->kind == TY_ARRAY) return lo_array_contains(l, n);
   if (x->ty->kind == TY_RANGE) return lo_range_contains(l, n);
   LLVMValueRef val = lo_expr(l, v), lst = lo_expr(l, x);
-  LLVMValueRef r = x->ty->elem ? list_search(l, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
+  LLVMValueRef r = x->ty->elem ? list_search(l, NULL, x->ty->elem, lst, val, v->ty, false) : const_i64(l, -1);
   lo_done_with(l, x, lst);
   lo_done_with(l, v, val);
   return LLVMBuildICmp(l->b, LLVMIntSGE, r, const_i64(l, 0), "");
@@ -1336,7 +1359,28 @@ static const char *const sort_kw[] = {"reverse", "key", NULL};
 
 static const char *const empty_list_kw[] = {"item_type", "allocated", NULL};
 
+/* A walk of a list xs at step k whose body may change xs (infer's
+ * ty_list_walk): whether it has ended, k past xs's length now, as Python's
+ * list iterator reads it; a typed.List whose length changed since the
+ * walk's first step is Numba's RuntimeError, as its typed list iterator's
+ * (a Python list's copy or a list display walks on, as Python's). */
+static const Type *ty_walk_ended(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
+  LLVMValueRef lst = lo_expr(l, n->list.items[0]), k = lo_expr(l, n->list.items[1]), len = lo_list_len(l, lst);
+  LLVMValueRef first = lo_alloca(l, l->mod->i64, "walk.len");  /* the length at the first step */
+  LLVMValueRef start = LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, 0), "");
+  LLVMValueRef was = LLVMBuildSelect(l->b, start, len, LLVMBuildLoad2(l->b, l->mod->i64, first, ""), "");
+  LLVMBuildStore(l->b, was, first);
+  LLVMValueRef typed = LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+  LLVMValueRef changed = LLVMBuildAnd(l->b, typed, LLVMBuildICmp(l->b, LLVMIntNE, len, was, ""), "");
+  lo_raise_if(l, changed, RT_ERR_RUNTIME, "list was mutated during iteration");
+  lo_done_with(l, n->list.items[0], lst);
+  return LLVMBuildICmp(l->b, LLVMIntSGE, k, len, "");
+}
+
 const Builtin bi_lists[] = {
+  {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
   {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
@@ -1353,7 +1397,7 @@ const Builtin bi_lists[] = {
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
-  LIST_METHOD("index", 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, ty_find, lo_find),
+  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS, 1, ty_find, lo_find),
   LIST_METHOD("count", 1, 1, NULL, BF_STRINGS, 2, ty_find, lo_find),
   LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),

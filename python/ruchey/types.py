@@ -10,7 +10,6 @@ import builtins
 import enum
 import functools
 import itertools
-import numbers
 import types as pytypes
 import weakref
 
@@ -80,12 +79,12 @@ class Type(metaclass=_Interning):
         return Type(self.kind, *_array_dims(dims), unit=self.unit)
 
     def __call__(self, *args):
-        """float64(int64, float64[:]) is a signature; int16(x) of a number x
-        (not a type) is x cast to the type, as Numba's types cast a value in
-        Python (numpy.int16(x); bool: a bool; a datetime's unit kept)."""
-        import numpy
-        if len(args) == 1 and isinstance(args[0], (numbers.Number, numpy.generic)) and not self.ndim \
-                and not isinstance(self.kind, str):
+        """float64(int64, float64[:]) is a signature; a scalar type called on
+        one value that is no type casts it, as Numba's types do in Python
+        (int16(x) is numpy.int16(x); bool: a bool; a datetime's unit kept,
+        NPDatetime("D")("2020-01-02") as numpy.datetime64 reads it)."""
+        if len(args) == 1 and not self.ndim and not isinstance(self.kind, str) and not _is_type(args[0]):
+            import numpy
             if self.name == "bool":
                 return builtins.bool(args[0])
             scalar = numpy.dtype(self.name).type
@@ -268,6 +267,8 @@ class TupleType:
     """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
 
     def __init__(self, items):
+        if not hasattr(items, "__iter__"):  # Tuple(int64), not Tuple([int64]): a TypingError, as Numba's
+            raise _core.TypingError(f"a tuple type takes an iterable of item types, got {items!r}")
         for t in items:
             if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)) and \
                     not (isinstance(t, Optional) and isinstance(t.type, Type) and not t.type.ndim):
@@ -645,13 +646,18 @@ def described_dtype(desc):
     return None
 
 
+def _is_type(a):
+    """Whether a is what a signature takes: a ruchey type."""
+    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
+                          EnumMember, NumberClass, MemInfoPointer, Bytes))
+
+
 class Signature:
     """Argument types and a return type (None: inferred)."""
 
     def __init__(self, return_type, args):
         for a in args:
-            if not isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                                  EnumMember, NumberClass, MemInfoPointer, Bytes)):
+            if not _is_type(a):
                 raise TypeError(f"not a ruchey type in a signature: {a!r}")
         self.return_type, self.args = return_type, tuple(args)
 

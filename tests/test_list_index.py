@@ -1,0 +1,58 @@
+"""list.index(x, start, stop) in compiled code: the search limited to
+[start, stop) read as a slice's bounds (negative from the end, clamped to
+the list), ValueError where x is not there, a TypingError for bounds that
+are not integers. Compared with the function's py_func on generated lists."""
+import pytest
+
+import ruchey
+from ruchey import TypingError, njit, typed
+
+from conftest import make_rng, seed_of
+
+
+@njit
+def found_from(xs, v, start):
+    return xs.index(v, start)
+
+
+@njit
+def found_between(xs, v, start, stop):
+    return xs.index(v, start, stop)
+
+
+def outcome(f, *args):
+    """f's result, or the class and message of what it raised (a str's
+    message is ruchey's own: only the class)."""
+    try:
+        return f(*args)
+    except ValueError as e:
+        return ValueError, str(e) if isinstance(args[1], int) else None
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 30])
+def test_index_between_bounds_is_pythons(n):
+    rng = make_rng(seed_of("list index", n))
+    items = rng.integers(0, 4, size=n).tolist()
+    bounds = sorted(set(rng.integers(-n - 3, n + 4, size=8).tolist()) | {0, -1, n, True})
+    typed_items = typed.List(items) if items else typed.List.empty_list(ruchey.int64)
+    for xs in ((items, typed_items) if items else (typed_items,)):
+        for v in range(5):
+            for start in bounds:
+                assert outcome(found_from, xs, v, start) == outcome(found_from.py_func, items, v, start)
+                for stop in bounds:
+                    got = outcome(found_between, xs, v, start, stop)
+                    assert got == outcome(found_between.py_func, items, v, start, stop)
+
+
+def test_index_of_strs_between_bounds():
+    words = ["fig", "kiwi", "fig", "date", "fig"]
+    for start, stop in ((0, 5), (1, 5), (3, -1), (-2, 10), (3, 4)):
+        want = outcome(found_between.py_func, words, "fig", start, stop)
+        assert outcome(found_between, typed.List(words), "fig", start, stop) == want
+
+
+def test_bounds_that_are_not_integers_are_typing_errors():
+    with pytest.raises(TypingError, match="start must be an integer"):
+        found_from([1, 2], 1, 0.5)
+    with pytest.raises(TypingError, match="stop must be an integer"):
+        found_between([1, 2], 1, 0, "2")
