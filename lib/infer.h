@@ -43,6 +43,9 @@ const Type *ty_member_or_value(Infer *in, Node *n);
 bool ty_enum_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
 /* n made, in place, a call of builtin ("str truth", "len", "numpy.asarray") of its old self, typed. */
 const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
+/* t, the type of x, an argument of a NumPy function: where a tuple or a list of numbers,
+ * x made numpy.asarray(x) in place and its array type returned, as NumPy reads array-likes */
+const Type *ty_arraylike(Infer *in, Node *x, const Type *t);
 /* c's truth read, as a condition's: a str, set, list, dict or array made the call reading it */
 const Type *ty_truth_of(Infer *in, Node *c, const char *what);
 /* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on

@@ -85,7 +85,7 @@ def test_searchsorted_errors():
     with pytest.raises(ruchey.TypingError, match="a must be a 1-d array"):
         fn("np.searchsorted(a, 1.0)")(np.zeros((2, 2)))
     with pytest.raises(ruchey.TypingError, match="v must be a number or an array"):
-        fn("np.searchsorted(a, (1, 2))")(np.zeros(3))
+        fn("np.searchsorted(a, 'ab')")(np.zeros(3))
 
 
 # ---------------------------------------------------------------- digitize

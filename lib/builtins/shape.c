@@ -34,6 +34,7 @@ static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
  * receiver), or an error. No CUDA code: these make or hold array memory. */
 static const Type *array_operand(Infer *in, Node *n, const Type *t) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (!t) return NULL;  /* (an array-like's numpy.asarray refused it) */
   if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
   return t;
 }
@@ -1095,7 +1096,7 @@ static bool ints_arg(Infer *in, Node *n, Node *a, const char *what) {
 }
 
 static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
   if (!t || !ints_arg(in, n, n->list.items[1], "shift")) return NULL;
   Node *axis = np_arg(in, n, 2, "axis");
   if (ty_failed(in) || !ints_arg(in, n, axis, "axis")) return NULL;
@@ -1361,8 +1362,9 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
  * along axis or in the flattened array; repeats one int */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
-  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray")))
-    return NULL;  /* numpy.repeat(x, k) of a number x: of the 0-d array of it, as NumPy's and Numba's */
+  /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (!ty_is_int(args[1]))
@@ -1855,8 +1857,8 @@ const Builtin bi_shape[] = {
   FUNCTION("atleast_3d", 1, 1, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
-  FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX, 1, ty_flip, lo_flip),
-  FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX, 0, ty_flip, lo_flip),
+  FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
+  FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 0, ty_flip, lo_flip),
   /* copies */
   METHOD("flatten", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_flatten, lo_flatten),
   METHOD("astype", 0, 1, dtype_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_astype, lo_astype),
