@@ -47,11 +47,8 @@ static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMVa
 }
 
 /* The first index i where key would keep s sorted: before the elements
- * equal to key (left) or after them (right). */
-static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
-  LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
-  LLVMBuildStore(l->b, const_i64(l, 0), lo);
-  LLVMBuildStore(l->b, s->n, hi);
+ * equal to key (left) or after them (right), bisecting [*lo, *hi). */
+static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, bool right, LLVMValueRef lo, LLVMValueRef hi) {
   LLVMBasicBlockRef head = new_block(l, "search.head"), body = new_block(l, "search.body"), done = new_block(l, "search.done");
   LLVMBuildBr(l->b, head);
   position(l, head);
@@ -66,6 +63,13 @@ static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool rig
   LLVMBuildBr(l->b, head);
   position(l, done);
   return vlo;
+}
+
+static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+  LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
+  LLVMBuildStore(l->b, const_i64(l, 0), lo);
+  LLVMBuildStore(l->b, s->n, hi);
+  return search_within(l, s, key, right, lo, hi);
 }
 
 /* ---------------------------------------------------------------- each needle */
@@ -133,11 +137,25 @@ static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
 typedef struct Search {
   Sorted s;
   bool right;
+  LLVMValueRef lo, hi, last;  /* an array of needles': the bounds the last needle left, and it */
 } Search;
 
+/* searchsorted's needles in turn, as NumPy's loop searches them: from the
+ * last needle's bounds, kept below where the needle sorts after the last
+ * one, else the bounds [0, hi + 1), so that on an array that is not
+ * sorted the answers are NumPy's. */
 static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
   Search *s = arg;
-  return search(l, &s->s, key, s->right);
+  if (!s->lo) return search(l, &s->s, key, s->right);
+  LLVMValueRef last = LLVMBuildLoad2(l->b, lo_type(l, s->s.cmp), s->last, "");
+  LLVMValueRef after = s->right ? LLVMBuildNot(l->b, sorts_before(l, s->s.cmp, key, last), "")
+                                : sorts_before(l, s->s.cmp, last, key);
+  LLVMValueRef hi = LLVMBuildLoad2(l->b, l->mod->i64, s->hi, ""), n = s->s.n;
+  LLVMValueRef wider = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, hi, n, ""), LLVMBuildAdd(l->b, hi, const_i64(l, 1), ""), n, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, n, wider, ""), s->hi);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, LLVMBuildLoad2(l->b, l->mod->i64, s->lo, ""), const_i64(l, 0), ""), s->lo);
+  LLVMBuildStore(l->b, key, s->last);
+  return search_within(l, &s->s, key, s->right, s->lo, s->hi);
 }
 
 static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
@@ -145,6 +163,14 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
   Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
+  if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
+    s.lo = lo_alloca(l, l->mod->i64, "search.lo");
+    s.hi = lo_alloca(l, l->mod->i64, "search.hi");
+    s.last = lo_alloca(l, lo_type(l, cmp), "search.last");
+    LLVMBuildStore(l->b, const_i64(l, 0), s.lo);
+    LLVMBuildStore(l->b, s.s.n, s.hi);
+    LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, cmp)), s.last);
+  }
   LLVMValueRef r = each_needle(l, v, cmp, TYS(TY_I64), search_needle, &s);
   lo_done_with(l, a, av);
   return r;
@@ -222,38 +248,48 @@ static const Type *ty_interp(Infer *in, Node *n, const Type **args) {
 typedef struct Interp {
   Sorted xp, fp;
   LLVMValueRef left, right;  /* the values below xp[0] and above xp[-1] */
+  LLVMValueRef kind, guess;  /* xp's dtype (rt_interp_search reads it); the last x's segment */
 } Interp;
 
 static LLVMValueRef fselect(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(l->b, c, a, b, ""); }
 static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
+static LLVMValueRef icmp(Lower *l, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(l->b, p, a, b, ""); }
 
-/* NumPy's interp of one x: the segment j with xp[j] <= x < xp[j+1] (a
- * binary search), its line through (xp[j], fp[j]) and, where that gives
- * NaN, through (xp[j+1], fp[j+1]); fp[j] at xp[j] itself, left and right
- * outside, NaN for NaN; with one point, fp[0] unless x is below or above. */
+/* NumPy's interp of one x, as its C loop: the segment j of x (searched
+ * from the last x's, rt_interp_search), left below and right above the
+ * points, fp[j] at the last point or at xp[j] itself, else the line
+ * through (xp[j], fp[j]) and, where that gives NaN, through (xp[j+1],
+ * fp[j+1]); NaN for NaN. With one point: left, right or fp[0]. */
 static LLVMValueRef interp_needle(Lower *l, LLVMValueRef x, void *arg) {
   Interp *ip = arg;
-  LLVMValueRef one = const_i64(l, 1), last = LLVMBuildSub(l->b, ip->xp.n, one, "");
-  LLVMValueRef first_x = element_at(l, &ip->xp, const_i64(l, 0)), last_x = element_at(l, &ip->xp, last);
-  LLVMValueRef below = fcmp(l, LLVMRealOLT, x, first_x), above = fcmp(l, LLVMRealOGT, x, last_x);
-  LLVMValueRef j = LLVMBuildSub(l->b, search(l, &ip->xp, x, true), one, "");
-  LLVMValueRef inner = LLVMBuildICmp(l->b, LLVMIntSLT, j, last, "");
-  LLVMValueRef jc = fselect(l, LLVMBuildAnd(l->b, inner, LLVMBuildICmp(l->b, LLVMIntSGE, j, const_i64(l, 0), ""), ""), j,
-                            const_i64(l, 0));
-  LLVMValueRef jn = fselect(l, LLVMBuildICmp(l->b, LLVMIntSLT, jc, last, ""), LLVMBuildAdd(l->b, jc, one, ""), jc);
-  LLVMValueRef x0 = element_at(l, &ip->xp, jc), x1 = element_at(l, &ip->xp, jn);
-  LLVMValueRef y0 = element_at(l, &ip->fp, jc), y1 = element_at(l, &ip->fp, jn);
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1), n = ip->xp.n, last = LLVMBuildSub(l->b, n, one, "");
+  LLVMTypeRef p[6] = {l->mod->f64, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->i64};
+  LLVMValueRef searched = lo_call_fn(l, "rt_interp_search", l->mod->i64, p,
+                                     (LLVMValueRef[]){x, ip->xp.data, n, ip->xp.stride, ip->kind,
+                                                      LLVMBuildLoad2(l->b, l->mod->i64, ip->guess, "")}, 6);
+  LLVMValueRef single = icmp(l, LLVMIntEQ, n, one), nan = is_nan(l, x);
+  /* (NumPy's search is not made for NaN, nor for one point: j stays) */
+  LLVMValueRef j = fselect(l, LLVMBuildOr(l->b, single, nan, ""), LLVMBuildLoad2(l->b, l->mod->i64, ip->guess, ""), searched);
+  LLVMBuildStore(l->b, j, ip->guess);
+  /* the points read at indices within [0, n): every branch is computed, one kept */
+  LLVMValueRef jc = fselect(l, icmp(l, LLVMIntSLT, j, zero), zero, fselect(l, icmp(l, LLVMIntSGT, j, last), last, j));
+  LLVMValueRef j0 = fselect(l, icmp(l, LLVMIntEQ, jc, last), fselect(l, single, zero, LLVMBuildSub(l->b, jc, one, "")), jc);
+  LLVMValueRef j1 = fselect(l, single, zero, LLVMBuildAdd(l->b, j0, one, ""));
+  LLVMValueRef x0 = element_at(l, &ip->xp, j0), x1 = element_at(l, &ip->xp, j1);
+  LLVMValueRef y0 = element_at(l, &ip->fp, j0), y1 = element_at(l, &ip->fp, j1);
   LLVMValueRef slope = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, y1, y0, ""), LLVMBuildFSub(l->b, x1, x0, ""), "");
   LLVMValueRef r = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x0, ""), ""), y0, "");
   LLVMValueRef r1 = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x1, ""), ""), y1, "");
   r = fselect(l, is_nan(l, r), r1, r);
   r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, r), fcmp(l, LLVMRealOEQ, y0, y1), ""), y0, r);
-  r = fselect(l, LLVMBuildOr(l->b, LLVMBuildNot(l->b, inner, ""), fcmp(l, LLVMRealOEQ, x0, x), ""),
-              element_at(l, &ip->fp, fselect(l, inner, jc, last)), r);
-  LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, ip->xp.n, one, "");
-  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, x), LLVMBuildNot(l->b, single, ""), ""), x, r);
-  r = fselect(l, above, ip->right, r);
-  return fselect(l, below, ip->left, r);
+  LLVMValueRef at_point = LLVMBuildOr(l->b, icmp(l, LLVMIntEQ, j, last), fcmp(l, LLVMRealOEQ, x0, x), "");
+  r = fselect(l, at_point, element_at(l, &ip->fp, jc), r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, n), ip->right, r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, const_i64(l, -1)), ip->left, r);
+  r = fselect(l, nan, x, r);
+  LLVMValueRef one_point = fselect(l, fcmp(l, LLVMRealOLT, x, x0), ip->left,
+                                   fselect(l, fcmp(l, LLVMRealOGT, x, x0), ip->right, y0));
+  return fselect(l, single, one_point, r);
 }
 
 static LLVMValueRef lo_interp(Lower *l, Node *n) {
@@ -262,6 +298,9 @@ static LLVMValueRef lo_interp(Lower *l, Node *n) {
   const Type *f64 = TYS(TY_F64);
   LLVMValueRef xv = lo_expr(l, xp), fv = lo_expr(l, fp);
   Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, f64)};
+  ip.kind = const_i32(l, (int)xp->ty->elem->kind);
+  ip.guess = lo_alloca(l, l->mod->i64, "interp.guess");
+  LLVMBuildStore(l->b, const_i64(l, 0), ip.guess);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, ip.xp.n, const_i64(l, 0), ""), RT_ERR_VALUE, "array of sample points is empty");
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, ip.xp.n, ip.fp.n, ""), RT_ERR_VALUE, "fp and xp are not of the same length.");
   ip.left = left ? lo_expr_as(l, left, f64) : element_at(l, &ip.fp, const_i64(l, 0));
@@ -711,14 +750,14 @@ static const char *const isin_kw[] = {"test_elements", "invert", NULL};
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
 const Builtin bi_searching[] = {
-  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
+  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS | BF_ARRAYLIKE, 0, 0, ty_searchsorted,
    lo_searchsorted},
   {"array.searchsorted", NULL, "searchsorted", BK_METHOD, TY_ARRAY, 0, 2, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
    lo_searchsorted},
-  {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_digitize,
+  {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_digitize,
    lo_digitize},
   {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_interp, lo_interp},
-  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_bincount,
+  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE | BF_ARRAYLIKE, 0, 0, ty_bincount,
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_histogram,
    lo_histogram},
