@@ -176,3 +176,35 @@ def test_partition_kth_out_of_bounds_still_raises():
     f = compiled("np.partition(a, b)", "a, b")
     with pytest.raises(ValueError, match="out of bounds"):
         f(np.arange(3.0), 3)
+
+
+# ---------------------------------------------------------------- append's axis, None's type questions
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_append_along_an_axis_is_concatenate(axis):
+    f = compiled("np.append(a, b, axis=c)", "a, b, c")
+    g = compiled("np.append(a, b, c)", "a, b, c")
+    rng = make_rng(10)
+    a = rng.normal(size=(3, 4))
+    b = rng.normal(size=(3, 4)) if axis is not None else rng.integers(0, 5, 7)
+    check(f, a, b, axis)
+    check(g, a.astype(np.float32), b, axis)
+
+
+def test_append_of_mismatched_shapes_raises_numpys_error():
+    f = compiled("np.append(a, b, axis=0)", "a, b")
+    with pytest.raises(ValueError, match="must match exactly"):
+        f(np.ones((2, 3)), np.ones((2, 2)))
+
+
+def test_concatenate_flattened_is_refused_not_joined_along_0():
+    f = compiled("np.concatenate((a, a), axis=None)")
+    with pytest.raises(ruchey.TypingError, match="axis=None"):
+        f(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("name", ["isscalar", "iscomplexobj", "isrealobj"])
+def test_type_questions_of_none(name):
+    f = compiled(f"np.{name}(a)")
+    for x in (None, 1.5, 2j, np.arange(3)):
+        assert f(x) == f.py_func(x)
