@@ -137,6 +137,9 @@ def test_interp_of_points_out_of_order_is_numpys():
         xp[::5] = np.inf
         fp[::3] = -np.inf
         check(f, x, xp, fp)
+        x[1::5] = -np.inf
+        xp[::3] = np.nan  # (a NaN point: NumPy's search answers its comparisons as they fall)
+        check(f, x, xp, fp)
         check(f, x.reshape(-1, 1)[:, 0], xp.astype(np.float32), fp)
 
 

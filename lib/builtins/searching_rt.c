@@ -40,7 +40,7 @@ int64_t rt_interp_search(double key, const char *xp, int64_t n, int64_t stride, 
   if (guess > n - 3) guess = n - 3;
   if (guess < 1) guess = 1;
   if (key < XP(guess)) {
-    if (key >= XP(guess - 1)) return guess - 1;
+    if (!(key < XP(guess - 1))) return guess - 1;  /* (not key >= ...: a NaN point answers false to both) */
     hi = guess - 1;
     if (guess > IN_CACHE && key >= XP(guess - IN_CACHE)) lo = guess - IN_CACHE;
   } else {
