@@ -211,3 +211,21 @@ def test_type_questions_of_none(name):
     f = compiled(f"np.{name}(a)")
     for x in (None, 1.5, 2j, np.arange(3)):
         assert f(x) == f.py_func(x)
+
+
+# ---------------------------------------------------------------- flags known when the function runs
+
+def test_digitize_right_known_when_it_runs():
+    f = compiled("np.digitize(a, b, c)", "a, b, c")
+    rng = make_rng(11)
+    x = np.round(rng.normal(0, 3, 40))
+    for bins in (np.array([-2.0, 0, 1, 3]), np.array([3.0, 1, 0, -2]), np.array([1.0, 1, 1]), np.array([])):
+        for right in (True, False, 0, 1):
+            check(f, x, bins, right)
+            check(f, 1.0, bins, right)
+
+
+def test_digitize_right_of_another_type_is_refused():
+    f = compiled("np.digitize(a, b, c)", "a, b, c")
+    with pytest.raises(ruchey.TypingError, match="right must be True or False"):
+        f(np.zeros(3), np.arange(3.0), 0.5)

@@ -182,15 +182,35 @@ static const Type *ty_digitize(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *bins = bi_arg(n, 1, "bins");
   Node *right = bi_arg(n, 2, "right");
   if (!need_numbers(in, n, x, "x") || !bins || !need_sorted_1d(in, n, bins, "bins")) return NULL;
-  if (right && right->kind != N_BOOL && right->kind != N_INT)
-    return ty_error(in, right, "%s(): right must be a constant True or False in compiled code", n->bi->name);
+  if (right && right->ty->kind != TY_BOOL && !ty_is_int(right->ty))
+    return ty_error(in, right, "%s(): right must be True or False, got %s", n->bi->name, right->ty->name);
   return needles_result(x->ty, TYS(TY_I64));
 }
 
 typedef struct Digitize {
   Search up, down;  /* the bins as they are, and read from the end */
   LLVMValueRef decreasing;
+  LLVMValueRef right;  /* right= known when it runs (an i1), or NULL where a constant chose the searches' side */
 } Digitize;
+
+/* s searched for key on the other side than right= names */
+static LLVMValueRef digitize_search(Lower *l, Digitize *d, const Sorted *s, LLVMValueRef key) {
+  if (!d->right) return search(l, s, key, d->up.right);
+  LLVMBasicBlockRef yes = new_block(l, "digitize.right"), no = new_block(l, "digitize.left"), done = new_block(l, "digitize.side");
+  LLVMBuildCondBr(l->b, d->right, yes, no);
+  position(l, yes);
+  LLVMValueRef a = search(l, s, key, false);
+  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, no);
+  LLVMValueRef b = search(l, s, key, true);
+  LLVMBasicBlockRef no_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i64, "digitize.at");
+  LLVMAddIncoming(r, (LLVMValueRef[]){a, b}, (LLVMBasicBlockRef[]){yes_end, no_end}, 2);
+  return r;
+}
 
 /* NumPy's digitize: searchsorted on the other side than right= names;
  * for decreasing bins, len(bins) minus the search of them reversed. */
@@ -199,11 +219,11 @@ static LLVMValueRef digitize_needle(Lower *l, LLVMValueRef key, void *arg) {
   LLVMBasicBlockRef up = new_block(l, "digitize.up"), down = new_block(l, "digitize.down"), done = new_block(l, "digitize");
   LLVMBuildCondBr(l->b, d->decreasing, down, up);
   position(l, up);
-  LLVMValueRef i = search(l, &d->up.s, key, d->up.right);
+  LLVMValueRef i = digitize_search(l, d, &d->up.s, key);
   LLVMBasicBlockRef up_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, down);
-  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, search(l, &d->down.s, key, d->down.right), "");
+  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, digitize_search(l, d, &d->down.s, key), "");
   LLVMBasicBlockRef down_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
@@ -222,12 +242,14 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
                                  (LLVMValueRef[]){s.data, s.n, s.stride, const_i32(l, (int)bins->ty->elem->kind)}, 4);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, mono, const_i32(l, 0), ""), RT_ERR_VALUE,
               "bins must be monotonically increasing or decreasing");
-  bool side = !(right && right->ival);  /* searchsorted's side: the other one than right= names */
+  bool known = !right || right->kind == N_BOOL || right->kind == N_INT;
+  bool side = !(known && right && right->ival);  /* searchsorted's side: the other one than right= names */
   LLVMValueRef last = LLVMBuildSub(l->b, s.n, const_i64(l, 1), ""), end = LLVMBuildMul(l->b, last, s.stride, "");
   Sorted reversed = s;
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
-  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), "")};
+  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
+                known ? NULL : lo_truth(l, lo_expr(l, right), right->ty)};
   LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);
   return out;
