@@ -229,3 +229,17 @@ def test_digitize_right_of_another_type_is_refused():
     f = compiled("np.digitize(a, b, c)", "a, b, c")
     with pytest.raises(ruchey.TypingError, match="right must be True or False"):
         f(np.zeros(3), np.arange(3.0), 0.5)
+
+
+def test_isin_takes_numpys_positions_and_flags_known_when_it_runs():
+    rng = make_rng(12)
+    a, b = rng.integers(0, 9, 15), rng.integers(0, 9, 5)
+    by_position = compiled("np.isin(a, b, c)", "a, b, c")  # (the third is assume_unique, as NumPy's)
+    check(by_position, a, b, True)
+    check(by_position, a, b, False)
+    all_four = compiled("np.isin(a, b, False, c)", "a, b, c")
+    by_keyword = compiled("np.isin(a, b, invert=c)", "a, b, c")
+    for invert in (True, False, 1, 0):
+        check(all_four, a, b, invert)
+        check(by_keyword, a.reshape(3, 5), b, invert)
+        check(by_keyword, 4, b, invert)

@@ -592,30 +592,39 @@ static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
   return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
 }
 
+static bool need_flag(Infer *in, Node *n, Node *x, const char *what) {
+  if (!x || x->ty->kind == TY_BOOL || ty_is_int(x->ty)) return true;
+  return ty_error(in, x, "%s(): %s must be True or False, got %s", n->bi->name, what, x->ty->name) != NULL;
+}
+
+/* numpy.isin(element, test_elements, assume_unique=False, invert=False):
+ * assume_unique only lets NumPy skip work (the answer is the same for
+ * unique arrays), so it is read and not used */
 static const Type *ty_isin(Infer *in, Node *n, const Type **args) {
-  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
-  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements")) return NULL;
-  if (invert && invert->kind != N_BOOL)
-    return ty_error(in, invert, "%s(): invert must be a constant True or False in compiled code", n->bi->name);
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements");
+  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements") ||
+      !need_flag(in, n, bi_arg(n, 2, "assume_unique"), "assume_unique") || !need_flag(in, n, bi_arg(n, 3, "invert"), "invert"))
+    return NULL;
   return ty_array(TYS(TY_BOOL), ndim_of(e->ty), 'C', false);  /* a 0-d array for a number, as NumPy's */
 }
 
 typedef struct Isin {
   Sorted s;
-  bool invert;
+  LLVMValueRef invert;  /* an i1 */
 } Isin;
 
 static LLVMValueRef isin_needle(Lower *l, LLVMValueRef x, void *arg) {
   Isin *is = arg;
-  LLVMValueRef r = found(l, &is->s, x);
-  return is->invert ? LLVMBuildNot(l->b, r, "") : r;
+  return LLVMBuildXor(l->b, found(l, &is->s, x), is->invert, "");
 }
 
 static LLVMValueRef lo_isin(Lower *l, Node *n) {
-  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 3, "invert");
   const Type *cmp = np_promote(elem_of(e->ty), elem_of(test->ty)), *tt = ty_array(cmp, 1, 'C', false);
   LLVMValueRef count, sorted = np_sorted_elements(l, &test, 1, cmp, false, &count);
-  Isin is = {sorted_temp(l, sorted, count, cmp), invert && invert->ival};
+  Node *unique = bi_arg(n, 2, "assume_unique");
+  if (unique) lo_expr(l, unique);  /* (evaluated, not used) */
+  Isin is = {sorted_temp(l, sorted, count, cmp), invert ? lo_truth(l, lo_expr(l, invert), invert->ty) : const_bool(l, false)};
   LLVMValueRef r = each_needle(l, e, cmp, TYS(TY_BOOL), isin_needle, &is);
   lo_release_temp(l, tt, sorted);
   if (e->ty->kind == TY_ARRAY) return r;
@@ -767,7 +776,7 @@ static const char *const digitize_kw[] = {"bins", "right", NULL};
 static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
 static const char *const bincount_kw[] = {"weights", "minlength", NULL};
 static const char *const histogram_kw[] = {"bins", "range", NULL};
-static const char *const isin_kw[] = {"test_elements", "invert", NULL};
+static const char *const isin_kw[] = {"test_elements", "assume_unique", "invert", NULL};
 
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
@@ -783,7 +792,7 @@ const Builtin bi_searching[] = {
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_histogram,
    lo_histogram},
-  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 3, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
+  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 4, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
   {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_UNION, 0, ty_set, lo_set},
   {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_INTERSECT, 0, ty_set, lo_set},
   {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_DIFF, 0, ty_set, lo_set},
