@@ -243,3 +243,10 @@ def test_isin_takes_numpys_positions_and_flags_known_when_it_runs():
         check(all_four, a, b, invert)
         check(by_keyword, a.reshape(3, 5), b, invert)
         check(by_keyword, 4, b, invert)
+
+
+@pytest.mark.parametrize("x", [5, 2.5, True])
+def test_roll_of_a_number_is_of_its_0d_array(x):
+    f = compiled("np.roll(a, b)", "a, b")
+    for shift in (0, 1, -3):
+        check(f, x, shift)

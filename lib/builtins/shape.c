@@ -1110,6 +1110,8 @@ static bool ints_arg(Infer *in, Node *n, Node *a, const char *what) {
 }
 
 static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
+  /* numpy.roll(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
   const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
   if (!t || !ints_arg(in, n, n->list.items[1], "shift")) return NULL;
   Node *axis = np_arg(in, n, 2, "axis");
