@@ -380,8 +380,8 @@ enum {
                              * the tuple NumPy's functions read it as (numpy.array([1, 2])) */
   BF_KEYWORDS = 1 << 20,    /* takes any keyword: binds them itself once its callee is known (a call
                              * through a function value) */
-  BF_ARRAYLIKE = 1 << 21,   /* a tuple or literal list among its arguments is an array (numpy.asarray
-                             * of it), as NumPy's array-likes */
+  BF_ARRAYLIKE = 1 << 21,   /* a tuple, literal list or list of numbers among its arguments is an
+                             * array (numpy.asarray of it), as NumPy's array-likes */
   BF_MEMBERS = 1 << 22,     /* takes enum members as they are (`is`), not an IntEnum member's int */
   BF_LITERAL = 1 << 23,     /* its value is its argument's, known before typing where that one's is
                              * (literally()) */
@@ -1030,6 +1030,8 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
 int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
+/* builtins/searching_rt.c: interp's segment of key among n points xp, searched from guess as NumPy does */
+int64_t rt_interp_search(double key, const char *xp, int64_t n, int64_t stride, int32_t kind, int64_t guess);
 /* builtins/bytes_rt.c: bytes values (contiguous RtArrays of uint8) */
 int64_t rt_bytes_order(const char *a, int64_t na, const char *b, int64_t nb);
 int32_t rt_bytes_from_chars(RtArray *out, const char *chars, int64_t n);  /* a '|Sn' item as a bytes */

@@ -659,16 +659,20 @@ static bool takes_dtype(const Builtin *bi) {
 
 /* None where the builtin reads it (BF_NONE) is typed NoneType. A keyword
  * variable known to be None is None written out, which ty_call drops as
- * the default (pynapple's numpy.zeros(n, dtype=dtype) with dtype=None). */
-static const Type *ty_call_arg(Infer *in, Node *n, Node *x, bool keyword) {
+ * the default (pynapple's numpy.zeros(n, dtype=dtype) with dtype=None);
+ * so is one given by position to an optional parameter, which ty_call
+ * drops where no argument follows. */
+static const Type *ty_call_arg(Infer *in, Node *n, Node *x, bool keyword, bool optional) {
   if (x->kind == N_NONE && (n->bi->flags & BF_NONE)) return x->ty = TYS(TY_NONE);
   if (n->callee && !n->bi->lower_elem) return ty_maybe_none(in, x);  /* a ruchey function takes None */
   if (n->bi->flags & BF_MEMBERS) return ty_member_or_value(in, x);
+  bool written = x->kind == N_NONE;
   const Type *t = ty_expr(in, x);
   if (t && t->kind == TY_NONE && x->kind == N_VAR) {  /* known to be None (axis=None passed on): None written out */
     *x = (Node){.kind = N_NONE, .line = x->line, .col = x->col, .ty = t};
-    if ((n->bi->flags & BF_NONE) || keyword) return t;
+    if ((n->bi->flags & BF_NONE) || keyword || optional) return t;
   }
+  if (t && written && optional) return t;
   if (t && t->kind == TY_NONE && !(n->bi->flags & BF_NONE) && !(!keyword && takes_dtype(n->bi)))
     return ty_error(in, x, "%s() does not take None here", n->bi->name);
   return t;
@@ -716,15 +720,31 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
   return ty_error(in, n, "%s has no %s '%s' in compiled code", receiver->name, what, n->str);
 }
 
-/* A NumPy function's array-likes: a tuple (a list literal) among its
- * arguments is numpy.asarray of it, as NumPy and Numba read one
- * (numpy.cross([0, 0, 1], h)). */
+/* Whether t is a list numpy.asarray makes an array of: of numbers, or of
+ * tuples or lists of them (an empty list's items are typed later). */
+static bool numeric_list(const Type *t) {
+  if (t->kind != TY_LIST) return false;
+  while (t && t->kind == TY_LIST) t = t->elem;
+  if (t && t->kind == TY_TUPLE)
+    for (int i = 0; i < t->nfields; i++)
+      if (!ty_is_scalar(t->fields[i])) return false;
+  return t && (ty_is_scalar(t) || t->kind == TY_TUPLE);
+}
+
+static bool is_arraylike(const Type *t) { return t && (t->kind == TY_TUPLE || numeric_list(t)); }
+
+const Type *ty_arraylike(Infer *in, Node *x, const Type *t) {
+  return is_arraylike(t) ? ty_wrap_call(in, x, "numpy.asarray") : t;
+}
+
+/* A NumPy function's array-likes: a tuple (a list literal) or a list of
+ * numbers among its arguments is numpy.asarray of it, as NumPy and Numba
+ * read one (numpy.cross([0, 0, 1], h), numpy.bincount(a_list)). */
 static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
-    if (args[i]->kind == TY_TUPLE && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return false;
+    if (!(args[i] = ty_arraylike(in, n->list.items[i], args[i]))) return false;
   for (int i = 0; i < n->kw.len; i++)  /* percentile(a, q=[25, 75]) */
-    if (n->kw.items[i]->ty && n->kw.items[i]->ty->kind == TY_TUPLE && !ty_wrap_call(in, n->kw.items[i], "numpy.asarray"))
-      return false;
+    if (n->kw.items[i]->ty && !ty_arraylike(in, n->kw.items[i], n->kw.items[i]->ty)) return false;
   return true;
 }
 
@@ -768,6 +788,30 @@ static void positional_out(Infer *in, Node *n) {
   n->kw_names = names;
 }
 
+/* Whether the positional argument i of n is an optional parameter of a
+ * NumPy function or array method, whose None is its default as a
+ * keyword's (not Python's: print(None), getattr(o, name, None)). */
+static bool optional_at(const Node *n, int i) {
+  const Builtin *bi = n->bi;
+  if (n->callee || (bi->flags & (BF_NONE | BF_KEYWORDS))) return false;
+  if (strncmp(bi->name, "numpy.", 6) && strncmp(bi->name, "array.", 6)) return false;
+  return i - (bi->kind == BK_METHOD) >= bi->min_args;
+}
+
+/* f(x, None) of a builtin's optional parameters: the trailing Nones
+ * dropped, read as not given, as Numba reads an optional argument passed
+ * None (numpy.vander(x, n) with n None); a None with an argument after it
+ * stays refused, but where a typer reads a dtype (none_unread). */
+static bool drop_trailing_none(Infer *in, Node *n, int first) {
+  int len = n->list.len;
+  while (len > first && optional_at(n, len - 1) && n->list.items[len - 1]->kind == N_NONE) len--;
+  n->list.len = len;
+  for (int i = first; i < len && !takes_dtype(n->bi); i++)
+    if (optional_at(n, i) && n->list.items[i]->kind == N_NONE)
+      return ty_error(in, n->list.items[i], "%s() does not take None here", n->bi->name) != NULL;
+  return true;
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -783,14 +827,15 @@ static const Type *ty_call(Infer *in, Node *n) {
     first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)
-    if (!(args[i] = ty_call_arg(in, n, n->list.items[i], false))) return NULL;
+    if (!(args[i] = ty_call_arg(in, n, n->list.items[i], false, optional_at(n, i)))) return NULL;
+  if (!drop_trailing_none(in, n, first)) return NULL;
   int kept = 0;
   for (int i = 0; i < n->kw.len; i++) {
     Node *x = n->kw.items[i];
     bool typed = x->kind == N_VAR;  /* a variable first: one known to be None becomes N_NONE */
-    if (typed && !ty_call_arg(in, n, x, true)) return NULL;
+    if (typed && !ty_call_arg(in, n, x, true, false)) return NULL;
     if (x->kind == N_NONE && !(n->bi->flags & BF_NONE)) continue;  /* None given: the default, as the frontend */
-    if (!typed && !ty_call_arg(in, n, x, true)) return NULL;
+    if (!typed && !ty_call_arg(in, n, x, true, false)) return NULL;
     n->kw_names[kept] = n->kw_names[i];
     n->kw.items[kept++] = x;
   }

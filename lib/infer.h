@@ -47,6 +47,9 @@ const Type *ty_wrap_call(Infer *in, Node *n, const char *builtin);
 /* x of type t as a conversion (float(x), int(x), numpy.float32(x)) reads it: a 0-d array made its
  * element in place, as NumPy converts one; another type as it is. NULL after an error. */
 const Type *ty_scalar_of_0d(Infer *in, Node *x, const Type *t);
+/* t, the type of x, an argument of a NumPy function: where a tuple or a list of numbers,
+ * x made numpy.asarray(x) in place and its array type returned, as NumPy reads array-likes */
+const Type *ty_arraylike(Infer *in, Node *x, const Type *t);
 /* c's truth read, as a condition's: a str, set, list, dict or array made the call reading it */
 const Type *ty_truth_of(Infer *in, Node *c, const char *what);
 /* n, a call answered when typing (isinstance, hasattr), made the constant v, so that a branch on

@@ -505,6 +505,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_argsort_text", (void *)rt_argsort_text, ctx);
   define("rt_unique_text", (void *)rt_unique_text, ctx);
   define("rt_monotonic", (void *)rt_monotonic, ctx);
+  define("rt_interp_search", (void *)rt_interp_search, ctx);
   define("rt_bytes_order", (void *)rt_bytes_order, ctx);
   define("rt_bytes_from_chars", (void *)rt_bytes_from_chars, ctx);
   define("rt_bytes_to_chars", (void *)rt_bytes_to_chars, ctx);

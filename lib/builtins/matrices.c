@@ -46,6 +46,7 @@ static LLVMValueRef kept(Lower *l, int side, LLVMValueRef i, LLVMValueRef j, LLV
 
 /* numpy.tri(N, M=None, k=0, dtype=float) */
 static const Type *ty_tri(Infer *in, Node *n, const Type **args) {
+  bi_none_as_default(bi_arg(n, 1, "M"));  /* tri(n, None, k): M's default, N */
   if (!int_or_absent(in, n, n->list.items[0], "N") || !int_or_absent(in, n, bi_arg(n, 1, "M"), "M") ||
       !int_or_absent(in, n, bi_arg(n, 2, "k"), "k"))
     return NULL;
@@ -330,7 +331,7 @@ const Builtin bi_matrices[] = {
   MX("tril_indices_from", 1, 2, k_kw, BF_COMPLEX | BF_INDEXES, LOWER * 2 + INDICES_FROM, ty_tri_indices, lo_tri_indices),
   MX("triu_indices_from", 1, 2, k_kw, BF_COMPLEX | BF_INDEXES, UPPER * 2 + INDICES_FROM, ty_tri_indices, lo_tri_indices),
   MX("diag", 1, 2, k_kw, BF_COMPLEX, DIAG, ty_diagonal, lo_diagonal),
-  MX("diagflat", 1, 2, k_kw, BF_COMPLEX, DIAGFLAT, ty_diagonal, lo_diagonal),
+  MX("diagflat", 1, 2, k_kw, BF_COMPLEX | BF_ARRAYLIKE, DIAGFLAT, ty_diagonal, lo_diagonal),
   MX("kron", 2, 2, NULL, BF_COMPLEX, 0, ty_kron, lo_kron),
   BI_END,
 };

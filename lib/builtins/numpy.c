@@ -1077,7 +1077,8 @@ static LLVMValueRef lo_size_of(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type */
+/* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type
+ * (None's too: not a scalar, real) */
 enum { IS_SCALAR, IS_COMPLEX_OBJ, IS_REAL_OBJ };
 
 static const Type *ty_type_question(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
@@ -1221,11 +1222,11 @@ const Builtin bi_numpy[] = {
   {"numpy.shape", "numpy", "shape", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_shape_of, lo_shape_of},
   {"numpy.ndim", "numpy", "ndim", BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, ty_size_of, lo_ndim_of},
   {"numpy.size", "numpy", "size", BK_FUNCTION, 0, 1, 2, axis_kw, BF_CHEAP | BF_COMPLEX | BF_NONE, 0, 0, ty_size_of, lo_size_of},
-  {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_SCALAR, 0,
+  {"numpy.isscalar", "numpy", "isscalar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, IS_SCALAR, 0,
    ty_type_question, lo_type_question},
-  {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_COMPLEX_OBJ, 0,
+  {"numpy.iscomplexobj", "numpy", "iscomplexobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, IS_COMPLEX_OBJ, 0,
    ty_type_question, lo_type_question},
-  {"numpy.isrealobj", "numpy", "isrealobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, IS_REAL_OBJ, 0,
+  {"numpy.isrealobj", "numpy", "isrealobj", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, IS_REAL_OBJ, 0,
    ty_type_question, lo_type_question},
   ATTRIBUTE("shape", 0, ty_shape, lo_shape),
   ATTRIBUTE("size", 0, ty_int_attr, lo_size),

@@ -47,11 +47,8 @@ static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMVa
 }
 
 /* The first index i where key would keep s sorted: before the elements
- * equal to key (left) or after them (right). */
-static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
-  LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
-  LLVMBuildStore(l->b, const_i64(l, 0), lo);
-  LLVMBuildStore(l->b, s->n, hi);
+ * equal to key (left) or after them (right), bisecting [*lo, *hi). */
+static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, bool right, LLVMValueRef lo, LLVMValueRef hi) {
   LLVMBasicBlockRef head = new_block(l, "search.head"), body = new_block(l, "search.body"), done = new_block(l, "search.done");
   LLVMBuildBr(l->b, head);
   position(l, head);
@@ -66,6 +63,13 @@ static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool rig
   LLVMBuildBr(l->b, head);
   position(l, done);
   return vlo;
+}
+
+static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+  LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
+  LLVMBuildStore(l->b, const_i64(l, 0), lo);
+  LLVMBuildStore(l->b, s->n, hi);
+  return search_within(l, s, key, right, lo, hi);
 }
 
 /* ---------------------------------------------------------------- each needle */
@@ -133,11 +137,25 @@ static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
 typedef struct Search {
   Sorted s;
   bool right;
+  LLVMValueRef lo, hi, last;  /* an array of needles': the bounds the last needle left, and it */
 } Search;
 
+/* searchsorted's needles in turn, as NumPy's loop searches them: from the
+ * last needle's bounds, kept below where the needle sorts after the last
+ * one, else the bounds [0, hi + 1), so that on an array that is not
+ * sorted the answers are NumPy's. */
 static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
   Search *s = arg;
-  return search(l, &s->s, key, s->right);
+  if (!s->lo) return search(l, &s->s, key, s->right);
+  LLVMValueRef last = LLVMBuildLoad2(l->b, lo_type(l, s->s.cmp), s->last, "");
+  LLVMValueRef after = s->right ? LLVMBuildNot(l->b, sorts_before(l, s->s.cmp, key, last), "")
+                                : sorts_before(l, s->s.cmp, last, key);
+  LLVMValueRef hi = LLVMBuildLoad2(l->b, l->mod->i64, s->hi, ""), n = s->s.n;
+  LLVMValueRef wider = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, hi, n, ""), LLVMBuildAdd(l->b, hi, const_i64(l, 1), ""), n, "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, n, wider, ""), s->hi);
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, LLVMBuildLoad2(l->b, l->mod->i64, s->lo, ""), const_i64(l, 0), ""), s->lo);
+  LLVMBuildStore(l->b, key, s->last);
+  return search_within(l, &s->s, key, s->right, s->lo, s->hi);
 }
 
 static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
@@ -145,6 +163,14 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
   Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
+  if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
+    s.lo = lo_alloca(l, l->mod->i64, "search.lo");
+    s.hi = lo_alloca(l, l->mod->i64, "search.hi");
+    s.last = lo_alloca(l, lo_type(l, cmp), "search.last");
+    LLVMBuildStore(l->b, const_i64(l, 0), s.lo);
+    LLVMBuildStore(l->b, s.s.n, s.hi);
+    LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, cmp)), s.last);
+  }
   LLVMValueRef r = each_needle(l, v, cmp, TYS(TY_I64), search_needle, &s);
   lo_done_with(l, a, av);
   return r;
@@ -156,15 +182,35 @@ static const Type *ty_digitize(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *bins = bi_arg(n, 1, "bins");
   Node *right = bi_arg(n, 2, "right");
   if (!need_numbers(in, n, x, "x") || !bins || !need_sorted_1d(in, n, bins, "bins")) return NULL;
-  if (right && right->kind != N_BOOL && right->kind != N_INT)
-    return ty_error(in, right, "%s(): right must be a constant True or False in compiled code", n->bi->name);
+  if (right && right->ty->kind != TY_BOOL && !ty_is_int(right->ty))
+    return ty_error(in, right, "%s(): right must be True or False, got %s", n->bi->name, right->ty->name);
   return needles_result(x->ty, TYS(TY_I64));
 }
 
 typedef struct Digitize {
   Search up, down;  /* the bins as they are, and read from the end */
   LLVMValueRef decreasing;
+  LLVMValueRef right;  /* right= known when it runs (an i1), or NULL where a constant chose the searches' side */
 } Digitize;
+
+/* s searched for key on the other side than right= names */
+static LLVMValueRef digitize_search(Lower *l, Digitize *d, const Sorted *s, LLVMValueRef key) {
+  if (!d->right) return search(l, s, key, d->up.right);
+  LLVMBasicBlockRef yes = new_block(l, "digitize.right"), no = new_block(l, "digitize.left"), done = new_block(l, "digitize.side");
+  LLVMBuildCondBr(l->b, d->right, yes, no);
+  position(l, yes);
+  LLVMValueRef a = search(l, s, key, false);
+  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, no);
+  LLVMValueRef b = search(l, s, key, true);
+  LLVMBasicBlockRef no_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i64, "digitize.at");
+  LLVMAddIncoming(r, (LLVMValueRef[]){a, b}, (LLVMBasicBlockRef[]){yes_end, no_end}, 2);
+  return r;
+}
 
 /* NumPy's digitize: searchsorted on the other side than right= names;
  * for decreasing bins, len(bins) minus the search of them reversed. */
@@ -173,11 +219,11 @@ static LLVMValueRef digitize_needle(Lower *l, LLVMValueRef key, void *arg) {
   LLVMBasicBlockRef up = new_block(l, "digitize.up"), down = new_block(l, "digitize.down"), done = new_block(l, "digitize");
   LLVMBuildCondBr(l->b, d->decreasing, down, up);
   position(l, up);
-  LLVMValueRef i = search(l, &d->up.s, key, d->up.right);
+  LLVMValueRef i = digitize_search(l, d, &d->up.s, key);
   LLVMBasicBlockRef up_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, down);
-  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, search(l, &d->down.s, key, d->down.right), "");
+  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, digitize_search(l, d, &d->down.s, key), "");
   LLVMBasicBlockRef down_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
@@ -196,12 +242,14 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
                                  (LLVMValueRef[]){s.data, s.n, s.stride, const_i32(l, (int)bins->ty->elem->kind)}, 4);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, mono, const_i32(l, 0), ""), RT_ERR_VALUE,
               "bins must be monotonically increasing or decreasing");
-  bool side = !(right && right->ival);  /* searchsorted's side: the other one than right= names */
+  bool known = !right || right->kind == N_BOOL || right->kind == N_INT;
+  bool side = !(known && right && right->ival);  /* searchsorted's side: the other one than right= names */
   LLVMValueRef last = LLVMBuildSub(l->b, s.n, const_i64(l, 1), ""), end = LLVMBuildMul(l->b, last, s.stride, "");
   Sorted reversed = s;
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
-  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), "")};
+  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
+                known ? NULL : lo_truth(l, lo_expr(l, right), right->ty)};
   LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);
   return out;
@@ -222,38 +270,48 @@ static const Type *ty_interp(Infer *in, Node *n, const Type **args) {
 typedef struct Interp {
   Sorted xp, fp;
   LLVMValueRef left, right;  /* the values below xp[0] and above xp[-1] */
+  LLVMValueRef kind, guess;  /* xp's dtype (rt_interp_search reads it); the last x's segment */
 } Interp;
 
 static LLVMValueRef fselect(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(l->b, c, a, b, ""); }
 static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
+static LLVMValueRef icmp(Lower *l, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(l->b, p, a, b, ""); }
 
-/* NumPy's interp of one x: the segment j with xp[j] <= x < xp[j+1] (a
- * binary search), its line through (xp[j], fp[j]) and, where that gives
- * NaN, through (xp[j+1], fp[j+1]); fp[j] at xp[j] itself, left and right
- * outside, NaN for NaN; with one point, fp[0] unless x is below or above. */
+/* NumPy's interp of one x, as its C loop: the segment j of x (searched
+ * from the last x's, rt_interp_search), left below and right above the
+ * points, fp[j] at the last point or at xp[j] itself, else the line
+ * through (xp[j], fp[j]) and, where that gives NaN, through (xp[j+1],
+ * fp[j+1]); NaN for NaN. With one point: left, right or fp[0]. */
 static LLVMValueRef interp_needle(Lower *l, LLVMValueRef x, void *arg) {
   Interp *ip = arg;
-  LLVMValueRef one = const_i64(l, 1), last = LLVMBuildSub(l->b, ip->xp.n, one, "");
-  LLVMValueRef first_x = element_at(l, &ip->xp, const_i64(l, 0)), last_x = element_at(l, &ip->xp, last);
-  LLVMValueRef below = fcmp(l, LLVMRealOLT, x, first_x), above = fcmp(l, LLVMRealOGT, x, last_x);
-  LLVMValueRef j = LLVMBuildSub(l->b, search(l, &ip->xp, x, true), one, "");
-  LLVMValueRef inner = LLVMBuildICmp(l->b, LLVMIntSLT, j, last, "");
-  LLVMValueRef jc = fselect(l, LLVMBuildAnd(l->b, inner, LLVMBuildICmp(l->b, LLVMIntSGE, j, const_i64(l, 0), ""), ""), j,
-                            const_i64(l, 0));
-  LLVMValueRef jn = fselect(l, LLVMBuildICmp(l->b, LLVMIntSLT, jc, last, ""), LLVMBuildAdd(l->b, jc, one, ""), jc);
-  LLVMValueRef x0 = element_at(l, &ip->xp, jc), x1 = element_at(l, &ip->xp, jn);
-  LLVMValueRef y0 = element_at(l, &ip->fp, jc), y1 = element_at(l, &ip->fp, jn);
+  LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1), n = ip->xp.n, last = LLVMBuildSub(l->b, n, one, "");
+  LLVMTypeRef p[6] = {l->mod->f64, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->i64};
+  LLVMValueRef searched = lo_call_fn(l, "rt_interp_search", l->mod->i64, p,
+                                     (LLVMValueRef[]){x, ip->xp.data, n, ip->xp.stride, ip->kind,
+                                                      LLVMBuildLoad2(l->b, l->mod->i64, ip->guess, "")}, 6);
+  LLVMValueRef single = icmp(l, LLVMIntEQ, n, one), nan = is_nan(l, x);
+  /* (NumPy's search is not made for NaN, nor for one point: j stays) */
+  LLVMValueRef j = fselect(l, LLVMBuildOr(l->b, single, nan, ""), LLVMBuildLoad2(l->b, l->mod->i64, ip->guess, ""), searched);
+  LLVMBuildStore(l->b, j, ip->guess);
+  /* the points read at indices within [0, n): every branch is computed, one kept */
+  LLVMValueRef jc = fselect(l, icmp(l, LLVMIntSLT, j, zero), zero, fselect(l, icmp(l, LLVMIntSGT, j, last), last, j));
+  LLVMValueRef j0 = fselect(l, icmp(l, LLVMIntEQ, jc, last), fselect(l, single, zero, LLVMBuildSub(l->b, jc, one, "")), jc);
+  LLVMValueRef j1 = fselect(l, single, zero, LLVMBuildAdd(l->b, j0, one, ""));
+  LLVMValueRef x0 = element_at(l, &ip->xp, j0), x1 = element_at(l, &ip->xp, j1);
+  LLVMValueRef y0 = element_at(l, &ip->fp, j0), y1 = element_at(l, &ip->fp, j1);
   LLVMValueRef slope = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, y1, y0, ""), LLVMBuildFSub(l->b, x1, x0, ""), "");
   LLVMValueRef r = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x0, ""), ""), y0, "");
   LLVMValueRef r1 = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x1, ""), ""), y1, "");
   r = fselect(l, is_nan(l, r), r1, r);
   r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, r), fcmp(l, LLVMRealOEQ, y0, y1), ""), y0, r);
-  r = fselect(l, LLVMBuildOr(l->b, LLVMBuildNot(l->b, inner, ""), fcmp(l, LLVMRealOEQ, x0, x), ""),
-              element_at(l, &ip->fp, fselect(l, inner, jc, last)), r);
-  LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, ip->xp.n, one, "");
-  r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, x), LLVMBuildNot(l->b, single, ""), ""), x, r);
-  r = fselect(l, above, ip->right, r);
-  return fselect(l, below, ip->left, r);
+  LLVMValueRef at_point = LLVMBuildOr(l->b, icmp(l, LLVMIntEQ, j, last), fcmp(l, LLVMRealOEQ, x0, x), "");
+  r = fselect(l, at_point, element_at(l, &ip->fp, jc), r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, n), ip->right, r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, const_i64(l, -1)), ip->left, r);
+  r = fselect(l, nan, x, r);
+  LLVMValueRef one_point = fselect(l, fcmp(l, LLVMRealOLT, x, x0), ip->left,
+                                   fselect(l, fcmp(l, LLVMRealOGT, x, x0), ip->right, y0));
+  return fselect(l, single, one_point, r);
 }
 
 static LLVMValueRef lo_interp(Lower *l, Node *n) {
@@ -262,6 +320,9 @@ static LLVMValueRef lo_interp(Lower *l, Node *n) {
   const Type *f64 = TYS(TY_F64);
   LLVMValueRef xv = lo_expr(l, xp), fv = lo_expr(l, fp);
   Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, f64)};
+  ip.kind = const_i32(l, (int)xp->ty->elem->kind);
+  ip.guess = lo_alloca(l, l->mod->i64, "interp.guess");
+  LLVMBuildStore(l->b, const_i64(l, 0), ip.guess);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, ip.xp.n, const_i64(l, 0), ""), RT_ERR_VALUE, "array of sample points is empty");
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, ip.xp.n, ip.fp.n, ""), RT_ERR_VALUE, "fp and xp are not of the same length.");
   ip.left = left ? lo_expr_as(l, left, f64) : element_at(l, &ip.fp, const_i64(l, 0));
@@ -531,30 +592,39 @@ static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
   return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
 }
 
+static bool need_flag(Infer *in, Node *n, Node *x, const char *what) {
+  if (!x || x->ty->kind == TY_BOOL || ty_is_int(x->ty)) return true;
+  return ty_error(in, x, "%s(): %s must be True or False, got %s", n->bi->name, what, x->ty->name) != NULL;
+}
+
+/* numpy.isin(element, test_elements, assume_unique=False, invert=False):
+ * assume_unique only lets NumPy skip work (the answer is the same for
+ * unique arrays), so it is read and not used */
 static const Type *ty_isin(Infer *in, Node *n, const Type **args) {
-  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
-  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements")) return NULL;
-  if (invert && invert->kind != N_BOOL)
-    return ty_error(in, invert, "%s(): invert must be a constant True or False in compiled code", n->bi->name);
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements");
+  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements") ||
+      !need_flag(in, n, bi_arg(n, 2, "assume_unique"), "assume_unique") || !need_flag(in, n, bi_arg(n, 3, "invert"), "invert"))
+    return NULL;
   return ty_array(TYS(TY_BOOL), ndim_of(e->ty), 'C', false);  /* a 0-d array for a number, as NumPy's */
 }
 
 typedef struct Isin {
   Sorted s;
-  bool invert;
+  LLVMValueRef invert;  /* an i1 */
 } Isin;
 
 static LLVMValueRef isin_needle(Lower *l, LLVMValueRef x, void *arg) {
   Isin *is = arg;
-  LLVMValueRef r = found(l, &is->s, x);
-  return is->invert ? LLVMBuildNot(l->b, r, "") : r;
+  return LLVMBuildXor(l->b, found(l, &is->s, x), is->invert, "");
 }
 
 static LLVMValueRef lo_isin(Lower *l, Node *n) {
-  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 2, "invert");
+  Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 3, "invert");
   const Type *cmp = np_promote(elem_of(e->ty), elem_of(test->ty)), *tt = ty_array(cmp, 1, 'C', false);
   LLVMValueRef count, sorted = np_sorted_elements(l, &test, 1, cmp, false, &count);
-  Isin is = {sorted_temp(l, sorted, count, cmp), invert && invert->ival};
+  Node *unique = bi_arg(n, 2, "assume_unique");
+  if (unique) lo_expr(l, unique);  /* (evaluated, not used) */
+  Isin is = {sorted_temp(l, sorted, count, cmp), invert ? lo_truth(l, lo_expr(l, invert), invert->ty) : const_bool(l, false)};
   LLVMValueRef r = each_needle(l, e, cmp, TYS(TY_BOOL), isin_needle, &is);
   lo_release_temp(l, tt, sorted);
   if (e->ty->kind == TY_ARRAY) return r;
@@ -706,23 +776,23 @@ static const char *const digitize_kw[] = {"bins", "right", NULL};
 static const char *const interp_kw[] = {"xp", "fp", "left", "right", NULL};
 static const char *const bincount_kw[] = {"weights", "minlength", NULL};
 static const char *const histogram_kw[] = {"bins", "range", NULL};
-static const char *const isin_kw[] = {"test_elements", "invert", NULL};
+static const char *const isin_kw[] = {"test_elements", "assume_unique", "invert", NULL};
 
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
 const Builtin bi_searching[] = {
-  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
+  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS | BF_ARRAYLIKE, 0, 0, ty_searchsorted,
    lo_searchsorted},
   {"array.searchsorted", NULL, "searchsorted", BK_METHOD, TY_ARRAY, 0, 2, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
    lo_searchsorted},
-  {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_digitize,
+  {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_digitize,
    lo_digitize},
   {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_interp, lo_interp},
-  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_bincount,
+  {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE | BF_ARRAYLIKE, 0, 0, ty_bincount,
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_histogram,
    lo_histogram},
-  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 3, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
+  {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 4, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
   {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_UNION, 0, ty_set, lo_set},
   {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_INTERSECT, 0, ty_set, lo_set},
   {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_DIFF, 0, ty_set, lo_set},

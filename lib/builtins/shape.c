@@ -34,6 +34,7 @@ static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
  * receiver), or an error. No CUDA code: these make or hold array memory. */
 static const Type *array_operand(Infer *in, Node *n, const Type *t) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (!t) return NULL;  /* (an array-like's numpy.asarray refused it) */
   if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
   return t;
 }
@@ -951,6 +952,9 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
   }
   if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
   Node *axis = np_arg(in, n, 1, n->bi->keywords == join_kw ? "axis" : NULL);
+  if (axis && axis->kind == N_NONE)  /* (BF_NONE: read, not taken for the default 0) */
+    return ty_error(in, axis, "%s(): axis=None (the arrays flattened, then joined) is not supported in compiled code: "
+                    "join their ravel()s", n->bi->name);
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
   const Type *to = np_dtype_arg(in, n, 99, elem);
   for (int i = 0; to && i < seq->nfields; i++)
@@ -1065,10 +1069,21 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   return out;
 }
 
-/* numpy.append(arr, values): both flattened, one after the other (no axis) */
+/* numpy.append(arr, values, axis=None): both flattened and joined; along
+ * an axis, the call made numpy.concatenate((arr, values), axis), as NumPy's. */
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!bi_need_values(in, n, n->list.items[i])) return NULL;
+  Node *axis = bi_arg(n, 2, "axis");
+  if (axis) {
+    Node **pair = arena_alloc(in->f->arena, 2 * sizeof(Node *)), **items = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+    Node *t = arena_alloc(in->f->arena, sizeof *t);
+    pair[0] = n->list.items[0], pair[1] = n->list.items[1];
+    *t = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {pair, 2}};
+    items[0] = t, items[1] = axis;
+    *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("numpy.concatenate"), .list = {items, 2}};
+    return ty_expr(in, n);
+  }
   return ty_array(np_promote(elem_of(args[0]), elem_of(args[1])), 1, 'C', false);
 }
 
@@ -1095,7 +1110,9 @@ static bool ints_arg(Infer *in, Node *n, Node *a, const char *what) {
 }
 
 static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  /* numpy.roll(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
+  const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
   if (!t || !ints_arg(in, n, n->list.items[1], "shift")) return NULL;
   Node *axis = np_arg(in, n, 2, "axis");
   if (ty_failed(in) || !ints_arg(in, n, axis, "axis")) return NULL;
@@ -1361,8 +1378,9 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
  * along axis or in the flattened array; repeats one int */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
-  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray")))
-    return NULL;  /* numpy.repeat(x, k) of a number x: of the 0-d array of it, as NumPy's and Numba's */
+  /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (!ty_is_int(args[1]))
@@ -1855,12 +1873,12 @@ const Builtin bi_shape[] = {
   FUNCTION("atleast_3d", 1, 1, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
-  FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX, 1, ty_flip, lo_flip),
-  FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX, 0, ty_flip, lo_flip),
+  FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
+  FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 0, ty_flip, lo_flip),
   /* copies */
   METHOD("flatten", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_flatten, lo_flatten),
   METHOD("astype", 0, 1, dtype_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_astype, lo_astype),
-  FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_CONCATENATE, ty_join, lo_join),
+  FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX | BF_NONE, JOIN_CONCATENATE, ty_join, lo_join),
   FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_STACK, ty_join, lo_join),
   FUNCTION("hstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_HSTACK, ty_join, lo_join),
   /* vstack's alias, which NumPy 2 deprecates; NumPy 1's is vstack itself, whose row (the later) names it */
@@ -1868,7 +1886,7 @@ const Builtin bi_shape[] = {
   FUNCTION("vstack", 1, 1, stack_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_VSTACK, ty_join, lo_join),
   FUNCTION("column_stack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_COLUMNS, ty_join, lo_join),
   FUNCTION("dstack", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, JOIN_DSTACK, ty_join, lo_join),
-  FUNCTION("append", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
+  FUNCTION("append", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_append, lo_append),
   FUNCTION("resize", 2, 2, NULL, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, ty_resize, lo_resize),
   FUNCTION("broadcast_to", 2, 2, NULL, BF_COMPLEX | BF_RAISES, 0, ty_broadcast_to, lo_broadcast_to),
   FUNCTION("roll", 2, 3, axis_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, ty_roll, lo_roll),

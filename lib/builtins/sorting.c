@@ -133,32 +133,42 @@ static void sort_lanes(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef axi
 }
 
 /* NumPy's ValueError unless -len <= kth < len (kth is the partition's
- * argument 1, len the length of a's lanes along axis) */
-static void check_one_kth(Lower *l, LLVMValueRef kth, LLVMValueRef len) {
+ * argument 1, len the length of a's lanes along axis), but for an empty
+ * array, which NumPy gives back whatever kth is */
+static void check_one_kth(Lower *l, LLVMValueRef kth, LLVMValueRef len, LLVMValueRef empty) {
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, kth, const_i64(l, 0), "");
   LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, kth, len, ""), kth, "");
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, const_i64(l, 0), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, k, len, ""), "");
+  bad = LLVMBuildAnd(l->b, bad, LLVMBuildNot(l->b, empty, ""), "");
   lo_raise_format_if(l, bad, RT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (LLVMValueRef[]){k, len}, 2);
 }
 
 /* The same for each kth of a sequence (every lane is sorted whole, which
  * partitions it for all of them). */
-static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len) {
+static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len, LLVMValueRef empty) {
   if (!partitions(n)) return;
   Node *kth = bi_arg(n, 1, "kth");
   const Type *t = kth->ty;
   LLVMValueRef v = lo_expr(l, kth);
-  if (ty_is_int(t)) check_one_kth(l, lo_convert(l, v, t, TYS(TY_I64)), len);
+  if (ty_is_int(t)) check_one_kth(l, lo_convert(l, v, t, TYS(TY_I64)), len, empty);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    check_one_kth(l, lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], TYS(TY_I64)), len);
+    check_one_kth(l, lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], TYS(TY_I64)), len, empty);
   if (t->kind == TY_ARRAY) {
     LoLoop each = lo_loop_begin(l, const_i64(l, 0), t->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 1), NULL, "kth");
     LLVMValueRef at = lo_element_addr(l, t, v, &each.index);
-    check_one_kth(l, lo_convert(l, lo_load_scalar(l, t->elem, at), t->elem, TYS(TY_I64)), len);
+    check_one_kth(l, lo_convert(l, lo_load_scalar(l, t->elem, at), t->elem, TYS(TY_I64)), len, empty);
     lo_loop_end(l, &each);
   }
   lo_done_with(l, kth, v);
+}
+
+/* whether a (of type t) has no elements */
+static LLVMValueRef is_empty(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef empty = const_bool(l, false);
+  for (int d = 0; d < t->ndim; d++)
+    empty = LLVMBuildOr(l->b, empty, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, d), const_i64(l, 0), ""), "");
+  return empty;
 }
 
 /* the length of the lanes along axis k (a value) of a */
@@ -180,7 +190,7 @@ static bool stable_kind(Node *n) {
 static LLVMValueRef sort_flat(Lower *l, Node *n, Node *a) {
   const Type *ft = ty_array(elem_of(a->ty), 1, 'C', false);
   LLVMValueRef count, values = np_joined_elements(l, &a, 1, ft->elem, &count), zero = const_i64(l, 0);
-  check_kth_at_run_time(l, n, count);
+  check_kth_at_run_time(l, n, count, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""));
   if (how_of(n) == SORT_VALUES) {
     sort_lanes(l, ft, values, zero, NULL, stable_kind(n));
     lo_temp_taken(l, values);
@@ -200,19 +210,19 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
   const Type *t = a->ty;
   LLVMValueRef v = lo_expr(l, a), r, k = axis_value(l, axis, t->ndim);
   if (how_of(n) == SORT_IN_PLACE) {
-    check_kth_at_run_time(l, n, lane_length(l, t, v, k));
+    check_kth_at_run_time(l, n, lane_length(l, t, v, k), is_empty(l, t, v));
     sort_lanes(l, t, v, k, NULL, stable_kind(n));
     r = LLVMGetUndef(l->mod->i8);
   } else if (how_of(n) == SORT_VALUES) {
     r = lo_copy_array(l, n->ty, t, v);
     lo_temp_made(l, n->ty, r);
-    check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k));
+    check_kth_at_run_time(l, n, lane_length(l, n->ty, r, k), is_empty(l, n->ty, r));
     sort_lanes(l, n->ty, r, k, NULL, stable_kind(n));
     lo_temp_taken(l, r);
   } else {
     LLVMValueRef shape[RC_MAX_NDIM];
     for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, v, d);
-    check_kth_at_run_time(l, n, lane_length(l, t, v, k));
+    check_kth_at_run_time(l, n, lane_length(l, t, v, k), is_empty(l, t, v));
     r = lo_alloc_array(l, n->ty, shape, -1);
     lo_temp_made(l, n->ty, r);
     sort_lanes(l, t, v, k, LLVMBuildExtractValue(l->b, r, 2, ""), stable_kind(n));
@@ -346,7 +356,7 @@ static const char *const unique_kw[] = {"return_counts", NULL};
 #define SORT_FUNCTION(name, how) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 3, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define SORT_METHOD(name, how) {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 2, sort_kw, SORT_FLAGS(how), how, 0, ty_sort, lo_sort}
 #define PARTITION_FUNCTION(name, how) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 4, partition_kw, SORT_FLAGS(how), how | PARTITION, 0, ty_sort, lo_sort}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 4, partition_kw, SORT_FLAGS(how) | BF_ARRAYLIKE, how | PARTITION, 0, ty_sort, lo_sort}
 #define PARTITION_METHOD(name, how) \
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, 3, partition_kw, SORT_FLAGS(how), how | PARTITION, 0, ty_sort, lo_sort}
 

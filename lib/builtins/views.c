@@ -31,6 +31,7 @@ static int int_tuple_len(const Type *t, bool one_int) {
 /* The array these functions work on (the first argument), or an error. */
 static const Type *array_operand(Infer *in, Node *n, const Type *t) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  if (!t) return NULL;  /* (an array-like's numpy.asarray refused it) */
   if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
   return t;
 }
@@ -82,7 +83,7 @@ static bool split_ndim_fits(Infer *in, Node *n, const Type *t) {
 }
 
 static const Type *ty_split(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
   if (!t) return NULL;
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists: %s() returns one", n->bi->name);
   if (!split_ndim_fits(in, n, t)) return NULL;
