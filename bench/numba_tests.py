@@ -49,6 +49,8 @@ MODULES = (
     "test_nested_calls", "test_blackscholes", "test_mandelbrot", "test_stencils", "test_parfors",
 )
 TIMEOUT = 1800
+# Numba's own jit flags that say how Numba builds a function, not what it computes
+NUMBA_ONLY_OPTIONS = ("_nrt", "no_cpython_wrapper", "no_cfunc_wrapper")
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
          "numba.np.numpy_support")
@@ -83,6 +85,11 @@ def rebind_names(holder, homes):
     for name, value in list(vars(holder).items()):
         if name.startswith("__") or not taken_from_numba(value):
             continue
+        decorator = ruchey_decorator(value)
+        if decorator is not None:
+            setattr(holder, name, decorator)
+            rebound.append(name)
+            continue
         if isinstance(value, pytypes.ModuleType):
             try:
                 setattr(holder, name, importlib.import_module(value.__name__))
@@ -93,10 +100,47 @@ def rebind_names(holder, homes):
         for home, key in places_of(name, value, homes):
             ours = getattr(home, key, None) if isinstance(key, str) else None
             if ours is not None and type(ours).__name__ != "_Placeholder":
-                setattr(holder, name, ours)
+                setattr(holder, name, without_numba_flags(ours))
                 rebound.append(name)
                 break
     return rebound
+
+
+def without_numba_flags(ours):
+    """ruchey's jit and njit taking (and dropping) Numba's own flags, as
+    the tests pass them (jit(nopython=True, _nrt=True)); anything else as
+    it is."""
+    import ruchey
+    if ours not in (ruchey.jit, ruchey.njit):
+        return ours
+
+    def jit(*args, **options):
+        return ours(*args, **{k: v for k, v in options.items() if k not in NUMBA_ONLY_OPTIONS})
+    return jit
+
+
+def ruchey_decorator(value):
+    """A decorator a test module made with Numba's jit at import
+    (nrtjit = jit(_nrt=True, nopython=True)) made again with ruchey's, with
+    the same signatures and options less Numba's own flags; None for
+    anything else."""
+    if not (isinstance(value, pytypes.FunctionType) and value.__module__ == "numba.core.decorators"
+            and value.__name__ == "wrapper"):
+        return None
+    import inspect
+    import ruchey
+    taken = inspect.getclosurevars(value).nonlocals
+    if "targetoptions" not in taken or taken.get("target") not in (None, "cpu"):
+        return None
+    options = {k: v for k, v in taken["targetoptions"].items() if k not in NUMBA_ONLY_OPTIONS}
+    if taken.get("locals"):
+        options["locals"] = taken["locals"]
+    if taken.get("cache"):
+        options["cache"] = True
+    sigs = taken.get("sigs")
+    if sigs and not all(isinstance(sig, str) for sig in sigs):
+        return None  # Numba's own type objects, which ruchey's jit does not read
+    return ruchey.jit(list(sigs), **options) if sigs else ruchey.jit(**options)
 
 
 def places_of(name, value, homes):
