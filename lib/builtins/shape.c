@@ -1660,15 +1660,76 @@ static const Type *ty_select(Infer *in, Node *n, const Type **args) {
   return ty_expr(in, n);
 }
 
-/* numpy.clip(a, a_min, a_max), a.clip(a_min, a_max): elementwise on arrays,
- * a number of numbers */
+/* A clip's bound given by keyword (numpy.clip's a_min=, a.clip's min=)
+ * moved to its place in the list, a bound not given None; a.clip's
+ * out given by position moved to out=, where numpy.clip's is moved
+ * (infer.c's positional_out). */
+static bool clip_operands(Infer *in, Node *n, const Type **args) {
+  /* as NumPy 2's: numpy.clip takes both a_min and a_max, or neither and then min= and max=, None by default */
+  bool method = n->bi->kind == BK_METHOD;
+  bool either = n->list.len > 1 || ty_kwarg(n, "a_min") || ty_kwarg(n, "a_max");
+  bool optional = method || !either;
+  const char *names[2] = {optional ? "min" : "a_min", optional ? "max" : "a_max"};
+  if (n->list.len == 4) {  /* a.clip(lo, hi, out) */
+    Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->kw.len + 1));
+    const char **kw = arena_alloc(in->f->arena, sizeof(char *) * (size_t)(n->kw.len + 1));
+    for (int i = 0; i < n->kw.len; i++) items[i] = n->kw.items[i], kw[i] = n->kw_names[i];
+    items[n->kw.len] = n->list.items[--n->list.len], kw[n->kw.len] = "out";
+    n->kw = (NodeList){.items = items, .len = n->kw.len + 1};
+    n->kw_names = kw;
+  }
+  if (!optional && (ty_kwarg(n, "min") || ty_kwarg(n, "max")))
+    return ty_error(in, n, "%s(): passing min or max when a_min and a_max are given is not allowed", n->bi->name) != NULL;
+  for (int i = 1; i < 3; i++) {
+    Node *named = ty_kwarg(n, names[i - 1]);
+    if (named && i < n->list.len)
+      return ty_error(in, named, "%s() got multiple values for argument '%s'", n->bi->name, names[i - 1]) != NULL;
+  }
+  if (n->list.len < 3) {
+    Node **items = arena_alloc(in->f->arena, 3 * sizeof(Node *));
+    for (int i = 0; i < 3; i++) {
+      Node *x = i < n->list.len ? n->list.items[i] : ty_kwarg(n, names[i - 1]);
+      if (!x && !optional)
+        return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, names[i - 1]) != NULL;
+      if (!x) {
+        x = arena_alloc(in->f->arena, sizeof(Node));
+        *x = (Node){.kind = N_NONE, .line = n->line, .col = n->col, .ty = TYS(TY_NONE)};
+      }
+      items[i] = x;
+      args[i] = x->ty;
+    }
+    n->list = (NodeList){.items = items, .len = 3};
+  }
+  int kept = 0;  /* out=None: no out */
+  for (int i = 0; i < n->kw.len; i++)
+    if (strcmp(n->kw_names[i], names[0]) && strcmp(n->kw_names[i], names[1]) &&
+        !(!strcmp(n->kw_names[i], "out") && n->kw.items[i]->kind == N_NONE))
+      n->kw_names[kept] = n->kw_names[i], n->kw.items[kept++] = n->kw.items[i];
+  n->kw.len = kept;
+  return true;
+}
+
+/* numpy.clip(a, a_min, a_max), a.clip(min, max): elementwise on arrays,
+ * a number of numbers; a bound None leaves that side unbounded (both None:
+ * a's values, as NumPy 2 gives them). */
 static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 3; i++)
-    if (!is_array(args[i]) && !ty_is_scalar(args[i]))
+  if (!clip_operands(in, n, args)) return NULL;
+  Node *given[3];
+  const Type *types[3];
+  int count = 0;
+  for (int i = 0; i < 3; i++) {
+    if (i && args[i]->kind == TY_NONE) continue;
+    if (is_array(args[i]) ? !ty_is_scalar(args[i]->elem) : !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);
-  const Type *e = weak_promote(n->list.items, 3);
-  if (!ty_broadcast_ndim(args, 3)) return e;
-  return ty_elementwise(in, n, args, e);
+    given[count] = n->list.items[i];
+    types[count++] = args[i];
+  }
+  const Type *e = weak_promote(given, count);
+  int ndim = ty_broadcast_ndim(types, count);
+  if (!ndim) return e;
+  if (ty_no_allocation(in))
+    return ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
+  return ty_array(e, ndim, 'C', false);
 }
 
 /* A bound written as a Python int beyond the range of an integer dtype
@@ -1685,19 +1746,24 @@ static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e)
   return LLVMConstInt(lo_type(l, e), (unsigned long long)x, 1);
 }
 
-/* As NumPy's: min(max(x, lo), hi), a NaN anywhere giving NaN. */
+/* x held to one side of bound b (its lower one: max(x, b); its upper:
+ * min(x, b)), as NumPy's: a NaN on either side gives NaN; b None: x. */
+static LLVMValueRef clip_side(Lower *l, Node *b, LLVMValueRef x, LLVMValueRef v, const Type *e, bool upper) {
+  if (b->ty->kind == TY_NONE) return x;
+  LLVMValueRef bound = clip_bound(l, b, v, e);
+  if (ty_is_float(e))
+    return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, upper ? LLVMRealOLT : LLVMRealOGT, x, bound), ""),
+                x, bound);
+  bool sign = ty_is_signed(e) && e->kind != TY_BOOL;
+  LLVMIntPredicate keep = upper ? (sign ? LLVMIntSLT : LLVMIntULT) : (sign ? LLVMIntSGT : LLVMIntUGT);
+  return pick(l, LLVMBuildICmp(l->b, keep, x, bound, ""), x, bound);
+}
+
 static LLVMValueRef clip_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *e = elem_of(n->ty);
   LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), e);
-  LLVMValueRef lo = clip_bound(l, n->list.items[1], v[1], e), hi = clip_bound(l, n->list.items[2], v[2], e);
-  if (ty_is_float(e)) {
-    LLVMValueRef m = pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, LLVMRealOGT, x, lo), ""), x, lo);
-    return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, m, m), fcmp(l, LLVMRealOLT, m, hi), ""), m, hi);
-  }
-  LLVMIntPredicate gt = ty_is_signed(e) ? LLVMIntSGT : LLVMIntUGT, lt = ty_is_signed(e) ? LLVMIntSLT : LLVMIntULT;
-  if (e->kind == TY_BOOL) gt = LLVMIntUGT, lt = LLVMIntULT;
-  LLVMValueRef m = pick(l, LLVMBuildICmp(l->b, gt, x, lo, ""), x, lo);
-  return pick(l, LLVMBuildICmp(l->b, lt, m, hi, ""), m, hi);
+  x = clip_side(l, n->list.items[1], x, v[1], e, false);
+  return clip_side(l, n->list.items[2], x, v[2], e, true);
 }
 
 static LLVMValueRef lo_clip(Lower *l, Node *n) {
@@ -1819,6 +1885,8 @@ static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const round_kw[] = {"decimals", "out", NULL};
+static const char *const clip_kw[] = {"a_min", "a_max", "out", "min", "max", NULL};
+static const char *const clip_method_kw[] = {"min", "max", "out", NULL};
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
@@ -1887,8 +1955,8 @@ const Builtin bi_shape[] = {
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
    lo_where, where_elem},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
-  {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
-  {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 1, 3, clip_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 0, 3, clip_method_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
   {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
