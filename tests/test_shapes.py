@@ -364,7 +364,8 @@ def test_joins_every_dtype(dtype):
 
 
 @pytest.mark.parametrize("ta, tb", [(np.int8, np.uint8), (np.int32, np.float32), (np.bool_, np.int16),
-                                    (np.uint64, np.int64), (np.float32, np.float64)])
+                                    (np.uint64, np.int64), (np.float32, np.float64), (np.int64, np.complex128),
+                                    (np.float32, np.complex64), (np.bool_, np.complex128)])
 def test_joins_promote_dtypes(ta, tb):
     rng = make_rng(9)
     check(concat_stack, array(rng, ta, (3,)), array(rng, tb, (3,)))

@@ -908,12 +908,12 @@ static int joined_ndim(int how, int ndim) {
 }
 
 /* NumPy's casting='same_kind': to a kind of number as general or more (bool,
- * unsigned, signed, float, in that order). */
-static bool same_kind(const Type *from, const Type *to) {
-  int kf = from->kind == TY_BOOL ? 0 : ty_is_float(from) ? 3 : ty_is_signed(from) ? 2 : 1;
-  int kt = to->kind == TY_BOOL ? 0 : ty_is_float(to) ? 3 : ty_is_signed(to) ? 2 : 1;
-  return kf <= kt;
+ * unsigned, signed, float, complex, in that order). */
+static int kind_rank(const Type *t) {
+  return t->kind == TY_BOOL ? 0 : ty_is_complex(t) ? 4 : ty_is_float(t) ? 3 : ty_is_signed(t) ? 2 : 1;
 }
+
+static bool same_kind(const Type *from, const Type *to) { return kind_rank(from) <= kind_rank(to); }
 
 /* NumPy orders a join's result as its inputs are ordered: Fortran where
  * every input of two or more dimensions is (arrays of fewer are both), C
