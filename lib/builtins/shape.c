@@ -649,7 +649,7 @@ static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
 }
 
 /* numpy.atleast_1d/2d/3d(a) (the row's ival: how many dimensions) of one
- * array: a view with axes of length 1 added where NumPy adds them, before
+ * array (of several: atleast_each): a view with axes of length 1 added where NumPy adds them, before
  * a 1-d array's axis (and, for 3-d, after it), after a 2-d array's. */
 static int atleast_axes(int ndim, int want, bool *added) {
   for (int d = 0; d < RC_MAX_NDIM; d++) added[d] = false;
@@ -664,7 +664,25 @@ static int atleast_axes(int ndim, int want, bool *added) {
   return want - ndim;
 }
 
+/* numpy.atleast_1d(a, b, ...): the tuple of each one's, as NumPy 2 and
+ * Numba give it; n becomes that tuple. */
+static const Type *atleast_each(Infer *in, Node *n) {
+  Node *tuple = arena_alloc(in->f->arena, sizeof(Node));
+  *tuple = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col};
+  tuple->list = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)n->list.len), .len = n->list.len};
+  for (int i = 0; i < n->list.len; i++) {
+    Node *one = arena_alloc(in->f->arena, sizeof(Node));
+    *one = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = n->bi};
+    one->list = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
+    one->list.items[0] = n->list.items[i];
+    tuple->list.items[i] = one;
+  }
+  *n = *tuple;
+  return ty_expr(in, n);
+}
+
 static const Type *ty_atleast(Infer *in, Node *n, const Type **args) {
+  if (n->list.len > 1) return atleast_each(in, n);
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   int want = n->bi->ival;
@@ -1918,9 +1936,9 @@ const Builtin bi_shape[] = {
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   FUNCTION("expand_dims", 1, 2, axis_kw, BF_COMPLEX, 0, ty_expand_dims, lo_expand_dims),
-  FUNCTION("atleast_1d", 1, 1, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
-  FUNCTION("atleast_2d", 1, 1, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
-  FUNCTION("atleast_3d", 1, 1, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
+  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
+  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
+  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX, 1, ty_flip, lo_flip),
