@@ -242,6 +242,35 @@ def test_expand_dims(dtype):
     assert a[2, 1].tobytes() == a[0, 1].tobytes()
 
 
+@ruchey.njit
+def expand_at(a, axis):
+    return np.expand_dims(a, axis)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("shape", [(), (4,), (3, 2), (2, 3, 4)])
+def test_expand_dims_at_an_axis_known_at_run_time(shape, layout):
+    a = array(RNG, np.float64, shape, layout if shape else "C")
+    for axis in range(-a.ndim - 1, a.ndim + 1):
+        check(expand_at, a, axis, flags=True)
+
+
+@pytest.mark.parametrize("axis", [-5, 4, 7])
+def test_expand_dims_at_a_run_time_axis_out_of_bounds_raises_value_error(axis):
+    a = np.zeros((2, 3, 4))[0]
+    with pytest.raises(ValueError) as expected:
+        expand_at.py_func(a, axis)
+    with pytest.raises(ValueError) as got:
+        expand_at(a, axis)
+    assert str(got.value) == str(expected.value)
+
+
+def test_expand_dims_at_a_run_time_axis_is_a_view():
+    a = np.zeros((2, 3))
+    expand_at(a, 1)[1, 0, 2] = 5.0
+    assert a[1, 2] == 5.0
+
+
 def test_expand_dims_repeated_axis_is_a_typing_error():
     f = define("@ruchey.njit\ndef f(a):\n    return np.expand_dims(a, (0, 0))\n")
     with pytest.raises(ruchey.TypingError, match="repeated axis"):

@@ -607,10 +607,22 @@ static int expand_axes(Infer *in, Node *n, int ndim, bool *added) {
   return count;
 }
 
+/* One axis known only at run time (an int not written out): where it
+ * goes is chosen then (expand_at_run_time). */
+static bool expand_at_one_axis(Node *n) {
+  Node *axis = np_arg_node(n, 1, "axis");
+  int64_t v;
+  return axis->kind != N_TUPLE && !const_int(axis, &v) && ty_is_int(axis->ty);
+}
+
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
+  if (expand_at_one_axis(n)) {
+    if (t->ndim + 1 > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+    return ty_array(t->elem, t->ndim + 1, t->ndim ? t->layout : 'C', t->readonly);
+  }
   int count = expand_axes(in, n, t->ndim, added);
   return count < 0 ? NULL : ty_array(t->elem, t->ndim + count, t->ndim ? t->layout : 'C', t->readonly);
 }
@@ -642,7 +654,32 @@ static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int cou
   return r;
 }
 
+/* a viewed with an axis of length 1 at the run-time axis of the result
+ * (checked as NumPy checks it), of the stride a C array would have there. */
+static LLVMValueRef expand_at_run_time(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  int nd = t->ndim + 1;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  LLVMValueRef at = np_runtime_axis(l, np_arg_node(n, 1, "axis"), nd), one = const_i64(l, 1);
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < nd; d++) {
+    LLVMValueRef before = LLVMBuildICmp(l->b, LLVMIntSGT, at, const_i64(l, d), "");
+    LLVMValueRef here = d < t->ndim ? s[d] : one, past = d ? s[d - 1] : one;
+    shape[d] = LLVMBuildSelect(l->b, is_dim(l, at, d), one, LLVMBuildSelect(l->b, before, here, past, ""), "");
+    here = d < t->ndim ? st[d] : one, past = d ? st[d - 1] : one;
+    strides[d] = LLVMBuildSelect(l->b, before, here, past, "");
+  }
+  LLVMValueRef cs[RC_MAX_NDIM];
+  contiguous_strides(l, t->elem, nd, shape, cs, 'C');
+  for (int d = 0; d < nd; d++) strides[d] = LLVMBuildSelect(l->b, is_dim(l, at, d), cs[d], strides[d], "");
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
+  if (expand_at_one_axis(n)) return expand_at_run_time(l, n);
   bool added[RC_MAX_NDIM];
   int count = expand_axes(NULL, n, n->list.items[0]->ty->ndim, added);
   return view_with_axes(l, n, added, count);
