@@ -106,8 +106,9 @@ static bool along_axes(const Reduction *r) {
   }
 }
 
-/* axis=(i, j, ...): ints, at most one per dimension; that they are within
- * the dimensions and differ is checked at run time, as NumPy does. */
+/* axis=(i, j, ...): ints; that they are within the dimensions and differ
+ * is checked at run time, as NumPy does (more of them than dimensions
+ * always fails there). */
 static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int ndim) {
   const Type *t = axis->ty;
   if (!along_axes(r))
@@ -117,8 +118,8 @@ static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int n
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_int(t->fields[i]))
       return ty_error(in, axis, "%s(): axis must be an integer or a tuple of them, got %s", n->bi->name, t->name) != NULL;
-  if (t->nfields > ndim)
-    return ty_error(in, axis, "%s(): %d axes for an array of dimension %d", n->bi->name, t->nfields, ndim) != NULL;
+  if (t->nfields > RC_MAX_NDIM)
+    return ty_error(in, axis, "%s(): more than %d axes", n->bi->name, RC_MAX_NDIM) != NULL;
   return true;
 }
 
@@ -139,7 +140,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   const Type *e = elem_of(a->ty);
   if (r->kind == K_MINMAX && e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   const Type *res = result_dtype(r->rule, e, dtype);
-  int gone = axes ? axis->ty->nfields : 1;
+  int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
   return axis && ndim_of(a->ty) > gone ? ty_array(res, a->ty->ndim - gone, 'C', false) : res;
 }
 
@@ -1140,7 +1141,7 @@ static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node 
   for (int i = 1; i < count; i++)
     for (int j = 0; j < i; j++)
       lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, k[i], k[j], ""), RT_ERR_VALUE, "duplicate value in 'axis'");
-  if (count == d) return reduce_all(l, c, a);
+  if (count >= d) return reduce_all(l, c, a);  /* (more: raised above) */
   LLVMValueRef v = lo_expr(l, a), r = v;
   const Type *t = a->ty;
   Call step = *c;
