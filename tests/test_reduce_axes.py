@@ -107,6 +107,18 @@ def test_bad_axes_raise_numpys_value_error(axes):
     assert str(got.value) == str(expected.value)
 
 
+@pytest.mark.parametrize("f", [sum_method, max_function], ids=lambda f: f.__name__)
+def test_an_axis_out_of_bounds_is_numpys_axis_error(f):
+    a = np.ones((2, 3))
+    compiled = ruchey.njit(f)
+    for axes in [(0, 2), (-3,), 5]:
+        with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError) as got:
+            compiled(a, axes)
+        with pytest.raises(type(got.value)) as expected:
+            f(a, axes)
+        assert str(got.value) == str(expected.value)
+
+
 def mean_along_axes(a, axes):
     return a.mean(axis=axes)
 

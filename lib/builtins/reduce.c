@@ -997,7 +997,7 @@ static LLVMValueRef checked_axis(Lower *l, LLVMValueRef given, int ndim, const c
                          LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, ndim), ""));
   char fmt[128];
   snprintf(fmt, sizeof fmt, error, ndim);
-  rd_raise_with_int(l, bad, RT_ERR_VALUE, arena_strdup(l->f->arena, fmt), given);
+  rd_raise_with_int(l, bad, RT_ERR_AXIS, arena_strdup(l->f->arena, fmt), given);
   return v;
 }
 

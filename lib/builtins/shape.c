@@ -184,7 +184,7 @@ LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
   LLVMValueRef n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
-  lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+  lo_raise_format_if(l, bad, RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld",
                      (LLVMValueRef[]){v, n}, 2);
   return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), LLVMBuildAdd(l->b, v, n, ""), v, "");
 }
@@ -1509,7 +1509,7 @@ static LLVMValueRef lo_flip(Lower *l, Node *n) {
       LLVMValueRef nd = const_i64(l, t->ndim);
       LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, ax, LLVMBuildNeg(l->b, nd, ""), ""),
                                      LLVMBuildICmp(l->b, LLVMIntSGE, ax, nd, ""), "");
-      lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+      lo_raise_format_if(l, bad, RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld",
                          (LLVMValueRef[]){ax, nd}, 2);
       ax = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, ax, const_i64(l, 0), ""), LLVMBuildAdd(l->b, ax, nd, ""), ax);
       for (int d = 0; d < t->ndim; d++) flipped[d] = LLVMBuildOr(l->b, flipped[d], is_dim(l, ax, d), "");
