@@ -125,6 +125,31 @@ def test_slices_as_arguments_and_results():
 
 
 @ruchey.njit
+def index_with(a, index):
+    b = a.copy()
+    b[index] = -1.0
+    return a[index], b
+
+
+def test_tuples_of_slices_ints_and_arrays_as_arguments():
+    a = numpy.arange(60.0).reshape(3, 4, 5)
+    for index in ((slice(1, 3),), (1, slice(None), slice(None, None, -2)), (slice(0, 2), 2),
+                  (numpy.array([0, 2]), slice(1, 3)), (Ellipsis, slice(4, 0, -1)), (slice(None), numpy.int64(1), 0)):
+        got, expected = index_with(a, index), index_with.py_func(a, index)
+        for g, e in zip(got, expected):
+            assert numpy.array_equal(g, e) and numpy.shape(g) == numpy.shape(e)
+    with pytest.raises(IndexError):
+        index_with.py_func(a, (slice(None), 9))
+    with pytest.raises(IndexError):
+        index_with(a, (slice(None), 9))
+
+
+def test_a_tuple_holding_a_slice_of_floats_is_refused_as_an_argument():
+    with pytest.raises(TypeError):
+        index_with(numpy.arange(5.0), (slice(1.5, 3),))
+
+
+@ruchey.njit
 def row_slice(indptr, i):
     return slice(indptr[i], indptr[i + 1])
 
