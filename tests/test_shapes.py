@@ -764,7 +764,7 @@ def test_clip_and_where_fuse_into_array_expressions():
 
 
 def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
-    for call, name, kw in [("np.clip(a, 0, 1, out=a)", "numpy.clip", "out"),
+    for call, name, kw in [("np.clip(a, 0, 1, where=a)", "numpy.clip", "where"),
                            ("np.where(a, a, a, out=a)", "numpy.where", "out"),
                            ("np.roll(a, 1, shift=1)", "numpy.roll", "shift"),
                            ("a.astype(np.int8, copy=False)", "array.astype", "copy"),
