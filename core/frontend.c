@@ -370,6 +370,21 @@ static Node *bytes_constant(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+/* A slice of ints and Nones (a global, or an item of a global tuple),
+ * frozen as the call slice(start, stop, step) of them, as Numba freezes
+ * it; NULL for a slice of anything else. */
+static Node *slice_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  PySliceObject *s = (PySliceObject *)obj;
+  PyObject *parts[3] = {s->start, s->stop, s->step};
+  Node *args[3];
+  for (int i = 0; i < 3; i++) {
+    if (parts[i] != Py_None && !PyLong_CheckExact(parts[i])) return NULL;
+    args[i] = parts[i] == Py_None ? new_node(fe, N_NONE, e) : constant_node(fe, parts[i], e);
+    if (!args[i]) return NULL;
+  }
+  return call_node(fe, e, "slice", args, 3);
+}
+
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   Node *member = fe_enum_member(fe, obj, e);  /* before ints: an IntEnum member is one */
   if (member || fe->diag->kind) return member;
@@ -407,6 +422,7 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     return n;
   }
   if (PyBytes_CheckExact(obj)) return bytes_constant(fe, obj, e);
+  if (PySlice_Check(obj)) return slice_constant(fe, obj, e);
   if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
     return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
                     "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));
