@@ -351,6 +351,7 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = constant_node(fe, obj, e);
   if (n || fe->diag->kind) return n;
   if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (obj == Py_Ellipsis) return new_node(fe, N_ELLIPSIS, e);  /* an index (..., 1) */
   if ((n = value_constant(fe, obj, e, "an item of a global tuple")) || fe->diag->kind) return n;  /* (e1, e2) */
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);

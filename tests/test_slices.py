@@ -147,21 +147,22 @@ def test_tuples_of_slices_ints_and_arrays_as_arguments():
 EVERY_OTHER = slice(1, None, 2)
 ROWS_AND_COLUMN = (slice(None, 2), 1)
 PICKED_ROWS = (numpy.array([0, 2]), slice(1, 3))
+LAST_COLUMN = (Ellipsis, slice(None, None, -1), 3)
 FLOAT_SLICE = slice(0.5, 2)
 
 
 @ruchey.njit
 def index_with_globals(a):
     b = a.reshape(3, 4)
-    return a[EVERY_OTHER], b[ROWS_AND_COLUMN], b[PICKED_ROWS], EVERY_OTHER
+    return a[EVERY_OTHER], b[ROWS_AND_COLUMN], b[PICKED_ROWS], b[LAST_COLUMN], EVERY_OTHER
 
 
-def test_global_slices_and_tuples_of_them_are_frozen():
+def test_global_slices_and_tuples_of_them_and_ellipsis_are_frozen():
     a = numpy.arange(12.0)
     got, expected = index_with_globals(a), index_with_globals.py_func(a)
-    for g, e in zip(got[:3], expected[:3]):
+    for g, e in zip(got[:4], expected[:4]):
         assert numpy.array_equal(g, e) and g.shape == e.shape
-    assert got[3] == expected[3]
+    assert got[4] == expected[4]
 
 
 def test_a_global_slice_of_floats_is_a_typing_error():
