@@ -57,9 +57,9 @@ TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
          "numba.np.numpy_support", "numba.experimental")
-# switches of Numba's own pipeline (its NRT, its array-expression rewrites) that some tests pass
-# to njit to test one of its passes alone; the result is the same with them or without
-PIPELINE_FLAGS = ("_nrt", "no_rewrites")
+# switches of Numba's own pipeline (its NRT, its array-expression rewrites, its wrappers) that some
+# tests pass to jit to test one of its passes alone; the result is the same with them or without
+PIPELINE_FLAGS = ("_nrt", "no_rewrites", "no_cpython_wrapper", "no_cfunc_wrapper")
 
 
 def taken_from_numba(value):
@@ -149,6 +149,11 @@ def rebind_names(holder, homes, numba_dispatcher):
             continue
         if name.startswith("__") or not taken_from_numba(value):
             continue
+        decorator = ruchey_decorator(value)
+        if decorator is not None:
+            setattr(holder, name, decorator)
+            rebound.append(name)
+            continue
         if isinstance(value, pytypes.ModuleType):
             try:
                 setattr(holder, name, importlib.import_module(value.__name__))
@@ -175,6 +180,30 @@ def without_pipeline_flags(decorator):
         return decorator(*args, **options)
     decorate.__wrapped__ = decorator
     return decorate
+
+
+def ruchey_decorator(value):
+    """A decorator a test module made with Numba's jit at import
+    (nrtjit = jit(_nrt=True, nopython=True)) made again with ruchey's, with
+    the same signatures and options less Numba's pipeline flags; None for
+    anything else."""
+    if not (isinstance(value, pytypes.FunctionType) and value.__module__ == "numba.core.decorators"
+            and value.__name__ == "wrapper"):
+        return None
+    import inspect
+    import ruchey
+    taken = inspect.getclosurevars(value).nonlocals
+    if "targetoptions" not in taken or taken.get("target") not in (None, "cpu"):
+        return None
+    options = {k: v for k, v in taken["targetoptions"].items() if k not in PIPELINE_FLAGS}
+    if taken.get("locals"):
+        options["locals"] = taken["locals"]
+    if taken.get("cache"):
+        options["cache"] = True
+    sigs = taken.get("sigs")
+    if sigs and not all(isinstance(sig, str) for sig in sigs):
+        return None  # Numba's own type objects, which ruchey's jit does not read
+    return ruchey.jit(list(sigs), **options) if sigs else ruchey.jit(**options)
 
 
 def places_of(name, value, homes):

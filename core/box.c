@@ -550,6 +550,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     void *unused;
     Slot slot;
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)
+             : f->kind == TY_SLICE ? unbox_slice(item, f, (int64_t *)at)
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
              : f->kind == TY_BYTES ? unbox_bytes(item, (RtArray *)at, &unused)
                                    : disp_unbox(item, f, &slot, NULL, &unused);
@@ -800,6 +801,26 @@ PyObject *disp_box_returned(const Type *const *types, Slot *slots, void *const *
 
 /* ---------------------------------------------------------------- errors */
 
+/* numpy.exceptions.AxisError (numpy.AxisError before NumPy 1.25), looked
+ * up once; ValueError, its base, where neither is found. */
+static PyObject *axis_error_class(void) {
+  static PyObject *cls;
+  if (cls) return cls;
+  PyObject *mod = PyImport_ImportModule("numpy.exceptions");
+  if (!mod) {
+    PyErr_Clear();
+    mod = PyImport_ImportModule("numpy");
+  }
+  cls = mod ? PyObject_GetAttrString(mod, "AxisError") : NULL;
+  Py_XDECREF(mod);
+  if (!cls || !PyType_Check(cls)) {
+    PyErr_Clear();
+    Py_XDECREF(cls);
+    cls = Py_NewRef(PyExc_ValueError);
+  }
+  return cls;
+}
+
 PyObject *disp_status_class(int status) {
   switch (status) {
   case RT_ERR_ZERODIV: return PyExc_ZeroDivisionError;
@@ -814,6 +835,7 @@ PyObject *disp_status_class(int status) {
   case RT_ERR_INTERRUPT: return PyExc_KeyboardInterrupt;
   case RT_ERR_KEY: return PyExc_KeyError;
   case RT_ERR_STOP: return PyExc_StopIteration;
+  case RT_ERR_AXIS: return axis_error_class();
   default: return PyExc_RuntimeError;
   }
 }

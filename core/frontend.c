@@ -351,6 +351,7 @@ static Node *frozen_item(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = constant_node(fe, obj, e);
   if (n || fe->diag->kind) return n;
   if (obj == Py_None) return new_node(fe, N_NONE, e);
+  if (obj == Py_Ellipsis) return new_node(fe, N_ELLIPSIS, e);  /* an index (..., 1) */
   if ((n = value_constant(fe, obj, e, "an item of a global tuple")) || fe->diag->kind) return n;  /* (e1, e2) */
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
   return PyUnicode_CheckExact(obj) ? string_node(fe, e, obj) : const_array(fe, obj, e);
@@ -368,6 +369,21 @@ static Node *bytes_constant(Fe *fe, PyObject *obj, PyObject *e) {
   memcpy(data, PyBytes_AS_STRING(obj), (size_t)n->ival);
   n->data = data;
   return n;
+}
+
+/* A slice of ints and Nones (a global, or an item of a global tuple),
+ * frozen as the call slice(start, stop, step) of them, as Numba freezes
+ * it; NULL for a slice of anything else. */
+static Node *slice_constant(Fe *fe, PyObject *obj, PyObject *e) {
+  PySliceObject *s = (PySliceObject *)obj;
+  PyObject *parts[3] = {s->start, s->stop, s->step};
+  Node *args[3];
+  for (int i = 0; i < 3; i++) {
+    if (parts[i] != Py_None && !PyLong_CheckExact(parts[i])) return NULL;
+    args[i] = parts[i] == Py_None ? new_node(fe, N_NONE, e) : constant_node(fe, parts[i], e);
+    if (!args[i]) return NULL;
+  }
+  return call_node(fe, e, "slice", args, 3);
 }
 
 static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
@@ -407,6 +423,7 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
     return n;
   }
   if (PyBytes_CheckExact(obj)) return bytes_constant(fe, obj, e);
+  if (PySlice_Check(obj)) return slice_constant(fe, obj, e);
   if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
     return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
                     "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));

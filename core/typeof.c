@@ -366,7 +366,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyUnicode_Type) return &core_plain[TY_STR];
   if (t == &PyBytes_Type) return &core_plain[TY_BYTES];
   if (t == &PyByteArray_Type || t == &PyMemoryView_Type) return buffer_type(o);
-  if (t == &PySlice_Type) return depth ? NULL : slice_type(o);
+  if (t == &PySlice_Type) return slice_type(o);  /* in a tuple too: an index a[(0, s)] passed in */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */

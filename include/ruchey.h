@@ -670,6 +670,7 @@ typedef enum {
   RT_ERR_STOP,       /* next() of an exhausted generator (StopIteration) */
   RT_ERR_RERUN,      /* a deferred check failed (CompileOptions.lazy_rerun): no error recorded, the
                       * caller runs the function's checked version with the same arguments */
+  RT_ERR_AXIS,       /* an axis beyond an array's dimensions: NumPy's AxisError (a ValueError and IndexError) */
 } RtStatus;
 
 /* The head of a generator object's state (lower/generators.c lays out the

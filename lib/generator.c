@@ -635,7 +635,7 @@ static void swap_slices(char *a, char *b, int ndim, const int64_t *shape, const 
 static int64_t other_axes(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t *axis,
                           int64_t *rest_shape, int64_t *rest_strides) {
   if (*axis < -ndim || *axis >= ndim) {
-    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", *axis, ndim, 0, 0);
+    rt_error_format(RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld", *axis, ndim, 0, 0);
     return -1;
   }
   if (*axis < 0) *axis += ndim;

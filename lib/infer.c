@@ -821,9 +821,11 @@ static const Type *ty_call(Infer *in, Node *n) {
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
-    if (!(n->bi = bi_member(args[0]->kind, BK_METHOD, n->str)) &&
-        !(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0])))
+    if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
+      if (!spread_builtin_args(in, n)) return NULL;  /* a.sum(*axes), as a function's: once the row is known */
+    } else if (!(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0]))) {
       return ty_unknown_member(in, n, args[0], BK_METHOD);
+    }
     first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)

@@ -67,3 +67,28 @@ def test_a_view(shape):
 def test_a_number_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="needs an array"):
         two(1.5)
+
+
+@njit
+def several(a, b, c):
+    return numpy.atleast_1d(a, b), numpy.atleast_2d(a, b, c), numpy.atleast_3d(c, a)
+
+
+@pytest.mark.parametrize("shapes", [((), (3,), (2, 3)), ((4,), (1, 2), (2, 1, 3)), ((0,), (), (3, 0))])
+def test_several_arrays_give_a_tuple_of_each_ones(shapes):
+    rng = make_rng(11)
+    a, b, c = (rng.standard_normal(s) for s in shapes)
+    got, expected = several(a, b, c), several.py_func(a, b, c)
+    assert type(got) is tuple and [type(g) for g in got] == [tuple] * 3
+    for g, e in zip(got, expected):
+        assert len(g) == len(e)  # (a list in NumPy 1.x, a tuple in NumPy 2)
+        for x, y in zip(g, e):
+            assert x.shape == y.shape and numpy.array_equal(x, y)
+
+
+def test_several_arrays_are_views():
+    a, b = numpy.zeros(3), numpy.zeros((2, 2))
+    u, v = njit(lambda a, b: numpy.atleast_2d(a, b))(a, b)
+    u[0, 1] = 5.0
+    v[1, 0] = 6.0
+    assert a[1] == 5.0 and b[1, 0] == 6.0

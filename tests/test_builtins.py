@@ -425,8 +425,10 @@ if not NUMPY_ROUNDS_INTS_TO_INTS:
 KNOWN_NUMPY_SUBCASES = {
 }
 
-# NumPy 1.x's fmin and fmax of opposite zeros give the other zero
-NUMPY1_DIFFERS = {"fmin", "fmax"}
+# NumPy 1.x's fmin and fmax of opposite zeros give the other zero; its clip
+# needs a_min and a_max, where NumPy 2's clip(x) is x (its bounds with None:
+# tests/test_clip.py)
+NUMPY1_DIFFERS = {"fmin", "fmax", "clip"}
 
 
 def numpy_cases():

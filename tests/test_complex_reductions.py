@@ -1,6 +1,6 @@
 """Reductions and running operations of complex arrays in compiled code:
 sum, prod, mean, var, std (whole, or along an axis known at compile time or
-only at run time; ddof), cumsum and cumprod (flattened or along an axis),
+only at run time; ddof), any, all, amin and amax, cumsum and cumprod (flattened or along an axis),
 diff. Each compared with NumPy (the function's Python original) on
 generated complex64 and complex128 arrays of every layout, empty ones and
 ones holding infinities and NaN included."""
@@ -91,6 +91,38 @@ def test_reductions_along_an_axis(name, dtype):
         a = complex_array(rng, dtype, (3, 4), "F")
         for e, g in zip(*run_both(const, a)):
             assert_close(e, g, dtype, f"{name} axis={axis}")
+
+
+def with_zeros_and_nan(a, rng):
+    """a with whole rows of zeros, scattered zeros and (in the second) a NaN part."""
+    a = a.copy()
+    if a.size:
+        a.reshape(-1)[rng.integers(0, a.size, a.size // 2)] = 0
+    if a.ndim > 1 and a.size:
+        a[0] = 0
+    return [a, a] if not a.size else [a, np.where(np.arange(a.size).reshape(a.shape) == a.size - 1,
+                                                  complex(np.nan, 1), a).astype(a.dtype)]
+
+
+@pytest.mark.parametrize("name", ["any", "all", "amin", "amax"])
+@pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
+def test_truth_and_extreme_reductions(name, dtype):
+    whole = compiled(f"def f(a):\n    return np.{name}(a)\n")
+    along = compiled(f"def f(a, k):\n    return np.{name}(a, axis=k)\n")
+    method = compiled(f"def f(a):\n    return a.{name}()\n") if name in ("any", "all") else None
+    rng = np.random.default_rng(3)
+    for shape in SHAPES:
+        for layout in LAYOUTS:
+            for a in with_zeros_and_nan(complex_array(rng, dtype, shape, layout), rng):
+                if name.startswith("am") and not a.size:
+                    with pytest.raises(ValueError, match="zero-size array"):
+                        whole(a)
+                    continue
+                assert_close(*run_both(whole, a), dtype, f"{name}{shape} {layout}")
+                if method:
+                    assert_close(*run_both(method, a), dtype, f"a.{name}(){shape} {layout}")
+                for axis in range(-a.ndim, a.ndim) if a.ndim > 1 and 0 not in a.shape else ():
+                    assert_close(*run_both(along, a, axis), dtype, f"{name}{shape} axis={axis} {layout}")
 
 
 @pytest.mark.parametrize("name", ["var", "std"])

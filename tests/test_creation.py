@@ -213,6 +213,22 @@ def test_arange_of_ints_and_mixed_numbers():
         check(arange_named, a, b)
 
 
+@ruchey.njit
+def arange_nones(a, b, c):
+    return np.arange(a, None), np.arange(a, b, None), np.arange(a, None, None), np.arange(a, b, c), np.arange(b, None, c)
+
+
+def test_arange_takes_none_as_numpy_does():
+    for a, b, c in [(5, 9, 2), (2.5, 7, 0.5), (-3, 4, 3), (6, 1, -1)]:
+        for got, expected in zip(arange_nones(a, b, c), arange_nones.py_func(a, b, c)):
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)
+    none_only = define("@ruchey.njit\ndef f(n):\n    return np.arange(None, None)\n")
+    with pytest.raises(TypeError):
+        none_only.py_func(1)
+    with pytest.raises(ruchey.TypingError, match="needs a stop"):
+        none_only(1)
+
+
 def test_arange_step_zero_raises():
     for args in [(0, 5, 0), (0.0, 1.0, 0.0)]:
         with pytest.raises(ZeroDivisionError):

@@ -427,6 +427,17 @@ def test_take_matches_numpy():
                             check(f, a, i)
 
 
+def test_take_of_a_list_or_tuple_of_indices_matches_numpy():
+    a = np.arange(12.0).reshape(3, 4)
+    f, g = fn("np.take(a, i)", "a, i"), fn("a.take(i)", "a, i")
+    for i in ([0, 5, -1], (2, 3), [7]):
+        for h in (f, g):
+            check(h, a, ruchey.typed.List(i) if isinstance(i, list) else i)
+    literal = fn("np.take(a, [0, -1]), a.take((1, 2))", "a")
+    for got, expected in zip(literal(a), literal.py_func(a)):
+        assert np.array_equal(got, expected)
+
+
 def test_take_along_an_axis_matches_numpy():
     rng = make_rng(17)
     for dtype in (np.float64, np.int16, np.complex128):

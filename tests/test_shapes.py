@@ -242,6 +242,35 @@ def test_expand_dims(dtype):
     assert a[2, 1].tobytes() == a[0, 1].tobytes()
 
 
+@ruchey.njit
+def expand_at(a, axis):
+    return np.expand_dims(a, axis)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("shape", [(), (4,), (3, 2), (2, 3, 4)])
+def test_expand_dims_at_an_axis_known_at_run_time(shape, layout):
+    a = array(RNG, np.float64, shape, layout if shape else "C")
+    for axis in range(-a.ndim - 1, a.ndim + 1):
+        check(expand_at, a, axis, flags=True)
+
+
+@pytest.mark.parametrize("axis", [-5, 4, 7])
+def test_expand_dims_at_a_run_time_axis_out_of_bounds_raises_value_error(axis):
+    a = np.zeros((2, 3, 4))[0]
+    with pytest.raises(ValueError) as expected:
+        expand_at.py_func(a, axis)
+    with pytest.raises(ValueError) as got:
+        expand_at(a, axis)
+    assert str(got.value) == str(expected.value)
+
+
+def test_expand_dims_at_a_run_time_axis_is_a_view():
+    a = np.zeros((2, 3))
+    expand_at(a, 1)[1, 0, 2] = 5.0
+    assert a[1, 2] == 5.0
+
+
 def test_expand_dims_repeated_axis_is_a_typing_error():
     f = define("@ruchey.njit\ndef f(a):\n    return np.expand_dims(a, (0, 0))\n")
     with pytest.raises(ruchey.TypingError, match="repeated axis"):
@@ -364,7 +393,8 @@ def test_joins_every_dtype(dtype):
 
 
 @pytest.mark.parametrize("ta, tb", [(np.int8, np.uint8), (np.int32, np.float32), (np.bool_, np.int16),
-                                    (np.uint64, np.int64), (np.float32, np.float64)])
+                                    (np.uint64, np.int64), (np.float32, np.float64), (np.int64, np.complex128),
+                                    (np.float32, np.complex64), (np.bool_, np.complex128)])
 def test_joins_promote_dtypes(ta, tb):
     rng = make_rng(9)
     check(concat_stack, array(rng, ta, (3,)), array(rng, tb, (3,)))
@@ -734,7 +764,7 @@ def test_clip_and_where_fuse_into_array_expressions():
 
 
 def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
-    for call, name, kw in [("np.clip(a, 0, 1, out=a)", "numpy.clip", "out"),
+    for call, name, kw in [("np.clip(a, 0, 1, where=a)", "numpy.clip", "where"),
                            ("np.where(a, a, a, out=a)", "numpy.where", "out"),
                            ("np.roll(a, 1, shift=1)", "numpy.roll", "shift"),
                            ("a.astype(np.int8, copy=False)", "array.astype", "copy"),

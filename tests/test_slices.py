@@ -125,6 +125,60 @@ def test_slices_as_arguments_and_results():
 
 
 @ruchey.njit
+def index_with(a, index):
+    b = a.copy()
+    b[index] = -1.0
+    return a[index], b
+
+
+def test_tuples_of_slices_ints_and_arrays_as_arguments():
+    a = numpy.arange(60.0).reshape(3, 4, 5)
+    for index in ((slice(1, 3),), (1, slice(None), slice(None, None, -2)), (slice(0, 2), 2),
+                  (numpy.array([0, 2]), slice(1, 3)), (Ellipsis, slice(4, 0, -1)), (slice(None), numpy.int64(1), 0)):
+        got, expected = index_with(a, index), index_with.py_func(a, index)
+        for g, e in zip(got, expected):
+            assert numpy.array_equal(g, e) and numpy.shape(g) == numpy.shape(e)
+    with pytest.raises(IndexError):
+        index_with.py_func(a, (slice(None), 9))
+    with pytest.raises(IndexError):
+        index_with(a, (slice(None), 9))
+
+
+EVERY_OTHER = slice(1, None, 2)
+ROWS_AND_COLUMN = (slice(None, 2), 1)
+PICKED_ROWS = (numpy.array([0, 2]), slice(1, 3))
+LAST_COLUMN = (Ellipsis, slice(None, None, -1), 3)
+FLOAT_SLICE = slice(0.5, 2)
+
+
+@ruchey.njit
+def index_with_globals(a):
+    b = a.reshape(3, 4)
+    return a[EVERY_OTHER], b[ROWS_AND_COLUMN], b[PICKED_ROWS], b[LAST_COLUMN], EVERY_OTHER
+
+
+def test_global_slices_and_tuples_of_them_and_ellipsis_are_frozen():
+    a = numpy.arange(12.0)
+    got, expected = index_with_globals(a), index_with_globals.py_func(a)
+    for g, e in zip(got[:4], expected[:4]):
+        assert numpy.array_equal(g, e) and g.shape == e.shape
+    assert got[4] == expected[4]
+
+
+def test_a_global_slice_of_floats_is_a_typing_error():
+    @ruchey.njit
+    def f(a):
+        return a[FLOAT_SLICE]
+    with pytest.raises(ruchey.TypingError, match="FLOAT_SLICE"):
+        f(numpy.arange(3.0))
+
+
+def test_a_tuple_holding_a_slice_of_floats_is_refused_as_an_argument():
+    with pytest.raises(TypeError):
+        index_with(numpy.arange(5.0), (slice(1.5, 3),))
+
+
+@ruchey.njit
 def row_slice(indptr, i):
     return slice(indptr[i], indptr[i + 1])
 

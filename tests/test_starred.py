@@ -1,5 +1,6 @@
 """*t in compiled code beyond calls of compiled functions: a builtin's
-arguments (numpy.ndindex(*a.shape), max(*shape)), tuple displays
+arguments (numpy.ndindex(*a.shape), max(*shape)) and an array method's
+(a.sum(*args)), tuple displays
 ((1, *idx)), a builtin's shape written as a display with a spread
 (numpy.zeros((n, *a.shape))) and indices (a[(..., *idx)]), each against
 the Python original; what cannot be spread is a clear TypingError."""
@@ -25,6 +26,18 @@ def test_builtins_take_a_spread_tuple():
         a = rng.standard_normal(shape)
         got, want = walk_all(a), walk_all.py_func(a)
         assert got[0] == pytest.approx(want[0], rel=1e-12) and got[1:] == want[1:]
+
+
+def array_methods_of(a, *args):
+    return a.sum(*args), a.cumsum(*args), a.argmax(*args), a.mean(*args)
+
+
+def test_array_methods_take_a_spread_tuple():
+    f = ruchey.njit(array_methods_of)
+    a = make_rng(83).standard_normal((3, 4))
+    for extra in ((), (0,), (1,), (-1,)):
+        for got, want in zip(f(a, *extra), array_methods_of(a, *extra)):
+            assert numpy.allclose(got, want, rtol=1e-12) and numpy.shape(got) == numpy.shape(want)
 
 
 @ruchey.njit

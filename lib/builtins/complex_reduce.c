@@ -1,6 +1,7 @@
 /* builtins/complex_reduce.c — NumPy's reductions of complex arrays in
  * compiled code: sum, prod and mean, var and std (float results: the mean
- * of |x - mean|**2, as NumPy computes them), min, max, argmin and argmax
+ * of |x - mean|**2, as NumPy computes them), any and all (an element is
+ * true where either part is nonzero), min, max, argmin and argmax
  * (NumPy's order: by real part, then imaginary part; the first element
  * holding a NaN wins), of the whole array or along an axis.
  *
@@ -12,11 +13,12 @@
 #include "builtins/reduce.h"
 
 /* the row's ival */
-enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX };
+enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX };
 
 static bool spreads(int which) { return which == CR_VAR || which == CR_STD; }
 static bool picks(int which) { return which >= CR_MIN; }
 static bool indexes(int which) { return which == CR_ARGMIN || which == CR_ARGMAX; }
+static bool truths(int which) { return which == CR_ANY || which == CR_ALL; }
 
 /* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
  * complex array: the elements' type (var, std: its part's), an array of
@@ -27,7 +29,9 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   if (dtype) return ty_error(in, dtype, "%s() of a complex array takes no dtype", n->bi->name);
   if ((axis && !bi_check_axis(in, n, axis, a->ty->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
-  const Type *e = a->ty->elem, *res = spreads(n->bi->ival) ? lo_complex_part(e) : indexes(n->bi->ival) ? TYS(TY_I64) : e;
+  int which = (int)n->bi->ival;
+  const Type *e = a->ty->elem;
+  const Type *res = spreads(which) ? lo_complex_part(e) : indexes(which) ? TYS(TY_I64) : truths(which) ? TYS(TY_BOOL) : e;
   return axis && a->ty->ndim > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
 }
 
@@ -87,12 +91,12 @@ static LLVMValueRef count_of(Lower *l, const Reduce *r) {
   return lo_convert(l, n, TYS(TY_I64), TYS(TY_F64));
 }
 
-enum { DEVIATIONS = -1 };
+enum { DEVIATIONS = -1, ANY = -2, ALL = -3 };
 
 typedef struct Acc {
   const Type *t;        /* the accumulator's type */
   const Type *elem;     /* the elements' */
-  int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2 */
+  int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2; ANY, ALL: or, and x's truth */
   LLVMValueRef var;     /* its alloca */
   LLVMValueRef center;  /* the mean the deviations are from */
 } Acc;
@@ -100,6 +104,13 @@ typedef struct Acc {
 static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
   Acc *a = arg;
   LLVMValueRef cur = rd_load(l, a->var);
+  if (a->op == ANY || a->op == ALL) {
+    LLVMValueRef zero = part_const(l, a->elem, 0);
+    LLVMValueRef truth = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_real(l, x), zero, ""),
+                                     LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_imag(l, x), zero, ""), "");
+    LLVMBuildStore(l->b, a->op == ANY ? LLVMBuildOr(l->b, cur, truth, "") : LLVMBuildAnd(l->b, cur, truth, ""), a->var);
+    return;
+  }
   if (a->op != DEVIATIONS) {
     LLVMBuildStore(l->b, a->op == OP_MUL ? rd_mul(l, a->t, cur, x) : rd_add(l, a->t, cur, x), a->var);
     return;
@@ -175,6 +186,8 @@ static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   case CR_SUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
   case CR_PROD: return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
   case CR_MEAN: return mean_of(l, r, at);
+  case CR_ANY: return fold(l, r, at, TYS(TY_BOOL), ANY, LLVMConstInt(l->mod->i1, 0, 0), NULL);
+  case CR_ALL: return fold(l, r, at, TYS(TY_BOOL), ALL, LLVMConstInt(l->mod->i1, 1, 0), NULL);
   }
   LLVMValueRef m = mean_of(l, r, at);
   LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
@@ -227,5 +240,7 @@ const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("sum", CR_SUM), REDUCE_OF_COMPLEX("prod", CR_PROD), REDUCE_OF_COMPLEX("mean", CR_MEAN),
   REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD), REDUCE_OF_COMPLEX("min", CR_MIN),
   REDUCE_OF_COMPLEX("max", CR_MAX), REDUCE_OF_COMPLEX("argmin", CR_ARGMIN), REDUCE_OF_COMPLEX("argmax", CR_ARGMAX),
+  REDUCE_OF_COMPLEX("any", CR_ANY), REDUCE_OF_COMPLEX("all", CR_ALL), REDUCE_OF_COMPLEX("amin", CR_MIN),
+  REDUCE_OF_COMPLEX("amax", CR_MAX),
   BI_END,
 };

@@ -230,7 +230,7 @@ int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int
     int64_t ax = axes_in[i];
     if (ax < -ndim || ax >= ndim)
       return scipy && nd ? fail(RT_ERR_VALUE, "axes exceeds dimensionality of input", 0, 0)
-                         : fail(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
+                         : fail(RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
     axes[i] = (int)(ax < 0 ? ax + ndim : ax);
     for (int j = 0; scipy && j < i; j++)  /* (NumPy transforms a repeated axis again) */
       if (axes[j] == axes[i]) return fail(RT_ERR_VALUE, "all axes must be unique", 0, 0);
@@ -311,7 +311,7 @@ int32_t rt_roll(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, con
   for (int i = 0; i < naxes; i++) {  /* numpy.roll: a repeated axis rolls again */
     int64_t ax = axes[i];
     if (ax < -ndim || ax >= ndim)
-      return fail(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
+      return fail(RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld", ax, ndim);
     if (ax < 0) ax += ndim;
     int64_t by = half ? a->shape[ax] / 2 * half : shifts[i];
     if (a->shape[ax]) shift[ax] = (shift[ax] + by % a->shape[ax]) % a->shape[ax];

@@ -21,7 +21,7 @@ static int64_t item_of(int kind) { return ty_plain[kind].bits / 8; }
 /* axis ax normalised into [0, nd), or NumPy's AxisError */
 static RtStatus normal_axis(int64_t *ax, int nd) {
   if (*ax < -nd || *ax >= nd) {
-    rt_error_format(RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld", *ax, nd, 0, 0);
+    rt_error_format(RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld", *ax, nd, 0, 0);
     return RT_ERR_VALUE;
   }
   if (*ax < 0) *ax += nd;

@@ -199,8 +199,39 @@ static const Type *arange_args_type(Node *n) {
   return TYS(TY_I64);
 }
 
+static Node *int_node(Infer *in, Node *at, int64_t v) {
+  Node *x = arena_alloc(in->f->arena, sizeof(Node));
+  *x = (Node){.kind = N_INT, .line = at->line, .col = at->col, .ival = v};
+  ty_expr(in, x);
+  return x;
+}
+
+/* arange's start, stop and step (named ones made positional by the
+ * frontend's bind_arange) with None as not given, as NumPy reads them: a
+ * stop None makes the start the stop (arange(n, None) is arange(n)), a
+ * step None is 1. n's list becomes [stop], [start, stop] or [start, stop,
+ * step] (a start of 0 and a step of 1 put in before what follows them),
+ * then a dtype given by position. */
+static bool arange_operands(Infer *in, Node *n, const Type **args) {
+  Node *v[3] = {NULL, NULL, NULL}, *dtype = n->list.len > 3 ? n->list.items[3] : NULL;
+  for (int i = 0; i < 3 && i < n->list.len; i++)
+    if (args[i]->kind != TY_NONE) v[i] = n->list.items[i];
+  if (n->list.len == 1 || !v[1]) v[1] = v[0], v[0] = NULL;
+  if (!v[1]) return ty_error(in, n, "numpy.arange() needs a stop, got None") != NULL;
+  if (!v[0] && (v[2] || dtype)) v[0] = int_node(in, n, 0);
+  if (!v[2] && dtype) v[2] = int_node(in, n, 1);
+  int count = dtype ? 4 : v[2] ? 3 : v[0] ? 2 : 1;
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 4);
+  if (count == 1) items[0] = v[1];
+  else items[0] = v[0], items[1] = v[1], items[2] = v[2], items[3] = dtype;
+  n->list = (NodeList){.items = items, .len = count};
+  for (int i = 0; i < count; i++) args[i] = items[i]->ty;
+  return true;
+}
+
 /* numpy.arange([start, ]stop[, step][, dtype]) */
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
+  if (!arange_operands(in, n, args)) return NULL;
   for (int i = 0; i < arange_nargs(n); i++)
     if (!ty_is_scalar(args[i]) || ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "numpy.arange() needs ints or floats in compiled code, got %s", args[i]->name);

@@ -46,6 +46,8 @@ static const Type *ty_take(Infer *in, Node *n, const Type **args) {
   if (!bi_need_values(in, n, n->list.items[0])) return NULL;
   const Type *ix = args[1], *e = elem_of(args[0]);
   Node *axis = bi_arg(n, 2, "axis");
+  if ((ix->kind == TY_LIST || ix->kind == TY_TUPLE) && !(ix = ty_wrap_call(in, n->list.items[1], "numpy.asarray")))
+    return NULL;  /* a list or tuple of indices: as the array of them, as NumPy and Numba take it */
   if (!ty_is_int(elem_of(ix)) || (ix->kind != TY_ARRAY && !ty_is_int(ix)))
     return ty_error(in, n->list.items[1], "%s(): indices must be an int or an array of ints in compiled code, got %s",
                     n->bi->name, ix->name);

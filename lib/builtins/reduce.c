@@ -94,21 +94,54 @@ const char rd_boolean_subtract[] =
     "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, "
     "or the logical_xor function instead";
 
+static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s);
+
+/* Whether r along several axes is r along one of them after another (sum,
+ * prod, min, max, any, all: not mean's, argmax's or count_nonzero's). */
+static bool along_axes(const Reduction *r) {
+  switch (r->kind) {
+  case K_SUM: case K_PROD: case K_MIN: case K_MAX: return r->prep == P_NONE && r->finish == fin_value;
+  case K_ANY: case K_ALL: return r->finish == fin_value;
+  default: return false;
+  }
+}
+
+/* axis=(i, j, ...): ints; that they are within the dimensions and differ
+ * is checked at run time, as NumPy does (more of them than dimensions
+ * always fails there). */
+static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int ndim) {
+  const Type *t = axis->ty;
+  if (!along_axes(r))
+    return ty_error(in, axis, "%s(): axis must be an integer in compiled code, got %s", n->bi->name, t->name) != NULL;
+  if (!t->nfields)
+    return ty_error(in, axis, "%s(): axis=() (no axis) is not supported in compiled code", n->bi->name) != NULL;
+  for (int i = 0; i < t->nfields; i++)
+    if (!ty_is_int(t->fields[i]))
+      return ty_error(in, axis, "%s(): axis must be an integer or a tuple of them, got %s", n->bi->name, t->name) != NULL;
+  if (t->nfields > RC_MAX_NDIM)
+    return ty_error(in, axis, "%s(): more than %d axes", n->bi->name, RC_MAX_NDIM) != NULL;
+  return true;
+}
+
 /* sum, mean, min, argmax ... (a, axis=None, dtype=None, ddof=0): a number,
- * or with an integer axis an array of one dimension less. */
+ * or with an integer axis an array of one dimension less (of a tuple of
+ * axes, that many less). */
 static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (ty_holds_complex(args[0])) return ty_numpy_complex(in, n, args);  /* complex.c's rows, or an error */
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;
   if (bi_none_as_default(axis)) axis = NULL;  /* a.sum(None): all axes */
-  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
+  bool axes = axis && axis->ty->kind == TY_TUPLE;
+  if (!bi_need_values(in, n, a) || (axes && !check_axes(in, n, r, axis, ndim_of(a->ty))) ||
+      (axis && !axes && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
   const Type *e = elem_of(a->ty);
   if (r->kind == K_MINMAX && e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   const Type *res = result_dtype(r->rule, e, dtype);
-  return axis && ndim_of(a->ty) > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
+  int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
+  return axis && ndim_of(a->ty) > gone ? ty_array(res, a->ty->ndim - gone, 'C', false) : res;
 }
 
 /* ---------------------------------------------------------------- lanes */
@@ -955,21 +988,21 @@ void rd_raise_with_int(Lower *l, LLVMValueRef bad, RtStatus status, const char *
 
 typedef LLVMValueRef (*AxisBody)(Lower *l, int k, void *arg);
 
-/* body for the axis an argument names, of an array of ndim dimensions: a
- * constant axis directly; one known at run time checked (error: a format
- * of the axis and ndim), then by a switch over the dimensions. The result
- * is of type t. */
-LLVMValueRef rd_for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody body, void *arg, const char *error) {
-  int64_t k;
-  if (bi_literal_int(axis, &k)) return body(l, (int)(k < 0 ? k + ndim : k), arg);
-  LLVMValueRef given = lo_expr_as(l, axis, TYS(TY_I64));
+/* An axis given at run time within ndim dimensions, counted from 0
+ * (error, a format of the axis and ndim, where it is not). */
+static LLVMValueRef checked_axis(Lower *l, LLVMValueRef given, int ndim, const char *error) {
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, given, const_i64(l, 0), "");
   LLVMValueRef v = rd_select(l, neg, LLVMBuildAdd(l->b, given, const_i64(l, ndim), ""), given);
   LLVMValueRef bad = rd_or(l, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""),
                          LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, ndim), ""));
   char fmt[128];
   snprintf(fmt, sizeof fmt, error, ndim);
-  rd_raise_with_int(l, bad, RT_ERR_VALUE, arena_strdup(l->f->arena, fmt), given);
+  rd_raise_with_int(l, bad, RT_ERR_AXIS, arena_strdup(l->f->arena, fmt), given);
+  return v;
+}
+
+/* body for axis v (checked), by a switch over the dimensions; of type t. */
+static LLVMValueRef switch_axis(Lower *l, LLVMValueRef v, int ndim, const Type *t, AxisBody body, void *arg) {
   LLVMValueRef out = lo_alloca(l, lo_type(l, t), "axis.result");
   LLVMBasicBlockRef done = new_block(l, "axis.done");
   LLVMValueRef sw = LLVMBuildSwitch(l->b, v, done, (unsigned)ndim);
@@ -982,6 +1015,17 @@ LLVMValueRef rd_for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody
   }
   position(l, done);
   return LLVMBuildLoad2(l->b, lo_type(l, t), out, "");
+}
+
+/* body for the axis an argument names, of an array of ndim dimensions: a
+ * constant axis directly; one known at run time checked (error: a format
+ * of the axis and ndim), then by a switch over the dimensions. The result
+ * is of type t. */
+LLVMValueRef rd_for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody body, void *arg, const char *error) {
+  int64_t k;
+  if (bi_literal_int(axis, &k)) return body(l, (int)(k < 0 ? k + ndim : k), arg);
+  LLVMValueRef v = checked_axis(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim, error);
+  return switch_axis(l, v, ndim, t, body, arg);
 }
 
 /* An array made here, released if an error is raised while it is filled,
@@ -1084,10 +1128,43 @@ static LLVMValueRef reduce_whole(Lower *l, int k, void *arg) {
   return reduce_all(l, w->c, w->a);
 }
 
+/* Along a tuple of axes, checked as NumPy checks them (each within the
+ * dimensions, then no two the same): along each in turn, an axis counted
+ * in the array left by those before it. */
+static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node *axis) {
+  int d = ndim_of(a->ty), count = axis->ty->nfields;
+  LLVMValueRef axes = lo_expr(l, axis), k[RC_MAX_NDIM];
+  for (int i = 0; i < count; i++) {
+    LLVMValueRef given = LLVMBuildExtractValue(l->b, axes, (unsigned)i, "");
+    k[i] = checked_axis(l, lo_convert(l, given, axis->ty->fields[i], TYS(TY_I64)), d, c->axis_error);
+  }
+  for (int i = 1; i < count; i++)
+    for (int j = 0; j < i; j++)
+      lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, k[i], k[j], ""), RT_ERR_VALUE, "duplicate value in 'axis'");
+  if (count >= d) return reduce_all(l, c, a);  /* (more: raised above) */
+  LLVMValueRef v = lo_expr(l, a), r = v;
+  const Type *t = a->ty;
+  Call step = *c;
+  for (int i = 0; i < count; i++) {
+    LLVMValueRef at = k[i];
+    for (int j = 0; j < i; j++)
+      at = LLVMBuildSub(l->b, at, LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k[j], k[i], ""), l->mod->i64, ""), "");
+    const Type *ot = i == count - 1 ? n->ty : ty_array(c->res, t->ndim - 1, 'C', false);
+    step.elem = t->elem;
+    Along along = {&step, t, ot, r};
+    LLVMValueRef next = switch_axis(l, at, t->ndim, ot, reduce_along, &along);
+    if (i) lo_refcount(l, t, r, false);  /* the one before: read */
+    t = ot, r = next;
+  }
+  lo_done_with(l, a, v);
+  return r;
+}
+
 /* n's reduction of a, over all its elements or along axis. */
 static LLVMValueRef reduce(Lower *l, const Call *c, Node *n, Node *a, Node *axis) {
   int64_t k;
   int d = ndim_of(a->ty);
+  if (axis && axis->ty->kind == TY_TUPLE) return reduce_axes(l, c, n, a, axis);
   if (!axis || (d == 1 && bi_literal_int(axis, &k))) return reduce_all(l, c, a);
   if (d == 1) return rd_for_axis(l, axis, 1, n->ty, reduce_whole, &(Whole){c, a}, c->axis_error);
   LLVMValueRef v = lo_expr(l, a);
@@ -1197,8 +1274,8 @@ const Builtin bi_reduce[] = {
   REDUCTION("argmax", R_ARGMAX, 2, axis_kw),
   REDUCTION("any", R_ANY, 2, axis_kw),
   REDUCTION("all", R_ALL, 2, axis_kw),
-  RD_FUNCTION("amin", R_MIN, 2, axis_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("amax", R_MAX, 2, axis_kw, ty_reduce, lo_reduce),
+  {"numpy.amin", "numpy", "amin", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MIN, 0, ty_reduce, lo_reduce},
+  {"numpy.amax", "numpy", "amax", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MAX, 0, ty_reduce, lo_reduce},
   RD_FUNCTION("ptp", R_PTP, 2, axis_kw, ty_reduce, lo_reduce),
   RD_FUNCTION("count_nonzero", R_COUNT_NONZERO, 2, axis_kw, ty_reduce, lo_reduce),
   RD_FUNCTION("nansum", R_NANSUM, 3, axis_dtype_kw, ty_reduce, lo_reduce),

@@ -185,7 +185,7 @@ LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
   LLVMValueRef n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
-  lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+  lo_raise_format_if(l, bad, RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld",
                      (LLVMValueRef[]){v, n}, 2);
   return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), LLVMBuildAdd(l->b, v, n, ""), v, "");
 }
@@ -608,10 +608,22 @@ static int expand_axes(Infer *in, Node *n, int ndim, bool *added) {
   return count;
 }
 
+/* One axis known only at run time (an int not written out): where it
+ * goes is chosen then (expand_at_run_time). */
+static bool expand_at_one_axis(Node *n) {
+  Node *axis = np_arg_node(n, 1, "axis");
+  int64_t v;
+  return axis->kind != N_TUPLE && !const_int(axis, &v) && ty_is_int(axis->ty);
+}
+
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
+  if (expand_at_one_axis(n)) {
+    if (t->ndim + 1 > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+    return ty_array(t->elem, t->ndim + 1, t->ndim ? t->layout : 'C', t->readonly);
+  }
   int count = expand_axes(in, n, t->ndim, added);
   return count < 0 ? NULL : ty_array(t->elem, t->ndim + count, t->ndim ? t->layout : 'C', t->readonly);
 }
@@ -643,14 +655,39 @@ static LLVMValueRef view_with_axes(Lower *l, Node *n, const bool *added, int cou
   return r;
 }
 
+/* a viewed with an axis of length 1 at the run-time axis of the result
+ * (checked as NumPy checks it), of the stride a C array would have there. */
+static LLVMValueRef expand_at_run_time(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  int nd = t->ndim + 1;
+  LLVMValueRef a = lo_expr(l, arg), s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  LLVMValueRef at = np_runtime_axis(l, np_arg_node(n, 1, "axis"), nd), one = const_i64(l, 1);
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < nd; d++) {
+    LLVMValueRef before = LLVMBuildICmp(l->b, LLVMIntSGT, at, const_i64(l, d), "");
+    LLVMValueRef here = d < t->ndim ? s[d] : one, past = d ? s[d - 1] : one;
+    shape[d] = LLVMBuildSelect(l->b, is_dim(l, at, d), one, LLVMBuildSelect(l->b, before, here, past, ""), "");
+    here = d < t->ndim ? st[d] : one, past = d ? st[d - 1] : one;
+    strides[d] = LLVMBuildSelect(l->b, before, here, past, "");
+  }
+  LLVMValueRef cs[RC_MAX_NDIM];
+  contiguous_strides(l, t->elem, nd, shape, cs, 'C');
+  for (int d = 0; d < nd; d++) strides[d] = LLVMBuildSelect(l->b, is_dim(l, at, d), cs[d], strides[d], "");
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 static LLVMValueRef lo_expand_dims(Lower *l, Node *n) {
+  if (expand_at_one_axis(n)) return expand_at_run_time(l, n);
   bool added[RC_MAX_NDIM];
   int count = expand_axes(NULL, n, n->list.items[0]->ty->ndim, added);
   return view_with_axes(l, n, added, count);
 }
 
 /* numpy.atleast_1d/2d/3d(a) (the row's ival: how many dimensions) of one
- * array: a view with axes of length 1 added where NumPy adds them, before
+ * array (of several: atleast_each): a view with axes of length 1 added where NumPy adds them, before
  * a 1-d array's axis (and, for 3-d, after it), after a 2-d array's. */
 static int atleast_axes(int ndim, int want, bool *added) {
   for (int d = 0; d < RC_MAX_NDIM; d++) added[d] = false;
@@ -665,7 +702,25 @@ static int atleast_axes(int ndim, int want, bool *added) {
   return want - ndim;
 }
 
+/* numpy.atleast_1d(a, b, ...): the tuple of each one's, as NumPy 2 and
+ * Numba give it; n becomes that tuple. */
+static const Type *atleast_each(Infer *in, Node *n) {
+  Node *tuple = arena_alloc(in->f->arena, sizeof(Node));
+  *tuple = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col};
+  tuple->list = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)n->list.len), .len = n->list.len};
+  for (int i = 0; i < n->list.len; i++) {
+    Node *one = arena_alloc(in->f->arena, sizeof(Node));
+    *one = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = n->bi};
+    one->list = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
+    one->list.items[0] = n->list.items[i];
+    tuple->list.items[i] = one;
+  }
+  *n = *tuple;
+  return ty_expr(in, n);
+}
+
 static const Type *ty_atleast(Infer *in, Node *n, const Type **args) {
+  if (n->list.len > 1) return atleast_each(in, n);
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   int want = n->bi->ival;
@@ -909,12 +964,12 @@ static int joined_ndim(int how, int ndim) {
 }
 
 /* NumPy's casting='same_kind': to a kind of number as general or more (bool,
- * unsigned, signed, float, in that order). */
-static bool same_kind(const Type *from, const Type *to) {
-  int kf = from->kind == TY_BOOL ? 0 : ty_is_float(from) ? 3 : ty_is_signed(from) ? 2 : 1;
-  int kt = to->kind == TY_BOOL ? 0 : ty_is_float(to) ? 3 : ty_is_signed(to) ? 2 : 1;
-  return kf <= kt;
+ * unsigned, signed, float, complex, in that order). */
+static int kind_rank(const Type *t) {
+  return t->kind == TY_BOOL ? 0 : ty_is_complex(t) ? 4 : ty_is_float(t) ? 3 : ty_is_signed(t) ? 2 : 1;
 }
+
+static bool same_kind(const Type *from, const Type *to) { return kind_rank(from) <= kind_rank(to); }
 
 /* NumPy orders a join's result as its inputs are ordered: Fortran where
  * every input of two or more dimensions is (arrays of fewer are both), C
@@ -1472,7 +1527,7 @@ static LLVMValueRef lo_flip(Lower *l, Node *n) {
       LLVMValueRef nd = const_i64(l, t->ndim);
       LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, ax, LLVMBuildNeg(l->b, nd, ""), ""),
                                      LLVMBuildICmp(l->b, LLVMIntSGE, ax, nd, ""), "");
-      lo_raise_format_if(l, bad, RT_ERR_VALUE, "axis %lld is out of bounds for array of dimension %lld",
+      lo_raise_format_if(l, bad, RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld",
                          (LLVMValueRef[]){ax, nd}, 2);
       ax = pick(l, LLVMBuildICmp(l->b, LLVMIntSLT, ax, const_i64(l, 0), ""), LLVMBuildAdd(l->b, ax, nd, ""), ax);
       for (int d = 0; d < t->ndim; d++) flipped[d] = LLVMBuildOr(l->b, flipped[d], is_dim(l, ax, d), "");
@@ -1678,15 +1733,76 @@ static const Type *ty_select(Infer *in, Node *n, const Type **args) {
   return ty_expr(in, n);
 }
 
-/* numpy.clip(a, a_min, a_max), a.clip(a_min, a_max): elementwise on arrays,
- * a number of numbers */
+/* A clip's bound given by keyword (numpy.clip's a_min=, a.clip's min=)
+ * moved to its place in the list, a bound not given None; a.clip's
+ * out given by position moved to out=, where numpy.clip's is moved
+ * (infer.c's positional_out). */
+static bool clip_operands(Infer *in, Node *n, const Type **args) {
+  /* as NumPy 2's: numpy.clip takes both a_min and a_max, or neither and then min= and max=, None by default */
+  bool method = n->bi->kind == BK_METHOD;
+  bool either = n->list.len > 1 || ty_kwarg(n, "a_min") || ty_kwarg(n, "a_max");
+  bool optional = method || !either;
+  const char *names[2] = {optional ? "min" : "a_min", optional ? "max" : "a_max"};
+  if (n->list.len == 4) {  /* a.clip(lo, hi, out) */
+    Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->kw.len + 1));
+    const char **kw = arena_alloc(in->f->arena, sizeof(char *) * (size_t)(n->kw.len + 1));
+    for (int i = 0; i < n->kw.len; i++) items[i] = n->kw.items[i], kw[i] = n->kw_names[i];
+    items[n->kw.len] = n->list.items[--n->list.len], kw[n->kw.len] = "out";
+    n->kw = (NodeList){.items = items, .len = n->kw.len + 1};
+    n->kw_names = kw;
+  }
+  if (!optional && (ty_kwarg(n, "min") || ty_kwarg(n, "max")))
+    return ty_error(in, n, "%s(): passing min or max when a_min and a_max are given is not allowed", n->bi->name) != NULL;
+  for (int i = 1; i < 3; i++) {
+    Node *named = ty_kwarg(n, names[i - 1]);
+    if (named && i < n->list.len)
+      return ty_error(in, named, "%s() got multiple values for argument '%s'", n->bi->name, names[i - 1]) != NULL;
+  }
+  if (n->list.len < 3) {
+    Node **items = arena_alloc(in->f->arena, 3 * sizeof(Node *));
+    for (int i = 0; i < 3; i++) {
+      Node *x = i < n->list.len ? n->list.items[i] : ty_kwarg(n, names[i - 1]);
+      if (!x && !optional)
+        return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, names[i - 1]) != NULL;
+      if (!x) {
+        x = arena_alloc(in->f->arena, sizeof(Node));
+        *x = (Node){.kind = N_NONE, .line = n->line, .col = n->col, .ty = TYS(TY_NONE)};
+      }
+      items[i] = x;
+      args[i] = x->ty;
+    }
+    n->list = (NodeList){.items = items, .len = 3};
+  }
+  int kept = 0;  /* out=None: no out */
+  for (int i = 0; i < n->kw.len; i++)
+    if (strcmp(n->kw_names[i], names[0]) && strcmp(n->kw_names[i], names[1]) &&
+        !(!strcmp(n->kw_names[i], "out") && n->kw.items[i]->kind == N_NONE))
+      n->kw_names[kept] = n->kw_names[i], n->kw.items[kept++] = n->kw.items[i];
+  n->kw.len = kept;
+  return true;
+}
+
+/* numpy.clip(a, a_min, a_max), a.clip(min, max): elementwise on arrays,
+ * a number of numbers; a bound None leaves that side unbounded (both None:
+ * a's values, as NumPy 2 gives them). */
 static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 3; i++)
-    if (!is_array(args[i]) && !ty_is_scalar(args[i]))
+  if (!clip_operands(in, n, args)) return NULL;
+  Node *given[3];
+  const Type *types[3];
+  int count = 0;
+  for (int i = 0; i < 3; i++) {
+    if (i && args[i]->kind == TY_NONE) continue;
+    if (is_array(args[i]) ? !ty_is_scalar(args[i]->elem) : !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);
-  const Type *e = weak_promote(n->list.items, 3);
-  if (!ty_broadcast_ndim(args, 3)) return e;
-  return ty_elementwise(in, n, args, e);
+    given[count] = n->list.items[i];
+    types[count++] = args[i];
+  }
+  const Type *e = weak_promote(given, count);
+  int ndim = ty_broadcast_ndim(types, count);
+  if (!ndim) return e;
+  if (ty_no_allocation(in))
+    return ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
+  return ty_array(e, ndim, 'C', false);
 }
 
 /* A bound written as a Python int beyond the range of an integer dtype
@@ -1703,19 +1819,24 @@ static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e)
   return LLVMConstInt(lo_type(l, e), (unsigned long long)x, 1);
 }
 
-/* As NumPy's: min(max(x, lo), hi), a NaN anywhere giving NaN. */
+/* x held to one side of bound b (its lower one: max(x, b); its upper:
+ * min(x, b)), as NumPy's: a NaN on either side gives NaN; b None: x. */
+static LLVMValueRef clip_side(Lower *l, Node *b, LLVMValueRef x, LLVMValueRef v, const Type *e, bool upper) {
+  if (b->ty->kind == TY_NONE) return x;
+  LLVMValueRef bound = clip_bound(l, b, v, e);
+  if (ty_is_float(e))
+    return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, upper ? LLVMRealOLT : LLVMRealOGT, x, bound), ""),
+                x, bound);
+  bool sign = ty_is_signed(e) && e->kind != TY_BOOL;
+  LLVMIntPredicate keep = upper ? (sign ? LLVMIntSLT : LLVMIntULT) : (sign ? LLVMIntSGT : LLVMIntUGT);
+  return pick(l, LLVMBuildICmp(l->b, keep, x, bound, ""), x, bound);
+}
+
 static LLVMValueRef clip_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *e = elem_of(n->ty);
   LLVMValueRef x = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), e);
-  LLVMValueRef lo = clip_bound(l, n->list.items[1], v[1], e), hi = clip_bound(l, n->list.items[2], v[2], e);
-  if (ty_is_float(e)) {
-    LLVMValueRef m = pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, LLVMRealOGT, x, lo), ""), x, lo);
-    return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, m, m), fcmp(l, LLVMRealOLT, m, hi), ""), m, hi);
-  }
-  LLVMIntPredicate gt = ty_is_signed(e) ? LLVMIntSGT : LLVMIntUGT, lt = ty_is_signed(e) ? LLVMIntSLT : LLVMIntULT;
-  if (e->kind == TY_BOOL) gt = LLVMIntUGT, lt = LLVMIntULT;
-  LLVMValueRef m = pick(l, LLVMBuildICmp(l->b, gt, x, lo, ""), x, lo);
-  return pick(l, LLVMBuildICmp(l->b, lt, m, hi, ""), m, hi);
+  x = clip_side(l, n->list.items[1], x, v[1], e, false);
+  return clip_side(l, n->list.items[2], x, v[2], e, true);
 }
 
 static LLVMValueRef lo_clip(Lower *l, Node *n) {
@@ -1837,6 +1958,8 @@ static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const round_kw[] = {"decimals", "out", NULL};
+static const char *const clip_kw[] = {"a_min", "a_max", "out", "min", "max", NULL};
+static const char *const clip_method_kw[] = {"min", "max", "out", NULL};
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
@@ -1868,9 +1991,9 @@ const Builtin bi_shape[] = {
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   FUNCTION("expand_dims", 1, 2, axis_kw, BF_COMPLEX, 0, ty_expand_dims, lo_expand_dims),
-  FUNCTION("atleast_1d", 1, 1, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
-  FUNCTION("atleast_2d", 1, 1, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
-  FUNCTION("atleast_3d", 1, 1, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
+  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
+  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
+  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
@@ -1905,8 +2028,8 @@ const Builtin bi_shape[] = {
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
    lo_where, where_elem},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
-  {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 3, 3, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
-  {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 2, 2, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 1, 3, clip_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
+  {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 0, 3, clip_method_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
   {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},

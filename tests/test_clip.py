@@ -1,0 +1,173 @@
+"""numpy.clip and ndarray.clip: a bound may be None (that side unbounded),
+the bounds may be given by keyword, and the result may go to out (by
+position or keyword), as NumPy and Numba take them."""
+import numpy as np
+import pytest
+
+import ruchey
+from conftest import numpy2_only
+
+
+@ruchey.njit
+def clip3(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+@ruchey.njit
+def clip_upper_only(a, hi):
+    return np.clip(a, None, hi)
+
+
+@ruchey.njit
+def clip_keywords(a, lo, hi):
+    return np.clip(a, a_min=lo, a_max=hi)
+
+
+@ruchey.njit
+def clip_out(a, lo, hi, out):
+    return np.clip(a, lo, hi, out)
+
+
+@ruchey.njit
+def clip_out_keyword(a, lo, hi, out):
+    return np.clip(a, lo, hi, out=out)
+
+
+@ruchey.njit
+def method_lower_only(a, lo):
+    return a.clip(lo)
+
+
+@ruchey.njit
+def method_max_keyword(a, hi):
+    return a.clip(max=hi)
+
+
+@ruchey.njit
+def method_out(a, lo, hi, out):
+    return a.clip(lo, hi, out)
+
+
+@ruchey.njit
+def method_out_keyword(a, hi, out):
+    return a.clip(None, hi, out=out)
+
+
+@ruchey.njit
+def clip_min_max_keywords(a, lo, hi):
+    return np.clip(a, min=lo, max=hi)
+
+
+def inputs():
+    rng = np.random.default_rng(7)
+    floats = rng.normal(size=(4, 6))
+    floats[1, 2] = np.nan
+    ints = rng.integers(-20, 20, size=(3, 5))
+    return [floats, floats.astype(np.float32), ints, ints.astype(np.int8), floats[:, ::2], floats.T]
+
+
+def same(got, expected, dtype=False):
+    """Values equal; dtypes too where the bounds are written in the source
+    (a bound passed in is a float64 or int64 in compiled code, where NumPy
+    takes a Python number weakly)."""
+    if dtype:
+        assert np.asarray(got).dtype == np.asarray(expected).dtype
+    assert np.array_equal(got, expected, equal_nan=True)
+
+
+@ruchey.njit
+def literal_bounds(a):
+    return np.clip(a, None, 3), np.clip(a, -2.5, None), a.clip(max=1), np.clip(a, a_min=None, a_max=2)
+
+
+@pytest.mark.parametrize("a", inputs(), ids=lambda a: f"{a.dtype}-{a.shape}")
+def test_clip_with_none_keeps_numpy_dtype_for_literal_bounds(a):
+    for got, expected in zip(literal_bounds(a), literal_bounds.py_func(a)):
+        same(got, expected, dtype=True)
+
+
+@pytest.mark.parametrize("a", inputs(), ids=lambda a: f"{a.dtype}-{a.shape}")
+@pytest.mark.parametrize("lo, hi", [(-0.5, 0.5), (None, 0.25), (-3, None), (2, -2), (np.nan, None)])
+def test_clip_bounds_with_none_match_numpy(a, lo, hi):
+    same(clip3(a, lo, hi), clip3.py_func(a, lo, hi))
+    same(clip_keywords(a, lo, hi), clip_keywords.py_func(a, lo, hi))
+
+
+@pytest.mark.parametrize("a", inputs(), ids=lambda a: f"{a.dtype}-{a.shape}")
+def test_clip_bound_arrays_with_none(a):
+    bound = np.linspace(-1, 1, a.shape[-1])
+    same(clip3(a, bound, None), clip3.py_func(a, bound, None))
+    same(clip_upper_only(a, bound), clip_upper_only.py_func(a, bound))
+
+
+@pytest.mark.parametrize("x", [3, -4, 2.5, np.float32(-7.5), np.int16(9)])
+def test_clip_of_a_number_with_none(x):
+    same(clip3(x, None, 1), clip3.py_func(x, None, 1))
+    same(clip3(x, -1, None), clip3.py_func(x, -1, None))
+    same(clip_upper_only(x, 0.5), clip_upper_only.py_func(x, 0.5))
+
+
+@pytest.mark.parametrize("a", inputs(), ids=lambda a: f"{a.dtype}-{a.shape}")
+def test_array_clip_method_bounds_default_to_none(a):
+    same(method_lower_only(a, 1), method_lower_only.py_func(a, 1))
+    same(method_max_keyword(a, -1), method_max_keyword.py_func(a, -1))
+
+
+@pytest.mark.parametrize("f", [clip_out, clip_out_keyword, method_out])
+@pytest.mark.parametrize("lo, hi", [(-1, 1), (None, 0.5), (-0.5, None)])
+def test_clip_into_out(f, lo, hi):
+    a = inputs()[0]
+    got, expected = np.zeros_like(a), np.zeros_like(a)
+    result = f(a, lo, hi, got)
+    f.py_func(a, lo, hi, expected)
+    assert result is got
+    same(got, expected)
+
+
+def test_clip_method_out_keyword_with_none_bound():
+    a = inputs()[2]
+    got, expected = np.zeros_like(a), np.zeros_like(a)
+    assert method_out_keyword(a, 4, got) is got
+    method_out_keyword.py_func(a, 4, expected)
+    same(got, expected)
+
+
+@numpy2_only
+@pytest.mark.parametrize("lo, hi", [(None, None), (-1, None), (None, 2), (-1, 2)])
+def test_clip_min_max_keywords_as_numpy2(lo, hi):
+    a = inputs()[0]
+    same(clip_min_max_keywords(a, lo, hi), clip_min_max_keywords.py_func(a, lo, hi))
+    same(clip3(a, None, None), clip3.py_func(a, None, None))
+
+
+def test_clip_out_of_another_shape_raises_value_error():
+    a = np.arange(5.0)
+    buffer = np.full(8, 9.0)
+    with pytest.raises(ValueError):
+        clip_out(a, 0.0, 3.0, buffer[:3])
+    assert np.array_equal(buffer, np.full(8, 9.0))
+
+
+def test_clip_missing_one_bound_is_a_typing_error():
+    @ruchey.njit
+    def only_a_max(a, hi):
+        return np.clip(a, a_max=hi)
+
+    with pytest.raises(TypeError):
+        only_a_max.py_func(np.arange(3.0), 1.0)
+    with pytest.raises(ruchey.TypingError, match="a_min"):
+        only_a_max(np.arange(3.0), 1.0)
+
+
+def test_clip_bound_given_twice_is_a_typing_error():
+    @ruchey.njit
+    def twice(a, lo):
+        return a.clip(lo, min=lo)
+
+    with pytest.raises(ruchey.TypingError, match="multiple values"):
+        twice(np.arange(3.0), 1.0)
+
+
+def test_clip_of_a_string_bound_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="arrays or numbers"):
+        clip3(np.arange(3.0), "a", None)
