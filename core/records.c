@@ -85,12 +85,14 @@ static const Type *subarray_type(PyArray_Descr *f, const char *name, int depth, 
   return t;
 }
 
-/* A field's type: a number of native byte order, a nested record, or a
- * sub-array (its shape in shape). */
+/* A field's type: a number of native byte order, a fixed-width str or
+ * bytes, a nested record, or a sub-array (its shape in shape). */
 static const Type *field_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
                               size_t whylen) {
   if (PyDataType_HASSUBARRAY(f)) return subarray_type(f, name, depth, shape, why, whylen);
   if (PyDataType_HASFIELDS(f)) return record_of(f, depth + 1, why, whylen);
+  const Type *text = disp_dtype_text((PyObject *)f);  /* '<Un', '|Sn': read as a str or bytes, as Numba's */
+  if (text && PyArray_ISNBO(f->byteorder)) return text;
   int kind = disp_dtype_kind(f->type_num);
   if (kind < 0 || !PyArray_ISNBO(f->byteorder)) {
     PyObject *s = PyObject_Str((PyObject *)f);

@@ -475,7 +475,7 @@ def test_refused_dtypes_at_dispatch():
 
     cases = [
         (np.zeros(2, [("o", "O"), ("x", "f8")]), "field 'o' has dtype object"),
-        (np.zeros(2, [("s", "U3"), ("x", "f8")]), "field 's' has dtype <U3"),
+        (np.zeros(2, [("s", ">U3"), ("x", "f8")]), "field 's' has dtype >U3"),
         (np.zeros(2, [("v", "O", (3,))]), "field 'v' has dtype object"),
         (np.zeros(2, [("v", [("p", "f8")], (3,))]), "field 'v' is a sub-array of records"),
         (np.zeros(2, [("x", ">f8")]), "field 'x' has dtype >f8"),
@@ -761,8 +761,8 @@ def test_explicit_signature_of_record_arrays_and_records():
 
 
 def test_record_type_of_an_unsupported_dtype_is_refused_when_compiled():
-    rec = ruchey.types.from_dtype(np.dtype([("s", "U3"), ("x", "f8")]))
-    with pytest.raises(TypeError, match="field 's' has dtype <U3"):
+    rec = ruchey.types.from_dtype(np.dtype([("s", ">U3"), ("x", "f8")]))
+    with pytest.raises(TypeError, match="field 's' has dtype >U3"):
         njit((rec[:],))(lambda a: a[0].x)
 
 
@@ -820,3 +820,103 @@ def test_field_of_an_array_of_records_assigned_as_numpys():
     rng = np.random.default_rng(seed_of("record array fields assigned"))
     for x, v in [(rng.normal(size=6), rng.integers(0, 9, (6, 2))), (2.5, rng.integers(0, 9, 2)), (1.0, 3)]:
         assert same_records(f(np.zeros(6, dt), x, v), twin(np.zeros(6, dt), x, v))
+
+
+# ---------------------------------------------------------------- str and bytes fields
+
+TEXT_DTYPE = np.dtype([("x", "f8"), ("name", "<U5"), ("tag", "S3"), ("k", "i2")])
+WORDS = ["", "a", "ab", "abcde", "héllo", "zz\u20ac"]
+BLOBS = [b"", b"q", b"xy", b"xyz"]
+
+
+def text_records(n, seed):
+    rng = make_rng(seed)
+    a = np.zeros(n, TEXT_DTYPE)
+    a["x"] = rng.normal(size=n)
+    a["name"] = [WORDS[i] for i in rng.integers(0, len(WORDS), n)]
+    a["tag"] = [BLOBS[i] for i in rng.integers(0, len(BLOBS), n)]
+    a["k"] = rng.integers(-50, 50, n)
+    return a
+
+
+def test_text_fields_read_as_str_and_bytes():
+    @njit
+    def read(a, i):
+        r = a[i]
+        return r["name"], r["tag"], a[i]["name"], len(r["name"]), r["name"] == "ab", r["tag"] < b"xy"
+
+    a = text_records(12, seed_of("text fields read"))
+    for i in range(len(a)):
+        got = read(a, i)
+        assert got == read.py_func(a, i)
+        assert type(got[0]) is str and type(got[1]) is bytes
+
+
+def test_text_fields_written_cut_or_padded_as_numpy():
+    @njit
+    def write(a, i, s, b):
+        a[i]["name"] = s
+        a[i].tag = b
+
+    def write_py(a, i, s, b):
+        a[i]["name"] = s
+        a[i]["tag"] = b
+
+    a = text_records(6, seed_of("text fields written"))
+    want = a.copy()
+    for i, (s, b) in enumerate([("", b""), ("abcdefgh", b"uvwxyz"), ("ok", b"o"), ("\u20ac\u20ac", b"\x00a")]):
+        write(a, i, s, b)
+        write_py(want, i, s, b)
+    assert a.tobytes() == want.tobytes()
+
+
+def test_text_fields_of_a_record_argument_and_a_record_returned():
+    @njit
+    def rename(r, s):
+        r["name"] = s
+        return r["name"] + "!"
+
+    @njit
+    def pick(a, i):
+        return a[i]
+
+    a = text_records(4, seed_of("text record argument"))
+    assert rename(a[1], "new") == "new!" and a[1]["name"] == "new"
+    r = pick(a, 2)
+    assert r.tobytes() == a[2].tobytes() and r["name"] == a[2]["name"] and r["tag"] == a[2]["tag"]
+
+
+def test_text_field_views_of_an_array_of_records():
+    @njit
+    def columns(a):
+        out = 0
+        for s in a["name"]:
+            out += len(s)
+        return a.tag, out
+
+    a = text_records(9, seed_of("text field views"))
+    tags, total_len = columns(a)
+    assert tags.dtype == np.dtype("S3") and (tags == a["tag"]).all()
+    assert total_len == sum(len(s) for s in a["name"])
+
+
+def test_text_fields_refuse_other_values():
+    @njit
+    def number_into_str(r):
+        r["name"] = 3
+
+    @njit
+    def str_into_bytes(r):
+        r["tag"] = "abc"
+
+    @njit
+    def updated(r):
+        r["name"] += "x"
+
+    a = text_records(2, 1)
+    with pytest.raises(ruchey.TypingError, match="cannot store int64 into field 'name'"):
+        number_into_str(a[0])
+    with pytest.raises(ruchey.TypingError, match="cannot store unicode_type into field 'tag'"):
+        str_into_bytes(a[0])
+    with pytest.raises(ruchey.TypingError, match="op= v of a str or bytes field"):
+        updated(a[0])

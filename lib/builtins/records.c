@@ -33,7 +33,12 @@ static int field_index(const Type *r, const char *name) {
 
 /* ---------------------------------------------------------------- a record's field */
 
-static const Type *ty_field(Infer *in, Node *n, const Type **args) { return args[0]->fields[n->ival]; }
+/* A '<Un' or '|Sn' field reads as a str or bytes of its own (trailing
+ * NULs dropped), as Numba's; any other as its type. */
+static const Type *ty_field(Infer *in, Node *n, const Type **args) {
+  const Type *f = args[0]->fields[n->ival];
+  return ty_is_fixed_text(f) ? TYS(f->kind == TY_CHARSEQ ? TY_STR : TY_BYTES) : f;
+}
 
 static LLVMValueRef field_addr(Lower *l, Node *n, LLVMValueRef record) {
   LLVMValueRef off = const_i64(l, (int64_t)n->lhs->ty->offsets[n->ival]);
@@ -55,12 +60,18 @@ static LLVMValueRef subarray_view(Lower *l, const Type *t, const int64_t *shape,
 
 static LLVMValueRef lo_field(Lower *l, Node *n) {
   LLVMValueRef at = field_addr(l, n, lo_expr(l, n->lhs));
+  const Type *f = n->lhs->ty->fields[n->ival];
+  if (ty_is_fixed_text(f)) return lo_text_read(l, f, at);
   if (n->ty->kind == TY_ARRAY) return subarray_view(l, n->ty, &n->lhs->ty->shapes[n->ival * RC_MAX_NDIM], at);
   return lo_load_storage(l, n->ty, at);
 }
 
 static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, TY_RECORD, 0, 0, NULL,
                                      BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_field, lo_field};
+
+bool ty_is_text_field(const Node *n) {
+  return n->kind == N_ATTR && n->bi == &record_field && ty_is_fixed_text(n->lhs->ty->fields[n->ival]);
+}
 
 /* ---------------------------------------------------------------- an array's field */
 
@@ -191,7 +202,10 @@ void ty_record_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_error(in, target, "cannot assign to '%s' of %s", target->str ? target->str : "?", target->lhs->ty->name);
     return;
   }
-  bool fits = f->kind == TY_RECORD ? t == f : ty_is_scalar(t) && (!ty_is_complex(t) || ty_is_complex(f));
+  const Type *field = target->lhs->ty->fields[target->ival];
+  /* a '<Un' field takes a str, a '|Sn' one a bytes, cut or NUL-padded as NumPy's; Numba takes no other */
+  bool fits = ty_is_fixed_text(field) ? t->kind == f->kind
+              : f->kind == TY_RECORD ? t == f : ty_is_scalar(t) && (!ty_is_complex(t) || ty_is_complex(f));
   if (!fits) ty_error(in, at, "cannot store %s into field '%s' of %s", t->name, target->str, target->lhs->ty->name);
 }
 
@@ -199,7 +213,13 @@ void ty_record_store(Infer *in, Node *target, const Type *t, Node *at) {
 
 void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   LLVMValueRef at = field_addr(l, target, lo_expr(l, target->lhs));
-  lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+  const Type *f = target->lhs->ty->fields[target->ival];
+  if (ty_is_fixed_text(f)) {
+    lo_text_write(l, f, at, v);
+    lo_refcount(l, t, v, false);  /* the stored value was owned */
+  } else {
+    lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+  }
 }
 
 /* r.x op= v: the field's address found once. */
