@@ -510,10 +510,6 @@ def test_records_refused_where_not_supported():
         a[0]["x"] = 1j
 
     @njit
-    def indexes(a):
-        return a[0][0]
-
-    @njit
     def by_string(a):
         return a[0]["x"]["y"]
 
@@ -523,7 +519,7 @@ def test_records_refused_where_not_supported():
             return a[0]
         return None
 
-    for fn in (sums, returns, adds, stores, indexes, by_string):
+    for fn in (sums, returns, adds, stores, by_string):
         with pytest.raises(ruchey.TypingError):
             fn(a)
     with pytest.raises(ruchey.TypingError, match="returns a record on some paths and None"):
@@ -920,3 +916,99 @@ def test_text_fields_refuse_other_values():
         str_into_bytes(a[0])
     with pytest.raises(ruchey.TypingError, match="op= v of a str or bytes field"):
         updated(a[0])
+
+
+# ---------------------------------------------------------------- fields named by constants
+
+KEYED = np.dtype([("e", "f8"), ("f", "i4"), ("g", "<U4")])
+KEYS = ("e", "f")
+
+
+def keyed_records(n, seed):
+    rng = make_rng(seed)
+    a = np.zeros(n, KEYED)
+    a["e"] = rng.normal(size=n)
+    a["f"] = rng.integers(-9, 9, n)
+    a["g"] = [WORDS[i][:4] for i in rng.integers(0, len(WORDS), n)]
+    return a
+
+
+def field_of_a_picked_name(r):
+    names = ("e", "f")
+    name = names[1]
+    return r[name]
+
+
+def fields_of_an_unrolled_tuple(r):
+    out = 0.0
+    for name in ruchey.literal_unroll(("e", "f")):
+        out += r[name]
+    return out
+
+
+def fields_of_a_global_tuple(r):
+    out = r[KEYS[0]]
+    for name in ruchey.literal_unroll(KEYS):
+        out += r[name]
+    return out
+
+
+def fields_by_position(r):
+    return r[0], r[1], r[2], r[-1], r[-3]
+
+
+def test_record_fields_named_by_constants_after_unrolling():
+    a = keyed_records(6, seed_of("record keys"))
+    for f in (field_of_a_picked_name, fields_of_an_unrolled_tuple, fields_of_a_global_tuple, fields_by_position):
+        compiled = njit(f)
+        for i in range(len(a)):
+            assert compiled(a[i]) == f(a[i]), f.__name__
+
+
+def test_record_fields_written_by_constant_names_and_positions():
+    def write(r, x):
+        for name in ruchey.literal_unroll(KEYS):
+            r[name] = x
+        r[2] = "longer"
+        r[-3] = x / 2
+
+    a = keyed_records(4, seed_of("record keys written"))
+    want = a.copy()
+    for i in range(len(a)):
+        njit(write)(a[i], 3.75 * i)
+        write(want[i], 3.75 * i)
+    assert a.tobytes() == want.tobytes()
+
+
+def test_array_of_records_by_a_constant_field_name():
+    @njit
+    def column_sum(a):
+        name = KEYS[0]
+        return a[name].sum(), a[1][name]
+
+    a = keyed_records(7, seed_of("array keyed"))
+    assert column_sum(a) == pytest.approx(column_sum.py_func(a), rel=1e-12)
+
+
+def test_record_keys_that_are_not_constants_are_refused():
+    @njit
+    def by_argument(r, k):
+        return r[k]
+
+    @njit
+    def past_the_end(r):
+        return r[3]
+
+    @njit
+    def before_the_start(r):
+        return r[-4]
+
+    a = keyed_records(2, 5)
+    with pytest.raises(ruchey.TypingError, match="a record is indexed by a field's name or position, a constant"):
+        by_argument(a[0], 1)
+    with pytest.raises(ruchey.TypingError, match="Requested index 3 is out of range"):
+        past_the_end(a[0])
+    with pytest.raises(ruchey.TypingError, match="Requested index -4 is out of range"):
+        before_the_start(a[0])
+    with pytest.raises(IndexError):
+        past_the_end.py_func(a[0])

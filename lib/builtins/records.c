@@ -183,13 +183,51 @@ const Type *ty_record_attr(Infer *in, Node *n, const Type *base) {
   return ty_error(in, n, "%s has no field '%s'", r->name, n->str);
 }
 
-/* x['name'], n an N_INDEX of a record or an array of them: made the N_ATTR
- * x.name, as Numba reads it. */
+/* The constant a record is indexed by, as Numba types it as a literal: a
+ * str or int written there, a variable bound once to one, or an item of a
+ * constant tuple picked by a constant (f = names[1]; r[f], and
+ * literal_unroll's copies, x = $t[k]); NULL for any other. */
+static const Node *record_key(const Infer *in, const Node *n, int depth) {
+  for (int hops = 0; n && n->kind == N_VAR && hops < 64; hops++)
+    n = in->only_value && in->only_value[n->var] ? in->only_value[n->var] : in->bound_once ? in->bound_once[n->var] : NULL;
+  if (!n || depth > 8) return NULL;
+  const Node *c = ty_constant(in, n);
+  if (c || n->kind != N_INDEX || n->str || !n->rhs) return c;
+  const Node *t = n->lhs, *at = record_key(in, n->rhs, depth + 1);
+  for (int hops = 0; t && t->kind == N_VAR && hops < 64; hops++)
+    t = in->only_value && in->only_value[t->var] ? in->only_value[t->var] : in->bound_once ? in->bound_once[t->var] : NULL;
+  if (!t || t->kind != N_TUPLE || !at || at->kind != N_INT) return NULL;
+  int64_t k = at->ival < 0 ? at->ival + t->list.len : at->ival;
+  return k >= 0 && k < t->list.len ? record_key(in, t->list.items[k], depth + 1) : NULL;
+}
+
+/* Whether x[key], n an N_INDEX of base, reads a field: any index of a
+ * record (refused below unless a constant), a constant str of an array
+ * of them (a constant int picks an element). */
+bool ty_record_keyed(const Infer *in, const Node *n, const Type *base) {
+  if (!base || !n->rhs || n->str || !ty_holds_record(base)) return false;
+  if (base->kind == TY_RECORD) return true;
+  const Node *key = record_key(in, n->rhs, 0);
+  return key && key->kind == N_STRING;
+}
+
+/* x['name'], x[k] or x[f] of a constant k or f (above), n an N_INDEX of a
+ * record or an array of them: made the N_ATTR x.name, as Numba reads it; a
+ * record's field by its position too (negative from the end, as NumPy's). */
 const Type *ty_record_index(Infer *in, Node *n, const Type *base) {
-  if (n->rhs->kind != N_STRING || n->str)
-    return ty_error(in, n, "a record is indexed by a field's name, a constant string");
+  const Node *key = n->str ? NULL : record_key(in, n->rhs, 0);
+  const Type *r = base->kind == TY_RECORD ? base : base->elem;
+  if (!key || (key->kind != N_STRING && (key->kind != N_INT || base->kind != TY_RECORD)))
+    return ty_error(in, n, "a record is indexed by a field's name or position, a constant (a str or int known "
+                    "when compiling)");
+  if (key->kind == N_INT) {
+    int64_t k = key->ival < 0 ? key->ival + r->nfields : key->ival;
+    if (k < 0 || k >= r->nfields) return ty_error(in, n, "Requested index %lld is out of range", (long long)key->ival);
+    n->str = r->names[k];
+  } else {
+    n->str = key->str;
+  }
   n->kind = N_ATTR;
-  n->str = n->rhs->str;
   n->rhs = NULL;
   return ty_record_attr(in, n, base);
 }
