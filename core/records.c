@@ -136,6 +136,13 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     if (!ok) goto done;
   }
   size_t align = PyDataType_ALIGNMENT(d) > 0 ? (size_t)PyDataType_ALIGNMENT(d) : 1;
+  /* numpy.record's flavour of an aligned dtype (a recarray's) says
+   * alignment 1 but keeps the aligned flag: its fields' alignment, as the
+   * plain dtype's, so that both are one type (Numba's Record(...;True)) */
+  for (Py_ssize_t i = 0; PyDataType_FLAGCHK(d, NPY_ALIGNED_STRUCT) && i < n; i++) {
+    const Type *f = types[i]->kind == TY_ARRAY ? types[i]->elem : types[i];
+    if (f->align > align) align = f->align;
+  }
   t = core_api()->record((int)n, types, fnames, offsets, shape, (size_t)PyDataType_ELSIZE(d), align);
   if (t) remember(t, d);
 done:

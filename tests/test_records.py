@@ -1012,3 +1012,50 @@ def test_record_keys_that_are_not_constants_are_refused():
         before_the_start(a[0])
     with pytest.raises(IndexError):
         past_the_end.py_func(a[0])
+
+
+# ---------------------------------------------------------------- text types in signatures
+
+def test_from_dtype_gives_char_sequences_for_text_fields():
+    rec = ruchey.types.from_dtype(TEXT_DTYPE)
+    assert rec.typeof("name") == ruchey.types.UnicodeCharSeq(5) and repr(rec.typeof("name")) == "[unichr x 5]"
+    assert rec.typeof("tag") == ruchey.types.CharSeq(3) and repr(rec.typeof("tag")) == "[char x 3]"
+    assert rec.typeof("name") != ruchey.types.CharSeq(5)
+    assert "name[type=[unichr x 5];offset=8]" in repr(rec)
+
+
+def test_explicit_signature_of_records_with_text_fields_and_of_text_arrays():
+    rec = ruchey.types.from_dtype(TEXT_DTYPE)
+
+    def names(a, n):
+        out = ""
+        for k in range(n):
+            out += a[k]["name"]
+        return out
+
+    compiled = njit((rec[:], ruchey.types.intp))(names)
+    a = text_records(5, seed_of("signature text"))
+    assert compiled(a, 5) == names(a, 5)
+    first = njit((ruchey.types.UnicodeCharSeq(5)[::1],))(lambda w: w[0] + "?")
+    assert first(a["name"].copy()) == a["name"][0] + "?"
+    with pytest.raises(TypeError, match=r"\[unichr x 5\] is a record field's or an array element's type"):
+        njit((ruchey.types.UnicodeCharSeq(5),))(lambda s: s)
+
+
+def test_aligned_records_of_a_recarray_and_of_its_dtype_are_one_type():
+    dt = np.dtype([("x", "f8"), ("tag", "S3"), ("y", "f8")], align=True)
+    rec = ruchey.types.from_dtype(dt)
+
+    def total(a, n):
+        out = 0.0
+        for k in range(n):
+            out += a[k]["x"] * len(a[k]["tag"]) + a[k]["y"]
+        return out
+
+    compiled = njit((rec[:], ruchey.types.intp))(total)
+    a = np.recarray(4, dtype=dt)
+    a.x, a.y, a.tag = np.arange(4.0), 0.5, [b"a", b"bb", b"", b"ccc"]
+    plain = np.asarray(a).view(np.ndarray).astype(dt)
+    assert compiled(np.asarray(a), 4) == total(a, 4)
+    assert compiled(plain, 4) == total(plain, 4)
+    assert len(compiled.signatures) == 1
