@@ -191,8 +191,10 @@ const Type *disp_record_global(PyObject *obj) {
  * an array, a[0], is a view of the array's). */
 void *disp_record_data(PyObject *o) { return ((PyVoidScalarObject *)o)->obval; }
 
-/* A record returned to Python: a numpy.record of its own (NumPy copies
- * the bytes of a scalar made without a base), as Numba returns one. */
+/* A record returned to Python: a numpy.record of its own, as Numba
+ * returns one: the item of a new one-element array holding a copy of its
+ * bytes, so that r.x = v writes it (a scalar made without a base writes a
+ * temporary copy of its bytes, the assignment lost). */
 PyObject *disp_box_record(const Type *t, const char *p) {
   static PyObject *record_class;  /* numpy.record, which NumPy's C API does not name (held for good) */
   if (!record_class) {
@@ -206,7 +208,11 @@ PyObject *disp_box_record(const Type *t, const char *p) {
   PyObject *flavoured = PyObject_CallFunction((PyObject *)&PyArrayDescr_Type, "((OO))", record_class, (PyObject *)d);
   Py_DECREF(d);
   if (!flavoured) return NULL;
-  PyObject *r = PyArray_Scalar((void *)p, (PyArray_Descr *)flavoured, NULL);
-  Py_DECREF(flavoured);
+  npy_intp one = 1;
+  PyObject *a = PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr *)flavoured, 1, &one, NULL, NULL, 0, NULL);
+  if (!a) return NULL;  /* (flavoured: stolen) */
+  memcpy(PyArray_DATA((PyArrayObject *)a), p, t->size);
+  PyObject *r = PySequence_GetItem(a, 0);
+  Py_DECREF(a);
   return r;
 }

@@ -1059,3 +1059,17 @@ def test_aligned_records_of_a_recarray_and_of_its_dtype_are_one_type():
     assert compiled(np.asarray(a), 4) == total(a, 4)
     assert compiled(plain, 4) == total(plain, 4)
     assert len(compiled.signatures) == 1
+
+
+def test_a_returned_record_is_a_copy_that_can_be_written():
+    @njit
+    def pick(a, i):
+        return a[i]
+
+    a = text_records(3, seed_of("returned record written"))
+    r = pick(a, 1)
+    assert type(r) is np.record and r == a[1]
+    r.x = 123.5
+    r.name = "other"
+    assert r["x"] == 123.5 and r["name"] == "other"
+    assert a[1]["x"] != 123.5 and a[1]["name"] != "other"
