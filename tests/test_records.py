@@ -1073,3 +1073,12 @@ def test_a_returned_record_is_a_copy_that_can_be_written():
     r.name = "other"
     assert r["x"] == 123.5 and r["name"] == "other"
     assert a[1]["x"] != 123.5 and a[1]["name"] != "other"
+
+
+def test_typeof_arrays_of_text_and_text_scalars():
+    typeof = ruchey.types.typeof
+    assert typeof(np.array(["ab", "c"])) == ruchey.types.UnicodeCharSeq(2)[::1]
+    assert typeof(np.array([b"abc"])) == ruchey.types.CharSeq(3)[::1]
+    assert typeof(np.array(["ab", "c", "d"])[::2]).layout == "A"
+    assert typeof(np.str_("ab")) == ruchey.types.unicode_type
+    assert typeof(np.zeros(1, TEXT_DTYPE)[0]) == ruchey.types.from_dtype(TEXT_DTYPE)

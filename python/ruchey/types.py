@@ -1257,6 +1257,8 @@ def typeof(value):
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
         if isinstance(t, Record):
             return Record(t.np_dtype, value.ndim, layout)
+        if isinstance(t, UnicodeCharSeq):  # (CharSeq too) an array of '<Un' or '|Sn'
+            return type(t)(t.count, value.ndim, layout)
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
@@ -1270,7 +1272,7 @@ def typeof(value):
         return _SCALARS["float64"]
     if isinstance(value, complex) and not isinstance(value, numpy.generic):
         return _SCALARS["complex128"]
-    if isinstance(value, numpy.generic):
+    if isinstance(value, numpy.generic) and not isinstance(value, (numpy.str_, numpy.bytes_)):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
