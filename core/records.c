@@ -85,12 +85,14 @@ static const Type *subarray_type(PyArray_Descr *f, const char *name, int depth, 
   return t;
 }
 
-/* A field's type: a number of native byte order, a nested record, or a
- * sub-array (its shape in shape). */
+/* A field's type: a number of native byte order, a fixed-width str or
+ * bytes, a nested record, or a sub-array (its shape in shape). */
 static const Type *field_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
                               size_t whylen) {
   if (PyDataType_HASSUBARRAY(f)) return subarray_type(f, name, depth, shape, why, whylen);
   if (PyDataType_HASFIELDS(f)) return record_of(f, depth + 1, why, whylen);
+  const Type *text = disp_dtype_text((PyObject *)f);  /* '<Un', '|Sn': read as a str or bytes, as Numba's */
+  if (text && PyArray_ISNBO(f->byteorder)) return text;
   int kind = disp_dtype_kind(f->type_num);
   if (kind < 0 || !PyArray_ISNBO(f->byteorder)) {
     PyObject *s = PyObject_Str((PyObject *)f);
@@ -134,6 +136,13 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     if (!ok) goto done;
   }
   size_t align = PyDataType_ALIGNMENT(d) > 0 ? (size_t)PyDataType_ALIGNMENT(d) : 1;
+  /* numpy.record's flavour of an aligned dtype (a recarray's) says
+   * alignment 1 but keeps the aligned flag: its fields' alignment, as the
+   * plain dtype's, so that both are one type (Numba's Record(...;True)) */
+  for (Py_ssize_t i = 0; PyDataType_FLAGCHK(d, NPY_ALIGNED_STRUCT) && i < n; i++) {
+    const Type *f = types[i]->kind == TY_ARRAY ? types[i]->elem : types[i];
+    if (f->align > align) align = f->align;
+  }
   t = core_api()->record((int)n, types, fnames, offsets, shape, (size_t)PyDataType_ELSIZE(d), align);
   if (t) remember(t, d);
 done:
@@ -182,8 +191,10 @@ const Type *disp_record_global(PyObject *obj) {
  * an array, a[0], is a view of the array's). */
 void *disp_record_data(PyObject *o) { return ((PyVoidScalarObject *)o)->obval; }
 
-/* A record returned to Python: a numpy.record of its own (NumPy copies
- * the bytes of a scalar made without a base), as Numba returns one. */
+/* A record returned to Python: a numpy.record of its own, as Numba
+ * returns one: the item of a new one-element array holding a copy of its
+ * bytes, so that r.x = v writes it (a scalar made without a base writes a
+ * temporary copy of its bytes, the assignment lost). */
 PyObject *disp_box_record(const Type *t, const char *p) {
   static PyObject *record_class;  /* numpy.record, which NumPy's C API does not name (held for good) */
   if (!record_class) {
@@ -197,7 +208,11 @@ PyObject *disp_box_record(const Type *t, const char *p) {
   PyObject *flavoured = PyObject_CallFunction((PyObject *)&PyArrayDescr_Type, "((OO))", record_class, (PyObject *)d);
   Py_DECREF(d);
   if (!flavoured) return NULL;
-  PyObject *r = PyArray_Scalar((void *)p, (PyArray_Descr *)flavoured, NULL);
-  Py_DECREF(flavoured);
+  npy_intp one = 1;
+  PyObject *a = PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr *)flavoured, 1, &one, NULL, NULL, 0, NULL);
+  if (!a) return NULL;  /* (flavoured: stolen) */
+  memcpy(PyArray_DATA((PyArrayObject *)a), p, t->size);
+  PyObject *r = PySequence_GetItem(a, 0);
+  Py_DECREF(a);
   return r;
 }

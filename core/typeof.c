@@ -519,6 +519,28 @@ static const Type *described_record(PyObject *d) {
   return ndim ? core_api()->array(t, ndim, layout[0], layout[1] == 'R') : t;
 }
 
+/* ("text", "U" or "S", n, ndim, layout): an array of '<Un' or '|Sn'
+ * (Numba's UnicodeCharSeq(n)[:], CharSeq(n)[:]); one alone is a field's
+ * type, never an argument's (a str or bytes is passed). */
+static const Type *described_text(PyObject *d) {
+  const char *code, *layout;
+  int n, ndim;
+  if (!PyArg_ParseTuple(d, "ssiis", &(const char *){NULL}, &code, &n, &ndim, &layout)) return NULL;
+  if ((strcmp(code, "U") && strcmp(code, "S")) || n < 0 || ndim < 0 || ndim > RC_MAX_NDIM || !layout[0] ||
+      !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
+    PyErr_SetString(PyExc_ValueError, "invalid type description");
+    return NULL;
+  }
+  if (!ndim) {
+    PyErr_Format(PyExc_TypeError, "[%s x %d] is a record field's or an array element's type, not an argument's: "
+                 "declare the argument %s", code[0] == 'U' ? "unichr" : "char", n,
+                 code[0] == 'U' ? "unicode_type (a str)" : "Bytes(uint8, 1, 'C', readonly=True) (a bytes)");
+    return NULL;
+  }
+  const Type *e = code[0] == 'U' ? core_api()->charseq(n) : core_api()->byteseq(n);
+  return core_api()->array(e, ndim, layout[0], layout[1] == 'R');
+}
+
 const Type *disp_described_type(PyObject *d) {
   int kind, ndim;
   const char *layout;
@@ -553,6 +575,7 @@ const Type *disp_described_type(PyObject *d) {
     return t;
   }
   if (!strcmp(tag, "record")) return described_record(d);
+  if (!strcmp(tag, "text")) return described_text(d);
   if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
   if (!strcmp(tag, "class") && PyTuple_GET_SIZE(d) == 2) {  /* ("class", a jitclass): its instances, a signature's */
     const Type *t = jitclass_class_instances(PyTuple_GET_ITEM(d, 1));

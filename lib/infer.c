@@ -581,8 +581,7 @@ static const Type *ty_index(Infer *in, Node *n) {
     if (i && !ty_is_int(i) && i->kind != TY_BOOL) return ty_error(in, n, "range indices must be integers, not %s", i->name);
     return i ? TYS(TY_I64) : NULL;
   }
-  if (base->kind == TY_RECORD || (ty_holds_record(base) && n->rhs && n->rhs->kind == N_STRING && !n->str))
-    return ty_record_index(in, n, base);
+  if (ty_record_keyed(in, n, base)) return ty_record_index(in, n, base);
   if (n->rhs && n->rhs->kind == N_STRING && !n->str)
     return ty_error(in, n, "%s cannot be indexed by a string (only records by their fields' names)", base->name);
   if (n->str && base->kind != TY_TUPLE && (base->kind != TY_ARRAY || base->ndim == 0))  /* for v in base */
@@ -1037,8 +1036,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {
     ty_dict_store(in, target, t, at);
-  } else if (target->kind == N_INDEX && ty_holds_record(target->lhs->ty) &&
-             (target->lhs->ty->kind == TY_RECORD || target->rhs->kind == N_STRING)) {
+  } else if (target->kind == N_INDEX && ty_record_keyed(in, target, target->lhs->ty)) {
     if (!nested_array_store(in, target, t, at) && !ty_failed(in)) ty_record_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
     const Type *elem = ty_expr(in, target);
@@ -1534,6 +1532,11 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
+    if (ty_is_text_field(n->lhs)) {  /* its str or bytes is a copy: the field is written by a store */
+      ty_error(in, n, "r.%s op= v of a str or bytes field is not supported in compiled code: write r.%s = r.%s op v",
+               n->lhs->str, n->lhs->str, n->lhs->str);
+      break;
+    }
     if ((cur->kind == TY_TUPLE || t->kind == TY_TUPLE) && ty_extension_update(in, n)) {  /* now x = x op y */
       ty_stmt(in, n);
       break;
@@ -1778,6 +1781,24 @@ static bool count_binding(Node *n, void *ctx) {
   return true;
 }
 
+static bool note_binding(Node *n, void *ctx) {
+  Bindings *b = ctx;
+  if (n->kind == N_ASSIGN && n->lhs && n->lhs->kind == N_VAR && b->count[n->lhs->var] == 1) b->value[n->lhs->var] = n->rhs;
+  return true;
+}
+
+/* Per variable, the value of its one binding wherever it is (a copy of a
+ * literal_unroll body's `x = $t[k]`): a constant's value there is the
+ * variable's wherever it is read, as Numba types it as the literal. */
+static Node **bound_once(Func *f) {
+  Bindings b = {arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars ? f->nvars : 1)),
+                arena_alloc(f->arena, sizeof(Node *) * (size_t)(f->nvars ? f->nvars : 1))};
+  ir_walk_list(&f->body, count_binding, &b);
+  for (int p = 0; p < f->nparams; p++) b.count[p]++;  /* a parameter is bound by the call */
+  ir_walk_list(&f->body, note_binding, &b);
+  return b.value;
+}
+
 /* Per variable, the value of its one binding where that is an assignment
  * at the body's top level, or a parameter's frozen constant (literally())
  * where the body never rebinds it: a condition on the variable is known
@@ -1826,6 +1847,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
   in.only_value = only_values(f, opts);
+  in.bound_once = bound_once(f);
   for (int i = 0; f->declared_types && i < f->nvars; i++) {
     const Type *want = f->declared_types[i];
     if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {

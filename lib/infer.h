@@ -20,6 +20,7 @@ typedef struct Infer {
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */
   const Node *returning; /* the value of the return statement being typed, or a branch of it */
   Node **only_value;     /* per variable: the value of its one binding, an assignment at the body's top level */
+  Node **bound_once;     /* per variable: the value of its one binding, an assignment at any depth */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */
@@ -144,6 +145,7 @@ bool ty_record_inside(const Type *t);  /* a tuple or Optional holding a record (
 int ty_float_width(const Type *t);  /* infer.c: the narrowest float width holding a number of type t */  /* a record, or an array of them */
 const Type *ty_record_attr(Infer *in, Node *n, const Type *base);  /* r.x, a.x */
 const Type *ty_record_index(Infer *in, Node *n, const Type *base); /* r['x'], a['x']: made N_ATTRs */
+bool ty_record_keyed(const Infer *in, const Node *n, const Type *base);  /* n (an N_INDEX of base) names a field */
 void ty_record_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused records unless the row takes them */
 /* builtins/datetime.c: datetime64 and timedelta64 operators, refused unless the row takes them */

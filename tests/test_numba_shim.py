@@ -52,6 +52,9 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert as_dtype(types.float32) == np.float32 and from_dtype(np.int16) == ruchey.int16
         rec = np.dtype([("x", "f8"), ("n", "i4")])
         assert as_dtype(from_dtype(rec)) == rec and from_dtype(rec).offset("n") == 8
+        for text in ("<U5", "S3"):  # a text field's type (UnicodeCharSeq, CharSeq) and back
+            assert as_dtype(from_dtype(np.dtype(text))) == np.dtype(text)
+        assert from_dtype(np.dtype("<U5")) == types.UnicodeCharSeq(5) and from_dtype(np.dtype("S3")) == types.CharSeq(3)
         from numba.np.numpy_support import numpy_version
         assert numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
         assert types.int16 in types.signed_domain and types.uint8 in types.integer_domain

@@ -475,7 +475,7 @@ def test_refused_dtypes_at_dispatch():
 
     cases = [
         (np.zeros(2, [("o", "O"), ("x", "f8")]), "field 'o' has dtype object"),
-        (np.zeros(2, [("s", "U3"), ("x", "f8")]), "field 's' has dtype <U3"),
+        (np.zeros(2, [("s", ">U3"), ("x", "f8")]), "field 's' has dtype >U3"),
         (np.zeros(2, [("v", "O", (3,))]), "field 'v' has dtype object"),
         (np.zeros(2, [("v", [("p", "f8")], (3,))]), "field 'v' is a sub-array of records"),
         (np.zeros(2, [("x", ">f8")]), "field 'x' has dtype >f8"),
@@ -510,10 +510,6 @@ def test_records_refused_where_not_supported():
         a[0]["x"] = 1j
 
     @njit
-    def indexes(a):
-        return a[0][0]
-
-    @njit
     def by_string(a):
         return a[0]["x"]["y"]
 
@@ -523,7 +519,7 @@ def test_records_refused_where_not_supported():
             return a[0]
         return None
 
-    for fn in (sums, returns, adds, stores, indexes, by_string):
+    for fn in (sums, returns, adds, stores, by_string):
         with pytest.raises(ruchey.TypingError):
             fn(a)
     with pytest.raises(ruchey.TypingError, match="returns a record on some paths and None"):
@@ -761,8 +757,8 @@ def test_explicit_signature_of_record_arrays_and_records():
 
 
 def test_record_type_of_an_unsupported_dtype_is_refused_when_compiled():
-    rec = ruchey.types.from_dtype(np.dtype([("s", "U3"), ("x", "f8")]))
-    with pytest.raises(TypeError, match="field 's' has dtype <U3"):
+    rec = ruchey.types.from_dtype(np.dtype([("s", ">U3"), ("x", "f8")]))
+    with pytest.raises(TypeError, match="field 's' has dtype >U3"):
         njit((rec[:],))(lambda a: a[0].x)
 
 
@@ -820,3 +816,269 @@ def test_field_of_an_array_of_records_assigned_as_numpys():
     rng = np.random.default_rng(seed_of("record array fields assigned"))
     for x, v in [(rng.normal(size=6), rng.integers(0, 9, (6, 2))), (2.5, rng.integers(0, 9, 2)), (1.0, 3)]:
         assert same_records(f(np.zeros(6, dt), x, v), twin(np.zeros(6, dt), x, v))
+
+
+# ---------------------------------------------------------------- str and bytes fields
+
+TEXT_DTYPE = np.dtype([("x", "f8"), ("name", "<U5"), ("tag", "S3"), ("k", "i2")])
+WORDS = ["", "a", "ab", "abcde", "héllo", "zz\u20ac"]
+BLOBS = [b"", b"q", b"xy", b"xyz"]
+
+
+def text_records(n, seed):
+    rng = make_rng(seed)
+    a = np.zeros(n, TEXT_DTYPE)
+    a["x"] = rng.normal(size=n)
+    a["name"] = [WORDS[i] for i in rng.integers(0, len(WORDS), n)]
+    a["tag"] = [BLOBS[i] for i in rng.integers(0, len(BLOBS), n)]
+    a["k"] = rng.integers(-50, 50, n)
+    return a
+
+
+def test_text_fields_read_as_str_and_bytes():
+    @njit
+    def read(a, i):
+        r = a[i]
+        return r["name"], r["tag"], a[i]["name"], len(r["name"]), r["name"] == "ab", r["tag"] < b"xy"
+
+    a = text_records(12, seed_of("text fields read"))
+    for i in range(len(a)):
+        got = read(a, i)
+        assert got == read.py_func(a, i)
+        assert type(got[0]) is str and type(got[1]) is bytes
+
+
+def test_text_fields_written_cut_or_padded_as_numpy():
+    @njit
+    def write(a, i, s, b):
+        a[i]["name"] = s
+        a[i].tag = b
+
+    def write_py(a, i, s, b):
+        a[i]["name"] = s
+        a[i]["tag"] = b
+
+    a = text_records(6, seed_of("text fields written"))
+    want = a.copy()
+    for i, (s, b) in enumerate([("", b""), ("abcdefgh", b"uvwxyz"), ("ok", b"o"), ("\u20ac\u20ac", b"\x00a")]):
+        write(a, i, s, b)
+        write_py(want, i, s, b)
+    assert a.tobytes() == want.tobytes()
+
+
+def test_text_fields_of_a_record_argument_and_a_record_returned():
+    @njit
+    def rename(r, s):
+        r["name"] = s
+        return r["name"] + "!"
+
+    @njit
+    def pick(a, i):
+        return a[i]
+
+    a = text_records(4, seed_of("text record argument"))
+    assert rename(a[1], "new") == "new!" and a[1]["name"] == "new"
+    r = pick(a, 2)
+    assert r.tobytes() == a[2].tobytes() and r["name"] == a[2]["name"] and r["tag"] == a[2]["tag"]
+
+
+def test_text_field_views_of_an_array_of_records():
+    @njit
+    def columns(a):
+        out = 0
+        for s in a["name"]:
+            out += len(s)
+        return a.tag, out
+
+    a = text_records(9, seed_of("text field views"))
+    tags, total_len = columns(a)
+    assert tags.dtype == np.dtype("S3") and (tags == a["tag"]).all()
+    assert total_len == sum(len(s) for s in a["name"])
+
+
+def test_text_fields_refuse_other_values():
+    @njit
+    def number_into_str(r):
+        r["name"] = 3
+
+    @njit
+    def str_into_bytes(r):
+        r["tag"] = "abc"
+
+    @njit
+    def updated(r):
+        r["name"] += "x"
+
+    a = text_records(2, 1)
+    with pytest.raises(ruchey.TypingError, match="cannot store int64 into field 'name'"):
+        number_into_str(a[0])
+    with pytest.raises(ruchey.TypingError, match="cannot store unicode_type into field 'tag'"):
+        str_into_bytes(a[0])
+    with pytest.raises(ruchey.TypingError, match="op= v of a str or bytes field"):
+        updated(a[0])
+
+
+# ---------------------------------------------------------------- fields named by constants
+
+KEYED = np.dtype([("e", "f8"), ("f", "i4"), ("g", "<U4")])
+KEYS = ("e", "f")
+
+
+def keyed_records(n, seed):
+    rng = make_rng(seed)
+    a = np.zeros(n, KEYED)
+    a["e"] = rng.normal(size=n)
+    a["f"] = rng.integers(-9, 9, n)
+    a["g"] = [WORDS[i][:4] for i in rng.integers(0, len(WORDS), n)]
+    return a
+
+
+def field_of_a_picked_name(r):
+    names = ("e", "f")
+    name = names[1]
+    return r[name]
+
+
+def fields_of_an_unrolled_tuple(r):
+    out = 0.0
+    for name in ruchey.literal_unroll(("e", "f")):
+        out += r[name]
+    return out
+
+
+def fields_of_a_global_tuple(r):
+    out = r[KEYS[0]]
+    for name in ruchey.literal_unroll(KEYS):
+        out += r[name]
+    return out
+
+
+def fields_by_position(r):
+    return r[0], r[1], r[2], r[-1], r[-3]
+
+
+def test_record_fields_named_by_constants_after_unrolling():
+    a = keyed_records(6, seed_of("record keys"))
+    for f in (field_of_a_picked_name, fields_of_an_unrolled_tuple, fields_of_a_global_tuple, fields_by_position):
+        compiled = njit(f)
+        for i in range(len(a)):
+            assert compiled(a[i]) == f(a[i]), f.__name__
+
+
+def test_record_fields_written_by_constant_names_and_positions():
+    def write(r, x):
+        for name in ruchey.literal_unroll(KEYS):
+            r[name] = x
+        r[2] = "longer"
+        r[-3] = x / 2
+
+    a = keyed_records(4, seed_of("record keys written"))
+    want = a.copy()
+    for i in range(len(a)):
+        njit(write)(a[i], 3.75 * i)
+        write(want[i], 3.75 * i)
+    assert a.tobytes() == want.tobytes()
+
+
+def test_array_of_records_by_a_constant_field_name():
+    @njit
+    def column_sum(a):
+        name = KEYS[0]
+        return a[name].sum(), a[1][name]
+
+    a = keyed_records(7, seed_of("array keyed"))
+    assert column_sum(a) == pytest.approx(column_sum.py_func(a), rel=1e-12)
+
+
+def test_record_keys_that_are_not_constants_are_refused():
+    @njit
+    def by_argument(r, k):
+        return r[k]
+
+    @njit
+    def past_the_end(r):
+        return r[3]
+
+    @njit
+    def before_the_start(r):
+        return r[-4]
+
+    a = keyed_records(2, 5)
+    with pytest.raises(ruchey.TypingError, match="a record is indexed by a field's name or position, a constant"):
+        by_argument(a[0], 1)
+    with pytest.raises(ruchey.TypingError, match="Requested index 3 is out of range"):
+        past_the_end(a[0])
+    with pytest.raises(ruchey.TypingError, match="Requested index -4 is out of range"):
+        before_the_start(a[0])
+    with pytest.raises(IndexError):
+        past_the_end.py_func(a[0])
+
+
+# ---------------------------------------------------------------- text types in signatures
+
+def test_from_dtype_gives_char_sequences_for_text_fields():
+    rec = ruchey.types.from_dtype(TEXT_DTYPE)
+    assert rec.typeof("name") == ruchey.types.UnicodeCharSeq(5) and repr(rec.typeof("name")) == "[unichr x 5]"
+    assert rec.typeof("tag") == ruchey.types.CharSeq(3) and repr(rec.typeof("tag")) == "[char x 3]"
+    assert rec.typeof("name") != ruchey.types.CharSeq(5)
+    assert "name[type=[unichr x 5];offset=8]" in repr(rec)
+
+
+def test_explicit_signature_of_records_with_text_fields_and_of_text_arrays():
+    rec = ruchey.types.from_dtype(TEXT_DTYPE)
+
+    def names(a, n):
+        out = ""
+        for k in range(n):
+            out += a[k]["name"]
+        return out
+
+    compiled = njit((rec[:], ruchey.types.intp))(names)
+    a = text_records(5, seed_of("signature text"))
+    assert compiled(a, 5) == names(a, 5)
+    first = njit((ruchey.types.UnicodeCharSeq(5)[::1],))(lambda w: w[0] + "?")
+    assert first(a["name"].copy()) == a["name"][0] + "?"
+    with pytest.raises(TypeError, match=r"\[unichr x 5\] is a record field's or an array element's type"):
+        njit((ruchey.types.UnicodeCharSeq(5),))(lambda s: s)
+
+
+def test_aligned_records_of_a_recarray_and_of_its_dtype_are_one_type():
+    dt = np.dtype([("x", "f8"), ("tag", "S3"), ("y", "f8")], align=True)
+    rec = ruchey.types.from_dtype(dt)
+
+    def total(a, n):
+        out = 0.0
+        for k in range(n):
+            out += a[k]["x"] * len(a[k]["tag"]) + a[k]["y"]
+        return out
+
+    compiled = njit((rec[:], ruchey.types.intp))(total)
+    a = np.recarray(4, dtype=dt)
+    a.x, a.y, a.tag = np.arange(4.0), 0.5, [b"a", b"bb", b"", b"ccc"]
+    plain = np.asarray(a).view(np.ndarray).astype(dt)
+    assert compiled(np.asarray(a), 4) == total(a, 4)
+    assert compiled(plain, 4) == total(plain, 4)
+    assert len(compiled.signatures) == 1
+
+
+def test_a_returned_record_is_a_copy_that_can_be_written():
+    @njit
+    def pick(a, i):
+        return a[i]
+
+    a = text_records(3, seed_of("returned record written"))
+    r = pick(a, 1)
+    assert type(r) is np.record and r == a[1]
+    r.x = 123.5
+    r.name = "other"
+    assert r["x"] == 123.5 and r["name"] == "other"
+    assert a[1]["x"] != 123.5 and a[1]["name"] != "other"
+
+
+def test_typeof_arrays_of_text_and_text_scalars():
+    typeof = ruchey.types.typeof
+    assert typeof(np.array(["ab", "c"])) == ruchey.types.UnicodeCharSeq(2)[::1]
+    assert typeof(np.array([b"abc"])) == ruchey.types.CharSeq(3)[::1]
+    assert typeof(np.array(["ab", "c", "d"])[::2]).layout == "A"
+    assert typeof(np.str_("ab")) == ruchey.types.unicode_type
+    assert typeof(np.zeros(1, TEXT_DTYPE)[0]) == ruchey.types.from_dtype(TEXT_DTYPE)

@@ -33,7 +33,12 @@ static int field_index(const Type *r, const char *name) {
 
 /* ---------------------------------------------------------------- a record's field */
 
-static const Type *ty_field(Infer *in, Node *n, const Type **args) { return args[0]->fields[n->ival]; }
+/* A '<Un' or '|Sn' field reads as a str or bytes of its own (trailing
+ * NULs dropped), as Numba's; any other as its type. */
+static const Type *ty_field(Infer *in, Node *n, const Type **args) {
+  const Type *f = args[0]->fields[n->ival];
+  return ty_is_fixed_text(f) ? TYS(f->kind == TY_CHARSEQ ? TY_STR : TY_BYTES) : f;
+}
 
 static LLVMValueRef field_addr(Lower *l, Node *n, LLVMValueRef record) {
   LLVMValueRef off = const_i64(l, (int64_t)n->lhs->ty->offsets[n->ival]);
@@ -55,12 +60,18 @@ static LLVMValueRef subarray_view(Lower *l, const Type *t, const int64_t *shape,
 
 static LLVMValueRef lo_field(Lower *l, Node *n) {
   LLVMValueRef at = field_addr(l, n, lo_expr(l, n->lhs));
+  const Type *f = n->lhs->ty->fields[n->ival];
+  if (ty_is_fixed_text(f)) return lo_text_read(l, f, at);
   if (n->ty->kind == TY_ARRAY) return subarray_view(l, n->ty, &n->lhs->ty->shapes[n->ival * RC_MAX_NDIM], at);
   return lo_load_storage(l, n->ty, at);
 }
 
 static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, TY_RECORD, 0, 0, NULL,
                                      BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_field, lo_field};
+
+bool ty_is_text_field(const Node *n) {
+  return n->kind == N_ATTR && n->bi == &record_field && ty_is_fixed_text(n->lhs->ty->fields[n->ival]);
+}
 
 /* ---------------------------------------------------------------- an array's field */
 
@@ -172,13 +183,51 @@ const Type *ty_record_attr(Infer *in, Node *n, const Type *base) {
   return ty_error(in, n, "%s has no field '%s'", r->name, n->str);
 }
 
-/* x['name'], n an N_INDEX of a record or an array of them: made the N_ATTR
- * x.name, as Numba reads it. */
+/* The constant a record is indexed by, as Numba types it as a literal: a
+ * str or int written there, a variable bound once to one, or an item of a
+ * constant tuple picked by a constant (f = names[1]; r[f], and
+ * literal_unroll's copies, x = $t[k]); NULL for any other. */
+static const Node *record_key(const Infer *in, const Node *n, int depth) {
+  for (int hops = 0; n && n->kind == N_VAR && hops < 64; hops++)
+    n = in->only_value && in->only_value[n->var] ? in->only_value[n->var] : in->bound_once ? in->bound_once[n->var] : NULL;
+  if (!n || depth > 8) return NULL;
+  const Node *c = ty_constant(in, n);
+  if (c || n->kind != N_INDEX || n->str || !n->rhs) return c;
+  const Node *t = n->lhs, *at = record_key(in, n->rhs, depth + 1);
+  for (int hops = 0; t && t->kind == N_VAR && hops < 64; hops++)
+    t = in->only_value && in->only_value[t->var] ? in->only_value[t->var] : in->bound_once ? in->bound_once[t->var] : NULL;
+  if (!t || t->kind != N_TUPLE || !at || at->kind != N_INT) return NULL;
+  int64_t k = at->ival < 0 ? at->ival + t->list.len : at->ival;
+  return k >= 0 && k < t->list.len ? record_key(in, t->list.items[k], depth + 1) : NULL;
+}
+
+/* Whether x[key], n an N_INDEX of base, reads a field: any index of a
+ * record (refused below unless a constant), a constant str of an array
+ * of them (a constant int picks an element). */
+bool ty_record_keyed(const Infer *in, const Node *n, const Type *base) {
+  if (!base || !n->rhs || n->str || !ty_holds_record(base)) return false;
+  if (base->kind == TY_RECORD) return true;
+  const Node *key = record_key(in, n->rhs, 0);
+  return key && key->kind == N_STRING;
+}
+
+/* x['name'], x[k] or x[f] of a constant k or f (above), n an N_INDEX of a
+ * record or an array of them: made the N_ATTR x.name, as Numba reads it; a
+ * record's field by its position too (negative from the end, as NumPy's). */
 const Type *ty_record_index(Infer *in, Node *n, const Type *base) {
-  if (n->rhs->kind != N_STRING || n->str)
-    return ty_error(in, n, "a record is indexed by a field's name, a constant string");
+  const Node *key = n->str ? NULL : record_key(in, n->rhs, 0);
+  const Type *r = base->kind == TY_RECORD ? base : base->elem;
+  if (!key || (key->kind != N_STRING && (key->kind != N_INT || base->kind != TY_RECORD)))
+    return ty_error(in, n, "a record is indexed by a field's name or position, a constant (a str or int known "
+                    "when compiling)");
+  if (key->kind == N_INT) {
+    int64_t k = key->ival < 0 ? key->ival + r->nfields : key->ival;
+    if (k < 0 || k >= r->nfields) return ty_error(in, n, "Requested index %lld is out of range", (long long)key->ival);
+    n->str = r->names[k];
+  } else {
+    n->str = key->str;
+  }
   n->kind = N_ATTR;
-  n->str = n->rhs->str;
   n->rhs = NULL;
   return ty_record_attr(in, n, base);
 }
@@ -191,7 +240,10 @@ void ty_record_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_error(in, target, "cannot assign to '%s' of %s", target->str ? target->str : "?", target->lhs->ty->name);
     return;
   }
-  bool fits = f->kind == TY_RECORD ? t == f : ty_is_scalar(t) && (!ty_is_complex(t) || ty_is_complex(f));
+  const Type *field = target->lhs->ty->fields[target->ival];
+  /* a '<Un' field takes a str, a '|Sn' one a bytes, cut or NUL-padded as NumPy's; Numba takes no other */
+  bool fits = ty_is_fixed_text(field) ? t->kind == f->kind
+              : f->kind == TY_RECORD ? t == f : ty_is_scalar(t) && (!ty_is_complex(t) || ty_is_complex(f));
   if (!fits) ty_error(in, at, "cannot store %s into field '%s' of %s", t->name, target->str, target->lhs->ty->name);
 }
 
@@ -199,7 +251,13 @@ void ty_record_store(Infer *in, Node *target, const Type *t, Node *at) {
 
 void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   LLVMValueRef at = field_addr(l, target, lo_expr(l, target->lhs));
-  lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+  const Type *f = target->lhs->ty->fields[target->ival];
+  if (ty_is_fixed_text(f)) {
+    lo_text_write(l, f, at, v);
+    lo_refcount(l, t, v, false);  /* the stored value was owned */
+  } else {
+    lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+  }
 }
 
 /* r.x op= v: the field's address found once. */

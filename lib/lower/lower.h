@@ -238,6 +238,7 @@ void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
 /* builtins/records.c: stores to a record's field (target an N_ATTR), target op= v */
 void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 void lo_record_update(Lower *l, Node *n);
+bool ty_is_text_field(const Node *n);  /* r.x of a '<Un' or '|Sn' field: a new str or bytes */
 /* builtins/jitclass.c: a jitclass instance's field (an N_ATTR typed as one), stored and updated */
 bool ty_is_jitclass_field(const Node *n);
 void lo_jitclass_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);

@@ -253,6 +253,8 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
 
 def as_dtype(t):
     """numba.np.numpy_support.as_dtype: the NumPy dtype of a scalar type (a record type's: its structured dtype)."""
+    if isinstance(t, types.UnicodeCharSeq) and not t.ndim:  # (CharSeq too) '<Un', '|Sn'
+        return numpy.dtype(f"{t._code}{t.count}")
     if not isinstance(t, types.Type):
         raise NotImplementedError(f"{t!r} cannot be converted to a NumPy dtype")
     return t.np_dtype if isinstance(t, types.Record) else numpy.dtype(t.dtype.name)

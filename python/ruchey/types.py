@@ -246,6 +246,52 @@ class Record(Type):
         return self.name if not self.ndim else Type.__repr__(self)
 
 
+class UnicodeCharSeq:
+    """Numba's UnicodeCharSeq(n): the type of a '<Un' record field or
+    array element (compiled code reads one as a str), and with ndim an
+    array of them (UnicodeCharSeq(5)[:]) for explicit signatures."""
+
+    _code, _item = "U", "unichr"
+
+    def __init__(self, count, ndim=0, layout="C", readonly=False):
+        if layout.endswith("R"):
+            layout, readonly = layout[:-1], True
+        self.count, self.ndim, self.layout, self.readonly = count, ndim, layout, builtins.bool(readonly and ndim)
+
+    @property
+    def name(self):
+        return f"[{self._item} x {self.count}]"
+
+    @property
+    def dtype(self):
+        return type(self)(self.count)
+
+    def __getitem__(self, dims):
+        if self.ndim:
+            raise TypeError("an array type cannot be indexed again")
+        return type(self)(self.count, *_array_dims(dims))
+
+    def describe(self):
+        return ("text", self._code, self.count, self.ndim, self.layout + ("R" if self.readonly else ""))
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.describe() == self.describe()
+
+    def __hash__(self):
+        return hash(self.describe())
+
+    def __repr__(self):
+        if not self.ndim:
+            return self.name
+        return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
+
+
+class CharSeq(UnicodeCharSeq):
+    """Numba's CharSeq(n): a '|Sn' field's or element's type (read as bytes)."""
+
+    _code, _item = "S", "char"
+
+
 class Described:
     """A type ruchey.types has no class for (a function value's, a
     jitclass's), by its name: what typing functions are given for it."""
@@ -649,7 +695,7 @@ def described_dtype(desc):
 def _is_type(a):
     """Whether a is what a signature takes: a ruchey type."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                          EnumMember, NumberClass, MemInfoPointer, Bytes))
+                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq))
 
 
 class Signature:
@@ -1145,6 +1191,8 @@ def from_dtype(dtype):
             return (NPDatetime if dt.kind == "M" else NPTimedelta)("" if unit == "generic" else unit)
     if dt.names is not None:  # a structured dtype: its records
         return Record(dt)
+    if dt.kind in "US" and dt.itemsize:  # '<U5', '|S3': Numba's UnicodeCharSeq(5), CharSeq(3)
+        return UnicodeCharSeq(dt.itemsize // 4) if dt.kind == "U" else CharSeq(dt.itemsize)
     name = "bool" if dt.kind == "b" else dt.name
     if name not in _SCALARS or not dt.isnative:
         raise TypeError(f"ruchey has no type for the dtype {dt!r} (byte order {dt.byteorder!r})")
@@ -1209,6 +1257,8 @@ def typeof(value):
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
         if isinstance(t, Record):
             return Record(t.np_dtype, value.ndim, layout)
+        if isinstance(t, UnicodeCharSeq):  # (CharSeq too) an array of '<Un' or '|Sn'
+            return type(t)(t.count, value.ndim, layout)
         return Type(t.kind, value.ndim, layout, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
@@ -1222,7 +1272,7 @@ def typeof(value):
         return _SCALARS["float64"]
     if isinstance(value, complex) and not isinstance(value, numpy.generic):
         return _SCALARS["complex128"]
-    if isinstance(value, numpy.generic):
+    if isinstance(value, numpy.generic) and not isinstance(value, (numpy.str_, numpy.bytes_)):
         return from_dtype(value.dtype)
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
