@@ -2751,10 +2751,8 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   int na = (int)PyList_GET_SIZE(args);
   if (PyList_GET_SIZE(kws))
     fe_error(fe, it, "zip() keyword arguments (strict=) are not supported");
-  else if (na == 0)
-    fe_error(fe, it, "zip() needs at least one sequence in compiled code");
-  else
-    t = tuple_node(fe, it, na);
+  else if ((t = tuple_node(fe, it, na)) && na == 0)
+    w->len[w->nlen++] = int_node(fe, it, 0);  /* zip() yields nothing, as Python's */
   for (int i = 0; t && i < na; i++)
     if (!(t->list.items[i] = walk_element(fe, w, PyList_GET_ITEM(args, i), NULL))) t = NULL;
   Py_DECREF(args); Py_DECREF(kws);

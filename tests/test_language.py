@@ -754,3 +754,17 @@ def test_hasattr_of_a_name_made_at_run_time_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):
         f(1, "x")
 
+
+# ---------------------------------------------------------------- zip() of nothing
+
+@njit
+def walk_zip_of_nothing(n):
+    count = n
+    for t in zip():
+        count += len(t) + 1
+    return count, len(list(zip()))
+
+
+def test_zip_of_no_sequences_yields_nothing():
+    for n in make_rng(seed_of("zip nothing")).integers(-5, 5, 3):
+        assert_same(walk_zip_of_nothing, int(n))
