@@ -749,6 +749,21 @@ def test_hasattr_of_a_module_is_answered_from_the_module():
         assert module_members(x) == module_members.py_func(x)
 
 
+@njit
+def module_getattrs(x):
+    cos = getattr(np, "cos")
+    return getattr(np, "pi") * x, getattr(math, "no_such_constant", x), cos(x), getattr(math, "sqrt")(abs(x))
+
+
+def test_getattr_of_a_module_is_its_member_or_the_default():
+    """As Numba reads a module's constants; its functions too."""
+    for x in make_rng(seed_of("module getattr")).standard_normal(4):
+        # numpy.cos: NumPy 1.26's SIMD loops differ from libm in the last bit
+        assert_same(module_getattrs, float(x), rel=1e-14)
+    with pytest.raises(ruchey.TypingError, match="module 'numpy' has no attribute 'no_such_function'"):
+        njit(lambda: getattr(np, "no_such_function"))()
+
+
 def test_hasattr_of_a_name_made_at_run_time_is_a_typing_error():
     f = njit(lambda a, name: hasattr(a, name))
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):
