@@ -1,4 +1,5 @@
-"""map(), filter(), functools.reduce(), dict(pairs) and the truth of lists and dicts in compiled code, against Python."""
+"""map(), filter(), functools.reduce(), dict(pairs) and the truth of lists and dicts in compiled code,
+against Python."""
 import functools
 import re
 

@@ -87,7 +87,7 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
     for (int64_t k = 0; k < count; k++) f[k] = t->fields[first + k * step];
     return ty_tuple((int)count, f);
   }
-  const Node *known = n->str || homogeneous(t) || constant_int(ix, &i) ? NULL : ty_constant(in, ix);
+  const Node *known = !t->nfields || n->str || homogeneous(t) || constant_int(ix, &i) ? NULL : ty_constant(in, ix);
   if (known && known->kind == N_INT) {
     /* a heterogeneous tuple's index known when compiled (a variable bound once to a constant, a parameter
      * literally() froze), as Numba types it as a literal: the constant, for the lowering too */
