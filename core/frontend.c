@@ -1742,6 +1742,36 @@ static Node *module_hasattr(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* getattr(module, "name"[, default]) of a module global: module.name where
+ * the module has it (numpy.pi, as Numba reads a module's constants), else
+ * the default; NULL for any other getattr, which its typer resolves by
+ * the type. */
+static Node *module_getattr(Fe *fe, PyObject *e) {
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Py_ssize_t na = PyList_GET_SIZE(args);
+  Node *n = NULL;
+  if ((na == 2 || na == 3) && !PyList_GET_SIZE(kws) && is_kind(PyList_GET_ITEM(args, 1), "Constant")) {
+    PyObject *module = static_object(fe, PyList_GET_ITEM(args, 0)), *name = field(PyList_GET_ITEM(args, 1), "value");
+    if (module && PyModule_Check(module) && PyUnicode_Check(name)) {
+      if (PyObject_HasAttr(module, name)) {
+        PyObject *load = ast_node("Load", PyDict_New(), e);
+        PyObject *attr = load ? ast_node("Attribute", Py_BuildValue("{s:O,s:O,s:N}", "value", PyList_GET_ITEM(args, 0),
+                                                                    "attr", name, "ctx", load), e) : NULL;
+        n = attr ? fe_expr(fe, attr) : fe_error(fe, e, "cannot read this call");
+        Py_XDECREF(attr);
+      } else if (na == 3) {
+        n = fe_expr(fe, PyList_GET_ITEM(args, 2));
+      } else {
+        n = fe_error(fe, e, "module '%s' has no attribute '%s'", PyModule_GetName(module), PyUnicode_AsUTF8(name));
+      }
+    }
+    Py_XDECREF(module); Py_XDECREF(name);
+  }
+  PyErr_Clear();
+  Py_DECREF(args); Py_DECREF(kws);
+  return n;
+}
+
 static bool effect_free(const Node *x);
 
 /* The arguments of a row that reads them twice (BF_ARGS_TWICE), each
@@ -1844,7 +1874,9 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Py_DECREF(obj); Py_DECREF(func);
     return n;
   }
-  Node *known = obj && obj == PyDict_GetItemString(fe->builtins, "hasattr") ? module_hasattr(fe, e) : NULL;
+  Node *known = !obj ? NULL
+                : obj == PyDict_GetItemString(fe->builtins, "hasattr") ? module_hasattr(fe, e)
+                : obj == PyDict_GetItemString(fe->builtins, "getattr") ? module_getattr(fe, e) : NULL;
   if (known || fe->diag->kind) {
     Py_XDECREF(obj); Py_DECREF(func);
     return known;
@@ -2751,10 +2783,8 @@ static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   int na = (int)PyList_GET_SIZE(args);
   if (PyList_GET_SIZE(kws))
     fe_error(fe, it, "zip() keyword arguments (strict=) are not supported");
-  else if (na == 0)
-    fe_error(fe, it, "zip() needs at least one sequence in compiled code");
-  else
-    t = tuple_node(fe, it, na);
+  else if ((t = tuple_node(fe, it, na)) && na == 0)
+    w->len[w->nlen++] = int_node(fe, it, 0);  /* zip() yields nothing, as Python's */
   for (int i = 0; t && i < na; i++)
     if (!(t->list.items[i] = walk_element(fe, w, PyList_GET_ITEM(args, i), NULL))) t = NULL;
   Py_DECREF(args); Py_DECREF(kws);

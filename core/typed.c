@@ -91,11 +91,12 @@ static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
  * arrays (of numbers), tuples of these, typed containers, instances;
- * bytes, which compiled code's lists hold; a
- * compiled function (a list's: the number of it among its functions). */
+ * bytes, which compiled code's lists hold; None (Numba's NoneType items,
+ * of no bytes); a compiled function (a list's: the number of it among
+ * its functions). */
 static bool holdable(const Type *t) {
   int refs = 0;
-  if (t->kind == TY_BYTES || t->kind == TY_FUNCS) return true;
+  if (t->kind == TY_BYTES || t->kind == TY_FUNCS || t->kind == TY_NONE) return true;
   if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
@@ -110,8 +111,8 @@ static const Type *number_tuple(const Type *t) {
   return t;
 }
 
-static const char HOLDS[] = "numbers, bools, str, arrays, tuples of these, typed Lists and Dicts, jitclass instances, "
-                            "compiled functions";
+static const char HOLDS[] = "numbers, bools, str, None, arrays, tuples of these, typed Lists and Dicts, jitclass "
+                            "instances, compiled functions";
 
 /* The type of the first item (or value) given to an untyped container;
  * NULL with a TypeError for what containers do not hold. */

@@ -1799,6 +1799,18 @@ static Node **bound_once(Func *f) {
   return b.value;
 }
 
+/* Whether parameter p's one binding is `p = literally(p)` at the body's
+ * top level (Numba's idiom), which leaves it its frozen value. */
+static bool rebinds_literally(const Func *f, int p) {
+  for (int i = 0; i < f->body.len; i++) {
+    const Node *s = f->body.items[i], *v = s->rhs;
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == p)
+      return v && v->kind == N_CALL && v->bi && (v->bi->flags & BF_LITERAL) && v->list.len == 1 &&
+             v->list.items[0]->kind == N_VAR && v->list.items[0]->var == p;
+  }
+  return false;
+}
+
 /* Per variable, the value of its one binding where that is an assignment
  * at the body's top level, or a parameter's frozen constant (literally())
  * where the body never rebinds it: a condition on the variable is known
@@ -1814,7 +1826,7 @@ static Node **only_values(Func *f, const CompileOptions *opts) {
       b.value[s->lhs->var] = s->rhs;
   }
   for (int p = 0; opts && opts->frozen && p < f->nparams; p++)
-    if (!b.count[p]) b.value[p] = (Node *)opts->frozen[p];
+    if (!b.count[p] || (b.count[p] == 1 && rebinds_literally(f, p))) b.value[p] = (Node *)opts->frozen[p];
   return b.value;
 }
 

@@ -205,6 +205,16 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
     } else if (!strncmp(p, "%Y", 2)) {  /* a bytes value: its repr, as print writes it */
       bytes_repr(&line, (const RtArray *)(uintptr_t)a);
       p += 1;
+    } else if (!strncmp(p, "%m", 2) && p[2]) {  /* a timedelta64's count, its unit's code after: as NumPy's str() */
+      static const char *const units[TU_COUNT] = {
+        [TU_Y] = "years", [TU_M] = "months", [TU_W] = "weeks", [TU_D] = "days", [TU_h] = "hours",
+        [TU_m] = "minutes", [TU_s] = "seconds", [TU_ms] = "milliseconds", [TU_us] = "microseconds",
+        [TU_ns] = "nanoseconds", [TU_ps] = "picoseconds", [TU_fs] = "femtoseconds", [TU_as] = "attoseconds",
+        [TU_GENERIC] = "generic time units"};
+      const char *unit = p[2] - 'a' >= 0 && p[2] - 'a' < TU_COUNT ? units[p[2] - 'a'] : NULL;
+      if ((int64_t)a == INT64_MIN) append(&line, "NaT", 3);
+      else append(&line, item, (size_t)snprintf(item, sizeof item, "%lld %s", (long long)a, unit ? unit : "?"));
+      p += 2;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
       append(&line, s, strlen(s));

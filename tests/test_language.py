@@ -10,7 +10,8 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, float_array, make_rng, math_domain_error, random_floats, random_ints
+from conftest import (AS_NUMBA, assert_same, float_array, make_rng, math_domain_error, random_floats, random_ints,
+                      seed_of)
 
 DTYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64)
@@ -722,6 +723,21 @@ def test_hasattr_is_answered_by_the_type_and_prunes_the_branch_on_it():
 
 
 @njit
+def object_members(x):
+    return hasattr(x, "__hash__"), hasattr(x, "__eq__"), hasattr(x, "__class__"), hasattr(x, "__not_a_member__")
+
+
+def test_hasattr_of_what_every_object_has_is_true():
+    """Every Python object has object's members (an unhashable one's
+    __hash__ is None, which hasattr() counts)."""
+    rng = make_rng(seed_of("object members"))
+    values = [int(rng.integers(-9, 9)), float(rng.standard_normal()), (1, 2.5), "text", rng.standard_normal(3),
+              ruchey.typed.List([1, 2]), np.int32(4), 1 + 2j]
+    for x in values:
+        assert object_members(x) == object_members.py_func(x)
+
+
+@njit
 def module_members(x):
     """Code written for several Pythons and NumPys asks the module."""
     f = math.factorial(5) if hasattr(math, "factorial") else 0
@@ -733,7 +749,37 @@ def test_hasattr_of_a_module_is_answered_from_the_module():
         assert module_members(x) == module_members.py_func(x)
 
 
+@njit
+def module_getattrs(x):
+    cos = getattr(np, "cos")
+    return getattr(np, "pi") * x, getattr(math, "no_such_constant", x), cos(x), getattr(math, "sqrt")(abs(x))
+
+
+def test_getattr_of_a_module_is_its_member_or_the_default():
+    """As Numba reads a module's constants; its functions too."""
+    for x in make_rng(seed_of("module getattr")).standard_normal(4):
+        # numpy.cos: NumPy 1.26's SIMD loops differ from libm in the last bit
+        assert_same(module_getattrs, float(x), rel=1e-14)
+    with pytest.raises(ruchey.TypingError, match="module 'numpy' has no attribute 'no_such_function'"):
+        njit(lambda: getattr(np, "no_such_function"))()
+
+
 def test_hasattr_of_a_name_made_at_run_time_is_a_typing_error():
     f = njit(lambda a, name: hasattr(a, name))
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):
         f(1, "x")
+
+
+# ---------------------------------------------------------------- zip() of nothing
+
+@njit
+def walk_zip_of_nothing(n):
+    count = n
+    for t in zip():
+        count += len(t) + 1
+    return count, len(list(zip()))
+
+
+def test_zip_of_no_sequences_yields_nothing():
+    for n in make_rng(seed_of("zip nothing")).integers(-5, 5, 3):
+        assert_same(walk_zip_of_nothing, int(n))

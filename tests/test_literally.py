@@ -218,3 +218,29 @@ def test_literal_types_in_python():
     with pytest.raises((TypeError, ruchey.TypingError)):
         types.literal(1.5)
     assert literally(5) == 5
+
+
+@njit
+def pick_item(t, i):
+    i = literally(i)
+    return t[i]
+
+
+@njit
+def pick_bound_once(t):
+    k = -2
+    return t[k], t[literally(1)]
+
+
+def test_a_heterogeneous_tuple_indexed_by_a_literal_or_a_bound_constant():
+    """Numba types such an index as a literal: the item of its own type."""
+    rng = np.random.default_rng(23)
+    t = (int(rng.integers(-99, 99)), float(rng.standard_normal()), "text", (1, 2.5), rng.standard_normal(2))
+    for i in list(range(-len(t), len(t))):
+        got, expected = pick_item(t, i), pick_item.py_func(t, i)
+        assert type(got) is type(expected) and str(got) == str(expected)
+    assert pick_bound_once(t[:4]) == pick_bound_once.py_func(t[:4])
+    with pytest.raises(ruchey.TypingError, match="tuple index out of range"):
+        pick_item(t, len(t))
+    with pytest.raises(ruchey.TypingError, match="constant integer"):
+        njit(lambda t, i: t[i])(t, 1)

@@ -1,4 +1,6 @@
-"""map(), filter(), dict(pairs) and the truth of lists and dicts in compiled code, against Python."""
+"""map(), filter(), functools.reduce(), dict(pairs) and the truth of lists and dicts in compiled code,
+against Python."""
+import functools
 import re
 
 import numpy as np
@@ -188,3 +190,36 @@ def test_map_of_several_iterables_refuses_a_shadowed_zip():
     exec("def f(a):\n    return list(map(lambda x, y: x + y, a, a))\n", ns)
     with pytest.raises(ruchey.TypingError, match="shadows"):
         njit(ns["f"])(np.arange(3.0))
+
+
+# ---------------------------------------------------------------- functools.reduce
+
+@njit
+def reduce_with_initial(a, start):
+    def weigh(acc, x):
+        return acc * 0.5 + x
+    return functools.reduce(weigh, a, start)
+
+
+@njit
+def reduce_without_initial(a):
+    return functools.reduce(twice_plus, a), functools.reduce(lambda p, q: p if p > q else q, a)
+
+
+@njit
+def reduce_range_to_tuple(n):
+    return functools.reduce(lambda acc, i: (acc[0] + i, acc[1] * 2 + i), range(n), (0, 1))
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 40])
+def test_reduce_with_and_without_an_initial_value(n):
+    a = make_rng(seed_of("reduce", n)).standard_normal(n)
+    assert_same(reduce_with_initial, a, 3.5)
+    assert_same(reduce_with_initial, a[:0], -1.0)  # nothing to fold: the initial value
+    assert_same(reduce_without_initial, a)
+    assert_same(reduce_range_to_tuple, n)
+
+
+def test_reduce_of_nothing_without_initial_is_a_type_error():
+    with pytest.raises(TypeError, match="reduce\\(\\) of empty iterable with no initial value"):
+        reduce_without_initial(np.zeros(0))

@@ -140,3 +140,25 @@ def test_number_classes_print_their_names_as_numba(capsys):
     where Python would write "<class 'int'>" (porespy prints type(x))."""
     out = printed(capsys, show_classes, np.int32(3), np.ones(2, np.float32))
     assert out == "classes int32 float32 float32 float64\n"
+
+
+@ruchey.njit
+def show_delta(d):
+    print(d)
+    print("took", d, -d, "in all")
+
+
+@pytest.mark.parametrize("unit", ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"])
+def test_timedelta64_prints_as_numpy_writes_it(capsys, unit):
+    counts = make_rng(len(unit) * 7 + ord(unit[0])).integers(-10**6, 10**6, 3).tolist() + [0, 1]
+    for count in counts:
+        d = np.timedelta64(count, unit)
+        assert printed(capsys, show_delta, d) == printed(capsys, show_delta.py_func, d)
+    nat = np.timedelta64("NaT", unit)
+    assert printed(capsys, show_delta, nat) == printed(capsys, show_delta.py_func, nat)
+
+
+def test_timedelta64_in_a_printed_tuple_is_a_typing_error():
+    f = ruchey.njit(lambda d: print((d, 1)))
+    with pytest.raises(ruchey.TypingError, match="print"):
+        f(np.timedelta64(3, "D"))

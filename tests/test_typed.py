@@ -813,3 +813,33 @@ def test_typed_dict_of_pairs_is_dicts_of_them():
         typed.Dict([(1, 2)], [(3, 4)])
     with pytest.raises(ValueError):
         typed.Dict([(1, 2), (3, 4, 5)])
+
+
+# ---------------------------------------------------------------- lists of None
+
+@njit
+def nones(n, k):
+    out = typed.List()
+    for _ in range(n):
+        out.append(None)
+    if n:
+        out[n // 2] = None
+    other = typed.List()
+    for _ in range(k):
+        other.append(None)
+    count = 0
+    for x in out:
+        if x is None:
+            count += 1
+    return out, count, len(other), out == other, out != other, out < other, out >= other
+
+
+def test_typed_lists_of_none_as_numba_none_type_items():
+    """Numba's List of NoneType: None items, always equal, so that lists of
+    them compare by their lengths; passed to and from Python too."""
+    for n, k in make_rng(41).integers(0, 4, size=(6, 2)).tolist() + [[0, 0], [2, 2]]:
+        assert plain(nones(n, k)) == plain(nones.py_func(n, k))
+    held = typed.List([None, None])
+    assert list(held) == [None, None] and held[1] is None
+    held.append(None)
+    assert len(held) == 3

@@ -326,7 +326,7 @@ static const char *const takes_time[] = {
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
-static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};
+static const char *const takes_delta[] = {"print", "numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};
 
 static bool named_in(const char *const *names, const char *name) {
   for (int i = 0; names[i]; i++)

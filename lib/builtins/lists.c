@@ -1243,10 +1243,10 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n) {
 }
 
 /* Whether items of types a and b (NULL: an empty list's, not known yet)
- * compare: numbers, strs and tuples of numbers, or lists of such items
+ * compare: numbers, strs, tuples of numbers, None with None, or lists of such items
  * (lists of lists compare as Python's, item by item). */
 static bool comparable_items(const Type *a, const Type *b) {
-  if (!a || !b) return true;
+  if (!a || !b || (a->kind == TY_NONE && b->kind == TY_NONE)) return true;  /* None items: always equal */
   if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
   if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
   return ty_item_ordered(a) || ty_is_complex(a);
@@ -1278,7 +1278,8 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
   LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), la, lb, "");
   LLVMValueRef at = lo_alloca(l, l->mod->i64, "differs");
   LLVMBuildStore(l->b, m, at);
-  if (ta->elem && tb->elem) {
+  bool by_items = ta->elem && tb->elem && ta->elem->kind != TY_NONE;  /* lists of None differ by their lengths alone */
+  if (by_items) {
     LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m, NULL, "list.compare");
     LLVMValueRef x = lo_load_scalar(l, ta->elem, lo_list_item_addr(l, ta->elem, a, loop.index));
     LLVMValueRef y = lo_load_scalar(l, tb->elem, lo_list_item_addr(l, tb->elem, b, loop.index));
@@ -1297,7 +1298,7 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, m, ""), done, items);
   position(l, items);
   LLVMValueRef by_item = const_bool(l, op == OP_NE);
-  if (ta->elem && tb->elem) {
+  if (by_items) {
     LLVMValueRef x = lo_load_scalar(l, ta->elem, lo_list_item_addr(l, ta->elem, a, i));
     LLVMValueRef y = lo_load_scalar(l, tb->elem, lo_list_item_addr(l, tb->elem, b, i));
     by_item = lo_compare_values(l, op, x, ta->elem, y, tb->elem);

@@ -2,7 +2,7 @@
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
- * ("(1, 2.5)", "(1,)"); a number class (type(x), numpy.int32) as its
+ * ("(1, 2.5)", "(1,)"); a timedelta64 as NumPy's str() ("3 days", NaT); a number class (type(x), numpy.int32) as its
  * name, as Numba prints it; floats as Python and NumPy
  * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
  * prints them in kernels (%f). The format is made here; the GPU's vprintf
@@ -16,10 +16,11 @@
  * numbers, bools, None, strings and bytes (a tuple writes its items' repr,
  * which print does not make for arrays). */
 static bool printable(const Type *t) {
+  if (t->kind == TY_TIMEDELTA) return true;  /* as NumPy's str(): "3 days" (a tuple's item, its repr, is refused) */
   if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++)
-      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY) return false;
+      if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_TIMEDELTA) return false;
     return true;
   }
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
@@ -33,7 +34,7 @@ static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmember
 static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (host_only(t->fields[i])) return true;
-  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY;
+  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
@@ -117,6 +118,10 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     lo_store_storage(l, t, mem, v);
     put(f, "%Y");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, mem, l->mod->i64, "");
+  } else if (t->kind == TY_TIMEDELTA) {  /* %m and its unit's code: "3 days", or NaT (print.c) */
+    put(f, "%m");
+    put(f, (char[]){(char)('a' + t->unit), 0});
+    slot[(*used)++] = v;
   } else if (t->kind == TY_STR) {
     put(f, in_tuple ? "%R" : "%U");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");

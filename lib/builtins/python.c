@@ -823,6 +823,15 @@ static LLVMValueRef lo_hash(Lower *l, Node *n) {
  * tuple's fields. The call becomes the constant, so that a branch on it
  * is pruned (`if hasattr(x, "shape"): ...` for an array and a number). */
 static bool has_member(const Type *t, const char *name) {
+  /* what every Python object has from object (dir(object())), a hashable one's __hash__ or an unhashable
+   * one's None: hasattr() of them is true whatever the value (getattr() of them stays unsupported) */
+  static const char *const of_object[] = {"__class__", "__delattr__", "__dir__", "__doc__", "__eq__", "__format__",
+                                          "__ge__", "__getattribute__", "__gt__", "__hash__", "__init__",
+                                          "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__", "__reduce__",
+                                          "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__",
+                                          "__subclasshook__"};
+  for (size_t i = 0; i < sizeof of_object / sizeof *of_object; i++)
+    if (!strcmp(name, of_object[i])) return true;
   if (t->kind == TY_RECORD || t->kind == TY_CLASS || (t->kind == TY_TUPLE && t->callee && t->names))
     for (int i = 0; i < t->nfields; i++)
       if (!strcmp(t->names[i], name)) return true;

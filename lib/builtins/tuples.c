@@ -70,9 +70,9 @@ static Node *constant_slice(Infer *in, const Node *ix) {
   return s;
 }
 
-/* t[index] of a tuple: a constant picks its item, a slice of constants
- * (or a variable bound once to one) a tuple of items, a variable an item
- * of a homogeneous tuple. */
+/* t[index] of a tuple: a constant (or an index known when compiled) picks
+ * its item, a slice of constants (or a variable bound once to one) a tuple
+ * of items, a variable an item of a homogeneous tuple. */
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   Node *ix = n->rhs;
   int64_t i;
@@ -86,6 +86,14 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
     const Type *f[64];
     for (int64_t k = 0; k < count; k++) f[k] = t->fields[first + k * step];
     return ty_tuple((int)count, f);
+  }
+  const Node *known = !t->nfields || n->str || homogeneous(t) || constant_int(ix, &i) ? NULL : ty_constant(in, ix);
+  if (known && known->kind == N_INT) {
+    /* a heterogeneous tuple's index known when compiled (a variable bound once to a constant, a parameter
+     * literally() froze), as Numba types it as a literal: the constant, for the lowering too */
+    Node *c = arena_alloc(in->f->arena, sizeof(Node));
+    *c = (Node){.kind = N_INT, .line = ix->line, .col = ix->col, .ival = known->ival};
+    n->rhs = ix = c;
   }
   if (!n->str && constant_int(ix, &i)) {
     if (i < 0) i += t->nfields;

@@ -16,6 +16,7 @@ from ruchey.types import deferred_type, none, optional  # as numba.none, numba.o
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
 from ruchey.ccallback import carray, cfunc, farray
 from ruchey import typed
+from ruchey import _stdlib  # noqa: F401  (registers functools.reduce and its kin for compiled code)
 from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
