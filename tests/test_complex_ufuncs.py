@@ -1,0 +1,114 @@
+"""NumPy's ufuncs of complex numbers beyond cmath's: reciprocal, sign, rint,
+exp2, log2, log1p, expm1 (one operand) and maximum, minimum, fmax, fmin,
+float_power (two), on complex64 and complex128 arrays and scalars, each
+compared with the function's Python original (NumPy) on generated values,
+NaN, infinities and signed zeros included."""
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from ruchey import njit
+
+SPECIAL = (0.0, -0.0, 1.0, -1.0, 2.5, -0.5, math.inf, -math.inf, math.nan)
+
+
+def special_array(dtype):
+    return np.array([complex(a, b) for a, b in itertools.product(SPECIAL, SPECIAL)], dtype=dtype)
+
+
+def random_array(seed, dtype, n=200, scale=4.0):
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-scale, scale, n) + 1j * rng.uniform(-scale, scale, n)).astype(dtype)
+
+
+def same(expected, got, rtol):
+    expected, got = np.asarray(expected), np.asarray(got)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    for part in (np.real, np.imag):
+        e, g = part(expected), part(got)
+        assert np.array_equal(np.isnan(e), np.isnan(g))
+        assert np.allclose(e, g, rtol=rtol, atol=0, equal_nan=True)
+
+
+def unary(fn):
+    return njit(lambda a: fn(a))
+
+
+EXACT = {"reciprocal": np.reciprocal, "sign": np.sign, "rint": np.rint}
+TRANSCENDENTAL = {"exp2": np.exp2, "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(EXACT))
+def test_exact_complex_ufunc_matches_numpy_on_specials(name, dtype):
+    f = unary(EXACT[name])
+    for a in (special_array(dtype), random_array(1, dtype, scale=1e3)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            same(f.py_func(a), f(a), 1e-6 if dtype == np.complex64 else 1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(TRANSCENDENTAL))
+def test_transcendental_complex_ufunc_matches_numpy(name, dtype):
+    f = unary(TRANSCENDENTAL[name])
+    a = random_array(2, dtype)
+    same(f.py_func(a), f(a), 1e-5 if dtype == np.complex64 else 1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(EXACT) + sorted(TRANSCENDENTAL))
+def test_complex_ufunc_of_a_scalar_is_a_complex(name):
+    f = unary({**EXACT, **TRANSCENDENTAL}[name])
+    for z in (1.5 - 2j, -0.25 + 0.75j, 3j):
+        expected, got = f.py_func(z), f(z)
+        assert isinstance(got, complex)
+        assert abs(expected - got) <= 1e-12 * abs(expected) + 1e-300
+
+
+def test_sign_of_zero_and_nan():
+    f = unary(np.sign)
+    a = np.array([0j, complex(math.nan, 0), complex(0, math.nan), 0.0 - 2j])
+    same(f.py_func(a), f(a), 0)
+
+
+PICKS = {"maximum": np.maximum, "minimum": np.minimum, "fmax": np.fmax, "fmin": np.fmin}
+
+
+@pytest.mark.parametrize("name", sorted(PICKS))
+def test_complex_pick_follows_numpy_order_and_nan_rules(name):
+    fn = PICKS[name]
+    f = njit(lambda a, b: fn(a, b))
+    s = special_array(np.complex128)
+    a, b = np.repeat(s, s.size), np.tile(s, s.size)  # every pair
+    same(f.py_func(a, b), f(a, b), 0)
+
+
+@pytest.mark.parametrize("name", sorted(PICKS))
+def test_complex_pick_mixes_dtypes_and_scalars(name):
+    fn = PICKS[name]
+    f = njit(lambda a, b: fn(a, b))
+    a = random_array(3, np.complex64, n=30)
+    b = np.linspace(-3, 3, 30)
+    same(f.py_func(a, b), f(a, b), 0)
+    same(f.py_func(a, 0.5 + 1j), f(a, 0.5 + 1j), 0)
+    assert f(1 + 2j, 1 + 3j) == f.py_func(1 + 2j, 1 + 3j)
+
+
+def test_float_power_of_complex_is_complex128():
+    f = njit(lambda a, b: np.float_power(a, b))
+    a = random_array(4, np.complex64, n=40)
+    b = random_array(5, np.complex128, n=40)
+    same(f.py_func(a, b), f(a, b), 1e-12)
+    same(f.py_func(a, 2.5), f(a, 2.5), 1e-12)
+    x = np.linspace(0.5, 3, 40)
+    same(f.py_func(x, 1 - 1j), f(x, 1 - 1j), 1e-12)
+
+
+def test_complex_pick_of_strings_is_a_typing_error():
+    from ruchey import TypingError
+    f = njit(lambda a, b: np.maximum(a, b))
+    with pytest.raises(TypingError):
+        f(np.ones(3, np.complex128), "x")
