@@ -112,3 +112,76 @@ def test_complex_pick_of_strings_is_a_typing_error():
     f = njit(lambda a, b: np.maximum(a, b))
     with pytest.raises(TypingError):
         f(np.ones(3, np.complex128), "x")
+
+
+# ---------------------------------------------------------------- reductions
+
+def nan_sprinkled(seed, shape, dtype=np.complex128):
+    rng = np.random.default_rng(seed)
+    a = (rng.uniform(-3, 3, shape) + 1j * rng.uniform(-3, 3, shape)).astype(dtype)
+    flat = a.reshape(-1)
+    for k, v in zip(rng.choice(flat.size, 4, replace=False), (complex(math.nan, 1), complex(1, math.nan),
+                                                              complex(math.nan, math.nan), complex(math.inf, 0))):
+        flat[k] = v
+    a.flat[3] = a.flat[7]  # ties
+    return a
+
+
+NAN_REDUCTIONS = {"nansum": np.nansum, "nanprod": np.nanprod, "nanmean": np.nanmean,
+                  "nanmin": np.nanmin, "nanmax": np.nanmax, "ptp": np.ptp}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(NAN_REDUCTIONS))
+def test_complex_nan_reduction_of_whole_array(name, dtype):
+    fn = NAN_REDUCTIONS[name]
+    f = njit(lambda a: fn(a))
+    for seed in range(3):
+        a = nan_sprinkled(seed, (5, 6), dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = f.py_func(a)
+        same(np.asarray(expected), np.asarray(f(a), dtype=np.asarray(expected).dtype), 1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(NAN_REDUCTIONS))
+def test_complex_nan_reduction_along_an_axis(name):
+    fn = NAN_REDUCTIONS[name]
+    f = njit(lambda a, k: fn(a, axis=k))
+    a = nan_sprinkled(7, (4, 5, 3))
+    for k in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            same(f.py_func(a, k), f(a, k), 1e-12)
+
+
+def test_complex_nanmin_of_all_nan_is_nan():
+    f = njit(lambda a: np.nanmin(a))
+    a = np.array([complex(math.nan, 1), complex(2, math.nan)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = f.py_func(a)
+    got = f(a)
+    assert np.isnan(got) and np.isnan(expected)
+
+
+def test_complex_ptp_of_empty_raises_value_error():
+    f = njit(lambda a: np.ptp(a))
+    with pytest.raises(ValueError):
+        f(np.zeros(0, np.complex128))
+
+
+def test_complex_sum_with_a_complex_dtype_accumulates_in_it():
+    f = njit(lambda a: a.sum(dtype=np.complex64))
+    g = njit(lambda a: np.prod(a, axis=0, dtype=np.complex128))
+    a = random_array(8, np.complex128, n=24).reshape(6, 4)
+    assert abs(f(a) - f.py_func(a)) <= 1e-5 * abs(f.py_func(a))
+    b = random_array(3, np.complex64, n=24).reshape(6, 4)
+    same(g.py_func(b), g(b), 1e-12)
+
+
+def test_complex_sum_with_a_real_dtype_is_a_typing_error():
+    from ruchey import TypingError
+    f = njit(lambda a: a.sum(dtype=np.float64))
+    with pytest.raises(TypingError):
+        f(np.ones(3, np.complex128))
