@@ -185,3 +185,64 @@ def test_complex_sum_with_a_real_dtype_is_a_typing_error():
     f = njit(lambda a: a.sum(dtype=np.float64))
     with pytest.raises(TypingError):
         f(np.ones(3, np.complex128))
+
+
+# ---------------------------------------------------------------- round, arange, linspace
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_round_of_complex_rounds_each_part(dtype):
+    f = njit(lambda a, d: np.round(a, d))
+    g = njit(lambda a: a.round(2))
+    h = njit(lambda a: np.around(a))
+    a = np.concatenate([random_array(6, dtype, n=50, scale=500), special_array(dtype),
+                        np.array([0.5 + 1.5j, 2.5 - 0.5j, -3.5 + 4.5j], dtype)])
+    for d in (-2, -1, 0, 1, 3):
+        same(f.py_func(a, d), f(a, d), 0)
+    same(g.py_func(a), g(a), 0)
+    same(h.py_func(a), h(a), 0)
+
+
+def test_round_of_a_complex_scalar():
+    f = njit(lambda z, d: np.round(z, d))
+    for z in (1.2345 - 6.789j, 2.5 + 3.5j, -0.5j):
+        for d in (0, 1, 2):
+            assert f(z, d) == f.py_func(z, d)
+
+
+def test_round_of_complex_into_out():
+    f = njit(lambda a, o: np.round(a, 1, o))
+    a = random_array(7, np.complex128, n=20)
+    o1, o2 = np.zeros(20, np.complex128), np.zeros(20, np.complex128)
+    f.py_func(a, o1)
+    f(a, o2)
+    same(o1, o2, 0)
+
+
+def test_arange_of_complex_bounds():
+    f3 = njit(lambda a, b, c: np.arange(a, b, c))
+    f1 = njit(lambda b: np.arange(b))
+    for args in [(1 + 1j, 5 + 2j, 1 + 0j), (0j, 10 + 10j, 1 + 1j), (2 - 1j, -3 + 0j, -0.5 + 0.25j),
+                 (0j, 3 + 0j, 0.5 + 0j), (1 + 0j, 0j, 1 + 0j), (0.0, 4 + 4j, 1.5)]:
+        same(f3.py_func(*args), f3(*args), 1e-15)
+    for b in (3 + 1j, 4 + 0j, 5 + 9j, 1j):
+        same(f1.py_func(b), f1(b), 0)
+
+
+def test_arange_of_complex_step_zero_raises():
+    f = njit(lambda a, b, c: np.arange(a, b, c))
+    with pytest.raises(ZeroDivisionError):
+        f(0j, 3 + 0j, 0j)
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_of_complex_ends(endpoint):
+    f = njit(lambda a, b, n, e: np.linspace(a, b, n, e))
+    for a, b in [(1 + 2j, 5 - 1j), (0j, 1.0), (-3.0, 2j), (1 + 1j, 1 + 1j), (2 + 0j, 2 + 5j)]:
+        for num in (0, 1, 2, 7):
+            same(f.py_func(a, b, num, endpoint), f(a, b, num, endpoint), 1e-15)
+
+
+def test_linspace_of_complex64_ends_keeps_complex64():
+    f = njit(lambda a, b: np.linspace(a, b, 5))
+    a, b = np.complex64(1 + 2j), np.complex64(3 - 1j)
+    same(f.py_func(a, b), f(a, b), 1e-6)
