@@ -246,3 +246,44 @@ def test_linspace_of_complex64_ends_keeps_complex64():
     f = njit(lambda a, b: np.linspace(a, b, 5))
     a, b = np.complex64(1 + 2j), np.complex64(3 - 1j)
     same(f.py_func(a, b), f(a, b), 1e-6)
+
+
+SPREADS = {"nanvar": np.nanvar, "nanstd": np.nanstd}
+
+
+@pytest.mark.parametrize("name", sorted(SPREADS))
+def test_complex_nanvar_and_nanstd_leave_nan_out(name):
+    fn = SPREADS[name]
+    f = njit(lambda a: fn(a))
+    g = njit(lambda a, k, d: fn(a, axis=k, ddof=d))
+    a = nan_sprinkled(11, (4, 5))
+    a[a == complex(math.inf, 0)] = 1 + 1j  # (an infinity's deviation is NaN both ways)
+    same(f.py_func(a), f(a), 1e-12)
+    for k in (0, 1):
+        for d in (0, 1):
+            same(g.py_func(a, k, d), g(a, k, d), 1e-12)
+
+
+def test_complex_nanvar_without_degrees_of_freedom_is_nan():
+    f = njit(lambda a, d: np.nanvar(a, ddof=d))
+    a = np.array([1 + 1j, complex(math.nan, 0), 2 - 1j])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for d in (1, 2, 3):
+            same(np.asarray(f.py_func(a, d)), np.asarray(f(a, d)), 1e-12)
+
+
+CUMULATIVE = {"nancumsum": np.nancumsum, "nancumprod": np.nancumprod}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", sorted(CUMULATIVE))
+def test_complex_nancumulative_takes_nan_as_identity(name, dtype):
+    fn = CUMULATIVE[name]
+    f = njit(lambda a: fn(a))
+    g = njit(lambda a, k: fn(a, axis=k))
+    a = nan_sprinkled(12, (4, 5), dtype)
+    a[a == complex(math.inf, 0)] = 0.5j  # (no overflow into the products)
+    same(f.py_func(a), f(a), 1e-5)
+    for k in (0, 1):
+        same(g.py_func(a, k), g(a, k), 1e-5)

@@ -3,8 +3,8 @@
  * of |x - mean|**2, as NumPy computes them), any and all (an element is
  * true where either part is nonzero), min, max, argmin and argmax
  * (NumPy's order: by real part, then imaginary part; the first element
- * holding a NaN wins), ptp (max - min); nansum, nanprod, nanmean, nanmin
- * and nanmax (an element with a NaN part left out, as NumPy's), of the
+ * holding a NaN wins), ptp (max - min); nansum, nanprod, nanmean, nanvar,
+ * nanstd, nanmin and nanmax (an element with a NaN part left out, as NumPy's), of the
  * whole array or along an axis; sums, products and means take a complex
  * dtype= to accumulate in.
  *
@@ -17,17 +17,17 @@
 
 /* the row's ival */
 enum {
-  CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_NANSUM, CR_NANPROD, CR_NANMEAN,
+  CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_NANSUM, CR_NANPROD, CR_NANMEAN, CR_NANVAR, CR_NANSTD,
   CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX, CR_NANMIN, CR_NANMAX, CR_PTP,
 };
 
-static bool spreads(int which) { return which == CR_VAR || which == CR_STD; }
+static bool spreads(int which) { return which == CR_VAR || which == CR_STD || which == CR_NANVAR || which == CR_NANSTD; }
 static bool picks(int which) { return which >= CR_MIN; }
 static bool indexes(int which) { return which == CR_ARGMIN || which == CR_ARGMAX; }
 static bool truths(int which) { return which == CR_ANY || which == CR_ALL; }
 /* nansum ... nanmax: an element with a NaN part counts as missing (NumPy's isnan of complex) */
 static bool skips_nan(int which) {
-  return (which >= CR_NANSUM && which <= CR_NANMEAN) || which == CR_NANMIN || which == CR_NANMAX;
+  return (which >= CR_NANSUM && which <= CR_NANSTD) || which == CR_NANMIN || which == CR_NANMAX;
 }
 
 /* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
@@ -147,7 +147,8 @@ static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
   LLVMValueRef d = rd_sub(l, a->elem, x, a->center);
   LLVMValueRef re = lo_complex_real(l, d), im = lo_complex_imag(l, d);
   LLVMValueRef sq = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, re, re, ""), LLVMBuildFMul(l->b, im, im, ""), "");
-  LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, cur, sq, ""), a->var);
+  LLVMValueRef next = LLVMBuildFAdd(l->b, cur, sq, "");
+  LLVMBuildStore(l->b, a->skip_nan ? LLVMBuildSelect(l->b, has_nan(l, x), cur, next, "") : next, a->var);
 }
 
 /* op over one output's elements, from init */
@@ -158,11 +159,16 @@ static LLVMValueRef fold(Lower *l, const Reduce *r, LLVMValueRef *at, const Type
   return rd_load(l, a.var);
 }
 
+/* the elements counted: nanmean's, nanvar's, those without NaN */
+static LLVMValueRef counted(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *f64 = TYS(TY_F64);
+  return skips_nan(r->which) ? fold(l, r, at, f64, COUNT, lo_fconst(l, f64, 0), NULL) : count_of(l, r);
+}
+
 /* nanmean: over the elements without NaN (0/0, NaN, where none is) */
 static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
-  const Type *e = r->acc, *f64 = TYS(TY_F64);
-  LLVMValueRef count = r->which == CR_NANMEAN ? fold(l, r, at, f64, COUNT, lo_fconst(l, f64, 0), NULL) : count_of(l, r);
-  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), count);
+  const Type *e = r->acc;
+  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), counted(l, r, at));
 }
 
 /* min, max, argmin, argmax: the element kept so far, its index, and the
@@ -237,10 +243,12 @@ static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   LLVMValueRef m = mean_of(l, r, at);
   LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
   const Type *f64 = TYS(TY_F64);
-  LLVMValueRef dof = LLVMBuildFSub(l->b, count_of(l, r), r->ddof, ""), zero = lo_fconst(l, f64, 0);
-  dof = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, dof, zero, ""), zero, dof, "");
+  LLVMValueRef dof = LLVMBuildFSub(l->b, counted(l, r, at), r->ddof, ""), zero = lo_fconst(l, f64, 0);
+  /* nanvar and nanstd: NaN where no degree of freedom is left, as NumPy's */
+  LLVMValueRef below = LLVMBuildFCmp(l->b, skips_nan(r->which) ? LLVMRealOLE : LLVMRealOLT, dof, zero, "");
+  dof = LLVMBuildSelect(l->b, below, skips_nan(r->which) ? lo_fconst(l, f64, __builtin_nan("")) : zero, dof, "");
   LLVMValueRef v = LLVMBuildFDiv(l->b, ss, lo_convert(l, dof, f64, p), "");
-  return r->which == CR_STD ? lo_intrinsic1(l, "llvm.sqrt", p, v) : v;
+  return r->which == CR_STD || r->which == CR_NANSTD ? lo_intrinsic1(l, "llvm.sqrt", p, v) : v;
 }
 
 static void reduce_output(Lower *l, LLVMValueRef *idx, void *arg) {
@@ -289,7 +297,8 @@ const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("max", CR_MAX), REDUCE_OF_COMPLEX("argmin", CR_ARGMIN), REDUCE_OF_COMPLEX("argmax", CR_ARGMAX),
   REDUCE_OF_COMPLEX("any", CR_ANY), REDUCE_OF_COMPLEX("all", CR_ALL), REDUCE_OF_COMPLEX("amin", CR_MIN),
   REDUCE_OF_COMPLEX("amax", CR_MAX), REDUCE_OF_COMPLEX("nansum", CR_NANSUM), REDUCE_OF_COMPLEX("nanprod", CR_NANPROD),
-  REDUCE_OF_COMPLEX("nanmean", CR_NANMEAN), REDUCE_OF_COMPLEX("nanmin", CR_NANMIN),
+  REDUCE_OF_COMPLEX("nanmean", CR_NANMEAN), REDUCE_OF_COMPLEX("nanvar", CR_NANVAR),
+  REDUCE_OF_COMPLEX("nanstd", CR_NANSTD), REDUCE_OF_COMPLEX("nanmin", CR_NANMIN),
   REDUCE_OF_COMPLEX("nanmax", CR_NANMAX), REDUCE_OF_COMPLEX("ptp", CR_PTP),
   BI_END,
 };
