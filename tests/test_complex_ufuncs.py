@@ -287,3 +287,42 @@ def test_complex_nancumulative_takes_nan_as_identity(name, dtype):
     same(f.py_func(a), f(a), 1e-5)
     for k in (0, 1):
         same(g.py_func(a, k), g(a, k), 1e-5)
+
+
+# ---------------------------------------------------------------- searchsorted, interp
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_of_complex_in_numpy_order(side):
+    f = njit(lambda a, v: np.searchsorted(a, v, side=side))
+    g = njit(lambda a, v: a.searchsorted(v))
+    rng = np.random.default_rng(13)
+    parts = np.array([-1.0, 0.0, 1.0, 2.0, math.nan])
+    a = np.sort(rng.choice(parts, 30) + 1j * rng.choice(parts, 30))  # NaN parts sort last, ties kept
+    v = special_array(np.complex128)
+    same(f.py_func(a, v).astype(np.complex128), f(a, v).astype(np.complex128), 0)
+    assert np.array_equal(g.py_func(a, v), g(a, v))
+    for z in (0.5 + 0j, 1 + 1j, complex(1, math.nan), complex(math.nan, 0)):
+        assert f(a, z) == f.py_func(a, z)
+    x = np.sort(rng.uniform(-2, 2, 10))  # real elements, complex needles
+    assert np.array_equal(f.py_func(x, v), f(x, v))
+
+
+def test_interp_of_complex_values_interpolates_each_part():
+    f = njit(lambda x, xp, fp: np.interp(x, xp, fp))
+    g = njit(lambda x, xp, fp, lo, hi: np.interp(x, xp, fp, lo, hi))
+    rng = np.random.default_rng(14)
+    xp = np.sort(rng.uniform(-5, 5, 12))
+    fp = rng.uniform(-3, 3, 12) + 1j * rng.uniform(-3, 3, 12)
+    x = np.concatenate([rng.uniform(-7, 7, 40), xp[:3], [math.nan, math.inf, -math.inf]])
+    same(f.py_func(x, xp, fp), f(x, xp, fp), 1e-12)
+    same(g.py_func(x, xp, fp, 9j, -1 + 0j), g(x, xp, fp, 9j, -1 + 0j), 1e-12)
+    assert f(0.25, xp, fp) == f.py_func(0.25, xp, fp)
+    one = np.array([1.0]), np.array([2 - 3j])
+    same(f.py_func(x, *one), f(x, *one), 0)
+
+
+def test_interp_of_complex_x_is_a_typing_error():
+    from ruchey import TypingError
+    f = njit(lambda x, xp, fp: np.interp(x, xp, fp))
+    with pytest.raises(TypingError):
+        f(np.ones(3, np.complex128), np.arange(3.0), np.arange(3.0))
