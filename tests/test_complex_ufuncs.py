@@ -12,6 +12,8 @@ import pytest
 
 from ruchey import njit
 
+from conftest import NUMPY1
+
 SPECIAL = (0.0, -0.0, 1.0, -1.0, 2.5, -0.5, math.inf, -math.inf, math.nan)
 
 
@@ -326,3 +328,31 @@ def test_interp_of_complex_x_is_a_typing_error():
     f = njit(lambda x, xp, fp: np.interp(x, xp, fp))
     with pytest.raises(TypingError):
         f(np.ones(3, np.complex128), np.arange(3.0), np.arange(3.0))
+
+
+# ---------------------------------------------------------------- in kernels (computed inline)
+
+KERNEL_UFUNCS = {"exp2": np.exp2, "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1,
+                 "reciprocal": np.reciprocal, "sign": np.sign, "rint": np.rint}
+
+
+@pytest.mark.parametrize("name", sorted(KERNEL_UFUNCS))
+def test_complex_ufunc_in_a_kernel_matches_numpy(name):
+    from ruchey import cuda
+    if name == "sign" and NUMPY1:
+        pytest.skip("kernels compute NumPy 2's sign")
+    fn = KERNEL_UFUNCS[name]
+
+    @cuda.jit
+    def kernel(z, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = fn(z[i])
+
+    z = random_array(15, np.complex128, n=100)
+    z[:4] = [0j, 1.5 + 0j, -2.5j, 0.5 - 0.5j]
+    out = np.zeros(z.size, np.complex128)
+    kernel[(z.size + 31) // 32, 32](z, out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same(fn(z), out, 1e-12)
