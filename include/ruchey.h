@@ -1023,6 +1023,8 @@ double rt_i0(double x);
 enum {
   CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,
   CM_SINH, CM_COSH, CM_TANH, CM_ASINH, CM_ACOSH, CM_ATANH,
+  /* NumPy's ufuncs of complex that cmath lacks */
+  CM_EXP2, CM_LOG2, CM_LOG1P, CM_EXPM1, CM_RECIPROCAL, CM_SIGN, CM_RINT,
 };
 /* builtins/complex_rt.c: cmath's function fn (its CM_ number) of re + im j into
  * out[2], with CPython's errors if python (recorded, the status returned);

@@ -215,7 +215,7 @@ def test_bad_arguments_are_clear_errors():
     def with_dtype(a):
         return np.sum(a, dtype=np.float64)
 
-    with pytest.raises(TypingError, match="takes no dtype"):
+    with pytest.raises(TypingError, match="takes a complex dtype alone"):
         with_dtype(np.zeros(3, np.complex128))
 
     @njit

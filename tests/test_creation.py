@@ -614,10 +614,14 @@ def test_arange_of_a_complex_dtype_fills_the_real_parts():
         check(complex_ranges, n, start, step)
 
 
-def test_arange_of_complex_bounds_is_a_typing_error():
-    f = define("@ruchey.njit\ndef f(n):\n    return np.arange(1j, n)\n")
-    with pytest.raises(ruchey.TypingError, match="needs ints or floats"):
-        f(3)
+def test_arange_of_complex_bounds_is_complex():
+    f = define("@ruchey.njit\ndef f(n):\n    return np.arange(1j, n), np.arange(1j, n + 2j, 0.5 + 0.5j)\n")
+    for n in (0, 3, 5.5):
+        for e, g in zip(f.py_func(n), f(n)):
+            assert g.dtype == e.dtype and np.allclose(g, e, rtol=1e-15)
+    g = define("@ruchey.njit\ndef g(n):\n    return np.arange(1j, n, dtype=np.float64)\n", "g")
+    with pytest.raises(ruchey.TypingError, match="complex bounds makes complex values"):
+        g(3)
 
 
 @ruchey.njit

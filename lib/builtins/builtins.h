@@ -171,6 +171,8 @@ const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a);
 const Type *ty_ufunc_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);
 /* a op b (a comparison) of two elements, in the dtype NumPy compares them in */
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb);
+/* NumPy's order of complex numbers (op: OP_LT, LE, GT or GE) */
+LLVMValueRef lo_complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b);
 /* a ufunc row's call on numbers: its lower_elem with NumPy's semantics */
 LLVMValueRef lo_ufunc_call(Lower *l, Node *n);
 const char *bi_op_text(int op);  /* an operator's source text ("+", "//"), "?" for none */

@@ -275,6 +275,64 @@ static LLVMValueRef lo_cpow(Lower *l, Node *n) {
   return r;
 }
 
+/* numpy.maximum, minimum, fmax and fmin of complex: by NumPy's order of
+ * complex numbers (ufunc.c's), in the operands' common dtype. maximum and
+ * minimum give the first operand with a NaN part, else the second with
+ * one; fmax and fmin the other operand where one has a NaN (the first
+ * where both have). ival: 'M' maximum, 'm' minimum, 'F' fmax, 'f' fmin. */
+static const Type *ty_numpy_cpick(Infer *in, Node *n, const Type **args) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], elem_of(args[i]), n->bi->name)) return NULL;
+  const Type *t = np_promote(ty_operand_dtype(a, args[0], args[1]), ty_operand_dtype(b, args[1], args[0]));
+  return ty_broadcast_ndim(args, 2) ? ty_elementwise(in, n, args, t) : t;
+}
+
+static LLVMValueRef has_nan(Lower *l, LLVMValueRef z) {
+  LLVMValueRef re = lo_complex_real(l, z), im = lo_complex_imag(l, z);
+  return LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, re, re), fcmp(l, LLVMRealUNO, im, im), "");
+}
+
+static LLVMValueRef lo_cpick_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *t = elem_of(n->ty);
+  LLVMValueRef a = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), t);
+  LLVMValueRef b = lo_convert(l, v[1], elem_of(n->list.items[1]->ty), t);
+  int which = n->bi->ival;
+  bool greater = which == 'M' || which == 'F';
+  LLVMValueRef ordered = lo_complex_order(l, greater ? OP_GE : OP_LE, a, b);
+  LLVMValueRef first = which == 'M' || which == 'm' ? LLVMBuildOr(l->b, has_nan(l, a), ordered, "")
+                                                    : LLVMBuildOr(l->b, has_nan(l, b), ordered, "");
+  return LLVMBuildSelect(l->b, first, a, b, "");
+}
+
+static LLVMValueRef lo_cpick(Lower *l, Node *n) {
+  LLVMValueRef v[2] = {lo_expr(l, n->list.items[0]), lo_expr(l, n->list.items[1])};
+  return lo_cpick_elem(l, n, v);
+}
+
+/* numpy.float_power of complex: a ** b in complex128 */
+static const Type *ty_numpy_cfloat_power(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 2; i++)
+    if (!ty_need_scalar(in, n->list.items[i], elem_of(args[i]), n->bi->name)) return NULL;
+  return ty_broadcast_ndim(args, 2) ? ty_elementwise(in, n, args, TYS(TY_C128)) : TYS(TY_C128);
+}
+
+static LLVMValueRef lo_cfloat_power_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef a = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), c);
+  LLVMValueRef b = lo_convert(l, v[1], elem_of(n->list.items[1]->ty), c);
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_binop_values(l, OP_POW, c, a, c, b, c);
+  l->numpy_semantics = saved;
+  return r;
+}
+
+static LLVMValueRef lo_cfloat_power(Lower *l, Node *n) {
+  LLVMValueRef v[2] = {lo_expr(l, n->list.items[0]), lo_expr(l, n->list.items[1])};
+  return lo_cfloat_power_elem(l, n, v);
+}
+
 /* The complex row "numpy.f of complex" for numpy.f's call; a TypingError if none. */
 const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
   char name[64];
@@ -431,6 +489,9 @@ static const char *const view_kw[] = {"dtype", NULL};
 #define NUMPY_OF_COMPLEX(name, fn) \
   {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_COMPLEX, fn, 0, ty_numpy_cmath, \
    lo_numpy_cmath, lo_numpy_cmath_elem}
+#define PICK_OF_COMPLEX(name, which) \
+  {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, \
+   ty_numpy_cpick, lo_cpick, lo_cpick_elem}
 #define PREDICATE_OF_COMPLEX(name, which) \
   {"numpy." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, \
    ty_numpy_cpredicate, lo_cpredicate, lo_cpredicate_elem}
@@ -462,7 +523,13 @@ const Builtin bi_complex[] = {
   NUMPY_OF_COMPLEX("tan", CM_TAN), NUMPY_OF_COMPLEX("arcsin", CM_ASIN), NUMPY_OF_COMPLEX("arccos", CM_ACOS),
   NUMPY_OF_COMPLEX("arctan", CM_ATAN), NUMPY_OF_COMPLEX("sinh", CM_SINH), NUMPY_OF_COMPLEX("cosh", CM_COSH),
   NUMPY_OF_COMPLEX("tanh", CM_TANH), NUMPY_OF_COMPLEX("arcsinh", CM_ASINH), NUMPY_OF_COMPLEX("arccosh", CM_ACOSH),
-  NUMPY_OF_COMPLEX("arctanh", CM_ATANH),
+  NUMPY_OF_COMPLEX("arctanh", CM_ATANH), NUMPY_OF_COMPLEX("exp2", CM_EXP2), NUMPY_OF_COMPLEX("log2", CM_LOG2),
+  NUMPY_OF_COMPLEX("log1p", CM_LOG1P), NUMPY_OF_COMPLEX("expm1", CM_EXPM1),
+  NUMPY_OF_COMPLEX("reciprocal", CM_RECIPROCAL), NUMPY_OF_COMPLEX("sign", CM_SIGN), NUMPY_OF_COMPLEX("rint", CM_RINT),
+  PICK_OF_COMPLEX("maximum", 'M'), PICK_OF_COMPLEX("minimum", 'm'), PICK_OF_COMPLEX("fmax", 'F'),
+  PICK_OF_COMPLEX("fmin", 'f'),
+  {"numpy.float_power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0,
+   ty_numpy_cfloat_power, lo_cfloat_power, lo_cfloat_power_elem},
   {"numpy.absolute of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
    ty_numpy_cabs, lo_cabs, lo_cabs_elem},
   {"numpy.square of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,

@@ -3,7 +3,10 @@
  * of |x - mean|**2, as NumPy computes them), any and all (an element is
  * true where either part is nonzero), min, max, argmin and argmax
  * (NumPy's order: by real part, then imaginary part; the first element
- * holding a NaN wins), of the whole array or along an axis.
+ * holding a NaN wins), ptp (max - min); nansum, nanprod, nanmean, nanvar,
+ * nanstd, nanmin and nanmax (an element with a NaN part left out, as NumPy's), of the
+ * whole array or along an axis; sums, products and means take a complex
+ * dtype= to accumulate in.
  *
  * reduce.c's passes run on vector lanes of numbers; a complex element is
  * a pair of them, so these run one element at a time, in C order, with
@@ -13,12 +16,19 @@
 #include "builtins/reduce.h"
 
 /* the row's ival */
-enum { CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX };
+enum {
+  CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_NANSUM, CR_NANPROD, CR_NANMEAN, CR_NANVAR, CR_NANSTD,
+  CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX, CR_NANMIN, CR_NANMAX, CR_PTP,
+};
 
-static bool spreads(int which) { return which == CR_VAR || which == CR_STD; }
+static bool spreads(int which) { return which == CR_VAR || which == CR_STD || which == CR_NANVAR || which == CR_NANSTD; }
 static bool picks(int which) { return which >= CR_MIN; }
 static bool indexes(int which) { return which == CR_ARGMIN || which == CR_ARGMAX; }
 static bool truths(int which) { return which == CR_ANY || which == CR_ALL; }
+/* nansum ... nanmax: an element with a NaN part counts as missing (NumPy's isnan of complex) */
+static bool skips_nan(int which) {
+  return (which >= CR_NANSUM && which <= CR_NANSTD) || which == CR_NANMIN || which == CR_NANMAX;
+}
 
 /* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
  * complex array: the elements' type (var, std: its part's), an array of
@@ -26,11 +36,15 @@ static bool truths(int which) { return which == CR_ANY || which == CR_ALL; }
 static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *dtype = bi_arg(n, 2, "dtype");
   if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
-  if (dtype) return ty_error(in, dtype, "%s() of a complex array takes no dtype", n->bi->name);
+  const Type *acc = NULL;
+  if (dtype && !bi_check_dtype(in, n, dtype, &acc)) return NULL;
+  int which = (int)n->bi->ival;
+  if (acc && (!ty_is_complex(acc) || spreads(which) || picks(which) || truths(which)))
+    return ty_error(in, dtype, "%s() of a complex array takes a complex dtype alone in compiled code, got %s", n->bi->name,
+                    acc->name);
   if ((axis && !bi_check_axis(in, n, axis, a->ty->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
-  int which = (int)n->bi->ival;
-  const Type *e = a->ty->elem;
+  const Type *e = acc ? acc : a->ty->elem;  /* a dtype= accumulates in that complex type, as NumPy's */
   const Type *res = spreads(which) ? lo_complex_part(e) : indexes(which) ? TYS(TY_I64) : truths(which) ? TYS(TY_BOOL) : e;
   return axis && a->ty->ndim > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
 }
@@ -40,6 +54,7 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
 typedef struct Reduce {
   int which;
   const Type *t;        /* the array's type */
+  const Type *acc;      /* the type sums and products accumulate in: the elements' or dtype='s */
   LLVMValueRef v;       /* the array */
   LLVMValueRef ddof;    /* var, std: as a float64 */
   int axis;             /* the axis an output runs along; -1: all the elements */
@@ -61,7 +76,8 @@ typedef struct Walk {
 static void walk_element(Lower *l, LLVMValueRef *idx, void *arg) {
   Walk *w = arg;
   const Type *t = w->r->t;
-  w->each(l, lo_load_scalar(l, t->elem, rd_element_ptr(l, t, w->r->v, idx)), w->arg);
+  LLVMValueRef x = lo_load_scalar(l, t->elem, rd_element_ptr(l, t, w->r->v, idx));
+  w->each(l, lo_convert(l, x, t->elem, w->r->acc), w->arg);
 }
 
 /* The elements of the output at `at` (along r->axis), or all of them. */
@@ -91,19 +107,30 @@ static LLVMValueRef count_of(Lower *l, const Reduce *r) {
   return lo_convert(l, n, TYS(TY_I64), TYS(TY_F64));
 }
 
-enum { DEVIATIONS = -1, ANY = -2, ALL = -3 };
+enum { DEVIATIONS = -1, ANY = -2, ALL = -3, COUNT = -4 };
+
+static LLVMValueRef has_nan(Lower *l, LLVMValueRef x) {
+  return LLVMBuildFCmp(l->b, LLVMRealUNO, lo_complex_real(l, x), lo_complex_imag(l, x), "");
+}
 
 typedef struct Acc {
   const Type *t;        /* the accumulator's type */
   const Type *elem;     /* the elements' */
-  int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2; ANY, ALL: or, and x's truth */
+  int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2; ANY, ALL: or, and x's truth;
+                           COUNT: add 1.0 for an x without NaN */
   LLVMValueRef var;     /* its alloca */
   LLVMValueRef center;  /* the mean the deviations are from */
+  bool skip_nan;        /* an x with a NaN part adds nothing (multiplies by 1) */
 } Acc;
 
 static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
   Acc *a = arg;
   LLVMValueRef cur = rd_load(l, a->var);
+  if (a->op == COUNT) {
+    LLVMValueRef one = LLVMBuildSelect(l->b, has_nan(l, x), lo_fconst(l, a->t, 0), lo_fconst(l, a->t, 1), "");
+    LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, cur, one, ""), a->var);
+    return;
+  }
   if (a->op == ANY || a->op == ALL) {
     LLVMValueRef zero = part_const(l, a->elem, 0);
     LLVMValueRef truth = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_real(l, x), zero, ""),
@@ -112,26 +139,36 @@ static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
     return;
   }
   if (a->op != DEVIATIONS) {
-    LLVMBuildStore(l->b, a->op == OP_MUL ? rd_mul(l, a->t, cur, x) : rd_add(l, a->t, cur, x), a->var);
+    LLVMValueRef next = a->op == OP_MUL ? rd_mul(l, a->t, cur, x) : rd_add(l, a->t, cur, x);
+    if (a->skip_nan) next = LLVMBuildSelect(l->b, has_nan(l, x), cur, next, "");
+    LLVMBuildStore(l->b, next, a->var);
     return;
   }
   LLVMValueRef d = rd_sub(l, a->elem, x, a->center);
   LLVMValueRef re = lo_complex_real(l, d), im = lo_complex_imag(l, d);
   LLVMValueRef sq = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, re, re, ""), LLVMBuildFMul(l->b, im, im, ""), "");
-  LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, cur, sq, ""), a->var);
+  LLVMValueRef next = LLVMBuildFAdd(l->b, cur, sq, "");
+  LLVMBuildStore(l->b, a->skip_nan ? LLVMBuildSelect(l->b, has_nan(l, x), cur, next, "") : next, a->var);
 }
 
 /* op over one output's elements, from init */
 static LLVMValueRef fold(Lower *l, const Reduce *r, LLVMValueRef *at, const Type *t, int op, LLVMValueRef init,
                          LLVMValueRef center) {
-  Acc a = {t, r->t->elem, op, rd_var(l, init, "cacc"), center};
+  Acc a = {t, r->acc, op, rd_var(l, init, "cacc"), center, skips_nan(r->which)};
   walk(l, r, at, accumulate, &a);
   return rd_load(l, a.var);
 }
 
+/* the elements counted: nanmean's, nanvar's, those without NaN */
+static LLVMValueRef counted(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *f64 = TYS(TY_F64);
+  return skips_nan(r->which) ? fold(l, r, at, f64, COUNT, lo_fconst(l, f64, 0), NULL) : count_of(l, r);
+}
+
+/* nanmean: over the elements without NaN (0/0, NaN, where none is) */
 static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
-  const Type *e = r->t->elem;
-  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), count_of(l, r));
+  const Type *e = r->acc;
+  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), counted(l, r, at));
 }
 
 /* min, max, argmin, argmax: the element kept so far, its index, and the
@@ -139,6 +176,7 @@ static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
 typedef struct Pick {
   const Type *elem;
   bool max;
+  bool skip_nan;             /* nanmin, nanmax: NumPy's fmin.reduce, fmax.reduce */
   LLVMValueRef best, at, i;  /* allocas */
 } Pick;
 
@@ -153,8 +191,11 @@ static void pick(Lower *l, LLVMValueRef x, void *arg) {
                                     LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, xr, br, ""),
                                                  LLVMBuildFCmp(l->b, beyond, xi, bi, ""), ""), "");
   LLVMValueRef x_nan = LLVMBuildFCmp(l->b, LLVMRealUNO, xr, xi, ""), best_nan = LLVMBuildFCmp(l->b, LLVMRealUNO, br, bi, "");
-  LLVMValueRef take = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, 0), ""),
-                                  LLVMBuildAnd(l->b, LLVMBuildNot(l->b, best_nan, ""), LLVMBuildOr(l->b, x_nan, better, ""), ""), "");
+  LLVMValueRef first = LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, 0), "");
+  LLVMValueRef take = p->skip_nan  /* an x without NaN replaces one with, or a farther one */
+                        ? LLVMBuildAnd(l->b, LLVMBuildNot(l->b, x_nan, ""), LLVMBuildOr(l->b, best_nan, better, ""), "")
+                        : LLVMBuildAnd(l->b, LLVMBuildNot(l->b, best_nan, ""), LLVMBuildOr(l->b, x_nan, better, ""), "");
+  take = LLVMBuildOr(l->b, first, take, "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, x, best, ""), p->best);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, i, rd_load(l, p->at), ""), p->at);
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), p->i);
@@ -165,37 +206,49 @@ static const char *const empty_messages[] = {
   [CR_MAX] = "zero-size array to reduction operation maximum which has no identity",
   [CR_ARGMIN] = "attempt to get argmin of an empty sequence",
   [CR_ARGMAX] = "attempt to get argmax of an empty sequence",
+  [CR_NANMIN] = "zero-size array to reduction operation fmin which has no identity",
+  [CR_NANMAX] = "zero-size array to reduction operation fmax which has no identity",
+  [CR_PTP] = "zero-size array to reduction operation maximum which has no identity",
 };
 
-static LLVMValueRef pick_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
+static LLVMValueRef pick_by(Lower *l, const Reduce *r, LLVMValueRef *at, bool max) {
   const Type *e = r->t->elem;
   LLVMValueRef zero = const_i64(l, 0);
-  lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, count_of(l, r), lo_fconst(l, TYS(TY_F64), 0), ""), RT_ERR_VALUE,
-              empty_messages[r->which]);
-  Pick p = {e, r->which == CR_MAX || r->which == CR_ARGMAX, rd_var(l, LLVMConstNull(lo_type(l, e)), "cbest"),
-            rd_var(l, zero, "cat"), rd_var(l, zero, "ci")};
+  Pick p = {e, max, skips_nan(r->which), rd_var(l, LLVMConstNull(lo_type(l, e)), "cbest"), rd_var(l, zero, "cat"),
+            rd_var(l, zero, "ci")};
   walk(l, r, at, pick, &p);
   return indexes(r->which) ? rd_load(l, p.at) : rd_load(l, p.best);
 }
 
+/* ptp: max - min, each NumPy's (a NaN wins) */
+static LLVMValueRef pick_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, count_of(l, r), lo_fconst(l, TYS(TY_F64), 0), ""), RT_ERR_VALUE,
+              empty_messages[r->which]);
+  if (r->which == CR_PTP) return rd_sub(l, r->t->elem, pick_by(l, r, at, true), pick_by(l, r, at, false));
+  return pick_by(l, r, at, r->which == CR_MAX || r->which == CR_ARGMAX || r->which == CR_NANMAX);
+}
+
 /* One output: NumPy divides var's sum by max(count - ddof, 0). */
 static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
-  const Type *e = r->t->elem, *p = lo_complex_part(e);
+  const Type *e = r->acc, *p = lo_complex_part(e);
   if (picks(r->which)) return pick_one(l, r, at);
   switch (r->which) {
-  case CR_SUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
-  case CR_PROD: return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
-  case CR_MEAN: return mean_of(l, r, at);
+  case CR_SUM: case CR_NANSUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
+  case CR_PROD: case CR_NANPROD:
+    return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
+  case CR_MEAN: case CR_NANMEAN: return mean_of(l, r, at);
   case CR_ANY: return fold(l, r, at, TYS(TY_BOOL), ANY, LLVMConstInt(l->mod->i1, 0, 0), NULL);
   case CR_ALL: return fold(l, r, at, TYS(TY_BOOL), ALL, LLVMConstInt(l->mod->i1, 1, 0), NULL);
   }
   LLVMValueRef m = mean_of(l, r, at);
   LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
   const Type *f64 = TYS(TY_F64);
-  LLVMValueRef dof = LLVMBuildFSub(l->b, count_of(l, r), r->ddof, ""), zero = lo_fconst(l, f64, 0);
-  dof = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, dof, zero, ""), zero, dof, "");
+  LLVMValueRef dof = LLVMBuildFSub(l->b, counted(l, r, at), r->ddof, ""), zero = lo_fconst(l, f64, 0);
+  /* nanvar and nanstd: NaN where no degree of freedom is left, as NumPy's */
+  LLVMValueRef below = LLVMBuildFCmp(l->b, skips_nan(r->which) ? LLVMRealOLE : LLVMRealOLT, dof, zero, "");
+  dof = LLVMBuildSelect(l->b, below, skips_nan(r->which) ? lo_fconst(l, f64, __builtin_nan("")) : zero, dof, "");
   LLVMValueRef v = LLVMBuildFDiv(l->b, ss, lo_convert(l, dof, f64, p), "");
-  return r->which == CR_STD ? lo_intrinsic1(l, "llvm.sqrt", p, v) : v;
+  return r->which == CR_STD || r->which == CR_NANSTD ? lo_intrinsic1(l, "llvm.sqrt", p, v) : v;
 }
 
 static void reduce_output(Lower *l, LLVMValueRef *idx, void *arg) {
@@ -218,7 +271,9 @@ static LLVMValueRef reduce_along(Lower *l, int k, void *arg) {
 static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *ddof = ty_kwarg(n, "ddof");
   const Type *f64 = TYS(TY_F64);
-  Reduce r = {n->bi->ival, a->ty, lo_expr(l, a), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
+  const Type *acc = axis && a->ty->ndim > 1 ? n->ty->elem : n->ty;
+  if (!ty_is_complex(acc)) acc = a->ty->elem;  /* var, std, any, argmax ... */
+  Reduce r = {n->bi->ival, a->ty, acc, lo_expr(l, a), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
   LLVMValueRef res = axis && a->ty->ndim > 1 ? rd_for_axis(l, axis, a->ty->ndim, n->ty, reduce_along, &r, rd_axis_error)
                                              : reduce_one(l, &r, NULL);
   lo_done_with(l, a, r.v);
@@ -241,6 +296,9 @@ const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD), REDUCE_OF_COMPLEX("min", CR_MIN),
   REDUCE_OF_COMPLEX("max", CR_MAX), REDUCE_OF_COMPLEX("argmin", CR_ARGMIN), REDUCE_OF_COMPLEX("argmax", CR_ARGMAX),
   REDUCE_OF_COMPLEX("any", CR_ANY), REDUCE_OF_COMPLEX("all", CR_ALL), REDUCE_OF_COMPLEX("amin", CR_MIN),
-  REDUCE_OF_COMPLEX("amax", CR_MAX),
+  REDUCE_OF_COMPLEX("amax", CR_MAX), REDUCE_OF_COMPLEX("nansum", CR_NANSUM), REDUCE_OF_COMPLEX("nanprod", CR_NANPROD),
+  REDUCE_OF_COMPLEX("nanmean", CR_NANMEAN), REDUCE_OF_COMPLEX("nanvar", CR_NANVAR),
+  REDUCE_OF_COMPLEX("nanstd", CR_NANSTD), REDUCE_OF_COMPLEX("nanmin", CR_NANMIN),
+  REDUCE_OF_COMPLEX("nanmax", CR_NANMAX), REDUCE_OF_COMPLEX("ptp", CR_PTP),
   BI_END,
 };

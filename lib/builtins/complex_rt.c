@@ -35,9 +35,48 @@ static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
   return RT_OK;
 }
 
+/* NumPy's 1/z: Smith's division, no overflow for large parts */
+static double complex np_reciprocal(double re, double im) {
+  if (fabs(im) <= fabs(re)) {
+    double r = im / re, d = re + im * r;
+    return CMPLX(1 / d, -r / d);
+  }
+  double r = re / im, d = re * r + im;
+  return CMPLX(r / d, -1 / d);
+}
+
+/* NumPy 2's sign: z / |z| (NaN if either part is, the sign of the infinite
+ * part if one is); NumPy 1's: the sign of z in its order of complex
+ * numbers, as a real part. */
+static double complex np_sign(double re, double im) {
+  if (rt_numpy_version < 200) {
+    bool gt = (re > 0 && !isnan(im)) || (re == 0 && im > 0);
+    bool lt = (re < 0 && !isnan(im)) || (re == 0 && im < 0);
+    return CMPLX(gt ? 1.0 : lt ? -1.0 : re == 0 && im == 0 ? 0.0 : NAN, 0.0);
+  }
+  double a = hypot(re, im);
+  if (isnan(a) || (isinf(re) && isinf(im))) return CMPLX(NAN, NAN);
+  if (isinf(re)) return CMPLX(re > 0 ? 1.0 : -1.0, 0.0);
+  if (isinf(im)) return CMPLX(0.0, im > 0 ? 1.0 : -1.0);
+  if (a == 0) return 0;
+  return CMPLX(re / a, im / a);
+}
+
 int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) {
   double complex z = CMPLX(re, im), r;
   switch (fn) {
+  /* NumPy's formulas (npy_math's nc_exp2 ...) */
+  case CM_EXP2: r = cexp(CMPLX(re * 0.693147180559945309417, im * 0.693147180559945309417)); break;
+  case CM_LOG2: r = clog(z), r = CMPLX(creal(r) * 1.44269504088896340736, cimag(r) * 1.44269504088896340736); break;
+  case CM_LOG1P: r = CMPLX(log(hypot(re + 1, im)), atan2(im, re + 1)); break;
+  case CM_EXPM1: {
+    double a = sin(im / 2);
+    r = CMPLX(expm1(re) * cos(im) - 2 * a * a, exp(re) * sin(im));
+    break;
+  }
+  case CM_RECIPROCAL: r = np_reciprocal(re, im); break;
+  case CM_SIGN: r = np_sign(re, im); break;
+  case CM_RINT: r = CMPLX(rint(re), rint(im)); break;
   case CM_SQRT: r = csqrt(z); break;
   case CM_EXP: r = cexp(z); break;
   case CM_LOG: r = clog(z); break;

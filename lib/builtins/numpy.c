@@ -195,6 +195,8 @@ static int arange_nargs(Node *n) { return n->list.len < 3 ? n->list.len : 3; }
 
 static const Type *arange_args_type(Node *n) {
   for (int i = 0; i < arange_nargs(n); i++)
+    if (ty_is_complex(n->list.items[i]->ty)) return TYS(TY_C128);
+  for (int i = 0; i < arange_nargs(n); i++)
     if (ty_is_float(n->list.items[i]->ty)) return TYS(TY_F64);
   return TYS(TY_I64);
 }
@@ -233,9 +235,11 @@ static bool arange_operands(Infer *in, Node *n, const Type **args) {
 static const Type *ty_arange(Infer *in, Node *n, const Type **args) {
   if (!arange_operands(in, n, args)) return NULL;
   for (int i = 0; i < arange_nargs(n); i++)
-    if (!ty_is_scalar(args[i]) || ty_is_complex(args[i]))
-      return ty_error(in, n->list.items[i], "numpy.arange() needs ints or floats in compiled code, got %s", args[i]->name);
+    if (!ty_is_scalar(args[i]))
+      return ty_error(in, n->list.items[i], "numpy.arange() needs numbers in compiled code, got %s", args[i]->name);
   const Type *elem = np_dtype_arg(in, n, 3, arange_args_type(n));
+  if (elem && ty_is_complex(arange_args_type(n)) && !ty_is_complex(elem))
+    return ty_error(in, n, "numpy.arange() of complex bounds makes complex values, not %s", elem->name);
   if (elem && elem->kind == TY_BOOL)
     return ty_error(in, n, "numpy.arange() cannot make bools (NumPy has no fill function for them)");
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
@@ -262,8 +266,11 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
  * start + step converted to the dtype, the others first + i*(second - first)
  * computed in the dtype (a complex dtype's: in its real parts, the
  * imaginary ones zero, as NumPy's complex fill of real bounds). */
+static LLVMValueRef lo_arange_complex(Lower *l, Node *n);
+
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
   const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
+  if (ty_is_complex(t)) return lo_arange_complex(l, n);
   bool floats = ty_is_float(t);
   LLVMValueRef start = floats ? lo_fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? lo_fconst(l, t, 1) : const_i64(l, 1);
   if (n->list.len == 1) {
@@ -299,16 +306,61 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   return a;
 }
 
+/* arange of complex bounds, as NumPy's: as many values as the smaller of
+ * the ceilings of (stop - start) / step's parts, start + i*(second - first)
+ * in each part of the dtype, the first two start and start + step. */
+static LLVMValueRef lo_arange_complex(Lower *l, Node *n) {
+  const Type *t = TYS(TY_C128), *f = TYS(TY_F64), *c = n->ty->elem, *e = lo_complex_part(c);
+  LLVMValueRef start = LLVMConstNull(lo_type(l, t)), stop, step = lo_complex_make(l, t, lo_fconst(l, f, 1), lo_fconst(l, f, 0));
+  if (n->list.len == 1) {
+    stop = lo_expr_as(l, n->list.items[0], t);
+  } else {
+    start = lo_expr_as(l, n->list.items[0], t);
+    stop = lo_expr_as(l, n->list.items[1], t);
+    if (n->list.len >= 3) step = lo_expr_as(l, n->list.items[2], t);
+  }
+  lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, step, t), ""), RT_ERR_ZERODIV, "division by zero");
+  LLVMValueRef q = lo_binop_values(l, OP_DIV, t, lo_binop_values(l, OP_SUB, t, stop, t, start, t), t, step, t);
+  LLVMValueRef count = NULL;
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef part = k ? lo_complex_imag(l, q) : lo_complex_real(l, q);
+    LLVMValueRef ceil = lo_intrinsic1(l, "llvm.ceil", f, part);
+    lo_raise_if(l, fcmp(l, LLVMRealUNO, ceil, ceil), RT_ERR_VALUE, "arange: cannot compute length");
+    ceil = lo_convert(l, lo_intrinsic2(l, "llvm.maxnum", f, ceil, lo_fconst(l, f, 0)), f, TYS(TY_I64));
+    count = k ? LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, ceil, count, ""), ceil, count, "") : ceil;
+  }
+  LLVMValueRef first = lo_convert(l, start, t, c), second = lo_convert(l, lo_binop_values(l, OP_ADD, t, start, t, step, t), t, c);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "arange");
+  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e), part[2];
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef b0 = k ? lo_complex_imag(l, first) : lo_complex_real(l, first);
+    LLVMValueRef b1 = k ? lo_complex_imag(l, second) : lo_complex_real(l, second);
+    part[k] = LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, LLVMBuildFSub(l->b, b1, b0, ""), ""), "");
+  }
+  LLVMValueRef v = lo_complex_make(l, c, part[0], part[1]);
+  v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, loop.index, const_i64(l, 0), ""), first, v, "");
+  v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, loop.index, const_i64(l, 1), ""), second, v, "");
+  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &loop.index, 1, ""), v);
+  lo_loop_end(l, &loop);
+  return a;
+}
+
 static const char *const linspace_kw[] = {"num", "endpoint", "dtype", NULL};
 
 /* The float type linspace computes in: float32 where its ends are (a
- * number written in the source yields), else float64. */
+ * number written in the source yields), else float64; complex ends: the
+ * complex type of those. */
 static const Type *linspace_type(Node *n) {
   const Type *t = NULL;
+  bool complex = false;
   for (int i = 0; i < 2; i++) {
     Node *a = n->list.items[i];
+    complex |= ty_is_complex(a->ty);
     if (!ty_is_weak(a)) t = t ? np_promote(t, a->ty) : a->ty;
   }
+  if (complex) return t && t->kind == TY_C64 ? t : TYS(TY_C128);
   return t && t->kind == TY_F32 ? t : TYS(TY_F64);
 }
 
@@ -326,6 +378,8 @@ static bool spacing_args(Infer *in, Node *n, const Type **args, const char *ends
 /* numpy.linspace(start, stop, num=50, endpoint=True, dtype=None) */
 static const Type *ty_linspace(Infer *in, Node *n, const Type **args) {
   const Type *elem = spacing_args(in, n, args, "numpy.linspace()'s start and stop") ? np_dtype_arg(in, n, 4, linspace_type(n)) : NULL;
+  if (elem && ty_is_complex(linspace_type(n)) && !ty_is_complex(elem))
+    return ty_error(in, n, "numpy.linspace() of complex ends makes complex values, not %s", elem->name);
   return elem ? ty_array(elem, 1, 'C', false) : NULL;
 }
 
@@ -371,14 +425,23 @@ static LLVMValueRef linspace_is_stop(Lower *l, const Linspace *s, LLVMValueRef i
   return LLVMBuildAnd(l->b, s->endpoint, LLVMBuildAnd(l->b, last, many, ""), "");
 }
 
-/* The last value is stop itself with the endpoint; ints are floored. */
+/* The last value is stop itself with the endpoint; ints are floored.
+ * Complex ends: each part's values so, the step's parts zero both or
+ * neither (NumPy's complex step == 0). */
 static LLVMValueRef lo_linspace(Lower *l, Node *n) {
-  const Type *t = linspace_type(n), *e = n->ty->elem;
-  Linspace s = linspace_begin(l, n, t, lo_expr_as(l, n->list.items[0], t), lo_expr_as(l, n->list.items[1], t));
+  const Type *t = linspace_type(n), *e = n->ty->elem, *p = lo_complex_part(t);
+  LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
+  bool complex = ty_is_complex(t);
+  Linspace s = linspace_begin(l, n, p, complex ? lo_complex_real(l, start) : start, complex ? lo_complex_real(l, stop) : stop);
+  Linspace si = complex ? linspace_begin(l, n, p, lo_complex_imag(l, start), lo_complex_imag(l, stop)) : s;
+  if (complex) s.step_zero = si.step_zero = LLVMBuildAnd(l->b, s.step_zero, si.step_zero, "");
   LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1);
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s.num, NULL, "linspace");
-  LLVMValueRef y = LLVMBuildSelect(l->b, linspace_is_stop(l, &s, loop.index), s.stop, linspace_at(l, &s, loop.index), "");
+  LLVMValueRef is_stop = linspace_is_stop(l, &s, loop.index);
+  LLVMValueRef y = complex ? lo_complex_make(l, t, linspace_at(l, &s, loop.index), linspace_at(l, &si, loop.index))
+                           : linspace_at(l, &s, loop.index);
+  y = LLVMBuildSelect(l->b, is_stop, stop, y, "");
   if (ty_is_int(e)) y = lo_intrinsic1(l, "llvm.floor", t, y);
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
   lo_loop_end(l, &loop);
@@ -1232,7 +1295,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
   ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
   ALLOC_ANY("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
-  ALLOC("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
+  ALLOC_ANY("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
   ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),

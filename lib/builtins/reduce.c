@@ -1261,6 +1261,8 @@ static const char *const average_kw[] = {"axis", "weights", NULL};
 #define REDUCTION(name, id, hi, kw) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}, \
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, hi - 1, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
+#define NUMPY_REDUCTION(name, id, hi, kw) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
 
 const Builtin bi_reduce[] = {
   REDUCTION("sum", R_SUM, 3, axis_dtype_kw),
@@ -1276,15 +1278,15 @@ const Builtin bi_reduce[] = {
   REDUCTION("all", R_ALL, 2, axis_kw),
   {"numpy.amin", "numpy", "amin", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MIN, 0, ty_reduce, lo_reduce},
   {"numpy.amax", "numpy", "amax", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MAX, 0, ty_reduce, lo_reduce},
-  RD_FUNCTION("ptp", R_PTP, 2, axis_kw, ty_reduce, lo_reduce),
+  NUMPY_REDUCTION("ptp", R_PTP, 2, axis_kw),
   RD_FUNCTION("count_nonzero", R_COUNT_NONZERO, 2, axis_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nansum", R_NANSUM, 3, axis_dtype_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanprod", R_NANPROD, 3, axis_dtype_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanmean", R_NANMEAN, 3, axis_dtype_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanstd", R_NANSTD, 3, axis_dtype_ddof_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanvar", R_NANVAR, 3, axis_dtype_ddof_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanmin", R_NANMIN, 2, axis_kw, ty_reduce, lo_reduce),
-  RD_FUNCTION("nanmax", R_NANMAX, 2, axis_kw, ty_reduce, lo_reduce),
+  NUMPY_REDUCTION("nansum", R_NANSUM, 3, axis_dtype_kw),
+  NUMPY_REDUCTION("nanprod", R_NANPROD, 3, axis_dtype_kw),
+  NUMPY_REDUCTION("nanmean", R_NANMEAN, 3, axis_dtype_kw),
+  NUMPY_REDUCTION("nanstd", R_NANSTD, 3, axis_dtype_ddof_kw),
+  NUMPY_REDUCTION("nanvar", R_NANVAR, 3, axis_dtype_ddof_kw),
+  NUMPY_REDUCTION("nanmin", R_NANMIN, 2, axis_kw),
+  NUMPY_REDUCTION("nanmax", R_NANMAX, 2, axis_kw),
   RD_FUNCTION("nanargmin", R_NANARGMIN, 2, axis_kw, ty_reduce, lo_reduce),
   RD_FUNCTION("nanargmax", R_NANARGMAX, 2, axis_kw, ty_reduce, lo_reduce),
   RD_FUNCTION("average", R_MEAN, 3, average_kw, ty_average, lo_average),

@@ -37,8 +37,25 @@ static LLVMValueRef element_at(Lower *l, const Sorted *s, LLVMValueRef i) {
   return lo_convert(l, lo_load_scalar(l, s->elem, p), s->elem, s->cmp);
 }
 
+static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
+
+/* x < y of complex numbers as NumPy sorts them (its npysort's CLT): by
+ * the real parts, then the imaginary ones, a NaN part after every number */
+static LLVMValueRef complex_sorts_before(Lower *l, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef xr = lo_complex_real(l, x), xi = lo_complex_imag(l, x), yr = lo_complex_real(l, y), yi = lo_complex_imag(l, y);
+  LLVMValueRef xi_num = LLVMBuildNot(l->b, is_nan(l, xi), ""), yi_nan = is_nan(l, yi);
+  LLVMValueRef below = LLVMBuildOr(l->b, xi_num, yi_nan, "");                    /* xr < yr */
+  LLVMValueRef above = LLVMBuildAnd(l->b, yi_nan, xi_num, "");                   /* xr > yr */
+  LLVMValueRef by_imag = LLVMBuildOr(l->b, fcmp(l, LLVMRealOLT, xi, yi), above, ""); /* equal (or both NaN) real parts */
+  LLVMValueRef same = LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, xr, yr), LLVMBuildAnd(l->b, is_nan(l, xr), is_nan(l, yr), ""), "");
+  LLVMValueRef r = LLVMBuildSelect(l->b, same, by_imag, is_nan(l, yr), "");
+  r = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOGT, xr, yr), above, r, "");
+  return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, xr, yr), below, r, "");
+}
+
 /* x < y as NumPy sorts: NaN after every number */
 static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
+  if (ty_is_complex(t)) return complex_sorts_before(l, x, y);
   if (!ty_is_float(t)) return lo_compare_values(l, OP_LT, x, t, y, t);
   LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, "");
   LLVMValueRef nan_after = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, y, y, ""),
@@ -264,18 +281,33 @@ static const Type *ty_interp(Infer *in, Node *n, const Type **args) {
   if (!need_sorted_1d(in, n, xp, "xp") || !need_sorted_1d(in, n, fp, "fp") ||
       !bi_check_number(in, n, bi_arg(n, 3, "left"), "left") || !bi_check_number(in, n, bi_arg(n, 4, "right"), "right"))
     return NULL;
-  return needles_result(x->ty, TYS(TY_F64));
+  if (ty_holds_complex(x->ty) || ty_holds_complex(xp->ty))
+    return ty_error(in, ty_holds_complex(x->ty) ? x : xp, "%s(): x and xp must be real, got %s", n->bi->name,
+                    ty_holds_complex(x->ty) ? x->ty->name : xp->ty->name);
+  bool complex = ty_is_complex(fp->ty->elem);  /* complex values: complex128, as NumPy's */
+  for (int i = 3; i < 5 && !complex; i++)
+    if (bi_arg(n, i, i == 3 ? "left" : "right") && ty_is_complex(bi_arg(n, i, i == 3 ? "left" : "right")->ty))
+      return ty_error(in, bi_arg(n, i, i == 3 ? "left" : "right"), "%s(): a complex left or right needs complex fp", n->bi->name);
+  return needles_result(x->ty, TYS(complex ? TY_C128 : TY_F64));
 }
 
 typedef struct Interp {
   Sorted xp, fp;
   LLVMValueRef left, right;  /* the values below xp[0] and above xp[-1] */
   LLVMValueRef kind, guess;  /* xp's dtype (rt_interp_search reads it); the last x's segment */
+  bool complex;              /* fp's values complex: each part so, the slope by 1 / dx as NumPy's */
 } Interp;
 
 static LLVMValueRef fselect(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(l->b, c, a, b, ""); }
-static LLVMValueRef is_nan(Lower *l, LLVMValueRef v) { return fcmp(l, LLVMRealUNO, v, v); }
 static LLVMValueRef icmp(Lower *l, LLVMIntPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildICmp(l->b, p, a, b, ""); }
+
+/* x's segment: the points around it, its index j among n (-1 below, n above) */
+typedef struct Segment {
+  LLVMValueRef x, x0, x1, j, n, last, nan, single;
+} Segment;
+
+static LLVMValueRef interp_value(Lower *l, const Segment *g, LLVMValueRef y0, LLVMValueRef y1, LLVMValueRef yj,
+                                 LLVMValueRef left, LLVMValueRef right, bool by_inverse);
 
 /* NumPy's interp of one x, as its C loop: the segment j of x (searched
  * from the last x's, rt_interp_search), left below and right above the
@@ -298,36 +330,54 @@ static LLVMValueRef interp_needle(Lower *l, LLVMValueRef x, void *arg) {
   LLVMValueRef j0 = fselect(l, icmp(l, LLVMIntEQ, jc, last), fselect(l, single, zero, LLVMBuildSub(l->b, jc, one, "")), jc);
   LLVMValueRef j1 = fselect(l, single, zero, LLVMBuildAdd(l->b, j0, one, ""));
   LLVMValueRef x0 = element_at(l, &ip->xp, j0), x1 = element_at(l, &ip->xp, j1);
-  LLVMValueRef y0 = element_at(l, &ip->fp, j0), y1 = element_at(l, &ip->fp, j1);
-  LLVMValueRef slope = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, y1, y0, ""), LLVMBuildFSub(l->b, x1, x0, ""), "");
+  LLVMValueRef y0 = element_at(l, &ip->fp, j0), y1 = element_at(l, &ip->fp, j1), yj = element_at(l, &ip->fp, jc);
+  Segment g = {x, x0, x1, j, n, last, nan, single};
+  if (!ip->complex) return interp_value(l, &g, y0, y1, yj, ip->left, ip->right, false);
+  LLVMValueRef part[2];
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef (*of)(Lower *, LLVMValueRef) = k ? lo_complex_imag : lo_complex_real;
+    part[k] = interp_value(l, &g, of(l, y0), of(l, y1), of(l, yj), of(l, ip->left), of(l, ip->right), true);
+  }
+  LLVMValueRef nan_x = LLVMBuildAnd(l->b, nan, LLVMBuildNot(l->b, single, ""), "");
+  part[1] = fselect(l, nan_x, lo_fconst(l, TYS(TY_F64), 0), part[1]);  /* NaN x: NaN + 0j (one point: fp[0]) */
+  return lo_complex_make(l, TYS(TY_C128), part[0], part[1]);
+}
+
+/* one part's value at x on segment g */
+static LLVMValueRef interp_value(Lower *l, const Segment *g, LLVMValueRef y0, LLVMValueRef y1, LLVMValueRef yj,
+                                 LLVMValueRef left, LLVMValueRef right, bool by_inverse) {
+  LLVMValueRef x = g->x, x0 = g->x0, x1 = g->x1, j = g->j, n = g->n, last = g->last, nan = g->nan, single = g->single;
+  LLVMValueRef dx = LLVMBuildFSub(l->b, x1, x0, ""), dy = LLVMBuildFSub(l->b, y1, y0, "");
+  LLVMValueRef slope = by_inverse ? LLVMBuildFMul(l->b, dy, LLVMBuildFDiv(l->b, lo_fconst(l, TYS(TY_F64), 1), dx, ""), "")
+                                  : LLVMBuildFDiv(l->b, dy, dx, "");
   LLVMValueRef r = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x0, ""), ""), y0, "");
   LLVMValueRef r1 = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, slope, LLVMBuildFSub(l->b, x, x1, ""), ""), y1, "");
   r = fselect(l, is_nan(l, r), r1, r);
   r = fselect(l, LLVMBuildAnd(l->b, is_nan(l, r), fcmp(l, LLVMRealOEQ, y0, y1), ""), y0, r);
   LLVMValueRef at_point = LLVMBuildOr(l->b, icmp(l, LLVMIntEQ, j, last), fcmp(l, LLVMRealOEQ, x0, x), "");
-  r = fselect(l, at_point, element_at(l, &ip->fp, jc), r);
-  r = fselect(l, icmp(l, LLVMIntEQ, j, n), ip->right, r);
-  r = fselect(l, icmp(l, LLVMIntEQ, j, const_i64(l, -1)), ip->left, r);
+  r = fselect(l, at_point, yj, r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, n), right, r);
+  r = fselect(l, icmp(l, LLVMIntEQ, j, const_i64(l, -1)), left, r);
   r = fselect(l, nan, x, r);
-  LLVMValueRef one_point = fselect(l, fcmp(l, LLVMRealOLT, x, x0), ip->left,
-                                   fselect(l, fcmp(l, LLVMRealOGT, x, x0), ip->right, y0));
+  LLVMValueRef one_point = fselect(l, fcmp(l, LLVMRealOLT, x, x0), left, fselect(l, fcmp(l, LLVMRealOGT, x, x0), right, y0));
   return fselect(l, single, one_point, r);
 }
 
 static LLVMValueRef lo_interp(Lower *l, Node *n) {
   Node *x = n->list.items[0], *xp = bi_arg(n, 1, "xp"), *fp = bi_arg(n, 2, "fp");
   Node *left = bi_arg(n, 3, "left"), *right = bi_arg(n, 4, "right");
-  const Type *f64 = TYS(TY_F64);
+  const Type *f64 = TYS(TY_F64), *ft = elem_of(n->ty);
   LLVMValueRef xv = lo_expr(l, xp), fv = lo_expr(l, fp);
-  Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, f64)};
+  Interp ip = {sorted_of(l, xp->ty, xv, f64), sorted_of(l, fp->ty, fv, ft)};
+  ip.complex = ty_is_complex(ft);
   ip.kind = const_i32(l, (int)xp->ty->elem->kind);
   ip.guess = lo_alloca(l, l->mod->i64, "interp.guess");
   LLVMBuildStore(l->b, const_i64(l, 0), ip.guess);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, ip.xp.n, const_i64(l, 0), ""), RT_ERR_VALUE, "array of sample points is empty");
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, ip.xp.n, ip.fp.n, ""), RT_ERR_VALUE, "fp and xp are not of the same length.");
-  ip.left = left ? lo_expr_as(l, left, f64) : element_at(l, &ip.fp, const_i64(l, 0));
-  ip.right = right ? lo_expr_as(l, right, f64) : element_at(l, &ip.fp, LLVMBuildSub(l->b, ip.fp.n, const_i64(l, 1), ""));
-  LLVMValueRef r = each_needle(l, x, f64, f64, interp_needle, &ip);
+  ip.left = left ? lo_expr_as(l, left, ft) : element_at(l, &ip.fp, const_i64(l, 0));
+  ip.right = right ? lo_expr_as(l, right, ft) : element_at(l, &ip.fp, LLVMBuildSub(l->b, ip.fp.n, const_i64(l, 1), ""));
+  LLVMValueRef r = each_needle(l, x, f64, ft, interp_needle, &ip);
   lo_done_with(l, fp, fv);
   lo_done_with(l, xp, xv);
   return r;
@@ -781,13 +831,13 @@ static const char *const isin_kw[] = {"test_elements", "assume_unique", "invert"
 #define SEARCH_FLAGS (BF_ALLOCATES | BF_RAISES | BF_STRINGS)
 
 const Builtin bi_searching[] = {
-  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS | BF_ARRAYLIKE, 0, 0, ty_searchsorted,
+  {"numpy.searchsorted", "numpy", "searchsorted", BK_FUNCTION, 0, 1, 3, searchsorted_kw, SEARCH_FLAGS | BF_ARRAYLIKE | BF_COMPLEX, 0, 0, ty_searchsorted,
    lo_searchsorted},
-  {"array.searchsorted", NULL, "searchsorted", BK_METHOD, TY_ARRAY, 0, 2, searchsorted_kw, SEARCH_FLAGS, 0, 0, ty_searchsorted,
+  {"array.searchsorted", NULL, "searchsorted", BK_METHOD, TY_ARRAY, 0, 2, searchsorted_kw, SEARCH_FLAGS | BF_COMPLEX, 0, 0, ty_searchsorted,
    lo_searchsorted},
   {"numpy.digitize", "numpy", "digitize", BK_FUNCTION, 0, 1, 3, digitize_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_digitize,
    lo_digitize},
-  {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_interp, lo_interp},
+  {"numpy.interp", "numpy", "interp", BK_FUNCTION, 0, 1, 5, interp_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE | BF_COMPLEX, 0, 0, ty_interp, lo_interp},
   {"numpy.bincount", "numpy", "bincount", BK_FUNCTION, 0, 1, 3, bincount_kw, BF_ALLOCATES | BF_RAISES | BF_NONE | BF_ARRAYLIKE, 0, 0, ty_bincount,
    lo_bincount},
   {"numpy.histogram", "numpy", "histogram", BK_FUNCTION, 0, 1, 3, histogram_kw, BF_ALLOCATES | BF_RAISES | BF_NONE, 0, 0, ty_histogram,

@@ -1851,7 +1851,8 @@ static LLVMValueRef lo_clip(Lower *l, Node *n) {
  * NumPy's, x * 10**d rounded half to even and divided back (x / 10**-d and
  * multiplied back for a negative d); ints are kept for d >= 0 and go through
  * float64 otherwise. The first operation is in a's precision, the others in
- * the result's: out's dtype, where NumPy's three ufuncs write to out. */
+ * the result's: out's dtype, where NumPy's three ufuncs write to out.
+ * A complex number's parts are rounded each, as NumPy's. */
 static const Builtin round_out;
 
 /* decimals and out, wherever given: decimals the second operand of the
@@ -1900,7 +1901,7 @@ static const Type *ty_np_round(Infer *in, Node *n, const Type **args) {
   const Type *e = elem_of(args[0]);
   if (!is_array(args[0]) && !ty_is_scalar(args[0]))
     return ty_error(in, n->list.items[0], "%s() needs an array or a number, got %s", n->bi->name, args[0]->name);
-  if (e->kind == TY_BOOL || ty_is_complex(e))
+  if (e->kind == TY_BOOL)
     return ty_error(in, n->list.items[0], "%s() of %s is not supported in compiled code", n->bi->name, e->name);
   if (n->list.len > 1 && !ty_is_int(n->list.items[1]->ty))
     return ty_error(in, n->list.items[1], "%s(): decimals must be an int, got %s", n->bi->name, n->list.items[1]->ty->name);
@@ -1911,16 +1912,16 @@ static const Type *ty_np_round(Infer *in, Node *n, const Type **args) {
   return ty_round_out(in, n, both);
 }
 
-static LLVMValueRef np_round_elem(Lower *l, Node *n, LLVMValueRef *v) {
-  const Type *e = elem_of(n->ty), *a = elem_of(n->list.items[0]->ty), *f64 = TYS(TY_F64);
-  LLVMValueRef d = n->list.len > 1 ? lo_convert(l, v[1], elem_of(n->list.items[1]->ty), TYS(TY_I64)) : const_i64(l, 0);
+/* x of type a rounded to d decimals, into e (a float, or an int: see below) */
+static LLVMValueRef round_number(Lower *l, LLVMValueRef x0, const Type *a, const Type *e, LLVMValueRef d) {
+  const Type *f64 = TYS(TY_F64);
   LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntSGE, d, const_i64(l, 0), "");
   LLVMValueRef mag = LLVMBuildSelect(l->b, up, d, LLVMBuildNeg(l->b, d, ""), "");
   const Type *wa = ty_is_float(a) ? a : f64, *w = ty_is_float(e) ? e : f64;  /* the precisions it is computed in */
   LLVMValueRef f = lo_intrinsic2(l, "llvm.pow", f64, LLVMConstReal(lo_type(l, f64), 10.0),
                                  LLVMBuildSIToFP(l->b, mag, lo_type(l, f64), ""));
   LLVMValueRef fa = lo_convert(l, f, f64, wa), fw = lo_convert(l, f, f64, w);
-  LLVMValueRef x = lo_convert(l, v[0], a, wa);
+  LLVMValueRef x = lo_convert(l, x0, a, wa);
   LLVMValueRef scaled = LLVMBuildSelect(l->b, up, LLVMBuildFMul(l->b, x, fa, ""), LLVMBuildFDiv(l->b, x, fa, ""), "");
   LLVMValueRef r = lo_intrinsic1(l, "llvm.rint", w, lo_convert(l, scaled, wa, w));
   r = LLVMBuildSelect(l->b, up, LLVMBuildFDiv(l->b, r, fw, ""), LLVMBuildFMul(l->b, r, fw, ""), "");
@@ -1928,7 +1929,16 @@ static LLVMValueRef np_round_elem(Lower *l, Node *n, LLVMValueRef *v) {
   /* back to the int dtype as NumPy's astype: through int64, wrapping */
   LLVMValueRef back = e->kind == TY_U64 ? LLVMBuildFPToUI(l->b, r, l->mod->i64, "") : LLVMBuildFPToSI(l->b, r, l->mod->i64, "");
   if (ty_bits(e) < 64) back = LLVMBuildTrunc(l->b, back, lo_type(l, e), "");
-  return LLVMBuildSelect(l->b, up, lo_convert(l, v[0], a, e), back, "");
+  return LLVMBuildSelect(l->b, up, lo_convert(l, x0, a, e), back, "");
+}
+
+static LLVMValueRef np_round_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *e = elem_of(n->ty), *a = elem_of(n->list.items[0]->ty);
+  LLVMValueRef d = n->list.len > 1 ? lo_convert(l, v[1], elem_of(n->list.items[1]->ty), TYS(TY_I64)) : const_i64(l, 0);
+  if (!ty_is_complex(e)) return round_number(l, v[0], a, e, d);
+  LLVMValueRef z = lo_convert(l, v[0], a, e);  /* (a complex a: e is a's or out's complex dtype) */
+  const Type *p = lo_complex_part(e);
+  return lo_complex_make(l, e, round_number(l, lo_complex_real(l, z), p, p, d), round_number(l, lo_complex_imag(l, z), p, p, d));
 }
 
 static LLVMValueRef lo_np_round(Lower *l, Node *n) {
@@ -1952,7 +1962,7 @@ static LLVMValueRef lo_round_out(Lower *l, Node *n) {
   return lo_ufunc_into(l, n, true);
 }
 
-static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, 0, 0, 0, ty_round_out,
+static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_round_out,
                                   lo_round_out};
 
 /* ---------------------------------------------------------------- the rows */
@@ -2030,9 +2040,9 @@ const Builtin bi_shape[] = {
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 1, 3, clip_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 0, 3, clip_method_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
-  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 3, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
-  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 2, round_kw, 0, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, BF_COMPLEX, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.around", "numpy", "around", BK_FUNCTION, 0, 1, 3, round_kw, BF_COMPLEX, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"numpy.round_", "numpy", "round_", BK_FUNCTION, 0, 1, 3, round_kw, BF_COMPLEX, 0, 0, ty_np_round, lo_np_round, np_round_elem},
+  {"array.round", NULL, "round", BK_METHOD, TY_ARRAY, 0, 2, round_kw, BF_COMPLEX, 0, 0, ty_np_round, lo_np_round, np_round_elem},
   BI_END,
 };

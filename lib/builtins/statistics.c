@@ -17,11 +17,16 @@ enum { CUM_SUM, CUM_PROD, CUM_NANSUM, CUM_NANPROD };
 
 static bool adds(int op) { return op == CUM_SUM || op == CUM_NANSUM; }
 
-/* x of type t as the running operation op takes it: a NaN of a nan form its identity */
+/* x of type t as the running operation op takes it: a NaN of a nan form
+ * its identity (a complex number with a NaN part: 0j or 1+0j, as NumPy's) */
 static LLVMValueRef operand_of(Lower *l, int op, const Type *t, LLVMValueRef x) {
-  if ((op != CUM_NANSUM && op != CUM_NANPROD) || !ty_is_float(t)) return x;
-  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
-  return LLVMBuildSelect(l->b, nan, lo_fconst(l, t, adds(op) ? 0.0 : 1.0), x, "");
+  if ((op != CUM_NANSUM && op != CUM_NANPROD) || !(ty_is_float(t) || ty_is_complex(t))) return x;
+  const Type *p = lo_complex_part(t);
+  LLVMValueRef re = ty_is_complex(t) ? lo_complex_real(l, x) : x, im = ty_is_complex(t) ? lo_complex_imag(l, x) : x;
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, re, im, "");
+  LLVMValueRef identity = lo_fconst(l, p, adds(op) ? 0.0 : 1.0);
+  if (ty_is_complex(t)) identity = lo_complex_make(l, t, identity, lo_fconst(l, p, 0.0));
+  return LLVMBuildSelect(l->b, nan, identity, x, "");
 }
 
 static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
@@ -793,9 +798,9 @@ const Builtin bi_statistics[] = {
    ty_accumulate, lo_accumulate},
   {"array.cumprod", NULL, "cumprod", BK_METHOD, TY_ARRAY, 0, 2, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_PROD, 0,
    ty_accumulate, lo_accumulate},
-  {"numpy.nancumsum", "numpy", "nancumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS, CUM_NANSUM, 0,
+  {"numpy.nancumsum", "numpy", "nancumsum", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_NANSUM, 0,
    ty_accumulate, lo_accumulate},
-  {"numpy.nancumprod", "numpy", "nancumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS, CUM_NANPROD, 0,
+  {"numpy.nancumprod", "numpy", "nancumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_NANPROD, 0,
    ty_accumulate, lo_accumulate},
   {"numpy.unwrap", "numpy", "unwrap", BK_FUNCTION, 0, 1, 3, unwrap_kw, RD_FLAGS | BF_ARRAYLIKE | BF_NONE, 0, 0, ty_unwrap, lo_unwrap},
   {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 1, NULL, RD_FLAGS | BF_COMPLEX, 0, 0, ty_ediff1d, lo_ediff1d},

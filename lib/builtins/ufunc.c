@@ -388,7 +388,7 @@ static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
 /* NumPy's order of complex numbers: by the real parts, then (equal real
  * parts) the imaginary ones, where <= allows equal; a NaN imaginary part
  * orders nothing by the real parts (NumPy's CLT and CLE; a > b is b < a). */
-static LLVMValueRef complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b) {
+LLVMValueRef lo_complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b) {
   if (op == OP_GT || op == OP_GE) {
     LLVMValueRef t = a;
     a = b, b = t;
@@ -409,7 +409,7 @@ LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *
   const Type *t = np_promote(ta, tb);
   va = lo_convert(l, va, elem_of(a->ty), t);
   vb = lo_convert(l, vb, elem_of(b->ty), t);
-  if (ty_is_complex(t) && op != OP_EQ && op != OP_NE) return complex_order(l, op, va, vb);
+  if (ty_is_complex(t) && op != OP_EQ && op != OP_NE) return lo_complex_order(l, op, va, vb);
   return lo_compare_values(l, op, va, t, vb, t);
 }
 

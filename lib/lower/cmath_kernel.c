@@ -104,6 +104,29 @@ static C catanh_(Lower *l, C z) {
   return (C){mul(l, d.re, num(l, 0.5)), mul(l, d.im, num(l, 0.5))};
 }
 
+/* NumPy's 1/z (complex_rt.c's np_reciprocal): Smith's division */
+static C creciprocal_(Lower *l, C z) {
+  LLVMValueRef by_re = LLVMBuildFCmp(l->b, LLVMRealOLE, fabs_(l, z.im), fabs_(l, z.re), "");
+  LLVMValueRef r1 = fdiv(l, z.im, z.re), d1 = add(l, z.re, mul(l, z.im, r1));
+  LLVMValueRef r2 = fdiv(l, z.re, z.im), d2 = add(l, mul(l, z.re, r2), z.im);
+  return (C){pick(l, by_re, fdiv(l, num(l, 1), d1), fdiv(l, r2, d2)),
+             pick(l, by_re, neg(l, fdiv(l, r1, d1)), fdiv(l, num(l, -1), d2))};
+}
+
+/* NumPy 2's sign, z / |z| (complex_rt.c's np_sign): an infinite part's sign
+ * where one is, 0 at 0, NaN where a part is or both are infinite */
+static C csign_(Lower *l, C z) {
+  LLVMValueRef a = fn2(l, "hypot", z.re, z.im), inf = num(l, __builtin_inf());
+  LLVMValueRef re_inf = LLVMBuildFCmp(l->b, LLVMRealOEQ, fabs_(l, z.re), inf, "");
+  LLVMValueRef im_inf = LLVMBuildFCmp(l->b, LLVMRealOEQ, fabs_(l, z.im), inf, "");
+  LLVMValueRef nan = num(l, __builtin_nan("")), zero = num(l, 0), one = num(l, 1), minus = num(l, -1);
+  C r = {pick(l, is_zero(l, a), zero, fdiv(l, z.re, a)), pick(l, is_zero(l, a), zero, fdiv(l, z.im, a))};
+  r = (C){pick(l, im_inf, zero, r.re), pick(l, im_inf, pick(l, is_neg(l, z.im), minus, one), r.im)};
+  r = (C){pick(l, re_inf, pick(l, is_neg(l, z.re), minus, one), r.re), pick(l, re_inf, zero, r.im)};
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, a, a, ""), LLVMBuildAnd(l->b, re_inf, im_inf, ""), "");
+  return (C){pick(l, bad, nan, r.re), pick(l, bad, nan, r.im)};
+}
+
 /* f(z) of a complex128 z for rt_cmath's function number fn (lower.h's CM_). */
 LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   C z = {lo_complex_real(l, v), lo_complex_imag(l, v)}, r;
@@ -131,7 +154,24 @@ LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   case CM_TANH: r = ctanh_(l, z); break;
   case CM_ASINH: r = casinh_(l, z); break;
   case CM_ACOSH: r = cacosh_(l, z); break;
-  default: r = catanh_(l, z); break;
+  case CM_ATANH: r = catanh_(l, z); break;
+  /* NumPy's formulas, as complex_rt.c's */
+  case CM_EXP2: r = cexp_(l, (C){mul(l, z.re, num(l, 0.693147180559945309417)), mul(l, z.im, num(l, 0.693147180559945309417))}); break;
+  case CM_LOG2: {
+    C g = clog_(l, z);
+    r = (C){mul(l, g.re, num(l, 1.44269504088896340736)), mul(l, g.im, num(l, 1.44269504088896340736))};
+    break;
+  }
+  case CM_LOG1P: r = clog_(l, plus_real(l, z, 1)); break;
+  case CM_EXPM1: {
+    LLVMValueRef a = fn1(l, "sin", mul(l, z.im, num(l, 0.5)));
+    r = (C){sub(l, mul(l, fn1(l, "expm1", z.re), fn1(l, "cos", z.im)), mul(l, num(l, 2), mul(l, a, a))),
+            mul(l, fn1(l, "exp", z.re), fn1(l, "sin", z.im))};
+    break;
+  }
+  case CM_RECIPROCAL: r = creciprocal_(l, z); break;
+  case CM_SIGN: r = csign_(l, z); break;
+  default: r = (C){fn1(l, "rint", z.re), fn1(l, "rint", z.im)}; break;
   }
   return lo_complex_make(l, TYS(TY_C128), r.re, r.im);
 }
