@@ -46,9 +46,17 @@ static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMVa
   return LLVMBuildOr(l->b, lt, nan_after, "");
 }
 
+/* key sorts after x, or is equal to it where right (an i1: a constant, or
+ * searchsorted's side read when the call runs) */
+static LLVMValueRef goes_right(Lower *l, const Type *t, LLVMValueRef key, LLVMValueRef x, LLVMValueRef right) {
+  if (LLVMIsAConstantInt(right))
+    return LLVMConstIntGetZExtValue(right) ? LLVMBuildNot(l->b, sorts_before(l, t, key, x), "") : sorts_before(l, t, x, key);
+  return LLVMBuildSelect(l->b, right, LLVMBuildNot(l->b, sorts_before(l, t, key, x), ""), sorts_before(l, t, x, key), "");
+}
+
 /* The first index i where key would keep s sorted: before the elements
  * equal to key (left) or after them (right), bisecting [*lo, *hi). */
-static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, bool right, LLVMValueRef lo, LLVMValueRef hi) {
+static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, LLVMValueRef right, LLVMValueRef lo, LLVMValueRef hi) {
   LLVMBasicBlockRef head = new_block(l, "search.head"), body = new_block(l, "search.body"), done = new_block(l, "search.done");
   LLVMBuildBr(l->b, head);
   position(l, head);
@@ -57,7 +65,7 @@ static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, b
   position(l, body);
   LLVMValueRef mid = LLVMBuildLShr(l->b, LLVMBuildAdd(l->b, vlo, vhi, ""), const_i64(l, 1), "");
   LLVMValueRef x = element_at(l, s, mid);
-  LLVMValueRef go_right = right ? LLVMBuildNot(l->b, sorts_before(l, s->cmp, key, x), "") : sorts_before(l, s->cmp, x, key);
+  LLVMValueRef go_right = goes_right(l, s->cmp, key, x, right);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, LLVMBuildAdd(l->b, mid, const_i64(l, 1), ""), vlo, ""), lo);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, vhi, mid, ""), hi);
   LLVMBuildBr(l->b, head);
@@ -65,11 +73,15 @@ static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, b
   return vlo;
 }
 
-static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+static LLVMValueRef search_on(Lower *l, const Sorted *s, LLVMValueRef key, LLVMValueRef right) {
   LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
   LLVMBuildStore(l->b, const_i64(l, 0), lo);
   LLVMBuildStore(l->b, s->n, hi);
   return search_within(l, s, key, right, lo, hi);
+}
+
+static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+  return search_on(l, s, key, const_bool(l, right));
 }
 
 /* ---------------------------------------------------------------- each needle */
@@ -123,12 +135,13 @@ static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
 
 /* ---------------------------------------------------------------- searchsorted */
 
-static bool right_side(Node *side) { return side && side->kind == N_STRING && !strcmp(side->str, "right"); }
+/* side: a str, constant or known when the call runs (Numba's) */
+static const char *const sides[] = {"left", "right", NULL};
 
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
   if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
-  if (side && (side->kind != N_STRING || (strcmp(side->str, "left") && strcmp(side->str, "right"))))
+  if (bi_str_option(side, sides, 0) == BI_OPTION_BAD)
     return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);
   return needles_result(v->ty, TYS(TY_I64));
@@ -136,7 +149,7 @@ static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
 
 typedef struct Search {
   Sorted s;
-  bool right;
+  LLVMValueRef right;  /* an i1 */
   LLVMValueRef lo, hi, last;  /* an array of needles': the bounds the last needle left, and it */
 } Search;
 
@@ -146,10 +159,9 @@ typedef struct Search {
  * sorted the answers are NumPy's. */
 static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
   Search *s = arg;
-  if (!s->lo) return search(l, &s->s, key, s->right);
+  if (!s->lo) return search_on(l, &s->s, key, s->right);
   LLVMValueRef last = LLVMBuildLoad2(l->b, lo_type(l, s->s.cmp), s->last, "");
-  LLVMValueRef after = s->right ? LLVMBuildNot(l->b, sorts_before(l, s->s.cmp, key, last), "")
-                                : sorts_before(l, s->s.cmp, last, key);
+  LLVMValueRef after = goes_right(l, s->s.cmp, key, last, s->right);
   LLVMValueRef hi = LLVMBuildLoad2(l->b, l->mod->i64, s->hi, ""), n = s->s.n;
   LLVMValueRef wider = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, hi, n, ""), LLVMBuildAdd(l->b, hi, const_i64(l, 1), ""), n, "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, n, wider, ""), s->hi);
@@ -161,8 +173,9 @@ static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
 static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v");
   const Type *cmp = compare_type(a->ty->elem, v);
+  LLVMValueRef right = lo_str_option(l, bi_arg(n, 2, "side"), sides, 0, "side must be 'left' or 'right'");
   LLVMValueRef av = lo_expr(l, a);
-  Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
+  Search s = {sorted_of(l, a->ty, av, cmp), LLVMBuildICmp(l->b, LLVMIntEQ, right, const_i32(l, 1), "")};
   if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
     s.lo = lo_alloca(l, l->mod->i64, "search.lo");
     s.hi = lo_alloca(l, l->mod->i64, "search.hi");
@@ -195,7 +208,7 @@ typedef struct Digitize {
 
 /* s searched for key on the other side than right= names */
 static LLVMValueRef digitize_search(Lower *l, Digitize *d, const Sorted *s, LLVMValueRef key) {
-  if (!d->right) return search(l, s, key, d->up.right);
+  if (!d->right) return search_on(l, s, key, d->up.right);
   LLVMBasicBlockRef yes = new_block(l, "digitize.right"), no = new_block(l, "digitize.left"), done = new_block(l, "digitize.side");
   LLVMBuildCondBr(l->b, d->right, yes, no);
   position(l, yes);
@@ -248,7 +261,7 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
   Sorted reversed = s;
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
-  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
+  Digitize d = {{s, const_bool(l, side)}, {reversed, const_bool(l, side)}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
                 known ? NULL : lo_truth(l, lo_expr(l, right), right->ty)};
   LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);

@@ -1,0 +1,103 @@
+"""Options of NumPy functions given as values known only when the call
+runs (a parameter, a variable), as Numba takes them: convolve's and
+correlate's mode, searchsorted's side, trim_zeros' trim. A str that is
+none of the options raises NumPy's ValueError when the call runs; a
+constant one stays a TypingError when compiling.
+
+Each compiled function is checked against its own Python original on
+generated inputs.
+"""
+import numpy as np
+import pytest
+
+import ruchey
+
+from arraygen import check, compiled
+from conftest import AS_NUMBA, make_rng
+
+MODES = ["valid", "same", "full"]
+
+
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", MODES)
+def test_correlation_mode_known_when_it_runs(name, mode):
+    by_position = compiled(f"np.{name}(a, b, c)", "a, b, c")
+    by_keyword = compiled(f"np.{name}(a, b, mode=c)", "a, b, c")
+    rng = make_rng(31)
+    for n1, n2 in [(7, 3), (3, 7), (4, 4), (1, 5), (6, 1)]:
+        a, v = rng.integers(-4, 5, n1) / 2, rng.integers(-3, 4, n2)  # exact sums, in any order
+        check(by_position, a, v, mode)
+        check(by_keyword, v, a, mode)
+
+
+def test_correlation_mode_chosen_in_the_function():
+    @ruchey.njit
+    def f(a, v, wide):
+        mode = "full" if wide else "valid"
+        return np.convolve(a, v, mode)
+
+    rng = make_rng(32)
+    a, v = rng.integers(-4, 5, 9) / 4, rng.integers(-4, 5, 4) / 4
+    check(f, a, v, True)
+    check(f, a, v, False)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+@pytest.mark.parametrize("name", ["convolve", "correlate"])
+def test_correlation_unknown_mode_raises_valueerror(name):
+    f = compiled(f"np.{name}(a, b, c)", "a, b, c")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        f(np.ones(4), np.ones(2), "middle")
+    g = compiled(f"np.{name}(a, b, 'middle')", "a, b")
+    with pytest.raises(ruchey.TypingError, match="mode must be one of"):
+        g(np.ones(4), np.ones(2))
+    h = compiled(f"np.{name}(a, b, c)", "a, b, c")
+    with pytest.raises(ruchey.TypingError, match="mode must be one of"):
+        h(np.ones(4), np.ones(2), 3)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_side_known_when_it_runs(side):
+    f = compiled("np.searchsorted(a, b, side=c)", "a, b, c")
+    g = compiled("np.searchsorted(a, b, c)", "a, b, c")
+    rng = make_rng(33)
+    for dtype in (np.int64, np.float64, np.float32):
+        a = np.sort(rng.integers(0, 6, 25)).astype(dtype)
+        needles = rng.integers(-1, 8, 12).astype(dtype)
+        check(f, a, needles, side)
+        check(g, a, needles.reshape(3, 4), side)
+        check(f, a, 3, side)
+        check(g, a, 2.5, side)
+    check(f, np.array([1.0, 2.0, np.nan, np.nan]), np.array([np.nan, 2.0, 0.0]), side)
+    check(f, np.arange(0.0), np.arange(3.0), side)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_searchsorted_unknown_side_raises_valueerror():
+    f = compiled("np.searchsorted(a, b, side=c)", "a, b, c")
+    with pytest.raises(ValueError, match="side must be 'left' or 'right'"):
+        f(np.arange(4.0), 1.0, "middle")
+    with pytest.raises(ruchey.TypingError, match="side must be"):
+        f(np.arange(4.0), 1.0, 1)
+
+
+@pytest.mark.parametrize("trim", ["f", "b", "fb", "bf", "F", "B", "FB", "Bf"])
+def test_trim_zeros_trim_known_when_it_runs(trim):
+    f = compiled("np.trim_zeros(a, b)", "a, b")
+    g = compiled("np.trim_zeros(a, trim=b)", "a, b")
+    rng = make_rng(34)
+    for n in (0, 1, 5, 12):
+        x = rng.integers(0, 3, n) * (rng.random(n) < 0.5)
+        check(f, x, trim)
+        check(g, x.astype(np.float64), trim)
+    check(f, np.zeros(4), trim)
+    check(g, np.array([0, 0, 1, 0, 2, 0, 0])[::-1], trim)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_trim_zeros_unknown_trim_raises_valueerror():
+    f = compiled("np.trim_zeros(a, b)", "a, b")
+    with pytest.raises(ValueError, match="unexpected character"):
+        f(np.array([0, 1, 0]), "x")
+    with pytest.raises(ruchey.TypingError, match="trim must be a str"):
+        f(np.array([0, 1, 0]), 1)
