@@ -101,3 +101,50 @@ def test_trim_zeros_unknown_trim_raises_valueerror():
         f(np.array([0, 1, 0]), "x")
     with pytest.raises(ruchey.TypingError, match="trim must be a str"):
         f(np.array([0, 1, 0]), 1)
+
+
+# ---------------------------------------------------------------- flags known when the call runs
+
+def complexes(rng, n):
+    return rng.integers(-3, 4, n) + 1j * rng.integers(-3, 4, n)
+
+
+@pytest.mark.parametrize("deg", [True, False, 1, 0])
+def test_angle_deg_known_when_it_runs(deg):
+    f = compiled("np.angle(a, b)", "a, b")
+    g = compiled("np.angle(a, deg=b)", "a, b")
+    rng = make_rng(35)
+    z = complexes(rng, 12)
+    for x in (z, z.real.copy(), rng.integers(-3, 4, 5), z.reshape(3, 4)[:, ::2]):
+        check(f, x, deg)
+        check(g, x, deg)
+    # float32's arctan2: libm's and NumPy's SIMD loop differ in the last bits
+    small = z.astype(np.complex64)
+    got, expected = f(small, deg), f.py_func(small, deg)
+    assert got.dtype == expected.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=4 * np.finfo(np.float32).eps, atol=0)
+    check(f, complex(-1, 1), deg)
+    check(g, -2.0, deg)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_angle_deg_of_another_type_is_refused():
+    with pytest.raises(ruchey.TypingError, match="deg must be True or False"):
+        compiled("np.angle(a, b)", "a, b")(1j, 0.5)
+
+
+# ---------------------------------------------------------------- out by position
+
+@pytest.mark.parametrize("name", ["isposinf", "isneginf"])
+def test_infinity_tests_take_out_by_position(name):
+    f = compiled(f"np.{name}(a, b)", "a, b")
+    g = compiled(f"np.{name}(a, out=b)", "a, b")
+    x = np.array([-np.inf, 0.0, np.inf, np.nan, -1.5])
+    for out in (None, np.zeros(5, np.bool_), np.zeros(5), np.zeros((2, 5), np.int64)):
+        check(f, x, out)
+        check(g, x, out)
+    for v in (-np.inf, np.inf, 2.0):
+        check(f, v, None)
+        check(f, v, np.zeros(1, np.bool_))
+        check(g, v, np.zeros(3))
+

@@ -11,7 +11,6 @@
  * of arrays of layout 'A' (a Python list where it is returned, as NumPy's
  * and Numba's).
  */
-#include <ctype.h>
 
 #include "builtins/builtins.h"
 
