@@ -148,3 +148,38 @@ def test_infinity_tests_take_out_by_position(name):
         check(f, v, np.zeros(1, np.bool_))
         check(g, v, np.zeros(3))
 
+
+# ---------------------------------------------------------------- the set functions' assume_unique
+
+def distinct(rng, n, hi=12):
+    return rng.permutation(hi)[:n]
+
+
+@pytest.mark.parametrize("name", ["intersect1d", "setdiff1d", "setxor1d"])
+@pytest.mark.parametrize("unique", [True, False, 1, 0])
+def test_set_functions_assume_unique_known_when_it_runs(name, unique):
+    by_position = compiled(f"np.{name}(a, b, c)", "a, b, c")
+    by_keyword = compiled(f"np.{name}(a, b, assume_unique=c)", "a, b, c")
+    rng = make_rng(36)
+    for n1, n2 in [(0, 0), (1, 0), (0, 3), (5, 4), (8, 8), (3, 9)]:
+        a, b = distinct(rng, n1), distinct(rng, n2).astype(np.float64)
+        check(by_position, a, b, unique)
+        check(by_keyword, b, a.reshape(-1, 1), unique)
+        check(by_keyword, a, 3, unique)
+
+
+@pytest.mark.parametrize("unique", [True, False])
+def test_setxor1d_of_repeated_values_is_numpys(unique):
+    # (NumPy's answer where the arrays break the promise: its algorithm's, which ruchey's follows)
+    f = compiled("np.setxor1d(a, b, c)", "a, b, c")
+    rng = make_rng(37)
+    for _ in range(10):
+        check(f, rng.integers(0, 5, 7), rng.integers(0, 5, 4), unique)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+@pytest.mark.parametrize("name", ["intersect1d", "setdiff1d", "setxor1d"])
+def test_set_functions_assume_unique_of_another_type_is_refused(name):
+    f = compiled(f"np.{name}(a, b, c)", "a, b, c")
+    with pytest.raises(ruchey.TypingError, match="assume_unique must be True or False"):
+        f(np.arange(3), np.arange(2), "yes")
