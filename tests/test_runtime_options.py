@@ -183,3 +183,44 @@ def test_set_functions_assume_unique_of_another_type_is_refused(name):
     f = compiled(f"np.{name}(a, b, c)", "a, b, c")
     with pytest.raises(ruchey.TypingError, match="assume_unique must be True or False"):
         f(np.arange(3), np.arange(2), "yes")
+
+
+# ---------------------------------------------------------------- every argument by keyword, the optional ones
+
+@pytest.mark.parametrize("expr", ["np.eye(N=a)", "np.eye(N=a, M=b)", "np.eye(N=a, M=b, k=c)", "np.eye(k=c, N=a)",
+                                  "np.eye(a, k=c, dtype=np.int32)", "np.eye(M=b, N=a, dtype=np.float32)"])
+def test_eye_takes_its_size_by_keyword(expr):
+    f = compiled(expr, "a, b, c")
+    for n, m, k in [(3, 3, 0), (2, 5, 1), (4, 2, -1), (0, 3, 0), (3, 0, 2)]:
+        check(f, n, m, k)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_eye_without_its_size_is_refused():
+    with pytest.raises(ruchey.TypingError, match="missing required argument 'N'"):
+        compiled("np.eye(M=a)", "a")(3)
+
+
+EDIFF_ENDS = [(None, None), (np.array([9, 8]), 7), (np.array([[1], [2]]), np.array([], dtype=np.int8)),
+              (-1, None), (None, np.arange(3))]
+
+
+@pytest.mark.parametrize("end, begin", EDIFF_ENDS)
+def test_ediff1d_to_end_and_to_begin(end, begin):
+    by_position = compiled("np.ediff1d(a, b, c)", "a, b, c")
+    by_keyword = compiled("np.ediff1d(a, to_begin=c, to_end=b)", "a, b, c")
+    rng = make_rng(38)
+    for a in (rng.integers(-5, 5, 6), rng.normal(0, 1, 4), np.array([3]), np.arange(0), np.arange(6).reshape(2, 3)[:, ::2]):
+        check(by_position, a, end, begin)
+        check(by_keyword, a, end, begin)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own messages")
+def test_ediff1d_ends_of_a_wider_kind_are_refused():
+    f = compiled("np.ediff1d(a, b, c)", "a, b, c")
+    with pytest.raises(TypeError, match="compatible"):
+        f.py_func(np.arange(4), 1.5, None)
+    with pytest.raises(ruchey.TypingError, match="dtype of to_end must be compatible"):
+        f(np.arange(4), 1.5, None)
+    with pytest.raises(ruchey.TypingError, match="dtype of to_begin must be compatible"):
+        f(np.arange(4), None, np.ones(2))

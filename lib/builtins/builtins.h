@@ -167,6 +167,7 @@ const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name
 
 /* ufunc.c: NumPy's elementwise operations on arrays */
 const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */
+bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, to, 'same_kind') of dtypes */
 /* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50) */
 const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other);
 int ty_broadcast_ndim(const Type *const *args, int n);
