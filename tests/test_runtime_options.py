@@ -224,3 +224,17 @@ def test_ediff1d_ends_of_a_wider_kind_are_refused():
         f(np.arange(4), 1.5, None)
     with pytest.raises(ruchey.TypingError, match="dtype of to_begin must be compatible"):
         f(np.arange(4), None, np.ones(2))
+
+
+# ---------------------------------------------------------------- a 0-d q
+
+@pytest.mark.parametrize("name, scale", [("percentile", 100), ("quantile", 1), ("nanpercentile", 100), ("nanquantile", 1)])
+def test_quantiles_of_a_0d_q_are_numbers(name, scale):
+    f = compiled(f"np.{name}(a, b)", "a, b")
+    rng = make_rng(39)
+    a = rng.normal(0, 1, 15)
+    a[3] = np.nan if name.startswith("nan") else a[3]
+    for q in (0.0, 0.3, 0.5, 1.0):
+        check(f, a, np.array(q * scale))
+        check(f, a.reshape(3, 5), np.array(q * scale))
+    check(f, rng.integers(0, 9, 7), np.array(scale // 2))

@@ -449,6 +449,7 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
+  if (!ty_scalar_of_0d(in, q, q->ty)) return NULL;  /* a 0-d q read as its number: a number results, as NumPy's */
   if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL)
     return ty_array(quantiles_dtype(n, e, q->ty->elem), q->ty->ndim, 'C', false);
   if (!ty_is_scalar(q->ty) || q->ty->kind == TY_BOOL)
