@@ -238,3 +238,28 @@ def test_quantiles_of_a_0d_q_are_numbers(name, scale):
         check(f, a, np.array(q * scale))
         check(f, a.reshape(3, 5), np.array(q * scale))
     check(f, rng.integers(0, 9, 7), np.array(scale // 2))
+
+
+# ---------------------------------------------------------------- take's axis
+
+def test_take_along_an_axis_known_when_it_runs():
+    f = compiled("np.take(a, b, c)", "a, b, c")
+    g = compiled("a.take(b, axis=c)", "a, b, c")
+    rng = make_rng(40)
+    for shape in [(5,), (3, 4), (2, 3, 4)]:
+        a = rng.normal(0, 1, shape)
+        for axis in range(-len(shape), len(shape)):
+            n = shape[axis]
+            for ix in (rng.integers(-n, n, 4), rng.integers(0, n, (2, 2)), int(rng.integers(-n, n))):
+                check(f, a, ix, axis)
+                check(g, a[::-1], ix, axis)
+
+
+def test_take_along_an_axis_out_of_bounds_raises():
+    f = compiled("np.take(a, b, c)", "a, b, c")
+    a = np.arange(12.0).reshape(3, 4)
+    for axis, ix in ((2, 0), (-3, 0), (1, 4), (0, np.array([0, -4]))):
+        with pytest.raises((ValueError, IndexError)):
+            f.py_func(a, ix, axis)
+        with pytest.raises((ValueError, IndexError)):
+            f(a, ix, axis)
