@@ -460,8 +460,8 @@ def test_take_along_an_axis_errors():
     f = fn("np.take(a, i, axis=1)", "a, i")
     with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1 with size 4"):
         f(np.ones((3, 4)), np.array([0, 5]))
-    with pytest.raises(ruchey.TypingError, match="axis must be a constant int"):
-        fn("np.take(a, i, axis=k)", "a, i, k")(np.ones((3, 4)), 1, 0)
+    with pytest.raises(ruchey.TypingError, match="axis must be an integer"):
+        fn("np.take(a, i, axis=k)", "a, i, k")(np.ones((3, 4)), 1, 0.5)
     with pytest.raises(ruchey.TypingError, match="out of bounds"):
         fn("np.take(a, i, axis=2)", "a, i")(np.ones((3, 4)), 1)
 

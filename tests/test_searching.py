@@ -80,7 +80,7 @@ def test_searchsorted_python_numbers():
 
 
 def test_searchsorted_errors():
-    with pytest.raises(ruchey.TypingError, match="search side must be 'left' or 'right'"):
+    with pytest.raises(ruchey.TypingError, match="search side must be a constant 'left' or 'right'"):
         fn("np.searchsorted(a, 1.0, side='middle')")(np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="a must be a 1-d array"):
         fn("np.searchsorted(a, 1.0)")(np.zeros((2, 2)))

@@ -53,7 +53,7 @@ def test_set_function_errors():
     with pytest.raises(ruchey.TypingError, match="invert must be True or False"):
         fn("np.isin(a, b, invert=c)", "a, b, c")(np.zeros(2), np.zeros(2), 1.5)
     with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'assume_unique'"):
-        fn("np.intersect1d(a, b, assume_unique=True)")(np.zeros(2), np.zeros(2))
+        fn("np.union1d(a, b, assume_unique=True)")(np.zeros(2), np.zeros(2))
     with pytest.raises(ruchey.TypingError, match="ar2 must be an array or a number"):
         fn("np.union1d(a, s)", "a, s")(np.zeros(2), "12")
 

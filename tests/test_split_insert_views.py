@@ -404,8 +404,8 @@ def test_trim_zeros_errors():
             fn(f"np.trim_zeros(a, '{trim}')")(np.ones(3))
     with pytest.raises(ruchey.TypingError, match="1-d array"):
         fn("np.trim_zeros(a)")(np.ones((2, 2)))
-    with pytest.raises(ruchey.TypingError, match="constant string"):
-        fn("np.trim_zeros(a, s)", "a, s")(np.ones(3), "f")
+    with pytest.raises(ruchey.TypingError, match="trim must be a str"):
+        fn("np.trim_zeros(a, s)", "a, s")(np.ones(3), 1)
 
 
 # ---------------------------------------------------------------- setxor1d
@@ -424,8 +424,8 @@ def test_setxor1d_matches_numpy():
             check(g, a, b)  # not unique: NumPy's result for repeated values
     check(f, np.array([1.0, np.nan, np.nan, 2.0]), np.array([np.nan, 2.0, 3.0]))
     check(fn("np.setxor1d([1, 2, 3], (2, 5))", ""))
-    with pytest.raises(ruchey.TypingError, match="assume_unique must be a constant"):
-        fn("np.setxor1d(a, a, assume_unique=u)", "a, u")(np.ones(2), True)
+    with pytest.raises(ruchey.TypingError, match="assume_unique must be True or False"):
+        fn("np.setxor1d(a, a, assume_unique=u)", "a, u")(np.ones(2), 0.5)
 
 
 # ---------------------------------------------------------------- as_strided

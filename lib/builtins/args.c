@@ -1,5 +1,8 @@
 /* builtins/args.c — the checks NumPy functions' typers make of their
- * arguments: by position or keyword, axes, dtype=, numbers. */
+ * arguments: by position or keyword, axes, dtype=, numbers, and the strs
+ * that choose one of a function's options. */
+#include <string.h>
+
 #include "builtins/builtins.h"
 
 /* The argument at position pos (the array is 0, for methods too) or by
@@ -69,4 +72,33 @@ bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out) {
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what) {
   if (!x || ty_is_scalar(x->ty)) return true;
   return ty_error(in, x, "%s(): %s must be a number, got %s", n->bi->name, what, x->ty->name) != NULL;
+}
+
+/* A str choosing one of a function's options (convolve's mode, searchsorted's
+ * side): Numba takes any str there, read when the call runs, so a constant
+ * is checked here and a variable's value by lo_str_option. */
+int bi_str_option(const Node *x, const char *const *choices, int dflt) {
+  if (!x) return dflt;
+  if (x->kind == N_STRING) {
+    for (int i = 0; choices[i]; i++)
+      if (!strcmp(x->str, choices[i])) return i;
+    return BI_OPTION_BAD;
+  }
+  return x->ty && x->ty->kind == TY_STR ? BI_OPTION_RUNTIME : BI_OPTION_BAD;
+}
+
+/* The option's index (an i32): a constant where the compile knows it, else
+ * x's value compared with each choice in turn, ValueError(msg) if none. */
+LLVMValueRef lo_str_option(Lower *l, Node *x, const char *const *choices, int dflt, const char *msg) {
+  int known = bi_str_option(x, choices, dflt);
+  if (known >= 0) return const_i32(l, known);
+  LLVMValueRef s = lo_expr(l, x), r = const_i32(l, -1);
+  for (int i = 0; choices[i]; i++) {
+    Node c = {.kind = N_STRING, .str = choices[i], .ival = (int64_t)strlen(choices[i])};
+    LLVMValueRef same = lo_str_compare_values(l, OP_EQ, s, x->ty, lo_str_constant(l, &c), x->ty);
+    r = LLVMBuildSelect(l->b, same, const_i32(l, i), r, "");
+  }
+  lo_done_with(l, x, s);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i32(l, 0), ""), RT_ERR_VALUE, msg);
+  return r;
 }

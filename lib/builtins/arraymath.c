@@ -324,18 +324,14 @@ static LLVMValueRef lo_trapezoid(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- convolve, correlate */
 
 enum { CORRELATE, CONVOLVE };
+/* mode: a str, constant or known when the call runs (Numba's) */
 enum { MODE_VALID, MODE_SAME, MODE_FULL };
-
-static int mode_of(Node *n) {
-  Node *m = bi_arg(n, 2, "mode");
-  if (!m) return n->bi->ival == CONVOLVE ? MODE_FULL : MODE_VALID;
-  return !strcmp(m->str, "valid") ? MODE_VALID : !strcmp(m->str, "same") ? MODE_SAME : MODE_FULL;
-}
+static const char *const modes[] = {"valid", "same", "full", NULL};
 
 static const Type *ty_correlate(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = n->list.items[1], *m = bi_arg(n, 2, "mode");
   if (!need_values(in, n, a, "a") || !need_values(in, n, v, "v")) return NULL;
-  if (m && (m->kind != N_STRING || (strcmp(m->str, "valid") && strcmp(m->str, "same") && strcmp(m->str, "full"))))
+  if (bi_str_option(m, modes, 0) == BI_OPTION_BAD)
     return ty_error(in, m, "%s(): mode must be one of 'valid', 'same', or 'full'", n->bi->name);
   return ty_array(np_promote(elem_of(a->ty), elem_of(v->ty)), 1, 'C', false);
 }
@@ -371,7 +367,8 @@ static LLVMValueRef correlation_at(Lower *l, const Correlation *c, LLVMValueRef 
 static LLVMValueRef lo_correlate(Lower *l, Node *n) {
   const Type *t = n->ty->elem, *ft = ty_array(t, 1, 'C', false);
   bool convolve = n->bi->ival == CONVOLVE;
-  int mode = mode_of(n);
+  LLVMValueRef mode = lo_str_option(l, bi_arg(n, 2, "mode"), modes, convolve ? MODE_FULL : MODE_VALID,
+                                "mode must be one of 'valid', 'same', or 'full'");
   LLVMValueRef n1, n2, fa = flat_temp(l, n->list.items[0], t, &n1), fv = flat_temp(l, n->list.items[1], t, &n2);
   LLVMValueRef zero = const_i64(l, 0), one = const_i64(l, 1);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n1, zero, ""), RT_ERR_VALUE, convolve ? "a cannot be empty" : "first array argument cannot be empty");
@@ -379,9 +376,12 @@ static LLVMValueRef lo_correlate(Lower *l, Node *n) {
   LLVMValueRef swap = LLVMBuildICmp(l->b, LLVMIntSLT, n1, n2, "");
   Correlation c = {t, LLVMBuildSelect(l->b, swap, data_of(l, fv), data_of(l, fa), ""), LLVMBuildSelect(l->b, swap, data_of(l, fa), data_of(l, fv), ""),
                    LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1)};
-  LLVMValueRef left = mode == MODE_FULL ? LLVMBuildSub(l->b, c.nv, one, "") : mode == MODE_SAME ? LLVMBuildLShr(l->b, c.nv, one, "") : zero;
-  LLVMValueRef len = mode == MODE_FULL ? LLVMBuildSub(l->b, LLVMBuildAdd(l->b, c.na, c.nv, ""), one, "")
-                     : mode == MODE_SAME ? c.na : LLVMBuildAdd(l->b, LLVMBuildSub(l->b, c.na, c.nv, ""), one, "");
+  LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_FULL), "");
+  LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_SAME), "");
+  LLVMValueRef left = LLVMBuildSelect(l->b, full, LLVMBuildSub(l->b, c.nv, one, ""),
+                                      LLVMBuildSelect(l->b, same, LLVMBuildLShr(l->b, c.nv, one, ""), zero, ""), "");
+  LLVMValueRef len = LLVMBuildSelect(l->b, full, LLVMBuildSub(l->b, LLVMBuildAdd(l->b, c.na, c.nv, ""), one, ""),
+                                     LLVMBuildSelect(l->b, same, c.na, LLVMBuildAdd(l->b, LLVMBuildSub(l->b, c.na, c.nv, ""), one, ""), ""), "");
   LLVMValueRef out = lo_alloc_array(l, n->ty, &len, -1), od = data_of(l, out);
   LLVMValueRef backwards = convolve ? const_bool(l, false) : swap;
   LoLoop loop = lo_loop_begin(l, zero, len, NULL, "correlate.out");

@@ -103,6 +103,13 @@ bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else
 bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
+/* A str that chooses one of choices (NULL-terminated): x's index there where it is a constant (dflt
+ * where absent), BI_OPTION_RUNTIME where a str variable's value chooses when the call runs,
+ * BI_OPTION_BAD for another constant or type; lo_str_option: the index as an i32, ValueError(msg) where
+ * the str is none of them */
+enum { BI_OPTION_RUNTIME = -1, BI_OPTION_BAD = -2 };
+int bi_str_option(const Node *x, const char *const *choices, int dflt);
+LLVMValueRef lo_str_option(Lower *l, Node *x, const char *const *choices, int dflt, const char *msg);
 /* strings.c: a == or != (op) of a str or bytes a with a value of another kind b (never equal), else
  * a TypingError: orderings and arrays are refused */
 bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b);
@@ -160,6 +167,7 @@ const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name
 
 /* ufunc.c: NumPy's elementwise operations on arrays */
 const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */
+bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, to, 'same_kind') of dtypes */
 /* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50) */
 const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other);
 int ty_broadcast_ndim(const Type *const *args, int n);

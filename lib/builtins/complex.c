@@ -123,6 +123,24 @@ static const Type *ty_elementwise_part(Infer *in, Node *n, const Type **args) {
   return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
 }
 
+/* numpy.angle(z, deg=False): ty_elementwise_part's, deg a bool or int known when the call runs (Numba's),
+ * moved to its position for the elementwise lowering */
+static const Type *ty_angle(Infer *in, Node *n, const Type **args) {
+  Node *deg = bi_arg(n, 1, "deg");
+  if (deg && deg->ty->kind != TY_BOOL && !ty_is_int(deg->ty))
+    return ty_error(in, deg, "%s(): deg must be True or False, got %s", n->bi->name, deg->ty->name);
+  if (deg && n->list.len == 1) {
+    Node **all = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+    all[0] = n->list.items[0];
+    all[1] = deg;
+    n->list = (NodeList){.items = all, .len = 2};
+    n->kw = (NodeList){0};
+    n->kw_names = NULL;
+  }
+  const Type *types[2] = {args[0], deg ? deg->ty : NULL};
+  return ty_elementwise_part(in, n, types);
+}
+
 /* conjugate: the argument's type; bools, which NumPy's ufunc has no loop for, as int8 */
 static const Type *ty_elementwise_same(Infer *in, Node *n, const Type **args) {
   const Type *e = elem_of(args[0]);
@@ -146,14 +164,18 @@ static LLVMValueRef lo_parts_elem(Lower *l, Node *n, LLVMValueRef *v) {
       args[0] = lo_convert(l, args[0], lo_complex_part(from), to);
       args[1] = lo_convert(l, args[1], lo_complex_part(from), to);
     }
-    return lo_libm(l, "atan2", to, args, 2);
+    LLVMValueRef r = lo_libm(l, "atan2", to, args, 2);
+    if (n->list.len < 2) return r;  /* deg=: in degrees, NumPy's angle * (180 / pi) */
+    LLVMValueRef deg = lo_truth(l, v[1], n->list.items[1]->ty);
+    return LLVMBuildSelect(l->b, deg, LLVMBuildFMul(l->b, r, lo_fconst(l, to, 180 / M_PI), ""), r, "");
   }
   }
 }
 
 static LLVMValueRef lo_parts(Lower *l, Node *n) {
-  LLVMValueRef v = lo_expr(l, n->list.items[0]);
-  return lo_parts_elem(l, n, &v);
+  LLVMValueRef v[2];
+  for (int i = 0; i < n->list.len; i++) v[i] = lo_expr(l, n->list.items[i]);
+  return lo_parts_elem(l, n, v);
 }
 
 /* ---------------------------------------------------------------- the C library's functions */
@@ -457,6 +479,7 @@ static LLVMValueRef lo_number_view(Lower *l, Node *n) {
 
 static const char *const out_kw[] = {"out", NULL};
 static const char *const view_kw[] = {"dtype", NULL};
+static const char *const deg_kw[] = {"deg", NULL};
 
 /* x.item() of a number is x, of its own type (as Numba's, and as an array's
  * a.item() is its element's type): Python's float of a float32 scalar
@@ -515,7 +538,8 @@ const Builtin bi_complex[] = {
    ty_elementwise_same, lo_parts, lo_parts_elem},
   PARTS("real", 'r', ty_elementwise_part, NULL),
   PARTS("imag", 'i', ty_elementwise_part, NULL),
-  PARTS("angle", 'a', ty_elementwise_part, NULL),
+  {"numpy.angle", "numpy", "angle", BK_FUNCTION, 0, 1, 2, deg_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 'a', 0, ty_angle,
+   lo_parts, lo_parts_elem},
   PARTS("conj", 'c', ty_elementwise_same, out_kw),
   PARTS("conjugate", 'c', ty_elementwise_same, out_kw),
   NUMPY_OF_COMPLEX("sqrt", CM_SQRT), NUMPY_OF_COMPLEX("exp", CM_EXP), NUMPY_OF_COMPLEX("log", CM_LOG),

@@ -598,6 +598,23 @@ static LLVMValueRef nan_to_num_elem(Lower *l, Node *n, LLVMValueRef *v) {
                          float_to_num(l, f, lo_complex_imag(l, v[0]), by));
 }
 
+/* numpy.isposinf(x, out=None) and isneginf, not ufuncs but NumPy functions
+ * taking out by position too: out moved to the keyword ty_ufunc_out reads,
+ * None there the default */
+static const Type *ty_numpy_infinity(Infer *in, Node *n, const Type **args) {
+  Node *out = bi_arg(n, 1, "out");
+  n->list.len = 1;
+  n->kw = (NodeList){0};
+  n->kw_names = NULL;
+  if (out && out->ty->kind != TY_NONE) {
+    n->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
+    n->kw.items[0] = out;
+    n->kw_names = arena_alloc(in->f->arena, sizeof(char *));
+    n->kw_names[0] = "out";
+  }
+  return ty_numpy_math(in, n, args);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 /* name, the function (math_fns), its arity, its flags */
@@ -673,8 +690,10 @@ const Builtin bi_math[] = {
   MATH("lcm", LCM, 2, BF_CHEAP), NUMPY("lcm", LCM, 2, 0),
   /* not ufuncs: no out= */
   {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
-  {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISPOSINF, 0, ty_numpy_math, lo_math, lo_math_elem},
-  {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, ISNEGINF, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 2, out_kw, BF_PURE | BF_CHEAP | BF_NONE, ISPOSINF, 0, ty_numpy_infinity, lo_math,
+   lo_math_elem},
+  {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 2, out_kw, BF_PURE | BF_CHEAP | BF_NONE, ISNEGINF, 0, ty_numpy_infinity, lo_math,
+   lo_math_elem},
   {"numpy.nan_to_num", "numpy", "nan_to_num", BK_FUNCTION, 0, 1, 5, nan_to_num_kw, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, 0, 0,
    ty_nan_to_num, lo_ufunc_call, nan_to_num_elem},
   BI_END,

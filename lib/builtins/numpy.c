@@ -615,12 +615,14 @@ static LLVMValueRef lo_kaiser(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- eye, identity */
 
-static const char *const eye_kw[] = {"M", "k", "dtype", NULL};
+static const char *const eye_kw[] = {"N", "M", "k", "dtype", NULL};
 
-/* numpy.eye(N, M=N, k=0, dtype=float64) and numpy.identity(n, dtype=float64) */
+/* numpy.eye(N, M=N, k=0, dtype=float64) (every one by keyword too) and numpy.identity(n, dtype=float64) */
 static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
   bool eye = n->bi->ival;
-  Node *sizes[3] = {n->list.items[0], eye ? np_arg(in, n, 1, "M") : NULL, eye ? np_arg(in, n, 2, "k") : NULL};
+  Node *rows = eye ? np_arg(in, n, 0, "N") : n->list.items[0];
+  if (!rows) return ty_failed(in) ? NULL : ty_error(in, n, "%s() missing required argument 'N'", n->bi->name);
+  Node *sizes[3] = {rows, eye ? np_arg(in, n, 1, "M") : NULL, eye ? np_arg(in, n, 2, "k") : NULL};
   for (int i = 0; i < 3; i++)
     if (sizes[i] && !ty_is_int(sizes[i]->ty))
       return ty_error(in, sizes[i], "%s() needs ints for its sizes, got %s", n->bi->name, sizes[i]->ty->name);
@@ -632,7 +634,7 @@ static LLVMValueRef lo_eye(Lower *l, Node *n) {
   bool eye = n->bi->ival;
   Node *m_node = eye ? np_arg_node(n, 1, "M") : NULL, *k_node = eye ? np_arg_node(n, 2, "k") : NULL;
   LLVMValueRef shape[2];
-  shape[0] = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  shape[0] = lo_expr_as(l, eye ? np_arg_node(n, 0, "N") : n->list.items[0], TYS(TY_I64));
   shape[1] = m_node ? lo_expr_as(l, m_node, TYS(TY_I64)) : shape[0];
   LLVMValueRef k = k_node ? lo_expr_as(l, k_node, TYS(TY_I64)) : const_i64(l, 0);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, 0);
@@ -1298,7 +1300,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
-  ALLOC_ANY("eye", 1, 4, eye_kw, 1, ty_eye, lo_eye),
+  ALLOC_ANY("eye", 0, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC("indices", 1, 3, indices_kw, 0, ty_np_indices, lo_np_indices),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),

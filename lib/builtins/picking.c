@@ -30,7 +30,8 @@ static void bump(Lower *l, LLVMValueRef p) { LLVMBuildStore(l->b, LLVMBuildAdd(l
 static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty && x->ty->kind == TY_NONE)); }
 
 /* take's axis=: a constant int within a's dimensions (the result's shape
- * is a's with indices' in place of that axis); -1 where there is none, or None */
+ * is a's with indices' in place of that axis); -1 where there is none, None,
+ * or one known only when the call runs */
 static int take_axis(Node *n) {
   Node *axis = bi_arg(n, 2, "axis");
   int64_t k;
@@ -52,10 +53,8 @@ static const Type *ty_take(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n->list.items[1], "%s(): indices must be an int or an array of ints in compiled code, got %s",
                     n->bi->name, ix->name);
   if (axis && !is_none(axis)) {
-    int64_t k;
     int ndim = ndim_of(args[0]), out = ndim - 1 + ndim_of(ix);
-    if (!bi_literal_int(axis, &k)) return ty_error(in, axis, "%s(): axis must be a constant int in compiled code", n->bi->name);
-    if (!bi_check_axis(in, n, axis, ndim)) return NULL;
+    if (!bi_check_axis(in, n, axis, ndim)) return NULL;  /* (one known only when the call runs too) */
     if (out > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
     return out ? ty_array(e, out, 'C', false) : e;
   }
@@ -99,22 +98,48 @@ static void take_on_axis(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, c->t->elem, lo_element_addr(l, c->ot, c->out, idx), taken_on_axis(l, c, idx));
 }
 
-/* take along a constant axis: a's shape with indices' in place of the axis */
+/* take along c's axis (a constant) of c's values: a's shape with indices' in place of the axis */
+static LLVMValueRef take_axis_of(Lower *l, Node *n, TakeAxis *c) {
+  LLVMValueRef r, shape[RC_MAX_NDIM];
+  int axis = c->axis, ni = ndim_of(c->it), ndim = c->t->ndim - 1 + ni;
+  if (!ndim) return taken_on_axis(l, c, NULL);
+  for (int d = 0; d < ndim; d++)
+    shape[d] = d < axis ? lo_arr_shape(l, c->a, d) : d < axis + ni ? lo_arr_shape(l, c->ix, d - axis)
+                                                                : lo_arr_shape(l, c->a, d - ni + 1);
+  r = c->out = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, r);
+  lo_for_each_index(l, ndim, shape, take_on_axis, c);
+  lo_temp_taken(l, r);
+  return r;
+}
+
+/* take along an axis: a constant one (axis >= 0), or the axis argument's
+ * value when the call runs (Numba takes a variable), each of a's axes a
+ * case of a switch on it: the result's ndim is the same whichever */
 static LLVMValueRef lo_take_axis(Lower *l, Node *n, int axis) {
   Node *a = n->list.items[0], *ix = n->list.items[1];
+  LLVMValueRef k = axis >= 0 ? NULL : np_runtime_axis(l, bi_arg(n, 2, "axis"), a->ty->ndim);
   TakeAxis c = {a->ty, ix->ty, n->ty, axis, lo_expr(l, a), lo_expr(l, ix), NULL};
-  LLVMValueRef r, shape[RC_MAX_NDIM];
-  int ni = ndim_of(ix->ty), ndim = c.t->ndim - 1 + ni;
-  if (!ndim) {
-    r = taken_on_axis(l, &c, NULL);
+  LLVMValueRef r;
+  if (k) {
+    int nd = a->ty->ndim;
+    LLVMBasicBlockRef done = new_block(l, "take.axis"), cases[RC_MAX_NDIM], ends[RC_MAX_NDIM];
+    LLVMValueRef rs[RC_MAX_NDIM];
+    for (int d = 0; d < nd; d++) cases[d] = new_block(l, "take.on");
+    LLVMValueRef sw = LLVMBuildSwitch(l->b, k, cases[nd - 1], (unsigned)nd - 1);
+    for (int d = 0; d + 1 < nd; d++) LLVMAddCase(sw, const_i64(l, d), cases[d]);
+    for (int d = 0; d < nd; d++) {
+      position(l, cases[d]);
+      c.axis = d;
+      rs[d] = take_axis_of(l, n, &c);
+      ends[d] = LLVMGetInsertBlock(l->b);
+      LLVMBuildBr(l->b, done);
+    }
+    position(l, done);
+    r = LLVMBuildPhi(l->b, lo_type(l, n->ty), "take");
+    LLVMAddIncoming(r, rs, ends, (unsigned)nd);
   } else {
-    for (int d = 0; d < ndim; d++)
-      shape[d] = d < axis ? lo_arr_shape(l, c.a, d) : d < axis + ni ? lo_arr_shape(l, c.ix, d - axis)
-                                                                  : lo_arr_shape(l, c.a, d - ni + 1);
-    r = c.out = lo_alloc_array(l, n->ty, shape, -1);
-    lo_temp_made(l, n->ty, r);
-    lo_for_each_index(l, ndim, shape, take_on_axis, &c);
-    lo_temp_taken(l, r);
+    r = take_axis_of(l, n, &c);
   }
   lo_done_with(l, ix, c.ix);
   lo_done_with(l, a, c.a);
@@ -123,7 +148,8 @@ static LLVMValueRef lo_take_axis(Lower *l, Node *n, int axis) {
 
 static LLVMValueRef lo_take(Lower *l, Node *n) {
   int axis = take_axis(n);
-  if (axis >= 0) return lo_take_axis(l, n, axis);
+  Node *given = bi_arg(n, 2, "axis");
+  if (axis >= 0 || (given && !is_none(given))) return lo_take_axis(l, n, axis);
   Node *a = n->list.items[0], *ix = n->list.items[1];
   const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false);
   Take t = {e, ix->ty, n->ty, NULL, NULL, NULL, NULL};

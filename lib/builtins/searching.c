@@ -63,9 +63,17 @@ static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMVa
   return LLVMBuildOr(l->b, lt, nan_after, "");
 }
 
+/* key sorts after x, or is equal to it where right (an i1: a constant, or
+ * searchsorted's side read when the call runs) */
+static LLVMValueRef goes_right(Lower *l, const Type *t, LLVMValueRef key, LLVMValueRef x, LLVMValueRef right) {
+  if (LLVMIsAConstantInt(right))
+    return LLVMConstIntGetZExtValue(right) ? LLVMBuildNot(l->b, sorts_before(l, t, key, x), "") : sorts_before(l, t, x, key);
+  return LLVMBuildSelect(l->b, right, LLVMBuildNot(l->b, sorts_before(l, t, key, x), ""), sorts_before(l, t, x, key), "");
+}
+
 /* The first index i where key would keep s sorted: before the elements
  * equal to key (left) or after them (right), bisecting [*lo, *hi). */
-static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, bool right, LLVMValueRef lo, LLVMValueRef hi) {
+static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, LLVMValueRef right, LLVMValueRef lo, LLVMValueRef hi) {
   LLVMBasicBlockRef head = new_block(l, "search.head"), body = new_block(l, "search.body"), done = new_block(l, "search.done");
   LLVMBuildBr(l->b, head);
   position(l, head);
@@ -74,7 +82,7 @@ static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, b
   position(l, body);
   LLVMValueRef mid = LLVMBuildLShr(l->b, LLVMBuildAdd(l->b, vlo, vhi, ""), const_i64(l, 1), "");
   LLVMValueRef x = element_at(l, s, mid);
-  LLVMValueRef go_right = right ? LLVMBuildNot(l->b, sorts_before(l, s->cmp, key, x), "") : sorts_before(l, s->cmp, x, key);
+  LLVMValueRef go_right = goes_right(l, s->cmp, key, x, right);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, LLVMBuildAdd(l->b, mid, const_i64(l, 1), ""), vlo, ""), lo);
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, go_right, vhi, mid, ""), hi);
   LLVMBuildBr(l->b, head);
@@ -82,11 +90,15 @@ static LLVMValueRef search_within(Lower *l, const Sorted *s, LLVMValueRef key, b
   return vlo;
 }
 
-static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+static LLVMValueRef search_on(Lower *l, const Sorted *s, LLVMValueRef key, LLVMValueRef right) {
   LLVMValueRef lo = lo_alloca(l, l->mod->i64, "search.lo"), hi = lo_alloca(l, l->mod->i64, "search.hi");
   LLVMBuildStore(l->b, const_i64(l, 0), lo);
   LLVMBuildStore(l->b, s->n, hi);
   return search_within(l, s, key, right, lo, hi);
+}
+
+static LLVMValueRef search(Lower *l, const Sorted *s, LLVMValueRef key, bool right) {
+  return search_on(l, s, key, const_bool(l, right));
 }
 
 /* ---------------------------------------------------------------- each needle */
@@ -140,20 +152,21 @@ static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
 
 /* ---------------------------------------------------------------- searchsorted */
 
-static bool right_side(Node *side) { return side && side->kind == N_STRING && !strcmp(side->str, "right"); }
+/* side: a constant str, as Numba requires it (unlike convolve's mode) */
+static const char *const sides[] = {"left", "right", NULL};
 
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
   if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
-  if (side && (side->kind != N_STRING || (strcmp(side->str, "left") && strcmp(side->str, "right"))))
-    return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
+  if (bi_str_option(side, sides, 0) < 0)
+    return ty_error(in, side, "%s(): search side must be a constant 'left' or 'right' (as Numba's), got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);
   return needles_result(v->ty, TYS(TY_I64));
 }
 
 typedef struct Search {
   Sorted s;
-  bool right;
+  LLVMValueRef right;  /* an i1 */
   LLVMValueRef lo, hi, last;  /* an array of needles': the bounds the last needle left, and it */
 } Search;
 
@@ -163,10 +176,9 @@ typedef struct Search {
  * sorted the answers are NumPy's. */
 static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
   Search *s = arg;
-  if (!s->lo) return search(l, &s->s, key, s->right);
+  if (!s->lo) return search_on(l, &s->s, key, s->right);
   LLVMValueRef last = LLVMBuildLoad2(l->b, lo_type(l, s->s.cmp), s->last, "");
-  LLVMValueRef after = s->right ? LLVMBuildNot(l->b, sorts_before(l, s->s.cmp, key, last), "")
-                                : sorts_before(l, s->s.cmp, last, key);
+  LLVMValueRef after = goes_right(l, s->s.cmp, key, last, s->right);
   LLVMValueRef hi = LLVMBuildLoad2(l->b, l->mod->i64, s->hi, ""), n = s->s.n;
   LLVMValueRef wider = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, hi, n, ""), LLVMBuildAdd(l->b, hi, const_i64(l, 1), ""), n, "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, after, n, wider, ""), s->hi);
@@ -179,7 +191,7 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v");
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
-  Search s = {sorted_of(l, a->ty, av, cmp), right_side(bi_arg(n, 2, "side"))};
+  Search s = {sorted_of(l, a->ty, av, cmp), const_bool(l, bi_str_option(bi_arg(n, 2, "side"), sides, 0) == 1)};
   if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
     s.lo = lo_alloca(l, l->mod->i64, "search.lo");
     s.hi = lo_alloca(l, l->mod->i64, "search.hi");
@@ -212,7 +224,7 @@ typedef struct Digitize {
 
 /* s searched for key on the other side than right= names */
 static LLVMValueRef digitize_search(Lower *l, Digitize *d, const Sorted *s, LLVMValueRef key) {
-  if (!d->right) return search(l, s, key, d->up.right);
+  if (!d->right) return search_on(l, s, key, d->up.right);
   LLVMBasicBlockRef yes = new_block(l, "digitize.right"), no = new_block(l, "digitize.left"), done = new_block(l, "digitize.side");
   LLVMBuildCondBr(l->b, d->right, yes, no);
   position(l, yes);
@@ -265,7 +277,7 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
   Sorted reversed = s;
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
-  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
+  Digitize d = {{s, const_bool(l, side)}, {reversed, const_bool(l, side)}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
                 known ? NULL : lo_truth(l, lo_expr(l, right), right->ty)};
   LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);
@@ -685,20 +697,58 @@ static LLVMValueRef lo_isin(Lower *l, Node *n) {
 
 enum { SET_UNION, SET_INTERSECT, SET_DIFF, SET_XOR };
 
-/* union1d, intersect1d: the common dtype; setdiff1d: the first array's */
+/* union1d, intersect1d: the common dtype; setdiff1d: the first array's.
+ * assume_unique (intersect1d's, setdiff1d's, setxor1d's), known when the
+ * call runs as Numba takes it: each array read as it is, raveled, where it
+ * holds, else its distinct values sorted, as NumPy's algorithms read them.
+ * intersect1d's answer is the same either way for arrays that are unique
+ * (what the flag promises), so there it is read and not used. */
+static const char *const set_kw[] = {"assume_unique", NULL};
+
 static const Type *ty_set(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
-  if (!need_values(in, n, a, "ar1") || !need_values(in, n, b, "ar2")) return NULL;
+  if (!need_values(in, n, a, "ar1") || !need_values(in, n, b, "ar2") ||
+      !need_flag(in, n, bi_arg(n, 2, "assume_unique"), "assume_unique"))
+    return NULL;
   const Type *e = n->bi->ival == SET_DIFF ? elem_of(a->ty) : np_promote(elem_of(a->ty), elem_of(b->ty));
   return ty_array(e, 1, 'C', false);
 }
 
-/* The sorted distinct elements of a (as its result type) kept where
- * their being among b's is want: intersect1d and setdiff1d. */
-static LLVMValueRef kept(Lower *l, Node *n, bool want) {
+/* assume_unique as an i1 (a constant where it is one); false where not given */
+static LLVMValueRef assumed_unique(Lower *l, Node *n) {
+  Node *unique = bi_arg(n, 2, "assume_unique");
+  return unique ? lo_truth(l, lo_expr(l, unique), unique->ty) : const_bool(l, false);
+}
+
+/* x's elements as elem in a new 1-d temp (*count of them): in C order where
+ * assumed (an i1) holds, else sorted, each once (numpy.unique's). */
+static LLVMValueRef elements_assumed(Lower *l, Node *x, const Type *elem, LLVMValueRef assumed, LLVMValueRef *count) {
+  if (LLVMIsAConstantInt(assumed) && !LLVMConstIntGetZExtValue(assumed)) return np_sorted_elements(l, &x, 1, elem, true, count);
+  LLVMValueRef n, out = np_joined_elements(l, &x, 1, elem, &n);
+  *count = n;
+  if (LLVMIsAConstantInt(assumed)) return out;
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b), distinct = new_block(l, "set.distinct"), done = new_block(l, "set.assumed");
+  LLVMBuildCondBr(l->b, assumed, done, distinct);
+  position(l, distinct);
+  np_sort_flat(l, ty_array(elem, 1, 'C', false), out);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, out, 2, ""), n, const_i32(l, (int)elem->kind), LLVMConstNull(l->mod->ptr)};
+  LLVMValueRef m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+  LLVMBasicBlockRef distinct_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  *count = LLVMBuildPhi(l->b, l->mod->i64, "set.count");
+  LLVMAddIncoming(*count, (LLVMValueRef[]){n, m}, (LLVMBasicBlockRef[]){from, distinct_end}, 2);
+  return out;
+}
+
+/* The elements of a (as its result type; its distinct ones sorted, or
+ * each as it is where assumed holds) kept where their being among b's is
+ * want: intersect1d and setdiff1d. */
+static LLVMValueRef kept(Lower *l, Node *n, bool want, LLVMValueRef assumed) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   const Type *rt = n->ty->elem, *cmp = np_promote(elem_of(a->ty), elem_of(b->ty));
-  LLVMValueRef na, nb, ua = np_sorted_elements(l, &a, 1, rt, true, &na), sb = np_sorted_elements(l, &b, 1, cmp, want, &nb);
+  LLVMValueRef na, nb, ua = elements_assumed(l, a, rt, assumed, &na), sb = np_sorted_elements(l, &b, 1, cmp, want, &nb);
   Sorted among = sorted_temp(l, sb, nb, cmp), from = sorted_temp(l, ua, na, rt);
   LLVMValueRef m = lo_alloca(l, l->mod->i64, "set.kept");
   LLVMBuildStore(l->b, const_i64(l, 0), m);
@@ -720,7 +770,11 @@ static LLVMValueRef kept(Lower *l, Node *n, bool want) {
 }
 
 static LLVMValueRef lo_set(Lower *l, Node *n) {
-  if (n->bi->ival != SET_UNION) return kept(l, n, n->bi->ival == SET_INTERSECT);
+  if (n->bi->ival == SET_INTERSECT) {
+    if (bi_arg(n, 2, "assume_unique")) lo_expr(l, bi_arg(n, 2, "assume_unique"));  /* (evaluated, not used) */
+    return kept(l, n, true, const_bool(l, false));
+  }
+  if (n->bi->ival == SET_DIFF) return kept(l, n, false, assumed_unique(l, n));
   LLVMValueRef count, all = np_sorted_elements(l, n->list.items, 2, n->ty->elem, true, &count);
   LLVMValueRef r = np_first_elements(l, n->ty, all, count);
   lo_release_temp(l, n->ty, all);
@@ -764,20 +818,12 @@ LLVMValueRef lo_array_contains(Lower *l, Node *n) {
  * values of each (or each as it is, assumed distinct) sorted together,
  * and those unlike both neighbours kept (a NaN is unlike every value, so
  * each array's NaN is kept, as NumPy's are) */
-static const char *const setxor_kw[] = {"assume_unique", NULL};
 
-static const Type *ty_setxor(Infer *in, Node *n, const Type **args) {
-  Node *unique = bi_arg(n, 2, "assume_unique");
-  if (unique && unique->kind != N_BOOL)
-    return ty_error(in, unique, "%s(): assume_unique must be a constant True or False in compiled code", n->bi->name);
-  return ty_set(in, n, args);
-}
-
-/* The values of each array once, one array's after the other's, sorted (*count: how many). */
-static LLVMValueRef each_distinct_sorted(Lower *l, Node *n, const Type *ft, LLVMValueRef *count) {
+/* The elements of each array (elements_assumed's), one array's after the other's, sorted (*count: how many). */
+static LLVMValueRef each_assumed_sorted(Lower *l, Node *n, const Type *ft, LLVMValueRef assumed, LLVMValueRef *count) {
   const Type *e = ft->elem;
-  LLVMValueRef na, nb, ua = np_sorted_elements(l, &n->list.items[0], 1, e, true, &na);
-  LLVMValueRef ub = np_sorted_elements(l, &n->list.items[1], 1, e, true, &nb);
+  LLVMValueRef na, nb, ua = elements_assumed(l, n->list.items[0], e, assumed, &na);
+  LLVMValueRef ub = elements_assumed(l, n->list.items[1], e, assumed, &nb);
   *count = LLVMBuildAdd(l->b, na, nb, "");
   LLVMValueRef aux = lo_alloc_array(l, ft, count, -1), data = LLVMBuildExtractValue(l->b, aux, 2, "");
   LLVMValueRef size = const_i64(l, ty_bits(e) / 8), from_b = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, e), data, &na, 1, "");
@@ -791,10 +837,8 @@ static LLVMValueRef each_distinct_sorted(Lower *l, Node *n, const Type *ft, LLVM
 }
 
 static LLVMValueRef lo_setxor(Lower *l, Node *n) {
-  Node *unique = bi_arg(n, 2, "assume_unique");
   const Type *ft = n->ty, *e = ft->elem;
-  LLVMValueRef count, aux = unique && unique->ival ? np_sorted_elements(l, n->list.items, 2, e, false, &count)
-                                                   : each_distinct_sorted(l, n, ft, &count);
+  LLVMValueRef count, aux = each_assumed_sorted(l, n, ft, assumed_unique(l, n), &count);
   Sorted s = sorted_temp(l, aux, count, e);
   LLVMValueRef kept = lo_alloca(l, l->mod->i64, "setxor.kept"), zero = const_i64(l, 0), one = const_i64(l, 1);
   LLVMBuildStore(l->b, zero, kept);
@@ -844,9 +888,9 @@ const Builtin bi_searching[] = {
    lo_histogram},
   {"numpy.isin", "numpy", "isin", BK_FUNCTION, 0, 1, 4, isin_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, 0, 0, ty_isin, lo_isin},
   {"numpy.union1d", "numpy", "union1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_UNION, 0, ty_set, lo_set},
-  {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_INTERSECT, 0, ty_set, lo_set},
-  {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_DIFF, 0, ty_set, lo_set},
-  {"numpy.setxor1d", "numpy", "setxor1d", BK_FUNCTION, 0, 2, 3, setxor_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_XOR, 0, ty_setxor,
+  {"numpy.intersect1d", "numpy", "intersect1d", BK_FUNCTION, 0, 2, 3, set_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_INTERSECT, 0, ty_set, lo_set},
+  {"numpy.setdiff1d", "numpy", "setdiff1d", BK_FUNCTION, 0, 2, 3, set_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_DIFF, 0, ty_set, lo_set},
+  {"numpy.setxor1d", "numpy", "setxor1d", BK_FUNCTION, 0, 2, 3, set_kw, BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE, SET_XOR, 0, ty_set,
    lo_setxor},
   BI_END,
 };

@@ -233,26 +233,55 @@ static LLVMValueRef lo_diff(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.ediff1d(ary): the differences of ary's elements flattened, in its dtype */
+/* numpy.ediff1d(ary, to_end=None, to_begin=None): the differences of ary's
+ * elements flattened, in its dtype, after to_begin's and before to_end's
+ * (numbers or arrays, flattened), which NumPy casts to it 'same_kind' */
+static const char *const ediff1d_kw[] = {"to_end", "to_begin", NULL};
+
 static const Type *ty_ediff1d(Infer *in, Node *n, const Type **args) {
   if (!bi_need_values(in, n, n->list.items[0])) return NULL;
   const Type *e = elem_of(args[0]);
   if (e->kind == TY_BOOL)
     return ty_error(in, n, "numpy.ediff1d(): numpy boolean subtract, the `-` operator, is not supported");
+  for (int i = 1; i < 3; i++) {
+    Node *x = bi_arg_given(n, i, ediff1d_kw[i - 1]);
+    if (x && !bi_need_values(in, n, x)) return NULL;
+    if (x && !np_same_kind(elem_of(x->ty), e))
+      return ty_error(in, x, "dtype of %s must be compatible with input ary", ediff1d_kw[i - 1]);
+  }
   return ty_array(e, 1, 'C', false);
+}
+
+/* x's elements as e in a new 1-d temp (*count of them), or NULL (none) where x is */
+static LLVMValueRef ediff1d_part(Lower *l, Node *x, const Type *e, LLVMValueRef *count) {
+  *count = const_i64(l, 0);
+  return x ? np_joined_elements(l, &x, 1, e, count) : NULL;
+}
+
+/* the count elements of the temp flat (if any) into to's data from element at on, and flat released */
+static void ediff1d_put(Lower *l, const Type *e, LLVMValueRef flat, LLVMValueRef count, LLVMValueRef to, LLVMValueRef at) {
+  if (!flat) return;
+  LLVMValueRef size = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(e) / 8), "");
+  LLVMBuildMemCpy(l->b, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, e), to, &at, 1, ""), 1, rd_data(l, flat), 1, size);
+  lo_release_temp(l, ty_array(e, 1, 'C', false), flat);
 }
 
 static LLVMValueRef lo_ediff1d(Lower *l, Node *n) {
   const Type *e = n->ty->elem;
-  LLVMValueRef count, flat = np_joined_elements(l, n->list.items, 1, e, &count), from = rd_data(l, flat);
-  LLVMValueRef len = shorter(l, count, const_i64(l, 1)), out = lo_alloc_array(l, n->ty, &len, -1), to = rd_data(l, out);
-  LoLoop i = lo_loop_begin(l, const_i64(l, 0), len, NULL, "ediff1d");
-  LLVMValueRef next = LLVMBuildAdd(l->b, i.index, const_i64(l, 1), "");
+  LLVMValueRef count, flat = np_joined_elements(l, n->list.items, 1, e, &count), from = rd_data(l, flat), ne, nb;
+  LLVMValueRef end = ediff1d_part(l, bi_arg_given(n, 1, "to_end"), e, &ne), begin = ediff1d_part(l, bi_arg_given(n, 2, "to_begin"), e, &nb);
+  LLVMValueRef len = shorter(l, count, const_i64(l, 1));
+  LLVMValueRef total = LLVMBuildAdd(l->b, LLVMBuildAdd(l->b, nb, len, ""), ne, "");
+  LLVMValueRef out = lo_alloc_array(l, n->ty, &total, -1), to = rd_data(l, out);
   LLVMTypeRef st = lo_storage_type(l, e);
+  LoLoop i = lo_loop_begin(l, const_i64(l, 0), len, NULL, "ediff1d");
+  LLVMValueRef next = LLVMBuildAdd(l->b, i.index, const_i64(l, 1), ""), at = LLVMBuildAdd(l->b, nb, i.index, "");
   LLVMValueRef x = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, from, &i.index, 1, ""));
   LLVMValueRef y = lo_load_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, from, &next, 1, ""));
-  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, to, &i.index, 1, ""), rd_sub(l, e, y, x));
+  lo_store_scalar(l, e, LLVMBuildInBoundsGEP2(l->b, st, to, &at, 1, ""), rd_sub(l, e, y, x));
   lo_loop_end(l, &i);
+  ediff1d_put(l, e, begin, nb, to, const_i64(l, 0));
+  ediff1d_put(l, e, end, ne, to, LLVMBuildAdd(l->b, nb, len, ""));
   lo_release_temp(l, ty_array(e, 1, 'C', false), flat);
   return out;
 }
@@ -425,6 +454,7 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
+  if (!ty_scalar_of_0d(in, q, q->ty)) return NULL;  /* a 0-d q read as its number: a number results, as NumPy's */
   if (q->ty->kind == TY_ARRAY && q->ty->ndim > 0 && q->ty->elem->kind != TY_BOOL)
     return ty_array(quantiles_dtype(n, e, q->ty->elem), q->ty->ndim, 'C', false);
   if (!ty_is_scalar(q->ty) || q->ty->kind == TY_BOOL)
@@ -803,7 +833,7 @@ const Builtin bi_statistics[] = {
   {"numpy.nancumprod", "numpy", "nancumprod", BK_FUNCTION, 0, 1, 3, axis_dtype_kw, RD_FLAGS | BF_COMPLEX, CUM_NANPROD, 0,
    ty_accumulate, lo_accumulate},
   {"numpy.unwrap", "numpy", "unwrap", BK_FUNCTION, 0, 1, 3, unwrap_kw, RD_FLAGS | BF_ARRAYLIKE | BF_NONE, 0, 0, ty_unwrap, lo_unwrap},
-  {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 1, NULL, RD_FLAGS | BF_COMPLEX, 0, 0, ty_ediff1d, lo_ediff1d},
+  {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 3, ediff1d_kw, RD_FLAGS | BF_COMPLEX | BF_NONE, 0, 0, ty_ediff1d, lo_ediff1d},
   {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
   QUANTILE("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
   QUANTILE("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),

@@ -181,6 +181,8 @@ static int kind_rank(const Type *t) {
 
 static bool same_kind_cast(const Type *from, const Type *to) { return kind_rank(from) <= kind_rank(to); }
 
+bool np_same_kind(const Type *from, const Type *to) { return same_kind_cast(from, to); }
+
 const Type *ty_array_update(Infer *in, Node *n, const Type *target, const Type *result) {
   if (!result) return NULL;
   if (!same_kind_cast(result->elem, target->elem))

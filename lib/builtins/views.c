@@ -11,7 +11,6 @@
  * of arrays of layout 'A' (a Python list where it is returned, as NumPy's
  * and Numba's).
  */
-#include <ctype.h>
 
 #include "builtins/builtins.h"
 
@@ -333,24 +332,21 @@ static LLVMValueRef lo_broadcast_shapes(Lower *l, Node *n) {
  * leading ('f') and trailing ('b') zeros */
 static const char *const trim_kw[] = {"trim", NULL};
 
-static const char *trim_of(Node *n) {
-  Node *trim = np_arg_node(n, 1, "trim");
-  return trim ? trim->str : "fb";
-}
-
-static bool trims(const char *trim, char side) { return strchr(trim, side) || strchr(trim, side - 'a' + 'A'); }
+/* trim: a str, constant or known when the call runs (Numba's), any case;
+ * each choice's bits say which ends it trims */
+static const char *const trims[] = {"fb", "bf", "f", "b", "FB", "BF", "F", "B", "Fb", "fB", "Bf", "bF", NULL};
+static const unsigned trim_ends[] = {3, 3, 1, 2, 3, 3, 1, 2, 3, 3, 3, 3};
+enum { TRIM_FRONT = 1, TRIM_BACK = 2 };
 
 static const Type *ty_trim_zeros(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   Node *trim = np_arg(in, n, 1, "trim");
   if (!t || ty_failed(in)) return NULL;
   if (t->ndim != 1) return ty_error(in, n, "%s() takes a 1-d array in compiled code, got %s", n->bi->name, t->name);
-  if (trim && trim->kind != N_STRING)
-    return ty_error(in, trim, "%s()'s trim must be a constant string, got %s", n->bi->name, trim->ty->name);
-  char lower[64] = "";
-  for (size_t i = 0; trim && trim->str[i] && i + 1 < sizeof lower; i++) lower[i] = (char)tolower((unsigned char)trim->str[i]);
-  if (trim && strcmp(lower, "fb") && strcmp(lower, "bf") && strcmp(lower, "f") && strcmp(lower, "b"))
-    return ty_error(in, trim, "unexpected character(s) in `trim`: '%s'", lower);
+  if (trim && trim->kind != N_STRING && trim->ty->kind != TY_STR)
+    return ty_error(in, trim, "%s()'s trim must be a str, got %s", n->bi->name, trim->ty->name);
+  if (bi_str_option(trim, trims, 0) == BI_OPTION_BAD)
+    return ty_error(in, trim, "unexpected character(s) in `trim`: '%s'", trim->str);
   return t;
 }
 
@@ -378,13 +374,23 @@ static LLVMValueRef first_nonzero(Lower *l, const Type *t, LLVMValueRef a, LLVMV
   return LLVMBuildLoad2(l->b, l->mod->i64, at, "");
 }
 
+/* trim_ends as a vector, indexed by the choice */
+static LLVMValueRef const_ends(Lower *l) {
+  LLVMValueRef v[sizeof trim_ends / sizeof *trim_ends];
+  for (size_t i = 0; i < sizeof trim_ends / sizeof *trim_ends; i++) v[i] = const_i32(l, (int)trim_ends[i]);
+  return LLVMConstVector(v, sizeof trim_ends / sizeof *trim_ends);
+}
+
 static LLVMValueRef lo_trim_zeros(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
-  const char *trim = trim_of(n);
+  LLVMValueRef trim = lo_str_option(l, np_arg_node(n, 1, "trim"), trims, 0, "unexpected character(s) in `trim`");
+  LLVMValueRef ends = LLVMBuildExtractElement(l->b, const_ends(l), trim, "");
   LLVMValueRef a = lo_expr(l, arg), len = lo_arr_shape(l, a, 0), zero = const_i64(l, 0);
-  LLVMValueRef first = trims(trim, 'f') ? first_nonzero(l, t, a, zero, len, 1) : zero;
-  LLVMValueRef last = trims(trim, 'b') ? first_nonzero(l, t, a, len, first, -1) : len;
+  LLVMValueRef front = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildAnd(l->b, ends, const_i32(l, TRIM_FRONT), ""), const_i32(l, 0), "");
+  LLVMValueRef back = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildAnd(l->b, ends, const_i32(l, TRIM_BACK), ""), const_i32(l, 0), "");
+  LLVMValueRef first = first_nonzero(l, t, a, zero, pick(l, front, len, zero), 1);
+  LLVMValueRef last = first_nonzero(l, t, a, len, pick(l, back, first, len), -1);
   LLVMValueRef stride = lo_arr_stride(l, t, a, 0), at = LLVMBuildMul(l->b, first, stride, "");
   LLVMValueRef size = LLVMBuildSub(l->b, last, first, "");
   size = pick(l, lt(l, size, zero), zero, size);
