@@ -114,7 +114,7 @@ def rebind_type_values(cls):
     tuples of its attributes (int_types = [types.int8, ...]) and its methods' defaults
     (def test_x(self, int_type=types.int64))."""
     for name, value in list(vars(cls).items()):
-        if isinstance(value, (list, tuple)):
+        if type(value) in (list, tuple):  # (not a named tuple of a test's own)
             setattr(cls, name, type(value)(ours(v) for v in value))
         elif isinstance(value, pytypes.FunctionType) and value.__defaults__:
             value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
