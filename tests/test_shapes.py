@@ -884,8 +884,14 @@ def round_float_decimals(a):
 def test_round_refuses_what_it_cannot_do():
     with pytest.raises(ruchey.TypingError, match="decimals must be an int"):
         round_float_decimals(np.ones(3))
-    with pytest.raises(ruchey.TypingError, match="numpy.round\\(\\) does not support complex numbers"):
-        rounded_scalar(1j, 1)
+
+
+def test_round_of_a_complex_number_rounds_each_part_as_numpy():
+    rng = make_rng(884)
+    for _ in range(20):
+        z = complex(*rng.normal(scale=50, size=2))
+        for d in (-1, 0, 2):
+            assert rounded_scalar(z, d) == rounded_scalar.py_func(z, d)
 
 
 @ruchey.njit
