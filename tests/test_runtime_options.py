@@ -14,7 +14,7 @@ import pytest
 import ruchey
 
 from arraygen import check, compiled
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, NUMPY1, make_rng
 
 MODES = ["valid", "same", "full"]
 
@@ -118,8 +118,10 @@ def test_angle_deg_known_when_it_runs(deg):
     rng = make_rng(35)
     z = complexes(rng, 12)
     for x in (z, z.real.copy(), rng.integers(-3, 4, 5), z.reshape(3, 4)[:, ::2]):
-        check(f, x, deg)
-        check(g, x, deg)
+        for h in (f, g):  # (NumPy 1.26's arctan2 and degrees differ from libm's in the last bit)
+            got, expected = h(x, deg), h.py_func(x, deg)
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            np.testing.assert_allclose(got, expected, rtol=4 * np.finfo(np.float64).eps, atol=0)
     # float32's arctan2: libm's and NumPy's SIMD loop differ in the last bits
     small = z.astype(np.complex64)
     got, expected = f(small, deg), f.py_func(small, deg)
@@ -166,8 +168,9 @@ def test_set_functions_assume_unique_known_when_it_runs(name, unique):
     for n1, n2 in [(0, 0), (1, 0), (0, 3), (5, 4), (8, 8), (3, 9)]:
         a, b = distinct(rng, n1), distinct(rng, n2).astype(np.float64)
         check(by_position, a, b, unique)
-        check(by_keyword, b, a.reshape(-1, 1), unique)
-        check(by_keyword, a, 3, unique)
+        if not (NUMPY1 and unique and name == "setxor1d"):  # (NumPy 1.x's setxor1d does not flatten then)
+            check(by_keyword, b, a.reshape(-1, 1), unique)
+            check(by_keyword, a, 3, unique)
 
 
 @pytest.mark.parametrize("unique", [True, False])
