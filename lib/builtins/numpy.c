@@ -268,18 +268,25 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
  * imaginary ones zero, as NumPy's complex fill of real bounds). */
 static LLVMValueRef lo_arange_complex(Lower *l, Node *n);
 
+/* arange(stop), arange(start, stop[, step]) read as t into the bounds;
+ * start and step keep the defaults they hold where not given */
+static void arange_bounds(Lower *l, Node *n, const Type *t, LLVMValueRef *start, LLVMValueRef *stop,
+                          LLVMValueRef *step) {
+  if (n->list.len == 1) {
+    *stop = lo_expr_as(l, n->list.items[0], t);
+    return;
+  }
+  *start = lo_expr_as(l, n->list.items[0], t);
+  *stop = lo_expr_as(l, n->list.items[1], t);
+  if (n->list.len >= 3) *step = lo_expr_as(l, n->list.items[2], t);
+}
+
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
   const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
   if (ty_is_complex(t)) return lo_arange_complex(l, n);
   bool floats = ty_is_float(t);
   LLVMValueRef start = floats ? lo_fconst(l, t, 0) : const_i64(l, 0), stop, step = floats ? lo_fconst(l, t, 1) : const_i64(l, 1);
-  if (n->list.len == 1) {
-    stop = lo_expr_as(l, n->list.items[0], t);
-  } else {
-    start = lo_expr_as(l, n->list.items[0], t);
-    stop = lo_expr_as(l, n->list.items[1], t);
-    if (n->list.len >= 3) step = lo_expr_as(l, n->list.items[2], t);
-  }
+  arange_bounds(l, n, t, &start, &stop, &step);
   LLVMValueRef count = arange_count(l, t, start, stop, step);
   LLVMValueRef second = floats ? LLVMBuildFAdd(l->b, start, step, "") : LLVMBuildAdd(l->b, start, step, "");
   LLVMValueRef b0 = lo_convert(l, start, t, e), b1 = lo_convert(l, second, t, e);
@@ -312,13 +319,7 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
 static LLVMValueRef lo_arange_complex(Lower *l, Node *n) {
   const Type *t = TYS(TY_C128), *f = TYS(TY_F64), *c = n->ty->elem, *e = lo_complex_part(c);
   LLVMValueRef start = LLVMConstNull(lo_type(l, t)), stop, step = lo_complex_make(l, t, lo_fconst(l, f, 1), lo_fconst(l, f, 0));
-  if (n->list.len == 1) {
-    stop = lo_expr_as(l, n->list.items[0], t);
-  } else {
-    start = lo_expr_as(l, n->list.items[0], t);
-    stop = lo_expr_as(l, n->list.items[1], t);
-    if (n->list.len >= 3) step = lo_expr_as(l, n->list.items[2], t);
-  }
+  arange_bounds(l, n, t, &start, &stop, &step);
   lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, step, t), ""), RT_ERR_ZERODIV, "division by zero");
   LLVMValueRef q = lo_binop_values(l, OP_DIV, t, lo_binop_values(l, OP_SUB, t, stop, t, start, t), t, step, t);
   LLVMValueRef count = NULL;
