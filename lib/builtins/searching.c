@@ -217,29 +217,9 @@ static const Type *ty_digitize(Infer *in, Node *n, const Type **args) {
 }
 
 typedef struct Digitize {
-  Search up, down;  /* the bins as they are, and read from the end */
+  Search up, down;  /* the bins as they are, and read from the end; each's side the other one than right= names */
   LLVMValueRef decreasing;
-  LLVMValueRef right;  /* right= known when it runs (an i1), or NULL where a constant chose the searches' side */
 } Digitize;
-
-/* s searched for key on the other side than right= names */
-static LLVMValueRef digitize_search(Lower *l, Digitize *d, const Sorted *s, LLVMValueRef key) {
-  if (!d->right) return search_on(l, s, key, d->up.right);
-  LLVMBasicBlockRef yes = new_block(l, "digitize.right"), no = new_block(l, "digitize.left"), done = new_block(l, "digitize.side");
-  LLVMBuildCondBr(l->b, d->right, yes, no);
-  position(l, yes);
-  LLVMValueRef a = search(l, s, key, false);
-  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(l->b);
-  LLVMBuildBr(l->b, done);
-  position(l, no);
-  LLVMValueRef b = search(l, s, key, true);
-  LLVMBasicBlockRef no_end = LLVMGetInsertBlock(l->b);
-  LLVMBuildBr(l->b, done);
-  position(l, done);
-  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i64, "digitize.at");
-  LLVMAddIncoming(r, (LLVMValueRef[]){a, b}, (LLVMBasicBlockRef[]){yes_end, no_end}, 2);
-  return r;
-}
 
 /* NumPy's digitize: searchsorted on the other side than right= names;
  * for decreasing bins, len(bins) minus the search of them reversed. */
@@ -248,11 +228,11 @@ static LLVMValueRef digitize_needle(Lower *l, LLVMValueRef key, void *arg) {
   LLVMBasicBlockRef up = new_block(l, "digitize.up"), down = new_block(l, "digitize.down"), done = new_block(l, "digitize");
   LLVMBuildCondBr(l->b, d->decreasing, down, up);
   position(l, up);
-  LLVMValueRef i = digitize_search(l, d, &d->up.s, key);
+  LLVMValueRef i = search_on(l, &d->up.s, key, d->up.right);
   LLVMBasicBlockRef up_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, down);
-  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, digitize_search(l, d, &d->down.s, key), "");
+  LLVMValueRef j = LLVMBuildSub(l->b, d->down.s.n, search_on(l, &d->down.s, key, d->down.right), "");
   LLVMBasicBlockRef down_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
@@ -271,14 +251,15 @@ static LLVMValueRef lo_digitize(Lower *l, Node *n) {
                                  (LLVMValueRef[]){s.data, s.n, s.stride, const_i32(l, (int)bins->ty->elem->kind)}, 4);
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, mono, const_i32(l, 0), ""), RT_ERR_VALUE,
               "bins must be monotonically increasing or decreasing");
+  /* searchsorted's side: the other one than right= names (an i1 where right= is known only when it runs) */
   bool known = !right || right->kind == N_BOOL || right->kind == N_INT;
-  bool side = !(known && right && right->ival);  /* searchsorted's side: the other one than right= names */
+  LLVMValueRef side = known ? const_bool(l, !(right && right->ival))
+                            : LLVMBuildNot(l->b, lo_truth(l, lo_expr(l, right), right->ty), "");
   LLVMValueRef last = LLVMBuildSub(l->b, s.n, const_i64(l, 1), ""), end = LLVMBuildMul(l->b, last, s.stride, "");
   Sorted reversed = s;
   reversed.data = LLVMBuildGEP2(l->b, l->mod->i8, s.data, &end, 1, "");
   reversed.stride = LLVMBuildNeg(l->b, s.stride, "");
-  Digitize d = {{s, const_bool(l, side)}, {reversed, const_bool(l, side)}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), ""),
-                known ? NULL : lo_truth(l, lo_expr(l, right), right->ty)};
+  Digitize d = {{s, side}, {reversed, side}, LLVMBuildICmp(l->b, LLVMIntSLT, mono, const_i32(l, 0), "")};
   LLVMValueRef out = each_needle(l, x, cmp, TYS(TY_I64), digitize_needle, &d);
   lo_done_with(l, bins, bv);
   return out;
