@@ -72,6 +72,15 @@ static bool compiled_from(int i, PyCodeObject *code) {
          (recent[i].filename == Py_None || !PyUnicode_Compare(code->co_filename, recent[i].filename));
 }
 
+/* Whether recent[i] is a tree compiled under the name of a file that
+ * stands: an import hook's module (pytest's assertions rewritten, a macro
+ * expander's), whose functions' defs are read from the file. Kept, each
+ * such module's whole tree would live as long as its functions, and every
+ * collection of the garbage collector would walk it. */
+static bool from_file_tree(int i, PyCodeObject *code) {
+  return recent[i].filename == Py_None && !names_no_file(code->co_filename);
+}
+
 /* "compile" (source, filename) comes first, then "exec" (code) when exec()
  * or eval() runs it. The source is a string, or a syntax tree that code
  * generators build (datashader's macros): kept as the tree itself. */
@@ -89,7 +98,7 @@ static int on_audit(const char *event, PyObject *args, void *unused) {
     }
   } else if (executed && PyTuple_GET_SIZE(args) >= 1) {
     PyObject *code = PyTuple_GET_ITEM(args, 0);
-    if (PyCode_Check(code) && compiled_from(newest, (PyCodeObject *)code))
+    if (PyCode_Check(code) && compiled_from(newest, (PyCodeObject *)code) && !from_file_tree(newest, (PyCodeObject *)code))
       keep_functions(code, recent[newest].text);
   }
   PyErr_Clear();  /* a hook that fails would fail the user's exec() */

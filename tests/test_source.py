@@ -203,6 +203,36 @@ def test_functions_compiled_from_a_syntax_tree_compile(tmp_path):
     assert_printed(run_python_file(TREE_SCRIPT, tmp_path), ["3", "3", "42"])
 
 
+FILE_TREES_SCRIPT = '''
+import ast, gc, sys
+import ruchey
+
+# as import hooks do (pytest rewriting assertions, macro expanders): each
+# module's tree compiled under its file's name, its functions read from the file
+funcs = []
+for k in range(30):
+    path = {tmp!r} + f"/hooked{{k}}.py"
+    text = f"def step(x):\\n    return x + {{k}}\\n" + "".join(f"def pad{{j}}(a, b):\\n    return a * b - {{j}}\\n" for j in range(40))
+    with open(path, "w") as fh:
+        fh.write(text)
+    ns = {{"__name__": f"hooked{{k}}"}}
+    exec(compile(ast.parse(text), path, "exec"), ns)
+    funcs.append(ns["step"])
+gc.collect()
+per_tree = len({{id(o) for o in ast.walk(ast.parse(text)) if gc.is_tracked(o)}})
+nodes = sum(isinstance(o, ast.AST) for o in gc.get_objects())
+print(ruchey.njit(funcs[29])(1), nodes < 12 * per_tree)   # a few recent trees at most, not 30
+'''
+
+
+def test_trees_compiled_under_a_file_name_are_not_kept(tmp_path):
+    """A tree an import hook compiled under the name of a file that stands
+    is not kept for its functions (their defs are read from the file): kept,
+    every hooked module's whole tree lives as long as its functions."""
+    script = FILE_TREES_SCRIPT.format(tmp=str(tmp_path))
+    assert_printed(run_python_file(script, tmp_path), ["30", "True"])
+
+
 def test_function_whose_file_changed_after_import_is_not_compiled_from_the_new_text(tmp_path):
     module = tmp_path / "edited.py"
     module.write_text("def g(x):\n    return x + 1\n")
