@@ -259,6 +259,62 @@ def errors_for_support(numbas, ours):
     return pytypes.SimpleNamespace(**names)
 
 
+class CompileResult:
+    """A function compiled by ruchey for one signature, read as Numba's
+    tests read its compile result (``compile_isolated``'s, ``overloads[sig]``):
+    ``entry_point`` calls it; ``library.get_llvm_str()`` is its LLVM, where a
+    parallel region's call into ruchey's thread pool reads as the call into
+    Numba's scheduler (``@do_scheduling``) that the tests look for."""
+
+    def __init__(self, dispatcher, sig):
+        self.entry_point, self.signature = dispatcher, sig
+        self.library = pytypes.SimpleNamespace(get_llvm_str=lambda: self.llvm(dispatcher, sig))
+        result = next(r for key, r in dispatcher.overloads.items() if key == sig)
+        self.fndesc = pytypes.SimpleNamespace(argtypes=result.argtypes, restype=result.return_type)
+        self.type_annotation = None
+
+    @staticmethod
+    def llvm(dispatcher, sig):
+        text = "\n".join(dispatcher.inspect_llvm().values())
+        return text.replace("@pool_parallel_for", "@do_scheduling")
+
+
+def compile_for_tests(func, sig, parallel=False, **options):
+    """func compiled by ruchey's njit for sig (a tuple of types), as a CompileResult."""
+    import ruchey
+    dispatcher = ruchey.njit(tuple(sig), parallel=parallel, **options)(func)
+    return CompileResult(dispatcher, tuple(sig))
+
+
+def adapt_stencils(module):
+    """test_stencils compiles through Numba's compiler (compile_extra with its
+    Flags): the same function compiled by ruchey's njit instead, parallel
+    where the flags ask it."""
+    def compile_this(self, func, sig, flags):
+        return compile_for_tests(func, sig, parallel=bool(flags.auto_parallel.enabled))
+    module.TestStencilBase._compile_this = compile_this
+
+
+def adapt_parfors(module):
+    """test_parfors runs each test class in a subprocess of Numba's own test
+    runner (numba.runtests: Numba itself, not ruchey); its test classes skip
+    unless they are that subprocess. This worker is a process of its own: the
+    classes run here (their skip condition is met) and the runner's tests are
+    left out. Its compile results are ruchey's (CompileResult)."""
+    def compile_this(self, func, sig, **flags):
+        return compile_for_tests(func, sig, **flags)
+    module.TestParforsBase._compile_this = compile_this
+    for cls in vars(module).values():
+        if isinstance(cls, type) and cls.__dict__.get("__unittest_skip__") \
+                and cls.__dict__.get("__unittest_skip_why__") == "needs subprocess harness":
+            cls.__unittest_skip__ = False
+    del module.TestParforsRunner
+
+
+# adapters for a module's own reading of Numba's internals, run once the module is rebound
+ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
+
+
 def run_module(name, substring):
     """In this process: runs one module's tests; prints its counts and failures."""
     warnings.simplefilter("ignore")
@@ -278,6 +334,8 @@ def run_module(name, substring):
     sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
     support.errors = errors_for_support(numbas, importlib.import_module("numba.core.errors"))
+    if name in ADAPTERS:
+        ADAPTERS[name](module)
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
              if substring in t.id()]
     result = unittest.TestResult()
