@@ -62,6 +62,21 @@ def weighted(x, w):
     return w[0] * x[-1] + w[1] * x[0] + w[2] * x[1]
 
 
+@stencil(neighborhood=((-3, -1),))
+def previous_three(x):
+    s = 0.0
+    for k in range(-3, 0):
+        s += x[k]
+    return s
+
+
+def _cross_sum(a):
+    return a[0, 1] + a[1, 0] + a[0, -1] + a[-1, 0] - 4 * a[0, 0]
+
+
+cross_sum = stencil(func_or_mode=_cross_sum, cval=1.5)
+
+
 @ruchey.njit
 def smoothed_twice(a):
     return cross_mean(cross_mean(a))
@@ -123,6 +138,43 @@ def test_bad_kernels_are_refused_clearly():
             return x
     with pytest.raises(ValueError, match="func_or_mode"):
         stencil(func_or_mode="reflect")
+    with pytest.raises(ValueError, match="unknown option 'mode'"):
+        stencil(mode="constant")
+
+
+def test_a_neighbourhood_reaching_one_side_excludes_that_side_only():
+    for n in (0, 1, 3, 4, 17):
+        x = RNG.random(n)
+        np.testing.assert_array_equal(previous_three(x), reference(previous_three, x, lo=(3,), hi=(0,)))
+
+
+def test_kernel_given_as_func_or_mode_with_options():
+    for shape in ((6, 5), (2, 2), (0, 3)):
+        for dtype in (np.int32, np.float64):
+            a = RNG.integers(-5, 5, shape).astype(dtype)
+            want = reference(cross_sum, a, lo=(1, 1), hi=(1, 1), cval=1.5,
+                             dtype=np.int64 if dtype == np.int32 else dtype)  # (Numba's int arithmetic: 64 bits)
+            got = cross_sum(a)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+
+
+def _parallel_and_serial(func):
+    return ruchey.njit(parallel=True)(func), ruchey.njit(func)
+
+
+def _calls_the_pool(disp):
+    return "pool_parallel_for" in "".join(disp.inspect_llvm().values())
+
+
+def test_parallel_functions_run_stencils_on_threads():
+    parallel, serial = _parallel_and_serial(lambda a: cross_mean(a) + 1.0)
+    for shape in ((300, 40), (1, 1), (2, 5)):
+        a = RNG.random(shape)
+        want = reference(cross_mean, a, lo=(1, 1), hi=(1, 1)) + 1.0
+        np.testing.assert_array_equal(parallel(a), want)
+        np.testing.assert_array_equal(serial(a), want)
+    assert _calls_the_pool(parallel) and not _calls_the_pool(serial)
 
 
 def test_range_takes_floats_as_numba_does():

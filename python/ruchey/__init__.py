@@ -31,10 +31,10 @@ def install_as_numba():
     return install_as_numba()
 
 
-def stencil(func=None, **options):
+def stencil(func_or_mode="constant", **options):
     """Numba's ``@stencil`` (see ruchey.stencils, imported on first use)."""
     from ruchey.stencils import stencil as make
-    return make(func, **options)
+    return make(func_or_mode, **options)
 
 
 def __getattr__(name):

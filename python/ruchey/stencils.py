@@ -17,19 +17,28 @@ import textwrap
 import numpy as np
 
 from ruchey import _core, extending, types
-from ruchey.decorators import njit
+from ruchey.decorators import njit, prange
 
 __all__ = ["stencil"]
 
 
-def stencil(func=None, *, neighborhood=None, cval=0, standard_indexing=(), func_or_mode="constant"):
-    """``@stencil`` or ``@stencil(neighborhood=((-1, 1),), cval=0.0,
+_OPTIONS = ("neighborhood", "cval", "standard_indexing")
+
+
+def stencil(func_or_mode="constant", **options):
+    """``@stencil``, ``@stencil(kernel)``, ``stencil(func_or_mode=kernel)`` or
+    ``@stencil("constant", neighborhood=((-1, 1),), cval=0.0,
     standard_indexing=("w",))``: the kernel as a function of whole arrays."""
-    if func_or_mode != "constant":
-        raise ValueError(f"stencil: func_or_mode={func_or_mode!r} is not supported (only 'constant', as Numba's)")
+    func, mode = (None, func_or_mode) if isinstance(func_or_mode, str) else (func_or_mode, "constant")
+    if mode != "constant":
+        raise ValueError(f"stencil: func_or_mode={mode!r} is not supported (only 'constant', as Numba's)")
+    unknown = set(options) - set(_OPTIONS)
+    if unknown:
+        raise ValueError(f"stencil: unknown option {sorted(unknown)[0]!r} (takes {', '.join(_OPTIONS)})")
 
     def make(kernel):
-        return Stencil(kernel, neighborhood, cval, tuple(standard_indexing))
+        return Stencil(kernel, options.get("neighborhood"), options.get("cval", 0),
+                       tuple(options.get("standard_indexing", ())))
     return make(func) if func is not None else make
 
 
@@ -123,23 +132,28 @@ class Stencil:
             self._kernel_at._compile(described, None)
             ret = next(s.return_type for s in self._kernel_at.nopython_signatures
                        if tuple(map(repr, s.args[:len(argtypes)])) == key)
-            self._loops[key] = njit(self._loop_source(ret.name))
+            loop = self._loops[key] = njit(self._loop_source(ret.name))
+            loop._inherits = True  # compiled with its caller's options: parallel=True's threads among them
         return self._loops[key]
 
     def _loop_source(self, dtype):
         params = ", ".join(self.params)
         lines = [f"def __stencil_loop({params}):",
                  f"    __out = numpy.full({self.first}.shape, __cval, __dtype)"]
+        # a neighbourhood reaching only forwards (or only backwards) excludes nothing behind (ahead);
+        # the outer loop runs on threads where a parallel function calls the stencil
         for d, (lo, hi) in enumerate(self.neighborhood):
-            lines.append("    " * (d + 1) + f"for __i{d} in range({-lo}, {self.first}.shape[{d}] - {hi}):")
+            loop = "prange" if d == 0 else "range"
+            lines.append("    " * (d + 1) + f"for __i{d} in {loop}({-min(lo, 0)}, {self.first}.shape[{d}] - {max(hi, 0)}):")
         index = ", ".join(f"__i{d}" for d in range(self.ndim))
         lines.append("    " * (self.ndim + 1) + f"__out[{index}] = __kernel_at({params}, {index})")
         lines.append("    return __out")
-        namespace = {"numpy": np, "__cval": self.cval, "__dtype": np.dtype(dtype), "__kernel_at": self._kernel_at}
+        namespace = {"numpy": np, "prange": prange, "__cval": self.cval, "__dtype": np.dtype(dtype),
+                     "__kernel_at": self._kernel_at}
         return _source_function("\n".join(lines) + "\n", "__stencil_loop", namespace)
 
     def _overload(self, argtypes):
-        return self._loop(tuple(argtypes)).py_func
+        return self._loop(tuple(argtypes))
 
     def __call__(self, *args):
         argtypes = []
