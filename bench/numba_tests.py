@@ -290,9 +290,15 @@ def adapt_stencils(module):
     """test_stencils compiles through Numba's compiler (compile_extra with its
     Flags): the same function compiled by ruchey's njit instead, parallel
     where the flags ask it."""
+    import ruchey
+
     def compile_this(self, func, sig, flags):
         return compile_for_tests(func, sig, parallel=bool(flags.auto_parallel.enabled))
     module.TestStencilBase._compile_this = compile_this
+    # the stencils the module made with Numba's @stencil as it loaded, made again with ruchey's
+    for name, value in list(vars(module).items()):
+        if type(value).__module__ == "numba.stencils.stencil" and type(value).__name__ == "StencilFunc":
+            setattr(module, name, ruchey.stencil(value.kernel_ir.func_id.func, **value.options))
 
 
 def adapt_parfors(module):

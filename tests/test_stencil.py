@@ -177,6 +177,90 @@ def test_parallel_functions_run_stencils_on_threads():
     assert _calls_the_pool(parallel) and not _calls_the_pool(serial)
 
 
+@stencil(neighborhood=((-1, 1),))
+def median3(x):
+    return np.median(x[-1:2])
+
+
+@stencil
+def folded_offsets(a):
+    t = 1
+    return a[t, 0] + a[1 + 0, -t] + a[-(2 - 1), 2 * 1]
+
+
+def test_slices_and_folded_constant_offsets():
+    for n in (0, 2, 3, 10):
+        x = RNG.random(n)
+        want = np.zeros(n)
+        want[1:-1] = [np.median(x[i - 1:i + 2]) for i in range(1, n - 1)]
+        np.testing.assert_array_equal(median3(x), want)
+    a = RNG.random((6, 7))
+    np.testing.assert_array_equal(folded_offsets(a), reference(folded_offsets, a, lo=(1, 1), hi=(1, 2)))
+
+
+def test_out_keeps_its_border_unless_cval_is_given():
+    a = RNG.integers(-9, 9, (5, 6))
+    ring = np.ones(a.shape, bool)
+    ring[1:-1, 1:-1] = False
+    last_two = np.arange(a.shape[1]) >= a.shape[1] - 2
+    for st, args, border, kept in ((cross_mean, (a,), ring, 7.0), (forward_diff, (a[0], 2.0), last_two, -1.0)):
+        want = st(*args)
+        out = np.full(want.shape, 7.0)
+        got = st(*args, out=out)
+        assert got is out
+        np.testing.assert_array_equal(out[~border], want[~border])
+        assert (out[border] == kept).all()  # (forward_diff gives cval=-1.0)
+    into = ruchey.njit(lambda a, out: cross_mean(a, out=out))
+    out = np.full(a.shape, 7.0)
+    into(a, out)
+    np.testing.assert_array_equal(out[1:-1, 1:-1], cross_mean(a)[1:-1, 1:-1])
+    assert out[0, 0] == 7.0
+
+
+@stencil
+def two_arrays(a, b):
+    return a[0, 1] + b[0, -1]
+
+
+def test_arrays_of_other_shapes_are_refused():
+    a = RNG.random((4, 5))
+    np.testing.assert_array_equal(two_arrays(a, 2 * a), reference(two_arrays, a, 2 * a, lo=(0, 1), hi=(0, 1)))
+    for b in (RNG.random((4, 4)), RNG.random((1, 1))):
+        with pytest.raises(ValueError, match="smaller"):
+            two_arrays(a, b)
+    with pytest.raises(ruchey.TypingError, match="dimensions"):
+        two_arrays(a, a[0])
+    with pytest.raises(ruchey.TypingError, match="dimensions"):
+        cross_mean(a[0])
+
+
+def test_kernel_reads_its_closure():
+    for scale in (2.0, -1):
+        @stencil
+        def scaled(x):
+            return scale * (x[1] - x[-1])
+        x = RNG.random(9)
+        np.testing.assert_array_equal(scaled(x), reference(scaled, x, lo=(1,), hi=(1,)))
+
+
+def test_kernels_numba_refuses_are_refused():
+    with pytest.raises(ValueError, match="assigns to a"):
+        @stencil
+        def writes(a):
+            a[0] = 1
+            return a[1]
+    with pytest.raises(ValueError, match="reserved"):
+        @stencil
+        def takes_out(a, out):
+            return a[0] * out
+    with pytest.raises(ValueError, match="not a parameter"):
+        stencil(standard_indexing=("c",))(_cross_sum)
+    with pytest.raises(ValueError, match="first argument"):
+        stencil(standard_indexing=("a",))(_cross_sum)
+    with pytest.raises(ValueError, match="cval"):
+        stencil(cval=1j)(_cross_sum)(np.ones((3, 3)))
+
+
 def test_range_takes_floats_as_numba_does():
     @ruchey.njit
     def down(a, b):
