@@ -301,15 +301,59 @@ def adapt_stencils(module):
             setattr(module, name, ruchey.stencil(value.kernel_ir.func_id.func, **value.options))
 
 
+def parallel_bodies(llvm):
+    """The functions of LLVM text that ruchey outlines a parallel loop's body
+    into (what Numba's tests read as its parfors' gufuncs), by name."""
+    bodies = re.findall(r"^define [^@]*@([\w.]+\.prange\d+)\(.*?^}$", llvm, re.M | re.S)
+    return {name: re.search(rf"^define [^@]*@{re.escape(name)}\(.*?^}}$", llvm, re.M | re.S).group(0)
+            for name in bodies}
+
+
+def with_pranges(pyfunc, patch_instance, namespace):
+    """pyfunc with its calls of range made calls of prange: the patch_instance-th
+    ones in source order, or all. Numba's tests patch the function's bytecode;
+    ruchey reads its source, so the source is patched."""
+    import ast
+    import inspect
+    import linecache
+    import textwrap
+    tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
+    tree.body[0].decorator_list = []
+    ranges = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "range"),
+                    key=lambda n: (n.lineno, n.col_offset))
+    for i in range(len(ranges)) if patch_instance is None else patch_instance:
+        ranges[i].id = "prange"
+    text = ast.unparse(tree) + "\n"
+    filename = f"<prange {pyfunc.__qualname__} {id(text):x}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = {}
+    exec(compile(text, filename, "exec"), namespace, scope)
+    return scope[pyfunc.__name__]
+
+
 def adapt_parfors(module):
     """test_parfors runs each test class in a subprocess of Numba's own test
     runner (numba.runtests: Numba itself, not ruchey); its test classes skip
     unless they are that subprocess. This worker is a process of its own: the
     classes run here (their skip condition is met) and the runner's tests are
-    left out. Its compile results are ruchey's (CompileResult)."""
+    left out. Its compile results are ruchey's (CompileResult); the prange
+    tests patch their function's source, not its bytecode (with_pranges)."""
     def compile_this(self, func, sig, **flags):
         return compile_for_tests(func, sig, **flags)
+
+    def check_scheduling(self, cres, scheduler_type):
+        # (which of Numba's schedulers, for signed or unsigned indices, runs a loop is Numba's own)
+        self.assertIn("@do_scheduling", cres.library.get_llvm_str())
+
+    def gufunc_ir(self, cres):
+        return parallel_bodies(cres.library.get_llvm_str())
+
+    def generate_prange_func(self, pyfunc, patch_instance):
+        return with_pranges(pyfunc, patch_instance, vars(module))
     module.TestParforsBase._compile_this = compile_this
+    module.TestParforsBase.check_scheduling = check_scheduling
+    module.TestParforsBase._get_gufunc_ir = gufunc_ir
+    module.TestPrangeBase.generate_prange_func = generate_prange_func
     for cls in vars(module).values():
         if isinstance(cls, type) and cls.__dict__.get("__unittest_skip__") \
                 and cls.__dict__.get("__unittest_skip_why__") == "needs subprocess harness":
