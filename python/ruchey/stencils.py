@@ -31,14 +31,20 @@ def stencil(func_or_mode="constant", **options):
     standard_indexing=("w",))``: the kernel as a function of whole arrays."""
     func, mode = (None, func_or_mode) if isinstance(func_or_mode, str) else (func_or_mode, "constant")
     if mode != "constant":
-        raise ValueError(f"stencil: func_or_mode={mode!r} is not supported (only 'constant', as Numba's)")
+        raise _refused(f"stencil: func_or_mode={mode!r} is not supported (only 'constant', as Numba's)")
     unknown = set(options) - set(_OPTIONS)
     if unknown:
-        raise ValueError(f"stencil: unknown option {sorted(unknown)[0]!r} (takes {', '.join(_OPTIONS)})")
+        raise _refused(f"stencil: unknown option {sorted(unknown)[0]!r} (takes {', '.join(_OPTIONS)})")
 
     def make(kernel):
         return Stencil(kernel, options)
     return make(func) if func is not None else make
+
+
+def _refused(message):
+    """The error for a kernel or an option Numba refuses: its NumbaValueError, a TypingError."""
+    from ruchey.numba_shim import _TYPING_ERRORS  # (on this error's path only)
+    return _TYPING_ERRORS["NumbaValueError"](message)
 
 
 class _Relative(ast.NodeTransformer):
@@ -54,14 +60,14 @@ class _Relative(ast.NodeTransformer):
         if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
             return node
         if isinstance(node.ctx, ast.Store):
-            raise ValueError(f"stencil: the kernel assigns to {node.value.id}, an array it indexes relatively")
+            raise _refused(f"stencil: the kernel assigns to {node.value.id}, an array it indexes relatively")
         self.seen.add(node.value.id)
         parts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.ndim is None:
             self.ndim = len(parts)
             self.offsets = [[] for _ in parts]
         elif len(parts) != self.ndim:
-            raise ValueError("stencil: every relative index takes the same number of dimensions")
+            raise _refused("stencil: every relative index takes the same number of dimensions")
         moved = [self._moved(d, part) for d, part in enumerate(parts)]
         node.slice = moved[0] if len(moved) == 1 else ast.Tuple(moved, ast.Load())
         return node
@@ -146,7 +152,7 @@ class Stencil:
         relative = _Relative({p for p in self.params if p not in standard_indexing}, _constants(fdef))
         fdef.body = [relative.visit(s) for s in fdef.body]
         if relative.ndim is None:
-            raise ValueError(f"stencil {self.__name__}: no argument is indexed relatively")
+            raise _refused(f"stencil {self.__name__}: no argument is indexed relatively")
         self.ndim = relative.ndim
         self.neighborhood = self._neighborhood(options.get("neighborhood"), relative.offsets)
         self.relative = [p for p in self.params if p in relative.seen]  # the first's shape is the output's
@@ -168,24 +174,24 @@ class Stencil:
 
     def _check_parameters(self, standard_indexing):
         if "out" in self.params:
-            raise ValueError(f"stencil {self.__name__}: 'out' is reserved for the array a call writes into, "
+            raise _refused(f"stencil {self.__name__}: 'out' is reserved for the array a call writes into, "
                              "not a kernel's parameter")
         unknown = [name for name in standard_indexing if name not in self.params]
         if unknown:
-            raise ValueError(f"stencil {self.__name__}: standard_indexing names {unknown[0]!r}, "
+            raise _refused(f"stencil {self.__name__}: standard_indexing names {unknown[0]!r}, "
                              "not a parameter of the kernel")
         if self.params and self.params[0] in standard_indexing:
-            raise ValueError(f"stencil {self.__name__}: the first argument must be indexed relatively, "
+            raise _refused(f"stencil {self.__name__}: the first argument must be indexed relatively, "
                              "not by standard indexing")
 
     def _neighborhood(self, given, offsets):
         if given is not None:
             if len(given) != self.ndim:
-                raise ValueError(f"stencil {self.__name__}: the neighborhood has {len(given)} dimensions, "
+                raise _refused(f"stencil {self.__name__}: the neighborhood has {len(given)} dimensions, "
                                  f"the kernel's indices {self.ndim}")
             return tuple((int(lo), int(hi)) for lo, hi in given)
         if any(None in dim for dim in offsets):
-            raise ValueError(f"stencil {self.__name__}: an index that is not a constant needs "
+            raise _refused(f"stencil {self.__name__}: an index that is not a constant needs "
                              "neighborhood=((lo, hi), ...)")
         return tuple((min(min(dim), 0), max(max(dim), 0)) for dim in offsets)
 
@@ -200,8 +206,8 @@ class Stencil:
             ret = next(s.return_type for s in self._kernel_at.nopython_signatures
                        if tuple(map(repr, s.args[:len(argtypes)])) == key[0])
             if np.iscomplexobj(self.cval) and "complex" not in ret.name:
-                raise ValueError(f"stencil {self.__name__}: cval {self.cval!r} does not fit the kernel's "
-                                 f"result type {ret.name}")
+                raise _refused(f"stencil {self.__name__}: cval type does not match stencil return type. "
+                               f"(cval {self.cval!r}, result {ret.name})")
             loop = self._loops[key] = njit(self._loop_source(ret.name, out is not None))
             loop._inherits = True  # compiled with its caller's options: parallel=True's threads among them
         return self._loops[key]
