@@ -269,7 +269,7 @@ class CompileResult:
     def __init__(self, dispatcher, sig):
         self.entry_point, self.signature = dispatcher, sig
         self.library = pytypes.SimpleNamespace(get_llvm_str=lambda: self.llvm(dispatcher, sig))
-        result = next(r for key, r in dispatcher.overloads.items() if key == sig)
+        (result,) = dispatcher.overloads.values()  # (compiled for sig alone)
         self.fndesc = pytypes.SimpleNamespace(argtypes=result.argtypes, restype=result.return_type)
         self.type_annotation = None
 
