@@ -1488,3 +1488,37 @@ def test_parallel_chunksize_refuses_what_numba_refuses():
     with pytest.raises(ruchey.TypingError, match="must be an integer"):
         njit(lambda: ruchey.set_parallel_chunksize(1.5))()
     assert ruchey.get_parallel_chunksize() == 0
+
+
+@njit(parallel=True)
+def _chunked_sum(x, size):
+    with ruchey.parallel_chunksize(size):
+        inside = ruchey.get_parallel_chunksize()
+        s = 0.0
+        for i in prange(x.shape[0]):
+            s += x[i]
+        if size == 3:
+            return s, inside  # (the block's exit restores the chunksize on every path)
+        if size == 4:
+            raise ValueError("four")
+    return s, inside
+
+
+def test_with_parallel_chunksize_in_compiled_code():
+    x = np.random.default_rng(6).random(777)
+    for size in (0, 1, 3, 10, 10000):
+        s, inside = _chunked_sum(x, size)
+        assert math.isclose(s, x.sum(), rel_tol=1e-12) and inside == size
+        assert ruchey.get_parallel_chunksize() == 0
+    with pytest.raises(ValueError, match="four"):
+        _chunked_sum(x, 4)
+    with pytest.raises(ValueError, match="greater than or equal to zero"):
+        _chunked_sum(x, -1)
+    assert ruchey.get_parallel_chunksize() == 0
+    with pytest.raises(ruchey.TypingError, match="takes the chunksize alone"):
+        njit(_with_two_sizes)()
+
+
+def _with_two_sizes():
+    with ruchey.parallel_chunksize(1, 2):
+        pass

@@ -26,7 +26,8 @@ __all__ = ["jit", "njit", "prange", "pndindex", "literal_unroll", "literally", "
 
 class parallel_chunksize:
     """``with parallel_chunksize(n):`` the parallel loops this thread starts
-    inside take chunks of n iterations (from Python code), as Numba's."""
+    inside take chunks of n iterations, as Numba's (in compiled code too,
+    where the block is read as set, try, restore)."""
 
     def __init__(self, size):
         self.size = size
