@@ -235,6 +235,22 @@ def test_arrays_of_other_shapes_are_refused():
         cross_mean(a[0])
 
 
+mean_of_three = stencil(lambda a: (a[-1] + a[0] + a[1]) / 3)
+scaled_right = stencil(lambda a, c: a[0, 1] * c, cval=-1.0)
+
+
+def test_lambda_kernels():
+    for n in (0, 1, 2, 9):
+        x = RNG.random(n)
+        np.testing.assert_array_equal(mean_of_three(x), reference(mean_of_three, x, lo=(1,), hi=(1,)))
+    a = RNG.random((4, 3))
+    want = reference(scaled_right, a, 2.5, lo=(0, 0), hi=(0, 1), cval=-1.0)
+    np.testing.assert_array_equal(scaled_right(a, 2.5), want)
+    np.testing.assert_array_equal(ruchey.njit(lambda a: scaled_right(a, 2.5))(a), want)
+    with pytest.raises(TypeError, match="must be a Python function"):
+        stencil(len)
+
+
 def test_kernel_reads_its_closure():
     for scale in (2.0, -1):
         @stencil

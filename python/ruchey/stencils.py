@@ -122,6 +122,27 @@ def _constants(fdef):
     return constants
 
 
+def _definition(kernel):
+    """A module of the kernel's def: its own, or one made of its lambda
+    (``stencil(lambda a: a[-1] + a[1])``)."""
+    if not inspect.isfunction(kernel):
+        raise TypeError(f"stencil: the kernel must be a Python function, not {type(kernel).__name__}")
+    tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
+    if isinstance(tree.body[0], ast.FunctionDef):
+        return ast.Module([tree.body[0]], [])
+    code = kernel.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    lam = next((n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == params),
+               None)
+    if lam is None:
+        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    fdef = ast.FunctionDef(name="__stencil_lambda", args=lam.args, body=[ast.Return(lam.body)], decorator_list=[],
+                           returns=None, type_comment=None)
+    if "type_params" in ast.FunctionDef._fields:  # (Python 3.12 on)
+        fdef.type_params = []
+    return ast.Module([ast.fix_missing_locations(ast.copy_location(fdef, lam))], [])
+
+
 def _source_function(text, name, namespace):
     """The function `name` defined by text, its source kept where ruchey
     (and inspect) read it."""
@@ -143,10 +164,8 @@ class Stencil:
         self.__name__ = kernel.__name__
         self.__doc__ = kernel.__doc__
         self.__wrapped__ = kernel
-        tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
+        tree = _definition(kernel)
         fdef = tree.body[0]
-        if not isinstance(fdef, ast.FunctionDef):
-            raise TypeError("@stencil decorates a function")
         self.params = [a.arg for a in fdef.args.args]
         self._check_parameters(standard_indexing)
         relative = _Relative({p for p in self.params if p not in standard_indexing}, _constants(fdef))
