@@ -259,6 +259,112 @@ def errors_for_support(numbas, ours):
     return pytypes.SimpleNamespace(**names)
 
 
+class CompileResult:
+    """A function compiled by ruchey for one signature, read as Numba's
+    tests read its compile result (``compile_isolated``'s, ``overloads[sig]``):
+    ``entry_point`` calls it; ``library.get_llvm_str()`` is its LLVM, where a
+    parallel region's call into ruchey's thread pool reads as the call into
+    Numba's scheduler (``@do_scheduling``) that the tests look for."""
+
+    def __init__(self, dispatcher, sig):
+        self.entry_point, self.signature = dispatcher, sig
+        self.library = pytypes.SimpleNamespace(get_llvm_str=lambda: self.llvm(dispatcher, sig))
+        (result,) = dispatcher.overloads.values()  # (compiled for sig alone)
+        self.fndesc = pytypes.SimpleNamespace(argtypes=result.argtypes, restype=result.return_type)
+        self.type_annotation = None
+
+    @staticmethod
+    def llvm(dispatcher, sig):
+        text = "\n".join(dispatcher.inspect_llvm().values())
+        return text.replace("@pool_parallel_for", "@do_scheduling")
+
+
+def compile_for_tests(func, sig, parallel=False, **options):
+    """func compiled by ruchey's njit for sig (a tuple of types), as a CompileResult."""
+    import ruchey
+    dispatcher = ruchey.njit(tuple(sig), parallel=parallel, **options)(func)
+    return CompileResult(dispatcher, tuple(sig))
+
+
+def adapt_stencils(module):
+    """test_stencils compiles through Numba's compiler (compile_extra with its
+    Flags): the same function compiled by ruchey's njit instead, parallel
+    where the flags ask it."""
+    import ruchey
+
+    def compile_this(self, func, sig, flags):
+        return compile_for_tests(func, sig, parallel=bool(flags.auto_parallel.enabled))
+    module.TestStencilBase._compile_this = compile_this
+    # the stencils the module made with Numba's @stencil as it loaded, made again with ruchey's
+    for name, value in list(vars(module).items()):
+        if type(value).__module__ == "numba.stencils.stencil" and type(value).__name__ == "StencilFunc":
+            setattr(module, name, ruchey.stencil(value.kernel_ir.func_id.func, **value.options))
+
+
+def parallel_bodies(llvm):
+    """The functions of LLVM text that ruchey outlines a parallel loop's body
+    into (what Numba's tests read as its parfors' gufuncs), by name."""
+    bodies = re.findall(r"^define [^@]*@([\w.]+\.prange\d+)\(.*?^}$", llvm, re.M | re.S)
+    return {name: re.search(rf"^define [^@]*@{re.escape(name)}\(.*?^}}$", llvm, re.M | re.S).group(0)
+            for name in bodies}
+
+
+def with_pranges(pyfunc, patch_instance, namespace):
+    """pyfunc with its calls of range made calls of prange: the patch_instance-th
+    ones in source order, or all. Numba's tests patch the function's bytecode;
+    ruchey reads its source, so the source is patched."""
+    import ast
+    import inspect
+    import linecache
+    import textwrap
+    tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
+    tree.body[0].decorator_list = []
+    ranges = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "range"),
+                    key=lambda n: (n.lineno, n.col_offset))
+    for i in range(len(ranges)) if patch_instance is None else patch_instance:
+        ranges[i].id = "prange"
+    text = ast.unparse(tree) + "\n"
+    filename = f"<prange {pyfunc.__qualname__} {id(text):x}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = {}
+    exec(compile(text, filename, "exec"), namespace, scope)
+    return scope[pyfunc.__name__]
+
+
+def adapt_parfors(module):
+    """test_parfors runs each test class in a subprocess of Numba's own test
+    runner (numba.runtests: Numba itself, not ruchey); its test classes skip
+    unless they are that subprocess. This worker is a process of its own: the
+    classes run here (their skip condition is met) and the runner's tests are
+    left out. Its compile results are ruchey's (CompileResult); the prange
+    tests patch their function's source, not its bytecode (with_pranges)."""
+    def compile_this(self, func, sig, **flags):
+        return compile_for_tests(func, sig, **flags)
+
+    def check_scheduling(self, cres, scheduler_type):
+        # (which of Numba's schedulers, for signed or unsigned indices, runs a loop is Numba's own)
+        self.assertIn("@do_scheduling", cres.library.get_llvm_str())
+
+    def gufunc_ir(self, cres):
+        return parallel_bodies(cres.library.get_llvm_str())
+
+    def generate_prange_func(self, pyfunc, patch_instance):
+        return with_pranges(pyfunc, patch_instance, vars(module))
+    module.TestParforsBase._compile_this = compile_this
+    module.TestParforsBase.check_scheduling = check_scheduling
+    module.TestParforsBase._get_gufunc_ir = gufunc_ir
+    module.TestPrangeBase.generate_prange_func = generate_prange_func
+    for cls in vars(module).values():
+        if isinstance(cls, type) and cls.__dict__.get("__unittest_skip__") \
+                and cls.__dict__.get("__unittest_skip_why__") == "needs subprocess harness":
+            cls.__unittest_skip__ = False
+    del module.TestParforsRunner
+
+
+# adapters for a module's own reading of Numba's internals, run once the module is rebound
+ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
+
+
 def run_module(name, substring):
     """In this process: runs one module's tests; prints its counts and failures."""
     warnings.simplefilter("ignore")
@@ -278,6 +384,8 @@ def run_module(name, substring):
     sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
     support.errors = errors_for_support(numbas, importlib.import_module("numba.core.errors"))
+    if name in ADAPTERS:
+        ADAPTERS[name](module)
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
              if substring in t.id()]
     result = unittest.TestResult()

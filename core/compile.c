@@ -237,8 +237,9 @@ static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *con
 }
 
 
-/* A lambda is compiled as the function it is written in (the one being
- * typed now, which calls it): its error model, bounds checks, fastmath. */
+/* A lambda (or a stencil's loop) is compiled as the function it is written
+ * in (the one being typed now, which calls it): its error model, bounds
+ * checks, fastmath, parallel. */
 static void inherit_options(Callees *c, Callee *e) {
   int caller = c->n - 1;
   while (caller > 0 && (c->items[caller] == e || !c->items[caller]->typing)) caller--;
@@ -246,6 +247,7 @@ static void inherit_options(Callees *c, Callee *e) {
   e->opts.boundscheck = from->boundscheck;
   e->opts.fastmath = from->fastmath;
   e->opts.error_model_numpy = from->error_model_numpy;
+  e->opts.parallel = from->parallel;
 }
 
 /* The file defining disp's function (a callee that could not be read has

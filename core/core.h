@@ -329,7 +329,8 @@ typedef struct Dispatcher {
    * use: from then on the dispatcher lives as long as the process, as the
    * types do, so that no other object ever has its address and type */
   const Type *as_value;
-  bool inherits;          /* a lambda's: compiled with the options of the function calling it */
+  bool inherits;          /* a lambda's, a stencil's loop: compiled with the options of the function calling
+                           * it, as Numba inlines them into their caller */
   uint64_t literal_mask;  /* the parameters its body takes literally() of: compiled per value */
   /* a function of no parameters: its one host specialisation's entry and
    * result type, noted at its first call (NULL: not yet, or recompiled), so

@@ -878,6 +878,8 @@ static PyMemberDef dispatcher_members[] = {
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"_inline_always", T_BOOL, offsetof(Dispatcher, inline_always), 0,
    "inline=\"always\": compiled callers compile it for their argument types, its signatures aside."},
+  {"_inherits", T_BOOL, offsetof(Dispatcher, inherits), 0,
+   "Compiled code calling it compiles it with the caller's options (parallel, fastmath, boundscheck)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,
    "A kernel's: the argument types of each specialisation loaded on a GPU."},
   {NULL, 0, 0, 0, NULL},

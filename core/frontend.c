@@ -2688,6 +2688,31 @@ static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, in
   return c;
 }
 
+/* with parallel_chunksize(n): body  ->
+ *   before = set_parallel_chunksize(n)
+ *   try: body
+ *   finally: set_parallel_chunksize(before) */
+Node *fe_with_chunksize(Fe *fe, PyObject *s, PyObject *call) {
+  PyObject *args = field(call, "args"), *kws = field(call, "keywords"), *body = field(s, "body");
+  bool alone = PyList_GET_SIZE(args) == 1 && !PyList_GET_SIZE(kws);
+  Node *size = alone ? fe_expr(fe, PyList_GET_ITEM(args, 0)) : fe_error(fe, call, "parallel_chunksize() takes the chunksize alone");
+  int before = hidden_var(fe, "chunksize");
+  Node *block = new_node(fe, N_BLOCK, s), *set = new_node(fe, N_ASSIGN, s), *guarded = new_node(fe, N_TRY, s);
+  Node *restore = new_node(fe, N_EXPR, s), *previous = var_node(fe, before, s);
+  set->lhs = var_node(fe, before, s);
+  set->rhs = call_node(fe, call, "set_parallel_chunksize", &size, 1);
+  restore->lhs = call_node(fe, s, "set_parallel_chunksize", &previous, 1);
+  guarded->lhs = new_node(fe, N_BLOCK, s);
+  guarded->lhs->body = new_list(fe, 1);
+  guarded->lhs->body.items[0] = restore;
+  block->body = new_list(fe, 2);
+  block->body.items[0] = set;
+  block->body.items[1] = guarded;
+  bool ok = size && fe_block(fe, body, &guarded->body);
+  Py_DECREF(args); Py_DECREF(kws); Py_DECREF(body);
+  return ok ? block : NULL;
+}
+
 static Node *binop_node(Fe *fe, PyObject *e, int op, Node *a, Node *b) {
   Node *n = new_node(fe, N_BINOP, e);
   n->op = op;

@@ -54,6 +54,7 @@ PyObject *static_object(Fe *fe, PyObject *e);
 bool fe_message(Fe *fe, PyObject *e, const char **out);
 bool fe_block(Fe *fe, PyObject *stmts, NodeList *out);
 Node *fe_expr(Fe *fe, PyObject *e);
+Node *fe_with_chunksize(Fe *fe, PyObject *s, PyObject *call);
 bool fe_exprs(Fe *fe, PyObject *list, NodeList *out);  /* a Python list of expressions */
 int find_var(Fe *fe, const char *name);
 /* A call's arguments into n (how: ARGS_ flags, 0 for a compiled function's),

@@ -434,6 +434,26 @@ static PyObject *core_set_num_threads(PyObject *self, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* Any integer (an int, a NumPy integer) of at least 0, as Numba's. */
+static PyObject *core_set_parallel_chunksize(PyObject *self, PyObject *arg) {
+  const RucheyAPI *api = core_api();
+  if (!api) return NULL;
+  if (!PyIndex_Check(arg)) return PyErr_Format(PyExc_TypeError, "The parallel chunksize must be an integer");
+  PyObject *index = PyNumber_Index(arg);
+  if (!index) return NULL;
+  int overflow;
+  long long n = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  if (n < 0 || overflow < 0) return PyErr_Format(PyExc_ValueError, "chunksize must be greater than or equal to zero");
+  return PyLong_FromLongLong(api->set_chunksize(overflow ? INT64_MAX : n));
+}
+
+static PyObject *core_get_parallel_chunksize(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyLong_FromLongLong(api->get_chunksize()) : NULL;
+}
+
 /* For the tests: one parallel loop over range(n), GIL released, whose body
  * records each chunk. Returns [(begin, end, chunk, pool_thread_id()), ...]
  * in chunk order. */
@@ -533,6 +553,11 @@ static PyMethodDef core_methods[] = {
    "The number of threads a parallel loop started by this thread uses."},
   {"set_num_threads", core_set_num_threads, METH_O,
    "Sets the number of threads parallel loops started by this thread use, 1 to max_threads()."},
+  {"set_parallel_chunksize", core_set_parallel_chunksize, METH_O,
+   "Sets how many iterations each chunk of the parallel loops this thread starts takes (0: the pool's own "
+   "split); returns the chunksize before."},
+  {"get_parallel_chunksize", core_get_parallel_chunksize, METH_NOARGS,
+   "The parallel chunksize of this thread (0 inside a parallel loop's body)."},
   {"max_threads", core_max_threads, METH_NOARGS,
    "The size of the thread pool: RUCHEY_NUM_THREADS, else the CPUs available."},
   {"_numba_semantics", core_numba_semantics, METH_VARARGS,

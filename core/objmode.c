@@ -21,10 +21,10 @@
 #include <numpy/arrayobject.h>
 
 /* ruchey.objmode, the class a with statement must call. */
-static bool calls_objmode(Fe *fe, PyObject *ctx) {
+static bool calls_ruchey(Fe *fe, PyObject *ctx, const char *name) {
   if (!is_kind(ctx, "Call")) return false;
   PyObject *func = field(ctx, "func"), *obj = static_object(fe, func);
-  PyObject *ruchey = PyImport_ImportModule("ruchey"), *cls = ruchey ? PyObject_GetAttrString(ruchey, "objmode") : NULL;
+  PyObject *ruchey = PyImport_ImportModule("ruchey"), *cls = ruchey ? PyObject_GetAttrString(ruchey, name) : NULL;
   bool is = obj && obj == cls;
   PyErr_Clear();
   Py_XDECREF(cls); Py_XDECREF(ruchey); Py_XDECREF(obj); Py_DECREF(func);
@@ -91,7 +91,8 @@ static PyObject *block_function(Fe *fe, PyObject *s, PyObject *outputs) {
   return r;
 }
 
-/* with objmode(y='float64', ...): body  ->  (y, ...) = <block>(inputs) */
+/* with objmode(y='float64', ...): body  ->  (y, ...) = <block>(inputs);
+ * with parallel_chunksize(n): body (fe_with_chunksize) */
 Node *fe_with(Fe *fe, PyObject *s) {
   PyObject *items = field(s, "items");
   PyObject *item = PyList_GET_SIZE(items) == 1 ? PyList_GET_ITEM(items, 0) : NULL;
@@ -100,8 +101,11 @@ Node *fe_with(Fe *fe, PyObject *s) {
   Node *n = NULL;
   PyObject *outputs = PyList_New(0), *made = NULL;
   const Type **types = NULL;
-  if (!ctx || as != Py_None || !calls_objmode(fe, ctx))
-    fe_error(fe, s, "'with' is not supported in compiled code, but for `with objmode(...):` blocks");
+  if (ctx && as == Py_None && calls_ruchey(fe, ctx, "parallel_chunksize"))
+    n = fe_with_chunksize(fe, s, ctx);
+  else if (!ctx || as != Py_None || !calls_ruchey(fe, ctx, "objmode"))
+    fe_error(fe, s, "'with' is not supported in compiled code, but for `with objmode(...):` and "
+             "`with parallel_chunksize(n):` blocks");
   else if (read_outputs(fe, ctx, outputs, &types) && (made = block_function(fe, s, outputs))) {
     PyObject *inputs = PyTuple_GET_ITEM(made, 1);
     Node *call = new_node(fe, N_CALL, s);

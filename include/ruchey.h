@@ -741,6 +741,9 @@ int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
 int32_t rt_set_num_threads(int64_t n); /* pool_set_num_threads, a ValueError set where it refuses */
 int64_t pool_thread_id(void);        /* 0 outside the pool */
+int64_t pool_set_chunksize(int64_t n); /* iterations per chunk of this thread's loops (0: the pool's); the old */
+int64_t pool_get_chunksize(void);
+int64_t rt_set_chunksize(int64_t n);  /* pool_set_chunksize; -1 with a ValueError set where n < 0 */
 /* Waits (spinning a while, then asleep) until *w != old; returns the new
  * value. `sleeping` counts the threads asleep on w: pool_wake, called after
  * changing *w, wakes them. */
@@ -841,6 +844,8 @@ typedef struct RucheyAPI {
                              const int64_t *values, const char *const *texts);  /* ty_enum */
   const Type *(*buffer)(const Type *array, char kind);  /* ty_buffer */
   const Type *(*funcs)(int n, const Type *const *members);  /* ty_funcs */
+  int64_t (*set_chunksize)(int64_t n);  /* pool_set_chunksize */
+  int64_t (*get_chunksize)(void);       /* pool_get_chunksize */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -166,6 +166,8 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .enum_member = ty_enum,
     .buffer = ty_buffer,
     .funcs = ty_funcs,
+    .set_chunksize = pool_set_chunksize,
+    .get_chunksize = pool_get_chunksize,
   };
   return &api;
 }

@@ -108,6 +108,8 @@ static _Atomic int64_t pool_size;         /* 0 until first asked */
 static _Thread_local int64_t tl_threads;  /* set_num_threads here; 0: the pool size */
 static _Thread_local int64_t tl_id;       /* this thread's index in the pool */
 static _Thread_local bool tl_inside;      /* running a chunk: nested loops are serial */
+static _Thread_local int64_t tl_chunksize;  /* set_parallel_chunksize(): iterations per chunk of the loops this
+                                             * thread starts (0: the pool's own split) */
 static _Thread_local bool tl_fork_locked; /* this thread took P.lock to fork */
 
 /* ---------------------------------------------------------------- waiting on a word */
@@ -226,6 +228,16 @@ int pool_set_num_threads(int64_t n) {
 
 int64_t pool_thread_id(void) { return tl_id; }
 
+/* Numba's parallel chunksize: the calling thread's; inside a loop's body it
+ * is 0, as Numba resets it there. */
+int64_t pool_set_chunksize(int64_t n) {
+  int64_t old = pool_get_chunksize();
+  tl_chunksize = n;
+  return old;
+}
+
+int64_t pool_get_chunksize(void) { return tl_inside ? 0 : tl_chunksize; }
+
 /* ---------------------------------------------------------------- chunks */
 
 /* Where chunk i of n iterations split k ways begins: the first n % k chunks
@@ -237,13 +249,15 @@ static int64_t chunk_begin(int64_t n, int64_t k, int64_t i) {
 
 /* Chunks of at least MIN_CHUNK iterations, CHUNKS_PER_THREAD per thread at
  * most, one per thread at least (and one per iteration at most); a loop
- * that runs serially is one chunk. */
+ * that runs serially is one chunk. A chunksize set makes chunks of that
+ * many iterations, as Numba's (fewer chunks than threads leave threads
+ * idle), within the same most: a reduction has a partial per chunk. */
 int64_t pool_chunk_count(int64_t n) {
   int64_t k = tl_inside ? 1 : pool_get_num_threads();
   if (k <= 1) return 1;
-  int64_t c = n / MIN_CHUNK;
+  int64_t c = tl_chunksize > 0 ? n / tl_chunksize + (n % tl_chunksize != 0) : n / MIN_CHUNK;
   if (c > k * CHUNKS_PER_THREAD) c = k * CHUNKS_PER_THREAD;
-  if (c < k) c = k;
+  if (c < k && !tl_chunksize) c = k;
   if (c > n) c = n;
   return c > 0 ? c : 1;
 }
@@ -409,12 +423,20 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
 
 /* A serial run is the single chunk 0 over the whole range, whichever
  * thread runs it: per-chunk storage always has room for it. */
+/* The whole loop on this thread, its body seeing no chunksize as a chunk's does. */
+static void run_serially(PoolBody body, void *ctx, int64_t n) {
+  int64_t chunksize = tl_chunksize;
+  tl_chunksize = 0;
+  body(ctx, 0, n, 0);
+  tl_chunksize = chunksize;
+}
+
 void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
   if (n <= 0) return;
   int64_t k = pool_get_num_threads();
   if (k > chunks) k = chunks;
   if (tl_inside || k <= 1) {
-    body(ctx, 0, n, 0);
+    run_serially(body, ctx, n);
     return;
   }
   pthread_mutex_lock(&P.lock);
@@ -422,5 +444,5 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
   if (k > P.workers + 1) k = P.workers + 1;
   if (k > 1) run(body, ctx, n, chunks, k);
   pthread_mutex_unlock(&P.lock);
-  if (k <= 1) body(ctx, 0, n, 0);
+  if (k <= 1) run_serially(body, ctx, n);
 }

@@ -206,6 +206,12 @@ int32_t rt_set_num_threads(int64_t n) {
   return RT_ERR_VALUE;
 }
 
+int64_t rt_set_chunksize(int64_t n) {
+  if (n >= 0) return pool_set_chunksize(n);
+  rt_set_error(RT_ERR_VALUE, "chunksize must be greater than or equal to zero");
+  return -1;
+}
+
 /* An error in a kernel on the CPU backend: the message says which thread of
  * which block, something a GPU could not tell. */
 void rt_kernel_error(int status, const char *msg, int64_t tx, int64_t ty, int64_t tz, int64_t bx,
@@ -554,4 +560,6 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_set_num_threads", (void *)rt_set_num_threads, ctx);
   define("pool_chunk_count", (void *)pool_chunk_count, ctx);
   define("pool_thread_id", (void *)pool_thread_id, ctx);
+  define("pool_get_chunksize", (void *)pool_get_chunksize, ctx);
+  define("rt_set_chunksize", (void *)rt_set_chunksize, ctx);
 }

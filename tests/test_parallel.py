@@ -1446,3 +1446,79 @@ def test_loop_of_no_more_iterations_than_threads_runs_one_on_each(tmp_path, monk
     proc = run_python_file(ONE_PER_THREAD, tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "threads 4 spread 91 of 91" in proc.stdout, proc.stdout
+
+
+@njit(parallel=True)
+def _sum_with_chunksize(x, size):
+    before = ruchey.set_parallel_chunksize(size)
+    seen = np.empty(x.shape[0], np.int64)
+    s = 0.0
+    for i in prange(x.shape[0]):
+        seen[i] = ruchey.get_parallel_chunksize()  # (0 in a loop's body, as Numba resets it there)
+        s += x[i] * x[i]
+    restored = ruchey.set_parallel_chunksize(before)
+    return s, seen, restored
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's pool: its chunks")
+def test_parallel_chunksize_sets_the_chunks_and_keeps_results():
+    x = np.random.default_rng(5).random(1000)
+    serial = _sum_with_chunksize.py_func(x, 0)[0]
+    for size in (0, 1, 7, 64, 5000):
+        s, seen, restored = _sum_with_chunksize(x, size)
+        assert math.isclose(s, serial, rel_tol=1e-12) and restored == size and not seen.any()
+        assert ruchey.get_parallel_chunksize() == 0
+    threads = ruchey.get_num_threads()
+    with ruchey.parallel_chunksize(300):
+        assert ruchey.get_parallel_chunksize() == 300
+        chunks = ruchey._core._parallel_chunks(1000)
+    assert ruchey.get_parallel_chunksize() == 0
+    if threads > 1:  # (one thread: every loop is one chunk)
+        assert [end - begin for begin, end, _, _ in chunks] == [250] * 4  # ceil(1000 / 300) chunks, even
+    assert ruchey.set_parallel_chunksize(numpy.int8(3)) == 0 and ruchey.set_parallel_chunksize(0) == 3
+
+
+def test_parallel_chunksize_refuses_what_numba_refuses():
+    with pytest.raises(ValueError, match="greater than or equal to zero"):
+        ruchey.set_parallel_chunksize(-1)
+    with pytest.raises(TypeError, match="must be an integer"):
+        ruchey.set_parallel_chunksize(2.0)
+    with pytest.raises(ValueError, match="greater than or equal to zero"):
+        _sum_with_chunksize(np.ones(3), -4)
+    with pytest.raises(ruchey.TypingError, match="must be an integer"):
+        njit(lambda: ruchey.set_parallel_chunksize(1.5))()
+    assert ruchey.get_parallel_chunksize() == 0
+
+
+@njit(parallel=True)
+def _chunked_sum(x, size):
+    with ruchey.parallel_chunksize(size):
+        inside = ruchey.get_parallel_chunksize()
+        s = 0.0
+        for i in prange(x.shape[0]):
+            s += x[i]
+        if size == 3:
+            return s, inside  # (the block's exit restores the chunksize on every path)
+        if size == 4:
+            raise ValueError("four")
+    return s, inside
+
+
+def test_with_parallel_chunksize_in_compiled_code():
+    x = np.random.default_rng(6).random(777)
+    for size in (0, 1, 3, 10, 10000):
+        s, inside = _chunked_sum(x, size)
+        assert math.isclose(s, x.sum(), rel_tol=1e-12) and inside == size
+        assert ruchey.get_parallel_chunksize() == 0
+    with pytest.raises(ValueError, match="four"):
+        _chunked_sum(x, 4)
+    with pytest.raises(ValueError, match="greater than or equal to zero"):
+        _chunked_sum(x, -1)
+    assert ruchey.get_parallel_chunksize() == 0
+    with pytest.raises(ruchey.TypingError, match="takes the chunksize alone"):
+        njit(_with_two_sizes)()
+
+
+def _with_two_sizes():
+    with ruchey.parallel_chunksize(1, 2):
+        pass

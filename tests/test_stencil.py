@@ -62,6 +62,21 @@ def weighted(x, w):
     return w[0] * x[-1] + w[1] * x[0] + w[2] * x[1]
 
 
+@stencil(neighborhood=((-3, -1),))
+def previous_three(x):
+    s = 0.0
+    for k in range(-3, 0):
+        s += x[k]
+    return s
+
+
+def _cross_sum(a):
+    return a[0, 1] + a[1, 0] + a[0, -1] + a[-1, 0] - 4 * a[0, 0]
+
+
+cross_sum = stencil(func_or_mode=_cross_sum, cval=1.5)
+
+
 @ruchey.njit
 def smoothed_twice(a):
     return cross_mean(cross_mean(a))
@@ -113,16 +128,154 @@ def test_called_from_compiled_code():
 
 
 def test_bad_kernels_are_refused_clearly():
-    with pytest.raises(ValueError, match="needs neighborhood"):
+    with pytest.raises(ruchey.TypingError, match="needs neighborhood"):
         @stencil
         def variable(x, k):
             return x[k]
-    with pytest.raises(ValueError, match="no argument is indexed relatively"):
+    with pytest.raises(ruchey.TypingError, match="no argument is indexed relatively"):
         @stencil
         def none(x):
             return x
-    with pytest.raises(ValueError, match="func_or_mode"):
+    with pytest.raises(ruchey.TypingError, match="func_or_mode") as refused:
         stencil(func_or_mode="reflect")
+    assert refused.type.__name__ == "NumbaValueError"  # Numba's class, as numba.core.errors names it
+    with pytest.raises(ruchey.TypingError, match="unknown option 'mode'"):
+        stencil(mode="constant")
+
+
+def test_a_neighbourhood_reaching_one_side_excludes_that_side_only():
+    for n in (0, 1, 3, 4, 17):
+        x = RNG.random(n)
+        np.testing.assert_array_equal(previous_three(x), reference(previous_three, x, lo=(3,), hi=(0,)))
+
+
+def test_kernel_given_as_func_or_mode_with_options():
+    for shape in ((6, 5), (2, 2), (0, 3)):
+        for dtype in (np.int32, np.float64):
+            a = RNG.integers(-5, 5, shape).astype(dtype)
+            want = reference(cross_sum, a, lo=(1, 1), hi=(1, 1), cval=1.5,
+                             dtype=np.int64 if dtype == np.int32 else dtype)  # (Numba's int arithmetic: 64 bits)
+            got = cross_sum(a)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+
+
+def _parallel_and_serial(func):
+    return ruchey.njit(parallel=True)(func), ruchey.njit(func)
+
+
+def _calls_the_pool(disp):
+    return "pool_parallel_for" in "".join(disp.inspect_llvm().values())
+
+
+def test_parallel_functions_run_stencils_on_threads():
+    parallel, serial = _parallel_and_serial(lambda a: cross_mean(a) + 1.0)
+    for shape in ((300, 40), (1, 1), (2, 5)):
+        a = RNG.random(shape)
+        want = reference(cross_mean, a, lo=(1, 1), hi=(1, 1)) + 1.0
+        np.testing.assert_array_equal(parallel(a), want)
+        np.testing.assert_array_equal(serial(a), want)
+    assert _calls_the_pool(parallel) and not _calls_the_pool(serial)
+
+
+@stencil(neighborhood=((-1, 1),))
+def median3(x):
+    return np.median(x[-1:2])
+
+
+@stencil
+def folded_offsets(a):
+    t = 1
+    return a[t, 0] + a[1 + 0, -t] + a[-(2 - 1), 2 * 1]
+
+
+def test_slices_and_folded_constant_offsets():
+    for n in (0, 2, 3, 10):
+        x = RNG.random(n)
+        want = np.zeros(n)
+        want[1:-1] = [np.median(x[i - 1:i + 2]) for i in range(1, n - 1)]
+        np.testing.assert_array_equal(median3(x), want)
+    a = RNG.random((6, 7))
+    np.testing.assert_array_equal(folded_offsets(a), reference(folded_offsets, a, lo=(1, 1), hi=(1, 2)))
+
+
+def test_out_keeps_its_border_unless_cval_is_given():
+    a = RNG.integers(-9, 9, (5, 6))
+    ring = np.ones(a.shape, bool)
+    ring[1:-1, 1:-1] = False
+    last_two = np.arange(a.shape[1]) >= a.shape[1] - 2
+    for st, args, border, kept in ((cross_mean, (a,), ring, 7.0), (forward_diff, (a[0], 2.0), last_two, -1.0)):
+        want = st(*args)
+        out = np.full(want.shape, 7.0)
+        got = st(*args, out=out)
+        assert got is out
+        np.testing.assert_array_equal(out[~border], want[~border])
+        assert (out[border] == kept).all()  # (forward_diff gives cval=-1.0)
+    into = ruchey.njit(lambda a, out: cross_mean(a, out=out))
+    out = np.full(a.shape, 7.0)
+    into(a, out)
+    np.testing.assert_array_equal(out[1:-1, 1:-1], cross_mean(a)[1:-1, 1:-1])
+    assert out[0, 0] == 7.0
+
+
+@stencil
+def two_arrays(a, b):
+    return a[0, 1] + b[0, -1]
+
+
+def test_arrays_of_other_shapes_are_refused():
+    a = RNG.random((4, 5))
+    np.testing.assert_array_equal(two_arrays(a, 2 * a), reference(two_arrays, a, 2 * a, lo=(0, 1), hi=(0, 1)))
+    for b in (RNG.random((4, 4)), RNG.random((1, 1))):
+        with pytest.raises(ValueError, match="smaller"):
+            two_arrays(a, b)
+    with pytest.raises(ruchey.TypingError, match="dimensions"):
+        two_arrays(a, a[0])
+    with pytest.raises(ruchey.TypingError, match="dimensions"):
+        cross_mean(a[0])
+
+
+mean_of_three = stencil(lambda a: (a[-1] + a[0] + a[1]) / 3)
+scaled_right = stencil(lambda a, c: a[0, 1] * c, cval=-1.0)
+
+
+def test_lambda_kernels():
+    for n in (0, 1, 2, 9):
+        x = RNG.random(n)
+        np.testing.assert_array_equal(mean_of_three(x), reference(mean_of_three, x, lo=(1,), hi=(1,)))
+    a = RNG.random((4, 3))
+    want = reference(scaled_right, a, 2.5, lo=(0, 0), hi=(0, 1), cval=-1.0)
+    np.testing.assert_array_equal(scaled_right(a, 2.5), want)
+    np.testing.assert_array_equal(ruchey.njit(lambda a: scaled_right(a, 2.5))(a), want)
+    with pytest.raises(TypeError, match="must be a Python function"):
+        stencil(len)
+
+
+def test_kernel_reads_its_closure():
+    for scale in (2.0, -1):
+        @stencil
+        def scaled(x):
+            return scale * (x[1] - x[-1])
+        x = RNG.random(9)
+        np.testing.assert_array_equal(scaled(x), reference(scaled, x, lo=(1,), hi=(1,)))
+
+
+def test_kernels_numba_refuses_are_refused():  # (with Numba's NumbaValueError, a TypingError)
+    with pytest.raises(ruchey.TypingError, match="assigns to a"):
+        @stencil
+        def writes(a):
+            a[0] = 1
+            return a[1]
+    with pytest.raises(ruchey.TypingError, match="reserved"):
+        @stencil
+        def takes_out(a, out):
+            return a[0] * out
+    with pytest.raises(ruchey.TypingError, match="not a parameter"):
+        stencil(standard_indexing=("c",))(_cross_sum)
+    with pytest.raises(ruchey.TypingError, match="first argument"):
+        stencil(standard_indexing=("a",))(_cross_sum)
+    with pytest.raises(ruchey.TypingError, match="cval"):
+        stencil(cval=1j)(_cross_sum)(np.ones((3, 3)))
 
 
 def test_range_takes_floats_as_numba_does():

@@ -453,6 +453,30 @@ static LLVMValueRef lo_set_num_threads(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* set_parallel_chunksize(n), as Numba's in compiled code: the chunksize
+ * of the calling thread's later parallel loops; returns the one before */
+static const Type *ty_set_chunksize(Infer *in, Node *n, const Type **args) {
+  if (ty_in_cuda(in))
+    return ty_error(in, n, "set_parallel_chunksize() is not available in CUDA kernels");
+  if (!ty_is_int(args[0])) return ty_error(in, n, "The parallel chunksize must be an integer, got %s", args[0]->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_set_chunksize(Lower *l, Node *n) {
+  LLVMValueRef size = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
+  LLVMValueRef old = lo_call_fn(l, "rt_set_chunksize", l->mod->i64, &l->mod->i64, &size, 1);
+  LLVMBasicBlockRef fail = new_block(l, "set_chunksize.fail"), ok = new_block(l, "set_chunksize.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, old, const_i64(l, 0), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, const_i32(l, RT_ERR_VALUE));
+  position(l, ok);
+  return old;
+}
+
+static LLVMValueRef lo_get_chunksize(Lower *l, Node *n) {
+  return lo_call_fn(l, "pool_get_chunksize", l->mod->i64, NULL, NULL, 0);
+}
+
 static LLVMValueRef lo_thread_id(Lower *l, Node *n) {
   return lo_call_fn(l, "pool_thread_id", l->mod->i64, NULL, NULL, 0);
 }
@@ -906,6 +930,10 @@ const Builtin bi_python[] = {
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("set_num_threads", "ruchey", "set_num_threads", 1, 1, BF_RAISES | BF_STATE, ty_set_num_threads,
            lo_set_num_threads),
+  FUNCTION("get_parallel_chunksize", "ruchey", "get_parallel_chunksize", 0, 0, BF_CHEAP, ty_pool_query,
+           lo_get_chunksize),
+  FUNCTION("set_parallel_chunksize", "ruchey", "set_parallel_chunksize", 1, 1, BF_RAISES | BF_STATE,
+           ty_set_chunksize, lo_set_chunksize),
   FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
   FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_first_argument),
   FUNCTION("literally", "ruchey", "literally", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LITERAL, ty_literally,

@@ -8,7 +8,7 @@ from ruchey import config
 from ruchey._core import ArgumentTypeError, TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
-from ruchey._core import get_num_threads, get_thread_id, set_num_threads
+from ruchey._core import get_num_threads, get_parallel_chunksize, get_thread_id, set_num_threads, set_parallel_chunksize
 from ruchey.decorators import jit, literal_unroll, literally, njit, pndindex, prange
 from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
@@ -21,7 +21,22 @@ from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
 __all__ = ["jit", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
-           "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
+           "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize", "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
+
+
+class parallel_chunksize:
+    """``with parallel_chunksize(n):`` the parallel loops this thread starts
+    inside take chunks of n iterations, as Numba's (in compiled code too,
+    where the block is read as set, try, restore)."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def __enter__(self):
+        self._before = set_parallel_chunksize(self.size)
+
+    def __exit__(self, *exc):
+        set_parallel_chunksize(self._before)
 
 
 def install_as_numba():
@@ -31,10 +46,10 @@ def install_as_numba():
     return install_as_numba()
 
 
-def stencil(func=None, **options):
+def stencil(func_or_mode="constant", **options):
     """Numba's ``@stencil`` (see ruchey.stencils, imported on first use)."""
     from ruchey.stencils import stencil as make
-    return make(func, **options)
+    return make(func_or_mode, **options)
 
 
 def __getattr__(name):

@@ -118,11 +118,13 @@ class _Overloads:
                 first = False
                 continue
             by_value = not first or prefer_literal or attempt > 0
+            inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
                 raise TypeError(f"the overload of {self.name} for {plain} returned {impl!r}, "
                                 f"not a Python function")
             chosen = jit(**jit_options)(impl)
+            chosen._inherits = inherits
             return (_spread(chosen) if self.variadic else chosen), by_value
         return None, True
 

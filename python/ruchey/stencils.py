@@ -16,48 +16,131 @@ import textwrap
 
 import numpy as np
 
-from ruchey import _core, extending, types
-from ruchey.decorators import njit
+from ruchey import TypingError, extending, typeof, types
+from ruchey.decorators import njit, prange
 
 __all__ = ["stencil"]
 
 
-def stencil(func=None, *, neighborhood=None, cval=0, standard_indexing=(), func_or_mode="constant"):
-    """``@stencil`` or ``@stencil(neighborhood=((-1, 1),), cval=0.0,
+_OPTIONS = ("neighborhood", "cval", "standard_indexing")
+
+
+def stencil(func_or_mode="constant", **options):
+    """``@stencil``, ``@stencil(kernel)``, ``stencil(func_or_mode=kernel)`` or
+    ``@stencil("constant", neighborhood=((-1, 1),), cval=0.0,
     standard_indexing=("w",))``: the kernel as a function of whole arrays."""
-    if func_or_mode != "constant":
-        raise ValueError(f"stencil: func_or_mode={func_or_mode!r} is not supported (only 'constant', as Numba's)")
+    func, mode = (None, func_or_mode) if isinstance(func_or_mode, str) else (func_or_mode, "constant")
+    if mode != "constant":
+        raise _refused(f"stencil: func_or_mode={mode!r} is not supported (only 'constant', as Numba's)")
+    unknown = set(options) - set(_OPTIONS)
+    if unknown:
+        raise _refused(f"stencil: unknown option {sorted(unknown)[0]!r} (takes {', '.join(_OPTIONS)})")
 
     def make(kernel):
-        return Stencil(kernel, neighborhood, cval, tuple(standard_indexing))
+        return Stencil(kernel, options)
     return make(func) if func is not None else make
 
 
-class _Relative(ast.NodeTransformer):
-    """a[e0, e1] of a relatively indexed array -> a[__i0 + e0, __i1 + e1],
-    noting each constant offset per dimension."""
+def _refused(message):
+    """The error for a kernel or an option Numba refuses: its NumbaValueError, a TypingError."""
+    from ruchey.numba_shim import _TYPING_ERRORS  # (on this error's path only)
+    return _TYPING_ERRORS["NumbaValueError"](message)
 
-    def __init__(self, arrays):
-        self.arrays, self.offsets, self.ndim = arrays, [], None
+
+class _Relative(ast.NodeTransformer):
+    """a[e0, e1] of a relatively indexed array -> a[__i0 + e0, __i1 + e1]
+    (a slice's bounds moved alike), noting each offset per dimension: an
+    int where the kernel's constants fold it, None where not."""
+
+    def __init__(self, arrays, constants):
+        self.arrays, self.constants, self.offsets, self.ndim, self.seen = arrays, constants, [], None, set()
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
             return node
+        if isinstance(node.ctx, ast.Store):
+            raise _refused(f"stencil: the kernel assigns to {node.value.id}, an array it indexes relatively")
+        self.seen.add(node.value.id)
         parts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if self.ndim is None:
             self.ndim = len(parts)
             self.offsets = [[] for _ in parts]
         elif len(parts) != self.ndim:
-            raise ValueError("stencil: every relative index takes the same number of dimensions")
-        for d, part in enumerate(parts):
-            try:
-                self.offsets[d].append(int(ast.literal_eval(part)))
-            except (ValueError, TypeError, SyntaxError):
-                self.offsets[d].append(None)  # not a constant: the neighbourhood must be given
-        moved = [ast.BinOp(ast.Name(f"__i{d}", ast.Load()), ast.Add(), part) for d, part in enumerate(parts)]
+            raise _refused("stencil: every relative index takes the same number of dimensions")
+        moved = [self._moved(d, part) for d, part in enumerate(parts)]
         node.slice = moved[0] if len(moved) == 1 else ast.Tuple(moved, ast.Load())
         return node
+
+    def _moved(self, d, part):
+        if not isinstance(part, ast.Slice):
+            self.offsets[d].append(_folded(part, self.constants))
+            return ast.BinOp(ast.Name(f"__i{d}", ast.Load()), ast.Add(), part)
+        # a[-1:2] reads the elements at offsets -1 .. 1
+        lower, upper = (_folded(b, self.constants) if b is not None else None for b in (part.lower, part.upper))
+        self.offsets[d] += [lower, None if upper is None else upper - 1]
+        bounds = [ast.BinOp(ast.Name(f"__i{d}", ast.Load()), ast.Add(), b) if b is not None else None
+                  for b in (part.lower, part.upper)]
+        return ast.Slice(*bounds, part.step)
+
+
+_FOLDS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.FloorDiv: int.__floordiv__}
+
+
+def _folded(node, constants):
+    """The int an index expression is, from literals and the kernel's
+    constants (names assigned once, to such an expression); None if not."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _folded(node.operand, constants)
+        return None if value is None else -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLDS:
+        left, right = _folded(node.left, constants), _folded(node.right, constants)
+        if left is None or right is None or (right == 0 and isinstance(node.op, ast.FloorDiv)):
+            return None
+        return _FOLDS[type(node.op)](left, right)
+    return None
+
+
+def _constants(fdef):
+    """The kernel's names assigned exactly once, at its top level, an int
+    constant expression (t = 1 in ``return a[t, 0]``)."""
+    stores = {}
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    constants = {}
+    for stmt in fdef.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stores[stmt.targets[0].id] == 1:
+            value = _folded(stmt.value, constants)
+            if value is not None:
+                constants[stmt.targets[0].id] = value
+    return constants
+
+
+def _definition(kernel):
+    """A module of the kernel's def: its own, or one made of its lambda
+    (``stencil(lambda a: a[-1] + a[1])``)."""
+    if not inspect.isfunction(kernel):
+        raise TypeError(f"stencil: the kernel must be a Python function, not {type(kernel).__name__}")
+    tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
+    if isinstance(tree.body[0], ast.FunctionDef):
+        return ast.Module([tree.body[0]], [])
+    code = kernel.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    lam = next((n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == params),
+               None)
+    if lam is None:
+        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    fdef = ast.FunctionDef(name="__stencil_lambda", args=lam.args, body=[ast.Return(lam.body)], decorator_list=[],
+                           returns=None, type_comment=None)
+    if "type_params" in ast.FunctionDef._fields:  # (Python 3.12 on)
+        fdef.type_params = []
+    return ast.Module([ast.fix_missing_locations(ast.copy_location(fdef, lam))], [])
 
 
 def _source_function(text, name, namespace):
@@ -70,86 +153,124 @@ def _source_function(text, name, namespace):
 
 
 class Stencil:
-    """A stencil kernel: call it with arrays (from Python or compiled code)."""
+    """A stencil kernel: call it with arrays (from Python or compiled code),
+    and ``out=`` an array to write into."""
 
-    def __init__(self, kernel, neighborhood, cval, standard_indexing):
-        self.kernel, self.cval = kernel, cval
+    def __init__(self, kernel, options):
+        self.kernel = kernel
+        self.cval, self.cval_given = options.get("cval", 0), "cval" in options
+        standard_indexing = options.get("standard_indexing", ())
+        standard_indexing = (standard_indexing,) if isinstance(standard_indexing, str) else tuple(standard_indexing)
         self.__name__ = kernel.__name__
         self.__doc__ = kernel.__doc__
         self.__wrapped__ = kernel
-        tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
+        tree = _definition(kernel)
         fdef = tree.body[0]
-        if not isinstance(fdef, ast.FunctionDef):
-            raise TypeError("@stencil decorates a function")
         self.params = [a.arg for a in fdef.args.args]
-        arrays = [p for p in self.params if p not in standard_indexing]
-        relative = _Relative(set(arrays))
+        self._check_parameters(standard_indexing)
+        relative = _Relative({p for p in self.params if p not in standard_indexing}, _constants(fdef))
         fdef.body = [relative.visit(s) for s in fdef.body]
         if relative.ndim is None:
-            raise ValueError(f"stencil {self.__name__}: no argument is indexed relatively")
+            raise _refused(f"stencil {self.__name__}: no argument is indexed relatively")
         self.ndim = relative.ndim
-        self.neighborhood = self._neighborhood(neighborhood, relative.offsets)
-        self.first = next(p for p in self.params if p in arrays)  # its shape is the output's
+        self.neighborhood = self._neighborhood(options.get("neighborhood"), relative.offsets)
+        self.relative = [p for p in self.params if p in relative.seen]  # the first's shape is the output's
+        self.first = self.relative[0]
         index = [f"__i{d}" for d in range(self.ndim)]
         fdef.name = "__stencil_kernel"
         fdef.decorator_list = []
         fdef.args.args += [ast.arg(i) for i in index]
-        self._namespace = dict(kernel.__globals__)
+        self._namespace = {**kernel.__globals__, **inspect.getclosurevars(kernel).nonlocals}
         self._kernel_at = njit(_source_function(ast.unparse(ast.fix_missing_locations(tree)), fdef.name,
                                                 self._namespace))
         self._loops = {}
-        # the overload's typing function takes the kernel's parameters (its calls bind by them)
+        # the overload's typing function takes the kernel's parameters (its calls bind by them) and out=
         params = ", ".join(self.params)
-        typer = _source_function(f"def __stencil_types({params}):\n    return __choose(({params},))\n",
+        typer = _source_function(f"def __stencil_types({params}, out=None):\n"
+                                 f"    return __choose(({params},), out)\n",
                                  "__stencil_types", {"__choose": self._overload})
         extending.overload(self)(typer)
+
+    def _check_parameters(self, standard_indexing):
+        if "out" in self.params:
+            raise _refused(f"stencil {self.__name__}: 'out' is reserved for the array a call writes into, "
+                             "not a kernel's parameter")
+        unknown = [name for name in standard_indexing if name not in self.params]
+        if unknown:
+            raise _refused(f"stencil {self.__name__}: standard_indexing names {unknown[0]!r}, "
+                             "not a parameter of the kernel")
+        if self.params and self.params[0] in standard_indexing:
+            raise _refused(f"stencil {self.__name__}: the first argument must be indexed relatively, "
+                             "not by standard indexing")
 
     def _neighborhood(self, given, offsets):
         if given is not None:
             if len(given) != self.ndim:
-                raise ValueError(f"stencil {self.__name__}: the neighborhood has {len(given)} dimensions, "
+                raise _refused(f"stencil {self.__name__}: the neighborhood has {len(given)} dimensions, "
                                  f"the kernel's indices {self.ndim}")
             return tuple((int(lo), int(hi)) for lo, hi in given)
         if any(None in dim for dim in offsets):
-            raise ValueError(f"stencil {self.__name__}: an index that is not a constant needs "
+            raise _refused(f"stencil {self.__name__}: an index that is not a constant needs "
                              "neighborhood=((lo, hi), ...)")
         return tuple((min(min(dim), 0), max(max(dim), 0)) for dim in offsets)
 
-    def _loop(self, argtypes):
-        """The compiled loop for argument types (ruchey.types objects)."""
-        key = tuple(map(repr, argtypes))
+    def _loop(self, argtypes, out=None):
+        """The compiled loop for argument types (ruchey.types objects), and
+        the type of out= (None: the loop makes the result)."""
+        key = (tuple(map(repr, argtypes)), repr(out))
         if key not in self._loops:
+            self._check_dimensions(argtypes, out)
             described = tuple(t.describe() for t in argtypes) + (types.int64.describe(),) * self.ndim
             self._kernel_at._compile(described, None)
             ret = next(s.return_type for s in self._kernel_at.nopython_signatures
-                       if tuple(map(repr, s.args[:len(argtypes)])) == key)
-            self._loops[key] = njit(self._loop_source(ret.name))
+                       if tuple(map(repr, s.args[:len(argtypes)])) == key[0])
+            if np.iscomplexobj(self.cval) and "complex" not in ret.name:
+                raise _refused(f"stencil {self.__name__}: cval type does not match stencil return type. "
+                               f"(cval {self.cval!r}, result {ret.name})")
+            loop = self._loops[key] = njit(self._loop_source(ret.name, out is not None))
+            loop._inherits = True  # compiled with its caller's options: parallel=True's threads among them
         return self._loops[key]
 
-    def _loop_source(self, dtype):
+    def _check_dimensions(self, argtypes, out):
+        named = dict(zip(self.params, argtypes))
+        for name in self.relative + (["out"] if out is not None else []):
+            ndim = getattr(named.get(name, out), "ndim", 0)
+            if ndim != self.ndim:
+                raise TypingError(f"stencil {self.__name__}: {name} has {ndim} dimensions, the kernel's "
+                                  f"relative indices {self.ndim}")
+
+    def _loop_source(self, dtype, into_out):
         params = ", ".join(self.params)
-        lines = [f"def __stencil_loop({params}):",
-                 f"    __out = numpy.full({self.first}.shape, __cval, __dtype)"]
+        lines = [f"def __stencil_loop({params}, out=None):"]
+        # the other arrays indexed relatively reach at least as far as the first, as Numba checks
+        for name in self.relative[1:]:
+            lines += [f"    for __d in range({self.ndim}):",
+                      f"        if {name}.shape[__d] < {self.first}.shape[__d]:",
+                      f"            raise ValueError('stencil: {name} is smaller than {self.first}')"]
+        if not into_out:
+            lines.append(f"    __out = numpy.full({self.first}.shape, __cval, __dtype)")
+        else:  # out's border keeps its elements unless a cval is given
+            lines.append("    __out = out")
+            if self.cval_given:
+                lines.append("    __out[...] = __cval")
+        # a neighbourhood reaching only forwards (or only backwards) excludes nothing behind (ahead);
+        # the outer loop runs on threads where a parallel function calls the stencil
         for d, (lo, hi) in enumerate(self.neighborhood):
-            lines.append("    " * (d + 1) + f"for __i{d} in range({-lo}, {self.first}.shape[{d}] - {hi}):")
+            loop = "prange" if d == 0 else "range"
+            lines.append("    " * (d + 1) + f"for __i{d} in {loop}({-min(lo, 0)}, {self.first}.shape[{d}] - {max(hi, 0)}):")
         index = ", ".join(f"__i{d}" for d in range(self.ndim))
         lines.append("    " * (self.ndim + 1) + f"__out[{index}] = __kernel_at({params}, {index})")
         lines.append("    return __out")
-        namespace = {"numpy": np, "__cval": self.cval, "__dtype": np.dtype(dtype), "__kernel_at": self._kernel_at}
+        namespace = {"numpy": np, "prange": prange, "__cval": self.cval, "__dtype": np.dtype(dtype),
+                     "__kernel_at": self._kernel_at}
         return _source_function("\n".join(lines) + "\n", "__stencil_loop", namespace)
 
-    def _overload(self, argtypes):
-        return self._loop(tuple(argtypes)).py_func
+    def _overload(self, argtypes, out):
+        return self._loop(tuple(argtypes), None if out is None or isinstance(out, types.NoneType) else out)
 
-    def __call__(self, *args):
-        argtypes = []
-        for a in args:
-            value = np.asarray(a)
-            t = types.namespace.get(value.dtype.name)
-            if t is None:
-                raise TypeError(f"stencil {self.__name__}: an argument of dtype {value.dtype} cannot be compiled")
-            argtypes.append(t[(slice(None),) * value.ndim] if value.ndim else t)
-        return self._loop(tuple(argtypes))(*args)
+    def __call__(self, *args, out=None):
+        argtypes = tuple(map(typeof, args))
+        return self._loop(argtypes, None if out is None else typeof(out))(*args, out=out)
 
     def __repr__(self):
         return f"<ruchey.stencil '{self.__name__}'>"
