@@ -498,7 +498,8 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], n->list.items[i]->ty, rt);
     return m->int_code(l, rt, a);
   }
-  if (numpy && int_args && (m->flags & M_KEEPS_INT)) {  /* in ints; bools as int8s */
+  /* in ints; bools as int8s (not where ints of both signs met in a float, as int8 and uint64 in float64) */
+  if (numpy && int_args && (m->flags & M_KEEPS_INT) && !ty_is_float(rt)) {
     const Type *t = rt->kind == TY_BOOL ? TYS(TY_I8) : rt;
     for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
     return lo_convert(l, m->int_code(l, t, a), t, rt);
