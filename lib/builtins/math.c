@@ -458,14 +458,17 @@ static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef 
   else lo_raise_float_if(l, outside, RT_ERR_VALUE, m->domain_314, t, a[0]);
 }
 
-/* f on values already converted to the float type t (from ints where int_args). */
+/* f on values already converted to the float type t (from ints where int_args).
+ * Code written for Numba reads math.f as Numba does: nan outside the domain,
+ * inf on overflow, no exception. */
 static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n,
                             bool int_args) {
-  if (python && m->domain) domain_check(l, m, t, a, int_args);
+  bool raises = python && !l->opts->numba_code;
+  if (raises && m->domain) domain_check(l, m, t, a, int_args);
   LLVMValueRef r = m->code ? m->code(l, t, a)
                  : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
                                 : lo_libm(l, m->libm, t, a, (unsigned)n);
-  if (python && (m->flags & M_OVERFLOWS)) range_check(l, t, a, n, r);
+  if (raises && (m->flags & M_OVERFLOWS)) range_check(l, t, a, n, r);
   if (python && (m->flags & M_INT_RESULT)) return lo_float_to_int(l, t, r);
   return r;
 }
