@@ -384,6 +384,17 @@ def test_cmath_log_with_base_and_rect():
     check(rect, [(r, p) for r in (0.0, 1.0, -2.0, 3.5) for p in (0.0, -0.0, 0.5, -2.0, math.pi)], ulps=2)
 
 
+def test_cmath_rect_special_values_are_cpythons():
+    # signed zeros exactly; infinite and NaN radii and angles take CPython's
+    # special values, and a nonzero radius with an infinite angle raises
+    edges = [0.0, -0.0, 1.0, -1.0, 2.5, 1e-300, -1e308, math.inf, -math.inf, math.nan]
+    angles = edges + [math.pi / 2, -math.pi, 3.0, -0.5]
+    check(rect, [(r, p) for r in edges for p in angles if not math.isfinite(r) or not math.isfinite(p) or p == 0])
+    rng = random.Random(5)
+    values = [(rng.uniform(-1e3, 1e3), rng.uniform(-10, 10)) for _ in range(40)]
+    check(rect, [(r, p) for r in edges for p in angles] + values, ulps=2)
+
+
 # ---------------------------------------------------------------- arrays
 
 def complex_array(seed, shape, dtype=np.complex128, special=True):
