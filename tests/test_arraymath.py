@@ -38,6 +38,33 @@ def test_outer_matches_numpy():
     check(f, 2.5, np.arange(4))
 
 
+def test_outer_into_out_matches_numpy():
+    # out (any layout, a dtype the product casts to) gets the product and is the result
+    rng = make_rng(11)
+    by_position, by_name = fn("np.outer(a, b, out)", "a, b, out"), fn("np.outer(a, b, out=out)", "a, b, out")
+    for da, db, dout in [(np.float64, np.float64, np.float64), (np.int8, np.float32, np.float64),
+                         (np.int64, np.int64, np.int32), (np.bool_, np.uint8, np.int16)]:
+        for sa, sb in (((0,), (3,)), ((4,), (5,)), ((2, 3), (4,))):
+            for layout in LAYOUTS:
+                a, b = finite(rng, da, sa, layout), finite(rng, db, sb, layout)
+                out = array(rng, dout, (a.size, b.size), layout)
+                for f in (by_position, by_name):
+                    check(f, a, b, out)
+                    got = out.copy()
+                    assert f(a, b, got) is got or got.size == 0  # (an empty array returned is boxed anew)
+
+
+def test_outer_into_out_errors():
+    f = fn("np.outer(a, b, out)", "a, b, out")
+    a, b = np.arange(3.0), np.arange(4.0)
+    with pytest.raises(ValueError, match=r"non-broadcastable output operand with shape \(4,3\)"):
+        f(a, b, np.empty((4, 3)))
+    with pytest.raises(ruchey.TypingError, match="same_kind"):
+        f(a, b, np.empty((3, 4), np.int64))
+    with pytest.raises(ruchey.TypingError, match="2 dimensions"):
+        f(a, b, np.empty(12))
+
+
 def test_cross_matches_numpy():
     rng = make_rng(2)
     f = fn("np.cross(a, b)", "a, b")
