@@ -359,6 +359,17 @@ def test_cmath_special_values_match_cpython(name):
         check(f, [(z,) for z in zs if math.isfinite(z.real) and math.isfinite(z.imag)], ulps=4)
 
 
+@pytest.mark.parametrize("name", ["exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan",
+                                  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"])
+def test_cmath_of_infinities_and_nans_gives_cpythons_values(name):
+    # every infinite or NaN input CPython answers (not the ones where it raises
+    # ValueError): its value exactly, signs of zeros and infinities included
+    f = cmath_function(name)
+    parts = (0.0, -0.0, 1.0, -1.0, 2.5, -2.5, math.inf, -math.inf, math.nan)
+    zs = [complex(a, b) for a in parts for b in parts if not (math.isfinite(a) and math.isfinite(b))]
+    check(f, [(z,) for z in zs if not isinstance(outcome(f.py_func, z), type)], ulps=0)
+
+
 def test_cmath_errors_are_cpythons():
     for name, z, exc in [("log", 0j, ValueError), ("log10", 0j, ValueError), ("atanh", 1 + 0j, ValueError),
                          ("exp", 1000 + 0j, OverflowError), ("cosh", 1000 + 1j, OverflowError)]:
