@@ -12,8 +12,9 @@
 
 #include "ruchey.h"
 
-/* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
- * where finite z gives an infinite part. */
+/* CPython's errors for f(z) = r: ValueError at the poles and where an
+ * infinite z gives a NaN, OverflowError where finite z gives an infinite
+ * part. */
 static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
   double re = creal(z), im = cimag(z);
   bool pole = false, overflows = false;
@@ -24,7 +25,9 @@ static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
   case CM_EXP: case CM_SIN: case CM_COS: case CM_SINH: case CM_COSH: overflows = true; break;
   default: break;
   }
-  if (pole) {
+  /* an infinite z (no NaN in it) whose value has a NaN: CPython's domain error (exp(infj), sin(inf)) */
+  bool infinite_to_nan = (isinf(re) || isinf(im)) && !isnan(re) && !isnan(im) && (isnan(creal(r)) || isnan(cimag(r)));
+  if (pole || infinite_to_nan) {
     rt_set_error(RT_ERR_VALUE, "math domain error");
     return RT_ERR_VALUE;
   }
