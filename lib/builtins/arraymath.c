@@ -13,6 +13,7 @@
 
 static LLVMValueRef multiply(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (t->kind == TY_BOOL) return LLVMBuildAnd(l->b, a, b, "");
+  if (ty_is_complex(t)) return lo_arith(l, OP_MUL, t, a, b);
   return ty_is_float(t) ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
 }
 
@@ -429,7 +430,7 @@ static const char *const mode_kw[] = {"mode", NULL};
 #define AM_FLAGS (BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE)
 
 const Builtin bi_arraymath[] = {
-  {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS, 0, 0, ty_outer, lo_outer},
+  {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS | BF_COMPLEX, 0, 0, ty_outer, lo_outer},
   {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
