@@ -87,37 +87,6 @@ def test_numpy_divmod_matches_numpy():
     assert np.array_equal(q * 7 + r, draws)
 
 
-@njit
-def np_divmod_into(a, b, q, r):
-    return np.divmod(a, b, q, r)
-
-
-def test_numpy_divmod_into_given_outputs_matches_numpy():
-    rng = make_rng(seed_of("numpy.divmod outputs"))
-    with np.errstate(all="ignore"):
-        for dtype in (np.int8, np.int64, np.uint16, np.float32, np.float64):
-            a = (rng.integers(-100, 100, 12) if np.dtype(dtype).kind != "u" else rng.integers(0, 200, 12)).astype(dtype)
-            b = a[::-1].copy()
-            b[:2] = 0
-            for x, y, out_dtype in [(a, b, dtype), (a, 7, dtype), (a.reshape(3, 4), b[:4], dtype), (a, b, np.float64)]:
-                shape = np.broadcast(x, y).shape
-                q, r = np.full(shape, 99, out_dtype), np.full(shape, 99, out_dtype)
-                eq, er = q.copy(), r.copy()
-                expected = np_divmod_into.py_func(x, y, eq, er)
-                got = np_divmod_into(x, y, q, r)
-                assert got[0] is q and got[1] is r  # the outputs themselves, as NumPy's
-                assert_same_value(expected, got)
-
-
-def test_numpy_divmod_refuses_one_output_alone():
-    @njit
-    def one_output(a, q):
-        return np.divmod(a, 3, q)
-
-    with pytest.raises(TypingError, match="both its outputs or neither"):
-        one_output(np.arange(4), np.empty(4, np.int64))
-
-
 def test_numpy_divmod_needs_variables_where_its_arguments_cannot_move():
     @njit
     def in_while(a):

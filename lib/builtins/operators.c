@@ -47,27 +47,22 @@ static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
 
 /* numpy.divmod(a, b): (numpy.floor_divide(a, b), numpy.remainder(a, b)),
  * a tuple made here (n->lhs) of the two calls on the same arguments, which
- * the frontend made names or constants (BF_ARGS_TWICE); numpy.divmod(a, b,
- * q, r) gives each call its output by position, and the tuple is (q, r) */
+ * the frontend made names or constants (BF_ARGS_TWICE) */
 static Node *same_argument(Infer *in, Node *x) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
   *c = *x;
   return c;
 }
 
-static Node *divmod_part(Infer *in, Node *n, const char *row, Node *out) {
+static Node *divmod_part(Infer *in, Node *n, const char *row) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
-  Node **args = arena_alloc(in->f->arena, 3 * sizeof(Node *));
-  args[0] = same_argument(in, n->list.items[0]), args[1] = same_argument(in, n->list.items[1]), args[2] = out;
-  *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named(row), .list = {args, out ? 3 : 2},
-              .ival = -1};
+  Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  args[0] = same_argument(in, n->list.items[0]), args[1] = same_argument(in, n->list.items[1]);
+  *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named(row), .list = {args, 2}, .ival = -1};
   return c;
 }
 
 static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
-  if (n->list.len == 3)
-    return ty_error(in, n->list.items[2], "%s() takes both its outputs or neither: divmod(a, b, q, r)", n->bi->name);
-  bool outs = n->list.len == 4;
   for (int i = 0; i < 2; i++) {
     int k = n->list.items[i]->kind;
     if (k != N_VAR && k != N_INT && k != N_FLOAT && k != N_BOOL)
@@ -76,8 +71,7 @@ static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
   if (!n->lhs) {
     Node *t = n->lhs = arena_alloc(in->f->arena, sizeof *t);
     Node **parts = arena_alloc(in->f->arena, 2 * sizeof(Node *));
-    parts[0] = divmod_part(in, n, "numpy.floor_divide", outs ? n->list.items[2] : NULL);
-    parts[1] = divmod_part(in, n, "numpy.remainder", outs ? n->list.items[3] : NULL);
+    parts[0] = divmod_part(in, n, "numpy.floor_divide"), parts[1] = divmod_part(in, n, "numpy.remainder");
     *t = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {parts, 2}};
   }
   return ty_expr(in, n->lhs);
@@ -137,7 +131,7 @@ const Builtin bi_operators[] = {
   ARITH("floor_divide", OP_FLOORDIV),
   ARITH("remainder", OP_MOD),
   ARITH("mod", OP_MOD),
-  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 4, NULL, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
+  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 2, NULL, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
    lo_np_divmod},
   ARITH("left_shift", OP_LSHIFT),
   ARITH("right_shift", OP_RSHIFT),
