@@ -164,14 +164,32 @@ static bool fill_loop(GufuncTables *t, int i, PyObject *row, int nargs, bool par
   return !PyErr_Occurred();
 }
 
-/* _make_gufunc(name, doc, nin, nout, signature, loops, parallel, disp): a
- * generalized numpy.ufunc of the compiled loops (disp's), tried in order. */
+/* NumPy hands a gufunc's outputs (and the inputs named writable) over
+ * read-write: where an operand needs a cast or a copy, NumPy's buffer starts
+ * with the operand's values and is written back after the loop, so elements
+ * the function leaves alone keep theirs, as in Numba's gufuncs. */
+static bool set_writable_operands(PyUFuncObject *u, int nin, int nout, PyObject *writable) {
+  for (int k = nin; k < nin + nout; k++) u->op_flags[k] |= NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY | NPY_ITER_ALLOCATE;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(writable); i++) {
+    long k = PyLong_AsLong(PyTuple_GET_ITEM(writable, i));
+    if (k < 0 || k >= nin) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "writable_args must name inputs, between 0 and %d", nin - 1);
+      return false;
+    }
+    u->op_flags[k] |= NPY_ITER_READWRITE | NPY_ITER_UPDATEIFCOPY;
+  }
+  return true;
+}
+
+/* _make_gufunc(name, doc, nin, nout, signature, loops, parallel, disp,
+ * writable): a generalized numpy.ufunc of the compiled loops (disp's), tried
+ * in order; writable the indices of the inputs the function may write. */
 PyObject *gufunc_make(PyObject *module, PyObject *a) {
   const char *name, *doc, *signature;
   int nin, nout, parallel;
-  PyObject *loops, *disp;
-  if (!PyArg_ParseTuple(a, "ssiisO!pO!", &name, &doc, &nin, &nout, &signature, &PyList_Type, &loops, &parallel,
-                        &DispatcherType, &disp))
+  PyObject *loops, *disp, *writable;
+  if (!PyArg_ParseTuple(a, "ssiisO!pO!O!", &name, &doc, &nin, &nout, &signature, &PyList_Type, &loops, &parallel,
+                        &DispatcherType, &disp, &PyTuple_Type, &writable))
     return NULL;
   int nargs = nin + nout;
   if (nin < 0 || nout < 0 || nargs < 1 || nargs > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "a gufunc takes 1 to %d arguments", MAX_ARGS);
@@ -203,5 +221,6 @@ PyObject *gufunc_make(PyObject *module, PyObject *a) {
     return NULL;
   }
   ((PyUFuncObject *)u)->obj = capsule;
+  if (!set_writable_operands((PyUFuncObject *)u, nin, nout, writable)) Py_CLEAR(u);
   return u;
 }

@@ -546,7 +546,7 @@ static PyMethodDef core_methods[] = {
   {"_gufunc_loop", gufunc_compile_loop, METH_VARARGS,
    "A function compiled for a gufunc's loop: (dispatcher, argument types) -> (entry, type numbers)."},
   {"_make_gufunc", gufunc_make, METH_VARARGS,
-   "A generalized numpy.ufunc of compiled functions: (name, doc, nin, nout, signature, loops, parallel)."},
+   "A generalized numpy.ufunc of compiled functions: (name, doc, nin, nout, signature, loops, parallel, dispatcher, writable inputs)."},
   {"llvm_version", core_llvm_version, METH_NOARGS, "The version of LLVM inside libruchey (without loading it)."},
   {"host_cpu", core_host_cpu, METH_NOARGS, "The CPU LLVM compiles for (loads it)."},
   {"get_num_threads", core_get_num_threads, METH_NOARGS,

@@ -553,7 +553,9 @@ typedef struct CompileOptions {
   bool numba_code;         /* code written for Numba (ruchey registered as numba): its readings where they
                             * differ from CPython's and NumPy's. A read of a variable not assigned on the
                             * path taken gives its type's zero (an empty array) instead of UnboundLocalError;
-                            * a float ** overflowing gives inf instead of OverflowError; `a is b` of two bools
+                            * a float ** overflowing gives inf instead of OverflowError, and so do math
+                            * functions (nan outside their domain instead of ValueError); int ** negative int
+                            * is Numba's truncated int; `a is b` of two bools
                             * compares their values (CPython's answer for a NumPy bool is always False); `-`
                             * of bool arrays is int8's, where NumPy refuses it */
   unsigned python;         /* the running interpreter's PY_VERSION_HEX: compiled code gives its answers

@@ -199,8 +199,10 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     return ty_promote(a, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
-     * where Python gives a float. */
+     * where Python gives a float (Numba's stays an int: code written for it
+     * gets Numba's truncated power). */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b) &&
+        !(in->opts && in->opts->numba_code) &&
         ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
     if (ty_is_float(a) && (ty_is_int(b) || b->kind == TY_BOOL)) return a;  /* x ** 2 of a float32 x: Numba's float32 */

@@ -122,6 +122,18 @@ def test_python_numbers_yield_to_arrays_in_numpy_math_functions(name, source, dt
     check_or_refused(f, a, 4, 1.5, ulps=True)
 
 
+@pytest.mark.parametrize("name", ["power", "fmod", "maximum", "minimum", "fmax", "fmin"])
+@pytest.mark.parametrize("da", [np.int8, np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
+def test_int_keeping_math_functions_of_signed_and_uint64_give_numpys_floats(name, da):
+    # int8 or int64 with uint64 promote to float64: computed in floats, not ints
+    f = define(f"@ruchey.njit\ndef f(a, b):\n    return np.{name}(a, b)\n")
+    a = np.abs(values(RNG, da, (13,)))
+    b = (np.abs(values(RNG, np.uint64, (13,)).astype(np.int64)) % 9).astype(np.uint64)
+    check_or_refused(f, a, b, ulps=True)
+    check_or_refused(f, a, np.uint64(3), ulps=True)
+    check_or_refused(f, b, a, ulps=True)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_unary_operators(dtype):
     neg = define("@ruchey.njit\ndef f(a):\n    return -a\n")

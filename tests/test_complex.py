@@ -359,6 +359,18 @@ def test_cmath_special_values_match_cpython(name):
         check(f, [(z,) for z in zs if math.isfinite(z.real) and math.isfinite(z.imag)], ulps=4)
 
 
+@pytest.mark.parametrize("name", ["exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan",
+                                  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"])
+def test_cmath_of_infinities_and_nans_gives_cpythons_values(name):
+    # every infinite or NaN input: CPython's value exactly, signs of zeros and
+    # infinities included, or its ValueError (exp(infj), sin(inf): an
+    # infinity without a NaN that makes a NaN)
+    f = cmath_function(name)
+    parts = (0.0, -0.0, 1.0, -1.0, 2.5, -2.5, math.inf, -math.inf, math.nan)
+    zs = [complex(a, b) for a in parts for b in parts if not (math.isfinite(a) and math.isfinite(b))]
+    check(f, [(z,) for z in zs], ulps=0)
+
+
 def test_cmath_errors_are_cpythons():
     for name, z, exc in [("log", 0j, ValueError), ("log10", 0j, ValueError), ("atanh", 1 + 0j, ValueError),
                          ("exp", 1000 + 0j, OverflowError), ("cosh", 1000 + 1j, OverflowError)]:
@@ -382,6 +394,17 @@ def rect(r, phi):
 def test_cmath_log_with_base_and_rect():
     check(log_base, [(z, b) for z in finite_complexes(8, 20) for b in (2.0, 10, 1j, 0.5 + 0.5j)], ulps=8)
     check(rect, [(r, p) for r in (0.0, 1.0, -2.0, 3.5) for p in (0.0, -0.0, 0.5, -2.0, math.pi)], ulps=2)
+
+
+def test_cmath_rect_special_values_are_cpythons():
+    # signed zeros exactly; infinite and NaN radii and angles take CPython's
+    # special values, and a nonzero radius with an infinite angle raises
+    edges = [0.0, -0.0, 1.0, -1.0, 2.5, 1e-300, -1e308, math.inf, -math.inf, math.nan]
+    angles = edges + [math.pi / 2, -math.pi, 3.0, -0.5]
+    check(rect, [(r, p) for r in edges for p in angles if not math.isfinite(r) or not math.isfinite(p) or p == 0])
+    rng = random.Random(5)
+    values = [(rng.uniform(-1e3, 1e3), rng.uniform(-10, 10)) for _ in range(40)]
+    check(rect, [(r, p) for r in edges for p in angles] + values, ulps=2)
 
 
 # ---------------------------------------------------------------- arrays

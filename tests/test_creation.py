@@ -650,3 +650,21 @@ def test_array_of_ragged_lists_raises_value_error():
     for f in (ragged_lists, ragged_lists.py_func):
         with pytest.raises(ValueError):
             f(3)
+
+
+SCALAR_TYPES = [np.float64, np.float32, np.int32, np.int64, np.uint16, np.complex128, np.bool_]
+
+
+@pytest.mark.parametrize("scalar_type", SCALAR_TYPES, ids=lambda t: t.__name__)
+def test_scalar_type_of_a_sequence_or_an_array_is_numpys_array(scalar_type):
+    # numpy.float32((1.0, 2.5)) is array([1., 2.5], dtype=float32), as numpy.array(seq, numpy.float32)
+    f = define(f"@ruchey.njit\ndef f(x):\n    return np.{scalar_type.__name__}(x)\n")
+    rng = np.random.default_rng(4)
+    sequences = [(1.0, 2.5), (1, 2.5), [1.0, 2.5], (), ((1.0, 2.5), (3.5, 4)), [(1.0, 2.5), (3.5, 4.0)],
+                 ([1.0, 2.5], [3.5, 4.0]), (True, False, True), tuple(rng.integers(0, 100, 5))]
+    for seq in sequences:
+        check(f, seq)
+    for dtype in [np.float64, np.int16, np.uint8, np.bool_]:
+        for shape in [(0,), (5,), (2, 3)]:
+            check(f, array(rng, dtype, shape))
+    assert f(np.float64(2.5)) == scalar_type(2.5)  # a number still converts as itself

@@ -356,3 +356,50 @@ def test_compiled_gufunc_calls_refuse_mismatched_shapes_and_types():
         apply(a, rng.random((4, 3)), np.empty((4, 2), np.int64))
     with pytest.raises(TypingError, match="missing argument 'out'"):
         no_output(a, rng.random((4, 3)))
+
+
+def every_fourth_is_one(x, out):
+    for i in range(x.shape[0]):
+        if i % 4 == 0:
+            out[i] = 1
+
+
+@pytest.mark.parametrize("out_dtype", [np.uint8, np.int8, np.float64, np.int64])
+def test_outputs_keep_the_elements_the_function_leaves(out_dtype):
+    # NumPy casts the int8, float64 and int64 outputs through a uint8 buffer:
+    # the buffer starts with the output's values, as the output itself does
+    g = guvectorize(["void(float64[:], uint8[:])"], "(n)->(n)")(every_fourth_is_one)
+    rng = make_rng(2)
+    for shape in [(10, 5), (3, 9), (0, 4), (7,)]:
+        x = rng.random(shape)
+        out = rng.integers(0, 100, shape).astype(out_dtype)
+        expected = out.copy()
+        for row in expected.reshape(-1, shape[-1]):
+            every_fourth_is_one(np.empty(shape[-1]), row)
+        g(x, out)
+        np.testing.assert_array_equal(out, expected)
+
+
+def double_in_place(x, out):
+    for i in range(x.shape[0]):
+        x[i] *= 2
+    out[0] = x.shape[0]
+
+
+@pytest.mark.parametrize("writable", [("x",), (0,)])
+def test_writable_args_are_written_back_through_a_cast(writable):
+    g = guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=writable)(double_in_place)
+    rng = make_rng(3)
+    for dtype in [np.float64, np.float32]:  # a float32 x goes through a float64 buffer
+        x = rng.standard_normal((4, 6)).astype(dtype)
+        expected = x * 2
+        counts = g(x)
+        np.testing.assert_array_equal(x, expected)
+        np.testing.assert_array_equal(counts, np.full(4, 6))
+
+
+def test_writable_args_name_inputs():
+    with pytest.raises((TypeError, RuntimeError)):
+        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=("y",))(double_in_place)
+    with pytest.raises(ValueError):
+        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(1,))(double_in_place)

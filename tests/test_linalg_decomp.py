@@ -170,6 +170,11 @@ def svd_reduced(a):
 
 
 @ruchey.njit
+def svd_full_at_run_time(a, full):
+    return np.linalg.svd(a, full)
+
+
+@ruchey.njit
 def svd_values(a):
     return np.linalg.svd(a, compute_uv=False)
 
@@ -448,7 +453,9 @@ def test_svd_matches_numpy(dtype, shape, layout):
     m, n = shape
     k = min(m, n)
     what = f"svd {np.dtype(dtype).name} {shape} {layout}"
-    for f, full in [(svd, True), (svd_reduced, False)]:
+    # full_matrices known at compile time, or only at run time (True, or an int as Numba's default 1)
+    for f, full in [(svd, True), (svd_reduced, False), (lambda a: svd_full_at_run_time(a, True), True),
+                    (lambda a: svd_full_at_run_time(a, 0), False)]:
         u, s, vh = f(a)
         eu, es, evh = np.linalg.svd(a, full_matrices=full)
         for g, e in [(u, eu), (s, es), (vh, evh)]:

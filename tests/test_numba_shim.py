@@ -292,6 +292,104 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_int_powers_with_negative_exponents_after_install_are_numbas(tmp_path):
+    """Numba's int ** negative int is an int, Python's float truncated (0
+    but for 1 and -1), for exponents known only at run time and for literal
+    ones; 0 ** -n raises ZeroDivisionError, as Python. ruchey's own functions
+    (decorated before) keep their float and ValueError."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(a, e):
+            return a ** e
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def power(a, e):
+            return a ** e
+
+        @numba.njit
+        def literal_powers(a):
+            return a ** -1, a ** -2, a ** -3
+
+        rng = np.random.default_rng(0)
+        bases = [0, 1, -1, 2, -2, 3, 7, -9, 2**62] + [int(v) for v in rng.integers(-1000, 1000, 40)]
+        for a in bases:
+            for e in [-1, -2, -3, -7, -64, 0, 1] + [2, 5] * (abs(a) < 2**12):
+                try:
+                    expected = int(power.py_func(a, e))
+                except ZeroDivisionError:
+                    try:
+                        power(a, e)
+                    except ZeroDivisionError:
+                        continue
+                    raise AssertionError((a, e))
+                got = power(a, e)
+                assert type(got) is int and got == expected, (a, e, got, expected)
+            for a_ in (a, np.int8(a % 100), np.uint16(abs(a) % 1000)):
+                if a_ == 0:
+                    continue
+                expected = tuple(int(v) for v in literal_powers.py_func(int(a_)))
+                assert literal_powers(a_) == expected, (a_, literal_powers(a_), expected)
+        try:
+            before(2, -1)
+        except ValueError as e:
+            print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok integer power with a negative exponent")
+
+
+@shim_only
+def test_math_functions_after_install_give_nan_and_inf_as_numbas(tmp_path):
+    """Numba's math functions follow C: nan outside the domain, inf on
+    overflow (ldexp saturates), where CPython raises; the values are NumPy's
+    for the same functions. ruchey's own functions keep CPython's errors."""
+    done = run_fresh("""
+        import math
+        import warnings
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x):
+            return math.sqrt(x)
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def unary(x):
+            return (math.sqrt(x), math.log(x), math.log10(x), math.log2(x), math.log1p(x), math.exp(x),
+                    math.expm1(x), math.cosh(x), math.sinh(x), math.acos(x), math.asin(x), math.acosh(x),
+                    math.atanh(x))
+
+        @numba.njit
+        def ldexp(x, n):
+            return math.ldexp(x, n)
+
+        warnings.simplefilter("ignore", RuntimeWarning)
+        rng = np.random.default_rng(0)
+        xs = [0.0, -0.0, -1.0, 1.0, 1.5, -2.5, 710.0, 1000.0, -1000.0, np.inf, -np.inf, np.nan] + list(rng.normal(0, 300, 20))
+        for x in xs:
+            expected = (np.sqrt(x), np.log(x), np.log10(x), np.log2(x), np.log1p(x), np.exp(x), np.expm1(x),
+                        np.cosh(x), np.sinh(x), np.arccos(x), np.arcsin(x), np.arccosh(x), np.arctanh(x))
+            np.testing.assert_allclose(unary(x), expected, rtol=1e-15, atol=0, err_msg=str(x))
+        for x in [1.0, -1.0, 1e308, -1e308, 5e-324, 0.0, 123.25]:
+            for n in [1200, 2000, 2**31 - 1, -1200, -(2**31), 3, 0]:
+                assert ldexp(x, n) == np.ldexp(x, n), (x, n)
+        try:
+            before(-1.0)
+        except ValueError as e:
+            print("ok", e)
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok math domain error")
+
+
+@shim_only
 def test_array_subclasses_after_install_are_plain_arrays_as_numbas(tmp_path):
     """galois passes its field arrays (an ndarray subclass with its own
     indexing) to compiled functions: Numba takes them as plain arrays, and so

@@ -63,6 +63,21 @@ def test_overloads_keyed_by_signatures():
         assert neg.overloads[sig].entry_point
 
 
+def test_overloads_found_by_a_tuple_of_types():
+    from ruchey import types
+    add = njit([(types.int32, types.int32), (types.float64, types.float64)])(lambda a, b: a + b)
+    for sig, ret, args in [((types.int32, types.int32), types.int64, (3, 4)),
+                           ((types.float64, types.float64), types.float64, (0.5, -2.0))]:
+        assert sig in add.overloads and add.overloads.get(sig) == add.overloads[sig]
+        assert add.overloads[sig].signature.args == sig
+        assert add.overloads[sig].signature.return_type == ret
+        assert add(*args) == add.py_func(*args)
+    missing = (types.int8, types.int8)
+    assert missing not in add.overloads and add.overloads.get(missing) is None
+    with pytest.raises(KeyError):
+        add.overloads[missing]
+
+
 def test_signatures_still_equal_their_text():
     @njit
     def inc(x):

@@ -13,6 +13,7 @@
 
 static LLVMValueRef multiply(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (t->kind == TY_BOOL) return LLVMBuildAnd(l->b, a, b, "");
+  if (ty_is_complex(t)) return lo_arith(l, OP_MUL, t, a, b);
   return ty_is_float(t) ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
 }
 
@@ -50,16 +51,39 @@ static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
   return ty_error(in, x ? x : n, "%s(): %s must be an array or a number, got %s", n->bi->name, what, x ? x->ty->name : "nothing") != NULL;
 }
 
+/* numpy.outer(a, b[, out]): out, a 2-d array taking the product's dtype,
+ * gets the product (of its shape exactly) and is the result, as NumPy's. */
 static const Type *ty_outer(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *b = n->list.items[1];
+  Node *a = n->list.items[0], *b = n->list.items[1], *out = bi_arg(n, 2, "out");
   if (!need_values(in, n, a, "a") || !need_values(in, n, b, "b")) return NULL;
-  return ty_array(np_promote(elem_of(a->ty), elem_of(b->ty)), 2, 'C', false);
+  const Type *t = ty_array(np_promote(elem_of(a->ty), elem_of(b->ty)), 2, 'C', false);
+  if (!out) return t;
+  if (out->ty->kind == TY_ARRAY && out->ty->ndim != 2)
+    return ty_error(in, out, "%s()'s out= must have 2 dimensions, got %s", n->bi->name, out->ty->name);
+  return ty_out_operand(in, n, t, out);
+}
+
+/* the product p (of type pt) copied into out, which must have its shape */
+static LLVMValueRef outer_into(Lower *l, Node *out, const Type *pt, LLVMValueRef p) {
+  LLVMValueRef o = lo_expr(l, out);
+  LLVMValueRef got[2] = {lo_arr_shape(l, o, 0), lo_arr_shape(l, o, 1)}, want[2] = {lo_arr_shape(l, p, 0), lo_arr_shape(l, p, 1)};
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, got[0], want[0], ""),
+                                 LLVMBuildICmp(l->b, LLVMIntNE, got[1], want[1], ""), "");
+  lo_raise_shape_error(l, bad, 1, 2, (const int[]){2, 2}, (const LLVMValueRef *const[]){got, want});
+  lo_copy_elements(l, out->ty, o, pt, p);
+  lo_release_temp(l, pt, p);
+  lo_refcount(l, out->ty, o, true);  /* the result is a new reference to out */
+  lo_done_with(l, out, o);
+  return o;
 }
 
 static LLVMValueRef lo_outer(Lower *l, Node *n) {
-  const Type *t = n->ty->elem, *ft = ty_array(t, 1, 'C', false);
+  Node *into = bi_arg(n, 2, "out");
+  /* the product's own dtype: out's may differ, its elements converted */
+  const Type *t = into ? np_promote(elem_of(n->list.items[0]->ty), elem_of(n->list.items[1]->ty)) : n->ty->elem;
+  const Type *ft = ty_array(t, 1, 'C', false), *pt = ty_array(t, 2, 'C', false);
   LLVMValueRef na, nb, fa = flat_temp(l, n->list.items[0], t, &na), fb = flat_temp(l, n->list.items[1], t, &nb);
-  LLVMValueRef out = lo_alloc_array(l, n->ty, (LLVMValueRef[]){na, nb}, -1), od = data_of(l, out);
+  LLVMValueRef out = lo_alloc_array(l, pt, (LLVMValueRef[]){na, nb}, -1), od = data_of(l, out);
   LLVMValueRef size = const_i64(l, ty_bits(t) / 8);
   LoLoop rows = lo_loop_begin(l, const_i64(l, 0), na, NULL, "outer.row");
   LLVMValueRef x = load_at(l, t, data_of(l, fa), size, rows.index), base = LLVMBuildMul(l->b, rows.index, nb, "");
@@ -70,7 +94,7 @@ static LLVMValueRef lo_outer(Lower *l, Node *n) {
   lo_loop_end(l, &rows);
   lo_release_temp(l, ft, fb);
   lo_release_temp(l, ft, fa);
-  return out;
+  return into ? outer_into(l, into, pt, out) : out;
 }
 
 /* ---------------------------------------------------------------- cross */
@@ -396,6 +420,7 @@ static LLVMValueRef lo_correlate(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- the rows */
 
+static const char *const out_kw[] = {"out", NULL};
 static const char *const trace_kw[] = {"offset", NULL};
 static const char *const vander_kw[] = {"N", "increasing", NULL};
 static const char *const meshgrid_kw[] = {"indexing", NULL};
@@ -405,7 +430,7 @@ static const char *const mode_kw[] = {"mode", NULL};
 #define AM_FLAGS (BF_ALLOCATES | BF_RAISES | BF_ARRAYLIKE)
 
 const Builtin bi_arraymath[] = {
-  {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_outer, lo_outer},
+  {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS | BF_COMPLEX, 0, 0, ty_outer, lo_outer},
   {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},

@@ -434,8 +434,11 @@ static LLVMValueRef lo_polar(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, r, lo_libm(l, "atan2", TYS(TY_F64), args, 2), 1, "");
 }
 
-/* cmath.rect(r, phi): r * (cos(phi) + sin(phi) j); a zero phi keeps the
- * imaginary part a signed zero, as CPython's */
+/* cmath.rect(r, phi): r * (cos(phi) + sin(phi) j), with CPython's special
+ * values: a zero phi keeps the imaginary part a signed zero (r * phi, 0 * phi
+ * for an infinite r, +0 for NaN); an infinite or NaN phi gives 0 for a zero
+ * r, (r, nan) for an infinite r (|r| where phi is NaN), else nan; a nonzero r
+ * with an infinite phi raises ValueError, as CPython. */
 static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name) || ty_is_complex(args[i]))
@@ -443,14 +446,34 @@ static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
   return TYS(TY_C128);
 }
 
+/* rect of a phi that is infinite or NaN */
+static LLVMValueRef rect_of_nonfinite_phi(Lower *l, LLVMValueRef r, LLVMValueRef phi) {
+  const Type *f = TYS(TY_F64), *c = TYS(TY_C128);
+  LLVMValueRef zero = lo_fconst(l, f, 0.0), nan = lo_fconst(l, f, NAN), inf = lo_fconst(l, f, INFINITY);
+  LLVMValueRef abs_r = lo_intrinsic1(l, "llvm.fabs", f, r);
+  LLVMValueRef r_inf = fcmp(l, LLVMRealOEQ, abs_r, inf), r_zero = fcmp(l, LLVMRealOEQ, r, zero);
+  LLVMValueRef phi_nan = fcmp(l, LLVMRealUNO, phi, phi);
+  LLVMValueRef re = LLVMBuildSelect(l->b, r_inf, LLVMBuildSelect(l->b, phi_nan, abs_r, r, ""), nan, "");
+  re = LLVMBuildSelect(l->b, r_zero, zero, re, "");
+  return lo_complex_make(l, c, re, LLVMBuildSelect(l->b, r_zero, zero, nan, ""));
+}
+
 static LLVMValueRef lo_rect(Lower *l, Node *n) {
-  const Type *f = TYS(TY_F64);
+  const Type *f = TYS(TY_F64), *c = TYS(TY_C128);
   LLVMValueRef r = lo_expr_as(l, n->list.items[0], f), phi = lo_expr_as(l, n->list.items[1], f);
+  LLVMValueRef zero = lo_fconst(l, f, 0.0), inf = lo_fconst(l, f, INFINITY);
+  LLVMValueRef phi_inf = fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", f, phi), inf);
+  if (!l->opts->kernel && !l->opts->device)
+    lo_raise_if(l, LLVMBuildAnd(l->b, phi_inf, fcmp(l, LLVMRealONE, r, zero), ""), RT_ERR_VALUE, "math domain error");
   LLVMValueRef re = LLVMBuildFMul(l->b, r, lo_libm(l, "cos", f, &phi, 1), "");
   LLVMValueRef im = LLVMBuildFMul(l->b, r, lo_libm(l, "sin", f, &phi, 1), "");
-  im = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, phi, lo_fconst(l, f, 0.0)),
-                       LLVMBuildFMul(l->b, phi, r, ""), im, "");
-  return lo_complex_make(l, TYS(TY_C128), re, im);
+  LLVMValueRef zero_im = LLVMBuildFMul(l->b, lo_intrinsic2(l, "llvm.copysign", f, zero, r), phi, "");
+  zero_im = LLVMBuildSelect(l->b, fcmp(l, LLVMRealUNO, r, r), zero, zero_im, "");
+  LLVMValueRef phi_zero = fcmp(l, LLVMRealOEQ, phi, zero);
+  LLVMValueRef finite = lo_complex_make(l, c, LLVMBuildSelect(l->b, phi_zero, r, re, ""),
+                                        LLVMBuildSelect(l->b, phi_zero, zero_im, im, ""));
+  LLVMValueRef phi_finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", f, phi), inf);
+  return LLVMBuildSelect(l->b, phi_finite, finite, rect_of_nonfinite_phi(l, r, phi), "");
 }
 
 /* x.view(dtype) of a NumPy scalar: its bits read as another number type of

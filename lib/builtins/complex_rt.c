@@ -12,8 +12,9 @@
 
 #include "ruchey.h"
 
-/* CPython's errors for f(z) = r: ValueError at the poles, OverflowError
- * where finite z gives an infinite part. */
+/* CPython's errors for f(z) = r: ValueError at the poles and where an
+ * infinite z gives a NaN, OverflowError where finite z gives an infinite
+ * part. */
 static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
   double re = creal(z), im = cimag(z);
   bool pole = false, overflows = false;
@@ -24,7 +25,9 @@ static int32_t cmath_error(int32_t fn, double complex z, double complex r) {
   case CM_EXP: case CM_SIN: case CM_COS: case CM_SINH: case CM_COSH: overflows = true; break;
   default: break;
   }
-  if (pole) {
+  /* an infinite z (no NaN in it) whose value has a NaN: CPython's domain error (exp(infj), sin(inf)) */
+  bool infinite_to_nan = (isinf(re) || isinf(im)) && !isnan(re) && !isnan(im) && (isnan(creal(r)) || isnan(cimag(r)));
+  if (pole || infinite_to_nan) {
     rt_set_error(RT_ERR_VALUE, "math domain error");
     return RT_ERR_VALUE;
   }
@@ -62,6 +65,36 @@ static double complex np_sign(double re, double im) {
   return CMPLX(re / a, im / a);
 }
 
+/* CPython's special values where the C library's differ (signs of zeros
+ * and infinities, NaNs) for a z with an infinite or NaN part: the
+ * hyperbolic functions' own, and the circular ones through them, as
+ * CPython defines them: sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) =
+ * -i tanh(iz), asin(z) = -i asinh(iz), atan(z) = -i atanh(iz). */
+static double complex times_minus_i(double complex w) { return CMPLX(cimag(w), -creal(w)); }
+
+static double complex cpython_nonfinite(int32_t fn, double re, double im, double complex r) {
+  double complex iz = CMPLX(-im, re);
+  switch (fn) {
+  case CM_EXP: return isinf(re) && re < 0 && !isfinite(im) ? CMPLX(0.0, 0.0) : r;
+  case CM_SINH: return re == 0 && isnan(im) ? CMPLX(0.0, NAN) : r;
+  case CM_COSH: return isnan(re) && im == 0 ? CMPLX(NAN, 0.0) : r;
+  case CM_TANH:
+    if (re == 0 && isnan(im)) return CMPLX(NAN, NAN);
+    return isinf(re) && !isfinite(im) ? CMPLX(copysign(1.0, re), 0.0) : r;
+  case CM_ACOSH: return re == 0 && isnan(im) ? CMPLX(NAN, NAN) : r;
+  /* the C library's signs follow a NaN's, which CPython's ignore */
+  case CM_ASINH: return isnan(re) && isinf(im) ? CMPLX(INFINITY, NAN) : r;
+  case CM_ATANH: return isnan(re) && isinf(im) ? CMPLX(0.0, copysign(M_PI / 2, im)) : r;
+  case CM_ACOS: return isinf(re) && isnan(im) ? CMPLX(NAN, INFINITY) : r;
+  case CM_SIN: return times_minus_i(cpython_nonfinite(CM_SINH, creal(iz), cimag(iz), csinh(iz)));
+  case CM_COS: return cpython_nonfinite(CM_COSH, creal(iz), cimag(iz), ccosh(iz));
+  case CM_TAN: return times_minus_i(cpython_nonfinite(CM_TANH, creal(iz), cimag(iz), ctanh(iz)));
+  case CM_ASIN: return times_minus_i(cpython_nonfinite(CM_ASINH, creal(iz), cimag(iz), casinh(iz)));
+  case CM_ATAN: return times_minus_i(cpython_nonfinite(CM_ATANH, creal(iz), cimag(iz), catanh(iz)));
+  default: return r;
+  }
+}
+
 int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) {
   double complex z = CMPLX(re, im), r;
   switch (fn) {
@@ -94,6 +127,7 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) 
   case CM_ACOSH: r = cacosh(z); break;
   default: r = catanh(z); break;
   }
+  if (python && !(isfinite(re) && isfinite(im))) r = cpython_nonfinite(fn, re, im, r);
   out[0] = creal(r);
   out[1] = cimag(r);
   return python ? cmath_error(fn, z, r) : RT_OK;

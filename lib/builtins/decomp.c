@@ -110,7 +110,7 @@ static const Type *stacked_of(const Type *t, int x) {
 /* The result of the function of one square (or any) matrix a. */
 static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   int op = n->bi->ival;
-  bool uv, full;
+  bool uv;
   const Type *e = work_of(a->ty->elem), *r = real_of(e);
   switch (op) {
   case DC_SLOGDET: return pair(e, r);
@@ -124,8 +124,9 @@ static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
     return n->bi->path[3] == 'v' ? array1(r) : pair(array1(r), array2(e));  /* eigvalsh, eigh */
   }
   case DC_SVD:
+    /* full_matrices changes the sizes alone: known at run time */
     if (!flag_const(in, n, bi_arg(n, 2, "compute_uv"), true, &uv) || !hermitian_arg(in, n, bi_arg(n, 3, "hermitian")) ||
-        !flag_const(in, n, bi_arg(n, 1, "full_matrices"), true, &full))
+        !bool_arg(in, n, bi_arg(n, 1, "full_matrices"), "full_matrices"))
       return NULL;
     return uv ? ty_tuple(3, (const Type *[]){array2(e), array1(r), array2(e)}) : array1(r);
   case DC_QR: {
@@ -274,10 +275,10 @@ static Call call_of(Node *n) {
     break;
   }
   case DC_SVD: {
-    Node *uv = bi_arg(n, 2, "compute_uv"), *full = bi_arg(n, 1, "full_matrices");
+    Node *uv = bi_arg(n, 2, "compute_uv");
     if (uv && !uv->ival) c.flags &= ~LF_VECTORS;
     runtime_bool(&c, bi_arg(n, 3, "hermitian"), LF_HERMITIAN, false);
-    if (!full || full->ival) c.flags |= LF_FULL;
+    runtime_bool(&c, bi_arg(n, 1, "full_matrices"), LF_FULL, true);
     break;
   }
   case DC_QR: {

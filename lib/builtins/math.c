@@ -458,14 +458,17 @@ static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef 
   else lo_raise_float_if(l, outside, RT_ERR_VALUE, m->domain_314, t, a[0]);
 }
 
-/* f on values already converted to the float type t (from ints where int_args). */
+/* f on values already converted to the float type t (from ints where int_args).
+ * Code written for Numba reads math.f as Numba does: nan outside the domain,
+ * inf on overflow, no exception. */
 static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n,
                             bool int_args) {
-  if (python && m->domain) domain_check(l, m, t, a, int_args);
+  bool raises = python && !l->opts->numba_code;
+  if (raises && m->domain) domain_check(l, m, t, a, int_args);
   LLVMValueRef r = m->code ? m->code(l, t, a)
                  : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
                                 : lo_libm(l, m->libm, t, a, (unsigned)n);
-  if (python && (m->flags & M_OVERFLOWS)) range_check(l, t, a, n, r);
+  if (raises && (m->flags & M_OVERFLOWS)) range_check(l, t, a, n, r);
   if (python && (m->flags & M_INT_RESULT)) return lo_float_to_int(l, t, r);
   return r;
 }
@@ -498,7 +501,8 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], n->list.items[i]->ty, rt);
     return m->int_code(l, rt, a);
   }
-  if (numpy && int_args && (m->flags & M_KEEPS_INT)) {  /* in ints; bools as int8s */
+  /* in ints; bools as int8s (not where ints of both signs met in a float, as int8 and uint64 in float64) */
+  if (numpy && int_args && (m->flags & M_KEEPS_INT) && !ty_is_float(rt)) {
     const Type *t = rt->kind == TY_BOOL ? TYS(TY_I8) : rt;
     for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
     return lo_convert(l, m->int_code(l, t, a), t, rt);

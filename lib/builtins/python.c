@@ -261,9 +261,28 @@ static const Type *ty_index(Infer *in, Node *n, const Type **args) {
   return ty_error(in, n, "'%s' object cannot be interpreted as an integer", args[0]->name);
 }
 
+/* numpy.float32(seq) of a tuple, a list or an array: NumPy's array of
+ * that dtype, the call made numpy.array(seq, numpy.float32). */
+static const Type *ty_cast_sequence(Infer *in, Node *n, const Type *seq) {
+  Node *dtype = arena_alloc(in->f->arena, sizeof(Node));
+  *dtype = (Node){.kind = N_DTYPE, .line = n->line, .col = n->col, .ival = n->ival};
+  Node **items = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+  items[0] = n->list.items[0];
+  items[1] = dtype;
+  const Type *args[2] = {seq, ty_expr(in, dtype)};
+  if (!args[1]) return NULL;
+  n->list.items = items;
+  n->list.len = 2;
+  n->bi = bi_named("numpy.array");
+  return n->bi->type(in, n, args);
+}
+
 /* numpy.float32(x) and the like: the node's ival is the type's kind. A
  * 0-d array converts its element (float(x), int(x) too). */
 static const Type *ty_cast(Infer *in, Node *n, const Type **args) {
+  if (n->bi == bi_named("a NumPy scalar type") &&
+      (args[0]->kind == TY_TUPLE || args[0]->kind == TY_LIST || (args[0]->kind == TY_ARRAY && args[0]->ndim > 0)))
+    return ty_cast_sequence(in, n, args[0]);
   const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
   if (a && ty_is_complex(a) && !ty_is_complex(TYS(n->ival)))
     return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", a->name, TYS(n->ival)->name);

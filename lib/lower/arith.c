@@ -86,14 +86,8 @@ static LLVMValueRef lo_float_divmod(Lower *l, int op, const Type *t, LLVMValueRe
   return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""), LLVMBuildFDiv(l->b, a, b, ""), q, "");
 }
 
-/* Integer power by repeated squaring; a negative exponent raises, since the
- * result type was fixed as an integer. */
-LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e) {
-  LLVMTypeRef ty = lo_type(l, t);
-  if (ty_is_signed(t))
-    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstNull(ty), ""), RT_ERR_VALUE,
-                l->numpy_semantics ? "Integers to negative integer powers are not allowed."
-                                   : "integer power with a negative exponent: use a float base");
+/* a ** e by repeated squaring, e taken as unsigned */
+static LLVMValueRef int_pow_loop(Lower *l, LLVMTypeRef ty, LLVMValueRef a, LLVMValueRef e) {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
   LLVMBasicBlockRef head = new_block(l, "pow"), body = new_block(l, "pow.body"),
                     done = new_block(l, "pow.done");
@@ -116,6 +110,38 @@ LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e)
   LLVMAddIncoming(exp, exp_in, from, 2);
   position(l, done);
   return acc;
+}
+
+/* Numba's int ** negative int (code written for Numba): 1 ** e is 1,
+ * (-1) ** e is -1 for odd e and 1 for even, 0 ** e raises
+ * ZeroDivisionError, and any other base gives 0 (1 / a ** -e truncated). */
+static LLVMValueRef numba_negative_int_pow(Lower *l, LLVMTypeRef ty, LLVMValueRef a, LLVMValueRef e,
+                                           LLVMValueRef negative) {
+  lo_raise_if(l, LLVMBuildAnd(l->b, negative, LLVMBuildICmp(l->b, LLVMIntEQ, a, LLVMConstNull(ty), ""), ""),
+              RT_ERR_ZERODIV, "0 cannot be raised to a negative power");
+  LLVMValueRef one = LLVMConstInt(ty, 1, 0), minus_one = LLVMConstAllOnes(ty);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, e, l->mod->i1, "");
+  LLVMValueRef of_minus_one = LLVMBuildSelect(l->b, odd, minus_one, one, "");
+  LLVMValueRef r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, a, minus_one, ""), of_minus_one,
+                                   LLVMConstNull(ty), "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, a, one, ""), one, r, "");
+}
+
+/* Integer power; a negative exponent raises, since the result type was
+ * fixed as an integer (code written for Numba gets Numba's answer instead). */
+LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e) {
+  LLVMTypeRef ty = lo_type(l, t);
+  if (!ty_is_signed(t)) return int_pow_loop(l, ty, a, e);
+  LLVMValueRef negative = LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstNull(ty), "");
+  if (!l->opts->numba_code || l->numpy_semantics) {
+    lo_raise_if(l, negative, RT_ERR_VALUE,
+                l->numpy_semantics ? "Integers to negative integer powers are not allowed."
+                                   : "integer power with a negative exponent: use a float base");
+    return int_pow_loop(l, ty, a, e);
+  }
+  LLVMValueRef below_one = numba_negative_int_pow(l, ty, a, e, negative);
+  LLVMValueRef p = int_pow_loop(l, ty, a, LLVMBuildSelect(l->b, negative, LLVMConstNull(ty), e, ""));
+  return LLVMBuildSelect(l->b, negative, below_one, p, "");
 }
 
 /* Shifts as on Python ints, wrapped to the width of t: a negative count

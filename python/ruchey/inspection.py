@@ -52,6 +52,20 @@ class ArgTypes(tuple):
     __str__ = __repr__
 
 
+class CompiledSignature(ArgTypes):
+    """A compile result's signature: its ArgTypes, with Numba's ``args`` and
+    ``return_type`` (``f.overloads[sig].signature.return_type``)."""
+
+    def __new__(cls, items, text, return_type):
+        self = super().__new__(cls, items, text)
+        self.return_type = return_type
+        return self
+
+    @property
+    def args(self):
+        return tuple(self)
+
+
 def _type_of(desc):
     from ruchey import extending, types
     if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
@@ -89,13 +103,34 @@ def signatures(disp):
     return [ArgTypes(map(_type_of, args), sig) for sig, _, args, _ in disp._entries()]
 
 
+class Overloads(dict):
+    """Dispatcher.overloads: ArgTypes -> compile result, found by a tuple of
+    types too (``f.overloads[(int32, int32)]``, as in Numba), which equals
+    its ArgTypes key but hashes otherwise (an ArgTypes hashes as its text)."""
+
+    def _key(self, key):
+        return next((k for k in self if k == key), None)
+
+    def __missing__(self, key):
+        found = self._key(key)
+        if found is None:
+            raise KeyError(key)
+        return dict.__getitem__(self, found)
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or self._key(key) is not None
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
 def overloads(disp):
     """signature (ArgTypes) -> its compile result (signature, entry_point:
     the machine code's address, argtypes, return_type)."""
-    result = {}
+    result = Overloads()
     for sig, entry, args, ret in disp._entries():
-        argtypes = tuple(map(_type_of, args))
-        result[ArgTypes(argtypes, sig)] = CompileResult(sig, entry, argtypes, _type_of(ret))
+        argtypes, ret = tuple(map(_type_of, args)), _type_of(ret)
+        result[ArgTypes(argtypes, sig)] = CompileResult(CompiledSignature(argtypes, sig, ret), entry, argtypes, ret)
     return result
 
 

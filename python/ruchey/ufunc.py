@@ -432,7 +432,17 @@ def _build_gufunc(func, disp, sigs, layout, options):
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
     return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
-                                     loops, options.get("target", "cpu") == "parallel", disp), func)
+                                     loops, options.get("target", "cpu") == "parallel", disp,
+                                     _writable_inputs(func, options.get("writable_args", ()))), func)
+
+
+def _writable_inputs(func, writable_args):
+    """writable_args (input names or positions) as positions."""
+    names = func.__code__.co_varnames[:func.__code__.co_argcount]
+    try:
+        return tuple(a if isinstance(a, int) else names.index(a) for a in writable_args)
+    except ValueError:
+        raise TypeError(f"writable_args {tuple(writable_args)!r}: {func.__qualname__}() takes {names!r}") from None
 
 
 class GUFunc:
