@@ -64,6 +64,10 @@ int ty_isinstance_of(const Node *n, const Type *t);
 const Type *ty_promote(const Type *a, const Type *b);
 /* The type a variable takes when both a and b are assigned to it, or NULL. */
 const Type *ty_unify(const Type *a, const Type *b);
+/* The error of a change to a literal list (%s its type), worded as Numba's. */
+#define LITERAL_LIST_FROZEN "Cannot mutate a literal list: %s holds items of different types, read by constant indices"\
+                            " alone; write a typed list of one item type to change it"
+
 /* t, if a scalar; else an error saying what needed one. */
 const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what);
 /* A number written in the source, whose type yields to the other operand's (NEP 50). */

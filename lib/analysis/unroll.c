@@ -13,8 +13,8 @@
  *
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
- * gives it, or a tuple written out (a global one is frozen into one), or a
- * variable assigned one of those once.
+ * gives it, or a tuple or list written out (a global one is frozen into
+ * one), or a variable assigned one of those once.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,7 +112,7 @@ static Node *clone(Func *f, const Node *n) {
 
 typedef struct Assigned {
   int var, count;
-  const Node *value;
+  Node *value;
 } Assigned;
 
 static void count_target(Assigned *a, const Node *t) {
@@ -131,9 +131,18 @@ static bool visit_assignment(Node *n, void *ctx) {
   return true;
 }
 
+/* A list written out is unrolled as the tuple of its items, wherever its
+ * variable is read, as Numba's literal_unroll makes it one. */
+static bool tuple_of_list(Node *seq) {
+  if (seq->kind != N_CALL || !ir_calls_builtin(seq, "list literal")) return false;
+  seq->kind = N_TUPLE;
+  seq->bi = NULL;
+  return true;
+}
+
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
-static int tuple_length(Unroll *u, const Node *seq, const Type **t, int depth) {
-  if (seq->kind == N_TUPLE) return seq->list.len;
+static int tuple_length(Unroll *u, Node *seq, const Type **t, int depth) {
+  if (seq->kind == N_TUPLE || tuple_of_list(seq)) return seq->list.len;
   if (seq->kind != N_VAR || depth > 8) return -1;
   if (seq->var < u->f->nparams) {
     *t = u->argtypes[seq->var];
@@ -259,7 +268,7 @@ static bool unroll_loop(Unroll *u, Node *n) {
                 "function arguments, found %s", t->name);
   if (len < 0)
     return fail(u, call, "literal_unroll() needs a tuple whose length is known before typing: an argument, a tuple "
-                "written out or a global one, or a variable assigned one of those once");
+                "or list written out or a global one, or a variable assigned one of those once");
   bool breaks = jumps(&n->body, N_BREAK), wraps = breaks || jumps(&n->body, N_CONTINUE);
   int tv = new_var(f, "unrolled"), go = breaks ? new_var(f, "go") : -1;
   NodeList out = list_of(f, len + 3);

@@ -344,15 +344,14 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
     bool function = args[i]->kind == TY_FUNCTION;  /* [f, g]: of one of several functions, checked below */
     if (!function && !ty_container_item(in, n->list.items[i], args[i], "lists")) return NULL;
-    if (!(t = t ? ty_unify(t, args[i]) : args[i]))
-      return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
-                      args[i]->name);
+    if (!(t = t ? ty_unify(t, args[i]) : args[i])) return ty_literal_list(n->list.len, args);
   }
   if (t && t->kind == TY_FUNCTION) t = ty_funcs(1, &t);  /* [f]: a list of one function, its items still f's number */
   return ty_list(t);
 }
 
 static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
+  if (ty_is_literal_list(n->ty)) return lo_tuple(l, n);
   const Type *elem = n->ty->elem;
   LLVMValueRef lst = lo_list_new(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */

@@ -78,6 +78,9 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   int64_t i;
   if (!n->str && (ix->kind == N_VAR || ix->kind == N_CALL) && (ix = constant_slice(in, n->rhs))) n->rhs = ix;
   ix = n->rhs;
+  if (ix->kind == N_SLICE && ty_is_literal_list(t))  /* its slice would be a list of items of different types */
+    return ty_error(in, n, "Cannot __getitem__ on a literal list with a slice: %s is read by constant indices alone",
+                    t->name);
   if (ix->kind == N_SLICE) {
     int64_t first = 0, step = 1, count = 0;
     if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
@@ -111,6 +114,11 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
   const Type *one_of = homogeneous(t) ? NULL : ty_funcs_of_tuple(t);
   if (one_of) return one_of;  /* fns[i]: one of its functions, chosen at run time */
+  if (!homogeneous(t) && ty_is_literal_list(t))
+    return ty_error(in, n, n->str ? "iteration over the literal list %s is not supported: its items have different "
+                                    "types (literal_unroll(l) walks them, one copy of the loop's body each)"
+                                  : "Cannot __getitem__ on a literal list with a variable index: the items of %s have "
+                                    "different types, read by constant indices alone", t->name);
   if (!homogeneous(t))
     return ty_error(in, n, n->str ? "iteration over the heterogeneous tuple %s is not supported: its items "
                                     "have different types"
@@ -207,10 +215,18 @@ static bool equatable(const Type *a, const Type *b) {
 }
 
 static const Type *ty_tuple_find(Infer *in, Node *n, const Type **args) {
+  if (n->bi->ival == 1 && ty_is_literal_list(args[0]))  /* as Numba's: the item found would have no one type */
+    return ty_error(in, n, "list.index is unsupported for literal lists (%s)", args[0]->name);
   if (!str_or_number(args[1]))
     return ty_error(in, n, "tuple.%s() looks for a number or a str, got %s", n->bi->ival == 1 ? "index" : "count",
                     args[1]->name);
   return TYS(TY_I64);
+}
+
+/* l.copy() of a literal list: l itself, as nothing changes it */
+static const Type *ty_literal_list_copy(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_literal_list(args[0])) return ty_error(in, n, "%s has no method 'copy' in compiled code", args[0]->name);
+  return args[0];
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -518,6 +534,8 @@ const Builtin bi_tuples[] = {
    lo_tuple_call},
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
+  {"literal list.copy", NULL, "copy", BK_METHOD, TY_TUPLE, 0, 0, NULL, BF_STRINGS | BF_COMPLEX | BF_LISTS, 0, 0,
+   ty_literal_list_copy, lo_first_argument},
   {"to_fixed_tuple", "ruchey.unsafe", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_to_fixed_tuple, lo_to_fixed_tuple},
   BI_END,
