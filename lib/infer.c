@@ -1031,7 +1031,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     else if (owner && owner->kind != TY_CLASS && !nested_array_store(in, target, t, at) && !ty_failed(in))
       ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
-    assign_var(in, target, t);
+    assign_var(in, target, ty_widened_literal(in, target, t, at));
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;

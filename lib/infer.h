@@ -116,6 +116,9 @@ bool ty_container_fits(const Type *to, const Type *from);  /* from stored where 
 bool ty_container_casts(const Type *to, const Type *from);  /* a number converted into a container of another width */
 const Type *ty_unify_containers(const Type *a, const Type *b);  /* an empty one with a typed one */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t);  /* recv's variable retyped t */
+/* lists.c: the type a list written out (at, of type t) takes when stored to the variable target,
+ * whose items were widened to a wider number (x = [1, 2]; x.append(2.5)): the variable's; else t */
+const Type *ty_widened_literal(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_list_index(Infer *in, Node *n, const Type *base);
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* x + y, x * n */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b);

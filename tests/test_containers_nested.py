@@ -244,8 +244,12 @@ def test_errors_release_the_items():
 
 
 def test_mixed_items_are_typing_errors():
+    """Items of different types given to a list; a list written out of
+    them is a literal list instead (test_literal_lists.py)."""
     def mixed(n):
-        return [np.zeros(n), 1.0]
+        out = [np.zeros(n)]
+        out.append(1.0)
+        return out
 
     def two_ranks(n):
         out = [np.zeros(n)]
