@@ -407,7 +407,7 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
                elem->elem ? elem->elem->name : "items", elem->name, t->name);
     return;
   }
-  if (elem && !ty_container_fits(elem, t))
+  if (elem && !ty_container_fits(elem, t) && !ty_container_casts(elem, t))  /* l[i] = 10 of a list of int32: cast */
     ty_error(in, at, "cannot store %s into an item of %s", t->name, target->lhs->ty->name);
 }
 
