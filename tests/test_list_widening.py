@@ -2,7 +2,9 @@
 a list written out (or []) bound once to a variable, then given a wider
 number by append, insert or extend, is a list of the wider type (ints
 and a float: float64; a complex: complex128), its items written out made
-of that type; `+` of lists of two number types is a new list of both.
+of that type; `+` of lists of two number types made in the function is a
+new list of both (lists given to it may be typed.Lists, which Numba never
+adds across item types: test_typed_more).
 A list made elsewhere (an argument, list(range(n))) keeps its type, and
 the wider item is a TypingError, as Python's list would keep the float.
 Each against the Python original on generated inputs."""

@@ -1245,14 +1245,17 @@ LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
 
 static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
 
-/* x + y of two lists of one item type, or of numbers (a new list of both:
- * [1] + [2.5] is a list of float64, as Numba unifies them); x * n and n * x. */
+/* x + y of two lists of one item type, or of numbers made here (a new list
+ * of both: [1] + [2.5] is a list of float64, as Numba unifies its reflected
+ * lists; a list given to the function may be a typed.List, which Numba
+ * never adds to one of other items); x * n and n * x. */
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN)
     return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
-    if (!t && plain_number(a->elem) && plain_number(b->elem)) t = ty_list(ty_unify(a->elem, b->elem));
+    bool made_here = !given_list(in, n->lhs) && !given_list(in, n->rhs);
+    if (!t && made_here && plain_number(a->elem) && plain_number(b->elem)) t = ty_list(ty_unify(a->elem, b->elem));
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
   }
   if (op == OP_MUL && (a->kind == TY_LIST ? int_like(b) : int_like(a))) return a->kind == TY_LIST ? a : b;
