@@ -973,9 +973,20 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
                   "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
+/* The one type of a tuple's items that lists hold by reference (arrays,
+ * jitclass instances, containers: list((a, b)) of two arrays); else NULL. */
+static const Type *held_items(const Type *t) {
+  if (t->kind != TY_TUPLE || !t->nfields || ty_is_literal_list(t)) return NULL;
+  for (int i = 1; i < t->nfields; i++)
+    if (t->fields[i] != t->fields[0]) return NULL;
+  const Type *u = t->fields[0];
+  return ty_has_arrays(u) && u->kind != TY_TUPLE && plain_item(u, "lists") ? u : NULL;
+}
+
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   if (!n->list.len) return ty_list_literal(in, n, args);
   if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
+  if (held_items(args[0])) return ty_list(held_items(args[0]));
   const Type *elem = items_of(in, n, n->list.items[0], args[0], "list()");
   return elem ? ty_list(elem) : NULL;
 }
