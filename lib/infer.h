@@ -64,6 +64,9 @@ int ty_isinstance_of(const Node *n, const Type *t);
 const Type *ty_promote(const Type *a, const Type *b);
 /* The type a variable takes when both a and b are assigned to it, or NULL. */
 const Type *ty_unify(const Type *a, const Type *b);
+/* builtins/tuples.c: Python's slice s (an N_SLICE) of n items by constants (first item, step, count);
+ * false where a part is no constant or the step is zero */
+bool ty_constant_slice(const Node *s, int n, int64_t *first, int64_t *step, int64_t *count);
 /* The error of a change to a literal list (%s its type), worded as Numba's. */
 #define LITERAL_LIST_FROZEN "Cannot mutate a literal list: %s holds items of different types, read by constant indices"\
                             " alone; write a typed list of one item type to change it"

@@ -120,6 +120,26 @@ def test_variable_assigned_a_tuple():
 
 
 @njit
+def over_slices(t, a):
+    s = 0.0
+    for x in literal_unroll(t[1:]):
+        s += x
+    for x in literal_unroll(t[::-2]):
+        s += 2 * x
+    w = (a, 'skip', 2.5, a * a)
+    for x in literal_unroll(w[-3:]):
+        if not isinstance(x, str):
+            s += x
+    return s
+
+
+def test_a_slice_of_constants_of_a_tuple_is_unrolled():
+    for t in mixed_tuples(11, small_ints=False):
+        assert_same(over_slices, t, 3)
+        assert_same(over_slices, t, -1.5)
+
+
+@njit
 def until_large(t, limit):
     s = 0.0
     for x in literal_unroll(t):

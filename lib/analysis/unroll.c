@@ -14,7 +14,8 @@
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
- * one), or a variable assigned one of those once.
+ * one), or a variable assigned one of those once, or a slice of constants
+ * of one of those.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -143,6 +144,11 @@ static bool tuple_of_list(Node *seq) {
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
 static int tuple_length(Unroll *u, Node *seq, const Type **t, int depth) {
   if (seq->kind == N_TUPLE || tuple_of_list(seq)) return seq->list.len;
+  int64_t first, step, count;
+  if (seq->kind == N_INDEX && !seq->str && seq->rhs->kind == N_SLICE && depth <= 8) {  /* t[1:], of constants */
+    int n = tuple_length(u, seq->lhs, t, depth + 1);
+    return n >= 0 && ty_constant_slice(seq->rhs, n, &first, &step, &count) ? (int)count : -1;
+  }
   if (seq->kind != N_VAR || depth > 8) return -1;
   if (seq->var < u->f->nparams) {
     *t = u->argtypes[seq->var];

@@ -24,15 +24,15 @@ static bool homogeneous(const Type *t) {
   return t->nfields > 0;
 }
 
-/* Python's slice of n items by constants: the first item, the step and
- * how many items (a missing part is NULL). */
-static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
+/* Python's slice s (an N_SLICE) of n items by constants: the first item,
+ * the step and how many items (a missing part is NULL); false where a part
+ * is no constant or the step is zero. */
+bool ty_constant_slice(const Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
   int64_t v[3] = {0, 0, 1};
-  Node *parts[3] = {s->lhs, s->rhs, s->cond};
+  const Node *parts[3] = {s->lhs, s->rhs, s->cond};
   for (int k = 0; k < 3; k++)
-    if (parts[k] && !constant_int(parts[k], &v[k]))
-      return ty_error(in, parts[k], "a tuple can only be sliced with constant integers") != NULL;
-  if (!v[2]) return ty_error(in, s, "slice step cannot be zero") != NULL;
+    if (parts[k] && !constant_int(parts[k], &v[k])) return false;
+  if (!v[2]) return false;
   int64_t st = v[2], lo, hi;
   int64_t lower = st > 0 ? 0 : -1, upper = st > 0 ? n : n - 1;  /* Python's PySlice_AdjustIndices */
   lo = !parts[0] ? (st > 0 ? lower : upper) : v[0] < 0 ? (v[0] + n < lower ? lower : v[0] + n) : (v[0] > upper ? upper : v[0]);
@@ -41,6 +41,16 @@ static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step
   *step = st;
   *count = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
   return true;
+}
+
+/* ty_constant_slice's, or the error saying why not. */
+static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
+  int64_t v;
+  Node *parts[3] = {s->lhs, s->rhs, s->cond};
+  for (int k = 0; k < 3; k++)
+    if (parts[k] && !constant_int(parts[k], &v))
+      return ty_error(in, parts[k], "a tuple can only be sliced with constant integers") != NULL;
+  return ty_constant_slice(s, n, first, step, count) || ty_error(in, s, "slice step cannot be zero") != NULL;
 }
 
 /* A copy of a constant part of slice(...) (NULL for None), in *part;
