@@ -140,6 +140,26 @@ def test_a_slice_of_constants_of_a_tuple_is_unrolled():
 
 
 @njit
+def by_index(t, limit):
+    s = 0.0
+    n = 0
+    for i in range(len(literal_unroll(t))):
+        s += t[i] * (i + 1)
+        n += 1
+        if s > limit:
+            break
+    else:
+        s += 0.25
+    return s, n
+
+
+def test_range_of_len_of_literal_unroll_indexes_each_item_by_a_constant():
+    for t in mixed_tuples(12, small_ints=False):
+        for limit in (-100.0, 0.0, 1e9):
+            assert_same(by_index, t, limit)
+
+
+@njit
 def until_large(t, limit):
     s = 0.0
     for x in literal_unroll(t):

@@ -2,7 +2,9 @@
  * made, before typing, one copy of the body per item of the tuple t, each
  * binding x to its item by a constant index, so that each copy is typed
  * for its own item (webs.c then gives x, and what the body makes of it, a
- * variable per copy), as Numba's literal_unroll versions the body per type:
+ * variable per copy), as Numba's literal_unroll versions the body per type
+ * (`for i in range(len(literal_unroll(t)))` binds i to each index, t[i]
+ * then a constant index):
  *
  *     $t = t
  *     $go = True                                   (a break in the body only)
@@ -217,16 +219,30 @@ static bool read_as_literal(Node *n, void *ctx) {
   return true;
 }
 
-/* Copy i of the body: x = $t[i] and the body, in a loop of one trip where
- * it jumps, run only while $go holds after the first. */
+/* The literal_unroll(t) call a for loop walks: `for x in literal_unroll(t)`,
+ * or `for i in range(len(literal_unroll(t)))` (*indexed: i walks t's
+ * indices, as Numba's loop canonicalisation makes either); else NULL. */
+static Node *unrolled_call(const Node *loop, bool *indexed) {
+  Node *c = loop->kind == N_FOR ? loop->cond : NULL;
+  *indexed = c && ir_calls_builtin(c, "range") && c->list.len == 1 && ir_calls_builtin(c->list.items[0], "len") &&
+             c->list.items[0]->list.len == 1;
+  if (*indexed) c = c->list.items[0]->list.items[0];
+  return c && ir_calls_builtin(c, "literal_unroll") ? c : NULL;
+}
+
+/* Copy i of the body: x = $t[i] (i = the constant i, indexed) and the body,
+ * in a loop of one trip where it jumps, run only while $go holds after the first. */
 static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
   Node *item = node(f, N_INDEX, loop), *k = node(f, N_INT, loop);
   k->ival = i;
   item->lhs = var(f, t, loop);
   item->rhs = k;
   /* an item written out as a constant (a global tuple of field names) is bound as that constant, so
-   * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's */
-  const Node *seq = loop->cond->list.items[0], *c = seq->kind == N_TUPLE ? seq->list.items[i] : NULL;
+   * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's; an
+   * index is always one */
+  bool indexed;
+  const Node *seq = unrolled_call(loop, &indexed)->list.items[0], *c = seq->kind == N_TUPLE ? seq->list.items[i] : NULL;
+  if (indexed) c = k;
   if (c && (c->kind == N_STRING || c->kind == N_INT || c->kind == N_BOOL)) item = clone(f, c);
   else
     c = NULL;
@@ -264,7 +280,8 @@ static bool unroll_block(Unroll *u, NodeList *l);
 /* The loop n made the block of its copies, in place. */
 static bool unroll_loop(Unroll *u, Node *n) {
   Func *f = u->f;
-  Node *call = n->cond;
+  bool indexed;
+  Node *call = unrolled_call(n, &indexed);
   if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
   if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
   const Type *t = NULL;
@@ -300,7 +317,8 @@ static bool unroll_loop(Unroll *u, Node *n) {
 }
 
 static bool is_unrolled(const Node *n) {
-  return n->kind == N_FOR && n->cond && ir_calls_builtin(n->cond, "literal_unroll");
+  bool indexed;
+  return unrolled_call(n, &indexed) != NULL;
 }
 
 static bool unroll_block(Unroll *u, NodeList *l) {
