@@ -289,3 +289,21 @@ def test_literal_unroll_of_constant_names_indexes_records_and_fields():
     a = np.zeros(5, FIELD_DTYPE)
     a["lo"], a["hi"], a["n"] = rng.normal(size=5), rng.normal(size=5), rng.integers(-9, 9, size=5)
     assert njit(summed_fields)(a) == summed_fields(a)
+
+
+def fields_named_locally(arr):
+    names = ("lo", "hi", "n")
+    total = 0.0
+    for name in literal_unroll(names[1:]):
+        total += np.abs(arr[name]).sum() + arr[-1][name]
+    for name in literal_unroll(names):
+        total += arr[0][name]
+    return total
+
+
+def test_names_written_out_in_a_local_tuple_or_its_slice_are_literals():
+    for seed in range(3):
+        rng = make_rng(seed)
+        a = np.zeros(4, FIELD_DTYPE)
+        a["lo"], a["hi"], a["n"] = rng.normal(size=4), rng.normal(size=4), rng.integers(-9, 9, size=4)
+        assert njit(fields_named_locally)(a) == fields_named_locally(a)

@@ -143,13 +143,25 @@ static bool tuple_of_list(Node *seq) {
   return true;
 }
 
+/* Where the items of the tuple unrolled are written out: item i is
+ * tuple->list.items[first + i * step] (tuple NULL: not written out). */
+typedef struct Written {
+  const Node *tuple;
+  int64_t first, step;
+} Written;
+
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
-static int tuple_length(Unroll *u, Node *seq, const Type **t, int depth) {
-  if (seq->kind == N_TUPLE || tuple_of_list(seq)) return seq->list.len;
+static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int depth) {
+  if (seq->kind == N_TUPLE || tuple_of_list(seq)) {
+    *w = (Written){seq, 0, 1};
+    return seq->list.len;
+  }
   int64_t first, step, count;
   if (seq->kind == N_INDEX && !seq->str && seq->rhs->kind == N_SLICE && depth <= 8) {  /* t[1:], of constants */
-    int n = tuple_length(u, seq->lhs, t, depth + 1);
-    return n >= 0 && ty_constant_slice(seq->rhs, n, &first, &step, &count) ? (int)count : -1;
+    int n = tuple_length(u, seq->lhs, t, w, depth + 1);
+    if (n < 0 || !ty_constant_slice(seq->rhs, n, &first, &step, &count)) return -1;
+    *w = (Written){w->tuple, w->first + first * w->step, w->step * step};
+    return (int)count;
   }
   if (seq->kind != N_VAR || depth > 8) return -1;
   if (seq->var < u->f->nparams) {
@@ -158,7 +170,7 @@ static int tuple_length(Unroll *u, Node *seq, const Type **t, int depth) {
   }
   Assigned a = {seq->var, 0, NULL};
   ir_walk_list(&u->f->body, visit_assignment, &a);
-  return a.count == 1 && a.value ? tuple_length(u, a.value, t, depth + 1) : -1;
+  return a.count == 1 && a.value ? tuple_length(u, a.value, t, w, depth + 1) : -1;
 }
 
 /* ---------------------------------------------------------------- break and continue */
@@ -232,7 +244,7 @@ static Node *unrolled_call(const Node *loop, bool *indexed) {
 
 /* Copy i of the body: x = $t[i] (i = the constant i, indexed) and the body,
  * in a loop of one trip where it jumps, run only while $go holds after the first. */
-static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
+static Node *body_copy(Func *f, Node *loop, int t, const Written *w, int i, int go, bool wraps) {
   Node *item = node(f, N_INDEX, loop), *k = node(f, N_INT, loop);
   k->ival = i;
   item->lhs = var(f, t, loop);
@@ -241,8 +253,8 @@ static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
    * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's; an
    * index is always one */
   bool indexed;
-  const Node *seq = unrolled_call(loop, &indexed)->list.items[0], *c = seq->kind == N_TUPLE ? seq->list.items[i] : NULL;
-  if (indexed) c = k;
+  unrolled_call(loop, &indexed);
+  const Node *c = indexed ? k : w->tuple ? w->tuple->list.items[w->first + i * w->step] : NULL;
   if (c && (c->kind == N_STRING || c->kind == N_INT || c->kind == N_BOOL)) item = clone(f, c);
   else
     c = NULL;
@@ -285,7 +297,8 @@ static bool unroll_loop(Unroll *u, Node *n) {
   if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
   if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
   const Type *t = NULL;
-  int len = tuple_length(u, call->list.items[0], &t, 0);
+  Written w = {NULL, 0, 1};
+  int len = tuple_length(u, call->list.items[0], &t, &w, 0);
   if (len < 0 && t)
     return fail(u, call, "Invalid use of literal_unroll with a function argument, only tuples are supported as "
                 "function arguments, found %s", t->name);
@@ -302,7 +315,7 @@ static bool unroll_loop(Unroll *u, Node *n) {
     yes->ival = 1;
     out.items[out.len++] = assign(f, var(f, go, n), yes, n);
   }
-  for (int i = 0; i < len; i++) out.items[out.len++] = body_copy(f, n, tv, i, go, wraps);
+  for (int i = 0; i < len; i++) out.items[out.len++] = body_copy(f, n, tv, &w, i, go, wraps);
   if (n->orelse.len) {
     Node *tail = node(f, breaks ? N_IF : N_BLOCK, n);
     if (breaks) tail->cond = var(f, go, n);
