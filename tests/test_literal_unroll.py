@@ -291,19 +291,37 @@ def test_literal_unroll_of_constant_names_indexes_records_and_fields():
     assert njit(summed_fields)(a) == summed_fields(a)
 
 
+
 def fields_named_locally(arr):
     names = ("lo", "hi", "n")
     total = 0.0
-    for name in literal_unroll(names[1:]):
-        total += np.abs(arr[name]).sum() + arr[-1][name]
     for name in literal_unroll(names):
-        total += arr[0][name]
+        total += np.abs(arr[name]).sum() + arr[-1][name]
     return total
 
 
-def test_names_written_out_in_a_local_tuple_or_its_slice_are_literals():
+def fields_of_a_slice(arr):
+    names = ("lo", "hi", "n")
+    total = 0.0
+    for name in literal_unroll(names[1:]):
+        total += np.abs(arr[name]).sum() + arr[0][name]
+    return total
+
+
+def field_arrays(seed):
+    rng = make_rng(seed)
+    a = np.zeros(4, FIELD_DTYPE)
+    a["lo"], a["hi"], a["n"] = rng.normal(size=4), rng.normal(size=4), rng.integers(-9, 9, size=4)
+    return a
+
+
+def test_names_written_out_in_a_local_tuple_are_literals():
     for seed in range(3):
-        rng = make_rng(seed)
-        a = np.zeros(4, FIELD_DTYPE)
-        a["lo"], a["hi"], a["n"] = rng.normal(size=4), rng.normal(size=4), rng.integers(-9, 9, size=4)
+        a = field_arrays(seed)
         assert njit(fields_named_locally)(a) == fields_named_locally(a)
+
+
+def test_names_of_a_slice_of_a_local_tuple_are_literals():
+    for seed in range(3):
+        a = field_arrays(seed)
+        assert njit(fields_of_a_slice)(a) == fields_of_a_slice(a)
