@@ -75,10 +75,7 @@ static bool declare_locals(Func *f, PyObject *locals, Arena *arena) {
 static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *self, PyObject *locals,
                            const Type *const *args, int nargs, const CompileOptions *opts, Arena *arena, Diag *diag,
                            Func **read) {
-  /* *args's length in this call: zip(*args) is read as zip(args[0], args[1], ...) */
-  bool varargs = ((PyCodeObject *)PyFunction_GetCode(pyfunc))->co_flags & CO_VARARGS;
-  int varargs_len = varargs && nargs && args[nargs - 1]->kind == TY_TUPLE ? args[nargs - 1]->nfields : -1;
-  Func *f = *read = fe_read_function(pyfunc, self, varargs_len, arena, diag);
+  Func *f = *read = fe_read_function(pyfunc, self, arena, diag);
   if (!f || !declare_locals(f, locals, arena)) return NULL;
   if (f->nparams != nargs) {
     PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", nargs, f->nparams);

@@ -69,7 +69,7 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 /* ---------------------------------------------------------------- frontend.c */
 
 /* self: the dispatcher compiling pyfunc (its own name is it before the module binds the name), or NULL */
-Func *fe_read_function(PyObject *pyfunc, PyObject *self, int varargs_len, Arena *arena, Diag *diag);
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag);
 /* A call through a function value bound to disp's parameters, as a direct
  * call is: omitted arguments take disp's defaults (nodes in arena). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);

@@ -2324,39 +2324,6 @@ static PyObject *name_ast(const char *id, const char *ctx, PyObject *loc) {
   return c ? ast_node("Name", Py_BuildValue("{s:s,s:N}", "id", id, "ctx", c), loc) : NULL;
 }
 
-/* t[k] read, in Python's ast. */
-static PyObject *item_ast(PyObject *id, Py_ssize_t k, PyObject *loc) {
-  PyObject *name = name_ast(PyUnicode_AsUTF8(id), "Load", loc);
-  PyObject *index = ast_node("Constant", Py_BuildValue("{s:n}", "value", k), loc), *load = ast_node("Load", PyDict_New(), loc);
-  return name && index && load ? ast_node("Subscript", Py_BuildValue("{s:N,s:N,s:N}", "value", name, "slice", index, "ctx", load), loc)
-                               : (Py_XDECREF(name), Py_XDECREF(index), Py_XDECREF(load), NULL);
-}
-
-PyObject *fe_spread_known(Fe *fe, PyObject *e, PyObject *args) {
-  PyObject *out = PyList_New(0);
-  for (Py_ssize_t i = 0; out && i < PyList_GET_SIZE(args); i++) {
-    PyObject *a = PyList_GET_ITEM(args, i);
-    if (!is_kind(a, "Starred")) {
-      if (PyList_Append(out, a) < 0) Py_CLEAR(out);
-      continue;
-    }
-    PyObject *v = field(a, "value"), *id = is_kind(v, "Name") ? field(v, "id") : NULL;
-    PyObject *len = id && fe->tuple_lengths ? PyDict_GetItemWithError(fe->tuple_lengths, id) : NULL;
-    if (!len) {
-      fe_error(fe, a, "zip(*t) and map(f, *t) need t's length before typing: *args, or a tuple written out and "
-               "assigned to t once");
-      Py_CLEAR(out);
-    }
-    for (Py_ssize_t k = 0; out && k < PyLong_AsSsize_t(len); k++) {
-      PyObject *item = item_ast(id, k, a);
-      if (!item || PyList_Append(out, item) < 0) Py_CLEAR(out);
-      Py_XDECREF(item);
-    }
-    Py_XDECREF(id); Py_DECREF(v);
-  }
-  return out;
-}
-
 /* Whether name, read in this function at loc, is Python's builtin of that
  * name (no local, global or closure variable shadows it). */
 static bool name_is_builtin(Fe *fe, const char *name, PyObject *loc) {
@@ -2402,13 +2369,7 @@ static PyObject *hidden_target(Fe *fe, Py_ssize_t n, PyObject *loc, PyObject **l
 /* Fills w for the call e of map (is_filter false) or filter; false with the
  * error when the call is not one compiled code takes. */
 static bool fn_walk(Fe *fe, PyObject *e, bool is_filter, FnWalk *w) {
-  PyObject *given = field(e, "args"), *kws = field(e, "keywords");
-  PyObject *args = fe_has_starred(e) ? fe_spread_known(fe, e, given) : Py_NewRef(given);
-  Py_DECREF(given);
-  if (!args) {
-    Py_DECREF(kws);
-    return false;
-  }
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
   Py_ssize_t n = PyList_GET_SIZE(args) - 1;
   *w = (FnWalk){0};
   if (PyList_GET_SIZE(kws) || n < 1 || (is_filter && n != 1)) {
@@ -2817,14 +2778,8 @@ static Node *walk_enumerate(Fe *fe, Walk *w, PyObject *it) {
 
 /* zip(a, b, ...): a tuple of their elements, to the shortest. */
 static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
-  PyObject *given = field(it, "args"), *kws = field(it, "keywords");
-  PyObject *args = fe_has_starred(it) ? fe_spread_known(fe, it, given) : Py_NewRef(given);
-  Py_DECREF(given);
+  PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   Node *t = NULL;
-  if (!args) {
-    Py_DECREF(kws);
-    return NULL;
-  }
   int na = (int)PyList_GET_SIZE(args);
   if (PyList_GET_SIZE(kws))
     fe_error(fe, it, "zip() keyword arguments (strict=) are not supported");
@@ -3221,8 +3176,8 @@ static bool fe_params(Fe *fe, PyObject *def) {
   return ok;
 }
 
-Func *fe_read_function(PyObject *pyfunc, PyObject *self, int varargs_len, Arena *arena, Diag *diag) {
-  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self, .varargs_len = varargs_len};
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag) {
+  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
   fe.pyfunc = pyfunc;
@@ -3259,7 +3214,6 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, int varargs_len, Arena 
   Py_XDECREF(fe.imports);
   Py_XDECREF(fe.lambdas);
   Py_XDECREF(fe.types_of);
-  Py_XDECREF(fe.tuple_lengths);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

@@ -32,9 +32,6 @@ typedef struct Fe {
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
-  PyObject *tuple_lengths; /* names whose tuple's length is known before typing (bound once to a tuple
-                            * written out; *args, of the call compiled for): their lengths, for zip(*t) */
-  int varargs_len;      /* how many arguments *args holds in the call compiled for; -1: no *args */
 } Fe;
 
 /* frontend.c */
@@ -46,10 +43,6 @@ PyObject *field(PyObject *o, const char *name);
 /* Records a TypingError at the node e; always returns NULL/false. */
 void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 Node *new_node(Fe *fe, NodeKind kind, PyObject *e);
-/* zip(*t) and map(f, *t): the call e's arguments with each starred t of
- * known length (fe->tuple_lengths) spread into t[0], t[1], ...; a new
- * list, or NULL with the error. */
-PyObject *fe_spread_known(Fe *fe, PyObject *e, PyObject *args);
 NodeList new_list(Fe *fe, int len);
 /* A call of the builtin named (core_builtin_named) with x its one argument;
  * NULL where x is NULL (an error read it). */

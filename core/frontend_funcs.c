@@ -505,20 +505,6 @@ static void alias_assignment(Fe *fe, PyObject *s, PyObject *counts) {
   Py_XDECREF(bound); Py_XDECREF(names); Py_XDECREF(values); Py_DECREF(targets); Py_DECREF(value);
 }
 
-/* t = (a, b, c), t bound nowhere else: t's length, for zip(*t). */
-static void note_tuple_length(Fe *fe, PyObject *s, PyObject *counts) {
-  PyObject *targets = field(s, "targets"), *value = field(s, "value");
-  PyObject *target = PyList_GET_SIZE(targets) == 1 ? PyList_GET_ITEM(targets, 0) : NULL;
-  PyObject *id = target && is_kind(target, "Name") && is_kind(value, "Tuple") ? field(target, "id") : NULL;
-  PyObject *count = id ? PyDict_GetItemWithError(counts, id) : NULL, *elts = count ? field(value, "elts") : NULL;
-  bool starred = false;
-  for (Py_ssize_t i = 0; elts && i < PyList_GET_SIZE(elts); i++) starred |= is_kind(PyList_GET_ITEM(elts, i), "Starred");
-  PyObject *len = elts && !starred && PyLong_AsLong(count) == 1 ? PyLong_FromSsize_t(PyList_GET_SIZE(elts)) : NULL;
-  if (len && (fe->tuple_lengths || (fe->tuple_lengths = PyDict_New()))) PyDict_SetItem(fe->tuple_lengths, id, len);
-  PyErr_Clear();
-  Py_XDECREF(len); Py_XDECREF(elts); Py_XDECREF(id); Py_DECREF(targets); Py_DECREF(value);
-}
-
 static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
   if (!fe_room(fe, node)) return;
   PyObject *live = static_branch(fe, node);
@@ -532,7 +518,6 @@ static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
     return;
   if (is_kind(node, "Assign")) {
     alias_assignment(fe, node, counts);
-    note_tuple_length(fe, node, counts);
     return;
   }
   static const char *const blocks[] = {"body", "orelse", "finalbody", "handlers"};
@@ -548,11 +533,6 @@ static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
 void fe_collect_aliases(Fe *fe, PyObject *body) {
   PyObject *counts = PyDict_New();
   for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) count_bindings(fe, PyList_GET_ITEM(body, i), counts);
-  PyObject *varargs = fe->varargs_len >= 0 ? PyUnicode_FromString(fe->vars[fe->f->nparams - 1]) : NULL;
-  PyObject *len = varargs && counts && !PyDict_GetItemWithError(counts, varargs) ? PyLong_FromLong(fe->varargs_len) : NULL;
-  if (len && (fe->tuple_lengths || (fe->tuple_lengths = PyDict_New())))  /* *args the body never binds again */
-    PyDict_SetItem(fe->tuple_lengths, varargs, len);
-  Py_XDECREF(len); Py_XDECREF(varargs);
   for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) find_aliases(fe, PyList_GET_ITEM(body, i), counts);
   PyErr_Clear();
   Py_XDECREF(counts);
@@ -643,7 +623,7 @@ Node *fe_import(Fe *fe, PyObject *s) {
  * (f(x, *t): as fe_bind_spread_call does, the tuple packed already), the
  * nodes made with no source position of their own (Py_None has none). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
-  Fe fe = {.arena = arena, .diag = diag, .varargs_len = -1};
+  Fe fe = {.arena = arena, .diag = diag};
   bool ok = call->bi == core_builtin_named("a function value with *args")
                 ? fe_bind_spread_call(&fe, Py_None, call, disp, call->list.items[0])
                 : fe_bind_jit_call(&fe, Py_None, call, disp);

@@ -9,7 +9,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import assert_same, make_rng, numba_deviation, seed_of
+from conftest import assert_same, make_rng, seed_of
 
 
 @njit
@@ -168,50 +168,6 @@ def truth_of_containers(n):
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_lists_and_dicts_are_true_when_not_empty(n):
     assert_same(truth_of_containers, n)
-
-
-# ---------------------------------------------------------------- map(f, *t) and zip(*t)
-
-@njit
-def total_of(*xs):
-    s = 0.0
-    for x in xs:
-        s += x
-    return s
-
-
-@njit
-def spread_args(*seqs):
-    pairs = [v for v in map(total_of, *seqs)]
-    firsts = 0.0
-    for t in zip(*seqs):
-        firsts += t[0] * len(t)
-    return pairs, firsts, list(zip(*seqs))
-
-
-@njit
-def spread_local(a, b):
-    seqs = a, b, range(len(a))
-    return list(map(lambda x, y, i: x * y + i, *seqs)), [p for p in zip(a, *seqs)]
-
-
-@pytest.mark.parametrize("n", [0, 1, 6])
-def test_map_and_zip_spread_a_tuple_of_known_length(n):
-    a, b = arrays("spread", n)
-    assert_same(spread_args, a)
-    assert_same(spread_args, a, b)
-    assert_same(spread_args, a, b, [i * 0.5 for i in range(n + 1)])
-    assert_same(spread_local, a, b)
-
-
-@numba_deviation("Numba spreads zip(*t) once t is typed; ruchey reads zip's arguments before typing")
-def test_zip_of_a_tuple_of_unknown_length_is_a_typing_error():
-    def rebound(*seqs):
-        seqs = seqs[1:]
-        return list(zip(*seqs))
-
-    with pytest.raises(ruchey.TypingError, match=re.escape("need t's length before typing")):
-        njit(rebound)(np.arange(3.0), np.arange(3.0))
 
 
 # ---------------------------------------------------------------- errors
