@@ -243,6 +243,7 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
     if (!item) Py_CLEAR(tup);
     else PyTuple_SET_ITEM(tup, i, item);
   }
+  if (tup && ty_is_literal_list(t)) Py_SETREF(tup, PySequence_List(tup));  /* [1, 'a'] returned: the list it is */
   return t->callee ? disp_box_named(t, tup) : tup;
 }
 

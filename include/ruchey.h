@@ -99,7 +99,8 @@ struct Type {
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
   int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length;
-                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's (ty_buffer), else 0 */
+                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's (ty_buffer), else 0;
+                          * TY_TUPLE: 'L' a literal list's (ty_literal_list) */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type;
                           * TY_ENUM, TY_INTENUM: the type of the class's values */
   int ndim;              /* TY_ARRAY */
@@ -162,6 +163,10 @@ const Type *ty_buffer(const Type *array, char kind);
 const Type *ty_tuple(int n, const Type *const *fields);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
+/* A list written out whose items have no one type ([1, 'a']): held as the
+ * tuple of its items (unit 'L'), read by constant indices, len, `in`,
+ * count and literal_unroll, never changed (Numba's LiteralList). */
+const Type *ty_literal_list(int n, const Type *const *fields);
 /* A jitclass's instances: one type per class cls, declared by its name,
  * then defined with its n fields (n + 1 names: the class's last), so that
  * a field may be of the class itself. */
@@ -195,6 +200,7 @@ const Type *ty_record(int n, const Type *const *fields, const char *const *names
 /* Which parts of a slice are given (TY_SLICE's unit); one left out is None. */
 enum { SLICE_START = 1, SLICE_STOP = 2, SLICE_STEP = 4 };
 
+static inline bool ty_is_literal_list(const Type *t) { return t->kind == TY_TUPLE && t->unit == 'L'; }  /* ty_literal_list's */
 static inline bool ty_is_container(const Type *t) { return t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET; }
 
 /* ---------------------------------------------------------------- IR (frontend.c) */

@@ -113,6 +113,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
   }
   if (ty_is_container(a)) return ty_unify_containers(a, b);
   if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
+  if (ty_is_literal_list(a) || ty_is_literal_list(b)) return NULL;  /* one only with itself, as Numba's LiteralList */
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
@@ -714,6 +715,8 @@ static bool check_complex(Infer *in, Node *n, const Type **args) {
  * has where the name looks misspelt. */
 static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, BuiltinKind kind) {
   const char *what = kind == BK_METHOD ? "method" : "attribute";
+  if (ty_is_literal_list(receiver) && bi_member(TY_LIST, kind, n->str))  /* the list methods a tuple lacks change it */
+    return ty_error(in, n, LITERAL_LIST_FROZEN, receiver->name);
   const char *near = bi_member_near(receiver->kind, kind, n->str);
   if (near)
     return ty_error(in, n, "%s has no %s '%s' in compiled code (did you mean '%s'?)", receiver->name, what, n->str,
@@ -1030,10 +1033,12 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     else if (owner && owner->kind != TY_CLASS && !nested_array_store(in, target, t, at) && !ty_failed(in))
       ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
-    assign_var(in, target, t);
+    assign_var(in, target, ty_widened_literal(in, target, t, at));
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;
+  } else if (target->kind == N_INDEX && target->lhs->ty && ty_is_literal_list(target->lhs->ty)) {
+    ty_error(in, target, LITERAL_LIST_FROZEN, target->lhs->ty->name);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LIST) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {

@@ -64,6 +64,13 @@ int ty_isinstance_of(const Node *n, const Type *t);
 const Type *ty_promote(const Type *a, const Type *b);
 /* The type a variable takes when both a and b are assigned to it, or NULL. */
 const Type *ty_unify(const Type *a, const Type *b);
+/* builtins/tuples.c: Python's slice s (an N_SLICE) of n items by constants (first item, step, count);
+ * false where a part is no constant or the step is zero */
+bool ty_constant_slice(const Node *s, int n, int64_t *first, int64_t *step, int64_t *count);
+/* The error of a change to a literal list (%s its type), worded as Numba's. */
+#define LITERAL_LIST_FROZEN "Cannot mutate a literal list: %s holds items of different types, read by constant indices"\
+                            " alone; write a typed list of one item type to change it"
+
 /* t, if a scalar; else an error saying what needed one. */
 const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what);
 /* A number written in the source, whose type yields to the other operand's (NEP 50). */
@@ -112,6 +119,9 @@ bool ty_container_fits(const Type *to, const Type *from);  /* from stored where 
 bool ty_container_casts(const Type *to, const Type *from);  /* a number converted into a container of another width */
 const Type *ty_unify_containers(const Type *a, const Type *b);  /* an empty one with a typed one */
 bool ty_refine_container(Infer *in, Node *n, Node *recv, const Type *t);  /* recv's variable retyped t */
+/* lists.c: the type a list written out (at, of type t) takes when stored to the variable target,
+ * whose items were widened to a wider number (x = [1, 2]; x.append(2.5)): the variable's; else t */
+const Type *ty_widened_literal(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_list_index(Infer *in, Node *n, const Type *base);
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* x + y, x * n */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b);

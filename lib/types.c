@@ -247,12 +247,14 @@ static void complete(Type *t) {
       for (int i = 0; i <= t->nfields; i++) len += strlen(names[i] = format("%s", t->names[i])) + 1;
       t->names = names;
     }
-    char *name = arena_alloc(&T.arena, len + 1), *p = name;
+    char *name = arena_alloc(&T.arena, len + 16), *p = name;
     if (t->callee) p += sprintf(p, "%s", t->names[t->nfields]);
+    if (t->unit == 'L') p += sprintf(p, "LiteralList(");  /* Numba's name: LiteralList((unicode_type, int64)) */
     *p++ = '(';
     for (int i = 0; i < t->nfields; i++)
       p += sprintf(p, "%s%s%s%s", i ? ", " : "", t->callee ? t->names[i] : "", t->callee ? "=" : "", t->fields[i]->name);
     strcpy(p, t->nfields == 1 && !t->callee ? ",)" : ")");
+    if (t->unit == 'L') strcat(p, ")");
     t->name = name;
     break;
   }
@@ -371,6 +373,10 @@ const Type *ty_buffer(const Type *a, char kind) {
 
 const Type *ty_tuple(int n, const Type *const *fields) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields});
+}
+
+const Type *ty_literal_list(int n, const Type *const *fields) {
+  return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .unit = 'L'});
 }
 
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls) {

@@ -210,14 +210,51 @@ def test_numbers_are_cast_into_narrower_containers_as_numba_does():
     assert (str(c.item_type), str(f.item_type), str(n.item_type)) == ("complex64", "float32", "int32")
 
 
+@njit
+def narrower_stores(n, i, x, z):
+    ints = typed.List.empty_list(ruchey.int32)
+    floats = typed.List.empty_list(ruchey.float32)
+    cs = typed.List.empty_list(ruchey.complex64)
+    for k in range(n):
+        ints.append(k)
+        floats.append(k)
+        cs.append(k)
+    ints[0] = i
+    ints[-1] = i + 1
+    floats[-1] = i
+    floats[0] = x
+    cs[0] = z
+    cs[-1] = x
+    return ints, floats, cs
+
+
+def test_stores_into_narrower_list_items_cast_as_appends_do():
+    rng = np.random.default_rng(5)
+    for i in [0, -1, 2**31 - 1, -2**31, 2**40 + 7, *(int(v) for v in rng.integers(-2**62, 2**62, size=4))]:
+        n, x, z = int(rng.integers(1, 5)), float(rng.normal() * 1e3), complex(rng.normal(), rng.normal())
+        ints, floats, cs = narrower_stores(n, i, x, z)
+        want = narrower_stores.py_func(n, i, x, z)
+        assert list(ints) == list(np.array(want[0], dtype=np.int64).astype(np.int32))
+        assert list(floats) == list(np.array(want[1], dtype=np.float64).astype(np.float32))
+        assert list(cs) == list(np.array(want[2], dtype=np.complex128).astype(np.complex64))
+
+
 def test_a_float_into_an_int_list_is_still_refused():
     def float_into_ints(x):
         n = typed.List.empty_list(ruchey.int32)
         n.append(x)
         return n
 
+    def float_stored_into_ints(x):
+        n = typed.List.empty_list(ruchey.int32)
+        n.append(1)
+        n[0] = x
+        return n
+
     with pytest.raises(TypingError, match="cannot put float64 into"):
         njit(float_into_ints)(1.5)
+    with pytest.raises(TypingError, match="cannot store float64 into"):
+        njit(float_stored_into_ints)(1.5)
 
 
 def test_empty_complex_list_from_empty_list():

@@ -243,9 +243,32 @@ def test_errors_release_the_items():
         assert rss_bytes() - before < 20 * 2**20
 
 
+@njit
+def list_of_tuple_of_arrays(n):
+    a, b = np.arange(n * 1.0), np.ones(n)
+    rows = list((a, b, a))
+    last = rows.pop()
+    nested = list(([n], [n, 1], [2 * n]))
+    return rows, last.sum(), len(rows), nested
+
+
+def test_list_of_a_tuple_of_arrays_or_lists_holds_them():
+    for n in SIZES:
+        check(list_of_tuple_of_arrays, n)
+    before = rss_bytes()
+    for _ in range(20000):
+        list_of_tuple_of_arrays(5)
+    if before is not None:
+        assert rss_bytes() - before < 20 * 2**20
+
+
 def test_mixed_items_are_typing_errors():
+    """Items of different types given to a list; a list written out of
+    them is a literal list instead (test_literal_lists.py)."""
     def mixed(n):
-        return [np.zeros(n), 1.0]
+        out = [np.zeros(n)]
+        out.append(1.0)
+        return out
 
     def two_ranks(n):
         out = [np.zeros(n)]

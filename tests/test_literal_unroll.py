@@ -120,6 +120,46 @@ def test_variable_assigned_a_tuple():
 
 
 @njit
+def over_slices(t, a):
+    s = 0.0
+    for x in literal_unroll(t[1:]):
+        s += x
+    for x in literal_unroll(t[::-2]):
+        s += 2 * x
+    w = (a, 'skip', 2.5, a * a)
+    for x in literal_unroll(w[-3:]):
+        if not isinstance(x, str):
+            s += x
+    return s
+
+
+def test_a_slice_of_constants_of_a_tuple_is_unrolled():
+    for t in mixed_tuples(11, small_ints=False):  # (one of one item: t[1:] is empty, which Numba cannot unroll)
+        assert_same(over_slices, t + (2.5,), 3)
+        assert_same(over_slices, t + (2.5,), -1.5)
+
+
+@njit
+def by_index(t, limit):
+    s = 0.0
+    n = 0
+    for i in range(len(literal_unroll(t))):
+        s += t[i] * (i + 1)
+        n += 1
+        if s > limit:
+            break
+    else:
+        s += 0.25
+    return s, n
+
+
+def test_range_of_len_of_literal_unroll_indexes_each_item_by_a_constant():
+    for t in mixed_tuples(12, small_ints=False):
+        for limit in (-100.0, 0.0, 1e9):
+            assert_same(by_index, t, limit)
+
+
+@njit
 def until_large(t, limit):
     s = 0.0
     for x in literal_unroll(t):
@@ -249,3 +289,39 @@ def test_literal_unroll_of_constant_names_indexes_records_and_fields():
     a = np.zeros(5, FIELD_DTYPE)
     a["lo"], a["hi"], a["n"] = rng.normal(size=5), rng.normal(size=5), rng.integers(-9, 9, size=5)
     assert njit(summed_fields)(a) == summed_fields(a)
+
+
+
+def fields_named_locally(arr):
+    names = ("lo", "hi", "n")
+    total = 0.0
+    for name in literal_unroll(names):
+        total += np.abs(arr[name]).sum() + arr[-1][name]
+    return total
+
+
+def fields_of_a_slice(arr):
+    names = ("lo", "hi", "n")
+    total = 0.0
+    for name in literal_unroll(names[1:]):
+        total += np.abs(arr[name]).sum() + arr[0][name]
+    return total
+
+
+def field_arrays(seed):
+    rng = make_rng(seed)
+    a = np.zeros(4, FIELD_DTYPE)
+    a["lo"], a["hi"], a["n"] = rng.normal(size=4), rng.normal(size=4), rng.integers(-9, 9, size=4)
+    return a
+
+
+def test_names_written_out_in_a_local_tuple_are_literals():
+    for seed in range(3):
+        a = field_arrays(seed)
+        assert njit(fields_named_locally)(a) == fields_named_locally(a)
+
+
+def test_names_of_a_slice_of_a_local_tuple_are_literals():
+    for seed in range(3):
+        a = field_arrays(seed)
+        assert njit(fields_of_a_slice)(a) == fields_of_a_slice(a)

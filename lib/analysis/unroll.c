@@ -2,7 +2,9 @@
  * made, before typing, one copy of the body per item of the tuple t, each
  * binding x to its item by a constant index, so that each copy is typed
  * for its own item (webs.c then gives x, and what the body makes of it, a
- * variable per copy), as Numba's literal_unroll versions the body per type:
+ * variable per copy), as Numba's literal_unroll versions the body per type
+ * (`for i in range(len(literal_unroll(t)))` binds i to each index, t[i]
+ * then a constant index):
  *
  *     $t = t
  *     $go = True                                   (a break in the body only)
@@ -13,8 +15,9 @@
  *
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
- * gives it, or a tuple written out (a global one is frozen into one), or a
- * variable assigned one of those once.
+ * gives it, or a tuple or list written out (a global one is frozen into
+ * one), or a variable assigned one of those once, or a slice of constants
+ * of one of those.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,7 +115,7 @@ static Node *clone(Func *f, const Node *n) {
 
 typedef struct Assigned {
   int var, count;
-  const Node *value;
+  Node *value;
 } Assigned;
 
 static void count_target(Assigned *a, const Node *t) {
@@ -131,9 +134,35 @@ static bool visit_assignment(Node *n, void *ctx) {
   return true;
 }
 
+/* A list written out is unrolled as the tuple of its items, wherever its
+ * variable is read, as Numba's literal_unroll makes it one. */
+static bool tuple_of_list(Node *seq) {
+  if (seq->kind != N_CALL || !ir_calls_builtin(seq, "list literal")) return false;
+  seq->kind = N_TUPLE;
+  seq->bi = NULL;
+  return true;
+}
+
+/* Where the items of the tuple unrolled are written out: item i is
+ * tuple->list.items[first + i * step] (tuple NULL: not written out). */
+typedef struct Written {
+  const Node *tuple;
+  int64_t first, step;
+} Written;
+
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
-static int tuple_length(Unroll *u, const Node *seq, const Type **t, int depth) {
-  if (seq->kind == N_TUPLE) return seq->list.len;
+static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int depth) {
+  if (seq->kind == N_TUPLE || tuple_of_list(seq)) {
+    *w = (Written){seq, 0, 1};
+    return seq->list.len;
+  }
+  int64_t first, step, count;
+  if (seq->kind == N_INDEX && !seq->str && seq->rhs->kind == N_SLICE && depth <= 8) {  /* t[1:], of constants */
+    int n = tuple_length(u, seq->lhs, t, w, depth + 1);
+    if (n < 0 || !ty_constant_slice(seq->rhs, n, &first, &step, &count)) return -1;
+    *w = (Written){w->tuple, w->first + first * w->step, w->step * step};
+    return (int)count;
+  }
   if (seq->kind != N_VAR || depth > 8) return -1;
   if (seq->var < u->f->nparams) {
     *t = u->argtypes[seq->var];
@@ -141,7 +170,7 @@ static int tuple_length(Unroll *u, const Node *seq, const Type **t, int depth) {
   }
   Assigned a = {seq->var, 0, NULL};
   ir_walk_list(&u->f->body, visit_assignment, &a);
-  return a.count == 1 && a.value ? tuple_length(u, a.value, t, depth + 1) : -1;
+  return a.count == 1 && a.value ? tuple_length(u, a.value, t, w, depth + 1) : -1;
 }
 
 /* ---------------------------------------------------------------- break and continue */
@@ -202,16 +231,30 @@ static bool read_as_literal(Node *n, void *ctx) {
   return true;
 }
 
-/* Copy i of the body: x = $t[i] and the body, in a loop of one trip where
- * it jumps, run only while $go holds after the first. */
-static Node *body_copy(Func *f, Node *loop, int t, int i, int go, bool wraps) {
+/* The literal_unroll(t) call a for loop walks: `for x in literal_unroll(t)`,
+ * or `for i in range(len(literal_unroll(t)))` (*indexed: i walks t's
+ * indices, as Numba's loop canonicalisation makes either); else NULL. */
+static Node *unrolled_call(const Node *loop, bool *indexed) {
+  Node *c = loop->kind == N_FOR ? loop->cond : NULL;
+  *indexed = c && ir_calls_builtin(c, "range") && c->list.len == 1 && ir_calls_builtin(c->list.items[0], "len") &&
+             c->list.items[0]->list.len == 1;
+  if (*indexed) c = c->list.items[0]->list.items[0];
+  return c && ir_calls_builtin(c, "literal_unroll") ? c : NULL;
+}
+
+/* Copy i of the body: x = $t[i] (i = the constant i, indexed) and the body,
+ * in a loop of one trip where it jumps, run only while $go holds after the first. */
+static Node *body_copy(Func *f, Node *loop, int t, const Written *w, int i, int go, bool wraps) {
   Node *item = node(f, N_INDEX, loop), *k = node(f, N_INT, loop);
   k->ival = i;
   item->lhs = var(f, t, loop);
   item->rhs = k;
   /* an item written out as a constant (a global tuple of field names) is bound as that constant, so
-   * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's */
-  const Node *seq = loop->cond->list.items[0], *c = seq->kind == N_TUPLE ? seq->list.items[i] : NULL;
+   * that the copy's x is a literal where typing asks for one (arr[x] of a record), as Numba's; an
+   * index is always one */
+  bool indexed;
+  unrolled_call(loop, &indexed);
+  const Node *c = indexed ? k : w->tuple ? w->tuple->list.items[w->first + i * w->step] : NULL;
   if (c && (c->kind == N_STRING || c->kind == N_INT || c->kind == N_BOOL)) item = clone(f, c);
   else
     c = NULL;
@@ -249,17 +292,19 @@ static bool unroll_block(Unroll *u, NodeList *l);
 /* The loop n made the block of its copies, in place. */
 static bool unroll_loop(Unroll *u, Node *n) {
   Func *f = u->f;
-  Node *call = n->cond;
+  bool indexed;
+  Node *call = unrolled_call(n, &indexed);
   if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
   if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
   const Type *t = NULL;
-  int len = tuple_length(u, call->list.items[0], &t, 0);
+  Written w = {NULL, 0, 1};
+  int len = tuple_length(u, call->list.items[0], &t, &w, 0);
   if (len < 0 && t)
     return fail(u, call, "Invalid use of literal_unroll with a function argument, only tuples are supported as "
                 "function arguments, found %s", t->name);
   if (len < 0)
     return fail(u, call, "literal_unroll() needs a tuple whose length is known before typing: an argument, a tuple "
-                "written out or a global one, or a variable assigned one of those once");
+                "or list written out or a global one, or a variable assigned one of those once");
   bool breaks = jumps(&n->body, N_BREAK), wraps = breaks || jumps(&n->body, N_CONTINUE);
   int tv = new_var(f, "unrolled"), go = breaks ? new_var(f, "go") : -1;
   NodeList out = list_of(f, len + 3);
@@ -270,7 +315,7 @@ static bool unroll_loop(Unroll *u, Node *n) {
     yes->ival = 1;
     out.items[out.len++] = assign(f, var(f, go, n), yes, n);
   }
-  for (int i = 0; i < len; i++) out.items[out.len++] = body_copy(f, n, tv, i, go, wraps);
+  for (int i = 0; i < len; i++) out.items[out.len++] = body_copy(f, n, tv, &w, i, go, wraps);
   if (n->orelse.len) {
     Node *tail = node(f, breaks ? N_IF : N_BLOCK, n);
     if (breaks) tail->cond = var(f, go, n);
@@ -285,7 +330,8 @@ static bool unroll_loop(Unroll *u, Node *n) {
 }
 
 static bool is_unrolled(const Node *n) {
-  return n->kind == N_FOR && n->cond && ir_calls_builtin(n->cond, "literal_unroll");
+  bool indexed;
+  return unrolled_call(n, &indexed) != NULL;
 }
 
 static bool unroll_block(Unroll *u, NodeList *l) {

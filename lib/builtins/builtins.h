@@ -93,6 +93,8 @@ LLVMValueRef lo_array_contains(Lower *l, Node *n);
 /* python.c: v in r, of a range r (lists.c's `in` hands ranges here) */
 const Type *ty_range_contains(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_range_contains(Lower *l, Node *n);
+/* python.c: a call whose value is its first argument's (literal_unroll(t), l.copy() of a literal list) */
+LLVMValueRef lo_first_argument(Lower *l, Node *n);
 
 /* args.c: the checks NumPy functions' typers make of their arguments */
 Node *bi_arg(Node *n, int pos, const char *kw);  /* at position pos (the array is 0, methods too) or by keyword */

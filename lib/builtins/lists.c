@@ -12,6 +12,7 @@
 
 #include "builtins/builtins.h"
 #include "containers.h"
+#include "ir.h"
 
 /* ---------------------------------------------------------------- types */
 
@@ -344,15 +345,14 @@ static const Type *ty_list_literal(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
     bool function = args[i]->kind == TY_FUNCTION;  /* [f, g]: of one of several functions, checked below */
     if (!function && !ty_container_item(in, n->list.items[i], args[i], "lists")) return NULL;
-    if (!(t = t ? ty_unify(t, args[i]) : args[i]))
-      return ty_error(in, n, "a list's items must have one type: %s and %s cannot be unified", args[0]->name,
-                      args[i]->name);
+    if (!(t = t ? ty_unify(t, args[i]) : args[i])) return ty_literal_list(n->list.len, args);
   }
   if (t && t->kind == TY_FUNCTION) t = ty_funcs(1, &t);  /* [f]: a list of one function, its items still f's number */
   return ty_list(t);
 }
 
 static LLVMValueRef lo_list_literal(Lower *l, Node *n) {
+  if (ty_is_literal_list(n->ty)) return lo_tuple(l, n);
   const Type *elem = n->ty->elem;
   LLVMValueRef lst = lo_list_new(l, elem, const_i64(l, n->list.len));
   lo_temp_made(l, n->ty, lst);  /* released if an item raises */
@@ -407,7 +407,7 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
                elem->elem ? elem->elem->name : "items", elem->name, t->name);
     return;
   }
-  if (elem && !ty_container_fits(elem, t))
+  if (elem && !ty_container_fits(elem, t) && !ty_container_casts(elem, t))  /* l[i] = 10 of a list of int32: cast */
     ty_error(in, at, "cannot store %s into an item of %s", t->name, target->lhs->ty->name);
 }
 
@@ -480,6 +480,34 @@ static const Type *recv_item(const Type **args) { return args[0]->elem; }
  * functions). */
 static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR && recv->var < in->f->nparams; }
 
+/* Whether t is a number or a bool: what a list's items widen between. */
+static bool plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
+
+/* x given a number wider than its items (x = [1, 2]; x.append(2.5)),
+ * where x is a variable bound once to a list written out (or []): x is
+ * retyped a list of both (float64 here), as Numba unifies a list's item
+ * type over everything given to it; the list written out is then made of
+ * the wider items (ty_widened_literal). A list made elsewhere keeps its
+ * type, and the item is refused as before. */
+static bool widens(Infer *in, Node *recv, const Type *item, const Type *vt) {
+  if (recv->kind != N_VAR || given_list(in, recv) || !in->only_value || !plain_number(item) || !plain_number(vt))
+    return false;
+  const Node *made = in->only_value[recv->var];
+  const Type *u = ty_unify(item, vt);
+  if (!made || !ir_calls_builtin(made, "list literal") || !u || u == item) return false;
+  in->f->var_types[recv->var] = recv->ty = ty_list(u);
+  in->changed = true;
+  return true;
+}
+
+const Type *ty_widened_literal(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type *var = in->f->var_types[target->var];
+  if (!var || var->kind != TY_LIST || !var->elem || t->kind != TY_LIST || !t->elem || at->ty != t ||
+      !ir_calls_builtin(at, "list literal") || !plain_number(var->elem) || !plain_number(t->elem))
+    return t;
+  return ty_unify(var->elem, t->elem) == var->elem ? var : t;
+}
+
 /* x.append(v), x.insert(i, v): v's type types an empty list. */
 bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt) {
   if (vt->kind == TY_FUNCTION && !recv_item(args)) vt = ty_funcs(1, &vt);  /* fs = []; fs.append(f): as [f] */
@@ -498,7 +526,8 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
     if (o && o != recv_item(args) && plain_item(o, "lists")) return ty_refine_container(in, n, n->list.items[0], ty_list(o));
     if (o == recv_item(args)) return true;
   }
-  if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt))
+  if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt) &&
+      !widens(in, n->list.items[0], recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
 }
@@ -675,18 +704,21 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem);
 /* x.extend(y): a list's items read by index, so that x.extend(x) doubles
  * x; another iterable's gathered into a list of their own first (as
  * list(y)). */
+/* The items of the list src (of items from) appended to lst, each made an elem. */
+static void append_items(Lower *l, const Type *elem, LLVMValueRef lst, const Type *from, LLVMValueRef src) {
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
+  LLVMValueRef v = lo_load_scalar(l, from, lo_list_item_addr(l, from, src, loop.index));
+  if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
+  lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
+  lo_loop_end(l, &loop);
+}
+
 static LLVMValueRef lo_extend(Lower *l, Node *n) {
   Node *y = n->list.items[1];
   const Type *elem = n->list.items[0]->ty->elem, *from = item_type(y->ty);
   LLVMValueRef lst = receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
   if (y->ty->kind != TY_LIST) lo_temp_made(l, ty_list(from), src);
-  if (from) {
-    LoLoop loop = lo_loop_begin(l, const_i64(l, 0), lo_list_len(l, src), NULL, "extend");
-    LLVMValueRef v = lo_load_scalar(l, from, lo_list_item_addr(l, from, src, loop.index));
-    if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);  /* both lists hold it */
-    lo_list_append(l, elem, lst, lo_convert(l, v, from, elem));
-    lo_loop_end(l, &loop);
-  }
+  if (from) append_items(l, elem, lst, from, src);
   if (y->ty->kind == TY_LIST) lo_done_with(l, y, src);
   else lo_release_temp(l, ty_list(from), src);
   lo_done_with(l, n->list.items[0], lst);
@@ -941,9 +973,20 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
                   "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
+/* The one type of a tuple's items that lists hold by reference (arrays,
+ * jitclass instances, containers: list((a, b)) of two arrays); else NULL. */
+static const Type *held_items(const Type *t) {
+  if (t->kind != TY_TUPLE || !t->nfields || ty_is_literal_list(t)) return NULL;
+  for (int i = 1; i < t->nfields; i++)
+    if (t->fields[i] != t->fields[0]) return NULL;
+  const Type *u = t->fields[0];
+  return ty_has_arrays(u) && u->kind != TY_TUPLE && plain_item(u, "lists") ? u : NULL;
+}
+
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   if (!n->list.len) return ty_list_literal(in, n, args);
   if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
+  if (held_items(args[0])) return ty_list(held_items(args[0]));
   const Type *elem = items_of(in, n, n->list.items[0], args[0], "list()");
   return elem ? ty_list(elem) : NULL;
 }
@@ -1213,12 +1256,17 @@ LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
 
 static bool int_like(const Type *t) { return ty_is_int(t) || t->kind == TY_BOOL; }
 
-/* x + y of two lists of one item type; x * n and n * x. */
+/* x + y of two lists of one item type, or of numbers made here (a new list
+ * of both: [1] + [2.5] is a list of float64, as Numba unifies its reflected
+ * lists; a list given to the function may be a typed.List, which Numba
+ * never adds to one of other items); x * n and n * x. */
 const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN)
     return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
+    bool made_here = !given_list(in, n->lhs) && !given_list(in, n->rhs);
+    if (!t && made_here && plain_number(a->elem) && plain_number(b->elem)) t = ty_list(ty_unify(a->elem, b->elem));
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
   }
   if (op == OP_MUL && (a->kind == TY_LIST ? int_like(b) : int_like(a))) return a->kind == TY_LIST ? a : b;
@@ -1227,7 +1275,14 @@ const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type 
 
 LLVMValueRef lo_list_binop(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs), r;
-  if (n->op == OP_ADD) {
+  if (n->op == OP_ADD && (n->lhs->ty != n->ty || n->rhs->ty != n->ty)) {  /* numbers of two types: each converted */
+    const Type *elem = n->ty->elem;
+    r = lo_list_new(l, elem, LLVMBuildAdd(l->b, lo_list_len(l, a), lo_list_len(l, b), ""));
+    lo_temp_made(l, n->ty, r);
+    if (n->lhs->ty->elem) append_items(l, elem, r, n->lhs->ty->elem, a);
+    if (n->rhs->ty->elem) append_items(l, elem, r, n->rhs->ty->elem, b);
+    lo_temp_taken(l, r);
+  } else if (n->op == OP_ADD) {
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
     r = lo_call_fn(l, "rt_list_concat", l->mod->ptr, p, (LLVMValueRef[]){a, b}, 2);
   } else {

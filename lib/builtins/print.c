@@ -97,13 +97,14 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     put(f, "None");
   } else if (t->kind == TY_DTYPE) {  /* type(x), numpy.float32: its name, as Numba prints a number class */
     put(f, t->elem->name);
-  } else if (t->kind == TY_TUPLE) {
-    put(f, "(");
+  } else if (t->kind == TY_TUPLE) {  /* a literal list written as the list it is: [1, 'a'] */
+    bool list = ty_is_literal_list(t);
+    put(f, list ? "[" : "(");
     for (int i = 0; i < t->nfields; i++) {
       if (i) put(f, ", ");
       print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used, true);
     }
-    put(f, t->nfields == 1 ? ",)" : ")");
+    put(f, list ? "]" : t->nfields == 1 ? ",)" : ")");
   } else if (t->kind == TY_ARRAY && t->ndim == 0) {  /* NumPy writes its element */
     LLVMValueRef data = LLVMBuildExtractValue(l->b, v, 2, "");
     print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used, false);

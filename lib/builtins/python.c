@@ -329,7 +329,7 @@ static const Type *ty_error_where_typed(Infer *in, Node *n, const Type **args) {
 }
 
 /* isinstance(x, classes): known from x's type (the frontend read the
- * classes, n->data). Of a variable, the call becomes the constant, so
+ * classes, n->data). Of a variable or a constant, the call becomes the constant, so
  * that an if on it prunes the branch not taken, as Numba's does; an
  * Optional is refused, as Numba refuses it (test `is None` first). */
 static bool is_instance(const IsClasses *c, const Type *t) {
@@ -346,7 +346,9 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   if (t->kind == TY_OPTIONAL)
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
   bool yes = is_instance(c, t);
-  if (x->kind == N_VAR || x->kind == N_NONE) ty_become_bool(n, yes);  /* (a None argument reads as None written out) */
+  /* (a None argument reads as None written out; a constant is literal_unroll's item written out) */
+  bool plain = x->kind == N_INT || x->kind == N_FLOAT || x->kind == N_BOOL || x->kind == N_STRING;
+  if (x->kind == N_VAR || x->kind == N_NONE || plain) ty_become_bool(n, yes);
   else n->ival = yes;  /* an expression: evaluated, then the constant */
   return TYS(TY_BOOL);
 }
@@ -546,7 +548,7 @@ static bool function_entries(Infer *in, Node *n, const Type **args, const CallTa
 static const Type *ty_function_entry(Infer *in, Node *n, const Type **args) { return n->ty; }
 
 /* literal_unroll(t) and literally(x) outside what reads them before typing: t, x */
-static LLVMValueRef lo_first_argument(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+LLVMValueRef lo_first_argument(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
 
 /* literally(x): x itself, whose value the compile must know: a constant,
  * or a parameter frozen to its argument's value. A parameter not frozen
@@ -776,10 +778,11 @@ static const Type *ty_value_spread_call(Infer *in, Node *n, const Type **args) {
 }
 
 /* literal_unroll(t) outside a for loop's iterable (where the loop is
- * unrolled before typing: analysis/unroll.c) is t itself, as Numba's. */
+ * unrolled before typing: analysis/unroll.c) is t itself, as Numba's
+ * (len(literal_unroll(l)) of a list l too). */
 static const Type *ty_literal_unroll(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind != TY_TUPLE)
-    return ty_error(in, n, "literal_unroll() takes a tuple in compiled code, got %s", args[0]->name);
+  if (args[0]->kind != TY_TUPLE && args[0]->kind != TY_LIST)
+    return ty_error(in, n, "literal_unroll() takes a tuple or a list in compiled code, got %s", args[0]->name);
   return args[0];
 }
 

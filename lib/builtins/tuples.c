@@ -24,15 +24,15 @@ static bool homogeneous(const Type *t) {
   return t->nfields > 0;
 }
 
-/* Python's slice of n items by constants: the first item, the step and
- * how many items (a missing part is NULL). */
-static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
+/* Python's slice s (an N_SLICE) of n items by constants: the first item,
+ * the step and how many items (a missing part is NULL); false where a part
+ * is no constant or the step is zero. */
+bool ty_constant_slice(const Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
   int64_t v[3] = {0, 0, 1};
-  Node *parts[3] = {s->lhs, s->rhs, s->cond};
+  const Node *parts[3] = {s->lhs, s->rhs, s->cond};
   for (int k = 0; k < 3; k++)
-    if (parts[k] && !constant_int(parts[k], &v[k]))
-      return ty_error(in, parts[k], "a tuple can only be sliced with constant integers") != NULL;
-  if (!v[2]) return ty_error(in, s, "slice step cannot be zero") != NULL;
+    if (parts[k] && !constant_int(parts[k], &v[k])) return false;
+  if (!v[2]) return false;
   int64_t st = v[2], lo, hi;
   int64_t lower = st > 0 ? 0 : -1, upper = st > 0 ? n : n - 1;  /* Python's PySlice_AdjustIndices */
   lo = !parts[0] ? (st > 0 ? lower : upper) : v[0] < 0 ? (v[0] + n < lower ? lower : v[0] + n) : (v[0] > upper ? upper : v[0]);
@@ -41,6 +41,16 @@ static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step
   *step = st;
   *count = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
   return true;
+}
+
+/* ty_constant_slice's, or the error saying why not. */
+static bool slice_items(Infer *in, Node *s, int n, int64_t *first, int64_t *step, int64_t *count) {
+  int64_t v;
+  Node *parts[3] = {s->lhs, s->rhs, s->cond};
+  for (int k = 0; k < 3; k++)
+    if (parts[k] && !constant_int(parts[k], &v))
+      return ty_error(in, parts[k], "a tuple can only be sliced with constant integers") != NULL;
+  return ty_constant_slice(s, n, first, step, count) || ty_error(in, s, "slice step cannot be zero") != NULL;
 }
 
 /* A copy of a constant part of slice(...) (NULL for None), in *part;
@@ -78,6 +88,9 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   int64_t i;
   if (!n->str && (ix->kind == N_VAR || ix->kind == N_CALL) && (ix = constant_slice(in, n->rhs))) n->rhs = ix;
   ix = n->rhs;
+  if (ix->kind == N_SLICE && ty_is_literal_list(t))  /* its slice would be a list of items of different types */
+    return ty_error(in, n, "Cannot __getitem__ on a literal list with a slice: %s is read by constant indices alone",
+                    t->name);
   if (ix->kind == N_SLICE) {
     int64_t first = 0, step = 1, count = 0;
     if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
@@ -111,6 +124,11 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
   if (!t->nfields) return TYS(TY_I64);  /* never read: every index is out of range (an empty *args looped over) */
   const Type *one_of = homogeneous(t) ? NULL : ty_funcs_of_tuple(t);
   if (one_of) return one_of;  /* fns[i]: one of its functions, chosen at run time */
+  if (!homogeneous(t) && ty_is_literal_list(t))
+    return ty_error(in, n, n->str ? "iteration over the literal list %s is not supported: its items have different "
+                                    "types (literal_unroll(l) walks them, one copy of the loop's body each)"
+                                  : "Cannot __getitem__ on a literal list with a variable index: the items of %s have "
+                                    "different types, read by constant indices alone", t->name);
   if (!homogeneous(t))
     return ty_error(in, n, n->str ? "iteration over the heterogeneous tuple %s is not supported: its items "
                                     "have different types"
@@ -207,10 +225,18 @@ static bool equatable(const Type *a, const Type *b) {
 }
 
 static const Type *ty_tuple_find(Infer *in, Node *n, const Type **args) {
+  if (n->bi->ival == 1 && ty_is_literal_list(args[0]))  /* as Numba's: the item found would have no one type */
+    return ty_error(in, n, "list.index is unsupported for literal lists (%s)", args[0]->name);
   if (!str_or_number(args[1]))
     return ty_error(in, n, "tuple.%s() looks for a number or a str, got %s", n->bi->ival == 1 ? "index" : "count",
                     args[1]->name);
   return TYS(TY_I64);
+}
+
+/* l.copy() of a literal list: l itself, as nothing changes it */
+static const Type *ty_literal_list_copy(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_literal_list(args[0])) return ty_error(in, n, "%s has no method 'copy' in compiled code", args[0]->name);
+  return args[0];
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -518,6 +544,8 @@ const Builtin bi_tuples[] = {
    lo_tuple_call},
   {"tuple.index", NULL, "index", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_RAISES | BF_STRINGS, 1, 0, ty_tuple_find, lo_tuple_find},
   {"tuple.count", NULL, "count", BK_METHOD, TY_TUPLE, 1, 1, NULL, BF_STRINGS, 2, 0, ty_tuple_find, lo_tuple_find},
+  {"literal list.copy", NULL, "copy", BK_METHOD, TY_TUPLE, 0, 0, NULL, BF_STRINGS | BF_COMPLEX | BF_LISTS, 0, 0,
+   ty_literal_list_copy, lo_first_argument},
   {"to_fixed_tuple", "ruchey.unsafe", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_to_fixed_tuple, lo_to_fixed_tuple},
   BI_END,

@@ -75,7 +75,7 @@ static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
 
 /* The items in turn; those holding arrays are temporaries until the tuple
  * holds them all, so that an item that raises releases the ones before it. */
-static LLVMValueRef lo_tuple(Lower *l, Node *n) {
+LLVMValueRef lo_tuple(Lower *l, Node *n) {
   LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
   LLVMValueRef *items = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++) {

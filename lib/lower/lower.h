@@ -308,6 +308,7 @@ LLVMValueRef lo_const_array(Lower *l, Node *n);  /* a frozen global array, as co
 
 LLVMValueRef lo_expr(Lower *l, Node *n);
 LLVMValueRef lo_expr_as(Lower *l, Node *n, const Type *t);
+LLVMValueRef lo_tuple(Lower *l, Node *n);  /* n's items as the tuple n->ty (a tuple or a literal list written out) */
 void lo_mark_assigned(Lower *l, int var);
 
 /* ---------------------------------------------------------------- stmt.c */
