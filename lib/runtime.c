@@ -538,6 +538,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_fiber_collective", (void *)rt_fiber_collective, ctx);
   define("rt_block_shared", (void *)rt_block_shared, ctx);
   define("rt_print", (void *)rt_print, ctx);
+  define("rt_format_str", (void *)rt_format_str, ctx);
   define("rt_grid_run", (void *)rt_grid_run, ctx);
   define("rt_grid_sync", (void *)rt_grid_sync, ctx);
   define("rt_fiber_grid_sync", (void *)rt_fiber_grid_sync, ctx);
