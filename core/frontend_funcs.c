@@ -360,6 +360,12 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     Py_DECREF(id);
   }
   Node *n = new_node(fe, N_CALL, e);
+  if (entry && fe_has_starred(e)) {  /* (lambda a, b: ...)(*t), as map(f, *t) calls f */
+    n->bi = core_builtin_named("a ruchey function");
+    if (PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)))
+      return fe_error(fe, e, "a call with *args of a lambda that reads the function's variables is not supported");
+    return fe_bind_spread_call(fe, e, n, PyTuple_GET_ITEM(entry, 0), fe_spread_args(fe, e)) ? n : NULL;
+  }
   if (entry) {
     n->bi = core_builtin_named("a ruchey function");
     if (!fe_call_args(fe, e, n, 0)) return NULL;
