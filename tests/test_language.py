@@ -260,6 +260,42 @@ def test_raise_gives_the_exception_cpython_would():
         assert str(info.value) == str(py_info.value) and msg in str(info.value)
 
 
+@njit
+def raise_deep(x):
+    if x > 2:
+        raise MyError("deep", x)
+    return x
+
+
+@njit
+def raise_in_caller(x):
+    y = raise_deep(x)
+    if y == 1:
+        raise ValueError(f"one {y}")
+    try:
+        raise KeyError(y)
+    except KeyError:
+        pass
+    return y
+
+
+def test_the_traceback_ends_at_the_compiled_raise_statement_as_python():
+    import traceback
+
+    def last_frames(f, x):
+        with pytest.raises(Exception) as info:
+            f(x)
+        frames = traceback.extract_tb(info.value.__traceback__)
+        return [(fr.filename, fr.name, fr.lineno, fr.line) for fr in frames[-1:]], info.value.args
+
+    for x in (1, 3):
+        assert last_frames(raise_in_caller, x) == last_frames(raise_in_caller.py_func, x)
+    assert raise_in_caller(0) == 0  # a raise caught in compiled code leaves no frame behind
+    with pytest.raises(ZeroDivisionError) as info:  # nor do runtime errors after it
+        njit(lambda d: 1 // d)(0)
+    assert traceback.extract_tb(info.value.__traceback__)[-1].name != "raise_in_caller"
+
+
 def test_builtins_abs_min_max_int_float_bool_round():
     @njit
     def builtins(x, y):

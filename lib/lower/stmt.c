@@ -613,6 +613,15 @@ static void lo_return(Lower *l, Node *n) {
 /* raise cls(a, b, ...) of values made at run time: all are computed
  * before the runtime records any (computing one may fail), each as the
  * extension makes it again in Python; one str alone is the message. */
+/* The raise statement's place, recorded with what it raised: the
+ * extension adds it to the traceback as the function's frame, as a Python
+ * function's raise shows there. */
+static void raise_where(Lower *l, const Node *n) {
+  char *where = arena_alloc(l->f->arena, strlen(l->f->name) + strlen(l->f->filename) + 24);
+  sprintf(where, "%d\x1f%s\x1f%s", n->line, l->f->name, l->f->filename);
+  lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where)}, 1);
+}
+
 static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
   LLVMTypeRef ptr = l->mod->ptr, i32 = l->mod->i32, i64 = l->mod->i64;
   if (args->len == 1 && args->items[0]->ty->kind == TY_STR) {  /* copied by the runtime */
@@ -694,6 +703,7 @@ void lo_stmt(Lower *l, Node *n) {
       raise_args(l, cls, &n->list);
     else
       lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
+    raise_where(l, n);
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;
