@@ -956,7 +956,7 @@ static PyObject *raise_recorded(RtError *e);
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   raise_recorded(e);
-  if (e->status == RT_ERR_RAISE && e->where) add_raise_frame(e->where);
+  if ((e->status == RT_ERR_RAISE || e->status == RT_ERR_ASSERT) && e->where) add_raise_frame(e->where);
   return NULL;
 }
 

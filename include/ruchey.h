@@ -696,8 +696,8 @@ typedef struct RtError {
   RtStatus status;
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
-  const char *where;     /* RT_ERR_RAISE by a raise statement: its place, "line\x1ffunction\x1ffile", for the
-                          * traceback (NULL: none) */
+  const char *where;     /* RT_ERR_RAISE by a raise statement, RT_ERR_ASSERT: its place for the
+                          * traceback, "line\x1ffunction\x1ffile" (NULL: none) */
 } RtError;
 
 /* What a collective gives each thread of a warp (or, the last four, of a

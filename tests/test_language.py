@@ -272,6 +272,7 @@ def raise_in_caller(x):
     y = raise_deep(x)
     if y == 1:
         raise ValueError(f"one {y}")
+    assert y != 2, "two"
     try:
         raise KeyError(y)
     except KeyError:
@@ -279,16 +280,17 @@ def raise_in_caller(x):
     return y
 
 
-def test_the_traceback_ends_at_the_compiled_raise_statement_as_python():
+def test_the_traceback_ends_at_the_compiled_raise_or_assert_as_python():
     import traceback
 
     def last_frames(f, x):
         with pytest.raises(Exception) as info:
             f(x)
         frames = traceback.extract_tb(info.value.__traceback__)
-        return [(fr.filename, fr.name, fr.lineno, fr.line) for fr in frames[-1:]], info.value.args
+        message = str(info.value).split("\n")[0]  # (pytest writes more into a test module's assert messages)
+        return [(fr.filename, fr.name, fr.lineno, fr.line) for fr in frames[-1:]], type(info.value), message
 
-    for x in (1, 3):
+    for x in (1, 2, 3):
         assert last_frames(raise_in_caller, x) == last_frames(raise_in_caller.py_func, x)
     assert raise_in_caller(0) == 0  # a raise caught in compiled code leaves no frame behind
     with pytest.raises(ZeroDivisionError) as info:  # nor do runtime errors after it

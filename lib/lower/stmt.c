@@ -613,13 +613,13 @@ static void lo_return(Lower *l, Node *n) {
 /* raise cls(a, b, ...) of values made at run time: all are computed
  * before the runtime records any (computing one may fail), each as the
  * extension makes it again in Python; one str alone is the message. */
-/* The raise statement's place, recorded with what it raised: the
+/* A raise or assert statement's place, recorded with what it raised: the
  * extension adds it to the traceback as the function's frame, as a Python
  * function's raise shows there. */
-static void raise_where(Lower *l, const Node *n) {
+static const char *where_of(Lower *l, const Node *n) {
   char *where = arena_alloc(l->f->arena, strlen(l->f->name) + strlen(l->f->filename) + 24);
   sprintf(where, "%d\x1f%s\x1f%s", n->line, l->f->name, l->f->filename);
-  lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where)}, 1);
+  return where;
 }
 
 static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
@@ -683,7 +683,7 @@ void lo_stmt(Lower *l, Node *n) {
   case N_BLOCK: lo_block(l, &n->body); break;
   case N_ASSERT: {
     LLVMValueRef ok = lo_truth(l, lo_expr(l, n->cond), n->cond->ty);
-    lo_raise_if(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str);
+    lo_raise_if_at(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str, where_of(l, n));
     break;
   }
   case N_TRY: lo_try(l, n); break;
@@ -703,7 +703,7 @@ void lo_stmt(Lower *l, Node *n) {
       raise_args(l, cls, &n->list);
     else
       lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
-    raise_where(l, n);
+    lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where_of(l, n))}, 1);
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;
