@@ -887,12 +887,34 @@ PyObject *disp_interrupt_caught(int status, PyObject *result) {
   return NULL;
 }
 
+static PyObject *raise_arg(const char **text);
+
+/* A tuple among a raise's arguments: its items up to the tag ')'. */
+static PyObject *raise_tuple(const char **text) {
+  PyObject *items = PyList_New(0), *x, *t = NULL;
+  while (items && **text != ')' && (x = raise_arg(text))) {
+    if (PyList_Append(items, x) < 0) Py_CLEAR(items);
+    Py_DECREF(x);
+  }
+  const char *end = **text == ')' ? strchr(*text, ';') : NULL;
+  if (items && end && !PyErr_Occurred()) {
+    t = PyList_AsTuple(items);
+    *text = end + 1;
+  }
+  Py_XDECREF(items);
+  return t;
+}
+
 /* One argument of a raise's text (rt_raise_arg): a new value, *text moved
  * past it; NULL at the text's end or after an error. */
 static PyObject *raise_arg(const char **text) {
   const char *p = *text, *end = strchr(p, p[0] == 's' ? ':' : ';');
   if (!p[0] || !end) return NULL;
   PyObject *v = NULL;
+  if (p[0] == '(') {
+    *text = end + 1;
+    return raise_tuple(text);
+  }
   if (p[0] == 's') {
     size_t len = strtoull(p + 1, NULL, 10);
     v = PyUnicode_DecodeUTF8(end + 1, (Py_ssize_t)len, "replace");

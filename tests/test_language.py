@@ -261,6 +261,29 @@ def test_raise_gives_the_exception_cpython_would():
 
 
 @njit
+def raise_with_tuples(a, k):
+    if k == 0:
+        raise ValueError("bad shape", a.shape)
+    if k == 1:
+        raise MyError((k, "two", (a.sum(), None)), ())
+    if k == 2:
+        raise IndexError(a.shape, len(a), (True,))
+    return k
+
+
+def test_exceptions_carry_tuples_among_their_arguments_as_python():
+    rng = make_rng(12)
+    for shape in ((3,), (2, 4), (0, 1, 2)):
+        a = rng.standard_normal(shape)
+        for k in range(3 if a.size else 1):
+            with pytest.raises(Exception) as info:
+                raise_with_tuples(a, k)
+            with pytest.raises(Exception) as py_info:
+                raise_with_tuples.py_func(a, k)
+            assert type(info.value) is type(py_info.value) and info.value.args == py_info.value.args
+
+
+@njit
 def raise_deep(x):
     if x > 2:
         raise MyError("deep", x)
