@@ -2571,7 +2571,8 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
-  bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
+  bool lambda = nt == 1 && (is_kind(value, "Lambda") || fe_is_closure(fe, value)) &&
+                is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
   fe->first_value = value;
   Node *rhs = lambda || type ? NULL : fe_expr(fe, value);

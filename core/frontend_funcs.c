@@ -270,8 +270,16 @@ static Node *bind_def(Fe *fe, PyObject *s, PyObject *holder, const char *key, Py
   return n;
 }
 
+static PyObject *closure_entry(Fe *fe, PyObject *e);
+
+/* name = lambda ..., or name = inner where inner reads the function's
+ * variables: another name for it, called as it is. */
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
-  return bind_def(fe, s, target, "id", lambda);
+  if (!is_kind(lambda, "Name")) return bind_def(fe, s, target, "id", lambda);
+  PyObject *id = field(target, "id");
+  Node *n = bind_inner(fe, s, id, closure_entry(fe, lambda), lambda);
+  Py_DECREF(id);
+  return n;
 }
 
 Node *fe_def(Fe *fe, PyObject *s) { return bind_def(fe, s, s, "name", s); }
