@@ -4,7 +4,9 @@
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
  * complex number as Python's repr writes it, from two doubles), %s, %U (a
  * str value, an RtStr), %R (its repr, in a tuple), %L followed by the items' kind ('a' +
- * TypeKind) (an RtList: its repr, as str() of a list writes it), %A followed by a dtype's kind ('a' + TypeKind) and
+ * TypeKind) (an RtList: its repr, as str() of a list writes it), %N (an Optional's
+ * flag: "None" where it is clear, the next directive and its arguments
+ * skipped), %A followed by a dtype's kind ('a' + TypeKind) and
  * ndim ('0' + ndim) (an RtArray, as NumPy's str writes it) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
@@ -242,6 +244,13 @@ static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
       if ((int64_t)a == INT64_MIN) append(line, "NaT", 3);
       else append(line, item, (size_t)snprintf(item, sizeof item, "%lld %s", (long long)a, unit ? unit : "?"));
       p += 2;
+    } else if (!strncmp(p, "%N", 2)) {  /* an Optional's flag: None, its value's directive skipped, where clear */
+      p += 1;
+      if (!a) {
+        append(line, "None", 4);
+        args += p[2] == 'C' ? 2 : 1;      /* %C takes two slots, the others one */
+        p += !strncmp(p + 1, "%ll", 3) ? 4 : 2;  /* %lld, %llu; %g, %h, %f, %C, %s, %U, %R */
+      }
     } else if (!strncmp(p, "%L", 2) && p[2]) {  /* a list (an RtList), its items' kind after: its repr */
       list_repr(line, (const RtList *)(uintptr_t)a, p[2] - 'a');
       p += 2;

@@ -612,6 +612,20 @@ def test_str_and_repr_of_tuples_and_lists_as_python(i, x, s):
     assert_same(texts_of_compounds, i, x, s, i % 2 == 0)
 
 
+@njit
+def texts_of_optionals(x, s, flag):
+    a = None if flag else x
+    b = s if flag else None
+    return str(a), repr(a), f"{a}|{b}", str(b), repr(b)
+
+
+@numba_deviation("numba writes '<object type:...>' for optional values")
+@pytest.mark.parametrize("x,s", list(zip(FLOATS[:6], WIDE_STRINGS[:5] + ["it's"])))
+def test_str_and_repr_of_optional_values_as_python(x, s):
+    for flag in (True, False):
+        assert_same(texts_of_optionals, x, s, flag)
+
+
 @numba_deviation("numba writes '<object type:...>' for lists")
 def test_str_of_list_arguments_as_python():
     @njit

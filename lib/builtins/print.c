@@ -25,6 +25,8 @@ static bool printable(const Type *t) {
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_TIMEDELTA) return false;
     return true;
   }
+  if (t->kind == TY_OPTIONAL)  /* None, or its value: a number, a bool or a str (print.c's %N) */
+    return t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_enum(t->elem));
   if (t->kind == TY_LIST)  /* its items' repr (print.c's list_repr) */
     return !t->elem || t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_complex(t->elem) && !ty_is_enum(t->elem));
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
@@ -38,11 +40,22 @@ static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmember
 static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (host_only(t->fields[i])) return true;
-  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA || t->kind == TY_LIST;
+  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA || t->kind == TY_LIST ||
+         t->kind == TY_OPTIONAL;
+}
+
+/* An argument of print() or str() as it is where it is an Optional (None
+ * is written "None"), not read as its value, which raises TypeError for
+ * None: its type. */
+const Type *ty_printed_arg(Infer *in, Node **x) {
+  if ((*x)->kind == N_UNWRAP && (*x)->lhs->ty && (*x)->lhs->ty->kind == TY_OPTIONAL) *x = (*x)->lhs;
+  else if ((*x)->kind == N_VAR) ty_maybe_none(in, *x);
+  return (*x)->ty;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
+    args[i] = ty_printed_arg(in, &n->list.items[i]);
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
     if (x->kind != N_STRING && !printable_member(args[i]) && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
@@ -83,6 +96,7 @@ static int slots_of(const Type *t) {
     for (int i = 0; i < t->nfields; i++) n += slots_of(t->fields[i]);
     return n;
   }
+  if (t->kind == TY_OPTIONAL) return 1 + slots_of(t->elem);
   return t->kind == TY_NONE || t->kind == TY_DTYPE ? 0 : ty_is_complex(t) ? 2 : 1;
 }
 
@@ -126,6 +140,10 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     put(f, "%m");
     put(f, (char[]){(char)('a' + t->unit), 0});
     slot[(*used)++] = v;
+  } else if (t->kind == TY_OPTIONAL) {  /* %N: None where its flag is clear, else its value's directive */
+    put(f, "%N");
+    slot[(*used)++] = LLVMBuildZExt(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), l->mod->i64, "");
+    print_value(l, f, LLVMBuildExtractValue(l->b, v, 0, ""), t->elem, slot, used, in_tuple);
   } else if (t->kind == TY_LIST) {  /* %L and its items' kind: the list's repr (print.c) */
     put(f, "%L");
     put(f, (char[]){(char)('a' + (t->elem ? t->elem->kind : TY_I64)), 0});

@@ -457,6 +457,7 @@ static bool is_plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_co
 static const Type *ty_str_call(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   bool repr = n->bi->lower == lo_repr;
+  if (n->list.len) args[0] = ty_printed_arg(in, &n->list.items[0]);
   if (n->list.len && !is_str(args[0]) && !is_plain_number(args[0]) && !ty_str_as_printed(args[0], repr))
     return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools, str, None, and tuples and "
                     "lists of them are)", n->bi->name, args[0]->name);
@@ -536,8 +537,8 @@ static LLVMValueRef lo_chr(Lower *l, Node *n) {
  * constant, of the plain subset (fill, align, sign, 0, width, grouping,
  * precision, type); others are refused naming them. */
 static const Type *ty_format(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
   Node *spec = n->list.len > 1 ? n->list.items[1] : NULL;
+  const Type *t = spec && spec->kind == N_STRING && *spec->str ? args[0] : ty_printed_arg(in, &n->list.items[0]);
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   if (spec && spec->kind != N_STRING) return ty_error(in, spec, "format()'s spec must be a constant string");
   int kind = is_str(t) ? 2 : ty_is_float(t) ? 1 : (ty_is_int(t) || t->kind == TY_BOOL) ? 0 : -1;
