@@ -3,10 +3,11 @@
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
  * ("(1, 2.5)", "(1,)"), lists of numbers, bools and strs as their repr
- * ("[1, 'a']", the same text str() of them makes); a timedelta64 as NumPy's str() ("3 days", NaT); a number class (type(x), numpy.int32) as its
- * name, as Numba prints it; floats as Python and NumPy
- * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
- * prints them in kernels (%f). The format is made here; the GPU's vprintf
+ * ("[1, 'a']", the same text str() of them makes), an Optional as None
+ * or its value; a timedelta64 as NumPy's str() ("3 days", NaT); a number
+ * class (type(x), numpy.int32) as its name, as Numba prints it; floats as
+ * Python and NumPy write them in @njit code (repr: %g, %h for float32) and
+ * as numba-cuda prints them in kernels (%f). The format is made here; the GPU's vprintf
  * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
  * an @njit function's written to sys.stdout at once) fills it in.
  */
