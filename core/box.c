@@ -6,6 +6,7 @@
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL ruchey_ARRAY_API
 #include "core.h"
+#include <frameobject.h>  /* PyFrame_New: a compiled raise's traceback entry */
 #include "containers.h"
 #include "rtstr.h"
 #include "rtgen.h"
@@ -887,12 +888,34 @@ PyObject *disp_interrupt_caught(int status, PyObject *result) {
   return NULL;
 }
 
+static PyObject *raise_arg(const char **text);
+
+/* A tuple among a raise's arguments: its items up to the tag ')'. */
+static PyObject *raise_tuple(const char **text) {
+  PyObject *items = PyList_New(0), *x, *t = NULL;
+  while (items && **text != ')' && (x = raise_arg(text))) {
+    if (PyList_Append(items, x) < 0) Py_CLEAR(items);
+    Py_DECREF(x);
+  }
+  const char *end = **text == ')' ? strchr(*text, ';') : NULL;
+  if (items && end && !PyErr_Occurred()) {
+    t = PyList_AsTuple(items);
+    *text = end + 1;
+  }
+  Py_XDECREF(items);
+  return t;
+}
+
 /* One argument of a raise's text (rt_raise_arg): a new value, *text moved
  * past it; NULL at the text's end or after an error. */
 static PyObject *raise_arg(const char **text) {
   const char *p = *text, *end = strchr(p, p[0] == 's' ? ':' : ';');
   if (!p[0] || !end) return NULL;
   PyObject *v = NULL;
+  if (p[0] == '(') {
+    *text = end + 1;
+    return raise_tuple(text);
+  }
   if (p[0] == 's') {
     size_t len = strtoull(p + 1, NULL, 10);
     v = PyUnicode_DecodeUTF8(end + 1, (Py_ssize_t)len, "replace");
@@ -933,8 +956,34 @@ static PyObject *disp_raise_args(PyObject *cls, const char *text) {
   return NULL;
 }
 
+/* A traceback entry for the compiled function's raise statement (where:
+ * "line\x1ffunction\x1ffile"), as the interpreter adds one for each frame
+ * an exception leaves: a frame of an empty code object at that line. */
+static void add_raise_frame(const char *where) {
+  char *end;
+  long line = strtol(where, &end, 10);
+  const char *func = end + 1, *file = strchr(func, '\x1f');
+  if (*end != '\x1f' || !file) return;
+  PyObject *name = PyUnicode_FromStringAndSize(func, file - func), *globals = PyDict_New();
+  PyCodeObject *code = name && globals ? PyCode_NewEmpty(file + 1, PyUnicode_AsUTF8(name), (int)line) : NULL;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyFrameObject *frame = code ? PyFrame_New(PyThreadState_Get(), code, globals, NULL) : NULL;
+  PyErr_Restore(type, value, tb);
+  if (frame) PyTraceBack_Here(frame);
+  Py_XDECREF(frame); Py_XDECREF(code); Py_XDECREF(globals); Py_XDECREF(name);
+}
+
+static PyObject *raise_recorded(RtError *e);
+
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
+  raise_recorded(e);
+  if ((e->status == RT_ERR_RAISE || e->status == RT_ERR_ASSERT) && e->where) add_raise_frame(e->where);
+  return NULL;
+}
+
+static PyObject *raise_recorded(RtError *e) {
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
     *core_interrupted = 0;
     if (PyErr_CheckSignals() < 0) return NULL;

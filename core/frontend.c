@@ -2375,17 +2375,23 @@ static bool fn_walk(Fe *fe, PyObject *e, bool is_filter, FnWalk *w) {
   if (PyList_GET_SIZE(kws) || n < 1 || (is_filter && n != 1)) {
     fe_error(fe, e, is_filter ? "filter() takes a function (or None) and one iterable"
                               : "map() takes a function and at least one iterable, and no keywords");
-  } else if (n > 1 && !name_is_builtin(fe, "zip", e)) {
+  } else if ((n > 1 || fe_has_starred(e)) && !name_is_builtin(fe, "zip", e)) {
     fe_error(fe, e, "map() of several iterables walks them with zip, which a global of this module shadows");
   } else {
+    /* map(f, *t): walked as zip(*t), each item (a tuple) spread into f's arguments */
+    bool spread = !is_filter && fe_has_starred(e);
     PyObject *f = PyList_GET_ITEM(args, 0), *loads, *seqs = PyList_GetSlice(args, 1, n + 1);
-    w->target = hidden_target(fe, n, e, &loads);
+    w->target = hidden_target(fe, spread ? 1 : n, e, &loads);
     if (w->target && seqs)
-      w->iter = n == 1 ? Py_NewRef(PyList_GET_ITEM(seqs, 0))
-                       : ast_node("Call", Py_BuildValue("{s:N,s:O,s:[]}", "func", name_ast("zip", "Load", e), "args", seqs,
-                                                        "keywords"), e);
+      w->iter = n == 1 && !spread ? Py_NewRef(PyList_GET_ITEM(seqs, 0))
+                                  : ast_node("Call", Py_BuildValue("{s:N,s:O,s:[]}", "func", name_ast("zip", "Load", e), "args",
+                                                                   seqs, "keywords"), e);
     PyObject *first = loads ? PyList_GET_ITEM(loads, 0) : NULL;
-    if (first && !is_filter) {
+    if (first && spread) {
+      PyObject *load = ast_node("Load", PyDict_New(), e);
+      PyObject *star = load ? ast_node("Starred", Py_BuildValue("{s:O,s:N}", "value", first, "ctx", load), e) : NULL;
+      w->item = star ? ast_node("Call", Py_BuildValue("{s:O,s:[N],s:[]}", "func", f, "args", star, "keywords"), e) : NULL;
+    } else if (first && !is_filter) {
       w->item = ast_node("Call", Py_BuildValue("{s:O,s:O,s:[]}", "func", f, "args", loads, "keywords"), e);
     } else if (first) {
       w->item = Py_NewRef(first);
@@ -2565,7 +2571,8 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
-  bool lambda = nt == 1 && is_kind(value, "Lambda") && is_kind(PyList_GET_ITEM(targets, 0), "Name");
+  bool lambda = nt == 1 && (is_kind(value, "Lambda") || fe_is_closure(fe, value)) &&
+                is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
   fe->first_value = value;
   Node *rhs = lambda || type ? NULL : fe_expr(fe, value);
@@ -2802,16 +2809,41 @@ static Node *walk_enumerate(Fe *fe, Walk *w, PyObject *it) {
 }
 
 /* zip(a, b, ...): a tuple of their elements, to the shortest. */
+/* zip(..., *t, ...)'s part for *t: the tuple of the items of t's sequences
+ * at the counter, t's length and items known once typed (tuples.c). */
+static Node *walk_spread(Fe *fe, Walk *w, PyObject *starred) {
+  PyObject *value = field(starred, "value");
+  Node *seqs = fe_expr(fe, value);
+  int var = seqs ? evaluated_once(fe, w, value, seqs) : -1;
+  Node *part = NULL;
+  if (var >= 0) {
+    Node *use = var_node(fe, var, value), *at[2] = {var_node(fe, var, value), var_node(fe, w->k, value)};
+    w->len[w->nlen++] = call_node(fe, value, "zip spread len", &use, 1);
+    part = call_node(fe, value, "zip spread at", at, 2);
+  }
+  Py_DECREF(value);
+  return part;
+}
+
+/* zip(a, b, ...): the tuple of each sequence's item; with *t among them,
+ * the sum of the tuples each run of arguments makes, as Python spreads t. */
 static Node *walk_zip(Fe *fe, Walk *w, PyObject *it) {
   PyObject *args = field(it, "args"), *kws = field(it, "keywords");
   Node *t = NULL;
   int na = (int)PyList_GET_SIZE(args);
+  bool spread = fe_has_starred(it);
   if (PyList_GET_SIZE(kws))
     fe_error(fe, it, "zip() keyword arguments (strict=) are not supported");
-  else if ((t = tuple_node(fe, it, na)) && na == 0)
+  else if ((t = tuple_node(fe, it, spread ? 0 : na)) && na == 0)
     w->len[w->nlen++] = int_node(fe, it, 0);  /* zip() yields nothing, as Python's */
-  for (int i = 0; t && i < na; i++)
+  for (int i = 0; t && !spread && i < na; i++)
     if (!(t->list.items[i] = walk_element(fe, w, PyList_GET_ITEM(args, i), NULL))) t = NULL;
+  for (int i = 0; t && spread && i < na; i++) {
+    PyObject *a = PyList_GET_ITEM(args, i);
+    Node *part = is_kind(a, "Starred") ? walk_spread(fe, w, a) : tuple_node(fe, a, 1);
+    if (part && part->kind == N_TUPLE && !(part->list.items[0] = walk_element(fe, w, a, NULL))) part = NULL;
+    t = part ? (i ? binop_node(fe, a, OP_ADD, t, part) : part) : NULL;
+  }
   Py_DECREF(args); Py_DECREF(kws);
   return t;
 }

@@ -270,8 +270,16 @@ static Node *bind_def(Fe *fe, PyObject *s, PyObject *holder, const char *key, Py
   return n;
 }
 
+static PyObject *closure_entry(Fe *fe, PyObject *e);
+
+/* name = lambda ..., or name = inner where inner reads the function's
+ * variables: another name for it, called as it is. */
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) {
-  return bind_def(fe, s, target, "id", lambda);
+  if (!is_kind(lambda, "Name")) return bind_def(fe, s, target, "id", lambda);
+  PyObject *id = field(target, "id");
+  Node *n = bind_inner(fe, s, id, closure_entry(fe, lambda), lambda);
+  Py_DECREF(id);
+  return n;
 }
 
 Node *fe_def(Fe *fe, PyObject *s) { return bind_def(fe, s, s, "name", s); }
@@ -360,6 +368,12 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     Py_DECREF(id);
   }
   Node *n = new_node(fe, N_CALL, e);
+  if (entry && fe_has_starred(e)) {  /* (lambda a, b: ...)(*t), as map(f, *t) calls f */
+    n->bi = core_builtin_named("a ruchey function");
+    if (PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)))
+      return fe_error(fe, e, "a call with *args of a lambda that reads the function's variables is not supported");
+    return fe_bind_spread_call(fe, e, n, PyTuple_GET_ITEM(entry, 0), fe_spread_args(fe, e)) ? n : NULL;
+  }
   if (entry) {
     n->bi = core_builtin_named("a ruchey function");
     if (!fe_call_args(fe, e, n, 0)) return NULL;

@@ -105,6 +105,8 @@ void rt_raise_arg(int32_t tag, int64_t bits);  /* 'i' 'u' 'b' an integer, 'f' a 
 void rt_raise_arg_str(const RtStr *s);
 const char *rt_raise_args_text(void);
 int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */
+int32_t rt_str_from_utf8(RtStr **out, char *text);  /* malloc'd UTF-8 text (freed) as a str */
+int32_t rt_format_str(RtStr **out, const char *fmt, const uint64_t *args);  /* print()'s format filled in, as a str */
 int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n);  /* a '<Un' element as a str */
 void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s);  /* a str stored into a '<Un' element */
 int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */

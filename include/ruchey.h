@@ -704,6 +704,8 @@ typedef struct RtError {
   RtStatus status;
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
+  const char *where;     /* RT_ERR_RAISE by a raise statement, RT_ERR_ASSERT: its place for the
+                          * traceback, "line\x1ffunction\x1ffile" (NULL: none) */
 } RtError;
 
 /* What a collective gives each thread of a warp (or, the last four, of a
@@ -1130,6 +1132,7 @@ void rt_set_routine(const char *name, void *fn);
 void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
 void rt_raise(void *cls, const char *msg);
+void rt_raise_where(const char *where);  /* the place of the raise just recorded (RtError.where) */
 /* runtime.c: except clauses; whether the error raised is one of base's (a
  * Python class) subclasses, found by the extension's matcher */
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base));

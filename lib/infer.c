@@ -1461,7 +1461,9 @@ static void ty_if(Infer *in, Node *n) {
  * in Python (lowered by raise_args) -- a str, a number, a bool, None, a
  * datetime64 or timedelta64. */
 static bool raisable(const Type *t) {
-  return t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t) ||
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)  /* raise ValueError("bad shape", a.shape) */
+    if (!raisable(t->fields[i])) return false;
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t) ||
          ty_is_time(t);
 }
 
@@ -1470,7 +1472,7 @@ static void ty_raise_args(Infer *in, Node *n) {
     const Type *t = ty_expr(in, n->list.items[i]);
     if (t && !raisable(t))
       ty_error(in, n->list.items[i], "an exception's arguments in compiled code are str, int, float, bool, None or "
-               "datetime64 values, got %s: write str(...) or an f-string", t->name);
+               "datetime64 values or tuples of them, got %s: write str(...) or an f-string", t->name);
   }
 }
 

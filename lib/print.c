@@ -3,7 +3,10 @@
  * The format (builtins/print.c) holds only %lld, %llu, %f, %g (a double as
  * Python's repr writes it), %h (a float32 as NumPy writes it), %C (a
  * complex number as Python's repr writes it, from two doubles), %s, %U (a
- * str value, an RtStr), %R (its repr, in a tuple), %A followed by a dtype's kind ('a' + TypeKind) and
+ * str value, an RtStr), %R (its repr, in a tuple), %L followed by the items' kind ('a' +
+ * TypeKind) (an RtList: its repr, as str() of a list writes it), %N (an Optional's
+ * flag: "None" where it is clear, the next directive and its arguments
+ * skipped), %A followed by a dtype's kind ('a' + TypeKind) and
  * ndim ('0' + ndim) (an RtArray, as NumPy's str writes it) and %%,
  * each directive taking the next 8-byte argument (%C two). A line of @njit code
  * goes to the print sink (Python's sys.stdout) at once. A kernel's lines go to a
@@ -22,6 +25,7 @@
 
 #include "ruchey.h"
 #include "rtstr.h"
+#include "containers.h"
 
 typedef struct Buffer {
   char *text;
@@ -152,21 +156,46 @@ static void bytes_repr(Buffer *line, const RtArray *b) {
   append(line, &quote, 1);
 }
 
-void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
-  Buffer line = {0};
+/* Python's repr of each item of a list of numbers, bools or strs, the
+ * items' TypeKind given: [1, 2.5, 'a'], as str() of a list writes it. */
+static void list_repr(Buffer *line, const RtList *list, int32_t kind) {
+  char item[64];
+  append(line, "[", 1);
+  for (int64_t i = 0; i < list->len; i++) {
+    const char *p = list->data + i * list->itemsize;
+    if (i) append(line, ", ", 2);
+    if (kind == TY_STR) {
+      char *text = rt_str_repr(*(RtStr *const *)p);
+      if (text) append(line, text, strlen(text));
+      free(text);
+    } else if (kind == TY_BOOL) {
+      append(line, *p ? "True" : "False", *p ? 4 : 5);
+    } else if (kind == TY_F16 || kind == TY_F32 || kind == TY_F64) {
+      append(line, item, float_repr(item, rt_item_double(kind, p), kind != TY_F64));
+    } else {
+      int64_t v = rt_item_int(kind, p);
+      append(line, item, (size_t)(kind == TY_U64 ? snprintf(item, sizeof item, "%llu", (unsigned long long)v)
+                                                 : snprintf(item, sizeof item, "%lld", (long long)v)));
+    }
+  }
+  append(line, "]", 1);
+}
+
+/* fmt filled in from args into line (the directives above). */
+static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
   char item[128];
   for (const char *p = fmt; *p; p++) {
     if (*p != '%') {
-      append(&line, p, 1);
+      append(line, p, 1);
       continue;
     }
     uint64_t a = 0;
     if (p[1] != '%') a = *args++;
     if (!strncmp(p, "%lld", 4)) {
-      append(&line, item, (size_t)snprintf(item, sizeof item, "%lld", (long long)a));
+      append(line, item, (size_t)snprintf(item, sizeof item, "%lld", (long long)a));
       p += 3;
     } else if (!strncmp(p, "%llu", 4)) {
-      append(&line, item, (size_t)snprintf(item, sizeof item, "%llu", (unsigned long long)a));
+      append(line, item, (size_t)snprintf(item, sizeof item, "%llu", (unsigned long long)a));
       p += 3;
     } else if (!strncmp(p, "%f", 2)) {
       double d;
@@ -175,35 +204,35 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
       char *big = malloc((size_t)n + 1);
       if (big) {
         snprintf(big, (size_t)n + 1, "%f", d);
-        append(&line, big, (size_t)n);
+        append(line, big, (size_t)n);
         free(big);
       }
       p += 1;
     } else if (!strncmp(p, "%g", 2) || !strncmp(p, "%h", 2)) {
       double d;
       memcpy(&d, &a, sizeof d);
-      append(&line, item, float_repr(item, d, p[1] == 'h'));
+      append(line, item, float_repr(item, d, p[1] == 'h'));
       p += 1;
     } else if (!strncmp(p, "%C", 2)) {
       double re, im;
       uint64_t b = *args++;
       memcpy(&re, &a, sizeof re);
       memcpy(&im, &b, sizeof im);
-      append(&line, item, complex_repr(item, re, im));
+      append(line, item, complex_repr(item, re, im));
       p += 1;
     } else if (!strncmp(p, "%A", 2) && p[2] && p[3]) {  /* an array: its kind and ndim follow (print_array.c) */
       char *text = rt_array_str((const RtArray *)(uintptr_t)a, p[3] - '0', p[2] - 'a', float32_sci);
-      if (text) append(&line, text, strlen(text));
+      if (text) append(line, text, strlen(text));
       free(text);
       p += 3;
     } else if (!strncmp(p, "%U", 2) || !strncmp(p, "%R", 2)) {  /* a str value (an RtStr), or its repr */
       size_t n = 0;
       char *text = p[1] == 'U' ? rt_str_utf8((const RtStr *)(uintptr_t)a, &n) : rt_str_repr((const RtStr *)(uintptr_t)a);
-      if (text) append(&line, text, p[1] == 'U' ? n : strlen(text));
+      if (text) append(line, text, p[1] == 'U' ? n : strlen(text));
       free(text);
       p += 1;
     } else if (!strncmp(p, "%Y", 2)) {  /* a bytes value: its repr, as print writes it */
-      bytes_repr(&line, (const RtArray *)(uintptr_t)a);
+      bytes_repr(line, (const RtArray *)(uintptr_t)a);
       p += 1;
     } else if (!strncmp(p, "%m", 2) && p[2]) {  /* a timedelta64's count, its unit's code after: as NumPy's str() */
       static const char *const units[TU_COUNT] = {
@@ -212,18 +241,33 @@ void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
         [TU_ns] = "nanoseconds", [TU_ps] = "picoseconds", [TU_fs] = "femtoseconds", [TU_as] = "attoseconds",
         [TU_GENERIC] = "generic time units"};
       const char *unit = p[2] - 'a' >= 0 && p[2] - 'a' < TU_COUNT ? units[p[2] - 'a'] : NULL;
-      if ((int64_t)a == INT64_MIN) append(&line, "NaT", 3);
-      else append(&line, item, (size_t)snprintf(item, sizeof item, "%lld %s", (long long)a, unit ? unit : "?"));
+      if ((int64_t)a == INT64_MIN) append(line, "NaT", 3);
+      else append(line, item, (size_t)snprintf(item, sizeof item, "%lld %s", (long long)a, unit ? unit : "?"));
+      p += 2;
+    } else if (!strncmp(p, "%N", 2)) {  /* an Optional's flag: None, its value's directive skipped, where clear */
+      p += 1;
+      if (!a) {
+        append(line, "None", 4);
+        args += p[2] == 'C' ? 2 : 1;      /* %C takes two slots, the others one */
+        p += !strncmp(p + 1, "%ll", 3) ? 4 : 2;  /* %lld, %llu; %g, %h, %f, %C, %s, %U, %R */
+      }
+    } else if (!strncmp(p, "%L", 2) && p[2]) {  /* a list (an RtList), its items' kind after: its repr */
+      list_repr(line, (const RtList *)(uintptr_t)a, p[2] - 'a');
       p += 2;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
-      append(&line, s, strlen(s));
+      append(line, s, strlen(s));
       p += 1;
     } else {  /* %% */
-      append(&line, "%", 1);
+      append(line, "%", 1);
       p += 1;
     }
   }
+}
+
+void rt_print(const char *fmt, const uint64_t *args, bool buffered) {
+  Buffer line = {0};
+  format_line(&line, fmt, args);
   if (buffered) append(&lines, line.text, line.len);
   else if (print_sink) print_sink(line.text, line.len);
   else write_out(line.text, line.len);
@@ -276,6 +320,18 @@ void rt_print_write_out(void) {
   }
   npieces = 0;
   pthread_mutex_unlock(&pieces_lock);
+}
+
+/* str(x) of a value print() writes (a tuple, a list, None...): its text as print's format makes it. */
+int32_t rt_format_str(RtStr **out, const char *fmt, const uint64_t *args) {
+  Buffer text = {0};
+  format_line(&text, fmt, args);
+  append(&text, "", 1);  /* the final NUL */
+  if (text.len == 0 || text.text[text.len - 1]) {  /* out of memory along the way */
+    free(text.text);
+    text.text = NULL;
+  }
+  return rt_str_from_utf8(out, text.text);
 }
 
 /* Python's repr of a float (single: NumPy's str of a float32), for str(x) (strings.c). */

@@ -194,6 +194,7 @@ void rt_set_error(int status, const char *msg) {
   last_error.status = (RtStatus)status;
   last_error.msg = msg;
   last_error.exc_class = NULL;
+  last_error.where = NULL;
 }
 
 /* set_num_threads(n) in compiled code: as pool_set_num_threads, with
@@ -367,7 +368,10 @@ void rt_raise(void *cls, const char *msg) {
   last_error.status = RT_ERR_RAISE;
   last_error.msg = msg;
   last_error.exc_class = cls;
+  last_error.where = NULL;
 }
+
+void rt_raise_where(const char *where) { last_error.where = where; }
 
 RtError *rt_last_error(void) { return &last_error; }
 
@@ -379,6 +383,7 @@ void rt_error_save(RtError *dst) {
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     dst->msg = last_error.msg;
     dst->exc_class = last_error.exc_class;
+    dst->where = last_error.where;
   }
 }
 
@@ -495,6 +500,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_recursion_error", (void *)rt_recursion_error, ctx);
   define("_setjmp", (void *)_setjmp, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
+  define("rt_raise_where", (void *)rt_raise_where, ctx);
   define("rt_objmode", (void *)rt_objmode, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);
@@ -544,6 +550,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_fiber_collective", (void *)rt_fiber_collective, ctx);
   define("rt_block_shared", (void *)rt_block_shared, ctx);
   define("rt_print", (void *)rt_print, ctx);
+  define("rt_format_str", (void *)rt_format_str, ctx);
   define("rt_grid_run", (void *)rt_grid_run, ctx);
   define("rt_grid_sync", (void *)rt_grid_sync, ctx);
   define("rt_fiber_grid_sync", (void *)rt_fiber_grid_sync, ctx);

@@ -424,15 +424,17 @@ void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s) {
   memset(chars + k, 0, sizeof(uint32_t) * (size_t)(n - k));
 }
 
-/* repr(s) as a str */
-int32_t rt_str_repr_of(RtStr **out, const RtStr *s) {
-  char *text = rt_str_repr(s);
+/* text (malloc'd UTF-8, freed here; NULL: out of memory) as a str */
+int32_t rt_str_from_utf8(RtStr **out, char *text) {
   int64_t n = text ? rt_str_decode(text, (int64_t)strlen(text), NULL) : 0;
   RtStr *r = text ? rt_str_alloc(n) : NULL;
   if (r) rt_str_decode(text, (int64_t)strlen(text), r->data);
   free(text);
   return give(out, r);
 }
+
+/* repr(s) as a str */
+int32_t rt_str_repr_of(RtStr **out, const RtStr *s) { return rt_str_from_utf8(out, rt_str_repr(s)); }
 
 static int32_t fail(int status, const char *fmt, const RtStr *s) {
   static _Thread_local char text[1200];

@@ -500,6 +500,22 @@ def test_capturing_lambda_as_value_refused():
         njit(leak)(1.0, 2.0)
 
 
+@njit
+def closure_aliases(x, k):
+    def shift(a):
+        return a + k
+    f = shift  # another name for the closure, called as it is
+    g = lambda a: a * k  # noqa: E731
+    h = g
+    return f(x), h(f(x)), [f(v) for v in range(3)]
+
+
+def test_a_closure_under_another_name_is_called_as_python():
+    rng = make_rng(31)
+    for x, k in zip(rng.standard_normal(5), rng.integers(-5, 5, 5)):
+        assert_same(closure_aliases, float(x), int(k))
+
+
 @numba_deviation("numba's error or message differs")
 def test_python_function_argument_refused_clearly():
     with pytest.raises(TypeError, match="argument 1 of type 'function' is not supported"):

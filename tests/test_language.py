@@ -260,6 +260,67 @@ def test_raise_gives_the_exception_cpython_would():
         assert str(info.value) == str(py_info.value) and msg in str(info.value)
 
 
+@njit
+def raise_with_tuples(a, k):
+    if k == 0:
+        raise ValueError("bad shape", a.shape)
+    if k == 1:
+        raise MyError((k, "two", (a.sum(), None)), ())
+    if k == 2:
+        raise IndexError(a.shape, len(a), (True,))
+    return k
+
+
+def test_exceptions_carry_tuples_among_their_arguments_as_python():
+    rng = make_rng(12)
+    for shape in ((3,), (2, 4), (0, 1, 2)):
+        a = rng.standard_normal(shape)
+        for k in range(3 if a.size else 1):
+            with pytest.raises(Exception) as info:
+                raise_with_tuples(a, k)
+            with pytest.raises(Exception) as py_info:
+                raise_with_tuples.py_func(a, k)
+            assert type(info.value) is type(py_info.value) and info.value.args == py_info.value.args
+
+
+@njit
+def raise_deep(x):
+    if x > 2:
+        raise MyError("deep", x)
+    return x
+
+
+@njit
+def raise_in_caller(x):
+    y = raise_deep(x)
+    if y == 1:
+        raise ValueError(f"one {y}")
+    assert y != 2, "two"
+    try:
+        raise KeyError(y)
+    except KeyError:
+        pass
+    return y
+
+
+def test_the_traceback_ends_at_the_compiled_raise_or_assert_as_python():
+    import traceback
+
+    def last_frames(f, x):
+        with pytest.raises(Exception) as info:
+            f(x)
+        frames = traceback.extract_tb(info.value.__traceback__)
+        message = str(info.value).split("\n")[0]  # (pytest writes more into a test module's assert messages)
+        return [(fr.filename, fr.name, fr.lineno, fr.line) for fr in frames[-1:]], type(info.value), message
+
+    for x in (1, 2, 3):
+        assert last_frames(raise_in_caller, x) == last_frames(raise_in_caller.py_func, x)
+    assert raise_in_caller(0) == 0  # a raise caught in compiled code leaves no frame behind
+    with pytest.raises(ZeroDivisionError) as info:  # nor do runtime errors after it
+        njit(lambda d: 1 // d)(0)
+    assert traceback.extract_tb(info.value.__traceback__)[-1].name != "raise_in_caller"
+
+
 def test_builtins_abs_min_max_int_float_bool_round():
     @njit
     def builtins(x, y):

@@ -170,6 +170,44 @@ def test_lists_and_dicts_are_true_when_not_empty(n):
     assert_same(truth_of_containers, n)
 
 
+# ---------------------------------------------------------------- zip(*t) and map(f, *t)
+
+@njit
+def scaled(x, y, w):
+    return (x - y) * w
+
+
+@njit
+def spread_walks(a, b, *more):
+    t = (a, b)
+    s = 0.0
+    for x, y in zip(*t):  # a tuple variable
+        s += x * y
+    for i, xs in enumerate(zip(*more)):  # the function's *args: one item per argument
+        s += i * xs[0] * xs[-1]
+    rows = [(x, n, z) for x, (n, z) in zip(a, zip(range(len(b) - 1, -1, -1), *more[:1]))]
+    mixed = list(zip(range(3), *more, *t))
+    mapped = list(map(lambda x, y: x * 2.0 + y, *t))
+    weighted = list(map(scaled, a, *more[:1], *t[1:]))
+    return s, rows, mixed, mapped, weighted, sum(map(lambda x, y: x - y, *t), 0.0), list(zip(*()))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 40])
+def test_zip_and_map_spread_a_tuple_of_sequences_as_python(n):
+    a, b = arrays("spread", n)
+    assert_same(spread_walks, a, b, b)
+    assert_same(spread_walks, a, b, a[::-1].copy(), b)
+    assert_same(spread_walks, b, a, a, b, a)
+
+
+def test_zip_of_a_spread_list_is_a_typing_error():
+    @njit
+    def rows(seqs):
+        return list(zip(*seqs))
+    with pytest.raises(ruchey.TypingError, match=r"take a tuple of sequences"):
+        rows(ruchey.typed.List([np.arange(3.0), np.arange(2.0)]))
+
+
 # ---------------------------------------------------------------- errors
 
 @pytest.mark.parametrize("body, message", [

@@ -121,6 +121,32 @@ def test_strings_in_tuples_print_as_strings_not_dtypes(capsys):
         assert printed(capsys, show_tuples_of_strings, x, n) == printed(capsys, show_tuples_of_strings.py_func, x, n)
 
 
+@ruchey.njit
+def show_lists(x, n, s):
+    print([x, x / 3], [n], [s, s + "'"], ([n, n // 2], s), [True, n > 0], [n for n in range(0)])
+
+
+@pytest.mark.parametrize("x", SPECIAL[:8] + random_floats(5))
+def test_lists_print_as_python_writes_them(capsys, x):
+    for n, s in [(0, ""), (-7, "it's"), (2**62, "é\t")]:
+        assert printed(capsys, show_lists, float(x), n, s) == printed(capsys, show_lists.py_func, float(x), n, s)
+
+
+@ruchey.njit
+def show_optionals(x, n, s, flag):
+    a = None if flag else x
+    b = n if flag else None
+    c = None if n > 0 else s
+    print(a, b, c, "end")
+
+
+@pytest.mark.parametrize("x", SPECIAL[:6] + random_floats(3))
+def test_optional_values_print_none_or_their_value(capsys, x):
+    for n, s, flag in [(0, "", True), (-7, "it's", False), (2**62, "é", True), (3, "s", False)]:
+        args = (float(x), n, s, flag)
+        assert printed(capsys, show_optionals, *args) == printed(capsys, show_optionals.py_func, *args)
+
+
 def test_a_tuple_holding_an_array_is_a_clear_typing_error():
     @ruchey.njit
     def f(a):

@@ -591,6 +591,69 @@ def test_bad_floats_raise_value_error_as_python(s):
     raises_same(parse_float, s)
 
 
+# ---------------------------------------------------------------- str() and repr() of tuples and lists
+
+@njit
+def texts_of_compounds(i, x, s, b):
+    t = (i, x, s, b, None)
+    lst = [i, i // 3]
+    floats = [x, x / 3]
+    strs = [s, s + "'"]
+    flags = [b, not b]
+    empty = [i for i in range(0)]
+    return (str(t), repr(t), str((i,)), str(()), str(((i, s), (x,))), str(lst), repr(floats), str(strs),
+            repr(strs), str(flags), str(empty), str(None), str(complex(x, i)), f"{t} / {lst} / {strs}",
+            format(floats), str((lst, s)))
+
+
+@numba_deviation("numba writes '<object type:...>' for tuples and lists")
+@pytest.mark.parametrize("i,x,s", list(zip(NUMBERS[:8], FLOATS[:8], WIDE_STRINGS[:8] + ["it's", 'say "hi"'])))
+def test_str_and_repr_of_tuples_and_lists_as_python(i, x, s):
+    assert_same(texts_of_compounds, i, x, s, i % 2 == 0)
+
+
+@njit
+def texts_of_optionals(x, s, flag):
+    a = None if flag else x
+    b = s if flag else None
+    return str(a), repr(a), f"{a}|{b}", str(b), repr(b)
+
+
+@numba_deviation("numba writes '<object type:...>' for optional values")
+@pytest.mark.parametrize("x,s", list(zip(FLOATS[:6], WIDE_STRINGS[:5] + ["it's"])))
+def test_str_and_repr_of_optional_values_as_python(x, s):
+    for flag in (True, False):
+        assert_same(texts_of_optionals, x, s, flag)
+
+
+@numba_deviation("numba writes '<object type:...>' for lists")
+def test_str_of_list_arguments_as_python():
+    @njit
+    def text(a):
+        return str(a), repr(a), f"{a}"
+
+    rng = make_rng(7)
+    for n in (1, 5):
+        for items in (rng.integers(-2**63, 2**63, n).tolist(), (rng.standard_normal(n) * 1e10).tolist(),
+                      [math.nan, -0.0, math.inf][:n], (rng.random(n) < 0.5).tolist(), WIDE_STRINGS[:n]):
+            assert text(items) == text.py_func(items)
+
+
+@numba_deviation("numba writes '<object type:...>' for any value")
+def test_str_of_unsupported_values_is_a_typing_error():
+    @njit
+    def nested_lists(a):
+        return str([[a], [a]])
+
+    @njit
+    def dict_text(k):
+        return repr({k: 1})
+    with pytest.raises(ruchey.TypingError, match="str"):
+        nested_lists(1)
+    with pytest.raises(ruchey.TypingError, match="repr"):
+        dict_text(1)
+
+
 # ---------------------------------------------------------------- f-strings
 
 @njit

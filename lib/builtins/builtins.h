@@ -64,6 +64,11 @@ static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? 
 static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
 
 /* lists.c: min(x) and max(x) of one typed list */
+/* print.c: str() and repr() of what print() writes beyond numbers and strs (tuples, lists, None...) */
+bool ty_str_as_printed(const Type *t, bool repr);
+const Type *ty_printed_arg(Infer *in, Node **x);  /* an Optional argument as it is, not its value */
+LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool repr);
+
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_list_minmax(Lower *l, Node *n);
 

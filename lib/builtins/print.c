@@ -2,19 +2,22 @@
  * spaces, then a newline; ints as %lld (%llu unsigned), bools as
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
- * ("(1, 2.5)", "(1,)"); a timedelta64 as NumPy's str() ("3 days", NaT); a number class (type(x), numpy.int32) as its
- * name, as Numba prints it; floats as Python and NumPy
- * write them in @njit code (repr: %g, %h for float32) and as numba-cuda
- * prints them in kernels (%f). The format is made here; the GPU's vprintf
+ * ("(1, 2.5)", "(1,)"), lists of numbers, bools and strs as their repr
+ * ("[1, 'a']", the same text str() of them makes), an Optional as None
+ * or its value; a timedelta64 as NumPy's str() ("3 days", NaT); a number
+ * class (type(x), numpy.int32) as its name, as Numba prints it; floats as
+ * Python and NumPy write them in @njit code (repr: %g, %h for float32) and
+ * as numba-cuda prints them in kernels (%f). The format is made here; the GPU's vprintf
  * or the CPU's rt_print (print.c: a kernel's lines kept together by block,
  * an @njit function's written to sys.stdout at once) fills it in.
  */
 #include "builtins/builtins.h"
 
 /* Whether print() writes values of type t: numbers, bools, None, strings,
- * bytes, arrays of numbers and bools (not in kernels), and tuples of
- * numbers, bools, None, strings and bytes (a tuple writes its items' repr,
- * which print does not make for arrays). */
+ * bytes, arrays of numbers and bools, lists of numbers, bools and strings
+ * (not in kernels), and tuples of numbers, bools, None, strings, bytes and
+ * such lists (a tuple writes its items' repr, which print does not make
+ * for arrays). */
 static bool printable(const Type *t) {
   if (t->kind == TY_TIMEDELTA) return true;  /* as NumPy's str(): "3 days" (a tuple's item, its repr, is refused) */
   if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
@@ -23,6 +26,10 @@ static bool printable(const Type *t) {
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_TIMEDELTA) return false;
     return true;
   }
+  if (t->kind == TY_OPTIONAL)  /* None, or its value: a number, a bool or a str (print.c's %N) */
+    return t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_enum(t->elem));
+  if (t->kind == TY_LIST)  /* its items' repr (print.c's list_repr) */
+    return !t->elem || t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_complex(t->elem) && !ty_is_enum(t->elem));
   return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
 }
 
@@ -34,16 +41,27 @@ static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmember
 static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (host_only(t->fields[i])) return true;
-  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA;
+  return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA || t->kind == TY_LIST ||
+         t->kind == TY_OPTIONAL;
+}
+
+/* An argument of print() or str() as it is where it is an Optional (None
+ * is written "None"), not read as its value, which raises TypeError for
+ * None: its type. */
+const Type *ty_printed_arg(Infer *in, Node **x) {
+  if ((*x)->kind == N_UNWRAP && (*x)->lhs->ty && (*x)->lhs->ty->kind == TY_OPTIONAL) *x = (*x)->lhs;
+  else if ((*x)->kind == N_VAR) ty_maybe_none(in, *x);
+  return (*x)->ty;
 }
 
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++) {
+    args[i] = ty_printed_arg(in, &n->list.items[i]);
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
     if (x->kind != N_STRING && !printable_member(args[i]) && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
       return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
-                      "values and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
+                      "values, lists and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
     if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
       return ty_error(in, x, "print() of a complex number is not supported in GPU code");
   }
@@ -79,6 +97,7 @@ static int slots_of(const Type *t) {
     for (int i = 0; i < t->nfields; i++) n += slots_of(t->fields[i]);
     return n;
   }
+  if (t->kind == TY_OPTIONAL) return 1 + slots_of(t->elem);
   return t->kind == TY_NONE || t->kind == TY_DTYPE ? 0 : ty_is_complex(t) ? 2 : 1;
 }
 
@@ -123,6 +142,14 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
     put(f, "%m");
     put(f, (char[]){(char)('a' + t->unit), 0});
     slot[(*used)++] = v;
+  } else if (t->kind == TY_OPTIONAL) {  /* %N: None where its flag is clear, else its value's directive */
+    put(f, "%N");
+    slot[(*used)++] = LLVMBuildZExt(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), l->mod->i64, "");
+    print_value(l, f, LLVMBuildExtractValue(l->b, v, 0, ""), t->elem, slot, used, in_tuple);
+  } else if (t->kind == TY_LIST) {  /* %L and its items' kind: the list's repr (print.c) */
+    put(f, "%L");
+    put(f, (char[]){(char)('a' + (t->elem ? t->elem->kind : TY_I64)), 0});
+    slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
   } else if (t->kind == TY_STR) {
     put(f, in_tuple ? "%R" : "%U");
     slot[(*used)++] = LLVMBuildPtrToInt(l->b, v, l->mod->i64, "");
@@ -193,8 +220,38 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* Whether str(x) (repr: repr(x)) writes x as print() does: a tuple, a
+ * list, None, a complex number, bytes, an array, a timedelta64 or an enum
+ * member (repr: not the last three, whose repr is not what print writes). */
+bool ty_str_as_printed(const Type *t, bool repr) {
+  if (printable_member(t)) return !repr;
+  if (t->kind == TY_DTYPE) return false;  /* str(numpy.float32) is "<class 'numpy.float32'>" */
+  if (repr && (t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA)) return false;
+  return printable(t);
+}
+
+/* str(v) (repr: repr(v)) of a value of type t that ty_str_as_printed
+ * takes: print's format for it, filled into a new str at run time. */
+LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool repr) {
+  Format f = {.arena = l->f->arena};
+  put(&f, "");
+  int nslots = slots_of(t) + 1, used = 0;
+  LLVMValueRef *slot = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)nslots);
+  print_value(l, &f, v, t, slot, &used, repr);
+  LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)nslots);
+  LLVMValueRef args = lo_alloca(l, arr, "str.args");
+  for (int k = 0; k < used; k++) {
+    LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
+    LLVMBuildStore(l->b, slot[k], LLVMBuildGEP2(l->b, arr, args, ix, 2, ""));
+  }
+  LLVMValueRef out = lo_alloca(l, l->mod->ptr, "str.out");
+  LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->ptr};
+  lo_check_call(l, lo_call_fn(l, "rt_format_str", l->mod->i32, p, (LLVMValueRef[]){out, lo_string(l, f.text), args}, 3));
+  return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
+}
+
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS, 0, 0, ty_print,
-   lo_print},
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS | BF_LISTS, 0, 0,
+   ty_print, lo_print},
   BI_END,
 };

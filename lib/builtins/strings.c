@@ -447,11 +447,20 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- str(), ord(), chr(), format() */
 
+static LLVMValueRef lo_repr(Lower *l, Node *n);
+
+/* A number or a bool, which the runtime's str(x) writes from its bits. */
+static bool is_plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_complex(t) && !ty_is_enum(t); }
+
+/* str(x) and repr(x): of a str, a number or a bool at once; of a tuple, a
+ * list, None... as print() writes them (builtins/print.c). */
 static const Type *ty_str_call(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
-  if (n->list.len && !is_str(args[0]) && (!ty_is_scalar(args[0]) || ty_is_complex(args[0])))
-    return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools and str are)", n->bi->name,
-                    args[0]->name);
+  bool repr = n->bi->lower == lo_repr;
+  if (n->list.len) args[0] = ty_printed_arg(in, &n->list.items[0]);
+  if (n->list.len && !is_str(args[0]) && !is_plain_number(args[0]) && !ty_str_as_printed(args[0], repr))
+    return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools, str, None, and tuples and "
+                    "lists of them are)", n->bi->name, args[0]->name);
   return TYS(TY_STR);
 }
 
@@ -478,6 +487,11 @@ static LLVMValueRef lo_str_call(Lower *l, Node *n) {
     else lo_temp_taken(l, v);
     return v;
   }
+  if (!is_plain_number(x->ty)) {
+    LLVMValueRef r = lo_str_as_printed(l, v, x->ty, false);
+    lo_done_with(l, x, v);
+    return r;
+  }
   int kind;
   LLVMValueRef bits = number_bits(l, v, x->ty, &kind);
   LLVMTypeRef p[2] = {l->mod->i64, l->mod->i32};
@@ -488,8 +502,10 @@ static LLVMValueRef lo_str_call(Lower *l, Node *n) {
  * bool as str() writes it (Python's repr of an int, a float, a bool). */
 static LLVMValueRef lo_repr(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  if (!is_str(x->ty)) return lo_str_call(l, n);
-  LLVMValueRef v = lo_expr(l, x), r = call_rt(l, "rt_str_repr_of", l->mod->ptr, &l->mod->ptr, &v, 1);
+  if (is_plain_number(x->ty)) return lo_str_call(l, n);
+  LLVMValueRef v = lo_expr(l, x);
+  LLVMValueRef r = is_str(x->ty) ? call_rt(l, "rt_str_repr_of", l->mod->ptr, &l->mod->ptr, &v, 1)
+                                 : lo_str_as_printed(l, v, x->ty, true);
   lo_done_with(l, x, v);
   return r;
 }
@@ -521,11 +537,12 @@ static LLVMValueRef lo_chr(Lower *l, Node *n) {
  * constant, of the plain subset (fill, align, sign, 0, width, grouping,
  * precision, type); others are refused naming them. */
 static const Type *ty_format(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0];
   Node *spec = n->list.len > 1 ? n->list.items[1] : NULL;
+  const Type *t = spec && spec->kind == N_STRING && *spec->str ? args[0] : ty_printed_arg(in, &n->list.items[0]);
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   if (spec && spec->kind != N_STRING) return ty_error(in, spec, "format()'s spec must be a constant string");
   int kind = is_str(t) ? 2 : ty_is_float(t) ? 1 : (ty_is_int(t) || t->kind == TY_BOOL) ? 0 : -1;
+  if (kind < 0 && (!spec || !*spec->str) && ty_str_as_printed(t, false)) return TYS(TY_STR);  /* f"{t}": str(t) */
   if (kind < 0) return ty_error(in, n, "formatting %s is not supported in compiled code", t->name);
   if (spec && !rt_str_spec_ok(spec->str, kind))
     return ty_error(in, spec, "format spec '%s' is not supported for %s in compiled code (fill, align, sign, 0, width, "
@@ -625,11 +642,11 @@ const Builtin bi_strings[] = {
   STR_METHOD("expandtabs", 0, 1, expandtabs_kw, BF_RAISES, F_EXPANDTABS),
   STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
   {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
-  STR_FUNCTION("str", 0, 1, BF_RAISES, ty_str_call, lo_str_call),
-  STR_FUNCTION("repr", 1, 1, BF_RAISES, ty_str_call, lo_repr),
+  STR_FUNCTION("str", 0, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_str_call),
+  STR_FUNCTION("repr", 1, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_repr),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
-  STR_FUNCTION("format", 1, 2, BF_RAISES, ty_format, lo_format),
+  STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS, ty_format, lo_format),
   {"str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_truth_call},
   BI_END,
 };

@@ -3,7 +3,7 @@
  * also makes `for x in t`), t[a:b:c] with constants, t + u, t * k, and the
  * comparisons ==, !=, <, <=, >, >= (item by item, as Python compares
  * sequences), tuple() and tuple(t), Numba's unsafe tuple_setitem, and the binding of f(*t) to a compiled function's
- * parameters. A tuple is an LLVM struct of its items (model.c).
+ * parameters, and zip(*t) over a tuple of sequences. A tuple is an LLVM struct of its items (model.c).
  */
 #include "builtins/builtins.h"
 #include "ir.h"
@@ -537,6 +537,70 @@ static LLVMValueRef lo_to_fixed_tuple(Lower *l, Node *n) {
   return r;
 }
 
+/* ---------------------------------------------------------------- zip(*t), map(f, *t) */
+
+/* A new node of kind k where `at` is written. */
+static Node *node_at(Infer *in, NodeKind k, const Node *at) {
+  Node *n = arena_alloc(in->f->arena, sizeof(Node));
+  *n = (Node){.kind = k, .line = at->line, .col = at->col};
+  return n;
+}
+
+/* t[i] of the tuple the variable seq holds (a copy of the N_VAR each time). */
+static Node *spread_item(Infer *in, const Node *seq, int i) {
+  Node *x = node_at(in, N_INDEX, seq), *v = node_at(in, N_VAR, seq), *k = node_at(in, N_INT, seq);
+  *v = *seq;
+  k->ival = i;
+  x->lhs = v;
+  x->rhs = k;
+  return x;
+}
+
+/* The tuple a zip(*t) walks (t held in a variable): its sequences; an
+ * error for anything but a tuple, whose length typing alone knows. */
+static bool spread_tuple(Infer *in, Node *n, const Type *t) {
+  if (t->kind == TY_TUPLE) return true;
+  return ty_error(in, n, "zip(*x) and map(f, *x) take a tuple of sequences in compiled code, not %s", t->name) != NULL;
+}
+
+/* How many items zip(*t) yields: the least of the lengths of t's
+ * sequences, min(len(t[0]), len(t[1]), ...), written so in place; 0 for
+ * an empty t, as zip() yields nothing. */
+static const Type *ty_spread_len(Infer *in, Node *n, const Type **args) {
+  if (!spread_tuple(in, n, args[0])) return NULL;
+  Node *seq = n->list.items[0];
+  int k = args[0]->nfields;
+  NodeList lens = {.len = k, .items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(k ? k : 1))};
+  for (int i = 0; i < k; i++) {
+    Node *len = lens.items[i] = node_at(in, N_CALL, n);
+    len->bi = bi_named("len");
+    len->list = (NodeList){.len = 1, .items = arena_alloc(in->f->arena, sizeof(Node *))};
+    len->list.items[0] = spread_item(in, seq, i);
+  }
+  if (k == 0) *n = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = 0};
+  else if (k == 1) *n = *lens.items[0];
+  else *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("min"), .list = lens};
+  return ty_expr(in, n);
+}
+
+/* The item zip(*t) yields at the counter k: (t[0][k], t[1][k], ...),
+ * the tuple written so in place, each sequence read as a for loop reads it. */
+static const Type *ty_spread_at(Infer *in, Node *n, const Type **args) {
+  if (!spread_tuple(in, n, args[0])) return NULL;
+  Node *seq = n->list.items[0], *counter = n->list.items[1];
+  int k = args[0]->nfields;
+  NodeList items = {.len = k, .items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(k ? k : 1))};
+  for (int i = 0; i < k; i++) {
+    Node *x = items.items[i] = node_at(in, N_INDEX, n), *at = node_at(in, N_VAR, counter);
+    *at = *counter;
+    x->lhs = spread_item(in, seq, i);
+    x->rhs = at;
+    x->str = "iteration";
+  }
+  *n = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = items};
+  return ty_expr(in, n);
+}
+
 const Builtin bi_tuples[] = {
   {"tuple_setitem", "ruchey.unsafe", "tuple_setitem", BK_FUNCTION, 0, 3, 3, NULL, BF_RAISES, 0, 0, ty_tuple_setitem,
    lo_tuple_setitem},
@@ -548,5 +612,8 @@ const Builtin bi_tuples[] = {
    ty_literal_list_copy, lo_first_argument},
   {"to_fixed_tuple", "ruchey.unsafe", "to_fixed_tuple", BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_to_fixed_tuple, lo_to_fixed_tuple},
+  /* a for loop's walk over zip(*t) (the frontend's): both become plain code as they are typed */
+  {"zip spread len", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX, 0, 0, ty_spread_len, NULL},
+  {"zip spread at", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_COMPLEX, 0, 0, ty_spread_at, NULL},
   BI_END,
 };

@@ -173,9 +173,10 @@ LLVMValueRef lo_extern(Lower *l, const char *name, void *addr) {
   return g;
 }
 
-/* Raises status with the message text (a C string): records it, then leaves
+/* Raises status with the message text (a C string): records it (with
+ * where, the statement's place for the traceback, if given), then leaves
  * through the exit block, which releases the locals. */
-static void raise_text(Lower *l, RtStatus status, LLVMValueRef text) {
+static void raise_text(Lower *l, RtStatus status, LLVMValueRef text, const char *where) {
   for (int i = 0; i < l->ntemps; i++) lo_refcount(l, l->temp_types[i], l->temps[i], false);
   if ((l->opts->kernel || l->opts->device) && l->tid[0]) {  /* say which thread: a GPU could not */
     LLVMTypeRef p[8] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
@@ -185,6 +186,7 @@ static void raise_text(Lower *l, RtStatus status, LLVMValueRef text) {
     LLVMTypeRef p[2] = {l->mod->i32, l->mod->ptr};
     LLVMValueRef a[2] = {const_i32(l, status), text};
     lo_call_fn(l, "rt_set_error", void_type(l), p, a, 2);
+    if (where) lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where)}, 1);
   }
   LLVMBuildStore(l->b, const_i32(l, status), l->status);
   LLVMBuildBr(l->b, l->exit_bb);
@@ -197,7 +199,7 @@ void lo_raise(Lower *l, RtStatus status, const char *msg) {
     LLVMBuildUnreachable(l->b);
     return;
   }
-  raise_text(l, status, lo_string(l, msg));
+  raise_text(l, status, lo_string(l, msg), NULL);
 }
 
 void lo_raise_recorded(Lower *l, RtStatus status) { lo_raise_status(l, const_i32(l, status)); }
@@ -211,6 +213,13 @@ void lo_raise_status(Lower *l, LLVMValueRef status) {
 /* if (cond) raise status; execution continues in a fresh block. In a loop
  * run with its errors deferred, cond is only noted. */
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) {
+  lo_raise_if_at(l, cond, status, msg, NULL);
+}
+
+/* lo_raise_if, the raise's place recorded for the traceback (an assert's:
+ * where as rt_raise_where takes it); not in a loop run with its errors
+ * deferred, which raises after it. */
+void lo_raise_if_at(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg, const char *where) {
   if (l->deferred) {
     LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, ""), cond, ""), l->deferred);
     return;
@@ -222,7 +231,8 @@ void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg) 
   cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, args, 2);
   LLVMBuildCondBr(l->b, cond, fail, ok);
   position(l, fail);
-  lo_raise(l, status, msg);
+  if (l->mod->gpu) lo_raise(l, status, msg);
+  else raise_text(l, status, lo_string(l, msg), where);
   position(l, ok);
 }
 
@@ -289,7 +299,7 @@ void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char 
   if (!ok) return;
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->f64};
   LLVMValueRef a[2] = {lo_string(l, fmt), lo_convert(l, x, t, TYS(TY_F64))};
-  raise_text(l, status, lo_call_fn(l, "rt_float_message", l->mod->ptr, p, a, 2));
+  raise_text(l, status, lo_call_fn(l, "rt_float_message", l->mod->ptr, p, a, 2), NULL);
   position(l, ok);
 }
 

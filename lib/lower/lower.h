@@ -171,6 +171,7 @@ LLVMValueRef lo_string(Lower *l, const char *s);
 LLVMValueRef lo_extern(Lower *l, const char *name, void *addr);
 void lo_raise(Lower *l, RtStatus status, const char *msg);
 void lo_raise_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg);
+void lo_raise_if_at(Lower *l, LLVMValueRef cond, RtStatus status, const char *msg, const char *where);
 void lo_raise_recorded(Lower *l, RtStatus status);  /* a runtime function recorded the message */
 void lo_raise_status(Lower *l, LLVMValueRef status);  /* the same, with a status known at run time */
 void lo_poll_interrupt(Lower *l);

@@ -610,11 +610,41 @@ static void lo_return(Lower *l, Node *n) {
   LLVMBuildBr(l->b, exit);
 }
 
+/* A raise or assert statement's place, recorded with what it raised: the
+ * extension adds it to the traceback as the function's frame, as a Python
+ * function's raise shows there. */
+static const char *where_of(Lower *l, const Node *n) {
+  char *where = arena_alloc(l->f->arena, strlen(l->f->name) + strlen(l->f->filename) + 24);
+  sprintf(where, "%d\x1f%s\x1f%s", n->line, l->f->name, l->f->filename);
+  return where;
+}
+
+/* One argument of a raise, v of type t, recorded by the runtime; a tuple
+ * as its items between the tags ( and ). */
+static void raise_arg(Lower *l, LLVMValueRef v, const Type *t) {
+  LLVMTypeRef ptr = l->mod->ptr, i32 = l->mod->i32, i64 = l->mod->i64;
+  if (t->kind == TY_STR) {
+    lo_call_fn(l, "rt_raise_arg_str", void_type(l), &ptr, &v, 1);
+    return;
+  }
+  int tag = t->kind == TY_TUPLE ? '(' : t->kind == TY_NONE ? 'n' : t->kind == TY_BOOL ? 'b' : ty_is_float(t) ? 'f'
+            : ty_is_time(t) ? 't' : ty_is_signed(t) ? 'i' : 'u';
+  LLVMValueRef bits = tag == 'n' || tag == '(' ? const_i64(l, 0) : tag == 't' ? v
+                      : tag == 'f' ? LLVMBuildBitCast(l->b, lo_convert(l, v, t, TYS(TY_F64)), i64, "")
+                      : lo_convert(l, v, t, ty_is_signed(t) || tag == 'b' ? TYS(TY_I64) : TYS(TY_U64));
+  if (tag == 't') tag = (t->kind == TY_DATETIME ? 'M' : 'm') | t->unit << 8;
+  lo_call_fn(l, "rt_raise_arg", void_type(l), (LLVMTypeRef[]){i32, i64}, (LLVMValueRef[]){const_i32(l, tag), bits}, 2);
+  if (tag != '(') return;
+  for (int i = 0; i < t->nfields; i++) raise_arg(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i]);
+  lo_call_fn(l, "rt_raise_arg", void_type(l), (LLVMTypeRef[]){i32, i64}, (LLVMValueRef[]){const_i32(l, ')'), const_i64(l, 0)},
+             2);
+}
+
 /* raise cls(a, b, ...) of values made at run time: all are computed
  * before the runtime records any (computing one may fail), each as the
  * extension makes it again in Python; one str alone is the message. */
 static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
-  LLVMTypeRef ptr = l->mod->ptr, i32 = l->mod->i32, i64 = l->mod->i64;
+  LLVMTypeRef ptr = l->mod->ptr;
   if (args->len == 1 && args->items[0]->ty->kind == TY_STR) {  /* copied by the runtime */
     LLVMValueRef msg = lo_expr(l, args->items[0]);
     lo_call_fn(l, "rt_raise_str", void_type(l), (LLVMTypeRef[]){ptr, ptr}, (LLVMValueRef[]){cls, msg}, 2);
@@ -625,19 +655,8 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
   for (int i = 0; i < args->len; i++) v[i] = lo_expr(l, args->items[i]);
   lo_call_fn(l, "rt_raise_args_begin", void_type(l), NULL, NULL, 0);
   for (int i = 0; i < args->len; i++) {
-    const Type *t = args->items[i]->ty;
-    if (t->kind == TY_STR) {
-      lo_call_fn(l, "rt_raise_arg_str", void_type(l), &ptr, &v[i], 1);
-      lo_done_with(l, args->items[i], v[i]);
-      continue;
-    }
-    int tag = t->kind == TY_NONE ? 'n' : t->kind == TY_BOOL ? 'b' : ty_is_float(t) ? 'f' : ty_is_time(t) ? 't'
-              : ty_is_signed(t) ? 'i' : 'u';
-    LLVMValueRef bits = tag == 'n' ? const_i64(l, 0) : tag == 't' ? v[i]
-                        : tag == 'f' ? LLVMBuildBitCast(l->b, lo_convert(l, v[i], t, TYS(TY_F64)), i64, "")
-                        : lo_convert(l, v[i], t, ty_is_signed(t) || tag == 'b' ? TYS(TY_I64) : TYS(TY_U64));
-    if (tag == 't') tag = (t->kind == TY_DATETIME ? 'M' : 'm') | t->unit << 8;
-    lo_call_fn(l, "rt_raise_arg", void_type(l), (LLVMTypeRef[]){i32, i64}, (LLVMValueRef[]){const_i32(l, tag), bits}, 2);
+    raise_arg(l, v[i], args->items[i]->ty);
+    lo_done_with(l, args->items[i], v[i]);
   }
   free(v);
   lo_call_fn(l, "rt_raise", void_type(l), (LLVMTypeRef[]){ptr, ptr},
@@ -674,7 +693,7 @@ void lo_stmt(Lower *l, Node *n) {
   case N_BLOCK: lo_block(l, &n->body); break;
   case N_ASSERT: {
     LLVMValueRef ok = lo_truth(l, lo_expr(l, n->cond), n->cond->ty);
-    lo_raise_if(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str);
+    lo_raise_if_at(l, LLVMBuildNot(l->b, ok, ""), RT_ERR_ASSERT, n->str, where_of(l, n));
     break;
   }
   case N_TRY: lo_try(l, n); break;
@@ -694,6 +713,7 @@ void lo_stmt(Lower *l, Node *n) {
       raise_args(l, cls, &n->list);
     else
       lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
+    lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where_of(l, n))}, 1);
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;
