@@ -230,6 +230,20 @@ def test_nanargmin_of_only_nan_raises_numpys_value_error():
     check("np.nanargmax(a, axis=0)", np.array([[np.nan, 1.0], [np.nan, 2.0]]))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+def test_nanargmin_and_nanargmax_read_nan_as_the_losing_infinity(dtype):
+    # NumPy replaces NaN by -inf (nanargmax) or +inf (nanargmin): a NaN before an equal infinity is the one found
+    rng = make_rng(seed_of("nanarg", dtype))
+    pool = np.array([np.nan, np.inf, -np.inf, 1.0], dtype)
+    for n in (2, 3, 7, 17, 64, 301):
+        for _ in range(6):
+            a = rng.choice(pool, n)
+            for expr in ("np.nanargmax(a)", "np.nanargmin(a)"):
+                check(expr, a)
+                check(expr.replace("(a)", "(a, axis=0)"), a.reshape(-1, 1) if n % 2 else a.reshape(2, -1))
+                check(expr.replace("(a)", "(a, axis=1)"), np.stack([a, a[::-1]]))
+
+
 # ---------------------------------------------------------------- along an axis
 
 AXIS_REDUCTIONS = ["np.sum(a, axis=k)", "np.prod(a, axis=k)", "np.mean(a, axis=k)", "np.std(a, axis=k)",
