@@ -151,6 +151,19 @@ def test_var_is_real_and_mean_is_complex():
     assert np.isclose(v, ev) and np.isclose(s, es) and np.isclose(m, em)
 
 
+def test_mean_of_complex64_divides_by_the_count_in_complex128():
+    # NumPy divides the sum by its count (an intp) in complex128: past 2**24 elements float32 has no exact count
+    @njit
+    def f(a):
+        return a.mean(), np.mean(a, axis=0)
+
+    a = np.zeros((2**24 + 1, 1), np.complex64)
+    for first in (2**24 - 1, 3 - 5j, -7.25j):
+        a[0, 0] = first
+        (m, ma), (em, ema) = f(a), f.py_func(a)
+        assert np.complex64(m) == em and ma.dtype == ema.dtype and np.array_equal(ma, ema)
+
+
 @pytest.mark.parametrize("name", ["cumsum", "cumprod"])
 @pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
 def test_running_sums_and_products(name, dtype):

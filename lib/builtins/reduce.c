@@ -267,10 +267,10 @@ static LLVMValueRef sqrt_lanes(Lower *l, LLVMValueRef v) {
  * intp), rounded to the accumulator's type. */
 LLVMValueRef rd_divide(Lower *l, const Type *acc, LLVMValueRef total, LLVMValueRef count) {
   const Type *f64 = TYS(TY_F64);
-  if (ty_is_complex(acc)) {  /* by count + 0j, as NumPy's complex division */
-    const Type *p = lo_complex_part(acc);
-    LLVMValueRef c = lo_complex_make(l, acc, lo_convert(l, count, f64, p), lo_fconst(l, p, 0));
-    return rd_complex_op(l, OP_DIV, acc, total, c);
+  if (ty_is_complex(acc)) {  /* by count + 0j, as NumPy's complex division: in complex128 (its count is an intp) */
+    const Type *c128 = TYS(TY_C128);
+    LLVMValueRef c = lo_complex_make(l, c128, count, lo_fconst(l, f64, 0));
+    return lo_convert(l, rd_complex_op(l, OP_DIV, c128, lo_convert(l, total, acc, c128), c), c128, acc);
   }
   LLVMValueRef q = LLVMBuildFDiv(l->b, cast_lanes(l, total, acc, f64), splat(l, count, width(total)), "");
   return cast_lanes(l, q, f64, acc);
