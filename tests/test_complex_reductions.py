@@ -207,6 +207,23 @@ def test_special_values_propagate_as_in_numpy():
             np.testing.assert_array_equal(np.asarray(y), np.asarray(x))
 
 
+COMPLEX_NUMBER_REDUCTIONS = ("sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all",
+                             "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "ptp")
+
+
+@pytest.mark.parametrize("name", COMPLEX_NUMBER_REDUCTIONS)
+def test_reductions_of_a_complex_number_are_those_of_its_0d_array(name):
+    f = compiled(f"def f(x):\n    return np.{name}(x)\n")
+    for x in (1 + 2j, 0j, -3.5j, complex(np.nan, 1.0), complex(1.0, np.inf), np.complex64(2 - 1j),
+              np.complex128(complex(-np.inf, 0.5))):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected, got = f.py_func(x), f(x)
+        # (a NumPy scalar comes back from compiled code as the Python number of its kind)
+        assert type(got) is type(np.asarray(expected).item()), f"{name}({x!r})"
+        np.testing.assert_array_equal(np.asarray(got, np.asarray(expected).dtype), expected, err_msg=f"{name}({x!r})")
+
+
 def test_bad_arguments_are_clear_errors():
     from ruchey import TypingError
 
