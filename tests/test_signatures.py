@@ -369,3 +369,19 @@ def test_a_0d_array_declared_returned_and_written():
         store(readonly, 1.0)
     with pytest.raises(TypeError, match="indexed again"):
         ruchey.float64[()][:]
+
+
+def test_array_type_copy_changes_the_properties_given():
+    @njit
+    def total(a):
+        return a.sum()
+
+    x = np.arange(12.0).reshape(3, 4)
+    t = ruchey.typeof(x)
+    assert t.copy() == t and t.copy(layout="A") == ruchey.float64[:, :] and t.copy(ndim=1) == ruchey.float64[::1]
+    assert t.copy(dtype=ruchey.int32, readonly=True) == ruchey.types.Array(ruchey.int32, 2, "C", readonly=True)
+    assert ruchey.typeof(np.array(1.0)).copy(layout="A") == ruchey.types.Array(ruchey.float64, 0, "A")
+    f = njit([(t.copy(layout="A"),)])(total.py_func)
+    assert f(x.T) == total.py_func(x.T) and f(x[::2]) == total.py_func(x[::2])
+    with pytest.raises(AttributeError, match="no array type"):
+        ruchey.float64.copy()

@@ -115,6 +115,13 @@ class Type(metaclass=_Interning):
         """An array type's element type (a scalar's: itself)."""
         return Type(self.kind, unit=self.unit)
 
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        """Numba's Array.copy(): this array type with the properties given changed."""
+        if not isinstance(self, Array):
+            raise AttributeError(f"{self!r} is no array type: only those have copy()")
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout, self.readonly if readonly is None else readonly)
+
     @property
     def bitwidth(self):
         """A scalar's width in bits (bool: 8)."""
