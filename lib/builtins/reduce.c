@@ -127,6 +127,7 @@ static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int n
  * or with an integer axis an array of one dimension less (of a tuple of
  * axes, that many less). */
 static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;  /* numpy.sum([x, y]), of a tuple or list */
   if (ty_holds_complex(args[0])) return ty_numpy_complex(in, n, args);  /* complex.c's rows, or an error */
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
