@@ -497,6 +497,11 @@ static const Type *described_funcptr(PyObject *d) {
   return ret ? core_api()->funcptr(ret, n, types) : NULL;
 }
 
+/* Whether a description's layout is one: "C", "F", "A", each with an "R" (readonly) or without. */
+static bool described_layout(const char *layout) {
+  return layout[0] && strchr("CFA", layout[0]) && (!layout[1] || !strcmp(layout + 1, "R"));
+}
+
 /* ("record", a structured dtype, ndim, layout): its records (ndim 0) or
  * an array of them, as types.from_dtype(dtype) and its [:] give them. */
 static const Type *described_record(PyObject *d) {
@@ -505,7 +510,7 @@ static const Type *described_record(PyObject *d) {
   const char *layout;
   if (!PyArg_ParseTuple(d, "sOis", &(const char *){NULL}, &dtype, &ndim, &layout)) return NULL;
   if (!PyArray_DescrCheck(dtype) || !PyDataType_HASFIELDS((PyArray_Descr *)dtype) || ndim < 0 ||
-      ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
+      ndim > RC_MAX_NDIM || !described_layout(layout)) {
     PyErr_SetString(PyExc_ValueError, "invalid record type description");
     return NULL;
   }
@@ -526,8 +531,8 @@ static const Type *described_text(PyObject *d) {
   const char *code, *layout;
   int n, ndim;
   if (!PyArg_ParseTuple(d, "ssiis", &(const char *){NULL}, &code, &n, &ndim, &layout)) return NULL;
-  if ((strcmp(code, "U") && strcmp(code, "S")) || n < 0 || ndim < 0 || ndim > RC_MAX_NDIM || !layout[0] ||
-      !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
+  if ((strcmp(code, "U") && strcmp(code, "S")) || n < 0 || ndim < 0 || ndim > RC_MAX_NDIM ||
+      !described_layout(layout)) {
     PyErr_SetString(PyExc_ValueError, "invalid type description");
     return NULL;
   }
@@ -539,6 +544,18 @@ static const Type *described_text(PyObject *d) {
   }
   const Type *e = code[0] == 'U' ? core_api()->charseq(n) : core_api()->byteseq(n);
   return core_api()->array(e, ndim, layout[0], layout[1] == 'R');
+}
+
+/* ("0d", a scalar's, layout): a 0-d array of those scalars (Numba's Array(float64, 0, "C")) */
+static const Type *described_0d(PyObject *d) {
+  const Type *e = disp_described_type(PyTuple_GET_ITEM(d, 1));
+  if (!e) return NULL;
+  const char *layout = PyUnicode_Check(PyTuple_GET_ITEM(d, 2)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 2)) : "";
+  if ((!ty_is_scalar(e) && !ty_is_time(e)) || !described_layout(layout)) {
+    PyErr_SetString(PyExc_ValueError, "invalid type description");
+    return NULL;
+  }
+  return core_api()->array(e, 0, layout[0], layout[1] == 'R');
 }
 
 const Type *disp_described_type(PyObject *d) {
@@ -574,6 +591,7 @@ const Type *disp_described_type(PyObject *d) {
     if (!t) PyErr_SetString(PyExc_TypeError, "a CUDA kernel has no type as a value");
     return t;
   }
+  if (!strcmp(tag, "0d") && PyTuple_GET_SIZE(d) == 3) return described_0d(d);
   if (!strcmp(tag, "record")) return described_record(d);
   if (!strcmp(tag, "text")) return described_text(d);
   if (!strcmp(tag, "meminfo")) return &core_plain[TY_MEMINFO];  /* ("meminfo", what it points to) */
@@ -595,7 +613,7 @@ const Type *disp_described_type(PyObject *d) {
   if (!PyArg_ParseTuple(d, "iis|s", &kind, &ndim, &layout, &unit)) return NULL;
   if (kind == TY_STR && !ndim) return &core_plain[TY_STR];  /* unicode_type */
   if (kind < 0 || kind >= TY_COUNT || !(core_plain[kind].flags & TF_SCALAR) || ndim < 0 ||
-      ndim > RC_MAX_NDIM || !layout[0] || !strchr("CFA", layout[0]) || (layout[1] && strcmp(layout + 1, "R"))) {
+      ndim > RC_MAX_NDIM || !described_layout(layout)) {
     PyErr_SetString(PyExc_ValueError, "invalid type description");
     return NULL;
   }
@@ -622,6 +640,7 @@ PyObject *disp_describe_type(const Type *t) {
     return PyUnicode_FromString(t->name);  /* an array of records: by its name, as a record */
   char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
   int ndim = t->kind == TY_ARRAY ? t->ndim : 0;
+  if (t->kind == TY_ARRAY && !t->ndim) return Py_BuildValue("(sNs)", "0d", disp_describe_type(e), layout);
   if (ty_is_time(e)) return Py_BuildValue("(iiss)", (int)e->kind, ndim, layout, core_api()->unit_name(e->unit));
   if (ty_is_scalar(t) || t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)e->kind, ndim, layout);
   if (t->kind == TY_TUPLE) {

@@ -422,6 +422,15 @@ static bool optional_str_compare(Infer *in, Node *n) {
   return true;
 }
 
+/* a.dtype == numpy.float64 (or another dtype): whether they are one dtype,
+ * known when the function compiles */
+static bool ty_dtype_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (a->kind == TY_DTYPE && b->kind == TY_DTYPE && (op == OP_EQ || op == OP_NE)) return true;
+  ty_error(in, n, "dtypes are compared with == and != with another dtype in compiled code, not %s with %s",
+           a->name, b->name);
+  return false;
+}
+
 static const Type *ty_compare(Infer *in, Node *n) {
   const Type *t[64];
   bool arrays = false, strs = false, bytes = false;
@@ -457,8 +466,11 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_SET || t[i + 1]->kind == TY_SET) && !ty_set_compare(in, n, t[i], t[i + 1])) return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_DTYPE || t[i + 1]->kind == TY_DTYPE) && !ty_dtype_compare(in, n, n->ops[i], t[i], t[i + 1]))
+      return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && !ty_is_enum(t[i]) &&
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)

@@ -519,6 +519,19 @@ def test_frombuffer_of_bytes_is_a_read_only_view():
         assert_same(as_part, b, count, offset)
 
 
+@njit
+def as_complex(b):
+    return numpy.frombuffer(b, dtype=numpy.complex128), numpy.frombuffer(b, numpy.complex64, offset=8)
+
+
+def test_frombuffer_reads_complex_numbers():
+    rng = make_rng(11)
+    values = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+    for b in (values.tobytes(), bytearray(values.tobytes()), values.astype(numpy.complex64).tobytes() * 2):
+        assert_same(as_complex, b)
+    assert_same(as_complex, values)  # a C-contiguous array's memory
+
+
 @numba_deviation("frombuffer's offset counts items, not bytes")
 def test_frombuffer_bad_sizes_raise_value_error():
     for f, args in [(as_dtype_int16, (b"abc",)), (as_part, (b"abc", 4, 0)), (as_part, (b"abc", -1, 4)),

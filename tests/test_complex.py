@@ -573,6 +573,24 @@ def test_real_and_imag_of_a_complex_array_are_views():
 
 
 @njit
+def parts_of_real(a):
+    return a.imag, a.real, a.imag.sum()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8, np.int64, np.bool_])
+def test_imag_of_a_real_array_is_read_only_zeros_of_its_dtype_and_order(dtype):
+    base = np.arange(24).astype(dtype)
+    for a in (base, base.reshape(4, 6), base.reshape(4, 6).T, base[::3], base[:0], np.asfortranarray(base.reshape(2, 3, 4))):
+        (ei, er, es), (gi, gr, gs) = parts_of_real.py_func(a), parts_of_real(a)
+        assert gi.dtype == ei.dtype and gi.shape == ei.shape and np.array_equal(gi, ei) and gs == es
+        assert (gi.flags.c_contiguous, gi.flags.f_contiguous) == (ei.flags.c_contiguous, ei.flags.f_contiguous)
+        assert not gi.flags.writeable and gr is a
+        if gi.size:
+            with pytest.raises(ValueError, match="read-only"):
+                gi[0] = 1
+
+
+@njit
 def reductions(a):
     return a.sum(), np.sum(a), a.prod(), np.prod(a), a.mean(), np.mean(a), (a * 2).sum()
 

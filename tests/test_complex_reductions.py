@@ -151,6 +151,19 @@ def test_var_is_real_and_mean_is_complex():
     assert np.isclose(v, ev) and np.isclose(s, es) and np.isclose(m, em)
 
 
+def test_mean_of_complex64_divides_by_the_count_in_complex128():
+    # NumPy divides the sum by its count (an intp) in complex128: past 2**24 elements float32 has no exact count
+    @njit
+    def f(a):
+        return a.mean(), np.mean(a, axis=0)
+
+    a = np.zeros((2**24 + 1, 1), np.complex64)
+    for first in (2**24 - 1, 3 - 5j, -7.25j):
+        a[0, 0] = first
+        (m, ma), (em, ema) = f(a), f.py_func(a)
+        assert np.complex64(m) == em and ma.dtype == ema.dtype and np.array_equal(ma, ema)
+
+
 @pytest.mark.parametrize("name", ["cumsum", "cumprod"])
 @pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
 def test_running_sums_and_products(name, dtype):
@@ -192,6 +205,23 @@ def test_special_values_propagate_as_in_numpy():
         g = f(a)
         for x, y in zip(e, g):
             np.testing.assert_array_equal(np.asarray(y), np.asarray(x))
+
+
+COMPLEX_NUMBER_REDUCTIONS = ("sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all",
+                             "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "ptp")
+
+
+@pytest.mark.parametrize("name", COMPLEX_NUMBER_REDUCTIONS)
+def test_reductions_of_a_complex_number_are_those_of_its_0d_array(name):
+    f = compiled(f"def f(x):\n    return np.{name}(x)\n")
+    for x in (1 + 2j, 0j, -3.5j, complex(np.nan, 1.0), complex(1.0, np.inf), np.complex64(2 - 1j),
+              np.complex128(complex(-np.inf, 0.5))):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected, got = f.py_func(x), f(x)
+        # (a NumPy scalar comes back from compiled code as the Python number of its kind)
+        assert type(got) is type(np.asarray(expected).item()), f"{name}({x!r})"
+        np.testing.assert_array_equal(np.asarray(got, np.asarray(expected).dtype), expected, err_msg=f"{name}({x!r})")
 
 
 def test_bad_arguments_are_clear_errors():

@@ -370,3 +370,26 @@ def test_none_where_a_row_reads_no_none_is_still_refused():
     # (a None for an optional parameter is its default: a.max(None), test_numpy_arguments.py)
     with pytest.raises(ruchey.TypingError, match="does not take None here"):
         njit(maximum_given_none)(np.ones(3))
+
+
+def dtype_tests(a, b, dt):
+    return (a.dtype == b.dtype, a.dtype != b.dtype, a.dtype == np.dtype("int64"), a.dtype == np.float32,
+            np.float64 == a.dtype, a.dtype == dt, dt != b.dtype, a.dtype == b.dtype == dt)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dtypes_compare_equal_as_numpys(dtype):
+    f = njit(dtype_tests)
+    for other in DTYPES:
+        a, b = np.zeros(2, dtype), np.ones((2, 2), other)
+        for dt in (np.dtype(other), other):
+            assert f(a, b, dt) == f.py_func(a, b, dt)
+
+
+def test_a_dtype_compared_with_a_number_is_a_typing_error():
+    f = njit(lambda a: a.dtype == 3)
+    with pytest.raises(ruchey.TypingError, match="dtypes are compared"):
+        f(np.zeros(2))
+    g = njit(lambda a, b: a.dtype < b.dtype)
+    with pytest.raises(ruchey.TypingError, match="dtypes are compared"):
+        g(np.zeros(2), np.zeros(2))

@@ -230,6 +230,38 @@ def test_nanargmin_of_only_nan_raises_numpys_value_error():
     check("np.nanargmax(a, axis=0)", np.array([[np.nan, 1.0], [np.nan, 2.0]]))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+def test_nanargmin_and_nanargmax_read_nan_as_the_losing_infinity(dtype):
+    # NumPy replaces NaN by -inf (nanargmax) or +inf (nanargmin): a NaN before an equal infinity is the one found
+    rng = make_rng(seed_of("nanarg", dtype))
+    pool = np.array([np.nan, np.inf, -np.inf, 1.0], dtype)
+    for n in (2, 3, 7, 17, 64, 301):
+        for _ in range(6):
+            a = rng.choice(pool, n)
+            for expr in ("np.nanargmax(a)", "np.nanargmin(a)"):
+                check(expr, a)
+                check(expr.replace("(a)", "(a, axis=0)"), a.reshape(-1, 1) if n % 2 else a.reshape(2, -1))
+                check(expr.replace("(a)", "(a, axis=1)"), np.stack([a, a[::-1]]))
+
+
+ARRAYLIKE_REDUCTIONS = ["np.sum", "np.prod", "np.mean", "np.std", "np.var", "np.min", "np.max", "np.ptp", "np.argmin",
+                        "np.argmax", "np.any", "np.all", "np.count_nonzero", "np.nansum", "np.nanmin", "np.nanmax",
+                        "np.nanmean", "np.nanargmax", "np.cumsum", "np.cumprod", "np.copy"]
+
+
+@pytest.mark.parametrize("func", ARRAYLIKE_REDUCTIONS)
+def test_reductions_of_tuples_and_lists_are_those_of_their_arrays(func):
+    rng = make_rng(seed_of(func, "arraylike"))
+    bools = [[True, False, True]] if func != "np.ptp" else []  # (ptp of bools: a TypingError, tested apart)
+    for values in [[1, -4, 2], list(rng.standard_normal(6)), [np.nan, 1.5, -2.0]] + bools:
+        check(f"{func}(a)", list(values))  # a list argument
+        check(f"{func}(a)", tuple(values))
+    check(f"{func}((1.5, -2.0, 3.0))")  # written out: a tuple, and a list
+    check(f"{func}([2, 7, -1, 0])")
+    check(f"{func}(((1.0, 2.0), (3.0, -4.0)))")
+    check(f"{func}((a, a[::-1]))", rng.standard_normal((2, 3)))  # a tuple of arrays: them stacked
+
+
 # ---------------------------------------------------------------- along an axis
 
 AXIS_REDUCTIONS = ["np.sum(a, axis=k)", "np.prod(a, axis=k)", "np.mean(a, axis=k)", "np.std(a, axis=k)",
@@ -402,7 +434,7 @@ def test_unsupported_keyword_is_a_typing_error_naming_it(expr, keyword):
 
 
 @pytest.mark.parametrize("expr, match", [
-    ("np.sum((a, a))", r"numpy.sum\(\) needs an array or a number"),
+    ("np.sum('text')", r"numpy.sum\(\) needs an array or a number"),
     ("np.sum(a, dtype=3)", "dtype must be a NumPy scalar type"),
     ("np.std(a, ddof=a)", "ddof must be a number"),
     ("np.diff(a[0, 0])", "at least one dimensional"),

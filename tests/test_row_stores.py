@@ -136,15 +136,23 @@ def test_row_of_the_wrong_length_is_a_value_error():
         wrong_length_row(1.0)
 
 
-def test_a_list_variable_into_a_row_is_a_typing_error():
-    @njit
-    def from_variable(x):
-        out = numpy.zeros((2, 2))
-        lst = [x, x]
-        out[0] = lst
-        return out
-    with pytest.raises(ruchey.TypingError, match="only a list written out"):
-        from_variable(1.0)
+@njit
+def from_list_variables(a, items):
+    lst = [items[0], items[-1]]
+    a[0, :2] = lst
+    a[1:, 1:3] = items[:2]
+    a[-1, -len(items):] = items
+    return a
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.int32, numpy.uint8, numpy.bool_])
+def test_a_list_variable_stores_as_numpy_reads_it(dtype):
+    rng = make_rng(7)
+    for items in ([1.5, 2.0, 3.25], [4, 0, 9, 2], [True, False, True]):  # (NumPy refuses -2 for uint8 items)
+        a = rng.integers(0, 5, (3, 4)).astype(dtype)
+        assert_same(from_list_variables, a, list(items))
+    with pytest.raises(ValueError, match="could not broadcast"):  # NumPy's error, where the lengths differ
+        from_list_variables(numpy.zeros((3, 4)), [1.0, 2.0, 3.0, 4.0, 5.0])
 
 
 @pytest.mark.parametrize("seed", range(5))

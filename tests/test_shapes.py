@@ -344,10 +344,39 @@ def test_view_as_another_dtype_of_the_same_size_shares_memory(dtype, to):
         assert np.shares_memory(v, a) and v.dtype == np.dtype(to)
 
 
-def test_view_as_a_dtype_of_another_size_is_a_typing_error():
+def outcome(f, a):
+    try:
+        return f(a), None
+    except ValueError as e:
+        return None, str(e)
+
+
+@pytest.mark.parametrize("dtype, to", [(np.int32, np.uint8), (np.int32, np.float64), (np.float64, np.int16),
+                                       (np.uint8, np.complex128), (np.bool_, np.uint16), (np.complex64, np.float32)])
+def test_view_as_a_dtype_of_another_size_regroups_the_last_axis_as_numpy(dtype, to):
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.view(np.{to.__name__})\n")
+    base = (np.arange(48) % 7).astype(dtype)  # (exact in every dtype, no NaN from the bytes of another)
+    for a in (base, base.reshape(4, 12), base.reshape(4, 12)[::2], base.reshape(4, 12)[:, ::2], base.reshape(4, 12).T,
+              base[:0], base.reshape(12, 4)[:, :1], base.reshape(4, 12)[:, 1:7], base.reshape(2, 4, 6),
+              np.asfortranarray(base.reshape(4, 12)), base[:5]):
+        (expected, expected_error), (got, error) = outcome(f.py_func, a), outcome(f, a)
+        assert error == expected_error, f"{a.shape} {a.strides}"
+        if expected is not None:
+            assert got.strides == expected.strides and np.shares_memory(got, a) == np.shares_memory(expected, a)
+            assert_same_array(expected, got, f"{a.shape} {a.strides}", flags=True)
+
+
+def test_a_view_of_another_size_writes_through():
+    f = define("@ruchey.njit\ndef f(a):\n    b = a.view(np.uint8)\n    b[:8] = 255\n    return b\n")
+    a = np.zeros(3)
+    b = f(a)
+    assert np.isnan(a[0]) and a[1] == 0 and b.base is not None and b.shape == (24,)
+
+
+def test_view_of_a_0d_array_as_another_size_is_a_typing_error():
     f = define("@ruchey.njit\ndef f(a):\n    return a.view(np.int32)\n")
-    with pytest.raises(ruchey.TypingError, match="item size"):
-        f(np.zeros(4))
+    with pytest.raises(ruchey.TypingError, match="0d array"):
+        f(np.array(1.0))
 
 
 @ruchey.njit

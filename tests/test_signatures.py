@@ -345,3 +345,58 @@ def test_a_tuple_type_of_one_type_not_in_a_list_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="iterable"):
         types.NamedTuple(types.uint32, namedtuple("P", "x"))
     assert types.Tuple([types.int64, types.float64]) == types.Tuple((types.int64, types.float64))
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="float64[()] is ruchey's spelling of Numba's Array(float64, 0, 'C')")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.uint16, np.bool_, np.complex128])
+def test_0d_arrays_in_explicit_signatures(dtype):
+    t = ruchey.typeof(np.array(1, dtype))
+    assert isinstance(t, ruchey.types.Array) and not isinstance(t, ruchey.types.Number) and t.ndim == 0
+    assert t == ruchey.types.Array(t.dtype, 0, "C") == t.dtype[()] and repr(t) == f"array({t.dtype}, 0d, C)"
+
+    def item_and_copy(a, b):
+        return a[()], b.copy()
+
+    f = njit([(t, ruchey.types.Array(t.dtype, 0, "A"))])(item_and_copy)
+    rng = np.random.default_rng(7)
+    for v in rng.integers(-3, 120, 5).astype(dtype):
+        a, b = np.array(v), np.array(v)
+        got, expected = f(a, b), f.py_func(a, b)
+        assert got[0] == expected[0] and type(got[1]) is np.ndarray and got[1].shape == () and got[1] == expected[1]
+        assert got[1].dtype == expected[1].dtype
+    assert f.signatures == [(t, ruchey.types.Array(t.dtype, 0, "A"))]
+    with pytest.raises(TypeError, match="no matching definition"):
+        f(dtype(1), np.array(1, dtype))  # a number is no 0-d array
+
+
+def test_a_0d_array_declared_returned_and_written():
+    @njit(ruchey.float64[()](ruchey.float64[()], ruchey.float64))
+    def store(a, x):
+        a[()] = x
+        return a
+
+    z = np.array(0.0)
+    assert store(z, -2.5) is z and z == -2.5
+    readonly = np.array(1.0)
+    readonly.setflags(write=False)
+    assert repr(ruchey.typeof(readonly)) == "readonly array(float64, 0d, C)"
+    with pytest.raises(TypeError, match="no matching definition"):
+        store(readonly, 1.0)
+    with pytest.raises(TypeError, match="indexed again"):
+        ruchey.float64[()][:]
+
+
+def test_array_type_copy_changes_the_properties_given():
+    @njit
+    def total(a):
+        return a.sum()
+
+    x = np.arange(12.0).reshape(3, 4)
+    t = ruchey.typeof(x)
+    assert t.copy() == t and t.copy(layout="A") == ruchey.float64[:, :] and t.copy(ndim=1) == ruchey.float64[::1]
+    assert t.copy(dtype=ruchey.int32, readonly=True) == ruchey.types.Array(ruchey.int32, 2, "C", readonly=True)
+    assert ruchey.typeof(np.array(1.0)).copy(layout="A") == ruchey.types.Array(ruchey.float64, 0, "A")
+    f = njit([(t.copy(layout="A"),)])(total.py_func)
+    assert f(x.T) == total.py_func(x.T) and f(x[::2]) == total.py_func(x[::2])
+    with pytest.raises(AttributeError, match="no array type"):
+        ruchey.float64.copy()

@@ -350,7 +350,7 @@ const Builtin bi_bytes[] = {
   {"bytes.split", NULL, "split", BK_METHOD, TY_BYTES, 0, 2, split_kw, BF_NONE | BF_RAISES, 0, 0, ty_split, lo_split},
   {"bytes.join", NULL, "join", BK_METHOD, TY_BYTES, 1, 1, NULL, BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   {"bytes", "builtins", "bytes", BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_bytes_call, lo_bytes_call},
-  {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES, 0, 0, ty_frombuffer,
+  {"numpy.frombuffer", "numpy", "frombuffer", BK_FUNCTION, 0, 1, 4, frombuffer_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_frombuffer,
    lo_frombuffer},
   BI_END,
 };

@@ -78,12 +78,16 @@ static LLVMValueRef lo_conjugate_method(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- parts of arrays */
 
 /* a.real and a.imag of a complex array: views of the parts (float arrays
- * with a's strides, 'A' layout); a.real of a real array is a itself. */
+ * with a's strides, 'A' layout); a.real of a real array is a itself, its
+ * a.imag a new read-only array of zeros of its dtype and order, as NumPy's. */
 static const Type *ty_array_part(Infer *in, Node *n, const Type **args) {
   const Type *a = args[0];
   if (!ty_is_complex(a->elem)) {
     if (!strcmp(n->str, "real")) return a;
-    return ty_error(in, n, "a.imag of an array of %s is not supported: it has no imaginary part", a->elem->name);
+    if (!ty_is_scalar(a->elem))
+      return ty_error(in, n, "a.imag of an array of %s is not supported: it has no imaginary part", a->elem->name);
+    if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: a.imag of a real array is a new one");
+    return ty_array(a->elem, a->ndim, a->layout == 'F' && a->ndim > 1 ? 'F' : 'C', true);
   }
   return ty_array(lo_complex_part(a->elem), a->ndim, 'A', a->readonly);
 }
@@ -100,6 +104,10 @@ static LLVMValueRef lo_array_part(Lower *l, Node *n) {
   for (int d = 0; d < t->ndim; d++) {
     shape[d] = lo_arr_shape(l, a, d);
     strides[d] = lo_arr_stride(l, t, a, d);
+  }
+  if (!ty_is_complex(t->elem)) {  /* a real array's .imag */
+    lo_done_with(l, n->lhs, a);
+    return lo_alloc_array(l, n->ty, shape, 0);
   }
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
   if (!strcmp(n->str, "imag"))

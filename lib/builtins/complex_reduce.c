@@ -5,7 +5,7 @@
  * (NumPy's order: by real part, then imaginary part; the first element
  * holding a NaN wins), ptp (max - min); nansum, nanprod, nanmean, nanvar,
  * nanstd, nanmin and nanmax (an element with a NaN part left out, as NumPy's), of the
- * whole array or along an axis; sums, products and means take a complex
+ * whole array or along an axis (of a complex number: of the 0-d array of it); sums, products and means take a complex
  * dtype= to accumulate in.
  *
  * reduce.c's passes run on vector lanes of numbers; a complex element is
@@ -30,23 +30,26 @@ static bool skips_nan(int which) {
   return (which >= CR_NANSUM && which <= CR_NANSTD) || which == CR_NANMIN || which == CR_NANMAX;
 }
 
+/* A complex number reduces as the 0-d array of it, as NumPy's. */
+static const Type *array_of(const Type *t) { return t->kind == TY_ARRAY ? t : ty_array(t, 0, 'C', false); }
+
 /* sum, prod, mean, var, std (a, axis=None, dtype=None, ddof=0) of a
- * complex array: the elements' type (var, std: its part's), an array of
+ * complex array (or number): the elements' type (var, std: its part's), an array of
  * one dimension less along an axis. */
 static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *dtype = bi_arg(n, 2, "dtype");
-  if (args[0]->kind != TY_ARRAY) return ty_error(in, n, "%s() of a complex number is not supported", n->bi->name);
+  Node *axis = bi_arg(n, 1, "axis"), *dtype = bi_arg(n, 2, "dtype");
+  const Type *t = array_of(args[0]);
   const Type *acc = NULL;
   if (dtype && !bi_check_dtype(in, n, dtype, &acc)) return NULL;
   int which = (int)n->bi->ival;
   if (acc && (!ty_is_complex(acc) || spreads(which) || picks(which) || truths(which)))
     return ty_error(in, dtype, "%s() of a complex array takes a complex dtype alone in compiled code, got %s", n->bi->name,
                     acc->name);
-  if ((axis && !bi_check_axis(in, n, axis, a->ty->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
+  if ((axis && !bi_check_axis(in, n, axis, t->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
-  const Type *e = acc ? acc : a->ty->elem;  /* a dtype= accumulates in that complex type, as NumPy's */
+  const Type *e = acc ? acc : t->elem;  /* a dtype= accumulates in that complex type, as NumPy's */
   const Type *res = spreads(which) ? lo_complex_part(e) : indexes(which) ? TYS(TY_I64) : truths(which) ? TYS(TY_BOOL) : e;
-  return axis && a->ty->ndim > 1 ? ty_array(res, a->ty->ndim - 1, 'C', false) : res;
+  return axis && t->ndim > 1 ? ty_array(res, t->ndim - 1, 'C', false) : res;
 }
 
 /* A call being lowered: which reduction of which array, and where one
@@ -271,12 +274,19 @@ static LLVMValueRef reduce_along(Lower *l, int k, void *arg) {
 static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *ddof = ty_kwarg(n, "ddof");
   const Type *f64 = TYS(TY_F64);
-  const Type *acc = axis && a->ty->ndim > 1 ? n->ty->elem : n->ty;
-  if (!ty_is_complex(acc)) acc = a->ty->elem;  /* var, std, any, argmax ... */
-  Reduce r = {n->bi->ival, a->ty, acc, lo_expr(l, a), ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
-  LLVMValueRef res = axis && a->ty->ndim > 1 ? rd_for_axis(l, axis, a->ty->ndim, n->ty, reduce_along, &r, rd_axis_error)
-                                             : reduce_one(l, &r, NULL);
-  lo_done_with(l, a, r.v);
+  const Type *t = array_of(a->ty);
+  const Type *acc = axis && t->ndim > 1 ? n->ty->elem : n->ty;
+  if (!ty_is_complex(acc)) acc = t->elem;  /* var, std, any, argmax ... */
+  LLVMValueRef v = lo_expr(l, a), x = v;
+  if (t != a->ty) {  /* a number: in memory, seen through a 0-d array */
+    LLVMValueRef slot = lo_alloca(l, lo_type(l, a->ty), "complex.number");
+    lo_store_scalar(l, a->ty, slot, v);
+    x = lo_pointer_array(l, t, slot);
+  }
+  Reduce r = {n->bi->ival, t, acc, x, ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
+  LLVMValueRef res = axis && t->ndim > 1 ? rd_for_axis(l, axis, t->ndim, n->ty, reduce_along, &r, rd_axis_error)
+                                         : reduce_one(l, &r, NULL);
+  lo_done_with(l, a, v);
   return res;
 }
 

@@ -367,13 +367,13 @@ void ty_index_store(Infer *in, Node *target, const Type *t, Node *at) {
     ty_time_store(in, at, t, sel->elem);
     return;
   }
-  if (t->kind == TY_TUPLE || t->kind == TY_LIST) {  /* a[i] = [x, y]: stored as numpy.array((x, y)) */
+  bool written_out = at->kind == N_TUPLE || (at->kind == N_CALL && at->bi == bi_named("list literal"));
+  if (t->kind == TY_LIST && !written_out) {  /* a[i:j] = a_list: its items as numpy.asarray reads them */
+    if (!(t = ty_wrap_call(in, at, "numpy.asarray"))) return;
+  } else if (t->kind == TY_TUPLE || t->kind == TY_LIST) {  /* a[i] = [x, y]: stored as numpy.array((x, y)) */
     Node *seq = arena_alloc(in->f->arena, sizeof(Node));
     *seq = *at;
-    if (!literal_as_tuple(seq) && t->kind == TY_LIST) {
-      ty_error(in, at, "cannot store %s into %s: only a list written out ([x, y]) or a tuple is", t->name, sel->name);
-      return;
-    }
+    literal_as_tuple(seq);
     *at = (Node){.kind = N_CALL, .line = seq->line, .col = seq->col, .bi = bi_named("numpy.array")};
     at->list.len = 1;
     at->list.items = arena_alloc(in->f->arena, sizeof(Node *));

@@ -1056,7 +1056,7 @@ static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
 /* numpy.copy(a) keeps a Fortran array's order (order='K'); a.copy() is C
  * (order='C'). */
 static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
-  if (!need_array(in, n, args[0])) return NULL;
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !need_array(in, n, args[0])) return NULL;
   return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
 }
 

@@ -127,6 +127,7 @@ static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int n
  * or with an integer axis an array of one dimension less (of a tuple of
  * axes, that many less). */
 static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;  /* numpy.sum([x, y]), of a tuple or list */
   if (ty_holds_complex(args[0])) return ty_numpy_complex(in, n, args);  /* complex.c's rows, or an error */
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
@@ -267,10 +268,10 @@ static LLVMValueRef sqrt_lanes(Lower *l, LLVMValueRef v) {
  * intp), rounded to the accumulator's type. */
 LLVMValueRef rd_divide(Lower *l, const Type *acc, LLVMValueRef total, LLVMValueRef count) {
   const Type *f64 = TYS(TY_F64);
-  if (ty_is_complex(acc)) {  /* by count + 0j, as NumPy's complex division */
-    const Type *p = lo_complex_part(acc);
-    LLVMValueRef c = lo_complex_make(l, acc, lo_convert(l, count, f64, p), lo_fconst(l, p, 0));
-    return rd_complex_op(l, OP_DIV, acc, total, c);
+  if (ty_is_complex(acc)) {  /* by count + 0j, as NumPy's complex division: in complex128 (its count is an intp) */
+    const Type *c128 = TYS(TY_C128);
+    LLVMValueRef c = lo_complex_make(l, c128, count, lo_fconst(l, f64, 0));
+    return lo_convert(l, rd_complex_op(l, OP_DIV, c128, lo_convert(l, total, acc, c128), c), c128, acc);
   }
   LLVMValueRef q = LLVMBuildFDiv(l->b, cast_lanes(l, total, acc, f64), splat(l, count, width(total)), "");
   return cast_lanes(l, q, f64, acc);
@@ -410,8 +411,10 @@ State rd_identity(Lower *l, const Pass *p, int w) {
   case K_PROD: case K_ALL: s.v = one_of(l, t); break;
   case K_MIN: case K_ARGMIN: s.v = extreme(l, t, true); break;
   case K_MAX: case K_ARGMAX: s.v = extreme(l, t, false); break;
-  case K_FMIN: case K_NANARGMIN: s.v = ty_is_float(t) ? lo_fconst(l, t, NAN) : extreme(l, t, true); break;
-  case K_FMAX: case K_NANARGMAX: s.v = ty_is_float(t) ? lo_fconst(l, t, NAN) : extreme(l, t, false); break;
+  case K_FMIN: s.v = ty_is_float(t) ? lo_fconst(l, t, NAN) : extreme(l, t, true); break;
+  case K_FMAX: s.v = ty_is_float(t) ? lo_fconst(l, t, NAN) : extreme(l, t, false); break;
+  case K_NANARGMIN: s.v = extreme(l, t, true); break;
+  case K_NANARGMAX: s.v = extreme(l, t, false); break;
   case K_MINMAX: s.v = extreme(l, t, true); s.i = extreme(l, t, false); break;
   }
   s.v = splat(l, s.v, w);
@@ -422,14 +425,23 @@ State rd_identity(Lower *l, const Pass *p, int w) {
   return s;
 }
 
-/* Whether x (at a later index) replaces m as an arg* kind's value. */
+/* Whether x (at a later index) replaces m as an arg* kind's value (nanarg*
+ * kinds see no NaN: step replaced them). */
 static LLVMValueRef arg_takes(Lower *l, Kind k, const Type *t, LLVMValueRef m, LLVMValueRef x) {
   bool min = k == K_ARGMIN || k == K_NANARGMIN;
   LLVMValueRef better = min ? less(l, t, x, m) : less(l, t, m, x);
-  if (!ty_is_float(t)) return better;
-  if (k == K_ARGMIN || k == K_ARGMAX) /* the first NaN */
-    return rd_or(l, better, rd_and(l, rd_is_nan(l, t, x), not_(l, rd_is_nan(l, t, m))));
-  return rd_or(l, better, rd_and(l, rd_is_nan(l, t, m), not_(l, rd_is_nan(l, t, x))));  /* anything but NaN */
+  if (!ty_is_float(t) || k == K_NANARGMIN || k == K_NANARGMAX) return better;
+  return rd_or(l, better, rd_and(l, rd_is_nan(l, t, x), not_(l, rd_is_nan(l, t, m))));  /* the first NaN */
+}
+
+/* NumPy's nanargmax reads a NaN as -inf (nanargmin: +inf), so that a NaN
+ * before an equal infinity is the one found; s.nan notes, lane by lane,
+ * that a number was seen (none: an all-NaN slice). */
+static LLVMValueRef nan_as_loser(Lower *l, const Pass *p, State *s, LLVMValueRef x) {
+  if (!ty_is_float(p->acc) || (p->kind != K_NANARGMIN && p->kind != K_NANARGMAX)) return x;
+  LLVMValueRef nan = rd_is_nan(l, p->acc, x);
+  s->nan = rd_or(l, s->nan, LLVMBuildSExt(l->b, not_(l, nan), LLVMTypeOf(s->nan), ""));
+  return rd_select(l, nan, splat(l, extreme(l, p->acc, p->kind == K_NANARGMIN), width(x)), x);
 }
 
 /* The step of a pass: x (prepared) at index idx. With `plain`, arg* kinds
@@ -451,6 +463,7 @@ static State step(Lower *l, const Pass *p, State s, LLVMValueRef x, LLVMValueRef
   case K_FMAX: s.v = rd_select(l, rd_or(l, less(l, t, s.v, x), rd_is_nan(l, t, s.v)), x, s.v); break;
   default: {
     bool min = p->kind == K_ARGMIN;
+    x = nan_as_loser(l, p, &s, x);
     LLVMValueRef take = plain ? (min ? less(l, t, x, s.v) : less(l, t, s.v, x)) : arg_takes(l, p->kind, t, s.v, x);
     s.v = rd_select(l, take, x, s.v);
     s.i = rd_select(l, take, idx, s.i);
@@ -826,7 +839,7 @@ static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   if (nat_wins_max(&p) && !is_arg(k)) return LLVMBuildAdd(l->b, r.v, splat(l, const_i64(l, 1), width(r.v)), "");
   if (!is_arg(k)) return cast_lanes(l, r.v, p.acc, c->res);
   if ((k == K_NANARGMIN || k == K_NANARGMAX) && ty_is_float(s->elem))
-    lo_raise_if(l, any_lane(l, rd_is_nan(l, s->elem, r.v)), RT_ERR_VALUE, "All-NaN slice encountered");
+    lo_raise_if(l, any_lane(l, not_(l, nan_seen(l, r))), RT_ERR_VALUE, "All-NaN slice encountered");  /* no number seen */
   return r.i;
 }
 

@@ -757,19 +757,45 @@ static LLVMValueRef lo_astype(Lower *l, Node *n) {
   return r;
 }
 
-/* a.view(dtype): the same memory read as another dtype of the same size */
+/* a.view(dtype): the same memory read as another dtype; of another item
+ * size (NumPy's rule), the last axis, contiguous, holds its bytes in items
+ * of the new size (a C array stays one) */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
-  if (elem && ty_bits(elem) != ty_bits(t->elem))
-    return ty_error(in, n, "%s(): viewing %s as %s changes the item size, which only dtypes of one size may do "
-                    "in compiled code", n->bi->name, t->elem->name, elem->name);
-  return elem ? ty_array(elem, t->ndim, t->layout, t->readonly) : NULL;
+  if (!elem || ty_bits(elem) == ty_bits(t->elem)) return elem ? ty_array(elem, t->ndim, t->layout, t->readonly) : NULL;
+  if (!t->ndim)
+    return ty_error(in, n, "%s(): Changing the dtype of a 0d array is only supported if the itemsize is unchanged",
+                    n->bi->name);
+  return ty_array(elem, t->ndim, t->layout == 'C' ? 'C' : 'A', t->readonly);
 }
 
-static LLVMValueRef lo_view_as(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
+static LLVMValueRef lo_view_as(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  int64_t from = ty_bits(t->elem) / 8, to = ty_bits(n->ty->elem) / 8;
+  if (from == to) return lo_owned(l, arg);
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, shape, strides);
+  int last = t->ndim - 1;
+  LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, shape[last], const_i64(l, 1), "");
+  LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, size_of(l, t->ndim, shape), const_i64(l, 0), "");
+  LLVMValueRef apart = LLVMBuildICmp(l->b, LLVMIntNE, strides[last], const_i64(l, from), "");
+  lo_raise_if(l, LLVMBuildAnd(l->b, apart, LLVMBuildNot(l->b, LLVMBuildOr(l->b, one, empty, ""), ""), ""), RT_ERR_VALUE,
+              "To change to a dtype of a different size, the last axis must be contiguous");
+  LLVMValueRef bytes = LLVMBuildMul(l->b, shape[last], const_i64(l, from), "");
+  if (to > from)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, bytes, const_i64(l, to), ""), const_i64(l, 0), ""),
+                RT_ERR_VALUE, "When changing to a larger dtype, its size must be a divisor of the total size in bytes "
+                "of the last axis of the array.");
+  shape[last] = LLVMBuildSDiv(l->b, bytes, const_i64(l, to), "");
+  strides[last] = const_i64(l, to);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
 
 /* a.item(): the one element of an array of size 1 (NumPy's ValueError
  * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
@@ -2004,7 +2030,7 @@ const Builtin bi_shape[] = {
   FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
   FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
   FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
-  METHOD("view", 0, 1, dtype_kw, 0, 0, ty_view, lo_view_as),
+  METHOD("view", 0, 1, dtype_kw, BF_COMPLEX, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
   FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 0, ty_flip, lo_flip),

@@ -30,6 +30,7 @@ static LLVMValueRef operand_of(Lower *l, int op, const Type *t, LLVMValueRef x) 
 }
 
 static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
+  if (!ty_arraylike(in, n->list.items[0], args[0])) return NULL;  /* numpy.cumsum([x, y]), of a tuple or list */
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;
   if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||

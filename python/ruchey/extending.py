@@ -70,7 +70,7 @@ def _type_of(desc):
     if isinstance(desc, tuple) and desc[0] == "meminfo":
         return types.MemInfoPointer(types.voidptr)
     if isinstance(desc, tuple):
-        return types.Type(*desc)
+        return types.described_type(desc)
     if isinstance(desc, list):  # a tuple type
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":

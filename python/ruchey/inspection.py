@@ -71,7 +71,7 @@ def _type_of(desc):
     if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
         return extending._named_values.get(desc[1]) or types.NamedTupleType([_type_of(d) for d in desc[2]], desc[1])
     if isinstance(desc, tuple):
-        return types.Type(*desc)
+        return types.described_type(desc)
     if isinstance(desc, list):
         items = [_type_of(d) for d in desc]
         if any(isinstance(t, _Named) for t in items):  # (a record among them: the tuple by its name too)

@@ -73,9 +73,12 @@ class Type(metaclass=_Interning):
         return f"{name}[{self.unit}]" if self.unit else name
 
     def __getitem__(self, dims):
-        """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F)."""
+        """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F);
+        float64[()] a 0-d array."""
         if self.ndim:
             raise TypeError("an array type cannot be indexed again")
+        if dims == ():
+            return ZeroDimArray(self)
         return Type(self.kind, *_array_dims(dims), unit=self.unit)
 
     def __call__(self, *args):
@@ -111,6 +114,13 @@ class Type(metaclass=_Interning):
     def dtype(self):
         """An array type's element type (a scalar's: itself)."""
         return Type(self.kind, unit=self.unit)
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        """Numba's Array.copy(): this array type with the properties given changed."""
+        if not isinstance(self, Array):
+            raise AttributeError(f"{self!r} is no array type: only those have copy()")
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout, self.readonly if readonly is None else readonly)
 
     @property
     def bitwidth(self):
@@ -177,6 +187,41 @@ def _array_dims(dims):
     elif unit[0] and not any(unit[1:]) and len(dims) > 1:
         layout = "F"
     return len(dims), layout
+
+
+class ZeroDimArray(Type):
+    """A 0-d array of a scalar type: Numba's Array(float64, 0, "C"), also
+    written float64[()]; what typeof gives for numpy.array(2.5). Its ndim
+    is 0 as a number's is: isinstance(t, Array) tells them apart."""
+
+    def __init__(self, dtype, layout="C", readonly=False):
+        if layout.endswith("R"):
+            layout, readonly = layout[:-1], True
+        # a 0-d array is C and F contiguous at once: compiled code knows it as C
+        super().__init__(dtype.kind, 0, "C" if layout == "F" else layout, unit=dtype.unit)
+        self.readonly = builtins.bool(readonly)
+
+    def __getitem__(self, dims):
+        raise TypeError("an array type cannot be indexed again")
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return ("0d", self.dtype.describe(), self.layout + ("R" if self.readonly else ""))
+
+    def _family(self):
+        return None
+
+    def __repr__(self):
+        return f"{'readonly ' if self.readonly else ''}array({self.name}, 0d, {self.layout})"
+
+
+def described_type(desc):
+    """The type a description (a tuple, as the compiler gives it) stands for."""
+    if desc[0] == "0d":
+        return ZeroDimArray(described_type(desc[1]), desc[2])
+    return Type(*desc)
 
 
 class Record(Type):
@@ -1121,12 +1166,14 @@ class Array(metaclass=_Category):
     the class of array types, isinstance(t, types.Array)."""
 
     def __new__(cls, dtype, ndim, layout="A", readonly=False):
-        if not isinstance(dtype, Type) or dtype.ndim:
+        if not isinstance(dtype, Type) or dtype.ndim or isinstance(dtype, ZeroDimArray):
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
-        if not isinstance(ndim, int) or not 1 <= ndim <= 32:
-            raise ValueError(f"Array() takes 1 to 32 dimensions, got {ndim!r}")
+        if not isinstance(ndim, int) or not 0 <= ndim <= 32:
+            raise ValueError(f"Array() takes 0 to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
+        if not ndim and not isinstance(dtype, Record):
+            return ZeroDimArray(dtype, layout, readonly)
         layout = "C" if ndim == 1 and layout == "F" else layout
         if isinstance(dtype, Record):
             return Record(dtype.np_dtype, ndim, layout, readonly)
@@ -1134,7 +1181,11 @@ class Array(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return t.ndim > 0
+        return t.ndim > 0 or isinstance(t, ZeroDimArray)
+
+
+def _is_scalar(t):
+    return not t.ndim and not isinstance(t, ZeroDimArray)
 
 
 class Number(metaclass=_Category):
@@ -1142,7 +1193,7 @@ class Number(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and t.name != "bool" and t.unit is None
+        return _is_scalar(t) and t.name != "bool" and t.unit is None
 
 
 class Integer(metaclass=_Category):
@@ -1150,7 +1201,7 @@ class Integer(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and "int" in t.name
+        return _is_scalar(t) and "int" in t.name
 
 
 class Float(metaclass=_Category):
@@ -1158,7 +1209,7 @@ class Float(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and t.name.startswith("float")
+        return _is_scalar(t) and t.name.startswith("float")
 
 
 class Boolean(metaclass=_Category):
@@ -1166,7 +1217,7 @@ class Boolean(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and t.name == "bool"
+        return _is_scalar(t) and t.name == "bool"
 
 
 class Omitted(metaclass=_Category):
@@ -1253,7 +1304,7 @@ def typeof(value):
     if isinstance(value, numpy.ndarray):
         t = from_dtype(value.dtype)
         if value.ndim == 0:
-            return t
+            return t if isinstance(t, (Record, UnicodeCharSeq)) else ZeroDimArray(t, readonly=not value.flags.writeable)
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
         if isinstance(t, Record):
             return Record(t.np_dtype, value.ndim, layout)
