@@ -951,8 +951,8 @@ int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
-                          void *out, int64_t n);  /* bits 1: bool */
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t unsigned_bounds, int32_t endpoint,
+                          int32_t bits, int32_t is_signed, void *out, int64_t n);  /* bits 1: bool */
 int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, double atol, int32_t replace,
                          int64_t *idx, int64_t n);
 RtError *rt_last_error(void);
