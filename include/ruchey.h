@@ -113,6 +113,8 @@ struct Type {
   const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset; TY_CLASS: in the RtObject */
   const char *const *names; /* TY_RECORD: each field's name; a named tuple's (TY_TUPLE with a
                              * callee) and TY_CLASS's: its fields' names, then its class's name */
+  const char *const *titles; /* TY_RECORD: each field's title (NumPy's other name for it) or NULL;
+                              * NULL where no field has one */
   const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order);
                           * TY_ENUM, TY_INTENUM of ints: each member's value, as int64 bits */
   const char *const *texts; /* TY_ENUM, TY_INTENUM of ints: each member's str() (Python's print of it) */
@@ -187,9 +189,10 @@ const Type *ty_yields(const Type *item);  /* a generator object yielding item */
  * n members' values and str()s where they are ints (what print() writes), kept by the caller. */
 const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
                     const int64_t *values, const char *const *texts);
-/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
-const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                      const int64_t *shapes, size_t size, size_t align);
+/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align; titles
+ * each field's title or NULL (titles NULL: none has one). */
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const char *const *titles,
+                      const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects; or a set (an RtDict of keys alone). */
 /* Which parts of a slice are given (TY_SLICE's unit); one left out is None. */
@@ -810,8 +813,8 @@ typedef struct RucheyAPI {
   const char *(*host_features)(void);
   const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
   const Type *(*dict)(const Type *key, const Type *value);
-  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                        const int64_t *shapes, size_t size, size_t align);
+  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const char *const *titles,
+                        const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
   const Type *(*named_tuple)(int n, const Type *const *fields, const char *const *names, const void *cls);
   /* what runs an objmode block (builtins/objmode.c): 0, or 1 with the
    * Python exception's class and message (kept until the next call) */

@@ -723,6 +723,33 @@ def test_from_dtype_fields_hold_titles_as_numpys():
     assert rec.is_title("the first") and not rec.is_title("a") and not rec.is_title("b")
 
 
+def add_through_titles_and_names(a, k):
+    # a field read and written by its name and by its title alike (pyopencl's vector dtypes)
+    for i in range(a.size):
+        a[i]["s0"] = (i + k) * 2
+        a[i]["x"] += -1
+        a[i]["s1"] = a[i]["x"] * 3
+        a[i]["y"] -= 2
+        a[i]["z"] = a[i]["s0"] * 0.5 + a[i]["y"]
+    return a, a["x"].sum(), a["s1"].sum(), a[-1]["s2"] - a[0]["z"]
+
+
+@pytest.mark.parametrize("align", ALIGNS)
+def test_fields_read_and_written_by_their_titles(align):
+    titled = np.dtype([(("x", "s0"), "i4"), (("y", "s1"), "i8"), (("z", "s2"), "f8")], align=align)
+    f = njit(add_through_titles_and_names)
+    for n in (1, 6):
+        for k in (-3, 0, 5):
+            got, expected = f(np.zeros(n, titled), k), add_through_titles_and_names(np.zeros(n, titled), k)
+            assert same_records(got[0], expected[0]) and got[1:] == expected[1:]
+    rec = ruchey.types.from_dtype(titled)
+    assert ruchey.typeof(np.zeros(2, titled)).dtype == rec and ";title=x]" in str(rec)
+    untitled = np.dtype([("s0", "i4"), ("s1", "i8"), ("s2", "f8")], align=align)
+    assert ruchey.typeof(np.zeros(2, untitled)).dtype != rec  # titles make another type, as Numba's
+    with pytest.raises(ruchey.TypingError, match="has no field 'x'"):
+        f(np.zeros(2, untitled), 1)
+
+
 def test_explicit_signature_of_record_arrays_and_records():
     dt = dtype_of(["f8", "i4", "c16"], False)
     rec = ruchey.types.from_dtype(dt)

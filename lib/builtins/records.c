@@ -25,9 +25,10 @@ bool ty_record_inside(const Type *t) {
   return false;
 }
 
+/* The field named name, or titled so (NumPy's other name for it), or -1. */
 static int field_index(const Type *r, const char *name) {
   for (int i = 0; i < r->nfields; i++)
-    if (!strcmp(r->names[i], name)) return i;
+    if (!strcmp(r->names[i], name) || (r->titles && r->titles[i] && !strcmp(r->titles[i], name))) return i;
   return -1;
 }
 

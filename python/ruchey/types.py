@@ -194,7 +194,8 @@ class Record(Type):
 
     @property
     def name(self):
-        fields = ",".join(f"{n}[type={self.typeof(n)!r};offset={self.offset(n)}]" for n in self.np_dtype.names)
+        fields = ",".join(f"{n}[type={self.typeof(n)!r};offset={self.offset(n)}{self._title_part(n)}]"
+                          for n in self.np_dtype.names)
         return f"Record({fields};{self.size};{self.np_dtype.isalignedstruct})"
 
     def __getitem__(self, dims):
@@ -218,6 +219,10 @@ class Record(Type):
     def fields(self):
         """Each field's name (and title) -> (its type, its offset), as NumPy's dtype.fields and Numba's."""
         return {name: (self.typeof(name), self.offset(name)) for name in self.np_dtype.fields}
+
+    def _title_part(self, name):
+        entry = self.np_dtype.fields[name]
+        return f";title={entry[2]}" if len(entry) > 2 and isinstance(entry[2], str) else ""
 
     def is_title(self, key):
         """Whether key is a field's title (the other name NumPy gives a field), not its name."""
