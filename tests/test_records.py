@@ -7,6 +7,8 @@ loops, reductions and ufuncs; prange over records; dispatch by dtype; bad
 input refused with clear errors. Compared with the function's Python
 original (NumPy's void scalars have no attribute access, so functions that
 write r.x are compared with a twin that writes r['x'])."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -707,7 +709,7 @@ def test_from_dtype_gives_a_record_type_with_numpys_layout():
         assert rec.offset(name) == dt.fields[name][1]
     assert rec.typeof("x") == ruchey.float64 and rec.typeof("n") == ruchey.int16
     assert rec.typeof("v") == ruchey.float32[:, ::1]
-    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and hash(rec) == hash(rec.dtype)
+    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and rec.dtype == dt  # Numba's Record.dtype
     assert rec != ruchey.types.from_dtype(np.dtype(fields))
     assert ruchey.typeof(np.zeros(3, dt)) == rec[::1] and ruchey.typeof(np.zeros(3, dt)[0]) == rec
     assert ruchey.typeof(np.zeros((3, 2), dt, order="F")) == rec[::1, :]
@@ -748,6 +750,54 @@ def test_fields_read_and_written_by_their_titles(align):
     assert ruchey.typeof(np.zeros(2, untitled)).dtype != rec  # titles make another type, as Numba's
     with pytest.raises(ruchey.TypingError, match="has no field 'x'"):
         f(np.zeros(2, untitled), 1)
+
+
+C_TYPES = {"int8": ctypes.c_int8, "uint8": ctypes.c_uint8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+           "uint32": ctypes.c_uint32, "int64": ctypes.c_int64, "uint64": ctypes.c_uint64,
+           "float32": ctypes.c_float, "float64": ctypes.c_double}
+
+
+@pytest.mark.parametrize("names", [
+    ["int32", "float32"], ["int32", "int8", "float32"], ["int8", "float64", "int16"], ["uint8"],
+    ["float64", "int8"], ["int16", "uint64", "uint8", "float32", "int8"],
+])
+def test_make_c_struct_lays_fields_out_as_c(names):
+    pairs = [(f"f{k}", getattr(ruchey, name)) for k, name in enumerate(names)]
+    rec = ruchey.types.Record.make_c_struct(pairs)
+    ref = type("Ref", (ctypes.Structure,), {"_fields_": [(f"f{k}", C_TYPES[n]) for k, n in enumerate(names)]})
+    assert len(rec) == len(names) and rec.size == ctypes.sizeof(ref) and rec.dtype.isalignedstruct
+    for k in range(len(names)):
+        assert rec.offset(f"f{k}") == getattr(ref, f"f{k}").offset and rec.typeof(f"f{k}") == pairs[k][1]
+
+    @njit((rec[:],))
+    def total(a):
+        s = 0.0
+        for i in range(a.size):
+            a[i]["f0"] = i
+            s += a[i]["f0"] + a[i][-1]
+        return s
+
+    a = filled(rec.dtype, 9, seed_of("c struct"))
+    expected = total.py_func(a.copy())
+    assert total(a) == expected
+
+
+def test_make_c_struct_of_a_complex_and_a_nested_array():
+    pair = type("Pair", (ctypes.Structure,), {"_fields_": [("re", ctypes.c_double), ("im", ctypes.c_double)]})
+    ref = type("Ref", (ctypes.Structure,), {"_fields_": [("n", ctypes.c_int32), ("z", pair)]})
+    rec = ruchey.types.Record.make_c_struct([("n", ruchey.types.intc), ("z", ruchey.complex128)])
+    assert (rec.offset("z"), rec.size) == (ref.z.offset, ctypes.sizeof(ref))
+    data = np.arange(27 * 2, dtype=np.float64).reshape(27, 2)
+    nested = ruchey.types.NestedArray(ruchey.float64, data.shape)
+    assert nested.shape == (27, 2) and nested.ndim == 2 and nested.nitems == 54
+    grid = ruchey.types.Record.make_c_struct([("k", ruchey.int8), ("data", nested)])
+    assert grid.offset("data") == 8 and grid.size == 8 + data.nbytes
+    arr = np.array([(3, data)], dtype=grid.dtype)
+    np.testing.assert_array_equal(arr[0]["data"], data)
+    total = njit(lambda a: a[0]["data"].sum() + a[0]["k"])
+    assert total(arr) == total.py_func(arr)
+    with pytest.raises(TypeError, match="Only Number and NestedArray types are supported"):
+        ruchey.types.Record.make_c_struct([("s", ruchey.types.unicode_type)])
 
 
 def test_explicit_signature_of_record_arrays_and_records():

@@ -10,6 +10,7 @@ import builtins
 import enum
 import functools
 import itertools
+import math
 import types as pytypes
 import weakref
 
@@ -208,7 +209,28 @@ class Record(Type):
 
     @functools.cached_property
     def dtype(self):
-        return Record(self.np_dtype)
+        """An array of records' element type; a record's own: its structured dtype, as Numba's."""
+        return Record(self.np_dtype) if self.ndim else self.np_dtype
+
+    @classmethod
+    def make_c_struct(cls, name_types):
+        """Numba's: the record of (name, type) pairs laid out as a C struct
+        lays them out, each field at its type's alignment (NumPy's aligned
+        dtype); the types are numbers and NestedArray's."""
+        import numpy
+        fields = []
+        for name, t in name_types:
+            if isinstance(t, NestedArray):
+                fields.append((name, numpy.dtype(t.dtype.name), t.shape))
+            elif isinstance(t, Number):
+                fields.append((name, numpy.dtype(t.name)))
+            else:
+                raise TypeError(f"Only Number and NestedArray types are supported, found: {t!r}. ")
+        return cls(numpy.dtype(fields, align=True))
+
+    def __len__(self):
+        """How many fields, a title counted as one more, as Numba's."""
+        return len(self.np_dtype.fields)
 
     @property
     def size(self):
@@ -249,6 +271,29 @@ class Record(Type):
 
     def __repr__(self):
         return self.name if not self.ndim else Type.__repr__(self)
+
+
+class NestedArray(Type):
+    """Numba's NestedArray(dtype, shape): a record's sub-array field
+    ('v', 'f8', (3, 2)), which compiled code reads as a C array of dtype;
+    its shape kept, for Record.make_c_struct."""
+
+    def __init__(self, dtype, shape):
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if not isinstance(dtype, Type) or dtype.ndim or not shape:
+            raise TypeError(f"NestedArray() takes a scalar type and a shape, got {dtype!r}, {shape!r}")
+        super().__init__(dtype.kind, len(shape), "C", unit=dtype.unit)
+        self.shape = shape
+
+    @property
+    def nitems(self):
+        return math.prod(self.shape)
+
+    def _key(self):
+        return ("nestedarray", self.describe(), self.shape)
+
+    def __repr__(self):
+        return f"nestedarray({self.name}, {self.shape})"
 
 
 class UnicodeCharSeq:
@@ -850,7 +895,7 @@ namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
-namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
+namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
@@ -1147,7 +1192,7 @@ class Number(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return not t.ndim and t.name != "bool" and t.unit is None
+        return t._family() is not None  # (not str, bool or a datetime)
 
 
 class Integer(metaclass=_Category):
