@@ -630,7 +630,8 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   if (t->kind == TY_FUNCPTR) return unbox_funcptr(o, t, slot);
   if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arg);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
-    if (disp_typeof(o) == t) {
+    const Type *have = disp_typeof(o);
+    if (have == t || (have && have->kind == TY_RECORD && disp_conversion_cost(t, have) >= 0)) {  /* or a subtype's */
       *arg = disp_record_data(o);
       return 0;
     }

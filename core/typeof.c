@@ -683,6 +683,7 @@ static int scalar_conversion(const Type *want, const Type *have) {
 
 int disp_conversion_cost(const Type *want, const Type *have) {
   if (want == have) return 0;
+  if (want->kind == TY_RECORD && have->kind == TY_RECORD) return core_api()->record_subtype(want, have) ? 1 : -1;
   if (want->kind == TY_FUNCPTR)  /* compiled for it as it is unboxed (each of several, as it is passed) */
     return have->kind == TY_FUNCTION || have->kind == TY_FUNCS ? 1 : -1;
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)

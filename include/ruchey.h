@@ -193,6 +193,9 @@ const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const cha
  * each field's title or NULL (titles NULL: none has one). */
 const Type *ty_record(int n, const Type *const *fields, const char *const *names, const char *const *titles,
                       const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
+/* Whether record have's first fields are all of record want's, each alike (Numba's width
+ * subtyping): code compiled for want reads them at the same places of have's bytes. */
+bool ty_record_subtype(const Type *want, const Type *have);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects; or a set (an RtDict of keys alone). */
 /* Which parts of a slice are given (TY_SLICE's unit); one left out is None. */
@@ -815,6 +818,7 @@ typedef struct RucheyAPI {
   const Type *(*dict)(const Type *key, const Type *value);
   const Type *(*record)(int n, const Type *const *fields, const char *const *names, const char *const *titles,
                         const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
+  bool (*record_subtype)(const Type *want, const Type *have);
   const Type *(*named_tuple)(int n, const Type *const *fields, const char *const *names, const void *cls);
   /* what runs an objmode block (builtins/objmode.c): 0, or 1 with the
    * Python exception's class and message (kept until the next call) */

@@ -74,13 +74,25 @@ static bool same_title(const Type *a, const Type *b, int i) {
   return x == y || (x && y && !strcmp(x, y));
 }
 
+/* Field i of records a and b alike: its type, name, title, place and shape. */
+static bool same_field(const Type *a, const Type *b, int i) {
+  return a->fields[i] == b->fields[i] && a->offsets[i] == b->offsets[i] && !strcmp(a->names[i], b->names[i]) &&
+         same_title(a, b, i) &&
+         !memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM);
+}
+
 /* Records differ also by their fields' names, titles and places and their size. */
 static bool same_record(const Type *a, const Type *b) {
   if (a->size != b->size || a->align != b->align) return false;
   for (int i = 0; i < a->nfields; i++)
-    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i]) || !same_title(a, b, i) ||
-        memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM))
-      return false;
+    if (!same_field(a, b, i)) return false;
+  return true;
+}
+
+bool ty_record_subtype(const Type *want, const Type *have) {
+  if (want->kind != TY_RECORD || have->kind != TY_RECORD || have->nfields < want->nfields) return false;
+  for (int i = 0; i < want->nfields; i++)
+    if (!same_field(want, have, i)) return false;
   return true;
 }
 

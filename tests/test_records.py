@@ -800,6 +800,52 @@ def test_make_c_struct_of_a_complex_and_a_nested_array():
         ruchey.types.Record.make_c_struct([("s", ruchey.types.unicode_type)])
 
 
+def first_field_and_last_item(rec):
+    return rec["a"] + rec["v"][-1]
+
+
+SUBTYPE_FIELDS = [("a", "f8"), ("v", "i4", (3,))]
+
+
+@pytest.mark.parametrize("extra", [[("b", "f8")], [("b", "i1"), ("s", "U3")], [("c", [("x", "f4")])]])
+def test_a_record_with_more_fields_after_is_taken_where_compiling_is_over(extra):
+    # Numba's width subtyping: a record whose first fields are another's is one of its
+    rng = make_rng(seed_of("record subtypes"))
+    small, wide = np.zeros(3, SUBTYPE_FIELDS), np.zeros(3, SUBTYPE_FIELDS + extra)
+    for a in (small, wide):
+        a["a"], a["v"] = rng.normal(size=3), rng.integers(-9, 9, size=(3, 3))
+    sig = ruchey.float64(ruchey.typeof(small[0]))
+    for f in (njit(first_field_and_last_item), njit(sig)(first_field_and_last_item)):
+        assert f(small[0]) == first_field_and_last_item(small[0])
+        f.disable_compile()
+        for r in wide:
+            assert f(r) == first_field_and_last_item(r)
+        assert len(f.signatures) == 1
+
+
+@pytest.mark.parametrize("other", [
+    [("a", "f8")],  # fewer fields
+    [("a", "f4"), ("v", "i4", (3,)), ("b", "f8")],  # a field of another type
+    [("a", "f8"), ("v", "i4", (2,)), ("b", "f8")],  # of another shape
+    [("b", "f8"), ("v", "i4", (3,)), ("a", "f8")],  # another name
+    [("a", "f8"), ("pad", "i4"), ("v", "i4", (3,))],  # another place
+])
+def test_a_record_unlike_the_compiled_one_is_refused_where_compiling_is_over(other):
+    f = njit(lambda rec: rec["a"])
+    f(np.zeros(1, SUBTYPE_FIELDS)[0])
+    f.disable_compile()
+    with pytest.raises(TypeError, match="no matching definition"):
+        f(np.zeros(1, other)[0])
+
+
+def test_a_record_with_more_fields_compiles_its_own_while_compiling_is_on():
+    f = njit(lambda rec, flag=None: rec["a"] + (rec["b"] if flag is not None else 0.0))
+    small, wide = np.ones(1, [("a", "f8")])[0], np.full(1, 2.0, [("a", "f8"), ("b", "f8")])[0]
+    assert f(small) == 1.0 and f(wide, 1) == 4.0 and len(f.signatures) == 2
+    f.disable_compile()
+    assert f(wide) == 2.0  # the first one's code, reading its first field
+
+
 def test_explicit_signature_of_record_arrays_and_records():
     dt = dtype_of(["f8", "i4", "c16"], False)
     rec = ruchey.types.from_dtype(dt)
