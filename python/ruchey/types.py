@@ -1305,11 +1305,12 @@ def typeof(value):
         if value.ndim == 0:
             return t
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
+        readonly = not value.flags.writeable  # (as the dispatcher types it: a broadcast view's, a frozen array's)
         if isinstance(t, Record):
-            return Record(t.np_dtype, value.ndim, layout)
+            return Record(t.np_dtype, value.ndim, layout, readonly)
         if isinstance(t, UnicodeCharSeq):  # (CharSeq too) an array of '<Un' or '|Sn'
-            return type(t)(t.count, value.ndim, layout)
-        return Type(t.kind, value.ndim, layout, unit=t.unit)
+            return type(t)(t.count, value.ndim, layout, readonly)
+        return Type(t.kind, value.ndim, layout, readonly, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
     if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
