@@ -798,10 +798,12 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
 
 /* An array of ndim dimensions of numbers (multinomial's pvals, dirichlet's
- * alpha, multivariate_normal's mean and cov), else a TypingError. */
+ * alpha, multivariate_normal's mean and cov), a tuple or list of them made
+ * one (numpy.asarray of it, as NumPy reads them), else a TypingError. */
 static bool check_numbers(Infer *in, Node *n, Node *x, const char *name, int ndim) {
   if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
-  const Type *t = x->ty;
+  const Type *t = ty_arraylike(in, x, x->ty);
+  if (!t) return false;
   if (t->kind != TY_ARRAY || t->ndim != ndim || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
     return ty_error(in, x, "%s(): %s must be a %d-dimensional array of numbers, got %s", n->bi->name, name, ndim,
                     t->name) != NULL;
