@@ -485,6 +485,32 @@ def check_sorted(f, a):
         same(x, y)
 
 
+def searches(a, v):
+    return np.searchsorted(a, v), np.searchsorted(a, v, side="right"), a.searchsorted(v, "right")
+
+
+@pytest.mark.parametrize("make, ua, uv", [(dates, "s", "s"), (dates, "h", "m"), (dates, "D", "h"), (dates, "M", "D"),
+                                          (deltas, "us", "us"), (deltas, "ms", "s"), (deltas, "s", "ns")])
+def test_searchsorted_finds_places_in_the_finer_unit_nat_last_as_numpy(make, ua, uv):
+    rng = np.random.default_rng(19)
+    f = njit(searches)
+    for n in (0, 1, 5, 40):
+        for nat in (0.0, 0.3):
+            a = np.sort(make(rng, ua, n, nat))
+            v = make(rng, uv, 6, 0.3)
+            for needles in (v, v[:0], v[0], v.reshape(2, 3), np.concatenate([a, a]).astype(v.dtype)):
+                for e, g in zip(searches(a, needles), f(a, needles)):
+                    same(e, g)
+
+
+def test_searchsorted_of_datetimes_and_other_values_is_a_typing_error():
+    f = njit(searches)
+    for a, v in [(np.zeros(3, "M8[s]"), np.timedelta64(1, "s")), (np.arange(3), np.datetime64(1, "s")),
+                 (np.zeros(3, "m8[D]"), 2.5), (np.zeros(3, "m8[M]"), np.timedelta64(1, "D"))]:
+        with pytest.raises(TypingError):
+            f(a, v)
+
+
 def test_creation_with_datetime_dtypes():
     seconds = np.dtype("M8[s]")
 
