@@ -112,6 +112,11 @@ const Type *disp_text_class(PyObject *o) {
   return o == (PyObject *)&PyStringArrType_Type ? core_api()->byteseq(0) : NULL;
 }
 
+int disp_time_class_kind(PyObject *cls) {
+  if (cls == (PyObject *)&PyDatetimeArrType_Type) return TY_DATETIME;
+  return cls == (PyObject *)&PyTimedeltaArrType_Type ? TY_TIMEDELTA : -1;
+}
+
 const Type *disp_scalar_time(PyObject *o) {
   if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
   PyArray_Descr *d = PyArray_DescrFromScalar(o);

@@ -116,6 +116,19 @@ def test_typeof_and_types():
         types.NPDatetime("days")
 
 
+def kinds_of(a):
+    return (isinstance(a, np.datetime64), isinstance(a, np.timedelta64), isinstance(a, complex),
+            isinstance(a, (int, np.timedelta64)), isinstance(a, (float, np.datetime64)))
+
+
+def test_isinstance_of_datetime64_and_timedelta64_holds_for_every_unit():
+    f = njit(kinds_of)
+    values = [np.datetime64(1, "ns"), np.datetime64("2020-02", "M"), np.datetime64("NaT"), np.timedelta64(3, "D"),
+              np.timedelta64(3), np.timedelta64("NaT", "s"), 1.5, 3, 2j]
+    for x in values:
+        assert f(x) == kinds_of(x), x
+
+
 def test_explicit_signatures():
     @njit(types.NPTimedelta("h")(types.NPDatetime("h")[:], types.NPDatetime("h")))
     def since(a, t):
