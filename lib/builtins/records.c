@@ -138,7 +138,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.reshape",
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
                                           "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
-                                          "ndindex size", "ndindex at", "list", "sorted",
+                                          "ndindex size", "ndindex at", "list", "sorted", "str.join",
                                           "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
