@@ -358,10 +358,23 @@ static const Type *buffer_type(PyObject *o) {
  * as typed.List([numpy.float32(1)]) does, loads it) */
 const Type *disp_typeof(PyObject *o) { return core_plain || core_api() ? typeof_depth(o, 0) : NULL; }
 
+/* A Python int: int64 where it fits, else uint64 where that holds it, as
+ * Numba types one (2**64 - 1, a hash's constant); int64 past both, whose
+ * unboxing raises OverflowError. */
+static const Type *python_int_type(PyObject *o) {
+  int overflow;
+  PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow <= 0) return &core_plain[TY_I64];
+  PyLong_AsUnsignedLongLong(o);
+  bool fits = !PyErr_Occurred();
+  PyErr_Clear();
+  return &core_plain[fits ? TY_U64 : TY_I64];
+}
+
 static const Type *typeof_depth(PyObject *o, int depth) {
   PyTypeObject *t = Py_TYPE(o);
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
-  if (t == &PyLong_Type) return &core_plain[TY_I64];
+  if (t == &PyLong_Type) return python_int_type(o);
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (o == Py_None) return &core_plain[TY_NONE];
   if (o == Py_Ellipsis) return &core_plain[TY_ELLIPSIS];

@@ -1317,8 +1317,8 @@ def typeof(value):
         # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
         return member(type(value), typeof(value._value_))
-    if isinstance(value, int):
-        return _SCALARS["int64"]
+    if isinstance(value, int):  # int64, else uint64 where it holds the value (2**64 - 1), as Numba's
+        return _SCALARS["uint64" if 2**63 <= value < 2**64 else "int64"]
     if isinstance(value, float):
         return _SCALARS["float64"]
     if isinstance(value, complex) and not isinstance(value, numpy.generic):
