@@ -173,6 +173,7 @@ bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
   if (!PyArray_Check(o)) return t->unit && a->parent == o && same_buffer(t, a, o);  /* (a view of bytes: an array) */
   return a->parent == o && PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
          PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
+         (!ty_is_time(t->elem) || disp_time_type(PyArray_DESCR(p)) == t->elem) &&  /* (a view in another unit) */
          !memcmp(PyArray_DIMS(p), a->shape, sizeof(npy_intp) * (size_t)t->ndim) &&
          !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim);
 }

@@ -524,6 +524,46 @@ def test_searchsorted_of_datetimes_and_other_values_is_a_typing_error():
             f(a, v)
 
 
+def views_of(a):
+    return a.view(np.int64), a.view(np.uint64), a.view("M8[ms]"), a.view(np.dtype("m8[us]")), a.view(a.dtype)
+
+
+def counts_viewed_as(b):
+    return b.view("M8[s]"), b.view("m8[D]"), b.view("datetime64[ns]")
+
+
+@pytest.mark.parametrize("make, unit", [(dates, "s"), (dates, "D"), (deltas, "ms"), (deltas, "h")])
+def test_views_of_datetime_arrays_as_counts_and_other_units_as_numpy(make, unit):
+    rng = np.random.default_rng(20)
+    f, g = njit(views_of), njit(counts_viewed_as)
+    for n in (0, 1, 9):
+        a = make(rng, unit, n)
+        for x in (a, a[::2], a.reshape(-1, 1) if n else a):
+            for e, w in zip(views_of(x), f(x)):
+                same(e, w)
+        b = a.view(np.int64)
+        for e, w in zip(counts_viewed_as(b), g(b)):
+            same(e, w)
+
+
+def distinct_values(a):
+    return np.unique(a), np.unique(a, return_counts=True)
+
+
+@pytest.mark.parametrize("make, unit", [(dates, "s"), (dates, "M"), (deltas, "us")])
+def test_unique_of_datetimes_sorts_and_keeps_one_nat_as_numpy(make, unit):
+    rng = np.random.default_rng(21)
+    f = njit(distinct_values)
+    for n in (0, 1, 12, 200):
+        for nat in (0.0, 0.3, 1.0):
+            a = make(rng, unit, n, nat)
+            a = np.concatenate([a, a[: n // 2]])  # repeats
+            e, g = distinct_values(a), f(a)
+            same(e[0], g[0])
+            same(e[1][0], g[1][0])
+            same(e[1][1], g[1][1])
+
+
 def test_creation_with_datetime_dtypes():
     seconds = np.dtype("M8[s]")
 

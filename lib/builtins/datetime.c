@@ -333,7 +333,11 @@ static const char *const takes_time[] = {
   "numpy.transpose", "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit",
   "numpy.broadcast_arrays", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
   /* elements moved, not converted */
-  "numpy.delete", NULL,
+  "numpy.delete",
+  /* their bytes read as another 8-byte dtype's (an int64's count), a dtype named */
+  "array.view", "numpy.dtype",
+  /* sorted (NaT last), NaTs as one value, as NumPy's (sorting.c) */
+  "numpy.unique", NULL,
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
