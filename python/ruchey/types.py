@@ -280,6 +280,8 @@ class NestedArray(Type):
 
     def __init__(self, dtype, shape):
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if isinstance(dtype, NestedArray):  # a sub-array of sub-arrays: their dimensions, outer first
+            dtype, shape = dtype.dtype, shape + dtype.shape
         if not isinstance(dtype, Type) or dtype.ndim or not shape:
             raise TypeError(f"NestedArray() takes a scalar type and a shape, got {dtype!r}, {shape!r}")
         super().__init__(dtype.kind, len(shape), "C", unit=dtype.unit)
@@ -1171,6 +1173,8 @@ class Array(metaclass=_Category):
     the class of array types, isinstance(t, types.Array)."""
 
     def __new__(cls, dtype, ndim, layout="A", readonly=False):
+        if isinstance(dtype, NestedArray):  # a sub-array dtype's: its dimensions after the array's, as NumPy's
+            return Array(dtype.dtype, ndim + dtype.ndim, layout, readonly)
         if not isinstance(dtype, Type) or dtype.ndim:
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
         if not isinstance(ndim, int) or not 1 <= ndim <= 32:
@@ -1235,6 +1239,8 @@ def from_dtype(dtype):
     dt = numpy.dtype(dtype)
     if dt.names is not None:  # a structured dtype (numpy.void's or numpy.record's)
         return Record(dt)
+    if dt.subdtype is not None:  # ('f8', (4,)): a C array of its base
+        return NestedArray(from_dtype(dt.subdtype[0]), dt.subdtype[1])
     if dt.kind in "Mm" and dt.isnative:
         unit, count = numpy.datetime_data(dt)
         if count == 1 and unit in _UNITS or unit == "generic":
