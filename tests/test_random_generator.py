@@ -300,7 +300,8 @@ def test_full_and_odd_ranges_of_narrow_dtypes_are_numpys_stream(body):
 
 
 @pytest.mark.parametrize("body", [
-    "rng.integers(0, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64)", "rng.integers(0, 0xFFFFFFFFFFFFFFFE, 300, dtype=np.uint64)",
+    "rng.integers(0, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64)",
+    "rng.integers(0, 0xFFFFFFFFFFFFFFFE, 300, dtype=np.uint64)",
     "rng.integers(0, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64, endpoint=True)",
     "rng.integers(0x8000000000000000, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64, endpoint=True)",
     "rng.integers(0xFFFFFFFFFFFFFFFF, dtype=np.uint64)",

@@ -432,7 +432,7 @@ def test_bad_multivariate_normal_arguments_are_typing_errors(body, message):
 
 
 @pytest.mark.parametrize("body", ["rng.dirichlet(a[0], 3)", "rng.multinomial(12, a[0], 2)",
-                                  "rng.multivariate_normal(a[0], ((1.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, 0.0, 1.0)), 2)"])
+                                  "rng.multivariate_normal(a[0], ((1.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0, 0, 1.0)), 2)"])
 @pytest.mark.parametrize("seq", [tuple, list])
 def test_vectors_of_tuples_and_lists_are_numpys_stream(body, seq):
     # a sequence of numbers is read as the array NumPy makes of it

@@ -101,7 +101,8 @@ def test_pvals_and_alpha_given_as_tuples_and_lists_are_read_as_arrays(expr, d):
 
 
 def test_pvals_and_alpha_written_as_literals():
-    compiled, plain = compiled_and_plain("(np.random.dirichlet((1.0, 2, 0.5), 3), np.random.multinomial(9, [0.25, 0.75]))")
+    expr = "(np.random.dirichlet((1.0, 2, 0.5), 3), np.random.multinomial(9, [0.25, 0.75]))"
+    compiled, plain = compiled_and_plain(expr)
     got, expected = compiled(2, None), plain(2, None)
     for g, e in zip(got[0], expected[0]):
         np.testing.assert_array_equal(g, e)

@@ -802,7 +802,8 @@ def test_make_c_struct_of_a_complex_and_a_nested_array():
 
 def test_from_dtype_of_a_sub_array_dtype_is_a_nested_array_whose_dimensions_follow_an_arrays():
     # as Numba's: an array of ('f8', (4,)) items is an array of float64 with one more dimension
-    for dt, base, shape in [(np.dtype((np.float64, (4,))), np.float64, (4,)), (np.dtype((np.int16, (2, 3))), np.int16, (2, 3)),
+    for dt, base, shape in [(np.dtype((np.float64, (4,))), np.float64, (4,)),
+                            (np.dtype((np.int16, (2, 3))), np.int16, (2, 3)),
                             (np.dtype((np.dtype((np.float32, (5, 2))), (3, 6))), np.float32, (3, 6, 5, 2))]:
         t = ruchey.types.from_dtype(dt)
         assert isinstance(t, ruchey.types.NestedArray) and t.shape == shape and t.dtype == ruchey.types.from_dtype(base)
