@@ -174,6 +174,7 @@ bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
   if (!PyArray_Check(o)) return t->unit && a->parent == o && same_buffer(t, a, o);  /* (a view of bytes: an array) */
   return a->parent == o && PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
          PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
+         (!ty_is_time(t->elem) || disp_time_type(PyArray_DESCR(p)) == t->elem) &&  /* (a view in another unit) */
          !memcmp(PyArray_DIMS(p), a->shape, sizeof(npy_intp) * (size_t)t->ndim) &&
          !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim);
 }
@@ -632,7 +633,8 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   if (t->kind == TY_FUNCPTR) return unbox_funcptr(o, t, slot);
   if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arg);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
-    if (disp_typeof(o) == t) {
+    const Type *have = disp_typeof(o);
+    if (have == t || (have && have->kind == TY_RECORD && disp_conversion_cost(t, have) >= 0)) {  /* or a subtype's */
       *arg = disp_record_data(o);
       return 0;
     }

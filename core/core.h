@@ -108,6 +108,7 @@ const Type *disp_dtype_time(PyObject *o);
 const Type *disp_dtype_text(PyObject *o);
 const Type *disp_text_class(PyObject *o);  /* numpy.str_, numpy.bytes_ as a dtype: '<U0', '|S0'; else NULL */
 const Type *disp_type_object(PyObject *o);  /* the type a ruchey.types object (types.int64[:], ListType(...)) describes, else NULL */
+int disp_time_class_kind(PyObject *cls);  /* numpy.datetime64: TY_DATETIME, numpy.timedelta64: TY_TIMEDELTA; else -1 */
 const Type *disp_scalar_time(PyObject *o);  /* o a numpy.datetime64 or timedelta64: its type, or NULL */  /* o a dtype object of datetime64[unit] or timedelta64[unit], or NULL */
 PyObject *disp_record_refusal(struct _PyArray_Descr *d);
 void *disp_record_data(PyObject *o);

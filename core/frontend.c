@@ -1624,6 +1624,7 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   const Type *instance = dtype < 0 && typed < 0 ? jitclass_class_instances(cls) : NULL;
   PyErr_Clear();
   if (cls == (PyObject *)Py_TYPE(Py_None)) typed = TY_NONE;
+  if (typed < 0 && dtype < 0) typed = disp_time_class_kind(cls);  /* numpy.datetime64 holds every unit's */
   for (size_t i = 0; typed < 0 && PyType_Check(cls) && i < sizeof kinds / sizeof *kinds; i++) {
     PyObject *b = PyDict_GetItemString(fe->builtins, kinds[i].name);
     if (b == cls) typed = kinds[i].kind;
@@ -1638,7 +1639,8 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   PyObject *r = PyObject_Repr(cls);
   fe_error(fe, e, "isinstance() of %s is not supported in compiled code (classes: int, float, complex, bool, "
-           "str, bytes, tuple, list, dict, set, range, NumPy's scalar types, typed.List, typed.Dict, jitclasses)",
+           "str, bytes, tuple, list, dict, set, range, NumPy's scalar types, datetime64, timedelta64, typed.List, "
+           "typed.Dict, jitclasses)",
            r ? PyUnicode_AsUTF8(r) : "this class");
   Py_XDECREF(r);
   PyErr_Clear();

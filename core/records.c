@@ -116,7 +116,8 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     goto done;
   }
   const Type *types[MAX_RECORD_FIELDS];
-  const char *fnames[MAX_RECORD_FIELDS];
+  const char *fnames[MAX_RECORD_FIELDS], *titles[MAX_RECORD_FIELDS];
+  bool titled = false;
   size_t offsets[MAX_RECORD_FIELDS];
   static int64_t shapes[MAX_RECORD_DEPTH + 2][MAX_RECORD_FIELDS * RC_MAX_NDIM];  /* (under the GIL) */
   int64_t *shape = shapes[depth];
@@ -128,6 +129,9 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     bool ok = fnames[i] && info && PyTuple_Check(info) && PyTuple_GET_SIZE(info) >= 2;
     if (!ok) snprintf(why, whylen, "its fields cannot be read");
     if (ok) {
+      PyObject *title = PyTuple_GET_SIZE(info) > 2 ? PyTuple_GET_ITEM(info, 2) : NULL;  /* a str, or any object */
+      titles[i] = title && PyUnicode_Check(title) ? PyUnicode_AsUTF8(title) : NULL;
+      titled |= titles[i] != NULL;
       offsets[i] = (size_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(info, 1));
       ok = (types[i] = field_type((PyArray_Descr *)PyTuple_GET_ITEM(info, 0), fnames[i], depth,
                                   &shape[i * RC_MAX_NDIM], why, whylen));
@@ -143,7 +147,7 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
     const Type *f = types[i]->kind == TY_ARRAY ? types[i]->elem : types[i];
     if (f->align > align) align = f->align;
   }
-  t = core_api()->record((int)n, types, fnames, offsets, shape, (size_t)PyDataType_ELSIZE(d), align);
+  t = core_api()->record((int)n, types, fnames, titled ? titles : NULL, offsets, shape, (size_t)PyDataType_ELSIZE(d), align);
   if (t) remember(t, d);
 done:
   PyErr_Clear();

@@ -112,6 +112,11 @@ const Type *disp_text_class(PyObject *o) {
   return o == (PyObject *)&PyStringArrType_Type ? core_api()->byteseq(0) : NULL;
 }
 
+int disp_time_class_kind(PyObject *cls) {
+  if (cls == (PyObject *)&PyDatetimeArrType_Type) return TY_DATETIME;
+  return cls == (PyObject *)&PyTimedeltaArrType_Type ? TY_TIMEDELTA : -1;
+}
+
 const Type *disp_scalar_time(PyObject *o) {
   if (!PyArray_IsScalar(o, Datetime) && !PyArray_IsScalar(o, Timedelta)) return NULL;
   PyArray_Descr *d = PyArray_DescrFromScalar(o);
@@ -353,10 +358,23 @@ static const Type *buffer_type(PyObject *o) {
  * as typed.List([numpy.float32(1)]) does, loads it) */
 const Type *disp_typeof(PyObject *o) { return core_plain || core_api() ? typeof_depth(o, 0) : NULL; }
 
+/* A Python int: int64 where it fits, else uint64 where that holds it, as
+ * Numba types one (2**64 - 1, a hash's constant); int64 past both, whose
+ * unboxing raises OverflowError. */
+static const Type *python_int_type(PyObject *o) {
+  int overflow;
+  PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow <= 0) return &core_plain[TY_I64];
+  PyLong_AsUnsignedLongLong(o);
+  bool fits = !PyErr_Occurred();
+  PyErr_Clear();
+  return &core_plain[fits ? TY_U64 : TY_I64];
+}
+
 static const Type *typeof_depth(PyObject *o, int depth) {
   PyTypeObject *t = Py_TYPE(o);
   if (t == &PyFloat_Type) return &core_plain[TY_F64];
-  if (t == &PyLong_Type) return &core_plain[TY_I64];
+  if (t == &PyLong_Type) return python_int_type(o);
   if (t == &PyBool_Type) return &core_plain[TY_BOOL];
   if (o == Py_None) return &core_plain[TY_NONE];
   if (o == Py_Ellipsis) return &core_plain[TY_ELLIPSIS];
@@ -702,6 +720,7 @@ static int scalar_conversion(const Type *want, const Type *have) {
 
 int disp_conversion_cost(const Type *want, const Type *have) {
   if (want == have) return 0;
+  if (want->kind == TY_RECORD && have->kind == TY_RECORD) return core_api()->record_subtype(want, have) ? 1 : -1;
   if (want->kind == TY_FUNCPTR)  /* compiled for it as it is unboxed (each of several, as it is passed) */
     return have->kind == TY_FUNCTION || have->kind == TY_FUNCS ? 1 : -1;
   if (want->kind == TY_ARRAY && have->kind == TY_ARRAY)

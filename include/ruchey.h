@@ -114,6 +114,8 @@ struct Type {
   const size_t *offsets; /* TY_TUPLE, TY_RECORD: each field's offset; TY_CLASS: in the RtObject */
   const char *const *names; /* TY_RECORD: each field's name; a named tuple's (TY_TUPLE with a
                              * callee) and TY_CLASS's: its fields' names, then its class's name */
+  const char *const *titles; /* TY_RECORD: each field's title (NumPy's other name for it) or NULL;
+                              * NULL where no field has one */
   const int64_t *shapes; /* TY_RECORD: an array field's shape at [i * RC_MAX_NDIM] (a sub-array, C order);
                           * TY_ENUM, TY_INTENUM of ints: each member's value, as int64 bits */
   const char *const *texts; /* TY_ENUM, TY_INTENUM of ints: each member's str() (Python's print of it) */
@@ -192,9 +194,13 @@ const Type *ty_yields(const Type *item);  /* a generator object yielding item */
  * n members' values and str()s where they are ints (what print() writes), kept by the caller. */
 const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const char *name, int n,
                     const int64_t *values, const char *const *texts);
-/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align. */
-const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                      const int64_t *shapes, size_t size, size_t align);
+/* A structured dtype's record: n fields at the given offsets, size bytes, aligned to align; titles
+ * each field's title or NULL (titles NULL: none has one). */
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const char *const *titles,
+                      const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
+/* Whether record have's first fields are all of record want's, each alike (Numba's width
+ * subtyping): code compiled for want reads them at the same places of have's bytes. */
+bool ty_record_subtype(const Type *want, const Type *have);
 #endif
 /* A typed List or Dict (containers.h): memory shared with Python's objects; or a set (an RtDict of keys alone). */
 /* Which parts of a slice are given (TY_SLICE's unit); one left out is None. */
@@ -823,8 +829,9 @@ typedef struct RucheyAPI {
   const char *(*host_features)(void);
   const Type *(*list)(const Type *item);  /* the types of typed lists and dicts */
   const Type *(*dict)(const Type *key, const Type *value);
-  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                        const int64_t *shapes, size_t size, size_t align);
+  const Type *(*record)(int n, const Type *const *fields, const char *const *names, const char *const *titles,
+                        const size_t *offsets, const int64_t *shapes, size_t size, size_t align);
+  bool (*record_subtype)(const Type *want, const Type *have);
   const Type *(*named_tuple)(int n, const Type *const *fields, const char *const *names, const void *cls);
   /* what runs an objmode block (builtins/objmode.c): 0, or 1 with the
    * Python exception's class and message (kept until the next call) */
@@ -966,8 +973,8 @@ int32_t rt_generator_check_out(int32_t ndim, const int64_t *shape, const int64_t
 void rt_generator_retain(void *bitgen);
 void rt_generator_release(void *bitgen);
 bool rt_entropy(void *buf, size_t n);  /* random.c: the system's entropy */
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
-                          void *out, int64_t n);  /* bits 1: bool */
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t unsigned_bounds, int32_t endpoint,
+                          int32_t bits, int32_t is_signed, void *out, int64_t n);  /* bits 1: bool */
 int32_t rt_random_choice(int64_t pop, int32_t from_int, const double *p, int64_t np, double atol, int32_t replace,
                          int64_t *idx, int64_t n);
 RtError *rt_last_error(void);

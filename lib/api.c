@@ -149,6 +149,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .list = ty_list,
     .dict = ty_dict,
     .record = ty_record,
+    .record_subtype = ty_record_subtype,
     .named_tuple = ty_named_tuple,
     .set_objmode_caller = rt_set_objmode_caller,
     .set = ty_set_of,

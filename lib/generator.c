@@ -562,13 +562,13 @@ static uint32_t bounded_narrow(BitGen *g, uint32_t rng, int bits, int *bcnt, uin
   return m >> bits;
 }
 
-/* NumPy's checks of integers' bounds for a dtype of bits (1: bool). */
-static int32_t check_int_bounds(int64_t low, int64_t high, bool endpoint, int bits, bool is_signed) {
-  int64_t min = is_signed ? -(int64_t)((UINT64_C(1) << (bits - 1)) - 1) - 1 : 0;
-  int64_t max = bits == 64 ? INT64_MAX  /* uint64's top half is past an int64 bound anyway */
-                : is_signed ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1)
-                            : (int64_t)((UINT64_C(1) << bits) - 1);
-  const char *which = low < min ? "low" : (endpoint ? high > max : max < INT64_MAX && high > max + 1) ? "high" : NULL;
+/* NumPy's checks of integers' bounds for a dtype of bits (1: bool), on
+ * bounds widened to 128 bits so that a uint64 bound past INT64_MAX
+ * compares as the number it is. */
+static int32_t check_int_bounds(__int128 low, __int128 high, bool endpoint, int bits, bool is_signed) {
+  __int128 min = is_signed ? -((__int128)1 << (bits - 1)) : 0;
+  __int128 max = ((__int128)1 << (is_signed ? bits - 1 : bits)) - 1;
+  const char *which = low < min ? "low" : high > max + !endpoint ? "high" : NULL;
   if (which) {
     static _Thread_local char msg[64];
     if (bits == 1) snprintf(msg, sizeof msg, "%s is out of bounds for bool", which);
@@ -579,12 +579,19 @@ static int32_t check_int_bounds(int64_t low, int64_t high, bool endpoint, int bi
   return RT_OK;
 }
 
+/* A bound passed as 64 bits: a uint64's (unsigned) or an int64's. */
+static __int128 bound_value(int64_t bits, bool is_unsigned) {
+  return is_unsigned ? (__int128)(uint64_t)bits : (__int128)bits;
+}
+
 /* n ints of [low, high) (endpoint: [low, high]) into out, of a dtype of
  * bits (1: bool) and signedness: Generator.integers' draws, the narrow
- * ones from pieces of one 32-bit word, as NumPy's fill buffers them. */
-int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t endpoint, int32_t bits, int32_t is_signed,
-                          void *out, int64_t n) {
-  int32_t st = check_int_bounds(low, high, endpoint, bits, is_signed);
+ * ones from pieces of one 32-bit word, as NumPy's fill buffers them.
+ * unsigned_bounds: bit 0 set when low is a uint64, bit 1 when high is. */
+int32_t rt_generator_ints(void *bitgen, int64_t low, int64_t high, int32_t unsigned_bounds, int32_t endpoint,
+                          int32_t bits, int32_t is_signed, void *out, int64_t n) {
+  int32_t st = check_int_bounds(bound_value(low, unsigned_bounds & 1), bound_value(high, unsigned_bounds & 2),
+                                endpoint, bits, is_signed);
   if (st) return st;
   uint64_t rng = (uint64_t)high - (uint64_t)low - !endpoint, off = (uint64_t)low;
   int bcnt = 0;
@@ -986,7 +993,7 @@ int32_t rt_generator_choice(void *bitgen, int64_t pop, int32_t from_int, const d
   if (p && !replace && positive < n) return value_error("Fewer non-zero entries in p than size");
   bool ok;
   if (p) ok = choose_weighted(g, p, pop, replace, idx, n);
-  else if (replace) return n ? rt_generator_ints(g, 0, pop, 0, 64, 1, idx, n) : RT_OK;
+  else if (replace) return n ? rt_generator_ints(g, 0, pop, 0, 0, 64, 1, idx, n) : RT_OK;
   else ok = choose_distinct(g, pop, idx, n, shuffle);
   if (ok) return RT_OK;
   rt_set_error(RT_ERR_MEMORY, "out of memory");

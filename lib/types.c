@@ -68,13 +68,31 @@ static size_t hash_parts(const Type *k) {
   return h ^ (h >> 29);
 }
 
-/* Records differ also by their fields' names and places and their size. */
+/* Two fields' titles alike: both none, or the same. */
+static bool same_title(const Type *a, const Type *b, int i) {
+  const char *x = a->titles ? a->titles[i] : NULL, *y = b->titles ? b->titles[i] : NULL;
+  return x == y || (x && y && !strcmp(x, y));
+}
+
+/* Field i of records a and b alike: its type, name, title, place and shape. */
+static bool same_field(const Type *a, const Type *b, int i) {
+  return a->fields[i] == b->fields[i] && a->offsets[i] == b->offsets[i] && !strcmp(a->names[i], b->names[i]) &&
+         same_title(a, b, i) &&
+         !memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM);
+}
+
+/* Records differ also by their fields' names, titles and places and their size. */
 static bool same_record(const Type *a, const Type *b) {
   if (a->size != b->size || a->align != b->align) return false;
   for (int i = 0; i < a->nfields; i++)
-    if (a->offsets[i] != b->offsets[i] || strcmp(a->names[i], b->names[i]) ||
-        memcmp(&a->shapes[i * RC_MAX_NDIM], &b->shapes[i * RC_MAX_NDIM], sizeof(int64_t) * RC_MAX_NDIM))
-      return false;
+    if (!same_field(a, b, i)) return false;
+  return true;
+}
+
+bool ty_record_subtype(const Type *want, const Type *have) {
+  if (want->kind != TY_RECORD || have->kind != TY_RECORD || have->nfields < want->nfields) return false;
+  for (int i = 0; i < want->nfields; i++)
+    if (!same_field(want, have, i)) return false;
   return true;
 }
 
@@ -124,15 +142,19 @@ static char *format(const char *fmt, ...) {
  * name is Numba's: Record(x[type=float64;offset=0],...;size;aligned). */
 static void complete_record(Type *t) {
   const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)t->nfields);
+  const char **titles = t->titles ? arena_alloc(&T.arena, sizeof(char *) * (size_t)t->nfields) : NULL;
   size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)t->nfields), len = 32;
   int64_t *shapes = arena_alloc(&T.arena, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
   memcpy(shapes, t->shapes, sizeof(int64_t) * RC_MAX_NDIM * (size_t)t->nfields);
   for (int i = 0; i < t->nfields; i++) {
     names[i] = format("%s", t->names[i]);
+    if (titles) titles[i] = t->titles[i] ? format("%s", t->titles[i]) : NULL;
     offsets[i] = t->offsets[i];
     len += strlen(names[i]) + strlen(t->fields[i]->name) + 40 + 22 * RC_MAX_NDIM;
+    if (titles && titles[i]) len += strlen(titles[i]) + 8;
   }
   t->names = names;
+  t->titles = titles;
   t->offsets = offsets;
   t->shapes = shapes;
   t->bits = (int)t->size * 8;
@@ -148,7 +170,8 @@ static void complete_record(Type *t) {
     } else {
       p += sprintf(p, "%s", f->name);
     }
-    p += sprintf(p, ";offset=%zu]", offsets[i]);
+    p += sprintf(p, ";offset=%zu", offsets[i]);
+    p += titles && titles[i] ? sprintf(p, ";title=%s]", titles[i]) : sprintf(p, "]");
   }
   sprintf(p, ";%zu;%s)", t->size, t->align > 1 ? "True" : "False");
   t->name = name;
@@ -464,8 +487,8 @@ const Type *ty_enum(TypeKind kind, const Type *value, const void *cls, const cha
  * header names the functions that resume and release it. */
 const Type *ty_yields(const Type *item) { return intern(&(Type){.kind = TY_YIELDS, .elem = item}); }
 
-const Type *ty_record(int n, const Type *const *fields, const char *const *names, const size_t *offsets,
-                      const int64_t *shapes, size_t size, size_t align) {
-  return intern(&(Type){.kind = TY_RECORD, .nfields = n, .fields = fields, .names = names, .offsets = offsets,
-                        .shapes = shapes, .size = size, .align = align});
+const Type *ty_record(int n, const Type *const *fields, const char *const *names, const char *const *titles,
+                      const size_t *offsets, const int64_t *shapes, size_t size, size_t align) {
+  return intern(&(Type){.kind = TY_RECORD, .nfields = n, .fields = fields, .names = names, .titles = titles,
+                        .offsets = offsets, .shapes = shapes, .size = size, .align = align});
 }

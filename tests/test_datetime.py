@@ -116,6 +116,19 @@ def test_typeof_and_types():
         types.NPDatetime("days")
 
 
+def kinds_of(a):
+    return (isinstance(a, np.datetime64), isinstance(a, np.timedelta64), isinstance(a, complex),
+            isinstance(a, (int, np.timedelta64)), isinstance(a, (float, np.datetime64)))
+
+
+def test_isinstance_of_datetime64_and_timedelta64_holds_for_every_unit():
+    f = njit(kinds_of)
+    values = [np.datetime64(1, "ns"), np.datetime64("2020-02", "M"), np.datetime64("NaT"), np.timedelta64(3, "D"),
+              np.timedelta64(3), np.timedelta64("NaT", "s"), 1.5, 3, 2j]
+    for x in values:
+        assert f(x) == kinds_of(x), x
+
+
 def test_explicit_signatures():
     @njit(types.NPTimedelta("h")(types.NPDatetime("h")[:], types.NPDatetime("h")))
     def since(a, t):
@@ -483,6 +496,72 @@ def check_sorted(f, a):
     e, g = f(a.copy()), njit(f)(a.copy() if f is sorted_in_place else a)
     for x, y in zip(e, g) if f is sorting_indices else [(e, g)]:
         same(x, y)
+
+
+def searches(a, v):
+    return np.searchsorted(a, v), np.searchsorted(a, v, side="right"), a.searchsorted(v, "right")
+
+
+@pytest.mark.parametrize("make, ua, uv", [(dates, "s", "s"), (dates, "h", "m"), (dates, "D", "h"), (dates, "M", "D"),
+                                          (deltas, "us", "us"), (deltas, "ms", "s"), (deltas, "s", "ns")])
+def test_searchsorted_finds_places_in_the_finer_unit_nat_last_as_numpy(make, ua, uv):
+    rng = np.random.default_rng(19)
+    f = njit(searches)
+    for n in (0, 1, 5, 40):
+        for nat in (0.0, 0.3):
+            a = np.sort(make(rng, ua, n, nat))
+            v = make(rng, uv, 6, 0.3)
+            for needles in (v, v[:0], v[0], v.reshape(2, 3), np.concatenate([a, a]).astype(v.dtype)):
+                for e, g in zip(searches(a, needles), f(a, needles)):
+                    same(e, g)
+
+
+def test_searchsorted_of_datetimes_and_other_values_is_a_typing_error():
+    f = njit(searches)
+    for a, v in [(np.zeros(3, "M8[s]"), np.timedelta64(1, "s")), (np.arange(3), np.datetime64(1, "s")),
+                 (np.zeros(3, "m8[D]"), 2.5), (np.zeros(3, "m8[M]"), np.timedelta64(1, "D"))]:
+        with pytest.raises(TypingError):
+            f(a, v)
+
+
+def views_of(a):
+    return a.view(np.int64), a.view(np.uint64), a.view("M8[ms]"), a.view(np.dtype("m8[us]")), a.view(a.dtype)
+
+
+def counts_viewed_as(b):
+    return b.view("M8[s]"), b.view("m8[D]"), b.view("datetime64[ns]")
+
+
+@pytest.mark.parametrize("make, unit", [(dates, "s"), (dates, "D"), (deltas, "ms"), (deltas, "h")])
+def test_views_of_datetime_arrays_as_counts_and_other_units_as_numpy(make, unit):
+    rng = np.random.default_rng(20)
+    f, g = njit(views_of), njit(counts_viewed_as)
+    for n in (0, 1, 9):
+        a = make(rng, unit, n)
+        for x in (a, a[::2], a.reshape(-1, 1) if n else a):
+            for e, w in zip(views_of(x), f(x)):
+                same(e, w)
+        b = a.view(np.int64)
+        for e, w in zip(counts_viewed_as(b), g(b)):
+            same(e, w)
+
+
+def distinct_values(a):
+    return np.unique(a), np.unique(a, return_counts=True)
+
+
+@pytest.mark.parametrize("make, unit", [(dates, "s"), (dates, "M"), (deltas, "us")])
+def test_unique_of_datetimes_sorts_and_keeps_one_nat_as_numpy(make, unit):
+    rng = np.random.default_rng(21)
+    f = njit(distinct_values)
+    for n in (0, 1, 12, 200):
+        for nat in (0.0, 0.3, 1.0):
+            a = make(rng, unit, n, nat)
+            a = np.concatenate([a, a[: n // 2]])  # repeats
+            e, g = distinct_values(a), f(a)
+            same(e[0], g[0])
+            same(e[1][0], g[1][0])
+            same(e[1][1], g[1][1])
 
 
 def test_creation_with_datetime_dtypes():

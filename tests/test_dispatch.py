@@ -105,6 +105,22 @@ def test_one_specialisation_per_argument_type_tuple():
     assert len(set(f.signatures)) == 5
 
 
+def passed_on(h, k):
+    return h, (h, k)[0] == h, h & 255, k
+
+
+def test_a_python_int_past_int64_is_a_uint64_as_numba_types_it():
+    f = jit(passed_on)
+    for h in (2**63, 2**64 - 1, 0xcbf29ce484222325, 2**63 + 12345):
+        for k in (0, 1, 2**40):
+            assert f(h, k) == passed_on(h, k), (h, k)
+    assert str(f.signatures[0][0]) == "uint64" and ruchey.typeof(2**64 - 1) == ruchey.uint64
+    assert ruchey.typeof(2**63 - 1) == ruchey.int64 == ruchey.typeof(-2**63)
+    for h in (2**64, -2**63 - 1, 10**30):
+        with pytest.raises(OverflowError):
+            f(h, 1)
+
+
 def test_array_specialisations_by_dtype_not_by_length():
     @jit
     def first_or_zero(x):

@@ -1143,3 +1143,24 @@ def test_nrt_c_helpers_and_a_packages_numpy_fft_registration(tmp_path):
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+@shim_only
+def test_numpys_own_types_module_types_datetime_signatures(tmp_path):
+    assert_printed_ok(run_fresh("""
+import numpy as np
+import ruchey
+ruchey.install_as_numba()
+from numba import njit
+from numba.np import types as npy_types
+
+def add(a, b):
+    return a + b
+
+f = njit(npy_types.NPDatetime("us")(npy_types.NPDatetime("ms"), npy_types.NPTimedelta("us")))(add)
+g = njit("NPDatetime('us')(NPDatetime('ms'), NPTimedelta('us'))")(add)
+for d, t in [(1, 2), (-7, 1500), (0, 0)]:
+    args = np.datetime64(d, "ms"), np.timedelta64(t, "us")
+    assert f(*args) == g(*args) == add(*args) and f(*args).dtype == np.dtype("M8[us]")
+print("ok")
+""", tmp_path))

@@ -232,6 +232,73 @@ def test_python_getrandbits_fills_the_low_word_first(k):
     assert py_bits(SEED, k) == expected
 
 
+def python_random_following(seed):
+    """A Python Random in the state compiled code's random.seed(seed) leaves (seeded as NumPy seeds)."""
+    keys, pos = np.random.RandomState(seed).get_state()[1:3]
+    r = random.Random()
+    r.setstate((3, tuple(int(k) for k in keys) + (int(pos),), None))
+    return r
+
+
+def variates(r, a, b):
+    return [r.gammavariate(a, b), r.betavariate(a, b), r.paretovariate(a), r.weibullvariate(a, b), r.triangular(),
+            r.triangular(a, a + b), r.triangular(a, a + b, a + b / 3), r.triangular(b, a, a), r.triangular(a, a, a),
+            r.vonmisesvariate(a, b), r.vonmisesvariate(a, 0.0), r.random()]
+
+
+def compiled_variates(seed, a, b):
+    random.seed(seed)
+    return [random.gammavariate(a, b), random.betavariate(a, b), random.paretovariate(a),
+            random.weibullvariate(a, b), random.triangular(), random.triangular(a, a + b),
+            random.triangular(a, a + b, a + b / 3), random.triangular(b, a, a), random.triangular(a, a, a),
+            random.vonmisesvariate(a, b), random.vonmisesvariate(a, 0.0), random.random()]
+
+
+@pytest.mark.parametrize("a, b", [(0.5, 2.0), (1.0, 1.0), (3.5, 0.25), (0.05, 7.0), (20.0, 3.0), (0.3, 0.1)])
+def test_python_variates_follow_cpythons_algorithms_on_the_compiled_stream(a, b):
+    # gamma (all three of CPython's methods), beta, pareto, weibull, triangular and von Mises, as Numba's
+    f = ruchey.njit(compiled_variates)
+    for seed in (0, 7, SEED):
+        assert f(seed, a, b) == variates(python_random_following(seed), a, b)
+
+
+@ruchey.njit
+def py_lognormal(seed, mu, sigma):
+    random.seed(seed)
+    return random.lognormvariate(mu, sigma), random.lognormvariate(mu, sigma)
+
+
+def test_python_lognormvariate_is_the_exp_of_its_normalvariate_as_numbas():
+    # (normalvariate is the gauss NumPy draws, in Numba and here: so is lognormvariate's normal)
+    for mu, sigma in [(0.0, 1.0), (2.0, 0.5), (-2.0, 0.5)]:
+        r = np.random.RandomState(SEED)
+        assert py_lognormal(SEED, mu, sigma) == (r.lognormal(mu, sigma), r.lognormal(mu, sigma))
+
+
+@ruchey.njit
+def py_shuffled(seed, x):
+    random.seed(seed)
+    random.shuffle(x)
+    return x
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 64, 1000])
+def test_python_shuffle_swaps_as_cpythons_on_the_compiled_stream(n):
+    expected = list(range(n))
+    python_random_following(SEED).shuffle(expected)
+    assert list(py_shuffled(SEED, np.arange(n))) == expected
+    assert list(py_shuffled(SEED, ruchey.typed.List([float(v) for v in range(n)] or [0.0])[:n])) == expected
+    rows = np.arange(3 * n).reshape(n, 3)
+    np.testing.assert_array_equal(py_shuffled(SEED, rows.copy()), rows[expected] if n else rows)
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.0, 1.0), (1.0, 0.0), (-0.5, 1.0), (1.0, -0.5)])
+def test_python_gamma_and_beta_variates_of_bad_parameters_raise_as_python(alpha, beta):
+    f = ruchey.njit(lambda a, b: (random.gammavariate(a, b), random.betavariate(a, b)))
+    with pytest.raises(ValueError, match="gammavariate: alpha and beta must be > 0.0"):
+        f(alpha, beta)
+
+
 @ruchey.njit
 def py_stepped(seed, n, start, stop, step):
     random.seed(seed)

@@ -299,7 +299,28 @@ def test_full_and_odd_ranges_of_narrow_dtypes_are_numpys_stream(body):
     assert got[0].dtype == expected[0].dtype and got[1] == expected[1]
 
 
+@pytest.mark.parametrize("body", [
+    "rng.integers(0, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64)",
+    "rng.integers(0, 0xFFFFFFFFFFFFFFFE, 300, dtype=np.uint64)",
+    "rng.integers(0, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64, endpoint=True)",
+    "rng.integers(0x8000000000000000, 0xFFFFFFFFFFFFFFFF, 300, dtype=np.uint64, endpoint=True)",
+    "rng.integers(0xFFFFFFFFFFFFFFFF, dtype=np.uint64)",
+    "rng.integers(np.uint64(0x8000000000000005), np.uint64(0x8000000000000009), 300, dtype=np.uint64)",
+    "rng.integers(np.uint8(0), np.int64(100), 300)", "rng.integers(False, True, 300, dtype=np.bool_)",
+    "rng.integers(True, 2, 300, dtype=np.uint8, endpoint=True)",
+])
+def test_uint64_and_bool_bounds_are_numpys_stream(body):
+    # a uint64 bound past INT64_MAX is the number it is, not its bits read as an int64
+    compiled, plain = compiled_and_plain(body)
+    got, expected = compiled(np.random.default_rng(6)), plain(np.random.default_rng(6))
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert np.asarray(got[0]).dtype == np.asarray(expected[0]).dtype and got[1] == expected[1]
+
+
 @pytest.mark.parametrize("body, message", [
+    ("rng.integers(0, 0x8000000000000001, dtype=np.int64)", "high is out of bounds for int64"),
+    ("rng.integers(0x8000000000000000, 0x8000000000000001, dtype=np.int64)", "high is out of bounds for int64"),
+    ("rng.integers(0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF, dtype=np.uint64)", "low >= high"),
     ("rng.integers(-200, 5, dtype=np.int8)", "low is out of bounds for int8"),
     ("rng.integers(0, 300, dtype=np.int8)", "high is out of bounds for int8"),
     ("rng.integers(0, 128, dtype=np.int8, endpoint=True)", "high is out of bounds for int8"),

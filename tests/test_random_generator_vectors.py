@@ -429,3 +429,11 @@ def test_bad_multivariate_normal_arguments_are_typing_errors(body, message):
     compiled, _ = compiled_and_plain(body)
     with pytest.raises(ruchey.TypingError, match=message):
         compiled(np.random.default_rng(1), np.zeros(3), np.eye(3), "warn")
+
+
+@pytest.mark.parametrize("body", ["rng.dirichlet(a[0], 3)", "rng.multinomial(12, a[0], 2)",
+                                  "rng.multivariate_normal(a[0], ((1.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0, 0, 1.0)), 2)"])
+@pytest.mark.parametrize("seq", [tuple, list])
+def test_vectors_of_tuples_and_lists_are_numpys_stream(body, seq):
+    # a sequence of numbers is read as the array NumPy makes of it
+    assert_same_stream(body, seed_of(body), seq((0.25, 0.5, 0.25)))

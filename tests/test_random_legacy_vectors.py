@@ -87,6 +87,29 @@ def test_dirichlet_follows_randomstates_stream(expr, d, s):
 
 
 @numba_gamma_differs
+@pytest.mark.parametrize("expr", ["np.random.multinomial(30, p, 4)", "np.random.dirichlet(p, (2, 3))",
+                                  "np.random.dirichlet(p)", "np.random.multinomial(7, p)"])
+@pytest.mark.parametrize("d", [1, 4])
+def test_pvals_and_alpha_given_as_tuples_and_lists_are_read_as_arrays(expr, d):
+    # as NumPy and Numba take any sequence of numbers
+    p = probabilities(np.random.default_rng(seed_of(expr, d)), d)
+    compiled, plain = compiled_and_plain(expr)
+    for given in (tuple(p), list(p), tuple(int(v) + 1 for v in p * 2) if "dirichlet" in expr else tuple(p)):
+        assert_same_stream(compiled(5, given), plain(5, given))
+    with pytest.raises(ruchey.TypingError):
+        compiled(5, ("a",) * d)  # no numbers
+
+
+def test_pvals_and_alpha_written_as_literals():
+    expr = "(np.random.dirichlet((1.0, 2, 0.5), 3), np.random.multinomial(9, [0.25, 0.75]))"
+    compiled, plain = compiled_and_plain(expr)
+    got, expected = compiled(2, None), plain(2, None)
+    for g, e in zip(got[0], expected[0]):
+        np.testing.assert_array_equal(g, e)
+    assert got[1] == expected[1]
+
+
+@numba_gamma_differs
 def test_vectors_equal_randomstates_own():
     """The stream is RandomState's: np.random.seed's, and a RandomState's of the same seed."""
     p = np.array([0.2, 0.3, 0.5])

@@ -7,6 +7,8 @@ loops, reductions and ufuncs; prange over records; dispatch by dtype; bad
 input refused with clear errors. Compared with the function's Python
 original (NumPy's void scalars have no attribute access, so functions that
 write r.x are compared with a twin that writes r['x'])."""
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -707,7 +709,7 @@ def test_from_dtype_gives_a_record_type_with_numpys_layout():
         assert rec.offset(name) == dt.fields[name][1]
     assert rec.typeof("x") == ruchey.float64 and rec.typeof("n") == ruchey.int16
     assert rec.typeof("v") == ruchey.float32[:, ::1]
-    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and hash(rec) == hash(rec.dtype)
+    assert rec == ruchey.types.from_dtype(np.dtype(fields, align=True)) and rec.dtype == dt  # Numba's Record.dtype
     assert rec != ruchey.types.from_dtype(np.dtype(fields))
     assert ruchey.typeof(np.zeros(3, dt)) == rec[::1] and ruchey.typeof(np.zeros(3, dt)[0]) == rec
     assert ruchey.typeof(np.zeros((3, 2), dt, order="F")) == rec[::1, :]
@@ -721,6 +723,140 @@ def test_from_dtype_fields_hold_titles_as_numpys():
     rec = ruchey.types.from_dtype(dt)
     assert set(rec.fields) == set(dt.fields)
     assert rec.is_title("the first") and not rec.is_title("a") and not rec.is_title("b")
+
+
+def add_through_titles_and_names(a, k):
+    # a field read and written by its name and by its title alike (pyopencl's vector dtypes)
+    for i in range(a.size):
+        a[i]["s0"] = (i + k) * 2
+        a[i]["x"] += -1
+        a[i]["s1"] = a[i]["x"] * 3
+        a[i]["y"] -= 2
+        a[i]["z"] = a[i]["s0"] * 0.5 + a[i]["y"]
+    return a, a["x"].sum(), a["s1"].sum(), a[-1]["s2"] - a[0]["z"]
+
+
+@pytest.mark.parametrize("align", ALIGNS)
+def test_fields_read_and_written_by_their_titles(align):
+    titled = np.dtype([(("x", "s0"), "i4"), (("y", "s1"), "i8"), (("z", "s2"), "f8")], align=align)
+    f = njit(add_through_titles_and_names)
+    for n in (1, 6):
+        for k in (-3, 0, 5):
+            got, expected = f(np.zeros(n, titled), k), add_through_titles_and_names(np.zeros(n, titled), k)
+            assert same_records(got[0], expected[0]) and got[1:] == expected[1:]
+    rec = ruchey.types.from_dtype(titled)
+    assert ruchey.typeof(np.zeros(2, titled)).dtype == rec and ";title=x]" in str(rec)
+    untitled = np.dtype([("s0", "i4"), ("s1", "i8"), ("s2", "f8")], align=align)
+    assert ruchey.typeof(np.zeros(2, untitled)).dtype != rec  # titles make another type, as Numba's
+    with pytest.raises(ruchey.TypingError, match="has no field 'x'"):
+        f(np.zeros(2, untitled), 1)
+
+
+C_TYPES = {"int8": ctypes.c_int8, "uint8": ctypes.c_uint8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+           "uint32": ctypes.c_uint32, "int64": ctypes.c_int64, "uint64": ctypes.c_uint64,
+           "float32": ctypes.c_float, "float64": ctypes.c_double}
+
+
+@pytest.mark.parametrize("names", [
+    ["int32", "float32"], ["int32", "int8", "float32"], ["int8", "float64", "int16"], ["uint8"],
+    ["float64", "int8"], ["int16", "uint64", "uint8", "float32", "int8"],
+])
+def test_make_c_struct_lays_fields_out_as_c(names):
+    pairs = [(f"f{k}", getattr(ruchey, name)) for k, name in enumerate(names)]
+    rec = ruchey.types.Record.make_c_struct(pairs)
+    ref = type("Ref", (ctypes.Structure,), {"_fields_": [(f"f{k}", C_TYPES[n]) for k, n in enumerate(names)]})
+    assert len(rec) == len(names) and rec.size == ctypes.sizeof(ref) and rec.dtype.isalignedstruct
+    for k in range(len(names)):
+        assert rec.offset(f"f{k}") == getattr(ref, f"f{k}").offset and rec.typeof(f"f{k}") == pairs[k][1]
+
+    @njit((rec[:],))
+    def total(a):
+        s = 0.0
+        for i in range(a.size):
+            a[i]["f0"] = i
+            s += a[i]["f0"] + a[i][-1]
+        return s
+
+    a = filled(rec.dtype, 9, seed_of("c struct"))
+    expected = total.py_func(a.copy())
+    assert total(a) == expected
+
+
+def test_make_c_struct_of_a_complex_and_a_nested_array():
+    pair = type("Pair", (ctypes.Structure,), {"_fields_": [("re", ctypes.c_double), ("im", ctypes.c_double)]})
+    ref = type("Ref", (ctypes.Structure,), {"_fields_": [("n", ctypes.c_int32), ("z", pair)]})
+    rec = ruchey.types.Record.make_c_struct([("n", ruchey.types.intc), ("z", ruchey.complex128)])
+    assert (rec.offset("z"), rec.size) == (ref.z.offset, ctypes.sizeof(ref))
+    data = np.arange(27 * 2, dtype=np.float64).reshape(27, 2)
+    nested = ruchey.types.NestedArray(ruchey.float64, data.shape)
+    assert nested.shape == (27, 2) and nested.ndim == 2 and nested.nitems == 54
+    grid = ruchey.types.Record.make_c_struct([("k", ruchey.int8), ("data", nested)])
+    assert grid.offset("data") == 8 and grid.size == 8 + data.nbytes
+    arr = np.array([(3, data)], dtype=grid.dtype)
+    np.testing.assert_array_equal(arr[0]["data"], data)
+    total = njit(lambda a: a[0]["data"].sum() + a[0]["k"])
+    assert total(arr) == total.py_func(arr)
+    with pytest.raises(TypeError, match="Only Number and NestedArray types are supported"):
+        ruchey.types.Record.make_c_struct([("s", ruchey.types.unicode_type)])
+
+
+def test_from_dtype_of_a_sub_array_dtype_is_a_nested_array_whose_dimensions_follow_an_arrays():
+    # as Numba's: an array of ('f8', (4,)) items is an array of float64 with one more dimension
+    for dt, base, shape in [(np.dtype((np.float64, (4,))), np.float64, (4,)),
+                            (np.dtype((np.int16, (2, 3))), np.int16, (2, 3)),
+                            (np.dtype((np.dtype((np.float32, (5, 2))), (3, 6))), np.float32, (3, 6, 5, 2))]:
+        t = ruchey.types.from_dtype(dt)
+        assert isinstance(t, ruchey.types.NestedArray) and t.shape == shape and t.dtype == ruchey.types.from_dtype(base)
+        for ndim in (1, 2):
+            assert ruchey.types.Array(t, ndim, "C") == ruchey.types.Array(t.dtype, ndim + len(shape), "C")
+        rec = ruchey.types.Record.make_c_struct([("n", ruchey.int8), ("v", t)])
+        assert rec.dtype.fields["v"][0] == np.dtype((base, shape))
+
+
+def first_field_and_last_item(rec):
+    return rec["a"] + rec["v"][-1]
+
+
+SUBTYPE_FIELDS = [("a", "f8"), ("v", "i4", (3,))]
+
+
+@pytest.mark.parametrize("extra", [[("b", "f8")], [("b", "i1"), ("s", "U3")], [("c", [("x", "f4")])]])
+def test_a_record_with_more_fields_after_is_taken_where_compiling_is_over(extra):
+    # Numba's width subtyping: a record whose first fields are another's is one of its
+    rng = make_rng(seed_of("record subtypes"))
+    small, wide = np.zeros(3, SUBTYPE_FIELDS), np.zeros(3, SUBTYPE_FIELDS + extra)
+    for a in (small, wide):
+        a["a"], a["v"] = rng.normal(size=3), rng.integers(-9, 9, size=(3, 3))
+    sig = ruchey.float64(ruchey.typeof(small[0]))
+    for f in (njit(first_field_and_last_item), njit(sig)(first_field_and_last_item)):
+        assert f(small[0]) == first_field_and_last_item(small[0])
+        f.disable_compile()
+        for r in wide:
+            assert f(r) == first_field_and_last_item(r)
+        assert len(f.signatures) == 1
+
+
+@pytest.mark.parametrize("other", [
+    [("a", "f8")],  # fewer fields
+    [("a", "f4"), ("v", "i4", (3,)), ("b", "f8")],  # a field of another type
+    [("a", "f8"), ("v", "i4", (2,)), ("b", "f8")],  # of another shape
+    [("b", "f8"), ("v", "i4", (3,)), ("a", "f8")],  # another name
+    [("a", "f8"), ("pad", "i4"), ("v", "i4", (3,))],  # another place
+])
+def test_a_record_unlike_the_compiled_one_is_refused_where_compiling_is_over(other):
+    f = njit(lambda rec: rec["a"])
+    f(np.zeros(1, SUBTYPE_FIELDS)[0])
+    f.disable_compile()
+    with pytest.raises(TypeError, match="no matching definition"):
+        f(np.zeros(1, other)[0])
+
+
+def test_a_record_with_more_fields_compiles_its_own_while_compiling_is_on():
+    f = njit(lambda rec, flag=None: rec["a"] + (rec["b"] if flag is not None else 0.0))
+    small, wide = np.ones(1, [("a", "f8")])[0], np.full(1, 2.0, [("a", "f8"), ("b", "f8")])[0]
+    assert f(small) == 1.0 and f(wide, 1) == 4.0 and len(f.signatures) == 2
+    f.disable_compile()
+    assert f(wide) == 2.0  # the first one's code, reading its first field
 
 
 def test_explicit_signature_of_record_arrays_and_records():

@@ -400,3 +400,16 @@ def test_array_type_copy_changes_the_properties_given():
     assert f(x.T) == total.py_func(x.T) and f(x[::2]) == total.py_func(x[::2])
     with pytest.raises(AttributeError, match="no array type"):
         ruchey.float64.copy()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: np.broadcast_to(np.arange(4.0), (3, 4)), lambda: np.broadcast_to(np.zeros(2, [("i", "i4")]), (3, 2))[1],
+    lambda: np.array(["ab", "c"]), lambda: np.arange(6, dtype=np.int16).reshape(2, 3).T,
+])
+def test_typeof_a_readonly_array_is_readonly_and_its_signature_takes_it(make):
+    a = make()
+    a.flags.writeable = False  # (broadcast views are so already)
+    t = ruchey.typeof(a)
+    assert t.readonly and t == ruchey.typeof(a) and t != ruchey.typeof(a.copy())
+    f = njit((t,))(lambda x: x.shape[0] + x.ndim)
+    assert f(a) == f.py_func(a) and len(f.signatures) == 1

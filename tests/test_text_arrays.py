@@ -69,6 +69,23 @@ def test_items_of_a_str_array_listed_and_sorted(f, seed):
         assert all(type(s) is str for s in got)
 
 
+def items_joined(a, sep):
+    return sep.join(a), "".join(a[::-1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_items_of_a_str_array_joined(seed):
+    f = njit(items_joined)
+    for n in (0, 1, 8):
+        a = str_array(make_rng(seed), n)[3:]
+        for sep in ("", ", ", "é"):
+            assert f(a, sep) == items_joined(a, sep)
+    with pytest.raises(ruchey.TypingError, match="join"):
+        f(bytes_array(make_rng(seed), 3), "-")
+    with pytest.raises(ruchey.TypingError):
+        f(str_array(make_rng(seed), 3).reshape(-1, 1), "-")
+
+
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("f", [items_listed, items_of_a_slice, pytest.param(
     items_appended, marks=numba_deviation("numba's typed list of a bytes array's items holds CharSeqs"))])

@@ -272,6 +272,13 @@ LLVMValueRef lo_time_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
   return LLVMBuildSelect(l->b, nat, const_bool(l, op == OP_NE), LLVMBuildICmp(l->b, sp[op - OP_EQ], x, y, ""), "");
 }
 
+/* x < y as NumPy sorts datetimes, NaT last: less one, wrapping, NaT
+ * (INT64_MIN) is the greatest and the others keep their order. */
+LLVMValueRef lo_time_sorts_before(Lower *l, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef one = const_i64(l, 1);
+  return LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildSub(l->b, x, one, ""), LLVMBuildSub(l->b, y, one, ""), "");
+}
+
 /* ---------------------------------------------------------------- numpy.isnat */
 
 static const Type *ty_isnat(Infer *in, Node *n, const Type **args) {
@@ -314,6 +321,10 @@ static const char *const takes_time[] = {
   "numpy.argmax", "array.argmax",
   /* NaT last, as NumPy's (sorting_rt.c) */
   "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
+  /* answered from the type alone (python.c) */
+  "isinstance",
+  /* NaT last, as NumPy sorts it (searching.c) */
+  "numpy.searchsorted", "array.searchsorted",
   /* typed lists of them (the box keeps their type) */
   "list.append", "list.insert", "list.pop", "list.copy", "list.clear", "list.reverse", "list.index", "list.count",
   "list", "typed.List", "list literal",
@@ -322,7 +333,11 @@ static const char *const takes_time[] = {
   "numpy.transpose", "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit",
   "numpy.broadcast_arrays", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
   /* elements moved, not converted */
-  "numpy.delete", NULL,
+  "numpy.delete",
+  /* their bytes read as another 8-byte dtype's (an int64's count), a dtype named */
+  "array.view", "numpy.dtype",
+  /* sorted (NaT last), NaTs as one value, as NumPy's (sorting.c) */
+  "numpy.unique", NULL,
 };
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */

@@ -648,7 +648,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
     Node *x = np_arg(in, n, i + 1, names[i]);
     if (ty_failed(in)) return NULL;
     if (i == 0 && !x) return ty_error(in, n, "%s() missing required argument 'low'", n->bi->name);
-    if (!is_none(x) && !ty_is_int(x->ty))
+    if (!is_none(x) && !ty_is_int(x->ty) && x->ty->kind != TY_BOOL)
       return ty_error(in, x, "%s(): %s must be an int, got %s", n->bi->name, names[i], x->ty->name);
   }
   Node *endpoint = np_arg(in, n, 5, "endpoint");
@@ -664,6 +664,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
 typedef struct GeneratorFill {
   int dist;  /* RD_, or GEN_INTEGERS */
   LLVMValueRef bitgen, params, low, high, endpoint;
+  int unsigned_bounds; /* integers': bit 0 set when low is a uint64, bit 1 when high is */
   const Type *elem;  /* the dtype drawn (integers', or float32 for the standard draws) */
 } GeneratorFill;
 
@@ -671,11 +672,11 @@ static LLVMValueRef fill_generator(Lower *l, LLVMValueRef data, LLVMValueRef cou
   GeneratorFill *f = arg;
   if (f->dist == GEN_INTEGERS) {
     int bits = f->elem->kind == TY_BOOL ? 1 : ty_bits(f->elem);
-    LLVMTypeRef p[8] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32,
+    LLVMTypeRef p[9] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->i32,
                         l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i64};
-    LLVMValueRef a[8] = {f->bitgen, f->low, f->high, f->endpoint,
+    LLVMValueRef a[9] = {f->bitgen, f->low, f->high, const_i32(l, f->unsigned_bounds), f->endpoint,
                          const_i32(l, bits), const_i32(l, ty_is_signed(f->elem)), data, count};
-    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 8);
+    return lo_call_fn(l, "rt_generator_ints", l->mod->i32, p, a, 9);
   }
   LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
   LLVMValueRef a[5] = {f->bitgen, const_i32(l, f->dist), f->params, data, count};
@@ -691,11 +692,15 @@ static LLVMValueRef generator_normal(Lower *l, LLVMValueRef bitgen, LLVMValueRef
   return lo_call_fn(l, "rt_generator_normal", l->mod->f64, p, a, 3);
 }
 
+/* Whether a bound's type is uint64: its 64 bits are then a number past INT64_MAX where the top one is set. */
+static bool is_u64_bound(const Type *t) { return ty_is_int(t) && !ty_is_signed(t) && ty_bits(t) == 64; }
+
 /* integers' bounds: [0, low) from one, [low, high) or [low, high] from two. */
 static void integer_bounds(Lower *l, Node *n, GeneratorFill *f) {
-  Node *hi = np_arg_node(n, 2, "high"), *endpoint = np_arg_node(n, 5, "endpoint");
-  f->low = lo_expr_as(l, np_arg_node(n, 1, "low"), TYS(TY_I64));
+  Node *lo = np_arg_node(n, 1, "low"), *hi = np_arg_node(n, 2, "high"), *endpoint = np_arg_node(n, 5, "endpoint");
+  f->low = lo_expr_as(l, lo, TYS(TY_I64));
   f->high = is_none(hi) ? f->low : lo_expr_as(l, hi, TYS(TY_I64));
+  f->unsigned_bounds = is_none(hi) ? is_u64_bound(lo->ty) << 1 : is_u64_bound(lo->ty) | is_u64_bound(hi->ty) << 1;
   if (is_none(hi)) f->low = const_i64(l, 0);
   f->endpoint = endpoint ? LLVMBuildZExt(l->b, lo_expr_as(l, endpoint, TYS(TY_BOOL)), l->mod->i32, "") : const_i32(l, 0);
   f->params = LLVMConstNull(l->mod->ptr);
@@ -793,10 +798,12 @@ static LLVMValueRef lo_generator(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- multinomial, dirichlet, permuted */
 
 /* An array of ndim dimensions of numbers (multinomial's pvals, dirichlet's
- * alpha, multivariate_normal's mean and cov), else a TypingError. */
+ * alpha, multivariate_normal's mean and cov), a tuple or list of them made
+ * one (numpy.asarray of it, as NumPy reads them), else a TypingError. */
 static bool check_numbers(Infer *in, Node *n, Node *x, const char *name, int ndim) {
   if (!x) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, name) != NULL;
-  const Type *t = x->ty;
+  const Type *t = ty_arraylike(in, x, x->ty);
+  if (!t) return false;
   if (t->kind != TY_ARRAY || t->ndim != ndim || !(ty_is_float(t->elem) || ty_is_int(t->elem)))
     return ty_error(in, x, "%s(): %s must be a %d-dimensional array of numbers, got %s", n->bi->name, name, ndim,
                     t->name) != NULL;

@@ -25,9 +25,10 @@ bool ty_record_inside(const Type *t) {
   return false;
 }
 
+/* The field named name, or titled so (NumPy's other name for it), or -1. */
 static int field_index(const Type *r, const char *name) {
   for (int i = 0; i < r->nfields; i++)
-    if (!strcmp(r->names[i], name)) return i;
+    if (!strcmp(r->names[i], name) || (r->titles && r->titles[i] && !strcmp(r->titles[i], name))) return i;
   return -1;
 }
 
@@ -137,7 +138,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.reshape",
                                           "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
                                           "numpy.transpose", "array.item", "array.fill", "nditer size", "nditer at",
-                                          "ndindex size", "ndindex at", "list", "sorted",
+                                          "ndindex size", "ndindex at", "list", "sorted", "str.join",
                                           "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",

@@ -20,9 +20,11 @@ typedef struct Sorted {
 } Sorted;
 
 /* The dtype NumPy compares a's elements and the needles in: their common
- * one, but a Python float needle compares as a float array's dtype. */
+ * one (datetimes': the finer unit), but a Python float needle compares as
+ * a float array's dtype. */
 static const Type *compare_type(const Type *a, Node *v) {
   const Type *e = elem_of(v->ty);
+  if (ty_is_time(a)) return ty_time_unify(a, e);
   if (ty_is_weak(v) && ty_is_float(a) && ty_is_float(e)) return a;
   return np_promote(a, e);
 }
@@ -53,9 +55,10 @@ static LLVMValueRef complex_sorts_before(Lower *l, LLVMValueRef x, LLVMValueRef 
   return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, xr, yr), below, r, "");
 }
 
-/* x < y as NumPy sorts: NaN after every number */
+/* x < y as NumPy sorts: NaN (and NaT) after every number */
 static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   if (ty_is_complex(t)) return complex_sorts_before(l, x, y);
+  if (ty_is_time(t)) return lo_time_sorts_before(l, x, y);
   if (!ty_is_float(t)) return lo_compare_values(l, OP_LT, x, t, y, t);
   LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, "");
   LLVMValueRef nan_after = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, y, y, ""),
@@ -158,6 +161,8 @@ static const char *const sides[] = {"left", "right", NULL};
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
   if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
+  const Type *ae = a->ty->elem, *ve = elem_of(v->ty);
+  if ((ty_is_time(ae) || ty_is_time(ve)) && !ty_time_compare(in, v, ae, ve)) return NULL;  /* of one kind, in a common unit */
   if (bi_str_option(side, sides, 0) < 0)
     return ty_error(in, side, "%s(): search side must be a constant 'left' or 'right' (as Numba's), got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);

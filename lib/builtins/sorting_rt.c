@@ -512,7 +512,7 @@ int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
   case TY_I8: return unique_i8(data, n, counts);
   case TY_I16: return unique_i16(data, n, counts);
   case TY_I32: return unique_i32(data, n, counts);
-  case TY_I64: return unique_i64(data, n, counts);
+  case TY_I64: case TY_DATETIME: case TY_TIMEDELTA: return unique_i64(data, n, counts);  /* (NaTs as one, as NumPy's) */
   case TY_BOOL: case TY_U8: return unique_u8(data, n, counts);
   case TY_U16: return unique_u16(data, n, counts);
   case TY_U32: return unique_u32(data, n, counts);

@@ -411,9 +411,12 @@ static LLVMValueRef lo_tailmatch(Lower *l, Node *n) {
 }
 
 /* sep.join(items): a typed list of str, or a tuple of strs (a list written
- * out); a str joins its characters (made list(s)), as Python's */
+ * out); a str joins its characters and a 1-d array of str its items (each
+ * made list(x)), as Python's */
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[1]->kind == TY_STR ? ty_wrap_call(in, n->list.items[1], "list") : args[1];
+  const Type *a = args[1];
+  bool listed = a->kind == TY_STR || (a->kind == TY_ARRAY && a->ndim == 1 && a->elem->kind == TY_CHARSEQ);
+  const Type *t = listed ? ty_wrap_call(in, n->list.items[1], "list") : a;
   if (!t) return NULL;
   bool ok = t->kind == TY_LIST ? !t->elem || is_str(t->elem) : t->kind == TY_TUPLE;
   for (int i = 0; ok && t->kind == TY_TUPLE && i < t->nfields; i++) ok = is_str(t->fields[i]);

@@ -188,7 +188,9 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         disp = _callees.get(func)
         if disp is None or "_overloads" not in disp.__dict__:
             name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
-            signature = func if hasattr(func, "__code__") and hasattr(func, "__defaults__") else typer
+            # (a bound method, random.gammavariate, binds as its typing function: its own takes self)
+            plain = hasattr(func, "__code__") and hasattr(func, "__defaults__") and not inspect.ismethod(func)
+            signature = func if plain else typer
             disp = _callees[func] = _generic(signature, _Overloads(name))
         disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         _bind_by_typers(func, disp)

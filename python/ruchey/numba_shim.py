@@ -310,6 +310,7 @@ def _submodules():
         "numba.core": ({}, ()),
         "numba.core.types": (dict(types.namespace), (types,)),
         "numba.types": (dict(types.namespace), (types,)),
+        "numba.np.types": (dict(types.namespace), (types,)),  # NumPy's own types (NPDatetime, NPTimedelta)
         # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType)
         **{f"numba.core.types.{part}": (dict(types.namespace), (types,))
            for part in ("abstract", "common", "containers", "functions", "misc", "npytypes", "scalars")},

@@ -10,6 +10,7 @@ import builtins
 import enum
 import functools
 import itertools
+import math
 import types as pytypes
 import weakref
 
@@ -239,7 +240,8 @@ class Record(Type):
 
     @property
     def name(self):
-        fields = ",".join(f"{n}[type={self.typeof(n)!r};offset={self.offset(n)}]" for n in self.np_dtype.names)
+        fields = ",".join(f"{n}[type={self.typeof(n)!r};offset={self.offset(n)}{self._title_part(n)}]"
+                          for n in self.np_dtype.names)
         return f"Record({fields};{self.size};{self.np_dtype.isalignedstruct})"
 
     def __getitem__(self, dims):
@@ -252,7 +254,28 @@ class Record(Type):
 
     @functools.cached_property
     def dtype(self):
-        return Record(self.np_dtype)
+        """An array of records' element type; a record's own: its structured dtype, as Numba's."""
+        return Record(self.np_dtype) if self.ndim else self.np_dtype
+
+    @classmethod
+    def make_c_struct(cls, name_types):
+        """Numba's: the record of (name, type) pairs laid out as a C struct
+        lays them out, each field at its type's alignment (NumPy's aligned
+        dtype); the types are numbers and NestedArray's."""
+        import numpy
+        fields = []
+        for name, t in name_types:
+            if isinstance(t, NestedArray):
+                fields.append((name, numpy.dtype(t.dtype.name), t.shape))
+            elif isinstance(t, Number):
+                fields.append((name, numpy.dtype(t.name)))
+            else:
+                raise TypeError(f"Only Number and NestedArray types are supported, found: {t!r}. ")
+        return cls(numpy.dtype(fields, align=True))
+
+    def __len__(self):
+        """How many fields, a title counted as one more, as Numba's."""
+        return len(self.np_dtype.fields)
 
     @property
     def size(self):
@@ -263,6 +286,10 @@ class Record(Type):
     def fields(self):
         """Each field's name (and title) -> (its type, its offset), as NumPy's dtype.fields and Numba's."""
         return {name: (self.typeof(name), self.offset(name)) for name in self.np_dtype.fields}
+
+    def _title_part(self, name):
+        entry = self.np_dtype.fields[name]
+        return f";title={entry[2]}" if len(entry) > 2 and isinstance(entry[2], str) else ""
 
     def is_title(self, key):
         """Whether key is a field's title (the other name NumPy gives a field), not its name."""
@@ -289,6 +316,31 @@ class Record(Type):
 
     def __repr__(self):
         return self.name if not self.ndim else Type.__repr__(self)
+
+
+class NestedArray(Type):
+    """Numba's NestedArray(dtype, shape): a record's sub-array field
+    ('v', 'f8', (3, 2)), which compiled code reads as a C array of dtype;
+    its shape kept, for Record.make_c_struct."""
+
+    def __init__(self, dtype, shape):
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if isinstance(dtype, NestedArray):  # a sub-array of sub-arrays: their dimensions, outer first
+            dtype, shape = dtype.dtype, shape + dtype.shape
+        if not isinstance(dtype, Type) or dtype.ndim or not shape:
+            raise TypeError(f"NestedArray() takes a scalar type and a shape, got {dtype!r}, {shape!r}")
+        super().__init__(dtype.kind, len(shape), "C", unit=dtype.unit)
+        self.shape = shape
+
+    @property
+    def nitems(self):
+        return math.prod(self.shape)
+
+    def _key(self):
+        return ("nestedarray", self.describe(), self.shape)
+
+    def __repr__(self):
+        return f"nestedarray({self.name}, {self.shape})"
 
 
 class UnicodeCharSeq:
@@ -890,7 +942,7 @@ namespace.update({alias: _SCALARS[name] for alias, name in _ALIASES.items()})
 void = none = NoneType()
 optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
-namespace.update(NPDatetime=NPDatetime, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
+namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
@@ -1166,6 +1218,8 @@ class Array(metaclass=_Category):
     the class of array types, isinstance(t, types.Array)."""
 
     def __new__(cls, dtype, ndim, layout="A", readonly=False):
+        if isinstance(dtype, NestedArray):  # a sub-array dtype's: its dimensions after the array's, as NumPy's
+            return Array(dtype.dtype, ndim + dtype.ndim, layout, readonly)
         if not isinstance(dtype, Type) or dtype.ndim or isinstance(dtype, ZeroDimArray):
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
         if not isinstance(ndim, int) or not 0 <= ndim <= 32:
@@ -1193,7 +1247,7 @@ class Number(metaclass=_Category):
 
     @staticmethod
     def _holds(t):
-        return _is_scalar(t) and t.name != "bool" and t.unit is None
+        return t._family() is not None  # (not str, bool, a datetime or a 0-d array)
 
 
 class Integer(metaclass=_Category):
@@ -1236,6 +1290,8 @@ def from_dtype(dtype):
     dt = numpy.dtype(dtype)
     if dt.names is not None:  # a structured dtype (numpy.void's or numpy.record's)
         return Record(dt)
+    if dt.subdtype is not None:  # ('f8', (4,)): a C array of its base
+        return NestedArray(from_dtype(dt.subdtype[0]), dt.subdtype[1])
     if dt.kind in "Mm" and dt.isnative:
         unit, count = numpy.datetime_data(dt)
         if count == 1 and unit in _UNITS or unit == "generic":
@@ -1306,19 +1362,20 @@ def typeof(value):
         if value.ndim == 0:
             return t if isinstance(t, (Record, UnicodeCharSeq)) else ZeroDimArray(t, readonly=not value.flags.writeable)
         layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
+        readonly = not value.flags.writeable  # (as the dispatcher types it: a broadcast view's, a frozen array's)
         if isinstance(t, Record):
-            return Record(t.np_dtype, value.ndim, layout)
+            return Record(t.np_dtype, value.ndim, layout, readonly)
         if isinstance(t, UnicodeCharSeq):  # (CharSeq too) an array of '<Un' or '|Sn'
-            return type(t)(t.count, value.ndim, layout)
-        return Type(t.kind, value.ndim, layout, unit=t.unit)
+            return type(t)(t.count, value.ndim, layout, readonly)
+        return Type(t.kind, value.ndim, layout, readonly, unit=t.unit)
     if isinstance(value, (builtins.bool, numpy.bool_)):  # "bool" here is ruchey's type
         return _SCALARS["bool"]
     if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
         # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
         return member(type(value), typeof(value._value_))
-    if isinstance(value, int):
-        return _SCALARS["int64"]
+    if isinstance(value, int):  # int64, else uint64 where it holds the value (2**64 - 1), as Numba's
+        return _SCALARS["uint64" if 2**63 <= value < 2**64 else "int64"]
     if isinstance(value, float):
         return _SCALARS["float64"]
     if isinstance(value, complex) and not isinstance(value, numpy.generic):
