@@ -606,6 +606,20 @@ def test_broadcast_to_is_a_read_only_view_matching_numpy():
         define("@ruchey.njit\ndef f(a):\n    b = np.broadcast_to(a, (2, 3))\n    b[0, 0] = 1.0\n    return b\n")(np.ones(3))
 
 
+def test_broadcast_to_its_own_shape_is_a_new_read_only_view():
+    rng = make_rng(41)
+    f = fn("np.broadcast_to(a, a.shape)")
+    for dtype in (np.float64, np.int32, np.complex64):
+        for shape in [(), (1,), (3,), (2, 3), (0, 2)]:
+            a = small(rng, dtype, shape)
+            got, expected = f(a), f.py_func(a)
+            assert got is not a and np.shares_memory(got, a) or a.size == 0
+            assert got.shape == expected.shape and np.array_equal(got, expected)
+            assert not got.flags.writeable and a.flags.writeable
+            a.flags.writeable = False  # a read-only argument: as it is, as NumPy's
+            assert not f(a).flags.writeable
+
+
 def test_broadcast_to_of_a_number_matches_numpy():
     fs = [fn("np.broadcast_to(a, n)", "a, n"), fn("np.broadcast_to(a, (2, n))", "a, n"),
           fn("np.broadcast_to(a, ())", "a, n")]
