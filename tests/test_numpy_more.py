@@ -408,6 +408,39 @@ def test_moveaxis_errors_are_typing_errors():
         fn("np.moveaxis(a, (0, 0), (1, 2))")(np.ones((2, 3, 4)))
 
 
+def test_swapaxes_moveaxis_with_axes_known_at_run_time_match_numpy():
+    rng = make_rng(42)
+    fs = [fn("np.swapaxes(a, i, j)", "a, i, j"), fn("a.swapaxes(i, j)", "a, i, j"), fn("np.moveaxis(a, i, j)", "a, i, j")]
+    for shape in [(2, 3, 4), (0, 2, 3), (2, 1, 3, 2), (3,)]:
+        for layout in LAYOUTS:
+            a = small(rng, np.float64, shape, layout)
+            nd = a.ndim
+            for i, j in itertools.product(range(-nd, nd), repeat=2):
+                for f in fs:
+                    got, expected = f(a, i, j), f.py_func(a, i, j)
+                    assert got.shape == expected.shape and (got.strides == expected.strides or not a.size)
+                    assert np.array_equal(got, expected) and (np.shares_memory(got, a) or not a.size)
+            for k in (1, 2):
+                for src in itertools.permutations(range(nd), k):
+                    for dst in itertools.permutations(range(-nd, nd), k):
+                        if len({d % nd for d in dst}) == k:
+                            got, expected = fs[2](a, src, dst), fs[2].py_func(a, src, dst)
+                            assert got.shape == expected.shape and (got.strides == expected.strides or not a.size)
+    a = np.ones((2, 3, 4))
+    for f, i, j in [(fs[0], 0, 3), (fs[2], -4, 0), (fs[2], (0, 5), (1, 2))]:
+        with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else ValueError, match="out of bounds"):
+            f(a, i, j)
+    for i, j, which in [((0, 0), (1, 2), "source"), ((0, 1), (2, -1), "destination")]:
+        with pytest.raises(ValueError, match=f"repeated axis in `{which}`"):
+            fs[2](a, i, j)
+    with pytest.raises(ruchey.TypingError, match="same number of elements"):
+        fs[2](a, (0, 1), 2)
+    with pytest.raises(ruchey.TypingError, match="must be an int"):
+        fs[0](a, (0, 1), (1, 0))
+    with pytest.raises(ruchey.TypingError, match="must be an int"):
+        fs[2](a, 0.5, 1)
+
+
 # ---------------------------------------------------------------- take, extract, flatnonzero
 
 def test_take_matches_numpy():

@@ -438,15 +438,22 @@ static LLVMValueRef lo_transpose(Lower *l, Node *n) {
 }
 
 /* numpy.swapaxes(a, axis1, axis2) (and the method), numpy.moveaxis(a,
- * source, destination): views whose permutation constant axes give */
+ * source, destination): views whose permutation constant axes give, or
+ * axes known only at run time (moved_at_run_time) */
 enum { MOVE_SWAP, MOVE_AXES };
+
+/* The name of the axes argument i (1: from, 2: to) of n. */
+static const char *moved_name(const Node *n, int i) {
+  bool swap = n->bi->ival == MOVE_SWAP;
+  return i == 1 ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination");
+}
 
 static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   bool swap = n->bi->ival == MOVE_SWAP;
-  Node *from = bi_arg(n, 1, swap ? "axis1" : "source"), *to = bi_arg(n, 2, swap ? "axis2" : "destination");
+  Node *from = bi_arg(n, 1, moved_name(n, 1)), *to = bi_arg(n, 2, moved_name(n, 2));
   int src[RC_MAX_NDIM], dst[RC_MAX_NDIM], rest[RC_MAX_NDIM], nrest = 0;
   if (!from || !to) {  /* they may come by keyword: the row counts them optional */
-    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, !from ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination"));
+    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, moved_name(n, !from ? 1 : 2));
     return -1;
   }
   int count = const_axes(in, n, from, ndim, src);
@@ -473,14 +480,120 @@ static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   return ndim;
 }
 
+/* An int, or a tuple of them, written in the source. */
+static bool axes_written(const Node *axis) {
+  int64_t v;
+  if (axis->kind != N_TUPLE) return const_int(axis, &v);
+  for (int i = 0; i < axis->list.len; i++)
+    if (!const_int(axis->list.items[i], &v)) return false;
+  return true;
+}
+
+/* Whether n's axes are known only at run time: variables, as Numba takes
+ * them (its moveaxis and swapaxes read them then, not as constants). */
+static bool moved_at_run_time(Node *n) {
+  Node *from = bi_arg(n, 1, moved_name(n, 1)), *to = bi_arg(n, 2, moved_name(n, 2));
+  return from && to && !(axes_written(from) && axes_written(to));
+}
+
+/* How many axes the argument i of n holds at run time (an int: 1; for
+ * moveaxis a tuple of ints: its length); -1 with the error. */
+static int run_time_axes(Infer *in, Node *n, int i) {
+  const Type *t = bi_arg(n, i, moved_name(n, i))->ty;
+  if (ty_is_int(t)) return 1;
+  bool ints = t->kind == TY_TUPLE && n->bi->ival == MOVE_AXES && t->nfields <= RC_MAX_NDIM;
+  for (int k = 0; ints && k < t->nfields; k++) ints = ty_is_int(t->fields[k]);
+  if (!ints) {
+    ty_error(in, n, "%s()'s %s must be %s, got %s", n->bi->name, moved_name(n, i),
+             n->bi->ival == MOVE_AXES ? "an int or a tuple of ints" : "an int", t->name);
+    return -1;
+  }
+  return t->nfields;
+}
+
 static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
+  if (t && moved_at_run_time(n)) {
+    int count = run_time_axes(in, n, 1);
+    if (count < 0 || run_time_axes(in, n, 2) < 0) return NULL;
+    if (count != run_time_axes(in, n, 2))
+      return ty_error(in, n, "%s(): `source` and `destination` arguments must have the same number of elements", n->bi->name);
+    return ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+  }
   if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
 }
 
+/* The item of v[0..len) at run-time index i (in range). */
+static LLVMValueRef item_at(Lower *l, const LLVMValueRef *v, int len, LLVMValueRef i) {
+  LLVMValueRef r = v[0];
+  for (int k = 1; k < len; k++) r = pick(l, is_dim(l, i, k), v[k], r);
+  return r;
+}
+
+/* Whether two of axes[0..count) are the same axis. */
+static LLVMValueRef repeated_axis(Lower *l, const LLVMValueRef *axes, int count) {
+  LLVMValueRef r = const_bool(l, false);
+  for (int i = 0; i < count; i++)
+    for (int k = 0; k < i; k++) r = LLVMBuildOr(l->b, r, LLVMBuildICmp(l->b, LLVMIntEQ, axes[i], axes[k], ""), "");
+  return r;
+}
+
+/* moveaxis's permutation of axes known at run time (normalised, distinct):
+ * axis src[i] goes to dst[i], the others keep their order in the places
+ * left, the k-th of those places taking the k-th unmoved axis. */
+static void moved_perm(Lower *l, int ndim, int count, const LLVMValueRef *src, const LLVMValueRef *dst, LLVMValueRef *perm) {
+  LLVMValueRef placed[RC_MAX_NDIM], moved[RC_MAX_NDIM], place_rank[RC_MAX_NDIM], axis_rank[RC_MAX_NDIM];
+  LLVMValueRef one = const_i64(l, 1), places = const_i64(l, 0), axes = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) {
+    perm[d] = const_i64(l, d), placed[d] = moved[d] = const_bool(l, false);
+    for (int i = 0; i < count; i++) {
+      LLVMValueRef here = is_dim(l, dst[i], d);
+      placed[d] = LLVMBuildOr(l->b, placed[d], here, "");
+      perm[d] = pick(l, here, src[i], perm[d]);
+      moved[d] = LLVMBuildOr(l->b, moved[d], is_dim(l, src[i], d), "");
+    }
+    place_rank[d] = places, axis_rank[d] = axes;
+    places = LLVMBuildAdd(l->b, places, pick(l, placed[d], const_i64(l, 0), one), "");
+    axes = LLVMBuildAdd(l->b, axes, pick(l, moved[d], const_i64(l, 0), one), "");
+  }
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef axis = perm[d];
+    for (int k = 0; k < ndim; k++) {
+      LLVMValueRef kth = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, moved[k], ""),
+                                      LLVMBuildICmp(l->b, LLVMIntEQ, axis_rank[k], place_rank[d], ""), "");
+      axis = pick(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, placed[d], ""), kth, ""), const_i64(l, k), axis);
+    }
+    perm[d] = axis;
+  }
+}
+
+static LLVMValueRef lo_moved_at_run_time(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), src[RC_MAX_NDIM], dst[RC_MAX_NDIM], perm[RC_MAX_NDIM];
+  int count = lo_shape_arg(l, bi_arg(n, 1, moved_name(n, 1)), src);
+  lo_shape_arg(l, bi_arg(n, 2, moved_name(n, 2)), dst);
+  for (int i = 0; i < count; i++) src[i] = np_axis_value(l, src[i], t->ndim), dst[i] = np_axis_value(l, dst[i], t->ndim);
+  lo_raise_if(l, repeated_axis(l, src, count), RT_ERR_VALUE, "repeated axis in `source` argument");
+  lo_raise_if(l, repeated_axis(l, dst, count), RT_ERR_VALUE, "repeated axis in `destination` argument");
+  if (n->bi->ival == MOVE_SWAP) {
+    for (int d = 0; d < t->ndim; d++)
+      perm[d] = pick(l, is_dim(l, src[0], d), dst[0], pick(l, is_dim(l, dst[0], d), src[0], const_i64(l, d)));
+  } else {
+    moved_perm(l, t->ndim, count, src, dst, perm);
+  }
+  LLVMValueRef s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 static LLVMValueRef lo_moved(Lower *l, Node *n) {
+  if (moved_at_run_time(n)) return lo_moved_at_run_time(l, n);
   int perm[RC_MAX_NDIM];
   moved_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
   return lo_permuted_arg(l, n, perm);
