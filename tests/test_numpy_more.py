@@ -267,8 +267,22 @@ def test_nan_to_num_replacements_and_copy_match_numpy():
             assert np.array_equal(f(x, 4.0), f.py_func(x, 4.0), equal_nan=True), (f.py_func, x)
 
 
+def test_nan_to_num_copy_known_at_run_time_matches_numpy():
+    rng = make_rng(43)
+    fs = [fn("(np.nan_to_num(a, copy=c), a)", "a, c"), fn("(np.nan_to_num(a, c, 2.5, n, -n), a)", "a, c, n")]
+    for dtype in (np.float64, np.float32, np.int16, np.bool_, np.complex128):
+        for shape in [(0,), (9,), (3, 4)]:
+            for layout in ("C", "F", "reversed"):
+                a = with_specials(rng, dtype, shape, layout)
+                for c in (True, False):
+                    check(fs[0], a, c)
+                    check(fs[1], a, c, 1e30)
+    for x in (np.nan, 3, complex(np.inf, np.nan)):  # (NumPy 2 refuses a number with copy=False)
+        assert np.array_equal(fs[0](x, True), fs[0].py_func(x, True), equal_nan=True)
+
+
 def test_nan_to_num_bad_arguments_are_typing_errors():
-    for expr, params in [("np.nan_to_num(a[1:], copy=False)", "a"), ("np.nan_to_num(a, copy=c)", "a, c"),
+    for expr, params in [("np.nan_to_num(a[1:], copy=False)", "a"), ("np.nan_to_num(a[1:], copy=c)", "a, c"),
                          ("np.nan_to_num(a, nan=a)", "a"), ("np.nan_to_num(a, copy=1.0)", "a"), ("np.nan_to_num('x')", "a")]:
         f = fn(expr, params)
         with pytest.raises(ruchey.TypingError):
