@@ -581,7 +581,33 @@ def test_repeat_every_layout_and_errors():
         repeats(np.zeros(3), -1)
     f = define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a)\n")
     with pytest.raises(ruchey.TypingError, match="repeats"):
-        f(np.zeros(3, np.int64))
+        f(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="repeats"):
+        define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a, axis=0)\n")(np.zeros(3, np.int64))
+
+
+@ruchey.njit
+def repeat_counts(a, counts):
+    return np.repeat(a, counts), a.repeat(counts)
+
+
+def test_repeat_by_an_array_of_counts_matches_numpy():
+    rng = make_rng(44)
+    for dtype in (np.float64, np.int16, np.bool_, np.complex64):
+        for shape in [(5,), (2, 3), (0,), (3, 0)]:
+            for layout in LAYOUTS:
+                a = array(rng, dtype, shape, layout)
+                for cdtype in (np.int64, np.int32, np.uint8):
+                    counts = rng.integers(0, 4, a.size).astype(cdtype)
+                    check(repeat_counts, a, counts)
+                    check(repeat_counts, a, counts[:1])  # one count for all
+                    check(repeat_counts, a, np.repeat(counts, 2)[::2])  # strided
+    assert np.array_equal(repeat_counts(np.arange(3), [2, 0, 1])[0], [0, 0, 2])
+    assert np.array_equal(repeat_counts(np.arange(3), (1, 1, 3))[1], [0, 1, 2, 2, 2])
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        repeat_counts(np.arange(3), np.array([1, 2]))
+    with pytest.raises(ValueError, match="negative values"):
+        repeat_counts(np.arange(3), np.array([1, -1, 2]))
 
 
 # ---------------------------------------------------------------- flip

@@ -1303,6 +1303,8 @@ typedef struct Moved {
   LLVMValueRef a, out, flat;   /* flat: the element counter (flattened roll) */
   LLVMValueRef axis, shift, size;
   LLVMValueRef reps;           /* repeat: how many times */
+  const Type *ct;              /* repeat of an array of counts: its type (NULL: reps), */
+  LLVMValueRef counts, one, at; /* it, whether it has one count, the element counter */
 } Moved;
 
 static LLVMValueRef plus_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef s, LLVMValueRef n) {
@@ -1544,25 +1546,63 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 }
 
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
- * along axis or in the flattened array; repeats one int */
+ * along axis or in the flattened array; repeats one int, or in the
+ * flattened array a 1-d array (or list) of ints, one per element or one
+ * for all, as Numba's */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
   if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
-  if (!ty_is_int(args[1]))
-    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int (arrays of counts are not supported), got %s",
-                    n->bi->name, args[1]->name);
   Node *axis = np_arg(in, n, 2, "axis");
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
+  const Type *r = ty_is_int(args[1]) ? args[1] : ty_arraylike(in, n->list.items[1], args[1]);
+  if (!r) return NULL;
+  if (!ty_is_int(r) && (axis || r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
+    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int, or without axis a 1-d array of ints, got %s",
+                    n->bi->name, r->name);
   return ty_array(t->elem, axis ? t->ndim : 1, 'C', false);
+}
+
+static LLVMValueRef count_at(Lower *l, const Type *ct, LLVMValueRef counts, LLVMValueRef k) {
+  return lo_convert(l, lo_load_scalar(l, ct->elem, lo_element_addr(l, ct, counts, &k)), ct->elem, TYS(TY_I64));
+}
+
+/* The count of the next element: counts[i], or counts[0] for all. */
+static LLVMValueRef next_count(Lower *l, Moved *m) {
+  LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->at, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->at);
+  return count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
+}
+
+/* The length of the repeat of size elements by an array of counts (one
+ * per element or one for all), none negative; m ready for next_count. */
+static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef size) {
+  m->ct = counts->ty;
+  m->counts = lo_expr(l, counts);
+  LLVMValueRef len = lo_arr_shape(l, m->counts, 0);
+  m->one = LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 1), "");
+  lo_raise_format_if(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, m->one, ""), LLVMBuildICmp(l->b, LLVMIntNE, len, size, ""), ""),
+                     RT_ERR_VALUE, "operands could not be broadcast together with shape (%lld,) (%lld,)",
+                     (LLVMValueRef[]){size, len}, 2);
+  LLVMValueRef total = lo_alloca(l, l->mod->i64, "total");
+  LLVMBuildStore(l->b, const_i64(l, 0), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "counts");
+  LLVMValueRef c = count_at(l, m->ct, m->counts, loop.index);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, c, const_i64(l, 0), ""), RT_ERR_VALUE, "repeats may not contain negative values.");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), c, ""), total);
+  lo_loop_end(l, &loop);
+  m->at = lo_alloca(l, l->mod->i64, "at");
+  LLVMBuildStore(l->b, const_i64(l, 0), m->at);
+  LLVMValueRef sum = LLVMBuildLoad2(l->b, l->mod->i64, total, "");
+  return pick(l, m->one, LLVMBuildMul(l->b, sum, size, ""), sum);
 }
 
 static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Moved *m = arg;
   LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->reps, NULL, "repeat");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->ct ? next_count(l, m) : m->reps, NULL, "repeat");
   if (!m->axis) {
     LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
     lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &i, 1, ""), v);
@@ -1577,22 +1617,27 @@ static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
 }
 
 static LLVMValueRef lo_repeat(Lower *l, Node *n) {
-  Node *arg = n->list.items[0], *axis = np_arg_node(n, 2, "axis");
+  Node *arg = n->list.items[0], *reps = n->list.items[1], *axis = np_arg_node(n, 2, "axis");
   const Type *t = arg->ty;
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], out_shape[RC_MAX_NDIM];
   Moved m = {.t = t, .rt = n->ty, .a = a};
-  m.reps = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
   shape_of(l, t, a, shape, NULL);
+  bool counted = reps->ty->kind == TY_ARRAY;
+  if (counted)
+    out_shape[0] = repeat_counts(l, &m, reps, size_of(l, t->ndim, shape));
+  else
+    m.reps = lo_expr_as(l, reps, TYS(TY_I64));
   if (axis) {
     m.axis = np_runtime_axis(l, axis, t->ndim);
     for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
-    out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
+    if (!counted) out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
     m.flat = lo_alloca(l, l->mod->i64, "flat");
     LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
   }
   m.out = lo_alloc_array(l, n->ty, out_shape, -1);
   lo_for_each_index(l, t->ndim, shape, repeat_one, &m);
+  if (counted) lo_done_with(l, reps, m.counts);
   lo_done_with(l, arg, a);
   return m.out;
 }
