@@ -7,6 +7,7 @@ Deviations (see lib/builtins/shape.c): reshape and ravel of an array that is
 not C-contiguous copy it; squeeze needs axis= (the dimensions of length 1
 are known only at run time); axes that decide a result's type are
 constants."""
+import itertools
 import platform
 import warnings
 
@@ -179,7 +180,31 @@ def test_transpose_every_layout_is_a_view(layout):
     assert a[2, 1] == 42.0
 
 
-@pytest.mark.parametrize("axes", ["(0, 0)", "(0,)", "(0, 2)", "(0, 1, 2)", "ax"])
+@ruchey.njit
+def transposes_by(a, axes):
+    return np.transpose(a, axes), a.transpose(axes), np.transpose(a, axes=axes).copy()
+
+
+def test_transpose_by_axes_known_at_run_time_matches_numpy():
+    for layout in LAYOUTS:
+        for a in arrays([np.float64, np.int16], (layout,), [(2, 3, 4), (0, 3, 2), (5,)], seed=46):
+            for axes in itertools.permutations(range(-a.ndim, a.ndim), a.ndim):
+                if len({x % a.ndim for x in axes}) == a.ndim:
+                    check(transposes_by, a, axes)
+                    assert np.shares_memory(transposes_by(a, axes)[0], a) or not a.size
+    f = define("@ruchey.njit\ndef f(a, i, j):\n    return a.transpose(i, j)\n")
+    check(f, np.ones((2, 3)), 1, 0)
+    with pytest.raises(ValueError, match="repeated axis in transpose"):
+        transposes_by(np.ones((2, 3)), (1, -1))
+    with pytest.raises(ValueError, match="out of bounds"):
+        transposes_by(np.ones((2, 3)), (0, 2))
+    with pytest.raises(ruchey.TypingError, match="axes don't match"):
+        transposes_by(np.ones((2, 3)), (0, 1, 2))
+    with pytest.raises(ruchey.TypingError, match="must be ints"):
+        transposes_by(np.ones((2, 3)), (0, 1.0))
+
+
+@pytest.mark.parametrize("axes", ["(0, 0)", "(0,)", "(0, 2)", "(0, 1, 2)", "ax, 0"])
 def test_transpose_with_wrong_axes_is_a_typing_error(axes):
     f = define(f"@ruchey.njit\ndef f(a):\n    ax = (1, 0)\n    return a.transpose({axes})\n")
     with pytest.raises(ruchey.TypingError, match="transpose"):

@@ -378,11 +378,41 @@ static LLVMValueRef lo_flatten(Lower *l, Node *n) {
 /* The permutation of transpose's axes: given as ints after the array, one
  * tuple, or axes=; reversed when none is given. -1 with the error (in
  * NULL when typing is done). */
-static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
+/* An int, or a tuple of them, written in the source. */
+static bool axes_written(const Node *axis) {
+  int64_t v;
+  if (axis->kind != N_TUPLE) return const_int(axis, &v);
+  for (int i = 0; i < axis->list.len; i++)
+    if (!const_int(axis->list.items[i], &v)) return false;
+  return true;
+}
+
+/* The item of v[0..len) at run-time index i (in range). */
+static LLVMValueRef item_at(Lower *l, const LLVMValueRef *v, int len, LLVMValueRef i) {
+  LLVMValueRef r = v[0];
+  for (int k = 1; k < len; k++) r = pick(l, is_dim(l, i, k), v[k], r);
+  return r;
+}
+
+/* Whether two of axes[0..count) are the same axis. */
+static LLVMValueRef repeated_axis(Lower *l, const LLVMValueRef *axes, int count) {
+  LLVMValueRef r = const_bool(l, false);
+  for (int i = 0; i < count; i++)
+    for (int k = 0; k < i; k++) r = LLVMBuildOr(l->b, r, LLVMBuildICmp(l->b, LLVMIntEQ, axes[i], axes[k], ""), "");
+  return r;
+}
+
+/* transpose's axes (NULL: none given), a.transpose(1, 0, 2)'s made one
+ * tuple in *tuple */
+static Node *transpose_axes_node(Node *n, Node *tuple) {
   Node *axes = ty_kwarg(n, "axes");
-  Node tuple = {.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {n->list.items + 1, n->list.len - 1}};
+  *tuple = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {n->list.items + 1, n->list.len - 1}};
   if (!axes && n->list.len == 2) axes = n->list.items[1];
-  if (!axes && n->list.len > 2) axes = &tuple;  /* a.transpose(1, 0, 2) */
+  return !axes && n->list.len > 2 ? tuple : axes;
+}
+
+static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
+  Node tuple, *axes = transpose_axes_node(n, &tuple);
   if (!axes) {
     for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d;
     return ndim;
@@ -406,9 +436,27 @@ static char permuted_layout(const Type *t, const int *perm) {
   return 'A';
 }
 
+/* How many axes transpose's axes known only at run time hold (ints, or a
+ * tuple of them); -1 with the error. NULL: they are written. */
+static int transpose_run_time_axes(Infer *in, Node *n, Node *axes) {
+  bool spread = axes->kind == N_TUPLE;  /* (a.transpose(i, j)) */
+  int count = spread ? axes->list.len : axes->ty->kind == TY_TUPLE ? axes->ty->nfields : 1;
+  bool ints = count <= RC_MAX_NDIM;
+  for (int k = 0; ints && k < count; k++)
+    ints = ty_is_int(spread ? axes->list.items[k]->ty : axes->ty->kind == TY_TUPLE ? axes->ty->fields[k] : axes->ty);
+  if (!ints) ty_error(in, axes, "%s()'s axes must be ints, at most %d of them", n->bi->name, RC_MAX_NDIM);
+  return ints ? count : -1;
+}
+
 static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
+  Node tuple, *axes = t ? transpose_axes_node(n, &tuple) : NULL;
+  if (axes && !axes_written(axes)) {  /* known only at run time, as Numba takes them: an 'A' view */
+    int count = transpose_run_time_axes(in, n, axes);
+    if (count >= 0 && count != t->ndim) return ty_error(in, axes, "%s(): axes don't match array", n->bi->name);
+    return count < 0 ? NULL : ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+  }
   if (!t || transpose_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
 }
@@ -431,9 +479,30 @@ static LLVMValueRef lo_permuted_arg(Lower *l, Node *n, const int *perm) {
   return r;
 }
 
+/* a view of a by axes known at run time (ndim of them): each in range,
+ * none repeated, as NumPy's transpose checks them */
+static LLVMValueRef lo_permuted_at_run_time(Lower *l, Node *n, const Type *t, LLVMValueRef a, Node *axes) {
+  LLVMValueRef perm[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  if (axes->kind == N_TUPLE)
+    for (int d = 0; d < t->ndim; d++) perm[d] = lo_expr_as(l, axes->list.items[d], TYS(TY_I64));
+  else
+    lo_shape_arg(l, axes, perm);
+  for (int d = 0; d < t->ndim; d++) perm[d] = np_axis_value(l, perm[d], t->ndim);
+  lo_raise_if(l, repeated_axis(l, perm, t->ndim), RT_ERR_VALUE, "repeated axis in transpose");
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
+  return np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+}
+
 static LLVMValueRef lo_transpose(Lower *l, Node *n) {
+  Node tuple, *axes = transpose_axes_node(n, &tuple), *arg = n->list.items[0];
+  if (axes && !axes_written(axes)) {
+    LLVMValueRef a = lo_expr(l, arg), r = lo_permuted_at_run_time(l, n, arg->ty, a, axes);
+    lo_done_with(l, arg, a);
+    return r;
+  }
   int perm[RC_MAX_NDIM];
-  transpose_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
+  transpose_axes(NULL, n, arg->ty->ndim, perm);
   return lo_permuted_arg(l, n, perm);
 }
 
@@ -480,15 +549,6 @@ static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   return ndim;
 }
 
-/* An int, or a tuple of them, written in the source. */
-static bool axes_written(const Node *axis) {
-  int64_t v;
-  if (axis->kind != N_TUPLE) return const_int(axis, &v);
-  for (int i = 0; i < axis->list.len; i++)
-    if (!const_int(axis->list.items[i], &v)) return false;
-  return true;
-}
-
 /* Whether n's axes are known only at run time: variables, as Numba takes
  * them (its moveaxis and swapaxes read them then, not as constants). */
 static bool moved_at_run_time(Node *n) {
@@ -523,21 +583,6 @@ static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
   }
   if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
-}
-
-/* The item of v[0..len) at run-time index i (in range). */
-static LLVMValueRef item_at(Lower *l, const LLVMValueRef *v, int len, LLVMValueRef i) {
-  LLVMValueRef r = v[0];
-  for (int k = 1; k < len; k++) r = pick(l, is_dim(l, i, k), v[k], r);
-  return r;
-}
-
-/* Whether two of axes[0..count) are the same axis. */
-static LLVMValueRef repeated_axis(Lower *l, const LLVMValueRef *axes, int count) {
-  LLVMValueRef r = const_bool(l, false);
-  for (int i = 0; i < count; i++)
-    for (int k = 0; k < i; k++) r = LLVMBuildOr(l->b, r, LLVMBuildICmp(l->b, LLVMIntEQ, axes[i], axes[k], ""), "");
-  return r;
 }
 
 /* moveaxis's permutation of axes known at run time (normalised, distinct):
