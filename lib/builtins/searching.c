@@ -152,14 +152,16 @@ static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
 
 /* ---------------------------------------------------------------- searchsorted */
 
-/* side: a constant str, as Numba requires it (unlike convolve's mode) */
+/* side: a constant str, or one read when the call runs (a parameter's
+ * default passed on: def f(a, v, side='left'), which Numba takes as a
+ * constant) */
 static const char *const sides[] = {"left", "right", NULL};
 
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
   if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
-  if (bi_str_option(side, sides, 0) < 0)
-    return ty_error(in, side, "%s(): search side must be a constant 'left' or 'right' (as Numba's), got %s", n->bi->name,
+  if (bi_str_option(side, sides, 0) == BI_OPTION_BAD)
+    return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);
   return needles_result(v->ty, TYS(TY_I64));
 }
@@ -191,7 +193,8 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v");
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
-  Search s = {sorted_of(l, a->ty, av, cmp), const_bool(l, bi_str_option(bi_arg(n, 2, "side"), sides, 0) == 1)};
+  LLVMValueRef side = lo_str_option(l, bi_arg(n, 2, "side"), sides, 0, "search side must be 'left' or 'right'");
+  Search s = {sorted_of(l, a->ty, av, cmp), LLVMBuildICmp(l->b, LLVMIntEQ, side, const_i32(l, 1), "")};
   if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
     s.lo = lo_alloca(l, l->mod->i64, "search.lo");
     s.hi = lo_alloca(l, l->mod->i64, "search.hi");
