@@ -179,6 +179,13 @@ bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
          !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim);
 }
 
+/* Whether array object o may stand for a value of t: not where t is
+ * read-only and o writable (numpy.broadcast_to(a, a.shape) is a new
+ * read-only view of a, as NumPy's, not a itself). */
+static bool writability_kept(const Type *t, PyObject *o) {
+  return !t->readonly || !PyArray_Check(o) || !PyArray_ISWRITEABLE((PyArrayObject *)o);
+}
+
 static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) {
   npy_intp shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
@@ -188,7 +195,7 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
   PyObject *base;
   if (!a->meminfo && !a->parent) return box_frozen(t, a->data, shape, strides);
   PyObject *kept = a->meminfo ? rt_keeper_object(a->meminfo) : NULL;
-  if (kept && disp_same_array(t, a, kept)) {  /* an array a container kept: the array object itself */
+  if (kept && disp_same_array(t, a, kept) && writability_kept(t, kept)) {  /* an array a container kept: the array object itself */
     Py_INCREF(kept);  /* before the release, which may drop the keeper's reference, the last */
     core_api()->meminfo_release(a->meminfo);
     return kept;
@@ -203,7 +210,7 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
     base = (PyObject *)owner;
   } else {
     /* an argument array (or a view of one) handed back */
-    if (disp_same_array(t, a, a->parent)) return Py_NewRef((PyObject *)a->parent);
+    if (disp_same_array(t, a, a->parent) && writability_kept(t, a->parent)) return Py_NewRef((PyObject *)a->parent);
     /* a view of a bytes, bytearray or memoryview argument: based on a
      * memoryview of it, whose export keeps a bytearray from resizing under
      * the view (as numpy.frombuffer's) */

@@ -759,8 +759,9 @@ const Type *ty_arraylike(Infer *in, Node *x, const Type *t) {
 static bool ty_arraylike_args(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
     if (!(args[i] = ty_arraylike(in, n->list.items[i], args[i]))) return false;
-  for (int i = 0; i < n->kw.len; i++)  /* percentile(a, q=[25, 75]) */
-    if (n->kw.items[i]->ty && !ty_arraylike(in, n->kw.items[i], n->kw.items[i]->ty)) return false;
+  for (int i = 0; i < n->kw.len; i++)  /* percentile(a, q=[25, 75]); not out=, written into (divmod's a tuple) */
+    if (n->kw.items[i]->ty && strcmp(n->kw_names[i], "out") && !ty_arraylike(in, n->kw.items[i], n->kw.items[i]->ty))
+      return false;
   return true;
 }
 

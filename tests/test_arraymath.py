@@ -136,6 +136,20 @@ def test_vander_matches_numpy():
                     check(fs[2], x, cols)
 
 
+def test_vander_of_n_none_and_increasing_known_at_run_time_matches_numpy():
+    rng = make_rng(47)
+    f, g = fn("np.vander(a, n, up)", "a, n, up"), fn("np.vander(a, None, up)", "a, up")
+    for dtype in (np.float64, np.int32, np.uint8):
+        for size in (0, 1, 4):
+            x = finite(rng, dtype, (size,), "strided")
+            for up in (True, False):
+                for cols in (None, 0, 3):
+                    check(f, x, cols, up)
+                check(g, x, up)
+    with pytest.raises(ruchey.TypingError, match="increasing must be a bool"):
+        f(np.ones(3), 2, 1)
+
+
 def test_vander_errors():
     with pytest.raises(ValueError, match="negative dimensions are not allowed"):
         fn("np.vander(a, n)", "a, n")(np.zeros(3), -1)

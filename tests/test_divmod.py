@@ -87,6 +87,44 @@ def test_numpy_divmod_matches_numpy():
     assert np.array_equal(q * 7 + r, draws)
 
 
+@njit
+def np_divmod_into(a, b, q, r):
+    return np.divmod(a, b, q, r)
+
+
+@njit
+def np_divmod_into_keyword(a, b, q, r):
+    np.divmod(a, b, out=(q, r))
+    return q.sum(), r.sum()
+
+
+def test_numpy_divmod_writes_into_its_two_outputs():
+    rng = make_rng(seed_of("numpy.divmod out"))
+    with np.errstate(all="ignore"):
+        for dtype, out_dtype in [(np.int32, np.int64), (np.int64, np.int64), (np.uint8, np.float64),
+                                 (np.float32, np.float32), (np.float64, np.float64)]:
+            a = (rng.integers(-50, 50, (3, 4)) if np.dtype(dtype).kind != "u" else rng.integers(0, 99, (3, 4))).astype(dtype)
+            for b in (a[::-1].copy(), a[0].copy(), 3, a[:0]):
+                x = a[:0] if np.size(b) == 0 else a
+                for f in (np_divmod_into, np_divmod_into_keyword):
+                    outs = [np.zeros(np.broadcast(x, b).shape, out_dtype) for _ in range(4)]
+                    outs[2:] = [np.asfortranarray(o) for o in outs[2:]]
+                    expected, got = f.py_func(x, b, outs[0], outs[1]), f(x, b, outs[2], outs[3])
+                    assert_same_value(expected, got)
+                    assert_same_value(outs[0], outs[2]) and assert_same_value(outs[1], outs[3])
+                    if f is np_divmod_into and x.size:
+                        assert got[0] is outs[2] and got[1] is outs[3]
+
+
+def test_numpy_divmod_outputs_errors_are_typing_errors():
+    a, q = np.arange(4), np.zeros(4, np.int64)
+    for src in ["np.divmod(a, 2, q)", "np.divmod(a, 2, q, out=(q, q))", "np.divmod(a, 2, out=q)",
+                "np.divmod(a, 2, q, 1)", "np.divmod(a, 2.5, q, q)"]:
+        f = njit(eval(f"lambda a, q: {src}"))
+        with pytest.raises(TypingError):
+            f(a, q)
+
+
 def test_numpy_divmod_needs_variables_where_its_arguments_cannot_move():
     @njit
     def in_while(a):

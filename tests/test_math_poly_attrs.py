@@ -60,6 +60,26 @@ def test_geomspace_dtype(dtype):
         np.testing.assert_allclose(got, want, rtol=3e-7)
 
 
+@numpy2_only  # NumPy 1.x takes a complex geomspace's sign otherwise
+@pytest.mark.parametrize("start, stop", [(1j, 1000j), (-1 + 0j, -1000 + 0j), (1 + 1j, 1000 + 1000j), (-1j, 1000.0),
+                                         (1, 10j), (3 + 4j, -5 - 2j), (np.complex64(1j), np.complex64(2)),
+                                         (2j, 2j), (1e-3 + 1e-3j, 1e3)])
+def test_geomspace_of_complex_ends_matches_numpy(start, stop):
+    f = ruchey.njit(lambda a, b: np.geomspace(a, b, 4, dtype=np.complex64))
+    for num in (0, 1, 2, 7, 50):
+        for endpoint in (True, False):
+            want, got = geomspace.py_func(start, stop, num, endpoint), geomspace(start, stop, num, endpoint)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=1e-14)  # (NumPy's complex multiply may round otherwise)
+    want, got = f.py_func(start, stop), f(start, stop)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=3e-6)
+    with pytest.raises(ValueError, match="cannot include zero"):
+        geomspace(start, 0j, 3, True)
+    with pytest.raises(ruchey.TypingError, match="complex"):
+        ruchey.njit(lambda a, b: np.geomspace(a, b, 4, dtype=np.float64))(start, stop)
+
+
 def test_geomspace_refuses_zero_and_negative_num():
     with pytest.raises(ValueError, match="Geometric sequence cannot include zero"):
         geomspace(0.0, 1.0, 5, True)

@@ -2,8 +2,12 @@
 median and quantiles of the elements that are not NaN, against NumPy on
 generated arrays with NaNs among them (all NaN, none, empty), of every
 layout, floats and ints, with q a number or an array."""
+import warnings
+
 import numpy as np
 import pytest
+
+from arraygen import compiled
 
 from conftest import AS_NUMBA, NUMPY1, make_rng
 from test_reductions import check, layouts, with_nans
@@ -45,3 +49,29 @@ def test_nan_quantiles_check_q_as_numpy():
     check("np.nanquantile(a, q)", a, -0.5, params="a, q")
     check("np.nanquantile(a, q)", a, np.array([0.5, 2.0]), params="a, q")
     check("np.nanmedian(a)", np.array([np.inf, np.nan, -np.inf, 1.0]))
+
+
+def complex_values(rng, dtype, shape):
+    """Small integer parts, so that ties in either part come often."""
+    return (rng.integers(-3, 3, shape) + 1j * rng.integers(-3, 3, shape)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_median_and_nanmedian_of_complex_match_numpy(dtype):
+    rng = make_rng(45)
+    fs = [compiled("np.median(a)"), compiled("np.nanmedian(a)")]
+    nans = [complex(np.nan, 1), complex(2, np.nan), complex(np.nan, np.nan), complex(np.nan, -1)]
+    for shape in [(0,), (1,), (2,), (7,), (8,), (3, 4)]:
+        for trial in range(6):
+            a = complex_values(rng, dtype, shape)
+            if a.size and trial:  # NaNs among them, of every kind, or all of them
+                k = a.size if trial == 5 else min(trial, a.size)
+                a.flat[rng.permutation(a.size)[:k]] = [nans[(trial + i) % 4] for i in range(k)]
+            for b in [a, a.T, a[..., ::-1]]:
+                for f in fs:
+                    with np.errstate(all="ignore"), warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        expected = f.py_func(b)
+                    got = f(b)
+                    assert isinstance(got, complex) and np.array_equal(got, expected, equal_nan=True), (f.py_func, b)
+                    assert np.isnan(got.real) == np.isnan(expected.real) and np.isnan(got.imag) == np.isnan(expected.imag)

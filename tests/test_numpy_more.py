@@ -267,8 +267,22 @@ def test_nan_to_num_replacements_and_copy_match_numpy():
             assert np.array_equal(f(x, 4.0), f.py_func(x, 4.0), equal_nan=True), (f.py_func, x)
 
 
+def test_nan_to_num_copy_known_at_run_time_matches_numpy():
+    rng = make_rng(43)
+    fs = [fn("(np.nan_to_num(a, copy=c), a)", "a, c"), fn("(np.nan_to_num(a, c, 2.5, n, -n), a)", "a, c, n")]
+    for dtype in (np.float64, np.float32, np.int16, np.bool_, np.complex128):
+        for shape in [(0,), (9,), (3, 4)]:
+            for layout in ("C", "F", "reversed"):
+                a = with_specials(rng, dtype, shape, layout)
+                for c in (True, False):
+                    check(fs[0], a, c)
+                    check(fs[1], a, c, 1e30)
+    for x in (np.nan, 3, complex(np.inf, np.nan)):  # (NumPy 2 refuses a number with copy=False)
+        assert np.array_equal(fs[0](x, True), fs[0].py_func(x, True), equal_nan=True)
+
+
 def test_nan_to_num_bad_arguments_are_typing_errors():
-    for expr, params in [("np.nan_to_num(a[1:], copy=False)", "a"), ("np.nan_to_num(a, copy=c)", "a, c"),
+    for expr, params in [("np.nan_to_num(a[1:], copy=False)", "a"), ("np.nan_to_num(a[1:], copy=c)", "a, c"),
                          ("np.nan_to_num(a, nan=a)", "a"), ("np.nan_to_num(a, copy=1.0)", "a"), ("np.nan_to_num('x')", "a")]:
         f = fn(expr, params)
         with pytest.raises(ruchey.TypingError):
@@ -406,6 +420,39 @@ def test_moveaxis_errors_are_typing_errors():
         fn("np.swapaxes(a, 0, 3)")(np.ones((2, 3, 4)))
     with pytest.raises(ruchey.TypingError, match="repeated axis"):
         fn("np.moveaxis(a, (0, 0), (1, 2))")(np.ones((2, 3, 4)))
+
+
+def test_swapaxes_moveaxis_with_axes_known_at_run_time_match_numpy():
+    rng = make_rng(42)
+    fs = [fn("np.swapaxes(a, i, j)", "a, i, j"), fn("a.swapaxes(i, j)", "a, i, j"), fn("np.moveaxis(a, i, j)", "a, i, j")]
+    for shape in [(2, 3, 4), (0, 2, 3), (2, 1, 3, 2), (3,)]:
+        for layout in LAYOUTS:
+            a = small(rng, np.float64, shape, layout)
+            nd = a.ndim
+            for i, j in itertools.product(range(-nd, nd), repeat=2):
+                for f in fs:
+                    got, expected = f(a, i, j), f.py_func(a, i, j)
+                    assert got.shape == expected.shape and (got.strides == expected.strides or not a.size)
+                    assert np.array_equal(got, expected) and (np.shares_memory(got, a) or not a.size)
+            for k in (1, 2):
+                for src in itertools.permutations(range(nd), k):
+                    for dst in itertools.permutations(range(-nd, nd), k):
+                        if len({d % nd for d in dst}) == k:
+                            got, expected = fs[2](a, src, dst), fs[2].py_func(a, src, dst)
+                            assert got.shape == expected.shape and (got.strides == expected.strides or not a.size)
+    a = np.ones((2, 3, 4))
+    for f, i, j in [(fs[0], 0, 3), (fs[2], -4, 0), (fs[2], (0, 5), (1, 2))]:
+        with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else ValueError, match="out of bounds"):
+            f(a, i, j)
+    for i, j, which in [((0, 0), (1, 2), "source"), ((0, 1), (2, -1), "destination")]:
+        with pytest.raises(ValueError, match=f"repeated axis in `{which}`"):
+            fs[2](a, i, j)
+    with pytest.raises(ruchey.TypingError, match="same number of elements"):
+        fs[2](a, (0, 1), 2)
+    with pytest.raises(ruchey.TypingError, match="must be an int"):
+        fs[0](a, (0, 1), (1, 0))
+    with pytest.raises(ruchey.TypingError, match="must be an int"):
+        fs[2](a, 0.5, 1)
 
 
 # ---------------------------------------------------------------- take, extract, flatnonzero
@@ -604,6 +651,20 @@ def test_broadcast_to_is_a_read_only_view_matching_numpy():
         fn("np.broadcast_to(a, (3,))")(np.ones((3, 3)))
     with pytest.raises(ruchey.TypingError, match="read-only"):
         define("@ruchey.njit\ndef f(a):\n    b = np.broadcast_to(a, (2, 3))\n    b[0, 0] = 1.0\n    return b\n")(np.ones(3))
+
+
+def test_broadcast_to_its_own_shape_is_a_new_read_only_view():
+    rng = make_rng(41)
+    f = fn("np.broadcast_to(a, a.shape)")
+    for dtype in (np.float64, np.int32, np.complex64):
+        for shape in [(), (1,), (3,), (2, 3), (0, 2)]:
+            a = small(rng, dtype, shape)
+            got, expected = f(a), f.py_func(a)
+            assert got is not a and np.shares_memory(got, a) or a.size == 0
+            assert got.shape == expected.shape and np.array_equal(got, expected)
+            assert not got.flags.writeable and a.flags.writeable
+            a.flags.writeable = False  # a read-only argument: as it is, as NumPy's
+            assert not f(a).flags.writeable
 
 
 def test_broadcast_to_of_a_number_matches_numpy():

@@ -10,7 +10,7 @@ import pytest
 
 import ruchey
 
-from arraygen import DTYPES, compiled, array, check
+from arraygen import DTYPES, compiled, array, check, define
 from conftest import AS_NUMBA, make_rng, numpy2_only
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="numba's versions take other arguments and raise other errors")
@@ -79,8 +79,23 @@ def test_searchsorted_python_numbers():
         check(f, np.arange(5))
 
 
+def test_searchsorted_side_read_when_the_call_runs():
+    rng = make_rng(48)
+    f = fn("np.searchsorted(a, v, side=side)", "a, v, side")
+    g = define("@ruchey.njit\ndef g(a, v, side='left'):\n    return np.searchsorted(a, v, side)\n", "g")
+    for dtype in (np.float64, np.int32):
+        a = np.sort(rng.integers(0, 6, 12)).astype(dtype)
+        for v in (2, 2.5, rng.integers(-1, 8, 7).astype(dtype), np.array([[3, 0], [6, 1]], dtype)):
+            for side in ("left", "right"):
+                check(f, a, v, side)
+                check(g, a, v, side)
+            check(g, a, v)
+    with pytest.raises(ValueError, match="search side must be 'left' or 'right'"):
+        f(np.arange(3.0), 1.0, "middle")
+
+
 def test_searchsorted_errors():
-    with pytest.raises(ruchey.TypingError, match="search side must be a constant 'left' or 'right'"):
+    with pytest.raises(ruchey.TypingError, match="search side must be 'left' or 'right'"):
         fn("np.searchsorted(a, 1.0, side='middle')")(np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="a must be a 1-d array"):
         fn("np.searchsorted(a, 1.0)")(np.zeros((2, 2)))

@@ -7,6 +7,7 @@ Deviations (see lib/builtins/shape.c): reshape and ravel of an array that is
 not C-contiguous copy it; squeeze needs axis= (the dimensions of length 1
 are known only at run time); axes that decide a result's type are
 constants."""
+import itertools
 import platform
 import warnings
 
@@ -179,7 +180,31 @@ def test_transpose_every_layout_is_a_view(layout):
     assert a[2, 1] == 42.0
 
 
-@pytest.mark.parametrize("axes", ["(0, 0)", "(0,)", "(0, 2)", "(0, 1, 2)", "ax"])
+@ruchey.njit
+def transposes_by(a, axes):
+    return np.transpose(a, axes), a.transpose(axes), np.transpose(a, axes=axes).copy()
+
+
+def test_transpose_by_axes_known_at_run_time_matches_numpy():
+    for layout in LAYOUTS:
+        for a in arrays([np.float64, np.int16], (layout,), [(2, 3, 4), (0, 3, 2), (5,)], seed=46):
+            for axes in itertools.permutations(range(-a.ndim, a.ndim), a.ndim):
+                if len({x % a.ndim for x in axes}) == a.ndim:
+                    check(transposes_by, a, axes)
+                    assert np.shares_memory(transposes_by(a, axes)[0], a) or not a.size
+    f = define("@ruchey.njit\ndef f(a, i, j):\n    return a.transpose(i, j)\n")
+    check(f, np.ones((2, 3)), 1, 0)
+    with pytest.raises(ValueError, match="repeated axis in transpose"):
+        transposes_by(np.ones((2, 3)), (1, -1))
+    with pytest.raises(ValueError, match="out of bounds"):
+        transposes_by(np.ones((2, 3)), (0, 2))
+    with pytest.raises(ruchey.TypingError, match="axes don't match"):
+        transposes_by(np.ones((2, 3)), (0, 1, 2))
+    with pytest.raises(ruchey.TypingError, match="must be ints"):
+        transposes_by(np.ones((2, 3)), (0, 1.0))
+
+
+@pytest.mark.parametrize("axes", ["(0, 0)", "(0,)", "(0, 2)", "(0, 1, 2)", "ax, 0"])
 def test_transpose_with_wrong_axes_is_a_typing_error(axes):
     f = define(f"@ruchey.njit\ndef f(a):\n    ax = (1, 0)\n    return a.transpose({axes})\n")
     with pytest.raises(ruchey.TypingError, match="transpose"):
@@ -610,7 +635,33 @@ def test_repeat_every_layout_and_errors():
         repeats(np.zeros(3), -1)
     f = define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a)\n")
     with pytest.raises(ruchey.TypingError, match="repeats"):
-        f(np.zeros(3, np.int64))
+        f(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="repeats"):
+        define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a, axis=0)\n")(np.zeros(3, np.int64))
+
+
+@ruchey.njit
+def repeat_counts(a, counts):
+    return np.repeat(a, counts), a.repeat(counts)
+
+
+def test_repeat_by_an_array_of_counts_matches_numpy():
+    rng = make_rng(44)
+    for dtype in (np.float64, np.int16, np.bool_, np.complex64):
+        for shape in [(5,), (2, 3), (0,), (3, 0)]:
+            for layout in LAYOUTS:
+                a = array(rng, dtype, shape, layout)
+                for cdtype in (np.int64, np.int32, np.uint8):
+                    counts = rng.integers(0, 4, a.size).astype(cdtype)
+                    check(repeat_counts, a, counts)
+                    check(repeat_counts, a, counts[:1])  # one count for all
+                    check(repeat_counts, a, np.repeat(counts, 2)[::2])  # strided
+    assert np.array_equal(repeat_counts(np.arange(3), [2, 0, 1])[0], [0, 0, 2])
+    assert np.array_equal(repeat_counts(np.arange(3), (1, 1, 3))[1], [0, 1, 2, 2, 2])
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        repeat_counts(np.arange(3), np.array([1, 2]))
+    with pytest.raises(ValueError, match="negative values"):
+        repeat_counts(np.arange(3), np.array([1, -1, 2]))
 
 
 # ---------------------------------------------------------------- flip

@@ -213,12 +213,13 @@ static LLVMValueRef lo_trace(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- vander */
 
 static const Type *ty_vander(Infer *in, Node *n, const Type **args) {
+  bi_none_as_default(bi_arg(n, 1, "N"));  /* N=None: as many columns as x has elements, as NumPy's default */
   Node *x = n->list.items[0], *count = bi_arg(n, 1, "N"), *increasing = bi_arg(n, 2, "increasing");
   if (x->ty->kind != TY_ARRAY || x->ty->ndim != 1)
     return ty_error(in, x, "%s(): x must be a one-dimensional array, got %s", n->bi->name, x->ty->name);
   if (count && !ty_is_int(count->ty)) return ty_error(in, count, "%s(): N must be an integer, got %s", n->bi->name, count->ty->name);
-  if (increasing && increasing->kind != N_BOOL)
-    return ty_error(in, increasing, "%s(): increasing must be a constant True or False in compiled code", n->bi->name);
+  if (increasing && increasing->ty->kind != TY_BOOL)
+    return ty_error(in, increasing, "%s(): increasing must be a bool, got %s", n->bi->name, increasing->ty->name);
   return ty_array(np_promote(x->ty->elem, TYS(TY_I64)), 2, 'C', false);
 }
 
@@ -229,15 +230,15 @@ static LLVMValueRef lo_vander(Lower *l, Node *n) {
   const Type *t = n->ty->elem;
   LLVMValueRef v = lo_expr(l, x), len = lo_arr_shape(l, v, 0), cols = count ? lo_expr_as(l, count, TYS(TY_I64)) : len;
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, cols, const_i64(l, 0), ""), RT_ERR_VALUE, "negative dimensions are not allowed");
+  LLVMValueRef up = increasing ? lo_expr_as(l, increasing, TYS(TY_BOOL)) : const_bool(l, false);
   LLVMValueRef out = lo_alloc_array(l, n->ty, (LLVMValueRef[]){len, cols}, -1), od = data_of(l, out);
-  bool up = increasing && increasing->ival;
   LLVMValueRef power = lo_alloca(l, lo_type(l, t), "vander.power");
   LoLoop rows = lo_loop_begin(l, const_i64(l, 0), len, NULL, "vander.row");
   LLVMValueRef xi = lo_convert(l, load_at(l, x->ty->elem, data_of(l, v), lo_arr_stride(l, x->ty, v, 0), rows.index), x->ty->elem, t);
   LLVMValueRef base = LLVMBuildMul(l->b, rows.index, cols, "");
   LLVMBuildStore(l->b, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t), power);
   LoLoop k = lo_loop_begin(l, const_i64(l, 0), cols, NULL, "vander.col");
-  LLVMValueRef col = up ? k.index : LLVMBuildSub(l->b, LLVMBuildSub(l->b, cols, const_i64(l, 1), ""), k.index, "");
+  LLVMValueRef col = LLVMBuildSelect(l->b, up, k.index, LLVMBuildSub(l->b, LLVMBuildSub(l->b, cols, const_i64(l, 1), ""), k.index, ""), "");
   LLVMValueRef p = LLVMBuildLoad2(l->b, lo_type(l, t), power, "");
   lo_store_scalar(l, t, item_ptr(l, t, od, LLVMBuildAdd(l->b, base, col, "")), p);
   LLVMBuildStore(l->b, multiply(l, t, p, xi), power);
@@ -434,7 +435,7 @@ const Builtin bi_arraymath[] = {
   {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
-  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS, 0, 0, ty_vander, lo_vander},
+  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE, 0, 0, ty_vander, lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
   {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},
   {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CORRELATE, 0, ty_correlate, lo_correlate},

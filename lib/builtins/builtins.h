@@ -172,6 +172,9 @@ const char *bi_nearest(const char *name, const char *const *names);
 /* The name of the member of that kind nearest to a misspelt name, or NULL. */
 const char *bi_member_near(TypeKind receiver, BuiltinKind kind, const char *name);
 
+/* complex.c: numpy's fn (a CM_ number, ruchey.h) of a complex z of type t, NumPy's way (no errors), in t */
+LLVMValueRef lo_numpy_cmath_of(Lower *l, int fn, LLVMValueRef z, const Type *t);
+
 /* ufunc.c: NumPy's elementwise operations on arrays */
 const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */
 bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, to, 'same_kind') of dtypes */

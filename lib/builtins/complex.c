@@ -208,6 +208,10 @@ static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
   return lo_convert(l, call_cmath(l, n->bi->ival, v[0], from, false), TYS(TY_C128), to);
 }
 
+LLVMValueRef lo_numpy_cmath_of(Lower *l, int fn, LLVMValueRef z, const Type *t) {
+  return lo_convert(l, call_cmath(l, fn, z, t, false), TYS(TY_C128), t);
+}
+
 static LLVMValueRef lo_numpy_cmath(Lower *l, Node *n) {
   LLVMValueRef v = lo_expr(l, n->list.items[0]);
   return lo_numpy_cmath_elem(l, n, &v);

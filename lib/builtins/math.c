@@ -527,7 +527,8 @@ static LLVMValueRef lo_math(Lower *l, Node *n) {
 /* numpy.nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None): an
  * elementwise call of its five arguments made positional, the replacements
  * in x's float type (a complex's parts each replaced). copy=False writes an
- * array back into itself, as out=x would. */
+ * array back into itself, as out=x would; a copy known only at run time
+ * writes into x or into a copy of it (copy_if). */
 static const char *const nan_to_num_kw[] = {"copy", "nan", "posinf", "neginf", NULL};
 
 /* An argument not given (or None): a node of its default; posinf's and
@@ -542,6 +543,18 @@ static Node *nan_to_num_default(Infer *in, const Node *at, int i) {
 
 static double largest_finite(const Type *t) {
   return t->kind == TY_F16 ? 65504.0 : t->kind == TY_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
+}
+
+/* out= of a copy known only at run time: `numpy.copy(x) if copy else x`
+ * (x a variable), as Numba's nan_to_num picks the array it writes then. */
+static Node *copy_if(Infer *in, Node *copy, Node *x) {
+  Node *dup = arena_alloc(in->f->arena, sizeof *dup), *call = arena_alloc(in->f->arena, sizeof *call);
+  Node *pick = arena_alloc(in->f->arena, sizeof *pick), **args = arena_alloc(in->f->arena, sizeof(Node *));
+  *dup = *x;
+  args[0] = dup;
+  *call = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("numpy.copy"), .list = {args, 1}};
+  *pick = (Node){.kind = N_IFEXP, .line = x->line, .col = x->col, .cond = copy, .lhs = call, .rhs = x};
+  return ty_expr(in, pick) ? pick : NULL;
 }
 
 static const Type *ty_nan_to_num(Infer *in, Node *n, const Type **args) {
@@ -559,19 +572,18 @@ static const Type *ty_nan_to_num(Infer *in, Node *n, const Type **args) {
                       i == 1 ? "a bool" : "a number", t->name);
   }
   Node *copy = all[1];
-  if (x->kind == TY_ARRAY && copy->kind != N_BOOL)
-    return ty_error(in, copy, "%s(): copy must be a constant True or False for an array", n->bi->name);
   n->list = (NodeList){.items = all, .len = 5};
   n->kw = (NodeList){0};
   n->kw_names = NULL;
   if (x->kind != TY_ARRAY) return e;
   const Type *types[5] = {x, all[1]->ty, all[2]->ty, all[3]->ty, all[4]->ty};
   const Type *t = ty_elementwise(in, n, types, e);
-  if (!t || copy->ival) return t;
+  if (!t || (copy->kind == N_BOOL && copy->ival)) return t;
   if (all[0]->kind != N_VAR)
     return ty_error(in, all[0], "%s(copy=False) writes into its array: give it in a variable", n->bi->name);
   Node *out = arena_alloc(in->f->arena, sizeof *out);
   *out = *all[0];  /* the same variable, its own node */
+  if (copy->kind != N_BOOL && !(out = copy_if(in, copy, out))) return NULL;
   all[1] = nan_to_num_default(in, n, 1);  /* the call (typed again as out='s operand) is a copy's */
   n->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
   n->kw.items[0] = out;

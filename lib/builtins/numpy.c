@@ -454,25 +454,64 @@ static LLVMValueRef lo_linspace(Lower *l, Node *n) {
  * log10(start) to log10(stop), the ends start and stop themselves, the
  * sign back; cast to dtype. Computed in NumPy's result_type of the ends,
  * float(num) and dtype (float64 if none): float32 where dtype and the ends
- * (those not written in the source) promote to it, else float64. */
+ * (those not written in the source) promote to it, else float64; complex64
+ * or complex128 so where an end or dtype is complex. */
 static const Type *geomspace_type(Node *n) {
   Node *d = np_arg_node(n, 4, "dtype");
-  if (!d) return TYS(TY_F64);
-  const Type *t = d->ty->elem;
-  for (int i = 0; i < 2; i++)
+  bool complex = ty_is_complex(n->list.items[0]->ty) || ty_is_complex(n->list.items[1]->ty);
+  const Type *t = d ? d->ty->elem : TYS(TY_F64);
+  for (int i = 0; i < 2 && d; i++)
     if (!ty_is_weak(n->list.items[i])) t = np_promote(t, n->list.items[i]->ty);
-  return t->kind == TY_F32 ? t : TYS(TY_F64);
+  bool single = t->kind == TY_F32 || t->kind == TY_C64;
+  if (complex || ty_is_complex(t)) return TYS(single ? TY_C64 : TY_C128);
+  return TYS(single ? TY_F32 : TY_F64);
 }
 
 static const Type *ty_geomspace(Infer *in, Node *n, const Type **args) {
   if (!spacing_args(in, n, args, "numpy.geomspace()'s start and stop")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 4, NULL);
   if (ty_failed(in)) return NULL;
+  if (elem && ty_is_complex(geomspace_type(n)) && !ty_is_complex(elem))
+    return ty_error(in, n, "numpy.geomspace() of complex ends makes complex values, not %s", elem->name);
   return ty_array(elem ? elem : geomspace_type(n), 1, 'C', false);
+}
+
+/* geomspace of complex type t, as NumPy 2: the sign start/|start| out,
+ * 10 to the power of the complex linspace (its parts each linspace's)
+ * from log10(start) to log10(stop), the ends start and stop themselves */
+static LLVMValueRef lo_complex_geomspace(Lower *l, Node *n, const Type *t) {
+  const Type *p = lo_complex_part(t), *e = n->ty->elem;
+  LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
+  LLVMValueRef zero = LLVMBuildNot(l->b, LLVMBuildAnd(l->b, lo_complex_truth(l, start, t), lo_complex_truth(l, stop, t), ""), "");
+  lo_raise_if(l, zero, RT_ERR_VALUE, "Geometric sequence cannot include zero");
+  LLVMValueRef mag = lo_complex_abs(l, t, start);
+  LLVMValueRef sign = lo_complex_make(l, t, LLVMBuildFDiv(l->b, lo_complex_real(l, start), mag, ""),
+                                      LLVMBuildFDiv(l->b, lo_complex_imag(l, start), mag, ""));
+  start = lo_complex_binop(l, OP_DIV, t, start, t, sign, t);
+  stop = lo_complex_binop(l, OP_DIV, t, stop, t, sign, t);
+  LLVMValueRef ls = lo_numpy_cmath_of(l, CM_LOG10, start, t), le = lo_numpy_cmath_of(l, CM_LOG10, stop, t);
+  Linspace s = linspace_begin(l, n, p, lo_complex_real(l, ls), lo_complex_real(l, le));
+  Linspace si = linspace_begin(l, n, p, lo_complex_imag(l, ls), lo_complex_imag(l, le));
+  s.step_zero = si.step_zero = LLVMBuildAnd(l->b, s.step_zero, si.step_zero, "");
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1), ten = lo_complex_make(l, t, lo_fconst(l, p, 10.0), lo_fconst(l, p, 0));
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s.num, NULL, "geomspace");
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;  /* (NumPy's complex power) */
+  LLVMValueRef y = lo_binop_values(l, OP_POW, t, ten, t,
+                                   lo_complex_make(l, t, linspace_at(l, &s, loop.index), linspace_at(l, &si, loop.index)), t);
+  l->numpy_semantics = saved;
+  y = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, loop.index, const_i64(l, 0), ""), start, y, "");
+  y = LLVMBuildSelect(l->b, linspace_is_stop(l, &s, loop.index), stop, y, "");
+  y = lo_complex_binop(l, OP_MUL, t, y, t, sign, t);
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
+  lo_loop_end(l, &loop);
+  return a;
 }
 
 static LLVMValueRef lo_geomspace(Lower *l, Node *n) {
   const Type *t = geomspace_type(n), *e = n->ty->elem;
+  if (ty_is_complex(t)) return lo_complex_geomspace(l, n, t);
   LLVMValueRef start = lo_expr_as(l, n->list.items[0], t), stop = lo_expr_as(l, n->list.items[1], t);
   LLVMValueRef zero = lo_fconst(l, t, 0);
   lo_raise_if(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealOEQ, start, zero), fcmp(l, LLVMRealOEQ, stop, zero), ""), RT_ERR_VALUE,
@@ -1300,7 +1339,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC_ANY("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
-  ALLOC("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
+  ALLOC_ANY("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
   ALLOC_ANY("eye", 0, 4, eye_kw, 1, ty_eye, lo_eye),
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC("indices", 1, 3, indices_kw, 0, ty_np_indices, lo_np_indices),

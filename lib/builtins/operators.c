@@ -45,21 +45,46 @@ static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
-/* numpy.divmod(a, b): (numpy.floor_divide(a, b), numpy.remainder(a, b)),
- * a tuple made here (n->lhs) of the two calls on the same arguments, which
- * the frontend made names or constants (BF_ARGS_TWICE) */
+/* numpy.divmod(a, b[, out1, out2], out=(out1, out2)): (numpy.floor_divide(a,
+ * b), numpy.remainder(a, b)), each written into its out= where they are
+ * given, a tuple made here (n->lhs) of the two calls on the same arguments,
+ * which the frontend made names or constants (BF_ARGS_TWICE) */
+static const char *const divmod_kw[] = {"out", NULL};
+
 static Node *same_argument(Infer *in, Node *x) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
   *c = *x;
   return c;
 }
 
-static Node *divmod_part(Infer *in, Node *n, const char *row) {
+static Node *divmod_part(Infer *in, Node *n, const char *row, Node *out) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
   Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
   args[0] = same_argument(in, n->list.items[0]), args[1] = same_argument(in, n->list.items[1]);
   *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named(row), .list = {args, 2}, .ival = -1};
+  if (out) {
+    c->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
+    c->kw.items[0] = out;
+    c->kw_names = arena_alloc(in->f->arena, sizeof(char *));
+    c->kw_names[0] = "out";
+  }
   return c;
+}
+
+/* The two outputs given (outs[0] and outs[1] NULL for none): by position,
+ * or as out=, a tuple; false with the error. */
+static bool divmod_outs(Infer *in, Node *n, Node **outs) {
+  Node *out = ty_kwarg(n, "out");
+  outs[0] = bi_arg(n, 2, NULL), outs[1] = bi_arg(n, 3, NULL);
+  if (out && (outs[0] || outs[1]))
+    return ty_error(in, n, "%s(): cannot specify 'out' as both a positional and keyword argument", n->bi->name) != NULL;
+  if (out && out->ty && out->ty->kind == TY_TUPLE && out->ty->nfields == 2)  /* (a name the frontend made of it) */
+    outs[0] = ty_tuple_item(in, out, 0), outs[1] = ty_tuple_item(in, out, 1);
+  else if (out)
+    return ty_error(in, out, "%s()'s out= must be a tuple of its two outputs", n->bi->name) != NULL;
+  if (!outs[0] != !outs[1])
+    return ty_error(in, n, "%s() takes both of its outputs or neither", n->bi->name) != NULL;
+  return true;
 }
 
 static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
@@ -69,9 +94,11 @@ static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n->list.items[i], "%s() reads its arguments twice: give them in variables here", n->bi->name);
   }
   if (!n->lhs) {
+    Node *outs[2];
+    if (!divmod_outs(in, n, outs)) return NULL;
     Node *t = n->lhs = arena_alloc(in->f->arena, sizeof *t);
     Node **parts = arena_alloc(in->f->arena, 2 * sizeof(Node *));
-    parts[0] = divmod_part(in, n, "numpy.floor_divide"), parts[1] = divmod_part(in, n, "numpy.remainder");
+    parts[0] = divmod_part(in, n, "numpy.floor_divide", outs[0]), parts[1] = divmod_part(in, n, "numpy.remainder", outs[1]);
     *t = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {parts, 2}};
   }
   return ty_expr(in, n->lhs);
@@ -131,7 +158,7 @@ const Builtin bi_operators[] = {
   ARITH("floor_divide", OP_FLOORDIV),
   ARITH("remainder", OP_MOD),
   ARITH("mod", OP_MOD),
-  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 2, NULL, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
+  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 4, divmod_kw, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
    lo_np_divmod},
   ARITH("left_shift", OP_LSHIFT),
   ARITH("right_shift", OP_RSHIFT),

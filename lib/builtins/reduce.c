@@ -204,6 +204,8 @@ LLVMValueRef rd_equal(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
 
 LLVMValueRef rd_is_nan(Lower *l, const Type *t, LLVMValueRef v) {
   if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
+  if (ty_is_complex(t))  /* a NaN part (NumPy's isnan of complex); a complex number, not lanes */
+    return LLVMBuildFCmp(l->b, LLVMRealUNO, lo_complex_real(l, v), lo_complex_imag(l, v), "");
   return LLVMConstNull(lanes_of(l, TYS(TY_BOOL), width(v)));
 }
 

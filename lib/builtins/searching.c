@@ -155,7 +155,9 @@ static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
 
 /* ---------------------------------------------------------------- searchsorted */
 
-/* side: a constant str, as Numba requires it (unlike convolve's mode) */
+/* side: a constant str, or one read when the call runs (a parameter's
+ * default passed on: def f(a, v, side='left'), which Numba takes as a
+ * constant) */
 static const char *const sides[] = {"left", "right", NULL};
 
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
@@ -163,8 +165,8 @@ static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
   const Type *ae = a->ty->elem, *ve = elem_of(v->ty);
   if ((ty_is_time(ae) || ty_is_time(ve)) && !ty_time_compare(in, v, ae, ve)) return NULL;  /* of one kind, in a common unit */
-  if (bi_str_option(side, sides, 0) < 0)
-    return ty_error(in, side, "%s(): search side must be a constant 'left' or 'right' (as Numba's), got %s", n->bi->name,
+  if (bi_str_option(side, sides, 0) == BI_OPTION_BAD)
+    return ty_error(in, side, "%s(): search side must be 'left' or 'right', got %s", n->bi->name,
                     side->kind == N_STRING ? side->str : side->ty->name);
   return needles_result(v->ty, TYS(TY_I64));
 }
@@ -196,7 +198,8 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v");
   const Type *cmp = compare_type(a->ty->elem, v);
   LLVMValueRef av = lo_expr(l, a);
-  Search s = {sorted_of(l, a->ty, av, cmp), const_bool(l, bi_str_option(bi_arg(n, 2, "side"), sides, 0) == 1)};
+  LLVMValueRef side = lo_str_option(l, bi_arg(n, 2, "side"), sides, 0, "search side must be 'left' or 'right'");
+  Search s = {sorted_of(l, a->ty, av, cmp), LLVMBuildICmp(l->b, LLVMIntEQ, side, const_i32(l, 1), "")};
   if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
     s.lo = lo_alloca(l, l->mod->i64, "search.lo");
     s.hi = lo_alloca(l, l->mod->i64, "search.hi");

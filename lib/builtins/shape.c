@@ -378,11 +378,41 @@ static LLVMValueRef lo_flatten(Lower *l, Node *n) {
 /* The permutation of transpose's axes: given as ints after the array, one
  * tuple, or axes=; reversed when none is given. -1 with the error (in
  * NULL when typing is done). */
-static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
+/* An int, or a tuple of them, written in the source. */
+static bool axes_written(const Node *axis) {
+  int64_t v;
+  if (axis->kind != N_TUPLE) return const_int(axis, &v);
+  for (int i = 0; i < axis->list.len; i++)
+    if (!const_int(axis->list.items[i], &v)) return false;
+  return true;
+}
+
+/* The item of v[0..len) at run-time index i (in range). */
+static LLVMValueRef item_at(Lower *l, const LLVMValueRef *v, int len, LLVMValueRef i) {
+  LLVMValueRef r = v[0];
+  for (int k = 1; k < len; k++) r = pick(l, is_dim(l, i, k), v[k], r);
+  return r;
+}
+
+/* Whether two of axes[0..count) are the same axis. */
+static LLVMValueRef repeated_axis(Lower *l, const LLVMValueRef *axes, int count) {
+  LLVMValueRef r = const_bool(l, false);
+  for (int i = 0; i < count; i++)
+    for (int k = 0; k < i; k++) r = LLVMBuildOr(l->b, r, LLVMBuildICmp(l->b, LLVMIntEQ, axes[i], axes[k], ""), "");
+  return r;
+}
+
+/* transpose's axes (NULL: none given), a.transpose(1, 0, 2)'s made one
+ * tuple in *tuple */
+static Node *transpose_axes_node(Node *n, Node *tuple) {
   Node *axes = ty_kwarg(n, "axes");
-  Node tuple = {.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {n->list.items + 1, n->list.len - 1}};
+  *tuple = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {n->list.items + 1, n->list.len - 1}};
   if (!axes && n->list.len == 2) axes = n->list.items[1];
-  if (!axes && n->list.len > 2) axes = &tuple;  /* a.transpose(1, 0, 2) */
+  return !axes && n->list.len > 2 ? tuple : axes;
+}
+
+static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
+  Node tuple, *axes = transpose_axes_node(n, &tuple);
   if (!axes) {
     for (int d = 0; d < ndim; d++) perm[d] = ndim - 1 - d;
     return ndim;
@@ -406,9 +436,27 @@ static char permuted_layout(const Type *t, const int *perm) {
   return 'A';
 }
 
+/* How many axes transpose's axes known only at run time hold (ints, or a
+ * tuple of them); -1 with the error. NULL: they are written. */
+static int transpose_run_time_axes(Infer *in, Node *n, Node *axes) {
+  bool spread = axes->kind == N_TUPLE;  /* (a.transpose(i, j)) */
+  int count = spread ? axes->list.len : axes->ty->kind == TY_TUPLE ? axes->ty->nfields : 1;
+  bool ints = count <= RC_MAX_NDIM;
+  for (int k = 0; ints && k < count; k++)
+    ints = ty_is_int(spread ? axes->list.items[k]->ty : axes->ty->kind == TY_TUPLE ? axes->ty->fields[k] : axes->ty);
+  if (!ints) ty_error(in, axes, "%s()'s axes must be ints, at most %d of them", n->bi->name, RC_MAX_NDIM);
+  return ints ? count : -1;
+}
+
 static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
+  Node tuple, *axes = t ? transpose_axes_node(n, &tuple) : NULL;
+  if (axes && !axes_written(axes)) {  /* known only at run time, as Numba takes them: an 'A' view */
+    int count = transpose_run_time_axes(in, n, axes);
+    if (count >= 0 && count != t->ndim) return ty_error(in, axes, "%s(): axes don't match array", n->bi->name);
+    return count < 0 ? NULL : ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+  }
   if (!t || transpose_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
 }
@@ -431,22 +479,50 @@ static LLVMValueRef lo_permuted_arg(Lower *l, Node *n, const int *perm) {
   return r;
 }
 
+/* a view of a by axes known at run time (ndim of them): each in range,
+ * none repeated, as NumPy's transpose checks them */
+static LLVMValueRef lo_permuted_at_run_time(Lower *l, Node *n, const Type *t, LLVMValueRef a, Node *axes) {
+  LLVMValueRef perm[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  if (axes->kind == N_TUPLE)
+    for (int d = 0; d < t->ndim; d++) perm[d] = lo_expr_as(l, axes->list.items[d], TYS(TY_I64));
+  else
+    lo_shape_arg(l, axes, perm);
+  for (int d = 0; d < t->ndim; d++) perm[d] = np_axis_value(l, perm[d], t->ndim);
+  lo_raise_if(l, repeated_axis(l, perm, t->ndim), RT_ERR_VALUE, "repeated axis in transpose");
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
+  return np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+}
+
 static LLVMValueRef lo_transpose(Lower *l, Node *n) {
+  Node tuple, *axes = transpose_axes_node(n, &tuple), *arg = n->list.items[0];
+  if (axes && !axes_written(axes)) {
+    LLVMValueRef a = lo_expr(l, arg), r = lo_permuted_at_run_time(l, n, arg->ty, a, axes);
+    lo_done_with(l, arg, a);
+    return r;
+  }
   int perm[RC_MAX_NDIM];
-  transpose_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
+  transpose_axes(NULL, n, arg->ty->ndim, perm);
   return lo_permuted_arg(l, n, perm);
 }
 
 /* numpy.swapaxes(a, axis1, axis2) (and the method), numpy.moveaxis(a,
- * source, destination): views whose permutation constant axes give */
+ * source, destination): views whose permutation constant axes give, or
+ * axes known only at run time (moved_at_run_time) */
 enum { MOVE_SWAP, MOVE_AXES };
+
+/* The name of the axes argument i (1: from, 2: to) of n. */
+static const char *moved_name(const Node *n, int i) {
+  bool swap = n->bi->ival == MOVE_SWAP;
+  return i == 1 ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination");
+}
 
 static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   bool swap = n->bi->ival == MOVE_SWAP;
-  Node *from = bi_arg(n, 1, swap ? "axis1" : "source"), *to = bi_arg(n, 2, swap ? "axis2" : "destination");
+  Node *from = bi_arg(n, 1, moved_name(n, 1)), *to = bi_arg(n, 2, moved_name(n, 2));
   int src[RC_MAX_NDIM], dst[RC_MAX_NDIM], rest[RC_MAX_NDIM], nrest = 0;
   if (!from || !to) {  /* they may come by keyword: the row counts them optional */
-    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, !from ? (swap ? "axis1" : "source") : (swap ? "axis2" : "destination"));
+    if (in) ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, moved_name(n, !from ? 1 : 2));
     return -1;
   }
   int count = const_axes(in, n, from, ndim, src);
@@ -473,14 +549,96 @@ static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   return ndim;
 }
 
+/* Whether n's axes are known only at run time: variables, as Numba takes
+ * them (its moveaxis and swapaxes read them then, not as constants). */
+static bool moved_at_run_time(Node *n) {
+  Node *from = bi_arg(n, 1, moved_name(n, 1)), *to = bi_arg(n, 2, moved_name(n, 2));
+  return from && to && !(axes_written(from) && axes_written(to));
+}
+
+/* How many axes the argument i of n holds at run time (an int: 1; for
+ * moveaxis a tuple of ints: its length); -1 with the error. */
+static int run_time_axes(Infer *in, Node *n, int i) {
+  const Type *t = bi_arg(n, i, moved_name(n, i))->ty;
+  if (ty_is_int(t)) return 1;
+  bool ints = t->kind == TY_TUPLE && n->bi->ival == MOVE_AXES && t->nfields <= RC_MAX_NDIM;
+  for (int k = 0; ints && k < t->nfields; k++) ints = ty_is_int(t->fields[k]);
+  if (!ints) {
+    ty_error(in, n, "%s()'s %s must be %s, got %s", n->bi->name, moved_name(n, i),
+             n->bi->ival == MOVE_AXES ? "an int or a tuple of ints" : "an int", t->name);
+    return -1;
+  }
+  return t->nfields;
+}
+
 static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
+  if (t && moved_at_run_time(n)) {
+    int count = run_time_axes(in, n, 1);
+    if (count < 0 || run_time_axes(in, n, 2) < 0) return NULL;
+    if (count != run_time_axes(in, n, 2))
+      return ty_error(in, n, "%s(): `source` and `destination` arguments must have the same number of elements", n->bi->name);
+    return ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+  }
   if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
 }
 
+/* moveaxis's permutation of axes known at run time (normalised, distinct):
+ * axis src[i] goes to dst[i], the others keep their order in the places
+ * left, the k-th of those places taking the k-th unmoved axis. */
+static void moved_perm(Lower *l, int ndim, int count, const LLVMValueRef *src, const LLVMValueRef *dst, LLVMValueRef *perm) {
+  LLVMValueRef placed[RC_MAX_NDIM], moved[RC_MAX_NDIM], place_rank[RC_MAX_NDIM], axis_rank[RC_MAX_NDIM];
+  LLVMValueRef one = const_i64(l, 1), places = const_i64(l, 0), axes = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) {
+    perm[d] = const_i64(l, d), placed[d] = moved[d] = const_bool(l, false);
+    for (int i = 0; i < count; i++) {
+      LLVMValueRef here = is_dim(l, dst[i], d);
+      placed[d] = LLVMBuildOr(l->b, placed[d], here, "");
+      perm[d] = pick(l, here, src[i], perm[d]);
+      moved[d] = LLVMBuildOr(l->b, moved[d], is_dim(l, src[i], d), "");
+    }
+    place_rank[d] = places, axis_rank[d] = axes;
+    places = LLVMBuildAdd(l->b, places, pick(l, placed[d], const_i64(l, 0), one), "");
+    axes = LLVMBuildAdd(l->b, axes, pick(l, moved[d], const_i64(l, 0), one), "");
+  }
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef axis = perm[d];
+    for (int k = 0; k < ndim; k++) {
+      LLVMValueRef kth = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, moved[k], ""),
+                                      LLVMBuildICmp(l->b, LLVMIntEQ, axis_rank[k], place_rank[d], ""), "");
+      axis = pick(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, placed[d], ""), kth, ""), const_i64(l, k), axis);
+    }
+    perm[d] = axis;
+  }
+}
+
+static LLVMValueRef lo_moved_at_run_time(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), src[RC_MAX_NDIM], dst[RC_MAX_NDIM], perm[RC_MAX_NDIM];
+  int count = lo_shape_arg(l, bi_arg(n, 1, moved_name(n, 1)), src);
+  lo_shape_arg(l, bi_arg(n, 2, moved_name(n, 2)), dst);
+  for (int i = 0; i < count; i++) src[i] = np_axis_value(l, src[i], t->ndim), dst[i] = np_axis_value(l, dst[i], t->ndim);
+  lo_raise_if(l, repeated_axis(l, src, count), RT_ERR_VALUE, "repeated axis in `source` argument");
+  lo_raise_if(l, repeated_axis(l, dst, count), RT_ERR_VALUE, "repeated axis in `destination` argument");
+  if (n->bi->ival == MOVE_SWAP) {
+    for (int d = 0; d < t->ndim; d++)
+      perm[d] = pick(l, is_dim(l, src[0], d), dst[0], pick(l, is_dim(l, dst[0], d), src[0], const_i64(l, d)));
+  } else {
+    moved_perm(l, t->ndim, count, src, dst, perm);
+  }
+  LLVMValueRef s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
+  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 static LLVMValueRef lo_moved(Lower *l, Node *n) {
+  if (moved_at_run_time(n)) return lo_moved_at_run_time(l, n);
   int perm[RC_MAX_NDIM];
   moved_axes(NULL, n, n->list.items[0]->ty->ndim, perm);
   return lo_permuted_arg(l, n, perm);
@@ -1216,6 +1374,8 @@ typedef struct Moved {
   LLVMValueRef a, out, flat;   /* flat: the element counter (flattened roll) */
   LLVMValueRef axis, shift, size;
   LLVMValueRef reps;           /* repeat: how many times */
+  const Type *ct;              /* repeat of an array of counts: its type (NULL: reps), */
+  LLVMValueRef counts, one, at; /* it, whether it has one count, the element counter */
 } Moved;
 
 static LLVMValueRef plus_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef s, LLVMValueRef n) {
@@ -1457,25 +1617,63 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 }
 
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
- * along axis or in the flattened array; repeats one int */
+ * along axis or in the flattened array; repeats one int, or in the
+ * flattened array a 1-d array (or list) of ints, one per element or one
+ * for all, as Numba's */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
   if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
-  if (!ty_is_int(args[1]))
-    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int (arrays of counts are not supported), got %s",
-                    n->bi->name, args[1]->name);
   Node *axis = np_arg(in, n, 2, "axis");
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
+  const Type *r = ty_is_int(args[1]) ? args[1] : ty_arraylike(in, n->list.items[1], args[1]);
+  if (!r) return NULL;
+  if (!ty_is_int(r) && (axis || r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
+    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int, or without axis a 1-d array of ints, got %s",
+                    n->bi->name, r->name);
   return ty_array(t->elem, axis ? t->ndim : 1, 'C', false);
+}
+
+static LLVMValueRef count_at(Lower *l, const Type *ct, LLVMValueRef counts, LLVMValueRef k) {
+  return lo_convert(l, lo_load_scalar(l, ct->elem, lo_element_addr(l, ct, counts, &k)), ct->elem, TYS(TY_I64));
+}
+
+/* The count of the next element: counts[i], or counts[0] for all. */
+static LLVMValueRef next_count(Lower *l, Moved *m) {
+  LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->at, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->at);
+  return count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
+}
+
+/* The length of the repeat of size elements by an array of counts (one
+ * per element or one for all), none negative; m ready for next_count. */
+static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef size) {
+  m->ct = counts->ty;
+  m->counts = lo_expr(l, counts);
+  LLVMValueRef len = lo_arr_shape(l, m->counts, 0);
+  m->one = LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 1), "");
+  lo_raise_format_if(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, m->one, ""), LLVMBuildICmp(l->b, LLVMIntNE, len, size, ""), ""),
+                     RT_ERR_VALUE, "operands could not be broadcast together with shape (%lld,) (%lld,)",
+                     (LLVMValueRef[]){size, len}, 2);
+  LLVMValueRef total = lo_alloca(l, l->mod->i64, "total");
+  LLVMBuildStore(l->b, const_i64(l, 0), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "counts");
+  LLVMValueRef c = count_at(l, m->ct, m->counts, loop.index);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, c, const_i64(l, 0), ""), RT_ERR_VALUE, "repeats may not contain negative values.");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, total, ""), c, ""), total);
+  lo_loop_end(l, &loop);
+  m->at = lo_alloca(l, l->mod->i64, "at");
+  LLVMBuildStore(l->b, const_i64(l, 0), m->at);
+  LLVMValueRef sum = LLVMBuildLoad2(l->b, l->mod->i64, total, "");
+  return pick(l, m->one, LLVMBuildMul(l->b, sum, size, ""), sum);
 }
 
 static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Moved *m = arg;
   LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->reps, NULL, "repeat");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->ct ? next_count(l, m) : m->reps, NULL, "repeat");
   if (!m->axis) {
     LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
     lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &i, 1, ""), v);
@@ -1490,22 +1688,27 @@ static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
 }
 
 static LLVMValueRef lo_repeat(Lower *l, Node *n) {
-  Node *arg = n->list.items[0], *axis = np_arg_node(n, 2, "axis");
+  Node *arg = n->list.items[0], *reps = n->list.items[1], *axis = np_arg_node(n, 2, "axis");
   const Type *t = arg->ty;
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], out_shape[RC_MAX_NDIM];
   Moved m = {.t = t, .rt = n->ty, .a = a};
-  m.reps = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
   shape_of(l, t, a, shape, NULL);
+  bool counted = reps->ty->kind == TY_ARRAY;
+  if (counted)
+    out_shape[0] = repeat_counts(l, &m, reps, size_of(l, t->ndim, shape));
+  else
+    m.reps = lo_expr_as(l, reps, TYS(TY_I64));
   if (axis) {
     m.axis = np_runtime_axis(l, axis, t->ndim);
     for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
-    out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
+    if (!counted) out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
     m.flat = lo_alloca(l, l->mod->i64, "flat");
     LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
   }
   m.out = lo_alloc_array(l, n->ty, out_shape, -1);
   lo_for_each_index(l, t->ndim, shape, repeat_one, &m);
+  if (counted) lo_done_with(l, reps, m.counts);
   lo_done_with(l, arg, a);
   return m.out;
 }

@@ -429,8 +429,8 @@ enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE, Q_NAN = 4 };
 
 static int quantile_kind(const Node *n) { return n->bi->ival & ~Q_NAN; }
 
-/* NaNs skipped: only floats hold them */
-static bool skips_nan(const Node *n, const Type *e) { return (n->bi->ival & Q_NAN) && ty_is_float(e); }
+/* NaNs skipped: only floats and complex numbers (a NaN part) hold them */
+static bool skips_nan(const Node *n, const Type *e) { return (n->bi->ival & Q_NAN) && (ty_is_float(e) || ty_is_complex(e)); }
 
 /* quantile(a, q) of an int q (0 or 1): an element itself, of a's dtype. */
 static bool int_quantile(Node *n) {
@@ -452,7 +452,7 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
   if (!lists_as_arrays(in, a, q) || !bi_need_values(in, n, a)) return NULL;
   const Type *e = elem_of(a->ty);
-  if (quantile_kind(n) == Q_MEDIAN) return rd_mean_dtype(e);
+  if (quantile_kind(n) == Q_MEDIAN) return ty_is_complex(e) ? e : rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
   if (!ty_scalar_of_0d(in, q, q->ty)) return NULL;  /* a 0-d q read as its number: a number results, as NumPy's */
@@ -466,7 +466,7 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
 
 typedef struct Gather {
   const Type *elem;
-  LLVMValueRef data, k, nan;
+  LLVMValueRef data, k, nan, nans;  /* nans: how many are NaN */
   bool skip_nan;
 } Gather;
 
@@ -478,19 +478,20 @@ static void gather_element(Lower *l, LLVMValueRef v, void *arg) {
   LLVMValueRef step = g->skip_nan ? LLVMBuildZExt(l->b, LLVMBuildNot(l->b, nan, ""), l->mod->i64, "") : const_i64(l, 1);
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, step, ""), g->k);
   LLVMBuildStore(l->b, rd_or(l, rd_load(l, g->nan), nan), g->nan);
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, rd_load(l, g->nans), LLVMBuildZExt(l->b, nan, l->mod->i64, ""), ""), g->nans);
 }
 
 /* a's elements in a new 1-d array (a temp, partitioned in place); their
- * number, and whether one is NaN (skip_nan: the elements that are not
- * NaN, and whether there are none). */
-static LLVMValueRef gather(Lower *l, Node *a, bool skip_nan, LLVMValueRef *count, LLVMValueRef *nan) {
+ * number, whether one is NaN (skip_nan: the elements that are not NaN,
+ * and whether there are none) and how many are. */
+static LLVMValueRef gather(Lower *l, Node *a, bool skip_nan, LLVMValueRef *count, LLVMValueRef *nan, LLVMValueRef *nans) {
   const Type *e = elem_of(a->ty), *t = ty_array(e, 1, 'C', false);
   Elements *el = a->ty->kind == TY_ARRAY ? lo_elements_begin(l, a) : NULL;
   *count = el ? elements_count(l, el, a->ty->ndim) : const_i64(l, 1);
   LLVMValueRef work = lo_alloc_array(l, t, count, -1);
   lo_temp_made(l, t, work);
   Gather g = {e, rd_data(l, work), rd_var(l, const_i64(l, 0), "gather.k"), rd_var(l, const_bool(l, false), "gather.nan"),
-              skip_nan};
+              rd_var(l, const_i64(l, 0), "gather.nans"), skip_nan};
   if (el) {
     each_element(l, el, *count, gather_element, &g);
     lo_elements_end(l, el);
@@ -498,6 +499,7 @@ static LLVMValueRef gather(Lower *l, Node *a, bool skip_nan, LLVMValueRef *count
     gather_element(l, lo_expr(l, a), &g);
   }
   *nan = rd_load(l, g.nan);
+  *nans = rd_load(l, g.nans);
   if (skip_nan) {
     *count = rd_load(l, g.k);
     *nan = LLVMBuildICmp(l->b, LLVMIntEQ, *count, const_i64(l, 0), "");
@@ -600,6 +602,33 @@ static LLVMValueRef quantile_value(Lower *l, void *arg) {
   return quantile_of(l, a->e, a->t, a->data, a->count, a->q);
 }
 
+/* The median of complex elements, as NumPy's: NaN+NaNj of none; the last
+ * in NumPy's order (NaNs last) where a NaN is among them (nanmedian: the
+ * last element, where all are NaN); else the median of those without
+ * NaN, first in that order once all are sorted. */
+static LLVMValueRef complex_median(Lower *l, QuantileArgs *a, LLVMValueRef nans, bool skip) {
+  const Type *p = lo_complex_part(a->t);
+  LLVMValueRef out = rd_var(l, lo_complex_make(l, a->t, lo_fconst(l, p, NAN), lo_fconst(l, p, NAN)), "median");
+  LLVMBasicBlockRef some = new_block(l, "median.some"), last = new_block(l, "median.last"), mid = new_block(l, "median.mid");
+  LLVMBasicBlockRef done = new_block(l, "median.done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, a->count, const_i64(l, 0), ""), done, some);
+  position(l, some);
+  LLVMValueRef top = LLVMBuildSub(l->b, a->count, const_i64(l, 1), ""), kept = LLVMBuildSub(l->b, a->count, nans, "");
+  LLVMValueRef final = lo_load_scalar(l, a->e, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, a->e), a->data, &top, 1, ""));
+  LLVMValueRef largest = kth(l, a->e, a->data, a->count, top);  /* (all sorted) */
+  LLVMValueRef use_last = skip ? LLVMBuildICmp(l->b, LLVMIntEQ, kept, const_i64(l, 0), "")
+                               : LLVMBuildICmp(l->b, LLVMIntNE, nans, const_i64(l, 0), "");
+  LLVMBuildCondBr(l->b, use_last, last, mid);
+  position(l, last);
+  LLVMBuildStore(l->b, lo_convert(l, skip ? final : largest, a->e, a->t), out);
+  LLVMBuildBr(l->b, done);
+  position(l, mid);
+  LLVMBuildStore(l->b, median_of(l, a->e, a->t, a->data, kept), out);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  return rd_load(l, out);
+}
+
 static LLVMValueRef element_value(Lower *l, void *arg) {
   QuantileArgs *a = arg;
   return kth(l, a->e, a->data, a->count, LLVMBuildMul(l->b, a->q, LLVMBuildSub(l->b, a->count, const_i64(l, 1), ""), ""));
@@ -647,9 +676,11 @@ static LLVMValueRef lo_quantile(Lower *l, Node *n) {
   const Type *e = elem_of(a->ty), *wt = ty_array(e, 1, 'C', false);
   QuantileArgs qa = {n, e, n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty};
   bool skip = skips_nan(n, e);
-  LLVMValueRef nan, work = gather(l, a, skip, &qa.count, &nan), r;
+  LLVMValueRef nan, nans, work = gather(l, a, skip && !ty_is_complex(e), &qa.count, &nan, &nans), r;
   qa.data = rd_data(l, work);
-  if (quantile_kind(n) == Q_MEDIAN) {
+  if (ty_is_complex(e)) {
+    r = complex_median(l, &qa, nans, skip);
+  } else if (quantile_kind(n) == Q_MEDIAN) {
     nan = rd_or(l, nan, LLVMBuildICmp(l->b, LLVMIntEQ, qa.count, const_i64(l, 0), ""));
     r = unless_nan(l, nan, qa.t, median_value, &qa);
   } else if (q->ty->kind == TY_ARRAY) {
@@ -816,8 +847,8 @@ static const char *const diff_kw[] = {"n", "axis", NULL};
 static const char *const equal_nan_kw[] = {"equal_nan", NULL};
 
 /* a tuple or a literal list as the array or as q is an array (numpy.asarray of it) */
-#define QUANTILE(name, id, hi, kw, type, lower) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_ARRAYLIKE, id, 0, type, lower}
+#define QUANTILE(name, id, hi, kw, flags) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_ARRAYLIKE | (flags), id, 0, ty_quantile, lo_quantile}
 
 const Builtin bi_statistics[] = {
   /* complex elements too: rd_add, rd_mul and rd_sub do NumPy's complex arithmetic */
@@ -836,12 +867,13 @@ const Builtin bi_statistics[] = {
   {"numpy.unwrap", "numpy", "unwrap", BK_FUNCTION, 0, 1, 3, unwrap_kw, RD_FLAGS | BF_ARRAYLIKE | BF_NONE, 0, 0, ty_unwrap, lo_unwrap},
   {"numpy.ediff1d", "numpy", "ediff1d", BK_FUNCTION, 0, 1, 3, ediff1d_kw, RD_FLAGS | BF_COMPLEX | BF_NONE, 0, 0, ty_ediff1d, lo_ediff1d},
   {"numpy.diff", "numpy", "diff", BK_FUNCTION, 0, 1, 3, diff_kw, RD_FLAGS | BF_COMPLEX, 0, 0, ty_diff, lo_diff},
-  QUANTILE("median", Q_MEDIAN, 1, NULL, ty_quantile, lo_quantile),
-  QUANTILE("percentile", Q_PERCENTILE, 2, q_kw, ty_quantile, lo_quantile),
-  QUANTILE("quantile", Q_QUANTILE, 2, q_kw, ty_quantile, lo_quantile),
-  QUANTILE("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, ty_quantile, lo_quantile),
-  QUANTILE("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
-  QUANTILE("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, ty_quantile, lo_quantile),
+  /* a median of complex numbers: the mean of the middle ones in NumPy's order (NaNs last); not a quantile */
+  QUANTILE("median", Q_MEDIAN, 1, NULL, BF_COMPLEX),
+  QUANTILE("percentile", Q_PERCENTILE, 2, q_kw, 0),
+  QUANTILE("quantile", Q_QUANTILE, 2, q_kw, 0),
+  QUANTILE("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, BF_COMPLEX),
+  QUANTILE("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, 0),
+  QUANTILE("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, 0),
   {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_isclose, lo_isclose, close_element},
   {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_allclose, lo_allclose},
   {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_array_equal, lo_array_equal},

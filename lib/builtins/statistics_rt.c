@@ -51,6 +51,8 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind) {
   case TY_U32: partition_u32(data, n, k); break;
   case TY_U64: partition_u64(data, n, k); break;
   case TY_F32: partition_f32(data, n, k); break;
+  /* complex: sorted whole, in NumPy's order (a median's); a failed allocation leaves them as they are */
+  case TY_C64: case TY_C128: rt_sort_complex_lane(data, kind == TY_C64 ? 8 : 16, n, kind); break;
   default: partition_f64(data, n, k); break;
   }
 }
