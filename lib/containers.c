@@ -864,13 +864,23 @@ typedef struct {
 static uint64_t keep_str(uint64_t key) { return (uint64_t)(uintptr_t)rt_str_kept((RtStr *)(uintptr_t)key); }
 static void drop_str(uint64_t key) { rt_str_release((RtStr *)(uintptr_t)key); }
 
+/* A tuple key's copy, holding its own reference to each str field (a
+ * constant's copy, as a str key's). */
 static uint64_t keep_tuple(uint64_t key) {
   RtTupleKey *t = malloc(sizeof(RtTupleKey));
-  if (t) memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  if (!t) return 0;
+  memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  for (int64_t i = 0; i < t->n; i++)
+    if (t->kinds[i] == TY_STR) t->bits[i] = keep_str(t->bits[i]);
   return (uint64_t)(uintptr_t)t;
 }
 
-static void drop_tuple(uint64_t key) { free((void *)(uintptr_t)key); }
+static void drop_tuple(uint64_t key) {
+  RtTupleKey *t = (RtTupleKey *)(uintptr_t)key;
+  for (int64_t i = 0; i < t->n; i++)
+    if (t->kinds[i] == TY_STR) drop_str(t->bits[i]);
+  free(t);
+}
 
 static const KeyKind key_kinds[] = {
   {TY_STR, keep_str, drop_str},
@@ -1365,10 +1375,34 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
   return RT_OK;
 }
 
+/* A str as Python's repr() writes it, quoted, into text (of size bytes):
+ * its code points as UTF-8, those repr() escapes written \xNN. */
+static void str_text(const RtStr *s, char *text, size_t size) {
+  char quote = '\'';
+  for (int64_t i = 0; i < s->len; i++)
+    if (s->data[i] == '\'') quote = '"';
+  for (int64_t i = 0; i < s->len && quote == '"'; i++)
+    if (s->data[i] == '"') quote = '\'';
+  size_t n = (size_t)snprintf(text, size, "%c", quote);
+  for (int64_t i = 0; i < s->len && n + 12 < size; i++) {
+    uint32_t c = s->data[i];
+    if (c == '\\' || c == (uint32_t)quote) n += (size_t)snprintf(text + n, size - n, "\\%c", (char)c);
+    else if (c == '\n' || c == '\t' || c == '\r') n += (size_t)snprintf(text + n, size - n, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+    else if (c < 0x20 || c == 0x7f) n += (size_t)snprintf(text + n, size - n, "\\x%02x", c);
+    else if (c < 0x80) text[n++] = (char)c;
+    else if (c < 0x800) n += (size_t)snprintf(text + n, size - n, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else if (c < 0x10000) n += (size_t)snprintf(text + n, size - n, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    else n += (size_t)snprintf(text + n, size - n, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  if (n + 2 <= size) snprintf(text + n, size - n, "%c", quote);
+}
+
 /* A number key as Python writes it, into text (of size bytes); a tuple
- * key's numbers in parentheses. */
+ * key's items in parentheses (a str's repr). */
 static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
-  if (kind == TY_TUPLE) {
+  if (kind == TY_STR) {
+    str_text((const RtStr *)(uintptr_t)key, text, size);
+  } else if (kind == TY_TUPLE) {
     const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
     size_t n = (size_t)snprintf(text, size, "(");
     for (int64_t i = 0; i < t->n && n < size; i++) {
@@ -1395,7 +1429,7 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
  * or timedelta64 key (its unit in kind's higher bits, rt_key_kind) as a
  * raise's argument, which the extension makes NumPy's scalar. */
 void rt_key_error(int32_t kind, uint64_t key) {
-  static _Thread_local char text[40 * RT_KEY_FIELDS];
+  static _Thread_local char text[1024];  /* a tuple key of strs too */
   if ((kind & 0xff) == TY_DATETIME || (kind & 0xff) == TY_TIMEDELTA) {  /* one argument, as rt_raise_arg writes it */
     snprintf(text, sizeof text, "\x02%c%d,%lld;", (kind & 0xff) == TY_DATETIME ? 'M' : 'm', kind >> 8, (long long)key);
     rt_set_error(RT_ERR_KEY, text);

@@ -382,8 +382,8 @@ def of_arrays():
     return {np.zeros(2)}
 
 
-def of_tuples_of_strs():
-    return {(1, "a")}
+def of_nested_tuples():
+    return {(1, (2, "a"))}
 
 
 def subscript():
@@ -398,7 +398,7 @@ def mixed_union():
 @pytest.mark.parametrize("f, message", [
     (mixed, "must have one type"),
     (of_arrays, "sets of array"),
-    (of_tuples_of_strs, "sets of"),
+    (of_nested_tuples, "sets of"),
     (subscript, "not subscriptable"),
     (mixed_union, "different item types"),
 ])
@@ -415,7 +415,7 @@ def length(s):
 @pytest.mark.parametrize("arg, message", [
     (set(), "empty set"),
     ({1, "a"}, "one type|not numbers"),
-    ({(1, "a")}, "not numbers"),
+    ({(1, (2, "a"))}, "not numbers"),
     (frozenset({1}), "frozenset"),
 ])
 def test_python_sets_that_cannot_be_passed_are_type_errors(arg, message):

@@ -22,26 +22,27 @@ static int64_t value_size(const Type *t) { return t->kind == TY_SET ? 0 : value_
 
 /* ---------------------------------------------------------------- typing */
 
-/* A tuple of at most RT_KEY_FIELDS numbers and bools (RtTupleKey's). */
-static bool number_tuple(const Type *k) {
+/* A tuple of at most RT_KEY_FIELDS numbers, bools and strs (RtTupleKey's). */
+static bool key_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
-  for (int i = 0; i < k->nfields; i++)
-    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16 ||
-        ty_is_time(k->fields[i]))
+  for (int i = 0; i < k->nfields; i++) {
+    const Type *f = k->fields[i];
+    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16 || ty_is_time(f)))
       return false;
+  }
   return true;
 }
 
 /* A key: a number, a bool, a str, a datetime64 or timedelta64 (its int64
  * count, NaT equal to NaT as Numba's keys are: hashed as the int's, as
- * Numba's hash() of one) or a tuple of numbers (float16 keys, which would
- * hash as their float64 values, are not taken). */
+ * Numba's hash() of one) or a tuple of numbers, bools and strs (float16
+ * keys, which would hash as their float64 values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
-  if (k && (k->kind == TY_STR || ty_is_time(k) || number_tuple(k))) return k;
+  if (k && (k->kind == TY_STR || ty_is_time(k) || key_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
-    return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
+    return ty_error(in, at, "a dict key tuple holds up to %d numbers, bools and strs, got %s", RT_KEY_FIELDS, k->name);
   return ty_need_scalar(in, at, k, "a dict key");
 }
 
@@ -201,7 +202,8 @@ static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset, int 
 }
 
 /* A tuple key (k of type kt) as an RtTupleKey on the stack, for the call
- * it is given to (the dict copies it to keep it). */
+ * it is given to (the dict copies it to keep it, with its own reference
+ * to each str field). */
 static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
   LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, sizeof(RtTupleKey) / 8), "key");
   LLVMBuildStore(l->b, const_i64(l, key->nfields), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
@@ -209,8 +211,9 @@ static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const T
     const Type *f = key->fields[i];
     int kind = ty_is_float(f) ? TY_F64 : (int)f->kind;
     LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
+    LLVMValueRef bits = f->kind == TY_STR ? LLVMBuildPtrToInt(l->b, v, l->mod->i64, "") : number_bits(l, f, v, kt->fields[i]);
     LLVMBuildStore(l->b, const_i32(l, kind), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
-    LLVMBuildStore(l->b, number_bits(l, f, v, kt->fields[i]), tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
+    LLVMBuildStore(l->b, bits, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
   }
   return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
 }
@@ -223,14 +226,14 @@ static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type
   return number_bits(l, key, k, kt);
 }
 
-/* An entry's key, from its bits (a str: the dict's reference, borrowed). */
+/* An entry's key, from its bits (a str, a tuple's str: the dict's reference, borrowed). */
 static LLVMValueRef key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
   if (key->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
   if (key->kind != TY_TUPLE) return number_of_bits(l, key, bits);
   LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""), v = LLVMGetUndef(lo_type(l, key));
   for (int i = 0; i < key->nfields; i++) {
     LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8), "");
-    v = LLVMBuildInsertValue(l->b, v, number_of_bits(l, key->fields[i], b), (unsigned)i, "");
+    v = LLVMBuildInsertValue(l->b, v, key_of_bits(l, key->fields[i], b), (unsigned)i, "");
   }
   return v;
 }
@@ -534,7 +537,7 @@ LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) { return insert(l, t, d, bits); }
 LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) { return key_of_bits(l, key, bits); }
-bool ty_dict_key_tuple(const Type *k) { return number_tuple(k); }
+bool ty_dict_key_tuple(const Type *k) { return key_tuple(k); }
 
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }

@@ -9,7 +9,7 @@
  * Python's iteration order: a set type's fields are {item, none}, so that
  * dicts.c's lowering of keys (their bits, lookups, insertions, iteration,
  * `in`) serves its items.
- * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
+ * Items are numbers, bools, strs or tuples of these, as dict keys (a
  * tuple's bits point to an RtTupleKey).
  */
 #include <stddef.h>
@@ -27,7 +27,7 @@ static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : N
 static const Type *need_item(Infer *in, Node *at, const Type *t) {
   if (t && (ty_is_scalar(t) || t->kind == TY_STR || ty_dict_key_tuple(t))) return t;
   if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools, str and tuples of up to %d "
-                  "numbers are; an item must be hashable)", t->name, RT_KEY_FIELDS);
+                  "of these are; an item must be hashable)", t->name, RT_KEY_FIELDS);
   return NULL;
 }
 
@@ -423,13 +423,11 @@ static LLVMValueRef lo_relation(Lower *l, Node *n) {
 }
 
 /* list(s) of a set of tuples: each item's RtTupleKey read as a tuple into
- * the new list (the runtime's rt_set_items copies bits only). */
+ * the new list (the runtime's rt_set_items copies bits only), with the
+ * list's own reference to each str in it. */
 static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const Type *elem) {
   LLVMValueRef n = lo_container_len(l, st, s);
-  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
-  LLVMValueRef a[3] = {const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size), n};
-  LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
-  lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  LLVMValueRef lst = lo_list_new(l, elem, n);
   LLVMValueRef off = const_i64(l, offsetof(RtList, data));
   LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""), "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "set.items");
@@ -438,6 +436,7 @@ static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const 
   off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   LLVMValueRef v = lo_convert(l, item_from_bits(l, item_of(st), bits), item_of(st), elem);
+  if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);
   lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
   lo_loop_end(l, &loop);
   off = const_i64(l, offsetof(RtList, len));
