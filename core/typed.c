@@ -135,24 +135,10 @@ static const Type *type_of_value(PyObject *o) {
 static const Type *type_of_key(PyObject *o) {
   const Type *t = PyTuple_CheckExact(o) ? key_tuple(disp_typeof(o)) : type_of_value(o);
   if (t && !key_tuple(t) && !ty_is_scalar(t) && t->kind != TY_STR) t = NULL;
-  if (t && ty_is_complex(t)) {
-    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
-    return NULL;
-  }
   if (!t && !PyErr_Occurred())
     PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of these, not %s",
                  Py_TYPE(o)->tp_name);
   return t;
-}
-
-/* kind as a dict's key kind, or -1 with compiled code's TypingError text: a
- * key is one 64-bit word, which a complex number does not fit. */
-static int key_kind(int kind) {
-  if (kind >= 0 && ty_is_complex(&scalar[kind])) {
-    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
-    return -1;
-  }
-  return kind;
 }
 
 /* An item type given as ruchey.int64 (a ruchey.types.Type), int, float or bool. */
@@ -326,7 +312,30 @@ static int key_bits(int kind, PyObject *o, uint64_t *bits) {
   return 0;
 }
 
+/* A number key of kind (not a tuple's field): as key_bits makes it, but a
+ * complex number's bits point to its parts as float64s in room, as
+ * compiled code makes them. */
+static int scalar_key(int kind, PyObject *o, RtTupleKey *room, uint64_t *bits) {
+  if (!ty_is_complex(&scalar[kind])) return key_bits(kind, o, bits);
+  ItemBuf item = {0};
+  if (store_item(kind, o, item.bytes) < 0) return -1;
+  double re = kind == TY_C64 ? ((float *)item.bytes)[0] : ((double *)item.bytes)[0];
+  double im = kind == TY_C64 ? ((float *)item.bytes)[1] : ((double *)item.bytes)[1];
+  *room = (RtTupleKey){.n = 2, .kinds = {TY_F64, TY_F64}};
+  memcpy(&room->bits[0], &re, 8);
+  memcpy(&room->bits[1], &im, 8);
+  *bits = (uint64_t)(uintptr_t)room;
+  return 0;
+}
+
 static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_C64 || kind == TY_C128) {  /* its parts, as scalar_key writes them */
+    const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
+    double re, im;
+    memcpy(&re, &k->bits[0], 8);
+    memcpy(&im, &k->bits[1], 8);
+    return PyComplex_FromDoubles(re, im);
+  }
   if (kind == TY_TUPLE) {  /* an RtTupleKey, from compiled code */
     const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
     PyObject *t = PyTuple_New(k->n);
@@ -932,7 +941,7 @@ typedef struct {
 
 static int dict_key(DictObject *self, PyObject *k, DictKey *key) {
   const Type *t = self->key;
-  if (!t) return key_bits(self->d->keykind, k, &key->bits);
+  if (!t) return scalar_key(self->d->keykind, k, &key->tuple, &key->bits);
   if (ty_is_time(t)) {  /* the count in the keys' unit: a key of that type alone */
     Slot slot;
     void *arg;
@@ -983,7 +992,6 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
     PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of these, not %s", key->name);
     return NULL;
   }
-  if (key_kind((int)key->kind) < 0) return NULL;
   RtDict *d = rt_dict_new(-1, -1, 8);
   DictObject *self = d ? dict_wrap(d, NULL, NULL) : NULL;
   return self ? (PyObject *)dict_settle(self, key, value) : PyErr_NoMemory();
@@ -1455,15 +1463,16 @@ void typed_keep_arrays(const Type *t, void *c) {
  * new RtDict for the call, and the set made equal to it after the call
  * (typed_set_reflect), so that what compiled code adds or removes is seen. */
 
-/* The item kind of a Python item: bool, int64, float64, str, a NumPy
- * scalar's; -1 for others. */
+/* The item kind of a Python item: bool, int64, float64, complex128, str,
+ * a NumPy scalar's; -1 for others. */
 static int set_item_kind(PyObject *o) {
   if (PyUnicode_CheckExact(o)) return TY_STR;
   if (PyBool_Check(o)) return TY_BOOL;
   if (PyLong_CheckExact(o)) return TY_I64;
   if (PyFloat_CheckExact(o)) return TY_F64;
+  if (PyComplex_CheckExact(o)) return TY_C128;
   const Type *t = disp_typeof(o);
-  return t && ty_is_scalar(t) && !ty_is_complex(t) && t->kind != TY_F16 ? (int)t->kind : -1;
+  return t && ty_is_scalar(t) && t->kind != TY_F16 ? (int)t->kind : -1;
 }
 
 /* A tuple of up to RT_KEY_FIELDS numbers, bools and strs, as a set's
@@ -1505,7 +1514,7 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   PyObject *it = PyObject_GetIter(o), *item;
   while (it && (item = PyIter_Next(it))) {
     uint64_t bits;
-    RtTupleKey tuple;  /* a tuple item's, copied by the set */
+    RtTupleKey tuple;  /* a tuple item's or a complex one's, copied by the set */
     int ok = kind == TY_TUPLE ? set_tuple_item(item) == t->fields[0] : set_item_kind(item) == kind;
     if (!ok) PyErr_Format(PyExc_TypeError, "a set passed as %s holds %R, of another type: a set's items must have "
                           "one type", t->name, item);
@@ -1516,7 +1525,7 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
         drop_key(TY_TUPLE, bits);
         if (!ok) PyErr_NoMemory();
       }
-    } else if ((ok = key_bits(kind, item, &bits) == 0)) {
+    } else if ((ok = scalar_key(kind, item, &tuple, &bits) == 0)) {
       ok = rt_dict_insert(d, bits) != NULL;  /* a str: the set takes its own reference */
       drop_key(kind, bits);
       if (!ok) PyErr_NoMemory();

@@ -800,9 +800,21 @@ static int64_t hash_float(double x) {
 static int64_t tuple_hash(uint64_t key);
 static bool same_tuple(uint64_t a, uint64_t b);
 
+/* A complex key's bits point to an RtTupleKey of its two parts as float64s. */
+static bool is_complex_kind(int32_t kind) { return kind == TY_C64 || kind == TY_C128; }
+
+/* Python's hash of a complex number (Objects/complexobject.c): its real
+ * part's hash plus 1000003 times its imaginary part's, wrapping. */
+static int64_t complex_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  uint64_t h = (uint64_t)rt_number_hash(TY_F64, t->bits[0]) + 1000003u * (uint64_t)rt_number_hash(TY_F64, t->bits[1]);
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
+}
+
 int64_t rt_number_hash(int32_t kind, uint64_t key) {
   if (kind == TY_STR) return rt_str_hash_of((RtStr *)(uintptr_t)key);
   if (kind == TY_TUPLE) return tuple_hash(key);
+  if (is_complex_kind(kind)) return complex_hash(key);
   if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
@@ -814,7 +826,7 @@ int64_t rt_number_hash(int32_t kind, uint64_t key) {
 
 static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
   if (kind == TY_STR) return rt_str_same((RtStr *)(uintptr_t)a, (RtStr *)(uintptr_t)b);
-  if (kind == TY_TUPLE) return same_tuple(a, b);
+  if (kind == TY_TUPLE || is_complex_kind(kind)) return same_tuple(a, b);
   if (!is_float_kind(kind)) return a == b;
   double x, y;
   memcpy(&x, &a, 8);
@@ -885,6 +897,8 @@ static void drop_tuple(uint64_t key) {
 static const KeyKind key_kinds[] = {
   {TY_STR, keep_str, drop_str},
   {TY_TUPLE, keep_tuple, drop_tuple},
+  {TY_C64, keep_tuple, drop_tuple},
+  {TY_C128, keep_tuple, drop_tuple},
 };
 
 static const KeyKind *key_kind(int32_t kind) {
@@ -1402,6 +1416,17 @@ static void str_text(const RtStr *s, char *text, size_t size) {
 static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
   if (kind == TY_STR) {
     str_text((const RtStr *)(uintptr_t)key, text, size);
+  } else if (is_complex_kind(kind)) {  /* "(re+imj)", which the extension reads back as the number */
+    const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+    double im;
+    memcpy(&im, &t->bits[1], 8);
+    size_t n = (size_t)snprintf(text, size, "(");
+    if (n < size) key_text(TY_F64, t->bits[0], text + n, size - n);
+    n += strlen(text + n);
+    if (n < size) n += (size_t)snprintf(text + n, size - n, "%s", signbit(im) || isnan(im) ? "" : "+");
+    if (n < size) key_text(TY_F64, t->bits[1], text + n, size - n);
+    n += strlen(text + n);
+    if (n < size) snprintf(text + n, size - n, "j)");
   } else if (kind == TY_TUPLE) {
     const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
     size_t n = (size_t)snprintf(text, size, "(");
