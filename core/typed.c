@@ -1341,12 +1341,8 @@ void *typed_container(PyObject *o) {
  * container's borrowed arrays are made to keep their objects
  * (typed_keep_arrays). A dict stays a typed.Dict, in a Python list too,
  * as Numba's (a cache of arrays one compiled function makes and another
- * reads), but for one keyed by tuples, which ruchey.typed.Dict does not
- * take from Python: that one is made a Python dict. */
-static bool python_container(const Type *t, void *c) {
-  if (t->kind == TY_LIST) return !((RtList *)c)->typed;
-  return t->nfields && t->fields[0]->kind == TY_TUPLE;
-}
+ * reads, a dict keyed by tuples too). */
+static bool python_container(const Type *t, void *c) { return t->kind == TY_LIST && !((RtList *)c)->typed; }
 
 static PyObject *python_copy(const Type *t, void *c);
 

@@ -349,15 +349,21 @@ def test_tuple_keys_agree_with_python(n):
         check(key_popitem, n)
 
 
-def test_tuple_keys_widen_and_return_as_python_dicts():
+def test_tuple_keys_widen_and_return_as_typed_dicts_that_pass_back_in():
     @njit
     def widened(n):
         d = {(1, 2.0): n}
         return d[(1, 2)], (1, 2) in d, (np.int32(1), np.float32(2.0)) in d, (1, 2.5) in d
 
     assert widened(5) == widened.py_func(5)
-    r = grid_counts(6)[0]
-    assert type(r) is dict and list(r) == list(grid_counts.py_func(6)[0])
+    r = grid_counts(6)[0]  # a typed.Dict, as Numba's, which another compiled function takes
+    assert type(r) is ruchey.typed.Dict and list(r) == list(grid_counts.py_func(6)[0])
+
+    @njit
+    def total(d):
+        return sum([v * i for (i, j), v in d.items()])
+
+    assert total(r) == total.py_func(dict(r))
 
 
 def test_tuple_key_errors():
