@@ -975,7 +975,7 @@ static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_NoMemory();
   }
   self->d = d;
-  PyObject *filled = items ? PyObject_CallMethod((PyObject *)self, "update", "O", items) : NULL;
+  PyObject *filled = items ? PyObject_CallMethod((PyObject *)self, "update", "(O)", items) : NULL;
   if (items && !filled) Py_CLEAR(self);
   Py_XDECREF(filled);
   return (PyObject *)self;

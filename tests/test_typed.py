@@ -824,6 +824,10 @@ def test_typed_dict_of_pairs_is_dicts_of_them():
         typed.Dict([(1, 2)], [(3, 4)])
     with pytest.raises(ValueError):
         typed.Dict([(1, 2), (3, 4, 5)])
+    for pairs in (((1, "a"), (2, "b")), ((1, 2),), ()):  # a tuple of pairs is one argument, not the call's
+        assert dict(typed.Dict(pairs)) == dict(pairs)
+    with pytest.raises(ValueError, match="element #1 has length 3"):
+        typed.Dict(((1, "a"), (2, "b", 3)))
 
 
 # ---------------------------------------------------------------- lists of None
