@@ -1560,6 +1560,7 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
     rt_dict_free(d);
     return -1;
   }
+  d->changes = 0;  /* (typed_set_reflect) */
   slot->u = (uint64_t)(uintptr_t)d;
   return 0;
 }
@@ -1657,6 +1658,10 @@ static void take_table(PyObject *o, PyObject *laid_out) {
  * each of d's items in o: the same set), laid out as d's table where it
  * can be (set_laid_out); d released. */
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
+  if (!d->changes) {  /* as Numba's: a set the call did not change keeps its items' objects */
+    rt_dict_release(d);
+    return 0;
+  }
   PyObject *laid_out = PySet_CheckExact(o) ? set_laid_out(t, d) : NULL;
   if (laid_out) {
     int rc = PySet_Clear(o);

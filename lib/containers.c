@@ -1138,6 +1138,7 @@ static int64_t set_entry(RtDict *d, uint64_t key, int64_t hash) {
   memcpy(e, &hash, 8);
   memcpy(e + 8, &kept, 8);
   d->ordered = false;
+  d->changes++;
   return d->nentries++;
 }
 
@@ -1164,6 +1165,7 @@ static void delete_at(RtDict *d, int64_t *slot) {
   memcpy(entry_at(d, *slot), &deleted, 8);
   *slot = -2;
   d->used--;
+  d->changes++;
 }
 
 int32_t rt_set_add(RtDict *s, uint64_t key) { return set_add(s, key, rt_number_hash(s->keykind, key)); }
@@ -1195,6 +1197,7 @@ static char *set_pop(RtDict *s) {
   memcpy(e + 8, &key, 8);
   s->index[i] = -2;
   s->used--;
+  s->changes++;
   s->finger = i + 1;
   s->ordered = false;
   return e;
@@ -1203,6 +1206,7 @@ static char *set_pop(RtDict *s) {
 static void set_clear(RtDict *s) {
   release_entries(s);
   s->used = s->nentries = s->fill = 0;
+  s->changes++;
   if (s->index) {  /* CPython's set is back to its smallest table */
     s->mask = 7;
     memset(s->index, 0xff, sizeof(int64_t) * 8);
@@ -1242,6 +1246,8 @@ void rt_set_swap(RtDict *a, RtDict *b) {  /* as CPython's set_swap_bodies: the c
   a->refcount = t.refcount;
   b->finger = a->finger;
   a->finger = t.finger;
+  a->changes++;
+  b->changes++;
 }
 
 uint64_t rt_set_inserted(RtDict *s, int64_t i) { return entry_key(entry_at(s, i)); }

@@ -294,6 +294,23 @@ def test_python_sets_in_and_changes_written_back(seed):
     assert t == {"new", "b"}
 
 
+def read_only(s, x):
+    return x in s, len(s), list(s)
+
+
+def test_a_set_argument_the_call_leaves_unchanged_keeps_its_items():
+    """As Numba's reflected set: no write back, so its items stay the objects passed."""
+    f = njit(read_only)
+    for s, x in (({np.float64(1.5), np.float64(-2.0)}, 1.5), ({np.int32(7)}, 7), ({12.5j}, 12.5j)):
+        ids, types = sorted(map(id, s)), sorted(type(v).__name__ for v in s)
+        assert f(s, x) == read_only(set(s), x)
+        assert sorted(map(id, s)) == ids and sorted(type(v).__name__ for v in s) == types
+    s, expected = {np.float64(1.5)}, {1.5}
+    change(expected, 3)
+    njit(change)(s, 3)  # changed: written back
+    assert s == expected
+
+
 def passthrough(s):
     t = s
     t.add(5)
