@@ -1395,6 +1395,17 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
   return RT_OK;
 }
 
+/* The code point c as UTF-8 at out (room for 4 bytes): the bytes written. */
+static size_t put_utf8(char *out, uint32_t c) {
+  if (c < 0x80) {
+    out[0] = (char)c;
+    return 1;
+  }
+  if (c < 0x800) return (size_t)sprintf(out, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+  if (c < 0x10000) return (size_t)sprintf(out, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  return (size_t)sprintf(out, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+}
+
 /* A str as Python's repr() writes it, quoted, into text (of size bytes):
  * its code points as UTF-8, those repr() escapes written \xNN. */
 static void str_text(const RtStr *s, char *text, size_t size) {
@@ -1409,10 +1420,7 @@ static void str_text(const RtStr *s, char *text, size_t size) {
     if (c == '\\' || c == (uint32_t)quote) n += (size_t)snprintf(text + n, size - n, "\\%c", (char)c);
     else if (c == '\n' || c == '\t' || c == '\r') n += (size_t)snprintf(text + n, size - n, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
     else if (c < 0x20 || c == 0x7f) n += (size_t)snprintf(text + n, size - n, "\\x%02x", c);
-    else if (c < 0x80) text[n++] = (char)c;
-    else if (c < 0x800) n += (size_t)snprintf(text + n, size - n, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    else if (c < 0x10000) n += (size_t)snprintf(text + n, size - n, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    else n += (size_t)snprintf(text + n, size - n, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    else n += put_utf8(text + n, c);
   }
   if (n + 2 <= size) snprintf(text + n, size - n, "%c", quote);
 }
@@ -1471,13 +1479,7 @@ void rt_key_error(int32_t kind, uint64_t key) {
     static _Thread_local char long_text[1024];
     size_t n = 1;
     long_text[0] = '\x01';
-    for (int64_t i = 0; i < s->len && n < sizeof long_text - 5; i++) {
-      uint32_t c = s->data[i];
-      if (c < 0x80) long_text[n++] = (char)c;
-      else if (c < 0x800) n += (size_t)sprintf(long_text + n, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-      else if (c < 0x10000) n += (size_t)sprintf(long_text + n, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-      else n += (size_t)sprintf(long_text + n, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    }
+    for (int64_t i = 0; i < s->len && n < sizeof long_text - 5; i++) n += put_utf8(long_text + n, s->data[i]);
     long_text[n] = 0;
     rt_set_error(RT_ERR_KEY, long_text);
     return;
