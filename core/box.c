@@ -851,13 +851,13 @@ PyObject *disp_status_class(int status) {
   }
 }
 
-/* A tuple key's text, "(1, 2.5)", read back as the tuple (NULL where it
- * does not read, as "(nan, 1)"). */
+/* A tuple key's text, "(1, 2.5)", or a complex one's, "(1.0+2.0j)", read
+ * back as the tuple or number (NULL where it does not read, as "(nan, 1)"). */
 static PyObject *tuple_key(const char *text) {
   PyObject *ast = text[0] == '(' ? PyImport_ImportModule("ast") : NULL;
   PyObject *key = ast ? PyObject_CallMethod(ast, "literal_eval", "s", text) : NULL;
   Py_XDECREF(ast);
-  if (key && !PyTuple_Check(key)) Py_CLEAR(key);
+  if (key && !PyTuple_Check(key) && !PyComplex_CheckExact(key)) Py_CLEAR(key);
   PyErr_Clear();
   return key;
 }

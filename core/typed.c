@@ -8,7 +8,7 @@
  * the first item given (List(), Dict()): numbers, bools, strs, arrays
  * (the container keeps the array object alive, and gives it back),
  * tuples of these, typed containers (shared, not copied) and jitclass
- * instances; dict keys are numbers, strs or tuples of numbers.
+ * instances; dict keys are numbers, strs or tuples of these.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -103,11 +103,13 @@ static bool holdable(const Type *t) {
   return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);
 }
 
-/* A tuple of up to RT_KEY_FIELDS numbers and bools (a dict's key, a set's item). */
-static const Type *number_tuple(const Type *t) {
+/* A tuple of up to RT_KEY_FIELDS numbers, bools and strs (a dict's key, a set's item). */
+static const Type *key_tuple(const Type *t) {
   if (!t || t->kind != TY_TUPLE || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
-  for (int i = 0; i < t->nfields; i++)
-    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]) || t->fields[i]->kind == TY_F16) return NULL;
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16)) return NULL;
+  }
   return t;
 }
 
@@ -129,28 +131,14 @@ static const Type *type_of_value(PyObject *o) {
   return NULL;
 }
 
-/* The type of a dict's first key: a number, a str or a tuple of numbers. */
+/* The type of a dict's first key: a number, a str or a tuple of these. */
 static const Type *type_of_key(PyObject *o) {
-  const Type *t = PyTuple_CheckExact(o) ? number_tuple(disp_typeof(o)) : type_of_value(o);
-  if (t && !number_tuple(t) && !ty_is_scalar(t) && t->kind != TY_STR) t = NULL;
-  if (t && ty_is_complex(t)) {
-    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
-    return NULL;
-  }
+  const Type *t = PyTuple_CheckExact(o) ? key_tuple(disp_typeof(o)) : type_of_value(o);
+  if (t && !key_tuple(t) && !ty_is_scalar(t) && t->kind != TY_STR) t = NULL;
   if (!t && !PyErr_Occurred())
-    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of numbers, not %s",
+    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of these, not %s",
                  Py_TYPE(o)->tp_name);
   return t;
-}
-
-/* kind as a dict's key kind, or -1 with compiled code's TypingError text: a
- * key is one 64-bit word, which a complex number does not fit. */
-static int key_kind(int kind) {
-  if (kind >= 0 && ty_is_complex(&scalar[kind])) {
-    PyErr_SetString(PyExc_TypeError, "complex dict keys and set items are not supported in compiled code");
-    return -1;
-  }
-  return kind;
 }
 
 /* An item type given as ruchey.int64 (a ruchey.types.Type), int, float or bool. */
@@ -296,9 +284,12 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   return 0;
 }
 
-/* A str key made for a lookup (key_bits), released after it. */
+/* A str key made for a lookup (key_bits), or a tuple key's strs
+ * (tuple_key_bits), released after it. */
 static void drop_key(int kind, uint64_t bits) {
   if (kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)bits);
+  const RtTupleKey *t = kind == TY_TUPLE ? (const RtTupleKey *)(uintptr_t)bits : NULL;
+  for (int64_t i = 0; t && i < t->n; i++) drop_key(t->kinds[i], t->bits[i]);
 }
 
 
@@ -321,7 +312,30 @@ static int key_bits(int kind, PyObject *o, uint64_t *bits) {
   return 0;
 }
 
+/* A number key of kind (not a tuple's field): as key_bits makes it, but a
+ * complex number's bits point to its parts as float64s in room, as
+ * compiled code makes them. */
+static int scalar_key(int kind, PyObject *o, RtTupleKey *room, uint64_t *bits) {
+  if (!ty_is_complex(&scalar[kind])) return key_bits(kind, o, bits);
+  ItemBuf item = {0};
+  if (store_item(kind, o, item.bytes) < 0) return -1;
+  double re = kind == TY_C64 ? ((float *)item.bytes)[0] : ((double *)item.bytes)[0];
+  double im = kind == TY_C64 ? ((float *)item.bytes)[1] : ((double *)item.bytes)[1];
+  *room = (RtTupleKey){.n = 2, .kinds = {TY_F64, TY_F64}};
+  memcpy(&room->bits[0], &re, 8);
+  memcpy(&room->bits[1], &im, 8);
+  *bits = (uint64_t)(uintptr_t)room;
+  return 0;
+}
+
 static PyObject *key_object(int kind, uint64_t bits) {
+  if (kind == TY_C64 || kind == TY_C128) {  /* its parts, as scalar_key writes them */
+    const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
+    double re, im;
+    memcpy(&re, &k->bits[0], 8);
+    memcpy(&im, &k->bits[1], 8);
+    return PyComplex_FromDoubles(re, im);
+  }
   if (kind == TY_TUPLE) {  /* an RtTupleKey, from compiled code */
     const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
     PyObject *t = PyTuple_New(k->n);
@@ -927,7 +941,7 @@ typedef struct {
 
 static int dict_key(DictObject *self, PyObject *k, DictKey *key) {
   const Type *t = self->key;
-  if (!t) return key_bits(self->d->keykind, k, &key->bits);
+  if (!t) return scalar_key(self->d->keykind, k, &key->tuple, &key->bits);
   if (ty_is_time(t)) {  /* the count in the keys' unit: a key of that type alone */
     Slot slot;
     void *arg;
@@ -961,7 +975,7 @@ static PyObject *dict_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_NoMemory();
   }
   self->d = d;
-  PyObject *filled = items ? PyObject_CallMethod((PyObject *)self, "update", "O", items) : NULL;
+  PyObject *filled = items ? PyObject_CallMethod((PyObject *)self, "update", "(O)", items) : NULL;
   if (items && !filled) Py_CLEAR(self);
   Py_XDECREF(filled);
   return (PyObject *)self;
@@ -974,11 +988,10 @@ static PyObject *dict_empty(PyTypeObject *type, PyObject *args, PyObject *kw) {
   if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:empty", names, &k, &v, &n)) return NULL;
   const Type *key = type_of_type(k), *value = key ? type_of_type(v) : NULL;
   if (!value) return NULL;
-  if (!number_tuple(key) && !ty_is_scalar(key) && key->kind != TY_STR) {
-    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of numbers, not %s", key->name);
+  if (!key_tuple(key) && !ty_is_scalar(key) && key->kind != TY_STR) {
+    PyErr_Format(PyExc_TypeError, "typed.Dict keys are numbers, bools, str or tuples of these, not %s", key->name);
     return NULL;
   }
-  if (key_kind((int)key->kind) < 0) return NULL;
   RtDict *d = rt_dict_new(-1, -1, 8);
   DictObject *self = d ? dict_wrap(d, NULL, NULL) : NULL;
   return self ? (PyObject *)dict_settle(self, key, value) : PyErr_NoMemory();
@@ -1309,7 +1322,7 @@ PyObject *typed_refusal(PyObject *o) {
     return PyUnicode_FromString("is an empty set, whose item type is unknown: compiled code takes sets of numbers, "
                                 "bools or str");
   if (PyAnySet_Check(o))
-    return PyUnicode_FromString("is a set whose items are not numbers, bools, str or tuples of numbers (hashable items of one type)");
+    return PyUnicode_FromString("is a set whose items are not numbers, bools, str or tuples of these (hashable items of one type)");
   return NULL;
 }
 
@@ -1328,12 +1341,8 @@ void *typed_container(PyObject *o) {
  * container's borrowed arrays are made to keep their objects
  * (typed_keep_arrays). A dict stays a typed.Dict, in a Python list too,
  * as Numba's (a cache of arrays one compiled function makes and another
- * reads), but for one keyed by tuples, which ruchey.typed.Dict does not
- * take from Python: that one is made a Python dict. */
-static bool python_container(const Type *t, void *c) {
-  if (t->kind == TY_LIST) return !((RtList *)c)->typed;
-  return t->nfields && t->fields[0]->kind == TY_TUPLE;
-}
+ * reads, a dict keyed by tuples too). */
+static bool python_container(const Type *t, void *c) { return t->kind == TY_LIST && !((RtList *)c)->typed; }
 
 static PyObject *python_copy(const Type *t, void *c);
 
@@ -1450,26 +1459,21 @@ void typed_keep_arrays(const Type *t, void *c) {
  * new RtDict for the call, and the set made equal to it after the call
  * (typed_set_reflect), so that what compiled code adds or removes is seen. */
 
-/* The item kind of a Python item: bool, int64, float64, str, a NumPy
- * scalar's; -1 for others. */
+/* The item kind of a Python item: bool, int64, float64, complex128, str,
+ * a NumPy scalar's; -1 for others. */
 static int set_item_kind(PyObject *o) {
   if (PyUnicode_CheckExact(o)) return TY_STR;
   if (PyBool_Check(o)) return TY_BOOL;
   if (PyLong_CheckExact(o)) return TY_I64;
   if (PyFloat_CheckExact(o)) return TY_F64;
+  if (PyComplex_CheckExact(o)) return TY_C128;
   const Type *t = disp_typeof(o);
-  return t && ty_is_scalar(t) && !ty_is_complex(t) && t->kind != TY_F16 ? (int)t->kind : -1;
+  return t && ty_is_scalar(t) && t->kind != TY_F16 ? (int)t->kind : -1;
 }
 
-/* A tuple of up to RT_KEY_FIELDS numbers and bools, as a set's item: its
- * type; NULL for others. */
-static const Type *set_tuple_item(PyObject *o) {
-  const Type *t = PyTuple_CheckExact(o) ? disp_typeof(o) : NULL;
-  if (!t || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
-  for (int i = 0; i < t->nfields; i++)
-    if (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]) || t->fields[i]->kind == TY_F16) return NULL;
-  return t;
-}
+/* A tuple of up to RT_KEY_FIELDS numbers, bools and strs, as a set's
+ * item: its type; NULL for others. */
+static const Type *set_tuple_item(PyObject *o) { return PyTuple_CheckExact(o) ? key_tuple(disp_typeof(o)) : NULL; }
 
 /* set(item), its item type the first item's (checked against the others
  * when unboxed); NULL for an empty set or unsupported items. */
@@ -1485,13 +1489,18 @@ const Type *typed_set_typeof(PyObject *o) {
 }
 
 /* A tuple item o (of type t) as the RtTupleKey compiled code would make:
- * each number's key bits, a float's kind float64. */
+ * each number's key bits, a float's kind float64, a str's a new RtStr
+ * (drop_key releases them after). */
 static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
-  k->n = t->nfields;
+  k->n = 0;
   for (int i = 0; i < t->nfields; i++) {
     int kind = (int)t->fields[i]->kind;
     k->kinds[i] = kind == TY_F32 ? TY_F64 : kind;
-    if (key_bits(kind, PyTuple_GET_ITEM(o, i), &k->bits[i]) < 0) return -1;
+    if (key_bits(kind, PyTuple_GET_ITEM(o, i), &k->bits[i]) < 0) {
+      drop_key(TY_TUPLE, (uint64_t)(uintptr_t)k);
+      return -1;
+    }
+    k->n = i + 1;
   }
   return 0;
 }
@@ -1501,15 +1510,18 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   PyObject *it = PyObject_GetIter(o), *item;
   while (it && (item = PyIter_Next(it))) {
     uint64_t bits;
-    RtTupleKey tuple;  /* a tuple item's, copied by the set */
+    RtTupleKey tuple;  /* a tuple item's or a complex one's, copied by the set */
     int ok = kind == TY_TUPLE ? set_tuple_item(item) == t->fields[0] : set_item_kind(item) == kind;
     if (!ok) PyErr_Format(PyExc_TypeError, "a set passed as %s holds %R, of another type: a set's items must have "
                           "one type", t->name, item);
     else if (kind == TY_TUPLE) {
       bits = (uint64_t)(uintptr_t)&tuple;
-      if ((ok = tuple_key_bits(item, t->fields[0], &tuple) == 0) && !(ok = rt_dict_insert(d, bits) != NULL))
-        PyErr_NoMemory();
-    } else if ((ok = key_bits(kind, item, &bits) == 0)) {
+      if ((ok = tuple_key_bits(item, t->fields[0], &tuple) == 0)) {
+        ok = rt_dict_insert(d, bits) != NULL;  /* strs in it: the set takes its own references */
+        drop_key(TY_TUPLE, bits);
+        if (!ok) PyErr_NoMemory();
+      }
+    } else if ((ok = scalar_key(kind, item, &tuple, &bits) == 0)) {
       ok = rt_dict_insert(d, bits) != NULL;  /* a str: the set takes its own reference */
       drop_key(kind, bits);
       if (!ok) PyErr_NoMemory();
@@ -1521,12 +1533,13 @@ static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   return PyErr_Occurred() ? -1 : 0;
 }
 
-/* d, made of o's items in its order, given o's table's layout, so that
- * it iterates as o does after changes too (a str's hash is ruchey's own,
- * not Python's randomized one: a set of strs keeps its own table). */
-static int mirror_table(RtDict *d, PyObject *o, int kind) {
+/* d, made of o's items (of type item) in its order, given o's table's
+ * layout, so that it iterates as o does after changes too (a str's hash is
+ * ruchey's own, not Python's randomized one: a set of strs, or of tuples
+ * holding strs, keeps its own table). */
+static int mirror_table(RtDict *d, PyObject *o, const Type *item) {
   PySetObject *so = (PySetObject *)o;
-  if (kind == TY_STR || d->used != so->used) return 0;
+  if (item->kind == TY_STR || (item->kind == TY_TUPLE && ty_has_arrays(item)) || d->used != so->used) return 0;
   int64_t *slots = PyMem_Malloc(sizeof(int64_t) * (size_t)(so->mask + 1)), n = 0;
   if (!slots) return 0;
   for (Py_ssize_t i = 0; i <= so->mask; i++)
@@ -1543,10 +1556,11 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
     if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a set for %s, got %s", t->name, Py_TYPE(o)->tp_name);
     return -1;
   }
-  if (set_items_into(d, o, kind, t) < 0 || mirror_table(d, o, kind) < 0) {
+  if (set_items_into(d, o, kind, t) < 0 || mirror_table(d, o, t->fields[0]) < 0) {
     rt_dict_free(d);
     return -1;
   }
+  d->changes = 0;  /* (typed_set_reflect) */
   slot->u = (uint64_t)(uintptr_t)d;
   return 0;
 }
@@ -1644,6 +1658,10 @@ static void take_table(PyObject *o, PyObject *laid_out) {
  * each of d's items in o: the same set), laid out as d's table where it
  * can be (set_laid_out); d released. */
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
+  if (!d->changes) {  /* as Numba's: a set the call did not change keeps its items' objects */
+    rt_dict_release(d);
+    return 0;
+  }
   PyObject *laid_out = PySet_CheckExact(o) ? set_laid_out(t, d) : NULL;
   if (laid_out) {
     int rc = PySet_Clear(o);

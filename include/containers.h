@@ -62,6 +62,8 @@ typedef struct RtDict {
   int64_t fill;      /* its slots in use or dummies */
   int64_t finger;    /* where pop() looks first */
   int32_t ordered;   /* the entries are the table's live ones in its order */
+  int64_t changes;   /* a set's items added or removed since this was zeroed: a set argument the call left
+                        unchanged is not written back (its items stay the objects they were) */
 } RtDict;
 
 /* A tuple key (key kind TY_TUPLE): its bits are a pointer to one of these,

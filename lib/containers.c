@@ -800,9 +800,21 @@ static int64_t hash_float(double x) {
 static int64_t tuple_hash(uint64_t key);
 static bool same_tuple(uint64_t a, uint64_t b);
 
+/* A complex key's bits point to an RtTupleKey of its two parts as float64s. */
+static bool is_complex_kind(int32_t kind) { return kind == TY_C64 || kind == TY_C128; }
+
+/* Python's hash of a complex number (Objects/complexobject.c): its real
+ * part's hash plus 1000003 times its imaginary part's, wrapping. */
+static int64_t complex_hash(uint64_t key) {
+  const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+  uint64_t h = (uint64_t)rt_number_hash(TY_F64, t->bits[0]) + 1000003u * (uint64_t)rt_number_hash(TY_F64, t->bits[1]);
+  return h == (uint64_t)-1 ? -2 : (int64_t)h;
+}
+
 int64_t rt_number_hash(int32_t kind, uint64_t key) {
   if (kind == TY_STR) return rt_str_hash_of((RtStr *)(uintptr_t)key);
   if (kind == TY_TUPLE) return tuple_hash(key);
+  if (is_complex_kind(kind)) return complex_hash(key);
   if (is_float_kind(kind)) {
     double x;
     memcpy(&x, &key, 8);
@@ -814,7 +826,7 @@ int64_t rt_number_hash(int32_t kind, uint64_t key) {
 
 static bool same_key(int32_t kind, uint64_t a, uint64_t b) {
   if (kind == TY_STR) return rt_str_same((RtStr *)(uintptr_t)a, (RtStr *)(uintptr_t)b);
-  if (kind == TY_TUPLE) return same_tuple(a, b);
+  if (kind == TY_TUPLE || is_complex_kind(kind)) return same_tuple(a, b);
   if (!is_float_kind(kind)) return a == b;
   double x, y;
   memcpy(&x, &a, 8);
@@ -864,17 +876,29 @@ typedef struct {
 static uint64_t keep_str(uint64_t key) { return (uint64_t)(uintptr_t)rt_str_kept((RtStr *)(uintptr_t)key); }
 static void drop_str(uint64_t key) { rt_str_release((RtStr *)(uintptr_t)key); }
 
+/* A tuple key's copy, holding its own reference to each str field (a
+ * constant's copy, as a str key's). */
 static uint64_t keep_tuple(uint64_t key) {
   RtTupleKey *t = malloc(sizeof(RtTupleKey));
-  if (t) memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  if (!t) return 0;
+  memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  for (int64_t i = 0; i < t->n; i++)
+    if (t->kinds[i] == TY_STR) t->bits[i] = keep_str(t->bits[i]);
   return (uint64_t)(uintptr_t)t;
 }
 
-static void drop_tuple(uint64_t key) { free((void *)(uintptr_t)key); }
+static void drop_tuple(uint64_t key) {
+  RtTupleKey *t = (RtTupleKey *)(uintptr_t)key;
+  for (int64_t i = 0; i < t->n; i++)
+    if (t->kinds[i] == TY_STR) drop_str(t->bits[i]);
+  free(t);
+}
 
 static const KeyKind key_kinds[] = {
   {TY_STR, keep_str, drop_str},
   {TY_TUPLE, keep_tuple, drop_tuple},
+  {TY_C64, keep_tuple, drop_tuple},
+  {TY_C128, keep_tuple, drop_tuple},
 };
 
 static const KeyKind *key_kind(int32_t kind) {
@@ -1114,6 +1138,7 @@ static int64_t set_entry(RtDict *d, uint64_t key, int64_t hash) {
   memcpy(e, &hash, 8);
   memcpy(e + 8, &kept, 8);
   d->ordered = false;
+  d->changes++;
   return d->nentries++;
 }
 
@@ -1140,6 +1165,7 @@ static void delete_at(RtDict *d, int64_t *slot) {
   memcpy(entry_at(d, *slot), &deleted, 8);
   *slot = -2;
   d->used--;
+  d->changes++;
 }
 
 int32_t rt_set_add(RtDict *s, uint64_t key) { return set_add(s, key, rt_number_hash(s->keykind, key)); }
@@ -1171,6 +1197,7 @@ static char *set_pop(RtDict *s) {
   memcpy(e + 8, &key, 8);
   s->index[i] = -2;
   s->used--;
+  s->changes++;
   s->finger = i + 1;
   s->ordered = false;
   return e;
@@ -1179,6 +1206,7 @@ static char *set_pop(RtDict *s) {
 static void set_clear(RtDict *s) {
   release_entries(s);
   s->used = s->nentries = s->fill = 0;
+  s->changes++;
   if (s->index) {  /* CPython's set is back to its smallest table */
     s->mask = 7;
     memset(s->index, 0xff, sizeof(int64_t) * 8);
@@ -1218,6 +1246,8 @@ void rt_set_swap(RtDict *a, RtDict *b) {  /* as CPython's set_swap_bodies: the c
   a->refcount = t.refcount;
   b->finger = a->finger;
   a->finger = t.finger;
+  a->changes++;
+  b->changes++;
 }
 
 uint64_t rt_set_inserted(RtDict *s, int64_t i) { return entry_key(entry_at(s, i)); }
@@ -1365,10 +1395,53 @@ int32_t rt_dict_update(RtDict *d, RtDict *e) {
   return RT_OK;
 }
 
+/* The code point c as UTF-8 at out (room for 4 bytes): the bytes written. */
+static size_t put_utf8(char *out, uint32_t c) {
+  if (c < 0x80) {
+    out[0] = (char)c;
+    return 1;
+  }
+  if (c < 0x800) return (size_t)sprintf(out, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+  if (c < 0x10000) return (size_t)sprintf(out, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  return (size_t)sprintf(out, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+}
+
+/* A str as Python's repr() writes it, quoted, into text (of size bytes):
+ * its code points as UTF-8, those repr() escapes written \xNN. */
+static void str_text(const RtStr *s, char *text, size_t size) {
+  char quote = '\'';
+  for (int64_t i = 0; i < s->len; i++)
+    if (s->data[i] == '\'') quote = '"';
+  for (int64_t i = 0; i < s->len && quote == '"'; i++)
+    if (s->data[i] == '"') quote = '\'';
+  size_t n = (size_t)snprintf(text, size, "%c", quote);
+  for (int64_t i = 0; i < s->len && n + 12 < size; i++) {
+    uint32_t c = s->data[i];
+    if (c == '\\' || c == (uint32_t)quote) n += (size_t)snprintf(text + n, size - n, "\\%c", (char)c);
+    else if (c == '\n' || c == '\t' || c == '\r') n += (size_t)snprintf(text + n, size - n, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+    else if (c < 0x20 || c == 0x7f) n += (size_t)snprintf(text + n, size - n, "\\x%02x", c);
+    else n += put_utf8(text + n, c);
+  }
+  if (n + 2 <= size) snprintf(text + n, size - n, "%c", quote);
+}
+
 /* A number key as Python writes it, into text (of size bytes); a tuple
- * key's numbers in parentheses. */
+ * key's items in parentheses (a str's repr). */
 static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
-  if (kind == TY_TUPLE) {
+  if (kind == TY_STR) {
+    str_text((const RtStr *)(uintptr_t)key, text, size);
+  } else if (is_complex_kind(kind)) {  /* "(re+imj)", which the extension reads back as the number */
+    const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
+    double im;
+    memcpy(&im, &t->bits[1], 8);
+    size_t n = (size_t)snprintf(text, size, "(");
+    if (n < size) key_text(TY_F64, t->bits[0], text + n, size - n);
+    n += strlen(text + n);
+    if (n < size) n += (size_t)snprintf(text + n, size - n, "%s", signbit(im) || isnan(im) ? "" : "+");
+    if (n < size) key_text(TY_F64, t->bits[1], text + n, size - n);
+    n += strlen(text + n);
+    if (n < size) snprintf(text + n, size - n, "j)");
+  } else if (kind == TY_TUPLE) {
     const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
     size_t n = (size_t)snprintf(text, size, "(");
     for (int64_t i = 0; i < t->n && n < size; i++) {
@@ -1395,7 +1468,7 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
  * or timedelta64 key (its unit in kind's higher bits, rt_key_kind) as a
  * raise's argument, which the extension makes NumPy's scalar. */
 void rt_key_error(int32_t kind, uint64_t key) {
-  static _Thread_local char text[40 * RT_KEY_FIELDS];
+  static _Thread_local char text[1024];  /* a tuple key of strs too */
   if ((kind & 0xff) == TY_DATETIME || (kind & 0xff) == TY_TIMEDELTA) {  /* one argument, as rt_raise_arg writes it */
     snprintf(text, sizeof text, "\x02%c%d,%lld;", (kind & 0xff) == TY_DATETIME ? 'M' : 'm', kind >> 8, (long long)key);
     rt_set_error(RT_ERR_KEY, text);
@@ -1406,13 +1479,7 @@ void rt_key_error(int32_t kind, uint64_t key) {
     static _Thread_local char long_text[1024];
     size_t n = 1;
     long_text[0] = '\x01';
-    for (int64_t i = 0; i < s->len && n < sizeof long_text - 5; i++) {
-      uint32_t c = s->data[i];
-      if (c < 0x80) long_text[n++] = (char)c;
-      else if (c < 0x800) n += (size_t)sprintf(long_text + n, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-      else if (c < 0x10000) n += (size_t)sprintf(long_text + n, "%c%c%c", 0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-      else n += (size_t)sprintf(long_text + n, "%c%c%c%c", 0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    }
+    for (int64_t i = 0; i < s->len && n < sizeof long_text - 5; i++) n += put_utf8(long_text + n, s->data[i]);
     long_text[n] = 0;
     rt_set_error(RT_ERR_KEY, long_text);
     return;

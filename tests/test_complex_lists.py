@@ -176,16 +176,17 @@ def test_orderings_of_complex_items_are_typing_errors():
             f(1j)  # Python refuses each too
 
 
-def test_complex_dict_keys_and_set_items_are_typing_errors():
+def test_complex_dict_keys_and_set_items_are_numbers_as_in_python():
     def complex_key(z):
-        return {z: 1}
+        d = {z: 1, 2 + 0j: 2}
+        return d[z], d.get(2), z in {z}, list(d.items())
 
     def complex_in(z):
         return z in {1: 2}
 
     for f in (complex_key, complex_in):
-        with pytest.raises(TypingError, match="complex dict keys"):
-            njit(f)(1j)
+        for z in (1j, 2 + 0j, complex(-0.5, 3)):
+            assert njit(f)(z) == f(z)
 
 
 @njit

@@ -45,6 +45,9 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         from numba.np.numpy_support import as_dtype, from_dtype
         from numba.typed import List
         import numba.core.config
+        import struct
+        assert numba.core.config.MACHINE_BITS == 8 * struct.calcsize("P")
+        assert numba.core.config.IS_32BITS is (struct.calcsize("P") == 4)
         assert numba.njit is ruchey.njit and core_types.float64 == ruchey.float64
         assert issubclass(NumbaPerformanceWarning, Warning) and TypingError is ruchey.TypingError
         from numba.core.errors import NumbaValueError, NumbaNotImplementedError

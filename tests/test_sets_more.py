@@ -158,7 +158,7 @@ def test_bad_tuple_sets():
     with pytest.raises(TypeError, match="of another type"):
         njit(touch_arg)({(1, 2), (1, 2, 3)}, 1, 2)
     with pytest.raises(TypeError, match="not numbers"):
-        njit(echo)({(1, "a")})
+        njit(echo)({(1, (2, "a"))})
     with pytest.raises(TypingError, match="sets of"):
         njit(lambda: {(1, (2, 3))})()
 

@@ -763,13 +763,24 @@ def test_numpy_scalars_fill_a_typed_list_before_anything_is_compiled(tmp_path):
 
 
 @pytest.mark.parametrize("how", ["first pair", "empty complex128", "empty complex64"])
-def test_typed_dict_refuses_complex_keys_as_compiled_code_does(how):
-    # a key is one word: a complex one was stored as 0 before
-    with pytest.raises(TypeError, match="complex dict keys"):
-        if how == "first pair":
-            typed.Dict()[1j] = 2.0
-        else:
-            typed.Dict.empty(getattr(ruchey, how.split()[1]), ruchey.float64)
+def test_typed_dict_takes_complex_keys_as_compiled_code_does(how):
+    d = typed.Dict() if how == "first pair" else typed.Dict.empty(getattr(ruchey, how.split()[1]), ruchey.float64)
+    expected = {}
+    for k, v in ((1j, 2.0), (0.5 - 2j, 3.0), (2, 4.0), (1j, 5.0), (-0.0, 6.0)):
+        d[k] = expected[k] = v
+    del d[0.5 - 2j]
+    del expected[0.5 - 2j]
+    assert dict(d) == expected and list(d) == list(expected)
+    assert 1j in d and 2 + 0j in d and 3j not in d
+
+    @njit
+    def read(d, z):
+        return d[z], z in d, len(d)
+
+    assert read(d, 1j) == (5.0, True, 3)
+    with pytest.raises(KeyError) as e:
+        read(d, 2.5 + 1j)
+    assert e.value.args == (2.5 + 1j,)
     d = typed.Dict.empty(ruchey.int64, ruchey.complex128)  # complex values are fine
     d[3] = 1 + 2j
     assert dict(d) == {3: 1 + 2j}
@@ -816,6 +827,10 @@ def test_typed_dict_of_pairs_is_dicts_of_them():
         typed.Dict([(1, 2)], [(3, 4)])
     with pytest.raises(ValueError):
         typed.Dict([(1, 2), (3, 4, 5)])
+    for pairs in (((1, "a"), (2, "b")), ((1, 2),), ()):  # a tuple of pairs is one argument, not the call's
+        assert dict(typed.Dict(pairs)) == dict(pairs)
+    with pytest.raises(ValueError, match="element #1 has length 3"):
+        typed.Dict(((1, "a"), (2, "b", 3)))
 
 
 # ---------------------------------------------------------------- lists of None

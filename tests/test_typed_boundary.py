@@ -358,7 +358,7 @@ def test_unsupported_item_types_are_clear_type_errors():
             typed.List().append(bad)
     with pytest.raises(TypeError, match="typed containers hold"):
         typed.List.empty_list(object)
-    with pytest.raises(TypeError, match="keys are numbers, bools, str or tuples of numbers"):
+    with pytest.raises(TypeError, match="keys are numbers, bools, str or tuples of these"):
         typed.Dict.empty(types.float64[:], types.int64)
 
 

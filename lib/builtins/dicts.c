@@ -5,7 +5,8 @@
  *
  * A dict is a pointer to an RtDict (containers.h), the memory a
  * ruchey.typed.Dict holds in Python; lib/containers.c hashes and probes.
- * Keys travel to it as 64-bit bits (ints extended, floats as float64).
+ * Keys travel to it as 64-bit bits (ints extended, floats as float64; a
+ * tuple's or a complex number's point to an RtTupleKey of its parts).
  */
 #include <stddef.h>
 
@@ -22,26 +23,27 @@ static int64_t value_size(const Type *t) { return t->kind == TY_SET ? 0 : value_
 
 /* ---------------------------------------------------------------- typing */
 
-/* A tuple of at most RT_KEY_FIELDS numbers and bools (RtTupleKey's). */
-static bool number_tuple(const Type *k) {
+/* A tuple of at most RT_KEY_FIELDS numbers, bools and strs (RtTupleKey's). */
+static bool key_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
-  for (int i = 0; i < k->nfields; i++)
-    if (!ty_is_scalar(k->fields[i]) || ty_is_complex(k->fields[i]) || k->fields[i]->kind == TY_F16 ||
-        ty_is_time(k->fields[i]))
+  for (int i = 0; i < k->nfields; i++) {
+    const Type *f = k->fields[i];
+    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16 || ty_is_time(f)))
       return false;
+  }
   return true;
 }
 
-/* A key: a number, a bool, a str, a datetime64 or timedelta64 (its int64
- * count, NaT equal to NaT as Numba's keys are: hashed as the int's, as
- * Numba's hash() of one) or a tuple of numbers (float16 keys, which would
- * hash as their float64 values, are not taken). */
+/* A key: a number (complex too), a bool, a str, a datetime64 or
+ * timedelta64 (its int64 count, NaT equal to NaT as Numba's keys are:
+ * hashed as the int's, as Numba's hash() of one) or a tuple of real
+ * numbers, bools and strs (float16 keys, which would hash as their float64
+ * values, are not taken). */
 static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
-  if (k && ty_is_complex(k)) return ty_error(in, at, "complex dict keys and set items are not supported in compiled code");
-  if (k && (k->kind == TY_STR || ty_is_time(k) || number_tuple(k))) return k;
+  if (k && (k->kind == TY_STR || ty_is_time(k) || ty_is_complex(k) || key_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
-    return ty_error(in, at, "a dict key tuple holds up to %d numbers and bools, got %s", RT_KEY_FIELDS, k->name);
+    return ty_error(in, at, "a dict key tuple holds up to %d numbers, bools and strs, got %s", RT_KEY_FIELDS, k->name);
   return ty_need_scalar(in, at, k, "a dict key");
 }
 
@@ -184,9 +186,10 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
 /* ---------------------------------------------------------------- lowering */
 
 /* A number (of type kt) as key bits of a number key of type key: ints
- * extended, floats as float64; and back. */
+ * extended, floats as float64 (of the key type's value, as Numba casts a
+ * key: 0.1 into float32 keys is float32(0.1)); and back. */
 static LLVMValueRef number_bits(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
-  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, k, kt, TYS(TY_F64)), TYS(TY_F64));
+  if (ty_is_float(key)) return lo_to_bits(l, lo_convert(l, lo_convert(l, k, kt, key), key, TYS(TY_F64)), TYS(TY_F64));
   return lo_to_bits(l, lo_convert(l, k, kt, key), key);
 }
 
@@ -200,19 +203,37 @@ static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset, int 
   return LLVMBuildGEP2(l->b, l->mod->i8, t, &off, 1, "");
 }
 
-/* A tuple key (k of type kt) as an RtTupleKey on the stack, for the call
- * it is given to (the dict copies it to keep it). */
-static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+/* An RtTupleKey on the stack of n fields: kinds[i] and bits[i] each; its
+ * address as key bits, for the call it is given to (the dict copies it to
+ * keep it, with its own reference to each str field). */
+static LLVMValueRef stack_key(Lower *l, int n, const int *kinds, LLVMValueRef *bits) {
   LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, sizeof(RtTupleKey) / 8), "key");
-  LLVMBuildStore(l->b, const_i64(l, key->nfields), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
-  for (int i = 0; i < key->nfields; i++) {
-    const Type *f = key->fields[i];
-    int kind = ty_is_float(f) ? TY_F64 : (int)f->kind;
-    LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
-    LLVMBuildStore(l->b, const_i32(l, kind), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
-    LLVMBuildStore(l->b, number_bits(l, f, v, kt->fields[i]), tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
+  LLVMBuildStore(l->b, const_i64(l, n), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
+  for (int i = 0; i < n; i++) {
+    LLVMBuildStore(l->b, const_i32(l, kinds[i]), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
+    LLVMBuildStore(l->b, bits[i], tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
   }
   return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
+}
+
+/* A tuple key (k of type kt): each field's bits. */
+static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  int kinds[RT_KEY_FIELDS];
+  LLVMValueRef bits[RT_KEY_FIELDS];
+  for (int i = 0; i < key->nfields; i++) {
+    const Type *f = key->fields[i];
+    LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
+    kinds[i] = ty_is_float(f) ? TY_F64 : (int)f->kind;
+    bits[i] = f->kind == TY_STR ? LLVMBuildPtrToInt(l->b, v, l->mod->i64, "") : number_bits(l, f, v, kt->fields[i]);
+  }
+  return stack_key(l, key->nfields, kinds, bits);
+}
+
+/* A complex key (k of type kt, cast to key): its parts' bits as float64s, as containers.c hashes them. */
+static LLVMValueRef complex_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
+  LLVMValueRef c = lo_convert(l, lo_convert(l, k, kt, key), key, TYS(TY_C128));
+  LLVMValueRef bits[2] = {lo_to_bits(l, lo_complex_real(l, c), TYS(TY_F64)), lo_to_bits(l, lo_complex_imag(l, c), TYS(TY_F64))};
+  return stack_key(l, 2, (const int[]){TY_F64, TY_F64}, bits);
 }
 
 /* k (of type kt) as the dict's key bits. */
@@ -220,17 +241,24 @@ static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type
   const Type *key = key_of(d);
   if (key->kind == TY_STR) return LLVMBuildPtrToInt(l->b, k, l->mod->i64, "");
   if (key->kind == TY_TUPLE) return tuple_key(l, key, k, kt);
+  if (ty_is_complex(key)) return complex_key(l, key, k, kt);
   return number_bits(l, key, k, kt);
 }
 
-/* An entry's key, from its bits (a str: the dict's reference, borrowed). */
+/* An entry's key, from its bits (a str, a tuple's str: the dict's reference, borrowed). */
 static LLVMValueRef key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
   if (key->kind == TY_STR) return LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
-  if (key->kind != TY_TUPLE) return number_of_bits(l, key, bits);
+  if (!lo_key_in_memory(key)) return number_of_bits(l, key, bits);
   LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""), v = LLVMGetUndef(lo_type(l, key));
+  if (ty_is_complex(key)) {
+    LLVMValueRef re = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), 0, 8), "");
+    LLVMValueRef im = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), 1, 8), "");
+    LLVMValueRef c = lo_complex_make(l, TYS(TY_C128), lo_from_bits(l, re, TYS(TY_F64)), lo_from_bits(l, im, TYS(TY_F64)));
+    return lo_convert(l, c, TYS(TY_C128), key);
+  }
   for (int i = 0; i < key->nfields; i++) {
     LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8), "");
-    v = LLVMBuildInsertValue(l->b, v, number_of_bits(l, key->fields[i], b), (unsigned)i, "");
+    v = LLVMBuildInsertValue(l->b, v, key_of_bits(l, key->fields[i], b), (unsigned)i, "");
   }
   return v;
 }
@@ -374,19 +402,30 @@ LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   return at;
 }
 
+static bool inexact(const Type *t) { return ty_is_float(t) || ty_is_complex(t); }
+
+/* A number k that `k in d` converts to d's number keys and back to tell
+ * whether it equals one: any but a float or complex one into int keys
+ * (which a float's conversion cannot hold, NaN and inf). */
+static bool narrowed_key(const Type *k, const Type *key) {
+  return ty_is_scalar(k) && ty_is_scalar(key) && !ty_is_time(k) && !ty_is_time(key) && (!inexact(k) || inexact(key));
+}
+
+/* Whether k (of type kt) converted to key and back is k: the number of that key type it equals. */
+static LLVMValueRef exact_key(Lower *l, LLVMValueRef k, const Type *kt, const Type *key) {
+  LLVMValueRef back = lo_convert(l, lo_convert(l, k, kt, key), key, kt);
+  return lo_compare_values(l, OP_EQ, back, kt, k, kt);
+}
+
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   Node *k = n->list.items[0], *x = n->list.items[1];
   LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
   if (!x->ty->nfields) {
     r = const_bool(l, false);
-  } else if (!ty_container_fits(key_of(x->ty), k->ty) && ty_is_int(k->ty) &&
-             (ty_is_int(key_of(x->ty)) || ty_is_float(key_of(x->ty)))) {
-    /* an int64 in a dict of int32 or float32 keys: there where it equals one (as float64, a float key's bits) */
-    const Type *key = key_of(x->ty);
-    LLVMValueRef exact = ty_is_float(key) ? const_bool(l, true)
-                         : lo_compare_values(l, OP_EQ, lo_convert(l, kv, k->ty, key), key, kv, k->ty);
-    LLVMValueRef found = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
-    r = LLVMBuildAnd(l->b, exact, found, "");
+  } else if (!ty_container_fits(key_of(x->ty), k->ty) && narrowed_key(k->ty, key_of(x->ty))) {
+    /* an int64 in a dict of int32 or float32 keys, a complex128 in one of complex64 keys: there where it equals one */
+    r = LLVMBuildAnd(l->b, exact_key(l, kv, k->ty, key_of(x->ty)),
+                     LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), ""), "");
   } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* 1.5 in a dict of ints: no such key */
     r = const_bool(l, false);
   } else {
@@ -487,7 +526,7 @@ static LLVMValueRef lo_popitem(Lower *l, Node *n) {
   LLVMValueRef off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   LLVMValueRef key = key_of_bits(l, kt, bits);  /* a str key's reference handed over */
-  if (kt->kind == TY_TUPLE) {  /* its RtTupleKey, read */
+  if (lo_key_in_memory(kt)) {  /* its RtTupleKey, read */
     LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
     lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
   }
@@ -534,7 +573,8 @@ LLVMValueRef lo_dict_new(Lower *l, const Type *t) { return new_dict(l, t); }
 LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) { return key_bits(l, d, k, kt); }
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits) { return insert(l, t, d, bits); }
 LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) { return key_of_bits(l, key, bits); }
-bool ty_dict_key_tuple(const Type *k) { return number_tuple(k); }
+bool lo_key_in_memory(const Type *key) { return key->kind == TY_TUPLE || ty_is_complex(key); }
+bool ty_dict_key_tuple(const Type *k) { return key_tuple(k); }
 
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }

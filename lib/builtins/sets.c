@@ -9,8 +9,9 @@
  * Python's iteration order: a set type's fields are {item, none}, so that
  * dicts.c's lowering of keys (their bits, lookups, insertions, iteration,
  * `in`) serves its items.
- * Items are numbers, bools, strs or tuples of numbers, as dict keys (a
- * tuple's bits point to an RtTupleKey).
+ * Items are numbers (complex too), bools, strs or tuples of real numbers,
+ * bools and strs, as dict keys (a tuple's or a complex number's bits point
+ * to an RtTupleKey).
  */
 #include <stddef.h>
 
@@ -27,7 +28,7 @@ static const Type *item_of(const Type *s) { return s->nfields ? s->fields[0] : N
 static const Type *need_item(Infer *in, Node *at, const Type *t) {
   if (t && (ty_is_scalar(t) || t->kind == TY_STR || ty_dict_key_tuple(t))) return t;
   if (t) ty_error(in, at, "sets of %s are not supported in compiled code (numbers, bools, str and tuples of up to %d "
-                  "numbers are; an item must be hashable)", t->name, RT_KEY_FIELDS);
+                  "of these are; an item must be hashable)", t->name, RT_KEY_FIELDS);
   return NULL;
 }
 
@@ -270,7 +271,7 @@ static LLVMValueRef lo_pop(Lower *l, Node *n) {
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   lo_done_with(l, x, s);
   LLVMValueRef v = item_from_bits(l, n->ty, bits);
-  if (n->ty->kind == TY_TUPLE) {  /* its RtTupleKey, handed over, read */
+  if (lo_key_in_memory(n->ty)) {  /* its RtTupleKey, handed over, read */
     LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, "");
     lo_call_fn(l, "rt_tuple_key_free", void_type(l), &l->mod->ptr, &t, 1);
   }
@@ -422,14 +423,12 @@ static LLVMValueRef lo_relation(Lower *l, Node *n) {
   return r;
 }
 
-/* list(s) of a set of tuples: each item's RtTupleKey read as a tuple into
- * the new list (the runtime's rt_set_items copies bits only). */
+/* list(s) of a set of tuples or complex numbers: each item's RtTupleKey read into
+ * the new list (the runtime's rt_set_items copies bits only), with the
+ * list's own reference to each str in it. */
 static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const Type *elem) {
   LLVMValueRef n = lo_container_len(l, st, s);
-  LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i64};
-  LLVMValueRef a[3] = {const_i32(l, (int)elem->kind), const_i64(l, (int64_t)elem->size), n};
-  LLVMValueRef lst = lo_call_fn(l, "rt_list_new", l->mod->ptr, p, a, 3);
-  lo_raise_if(l, LLVMBuildIsNull(l->b, lst, ""), RT_ERR_MEMORY, NULL);
+  LLVMValueRef lst = lo_list_new(l, elem, n);
   LLVMValueRef off = const_i64(l, offsetof(RtList, data));
   LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->i8, lst, &off, 1, ""), "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "set.items");
@@ -438,6 +437,7 @@ static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const 
   off = const_i64(l, 8);
   LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
   LLVMValueRef v = lo_convert(l, item_from_bits(l, item_of(st), bits), item_of(st), elem);
+  if (ty_has_arrays(elem)) lo_refcount(l, elem, v, true);
   lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
   lo_loop_end(l, &loop);
   off = const_i64(l, offsetof(RtList, len));
@@ -448,7 +448,7 @@ static LLVMValueRef tuple_items(Lower *l, const Type *st, LLVMValueRef s, const 
 /* list(s), sorted(s): a new list of s's items. */
 LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
   LLVMValueRef s = lo_expr(l, x);
-  if (item_of(x->ty)->kind == TY_TUPLE) {
+  if (lo_key_in_memory(item_of(x->ty))) {
     LLVMValueRef r = tuple_items(l, x->ty, s, elem);
     lo_done_with(l, x, s);
     return r;
@@ -463,12 +463,14 @@ LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
 
 /* ---------------------------------------------------------------- the rows */
 
+/* BF_COMPLEX: complex items are keys as any number (lib/containers.c hashes them as Python) */
 #define SET_METHOD(name, lo, hi, flags, ival, type, lower) \
-  {"set." name, NULL, name, BK_METHOD, TY_SET, lo, hi, NULL, flags, ival, 0, type, lower}
+  {"set." name, NULL, name, BK_METHOD, TY_SET, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 const Builtin bi_sets[] = {
-  {"set literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES, 0, 0, ty_set_literal, lo_set_literal},
-  {"set truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_set_truth_call, lo_set_truth},
+  {"set literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_set_literal,
+   lo_set_literal},
+  {"set truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX, 0, 0, ty_set_truth_call, lo_set_truth},
   /* BF_STRINGS: a constant string argument is a str item, not a dtype's name (BF_LISTS: in a list
    * literal too); BF_RAISES: an iterable argument is made a set (MemoryError) */
   SET_METHOD("add", 1, 1, BF_RAISES | BF_STRINGS, 0, ty_add, lo_keyed),

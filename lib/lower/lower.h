@@ -500,6 +500,9 @@ LLVMValueRef lo_dict_key_bits(Lower *l, const Type *d, LLVMValueRef k, const Typ
 LLVMValueRef lo_dict_insert(Lower *l, const Type *t, LLVMValueRef d, LLVMValueRef bits);  /* MemoryError raised */
 int lo_key_error_kind(const Type *k);  /* a key type as rt_key_error takes it */
 LLVMValueRef lo_dict_key_of_bits(Lower *l, const Type *key, LLVMValueRef bits);  /* a str's: borrowed */
+/* whether a key's bits point to an RtTupleKey (a tuple's, a complex number's parts), which a
+ * popped key hands over to be freed */
+bool lo_key_in_memory(const Type *key);
 /* builtins/sets.c */
 LLVMValueRef lo_set_binop(Lower *l, Node *n);
 void lo_set_update(Lower *l, Node *n);  /* s |= t and kin: s changed in place */

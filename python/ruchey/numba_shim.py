@@ -27,6 +27,7 @@ import importlib.abc
 import importlib.machinery
 import os
 import runpy
+import struct
 import sys
 import types as pytypes
 
@@ -277,8 +278,10 @@ guvectorize = _numpy_errors(ruchey.guvectorize)
 
 
 def _config():
+    bits = struct.calcsize("P") * 8  # Numba's MACHINE_BITS: a pointer's (which code reads to pick 32- or 64-bit values)
     return dict(THREADING_LAYER="workqueue", THREADING_LAYER_PRIORITY=["tbb", "omp", "workqueue"],
-                DEBUG=0, OPT=3, DISABLE_JIT=ruchey.config.DISABLE_JIT, CACHE_DIR=ruchey.config.CACHE_DIR)
+                DEBUG=0, OPT=3, DISABLE_JIT=ruchey.config.DISABLE_JIT, CACHE_DIR=ruchey.config.CACHE_DIR,
+                MACHINE_BITS=bits, IS_32BITS=bits == 32)
 
 
 def _top_names():
