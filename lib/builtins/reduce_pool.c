@@ -22,14 +22,14 @@
 /* The context the chunks share: the first error (an RtError, for
  * lo_chunk_exit), the row's memory, the pass's center, the partials, then
  * for an expression read by flat index the values of its operands. */
-enum { RX_STATUS, RX_MSG, RX_CLASS, RX_DATA, RX_DATA2, RX_STRIDE, RX_CENTER, RX_PARTS, RX_FIELDS };
+enum { RX_ERROR, RX_DATA, RX_DATA2, RX_STRIDE, RX_CENTER, RX_PARTS, RX_FIELDS };
 
 static int operands_of(const Src *s) { return s->kind == SRC_FLAT ? lo_elements_operands(s->elems) : 0; }
 
 static LLVMTypeRef context_type(Lower *l, const Pass *p, const Src *s) {
   int n = RX_FIELDS + operands_of(s);
   LLVMTypeRef *f = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)n);
-  LLVMTypeRef fixed[RX_FIELDS] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64,
+  LLVMTypeRef fixed[RX_FIELDS] = {lo_error_type(l), l->mod->ptr, l->mod->ptr, l->mod->i64,
                                   p->center ? LLVMTypeOf(p->center) : l->mod->i64, l->mod->ptr};
   memcpy(f, fixed, sizeof fixed);
   for (int i = RX_FIELDS; i < n; i++) f[i] = LLVMTypeOf(lo_elements_operand(s->elems, i - RX_FIELDS, &(const Type *){NULL}));
@@ -150,7 +150,7 @@ static LLVMValueRef row_chunk(Lower *caller, const Pass *p, const Src *s, LLVMTy
 /* The first error a chunk raised (an element of an expression: 0 ** -1
  * of ints), raised here once all are done. */
 static void raise_what_a_chunk_raised(Lower *l, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef sp) {
-  LLVMValueRef st = get(l, ctxty, ctx, RX_STATUS, l->mod->i32);
+  LLVMValueRef st = get(l, ctxty, ctx, RX_ERROR, l->mod->i32);
   LLVMBasicBlockRef fail = new_block(l, "reduce.fail"), ok = new_block(l, "reduce.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);
@@ -167,7 +167,7 @@ static State on_the_pool(Lower *l, const Pass *p, const Src *s, LLVMValueRef nch
   LLVMTypeRef ctxty = context_type(l, p, s), pt = partial_type(l, id);
   LLVMValueRef body = row_chunk(l, p, s, ctxty, pt);
   LLVMValueRef ctx = lo_alloca(l, ctxty, "reduce.pool");
-  put(l, ctxty, ctx, RX_STATUS, const_i32(l, RT_OK));
+  put(l, ctxty, ctx, RX_ERROR, const_i32(l, RT_OK));
   LLVMValueRef none = LLVMConstNull(l->mod->ptr);
   put(l, ctxty, ctx, RX_DATA, s->kind == SRC_ROW ? s->data : none);
   put(l, ctxty, ctx, RX_DATA2, s->data2 ? s->data2 : none);

@@ -548,7 +548,7 @@ static void fused_loop(Lower *l, Fused *fu, Node *root) {
 /* A chunk's context: the first error (an RtError, for lo_chunk_exit),
  * whether the flat loop applies, then every value the loop reads. The
  * chunks cut the flat index range, or the first dimension. */
-enum { PX_STATUS, PX_MSG, PX_CLASS, PX_FLAT, PX_VALUES };
+enum { PX_ERROR, PX_FLAT, PX_VALUES };
 
 /* Each value the element loop reads, in one order for the caller (which
  * stores them) and the chunk (which loads them): the output, its steps and
@@ -569,8 +569,7 @@ static int loop_values(Fused *fu, int ndim, LLVMValueRef **at, const Type **ty) 
 
 static LLVMTypeRef pool_context_type(Lower *l, const Type *const *ty, int n) {
   LLVMTypeRef *f = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(PX_VALUES + n));
-  f[PX_STATUS] = l->mod->i32;
-  f[PX_MSG] = f[PX_CLASS] = l->mod->ptr;
+  f[PX_ERROR] = lo_error_type(l);
   f[PX_FLAT] = l->mod->i1;
   for (int i = 0; i < n; i++) f[PX_VALUES + i] = ty[i] ? lo_type(l, ty[i]) : l->mod->i64;
   return LLVMStructTypeInContext(l->mod->c, f, (unsigned)(PX_VALUES + n), 0);
@@ -642,14 +641,14 @@ static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat) {
   LLVMTypeRef ctxty = pool_context_type(l, ty, n);
   LLVMValueRef body = pool_chunk(l, fu, root, ctxty, n);
   LLVMValueRef ctx = lo_alloca(l, ctxty, "elements");
-  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_STATUS, ""));
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_ERROR, ""));
   LLVMBuildStore(l->b, flat, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""));
   for (int i = 0; i < n; i++) LLVMBuildStore(l->b, *at[i], LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""));
   LLVMValueRef trips = LLVMBuildSelect(l->b, flat, element_count(l, fu, ndim), fu->shape[0], "");
   LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
   LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
   lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
-  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_STATUS, ""), "");
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_ERROR, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "elements.fail"), ok = new_block(l, "elements.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);

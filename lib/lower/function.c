@@ -45,6 +45,16 @@ void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft)
 
 bool lo_pool_allowed(Lower *l) { return l->opts->parallel && !l->outlined && !l->mod->gpu && !l->kplan; }
 
+/* RtError as LLVM lays it out, the head of every context a pool's chunks
+ * share (lo_chunk_exit saves the first failure there): one definition, so
+ * that a field added to RtError is never written over the context's next. */
+LLVMTypeRef lo_error_type(Lower *l) {
+  _Static_assert(offsetof(RtError, where) == 3 * sizeof(void *) && sizeof(RtError) == 4 * sizeof(void *),
+                 "RtError is {status, msg, exc_class, where}");
+  LLVMTypeRef f[4] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};
+  return LLVMStructTypeInContext(l->mod->c, f, 4, 0);
+}
+
 /* The exit of a chunk run on the pool: the first failing chunk records its
  * error in ctx (an RtError) for the caller; the builder is left where the
  * chunk returns. */

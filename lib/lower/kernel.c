@@ -558,7 +558,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   l->fission = kernel->kplan->fission;
   l->fibers = kernel->kplan->fibers;
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
-  LLVMValueRef args = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""), "args");
+  LLVMValueRef args = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildStructGEP2(l->b, ctxty, ctx, 1, ""), "args");
   lo_load_launch(l, args);
   l->nthreads = LLVMBuildMul(l->b, LLVMBuildMul(l->b, l->bdim[0], l->bdim[1], ""), l->bdim[2], "nthreads");
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(l->f->nparams + 1));
@@ -639,14 +639,14 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
 
 /* The kernel's entry: the grid's blocks over the pool. */
 void lo_kernel(Lower *l) {
-  LLVMTypeRef f[4] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->ptr};  /* RtError, then the arguments */
-  LLVMTypeRef ctxty = LLVMStructTypeInContext(l->mod->c, f, 4, 0);
+  LLVMTypeRef f[2] = {lo_error_type(l), l->mod->ptr};  /* the first error, then the arguments */
+  LLVMTypeRef ctxty = LLVMStructTypeInContext(l->mod->c, f, 2, 0);
   l->kplan = l->f->plan->kernel;
   LLVMValueRef chunk = lo_kernel_chunk(l, ctxty);
   LLVMValueRef args = LLVMGetParam(l->fn, 1);
   LLVMValueRef ctx = LLVMBuildAlloca(l->b, ctxty, "ctx");
   LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""));
-  LLVMBuildStore(l->b, args, LLVMBuildStructGEP2(l->b, ctxty, ctx, 3, ""));
+  LLVMBuildStore(l->b, args, LLVMBuildStructGEP2(l->b, ctxty, ctx, 1, ""));
   LLVMValueRef li = const_i64(l, l->f->nparams);
   LLVMValueRef launch = LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, l->mod->ptr, args, &li, 1, ""), "launch");
   LLVMValueRef nblocks = const_i64(l, 1);

@@ -407,6 +407,7 @@ LLVMValueRef lo_pointer_array(Lower *l, const Type *t, LLVMValueRef p);
 void lo_begin_outlined(Lower *sub, Lower *l, const char *suffix, LLVMTypeRef ft);
 /* The exit of a chunk run on the pool: the first failing chunk records its
  * error in ctx (an RtError) for the caller. */
+LLVMTypeRef lo_error_type(Lower *l);  /* RtError's layout: the head of every chunk's context */
 void lo_chunk_exit(Lower *l, LLVMValueRef ctx);
 /* Whether work may go to the pool here: with parallel=True, on the CPU,
  * not already inside a chunk (a nested loop would run serially anyway)

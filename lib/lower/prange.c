@@ -38,7 +38,7 @@ static LLVMValueRef reduction_combine(Lower *l, int op, const Type *t, LLVMValue
 
 /* The context a region's chunks share: the first error, the range, the
  * partials of the reductions, and the shared variables by value. */
-enum { CTX_STATUS, CTX_MSG, CTX_CLASS, CTX_START, CTX_STEP, CTX_PARTIALS, CTX_VARS };
+enum { CTX_ERROR, CTX_START, CTX_STEP, CTX_PARTIALS, CTX_VARS };
 
 static bool array_reduction(Lower *l, const ParPlan *plan, int v) {
   return plan->kind[v] == PAR_REDUCTION && l->f->var_types[v]->kind == TY_ARRAY;
@@ -48,8 +48,8 @@ static bool array_reduction(Lower *l, const ParPlan *plan, int v) {
 static LLVMTypeRef region_context_type(Lower *l, const ParPlan *plan, int *field) {
   LLVMTypeRef f[CTX_VARS + 256];
   int nf = CTX_VARS;
-  f[CTX_STATUS] = l->mod->i32;
-  f[CTX_MSG] = f[CTX_CLASS] = f[CTX_PARTIALS] = l->mod->ptr;
+  f[CTX_ERROR] = lo_error_type(l);
+  f[CTX_PARTIALS] = l->mod->ptr;
   f[CTX_START] = f[CTX_STEP] = l->mod->i64;
   for (int v = 0; v < l->f->nvars && nf < CTX_VARS + 256; v++)
     if (plan->kind[v] == PAR_SHARED || array_reduction(l, plan, v)) {
@@ -230,7 +230,7 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   LLVMValueRef count = lo_range(l, n->cond, &start, &step), trips = lo_range_trips(l, count);
   LLVMValueRef body = lo_region_body(l, n, plan, ctxty, field, partty, slot, start, step);
   LLVMValueRef ctx = lo_alloca(l, ctxty, "region");
-  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""));
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_ERROR, ""));
   LLVMBuildStore(l->b, start, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_START, ""));
   LLVMBuildStore(l->b, step, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STEP, ""));
   for (int v = 0; v < l->f->nvars; v++)
@@ -249,7 +249,7 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
     if (plan->kind[pa.var] == PAR_REDUCTION) lo_for_each_index(l, 1, &nchunks, init_partial, &pa);
   LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
   lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
-  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_STATUS, ""), "");
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_ERROR, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
   position(l, fail);
