@@ -483,14 +483,17 @@ static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR
 /* Whether t is a number or a bool: what a list's items widen between. */
 static bool plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
 
-/* x given a number wider than its items (x = [1, 2]; x.append(2.5)),
- * where x is a variable bound once to a list written out (or []): x is
- * retyped a list of both (float64 here), as Numba unifies a list's item
- * type over everything given to it; the list written out is then made of
- * the wider items (ty_widened_literal). A list made elsewhere keeps its
- * type, and the item is refused as before. */
-static bool widens(Infer *in, Node *recv, const Type *item, const Type *vt) {
-  if (recv->kind != N_VAR || given_list(in, recv) || !in->only_value || !plain_number(item) || !plain_number(vt))
+/* x given a number wider than its items by one of its methods (x = [1, 2];
+ * x.append(2.5)), where x is a variable bound once to a list written out
+ * (or []): x is retyped a list of both (float64 here), as Numba unifies a
+ * list's item type over everything its methods are given; the list written
+ * out is then made of the wider items (ty_widened_literal). A list made
+ * elsewhere keeps its type, and the item is refused as before, as it is by
+ * heapq's functions (Numba's heappush takes only the heap's item type). */
+static bool widens(Infer *in, Node *n, const Type *item, const Type *vt) {
+  Node *recv = n->list.items[0];
+  if (n->bi->kind != BK_METHOD || recv->kind != N_VAR || given_list(in, recv) || !in->only_value ||
+      !plain_number(item) || !plain_number(vt))
     return false;
   const Node *made = in->only_value[recv->var];
   const Type *u = ty_unify(item, vt);
@@ -527,7 +530,7 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
     if (o == recv_item(args)) return true;
   }
   if (!ty_container_fits(recv_item(args), vt) && !ty_container_casts(recv_item(args), vt) &&
-      !widens(in, n->list.items[0], recv_item(args), vt))
+      !widens(in, n, recv_item(args), vt))
     return ty_error(in, v, "cannot put %s into %s", vt->name, args[0]->name) != NULL;
   return true;
 }
