@@ -113,10 +113,11 @@ def test_none_where_numpy_reads_a_value():
     check(f, np.arange(6.0).reshape(2, 3))
 
 
-def test_none_before_another_argument_is_refused():
-    f = compiled("np.vander(a, None, True)")
+def test_none_before_another_argument():
+    check(compiled("np.vander(a, None, True)"), np.arange(3.0))  # N=None: NumPy's default, read as it
+    f = compiled("np.trace(a, 0, None, 1)")  # (NumPy's TypeError: an axis is no None)
     with pytest.raises(ruchey.TypingError, match="does not take None here"):
-        f(np.arange(3.0))
+        f(np.arange(9.0).reshape(3, 3))
 
 
 # ---------------------------------------------------------------- NumPy's algorithms followed
