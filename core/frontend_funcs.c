@@ -101,11 +101,13 @@ static PyObject *inner_globals(Fe *fe) {
 
 /* `nonlocal x` at the top of a def that only reads x: x is a captured
  * variable like any other read (a parameter of the made function), so the
- * declaration goes from made's body (a list of its own: made is a shallow
- * copy). Numba inlines such a closure, reading x; one that assigns to x is
- * refused. */
-static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
+ * declaration goes from made's body (a list of its own, after the
+ * definitions of the prelude: made is a shallow copy). Numba inlines such
+ * a closure, reading x; one that assigns to x is refused. */
+static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made, PyObject *prelude) {
   PyObject *body = field(node, "body"), *stores = body_names(node, "Store"), *kept = PyList_New(0);
+  for (Py_ssize_t i = 0; kept && i < PyList_GET_SIZE(prelude); i++)
+    if (PyList_Append(kept, PyTuple_GET_ITEM(PyList_GET_ITEM(prelude, i), 1)) < 0) Py_CLEAR(kept);
   bool ok = body && stores && kept;
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(body); i++) {
     PyObject *stmt = PyList_GET_ITEM(body, i);
@@ -127,9 +129,10 @@ static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
 }
 
 /* The inner function (a lambda or a def) with the captured variables as
- * parameters after its own, compiled by Python into a function of the
- * enclosing function's module, made a compiled function. */
-static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
+ * parameters after its own and a def's prelude (sibling_prelude) at the
+ * top of its body, compiled by Python into a function of the enclosing
+ * function's module, made a compiled function. */
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -149,7 +152,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
   if (made && (PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
-               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made))))
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made, prelude))))
     Py_CLEAR(made);
   PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
                                       : PyObject_CallMethod(ast, "Expression", "O", made);
@@ -180,8 +183,73 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
   return disp;
 }
 
-/* (dispatcher, captured names) of an inner function in the syntax tree,
- * borrowed (inner_made keeps it), made on first sight; NULL after an error. */
+static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
+
+/* (name, statement) appended to prelude unless a statement there binds name already. */
+static bool add_binding(PyObject *prelude, PyObject *name, PyObject *stmt) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(prelude); i++)
+    if (PyUnicode_Compare(PyTuple_GET_ITEM(PyList_GET_ITEM(prelude, i), 0), name) == 0) return true;
+  PyObject *item = stmt ? PyTuple_Pack(2, name, stmt) : NULL;
+  bool ok = item && PyList_Append(prelude, item) == 0;
+  Py_XDECREF(item);
+  return ok;
+}
+
+/* The statements that bind name to the inner function of entry in another
+ * function's body: those of its own prelude, its def (or name = its
+ * lambda), and name = its def's name where name is another name for it. */
+static bool add_definition(PyObject *prelude, PyObject *entry, PyObject *name) {
+  PyObject *ast = PyImport_AddModule("ast"), *node = PyTuple_GET_ITEM(entry, 2), *own = PyTuple_GET_ITEM(entry, 3);
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(own); i++)
+    ok = add_binding(prelude, PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 0), PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 1));
+  PyObject *def_name = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
+  if (ok && def_name) ok = add_binding(prelude, def_name, node);
+  PyObject *load = PyObject_CallMethod(ast, "Load", NULL), *store = PyObject_CallMethod(ast, "Store", NULL);
+  PyObject *value = !def_name                         ? Py_NewRef(node)
+                    : PyUnicode_Compare(def_name, name) ? PyObject_CallMethod(ast, "Name", "OO", def_name, load)
+                                                        : NULL;
+  if (ok && value) {
+    PyObject *target = PyObject_CallMethod(ast, "Name", "OO", name, store);
+    PyObject *stmt = target ? PyObject_CallMethod(ast, "Assign", "[O]O", target, value) : NULL;
+    if (stmt) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", stmt, node));
+    ok = add_binding(prelude, name, stmt);
+    Py_XDECREF(stmt); Py_XDECREF(target);
+  }
+  Py_XDECREF(value); Py_XDECREF(def_name); Py_XDECREF(load); Py_XDECREF(store);
+  return ok && !PyErr_Occurred();
+}
+
+/* A def's prelude: the other inner functions of the enclosing function,
+ * bound before it, that it reads and that read the enclosing function's
+ * variables themselves (which a value cannot carry) are defined again at
+ * the top of its body, as (name, statement) pairs, and the variables they
+ * read become its own captured ones in their place (captured changes). So
+ * an inner function calls a sibling closure, as Numba's inlining lets it. */
+static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
+  PyObject *prelude = PyList_New(0);
+  for (Py_ssize_t i = 0; prelude && i < PyList_GET_SIZE(captured);) {
+    PyObject *id = PyList_GET_ITEM(captured, i);
+    PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+    if (!entry || !captures(entry)) {
+      i++;
+      continue;
+    }
+    Py_INCREF(id);
+    PyObject *reads = PyTuple_GET_ITEM(entry, 1);
+    bool ok = PySequence_DelItem(captured, i) == 0 && add_definition(prelude, entry, id);
+    for (Py_ssize_t k = 0; ok && k < PyTuple_GET_SIZE(reads); k++)
+      if (!PySequence_Contains(captured, PyTuple_GET_ITEM(reads, k)))
+        ok = PyList_Append(captured, PyTuple_GET_ITEM(reads, k)) == 0;
+    Py_DECREF(id);
+    if (!ok) Py_CLEAR(prelude);
+  }
+  return prelude;
+}
+
+/* (dispatcher, captured names, syntax tree, prelude) of an inner function
+ * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
+ * NULL after an error. */
 static PyObject *inner_entry(Fe *fe, PyObject *node) {
   /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
@@ -195,7 +263,7 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
   PyObject *args = field(node, "args");
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
            *params = field(args, "args"), *decorators = field(node, "decorator_list");
-  PyObject *captured = NULL, *disp = NULL;
+  PyObject *captured = NULL, *prelude = NULL, *disp = NULL;
   if (vararg != Py_None || kwarg != Py_None) {
     fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
              is_kind(node, "Lambda") ? "lambda" : "nested function");
@@ -210,12 +278,13 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
       Py_DECREF(id);
     }
     captured = names ? captured_names(fe, node, names) : NULL;
+    prelude = !captured ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, captured) : PyList_New(0);
     PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
     if (captured && self && PySequence_Contains(captured, self) == 1)
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
     else
-      disp = captured ? make_inner(fe, node, captured) : NULL;
+      disp = prelude ? make_inner(fe, node, captured, prelude) : NULL;
     Py_XDECREF(self);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind) {
@@ -228,15 +297,13 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
       PyErr_Clear();
     }
   }
-  entry = disp ? Py_BuildValue("(ON)", disp, PyList_AsTuple(captured)) : NULL;
+  entry = disp ? Py_BuildValue("(ONOO)", disp, PyList_AsTuple(captured), node, prelude) : NULL;
   if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
   Py_XDECREF(entry);  /* the dict holds it */
-  Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key); Py_DECREF(decorators);
+  Py_XDECREF(disp); Py_XDECREF(captured); Py_XDECREF(prelude); Py_DECREF(key); Py_DECREF(decorators);
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
-
-static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
 
 Node *fe_lambda(Fe *fe, PyObject *e) {
   PyObject *entry = inner_entry(fe, e);
