@@ -11,6 +11,9 @@
  * own, which each call where it is defined passes (by keyword, so that its
  * own parameters bind as Python binds them). Such a lambda can only be
  * called there; one that reads none is a value like any compiled function.
+ * Another inner def calls it, or takes it as an argument, by defining it
+ * again in its own body (sibling_prelude, inner_variant), as Numba's
+ * inlining of both allows.
  * Imports inside the function bind names at compile time, as globals are.
  */
 #include "frontend.h"
@@ -128,11 +131,23 @@ static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made, PyObject *pre
   return ok;
 }
 
+/* The positional parameters of args not in bound (a dict by name). */
+static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
+  PyObject *all = field(args, "args"), *kept = PyList_New(0);
+  for (Py_ssize_t i = 0; kept && i < PyList_GET_SIZE(all); i++) {
+    PyObject *id = field(PyList_GET_ITEM(all, i), "arg");
+    if (!PyDict_Contains(bound, id) && PyList_Append(kept, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(kept);
+    Py_DECREF(id);
+  }
+  Py_DECREF(all);
+  return kept;
+}
+
 /* The inner function (a lambda or a def) with the captured variables as
  * parameters after its own and a def's prelude (sibling_prelude) at the
  * top of its body, compiled by Python into a function of the enclosing
  * function's module, made a compiled function. */
-static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude) {
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -149,7 +164,10 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
   PyObject *new_args = params && defaults && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
   PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
   PyObject *none = PyList_New(0);
-  if (made && (PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
+  PyObject *positional = bound && new_args ? unbound_parameters(new_args, bound) : NULL;
+  if (bound && !positional) Py_CLEAR(new_args);
+  if (made && ((positional && PyObject_SetAttrString(new_args, "args", positional) < 0) ||
+               PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
                (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made, prelude))))
@@ -179,7 +197,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
     Py_CLEAR(disp);
   Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(ns); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
   Py_XDECREF(tree); Py_XDECREF(none); Py_XDECREF(made); Py_XDECREF(new_args); Py_XDECREF(params); Py_XDECREF(own);
-  Py_XDECREF(args); Py_XDECREF(copy); Py_XDECREF(defaults);
+  Py_XDECREF(args); Py_XDECREF(copy); Py_XDECREF(defaults); Py_XDECREF(positional);
   return disp;
 }
 
@@ -247,13 +265,37 @@ static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
   return prelude;
 }
 
+/* Each parameter of bound (name -> the name of an inner function that
+ * reads variables, passed to it where it is called) defined in prelude as
+ * that function, whose variables become captured ones. */
+static bool bind_parameters(Fe *fe, PyObject *bound, PyObject *captured, PyObject *prelude) {
+  Py_ssize_t pos = 0;
+  PyObject *param, *name;
+  while (bound && PyDict_Next(bound, &pos, &param, &name)) {
+    PyObject *entry = PyDict_GetItemWithError(fe->lambdas, name), *reads = PyTuple_GET_ITEM(entry, 1);
+    if (!add_definition(prelude, entry, param)) return false;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(reads); k++)
+      if (!PySequence_Contains(captured, PyTuple_GET_ITEM(reads, k)) &&
+          PyList_Append(captured, PyTuple_GET_ITEM(reads, k)) < 0)
+        return false;
+  }
+  return true;
+}
+
 /* (dispatcher, captured names, syntax tree, prelude) of an inner function
  * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
- * NULL after an error. */
-static PyObject *inner_entry(Fe *fe, PyObject *node) {
+ * NULL after an error. With bound (NULL, or a dict: parameter name -> the
+ * name of an inner function that reads variables, which no value can
+ * carry), the variant of a def that has those parameters defined as
+ * those functions at the top of its body instead (bind_parameters). */
+static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
-  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+  PyObject *items = bound ? PyDict_Items(bound) : Py_NewRef(Py_None);
+  PyObject *key = items ? Py_BuildValue("(OiiN)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
+                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None))
+                        : NULL;
+  Py_XDECREF(items);
   if (!inner_made && !(inner_made = PyDict_New())) return NULL;
   PyObject *entry = key ? PyDict_GetItemWithError(inner_made, key) : NULL;
   if (entry || !key) {
@@ -274,17 +316,18 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
     for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params) + PyList_GET_SIZE(kwonly); i++) {
       Py_ssize_t k = i - PyList_GET_SIZE(params);
       PyObject *id = field(k < 0 ? PyList_GET_ITEM(params, i) : PyList_GET_ITEM(kwonly, k), "arg");
-      PyList_Append(names, id);
+      if (!bound || !PyDict_Contains(bound, id)) PyList_Append(names, id);
       Py_DECREF(id);
     }
     captured = names ? captured_names(fe, node, names) : NULL;
     prelude = !captured ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, captured) : PyList_New(0);
+    if (prelude && !bind_parameters(fe, bound, captured, prelude)) Py_CLEAR(prelude);
     PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
     if (captured && self && PySequence_Contains(captured, self) == 1)
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
     else
-      disp = prelude ? make_inner(fe, node, captured, prelude) : NULL;
+      disp = prelude ? make_inner(fe, node, captured, prelude, bound) : NULL;
     Py_XDECREF(self);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind) {
@@ -304,6 +347,8 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
+
+static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL); }
 
 Node *fe_lambda(Fe *fe, PyObject *e) {
   PyObject *entry = inner_entry(fe, e);
@@ -423,6 +468,40 @@ static void pass_captured(Fe *fe, Node *n, PyObject *names, PyObject *e) {
   n->kw_names = kw_names;
 }
 
+/* g(f, x) of an inner def g, where f is an inner function that reads
+ * variables (which its value cannot carry): bound (a new dict) maps each
+ * such parameter of g to the function's name, and *call becomes the call
+ * without those arguments, to the variant of g that defines them
+ * (inner_variant), as Numba inlines both. Only g's positional parameters
+ * without defaults, passed by position. NULL bound where none is. */
+static bool closure_arguments(Fe *fe, PyObject *def, PyObject **call, PyObject **bound) {
+  *bound = NULL;
+  if (!is_kind(def, "FunctionDef")) return true;
+  PyObject *args = field(*call, "args"), *sig = field(def, "args"), *params = field(sig, "args"),
+           *defaults = field(sig, "defaults"), *kept = PyList_New(0);
+  Py_ssize_t plain = PyList_GET_SIZE(params) - PyList_GET_SIZE(defaults);
+  bool ok = kept != NULL;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(args); i++) {
+    PyObject *a = PyList_GET_ITEM(args, i), *id = i < plain && is_kind(a, "Name") ? field(a, "id") : NULL;
+    if (id && fe_captures_of(fe, id)) {
+      PyObject *param = field(PyList_GET_ITEM(params, i), "arg");
+      ok = (*bound || (*bound = PyDict_New())) && PyDict_SetItem(*bound, param, id) == 0;
+      Py_DECREF(param);
+    } else {
+      ok = PyList_Append(kept, a) == 0;
+    }
+    Py_XDECREF(id);
+  }
+  PyObject *copy = ok && *bound ? PyImport_ImportModule("copy") : NULL;
+  PyObject *made = copy ? PyObject_CallMethod(copy, "copy", "O", *call) : NULL;
+  if (made && PyObject_SetAttrString(made, "args", kept) == 0) Py_SETREF(*call, Py_NewRef(made));
+  else if (*bound) ok = false;
+  Py_XDECREF(made); Py_XDECREF(copy); Py_XDECREF(kept); Py_DECREF(defaults); Py_DECREF(params); Py_DECREF(sig);
+  Py_DECREF(args);
+  if (!ok) Py_CLEAR(*bound);
+  return ok;
+}
+
 /* A call of a lambda (where it is defined) is a call of its compiled
  * function; a call of any other variable goes through its type. */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
@@ -443,7 +522,13 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   }
   if (entry) {
     n->bi = core_builtin_named("a ruchey function");
-    if (!fe_call_args(fe, e, n, 0)) return NULL;
+    PyObject *call = Py_NewRef(e), *bound = NULL;
+    if (closure_arguments(fe, PyTuple_GET_ITEM(entry, 2), &call, &bound) && bound)
+      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound);
+    bool ok = entry && !PyErr_Occurred() && fe_call_args(fe, call, n, 0);
+    Py_DECREF(call);
+    Py_XDECREF(bound);
+    if (!ok) return NULL;
     pass_captured(fe, n, PyTuple_GET_ITEM(entry, 1), e);
     return fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0)) ? n : NULL;
   }
