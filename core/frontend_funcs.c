@@ -214,27 +214,29 @@ static bool add_binding(PyObject *prelude, PyObject *name, PyObject *stmt) {
 }
 
 /* The statements that bind name to the inner function of entry in another
- * function's body: those of its own prelude, its def (or name = its
- * lambda), and name = its def's name where name is another name for it. */
+ * function's body: those of its own prelude, then its def under that name
+ * (a copy, renamed where name is another name for it), or name = its
+ * lambda. */
 static bool add_definition(PyObject *prelude, PyObject *entry, PyObject *name) {
   PyObject *ast = PyImport_AddModule("ast"), *node = PyTuple_GET_ITEM(entry, 2), *own = PyTuple_GET_ITEM(entry, 3);
   bool ok = true;
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(own); i++)
     ok = add_binding(prelude, PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 0), PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 1));
-  PyObject *def_name = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
-  if (ok && def_name) ok = add_binding(prelude, def_name, node);
-  PyObject *load = PyObject_CallMethod(ast, "Load", NULL), *store = PyObject_CallMethod(ast, "Store", NULL);
-  PyObject *value = !def_name                         ? Py_NewRef(node)
-                    : PyUnicode_Compare(def_name, name) ? PyObject_CallMethod(ast, "Name", "OO", def_name, load)
-                                                        : NULL;
-  if (ok && value) {
-    PyObject *target = PyObject_CallMethod(ast, "Name", "OO", name, store);
-    PyObject *stmt = target ? PyObject_CallMethod(ast, "Assign", "[O]O", target, value) : NULL;
+  PyObject *stmt = NULL;
+  if (ok && is_kind(node, "FunctionDef")) {
+    PyObject *copy = PyImport_ImportModule("copy");
+    stmt = copy ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
+    if (stmt && PyObject_SetAttrString(stmt, "name", name) < 0) Py_CLEAR(stmt);
+    Py_XDECREF(copy);
+  } else if (ok) {
+    PyObject *store = PyObject_CallMethod(ast, "Store", NULL);
+    PyObject *target = store ? PyObject_CallMethod(ast, "Name", "OO", name, store) : NULL;
+    stmt = target ? PyObject_CallMethod(ast, "Assign", "[O]O", target, node) : NULL;
     if (stmt) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", stmt, node));
-    ok = add_binding(prelude, name, stmt);
-    Py_XDECREF(stmt); Py_XDECREF(target);
+    Py_XDECREF(target); Py_XDECREF(store);
   }
-  Py_XDECREF(value); Py_XDECREF(def_name); Py_XDECREF(load); Py_XDECREF(store);
+  ok = ok && add_binding(prelude, name, stmt);
+  Py_XDECREF(stmt);
   return ok && !PyErr_Occurred();
 }
 

@@ -553,8 +553,12 @@ def closures_passed_to_inner_functions(x, k):
 
     def compose(f, g, a):
         return f(g(a)) + z
+
+    def doubled(f, a):
+        shift = 2.0  # its own variable, named like the function passed
+        return f(a) * shift
     return (apply_twice(shift, x), apply_twice(square_plus, 0.5, 3.0), compose(shift, square_plus, x),
-            compose(square_plus, shift, -x))
+            compose(square_plus, shift, -x), doubled(shift, x))
 
 
 def test_closures_passed_to_inner_functions_as_python():
