@@ -1,6 +1,7 @@
 """`is` and `is not` between numbers in compiled code, as Numba answers
-them: numbers (bools included) of different types are never one object,
-so `x is False` of an int or a float is false, known from the types;
+them: a number (a bool included) and a value of another type are never
+one object, so `x is False` of an int, a float, a str or an array is
+false, known from the types;
 numbers of one type are compared by value in code written for Numba
 (ruchey registered as numba), and refused in ruchey's own, where
 CPython's answer depends on which objects the values are."""
@@ -52,6 +53,13 @@ def test_numbers_of_different_types_are_never_one_object():
             assert identical(a, b) == identical.py_func(a, b) == (False, True), (a, b)
 
 
+def test_other_values_are_never_the_bools_or_numbers():
+    for x in ("", "False", numpy.zeros(0), numpy.array([True]), (1, 2), (False,)):
+        assert identities(x) == identities.py_func(x), x
+        for number in (False, True, 0, 1.0):
+            assert identical(x, number) == identical.py_func(x, number) == (False, True), (x, number)
+
+
 @numba_deviation("Numba compares numbers of one type by value with 'is'")
 def test_numbers_of_one_type_stay_a_typing_error_in_ruchey_code():
     @njit
@@ -59,7 +67,7 @@ def test_numbers_of_one_type_stay_a_typing_error_in_ruchey_code():
         return a is b
 
     for a in (1, 1.5, 1j, True):
-        with pytest.raises(ruchey.TypingError, match=says("numbers of different types")):
+        with pytest.raises(ruchey.TypingError, match=says("a number and a value of another type")):
             same_number(a, a)
 
 

@@ -22,19 +22,20 @@ static bool is_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t);
 
 /* a is b of two values neither of which is None: enum members, and
  * lists, dicts and sets (the same container, as Numba's; false between
- * two types). Two numbers (bools included) of different types are never
- * one object, in CPython as in Numba: x is False of an int x is false,
- * known from the types. Two of one type have no identity CPython's
+ * two types). A number (a bool included) and a value of another type are
+ * never one object, in CPython as in Numba: x is False of an int, a str
+ * or an array x is false, known from the types. Two numbers of one type
+ * have no identity CPython's
  * answer could be matched with (1000 is 1000 depends on where the ints
  * came from, np.True_ is True is false): Numba's reading compares their
  * values (CompileOptions.numba_code), ruchey's own refuses them. */
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
-  bool numbers = is_number(args[0]) && is_number(args[1]) &&
-                 (args[0] != args[1] || (in->opts && in->opts->numba_code));
+  bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1])
+                                     : is_number(args[0]) && in->opts && in->opts->numba_code;
   bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
   if (!numbers && !containers && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
-                           "containers and between numbers of different types in compiled code (%s is %s): "
+                           "containers and between a number and a value of another type in compiled code (%s is %s): "
                            "use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
