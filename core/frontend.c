@@ -726,6 +726,12 @@ static Node *fe_name(Fe *fe, PyObject *e) {
   const char *name = PyUnicode_AsUTF8(id);
   int v = find_var(fe, name);
   Node *n = NULL;
+  if (fe->exceptions && PyDict_Contains(fe->exceptions, id) == 1) {
+    fe_error(fe, e, "'%s' holds an exception: compiled code can only raise it ('raise %s'), not use it as a value",
+             name, name);
+    Py_DECREF(id);
+    return NULL;
+  }
   if (v >= 0 && fe_captures_of(fe, id)) {
     PyObject *ctx = field(e, "ctx");
     bool store = is_kind(ctx, "Store");
@@ -2576,6 +2582,7 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   bool lambda = nt == 1 && (is_kind(value, "Lambda") || fe_is_closure(fe, value)) &&
                 is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
+  if (!type && nt == 1 && !lambda) type = fe_assign_exception(fe, s, PyList_GET_ITEM(targets, 0), value);
   fe->first_value = value;
   Node *rhs = lambda || type ? NULL : fe_expr(fe, value);
   fe->first_value = NULL;
@@ -3273,6 +3280,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
   Py_XDECREF(fe.imports);
   Py_XDECREF(fe.lambdas);
   Py_XDECREF(fe.types_of);
+  Py_XDECREF(fe.exceptions);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

@@ -32,6 +32,7 @@ typedef struct Fe {
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
+  PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
 } Fe;
 
 /* frontend.c */
@@ -118,6 +119,8 @@ Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a 
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
+/* e = E("constant"): what `raise e` raises; NULL, no error, for any other assignment. */
+Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value);
 Node *fe_try(Fe *fe, PyObject *s);
 
 #endif

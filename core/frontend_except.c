@@ -52,8 +52,42 @@ static bool is_constant_str(PyObject *args) {
   return str;
 }
 
+/* An exception class, or NULL (no error) for another object. */
+static PyObject *exception_class(Fe *fe, PyObject *e) {
+  PyObject *cls = static_object(fe, e);
+  PyErr_Clear();
+  if (cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)) return cls;
+  Py_XDECREF(cls);
+  return NULL;
+}
+
+/* e = E(...) of constants, as Numba reads `raise e` from e's definition:
+ * the exception is made where it is raised, which gives the same one
+ * since its arguments cannot change in between, so the assignment itself
+ * does nothing. Once per name, where a raise cannot tell which it gets. */
+Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value) {
+  if (!is_kind(target, "Name") || !is_kind(value, "Call")) return NULL;
+  PyObject *func = field(value, "func"), *args = field(value, "args"), *kws = field(value, "keywords");
+  bool constants = !PyList_GET_SIZE(kws);
+  for (Py_ssize_t i = 0; constants && i < PyList_GET_SIZE(args); i++)
+    constants = is_kind(PyList_GET_ITEM(args, i), "Constant");
+  PyObject *cls = constants ? exception_class(fe, func) : NULL, *id = field(target, "id");
+  Node *n = NULL;
+  if (cls && fe->exceptions && PyDict_Contains(fe->exceptions, id))
+    n = fe_error(fe, s, "'%s' is assigned an exception more than once: compiled code needs one per name",
+                 PyUnicode_AsUTF8(id));
+  else if (cls && (fe->exceptions || (fe->exceptions = PyDict_New())) && PyDict_SetItem(fe->exceptions, id, value) == 0)
+    n = new_node(fe, N_PASS, s);
+  Py_XDECREF(cls); Py_DECREF(id); Py_DECREF(func); Py_DECREF(args); Py_DECREF(kws);
+  return n;
+}
+
 Node *fe_raise(Fe *fe, PyObject *s) {
   PyObject *exc = field(s, "exc");
+  PyObject *id = is_kind(exc, "Name") && fe->exceptions ? field(exc, "id") : NULL;
+  PyObject *made = id ? PyDict_GetItemWithError(fe->exceptions, id) : NULL;  /* raise e after e = E(...) */
+  Py_XDECREF(id);
+  if (made) Py_SETREF(exc, Py_NewRef(made));
   Node *n = new_node(fe, N_RAISE, s);
   PyObject *call = NULL, *cls = NULL;
   if (exc == Py_None) {
@@ -70,9 +104,8 @@ Node *fe_raise(Fe *fe, PyObject *s) {
       n = NULL;
     Py_DECREF(args); Py_DECREF(kws);
   }
-  cls = n ? static_object(fe, call ? call : exc) : NULL;
-  if (n && !(cls && PyType_Check(cls) && PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_Exception)))
-    n = fe_error(fe, s, "raise needs an exception class known at compile time");
+  cls = n ? exception_class(fe, call ? call : exc) : NULL;
+  if (n && !cls) n = fe_error(fe, s, "raise needs an exception class known at compile time");
   if (n) {
     n->callee = cls;
     if (!(n->symbol = class_symbol(fe, cls))) n = NULL;

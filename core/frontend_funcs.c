@@ -11,6 +11,9 @@
  * own, which each call where it is defined passes (by keyword, so that its
  * own parameters bind as Python binds them). Such a lambda can only be
  * called there; one that reads none is a value like any compiled function.
+ * Another inner def calls it, or takes it as an argument, by defining it
+ * again in its own body (sibling_prelude, inner_variant), as Numba's
+ * inlining of both allows.
  * Imports inside the function bind names at compile time, as globals are.
  */
 #include "frontend.h"
@@ -101,11 +104,13 @@ static PyObject *inner_globals(Fe *fe) {
 
 /* `nonlocal x` at the top of a def that only reads x: x is a captured
  * variable like any other read (a parameter of the made function), so the
- * declaration goes from made's body (a list of its own: made is a shallow
- * copy). Numba inlines such a closure, reading x; one that assigns to x is
- * refused. */
-static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
+ * declaration goes from made's body (a list of its own, after the
+ * definitions of the prelude: made is a shallow copy). Numba inlines such
+ * a closure, reading x; one that assigns to x is refused. */
+static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made, PyObject *prelude) {
   PyObject *body = field(node, "body"), *stores = body_names(node, "Store"), *kept = PyList_New(0);
+  for (Py_ssize_t i = 0; kept && i < PyList_GET_SIZE(prelude); i++)
+    if (PyList_Append(kept, PyTuple_GET_ITEM(PyList_GET_ITEM(prelude, i), 1)) < 0) Py_CLEAR(kept);
   bool ok = body && stores && kept;
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(body); i++) {
     PyObject *stmt = PyList_GET_ITEM(body, i);
@@ -126,10 +131,23 @@ static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made) {
   return ok;
 }
 
+/* The positional parameters of args not in bound (a dict by name). */
+static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
+  PyObject *all = field(args, "args"), *kept = PyList_New(0);
+  for (Py_ssize_t i = 0; kept && i < PyList_GET_SIZE(all); i++) {
+    PyObject *id = field(PyList_GET_ITEM(all, i), "arg");
+    if (!PyDict_Contains(bound, id) && PyList_Append(kept, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(kept);
+    Py_DECREF(id);
+  }
+  Py_DECREF(all);
+  return kept;
+}
+
 /* The inner function (a lambda or a def) with the captured variables as
- * parameters after its own, compiled by Python into a function of the
- * enclosing function's module, made a compiled function. */
-static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
+ * parameters after its own and a def's prelude (sibling_prelude) at the
+ * top of its body, compiled by Python into a function of the enclosing
+ * function's module, made a compiled function. */
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -146,10 +164,13 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
   PyObject *new_args = params && defaults && copy ? PyObject_CallMethod(copy, "copy", "O", args) : NULL;
   PyObject *made = new_args ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
   PyObject *none = PyList_New(0);
-  if (made && (PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
+  PyObject *positional = bound && new_args ? unbound_parameters(new_args, bound) : NULL;
+  if (bound && !positional) Py_CLEAR(new_args);
+  if (made && ((positional && PyObject_SetAttrString(new_args, "args", positional) < 0) ||
+               PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
-               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made))))
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made, prelude))))
     Py_CLEAR(made);
   PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
                                       : PyObject_CallMethod(ast, "Expression", "O", made);
@@ -176,16 +197,107 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured) {
     Py_CLEAR(disp);
   Py_XDECREF(entry); Py_XDECREF(fn); Py_XDECREF(ns); Py_XDECREF(globals); Py_XDECREF(code); Py_XDECREF(filename);
   Py_XDECREF(tree); Py_XDECREF(none); Py_XDECREF(made); Py_XDECREF(new_args); Py_XDECREF(params); Py_XDECREF(own);
-  Py_XDECREF(args); Py_XDECREF(copy); Py_XDECREF(defaults);
+  Py_XDECREF(args); Py_XDECREF(copy); Py_XDECREF(defaults); Py_XDECREF(positional);
   return disp;
 }
 
-/* (dispatcher, captured names) of an inner function in the syntax tree,
- * borrowed (inner_made keeps it), made on first sight; NULL after an error. */
-static PyObject *inner_entry(Fe *fe, PyObject *node) {
+static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
+
+/* (name, statement) appended to prelude unless a statement there binds name already. */
+static bool add_binding(PyObject *prelude, PyObject *name, PyObject *stmt) {
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(prelude); i++)
+    if (PyUnicode_Compare(PyTuple_GET_ITEM(PyList_GET_ITEM(prelude, i), 0), name) == 0) return true;
+  PyObject *item = stmt ? PyTuple_Pack(2, name, stmt) : NULL;
+  bool ok = item && PyList_Append(prelude, item) == 0;
+  Py_XDECREF(item);
+  return ok;
+}
+
+/* The statements that bind name to the inner function of entry in another
+ * function's body: those of its own prelude, then its def under that name
+ * (a copy, renamed where name is another name for it), or name = its
+ * lambda. */
+static bool add_definition(PyObject *prelude, PyObject *entry, PyObject *name) {
+  PyObject *ast = PyImport_AddModule("ast"), *node = PyTuple_GET_ITEM(entry, 2), *own = PyTuple_GET_ITEM(entry, 3);
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(own); i++)
+    ok = add_binding(prelude, PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 0), PyTuple_GET_ITEM(PyList_GET_ITEM(own, i), 1));
+  PyObject *stmt = NULL;
+  if (ok && is_kind(node, "FunctionDef")) {
+    PyObject *copy = PyImport_ImportModule("copy");
+    stmt = copy ? PyObject_CallMethod(copy, "copy", "O", node) : NULL;
+    if (stmt && PyObject_SetAttrString(stmt, "name", name) < 0) Py_CLEAR(stmt);
+    Py_XDECREF(copy);
+  } else if (ok) {
+    PyObject *store = PyObject_CallMethod(ast, "Store", NULL);
+    PyObject *target = store ? PyObject_CallMethod(ast, "Name", "OO", name, store) : NULL;
+    stmt = target ? PyObject_CallMethod(ast, "Assign", "[O]O", target, node) : NULL;
+    if (stmt) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", stmt, node));
+    Py_XDECREF(target); Py_XDECREF(store);
+  }
+  ok = ok && add_binding(prelude, name, stmt);
+  Py_XDECREF(stmt);
+  return ok && !PyErr_Occurred();
+}
+
+/* A def's prelude: the other inner functions of the enclosing function,
+ * bound before it, that it reads and that read the enclosing function's
+ * variables themselves (which a value cannot carry) are defined again at
+ * the top of its body, as (name, statement) pairs, and the variables they
+ * read become its own captured ones in their place (captured changes). So
+ * an inner function calls a sibling closure, as Numba's inlining lets it. */
+static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
+  PyObject *prelude = PyList_New(0);
+  for (Py_ssize_t i = 0; prelude && i < PyList_GET_SIZE(captured);) {
+    PyObject *id = PyList_GET_ITEM(captured, i);
+    PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+    if (!entry || !captures(entry)) {
+      i++;
+      continue;
+    }
+    Py_INCREF(id);
+    PyObject *reads = PyTuple_GET_ITEM(entry, 1);
+    bool ok = PySequence_DelItem(captured, i) == 0 && add_definition(prelude, entry, id);
+    for (Py_ssize_t k = 0; ok && k < PyTuple_GET_SIZE(reads); k++)
+      if (!PySequence_Contains(captured, PyTuple_GET_ITEM(reads, k)))
+        ok = PyList_Append(captured, PyTuple_GET_ITEM(reads, k)) == 0;
+    Py_DECREF(id);
+    if (!ok) Py_CLEAR(prelude);
+  }
+  return prelude;
+}
+
+/* Each parameter of bound (name -> the name of an inner function that
+ * reads variables, passed to it where it is called) defined in prelude as
+ * that function, whose variables become captured ones. */
+static bool bind_parameters(Fe *fe, PyObject *bound, PyObject *captured, PyObject *prelude) {
+  Py_ssize_t pos = 0;
+  PyObject *param, *name;
+  while (bound && PyDict_Next(bound, &pos, &param, &name)) {
+    PyObject *entry = PyDict_GetItemWithError(fe->lambdas, name), *reads = PyTuple_GET_ITEM(entry, 1);
+    if (!add_definition(prelude, entry, param)) return false;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(reads); k++)
+      if (!PySequence_Contains(captured, PyTuple_GET_ITEM(reads, k)) &&
+          PyList_Append(captured, PyTuple_GET_ITEM(reads, k)) < 0)
+        return false;
+  }
+  return true;
+}
+
+/* (dispatcher, captured names, syntax tree, prelude) of an inner function
+ * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
+ * NULL after an error. With bound (NULL, or a dict: parameter name -> the
+ * name of an inner function that reads variables, which no value can
+ * carry), the variant of a def that has those parameters defined as
+ * those functions at the top of its body instead (bind_parameters). */
+static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
-  PyObject *key = Py_BuildValue("(Oii)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+  PyObject *items = bound ? PyDict_Items(bound) : Py_NewRef(Py_None);
+  PyObject *key = items ? Py_BuildValue("(OiiN)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
+                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None))
+                        : NULL;
+  Py_XDECREF(items);
   if (!inner_made && !(inner_made = PyDict_New())) return NULL;
   PyObject *entry = key ? PyDict_GetItemWithError(inner_made, key) : NULL;
   if (entry || !key) {
@@ -195,7 +307,7 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
   PyObject *args = field(node, "args");
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
            *params = field(args, "args"), *decorators = field(node, "decorator_list");
-  PyObject *captured = NULL, *disp = NULL;
+  PyObject *captured = NULL, *prelude = NULL, *disp = NULL;
   if (vararg != Py_None || kwarg != Py_None) {
     fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
              is_kind(node, "Lambda") ? "lambda" : "nested function");
@@ -206,16 +318,18 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
     for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(params) + PyList_GET_SIZE(kwonly); i++) {
       Py_ssize_t k = i - PyList_GET_SIZE(params);
       PyObject *id = field(k < 0 ? PyList_GET_ITEM(params, i) : PyList_GET_ITEM(kwonly, k), "arg");
-      PyList_Append(names, id);
+      if (!bound || !PyDict_Contains(bound, id)) PyList_Append(names, id);
       Py_DECREF(id);
     }
     captured = names ? captured_names(fe, node, names) : NULL;
+    prelude = !captured ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, captured) : PyList_New(0);
+    if (prelude && !bind_parameters(fe, bound, captured, prelude)) Py_CLEAR(prelude);
     PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
     if (captured && self && PySequence_Contains(captured, self) == 1)
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
     else
-      disp = captured ? make_inner(fe, node, captured) : NULL;
+      disp = prelude ? make_inner(fe, node, captured, prelude, bound) : NULL;
     Py_XDECREF(self);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind) {
@@ -228,15 +342,15 @@ static PyObject *inner_entry(Fe *fe, PyObject *node) {
       PyErr_Clear();
     }
   }
-  entry = disp ? Py_BuildValue("(ON)", disp, PyList_AsTuple(captured)) : NULL;
+  entry = disp ? Py_BuildValue("(ONOO)", disp, PyList_AsTuple(captured), node, prelude) : NULL;
   if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
   Py_XDECREF(entry);  /* the dict holds it */
-  Py_XDECREF(disp); Py_XDECREF(captured); Py_DECREF(key); Py_DECREF(decorators);
+  Py_XDECREF(disp); Py_XDECREF(captured); Py_XDECREF(prelude); Py_DECREF(key); Py_DECREF(decorators);
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
 
-static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
+static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL); }
 
 Node *fe_lambda(Fe *fe, PyObject *e) {
   PyObject *entry = inner_entry(fe, e);
@@ -356,6 +470,40 @@ static void pass_captured(Fe *fe, Node *n, PyObject *names, PyObject *e) {
   n->kw_names = kw_names;
 }
 
+/* g(f, x) of an inner def g, where f is an inner function that reads
+ * variables (which its value cannot carry): bound (a new dict) maps each
+ * such parameter of g to the function's name, and *call becomes the call
+ * without those arguments, to the variant of g that defines them
+ * (inner_variant), as Numba inlines both. Only g's positional parameters
+ * without defaults, passed by position. NULL bound where none is. */
+static bool closure_arguments(Fe *fe, PyObject *def, PyObject **call, PyObject **bound) {
+  *bound = NULL;
+  if (!is_kind(def, "FunctionDef")) return true;
+  PyObject *args = field(*call, "args"), *sig = field(def, "args"), *params = field(sig, "args"),
+           *defaults = field(sig, "defaults"), *kept = PyList_New(0);
+  Py_ssize_t plain = PyList_GET_SIZE(params) - PyList_GET_SIZE(defaults);
+  bool ok = kept != NULL;
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(args); i++) {
+    PyObject *a = PyList_GET_ITEM(args, i), *id = i < plain && is_kind(a, "Name") ? field(a, "id") : NULL;
+    if (id && fe_captures_of(fe, id)) {
+      PyObject *param = field(PyList_GET_ITEM(params, i), "arg");
+      ok = (*bound || (*bound = PyDict_New())) && PyDict_SetItem(*bound, param, id) == 0;
+      Py_DECREF(param);
+    } else {
+      ok = PyList_Append(kept, a) == 0;
+    }
+    Py_XDECREF(id);
+  }
+  PyObject *copy = ok && *bound ? PyImport_ImportModule("copy") : NULL;
+  PyObject *made = copy ? PyObject_CallMethod(copy, "copy", "O", *call) : NULL;
+  if (made && PyObject_SetAttrString(made, "args", kept) == 0) Py_SETREF(*call, Py_NewRef(made));
+  else if (*bound) ok = false;
+  Py_XDECREF(made); Py_XDECREF(copy); Py_XDECREF(kept); Py_DECREF(defaults); Py_DECREF(params); Py_DECREF(sig);
+  Py_DECREF(args);
+  if (!ok) Py_CLEAR(*bound);
+  return ok;
+}
+
 /* A call of a lambda (where it is defined) is a call of its compiled
  * function; a call of any other variable goes through its type. */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
@@ -376,7 +524,13 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   }
   if (entry) {
     n->bi = core_builtin_named("a ruchey function");
-    if (!fe_call_args(fe, e, n, 0)) return NULL;
+    PyObject *call = Py_NewRef(e), *bound = NULL;
+    if (closure_arguments(fe, PyTuple_GET_ITEM(entry, 2), &call, &bound) && bound)
+      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound);
+    bool ok = entry && !PyErr_Occurred() && fe_call_args(fe, call, n, 0);
+    Py_DECREF(call);
+    Py_XDECREF(bound);
+    if (!ok) return NULL;
     pass_captured(fe, n, PyTuple_GET_ITEM(entry, 1), e);
     return fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0)) ? n : NULL;
   }

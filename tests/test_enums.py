@@ -258,7 +258,7 @@ def test_is_between_other_values_stays_a_typing_error():
     def same_number(a, b):
         return a is b
 
-    with pytest.raises(ruchey.TypingError, match=says("only supported with None and between enum members")):
+    with pytest.raises(ruchey.TypingError, match=says("only supported with None, between enum members")):
         same_number(1, 2)
 
 

@@ -516,6 +516,57 @@ def test_a_closure_under_another_name_is_called_as_python():
         assert_same(closure_aliases, float(x), int(k))
 
 
+@njit
+def sibling_closures(x, k):
+    z = x + k
+
+    def shift(a):
+        return a + z
+    scale = lambda a: a * k  # noqa: E731
+    again = shift
+
+    def both(a):  # calls its siblings, which read the function's variables
+        return shift(a) + scale(a) + again(a)
+
+    def outermost(a):  # and through another sibling that calls them
+        return both(a) - shift(a) * k
+    return outermost(x), both(2.0), shift(x)
+
+
+def test_an_inner_function_calls_sibling_closures_as_python():
+    rng = make_rng(41)
+    for x, k in zip(rng.standard_normal(6), rng.integers(-5, 5, 6)):
+        assert_same(sibling_closures, float(x), int(k))
+    assert_same(sibling_closures, 0.0, 0)
+
+
+@njit
+def closures_passed_to_inner_functions(x, k):
+    z = x * k
+
+    def shift(a):
+        return a + z
+    square_plus = lambda a: a * a + k  # noqa: E731
+
+    def apply_twice(f, a, extra=1.0):
+        return f(f(a)) + extra
+
+    def compose(f, g, a):
+        return f(g(a)) + z
+
+    def doubled(f, a):
+        shift = 2.0  # its own variable, named like the function passed
+        return f(a) * shift
+    return (apply_twice(shift, x), apply_twice(square_plus, 0.5, 3.0), compose(shift, square_plus, x),
+            compose(square_plus, shift, -x), doubled(shift, x))
+
+
+def test_closures_passed_to_inner_functions_as_python():
+    rng = make_rng(42)
+    for x, k in zip(rng.uniform(-2, 2, 6), rng.integers(-4, 4, 6)):
+        assert_same(closures_passed_to_inner_functions, float(x), int(k))
+
+
 @numba_deviation("numba's error or message differs")
 def test_python_function_argument_refused_clearly():
     with pytest.raises(TypeError, match="argument 1 of type 'function' is not supported"):

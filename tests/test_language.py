@@ -10,8 +10,8 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import (AS_NUMBA, assert_same, float_array, make_rng, math_domain_error, random_floats, random_ints,
-                      seed_of)
+from conftest import (AS_NUMBA, assert_same, float_array, make_rng, math_domain_error, numba_deviation,
+                      random_floats, random_ints, seed_of)
 
 DTYPES = (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64)
@@ -258,6 +258,44 @@ def test_raise_gives_the_exception_cpython_would():
         with pytest.raises(exc) as py_info:
             check.py_func(x)
         assert str(info.value) == str(py_info.value) and msg in str(info.value)
+
+
+@njit
+def raise_assigned_exception(x):
+    bad = ValueError("negative", 3)
+    mine = MyError()
+    if x < 0:
+        raise bad
+    if x == 0:
+        raise mine
+    return x
+
+
+def test_raise_of_an_exception_assigned_before_gives_the_exception_cpython_would():
+    assert_same(raise_assigned_exception, 5)
+    for x, exc in ((-1, ValueError), (0, MyError)):
+        with pytest.raises(exc) as info:
+            raise_assigned_exception(x)
+        with pytest.raises(exc) as py_info:
+            raise_assigned_exception.py_func(x)
+        assert info.value.args == py_info.value.args
+
+
+@numba_deviation("numba's error or message differs")
+def test_an_assigned_exception_used_as_a_value_or_assigned_twice_is_a_typing_error():
+    def returned(x):
+        e = ValueError("a")
+        return e
+
+    def twice(x):
+        e = ValueError("a")
+        if x:
+            e = ValueError("b")
+        raise e
+    with pytest.raises(ruchey.TypingError, match="holds an exception"):
+        njit(returned)(1)
+    with pytest.raises(ruchey.TypingError, match="assigned an exception more than once"):
+        njit(twice)(1)
 
 
 @njit

@@ -3,8 +3,8 @@
  * so that reading its value costs nothing. What compiled code does with
  * one is what Numba does: m.value; m == n and m != n between members of
  * one class; m is n between any members (false across classes), and
- * between lists, dicts and sets (row "is", here for want of a better home); `in` a
- * tuple (tuples.c). An IntEnum member is also its int wherever a number is
+ * between lists, dicts and sets, and between numbers (row "is", here for
+ * want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
  * as calls of "enum member" of their values.
@@ -18,15 +18,25 @@ static const Type *ty_member_constant(Infer *in, Node *n, const Type **args) { r
 
 static const Type *ty_value(Infer *in, Node *n, const Type **args) { return args[0]->elem; }
 
+static bool is_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
+
 /* a is b of two values neither of which is None: enum members, and
  * lists, dicts and sets (the same container, as Numba's; false between
- * two types); two bools too under Numba's reading (CompileOptions.numba_code). */
+ * two types). A number (a bool included) and a value of another type are
+ * never one object, in CPython as in Numba: x is False of an int, a str
+ * or an array x is false, known from the types. Two numbers of one type
+ * have no identity CPython's
+ * answer could be matched with (1000 is 1000 depends on where the ints
+ * came from, np.True_ is True is false): Numba's reading compares their
+ * values (CompileOptions.numba_code), ruchey's own refuses them. */
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
-  bool bools = args[0]->kind == TY_BOOL && args[1]->kind == TY_BOOL && in->opts && in->opts->numba_code;
+  bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1])
+                                     : is_number(args[0]) && in->opts && in->opts->numba_code;
   bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
-  if (!bools && !containers && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
-    return ty_error(in, n, "'is' and 'is not' are only supported with None and between enum members in compiled code "
-                           "(%s is %s): use == or !=", args[0]->name, args[1]->name);
+  if (!numbers && !containers && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+    return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
+                           "containers and between a number and a value of another type in compiled code (%s is %s): "
+                           "use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
 
@@ -74,6 +84,6 @@ const Builtin bi_enums[] = {
   {"enum member", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_member_constant, lo_member_constant},
   {"Enum.value", NULL, "value", BK_ATTRIBUTE, TY_ENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
   {"IntEnum.value", NULL, "value", BK_ATTRIBUTE, TY_INTENUM, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_value, lo_value},
-  {"is", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_MEMBERS, 0, 0, ty_is, lo_is},  /* (members of str values: a str compare) */
+  {"is", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_MEMBERS | BF_COMPLEX, 0, 0, ty_is, lo_is},  /* (members of str values: a str compare) */
   {NULL},
 };
