@@ -1376,6 +1376,7 @@ typedef struct Moved {
   LLVMValueRef reps;           /* repeat: how many times */
   const Type *ct;              /* repeat of an array of counts: its type (NULL: reps), */
   LLVMValueRef counts, one, at; /* it, whether it has one count, the element counter */
+  LLVMValueRef starts;         /* ... along an axis: where each position's copies start */
 } Moved;
 
 static LLVMValueRef plus_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef s, LLVMValueRef n) {
@@ -1617,9 +1618,9 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 }
 
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
- * along axis or in the flattened array; repeats one int, or in the
- * flattened array a 1-d array (or list) of ints, one per element or one
- * for all, as Numba's */
+ * along axis or in the flattened array; repeats one int, or a 1-d array
+ * (or list) of ints, one per element (or position along axis) or one for
+ * all */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
   if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
@@ -1630,8 +1631,8 @@ static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
   const Type *r = ty_is_int(args[1]) ? args[1] : ty_arraylike(in, n->list.items[1], args[1]);
   if (!r) return NULL;
-  if (!ty_is_int(r) && (axis || r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
-    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int, or without axis a 1-d array of ints, got %s",
+  if (!ty_is_int(r) && (r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
+    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int or a 1-d array of ints, got %s",
                     n->bi->name, r->name);
   return ty_array(t->elem, axis ? t->ndim : 1, 'C', false);
 }
@@ -1647,8 +1648,9 @@ static LLVMValueRef next_count(Lower *l, Moved *m) {
   return count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
 }
 
-/* The length of the repeat of size elements by an array of counts (one
- * per element or one for all), none negative; m ready for next_count. */
+/* The length of the repeat of size elements (or positions along the
+ * axis) by an array of counts (one per element or one for all), none
+ * negative; m ready for next_count. */
 static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef size) {
   m->ct = counts->ty;
   m->counts = lo_expr(l, counts);
@@ -1670,18 +1672,50 @@ static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef
   return pick(l, m->one, LLVMBuildMul(l->b, sum, size, ""), sum);
 }
 
+/* where the copies of each of len positions along the axis start: the
+ * sum of the counts before it, in a new int64 array (a temp) */
+static LLVMValueRef repeat_starts(Lower *l, Moved *m, LLVMValueRef len) {
+  const Type *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef starts = lo_alloc_array(l, it, &len, -1), sum = lo_alloca(l, l->mod->i64, "start");
+  lo_temp_made(l, it, starts);
+  LLVMBuildStore(l->b, const_i64(l, 0), sum);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "starts");
+  LLVMValueRef so_far = LLVMBuildLoad2(l->b, l->mod->i64, sum, "");
+  lo_store_scalar(l, TYS(TY_I64), LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, starts), &loop.index, 1, ""), so_far);
+  LLVMValueRef c = count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), loop.index));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, so_far, c, ""), sum);
+  lo_loop_end(l, &loop);
+  return starts;
+}
+
+/* idx's position along m's axis */
+static LLVMValueRef along_axis(Lower *l, const Moved *m, LLVMValueRef *idx) {
+  LLVMValueRef i = const_i64(l, 0);
+  for (int d = 0; d < m->t->ndim; d++) i = pick(l, is_dim(l, m->axis, d), idx[d], i);
+  return i;
+}
+
 static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Moved *m = arg;
-  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->ct ? next_count(l, m) : m->reps, NULL, "repeat");
+  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx)), times = m->reps, first = NULL;
+  if (m->starts) {  /* counts along an axis: the copies of idx's position, from its start */
+    LLVMValueRef i = along_axis(l, m, idx);
+    times = count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
+    first = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, m->starts), &i, 1, ""), "");
+  } else if (m->ct) {
+    times = next_count(l, m);
+  }
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), times, NULL, "repeat");
   if (!m->axis) {
     LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
     lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &i, 1, ""), v);
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->flat);
   } else {
     LLVMValueRef to[RC_MAX_NDIM];
-    for (int d = 0; d < m->t->ndim; d++)
-      to[d] = pick(l, is_dim(l, m->axis, d), LLVMBuildAdd(l->b, LLVMBuildMul(l->b, idx[d], m->reps, ""), loop.index, ""), idx[d]);
+    for (int d = 0; d < m->t->ndim; d++) {
+      LLVMValueRef start = first ? first : LLVMBuildMul(l->b, idx[d], m->reps, "");
+      to[d] = pick(l, is_dim(l, m->axis, d), LLVMBuildAdd(l->b, start, loop.index, ""), idx[d]);
+    }
     lo_store_scalar(l, m->t->elem, addr_at(l, m->rt, m->out, to), v);
   }
   lo_loop_end(l, &loop);
@@ -1694,20 +1728,27 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
   Moved m = {.t = t, .rt = n->ty, .a = a};
   shape_of(l, t, a, shape, NULL);
   bool counted = reps->ty->kind == TY_ARRAY;
+  LLVMValueRef len = size_of(l, t->ndim, shape), total = NULL;  /* len: of the flattened array, or along the axis */
+  if (axis) {
+    m.axis = np_runtime_axis(l, axis, t->ndim);
+    len = along_axis(l, &m, shape);
+  }
   if (counted)
-    out_shape[0] = repeat_counts(l, &m, reps, size_of(l, t->ndim, shape));
+    total = repeat_counts(l, &m, reps, len);
   else
     m.reps = lo_expr_as(l, reps, TYS(TY_I64));
   if (axis) {
-    m.axis = np_runtime_axis(l, axis, t->ndim);
-    for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
+    if (counted) m.starts = repeat_starts(l, &m, len);
+    for (int d = 0; d < t->ndim; d++)
+      out_shape[d] = pick(l, is_dim(l, m.axis, d), counted ? total : LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
-    if (!counted) out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
+    out_shape[0] = counted ? total : LLVMBuildMul(l->b, len, m.reps, "");
     m.flat = lo_alloca(l, l->mod->i64, "flat");
     LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
   }
   m.out = lo_alloc_array(l, n->ty, out_shape, -1);
   lo_for_each_index(l, t->ndim, shape, repeat_one, &m);
+  if (m.starts) lo_release_temp(l, ty_array(TYS(TY_I64), 1, 'C', false), m.starts);
   if (counted) lo_done_with(l, reps, m.counts);
   lo_done_with(l, arg, a);
   return m.out;
