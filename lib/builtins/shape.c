@@ -2056,16 +2056,12 @@ static const Type *ty_select_sequences(Infer *in, Node *n, Node *conds, Node *ch
   return ty_array(e, ndim, 'C', false);
 }
 
-/* the value of a list's or homogeneous tuple's (of type t) item i, and its length */
+/* the value of item i of a list or homogeneous tuple (of type t) */
 static LLVMValueRef sequence_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef i) {
   const Type *item = sequence_item(t);
   if (t->kind == TY_LIST) return lo_load_storage(l, item, lo_list_item_addr(l, item, v, i));
-  LLVMTypeRef as_array = LLVMArrayType2(lo_type(l, item), (uint64_t)t->nfields);
-  LLVMValueRef mem = lo_alloca(l, as_array, "select.items"), at[2] = {const_i64(l, 0), i};
-  for (int k = 0; k < t->nfields; k++) {
-    LLVMValueRef to[2] = {const_i64(l, 0), const_i64(l, k)};
-    LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, (unsigned)k, ""), LLVMBuildGEP2(l->b, as_array, mem, to, 2, ""));
-  }
+  LLVMTypeRef as_array;
+  LLVMValueRef mem = lo_tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
   return LLVMBuildLoad2(l->b, lo_type(l, item), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
 }
 
