@@ -249,8 +249,9 @@ def test_unique_positions_of_nans_numbers_and_text():
     f = fn(UNIQUE_POSITIONS[0])
     for a in (np.array([np.nan, 0.0, -0.0, np.nan, 1.0, -0.0, np.inf, -np.inf]),
               np.array([np.nan, 1 + 1j, np.nan, 1 + 1j, 0j]), np.array(["b", "a", "b", ""]),
-              np.array([[True, False], [True, True]]), 7, 2.5):
+              np.array([[True, False], [True, True]]), 7, 2.5, [3, 1, 3, -2], (2.5, np.nan, 2.5)):
         check(f, a)
+    check(fn("np.unique(a)"), [4, 1, 4])  # a list or tuple: as its array
 
 
 def test_unique_errors():

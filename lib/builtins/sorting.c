@@ -469,6 +469,6 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
-  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 4, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_unique, lo_unique},
+  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 4, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_unique, lo_unique},
   BI_END,
 };
