@@ -1027,6 +1027,9 @@ bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t k
 int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
+/* numpy.unique's positions: n size-byte elements gathered at order; each run's first position and each element's run */
+void rt_gather(void *dst, const void *src, const int64_t *order, int64_t n, int64_t size);
+void rt_unique_positions(const int64_t *order, const int64_t *counts, int64_t m, int64_t *index, int64_t *inverse);
 /* rt_sort, rt_argsort and rt_unique of arrays of str or bytes (kind TY_CHARSEQ, TY_BYTESEQ) of size-byte items;
  * builtins/sort_text.c sorts their lanes (false: no memory) */
 int32_t rt_sort_text(void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,

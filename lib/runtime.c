@@ -513,6 +513,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_sort", (void *)rt_sort, ctx);
   define("rt_argsort", (void *)rt_argsort, ctx);
   define("rt_unique", (void *)rt_unique, ctx);
+  define("rt_gather", (void *)rt_gather, ctx);
+  define("rt_unique_positions", (void *)rt_unique_positions, ctx);
   define("rt_sort_text", (void *)rt_sort_text, ctx);
   define("rt_argsort_text", (void *)rt_argsort_text, ctx);
   define("rt_unique_text", (void *)rt_unique_text, ctx);

@@ -608,6 +608,58 @@ def test_select_matches_numpy():
                     check(f, a, b)
 
 
+SELECT_HELD = define("""
+@ruchey.njit
+def held(a, b):
+    conds = [a > 2, a < 1]
+    choices = [a, a * 2]
+    return np.select(conds, choices), np.select(conds, choices, b)
+
+@ruchey.njit
+def held_tuples(a, b):
+    conds = (a > 2, a < 1)
+    choices = (a, b)
+    return np.select(conds, choices, -1)
+""", "held")
+SELECT_HELD_TUPLES = SELECT_HELD.py_func.__globals__["held_tuples"]
+
+
+def test_select_of_lists_and_tuples_held_in_variables_matches_numpy():
+    rng = make_rng(17)
+    passed = fn("np.select(c, x, d)", "c, x, d")
+    for dtype in [np.int8, np.uint16, np.int64, np.float32, np.float64, np.complex128]:  # (each compiles five times)
+        for shape in [(0,), (6,), (2, 3)]:
+            a = small(rng, dtype, shape, "C")  # (a list's arrays are of one layout)
+            b = small(rng, np.int32, shape[-1:], "C")  # broadcast against a
+            check(SELECT_HELD, a, b)
+            check(SELECT_HELD_TUPLES, a, b)
+            conds = [rng.random(shape) < 0.5 for _ in range(3)]
+            zero = a.dtype.type(0)  # (a Python int passed is int64, as Numba types it: see the README)
+            check(passed, conds, [a, a + 1, a * 2], zero)
+            check(passed, conds, (a, a, a), b.astype(dtype))
+            check(passed, tuple(conds), [a, a, a], zero)
+            check(passed, [c[..., :1] for c in conds], [a] * 3, np.float64(1.5))  # conditions broadcast
+    x = np.arange(4)
+    check(passed, [x > 1] * 100, [x] * 100, 0)
+
+
+def test_select_of_sequences_errors_are_numpys():
+    passed = fn("np.select(c, x, d)", "c, x, d")
+    x = np.arange(4)
+    with pytest.raises(ValueError, match="list of cases must be same length as list of conditions"):
+        passed.py_func([x > 1, x > 2], [x], 0)
+    with pytest.raises(ValueError, match="list of cases must be same length as list of conditions"):
+        passed([x > 1, x > 2], [x], 0)
+    with pytest.raises(ruchey.TypingError, match="empty condition list"):
+        passed((), (), 0)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        passed([x[:3] > 0], [x], 0)
+    with pytest.raises(ruchey.TypingError, match="should be boolean ndarray"):
+        passed([x], [x], 0)
+    with pytest.raises(ruchey.TypingError, match="lists or tuples of arrays"):
+        passed(x > 1, x, 0)
+
+
 def test_select_errors_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="same length"):
         fn("np.select([a > 2, a < 1], [a])")(np.ones(3))

@@ -228,9 +228,37 @@ def test_unique_nans_and_zeros():
     check(fn("np.unique(a)"), a.astype(np.float32))
 
 
+UNIQUE_POSITIONS = ("np.unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                    "np.unique(a, True, True)", "np.unique(a, return_inverse=True)",
+                    "np.unique(a, return_index=True, return_counts=True)")
+
+
+@numpy2_only  # (NumPy 2's inverse has a's shape)
+def test_unique_positions_match_numpy():
+    rng = make_rng(6)
+    for dtype in DTYPES:
+        for shape in ((0,), (1,), (9,), (3, 4), (2, 0, 3), (1500,)):
+            layout = ("C", "F", "strided", "reversed")[len(shape) % 4]
+            a = small(rng, dtype, shape, layout)
+            for expr in UNIQUE_POSITIONS:
+                check(fn(expr), a)
+
+
+@numpy2_only
+def test_unique_positions_of_nans_numbers_and_text():
+    f = fn(UNIQUE_POSITIONS[0])
+    for a in (np.array([np.nan, 0.0, -0.0, np.nan, 1.0, -0.0, np.inf, -np.inf]),
+              np.array([np.nan, 1 + 1j, np.nan, 1 + 1j, 0j]), np.array(["b", "a", "b", ""]),
+              np.array([[True, False], [True, True]]), 7, 2.5, [3, 1, 3, -2], (2.5, np.nan, 2.5)):
+        check(f, a)
+    check(fn("np.unique(a)"), [4, 1, 4])  # a list or tuple: as its array
+
+
 def test_unique_errors():
-    with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'return_index'"):
-        fn("np.unique(a, return_index=True)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="unsupported keyword argument 'axis'"):
+        fn("np.unique(a, axis=0)")(np.zeros(3))
+    with pytest.raises(ruchey.TypingError, match="return_inverse must be a constant"):
+        fn("np.unique(a, return_inverse=c)", "a, c")(np.zeros(3), True)
     with pytest.raises(ruchey.TypingError, match="return_counts must be a constant"):
         fn("np.unique(a, return_counts=c)", "a, c")(np.zeros(3), True)
 

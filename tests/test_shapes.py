@@ -637,7 +637,7 @@ def test_repeat_every_layout_and_errors():
     with pytest.raises(ruchey.TypingError, match="repeats"):
         f(np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="repeats"):
-        define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a, axis=0)\n")(np.zeros(3, np.int64))
+        define("@ruchey.njit\ndef f(a):\n    return np.repeat(a, a, axis=0)\n")(np.zeros((3, 3), np.int64))
 
 
 @ruchey.njit
@@ -662,6 +662,31 @@ def test_repeat_by_an_array_of_counts_matches_numpy():
         repeat_counts(np.arange(3), np.array([1, 2]))
     with pytest.raises(ValueError, match="negative values"):
         repeat_counts(np.arange(3), np.array([1, -1, 2]))
+
+
+@ruchey.njit
+def repeat_counts_along(a, counts, axis):
+    return np.repeat(a, counts, axis=axis), a.repeat(counts, axis)
+
+
+def test_repeat_by_an_array_of_counts_along_an_axis_matches_numpy():
+    rng = make_rng(45)
+    for dtype in (np.float64, np.int16, np.bool_, np.complex64):
+        for shape in [(5,), (2, 3), (3, 0, 2)]:
+            for layout in LAYOUTS:
+                a = array(rng, dtype, shape, layout)
+                for axis in range(-a.ndim, a.ndim):
+                    counts = rng.integers(0, 4, a.shape[axis])
+                    check(repeat_counts_along, a, counts, axis)
+                    check(repeat_counts_along, a, counts.astype(np.uint8)[::-1], axis)
+                    check(repeat_counts_along, a, np.array([2]), axis)  # one count for all
+    check(repeat_counts_along, np.arange(6).reshape(2, 3), [2, 0, 1], 1)
+    with pytest.raises(ValueError, match="could not be broadcast together with shape \\(3,\\) \\(2,\\)"):
+        repeat_counts_along(np.ones((2, 3)), np.array([1, 2]), 1)
+    with pytest.raises(ValueError, match="negative values"):
+        repeat_counts_along(np.ones((2, 3)), np.array([1, -1]), 0)
+    with pytest.raises(ValueError, match="axis 2 is out of bounds"):  # (NumPy's AxisError)
+        repeat_counts_along(np.ones((2, 3)), np.array([1, 2]), 2)
 
 
 # ---------------------------------------------------------------- flip

@@ -221,6 +221,18 @@ def test_delete_matches_numpy():
         check(forms[0], a, rng.random(a.size) < 0.5)
 
 
+def test_delete_slice_matches_numpy():
+    rng = make_rng(8)
+    f, literal = fn("np.delete(a, s)", "a, s"), fn("np.delete(a, slice(1, None, 2))")
+    slices = [slice(1, 3, 1), slice(10), slice(None), slice(-3, None), slice(None, None, -2), slice(8, 1, -3),
+              slice(100, 200), slice(-100, 2), slice(2, 2)]
+    for a in samples(rng, [(7,), (0,), (3, 4)]):
+        for s in slices:
+            check(f, a, s)
+        check(literal, a)
+    check(f, [1, 2, 3, 4], slice(1, 3, 1))
+
+
 def test_delete_errors_are_numpys():
     f = fn("np.delete(a, i)", "a, i")
     a = np.arange(4.0)
@@ -230,6 +242,7 @@ def test_delete_errors_are_numpys():
     raises_alike(f, np.array([], dtype=np.int32), 0, match="out of bounds")
     with pytest.raises(ruchey.TypingError, match="obj must be an int or an array of ints"):
         f(a, 1.5)
+    raises_alike(f, a, slice(0, 3, 0), match="slice step cannot be zero")
 
 
 # ---------------------------------------------------------------- insert

@@ -310,6 +310,8 @@ void lo_raise_shape_error(Lower *l, LLVMValueRef bad, int kind, int nshapes, con
 bool ty_spread_slice_values(Infer *in, Node *n);
 /* indexing.c: t[i] of the tuple expression t, a node made for a spread read item by item */
 Node *ty_tuple_item(Infer *in, Node *t, int i);
+/* tuples.c: a homogeneous tuple value v copied into memory as an array of its items (of LLVM type *as_array) */
+LLVMValueRef lo_tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array);
 void lo_slice_indices(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMValueRef *out);
 
 /* A row that types its arguments and lowers them itself: none. */

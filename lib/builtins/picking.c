@@ -3,7 +3,8 @@
  * along a constant axis), numpy.take_along_axis(arr, indices, axis=-1)
  * (along an axis, broadcasting; flattened for axis=None),
  * numpy.extract(condition, arr), numpy.flatnonzero(a), and
- * numpy.delete(arr, obj) and numpy.insert(arr, obj, values) (no axis, as
+ * numpy.delete(arr, obj) (obj positions, a mask or a slice) and
+ * numpy.insert(arr, obj, values) (no axis, as
  * Numba's: the result is 1-d). Those of a flattened array read it once (a
  * flat temporary, or for delete and insert the array itself where it is
  * C-contiguous); indices out of range are NumPy's IndexError.
@@ -225,13 +226,14 @@ static bool empty_literal(const Node *x) {
 }
 
 /* obj of delete and insert: an int, or an array of ints (a literal list
- * or tuple is one); delete takes a 1-d array of bools too, a mask */
-static bool need_positions(Infer *in, Node *n, Node *obj, bool mask) {
+ * or tuple is one); delete takes a 1-d array of bools too, a mask, and a
+ * slice */
+static bool need_positions(Infer *in, Node *n, Node *obj, bool deleting) {
   const Type *t = obj->ty;
   if (ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem)) || empty_literal(obj)) return true;
-  if (mask && t->kind == TY_ARRAY && t->elem->kind == TY_BOOL && t->ndim == 1) return true;
+  if (deleting && ((t->kind == TY_ARRAY && t->elem->kind == TY_BOOL && t->ndim == 1) || t->kind == TY_SLICE)) return true;
   return ty_error(in, obj, "%s(): obj must be an int or an array of ints%s in compiled code, got %s", n->bi->name,
-                  mask ? " (or a 1-d array of bools)" : "", t->name) != NULL;
+                  deleting ? " (or a 1-d array of bools, or a slice)" : "", t->name) != NULL;
 }
 
 /* numpy.delete(arr, obj): arr flattened without the elements at obj's
@@ -281,11 +283,33 @@ static LLVMValueRef kept_elements(Lower *l, const Type *rt, LLVMValueRef flat, L
   return out;
 }
 
+/* the flags (a new array of size bools, a temp) of the positions the
+ * slice obj takes of size elements, as Python's slice.indices(size) */
+static LLVMValueRef sliced_positions(Lower *l, Node *obj, LLVMValueRef size) {
+  const Type *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false);
+  LLVMValueRef drop = lo_alloc_array(l, bt, &size, 0), s = lo_expr(l, obj), given[3], bound[3];
+  lo_temp_made(l, bt, drop);
+  for (unsigned k = 0; k < 3; k++)
+    given[k] = obj->ty->unit & (1 << k) ? LLVMBuildExtractValue(l->b, s, k, "slice.part") : NULL;
+  lo_slice_indices(l, given, size, bound);
+  LoLoop mark = lo_loop_begin(l, const_i64(l, 0), lo_range_count(l, bound[0], bound[1], bound[2]), NULL, "delete.slice");
+  LLVMValueRef i = LLVMBuildAdd(l->b, bound[0], LLVMBuildMul(l->b, mark.index, bound[2], ""), "");
+  lo_store_scalar(l, b, flat_item(l, b, drop, i), const_bool(l, true));
+  lo_loop_end(l, &mark);
+  return drop;
+}
+
 static LLVMValueRef lo_delete(Lower *l, Node *n) {
   Node *arr = n->list.items[0], *obj = n->list.items[1];
   const Type *e = n->ty->elem, *b = TYS(TY_BOOL), *bt = ty_array(b, 1, 'C', false), *ft, *pt;
-  bool mask = elem_of(obj->ty)->kind == TY_BOOL;
   LLVMValueRef size, count, flat = flat_of(l, arr, e, &ft, &size);
+  if (obj->ty->kind == TY_SLICE) {
+    LLVMValueRef drop = sliced_positions(l, obj, size), out = kept_elements(l, n->ty, flat, size, drop);
+    lo_release_temp(l, bt, drop);
+    lo_release_temp(l, ft, flat);
+    return out;
+  }
+  bool mask = elem_of(obj->ty)->kind == TY_BOOL;
   LLVMValueRef pos = flat_of(l, obj, mask ? b : TYS(TY_I64), &pt, &count), drop = pos;
   if (mask) {
     lo_raise_format_if(l, LLVMBuildICmp(l->b, LLVMIntNE, count, size, ""), RT_ERR_VALUE, "boolean array argument obj "

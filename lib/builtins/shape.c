@@ -1376,6 +1376,7 @@ typedef struct Moved {
   LLVMValueRef reps;           /* repeat: how many times */
   const Type *ct;              /* repeat of an array of counts: its type (NULL: reps), */
   LLVMValueRef counts, one, at; /* it, whether it has one count, the element counter */
+  LLVMValueRef starts;         /* ... along an axis: where each position's copies start */
 } Moved;
 
 static LLVMValueRef plus_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef s, LLVMValueRef n) {
@@ -1617,9 +1618,9 @@ static LLVMValueRef lo_tile(Lower *l, Node *n) {
 }
 
 /* numpy.repeat(a, repeats, axis=None), a.repeat(...): each element repeated,
- * along axis or in the flattened array; repeats one int, or in the
- * flattened array a 1-d array (or list) of ints, one per element or one
- * for all, as Numba's */
+ * along axis or in the flattened array; repeats one int, or a 1-d array
+ * (or list) of ints, one per element (or position along axis) or one for
+ * all */
 static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   /* numpy.repeat(x, k) of a number or a sequence x: of the array of it, as NumPy's and Numba's */
   if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
@@ -1630,8 +1631,8 @@ static const Type *ty_repeat(Infer *in, Node *n, const Type **args) {
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
   const Type *r = ty_is_int(args[1]) ? args[1] : ty_arraylike(in, n->list.items[1], args[1]);
   if (!r) return NULL;
-  if (!ty_is_int(r) && (axis || r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
-    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int, or without axis a 1-d array of ints, got %s",
+  if (!ty_is_int(r) && (r->kind != TY_ARRAY || r->ndim != 1 || !ty_is_int(r->elem)))
+    return ty_error(in, n->list.items[1], "%s()'s repeats must be an int or a 1-d array of ints, got %s",
                     n->bi->name, r->name);
   return ty_array(t->elem, axis ? t->ndim : 1, 'C', false);
 }
@@ -1647,8 +1648,9 @@ static LLVMValueRef next_count(Lower *l, Moved *m) {
   return count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
 }
 
-/* The length of the repeat of size elements by an array of counts (one
- * per element or one for all), none negative; m ready for next_count. */
+/* The length of the repeat of size elements (or positions along the
+ * axis) by an array of counts (one per element or one for all), none
+ * negative; m ready for next_count. */
 static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef size) {
   m->ct = counts->ty;
   m->counts = lo_expr(l, counts);
@@ -1670,18 +1672,50 @@ static LLVMValueRef repeat_counts(Lower *l, Moved *m, Node *counts, LLVMValueRef
   return pick(l, m->one, LLVMBuildMul(l->b, sum, size, ""), sum);
 }
 
+/* where the copies of each of len positions along the axis start: the
+ * sum of the counts before it, in a new int64 array (a temp) */
+static LLVMValueRef repeat_starts(Lower *l, Moved *m, LLVMValueRef len) {
+  const Type *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef starts = lo_alloc_array(l, it, &len, -1), sum = lo_alloca(l, l->mod->i64, "start");
+  lo_temp_made(l, it, starts);
+  LLVMBuildStore(l->b, const_i64(l, 0), sum);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "starts");
+  LLVMValueRef so_far = LLVMBuildLoad2(l->b, l->mod->i64, sum, "");
+  lo_store_scalar(l, TYS(TY_I64), LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, starts), &loop.index, 1, ""), so_far);
+  LLVMValueRef c = count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), loop.index));
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, so_far, c, ""), sum);
+  lo_loop_end(l, &loop);
+  return starts;
+}
+
+/* idx's position along m's axis */
+static LLVMValueRef along_axis(Lower *l, const Moved *m, LLVMValueRef *idx) {
+  LLVMValueRef i = const_i64(l, 0);
+  for (int d = 0; d < m->t->ndim; d++) i = pick(l, is_dim(l, m->axis, d), idx[d], i);
+  return i;
+}
+
 static void repeat_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Moved *m = arg;
-  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx));
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), m->ct ? next_count(l, m) : m->reps, NULL, "repeat");
+  LLVMValueRef v = lo_load_scalar(l, m->t->elem, addr_at(l, m->t, m->a, idx)), times = m->reps, first = NULL;
+  if (m->starts) {  /* counts along an axis: the copies of idx's position, from its start */
+    LLVMValueRef i = along_axis(l, m, idx);
+    times = count_at(l, m->ct, m->counts, pick(l, m->one, const_i64(l, 0), i));
+    first = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, m->starts), &i, 1, ""), "");
+  } else if (m->ct) {
+    times = next_count(l, m);
+  }
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), times, NULL, "repeat");
   if (!m->axis) {
     LLVMValueRef i = LLVMBuildLoad2(l->b, l->mod->i64, m->flat, "");
     lo_store_scalar(l, m->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, m->t->elem), data_of(l, m->out), &i, 1, ""), v);
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), m->flat);
   } else {
     LLVMValueRef to[RC_MAX_NDIM];
-    for (int d = 0; d < m->t->ndim; d++)
-      to[d] = pick(l, is_dim(l, m->axis, d), LLVMBuildAdd(l->b, LLVMBuildMul(l->b, idx[d], m->reps, ""), loop.index, ""), idx[d]);
+    for (int d = 0; d < m->t->ndim; d++) {
+      LLVMValueRef start = first ? first : LLVMBuildMul(l->b, idx[d], m->reps, "");
+      to[d] = pick(l, is_dim(l, m->axis, d), LLVMBuildAdd(l->b, start, loop.index, ""), idx[d]);
+    }
     lo_store_scalar(l, m->t->elem, addr_at(l, m->rt, m->out, to), v);
   }
   lo_loop_end(l, &loop);
@@ -1694,20 +1728,27 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
   Moved m = {.t = t, .rt = n->ty, .a = a};
   shape_of(l, t, a, shape, NULL);
   bool counted = reps->ty->kind == TY_ARRAY;
+  LLVMValueRef len = size_of(l, t->ndim, shape), total = NULL;  /* len: of the flattened array, or along the axis */
+  if (axis) {
+    m.axis = np_runtime_axis(l, axis, t->ndim);
+    len = along_axis(l, &m, shape);
+  }
   if (counted)
-    out_shape[0] = repeat_counts(l, &m, reps, size_of(l, t->ndim, shape));
+    total = repeat_counts(l, &m, reps, len);
   else
     m.reps = lo_expr_as(l, reps, TYS(TY_I64));
   if (axis) {
-    m.axis = np_runtime_axis(l, axis, t->ndim);
-    for (int d = 0; d < t->ndim; d++) out_shape[d] = pick(l, is_dim(l, m.axis, d), LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
+    if (counted) m.starts = repeat_starts(l, &m, len);
+    for (int d = 0; d < t->ndim; d++)
+      out_shape[d] = pick(l, is_dim(l, m.axis, d), counted ? total : LLVMBuildMul(l->b, shape[d], m.reps, ""), shape[d]);
   } else {
-    if (!counted) out_shape[0] = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), m.reps, "");
+    out_shape[0] = counted ? total : LLVMBuildMul(l->b, len, m.reps, "");
     m.flat = lo_alloca(l, l->mod->i64, "flat");
     LLVMBuildStore(l->b, const_i64(l, 0), m.flat);
   }
   m.out = lo_alloc_array(l, n->ty, out_shape, -1);
   lo_for_each_index(l, t->ndim, shape, repeat_one, &m);
+  if (m.starts) lo_release_temp(l, ty_array(TYS(TY_I64), 1, 'C', false), m.starts);
   if (counted) lo_done_with(l, reps, m.counts);
   lo_done_with(l, arg, a);
   return m.out;
@@ -1908,10 +1949,11 @@ static LLVMValueRef where_elem(Lower *l, Node *n, LLVMValueRef *v) {
  * (ufunc.c calls where_elem) */
 static LLVMValueRef lo_where(Lower *l, Node *n) { return lo_nonzero(l, n); }
 
-/* numpy.select(condlist, choicelist, default=0) of lists or tuples written
- * in the call: nested numpy.where(c0, x0, where(c1, x1, ... default)),
- * the first condition true winning, fused as where is; n becomes the
- * outermost where. */
+/* numpy.select(condlist, choicelist, default=0) of tuples whose items the
+ * compile knows (written in the call, or a tuple variable's): nested
+ * numpy.where(c0, x0, where(c1, x1, ... default)), the first condition
+ * true winning, fused as where is; n becomes the outermost where. Lists
+ * (and homogeneous tuples beside them) are walked at run time. */
 static Node *where_call(Infer *in, Node *at, Node *c, Node *x, Node *y) {
   Node *w = arena_alloc(in->f->arena, sizeof(Node));
   *w = (Node){.kind = N_CALL, .line = at->line, .col = at->col, .bi = bi_named("numpy.where")};
@@ -1921,18 +1963,46 @@ static Node *where_call(Infer *in, Node *at, Node *c, Node *x, Node *y) {
   return w;
 }
 
+/* the items of x, a tuple written in the call or a tuple variable, as
+ * nodes (*len of them); NULL where x is neither */
+static Node **known_items(Infer *in, Node *x, int *len) {
+  if (x->kind == N_TUPLE) {
+    *len = x->list.len;
+    return x->list.items;
+  }
+  if (x->kind != N_VAR || x->ty->kind != TY_TUPLE) return NULL;
+  *len = x->ty->nfields;
+  Node **items = arena_alloc(in->f->arena, (size_t)(*len ? *len : 1) * sizeof(Node *));
+  for (int i = 0; i < *len; i++) {
+    items[i] = ty_tuple_item(in, x, i);
+    if (!ty_expr(in, items[i])) return NULL;
+  }
+  return items;
+}
+
+/* the type of the items of a list, or of a homogeneous tuple; NULL for others */
+static const Type *sequence_item(const Type *t) {
+  if (t->kind == TY_LIST) return t->elem;
+  if (t->kind != TY_TUPLE || !t->nfields) return NULL;
+  for (int i = 1; i < t->nfields; i++)
+    if (t->fields[i] != t->fields[0]) return NULL;
+  return t->fields[0];
+}
+
+static const Type *ty_select_sequences(Infer *in, Node *n, Node *conds, Node *choices, Node *dflt);
+
 static const Type *ty_select(Infer *in, Node *n, const Type **args) {
   Node *conds = n->list.items[0], *choices = bi_arg(n, 1, "choicelist"), *dflt = bi_arg(n, 2, "default");
   if (!choices) return ty_error(in, n, "%s() missing required argument 'choicelist'", n->bi->name);
-  if (conds->kind != N_TUPLE || choices->kind != N_TUPLE)
-    return ty_error(in, n, "%s() takes its condlist and choicelist as lists or tuples written in the call in compiled code",
-                    n->bi->name);
-  if (conds->list.len != choices->list.len)
+  int ncond, nchoice;
+  Node **cond_items = known_items(in, conds, &ncond), **choice_items = known_items(in, choices, &nchoice);
+  if (!cond_items || !choice_items) return ty_select_sequences(in, n, conds, choices, dflt);
+  if (ncond != nchoice)
     return ty_error(in, n, "%s(): list of cases must be same length as list of conditions", n->bi->name);
-  if (!conds->list.len) return ty_error(in, n, "%s(): select with an empty condition list is not possible", n->bi->name);
-  for (int i = 0; i < conds->list.len; i++)
-    if (elem_of(conds->list.items[i]->ty)->kind != TY_BOOL)
-      return ty_error(in, conds->list.items[i], "%s(): invalid entry %d in condlist: should be boolean ndarray", n->bi->name, i);
+  if (!ncond) return ty_error(in, n, "%s(): select with an empty condition list is not possible", n->bi->name);
+  for (int i = 0; i < ncond; i++)
+    if (elem_of(cond_items[i]->ty)->kind != TY_BOOL)
+      return ty_error(in, cond_items[i], "%s(): invalid entry %d in condlist: should be boolean ndarray", n->bi->name, i);
   Node *r = dflt;
   if (!r) {
     r = arena_alloc(in->f->arena, sizeof(Node));
@@ -1941,9 +2011,9 @@ static const Type *ty_select(Infer *in, Node *n, const Type **args) {
   }
   /* NumPy's dtype: the choices' and default's, Python numbers weak; those
    * made that dtype, so that two of them side by side do not widen it */
-  int count = choices->list.len;
+  int count = nchoice;
   Node **values = arena_alloc(in->f->arena, (size_t)(count + 1) * sizeof(Node *));
-  for (int i = 0; i < count; i++) values[i] = choices->list.items[i];
+  for (int i = 0; i < count; i++) values[i] = choice_items[i];
   values[count] = r;
   const Type *e = weak_promote(values, count + 1);
   for (int i = 0; i <= count; i++)
@@ -1956,10 +2026,164 @@ static const Type *ty_select(Infer *in, Node *n, const Type **args) {
       values[i] = cast;
     }
   r = values[count];
-  for (int i = count - 1; i >= 0; i--) r = where_call(in, n, conds->list.items[i], values[i], r);
+  for (int i = count - 1; i >= 0; i--) r = where_call(in, n, cond_items[i], values[i], r);
   r->line = n->line, r->col = n->col;
   *n = *r;
   return ty_expr(in, n);
+}
+
+/* select of a list (or a homogeneous tuple) of conditions or choices: the
+ * result (of the choices' dtype and the default's, a Python number weak;
+ * the shape of them all broadcast) filled with the default, then each
+ * choice put where its condition holds, the last first */
+static const Type *ty_select_sequences(Infer *in, Node *n, Node *conds, Node *choices, Node *dflt) {
+  const Type *ct = sequence_item(conds->ty), *xt = sequence_item(choices->ty);
+  if (!ct || !xt || (!is_array(ct) && !ty_is_scalar(ct)) || (!is_array(xt) && !ty_is_scalar(xt)))
+    return ty_error(in, n, "%s() takes its condlist and choicelist as lists or tuples of arrays in compiled code, got %s "
+                    "and %s", n->bi->name, conds->ty->name, choices->ty->name);
+  if (elem_of(ct)->kind != TY_BOOL)
+    return ty_error(in, conds, "%s(): invalid entry 0 in condlist: should be boolean ndarray", n->bi->name);
+  if (dflt && !is_array(dflt->ty) && !ty_is_scalar(dflt->ty))
+    return ty_error(in, dflt, "%s(): default must be an array or a number, got %s", n->bi->name, dflt->ty->name);
+  const Type *e = elem_of(xt), *d = dflt ? elem_of(dflt->ty) : TYS(TY_I64);
+  if (!dflt || (!is_array(dflt->ty) && ty_is_weak(dflt)))
+    e = ty_is_float(d) && !ty_is_float(e) && !ty_is_complex(e) ? TYS(TY_F64) : e->kind == TY_BOOL ? TYS(TY_I64) : e;
+  else
+    e = np_promote(e, d);
+  int ndim = ndim_of(ct) > ndim_of(xt) ? ndim_of(ct) : ndim_of(xt);
+  if (dflt && ndim_of(dflt->ty) > ndim) ndim = ndim_of(dflt->ty);
+  if (!ndim) return ty_error(in, n, "%s(): condlist arrays must be of at least dimension 1", n->bi->name);
+  return ty_array(e, ndim, 'C', false);
+}
+
+/* the value of item i of a list or homogeneous tuple (of type t) */
+static LLVMValueRef sequence_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef i) {
+  const Type *item = sequence_item(t);
+  if (t->kind == TY_LIST) return lo_load_storage(l, item, lo_list_item_addr(l, item, v, i));
+  LLVMTypeRef as_array;
+  LLVMValueRef mem = lo_tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
+  return LLVMBuildLoad2(l->b, lo_type(l, item), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
+}
+
+static LLVMValueRef sequence_len(Lower *l, const Type *t, LLVMValueRef v) {
+  return t->kind == TY_LIST ? lo_list_len(l, v) : const_i64(l, t->nfields);
+}
+
+/* one operand of select's walk: its type and value, read broadcast to the result's ndim dimensions */
+typedef struct {
+  const Type *t;
+  LLVMValueRef v;
+} Operand;
+
+static LLVMValueRef operand_shape_into(Lower *l, const Operand *o, LLVMValueRef *shape, int ndim, LLVMValueRef bad) {
+  LLVMValueRef s[RC_MAX_NDIM];
+  for (int d = 0; d < ndim_of(o->t); d++) s[d] = lo_arr_shape(l, o->v, d);
+  return np_broadcast_into(l, shape, ndim, s, ndim_of(o->t), bad);
+}
+
+/* o's element at the result's index idx (ndim of them), as t */
+static LLVMValueRef operand_at(Lower *l, const Operand *o, LLVMValueRef *idx, int ndim, const Type *t) {
+  if (!is_array(o->t)) return lo_convert(l, o->v, o->t, t);
+  LLVMValueRef at[RC_MAX_NDIM];
+  for (int d = 0, skip = ndim - o->t->ndim; d < o->t->ndim; d++) {
+    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->v, d), const_i64(l, 1), "");
+    at[d] = pick(l, one, const_i64(l, 0), idx[d + skip]);
+  }
+  return lo_convert(l, lo_load_scalar(l, o->t->elem, lo_element_addr(l, o->t, o->v, at)), o->t->elem, t);
+}
+
+typedef struct {
+  const Type *rt;
+  LLVMValueRef out;
+  Operand cond, value;  /* cond.t NULL: every element takes value */
+} SelectStep;
+
+static void select_element(Lower *l, LLVMValueRef *idx, void *arg) {
+  SelectStep *s = arg;
+  int ndim = s->rt->ndim;
+  LLVMValueRef addr = lo_element_addr(l, s->rt, s->out, idx);
+  if (!s->cond.t) {
+    lo_store_scalar(l, s->rt->elem, addr, operand_at(l, &s->value, idx, ndim, s->rt->elem));
+    return;
+  }
+  LLVMBasicBlockRef put = new_block(l, "select.put"), next = new_block(l, "select.next");
+  LLVMBuildCondBr(l->b, lo_truth(l, operand_at(l, &s->cond, idx, ndim, TYS(TY_BOOL)), TYS(TY_BOOL)), put, next);
+  position(l, put);
+  lo_store_scalar(l, s->rt->elem, addr, operand_at(l, &s->value, idx, ndim, s->rt->elem));
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+}
+
+/* the result's shape while the items are walked: ndim lengths and
+ * whether two of them clashed, in memory */
+typedef struct {
+  LLVMValueRef shape, bad;
+  int ndim;
+} Broadcast;
+
+static LLVMValueRef broadcast_slot(Lower *l, const Broadcast *b, int d) {
+  LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, d)};
+  return LLVMBuildGEP2(l->b, LLVMArrayType2(l->mod->i64, (uint64_t)b->ndim), b->shape, at, 2, "");
+}
+
+static void broadcast_begin(Lower *l, Broadcast *b, int ndim) {
+  b->ndim = ndim;
+  b->shape = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)ndim), "select.shape");
+  b->bad = lo_alloca(l, l->mod->i1, "select.bad");
+  for (int d = 0; d < ndim; d++) LLVMBuildStore(l->b, const_i64(l, 1), broadcast_slot(l, b, d));
+  LLVMBuildStore(l->b, const_bool(l, false), b->bad);
+}
+
+/* the shape so far into shape */
+static void broadcast_shape(Lower *l, const Broadcast *b, LLVMValueRef *shape) {
+  for (int d = 0; d < b->ndim; d++) shape[d] = LLVMBuildLoad2(l->b, l->mod->i64, broadcast_slot(l, b, d), "");
+}
+
+static void broadcast_with(Lower *l, Broadcast *b, const Operand *o) {
+  LLVMValueRef shape[RC_MAX_NDIM];
+  broadcast_shape(l, b, shape);
+  LLVMValueRef bad = operand_shape_into(l, o, shape, b->ndim, LLVMBuildLoad2(l->b, l->mod->i1, b->bad, ""));
+  for (int d = 0; d < b->ndim; d++) LLVMBuildStore(l->b, shape[d], broadcast_slot(l, b, d));
+  LLVMBuildStore(l->b, bad, b->bad);
+}
+
+static LLVMValueRef lo_select(Lower *l, Node *n) {
+  Node *conds = n->list.items[0], *choices = bi_arg(n, 1, "choicelist"), *dflt = bi_arg(n, 2, "default");
+  const Type *rt = n->ty, *ct = conds->ty, *xt = choices->ty;
+  LLVMValueRef cv = lo_expr(l, conds), xv = lo_expr(l, choices), shape[RC_MAX_NDIM];
+  Operand d = {dflt ? dflt->ty : TYS(TY_I64), dflt ? lo_expr(l, dflt) : const_i64(l, 0)};
+  LLVMValueRef count = sequence_len(l, ct, cv);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, count, sequence_len(l, xt, xv), ""), RT_ERR_VALUE,
+              "list of cases must be same length as list of conditions");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_VALUE,
+              "select with an empty condition list is not possible");
+  Broadcast b;
+  broadcast_begin(l, &b, rt->ndim);
+  broadcast_with(l, &b, &d);
+  LoLoop each = lo_loop_begin(l, const_i64(l, 0), count, NULL, "select.broadcast");
+  Operand c = {sequence_item(ct), sequence_at(l, ct, cv, each.index)}, x = {sequence_item(xt), sequence_at(l, xt, xv, each.index)};
+  broadcast_with(l, &b, &c);
+  broadcast_with(l, &b, &x);
+  lo_loop_end(l, &each);
+  lo_raise_if(l, LLVMBuildLoad2(l->b, l->mod->i1, b.bad, ""), RT_ERR_VALUE,
+              "shape mismatch: objects cannot be broadcast to a single shape");
+  broadcast_shape(l, &b, shape);
+  LLVMValueRef out = lo_alloc_array(l, rt, shape, -1);
+  lo_temp_made(l, rt, out);
+  SelectStep step = {rt, out, {NULL, NULL}, d};
+  lo_for_each_index(l, rt->ndim, shape, select_element, &step);
+  /* from the last choice back, so that the first condition that holds wins */
+  LoLoop back = lo_loop_begin(l, const_i64(l, 0), count, NULL, "select.choices");
+  LLVMValueRef i = LLVMBuildSub(l->b, LLVMBuildSub(l->b, count, const_i64(l, 1), ""), back.index, "");
+  step.cond = (Operand){sequence_item(ct), sequence_at(l, ct, cv, i)};
+  step.value = (Operand){sequence_item(xt), sequence_at(l, xt, xv, i)};
+  lo_for_each_index(l, rt->ndim, shape, select_element, &step);
+  lo_loop_end(l, &back);
+  lo_temp_taken(l, out);
+  lo_done_with(l, conds, cv);
+  lo_done_with(l, choices, xv);
+  if (dflt) lo_done_with(l, dflt, d.v);
+  return out;
 }
 
 /* A clip's bound given by keyword (numpy.clip's a_min=, a.clip's min=)
@@ -2266,7 +2490,8 @@ const Builtin bi_shape[] = {
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
    lo_where, where_elem},
-  {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX, 0, 0, ty_select, lo_where},
+  {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, 0, ty_select,
+   lo_select},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 1, 3, clip_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
   {"array.clip", NULL, "clip", BK_METHOD, TY_ARRAY, 0, 3, clip_method_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},
   {"numpy.round", "numpy", "round", BK_FUNCTION, 0, 1, 3, round_kw, BF_COMPLEX, 0, 0, ty_np_round, lo_np_round, np_round_elem},

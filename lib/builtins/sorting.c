@@ -234,21 +234,35 @@ static LLVMValueRef lo_sort(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- unique */
 
-static bool counts_wanted(Node *n) {
-  Node *c = bi_arg(n, 1, "return_counts");
-  return c && c->ival;
+/* numpy.unique's optional results, in the order it returns them after
+ * the values: each a constant flag at this position or keyword */
+enum { UNIQUE_INDEX, UNIQUE_INVERSE, UNIQUE_COUNTS, UNIQUE_EXTRAS };
+static const char *const unique_kw[] = {"return_index", "return_inverse", "return_counts", NULL};
+
+static bool unique_wants(Node *n, int extra) {
+  Node *f = bi_arg(n, 1 + extra, unique_kw[extra]);
+  return f && f->ival;
 }
 
-/* numpy.unique(a, return_counts=False): the sorted distinct elements (NaN
- * once, as NumPy 2's equal_nan), and with return_counts how often each is. */
+/* numpy.unique(a, return_index=False, return_inverse=False,
+ * return_counts=False): the sorted distinct elements of the flattened a
+ * (NaN once, as NumPy 2's equal_nan), and as asked the position of each
+ * one's first occurrence, the distinct element's index of every element
+ * of a (in a's shape, as NumPy 2), and how often each occurs. */
 static const Type *ty_unique(Infer *in, Node *n, const Type **args) {
-  Node *a = n->list.items[0], *c = bi_arg(n, 1, "return_counts");
+  Node *a = n->list.items[0];
   if (!bi_need_values(in, n, a)) return NULL;
-  if (c && c->kind != N_BOOL)
-    return ty_error(in, c, "%s(): return_counts must be a constant True or False in compiled code", n->bi->name);
-  const Type *values = ty_array(elem_of(a->ty), 1, 'C', false);
-  if (!counts_wanted(n)) return values;
-  return ty_tuple(2, (const Type *[]){values, ty_array(TYS(TY_I64), 1, 'C', false)});
+  const Type *out[1 + UNIQUE_EXTRAS], *positions = ty_array(TYS(TY_I64), 1, 'C', false);
+  int m = 0;
+  out[m++] = ty_array(elem_of(a->ty), 1, 'C', false);
+  for (int x = 0; x < UNIQUE_EXTRAS; x++) {
+    Node *f = bi_arg(n, 1 + x, unique_kw[x]);
+    if (f && f->kind != N_BOOL)
+      return ty_error(in, f, "%s(): %s must be a constant True or False in compiled code", n->bi->name, unique_kw[x]);
+    if (unique_wants(n, x))
+      out[m++] = x == UNIQUE_INVERSE ? ty_array(TYS(TY_I64), ndim_of(a->ty), 'C', false) : positions;
+  }
+  return m == 1 ? out[0] : ty_tuple(m, out);
 }
 
 /* the first count elements of the 1-d array src, in a new array */
@@ -259,34 +273,121 @@ LLVMValueRef np_first_elements(Lower *l, const Type *t, LLVMValueRef src, LLVMVa
   return out;
 }
 
-static LLVMValueRef lo_unique(Lower *l, Node *n) {
-  Node *a = n->list.items[0];
-  const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
-  LLVMValueRef total, counts = NULL, values = np_sorted_elements(l, &a, 1, e, false, &total);
-  if (counts_wanted(n)) {
-    counts = lo_alloc_array(l, it, &total, -1);
-    lo_temp_made(l, it, counts);
-  }
-  LLVMValueRef counts_data = counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr), m;
+/* the runs of equal elements of the sorted 1-d values kept once at its
+ * start, in place; their lengths in counts' data where counts is not NULL */
+static LLVMValueRef unique_in_place(Lower *l, const Type *e, LLVMValueRef values, LLVMValueRef total, LLVMValueRef counts) {
+  LLVMValueRef counts_data = counts ? LLVMBuildExtractValue(l->b, counts, 2, "") : LLVMConstNull(l->mod->ptr);
   if (ty_is_fixed_text(e)) {  /* str or bytes items: their size too (sort_text.c) */
     LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->i64, l->mod->ptr};
     LLVMValueRef args[5] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind),
                             const_i64(l, (int64_t)e->size), counts_data};
-    m = lo_call_fn(l, "rt_unique_text", l->mod->i64, p, args, 5);
-  } else {
-    LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
-    LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind), counts_data};
-    m = lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+    return lo_call_fn(l, "rt_unique_text", l->mod->i64, p, args, 5);
   }
-  LLVMValueRef r = np_first_elements(l, ft, values, m);
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[4] = {LLVMBuildExtractValue(l->b, values, 2, ""), total, const_i32(l, (int)e->kind), counts_data};
+  return lo_call_fn(l, "rt_unique", l->mod->i64, p, args, 4);
+}
+
+/* a's elements in C order in a new 1-d array (*total of them), and a's
+ * shape (for the inverse), its ndim_of lengths */
+static LLVMValueRef flat_elements(Lower *l, Node *a, const Type *e, LLVMValueRef *total, LLVMValueRef *shape) {
+  const Type *t = a->ty;
+  if (t->kind != TY_ARRAY) return np_joined_elements(l, &a, 1, e, total);
+  LLVMValueRef v = lo_expr(l, a), step = const_i64(l, (int64_t)e->size);
+  const Type *ct = ty_array(e, t->ndim, 'C', false), *ft = ty_array(e, 1, 'C', false);
+  LLVMValueRef copy = lo_copy_array(l, ct, t, v);
+  *total = const_i64(l, 1);
+  for (int d = 0; d < t->ndim; d++) *total = LLVMBuildMul(l->b, *total, shape[d] = lo_arr_shape(l, v, d), "");
+  lo_done_with(l, a, v);
+  lo_temp_made(l, ct, copy);
+  LLVMValueRef flat = np_owned_view(l, ft, copy, LLVMBuildExtractValue(l->b, copy, 2, ""), total, &step);
+  lo_release_temp(l, ct, copy);
+  lo_temp_made(l, ft, flat);
+  return flat;
+}
+
+/* values, index and inverse of unique with return_index or return_inverse:
+ * the elements sorted stably by their positions (so each run starts at its
+ * first occurrence), their runs kept once; out[] gets the results asked */
+static void unique_with_positions(Lower *l, Node *n, LLVMValueRef *out) {
+  Node *a = n->list.items[0];
+  const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef total, shape[RC_MAX_NDIM], flat = flat_elements(l, a, e, &total, shape);
+  LLVMValueRef order = lo_alloc_array(l, it, &total, -1);
+  lo_temp_made(l, it, order);
+  np_argsort_flat(l, ft, flat, order);
+  LLVMValueRef values = lo_alloc_array(l, ft, &total, -1), counts = lo_alloc_array(l, it, &total, -1);
+  lo_temp_made(l, ft, values);
+  lo_temp_made(l, it, counts);
+  LLVMTypeRef pg[5] = {l->mod->ptr, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  LLVMValueRef gather[5] = {LLVMBuildExtractValue(l->b, values, 2, ""), LLVMBuildExtractValue(l->b, flat, 2, ""),
+                            LLVMBuildExtractValue(l->b, order, 2, ""), total, const_i64(l, (int64_t)e->size)};
+  lo_call_fn(l, "rt_gather", void_type(l), pg, gather, 5);
+  lo_release_temp(l, ft, flat);
+  LLVMValueRef m = unique_in_place(l, e, values, total, counts), index = NULL, inverse = NULL;
+  if (unique_wants(n, UNIQUE_INDEX)) {
+    index = lo_alloc_array(l, it, &m, -1);
+    lo_temp_made(l, it, index);
+  }
+  if (unique_wants(n, UNIQUE_INVERSE)) {
+    int ndim = ndim_of(a->ty);
+    inverse = lo_alloc_array(l, ty_array(TYS(TY_I64), ndim, 'C', false), ndim ? shape : NULL, -1);
+    lo_temp_made(l, ty_array(TYS(TY_I64), ndim, 'C', false), inverse);
+  }
+  LLVMTypeRef pp[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->ptr};
+  LLVMValueRef null = LLVMConstNull(l->mod->ptr);
+  LLVMValueRef pos[5] = {LLVMBuildExtractValue(l->b, order, 2, ""), LLVMBuildExtractValue(l->b, counts, 2, ""), m,
+                         index ? LLVMBuildExtractValue(l->b, index, 2, "") : null,
+                         inverse ? LLVMBuildExtractValue(l->b, inverse, 2, "") : null};
+  lo_call_fn(l, "rt_unique_positions", void_type(l), pp, pos, 5);
+  lo_release_temp(l, it, order);
+  out[0] = np_first_elements(l, ft, values, m);
   lo_release_temp(l, ft, values);
-  if (!counts) return r;
-  lo_temp_made(l, ft, r);
-  LLVMValueRef c = np_first_elements(l, it, counts, m);
-  lo_temp_taken(l, r);
+  out[1 + UNIQUE_INDEX] = index;
+  out[1 + UNIQUE_INVERSE] = inverse;
+  out[1 + UNIQUE_COUNTS] = NULL;
+  if (unique_wants(n, UNIQUE_COUNTS)) {
+    lo_temp_made(l, ft, out[0]);
+    out[1 + UNIQUE_COUNTS] = np_first_elements(l, it, counts, m);
+    lo_temp_taken(l, out[0]);
+  }
   lo_release_temp(l, it, counts);
-  LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), r, 0, "");
-  return LLVMBuildInsertValue(l->b, tuple, c, 1, "");
+  if (index) lo_temp_taken(l, index);
+  if (inverse) lo_temp_taken(l, inverse);
+}
+
+/* values and counts of unique without positions: the elements sorted and
+ * their runs kept once */
+static void unique_values(Lower *l, Node *n, LLVMValueRef *out) {
+  Node *a = n->list.items[0];
+  const Type *e = elem_of(a->ty), *ft = ty_array(e, 1, 'C', false), *it = ty_array(TYS(TY_I64), 1, 'C', false);
+  LLVMValueRef total, counts = NULL, values = np_sorted_elements(l, &a, 1, e, false, &total);
+  if (unique_wants(n, UNIQUE_COUNTS)) {
+    counts = lo_alloc_array(l, it, &total, -1);
+    lo_temp_made(l, it, counts);
+  }
+  LLVMValueRef m = unique_in_place(l, e, values, total, counts);
+  out[0] = np_first_elements(l, ft, values, m);
+  lo_release_temp(l, ft, values);
+  out[1 + UNIQUE_INDEX] = out[1 + UNIQUE_INVERSE] = out[1 + UNIQUE_COUNTS] = NULL;
+  if (!counts) return;
+  lo_temp_made(l, ft, out[0]);
+  out[1 + UNIQUE_COUNTS] = np_first_elements(l, it, counts, m);
+  lo_temp_taken(l, out[0]);
+  lo_release_temp(l, it, counts);
+}
+
+static LLVMValueRef lo_unique(Lower *l, Node *n) {
+  LLVMValueRef out[1 + UNIQUE_EXTRAS];
+  if (unique_wants(n, UNIQUE_INDEX) || unique_wants(n, UNIQUE_INVERSE))
+    unique_with_positions(l, n, out);
+  else
+    unique_values(l, n, out);
+  if (n->ty->kind != TY_TUPLE) return out[0];
+  LLVMValueRef tuple = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0, k = 0; i < 1 + UNIQUE_EXTRAS; i++)
+    if (out[i]) tuple = LLVMBuildInsertValue(l->b, tuple, out[i], (unsigned)k++, "");
+  return tuple;
 }
 
 /* ---------------------------------------------------------------- for the set functions */
@@ -349,7 +450,6 @@ LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type
 
 static const char *const sort_kw[] = {"axis", "kind", NULL};
 static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
-static const char *const unique_kw[] = {"return_counts", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
 #define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE | BF_COMPLEX)
@@ -369,6 +469,6 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
-  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 1, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_unique, lo_unique},
+  {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 4, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_unique, lo_unique},
   BI_END,
 };

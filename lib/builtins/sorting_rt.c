@@ -522,3 +522,20 @@ int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts) {
   default: return unique_f64(data, n, counts);
   }
 }
+
+/* the n size-byte elements of src at positions order, in turn, into dst
+ * (numpy.unique's elements in the order that sorts them) */
+void rt_gather(void *dst, const void *src, const int64_t *order, int64_t n, int64_t size) {
+  for (int64_t i = 0; i < n; i++) memcpy((char *)dst + i * size, (const char *)src + order[i] * size, (size_t)size);
+}
+
+/* numpy.unique's return_index and return_inverse: the m runs of the
+ * elements sorted stably by order (counts[g] elements in run g) mapped
+ * back to positions: index[g] where run g's first element was, inverse[p]
+ * the run of the element at p (either NULL where not asked) */
+void rt_unique_positions(const int64_t *order, const int64_t *counts, int64_t m, int64_t *index, int64_t *inverse) {
+  for (int64_t g = 0, at = 0; g < m; at += counts[g++]) {
+    if (index) index[g] = order[at];
+    for (int64_t i = at; inverse && i < at + counts[g]; i++) inverse[order[i]] = g;
+  }
+}

@@ -277,7 +277,7 @@ LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
 }
 
 /* A homogeneous tuple value v copied into memory as an array of its items (of LLVM type *as_array). */
-static LLVMValueRef tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array) {
+LLVMValueRef lo_tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array) {
   LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
   *as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
   LLVMValueRef mem = lo_alloca(l, *as_array, "tuple");
@@ -302,7 +302,7 @@ static LLVMValueRef item_at(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRe
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), LLVMBuildAdd(l->b, i, n, ""), i, "");
   i = index_in_range(l, t, i);
   LLVMTypeRef as_array;
-  LLVMValueRef mem = tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
+  LLVMValueRef mem = lo_tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
   return LLVMBuildLoad2(l->b, LLVMGetElementType(as_array), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), "");
 }
 
@@ -483,7 +483,7 @@ static LLVMValueRef lo_tuple_setitem(Lower *l, Node *n) {
   LLVMValueRef i = index_in_range(l, t, lo_expr_as(l, n->list.items[1], TYS(TY_I64)));
   LLVMValueRef x = lo_expr_as(l, n->list.items[2], t->fields[0]);
   LLVMTypeRef as_array;
-  LLVMValueRef mem = tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
+  LLVMValueRef mem = lo_tuple_in_memory(l, t, v, &as_array), at[2] = {const_i64(l, 0), i};
   LLVMBuildStore(l->b, x, LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""));
   LLVMValueRef r = LLVMGetUndef(lo_type(l, t));
   for (int k = 0; k < t->nfields; k++) {
