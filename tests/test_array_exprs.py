@@ -130,7 +130,8 @@ def test_int_keeping_math_functions_of_signed_and_uint64_give_numpys_floats(name
     a = np.abs(values(RNG, da, (13,)))
     b = (np.abs(values(RNG, np.uint64, (13,)).astype(np.int64)) % 9).astype(np.uint64)
     check_or_refused(f, a, b, ulps=True)
-    check_or_refused(f, a, np.uint64(3), ulps=True)
+    if not NUMPY1:  # (NumPy 1.x casts by the scalar's value: int8 with uint64(3) stays int8; NEP 50 makes it float64)
+        check_or_refused(f, a, np.uint64(3), ulps=True)
     check_or_refused(f, b, a, ulps=True)
 
 

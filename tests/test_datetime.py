@@ -10,6 +10,8 @@ import pytest
 import ruchey
 from ruchey import njit, TypingError, types
 
+from conftest import NUMPY1
+
 UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"]
 LINEAR = UNITS[2:]
 
@@ -512,6 +514,8 @@ def test_searchsorted_finds_places_in_the_finer_unit_nat_last_as_numpy(make, ua,
             a = np.sort(make(rng, ua, n, nat))
             v = make(rng, uv, 6, 0.3)
             for needles in (v, v[:0], v[0], v.reshape(2, 3), np.concatenate([a, a]).astype(v.dtype)):
+                if NUMPY1 and np.ndim(needles) == 0 and np.isnat(needles) and ua != uv:
+                    continue  # (NumPy 1.x places a NaT scalar of another unit before the last item: NumPy 2 sorts it last)
                 for e, g in zip(searches(a, needles), f(a, needles)):
                     same(e, g)
 
