@@ -638,7 +638,8 @@ def test_select_of_lists_and_tuples_held_in_variables_matches_numpy():
             check(passed, conds, [a, a + 1, a * 2], zero)
             check(passed, conds, (a, a, a), b.astype(dtype))
             check(passed, tuple(conds), [a, a, a], zero)
-            check(passed, [c[..., :1] for c in conds], [a] * 3, np.float64(1.5))  # conditions broadcast
+            if not NUMPY1 or dtype != np.float32:  # (NumPy 1.x casts by the scalar default's value: float32 stays)
+                check(passed, [c[..., :1] for c in conds], [a] * 3, np.float64(1.5))  # conditions broadcast
     x = np.arange(4)
     check(passed, [x > 1] * 100, [x] * 100, 0)
 
