@@ -422,6 +422,31 @@ static bool optional_str_compare(Infer *in, Node *n) {
   return true;
 }
 
+/* a is b where the variable a (or b) holds an Optional (y = 3 if c else
+ * None) and the other side is no Optional variable: False where it holds
+ * None, else the values' test, as Python and Numba answer, rather than the
+ * TypeError of the Optional read as its value. n made
+ * `False if a is None else value(a) is b`. False where n is no such test. */
+static bool optional_is(Infer *in, Node *n) {
+  if (!n->bi || strcmp(n->bi->name, "is") || n->list.len != 2) return false;
+  for (int i = 0; i < 2; i++) {
+    Node *v = n->list.items[i], *other = n->list.items[1 - i];
+    const Type *t = v->kind == N_VAR ? ty_maybe_none(in, v) : NULL;
+    const Type *o = other->kind == N_VAR ? ty_maybe_none(in, other) : NULL;
+    if (!t || t->kind != TY_OPTIONAL || (o && o->kind == TY_OPTIONAL)) continue;
+    Node *inner = arena_alloc(in->f->arena, sizeof(Node)), *value = arena_alloc(in->f->arena, sizeof(Node));
+    *value = *v, *inner = *n;
+    inner->list.items = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+    inner->list.items[i] = copied_node(in, v, N_UNWRAP, value);
+    inner->list.items[1 - i] = other;
+    Node *none = copied_node(in, v, N_IS_NONE, v), *answer = copied_node(in, n, N_BOOL, NULL);
+    answer->ival = 0;
+    *n = (Node){.kind = N_IFEXP, .line = n->line, .col = n->col, .cond = none, .lhs = answer, .rhs = inner};
+    return true;
+  }
+  return false;
+}
+
 /* a.dtype == numpy.float64 (or another dtype): whether they are one dtype,
  * known when the function compiles */
 static bool ty_dtype_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
@@ -833,6 +858,7 @@ static bool drop_trailing_none(Infer *in, Node *n, int first) {
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
   const Type *args[64];
+  if (optional_is(in, n)) return ty_expr(in, n);
   if (n->bi && !spread_builtin_args(in, n)) return NULL;
   if (n->list.len > 64) return ty_error(in, n, "too many arguments");
   int first = 0;  /* a method's receiver is typed first: its type finds the row */

@@ -83,3 +83,16 @@ def test_numbers_of_one_type_compare_by_value_in_code_written_for_numba():
     for kind in NUMBERS + [[True, False]]:
         for a, b in itertools.product(kind, repeat=2):
             assert same(a, b) == (a == b, a != b), (a, b)  # Numba's answer: ==
+
+
+@njit
+def optional_identities(flag, v):
+    y = v if flag else None
+    return y is False, False is y, y is not True, y is None, y is not None
+
+
+def test_an_optional_variable_is_a_value_of_another_type_or_none_as_python():
+    """y = v if c else None: y is False is false whether y holds None or v
+    (not the TypeError of None read as v's value)."""
+    for flag, v in itertools.product([True, False], [0, 7, -2.5, 1.0]):
+        assert optional_identities(flag, v) == optional_identities.py_func(flag, v), (flag, v)
