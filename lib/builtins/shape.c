@@ -448,6 +448,11 @@ static int transpose_run_time_axes(Infer *in, Node *n, Node *axes) {
   return ints ? count : -1;
 }
 
+/* The type of a view by axes known only at run time: an 'A' array (the permutation is not known), as Numba's. */
+static const Type *permuted_at_run_time_type(const Type *t) {
+  return ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+}
+
 static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
@@ -455,7 +460,7 @@ static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
   if (axes && !axes_written(axes)) {  /* known only at run time, as Numba takes them: an 'A' view */
     int count = transpose_run_time_axes(in, n, axes);
     if (count >= 0 && count != t->ndim) return ty_error(in, axes, "%s(): axes don't match array", n->bi->name);
-    return count < 0 ? NULL : ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+    return count < 0 ? NULL : permuted_at_run_time_type(t);
   }
   if (!t || transpose_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
@@ -471,6 +476,15 @@ static LLVMValueRef permuted(Lower *l, const Type *rt, const Type *t, LLVMValueR
   return np_owned_view(l, rt, a, data_of(l, a), shape, strides);
 }
 
+/* a viewed with its axes permuted by perm known only at run time (each in
+ * range): transpose's and moveaxis's, of their axes given as variables. */
+static LLVMValueRef permuted_at_run_time(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, const LLVMValueRef *perm) {
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
+  return np_owned_view(l, rt, a, data_of(l, a), shape, strides);
+}
+
 /* n's array argument viewed with its axes permuted by perm. */
 static LLVMValueRef lo_permuted_arg(Lower *l, Node *n, const int *perm) {
   Node *arg = n->list.items[0];
@@ -482,16 +496,14 @@ static LLVMValueRef lo_permuted_arg(Lower *l, Node *n, const int *perm) {
 /* a view of a by axes known at run time (ndim of them): each in range,
  * none repeated, as NumPy's transpose checks them */
 static LLVMValueRef lo_permuted_at_run_time(Lower *l, Node *n, const Type *t, LLVMValueRef a, Node *axes) {
-  LLVMValueRef perm[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  LLVMValueRef perm[RC_MAX_NDIM];
   if (axes->kind == N_TUPLE)
     for (int d = 0; d < t->ndim; d++) perm[d] = lo_expr_as(l, axes->list.items[d], TYS(TY_I64));
   else
     lo_shape_arg(l, axes, perm);
   for (int d = 0; d < t->ndim; d++) perm[d] = np_axis_value(l, perm[d], t->ndim);
   lo_raise_if(l, repeated_axis(l, perm, t->ndim), RT_ERR_VALUE, "repeated axis in transpose");
-  shape_of(l, t, a, s, st);
-  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
-  return np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  return permuted_at_run_time(l, n->ty, t, a, perm);
 }
 
 static LLVMValueRef lo_transpose(Lower *l, Node *n) {
@@ -579,7 +591,7 @@ static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
     if (count < 0 || run_time_axes(in, n, 2) < 0) return NULL;
     if (count != run_time_axes(in, n, 2))
       return ty_error(in, n, "%s(): `source` and `destination` arguments must have the same number of elements", n->bi->name);
-    return ty_array(t->elem, t->ndim, t->ndim > 1 ? 'A' : t->layout, t->readonly);
+    return permuted_at_run_time_type(t);
   }
   if (!t || moved_axes(in, n, t->ndim, perm) < 0) return NULL;
   return ty_array(t->elem, t->ndim, permuted_layout(t, perm), t->readonly);
@@ -629,10 +641,7 @@ static LLVMValueRef lo_moved_at_run_time(Lower *l, Node *n) {
   } else {
     moved_perm(l, t->ndim, count, src, dst, perm);
   }
-  LLVMValueRef s[RC_MAX_NDIM], st[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
-  shape_of(l, t, a, s, st);
-  for (int d = 0; d < t->ndim; d++) shape[d] = item_at(l, s, t->ndim, perm[d]), strides[d] = item_at(l, st, t->ndim, perm[d]);
-  LLVMValueRef r = np_owned_view(l, n->ty, a, data_of(l, a), shape, strides);
+  LLVMValueRef r = permuted_at_run_time(l, n->ty, t, a, perm);
   lo_done_with(l, arg, a);
   return r;
 }
