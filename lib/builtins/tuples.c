@@ -548,12 +548,9 @@ static Node *node_at(Infer *in, NodeKind k, const Node *at) {
 
 /* t[i] of the tuple the variable seq holds (a copy of the N_VAR each time). */
 static Node *spread_item(Infer *in, const Node *seq, int i) {
-  Node *x = node_at(in, N_INDEX, seq), *v = node_at(in, N_VAR, seq), *k = node_at(in, N_INT, seq);
+  Node *v = node_at(in, N_VAR, seq);
   *v = *seq;
-  k->ival = i;
-  x->lhs = v;
-  x->rhs = k;
-  return x;
+  return ty_tuple_item(in, v, i);
 }
 
 /* The tuple a zip(*t) walks (t held in a variable): its sequences; an
