@@ -160,6 +160,7 @@ void ty_record_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused records unless the row takes them */
 /* builtins/datetime.c: datetime64 and timedelta64 operators, refused unless the row takes them */
 const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);
+const Type *ty_time_int(Infer *in, Node *n, const Type *t);  /* int() of a datetime: [ns] alone */
 bool ty_time_compare(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_time_unify(const Type *a, const Type *b);
 bool ty_time_store(Infer *in, Node *at, const Type *value, const Type *elem);

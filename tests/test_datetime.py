@@ -158,6 +158,31 @@ def test_frozen_globals():
     same(shifted(), njit(shifted)())
 
 
+@njit
+def as_int(x):
+    return int(x)
+
+
+def test_int_of_nanosecond_datetimes_is_their_count():
+    rng = np.random.default_rng(41)
+    values = np.concatenate([dates(rng, "ns", 50, nat=0), deltas(rng, "ns", 50, nat=0).astype("M8[ns]")])
+    for v in list(values) + list(deltas(rng, "ns", 50, nat=0)):
+        assert as_int(v) == as_int.py_func(v)
+    for nat in (np.datetime64("NaT", "ns"), np.timedelta64("NaT", "ns")):
+        with pytest.raises(TypeError):
+            as_int.py_func(nat)
+        with pytest.raises(TypeError, match="NaT"):
+            as_int(nat)
+
+
+@pytest.mark.parametrize("value", [np.datetime64("2014", "Y"), np.timedelta64(3, "D"), np.datetime64(3, "us")])
+def test_int_of_other_units_is_refused(value):
+    with pytest.raises(TypeError):
+        as_int.py_func(value)
+    with pytest.raises(TypingError, match=r"only datetime64\[ns\] and timedelta64\[ns\]"):
+        as_int(value)
+
+
 # ---------------------------------------------------------------- operators
 
 

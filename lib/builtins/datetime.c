@@ -308,7 +308,7 @@ const Builtin bi_datetime[] = {
 /* ---------------------------------------------------------------- which builtins take them */
 
 static const char *const takes_time[] = {
-  "len", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
+  "len", "int", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
   "numpy.copy", "array.copy", "numpy.where",
   /* the operators' ufuncs, typed and computed as the operators (units, NaT), and their out= */
   "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
@@ -339,6 +339,21 @@ static const char *const takes_time[] = {
   /* sorted (NaT last), NaTs as one value, as NumPy's (sorting.c) */
   "numpy.unique", NULL,
 };
+
+/* int(x) of a datetime64[ns] or timedelta64[ns]: its count, as NumPy's
+ * scalar gives (other units convert to Python's datetime objects, which
+ * int() refuses; Numba types only [ns]); int() of NaT is Python's
+ * TypeError. */
+const Type *ty_time_int(Infer *in, Node *n, const Type *t) {
+  if (t->unit == TU_ns) return TYS(TY_I64);
+  return ty_error(in, n, "int() of %s64[%s]: only datetime64[ns] and timedelta64[ns] convert to int",
+                  t->kind == TY_DATETIME ? "datetime" : "timedelta", ty_unit_name(t->unit));
+}
+
+LLVMValueRef lo_time_int(Lower *l, LLVMValueRef v) {
+  lo_raise_if(l, is_nat(l, v), RT_ERR_TYPE, "int() argument must be a real number, not NaT");
+  return v;
+}
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
 static const char *const takes_delta[] = {"print", "numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};

@@ -230,6 +230,7 @@ static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
   const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
   if (a && a->kind == TY_STR) return TYS(TY_I64);
+  if (a && ty_is_time(a)) return ty_time_int(in, n, a);
   return a && ty_need_scalar(in, n, a, "int()") ? TYS(TY_I64) : NULL;
 }
 
@@ -237,6 +238,7 @@ static LLVMValueRef lo_int(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (x->ty->kind == TY_STR) return lo_str_to_number(l, n);
   if (ty_is_float(x->ty)) return lo_float_to_int(l, x->ty, lo_expr(l, x));
+  if (ty_is_time(x->ty)) return lo_time_int(l, lo_expr(l, x));
   return lo_expr_as(l, x, n->ty);
 }
 
