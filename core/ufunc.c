@@ -37,23 +37,20 @@ static bool casts_safely(const Type *from, const Type *to) {
   return ty_is_scalar(from) && PyArray_CanCastSafely(disp_kind_type_num(from->kind), disp_kind_type_num(to->kind));
 }
 
-static bool casts_exactly(const Type *from, const Type *to) { return from == to; }
-
-/* The first loop each argument goes to by `casts`, or -1. */
-static int find_loop(Dispatcher *disp, const Type *const *args, int n, bool (*casts)(const Type *, const Type *)) {
+/* The first loop each argument casts to safely, or -1. */
+static int find_loop(Dispatcher *disp, const Type *const *args, int n) {
   for (int k = 0; k < disp->nufunc_loops; k++) {
     int i = 0;
-    while (i < n && casts(args[i], disp->ufunc_loops[k][i])) i++;
+    while (i < n && casts_safely(args[i], disp->ufunc_loops[k][i])) i++;
     if (i == n) return k;
   }
   return -1;
 }
 
-/* NumPy takes a loop of the very dtypes first, else the first the inputs
- * cast to safely. */
+/* The loop compiled code runs: as a call from Python (the ufunc's linear
+ * search, Numba's rule), the first the inputs cast to safely. */
 bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, const Type **ret, Diag *diag) {
-  int k = find_loop(disp, args, n, casts_exactly);
-  if (k < 0) k = find_loop(disp, args, n, casts_safely);
+  int k = find_loop(disp, args, n);
   *ret = NULL;
   if (k >= 0) {
     memcpy(out, disp->ufunc_loops[k], sizeof(Type *) * (size_t)n);
@@ -284,13 +281,22 @@ PyObject *ufunc_make(PyObject *module, PyObject *a) {
   int kind = identity == Py_None ? PyUFunc_None : PyUFunc_IdentityValue;
   if (PyUnicode_Check(identity) && !PyUnicode_CompareWithASCIIString(identity, "reorderable"))
     kind = PyUFunc_ReorderableNone;
-  PyObject *u = PyUFunc_FromFuncAndDataAndSignatureAndIdentity(
-      t->funcs, t->data, t->types, (int)PyList_GET_SIZE(loops), nin, 1, kind, t->name, t->doc, 0, NULL,
-      kind == PyUFunc_IdentityValue ? identity : NULL);
+  PyObject *u = PyUFunc_FromFuncAndDataAndSignatureAndIdentity(NULL, NULL, NULL, 0, nin, 1, kind, t->name, t->doc, 0,
+                                                                 NULL, kind == PyUFunc_IdentityValue ? identity : NULL);
   if (!u) {
     Py_DECREF(capsule);
     return NULL;
   }
+  /* The loops join after the ufunc is made, as Numba's DUFunc adds them:
+   * NumPy takes an exact match among the loops a ufunc is made with first,
+   * while it finds loops given later by its linear search, the first that
+   * takes the operands safely, which is Numba's rule (float64(float64)
+   * listed before float32(float32) takes float32 operands too). */
+  PyUFuncObject *made = (PyUFuncObject *)u;
+  made->functions = t->funcs;
+  made->data = t->data;
+  made->types = t->types;
+  made->ntypes = (int)PyList_GET_SIZE(loops);
   ((PyUFuncObject *)u)->obj = capsule;  /* released with the ufunc */
   if (!scalar_functions && !(scalar_functions = PyDict_New())) Py_CLEAR(u);
   if (u && PyDict_SetItem(scalar_functions, u, disp) < 0) Py_CLEAR(u);

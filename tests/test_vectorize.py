@@ -14,6 +14,7 @@ from ruchey import njit, vectorize
 from conftest import AS_NUMBA, make_rng, math_domain_error
 
 SIGS = ["float64(float64, float64)", "float32(float32, float32)", "int64(int64, int64)"]
+NARROW_FIRST = ["int64(int64, int64)", "float32(float32, float32)", "float64(float64, float64)"]
 
 
 def axpb(a, b):
@@ -65,17 +66,46 @@ def test_vectorize_of_a_compiled_function_is_of_its_python_one():
     np.testing.assert_array_equal(eager(x, 2.5), lazy(x, 2.5))
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def first_safe_loop(sigs, *dtypes):
+    """The dtype of the first signature every input casts to safely: the
+    loop Numba's ufuncs take, in the order the signatures are listed."""
+    for sig in sigs:
+        ret, args = sig.rstrip(")").split("(")
+        if all(np.can_cast(d, np.dtype(a.strip())) for d, a in zip(dtypes, args.split(","))):
+            return np.dtype(ret)
+
+
+@pytest.mark.parametrize("sigs", [SIGS, NARROW_FIRST], ids=["wide-first", "narrow-first"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8])
 @pytest.mark.parametrize("func", [axpb, clipped])
-def test_eager_matches_python_on_every_layout(func, dtype):
-    f = vectorize(SIGS)(func)
+def test_eager_matches_python_on_every_layout(func, dtype, sigs):
+    f = vectorize(sigs)(func)
+    loop = first_safe_loop(sigs, np.dtype(dtype), np.dtype(dtype))
     rng = make_rng(1)
     for a in layouts(rng, dtype):
         b = (rng.standard_normal(a.shape) * 50).astype(dtype)
         got = f(a, b)
-        assert got.dtype == np.dtype(dtype) and got.shape == a.shape
-        expected = reference(func, a, b, otypes=[dtype])
-        np.testing.assert_allclose(got, expected, rtol=1e-6 if dtype == np.float32 else 1e-12)
+        assert got.dtype == loop and got.shape == a.shape
+        expected = reference(func, a.astype(loop), b.astype(loop), otypes=[loop])
+        np.testing.assert_allclose(got, expected, rtol=1e-6 if loop == np.float32 else 1e-12)
+
+
+def test_the_first_loop_taking_the_operands_safely_is_taken_as_numbas():
+    """Numba's rule, not an exact match first: float64(float64) listed
+    before float32(float32) computes float32 operands in float64, from
+    Python and from compiled code alike."""
+    wide = vectorize(["float64(float64)", "float32(float32)"])(lambda v: v / 3)
+    narrow = vectorize(["float32(float32)", "float64(float64)"])(lambda v: v / 3)
+
+    @njit
+    def on(x):
+        return wide(x), narrow(x), wide(x[0]), narrow(x[0])
+    x = np.arange(1, 6, dtype=np.float32)
+    for got in (on(x), (wide(x), narrow(x), wide(x[0]), narrow(x[0]))):
+        assert got[0].dtype == np.float64 and got[1].dtype == np.float32
+        np.testing.assert_array_equal(got[0], x.astype(np.float64) / 3)
+        np.testing.assert_array_equal(got[1], x / np.float32(3))
+        assert got[2] == np.float64(x[0]) / 3 and got[3] == x[0] / np.float32(3)  # (1/3 in each width)
 
 
 def test_broadcasting_out_and_where():
@@ -96,7 +126,9 @@ def test_scalars_give_scalars():
     f = vectorize(SIGS)(axpb)
     r = f(2.0, 3.5)
     assert isinstance(r, np.float64) and r == axpb(2.0, 3.5)
-    r = f(np.float32(1.5), np.float32(2))
+    r = f(np.float32(1.5), np.float32(2))  # the first loop taking them safely: float64, as Numba's
+    assert isinstance(r, np.float64) and r == 5.0
+    r = vectorize(NARROW_FIRST)(axpb)(np.float32(1.5), np.float32(2))
     assert isinstance(r, np.float32) and r == np.float32(5.0)
     assert f(3, 4) == 10  # NumPy takes the first loop the ints cast to safely: float64
 

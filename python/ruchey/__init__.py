@@ -13,6 +13,9 @@ from ruchey.decorators import jit, literal_unroll, literally, njit, pndindex, pr
 from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.types import deferred_type, none, optional  # as numba.none, numba.optional and numba.deferred_type
+# Numba's short and C names of the scalar types (from numba import f8, i4, intc)
+from ruchey.types import (b1, byte, c8, c16, char, f4, f8, i1, i2, i4, i8, int_, intc, long_, longlong, short, size_t,
+                          ssize_t, u1, u2, u4, u8, uchar, uint, uintc, ulong, ulonglong, ushort)
 from ruchey.ufunc import DUFunc, guvectorize, vectorize
 from ruchey.ccallback import carray, cfunc, farray
 from ruchey import typed
