@@ -413,3 +413,16 @@ def test_typeof_a_readonly_array_is_readonly_and_its_signature_takes_it(make):
     assert t.readonly and t == ruchey.typeof(a) and t != ruchey.typeof(a.copy())
     f = njit((t,))(lambda x: x.shape[0] + x.ndim)
     assert f(a) == f.py_func(a) and len(f.signatures) == 1
+
+
+def test_numbas_short_and_c_names_of_scalar_types_are_top_level():
+    from ruchey import c16, f4, f8, i1, i4, i8, int_, intc, long_, u1, u8, uint, uintc
+    assert (f8, f4, i8, i4, i1, u8, u1, c16) == (ruchey.float64, ruchey.float32, ruchey.int64, ruchey.int32,
+                                                 ruchey.int8, ruchey.uint64, ruchey.uint8, ruchey.complex128)
+    assert (int_, intc, long_, uint, uintc) == (ruchey.int64, ruchey.int32, ruchey.int64, ruchey.uint64, ruchey.uint32)
+
+    @njit(f8(f8[:], i4))
+    def scaled(a, k):
+        return a.sum() * k
+    x = np.linspace(-1.0, 4.0, 7)
+    assert scaled(x, 3) == scaled.py_func(x, 3)
