@@ -183,6 +183,58 @@ def test_int_of_other_units_is_refused(value):
         as_int(value)
 
 
+@njit
+def time_sums(a):
+    return np.sum(a), a.sum(), np.mean(a), a.mean(), np.median(a), np.any(a), np.all(a)
+
+
+@njit
+def time_sums_along(a, k):
+    return np.sum(a, axis=k), a.mean(axis=k), np.cumsum(a, axis=k)
+
+
+@njit
+def time_cumsum(a):
+    return np.cumsum(a), a.cumsum()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 37, 4000])
+@pytest.mark.parametrize("nat", [0, 0.05, 1])
+def test_timedelta_sums_means_and_medians_are_numpys(n, nat):
+    """NaT where a NaT is summed (NumPy's add), means truncated as NumPy's
+    timedelta / int, NaT for none; the median NaT where a NaT is among them."""
+    rng = np.random.default_rng(n)
+    for unit in ("s", "D", "ns"):
+        a = deltas(rng, unit, n, nat)
+        for got, expected in zip(time_sums(a), numpy_result(time_sums.py_func, a)):
+            same(expected, got)
+        for got, expected in zip(time_cumsum(a), time_cumsum.py_func(a)):
+            same(expected, got)
+
+
+def test_timedelta_sums_along_an_axis_are_numpys():
+    rng = np.random.default_rng(7)
+    a = deltas(rng, "ms", 6 * 35, 0.05).reshape(6, 35)
+    for x in (a, np.asfortranarray(a), a[::2, ::-3], a[:0]):
+        for k in (0, 1):
+            for got, expected in zip(time_sums_along(x, k), numpy_result(time_sums_along.py_func, x, k)):
+                same(expected, got)
+
+
+def test_datetime_sums_are_refused_as_numpy_refuses_them():
+    d = dates(np.random.default_rng(3), "D", 5)
+    for f in (lambda a: a.sum(), lambda a: np.mean(a), lambda a: np.median(a), lambda a: np.cumsum(a),
+              lambda a: np.cumprod(a.view("m8[D]"))):
+        with pytest.raises(TypeError):  # NumPy's UFuncTypeError
+            f(d)
+        with pytest.raises(TypingError):
+            njit(f)(d)
+    one = njit(lambda v: (np.sum(v), np.mean(v), np.median(v), np.any(v), np.all(v)))
+    for v in (np.timedelta64(5, "D"), np.timedelta64(-3, "s"), np.timedelta64("NaT", "ms"), np.timedelta64(0, "h")):
+        for got, expected in zip(one(v), numpy_result(one.py_func, v)):
+            same(expected, got)
+
+
 # ---------------------------------------------------------------- operators
 
 
@@ -676,9 +728,9 @@ def test_mixing_with_plain_numbers_is_refused_as_numba():
 
 def test_builtins_not_made_for_datetimes_refuse_them():
     with pytest.raises(TypingError, match="does not support timedelta64"):
-        njit(lambda a: a.sum())(np.zeros(3, "m8[D]"))
+        njit(lambda a: a.prod())(np.zeros(3, "m8[D]"))
     with pytest.raises(TypingError, match="does not support datetime64"):
-        njit(lambda a: np.cumsum(a))(np.zeros(3, "M8[D]"))
+        njit(lambda a: np.std(a))(np.zeros(3, "M8[D]"))
     with pytest.raises(TypingError, match="does not support datetime64"):
         njit(lambda a: np.abs(a))(np.zeros(3, "M8[D]"))
     with pytest.raises(TypingError, match="bad operand type"):

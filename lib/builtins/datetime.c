@@ -314,6 +314,9 @@ static const char *const takes_time[] = {
   "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
   "numpy.remainder", "numpy.mod", "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal",
   "numpy.greater", "numpy.greater_equal", "numpy.ufunc.out",
+  /* a NaT summed makes NaT; the truth of NaT is true (reduce.c) */
+  "numpy.sum", "array.sum", "numpy.mean", "array.mean", "numpy.any", "array.any", "numpy.all", "array.all",
+  "numpy.cumsum", "array.cumsum", "numpy.median",  /* (statistics.c) */
   /* NaT their NaN (math.c) */
   "numpy.isnan", "numpy.isinf", "numpy.isfinite",
   /* NaT found first, as NumPy's (reduce.c) */

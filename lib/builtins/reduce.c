@@ -80,7 +80,7 @@ static const Type *result_dtype(Rule rule, const Type *e, const Type *dtype) {
   case RULE_SUM:
     if (e->kind == TY_BOOL || (ty_is_signed(e) && e->bits < 64)) return TYS(TY_I64);
     return ty_is_unsigned(e) ? TYS(TY_U64) : e;
-  case RULE_MEAN: return ty_is_float(e) ? e : TYS(TY_F64);
+  case RULE_MEAN: return ty_is_float(e) || ty_is_time(e) ? e : TYS(TY_F64);
   case RULE_INDEX: return TYS(TY_I64);
   case RULE_BOOL: return TYS(TY_BOOL);
   default: return e;
@@ -123,6 +123,16 @@ static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int n
   return true;
 }
 
+/* sum and mean of timedeltas: NaT where a NaT is summed, the mean's
+ * division truncated as NumPy's (its timedelta / int); datetimes do not
+ * add, as NumPy's add refuses them. */
+static bool sums_time(Infer *in, Node *n, const Type *e, const Type *dtype) {
+  if (e->kind == TY_DATETIME)
+    return ty_error(in, n, "%s(): datetime64 values do not add (NumPy's add refuses two datetimes)", n->bi->name) != NULL;
+  if (dtype) return ty_error(in, n, "%s(): dtype= is not supported for timedelta64 values", n->bi->name) != NULL;
+  return true;
+}
+
 /* sum, mean, min, argmax ... (a, axis=None, dtype=None, ddof=0): a number,
  * or with an integer axis an array of one dimension less (of a tuple of
  * axes, that many less). */
@@ -140,6 +150,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
     return NULL;
   const Type *e = elem_of(a->ty);
   if (r->kind == K_MINMAX && e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
+  if (ty_is_time(e) && r->kind == K_SUM && !sums_time(in, n, e, dtype)) return NULL;
   const Type *res = result_dtype(r->rule, e, dtype);
   int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
   return axis && ndim_of(a->ty) > gone ? ty_array(res, a->ty->ndim - gone, 'C', false) : res;
@@ -204,6 +215,7 @@ LLVMValueRef rd_equal(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
 
 LLVMValueRef rd_is_nan(Lower *l, const Type *t, LLVMValueRef v) {
   if (ty_is_float(t)) return LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
+  if (ty_is_time(t)) return LLVMBuildICmp(l->b, LLVMIntEQ, v, splat(l, const_i64(l, INT64_MIN), width(v)), "");  /* NaT */
   if (ty_is_complex(t))  /* a NaN part (NumPy's isnan of complex); a complex number, not lanes */
     return LLVMBuildFCmp(l->b, LLVMRealUNO, lo_complex_real(l, v), lo_complex_imag(l, v), "");
   return LLVMConstNull(lanes_of(l, TYS(TY_BOOL), width(v)));
@@ -361,6 +373,7 @@ static LLVMValueRef src_load(Lower *l, const Src *s, LLVMValueRef i, int w) {
 
 static bool is_arg(Kind k) { return k >= K_ARGMIN && k <= K_NANARGMAX; }
 static bool flags_nan(const Pass *p) {
+  if (ty_is_time(p->acc)) return p->kind == K_SUM;  /* a NaT summed makes NaT */
   return ty_is_float(p->acc) && (p->kind == K_MIN || p->kind == K_MAX || p->kind == K_MINMAX);
 }
 static bool pairwise_sum(const Pass *p) { return p->kind == K_SUM && ty_is_float(p->acc); }
@@ -423,7 +436,7 @@ State rd_identity(Lower *l, const Pass *p, int w) {
   if (s.i) s.i = splat(l, s.i, w);
   if (is_arg(p->kind)) s.i = splat(l, const_i64(l, 0), w);
   LLVMTypeRef mask = LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits);
-  if (ty_is_float(t)) s.nan = LLVMConstNull(w == 1 ? mask : LLVMVectorType(mask, (unsigned)w));
+  if (ty_is_float(t) || flags_nan(p)) s.nan = LLVMConstNull(w == 1 ? mask : LLVMVectorType(mask, (unsigned)w));
   return s;
 }
 
@@ -514,10 +527,11 @@ static LLVMValueRef nan_seen(Lower *l, State s) {
   return LLVMBuildICmp(l->b, LLVMIntNE, s.nan, LLVMConstNull(LLVMTypeOf(s.nan)), "");
 }
 
-/* A NaN seen by float min/max makes the result NaN. */
+/* A NaN seen by float min/max makes the result NaN, a NaT summed NaT. */
 static State resolve(Lower *l, const Pass *p, State s) {
   if (!flags_nan(p)) return s;
-  LLVMValueRef nan = splat(l, lo_fconst(l, p->acc, NAN), width(s.v)), seen = nan_seen(l, s);
+  LLVMValueRef none = ty_is_time(p->acc) ? const_i64(l, INT64_MIN) : lo_fconst(l, p->acc, NAN);
+  LLVMValueRef nan = splat(l, none, width(s.v)), seen = nan_seen(l, s);
   s.v = rd_select(l, seen, nan, s.v);
   if (p->kind == K_MINMAX) s.i = rd_select(l, seen, nan, s.i);
   return s;
@@ -845,8 +859,20 @@ static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   return r.i;
 }
 
+/* A timedelta mean: the sum over the count, truncated as NumPy's
+ * timedelta / int; NaT for a NaT summed and for no elements. */
+static LLVMValueRef time_mean(Lower *l, LLVMValueRef total, LLVMValueRef n) {
+  int w = width(total);
+  LLVMValueRef count = splat(l, n, w), nat = splat(l, const_i64(l, INT64_MIN), w);
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, count, LLVMConstNull(LLVMTypeOf(count)), "");
+  LLVMValueRef safe = rd_select(l, none, splat(l, const_i64(l, 1), w), count);  /* (no division by zero to trap) */
+  LLVMValueRef q = LLVMBuildSDiv(l->b, total, safe, "");
+  return rd_select(l, rd_or(l, none, LLVMBuildICmp(l->b, LLVMIntEQ, total, nat, "")), nat, q);
+}
+
 static LLVMValueRef fin_mean(Lower *l, const Call *c, Src *s) {
   Pass p = {K_SUM, P_NONE, s->elem, half_acc(K_SUM, c->res)};
+  if (ty_is_time(c->res)) return time_mean(l, run_pass(l, &p, s).v, s->n);
   return cast_lanes(l, rd_divide(l, p.acc, run_pass(l, &p, s).v, count_of(l, s)), p.acc, c->res);
 }
 

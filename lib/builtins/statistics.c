@@ -36,6 +36,10 @@ static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
   if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype))
     return NULL;
+  const Type *e = elem_of(a->ty);
+  if (ty_is_time(e) && (e->kind == TY_DATETIME || n->bi->ival != CUM_SUM || dtype))  /* NumPy's add of timedeltas alone */
+    return ty_error(in, n, "%s() of %s values is not supported%s", n->bi->name, e->name,
+                    e->kind == TY_TIMEDELTA && !dtype ? ": cumsum is (a NaT makes the rest NaT)" : "");
   if (dtype && ty_is_complex(elem_of(a->ty)) != ty_is_complex(dtype))
     return ty_error(in, n, "%s(): dtype=%s of %s elements is not supported", n->bi->name, dtype->name, elem_of(a->ty)->name);
   return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, 'C', false);
@@ -66,10 +70,13 @@ static LLVMValueRef elements_count(Lower *l, Elements *e, int ndim) {
   return n;
 }
 
-/* The running sum or product: the first element as it is, then op(previous, x). */
+/* The running sum or product: the first element as it is, then op(previous, x)
+ * (of timedeltas NaT from a NaT on, as NumPy adds them). */
 static LLVMValueRef running(Lower *l, int op, const Type *t, LLVMValueRef first, LLVMValueRef prev, LLVMValueRef x) {
   x = operand_of(l, op, t, x);
-  return rd_select(l, first, x, adds(op) ? rd_add(l, t, prev, x) : rd_mul(l, t, prev, x));
+  LLVMValueRef next = adds(op) ? rd_add(l, t, prev, x) : rd_mul(l, t, prev, x);
+  if (ty_is_time(t)) next = rd_select(l, rd_or(l, rd_is_nan(l, t, prev), rd_is_nan(l, t, x)), const_i64(l, INT64_MIN), next);
+  return rd_select(l, first, x, next);
 }
 
 typedef struct Running {
@@ -452,6 +459,8 @@ static const Type *ty_quantile(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *q = bi_arg(n, 1, "q");
   if (!lists_as_arrays(in, a, q) || !bi_need_values(in, n, a)) return NULL;
   const Type *e = elem_of(a->ty);
+  if (quantile_kind(n) == Q_MEDIAN && e->kind == TY_DATETIME)
+    return ty_error(in, n, "%s(): datetime64 values do not add (NumPy's median adds the middle two)", n->bi->name);
   if (quantile_kind(n) == Q_MEDIAN) return ty_is_complex(e) ? e : rd_mean_dtype(e);
   if (e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (!q) return ty_error(in, n, "%s() missing argument 'q'", n->bi->name);
@@ -514,6 +523,11 @@ static LLVMValueRef kth(Lower *l, const Type *t, LLVMValueRef data, LLVMValueRef
   return lo_load_scalar(l, t, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, t), data, &k, 1, ""));
 }
 
+/* The mean of two timedeltas (no NaT), NumPy's: their sum halved, truncated. */
+static LLVMValueRef time_halved(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, a, b, ""), const_i64(l, 2), "");
+}
+
 /* NumPy's median: the mean of the middle one or two. */
 static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueRef data, LLVMValueRef n) {
   LLVMValueRef half = LLVMBuildLShr(l->b, n, const_i64(l, 1), ""), hi = kth(l, e, data, n, half);
@@ -521,12 +535,15 @@ static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueR
   LLVMBasicBlockRef one = new_block(l, "median.odd"), two = new_block(l, "median.even"), done = new_block(l, "median");
   LLVMBuildCondBr(l->b, LLVMBuildTrunc(l->b, n, l->mod->i1, ""), one, two);
   position(l, one);
-  LLVMBuildStore(l->b, rd_divide(l, r, rd_add(l, r, zero, lo_convert(l, hi, e, r)), lo_fconst(l, TYS(TY_F64), 1)), out);
+  LLVMValueRef middle = ty_is_time(e) ? hi : rd_divide(l, r, rd_add(l, r, zero, lo_convert(l, hi, e, r)), lo_fconst(l, TYS(TY_F64), 1));
+  LLVMBuildStore(l->b, middle, out);
   LLVMBuildBr(l->b, done);
   position(l, two);
   LLVMValueRef lo = kth(l, e, data, half, LLVMBuildSub(l->b, half, const_i64(l, 1), ""));
-  LLVMValueRef total = rd_add(l, r, rd_add(l, r, zero, lo_convert(l, lo, e, r)), lo_convert(l, hi, e, r));
-  LLVMBuildStore(l->b, rd_divide(l, r, total, lo_fconst(l, TYS(TY_F64), 2)), out);
+  LLVMValueRef mean = ty_is_time(e) ? time_halved(l, lo, hi)
+                     : rd_divide(l, r, rd_add(l, r, rd_add(l, r, zero, lo_convert(l, lo, e, r)), lo_convert(l, hi, e, r)),
+                                 lo_fconst(l, TYS(TY_F64), 2));
+  LLVMBuildStore(l->b, mean, out);
   LLVMBuildBr(l->b, done);
   position(l, done);
   return rd_load(l, out);
@@ -576,7 +593,8 @@ static LLVMValueRef quantile_of(Lower *l, const Type *e, const Type *lt, LLVMVal
 typedef LLVMValueRef (*Quantile)(Lower *l, void *arg);
 
 static LLVMValueRef unless_nan(Lower *l, LLVMValueRef nan, const Type *t, Quantile f, void *arg) {
-  LLVMValueRef out = rd_var(l, ty_is_float(t) ? lo_fconst(l, t, NAN) : LLVMConstNull(lo_type(l, t)), "quantile.result");
+  LLVMValueRef none = ty_is_float(t) ? lo_fconst(l, t, NAN) : ty_is_time(t) ? const_i64(l, INT64_MIN) : LLVMConstNull(lo_type(l, t));
+  LLVMValueRef out = rd_var(l, none, "quantile.result");
   LLVMBasicBlockRef compute = new_block(l, "quantile.compute"), done = new_block(l, "quantile.done");
   LLVMBuildCondBr(l->b, nan, done, compute);
   position(l, compute);

@@ -45,7 +45,7 @@ void rt_partition(void *data, int64_t n, int64_t k, int32_t kind) {
   case TY_I8: partition_i8(data, n, k); break;
   case TY_I16: partition_i16(data, n, k); break;
   case TY_I32: partition_i32(data, n, k); break;
-  case TY_I64: partition_i64(data, n, k); break;
+  case TY_I64: case TY_TIMEDELTA: partition_i64(data, n, k); break;
   case TY_BOOL: case TY_U8: partition_u8(data, n, k); break;
   case TY_U16: partition_u16(data, n, k); break;
   case TY_U32: partition_u32(data, n, k); break;
