@@ -501,14 +501,23 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
 }
 
 /* Whether a value of type t holds strs or lists unboxed for a call (a
- * str, a list, or a tuple with one among its items): the call releases
- * them after (a Python list's copy written back first). */
+ * str, a list, or a tuple with one among its items, or a record's copy):
+ * the call releases them after (a Python list's copy and a record's
+ * written back first). */
 bool disp_holds_strings(const Type *t) {
   t = ty_enum_value(t);  /* (a member of a class of str values: its str) */
   if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (disp_holds_strings(t->fields[i])) return true;
+    if (t->fields[i]->kind == TY_RECORD || disp_holds_strings(t->fields[i])) return true;
   return false;
+}
+
+/* A record in a tuple was a copy of its numpy.void's bytes: what the call
+ * wrote goes back, as into the record itself where it is passed alone (the
+ * bytes compared first: a read-only record left unwritten is not touched). */
+static void write_back_record(PyObject *item, const char *at, size_t size) {
+  char *data = disp_record_data(item);
+  if (memcmp(data, at, size)) memcpy(data, at, size);
 }
 
 static void reflect(PyObject *o, const Type *t, void *c);
@@ -529,6 +538,8 @@ static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool
       else rt_list_release(*(RtList **)at);
     } else if (f->kind == TY_TUPLE) {
       release_tuple_items(f, at, f->nfields, item, called);
+    } else if (f->kind == TY_RECORD && called) {
+      write_back_record(item, at, f->size);
     }
   }
 }
@@ -572,6 +583,8 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT || f->kind == TY_CLASS ||
              f->kind == TY_FUNCPTR)  /* (held as a pointer: a jitclass instance borrowed, a function's entry) */
       memcpy(at, &slot.u, sizeof(void *));
+    else if (f->kind == TY_RECORD)  /* a record's bytes, in the tuple (its storage), of it or of a subtype's */
+      memcpy(at, unused, f->size);
   }
   return 0;
 }

@@ -171,7 +171,7 @@ PyObject *disp_record_refusal(PyArray_Descr *d) {
   record_of(d, 0, why, sizeof why);
   PyObject *s = PyObject_Str((PyObject *)d);
   PyObject *r = PyUnicode_FromFormat("has the structured dtype %S, which is not supported: %s", s,
-                                     why[0] ? why : "records are taken as arguments, not inside tuples");
+                                     why[0] ? why : "its fields are not supported");
   Py_XDECREF(s);
   return r;
 }

@@ -404,7 +404,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
      * which its unboxing refuses) is bytes, as ruchey reads those items */
     if (d->type_num == NPY_UNICODE) kind = TY_STR;
     if (d->type_num == NPY_STRING) kind = TY_BYTES;
-    const Type *other = kind >= 0 ? NULL : !depth && PyDataType_HASFIELDS(d) ? disp_record_type(d) : disp_time_type(d);
+    const Type *other = kind >= 0 ? NULL : PyDataType_HASFIELDS(d) ? disp_record_type(d) : disp_time_type(d);
     Py_DECREF(d);
     return kind < 0 ? other : &core_plain[kind];
   }

@@ -487,8 +487,7 @@ def test_refused_dtypes_at_dispatch():
             f(a)
     with pytest.raises(TypeError, match="field 'o' has dtype object"):
         f(np.zeros(2, [("o", "O"), ("x", "f8")])[0])
-    with pytest.raises(TypeError, match="records are taken as arguments, not inside tuples"):
-        f((np.zeros(2, [("x", "f8")])[0], 1))
+    assert f((np.zeros(2, [("x", "f8")])[0], 1)) == 2  # a record inside a tuple is taken (it was refused)
 
 
 def test_records_refused_where_not_supported():
@@ -1218,3 +1217,42 @@ def test_typeof_arrays_of_text_and_text_scalars():
     assert typeof(np.array(["ab", "c", "d"])[::2]).layout == "A"
     assert typeof(np.str_("ab")) == ruchey.types.unicode_type
     assert typeof(np.zeros(1, TEXT_DTYPE)[0]) == ruchey.types.from_dtype(TEXT_DTYPE)
+
+
+# ---------------------------------------------------------------- records inside tuples
+
+PAIR = np.dtype([("a", np.float64), ("b", np.int32)])
+WIDER = np.dtype([("a", np.float64), ("b", np.int32), ("c", np.float32)])
+
+
+@njit
+def weigh_records(t, scale):
+    total = 0.0
+    for i in range(len(t)):
+        total += t[i]["a"] * scale + t[i]["b"]
+    return total
+
+
+@njit
+def bump_records(t):
+    t[0]["a"] += 1.0
+    t[1][1]["b"] = t[0]["b"] * 2
+    return t[1][0]
+
+
+def test_tuples_of_records_are_arguments_as_numbas():
+    """A tuple holding records (Numba's Tuple(Record, ...)), of a record
+    type or a subtype's; what the function writes into them reaches the
+    records, as where a record is passed alone."""
+    rng = make_rng(seed_of("tuples of records"))
+    for dtype in (PAIR, WIDER):
+        a = np.zeros(6, dtype)
+        a["a"], a["b"] = rng.standard_normal(6), rng.integers(-50, 50, 6)
+        for i in range(0, 6, 2):
+            t = (a[i], a[i + 1], a[(i + 2) % 6])
+            assert weigh_records(t, 0.5) == weigh_records.py_func(t, 0.5)
+        expected = a.copy()
+        assert bump_records((a[0], (7, a[1]))) == bump_records.py_func((expected[0], (7, expected[1])))
+        np.testing.assert_array_equal(a, expected)
+    with pytest.raises(ruchey.TypingError, match="heterogeneous tuple"):
+        weigh_records((a[0], 1.5), 0.5)  # a float where a record was: indexed by a variable
