@@ -571,6 +571,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     void *unused;
     Slot slot;
     int rc = f->kind == TY_TUPLE   ? disp_unbox_tuple(item, f, at)
+             : ty_enum_value(f)->kind == TY_TUPLE ? disp_unbox_enum(item, f, &slot, (RtArray *)at, &unused)  /* in place */
              : f->kind == TY_SLICE ? unbox_slice(item, f, (int64_t *)at)
              : f->kind == TY_ARRAY ? unbox_array(item, (RtArray *)at, &unused)
              : f->kind == TY_BYTES ? unbox_bytes(item, (RtArray *)at, &unused)
@@ -651,7 +652,7 @@ int disp_unbox(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg)
   }
   if (t->kind == TY_GENERATOR) return unbox_generator(o, slot);
   if (t->kind == TY_FUNCPTR) return unbox_funcptr(o, t, slot);
-  if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arg);
+  if (ty_is_enum(t)) return disp_unbox_enum(o, t, slot, arr, arg);
   if (t->kind == TY_RECORD) {  /* a pointer to the numpy.void's bytes, which it holds for the call */
     const Type *have = disp_typeof(o);
     if (have == t || (have && have->kind == TY_RECORD && disp_conversion_cost(t, have) >= 0)) {  /* or a subtype's */

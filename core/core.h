@@ -182,6 +182,7 @@ bool disp_is_generator(PyObject *o);  /* typeof.c: a numpy.random.Generator */
 /* The RtArrays of unboxing space an argument of type t takes: an array
  * one, a tuple its storage's worth. */
 static inline int disp_arg_units(const Type *t) {
+  if (ty_enum_value(t)->kind == TY_TUPLE) t = ty_enum_value(t);  /* (a member of tuple values: its tuple) */
   if (t->kind == TY_TUPLE) return (int)(t->size / sizeof(RtArray)) + 1;
   return t->kind == TY_ARRAY || t->kind == TY_BYTES || t->kind == TY_SLICE;  /* (a slice's three int64 in an RtArray's room) */
 }
@@ -198,7 +199,7 @@ const Type *disp_enum_type(PyObject *cls);
 const Type *disp_enum_typeof(PyObject *o);
 const Type *disp_enum_recent(PyObject *o);  /* the same for a member of a class typed lately, else NULL: no lookups */
 PyObject *disp_enum_refusal(PyObject *o);
-int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg);
+int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg);
 PyObject *disp_box_enum(const Type *t, char *p);
 /* values.c: value types of a package's own (numba.extending's StructModel
  * types). Registering a class and its converter, a named tuple class and

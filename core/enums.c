@@ -1,7 +1,7 @@
 /* enums.c — enum members between Python and compiled code, as Numba's
  * EnumMember and IntEnumMember: a member of an enum.Enum (enum.Flag) or
  * enum.IntEnum class is typed by its class and the type all the class's
- * values share (ty_enum: numbers, bools or str), held in compiled code
+ * values share (ty_enum: numbers, bools, str or tuples of numbers), held in compiled code
  * as its value (a str member's for the call, released after it), and boxed
  * as the member of that value, the very object Python has (cls(value)). The
  * frontend freezes the members a function names through their class
@@ -67,6 +67,18 @@ static const Type *value_typeof(PyObject *v) {
   return fits ? &core_plain[TY_U64] : NULL;
 }
 
+/* Whether t is a number, or a tuple of them (nested too). */
+static bool numbers(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!numbers(t->fields[i])) return false;
+  return t->kind == TY_TUPLE || ty_is_scalar(t);
+}
+
+/* A value compiled code holds a member as: a number, a bool, a str, or a
+ * tuple of numbers (Python's own example of Enum: the planets' masses and
+ * radii), compared item by item as Python's tuples. */
+static bool holdable_value(const Type *t) { return t->kind == TY_STR || numbers(t); }
+
 /* Why the values of cls cannot be held, or NULL with *value their type. */
 static PyObject *value_type(PyObject *cls, const Type **value) {
   PyObject *members = PyObject_GetAttrString(cls, "__members__");
@@ -84,9 +96,9 @@ static PyObject *value_type(PyObject *cls, const Type **value) {
     PyErr_Clear();
     if (!t && v && PyLong_Check(v))
       why = PyUnicode_FromFormat("its value %R fits in neither int64 nor uint64", v);
-    else if (!t || (!ty_is_scalar(t) && t->kind != TY_STR))
+    else if (!t || !holdable_value(t))
       why = PyUnicode_FromFormat("its values are of type '%s': compiled code holds enum members whose values "
-                                 "are numbers, bools or str", v ? Py_TYPE(v)->tp_name : "?");
+                                 "are numbers, bools, str or tuples of numbers", v ? Py_TYPE(v)->tp_name : "?");
     else if (*value && t != *value)
       why = PyUnicode_FromFormat("its values differ in type (%s and %s): compiled code holds enum members whose "
                                  "values share one type, as Numba", (*value)->name, t->name);
@@ -177,13 +189,13 @@ PyObject *disp_enum_refusal(PyObject *o) {
                               core_enum_name((PyObject *)Py_TYPE(o)), why);
 }
 
-int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, void **arg) {
+int disp_unbox_enum(PyObject *o, const Type *t, Slot *slot, RtArray *arr, void **arg) {
   if ((PyObject *)Py_TYPE(o) != t->callee) {
     PyErr_Format(PyExc_TypeError, "expected a member of %s, got %R", t->name, o);
     return -1;
   }
   PyObject *v = PyObject_GetAttr(o, value_name);  /* (the class's type was checked: the names are made) */
-  int rc = v ? disp_unbox(v, t->elem, slot, NULL, arg) : -1;
+  int rc = v ? disp_unbox(v, t->elem, slot, arr, arg) : -1;  /* (arr: a tuple value's room) */
   Py_XDECREF(v);
   return rc;
 }

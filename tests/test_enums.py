@@ -529,10 +529,48 @@ def test_members_of_values_past_64_bits_are_refused_clearly():
         same(Huge.A)
 
 
-@numba_deviation("Numba holds enum members whose values are tuples")
-def test_members_with_tuple_values_are_refused_clearly():
-    with pytest.raises(TypeError, match="enum class 'Pair'.*tuple"):
-        same(Pair.A)
+class Planet(enum.Enum):  # Python's own example of Enum
+    MERCURY = (3.303e+23, 2.4397e6)
+    VENUS = (4.869e+24, 6.0518e6)
+    EARTH = (5.976e+24, 6.37814e6)
+
+
+class Nested(enum.Enum):
+    A = ((1, 2), 3)
+    B = ((4, 5), 6)
+
+
+class Tagged(enum.Enum):
+    A = ("a", 1)
+    B = ("b", 2)
+
+
+def generated_pairs(seed):
+    """A class of a few members whose values are generated pairs of floats."""
+    rng = make_rng(seed)
+    return enum.Enum(f"Pairs{seed}", {f"P{i}": tuple(rng.standard_normal(2).round(4).tolist()) for i in range(4)})
+
+
+@njit
+def tuple_member_parts(m, n, t):
+    mass, radius = m.value
+    return (m == n, m != n, m is n, m is not n, 6.673e-11 * mass / (radius * radius), m if mass > 1e24 else n,
+            t[0].value[1] + t[1], Planet.EARTH.value[0], Planet.VENUS)
+
+
+@pytest.mark.parametrize("cls", [Planet, generated_pairs(11), generated_pairs(12)], ids=lambda c: c.__name__)
+def test_members_with_tuple_values_as_numba_holds_them(cls):
+    for a, b in itertools.product(cls, cls):
+        got, expected = tuple_member_parts(a, b, (b, 2.5)), tuple_member_parts.py_func(a, b, (b, 2.5))
+        assert got == expected and got[5] is expected[5] and got[8] is Planet.VENUS
+    for a in list(Pair) + list(Nested):
+        assert same(a) is a and value_of(a) == a.value
+
+
+@numba_deviation("Numba holds enum members whose values are tuples holding strs")
+def test_members_with_tuple_values_holding_strs_are_refused_clearly():
+    with pytest.raises(TypeError, match="enum class 'Tagged'.*tuple"):
+        same(Tagged.A)
 
 
 # ---------------------------------------------------------------- str values
