@@ -172,11 +172,13 @@ static bool same_buffer(const Type *t, const RtArray *a, PyObject *o) {
 bool disp_same_array(const Type *t, const RtArray *a, PyObject *o) {
   PyArrayObject *p = (PyArrayObject *)o;
   if (!PyArray_Check(o)) return t->unit && a->parent == o && same_buffer(t, a, o);  /* (a view of bytes: an array) */
+  /* an empty array's strides say nothing (NumPy's are 0, compiled code's those of its layout) */
+  bool empty = PyArray_SIZE(p) == 0;
   return a->parent == o && PyArray_DATA(p) == a->data && PyArray_NDIM(p) == t->ndim &&
          PyArray_TYPE(p) == disp_kind_type_num(t->elem->kind) &&
          (!ty_is_time(t->elem) || disp_time_type(PyArray_DESCR(p)) == t->elem) &&  /* (a view in another unit) */
          !memcmp(PyArray_DIMS(p), a->shape, sizeof(npy_intp) * (size_t)t->ndim) &&
-         !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim);
+         (empty || !memcmp(PyArray_STRIDES(p), a->strides, sizeof(npy_intp) * (size_t)t->ndim));
 }
 
 /* Whether array object o may stand for a value of t: not where t is

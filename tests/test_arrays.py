@@ -461,3 +461,18 @@ def test_writes_just_past_an_arrays_end_stay_in_numbas_slack(tmp_path):
         print("ok")
     """, tmp_path)
     assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-2000:]
+
+
+@ruchey.njit
+def handed_back(a, k):
+    return a if k else a[:0]
+
+
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (4, 0), (0, 0, 2)])
+def test_an_empty_array_argument_handed_back_is_itself(shape):
+    """As a non-empty one (and as Numba's): the object passed, whatever
+    strides compiled code gives an empty array of its layout."""
+    for a in (np.zeros(shape), np.asfortranarray(np.zeros(shape)), np.zeros(shape, np.int32)):
+        assert handed_back(a, 1) is a is handed_back.py_func(a, 1)
+        b = np.arange(6.0)
+        assert handed_back(b, 0).shape == handed_back.py_func(b, 0).shape == (0,)
