@@ -63,8 +63,8 @@ static const Type *record_of(PyArray_Descr *d, int depth, char *why, size_t whyl
 static const Type *field_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
                               size_t whylen);
 
-/* A sub-array field ('v', 'f8', (3,)): a C-ordered array of numbers, its
- * shape in shape. */
+/* A sub-array field ('v', 'f8', (3,)): a C-ordered array of numbers or
+ * of records, its shape in shape. */
 static const Type *subarray_type(PyArray_Descr *f, const char *name, int depth, int64_t *shape, char *why,
                                  size_t whylen) {
   PyObject *sub = PyObject_GetAttrString((PyObject *)f, "subdtype");  /* (base dtype, shape) */
@@ -76,9 +76,8 @@ static const Type *subarray_type(PyArray_Descr *f, const char *name, int depth, 
     for (Py_ssize_t d = 0; d < nd; d++) shape[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(sub, 1), d));
     PyArray_Descr *base = (PyArray_Descr *)PyTuple_GET_ITEM(sub, 0);
     int64_t unused[RC_MAX_NDIM];
-    const Type *e = PyDataType_HASFIELDS(base) || PyDataType_HASSUBARRAY(base)
-                        ? NULL : field_type(base, name, depth, unused, why, whylen);
-    if (!e && !why[0]) snprintf(why, whylen, "field '%s' is a sub-array of records, which is not supported", name);
+    const Type *e = PyDataType_HASSUBARRAY(base) ? NULL : field_type(base, name, depth, unused, why, whylen);
+    if (!e && !why[0]) snprintf(why, whylen, "field '%s' is a sub-array of sub-arrays, which is not supported", name);
     t = e ? core_api()->array(e, (int)nd, 'C', false) : NULL;
   }
   Py_XDECREF(sub);

@@ -479,7 +479,6 @@ def test_refused_dtypes_at_dispatch():
         (np.zeros(2, [("o", "O"), ("x", "f8")]), "field 'o' has dtype object"),
         (np.zeros(2, [("s", ">U3"), ("x", "f8")]), "field 's' has dtype >U3"),
         (np.zeros(2, [("v", "O", (3,))]), "field 'v' has dtype object"),
-        (np.zeros(2, [("v", [("p", "f8")], (3,))]), "field 'v' is a sub-array of records"),
         (np.zeros(2, [("x", ">f8")]), "field 'x' has dtype >f8"),
     ]
     for a, why in cases:
@@ -1256,3 +1255,44 @@ def test_tuples_of_records_are_arguments_as_numbas():
         np.testing.assert_array_equal(a, expected)
     with pytest.raises(ruchey.TypingError, match="heterogeneous tuple"):
         weigh_records((a[0], 1.5), 0.5)  # a float where a record was: indexed by a variable
+
+
+ITEM = np.dtype([("a", np.int64), ("b", np.int32)])  # 12 bytes: unaligned items in the sub-array
+NESTED = np.dtype([("flag", np.bool_), ("grid", ITEM, (2, 3)), ("items", [("w", np.float64)], 4)])
+
+
+@njit
+def nested_parts(x, i):
+    r = x[i]
+    total = 0.0
+    for it in r["items"]:
+        total += it["w"]
+    return r["grid"][1, 2]["a"] + x[i]["grid"][0, 1]["b"], total, r["flag"]
+
+
+@njit
+def nested_record(x, i):
+    return x[i]
+
+
+@njit
+def nested_write(x, i, v):
+    x[i]["grid"][1, 0]["b"] = v
+    x[i]["items"][3]["w"] = v * 0.5
+
+
+def test_sub_arrays_of_records_are_read_and_written_as_numbas():
+    """A field that is an array of records (Numba's NestedArray of a
+    Record): indexed, iterated, written, and its record returned whole."""
+    rng = make_rng(seed_of("sub-arrays of records"))
+    x = np.zeros(5, NESTED)
+    x["flag"] = rng.random(5) > 0.5
+    x["grid"]["a"], x["grid"]["b"] = rng.integers(-99, 99, (5, 2, 3)), rng.integers(-99, 99, (5, 2, 3))
+    x["items"]["w"] = rng.standard_normal((5, 4))
+    for i in range(5):
+        assert nested_parts(x, i) == nested_parts.py_func(x, i)
+        assert nested_record(x, i) == nested_record.py_func(x, i)
+        y = x.copy()
+        nested_write(x, i, i + 7)
+        nested_write.py_func(y, i, i + 7)
+        np.testing.assert_array_equal(x, y)
