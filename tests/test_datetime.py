@@ -235,6 +235,39 @@ def test_datetime_sums_are_refused_as_numpy_refuses_them():
             same(expected, got)
 
 
+@njit
+def extremes(a, b):
+    return np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b)
+
+
+@pytest.mark.parametrize("units", [("s", "ms"), ("D", "h"), ("ns", "ns"), ("Y", "M")])
+def test_maximum_minimum_fmax_fmin_of_datetimes_are_numpys(units):
+    """In the finer unit; NaT wins maximum and minimum, loses fmax and fmin."""
+    rng = np.random.default_rng(len(units[0]) * 7 + len(units[1]))
+    for make in (dates, deltas):
+        a, b = make(rng, units[0], 40), make(rng, units[1], 40)
+        for x, y in ((a, b), (a, b[3]), (a[5], b[6]), (a.reshape(5, 8), b[:8])):
+            for got, expected in zip(extremes(x, y), numpy_result(extremes.py_func, x, y)):
+                same(expected, got)
+
+
+def test_sign_of_timedeltas_is_numpys():
+    sign = njit(lambda v: np.sign(v))
+    d = deltas(np.random.default_rng(5), "us", 30)
+    for v in (d, d[0], d[1], np.timedelta64("NaT", "s"), np.timedelta64(0, "D")):
+        same(sign.py_func(v), sign(v))  # (NaT's sign is int64's least value's: -1)
+    with pytest.raises(TypingError):
+        sign(np.datetime64("2020-01-01"))
+
+
+def test_extremes_without_a_common_unit_or_kind_are_refused():
+    for x, y in ((np.timedelta64(5, "Y"), np.timedelta64(3, "D")), (np.datetime64("2020-01-01"), np.timedelta64(3, "s"))):
+        with pytest.raises(TypeError):  # NumPy's UFuncTypeError
+            extremes.py_func(x, y)
+        with pytest.raises(TypingError, match="no common unit or kind"):
+            extremes(x, y)
+
+
 # ---------------------------------------------------------------- operators
 
 

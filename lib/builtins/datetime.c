@@ -317,6 +317,7 @@ static const char *const takes_time[] = {
   /* a NaT summed makes NaT; the truth of NaT is true (reduce.c) */
   "numpy.sum", "array.sum", "numpy.mean", "array.mean", "numpy.any", "array.any", "numpy.all", "array.all",
   "numpy.cumsum", "array.cumsum", "numpy.median",  /* (statistics.c) */
+  "numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin",  /* NaT wins the first two, loses the others (math.c) */
   /* NaT their NaN (math.c) */
   "numpy.isnan", "numpy.isinf", "numpy.isfinite",
   /* NaT found first, as NumPy's (reduce.c) */
@@ -359,7 +360,8 @@ LLVMValueRef lo_time_int(Lower *l, LLVMValueRef v) {
 }
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
-static const char *const takes_delta[] = {"print", "numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", NULL};
+static const char *const takes_delta[] = {"print", "numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", "numpy.sign",
+                                          NULL};
 
 static bool named_in(const char *const *names, const char *name) {
   for (int i = 0; names[i]; i++)

@@ -408,10 +408,25 @@ static const Type *array_dtype(const MathFn *m, const Type *t) {
   return t->bits <= 16 ? TYS(TY_F32) : TYS(TY_F64);
 }
 
+/* numpy.maximum, minimum, fmax, fmin of two datetimes or two timedeltas
+ * (in the finer unit, as NumPy's), sign of a timedelta: the datetime
+ * functions math takes (ty_check_time let only these through). */
+static bool time_math(int fn) { return fn == MAXIMUM || fn == MINIMUM || fn == FMAX || fn == FMIN || fn == SIGN; }
+
+static const Type *ty_time_math(Infer *in, Node *n, const Type **args) {
+  const Type *a = elem_of(args[0]), *b = elem_of(args[n->list.len - 1]);
+  const Type *t = ty_time_unify(a, b);
+  if (!t)
+    return ty_error(in, n, "%s() of %s and %s: NumPy has no common unit or kind for them", n->bi->name, a->name, b->name);
+  return ty_broadcast_ndim(args, n->list.len) ? ty_elementwise(in, n, args, t) : t;
+}
+
 static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
     if (ty_holds_complex(args[i])) return ty_numpy_complex(in, n, args);
   const MathFn *m = &math_fns[n->bi->ival];
+  if (time_math((int)n->bi->ival) && (ty_is_time(elem_of(args[0])) || ty_is_time(elem_of(args[n->list.len - 1]))))
+    return ty_time_math(in, n, args);
   if (ty_broadcast_ndim(args, n->list.len)) {  /* on arrays: elementwise, NumPy's dtypes */
     for (int i = 0; i < n->list.len; i++) {
       const Type *e = args[i]->kind == TY_ARRAY ? args[i]->elem : args[i];
@@ -484,9 +499,25 @@ static LLVMValueRef time_predicate(Lower *l, int fn, LLVMValueRef v) {
   return fn == ISNAN ? nat : LLVMBuildNot(l->b, nat, "");
 }
 
+/* NaT wins maximum and minimum (as NaN), loses fmax and fmin; sign(NaT)
+ * is int64's least value's, -1, as NumPy's. */
+static LLVMValueRef time_math_elem(Lower *l, Node *n, const Type *t, LLVMValueRef *v) {
+  int fn = (int)n->bi->ival;
+  if (fn == SIGN) return int_sign(l, t, v);
+  LLVMValueRef a = lo_time_convert(l, v[0], elem_of(n->list.items[0]->ty), t);
+  LLVMValueRef b = lo_time_convert(l, v[1], elem_of(n->list.items[1]->ty), t);
+  LLVMValueRef nat = const_i64(l, INT64_MIN);
+  LLVMValueRef na = LLVMBuildICmp(l->b, LLVMIntEQ, a, nat, ""), nb = LLVMBuildICmp(l->b, LLVMIntEQ, b, nat, "");
+  bool max = fn == MAXIMUM || fn == FMAX;
+  LLVMValueRef r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, max ? LLVMIntSGT : LLVMIntSLT, a, b, ""), a, b, "");
+  if (fn == MAXIMUM || fn == MINIMUM) return LLVMBuildSelect(l->b, LLVMBuildOr(l->b, na, nb, ""), nat, r, "");
+  return LLVMBuildSelect(l->b, na, b, LLVMBuildSelect(l->b, nb, a, r, ""), "");
+}
+
 static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const MathFn *m = &math_fns[n->bi->ival];
   const Type *rt = elem_of(n->ty);
+  if (ty_is_time(rt) && time_math((int)n->bi->ival)) return time_math_elem(l, n, rt, v);
   bool numpy = is_numpy(n), int_args = true;
   LLVMValueRef a[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
