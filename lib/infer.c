@@ -114,6 +114,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (ty_is_container(a)) return ty_unify_containers(a, b);
   if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (ty_is_literal_list(a) || ty_is_literal_list(b)) return NULL;  /* one only with itself, as Numba's LiteralList */
+  if (a->kind == TY_LITDICT || b->kind == TY_LITDICT) return ty_literal_dict_unify(a, b);
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
@@ -485,6 +486,10 @@ static const Type *ty_compare(Infer *in, Node *n) {
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_LITDICT || t[i + 1]->kind == TY_LITDICT) &&
+        !ty_literal_dict_compare(in, n, n->ops[i], t[i], t[i + 1]))
+      return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -495,7 +500,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_DTYPE || t[i + 1]->kind == TY_DTYPE) && !ty_dtype_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LITDICT && t[i]->kind != TY_LIST && t[i]->kind != TY_SET &&
+        t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -621,6 +627,7 @@ static const Type *ty_index(Infer *in, Node *n) {
     if (i && !ty_is_int(i) && i->kind != TY_BOOL) return ty_error(in, n, "range indices must be integers, not %s", i->name);
     return i ? TYS(TY_I64) : NULL;
   }
+  if (base->kind == TY_LITDICT) return ty_literal_dict_index(in, n, base);
   if (ty_record_keyed(in, n, base)) return ty_record_index(in, n, base);
   if (n->rhs && n->rhs->kind == N_STRING && !n->str)
     return ty_error(in, n, "%s cannot be indexed by a string (only records by their fields' names)", base->name);
@@ -1078,6 +1085,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     return;
   } else if (target->kind == N_INDEX && target->lhs->ty && ty_is_literal_list(target->lhs->ty)) {
     ty_error(in, target, LITERAL_LIST_FROZEN, target->lhs->ty->name);
+  } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LITDICT) {
+    ty_error(in, target, LITERAL_DICT_FROZEN, target->lhs->ty->name);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LIST) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {

@@ -17,7 +17,8 @@
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
  * one), or a variable assigned one of those once, or a slice of constants
- * of one of those.
+ * of one of those, or d.keys(), d.values() or d.items() of a dict written
+ * out with constant str keys (or a literal dict argument).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,8 +151,43 @@ typedef struct Written {
   int64_t first, step;
 } Written;
 
+/* The value a local variable is assigned, where it is assigned once; else NULL. */
+static Node *only_value(Unroll *u, const Node *v) {
+  Assigned a = {v->var, 0, NULL};
+  ir_walk_list(&u->f->body, visit_assignment, &a);
+  return a.count == 1 ? a.value : NULL;
+}
+
+/* How many entries the dict d holds where its keys are known before
+ * typing: a literal dict argument's, or a dict written out with constant
+ * str keys (each counted once), which a variable may hold; else -1. */
+static int dict_length(Unroll *u, const Node *d, int depth) {
+  if (d->kind == N_VAR && d->var < u->f->nparams)
+    return u->argtypes[d->var]->kind == TY_LITDICT ? u->argtypes[d->var]->nfields : -1;
+  if (d->kind == N_VAR && depth <= 8) return (d = only_value(u, d)) ? dict_length(u, d, depth + 1) : -1;
+  if (d->kind != N_CALL || !ir_calls_builtin(d, "dict literal")) return -1;
+  int count = 0;
+  for (int i = 0; i < d->list.len; i += 2) {
+    if (d->list.items[i]->kind != N_STRING) return -1;
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j += 2) seen = !strcmp(d->list.items[j]->str, d->list.items[i]->str);
+    count += !seen;
+  }
+  return count;
+}
+
+/* d.keys(), d.values() or d.items() of a dict whose length dict_length
+ * knows (a literal dict's are tuples); else -1. */
+static int dict_view_length(Unroll *u, const Node *seq, int depth) {
+  if (seq->kind != N_CALL || seq->bi || !seq->str || seq->list.len != 1 || seq->kw.len) return -1;
+  if (strcmp(seq->str, "keys") && strcmp(seq->str, "values") && strcmp(seq->str, "items")) return -1;
+  return dict_length(u, seq->list.items[0], depth);
+}
+
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
 static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int depth) {
+  int n = dict_view_length(u, seq, depth);
+  if (n >= 0) return n;
   if (seq->kind == N_TUPLE || tuple_of_list(seq)) {
     *w = (Written){seq, 0, 1};
     return seq->list.len;
@@ -168,9 +204,8 @@ static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int de
     *t = u->argtypes[seq->var];
     return (*t)->kind == TY_TUPLE ? (*t)->nfields : -1;
   }
-  Assigned a = {seq->var, 0, NULL};
-  ir_walk_list(&u->f->body, visit_assignment, &a);
-  return a.count == 1 && a.value ? tuple_length(u, a.value, t, w, depth + 1) : -1;
+  Node *value = only_value(u, seq);
+  return value ? tuple_length(u, value, t, w, depth + 1) : -1;
 }
 
 /* ---------------------------------------------------------------- break and continue */
