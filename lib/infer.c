@@ -486,11 +486,15 @@ static const Type *ty_compare(Infer *in, Node *n) {
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_DICT || t[i + 1]->kind == TY_DICT) && !ty_dict_compare(in, n, n->ops[i], t[i], t[i + 1]))
+      return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LITDICT || t[i + 1]->kind == TY_LITDICT) &&
         !ty_literal_dict_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
-    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
+    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && t[i]->kind != TY_DICT && t[i + 1]->kind != TY_DICT &&
+        !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
@@ -500,7 +504,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_DTYPE || t[i + 1]->kind == TY_DTYPE) && !ty_dtype_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LITDICT && t[i]->kind != TY_LIST && t[i]->kind != TY_SET &&
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LITDICT && t[i]->kind != TY_DICT && t[i]->kind != TY_LIST &&
+        t[i]->kind != TY_SET &&
         t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
       return NULL;

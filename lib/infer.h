@@ -109,6 +109,8 @@ bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp);  /* *arg, such a
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
+/* tuples.c: whether items of types a and b are compared by == (numbers, strs, None, tuples of them) */
+bool ty_items_equatable(const Type *a, const Type *b);
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args);  /* v in t, of numbers */
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
@@ -132,6 +134,7 @@ const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
 bool ty_dict_key_tuple(const Type *k);
+bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* == and != of a typed dict */
 /* dicts.c: literal dicts (TY_LITDICT) */
 const Type *ty_literal_dict_index(Infer *in, Node *n, const Type *d);  /* d[k] of a constant k; iteration refused */
 const Type *ty_literal_dict_contains(Infer *in, Node *n, const Type **args);

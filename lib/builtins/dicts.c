@@ -308,6 +308,29 @@ const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
   return need_key(in, n->list.items[0], args[0]) ? TYS(TY_BOOL) : NULL;
 }
 
+/* Whether entries of typed dicts a and b may be equal: keys of one type,
+ * or numbers of one kind (ints, floats), whose bits agree; values of
+ * kinds == compares. Others only where both dicts are empty. */
+static bool entries_comparable(const Type *a, const Type *b) {
+  const Type *ka = key_of(a), *kb = key_of(b);
+  bool keys = ka == kb || (ty_is_int(ka) && ty_is_int(kb)) || (ty_is_float(ka) && ty_is_float(kb));
+  return keys && ty_items_equatable(value_of(a), value_of(b));
+}
+
+/* a == b, a != b of a typed dict: equal to a dict of the same entries
+ * (values compared by ==: numbers, strs, tuples of them), never to
+ * another value. */
+bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (op != OP_EQ && op != OP_NE)
+    return ty_error(in, n, "dicts are only compared with == and !=, got %s and %s", a->name, b->name) != NULL;
+  for (int i = 0; i < 2; i++) {
+    const Type *d = i ? b : a;
+    if (d->kind == TY_DICT && d->nfields && !ty_items_equatable(value_of(d), value_of(d)))
+      return ty_error(in, n, "dicts of %s values are not compared in compiled code", value_of(d)->name) != NULL;
+  }
+  return true;
+}
+
 /* d.get(k, default), d.pop(k[, default]), d.setdefault(k, default), del d[k] */
 static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   const Type *d = args[0];
@@ -317,8 +340,10 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   }
   /* d.get(k, 0) before d is stored into (d[k] = d.get(k, 0) + 1): the
    * default's type, until the store types d */
-  if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
+  if (!d->nfields && n->list.len > 2 && !in->final) return args[2]->kind == TY_NONE ? NULL : args[2];
   if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
+  /* d.get(k, None), d.pop(k, None): an Optional, None when k is missing */
+  if (n->list.len > 2 && args[2]->kind == TY_NONE && n->bi->ival != 2) return ty_optional(value_of(d));
   if (n->list.len > 2 && !value_fits(in, n, n->list.items[0], n->list.items[2], d, args[2])) return NULL;
   return value_of(d);
 }
@@ -616,14 +641,60 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   return r;
 }
 
+typedef struct DictsCompared {
+  const Type *ta, *tb;
+  LLVMValueRef a, b, same;  /* same: an i1 slot, cleared at an entry of a that b lacks or holds another value for */
+} DictsCompared;
+
+static void compare_entry(Lower *l, LLVMValueRef *idx, void *arg) {
+  DictsCompared *c = arg;
+  const Type *va = value_of(c->ta), *vb = value_of(c->tb);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, p, (LLVMValueRef[]){c->a, idx[0]}, 2);
+  LLVMValueRef off = const_i64(l, 8);
+  /* (the key's bits are b's too: keys of one type, or numbers of one kind, whose bits agree) */
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef at = lookup(l, c->b, bits);
+  LLVMBasicBlockRef missing = LLVMGetInsertBlock(l->b), found = new_block(l, "dict.eq.found"),
+                    next = new_block(l, "dict.eq.next");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), next, found);
+  position(l, found);
+  off = const_i64(l, RT_DICT_VALUE);
+  LLVMValueRef x = lo_load_scalar(l, va, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
+  LLVMValueRef equal = lo_compare_values(l, OP_EQ, x, va, lo_load_scalar(l, vb, at), vb);
+  LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  LLVMValueRef same = LLVMBuildPhi(l->b, l->mod->i1, "");
+  LLVMAddIncoming(same, (LLVMValueRef[]){const_bool(l, false), equal}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
+  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, c->same, ""), same, ""), c->same);
+}
+
+/* ty_dict_compare's: the same dict, or as long and each entry of a in b
+ * with an equal value (a dict not typed yet is empty). */
+LLVMValueRef lo_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (ta->kind != TY_DICT || tb->kind != TY_DICT) return const_bool(l, op == OP_NE);
+  LLVMValueRef la = lo_container_len(l, ta, a), lb = lo_container_len(l, tb, b);
+  DictsCompared c = {ta, tb, a, b, lo_alloca(l, l->mod->i1, "dict.eq")};
+  LLVMBuildStore(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, la, lb, ""), c.same);
+  if (ta->nfields && tb->nfields && entries_comparable(ta, tb)) lo_for_each_index(l, 1, &la, compare_entry, &c);
+  else if (ta->nfields && tb->nfields)  /* no entry of one equals one of the other */
+    LLVMBuildStore(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildOr(l->b, la, lb, ""), const_i64(l, 0), ""), c.same);
+  LLVMValueRef same = LLVMBuildLoad2(l->b, l->mod->i1, c.same, "");
+  /* a dict is equal to itself, NaN values and all, as Python's (whose == of items tries identity first) */
+  same = LLVMBuildOr(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, a, b, ""), "");
+  return op == OP_EQ ? same : LLVMBuildNot(l->b, same, "");
+}
+
 /* get (ival 0), pop (1), setdefault (2), del d[k] (3) */
 static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   Node *x = n->list.items[0], *k = n->list.items[1];
   const Type *t = x->ty, *vt = value_of(t);
   LLVMValueRef d = lo_expr(l, x);
   LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, t, kv, k->ty);
-  /* the default, owned where values hold references: the result's, or the dict's */
-  LLVMValueRef dflt = n->list.len > 2 ? lo_item_value(l, n->list.items[2], vt) : NULL;
+  /* the default, owned where values hold references: the result's, or the dict's (of the
+   * result's type: an Optional for a None default) */
+  LLVMValueRef dflt = n->list.len > 2 ? lo_item_value(l, n->list.items[2], n->bi->ival == 2 ? vt : n->ty) : NULL;
   bool refs = ty_has_arrays(vt);
   LLVMValueRef result;
   if (n->bi->ival == 2) {  /* setdefault: the value there, or dflt stored */
@@ -663,8 +734,8 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "keyed.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
     position(l, found);
-    if (refs) lo_refcount(l, vt, dflt, false);
-    LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, at));
+    if (refs) lo_refcount(l, n->ty, dflt, false);
+    LLVMValueRef v = lo_convert(l, taken(l, vt, lo_load_scalar(l, vt, at)), vt, n->ty);
     if (n->bi->ival == 1) {
       LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
       lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
@@ -672,7 +743,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
     LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, done);
     position(l, done);
-    result = LLVMBuildPhi(l->b, lo_type(l, vt), "");
+    result = LLVMBuildPhi(l->b, lo_type(l, n->ty), "");
     LLVMAddIncoming(result, (LLVMValueRef[]){dflt, v}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
   } else {  /* pop(k), del d[k]: KeyError if missing */
     result = taken(l, vt, lo_load_scalar(l, vt, lookup_or_raise(l, t, d, bits)));
@@ -881,8 +952,9 @@ const Builtin bi_dicts[] = {
   {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_dict, lo_empty_dict},
   /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
-  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
-  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_keyed, lo_keyed),
+  /* BF_NONE: get(k, None) and pop(k, None) are Optionals */
+  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 1, ty_keyed, lo_keyed),
   DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 2, ty_keyed, lo_keyed),
   DICT_METHOD("__delitem__", 1, 1, BF_RAISES | BF_STRINGS, 3, ty_keyed, lo_keyed),
   DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
