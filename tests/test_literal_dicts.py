@@ -268,3 +268,19 @@ def test_different_keys_do_not_unify():
 
     with pytest.raises(ruchey.TypingError, match="cannot be unified"):
         f(True)
+
+
+@njit
+def printed(i, x, s):
+    d = {'n': i, 'x': x, "it's %d": s, 't': (i, s)}
+    print(d, i)
+    return str(d), repr(d)
+
+
+def test_print_and_str_write_it_as_python_writes_a_dict(capsys):
+    for i, x, s in values(12):
+        got = printed(i, x, s)
+        out = capsys.readouterr().out
+        want = printed.py_func(i, x, s)
+        assert got == want
+        assert out == capsys.readouterr().out
