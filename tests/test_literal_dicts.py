@@ -284,3 +284,46 @@ def test_print_and_str_write_it_as_python_writes_a_dict(capsys):
         want = printed.py_func(i, x, s)
         assert got == want
         assert out == capsys.readouterr().out
+
+
+@njit
+def typed_by_first(a, b):
+    return {1: a, 2: b}, {'x': a, 'y': b}
+
+
+@pytest.mark.parametrize("first, second, value_type", [
+    (np.int32(-3), np.int8(7), "int32"),      # int8 converts safely to int32: the first's type, as Numba's
+    (2.5, 1, "float64"),                      # int64 into float64: safe
+    (np.complex64(1j), np.float32(-0.0), "complex64"),
+    (True, np.uint8(200), None),              # uint8 is no bool: unified, uint8 (int keys); a literal dict (str keys)
+])
+def test_typed_dict_written_out_takes_its_first_values_type(first, second, value_type):
+    d, e = typed_by_first(first, second)
+    want_d, want_e = typed_by_first.py_func(first, second)
+    assert d.value_type == (value_type or "uint8") and dict(d) == want_d
+    if value_type:
+        assert e.value_type == value_type and dict(e) == want_e
+    else:
+        assert type(e) is dict and e == want_e and type(e['x']) is bool
+
+
+def test_overloads_see_literal_dict_and_dict_types():
+    from ruchey import types
+    from ruchey.extending import overload
+
+    def kind_of(x):
+        pass
+
+    @overload(kind_of)
+    def ol_kind_of(x):
+        if isinstance(x, types.LiteralStrKeyDict):
+            keys = tuple(k.literal_value for k in x.literal_value)
+            return lambda x: keys
+        if isinstance(x, types.DictType):
+            return lambda x: ('typed',)
+
+    @njit
+    def kinds(i, s):
+        return kind_of({'a': i, 'b': s}), kind_of({'a': i, 'b': i})
+
+    assert kinds(1, 'z') == (('a', 'b'), ('typed',))

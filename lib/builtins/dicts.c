@@ -108,9 +108,17 @@ static int safe_float_bits(const Type *t) {
 /* Whether Numba converts a value of type from into to without loss (its
  * promote and safe conversions): bools into any number, ints into wider
  * ints of their sign or wider signed ones, and into floats and complex
- * numbers wide enough; other values only as themselves. */
+ * numbers wide enough; tuples item by item; an array into one of any
+ * layout; a container into one it unifies with (an empty list's type
+ * given by another); other values only as themselves. */
 static bool converts_safely(const Type *from, const Type *to) {
   if (from == to) return true;
+  if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields && !from->callee && !to->callee) {
+    for (int i = 0; i < from->nfields; i++)
+      if (!converts_safely(from->fields[i], to->fields[i])) return false;
+    return true;
+  }
+  if (from->kind == TY_ARRAY || ty_is_container(from)) return ty_container_fits(to, from) || ty_unify_containers(to, from);
   if (!ty_is_scalar(from) || !ty_is_scalar(to) || ty_is_time(from) || ty_is_time(to)) return false;
   if (from->kind == TY_BOOL || to->kind == TY_BOOL) return from->kind == TY_BOOL;
   if (ty_is_complex(to)) return (ty_is_complex(from) ? from->bits / 2 : safe_float_bits(from)) <= to->bits / 2;
@@ -124,11 +132,17 @@ static bool converts_safely(const Type *from, const Type *to) {
 /* Numba's test of a dict written out: its values fit one typed dict when
  * each converts safely to the first's type, as a typed dict takes its
  * type from its first entry; a lone literal dict or list value never does. */
+/* Whether each key (first 0) or each value (first 1) of a dict written out
+ * converts safely to the first's type. */
+static bool first_holds_all(const Type **args, int len, int first) {
+  for (int i = first + 2; i < len; i += 2)
+    if (!converts_safely(args[i], args[first])) return false;
+  return true;
+}
+
 static bool homogeneous_values(const Type **args, int len) {
   if (len == 2 && (args[1]->kind == TY_LITDICT || ty_is_literal_list(args[1]))) return false;
-  for (int i = 3; i < len; i += 2)
-    if (!converts_safely(args[i], args[1])) return false;
-  return true;
+  return first_holds_all(args, len, 1);
 }
 
 /* Whether every key is a str typing knows (written, or a variable bound
@@ -268,6 +282,10 @@ static const Type *ty_literal_mutation(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- typing typed dicts */
 
+/* A dict written out: a literal dict (Numba's rule, homogeneous_values);
+ * else a typed dict of its first key's and first value's types where the
+ * others convert to them safely, as Numba's; else of their unified types
+ * (1 and 2.5: float64, which Numba refuses). */
 static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
   if (n->list.len && str_keyed(in, n) && !homogeneous_values(args, n->list.len)) return literal_dict(in, n, args);
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make dicts");
@@ -281,6 +299,9 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n->list.items[i], "a dict's %s must have one type: %s and %s cannot be unified",
                       i % 2 ? "values" : "keys", args[i % 2]->name, args[i]->name);
   }
+  for (int part = 0; part < 2 && n->list.len; part++)  /* (a container's: the unified one, its items typed) */
+    if ((ty_is_scalar(args[part]) || args[part]->kind == TY_TUPLE) && first_holds_all(args, n->list.len, part))
+      kv[part] = args[part];
   return ty_dict(kv[0], kv[1]);
 }
 
