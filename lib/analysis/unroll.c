@@ -16,7 +16,8 @@
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
- * one), or a variable assigned one of those once, or a slice of constants
+ * one), or a variable assigned one of those once (or last in the loop's
+ * block before it), or a slice of constants
  * of one of those, or d.keys(), d.values() or d.items() of a dict written
  * out with constant str keys (or a literal dict argument).
  */
@@ -32,6 +33,8 @@ typedef struct Unroll {
   Func *f;
   const Type *const *argtypes;
   Diag *diag;
+  const NodeList *block;  /* the block of the loop being unrolled */
+  int at;                 /* and its place there */
 } Unroll;
 
 static bool fail(Unroll *u, const Node *at, const char *fmt, ...) {
@@ -158,6 +161,20 @@ static Node *only_value(Unroll *u, const Node *v) {
   return a.count == 1 ? a.value : NULL;
 }
 
+/* The value variable v holds at the loop being unrolled, where a plain
+ * assignment earlier in the loop's block gives it and nothing between
+ * rebinds it (tup = (a, b) ... tup = (a, b, c) before the loop); else NULL. */
+static Node *value_reaching(Unroll *u, const Node *v) {
+  for (int i = u->at - 1; i >= 0; i--) {
+    Node *s = u->block->items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == v->var) return s->rhs;
+    Assigned a = {v->var, 0, NULL};
+    ir_walk(s, visit_assignment, &a);
+    if (a.count) return NULL;
+  }
+  return NULL;
+}
+
 /* How many entries the dict d holds where its keys are known before
  * typing: a literal dict argument's, or a dict written out with constant
  * str keys (each counted once), which a variable may hold; else -1. */
@@ -205,6 +222,7 @@ static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int de
     return (*t)->kind == TY_TUPLE ? (*t)->nfields : -1;
   }
   Node *value = only_value(u, seq);
+  if (!value && !depth) value = value_reaching(u, seq);
   return value ? tuple_length(u, value, t, w, depth + 1) : -1;
 }
 
@@ -325,12 +343,14 @@ static Node *body_copy(Func *f, Node *loop, int t, const Written *w, int i, int 
 static bool unroll_block(Unroll *u, NodeList *l);
 
 /* The loop n made the block of its copies, in place. */
-static bool unroll_loop(Unroll *u, Node *n) {
+static bool unroll_loop(Unroll *u, Node *n, const NodeList *block, int at) {
   Func *f = u->f;
   bool indexed;
   Node *call = unrolled_call(n, &indexed);
   if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
   if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
+  u->block = block;
+  u->at = at;
   const Type *t = NULL;
   Written w = {NULL, 0, 1};
   int len = tuple_length(u, call->list.items[0], &t, &w, 0);
@@ -373,7 +393,7 @@ static bool unroll_block(Unroll *u, NodeList *l) {
   for (int i = 0; i < l->len; i++) {
     Node *n = l->items[i];
     if (is_unrolled(n)) {
-      if (!unroll_loop(u, n)) return false;
+      if (!unroll_loop(u, n, l, i)) return false;
       continue;
     }
     if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
