@@ -327,3 +327,14 @@ def test_overloads_see_literal_dict_and_dict_types():
         return kind_of({'a': i, 'b': s}), kind_of({'a': i, 'b': i})
 
     assert kinds(1, 'z') == (('a', 'b'), ('typed',))
+
+
+@njit
+def kinds_of(i, s):
+    d = {'a': i, 'b': s}
+    return isinstance(d, dict), isinstance(d, tuple), isinstance(d, (list, dict)), any(d)
+
+
+def test_isinstance_knows_it_for_a_dict():
+    for i, _, s in values(13):
+        assert_same(kinds_of, i, s)
