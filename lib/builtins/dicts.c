@@ -129,9 +129,6 @@ static bool converts_safely(const Type *from, const Type *to) {
   return ty_is_unsigned(from) && from->bits < to->bits;
 }
 
-/* Numba's test of a dict written out: its values fit one typed dict when
- * each converts safely to the first's type, as a typed dict takes its
- * type from its first entry; a lone literal dict or list value never does. */
 /* Whether each key (first 0) or each value (first 1) of a dict written out
  * converts safely to the first's type. */
 static bool first_holds_all(const Type **args, int len, int first) {
@@ -140,6 +137,9 @@ static bool first_holds_all(const Type **args, int len, int first) {
   return true;
 }
 
+/* Numba's test of a dict written out: its values fit one typed dict when
+ * each converts safely to the first's type, as a typed dict takes its
+ * type from its first entry; a lone literal dict or list value never does. */
 static bool homogeneous_values(const Type **args, int len) {
   if (len == 2 && (args[1]->kind == TY_LITDICT || ty_is_literal_list(args[1]))) return false;
   return first_holds_all(args, len, 1);
@@ -890,7 +890,11 @@ static LLVMValueRef lo_literal_dict(Lower *l, Node *n) {
   return r;
 }
 
-static LLVMValueRef key_str(Lower *l, const Type *d, int i);
+/* Key i of literal dict d as a str value (a constant, never released). */
+static LLVMValueRef key_str(Lower *l, const Type *d, int i) {
+  Node k = {.kind = N_STRING, .str = d->names[i], .ival = (int64_t)strlen(d->names[i])};
+  return lo_str_constant(l, &k);
+}
 
 /* Key i (an i64 value) of literal dict d, read from a constant table of its keys. */
 static LLVMValueRef key_at(Lower *l, const Type *d, LLVMValueRef i) {
@@ -913,12 +917,6 @@ LLVMValueRef lo_literal_dict_index(Lower *l, Node *n) {
   lo_refcount(l, n->ty, r, true);
   lo_done_with(l, n->lhs, v);
   return r;
-}
-
-/* Key i of literal dict d as a str value (a constant, never released). */
-static LLVMValueRef key_str(Lower *l, const Type *d, int i) {
-  Node k = {.kind = N_STRING, .str = d->names[i], .ival = (int64_t)strlen(d->names[i])};
-  return lo_str_constant(l, &k);
 }
 
 /* k in d: known when compiled for a constant k, else k compared with each key. */
