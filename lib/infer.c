@@ -148,6 +148,11 @@ static void assign_var(Infer *in, Node *target, const Type *t) {
     in->changed = true;
   } else if (*slot != t) {
     const Type *u = ty_unify(*slot, t);
+    if (!u && (*slot)->kind == TY_LITDICT && t->kind == TY_LITDICT) {  /* Numba's words, and why */
+      ty_error(in, target, "Cannot unify %s and %s for variable '%s': literal dicts unify only with the same keys in "
+               "the same order and values of types that unify", (*slot)->name, t->name, in->f->var_names[target->var]);
+      return;
+    }
     if (!u) {
       ty_error(in, target, "variable '%s' is assigned both %s and %s, which cannot be unified",
                in->f->var_names[target->var], (*slot)->name, t->name);
@@ -283,7 +288,7 @@ static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
 /* Types c where its truth is read (if, while, assert, not, x if c else y):
  * a number; None, which is false, and an Optional, false when None, as
  * Python's; a str or a set becomes a call reading its truth (so that a str
- * made for the test is released), a list or a dict len(c), a jitclass
+ * made for the test is released), a list or a dict (a literal one too) len(c), a jitclass
  * instance its __bool__ or __len__ (ty_jitclass_truth). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   for (int i = 0; c->kind == N_BOOLOP && i < c->list.len; i++) {  /* `while queue or k < n`: each operand's truth */
@@ -296,8 +301,8 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE)  /* (a tuple's: known) */
-    return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE || t->kind == TY_LITDICT)
+    return ty_wrap_call(in, c, "len");  /* (a tuple's and a literal dict's: known) */
   if (t->kind == TY_CLASS || (t->kind == TY_OPTIONAL && t->elem->kind == TY_CLASS)) return ty_jitclass_truth(in, c);
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
