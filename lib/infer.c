@@ -510,8 +510,7 @@ static const Type *ty_compare(Infer *in, Node *n) {
       return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LITDICT && t[i]->kind != TY_DICT && t[i]->kind != TY_LIST &&
-        t[i]->kind != TY_SET &&
-        t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
+        t[i]->kind != TY_SET && t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)

@@ -17,9 +17,9 @@
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
  * one), or a variable assigned one of those once (or last in the loop's
- * block before it), or a slice of constants
- * of one of those, or d.keys(), d.values() or d.items() of a dict written
- * out with constant str keys (or a literal dict argument).
+ * block before it), or a slice of constants of one of those, or d.keys(),
+ * d.values() or d.items() of a dict written out with constant str keys
+ * (or of a literal dict argument).
  */
 #include <stdarg.h>
 #include <stdio.h>
