@@ -258,6 +258,15 @@ static __attribute__((noinline)) PyObject *box_tuple(const Type *t, char *p) {
   return t->callee ? disp_box_named(t, tup) : tup;
 }
 
+/* A literal dict returned: the Python dict of its keys and values. */
+static PyObject *box_literal_dict(const Type *t, char *p) {
+  PyObject *values = box_tuple(t, p), *d = values ? PyDict_New() : NULL;
+  for (int i = 0; d && i < t->nfields; i++)
+    if (PyDict_SetItemString(d, t->names[i], PyTuple_GET_ITEM(values, i)) < 0) Py_CLEAR(d);
+  Py_XDECREF(values);
+  return d;
+}
+
 /* A slice result: its parts not given are None. */
 static PyObject *box_slice(const Type *t, const int64_t *p) {
   PyObject *parts[3] = {NULL, NULL, NULL}, *s = NULL;
@@ -391,6 +400,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_ARRAY: return box_array(t, (RtArray *)p);
   case TY_BYTES: return box_bytes(t, (RtArray *)p);
   case TY_TUPLE: return box_tuple(t, p);
+  case TY_LITDICT: return box_literal_dict(t, p);
   case TY_SLICE: return box_slice(t, (const int64_t *)p);
   case TY_RANGE: return box_range((const int64_t *)p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */

@@ -1637,6 +1637,8 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   if (typed >= 0) {
     c->kinds |= (uint64_t)1 << typed;
+    if (typed == TY_DICT && cls == PyDict_GetItemString(fe->builtins, "dict"))  /* a literal dict is a dict too */
+      c->kinds |= (uint64_t)1 << TY_LITDICT;
     return true;
   }
   if ((dtype >= 0 || instance) && c->n < (int)(sizeof c->types / sizeof *c->types)) {

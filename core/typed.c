@@ -1098,11 +1098,22 @@ static PyObject *dict_iter(DictObject *self) {
   return it;
 }
 
+/* The default get() and pop() give for a missing key: a number
+ * converted to the dict's number values' type, as Numba's compiled get()
+ * casts it (d.get(k, 5) of float values is 5.0); None and other values as
+ * they are. */
+static PyObject *default_as_value(DictObject *self, PyObject *dflt) {
+  const Type *t = self->d->valkind < 0 ? NULL : dict_value_type_of(self);
+  if (dflt == Py_None || !t || !ty_is_scalar(t) || ty_is_time(t)) return Py_NewRef(dflt);
+  ItemBuf item = {0};
+  return store_item((int)t->kind, dflt, item.bytes) < 0 ? NULL : box_item(t, item.bytes);
+}
+
 static PyObject *dict_get(DictObject *self, PyObject *args) {
   PyObject *k, *dflt = Py_None;
   if (!PyArg_ParseTuple(args, "O|O:get", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
-  return v ? box_item(dict_value_type_of(self), v) : Py_NewRef(dflt);
+  return v ? box_item(dict_value_type_of(self), v) : default_as_value(self, dflt);
 }
 
 static PyObject *dict_pop(DictObject *self, PyObject *args) {
@@ -1110,7 +1121,7 @@ static PyObject *dict_pop(DictObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "O|O:pop", &k, &dflt)) return NULL;
   char *v = dict_find(self, k);
   if (!v) {
-    if (dflt) return Py_NewRef(dflt);
+    if (dflt) return default_as_value(self, dflt);
     PyErr_SetObject(PyExc_KeyError, k);
     return NULL;
   }

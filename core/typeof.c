@@ -661,6 +661,25 @@ PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_ARRAY && !t->ndim) return Py_BuildValue("(sNs)", "0d", disp_describe_type(e), layout);
   if (ty_is_time(e)) return Py_BuildValue("(iiss)", (int)e->kind, ndim, layout, core_api()->unit_name(e->unit));
   if (ty_is_scalar(t) || t->kind == TY_ARRAY) return Py_BuildValue("(iis)", (int)e->kind, ndim, layout);
+  if (t->kind == TY_LITDICT) {  /* ("litdict", its keys, its values' descriptions) */
+    PyObject *keys = PyList_New(t->nfields), *values = PyList_New(t->nfields);
+    for (int i = 0; keys && values && i < t->nfields; i++) {
+      PyObject *key = PyUnicode_FromString(t->names[i]), *value = key ? disp_describe_type(t->fields[i]) : NULL;
+      if (!value) {
+        Py_XDECREF(key);
+        Py_CLEAR(keys);
+        break;
+      }
+      PyList_SET_ITEM(keys, i, key);
+      PyList_SET_ITEM(values, i, value);
+    }
+    if (!keys || !values) {
+      Py_XDECREF(keys);
+      Py_XDECREF(values);
+      return NULL;
+    }
+    return Py_BuildValue("(sNN)", "litdict", keys, values);
+  }
   if (t->kind == TY_TUPLE) {
     PyObject *items = PyList_New(t->nfields);
     /* a named tuple, a package's value type among them (typing functions

@@ -169,6 +169,10 @@ const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *
  * tuple of its items (unit 'L'), read by constant indices, len, `in`,
  * count and literal_unroll, never changed (Numba's LiteralList). */
 const Type *ty_literal_list(int n, const Type *const *fields);
+/* A dict written out with constant str keys whose values have no one type
+ * ({'a': 1, 'b': 'x'}): TY_LITDICT, its n values' types and their keys
+ * (Numba's LiteralStrKeyDict). */
+const Type *ty_literal_dict(int n, const Type *const *fields, const char *const *keys);
 /* A jitclass's instances: one type per class cls, declared by its name,
  * then defined with its n fields (n + 1 names: the class's last), so that
  * a field may be of the class itself. */

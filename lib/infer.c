@@ -114,6 +114,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (ty_is_container(a)) return ty_unify_containers(a, b);
   if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (ty_is_literal_list(a) || ty_is_literal_list(b)) return NULL;  /* one only with itself, as Numba's LiteralList */
+  if (a->kind == TY_LITDICT || b->kind == TY_LITDICT) return ty_literal_dict_unify(a, b);
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
     const Type *fields[64];
     if (a->nfields > 64) return NULL;
@@ -147,6 +148,11 @@ static void assign_var(Infer *in, Node *target, const Type *t) {
     in->changed = true;
   } else if (*slot != t) {
     const Type *u = ty_unify(*slot, t);
+    if (!u && (*slot)->kind == TY_LITDICT && t->kind == TY_LITDICT) {  /* Numba's words, and why */
+      ty_error(in, target, "Cannot unify %s and %s for variable '%s': literal dicts unify only with the same keys in "
+               "the same order and values of types that unify", (*slot)->name, t->name, in->f->var_names[target->var]);
+      return;
+    }
     if (!u) {
       ty_error(in, target, "variable '%s' is assigned both %s and %s, which cannot be unified",
                in->f->var_names[target->var], (*slot)->name, t->name);
@@ -282,7 +288,7 @@ static bool ty_elements_of_0d(Infer *in, Node **xs, const Type **t, int n) {
 /* Types c where its truth is read (if, while, assert, not, x if c else y):
  * a number; None, which is false, and an Optional, false when None, as
  * Python's; a str or a set becomes a call reading its truth (so that a str
- * made for the test is released), a list or a dict len(c), a jitclass
+ * made for the test is released), a list or a dict (a literal one too) len(c), a jitclass
  * instance its __bool__ or __len__ (ty_jitclass_truth). */
 static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   for (int i = 0; c->kind == N_BOOLOP && i < c->list.len; i++) {  /* `while queue or k < n`: each operand's truth */
@@ -295,8 +301,8 @@ static const Type *ty_truth(Infer *in, Node *c, const char *what) {
   if (t->kind == TY_ARRAY) return ty_wrap_call(in, c, "array truth");  /* one element's, as NumPy's */
   if (t->kind == TY_STR) return ty_wrap_call(in, c, "str truth");
   if (t->kind == TY_SET) return ty_wrap_call(in, c, "set truth");
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE)  /* (a tuple's: known) */
-    return ty_wrap_call(in, c, "len");
+  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_BYTES || t->kind == TY_TUPLE || t->kind == TY_LITDICT)
+    return ty_wrap_call(in, c, "len");  /* (a tuple's and a literal dict's: known) */
   if (t->kind == TY_CLASS || (t->kind == TY_OPTIONAL && t->elem->kind == TY_CLASS)) return ty_jitclass_truth(in, c);
   return ty_need_scalar(in, c, t->kind == TY_OPTIONAL ? t->elem : t, what) ? t : NULL;
 }
@@ -485,7 +491,15 @@ static const Type *ty_compare(Infer *in, Node *n) {
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);
   for (int i = 0; i + 1 < n->list.len; i++)
-    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
+    if ((t[i]->kind == TY_DICT || t[i + 1]->kind == TY_DICT) && !ty_dict_compare(in, n, n->ops[i], t[i], t[i + 1]))
+      return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_LITDICT || t[i + 1]->kind == TY_LITDICT) &&
+        !ty_literal_dict_compare(in, n, n->ops[i], t[i], t[i + 1]))
+      return NULL;
+  for (int i = 0; i + 1 < n->list.len; i++)
+    if ((t[i]->kind == TY_TUPLE || t[i + 1]->kind == TY_TUPLE) && t[i]->kind != TY_DICT && t[i + 1]->kind != TY_DICT &&
+        !ty_tuple_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
     if ((t[i]->kind == TY_LIST || t[i + 1]->kind == TY_LIST) && !ty_list_compare(in, n, t[i], t[i + 1])) return NULL;
@@ -495,7 +509,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((t[i]->kind == TY_DTYPE || t[i + 1]->kind == TY_DTYPE) && !ty_dtype_compare(in, n, n->ops[i], t[i], t[i + 1]))
       return NULL;
   for (int i = 0; i < n->list.len; i++)
-    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LIST && t[i]->kind != TY_SET && t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
+    if (t[i]->kind != TY_TUPLE && t[i]->kind != TY_LITDICT && t[i]->kind != TY_DICT && t[i]->kind != TY_LIST &&
+        t[i]->kind != TY_SET && t[i]->kind != TY_DTYPE && !ty_is_enum(t[i]) &&
         !ty_need_scalar(in, n->list.items[i], t[i], "comparison"))
       return NULL;
   for (int i = 0; i + 1 < n->list.len; i++)
@@ -621,6 +636,7 @@ static const Type *ty_index(Infer *in, Node *n) {
     if (i && !ty_is_int(i) && i->kind != TY_BOOL) return ty_error(in, n, "range indices must be integers, not %s", i->name);
     return i ? TYS(TY_I64) : NULL;
   }
+  if (base->kind == TY_LITDICT) return ty_literal_dict_index(in, n, base);
   if (ty_record_keyed(in, n, base)) return ty_record_index(in, n, base);
   if (n->rhs && n->rhs->kind == N_STRING && !n->str)
     return ty_error(in, n, "%s cannot be indexed by a string (only records by their fields' names)", base->name);
@@ -1078,6 +1094,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     return;
   } else if (target->kind == N_INDEX && target->lhs->ty && ty_is_literal_list(target->lhs->ty)) {
     ty_error(in, target, LITERAL_LIST_FROZEN, target->lhs->ty->name);
+  } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LITDICT) {
+    ty_error(in, target, LITERAL_DICT_FROZEN, target->lhs->ty->name);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_LIST) {
     ty_list_store(in, target, t, at);
   } else if (target->kind == N_INDEX && target->lhs->ty && target->lhs->ty->kind == TY_DICT) {

@@ -68,6 +68,8 @@ const Type *ty_unify(const Type *a, const Type *b);
  * false where a part is no constant or the step is zero */
 bool ty_constant_slice(const Node *s, int n, int64_t *first, int64_t *step, int64_t *count);
 /* The error of a change to a literal list (%s its type), worded as Numba's. */
+#define LITERAL_DICT_FROZEN "Cannot mutate a literal dictionary: %s holds values of different types, read by constant "\
+                            "keys alone; write a typed dict of one value type to change it"
 #define LITERAL_LIST_FROZEN "Cannot mutate a literal list: %s holds items of different types, read by constant indices"\
                             " alone; write a typed list of one item type to change it"
 
@@ -107,6 +109,8 @@ bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp);  /* *arg, such a
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
+/* tuples.c: whether items of types a and b are compared by == (numbers, strs, None, tuples of them) */
+bool ty_items_equatable(const Type *a, const Type *b);
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args);  /* v in t, of numbers */
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);
@@ -129,7 +133,13 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
-bool ty_dict_key_tuple(const Type *k);  /* a tuple of numbers a key can be (RtTupleKey's) */
+bool ty_dict_key_tuple(const Type *k);
+bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* == and != of a typed dict */
+/* dicts.c: literal dicts (TY_LITDICT) */
+const Type *ty_literal_dict_index(Infer *in, Node *n, const Type *d);  /* d[k] of a constant k; iteration refused */
+const Type *ty_literal_dict_contains(Infer *in, Node *n, const Type **args);
+const Type *ty_literal_dict_unify(const Type *a, const Type *b);  /* NULL: other keys, or values not unified */
+bool ty_literal_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* == and != */  /* a tuple of numbers a key can be (RtTupleKey's) */
 /* builtins/sets.c: sets */
 const Type *ty_set_index(Infer *in, Node *n, const Type *base);  /* iteration only */
 const Type *ty_set_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* | & - ^ */

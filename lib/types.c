@@ -65,6 +65,8 @@ static size_t hash_parts(const Type *k) {
   for (int i = 0; i < k->nfields; i++) h = h * 31 + (uintptr_t)k->fields[i];
   if (k->kind == TY_RECORD)
     for (int i = 0; i < k->nfields; i++) h = h * 31 + k->offsets[i] + strlen(k->names[i]);
+  if (k->kind == TY_LITDICT)
+    for (int i = 0; i < k->nfields; i++) h = h * 31 + strlen(k->names[i]);
   return h ^ (h >> 29);
 }
 
@@ -102,7 +104,7 @@ static bool same_parts(const Type *a, const Type *b) {
       a->readonly != b->readonly || a->nfields != b->nfields || a->callee != b->callee || a->unit != b->unit)
     return false;
   for (int i = 0; i < a->nfields; i++)
-    if (a->fields[i] != b->fields[i]) return false;
+    if (a->fields[i] != b->fields[i] || (a->kind == TY_LITDICT && strcmp(a->names[i], b->names[i]))) return false;
   return a->kind != TY_RECORD || same_record(a, b);
 }
 
@@ -228,6 +230,40 @@ static const char *funcptr_name(const Type *t) {
   return name;
 }
 
+/* A tuple's data model: its fields one after another, each aligned, as
+ * LLVM lays out a struct; the length of the fields' names, for its own. */
+static size_t lay_out_fields(Type *t) {
+  size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
+  size_t off = 0, align = 1, len = 0;
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    off = (off + f->align - 1) / f->align * f->align;
+    offsets[i] = off;
+    off += f->size;
+    if (f->align > align) align = f->align;
+    t->flags |= f->flags & TF_REFS;
+    len += strlen(f->name) + 2;
+  }
+  t->offsets = offsets;
+  t->align = align;
+  t->size = (off + align - 1) / align * align;
+  return len;
+}
+
+/* A literal dict: laid out as the tuple of its values, its keys kept;
+ * named as Numba's LiteralStrKey[Dict]({'a': int64, 'b': unicode_type}). */
+static void complete_literal_dict(Type *t) {
+  size_t len = lay_out_fields(t) + 32;
+  const char **keys = arena_alloc(&T.arena, sizeof(char *) * (size_t)(t->nfields ? t->nfields : 1));
+  for (int i = 0; i < t->nfields; i++) len += strlen(keys[i] = format("%s", t->names[i])) + 6;
+  t->names = keys;
+  char *name = arena_alloc(&T.arena, len), *p = name;
+  p += sprintf(p, "%s({", kinds[TY_LITDICT].name);
+  for (int i = 0; i < t->nfields; i++) p += sprintf(p, "%s'%s': %s", i ? ", " : "", keys[i], t->fields[i]->name);
+  strcpy(p, "})");
+  t->name = name;
+}
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -250,21 +286,11 @@ static void complete(Type *t) {
     t->align = 1;
     t->name = format("numpy.%s(%s)", ty_is_int(t->elem) ? "iinfo" : "finfo", t->elem->name);
     break;
+  case TY_LITDICT:
+    complete_literal_dict(t);
+    break;
   case TY_TUPLE: {
-    size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(t->nfields ? t->nfields : 1));
-    size_t off = 0, align = 1, len = 3;
-    for (int i = 0; i < t->nfields; i++) {
-      const Type *f = t->fields[i];
-      off = (off + f->align - 1) / f->align * f->align;
-      offsets[i] = off;
-      off += f->size;
-      if (f->align > align) align = f->align;
-      t->flags |= f->flags & TF_REFS;
-      len += strlen(f->name) + 2;
-    }
-    t->offsets = offsets;
-    t->align = align;
-    t->size = (off + align - 1) / align * align;
+    size_t len = lay_out_fields(t) + 3;
     if (t->callee) {  /* a named tuple: Point(x=float64, y=float64) */
       const char **names = arena_alloc(&T.arena, sizeof(char *) * (size_t)(t->nfields + 1));
       for (int i = 0; i <= t->nfields; i++) len += strlen(names[i] = format("%s", t->names[i])) + 1;
@@ -400,6 +426,10 @@ const Type *ty_tuple(int n, const Type *const *fields) {
 
 const Type *ty_literal_list(int n, const Type *const *fields) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .unit = 'L'});
+}
+
+const Type *ty_literal_dict(int n, const Type *const *fields, const char *const *keys) {
+  return intern(&(Type){.kind = TY_LITDICT, .nfields = n, .fields = fields, .names = keys});
 }
 
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls) {

@@ -325,3 +325,35 @@ def test_names_of_a_slice_of_a_local_tuple_are_literals():
     for seed in range(3):
         a = field_arrays(seed)
         assert njit(fields_of_a_slice)(a) == fields_of_a_slice(a)
+
+
+@njit
+def rebound_before_the_loop(n, s):
+    items = (n, s)
+    total = 0
+    for x in literal_unroll(items):
+        total += len(str(x))
+    items = (n, np.arange(n), s, (n, s))  # rebound: the loop below walks this one
+    for x in literal_unroll(items):
+        total += len(x) if not isinstance(x, int) else x
+    return total
+
+
+def test_variable_rebound_before_the_loop_unrolls_the_value_reaching_it():
+    rng = make_rng(31)
+    for _ in range(6):
+        n, s = int(rng.integers(0, 6)), "ab"[: int(rng.integers(0, 3))]
+        assert_same(rebound_before_the_loop, n, s)
+
+
+def test_variable_rebound_in_a_branch_before_the_loop_is_a_typing_error():
+    @njit
+    def f(c):
+        t = (1, 2.5)
+        if c:
+            t = (2, 3.5)
+        for x in literal_unroll(t):
+            pass
+
+    with pytest.raises(ruchey.TypingError, match="length is known before typing"):
+        f(True)

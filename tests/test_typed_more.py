@@ -913,3 +913,24 @@ def test_array_and_container_types_name_typed_items_in_compiled_code():
         njit(lambda n: np.zeros(n, dtype=ruchey.types.float64[:]))(3)
     with pytest.raises(ruchey.TypingError):
         njit(lambda d: ruchey.types.float64[:] + d)(1)
+
+
+@njit
+def compiled_defaults(d, k):
+    return d.get(k, 5), d.get(k, True), d.get(k, None)
+
+
+def test_get_and_pop_default_of_number_values_is_cast_as_compiled_code_casts_it():
+    for value_type, values in ((ruchey.float64, [0.5, -1.5]), (ruchey.int32, [-3, 7]), (ruchey.complex128, [1j])):
+        d = typed.Dict.empty(ruchey.int64, value_type)
+        for i, v in enumerate(values):
+            d[i] = v
+        for k in (0, 99):
+            want = compiled_defaults(d, k)
+            assert (d.get(k, 5), d.get(k, True), d.get(k, None)) == want
+            assert [type(x) for x in (d.get(k, 5), d.get(k, True))] == [type(x) for x in want[:2]]
+        assert d.copy().pop(99, 5) == want[0] and type(d.copy().pop(99, 5)) is type(want[0])
+    s = typed.Dict.empty(ruchey.int64, ruchey.types.unicode_type)
+    assert s.get(1, "x") == "x" and s.get(1, None) is None and s.get(1, 3) == 3  # not numbers: as given
+    with pytest.raises(TypeError):
+        typed.Dict.empty(ruchey.int64, ruchey.float64).get(1, "x")

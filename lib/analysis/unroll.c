@@ -16,8 +16,10 @@
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
- * one), or a variable assigned one of those once, or a slice of constants
- * of one of those.
+ * one), or a variable assigned one of those once (or last in the loop's
+ * block before it), or a slice of constants of one of those, or d.keys(),
+ * d.values() or d.items() of a dict written out with constant str keys
+ * (or of a literal dict argument).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +33,8 @@ typedef struct Unroll {
   Func *f;
   const Type *const *argtypes;
   Diag *diag;
+  const NodeList *block;  /* the block of the loop being unrolled */
+  int at;                 /* and its place there */
 } Unroll;
 
 static bool fail(Unroll *u, const Node *at, const char *fmt, ...) {
@@ -150,8 +154,57 @@ typedef struct Written {
   int64_t first, step;
 } Written;
 
+/* The value a local variable is assigned, where it is assigned once; else NULL. */
+static Node *only_value(Unroll *u, const Node *v) {
+  Assigned a = {v->var, 0, NULL};
+  ir_walk_list(&u->f->body, visit_assignment, &a);
+  return a.count == 1 ? a.value : NULL;
+}
+
+/* The value variable v holds at the loop being unrolled, where a plain
+ * assignment earlier in the loop's block gives it and nothing between
+ * rebinds it (tup = (a, b) ... tup = (a, b, c) before the loop); else NULL. */
+static Node *value_reaching(Unroll *u, const Node *v) {
+  for (int i = u->at - 1; i >= 0; i--) {
+    Node *s = u->block->items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == v->var) return s->rhs;
+    Assigned a = {v->var, 0, NULL};
+    ir_walk(s, visit_assignment, &a);
+    if (a.count) return NULL;
+  }
+  return NULL;
+}
+
+/* How many entries the dict d holds where its keys are known before
+ * typing: a literal dict argument's, or a dict written out with constant
+ * str keys (each counted once), which a variable may hold; else -1. */
+static int dict_length(Unroll *u, const Node *d, int depth) {
+  if (d->kind == N_VAR && d->var < u->f->nparams)
+    return u->argtypes[d->var]->kind == TY_LITDICT ? u->argtypes[d->var]->nfields : -1;
+  if (d->kind == N_VAR && depth <= 8) return (d = only_value(u, d)) ? dict_length(u, d, depth + 1) : -1;
+  if (d->kind != N_CALL || !ir_calls_builtin(d, "dict literal")) return -1;
+  int count = 0;
+  for (int i = 0; i < d->list.len; i += 2) {
+    if (d->list.items[i]->kind != N_STRING) return -1;
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j += 2) seen = !strcmp(d->list.items[j]->str, d->list.items[i]->str);
+    count += !seen;
+  }
+  return count;
+}
+
+/* d.keys(), d.values() or d.items() of a dict whose length dict_length
+ * knows (a literal dict's are tuples); else -1. */
+static int dict_view_length(Unroll *u, const Node *seq, int depth) {
+  if (seq->kind != N_CALL || seq->bi || !seq->str || seq->list.len != 1 || seq->kw.len) return -1;
+  if (strcmp(seq->str, "keys") && strcmp(seq->str, "values") && strcmp(seq->str, "items")) return -1;
+  return dict_length(u, seq->list.items[0], depth);
+}
+
 /* How many items the tuple seq holds, or -1 (*t: an argument's type that is no tuple). */
 static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int depth) {
+  int n = dict_view_length(u, seq, depth);
+  if (n >= 0) return n;
   if (seq->kind == N_TUPLE || tuple_of_list(seq)) {
     *w = (Written){seq, 0, 1};
     return seq->list.len;
@@ -168,9 +221,9 @@ static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int de
     *t = u->argtypes[seq->var];
     return (*t)->kind == TY_TUPLE ? (*t)->nfields : -1;
   }
-  Assigned a = {seq->var, 0, NULL};
-  ir_walk_list(&u->f->body, visit_assignment, &a);
-  return a.count == 1 && a.value ? tuple_length(u, a.value, t, w, depth + 1) : -1;
+  Node *value = only_value(u, seq);
+  if (!value && !depth) value = value_reaching(u, seq);
+  return value ? tuple_length(u, value, t, w, depth + 1) : -1;
 }
 
 /* ---------------------------------------------------------------- break and continue */
@@ -290,12 +343,14 @@ static Node *body_copy(Func *f, Node *loop, int t, const Written *w, int i, int 
 static bool unroll_block(Unroll *u, NodeList *l);
 
 /* The loop n made the block of its copies, in place. */
-static bool unroll_loop(Unroll *u, Node *n) {
+static bool unroll_loop(Unroll *u, Node *n, const NodeList *block, int at) {
   Func *f = u->f;
   bool indexed;
   Node *call = unrolled_call(n, &indexed);
   if (call->list.len != 1 || call->kw.len) return fail(u, call, "literal_unroll() takes one tuple");
   if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;
+  u->block = block;
+  u->at = at;
   const Type *t = NULL;
   Written w = {NULL, 0, 1};
   int len = tuple_length(u, call->list.items[0], &t, &w, 0);
@@ -338,7 +393,7 @@ static bool unroll_block(Unroll *u, NodeList *l) {
   for (int i = 0; i < l->len; i++) {
     Node *n = l->items[i];
     if (is_unrolled(n)) {
-      if (!unroll_loop(u, n)) return false;
+      if (!unroll_loop(u, n, l, i)) return false;
       continue;
     }
     if (!unroll_block(u, &n->body) || !unroll_block(u, &n->orelse)) return false;

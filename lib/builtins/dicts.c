@@ -1,7 +1,9 @@
 /* builtins/dicts.c — typed dicts in compiled code: dict literals (and
  * comprehensions), d[k] (KeyError), d[k] = v, del d[k], `k in d`, len,
  * get, setdefault, pop, clear, copy, and iteration over keys, values and
- * items in insertion order.
+ * items in insertion order. Also literal dicts (Numba's LiteralStrKeyDict):
+ * a dict written out with constant str keys whose values have no one type,
+ * held as the tuple of its values and read by constant keys.
  *
  * A dict is a pointer to an RtDict (containers.h), the memory a
  * ruchey.typed.Dict holds in Python; lib/containers.c hashes and probes.
@@ -92,7 +94,200 @@ static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, c
   return key_fits(in, k, d, kt) && value_fits(in, n, recv, v, d, vt);
 }
 
+/* ---------------------------------------------------------------- typing literal dicts */
+
+/* The narrowest float that Numba converts a real number of type t into
+ * safely: ints through wider ints (uint8 through int16), int64 and uint64
+ * into float64 as its one exception. */
+static int safe_float_bits(const Type *t) {
+  if (ty_is_float(t)) return t->bits;
+  if (ty_is_unsigned(t)) return t->bits <= 8 ? 32 : 64;
+  return t->bits <= 8 ? 16 : t->bits <= 16 ? 32 : 64;
+}
+
+/* Whether Numba converts a value of type from into to without loss (its
+ * promote and safe conversions): bools into any number, ints into wider
+ * ints of their sign or wider signed ones, and into floats and complex
+ * numbers wide enough; tuples item by item; an array into one of any
+ * layout; a container into one it unifies with (an empty list's type
+ * given by another); other values only as themselves. */
+static bool converts_safely(const Type *from, const Type *to) {
+  if (from == to) return true;
+  if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nfields == to->nfields && !from->callee && !to->callee) {
+    for (int i = 0; i < from->nfields; i++)
+      if (!converts_safely(from->fields[i], to->fields[i])) return false;
+    return true;
+  }
+  if (from->kind == TY_ARRAY || ty_is_container(from)) return ty_container_fits(to, from) || ty_unify_containers(to, from);
+  if (!ty_is_scalar(from) || !ty_is_scalar(to) || ty_is_time(from) || ty_is_time(to)) return false;
+  if (from->kind == TY_BOOL || to->kind == TY_BOOL) return from->kind == TY_BOOL;
+  if (ty_is_complex(to)) return (ty_is_complex(from) ? from->bits / 2 : safe_float_bits(from)) <= to->bits / 2;
+  if (ty_is_complex(from)) return false;
+  if (ty_is_float(to)) return safe_float_bits(from) <= to->bits;
+  if (ty_is_float(from)) return false;
+  if (ty_is_unsigned(from) == ty_is_unsigned(to)) return from->bits <= to->bits;
+  return ty_is_unsigned(from) && from->bits < to->bits;
+}
+
+/* Whether each key (first 0) or each value (first 1) of a dict written out
+ * converts safely to the first's type. */
+static bool first_holds_all(const Type **args, int len, int first) {
+  for (int i = first + 2; i < len; i += 2)
+    if (!converts_safely(args[i], args[first])) return false;
+  return true;
+}
+
+/* Numba's test of a dict written out: its values fit one typed dict when
+ * each converts safely to the first's type, as a typed dict takes its
+ * type from its first entry; a lone literal dict or list value never does. */
+static bool homogeneous_values(const Type **args, int len) {
+  if (len == 2 && (args[1]->kind == TY_LITDICT || ty_is_literal_list(args[1]))) return false;
+  return first_holds_all(args, len, 1);
+}
+
+/* Whether every key is a str typing knows (written, or a variable bound
+ * once to one). */
+static bool str_keyed(Infer *in, Node *n) {
+  for (int i = 0; i < n->list.len; i += 2) {
+    const Node *k = ty_constant(in, n->list.items[i]);
+    if (!k || k->kind != N_STRING || strlen(k->str) != (size_t)k->ival) return false;  /* (a NUL names no key here) */
+  }
+  return true;
+}
+
+static int key_index(const Type *d, const char *key) {
+  for (int i = 0; i < d->nfields; i++)
+    if (!strcmp(d->names[i], key)) return i;
+  return -1;
+}
+
+/* The last entry of the dict written out as n that gives entry i's key
+ * (i itself where none later does): its value is the key's. */
+static int last_entry(const Node *n, int i) {
+  int last = i;
+  for (int j = i + 2; j < n->list.len; j += 2)
+    if (!strcmp(n->list.items[j]->str, n->list.items[i]->str)) last = j;
+  return last;
+}
+
+static bool given_before(const Node *n, int i) {
+  for (int j = 0; j < i; j += 2)
+    if (!strcmp(n->list.items[j]->str, n->list.items[i]->str)) return true;
+  return false;
+}
+
+/* Its keys in the order first given, each of its last value's type (as
+ * Python keeps a repeated key's place and its last value); each key
+ * replaced by its constant, which the lowering reads. */
+static const Type *literal_dict(Infer *in, Node *n, const Type **args) {
+  const Type *fields[64];
+  const char *keys[64];
+  int m = 0;
+  for (int i = 0; i < n->list.len; i += 2) n->list.items[i] = (Node *)ty_constant(in, n->list.items[i]);
+  for (int i = 0; i < n->list.len; i += 2) {
+    if (given_before(n, i)) continue;
+    if (m == 64) return ty_error(in, n, "literal dicts of more than 64 entries are not supported");
+    fields[m] = args[last_entry(n, i) + 1];
+    keys[m++] = n->list.items[i]->str;
+  }
+  return ty_literal_dict(m, fields, keys);
+}
+
+/* d[k] of a literal dict: k a str typing knows, its value's own type;
+ * a for loop over d or d.keys() walks its keys. */
+const Type *ty_literal_dict_index(Infer *in, Node *n, const Type *d) {
+  if (n->str && part_named(n->str) != DICT_KEYS)
+    return ty_error(in, n, "iteration over the %s of the literal dict %s is not supported: they have different "
+                    "types (literal_unroll(d.%s()) walks them, one copy of the loop's body each)",
+                    part_named(n->str) == DICT_VALUES ? "values" : "items", d->name,
+                    part_named(n->str) == DICT_VALUES ? "values" : "items");
+  if (n->str) return ty_expr(in, n->rhs) ? TYS(TY_STR) : NULL;
+  if (n->rhs->kind != N_STRING && !ty_expr(in, n->rhs)) return NULL;
+  const Node *k = ty_constant(in, n->rhs);
+  if (!k || k->kind != N_STRING)
+    return ty_error(in, n, "Cannot getitem() on a literal dictionary, return type cannot be statically determined: "
+                    "%s is read by constant str keys", d->name);
+  int i = key_index(d, k->str);
+  if (i < 0) return ty_error(in, n, "Key '%s' is not in dict.", k->str);
+  n->rhs = (Node *)k;
+  return d->fields[i];
+}
+
+/* k in d of a literal dict: any k; a str is compared with its keys. */
+const Type *ty_literal_dict_contains(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+
+/* Two literal dicts as one variable's: of the same keys, each value's
+ * types unified. */
+const Type *ty_literal_dict_unify(const Type *a, const Type *b) {
+  if (a->kind != TY_LITDICT || b->kind != TY_LITDICT || a->nfields != b->nfields) return NULL;
+  const Type *fields[64];
+  for (int i = 0; i < a->nfields; i++)
+    if (strcmp(a->names[i], b->names[i]) || !(fields[i] = ty_unify(a->fields[i], b->fields[i]))) return NULL;
+  return ty_literal_dict(a->nfields, fields, (const char *const *)a->names);
+}
+
+/* Its values as a tuple, which d.values() is. */
+static const Type *values_of(const Type *d) { return ty_tuple(d->nfields, d->fields); }
+
+static bool same_keys(const Type *a, const Type *b) {
+  if (a->nfields != b->nfields) return false;
+  for (int i = 0; i < a->nfields; i++)
+    if (strcmp(a->names[i], b->names[i])) return false;
+  return true;
+}
+
+static bool same_key_set(const Type *a, const Type *b) {
+  if (a->nfields != b->nfields) return false;
+  for (int i = 0; i < a->nfields; i++)
+    if (key_index(b, a->names[i]) < 0) return false;
+  return true;
+}
+
+/* a == b, a != b of literal dicts: equal where their keys are and each
+ * key's values are (compared as tuples' items). */
+bool ty_literal_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (a->kind != TY_LITDICT || b->kind != TY_LITDICT || (op != OP_EQ && op != OP_NE))
+    return ty_error(in, n, "a literal dict is only compared with == and != to another, got %s and %s", a->name,
+                    b->name) != NULL;
+  if (same_keys(a, b)) return ty_tuple_compare(in, n, op, values_of(a), values_of(b)) != NULL;
+  if (same_key_set(a, b))
+    return ty_error(in, n, "literal dicts of the same keys in different orders are not compared in compiled code "
+                    "(%s and %s)", a->name, b->name) != NULL;
+  return true;  /* other keys: never equal */
+}
+
+/* d.keys(), d.values(), d.items() of a literal dict: tuples, of its keys,
+ * its values and (key, value) pairs (as Numba's, which literal_unroll and
+ * for loops over keys walk). */
+static const Type *ty_literal_view(Infer *in, Node *n, const Type **args) {
+  const Type *d = args[0], *parts[64];
+  for (int i = 0; i < d->nfields; i++) {
+    const Type *pair[2] = {TYS(TY_STR), d->fields[i]};
+    parts[i] = n->bi->ival == DICT_KEYS ? TYS(TY_STR) : n->bi->ival == DICT_VALUES ? d->fields[i] : ty_tuple(2, pair);
+  }
+  return ty_tuple(d->nfields, parts);
+}
+
+/* d.copy() of a literal dict: d itself, as nothing changes it */
+static const Type *ty_literal_copy(Infer *in, Node *n, const Type **args) { return args[0]; }
+
+static const Type *ty_literal_get(Infer *in, Node *n, const Type **args) {
+  return ty_error(in, n, "Cannot get() on a literal dictionary, return type cannot be statically determined: read "
+                  "%s by d[key] of a constant key", args[0]->name);
+}
+
+static const Type *ty_literal_mutation(Infer *in, Node *n, const Type **args) {
+  return ty_error(in, n, LITERAL_DICT_FROZEN, args[0]->name);
+}
+
+/* ---------------------------------------------------------------- typing typed dicts */
+
+/* A dict written out: a literal dict (Numba's rule, homogeneous_values);
+ * else a typed dict of its first key's and first value's types where the
+ * others convert to them safely, as Numba's; else of their unified types
+ * (1 and 2.5: float64, which Numba refuses). */
 static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
+  if (n->list.len && str_keyed(in, n) && !homogeneous_values(args, n->list.len)) return literal_dict(in, n, args);
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make dicts");
   const Type *kv[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) {
@@ -104,6 +299,9 @@ static const Type *ty_dict_literal(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n->list.items[i], "a dict's %s must have one type: %s and %s cannot be unified",
                       i % 2 ? "values" : "keys", args[i % 2]->name, args[i]->name);
   }
+  for (int part = 0; part < 2 && n->list.len; part++)  /* (a container's: the unified one, its items typed) */
+    if ((ty_is_scalar(args[part]) || args[part]->kind == TY_TUPLE) && first_holds_all(args, n->list.len, part))
+      kv[part] = args[part];
   return ty_dict(kv[0], kv[1]);
 }
 
@@ -131,6 +329,29 @@ const Type *ty_dict_contains(Infer *in, Node *n, const Type **args) {
   return need_key(in, n->list.items[0], args[0]) ? TYS(TY_BOOL) : NULL;
 }
 
+/* Whether entries of typed dicts a and b may be equal: keys of one type,
+ * or numbers of one kind (ints, floats), whose bits agree; values of
+ * kinds == compares. Others only where both dicts are empty. */
+static bool entries_comparable(const Type *a, const Type *b) {
+  const Type *ka = key_of(a), *kb = key_of(b);
+  bool keys = ka == kb || (ty_is_int(ka) && ty_is_int(kb)) || (ty_is_float(ka) && ty_is_float(kb));
+  return keys && ty_items_equatable(value_of(a), value_of(b));
+}
+
+/* a == b, a != b of a typed dict: equal to a dict of the same entries
+ * (values compared by ==: numbers, strs, tuples of them), never to
+ * another value. */
+bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  if (op != OP_EQ && op != OP_NE)
+    return ty_error(in, n, "dicts are only compared with == and !=, got %s and %s", a->name, b->name) != NULL;
+  for (int i = 0; i < 2; i++) {
+    const Type *d = i ? b : a;
+    if (d->kind == TY_DICT && d->nfields && !ty_items_equatable(value_of(d), value_of(d)))
+      return ty_error(in, n, "dicts of %s values are not compared in compiled code", value_of(d)->name) != NULL;
+  }
+  return true;
+}
+
 /* d.get(k, default), d.pop(k[, default]), d.setdefault(k, default), del d[k] */
 static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   const Type *d = args[0];
@@ -140,8 +361,10 @@ static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   }
   /* d.get(k, 0) before d is stored into (d[k] = d.get(k, 0) + 1): the
    * default's type, until the store types d */
-  if (!d->nfields && n->list.len > 2 && !in->final) return args[2];
+  if (!d->nfields && n->list.len > 2 && !in->final) return args[2]->kind == TY_NONE ? NULL : args[2];
   if (!dict_known(in, n, d) || !key_fits(in, n->list.items[1], d, args[1])) return NULL;
+  /* d.get(k, None), d.pop(k, None): an Optional, None when k is missing */
+  if (n->list.len > 2 && args[2]->kind == TY_NONE && n->bi->ival != 2) return ty_optional(value_of(d));
   if (n->list.len > 2 && !value_fits(in, n, n->list.items[0], n->list.items[2], d, args[2])) return NULL;
   return value_of(d);
 }
@@ -343,7 +566,10 @@ static LLVMValueRef new_dict(Lower *l, const Type *t) {
   return d;
 }
 
+static LLVMValueRef lo_literal_dict(Lower *l, Node *n);
+
 static LLVMValueRef lo_dict_literal(Lower *l, Node *n) {
+  if (n->ty->kind == TY_LITDICT) return lo_literal_dict(l, n);
   LLVMValueRef d = new_dict(l, n->ty);
   lo_temp_made(l, n->ty, d);  /* released if a key or value raises */
   for (int i = 0; i + 1 < n->list.len; i += 2) {
@@ -436,14 +662,60 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   return r;
 }
 
+typedef struct DictsCompared {
+  const Type *ta, *tb;
+  LLVMValueRef a, b, same;  /* same: an i1 slot, cleared at an entry of a that b lacks or holds another value for */
+} DictsCompared;
+
+static void compare_entry(Lower *l, LLVMValueRef *idx, void *arg) {
+  DictsCompared *c = arg;
+  const Type *va = value_of(c->ta), *vb = value_of(c->tb);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef e = lo_call_fn(l, "rt_dict_entry", l->mod->ptr, p, (LLVMValueRef[]){c->a, idx[0]}, 2);
+  LLVMValueRef off = const_i64(l, 8);
+  /* (the key's bits are b's too: keys of one type, or numbers of one kind, whose bits agree) */
+  LLVMValueRef bits = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""), "");
+  LLVMValueRef at = lookup(l, c->b, bits);
+  LLVMBasicBlockRef missing = LLVMGetInsertBlock(l->b), found = new_block(l, "dict.eq.found"),
+                    next = new_block(l, "dict.eq.next");
+  LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), next, found);
+  position(l, found);
+  off = const_i64(l, RT_DICT_VALUE);
+  LLVMValueRef x = lo_load_scalar(l, va, LLVMBuildGEP2(l->b, l->mod->i8, e, &off, 1, ""));
+  LLVMValueRef equal = lo_compare_values(l, OP_EQ, x, va, lo_load_scalar(l, vb, at), vb);
+  LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, next);
+  position(l, next);
+  LLVMValueRef same = LLVMBuildPhi(l->b, l->mod->i1, "");
+  LLVMAddIncoming(same, (LLVMValueRef[]){const_bool(l, false), equal}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
+  LLVMBuildStore(l->b, LLVMBuildAnd(l->b, LLVMBuildLoad2(l->b, l->mod->i1, c->same, ""), same, ""), c->same);
+}
+
+/* ty_dict_compare's: the same dict, or as long and each entry of a in b
+ * with an equal value (a dict not typed yet is empty). */
+LLVMValueRef lo_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (ta->kind != TY_DICT || tb->kind != TY_DICT) return const_bool(l, op == OP_NE);
+  LLVMValueRef la = lo_container_len(l, ta, a), lb = lo_container_len(l, tb, b);
+  DictsCompared c = {ta, tb, a, b, lo_alloca(l, l->mod->i1, "dict.eq")};
+  LLVMBuildStore(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, la, lb, ""), c.same);
+  if (ta->nfields && tb->nfields && entries_comparable(ta, tb)) lo_for_each_index(l, 1, &la, compare_entry, &c);
+  else if (ta->nfields && tb->nfields)  /* no entry of one equals one of the other */
+    LLVMBuildStore(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildOr(l->b, la, lb, ""), const_i64(l, 0), ""), c.same);
+  LLVMValueRef same = LLVMBuildLoad2(l->b, l->mod->i1, c.same, "");
+  /* a dict is equal to itself, NaN values and all, as Python's (whose == of items tries identity first) */
+  same = LLVMBuildOr(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, a, b, ""), "");
+  return op == OP_EQ ? same : LLVMBuildNot(l->b, same, "");
+}
+
 /* get (ival 0), pop (1), setdefault (2), del d[k] (3) */
 static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   Node *x = n->list.items[0], *k = n->list.items[1];
   const Type *t = x->ty, *vt = value_of(t);
   LLVMValueRef d = lo_expr(l, x);
   LLVMValueRef kv = lo_expr(l, k), bits = key_bits(l, t, kv, k->ty);
-  /* the default, owned where values hold references: the result's, or the dict's */
-  LLVMValueRef dflt = n->list.len > 2 ? lo_item_value(l, n->list.items[2], vt) : NULL;
+  /* the default, owned where values hold references: the result's, or the dict's (of the
+   * result's type: an Optional for a None default) */
+  LLVMValueRef dflt = n->list.len > 2 ? lo_item_value(l, n->list.items[2], n->bi->ival == 2 ? vt : n->ty) : NULL;
   bool refs = ty_has_arrays(vt);
   LLVMValueRef result;
   if (n->bi->ival == 2) {  /* setdefault: the value there, or dflt stored */
@@ -483,8 +755,8 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "keyed.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
     position(l, found);
-    if (refs) lo_refcount(l, vt, dflt, false);
-    LLVMValueRef v = taken(l, vt, lo_load_scalar(l, vt, at));
+    if (refs) lo_refcount(l, n->ty, dflt, false);
+    LLVMValueRef v = lo_convert(l, taken(l, vt, lo_load_scalar(l, vt, at)), vt, n->ty);
     if (n->bi->ival == 1) {
       LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
       lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){d, bits}, 2);
@@ -492,7 +764,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
     LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, done);
     position(l, done);
-    result = LLVMBuildPhi(l->b, lo_type(l, vt), "");
+    result = LLVMBuildPhi(l->b, lo_type(l, n->ty), "");
     LLVMAddIncoming(result, (LLVMValueRef[]){dflt, v}, (LLVMBasicBlockRef[]){missing, found_end}, 2);
   } else {  /* pop(k), del d[k]: KeyError if missing */
     result = taken(l, vt, lo_load_scalar(l, vt, lookup_or_raise(l, t, d, bits)));
@@ -597,12 +869,98 @@ static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty); }
 
+/* ---------------------------------------------------------------- lowering literal dicts */
+
+/* The tuple of its values, each evaluated in order; a value a later entry
+ * of the same key replaces is dropped. */
+static LLVMValueRef lo_literal_dict(Lower *l, Node *n) {
+  LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty)), *held = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * 64);
+  int nheld = 0;
+  for (int i = 0; i + 1 < n->list.len; i += 2) {
+    Node *v = n->list.items[i + 1];
+    LLVMValueRef val = lo_owned(l, v);
+    if (last_entry(n, i) != i) {
+      lo_refcount(l, v->ty, val, false);
+      continue;
+    }
+    if (ty_has_arrays(v->ty)) lo_temp_made(l, v->ty, held[nheld++] = val);  /* released if a later value raises */
+    r = LLVMBuildInsertValue(l->b, r, val, (unsigned)key_index(n->ty, n->list.items[i]->str), "");
+  }
+  for (int i = 0; i < nheld; i++) lo_temp_taken(l, held[i]);
+  return r;
+}
+
+/* Key i of literal dict d as a str value (a constant, never released). */
+static LLVMValueRef key_str(Lower *l, const Type *d, int i) {
+  Node k = {.kind = N_STRING, .str = d->names[i], .ival = (int64_t)strlen(d->names[i])};
+  return lo_str_constant(l, &k);
+}
+
+/* Key i (an i64 value) of literal dict d, read from a constant table of its keys. */
+static LLVMValueRef key_at(Lower *l, const Type *d, LLVMValueRef i) {
+  LLVMTypeRef table_type = LLVMArrayType2(l->mod->ptr, (uint64_t)d->nfields);
+  LLVMValueRef *keys = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(d->nfields + 1));
+  for (int k = 0; k < d->nfields; k++) keys[k] = key_str(l, d, k);
+  LLVMValueRef table = LLVMAddGlobal(l->mod->m, table_type, "literal_dict.keys");
+  LLVMSetInitializer(table, LLVMConstArray2(l->mod->ptr, keys, (uint64_t)d->nfields));
+  LLVMSetGlobalConstant(table, 1);
+  LLVMSetLinkage(table, LLVMPrivateLinkage);
+  LLVMValueRef at[2] = {const_i64(l, 0), i};
+  return LLVMBuildLoad2(l->b, l->mod->ptr, LLVMBuildGEP2(l->b, table_type, table, at, 2, ""), "");
+}
+
+/* d[k], or the key at a for loop's counter (a str constant, never released) */
+LLVMValueRef lo_literal_dict_index(Lower *l, Node *n) {
+  if (n->str) return key_at(l, n->lhs->ty, lo_expr_as(l, n->rhs, TYS(TY_I64)));
+  LLVMValueRef v = lo_expr(l, n->lhs);
+  LLVMValueRef r = LLVMBuildExtractValue(l->b, v, (unsigned)key_index(n->lhs->ty, n->rhs->str), "");
+  lo_refcount(l, n->ty, r, true);
+  lo_done_with(l, n->lhs, v);
+  return r;
+}
+
+/* k in d: known when compiled for a constant k, else k compared with each key. */
+LLVMValueRef lo_literal_dict_contains(Lower *l, Node *n) {
+  Node *k = n->list.items[0];
+  const Type *d = n->list.items[1]->ty;
+  if (k->kind == N_STRING) return const_bool(l, key_index(d, k->str) >= 0);
+  LLVMValueRef kv = lo_expr(l, k), r = const_bool(l, false);
+  for (int i = 0; k->ty->kind == TY_STR && i < d->nfields; i++)  /* (a key of another type is never equal) */
+    r = LLVMBuildOr(l->b, r, lo_str_compare_values(l, OP_EQ, kv, k->ty, key_str(l, d, i), TYS(TY_STR)), "");
+  lo_done_with(l, k, kv);
+  return r;
+}
+
+/* d.keys(), d.values(), d.items(): the tuple of its keys, values or pairs. */
+static LLVMValueRef lo_literal_view(Lower *l, Node *n) {
+  const Type *d = n->list.items[0]->ty;
+  LLVMValueRef v = lo_owned(l, n->list.items[0]), r = LLVMGetUndef(lo_type(l, n->ty));
+  for (int i = 0; i < d->nfields; i++) {
+    LLVMValueRef part = n->bi->ival == DICT_VALUES ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : key_str(l, d, i);
+    if (n->bi->ival == DICT_ITEMS) {
+      part = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty->fields[i])), part, 0, "");
+      part = LLVMBuildInsertValue(l->b, part, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), 1, "");
+    }
+    r = LLVMBuildInsertValue(l->b, r, part, (unsigned)i, "");
+  }
+  if (n->bi->ival == DICT_KEYS) lo_refcount(l, d, v, false);  /* the values, which the keys' tuple does not hold */
+  return r;
+}
+
+/* a == b or a != b of literal dicts (ty_literal_dict_compare's). */
+LLVMValueRef lo_literal_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (!same_keys(ta, tb)) return const_bool(l, op == OP_NE);
+  return lo_tuple_compare(l, op, a, values_of(ta), b, values_of(tb));
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const empty_dict_kw[] = {"key_type", "value_type", "n_keys", NULL};
 
 #define DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
   {"dict." name, NULL, name, BK_METHOD, TY_DICT, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
+#define LITERAL_DICT_METHOD(name, lo, hi, flags, ival, type, lower) \
+  {"dict." name, NULL, name, BK_METHOD, TY_LITDICT, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
 const Builtin bi_dicts[] = {
   /* BF_COMPLEX: complex values are plain numbers to them (need_key refuses complex keys) */
@@ -613,8 +971,9 @@ const Builtin bi_dicts[] = {
   {"typed.Dict.empty", "ruchey.typed", "Dict.empty", BK_FUNCTION, 0, 0, 3, empty_dict_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_dict, lo_empty_dict},
   /* BF_STRINGS: a constant string argument is a str key, not a dtype's name; BF_LISTS: [1, 2] a list */
-  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS, 0, ty_get, lo_keyed),
-  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_keyed, lo_keyed),
+  /* BF_NONE: get(k, None) and pop(k, None) are Optionals */
+  DICT_METHOD("get", 1, 2, BF_STRINGS | BF_LISTS | BF_NONE, 0, ty_get, lo_keyed),
+  DICT_METHOD("pop", 1, 2, BF_RAISES | BF_STRINGS | BF_LISTS | BF_NONE, 1, ty_keyed, lo_keyed),
   DICT_METHOD("setdefault", 2, 2, BF_RAISES | BF_STRINGS | BF_LISTS, 2, ty_keyed, lo_keyed),
   DICT_METHOD("__delitem__", 1, 1, BF_RAISES | BF_STRINGS, 3, ty_keyed, lo_keyed),
   DICT_METHOD("popitem", 0, 0, BF_RAISES, 0, ty_popitem, lo_popitem),
@@ -624,5 +983,17 @@ const Builtin bi_dicts[] = {
   DICT_METHOD("keys", 0, 0, BF_RAISES, DICT_KEYS, ty_view, lo_view),
   DICT_METHOD("values", 0, 0, BF_RAISES, DICT_VALUES, ty_view, lo_view),
   DICT_METHOD("items", 0, 0, BF_RAISES, DICT_ITEMS, ty_view, lo_view),
+  LITERAL_DICT_METHOD("keys", 0, 0, 0, DICT_KEYS, ty_literal_view, lo_literal_view),
+  LITERAL_DICT_METHOD("values", 0, 0, 0, DICT_VALUES, ty_literal_view, lo_literal_view),
+  LITERAL_DICT_METHOD("items", 0, 0, 0, DICT_ITEMS, ty_literal_view, lo_literal_view),
+  LITERAL_DICT_METHOD("copy", 0, 0, 0, 0, ty_literal_copy, lo_first_argument),
+  LITERAL_DICT_METHOD("get", 0, 2, BF_STRINGS | BF_LISTS, 0, ty_literal_get, NULL),
+  /* the methods that would change it: Numba's TypingError */
+  LITERAL_DICT_METHOD("pop", 0, 2, BF_STRINGS | BF_LISTS, 0, ty_literal_mutation, NULL),
+  LITERAL_DICT_METHOD("popitem", 0, 0, 0, 0, ty_literal_mutation, NULL),
+  LITERAL_DICT_METHOD("setdefault", 0, 2, BF_STRINGS | BF_LISTS, 0, ty_literal_mutation, NULL),
+  LITERAL_DICT_METHOD("__delitem__", 0, 1, BF_STRINGS, 0, ty_literal_mutation, NULL),
+  LITERAL_DICT_METHOD("update", 0, 1, 0, 0, ty_literal_mutation, NULL),
+  LITERAL_DICT_METHOD("clear", 0, 0, 0, 0, ty_literal_mutation, NULL),
   BI_END,
 };

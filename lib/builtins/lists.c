@@ -1376,6 +1376,7 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
+  if (args[1]->kind == TY_LITDICT) return ty_literal_dict_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
   if (args[1]->kind == TY_BYTES) return ty_bytes_contains(in, n, args);
   if (args[1]->kind == TY_ARRAY) return ty_array_contains(in, n, args);
@@ -1393,6 +1394,7 @@ static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   if (x->ty->kind == TY_DICT || x->ty->kind == TY_SET) return lo_dict_contains(l, n);  /* a set's items are keys */
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
+  if (x->ty->kind == TY_LITDICT) return lo_literal_dict_contains(l, n);
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);
   if (x->ty->kind == TY_BYTES) return lo_bytes_contains(l, n);
   if (x->ty->kind == TY_ARRAY) return lo_array_contains(l, n);

@@ -3,7 +3,8 @@
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
  * ("(1, 2.5)", "(1,)"), lists of numbers, bools and strs as their repr
- * ("[1, 'a']", the same text str() of them makes), an Optional as None
+ * ("[1, 'a']", the same text str() of them makes), literal dicts as
+ * Python writes dicts ("{'a': 1, 'b': 'x'}"), an Optional as None
  * or its value; a timedelta64 as NumPy's str() ("3 days", NaT); a number
  * class (type(x), numpy.int32) as its name, as Numba prints it; floats as
  * Python and NumPy write them in @njit code (repr: %g, %h for float32) and
@@ -21,7 +22,7 @@
 static bool printable(const Type *t) {
   if (t->kind == TY_TIMEDELTA) return true;  /* as NumPy's str(): "3 days" (a tuple's item, its repr, is refused) */
   if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
-  if (t->kind == TY_TUPLE) {
+  if (t->kind == TY_TUPLE || t->kind == TY_LITDICT) {
     for (int i = 0; i < t->nfields; i++)
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_TIMEDELTA) return false;
     return true;
@@ -42,7 +43,7 @@ static bool host_only(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (host_only(t->fields[i])) return true;
   return t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_TIMEDELTA || t->kind == TY_LIST ||
-         t->kind == TY_OPTIONAL;
+         t->kind == TY_OPTIONAL || t->kind == TY_LITDICT;
 }
 
 /* An argument of print() or str() as it is where it is an Optional (None
@@ -92,8 +93,8 @@ static bool kernel_style(Lower *l) { return l->mod->gpu || l->opts->kernel || l-
 
 /* The 8-byte slots a value of type t fills (a complex number two). */
 static int slots_of(const Type *t) {
-  if (t->kind == TY_TUPLE) {
-    int n = 0;
+  if (t->kind == TY_TUPLE || t->kind == TY_LITDICT) {
+    int n = t->kind == TY_LITDICT ? t->nfields : 0;  /* (a literal dict's keys, each a str's) */
     for (int i = 0; i < t->nfields; i++) n += slots_of(t->fields[i]);
     return n;
   }
@@ -124,6 +125,15 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
       print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used, true);
     }
     put(f, list ? "]" : t->nfields == 1 ? ",)" : ")");
+  } else if (t->kind == TY_LITDICT) {  /* as Python writes a dict: {'a': 1, 'b': 'x'} */
+    put(f, "{");
+    for (int i = 0; i < t->nfields; i++) {
+      Node key = {.kind = N_STRING, .str = t->names[i], .ival = (int64_t)strlen(t->names[i])};
+      put(f, i ? ", %R: " : "%R: ");
+      slot[(*used)++] = LLVMBuildPtrToInt(l->b, lo_str_constant(l, &key), l->mod->i64, "");
+      print_value(l, f, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], slot, used, true);
+    }
+    put(f, "}");
   } else if (t->kind == TY_ARRAY && t->ndim == 0) {  /* NumPy writes its element */
     LLVMValueRef data = LLVMBuildExtractValue(l->b, v, 2, "");
     print_value(l, f, lo_load_scalar(l, t->elem, data), t->elem, slot, used, false);

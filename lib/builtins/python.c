@@ -106,8 +106,8 @@ LLVMValueRef lo_range_contains(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- len, abs, min, max */
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
-  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_RANGE || ty_is_container(args[0]) ||
-      args[0]->kind == TY_STR || args[0]->kind == TY_BYTES)
+  if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_LITDICT || args[0]->kind == TY_RANGE ||
+      ty_is_container(args[0]) || args[0]->kind == TY_STR || args[0]->kind == TY_BYTES)
     return TYS(TY_I64);
   if (args[0]->kind == TY_YIELDS)
     return ty_error(in, n, "a generator has no len(): in compiled code for loops (zip() and enumerate() too), next(), "
@@ -117,7 +117,7 @@ static const Type *ty_len(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_len(Lower *l, Node *n) {
   Node *a = n->list.items[0];
-  if (a->ty->kind == TY_TUPLE) return const_i64(l, a->ty->nfields);
+  if (a->ty->kind == TY_TUPLE || a->ty->kind == TY_LITDICT) return const_i64(l, a->ty->nfields);
   if (a->ty->kind == TY_RANGE) {  /* (zip's ranges, stmt.c) */
     LLVMValueRef start, step, count = lo_range(l, a, &start, &step);
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, count, const_i64(l, 0), ""), RT_ERR_OVERFLOW,

@@ -191,6 +191,8 @@ static bool comparable(const Type *a, const Type *b, bool equality) {
   return true;
 }
 
+bool ty_items_equatable(const Type *a, const Type *b) { return comparable(a, b, true); }
+
 const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (!comparable(a, b, op == OP_EQ || op == OP_NE)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
   return TYS(TY_BOOL);

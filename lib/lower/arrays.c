@@ -209,6 +209,7 @@ void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v
 
 LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
+  if (n->lhs->ty->kind == TY_LITDICT) return lo_literal_dict_index(l, n);
   if (n->lhs->ty->kind == TY_ARRAY && n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
   if (n->lhs->ty->kind == TY_DICT || n->lhs->ty->kind == TY_SET) return lo_dict_index(l, n);  /* a set: iteration */
   if (n->lhs->ty->kind == TY_LIST && !n->str && n->rhs->kind == N_SLICE) return lo_list_slice(l, n);

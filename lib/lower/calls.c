@@ -164,7 +164,8 @@ void lo_call_args_done(Lower *l, Node *n, LLVMValueRef *args) {
 /* An array over a callee's stack memory may come back from it: that
  * memory must live in the caller's frame. */
 static void keep_callee_stack(Lower *l, LLVMValueRef fn, const Func *callee) {
-  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE))
+  if (lo_holds_stack_memory(fn) && (callee->ret_type->kind == TY_ARRAY || callee->ret_type->kind == TY_TUPLE ||
+                                   callee->ret_type->kind == TY_LITDICT))
     lo_hold_stack_memory(l);
 }
 

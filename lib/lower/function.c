@@ -103,7 +103,7 @@ static void load_thread(Lower *l, LLVMValueRef th) {
  * one), None (and an Optional's None), tuples of these; not a pointer to a
  * str, a container or an object. */
 static bool zero_is_a_value(const Type *t) {
-  if (t->kind == TY_TUPLE) {
+  if (t->kind == TY_TUPLE || t->kind == TY_LITDICT) {
     for (int i = 0; i < t->nfields; i++)
       if (!zero_is_a_value(t->fields[i])) return false;
     return true;

@@ -492,7 +492,11 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
+LLVMValueRef lo_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 enum { DICT_KEYS, DICT_VALUES, DICT_ITEMS };  /* the parts of a dict's entries */
+LLVMValueRef lo_literal_dict_index(Lower *l, Node *n);  /* d[k] of a literal dict */
+LLVMValueRef lo_literal_dict_contains(Lower *l, Node *n);
+LLVMValueRef lo_literal_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_dict_parts(Lower *l, Node *x, int part, const Type *elem);  /* a new list of x's parts */
 LLVMValueRef lo_list_new(Lower *l, const Type *elem, LLVMValueRef cap);  /* MemoryError raised */
 void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v);  /* v owned by the list */

@@ -189,6 +189,7 @@ static const Model models[TY_COUNT] = {
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_BYTES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* an array's (types.c) */
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
+  [TY_LITDICT] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},  /* its values' tuple */
   [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL},
   [TY_SLICE] = {range_value, same_storage, plain_load, plain_store, NULL},  /* {start, stop, step}, as a range */ [TY_DTYPE] = NO_VALUE, [TY_MODULE] = NO_VALUE,
   [TY_GRID] = NO_VALUE, [TY_INFO] = NO_VALUE, [TY_FUNCTION] = NO_VALUE, [TY_PYOBJECT] = NO_VALUE, [TY_ELLIPSIS] = NO_VALUE,
@@ -286,7 +287,7 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
     return v;  /* layouts share a struct (bytes an array's); a pointer */
   if (ty_is_enum(from)) return lo_convert(l, v, from->elem, to);  /* an IntEnum member read as its int: its value */
   LLVMTypeRef dst = lo_type(l, to);
-  if (to->kind == TY_TUPLE) {
+  if (to->kind == TY_TUPLE || to->kind == TY_LITDICT) {  /* (a literal dict's values as a tuple: d.values()) */
     LLVMValueRef r = LLVMGetUndef(dst);
     for (int i = 0; i < to->nfields; i++) {
       LLVMValueRef f = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");

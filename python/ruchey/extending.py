@@ -67,6 +67,8 @@ def _type_of(desc):
         return types.literal(desc["literal"])
     if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
         return _named_values.get(desc[1]) or types.NamedTupleType([_type_of(d) for d in desc[2]], desc[1])
+    if isinstance(desc, tuple) and desc[0] == "litdict":  # a literal dict: its keys, its values' types
+        return types.LiteralStrKeyDict(desc[1], [_type_of(d) for d in desc[2]])
     if isinstance(desc, tuple) and desc[0] == "meminfo":
         return types.MemInfoPointer(types.voidptr)
     if isinstance(desc, tuple):
@@ -75,7 +77,8 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
-    return _named_types.get(desc) or types.described_dtype(desc) or types.Described(desc)
+    # (a typed List's or Dict's by its name: isinstance(t, types.DictType) holds)
+    return _named_types.get(desc) or types.described_dtype(desc) or types._type_named(desc) or types.Described(desc)
 
 
 class _Overloads:

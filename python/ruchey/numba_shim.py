@@ -344,6 +344,8 @@ def _submodules():
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
         # Numba's list implementation module: new_list(item_type, allocated) is typed.List.empty_list
         "numba.typed.listobject": (dict(new_list=ruchey.typed.List.empty_list), ()),
+        # and its dict implementation module: new_dict(key_type, value_type, n_keys) is typed.Dict.empty
+        "numba.typed.dictobject": (dict(new_dict=ruchey.typed.Dict.empty), ()),
         "numba.np": ({}, ()),
         # numpy_version: (major, minor) of the installed NumPy, which packages branch on
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype,

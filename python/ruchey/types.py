@@ -1085,6 +1085,35 @@ class DictType:
         return f"DictType[{self.key_type!r},{self.value_type!r}]"
 
 
+class LiteralStrKeyDict:
+    """Numba's LiteralStrKeyDict: the type of a dict written out with
+    constant str keys whose values have no one type ({'a': 1, 'b': 'x'}),
+    as an overload's typing function is given it: literal_value maps each
+    key's literal type to its value's type, in the keys' order; types are
+    the values' types. (No tuple type, as in Numba.)"""
+
+    def __init__(self, keys, value_types):
+        self.literal_value = {literal(k): t for k, t in zip(keys, value_types)}
+        self.types = tuple(value_types)
+        self.count = len(self.types)
+        self.name = f"LiteralStrKey[Dict]({{{', '.join(f'{k!r}: {t!r}' for k, t in zip(keys, value_types))}}})"
+
+    def __len__(self):
+        return self.count
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __eq__(self, other):
+        return isinstance(other, LiteralStrKeyDict) and other.literal_value == self.literal_value
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return self.name
+
+
 class StructRef:
     """The type of a structref's objects (Numba's types.StructRef): made
     with the fields as (name, type) pairs, passed through
