@@ -204,8 +204,7 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
 static const Type *ty_divmod(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], "divmod()")) return NULL;
-  const Type *t = ty_unify(args[0], args[1]);
-  if (t->kind == TY_BOOL) t = TYS(TY_I64);
+  const Type *t = ty_promote(args[0], args[1]);  /* in 64 bits, as a // b is */
   const Type *both[2] = {t, t};
   return ty_tuple(2, both);
 }

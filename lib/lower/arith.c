@@ -32,12 +32,14 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
   if (!ty_is_signed(t)) {
     r = op == OP_MOD ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
   } else {
-    /* MIN // -1 overflows the machine division: -1 always divides exactly,
-     * so divide by 1 and negate (wrapping), as int64 arithmetic does. */
-    LLVMValueRef minus1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), "");
-    LLVMValueRef bb = LLVMBuildSelect(l->b, minus1, LLVMConstInt(ty, 1, 0), b, "");
-    LLVMValueRef q = LLVMBuildSDiv(l->b, a, bb, ""), m = LLVMBuildSRem(l->b, a, bb, "");
-    q = LLVMBuildSelect(l->b, minus1, LLVMBuildNeg(l->b, a, ""), q, "");
+    /* MIN // -1 overflows the machine division (SIGFPE on x86): Numba's
+     * quotient and remainder are then 0 and 0, so divide 0 instead. */
+    unsigned bits = LLVMGetIntTypeWidth(ty);
+    LLVMValueRef overflow = LLVMBuildAnd(
+        l->b, LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), ""),
+        LLVMBuildICmp(l->b, LLVMIntEQ, a, LLVMConstInt(ty, 1ull << (bits - 1), 0), ""), "");
+    a = LLVMBuildSelect(l->b, overflow, zero, a, "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, a, b, ""), m = LLVMBuildSRem(l->b, a, b, "");
     /* floor: a remainder whose sign differs from the divisor moves down */
     LLVMValueRef adjust = LLVMBuildAnd(
         l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
