@@ -381,6 +381,22 @@ def test_expandtabs_bad_sizes_raise_as_python():
 
 
 @njit
+def counted_by(s, n):
+    return s.splitlines(n), s.split(" ", n), s.rsplit(None, n), s.replace("a", "b", n)
+
+
+def test_counts_and_keepends_take_ints_not_none():
+    for s in ("", "a b\nc a", "a\r\na  b\n"):
+        for n in (0, 1, -1, 2, True):
+            assert_same(counted_by, s, n)
+    for bad in (None, "None", 1.5):
+        with pytest.raises(TypeError):
+            counted_by.py_func("a b", bad)
+        with pytest.raises(ruchey.TypingError, match="must be int"):
+            counted_by("a b", bad)
+
+
+@njit
 def index_of(s, sub):
     return s.index(sub), s.rindex(sub)
 

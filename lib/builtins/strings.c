@@ -323,7 +323,7 @@ static const Type *ty_str_method(Infer *in, Node *n, const Type **args) {
     Node *x = method_arg(n, k);
     const Type *t = x ? ty_expr(in, x) : NULL;
     char want = f->params[k];
-    if (!t || (t->kind == TY_NONE && want >= 'a')) continue;
+    if (!t || (t->kind == TY_NONE && (want == 's' || want == 'i'))) continue;  /* n, z: no None, as Python's */
     bool ok = want == 'S' || want == 's' ? is_str(t) : is_intlike(t);
     if (!ok)
       return ty_error(in, x, "%s() argument %d must be %s, not %s", n->bi->path, k + 1,
