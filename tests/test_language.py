@@ -370,6 +370,23 @@ def test_builtins_abs_min_max_int_float_bool_round():
         assert_same(builtins, x, 1.0)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64])
+def test_abs_of_an_int_keeps_its_type_as_numpy(dtype):
+    """abs(int8(-128)) wraps to -128, as NumPy's scalar (and Numba) do."""
+    @njit
+    def absolute(x):
+        return abs(x)
+
+    info = np.iinfo(dtype)
+    rng = make_rng(seed_of("abs", dtype.__name__))
+    values = [info.min, info.max, 0, 1] + ([-1, info.min + 1] if info.min else []) + \
+        list(rng.integers(info.min, info.max, 10, dtype=dtype, endpoint=True))
+    for v in values:
+        with np.errstate(over="ignore"):
+            expected = abs(dtype(v))
+        assert absolute(dtype(v)) == int(expected), (dtype, v)
+
+
 MATH_1 = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
           "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "gamma",
           "lgamma", "fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "degrees",

@@ -139,7 +139,8 @@ static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
   if (ty_is_complex(args[0])) return lo_complex_part(args[0]);
   if (args[0]->kind == TY_DATETIME) return ty_error(in, n, "bad operand type for abs(): %s", args[0]->name);
-  return ty_is_float(args[0]) || ty_is_time(args[0]) ? args[0] : ty_promote(args[0], args[0]);
+  /* an int keeps its type, as in Numba and NumPy: abs(int8(-128)) wraps to -128 */
+  return args[0]->kind == TY_BOOL ? TYS(TY_I64) : args[0];
 }
 
 /* v's absolute value: v of type t, the result's */

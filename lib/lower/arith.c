@@ -32,14 +32,16 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
   if (!ty_is_signed(t)) {
     r = op == OP_MOD ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
   } else {
-    /* MIN // -1 overflows the machine division (SIGFPE on x86): Numba's
-     * quotient and remainder are then 0 and 0, so divide 0 instead. */
+    /* MIN // -1 overflows the machine division (SIGFPE on x86), so 0 is
+     * divided instead: Numba's quotient and remainder for Python's
+     * operators are 0 and 0; NumPy's quotient wraps to MIN. */
     unsigned bits = LLVMGetIntTypeWidth(ty);
-    LLVMValueRef overflow = LLVMBuildAnd(
-        l->b, LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), ""),
-        LLVMBuildICmp(l->b, LLVMIntEQ, a, LLVMConstInt(ty, 1ull << (bits - 1), 0), ""), "");
-    a = LLVMBuildSelect(l->b, overflow, zero, a, "");
-    LLVMValueRef q = LLVMBuildSDiv(l->b, a, b, ""), m = LLVMBuildSRem(l->b, a, b, "");
+    LLVMValueRef min = LLVMConstInt(ty, 1ull << (bits - 1), 0);
+    LLVMValueRef overflow = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), ""),
+                                         LLVMBuildICmp(l->b, LLVMIntEQ, a, min, ""), "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, LLVMBuildSelect(l->b, overflow, zero, a, ""), b, "");
+    LLVMValueRef m = LLVMBuildSRem(l->b, LLVMBuildSelect(l->b, overflow, zero, a, ""), b, "");
+    if (lo_numpy_errors(l)) q = LLVMBuildSelect(l->b, overflow, min, q, "");
     /* floor: a remainder whose sign differs from the divisor moves down */
     LLVMValueRef adjust = LLVMBuildAnd(
         l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
