@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes, seed_of
 
 RNG = make_rng(2024)
 ASCII = "abcXYZ019 ,.-_\t"
@@ -682,6 +682,41 @@ def fmt(n, x, s):
 @pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
 def test_f_strings_as_python(n, x, s):
     assert_same(fmt, n, x, s)
+
+
+@njit
+def in_bases(n):
+    return (hex(n), oct(n), bin(n), f"{n:#x}|{n:#010X}|{n:+#o}|{n:>#12b}|{n:#_x}|{n:_b}|{n:_o}|{n:#d}|{n:#}",
+            format(n, "#b"))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int32, numpy.int64, numpy.uint8, numpy.uint64, bool])
+def test_hex_oct_bin_and_alternate_forms_as_python(dtype):
+    rng = make_rng(seed_of("bases", dtype.__name__))
+    if dtype is bool:
+        values = [False, True]
+    else:
+        info = numpy.iinfo(dtype)
+        values = [info.min, info.max, 0, 1] + list(rng.integers(info.min, info.max, 12, dtype=dtype, endpoint=True))
+    for v in values:
+        assert in_bases(dtype(v)) == in_bases.py_func(int(v)), v
+
+
+def test_hex_of_a_float_and_bad_alternate_forms_are_refused():
+    with pytest.raises(TypeError):
+        hex(1.5)
+    with pytest.raises(ruchey.TypingError, match="cannot be interpreted as an integer"):
+        njit(lambda x: hex(x))(1.5)
+    for spec_of in (lambda x: f"{x:,x}", lambda x: f"{x:,b}"):
+        with pytest.raises(ValueError):
+            spec_of(255)
+        with pytest.raises(ruchey.TypingError, match="format spec"):
+            njit(spec_of)(255)
+    for spec_of in (lambda x: f"{x:#x}", lambda x: f"{x:#}"):
+        with pytest.raises(ValueError):
+            spec_of("a")
+        with pytest.raises(ruchey.TypingError, match="format spec"):
+            njit(spec_of)("a")
 
 
 def test_unsupported_format_specs_are_refused_by_name():
