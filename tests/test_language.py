@@ -387,6 +387,38 @@ def test_abs_of_an_int_keeps_its_type_as_numpy(dtype):
         assert absolute(dtype(v)) == int(expected), (dtype, v)
 
 
+@njit
+def pow_mod(b, e, m):
+    return pow(b, e, m)
+
+
+def test_pow_with_a_modulus_as_python():
+    """Squaring modulo |m| in 128 bits: exact for every int64; a negative
+    exponent inverts the base; the result has the modulus's sign."""
+    rng = make_rng(seed_of("pow_mod"))
+    edges = [0, 1, -1, 2, -7, 10, 2**63 - 1, -2**63]
+    bases = edges + random_ints(rng, 8, -10**12, 10**12)
+    exponents = [0, 1, 2, 5, -1, -3, 2**63 - 1, -2**63] + random_ints(rng, 4, 0, 10**9)
+    moduli = edges + random_ints(rng, 6, -10**15, 10**15)
+    for b, e, m in zip(bases * 3, exponents * 3, moduli * 3):
+        for args in ((b, e, m), (b, min(abs(e), 2**63 - 1), m), (b, e % 5, m)):
+            try:
+                expected = pow_mod.py_func(*args)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    pow_mod(*args)
+                continue
+            assert pow_mod(*args) == expected, args
+    assert pow_mod(True, 2, np.int8(3)) == 1
+
+
+def test_pow_with_a_modulus_needs_ints():
+    with pytest.raises(TypeError):
+        pow_mod.py_func(2.0, 3, 5)
+    with pytest.raises(ruchey.TypingError, match="all arguments are integers"):
+        pow_mod(2.0, 3, 5)
+
+
 MATH_1 = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
           "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "gamma",
           "lgamma", "fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "degrees",

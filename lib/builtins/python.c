@@ -217,12 +217,27 @@ static LLVMValueRef lo_divmod(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, r, lo_arith(l, OP_MOD, t, a, b), 1, "");
 }
 
-/* pow(x, y) is x ** y, its types and errors those of the operator */
+/* pow(x, y) is x ** y, its types and errors those of the operator;
+ * pow(b, e, m) of ints is b ** e % m computed modulo m, as Python's */
 static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
-  (void)args;
+  if (n->list.len == 3) {
+    for (int i = 0; i < 3; i++)
+      if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+        return ty_error(in, n->list.items[i], "pow() 3rd argument not allowed unless all arguments are integers "
+                        "(got %s)", args[i]->name);
+    return TYS(TY_I64);
+  }
   Node *x = n->list.items[0], *y = n->list.items[1];
   *n = (Node){.kind = N_BINOP, .op = OP_POW, .line = n->line, .col = n->col, .lhs = x, .rhs = y};
   return ty_expr(in, n);
+}
+
+static LLVMValueRef lo_pow_mod(Lower *l, Node *n) {
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[4] = {lo_alloca(l, l->mod->i64, "powmod")};
+  for (int i = 0; i < 3; i++) a[1 + i] = lo_expr_as(l, n->list.items[i], TYS(TY_I64));
+  lo_check_call(l, lo_call_fn(l, "rt_int_powmod", l->mod->i32, p, a, 4));
+  return LLVMBuildLoad2(l->b, l->mod->i64, a[0], "");
 }
 
 /* ---------------------------------------------------------------- conversions */
@@ -940,7 +955,7 @@ const Builtin bi_python[] = {
   FUNCTION("operator.index", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_index, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
-  FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),
+  FUNCTION("pow", "builtins", "pow", 2, 3, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, lo_pow_mod),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),
