@@ -163,14 +163,17 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
 
 /* min(a, b, ...), max(...): of numbers (their unified type), of strs, or
  * of tuples of numbers and strs of one length (their fields unified),
- * ordered as Python orders them. */
+ * ordered as Python orders them, or by key= a function of one of them. */
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_list_minmax(in, n, args);
+  Node *key = ty_minmax_key_arg(n);
+  if (ty_kwarg(n, "default"))
+    return ty_error(in, n, "Cannot specify a default for %s() with multiple positional arguments", n->bi->name);
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
     bool ordered = args[i]->kind == TY_STR || args[i]->kind == TY_TUPLE;
-    if (ordered && !ty_minmax_ordered(args[i]))
+    if (ordered && !key && !ty_minmax_ordered(args[i]))
       return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
                       args[i]->name);
     if (!ordered && !ty_need_scalar(in, x, args[i], n->bi->name)) return NULL;
@@ -179,7 +182,7 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
       return ty_error(in, x, "%s() cannot compare %s with %s", n->bi->name, t->name, args[i]->name);
     t = u;
   }
-  return t;
+  return !key || ty_minmax_key(in, n, key, t) ? t : NULL;
 }
 
 /* min keeps the first of equal (or unordered) values, as Python's does;
@@ -188,11 +191,17 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   if (n->list.len == 1) return lo_list_minmax(l, n);
   LLVMValueRef *v = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)n->list.len);
   for (int i = 0; i < n->list.len; i++) v[i] = lo_expr_as(l, n->list.items[i], n->ty);
-  LLVMValueRef r = v[0];
+  MinMaxKey key;
+  lo_minmax_key_begin(l, n, &key);
+  const Type *kt = key.fn ? key.fn->target->ret_type : n->ty;
+  LLVMValueRef r = v[0], best = key.fn ? lo_minmax_key(l, &key, v[0]) : v[0];
   for (int i = 1; i < n->list.len; i++) {
-    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v[i], n->ty, r, n->ty);
+    LLVMValueRef k = key.fn ? lo_minmax_key(l, &key, v[i]) : v[i];
+    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, k, kt, best, kt);
     r = LLVMBuildSelect(l->b, better, v[i], r, "");
+    best = LLVMBuildSelect(l->b, better, k, best, "");
   }
+  lo_minmax_key_end(l, &key);
   if (ty_has_arrays(n->ty)) {
     lo_refcount(l, n->ty, r, true);
     for (int i = 0; i < n->list.len; i++) lo_done_with(l, n->list.items[i], v[i]);
@@ -931,6 +940,8 @@ static const Type *ty_undefined_name(Infer *in, Node *n, const Type **args) {
   return ty_error(in, n, "name '%s' is not defined", n->str);
 }
 
+static const char *const minmax_kw[] = {"key", "default", NULL};
+
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
@@ -946,9 +957,11 @@ const Builtin bi_python[] = {
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
-  /* BF_STRINGS: max("a", s) of a constant str */
-  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_LT, ty_minmax, lo_minmax},
-  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_GT, ty_minmax, lo_minmax},
+  /* BF_STRINGS: max("a", s) of a constant str; BF_NONE: default=None */
+  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, minmax_kw, BF_PURE | BF_CHEAP | BF_STRINGS | BF_NONE, 0, OP_LT,
+   ty_minmax, lo_minmax},
+  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, minmax_kw, BF_PURE | BF_CHEAP | BF_STRINGS | BF_NONE, 0, OP_GT,
+   ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_LISTS, ty_bool, lo_convert_call),
