@@ -23,6 +23,34 @@ static const Type *ty_range(Infer *in, Node *n, const Type **args) {
 /* A range stored in a variable (a for loop reads a call's arguments itself, stmt.c) */
 static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l, n); }
 
+/* reversed(x): of a range, the range of its items backwards; of a
+ * sequence (a list, an array, a str, a tuple, bytes), x[::-1], whose
+ * items are x's backwards (a copy of a list: one changed during the loop
+ * is read as it was). */
+static const Type *ty_reversed(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->kind == TY_RANGE) return t;
+  bool sequence = t->kind == TY_LIST || t->kind == TY_STR || t->kind == TY_TUPLE || t->kind == TY_BYTES ||
+                  (t->kind == TY_ARRAY && t->ndim > 0);
+  if (!sequence) return ty_error(in, n, "reversed() of %s is not supported in compiled code (ranges, lists, arrays, "
+                                 "strs, tuples and bytes are)", t->name);
+  Node *x = n->list.items[0], *slice = arena_alloc(in->f->arena, sizeof(Node)), *step = arena_alloc(in->f->arena, sizeof(Node));
+  *step = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = -1};
+  *slice = (Node){.kind = N_SLICE, .line = n->line, .col = n->col, .cond = step};
+  *n = (Node){.kind = N_INDEX, .line = n->line, .col = n->col, .lhs = x, .rhs = slice};
+  return ty_expr(in, n);
+}
+
+/* range(a, b, s) backwards: from its last item, a + (len - 1) * s, to a - s by -s */
+static LLVMValueRef lo_reversed(Lower *l, Node *n) {
+  LLVMValueRef start, step, count = lo_range(l, n->list.items[0], &start, &step);
+  LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, count, const_i64(l, 1), ""), step, ""), "");
+  LLVMValueRef parts[3] = {last, LLVMBuildSub(l->b, start, step, ""), LLVMBuildNeg(l->b, step, "")};
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, TYS(TY_RANGE)));
+  for (unsigned i = 0; i < 3; i++) v = LLVMBuildInsertValue(l->b, v, parts[i], i, "");
+  return v;
+}
+
 /* r.start, r.stop, r.step of a range (the row's ival: which) */
 static const Type *ty_range_part(Infer *in, Node *n, const Type **args) {
   (void)in, (void)n, (void)args;
@@ -948,6 +976,8 @@ static const char *const minmax_kw[] = {"key", "default", NULL};
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
+  FUNCTION("reversed", "builtins", "reversed", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LISTS | BF_COMPLEX, ty_reversed,
+           lo_reversed),
   {"range.start", NULL, "start", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 0, 0, ty_range_part, lo_range_part},
   {"range.stop", NULL, "stop", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 1, 0, ty_range_part, lo_range_part},
   {"range.step", NULL, "step", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 2, 0, ty_range_part, lo_range_part},
