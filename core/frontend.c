@@ -3099,10 +3099,15 @@ bool fe_message(Fe *fe, PyObject *e, const char **out) {
   return ok || fe_error(fe, e, "the message must be a constant string");
 }
 
+/* assert c[, msg]: a constant message (or none) kept as the statement's
+ * own; one made at run time raised as a raise statement raises it. */
 static Node *fe_assert(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "test"), *m = field(s, "msg");
   Node *n = new_node(fe, N_ASSERT, s);
-  if (!(n->cond = fe_expr(fe, t)) || !fe_message(fe, m, &n->str)) n = NULL;
+  bool constant = m == Py_None || is_kind(m, "Constant");
+  if (!(n->cond = fe_expr(fe, t))) n = NULL;
+  else if (!constant) n = fe_assert_raise(fe, s, n->cond, m);
+  else if (!fe_message(fe, m, &n->str)) n = NULL;
   Py_DECREF(t); Py_DECREF(m);
   return n;
 }

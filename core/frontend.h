@@ -119,6 +119,7 @@ Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a 
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
+Node *fe_assert_raise(Fe *fe, PyObject *s, Node *cond, PyObject *msg);  /* assert c, msg made at run time */
 /* e = E("constant"): what `raise e` raises; NULL, no error, for any other assignment. */
 Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value);
 Node *fe_try(Fe *fe, PyObject *s);

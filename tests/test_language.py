@@ -237,6 +237,37 @@ def test_assert_raises_assertion_error_with_message():
         positive(1000)
 
 
+# (made by exec: pytest rewrites the asserts written in this file)
+CHECKED = """
+def checked(x):
+    assert x != 1, f"x={x} is one"
+    assert x < 100, "too big: " + str(x)
+    assert x > -50, ("too small", x, x / 2)
+    try:
+        assert x != 7, f"{x} caught"
+    except AssertionError:
+        return -x
+    return x
+"""
+
+
+def test_assert_messages_made_at_run_time_as_python():
+    """The message is computed only where the assertion fails, then
+    raised as AssertionError(message), with any value raise takes."""
+    ns = {}
+    exec(CHECKED, ns)
+    checked = njit(ns["checked"])
+
+    def outcome(f, x):
+        try:
+            return f(x)
+        except AssertionError as e:
+            return type(e), e.args
+
+    for x in (0, 1, 7, 99, 100, 1000, -49, -50, -1234):
+        assert outcome(checked, x) == outcome(checked.py_func, x), x
+
+
 class MyError(Exception):
     pass
 
