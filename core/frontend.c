@@ -1405,11 +1405,23 @@ static const char *attr_name(Fe *fe, PyObject *attr) {
   return mangled;
 }
 
+static bool is_constant_str_node(PyObject *e) {
+  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
+  bool str = v && PyUnicode_Check(v);
+  Py_XDECREF(v);
+  return str;
+}
+
 /* value.name(args): the receiver is the first argument; infer finds the
  * method from its type (a method of that name calling BLAS: SciPy's
  * routines found now, as for a function). */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
+  if (is_constant_str_node(value) && !strcmp(attr_name(fe, attr), "format")) {
+    Node *f = fe_str_format(fe, e, value);
+    Py_DECREF(attr); Py_DECREF(value);
+    return f;
+  }
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, attr_name(fe, attr));
   unsigned flags = core_method_flags(n->str);

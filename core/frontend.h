@@ -117,6 +117,7 @@ Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e);
 Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a value: a compiled function calling it */
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
+Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template);  /* "...".format(...) of a constant template */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
 Node *fe_assert_raise(Fe *fe, PyObject *s, Node *cond, PyObject *msg);  /* assert c, msg made at run time */

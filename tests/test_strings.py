@@ -719,6 +719,36 @@ def test_hex_of_a_float_and_bad_alternate_forms_are_refused():
             njit(spec_of)("a")
 
 
+@njit
+def formatted(n, x, s):
+    return ("{}-{}".format(n, s), "{0:.2f}|{1!r}|{0}|{1!s:>6}|{2:+05d}".format(x, s, n), "{a}={b:^9}".format(a=s, b=x),
+            "{{}} {} {{x}}".format(n), "{:.3e}".format(x * 2), "no fields".format(), f"{x!s:>12}|{s!r:<9}",
+            "{0}{0}".format(n))
+
+
+@pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
+def test_str_format_of_a_constant_template_as_python(n, x, s):
+    assert_same(formatted, n, x, s)
+
+
+def test_str_format_fields_it_cannot_read_are_refused():
+    def computed_spec(x, w):
+        return "{:{w}}".format(x, w=w)
+
+    def attribute(x, w):
+        return "{0.real}".format(x)
+
+    def missing(x, w):
+        return "{}{}".format(x)
+
+    def evaluated_twice(x, w):
+        return "{0}{0}".format(x * w)
+
+    for f in (computed_spec, attribute, missing, evaluated_twice):
+        with pytest.raises(ruchey.TypingError, match="str.format"):
+            njit(f)(1.5, 3)
+
+
 def test_unsupported_format_specs_are_refused_by_name():
     def bad_spec(x):
         return f"{x:q}"
