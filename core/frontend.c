@@ -814,6 +814,13 @@ bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
 }
 
 
+static bool is_constant_str_node(PyObject *e) {
+  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
+  bool str = v && PyUnicode_Check(v);
+  Py_XDECREF(v);
+  return str;
+}
+
 static Node *fe_binop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *l = field(e, "left"), *r = field(e, "right");
   if (is_kind(op, "MatMult")) {  /* a @ b is numpy.matmul(a, b) */
@@ -823,6 +830,11 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
     if (!args[1]) return NULL;
     core_load_blas();
     return call_node(fe, e, "numpy.matmul", args, 2);
+  }
+  if (is_kind(op, "Mod") && is_constant_str_node(l)) {  /* "%d items" % n */
+    Node *f = fe_percent_format(fe, e, l, r);
+    Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
+    return f;
   }
   Node *n = new_node(fe, N_BINOP, e);
   n->op = op_from_ast(op);
@@ -1403,13 +1415,6 @@ static const char *attr_name(Fe *fe, PyObject *attr) {
   Py_XDECREF(parts); Py_XDECREF(dot); Py_XDECREF(qualname);
   PyErr_Clear();
   return mangled;
-}
-
-static bool is_constant_str_node(PyObject *e) {
-  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
-  bool str = v && PyUnicode_Check(v);
-  Py_XDECREF(v);
-  return str;
 }
 
 /* value.name(args): the receiver is the first argument; infer finds the

@@ -118,6 +118,7 @@ Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a 
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
 Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template);  /* "...".format(...) of a constant template */
+Node *fe_percent_format(Fe *fe, PyObject *e, PyObject *template, PyObject *values);  /* "..." % values */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
 Node *fe_assert_raise(Fe *fe, PyObject *s, Node *cond, PyObject *msg);  /* assert c, msg made at run time */

@@ -2,8 +2,8 @@
  * "a" + format(x, "") + "b" + format(y, ".3f"), each format() a call of
  * the builtin's row (lib/builtins/strings.c), which checks the spec; {x!r}
  * formats repr(x). A spec computed at run time ({x:{w}}) and the
- * conversion !a are refused, naming them. "a{}b{:.3f}".format(x, y) of a
- * constant template is read as the same f-string. */
+ * conversion !a are refused, naming them. "a{}b{:.3f}".format(x, y) and
+ * "a%sb%.3f" % (x, y) of a constant template are read as the same f-string. */
 #include "frontend.h"
 
 static Node *text_node(Fe *fe, PyObject *e, const char *text, size_t n) {
@@ -158,6 +158,96 @@ Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template) {
   Py_XDECREF(items); Py_XDECREF(parts); Py_XDECREF(module);
   Py_DECREF(text); Py_DECREF(args); Py_DECREF(kws);
   PyErr_Clear();
+  if (!ok) return NULL;
+  return r ? r : text_node(fe, e, "", 0);
+}
+
+/* One conversion of a %-template (after its '%'): its format() spec (64
+ * bytes), the call its value goes through (str, repr, int or none), and
+ * its length; 0 where it is not of the subset (a mapping key, '*', a
+ * precision of an int, %c). */
+static size_t percent_spec(const char *t, char *spec, const char **through) {
+  const char *p = t;
+  bool left = false, zero = false, alternate = false;
+  char sign = 0;
+  for (; *p && strchr("-+ 0#", *p); p++) {
+    if (*p == '-') left = true;
+    else if (*p == '0') zero = true;
+    else if (*p == '#') alternate = true;
+    else if (sign != '+') sign = *p;
+  }
+  const char *width = p;
+  while (*p >= '0' && *p <= '9') p++;
+  int nwidth = (int)(p - width), nprec = -1;
+  const char *prec = NULL;
+  if (*p == '.') {
+    prec = ++p;
+    while (*p >= '0' && *p <= '9') p++;
+    nprec = (int)(p - prec);
+  }
+  while (*p && strchr("hlL", *p)) p++;
+  char type = *p;
+  if (!type || !strchr("diusrfFeEgGxXo", type) || (prec && strchr("diuxXo", type)) || nwidth > 20 || nprec > 20)
+    return 0;
+  bool text = type == 's' || type == 'r', integer = strchr("diu", type) != NULL;
+  *through = type == 's' ? "str" : type == 'r' ? "repr" : integer ? "int" : NULL;
+  /* %-formats right-align text, format() left-aligns it; %d truncates a float as int() does */
+  char *o = spec;
+  if (left || text) *o++ = left ? '<' : '>';
+  if (sign && !text) *o++ = sign;
+  if (alternate && !text) *o++ = '#';
+  if (zero && !left && !text && nwidth) *o++ = '0';
+  o += sprintf(o, "%.*s", nwidth, width);
+  if (prec) o += sprintf(o, ".%.*s", nprec, prec);
+  if (!text) *o++ = integer ? 'd' : type;
+  *o = 0;
+  return (size_t)(p + 1 - t);
+}
+
+/* template % values of a constant template: its text and conversions as
+ * an f-string's parts, each reading one of the values (a tuple written
+ * out, or one value for a template of one conversion). */
+Node *fe_percent_format(Fe *fe, PyObject *e, PyObject *template, PyObject *values) {
+  PyObject *text = field(template, "value");
+  const char *t = PyUnicode_AsUTF8(text);
+  PyObject *elts = is_kind(values, "Tuple") ? field(values, "elts") : NULL;
+  Py_ssize_t nvalues = elts ? PyList_GET_SIZE(elts) : 1, used = 0;
+  Node *r = NULL;
+  bool ok = t != NULL;
+  for (const char *p = t; ok && p && *p;) {
+    const char *pct = strchr(p, '%');
+    size_t n = pct ? (size_t)(pct - p) : strlen(p);
+    if (n) r = joined(fe, e, r, text_node(fe, e, p, n));
+    if (!pct) break;
+    if (pct[1] == '%') {
+      r = joined(fe, e, r, text_node(fe, e, "%", 1));
+      p = pct + 2;
+      continue;
+    }
+    char spec[64];
+    const char *through = NULL;
+    size_t len = percent_spec(pct + 1, spec, &through);
+    if (!len) {
+      ok = fe_error(fe, template, "this %%-format conversion is not supported in compiled code (%%s, %%r, %%d, %%f, "
+                    "%%e, %%g, %%x and %%o with flags, width and precision are)") != NULL;
+      break;
+    }
+    if (used++ >= nvalues) {
+      ok = fe_error(fe, e, elts ? "not enough values for this %%-format" : "a %%-format of several conversions "
+                    "takes its values as a tuple written out in compiled code") != NULL;
+      break;
+    }
+    PyObject *v = elts ? PyList_GET_ITEM(elts, used - 1) : values;
+    Node *value = fe_expr(fe, v);
+    if (value && through) value = fe_call_of(fe, v, through, value);
+    Node *part = format_call(fe, v, value, 0, text_node(fe, v, spec, strlen(spec)));
+    if (!(ok = part != NULL)) break;
+    r = joined(fe, e, r, part);
+    p = pct + 1 + len;
+  }
+  if (ok && used != nvalues) ok = fe_error(fe, e, "not all values are converted by this %%-format") != NULL;
+  Py_XDECREF(elts);
+  Py_DECREF(text);
   if (!ok) return NULL;
   return r ? r : text_node(fe, e, "", 0);
 }

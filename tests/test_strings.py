@@ -731,6 +731,39 @@ def test_str_format_of_a_constant_template_as_python(n, x, s):
     assert_same(formatted, n, x, s)
 
 
+@njit
+def percent_formatted(n, x, s):
+    return ("%d-%s" % (n, s), "%5d|%-5d|%05d|%+d|% d|%x|%#X|%o|%#o|%i|%u" % (n, n, n, n, n, n, n, n, n, n, n),
+            "%s|%r|%10s|%-10s|%.2s|%5.1s" % (s, s, s, s, s, s), "%d%%" % x, "%s" % x, "no conversions" % (),
+            "%.2f|%10.3e|%g|%-8.1f|%+.0f|%08.2f|%E|%G" % (x, x, x, x, x, x, x, x), "%5s|%-6r" % (x, n > 0))
+
+
+@pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
+def test_percent_format_of_a_constant_template_as_python(n, x, s):
+    assert_same(percent_formatted, n, x, s)
+
+
+def test_percent_formats_it_cannot_read_are_refused():
+    def values_in_a_variable(t, n):
+        return "%s %s" % t
+
+    def too_few(t, n):
+        return "%s %s" % (n,)
+
+    def too_many(t, n):
+        return "%s" % (n, n)
+
+    def mapping(t, n):
+        return "%(x)s" % t
+
+    def star_width(t, n):
+        return "%*d" % (n, n)
+
+    for f in (values_in_a_variable, too_few, too_many, mapping, star_width):
+        with pytest.raises(ruchey.TypingError, match="%-format"):
+            njit(f)((1, 2), 3)
+
+
 def test_str_format_fields_it_cannot_read_are_refused():
     def computed_spec(x, w):
         return "{:{w}}".format(x, w=w)
