@@ -814,6 +814,13 @@ bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
 }
 
 
+static bool is_constant_str_node(PyObject *e) {
+  PyObject *v = is_kind(e, "Constant") ? field(e, "value") : NULL;
+  bool str = v && PyUnicode_Check(v);
+  Py_XDECREF(v);
+  return str;
+}
+
 static Node *fe_binop(Fe *fe, PyObject *e) {
   PyObject *op = field(e, "op"), *l = field(e, "left"), *r = field(e, "right");
   if (is_kind(op, "MatMult")) {  /* a @ b is numpy.matmul(a, b) */
@@ -823,6 +830,11 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
     if (!args[1]) return NULL;
     core_load_blas();
     return call_node(fe, e, "numpy.matmul", args, 2);
+  }
+  if (is_kind(op, "Mod") && is_constant_str_node(l)) {  /* "%d items" % n */
+    Node *f = fe_percent_format(fe, e, l, r);
+    Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
+    return f;
   }
   Node *n = new_node(fe, N_BINOP, e);
   n->op = op_from_ast(op);
@@ -1410,6 +1422,11 @@ static const char *attr_name(Fe *fe, PyObject *attr) {
  * routines found now, as for a function). */
 static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *attr = field(func, "attr"), *value = field(func, "value");
+  if (is_constant_str_node(value) && !strcmp(attr_name(fe, attr), "format")) {
+    Node *f = fe_str_format(fe, e, value);
+    Py_DECREF(attr); Py_DECREF(value);
+    return f;
+  }
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, attr_name(fe, attr));
   unsigned flags = core_method_flags(n->str);
@@ -3101,10 +3118,15 @@ bool fe_message(Fe *fe, PyObject *e, const char **out) {
   return ok || fe_error(fe, e, "the message must be a constant string");
 }
 
+/* assert c[, msg]: a constant message (or none) kept as the statement's
+ * own; one made at run time raised as a raise statement raises it. */
 static Node *fe_assert(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "test"), *m = field(s, "msg");
   Node *n = new_node(fe, N_ASSERT, s);
-  if (!(n->cond = fe_expr(fe, t)) || !fe_message(fe, m, &n->str)) n = NULL;
+  bool constant = m == Py_None || is_kind(m, "Constant");
+  if (!(n->cond = fe_expr(fe, t))) n = NULL;
+  else if (!constant) n = fe_assert_raise(fe, s, n->cond, m);
+  else if (!fe_message(fe, m, &n->str)) n = NULL;
   Py_DECREF(t); Py_DECREF(m);
   return n;
 }

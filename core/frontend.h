@@ -117,8 +117,11 @@ Node *fe_operator_value(Fe *fe, PyObject *obj, PyObject *e);
 Node *fe_builtin_value(Fe *fe, PyObject *obj, PyObject *e);  /* numpy.amin as a value: a compiled function calling it */
 /* frontend_strings.c */
 Node *fe_fstring(Fe *fe, PyObject *e);  /* f"..." */
+Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template);  /* "...".format(...) of a constant template */
+Node *fe_percent_format(Fe *fe, PyObject *e, PyObject *template, PyObject *values);  /* "..." % values */
 /* frontend_except.c */
 Node *fe_raise(Fe *fe, PyObject *s);
+Node *fe_assert_raise(Fe *fe, PyObject *s, Node *cond, PyObject *msg);  /* assert c, msg made at run time */
 /* e = E("constant"): what `raise e` raises; NULL, no error, for any other assignment. */
 Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value);
 Node *fe_try(Fe *fe, PyObject *s);

@@ -115,6 +115,21 @@ done:
   return n;
 }
 
+/* assert c, msg of a message made at run time (an f-string, "n=" +
+ * str(n)): if not c: raise AssertionError(msg), as Python's. */
+Node *fe_assert_raise(Fe *fe, PyObject *s, Node *cond, PyObject *msg) {
+  Node *r = new_node(fe, N_RAISE, s), *n = new_node(fe, N_IF, s), *test = new_node(fe, N_UNARY, s);
+  r->list = new_list(fe, 1);
+  if (!(r->list.items[0] = fe_expr(fe, msg)) || !(r->symbol = class_symbol(fe, PyExc_AssertionError))) return NULL;
+  r->callee = PyExc_AssertionError;  /* (a builtin class: it outlives the code) */
+  test->op = OP_NOT;
+  test->lhs = cond;
+  n->cond = test;
+  n->body = new_list(fe, 1);
+  n->body.items[0] = r;
+  return n;
+}
+
 /* The classes an except clause names: a class, a tuple of them, or a
  * global holding such a tuple; a new list, or NULL after an error. */
 static PyObject *handler_classes(Fe *fe, PyObject *type) {

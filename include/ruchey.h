@@ -1004,6 +1004,7 @@ void rt_catch_interrupt(void);
 void rt_error_int(int status, const char *fmt, int64_t v);  /* a message holding one number */
 const char *rt_float_message(const char *fmt, double x);  /* fmt's %s the repr of x */
 double rt_round_digits(double x, int64_t nd);  /* round(x, nd) as CPython */
+int32_t rt_int_powmod(int64_t *out, int64_t b, int64_t e, int64_t m);  /* pow(b, e, m) as CPython */
 void rt_partition(void *data, int64_t n, int64_t k, int32_t kind);  /* builtins/statistics.c */
 /* builtins/sorting.c: each lane along axis of an array of dtype kind
  * sorted in place, or its sorting indices written into the C-contiguous

@@ -449,6 +449,43 @@ double rt_round_digits(double x, int64_t nd) {
   return copysign(strtod(buf, NULL), x);
 }
 
+/* ---------------------------------------------------------------- pow(b, e, m) */
+
+static int32_t powmod_error(const char *msg) {
+  rt_set_error(RT_ERR_VALUE, msg);
+  return RT_ERR_VALUE;
+}
+
+/* x's inverse modulo mod (extended Euclid), or false where there is none */
+static bool mod_inverse(uint64_t x, uint64_t mod, uint64_t *inverse) {
+  __int128 r0 = mod, r1 = x, t0 = 0, t1 = 1;
+  while (r1) {
+    __int128 q = r0 / r1, r = r0 - q * r1, t = t0 - q * t1;
+    r0 = r1, r1 = r, t0 = t1, t1 = t;
+  }
+  if (r0 != 1) return false;
+  *inverse = (uint64_t)(t0 < 0 ? t0 + (__int128)mod : t0);
+  return true;
+}
+
+/* pow(b, e, m) of ints, as CPython: by squaring modulo |m| in 128 bits; a
+ * negative e raises b's inverse (ValueError where there is none), m == 0
+ * is a ValueError, and the result has m's sign. */
+int32_t rt_int_powmod(int64_t *out, int64_t b, int64_t e, int64_t m) {
+  if (m == 0) return powmod_error("pow() 3rd argument cannot be 0");
+  uint64_t mod = m < 0 ? 0 - (uint64_t)m : (uint64_t)m;
+  uint64_t base = (b < 0 ? 0 - (uint64_t)b : (uint64_t)b) % mod;
+  if (b < 0 && base) base = mod - base;
+  if (e < 0 && !mod_inverse(base, mod, &base)) return powmod_error("base is not invertible for the given modulus");
+  uint64_t r = 1 % mod;
+  for (uint64_t k = e < 0 ? 0 - (uint64_t)e : (uint64_t)e; k; k >>= 1) {
+    if (k & 1) r = (uint64_t)((unsigned __int128)r * base % mod);
+    base = (uint64_t)((unsigned __int128)base * base % mod);
+  }
+  *out = m < 0 && r ? (int64_t)(r - mod) : (int64_t)r;
+  return RT_OK;
+}
+
 /* libgcc's 128-bit helpers, which LLVM calls for int / int beyond 2**53 */
 unsigned __int128 __udivti3(unsigned __int128, unsigned __int128);
 unsigned __int128 __umodti3(unsigned __int128, unsigned __int128);
@@ -491,6 +528,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   rt_register_libdevice(define, ctx);
   rt_register_strings(define, ctx);
   define("rt_round_digits", (void *)rt_round_digits, ctx);
+  define("rt_int_powmod", (void *)rt_int_powmod, ctx);
   define("rt_meminfo_free", (void *)rt_meminfo_free, ctx);
   rt_register_nrt(define, ctx);
   define("rt_gen_new", (void *)rt_gen_new, ctx);

@@ -1005,6 +1005,7 @@ int32_t rt_str_to_float(double *out, RtStr *s) {
 typedef struct Spec {
   uint32_t fill;
   char align, sign, grouping, type;
+  bool alternate;  /* '#': an int's base prefix (0b, 0o, 0x) */
   int64_t width, precision;  /* -1: not given */
 } Spec;
 
@@ -1024,6 +1025,10 @@ static bool parse_spec(const char *text, Spec *sp) {
     sp->align = (char)pts[i++];
   }
   if (i < n && (pts[i] == '+' || pts[i] == '-' || pts[i] == ' ')) sp->sign = (char)pts[i++];
+  if (i < n && pts[i] == '#') {
+    sp->alternate = true;
+    i++;
+  }
   if (i < n && pts[i] == '0') {
     if (!sp->align) {
       sp->fill = '0';
@@ -1046,19 +1051,21 @@ static bool parse_spec(const char *text, Spec *sp) {
 bool rt_str_spec_ok(const char *spec, int kind) {
   Spec sp;
   if (!parse_spec(spec, &sp)) return false;
+  bool based = kind == 0 && sp.type && strchr("boxX", sp.type), decimal = kind == 0 && (!sp.type || sp.type == 'd');
+  if ((sp.alternate && !based && !decimal) || (based && sp.grouping == ',')) return false;  /* (',' with x: Python's ValueError) */
   if (kind == 2) return (!sp.type || sp.type == 's') && sp.sign == '-' && !sp.grouping && sp.align != '=';
   if (kind == 1) return !sp.type || strchr("eEfFgG%", sp.type);
   return sp.precision < 0 ? !sp.type || strchr("bdoxXeEfFgG%", sp.type) : !sp.type || strchr("eEfFgG%", sp.type);
 }
 
-/* digits (no sign) with a separator every three places before the point */
-static size_t group(char *text, size_t n, char sep) {
-  size_t whole = strcspn(text, ".eE%");
-  if (whole <= 3 || !sep) return n;
-  size_t extra = (whole - 1) / 3;
+/* digits (no sign) with a separator every `every` places before the point */
+static size_t group(char *text, size_t n, char sep, size_t every) {
+  size_t whole = every == 3 ? strcspn(text, ".eE%") : n;  /* (a hex number's digits have e's) */
+  if (whole <= every || !sep) return n;
+  size_t extra = (whole - 1) / every;
   memmove(text + whole + extra, text + whole, n - whole + 1);
   for (size_t i = whole, o = whole + extra, k = 0; i > 0; k++) {
-    if (k && k % 3 == 0) text[--o] = sep;
+    if (k && k % every == 0) text[--o] = sep;
     text[--o] = text[--i];
   }
   return n + extra;
@@ -1085,7 +1092,12 @@ static int32_t padded_ascii(RtStr **out, const Spec *sp, bool negative, const ch
   uint32_t pts[1200];
   int64_t n = 0;
   for (const char *c = digits; *c && n < 1200; c++) pts[n++] = (unsigned char)*c;
-  const char *sign = negative ? "-" : sp->sign == '+' ? "+" : sp->sign == ' ' ? " " : "";
+  char sign[4] = {negative ? '-' : sp->sign == '+' ? '+' : sp->sign == ' ' ? ' ' : 0};
+  if (sp->alternate && sp->type && strchr("boxX", sp->type)) {  /* the base's prefix goes with the sign, before any '=' padding */
+    size_t k = strlen(sign);
+    sign[k] = '0';
+    sign[k + 1] = sp->type == 'X' ? 'X' : sp->type;
+  }
   return padded(out, sp, sign, pts, n, '>');
 }
 
@@ -1115,7 +1127,7 @@ int32_t rt_str_format_float(RtStr **out, double d, const char *spec) {
     n = (size_t)snprintf(text, sizeof text, f, prec, a);
   }
   if (n >= sizeof text - 400) return no_memory();
-  group(text, n, sp.grouping);
+  group(text, n, sp.grouping, 3);
   return padded_ascii(out, &sp, negative, text);
 }
 
@@ -1139,7 +1151,7 @@ int32_t rt_str_format_int(RtStr **out, int64_t v, int32_t is_unsigned, const cha
     const char *f = sp.type == 'x' ? "%llx" : sp.type == 'X' ? "%llX" : sp.type == 'o' ? "%llo" : "%llu";
     n = (size_t)snprintf(text, sizeof text, f, (unsigned long long)a);
   }
-  group(text, n, sp.grouping);
+  group(text, n, sp.grouping, sp.type && strchr("boxX", sp.type) ? 4 : 3);  /* as Python groups */
   return padded_ascii(out, &sp, negative, text);
 }
 

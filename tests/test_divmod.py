@@ -142,3 +142,40 @@ def test_numpy_divmod_needs_variables_where_its_arguments_cannot_move():
             f(arg)
     with pytest.raises(TypingError):
         np_divmod_of(1j, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32])
+def test_divmod_of_small_ints_is_in_64_bits(dtype):
+    info = np.iinfo(dtype)
+    pairs = [(info.min, -1), (info.max, 1), (info.min, 3), (info.max, -7), (-5, 2)]
+    for a, b in pairs:
+        if min(a, b) < 0 and info.min == 0:
+            continue
+        got = divmod_of(dtype(a), dtype(b))
+        assert got == divmod_of.py_func(int(a), int(b))
+        assert all(type(v) is int for v in got)
+
+
+@njit
+def int64_min_by_minus_one(a, b):
+    return divmod(a, b), a // b, a % b
+
+
+@njit
+def floordiv_and_mod(a, b):
+    return a // b, a % b
+
+
+def test_int64_min_by_minus_one_is_zero_as_numba():
+    # the machine division overflows; Numba's quotient and remainder for
+    # Python's operators are 0
+    lo = np.iinfo(np.int64).min
+    assert int64_min_by_minus_one(lo, -1) == ((0, 0), 0, 0)
+    # NumPy's own functions and array operators give NumPy's answer
+    a, b = np.array([lo, lo, 7]), np.array([-1, 1, -1])
+    with np.errstate(over="ignore"):
+        expected = floordiv_and_mod.py_func(a, b)
+    for got, want in zip(floordiv_and_mod(a, b), expected):
+        assert got.tolist() == want.tolist()
+    for a, b in [(lo, 1), (lo, 2), (lo + 1, -1), (-7, -1), (7, -1)]:
+        assert int64_min_by_minus_one(a, b) == int64_min_by_minus_one.py_func(a, b)

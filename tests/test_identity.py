@@ -96,3 +96,28 @@ def test_an_optional_variable_is_a_value_of_another_type_or_none_as_python():
     (not the TypeError of None read as v's value)."""
     for flag, v in itertools.product([True, False], [0, 7, -2.5, 1.0]):
         assert optional_identities(flag, v) == optional_identities.py_func(flag, v), (flag, v)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
+def test_strs_are_never_one_object_in_code_written_for_numba():
+    """CPython's answer depends on interning; Numba's is always False."""
+    ruchey._core._numba_semantics(True)
+    try:
+        @njit
+        def same_str(a, b):
+            c = "a"
+            return a is b, a is not b, c is c, a is not c
+    finally:
+        ruchey._core._numba_semantics(False)
+    for a, b in [("a", "a"), ("", ""), ("a", "b"), ("é", "é")]:
+        assert same_str(a, b) == (False, True, False, True), (a, b)
+
+
+@numba_deviation("Numba answers False for two strs")
+def test_strs_stay_a_typing_error_in_ruchey_code():
+    @njit
+    def same_str(a, b):
+        return a is b
+
+    with pytest.raises(ruchey.TypingError, match=says("use == or !=")):
+        same_str("a", "a")

@@ -237,6 +237,37 @@ def test_assert_raises_assertion_error_with_message():
         positive(1000)
 
 
+# (made by exec: pytest rewrites the asserts written in this file)
+CHECKED = """
+def checked(x):
+    assert x != 1, f"x={x} is one"
+    assert x < 100, "too big: " + str(x)
+    assert x > -50, ("too small", x, x / 2)
+    try:
+        assert x != 7, f"{x} caught"
+    except AssertionError:
+        return -x
+    return x
+"""
+
+
+def test_assert_messages_made_at_run_time_as_python():
+    """The message is computed only where the assertion fails, then
+    raised as AssertionError(message), with any value raise takes."""
+    ns = {}
+    exec(CHECKED, ns)
+    checked = njit(ns["checked"])
+
+    def outcome(f, x):
+        try:
+            return f(x)
+        except AssertionError as e:
+            return type(e), e.args
+
+    for x in (0, 1, 7, 99, 100, 1000, -49, -50, -1234):
+        assert outcome(checked, x) == outcome(checked.py_func, x), x
+
+
 class MyError(Exception):
     pass
 
@@ -368,6 +399,55 @@ def test_builtins_abs_min_max_int_float_bool_round():
         assert_same(builtins, x, y)
     for x in (0.5, 1.5, 2.5, -0.5, -2.5, 3.7):
         assert_same(builtins, x, 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64])
+def test_abs_of_an_int_keeps_its_type_as_numpy(dtype):
+    """abs(int8(-128)) wraps to -128, as NumPy's scalar (and Numba) do."""
+    @njit
+    def absolute(x):
+        return abs(x)
+
+    info = np.iinfo(dtype)
+    rng = make_rng(seed_of("abs", dtype.__name__))
+    values = [info.min, info.max, 0, 1] + ([-1, info.min + 1] if info.min else []) + \
+        list(rng.integers(info.min, info.max, 10, dtype=dtype, endpoint=True))
+    for v in values:
+        with np.errstate(over="ignore"):
+            expected = abs(dtype(v))
+        assert absolute(dtype(v)) == int(expected), (dtype, v)
+
+
+@njit
+def pow_mod(b, e, m):
+    return pow(b, e, m)
+
+
+def test_pow_with_a_modulus_as_python():
+    """Squaring modulo |m| in 128 bits: exact for every int64; a negative
+    exponent inverts the base; the result has the modulus's sign."""
+    rng = make_rng(seed_of("pow_mod"))
+    edges = [0, 1, -1, 2, -7, 10, 2**63 - 1, -2**63]
+    bases = edges + random_ints(rng, 8, -10**12, 10**12)
+    exponents = [0, 1, 2, 5, -1, -3, 2**63 - 1, -2**63] + random_ints(rng, 4, 0, 10**9)
+    moduli = edges + random_ints(rng, 6, -10**15, 10**15)
+    for b, e, m in zip(bases * 3, exponents * 3, moduli * 3):
+        for args in ((b, e, m), (b, min(abs(e), 2**63 - 1), m), (b, e % 5, m)):
+            try:
+                expected = pow_mod.py_func(*args)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    pow_mod(*args)
+                continue
+            assert pow_mod(*args) == expected, args
+    assert pow_mod(True, 2, np.int8(3)) == 1
+
+
+def test_pow_with_a_modulus_needs_ints():
+    with pytest.raises(TypeError):
+        pow_mod.py_func(2.0, 3, 5)
+    with pytest.raises(ruchey.TypingError, match="all arguments are integers"):
+        pow_mod(2.0, 3, 5)
 
 
 MATH_1 = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",

@@ -188,3 +188,27 @@ def test_timedelta64_in_a_printed_tuple_is_a_typing_error():
     f = ruchey.njit(lambda d: print((d, 1)))
     with pytest.raises(ruchey.TypingError, match="print"):
         f(np.timedelta64(3, "D"))
+
+
+@ruchey.njit
+def show_separated(a, b, s):
+    print(a, b, s, sep="")
+    print(a, b, s, sep=", ", end="|")
+    print(a, end="")
+    print(s, b, sep="%d%%", end=" é\n")
+    print(sep="-", end="!\n")
+    print(a, b, sep=None, end=None)
+
+
+def test_sep_and_end_as_python(capsys):
+    for a, b, s in zip(RNG.integers(-99, 99, 5).tolist(), RNG.normal(size=5).tolist(), ["", "x", "ab c", "%s", "ü"]):
+        assert printed(capsys, show_separated, a, b, s) == printed(capsys, show_separated.py_func, a, b, s)
+
+
+def test_sep_and_end_made_at_run_time_are_refused():
+    @ruchey.njit
+    def separated_by(a, sep):
+        print(a, a, sep=sep)
+
+    with pytest.raises(ruchey.TypingError, match="sep= must be a constant string"):
+        separated_by(1, ",")

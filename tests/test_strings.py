@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation, rss_bytes, seed_of
 
 RNG = make_rng(2024)
 ASCII = "abcXYZ019 ,.-_\t"
@@ -381,6 +381,22 @@ def test_expandtabs_bad_sizes_raise_as_python():
 
 
 @njit
+def counted_by(s, n):
+    return s.splitlines(n), s.split(" ", n), s.rsplit(None, n), s.replace("a", "b", n)
+
+
+def test_counts_and_keepends_take_ints_not_none():
+    for s in ("", "a b\nc a", "a\r\na  b\n"):
+        for n in (0, 1, -1, 2, True):
+            assert_same(counted_by, s, n)
+    for bad in (None, "None", 1.5):
+        with pytest.raises(TypeError):
+            counted_by.py_func("a b", bad)
+        with pytest.raises(ruchey.TypingError, match="must be int"):
+            counted_by("a b", bad)
+
+
+@njit
 def index_of(s, sub):
     return s.index(sub), s.rindex(sub)
 
@@ -666,6 +682,104 @@ def fmt(n, x, s):
 @pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
 def test_f_strings_as_python(n, x, s):
     assert_same(fmt, n, x, s)
+
+
+@njit
+def in_bases(n):
+    return (hex(n), oct(n), bin(n), f"{n:#x}|{n:#010X}|{n:+#o}|{n:>#12b}|{n:#_x}|{n:_b}|{n:_o}|{n:#d}|{n:#}",
+            format(n, "#b"))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int32, numpy.int64, numpy.uint8, numpy.uint64, bool])
+def test_hex_oct_bin_and_alternate_forms_as_python(dtype):
+    rng = make_rng(seed_of("bases", dtype.__name__))
+    if dtype is bool:
+        values = [False, True]
+    else:
+        info = numpy.iinfo(dtype)
+        values = [info.min, info.max, 0, 1] + list(rng.integers(info.min, info.max, 12, dtype=dtype, endpoint=True))
+    for v in values:
+        assert in_bases(dtype(v)) == in_bases.py_func(int(v)), v
+
+
+def test_hex_of_a_float_and_bad_alternate_forms_are_refused():
+    with pytest.raises(TypeError):
+        hex(1.5)
+    with pytest.raises(ruchey.TypingError, match="cannot be interpreted as an integer"):
+        njit(lambda x: hex(x))(1.5)
+    for spec_of in (lambda x: f"{x:,x}", lambda x: f"{x:,b}"):
+        with pytest.raises(ValueError):
+            spec_of(255)
+        with pytest.raises(ruchey.TypingError, match="format spec"):
+            njit(spec_of)(255)
+    for spec_of in (lambda x: f"{x:#x}", lambda x: f"{x:#}"):
+        with pytest.raises(ValueError):
+            spec_of("a")
+        with pytest.raises(ruchey.TypingError, match="format spec"):
+            njit(spec_of)("a")
+
+
+@njit
+def formatted(n, x, s):
+    return ("{}-{}".format(n, s), "{0:.2f}|{1!r}|{0}|{1!s:>6}|{2:+05d}".format(x, s, n), "{a}={b:^9}".format(a=s, b=x),
+            "{{}} {} {{x}}".format(n), "{:.3e}".format(x * 2), "no fields".format(), f"{x!s:>12}|{s!r:<9}",
+            "{0}{0}".format(n))
+
+
+@pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
+def test_str_format_of_a_constant_template_as_python(n, x, s):
+    assert_same(formatted, n, x, s)
+
+
+@njit
+def percent_formatted(n, x, s):
+    return ("%d-%s" % (n, s), "%5d|%-5d|%05d|%+d|% d|%x|%#X|%o|%#o|%i|%u" % (n, n, n, n, n, n, n, n, n, n, n),
+            "%s|%r|%10s|%-10s|%.2s|%5.1s" % (s, s, s, s, s, s), "%d%%" % x, "%s" % x, "no conversions" % (),
+            "%.2f|%10.3e|%g|%-8.1f|%+.0f|%08.2f|%E|%G" % (x, x, x, x, x, x, x, x), "%5s|%-6r" % (x, n > 0))
+
+
+@pytest.mark.parametrize("n,x,s", list(zip(NUMBERS[:5] + [1234567, -42], FLOATS[:7], WIDE_STRINGS[:7])))
+def test_percent_format_of_a_constant_template_as_python(n, x, s):
+    assert_same(percent_formatted, n, x, s)
+
+
+def test_percent_formats_it_cannot_read_are_refused():
+    def values_in_a_variable(t, n):
+        return "%s %s" % t
+
+    def too_few(t, n):
+        return "%s %s" % (n,)
+
+    def too_many(t, n):
+        return "%s" % (n, n)
+
+    def mapping(t, n):
+        return "%(x)s" % t
+
+    def star_width(t, n):
+        return "%*d" % (n, n)
+
+    for f in (values_in_a_variable, too_few, too_many, mapping, star_width):
+        with pytest.raises(ruchey.TypingError, match="%-format"):
+            njit(f)((1, 2), 3)
+
+
+def test_str_format_fields_it_cannot_read_are_refused():
+    def computed_spec(x, w):
+        return "{:{w}}".format(x, w=w)
+
+    def attribute(x, w):
+        return "{0.real}".format(x)
+
+    def missing(x, w):
+        return "{}{}".format(x)
+
+    def evaluated_twice(x, w):
+        return "{0}{0}".format(x * w)
+
+    for f in (computed_spec, attribute, missing, evaluated_twice):
+        with pytest.raises(ruchey.TypingError, match="str.format"):
+            njit(f)(1.5, 3)
 
 
 def test_unsupported_format_specs_are_refused_by_name():

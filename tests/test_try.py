@@ -517,6 +517,32 @@ def test_try_in_prange_runs_serially_with_a_warning():
         assert f(a) == par(a)
 
 
+def prange_in_try(a, at):
+    out = a.copy()
+    s = 0
+    try:
+        for i in ruchey.prange(a.size):
+            if i == at:
+                raise ValueError
+            out[i] = a[i] + i
+            s += a[i]
+    except Exception:
+        out[i] = -1  # the iteration that raised, as after a serial loop
+        s = -s
+    return out, s
+
+
+def test_prange_in_a_try_body_runs_serially_with_a_warning():
+    f = njit(parallel=True)(prange_in_try)
+    rng = make_rng(505)
+    with pytest.warns(Warning, match="try statement around it"):
+        assert_same(f, numpy.arange(10), 6)
+    for n in (0, 1, 10, 1000):
+        a = numpy.array(random_ints(rng, n, -100, 100), dtype=numpy.int64)
+        for at in (-1, 0, n // 2, n - 1):
+            assert_same(f, a, at)
+
+
 @numba_deviation("numba matches only Exception and bare except")
 def test_raise_caught_in_nogil_and_parallel_functions():
     def outer(x):

@@ -10,6 +10,7 @@
 typedef struct Planner {
   Func *f;
   const CompileOptions *opts;
+  bool in_try;  /* in the body of a try statement */
 } Planner;
 
 /* What a loop body holds, for ordered_sum_only. */
@@ -153,14 +154,34 @@ static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop
   return e.var;
 }
 
+static bool plan_loop(Node *n, void *ctx);
+
+/* A prange loop in a try body runs serially, as Numba's: the except
+ * clause sees the loop's variables as the iteration that raised left them. */
+static bool plan_try(Node *n, Planner *p) {
+  Planner body = *p;
+  body.in_try = true;
+  ir_walk_list(&n->body, plan_loop, &body);
+  ir_walk_list(&n->list, plan_loop, p);
+  ir_walk_list(&n->orelse, plan_loop, p);
+  ir_walk(n->lhs, plan_loop, p);
+  return false;
+}
+
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
+  if (n->kind == N_TRY) return plan_try(n, p);
   if (n->kind != N_FOR) return true;
   Func *f = p->f;
   LoopPlan *plan = arena_alloc(f->arena, sizeof(LoopPlan));
   if ((n->cond->bi->flags & BF_PARALLEL) && p->opts->parallel) {
     plan->par = arena_alloc(f->arena, sizeof(ParPlan));
-    an_parallel(f, n, plan->par);
+    if (!p->in_try) {
+      an_parallel(f, n, plan->par);
+    } else {
+      snprintf(plan->par->why, sizeof plan->par->why, "a try statement around it");
+      plan->par->line = n->line;
+    }
   }
   plan->assigned = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
@@ -237,7 +258,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan->frame_generators = an_frame_generators(f, opts);
   f->plan->unwinds = f->recursive && unwinds(f);  /* read only by a recursive body (lower/function.c) */
   f->plan->reruns = an_reruns_whole(f, opts);
-  ir_walk_list(&f->body, plan_loop, &(Planner){f, opts});
+  ir_walk_list(&f->body, plan_loop, &(Planner){f, opts, false});
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }
 

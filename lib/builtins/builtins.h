@@ -63,14 +63,25 @@ extern const Builtin bi_fft[];     /* fft.c: numpy.fft's transforms, fftshift, f
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
 static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
 
-/* lists.c: min(x) and max(x) of one typed list */
 /* print.c: str() and repr() of what print() writes beyond numbers and strs (tuples, lists, None...) */
 bool ty_str_as_printed(const Type *t, bool repr);
 const Type *ty_printed_arg(Infer *in, Node **x);  /* an Optional argument as it is, not its value */
 LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool repr);
 
+/* lists.c: min(x) and max(x) of one iterable; key= of min() and max() of several values too */
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_list_minmax(Lower *l, Node *n);
+typedef struct MinMaxKey {
+  Node *fn;            /* key=: the function value, its call target typed (ty_sort_key); NULL: none */
+  LLVMValueRef *args;  /* the item, then the variables a lambda reads (read once) */
+  LLVMValueRef best;   /* the best item's key so far (an alloca of the key's type) */
+} MinMaxKey;
+bool ty_sort_key(Infer *in, Node *key, const Type *elem);  /* key= typed for an item, of sort() and sorted() */
+Node *ty_minmax_key_arg(Node *n);  /* key= where given and not None */
+bool ty_minmax_key(Infer *in, Node *n, Node *key, const Type *elem);
+void lo_minmax_key_begin(Lower *l, Node *n, MinMaxKey *k);  /* k from n's key=, if any */
+LLVMValueRef lo_minmax_key(Lower *l, MinMaxKey *k, LLVMValueRef item);  /* the key of item */
+void lo_minmax_key_end(Lower *l, MinMaxKey *k);
 
 /* lists.c: what other families share of typed lists */
 bool ty_item_ordered(const Type *t);  /* items of t have Python's order: numbers, strs, tuples of numbers */

@@ -28,12 +28,17 @@ static bool is_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t);
  * have no identity CPython's
  * answer could be matched with (1000 is 1000 depends on where the ints
  * came from, np.True_ is True is false): Numba's reading compares their
- * values (CompileOptions.numba_code), ruchey's own refuses them. */
+ * values (CompileOptions.numba_code), ruchey's own refuses them. Two
+ * strs are alike (CPython's answer depends on interning): Numba's reading
+ * is always false, since its `is` falls back to an == that str lacks. */
+static bool is_str_pair(const Type *a, const Type *b) { return a->kind == TY_STR && b->kind == TY_STR; }
+
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
-  bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1])
-                                     : is_number(args[0]) && in->opts && in->opts->numba_code;
+  bool numba = in->opts && in->opts->numba_code;
+  bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1]) : is_number(args[0]) && numba;
   bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
-  if (!numbers && !containers && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  bool strs = is_str_pair(args[0], args[1]) && numba;
+  if (!numbers && !containers && !strs && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
                            "containers and between a number and a value of another type in compiled code (%s is %s): "
                            "use == or !=", args[0]->name, args[1]->name);
@@ -70,7 +75,7 @@ static LLVMValueRef lo_value(Lower *l, Node *n) {
 static LLVMValueRef lo_is(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
-  LLVMValueRef same = a->ty != b->ty           ? const_bool(l, false)
+  LLVMValueRef same = a->ty != b->ty || is_str_pair(a->ty, b->ty) ? const_bool(l, false)
                       : ty_is_container(a->ty) ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
                                                : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
   lo_done_with(l, a, va);

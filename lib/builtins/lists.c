@@ -633,7 +633,7 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
 /* sort(key=f), sorted(x, key=f): f typed for an item (the call's target
  * kept on the key's node); the numbers or tuple of numbers it returns are
  * what the items are ordered by. */
-static bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
+bool ty_sort_key(Infer *in, Node *key, const Type *elem) {
   const Type *f = ty_expr(in, key);
   if (!f) return false;
   if (f->kind != TY_FUNCTION)
@@ -1155,6 +1155,9 @@ struct Fold {
   LLVMValueRef acc;      /* the result so far (an alloca of t) */
   LLVMValueRef seen;     /* min/max: whether acc holds an item yet (an alloca of i1) */
   int op;                /* min/max: OP_LT or OP_GT */
+  MinMaxKey key;         /* min/max: key=, or key.fn NULL */
+  const Type *out;       /* min/max with default=: the result's type */
+  LLVMValueRef deflt;    /* and an alloca of out: the default, then the result */
   FoldStep step;
   FoldStep keep;         /* or NULL: run once the items are all seen, while they still live */
 };
@@ -1215,24 +1218,78 @@ static LLVMValueRef lo_sum(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
 }
 
-/* min(x), max(x) of one iterable (python.c's min and max hand it here). */
+/* min(x), max(x) of one iterable (python.c's min and max hand it here):
+ * its items ordered, or key= a function of an item whose results are;
+ * default= what an empty x gives (the result's type both's). */
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
   char what[16];
   snprintf(what, sizeof what, "%s()", n->bi->name);
   const Type *elem = items_of(in, n, n->list.items[0], args[0], what);
-  if (elem && !ty_minmax_ordered(elem))
-    return ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
-                    elem->name);
-  return elem;
+  Node *key = ty_minmax_key_arg(n), *deflt = ty_kwarg(n, "default");
+  if (!elem) return NULL;
+  if (key ? !ty_minmax_key(in, n, key, elem) : !ty_minmax_ordered(elem))
+    return key ? NULL : ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers and "
+                                 "strs are)", n->bi->name, elem->name);
+  if (!deflt) return elem;
+  const Type *d = ty_expr(in, deflt), *t = d ? (d->kind == TY_NONE ? ty_optional(elem) : ty_unify(elem, d)) : NULL;
+  if (d && !t)
+    return ty_error(in, deflt, "%s()'s default= of %s and items of %s have no common type in compiled code",
+                    n->bi->name, d->name, elem->name);
+  return t;
 }
 
-/* The first of equals kept, as Python's min and max. */
+/* key= of min() or max(): NULL where not given or None (as Python's) */
+Node *ty_minmax_key_arg(Node *n) {
+  Node *key = ty_kwarg(n, "key");
+  return key && key->kind != N_NONE ? key : NULL;
+}
+
+/* min(..., key=f), max(...): f typed for an item as sort's key is; its
+ * results compared as min and max compare, holding no references (a str
+ * key would need releasing on every item). */
+bool ty_minmax_key(Infer *in, Node *n, Node *key, const Type *elem) {
+  if (!ty_sort_key(in, key, elem)) return false;
+  const Type *k = key->target->ret_type;
+  if (!ty_minmax_ordered(k) || ty_has_arrays(k))
+    return ty_error(in, key, "%s()'s key function returns a number or a tuple of numbers here, not %s", n->bi->name,
+                    k->name) != NULL;
+  return true;
+}
+
+void lo_minmax_key_begin(Lower *l, Node *n, MinMaxKey *k) {
+  *k = (MinMaxKey){ty_minmax_key_arg(n)};
+  if (!k->fn) return;
+  k->args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(1 + k->fn->list.len));
+  for (int i = 0; i < k->fn->list.len; i++) k->args[1 + i] = lo_expr(l, k->fn->list.items[i]);
+  k->best = lo_alloca(l, lo_type(l, k->fn->target->ret_type), "best.key");
+}
+
+void lo_minmax_key_end(Lower *l, MinMaxKey *k) {
+  for (int i = 0; k->fn && i < k->fn->list.len; i++) lo_done_with(l, k->fn->list.items[i], k->args[1 + i]);
+}
+
+LLVMValueRef lo_minmax_key(Lower *l, MinMaxKey *k, LLVMValueRef item) {
+  k->args[0] = item;  /* borrowed by the key function */
+  return lo_call_target(l, k->fn->target, k->args, 1 + k->fn->list.len);
+}
+
+/* The first of equals kept, as Python's min and max; by key= where given. */
 static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
   LLVMTypeRef t = lo_type(l, f->t);
   LLVMValueRef best = LLVMBuildLoad2(l->b, t, f->acc, ""), seen = LLVMBuildLoad2(l->b, l->mod->i1, f->seen, "");
   best = LLVMBuildSelect(l->b, seen, best, v, "");  /* (a str's compare reads both: none is NULL) */
-  LLVMValueRef better = lo_compare_values(l, f->op, v, f->t, best, f->t);
-  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildOr(l->b, better, LLVMBuildNot(l->b, seen, ""), ""), v, best, ""), f->acc);
+  LLVMValueRef better, vk = NULL, best_key = NULL;
+  if (f->key.fn) {
+    const Type *kt = f->key.fn->target->ret_type;
+    vk = lo_minmax_key(l, &f->key, v);
+    best_key = LLVMBuildSelect(l->b, seen, LLVMBuildLoad2(l->b, lo_type(l, kt), f->key.best, ""), vk, "");
+    better = lo_compare_values(l, f->op, vk, kt, best_key, kt);
+  } else {
+    better = lo_compare_values(l, f->op, v, f->t, best, f->t);
+  }
+  LLVMValueRef take = LLVMBuildOr(l->b, better, LLVMBuildNot(l->b, seen, ""), "");
+  LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, v, best, ""), f->acc);
+  if (f->key.fn) LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, vk, best_key, ""), f->key.best);
   LLVMBuildStore(l->b, const_bool(l, true), f->seen);
 }
 
@@ -1245,14 +1302,36 @@ static void keep_best(Lower *l, Fold *f, LLVMValueRef unused) {
   if (ty_has_arrays(f->t)) lo_refcount(l, f->t, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), true);
 }
 
+/* default=: the best item, or the default where there was none (the
+ * result, in f->deflt), one more reference where it holds any. */
+static void keep_best_or_default(Lower *l, Fold *f, LLVMValueRef unused) {
+  LLVMValueRef best = lo_convert(l, LLVMBuildLoad2(l->b, lo_type(l, f->t), f->acc, ""), f->t, f->out);
+  LLVMValueRef r = LLVMBuildSelect(l->b, LLVMBuildLoad2(l->b, l->mod->i1, f->seen, ""), best,
+                                   LLVMBuildLoad2(l->b, lo_type(l, f->out), f->deflt, ""), "");
+  if (ty_has_arrays(f->out)) lo_refcount(l, f->out, r, true);
+  LLVMBuildStore(l->b, r, f->deflt);
+}
+
 LLVMValueRef lo_list_minmax(Lower *l, Node *n) {
-  Fold f = {n->ty, n->ty, .op = n->bi->reduce_op, .step = keep_better, .keep = keep_best};
+  Node *x = n->list.items[0], *deflt = ty_kwarg(n, "default");
+  const Type *elem = item_type(x->ty);
+  Fold f = {elem, elem, .op = n->bi->reduce_op, .step = keep_better, .keep = deflt ? keep_best_or_default : keep_best,
+            .out = n->ty};
+  LLVMValueRef d = NULL;
+  if (deflt) {  /* evaluated first, as an argument */
+    f.deflt = lo_alloca(l, lo_type(l, n->ty), "default");
+    LLVMBuildStore(l->b, d = lo_expr_as(l, deflt, n->ty), f.deflt);
+  }
+  lo_minmax_key_begin(l, n, &f.key);
   f.acc = lo_alloca(l, lo_type(l, f.t), "best");
   f.seen = lo_alloca(l, l->mod->i1, "seen");
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, f.t)), f.acc);
   LLVMBuildStore(l->b, const_bool(l, false), f.seen);
-  fold_items(l, n->list.items[0], &f);
-  return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
+  fold_items(l, x, &f);
+  lo_minmax_key_end(l, &f.key);
+  if (!deflt) return LLVMBuildLoad2(l->b, lo_type(l, f.t), f.acc, "");
+  lo_done_with(l, deflt, d);
+  return LLVMBuildLoad2(l->b, lo_type(l, n->ty), f.deflt, "");
 }
 
 /* ---------------------------------------------------------------- +, *, comparisons */

@@ -1,5 +1,5 @@
 /* builtins/print.c — print() in compiled code: the arguments separated by
- * spaces, then a newline; ints as %lld (%llu unsigned), bools as
+ * spaces (sep=), then a newline (end=); ints as %lld (%llu unsigned), bools as
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
  * ("(1, 2.5)", "(1,)"), lists of numbers, bools and strs as their repr
@@ -55,7 +55,17 @@ const Type *ty_printed_arg(Infer *in, Node **x) {
   return (*x)->ty;
 }
 
+/* sep= and end=: constant strings, or None for the default */
+static const char *print_text(Node *n, const char *name, const char *deflt) {
+  Node *k = ty_kwarg(n, name);
+  return k && k->kind == N_STRING ? k->str : deflt;
+}
+
 static const Type *ty_print(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < n->kw.len; i++)
+    if (n->kw.items[i]->kind != N_STRING && n->kw.items[i]->kind != N_NONE)
+      return ty_error(in, n->kw.items[i], "print()'s %s= must be a constant string or None in compiled code",
+                      n->kw_names[i]);
   for (int i = 0; i < n->list.len; i++) {
     args[i] = ty_printed_arg(in, &n->list.items[i]);
     Node *x = n->list.items[i];
@@ -183,9 +193,14 @@ static void print_value(Lower *l, Format *f, LLVMValueRef v, const Type *t, LLVM
 
 /* One argument: a constant string written into the format, or a value
  * (returned, to be released once printed: strings are printed from it). */
+/* text written as it is: its %s doubled for the format */
+static void put_text(Format *f, const char *text) {
+  for (const char *c = text; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
+}
+
 static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot, int *used) {
   if (a->kind == N_STRING) {
-    for (const char *c = a->str; *c; c++) put(f, *c == '%' ? "%%" : (char[]){*c, 0});
+    put_text(f, a->str);
     return NULL;
   }
   if (a->ty->kind == TY_DTYPE) {  /* known from types alone: no value to lower */
@@ -207,7 +222,7 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
   int used = 0;
   LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++) {
-    if (i) put(&f, " ");
+    if (i) put_text(&f, print_text(n, "sep", " "));
     vals[i] = print_item(l, &f, n->list.items[i], slot, &used);
   }
   LLVMTypeRef arr = LLVMArrayType2(l->mod->i64, (uint64_t)nargs);
@@ -216,7 +231,7 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
     LLVMValueRef ix[2] = {const_i64(l, 0), const_i64(l, k)};
     LLVMBuildStore(l->b, slot[k], LLVMBuildGEP2(l->b, arr, args, ix, 2, ""));
   }
-  put(&f, "\n");
+  put_text(&f, print_text(n, "end", "\n"));
   LLVMValueRef fmt = lo_string(l, f.text);
   if (l->mod->gpu) {
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
@@ -260,8 +275,10 @@ LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool rep
   return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
 }
 
+static const char *const print_kw[] = {"sep", "end", NULL};
+
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, NULL, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS | BF_LISTS, 0, 0,
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, print_kw, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS | BF_LISTS, 0, 0,
    ty_print, lo_print},
   BI_END,
 };

@@ -23,6 +23,34 @@ static const Type *ty_range(Infer *in, Node *n, const Type **args) {
 /* A range stored in a variable (a for loop reads a call's arguments itself, stmt.c) */
 static LLVMValueRef lo_range_value(Lower *l, Node *n) { return lo_range_struct(l, n); }
 
+/* reversed(x): of a range, the range of its items backwards; of a
+ * sequence (a list, an array, a str, a tuple, bytes), x[::-1], whose
+ * items are x's backwards (a copy of a list: one changed during the loop
+ * is read as it was). */
+static const Type *ty_reversed(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->kind == TY_RANGE) return t;
+  bool sequence = t->kind == TY_LIST || t->kind == TY_STR || t->kind == TY_TUPLE || t->kind == TY_BYTES ||
+                  (t->kind == TY_ARRAY && t->ndim > 0);
+  if (!sequence) return ty_error(in, n, "reversed() of %s is not supported in compiled code (ranges, lists, arrays, "
+                                 "strs, tuples and bytes are)", t->name);
+  Node *x = n->list.items[0], *slice = arena_alloc(in->f->arena, sizeof(Node)), *step = arena_alloc(in->f->arena, sizeof(Node));
+  *step = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = -1};
+  *slice = (Node){.kind = N_SLICE, .line = n->line, .col = n->col, .cond = step};
+  *n = (Node){.kind = N_INDEX, .line = n->line, .col = n->col, .lhs = x, .rhs = slice};
+  return ty_expr(in, n);
+}
+
+/* range(a, b, s) backwards: from its last item, a + (len - 1) * s, to a - s by -s */
+static LLVMValueRef lo_reversed(Lower *l, Node *n) {
+  LLVMValueRef start, step, count = lo_range(l, n->list.items[0], &start, &step);
+  LLVMValueRef last = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, LLVMBuildSub(l->b, count, const_i64(l, 1), ""), step, ""), "");
+  LLVMValueRef parts[3] = {last, LLVMBuildSub(l->b, start, step, ""), LLVMBuildNeg(l->b, step, "")};
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, TYS(TY_RANGE)));
+  for (unsigned i = 0; i < 3; i++) v = LLVMBuildInsertValue(l->b, v, parts[i], i, "");
+  return v;
+}
+
 /* r.start, r.stop, r.step of a range (the row's ival: which) */
 static const Type *ty_range_part(Infer *in, Node *n, const Type **args) {
   (void)in, (void)n, (void)args;
@@ -139,7 +167,8 @@ static const Type *ty_abs(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], "abs()")) return NULL;
   if (ty_is_complex(args[0])) return lo_complex_part(args[0]);
   if (args[0]->kind == TY_DATETIME) return ty_error(in, n, "bad operand type for abs(): %s", args[0]->name);
-  return ty_is_float(args[0]) || ty_is_time(args[0]) ? args[0] : ty_promote(args[0], args[0]);
+  /* an int keeps its type, as in Numba and NumPy: abs(int8(-128)) wraps to -128 */
+  return args[0]->kind == TY_BOOL ? TYS(TY_I64) : args[0];
 }
 
 /* v's absolute value: v of type t, the result's */
@@ -162,14 +191,17 @@ static LLVMValueRef lo_abs(Lower *l, Node *n) {
 
 /* min(a, b, ...), max(...): of numbers (their unified type), of strs, or
  * of tuples of numbers and strs of one length (their fields unified),
- * ordered as Python orders them. */
+ * ordered as Python orders them, or by key= a function of one of them. */
 static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_list_minmax(in, n, args);
+  Node *key = ty_minmax_key_arg(n);
+  if (ty_kwarg(n, "default"))
+    return ty_error(in, n, "Cannot specify a default for %s() with multiple positional arguments", n->bi->name);
   const Type *t = NULL;
   for (int i = 0; i < n->list.len; i++) {
     Node *x = n->list.items[i];
     bool ordered = args[i]->kind == TY_STR || args[i]->kind == TY_TUPLE;
-    if (ordered && !ty_minmax_ordered(args[i]))
+    if (ordered && !key && !ty_minmax_ordered(args[i]))
       return ty_error(in, x, "%s() of %s is not supported (numbers, strs and tuples of numbers and strs are)", n->bi->name,
                       args[i]->name);
     if (!ordered && !ty_need_scalar(in, x, args[i], n->bi->name)) return NULL;
@@ -178,7 +210,7 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
       return ty_error(in, x, "%s() cannot compare %s with %s", n->bi->name, t->name, args[i]->name);
     t = u;
   }
-  return t;
+  return !key || ty_minmax_key(in, n, key, t) ? t : NULL;
 }
 
 /* min keeps the first of equal (or unordered) values, as Python's does;
@@ -187,11 +219,17 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   if (n->list.len == 1) return lo_list_minmax(l, n);
   LLVMValueRef *v = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)n->list.len);
   for (int i = 0; i < n->list.len; i++) v[i] = lo_expr_as(l, n->list.items[i], n->ty);
-  LLVMValueRef r = v[0];
+  MinMaxKey key;
+  lo_minmax_key_begin(l, n, &key);
+  const Type *kt = key.fn ? key.fn->target->ret_type : n->ty;
+  LLVMValueRef r = v[0], best = key.fn ? lo_minmax_key(l, &key, v[0]) : v[0];
   for (int i = 1; i < n->list.len; i++) {
-    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, v[i], n->ty, r, n->ty);
+    LLVMValueRef k = key.fn ? lo_minmax_key(l, &key, v[i]) : v[i];
+    LLVMValueRef better = lo_compare_values(l, n->bi->reduce_op, k, kt, best, kt);
     r = LLVMBuildSelect(l->b, better, v[i], r, "");
+    best = LLVMBuildSelect(l->b, better, k, best, "");
   }
+  lo_minmax_key_end(l, &key);
   if (ty_has_arrays(n->ty)) {
     lo_refcount(l, n->ty, r, true);
     for (int i = 0; i < n->list.len; i++) lo_done_with(l, n->list.items[i], v[i]);
@@ -204,8 +242,7 @@ static LLVMValueRef lo_minmax(Lower *l, Node *n) {
 static const Type *ty_divmod(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], "divmod()")) return NULL;
-  const Type *t = ty_unify(args[0], args[1]);
-  if (t->kind == TY_BOOL) t = TYS(TY_I64);
+  const Type *t = ty_promote(args[0], args[1]);  /* in 64 bits, as a // b is */
   const Type *both[2] = {t, t};
   return ty_tuple(2, both);
 }
@@ -217,12 +254,27 @@ static LLVMValueRef lo_divmod(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, r, lo_arith(l, OP_MOD, t, a, b), 1, "");
 }
 
-/* pow(x, y) is x ** y, its types and errors those of the operator */
+/* pow(x, y) is x ** y, its types and errors those of the operator;
+ * pow(b, e, m) of ints is b ** e % m computed modulo m, as Python's */
 static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
-  (void)args;
+  if (n->list.len == 3) {
+    for (int i = 0; i < 3; i++)
+      if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
+        return ty_error(in, n->list.items[i], "pow() 3rd argument not allowed unless all arguments are integers "
+                        "(got %s)", args[i]->name);
+    return TYS(TY_I64);
+  }
   Node *x = n->list.items[0], *y = n->list.items[1];
   *n = (Node){.kind = N_BINOP, .op = OP_POW, .line = n->line, .col = n->col, .lhs = x, .rhs = y};
   return ty_expr(in, n);
+}
+
+static LLVMValueRef lo_pow_mod(Lower *l, Node *n) {
+  LLVMTypeRef p[4] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef a[4] = {lo_alloca(l, l->mod->i64, "powmod")};
+  for (int i = 0; i < 3; i++) a[1 + i] = lo_expr_as(l, n->list.items[i], TYS(TY_I64));
+  lo_check_call(l, lo_call_fn(l, "rt_int_powmod", l->mod->i32, p, a, 4));
+  return LLVMBuildLoad2(l->b, l->mod->i64, a[0], "");
 }
 
 /* ---------------------------------------------------------------- conversions */
@@ -918,12 +970,16 @@ static const Type *ty_undefined_name(Infer *in, Node *n, const Type **args) {
   return ty_error(in, n, "name '%s' is not defined", n->str);
 }
 
+static const char *const minmax_kw[] = {"key", "default", NULL};
+
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
 
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
   FUNCTION("prange", "ruchey", "prange", 1, 3, BF_RANGE | BF_PARALLEL, ty_range, lo_range_value),
+  FUNCTION("reversed", "builtins", "reversed", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LISTS | BF_COMPLEX, ty_reversed,
+           lo_reversed),
   {"range.start", NULL, "start", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 0, 0, ty_range_part, lo_range_part},
   {"range.stop", NULL, "stop", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 1, 0, ty_range_part, lo_range_part},
   {"range.step", NULL, "step", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 2, 0, ty_range_part, lo_range_part},
@@ -933,16 +989,18 @@ const Builtin bi_python[] = {
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
-  /* BF_STRINGS: max("a", s) of a constant str */
-  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_LT, ty_minmax, lo_minmax},
-  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, NULL, BF_PURE | BF_CHEAP | BF_STRINGS, 0, OP_GT, ty_minmax, lo_minmax},
+  /* BF_STRINGS: max("a", s) of a constant str; BF_NONE: default=None */
+  {"min", "builtins", "min", BK_FUNCTION, 0, 1, 64, minmax_kw, BF_PURE | BF_CHEAP | BF_STRINGS | BF_NONE, 0, OP_LT,
+   ty_minmax, lo_minmax},
+  {"max", "builtins", "max", BK_FUNCTION, 0, 1, 64, minmax_kw, BF_PURE | BF_CHEAP | BF_STRINGS | BF_NONE, 0, OP_GT,
+   ty_minmax, lo_minmax},
   FUNCTION("int", "builtins", "int", 1, 1, BF_PURE | BF_RAISES | BF_CHEAP | BF_STRINGS, ty_int, lo_int),
   FUNCTION("float", "builtins", "float", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS, ty_float, lo_float),
   FUNCTION("bool", "builtins", "bool", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_LISTS, ty_bool, lo_convert_call),
   FUNCTION("operator.index", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP, ty_index, lo_convert_call),
   FUNCTION("round", "builtins", "round", 1, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_round, lo_round),
   FUNCTION("divmod", "builtins", "divmod", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP, ty_divmod, lo_divmod),
-  FUNCTION("pow", "builtins", "pow", 2, 2, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, NULL),
+  FUNCTION("pow", "builtins", "pow", 2, 3, BF_PURE | BF_RAISES | BF_CHEAP | BF_COMPLEX, ty_pow, lo_pow_mod),
   FUNCTION("round digits", NULL, NULL, 2, 2, BF_RAISES, ty_round, lo_round),
   FUNCTION("a NumPy scalar type", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_cast, lo_convert_call),
   FUNCTION("type(x)", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_value, lo_type_value),

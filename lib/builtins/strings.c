@@ -323,7 +323,7 @@ static const Type *ty_str_method(Infer *in, Node *n, const Type **args) {
     Node *x = method_arg(n, k);
     const Type *t = x ? ty_expr(in, x) : NULL;
     char want = f->params[k];
-    if (!t || (t->kind == TY_NONE && want >= 'a')) continue;
+    if (!t || (t->kind == TY_NONE && (want == 's' || want == 'i'))) continue;  /* n, z: no None, as Python's */
     bool ok = want == 'S' || want == 's' ? is_str(t) : is_intlike(t);
     if (!ok)
       return ty_error(in, x, "%s() argument %d must be %s, not %s", n->bi->path, k + 1,
@@ -548,9 +548,17 @@ static const Type *ty_format(Infer *in, Node *n, const Type **args) {
   if (kind < 0 && (!spec || !*spec->str) && ty_str_as_printed(t, false)) return TYS(TY_STR);  /* f"{t}": str(t) */
   if (kind < 0) return ty_error(in, n, "formatting %s is not supported in compiled code", t->name);
   if (spec && !rt_str_spec_ok(spec->str, kind))
-    return ty_error(in, spec, "format spec '%s' is not supported for %s in compiled code (fill, align, sign, 0, width, "
-                    "',' or '_', precision and the types d, x, o, b, e, f, g, %% and s are)", spec->str, t->name);
+    return ty_error(in, spec, "format spec '%s' is not supported for %s in compiled code (fill, align, sign, '#' "
+                    "with b, o and x, 0, width, ',' or '_', precision and the types d, x, o, b, e, f, g, %% and s are)", spec->str, t->name);
   return TYS(TY_STR);
+}
+
+/* format(v, spec) of v an int or a bool of type t */
+static LLVMValueRef format_int(Lower *l, LLVMValueRef v, const Type *t, const char *spec) {
+  bool u = ty_is_unsigned(t) || t->kind == TY_BOOL;
+  LLVMTypeRef p[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef a[3] = {lo_convert(l, v, t, u ? TYS(TY_U64) : TYS(TY_I64)), const_i32(l, u), lo_string(l, spec)};
+  return call_rt(l, "rt_str_format_int", l->mod->ptr, p, a, 3);
 }
 
 static LLVMValueRef lo_format(Lower *l, Node *n) {
@@ -561,21 +569,32 @@ static LLVMValueRef lo_format(Lower *l, Node *n) {
     call.list.len = 1;
     return lo_str_call(l, &call);
   }
-  LLVMValueRef v = lo_expr(l, x), r, fmt = lo_string(l, spec);
+  LLVMValueRef v = lo_expr(l, x), r;
   if (is_str(x->ty)) {
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
-    r = call_rt(l, "rt_str_format_str", l->mod->ptr, p, (LLVMValueRef[]){v, fmt}, 2);
+    r = call_rt(l, "rt_str_format_str", l->mod->ptr, p, (LLVMValueRef[]){v, lo_string(l, spec)}, 2);
     lo_done_with(l, x, v);
   } else if (ty_is_float(x->ty)) {
     LLVMTypeRef p[2] = {l->mod->f64, l->mod->ptr};
-    r = call_rt(l, "rt_str_format_float", l->mod->ptr, p, (LLVMValueRef[]){lo_convert(l, v, x->ty, TYS(TY_F64)), fmt}, 2);
+    r = call_rt(l, "rt_str_format_float", l->mod->ptr, p,
+                (LLVMValueRef[]){lo_convert(l, v, x->ty, TYS(TY_F64)), lo_string(l, spec)}, 2);
   } else {
-    bool u = ty_is_unsigned(x->ty) || x->ty->kind == TY_BOOL;
-    LLVMTypeRef p[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
-    LLVMValueRef a[3] = {lo_convert(l, v, x->ty, u ? TYS(TY_U64) : TYS(TY_I64)), const_i32(l, u), fmt};
-    r = call_rt(l, "rt_str_format_int", l->mod->ptr, p, a, 3);
+    r = format_int(l, v, x->ty, spec);
   }
   return r;
+}
+
+/* hex(i), oct(i), bin(i): format(i, '#x'), '#o' and '#b' (ival: the type) */
+static const Type *ty_int_in_base(Infer *in, Node *n, const Type **args) {
+  if (!is_intlike(args[0]))
+    return ty_error(in, n, "%s() takes an integer: '%s' cannot be interpreted as an integer", n->bi->name, args[0]->name);
+  return ty_no_allocation(in) ? ty_error(in, n, "strings are not supported in kernels") : TYS(TY_STR);
+}
+
+static LLVMValueRef lo_int_in_base(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  char spec[3] = {'#', (char)n->bi->ival, 0};
+  return format_int(l, lo_expr(l, x), x->ty, spec);
 }
 
 /* ---------------------------------------------------------------- int(s), float(s), len(s) */
@@ -650,6 +669,9 @@ const Builtin bi_strings[] = {
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
   STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS, ty_format, lo_format),
+  {"hex", "builtins", "hex", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'x', 0, ty_int_in_base, lo_int_in_base},
+  {"oct", "builtins", "oct", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'o', 0, ty_int_in_base, lo_int_in_base},
+  {"bin", "builtins", "bin", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'b', 0, ty_int_in_base, lo_int_in_base},
   {"str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_truth_call},
   BI_END,
 };

@@ -32,12 +32,16 @@ LLVMValueRef lo_int_divmod(Lower *l, int op, const Type *t, LLVMValueRef a, LLVM
   if (!ty_is_signed(t)) {
     r = op == OP_MOD ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
   } else {
-    /* MIN // -1 overflows the machine division: -1 always divides exactly,
-     * so divide by 1 and negate (wrapping), as int64 arithmetic does. */
-    LLVMValueRef minus1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), "");
-    LLVMValueRef bb = LLVMBuildSelect(l->b, minus1, LLVMConstInt(ty, 1, 0), b, "");
-    LLVMValueRef q = LLVMBuildSDiv(l->b, a, bb, ""), m = LLVMBuildSRem(l->b, a, bb, "");
-    q = LLVMBuildSelect(l->b, minus1, LLVMBuildNeg(l->b, a, ""), q, "");
+    /* MIN // -1 overflows the machine division (SIGFPE on x86), so 0 is
+     * divided instead: Numba's quotient and remainder for Python's
+     * operators are 0 and 0; NumPy's quotient wraps to MIN. */
+    unsigned bits = LLVMGetIntTypeWidth(ty);
+    LLVMValueRef min = LLVMConstInt(ty, 1ull << (bits - 1), 0);
+    LLVMValueRef overflow = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, b, LLVMConstAllOnes(ty), ""),
+                                         LLVMBuildICmp(l->b, LLVMIntEQ, a, min, ""), "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, LLVMBuildSelect(l->b, overflow, zero, a, ""), b, "");
+    LLVMValueRef m = LLVMBuildSRem(l->b, LLVMBuildSelect(l->b, overflow, zero, a, ""), b, "");
+    if (lo_numpy_errors(l)) q = LLVMBuildSelect(l->b, overflow, min, q, "");
     /* floor: a remainder whose sign differs from the divisor moves down */
     LLVMValueRef adjust = LLVMBuildAnd(
         l->b, LLVMBuildICmp(l->b, LLVMIntNE, m, zero, ""),
