@@ -1266,6 +1266,14 @@ class Float(metaclass=_Category):
         return _is_scalar(t) and t.name.startswith("float")
 
 
+class Complex(metaclass=_Category):
+    """The class of complex types."""
+
+    @staticmethod
+    def _holds(t):
+        return _is_scalar(t) and t.name.startswith("complex")
+
+
 class Boolean(metaclass=_Category):
     """The class of the bool type."""
 
