@@ -251,6 +251,7 @@ def test_mutual_recursion_typed_from_a_later_base_case(entry):
         assert type(got) is type(expected)
 
 
+@numba_deviation("Numba refuses this cycle as runaway recursion: its return type comes from the other function")
 @pytest.mark.parametrize("entry", range(2))
 def test_mutual_recursion_entered_where_no_return_is_plain(entry):
     compiled, python = make_halving(ruchey.njit)[entry], make_halving(lambda f: f)[entry]
@@ -303,7 +304,7 @@ def test_mutual_recursion_with_no_plain_return_is_a_typing_error():
         return ping(x)
 
     for f in (ping, pong):
-        with pytest.raises(ruchey.TypingError, match="mutually recursive call is unknown"):
+        with pytest.raises(ruchey.TypingError, match="runaway recursion"):
             f(1)
 
 

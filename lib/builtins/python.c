@@ -616,8 +616,8 @@ static const Type *self_call_type(Infer *in, const Node *n) {
   /* shap's tree walks: bare returns only; else None until the returns of values are typed */
   if (in->returned_none || in->returns_none || ty_returns_nothing(in->f)) return TYS(TY_NONE);
   if (in->final)
-    return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
-                    "non-recursive path before recursing");
+    return ty_error(in, n, "cannot type infer runaway recursion: the type of this recursive call is unknown: "
+                    "return a value on a non-recursive path before recursing");
   return NULL;
 }
 
@@ -658,8 +658,9 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
     if (!target->ret_type && in->final)
-      return pending_recursion(in, n, "%s", "the type of this mutually recursive call is unknown: return a "
-                               "value on a non-recursive path of the functions it calls");
+      return pending_recursion(in, n, "%s", "cannot type infer runaway recursion: the type of this mutually "
+                               "recursive call is unknown: return a value on a non-recursive path of the functions "
+                               "it calls");
     return target->cycle ? recursed_as(in, target->func, target->ret_type) : target->ret_type;
   }
   return recursed_as(in, in->f, self_call_type(in, n));
