@@ -594,11 +594,17 @@ static int unbox_generator(PyObject *o, Slot *slot) {
 }
 
 /* A first-class function (FunctionType): the entry of a compiled
- * function, or of a @cfunc's, compiled for t's signature; it lives as
+ * function, of a @cfunc's, or of one calling a WrapperAddressProtocol
+ * object (kept by ruchey.native), compiled for t's signature; it lives as
  * long as the dispatcher, which the argument holds for the call. */
 static int unbox_funcptr(PyObject *o, const Type *t, Slot *slot) {
   PyObject *disp = Py_TYPE(o) == &DispatcherType ? Py_NewRef(o) : NULL;
-  if (!disp && disp_typeof(o) == t) disp = PyObject_GetAttrString(o, "_disp");  /* a @cfunc of t's signature */
+  if (!disp && disp_typeof(o) == t && !(disp = PyObject_GetAttrString(o, "_disp"))) {  /* a @cfunc of t's signature */
+    PyErr_Clear();  /* another WrapperAddressProtocol object: a compiled function calling its address */
+    PyObject *native = PyImport_ImportModule("ruchey.native");
+    disp = native ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", o) : NULL;
+    Py_XDECREF(native);
+  }
   if (!disp || Py_TYPE(disp) != &DispatcherType) {
     Py_XDECREF(disp);
     PyErr_Clear();

@@ -279,11 +279,21 @@ bool disp_is_generator(PyObject *o) {
 static const Type *typeof_depth(PyObject *o, int depth);
 
 /* A @cfunc (ruchey/ccallback.py) passed as a value: a first-class function
- * of its signature, its _function_type described. */
+ * of its signature, its _function_type described; so too another native
+ * function (ruchey/native.py): an object of the WrapperAddressProtocol, of
+ * its signature(), a ctypes function pointer, of its argtypes and restype. */
 static const Type *cfunc_typeof(PyObject *o) {
-  if (PyType_Check(o) || strcmp(Py_TYPE(o)->tp_name, "CFunc")) return NULL;
-  PyObject *d = PyObject_GetAttrString(o, "_function_type");
-  const Type *t = d ? disp_described_type(d) : NULL;
+  if (PyType_Check(o)) return NULL;
+  PyObject *d = NULL;
+  if (!strcmp(Py_TYPE(o)->tp_name, "CFunc")) {
+    d = PyObject_GetAttrString(o, "_function_type");
+  } else if (PyObject_HasAttrString((PyObject *)Py_TYPE(o), "__wrapper_address__") ||
+             PyObject_HasAttrString((PyObject *)Py_TYPE(o), "argtypes")) {
+    PyObject *native = PyImport_ImportModule("ruchey.native");
+    d = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", o) : NULL;
+    Py_XDECREF(native);
+  }
+  const Type *t = d && d != Py_None ? disp_described_type(d) : NULL;
   Py_XDECREF(d);
   if (!t) PyErr_Clear();
   return t;
@@ -416,7 +426,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (ref) return ref;
   const Type *value = disp_value_typeof(o);
   if (value) return value;
-  return depth ? NULL : cfunc_typeof(o);
+  return cfunc_typeof(o);
 }
 
 /* Why a tuple cannot be passed: its first item that cannot, or its size. */

@@ -62,6 +62,20 @@ class CFunc:
         self.py_func = func
         functools.update_wrapper(self, func)
 
+    # the names Numba's CFunc gives these (a WrapperAddressProtocol object's __wrapper_address__ often
+    # returns a cfunc's _wrapper_address)
+    @property
+    def _wrapper_address(self):
+        return self.address
+
+    @property
+    def _pyfunc(self):
+        return self.py_func
+
+    @property
+    def _sig(self):
+        return self._signature
+
     def __call__(self, *args, **kwargs):
         """As in Numba, calling the object from Python runs the Python function."""
         return self.py_func(*args, **kwargs)
