@@ -370,10 +370,19 @@ PyObject *disp_box(const Type *t, char *p) {
   }
 }
 
+/* A function value returned to Python: its dispatcher, as Numba returns
+ * it, or the native function (a @cfunc, a WrapperAddressProtocol object)
+ * whose caller it is (ruchey.native.wrapper_dispatcher names it). */
+static PyObject *box_function(const Type *f) {
+  Dispatcher *d = (Dispatcher *)f->callee;
+  PyObject *native = d->dict ? PyDict_GetItemString(d->dict, "_calls_native") : NULL;
+  return Py_NewRef(native ? native : (PyObject *)d);
+}
+
 /* The one of the functions t a value k is; a TypeError, not a read past
  * them, for a number another list's functions gave (one a callee widened). */
 static PyObject *box_funcs(const Type *t, int64_t k) {
-  if (k >= 0 && k < t->nfields) return Py_NewRef((PyObject *)t->fields[k]->callee);
+  if (k >= 0 && k < t->nfields) return box_function(t->fields[k]);
   PyErr_Format(PyExc_TypeError, "ruchey: an item of a list of %s is none of these functions (a function it was "
                "passed to added another)", t->name);
   return NULL;
@@ -399,7 +408,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
-  case TY_FUNCTION: return Py_NewRef((PyObject *)t->callee);  /* its dispatcher, as Numba returns it */
+  case TY_FUNCTION: return box_function(t);
   case TY_FUNCS: return box_funcs(t, *(int64_t *)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;

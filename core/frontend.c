@@ -676,6 +676,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     Py_DECREF(overloaded);
     return n;
   }
+  if ((n = fe_native_value(fe, obj, e))) return n;
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);

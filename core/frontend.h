@@ -76,6 +76,7 @@ Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def,
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local, a lambda or fns[i] */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
+Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e);  /* a native function named as a value */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
 Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e);      /* a number, bool or str, frozen */
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */

@@ -801,6 +801,23 @@ bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
 
 /* ---------------------------------------------------------------- native functions */
 
+/* A native function (a @cfunc, a WrapperAddressProtocol object, a ctypes
+ * function pointer with argtypes) named as a value, not called: the
+ * compiled function calling its address (ruchey.native.wrapper_dispatcher,
+ * what such an argument runs as), a function value like any other; NULL
+ * for any other object. */
+Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
+  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  PyObject *native = PyImport_ImportModule("ruchey.native");
+  PyObject *type = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", obj) : NULL;
+  PyObject *disp = type && type != Py_None ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", obj) : NULL;
+  Py_XDECREF(native); Py_XDECREF(type);
+  PyErr_Clear();  /* (no signature a function value can have: the global is refused as its type) */
+  Node *n = disp && PyObject_TypeCheck(disp, &DispatcherType) ? fe_function_value(fe, disp, e) : NULL;
+  Py_XDECREF(disp);
+  return n;
+}
+
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
  * result, "meminfo" for a MemInfoPointer (an ExternalFunction's). */
 static TypeKind native_kind(PyObject *k) {

@@ -337,12 +337,28 @@ static const Type *slice_type(PyObject *o) {
 }
 
 /* NULL where an item has no type (or the tuple nests or grows too far). */
+/* The compiled functions among a tuple's first-class functions (cfuncs,
+ * native functions) of one FunctionType: of that type too, as Numba
+ * unifies them (each compiled for its signature when unboxed), so that
+ * the tuple can be iterated. */
+static void unify_function_items(const Type **fields, Py_ssize_t n) {
+  const Type *ptr = NULL;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (fields[i]->kind != TY_FUNCPTR) continue;
+    if (ptr && ptr != fields[i]) return;
+    ptr = fields[i];
+  }
+  for (Py_ssize_t i = 0; ptr && i < n; i++)
+    if (fields[i]->kind == TY_FUNCTION) fields[i] = ptr;
+}
+
 static const Type *tuple_type(PyObject *o, int depth) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
   if (n > MAX_TUPLE_ITEMS || depth >= MAX_TUPLE_DEPTH) return NULL;
   const Type *fields[MAX_TUPLE_ITEMS];
   for (Py_ssize_t i = 0; i < n; i++)
     if (!(fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) return NULL;
+  unify_function_items(fields, n);
   if (!PyTuple_CheckExact(o)) return disp_named_tuple_type(Py_TYPE(o), (int)n, fields);
   return interned_tuple((int)n, fields);
 }

@@ -330,3 +330,64 @@ def test_a_compiled_function_stored_into_a_function_type_field():
     assert scaled_sum(x, y, 2.5) == pytest.approx(want, rel=1e-12)
     s = Scaled(square, 3.0)  # made in Python: the function converts as in compiled code
     assert s.at(1.5, 0.25) == Plain(square.py_func, 3.0).at(1.5, 0.25)
+
+
+# ---------------------------------------------------------------- tuples mixing cfuncs and compiled functions
+
+@cfunc("float64(float64)")
+def plus_one(x):
+    return x + 1.0
+
+
+@njit
+def squared(x):
+    return x * x
+
+
+@njit
+def composition(funcs, x):
+    r = x
+    for f in funcs[::-1]:
+        r = f(r)
+    return r
+
+
+def test_a_tuple_of_cfuncs_and_compiled_functions_is_one_function_type():
+    """Numba's reference example: the compiled functions of a tuple that
+    holds cfuncs are taken as the cfuncs' FunctionType, so it iterates."""
+    rng = make_rng(8812)
+    for funcs in [(plus_one, squared, squared, plus_one), (squared, plus_one), (plus_one,), (squared, plus_one, squared)]:
+        python = tuple(getattr(f, "py_func", None) or f._pyfunc for f in funcs)
+        for x in (*rng.normal(size=3), 0.0, -1.0, numpy.inf, numpy.nan):
+            numpy.testing.assert_equal(composition(funcs, x), composition.py_func(python, x))
+
+
+@cfunc("int64()")
+def two():
+    return 2
+
+
+@cfunc("int64()")
+def three():
+    return 3
+
+
+def test_cfunc_globals_chosen_as_values_and_returned():
+    @njit
+    def chosen(arg):
+        f = two if arg else three
+        return f()
+
+    @njit
+    def picked(k):
+        return (two, three)[k]()
+
+    @njit
+    def returned():
+        return three
+
+    for arg in (True, False):
+        assert chosen(arg) == chosen.py_func(arg)
+    for k in (0, 1):
+        assert picked(k) == picked.py_func(k)
+    assert returned() is three

@@ -146,5 +146,7 @@ def wrapper_dispatcher(obj):
         params = ", ".join(f"a{i}" for i in range(len(_signature(obj).args)))
         namespace = {"target": obj}
         exec(f"def call_native({params}):\n    return target({params})\n", namespace)
-        held = _wrapper_callers[id(obj)] = (obj, decorators.njit(namespace["call_native"]))
+        caller = decorators.njit(namespace["call_native"])
+        caller._calls_native = obj  # what it is returned to Python as (core/box.c)
+        held = _wrapper_callers[id(obj)] = (obj, caller)
     return held[1]
