@@ -3270,6 +3270,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
     PyList_SET_ITEM(body, 0, ret);
   }
   bool ok = fe_params(&fe, def);
+  fe.body = body;
   if (ok) {
     fe_collect_aliases(&fe, body);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)

@@ -31,6 +31,7 @@ typedef struct Fe {
   PyObject *imports;    /* names bound by import statements in the function: their objects */
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
+  PyObject *body;       /* the function's statements (borrowed) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
   PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
 } Fe;
