@@ -727,12 +727,28 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   return d;
 }
 
-static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_LLVM_IR, 0);
+/* inspect_llvm(signature=None), inspect_asm(signature=None), as Numba's:
+ * the text of the compiled signature given (an item of .signatures, or its
+ * text), else of each in a dict. */
+static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"signature", NULL};
+  PyObject *sig = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", names, &sig)) return NULL;
+  PyObject *d = inspect_text(self, out, 0);
+  if (!d || sig == Py_None) return d;
+  PyObject *text = PyDict_GetItemWithError(d, sig);
+  if (!text && !PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not a compiled signature of %S", sig, self->py_func);
+  Py_XINCREF(text);
+  Py_DECREF(d);
+  return text;
 }
 
-static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_ASM, 0);
+static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  return inspect_one_or_all(self, OUT_LLVM_IR, args, kwargs);
+}
+
+static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  return inspect_one_or_all(self, OUT_ASM, args, kwargs);
 }
 
 /* inspect_ptx(cc): each compiled signature of a kernel as PTX for compute
@@ -844,8 +860,8 @@ static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
 }
 
 static PyMethodDef dispatcher_methods[] = {
-  {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
-   "The optimised LLVM IR of each compiled signature, as a dict."},
+  {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm, METH_VARARGS | METH_KEYWORDS,
+   "inspect_llvm(signature=None): the optimised LLVM IR of the compiled signature given, else of each as a dict."},
   {"_launch", (PyCFunction)launch_cpu, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
   {"_max_cooperative_blocks", (PyCFunction)launch_max_cooperative_blocks, METH_VARARGS,
    "How many blocks a cooperative launch may have on the current GPU, for argument types."},
@@ -855,8 +871,9 @@ static PyMethodDef dispatcher_methods[] = {
    "A kernel's PTX for compute capability cc (e.g. 80), per compiled signature, as a dict."},
   {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
    "Compile an explicit signature now (used by jit with signatures)."},
-  {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
-   "The machine code of each compiled signature, as assembly text in a dict."},
+  {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm, METH_VARARGS | METH_KEYWORDS,
+   "inspect_asm(signature=None): the machine code of the compiled signature given as assembly text, else of "
+   "each in a dict."},
   {"recompile", (PyCFunction)dispatcher_recompile, METH_NOARGS,
    "Compile every signature again (after the globals it froze changed)."},
   {"disable_compile", (PyCFunction)dispatcher_disable_compile, METH_VARARGS,
