@@ -371,12 +371,22 @@ PyObject *disp_box(const Type *t, char *p) {
 }
 
 /* A function value returned to Python: its dispatcher, as Numba returns
- * it, or the native function (a @cfunc, a WrapperAddressProtocol object)
- * whose caller it is (ruchey.native.wrapper_dispatcher names it). */
-static PyObject *box_function(const Type *f) {
-  Dispatcher *d = (Dispatcher *)f->callee;
-  PyObject *native = d->dict ? PyDict_GetItemString(d->dict, "_calls_native") : NULL;
-  return Py_NewRef(native ? native : (PyObject *)d);
+ * it, or the object the dispatcher compiles for (_boxes_as: a @cfunc's,
+ * or the native function ruchey.native.wrapper_dispatcher calls). */
+static PyObject *box_dispatcher(Dispatcher *d) {
+  PyObject *object = d->dict ? PyDict_GetItemString(d->dict, "_boxes_as") : NULL;
+  return Py_NewRef(object ? object : (PyObject *)d);
+}
+
+static PyObject *box_function(const Type *f) { return box_dispatcher((Dispatcher *)f->callee); }
+
+/* A FunctionType value returned to Python: the function passed for it. */
+static PyObject *box_funcptr(const Type *t, const void *entry) {
+  Dispatcher *d = disp_of_entry(entry);
+  if (d) return box_dispatcher(d);
+  PyErr_Format(PyExc_TypeError, "ruchey: a value of %s made in compiled code cannot be returned to Python (one "
+               "passed in can)", t->name);
+  return NULL;
 }
 
 /* The one of the functions t a value k is; a TypeError, not a read past
@@ -409,6 +419,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
   case TY_FUNCTION: return box_function(t);
+  case TY_FUNCPTR: return box_funcptr(t, *(void **)p);
   case TY_FUNCS: return box_funcs(t, *(int64_t *)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;

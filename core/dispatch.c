@@ -310,6 +310,30 @@ static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObj
  * return fp's result; where it has none, one compiled now with that
  * result declared (converted, as an explicit signature's), unless self
  * compiles no more (sealed). NULL with a TypeError where self does not fit. */
+/* The dispatchers whose entries were passed as FunctionType values, in
+ * the order of their first: a list, to find the one a returned value is
+ * (they live as long as the process once their type is a value's). Two
+ * functions of the same code share an entry (the code cache loads it
+ * once): the one passed first most recently is taken. */
+static PyObject *entry_givers;
+
+Dispatcher *disp_of_entry(const void *entry) {
+  for (Py_ssize_t i = entry_givers ? PyList_GET_SIZE(entry_givers) - 1 : -1; i >= 0; i--) {
+    Dispatcher *d = (Dispatcher *)PyList_GET_ITEM(entry_givers, i);
+    for (int k = 0; k < d->nspecs; k++)
+      if ((const void *)d->specs[k].entry == entry || (const void *)d->specs[k].checked == entry) return d;
+  }
+  return NULL;
+}
+
+static void *given_entry(Dispatcher *self, void *entry) {
+  if (!entry || self->gave_entry) return entry;
+  if ((!entry_givers && !(entry_givers = PyList_New(0))) || PyList_Append(entry_givers, (PyObject *)self) < 0)
+    return NULL;
+  self->gave_entry = true;
+  return entry;
+}
+
 void *disp_function_entry(Dispatcher *self, const Type *fp) {
   if (self->opts.kernel)
     return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
@@ -328,7 +352,7 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
                  fp->elem->name, self->py_func, fp->name);
   void *entry = s && s->ret_type == fp->elem ? disp_checked_entry(self, (int)(s - self->specs)) : NULL;
   disp_unlock_compiles(self);
-  return entry;
+  return given_entry(self, entry);
 }
 
 /* ---------------------------------------------------------------- the call */

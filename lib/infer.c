@@ -1144,8 +1144,9 @@ static void ty_return(Infer *in, Node *n) {
   in->returning = NULL;
   if (!t) return;
   /* ranges (Numba's range_state: a row's range(indptr[i], indptr[i + 1]) for its callers' loops),
-   * functions and dtypes are returned; a function pointer and a record inside a value are not */
-  if (t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+   * functions, function pointers (to Python: the function passed for one) and dtypes are returned;
+   * a record inside a value is not */
+  if (ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }

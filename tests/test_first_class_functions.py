@@ -391,3 +391,49 @@ def test_cfunc_globals_chosen_as_values_and_returned():
     for k in (0, 1):
         assert picked(k) == picked.py_func(k)
     assert returned() is three
+
+
+# ---------------------------------------------------------------- first-class functions returned to Python
+
+INT_FUNC = types.FunctionType(types.int64(types.int64))
+
+
+@cfunc("int64(int64)")
+def inc_c(i):
+    return i + 1
+
+
+@njit
+def inc_j(i):
+    return i + 1
+
+
+@njit(types.Tuple((INT_FUNC, types.int64))(INT_FUNC, types.int64))
+def called_and_returned(f, x):
+    return f, f(x)
+
+
+@njit
+def item_of(fs, k):
+    return fs[k]
+
+
+def test_a_function_type_value_returned_is_the_function_passed():
+    """As Numba returns it: the cfunc or compiled function passed in, the
+    same object (after calls through it)."""
+    for f in (inc_c, inc_j):
+        for x in (0, -5, 2**40):
+            back, y = called_and_returned(f, x)
+            assert back is f and y == x + 1
+    for k, f in enumerate((inc_c, inc_j)):
+        assert item_of((inc_c, inc_j), k) is f
+
+
+@numba_deviation("Numba returns the compiled function")
+def test_a_function_type_value_made_in_compiled_code_is_not_returned():
+    @njit
+    def made():
+        return called_and_returned(inc_j, 1)[0]
+
+    with pytest.raises(TypeError, match="made in compiled code"):
+        made()

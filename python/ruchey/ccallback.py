@@ -57,6 +57,7 @@ class CFunc:
         if not any(isinstance(t, types.CPointer) for t in sig.args):  # passed to a FunctionType parameter
             self._function_type = types.FunctionType(sig).describe()
             self._disp._reports_failures = True  # there too its exceptions are unraisable, as Numba's
+            self._disp._boxes_as = self  # and returned to Python it is this object (core/box.c)
         self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
         self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
         self.py_func = func

@@ -147,6 +147,6 @@ def wrapper_dispatcher(obj):
         namespace = {"target": obj}
         exec(f"def call_native({params}):\n    return target({params})\n", namespace)
         caller = decorators.njit(namespace["call_native"])
-        caller._calls_native = obj  # what it is returned to Python as (core/box.c)
+        caller._boxes_as = obj  # what it is returned to Python as (core/box.c)
         held = _wrapper_callers[id(obj)] = (obj, caller)
     return held[1]
