@@ -1366,3 +1366,30 @@ def test_conversion_without_a_method_to_fall_back_on_is_a_typing_error():
             f.py_func(obj)
         with pytest.raises(ruchey.TypingError, match=f.py_func.__name__[3:]):
             f(obj)
+
+
+@jitclass([("v", float64)])
+class Documented:
+    "Class docstring"
+
+    def __init__(self, v):
+        "init docstring"
+        self.v = v
+
+    def scaled(self, k):
+        "method docstring"
+        return self.v * k
+
+    @property
+    def doubled(self):
+        "property docstring"
+        return self.v * 2
+
+
+def test_docstrings_of_the_class_and_its_members_are_pythons():
+    assert Documented.__doc__ == "Class docstring"
+    assert Documented.__init__.__doc__ == "init docstring"
+    assert Documented.scaled.__doc__ == "method docstring"
+    assert Documented.doubled.__doc__ == "property docstring"
+    d = Documented(1.5)
+    assert d.scaled(2.0) == 3.0 and d.doubled == 3.0
