@@ -381,10 +381,29 @@ PyObject *disp_box(const Type *t, char *p) {
   }
 }
 
+/* A function value returned to Python: its dispatcher, as Numba returns
+ * it, or the object the dispatcher compiles for (_boxes_as: a @cfunc's,
+ * or the native function ruchey.native.wrapper_dispatcher calls). */
+static PyObject *box_dispatcher(Dispatcher *d) {
+  PyObject *object = d->dict ? PyDict_GetItemString(d->dict, "_boxes_as") : NULL;
+  return Py_NewRef(object ? object : (PyObject *)d);
+}
+
+static PyObject *box_function(const Type *f) { return box_dispatcher((Dispatcher *)f->callee); }
+
+/* A FunctionType value returned to Python: the function passed for it. */
+static PyObject *box_funcptr(const Type *t, const void *entry) {
+  Dispatcher *d = disp_of_entry(entry);
+  if (d) return box_dispatcher(d);
+  PyErr_Format(PyExc_TypeError, "ruchey: a value of %s made in compiled code cannot be returned to Python (one "
+               "passed in can)", t->name);
+  return NULL;
+}
+
 /* The one of the functions t a value k is; a TypeError, not a read past
  * them, for a number another list's functions gave (one a callee widened). */
 static PyObject *box_funcs(const Type *t, int64_t k) {
-  if (k >= 0 && k < t->nfields) return Py_NewRef((PyObject *)t->fields[k]->callee);
+  if (k >= 0 && k < t->nfields) return box_function(t->fields[k]);
   PyErr_Format(PyExc_TypeError, "ruchey: an item of a list of %s is none of these functions (a function it was "
                "passed to added another)", t->name);
   return NULL;
@@ -411,7 +430,8 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
-  case TY_FUNCTION: return Py_NewRef((PyObject *)t->callee);  /* its dispatcher, as Numba returns it */
+  case TY_FUNCTION: return box_function(t);
+  case TY_FUNCPTR: return box_funcptr(t, *(void **)p);
   case TY_FUNCS: return box_funcs(t, *(int64_t *)p);
   case TY_STR: {
     RtStr *s = *(RtStr **)p;
@@ -620,11 +640,17 @@ static int unbox_generator(PyObject *o, Slot *slot) {
 }
 
 /* A first-class function (FunctionType): the entry of a compiled
- * function, or of a @cfunc's, compiled for t's signature; it lives as
+ * function, of a @cfunc's, or of one calling a WrapperAddressProtocol
+ * object (kept by ruchey.native), compiled for t's signature; it lives as
  * long as the dispatcher, which the argument holds for the call. */
 static int unbox_funcptr(PyObject *o, const Type *t, Slot *slot) {
   PyObject *disp = Py_TYPE(o) == &DispatcherType ? Py_NewRef(o) : NULL;
-  if (!disp && disp_typeof(o) == t) disp = PyObject_GetAttrString(o, "_disp");  /* a @cfunc of t's signature */
+  if (!disp && disp_typeof(o) == t && !(disp = PyObject_GetAttrString(o, "_disp"))) {  /* a @cfunc of t's signature */
+    PyErr_Clear();  /* another WrapperAddressProtocol object: a compiled function calling its address */
+    PyObject *native = PyImport_ImportModule("ruchey.native");
+    disp = native ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", o) : NULL;
+    Py_XDECREF(native);
+  }
   if (!disp || Py_TYPE(disp) != &DispatcherType) {
     Py_XDECREF(disp);
     PyErr_Clear();

@@ -190,16 +190,43 @@ static const Node **freeze(Callees *c, Dispatcher *disp, const Node *const *have
   return frozen;
 }
 
-/* Reads and types a callee for its entry; false with diag set. */
+/* Typing a recursive function again (its recursive calls took its result
+ * as a type it does not convert to) widens that type each time: a result
+ * still wider after these many is one that grows without end. */
+enum { MAX_RECURSION_TYPINGS = 8 };
+
+/* The callees typed after e, while it was being typed: typed afresh. */
+static void forget_callees_after(Callees *c, const Callee *e) {
+  for (int i = e->index + 1; i < c->n; i++) c->items[i]->disp = NULL;
+}
+
+/* Reads and types a callee for its entry; false with diag set. A
+ * recursive one whose recursive calls took its result as another type
+ * than it returns is typed again, with them taking the unification
+ * (what Numba's typing of the partial return types reaches). */
 static bool type_callee(Callees *c, Callee *e, Diag *diag) {
   char symbol[256];
   snprintf(symbol, sizeof symbol, "%s_%d", PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(e->disp->py_func))->co_name),
            e->index);
   e->opts.frozen = e->frozen;
-  Func *f = read_and_type(core_api(), e->disp->py_func, (PyObject *)e->disp, e->disp->locals, e->args, e->disp->nparams, &e->opts, c->arena, diag, &e->func);
-  if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
-  e->typing = false;
-  return f != NULL;
+  for (int typings = 1;; typings++) {
+    Func *f = read_and_type(core_api(), e->disp->py_func, (PyObject *)e->disp, e->disp->locals, e->args,
+                            e->disp->nparams, &e->opts, c->arena, diag, &e->func);
+    if (e->func) e->func->symbol = arena_strdup(c->arena, symbol);
+    if (!f || !f->retype_as) {
+      e->typing = false;
+      return f != NULL;
+    }
+    if (typings == MAX_RECURSION_TYPINGS) {
+      e->typing = false;
+      *diag = (Diag){.kind = DIAG_TYPING, .line = f->line};
+      snprintf(diag->msg, sizeof diag->msg, "Return type of recursive function does not converge: '%s' returns %s "
+               "where its recursive calls take %s", f->name, f->ret_type->name, f->recursed_as->name);
+      return false;
+    }
+    e->opts.recursion_ret = f->retype_as;
+    forget_callees_after(c, e);
+  }
 }
 
 /* Types a callee whose literally() may ask for its parameters' values
@@ -210,6 +237,7 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
  * no constants for. */
 static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *consts, Diag *diag) {
   while (!type_callee(c, e, diag)) {
+    if (diag->kind == DIAG_PENDING) e->disp = NULL;  /* typed afresh by its caller's next pass */
     if (diag->kind != DIAG_LITERAL) return NULL;
     Dispatcher *disp = e->disp;
     e->disp = NULL;  /* never found again */
@@ -313,8 +341,9 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
       return call_error(diag, "%s", "mutual recursion between device functions is not supported on the GPU");
     for (int i = e->index; i <= innermost; i++)  /* the functions being typed from e on: the cycle */
       if (c->items[i]->typing) c->items[i]->func->recursive = true;
+    const Type *so_far = e->opts.declared_ret ? e->opts.declared_ret : e->opts.recursion_ret;
     *out = (CallTarget){.self = e == c->items[innermost], .func = e->func, .func_opts = &e->opts,
-                        .ret_type = e->func->ret_type};
+                        .ret_type = so_far ? so_far : e->func->ret_type, .cycle = true};
     return true;
   }
   if (!e) {
@@ -331,8 +360,12 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
     if (!typed && diag->kind == DIAG_LITERAL) return false;
     if (!typed) {
       /* the callee's error, quoting its own source line */
+      bool pending = diag->kind == DIAG_PENDING;
+      if (pending) out->ret_type = e->func ? e->func->ret_type : NULL;  /* its returns typed so far */
       if (!PyErr_Occurred()) core_raise_diag(diag, e->func ? e->func->filename : source_file(disp));
-      return diag_from_exception(diag);
+      diag_from_exception(diag);
+      if (pending) diag->kind = DIAG_PENDING;
+      return false;
     }
     e = typed;
   }

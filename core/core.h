@@ -339,6 +339,7 @@ typedef struct Dispatcher {
    * that f() calls it with nothing to type or look up */
   int (*nullary_entry)(void *, void **);
   const Type *nullary_ret;
+  bool gave_entry;        /* an entry of it was passed as a FunctionType value (disp_function_entry) */
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
@@ -363,6 +364,8 @@ Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
 void *disp_function_entry(Dispatcher *self, const Type *fp);  /* a FunctionType argument's entry */
+/* The dispatcher whose entry a FunctionType value is, for returning it to Python; NULL (no error) if none. */
+Dispatcher *disp_of_entry(const void *entry);
 /* Each argument's type; false, with the TypeError raised, for an argument
  * that cannot be compiled. */
 bool disp_arg_types(Dispatcher *self, PyObject *const *args, const Type **types);

@@ -310,6 +310,30 @@ static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObj
  * return fp's result; where it has none, one compiled now with that
  * result declared (converted, as an explicit signature's), unless self
  * compiles no more (sealed). NULL with a TypeError where self does not fit. */
+/* The dispatchers whose entries were passed as FunctionType values, in
+ * the order of their first: a list, to find the one a returned value is
+ * (they live as long as the process once their type is a value's). Two
+ * functions of the same code share an entry (the code cache loads it
+ * once): the one passed first most recently is taken. */
+static PyObject *entry_givers;
+
+Dispatcher *disp_of_entry(const void *entry) {
+  for (Py_ssize_t i = entry_givers ? PyList_GET_SIZE(entry_givers) - 1 : -1; i >= 0; i--) {
+    Dispatcher *d = (Dispatcher *)PyList_GET_ITEM(entry_givers, i);
+    for (int k = 0; k < d->nspecs; k++)
+      if ((const void *)d->specs[k].entry == entry || (const void *)d->specs[k].checked == entry) return d;
+  }
+  return NULL;
+}
+
+static void *given_entry(Dispatcher *self, void *entry) {
+  if (!entry || self->gave_entry) return entry;
+  if ((!entry_givers && !(entry_givers = PyList_New(0))) || PyList_Append(entry_givers, (PyObject *)self) < 0)
+    return NULL;
+  self->gave_entry = true;
+  return entry;
+}
+
 void *disp_function_entry(Dispatcher *self, const Type *fp) {
   if (self->opts.kernel)
     return PyErr_Format(PyExc_TypeError, "a CUDA kernel cannot be passed as %s", fp->name), NULL;
@@ -328,7 +352,7 @@ void *disp_function_entry(Dispatcher *self, const Type *fp) {
                  fp->elem->name, self->py_func, fp->name);
   void *entry = s && s->ret_type == fp->elem ? disp_checked_entry(self, (int)(s - self->specs)) : NULL;
   disp_unlock_compiles(self);
-  return entry;
+  return given_entry(self, entry);
 }
 
 /* ---------------------------------------------------------------- the call */
@@ -727,12 +751,28 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
   return d;
 }
 
-static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_LLVM_IR, 0);
+/* inspect_llvm(signature=None), inspect_asm(signature=None), as Numba's:
+ * the text of the compiled signature given (an item of .signatures, or its
+ * text), else of each in a dict. */
+static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"signature", NULL};
+  PyObject *sig = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", names, &sig)) return NULL;
+  PyObject *d = inspect_text(self, out, 0);
+  if (!d || sig == Py_None) return d;
+  PyObject *text = PyDict_GetItemWithError(d, sig);
+  if (!text && !PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not a compiled signature of %S", sig, self->py_func);
+  Py_XINCREF(text);
+  Py_DECREF(d);
+  return text;
 }
 
-static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *unused) {
-  return inspect_text(self, OUT_ASM, 0);
+static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  return inspect_one_or_all(self, OUT_LLVM_IR, args, kwargs);
+}
+
+static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  return inspect_one_or_all(self, OUT_ASM, args, kwargs);
 }
 
 /* inspect_ptx(cc): each compiled signature of a kernel as PTX for compute
@@ -844,8 +884,8 @@ static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
 }
 
 static PyMethodDef dispatcher_methods[] = {
-  {"inspect_llvm", (PyCFunction)dispatcher_inspect_llvm, METH_NOARGS,
-   "The optimised LLVM IR of each compiled signature, as a dict."},
+  {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm, METH_VARARGS | METH_KEYWORDS,
+   "inspect_llvm(signature=None): the optimised LLVM IR of the compiled signature given, else of each as a dict."},
   {"_launch", (PyCFunction)launch_cpu, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
   {"_max_cooperative_blocks", (PyCFunction)launch_max_cooperative_blocks, METH_VARARGS,
    "How many blocks a cooperative launch may have on the current GPU, for argument types."},
@@ -855,8 +895,9 @@ static PyMethodDef dispatcher_methods[] = {
    "A kernel's PTX for compute capability cc (e.g. 80), per compiled signature, as a dict."},
   {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
    "Compile an explicit signature now (used by jit with signatures)."},
-  {"inspect_asm", (PyCFunction)dispatcher_inspect_asm, METH_NOARGS,
-   "The machine code of each compiled signature, as assembly text in a dict."},
+  {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm, METH_VARARGS | METH_KEYWORDS,
+   "inspect_asm(signature=None): the machine code of the compiled signature given as assembly text, else of "
+   "each in a dict."},
   {"recompile", (PyCFunction)dispatcher_recompile, METH_NOARGS,
    "Compile every signature again (after the globals it froze changed)."},
   {"disable_compile", (PyCFunction)dispatcher_disable_compile, METH_VARARGS,

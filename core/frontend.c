@@ -676,6 +676,7 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
     Py_DECREF(overloaded);
     return n;
   }
+  if ((n = fe_native_value(fe, obj, e))) return n;
   int mod = core_module_id(obj);
   if (mod >= 0) {
     n = new_node(fe, N_MODULE, e);
@@ -3293,6 +3294,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
     PyList_SET_ITEM(body, 0, ret);
   }
   bool ok = fe_params(&fe, def);
+  fe.body = body;
   if (ok) {
     fe_collect_aliases(&fe, body);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)

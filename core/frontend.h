@@ -31,6 +31,7 @@ typedef struct Fe {
   PyObject *imports;    /* names bound by import statements in the function: their objects */
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
+  PyObject *body;       /* the function's statements (borrowed) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
   PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
 } Fe;
@@ -76,6 +77,7 @@ Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def,
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local, a lambda or fns[i] */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
+Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e);  /* a native function named as a value */
 Node *fe_frozen_constant(Fe *fe, PyObject *obj, PyObject *e);   /* a number or bool, frozen */
 Node *fe_frozen_value(Fe *fe, PyObject *obj, PyObject *e);      /* a number, bool or str, frozen */
 /* namedtuples.c: cls(args) of a named tuple class whose items are fields */

@@ -361,14 +361,49 @@ Node *fe_lambda(Fe *fe, PyObject *e) {
   return fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
 }
 
+/* How many times node binds id, up to two: assignments to it and defs of
+ * its name in the enclosing function's own scope (not inside the nested
+ * functions and lambdas, whose variables are their own). */
+static int bindings_of(PyObject *node, PyObject *id, int count) {
+  bool def = is_kind(node, "FunctionDef"), name = is_kind(node, "Name");
+  if (def || name) {
+    PyObject *named = field(node, def ? "name" : "id"), *ctx = name ? field(node, "ctx") : NULL;
+    count += PyUnicode_Compare(named, id) == 0 && (def || is_kind(ctx, "Store"));
+    Py_DECREF(named); Py_XDECREF(ctx);
+  }
+  if (def || name || is_kind(node, "Lambda")) return count;
+  PyObject *children = PyObject_CallMethod(PyImport_AddModule("ast"), "iter_child_nodes", "O", node);
+  PyObject *it = children ? PyObject_GetIter(children) : NULL, *child;
+  while (it && count < 2 && (child = PyIter_Next(it))) {
+    count = bindings_of(child, id, count);
+    Py_DECREF(child);
+  }
+  Py_XDECREF(it); Py_XDECREF(children);
+  return count;
+}
+
+/* Whether the function's body binds id more than once. */
+static bool bound_more_than_once(Fe *fe, PyObject *id) {
+  int count = 0;
+  for (Py_ssize_t i = 0; count < 2 && i < PyList_GET_SIZE(fe->body); i++)
+    count = bindings_of(PyList_GET_ITEM(fe->body, i), id, count);
+  PyErr_Clear();
+  return count > 1;
+}
+
 /* name = the inner function: its variable holds the function's value, and
- * calls of it where it is defined pass the variables it captures. */
+ * calls of it where it is defined pass the variables it captures. A name
+ * bound to functions that capture nothing more than once (f = one lambda
+ * or another, by a condition) is a variable like any other holding
+ * function values, called through its type, as Numba calls it. */
 static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyObject *at) {
   Node *n = new_node(fe, N_ASSIGN, s);
-  if ((!fe->lambdas && !(fe->lambdas = PyDict_New())) || PyDict_Contains(fe->lambdas, id) ||
-      PyDict_SetItem(fe->lambdas, id, entry) < 0)
+  bool value = bound_more_than_once(fe, id);
+  if ((value && captures(entry)) ||
+      (!value && ((!fe->lambdas && !(fe->lambdas = PyDict_New())) || PyDict_Contains(fe->lambdas, id) ||
+                  PyDict_SetItem(fe->lambdas, id, entry) < 0)))
     return fe_error(fe, s, "'%s' is assigned a function more than once: compiled code needs one lambda or nested "
-                    "function per name", PyUnicode_AsUTF8(id));
+                    "function per name where it reads variables of the function", PyUnicode_AsUTF8(id));
   n->lhs = new_node(fe, N_VAR, s);
   n->lhs->var = find_var(fe, PyUnicode_AsUTF8(id));
   return (n->rhs = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), at)) ? n : NULL;
@@ -800,6 +835,23 @@ bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
 }
 
 /* ---------------------------------------------------------------- native functions */
+
+/* A native function (a @cfunc, a WrapperAddressProtocol object, a ctypes
+ * function pointer with argtypes) named as a value, not called: the
+ * compiled function calling its address (ruchey.native.wrapper_dispatcher,
+ * what such an argument runs as), a function value like any other; NULL
+ * for any other object. */
+Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
+  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  PyObject *native = PyImport_ImportModule("ruchey.native");
+  PyObject *type = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", obj) : NULL;
+  PyObject *disp = type && type != Py_None ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", obj) : NULL;
+  Py_XDECREF(native); Py_XDECREF(type);
+  PyErr_Clear();  /* (no signature a function value can have: the global is refused as its type) */
+  Node *n = disp && PyObject_TypeCheck(disp, &DispatcherType) ? fe_function_value(fe, disp, e) : NULL;
+  Py_XDECREF(disp);
+  return n;
+}
 
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
  * result, "meminfo" for a MemInfoPointer (an ExternalFunction's). */

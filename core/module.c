@@ -349,7 +349,7 @@ void core_raise_diag(const Diag *d, const char *filename) {
     PyErr_Format(PyExc_RecursionError, "%s (%s, line %d)", d->msg, filename, d->line);
     return;
   }
-  if (d->kind != DIAG_TYPING) {
+  if (d->kind != DIAG_TYPING && d->kind != DIAG_PENDING) {
     PyErr_Format(PyExc_RuntimeError, "ruchey internal error: %s", d->msg);
     return;
   }

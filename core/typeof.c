@@ -279,11 +279,21 @@ bool disp_is_generator(PyObject *o) {
 static const Type *typeof_depth(PyObject *o, int depth);
 
 /* A @cfunc (ruchey/ccallback.py) passed as a value: a first-class function
- * of its signature, its _function_type described. */
+ * of its signature, its _function_type described; so too another native
+ * function (ruchey/native.py): an object of the WrapperAddressProtocol, of
+ * its signature(), a ctypes function pointer, of its argtypes and restype. */
 static const Type *cfunc_typeof(PyObject *o) {
-  if (PyType_Check(o) || strcmp(Py_TYPE(o)->tp_name, "CFunc")) return NULL;
-  PyObject *d = PyObject_GetAttrString(o, "_function_type");
-  const Type *t = d ? disp_described_type(d) : NULL;
+  if (PyType_Check(o)) return NULL;
+  PyObject *d = NULL;
+  if (!strcmp(Py_TYPE(o)->tp_name, "CFunc")) {
+    d = PyObject_GetAttrString(o, "_function_type");
+  } else if (PyObject_HasAttrString((PyObject *)Py_TYPE(o), "__wrapper_address__") ||
+             PyObject_HasAttrString((PyObject *)Py_TYPE(o), "argtypes")) {
+    PyObject *native = PyImport_ImportModule("ruchey.native");
+    d = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", o) : NULL;
+    Py_XDECREF(native);
+  }
+  const Type *t = d && d != Py_None ? disp_described_type(d) : NULL;
   Py_XDECREF(d);
   if (!t) PyErr_Clear();
   return t;
@@ -327,12 +337,28 @@ static const Type *slice_type(PyObject *o) {
 }
 
 /* NULL where an item has no type (or the tuple nests or grows too far). */
+/* The compiled functions among a tuple's first-class functions (cfuncs,
+ * native functions) of one FunctionType: of that type too, as Numba
+ * unifies them (each compiled for its signature when unboxed), so that
+ * the tuple can be iterated. */
+static void unify_function_items(const Type **fields, Py_ssize_t n) {
+  const Type *ptr = NULL;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (fields[i]->kind != TY_FUNCPTR) continue;
+    if (ptr && ptr != fields[i]) return;
+    ptr = fields[i];
+  }
+  for (Py_ssize_t i = 0; ptr && i < n; i++)
+    if (fields[i]->kind == TY_FUNCTION) fields[i] = ptr;
+}
+
 static const Type *tuple_type(PyObject *o, int depth) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
   if (n > MAX_TUPLE_ITEMS || depth >= MAX_TUPLE_DEPTH) return NULL;
   const Type *fields[MAX_TUPLE_ITEMS];
   for (Py_ssize_t i = 0; i < n; i++)
     if (!(fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) return NULL;
+  unify_function_items(fields, n);
   if (!PyTuple_CheckExact(o)) return disp_named_tuple_type(Py_TYPE(o), (int)n, fields);
   return interned_tuple((int)n, fields);
 }
@@ -416,7 +442,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (ref) return ref;
   const Type *value = disp_value_typeof(o);
   if (value) return value;
-  return depth ? NULL : cfunc_typeof(o);
+  return cfunc_typeof(o);
 }
 
 /* Why a tuple cannot be passed: its first item that cannot, or its size. */

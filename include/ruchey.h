@@ -349,6 +349,11 @@ typedef struct Func {
   int depth;            /* set by infer: how deep its statements and expressions nest (ir_depth);
                          * each level costs the recursive passes up to RC_STACK_PER_NEST bytes */
   bool recursive;       /* set by the extension: on a cycle of calls (checks the stack on entry) */
+  const Type *recursed_as; /* set by infer: the type the last passes of recursive calls to it (its own,
+                            * or from within its cycle) took its result as, before that was final */
+  bool recursed_varies;    /* set by infer: such calls took it as more than one type */
+  const Type *retype_as;   /* set by infer: where those calls took it as a type its result does not
+                            * convert to, the type to type it again with (CompileOptions.recursion_ret) */
   bool generator;       /* set by the frontend: its body yields; a call makes a generator object */
   const Type *yield_type; /* set by infer: the unification of what a generator yields */
 } Func;
@@ -447,8 +452,12 @@ typedef struct Builtin {
 /* DIAG_LITERAL: not an error but literally(p) on parameters whose values
  * the compile does not know yet: the caller compiles again with them frozen
  * (literal_params says which), as Numba's dispatcher re-types them as
- * literals. */
-typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL } DiagKind;
+ * literals. DIAG_PENDING: a TypingError unless a caller can wait: a call
+ * into a mutually recursive cycle whose return type was not typed yet;
+ * the function of the cycle typing it leaves the call unknown for this
+ * pass and types it again once a non-recursive return gives that type
+ * (as Numba types a cycle from its partial return types). */
+typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING } DiagKind;
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
@@ -502,6 +511,7 @@ typedef struct CallTarget {
                           * gives the zero of its type, as Numba's ufunc kernels in compiled code
                           * ignore the call's status (ruchey's own propagate it) */
   const Type *ret_type;  /* NULL while a recursive call's type is unknown */
+  bool cycle;            /* a call into a cycle still being typed: ret_type is the callee's so far */
   Func *func;            /* the callee, typed for these arguments */
   const struct CompileOptions *func_opts; /* the options it was typed with */
 } CallTarget;
@@ -512,7 +522,8 @@ typedef struct CallTarget {
  * argument its value where typing knows it, an N_INT, N_BOOL or N_STRING:
  * what an overload's typing function sees as a literal type, and what a
  * callee's literally() freezes its parameter to (asking for one it lacks
- * gives DIAG_LITERAL with literal_params naming the callee's parameters). */
+ * gives DIAG_LITERAL with literal_params naming the callee's parameters).
+ * DIAG_PENDING leaves in out the ret_type the callee's returns gave so far. */
 typedef bool (*ResolveCall)(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
                             bool device, CallTarget *out, Diag *diag);
 
@@ -555,6 +566,8 @@ typedef struct CompileOptions {
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
   DtypeNamed dtype_named;  /* dtypes named by strs held in variables and globals */
   const Type *declared_ret;/* an explicit signature's return type, or NULL */
+  const Type *recursion_ret; /* a recursive function typed again: the return type its recursive calls take,
+                              * from its typing before (where that differed from what they took then) */
   const Node *const *frozen; /* per parameter, the constant literally() froze its argument to, or NULL */
   bool boundscheck;
   bool fastmath;

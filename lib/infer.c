@@ -1162,8 +1162,9 @@ static void ty_return(Infer *in, Node *n) {
   in->returning = NULL;
   if (!t) return;
   /* ranges (Numba's range_state: a row's range(indptr[i], indptr[i + 1]) for its callers' loops),
-   * functions and dtypes are returned; a function pointer and a record inside a value are not */
-  if (t->kind == TY_FUNCPTR || ty_record_inside(t)) {
+   * functions, function pointers (to Python: the function passed for one) and dtypes are returned;
+   * a record inside a value is not */
+  if (ty_record_inside(t)) {
     ty_error(in, n, "cannot return a value of type %s", t->name);
     return;
   }
@@ -1909,6 +1910,25 @@ const Node *ty_constant(const Infer *in, const Node *n) {
   return NULL;
 }
 
+/* Whether f's recursive calls took its result as the type its returns
+ * give, or one that converts it (an Optional of it, a wider number);
+ * else f->retype_as is what to type it again with, or an error where
+ * no type holds both. */
+static bool recursion_converges(Func *f, const CompileOptions *opts, Diag *diag) {
+  if (!f->recursed_as || (opts && opts->declared_ret) || f->generator) return true;
+  const Type *u = ty_unify(f->recursed_as, f->ret_type);
+  if (u == f->recursed_as && !f->recursed_varies) return true;
+  if (u) {
+    f->retype_as = u;
+    return true;
+  }
+  diag->kind = DIAG_TYPING;
+  diag->line = f->line;
+  snprintf(diag->msg, sizeof diag->msg, "Return type of recursive function does not converge: '%s' returns %s, "
+           "its recursive calls take %s", f->name, f->ret_type->name, f->recursed_as->name);
+  return false;
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -1978,5 +1998,5 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     }
     f->ret_type = want;
   }
-  return true;
+  return recursion_converges(f, opts, diag);
 }

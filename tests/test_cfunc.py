@@ -358,11 +358,81 @@ def test_compiled_code_calls_a_global_cfunc_through_its_address():
         assert f(xs, k) == through_global_cfunc(xs, k)
 
 
-@numba_deviation("Numba passes a tuple of cfuncs")
-def test_a_tuple_of_cfuncs_argument_says_what_it_holds():
-    @njit
-    def first(fs, x):
-        return fs[0](x, 1)
+@cfunc("float64(float64, int64)")
+def lifted(x, k):
+    return x + k
 
-    with pytest.raises(TypeError, match="item 0"):
-        first((damped, damped), 2.0)
+
+def sum_of_calls(fs, x, k):
+    total = 0.0
+    for f in fs:
+        total += f(x, k)
+    return total
+
+
+def test_a_tuple_of_cfuncs_is_passed_and_each_called():
+    f = njit(sum_of_calls)
+    rng = make_rng(1527)
+    for fs in [(damped, lifted), (lifted,), (damped, damped, lifted)]:
+        for x in (*rng.normal(size=3), 0.0, -np.inf, np.nan):
+            k = int(rng.integers(0, 6))
+            np.testing.assert_equal(f(fs, x, k), sum_of_calls(fs, x, k))
+
+
+# ---------------------------------------------------------------- native functions passed as values
+
+LIBM = ctypes.CDLL(None if sys.platform != "linux" else "libm.so.6")
+ctypes_cos = LIBM.cos
+ctypes_cos.restype, ctypes_cos.argtypes = ctypes.c_double, [ctypes.c_double]
+
+
+class NativeSin(types.WrapperAddressProtocol):
+    """Numba's protocol of a native function: libm's sin by its address."""
+
+    def __wrapper_address__(self):
+        return ctypes.cast(LIBM.sin, ctypes.c_void_p).value
+
+    def signature(self):
+        return types.float64(types.float64)
+
+
+class CFuncByAddress(types.WrapperAddressProtocol):
+    """The protocol over a cfunc, as Numba's examples write it."""
+
+    def __wrapper_address__(self):
+        return lifted._wrapper_address
+
+    def signature(self):
+        return lifted._sig
+
+
+@njit
+def call_each(fs, x):
+    return [f(x) for f in fs]
+
+
+@njit
+def call_with_step(f, x, k):
+    return f(x, k)
+
+
+def test_native_functions_are_passed_as_first_class_functions():
+    """A WrapperAddressProtocol object and a ctypes function pointer with
+    argtypes, passed as an argument (alone or in a tuple), are called
+    through their addresses, as Numba calls them."""
+    xs = [0.0, 0.5, -2.25, np.pi, np.inf, np.nan]
+    for x in xs:
+        sin, cos = (math.sin(x), math.cos(x)) if np.isfinite(x) else (np.nan, np.nan)
+        np.testing.assert_equal(call_each((NativeSin(), NativeSin()), x), [sin, sin])
+        np.testing.assert_equal(call_each((ctypes_cos, ctypes_cos), x), [cos, cos])
+    stepped = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double, ctypes.c_int64)(lifted.address)
+    for f in (CFuncByAddress(), stepped, lifted):
+        for x, k in [(1.5, 2), (-3.0, 0), (0.0, -7)]:
+            assert call_with_step(f, x, k) == lifted._pyfunc(x, k)
+
+
+def test_a_native_function_without_argtypes_is_refused_as_an_argument():
+    bare = LIBM.tan  # (no argtypes: what it takes is unknown)
+    assert bare.argtypes is None
+    with pytest.raises(TypeError, match="argument 1|argtypes"):
+        call_with_step(bare, 1.0, 2)

@@ -192,6 +192,26 @@ def test_inspect_asm_has_one_assembly_text_per_signature():
         assert isinstance(text, str) and text.strip()
 
 
+def test_inspect_llvm_and_asm_of_one_signature():
+    """Numba's inspect_llvm(signature) and inspect_asm(signature): the text
+    of that signature alone (an item of .signatures), the same as the
+    dict's; a signature not compiled is a KeyError."""
+    @jit
+    def f(a):
+        return a * 3
+
+    f(5)
+    f(5.0)
+    for inspect in (f.inspect_llvm, f.inspect_asm):
+        texts = inspect()
+        for sig in f.signatures:  # (each compile numbers its symbols anew)
+            one, named = inspect(sig), inspect(signature=sig)
+            assert isinstance(one, str) and one.strip()
+            assert re.sub(r"\d+", "", one) == re.sub(r"\d+", "", named) == re.sub(r"\d+", "", texts[sig])
+        with pytest.raises(KeyError):
+            inspect((ruchey.int8,))
+
+
 BAD_ARGUMENTS = [[object(), object()], frozenset({1}), object()]  # a list of numbers is taken (Numba's reflected list), as bytes are (its Bytes)
 BAD_IDS = ["list", "frozenset", "object"]
 # None is an argument type (tests/test_optional.py): where the function

@@ -116,6 +116,28 @@ def test_overload_without_an_implementation_for_the_types_is_a_typing_error():
         scale_int(3)
 
 
+def shift(x, y=5, z=6):
+    raise AssertionError("the overload is called, not this")
+
+
+@overload(shift)
+def ol_shift(x, y=5, z=6):
+    if isinstance(x, types.Complex):
+        return lambda x, y=5, z=6: (x + y, z)
+    return lambda x, y=5, z=6: (x - y, z)
+
+
+@njit
+def shifted(a, b):
+    return shift(a, z=b)
+
+
+def test_overload_tells_complex_arguments_by_their_type_class():
+    for a in (1, -2.5, 1j, np.complex64(2 - 3j), np.float32(0.5)):
+        for b in (0, 7):
+            assert shifted(a, b) == (a + 5 if isinstance(a, complex | np.complexfloating) else a - 5, b)
+
+
 def describe(x):
     pass
 
@@ -337,6 +359,8 @@ def test_the_type_classes_of_ruchey_types():
     assert isinstance(types.int8, types.Integer) and isinstance(types.uint64, types.Number)
     assert isinstance(types.float32, types.Float) and not isinstance(types.float32, types.Integer)
     assert isinstance(types.boolean, types.Boolean) and not isinstance(types.boolean, types.Number)
+    assert isinstance(types.complex64, types.Complex) and isinstance(types.complex128, types.Number)
+    assert not any(isinstance(t, types.Complex) for t in (types.float64, types.int64, types.complex128[:]))
     assert types.float32[:, ::1].dtype == types.float32 and types.int16.bitwidth == 16
     assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
 

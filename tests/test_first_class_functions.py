@@ -330,3 +330,110 @@ def test_a_compiled_function_stored_into_a_function_type_field():
     assert scaled_sum(x, y, 2.5) == pytest.approx(want, rel=1e-12)
     s = Scaled(square, 3.0)  # made in Python: the function converts as in compiled code
     assert s.at(1.5, 0.25) == Plain(square.py_func, 3.0).at(1.5, 0.25)
+
+
+# ---------------------------------------------------------------- tuples mixing cfuncs and compiled functions
+
+@cfunc("float64(float64)")
+def plus_one(x):
+    return x + 1.0
+
+
+@njit
+def squared(x):
+    return x * x
+
+
+@njit
+def composition(funcs, x):
+    r = x
+    for f in funcs[::-1]:
+        r = f(r)
+    return r
+
+
+def test_a_tuple_of_cfuncs_and_compiled_functions_is_one_function_type():
+    """Numba's reference example: the compiled functions of a tuple that
+    holds cfuncs are taken as the cfuncs' FunctionType, so it iterates."""
+    rng = make_rng(8812)
+    for funcs in [(plus_one, squared, squared, plus_one), (squared, plus_one), (plus_one,), (squared, plus_one, squared)]:
+        python = tuple(getattr(f, "py_func", None) or f._pyfunc for f in funcs)
+        for x in (*rng.normal(size=3), 0.0, -1.0, numpy.inf, numpy.nan):
+            numpy.testing.assert_equal(composition(funcs, x), composition.py_func(python, x))
+
+
+@cfunc("int64()")
+def two():
+    return 2
+
+
+@cfunc("int64()")
+def three():
+    return 3
+
+
+def test_cfunc_globals_chosen_as_values_and_returned():
+    @njit
+    def chosen(arg):
+        f = two if arg else three
+        return f()
+
+    @njit
+    def picked(k):
+        return (two, three)[k]()
+
+    @njit
+    def returned():
+        return three
+
+    for arg in (True, False):
+        assert chosen(arg) == chosen.py_func(arg)
+    for k in (0, 1):
+        assert picked(k) == picked.py_func(k)
+    assert returned() is three
+
+
+# ---------------------------------------------------------------- first-class functions returned to Python
+
+INT_FUNC = types.FunctionType(types.int64(types.int64))
+
+
+@cfunc("int64(int64)")
+def inc_c(i):
+    return i + 1
+
+
+@njit
+def inc_j(i):
+    return i + 1
+
+
+@njit(types.Tuple((INT_FUNC, types.int64))(INT_FUNC, types.int64))
+def called_and_returned(f, x):
+    return f, f(x)
+
+
+@njit
+def item_of(fs, k):
+    return fs[k]
+
+
+def test_a_function_type_value_returned_is_the_function_passed():
+    """As Numba returns it: the cfunc or compiled function passed in, the
+    same object (after calls through it)."""
+    for f in (inc_c, inc_j):
+        for x in (0, -5, 2**40):
+            back, y = called_and_returned(f, x)
+            assert back is f and y == x + 1
+    for k, f in enumerate((inc_c, inc_j)):
+        assert item_of((inc_c, inc_j), k) is f
+
+
+@numba_deviation("Numba returns the compiled function")
+def test_a_function_type_value_made_in_compiled_code_is_not_returned():
+    @njit
+    def made():
+        return called_and_returned(inc_j, 1)[0]
+
+    with pytest.raises(TypeError, match="made in compiled code"):
+        made()

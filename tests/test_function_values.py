@@ -759,3 +759,61 @@ def test_a_nested_def_reading_nonlocal_variables():
 def test_a_nested_def_assigning_a_nonlocal_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="nonlocal count"):
         njit(writes_nonlocal)(2)
+
+
+# ---------------------------------------------------------------- a name bound to one function or another
+
+@njit
+def lambda_by_condition(x, flag):
+    if flag:
+        f = lambda v: v + 1  # noqa: E731
+    else:
+        f = lambda v: v - 1  # noqa: E731
+    return f(x)
+
+
+@njit
+def def_redefined_by_mode(x, mode):
+    def op(a, b):
+        return a + b
+    if mode == 1:
+        def op(a, b):  # noqa: F811
+            return a * b
+    elif mode == 2:
+        op = lambda a, b: a - b  # noqa: E731
+    return op(x, 3)
+
+
+@njit
+def lambda_rebound_in_a_loop(n):
+    f = lambda v: v + 1  # noqa: E731
+    s = 0
+    for i in range(n):
+        s += f(i)  # the first lambda on the first pass, the second after
+        f = lambda v: v * 2  # noqa: E731
+    return s
+
+
+def test_a_name_bound_to_one_function_or_another_calls_the_one_it_holds():
+    """Functions that read no variable of the function, bound to one name
+    in several places, are values the variable holds, as Numba's are."""
+    rng = make_rng(4417)
+    for x in (*rng.normal(size=3), 0, -7, 2**40):
+        for flag in (True, False):
+            assert_same(lambda_by_condition, x, flag)
+        for mode in (0, 1, 2, 3):
+            assert_same(def_redefined_by_mode, x, mode)
+    for n in (0, 1, 2, 9):
+        assert_same(lambda_rebound_in_a_loop, n)
+
+
+def test_a_name_bound_to_a_closure_and_another_function_is_a_typing_error():
+    @njit
+    def rebound(x, k):
+        f = lambda v: v + k  # noqa: E731
+        if x > 0:
+            f = lambda v: v - 1  # noqa: E731
+        return f(x)
+
+    with pytest.raises(ruchey.TypingError, match="more than once|Cannot capture"):
+        rebound(2, 5)

@@ -1287,3 +1287,109 @@ def test_private_names_are_mangled_as_python_mangles_them():
         assert g._Guarded__level == p._Guarded__level
     with pytest.raises(ruchey.TypingError, match="_Reader__level"):
         Reader().make()(Guarded(1.0))
+
+
+# ---------------------------------------------------------------- number conversions falling back as Python's
+
+@jitclass([("v", float64)])
+class FloatOnly:
+    def __init__(self, v):
+        self.v = v
+
+    def __float__(self):
+        return self.v
+
+
+@jitclass([("k", int64)])
+class IndexOnly:
+    def __init__(self, k):
+        self.k = k
+
+    def __index__(self):
+        return self.k
+
+
+@jitclass([("k", int64)])
+class IntAndIndex:
+    def __init__(self, k):
+        self.k = k
+
+    def __int__(self):
+        return self.k * 10
+
+    def __index__(self):
+        return self.k
+
+
+@njit
+def as_complex(x):
+    return complex(x)
+
+
+@njit
+def as_float(x):
+    return float(x)
+
+
+@njit
+def as_int(x):
+    return int(x)
+
+
+def test_conversions_fall_back_on_float_and_index_as_python():
+    """complex() of a class without __complex__ calls __float__, else
+    __index__; float() falls back on __index__; int() on __index__."""
+    rng = make_rng(seed_of("jitclass number fallbacks"))
+    for v in (*rng.normal(size=3), 0.0, -2.5, np.inf):
+        for f in (as_complex, as_float):
+            got, want = f(FloatOnly(v)), f.py_func(FloatOnly(v))
+            assert got == want and type(got) is type(want)
+    for k in (*rng.integers(-10**6, 10**6, 3), 0, -1, 2**62):
+        for obj in (IndexOnly(int(k)), IntAndIndex(int(k))):
+            for f in (as_complex, as_float, as_int):
+                got, want = f(obj), f.py_func(obj)
+                assert got == want and type(got) is type(want), (f, obj)
+
+
+@jitclass([("k", int64)])
+class IntOnly:
+    def __init__(self, k):
+        self.k = k
+
+    def __int__(self):
+        return self.k
+
+
+def test_conversion_without_a_method_to_fall_back_on_is_a_typing_error():
+    for f, obj in [(as_int, FloatOnly(1.5)), (as_complex, IntOnly(3)), (as_float, IntOnly(3))]:
+        with pytest.raises(TypeError):
+            f.py_func(obj)
+        with pytest.raises(ruchey.TypingError, match=f.py_func.__name__[3:]):
+            f(obj)
+
+
+@jitclass([("v", float64)])
+class Documented:
+    "Class docstring"
+
+    def __init__(self, v):
+        "init docstring"
+        self.v = v
+
+    def scaled(self, k):
+        "method docstring"
+        return self.v * k
+
+    @property
+    def doubled(self):
+        "property docstring"
+        return self.v * 2
+
+
+def test_docstrings_of_the_class_and_its_members_are_pythons():
+    assert Documented.__doc__ == "Class docstring"
+    assert Documented.__init__.__doc__ == "init docstring"
+    assert Documented.scaled.__doc__ == "method docstring"
+    assert Documented.doubled.__doc__ == "property docstring"
+    d = Documented(1.5)
+    assert d.scaled(2.0) == 3.0 and d.doubled == 3.0

@@ -243,9 +243,11 @@ static const char *const compare_methods[OP_COUNT] = {
 static const char *const unary_methods[OP_COUNT] = {
   [OP_NEG] = "__neg__", [OP_POS] = "__pos__", [OP_INVERT] = "__invert__",
 };
-static const struct { const char *builtin, *method; } builtin_methods[] = {
-  {"len", "__len__"}, {"abs", "__abs__"}, {"float", "__float__"}, {"int", "__int__"},
-  {"complex", "__complex__"}, {"hash", "__hash__"}, {"str", "__str__"},
+/* a builtin's method, then those Python falls back on where the class lacks it (complex(p) of a class
+ * with __float__ alone is complex(p.__float__())) */
+static const struct { const char *builtin, *methods[3]; } builtin_methods[] = {
+  {"len", {"__len__"}}, {"abs", {"__abs__"}}, {"float", {"__float__", "__index__"}}, {"int", {"__int__", "__index__"}},
+  {"complex", {"__complex__", "__float__", "__index__"}}, {"hash", {"__hash__"}}, {"str", {"__str__"}},
 };
 
 /* n made the call receiver.method(args...) and typed; a TypingError naming
@@ -332,13 +334,26 @@ const Type *ty_jitclass_contains(Infer *in, Node *n) {
   return special_call(in, n, "__contains__", args, 2, "'in'");
 }
 
+/* The first of methods x's class defines, as Python tries them; the
+ * first where it defines none (the error names it). */
+static const char *method_defined(Infer *in, const Node *x, const char *const *methods) {
+  for (int k = 0; k < 3 && methods[k]; k++)
+    if (defines(in, x, methods[k])) return methods[k];
+  return methods[0];
+}
+
 /* len(p) and the like: NULL (no error) where the builtin has no special method */
 const Type *ty_jitclass_builtin(Infer *in, Node *n) {
   if (!strcmp(n->bi->name, "bool") && n->list.len == 1 && !n->kw.len)  /* bool(p): p's truth */
     return ty_jitclass_truth(in, n->list.items[0]) ? ty_expr(in, n) : NULL;
-  for (size_t i = 0; i < sizeof builtin_methods / sizeof builtin_methods[0]; i++)
-    if (!strcmp(n->bi->name, builtin_methods[i].builtin) && n->list.len == 1 && !n->kw.len)
-      return special_call(in, n, builtin_methods[i].method, n->list.items, 1, n->bi->name);
+  for (size_t i = 0; i < sizeof builtin_methods / sizeof builtin_methods[0]; i++) {
+    if (strcmp(n->bi->name, builtin_methods[i].builtin) || n->list.len != 1 || n->kw.len) continue;
+    const char *method = method_defined(in, n->list.items[0], builtin_methods[i].methods);
+    if (method == builtin_methods[i].methods[0]) return special_call(in, n, method, n->list.items, 1, n->bi->name);
+    Node *x = n->list.items[0], *self = arena_alloc(in->f->arena, sizeof(Node));  /* float(p.__index__()) */
+    *self = *x;
+    return special_call(in, x, method, &self, 1, n->bi->name) ? ty_expr(in, n) : NULL;
+  }
   return NULL;
 }
 

@@ -647,6 +647,45 @@ static const Type *literal_request(Infer *in, Node *n, uint64_t params) {
   return NULL;
 }
 
+/* A call into a recursive cycle whose return type is still unknown on the
+ * last pass: an error its callers in the cycle may wait out (DIAG_PENDING). */
+static const Type *pending_recursion(Infer *in, const Node *n, const char *fmt, const char *inner) {
+  if (ty_failed(in)) return NULL;
+  ty_error(in, n, fmt, inner);
+  in->diag->kind = DIAG_PENDING;
+  return NULL;
+}
+
+/* The type a recursive call to this function takes its result as: an
+ * explicit signature's, or that of an earlier typing of it (its recursive
+ * calls took another then), or else the one from the returns typed so
+ * far, in this pass or the one before. */
+static const Type *self_call_type(Infer *in, const Node *n) {
+  if (in->opts->declared_ret) return in->opts->declared_ret;
+  if (in->opts->recursion_ret) return in->opts->recursion_ret;
+  const Type *so_far = in->ret ? in->ret : in->f->ret_type;
+  if (so_far && (in->returned_none || in->returns_none) && so_far->kind != TY_NONE)
+    return ty_unify(TYS(TY_NONE), so_far);  /* None on another path: the function returns an Optional */
+  if (so_far) return so_far;
+  /* shap's tree walks: bare returns only; else None until the returns of values are typed */
+  if (in->returned_none || in->returns_none || ty_returns_nothing(in->f)) return TYS(TY_NONE);
+  if (in->final)
+    return ty_error(in, n, "cannot type infer runaway recursion: the type of this recursive call is unknown: "
+                    "return a value on a non-recursive path before recursing");
+  return NULL;
+}
+
+/* t, the type a recursive call on the last pass takes callee's result as
+ * before that is final: noted, for the extension to type callee again
+ * where its return type comes out otherwise. */
+static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
+  if (!in->final || !t) return t;
+  const Type *before = callee->recursed_as, *u = before ? ty_unify(before, t) : t;
+  if (before && before != t) callee->recursed_varies = true;
+  callee->recursed_as = u ? u : t;
+  return t;
+}
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -661,6 +700,8 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, consts, nargs, ty_in_cuda(in), target,
                          &inner)) {
     if (inner.kind == DIAG_LITERAL) return literal_request(in, n, inner.literal_params);
+    if (inner.kind == DIAG_PENDING)  /* typed again on the last pass; until then, what its returns gave so far */
+      return in->final ? pending_recursion(in, n, "in the function called here:\n%s", inner.msg) : target->ret_type;
     if (inner.kind == DIAG_TYPING && inner.msg[0])
       return ty_error(in, n, "in the function called here:\n%s", inner.msg);
     return ty_error(in, n, "%s", inner.msg[0] ? inner.msg : "the called function cannot be compiled");
@@ -671,22 +712,12 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
     if (!target->ret_type && in->final)
-      return ty_error(in, n, "the type of this mutually recursive call is unknown: return a value "
-                      "on a non-recursive path before the call");
-    return target->ret_type;
+      return pending_recursion(in, n, "%s", "cannot type infer runaway recursion: the type of this mutually "
+                               "recursive call is unknown: return a value on a non-recursive path of the functions "
+                               "it calls");
+    return target->cycle ? recursed_as(in, target->func, target->ret_type) : target->ret_type;
   }
-  /* recursion: the type an explicit signature declares, or else the one
-   * from the returns typed so far, in this pass or the one before */
-  if (in->opts->declared_ret) return in->opts->declared_ret;
-  const Type *so_far = in->ret ? in->ret : in->f->ret_type;
-  if (so_far && (in->returned_none || in->returns_none) && so_far->kind != TY_NONE)
-    return ty_unify(TYS(TY_NONE), so_far);  /* None on another path: the function returns an Optional */
-  if (so_far) return so_far;
-  if (ty_returns_nothing(in->f)) return TYS(TY_NONE);  /* shap's tree walks: bare returns only */
-  if (in->final)
-    return ty_error(in, n, "the type of this recursive call is unknown: return a value on a "
-                    "non-recursive path before recursing");
-  return NULL;
+  return recursed_as(in, in->f, self_call_type(in, n));
 }
 
 /* Whether an argument of type have may be passed where a first-class

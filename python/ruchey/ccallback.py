@@ -57,10 +57,25 @@ class CFunc:
         if not any(isinstance(t, types.CPointer) for t in sig.args):  # passed to a FunctionType parameter
             self._function_type = types.FunctionType(sig).describe()
             self._disp._reports_failures = True  # there too its exceptions are unraisable, as Numba's
+            self._disp._boxes_as = self  # and returned to Python it is this object (core/box.c)
         self.native_name = f"cfunc.{func.__module__}.{func.__qualname__}"
         self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
         self.py_func = func
         functools.update_wrapper(self, func)
+
+    # the names Numba's CFunc gives these (a WrapperAddressProtocol object's __wrapper_address__ often
+    # returns a cfunc's _wrapper_address)
+    @property
+    def _wrapper_address(self):
+        return self.address
+
+    @property
+    def _pyfunc(self):
+        return self.py_func
+
+    @property
+    def _sig(self):
+        return self._signature
 
     def __call__(self, *args, **kwargs):
         """As in Numba, calling the object from Python runs the Python function."""

@@ -258,6 +258,8 @@ def _register(cls, spec):
 
     def __init__(self, *args, **kwargs):
         pass  # __new__ ran the compiled __init__
+    if inspect.isfunction(getattr(cls, "__init__", None)):
+        __init__.__doc__ = cls.__init__.__doc__  # help() shows the class's own, as Numba's
 
     def __init_subclass__(cls_, **kwargs):  # its instances would be the jitclass's, not the subclass's
         raise TypeError(f"cannot subclass from a jitclass ({name})")

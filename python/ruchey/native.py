@@ -103,3 +103,50 @@ def describe(obj):
         raise TypeError(f"{obj!r}.__wrapper_address__() gave {address!r}, not a function's address")
     return (address, _ruchey_kind(sig.return_type, "result"),
             tuple(_ruchey_kind(a, f"argument {i + 1}") for i, a in enumerate(sig.args)))
+
+
+def _signature(obj):
+    """The signature of a native function passed as a value: a
+    WrapperAddressProtocol object's signature(), a ctypes function
+    pointer's from its restype and argtypes; None for any other object."""
+    from ruchey import types
+    if isinstance(obj, ctypes._CFuncPtr):
+        if obj.argtypes is None:
+            return None
+        scalar = lambda t: types.none if t is None else types.Type(_KINDS[_CTYPES[t]])  # noqa: E731
+        return types.Signature(scalar(obj.restype), [scalar(a) for a in obj.argtypes])
+    if isinstance(obj, type) or getattr(type(obj), "__wrapper_address__", None) is None:
+        return None
+    return obj.signature()
+
+
+def wrapper_function_type(obj):
+    """The description of the first-class function type (FunctionType of
+    its signature) of a native function passed as a value, or None where
+    obj is none or its signature cannot be one."""
+    from ruchey import types
+    try:
+        sig = _signature(obj)
+        return None if sig is None else types.FunctionType(sig).describe()
+    except Exception:  # (its types are not a first-class function's: the argument is refused)
+        return None
+
+
+_wrapper_callers = {}  # id(obj) -> (obj, its caller): obj held, so that its id stays its own
+
+
+def wrapper_dispatcher(obj):
+    """The compiled function a native function passed as a first-class
+    function runs as: one calling obj, which its body finds as a global and
+    calls through its address (as a global's call is), made once per
+    object."""
+    held = _wrapper_callers.get(id(obj))
+    if held is None:
+        from ruchey import decorators
+        params = ", ".join(f"a{i}" for i in range(len(_signature(obj).args)))
+        namespace = {"target": obj}
+        exec(f"def call_native({params}):\n    return target({params})\n", namespace)
+        caller = decorators.njit(namespace["call_native"])
+        caller._boxes_as = obj  # what it is returned to Python as (core/box.c)
+        held = _wrapper_callers[id(obj)] = (obj, caller)
+    return held[1]

@@ -807,6 +807,13 @@ class Signature:
     def __repr__(self):
         return f"{self.return_type!r}({', '.join(map(repr, self.args))})"
 
+    def __eq__(self, other):
+        """As Numba's: the same argument types and return type."""
+        return isinstance(other, Signature) and (self.return_type, self.args) == (other.return_type, other.args)
+
+    def __hash__(self):
+        return hash((self.return_type, self.args))
+
     def as_type(self):
         """Numba's: the first-class function type of this signature (a parameter's, a jitclass field's)."""
         return FunctionType(self)
@@ -1293,6 +1300,14 @@ class Float(metaclass=_Category):
     @staticmethod
     def _holds(t):
         return _is_scalar(t) and t.name.startswith("float")
+
+
+class Complex(metaclass=_Category):
+    """The class of complex types."""
+
+    @staticmethod
+    def _holds(t):
+        return _is_scalar(t) and t.name.startswith("complex")
 
 
 class Boolean(metaclass=_Category):
