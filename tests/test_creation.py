@@ -668,3 +668,18 @@ def test_scalar_type_of_a_sequence_or_an_array_is_numpys_array(scalar_type):
         for shape in [(0,), (5,), (2, 3)]:
             check(f, array(rng, dtype, shape))
     assert f(np.float64(2.5)) == scalar_type(2.5)  # a number still converts as itself
+
+
+@njit
+def made_and_viewed(n):
+    a = np.zeros((n, 2))
+    return a, a[1:], np.empty(n)
+
+
+def test_base_refcount_counts_the_arrays_holding_compiled_memory():
+    # Numba's MemInfo.refcount: each returned array holds one reference to its memory
+    for n in (0, 1, 5):
+        a, v, e = made_and_viewed(n)
+        assert a.base.refcount == v.base.refcount == 2 and e.base.refcount == 1
+        del v
+        assert a.base.refcount == 1

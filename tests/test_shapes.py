@@ -134,6 +134,34 @@ def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
     assert not np.shares_memory(fl, a)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_of_a_read_only_array_is_writable_where_copied(layout):
+    # a read-only array whose type is not C-contiguous is always copied (as Numba does),
+    # and the copy is writable as NumPy's is; a C-contiguous one stays a read-only view
+    for dtype in (np.float64, np.int16, np.bool_):
+        a = array(RNG, dtype, (3, 4), layout)
+        a.flags.writeable = False
+        r, n, fl = ravels(a)
+        for got in (r, n, fl):
+            np.testing.assert_array_equal(got, a.ravel())
+        assert r.flags.writeable == n.flags.writeable == (layout != "C")
+        assert fl.flags.writeable
+
+
+@ruchey.njit
+def unfold_ravel(x, y):
+    r, c = x.shape
+    b = np.swapaxes(np.broadcast_to(x, (y, r, c)), 0, 1).ravel()
+    d = np.reshape(b, (-1, c))
+    d[y - 1:, :] = d[: 1 - y]
+    return d
+
+
+def test_ravel_of_a_broadcast_view_can_be_written():
+    for x, y in [(np.arange(9).reshape(3, 3), 2), (np.arange(8.0).reshape(2, 4), 3)]:
+        np.testing.assert_array_equal(unfold_ravel(x, y), unfold_ravel.py_func(x, y))
+
+
 def test_reshape_without_shape_is_a_typing_error():
     f = define("@ruchey.njit\ndef f(a):\n    return a.reshape()\n")
     with pytest.raises(ruchey.TypingError, match="reshape"):

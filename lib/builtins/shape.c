@@ -298,10 +298,14 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
+/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous. A
+ * read-only array that is not C-contiguous by its type is always copied,
+ * as Numba does, so the result is writable as a copy is in NumPy. */
+static bool ravel_copies(const Type *t) { return t->readonly && t->layout != 'C'; }
+
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', t->readonly) : NULL;
+  return t ? ty_array(t->elem, 1, 'C', t->readonly && !ravel_copies(t)) : NULL;
 }
 
 /* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
@@ -314,7 +318,12 @@ static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to) {
   return r;
 }
 
-static LLVMValueRef lo_ravel(Lower *l, Node *n) { return ravelled(l, n->list.items[0], n->ty); }
+static LLVMValueRef lo_flatten(Lower *l, Node *n);
+
+static LLVMValueRef lo_ravel(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  return ravel_copies(arg->ty) ? lo_flatten(l, n) : ravelled(l, arg, n->ty);
+}
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
  * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
