@@ -536,6 +536,24 @@ def test_ascontiguousarray_is_a_itself_where_c_contiguous_else_a_copy(layout, sh
     assert np.shares_memory(contiguous(a), a) == np.shares_memory(contiguous.py_func(a), a)  # a 0-d a: a 1-d view
 
 
+@njit
+def both_orders(a):
+    return np.ascontiguousarray(a), np.asfortranarray(a)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 2)])
+def test_as_contiguous_of_a_read_only_array_is_writable_where_copied(layout, shape):
+    # NumPy's copy is writable, the array itself stays read-only; an array whose type does not
+    # say it is contiguous is always copied (a strided or reversed one here, as by Numba)
+    a = array(make_rng(14), np.float64, shape, layout)
+    a.flags.writeable = False
+    for got, expected, order in zip(both_orders(a), both_orders.py_func(a), "CF"):
+        assert_same_array(expected, got, flags=True)
+        copied = not (a.ndim == 1 and layout in "CF" or layout == order)
+        assert got.flags.writeable == copied and np.shares_memory(got, a) != copied
+
+
 def allocations_by_keyword(n, k):
     """pyod's style: the shape (and fill value) named rather than placed."""
     a = np.zeros(shape=(n, k), dtype=np.uint32)

@@ -283,6 +283,8 @@ LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValue
  * [0, ndim), or NumPy's AxisError (a ValueError). */
 LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
 LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim);  /* the same of an int64 value */
+/* Whether a read-only array of type t is always copied (into a writable copy) to be contiguous in order. */
+bool np_copies_read_only(const Type *t, char order);
 /* a as an array contiguous in order 'C' or 'F' (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order);
 

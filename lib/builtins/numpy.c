@@ -1102,14 +1102,15 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
 /* numpy.ascontiguousarray(a, dtype=None) and numpy.asfortranarray(a,
  * dtype=None): a itself if contiguous in the row's order ('C' or 'F', its
  * ival; at run time) and of that dtype, else a copy in that order; at
- * least 1-d. */
+ * least 1-d. A copy is writable, a itself keeps its read-only flag. */
 static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() may copy", n->bi->name);
   if (!is_array(t) && !ty_is_scalar(t)) return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, is_array(t) ? t->elem : t);
   if (!elem) return NULL;
-  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, (char)n->bi->ival, is_array(t) && t->readonly && elem == t->elem);
+  bool readonly = is_array(t) && t->readonly && elem == t->elem && !np_copies_read_only(t, (char)n->bi->ival);
+  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, (char)n->bi->ival, readonly);
 }
 
 static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
@@ -1123,7 +1124,7 @@ static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
     LLVMValueRef x = is_array(t) ? lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, "")) : v;
     r = lo_alloc_array(l, ct, &one, -1);
     lo_store_scalar(l, ct->elem, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, x, is_array(t) ? t->elem : t, ct->elem));
-  } else if (t->elem != ct->elem) {
+  } else if (t->elem != ct->elem || np_copies_read_only(t, ct->layout)) {
     r = lo_copy_array(l, ct, t, v);
   } else {
     r = np_as_contiguous(l, t, v, (char)n->bi->ival);

@@ -146,6 +146,15 @@ LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran
   return LLVMBuildOr(l->b, ok, empty, "");
 }
 
+/* Whether a read-only array t is always copied to make it contiguous in
+ * order: its type does not say it is (a 1-d C or F array is in both
+ * orders). Whether an array that may be either is copied is known only at
+ * run time, where its type must say whether it is writable: it is copied
+ * always then, as Numba does, and the copy is writable as NumPy's is. */
+bool np_copies_read_only(const Type *t, char order) {
+  return t->kind == TY_ARRAY && t->readonly && t->ndim && t->layout != order && (t->ndim > 1 || t->layout == 'A');
+}
+
 LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order) {
   const Type *ct = ty_array(t->elem, t->ndim, order, t->readonly);
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
@@ -298,14 +307,11 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous. A
- * read-only array that is not C-contiguous by its type is always copied,
- * as Numba does, so the result is writable as a copy is in NumPy. */
-static bool ravel_copies(const Type *t) { return t->readonly && t->layout != 'C'; }
-
+/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous, a
+ * writable copy of a read-only array that may not be. */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', t->readonly && !ravel_copies(t)) : NULL;
+  return t ? ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C')) : NULL;
 }
 
 /* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
@@ -322,7 +328,7 @@ static LLVMValueRef lo_flatten(Lower *l, Node *n);
 
 static LLVMValueRef lo_ravel(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
-  return ravel_copies(arg->ty) ? lo_flatten(l, n) : ravelled(l, arg, n->ty);
+  return np_copies_read_only(arg->ty, 'C') ? lo_flatten(l, n) : ravelled(l, arg, n->ty);
 }
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
