@@ -1859,7 +1859,7 @@ typedef struct Nonzero {
   const Type *t;
   LLVMValueRef a, count;       /* count: i64 alloca */
   LLVMValueRef *out;           /* the index arrays, on the second pass */
-  LLVMValueRef rows;           /* or argwhere's (count, ndim) array of them */
+  LLVMValueRef rows, total;    /* or argwhere's (total, ndim) Fortran array of them */
 } Nonzero;
 
 static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
@@ -1872,7 +1872,7 @@ static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
     LLVMBuildCondBr(l->b, truth, put, next);
     position(l, put);
     for (int d = 0; d < z->t->ndim; d++) {
-      LLVMValueRef at = z->rows ? LLVMBuildAdd(l->b, LLVMBuildMul(l->b, k, const_i64(l, z->t->ndim), ""), const_i64(l, d), "") : k;
+      LLVMValueRef at = z->rows ? LLVMBuildAdd(l->b, LLVMBuildMul(l->b, const_i64(l, d), z->total, ""), k, "") : k;
       LLVMBuildStore(l->b, idx[d], LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, z->rows ? z->rows : z->out[d]), &at, 1, ""));
     }
     LLVMBuildBr(l->b, next);
@@ -1904,12 +1904,12 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.argwhere(a): the indices of a's true elements, one row each, in C order. */
+/* numpy.argwhere(a): the indices of a's true elements, one row each, in C
+ * order; a Fortran array, as NumPy's (the transpose of nonzero's rows).
+ * A number or a 0-d array has one row (or none) of no index. */
 static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
-  if (!t) return NULL;
-  if (!t->ndim) return ty_error(in, n, "numpy.argwhere() of a 0-d array is not supported: give it numpy.atleast_1d(a)");
-  return ty_array(TYS(TY_I64), 2, 'C', false);
+  if (ty_is_scalar(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
+  return array_operand(in, n, args[0]) ? ty_array(TYS(TY_I64), 2, 'F', false) : NULL;
 }
 
 static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
@@ -1920,8 +1920,8 @@ static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
   Nonzero z = {.t = t, .a = a, .count = lo_alloca(l, l->mod->i64, "argwhere")};
   LLVMBuildStore(l->b, const_i64(l, 0), z.count);
   lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);  /* counting */
-  LLVMValueRef dims[2] = {LLVMBuildLoad2(l->b, l->mod->i64, z.count, ""), const_i64(l, t->ndim)};
-  z.rows = lo_alloc_array(l, n->ty, dims, -1);
+  z.total = LLVMBuildLoad2(l->b, l->mod->i64, z.count, "");
+  z.rows = lo_alloc_array(l, n->ty, (LLVMValueRef[]){z.total, const_i64(l, t->ndim)}, -1);
   LLVMBuildStore(l->b, const_i64(l, 0), z.count);
   lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);
   lo_done_with(l, arg, a);
@@ -2504,7 +2504,7 @@ const Builtin bi_shape[] = {
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_INDEXES, 0, ty_nonzero, lo_nonzero),
-  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
+  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
   METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
