@@ -1534,8 +1534,9 @@ static LLVMValueRef lo_resize(Lower *l, Node *n) {
 /* numpy.broadcast_to(array, shape): a read-only view of array's elements
  * in the shape, its strides 0 along the dimensions it is broadcast in; a
  * number is a 0-d array, as NumPy and Numba take it (one element of new
- * memory, every stride 0) */
+ * memory, every stride 0); a tuple or list of numbers numpy.asarray's */
 static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   if (ty_is_scalar(args[0]) && !ty_in_cuda(in)) {
     int ndim = np_shape_ndim(in, n->list.items[1]);
     return ndim < 0 ? NULL : ty_array(args[0], ndim, 'A', true);
