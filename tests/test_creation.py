@@ -517,6 +517,18 @@ def test_copies_are_new_memory_numpy_copy_keeps_fortran_order(dtype, layout):
 
 
 @ruchey.njit
+def copy_of(x):
+    return np.copy(x)
+
+
+@pytest.mark.parametrize("x", [2.5, -3, True, 1 - 2j, np.float32(1.5), np.int8(-7), np.uint64(2**63), np.nan])
+def test_copy_of_a_number_is_a_0d_array_of_it(x):
+    got, expected = copy_of(x), copy_of.py_func(x)
+    assert_same_array(expected, got, flags=True)
+    assert got.flags.writeable
+
+
+@ruchey.njit
 def contiguous(a):
     return np.ascontiguousarray(a)
 

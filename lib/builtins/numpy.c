@@ -1093,8 +1093,9 @@ static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- copies */
 
 /* numpy.copy(a) keeps a Fortran array's order (order='K'); a.copy() is C
- * (order='C'). */
+ * (order='C'). numpy.copy of a number is a 0-d array of it. */
 static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
+  if (ty_is_scalar(args[0]) && !ty_is_time(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !need_array(in, n, args[0])) return NULL;
   return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
 }
