@@ -388,6 +388,27 @@ static LLVMValueRef lo_flatten(Lower *l, Node *n) {
   return r;
 }
 
+/* a.tobytes(): a's elements' bytes in C order, a new bytes (a C-ordered
+ * copy seen as its bytes). */
+static const Type *ty_tobytes(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (t && !ty_is_scalar(t->elem))
+    return ty_error(in, n, "array.tobytes() takes an array of numbers in compiled code, got %s", t->name);
+  return t ? TYS(TY_BYTES) : NULL;
+}
+
+static LLVMValueRef lo_tobytes(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  LLVMValueRef copy = lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a);
+  shape_of(l, t, a, shape, NULL);
+  LLVMValueRef size = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), const_i64(l, ty_bits(t->elem) / 8), "");
+  LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, (LLVMValueRef[]){const_i64(l, 1)});  /* the copy's reference */
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 /* ---------------------------------------------------------------- transpose */
 
 /* The permutation of transpose's axes: given as ints after the array, one
@@ -2508,6 +2529,7 @@ const Builtin bi_shape[] = {
   FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
+  METHOD("tobytes", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tobytes, lo_tobytes),
   METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
   {"array truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX | BF_RAISES, 0, 0, ty_array_truth, lo_array_truth},
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
