@@ -461,3 +461,21 @@ def test_writes_just_past_an_arrays_end_stay_in_numbas_slack(tmp_path):
         print("ok")
     """, tmp_path)
     assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- a is b
+
+
+@ruchey.njit
+def identical(a, b):
+    return a is b, a is not b, np.asarray(a) is a
+
+
+def test_is_between_arrays_holds_where_they_show_the_same_elements_the_same_way():
+    # compiled code has no array objects: `is` compares dtype, data, shape and strides (Numba's
+    # reading, so a[:] is a too, which NumPy's new view object is not)
+    for dtype in (np.int32, np.float64, np.complex128):
+        a = np.arange(10).astype(dtype).reshape(2, 5)
+        for b, same in ((a, True), (a[:], True), (a.copy(), False), (a.T, False), (a[:-1], False), (a[:, 1:], False),
+                        (np.asfortranarray(a), False), (a.view(np.uint8), False), (a[0], False)):
+            assert identical(a, b) == (same, not same, True)
