@@ -1098,8 +1098,8 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
 }
 
 /* numpy.fill_diagonal(a, val, wrap=False): the elements (i, i, ...) set
- * to val, a number or a 1-d array read in turn (cycled), as NumPy's
- * a.flat[:end:step] = val: a 2-d array's diagonal is every (columns + 1)th
+ * to val, a number or an array (or a tuple or list of numbers) read in
+ * turn in C order (cycled), as NumPy's a.flat[:end:step] = val: a 2-d array's diagonal is every (columns + 1)th
  * element in C order, within the first square unless wrap lets a tall
  * one's restart below it; more dimensions must all be equal. */
 static const char *const fill_diagonal_kw[] = {"wrap", NULL};
@@ -1109,10 +1109,12 @@ static const Type *ty_fill_diagonal(Infer *in, Node *n, const Type **args) {
   if (t->kind != TY_ARRAY || t->ndim < 2)
     return ty_error(in, n, "numpy.fill_diagonal() takes an array of at least 2 dimensions, not %s", t->name);
   if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
+  if (!(v = ty_arraylike(in, n->list.items[1], v))) return NULL;
+  if (v->kind == TY_ARRAY && v->ndim != 1 && ty_is_scalar(v->elem)) v = ty_wrap_call(in, n->list.items[1], "numpy.ravel");
+  if (!v) return NULL;
   const Type *elem = v->kind == TY_ARRAY ? v->elem : v;
-  if (!ty_is_scalar(elem) || (v->kind == TY_ARRAY && v->ndim != 1))
-    return ty_error(in, n->list.items[1], "numpy.fill_diagonal() takes a number or a 1-d array of values, not %s",
-                    v->name);
+  if (!ty_is_scalar(elem))
+    return ty_error(in, n->list.items[1], "numpy.fill_diagonal() takes a number or an array of values, not %s", v->name);
   if (ty_is_complex(elem) && !ty_is_complex(t->elem))
     return ty_error(in, n->list.items[1], "cannot store %s values into an array of %s", elem->name, t->elem->name);
   Node *wrap = np_arg_node(n, 2, "wrap");
