@@ -134,9 +134,14 @@ def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
     assert not np.shares_memory(fl, a)
 
 
+@ruchey.njit
+def reshapes(a):
+    return a.reshape(-1), np.reshape(a, (2, -1)), a.reshape(a.size, 1)
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_ravel_of_a_read_only_array_is_writable_where_copied(layout):
-    # a read-only array whose type is not C-contiguous is always copied (as Numba does),
+def test_ravel_and_reshape_of_a_read_only_array_are_writable_where_copied(layout):
+    # a read-only array whose type is not C-contiguous is always copied (as Numba's ravel does),
     # and the copy is writable as NumPy's is; a C-contiguous one stays a read-only view
     for dtype in (np.float64, np.int16, np.bool_):
         a = array(RNG, dtype, (3, 4), layout)
@@ -146,6 +151,10 @@ def test_ravel_of_a_read_only_array_is_writable_where_copied(layout):
             np.testing.assert_array_equal(got, a.ravel())
         assert r.flags.writeable == n.flags.writeable == (layout != "C")
         assert fl.flags.writeable
+        for got, expected in zip(reshapes(a), reshapes.py_func(a)):
+            np.testing.assert_array_equal(got, expected)
+            assert got.flags.writeable == expected.flags.writeable == (layout != "C")
+            assert np.shares_memory(got, a) == (layout == "C")
 
 
 @ruchey.njit

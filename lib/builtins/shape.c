@@ -9,7 +9,9 @@
  * Results have NumPy's shapes, dtypes and layouts, and views share memory
  * where NumPy's do, with one difference: reshape and ravel of an array
  * that is not C-contiguous at run time copy it (NumPy makes a view where
- * the strides allow one). Arguments that decide a result's number of
+ * the strides allow one), and of a read-only array whose type does not
+ * say it is C-contiguous always copy it, so that the result's type can
+ * say it is writable as a copy is (Numba's ravel does the same). Arguments that decide a result's number of
  * dimensions or its layout (transpose's, squeeze's and expand_dims' axes)
  * must be constants; others (concatenate's axis, roll's shift) may be
  * computed at run time.
@@ -233,7 +235,7 @@ static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
     if (!ty_is_int(items[i]->ty))
       return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
   if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
-  return ty_array(t->elem, count, 'C', t->readonly);
+  return ty_array(t->elem, count, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
 /* The new shape's dimensions as int64s. */
@@ -287,9 +289,12 @@ static void check_new_shape(Lower *l, LLVMValueRef size, int ndim, LLVMValueRef 
 }
 
 /* a's memory with a new C-contiguous shape: a view if a is C-contiguous,
- * else of a copy; an owned reference. */
+ * else of a copy (always of a copy where a read-only a's type does not
+ * say it is: np_copies_read_only); an owned reference. */
 static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, LLVMValueRef *dims) {
-  LLVMValueRef c = np_as_contiguous(l, t, a, 'C'), strides[RC_MAX_NDIM];
+  LLVMValueRef c = np_copies_read_only(t, 'C') ? lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a)
+                                               : np_as_contiguous(l, t, a, 'C');
+  LLVMValueRef strides[RC_MAX_NDIM];
   contiguous_strides(l, rt->elem, rt->ndim, dims, strides, 'C');
   /* c's reference is the result's */
   return np_view(l, rt, c, data_of(l, c), dims, strides);
@@ -307,8 +312,7 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous, a
- * writable copy of a read-only array that may not be. */
+/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   return t ? ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C')) : NULL;
@@ -324,12 +328,7 @@ static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to) {
   return r;
 }
 
-static LLVMValueRef lo_flatten(Lower *l, Node *n);
-
-static LLVMValueRef lo_ravel(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
-  return np_copies_read_only(arg->ty, 'C') ? lo_flatten(l, n) : ravelled(l, arg, n->ty);
-}
+static LLVMValueRef lo_ravel(Lower *l, Node *n) { return ravelled(l, n->list.items[0], n->ty); }
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
  * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
