@@ -27,6 +27,7 @@ DTYPE_SPELLINGS = [
     ('"f8"', np.float64), ('"float32"', np.float32), ('"i4"', np.int32), ('"int64"', np.int64),
     ('"bool"', np.bool_), ('"u1"', np.uint8), ('"uint32"', np.uint32), ('"i2"', np.int16),
     ('np.dtype("f4")', np.float32), ("np.dtype(np.int16)", np.int16), ("DT", np.uint8),
+    ("np.longlong", np.longlong), ("np.ulonglong", np.ulonglong), ("np.intc", np.intc),
 ]
 DT = np.dtype("u1")  # a dtype object held in a global
 
