@@ -562,6 +562,63 @@ def test_join_shape_and_axis_errors_as_numpy():
     check(stack_axis, a, a, -3)
 
 
+@ruchey.njit
+def joins_of_a_list(arrays, axis):
+    # a list built at run time, as code gathering pieces in a loop has one
+    pieces = [arrays[0]]
+    for k in range(1, len(arrays)):
+        pieces.append(arrays[k])
+    return (np.concatenate(pieces), np.concatenate(pieces, axis=axis), np.stack(pieces), np.stack(pieces, axis),
+            np.hstack(pieces), np.vstack(pieces), np.column_stack(pieces), np.dstack(pieces))
+
+
+@ruchey.njit
+def joins_of_a_typed_list(arrays):
+    pieces = ruchey.typed.List()
+    for a in arrays:
+        pieces.append(a)
+    return np.concatenate(pieces, axis=-1), np.stack(pieces, axis=-1), np.vstack(pieces)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_, np.complex128])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_joins_of_lists_of_arrays_as_numpy(dtype, layout):
+    rng = make_rng(10)
+    for shape, count in [((4,), 1), ((4,), 3), ((2, 3), 2), ((2, 3), 4), ((0, 3), 2), ((2, 1, 3), 3)]:
+        arrays = tuple(array(rng, dtype, shape, layout) for _ in range(count))
+        for axis in range(-len(shape), len(shape)):  # (NumPy's stack of Fortran arrays is neither C nor F)
+            check(joins_of_a_list, arrays, axis, flags=layout != "F")
+        check(joins_of_a_typed_list, arrays, flags=layout != "F")
+
+
+@ruchey.njit
+def concat_pieces(n, m, axis):
+    pieces = []
+    for k in range(n):
+        pieces.append(np.full((2, m + k), k * 1.5))  # joined along axis 1 only
+    return np.concatenate(pieces, axis=axis)
+
+
+@ruchey.njit
+def stack_pieces(n):
+    pieces = []
+    for k in range(n):
+        pieces.append(np.arange(k + 2))
+    return np.stack(pieces)
+
+
+def test_joins_of_lists_of_arrays_errors_as_numpy():
+    check(concat_pieces, 3, 2, 1)
+    for f, args in [(concat_pieces, (0, 2, 0)), (concat_pieces, (3, 2, 0)), (stack_pieces, (0,)), (stack_pieces, (2,))]:
+        with pytest.raises(ValueError) as expected:
+            f.py_func(*args)
+        with pytest.raises(ValueError) as got:
+            f(*args)
+        assert str(got.value) == str(expected.value)
+    with pytest.raises(ruchey.TypingError, match="numpy.concatenate"):
+        define("@ruchey.njit\ndef f(n):\n    return np.concatenate([k * 1.0 for k in range(n)])\n")(3)
+
+
 @pytest.mark.parametrize("call", ["np.concatenate((a, a[0]))", "np.concatenate((a, 1.0))",
                                   "np.concatenate(a)", "np.concatenate(())", "np.vstack((a, a[0][0]))",
                                   "np.concatenate((a, a), axis=1.5)", "np.concatenate((a, a), out=a)"])

@@ -1205,10 +1205,10 @@ static bool same_kind(const Type *from, const Type *to) { return kind_rank(from)
  * every input of two or more dimensions is (arrays of fewer are both), C
  * otherwise (also for stack, whose result NumPy orders neither way when
  * its inputs are Fortran). */
-static char joined_layout(int how, const Type *seq) {
+static char joined_layout(int how, const Type *const *types, int count) {
   bool fortran = false;
-  for (int i = 0; i < seq->nfields; i++) {
-    const Type *t = seq->fields[i];
+  for (int i = 0; i < count; i++) {
+    const Type *t = types[i];
     if (how == JOIN_DSTACK && t->ndim < 3) return 'C';  /* a Fortran (m, n) seen as (m, n, 1) is neither */
     if (t->ndim < 2) continue;
     if (t->layout != 'F') return 'C';
@@ -1217,21 +1217,33 @@ static char joined_layout(int how, const Type *seq) {
   return fortran && how != JOIN_STACK ? 'F' : 'C';
 }
 
+/* The arrays' types a join's sequence holds: a tuple's fields, or a
+ * list's one item type (its arrays counted at run time); 0 where it holds
+ * none or other values. */
+static int joined_types(const Type *seq, const Type *const **types) {
+  if (seq->kind == TY_LIST && seq->elem && is_array(seq->elem)) {
+    *types = &seq->elem;
+    return 1;
+  }
+  *types = seq->fields;
+  return seq->kind == TY_TUPLE ? seq->nfields : 0;
+}
+
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
-  const Type *seq = args[0], *elem = NULL;
+  const Type *seq = args[0], *elem = NULL, *const *types;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
-  if (seq->kind != TY_TUPLE || !seq->nfields)
-    return ty_error(in, n, "%s() needs a tuple or list of arrays, got %s", n->bi->name, seq->name);
+  int count = joined_types(seq, &types);
+  if (!count) return ty_error(in, n, "%s() needs a tuple or list of arrays, got %s", n->bi->name, seq->name);
   int ndim = -1;
-  for (int i = 0; i < seq->nfields; i++) {
-    const Type *t = seq->fields[i];
+  for (int i = 0; i < count; i++) {
+    const Type *t = types[i];
     if (!is_array(t)) return ty_error(in, n, "%s() joins arrays, got %s", n->bi->name, t->name);
     if (n->bi->ival == JOIN_CONCATENATE && !t->ndim)
       return ty_error(in, n, "%s(): zero-dimensional arrays cannot be concatenated", n->bi->name);
     int nd = joined_ndim((int)n->bi->ival, t->ndim);
     if (ndim >= 0 && nd != ndim)
       return ty_error(in, n, "%s(): all the input arrays must have the same number of dimensions, but %s and %s "
-                      "differ", n->bi->name, seq->fields[0]->name, t->name);
+                      "differ", n->bi->name, types[0]->name, t->name);
     ndim = nd;
     elem = elem ? np_promote(elem, t->elem) : t->elem;
   }
@@ -1242,11 +1254,11 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
                     "join their ravel()s", n->bi->name);
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
   const Type *to = np_dtype_arg(in, n, 99, elem);
-  for (int i = 0; to && i < seq->nfields; i++)
-    if (!same_kind(seq->fields[i]->elem, to))
+  for (int i = 0; to && i < count; i++)
+    if (!same_kind(types[i]->elem, to))
       return ty_error(in, n, "%s(): Cannot cast array data from dtype('%s') to dtype('%s') according to the rule "
-                      "'same_kind'", n->bi->name, seq->fields[i]->elem->name, to->name);
-  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, seq), false) : NULL;
+                      "'same_kind'", n->bi->name, types[i]->elem->name, to->name);
+  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, types, count), false) : NULL;
 }
 
 /* One array's shape and strides as the join sees it, in ndim dimensions
@@ -1301,7 +1313,59 @@ static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   }
 }
 
-static LLVMValueRef lo_join(Lower *l, Node *n) {
+/* out_shape grown by one more array of the join's (index i, shape): its
+ * length along the axis added; NumPy's ValueError where another dimension
+ * differs from the first array's. For stack, which needs every shape
+ * equal, whether one differs (the caller raises). */
+static LLVMValueRef join_grow(Lower *l, int how, int ndim, LLVMValueRef axis, const LLVMValueRef *first,
+                              const LLVMValueRef *shape, LLVMValueRef i, LLVMValueRef *out_shape) {
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef along = is_dim(l, axis, d);
+    LLVMValueRef differ = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], first[d], "");
+    out_shape[d] = pick(l, along, LLVMBuildAdd(l->b, out_shape[d], shape[d], ""), out_shape[d]);
+    if (how == JOIN_STACK) {
+      bad = LLVMBuildOr(l->b, bad, differ, "");
+      continue;
+    }
+    LLVMValueRef wrong = LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, along, ""), "");
+    LLVMValueRef args[4] = {const_i64(l, d), first[d], i, shape[d]};
+    lo_raise_format_if(l, wrong, RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis "
+                       "must match exactly, but along dimension %lld, the array at index 0 has size %lld and the "
+                       "array at index %lld has size %lld", args, 4);
+  }
+  return bad;
+}
+
+/* Array a (of type t, seen by the join with shape and strides) copied into
+ * its block of out: a view of out starting at offset along the axis. The
+ * offset of the next block. */
+static LLVMValueRef join_block(Lower *l, const Type *rt, LLVMValueRef out, const LLVMValueRef *out_strides,
+                               LLVMValueRef axis, LLVMValueRef offset, const Type *t, LLVMValueRef a,
+                               LLVMValueRef *shape, LLVMValueRef *strides) {
+  int ndim = rt->ndim;
+  const Type *block_t = ty_array(rt->elem, ndim, 'A', false), *src_t = ty_array(t->elem, ndim, 'A', false);
+  LLVMValueRef step = const_i64(l, 0), len = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) {
+    step = pick(l, is_dim(l, axis, d), out_strides[d], step);
+    len = pick(l, is_dim(l, axis, d), shape[d], len);
+  }
+  LLVMValueRef at = LLVMBuildMul(l->b, offset, step, "");
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, out), &at, 1, "");
+  LLVMValueRef block = np_view(l, block_t, out, data, shape, out_strides);
+  LLVMValueRef src = np_view(l, src_t, a, data_of(l, a), shape, strides);
+  lo_copy_elements(l, block_t, block, src_t, src);
+  return LLVMBuildAdd(l->b, offset, len, "");
+}
+
+static LLVMValueRef join_out(Lower *l, const Type *rt, LLVMValueRef *out_shape, LLVMValueRef *out_strides) {
+  LLVMValueRef out = lo_alloc_array(l, rt, out_shape, -1);
+  for (int d = 0; d < rt->ndim; d++) out_strides[d] = lo_arr_stride(l, rt, out, d);
+  return out;
+}
+
+/* The join of a tuple's arrays, unrolled. */
+static LLVMValueRef join_tuple(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *seq = arg->ty, *rt = n->ty;
   int how = (int)n->bi->ival, ndim = rt->ndim, count = seq->nfields;
@@ -1317,41 +1381,61 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   }
   for (int d = 0; d < ndim; d++) out_shape[d] = shapes[0][d];
   for (int i = 1; i < count; i++)
-    for (int d = 0; d < ndim; d++) {
-      LLVMValueRef along = is_dim(l, axis, d);
-      LLVMValueRef differ = LLVMBuildICmp(l->b, LLVMIntNE, shapes[i][d], shapes[0][d], "");
-      out_shape[d] = pick(l, along, LLVMBuildAdd(l->b, out_shape[d], shapes[i][d], ""), out_shape[d]);
-      if (how == JOIN_STACK) {
-        bad = LLVMBuildOr(l->b, bad, differ, "");
-        continue;
-      }
-      LLVMValueRef wrong = LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, along, ""), "");
-      LLVMValueRef args[4] = {const_i64(l, d), shapes[0][d], const_i64(l, i), shapes[i][d]};
-      lo_raise_format_if(l, wrong, RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis "
-                         "must match exactly, but along dimension %lld, the array at index 0 has size %lld and the "
-                         "array at index %lld has size %lld", args, 4);
-    }
+    bad = LLVMBuildOr(l->b, bad, join_grow(l, how, ndim, axis, shapes[0], shapes[i], const_i64(l, i), out_shape), "");
   if (how == JOIN_STACK) lo_raise_if(l, bad, RT_ERR_VALUE, "all input arrays must have the same shape");
-  LLVMValueRef out = lo_alloc_array(l, rt, out_shape, -1), out_strides[RC_MAX_NDIM];
-  for (int d = 0; d < ndim; d++) out_strides[d] = lo_arr_stride(l, rt, out, d);
-  /* each array copied into its block: a view of out starting at its offset along the axis */
+  LLVMValueRef out_strides[RC_MAX_NDIM], out = join_out(l, rt, out_shape, out_strides);
   LLVMValueRef offset = const_i64(l, 0);
-  const Type *block_t = ty_array(rt->elem, ndim, 'A', false);
-  for (int i = 0; i < count; i++) {
-    LLVMValueRef step = const_i64(l, 0);
-    for (int d = 0; d < ndim; d++) step = pick(l, is_dim(l, axis, d), out_strides[d], step);
-    LLVMValueRef at = LLVMBuildMul(l->b, offset, step, "");
-    LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, out), &at, 1, "");
-    LLVMValueRef block = np_view(l, block_t, out, data, shapes[i], out_strides);
-    const Type *src_t = ty_array(seq->fields[i]->elem, ndim, 'A', false);
-    LLVMValueRef src = np_view(l, src_t, arrays[i], data_of(l, arrays[i]), shapes[i], strides[i]);
-    lo_copy_elements(l, block_t, block, src_t, src);
-    LLVMValueRef len = const_i64(l, 0);
-    for (int d = 0; d < ndim; d++) len = pick(l, is_dim(l, axis, d), shapes[i][d], len);
-    offset = LLVMBuildAdd(l->b, offset, len, "");
-  }
+  for (int i = 0; i < count; i++)
+    offset = join_block(l, rt, out, out_strides, axis, offset, seq->fields[i], arrays[i], shapes[i], strides[i]);
   lo_done_with(l, arg, tuple);
   return out;
+}
+
+/* Item i of a list of arrays (borrowed: the list holds it) as the join sees it. */
+static LLVMValueRef joined_item(Lower *l, int how, const Type *t, LLVMValueRef lst, LLVMValueRef i, int ndim,
+                                LLVMValueRef axis, LLVMValueRef *shape, LLVMValueRef *strides) {
+  LLVMValueRef a = lo_load_scalar(l, t, lo_list_item_addr(l, t, lst, i));
+  joined_view(l, how, t, a, ndim, axis, shape, strides);
+  return a;
+}
+
+/* The join of a list's arrays, counted at run time: a pass finding the
+ * result's shape, then one copying each array into its block. */
+static LLVMValueRef join_list(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty->elem, *rt = n->ty;
+  int how = (int)n->bi->ival, ndim = rt->ndim;
+  LLVMValueRef lst = lo_expr(l, arg), count = lo_list_len(l, lst), axis = join_axis(l, n, ndim);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_VALUE,
+              how == JOIN_STACK ? "need at least one array to stack" : "need at least one array to concatenate");
+  LLVMValueRef first[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], out_shape[RC_MAX_NDIM], grown[RC_MAX_NDIM];
+  joined_item(l, how, t, lst, const_i64(l, 0), ndim, axis, first, strides);
+  for (int d = 0; d < ndim; d++) {
+    grown[d] = lo_alloca(l, l->mod->i64, "join.shape");
+    LLVMBuildStore(l->b, first[d], grown[d]);
+  }
+  LoLoop measure = lo_loop_begin(l, const_i64(l, 1), count, NULL, "join.measure");
+  joined_item(l, how, t, lst, measure.index, ndim, axis, shape, strides);
+  for (int d = 0; d < ndim; d++) out_shape[d] = LLVMBuildLoad2(l->b, l->mod->i64, grown[d], "");
+  LLVMValueRef bad = join_grow(l, how, ndim, axis, first, shape, measure.index, out_shape);
+  if (how == JOIN_STACK) lo_raise_if(l, bad, RT_ERR_VALUE, "all input arrays must have the same shape");
+  for (int d = 0; d < ndim; d++) LLVMBuildStore(l->b, out_shape[d], grown[d]);
+  lo_loop_end(l, &measure);
+  for (int d = 0; d < ndim; d++) out_shape[d] = LLVMBuildLoad2(l->b, l->mod->i64, grown[d], "");
+  LLVMValueRef out_strides[RC_MAX_NDIM], out = join_out(l, rt, out_shape, out_strides);
+  LLVMValueRef offset = lo_alloca(l, l->mod->i64, "join.offset");
+  LLVMBuildStore(l->b, const_i64(l, 0), offset);
+  LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "join.copy");
+  LLVMValueRef a = joined_item(l, how, t, lst, copy.index, ndim, axis, shape, strides);
+  LLVMValueRef at = LLVMBuildLoad2(l->b, l->mod->i64, offset, "");
+  LLVMBuildStore(l->b, join_block(l, rt, out, out_strides, axis, at, t, a, shape, strides), offset);
+  lo_loop_end(l, &copy);
+  lo_done_with(l, arg, lst);
+  return out;
+}
+
+static LLVMValueRef lo_join(Lower *l, Node *n) {
+  return n->list.items[0]->ty->kind == TY_LIST ? join_list(l, n) : join_tuple(l, n);
 }
 
 /* numpy.append(arr, values, axis=None): both flattened and joined; along
