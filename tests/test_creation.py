@@ -419,6 +419,38 @@ def test_array_of_lists_stacks_them_as_rows():
 
 
 @ruchey.njit
+def array_of_list_of_arrays(n, shape, scale):
+    """Results gathered in a loop, then made one array: np.array(pieces)."""
+    pieces = []
+    for i in range(n):
+        pieces.append(np.full(shape, i * scale))
+    return np.array(pieces), np.asarray(pieces), np.array(pieces, dtype=np.float32)
+
+
+def test_array_of_a_list_of_arrays_stacks_them():
+    for n in (1, 4):
+        for shape in [(3,), (2, 3), (0, 2), ()]:
+            check(array_of_list_of_arrays, n, shape, 1.5, flags=True)
+    a, b, c = array_of_list_of_arrays(0, (2, 3), 1.5)  # NumPy: shape (0,), from no values
+    assert a.shape == b.shape == c.shape == (0, 0, 0) and c.dtype == np.float32
+
+
+@ruchey.njit
+def array_of_ragged_arrays(n):
+    pieces = []
+    for i in range(n):
+        pieces.append(np.zeros(i + 1))
+    return np.array(pieces)
+
+
+def test_array_of_a_list_of_arrays_of_different_shapes_raises():
+    with pytest.raises(ValueError):
+        array_of_ragged_arrays.py_func(3)
+    with pytest.raises(ValueError, match="same shape"):
+        array_of_ragged_arrays(3)
+
+
+@ruchey.njit
 def grid_of_lists(n, m, scale):
     """Rows appended in a loop: a list of lists, each [int, int, float] as
     matchms' matching pairs (unified to float64)."""

@@ -828,14 +828,20 @@ static int list_ndim(const Type *t, const Type **elem) {
 }
 
 /* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, of lists
- * of them one more per level, as Numba's of a reflected list */
+ * of them one more per level, as Numba's of a reflected list; of arrays of
+ * one shape, stacked (one more dimension, as numpy.stack; every length 0
+ * for an empty one, as for empty lists of lists) */
 static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   const Type *row = NULL;
   if (!ty_list_item(in, n, t)) return NULL;  /* an empty list's items: typed by a later append, or the error */
+  if (is_array(t->elem) && ty_is_scalar(t->elem->elem) && t->elem->ndim < RC_MAX_NDIM) {
+    const Type *elem = np_dtype_arg(in, n, 1, t->elem->elem);
+    return elem ? ty_array(elem, t->elem->ndim + 1, 'C', false) : NULL;
+  }
   int ndim = list_ndim(t, &row);
   if (ndim < 0)
-    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers or of lists of them, got %s",
-                    n->bi->name, t->name);
+    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers, of arrays or of lists of them, "
+                    "got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, row);
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
@@ -1034,6 +1040,7 @@ static LLVMValueRef lo_array_of_nested_list(Lower *l, Node *n, Node *arg) {
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind == TY_LIST && is_array(t->elem)) return np_stack_list(l, n->ty, arg);
   if (t->kind == TY_LIST) return t->elem->kind == TY_LIST ? lo_array_of_nested_list(l, n, arg) : lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
   LLVMValueRef v = lo_expr(l, arg);

@@ -1399,15 +1399,12 @@ static LLVMValueRef joined_item(Lower *l, int how, const Type *t, LLVMValueRef l
   return a;
 }
 
-/* The join of a list's arrays, counted at run time: a pass finding the
- * result's shape, then one copying each array into its block. */
-static LLVMValueRef join_list(Lower *l, Node *n) {
-  Node *arg = n->list.items[0];
-  const Type *t = arg->ty->elem, *rt = n->ty;
-  int how = (int)n->bi->ival, ndim = rt->ndim;
-  LLVMValueRef lst = lo_expr(l, arg), count = lo_list_len(l, lst), axis = join_axis(l, n, ndim);
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_VALUE,
-              how == JOIN_STACK ? "need at least one array to stack" : "need at least one array to concatenate");
+/* The join (how) of the count (one or more) arrays of list lst, along
+ * axis into a new array of type rt: a pass finding the result's shape,
+ * then one copying each array into its block. */
+static LLVMValueRef join_items(Lower *l, int how, const Type *rt, const Type *t, LLVMValueRef lst, LLVMValueRef count,
+                               LLVMValueRef axis) {
+  int ndim = rt->ndim;
   LLVMValueRef first[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], out_shape[RC_MAX_NDIM], grown[RC_MAX_NDIM];
   joined_item(l, how, t, lst, const_i64(l, 0), ndim, axis, first, strides);
   for (int d = 0; d < ndim; d++) {
@@ -1430,12 +1427,39 @@ static LLVMValueRef join_list(Lower *l, Node *n) {
   LLVMValueRef at = LLVMBuildLoad2(l->b, l->mod->i64, offset, "");
   LLVMBuildStore(l->b, join_block(l, rt, out, out_strides, axis, at, t, a, shape, strides), offset);
   lo_loop_end(l, &copy);
-  lo_done_with(l, arg, lst);
   return out;
 }
 
 static LLVMValueRef lo_join(Lower *l, Node *n) {
-  return n->list.items[0]->ty->kind == TY_LIST ? join_list(l, n) : join_tuple(l, n);
+  Node *arg = n->list.items[0];
+  if (arg->ty->kind != TY_LIST) return join_tuple(l, n);
+  int how = (int)n->bi->ival;
+  LLVMValueRef lst = lo_expr(l, arg), count = lo_list_len(l, lst), axis = join_axis(l, n, n->ty->ndim);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_VALUE,
+              how == JOIN_STACK ? "need at least one array to stack" : "need at least one array to concatenate");
+  LLVMValueRef r = join_items(l, how, n->ty, arg->ty->elem, lst, count, axis);
+  lo_done_with(l, arg, lst);
+  return r;
+}
+
+LLVMValueRef np_stack_list(Lower *l, const Type *rt, Node *list) {
+  LLVMValueRef lst = lo_expr(l, list), count = lo_list_len(l, lst), zeros[RC_MAX_NDIM];
+  LLVMBasicBlockRef none = new_block(l, "stack.none"), some = new_block(l, "stack.some"), done = new_block(l, "stack.done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), none, some);
+  position(l, none);  /* every length 0, as numpy.array of empty lists of lists */
+  for (int d = 0; d < rt->ndim; d++) zeros[d] = const_i64(l, 0);
+  LLVMValueRef empty = lo_alloc_array(l, rt, zeros, -1);
+  LLVMBasicBlockRef none_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, some);
+  LLVMValueRef stacked = join_items(l, JOIN_STACK, rt, list->ty->elem, lst, count, const_i64(l, 0));
+  LLVMBasicBlockRef some_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, lo_type(l, rt), "stacked");
+  LLVMAddIncoming(r, (LLVMValueRef[]){empty, stacked}, (LLVMBasicBlockRef[]){none_end, some_end}, 2);
+  lo_done_with(l, list, lst);
+  return r;
 }
 
 /* numpy.append(arr, values, axis=None): both flattened and joined; along
