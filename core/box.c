@@ -31,12 +31,25 @@ static void meminfo_dealloc(MemInfoObject *self) {
   Py_TYPE(self)->tp_free(self);
 }
 
+/* Numba's MemInfo.refcount: the references compiled code and Python hold
+ * to the memory (an array returned alone has one, its base's). */
+static PyObject *meminfo_refcount(MemInfoObject *self, void *unused) {
+  (void)unused;
+  return PyLong_FromLongLong(__atomic_load_n(&self->mi->refcount, __ATOMIC_ACQUIRE));
+}
+
+static PyGetSetDef meminfo_getset[] = {
+  {"refcount", (getter)meminfo_refcount, NULL, "references held to the memory", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
 PyTypeObject MemInfoType = {
   PyVarObject_HEAD_INIT(NULL, 0)
   .tp_name = "ruchey._core.MemInfo",
   .tp_basicsize = sizeof(MemInfoObject),
   .tp_dealloc = (destructor)meminfo_dealloc,
   .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_getset = meminfo_getset,
   .tp_doc = "Owns memory allocated by compiled code.",
 };
 

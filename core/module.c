@@ -312,6 +312,8 @@ int core_dtype_kind(PyObject *obj) {
     {"numpy", "uint16", TY_U16}, {"numpy", "uint32", TY_U32}, {"numpy", "uint64", TY_U64},
     {"numpy", "float32", TY_F32}, {"numpy", "float64", TY_F64},
     {"numpy", "complex64", TY_C64}, {"numpy", "complex128", TY_C128}, {"numpy", "float16", TY_F16},
+    /* C's long long: a class of its own beside int64 (C's long) where both are 64-bit */
+    {"numpy", "longlong", TY_I64}, {"numpy", "ulonglong", TY_U64},
     {"builtins", "bool", TY_BOOL}, {"builtins", "int", TY_I64}, {"builtins", "float", TY_F64},
     {"builtins", "complex", TY_C128},
     /* ruchey's own type objects, as numba.float64 is used for dtypes */

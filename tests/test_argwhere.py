@@ -1,5 +1,6 @@
 """numpy.argwhere in compiled code: the indices of the true elements, a
-row each in C order, as NumPy's, on arrays of every dtype and layout."""
+row each in C order, in a Fortran array as NumPy's, on arrays of every
+dtype and layout, numbers, 0-d arrays and array-likes (tuples)."""
 import numpy as np
 import pytest
 
@@ -27,6 +28,7 @@ def test_matches_numpy(a):
     got = argwhere(a)
     want = argwhere.py_func(a)
     assert got.dtype == np.int64 and got.shape == want.shape
+    assert got.flags.f_contiguous and (got.size == 0 or got.strides == want.strides)
     np.testing.assert_array_equal(got, want)
 
 
@@ -35,6 +37,20 @@ def test_of_a_comparison():
     np.testing.assert_array_equal(argwhere_of_comparison(a, 0.3), argwhere_of_comparison.py_func(a, 0.3))
 
 
-def test_zero_dimensions_are_refused_clearly():
-    with pytest.raises(ruchey.TypingError, match="0-d"):
-        argwhere(np.array(5))
+@pytest.mark.parametrize("a", [5, 0, 2.5, 0.0, True, 1j, np.array(3.0), np.array(0), np.array(-1, np.int8),
+                               ((1.5, 0.0), (3.5, 4.5)), (0, 1, 2), (0.0, 0.0)])
+def test_numbers_0d_arrays_and_tuples_as_numpy(a):
+    got, want = argwhere(a), argwhere.py_func(a)
+    assert got.dtype == np.int64 and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(flatnonzero(a), flatnonzero.py_func(a))
+
+
+@ruchey.njit
+def flatnonzero(a):
+    return np.flatnonzero(a)
+
+
+def test_a_str_is_refused_clearly():
+    with pytest.raises(ruchey.TypingError, match="argwhere"):
+        argwhere("ab")

@@ -476,3 +476,55 @@ def test_an_empty_array_argument_handed_back_is_itself(shape):
         assert handed_back(a, 1) is a is handed_back.py_func(a, 1)
         b = np.arange(6.0)
         assert handed_back(b, 0).shape == handed_back.py_func(b, 0).shape == (0,)
+# ---------------------------------------------------------------- a is b
+
+
+@ruchey.njit
+def identical(a, b):
+    return a is b, a is not b, np.asarray(a) is a
+
+
+def test_is_between_arrays_holds_where_they_show_the_same_elements_the_same_way():
+    # compiled code has no array objects: `is` compares dtype, data, shape and strides (Numba's
+    # reading, so a[:] is a too, which NumPy's new view object is not)
+    for dtype in (np.int32, np.float64, np.complex128):
+        a = np.arange(10).astype(dtype).reshape(2, 5)
+        for b, same in ((a, True), (a[:], True), (a.copy(), False), (a.T, False), (a[:-1], False), (a[:, 1:], False),
+                        (np.asfortranarray(a), False), (a.view(np.uint8), False), (a[0], False)):
+            assert identical(a, b) == (same, not same, True)
+
+
+# ---------------------------------------------------------------- list(a) of rows
+
+
+@ruchey.njit
+def rows_of(a):
+    rows = list(a)
+    return rows, len(rows)
+
+
+@ruchey.njit
+def rows_written(a):
+    for row in list(a):
+        row[0] = -1
+    return a
+
+
+@ruchey.njit
+def rows_of_a_new_array(n):
+    return list(np.arange(n * 3.0).reshape(n, 3))
+
+
+def test_list_of_an_n_d_array_is_its_rows_as_views():
+    base = np.arange(24.0).reshape(2, 3, 4)
+    for a in (base[0], np.asfortranarray(base[0]), base[:, ::2], base, np.zeros((0, 3)), base.astype(np.int8)[1, ::-1]):
+        rows, n = rows_of(a)
+        want = rows_of.py_func(a)[0]
+        assert n == len(want) and all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(rows, want))
+        assert all(np.shares_memory(x, a) for x in rows)
+    a = np.zeros((3, 2))
+    assert np.array_equal(rows_written(a.copy()), rows_written.py_func(a.copy()))
+    a.flags.writeable = False
+    assert not any(x.flags.writeable for x in rows_of(a)[0])
+    made = rows_of_a_new_array(4)  # each row holds the memory: freed with the last
+    assert [x.base.refcount for x in made] == [4] * 4 and np.array_equal(np.array(made), np.arange(12.0).reshape(4, 3))

@@ -483,6 +483,29 @@ def test_typed_list_of_bytes_made_in_python_passed_in_and_returned():
     assert list(items) == [b"x", b"yy"] + [b + b"?" for b in SAMPLES[:8]]
 
 
+# ---------------------------------------------------------------- array.tobytes
+
+
+@njit
+def to_bytes(a):
+    b = a.tobytes()
+    return b, len(b)
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.int16, numpy.float32, numpy.float64, numpy.complex128,
+                                   numpy.bool_, numpy.int64])
+def test_tobytes_gives_the_elements_bytes_in_c_order(dtype):
+    base = (RNG.normal(size=(4, 6)) * 50).astype(dtype)
+    for a in (base, numpy.asfortranarray(base), base[::2, ::-3], base[1], base[:0], base[2, 3:4].reshape(())):
+        assert to_bytes(a) == to_bytes.py_func(a)
+
+
+def test_tobytes_of_an_array_of_records_is_refused():
+    a = numpy.zeros(2, dtype=[("x", "i4"), ("y", "f8")])
+    with pytest.raises(ruchey.TypingError, match="tobytes"):
+        to_bytes(a)
+
+
 # ---------------------------------------------------------------- numpy.frombuffer
 
 @njit

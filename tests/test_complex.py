@@ -590,6 +590,16 @@ def test_imag_of_a_real_array_is_read_only_zeros_of_its_dtype_and_order(dtype):
                 gi[0] = 1
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_parts_of_a_read_only_real_array_are_zeros_and_itself(dtype):
+    # a read-only C array's .imag has the array's own type: it must still be zeros, not the array
+    base = np.arange(1, 13).astype(dtype)
+    for a in (base.copy(), base.reshape(3, 4).copy(), np.asfortranarray(base.reshape(3, 4)), base[::2]):
+        a.flags.writeable = False
+        (ei, er, es), (gi, gr, gs) = parts_of_real.py_func(a), parts_of_real(a)
+        assert np.array_equal(gi, ei) and gs == es == 0 and gr is a and not gi.flags.writeable
+
+
 @njit
 def reductions(a):
     return a.sum(), np.sum(a), a.prod(), np.prod(a), a.mean(), np.mean(a), (a * 2).sum()

@@ -27,6 +27,7 @@ DTYPE_SPELLINGS = [
     ('"f8"', np.float64), ('"float32"', np.float32), ('"i4"', np.int32), ('"int64"', np.int64),
     ('"bool"', np.bool_), ('"u1"', np.uint8), ('"uint32"', np.uint32), ('"i2"', np.int16),
     ('np.dtype("f4")', np.float32), ("np.dtype(np.int16)", np.int16), ("DT", np.uint8),
+    ("np.longlong", np.longlong), ("np.ulonglong", np.ulonglong), ("np.intc", np.intc),
 ]
 DT = np.dtype("u1")  # a dtype object held in a global
 
@@ -418,6 +419,38 @@ def test_array_of_lists_stacks_them_as_rows():
 
 
 @ruchey.njit
+def array_of_list_of_arrays(n, shape, scale):
+    """Results gathered in a loop, then made one array: np.array(pieces)."""
+    pieces = []
+    for i in range(n):
+        pieces.append(np.full(shape, i * scale))
+    return np.array(pieces), np.asarray(pieces), np.array(pieces, dtype=np.float32)
+
+
+def test_array_of_a_list_of_arrays_stacks_them():
+    for n in (1, 4):
+        for shape in [(3,), (2, 3), (0, 2), ()]:
+            check(array_of_list_of_arrays, n, shape, 1.5, flags=True)
+    a, b, c = array_of_list_of_arrays(0, (2, 3), 1.5)  # NumPy: shape (0,), from no values
+    assert a.shape == b.shape == c.shape == (0, 0, 0) and c.dtype == np.float32
+
+
+@ruchey.njit
+def array_of_ragged_arrays(n):
+    pieces = []
+    for i in range(n):
+        pieces.append(np.zeros(i + 1))
+    return np.array(pieces)
+
+
+def test_array_of_a_list_of_arrays_of_different_shapes_raises():
+    with pytest.raises(ValueError):
+        array_of_ragged_arrays.py_func(3)
+    with pytest.raises(ValueError, match="same shape"):
+        array_of_ragged_arrays(3)
+
+
+@ruchey.njit
 def grid_of_lists(n, m, scale):
     """Rows appended in a loop: a list of lists, each [int, int, float] as
     matchms' matching pairs (unified to float64)."""
@@ -517,6 +550,18 @@ def test_copies_are_new_memory_numpy_copy_keeps_fortran_order(dtype, layout):
 
 
 @ruchey.njit
+def copy_of(x):
+    return np.copy(x)
+
+
+@pytest.mark.parametrize("x", [2.5, -3, True, 1 - 2j, np.float32(1.5), np.int8(-7), np.uint64(2**63), np.nan])
+def test_copy_of_a_number_is_a_0d_array_of_it(x):
+    got, expected = copy_of(x), copy_of.py_func(x)
+    assert_same_array(expected, got, flags=True)
+    assert got.flags.writeable
+
+
+@ruchey.njit
 def contiguous(a):
     return np.ascontiguousarray(a)
 
@@ -534,6 +579,24 @@ def test_ascontiguousarray_is_a_itself_where_c_contiguous_else_a_copy(layout, sh
     if a.ndim and a.size:
         check(contiguous_as, a, flags=True)
     assert np.shares_memory(contiguous(a), a) == np.shares_memory(contiguous.py_func(a), a)  # a 0-d a: a 1-d view
+
+
+@njit
+def both_orders(a):
+    return np.ascontiguousarray(a), np.asfortranarray(a)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 2)])
+def test_as_contiguous_of_a_read_only_array_is_writable_where_copied(layout, shape):
+    # NumPy's copy is writable, the array itself stays read-only; an array whose type does not
+    # say it is contiguous is always copied (a strided or reversed one here, as by Numba)
+    a = array(make_rng(14), np.float64, shape, layout)
+    a.flags.writeable = False
+    for got, expected, order in zip(both_orders(a), both_orders.py_func(a), "CF"):
+        assert_same_array(expected, got, flags=True)
+        copied = not (a.ndim == 1 and layout in "CF" or layout == order)
+        assert got.flags.writeable == copied and np.shares_memory(got, a) != copied
 
 
 def allocations_by_keyword(n, k):
@@ -668,3 +731,18 @@ def test_scalar_type_of_a_sequence_or_an_array_is_numpys_array(scalar_type):
         for shape in [(0,), (5,), (2, 3)]:
             check(f, array(rng, dtype, shape))
     assert f(np.float64(2.5)) == scalar_type(2.5)  # a number still converts as itself
+
+
+@njit
+def made_and_viewed(n):
+    a = np.zeros((n, 2))
+    return a, a[1:], np.empty(n)
+
+
+def test_base_refcount_counts_the_arrays_holding_compiled_memory():
+    # Numba's MemInfo.refcount: each returned array holds one reference to its memory
+    for n in (0, 1, 5):
+        a, v, e = made_and_viewed(n)
+        assert a.base.refcount == v.base.refcount == 2 and e.base.refcount == 1
+        del v
+        assert a.base.refcount == 1

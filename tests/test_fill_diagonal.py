@@ -1,5 +1,6 @@
 """numpy.fill_diagonal in compiled code: NumPy's elements set (a tall
-matrix's diagonal restarting with wrap=True, values cycled from an array),
+matrix's diagonal restarting with wrap=True, values cycled from an array
+of any shape in C order, or from a tuple or list of numbers),
 against NumPy on arrays of several shapes and layouts."""
 import numpy as np
 import pytest
@@ -56,11 +57,23 @@ def test_unequal_dimensions_raise_numpys_error():
         filled(np.zeros((3, 3, 2)), 1.0)
 
 
+@pytest.mark.parametrize("val", [(4,), (8, 9), [8.5, -1.0], (True, False, True), np.arange(54).reshape(9, 3, 2, 1),
+                                 np.asfortranarray(np.arange(9).reshape(3, 3)), np.arange(9).reshape(3, 3)[::-1],
+                                 np.array(7), np.zeros((0, 2))])
+def test_values_of_any_shape_or_array_likes_are_read_in_c_order(val):
+    rng = np.random.default_rng(1)
+    for shape in [(4, 4), (9, 3), (3, 9), (3, 3, 3)]:
+        for a in (rng.random(shape), np.asfortranarray(rng.random(shape)), rng.random(shape) > 0.5):
+            np.testing.assert_array_equal(filled(a.copy(), val), numpys(a, val))
+
+
 def test_bad_arguments_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="at least 2 dimensions"):
         filled(np.zeros(3), 1.0)
     with pytest.raises(ruchey.TypingError, match="complex"):
         filled(np.zeros((2, 2)), 1j)
+    with pytest.raises(ruchey.TypingError, match="fill_diagonal"):
+        filled(np.zeros((2, 2)), "ab")
     with pytest.raises(ruchey.TypingError, match="read-only"):
         a = np.zeros((2, 2))
         a.flags.writeable = False

@@ -1,5 +1,5 @@
-"""numpy.nditer(a), and numpy.nditer((a, b, ...)) of arrays and numbers
-broadcast together, as a for loop's iterable in compiled code:
+"""numpy.nditer(a) of an array or a number, and numpy.nditer((a, b, ...))
+of arrays and numbers (complex ones too) broadcast together, as a for loop's iterable in compiled code:
 each element a 0-d read-only view (x.item(), x[()]), in memory order
 where the array is contiguous (C or Fortran order) and C order otherwise,
 as Numba's (NumPy's order='K' also walks a strided array in memory order:
@@ -82,7 +82,7 @@ def test_nditer_views_are_read_only():
     pytest.param("np.nditer(())", marks=numba_deviation("numba's messages differ")),
     pytest.param("np.nditer(a, flags=['c_index'])", marks=numba_deviation("numba's messages differ")),
     "np.nditer(a, a)",
-    pytest.param("np.nditer(3.0)", marks=numba_deviation("numba's messages differ"))])
+    pytest.param("np.nditer('ab')", marks=numba_deviation("numba's messages differ"))])
 def test_nditer_other_than_one_array_is_refused(call):
     ns = {"np": np}
     exec(f"def f(a):\n    for x in {call}:\n        pass\n", ns)
@@ -137,6 +137,26 @@ def test_nditer_of_several_operands_broadcasts_them(seed):
     b = small(rng, 4)
     for c in (2.5, small(rng, (2, 3, 4)), np.int64(3)):
         assert triples(a, b, c) == triples.py_func(a, b, c)
+
+
+@ruchey.njit
+def listed(a):
+    return [x.item() for x in np.nditer(a)]
+
+
+@ruchey.njit
+def listed_pairs(a, b):
+    return [(x.item(), y.item()) for x, y in np.nditer((a, b))]
+
+
+def test_nditer_of_a_number_and_of_complex_operands():
+    rng = make_rng(6)
+    for x in (3.5, np.float32(1.5), 7, np.int16(-2), True, 2 - 1j, np.complex64(1j)):
+        assert listed(x) == listed.py_func(x)
+    z = small(rng, (2, 3)) + 1j * small(rng, (2, 3))
+    assert listed(z) == listed.py_func(z)
+    for a, b in ((z, small(rng, 3)), (small(rng, (2, 3)), 1 + 2j), (2.5j, z.astype(np.complex64)), (1j, 3)):
+        assert listed_pairs(a, b) == listed_pairs.py_func(a, b)
 
 
 @numba_deviation("numba broadcasts by leading dimensions only, not a length 1 stretched")

@@ -733,6 +733,20 @@ def test_broadcast_to_of_a_number_matches_numpy():
         fs[0](1.0, -1)
 
 
+def test_broadcast_to_of_a_tuple_or_list_reads_it_as_numpy_asarray():
+    fs = [fn("np.broadcast_to(a, (n, 2))", "a, n"), fn("np.broadcast_to([1.5, a[0]], (2, n, 2))", "a, n")]
+    for a in ((1, 2), (1.5, -2.5), (True, False), (1j, 2 - 1j)):
+        for n in (0, 1, 3):
+            for f in fs:
+                got, expected = f(a, n), f.py_func(a, n)
+                assert got.shape == expected.shape and got.dtype == expected.dtype
+                assert np.array_equal(got, expected) and not got.flags.writeable
+    with pytest.raises(ValueError):
+        fs[0]((1, 2, 3), 2)
+    with pytest.raises(ruchey.TypingError, match="broadcast_to"):
+        fs[0]("ab", 2)
+
+
 # ---------------------------------------------------------------- rot90
 
 def test_rot90_matches_numpy_as_a_view():

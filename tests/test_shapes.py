@@ -134,6 +134,43 @@ def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
     assert not np.shares_memory(fl, a)
 
 
+@ruchey.njit
+def reshapes(a):
+    return a.reshape(-1), np.reshape(a, (2, -1)), a.reshape(a.size, 1)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_and_reshape_of_a_read_only_array_are_writable_where_copied(layout):
+    # a read-only array whose type is not C-contiguous is always copied (as Numba's ravel does),
+    # and the copy is writable as NumPy's is; a C-contiguous one stays a read-only view
+    for dtype in (np.float64, np.int16, np.bool_):
+        a = array(RNG, dtype, (3, 4), layout)
+        a.flags.writeable = False
+        r, n, fl = ravels(a)
+        for got in (r, n, fl):
+            np.testing.assert_array_equal(got, a.ravel())
+        assert r.flags.writeable == n.flags.writeable == (layout != "C")
+        assert fl.flags.writeable
+        for got, expected in zip(reshapes(a), reshapes.py_func(a)):
+            np.testing.assert_array_equal(got, expected)
+            assert got.flags.writeable == expected.flags.writeable == (layout != "C")
+            assert np.shares_memory(got, a) == (layout == "C")
+
+
+@ruchey.njit
+def unfold_ravel(x, y):
+    r, c = x.shape
+    b = np.swapaxes(np.broadcast_to(x, (y, r, c)), 0, 1).ravel()
+    d = np.reshape(b, (-1, c))
+    d[y - 1:, :] = d[: 1 - y]
+    return d
+
+
+def test_ravel_of_a_broadcast_view_can_be_written():
+    for x, y in [(np.arange(9).reshape(3, 3), 2), (np.arange(8.0).reshape(2, 4), 3)]:
+        np.testing.assert_array_equal(unfold_ravel(x, y), unfold_ravel.py_func(x, y))
+
+
 def test_reshape_without_shape_is_a_typing_error():
     f = define("@ruchey.njit\ndef f(a):\n    return a.reshape()\n")
     with pytest.raises(ruchey.TypingError, match="reshape"):
@@ -523,6 +560,63 @@ def test_join_shape_and_axis_errors_as_numpy():
         assert str(got.value) == str(expected.value)
     check(concat_axis, a, b, 1)
     check(stack_axis, a, a, -3)
+
+
+@ruchey.njit
+def joins_of_a_list(arrays, axis):
+    # a list built at run time, as code gathering pieces in a loop has one
+    pieces = [arrays[0]]
+    for k in range(1, len(arrays)):
+        pieces.append(arrays[k])
+    return (np.concatenate(pieces), np.concatenate(pieces, axis=axis), np.stack(pieces), np.stack(pieces, axis),
+            np.hstack(pieces), np.vstack(pieces), np.column_stack(pieces), np.dstack(pieces))
+
+
+@ruchey.njit
+def joins_of_a_typed_list(arrays):
+    pieces = ruchey.typed.List()
+    for a in arrays:
+        pieces.append(a)
+    return np.concatenate(pieces, axis=-1), np.stack(pieces, axis=-1), np.vstack(pieces)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_, np.complex128])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_joins_of_lists_of_arrays_as_numpy(dtype, layout):
+    rng = make_rng(10)
+    for shape, count in [((4,), 1), ((4,), 3), ((2, 3), 2), ((2, 3), 4), ((0, 3), 2), ((2, 1, 3), 3)]:
+        arrays = tuple(array(rng, dtype, shape, layout) for _ in range(count))
+        for axis in range(-len(shape), len(shape)):  # (NumPy's stack of Fortran arrays is neither C nor F)
+            check(joins_of_a_list, arrays, axis, flags=layout != "F")
+        check(joins_of_a_typed_list, arrays, flags=layout != "F")
+
+
+@ruchey.njit
+def concat_pieces(n, m, axis):
+    pieces = []
+    for k in range(n):
+        pieces.append(np.full((2, m + k), k * 1.5))  # joined along axis 1 only
+    return np.concatenate(pieces, axis=axis)
+
+
+@ruchey.njit
+def stack_pieces(n):
+    pieces = []
+    for k in range(n):
+        pieces.append(np.arange(k + 2))
+    return np.stack(pieces)
+
+
+def test_joins_of_lists_of_arrays_errors_as_numpy():
+    check(concat_pieces, 3, 2, 1)
+    for f, args in [(concat_pieces, (0, 2, 0)), (concat_pieces, (3, 2, 0)), (stack_pieces, (0,)), (stack_pieces, (2,))]:
+        with pytest.raises(ValueError) as expected:
+            f.py_func(*args)
+        with pytest.raises(ValueError) as got:
+            f(*args)
+        assert str(got.value) == str(expected.value)
+    with pytest.raises(ruchey.TypingError, match="numpy.concatenate"):
+        define("@ruchey.njit\ndef f(n):\n    return np.concatenate([k * 1.0 for k in range(n)])\n")(3)
 
 
 @pytest.mark.parametrize("call", ["np.concatenate((a, a[0]))", "np.concatenate((a, 1.0))",

@@ -294,6 +294,10 @@ LLVMValueRef np_owned_view(Lower *l, const Type *t, LLVMValueRef base, LLVMValue
  * [0, ndim), or NumPy's AxisError (a ValueError). */
 LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim);
 LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim);  /* the same of an int64 value */
+/* Whether a read-only array of type t is always copied (into a writable copy) to be contiguous in order. */
+bool np_copies_read_only(const Type *t, char order);
+/* numpy.stack(list) of a list of arrays (a node), as a new array of type rt; every length 0 where the list is empty. */
+LLVMValueRef np_stack_list(Lower *l, const Type *rt, Node *list);
 /* a as an array contiguous in order 'C' or 'F' (an owned reference): itself where it is, a copy otherwise. */
 LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order);
 

@@ -95,7 +95,8 @@ static const Type *ty_array_part(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_array_part(Lower *l, Node *n) {
   const Type *t = n->lhs->ty;
   LLVMValueRef a = lo_expr(l, n->lhs);
-  if (n->ty == t) {  /* a real array's .real: a new reference to a */
+  bool real = !strcmp(n->str, "real");
+  if (!ty_is_complex(t->elem) && real) {  /* a real array's .real: a new reference to a */
     lo_refcount(l, t, a, true);
     lo_done_with(l, n->lhs, a);
     return a;
@@ -110,8 +111,7 @@ static LLVMValueRef lo_array_part(Lower *l, Node *n) {
     return lo_alloc_array(l, n->ty, shape, 0);
   }
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
-  if (!strcmp(n->str, "imag"))
-    data = LLVMBuildGEP2(l->b, l->mod->i8, data, (LLVMValueRef[]){const_i64(l, ty_bits(t->elem) / 16)}, 1, "");
+  if (!real) data = LLVMBuildGEP2(l->b, l->mod->i8, data, (LLVMValueRef[]){const_i64(l, ty_bits(t->elem) / 16)}, 1, "");
   LLVMValueRef v = np_view(l, n->ty, a, data, shape, strides);
   lo_refcount(l, n->ty, v, true);
   lo_done_with(l, n->lhs, a);

@@ -3,8 +3,8 @@
  * so that reading its value costs nothing. What compiled code does with
  * one is what Numba does: m.value; m == n and m != n between members of
  * one class; m is n between any members (false across classes), and
- * between lists, dicts and sets, and between numbers (row "is", here for
- * want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
+ * between lists, dicts and sets, between arrays and between numbers (row
+ * "is", here for want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
  * as calls of "enum member" of their values.
@@ -32,16 +32,24 @@ static bool is_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t);
  * strs are alike (CPython's answer depends on interning): Numba's reading
  * is always false, since its `is` falls back to an == that str lacks. */
 static bool is_str_pair(const Type *a, const Type *b) { return a->kind == TY_STR && b->kind == TY_STR; }
+static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
+
+/* Two arrays: an array has no object of its own in compiled code (a view
+ * is made where it is used), so a is b where both show the same elements
+ * the same way: one dtype, data pointer, shape and strides, as Numba's
+ * (a[:] is a too, which NumPy's new view object is not). */
+static bool same_array_type(const Type *a, const Type *b) { return a->elem == b->elem && a->ndim == b->ndim; }
 
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool numba = in->opts && in->opts->numba_code;
   bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1]) : is_number(args[0]) && numba;
   bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
   bool strs = is_str_pair(args[0], args[1]) && numba;
-  if (!numbers && !containers && !strs && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  bool arrays = is_array(args[0]) && is_array(args[1]);
+  if (!numbers && !containers && !strs && !arrays && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
-                           "containers and between a number and a value of another type in compiled code (%s is %s): "
-                           "use == or !=", args[0]->name, args[1]->name);
+                           "containers, between arrays and between a number and a value of another type in compiled "
+                           "code (%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
 
@@ -72,12 +80,25 @@ static LLVMValueRef lo_value(Lower *l, Node *n) {
   return v;
 }
 
+static LLVMValueRef same_array(Lower *l, const Type *ta, LLVMValueRef a, const Type *tb, LLVMValueRef b) {
+  if (!same_array_type(ta, tb)) return const_bool(l, false);
+  LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildExtractValue(l->b, a, 2, ""),
+                                    LLVMBuildExtractValue(l->b, b, 2, ""), "");
+  for (int d = 0; d < ta->ndim; d++) {
+    same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, d), lo_arr_shape(l, b, d), ""), "");
+    LLVMValueRef sa = lo_arr_stride(l, ta, a, d), sb = lo_arr_stride(l, tb, b, d);
+    same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, sa, sb, ""), "");
+  }
+  return same;
+}
+
 static LLVMValueRef lo_is(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
-  LLVMValueRef same = a->ty != b->ty || is_str_pair(a->ty, b->ty) ? const_bool(l, false)
-                      : ty_is_container(a->ty) ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
-                                               : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
+  LLVMValueRef same = is_array(a->ty) && is_array(b->ty)     ? same_array(l, a->ty, va, b->ty, vb)
+                      : a->ty != b->ty || is_str_pair(a->ty, b->ty) ? const_bool(l, false)
+                      : ty_is_container(a->ty)                    ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
+                                                                  : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
   lo_done_with(l, a, va);
   lo_done_with(l, b, vb);
   return same;

@@ -76,16 +76,17 @@ static LLVMValueRef lo_ndindex_at(Lower *l, Node *n) {
   return t;
 }
 
-/* numpy.nditer(a), or numpy.nditer((a, b, ...)) of arrays and numbers
- * broadcast together (NumPy's other arguments and flags are not taken). */
+/* numpy.nditer(a) of an array or a number, or numpy.nditer((a, b, ...)) of
+ * arrays and numbers (complex ones too) broadcast together (NumPy's other
+ * arguments and flags are not taken). */
 static int nditer_count(const Type *t) { return t->kind == TY_TUPLE ? t->nfields : 1; }
 static const Type *nditer_operand(const Type *t, int i) { return t->kind == TY_TUPLE ? t->fields[i] : t; }
 
 static const Type *ty_nditer_size(Infer *in, Node *n, const Type **args) {
   int nops = nditer_count(args[0]);
-  if (args[0]->kind != TY_TUPLE && args[0]->kind != TY_ARRAY)
-    return ty_error(in, n, "numpy.nditer() takes an array or a tuple of arrays and numbers in compiled code, got %s",
-                    args[0]->name);
+  if (args[0]->kind != TY_TUPLE && args[0]->kind != TY_ARRAY && !ty_is_scalar(args[0]))
+    return ty_error(in, n, "numpy.nditer() takes an array, a number or a tuple of arrays and numbers in compiled code, "
+                    "got %s", args[0]->name);
   if (!nops) return ty_error(in, n, "numpy.nditer() needs at least one operand");
   for (int i = 0; i < nops; i++) {
     const Type *t = nditer_operand(args[0], i);
@@ -221,7 +222,7 @@ static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
 const Builtin bi_ndindex[] = {
   HIDDEN("ndindex size", 1, 1, ty_ndindex_size, lo_ndindex_size),
   HIDDEN("ndindex at", 2, 2, ty_ndindex_at, lo_ndindex_at),
-  {"nditer size", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_RAISES, 0, 0, ty_nditer_size, lo_nditer_size},
-  HIDDEN("nditer at", 2, 2, ty_nditer_at, lo_nditer_at),
+  {"nditer size", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_nditer_size, lo_nditer_size},
+  {"nditer at", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_nditer_at, lo_nditer_at},
   BI_END,
 };

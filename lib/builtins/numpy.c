@@ -828,14 +828,20 @@ static int list_ndim(const Type *t, const Type **elem) {
 }
 
 /* numpy.array(a list): of numbers 1-d, of tuples of numbers 2-d, of lists
- * of them one more per level, as Numba's of a reflected list */
+ * of them one more per level, as Numba's of a reflected list; of arrays of
+ * one shape, stacked (one more dimension, as numpy.stack; every length 0
+ * for an empty one, as for empty lists of lists) */
 static const Type *ty_array_of_list(Infer *in, Node *n, const Type *t) {
   const Type *row = NULL;
   if (!ty_list_item(in, n, t)) return NULL;  /* an empty list's items: typed by a later append, or the error */
+  if (is_array(t->elem) && ty_is_scalar(t->elem->elem) && t->elem->ndim < RC_MAX_NDIM) {
+    const Type *elem = np_dtype_arg(in, n, 1, t->elem->elem);
+    return elem ? ty_array(elem, t->elem->ndim + 1, 'C', false) : NULL;
+  }
   int ndim = list_ndim(t, &row);
   if (ndim < 0)
-    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers or of lists of them, got %s",
-                    n->bi->name, t->name);
+    return ty_error(in, n, "%s() of a list needs one of numbers, of tuples of numbers, of arrays or of lists of them, "
+                    "got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, row);
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
@@ -1034,6 +1040,7 @@ static LLVMValueRef lo_array_of_nested_list(Lower *l, Node *n, Node *arg) {
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind == TY_LIST && is_array(t->elem)) return np_stack_list(l, n->ty, arg);
   if (t->kind == TY_LIST) return t->elem->kind == TY_LIST ? lo_array_of_nested_list(l, n, arg) : lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
   LLVMValueRef v = lo_expr(l, arg);
@@ -1093,8 +1100,9 @@ static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
 /* ---------------------------------------------------------------- copies */
 
 /* numpy.copy(a) keeps a Fortran array's order (order='K'); a.copy() is C
- * (order='C'). */
+ * (order='C'). numpy.copy of a number is a 0-d array of it. */
 static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
+  if (ty_is_scalar(args[0]) && !ty_is_time(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !need_array(in, n, args[0])) return NULL;
   return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
 }
@@ -1102,14 +1110,15 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
 /* numpy.ascontiguousarray(a, dtype=None) and numpy.asfortranarray(a,
  * dtype=None): a itself if contiguous in the row's order ('C' or 'F', its
  * ival; at run time) and of that dtype, else a copy in that order; at
- * least 1-d. */
+ * least 1-d. A copy is writable, a itself keeps its read-only flag. */
 static const Type *ty_ascontiguous(Infer *in, Node *n, const Type **args) {
   const Type *t = args[0];
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() may copy", n->bi->name);
   if (!is_array(t) && !ty_is_scalar(t)) return ty_error(in, n, "%s() needs an array or a number, got %s", n->bi->name, t->name);
   const Type *elem = np_dtype_arg(in, n, 1, is_array(t) ? t->elem : t);
   if (!elem) return NULL;
-  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, (char)n->bi->ival, is_array(t) && t->readonly && elem == t->elem);
+  bool readonly = is_array(t) && t->readonly && elem == t->elem && !np_copies_read_only(t, (char)n->bi->ival);
+  return ty_array(elem, is_array(t) && t->ndim ? t->ndim : 1, (char)n->bi->ival, readonly);
 }
 
 static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
@@ -1123,7 +1132,7 @@ static LLVMValueRef lo_ascontiguous(Lower *l, Node *n) {
     LLVMValueRef x = is_array(t) ? lo_load_scalar(l, t->elem, LLVMBuildExtractValue(l->b, v, 2, "")) : v;
     r = lo_alloc_array(l, ct, &one, -1);
     lo_store_scalar(l, ct->elem, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, x, is_array(t) ? t->elem : t, ct->elem));
-  } else if (t->elem != ct->elem) {
+  } else if (t->elem != ct->elem || np_copies_read_only(t, ct->layout)) {
     r = lo_copy_array(l, ct, t, v);
   } else {
     r = np_as_contiguous(l, t, v, (char)n->bi->ival);

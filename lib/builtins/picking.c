@@ -495,7 +495,7 @@ const Builtin bi_picking[] = {
   {"numpy.take_along_axis", "numpy", "take_along_axis", BK_FUNCTION, 0, 2, 3, axis_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take_along_axis,
    lo_take_along_axis},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, EXTRACT, 0, ty_extract, lo_extract},
-  {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS, FLATNONZERO, 0, ty_extract, lo_extract},
+  {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS | BF_ARRAYLIKE, FLATNONZERO, 0, ty_extract, lo_extract},
   {"numpy.delete", "numpy", "delete", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_delete, lo_delete},
   {"numpy.insert", "numpy", "insert", BK_FUNCTION, 0, 3, 3, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_insert, lo_insert},
   BI_END,

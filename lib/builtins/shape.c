@@ -9,7 +9,9 @@
  * Results have NumPy's shapes, dtypes and layouts, and views share memory
  * where NumPy's do, with one difference: reshape and ravel of an array
  * that is not C-contiguous at run time copy it (NumPy makes a view where
- * the strides allow one). Arguments that decide a result's number of
+ * the strides allow one), and of a read-only array whose type does not
+ * say it is C-contiguous always copy it, so that the result's type can
+ * say it is writable as a copy is (Numba's ravel does the same). Arguments that decide a result's number of
  * dimensions or its layout (transpose's, squeeze's and expand_dims' axes)
  * must be constants; others (concatenate's axis, roll's shift) may be
  * computed at run time.
@@ -146,6 +148,15 @@ LLVMValueRef np_contiguous(Lower *l, const Type *t, LLVMValueRef a, bool fortran
   return LLVMBuildOr(l->b, ok, empty, "");
 }
 
+/* Whether a read-only array t is always copied to make it contiguous in
+ * order: its type does not say it is (a 1-d C or F array is in both
+ * orders). Whether an array that may be either is copied is known only at
+ * run time, where its type must say whether it is writable: it is copied
+ * always then, as Numba does, and the copy is writable as NumPy's is. */
+bool np_copies_read_only(const Type *t, char order) {
+  return t->kind == TY_ARRAY && t->readonly && t->ndim && t->layout != order && (t->ndim > 1 || t->layout == 'A');
+}
+
 LLVMValueRef np_as_contiguous(Lower *l, const Type *t, LLVMValueRef a, char order) {
   const Type *ct = ty_array(t->elem, t->ndim, order, t->readonly);
   LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
@@ -224,7 +235,7 @@ static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
     if (!ty_is_int(items[i]->ty))
       return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
   if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
-  return ty_array(t->elem, count, 'C', t->readonly);
+  return ty_array(t->elem, count, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
 /* The new shape's dimensions as int64s. */
@@ -278,9 +289,12 @@ static void check_new_shape(Lower *l, LLVMValueRef size, int ndim, LLVMValueRef 
 }
 
 /* a's memory with a new C-contiguous shape: a view if a is C-contiguous,
- * else of a copy; an owned reference. */
+ * else of a copy (always of a copy where a read-only a's type does not
+ * say it is: np_copies_read_only); an owned reference. */
 static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, LLVMValueRef *dims) {
-  LLVMValueRef c = np_as_contiguous(l, t, a, 'C'), strides[RC_MAX_NDIM];
+  LLVMValueRef c = np_copies_read_only(t, 'C') ? lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a)
+                                               : np_as_contiguous(l, t, a, 'C');
+  LLVMValueRef strides[RC_MAX_NDIM];
   contiguous_strides(l, rt->elem, rt->ndim, dims, strides, 'C');
   /* c's reference is the result's */
   return np_view(l, rt, c, data_of(l, c), dims, strides);
@@ -301,7 +315,7 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
 /* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', t->readonly) : NULL;
+  return t ? ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C')) : NULL;
 }
 
 /* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
@@ -369,6 +383,27 @@ static LLVMValueRef lo_flatten(Lower *l, Node *n) {
   shape_of(l, t, a, shape, NULL);
   LLVMValueRef size = size_of(l, t->ndim, shape), stride = const_i64(l, ty_bits(t->elem) / 8);
   LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, &stride);  /* the copy's reference */
+  lo_done_with(l, arg, a);
+  return r;
+}
+
+/* a.tobytes(): a's elements' bytes in C order, a new bytes (a C-ordered
+ * copy seen as its bytes). */
+static const Type *ty_tobytes(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  if (t && !ty_is_scalar(t->elem))
+    return ty_error(in, n, "array.tobytes() takes an array of numbers in compiled code, got %s", t->name);
+  return t ? TYS(TY_BYTES) : NULL;
+}
+
+static LLVMValueRef lo_tobytes(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  const Type *t = arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
+  LLVMValueRef copy = lo_copy_array(l, ty_array(t->elem, t->ndim, 'C', false), t, a);
+  shape_of(l, t, a, shape, NULL);
+  LLVMValueRef size = LLVMBuildMul(l->b, size_of(l, t->ndim, shape), const_i64(l, ty_bits(t->elem) / 8), "");
+  LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, (LLVMValueRef[]){const_i64(l, 1)});  /* the copy's reference */
   lo_done_with(l, arg, a);
   return r;
 }
@@ -1062,8 +1097,8 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
 }
 
 /* numpy.fill_diagonal(a, val, wrap=False): the elements (i, i, ...) set
- * to val, a number or a 1-d array read in turn (cycled), as NumPy's
- * a.flat[:end:step] = val: a 2-d array's diagonal is every (columns + 1)th
+ * to val, a number or an array (or a tuple or list of numbers) read in
+ * turn in C order (cycled), as NumPy's a.flat[:end:step] = val: a 2-d array's diagonal is every (columns + 1)th
  * element in C order, within the first square unless wrap lets a tall
  * one's restart below it; more dimensions must all be equal. */
 static const char *const fill_diagonal_kw[] = {"wrap", NULL};
@@ -1073,10 +1108,12 @@ static const Type *ty_fill_diagonal(Infer *in, Node *n, const Type **args) {
   if (t->kind != TY_ARRAY || t->ndim < 2)
     return ty_error(in, n, "numpy.fill_diagonal() takes an array of at least 2 dimensions, not %s", t->name);
   if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
+  if (!(v = ty_arraylike(in, n->list.items[1], v))) return NULL;
+  if (v->kind == TY_ARRAY && v->ndim != 1 && ty_is_scalar(v->elem)) v = ty_wrap_call(in, n->list.items[1], "numpy.ravel");
+  if (!v) return NULL;
   const Type *elem = v->kind == TY_ARRAY ? v->elem : v;
-  if (!ty_is_scalar(elem) || (v->kind == TY_ARRAY && v->ndim != 1))
-    return ty_error(in, n->list.items[1], "numpy.fill_diagonal() takes a number or a 1-d array of values, not %s",
-                    v->name);
+  if (!ty_is_scalar(elem))
+    return ty_error(in, n->list.items[1], "numpy.fill_diagonal() takes a number or an array of values, not %s", v->name);
   if (ty_is_complex(elem) && !ty_is_complex(t->elem))
     return ty_error(in, n->list.items[1], "cannot store %s values into an array of %s", elem->name, t->elem->name);
   Node *wrap = np_arg_node(n, 2, "wrap");
@@ -1168,10 +1205,10 @@ static bool same_kind(const Type *from, const Type *to) { return kind_rank(from)
  * every input of two or more dimensions is (arrays of fewer are both), C
  * otherwise (also for stack, whose result NumPy orders neither way when
  * its inputs are Fortran). */
-static char joined_layout(int how, const Type *seq) {
+static char joined_layout(int how, const Type *const *types, int count) {
   bool fortran = false;
-  for (int i = 0; i < seq->nfields; i++) {
-    const Type *t = seq->fields[i];
+  for (int i = 0; i < count; i++) {
+    const Type *t = types[i];
     if (how == JOIN_DSTACK && t->ndim < 3) return 'C';  /* a Fortran (m, n) seen as (m, n, 1) is neither */
     if (t->ndim < 2) continue;
     if (t->layout != 'F') return 'C';
@@ -1180,21 +1217,33 @@ static char joined_layout(int how, const Type *seq) {
   return fortran && how != JOIN_STACK ? 'F' : 'C';
 }
 
+/* The arrays' types a join's sequence holds: a tuple's fields, or a
+ * list's one item type (its arrays counted at run time); 0 where it holds
+ * none or other values. */
+static int joined_types(const Type *seq, const Type *const **types) {
+  if (seq->kind == TY_LIST && seq->elem && is_array(seq->elem)) {
+    *types = &seq->elem;
+    return 1;
+  }
+  *types = seq->fields;
+  return seq->kind == TY_TUPLE ? seq->nfields : 0;
+}
+
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
-  const Type *seq = args[0], *elem = NULL;
+  const Type *seq = args[0], *elem = NULL, *const *types;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
-  if (seq->kind != TY_TUPLE || !seq->nfields)
-    return ty_error(in, n, "%s() needs a tuple or list of arrays, got %s", n->bi->name, seq->name);
+  int count = joined_types(seq, &types);
+  if (!count) return ty_error(in, n, "%s() needs a tuple or list of arrays, got %s", n->bi->name, seq->name);
   int ndim = -1;
-  for (int i = 0; i < seq->nfields; i++) {
-    const Type *t = seq->fields[i];
+  for (int i = 0; i < count; i++) {
+    const Type *t = types[i];
     if (!is_array(t)) return ty_error(in, n, "%s() joins arrays, got %s", n->bi->name, t->name);
     if (n->bi->ival == JOIN_CONCATENATE && !t->ndim)
       return ty_error(in, n, "%s(): zero-dimensional arrays cannot be concatenated", n->bi->name);
     int nd = joined_ndim((int)n->bi->ival, t->ndim);
     if (ndim >= 0 && nd != ndim)
       return ty_error(in, n, "%s(): all the input arrays must have the same number of dimensions, but %s and %s "
-                      "differ", n->bi->name, seq->fields[0]->name, t->name);
+                      "differ", n->bi->name, types[0]->name, t->name);
     ndim = nd;
     elem = elem ? np_promote(elem, t->elem) : t->elem;
   }
@@ -1205,11 +1254,11 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
                     "join their ravel()s", n->bi->name);
   if (ty_failed(in) || !int_arg(in, n, axis, "axis")) return NULL;
   const Type *to = np_dtype_arg(in, n, 99, elem);
-  for (int i = 0; to && i < seq->nfields; i++)
-    if (!same_kind(seq->fields[i]->elem, to))
+  for (int i = 0; to && i < count; i++)
+    if (!same_kind(types[i]->elem, to))
       return ty_error(in, n, "%s(): Cannot cast array data from dtype('%s') to dtype('%s') according to the rule "
-                      "'same_kind'", n->bi->name, seq->fields[i]->elem->name, to->name);
-  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, seq), false) : NULL;
+                      "'same_kind'", n->bi->name, types[i]->elem->name, to->name);
+  return to ? ty_array(to, ndim, joined_layout((int)n->bi->ival, types, count), false) : NULL;
 }
 
 /* One array's shape and strides as the join sees it, in ndim dimensions
@@ -1264,7 +1313,59 @@ static LLVMValueRef join_axis(Lower *l, Node *n, int ndim) {
   }
 }
 
-static LLVMValueRef lo_join(Lower *l, Node *n) {
+/* out_shape grown by one more array of the join's (index i, shape): its
+ * length along the axis added; NumPy's ValueError where another dimension
+ * differs from the first array's. For stack, which needs every shape
+ * equal, whether one differs (the caller raises). */
+static LLVMValueRef join_grow(Lower *l, int how, int ndim, LLVMValueRef axis, const LLVMValueRef *first,
+                              const LLVMValueRef *shape, LLVMValueRef i, LLVMValueRef *out_shape) {
+  LLVMValueRef bad = const_bool(l, false);
+  for (int d = 0; d < ndim; d++) {
+    LLVMValueRef along = is_dim(l, axis, d);
+    LLVMValueRef differ = LLVMBuildICmp(l->b, LLVMIntNE, shape[d], first[d], "");
+    out_shape[d] = pick(l, along, LLVMBuildAdd(l->b, out_shape[d], shape[d], ""), out_shape[d]);
+    if (how == JOIN_STACK) {
+      bad = LLVMBuildOr(l->b, bad, differ, "");
+      continue;
+    }
+    LLVMValueRef wrong = LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, along, ""), "");
+    LLVMValueRef args[4] = {const_i64(l, d), first[d], i, shape[d]};
+    lo_raise_format_if(l, wrong, RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis "
+                       "must match exactly, but along dimension %lld, the array at index 0 has size %lld and the "
+                       "array at index %lld has size %lld", args, 4);
+  }
+  return bad;
+}
+
+/* Array a (of type t, seen by the join with shape and strides) copied into
+ * its block of out: a view of out starting at offset along the axis. The
+ * offset of the next block. */
+static LLVMValueRef join_block(Lower *l, const Type *rt, LLVMValueRef out, const LLVMValueRef *out_strides,
+                               LLVMValueRef axis, LLVMValueRef offset, const Type *t, LLVMValueRef a,
+                               LLVMValueRef *shape, LLVMValueRef *strides) {
+  int ndim = rt->ndim;
+  const Type *block_t = ty_array(rt->elem, ndim, 'A', false), *src_t = ty_array(t->elem, ndim, 'A', false);
+  LLVMValueRef step = const_i64(l, 0), len = const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) {
+    step = pick(l, is_dim(l, axis, d), out_strides[d], step);
+    len = pick(l, is_dim(l, axis, d), shape[d], len);
+  }
+  LLVMValueRef at = LLVMBuildMul(l->b, offset, step, "");
+  LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, out), &at, 1, "");
+  LLVMValueRef block = np_view(l, block_t, out, data, shape, out_strides);
+  LLVMValueRef src = np_view(l, src_t, a, data_of(l, a), shape, strides);
+  lo_copy_elements(l, block_t, block, src_t, src);
+  return LLVMBuildAdd(l->b, offset, len, "");
+}
+
+static LLVMValueRef join_out(Lower *l, const Type *rt, LLVMValueRef *out_shape, LLVMValueRef *out_strides) {
+  LLVMValueRef out = lo_alloc_array(l, rt, out_shape, -1);
+  for (int d = 0; d < rt->ndim; d++) out_strides[d] = lo_arr_stride(l, rt, out, d);
+  return out;
+}
+
+/* The join of a tuple's arrays, unrolled. */
+static LLVMValueRef join_tuple(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *seq = arg->ty, *rt = n->ty;
   int how = (int)n->bi->ival, ndim = rt->ndim, count = seq->nfields;
@@ -1280,41 +1381,85 @@ static LLVMValueRef lo_join(Lower *l, Node *n) {
   }
   for (int d = 0; d < ndim; d++) out_shape[d] = shapes[0][d];
   for (int i = 1; i < count; i++)
-    for (int d = 0; d < ndim; d++) {
-      LLVMValueRef along = is_dim(l, axis, d);
-      LLVMValueRef differ = LLVMBuildICmp(l->b, LLVMIntNE, shapes[i][d], shapes[0][d], "");
-      out_shape[d] = pick(l, along, LLVMBuildAdd(l->b, out_shape[d], shapes[i][d], ""), out_shape[d]);
-      if (how == JOIN_STACK) {
-        bad = LLVMBuildOr(l->b, bad, differ, "");
-        continue;
-      }
-      LLVMValueRef wrong = LLVMBuildAnd(l->b, differ, LLVMBuildNot(l->b, along, ""), "");
-      LLVMValueRef args[4] = {const_i64(l, d), shapes[0][d], const_i64(l, i), shapes[i][d]};
-      lo_raise_format_if(l, wrong, RT_ERR_VALUE, "all the input array dimensions except for the concatenation axis "
-                         "must match exactly, but along dimension %lld, the array at index 0 has size %lld and the "
-                         "array at index %lld has size %lld", args, 4);
-    }
+    bad = LLVMBuildOr(l->b, bad, join_grow(l, how, ndim, axis, shapes[0], shapes[i], const_i64(l, i), out_shape), "");
   if (how == JOIN_STACK) lo_raise_if(l, bad, RT_ERR_VALUE, "all input arrays must have the same shape");
-  LLVMValueRef out = lo_alloc_array(l, rt, out_shape, -1), out_strides[RC_MAX_NDIM];
-  for (int d = 0; d < ndim; d++) out_strides[d] = lo_arr_stride(l, rt, out, d);
-  /* each array copied into its block: a view of out starting at its offset along the axis */
+  LLVMValueRef out_strides[RC_MAX_NDIM], out = join_out(l, rt, out_shape, out_strides);
   LLVMValueRef offset = const_i64(l, 0);
-  const Type *block_t = ty_array(rt->elem, ndim, 'A', false);
-  for (int i = 0; i < count; i++) {
-    LLVMValueRef step = const_i64(l, 0);
-    for (int d = 0; d < ndim; d++) step = pick(l, is_dim(l, axis, d), out_strides[d], step);
-    LLVMValueRef at = LLVMBuildMul(l->b, offset, step, "");
-    LLVMValueRef data = LLVMBuildGEP2(l->b, l->mod->i8, data_of(l, out), &at, 1, "");
-    LLVMValueRef block = np_view(l, block_t, out, data, shapes[i], out_strides);
-    const Type *src_t = ty_array(seq->fields[i]->elem, ndim, 'A', false);
-    LLVMValueRef src = np_view(l, src_t, arrays[i], data_of(l, arrays[i]), shapes[i], strides[i]);
-    lo_copy_elements(l, block_t, block, src_t, src);
-    LLVMValueRef len = const_i64(l, 0);
-    for (int d = 0; d < ndim; d++) len = pick(l, is_dim(l, axis, d), shapes[i][d], len);
-    offset = LLVMBuildAdd(l->b, offset, len, "");
-  }
+  for (int i = 0; i < count; i++)
+    offset = join_block(l, rt, out, out_strides, axis, offset, seq->fields[i], arrays[i], shapes[i], strides[i]);
   lo_done_with(l, arg, tuple);
   return out;
+}
+
+/* Item i of a list of arrays (borrowed: the list holds it) as the join sees it. */
+static LLVMValueRef joined_item(Lower *l, int how, const Type *t, LLVMValueRef lst, LLVMValueRef i, int ndim,
+                                LLVMValueRef axis, LLVMValueRef *shape, LLVMValueRef *strides) {
+  LLVMValueRef a = lo_load_scalar(l, t, lo_list_item_addr(l, t, lst, i));
+  joined_view(l, how, t, a, ndim, axis, shape, strides);
+  return a;
+}
+
+/* The join (how) of the count (one or more) arrays of list lst, along
+ * axis into a new array of type rt: a pass finding the result's shape,
+ * then one copying each array into its block. */
+static LLVMValueRef join_items(Lower *l, int how, const Type *rt, const Type *t, LLVMValueRef lst, LLVMValueRef count,
+                               LLVMValueRef axis) {
+  int ndim = rt->ndim;
+  LLVMValueRef first[RC_MAX_NDIM], shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], out_shape[RC_MAX_NDIM], grown[RC_MAX_NDIM];
+  joined_item(l, how, t, lst, const_i64(l, 0), ndim, axis, first, strides);
+  for (int d = 0; d < ndim; d++) {
+    grown[d] = lo_alloca(l, l->mod->i64, "join.shape");
+    LLVMBuildStore(l->b, first[d], grown[d]);
+  }
+  LoLoop measure = lo_loop_begin(l, const_i64(l, 1), count, NULL, "join.measure");
+  joined_item(l, how, t, lst, measure.index, ndim, axis, shape, strides);
+  for (int d = 0; d < ndim; d++) out_shape[d] = LLVMBuildLoad2(l->b, l->mod->i64, grown[d], "");
+  LLVMValueRef bad = join_grow(l, how, ndim, axis, first, shape, measure.index, out_shape);
+  if (how == JOIN_STACK) lo_raise_if(l, bad, RT_ERR_VALUE, "all input arrays must have the same shape");
+  for (int d = 0; d < ndim; d++) LLVMBuildStore(l->b, out_shape[d], grown[d]);
+  lo_loop_end(l, &measure);
+  for (int d = 0; d < ndim; d++) out_shape[d] = LLVMBuildLoad2(l->b, l->mod->i64, grown[d], "");
+  LLVMValueRef out_strides[RC_MAX_NDIM], out = join_out(l, rt, out_shape, out_strides);
+  LLVMValueRef offset = lo_alloca(l, l->mod->i64, "join.offset");
+  LLVMBuildStore(l->b, const_i64(l, 0), offset);
+  LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "join.copy");
+  LLVMValueRef a = joined_item(l, how, t, lst, copy.index, ndim, axis, shape, strides);
+  LLVMValueRef at = LLVMBuildLoad2(l->b, l->mod->i64, offset, "");
+  LLVMBuildStore(l->b, join_block(l, rt, out, out_strides, axis, at, t, a, shape, strides), offset);
+  lo_loop_end(l, &copy);
+  return out;
+}
+
+static LLVMValueRef lo_join(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  if (arg->ty->kind != TY_LIST) return join_tuple(l, n);
+  int how = (int)n->bi->ival;
+  LLVMValueRef lst = lo_expr(l, arg), count = lo_list_len(l, lst), axis = join_axis(l, n, n->ty->ndim);
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), RT_ERR_VALUE,
+              how == JOIN_STACK ? "need at least one array to stack" : "need at least one array to concatenate");
+  LLVMValueRef r = join_items(l, how, n->ty, arg->ty->elem, lst, count, axis);
+  lo_done_with(l, arg, lst);
+  return r;
+}
+
+LLVMValueRef np_stack_list(Lower *l, const Type *rt, Node *list) {
+  LLVMValueRef lst = lo_expr(l, list), count = lo_list_len(l, lst), zeros[RC_MAX_NDIM];
+  LLVMBasicBlockRef none = new_block(l, "stack.none"), some = new_block(l, "stack.some"), done = new_block(l, "stack.done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, count, const_i64(l, 0), ""), none, some);
+  position(l, none);  /* every length 0, as numpy.array of empty lists of lists */
+  for (int d = 0; d < rt->ndim; d++) zeros[d] = const_i64(l, 0);
+  LLVMValueRef empty = lo_alloc_array(l, rt, zeros, -1);
+  LLVMBasicBlockRef none_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, some);
+  LLVMValueRef stacked = join_items(l, JOIN_STACK, rt, list->ty->elem, lst, count, const_i64(l, 0));
+  LLVMBasicBlockRef some_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, lo_type(l, rt), "stacked");
+  LLVMAddIncoming(r, (LLVMValueRef[]){empty, stacked}, (LLVMBasicBlockRef[]){none_end, some_end}, 2);
+  lo_done_with(l, list, lst);
+  return r;
 }
 
 /* numpy.append(arr, values, axis=None): both flattened and joined; along
@@ -1519,8 +1664,9 @@ static LLVMValueRef lo_resize(Lower *l, Node *n) {
 /* numpy.broadcast_to(array, shape): a read-only view of array's elements
  * in the shape, its strides 0 along the dimensions it is broadcast in; a
  * number is a 0-d array, as NumPy and Numba take it (one element of new
- * memory, every stride 0) */
+ * memory, every stride 0); a tuple or list of numbers numpy.asarray's */
 static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   if (ty_is_scalar(args[0]) && !ty_in_cuda(in)) {
     int ndim = np_shape_ndim(in, n->list.items[1]);
     return ndim < 0 ? NULL : ty_array(args[0], ndim, 'A', true);
@@ -1844,7 +1990,7 @@ typedef struct Nonzero {
   const Type *t;
   LLVMValueRef a, count;       /* count: i64 alloca */
   LLVMValueRef *out;           /* the index arrays, on the second pass */
-  LLVMValueRef rows;           /* or argwhere's (count, ndim) array of them */
+  LLVMValueRef rows, total;    /* or argwhere's (total, ndim) Fortran array of them */
 } Nonzero;
 
 static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
@@ -1857,7 +2003,7 @@ static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
     LLVMBuildCondBr(l->b, truth, put, next);
     position(l, put);
     for (int d = 0; d < z->t->ndim; d++) {
-      LLVMValueRef at = z->rows ? LLVMBuildAdd(l->b, LLVMBuildMul(l->b, k, const_i64(l, z->t->ndim), ""), const_i64(l, d), "") : k;
+      LLVMValueRef at = z->rows ? LLVMBuildAdd(l->b, LLVMBuildMul(l->b, const_i64(l, d), z->total, ""), k, "") : k;
       LLVMBuildStore(l->b, idx[d], LLVMBuildGEP2(l->b, l->mod->i64, data_of(l, z->rows ? z->rows : z->out[d]), &at, 1, ""));
     }
     LLVMBuildBr(l->b, next);
@@ -1889,12 +2035,12 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.argwhere(a): the indices of a's true elements, one row each, in C order. */
+/* numpy.argwhere(a): the indices of a's true elements, one row each, in C
+ * order; a Fortran array, as NumPy's (the transpose of nonzero's rows).
+ * A number or a 0-d array has one row (or none) of no index. */
 static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
-  if (!t) return NULL;
-  if (!t->ndim) return ty_error(in, n, "numpy.argwhere() of a 0-d array is not supported: give it numpy.atleast_1d(a)");
-  return ty_array(TYS(TY_I64), 2, 'C', false);
+  if (ty_is_scalar(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
+  return array_operand(in, n, args[0]) ? ty_array(TYS(TY_I64), 2, 'F', false) : NULL;
 }
 
 static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
@@ -1905,8 +2051,8 @@ static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
   Nonzero z = {.t = t, .a = a, .count = lo_alloca(l, l->mod->i64, "argwhere")};
   LLVMBuildStore(l->b, const_i64(l, 0), z.count);
   lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);  /* counting */
-  LLVMValueRef dims[2] = {LLVMBuildLoad2(l->b, l->mod->i64, z.count, ""), const_i64(l, t->ndim)};
-  z.rows = lo_alloc_array(l, n->ty, dims, -1);
+  z.total = LLVMBuildLoad2(l->b, l->mod->i64, z.count, "");
+  z.rows = lo_alloc_array(l, n->ty, (LLVMValueRef[]){z.total, const_i64(l, t->ndim)}, -1);
   LLVMBuildStore(l->b, const_i64(l, 0), z.count);
   lo_for_each_index(l, t->ndim, shape, nonzero_one, &z);
   lo_done_with(l, arg, a);
@@ -2489,9 +2635,10 @@ const Builtin bi_shape[] = {
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_INDEXES, 0, ty_nonzero, lo_nonzero),
-  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_argwhere, lo_argwhere),
+  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
+  METHOD("tobytes", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tobytes, lo_tobytes),
   METHOD("item", 0, 0, NULL, BF_COMPLEX | BF_RAISES, 0, ty_item, lo_item),
   {"array truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX | BF_RAISES, 0, 0, ty_array_truth, lo_array_truth},
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
