@@ -136,6 +136,32 @@ def test_an_element_raising_in_a_chunk_raises_once_and_frees_the_result():
     np.testing.assert_array_equal(int_power(a, 2), a ** 2)
 
 
+@ruchey.njit(parallel=True)
+def made_whole(n):
+    return (np.zeros(n), np.ones((n, 3), np.int16), np.full(n, -2.5, np.float32), np.arange(n),
+            np.arange(n, -3.0, -0.75), np.ones(n, np.complex128), np.zeros((2, n), np.bool_),
+            np.arange(3, 7 * n, 7, np.uint32), np.ones_like(np.empty((2, n)).T), np.zeros(n, np.complex64))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 2**15 - 1, 2**15, 100003])
+def test_arrays_made_on_the_pool_equal_numpys(n):
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(made_whole, n, flags=True)
+
+
+@ruchey.njit(parallel=True)
+def filled(a, v):
+    a.fill(v)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_fill_on_the_pool_equals_numpys(shape, layout):
+    for dtype, v in ((np.float64, -0.5), (np.int8, 7), (np.bool_, True)):
+        check(filled, array(RNG, dtype, shape, layout), v)
+
+
 def test_shape_mismatch_raises_numpys_error():
     with pytest.raises(ValueError, match="operands could not be broadcast together"):
         fused(np.ones(100000), np.ones(100001), np.ones(100000))

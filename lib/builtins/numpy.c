@@ -281,6 +281,17 @@ static void arange_bounds(Lower *l, Node *n, const Type *t, LLVMValueRef *start,
   if (n->list.len >= 3) *step = lo_expr_as(l, n->list.items[2], t);
 }
 
+/* Value i of arange, of dtype c, into data: first + i * delta (vals) in
+ * c's part. */
+static void arange_one(Lower *l, LLVMValueRef index, LLVMValueRef *vals, void *dtype) {
+  const Type *c = dtype, *e = lo_complex_part(c);
+  LLVMValueRef data = vals[0], b0 = vals[1], delta = vals[2], i = lo_convert(l, index, TYS(TY_I64), e);
+  LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
+                                  : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
+  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
+  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &index, 1, ""), v);
+}
+
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
   const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
   if (ty_is_complex(t)) return lo_arange_complex(l, n);
@@ -293,13 +304,7 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   LLVMValueRef delta = ty_is_float(e) ? LLVMBuildFSub(l->b, b1, b0, "") : LLVMBuildSub(l->b, b1, b0, "");
   LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "arange");
-  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e);
-  LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
-                                  : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
-  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
-  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &loop.index, 1, ""), v);
-  lo_loop_end(l, &loop);
+  lo_index_loop(l, count, (LLVMValueRef[]){data, b0, delta}, 3, arange_one, (void *)c);
   LLVMValueRef first[2] = {b0, b1};
   for (int k = 0; k < 2; k++) {
     LLVMBasicBlockRef put = new_block(l, "arange.first"), done = new_block(l, "arange.done");

@@ -1055,7 +1055,10 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
   LLVMValueRef v = text ? lo_expr(l, val) : lo_expr_as(l, val, arg->ty->elem);
   shape_of(l, arg->ty, a, shape, NULL);
-  lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
+  if (!text && (arg->ty->layout == 'C' || arg->ty->layout == 'F'))  /* in memory order, on the pool where many */
+    lo_fill(l, arg->ty->elem, data_of(l, a), size_of(l, arg->ty->ndim, shape), v);
+  else
+    lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
   if (text) lo_done_with(l, val, v);
   lo_done_with(l, arg, a);
   return LLVMGetUndef(l->mod->i8);

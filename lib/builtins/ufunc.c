@@ -668,16 +668,7 @@ static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat) {
   LLVMBuildStore(l->b, flat, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""));
   for (int i = 0; i < n; i++) LLVMBuildStore(l->b, *at[i], LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""));
   LLVMValueRef trips = LLVMBuildSelect(l->b, flat, element_count(l, fu, ndim), fu->shape[0], "");
-  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
-  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
-  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
-  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_ERROR, ""), "");
-  LLVMBasicBlockRef fail = new_block(l, "elements.fail"), ok = new_block(l, "elements.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
-  lo_raise_status(l, st);
-  position(l, ok);
+  lo_pool_run(l, body, ctxty, ctx, trips);
 }
 
 static void evaluate_operands(Lower *l, Fused *fu) {

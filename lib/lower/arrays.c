@@ -49,11 +49,14 @@ LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base) {
   return lo_element_addr(l, n->lhs->ty, *base, idx);
 }
 
-/* Fills n contiguous elements from data with value v. */
+static void fill_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *elem) {
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), vals[0], &i, 1, ""), vals[1]);
+}
+
+/* Fills n contiguous elements from data with value v (on the pool where
+ * there are many, with parallel=True). */
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v) {
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "fill");
-  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
-  lo_loop_end(l, &loop);
+  lo_index_loop(l, n, (LLVMValueRef[]){data, v}, 2, fill_one, (void *)elem);
 }
 
 /* a * b, and whether it overflowed int64 (or'ed into *over). */
@@ -109,7 +112,9 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   }
   a = LLVMBuildInsertValue(l->b, a, shp, 3, "");
   a = LLVMBuildInsertValue(l->b, a, str, 4, "");
-  if (fill == 0) {
+  if (fill == 0 && lo_pool_allowed(l) && ty_is_scalar(t->elem)) {  /* zeros in parallel: each chunk's loop a memset */
+    lo_fill(l, t->elem, data, count, LLVMConstNull(lo_type(l, t->elem)));
+  } else if (fill == 0) {
     LLVMBuildMemSet(l->b, data, LLVMConstInt(l->mod->i8, 0, 0), nbytes, 64);
   } else if (fill == 1) {
     lo_fill(l, t->elem, data, count, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t->elem));

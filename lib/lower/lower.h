@@ -420,6 +420,16 @@ bool lo_pool_allowed(Lower *l);
 /* ---------------------------------------------------------------- prange.c */
 
 void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
+/* chunk(ctx, begin, end, thread) over [0, trips) on the pool, ctx headed by
+ * an RtError: the first chunk's error is raised once all are done */
+void lo_pool_run(Lower *l, LLVMValueRef chunk, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef trips);
+/* body(l, i, vals, arg) for i in [0, count): on the pool where
+ * lo_pool_allowed and count reaches LO_POOL_MIN_ELEMENTS, else here. vals
+ * are the values the body reads that it did not make (a chunk's own
+ * function reads them from its context); each i must be independent of the
+ * others, as a whole-array fill's elements are. */
+typedef void (*LoIndexBody)(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg);
+void lo_index_loop(Lower *l, LLVMValueRef count, LLVMValueRef *vals, int nvals, LoIndexBody body, void *arg);
 
 /* ---------------------------------------------------------------- kernel.c, fibers.c, gpu.c */
 
