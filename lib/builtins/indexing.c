@@ -1090,20 +1090,26 @@ static void fill_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, f->vt->elem, dst, v);
 }
 
+/* Element i of the value (vals[1]) into the view (vals[0]), converted. */
+static void copy_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg) {
+  Fill *f = arg;
+  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), vals[1], &i, 1, ""));
+  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), vals[0], &i, 1, ""),
+                  lo_convert(l, v, f->t->elem, f->vt->elem));
+}
+
 /* Both C-contiguous and of one shape: one copy of the memory, or one flat
- * loop converting the elements. */
+ * loop converting the elements (with parallel=True a loop either way, cut
+ * into chunks for the pool where long: the value was copied first where it
+ * overlaps the view other than element for element). */
 static void flat_copy(Lower *l, Fill *f, LLVMValueRef size) {
   LLVMValueRef dst = LLVMBuildExtractValue(l->b, f->view, 2, ""), src = LLVMBuildExtractValue(l->b, f->src, 2, "");
-  if (f->t->elem == f->vt->elem) {
+  if (f->t->elem == f->vt->elem && !lo_pool_allowed(l)) {
     LLVMValueRef bytes = LLVMBuildMul(l->b, size, const_i64(l, ty_bits(f->t->elem) / 8), "");
     LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);  /* (the same memory when a[:] = a) */
     return;
   }
-  LoLoop k = lo_loop_begin(l, const_i64(l, 0), size, NULL, "flat");
-  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), src, &k.index, 1, ""));
-  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), dst, &k.index, 1, ""),
-                  lo_convert(l, v, f->t->elem, f->vt->elem));
-  lo_loop_end(l, &k);
+  lo_index_loop(l, size, (LLVMValueRef[]){dst, src}, 2, copy_one, f);
 }
 
 /* view = value: a scalar fills it; an array broadcasts into it, read from
@@ -1116,7 +1122,10 @@ static void assign_view(Lower *l, const Indexed *x, const Type *vt, const Type *
   LLVMValueRef *shape = (LLVMValueRef *)x->v.shape;
   if (t->kind != TY_ARRAY) {
     f.scalar = lo_convert(l, v, t, vt->elem);
-    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+    if (vt->layout == 'C' || vt->layout == 'F')  /* in memory order, on the pool where long */
+      lo_fill(l, vt->elem, LLVMBuildExtractValue(l->b, f.view, 2, ""), product(l, vt->ndim, shape), f.scalar);
+    else
+      lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
     return;
   }
   LLVMValueRef copy;
