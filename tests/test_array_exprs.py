@@ -204,7 +204,8 @@ def test_zero_dimensional_arrays(layout):
 
 @ruchey.njit
 def elementwise_results(a, b):
-    return a + b, np.sqrt(np.abs(a)), -b, a * 2.5, a < b, np.where(a > b, a, b), np.where(a > 0, 1.0, b), ~(a > 0)
+    return (a + b, np.sqrt(np.abs(a)), -b, a * 2.5, a < b, np.where(a > b, a, b), np.where(a > 0, 1.0, b), ~(a > 0),
+            np.clip(a, -1, b))
 
 
 @pytest.mark.parametrize("shape", [(4, 5), (3, 2, 6), (5, 1, 3)], ids=str)

@@ -2263,11 +2263,10 @@ static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
     types[count++] = args[i];
   }
   const Type *e = weak_promote(given, count);
-  int ndim = ty_broadcast_ndim(types, count);
-  if (!ndim) return e;
+  if (!ty_broadcast_ndim(types, count)) return e;
   if (ty_no_allocation(in))
     return ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
-  return ty_array(e, ndim, 'C', false);
+  return ty_broadcast_result(e, types, count);
 }
 
 /* A bound written as a Python int beyond the range of an integer dtype

@@ -90,7 +90,7 @@ static char broadcast_layout(const Type *const *args, int n, int ndim) {
   return fortran && ndim > 1 ? 'F' : 'C';
 }
 
-static const Type *broadcast_result(const Type *elem, const Type *const *args, int n) {
+const Type *ty_broadcast_result(const Type *elem, const Type *const *args, int n) {
   int ndim = ty_broadcast_ndim(args, n);
   return ty_array(elem, ndim, broadcast_layout(args, n, ndim), false);
 }
@@ -113,7 +113,7 @@ const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *el
   if (!check_operands(in, n, args, n->list.len, n->bi->name)) return NULL;
   if (!n->bi->lower_elem)  /* (its own lowerer makes a C-ordered array) */
     return ty_array(elem, ty_broadcast_ndim(args, n->list.len), 'C', false);
-  return broadcast_result(elem, args, n->list.len);
+  return ty_broadcast_result(elem, args, n->list.len);
 }
 
 const char *bi_op_text(int op) {
@@ -156,7 +156,7 @@ const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, N
   const Type *args[2] = {a, b};
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
   const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b), ty_operand_dtype(r, b, a));
-  return e ? broadcast_result(e, args, 2) : NULL;
+  return e ? ty_broadcast_result(e, args, 2) : NULL;
 }
 
 /* numpy.add(a, b) and its kin: of arrays as the operator; of two numbers
@@ -178,7 +178,7 @@ const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
   if (op == OP_INVERT && (ty_is_float(a->elem) || ty_is_complex(a->elem))) return ty_error(in, n, "~ needs an array of integers or bools");
   if (ty_is_time(a->elem) && (a->elem->kind == TY_DATETIME || op == OP_INVERT))
     return ty_error(in, n, "bad operand type for unary operator: %s", a->name);
-  return broadcast_result(a->elem, &a, 1);
+  return ty_broadcast_result(a->elem, &a, 1);
 }
 
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
@@ -189,7 +189,7 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
   if ((ty_is_time(elem_of(a)) || ty_is_time(elem_of(b))) && !ty_time_compare(in, n, elem_of(a), elem_of(b)))
     return NULL;
-  return broadcast_result(TYS(TY_BOOL), args, 2);
+  return ty_broadcast_result(TYS(TY_BOOL), args, 2);
 }
 
 /* NumPy's casting="same_kind": a value may go into an array of the same
