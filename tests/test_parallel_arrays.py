@@ -213,6 +213,21 @@ def test_whole_and_row_block_assignments_on_the_pool_equal_numpys(shape, layouts
     check(block_assigned, a, b, np.float64(-1.5))
 
 
+@ruchey.njit(parallel=True)
+def copies_made(a):
+    return a.copy(), np.copy(a), a.astype(np.float32), a.astype(np.int64), np.ascontiguousarray(a), a.T.copy()
+
+
+@pytest.mark.parametrize("shape", [(5,), (2**15 + 3,), (400, 300), (3, 40000)])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_copies_on_the_pool_equal_numpys(shape, layout):
+    a = array(RNG, np.float64, shape, layout)
+    a[~np.isfinite(a)] = 0.5  # (astype to int: NumPy's value for NaN is its own)
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(copies_made, a, flags=True)
+
+
 def test_shape_mismatch_raises_numpys_error():
     with pytest.raises(ValueError, match="operands could not be broadcast together"):
         fused(np.ones(100000), np.ones(100001), np.ones(100000))

@@ -1090,26 +1090,12 @@ static void fill_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, f->vt->elem, dst, v);
 }
 
-/* Element i of the value (vals[1]) into the view (vals[0]), converted. */
-static void copy_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg) {
-  Fill *f = arg;
-  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), vals[1], &i, 1, ""));
-  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), vals[0], &i, 1, ""),
-                  lo_convert(l, v, f->t->elem, f->vt->elem));
-}
-
-/* Both C-contiguous and of one shape: one copy of the memory, or one flat
- * loop converting the elements (with parallel=True a loop either way, cut
- * into chunks for the pool where long: the value was copied first where it
- * overlaps the view other than element for element). */
+/* Both C-contiguous and of one shape: one flat copy (on the pool where
+ * long with parallel=True: the value was copied first where it overlaps
+ * the view other than element for element). */
 static void flat_copy(Lower *l, Fill *f, LLVMValueRef size) {
-  LLVMValueRef dst = LLVMBuildExtractValue(l->b, f->view, 2, ""), src = LLVMBuildExtractValue(l->b, f->src, 2, "");
-  if (f->t->elem == f->vt->elem && !lo_pool_allowed(l)) {
-    LLVMValueRef bytes = LLVMBuildMul(l->b, size, const_i64(l, ty_bits(f->t->elem) / 8), "");
-    LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);  /* (the same memory when a[:] = a) */
-    return;
-  }
-  lo_index_loop(l, size, (LLVMValueRef[]){dst, src}, 2, copy_one, f);
+  lo_copy_flat(l, f->vt->elem, LLVMBuildExtractValue(l->b, f->view, 2, ""), f->t->elem,
+               LLVMBuildExtractValue(l->b, f->src, 2, ""), size);
 }
 
 /* view = value: a scalar fills it; an array broadcasts into it, read from

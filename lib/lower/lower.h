@@ -297,6 +297,10 @@ LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a 
 void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v);  /* cut or NUL-padded */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
+/* n contiguous elements of from at src into dst as to (a memmove, or a loop
+ * on the pool with parallel=True where long): src and dst either the same
+ * memory or apart */
+void lo_copy_flat(Lower *l, const Type *to, LLVMValueRef dst, const Type *from, LLVMValueRef src, LLVMValueRef n);
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(), numpy.copy(a): a new array of n's type */
 /* A new array of type to (its dtype converting, in its layout) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
