@@ -202,6 +202,32 @@ def test_zero_dimensional_arrays(layout):
     check(EXPR, np.array(2.5), np.array(-1.0), array(RNG, np.float64, (3, 2), layout))
 
 
+@ruchey.njit
+def elementwise_results(a, b):
+    return (a + b, np.sqrt(np.abs(a)), -b, a * 2.5, a < b, np.where(a > b, a, b), np.where(a > 0, 1.0, b), ~(a > 0),
+            np.clip(a, -1, b))
+
+
+@pytest.mark.parametrize("shape", [(4, 5), (3, 2, 6), (5, 1, 3)], ids=str)
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_elementwise_results_of_fortran_operands_are_fortran_ordered(shape, dtype):
+    # NumPy keeps its operands' order (order='K'): so does Numba where no operand is C-ordered
+    a, b = (np.asfortranarray(values(RNG, dtype, shape)) for _ in range(2))
+    got = check(elementwise_results, a, b, flags=True)
+    assert all(r.flags.f_contiguous and not r.flags.c_contiguous for r in got)
+
+
+@pytest.mark.parametrize("layouts", [("F", "C"), ("C", "F"), ("F", "strided"), ("strided", "reversed")])
+def test_elementwise_results_with_other_operands_are_numpys_values(layouts):
+    a, b = (array(RNG, np.float64, (6, 5), layout) for layout in layouts)
+    got = elementwise_results(a, b)
+    for g, want in zip(got, elementwise_results.py_func(a, b)):
+        np.testing.assert_array_equal(g, want)
+    # an F operand with a C one gives C, as Numba types it (NumPy's order='K' may keep F); with
+    # a strided one F (Numba's 'A' yields)
+    assert all(got[k].flags.c_contiguous == ("C" in layouts or "F" not in layouts) for k in (0, 4, 5))
+
+
 @pytest.mark.parametrize("a, b", [((3,), (4,)), ((2, 3), (3, 2)), ((2, 1, 3), (4, 2))], ids=str)
 def test_shapes_that_do_not_broadcast_raise_numpys_error(a, b):
     x, y = np.ones(a), np.ones(b)

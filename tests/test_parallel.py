@@ -130,6 +130,23 @@ def mul_float(x):
     return p
 
 
+def div_float(x):
+    """v /= e: each chunk divides its partial (from 1), the partials multiply into v."""
+    q = 1e6
+    for i in prange(len(x)):
+        q /= 1.0 + x[i] * 1e-3
+    return q
+
+
+def div_spelled_out_from_int(x):
+    """v = v / e of an int start (true division makes v a float), with *= (the same merge)."""
+    q = 10
+    for i in prange(len(x)):
+        q = q / (1.0 + x[i] * 1e-3)
+        q *= 1.0 - x[i] * 1e-4
+    return q
+
+
 def add_and_sub_same_var(x):
     s = 0
     for i in prange(len(x)):
@@ -511,6 +528,8 @@ CASES = {
     "add_float": (add_float, (FLOATS,), REL),
     "sub_float": (sub_float, (FLOATS,), REL),
     "mul_float": (mul_float, (FLOATS,), REL),
+    "div_float": (div_float, (FLOATS,), REL),
+    "div_spelled_out_from_int": (div_spelled_out_from_int, (FLOATS,), REL),
     "add_and_sub_same_var": (add_and_sub_same_var, (INTS,), None),
     "min_max_int": (min_max_int, (INTS,), None),
     "min_max_float": (min_max_float, (FLOATS,), None),
@@ -550,9 +569,9 @@ CASES = {
 
 # Safe loops that ruchey nevertheless runs serially (with a RuntimeWarning).
 # Cases numba (the stand-in, RUCHEY_TEST_AS_NUMBA=1) refuses: no |= &= ^=
-# reductions, no += and -= on one variable, no prange with a variable step.
+# reductions, no += and -= (nor / and *) on one variable, no prange with a variable step.
 NUMBA_REFUSES = {"or_int", "and_int", "xor_int", "add_and_sub_same_var", "several_int", "pndindex_rows",
-                 "write_stepped", "prange_args", "spelled_out_operand_first"}
+                 "div_spelled_out_from_int", "write_stepped", "prange_args", "spelled_out_operand_first"}
 TESTED_CASES = [name for name in CASES if not (AS_NUMBA and name in NUMBA_REFUSES)]
 
 
@@ -888,7 +907,7 @@ def unsafe_mixed_reduction(x):
 def unsafe_not_a_reduction(x):
     s = 1e300
     for i in prange(len(x)):
-        s /= 1.0 + abs(x[i])  # <- reported
+        s //= 1.0 + abs(x[i])  # <- reported (no merge of partials for //, nor in Numba)
     return s
 
 

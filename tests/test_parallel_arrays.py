@@ -136,6 +136,98 @@ def test_an_element_raising_in_a_chunk_raises_once_and_frees_the_result():
     np.testing.assert_array_equal(int_power(a, 2), a ** 2)
 
 
+@ruchey.njit(parallel=True)
+def made_whole(n):
+    return (np.zeros(n), np.ones((n, 3), np.int16), np.full(n, -2.5, np.float32), np.arange(n),
+            np.arange(n, -3.0, -0.75), np.ones(n, np.complex128), np.zeros((2, n), np.bool_),
+            np.arange(3, 7 * n, 7, np.uint32), np.ones_like(np.empty((2, n)).T), np.zeros(n, np.complex64))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 2**15 - 1, 2**15, 100003])
+def test_arrays_made_on_the_pool_equal_numpys(n):
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(made_whole, n, flags=True)
+
+
+@ruchey.njit(parallel=True)
+def spaced(n):
+    return (np.linspace(-3.0, 7.5, n), np.linspace(2, 10, n, endpoint=False), np.linspace(0, n, n, dtype=np.int64),
+            np.linspace(5.0, 5.0, n), np.linspace(np.float32(1), np.float32(-2), n))
+
+
+def complex_spaced(n):
+    return np.linspace(1 + 2j, -4 - 1j, n)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 2**15 - 1, 2**15, 100003])
+def test_linspace_on_the_pool_equals_numpys(n):
+    serial, par = ruchey.njit(complex_spaced), ruchey.njit(parallel=True)(complex_spaced)
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(spaced, n)
+        # complex ends: the serial loop's values (NumPy's complex product may round otherwise)
+        np.testing.assert_array_equal(par(n), serial(n))
+        np.testing.assert_allclose(par(n), complex_spaced(n), rtol=1e-15, atol=1e-15)
+
+
+@ruchey.njit(parallel=True)
+def filled(a, v):
+    a.fill(v)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_fill_on_the_pool_equals_numpys(shape, layout):
+    for dtype, v in ((np.float64, -0.5), (np.int8, 7), (np.bool_, True)):
+        check(filled, array(RNG, dtype, shape, layout), v)
+
+
+@ruchey.njit(parallel=True)
+def slices_assigned(a, b, v):
+    a[:] = v
+    a[1:] = b[:-1]       # another array's elements, converted where its dtype differs
+    a[2:] = a[:-2]       # overlapping: read from a copy, as NumPy
+    a[::3] = v           # strided: in place, not on the pool
+    a[len(a) // 2:] = -v
+
+
+@pytest.mark.parametrize("n", [3, 2**15 - 1, 2**15 + 2, 100003])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16])
+def test_slice_assignments_on_the_pool_equal_numpys(n, dtype):
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(slices_assigned, array(RNG, np.float64, (n,)), array(RNG, dtype, (n,)), 2.5)
+
+
+@ruchey.njit(parallel=True)
+def block_assigned(a, b, v):
+    a[:] = b
+    a[1:-1] = v
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (400, 300), (3, 40000)])
+@pytest.mark.parametrize("layouts", [("C", "C"), ("F", "F"), ("C", "F"), ("strided", "C")])
+def test_whole_and_row_block_assignments_on_the_pool_equal_numpys(shape, layouts):
+    a, b = (array(RNG, np.float64, shape, layout) for layout in layouts)
+    check(block_assigned, a, b, np.float64(-1.5))
+
+
+@ruchey.njit(parallel=True)
+def copies_made(a):
+    return a.copy(), np.copy(a), a.astype(np.float32), a.astype(np.int64), np.ascontiguousarray(a), a.T.copy()
+
+
+@pytest.mark.parametrize("shape", [(5,), (2**15 + 3,), (400, 300), (3, 40000)])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_copies_on_the_pool_equal_numpys(shape, layout):
+    a = array(RNG, np.float64, shape, layout)
+    a[~np.isfinite(a)] = 0.5  # (astype to int: NumPy's value for NaN is its own)
+    for threads in thread_counts():
+        ruchey.set_num_threads(threads)
+        check(copies_made, a, flags=True)
+
+
 def test_shape_mismatch_raises_numpys_error():
     with pytest.raises(ValueError, match="operands could not be broadcast together"):
         fused(np.ones(100000), np.ones(100001), np.ones(100000))

@@ -5,8 +5,8 @@
  * before any read on every path through an iteration — both branches of an
  * if count, a loop that may not run does not — and not used outside the
  * loop), or a
- * reduction (only updated by `v op= e` with op in + - * | & ^, by its
- * spelled-out `v = v op e` (or `v = e op v` but for -) of a scalar v, or by
+ * reduction (only updated by `v op= e` with op in + - * / | & ^, by its
+ * spelled-out `v = v op e` (or `v = e op v` but for - and /) of a scalar v, or by
  * `v = min(v, e)` / `v = max(v, e)`; an array by `v += e`, `v -= e` or
  * `v *= e`, elementwise, as Numba's array reductions). Anything else — a variable carried
  * from one iteration to the next, a break out of the loop, a return — would
@@ -82,7 +82,10 @@ static void set_unsafe(Scan *s, const Node *n, const char *why) {
   s->unsafe_line = n->line;
 }
 
-static int reduction_class(int op) { return op == OP_SUB ? OP_ADD : op; }
+/* The operator that merges the partials: a chunk's partial of v -= e is
+ * the negated sum of its e's (added to v), of v /= e the product of its
+ * 1/e's (multiplied into v), as Numba merges them. */
+static int reduction_class(int op) { return op == OP_SUB ? OP_ADD : op == OP_DIV ? OP_MUL : op; }
 
 static void note_reduction(Scan *s, int v, int op) {
   Use *u = &s->use[v];
@@ -134,15 +137,22 @@ static bool reduction_op(int op) {
   return op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_BITOR || op == OP_BITAND || op == OP_BITXOR;
 }
 
+/* Whether v op= e makes v a reduction: op a reduction's, or / of a
+ * scalar v (an array's v /= e stays a store). */
+static bool reduces(const Scan *s, int v, int op) {
+  return reduction_op(op) || (op == OP_DIV && ty_is_scalar(s->var_types[v]));
+}
+
 /* v = v op e, or v = e op v with op commutative, of a scalar v and e not
  * reading v: `v op= e` spelled out, which Numba takes for a reduction too
  * (csrgraph's total_loss = total_loss + abs(loss)); the other operand, or
  * NULL. */
 static const Node *binop_update(const Scan *s, const Node *assign) {
   const Node *t = assign->lhs, *r = assign->rhs;
-  if (t->kind != N_VAR || !ty_is_scalar(s->var_types[t->var]) || r->kind != N_BINOP || !reduction_op(r->op))
+  if (t->kind != N_VAR || !ty_is_scalar(s->var_types[t->var]) || r->kind != N_BINOP ||
+      !reduces(s, t->var, r->op))
     return NULL;
-  for (int i = 0; i < (r->op == OP_SUB ? 1 : 2); i++) {
+  for (int i = 0; i < (r->op == OP_SUB || r->op == OP_DIV ? 1 : 2); i++) {
     const Node *a = i ? r->rhs : r->lhs, *other = i ? r->lhs : r->rhs;
     int probe = t->var;
     ir_walk((Node *)other, reads_var, &probe);
@@ -184,7 +194,7 @@ static void scan_stmt(Scan *s, const Node *n, int depth) {
     break;
   case N_AUGASSIGN:
     scan_expr(s, n->rhs);
-    if (n->lhs->kind == N_VAR && reduction_op(n->op))
+    if (n->lhs->kind == N_VAR && reduces(s, n->lhs->var, n->op))
       note_reduction(s, n->lhs->var, n->op);
     else if (n->lhs->kind == N_VAR) {  /* v /= e: a store that reads v first, fine where v is the iteration's own */
       if (!s->use[n->lhs->var].other_update) s->use[n->lhs->var].other_update = n;
@@ -379,7 +389,7 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
         set_unsafe(&s, loop, "a variable assigned in the loop and used after it");
       plan->kind[v] = PAR_PRIVATE;
     } else if (u->other_update) {
-      set_unsafe(&s, u->other_update, "an augmented assignment that is not a reduction (+ - * | & ^)");
+      set_unsafe(&s, u->other_update, "an augmented assignment that is not a reduction (+ - * / | & ^)");
     } else if (u->reductions) {
       bool items = u->item_updates && u->item_op == u->red_op && f->var_types[v]->kind == TY_ARRAY;
       int reads = u->reads - (items ? u->item_updates : 0);  /* (an item update reads v once, in its target) */

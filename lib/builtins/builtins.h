@@ -192,6 +192,9 @@ bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, 
 /* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50) */
 const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other);
 int ty_broadcast_ndim(const Type *const *args, int n);
+/* the array of elem an elementwise loop over args makes: their broadcast
+ * dimensions, Fortran-ordered where an array is and none is C-ordered */
+const Type *ty_broadcast_result(const Type *elem, const Type *const *args, int n);
 /* a ufunc row's call with an array among its arguments: an array of elem */
 const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *elem);
 const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);

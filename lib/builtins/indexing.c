@@ -1090,20 +1090,12 @@ static void fill_element(Lower *l, LLVMValueRef *idx, void *arg) {
   lo_store_scalar(l, f->vt->elem, dst, v);
 }
 
-/* Both C-contiguous and of one shape: one copy of the memory, or one flat
- * loop converting the elements. */
+/* Both C-contiguous and of one shape: one flat copy (on the pool where
+ * long with parallel=True: the value was copied first where it overlaps
+ * the view other than element for element). */
 static void flat_copy(Lower *l, Fill *f, LLVMValueRef size) {
-  LLVMValueRef dst = LLVMBuildExtractValue(l->b, f->view, 2, ""), src = LLVMBuildExtractValue(l->b, f->src, 2, "");
-  if (f->t->elem == f->vt->elem) {
-    LLVMValueRef bytes = LLVMBuildMul(l->b, size, const_i64(l, ty_bits(f->t->elem) / 8), "");
-    LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);  /* (the same memory when a[:] = a) */
-    return;
-  }
-  LoLoop k = lo_loop_begin(l, const_i64(l, 0), size, NULL, "flat");
-  LLVMValueRef v = lo_load_scalar(l, f->t->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->t->elem), src, &k.index, 1, ""));
-  lo_store_scalar(l, f->vt->elem, LLVMBuildGEP2(l->b, lo_storage_type(l, f->vt->elem), dst, &k.index, 1, ""),
-                  lo_convert(l, v, f->t->elem, f->vt->elem));
-  lo_loop_end(l, &k);
+  lo_copy_flat(l, f->vt->elem, LLVMBuildExtractValue(l->b, f->view, 2, ""), f->t->elem,
+               LLVMBuildExtractValue(l->b, f->src, 2, ""), size);
 }
 
 /* view = value: a scalar fills it; an array broadcasts into it, read from
@@ -1116,7 +1108,10 @@ static void assign_view(Lower *l, const Indexed *x, const Type *vt, const Type *
   LLVMValueRef *shape = (LLVMValueRef *)x->v.shape;
   if (t->kind != TY_ARRAY) {
     f.scalar = lo_convert(l, v, t, vt->elem);
-    lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
+    if (vt->layout == 'C' || vt->layout == 'F')  /* in memory order, on the pool where long */
+      lo_fill(l, vt->elem, LLVMBuildExtractValue(l->b, f.view, 2, ""), product(l, vt->ndim, shape), f.scalar);
+    else
+      lo_for_each_index(l, vt->ndim, shape, fill_element, &f);
     return;
   }
   LLVMValueRef copy;

@@ -11,6 +11,7 @@
  * scalar types they stand for. The shape functions are in shape.c.
  */
 #include <math.h>
+#include <string.h>
 
 #include "builtins/builtins.h"
 
@@ -281,6 +282,17 @@ static void arange_bounds(Lower *l, Node *n, const Type *t, LLVMValueRef *start,
   if (n->list.len >= 3) *step = lo_expr_as(l, n->list.items[2], t);
 }
 
+/* Value i of arange, of dtype c, into data: first + i * delta (vals) in
+ * c's part. */
+static void arange_one(Lower *l, LLVMValueRef index, LLVMValueRef *vals, void *dtype) {
+  const Type *c = dtype, *e = lo_complex_part(c);
+  LLVMValueRef data = vals[0], b0 = vals[1], delta = vals[2], i = lo_convert(l, index, TYS(TY_I64), e);
+  LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
+                                  : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
+  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
+  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &index, 1, ""), v);
+}
+
 static LLVMValueRef lo_arange(Lower *l, Node *n) {
   const Type *t = arange_args_type(n), *c = n->ty->elem, *e = lo_complex_part(c);
   if (ty_is_complex(t)) return lo_arange_complex(l, n);
@@ -293,13 +305,7 @@ static LLVMValueRef lo_arange(Lower *l, Node *n) {
   LLVMValueRef delta = ty_is_float(e) ? LLVMBuildFSub(l->b, b1, b0, "") : LLVMBuildSub(l->b, b1, b0, "");
   LLVMValueRef a = lo_alloc_array(l, n->ty, &count, -1);
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "arange");
-  LLVMValueRef i = lo_convert(l, loop.index, TYS(TY_I64), e);
-  LLVMValueRef v = ty_is_float(e) ? LLVMBuildFAdd(l->b, b0, LLVMBuildFMul(l->b, i, delta, ""), "")
-                                  : LLVMBuildAdd(l->b, b0, LLVMBuildMul(l->b, i, delta, ""), "");
-  if (c != e) v = lo_complex_make(l, c, v, lo_fconst(l, e, 0.0));
-  lo_store_scalar(l, c, LLVMBuildGEP2(l->b, lo_storage_type(l, c), data, &loop.index, 1, ""), v);
-  lo_loop_end(l, &loop);
+  lo_index_loop(l, count, (LLVMValueRef[]){data, b0, delta}, 3, arange_one, (void *)c);
   LLVMValueRef first[2] = {b0, b1};
   for (int k = 0; k < 2; k++) {
     LLVMBasicBlockRef put = new_block(l, "arange.first"), done = new_block(l, "arange.done");
@@ -426,6 +432,37 @@ static LLVMValueRef linspace_is_stop(Lower *l, const Linspace *s, LLVMValueRef i
   return LLVMBuildAnd(l->b, s->endpoint, LLVMBuildAnd(l->b, last, many, ""), "");
 }
 
+/* What linspace_at and linspace_is_stop read of a Linspace, as a row of
+ * values (that a chunk on the pool reads from its context), and back. */
+enum { LS_VALUES = 8 };
+
+static void linspace_values(const Linspace *s, LLVMValueRef *v) {
+  LLVMValueRef f[LS_VALUES] = {s->start, s->num, s->endpoint, s->fdiv, s->delta, s->step, s->positive, s->step_zero};
+  memcpy(v, f, sizeof f);
+}
+
+static Linspace linspace_of(const Type *t, const LLVMValueRef *v) {
+  return (Linspace){.t = t, .start = v[0], .num = v[1], .endpoint = v[2], .fdiv = v[3], .delta = v[4],
+                    .step = v[5], .positive = v[6], .step_zero = v[7]};
+}
+
+typedef struct LinspaceTypes {
+  const Type *t, *e;  /* computed in, stored as */
+} LinspaceTypes;
+
+/* Value i into data (vals[0]): stop (vals[1]) or the parts' values (the
+ * real part's Linspace from vals[2], the imaginary one's after it). */
+static void linspace_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg) {
+  const LinspaceTypes *k = arg;
+  const Type *t = k->t, *e = k->e, *p = lo_complex_part(t);
+  bool complex = ty_is_complex(t);
+  Linspace s = linspace_of(p, vals + 2), si = complex ? linspace_of(p, vals + 2 + LS_VALUES) : s;
+  LLVMValueRef y = complex ? lo_complex_make(l, t, linspace_at(l, &s, i), linspace_at(l, &si, i)) : linspace_at(l, &s, i);
+  y = LLVMBuildSelect(l->b, linspace_is_stop(l, &s, i), vals[1], y, "");
+  if (ty_is_int(e)) y = lo_intrinsic1(l, "llvm.floor", t, y);
+  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), vals[0], &i, 1, ""), lo_convert(l, y, t, e));
+}
+
 /* The last value is stop itself with the endpoint; ints are floored.
  * Complex ends: each part's values so, the step's parts zero both or
  * neither (NumPy's complex step == 0). */
@@ -436,16 +473,12 @@ static LLVMValueRef lo_linspace(Lower *l, Node *n) {
   Linspace s = linspace_begin(l, n, p, complex ? lo_complex_real(l, start) : start, complex ? lo_complex_real(l, stop) : stop);
   Linspace si = complex ? linspace_begin(l, n, p, lo_complex_imag(l, start), lo_complex_imag(l, stop)) : s;
   if (complex) s.step_zero = si.step_zero = LLVMBuildAnd(l->b, s.step_zero, si.step_zero, "");
-  LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1);
-  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), s.num, NULL, "linspace");
-  LLVMValueRef is_stop = linspace_is_stop(l, &s, loop.index);
-  LLVMValueRef y = complex ? lo_complex_make(l, t, linspace_at(l, &s, loop.index), linspace_at(l, &si, loop.index))
-                           : linspace_at(l, &s, loop.index);
-  y = LLVMBuildSelect(l->b, is_stop, stop, y, "");
-  if (ty_is_int(e)) y = lo_intrinsic1(l, "llvm.floor", t, y);
-  lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &loop.index, 1, ""), lo_convert(l, y, t, e));
-  lo_loop_end(l, &loop);
+  LLVMValueRef a = lo_alloc_array(l, n->ty, &s.num, -1), vals[2 + 2 * LS_VALUES];
+  vals[0] = LLVMBuildExtractValue(l->b, a, 2, "");
+  vals[1] = stop;
+  linspace_values(&s, vals + 2);
+  if (complex) linspace_values(&si, vals + 2 + LS_VALUES);
+  lo_index_loop(l, s.num, vals, complex ? 2 + 2 * LS_VALUES : 2 + LS_VALUES, linspace_one, &(LinspaceTypes){t, e});
   return a;
 }
 

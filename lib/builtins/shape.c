@@ -1090,7 +1090,10 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
   LLVMValueRef v = text ? lo_expr(l, val) : lo_expr_as(l, val, arg->ty->elem);
   shape_of(l, arg->ty, a, shape, NULL);
-  lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
+  if (!text && (arg->ty->layout == 'C' || arg->ty->layout == 'F'))  /* in memory order, on the pool where many */
+    lo_fill(l, arg->ty->elem, data_of(l, a), size_of(l, arg->ty->ndim, shape), v);
+  else
+    lo_for_each_index(l, arg->ty->ndim, shape, fill_one, &(FillArgs){arg->ty, a, v});
   if (text) lo_done_with(l, val, v);
   lo_done_with(l, arg, a);
   return LLVMGetUndef(l->mod->i8);
@@ -2406,11 +2409,10 @@ static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
     types[count++] = args[i];
   }
   const Type *e = weak_promote(given, count);
-  int ndim = ty_broadcast_ndim(types, count);
-  if (!ndim) return e;
+  if (!ty_broadcast_ndim(types, count)) return e;
   if (ty_no_allocation(in))
     return ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
-  return ty_array(e, ndim, 'C', false);
+  return ty_broadcast_result(e, types, count);
 }
 
 /* A bound written as a Python int beyond the range of an integer dtype

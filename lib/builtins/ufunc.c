@@ -76,6 +76,25 @@ int ty_broadcast_ndim(const Type *const *args, int n) {
   return ndim;
 }
 
+/* The order of an elementwise result of ndim dimensions, as Numba types
+ * it: Fortran where an operand is a Fortran-ordered array and none is a
+ * C-ordered one (NumPy's order='K' keeps Fortran inputs' order too), else
+ * C. (One dimension is both: C.) */
+static char broadcast_layout(const Type *const *args, int n, int ndim) {
+  bool fortran = false;
+  for (int i = 0; i < n; i++)
+    if (args[i]->kind == TY_ARRAY) {
+      if (args[i]->layout == 'C') return 'C';
+      fortran |= args[i]->layout == 'F';
+    }
+  return fortran && ndim > 1 ? 'F' : 'C';
+}
+
+const Type *ty_broadcast_result(const Type *elem, const Type *const *args, int n) {
+  int ndim = ty_broadcast_ndim(args, n);
+  return ty_array(elem, ndim, broadcast_layout(args, n, ndim), false);
+}
+
 /* Arrays and numbers only; no array made in CUDA code (it has no heap). */
 static bool check_operands(Infer *in, Node *n, const Type *const *args, int nargs, const char *what) {
   if (ty_no_allocation(in)) {
@@ -92,7 +111,9 @@ static bool check_operands(Infer *in, Node *n, const Type *const *args, int narg
 
 const Type *ty_elementwise(Infer *in, Node *n, const Type **args, const Type *elem) {
   if (!check_operands(in, n, args, n->list.len, n->bi->name)) return NULL;
-  return ty_array(elem, ty_broadcast_ndim(args, n->list.len), 'C', false);
+  if (!n->bi->lower_elem)  /* (its own lowerer makes a C-ordered array) */
+    return ty_array(elem, ty_broadcast_ndim(args, n->list.len), 'C', false);
+  return ty_broadcast_result(elem, args, n->list.len);
 }
 
 const char *bi_op_text(int op) {
@@ -135,7 +156,7 @@ const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, N
   const Type *args[2] = {a, b};
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
   const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b), ty_operand_dtype(r, b, a));
-  return e ? ty_array(e, ty_broadcast_ndim(args, 2), 'C', false) : NULL;
+  return e ? ty_broadcast_result(e, args, 2) : NULL;
 }
 
 /* numpy.add(a, b) and its kin: of arrays as the operator; of two numbers
@@ -157,7 +178,7 @@ const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a) {
   if (op == OP_INVERT && (ty_is_float(a->elem) || ty_is_complex(a->elem))) return ty_error(in, n, "~ needs an array of integers or bools");
   if (ty_is_time(a->elem) && (a->elem->kind == TY_DATETIME || op == OP_INVERT))
     return ty_error(in, n, "bad operand type for unary operator: %s", a->name);
-  return ty_array(a->elem, a->ndim, 'C', false);
+  return ty_broadcast_result(a->elem, &a, 1);
 }
 
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
@@ -168,7 +189,7 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (!check_operands(in, n, args, 2, "a comparison")) return NULL;
   if ((ty_is_time(elem_of(a)) || ty_is_time(elem_of(b))) && !ty_time_compare(in, n, elem_of(a), elem_of(b)))
     return NULL;
-  return ty_array(TYS(TY_BOOL), ty_broadcast_ndim(args, 2), 'C', false);
+  return ty_broadcast_result(TYS(TY_BOOL), args, 2);
 }
 
 /* NumPy's casting="same_kind": a value may go into an array of the same
@@ -466,21 +487,23 @@ static void store_element(Lower *l, Fused *fu, Node *root, int ndim) {
   lo_store_scalar(l, fu->out_type->elem, element_addr(l, fu, fu->out_type, fu->out, fu->out_step, ndim), v);
 }
 
-/* Whether every array is C-contiguous with the output's very shape: then
- * element i of each is at data + i * itemsize. */
+/* Whether every array is contiguous in the output's order (C or Fortran)
+ * with the output's very shape: then element i of each in memory is at
+ * data + i * itemsize. */
 static LLVMValueRef flat_possible(Lower *l, Fused *fu, int ndim) {
-  if (fu->out_type->layout != 'C') return NULL;
+  char order = fu->out_type->layout;
+  if (order != 'C' && order != 'F') return NULL;
   LLVMValueRef same = const_bool(l, true);
   for (int i = 0; i < fu->nops; i++) {
     const Type *t = fu->ops[i].type;
     if (t->kind != TY_ARRAY) continue;
-    if (t->layout != 'C' || t->ndim != ndim) return NULL;
+    if (t->layout != order || t->ndim != ndim) return NULL;
     for (int d = 0; d < ndim; d++)
       same = LLVMBuildAnd(l->b, same, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, fu->ops[i].value, d),
                                                     fu->shape[d], ""), "");
   }
   for (int i = 0; i < fu->ncomp; i++)
-    if (fu->comp_type[i]->layout != 'C') return NULL;  /* of the result's shape: the caller checked */
+    if (fu->comp_type[i]->layout != order) return NULL;  /* of the result's shape: the caller checked */
   return same;
 }
 
@@ -645,16 +668,7 @@ static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat) {
   LLVMBuildStore(l->b, flat, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_FLAT, ""));
   for (int i = 0; i < n; i++) LLVMBuildStore(l->b, *at[i], LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(PX_VALUES + i), ""));
   LLVMValueRef trips = LLVMBuildSelect(l->b, flat, element_count(l, fu, ndim), fu->shape[0], "");
-  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
-  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
-  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
-  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, PX_ERROR, ""), "");
-  LLVMBasicBlockRef fail = new_block(l, "elements.fail"), ok = new_block(l, "elements.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
-  lo_raise_status(l, st);
-  position(l, ok);
+  lo_pool_run(l, body, ctxty, ctx, trips);
 }
 
 static void evaluate_operands(Lower *l, Fused *fu) {

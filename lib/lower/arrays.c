@@ -49,11 +49,14 @@ LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base) {
   return lo_element_addr(l, n->lhs->ty, *base, idx);
 }
 
-/* Fills n contiguous elements from data with value v. */
+static void fill_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *elem) {
+  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), vals[0], &i, 1, ""), vals[1]);
+}
+
+/* Fills n contiguous elements from data with value v (on the pool where
+ * there are many, with parallel=True). */
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v) {
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "fill");
-  lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), data, &loop.index, 1, ""), v);
-  lo_loop_end(l, &loop);
+  lo_index_loop(l, n, (LLVMValueRef[]){data, v}, 2, fill_one, (void *)elem);
 }
 
 /* a * b, and whether it overflowed int64 (or'ed into *over). */
@@ -109,7 +112,9 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   }
   a = LLVMBuildInsertValue(l->b, a, shp, 3, "");
   a = LLVMBuildInsertValue(l->b, a, str, 4, "");
-  if (fill == 0) {
+  if (fill == 0 && lo_pool_allowed(l) && ty_is_scalar(t->elem)) {  /* zeros in parallel: each chunk's loop a memset */
+    lo_fill(l, t->elem, data, count, LLVMConstNull(lo_type(l, t->elem)));
+  } else if (fill == 0) {
     LLVMBuildMemSet(l->b, data, LLVMConstInt(l->mod->i8, 0, 0), nbytes, 64);
   } else if (fill == 1) {
     lo_fill(l, t->elem, data, count, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t->elem));
@@ -157,13 +162,38 @@ void lo_copy_elements(Lower *l, const Type *dt, LLVMValueRef dst, const Type *st
   lo_call_fn(l, "rt_copy_strided", void_type(l), p, a, 7);
 }
 
-/* a.copy(): a new array of to's layout; a source of that layout and dtype
- * is one memcpy, others copied element by element. */
+typedef struct FlatCopy {
+  const Type *from, *to;  /* the elements' types */
+} FlatCopy;
+
+static void copy_one(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg) {
+  const FlatCopy *c = arg;
+  LLVMValueRef v = lo_load_scalar(l, c->from, LLVMBuildGEP2(l->b, lo_storage_type(l, c->from), vals[1], &i, 1, ""));
+  lo_store_scalar(l, c->to, LLVMBuildGEP2(l->b, lo_storage_type(l, c->to), vals[0], &i, 1, ""), lo_convert(l, v, c->from, c->to));
+}
+
+void lo_copy_flat(Lower *l, const Type *to, LLVMValueRef dst, const Type *from, LLVMValueRef src, LLVMValueRef n) {
+  if (to == from && (!lo_pool_allowed(l) || !ty_is_scalar(from))) {  /* (records, text: their bytes) */
+    LLVMValueRef bytes = LLVMBuildMul(l->b, n, const_i64(l, ty_bits(from) / 8), "");
+    LLVMBuildMemMove(l->b, dst, 1, src, 1, bytes);
+    return;
+  }
+  lo_index_loop(l, n, (LLVMValueRef[]){dst, src}, 2, copy_one, &(FlatCopy){from, to});
+}
+
+/* a.copy(): a new array of to's layout; a source of that layout is one
+ * flat copy (a memcpy, or on the pool with parallel=True), others are
+ * copied element by element. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src) {
   LLVMValueRef shape[RC_MAX_NDIM];
   for (int d = 0; d < from->ndim; d++) shape[d] = lo_arr_shape(l, src, d);
   LLVMValueRef dst = lo_alloc_array(l, to, shape, -1);
-  if (from->layout == to->layout && from->layout != 'A' && from->elem == to->elem) {
+  bool same_order = from->layout == to->layout && from->layout != 'A';
+  if (same_order && lo_pool_allowed(l) && ty_is_scalar(from->elem) && ty_is_scalar(to->elem)) {
+    LLVMValueRef count = const_i64(l, 1);
+    for (int d = 0; d < from->ndim; d++) count = LLVMBuildMul(l->b, count, shape[d], "");
+    lo_copy_flat(l, to->elem, LLVMBuildExtractValue(l->b, dst, 2, ""), from->elem, LLVMBuildExtractValue(l->b, src, 2, ""), count);
+  } else if (same_order && from->elem == to->elem) {
     LLVMValueRef bytes = const_i64(l, ty_bits(from->elem) / 8);
     for (int d = 0; d < from->ndim; d++) bytes = LLVMBuildMul(l->b, bytes, shape[d], "");
     LLVMBuildMemCpy(l->b, LLVMBuildExtractValue(l->b, dst, 2, ""), 1, LLVMBuildExtractValue(l->b, src, 2, ""), 1, bytes);

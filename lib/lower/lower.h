@@ -298,6 +298,10 @@ LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a 
 void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v);  /* cut or NUL-padded */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
+/* n contiguous elements of from at src into dst as to (a memmove, or a loop
+ * on the pool with parallel=True where long): src and dst either the same
+ * memory or apart */
+void lo_copy_flat(Lower *l, const Type *to, LLVMValueRef dst, const Type *from, LLVMValueRef src, LLVMValueRef n);
 LLVMValueRef lo_copy(Lower *l, Node *n);  /* a.copy(), numpy.copy(a): a new array of n's type */
 /* A new array of type to (its dtype converting, in its layout) with src's elements. */
 LLVMValueRef lo_copy_array(Lower *l, const Type *to, const Type *from, LLVMValueRef src);
@@ -421,6 +425,16 @@ bool lo_pool_allowed(Lower *l);
 /* ---------------------------------------------------------------- prange.c */
 
 void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan);
+/* chunk(ctx, begin, end, thread) over [0, trips) on the pool, ctx headed by
+ * an RtError: the first chunk's error is raised once all are done */
+void lo_pool_run(Lower *l, LLVMValueRef chunk, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef trips);
+/* body(l, i, vals, arg) for i in [0, count): on the pool where
+ * lo_pool_allowed and count reaches LO_POOL_MIN_ELEMENTS, else here. vals
+ * are the values the body reads that it did not make (a chunk's own
+ * function reads them from its context); each i must be independent of the
+ * others, as a whole-array fill's elements are. */
+typedef void (*LoIndexBody)(Lower *l, LLVMValueRef i, LLVMValueRef *vals, void *arg);
+void lo_index_loop(Lower *l, LLVMValueRef count, LLVMValueRef *vals, int nvals, LoIndexBody body, void *arg);
 
 /* ---------------------------------------------------------------- kernel.c, fibers.c, gpu.c */
 

@@ -275,3 +275,82 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   if (flag && *flag)
     LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, *flag, ""), ran, ""), *flag);
 }
+
+/* ---------------------------------------------------------------- whole-array loops */
+
+/* Runs chunk(ctx, begin, end, thread) over [0, trips) on the pool; ctx
+ * (of type ctxty) begins with an RtError, where the first failing chunk
+ * left its error, raised here once all are done. */
+void lo_pool_run(Lower *l, LLVMValueRef chunk, LLVMTypeRef ctxty, LLVMValueRef ctx, LLVMValueRef trips) {
+  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
+  LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
+  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){chunk, ctx, trips, nchunks}, 4);
+  LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""), "");
+  LLVMBasicBlockRef fail = new_block(l, "pool.fail"), ok = new_block(l, "pool.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &ctx, 1);
+  lo_raise_status(l, st);
+  position(l, ok);
+}
+
+typedef struct IndexLoop {
+  LLVMValueRef *vals;
+  int nvals;
+  LoIndexBody body;
+  void *arg;
+} IndexLoop;
+
+/* void chunk(ctx, begin, end, thread): the body for i in [begin, end),
+ * with the caller's values read from ctx (an RtError, then the values);
+ * a constant stays one, for the optimiser. */
+static LLVMValueRef index_chunk(Lower *caller, const IndexLoop *x, LLVMTypeRef ctxty) {
+  Lower sub, *l = &sub;
+  LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
+  lo_begin_outlined(l, caller, ".elements", LLVMFunctionType(void_type(caller), params, 4, 0));
+  LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(x->nvals ? x->nvals : 1));
+  for (int i = 0; i < x->nvals; i++)
+    vals[i] = LLVMIsAConstant(x->vals[i]) ? x->vals[i]
+            : LLVMBuildLoad2(l->b, LLVMTypeOf(x->vals[i]), LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(1 + i), ""), "");
+  LoLoop loop = lo_loop_begin(l, LLVMGetParam(l->fn, 1), LLVMGetParam(l->fn, 2), NULL, "element");
+  x->body(l, loop.index, vals, x->arg);
+  lo_loop_end(l, &loop);
+  LLVMBuildBr(l->b, l->exit_bb);
+  lo_chunk_exit(l, ctx);
+  LLVMBuildRetVoid(l->b);
+  lo_func_done(l);
+  return l->fn;
+}
+
+static void index_loop_on_pool(Lower *l, LLVMValueRef count, const IndexLoop *x) {
+  LLVMTypeRef *f = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(1 + x->nvals));
+  f[0] = lo_error_type(l);
+  for (int i = 0; i < x->nvals; i++) f[1 + i] = LLVMTypeOf(x->vals[i]);
+  LLVMTypeRef ctxty = LLVMStructTypeInContext(l->mod->c, f, (unsigned)(1 + x->nvals), 0);
+  LLVMValueRef chunk = index_chunk(l, x, ctxty), ctx = lo_alloca(l, ctxty, "elements");
+  LLVMBuildStore(l->b, const_i32(l, RT_OK), LLVMBuildStructGEP2(l->b, ctxty, ctx, 0, ""));
+  for (int i = 0; i < x->nvals; i++) LLVMBuildStore(l->b, x->vals[i], LLVMBuildStructGEP2(l->b, ctxty, ctx, (unsigned)(1 + i), ""));
+  lo_pool_run(l, chunk, ctxty, ctx, count);
+}
+
+void lo_index_loop(Lower *l, LLVMValueRef count, LLVMValueRef *vals, int nvals, LoIndexBody body, void *arg) {
+  IndexLoop x = {vals, nvals, body, arg};
+  LLVMBasicBlockRef done = NULL;
+  if (lo_pool_allowed(l)) {
+    LLVMBasicBlockRef pool = new_block(l, "elements.pool"), here = new_block(l, "elements.here");
+    done = new_block(l, "elements.done");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, count, const_i64(l, LO_POOL_MIN_ELEMENTS), ""), pool, here);
+    position(l, pool);
+    index_loop_on_pool(l, count, &x);
+    LLVMBuildBr(l->b, done);
+    position(l, here);
+  }
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "element");
+  body(l, loop.index, vals, arg);
+  lo_loop_end(l, &loop);
+  if (done) {
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+  }
+}
