@@ -56,3 +56,30 @@ def test_bounds_that_are_not_integers_are_typing_errors():
         found_from([1, 2], 1, 0.5)
     with pytest.raises(TypingError, match="stop must be an integer"):
         found_between([1, 2], 1, 0, "2")
+
+
+def search_records(rows, key):
+    """Lists of tuples holding strs (and nested tuples): ==, in, index, count, remove, <."""
+    found = key in rows
+    where = rows.index(key) if found else -1
+    counted = rows.count(key)
+    ordered = (rows < [key], rows == rows[::-1], rows != [key])
+    if found:
+        rows.remove(key)
+    return found, where, counted, ordered, rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lists_of_tuples_with_strs_are_searched_and_compared_as_pythons(seed):
+    rng = make_rng(seed_of("tuple rows", seed))
+    f = njit(search_records)
+    words = ["", "a", "b", "ab", "é"]
+    rows = [(int(i), words[int(j)]) for i, j in zip(rng.integers(-2, 3, 9), rng.integers(0, 5, 9))]
+    nested = [(int(i), (words[int(j)], float(i) / 2)) for i, j in zip(rng.integers(-2, 3, 6), rng.integers(0, 5, 6))]
+    for items in (rows, nested):
+        for key in items[:3] + [items[0][:1] + (items[-1][1],)]:
+            assert f(list(items), key) == search_records(list(items), key)
+    g = njit(lambda rows, key: key in rows)
+    assert g([(1, "a")], (1, "a")) and not g([(1, "a")], (1, "b"))
+    with pytest.raises(TypingError):
+        g([(1, "a")], (1, 2.5))  # a str against a number: no compiled ==

@@ -578,12 +578,14 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
 }
 
 /* What list.index, count and `in` look for: a number, a str in a list of
- * str, a tuple of numbers in a list of such tuples. */
+ * str, a tuple (of numbers, strs and such tuples) in a list of tuples whose
+ * items == compares with its own. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
   if (vt->kind == TY_BYTES && (!list->elem || list->elem->kind == TY_BYTES)) return true;
   if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
-  if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
+  if (vt->kind == TY_TUPLE && ty_items_equatable(vt, vt) &&
+      (!list->elem || (list->elem->kind == TY_TUPLE && ty_items_equatable(list->elem, vt))))
     return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
@@ -613,9 +615,11 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
                                         "sort by a key function (key=lambda z: abs(z))" : "");
 }
 
-/* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
+/* Items that == compares (index, count, remove, in): the ordered ones,
+ * complex numbers, and tuples of numbers, strs and such tuples. */
 static bool item_equatable(const Type *t) {
-  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES;
+  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES ||
+         (t->kind == TY_TUPLE && ty_items_equatable(t, t));
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
@@ -1301,11 +1305,13 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n) {
 }
 
 /* Whether items of types a and b (NULL: an empty list's, not known yet)
- * compare: numbers, strs, tuples of numbers, None with None, or lists of such items
+ * compare (for == and != alone: equality): numbers, strs, tuples of
+ * numbers, strs and such tuples, None with None, or lists of such items
  * (lists of lists compare as Python's, item by item). */
-static bool comparable_items(const Type *a, const Type *b) {
+static bool comparable_items(const Type *a, const Type *b, bool equality) {
   if (!a || !b || (a->kind == TY_NONE && b->kind == TY_NONE)) return true;  /* None items: always equal */
-  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
+  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem, equality);
+  if (a->kind == TY_TUPLE && b->kind == TY_TUPLE) return ty_items_compare(a, b, equality);
   if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
   return ty_item_ordered(a) || ty_is_complex(a);
 }
@@ -1322,9 +1328,9 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (a->kind != TY_LIST || b->kind != TY_LIST)
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
-  if (!comparable_items(a->elem, b->elem))
-    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (!comparable_items(a->elem, b->elem, !order))
+    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   if (order && (complex_items(a) || complex_items(b)))
     return ty_error(in, n, "lists of complex numbers are only compared with == and != (%s and %s)", a->name,
                     b->name) != NULL;
