@@ -779,7 +779,7 @@ static PyObject *list_reverse(ListObject *self, PyObject *unused) {
 static PyObject *list_repr(ListObject *self) {
   PyObject *items = PySequence_List((PyObject *)self);
   if (!items) return NULL;
-  PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[undefined](%R)", items)
+  PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[Undefined](%R)", items)  /* (Numba's spelling) */
                                   : PyUnicode_FromFormat("ListType[%s](%R)", list_item_type_of(self)->name, items);
   Py_DECREF(items);
   return r;

@@ -166,6 +166,8 @@ def test_str_extend_itself_and_the_rest():
     c = x.copy()
     c.append(1)
     assert type(c) is typed.List and list(x) == y
+    assert repr(x) == f"ListType[int64]({y})"
+    assert repr(typed.List()) == "ListType[Undefined]([])"  # Numba's spelling of an untyped one
 
 
 def test_a_typed_dict_prints_as_a_dict():

@@ -965,6 +965,11 @@ static bool numbers_tuple(const Type *t) {
  * a str (its characters), bytes, a 1-d array of numbers or of str or bytes
  * (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
+/* The type of x[i] of an array x of 2 or more dimensions: a view of one dimension less. */
+static const Type *row_type(const Type *t) {
+  return ty_array(t->elem, t->ndim - 1, t->layout == 'C' ? 'C' : 'A', t->readonly);
+}
+
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
@@ -973,11 +978,12 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
+  if (t->kind == TY_ARRAY && t->ndim > 1 && ty_is_scalar(t->elem)) return row_type(t);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_fixed_text(t->elem))  /* items read as strs or bytes, as Numba's */
     return TYS(t->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES);
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, a 1-d array of "
-                  "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, an array of "
+                  "numbers (1-d: of strs or bytes too) or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
 /* The one type of a tuple's items that lists hold by reference (arrays,
@@ -1053,6 +1059,32 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   return lst;
 }
 
+/* A new list of the rows of x, an array of 2 or more dimensions: views
+ * x[i] (of type elem), each holding a reference to x's memory. */
+static LLVMValueRef row_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef a = lo_expr(l, x), rows = lo_arr_shape(l, a, 0), lst = lo_list_new(l, elem, rows);
+  LLVMValueRef step = lo_arr_stride(l, x->ty, a, 0), data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)elem->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  for (int d = 0; d < elem->ndim; d++) {
+    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
+    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, x->ty, a, d + 1), (unsigned)d, "");
+  }
+  LLVMValueRef row = LLVMGetUndef(lo_type(l, elem));
+  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");  /* x's meminfo and parent */
+  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
+  row = LLVMBuildInsertValue(l->b, row, shape, 3, "");
+  row = LLVMBuildInsertValue(l->b, row, strides, 4, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), rows, NULL, "list.rows");
+  LLVMValueRef offset = LLVMBuildMul(l->b, loop.index, step, "");
+  LLVMValueRef v = LLVMBuildInsertValue(l->b, row, LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, ""), 2, "");
+  lo_refcount(l, elem, v, true);
+  lo_list_append(l, elem, lst, v);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, a);
+  return lst;
+}
+
 /* A new list of tuple x's fields, each converted to elem (a str's one more reference, the list's). */
 static LLVMValueRef tuple_list(Lower *l, Node *x, const Type *elem) {
   LLVMValueRef t = lo_expr(l, x), lst = lo_list_new(l, elem, const_i64(l, x->ty->nfields));
@@ -1110,6 +1142,7 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, elem);
   if (x->ty->kind == TY_STR) return lo_str_chars(l, x);
   if (x->ty->kind == TY_ARRAY && ty_is_fixed_text(x->ty->elem)) return text_list(l, x, elem);
+  if (x->ty->kind == TY_ARRAY && x->ty->ndim > 1) return row_list(l, x, elem);
   Appender a = {elem, lo_list_new(l, elem, const_i64(l, 0))};
   lo_temp_made(l, ty_list(elem), a.lst);
   lo_for_each_element(l, x, append_element, &a);
@@ -1206,7 +1239,8 @@ static const Type *item_type(const Type *t) {
   if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
   if (t->kind == TY_TUPLE) return tuple_items(t);
   if (t->kind == TY_STR) return t;
-  return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
+  if (t->kind == TY_ARRAY && t->ndim > 1) return row_type(t);
+  return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, a 1-d array's */
 }
 
 static LLVMValueRef lo_sum(Lower *l, Node *n) {
