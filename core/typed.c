@@ -103,12 +103,13 @@ static bool holdable(const Type *t) {
   return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);
 }
 
-/* A tuple of up to RT_KEY_FIELDS numbers, bools and strs (a dict's key, a set's item). */
+/* A tuple of up to RT_KEY_FIELDS numbers (complex too), bools, strs and
+ * such tuples (a dict's key, a set's item). */
 static const Type *key_tuple(const Type *t) {
   if (!t || t->kind != TY_TUPLE || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i];
-    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16)) return NULL;
+    if (f->kind != TY_STR && !key_tuple(f) && (!ty_is_scalar(f) || f->kind == TY_F16)) return NULL;
   }
   return t;
 }
@@ -284,12 +285,20 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   return 0;
 }
 
-/* A str key made for a lookup (key_bits), or a tuple key's strs
- * (tuple_key_bits), released after it. */
+/* Whether a tuple key's field of kind is an RtTupleKey of its own (a
+ * tuple in the tuple, a complex number's parts), which tuple_key_bits
+ * allocates. */
+static bool field_in_memory(int kind) { return kind == TY_TUPLE || kind == TY_C64 || kind == TY_C128; }
+
+/* A str key made for a lookup (key_bits), or a tuple key's strs and
+ * fields in memory (tuple_key_bits), released after it. */
 static void drop_key(int kind, uint64_t bits) {
   if (kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)bits);
-  const RtTupleKey *t = kind == TY_TUPLE ? (const RtTupleKey *)(uintptr_t)bits : NULL;
-  for (int64_t i = 0; t && i < t->n; i++) drop_key(t->kinds[i], t->bits[i]);
+  RtTupleKey *t = kind == TY_TUPLE ? (RtTupleKey *)(uintptr_t)bits : NULL;
+  for (int64_t i = 0; t && i < t->n; i++) {
+    drop_key(t->kinds[i], t->bits[i]);
+    if (field_in_memory(t->kinds[i])) free((void *)(uintptr_t)t->bits[i]);
+  }
 }
 
 
@@ -1499,6 +1508,22 @@ const Type *typed_set_typeof(PyObject *o) {
   return kind < 0 ? NULL : core_api()->set(&core_plain[kind]);
 }
 
+/* A tuple field o of type t as its key bits: a number's and a str's as
+ * key_bits makes them, a tuple's and a complex number's a new RtTupleKey
+ * (drop_key frees it after). */
+static int field_key_bits(PyObject *o, const Type *t, uint64_t *bits) {
+  if (!field_in_memory((int)t->kind)) return key_bits((int)t->kind, o, bits);
+  RtTupleKey *k = malloc(sizeof(RtTupleKey));
+  int rc = !k                      ? (PyErr_NoMemory(), -1)
+           : t->kind == TY_TUPLE ? (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == t->nfields
+                                        ? tuple_key_bits(o, t, k)
+                                        : (PyErr_Format(PyExc_TypeError, "expected a tuple for %s, got %R", t->name, o), -1))
+                                 : scalar_key((int)t->kind, o, k, bits);
+  if (rc < 0) free(k);
+  else *bits = (uint64_t)(uintptr_t)k;
+  return rc;
+}
+
 /* A tuple item o (of type t) as the RtTupleKey compiled code would make:
  * each number's key bits, a float's kind float64, a str's a new RtStr
  * (drop_key releases them after). */
@@ -1507,7 +1532,7 @@ static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
   for (int i = 0; i < t->nfields; i++) {
     int kind = (int)t->fields[i]->kind;
     k->kinds[i] = kind == TY_F32 ? TY_F64 : kind;
-    if (key_bits(kind, PyTuple_GET_ITEM(o, i), &k->bits[i]) < 0) {
+    if (field_key_bits(PyTuple_GET_ITEM(o, i), t->fields[i], &k->bits[i]) < 0) {
       drop_key(TY_TUPLE, (uint64_t)(uintptr_t)k);
       return -1;
     }

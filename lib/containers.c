@@ -876,21 +876,35 @@ typedef struct {
 static uint64_t keep_str(uint64_t key) { return (uint64_t)(uintptr_t)rt_str_kept((RtStr *)(uintptr_t)key); }
 static void drop_str(uint64_t key) { rt_str_release((RtStr *)(uintptr_t)key); }
 
+/* Whether a tuple key's field of kind is an RtTupleKey of its own (a
+ * tuple in the tuple, a complex number's parts). */
+static bool field_in_memory(int32_t kind) { return kind == TY_TUPLE || is_complex_kind(kind); }
+
+static void drop_tuple(uint64_t key);
+
 /* A tuple key's copy, holding its own reference to each str field (a
- * constant's copy, as a str key's). */
+ * constant's copy, as a str key's) and its own copy of each field in memory. */
 static uint64_t keep_tuple(uint64_t key) {
   RtTupleKey *t = malloc(sizeof(RtTupleKey));
   if (!t) return 0;
   memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
-  for (int64_t i = 0; i < t->n; i++)
+  for (int64_t i = 0; i < t->n; i++) {
     if (t->kinds[i] == TY_STR) t->bits[i] = keep_str(t->bits[i]);
+    if (field_in_memory(t->kinds[i]) && !(t->bits[i] = keep_tuple(t->bits[i]))) {
+      t->n = i;  /* (the fields kept so far let go) */
+      drop_tuple((uint64_t)(uintptr_t)t);
+      return 0;
+    }
+  }
   return (uint64_t)(uintptr_t)t;
 }
 
 static void drop_tuple(uint64_t key) {
   RtTupleKey *t = (RtTupleKey *)(uintptr_t)key;
-  for (int64_t i = 0; i < t->n; i++)
+  for (int64_t i = 0; i < t->n; i++) {
     if (t->kinds[i] == TY_STR) drop_str(t->bits[i]);
+    if (field_in_memory(t->kinds[i])) drop_tuple(t->bits[i]);
+  }
   free(t);
 }
 
@@ -907,7 +921,13 @@ static const KeyKind *key_kind(int32_t kind) {
   return NULL;
 }
 
-void rt_tuple_key_free(RtTupleKey *t) { free(t); }
+/* A popped key's copy freed once read: its strs' references were handed
+ * over with it, its fields in memory are freed with it. */
+void rt_tuple_key_free(RtTupleKey *t) {
+  for (int64_t i = 0; i < t->n; i++)
+    if (field_in_memory(t->kinds[i])) rt_tuple_key_free((RtTupleKey *)(uintptr_t)t->bits[i]);
+  free(t);
+}
 
 /* ---------------------------------------------------------------- dicts */
 
