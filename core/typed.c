@@ -485,8 +485,39 @@ static PyObject *list_extend(ListObject *self, PyObject *items) {
   Py_RETURN_NONE;
 }
 
+static ListObject *empty_typed_list(const Type *item, Py_ssize_t allocated);
+
+/* List(lsttype=ListType(t), allocated=n): the keywords Numba's List takes
+ * for its own use, an empty list of t's; any other a TypeError. */
+static PyObject *list_of_list_type(PyObject *args, PyObject *kw) {
+  static char *names[] = {"lsttype", "allocated", NULL};
+  PyObject *t = NULL;
+  Py_ssize_t allocated = 0;
+  if (PyTuple_GET_SIZE(args) || !PyArg_ParseTupleAndKeywords(args, kw, "|$On:List", names, &t, &allocated)) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError, "List() takes no keyword arguments");
+  }
+  const Type *lt = t ? type_of_type(t) : NULL;
+  if (!lt || lt->kind != TY_LIST) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError, "*lsttype* must be a ListType");
+  }
+  return (PyObject *)empty_typed_list(lt->elem, allocated);
+}
+
+/* Whether o has a shape of no dimensions (a 0-d NumPy array). */
+static bool zero_dimensional(PyObject *o) {
+  if (PyList_Check(o) || PyTuple_Check(o)) return false;
+  PyObject *ndim = PyObject_GetAttrString(o, "ndim");
+  long n = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : -1;
+  Py_XDECREF(ndim);
+  PyErr_Clear();
+  return n == 0;
+}
+
 static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *items = NULL;
+  if (kw && PyDict_GET_SIZE(kw)) return list_of_list_type(args, kw);
   if (!PyArg_ParseTuple(args, "|O:List", &items)) return NULL;
   RtList *l = untyped_list();
   if (l) l->typed = 1;
@@ -496,12 +527,31 @@ static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_NoMemory();
   }
   self->l = l;
-  if (items) {
+  if (items && zero_dimensional(items)) {  /* a 0-d array: its one item, as Numba's */
+    PyObject *r = PyObject_CallMethod(items, "item", NULL);
+    PyObject *one = r ? PyTuple_Pack(1, r) : NULL;
+    Py_XDECREF(r);
+    items = one;
+    if (!one) Py_CLEAR(self);
+  } else {
+    Py_XINCREF(items);
+  }
+  if (self && items) {
     PyObject *r = list_extend(self, items);
     if (!r) Py_CLEAR(self);
     Py_XDECREF(r);
   }
+  Py_XDECREF(items);
   return (PyObject *)self;
+}
+
+/* An empty typed.List of items of type item, room made for allocated of them. */
+static ListObject *empty_typed_list(const Type *item, Py_ssize_t allocated) {
+  RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
+  if (!l) return (ListObject *)PyErr_NoMemory();
+  l->typed = 1;
+  hold_tuple_items(item, l, true);
+  return list_wrap(l, kept_type(item));
 }
 
 static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *kw) {
@@ -510,12 +560,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   Py_ssize_t allocated = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
   const Type *item = type_of_type(t);
-  if (!item) return NULL;
-  RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
-  if (!l) return PyErr_NoMemory();
-  l->typed = 1;
-  hold_tuple_items(item, l, true);
-  return (PyObject *)list_wrap(l, kept_type(item));
+  return item ? (PyObject *)empty_typed_list(item, allocated) : NULL;
 }
 
 static void list_dealloc(ListObject *self) {
@@ -872,8 +917,29 @@ static PyMethodDef list_methods[] = {
   {NULL},
 };
 
+/* ruchey.types.typeof(self) (a TypeError while its item type is unknown). */
+static PyObject *list_numba_type(ListObject *self, void *unused) {
+  PyObject *types = PyImport_ImportModule("ruchey.types");
+  PyObject *t = types ? PyObject_CallMethod(types, "typeof", "O", (PyObject *)self) : NULL;
+  Py_XDECREF(types);
+  return t;
+}
+
+static PyObject *list_typed(ListObject *self, void *unused) { return PyBool_FromLong(self->l->kind >= 0); }
+
+static PyObject *list_dtype(ListObject *self, void *unused) {
+  if (self->l->kind < 0) return PyErr_Format(PyExc_RuntimeError, "invalid operation on untyped list");
+  PyObject *t = list_numba_type(self, NULL), *item = t ? PyObject_GetAttrString(t, "item_type") : NULL;
+  Py_XDECREF(t);
+  return item;
+}
+
 static PyGetSetDef list_getset[] = {
   {"item_type", (getter)list_item_type, NULL, "The items' type's name (None while unknown).", NULL},
+  /* as Numba's List's own attributes */
+  {"_numba_type_", (getter)list_numba_type, NULL, "The list's ListType.", NULL},
+  {"_typed", (getter)list_typed, NULL, "Whether the items' type is known.", NULL},
+  {"_dtype", (getter)list_dtype, NULL, "The items' type (a RuntimeError while unknown).", NULL},
   {NULL},
 };
 
