@@ -173,12 +173,12 @@ bool ty_item_ordered(const Type *t) {
   return true;
 }
 
-/* Items min() and max() order: ty_item_ordered's, and tuples of numbers
- * and strs, compared item by item (lo_compare_values). */
+/* Items min() and max() order: ty_item_ordered's, and tuples of numbers,
+ * strs and such tuples, compared item by item (lo_compare_values). */
 bool ty_minmax_ordered(const Type *t) {
   if (ty_item_ordered(t)) return true;
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (t->fields[i]->kind != TY_STR && !ty_item_ordered(t->fields[i])) return false;
+    if (t->fields[i]->kind != TY_STR && !ty_minmax_ordered(t->fields[i])) return false;
   return t->kind == TY_TUPLE && t->nfields;
 }
 
@@ -590,14 +590,32 @@ static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, con
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
+/* The kind and offset (from at) of each field t's order compares, after
+ * the n in parts already: t itself, or a tuple's fields in turn, a tuple
+ * field's own fields in its place (tuples of one type compare as their
+ * fields flattened); their number, or -1 past MAX_ORDER_FIELDS. */
+#define MAX_ORDER_FIELDS 64
+static int order_fields(const Type *t, int64_t at, int n, int64_t parts[][2]) {
+  if (t->kind != TY_TUPLE) {
+    if (n == MAX_ORDER_FIELDS) return -1;
+    parts[n][0] = (int64_t)t->kind, parts[n][1] = at;
+    return n + 1;
+  }
+  for (int i = 0; i < t->nfields && n >= 0; i++) n = order_fields(t->fields[i], at + (int64_t)t->offsets[i], n, parts);
+  return n;
+}
+
 /* Whether the sort's and the heap's runtime (rt_list_sort_fields,
  * containers.c's Order) orders items of t: numbers, strs, or tuples of
- * them, compared field by field by kind. */
+ * them and of such tuples, compared field by field by kind. */
 bool ty_sort_ordered(const Type *t) {
   if (t->kind != TY_TUPLE) return ty_item_ordered(t);
   for (int i = 0; i < t->nfields; i++)
-    if (t->fields[i]->kind != TY_STR && (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]))) return false;
-  return t->nfields > 0;
+    if (t->fields[i]->kind != TY_STR && !(t->fields[i]->kind == TY_TUPLE && ty_sort_ordered(t->fields[i])) &&
+        (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])))
+      return false;
+  int64_t parts[MAX_ORDER_FIELDS][2];
+  return t->nfields > 0 && order_fields(t, 0, 0, parts) > 0;
 }
 
 /* Items sort() and sorted() order: ty_sort_ordered's, bytes (a bytes
@@ -844,16 +862,14 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
 /* How items of elem are ordered, as rt_list_sort_fields takes it: a
  * tuple's fields compared in turn, their kinds and offsets (*nfields of them). */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields) {
-  int n = *nfields = elem->kind == TY_TUPLE ? elem->nfields : 1;
+  int64_t parts[MAX_ORDER_FIELDS][2];
+  int n = *nfields = order_fields(elem, 0, 0, parts);
   LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
-  for (int i = 0; i < n; i++) {
-    const Type *f = elem->kind == TY_TUPLE ? elem->fields[i] : elem;
-    int64_t part[2] = {(int64_t)f->kind, elem->kind == TY_TUPLE ? (int64_t)elem->offsets[i] : 0};
+  for (int i = 0; i < n; i++)
     for (int k = 0; k < 2; k++) {
       LLVMValueRef at = const_i64(l, 2 * i + k);
-      LLVMBuildStore(l->b, const_i64(l, part[k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
+      LLVMBuildStore(l->b, const_i64(l, parts[i][k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
     }
-  }
   return layout;
 }
 
