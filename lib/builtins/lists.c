@@ -577,10 +577,14 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   return ty_list_item(in, n, args[0]);
 }
 
+static bool comparable_items(const Type *a, const Type *b, bool equality);
+
 /* What list.index, count and `in` look for: a number, a str in a list of
  * str, a tuple (of numbers, strs and such tuples) in a list of tuples whose
- * items == compares with its own. */
+ * items == compares with its own, a list in a list of lists of such items. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
+  if (vt->kind == TY_LIST && (!list->elem || (list->elem->kind == TY_LIST && comparable_items(list->elem, vt, true))))
+    return true;
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
   if (vt->kind == TY_BYTES && (!list->elem || list->elem->kind == TY_BYTES)) return true;
   if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
@@ -634,10 +638,11 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
 }
 
 /* Items that == compares (index, count, remove, in): the ordered ones,
- * complex numbers, and tuples of numbers, strs and such tuples. */
+ * complex numbers, tuples of numbers, strs and such tuples, and lists of
+ * items that compare. */
 static bool item_equatable(const Type *t) {
   return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES ||
-         (t->kind == TY_TUPLE && ty_items_equatable(t, t));
+         (t->kind == TY_TUPLE && ty_items_equatable(t, t)) || (t->kind == TY_LIST && comparable_items(t, t, true));
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
@@ -829,10 +834,11 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
-  if (n->bi->ival == 3) {
+  if (n->bi->ival == 3) {  /* del x[r:r + 1]: the item's references let go with it */
     lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-    lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, r}, 2);
+    LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+    LLVMValueRef a[5] = {lst, r, LLVMBuildAdd(l->b, r, const_i64(l, 1), ""), const_i64(l, 1), const_i32(l, 3)};
+    lo_call_fn(l, "rt_list_delete_slice", l->mod->i32, p, a, 5);
   }
   lo_done_with(l, x, lst);
   lo_done_with(l, v, val);
@@ -1514,9 +1520,9 @@ const Builtin bi_lists[] = {
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
-  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS, 1, ty_find, lo_find),
-  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS, 2, ty_find, lo_find),
-  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS, 3, ty_find, lo_find),
+  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_find, lo_find),
+  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS | BF_LISTS, 2, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
