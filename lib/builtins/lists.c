@@ -173,10 +173,13 @@ bool ty_item_ordered(const Type *t) {
   return true;
 }
 
-/* Items min() and max() order: ty_item_ordered's, and tuples of numbers,
- * strs and such tuples, compared item by item (lo_compare_values). */
+static bool item_sortable(const Type *t);
+
+/* Items min() and max() order: ty_item_ordered's, tuples of numbers, strs
+ * and such tuples, and lists sort() orders, compared item by item
+ * (lo_compare_values). */
 bool ty_minmax_ordered(const Type *t) {
-  if (ty_item_ordered(t)) return true;
+  if (ty_item_ordered(t) || (t->kind == TY_LIST && item_sortable(t))) return true;
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (t->fields[i]->kind != TY_STR && !ty_minmax_ordered(t->fields[i])) return false;
   return t->kind == TY_TUPLE && t->nfields;
@@ -1328,6 +1331,7 @@ const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type 
     return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
+    if (!t && ty_is_container(a->elem) && ty_is_container(b->elem)) t = ty_unify_containers(a, b);  /* [[1]] + [[]] */
     bool made_here = !given_list(in, n->lhs) && !given_list(in, n->rhs);
     if (!t && made_here && plain_number(a->elem) && plain_number(b->elem)) t = ty_list(ty_unify(a->elem, b->elem));
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
