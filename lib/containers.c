@@ -768,12 +768,26 @@ static int64_t hash_int(int64_t v) {
   return h == -1 ? -2 : h;
 }
 
+/* A NaN's hash: another each time. Python (3.10 on) hashes each NaN
+ * object by its identity, which compiled code has not; a NaN key is
+ * never found again either way, and many NaNs in one set or dict must not
+ * all collide (a constant made set(a) of n NaNs take n**2 probes). The
+ * counter is the one state shared across calls, stepped atomically; a
+ * SplitMix64 mixing spreads its steps over the table's slots. */
+static int64_t nan_hash(void) {
+  static uint64_t steps;
+  uint64_t z = __atomic_add_fetch(&steps, 0x9e3779b97f4a7c15ULL, __ATOMIC_RELAXED);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  int64_t h = (int64_t)((z ^ (z >> 31)) >> 1);
+  return h == -1 ? -2 : h;
+}
+
 /* Python's hash of a float (Python/pyhash.c's algorithm): equal to the
- * int's for integral values; NaN hashes 0 (Python hashes each NaN
- * object by its identity; no NaN key is ever found again either way). */
+ * int's for integral values; a NaN's, nan_hash's. */
 static int64_t hash_float(double x) {
   if (isinf(x)) return x > 0 ? 314159 : -314159;
-  if (isnan(x)) return 0;
+  if (isnan(x)) return nan_hash();
   int e;
   double m = frexp(x, &e);
   int sign = 1;
