@@ -579,20 +579,37 @@ static bool item_less(const Order *o, const char *a, const char *b) {
 
 /* A merge sort: stable (equal items keep their order, which -0.0 and 0.0
  * show), as Python's sort is. Reversed, as Python's reverse=True: the
- * stable sort of the reversed order, reversed. */
-static void merge_sort(const Order *o, int64_t s, char *a, char *tmp, int64_t n) {
-  if (n < 2) return;
-  int64_t h = n / 2;
-  merge_sort(o, s, a, tmp, h);
-  merge_sort(o, s, a + h * s, tmp, n - h);
-  int64_t i = 0, j = h, k = 0;
-  while (i < h && j < n) {
-    bool right = item_less(o, a + j * s, a + i * s);
-    memcpy(tmp + k++ * s, a + (right ? j++ : i++) * s, (size_t)s);
+ * stable sort of the reversed order, reversed. One body for items of any
+ * layout (compared by their Order, of s bytes each) and for plain int64s
+ * and float64s, which take the same steps with `<` and the size written
+ * out (the common lists, several times faster so). */
+#define MERGE_SORT(X, SIZE, LESS)                                                       \
+  static void merge_sort_##X(const Order *o, int64_t s, char *a, char *tmp, int64_t n) { \
+    if (n < 2) return;                                                                  \
+    int64_t h = n / 2, z = (SIZE);                                                      \
+    merge_sort_##X(o, s, a, tmp, h);                                                    \
+    merge_sort_##X(o, s, a + h * z, tmp, n - h);                                        \
+    int64_t i = 0, j = h, k = 0;                                                        \
+    while (i < h && j < n) {                                                            \
+      bool right = LESS(o, a + j * z, a + i * z);                                       \
+      memcpy(tmp + k++ * z, a + (right ? j++ : i++) * z, (size_t)z);                    \
+    }                                                                                   \
+    while (i < h) memcpy(tmp + k++ * z, a + i++ * z, (size_t)z);                        \
+    while (j < n) memcpy(tmp + k++ * z, a + j++ * z, (size_t)z);                        \
+    memcpy(a, tmp, (size_t)(n * z));                                                    \
   }
-  while (i < h) memcpy(tmp + k++ * s, a + i++ * s, (size_t)s);
-  while (j < n) memcpy(tmp + k++ * s, a + j++ * s, (size_t)s);
-  memcpy(a, tmp, (size_t)(n * s));
+
+#define I64_LESS(o, x, y) (*(const int64_t *)(const void *)(x) < *(const int64_t *)(const void *)(y))
+#define F64_LESS(o, x, y) (*(const double *)(const void *)(x) < *(const double *)(const void *)(y))
+MERGE_SORT(items, s, item_less)
+MERGE_SORT(i64, 8, I64_LESS)
+MERGE_SORT(f64, 8, F64_LESS)
+
+static void merge_sort(const Order *o, int64_t s, char *a, char *tmp, int64_t n) {
+  int32_t kind = o->n == 1 ? (int32_t)o->layout[0] : -1;
+  if (kind == TY_I64) merge_sort_i64(o, s, a, tmp, n);
+  else if (kind == TY_F64) merge_sort_f64(o, s, a, tmp, n);
+  else merge_sort_items(o, s, a, tmp, n);
 }
 
 int32_t rt_list_sort_fields(RtList *l, int32_t reverse, int32_t nfields, const int64_t *layout) {
