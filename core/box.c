@@ -551,7 +551,7 @@ static int unbox_converted(PyObject *o, const Type *t, Slot *slot) {
  * written back first). */
 bool disp_holds_strings(const Type *t) {
   t = ty_enum_value(t);  /* (a member of a class of str values: its str) */
-  if (t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT) return true;  /* (a list: a Python list's copy, reflected; a container: the result may be it) */
+  if (t->kind == TY_STR || ty_is_container(t)) return true;  /* (a list, a set: a Python one's copy, reflected; a container: the result may be it) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (t->fields[i]->kind == TY_RECORD || disp_holds_strings(t->fields[i])) return true;
   return false;
@@ -581,6 +581,9 @@ static void release_tuple_items(const Type *t, char *p, int n, PyObject *o, bool
     } else if (f->kind == TY_LIST && PyList_Check(item)) {
       if (called) reflect(item, f, *(RtList **)at);
       else rt_list_release(*(RtList **)at);
+    } else if (f->kind == TY_SET) {
+      if (called) reflect(item, f, *(RtDict **)at);
+      else rt_dict_release(*(RtDict **)at);
     } else if (f->kind == TY_TUPLE) {
       release_tuple_items(f, at, f->nfields, item, called);
     } else if (f->kind == TY_RECORD && called) {
@@ -626,7 +629,7 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
       return -1;
     }
     if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
-    else if (ty_enum_value(f)->kind == TY_STR || f->kind == TY_LIST || f->kind == TY_DICT || f->kind == TY_CLASS ||
+    else if (ty_enum_value(f)->kind == TY_STR || ty_is_container(f) || f->kind == TY_CLASS ||
              f->kind == TY_FUNCPTR)  /* (held as a pointer: a jitclass instance borrowed, a function's entry) */
       memcpy(at, &slot.u, sizeof(void *));
     else if (f->kind == TY_RECORD)  /* a record's bytes, in the tuple (its storage), of it or of a subtype's */

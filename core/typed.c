@@ -103,12 +103,13 @@ static bool holdable(const Type *t) {
   return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);
 }
 
-/* A tuple of up to RT_KEY_FIELDS numbers, bools and strs (a dict's key, a set's item). */
+/* A tuple of up to RT_KEY_FIELDS numbers (complex too), bools, strs and
+ * such tuples (a dict's key, a set's item). */
 static const Type *key_tuple(const Type *t) {
   if (!t || t->kind != TY_TUPLE || !t->nfields || t->nfields > RT_KEY_FIELDS) return NULL;
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i];
-    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16)) return NULL;
+    if (f->kind != TY_STR && !key_tuple(f) && (!ty_is_scalar(f) || f->kind == TY_F16)) return NULL;
   }
   return t;
 }
@@ -284,12 +285,20 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   return 0;
 }
 
-/* A str key made for a lookup (key_bits), or a tuple key's strs
- * (tuple_key_bits), released after it. */
+/* Whether a tuple key's field of kind is an RtTupleKey of its own (a
+ * tuple in the tuple, a complex number's parts), which tuple_key_bits
+ * allocates. */
+static bool field_in_memory(int kind) { return kind == TY_TUPLE || kind == TY_C64 || kind == TY_C128; }
+
+/* A str key made for a lookup (key_bits), or a tuple key's strs and
+ * fields in memory (tuple_key_bits), released after it. */
 static void drop_key(int kind, uint64_t bits) {
   if (kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)bits);
-  const RtTupleKey *t = kind == TY_TUPLE ? (const RtTupleKey *)(uintptr_t)bits : NULL;
-  for (int64_t i = 0; t && i < t->n; i++) drop_key(t->kinds[i], t->bits[i]);
+  RtTupleKey *t = kind == TY_TUPLE ? (RtTupleKey *)(uintptr_t)bits : NULL;
+  for (int64_t i = 0; t && i < t->n; i++) {
+    drop_key(t->kinds[i], t->bits[i]);
+    if (field_in_memory(t->kinds[i])) free((void *)(uintptr_t)t->bits[i]);
+  }
 }
 
 
@@ -476,8 +485,39 @@ static PyObject *list_extend(ListObject *self, PyObject *items) {
   Py_RETURN_NONE;
 }
 
+static ListObject *empty_typed_list(const Type *item, Py_ssize_t allocated);
+
+/* List(lsttype=ListType(t), allocated=n): the keywords Numba's List takes
+ * for its own use, an empty list of t's; any other a TypeError. */
+static PyObject *list_of_list_type(PyObject *args, PyObject *kw) {
+  static char *names[] = {"lsttype", "allocated", NULL};
+  PyObject *t = NULL;
+  Py_ssize_t allocated = 0;
+  if (PyTuple_GET_SIZE(args) || !PyArg_ParseTupleAndKeywords(args, kw, "|$On:List", names, &t, &allocated)) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError, "List() takes no keyword arguments");
+  }
+  const Type *lt = t ? type_of_type(t) : NULL;
+  if (!lt || lt->kind != TY_LIST) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError, "*lsttype* must be a ListType");
+  }
+  return (PyObject *)empty_typed_list(lt->elem, allocated);
+}
+
+/* Whether o has a shape of no dimensions (a 0-d NumPy array). */
+static bool zero_dimensional(PyObject *o) {
+  if (PyList_Check(o) || PyTuple_Check(o)) return false;
+  PyObject *ndim = PyObject_GetAttrString(o, "ndim");
+  long n = ndim && PyLong_Check(ndim) ? PyLong_AsLong(ndim) : -1;
+  Py_XDECREF(ndim);
+  PyErr_Clear();
+  return n == 0;
+}
+
 static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *items = NULL;
+  if (kw && PyDict_GET_SIZE(kw)) return list_of_list_type(args, kw);
   if (!PyArg_ParseTuple(args, "|O:List", &items)) return NULL;
   RtList *l = untyped_list();
   if (l) l->typed = 1;
@@ -487,12 +527,31 @@ static PyObject *list_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_NoMemory();
   }
   self->l = l;
-  if (items) {
+  if (items && zero_dimensional(items)) {  /* a 0-d array: its one item, as Numba's */
+    PyObject *r = PyObject_CallMethod(items, "item", NULL);
+    PyObject *one = r ? PyTuple_Pack(1, r) : NULL;
+    Py_XDECREF(r);
+    items = one;
+    if (!one) Py_CLEAR(self);
+  } else {
+    Py_XINCREF(items);
+  }
+  if (self && items) {
     PyObject *r = list_extend(self, items);
     if (!r) Py_CLEAR(self);
     Py_XDECREF(r);
   }
+  Py_XDECREF(items);
   return (PyObject *)self;
+}
+
+/* An empty typed.List of items of type item, room made for allocated of them. */
+static ListObject *empty_typed_list(const Type *item, Py_ssize_t allocated) {
+  RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
+  if (!l) return (ListObject *)PyErr_NoMemory();
+  l->typed = 1;
+  hold_tuple_items(item, l, true);
+  return list_wrap(l, kept_type(item));
 }
 
 static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *kw) {
@@ -501,12 +560,7 @@ static PyObject *list_empty_list(PyTypeObject *type, PyObject *args, PyObject *k
   Py_ssize_t allocated = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:empty_list", names, &t, &allocated)) return NULL;
   const Type *item = type_of_type(t);
-  if (!item) return NULL;
-  RtList *l = rt_list_new((int32_t)item->kind, type_size(item), allocated > 0 ? allocated : 0);
-  if (!l) return PyErr_NoMemory();
-  l->typed = 1;
-  hold_tuple_items(item, l, true);
-  return (PyObject *)list_wrap(l, kept_type(item));
+  return item ? (PyObject *)empty_typed_list(item, allocated) : NULL;
 }
 
 static void list_dealloc(ListObject *self) {
@@ -779,7 +833,7 @@ static PyObject *list_reverse(ListObject *self, PyObject *unused) {
 static PyObject *list_repr(ListObject *self) {
   PyObject *items = PySequence_List((PyObject *)self);
   if (!items) return NULL;
-  PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[undefined](%R)", items)
+  PyObject *r = self->l->kind < 0 ? PyUnicode_FromFormat("ListType[Undefined](%R)", items)  /* (Numba's spelling) */
                                   : PyUnicode_FromFormat("ListType[%s](%R)", list_item_type_of(self)->name, items);
   Py_DECREF(items);
   return r;
@@ -863,8 +917,29 @@ static PyMethodDef list_methods[] = {
   {NULL},
 };
 
+/* ruchey.types.typeof(self) (a TypeError while its item type is unknown). */
+static PyObject *list_numba_type(ListObject *self, void *unused) {
+  PyObject *types = PyImport_ImportModule("ruchey.types");
+  PyObject *t = types ? PyObject_CallMethod(types, "typeof", "O", (PyObject *)self) : NULL;
+  Py_XDECREF(types);
+  return t;
+}
+
+static PyObject *list_typed(ListObject *self, void *unused) { return PyBool_FromLong(self->l->kind >= 0); }
+
+static PyObject *list_dtype(ListObject *self, void *unused) {
+  if (self->l->kind < 0) return PyErr_Format(PyExc_RuntimeError, "invalid operation on untyped list");
+  PyObject *t = list_numba_type(self, NULL), *item = t ? PyObject_GetAttrString(t, "item_type") : NULL;
+  Py_XDECREF(t);
+  return item;
+}
+
 static PyGetSetDef list_getset[] = {
   {"item_type", (getter)list_item_type, NULL, "The items' type's name (None while unknown).", NULL},
+  /* as Numba's List's own attributes */
+  {"_numba_type_", (getter)list_numba_type, NULL, "The list's ListType.", NULL},
+  {"_typed", (getter)list_typed, NULL, "Whether the items' type is known.", NULL},
+  {"_dtype", (getter)list_dtype, NULL, "The items' type (a RuntimeError while unknown).", NULL},
   {NULL},
 };
 
@@ -1499,6 +1574,22 @@ const Type *typed_set_typeof(PyObject *o) {
   return kind < 0 ? NULL : core_api()->set(&core_plain[kind]);
 }
 
+/* A tuple field o of type t as its key bits: a number's and a str's as
+ * key_bits makes them, a tuple's and a complex number's a new RtTupleKey
+ * (drop_key frees it after). */
+static int field_key_bits(PyObject *o, const Type *t, uint64_t *bits) {
+  if (!field_in_memory((int)t->kind)) return key_bits((int)t->kind, o, bits);
+  RtTupleKey *k = malloc(sizeof(RtTupleKey));
+  int rc = !k                      ? (PyErr_NoMemory(), -1)
+           : t->kind == TY_TUPLE ? (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == t->nfields
+                                        ? tuple_key_bits(o, t, k)
+                                        : (PyErr_Format(PyExc_TypeError, "expected a tuple for %s, got %R", t->name, o), -1))
+                                 : scalar_key((int)t->kind, o, k, bits);
+  if (rc < 0) free(k);
+  else *bits = (uint64_t)(uintptr_t)k;
+  return rc;
+}
+
 /* A tuple item o (of type t) as the RtTupleKey compiled code would make:
  * each number's key bits, a float's kind float64, a str's a new RtStr
  * (drop_key releases them after). */
@@ -1507,7 +1598,7 @@ static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
   for (int i = 0; i < t->nfields; i++) {
     int kind = (int)t->fields[i]->kind;
     k->kinds[i] = kind == TY_F32 ? TY_F64 : kind;
-    if (key_bits(kind, PyTuple_GET_ITEM(o, i), &k->bits[i]) < 0) {
+    if (field_key_bits(PyTuple_GET_ITEM(o, i), t->fields[i], &k->bits[i]) < 0) {
       drop_key(TY_TUPLE, (uint64_t)(uintptr_t)k);
       return -1;
     }

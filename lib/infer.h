@@ -109,8 +109,10 @@ bool ty_funcs_entry_for(Infer *in, Node **arg, const Type *fp);  /* *arg, such a
 const Type *ty_tuple_index(Infer *in, Node *n, const Type *t);
 const Type *ty_tuple_binop(Infer *in, Node *n, const Type *a, const Type *b);
 const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);
-/* tuples.c: whether items of types a and b are compared by == (numbers, strs, None, tuples of them) */
+/* tuples.c: whether items of types a and b are compared by == (numbers, strs, None, tuples of them), and
+ * by == and != (equality) or by < too: ty_items_compare */
 bool ty_items_equatable(const Type *a, const Type *b);
+bool ty_items_compare(const Type *a, const Type *b, bool equality);
 const Type *ty_tuple_contains(Infer *in, Node *n, const Type **args);  /* v in t, of numbers */
 /* A call with *t (n->op set, frontend's fe_spread_call): the parameters' types into bound; how many, or -1 */
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound);

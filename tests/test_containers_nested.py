@@ -393,11 +393,11 @@ def test_tuple_key_errors():
     with pytest.raises(KeyError, match=r"\(2, 3\)"):
         tuple_key_missing(3, 2, 3)
 
-    def nested_key(n):
-        return {((1, 2), 3): n}
+    def long_key(n):
+        return {(1, 2, 3, 4, 5, 6, 7, 8, n): n}
 
     with pytest.raises(ruchey.TypingError, match="dict key tuple"):
-        njit(nested_key)(1)
+        njit(long_key)(1)
     before = rss_bytes()
     for _ in range(100000):
         grid_counts(8)
@@ -407,6 +407,34 @@ def test_tuple_key_errors():
             pass
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+@njit
+def nested_keys(n):
+    """Dict keys of tuples in tuples and complex numbers: counted, looked up, popped."""
+    d = {}
+    for i in range(n):
+        k = (i % 4, (str(i % 3), (i % 2) * 1j))
+        d[k] = d.get(k, 0) + i
+    first = d.popitem() if d else ((0, ("", 0j)), 0)
+    return d, first, (1, ("1", 1j)) in d, len(d)
+
+
+@njit
+def store_next(d):
+    d[(4, (5, 6))] = d[(1, (2, 3))] + 1
+
+
+def test_dict_keys_of_nested_tuples_and_complex_numbers():
+    for n in (0, 1, 5, 30):
+        got, want = nested_keys(n), nested_keys.py_func(n)
+        assert dict(got[0]) == want[0] and got[1:] == want[1:]
+    with pytest.raises(KeyError, match=r"\(1, \(2, 4\)\)"):
+        njit(lambda: {(1, (2, 3)): 1}[(1, (2, 4))])()
+    d = ruchey.typed.Dict.empty(ruchey.types.Tuple((ruchey.int64, ruchey.types.UniTuple(ruchey.int64, 2))), ruchey.float64)
+    d[(1, (2, 3))] = 1.5
+    store_next(d)
+    assert dict(d) == {(1, (2, 3)): 1.5, (4, (5, 6)): 2.5}
 
 
 # ---------------------------------------------------------------- tuple keys holding strs

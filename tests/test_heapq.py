@@ -379,3 +379,25 @@ def test_an_empty_heap_releases_the_item_it_refused():
     after = rss_bytes()
     if before is not None:
         assert after - before < 20 * 2**20
+
+
+def nested_orders(rows):
+    by_sort = sorted(rows)
+    backwards = list(rows)
+    backwards.sort(reverse=True)
+    heap = list(rows)
+    heapq.heapify(heap)
+    popped = [heapq.heappop(heap) for _ in range(min(3, len(heap)))]
+    return by_sort, backwards, popped, heap, heapq.nsmallest(2, rows), min(rows), max(rows)
+
+
+@pytest.mark.parametrize("n", [1, 2, 9, 40])
+def test_tuples_holding_tuples_order_as_pythons(n):
+    """(a, (b, c)) compares as Python's: field by field, the inner tuple's in its place."""
+    rng = make_rng(seed_of("nested order", n))
+    a, b, c = rng.integers(0, 3, n), rng.integers(0, 3, n), rng.integers(-2, 2, n) / 2
+    words = [(int(x), (str(y), float(z))) for x, y, z in zip(a, b, c)]
+    deep = [(int(x), ((int(y), float(z)), int(x + y))) for x, y, z in zip(a, b, c)]
+    f = njit(nested_orders)
+    for rows in (words, deep):
+        assert f(list(rows)) == nested_orders(list(rows))

@@ -1,11 +1,13 @@
 """list.extend(y) of every iterable list() takes: a list, a range, a
 tuple, a 1-d array, a set, a dict (its keys) and a str (its characters,
 into a list of str); items converted to the list's item type as append
-converts them. Compared with the function's py_func on generated inputs."""
+converts them. An array of more dimensions gives its rows, to list(),
+typed.List() and extend. Compared with the function's py_func on
+generated inputs."""
 import numpy as np
 import pytest
 
-from ruchey import TypingError, njit
+from ruchey import TypingError, njit, typed
 
 from conftest import make_rng, numba_deviation, random_ints, seed_of
 
@@ -101,7 +103,7 @@ def test_extend_of_a_non_iterable_or_a_wrong_item_is_a_typing_error():
         extended_with([1], 3)
     with pytest.raises(TypingError, match="cannot put unicode_type"):
         extended_with([1], "ab")
-    with pytest.raises(TypingError, match=r"extend\(\) takes"):
+    with pytest.raises(TypingError, match=r"cannot put array\(float64, 1d, C\)"):  # (its items are rows)
         extended_with([1.0], np.ones((2, 2)))
     with pytest.raises(TypeError):
         extended_with.py_func([1], 3)
@@ -165,3 +167,32 @@ def test_plus_equals_of_an_array_or_times_equals_of_a_float_is_a_typing_error():
         njit(lambda n: [n] * 1.5)(1)
     with pytest.raises(TypingError, match=r"extend\(\) takes"):
         grown_by([1], 3)
+
+
+@njit
+def rows_three_ways(a):
+    first = list(a)
+    second = typed.List(a)
+    third = [a[0]]
+    third.extend(a)
+    return first, second, third
+
+
+def test_an_array_of_more_dimensions_gives_its_rows():
+    """As Numba's and Python's: views a[i], each of one dimension less, sharing a's memory."""
+    rng = make_rng(seed_of("array rows"))
+    c = rng.integers(-9, 9, size=(3, 4))
+    arrays = [c, np.asfortranarray(c), c[:, ::2], rng.normal(size=(2, 3, 2)), np.ones((1, 0), np.float32),
+              np.array([[True, False]]), (c[:1] + 1j)]
+    for a in arrays:
+        got, want = rows_three_ways(a), rows_three_ways.py_func(a)
+        for g, w in zip(got, want):
+            assert len(g) == len(w)
+            for x, y in zip(g, w):
+                assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y)
+        assert type(got[1]) is typed.List and type(got[0]) is list
+    first, _, _ = rows_three_ways(c)
+    first[1][0] = 100  # a view: a's element changed
+    assert c[1, 0] == 100
+    assert njit(lambda: list(np.arange(6.0).reshape(3, 2))[2][1])() == 5.0  # rows of a temporary array
+    assert njit(lambda a: len(list(a)))(np.empty((0, 3))) == 0

@@ -7,7 +7,7 @@ import pytest
 import ruchey
 from ruchey import TypingError, njit, typed
 
-from conftest import make_rng, seed_of
+from conftest import make_rng, rss_bytes, seed_of
 
 
 @njit
@@ -56,3 +56,90 @@ def test_bounds_that_are_not_integers_are_typing_errors():
         found_from([1, 2], 1, 0.5)
     with pytest.raises(TypingError, match="stop must be an integer"):
         found_between([1, 2], 1, 0, "2")
+
+
+def search_records(rows, key):
+    """Lists of tuples holding strs (and nested tuples): ==, in, index, count, remove, <."""
+    found = key in rows
+    where = rows.index(key) if found else -1
+    counted = rows.count(key)
+    ordered = (rows < [key], rows == rows[::-1], rows != [key])
+    if found:
+        rows.remove(key)
+    return found, where, counted, ordered, rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lists_of_tuples_with_strs_are_searched_and_compared_as_pythons(seed):
+    rng = make_rng(seed_of("tuple rows", seed))
+    f = njit(search_records)
+    words = ["", "a", "b", "ab", "é"]
+    rows = [(int(i), words[int(j)]) for i, j in zip(rng.integers(-2, 3, 9), rng.integers(0, 5, 9))]
+    nested = [(int(i), (words[int(j)], float(i) / 2)) for i, j in zip(rng.integers(-2, 3, 6), rng.integers(0, 5, 6))]
+    for items in (rows, nested):
+        for key in items[:3] + [items[0][:1] + (items[-1][1],)]:
+            assert f(list(items), key) == search_records(list(items), key)
+    g = njit(lambda rows, key: key in rows)
+    assert g([(1, "a")], (1, "a")) and not g([(1, "a")], (1, "b"))
+    with pytest.raises(TypingError):
+        g([(1, "a")], (1, 2.5))  # a str against a number: no compiled ==
+
+
+def search_rows(rows, key):
+    """Lists of lists: in, index, count and remove compare lists as Python's == does."""
+    found = key in rows
+    where = rows.index(key) if found else -1
+    counted = rows.count(key) + rows.count([9, 9, 9])
+    if found:
+        rows.remove(key)
+    return found, where, counted, rows, [1] in [[1], []]
+
+
+def typed_rows(rows, item):
+    out = typed.List.empty_list(ruchey.types.ListType(item))
+    for r in rows:
+        out.append(typed_row(r, item))
+    return out
+
+
+def typed_row(r, item):
+    x = typed.List.empty_list(item)
+    for v in r:
+        x.append(v)
+    return x
+
+
+def plain_rows(result):
+    found, where, counted, rows, literal = result
+    return found, where, counted, [list(r) for r in rows], literal
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lists_of_lists_are_searched_as_pythons(seed):
+    rng = make_rng(seed_of("list rows", seed))
+    f = njit(search_rows)
+    rows = [rng.integers(0, 3, int(k)).tolist() for k in rng.integers(0, 3, 8)]
+    for item, kind in ((ruchey.int64, int), (ruchey.float64, float)):
+        for key in rows[:4] + [[7], []]:
+            want = search_rows([[kind(v) for v in r] for r in rows], [kind(v) for v in key])
+            assert plain_rows(f(typed_rows(rows, item), typed_row(key, item))) == want
+
+
+def shrink_by_remove(n):
+    words = [str(i) * 8 for i in range(n)]
+    rows = [[i, i] for i in range(n)]
+    while words:
+        words.remove(words[-1])
+        rows.remove(rows[-1])
+    return len(words) + len(rows)
+
+
+def test_remove_lets_the_removed_item_go():
+    """list.remove of strs and lists released what it removed (it leaked before)."""
+    f = njit(shrink_by_remove)
+    assert f(5) == shrink_by_remove(5) == 0
+    before = rss_bytes()
+    for _ in range(3000):
+        f(60)
+    if before is not None:
+        assert rss_bytes() - before < 8 << 20

@@ -89,6 +89,22 @@ def test_min_max_of_a_typed_list_of_tuples_and_of_strs_from_python():
     assert best_of(words) == best_of.py_func(list(words))
 
 
+def of_list_rows(n, k, seed):
+    """min and max of lists (of numbers, of strs): Python's list order, an empty list first;
+    a list made of a list of lists and [[]] (its empty list typed by the other's)."""
+    rows = [[(i * seed) % k, -(i % 2)] for i in range(n)] + [[]]
+    rows[-1].append(k)
+    words = [[str(i % k), "a"] for i in range(n)]
+    words.append(["0"])
+    return min(rows), max(rows), min(words), max(words), rows
+
+
+def test_min_max_of_lists_of_lists():
+    f = njit(of_list_rows)
+    for n, k, seed in ((1, 1, 3), (5, 2, 7), (30, 4, 5)):
+        assert f(n, k, seed) == of_list_rows(n, k, seed)
+
+
 @njit
 def of_no_strs(n):
     words = ["x"] * n

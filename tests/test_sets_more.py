@@ -158,9 +158,39 @@ def test_bad_tuple_sets():
     with pytest.raises(TypeError, match="of another type"):
         njit(touch_arg)({(1, 2), (1, 2, 3)}, 1, 2)
     with pytest.raises(TypeError, match="not numbers"):
-        njit(echo)({(1, (2, "a"))})
+        njit(echo)({(1, 2, 3, 4, 5, 6, 7, 8, 9)})
     with pytest.raises(TypingError, match="sets of"):
-        njit(lambda: {(1, (2, 3))})()
+        njit(lambda: {(1, 2, 3, 4, 5, 6, 7, 8, 9)})()
+    with pytest.raises(TypeError, match="of another type"):
+        njit(echo)({(1, (2, 3)), (1, (2, 3.5))})
+
+
+def nested_and_complex(n, words):
+    s = {(i % 5, (words[i % len(words)], (i % 3) * 0.5j)) for i in range(n)}
+    t = {(i % 4, (i, i + 1)) for i in range(n)}
+    s.add((0, ("new", 1j)))
+    s.discard((1, (words[1 % len(words)], 0.5j)))
+    popped = t.pop() if t else (0, (0, 0))
+    return s, t, (0, ("new", 1j)) in s, popped in t, len(s | s), {(1, 2j), (1, 2j + 0)}
+
+
+def test_sets_of_nested_tuples_and_complex_numbers():
+    """As Numba's: items equal and hashed as Python's, whatever the nesting."""
+    rng = make_rng(8)
+    f = njit(nested_and_complex)
+    for n in [0, 1, 7, 40]:
+        words = [str(w) for w in rng.integers(0, 4, 3)] + ["é"]
+        got, want = f(n, words), nested_and_complex(n, words)
+        assert got[0] == want[0] and got[2:] == want[2:] and len(got[1]) == len(want[1])
+    passed = {(1, (2, 3)), (4, (5, 6))}
+    same(touch_nested, passed)
+    assert njit(echo)({(1, ("a", 2j))}) == {(1, ("a", 2j))}
+
+
+def touch_nested(s):
+    s.add((7, (8, 9)))
+    s.discard((1, (2, 3)))
+    return (4, (5, 6)) in s, len(s)
 
 
 # ---------------------------------------------------------------- any iterable

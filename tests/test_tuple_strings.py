@@ -267,9 +267,10 @@ def test_min_and_max_of_a_list_of_tuples_holding_strs_order_as_python():
         assert rss_bytes() - before < 8 << 20
 
 
-def test_max_of_tuples_of_a_str_and_a_list_is_a_typing_error():
+def test_max_of_tuples_of_a_str_and_a_list_orders_them_as_python():
+    """Tuples holding a list compare as Python's: the list in its place, item by item."""
     @njit
-    def bad(s):
-        return max((s, [1]), (s, [2]))
-    with pytest.raises(ruchey.TypingError, match="max"):
-        bad("a")
+    def pick(s, n):
+        return max((s, [1, n]), (s, [1])), min((s, [n]), (s, [n, 0]))
+    for s, n in (("a", 0), ("", -3), ("é", 5)):
+        assert pick(s, n) == pick.py_func(s, n)

@@ -166,6 +166,8 @@ def test_str_extend_itself_and_the_rest():
     c = x.copy()
     c.append(1)
     assert type(c) is typed.List and list(x) == y
+    assert repr(x) == f"ListType[int64]({y})"
+    assert repr(typed.List()) == "ListType[Undefined]([])"  # Numba's spelling of an untyped one
 
 
 def test_a_typed_dict_prints_as_a_dict():
@@ -330,3 +332,31 @@ def test_typeof_a_typed_container_is_its_list_or_dict_type():
     assert f(x) == pytest.approx(total_of.py_func(x))
     with pytest.raises(TypeError):
         ruchey.typeof(typed.List())  # no item type yet
+
+
+def test_numba_lists_own_attributes_and_keywords():
+    """_numba_type_, _typed, _dtype and List(lsttype=, allocated=) as Numba's List has them."""
+    rng = make_rng(seed_of("list attributes"))
+    for item, values in ((ruchey.int32, rng.integers(-5, 5, 4)), (ruchey.float64, rng.normal(size=3))):
+        x = typed.List.empty_list(item)
+        for v in values:
+            x.append(v)
+        assert x._typed and x._dtype == item and x._numba_type_ == ruchey.typeof(x)
+        y = typed.List(lsttype=ruchey.types.ListType(item), allocated=8)
+        assert len(y) == 0 and y._dtype == item
+        y.extend(x)
+        assert list(y) == list(x)
+    empty = typed.List()
+    assert not empty._typed
+    with pytest.raises(RuntimeError, match="untyped list"):
+        empty._dtype
+    with pytest.raises(TypeError, match="no keyword arguments"):
+        typed.List(iterable=[1, 2])  # not silently an empty list
+    with pytest.raises(TypeError, match="must be a ListType"):
+        typed.List(lsttype=ruchey.int64)
+
+
+def test_a_zero_dimensional_array_gives_its_one_item():
+    for a in (np.array(3), np.array(-2.5), np.array(True)):
+        x = typed.List(a)
+        assert list(x) == [a.item()] and type(x[0]) is type(a.item())

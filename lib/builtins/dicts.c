@@ -25,12 +25,13 @@ static int64_t value_size(const Type *t) { return t->kind == TY_SET ? 0 : value_
 
 /* ---------------------------------------------------------------- typing */
 
-/* A tuple of at most RT_KEY_FIELDS numbers, bools and strs (RtTupleKey's). */
+/* A tuple of at most RT_KEY_FIELDS numbers (complex too), bools, strs
+ * and such tuples (RtTupleKey's, a tuple or complex field one of its own). */
 static bool key_tuple(const Type *k) {
   if (k->kind != TY_TUPLE || !k->nfields || k->nfields > RT_KEY_FIELDS) return false;
   for (int i = 0; i < k->nfields; i++) {
     const Type *f = k->fields[i];
-    if (f->kind != TY_STR && (!ty_is_scalar(f) || ty_is_complex(f) || f->kind == TY_F16 || ty_is_time(f)))
+    if (f->kind != TY_STR && !key_tuple(f) && (!ty_is_scalar(f) || f->kind == TY_F16 || ty_is_time(f)))
       return false;
   }
   return true;
@@ -45,7 +46,8 @@ static const Type *need_key(Infer *in, Node *at, const Type *k) {
   if (k && k->kind == TY_F16) return ty_error(in, at, "float16 dict keys are not supported in compiled code");
   if (k && (k->kind == TY_STR || ty_is_time(k) || ty_is_complex(k) || key_tuple(k))) return k;
   if (k && k->kind == TY_TUPLE)
-    return ty_error(in, at, "a dict key tuple holds up to %d numbers, bools and strs, got %s", RT_KEY_FIELDS, k->name);
+    return ty_error(in, at, "a dict key tuple holds up to %d numbers, bools, strs and such tuples, got %s",
+                    RT_KEY_FIELDS, k->name);
   return ty_need_scalar(in, at, k, "a dict key");
 }
 
@@ -439,15 +441,17 @@ static LLVMValueRef stack_key(Lower *l, int n, const int *kinds, LLVMValueRef *b
   return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
 }
 
-/* A tuple key (k of type kt): each field's bits. */
+static LLVMValueRef bits_of_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt);
+
+/* A tuple key (k of type kt): each field's bits (a tuple's or a complex
+ * number's, a stack RtTupleKey of its own). */
 static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
   int kinds[RT_KEY_FIELDS];
   LLVMValueRef bits[RT_KEY_FIELDS];
   for (int i = 0; i < key->nfields; i++) {
     const Type *f = key->fields[i];
-    LLVMValueRef v = LLVMBuildExtractValue(l->b, k, (unsigned)i, "");
     kinds[i] = ty_is_float(f) ? TY_F64 : (int)f->kind;
-    bits[i] = f->kind == TY_STR ? LLVMBuildPtrToInt(l->b, v, l->mod->i64, "") : number_bits(l, f, v, kt->fields[i]);
+    bits[i] = bits_of_key(l, f, LLVMBuildExtractValue(l->b, k, (unsigned)i, ""), kt->fields[i]);
   }
   return stack_key(l, key->nfields, kinds, bits);
 }
@@ -459,13 +463,17 @@ static LLVMValueRef complex_key(Lower *l, const Type *key, LLVMValueRef k, const
   return stack_key(l, 2, (const int[]){TY_F64, TY_F64}, bits);
 }
 
-/* k (of type kt) as the dict's key bits. */
-static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
-  const Type *key = key_of(d);
+/* k (of type kt) as the bits of a key of type key. */
+static LLVMValueRef bits_of_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
   if (key->kind == TY_STR) return LLVMBuildPtrToInt(l->b, k, l->mod->i64, "");
   if (key->kind == TY_TUPLE) return tuple_key(l, key, k, kt);
   if (ty_is_complex(key)) return complex_key(l, key, k, kt);
   return number_bits(l, key, k, kt);
+}
+
+/* k (of type kt) as the dict's key bits. */
+static LLVMValueRef key_bits(Lower *l, const Type *d, LLVMValueRef k, const Type *kt) {
+  return bits_of_key(l, key_of(d), k, kt);
 }
 
 /* An entry's key, from its bits (a str, a tuple's str: the dict's reference, borrowed). */

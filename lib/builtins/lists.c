@@ -173,12 +173,15 @@ bool ty_item_ordered(const Type *t) {
   return true;
 }
 
-/* Items min() and max() order: ty_item_ordered's, and tuples of numbers
- * and strs, compared item by item (lo_compare_values). */
+static bool item_sortable(const Type *t);
+
+/* Items min() and max() order: ty_item_ordered's, tuples of numbers, strs
+ * and such tuples, and lists sort() orders, compared item by item
+ * (lo_compare_values). */
 bool ty_minmax_ordered(const Type *t) {
-  if (ty_item_ordered(t)) return true;
+  if (ty_item_ordered(t) || (t->kind == TY_LIST && item_sortable(t))) return true;
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (t->fields[i]->kind != TY_STR && !ty_item_ordered(t->fields[i])) return false;
+    if (t->fields[i]->kind != TY_STR && !ty_minmax_ordered(t->fields[i])) return false;
   return t->kind == TY_TUPLE && t->nfields;
 }
 
@@ -577,25 +580,49 @@ static const Type *ty_pop(Infer *in, Node *n, const Type **args) {
   return ty_list_item(in, n, args[0]);
 }
 
+static bool comparable_items(const Type *a, const Type *b, bool equality);
+
 /* What list.index, count and `in` look for: a number, a str in a list of
- * str, a tuple of numbers in a list of such tuples. */
+ * str, a tuple (of numbers, strs and such tuples) in a list of tuples whose
+ * items == compares with its own, a list in a list of lists of such items. */
 static bool searchable(Infer *in, Node *v, const Type *vt, const Type *list, const char *what) {
+  if (vt->kind == TY_LIST && (!list->elem || (list->elem->kind == TY_LIST && comparable_items(list->elem, vt, true))))
+    return true;
   if (vt->kind == TY_STR && (!list->elem || list->elem->kind == TY_STR)) return true;
   if (vt->kind == TY_BYTES && (!list->elem || list->elem->kind == TY_BYTES)) return true;
   if (ty_is_enum(vt) && list->elem == vt) return true;  /* a member among its class's */
-  if (vt->kind == TY_TUPLE && ty_item_ordered(vt) && (!list->elem || (list->elem->kind == TY_TUPLE && list->elem->nfields == vt->nfields)))
+  if (vt->kind == TY_TUPLE && ty_items_equatable(vt, vt) &&
+      (!list->elem || (list->elem->kind == TY_TUPLE && ty_items_equatable(list->elem, vt))))
     return true;
   return ty_need_scalar(in, v, vt, what) != NULL;
 }
 
+/* The kind and offset (from at) of each field t's order compares, after
+ * the n in parts already: t itself, or a tuple's fields in turn, a tuple
+ * field's own fields in its place (tuples of one type compare as their
+ * fields flattened); their number, or -1 past MAX_ORDER_FIELDS. */
+#define MAX_ORDER_FIELDS 64
+static int order_fields(const Type *t, int64_t at, int n, int64_t parts[][2]) {
+  if (t->kind != TY_TUPLE) {
+    if (n == MAX_ORDER_FIELDS) return -1;
+    parts[n][0] = (int64_t)t->kind, parts[n][1] = at;
+    return n + 1;
+  }
+  for (int i = 0; i < t->nfields && n >= 0; i++) n = order_fields(t->fields[i], at + (int64_t)t->offsets[i], n, parts);
+  return n;
+}
+
 /* Whether the sort's and the heap's runtime (rt_list_sort_fields,
  * containers.c's Order) orders items of t: numbers, strs, or tuples of
- * them, compared field by field by kind. */
+ * them and of such tuples, compared field by field by kind. */
 bool ty_sort_ordered(const Type *t) {
   if (t->kind != TY_TUPLE) return ty_item_ordered(t);
   for (int i = 0; i < t->nfields; i++)
-    if (t->fields[i]->kind != TY_STR && (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i]))) return false;
-  return t->nfields > 0;
+    if (t->fields[i]->kind != TY_STR && !(t->fields[i]->kind == TY_TUPLE && ty_sort_ordered(t->fields[i])) &&
+        (!ty_is_scalar(t->fields[i]) || ty_is_complex(t->fields[i])))
+      return false;
+  int64_t parts[MAX_ORDER_FIELDS][2];
+  return t->nfields > 0 && order_fields(t, 0, 0, parts) > 0;
 }
 
 /* Items sort() and sorted() order: ty_sort_ordered's, bytes (a bytes
@@ -613,9 +640,12 @@ static const Type *not_sortable(Infer *in, Node *n, const Type *elem) {
                                         "sort by a key function (key=lambda z: abs(z))" : "");
 }
 
-/* Items that == compares (index, count, remove, in): the ordered ones and complex numbers. */
+/* Items that == compares (index, count, remove, in): the ordered ones,
+ * complex numbers, tuples of numbers, strs and such tuples, and lists of
+ * items that compare. */
 static bool item_equatable(const Type *t) {
-  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES;
+  return ty_item_ordered(t) || ty_is_complex(t) || ty_is_enum(t) || t->kind == TY_BYTES ||
+         (t->kind == TY_TUPLE && ty_items_equatable(t, t)) || (t->kind == TY_LIST && comparable_items(t, t, true));
 }
 
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
@@ -807,10 +837,11 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
-  if (n->bi->ival == 3) {
+  if (n->bi->ival == 3) {  /* del x[r:r + 1]: the item's references let go with it */
     lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-    lo_call_fn(l, "rt_list_close", void_type(l), p, (LLVMValueRef[]){lst, r}, 2);
+    LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
+    LLVMValueRef a[5] = {lst, r, LLVMBuildAdd(l->b, r, const_i64(l, 1), ""), const_i64(l, 1), const_i32(l, 3)};
+    lo_call_fn(l, "rt_list_delete_slice", l->mod->i32, p, a, 5);
   }
   lo_done_with(l, x, lst);
   lo_done_with(l, v, val);
@@ -840,16 +871,14 @@ static LLVMValueRef lo_clear(Lower *l, Node *n) {
 /* How items of elem are ordered, as rt_list_sort_fields takes it: a
  * tuple's fields compared in turn, their kinds and offsets (*nfields of them). */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields) {
-  int n = *nfields = elem->kind == TY_TUPLE ? elem->nfields : 1;
+  int64_t parts[MAX_ORDER_FIELDS][2];
+  int n = *nfields = order_fields(elem, 0, 0, parts);
   LLVMValueRef layout = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(2 * n)), "order");
-  for (int i = 0; i < n; i++) {
-    const Type *f = elem->kind == TY_TUPLE ? elem->fields[i] : elem;
-    int64_t part[2] = {(int64_t)f->kind, elem->kind == TY_TUPLE ? (int64_t)elem->offsets[i] : 0};
+  for (int i = 0; i < n; i++)
     for (int k = 0; k < 2; k++) {
       LLVMValueRef at = const_i64(l, 2 * i + k);
-      LLVMBuildStore(l->b, const_i64(l, part[k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
+      LLVMBuildStore(l->b, const_i64(l, parts[i][k]), LLVMBuildGEP2(l->b, l->mod->i64, layout, &at, 1, ""));
     }
-  }
   return layout;
 }
 
@@ -961,6 +990,11 @@ static bool numbers_tuple(const Type *t) {
  * a str (its characters), bytes, a 1-d array of numbers or of str or bytes
  * (their items in order) or
  * a generator of numbers or of tuples of them (list(numpy.ndindex(s))). */
+/* The type of x[i] of an array x of 2 or more dimensions: a view of one dimension less. */
+static const Type *row_type(const Type *t) {
+  return ty_array(t->elem, t->ndim - 1, t->layout == 'C' ? 'C' : 'A', t->readonly);
+}
+
 static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const char *what) {
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
@@ -969,11 +1003,12 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_scalar(t->elem)) return t->elem;
+  if (t->kind == TY_ARRAY && t->ndim > 1 && ty_is_scalar(t->elem)) return row_type(t);
   if (t->kind == TY_ARRAY && t->ndim == 1 && ty_is_fixed_text(t->elem))  /* items read as strs or bytes, as Numba's */
     return TYS(t->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES);
   if (t->kind == TY_YIELDS && (ty_is_scalar(t->elem) || numbers_tuple(t->elem))) return t->elem;
-  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, a 1-d array of "
-                  "numbers, strs or bytes or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
+  return ty_error(in, n, "%s takes a typed list, a set, a dict, a range, a tuple of numbers, strs or bytes, a str, an array of "
+                  "numbers (1-d: of strs or bytes too) or a generator of numbers (or of tuples of them) here, got %s", what, t->name);
 }
 
 /* The one type of a tuple's items that lists hold by reference (arrays,
@@ -1058,6 +1093,32 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
   return lst;
 }
 
+/* A new list of the rows of x, an array of 2 or more dimensions: views
+ * x[i] (of type elem), each holding a reference to x's memory. */
+static LLVMValueRef row_list(Lower *l, Node *x, const Type *elem) {
+  LLVMValueRef a = lo_expr(l, x), rows = lo_arr_shape(l, a, 0), lst = lo_list_new(l, elem, rows);
+  LLVMValueRef step = lo_arr_stride(l, x->ty, a, 0), data = LLVMBuildExtractValue(l->b, a, 2, "");
+  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)elem->ndim);
+  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
+  for (int d = 0; d < elem->ndim; d++) {
+    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
+    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, x->ty, a, d + 1), (unsigned)d, "");
+  }
+  LLVMValueRef row = LLVMGetUndef(lo_type(l, elem));
+  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");  /* x's meminfo and parent */
+  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
+  row = LLVMBuildInsertValue(l->b, row, shape, 3, "");
+  row = LLVMBuildInsertValue(l->b, row, strides, 4, "");
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), rows, NULL, "list.rows");
+  LLVMValueRef offset = LLVMBuildMul(l->b, loop.index, step, "");
+  LLVMValueRef v = LLVMBuildInsertValue(l->b, row, LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, ""), 2, "");
+  lo_refcount(l, elem, v, true);
+  lo_list_append(l, elem, lst, v);
+  lo_loop_end(l, &loop);
+  lo_done_with(l, x, a);
+  return lst;
+}
+
 /* A new list of tuple x's fields, each converted to elem (a str's one more reference, the list's). */
 static LLVMValueRef tuple_list(Lower *l, Node *x, const Type *elem) {
   LLVMValueRef t = lo_expr(l, x), lst = lo_list_new(l, elem, const_i64(l, x->ty->nfields));
@@ -1136,6 +1197,7 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, elem);
   if (x->ty->kind == TY_STR) return lo_str_chars(l, x);
   if (x->ty->kind == TY_ARRAY && ty_is_fixed_text(x->ty->elem)) return text_list(l, x, elem);
+  if (x->ty->kind == TY_ARRAY && x->ty->ndim > 1) return row_list(l, x, elem);
   Appender a = {elem, lo_list_new(l, elem, const_i64(l, 0))};
   lo_temp_made(l, ty_list(elem), a.lst);
   lo_for_each_element(l, x, append_element, &a);
@@ -1236,7 +1298,8 @@ static const Type *item_type(const Type *t) {
   if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
   if (t->kind == TY_TUPLE) return tuple_items(t);
   if (t->kind == TY_STR) return t;
-  return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, an array's */
+  if (t->kind == TY_ARRAY && t->ndim > 1) return row_type(t);
+  return t->kind == TY_RANGE ? TYS(TY_I64) : t->elem;  /* a list's, a 1-d array's */
 }
 
 static LLVMValueRef lo_sum(Lower *l, Node *n) {
@@ -1378,6 +1441,7 @@ const Type *ty_list_binop(Infer *in, Node *n, int op, const Type *a, const Type 
     return ty_error(in, n, "x *= n of a list is not supported in compiled code: write x = x * n");
   if (op == OP_ADD && a->kind == TY_LIST && b->kind == TY_LIST) {
     const Type *t = a->elem && b->elem ? (a == b ? a : NULL) : (a->elem ? a : b);
+    if (!t && ty_is_container(a->elem) && ty_is_container(b->elem)) t = ty_unify_containers(a, b);  /* [[1]] + [[]] */
     bool made_here = !given_list(in, n->lhs) && !given_list(in, n->rhs);
     if (!t && made_here && plain_number(a->elem) && plain_number(b->elem)) t = ty_list(ty_unify(a->elem, b->elem));
     return t ? t : ty_error(in, n, "cannot concatenate %s and %s", a->name, b->name);
@@ -1411,11 +1475,13 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n) {
 }
 
 /* Whether items of types a and b (NULL: an empty list's, not known yet)
- * compare: numbers, strs, tuples of numbers, None with None, or lists of such items
+ * compare (for == and != alone: equality): numbers, strs, tuples of
+ * numbers, strs and such tuples, None with None, or lists of such items
  * (lists of lists compare as Python's, item by item). */
-static bool comparable_items(const Type *a, const Type *b) {
+static bool comparable_items(const Type *a, const Type *b, bool equality) {
   if (!a || !b || (a->kind == TY_NONE && b->kind == TY_NONE)) return true;  /* None items: always equal */
-  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem);
+  if (a->kind == TY_LIST && b->kind == TY_LIST) return comparable_items(a->elem, b->elem, equality);
+  if (a->kind == TY_TUPLE && b->kind == TY_TUPLE) return ty_items_compare(a, b, equality);
   if (a != b && !(ty_is_scalar(a) && ty_is_scalar(b))) return false;
   return ty_item_ordered(a) || ty_is_complex(a);
 }
@@ -1432,9 +1498,9 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (a->kind != TY_LIST || b->kind != TY_LIST)
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
-  if (!comparable_items(a->elem, b->elem))
-    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (!comparable_items(a->elem, b->elem, !order))
+    return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   if (order && (complex_items(a) || complex_items(b)))
     return ty_error(in, n, "lists of complex numbers are only compared with == and != (%s and %s)", a->name,
                     b->name) != NULL;
@@ -1568,9 +1634,9 @@ const Builtin bi_lists[] = {
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
-  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS, 1, ty_find, lo_find),
-  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS, 2, ty_find, lo_find),
-  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS, 3, ty_find, lo_find),
+  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_find, lo_find),
+  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS | BF_LISTS, 2, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 3, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),

@@ -182,19 +182,19 @@ static bool maybe_number(const Type *t) {
 /* Whether two items compare: numbers, strs, or tuples of such; for == and
  * != (equality) also None and Optional numbers, as Python's (1, None) ==
  * (1, 2.5) is False where (1, None) < (1, 2.5) raises. */
-static bool comparable(const Type *a, const Type *b, bool equality) {
+bool ty_items_compare(const Type *a, const Type *b, bool equality) {
   if ((ty_is_scalar(a) && ty_is_scalar(b)) || (a->kind == TY_STR && b->kind == TY_STR)) return true;
   if (equality && maybe_number(a) && maybe_number(b)) return true;
   if (a->kind != TY_TUPLE || b->kind != TY_TUPLE) return false;
   for (int i = 0; i < a->nfields && i < b->nfields; i++)
-    if (!comparable(a->fields[i], b->fields[i], equality)) return false;
+    if (!ty_items_compare(a->fields[i], b->fields[i], equality)) return false;
   return true;
 }
 
-bool ty_items_equatable(const Type *a, const Type *b) { return comparable(a, b, true); }
+bool ty_items_equatable(const Type *a, const Type *b) { return ty_items_compare(a, b, true); }
 
 const Type *ty_tuple_compare(Infer *in, Node *n, int op, const Type *a, const Type *b) {
-  if (!comparable(a, b, op == OP_EQ || op == OP_NE)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
+  if (!ty_items_compare(a, b, op == OP_EQ || op == OP_NE)) return ty_error(in, n, "cannot compare %s and %s", a->name, b->name);
   return TYS(TY_BOOL);
 }
 
