@@ -1021,18 +1021,9 @@ static const Type *held_items(const Type *t) {
   return ty_has_arrays(u) && u->kind != TY_TUPLE && plain_item(u, "lists") ? u : NULL;
 }
 
-/* The rows list() makes of an array of two or more dimensions of
- * numbers (what `for row in a` reads): views of a, of one dimension fewer;
- * NULL for other values. */
-static const Type *array_rows(const Type *t) {
-  if (t->kind != TY_ARRAY || t->ndim < 2 || !ty_is_scalar(t->elem)) return NULL;
-  return ty_array(t->elem, t->ndim - 1, t->layout == 'C' ? 'C' : 'A', t->readonly);
-}
-
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   if (!n->list.len) return ty_list_literal(in, n, args);
   if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
-  if (array_rows(args[0])) return ty_list(array_rows(args[0]));
   if (held_items(args[0])) return ty_list(held_items(args[0]));
   const Type *elem = items_of(in, n, n->list.items[0], args[0], "list()");
   return elem ? ty_list(elem) : NULL;
@@ -1094,27 +1085,22 @@ static LLVMValueRef range_list(Lower *l, Node *r) {
 }
 
 /* A new list of the rows of x, an array of 2 or more dimensions: views
- * x[i] (of type elem), each holding a reference to x's memory. */
-static LLVMValueRef row_list(Lower *l, Node *x, const Type *elem) {
-  LLVMValueRef a = lo_expr(l, x), rows = lo_arr_shape(l, a, 0), lst = lo_list_new(l, elem, rows);
-  LLVMValueRef step = lo_arr_stride(l, x->ty, a, 0), data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LLVMTypeRef dims = LLVMArrayType2(l->mod->i64, (uint64_t)elem->ndim);
-  LLVMValueRef shape = LLVMGetUndef(dims), strides = LLVMGetUndef(dims);
-  for (int d = 0; d < elem->ndim; d++) {
-    shape = LLVMBuildInsertValue(l->b, shape, lo_arr_shape(l, a, d + 1), (unsigned)d, "");
-    strides = LLVMBuildInsertValue(l->b, strides, lo_arr_stride(l, x->ty, a, d + 1), (unsigned)d, "");
+ * x[i] (of type row), each holding a reference to x's memory. */
+static LLVMValueRef row_list(Lower *l, Node *x, const Type *row) {
+  const Type *t = x->ty;
+  LLVMValueRef a = lo_expr(l, x), len = lo_arr_shape(l, a, 0), lst = lo_list_new(l, row, len);
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], idx[RC_MAX_NDIM];
+  for (int d = 1; d < t->ndim; d++) {
+    shape[d - 1] = lo_arr_shape(l, a, d);
+    strides[d - 1] = lo_arr_stride(l, t, a, d);
+    idx[d] = const_i64(l, 0);
   }
-  LLVMValueRef row = LLVMGetUndef(lo_type(l, elem));
-  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 0, ""), 0, "");  /* x's meminfo and parent */
-  row = LLVMBuildInsertValue(l->b, row, LLVMBuildExtractValue(l->b, a, 1, ""), 1, "");
-  row = LLVMBuildInsertValue(l->b, row, shape, 3, "");
-  row = LLVMBuildInsertValue(l->b, row, strides, 4, "");
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), rows, NULL, "list.rows");
-  LLVMValueRef offset = LLVMBuildMul(l->b, loop.index, step, "");
-  LLVMValueRef v = LLVMBuildInsertValue(l->b, row, LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, ""), 2, "");
-  lo_refcount(l, elem, v, true);
-  lo_list_append(l, elem, lst, v);
+  lo_temp_made(l, ty_list(row), lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "list.rows");
+  idx[0] = loop.index;
+  lo_list_append(l, row, lst, np_owned_view(l, row, a, lo_element_addr(l, t, a, idx), shape, strides));
   lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
   lo_done_with(l, x, a);
   return lst;
 }
@@ -1166,27 +1152,6 @@ static LLVMValueRef text_list(Lower *l, Node *x, const Type *elem) {
   return lst;
 }
 
-/* The rows of array x (array_rows), each a view holding a reference to
- * x's memory, in a new list. */
-static LLVMValueRef rows_list(Lower *l, Node *x, const Type *row) {
-  const Type *t = x->ty;
-  LLVMValueRef a = lo_expr(l, x), len = lo_arr_shape(l, a, 0), lst = lo_list_new(l, row, len);
-  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], idx[RC_MAX_NDIM];
-  for (int d = 1; d < t->ndim; d++) {
-    shape[d - 1] = lo_arr_shape(l, a, d);
-    strides[d - 1] = lo_arr_stride(l, t, a, d);
-    idx[d] = const_i64(l, 0);
-  }
-  lo_temp_made(l, ty_list(row), lst);
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "list.rows");
-  idx[0] = loop.index;
-  lo_list_append(l, row, lst, np_owned_view(l, row, a, lo_element_addr(l, t, a, idx), shape, strides));
-  lo_loop_end(l, &loop);
-  lo_temp_taken(l, lst);
-  lo_done_with(l, x, a);
-  return lst;
-}
-
 /* A new list of elem of iterable x's items. */
 static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_YIELDS) return generator_list(l, x, elem);
@@ -1213,7 +1178,6 @@ LLVMValueRef lo_iterable_list(Lower *l, Node *x, const Type *elem) { return item
 
 static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   if (!n->list.len) return lo_list_literal(l, n);
-  if (array_rows(n->list.items[0]->ty)) return rows_list(l, n->list.items[0], n->ty->elem);
   return items_list(l, n->list.items[0], n->ty->elem);
 }
 
