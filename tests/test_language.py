@@ -448,6 +448,8 @@ def test_pow_with_a_modulus_needs_ints():
         pow_mod.py_func(2.0, 3, 5)
     with pytest.raises(ruchey.TypingError, match="all arguments are integers"):
         pow_mod(2.0, 3, 5)
+    with pytest.raises(ruchey.TypingError, match="not uint64"):  # (Python's answer past 2**63 needs more than int64)
+        pow_mod(np.uint64(2**63 + 5), 2, 7)
 
 
 MATH_1 = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",

@@ -262,6 +262,8 @@ static const Type *ty_pow(Infer *in, Node *n, const Type **args) {
       if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
         return ty_error(in, n->list.items[i], "pow() 3rd argument not allowed unless all arguments are integers "
                         "(got %s)", args[i]->name);
+      else if (args[i]->kind == TY_U64)  /* (computed in int64: past 2**63 it would be another number) */
+        return ty_error(in, n->list.items[i], "pow() with a modulus takes int64 values in compiled code, not uint64");
     return TYS(TY_I64);
   }
   Node *x = n->list.items[0], *y = n->list.items[1];
