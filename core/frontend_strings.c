@@ -113,7 +113,7 @@ static PyObject *field_argument(PyObject *name, PyObject *args, PyObject *kws, P
  * fields (_string.formatter_parser's reading) as an f-string's parts. A
  * field reads its argument where it stands, so an argument other than a
  * name or a constant may be named once only (Python evaluates it once). */
-Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template) {
+__attribute__((noinline)) Node *fe_str_format(Fe *fe, PyObject *e, PyObject *template) {
   PyObject *text = field(template, "value"), *args = field(e, "args"), *kws = field(e, "keywords");
   PyObject *module = PyImport_ImportModule("_string");
   PyObject *parts = module ? PyObject_CallMethod(module, "formatter_parser", "O", text) : NULL;
@@ -207,7 +207,7 @@ static size_t percent_spec(const char *t, char *spec, const char **through) {
 /* template % values of a constant template: its text and conversions as
  * an f-string's parts, each reading one of the values (a tuple written
  * out, or one value for a template of one conversion). */
-Node *fe_percent_format(Fe *fe, PyObject *e, PyObject *template, PyObject *values) {
+__attribute__((noinline)) Node *fe_percent_format(Fe *fe, PyObject *e, PyObject *template, PyObject *values) {
   PyObject *text = field(template, "value");
   const char *t = PyUnicode_AsUTF8(text);
   PyObject *elts = is_kind(values, "Tuple") ? field(values, "elts") : NULL;
