@@ -11,12 +11,14 @@ Draws without a seed (each thread's state from the system's entropy, a
 prange loop's threads among them) are checked by their moments, with
 bounds tens of standard errors wide: never flaky."""
 import math
+import os
 import random
 
 import numpy as np
 import pytest
 
 import ruchey
+from ruchey import _helperlib
 from conftest import AS_NUMBA, numba_deviation, run_python_file
 
 SEED = 12345
@@ -347,6 +349,75 @@ def test_python_randint_of_an_empty_range_is_a_value_error():
         py_ints(SEED, 1, 5, 4, 0)
     with pytest.raises(ValueError, match="empty range"):
         py_ints(SEED, 1, 5, 5, 1)
+
+
+# ---------------------------------------------------------------- the states by address (numba._helperlib)
+
+
+@ruchey.njit
+def numpy_stream(n):
+    return np.random.random(n), np.random.normal(1.0, 2.0, n), np.random.randint(-9, 2**40, n)
+
+
+@pytest.mark.parametrize("seed, skip", [(7, 0), (2**32 - 1, 1), (0, 623)])
+def test_a_randomstate_copied_into_the_numpy_state_draws_its_stream(seed, skip):
+    r = np.random.RandomState(seed)
+    r.random_sample(skip)  # an index in the middle of the words
+    ints, index = r.get_state()[1:3]
+    _helperlib.rnd_set_state(_helperlib.rnd_get_np_state_ptr(), (index, [int(x) for x in ints]))
+    got = numpy_stream(700)
+    expected = r.random_sample(700), r.normal(1.0, 2.0, 700), r.randint(-9, 2**40, 700)
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(g, e)
+    assert _helperlib.rnd_get_state(_helperlib.rnd_get_np_state_ptr()) == (r.get_state()[2], list(r.get_state()[1]))
+
+
+@ruchey.njit
+def python_stream(n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = random.random()
+    return out, random.randrange(10**12), random.getrandbits(40)
+
+
+def test_a_python_random_copied_into_the_random_state_draws_its_stream():
+    r = random.Random(99)
+    r.random()
+    words = r.getstate()[1]
+    _helperlib.rnd_set_state(_helperlib.rnd_get_py_state_ptr(), (words[-1], list(words[:-1])))
+    out, below, bits = python_stream(1000)
+    assert list(out) == [r.random() for _ in range(1000)]
+    assert (below, bits) == (r.randrange(10**12), r.getrandbits(40))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 125, 2**32 - 5])
+def test_rnd_seed_of_an_int_is_numpys_seeding(seed):
+    ptr = _helperlib.rnd_get_py_state_ptr()
+    _helperlib.rnd_seed(ptr, seed)
+    ints, index = np.random.RandomState(seed).get_state()[1:3]
+    assert _helperlib.rnd_get_state(ptr) == (index, [int(x) for x in ints])
+
+
+def test_rnd_seed_of_bytes_perturbs_and_rnd_shuffle_twists_as_cpython():
+    ptr = _helperlib.rnd_get_py_state_ptr()
+    states = set()
+    for _ in range(5):
+        _helperlib.rnd_seed(ptr, 0)
+        _helperlib.rnd_seed(ptr, os.urandom(64))
+        states.add(tuple(_helperlib.rnd_get_state(ptr)[1]))
+    assert len(states) == 5
+    r = random.Random(5)  # at the end of its words: CPython twists them on its next draw
+    words = r.getstate()[1]
+    _helperlib.rnd_set_state(ptr, (words[-1], list(words[:-1])))
+    r.random()
+    _helperlib.rnd_shuffle(ptr)
+    assert _helperlib.rnd_get_state(ptr)[1] == list(r.getstate()[1][:-1])
+
+
+def test_rnd_set_state_of_a_bad_state_is_a_value_error():
+    ptr = _helperlib.rnd_get_np_state_ptr()
+    with pytest.raises(ValueError):
+        _helperlib.rnd_set_state(ptr, (0, [1, 2, 3]))
 
 
 # ---------------------------------------------------------------- unseeded draws, threads
