@@ -82,6 +82,27 @@ def test_numpy_random_draws_numpys_legacy_stream(expr):
     np.testing.assert_array_equal(got, expected)
 
 
+SIZE_EMPTY_TUPLE = [
+    "np.random.random(())", "np.random.uniform(1.0, 2.0, size=())",
+    pytest.param("np.random.normal(size=())", marks=numba_deviation("its normal() refuses size=()")),
+    "np.random.standard_normal(())", "np.random.randint(0, 5, size=())", "np.random.poisson(3.0, ())",
+    "np.random.binomial(10, 0.5, ())", "np.random.choice(5, ())",
+    "rng.random(())", "rng.random((), dtype=np.float32)", "rng.normal(size=())", "rng.integers(0, 9, size=())",
+    "rng.integers(0, 9, size=(), dtype=np.int8)", "rng.poisson(2.0, ())",
+    pytest.param("rng.choice(5, ())", marks=numba_deviation("its Generator has no choice()")),
+]
+
+
+@pytest.mark.parametrize("expr", SIZE_EMPTY_TUPLE)
+def test_size_of_an_empty_tuple_draws_a_0d_array(expr):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    np.random.seed({SEED})\n    return {expr}\n", namespace)
+    got = ruchey.njit(namespace["f"])(np.random.default_rng(SEED))
+    expected = namespace["f"](np.random.default_rng(SEED))
+    assert type(got) is np.ndarray and got.shape == () and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
 LOOP_DRAWS = [
     ("np.random.random()", "np.random.random()"),
     ("np.random.normal(0.5, 2.0)", "np.random.normal(0.5, 2.0)"),

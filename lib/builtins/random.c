@@ -88,6 +88,16 @@ static int size_ndim(Infer *in, Node *size) { return is_none(size) ? 0 : np_shap
 /* The result of ndim dimensions of elem, or elem itself when 0. */
 static const Type *drawn(const Type *elem, int ndim) { return ndim ? ty_array(elem, ndim, 'C', false) : elem; }
 
+/* The draws of elem that size= asks for: one number when it is absent or
+ * None, else an array of its shape (of 0 dimensions for size=(), as
+ * NumPy's); NULL after an error. */
+static const Type *sized(Infer *in, Node *size, const Type *elem) {
+  if (ty_failed(in)) return NULL;
+  if (is_none(size)) return elem;
+  int ndim = np_shape_ndim(in, size);
+  return ndim < 0 ? NULL : ty_array(elem, ndim, 'C', false);
+}
+
 /* The parameters and size of d's call n, from argument position first (a
  * method's receiver is position 0): the type of the draw. */
 static const Type *typed_draw(Infer *in, Node *n, const Draw *d, int first, const Type *elem) {
@@ -97,9 +107,7 @@ static const Type *typed_draw(Infer *in, Node *n, const Draw *d, int first, cons
     if (!x && __builtin_isnan(d->dflt[i]))
       return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, d->names[i]);
   }
-  int ndim = takes_size(d) ? size_ndim(in, np_arg(in, n, first + d->nparams, "size")) : 0;
-  if (ndim < 0 || ty_failed(in)) return NULL;
-  return drawn(elem, ndim);
+  return takes_size(d) ? sized(in, np_arg(in, n, first + d->nparams, "size"), elem) : elem;
 }
 
 static const Type *ty_draw(Infer *in, Node *n, const Type **args) {
@@ -272,8 +280,7 @@ static const Type *ty_ints(Infer *in, Node *n, const Type **args) {
   if (step && (!ty_is_int(step->ty) || is_none(hi)))
     return ty_error(in, step, is_none(hi) ? "%s(): a step needs a stop" : "%s(): step must be an int, got %s",
                     n->bi->name, step->ty->name);
-  int ndim = how == RI_NUMPY ? size_ndim(in, np_arg(in, n, 2, "size")) : 0;
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(TY_I64), ndim);
+  return how == RI_NUMPY ? sized(in, np_arg(in, n, 2, "size"), TYS(TY_I64)) : ty_failed(in) ? NULL : TYS(TY_I64);
 }
 
 typedef struct IntFill {
@@ -469,9 +476,7 @@ static const Type *ty_choice(Infer *in, Node *n, const Type **args) {
     return ty_error(in, axis, "%s(): axis must be an int, got %s", n->bi->name, axis->ty->name);
   if (!is_none(p) && (p->ty->kind != TY_ARRAY || p->ty->ndim != 1 || !ty_is_float(p->ty->elem)))
     return ty_error(in, p, "%s(): p must be a 1-dimensional array of floats, got %s", n->bi->name, p->ty->name);
-  int ndim = is_none(size) ? 0 : np_shape_ndim(in, size);
-  if (ndim < 0) return NULL;
-  return drawn(ty_is_int(t) ? TYS(TY_I64) : t->elem, ndim);
+  return sized(in, size, ty_is_int(t) ? TYS(TY_I64) : t->elem);
 }
 
 typedef struct Choice {
@@ -657,8 +662,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   const Type *dtype = np_dtype_arg(in, n, 4, TYS(TY_I64));
   if (dtype && !ty_is_int(dtype) && dtype->kind != TY_BOOL)
     return ty_error(in, n, "%s(): unsupported dtype %s for integers", n->bi->name, dtype->name);
-  int ndim = size_ndim(in, np_arg(in, n, 3, "size"));
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(dtype, ndim);
+  return sized(in, np_arg(in, n, 3, "size"), dtype);
 }
 
 typedef struct GeneratorFill {
