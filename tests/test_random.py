@@ -245,7 +245,7 @@ def py_bits(seed, k):
     return random.getrandbits(k), random.getrandbits(k)
 
 
-@pytest.mark.parametrize("k", [1, 20, 32, 33, 40, 63])
+@pytest.mark.parametrize("k", [1, 20, 32, 33, 40, 63, 64])
 def test_python_getrandbits_fills_the_low_word_first(k):
     w = raw_words(SEED, 4)
     if k <= 32:
@@ -253,6 +253,20 @@ def test_python_getrandbits_fills_the_low_word_first(k):
     else:
         expected = ((w[1] >> (64 - k)) << 32 | w[0], (w[3] >> (64 - k)) << 32 | w[2])
     assert py_bits(SEED, k) == expected
+
+
+@numba_deviation("its getrandbits(0) and of a negative k raise OverflowError")
+def test_python_getrandbits_follows_pythons_stream_to_64_bits_and_refuses_more():
+    got = [py_bits(SEED, k) for k in range(0, 65)]
+    expected = []
+    for k in range(0, 65):
+        r = python_random_following(SEED)
+        expected.append((r.getrandbits(k), r.getrandbits(k)))
+    assert got == expected
+    with pytest.raises(OverflowError, match="limited to 64 bits"):
+        py_bits(SEED, 65)
+    with pytest.raises(ValueError, match="non-negative"):
+        py_bits(SEED, -1)
 
 
 def python_random_following(seed):

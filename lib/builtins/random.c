@@ -337,17 +337,20 @@ static LLVMValueRef lo_ints(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, l->mod->i64, out, "");
 }
 
+/* random.getrandbits(k): a uint64, as Numba's, so that k may be 64; the
+ * wider ints Python gives past that do not fit (an OverflowError, as
+ * Numba's). */
 static const Type *ty_getrandbits(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[0])) return ty_error(in, n->list.items[0], "random.getrandbits(): k must be an int, got %s", args[0]->name);
-  return TYS(TY_I64);
+  return TYS(TY_U64);
 }
 
 static LLVMValueRef lo_getrandbits(Lower *l, Node *n) {
   LLVMValueRef k = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, k, const_i64(l, 0), ""), RT_ERR_VALUE,
               "number of bits must be non-negative");
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, k, const_i64(l, 63), ""), RT_ERR_VALUE,
-              "getrandbits() of more than 63 bits is not supported in compiled code");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, k, const_i64(l, 64), ""), RT_ERR_OVERFLOW,
+              "getrandbits() limited to 64 bits");
   return lo_call_fn(l, "rt_random_getrandbits", l->mod->i64, &l->mod->i64, &k, 1);
 }
 
