@@ -65,6 +65,10 @@ SAME_STREAM = [
     "np.random.choice(np.arange(20)[::3], 4, replace=False)",
     "np.random.permutation(10)", "np.random.permutation(0)", "np.random.permutation(np.arange(6.0))",
     "np.random.permutation(np.arange(12).reshape(4, 3))",
+    # every argument by its keyword
+    "np.random.randint(low=1, high=9, size=5)", "np.random.randint(low=7)", "np.random.randint(-3, high=3, size=4)",
+    "np.random.choice(a=7, size=4)", "np.random.choice(a=np.arange(5.0), size=3, replace=False)",
+    "np.random.choice(a=5, p=np.array([0.1, 0.2, 0.3, 0.2, 0.2]))",
 ] + [pytest.param(e, marks=differs_in_numba) for e in (
     "np.random.standard_gamma(2.5, 8)", "np.random.standard_gamma(0.5, 8)", "np.random.standard_gamma(1.0, 8)",
     "np.random.gamma(3.0, 2.0, 8)", "np.random.gamma(0.3)", "np.random.beta(0.5, 0.5, 8)",
@@ -101,6 +105,28 @@ def test_size_of_an_empty_tuple_draws_a_0d_array(expr):
     expected = namespace["f"](np.random.default_rng(SEED))
     assert type(got) is np.ndarray and got.shape == () and got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
+
+
+@ruchey.njit
+def seeds_and_bounds_by_keyword(s):
+    np.random.seed(seed=s)
+    random.seed(a=s)
+    return (np.random.random(), random.randint(a=1, b=100), random.randrange(start=3, stop=50, step=4),
+            random.randrange(start=-5, stop=5), np.random.default_rng(s).choice(a=9, size=2)[1])
+
+
+@ruchey.njit
+def seeds_and_bounds_by_position(s):
+    np.random.seed(s)
+    random.seed(s)
+    return (np.random.random(), random.randint(1, 100), random.randrange(3, 50, 4),
+            random.randrange(-5, 5), np.random.default_rng(s).choice(9, 2)[1])
+
+
+@numba_deviation("its Generator has no choice()")
+@pytest.mark.parametrize("s", [0, 1, 77])
+def test_seeds_and_bounds_by_keyword_draw_as_by_position(s):
+    assert seeds_and_bounds_by_keyword(s) == seeds_and_bounds_by_position(s)
 
 
 LOOP_DRAWS = [
