@@ -460,6 +460,10 @@ static int32_t hypergeometric_check(const double *p) {
  * NumPy lets it, and -0.0 is negative where NumPy tests the sign bit. */
 static int32_t check_params(int32_t d, const double *p) {
   switch (d) {
+  case RD_UNIFORM:
+    if (isfinite(p[1] - p[0])) return RT_OK;
+    rt_set_error(RT_ERR_OVERFLOW, "Range exceeds valid bounds");
+    return RT_ERR_OVERFLOW;
   case RD_NORMAL: case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL:
     return sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
   case RD_EXPONENTIAL: case RD_RAYLEIGH: return sampler_negative(p[0]) ? value_error("scale < 0") : RT_OK;

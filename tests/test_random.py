@@ -629,6 +629,17 @@ ERRORS = [
 ]
 
 
+@pytest.mark.parametrize("low, high", [(0.0, np.inf), (-np.inf, 1.0), (np.nan, 1.0), (0.0, np.nan),
+                                       (-1e308, 1e308), (np.inf, np.inf)])
+def test_uniform_of_an_infinite_range_is_numpys_overflow_error(low, high):
+    for size in ("", ", 3"):
+        compiled, plain = compiled_and_plain(f"np.random.uniform({low!r}, {high!r}{size})".replace("nan", "np.nan")
+                                             .replace("inf", "np.inf"))
+        for f in (plain, compiled):
+            with pytest.raises(OverflowError, match="Range exceeds valid bounds"):
+                f()
+
+
 @pytest.mark.parametrize("expr, message", ERRORS)
 def test_bad_parameters_raise_numpys_value_error(expr, message):
     compiled, plain = compiled_and_plain(expr)
