@@ -368,6 +368,9 @@ ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
 def run_module(name, substring):
     """In this process: runs one module's tests; prints its counts and failures."""
     warnings.simplefilter("ignore")
+    # ruchey compiles from source: loaded first, it keeps the text of the functions a module
+    # compiles from strings as it loads (compile_function), for when they are compiled again
+    import ruchey  # noqa: F401
     import numba  # noqa: F401  (Numba's test modules import it as they load)
     module = importlib.import_module("numba.tests." + name)
     # (Numba's own modules, taken before ruchey is registered as numba)

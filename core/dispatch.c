@@ -962,6 +962,7 @@ static PyGetSetDef dispatcher_getset[] = {
   PYTHON_PROPERTY("nopython_signatures", "Each compiled signature as a ruchey.types Signature."),
   PYTHON_METHOD("inspect_types", "Print the source, each line with the types of its variables."),
   PYTHON_METHOD("parallel_diagnostics", "Print what each loop of a parallel=True function became."),
+  PYTHON_METHOD("compile", "compile(sig): compile the signature sig now; returns what to call."),
   {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -953,6 +953,14 @@ int32_t rt_random_ints(int32_t how, int64_t low, int64_t high, int64_t *out, int
 int64_t rt_random_getrandbits(int64_t k);
 void rt_random_shuffle(char *data, int64_t n, int64_t stride, int64_t itemsize);
 void rt_random_permutation(int64_t *out, int64_t n);
+/* a thread's state (which: 0 numpy, 1 random) read, written, seeded (by
+ * an int, or words by init_by_array) and twisted, for numba._helperlib */
+void *rt_random_state(int32_t which);
+int32_t rt_random_state_read(const void *state, uint32_t *key);
+void rt_random_state_write(void *state, int32_t pos, const uint32_t *key);
+void rt_random_state_seed(void *state, uint32_t seed);
+void rt_random_state_seed_words(void *state, const uint32_t *key, int64_t n);
+void rt_random_state_twist(void *state);
 /* generator.c: a numpy.random.Generator's draws (bitgen: NumPy's bitgen_t):
  * the distributions (RD_; _f32: random and the standard ones in float32),
  * integers, shuffle along an axis, choice */

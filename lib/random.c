@@ -154,6 +154,62 @@ int32_t rt_random_seed(int32_t which, int64_t seed, int32_t from_entropy) {
   return RT_OK;
 }
 
+/* ---------------------------------------------------------------- the states from Python */
+
+/* What numba._helperlib offers for a thread's states (ruchey/numba_shim.py
+ * calls these through ctypes): code that keeps compiled draws in step
+ * with NumPy's or Python's generator copies that generator's state in
+ * and reads it back, and Numba's own tests follow the streams so. */
+
+void *rt_random_state(int32_t which) { return state_of(which); }
+
+/* The state's 624 words into key; returns the index of the next word. */
+int32_t rt_random_state_read(const void *state, uint32_t *key) {
+  const MTState *s = state;
+  memcpy(key, s->key, sizeof s->key);
+  return s->pos;
+}
+
+/* A state given (NumPy's get_state()[1:3], or the words of Python's
+ * getstate()): no normal waits, as after a seed. */
+void rt_random_state_write(void *state, int32_t pos, const uint32_t *key) {
+  MTState *s = state;
+  memcpy(s->key, key, sizeof s->key);
+  s->pos = pos;
+  s->has_gauss = false;
+  s->seeded = true;
+}
+
+/* init_genrand(seed): an int seeded as NumPy seeds it. */
+void rt_random_state_seed(void *state, uint32_t seed) { mt_seed(state, seed); }
+
+/* MT19937's init_by_array (CPython's seeding of an int's or bytes' words):
+ * mixes n words of key into the state from init_genrand(19650218). */
+void rt_random_state_seed_words(void *state, const uint32_t *key, int64_t n) {
+  MTState *s = state;
+  uint32_t *k = s->key;
+  mt_seed(s, 19650218u);
+  int64_t i = 1, j = 0;
+  for (int64_t left = n > MT_N ? n : MT_N; left; left--) {
+    k[i] = (k[i] ^ ((k[i - 1] ^ (k[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+    if (++i >= MT_N) k[0] = k[MT_N - 1], i = 1;
+    if (++j >= n) j = 0;
+  }
+  for (int64_t left = MT_N - 1; left; left--) {
+    k[i] = (k[i] ^ ((k[i - 1] ^ (k[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+    if (++i >= MT_N) k[0] = k[MT_N - 1], i = 1;
+  }
+  k[0] = 0x80000000u;  /* not all zero */
+}
+
+/* The words of the next 624 draws (MT19937's twist), the index kept. */
+void rt_random_state_twist(void *state) {
+  MTState *s = state;
+  int pos = s->pos;
+  mt_regenerate(s);
+  s->pos = pos;
+}
+
 /* ---------------------------------------------------------------- NumPy's legacy distributions */
 
 /* The polar Box-Muller method: two normals from a point of the unit disc,
@@ -404,6 +460,10 @@ static int32_t hypergeometric_check(const double *p) {
  * NumPy lets it, and -0.0 is negative where NumPy tests the sign bit. */
 static int32_t check_params(int32_t d, const double *p) {
   switch (d) {
+  case RD_UNIFORM:
+    if (isfinite(p[1] - p[0])) return RT_OK;
+    rt_set_error(RT_ERR_OVERFLOW, "Range exceeds valid bounds");
+    return RT_ERR_OVERFLOW;
   case RD_NORMAL: case RD_LAPLACE: case RD_LOGISTIC: case RD_GUMBEL:
     return sampler_negative(p[1]) ? value_error("scale < 0") : RT_OK;
   case RD_EXPONENTIAL: case RD_RAYLEIGH: return sampler_negative(p[0]) ? value_error("scale < 0") : RT_OK;

@@ -1,6 +1,6 @@
 """What Numba users read from a compiled function beside calling it:
 signatures, overloads, nopython_signatures, stats, inspect_types(),
-parallel_diagnostics() and recompile(). Results of calls are compared with
+parallel_diagnostics(), recompile() and compile(sig). Results of calls are compared with
 the Python function's."""
 import io
 
@@ -116,3 +116,16 @@ def test_code_is_the_python_functions():
 def test_results_match_python():
     a = np.arange(5.0)
     assert energy(a, 4) == energy.py_func(a, 4)
+
+
+def test_compile_makes_a_signature_now_and_returns_what_to_call():
+    f = njit(lambda x, y: x * y + OFFSET)
+    g = f.compile("float64(float64, int64)")
+    assert [tuple(map(str, s)) for s in f.signatures] == [("float64", "int64")]
+    assert g(2.5, 3) == f.py_func(2.5, 3)
+    f.compile((ruchey.types.int32, ruchey.types.int32))
+    assert [tuple(map(str, s)) for s in f.signatures] == [("float64", "int64"), ("int32", "int32")]
+    h = njit(lambda: np.arange(4) * OFFSET)
+    np.testing.assert_array_equal(h.compile(())(), h.py_func())
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda x: x.nothing).compile("(float64,)")

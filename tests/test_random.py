@@ -11,12 +11,14 @@ Draws without a seed (each thread's state from the system's entropy, a
 prange loop's threads among them) are checked by their moments, with
 bounds tens of standard errors wide: never flaky."""
 import math
+import os
 import random
 
 import numpy as np
 import pytest
 
 import ruchey
+from ruchey import _helperlib
 from conftest import AS_NUMBA, numba_deviation, run_python_file
 
 SEED = 12345
@@ -63,6 +65,10 @@ SAME_STREAM = [
     "np.random.choice(np.arange(20)[::3], 4, replace=False)",
     "np.random.permutation(10)", "np.random.permutation(0)", "np.random.permutation(np.arange(6.0))",
     "np.random.permutation(np.arange(12).reshape(4, 3))",
+    # every argument by its keyword
+    "np.random.randint(low=1, high=9, size=5)", "np.random.randint(low=7)", "np.random.randint(-3, high=3, size=4)",
+    "np.random.choice(a=7, size=4)", "np.random.choice(a=np.arange(5.0), size=3, replace=False)",
+    "np.random.choice(a=5, p=np.array([0.1, 0.2, 0.3, 0.2, 0.2]))",
 ] + [pytest.param(e, marks=differs_in_numba) for e in (
     "np.random.standard_gamma(2.5, 8)", "np.random.standard_gamma(0.5, 8)", "np.random.standard_gamma(1.0, 8)",
     "np.random.gamma(3.0, 2.0, 8)", "np.random.gamma(0.3)", "np.random.beta(0.5, 0.5, 8)",
@@ -78,6 +84,49 @@ def test_numpy_random_draws_numpys_legacy_stream(expr):
     if isinstance(expected, np.ndarray):
         assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
+
+
+SIZE_EMPTY_TUPLE = [
+    "np.random.random(())", "np.random.uniform(1.0, 2.0, size=())",
+    pytest.param("np.random.normal(size=())", marks=numba_deviation("its normal() refuses size=()")),
+    "np.random.standard_normal(())", "np.random.randint(0, 5, size=())", "np.random.poisson(3.0, ())",
+    "np.random.binomial(10, 0.5, ())", "np.random.choice(5, ())",
+    "rng.random(())", "rng.random((), dtype=np.float32)", "rng.normal(size=())", "rng.integers(0, 9, size=())",
+    "rng.integers(0, 9, size=(), dtype=np.int8)", "rng.poisson(2.0, ())",
+    pytest.param("rng.choice(5, ())", marks=numba_deviation("its Generator has no choice()")),
+]
+
+
+@pytest.mark.parametrize("expr", SIZE_EMPTY_TUPLE)
+def test_size_of_an_empty_tuple_draws_a_0d_array(expr):
+    namespace = {"np": np}
+    exec(f"def f(rng):\n    np.random.seed({SEED})\n    return {expr}\n", namespace)
+    got = ruchey.njit(namespace["f"])(np.random.default_rng(SEED))
+    expected = namespace["f"](np.random.default_rng(SEED))
+    assert type(got) is np.ndarray and got.shape == () and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+@ruchey.njit
+def seeds_and_bounds_by_keyword(s):
+    np.random.seed(seed=s)
+    random.seed(a=s)
+    return (np.random.random(), random.randint(a=1, b=100), random.randrange(start=3, stop=50, step=4),
+            random.randrange(start=-5, stop=5), np.random.default_rng(s).choice(a=9, size=2)[1])
+
+
+@ruchey.njit
+def seeds_and_bounds_by_position(s):
+    np.random.seed(s)
+    random.seed(s)
+    return (np.random.random(), random.randint(1, 100), random.randrange(3, 50, 4),
+            random.randrange(-5, 5), np.random.default_rng(s).choice(9, 2)[1])
+
+
+@numba_deviation("its Generator has no choice()")
+@pytest.mark.parametrize("s", [0, 1, 77])
+def test_seeds_and_bounds_by_keyword_draw_as_by_position(s):
+    assert seeds_and_bounds_by_keyword(s) == seeds_and_bounds_by_position(s)
 
 
 LOOP_DRAWS = [
@@ -222,7 +271,7 @@ def py_bits(seed, k):
     return random.getrandbits(k), random.getrandbits(k)
 
 
-@pytest.mark.parametrize("k", [1, 20, 32, 33, 40, 63])
+@pytest.mark.parametrize("k", [1, 20, 32, 33, 40, 63, 64])
 def test_python_getrandbits_fills_the_low_word_first(k):
     w = raw_words(SEED, 4)
     if k <= 32:
@@ -230,6 +279,20 @@ def test_python_getrandbits_fills_the_low_word_first(k):
     else:
         expected = ((w[1] >> (64 - k)) << 32 | w[0], (w[3] >> (64 - k)) << 32 | w[2])
     assert py_bits(SEED, k) == expected
+
+
+@numba_deviation("its getrandbits(0) and of a negative k raise OverflowError")
+def test_python_getrandbits_follows_pythons_stream_to_64_bits_and_refuses_more():
+    got = [py_bits(SEED, k) for k in range(0, 65)]
+    expected = []
+    for k in range(0, 65):
+        r = python_random_following(SEED)
+        expected.append((r.getrandbits(k), r.getrandbits(k)))
+    assert got == expected
+    with pytest.raises(OverflowError, match="limited to 64 bits"):
+        py_bits(SEED, 65)
+    with pytest.raises(ValueError, match="non-negative"):
+        py_bits(SEED, -1)
 
 
 def python_random_following(seed):
@@ -347,6 +410,75 @@ def test_python_randint_of_an_empty_range_is_a_value_error():
         py_ints(SEED, 1, 5, 4, 0)
     with pytest.raises(ValueError, match="empty range"):
         py_ints(SEED, 1, 5, 5, 1)
+
+
+# ---------------------------------------------------------------- the states by address (numba._helperlib)
+
+
+@ruchey.njit
+def numpy_stream(n):
+    return np.random.random(n), np.random.normal(1.0, 2.0, n), np.random.randint(-9, 2**40, n)
+
+
+@pytest.mark.parametrize("seed, skip", [(7, 0), (2**32 - 1, 1), (0, 623)])
+def test_a_randomstate_copied_into_the_numpy_state_draws_its_stream(seed, skip):
+    r = np.random.RandomState(seed)
+    r.random_sample(skip)  # an index in the middle of the words
+    ints, index = r.get_state()[1:3]
+    _helperlib.rnd_set_state(_helperlib.rnd_get_np_state_ptr(), (index, [int(x) for x in ints]))
+    got = numpy_stream(700)
+    expected = r.random_sample(700), r.normal(1.0, 2.0, 700), r.randint(-9, 2**40, 700)
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(g, e)
+    assert _helperlib.rnd_get_state(_helperlib.rnd_get_np_state_ptr()) == (r.get_state()[2], list(r.get_state()[1]))
+
+
+@ruchey.njit
+def python_stream(n):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = random.random()
+    return out, random.randrange(10**12), random.getrandbits(40)
+
+
+def test_a_python_random_copied_into_the_random_state_draws_its_stream():
+    r = random.Random(99)
+    r.random()
+    words = r.getstate()[1]
+    _helperlib.rnd_set_state(_helperlib.rnd_get_py_state_ptr(), (words[-1], list(words[:-1])))
+    out, below, bits = python_stream(1000)
+    assert list(out) == [r.random() for _ in range(1000)]
+    assert (below, bits) == (r.randrange(10**12), r.getrandbits(40))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 125, 2**32 - 5])
+def test_rnd_seed_of_an_int_is_numpys_seeding(seed):
+    ptr = _helperlib.rnd_get_py_state_ptr()
+    _helperlib.rnd_seed(ptr, seed)
+    ints, index = np.random.RandomState(seed).get_state()[1:3]
+    assert _helperlib.rnd_get_state(ptr) == (index, [int(x) for x in ints])
+
+
+def test_rnd_seed_of_bytes_perturbs_and_rnd_shuffle_twists_as_cpython():
+    ptr = _helperlib.rnd_get_py_state_ptr()
+    states = set()
+    for _ in range(5):
+        _helperlib.rnd_seed(ptr, 0)
+        _helperlib.rnd_seed(ptr, os.urandom(64))
+        states.add(tuple(_helperlib.rnd_get_state(ptr)[1]))
+    assert len(states) == 5
+    r = random.Random(5)  # at the end of its words: CPython twists them on its next draw
+    words = r.getstate()[1]
+    _helperlib.rnd_set_state(ptr, (words[-1], list(words[:-1])))
+    r.random()
+    _helperlib.rnd_shuffle(ptr)
+    assert _helperlib.rnd_get_state(ptr)[1] == list(r.getstate()[1][:-1])
+
+
+def test_rnd_set_state_of_a_bad_state_is_a_value_error():
+    ptr = _helperlib.rnd_get_np_state_ptr()
+    with pytest.raises(ValueError):
+        _helperlib.rnd_set_state(ptr, (0, [1, 2, 3]))
 
 
 # ---------------------------------------------------------------- unseeded draws, threads
@@ -495,6 +627,17 @@ ERRORS = [
     ("np.random.choice(3, 2, replace=False, p=np.array([0.0, 0.0, 1.0]))", "Fewer non-zero entries"),
     ("np.random.random(-1)", "negative"),
 ]
+
+
+@pytest.mark.parametrize("low, high", [(0.0, np.inf), (-np.inf, 1.0), (np.nan, 1.0), (0.0, np.nan),
+                                       (-1e308, 1e308), (np.inf, np.inf)])
+def test_uniform_of_an_infinite_range_is_numpys_overflow_error(low, high):
+    for size in ("", ", 3"):
+        compiled, plain = compiled_and_plain(f"np.random.uniform({low!r}, {high!r}{size})".replace("nan", "np.nan")
+                                             .replace("inf", "np.inf"))
+        for f in (plain, compiled):
+            with pytest.raises(OverflowError, match="Range exceeds valid bounds"):
+                f()
 
 
 @pytest.mark.parametrize("expr, message", ERRORS)

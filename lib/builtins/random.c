@@ -88,6 +88,16 @@ static int size_ndim(Infer *in, Node *size) { return is_none(size) ? 0 : np_shap
 /* The result of ndim dimensions of elem, or elem itself when 0. */
 static const Type *drawn(const Type *elem, int ndim) { return ndim ? ty_array(elem, ndim, 'C', false) : elem; }
 
+/* The draws of elem that size= asks for: one number when it is absent or
+ * None, else an array of its shape (of 0 dimensions for size=(), as
+ * NumPy's); NULL after an error. */
+static const Type *sized(Infer *in, Node *size, const Type *elem) {
+  if (ty_failed(in)) return NULL;
+  if (is_none(size)) return elem;
+  int ndim = np_shape_ndim(in, size);
+  return ndim < 0 ? NULL : ty_array(elem, ndim, 'C', false);
+}
+
 /* The parameters and size of d's call n, from argument position first (a
  * method's receiver is position 0): the type of the draw. */
 static const Type *typed_draw(Infer *in, Node *n, const Draw *d, int first, const Type *elem) {
@@ -97,9 +107,7 @@ static const Type *typed_draw(Infer *in, Node *n, const Draw *d, int first, cons
     if (!x && __builtin_isnan(d->dflt[i]))
       return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, d->names[i]);
   }
-  int ndim = takes_size(d) ? size_ndim(in, np_arg(in, n, first + d->nparams, "size")) : 0;
-  if (ndim < 0 || ty_failed(in)) return NULL;
-  return drawn(elem, ndim);
+  return takes_size(d) ? sized(in, np_arg(in, n, first + d->nparams, "size"), elem) : elem;
 }
 
 static const Type *ty_draw(Infer *in, Node *n, const Type **args) {
@@ -234,15 +242,19 @@ static LLVMValueRef lo_rand_dims(Lower *l, Node *n) {
 
 enum { SEED_NUMPY, SEED_PYTHON };  /* rt_random_seed's which */
 
+/* The seed's keyword: numpy.random.seed(seed=None), random.seed(a=None). */
+static const char *const seed_names[] = {[SEED_NUMPY] = "seed", [SEED_PYTHON] = "a"};
+
 static const Type *ty_seed(Infer *in, Node *n, const Type **args) {
-  Node *s = n->list.len ? n->list.items[0] : NULL;
+  Node *s = np_arg(in, n, 0, seed_names[n->bi->ival]);
+  if (ty_failed(in)) return NULL;
   if (!is_none(s) && !ty_is_int(s->ty))
     return ty_error(in, s, "%s(): the seed must be an int in compiled code, got %s", n->bi->name, s->ty->name);
   return TYS(TY_NONE);
 }
 
 static LLVMValueRef lo_seed(Lower *l, Node *n) {
-  Node *s = n->list.len ? n->list.items[0] : NULL;
+  Node *s = np_arg_node(n, 0, seed_names[n->bi->ival]);
   bool fresh = is_none(s);
   LLVMTypeRef p[3] = {l->mod->i32, l->mod->i64, l->mod->i32};
   LLVMValueRef a[3] = {const_i32(l, (int)n->bi->ival), fresh ? const_i64(l, 0) : lo_expr_as(l, s, TYS(TY_I64)),
@@ -255,10 +267,12 @@ static LLVMValueRef lo_seed(Lower *l, Node *n) {
 
 /* numpy.random.randint(low, high=None, size=None); random.randint(a, b),
  * random.randrange(start, stop=None, step=1): ints. */
+static const char *const int_bound_names[][2] = {
+  [RI_NUMPY] = {"low", "high"}, [RI_PY_RANDINT] = {"a", "b"}, [RI_PY_RANDRANGE] = {"start", "stop"}};
+
 static const Type *ty_ints(Infer *in, Node *n, const Type **args) {
   int how = (int)n->bi->ival;
-  const char *lo_name = how == RI_NUMPY ? "low" : how == RI_PY_RANDINT ? "a" : "start";
-  const char *hi_name = how == RI_NUMPY ? "high" : how == RI_PY_RANDINT ? "b" : "stop";
+  const char *lo_name = int_bound_names[how][0], *hi_name = int_bound_names[how][1];
   Node *lo = np_arg(in, n, 0, lo_name), *hi = np_arg(in, n, 1, hi_name);
   if (ty_failed(in)) return NULL;
   if (!lo) return ty_error(in, n, "%s() missing required argument '%s'", n->bi->name, lo_name);
@@ -272,8 +286,7 @@ static const Type *ty_ints(Infer *in, Node *n, const Type **args) {
   if (step && (!ty_is_int(step->ty) || is_none(hi)))
     return ty_error(in, step, is_none(hi) ? "%s(): a step needs a stop" : "%s(): step must be an int, got %s",
                     n->bi->name, step->ty->name);
-  int ndim = how == RI_NUMPY ? size_ndim(in, np_arg(in, n, 2, "size")) : 0;
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(TYS(TY_I64), ndim);
+  return how == RI_NUMPY ? sized(in, np_arg(in, n, 2, "size"), TYS(TY_I64)) : ty_failed(in) ? NULL : TYS(TY_I64);
 }
 
 typedef struct IntFill {
@@ -315,7 +328,7 @@ static LLVMValueRef lo_randrange_step(Lower *l, Node *n, LLVMValueRef start, LLV
 
 static LLVMValueRef lo_ints(Lower *l, Node *n) {
   int how = (int)n->bi->ival;
-  Node *lo = n->list.items[0], *hi = np_arg_node(n, 1, how == RI_NUMPY ? "high" : how == RI_PY_RANDINT ? "b" : "stop");
+  Node *lo = np_arg_node(n, 0, int_bound_names[how][0]), *hi = np_arg_node(n, 1, int_bound_names[how][1]);
   IntFill f = {how, lo_expr_as(l, lo, TYS(TY_I64)), NULL};
   if (is_none(hi)) {  /* one bound: [0, low) */
     f.high = f.low;
@@ -330,17 +343,20 @@ static LLVMValueRef lo_ints(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, l->mod->i64, out, "");
 }
 
+/* random.getrandbits(k): a uint64, as Numba's, so that k may be 64; the
+ * wider ints Python gives past that do not fit (an OverflowError, as
+ * Numba's). */
 static const Type *ty_getrandbits(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[0])) return ty_error(in, n->list.items[0], "random.getrandbits(): k must be an int, got %s", args[0]->name);
-  return TYS(TY_I64);
+  return TYS(TY_U64);
 }
 
 static LLVMValueRef lo_getrandbits(Lower *l, Node *n) {
   LLVMValueRef k = lo_expr_as(l, n->list.items[0], TYS(TY_I64));
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, k, const_i64(l, 0), ""), RT_ERR_VALUE,
               "number of bits must be non-negative");
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, k, const_i64(l, 63), ""), RT_ERR_VALUE,
-              "getrandbits() of more than 63 bits is not supported in compiled code");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, k, const_i64(l, 64), ""), RT_ERR_OVERFLOW,
+              "getrandbits() limited to 64 bits");
   return lo_call_fn(l, "rt_random_getrandbits", l->mod->i64, &l->mod->i64, &k, 1);
 }
 
@@ -454,9 +470,10 @@ static LLVMValueRef lo_permutation(Lower *l, Node *n) {
  * axis=0 and shuffle=True after: arguments from after the receiver. */
 static const Type *ty_choice(Infer *in, Node *n, const Type **args) {
   int f = first_arg(n);
-  Node *a = n->list.items[f], *size = np_arg(in, n, f + 1, "size"), *replace = np_arg(in, n, f + 2, "replace");
+  Node *a = np_arg(in, n, f, "a"), *size = np_arg(in, n, f + 1, "size"), *replace = np_arg(in, n, f + 2, "replace");
   Node *p = np_arg(in, n, f + 3, "p"), *axis = np_arg(in, n, f + 4, "axis"), *shuffle = np_arg(in, n, f + 5, "shuffle");
   if (ty_failed(in)) return NULL;
+  if (!a) return ty_error(in, n, "%s() missing required argument 'a'", n->bi->name);
   const Type *t = a->ty;
   if (!ty_is_int(t) && (t->kind != TY_ARRAY || t->ndim != 1))
     return ty_error(in, a, "%s(): a must be an int or a 1-dimensional array, got %s", n->bi->name, t->name);
@@ -469,9 +486,7 @@ static const Type *ty_choice(Infer *in, Node *n, const Type **args) {
     return ty_error(in, axis, "%s(): axis must be an int, got %s", n->bi->name, axis->ty->name);
   if (!is_none(p) && (p->ty->kind != TY_ARRAY || p->ty->ndim != 1 || !ty_is_float(p->ty->elem)))
     return ty_error(in, p, "%s(): p must be a 1-dimensional array of floats, got %s", n->bi->name, p->ty->name);
-  int ndim = is_none(size) ? 0 : np_shape_ndim(in, size);
-  if (ndim < 0) return NULL;
-  return drawn(ty_is_int(t) ? TYS(TY_I64) : t->elem, ndim);
+  return sized(in, size, ty_is_int(t) ? TYS(TY_I64) : t->elem);
 }
 
 typedef struct Choice {
@@ -524,7 +539,7 @@ static void check_choice_axis(Lower *l, Node *axis) {
 
 static LLVMValueRef lo_choice(Lower *l, Node *n) {
   int f = first_arg(n);
-  Node *a = n->list.items[f], *p = np_arg_node(n, f + 3, "p"), *axis = np_arg_node(n, f + 4, "axis");
+  Node *a = np_arg_node(n, f, "a"), *p = np_arg_node(n, f + 3, "p"), *axis = np_arg_node(n, f + 4, "axis");
   Choice c = {.a = a, .np = const_i64(l, 0), .bitgen = receiver(l, n)};
   LLVMValueRef pv = NULL, pc = NULL;
   if (a->ty->kind == TY_ARRAY) {
@@ -657,8 +672,7 @@ static const Type *ty_generator(Infer *in, Node *n, const Type **args) {
   const Type *dtype = np_dtype_arg(in, n, 4, TYS(TY_I64));
   if (dtype && !ty_is_int(dtype) && dtype->kind != TY_BOOL)
     return ty_error(in, n, "%s(): unsupported dtype %s for integers", n->bi->name, dtype->name);
-  int ndim = size_ndim(in, np_arg(in, n, 3, "size"));
-  return ndim < 0 || ty_failed(in) ? NULL : drawn(dtype, ndim);
+  return sized(in, np_arg(in, n, 3, "size"), dtype);
 }
 
 typedef struct GeneratorFill {
@@ -1077,11 +1091,14 @@ static LLVMValueRef lo_default_rng(Lower *l, Node *n) {
 
 static const char *const no_kw[] = {NULL};
 static const char *const ints_kw[] = {"low", "high", "size", NULL};
-static const char *const choice_kw[] = {"size", "replace", "p", NULL};
+static const char *const py_randint_kw[] = {"a", "b", NULL};
+static const char *const py_randrange_kw[] = {"start", "stop", "step", NULL};
+static const char *const choice_kw[] = {"a", "size", "replace", "p", NULL};
 static const char *const seed_kw[] = {"seed", NULL};
+static const char *const py_seed_kw[] = {"a", NULL};
 static const char *const gen_random_kw[] = {"size", "dtype", "out", NULL};
 static const char *const gen_standard_exponential_kw[] = {"size", "dtype", "method", "out", NULL};
-static const char *const gen_choice_kw[] = {"size", "replace", "p", "axis", "shuffle", NULL};
+static const char *const gen_choice_kw[] = {"a", "size", "replace", "p", "axis", "shuffle", NULL};
 static const char *const gen_shuffle_kw[] = {"axis", NULL};
 static const char *const gen_uniform_kw[] = {"low", "high", "size", NULL};
 static const char *const gen_integers_kw[] = {"low", "high", "size", "dtype", "endpoint", NULL};
@@ -1110,7 +1127,7 @@ static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", 
   {module "." name, module, name, BK_FUNCTION, 0, least, most, kw, FLAGS, ival, 0, type, lower}
 
 const Builtin bi_random[] = {
-  ROW("numpy.random", "seed", 0, 1, no_kw, SEED_NUMPY, ty_seed, lo_seed),
+  ROW("numpy.random", "seed", 0, 1, seed_kw, SEED_NUMPY, ty_seed, lo_seed),
   NP_DRAW("random", 0, 1),
   NP_DRAW("random_sample", 0, 1),
   NP_DRAW("sample", 0, 1),
@@ -1150,20 +1167,20 @@ const Builtin bi_random[] = {
   ROW("numpy.random", "rand", 0, RC_MAX_NDIM, no_kw, RD_RANDOM, ty_rand_dims, lo_rand_dims),
   ROW("numpy.random", "randn", 0, RC_MAX_NDIM, no_kw, RD_NORMAL, ty_rand_dims, lo_rand_dims),
   ROW("numpy.random", "randint", 0, 3, ints_kw, RI_NUMPY, ty_ints, lo_ints),
-  ROW("numpy.random", "choice", 1, 4, choice_kw, 0, ty_choice, lo_choice),
+  ROW("numpy.random", "choice", 0, 4, choice_kw, 0, ty_choice, lo_choice),
   ROW("numpy.random", "shuffle", 1, 1, no_kw, 0, ty_shuffle, lo_shuffle),
   ROW("numpy.random", "permutation", 1, 1, no_kw, 0, ty_permutation, lo_permutation),
   ROW("numpy.random", "default_rng", 0, 1, seed_kw, 0, ty_default_rng, lo_default_rng),
   ROW("numpy.random", "multinomial", 0, 3, gen_multinomial_kw, 0, ty_multinomial, lo_legacy_multinomial),
   ROW("numpy.random", "dirichlet", 0, 2, gen_dirichlet_kw, 0, ty_dirichlet, lo_dirichlet),
-  ROW("random", "seed", 0, 1, no_kw, SEED_PYTHON, ty_seed, lo_seed),
+  ROW("random", "seed", 0, 1, py_seed_kw, SEED_PYTHON, ty_seed, lo_seed),
   PY_DRAW("random", 22, 0, 0),
   PY_DRAW("uniform", 23, 0, 2),
   PY_DRAW("gauss", 24, 0, 2),
   PY_DRAW("normalvariate", 24, 0, 2),
   PY_DRAW("expovariate", 25, 0, 1),
-  ROW("random", "randint", 0, 2, no_kw, RI_PY_RANDINT, ty_ints, lo_ints),
-  ROW("random", "randrange", 0, 3, no_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
+  ROW("random", "randint", 0, 2, py_randint_kw, RI_PY_RANDINT, ty_ints, lo_ints),
+  ROW("random", "randrange", 0, 3, py_randrange_kw, RI_PY_RANDRANGE, ty_ints, lo_ints),
   ROW("random", "getrandbits", 1, 1, no_kw, 0, ty_getrandbits, lo_getrandbits),
   GEN_ROW("random", 0, 3, gen_random_kw, 0),
   GEN_ROW("uniform", 0, 3, gen_uniform_kw, 1),
@@ -1203,7 +1220,7 @@ const Builtin bi_random[] = {
   GEN_ROW("zipf", 0, 2, draws[33].names, 33),
   GEN_ROW("logseries", 0, 2, draws[34].names, 34),
   GEN_ROW("negative_binomial", 0, 3, draws[35].names, 35),
-  {"Generator.choice", NULL, "choice", BK_METHOD, TY_GENERATOR, 1, 6, gen_choice_kw, GENERATOR_FLAGS, 0, 0, ty_choice,
+  {"Generator.choice", NULL, "choice", BK_METHOD, TY_GENERATOR, 0, 6, gen_choice_kw, GENERATOR_FLAGS, 0, 0, ty_choice,
    lo_choice},
   GEN_ROW("hypergeometric", 0, 4, draws[36].names, 36),
   {"Generator.multinomial", NULL, "multinomial", BK_METHOD, TY_GENERATOR, 0, 3, gen_multinomial_kw, GENERATOR_FLAGS, 0,

@@ -1,7 +1,7 @@
 """The attributes of a compiled function that Numba users read beside
 calling it, where speed does not matter (the dispatcher's C type finds them
 here): ``stats``, ``overloads``, ``nopython_signatures``,
-``inspect_types()``, ``parallel_diagnostics()`` and ``signatures``.
+``inspect_types()``, ``parallel_diagnostics()``, ``compile()`` and ``signatures``.
 ``inspect_llvm()``, ``inspect_asm()`` and ``recompile()`` are the C type's own.
 """
 import ast
@@ -137,6 +137,14 @@ def overloads(disp):
 def nopython_signatures(disp):
     """Every compiled signature, all of them nopython (ruchey has no object mode)."""
     return [Signature(tuple(map(_type_of, args)), _type_of(ret)) for _, _, args, ret in disp._entries()]
+
+
+def compile(disp, sig):  # noqa: A001 (Numba's method name)
+    """Compiles the signature sig now (its text, a tuple of argument types
+    or a Signature), as Numba's Dispatcher.compile(sig); returns what to
+    call: the dispatcher, which holds that specialisation from then on."""
+    from ruchey.decorators import _compile_signatures
+    return _compile_signatures(disp, [sig])
 
 
 def _describable(args):

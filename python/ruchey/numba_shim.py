@@ -25,7 +25,6 @@ import collections.abc
 import ctypes
 import importlib.abc
 import importlib.machinery
-import os
 import runpy
 import struct
 import sys
@@ -302,7 +301,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
-    from ruchey import _lowerings, _templates, _values
+    from ruchey import _helperlib, _lowerings, _templates, _values
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
@@ -311,6 +310,8 @@ def _submodules():
     return {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
+        # the random states compiled code draws from, by address (ruchey._helperlib)
+        "numba._helperlib": ({}, (_helperlib,)),
         "numba.core.types": (dict(types.namespace), (types,)),
         "numba.types": (dict(types.namespace), (types,)),
         "numba.np.types": (dict(types.namespace), (types,)),  # NumPy's own types (NPDatetime, NPTimedelta)
@@ -403,10 +404,8 @@ class _NrtHelpers(collections.abc.Mapping):
     _SYMBOLS = {"get_api": "rt_nrt_api"}
 
     def __getitem__(self, name):
-        symbol = self._SYMBOLS[name]
-        # the library _core loads (dlopen of the same path: the same copy)
-        lib = ctypes.CDLL(os.path.join(os.path.dirname(_core.__file__), "libruchey_rt.so"))
-        return ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
+        from ruchey._helperlib import runtime_library
+        return ctypes.cast(getattr(runtime_library(), self._SYMBOLS[name]), ctypes.c_void_p).value
 
     def __iter__(self):
         return iter(self._SYMBOLS)
