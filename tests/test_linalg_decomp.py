@@ -830,6 +830,27 @@ def test_corrcoef_of_a_vector_is_a_number_and_cov_a_0d_array():
     assert type(got) is np.ndarray and got.shape == () and got == np.cov(x)
 
 
+
+def test_cov_and_corrcoef_of_numbers_0d_arrays_and_tuples_match_numpy():
+    rng = make_rng(41)
+    values = [3.5, -2, 0, True, np.nan, np.float32(1.5), 2 - 1j, np.array(2.5), np.array(4, np.int32),
+              tuple(rng.standard_normal(4)), (1, 2, 4), ((0.1, 0.2), (0.11, 0.19), (0.09j, 0.21j)),
+              tuple(map(tuple, rng.standard_normal((3, 5)))), ((1e-100, 1e100), (1e100, 1e-100)), ()]
+    with np.errstate(all="ignore"), _quiet():
+        for x in values:
+            for got, expected in [(cov(x), np.cov(x)), (corrcoef(x), np.corrcoef(x))]:
+                assert np.shape(got) == np.shape(expected), x
+                assert np.asarray(got).dtype == np.asarray(expected).dtype, x
+                assert np.allclose(got, expected, rtol=1e-12, atol=1e-12, equal_nan=True), (x, got, expected)
+        v = rng.standard_normal(4)
+        for y in (2.0, np.array(1.5)):
+            assert np.allclose(cov_args(y, y, True, False, None), np.cov(y, y), equal_nan=True)
+            with pytest.raises(ValueError, match="dimensions except for the concatenation axis must match"):
+                cov_args(v, y, True, False, None)
+    with pytest.raises(ruchey.TypingError, match="numpy.cov"):
+        cov("text")
+
+
 # ---------------------------------------------------------------- threads
 
 @ruchey.njit(nogil=True)
