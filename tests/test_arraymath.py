@@ -218,6 +218,30 @@ def test_convolve_and_correlate_match_numpy():
     check(fs[0], np.arange(3), 2)
 
 
+def test_convolve_and_correlate_of_complex_match_numpy():
+    """correlate takes v's conjugate, convolve not; v longer than a too."""
+    rng = make_rng(8)
+    fs = [fn(f"np.{name}(a, v, m)", "a, v, m") for name in ("convolve", "correlate")]
+    for da, dv in [(np.complex128, np.complex128), (np.complex64, np.complex64), (np.complex128, np.float64),
+                   (np.int32, np.complex64), (np.float32, np.complex128)]:
+        for na, nv in ((1, 1), (5, 3), (3, 5), (4, 4), (2, 9)):
+            a, v = (rng.standard_normal((na, 2)) * 3) @ [1, 1j], (rng.standard_normal((nv, 2)) * 3) @ [1, 1j]
+            a, v = (a if np.dtype(da).kind == "c" else a.real).astype(da), (v if np.dtype(dv).kind == "c" else v.real).astype(dv)
+            for f in fs:
+                for m in ("full", "same", "valid"):
+                    expected, got = f.py_func(a, v, m), f(a, v, m)
+                    assert got.dtype == expected.dtype and got.shape == expected.shape
+                    rtol = 1e-12 if got.dtype == np.complex128 else 1e-5
+                    np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * 10)
+    check(fs[0], 2j, np.array([1 + 2j, 3j]), "full")
+
+
+def test_convolve_of_more_than_one_dimension_is_refused():
+    for name in ("convolve", "correlate"):
+        with pytest.raises(ruchey.TypingError, match="must be a number or a 1-d array"):
+            fn(f"np.{name}(a, v)", "a, v")(np.zeros((2, 2)), np.zeros(3))
+
+
 def test_convolve_errors():
     with pytest.raises(ValueError, match="v cannot be empty"):
         fn("np.convolve(a, v)", "a, v")(np.zeros(3), np.zeros(0))

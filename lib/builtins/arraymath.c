@@ -1,6 +1,6 @@
 /* builtins/arraymath.c — small NumPy array functions in compiled code:
  * outer, cross (of 3-vectors), trace (of a 2-d array, complex too), vander, meshgrid
- * (of two arrays), trapezoid (of a 1-d array), convolve and correlate. Their arithmetic is
+ * (of two arrays), trapezoid (of a 1-d array), convolve and correlate (complex too). Their arithmetic is
  * NumPy's on elements: ints wrap, bools are logical; float sums are
  * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
  * bit.
@@ -23,6 +23,7 @@ static LLVMValueRef subtract(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
 
 static LLVMValueRef add(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (t->kind == TY_BOOL) return LLVMBuildOr(l->b, a, b, "");
+  if (ty_is_complex(t)) return lo_arith(l, OP_ADD, t, a, b);
   return ty_is_float(t) ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
 }
 
@@ -353,9 +354,18 @@ enum { CORRELATE, CONVOLVE };
 enum { MODE_VALID, MODE_SAME, MODE_FULL };
 static const char *const modes[] = {"valid", "same", "full", NULL};
 
+/* a and v: numbers or 1-d arrays (NumPy's "object too deep" of more
+ * dimensions), complex too */
+static bool need_vector(Infer *in, Node *n, Node *x, const char *what) {
+  if (ty_is_complex(x->ty) || (x->ty->kind == TY_ARRAY && x->ty->ndim <= 1)) return true;
+  if (x->ty->kind == TY_ARRAY)
+    return ty_error(in, x, "%s(): %s must be a number or a 1-d array, got %s", n->bi->name, what, x->ty->name) != NULL;
+  return need_values(in, n, x, what);
+}
+
 static const Type *ty_correlate(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = n->list.items[1], *m = bi_arg(n, 2, "mode");
-  if (!need_values(in, n, a, "a") || !need_values(in, n, v, "v")) return NULL;
+  if (!need_vector(in, n, a, "a") || !need_vector(in, n, v, "v")) return NULL;
   if (bi_str_option(m, modes, 0) == BI_OPTION_BAD)
     return ty_error(in, m, "%s(): mode must be one of 'valid', 'same', or 'full'", n->bi->name);
   return ty_array(np_promote(elem_of(a->ty), elem_of(v->ty)), 1, 'C', false);
@@ -365,22 +375,30 @@ typedef struct Correlation {
   const Type *t;
   LLVMValueRef a, v, na, nv;  /* the longer, the shorter (their data) */
   LLVMValueRef step;          /* v's element step: -1 reads it backwards (convolve) */
+  LLVMValueRef a_is_v;        /* whether a holds the second argument (the shorter is first) */
+  bool conj;                  /* correlate's: the second argument's complex conjugate, as NumPy's */
 } Correlation;
+
+/* element i of the array at data, of the second argument conjugated where c says */
+static LLVMValueRef operand_at(Lower *l, const Correlation *c, LLVMValueRef data, LLVMValueRef i, LLVMValueRef is_v) {
+  LLVMValueRef x = load_at(l, c->t, data, const_i64(l, ty_bits(c->t) / 8), i);
+  return c->conj ? LLVMBuildSelect(l->b, is_v, lo_complex_conj(l, c->t, x), x, "") : x;
+}
 
 /* out[i] = sum over j of a[i - left + j] * v[j], where a's index is within a */
 static LLVMValueRef correlation_at(Lower *l, const Correlation *c, LLVMValueRef shift) {
   const Type *t = c->t;
-  LLVMValueRef size = const_i64(l, ty_bits(t) / 8), zero = const_i64(l, 0);
+  LLVMValueRef zero = const_i64(l, 0);
   LLVMValueRef from = smax(l, zero, LLVMBuildNeg(l->b, shift, ""));
   LLVMValueRef to = LLVMBuildSub(l->b, c->na, shift, "");
   to = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->nv, to, ""), c->nv, to, "");
   LLVMValueRef total = lo_alloca(l, lo_type(l, t), "correlate.sum");
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
   LoLoop loop = lo_loop_begin(l, from, smax(l, from, to), NULL, "correlate");
-  LLVMValueRef x = load_at(l, t, c->a, size, LLVMBuildAdd(l->b, shift, loop.index, ""));
+  LLVMValueRef x = operand_at(l, c, c->a, LLVMBuildAdd(l->b, shift, loop.index, ""), c->a_is_v);
   LLVMValueRef vj = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->step, zero, ""),
                                     LLVMBuildSub(l->b, LLVMBuildSub(l->b, c->nv, const_i64(l, 1), ""), loop.index, ""), loop.index, "");
-  LLVMValueRef y = load_at(l, t, c->v, size, vj);
+  LLVMValueRef y = operand_at(l, c, c->v, vj, LLVMBuildNot(l->b, c->a_is_v, ""));
   LLVMBuildStore(l->b, add(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), multiply(l, t, x, y)), total);
   lo_loop_end(l, &loop);
   return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
@@ -400,7 +418,8 @@ static LLVMValueRef lo_correlate(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n2, zero, ""), RT_ERR_VALUE, convolve ? "v cannot be empty" : "second array argument cannot be empty");
   LLVMValueRef swap = LLVMBuildICmp(l->b, LLVMIntSLT, n1, n2, "");
   Correlation c = {t, LLVMBuildSelect(l->b, swap, data_of(l, fv), data_of(l, fa), ""), LLVMBuildSelect(l->b, swap, data_of(l, fa), data_of(l, fv), ""),
-                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1)};
+                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1),
+                   swap, !convolve && ty_is_complex(t)};
   LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_FULL), "");
   LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_SAME), "");
   LLVMValueRef left = LLVMBuildSelect(l->b, full, LLVMBuildSub(l->b, c.nv, one, ""),
@@ -437,8 +456,10 @@ const Builtin bi_arraymath[] = {
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE, 0, 0, ty_vander, lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
-  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},
-  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CORRELATE, 0, ty_correlate, lo_correlate},
+  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CONVOLVE, 0, ty_correlate,
+   lo_correlate},
+  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CORRELATE, 0, ty_correlate,
+   lo_correlate},
   {"numpy.trapezoid", "numpy", "trapezoid", BK_FUNCTION, 0, 1, 3, trapezoid_kw, AM_FLAGS, 0, 0, ty_trapezoid, lo_trapezoid},
   BI_END,
 };
