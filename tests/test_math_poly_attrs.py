@@ -519,6 +519,18 @@ def test_polyval_of_numbers_and_literals(x, c):
     assert np.asarray(got).dtype == np.asarray(want).dtype
 
 
+@pytest.mark.parametrize("xdtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_polyval_at_a_0d_array_is_a_number_as_numpys(xdtype):
+    for cdtype in (np.int64, np.float64, np.complex128):
+        c = coefficient_vector(cdtype, 4)
+        for v in (0, -3, 2.5):
+            x = np.array(v).astype(xdtype)
+            want, got = polyval.py_func(x, c), polyval(x, c)
+            assert np.ndim(got) == 0 and not isinstance(got, np.ndarray)
+            assert type(got) is type(want.item()), (x, c)
+            np.testing.assert_allclose(got, want, rtol=1e-6 if np.float32 in (xdtype, cdtype) else 1e-14)
+
+
 @ruchey.njit
 def trimseq(s):
     return polyutils.trimseq(s)

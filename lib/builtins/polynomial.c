@@ -88,8 +88,9 @@ static const char *const polyval_kw[] = {"tensor", NULL};
 
 /* polyval(x, c, tensor=True): c's polynomial at x, a number or each
  * element of an array (c[-1] + x*0, then c[i] + y*x); of NumPy's
- * result_type(c, x), a number written in the source weak. tensor changes
- * nothing for one vector c. */
+ * result_type(c, x), a number written in the source weak; a number at a
+ * 0-d x, as NumPy's arithmetic on one gives. tensor changes nothing for
+ * one vector c. */
 static const Type *ty_polyval(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *c = n->list.items[1], *tensor = bi_arg(n, 2, "tensor");
   if (x->ty->kind == TY_LIST && !ty_wrap_call(in, x, "numpy.asarray")) return NULL;
@@ -98,7 +99,7 @@ static const Type *ty_polyval(Infer *in, Node *n, const Type **args) {
     return ty_error(in, tensor, "%s(): tensor must be a bool, got %s", n->bi->name, tensor->ty->name);
   const Type *xt = x->ty, *e = poly_dtype(c->ty->elem);
   if (xt->kind == TY_ARRAY && (ty_is_scalar(xt->elem) || ty_is_complex(xt->elem)) && xt->elem->kind != TY_F16)
-    return ty_array(np_promote(e, xt->elem), xt->ndim, 'C', false);
+    return xt->ndim ? ty_array(np_promote(e, xt->elem), xt->ndim, 'C', false) : np_promote(e, xt->elem);
   if (!ty_is_scalar(xt) && !ty_is_complex(xt))
     return ty_error(in, x, "%s(): x must be a number or an array-like of numbers, got %s", n->bi->name, xt->name);
   return ty_is_weak(x) ? (ty_is_complex(xt) && !ty_is_complex(e) ? np_promote(e, xt) : e) : np_promote(e, xt);
@@ -145,7 +146,12 @@ static LLVMValueRef lo_polyval(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, h.n, const_i64(l, 0), ""), RT_ERR_INDEX,
               "index -1 is out of bounds for axis 0 with size 0");
   LLVMValueRef y;
-  if (x->ty->kind == TY_ARRAY) {
+  if (x->ty->kind == TY_ARRAY && n->ty->kind != TY_ARRAY) {  /* a 0-d x: its one element's */
+    LLVMValueRef a = lo_expr(l, x);
+    LLVMValueRef v = lo_load_scalar(l, h.xe, lo_element_addr(l, x->ty, a, NULL));
+    lo_done_with(l, x, a);
+    y = horner(l, &h, lo_convert(l, v, h.xe, r));
+  } else if (x->ty->kind == TY_ARRAY) {
     Elements *el = lo_elements_begin(l, x);
     LLVMValueRef shape[RC_MAX_NDIM];
     for (int d = 0; d < x->ty->ndim; d++) shape[d] = lo_elements_shape(el, d);
