@@ -35,6 +35,7 @@ def test_of_a_comparison():
     np.testing.assert_array_equal(argwhere_of_comparison(a, 0.3), argwhere_of_comparison.py_func(a, 0.3))
 
 
-def test_zero_dimensions_are_refused_clearly():
-    with pytest.raises(ruchey.TypingError, match="0-d"):
-        argwhere(np.array(5))
+def test_of_a_number_or_0d_array_is_a_row_of_none_where_true():
+    for x in (0, 3, 2.5, 0.0, True, np.array(0.0), np.array(-1), np.array(False), np.array(5)):
+        got, want = argwhere(x), argwhere.py_func(x)
+        assert got.shape == want.shape and got.dtype == want.dtype, x

@@ -178,7 +178,7 @@ enum { EXTRACT, FLATNONZERO };
 
 static const Type *ty_extract(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
-    if (!bi_need_values(in, n, n->list.items[i])) return NULL;
+    if (!(args[i] = ty_arraylike(in, n->list.items[i], args[i])) || !bi_need_values(in, n, n->list.items[i])) return NULL;
   return ty_array(n->bi->ival == EXTRACT ? elem_of(args[1]) : TYS(TY_I64), 1, 'C', false);
 }
 

@@ -1069,7 +1069,8 @@ static LLVMValueRef lo_fill_method(Lower *l, Node *n) {
 static const char *const fill_diagonal_kw[] = {"wrap", NULL};
 
 static const Type *ty_fill_diagonal(Infer *in, Node *n, const Type **args) {
-  const Type *t = args[0], *v = args[1];
+  const Type *t = args[0], *v = ty_arraylike(in, n->list.items[1], args[1]);  /* values in a tuple or list too */
+  if (!v) return NULL;
   if (t->kind != TY_ARRAY || t->ndim < 2)
     return ty_error(in, n, "numpy.fill_diagonal() takes an array of at least 2 dimensions, not %s", t->name);
   if (t->readonly) return ty_error(in, n, "cannot write to a read-only array");
@@ -1489,7 +1490,7 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
 /* numpy.resize(a, new_shape): a's elements flattened, repeated cyclically
  * to fill the new shape (zeros where a is empty) */
 static const Type *ty_resize(Infer *in, Node *n, const Type **args) {
-  if (!bi_need_values(in, n, n->list.items[0])) return NULL;
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !bi_need_values(in, n, n->list.items[0])) return NULL;
   int ndim = np_shape_ndim(in, n->list.items[1]);
   return ndim < 0 ? NULL : ty_array(elem_of(args[0]), ndim, 'C', false);
 }
@@ -1525,7 +1526,7 @@ static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
     int ndim = np_shape_ndim(in, n->list.items[1]);
     return ndim < 0 ? NULL : ty_array(args[0], ndim, 'A', true);
   }
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
   int ndim = t ? np_shape_ndim(in, n->list.items[1]) : -1;
   if (ndim < 0) return NULL;
   if (ndim < t->ndim) return ty_error(in, n, "%s(): input operand has more dimensions than allowed by the axis remapping", n->bi->name);
@@ -1889,12 +1890,12 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.argwhere(a): the indices of a's true elements, one row each, in C order. */
+/* numpy.argwhere(a): the indices of a's true elements, one row each, in
+ * C order; of a number or a 0-d array, a row of none where it is true. */
 static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
-  if (!t) return NULL;
-  if (!t->ndim) return ty_error(in, n, "numpy.argwhere() of a 0-d array is not supported: give it numpy.atleast_1d(a)");
-  return ty_array(TYS(TY_I64), 2, 'C', false);
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
+  const Type *t = array_operand(in, n, ty_arraylike(in, n->list.items[0], args[0]));
+  return t ? ty_array(TYS(TY_I64), 2, 'C', false) : NULL;
 }
 
 static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
