@@ -491,6 +491,18 @@ def test_polyint_polyder_match_numpy(dtype, n, m):
     assert_close(poly_orders(z, m), poly_orders.py_func(z, m), dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape", [(2, 2), (4, 3), (3, 2, 2), (1, 3), (3, 0), (1, 1)], ids=str)
+def test_polyint_polyder_of_columns_match_numpy(dtype, shape):
+    """An N-d c: a polynomial along axis 0 for each index of the others, as NumPy's axis=0."""
+    c = RNG.integers(-5, 6, shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        c = c + 1j * RNG.integers(-3, 4, shape)
+    for a in (c, c[::-1], np.asfortranarray(c), np.zeros_like(c[:1])):  # a lone zero row stays itself
+        for m in (0, 1, 3):
+            assert_close(poly_orders(a, m), poly_orders.py_func(a, m), dtype)
+
+
 @ruchey.njit
 def polyval(x, c):
     return poly.polyval(x, c)

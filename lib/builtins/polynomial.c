@@ -1,6 +1,7 @@
 /* builtins/polynomial.c — numpy.polynomial.polynomial's functions of
  * coefficient vectors (lowest degree first): polyadd, polysub, polymul,
- * polydiv, polyint, polyder (rt_poly, polynomial_rt.c), polyval (Horner's
+ * polydiv, polyint, polyder (rt_poly, polynomial_rt.c; polyint and polyder
+ * of N-d arrays too, a polynomial a column), polyval (Horner's
  * rule, inline, over every element of x), polyutils.trimseq (a view) and
  * polyutils.as_series (a list of vectors).
  *
@@ -26,16 +27,18 @@ static const Type *one_coefficient(Infer *in, Node *x) {
   return ty_wrap_call(in, x, "numpy.asarray");
 }
 
-/* x made a 1-d array of coefficients: a list numpy.asarray of it, a number
- * one of one (tuples came as arrays, BF_ARRAYLIKE); false after an error. */
-static bool coefficients(Infer *in, Node *n, Node *x, const char *what) {
+/* x made an array of coefficients: a list numpy.asarray of it, a number
+ * one of one (tuples came as arrays, BF_ARRAYLIKE); 1-d unless any_ndim
+ * (polyint's and polyder's columns); false after an error. */
+static bool coefficients(Infer *in, Node *n, Node *x, const char *what, bool any_ndim) {
   if (x->ty->kind == TY_LIST && !ty_wrap_call(in, x, "numpy.asarray")) return false;
   if ((ty_is_scalar(x->ty) || ty_is_complex(x->ty)) && !one_coefficient(in, x)) return false;
   const Type *t = x->ty;
   if (t->kind != TY_ARRAY || (!ty_is_scalar(t->elem) && !ty_is_complex(t->elem)))
     return ty_error(in, x, "%s(): %s must be array-like (an array, a tuple, a list or a number), got %s", n->bi->name, what,
                     t->name) != NULL;
-  if (t->ndim != 1) return ty_error(in, x, "%s(): Coefficient array is not 1-d (%s)", n->bi->name, t->name) != NULL;
+  if (t->ndim != 1 && !any_ndim)
+    return ty_error(in, x, "%s(): Coefficient array is not 1-d (%s)", n->bi->name, t->name) != NULL;
   if (t->elem->kind == TY_F16) return ty_error(in, x, "%s(): float16 coefficients are not supported", n->bi->name) != NULL;
   return true;
 }
@@ -47,19 +50,20 @@ static const char *const int_kw[] = {"m", NULL};
 /* polyadd, polysub, polymul (c1, c2): the common type's vector; polydiv a pair of them */
 static const Type *ty_poly_pair(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
-  if (!coefficients(in, n, a, "c1") || !coefficients(in, n, b, "c2")) return NULL;
+  if (!coefficients(in, n, a, "c1", false) || !coefficients(in, n, b, "c2", false)) return NULL;
   if (a->ty->elem->kind == TY_BOOL || b->ty->elem->kind == TY_BOOL)  /* numpy.common_type has none */
     return ty_error(in, n, "%s(): Coefficient arrays have no common type (of bools)", n->bi->name);
   const Type *v = ty_array(np_promote(poly_dtype(a->ty->elem), poly_dtype(b->ty->elem)), 1, 'C', false);
   return n->bi->ival == PL_DIV ? ty_tuple(2, (const Type *[]){v, v}) : v;
 }
 
-/* polyint(c, m=1), polyder(c, m=1): c's vector, m an int */
+/* polyint(c, m=1), polyder(c, m=1): c's shape but for axis 0's length
+ * (NumPy's axis=0: each column of an N-d c a polynomial), m an int */
 static const Type *ty_poly_order(Infer *in, Node *n, const Type **args) {
   Node *c = n->list.items[0], *m = bi_arg(n, 1, "m");
-  if (!coefficients(in, n, c, "c")) return NULL;
+  if (!coefficients(in, n, c, "c", true)) return NULL;
   if (m && !ty_is_int(m->ty)) return ty_error(in, m, "%s(): m must be an integer, got %s", n->bi->name, m->ty->name);
-  return ty_array(poly_dtype(c->ty->elem), 1, 'C', false);
+  return ty_array(poly_dtype(c->ty->elem), c->ty->ndim, 'C', false);
 }
 
 static LLVMValueRef lo_poly(Lower *l, Node *n) {
@@ -70,9 +74,9 @@ static LLVMValueRef lo_poly(Lower *l, Node *n) {
   ArrayOperands ops = bi_array_operands(l, a, b, e);
   LLVMValueRef order = m ? lo_expr_as(l, m, TYS(TY_I64)) : const_i64(l, 1);
   LLVMValueRef out = lo_alloca(l, LLVMArrayType(l->mod->rtarray, 2), "poly.out");
-  LLVMTypeRef pt[6] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr};
-  LLVMValueRef args[6] = {const_i32(l, op), const_i32(l, (int)e->kind), ops.pa, ops.pb, order, out};
-  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_poly", l->mod->i32, pt, args, 6));
+  LLVMTypeRef pt[7] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->ptr};
+  LLVMValueRef args[7] = {const_i32(l, op), const_i32(l, (int)e->kind), ops.pa, const_i32(l, a->ty->ndim), ops.pb, order, out};
+  bi_array_call_end(l, &ops, e, lo_call_fn(l, "rt_poly", l->mod->i32, pt, args, 7));
   LLVMValueRef r[2];
   for (int i = 0; i < (op == PL_DIV ? 2 : 1); i++)
     r[i] = lo_load_storage(l, v, LLVMBuildGEP2(l->b, l->mod->rtarray, out, (LLVMValueRef[]){const_i32(l, i)}, 1, ""));
@@ -94,7 +98,7 @@ static const char *const polyval_kw[] = {"tensor", NULL};
 static const Type *ty_polyval(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *c = n->list.items[1], *tensor = bi_arg(n, 2, "tensor");
   if (x->ty->kind == TY_LIST && !ty_wrap_call(in, x, "numpy.asarray")) return NULL;
-  if (!coefficients(in, n, c, "c")) return NULL;
+  if (!coefficients(in, n, c, "c", false)) return NULL;
   if (tensor && tensor->ty->kind != TY_BOOL)
     return ty_error(in, tensor, "%s(): tensor must be a bool, got %s", n->bi->name, tensor->ty->name);
   const Type *xt = x->ty, *e = poly_dtype(c->ty->elem);
