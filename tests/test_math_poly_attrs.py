@@ -544,6 +544,32 @@ def test_polyval_at_a_0d_array_is_a_number_as_numpys(xdtype):
 
 
 @ruchey.njit
+def polyvals_of_columns(x, c):
+    return poly.polyval(x, c), poly.polyval(x, c, True), poly.polyval(x, c, tensor=False)
+
+
+@pytest.mark.parametrize("cshape", [(2, 2), (3, 2, 3), (4, 1), (1, 3)], ids=str)
+def test_polyval_of_an_nd_c_evaluates_each_column_as_numpys(cshape):
+    """c's columns' shape, then x's (tensor), or the two broadcast."""
+    for cdtype in (np.int64, np.float64, np.complex128):
+        c = RNG.integers(-4, 5, cshape).astype(cdtype)
+        for x in (np.array([1, 2]), RNG.standard_normal((2, 3)), RNG.standard_normal(3)[::-1], np.zeros(0), 2.5, 3, 1j,
+                  np.array(1.5), np.float32(0.5)):
+            try:
+                want = polyvals_of_columns.py_func(x, c)
+            except ValueError:
+                with pytest.raises(ValueError, match="could not be broadcast"):
+                    polyvals_of_columns(x, c)
+                continue
+            got = polyvals_of_columns(x, c)
+            for g, w in zip(got, want):
+                assert g.shape == w.shape and g.dtype == w.dtype, (x, c.shape)
+                np.testing.assert_allclose(g, w, rtol=1e-13)
+    with pytest.raises(ruchey.TypingError, match="tensor must be a constant"):
+        ruchey.njit(lambda x, c, t: poly.polyval(x, c, t))(np.ones(2), np.ones((2, 2)), True)
+
+
+@ruchey.njit
 def trimseq(s):
     return polyutils.trimseq(s)
 

@@ -94,16 +94,30 @@ static const char *const polyval_kw[] = {"tensor", NULL};
  * element of an array (c[-1] + x*0, then c[i] + y*x); of NumPy's
  * result_type(c, x), a number written in the source weak; a number at a
  * 0-d x, as NumPy's arithmetic on one gives. tensor changes nothing for
- * one vector c. */
+ * one vector c. An N-d c holds a polynomial along axis 0 for each index
+ * of its other axes (its columns): the result has their shape, followed
+ * by x's where tensor, else broadcast with x's, as NumPy's; tensor is then
+ * a constant. */
+static bool tensor_of(const Node *tensor) { return !tensor || tensor->ival; }
+
 static const Type *ty_polyval(Infer *in, Node *n, const Type **args) {
   Node *x = n->list.items[0], *c = n->list.items[1], *tensor = bi_arg(n, 2, "tensor");
   if (x->ty->kind == TY_LIST && !ty_wrap_call(in, x, "numpy.asarray")) return NULL;
-  if (!coefficients(in, n, c, "c", false)) return NULL;
+  if (!coefficients(in, n, c, "c", true)) return NULL;
   if (tensor && tensor->ty->kind != TY_BOOL)
     return ty_error(in, tensor, "%s(): tensor must be a bool, got %s", n->bi->name, tensor->ty->name);
   const Type *xt = x->ty, *e = poly_dtype(c->ty->elem);
-  if (xt->kind == TY_ARRAY && (ty_is_scalar(xt->elem) || ty_is_complex(xt->elem)) && xt->elem->kind != TY_F16)
-    return xt->ndim ? ty_array(np_promote(e, xt->elem), xt->ndim, 'C', false) : np_promote(e, xt->elem);
+  bool numbers = xt->kind == TY_ARRAY && (ty_is_scalar(xt->elem) || ty_is_complex(xt->elem)) && xt->elem->kind != TY_F16;
+  int columns = c->ty->ndim - 1;
+  if (columns && tensor && tensor->kind != N_BOOL)
+    return ty_error(in, tensor, "%s(): tensor must be a constant True or False where c has more than one dimension",
+                    n->bi->name);
+  if (columns && (numbers || ty_is_scalar(xt) || ty_is_complex(xt))) {
+    int xnd = numbers ? xt->ndim : 0;
+    int nd = tensor_of(tensor) ? columns + xnd : columns > xnd ? columns : xnd;
+    return ty_array(np_promote(e, numbers ? xt->elem : xt), nd, 'C', false);
+  }
+  if (numbers) return xt->ndim ? ty_array(np_promote(e, xt->elem), xt->ndim, 'C', false) : np_promote(e, xt->elem);
   if (!ty_is_scalar(xt) && !ty_is_complex(xt))
     return ty_error(in, x, "%s(): x must be a number or an array-like of numbers, got %s", n->bi->name, xt->name);
   return ty_is_weak(x) ? (ty_is_complex(xt) && !ty_is_complex(e) ? np_promote(e, xt) : e) : np_promote(e, xt);
@@ -113,10 +127,13 @@ typedef struct Horner {
   const Type *ct, *r, *xe; /* c's array type, the result's dtype, x's elements' */
   LLVMValueRef c, n;       /* c's value and length */
   LLVMValueRef out, at;    /* an array's result and the next element's place */
+  LLVMValueRef *column;    /* an N-d c's: the index of the polynomial along its other axes */
 } Horner;
 
 static LLVMValueRef coefficient(Lower *l, const Horner *h, LLVMValueRef i) {
-  LLVMValueRef v = lo_load_scalar(l, h->ct->elem, lo_element_addr(l, h->ct, h->c, &i));
+  LLVMValueRef at[RC_MAX_NDIM] = {i};
+  for (int d = 1; d < h->ct->ndim; d++) at[d] = h->column[d - 1];
+  LLVMValueRef v = lo_load_scalar(l, h->ct->elem, lo_element_addr(l, h->ct, h->c, at));
   return lo_convert(l, v, h->ct->elem, h->r);
 }
 
@@ -142,6 +159,59 @@ static void polyval_element(Lower *l, LLVMValueRef v, void *arg) {
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, at, const_i64(l, 1), ""), h->at);
 }
 
+/* Of an N-d c: the result's index idx split into a column of c and an
+ * index of x (x's lengths of 1 and the columns' broadcast where not tensor). */
+typedef struct Columns {
+  Horner h;
+  const Type *xt;           /* x's array type, NULL for a number */
+  LLVMValueRef x, xv;       /* x's value; a number's converted to the result's dtype */
+  bool tensor;
+  int nd;                   /* the result's dimensions */
+} Columns;
+
+/* i of length len broadcast: 0 where the length is 1 */
+static LLVMValueRef broadcast_index(Lower *l, LLVMValueRef len, LLVMValueRef i) {
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 1), ""), const_i64(l, 0), i, "");
+}
+
+static void polyval_column(Lower *l, LLVMValueRef *idx, void *arg) {
+  Columns *k = arg;
+  int nd = k->nd, columns = k->h.ct->ndim - 1, xnd = k->xt ? k->xt->ndim : 0;
+  LLVMValueRef col[RC_MAX_NDIM], xi[RC_MAX_NDIM];
+  for (int d = 0; d < columns; d++) {
+    int at = k->tensor ? d : nd - columns + d;
+    col[d] = k->tensor ? idx[at] : broadcast_index(l, lo_arr_shape(l, k->h.c, d + 1), idx[at]);
+  }
+  for (int d = 0; d < xnd; d++) {
+    int at = k->tensor ? columns + d : nd - xnd + d;
+    xi[d] = k->tensor ? idx[at] : broadcast_index(l, lo_arr_shape(l, k->x, d), idx[at]);
+  }
+  k->h.column = col;
+  LLVMValueRef v = k->xv;
+  if (k->xt) v = lo_convert(l, lo_load_scalar(l, k->h.xe, lo_element_addr(l, k->xt, k->x, xi)), k->h.xe, k->h.r);
+  lo_store_scalar(l, k->h.r, lo_element_addr(l, ty_array(k->h.r, nd, 'C', false), k->h.out, idx), horner(l, &k->h, v));
+}
+
+/* the result's shape: c's columns', then x's (tensor), or the two broadcast */
+static LLVMValueRef polyval_columns(Lower *l, Node *n, Columns *k) {
+  int nd = k->nd = n->ty->ndim, columns = k->h.ct->ndim - 1, xnd = k->xt ? k->xt->ndim : 0;
+  LLVMValueRef shape[RC_MAX_NDIM], cs[RC_MAX_NDIM], xs[RC_MAX_NDIM];
+  for (int d = 0; d < columns; d++) cs[d] = lo_arr_shape(l, k->h.c, d + 1);
+  for (int d = 0; d < xnd; d++) xs[d] = lo_arr_shape(l, k->x, d);
+  if (k->tensor) {
+    for (int d = 0; d < columns; d++) shape[d] = cs[d];
+    for (int d = 0; d < xnd; d++) shape[columns + d] = xs[d];
+  } else {
+    for (int d = 0; d < nd; d++) shape[d] = const_i64(l, 1);
+    LLVMValueRef bad = np_broadcast_into(l, shape, nd, cs, columns, const_bool(l, false));
+    bad = np_broadcast_into(l, shape, nd, xs, xnd, bad);
+    lo_raise_if(l, bad, RT_ERR_VALUE, "operands could not be broadcast together");
+  }
+  k->h.out = lo_alloc_array(l, n->ty, shape, -1);
+  lo_for_each_index(l, nd, shape, polyval_column, k);
+  return k->h.out;
+}
+
 static LLVMValueRef lo_polyval(Lower *l, Node *n) {
   Node *x = n->list.items[0], *c = n->list.items[1];
   const Type *r = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
@@ -150,7 +220,12 @@ static LLVMValueRef lo_polyval(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, h.n, const_i64(l, 0), ""), RT_ERR_INDEX,
               "index -1 is out of bounds for axis 0 with size 0");
   LLVMValueRef y;
-  if (x->ty->kind == TY_ARRAY && n->ty->kind != TY_ARRAY) {  /* a 0-d x: its one element's */
+  if (c->ty->ndim > 1) {
+    Columns k = {h, x->ty->kind == TY_ARRAY ? x->ty : NULL, lo_expr(l, x), NULL, tensor_of(bi_arg(n, 2, "tensor"))};
+    if (!k.xt) k.xv = lo_convert(l, k.x, x->ty, r);
+    y = polyval_columns(l, n, &k);
+    lo_done_with(l, x, k.x);
+  } else if (x->ty->kind == TY_ARRAY && n->ty->kind != TY_ARRAY) {  /* a 0-d x: its one element's */
     LLVMValueRef a = lo_expr(l, x);
     LLVMValueRef v = lo_load_scalar(l, h.xe, lo_element_addr(l, x->ty, a, NULL));
     lo_done_with(l, x, a);
