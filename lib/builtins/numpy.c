@@ -1233,7 +1233,7 @@ static const Type *ty_type_question(Infer *in, Node *n, const Type **args) {
 static bool type_answer(int question, const Type *t) {
   const Type *e = is_array(t) ? t->elem : t;
   switch (question) {
-  case IS_SCALAR: return ty_is_scalar(t) || ty_is_complex(t) || t->kind == TY_STR;
+  case IS_SCALAR: return ty_is_scalar(t) || ty_is_complex(t) || ty_is_time(t) || t->kind == TY_STR;
   case IS_COMPLEX_OBJ: return ty_is_complex(e);
   default: return !ty_is_complex(e);
   }
