@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import numpy2_only
+from conftest import make_rng, numpy2_only
 from arraygen import LAYOUTS, array, check, shapes
 
 RNG = np.random.default_rng(20261203)
@@ -705,6 +705,24 @@ def test_as_series_of_tuples_numbers_and_a_tuple_variable():
     assert_same_series(g(t), g.py_func(t))
 
 
+@ruchey.njit
+def as_series_of(a, trim):
+    return polyutils.as_series(a), polyutils.as_series(a, trim)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+def test_as_series_of_an_array_or_a_list_takes_its_items(dtype):
+    """A 1-d array's numbers, a 2-d array's rows, a list's vectors: each a series."""
+    rng = make_rng(9)
+    m = rng.integers(-2, 3, (4, 5)).astype(dtype)
+    m[:, 3:] = 0
+    for a in (m, m[0], m[::-1, ::2], np.asfortranarray(m), m[:0], [m[0], m[1][:2]], [m[2]]):
+        for trim in (True, False):
+            got, want = as_series_of(a, trim), as_series_of.py_func(a, trim)
+            for g, w in zip(got, want):
+                assert_same_series(g, w)
+
+
 def test_as_series_bad_input():
     with pytest.raises(ValueError, match="Coefficient array is empty"):
         as_series_pair(np.zeros(0), np.ones(2))
@@ -712,5 +730,7 @@ def test_as_series_bad_input():
         as_series_pair(np.ones(2, np.bool_), np.ones(2))
     with pytest.raises(ruchey.TypingError, match="must be a 1-d array"):
         as_series_pair(np.ones((2, 2)), np.ones(2))
-    with pytest.raises(ruchey.TypingError, match="takes a tuple"):
-        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="1-d or 2-d array"):
+        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones((2, 2, 2)))
+    with pytest.raises(ValueError, match="Coefficient array is empty"):
+        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones((2, 0)))

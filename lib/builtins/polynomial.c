@@ -308,18 +308,40 @@ static const Type *series_dtype(const Type *t) {
   return e;
 }
 
+/* The items of an array or a list whose count is known when the call
+ * runs: a 1-d array's numbers, a 2-d array's rows, a list's vectors (a
+ * list of numbers made an array of them); their dtype, NULL if alist is
+ * none of these. */
+static const Type *items_dtype(Infer *in, Node *alist) {
+  const Type *t = alist->ty;
+  if (t->kind == TY_LIST && t->elem && ty_is_scalar(t->elem)) t = ty_wrap_call(in, alist, "numpy.asarray");
+  if (!t) return NULL;
+  if (t->kind == TY_ARRAY && (t->ndim == 1 || t->ndim == 2)) return series_dtype(ty_array(t->elem, 1, 'A', false));
+  if (t->kind == TY_LIST && t->elem && t->elem->kind == TY_ARRAY) return series_dtype(t->elem);
+  return NULL;
+}
+
 /* polyutils.as_series(alist, trim=True) of a tuple (a list written in the
  * call) of coefficient vectors: a list of 1-d arrays of their common type,
  * each trimmed with trim; the call becomes the list literal of a
- * "polyutils series"(item, dtype, trim) per item. */
+ * "polyutils series"(item, dtype, trim) per item. Of an array or a list,
+ * the same of their items (lo_as_series). */
 static const Type *ty_as_series(Infer *in, Node *n, const Type **args) {
   Node *alist = n->list.items[0], *trim = bi_arg(n, 1, "trim");
   const Type *t = args[0], *e = NULL;
+  if (trim && trim->ty->kind != TY_BOOL)
+    return ty_error(in, trim, "%s(): trim must be a bool, got %s", n->bi->name, trim->ty->name);
+  if (t->kind == TY_ARRAY || t->kind == TY_LIST) {
+    const Type *d = items_dtype(in, alist);
+    if (!d && !ty_failed(in))
+      return ty_error(in, alist, "%s() takes a 1-d or 2-d array of numbers or a list of 1-d arrays of them, got %s",
+                      n->bi->name, alist->ty->name);
+    if (d && d->kind == TY_BOOL) return ty_error(in, alist, "%s(): Coefficient arrays have no common type (of bools)", n->bi->name);
+    return d ? ty_list(ty_array(poly_dtype(d), 1, 'C', false)) : NULL;
+  }
   if (t->kind != TY_TUPLE || !t->nfields)
     return ty_error(in, alist, "%s() takes a tuple of coefficient vectors (or a list written in the call), got %s",
                     n->bi->name, t->name);
-  if (trim && trim->ty->kind != TY_BOOL)
-    return ty_error(in, trim, "%s(): trim must be a bool, got %s", n->bi->name, trim->ty->name);
   for (int i = 0; i < t->nfields; i++) {
     const Type *d = series_dtype(t->fields[i]);
     if (!d) return ty_error(in, alist, "%s(): item %d must be a 1-d array, a number or a tuple of numbers, got %s",
@@ -342,14 +364,14 @@ static const Type *ty_as_series(Infer *in, Node *n, const Type **args) {
 
 static const Type *ty_series(Infer *in, Node *n, const Type **args) { return ty_array(args[1]->elem, 1, 'C', false); }
 
-/* one item as a new vector of the dtype: ValueError where it is empty,
- * its trailing zeros left out with trim (one kept) */
-static LLVMValueRef lo_series(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  const Type *e = n->ty->elem, *xe = elem_of(x->ty);
-  LLVMValueRef v = lo_expr(l, x), trim = lo_expr_as(l, n->list.items[2], TYS(TY_BOOL)), one = const_i64(l, 1);
-  if (x->ty->kind != TY_ARRAY) {
-    LLVMValueRef r = lo_alloc_array(l, n->ty, &one, -1);
+/* one item (v, a number or a 1-d array of type xt) as a new vector of
+ * dtype e: ValueError where it is empty, its trailing zeros left out with
+ * trim (one kept) */
+static LLVMValueRef series_of(Lower *l, const Type *xt, LLVMValueRef v, const Type *e, LLVMValueRef trim) {
+  const Type *xe = elem_of(xt), *vt = ty_array(e, 1, 'C', false);
+  LLVMValueRef one = const_i64(l, 1);
+  if (xt->kind != TY_ARRAY) {
+    LLVMValueRef r = lo_alloc_array(l, vt, &one, -1);
     lo_store_scalar(l, e, LLVMBuildExtractValue(l->b, r, 2, ""), lo_convert(l, v, xe, e));
     return r;
   }
@@ -357,19 +379,52 @@ static LLVMValueRef lo_series(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 0), ""), RT_ERR_VALUE, "Coefficient array is empty");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, trim, one, len, ""), keep);
   LoLoop loop = lo_loop_begin(l, one, len, NULL, "series.trim");
-  LLVMValueRef c = lo_load_scalar(l, xe, lo_element_addr(l, x->ty, v, &loop.index));
+  LLVMValueRef c = lo_load_scalar(l, xe, lo_element_addr(l, xt, v, &loop.index));
   LLVMValueRef nonzero = LLVMBuildAnd(l->b, trim, lo_compare_values(l, OP_NE, c, xe, LLVMConstNull(lo_type(l, xe)), xe), "");
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, keep, "");
   LLVMBuildStore(l->b, LLVMBuildSelect(l->b, nonzero, LLVMBuildAdd(l->b, loop.index, one, ""), k, ""), keep);
   lo_loop_end(l, &loop);
   LLVMValueRef count = LLVMBuildLoad2(l->b, l->mod->i64, keep, "");
-  LLVMValueRef r = lo_alloc_array(l, n->ty, &count, -1), data = LLVMBuildExtractValue(l->b, r, 2, "");
+  LLVMValueRef r = lo_alloc_array(l, vt, &count, -1), data = LLVMBuildExtractValue(l->b, r, 2, "");
   LoLoop copy = lo_loop_begin(l, const_i64(l, 0), count, NULL, "series.copy");
-  c = lo_load_scalar(l, xe, lo_element_addr(l, x->ty, v, &copy.index));
+  c = lo_load_scalar(l, xe, lo_element_addr(l, xt, v, &copy.index));
   lo_store_scalar(l, e, LLVMBuildGEP2(l->b, lo_storage_type(l, e), data, &copy.index, 1, ""), lo_convert(l, c, xe, e));
   lo_loop_end(l, &copy);
-  lo_done_with(l, x, v);
   return r;
+}
+
+static LLVMValueRef lo_series(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef v = lo_expr(l, x), trim = lo_expr_as(l, n->list.items[2], TYS(TY_BOOL));
+  LLVMValueRef r = series_of(l, x->ty, v, n->ty->elem, trim);
+  if (x->ty->kind == TY_ARRAY) lo_done_with(l, x, v);
+  return r;
+}
+
+/* as_series of an array or a list: item i (borrowed) and its type */
+static LLVMValueRef series_item(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef i, const Type **it) {
+  if (t->kind == TY_LIST) return *it = t->elem, lo_load_storage(l, t->elem, lo_list_item_addr(l, t->elem, v, i));
+  if (t->ndim == 1) return *it = t->elem, lo_load_scalar(l, t->elem, lo_element_addr(l, t, v, &i));
+  *it = ty_array(t->elem, 1, 'A', t->readonly);  /* row i, a view */
+  LLVMValueRef at = LLVMBuildMul(l->b, i, lo_arr_stride(l, t, v, 0), ""), len = lo_arr_shape(l, v, 1);
+  LLVMValueRef stride = lo_arr_stride(l, t, v, 1);
+  return np_view(l, *it, v, LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, v, 2, ""), &at, 1, ""), &len, &stride);
+}
+
+static LLVMValueRef lo_as_series(Lower *l, Node *n) {
+  Node *alist = n->list.items[0], *trim = bi_arg(n, 1, "trim");
+  const Type *t = alist->ty, *vt = n->ty->elem, *it;
+  LLVMValueRef v = lo_expr(l, alist), on = trim ? lo_expr_as(l, trim, TYS(TY_BOOL)) : const_bool(l, true);
+  LLVMValueRef count = t->kind == TY_LIST ? lo_list_len(l, v) : lo_arr_shape(l, v, 0);
+  LLVMValueRef lst = lo_list_new(l, vt, count);
+  lo_temp_made(l, n->ty, lst);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "as_series");
+  LLVMValueRef item = series_item(l, t, v, loop.index, &it);
+  lo_list_append(l, vt, lst, series_of(l, it, item, vt->elem, on));
+  lo_loop_end(l, &loop);
+  lo_temp_taken(l, lst);
+  lo_done_with(l, alist, v);
+  return lst;
 }
 
 /* ---------------------------------------------------------------- the rows */
@@ -387,7 +442,7 @@ const Builtin bi_polynomial[] = {
   POLY("polyder", 1, 2, int_kw, BF_ALLOCATES | BF_RAISES, PL_DER, ty_poly_order, lo_poly),
   POLY("polyval", 2, 3, polyval_kw, BF_ALLOCATES | BF_RAISES, 0, ty_polyval, lo_polyval),
   {"numpy.polynomial.polyutils.as_series", "numpy.polynomial.polyutils", "as_series", BK_FUNCTION, 0, 1, 2, as_series_kw,
-   BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_as_series, NULL},
+   BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_as_series, lo_as_series},
   {"polyutils series", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0,
    ty_series, lo_series},
   {"numpy.polynomial.polyutils.trimseq", "numpy.polynomial.polyutils", "trimseq", BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX,
