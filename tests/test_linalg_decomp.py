@@ -851,6 +851,25 @@ def test_cov_and_corrcoef_of_numbers_0d_arrays_and_tuples_match_numpy():
         cov("text")
 
 
+def test_cov_and_corrcoef_of_a_tuple_holding_one_row_are_of_one_variable():
+    """The tuple's type tells one row (Numba reads it so): NumPy's 0-d cov and
+    number corrcoef; with rowvar=False its many variables' matrix, where that is
+    a constant, else a RuntimeError (the type said one variable)."""
+    rows = [((1.1, 2.2, 1.5),), ((1, 2, 4, 3),), ((2.0,),)]
+    f = ruchey.njit(lambda t: (np.cov(t, rowvar=False), np.corrcoef(t, rowvar=False)))
+    with np.errstate(all="ignore"), _quiet():
+        for t in rows:
+            assert type(corrcoef(t)) is float
+            for got, want in [(cov(t), np.cov(t)), (corrcoef(t), np.corrcoef(t)), (cov_args(t, None, True, False, None),
+                                                                                   np.cov(t))]:
+                assert np.shape(got) == np.shape(want) and np.allclose(got, want, equal_nan=True), (t, got, want)
+            if len(t[0]) > 1:  # (one column: a matrix holding one variable, the RuntimeError above)
+                for got, want in zip(f(t), f.py_func(t)):
+                    assert got.shape == want.shape and np.allclose(got, want, equal_nan=True), t
+        with pytest.raises(RuntimeError, match="give rowvar=False as a constant"):
+            cov_args(rows[0], None, False, False, None)
+
+
 # ---------------------------------------------------------------- threads
 
 @ruchey.njit(nogil=True)

@@ -891,9 +891,16 @@ static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int n
   RtStatus st = variables(a, nda, b, ndb, kind, flags, &f);
   if (st) return st;
   int obs = f.m, vars = f.n;
-  if (nda == 2 && !b && vars == 1) {
+  if (nda == 2 && !b && vars == 1 && !(flags & LF_SCALAR)) {
     free(f.d);
     return one_variable_of_a_matrix(flags);
+  }
+  if ((flags & LF_SCALAR) && vars != 1) {  /* a tuple's one row read with rowvar=False known at run time */
+    free(f.d);
+    rt_set_error(RT_ERR_RUNTIME, "numpy.cov or corrcoef of a tuple holding one row with rowvar=False is a matrix of "
+                                 "its many variables in NumPy, where the tuple's type says one variable: give "
+                                 "rowvar=False as a constant");
+    return RT_ERR_RUNTIME;
   }
   for (int j = 0; j < vars; j++) {
     zdouble mean = 0;
