@@ -723,6 +723,13 @@ def test_as_series_of_an_array_or_a_list_takes_its_items(dtype):
                 assert_same_series(g, w)
 
 
+def test_as_series_of_a_tuple_of_lists():
+    f = ruchey.njit(lambda t, trim: polyutils.as_series(t, trim))
+    for t in (([1, 2, 3, 4, 0], [1, 2, 3]), (2, [1.1, 0.0]), ([1, 2, 3, 0],), ([1j, 0j], np.arange(3.0))):
+        for trim in (True, False):
+            assert_same_series(f(t, trim), f.py_func(t, trim))
+
+
 def test_as_series_bad_input():
     with pytest.raises(ValueError, match="Coefficient array is empty"):
         as_series_pair(np.zeros(0), np.ones(2))

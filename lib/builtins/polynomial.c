@@ -294,10 +294,11 @@ static Node *tuple_item(Infer *in, Node *t, int i) {
   return new_node(in, (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = at});
 }
 
-/* The dtype of coefficients of type t (a 1-d array, a number, a tuple of
- * numbers) as as_series reads them; NULL if they are none of these. */
+/* The dtype of coefficients of type t (a 1-d array, a number, a tuple or
+ * list of numbers) as as_series reads them; NULL if they are none of these. */
 static const Type *series_dtype(const Type *t) {
   if (t->kind == TY_ARRAY) return t->ndim == 1 && ty_is_scalar(t->elem) && t->elem->kind != TY_F16 ? t->elem : NULL;
+  if (t->kind == TY_LIST) return t->elem && ty_is_scalar(t->elem) && t->elem->kind != TY_F16 ? t->elem : NULL;
   if (ty_is_scalar(t)) return t;
   if (t->kind != TY_TUPLE || !t->nfields) return NULL;
   const Type *e = NULL;
@@ -344,7 +345,7 @@ static const Type *ty_as_series(Infer *in, Node *n, const Type **args) {
                     n->bi->name, t->name);
   for (int i = 0; i < t->nfields; i++) {
     const Type *d = series_dtype(t->fields[i]);
-    if (!d) return ty_error(in, alist, "%s(): item %d must be a 1-d array, a number or a tuple of numbers, got %s",
+    if (!d) return ty_error(in, alist, "%s(): item %d must be a 1-d array, a number or a tuple or list of numbers, got %s",
                             n->bi->name, i, t->fields[i]->name);
     if (d->kind == TY_BOOL) return ty_error(in, alist, "%s(): Coefficient arrays have no common type (of bools)", n->bi->name);
     e = e ? np_promote(e, poly_dtype(d)) : poly_dtype(d);
