@@ -372,6 +372,16 @@ PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
   return NULL;
 }
 
+/* numpy.finfo or iinfo of a dtype, which its type alone says: NumPy's
+ * object of that dtype. */
+static PyObject *box_info(const Type *t) {
+  PyObject *numpy = PyImport_ImportModule("numpy"), *dtype = (PyObject *)elem_descr(t->elem), *r = NULL;
+  if (numpy && dtype) r = PyObject_CallMethod(numpy, ty_is_int(t->elem) ? "iinfo" : "finfo", "O", dtype);
+  Py_XDECREF(dtype);
+  Py_XDECREF(numpy);
+  return r;
+}
+
 /* Everything but the plain scalars: out of line, so that boxing a number
  * (every scalar call's result) needs no stack frame. */
 static __attribute__((noinline)) PyObject *box_composite(const Type *t, char *p);
@@ -443,6 +453,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
   case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
+  case TY_INFO: return box_info(t);
   case TY_FUNCTION: return box_function(t);
   case TY_FUNCPTR: return box_funcptr(t, *(void **)p);
   case TY_FUNCS: return box_funcs(t, *(int64_t *)p);

@@ -1131,10 +1131,12 @@ int32_t rt_linalg_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda,
 int32_t rt_decomp_stack(int32_t op, int32_t kind, const RtArray *a, int32_t nda, double p, int32_t flags,
                         RtArray *out);
 /* builtins/polynomial_rt.c: numpy.polynomial.polynomial's functions of
- * coefficient vectors (a, and b or the order m), into out[0] (polydiv's
- * remainder out[1]); 0 or an RT_ERR_ status with the error set */
+ * coefficient vectors (a, and b or the order m; polyint's and polyder's a
+ * of nda dimensions, a polynomial along axis 0 for each index of the
+ * others), into out[0] (polydiv's remainder out[1]); 0 or an RT_ERR_
+ * status with the error set */
 enum { PL_ADD, PL_SUB, PL_MUL, PL_DIV, PL_INT, PL_DER };
-int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out);
+int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int64_t m, RtArray *out);
 /* builtins/fft_rt.c: numpy.fft's and scipy.fft's transforms (op: FFT_FFT ...
  * FFT_IHFFT, over naxes axes, each to its length s[i]: FFT_DEFAULT_N for the
  * default; how: FFT_ND for the n-d functions' -1 in s, FFT_SCIPY for

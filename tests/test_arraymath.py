@@ -2,6 +2,9 @@
 vander, meshgrid, trapezoid, convolve and correlate, checked against NumPy (values, dtypes, float
 sums to the bit) on generated inputs of every dtype, empty and
 one-element arrays and strided views, and their errors."""
+import itertools
+import warnings
+
 import numpy as np
 import pytest
 
@@ -89,14 +92,58 @@ def test_cross_matches_numpy():
                 check(f, finite(rng, da, shape, layout), finite(rng, db, shape, layout))
 
 
+def test_cross_broadcasts_and_reads_2_vectors_without_z_as_numpy():
+    rng = make_rng(12)
+    f = fn("np.cross(a, b)", "a, b")
+    shapes = [((3,), (4, 3)), ((2, 1, 3), (5, 3)), ((4, 3), (3,)), ((2,), (3,)), ((3,), (2,)), ((6, 2, 3), (2, 2)),
+              ((2, 3), (1, 2)), ((0, 3), (3,)), ((1, 2), (4, 1, 3))]
+    for da, db in [(np.float64, np.float64), (np.int8, np.float32)]:
+        for sa, sb in shapes:
+            a, b = finite(rng, da, sa, "reversed"), finite(rng, db, sb, "C")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2's of 2-vectors
+                check(f, a, b)
+    special = np.array([np.inf, -0.0, np.nan, 0.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pairs = [(x, y) for x in itertools.product(special, repeat=2) for y in itertools.product(special, repeat=3)]
+        x, y = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        check(f, x, y)
+        check(f, y, x)
+
+
+def test_cross2d_is_the_z_of_2_vectors_cross_products():
+    from ruchey.np_extensions import cross2d
+    rng = make_rng(13)
+
+    @ruchey.njit
+    def f(a, b):
+        return cross2d(a, b)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for da, db in [(np.float64, np.float64), (np.int32, np.int32), (np.int64, np.float32)]:
+            for sa, sb in [((2,), (2,)), ((4, 2), (4, 2)), ((2,), (3, 2)), ((6, 3, 2), (3, 2)), ((0, 2), (2,))]:
+                a, b = finite(rng, da, sa, "strided"), finite(rng, db, sb, "C")
+                expected, got, plain = np.cross(a, b), f(a, b), cross2d(a, b)
+                assert type(got) is np.ndarray and got.dtype == expected.dtype and got.shape == expected.shape
+                np.testing.assert_array_equal(got, expected)
+                np.testing.assert_array_equal(plain, expected)
+        assert f((1, 2), (4.0, 5)) == np.cross((1, 2), (4.0, 5))
+    for a, b in [(np.zeros(3), np.zeros(3)), (np.zeros((2, 2)), np.zeros((2, 3)))]:
+        for g in (f, cross2d):
+            with pytest.raises(ValueError, match="Incompatible dimensions for 2D cross product"):
+                g(a, b)
+
+
 def test_cross_errors():
     f = fn("np.cross(a, b)", "a, b")
-    with pytest.raises(ValueError, match="last axis has 3 elements"):
+    with pytest.raises(ValueError, match="(?s)Dimensions for both inputs is 2.*cross2d"):
         f(np.zeros(2), np.zeros(2))
-    with pytest.raises(ValueError, match="arrays of one shape"):
+    with pytest.raises(ValueError, match="Incompatible dimensions for cross product"):
+        f(np.zeros(4), np.zeros(3))
+    with pytest.raises(ValueError, match="objects cannot be broadcast"):
         f(np.zeros((2, 3)), np.zeros((3, 3)))
-    with pytest.raises(ruchey.TypingError, match="the same number of dimensions"):
-        f(np.zeros((2, 3)), np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="needs arrays of numbers"):
         f(np.zeros(3, dtype=bool), np.zeros(3, dtype=bool))
 
@@ -216,6 +263,30 @@ def test_convolve_and_correlate_match_numpy():
                 else:
                     np.testing.assert_array_equal(got, expected)
     check(fs[0], np.arange(3), 2)
+
+
+def test_convolve_and_correlate_of_complex_match_numpy():
+    """correlate takes v's conjugate, convolve not; v longer than a too."""
+    rng = make_rng(8)
+    fs = [fn(f"np.{name}(a, v, m)", "a, v, m") for name in ("convolve", "correlate")]
+    for da, dv in [(np.complex128, np.complex128), (np.complex64, np.complex64), (np.complex128, np.float64),
+                   (np.int32, np.complex64), (np.float32, np.complex128)]:
+        for na, nv in ((1, 1), (5, 3), (3, 5), (4, 4), (2, 9)):
+            a, v = (rng.standard_normal((na, 2)) * 3) @ [1, 1j], (rng.standard_normal((nv, 2)) * 3) @ [1, 1j]
+            a, v = (a if np.dtype(da).kind == "c" else a.real).astype(da), (v if np.dtype(dv).kind == "c" else v.real).astype(dv)
+            for f in fs:
+                for m in ("full", "same", "valid"):
+                    expected, got = f.py_func(a, v, m), f(a, v, m)
+                    assert got.dtype == expected.dtype and got.shape == expected.shape
+                    rtol = 1e-12 if got.dtype == np.complex128 else 1e-5
+                    np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol * 10)
+    check(fs[0], 2j, np.array([1 + 2j, 3j]), "full")
+
+
+def test_convolve_of_more_than_one_dimension_is_refused():
+    for name in ("convolve", "correlate"):
+        with pytest.raises(ruchey.TypingError, match="must be a number or a 1-d array"):
+            fn(f"np.{name}(a, v)", "a, v")(np.zeros((2, 2)), np.zeros(3))
 
 
 def test_convolve_errors():

@@ -115,6 +115,30 @@ def test_iinfo_and_finfo_of_scalar_types_and_values():
     assert f(3) == (2**15 - 1, 2**63 - 1, np.finfo(np.float32).eps, np.finfo(np.float64).max)
 
 
+def test_finfo_of_complex_types_and_values_is_their_parts():
+    @njit
+    def f(x):
+        fi = np.finfo(x)
+        return fi.eps, fi.max, fi.tiny, fi.resolution, fi.bits, fi.precision, np.finfo(np.complex64).eps
+
+    for x in (np.complex64(1), 2j, np.complex128(1 - 1j)):
+        assert f(x) == f.py_func(x), x
+
+
+def test_iinfo_and_finfo_returned_are_numpys():
+    @njit
+    def f(x):
+        return np.finfo(np.float32), np.iinfo(np.uint16), np.finfo(x), np.iinfo(np.int8)
+
+    for x in (1.5, np.float32(2), np.complex64(1j), 1j):
+        got, want = f(x), f.py_func(x)
+        assert [type(g) for g in got] == [type(w) for w in want], x
+        for g, w in zip(got, want):
+            assert (g.dtype, g.min, g.max, g.bits) == (w.dtype, w.min, w.max, w.bits), x
+            if isinstance(w, np.finfo):
+                assert (g.eps, g.tiny, g.resolution, g.precision) == (w.eps, w.tiny, w.resolution, w.precision)
+
+
 def test_limits_as_loop_sentinels():
     @njit
     def argmin_by_hand(a):

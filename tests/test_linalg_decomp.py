@@ -830,6 +830,46 @@ def test_corrcoef_of_a_vector_is_a_number_and_cov_a_0d_array():
     assert type(got) is np.ndarray and got.shape == () and got == np.cov(x)
 
 
+
+def test_cov_and_corrcoef_of_numbers_0d_arrays_and_tuples_match_numpy():
+    rng = make_rng(41)
+    values = [3.5, -2, 0, True, np.nan, np.float32(1.5), 2 - 1j, np.array(2.5), np.array(4, np.int32),
+              tuple(rng.standard_normal(4)), (1, 2, 4), ((0.1, 0.2), (0.11, 0.19), (0.09j, 0.21j)),
+              tuple(map(tuple, rng.standard_normal((3, 5)))), ((1e-100, 1e100), (1e100, 1e-100)), ()]
+    with np.errstate(all="ignore"), _quiet():
+        for x in values:
+            for got, expected in [(cov(x), np.cov(x)), (corrcoef(x), np.corrcoef(x))]:
+                assert np.shape(got) == np.shape(expected), x
+                assert np.asarray(got).dtype == np.asarray(expected).dtype, x
+                assert np.allclose(got, expected, rtol=1e-12, atol=1e-12, equal_nan=True), (x, got, expected)
+        v = rng.standard_normal(4)
+        for y in (2.0, np.array(1.5)):
+            assert np.allclose(cov_args(y, y, True, False, None), np.cov(y, y), equal_nan=True)
+            with pytest.raises(ValueError, match="dimensions except for the concatenation axis must match"):
+                cov_args(v, y, True, False, None)
+    with pytest.raises(ruchey.TypingError, match="numpy.cov"):
+        cov("text")
+
+
+def test_cov_and_corrcoef_of_a_tuple_holding_one_row_are_of_one_variable():
+    """The tuple's type tells one row (Numba reads it so): NumPy's 0-d cov and
+    number corrcoef; with rowvar=False its many variables' matrix, where that is
+    a constant, else a RuntimeError (the type said one variable)."""
+    rows = [((1.1, 2.2, 1.5),), ((1, 2, 4, 3),), ((2.0,),)]
+    f = ruchey.njit(lambda t: (np.cov(t, rowvar=False), np.corrcoef(t, rowvar=False)))
+    with np.errstate(all="ignore"), _quiet():
+        for t in rows:
+            assert type(corrcoef(t)) is float
+            for got, want in [(cov(t), np.cov(t)), (corrcoef(t), np.corrcoef(t)), (cov_args(t, None, True, False, None),
+                                                                                   np.cov(t))]:
+                assert np.shape(got) == np.shape(want) and np.allclose(got, want, equal_nan=True), (t, got, want)
+            if len(t[0]) > 1:  # (one column: a matrix holding one variable, the RuntimeError above)
+                for got, want in zip(f(t), f.py_func(t)):
+                    assert got.shape == want.shape and np.allclose(got, want, equal_nan=True), t
+        with pytest.raises(RuntimeError, match="give rowvar=False as a constant"):
+            cov_args(rows[0], None, False, False, None)
+
+
 # ---------------------------------------------------------------- threads
 
 @ruchey.njit(nogil=True)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import numpy2_only
+from conftest import make_rng, numpy2_only
 from arraygen import LAYOUTS, array, check, shapes
 
 RNG = np.random.default_rng(20261203)
@@ -491,6 +491,18 @@ def test_polyint_polyder_match_numpy(dtype, n, m):
     assert_close(poly_orders(z, m), poly_orders.py_func(z, m), dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape", [(2, 2), (4, 3), (3, 2, 2), (1, 3), (3, 0), (1, 1)], ids=str)
+def test_polyint_polyder_of_columns_match_numpy(dtype, shape):
+    """An N-d c: a polynomial along axis 0 for each index of the others, as NumPy's axis=0."""
+    c = RNG.integers(-5, 6, shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        c = c + 1j * RNG.integers(-3, 4, shape)
+    for a in (c, c[::-1], np.asfortranarray(c), np.zeros_like(c[:1])):  # a lone zero row stays itself
+        for m in (0, 1, 3):
+            assert_close(poly_orders(a, m), poly_orders.py_func(a, m), dtype)
+
+
 @ruchey.njit
 def polyval(x, c):
     return poly.polyval(x, c)
@@ -517,6 +529,44 @@ def test_polyval_of_numbers_and_literals(x, c):
     got, want = polyval(x, np.array(c)), polyval.py_func(x, np.array(c))
     np.testing.assert_allclose(got, want, rtol=1e-6)
     assert np.asarray(got).dtype == np.asarray(want).dtype
+
+
+@pytest.mark.parametrize("xdtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_polyval_at_a_0d_array_is_a_number_as_numpys(xdtype):
+    for cdtype in (np.int64, np.float64, np.complex128):
+        c = coefficient_vector(cdtype, 4)
+        for v in (0, -3, 2.5):
+            x = np.array(v).astype(xdtype)
+            want, got = polyval.py_func(x, c), polyval(x, c)
+            assert np.ndim(got) == 0 and not isinstance(got, np.ndarray)
+            assert type(got) is type(want.item()), (x, c)
+            np.testing.assert_allclose(got, want, rtol=1e-6 if np.float32 in (xdtype, cdtype) else 1e-14)
+
+
+@ruchey.njit
+def polyvals_of_columns(x, c):
+    return poly.polyval(x, c), poly.polyval(x, c, True), poly.polyval(x, c, tensor=False)
+
+
+@pytest.mark.parametrize("cshape", [(2, 2), (3, 2, 3), (4, 1), (1, 3)], ids=str)
+def test_polyval_of_an_nd_c_evaluates_each_column_as_numpys(cshape):
+    """c's columns' shape, then x's (tensor), or the two broadcast."""
+    for cdtype in (np.int64, np.float64, np.complex128):
+        c = RNG.integers(-4, 5, cshape).astype(cdtype)
+        for x in (np.array([1, 2]), RNG.standard_normal((2, 3)), RNG.standard_normal(3)[::-1], np.zeros(0), 2.5, 3, 1j,
+                  np.array(1.5), np.float32(0.5)):
+            try:
+                want = polyvals_of_columns.py_func(x, c)
+            except ValueError:
+                with pytest.raises(ValueError, match="could not be broadcast"):
+                    polyvals_of_columns(x, c)
+                continue
+            got = polyvals_of_columns(x, c)
+            for g, w in zip(got, want):
+                assert g.shape == w.shape and g.dtype == w.dtype, (x, c.shape)
+                np.testing.assert_allclose(g, w, rtol=1e-13)
+    with pytest.raises(ruchey.TypingError, match="tensor must be a constant"):
+        ruchey.njit(lambda x, c, t: poly.polyval(x, c, t))(np.ones(2), np.ones((2, 2)), True)
 
 
 @ruchey.njit
@@ -655,6 +705,31 @@ def test_as_series_of_tuples_numbers_and_a_tuple_variable():
     assert_same_series(g(t), g.py_func(t))
 
 
+@ruchey.njit
+def as_series_of(a, trim):
+    return polyutils.as_series(a), polyutils.as_series(a, trim)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128])
+def test_as_series_of_an_array_or_a_list_takes_its_items(dtype):
+    """A 1-d array's numbers, a 2-d array's rows, a list's vectors: each a series."""
+    rng = make_rng(9)
+    m = rng.integers(-2, 3, (4, 5)).astype(dtype)
+    m[:, 3:] = 0
+    for a in (m, m[0], m[::-1, ::2], np.asfortranarray(m), m[:0], [m[0], m[1][:2]], [m[2]]):
+        for trim in (True, False):
+            got, want = as_series_of(a, trim), as_series_of.py_func(a, trim)
+            for g, w in zip(got, want):
+                assert_same_series(g, w)
+
+
+def test_as_series_of_a_tuple_of_lists():
+    f = ruchey.njit(lambda t, trim: polyutils.as_series(t, trim))
+    for t in (([1, 2, 3, 4, 0], [1, 2, 3]), (2, [1.1, 0.0]), ([1, 2, 3, 0],), ([1j, 0j], np.arange(3.0))):
+        for trim in (True, False):
+            assert_same_series(f(t, trim), f.py_func(t, trim))
+
+
 def test_as_series_bad_input():
     with pytest.raises(ValueError, match="Coefficient array is empty"):
         as_series_pair(np.zeros(0), np.ones(2))
@@ -662,5 +737,7 @@ def test_as_series_bad_input():
         as_series_pair(np.ones(2, np.bool_), np.ones(2))
     with pytest.raises(ruchey.TypingError, match="must be a 1-d array"):
         as_series_pair(np.ones((2, 2)), np.ones(2))
-    with pytest.raises(ruchey.TypingError, match="takes a tuple"):
-        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="1-d or 2-d array"):
+        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones((2, 2, 2)))
+    with pytest.raises(ValueError, match="Coefficient array is empty"):
+        ruchey.njit(lambda a: polyutils.as_series(a))(np.ones((2, 0)))

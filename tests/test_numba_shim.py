@@ -60,6 +60,8 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert from_dtype(np.dtype("<U5")) == types.UnicodeCharSeq(5) and from_dtype(np.dtype("S3")) == types.CharSeq(3)
         from numba.np.numpy_support import numpy_version
         assert numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
+        from numba.np.extensions import cross2d
+        assert njit(lambda a, b: cross2d(a, b))(np.array([[1.0, 2.0]]), np.array([3.0, 5.0])).tolist() == [-1.0]
         assert types.int16 in types.signed_domain and types.uint8 in types.integer_domain
         assert types.complex64 in types.number_domain and types.float32 not in core_types.integer_domain
         assert core_types.np_real_domain == {types.float32, types.float64}

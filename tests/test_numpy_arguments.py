@@ -214,6 +214,17 @@ def test_type_questions_of_none(name):
         assert f(x) == f.py_func(x)
 
 
+@pytest.mark.parametrize("name", ["isscalar", "iscomplexobj", "isrealobj"])
+def test_type_questions_of_an_optional_answer_for_what_it_holds(name):
+    src = f"def f(x, held):\n    y = x if held else None\n    return np.{name}(y), np.{name}(x if held else None)\n"
+    env = {"np": np}
+    exec(src, env)
+    f = ruchey.njit(env["f"])
+    for x in (2, 1.5, 2j, np.arange(3), np.zeros(2, np.complex64)):
+        for held in (True, False):
+            assert f(x, held) == f.py_func(x, held), (x, held)
+
+
 # ---------------------------------------------------------------- flags known when the function runs
 
 def test_digitize_right_known_when_it_runs():

@@ -342,6 +342,10 @@ def test_shape_and_type_questions_match_numpy():
               True, np.float32(2)):
         for f in fs:
             assert f(x) == f.py_func(x), (f.py_func, x)
+    for x in (np.timedelta64(10, "Y"), np.datetime64("nat"), np.datetime64(1, "s"), np.array([1, 2], "M8[s]"),
+              np.array([3], "m8[D]")):
+        for f in fs[1:]:
+            assert f(x) == f.py_func(x), (f.py_func, x)
 
 
 def test_size_and_ndim_match_numpy():

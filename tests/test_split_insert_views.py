@@ -408,6 +408,19 @@ def test_trim_zeros_matches_numpy_as_a_view():
     check(forms[0], np.array([-0.0, 0.0, np.nan, 0.0]))
 
 
+def test_trim_zeros_of_strs_or_bytes_trims_the_empty_ones():
+    forms = [fn("np.trim_zeros(a)"), fn("np.trim_zeros(a, 'f')"), fn("np.trim_zeros(a, trim='b')")]
+    rng = make_rng(12)
+    words = np.array(["", "a", "", "bcd", "é", ""] * 3)
+    for a in (words, words[::-1], words[1:-1], np.array(["", ""]), np.array([], "U3"),
+              np.array([b"", b"x", b"\x00", b"yz", b""]), rng.choice(words, 9)):
+        for f in forms:
+            got, want = f(a), f.py_func(a)
+            assert got.dtype == want.dtype and got.tolist() == want.tolist(), (a, f.py_func)
+            if got.size:
+                assert np.shares_memory(got, a), "trim_zeros gives a view, as NumPy's"
+
+
 def test_trim_zeros_errors():
     for trim in ("x", "", "fbf", "ff"):
         if not NUMPY1:  # NumPy 1.x ignores the characters it does not know; ruchey refuses them as NumPy 2

@@ -153,7 +153,26 @@ ARRAYLIKE_EXPRS = [
     ("np.outer([1, 2], h)", "h"),
     ("np.trapezoid([1.0, 2.0, 4.0], h)", "h"),
     ("np.vander((1.0, 2.0, 3.0), 3)", "h"),
+    ("np.broadcast_to((1.0, 2.0, 0.0), (2, 3)) * h", "h"),
+    ("np.broadcast_to(((1.0,), (2.0,)), (2, 3)) + h", "h"),
+    ("np.argwhere((h[0], 0.0, h[2]))", "h"),
+    ("np.argwhere([[h[1], 1.0], [0.0, h[0]]])", "h"),
+    ("np.flatnonzero((h[0] > 1.5, True, h[2] > 1.5))", "h"),
+    ("np.extract((True, h[1] > 1.5, False), h)", "h"),
+    ("np.resize((h[0], h[1]), (2, 3))", "h"),
 ]
+
+
+def test_fill_diagonal_of_a_tuple_or_list_of_values():
+    def fd(h):
+        a = np.outer(h, h)
+        np.fill_diagonal(a, (h[1], -1.0))
+        b = np.zeros((4, 3), np.int32)
+        np.fill_diagonal(b, [7, 8])
+        return a, b
+
+    check(ruchey.njit(fd), np.array([1.0, 2.0, 3.0]))
+
 
 
 @pytest.mark.parametrize("expr,params", ARRAYLIKE_EXPRS)

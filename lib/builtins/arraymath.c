@@ -1,6 +1,6 @@
 /* builtins/arraymath.c — small NumPy array functions in compiled code:
- * outer, cross (of 3-vectors), trace (of a 2-d array, complex too), vander, meshgrid
- * (of two arrays), trapezoid (of a 1-d array), convolve and correlate. Their arithmetic is
+ * outer, cross (of 3- and 2-vectors, and Numba's cross2d), trace (of a 2-d array, complex too), vander, meshgrid
+ * (of two arrays), trapezoid (of a 1-d array), convolve and correlate (complex too). Their arithmetic is
  * NumPy's on elements: ints wrap, bools are logical; float sums are
  * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
  * bit.
@@ -23,6 +23,7 @@ static LLVMValueRef subtract(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
 
 static LLVMValueRef add(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (t->kind == TY_BOOL) return LLVMBuildOr(l->b, a, b, "");
+  if (ty_is_complex(t)) return lo_arith(l, OP_ADD, t, a, b);
   return ty_is_float(t) ? LLVMBuildFAdd(l->b, a, b, "") : LLVMBuildAdd(l->b, a, b, "");
 }
 
@@ -99,57 +100,113 @@ static LLVMValueRef lo_outer(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- cross */
 
+/* numpy.cross(a, b) of vectors of 3 (or 2, z read as absent) elements
+ * along the last axis, and Numba's numba.np.extensions.cross2d(a, b) of
+ * 2-vectors (the z of their cross product); the other axes broadcast
+ * as NumPy's. */
+enum { CROSS_3D, CROSS_2D };
+
 static const Type *ty_cross(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   for (int i = 0; i < 2; i++) {
     const Type *t = n->list.items[i]->ty;
     if (t->kind != TY_ARRAY || t->ndim == 0 || t->elem->kind == TY_BOOL)
-      return ty_error(in, n->list.items[i], "%s() needs arrays of numbers (3-vectors along the last axis), got %s", n->bi->name, t->name);
+      return ty_error(in, n->list.items[i], "%s() needs arrays of numbers (%d-vectors along the last axis), got %s",
+                      n->bi->name, n->bi->ival == CROSS_2D ? 2 : 3, t->name);
   }
-  if (a->ty->ndim != b->ty->ndim)
-    return ty_error(in, n, "%s(): the arrays must have the same number of dimensions in compiled code", n->bi->name);
-  return ty_array(np_promote(a->ty->elem, b->ty->elem), a->ty->ndim, 'C', false);
+  int nd = a->ty->ndim > b->ty->ndim ? a->ty->ndim : b->ty->ndim;
+  return ty_array(np_promote(a->ty->elem, b->ty->elem), n->bi->ival == CROSS_2D ? nd - 1 : nd, 'C', false);
 }
 
 typedef struct Cross {
   const Type *ta, *tb, *t;
   LLVMValueRef a, b, out;
-  int last;
+  LLVMValueRef la, lb; /* the lengths of a's and b's last axes */
+  int lead;            /* the result's axes before its vectors' */
+  bool planar;         /* cross2d: the z alone */
 } Cross;
 
-/* one 3-vector of the result: NumPy's a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0 */
+/* component k (0, 1 or 2) of the vector of x (of type t, length len) at the
+ * result's leading index idx, as c->t; *present: whether x has it */
+static LLVMValueRef component(Lower *l, const Cross *c, const Type *t, LLVMValueRef x, LLVMValueRef len,
+                              LLVMValueRef *idx, int k, LLVMValueRef *present) {
+  LLVMValueRef at[RC_MAX_NDIM], one = const_i64(l, 1);
+  int last = t->ndim - 1, skip = c->lead - last;
+  for (int d = 0; d < last; d++)  /* a length of 1 broadcast */
+    at[d] = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, x, d), one, ""), const_i64(l, 0),
+                            idx[skip + d], "");
+  *present = k < 2 ? const_bool(l, true) : LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 3), "");
+  at[last] = k < 2 ? const_i64(l, k) : LLVMBuildSub(l->b, len, one, "");  /* (a 2-vector's y, then not read) */
+  return lo_convert(l, lo_load_scalar(l, t->elem, lo_element_addr(l, t, x, at)), t->elem, c->t);
+}
+
+static LLVMValueRef negate(Lower *l, const Type *t, LLVMValueRef v) {
+  return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
+}
+
+/* x_i*y_j - x_j*y_i, NumPy's: a term with an absent component left out
+ * (the other alone, negated where it is the second) */
+static LLVMValueRef cross_term(Lower *l, const Cross *c, LLVMValueRef *x, LLVMValueRef *px, LLVMValueRef *y,
+                               LLVMValueRef *py, int i, int j) {
+  LLVMValueRef p = multiply(l, c->t, x[i], y[j]), q = multiply(l, c->t, x[j], y[i]);
+  LLVMValueRef has_p = LLVMBuildAnd(l->b, px[i], py[j], ""), has_q = LLVMBuildAnd(l->b, px[j], py[i], "");
+  LLVMValueRef one = LLVMBuildSelect(l->b, has_p, p, negate(l, c->t, q), "");
+  return LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, has_p, has_q, ""), subtract(l, c->t, p, q), one, "");
+}
+
+/* one vector of the result (cross2d: one number) */
 static void cross_vector(Lower *l, LLVMValueRef *idx, void *arg) {
   Cross *c = arg;
-  LLVMValueRef x[3], y[3], at[RC_MAX_NDIM];
-  for (int d = 0; d <= c->last; d++) at[d] = idx[d];
-  for (int k = 0; k < 3; k++) {
-    at[c->last] = const_i64(l, k);
-    x[k] = lo_convert(l, lo_load_scalar(l, c->ta->elem, lo_element_addr(l, c->ta, c->a, at)), c->ta->elem, c->t);
-    y[k] = lo_convert(l, lo_load_scalar(l, c->tb->elem, lo_element_addr(l, c->tb, c->b, at)), c->tb->elem, c->t);
+  int n = c->planar ? 2 : 3;
+  LLVMValueRef x[3], y[3], px[3], py[3], at[RC_MAX_NDIM];
+  for (int k = 0; k < n; k++) {
+    x[k] = component(l, c, c->ta, c->a, c->la, idx, k, &px[k]);
+    y[k] = component(l, c, c->tb, c->b, c->lb, idx, k, &py[k]);
   }
-  const Type *ot = ty_array(c->t, c->last + 1, 'C', false);
-  for (int k = 0; k < 3; k++) {
-    int i = (k + 1) % 3, j = (k + 2) % 3;
-    at[c->last] = const_i64(l, k);
-    LLVMValueRef v = subtract(l, c->t, multiply(l, c->t, x[i], y[j]), multiply(l, c->t, x[j], y[i]));
-    lo_store_scalar(l, c->t, lo_element_addr(l, ot, c->out, at), v);
+  for (int d = 0; d < c->lead; d++) at[d] = idx[d];
+  const Type *ot = ty_array(c->t, c->lead + !c->planar, 'C', false);
+  for (int k = c->planar ? 2 : 0; k < 3; k++) {
+    at[c->lead] = const_i64(l, k);
+    lo_store_scalar(l, c->t, lo_element_addr(l, ot, c->out, at), cross_term(l, c, x, px, y, py, (k + 1) % 3, (k + 2) % 3));
   }
+}
+
+/* ValueErrors where the vectors' lengths are not NumPy's (Numba's words) */
+static void check_vector_lengths(Lower *l, const Cross *c) {
+  LLVMValueRef two = const_i64(l, 2), three = const_i64(l, 3);
+  LLVMValueRef a2 = LLVMBuildICmp(l->b, LLVMIntEQ, c->la, two, ""), b2 = LLVMBuildICmp(l->b, LLVMIntEQ, c->lb, two, "");
+  if (c->planar) {
+    lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildAnd(l->b, a2, b2, ""), ""), RT_ERR_VALUE,
+                "Incompatible dimensions for 2D cross product\n(dimension must be 2 for both inputs)");
+    return;
+  }
+  LLVMValueRef a_ok = LLVMBuildOr(l->b, a2, LLVMBuildICmp(l->b, LLVMIntEQ, c->la, three, ""), "");
+  LLVMValueRef b_ok = LLVMBuildOr(l->b, b2, LLVMBuildICmp(l->b, LLVMIntEQ, c->lb, three, ""), "");
+  lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildAnd(l->b, a_ok, b_ok, ""), ""), RT_ERR_VALUE,
+              "Incompatible dimensions for cross product\n(dimension must be 2 or 3)");
+  lo_raise_if(l, LLVMBuildAnd(l->b, a2, b2, ""), RT_ERR_VALUE,
+              "Dimensions for both inputs is 2.\nPlease replace your numpy.cross(a, b) call with a call to "
+              "`cross2d(a, b)` from `numba.np.extensions`.");
 }
 
 static LLVMValueRef lo_cross(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = n->list.items[1];
-  int nd = a->ty->ndim;
-  Cross c = {a->ty, b->ty, n->ty->elem, lo_expr(l, a), lo_expr(l, b), NULL, nd - 1};
-  LLVMValueRef shape[RC_MAX_NDIM], bad = const_bool(l, false);
-  for (int d = 0; d < nd; d++) {
-    shape[d] = lo_arr_shape(l, c.a, d);
-    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[d], lo_arr_shape(l, c.b, d), ""), "");
-  }
-  bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, shape[nd - 1], const_i64(l, 3), ""), "");
-  lo_raise_if(l, bad, RT_ERR_VALUE, "numpy.cross() in compiled code takes arrays of one shape whose last axis has 3 elements");
+  bool planar = n->bi->ival == CROSS_2D;
+  int lead = (a->ty->ndim > b->ty->ndim ? a->ty->ndim : b->ty->ndim) - 1;
+  Cross c = {a->ty, b->ty, n->ty->elem, lo_expr(l, a), lo_expr(l, b), NULL, NULL, NULL, lead, planar};
+  c.la = lo_arr_shape(l, c.a, a->ty->ndim - 1), c.lb = lo_arr_shape(l, c.b, b->ty->ndim - 1);
+  check_vector_lengths(l, &c);
+  LLVMValueRef shape[RC_MAX_NDIM], sa[RC_MAX_NDIM], sb[RC_MAX_NDIM], bad = const_bool(l, false);
+  for (int d = 0; d < lead; d++) shape[d] = const_i64(l, 1);
+  for (int d = 0; d < a->ty->ndim - 1; d++) sa[d] = lo_arr_shape(l, c.a, d);
+  for (int d = 0; d < b->ty->ndim - 1; d++) sb[d] = lo_arr_shape(l, c.b, d);
+  bad = np_broadcast_into(l, shape, lead, sa, a->ty->ndim - 1, bad);
+  bad = np_broadcast_into(l, shape, lead, sb, b->ty->ndim - 1, bad);
+  lo_raise_if(l, bad, RT_ERR_VALUE, "shape mismatch: objects cannot be broadcast to a single shape");
+  shape[lead] = const_i64(l, 3);
   c.out = lo_alloc_array(l, n->ty, shape, -1);
-  shape[nd - 1] = const_i64(l, 1);
-  lo_for_each_index(l, nd, shape, cross_vector, &c);
+  shape[lead] = const_i64(l, 1);  /* one call a vector */
+  lo_for_each_index(l, lead + 1, shape, cross_vector, &c);
   lo_done_with(l, b, c.b);
   lo_done_with(l, a, c.a);
   return c.out;
@@ -353,9 +410,18 @@ enum { CORRELATE, CONVOLVE };
 enum { MODE_VALID, MODE_SAME, MODE_FULL };
 static const char *const modes[] = {"valid", "same", "full", NULL};
 
+/* a and v: numbers or 1-d arrays (NumPy's "object too deep" of more
+ * dimensions), complex too */
+static bool need_vector(Infer *in, Node *n, Node *x, const char *what) {
+  if (ty_is_complex(x->ty) || (x->ty->kind == TY_ARRAY && x->ty->ndim <= 1)) return true;
+  if (x->ty->kind == TY_ARRAY)
+    return ty_error(in, x, "%s(): %s must be a number or a 1-d array, got %s", n->bi->name, what, x->ty->name) != NULL;
+  return need_values(in, n, x, what);
+}
+
 static const Type *ty_correlate(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = n->list.items[1], *m = bi_arg(n, 2, "mode");
-  if (!need_values(in, n, a, "a") || !need_values(in, n, v, "v")) return NULL;
+  if (!need_vector(in, n, a, "a") || !need_vector(in, n, v, "v")) return NULL;
   if (bi_str_option(m, modes, 0) == BI_OPTION_BAD)
     return ty_error(in, m, "%s(): mode must be one of 'valid', 'same', or 'full'", n->bi->name);
   return ty_array(np_promote(elem_of(a->ty), elem_of(v->ty)), 1, 'C', false);
@@ -365,22 +431,30 @@ typedef struct Correlation {
   const Type *t;
   LLVMValueRef a, v, na, nv;  /* the longer, the shorter (their data) */
   LLVMValueRef step;          /* v's element step: -1 reads it backwards (convolve) */
+  LLVMValueRef a_is_v;        /* whether a holds the second argument (the shorter is first) */
+  bool conj;                  /* correlate's: the second argument's complex conjugate, as NumPy's */
 } Correlation;
+
+/* element i of the array at data, of the second argument conjugated where c says */
+static LLVMValueRef operand_at(Lower *l, const Correlation *c, LLVMValueRef data, LLVMValueRef i, LLVMValueRef is_v) {
+  LLVMValueRef x = load_at(l, c->t, data, const_i64(l, ty_bits(c->t) / 8), i);
+  return c->conj ? LLVMBuildSelect(l->b, is_v, lo_complex_conj(l, c->t, x), x, "") : x;
+}
 
 /* out[i] = sum over j of a[i - left + j] * v[j], where a's index is within a */
 static LLVMValueRef correlation_at(Lower *l, const Correlation *c, LLVMValueRef shift) {
   const Type *t = c->t;
-  LLVMValueRef size = const_i64(l, ty_bits(t) / 8), zero = const_i64(l, 0);
+  LLVMValueRef zero = const_i64(l, 0);
   LLVMValueRef from = smax(l, zero, LLVMBuildNeg(l->b, shift, ""));
   LLVMValueRef to = LLVMBuildSub(l->b, c->na, shift, "");
   to = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->nv, to, ""), c->nv, to, "");
   LLVMValueRef total = lo_alloca(l, lo_type(l, t), "correlate.sum");
   LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, t)), total);
   LoLoop loop = lo_loop_begin(l, from, smax(l, from, to), NULL, "correlate");
-  LLVMValueRef x = load_at(l, t, c->a, size, LLVMBuildAdd(l->b, shift, loop.index, ""));
+  LLVMValueRef x = operand_at(l, c, c->a, LLVMBuildAdd(l->b, shift, loop.index, ""), c->a_is_v);
   LLVMValueRef vj = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, c->step, zero, ""),
                                     LLVMBuildSub(l->b, LLVMBuildSub(l->b, c->nv, const_i64(l, 1), ""), loop.index, ""), loop.index, "");
-  LLVMValueRef y = load_at(l, t, c->v, size, vj);
+  LLVMValueRef y = operand_at(l, c, c->v, vj, LLVMBuildNot(l->b, c->a_is_v, ""));
   LLVMBuildStore(l->b, add(l, t, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), multiply(l, t, x, y)), total);
   lo_loop_end(l, &loop);
   return LLVMBuildLoad2(l->b, lo_type(l, t), total, "");
@@ -400,7 +474,8 @@ static LLVMValueRef lo_correlate(Lower *l, Node *n) {
   lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n2, zero, ""), RT_ERR_VALUE, convolve ? "v cannot be empty" : "second array argument cannot be empty");
   LLVMValueRef swap = LLVMBuildICmp(l->b, LLVMIntSLT, n1, n2, "");
   Correlation c = {t, LLVMBuildSelect(l->b, swap, data_of(l, fv), data_of(l, fa), ""), LLVMBuildSelect(l->b, swap, data_of(l, fa), data_of(l, fv), ""),
-                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1)};
+                   LLVMBuildSelect(l->b, swap, n2, n1, ""), LLVMBuildSelect(l->b, swap, n1, n2, ""), const_i64(l, convolve ? -1 : 1),
+                   swap, !convolve && ty_is_complex(t)};
   LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_FULL), "");
   LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, mode, const_i32(l, MODE_SAME), "");
   LLVMValueRef left = LLVMBuildSelect(l->b, full, LLVMBuildSub(l->b, c.nv, one, ""),
@@ -432,13 +507,16 @@ static const char *const mode_kw[] = {"mode", NULL};
 
 const Builtin bi_arraymath[] = {
   {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS | BF_COMPLEX, 0, 0, ty_outer, lo_outer},
-  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, 0, 0, ty_cross, lo_cross},
+  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_3D, 0, ty_cross, lo_cross},
+  {"cross2d", "ruchey.np_extensions", "cross2d", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_2D, 0, ty_cross, lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE, 0, 0, ty_vander, lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
-  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CONVOLVE, 0, ty_correlate, lo_correlate},
-  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS, CORRELATE, 0, ty_correlate, lo_correlate},
+  {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CONVOLVE, 0, ty_correlate,
+   lo_correlate},
+  {"numpy.correlate", "numpy", "correlate", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CORRELATE, 0, ty_correlate,
+   lo_correlate},
   {"numpy.trapezoid", "numpy", "trapezoid", BK_FUNCTION, 0, 1, 3, trapezoid_kw, AM_FLAGS, 0, 0, ty_trapezoid, lo_trapezoid},
   BI_END,
 };

@@ -67,12 +67,8 @@ static LLVMValueRef lo_real_zero(Lower *l, Node *n) {
   return LLVMConstNull(lo_type(l, n->ty));
 }
 
-static LLVMValueRef conjugate(Lower *l, const Type *t, LLVMValueRef v) {
-  return lo_complex_make(l, t, lo_complex_real(l, v), LLVMBuildFNeg(l->b, lo_complex_imag(l, v), ""));
-}
-
 static LLVMValueRef lo_conjugate_method(Lower *l, Node *n) {
-  return conjugate(l, n->ty, lo_expr(l, n->list.items[0]));
+  return lo_complex_conj(l, n->ty, lo_expr(l, n->list.items[0]));
 }
 
 /* ---------------------------------------------------------------- parts of arrays */
@@ -164,7 +160,7 @@ static LLVMValueRef lo_parts_elem(Lower *l, Node *n, LLVMValueRef *v) {
   switch (n->bi->ival) {
   case 'r': return cx ? lo_complex_real(l, v[0]) : lo_convert(l, v[0], from, to);
   case 'i': return cx ? lo_complex_imag(l, v[0]) : LLVMConstNull(lo_type(l, to));
-  case 'c': return cx ? conjugate(l, from, v[0]) : lo_convert(l, v[0], from, to);
+  case 'c': return cx ? lo_complex_conj(l, from, v[0]) : lo_convert(l, v[0], from, to);
   default: {
     LLVMValueRef args[2] = {cx ? lo_complex_imag(l, v[0]) : lo_fconst(l, to, 0.0),
                             cx ? lo_complex_real(l, v[0]) : lo_convert(l, v[0], from, to)};

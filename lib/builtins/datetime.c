@@ -325,8 +325,8 @@ static const char *const takes_time[] = {
   "numpy.argmax", "array.argmax",
   /* NaT last, as NumPy's (sorting_rt.c) */
   "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
-  /* answered from the type alone (python.c) */
-  "isinstance",
+  /* answered from the type alone (python.c; numpy.c) */
+  "isinstance", "numpy.isscalar", "numpy.iscomplexobj", "numpy.isrealobj",
   /* NaT last, as NumPy sorts it (searching.c) */
   "numpy.searchsorted", "array.searchsorted",
   /* typed lists of them (the box keeps their type) */

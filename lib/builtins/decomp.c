@@ -216,19 +216,36 @@ static const Type *ty_rank(Infer *in, Node *n, const Type **args) {
   return a->ty->ndim > 2 ? ty_array(TYS(TY_I64), a->ty->ndim - 2, 'C', false) : TYS(TY_I64);
 }
 
+/* A number x made the 0-d array numpy.asarray(x) in place (NumPy reads
+ * one so); false after an error. */
+static bool number_as_0d(Infer *in, Node *x) {
+  return !(ty_is_scalar(x->ty) || ty_is_complex(x->ty)) || ty_wrap_call(in, x, "numpy.asarray");
+}
+
+/* Whether m is numpy.asarray of a tuple holding one tuple (((1.0, 2.0),)),
+ * whose type tells it is one row: one variable, unless rowvar is False (a
+ * constant False: many; one known at run time is checked then). */
+static bool one_row_tuple(Node *n, Node *m) {
+  Node *rowvar = bi_arg(n, 2, "rowvar"), *t = m->kind == N_CALL && m->list.len == 1 ? m->list.items[0] : NULL;
+  if (!t || strcmp(m->bi->name, "numpy.asarray") || (rowvar && rowvar->kind == N_BOOL && !rowvar->ival)) return false;
+  return t->ty->kind == TY_TUPLE && t->ty->nfields == 1 && t->ty->fields[0]->kind == TY_TUPLE;
+}
+
 /* numpy.cov(m, y=None, rowvar=True, bias=False, ddof=None) and
  * corrcoef(x, y=None, rowvar=True): of float64 (complex128); a 0-d cov
- * (corrcoef: a number) of a vector without y, as Numba's */
+ * (corrcoef: a number) of a vector, or of a tuple holding one row,
+ * without y, as Numba's */
 static const Type *ty_cov(Infer *in, Node *n, const Type **args) {
   bool corr = is_corrcoef(n);
   Node *m = n->list.items[0], *y = bi_arg(n, 1, "y");
-  if (!matrix_arg(in, n, m, 1, 2) || (!is_none(y) && !matrix_arg(in, n, y, 1, 2))) return NULL;
+  if (!number_as_0d(in, m) || (!is_none(y) && !number_as_0d(in, y))) return NULL;
+  if (!matrix_arg(in, n, m, 0, 2) || (!is_none(y) && !matrix_arg(in, n, y, 0, 2))) return NULL;
   if (!bool_arg(in, n, bi_arg(n, 2, "rowvar"), "rowvar")) return NULL;
   if (!corr && (!bool_arg(in, n, bi_arg(n, 3, "bias"), "bias") || !none_or_number(in, n, bi_arg(n, 4, "ddof"), "ddof")))
     return NULL;
   const Type *e = np_promote(m->ty->elem, is_none(y) ? TYS(TY_F64) : np_promote(y->ty->elem, TYS(TY_F64)));
   e = np_promote(e, TYS(TY_F64));
-  if (m->ty->ndim == 1 && is_none(y)) return corr ? e : ty_array(e, 0, 'C', false);
+  if ((m->ty->ndim <= 1 || one_row_tuple(n, m)) && is_none(y)) return corr ? e : ty_array(e, 0, 'C', false);
   return array2(e);
 }
 
@@ -308,7 +325,7 @@ static Call call_of(Node *n) {
     if (is_corrcoef(n)) c.flags |= LF_CORR;
     runtime_bool(&c, bi_arg(n, 2, "rowvar"), LF_ROWVAR, true);
     if (!is_corrcoef(n)) runtime_bool(&c, bi_arg(n, 3, "bias"), LF_BIAS, false), c.p = bi_arg(n, 4, "ddof");
-    if (n->list.items[0]->ty->ndim == 1 && is_none(bi_arg(n, 1, "y"))) c.flags |= LF_SCALAR;
+    if (n->ty->kind != TY_ARRAY || n->ty->ndim == 0) c.flags |= LF_SCALAR;
     break;
   }
   if (is_none(c.p) && !(c.flags & (LF_FRO | LF_NUC))) c.p = NULL, c.flags |= LF_DEFAULT;
@@ -452,9 +469,9 @@ const Builtin bi_decomp[] = {
   DECOMP("matrix_rank", DC_RANK, 1, 3, rank_kw, ty_rank),
   {"numpy.roots", "numpy", "roots", BK_FUNCTION, 0, 1, 1, NULL, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_ARRAYLIKE,
    DC_ROOTS, 0, ty_roots, lo_decomp},
-  {"numpy.cov", "numpy", "cov", BK_FUNCTION, 0, 1, 5, cov_kw, BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE,
-   DC_COV, 0, ty_cov, lo_decomp},
+  {"numpy.cov", "numpy", "cov", BK_FUNCTION, 0, 1, 5, cov_kw,
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE | BF_ARRAYLIKE, DC_COV, 0, ty_cov, lo_decomp},
   {"numpy.corrcoef", "numpy", "corrcoef", BK_FUNCTION, 0, 1, 3, corrcoef_kw,
-   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE, DC_COV, 0, ty_cov, lo_decomp},
+   BF_ALLOCATES | BF_RAISES | BF_BLAS | BF_COMPLEX | BF_STRINGS | BF_NONE | BF_ARRAYLIKE, DC_COV, 0, ty_cov, lo_decomp},
   BI_END,
 };

@@ -859,6 +859,15 @@ static RtStatus variables(const RtArray *a, int nd, const RtArray *b, int ndb, i
   return st;
 }
 
+/* x of nd dimensions, a 0-d one read as the vector of its one element,
+ * as NumPy's atleast_2d reads it; *one holds that vector. */
+static const RtArray *at_least_1d(const RtArray *x, int *nd, RtArray *one) {
+  if (!x || *nd) return x;
+  *one = *x;
+  one->shape[0] = 1, one->strides[0] = 0, *nd = 1;
+  return one;
+}
+
 /* NumPy squeezes the 1 x 1 result of a matrix holding one variable (and
  * no y) to a 0-d array (corrcoef: a number), a shape the matrix's type
  * cannot tell; Numba raises this RuntimeError there, so does ruchey. */
@@ -877,12 +886,21 @@ static RtStatus one_variable_of_a_matrix(int flags) {
 static RtStatus cov(int kind, const RtArray *a, int nda, const RtArray *b, int ndb, double p, int flags, RtArray *out,
                     double *scalar) {
   Fm f, c = {0};
+  RtArray a1, b1;
+  a = at_least_1d(a, &nda, &a1), b = at_least_1d(b, &ndb, &b1);
   RtStatus st = variables(a, nda, b, ndb, kind, flags, &f);
   if (st) return st;
   int obs = f.m, vars = f.n;
-  if (nda == 2 && !b && vars == 1) {
+  if (nda == 2 && !b && vars == 1 && !(flags & LF_SCALAR)) {
     free(f.d);
     return one_variable_of_a_matrix(flags);
+  }
+  if ((flags & LF_SCALAR) && vars != 1) {  /* a tuple's one row read with rowvar=False known at run time */
+    free(f.d);
+    rt_set_error(RT_ERR_RUNTIME, "numpy.cov or corrcoef of a tuple holding one row with rowvar=False is a matrix of "
+                                 "its many variables in NumPy, where the tuple's type says one variable: give "
+                                 "rowvar=False as a constant");
+    return RT_ERR_RUNTIME;
   }
   for (int j = 0; j < vars; j++) {
     zdouble mean = 0;

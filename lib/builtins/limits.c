@@ -6,6 +6,7 @@
  * each attribute is a constant of the type NumPy gives it (an iinfo's
  * limits are Python ints, int64 here, uint64's max excepted; a finfo's are
  * scalars of its own type), and a row's ival says which attribute it is.
+ * Returned to Python, one is NumPy's iinfo or finfo of its dtype (box.c).
  */
 #include <float.h>
 #include <math.h>
@@ -13,10 +14,12 @@
 #include "builtins/builtins.h"
 
 /* The type whose limits are asked: a dtype (numpy.int32, a.dtype,
- * "float32") or a number, whose type counts. */
+ * "float32") or a number, whose type counts; a complex type's parts', as
+ * NumPy's finfo reads it. */
 static const Type *limited_type(Infer *in, Node *n, const Type *arg, bool want_int) {
-  const Type *t = arg->kind == TY_DTYPE ? arg->elem : ty_is_scalar(arg) ? arg : NULL;
+  const Type *t = arg->kind == TY_DTYPE ? arg->elem : ty_is_scalar(arg) || ty_is_complex(arg) ? arg : NULL;
   if (!t) return ty_error(in, n, "%s() needs a dtype or a number, got %s", n->bi->name, arg->name);
+  if (!want_int && ty_is_complex(t)) t = lo_complex_part(t);
   if (want_int ? !ty_is_int(t) : !ty_is_float(t))
     return ty_error(in, n, "%s(): invalid %s data type '%s'", n->bi->name, want_int ? "integer" : "inexact", t->name);
   return ty_info(t);
@@ -81,7 +84,7 @@ static LLVMValueRef lo_limit(Lower *l, Node *n) {
   }
 }
 
-#define LIMITS(name, fn) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP, 0, 0, fn, lo_no_value}
+#define LIMITS(name, fn) {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, 1, NULL, BF_CHEAP | BF_COMPLEX, 0, 0, fn, lo_no_value}
 #define LIMIT(name, which) \
   {"info." name, NULL, name, BK_ATTRIBUTE, TY_INFO, 0, 0, NULL, BF_PURE | BF_CHEAP, which, 0, ty_limit, lo_limit}
 

@@ -1256,20 +1256,43 @@ static LLVMValueRef lo_size_of(Lower *l, Node *n) {
 }
 
 /* numpy.isscalar, iscomplexobj, isrealobj: answered by the argument's type
- * (None's too: not a scalar, real) */
+ * (None's too: not a scalar, real); an Optional's by its value's type where
+ * it holds one, by None's where not, as NumPy answers the value it holds. */
 enum { IS_SCALAR, IS_COMPLEX_OBJ, IS_REAL_OBJ };
 
-static const Type *ty_type_question(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
+static const Type *ty_type_question(Infer *in, Node *n, const Type **args) {
+  Node **x = &n->list.items[0];
+  if ((*x)->kind == N_UNWRAP && (*x)->lhs->ty->kind == TY_OPTIONAL) {
+    *x = (*x)->lhs;  /* an Optional read as it is: None is no TypeError here */
+  } else if ((*x)->kind == N_VAR) {
+    const Type *held = ty_maybe_none(in, *x);
+    if (!held) return NULL;
+    if (held->kind != TY_OPTIONAL) (*x)->ty = args[0];  /* as its value (an IntEnum member's int) */
+  }
+  return TYS(TY_BOOL);
+}
+
+static bool type_answer(int question, const Type *t) {
+  const Type *e = is_array(t) ? t->elem : t;
+  switch (question) {
+  case IS_SCALAR: return ty_is_scalar(t) || ty_is_complex(t) || ty_is_time(t) || t->kind == TY_STR;
+  case IS_COMPLEX_OBJ: return ty_is_complex(e);
+  default: return !ty_is_complex(e);
+  }
+}
 
 static LLVMValueRef lo_type_question(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  lo_done_with(l, x, lo_expr(l, x));
-  const Type *t = x->ty, *e = is_array(t) ? t->elem : t;
-  switch (n->bi->ival) {
-  case IS_SCALAR: return const_bool(l, ty_is_scalar(t) || ty_is_complex(t) || t->kind == TY_STR);
-  case IS_COMPLEX_OBJ: return const_bool(l, ty_is_complex(e));
-  default: return const_bool(l, !ty_is_complex(e));
+  LLVMValueRef v = lo_expr(l, x);
+  const Type *t = x->ty;
+  int q = n->bi->ival;
+  if (t->kind != TY_OPTIONAL) {
+    lo_done_with(l, x, v);
+    return const_bool(l, type_answer(q, t));
   }
+  LLVMValueRef held = LLVMBuildExtractValue(l->b, v, 1, "");
+  lo_done_with(l, x, v);
+  return LLVMBuildSelect(l->b, held, const_bool(l, type_answer(q, t->elem)), const_bool(l, type_answer(q, TYS(TY_NONE))), "");
 }
 
 static const Type *ty_int_attr(Infer *in, Node *n, const Type **args) { return TYS(TY_I64); }

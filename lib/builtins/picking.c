@@ -178,7 +178,7 @@ enum { EXTRACT, FLATNONZERO };
 
 static const Type *ty_extract(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len; i++)
-    if (!bi_need_values(in, n, n->list.items[i])) return NULL;
+    if (!bi_need_values(in, n, n->list.items[i])) return NULL;  /* (tuples and lists: the rows' BF_ARRAYLIKE) */
   return ty_array(n->bi->ival == EXTRACT ? elem_of(args[1]) : TYS(TY_I64), 1, 'C', false);
 }
 

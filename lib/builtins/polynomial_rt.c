@@ -5,17 +5,21 @@
  *
  * The operands come converted to the result's dtype (float32, float64 or
  * complex); the arithmetic is done in double, complex double for complex
- * kinds, each result stored back in its own precision.
+ * kinds, each result stored back in its own precision. polyint and
+ * polyder take an N-d c as NumPy does: the polynomials along axis 0 side
+ * by side, one a column.
  */
 #include <complex.h>
 #include <stdlib.h>
 
 #include "builtins/blas.h"
 
-/* A vector of coefficients, read into doubles (complex: pairs). */
+/* Vectors of coefficients side by side, read into doubles (complex:
+ * pairs): coefficient i of column j at c[i * cols + j]. */
 typedef struct Poly {
   zdouble *c;
   int64_t n;
+  int64_t cols;
 } Poly;
 
 
@@ -29,16 +33,26 @@ static RtStatus no_memory(void) {
   return RT_ERR_MEMORY;
 }
 
-/* n zeroed coefficients (room for one at least) */
-static RtStatus new_poly(Poly *p, int64_t n) {
-  p->n = n;
-  p->c = calloc((size_t)(n > 0 ? n : 1), sizeof(zdouble));
+/* n zeroed coefficients in each of cols columns (room for one at least) */
+static RtStatus new_polys(Poly *p, int64_t n, int64_t cols) {
+  p->n = n, p->cols = cols;
+  p->c = calloc((size_t)(n * cols > 0 ? n * cols : 1), sizeof(zdouble));
   return p->c ? RT_OK : no_memory();
 }
 
-static RtStatus read_poly(Poly *p, const RtArray *a, int kind) {
-  RtStatus st = new_poly(p, a->shape[0]);
-  for (int64_t i = 0; !st && i < p->n; i++) p->c[i] = la_load(a->data + i * a->strides[0], kind);
+static RtStatus new_poly(Poly *p, int64_t n) { return new_polys(p, n, 1); }
+
+/* a of nd dimensions: column j the vector along axis 0 at the j-th index
+ * of the others, in C order */
+static RtStatus read_poly(Poly *p, const RtArray *a, int nd, int kind) {
+  int64_t cols = 1;
+  for (int d = 1; d < nd; d++) cols *= a->shape[d];
+  RtStatus st = new_polys(p, a->shape[0], cols);
+  for (int64_t j = 0; !st && j < cols; j++) {
+    int64_t offset = 0, rest = j;
+    for (int d = nd - 1; d >= 1; d--) offset += rest % a->shape[d] * a->strides[d], rest /= a->shape[d];
+    for (int64_t i = 0; i < p->n; i++) p->c[i * cols + j] = la_load(a->data + offset + i * a->strides[0], kind);
+  }
   return st;
 }
 
@@ -54,18 +68,22 @@ static RtStatus as_series(Poly *x, Poly *y, const RtArray *a, const RtArray *b, 
     rt_set_error(RT_ERR_VALUE, "Coefficient array is empty");
     return RT_ERR_VALUE;
   }
-  RtStatus st = read_poly(x, a, kind);
-  if (!st) st = read_poly(y, b, kind);
+  RtStatus st = read_poly(x, a, 1, kind);
+  if (!st) st = read_poly(y, b, 1, kind);
   trim(x), trim(y);
   return st;
 }
 
-static RtStatus result(RtArray *out, const Poly *p, int kind) {
-  int64_t item = la_item_size(kind);
-  RtStatus st = la_new_result(out, 1, &p->n, item);
-  for (int64_t i = 0; !st && i < p->n; i++) la_store(out->data + i * item, kind, p->c[i]);
+/* p into a new C-ordered array of nd dimensions: p->n, then a's others */
+static RtStatus result_shaped(RtArray *out, const Poly *p, int kind, const RtArray *a, int nd) {
+  int64_t item = la_item_size(kind), shape[RC_MAX_NDIM] = {p->n};
+  for (int d = 1; d < nd; d++) shape[d] = a->shape[d];
+  RtStatus st = la_new_result(out, nd, shape, item);
+  for (int64_t i = 0; !st && i < p->n * p->cols; i++) la_store(out->data + i * item, kind, p->c[i]);
   return st;
 }
+
+static RtStatus result(RtArray *out, const Poly *p, int kind) { return result_shaped(out, p, kind, NULL, 1); }
 
 /* NumPy's _add and _sub: into the longer one, its sum trimmed */
 static RtStatus add(const Poly *x, const Poly *y, bool subtract, Poly *r) {
@@ -120,6 +138,14 @@ static RtStatus divide(Poly *x, const Poly *y, int kind, Poly *q) {
   return st;
 }
 
+/* whether p is one coefficient, zero in every column */
+static bool lone_zero(const Poly *p) {
+  if (p->n != 1) return false;
+  for (int64_t j = 0; j < p->cols; j++)
+    if (p->c[j] != 0) return false;
+  return true;
+}
+
 /* polyint(c, m): m times, c[j]/(j + 1) moved up one place, the constant
  * 0 - polyval(0, ...) (NumPy's k=[], lbnd=0); a lone zero stays */
 static RtStatus integrate(Poly *p, int64_t m, int kind) {
@@ -128,19 +154,22 @@ static RtStatus integrate(Poly *p, int64_t m, int kind) {
     return RT_ERR_VALUE;
   }
   for (int64_t t = 0; t < m; t++) {
-    if (p->n == 1 && p->c[0] == 0) continue;
+    if (lone_zero(p)) continue;
     if (p->n == 0) {
       rt_set_error(RT_ERR_INDEX, "index 0 is out of bounds for axis 0 with size 0");
       return RT_ERR_INDEX;
     }
     Poly r;
-    RtStatus st = new_poly(&r, p->n + 1);
+    int64_t w = p->cols;
+    RtStatus st = new_polys(&r, p->n + 1, w);
     if (st) return st;
-    r.c[0] = mul(p->c[0], 0.0, kind), r.c[1] = p->c[0];
-    for (int64_t j = 1; j < p->n; j++) r.c[j + 1] = quotient(p->c[j], (double)(j + 1), kind);
-    zdouble at0 = r.c[r.n - 1] + 0.0;  /* polyval(0, r) as Horner's rule sums it */
-    for (int64_t j = r.n - 2; j >= 0; j--) at0 = r.c[j] + mul(at0, 0.0, kind);
-    r.c[0] += 0.0 - at0;
+    for (int64_t k = 0; k < w; k++) {
+      r.c[k] = mul(p->c[k], 0.0, kind), r.c[w + k] = p->c[k];
+      for (int64_t j = 1; j < p->n; j++) r.c[(j + 1) * w + k] = quotient(p->c[j * w + k], (double)(j + 1), kind);
+      zdouble at0 = r.c[(r.n - 1) * w + k] + 0.0;  /* polyval(0, r) as Horner's rule sums it */
+      for (int64_t j = r.n - 2; j >= 0; j--) at0 = r.c[j * w + k] + mul(at0, 0.0, kind);
+      r.c[k] += 0.0 - at0;
+    }
     free(p->c);
     *p = r;
   }
@@ -155,18 +184,21 @@ static RtStatus differentiate(Poly *p, int64_t m, int kind) {
     return RT_ERR_VALUE;
   }
   if (m == 0) return RT_OK;
+  int64_t w = p->cols;
   if (m >= p->n) {
-    if (p->n) p->c[0] = mul(p->c[0], 0.0, kind), p->n = 1;
+    for (int64_t k = 0; p->n && k < w; k++) p->c[k] = mul(p->c[k], 0.0, kind);
+    if (p->n) p->n = 1;
     return RT_OK;
   }
   for (int64_t t = 0; t < m; t++) {
-    for (int64_t j = 1; j < p->n; j++) p->c[j - 1] = mul((double)j, p->c[j], kind);
+    for (int64_t j = 1; j < p->n; j++)
+      for (int64_t k = 0; k < w; k++) p->c[(j - 1) * w + k] = mul((double)j, p->c[j * w + k], kind);
     p->n--;
   }
   return RT_OK;
 }
 
-int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int64_t m, RtArray *out) {
+int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int64_t m, RtArray *out) {
   for (int i = 0; i < 2; i++) out[i].meminfo = NULL;
   Poly x = {0}, y = {0}, r = {0};
   RtStatus st;
@@ -185,12 +217,12 @@ int32_t rt_poly(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, in
     if (!st) st = result(&out[1], &x, kind);
     break;
   default:
-    st = read_poly(&x, a, kind);
+    st = read_poly(&x, a, nda, kind);
     if (!st) st = op == PL_INT ? integrate(&x, m, kind) : differentiate(&x, m, kind);
     r = x, x.c = NULL;
     break;
   }
-  if (!st) st = result(&out[0], &r, kind);
+  if (!st) st = op >= PL_INT ? result_shaped(&out[0], &r, kind, a, nda) : result(&out[0], &r, kind);
   if (st)
     for (int i = 0; i < 2; i++)
       if (out[i].meminfo) rt_meminfo_free(out[i].meminfo), out[i].meminfo = NULL;

@@ -130,8 +130,8 @@ static bool takes(const Builtin *bi) {
  * arrays like them, item() and fill(), nditer and ndenumerate, list()
  * and sorted() of their items, numpy.sort, a.sort(), argsort and
  * numpy.unique (as Numba's; partition, which sorting.c refuses with why),
- * and the stride tricks' views (windows of symbols, as pyts'
- * bag of words takes them). */
+ * the stride tricks' views (windows of symbols, as pyts' bag of words
+ * takes them), and trim_zeros (its empty items trimmed, as NumPy's). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
                                           "numpy.copy", "numpy.empty_like", "numpy.zeros_like", "array.reshape",
@@ -142,7 +142,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
-                                          "numpy.lib.stride_tricks.sliding_window_view", NULL};
+                                          "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros", NULL};
 
 static bool takes_str_arrays(const Builtin *bi) {
   for (int i = 0; takes_chars[i]; i++)

@@ -1637,7 +1637,7 @@ static LLVMValueRef lo_roll(Lower *l, Node *n) {
 /* numpy.resize(a, new_shape): a's elements flattened, repeated cyclically
  * to fill the new shape (zeros where a is empty) */
 static const Type *ty_resize(Infer *in, Node *n, const Type **args) {
-  if (!bi_need_values(in, n, n->list.items[0])) return NULL;
+  if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !bi_need_values(in, n, n->list.items[0])) return NULL;
   int ndim = np_shape_ndim(in, n->list.items[1]);
   return ndim < 0 ? NULL : ty_array(elem_of(args[0]), ndim, 'C', false);
 }
@@ -2042,8 +2042,8 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
  * order; a Fortran array, as NumPy's (the transpose of nonzero's rows).
  * A number or a 0-d array has one row (or none) of no index. */
 static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
-  if (ty_is_scalar(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
-  return array_operand(in, n, args[0]) ? ty_array(TYS(TY_I64), 2, 'F', false) : NULL;
+  if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
+  return array_operand(in, n, args[0]) ? ty_array(TYS(TY_I64), 2, 'F', false) : NULL;  /* (tuples: the row's BF_ARRAYLIKE) */
 }
 
 static LLVMValueRef lo_argwhere(Lower *l, Node *n) {

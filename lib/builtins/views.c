@@ -350,8 +350,17 @@ static const Type *ty_trim_zeros(Infer *in, Node *n, const Type **args) {
   return t;
 }
 
+/* a str or bytes item is zero where it is empty: all its bytes zero, read
+ * as one integer of its size */
 static LLVMValueRef is_zero(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef i) {
-  return LLVMBuildNot(l->b, lo_truth(l, lo_load_scalar(l, t->elem, lo_element_addr(l, t, a, &i)), t->elem), "");
+  LLVMValueRef at = lo_element_addr(l, t, a, &i);
+  if (ty_is_fixed_text(t->elem)) {
+    LLVMTypeRef bits = LLVMIntTypeInContext(l->mod->c, (unsigned)(8 * t->elem->size));
+    LLVMValueRef v = LLVMBuildLoad2(l->b, bits, at, "");
+    LLVMSetAlignment(v, 1);
+    return LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstNull(bits), "");
+  }
+  return LLVMBuildNot(l->b, lo_truth(l, lo_load_scalar(l, t->elem, at), t->elem), "");
 }
 
 /* The first i from `from` on (stepping by step) whose element is not

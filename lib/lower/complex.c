@@ -325,6 +325,10 @@ LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, c
   }
 }
 
+LLVMValueRef lo_complex_conj(Lower *l, const Type *t, LLVMValueRef v) {
+  return lo_complex_make(l, t, lo_complex_real(l, v), LLVMBuildFNeg(l->b, lo_complex_imag(l, v), ""));
+}
+
 LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v) {
   return lo_complex_make(l, t, LLVMBuildFNeg(l->b, lo_complex_real(l, v), ""),
                          LLVMBuildFNeg(l->b, lo_complex_imag(l, v), ""));

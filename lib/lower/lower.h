@@ -283,6 +283,7 @@ LLVMValueRef lo_complex_convert(Lower *l, LLVMValueRef v, const Type *from, cons
 LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
                               const Type *tb);
 LLVMValueRef lo_complex_neg(Lower *l, const Type *t, LLVMValueRef v);
+LLVMValueRef lo_complex_conj(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v);
 /* In CUDA code, what rt_cmath computes (CM_*, ruchey.h) inline, complex128 in and out. */

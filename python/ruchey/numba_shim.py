@@ -33,7 +33,7 @@ import types as pytypes
 import numpy
 
 import ruchey
-from ruchey import _core, types
+from ruchey import _core, np_extensions, types
 
 VERSION = "0.61.0"  # the Numba whose API ruchey follows, for packages that check it
 
@@ -355,6 +355,7 @@ def _submodules():
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
                                    basic_indexing=_lowerings.basic_indexing), ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
+        "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)
