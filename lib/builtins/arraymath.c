@@ -180,6 +180,13 @@ static void check_vector_lengths(Lower *l, const Cross *c) {
                 "Incompatible dimensions for 2D cross product\n(dimension must be 2 for both inputs)");
     return;
   }
+  if (rt_numpy_version >= 205) {  /* NumPy 2.5 takes 3-vectors alone (2-vectors were deprecated in 2.0) */
+    LLVMValueRef other = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, c->la, three, ""),
+                                     LLVMBuildICmp(l->b, LLVMIntNE, c->lb, three, ""), "");
+    lo_raise_format_if(l, other, RT_ERR_VALUE, "Both input arrays must be (arrays of) 3-dimensional vectors, but they "
+                       "are %lld and %lld dimensional instead.", (LLVMValueRef[]){c->la, c->lb}, 2);
+    return;
+  }
   LLVMValueRef a_ok = LLVMBuildOr(l->b, a2, LLVMBuildICmp(l->b, LLVMIntEQ, c->la, three, ""), "");
   LLVMValueRef b_ok = LLVMBuildOr(l->b, b2, LLVMBuildICmp(l->b, LLVMIntEQ, c->lb, three, ""), "");
   lo_raise_if(l, LLVMBuildNot(l->b, LLVMBuildAnd(l->b, a_ok, b_ok, ""), ""), RT_ERR_VALUE,

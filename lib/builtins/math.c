@@ -415,7 +415,7 @@ static bool time_math(int fn) { return fn == MAXIMUM || fn == MINIMUM || fn == F
 
 static const Type *ty_time_math(Infer *in, Node *n, const Type **args) {
   const Type *a = elem_of(args[0]), *b = elem_of(args[n->list.len - 1]);
-  const Type *t = ty_time_unify(a, b);
+  const Type *t = n->bi->ival == SIGN && rt_numpy_version >= 205 ? TYS(TY_F64) : ty_time_unify(a, b);  /* (NumPy 2.5's float) */
   if (!t)
     return ty_error(in, n, "%s() of %s and %s: NumPy has no common unit or kind for them", n->bi->name, a->name, b->name);
   return ty_broadcast_ndim(args, n->list.len) ? ty_elementwise(in, n, args, t) : t;
@@ -499,11 +499,19 @@ static LLVMValueRef time_predicate(Lower *l, int fn, LLVMValueRef v) {
   return fn == ISNAN ? nat : LLVMBuildNot(l->b, nat, "");
 }
 
+/* NumPy 2.5's sign of a timedelta: a float64, NaN for NaT. */
+static LLVMValueRef float_time_sign(Lower *l, LLVMValueRef x) {
+  const Type *f64 = TYS(TY_F64);
+  LLVMValueRef s = lo_convert(l, int_sign(l, TYS(TY_I64), &x), TYS(TY_I64), f64);
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, x, const_i64(l, INT64_MIN), ""), lo_fconst(l, f64, NAN), s, "");
+}
+
 /* NaT wins maximum and minimum (as NaN), loses fmax and fmin; sign(NaT)
- * is int64's least value's, -1, as NumPy's. */
+ * is int64's least value's, -1, as NumPy's before 2.5 (a timedelta;
+ * NumPy 2.5's is a float64, NaN for NaT). */
 static LLVMValueRef time_math_elem(Lower *l, Node *n, const Type *t, LLVMValueRef *v) {
   int fn = (int)n->bi->ival;
-  if (fn == SIGN) return int_sign(l, t, v);
+  if (fn == SIGN) return ty_is_time(t) ? int_sign(l, t, v) : float_time_sign(l, v[0]);
   LLVMValueRef a = lo_time_convert(l, v[0], elem_of(n->list.items[0]->ty), t);
   LLVMValueRef b = lo_time_convert(l, v[1], elem_of(n->list.items[1]->ty), t);
   LLVMValueRef nat = const_i64(l, INT64_MIN);
@@ -517,7 +525,7 @@ static LLVMValueRef time_math_elem(Lower *l, Node *n, const Type *t, LLVMValueRe
 static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const MathFn *m = &math_fns[n->bi->ival];
   const Type *rt = elem_of(n->ty);
-  if (ty_is_time(rt) && time_math((int)n->bi->ival)) return time_math_elem(l, n, rt, v);
+  if (ty_is_time(elem_of(n->list.items[0]->ty)) && time_math((int)n->bi->ival)) return time_math_elem(l, n, rt, v);
   bool numpy = is_numpy(n), int_args = true;
   LLVMValueRef a[2] = {NULL, NULL};
   for (int i = 0; i < n->list.len; i++) int_args = int_args && !ty_is_float(elem_of(n->list.items[i]->ty));
