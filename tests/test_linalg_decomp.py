@@ -851,6 +851,7 @@ def test_cov_and_corrcoef_of_numbers_0d_arrays_and_tuples_match_numpy():
         cov("text")
 
 
+@numpy2_only  # (NumPy 1 reads such a tuple otherwise)
 def test_cov_and_corrcoef_of_a_tuple_holding_one_row_are_of_one_variable():
     """The tuple's type tells one row (Numba reads it so): NumPy's 0-d cov and
     number corrcoef; with rowvar=False its many variables' matrix, where that is
