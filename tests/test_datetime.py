@@ -268,6 +268,14 @@ def test_extremes_without_a_common_unit_or_kind_are_refused():
             extremes(x, y)
 
 
+def test_shape_ndim_and_size_of_datetimes_are_numpys():
+    shape_of = njit(lambda v: (np.shape(v), np.ndim(v), np.size(v)))
+    rng = np.random.default_rng(9)
+    for v in (dates(rng, "D", 6).reshape(2, 3), deltas(rng, "s", 4), np.datetime64("2020-01-01"),
+              np.timedelta64("NaT", "ms")):
+        assert shape_of(v) == shape_of.py_func(v)
+
+
 # ---------------------------------------------------------------- operators
 
 

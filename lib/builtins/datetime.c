@@ -318,6 +318,7 @@ static const char *const takes_time[] = {
   "numpy.sum", "array.sum", "numpy.mean", "array.mean", "numpy.any", "array.any", "numpy.all", "array.all",
   "numpy.cumsum", "array.cumsum", "numpy.median",  /* (statistics.c) */
   "numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin",  /* NaT wins the first two, loses the others (math.c) */
+  "numpy.shape", "numpy.ndim", "numpy.size",  /* (of the shape alone) */
   /* NaT their NaN (math.c) */
   "numpy.isnan", "numpy.isinf", "numpy.isfinite",
   /* NaT found first, as NumPy's (reduce.c) */
