@@ -124,7 +124,8 @@ static LLVMValueRef lo_take_axis(Lower *l, Node *n, int axis) {
   LLVMValueRef r;
   if (k) {
     int nd = a->ty->ndim;
-    LLVMBasicBlockRef done = new_block(l, "take.axis"), cases[RC_MAX_NDIM], ends[RC_MAX_NDIM];
+    /* (cases zeroed for gcc's uninitialised warning: ndim >= 1 sets them all) */
+    LLVMBasicBlockRef done = new_block(l, "take.axis"), cases[RC_MAX_NDIM] = {0}, ends[RC_MAX_NDIM];
     LLVMValueRef rs[RC_MAX_NDIM];
     for (int d = 0; d < nd; d++) cases[d] = new_block(l, "take.on");
     LLVMValueRef sw = LLVMBuildSwitch(l->b, k, cases[nd - 1], (unsigned)nd - 1);

@@ -1128,7 +1128,8 @@ static const Type *ty_fill_diagonal(Infer *in, Node *n, const Type **args) {
 static LLVMValueRef lo_fill_diagonal(Lower *l, Node *n) {
   Node *arr = n->list.items[0], *val = n->list.items[1];
   const Type *t = arr->ty, *vt = val->ty;
-  LLVMValueRef a = lo_expr(l, arr), v = lo_expr(l, val), shape[RC_MAX_NDIM], vshape[1];
+  /* (shape zeroed for gcc's uninitialised warning: ndim >= 2 sets it) */
+  LLVMValueRef a = lo_expr(l, arr), v = lo_expr(l, val), shape[RC_MAX_NDIM] = {0}, vshape[1];
   Node *wrap_arg = np_arg_node(n, 2, "wrap");
   LLVMValueRef wrap = wrap_arg ? lo_expr(l, wrap_arg) : LLVMConstInt(lo_type(l, TYS(TY_BOOL)), 0, 0);
   shape_of(l, t, a, shape, NULL);
