@@ -70,7 +70,7 @@ static const Type *time_types[2][TU_COUNT];
 const Type *disp_time_type(PyArray_Descr *d) {
   if ((d->type_num != NPY_DATETIME && d->type_num != NPY_TIMEDELTA) || !PyArray_ISNBO(d->byteorder)) return NULL;
   PyArray_DatetimeMetaData *m = &((PyArray_DatetimeDTypeMetaData *)PyDataType_C_METADATA(d))->meta;
-  if (m->num != 1 || m->base < 0 || m->base >= TU_COUNT || !core_api()->unit_name(m->base)) return NULL;
+  if (m->num != 1 || m->base < 0 || (int)m->base >= TU_COUNT || !core_api()->unit_name(m->base)) return NULL;
   bool delta = d->type_num == NPY_TIMEDELTA;
   const Type **t = &time_types[delta][m->base];
   if (!*t) *t = core_api()->time(delta ? TY_TIMEDELTA : TY_DATETIME, m->base);
