@@ -142,12 +142,23 @@ const Type *ty_time_unify(const Type *a, const Type *b) {
 
 /* ---------------------------------------------------------------- units */
 
+/* The int64 k as v is: a number, or a vector of as many lanes (a
+ * reduction's) holding k each. */
+static LLVMValueRef i64_like(Lower *l, LLVMValueRef v, int64_t k) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return const_i64(l, k);
+  LLVMValueRef lanes[64];
+  unsigned w = LLVMGetVectorSize(t);
+  for (unsigned i = 0; i < w; i++) lanes[i] = const_i64(l, k);
+  return LLVMConstVector(lanes, w);
+}
+
 static LLVMValueRef is_nat(Lower *l, LLVMValueRef v) {
-  return LLVMBuildICmp(l->b, LLVMIntEQ, v, const_i64(l, INT64_MIN), "");
+  return LLVMBuildICmp(l->b, LLVMIntEQ, v, i64_like(l, v, INT64_MIN), "");
 }
 
 static LLVMValueRef nat_if(Lower *l, LLVMValueRef nat, LLVMValueRef v) {
-  return LLVMBuildSelect(l->b, nat, const_i64(l, INT64_MIN), v, "");
+  return LLVMBuildSelect(l->b, nat, i64_like(l, v, INT64_MIN), v, "");
 }
 
 static LLVMValueRef floordiv_const(Lower *l, LLVMValueRef v, int64_t d) {
@@ -227,11 +238,16 @@ static LLVMValueRef scale_by_number(Lower *l, int op, LLVMValueRef v, LLVMValueR
     return nat_if(l, LLVMBuildOr(l->b, nat, LLVMBuildNot(l->b, finite, ""), ""), i);
   }
   LLVMValueRef n = lo_convert(l, x, tx, TYS(TY_I64));
-  if (op == OP_MUL) return nat_if(l, nat, LLVMBuildMul(l->b, v, n, ""));
-  /* NumPy divides a timedelta by an int truncating; by zero it is NaT */
-  LLVMValueRef zero = LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 0), "");
-  LLVMValueRef safe = LLVMBuildSelect(l->b, zero, const_i64(l, 1), n, "");
-  return nat_if(l, LLVMBuildOr(l->b, nat, zero, ""), LLVMBuildSDiv(l->b, v, safe, ""));
+  return op == OP_MUL ? nat_if(l, nat, LLVMBuildMul(l->b, v, n, "")) : lo_time_divide(l, v, n);
+}
+
+/* NumPy divides a timedelta (v, lanes too) by an int (n, as v is)
+ * truncating; NaT by zero and of NaT (the means of reduce.c and
+ * statistics.c too). */
+LLVMValueRef lo_time_divide(Lower *l, LLVMValueRef v, LLVMValueRef n) {
+  LLVMValueRef zero = LLVMBuildICmp(l->b, LLVMIntEQ, n, i64_like(l, n, 0), "");
+  LLVMValueRef safe = LLVMBuildSelect(l->b, zero, i64_like(l, n, 1), n, "");  /* (no division by zero to trap) */
+  return nat_if(l, LLVMBuildOr(l->b, is_nat(l, v), zero, ""), LLVMBuildSDiv(l->b, v, safe, ""));
 }
 
 /* timedelta // timedelta (an int64: 0 for NaT and for a zero divisor, as

@@ -859,20 +859,12 @@ static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   return r.i;
 }
 
-/* A timedelta mean: the sum over the count, truncated as NumPy's
- * timedelta / int; NaT for a NaT summed and for no elements. */
-static LLVMValueRef time_mean(Lower *l, LLVMValueRef total, LLVMValueRef n) {
-  int w = width(total);
-  LLVMValueRef count = splat(l, n, w), nat = splat(l, const_i64(l, INT64_MIN), w);
-  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, count, LLVMConstNull(LLVMTypeOf(count)), "");
-  LLVMValueRef safe = rd_select(l, none, splat(l, const_i64(l, 1), w), count);  /* (no division by zero to trap) */
-  LLVMValueRef q = LLVMBuildSDiv(l->b, total, safe, "");
-  return rd_select(l, rd_or(l, none, LLVMBuildICmp(l->b, LLVMIntEQ, total, nat, "")), nat, q);
-}
-
 static LLVMValueRef fin_mean(Lower *l, const Call *c, Src *s) {
   Pass p = {K_SUM, P_NONE, s->elem, half_acc(K_SUM, c->res)};
-  if (ty_is_time(c->res)) return time_mean(l, run_pass(l, &p, s).v, s->n);
+  if (ty_is_time(c->res)) {  /* the sum over the count as NumPy's timedelta / int: NaT of none */
+    LLVMValueRef total = run_pass(l, &p, s).v;
+    return lo_time_divide(l, total, splat(l, s->n, width(total)));
+  }
   return cast_lanes(l, rd_divide(l, p.acc, run_pass(l, &p, s).v, count_of(l, s)), p.acc, c->res);
 }
 

@@ -523,11 +523,6 @@ static LLVMValueRef kth(Lower *l, const Type *t, LLVMValueRef data, LLVMValueRef
   return lo_load_scalar(l, t, LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, t), data, &k, 1, ""));
 }
 
-/* The mean of two timedeltas (no NaT), NumPy's: their sum halved, truncated. */
-static LLVMValueRef time_halved(Lower *l, LLVMValueRef a, LLVMValueRef b) {
-  return LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, a, b, ""), const_i64(l, 2), "");
-}
-
 /* NumPy's median: the mean of the middle one or two. */
 static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueRef data, LLVMValueRef n) {
   LLVMValueRef half = LLVMBuildLShr(l->b, n, const_i64(l, 1), ""), hi = kth(l, e, data, n, half);
@@ -540,7 +535,7 @@ static LLVMValueRef median_of(Lower *l, const Type *e, const Type *r, LLVMValueR
   LLVMBuildBr(l->b, done);
   position(l, two);
   LLVMValueRef lo = kth(l, e, data, half, LLVMBuildSub(l->b, half, const_i64(l, 1), ""));
-  LLVMValueRef mean = ty_is_time(e) ? time_halved(l, lo, hi)
+  LLVMValueRef mean = ty_is_time(e) ? lo_time_divide(l, LLVMBuildAdd(l->b, lo, hi, ""), const_i64(l, 2))  /* (NumPy's mean) */
                      : rd_divide(l, r, rd_add(l, r, rd_add(l, r, zero, lo_convert(l, lo, e, r)), lo_convert(l, hi, e, r)),
                                  lo_fconst(l, TYS(TY_F64), 2));
   LLVMBuildStore(l->b, mean, out);

@@ -263,6 +263,7 @@ LLVMValueRef lo_time_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 LLVMValueRef lo_time_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef lo_time_sorts_before(Lower *l, LLVMValueRef x, LLVMValueRef y);  /* NaT last, as NumPy sorts */
 LLVMValueRef lo_time_int(Lower *l, LLVMValueRef v);  /* int() of a datetime: TypeError for NaT */
+LLVMValueRef lo_time_divide(Lower *l, LLVMValueRef v, LLVMValueRef n);  /* timedelta / int, truncated; lanes too */
 LLVMValueRef lo_int_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef e);
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a, const Type *ta,
                              LLVMValueRef b, const Type *tb);
