@@ -79,11 +79,14 @@ def rebind(module, helpers=()):
     import ruchey.numba_shim
     from numba.core.dispatcher import Dispatcher
     jitable = jitables([module, *helpers])  # (read before Numba's modules are replaced)
+    overloads = overloaded([module, *helpers])
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
     rebound = rebind_names(module, homes, Dispatcher)
     for func in jitable:  # the function itself is the module's: registered, it compiles where called
         ruchey.extending.register_jitable(func)
+    for func, template in overloads:  # @overload(func) at the module's top level, registered again
+        ruchey.extending.overload(func, prefer_literal=template.prefer_literal)(template._overload_func)
     for helper in helpers:
         for name, value in list(vars(helper).items()):
             if isinstance(value, Dispatcher):
@@ -127,6 +130,17 @@ def jitables(modules):
     names = {m.__name__ for m in modules}
     return [func for func, _ in builtin_registry.globals
             if isinstance(func, pytypes.FunctionType) and func.__module__ in names]
+
+
+def overloaded(modules):
+    """The modules' functions that Numba's @overload registered, each with its
+    template (which holds the overload's typer function)."""
+    from numba.core import types
+    from numba.core.typing.templates import builtin_registry
+    names = {m.__name__ for m in modules}
+    return [(func, typ.templates[0]) for func, typ in builtin_registry.globals
+            if isinstance(func, pytypes.FunctionType) and func.__module__ in names
+            and isinstance(typ, types.Function) and hasattr(typ.templates[0], "_overload_func")]
 
 
 def rejit(dispatcher):
