@@ -276,6 +276,23 @@ def test_shape_ndim_and_size_of_datetimes_are_numpys():
         assert shape_of(v) == shape_of.py_func(v)
 
 
+
+def test_dtype_type_of_a_zero_d_datetime_array_is_its_item():
+    item = njit(lambda x: x.dtype.type(x))
+    rng = np.random.default_rng(10)
+    for v in (*dates(rng, "D", 3), *deltas(rng, "h", 3), *dates(rng, "ns", 2), np.timedelta64("NaT", "s")):
+        x = np.array(v)
+        got, want = item(x), item.py_func(x)
+        assert type(got) is type(want) and got.dtype == want.dtype
+        assert (np.isnat(got) and np.isnat(want)) or got == want
+
+
+def test_dtype_type_refuses_another_units_datetime():
+    other = njit(lambda a, x: a.dtype.type(x))
+    with pytest.raises(TypingError, match="datetimes keep their own type"):
+        other(np.zeros(2, "M8[D]"), np.array(np.datetime64(5, "s")))
+
+
 # ---------------------------------------------------------------- operators
 
 

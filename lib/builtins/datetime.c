@@ -357,6 +357,8 @@ static const char *const takes_time[] = {
   "numpy.delete",
   /* their bytes read as another 8-byte dtype's (an int64's count), a dtype named */
   "array.view", "numpy.dtype",
+  /* a.dtype.type(a) of a 0-d array: its item, of its own unit (numpy.c) */
+  "dtype.type",
   /* sorted (NaT last), NaTs as one value, as NumPy's (sorting.c) */
   "numpy.unique", NULL,
 };

@@ -1323,6 +1323,9 @@ static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
   const Type *v = ty_scalar_of_0d(in, n->list.items[1], args[1]);
   if (v && ty_is_complex(v) && !ty_is_complex(args[0]->elem))
     return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", v->name, args[0]->elem->name);
+  if (v && (ty_is_time(v) || ty_is_time(args[0]->elem)) && v != args[0]->elem)
+    return ty_error(in, n, "cannot convert %s to %s in compiled code: datetimes keep their own type", v->name,
+                    args[0]->elem->name);
   return v && ty_need_scalar(in, n, v, "conversion") ? args[0]->elem : NULL;
 }
 
