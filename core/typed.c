@@ -1801,15 +1801,22 @@ int typed_set_reflect(PyObject *o, const Type *t, RtDict *d) {
  * popped or stored is seen. Its type is the first item's, as Numba types
  * it; every item must have that type. */
 
+/* A tuple type of a named tuple class (Point(x, y)), boxed back as one:
+ * not a package's value type, whose objects are not tuples. */
+static bool is_named_tuple(const Type *t) {
+  return t->callee && PyType_Check((PyObject *)t->callee) && PyType_IsSubtype((PyTypeObject *)t->callee, &PyTuple_Type);
+}
+
 /* An item type a Python list may have: a number, a bool, a str, an array,
- * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays). */
+ * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays), named
+ * or not. */
 static bool pylist_item(const Type *t, int *refs) {
   if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
   if (ty_is_enum(t)) return ty_is_scalar(t->elem);  /* a member of a class of numbers: its number, boxed back a member */
   if (ty_is_scalar(t)) return true;  /* float16 too: a list of them compiled code made comes back a Python list */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (!pylist_item(t->fields[i], refs)) return false;
-  return t->kind == TY_TUPLE && !t->callee;  /* a named tuple's class is not kept */
+  return t->kind == TY_TUPLE && (!t->callee || is_named_tuple(t));
 }
 
 const Type *typed_pylist_typeof(PyObject *o) {
@@ -1940,7 +1947,8 @@ static bool pylist_same(const Type *t, PyObject *o, const char *p) {
     return !memcmp(p, &x, 8);  /* a NaN is itself, -0.0 not 0.0 */
   }
   if (t->kind == TY_TUPLE) {
-    if (!PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != t->nfields) return false;
+    PyTypeObject *cls = t->callee ? (PyTypeObject *)t->callee : &PyTuple_Type;  /* a named tuple stays one */
+    if (Py_TYPE(o) != cls || PyTuple_GET_SIZE(o) != t->nfields) return false;
     for (int i = 0; i < t->nfields; i++)
       if (!pylist_same(t->fields[i], PyTuple_GET_ITEM(o, i), p + t->offsets[i])) return false;
     return true;

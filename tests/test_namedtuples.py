@@ -236,3 +236,32 @@ def test_immutable():
         return p
     with pytest.raises(ruchey.TypingError):
         assign(Point(1.0, 2.0))
+
+
+@njit
+def shift_all(points, dx):
+    total = 0.0
+    for i in range(len(points)):
+        p = points[i]
+        total += p.x
+        points[i] = Point(p.x + dx, p.y)
+    points.append(Point(total, -1.0))
+    return total
+
+
+@pytest.mark.parametrize("n", [1, 2, 7])
+def test_lists_of_named_tuples_are_arguments_reflected_as_named_tuples(n):
+    rng = make_rng(n)
+    made = [Point(float(x), float(y)) for x, y in rng.normal(size=(n, 2))]
+    got, want = list(made), list(made)
+    assert shift_all(got, 0.25) == shift_all.py_func(want, 0.25)
+    assert got == want and all(type(p) is Point for p in got)
+    kept = [Particle(1.0, 2.0)]  # untouched: the same objects after the call
+    first = kept[0]
+    length_of_all = njit(lambda ps: sum([p.pos for p in ps]))
+    assert length_of_all(kept) == 1.0 and kept[0] is first
+
+
+def test_a_list_mixing_named_tuple_classes_is_refused():
+    with pytest.raises(TypeError, match="heterogeneous list"):
+        shift_all([Point(1.0, 2.0), Particle(1.0, 2.0, 3.0)[:2]], 1.0)
