@@ -594,6 +594,69 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
   return made;
 }
 
+static PyObject *static_type_call(Fe *fe, PyObject *e, PyObject **why);
+
+/* A value a type expression may take: a constant (2, 'C'), a statically
+ * named object (types.int64), a type made of these (types.float64[:],
+ * types.ListType(types.int64)) or a tuple of them; NULL for any other. */
+static PyObject *static_type_argument(Fe *fe, PyObject *e) {
+  if (is_kind(e, "Constant")) return field(e, "value");
+  if (is_kind(e, "Call")) return static_type_call(fe, e, NULL);
+  if (is_kind(e, "Tuple") || is_kind(e, "List")) {  /* types.Tuple((types.int64, types.float64)) */
+    PyObject *elts = field(e, "elts"), *t = PyTuple_New(PyList_GET_SIZE(elts));
+    for (Py_ssize_t i = 0; t && i < PyList_GET_SIZE(elts); i++) {
+      PyObject *v = static_type_argument(fe, PyList_GET_ITEM(elts, i));
+      if (!v) Py_CLEAR(t);
+      else PyTuple_SET_ITEM(t, i, v);
+    }
+    Py_DECREF(elts);
+    return t;
+  }
+  if (!is_kind(e, "Subscript")) return static_object(fe, e);
+  PyObject *v = field(e, "value"), *s = field(e, "slice"), *made = static_type_subscript(fe, v, s);
+  Py_DECREF(v); Py_DECREF(s);
+  return made;
+}
+
+/* A call of one of ruchey.types' type makers with arguments known at
+ * compile time (types.ListType(types.float64), types.UniTuple(types.int64,
+ * 3)): the type it makes, as a global of that value would be; NULL for
+ * any other call, and where the maker refused its arguments, *why (if
+ * asked) its words. */
+static PyObject *static_type_call(Fe *fe, PyObject *e, PyObject **why) {
+  PyObject *func = field(e, "func"), *maker = static_object(fe, func);
+  Py_DECREF(func);
+  PyObject *module = maker ? PyObject_GetAttrString(maker, "__module__") : NULL;
+  bool of_types = module && PyUnicode_Check(module) && !PyUnicode_CompareWithASCIIString(module, "ruchey.types") &&
+                  PyCallable_Check(maker) && !disp_type_object(maker);  /* (types.int64(x) converts a value) */
+  Py_XDECREF(module);
+  PyObject *args = of_types ? field(e, "args") : NULL, *kws = of_types ? field(e, "keywords") : NULL;
+  PyObject *given = args ? PyTuple_New(PyList_GET_SIZE(args)) : NULL, *named = kws ? PyDict_New() : NULL;
+  for (Py_ssize_t i = 0; given && i < PyTuple_GET_SIZE(given); i++) {
+    PyObject *v = static_type_argument(fe, PyList_GET_ITEM(args, i));
+    if (!v) Py_CLEAR(given);
+    else PyTuple_SET_ITEM(given, i, v);
+  }
+  for (Py_ssize_t i = 0; given && named && i < PyList_GET_SIZE(kws); i++) {
+    PyObject *kw = PyList_GET_ITEM(kws, i), *name = field(kw, "arg"), *value = field(kw, "value");
+    PyObject *v = name != Py_None ? static_type_argument(fe, value) : NULL;
+    if (!v || PyDict_SetItem(named, name, v) < 0) Py_CLEAR(given);
+    Py_XDECREF(v); Py_DECREF(name); Py_DECREF(value);
+  }
+  PyObject *made = given && named ? PyObject_Call(maker, given, named) : NULL;
+  if (why && made && !disp_type_object(made)) *why = PyUnicode_FromFormat("it gives %R, not a type compiled code knows", made);
+  if (made && !disp_type_object(made)) Py_CLEAR(made);
+  if (why && given && named && !made && PyErr_Occurred()) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    *why = value ? PyObject_Str(value) : NULL;
+    Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  }
+  PyErr_Clear();
+  Py_XDECREF(given); Py_XDECREF(named); Py_XDECREF(args); Py_XDECREF(kws); Py_XDECREF(maker);
+  return made;
+}
+
 /* obj as a dtype (numpy.float64, numpy.dtype('M8[ns]'), a structured dtype,
  * types.float64[:]): an N_DTYPE node; NULL (no error) for any other object. */
 static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
@@ -1831,6 +1894,13 @@ static void spreads_once(Fe *fe, PyObject *e, Node *call) {
 }
 
 static Node *fe_call(Fe *fe, PyObject *e) {
+  PyObject *why = NULL, *type = static_type_call(fe, e, &why);
+  if (type || why) {  /* types.ListType(types.int64): a type, as a dtype */
+    Node *n = type ? global_value(fe, type, e, "a type")
+                   : fe_error(fe, e, "this type cannot be made: %s", why ? PyUnicode_AsUTF8(why) : "?");
+    Py_XDECREF(type); Py_XDECREF(why);
+    return n;
+  }
   PyObject *func = field(e, "func");
   bool typed = false;
   Node *of_type = fe_call_of_type(fe, e, func, &typed);

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from ruchey import njit, typed
+from ruchey import njit, typed, types
 
 from conftest import AS_NUMBA, make_rng, rss_bytes, seed_of
 from test_typed import same, tdict, tlist
@@ -934,3 +934,36 @@ def test_get_and_pop_default_of_number_values_is_cast_as_compiled_code_casts_it(
     assert s.get(1, "x") == "x" and s.get(1, None) is None and s.get(1, 3) == 3  # not numbers: as given
     with pytest.raises(TypeError):
         typed.Dict.empty(ruchey.int64, ruchey.float64).get(1, "x")
+
+
+# ---------------------------------------------------------------- types made in compiled code
+
+@njit
+def containers_of_types_made_inside(n):
+    pairs = typed.List.empty_list(types.UniTuple(types.int64, 2))
+    mixed = typed.List.empty_list(types.Tuple((types.int64, types.float64)))
+    arrays = typed.Dict.empty(key_type=types.unicode_type, value_type=types.float64[:])
+    nested = typed.Dict.empty(types.int64, types.DictType(types.int64, types.ListType(types.float64)))
+    for i in range(n):
+        pairs.append((i, i * i))
+        mixed.append((i, i / 2))
+        inner = typed.Dict.empty(types.int64, types.ListType(types.float64))
+        inner[i] = typed.List.empty_list(types.float64)
+        inner[i].append(i * 0.25)
+        nested[i] = inner
+    arrays["a"] = np.arange(n) * 1.5
+    total = 0.0
+    for i in range(n):
+        total += nested[i][i][0] + pairs[i][1] + mixed[i][1]
+    return len(pairs), total, arrays["a"].sum()
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_types_made_by_calls_in_compiled_code(n):
+    assert containers_of_types_made_inside(n) == containers_of_types_made_inside.py_func(n)
+
+
+def test_a_type_made_from_a_non_type_is_a_typing_error():
+    bad = njit(lambda: typed.List.empty_list(types.ListType(3)))
+    with pytest.raises(ruchey.TypingError, match="this type cannot be made"):
+        bad()
