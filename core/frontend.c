@@ -54,6 +54,21 @@ void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
   return NULL;
 }
 
+/* The Python exception just raised (by a module's code the frontend ran),
+ * as the compile error at e: "what: its words", or its words alone where
+ * what is NULL ("otherwise" where it has none); NULL. */
+void *fe_python_error(Fe *fe, PyObject *e, const char *what, const char *otherwise) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  const char *words = text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : otherwise;
+  if (what) fe_error(fe, e, "%s: %s", what, words ? words : otherwise);
+  else fe_error(fe, e, "%s", words ? words : otherwise);
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_Clear();
+  return NULL;
+}
+
 /* Whether reading one level deeper at e leaves the stack room; if not, a
  * RecursionError (CPython's own compiler stops at its recursion limit). */
 bool fe_room(Fe *fe, PyObject *e) {
@@ -333,14 +348,7 @@ static Node *value_constant(Fe *fe, PyObject *obj, PyObject *e, const char *what
     Py_DECREF(frozen);
     return n;
   }
-  if (!PyErr_Occurred()) return NULL;
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyObject *text = value ? PyObject_Str(value) : NULL;
-  Node *n = fe_error(fe, e, "%s: %s", what, text ? PyUnicode_AsUTF8(text) : "cannot be frozen");
-  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-  PyErr_Clear();
-  return n;
+  return PyErr_Occurred() ? fe_python_error(fe, e, what, "cannot be frozen") : NULL;
 }
 
 /* An item of a global tuple: a number or a tuple of them, a str, a
@@ -677,15 +685,7 @@ static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
     n->data = record ? record : instance;
     return n;
   }
-  if (PyErr_Occurred()) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    Node *n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
-    return n;
-  }
+  if (PyErr_Occurred()) return fe_python_error(fe, e, NULL, "unsupported dtype");
   int dtype = core_is_unicode_type(obj) ? TY_STR : core_dtype_kind(obj);  /* unicode_type: typed containers' */
   if (dtype >= 0) {
     Node *n = new_node(fe, N_DTYPE, e);
@@ -1552,14 +1552,7 @@ static PyObject *allocator_of_type(Fe *fe, PyObject *e, PyObject *obj) {
   PyObject *allocator = method ? PyObject_CallMethodOneArg(obj, method, t) : NULL;
   Py_XDECREF(method);
   Py_DECREF(t);
-  if (!allocator) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "structref.new failed");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
-  }
+  if (!allocator) fe_python_error(fe, e, NULL, "structref.new failed");
   return allocator;
 }
 
@@ -1893,6 +1886,62 @@ static void spreads_once(Fe *fe, PyObject *e, Node *call) {
   }
 }
 
+/* numpy.datetime64(...) or numpy.timedelta64(...): made at compile time
+ * from constants (numpy.timedelta64(1, 'D'), numpy.datetime64('2020-01-01'),
+ * 'NaT'); from a run-time integer count and a constant unit (none: a
+ * generic timedelta), that many of the unit (its one-unit timedelta times
+ * operator.index(count), after the epoch for a datetime), as NumPy makes
+ * them. */
+static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime) {
+  const char *name = datetime ? "numpy.datetime64" : "numpy.timedelta64";
+  PyObject *args = field(e, "args"), *kws = field(e, "keywords");
+  Py_ssize_t n = PyList_GET_SIZE(args);
+  PyObject *values = PyTuple_New(n);
+  for (Py_ssize_t i = 0; values && i < n; i++) {
+    PyObject *v = is_kind(PyList_GET_ITEM(args, i), "Constant") ? field(PyList_GET_ITEM(args, i), "value") : NULL;
+    if (!v) Py_CLEAR(values);
+    else PyTuple_SET_ITEM(values, i, v);
+  }
+  PyObject *unit = n == 2 && is_kind(PyList_GET_ITEM(args, 1), "Constant") ? field(PyList_GET_ITEM(args, 1), "value") : NULL;
+  Node *r = NULL;
+  if (PyList_GET_SIZE(kws) || n < 1 || n > 2) {
+    r = fe_error(fe, e, "%s() takes a count (or a str) and a unit in compiled code", name);
+  } else if (values) {  /* every argument a constant */
+    PyObject *made = PyObject_Call(cls, values, NULL);
+    r = made ? global_value(fe, made, e, name) : fe_python_error(fe, e, name, "cannot be made");
+    Py_XDECREF(made);
+  } else if ((n == 2 && unit && PyUnicode_Check(unit)) || (n == 1 && !datetime)) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    PyObject *step = !numpy ? NULL : unit ? PyObject_CallMethod(numpy, "timedelta64", "iO", 1, unit)
+                                          : PyObject_CallMethod(numpy, "timedelta64", "i", 1);  /* generic */
+    PyObject *epoch = step && datetime ? PyObject_CallMethod(numpy, "datetime64", "iO", 0, unit) : NULL;
+    Py_XDECREF(numpy);
+    if (!step || (datetime && !epoch)) {
+      r = fe_python_error(fe, e, name, "cannot be made");
+    } else {
+      Node *count = fe_call_of(fe, e, "operator.index", fe_expr(fe, PyList_GET_ITEM(args, 0)));
+      Node *times = new_node(fe, N_BINOP, e);
+      times->op = OP_MUL;
+      times->lhs = global_value(fe, step, e, name);
+      times->rhs = count;
+      r = times->lhs && count ? times : NULL;
+      if (r && datetime) {
+        Node *after = new_node(fe, N_BINOP, e);
+        after->op = OP_ADD;
+        after->lhs = global_value(fe, epoch, e, name);
+        after->rhs = times;
+        r = after->lhs ? after : NULL;
+      }
+    }
+    Py_XDECREF(step); Py_XDECREF(epoch);
+  } else {
+    r = fe_error(fe, e, "%s() in compiled code takes constants, or a run-time integer count and a constant unit "
+                 "(%s(n, 'D'))", name, name);
+  }
+  Py_XDECREF(values); Py_XDECREF(unit); Py_DECREF(args); Py_DECREF(kws);
+  return r;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *why = NULL, *type = static_type_call(fe, e, &why);
   if (type || why) {  /* types.ListType(types.int64): a type, as a dtype */
@@ -1920,6 +1969,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   }
   bool whole = false;
   PyObject *obj = iterator_of_builtin(fe, static_object(fe, func), &whole);
+  int time_kind = obj ? disp_time_class_kind(obj) : -1;
+  if (time_kind >= 0) {  /* numpy.timedelta64(1, 'D') */
+    Node *n = time_scalar_call(fe, e, obj, time_kind == TY_DATETIME);
+    Py_DECREF(obj); Py_DECREF(func);
+    return n;
+  }
   if (!obj && is_kind(func, "Attribute")) {
     PyObject *base = field(func, "value");
     PyObject *base_obj = static_object(fe, base);

@@ -44,6 +44,7 @@ bool is_kind(PyObject *o, const char *k);
 PyObject *field(PyObject *o, const char *name);
 /* Records a TypingError at the node e; always returns NULL/false. */
 void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void *fe_python_error(Fe *fe, PyObject *e, const char *what, const char *otherwise);
 Node *new_node(Fe *fe, NodeKind kind, PyObject *e);
 NodeList new_list(Fe *fe, int len);
 /* A call of the builtin named (core_builtin_named) with x its one argument;

@@ -332,15 +332,9 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
       disp = prelude ? make_inner(fe, node, captured, prelude, bound) : NULL;
     Py_XDECREF(self);
     Py_XDECREF(names);
-    if (!disp && !fe->diag->kind) {
-      PyObject *type, *value, *tb;
-      PyErr_Fetch(&type, &value, &tb);
-      PyObject *text = value ? PyObject_Str(value) : NULL;
-      fe_error(fe, node, "cannot compile this %s: %s", is_kind(node, "Lambda") ? "lambda" : "nested function",
-               text ? PyUnicode_AsUTF8(text) : "error");
-      Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-      PyErr_Clear();
-    }
+    if (!disp && !fe->diag->kind)
+      fe_python_error(fe, node, is_kind(node, "Lambda") ? "cannot compile this lambda" : "cannot compile this nested function",
+                      "error");
   }
   entry = disp ? Py_BuildValue("(ONOO)", disp, PyList_AsTuple(captured), node, prelude) : NULL;
   if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
@@ -808,13 +802,7 @@ Node *fe_import(Fe *fe, PyObject *s) {
     Py_XDECREF(obj);
     Py_DECREF(name); Py_DECREF(asname);
   }
-  if (!n && !fe->diag->kind) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    fe_error(fe, s, "cannot import here: %s", text ? PyUnicode_AsUTF8(text) : "error");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-  }
+  if (!n && !fe->diag->kind) fe_python_error(fe, s, "cannot import here", "error");
   PyErr_Clear();
   Py_XDECREF(base);
   Py_DECREF(names);
@@ -876,12 +864,7 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
   unsigned long long addr = 0;
   PyObject *ret = NULL;
   if (!d) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "this native function cannot be called");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
+    fe_python_error(fe, e, NULL, "this native function cannot be called");
     *failed = true;
   } else if (d != Py_None && PyArg_ParseTuple(d, "KOO!", &addr, &ret, &PyTuple_Type, &args) &&
              PyTuple_GET_SIZE(args) <= 64) {

@@ -293,6 +293,33 @@ def test_dtype_type_refuses_another_units_datetime():
         other(np.zeros(2, "M8[D]"), np.array(np.datetime64(5, "s")))
 
 
+
+def days_between(d, n):
+    return ((d - d[0]) // np.timedelta64(1, "D"), np.timedelta64(n, "h") + np.timedelta64(30, "m"),
+            np.datetime64(n, "D"), np.datetime64("2020-02-29") + np.timedelta64(n, "D"), np.timedelta64("NaT"),
+            np.timedelta64(n), np.datetime64("NaT", "s"))
+
+
+@pytest.mark.parametrize("n", [0, 3, -40, 2**40])
+def test_datetime64_and_timedelta64_made_in_compiled_code(n):
+    rng = np.random.default_rng(11)
+    d = dates(rng, "m", 8, nat=0.25)
+    got, want = njit(days_between)(d, n), days_between(d, n)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(g, w)
+
+
+def test_datetime64_and_timedelta64_refuse_what_numpy_refuses():
+    with pytest.raises(TypingError, match="cannot be interpreted as an integer"):
+        njit(lambda x: np.timedelta64(x, "D"))(1.5)  # NumPy: a float count is refused
+    with pytest.raises(TypingError, match="numpy.datetime64"):
+        njit(lambda: np.datetime64("2020-13-01"))()
+    with pytest.raises(TypingError, match="constant unit"):
+        njit(lambda s: np.datetime64(s))("2020-01-01")
+
+
 # ---------------------------------------------------------------- operators
 
 
