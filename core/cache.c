@@ -22,10 +22,24 @@ static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (t
 
 /* A return type as the cache keeps it: "none", ("s", kind) for a scalar or
  * a str, ("d", kind, unit) for a datetime, ("a", kind, ndim, layout,
- * readonly[, unit]) for an array, ("t", fields...) for a tuple; NULL (no
- * exception) for another kind. */
+ * readonly[, unit]) for an array, ("t", fields...) for a tuple, ("l", item)
+ * for a list, ("m", key, value) for a dict, ("e", item) for a set, ("o",
+ * value) for an Optional; NULL (no exception) for another kind. */
+static PyObject *encode_type(const Type *t);
+
+static PyObject *encode_of(const char *tag, const Type *a, const Type *b) {
+  PyObject *x = encode_type(a), *y = b && x ? encode_type(b) : NULL;
+  PyObject *d = x && (!b || y) ? (b ? Py_BuildValue("(sOO)", tag, x, y) : Py_BuildValue("(sO)", tag, x)) : NULL;
+  Py_XDECREF(x); Py_XDECREF(y);
+  return d;
+}
+
 static PyObject *encode_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
+  if (t->kind == TY_LIST) return encode_of("l", t->elem, NULL);
+  if (t->kind == TY_OPTIONAL) return encode_of("o", t->elem, NULL);
+  if (t->kind == TY_SET && t->nfields == 2) return encode_of("e", t->fields[0], NULL);
+  if (t->kind == TY_DICT && t->nfields == 2) return encode_of("m", t->fields[0], t->fields[1]);
   if (ty_is_time(t)) return Py_BuildValue("(sii)", "d", (int)t->kind, t->unit);
   if (plain_result(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
   if (t->kind == TY_ARRAY && ty_is_time(t->elem))
@@ -63,6 +77,15 @@ static const Type *decode_type(PyObject *d) {
       layout[0] && strchr("CFA", layout[0]) && api->unit_name(unit))
     return api->array((core_plain[kind].flags & TF_TIME) ? api->time((TypeKind)kind, unit) : &core_plain[kind], ndim,
                       layout[0], readonly);
+  PyObject *x = PyTuple_Check(d) && PyTuple_GET_SIZE(d) >= 2 ? PyTuple_GET_ITEM(d, 1) : NULL;
+  const Type *a = x && strchr("loem", tag[0]) && tag[0] && !tag[1] ? decode_type(x) : NULL;
+  if (a && PyTuple_GET_SIZE(d) == 2) {
+    if (!strcmp(tag, "l")) return api->list(a);
+    if (!strcmp(tag, "o")) return api->optional(a);
+    if (!strcmp(tag, "e")) return api->set(a);
+  }
+  const Type *b = a && !strcmp(tag, "m") && PyTuple_GET_SIZE(d) == 3 ? decode_type(PyTuple_GET_ITEM(d, 2)) : NULL;
+  if (b) return api->dict(a, b);
   if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > MAX_ARGS) return NULL;
   int n = (int)PyTuple_GET_SIZE(d) - 1;
   const Type *fields[MAX_ARGS];

@@ -371,6 +371,72 @@ def stats(a):
     assert run(tmp_path, code) == first[:4] + ["1"]
 
 
+
+def test_containers_and_optionals_returned_from_cached_code(tmp_path):
+    (tmp_path / "made.py").write_text('''
+import numpy as np
+from ruchey import njit, typed, types
+
+@njit(cache=True)
+def floats(n):
+    return [i * 0.5 for i in range(n)]
+
+@njit(cache=True)
+def pairs(n):
+    made = typed.List()
+    for i in range(n):
+        made.append((i, str(i)))
+    return made
+
+@njit(cache=True)
+def ranges(n):
+    return {i: np.arange(i) for i in range(n)}
+
+@njit(cache=True)
+def thirds(n):
+    d = typed.Dict.empty(types.unicode_type, types.float64)
+    for i in range(n):
+        d[str(i)] = i / 3
+    return d
+
+@njit(cache=True)
+def residues(n):
+    return {i % 3 for i in range(n)}
+
+@njit(cache=True)
+def maybe(n):
+    return None if n > 2 else n * 1.5
+
+@njit(cache=True)
+def nested(n):
+    return [[i] * i for i in range(n)], [np.ones(i) for i in range(n)], (1 + 2j) * n
+
+FUNCTIONS = [floats, pairs, ranges, thirds, residues, maybe, nested]
+''')
+    code = '''
+    import numpy as np, made
+    def same(a, b):
+        if isinstance(a, np.ndarray):
+            return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+        if isinstance(a, (list, tuple)) or type(a).__name__ == "List":
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if isinstance(a, dict) or type(a).__name__ == "Dict":
+            return sorted(a.keys()) == sorted(b.keys()) and all(same(a[k], b[k]) for k in a.keys())
+        return a == b and type(a) is type(b)
+    kinds = {"floats": "list", "pairs": "List", "ranges": "Dict", "thirds": "Dict", "residues": "set",
+             "maybe": "NoneType", "nested": "tuple"}
+    for f in made.FUNCTIONS:
+        for n in (1, 4):
+            got, want = f(n), f.py_func(n)
+            assert same(got, want), (f.__name__, got, want)
+            assert type(f(4)).__name__ == kinds[f.__name__], (f.__name__, type(f(4)))
+    print(sum(sum(f.stats.cache_hits.values()) for f in made.FUNCTIONS),
+          sum(sum(f.stats.cache_misses.values()) for f in made.FUNCTIONS))
+    '''
+    assert run(tmp_path, code)[-2:] == ["0", "7"]
+    assert run(tmp_path, code)[-2:] == ["7", "0"]
+
+
 FROZEN = __import__("numpy").array([[1.5, 2.5], [3.5, 4.5]])
 
 
