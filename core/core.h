@@ -474,6 +474,7 @@ PyObject *gufunc_make(PyObject *module, PyObject *args);          /* _core._make
 /* The function of scalars behind a @vectorize ufunc (or DUFunc), borrowed;
  * NULL, no exception, for any other object. */
 Dispatcher *ufunc_scalar_function(PyObject *obj);
+bool ufunc_reorderable(PyObject *obj);
 /* The argument types a call from compiled code passes a ufunc's function
  * (args, of numbers): those of the first loop args cast to safely, as
  * NumPy picks a loop; args themselves where none does and the ufunc may

@@ -1942,6 +1942,68 @@ static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime)
   return r;
 }
 
+/* u.reduce(...) or u.at(...) of a @vectorize ufunc u: a call of
+ * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
+ * input), given u's scalar function (a function value), its name,
+ * identity and whether it reorders (NumPy's rule for several axes) before
+ * the call's own arguments; NULL, no error, where func names no such
+ * method. */
+static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
+  PyObject *base = is_kind(func, "Attribute") ? field(func, "value") : NULL;
+  PyObject *ufunc = base ? static_object(fe, base) : NULL;
+  Py_XDECREF(base);
+  Dispatcher *scalar = ufunc ? ufunc_scalar_function(ufunc) : NULL;
+  if (!scalar) {
+    Py_XDECREF(ufunc);
+    return NULL;
+  }
+  PyObject *attr = field(func, "attr");
+  const char *method = PyUnicode_AsUTF8(attr);
+  PyObject *module = PyImport_ImportModule("ruchey._ufunc_methods");
+  PyObject *name = PyObject_GetAttrString(ufunc, "__name__"), *identity = PyObject_GetAttrString(ufunc, "identity");
+  PyObject *nin = PyObject_GetAttrString(ufunc, "nin");
+  long inputs = nin ? PyLong_AsLong(nin) : -1;
+  bool known = !strcmp(method, "reduce") ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
+  PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
+  PyErr_Clear();
+  Node *n = NULL;
+  if (!strcmp(method, "reduce") && inputs != 2) {
+    fe_error(fe, e, "reduce only supported for binary functions (%s takes %ld inputs)", name ? PyUnicode_AsUTF8(name) : "?",
+             inputs);
+  } else if (!helper || !name || !identity) {
+    fe_error(fe, e, "ufunc.%s of a @vectorize ufunc is not supported in compiled code (reduce and at are)", method);
+  } else {
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("a ruchey function");
+    PyObject *has_identity = identity == Py_None ? Py_False : Py_True;
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *reorderable = ufunc_reorderable(ufunc) ? Py_True : Py_False;
+    Node *given[5] = {fe_function_value(fe, (PyObject *)scalar, e), global_value(fe, name, e, "the ufunc's name"),
+                      global_value(fe, identity == Py_None ? zero : identity, e, "the ufunc's identity"),
+                      global_value(fe, has_identity, e, "the ufunc's identity"),
+                      global_value(fe, reorderable, e, "the ufunc's identity")};
+    Py_XDECREF(zero);
+    if (!given[0] || !given[1] || !given[2] || !given[3] || !given[4]) {
+      n = NULL;
+    } else if (fe_has_starred(e)) {  /* u.at(*args): the ufunc's five, then the call's, packed */
+      Node *known = tuple_node(fe, e, 5), *spread = fe_spread_args(fe, e);
+      memcpy(known->list.items, given, sizeof given);
+      if (!spread || !fe_bind_spread_call(fe, e, n, helper, binop_node(fe, e, OP_ADD, known, spread))) n = NULL;
+    } else if (!fe_call_args(fe, e, n, 0)) {
+      n = NULL;
+    } else {
+      NodeList all = new_list(fe, n->list.len + 5);
+      memcpy(all.items, given, sizeof given);
+      memcpy(all.items + 5, n->list.items, sizeof(Node *) * (size_t)n->list.len);
+      n->list = all;
+      if (!bind_where_typed(fe, e, &n, helper)) n = NULL;
+    }
+  }
+  Py_XDECREF(helper); Py_XDECREF(module); Py_XDECREF(name); Py_XDECREF(identity); Py_XDECREF(nin);
+  Py_DECREF(attr); Py_DECREF(ufunc);
+  return n ? n : (fe->diag->kind ? NULL : fe_error(fe, e, "this ufunc method call cannot be compiled"));
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *why = NULL, *type = static_type_call(fe, e, &why);
   if (type || why) {  /* types.ListType(types.int64): a type, as a dtype */
@@ -1961,6 +2023,11 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     Node *n = fe_local_call(fe, e, func);
     Py_DECREF(func);
     return n;
+  }
+  Node *method = ufunc_method_call(fe, e, func);
+  if (method || fe->diag->kind) {
+    Py_DECREF(func);
+    return method;
   }
   int index_iterator = numpy_index_iterator(fe, e);
   if (index_iterator == NP_ITER_NDINDEX || index_iterator == NP_ITER_NDENUMERATE) {

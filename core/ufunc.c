@@ -253,6 +253,18 @@ Dispatcher *ufunc_scalar_function(PyObject *obj) {
   return d && PyObject_TypeCheck(d, &DispatcherType) ? (Dispatcher *)d : NULL;
 }
 
+/* Whether a ufunc (or a DUFunc, by the ufunc it holds) reduces along
+ * several axes at once: NumPy's rule, that it has an identity or was made
+ * "reorderable". */
+bool ufunc_reorderable(PyObject *obj) {
+  if (!ufunc_api_ready()) return false;
+  PyObject *u = PyObject_TypeCheck(obj, &PyUFunc_Type) ? Py_NewRef(obj) : PyObject_GetAttrString(obj, "ufunc");
+  PyErr_Clear();
+  bool reorderable = u && PyObject_TypeCheck(u, &PyUFunc_Type) && ((PyUFuncObject *)u)->identity != PyUFunc_None;
+  Py_XDECREF(u);
+  return reorderable;
+}
+
 /* _make_ufunc(name, doc, nin, identity, loops, parallel, dispatcher): a
  * numpy.ufunc with one output and the compiled loops, tried in order as
  * NumPy does. identity: None (no identity), "reorderable" or a value. */

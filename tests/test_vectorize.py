@@ -505,3 +505,113 @@ def test_forceobj_errors_and_refusals():
         vectorize(["float64(float64, float64, int64)"], forceobj=True, nopython=True)(priced)
     with pytest.raises(TypeError, match="guvectorize.*forceobj"):
         ruchey.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", forceobj=True)(lambda a, out: None)
+
+
+# ---------------------------------------------------------------- u.reduce and u.at in compiled code
+
+@vectorize
+def lazy_plus(a, b):
+    return a + b
+
+
+@vectorize(["float64(float64, float64)", "int64(int64, int64)"], identity=0)
+def eager_plus(a, b):
+    return a + b
+
+
+@vectorize
+def lazy_minus(a, b):  # no identity, not associative: the order of the fold shows
+    return a - b
+
+
+@vectorize
+def lazy_negate(a):
+    return -a
+
+
+@njit
+def reduce_along(a, axis):
+    return eager_plus.reduce(a, axis=axis)
+
+
+@njit
+def fold_along(a, axis):
+    return lazy_minus.reduce(a, axis=axis)
+
+
+@njit
+def reduce_with_initial(a, start):
+    return eager_plus.reduce(a, initial=start), eager_plus.reduce(a, axis=None)
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 4), (3, 1, 2)])
+def test_reduce_of_a_vectorize_ufunc_in_compiled_code_is_numpys(shape):
+    rng = make_rng(len(shape))
+    for a in (rng.integers(-50, 50, shape), rng.normal(size=shape), rng.normal(size=shape[::-1]).T):
+        axes = list(range(-a.ndim, a.ndim)) + [(0,), tuple(range(a.ndim)), ()]
+        if a.ndim > 2:
+            axes += [(0, 2), (-1, 1)]
+        for axis in axes:
+            got, want = reduce_along(a, axis), eager_plus.reduce(a, axis=axis)
+            assert np.shape(got) == np.shape(want) and np.asarray(got).dtype == np.asarray(want).dtype
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+            if isinstance(axis, int):  # a fold from the left, as NumPy's
+                np.testing.assert_allclose(fold_along(a, axis), lazy_minus.reduce(a, axis=axis), rtol=1e-12)
+    if len(shape) > 1:
+        with pytest.raises(ValueError, match="'lazy_minus' is not reorderable, so at most one axis"):
+            fold_along(np.ones(shape), (0, 1))
+    got = reduce_with_initial(np.arange(6.0).reshape(2, 3), 10.0)
+    assert got[0].tolist() == np.add.reduce(np.arange(6.0).reshape(2, 3), initial=10.0).tolist()
+    assert got[1] == 15.0
+
+
+def test_reduce_of_nothing_is_the_identity_or_numpys_error():
+    assert reduce_with_initial(np.zeros(0), 2.5) == (2.5, 0.0)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation lazy_minus which has no identity"):
+        fold_along(np.zeros(0), 0)
+    assert fold_along(np.zeros((0, 3)), 1).shape == (0,)
+    assert reduce_along(np.zeros((3, 0)), 1).tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="Invalid axis"):
+        reduce_along(np.zeros((2, 3)), 2)
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        reduce_along(np.zeros((2, 3)), (1, -1))
+    with pytest.raises(ruchey.TypingError, match="reduce only supported for binary functions"):
+        njit(lambda a: lazy_negate.reduce(a))(np.ones(3))
+
+
+@njit
+def add_at(a, indices, b):
+    lazy_plus.at(a, indices, b)
+
+
+@njit
+def negate_at(a, indices):
+    lazy_negate.at(a, indices)
+
+
+def test_at_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
+    rng = make_rng(5)
+    for a in (rng.integers(0, 9, 10), rng.normal(size=10)):
+        idx = rng.integers(-10, 10, 25)  # repeated and negative indices: each applies, in turn
+        for b in (a.dtype.type(3), rng.integers(0, 5, 25).astype(a.dtype)):
+            got, want = a.copy(), a.copy()
+            add_at(got, idx, b)
+            np.add.at(want, idx, b)
+            np.testing.assert_array_equal(got, want)
+        got, want = a.copy(), a.copy()
+        negate_at(got, np.array([1, 1, 4]))
+        np.negative.at(want, np.array([1, 1, 4]))
+        np.testing.assert_array_equal(got, want)
+    rows, want = np.arange(12.0).reshape(4, 3), np.arange(12.0).reshape(4, 3)
+    add_at(rows, np.array([0, 2, 0]), np.array([1.0, 2.0, 3.0]))  # whole rows, b broadcast along them
+    np.add.at(want, np.array([0, 2, 0]), np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(rows, want)
+    cube, want = np.zeros((2, 3, 4)), np.zeros((2, 3, 4))
+    picks = (np.array([0, 1, 1, -1]), np.array([2, 0, 0, 1]), np.array([3, 3, 3, 0]))
+    add_at(cube, picks, 1.5)
+    np.add.at(want, picks, 1.5)
+    np.testing.assert_array_equal(cube, want)
+    with pytest.raises(IndexError):
+        add_at(np.zeros(3), np.array([3]), 1.0)
+    with pytest.raises(ValueError, match="second operand needed"):
+        add_at(np.zeros(3), np.array([0]), None)

@@ -1,0 +1,175 @@
+"""The methods of a @vectorize ufunc called in compiled code: u.reduce(a,
+axis, initial=) and u.at(a, indices, b), as Numba's DUFunc has them. The
+frontend calls these with the ufunc's scalar function first (a compiled
+function value, specialised where called), then what NumPy's method needs
+to know of the ufunc (its name, identity and whether it may reduce along
+several axes at once), then the call's own
+arguments; at_unary is u.at of a ufunc of one input."""
+import numpy as np
+
+from .decorators import njit
+
+
+@njit
+def _reduce_row(f, row, has_start, start):
+    """f folded over row from the left, from start or row[0]: the type of
+    the result is f's (an integer row of a float function gives floats)."""
+    if has_start:
+        r = start
+        for i in range(row.shape[0]):
+            r = f(r, row[i])
+        return r
+    r = row[0]
+    for i in range(1, row.shape[0]):
+        r = f(r, row[i])
+    return r
+
+
+@njit
+def _reduce_rows(f, name, identity, has_identity, rows, initial):
+    """Each row of the 2-d rows reduced: where a row is empty, initial, else
+    the ufunc's identity, else NumPy's ValueError."""
+    has_initial = initial is not None
+    if rows.shape[1] == 0 and not has_initial and not has_identity:
+        raise ValueError("zero-size array to reduction operation " + name + " which has no identity")
+    if has_initial:
+        return [_reduce_row(f, rows[j], True, initial) for j in range(rows.shape[0])]
+    if rows.shape[1] == 0:
+        return [_reduce_row(f, rows[j], True, identity) for j in range(rows.shape[0])]
+    return [_reduce_row(f, rows[j], False, identity) for j in range(rows.shape[0])]
+
+
+@njit
+def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
+    """u.reduce: along one axis (negative from the end), a tuple of them,
+    all of them (None) or none (()), as NumPy's."""
+    a = np.asarray(array)
+    if isinstance(axis, tuple):
+        if len(axis) == 0:  # each element alone, in the loop's type
+            return reduce(f, name, identity, has_identity, reorderable, np.expand_dims(a, 0), 0, dtype, initial)
+        order = np.empty(len(axis), np.int64)
+        for i in range(len(axis)):
+            order[i] = _axis(axis[i], a.ndim)
+        if order.size > 1 and not reorderable:
+            raise ValueError("reduction operation '" + name + "' is not reorderable, so at most one axis may be "
+                             "specified")
+        order = np.sort(order)[::-1]
+        for i in range(1, order.size):
+            if order[i] == order[i - 1]:
+                raise ValueError("duplicate value in 'axis'")
+        return _reduce_axes(f, name, identity, has_identity, reorderable, a, order, axis, initial)
+    if axis is None or a.ndim == 1:
+        if axis is not None:
+            _axis(axis, 1)
+        flat = np.ascontiguousarray(a).reshape((1, a.size))
+        return _reduce_rows(f, name, identity, has_identity, flat, initial)[0]
+    last = np.ascontiguousarray(np.moveaxis(a, _axis(axis, a.ndim), -1))
+    rest = last.shape[:-1]
+    count = 1
+    for n in rest:
+        count *= n
+    rows = last.reshape((count, last.shape[-1]))
+    return np.array(_reduce_rows(f, name, identity, has_identity, rows, initial)).reshape(rest)
+
+
+@njit
+def _reduce_axes(f, name, identity, has_identity, reorderable, a, order, left, initial):
+    """a reduced along each axis of order (descending, so that the axes
+    still to go keep their numbers), the next being order[-len(left)]:
+    left's length, known when typed, counts the levels; initial joins once."""
+    if len(left) == 0:
+        return a
+    reduced = reduce(f, name, identity, has_identity, reorderable, a, order[order.size - len(left)], None, initial)
+    return _reduce_axes(f, name, identity, has_identity, reorderable, reduced, order, left[1:], None)
+
+
+@njit
+def _axis(axis, ndim):
+    """axis of ndim, negative from the end; NumPy's words where outside."""
+    ax = axis + ndim if axis < 0 else axis
+    if ax < 0 or ax >= ndim:
+        raise ValueError("Invalid axis")
+    return ax
+
+
+@njit
+def _at_one(f, a, where, value):
+    a[where] = f(a[where], value)
+
+
+@njit
+def _at_one_unary(f, a, where, value):
+    a[where] = f(a[where])
+
+
+@njit
+def at(f, name, identity, has_identity, reorderable, a, indices, b=None):
+    """a[i] = f(a[i], b) for each index i in turn (a repeated index applies
+    each time, unbuffered, as NumPy's ufunc.at): indices an int or an
+    integer array of a's first axis, or a tuple of such arrays, one per
+    axis; b broadcast against what they select."""
+    if b is None:
+        raise ValueError("second operand needed for ufunc")
+    _at_each(f, _at_one, a, indices, np.asarray(b))
+
+
+@njit
+def at_unary(f, name, identity, has_identity, reorderable, a, indices, b=None):
+    if b is not None:
+        raise ValueError("second operand provided when ufunc is unary")
+    _at_each(f, _at_one_unary, a, indices, np.asarray(0))
+
+
+@njit
+def _at_each(f, one, a, indices, given):
+    """one(f, a, i, value) for each index i indices selects, in turn."""
+    if isinstance(indices, tuple):
+        if len(indices) != a.ndim or a.ndim > 4:
+            raise ValueError("ufunc.at in compiled code takes one index array per axis (of up to 4) in a tuple")
+        count = np.asarray(indices[0]).size
+        picks = np.empty((a.ndim, count), np.int64)
+        d = 0
+        for p in indices:
+            picks[d] = np.broadcast_to(np.asarray(p), (count,))
+            d += 1
+        values = np.broadcast_to(given, (count,))
+        for k in range(count):
+            one(f, a, _element(picks, k, a.shape), values[k])
+        return
+    idx = np.asarray(indices).ravel()
+    if a.ndim == 1:
+        values = np.broadcast_to(given, idx.shape)
+        for k in range(idx.size):
+            one(f, a, _checked(idx[k], a.shape[0]), values[k])
+        return
+    values = np.broadcast_to(given, (idx.size,) + a.shape[1:])
+    for k in range(idx.size):
+        row = a[_checked(idx[k], a.shape[0])]
+        vals = values[k]
+        for j in np.ndindex(row.shape):
+            one(f, row, j, vals[j])
+
+
+@njit
+def _checked(i, n):
+    """Index i of an axis of n, negative from the end, as NumPy's IndexError where outside."""
+    j = i + n if i < 0 else i
+    if j < 0 or j >= n:
+        raise IndexError("index out of bounds")
+    return j
+
+
+@njit
+def _element(picks, k, shape):
+    """The index of the k-th element the per-axis picks select, a tuple of
+    shape's length (its items checked, negative from the end)."""
+    i = _checked(picks[0, k], shape[0])
+    if len(shape) == 1:
+        return (i,)
+    j = _checked(picks[1, k], shape[1])
+    if len(shape) == 2:
+        return (i, j)
+    m = _checked(picks[2, k], shape[2])
+    if len(shape) == 3:
+        return (i, j, m)
+    return (i, j, m, _checked(picks[3, k], shape[3]))
