@@ -1942,7 +1942,7 @@ static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime)
   return r;
 }
 
-/* u.reduce(...) or u.at(...) of a @vectorize ufunc u: a call of
+/* u.reduce(...), u.reduceat(...) or u.at(...) of a @vectorize ufunc u: a call of
  * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
  * input), given u's scalar function (a function value), its name,
  * identity and whether it reorders (NumPy's rule for several axes) before
@@ -1963,15 +1963,17 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *name = PyObject_GetAttrString(ufunc, "__name__"), *identity = PyObject_GetAttrString(ufunc, "identity");
   PyObject *nin = PyObject_GetAttrString(ufunc, "nin");
   long inputs = nin ? PyLong_AsLong(nin) : -1;
-  bool known = !strcmp(method, "reduce") ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
+  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat");
+  bool known = reduces ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
   PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
   PyErr_Clear();
   Node *n = NULL;
-  if (!strcmp(method, "reduce") && inputs != 2) {
-    fe_error(fe, e, "reduce only supported for binary functions (%s takes %ld inputs)", name ? PyUnicode_AsUTF8(name) : "?",
-             inputs);
+  if (reduces && inputs != 2) {
+    fe_error(fe, e, "%s only supported for binary functions (%s takes %ld inputs)", method,
+             name ? PyUnicode_AsUTF8(name) : "?", inputs);
   } else if (!helper || !name || !identity) {
-    fe_error(fe, e, "ufunc.%s of a @vectorize ufunc is not supported in compiled code (reduce and at are)", method);
+    fe_error(fe, e, "ufunc.%s of a @vectorize ufunc is not supported in compiled code (reduce, reduceat and at are)",
+             method);
   } else {
     n = new_node(fe, N_CALL, e);
     n->bi = core_builtin_named("a ruchey function");

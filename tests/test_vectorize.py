@@ -615,3 +615,34 @@ def test_at_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
         add_at(np.zeros(3), np.array([3]), 1.0)
     with pytest.raises(ValueError, match="second operand needed"):
         add_at(np.zeros(3), np.array([0]), None)
+
+
+@njit
+def runs_of(a, indices, axis):
+    return eager_plus.reduceat(a, indices, axis=axis)
+
+
+@njit
+def runs_into(a, indices, out):
+    return eager_plus.reduceat(a, indices, out=out)
+
+
+def test_reduceat_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
+    rng = make_rng(8)
+    for a in (rng.integers(-9, 9, 8), rng.normal(size=(6, 5)), rng.integers(0, 9, (3, 7, 2))):
+        for axis in range(-a.ndim, a.ndim):
+            n = a.shape[axis]
+            for idx in (np.array([0]), np.array([0, n - 1]), rng.integers(0, n, 6), np.array([n - 1, 0, 0, 1])):
+                got, want = runs_of(a, idx, axis), eager_plus.reduceat(a, idx, axis=axis)
+                assert got.shape == want.shape and got.dtype == want.dtype
+                np.testing.assert_allclose(got, want, rtol=1e-12)
+    same, want = np.arange(4.0), np.arange(4.0)  # out= the array itself: each run reads what came before
+    runs_into(same, np.array([0, 3, 1, 2]), same)
+    eager_plus.reduceat(want, np.array([0, 3, 1, 2]), out=want)
+    assert same.tolist() == want.tolist()
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        runs_of(np.ones(3), np.array([3]), 0)
+    with pytest.raises(ValueError, match="axis 2 is out of bounds for array of dimension 2"):
+        runs_of(np.ones((2, 2)), np.array([0]), 2)
+    with pytest.raises(ValueError, match="wrong shape"):
+        runs_into(np.ones(4), np.array([0, 2]), np.zeros(3))

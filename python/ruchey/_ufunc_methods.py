@@ -1,5 +1,6 @@
 """The methods of a @vectorize ufunc called in compiled code: u.reduce(a,
-axis, initial=) and u.at(a, indices, b), as Numba's DUFunc has them. The
+axis, initial=), u.reduceat(a, indices, axis, out=) and u.at(a, indices,
+b), as Numba's DUFunc has them. The
 frontend calls these with the ufunc's scalar function first (a compiled
 function value, specialised where called), then what NumPy's method needs
 to know of the ufunc (its name, identity and whether it may reduce along
@@ -81,6 +82,47 @@ def _reduce_axes(f, name, identity, has_identity, reorderable, a, order, left, i
         return a
     reduced = reduce(f, name, identity, has_identity, reorderable, a, order[order.size - len(left)], None, initial)
     return _reduce_axes(f, name, identity, has_identity, reorderable, reduced, order, left[1:], None)
+
+
+@njit
+def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=0, dtype=None, out=None):
+    """u.reduceat: along axis, the fold of each run indices[i]:indices[i + 1]
+    (to the end for the last), or the element at indices[i] alone where the
+    next index is not past it, as NumPy's; out=, if given, filled once all
+    are made and returned."""
+    a = np.asarray(array)
+    idx = np.asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError("index array must have at most 1 dimension")
+    ax = axis + a.ndim if axis < 0 else axis
+    if ax < 0 or ax >= a.ndim:
+        raise ValueError("axis " + str(axis) + " is out of bounds for array of dimension " + str(a.ndim))
+    moved = np.moveaxis(a, ax, 0)
+    n = moved.shape[0]
+    rest = moved.shape[1:]
+    rows = np.ascontiguousarray(moved).reshape((n, moved.size // n if n else 0))
+    folds = []
+    for i in range(idx.size):
+        lo, hi = _run(idx, i, n)
+        for j in range(rows.shape[1]):
+            folds.append(_reduce_row(f, rows[lo:hi, j], False, identity))
+    made = np.moveaxis(np.array(folds).reshape((idx.size,) + rest), 0, ax)
+    if out is None:
+        return made
+    if out.shape != made.shape:
+        raise ValueError("out= has the wrong shape for reduceat's result")
+    out[...] = made  # after every run is read: out may be the array itself, as NumPy buffers it
+    return out
+
+
+@njit
+def _run(idx, i, n):
+    """The run reduceat folds for index i: to the next index, or the element alone."""
+    lo = idx[i]
+    if lo < 0 or lo >= n:
+        raise IndexError("index out-of-bounds in reduceat")
+    hi = idx[i + 1] if i + 1 < idx.size else n
+    return lo, (hi if hi > lo else lo + 1)
 
 
 @njit
