@@ -40,12 +40,12 @@ static bool set_known(Infer *in, Node *n, const Type *s) {
 
 /* v, of type vt, as an item of s: an empty set takes vt as its item type;
  * a number of another width is converted, as Numba's set casts it (a
- * uint64 into a set of int64), never a float into ints. */
+ * uint64 into a set of int64), never a float into ints; a tuple item by
+ * item (ty_key_converts). */
 static bool takes_item(Infer *in, Node *n, Node *recv, const Type *s, Node *v, const Type *vt) {
   if (!need_item(in, v, vt)) return false;
   if (!s->nfields) return ty_refine_container(in, n, recv, ty_set_of(vt));
-  if (!ty_container_fits(item_of(s), vt) && !ty_container_casts(item_of(s), vt))
-    return ty_error(in, v, "cannot add %s to %s", vt->name, s->name) != NULL;
+  if (!ty_key_converts(item_of(s), vt)) return ty_error(in, v, "cannot add %s to %s", vt->name, s->name) != NULL;
   return true;
 }
 
