@@ -691,6 +691,12 @@ static LLVMValueRef exact_key(Lower *l, LLVMValueRef k, const Type *kt, const Ty
   return all;
 }
 
+/* Whether k (of type kt) equals a value of type key: true where kt fits
+ * key; for a narrowed number or tuple, where its conversion is exact. */
+LLVMValueRef lo_key_exact(Lower *l, LLVMValueRef k, const Type *kt, const Type *key) {
+  return ty_container_fits(key, kt) ? const_bool(l, true) : exact_key(l, k, kt, key);
+}
+
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   Node *k = n->list.items[0], *x = n->list.items[1];
   LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
