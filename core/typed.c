@@ -1561,9 +1561,22 @@ static int set_item_kind(PyObject *o) {
  * item: its type; NULL for others. */
 static const Type *set_tuple_item(PyObject *o) { return PyTuple_CheckExact(o) ? key_tuple(disp_typeof(o)) : NULL; }
 
-/* set(item), its item type the first item's (checked against the others
- * when unboxed); NULL for an empty set or unsupported items. */
+/* A typed.Set's key_type (of a subclass of set that has one) as a set's
+ * item type; NULL for others. */
+static const Type *declared_item_type(PyObject *o) {
+  PyObject *k = attr_or_null(o, "key_type");
+  const Type *t = k && k != Py_None ? type_of_type(k) : NULL;
+  Py_XDECREF(k);
+  PyErr_Clear();
+  return t && (ty_is_scalar(t) || t->kind == TY_STR || key_tuple(t)) ? interned(t) : NULL;
+}
+
+/* set(item), its item type a typed.Set's key_type or the first item's
+ * (checked against the others when unboxed); NULL for an empty set or
+ * unsupported items. */
 const Type *typed_set_typeof(PyObject *o) {
+  const Type *declared = PySet_CheckExact(o) ? NULL : declared_item_type(o);
+  if (declared) return core_api()->set(declared);
   PyObject *it = PySet_GET_SIZE(o) ? PyObject_GetIter(o) : NULL, *item = it ? PyIter_Next(it) : NULL;
   int kind = item ? set_item_kind(item) : -1;
   const Type *tuple = item && kind < 0 ? set_tuple_item(item) : NULL;
@@ -1607,13 +1620,18 @@ static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
   return 0;
 }
 
-/* o's items inserted into d, each of kind; -1 with a Python error. */
+/* o's items inserted into d, each of kind (a typed.Set's numbers
+ * converted to it, as a typed.Dict converts its keys); -1 with a Python
+ * error. */
 static int set_items_into(RtDict *d, PyObject *o, int kind, const Type *t) {
   PyObject *it = PyObject_GetIter(o), *item;
+  bool converted = !PySet_CheckExact(o) && ty_is_scalar(&scalar[kind]);
   while (it && (item = PyIter_Next(it))) {
     uint64_t bits;
     RtTupleKey tuple;  /* a tuple item's or a complex one's, copied by the set */
-    int ok = kind == TY_TUPLE ? set_tuple_item(item) == t->fields[0] : set_item_kind(item) == kind;
+    int ok = kind == TY_TUPLE ? set_tuple_item(item) == t->fields[0]
+             : converted      ? set_item_kind(item) >= 0 && set_item_kind(item) != TY_STR
+                              : set_item_kind(item) == kind;
     if (!ok) PyErr_Format(PyExc_TypeError, "a set passed as %s holds %R, of another type: a set's items must have "
                           "one type", t->name, item);
     else if (kind == TY_TUPLE) {

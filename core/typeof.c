@@ -414,7 +414,7 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
   if (PyTuple_Check(o)) return tuple_type(o, depth);  /* a named tuple's class: the type names it */
-  if (t == &PySet_Type) return typed_set_typeof(o);  /* in a tuple too, reflected as Numba's */
+  if (PySet_Check(o)) return typed_set_typeof(o);  /* in a tuple too, reflected as Numba's (typed.Set too) */
   if (t == &PyList_Type) return typed_pylist_typeof(o);  /* in a tuple too, reflected as Numba's */
   const Type *member = disp_enum_recent(o);  /* before the other classes' checks: a member of a class just seen */
   if (member) return member;

@@ -873,10 +873,12 @@ static bool drop_trailing_none(Infer *in, Node *n, int first) {
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
-  const Type *args[64];
+  const Type *few[64], **args = few;
   if (optional_is(in, n)) return ty_expr(in, n);
   if (n->bi && !spread_builtin_args(in, n)) return NULL;
-  if (n->list.len > 64) return ty_error(in, n, "too many arguments");
+  if (n->list.len > 64 && (!n->bi || n->list.len > n->bi->max_args)) return ty_error(in, n, "too many arguments");
+  if (n->list.len > 64)  /* a literal of many items (a dict or set written out) */
+    args = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)n->list.len);
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;

@@ -136,6 +136,7 @@ const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
 bool ty_dict_key_tuple(const Type *k);
+bool ty_key_converts(const Type *key, const Type *k);  /* k looked up or stored as a key of type key */
 bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* == and != of a typed dict */
 /* dicts.c: literal dicts (TY_LITDICT) */
 const Type *ty_literal_dict_index(Infer *in, Node *n, const Type *d);  /* d[k] of a constant k; iteration refused */

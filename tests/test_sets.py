@@ -402,6 +402,51 @@ def test_in_compares_numbers_of_other_widths_by_value():
         assert njit(probe)(f, x) == (x in set(f.tolist()))
 
 
+def probe_both(keys, x):
+    d = {}
+    for k in keys:
+        d[k] = 1
+    return x in d, x in set(keys)
+
+
+def test_in_compares_floats_with_int_keys_by_value():
+    rng = make_rng(7)
+    f = njit(probe_both)
+    for dtype in (np.int8, np.int32, np.uint8, np.int64, np.uint64):
+        info = np.iinfo(dtype)
+        keys = np.array([info.min, info.max, 0, 1], dtype)
+        edges = [float(info.min), float(info.max), float(info.max) + 1, float(info.min) - 1, 2.0**63, 2.0**64,
+                 0.0, -0.0, 1.0, 1.5, -1.0, np.nan, np.inf, -np.inf]
+        for x in edges + rng.normal(0, 3, 5).round().tolist():
+            assert f(keys, x) == f.py_func(keys, x), (dtype, x)
+
+
+def keep_pairs(a, b, x, y):
+    d = {}
+    s = set()
+    for i in range(len(a)):
+        d[(a[i], b[i])] = i
+        s.add((a[i], b[i]))
+    s.add((x, y))  # a pair of wider ints, cast into the set's item type
+    found = [(a[i] + 0, b[i] + 0) in s for i in range(len(a))]
+    found += [(a[i] + 0, b[i] + 0.0) in d for i in range(len(a))]
+    return sorted(s), found, d[(x, y)] if (x, y) in d else -1, (x, y) in d, (x + 0.5, y) in s
+
+
+def test_tuples_of_wider_numbers_find_and_enter_tuple_keys():
+    rng = make_rng(8)
+    f = njit(keep_pairs)
+    for n in (0, 1, 6, 20):
+        a = rng.integers(-5, 5, n).astype(np.int16)
+        b = rng.integers(0, 3, n).astype(np.int8)
+        for x, y in ((1, 2), (-5, 0), (70000, 1), (3, 300)):
+            got, want = f(a, b, x, y), f.py_func(a, b, x, y)
+            if -2**15 <= x < 2**15 and -128 <= y < 128:  # (out of range: Numba's cast wraps, Python's keeps)
+                assert got == want
+            else:
+                assert got[1:] == want[1:]
+
+
 def test_sets_returned_are_python_sets():
     same(made, 30)
     same(made_strs)

@@ -861,3 +861,23 @@ def test_typed_lists_of_none_as_numba_none_type_items():
     assert list(held) == [None, None] and held[1] is None
     held.append(None)
     assert len(held) == 3
+
+
+def many_entries_source(rng, n):
+    """A function of x returning a dict of n int keys (repeated ones too),
+    one of n str keys, a set of n items and whether x is in a set of n
+    constants, each written out."""
+    keys = rng.integers(-3 * n, 3 * n, n).tolist()
+    ints = ", ".join(f"{k}: x * {i}" for i, k in enumerate(keys))
+    strs = ", ".join(f"'k{k}': {i}.5 - x" for i, k in enumerate(keys))
+    items = ", ".join(f"x + {k}" for k in keys)
+    constants = ", ".join(str(k) for k in keys)
+    return f"def f(x):\n    return {{{ints}}}, {{{strs}}}, sorted({{{items}}}), x in {{{constants}}}\n"
+
+
+@pytest.mark.parametrize("n", [65, 200])
+def test_dict_and_set_literals_of_many_entries(n):
+    from arraygen import define
+    f = njit(define(many_entries_source(make_rng(n), n)))
+    for x in (0, -7, 3, n + 1):
+        same(f, x)

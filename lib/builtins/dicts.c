@@ -10,6 +10,7 @@
  * Keys travel to it as 64-bit bits (ints extended, floats as float64; a
  * tuple's or a complex number's point to an RtTupleKey of its parts).
  */
+#include <math.h>
 #include <stddef.h>
 
 #include "builtins/builtins.h"
@@ -69,12 +70,23 @@ static const Type *part_of(const Type *d, int part) {
   return part == DICT_VALUES ? value_of(d) : part == DICT_ITEMS ? ty_tuple(2, d->fields) : key_of(d);
 }
 
-/* k as a key of d: a number that converts to the key type, or is cast to
- * it as Numba's typed dict casts keys (an int64 into uint32 keys). */
+/* Whether a key of type k is looked up or stored as one of type key: a
+ * number that converts to it, or is cast to it as Numba's typed dict
+ * casts keys (an int64 into uint32 keys); a tuple item by item (one of
+ * int32s into (int8, int8) keys, as Numba casts it). */
+bool ty_key_converts(const Type *key, const Type *k) {
+  if (ty_container_fits(key, k) || ty_container_casts(key, k)) return true;
+  if (key->kind != TY_TUPLE || k->kind != TY_TUPLE || key->nfields != k->nfields || key->callee || k->callee)
+    return false;
+  for (int i = 0; i < key->nfields; i++)
+    if (!ty_key_converts(key->fields[i], k->fields[i])) return false;
+  return true;
+}
+
+/* k as a key of d (ty_key_converts). */
 static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   if (!need_key(in, at, k)) return false;
-  if (!ty_container_fits(key_of(d), k) && !ty_container_casts(key_of(d), k))
-    return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
+  if (!ty_key_converts(key_of(d), k)) return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
   return true;
 }
 
@@ -636,19 +648,53 @@ LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   return at;
 }
 
-static bool inexact(const Type *t) { return ty_is_float(t) || ty_is_complex(t); }
-
-/* A number k that `k in d` converts to d's number keys and back to tell
- * whether it equals one: any but a float or complex one into int keys
- * (which a float's conversion cannot hold, NaN and inf). */
-static bool narrowed_key(const Type *k, const Type *key) {
-  return ty_is_scalar(k) && ty_is_scalar(key) && !ty_is_time(k) && !ty_is_time(key) && (!inexact(k) || inexact(key));
+static bool same_width_tuples(const Type *k, const Type *key) {
+  return k->kind == TY_TUPLE && key->kind == TY_TUPLE && k->nfields == key->nfields && !k->callee && !key->callee;
 }
 
-/* Whether k (of type kt) converted to key and back is k: the number of that key type it equals. */
+/* A number k that `k in d` converts to d's number keys and back to tell
+ * whether it equals one: any but a complex one into real keys, or a float
+ * into bool keys; a tuple whose items each fit the key's or are such
+ * numbers. */
+static bool narrowed_key(const Type *k, const Type *key) {
+  if (same_width_tuples(k, key)) {
+    for (int i = 0; i < k->nfields; i++)
+      if (!ty_container_fits(key->fields[i], k->fields[i]) && !narrowed_key(k->fields[i], key->fields[i])) return false;
+    return true;
+  }
+  if (!ty_is_scalar(k) || !ty_is_scalar(key) || ty_is_time(k) || ty_is_time(key)) return false;
+  return ty_is_float(k) ? key->kind != TY_BOOL : !ty_is_complex(k) || ty_is_complex(key);
+}
+
+/* Whether a float k lies in the range of the int type key (NaN and inf do
+ * not): there its conversion to key is defined. */
+static LLVMValueRef in_int_range(Lower *l, LLVMValueRef k, const Type *kt, const Type *key) {
+  double top = ldexp(1, key->bits - ty_is_signed(key)), bottom = ty_is_signed(key) ? -top : 0;
+  LLVMValueRef x = lo_convert(l, k, kt, TYS(TY_F64));
+  return LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOGE, x, LLVMConstReal(l->mod->f64, bottom), ""),
+                      LLVMBuildFCmp(l->b, LLVMRealOLT, x, LLVMConstReal(l->mod->f64, top), ""), "");
+}
+
+/* Whether k (of type kt) converted to key and back is k: the number of
+ * that key type it equals; a tuple where each narrowed item is. */
 static LLVMValueRef exact_key(Lower *l, LLVMValueRef k, const Type *kt, const Type *key) {
-  LLVMValueRef back = lo_convert(l, lo_convert(l, k, kt, key), key, kt);
-  return lo_compare_values(l, OP_EQ, back, kt, k, kt);
+  if (!same_width_tuples(kt, key)) {
+    LLVMValueRef back = lo_convert(l, lo_convert(l, k, kt, key), key, kt);
+    LLVMValueRef same = lo_compare_values(l, OP_EQ, back, kt, k, kt);
+    return ty_is_float(kt) && ty_is_int(key) ? LLVMBuildAnd(l->b, in_int_range(l, k, kt, key), same, "") : same;
+  }
+  LLVMValueRef all = const_bool(l, true);
+  for (int i = 0; i < kt->nfields; i++)
+    if (!ty_container_fits(key->fields[i], kt->fields[i]))
+      all = LLVMBuildAnd(l->b, all, exact_key(l, LLVMBuildExtractValue(l->b, k, (unsigned)i, ""), kt->fields[i],
+                                              key->fields[i]), "");
+  return all;
+}
+
+/* Whether k (of type kt) equals a value of type key: true where kt fits
+ * key; for a narrowed number or tuple, where its conversion is exact. */
+LLVMValueRef lo_key_exact(Lower *l, LLVMValueRef k, const Type *kt, const Type *key) {
+  return ty_container_fits(key, kt) ? const_bool(l, true) : exact_key(l, k, kt, key);
 }
 
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
@@ -657,10 +703,11 @@ LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   if (!x->ty->nfields) {
     r = const_bool(l, false);
   } else if (!ty_container_fits(key_of(x->ty), k->ty) && narrowed_key(k->ty, key_of(x->ty))) {
-    /* an int64 in a dict of int32 or float32 keys, a complex128 in one of complex64 keys: there where it equals one */
+    /* an int64 in a dict of int32 or float32 keys, a float in one of ints, a complex128 in one of complex64
+     * keys, a tuple of such: there where it equals one */
     r = LLVMBuildAnd(l->b, exact_key(l, kv, k->ty, key_of(x->ty)),
                      LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), ""), "");
-  } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* 1.5 in a dict of ints: no such key */
+  } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* a str in a dict of ints: no such key */
     r = const_bool(l, false);
   } else {
     r = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");

@@ -40,12 +40,12 @@ static bool set_known(Infer *in, Node *n, const Type *s) {
 
 /* v, of type vt, as an item of s: an empty set takes vt as its item type;
  * a number of another width is converted, as Numba's set casts it (a
- * uint64 into a set of int64), never a float into ints. */
+ * uint64 into a set of int64), never a float into ints; a tuple item by
+ * item (ty_key_converts). */
 static bool takes_item(Infer *in, Node *n, Node *recv, const Type *s, Node *v, const Type *vt) {
   if (!need_item(in, v, vt)) return false;
   if (!s->nfields) return ty_refine_container(in, n, recv, ty_set_of(vt));
-  if (!ty_container_fits(item_of(s), vt) && !ty_container_casts(item_of(s), vt))
-    return ty_error(in, v, "cannot add %s to %s", vt->name, s->name) != NULL;
+  if (!ty_key_converts(item_of(s), vt)) return ty_error(in, v, "cannot add %s to %s", vt->name, s->name) != NULL;
   return true;
 }
 
@@ -152,10 +152,11 @@ static const Type *ty_add(Infer *in, Node *n, const Type **args) {
   return takes_item(in, n, n->list.items[0], args[0], n->list.items[1], args[1]) ? TYS(TY_NONE) : NULL;
 }
 
-/* discard(x), remove(x): x of the set's item type (or one that converts to it). */
+/* discard(x), remove(x): x of the set's item type, or one that converts
+ * to it (1 from a set of int32: what equals it is removed). */
 static const Type *ty_keyed(Infer *in, Node *n, const Type **args) {
   if (!set_known(in, n, args[0]) || !need_item(in, n->list.items[1], args[1])) return NULL;
-  if (!ty_container_fits(item_of(args[0]), args[1]))
+  if (!ty_key_converts(item_of(args[0]), args[1]))
     return ty_error(in, n->list.items[1], "%s is not an item type of %s", args[1]->name, args[0]->name);
   return TYS(TY_NONE);
 }
@@ -234,6 +235,23 @@ static LLVMValueRef item_from_bits(Lower *l, const Type *t, LLVMValueRef bits) {
   return lo_dict_key_of_bits(l, t, bits);
 }
 
+/* The item of bits deleted from s where exact (an item of another width
+ * equal to one of s's type): whether one was (an i32, 0 where not exact). */
+static LLVMValueRef delete_exact(Lower *l, LLVMValueRef s, LLVMValueRef bits, LLVMValueRef exact) {
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b), del = new_block(l, "discard.exact"),
+                    done = new_block(l, "discard.done");
+  LLVMBuildCondBr(l->b, exact, del, done);
+  position(l, del);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
+  LLVMValueRef gone = lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){s, bits}, 2);
+  LLVMBasicBlockRef deleted = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef r = LLVMBuildPhi(l->b, l->mod->i32, "");
+  LLVMAddIncoming(r, (LLVMValueRef[]){const_i32(l, 0), gone}, (LLVMBasicBlockRef[]){from, deleted}, 2);
+  return r;
+}
+
 /* add (ival 0), discard (1), remove (2: KeyError when missing) */
 static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   Node *x = n->list.items[0], *k = n->list.items[1];
@@ -243,15 +261,17 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
   if (!n->bi->ival) {
     lo_dict_insert(l, t, s, bits);
   } else {
-    LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};
-    LLVMValueRef gone = lo_call_fn(l, "rt_dict_delete", l->mod->i32, p, (LLVMValueRef[]){s, bits}, 2);
+    LLVMValueRef gone = delete_exact(l, s, bits, lo_key_exact(l, kv, k->ty, item_of(t)));
     if (n->bi->ival == 2) {
       LLVMBasicBlockRef fail = new_block(l, "remove.missing"), ok = new_block(l, "remove.done");
       LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, gone, const_i32(l, 0), ""), fail, ok);
       position(l, fail);
-      int kind = lo_key_error_kind(item_of(t));
+      /* (the item given, not its conversion: KeyError(257) of a set of int8s) */
+      const Type *given = ty_set_of(k->ty);
+      LLVMValueRef asked = given == t ? bits : lo_dict_key_bits(l, given, kv, k->ty);
       LLVMTypeRef q[2] = {l->mod->i32, l->mod->i64};
-      lo_call_fn(l, "rt_key_error", void_type(l), q, (LLVMValueRef[]){const_i32(l, kind), bits}, 2);
+      lo_call_fn(l, "rt_key_error", void_type(l), q,
+                 (LLVMValueRef[]){const_i32(l, lo_key_error_kind(k->ty)), asked}, 2);
       lo_raise_recorded(l, RT_ERR_KEY);
       position(l, ok);
     }
@@ -461,16 +481,34 @@ LLVMValueRef lo_set_list(Lower *l, Node *x, const Type *elem) {
   return r;
 }
 
+/* typed.Set.empty(key_type) in compiled code (Numba's typed set, which
+ * compiled code holds as any set): an empty set of that type. */
+static const Type *ty_empty_set(Infer *in, Node *n, const Type **args) {
+  Node *k = bi_arg(n, 0, "key_type");
+  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make sets");
+  if (!k) return ty_error(in, n, "typed.Set.empty() takes key_type");
+  if (k->ty->kind != TY_DTYPE || k->ty->elem->kind == TY_RECORD)  /* named, or held by a variable */
+    return ty_error(in, k, "typed.Set.empty() in compiled code takes a number type or unicode_type "
+                    "(types.int64, numpy.float32, ...), got %s", k->ty->name);
+  return need_item(in, k, k->ty->elem) ? ty_set_of(k->ty->elem) : NULL;
+}
+
+static LLVMValueRef lo_empty_set(Lower *l, Node *n) { return lo_dict_new(l, n->ty); }
+
 /* ---------------------------------------------------------------- the rows */
 
 /* BF_COMPLEX: complex items are keys as any number (lib/containers.c hashes them as Python) */
 #define SET_METHOD(name, lo, hi, flags, ival, type, lower) \
   {"set." name, NULL, name, BK_METHOD, TY_SET, lo, hi, NULL, (flags) | BF_COMPLEX, ival, 0, type, lower}
 
+static const char *const empty_set_kw[] = {"key_type", NULL};
+
 const Builtin bi_sets[] = {
   {"set literal", NULL, NULL, BK_FUNCTION, 0, 0, 1 << 20, NULL, BF_RAISES | BF_COMPLEX, 0, 0, ty_set_literal,
    lo_set_literal},
   {"set truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX, 0, 0, ty_set_truth_call, lo_set_truth},
+  {"typed.Set.empty", "ruchey.typed", "Set.empty", BK_FUNCTION, 0, 0, 1, empty_set_kw, BF_RAISES | BF_COMPLEX, 0, 0,
+   ty_empty_set, lo_empty_set},
   /* BF_STRINGS: a constant string argument is a str item, not a dtype's name (BF_LISTS: in a list
    * literal too); BF_RAISES: an iterable argument is made a set (MemoryError) */
   SET_METHOD("add", 1, 1, BF_RAISES | BF_STRINGS, 0, ty_add, lo_keyed),

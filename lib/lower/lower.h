@@ -508,6 +508,7 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
+LLVMValueRef lo_key_exact(Lower *l, LLVMValueRef k, const Type *kt, const Type *key);  /* k equals a key value */
 LLVMValueRef lo_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 enum { DICT_KEYS, DICT_VALUES, DICT_ITEMS };  /* the parts of a dict's entries */
 LLVMValueRef lo_literal_dict_index(Lower *l, Node *n);  /* d[k] of a literal dict */

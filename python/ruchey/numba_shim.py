@@ -343,10 +343,13 @@ def _submodules():
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
+        "numba.typed.typedset": ({}, (ruchey.typed,)),
         # Numba's list implementation module: new_list(item_type, allocated) is typed.List.empty_list
         "numba.typed.listobject": (dict(new_list=ruchey.typed.List.empty_list), ()),
         # and its dict implementation module: new_dict(key_type, value_type, n_keys) is typed.Dict.empty
         "numba.typed.dictobject": (dict(new_dict=ruchey.typed.Dict.empty), ()),
+        # and its set implementation module: new_set(key_type) is typed.Set.empty
+        "numba.typed.setobject": (dict(new_set=ruchey.typed.Set.empty), ()),
         "numba.np": ({}, ()),
         # numpy_version: (major, minor) of the installed NumPy, which packages branch on
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype,
