@@ -54,6 +54,19 @@ void *fe_error(Fe *fe, PyObject *e, const char *fmt, ...) {
   return NULL;
 }
 
+/* The Python exception pending (raised by code run at compile time: a
+ * hook, a dtype's making) recorded as the TypingError at e, its text the
+ * exception's (fallback where it has none); always returns NULL. */
+void *fe_python_error(Fe *fe, PyObject *e, const char *fallback) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : fallback);
+  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_Clear();
+  return NULL;
+}
+
 /* Whether reading one level deeper at e leaves the stack room; if not, a
  * RecursionError (CPython's own compiler stops at its recursion limit). */
 bool fe_room(Fe *fe, PyObject *e) {
@@ -118,9 +131,9 @@ static int add_var(Fe *fe, const char *name) {
  * in it is local everywhere in it. Collect those names before converting. */
 static void collect_locals(Fe *fe, PyObject *node) {
   if (!fe_room(fe, node)) return;
-  if (is_kind(node, "FunctionDef")) {  /* its name is a local; its variables are its own */
+  if (is_kind(node, "FunctionDef")) {  /* its name is a local (but what a decorator made); its variables are its own */
     PyObject *name = field(node, "name");
-    add_var(fe, PyUnicode_AsUTF8(name));
+    if (!fe_is_alias(fe, name)) add_var(fe, PyUnicode_AsUTF8(name));
     Py_DECREF(name);
     return;
   }
@@ -211,6 +224,7 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     Py_DECREF(id);
     return obj;
   }
+  if (is_kind(e, "Call")) return fe_made_value(fe, e);  /* stencil(kernel)(a) */
   if (is_kind(e, "Attribute")) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);
@@ -614,15 +628,7 @@ static Node *dtype_global(Fe *fe, PyObject *obj, PyObject *e) {
     n->data = record ? record : instance;
     return n;
   }
-  if (PyErr_Occurred()) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    Node *n = fe_error(fe, e, "%s", text ? PyUnicode_AsUTF8(text) : "unsupported dtype");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
-    return n;
-  }
+  if (PyErr_Occurred()) return fe_python_error(fe, e, "unsupported dtype");
   int dtype = core_is_unicode_type(obj) ? TY_STR : core_dtype_kind(obj);  /* unicode_type: typed containers' */
   if (dtype >= 0) {
     Node *n = new_node(fe, N_DTYPE, e);
@@ -1489,14 +1495,7 @@ static PyObject *allocator_of_type(Fe *fe, PyObject *e, PyObject *obj) {
   PyObject *allocator = method ? PyObject_CallMethodOneArg(obj, method, t) : NULL;
   Py_XDECREF(method);
   Py_DECREF(t);
-  if (!allocator) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyObject *text = value ? PyObject_Str(value) : NULL;
-    fe_error(fe, e, "%s", text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "structref.new failed");
-    Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-    PyErr_Clear();
-  }
+  if (!allocator) fe_python_error(fe, e, "structref.new failed");
   return allocator;
 }
 

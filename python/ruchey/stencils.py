@@ -41,6 +41,56 @@ def stencil(func_or_mode="constant", **options):
     return make(func) if func is not None else make
 
 
+_MADE = {}  # (owner, line, column) -> the stencil made there
+
+
+def _made_in_compiled_code(node, body, namespace, owner):
+    """The stencil that compiled code makes where node is: a call
+    ``stencil(kernel, **options)`` (kernel a lambda, a nested def's name
+    or a global) or a nested def decorated ``@stencil``/``@stencil(...)``;
+    body: the enclosing function's statements, namespace: the names its
+    code sees. Made once per place (owner: the function's code, or the
+    function where it is a closure), so its loops compile once."""
+    key = (owner, node.lineno, node.col_offset)
+    if key not in _MADE:
+        _MADE[key] = _made(node, body, namespace)
+    return _MADE[key]
+
+
+def _made(node, body, namespace):
+    """What the call (or the decorated def) makes: its arguments evaluated
+    in namespace, a lambda or a nested def's name made the kernel."""
+    defs = {n.name: n for n in ast.walk(ast.Module(body, [])) if isinstance(n, ast.FunctionDef)}
+
+    def value(expr):
+        if isinstance(expr, ast.Lambda) or (isinstance(expr, ast.Name) and expr.id in defs):
+            return _kernel_function(defs[expr.id] if isinstance(expr, ast.Name) else expr, namespace)
+        try:
+            return eval(compile(ast.fix_missing_locations(ast.Expression(expr)), "<stencil>", "eval"), namespace)
+        except NameError as e:
+            raise _refused(f"stencil: in compiled code its arguments are constants, globals or kernels ({e})")
+    call = node.decorator_list[0] if isinstance(node, ast.FunctionDef) else node
+    args, options = ([value(a) for a in call.args], {k.arg: value(k.value) for k in call.keywords}) \
+        if isinstance(call, ast.Call) else ([], {})
+    if not isinstance(node, ast.FunctionDef):
+        return stencil(*args, **options)
+    kernel = _kernel_function(node, namespace)
+    return stencil(*args, **options)(kernel) if isinstance(call, ast.Call) else stencil(kernel)
+
+
+def _kernel_function(node, namespace):
+    """The Python function of a lambda or nested def read from compiled
+    code, its source kept where stencil reads it."""
+    if isinstance(node, ast.Lambda):
+        return _source_function(f"__stencil_kernel = {ast.unparse(node)}\n", "__stencil_kernel", dict(namespace))
+    fdef = ast.FunctionDef(node.name, node.args, node.body, [], node.returns, node.type_comment,
+                           **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}))
+    return _source_function(ast.unparse(ast.fix_missing_locations(fdef)) + "\n", node.name, dict(namespace))
+
+
+stencil.__ruchey_compile_time__ = _made_in_compiled_code
+
+
 def _refused(message):
     """The error for a kernel or an option Numba refuses: its NumbaValueError, a TypingError."""
     from ruchey.numba_shim import _TYPING_ERRORS  # (on this error's path only)
@@ -210,8 +260,8 @@ class Stencil:
                                  f"the kernel's indices {self.ndim}")
             return tuple((int(lo), int(hi)) for lo, hi in given)
         if any(None in dim for dim in offsets):
-            raise _refused(f"stencil {self.__name__}: an index that is not a constant needs "
-                             "neighborhood=((lo, hi), ...)")
+            raise _refused(f"stencil {self.__name__}: stencil kernel index is not constant, 'neighborhood' "
+                           "option required (neighborhood=((lo, hi), ...))")
         return tuple((min(min(dim), 0), max(max(dim), 0)) for dim in offsets)
 
     def _loop(self, argtypes, out=None):
