@@ -251,6 +251,23 @@ def test_lambda_kernels():
         stencil(len)
 
 
+left, right = stencil(lambda x: x[-1] * 2), stencil(lambda x: x[1] * 2)
+_BY_NAME = {"outer": stencil(lambda x: (lambda y: y * 3)(x[1])), "wide": stencil(lambda x: x[-2] - x[2], cval=9)}
+
+
+def test_lambda_kernels_sharing_a_line_each_keep_their_own():
+    """Two lambdas on one line (their parameters alike), one in a dict
+    literal's line (which does not parse alone), a lambda within one."""
+    for n in (0, 1, 3, 8):
+        x = RNG.integers(-50, 50, n)
+        np.testing.assert_array_equal(left(x), reference(left, x, lo=(1,), hi=(0,), dtype=np.int64))
+        np.testing.assert_array_equal(right(x), reference(right, x, lo=(0,), hi=(1,), dtype=np.int64))
+        np.testing.assert_array_equal(_BY_NAME["outer"](x), reference(_BY_NAME["outer"], x, lo=(0,), hi=(1,),
+                                                                      dtype=np.int64))
+        np.testing.assert_array_equal(_BY_NAME["wide"](x), reference(_BY_NAME["wide"], x, lo=(2,), hi=(2,), cval=9,
+                                                                     dtype=np.int64))
+
+
 def test_kernel_reads_its_closure():
     for scale in (2.0, -1):
         @stencil

@@ -177,20 +177,37 @@ def _definition(kernel):
     (``stencil(lambda a: a[-1] + a[1])``)."""
     if not inspect.isfunction(kernel):
         raise TypeError(f"stencil: the kernel must be a Python function, not {type(kernel).__name__}")
-    tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
-    if isinstance(tree.body[0], ast.FunctionDef):
-        return ast.Module([tree.body[0]], [])
-    code = kernel.__code__
-    params = list(code.co_varnames[:code.co_argcount])
-    lam = next((n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == params),
-               None)
-    if lam is None:
-        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    if kernel.__name__ != "<lambda>":
+        return ast.Module([ast.parse(textwrap.dedent(inspect.getsource(kernel))).body[0]], [])
+    lam = _lambda_node(kernel)
     fdef = ast.FunctionDef(name="__stencil_lambda", args=lam.args, body=[ast.Return(lam.body)], decorator_list=[],
                            returns=None, type_comment=None)
     if "type_params" in ast.FunctionDef._fields:  # (Python 3.12 on)
         fdef.type_params = []
     return ast.Module([ast.fix_missing_locations(ast.copy_location(fdef, lam))], [])
+
+
+def _lambda_node(kernel):
+    """The syntax tree of a lambda, found in its file read whole (a line
+    of a dict literal or of a call does not parse alone): of the lambdas
+    on its first line with its parameters, the innermost that spans every
+    instruction of its code (``left, right = stencil(lambda x: x[-1]),
+    stencil(lambda x: x[1])``: each its own)."""
+    lines, _ = inspect.findsource(kernel)
+    code = kernel.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    # (Python 3.11 on: where each instruction came from; a span of none is the function's entry)
+    spans = [(line, col, end_line, end_col) for line, end_line, col, end_col in getattr(code, "co_positions", tuple)()
+             if line is not None and (end_line, end_col) > (line, col)]
+    found = [node for node in ast.walk(ast.parse("".join(lines)))
+             if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno
+             and [a.arg for a in node.args.args] == params
+             and all((node.lineno, node.col_offset) <= (line, col) and (end_line, end_col) <= (node.end_lineno,
+                                                                                               node.end_col_offset)
+                     for line, col, end_line, end_col in spans)]
+    if not found:
+        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    return min(found, key=lambda node: (node.end_lineno - node.lineno, node.end_col_offset - node.col_offset))
 
 
 def _source_function(text, name, namespace):
