@@ -370,7 +370,13 @@ def _kernel_indexes_nothing(a):
     return stencil(lambda x: 1.0)(a)
 
 
+def _kernel_reads_a_variable(a, t):
+    return stencil(lambda x: t * x[1])(a)
+
+
 def test_stencils_made_in_compiled_code_refuse_clearly():
+    with pytest.raises(ruchey.TypingError, match="reads 't', a variable of the function"):
+        ruchey.njit(_kernel_reads_a_variable)(np.ones(5), 2.0)
     with pytest.raises(ruchey.TypingError, match="constants, globals or kernels"):
         ruchey.njit(_options_read_a_variable)(np.ones(5), 1)
     with pytest.raises(ruchey.TypingError, match="no argument is indexed relatively"):

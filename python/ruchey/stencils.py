@@ -10,6 +10,7 @@ result type is known. Compiled code calls a stencil through an overload
 (ruchey.extending) that picks that loop.
 """
 import ast
+import builtins
 import inspect
 import linecache
 import textwrap
@@ -80,7 +81,15 @@ def _made(node, body, namespace):
 
 def _kernel_function(node, namespace):
     """The Python function of a lambda or nested def read from compiled
-    code, its source kept where stencil reads it."""
+    code, its source kept where stencil reads it. Its names are the
+    module's (and the closure's): a variable of the function it is made
+    in has no value yet, so it is refused."""
+    own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} | \
+        {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+        if name not in own and name not in namespace and not hasattr(builtins, name):
+            raise _refused(f"stencil: the kernel reads '{name}', a variable of the function it is made in: "
+                           "pass it to the kernel as an argument")
     if isinstance(node, ast.Lambda):
         return _source_function(f"__stencil_kernel = {ast.unparse(node)}\n", "__stencil_kernel", dict(namespace))
     fdef = ast.FunctionDef(node.name, node.args, node.body, [], node.returns, node.type_comment,
