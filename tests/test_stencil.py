@@ -337,7 +337,8 @@ def _decorated_nested_defs(a):
 
 def _bound_once_called_twice(a, w):
     f = stencil(lambda x, w: x[0, -1] * w + x[1, 0], cval=-1.0)
-    return f(a, w) + f(a + 1, -w)
+    g = stencil(cval=0.5, neighborhood=((-1, 0), (0, 1)))(lambda x, w: x[-1, 1] - w)
+    return f(a, w) + f(a + 1, -w) + g(a, w)
 
 
 _MADE_IN_COMPILED_CODE = (_lambda_into_out, _named_nested_def, _decorated_nested_defs, _bound_once_called_twice)

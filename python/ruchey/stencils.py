@@ -39,10 +39,11 @@ def stencil(func_or_mode="constant", **options):
 
     def make(kernel):
         return Stencil(kernel, options)
+    make.__ruchey_compile_time__ = _made_in_compiled_code  # stencil(cval=1.0)(kernel) in compiled code
     return make(func) if func is not None else make
 
 
-_MADE = {}  # (owner, line, column) -> the stencil made there
+_MADE = {}  # (owner, where the node starts and ends) -> the stencil made there
 
 
 def _made_in_compiled_code(node, body, namespace, owner):
@@ -52,7 +53,7 @@ def _made_in_compiled_code(node, body, namespace, owner):
     body: the enclosing function's statements, namespace: the names its
     code sees. Made once per place (owner: the function's code, or the
     function where it is a closure), so its loops compile once."""
-    key = (owner, node.lineno, node.col_offset)
+    key = (owner, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)  # (calls of calls start alike)
     if key not in _MADE:
         _MADE[key] = _made(node, body, namespace)
     return _MADE[key]
@@ -70,13 +71,18 @@ def _made(node, body, namespace):
             return eval(compile(ast.fix_missing_locations(ast.Expression(expr)), "<stencil>", "eval"), namespace)
         except NameError as e:
             raise _refused(f"stencil: in compiled code its arguments are constants, globals or kernels ({e})")
-    call = node.decorator_list[0] if isinstance(node, ast.FunctionDef) else node
+    if isinstance(node, ast.FunctionDef):  # @stencil, @stencil(cval=1.0)
+        call, kernel = node.decorator_list[0], _kernel_function(node, namespace)
+    elif isinstance(node.func, ast.Call):  # stencil(cval=1.0)(kernel)
+        if len(node.args) != 1 or node.keywords:
+            raise _refused("stencil: the decorator stencil(...) makes takes the kernel alone")
+        call, kernel = node.func, value(node.args[0])
+    else:  # stencil(kernel, cval=1.0), or stencil(cval=1.0) itself
+        call, kernel = node, None
     args, options = ([value(a) for a in call.args], {k.arg: value(k.value) for k in call.keywords}) \
         if isinstance(call, ast.Call) else ([], {})
-    if not isinstance(node, ast.FunctionDef):
-        return stencil(*args, **options)
-    kernel = _kernel_function(node, namespace)
-    return stencil(*args, **options)(kernel) if isinstance(call, ast.Call) else stencil(kernel)
+    made = stencil(*args, **options)
+    return made if kernel is None else made(kernel)
 
 
 def _kernel_function(node, namespace):
