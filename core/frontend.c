@@ -133,9 +133,9 @@ static int add_var(Fe *fe, const char *name) {
  * in it is local everywhere in it. Collect those names before converting. */
 static void collect_locals(Fe *fe, PyObject *node) {
   if (!fe_room(fe, node)) return;
-  if (is_kind(node, "FunctionDef")) {  /* its name is a local; its variables are its own */
+  if (is_kind(node, "FunctionDef")) {  /* its name is a local (but what a decorator made); its variables are its own */
     PyObject *name = field(node, "name");
-    add_var(fe, PyUnicode_AsUTF8(name));
+    if (!fe_is_alias(fe, name)) add_var(fe, PyUnicode_AsUTF8(name));
     Py_DECREF(name);
     return;
   }
@@ -226,6 +226,7 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     Py_DECREF(id);
     return obj;
   }
+  if (is_kind(e, "Call")) return fe_made_value(fe, e);  /* stencil(kernel)(a) */
   if (is_kind(e, "Attribute")) {
     PyObject *value = field(e, "value");
     PyObject *base = static_object(fe, value);

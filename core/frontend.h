@@ -97,6 +97,10 @@ Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments
 bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *packed);  /* that tuple, then disp's defaults */
 Node *fe_import(Fe *fe, PyObject *s);
 PyObject *fe_imported(Fe *fe, PyObject *name);                  /* borrowed, or NULL */
+/* What a call of a maker (ruchey.stencil(kernel)) or a def it decorates
+ * makes at compile time; NULL if node is neither (or with the error). */
+PyObject *fe_made_value(Fe *fe, PyObject *node);
+bool fe_is_made_value(Fe *fe, PyObject *node);                 /* whether node is such a call (or def) */
 /* Local names bound once, to functions compiled code knows (_sqrt = math.sqrt):
  * found before the body is read, they are those functions, as imports are. */
 void fe_collect_aliases(Fe *fe, PyObject *body);

@@ -425,7 +425,12 @@ Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda) 
   return n;
 }
 
-Node *fe_def(Fe *fe, PyObject *s) { return bind_def(fe, s, s, "name", s); }
+Node *fe_def(Fe *fe, PyObject *s) {
+  PyObject *id = field(s, "name");
+  bool made = fe_is_alias(fe, id);  /* @stencil def f: f is what the decorator made (made_def) */
+  Py_DECREF(id);
+  return made ? new_node(fe, N_PASS, s) : bind_def(fe, s, s, "name", s);
+}
 
 bool fe_captures_of(Fe *fe, PyObject *name) {
   PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, name) : NULL;
@@ -470,7 +475,8 @@ bool fe_is_local_call(Fe *fe, PyObject *func) {
   /* fns[i](x): an item of a tuple of functions (PyMPDATA's formulae per
    * dimension), called through its type as a variable's function is; so is
    * g(c)(x), the function a call returns */
-  if (is_kind(func, "Lambda") || is_kind(func, "Subscript") || is_kind(func, "Call")) return true;
+  if (is_kind(func, "Call")) return !fe_is_made_value(fe, func);  /* (stencil(kernel)(a): a global's call) */
+  if (is_kind(func, "Lambda") || is_kind(func, "Subscript")) return true;
   if (is_kind(func, "BinOp") || is_kind(func, "UnaryOp")) return true;  /* (a * b)(2): a package value type's __call__ */
   if (!is_kind(func, "Name")) return false;
   PyObject *id = field(func, "id");
@@ -579,6 +585,52 @@ PyObject *fe_imported(Fe *fe, PyObject *name) {
   return fe->imports ? PyDict_GetItemWithError(fe->imports, name) : NULL;
 }
 
+/* ---------------------------------------------------------------- values made at compile time */
+
+/* The __ruchey_compile_time__ hook of the maker that node calls (a
+ * call's callee, or a def's one decorator, called or not: @stencil,
+ * @stencil(cval=1)); NULL if it calls none. */
+static PyObject *maker_hook(Fe *fe, PyObject *node) {
+  bool def = is_kind(node, "FunctionDef");
+  if (!def && !is_kind(node, "Call")) return NULL;
+  PyObject *decorators = def ? field(node, "decorator_list") : NULL;
+  PyObject *maker_expr = !def ? field(node, "func")
+                         : PyList_GET_SIZE(decorators) == 1 ? Py_NewRef(PyList_GET_ITEM(decorators, 0)) : NULL;
+  if (def && maker_expr && is_kind(maker_expr, "Call")) Py_SETREF(maker_expr, field(maker_expr, "func"));  /* @stencil(cval=1) */
+  Py_XDECREF(decorators);
+  PyObject *maker = maker_expr ? static_object(fe, maker_expr) : NULL;
+  Py_XDECREF(maker_expr);
+  PyObject *hook = maker ? PyObject_GetAttrString(maker, "__ruchey_compile_time__") : NULL;
+  Py_XDECREF(maker);
+  PyErr_Clear();
+  return hook;
+}
+
+bool fe_is_made_value(Fe *fe, PyObject *node) {
+  PyObject *hook = maker_hook(fe, node);
+  Py_XDECREF(hook);
+  return hook != NULL;
+}
+
+/* The object a call of a maker makes (ruchey.stencil(kernel, ...), or a
+ * nested def with such a decorator, @stencil): the maker's hook makes it
+ * from the call's (the def's) syntax tree, the function's body (where a
+ * kernel named by a nested def's name is) and the names its code sees,
+ * once per place in the function (the hook keeps what it made), as Numba
+ * makes a stencil while it types the caller. Calls of that object are as
+ * of a global's. NULL where node is no such call; NULL with the error
+ * where the hook raised. A new reference. */
+PyObject *fe_made_value(Fe *fe, PyObject *node) {
+  PyObject *hook = maker_hook(fe, node);
+  if (!hook) return NULL;
+  PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
+  PyObject *names = inner_globals(fe);
+  PyObject *made = names ? PyObject_CallFunctionObjArgs(hook, node, fe->body, names, owner, NULL) : NULL;
+  Py_XDECREF(names);
+  Py_DECREF(hook);
+  return made ? made : fe_python_error(fe, node, NULL, "it cannot be made at compile time");
+}
+
 /* ---------------------------------------------------------------- local names of builtins */
 
 /* An if statement's test known before the code runs, as typing prunes on
@@ -659,10 +711,12 @@ static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
  * cuda.threadIdx.x, stays a variable). A new reference. */
 static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   PyObject *root = Py_NewRef(value);
-  while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
+  while (is_kind(root, "Attribute") || is_kind(root, "Call"))
+    Py_SETREF(root, field(root, is_kind(root, "Call") ? "func" : "value"));
   PyObject *id = is_kind(root, "Name") ? field(root, "id") : NULL;
   bool outside = id && !PyDict_GetItemWithError(counts, id) && !PyErr_Occurred();
   Py_XDECREF(id); Py_DECREF(root);
+  if (is_kind(value, "Call")) return outside ? fe_made_value(fe, value) : NULL;  /* f = stencil(kernel) */
   PyObject *obj = outside ? static_object(fe, value) : NULL;
   const Builtin *bi = obj ? core_builtin(obj) : NULL;
   if (obj && !fe_is_operator_function(obj) && (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || PyObject_TypeCheck(obj, &DispatcherType)))
@@ -672,9 +726,10 @@ static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
 }
 
 /* An assignment binding names to builtins only (f = math.sqrt;
- * _sqrt, _exp = sqrt, exp), each name bound nowhere else: those names are
- * the functions themselves for the whole body, as an import binds them,
- * and the statement does nothing (fe_assign). */
+ * _sqrt, _exp = sqrt, exp), or a name to what a maker makes (f =
+ * stencil(kernel)), each name bound nowhere else: those names are the
+ * objects themselves for the whole body, as an import binds them, and
+ * the statement does nothing (fe_assign). */
 static void alias_assignment(Fe *fe, PyObject *s, PyObject *counts) {
   PyObject *targets = field(s, "targets"), *value = field(s, "value");
   PyObject *target = PyList_GET_SIZE(targets) == 1 ? PyList_GET_ITEM(targets, 0) : NULL;
@@ -702,6 +757,20 @@ static void alias_assignment(Fe *fe, PyObject *s, PyObject *counts) {
   Py_XDECREF(bound); Py_XDECREF(names); Py_XDECREF(values); Py_DECREF(targets); Py_DECREF(value);
 }
 
+/* A nested def decorated by a maker (@stencil), its name bound nowhere
+ * else (no assignment, no other def): the name is what the maker made,
+ * as an import binds it, and the def does nothing (fe_def). */
+static void made_def(Fe *fe, PyObject *node, PyObject *counts) {
+  PyObject *id = field(node, "name");
+  if (!PyDict_GetItemWithError(counts, id) && !PyErr_Occurred() && !bound_more_than_once(fe, id)) {
+    PyObject *made = fe_made_value(fe, node);
+    if (made && (fe->imports || (fe->imports = PyDict_New()))) PyDict_SetItem(fe->imports, id, made);
+    Py_XDECREF(made);
+  }
+  PyErr_Clear();
+  Py_DECREF(id);
+}
+
 static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
   if (!fe_room(fe, node)) return;
   PyObject *live = static_branch(fe, node);
@@ -710,9 +779,11 @@ static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
     Py_DECREF(live);
     return;
   }
-  if (is_kind(node, "FunctionDef") || is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") ||
-      is_kind(node, "Lambda"))
+  if (is_kind(node, "FunctionDef")) {
+    made_def(fe, node, counts);
     return;
+  }
+  if (is_kind(node, "AsyncFunctionDef") || is_kind(node, "ClassDef") || is_kind(node, "Lambda")) return;
   if (is_kind(node, "Assign")) {
     alias_assignment(fe, node, counts);
     return;

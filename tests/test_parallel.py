@@ -1538,6 +1538,32 @@ def test_with_parallel_chunksize_in_compiled_code():
         njit(_with_two_sizes)()
 
 
+@njit(parallel=True)
+def _chunked_fill(size, n, fail_at):
+    seen = np.full(n, -13)
+    with ruchey.parallel_chunksize(size):
+        for i in prange(n):
+            if i == fail_at:
+                raise ValueError("failed inside")
+            seen[i] = ruchey.get_parallel_chunksize()
+    return seen
+
+
+def test_with_parallel_chunksize_keeps_its_loops_parallel():
+    """The with block restores the chunksize on every exit but catches
+    nothing: a prange loop inside it runs on the pool (no "runs serially"
+    warning), its body seeing the chunksize reset to 0, as Numba's does."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in (1000, 997, 1):
+            for size in (1, 2, 15, 5000):
+                assert (_chunked_fill(size, n, -1) == 0).all()
+                assert ruchey.get_parallel_chunksize() == 0
+        with pytest.raises(ValueError, match="failed inside"):
+            _chunked_fill(7, 500, 321)
+    assert ruchey.get_parallel_chunksize() == 0
+
+
 def _with_two_sizes():
     with ruchey.parallel_chunksize(1, 2):
         pass

@@ -128,7 +128,7 @@ def test_called_from_compiled_code():
 
 
 def test_bad_kernels_are_refused_clearly():
-    with pytest.raises(ruchey.TypingError, match="needs neighborhood"):
+    with pytest.raises(ruchey.TypingError, match="'neighborhood' option required"):
         @stencil
         def variable(x, k):
             return x[k]
@@ -251,6 +251,23 @@ def test_lambda_kernels():
         stencil(len)
 
 
+left, right = stencil(lambda x: x[-1] * 2), stencil(lambda x: x[1] * 2)
+_BY_NAME = {"outer": stencil(lambda x: (lambda y: y * 3)(x[1])), "wide": stencil(lambda x: x[-2] - x[2], cval=9)}
+
+
+def test_lambda_kernels_sharing_a_line_each_keep_their_own():
+    """Two lambdas on one line (their parameters alike), one in a dict
+    literal's line (which does not parse alone), a lambda within one."""
+    for n in (0, 1, 3, 8):
+        x = RNG.integers(-50, 50, n)
+        np.testing.assert_array_equal(left(x), reference(left, x, lo=(1,), hi=(0,), dtype=np.int64))
+        np.testing.assert_array_equal(right(x), reference(right, x, lo=(0,), hi=(1,), dtype=np.int64))
+        np.testing.assert_array_equal(_BY_NAME["outer"](x), reference(_BY_NAME["outer"], x, lo=(0,), hi=(1,),
+                                                                      dtype=np.int64))
+        np.testing.assert_array_equal(_BY_NAME["wide"](x), reference(_BY_NAME["wide"], x, lo=(2,), hi=(2,), cval=9,
+                                                                     dtype=np.int64))
+
+
 def test_kernel_reads_its_closure():
     for scale in (2.0, -1):
         @stencil
@@ -289,3 +306,79 @@ def test_range_takes_floats_as_numba_does():
     assert down(9.7, 2.2) == sum(range(9, 2, -1))  # truncated toward zero, as Numba's
     assert down(-1.5, -5.9) == sum(range(-1, -5, -1))
     assert down(float("nan"), 0.0) == 0  # no undefined value: nan saturates to 0
+
+
+def _lambda_into_out(a):
+    out = np.zeros(a.shape)
+    ruchey.stencil(lambda x: 0.25 * (x[0, 1] + x[1, 0] + x[0, -1] + x[-1, 0]))(a, out=out)
+    return out
+
+
+def _named_nested_def(a):
+    def sf(x):
+        return x[0, 1] - 2 * x[-1, 0]
+    return ruchey.stencil(sf)(a)
+
+
+def _decorated_nested_defs(a):
+    @stencil
+    def shifted(x):
+        c = 2
+        return x[-c + 1, 0]
+
+    @stencil(cval=-1.5, neighborhood=((-1, 1), (0, 0)))
+    def column_sum(x):
+        s = 0.0
+        for k in range(-1, 2):
+            s += x[k, 0]
+        return s
+    return shifted(a) + column_sum(a)
+
+
+def _bound_once_called_twice(a, w):
+    f = stencil(lambda x, w: x[0, -1] * w + x[1, 0], cval=-1.0)
+    g = stencil(cval=0.5, neighborhood=((-1, 0), (0, 1)))(lambda x, w: x[-1, 1] - w)
+    return f(a, w) + f(a + 1, -w) + g(a, w)
+
+
+_MADE_IN_COMPILED_CODE = (_lambda_into_out, _named_nested_def, _decorated_nested_defs, _bound_once_called_twice)
+
+
+@pytest.mark.parametrize("func", _MADE_IN_COMPILED_CODE, ids=lambda f: f.__name__)
+def test_stencils_made_in_compiled_code(func):
+    """stencil(kernel)(a), f = stencil(kernel), @stencil on a nested def:
+    made once while the function compiles (Numba's njit and parallel=True
+    paths both take them), equal to the function run in Python."""
+    parallel, serial = _parallel_and_serial(func)
+    extra = (2.5,) if func is _bound_once_called_twice else ()
+    for shape in ((6, 5), (2, 2), (1, 1), (0, 3), (40, 3)):
+        for dtype in (np.int64, np.float64, np.float32):
+            a = (RNG.integers(-9, 9, shape) if dtype == np.int64 else RNG.standard_normal(shape)).astype(dtype)
+            if dtype == np.float64 and a.size:
+                a.flat[0] = np.nan
+            want = func(a, *extra)
+            for compiled in (parallel, serial):
+                got = compiled(a, *extra)
+                assert got.dtype == want.dtype
+                np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.float32 else 1e-15)
+
+
+def _options_read_a_variable(a, w):
+    return stencil(lambda x: x[-1] + x[1], neighborhood=((-w, w),))(a)
+
+
+def _kernel_indexes_nothing(a):
+    return stencil(lambda x: 1.0)(a)
+
+
+def _kernel_reads_a_variable(a, t):
+    return stencil(lambda x: t * x[1])(a)
+
+
+def test_stencils_made_in_compiled_code_refuse_clearly():
+    with pytest.raises(ruchey.TypingError, match="reads 't', a variable of the function"):
+        ruchey.njit(_kernel_reads_a_variable)(np.ones(5), 2.0)
+    with pytest.raises(ruchey.TypingError, match="constants, globals or kernels"):
+        ruchey.njit(_options_read_a_variable)(np.ones(5), 1)
+    with pytest.raises(ruchey.TypingError, match="no argument is indexed relatively"):
+        ruchey.njit(_kernel_indexes_nothing)(np.ones(5))

@@ -156,11 +156,14 @@ static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop
 
 static bool plan_loop(Node *n, void *ctx);
 
-/* A prange loop in a try body runs serially, as Numba's: the except
- * clause sees the loop's variables as the iteration that raised left them. */
+/* A prange loop in the body of a try with except clauses runs serially,
+ * as Numba's: the except clause sees the loop's variables as the
+ * iteration that raised left them. A try/finally alone (with
+ * parallel_chunksize(n): restores the chunksize) catches nothing: its
+ * loops stay parallel, as a with block's are in Numba. */
 static bool plan_try(Node *n, Planner *p) {
   Planner body = *p;
-  body.in_try = true;
+  body.in_try = p->in_try || n->list.len > 0;
   ir_walk_list(&n->body, plan_loop, &body);
   ir_walk_list(&n->list, plan_loop, p);
   ir_walk_list(&n->orelse, plan_loop, p);

@@ -55,6 +55,15 @@ def stencil(func_or_mode="constant", **options):
     return make(func_or_mode, **options)
 
 
+def _stencil_in_compiled_code(*args):
+    """stencil(kernel) called in compiled code (see ruchey.stencils)."""
+    from ruchey.stencils import stencil as make
+    return make.__ruchey_compile_time__(*args)
+
+
+stencil.__ruchey_compile_time__ = _stencil_in_compiled_code
+
+
 def __getattr__(name):
     """ruchey.cuda and ruchey.experimental are imported on first use, keeping
     ``import ruchey`` fast."""

@@ -10,6 +10,7 @@ result type is known. Compiled code calls a stencil through an overload
 (ruchey.extending) that picks that loop.
 """
 import ast
+import builtins
 import inspect
 import linecache
 import textwrap
@@ -38,7 +39,71 @@ def stencil(func_or_mode="constant", **options):
 
     def make(kernel):
         return Stencil(kernel, options)
+    make.__ruchey_compile_time__ = _made_in_compiled_code  # stencil(cval=1.0)(kernel) in compiled code
     return make(func) if func is not None else make
+
+
+_MADE = {}  # (owner, where the node starts and ends) -> the stencil made there
+
+
+def _made_in_compiled_code(node, body, namespace, owner):
+    """The stencil that compiled code makes where node is: a call
+    ``stencil(kernel, **options)`` (kernel a lambda, a nested def's name
+    or a global) or a nested def decorated ``@stencil``/``@stencil(...)``;
+    body: the enclosing function's statements, namespace: the names its
+    code sees. Made once per place (owner: the function's code, or the
+    function where it is a closure), so its loops compile once."""
+    key = (owner, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)  # (calls of calls start alike)
+    if key not in _MADE:
+        _MADE[key] = _made(node, body, namespace)
+    return _MADE[key]
+
+
+def _made(node, body, namespace):
+    """What the call (or the decorated def) makes: its arguments evaluated
+    in namespace, a lambda or a nested def's name made the kernel."""
+    defs = {n.name: n for n in ast.walk(ast.Module(body, [])) if isinstance(n, ast.FunctionDef)}
+
+    def value(expr):
+        if isinstance(expr, ast.Lambda) or (isinstance(expr, ast.Name) and expr.id in defs):
+            return _kernel_function(defs[expr.id] if isinstance(expr, ast.Name) else expr, namespace)
+        try:
+            return eval(compile(ast.fix_missing_locations(ast.Expression(expr)), "<stencil>", "eval"), namespace)
+        except NameError as e:
+            raise _refused(f"stencil: in compiled code its arguments are constants, globals or kernels ({e})")
+    if isinstance(node, ast.FunctionDef):  # @stencil, @stencil(cval=1.0)
+        call, kernel = node.decorator_list[0], _kernel_function(node, namespace)
+    elif isinstance(node.func, ast.Call):  # stencil(cval=1.0)(kernel)
+        if len(node.args) != 1 or node.keywords:
+            raise _refused("stencil: the decorator stencil(...) makes takes the kernel alone")
+        call, kernel = node.func, value(node.args[0])
+    else:  # stencil(kernel, cval=1.0), or stencil(cval=1.0) itself
+        call, kernel = node, None
+    args, options = ([value(a) for a in call.args], {k.arg: value(k.value) for k in call.keywords}) \
+        if isinstance(call, ast.Call) else ([], {})
+    made = stencil(*args, **options)
+    return made if kernel is None else made(kernel)
+
+
+def _kernel_function(node, namespace):
+    """The Python function of a lambda or nested def read from compiled
+    code, its source kept where stencil reads it. Its names are the
+    module's (and the closure's): a variable of the function it is made
+    in has no value yet, so it is refused."""
+    own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} | \
+        {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for name in (n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)):
+        if name not in own and name not in namespace and not hasattr(builtins, name):
+            raise _refused(f"stencil: the kernel reads '{name}', a variable of the function it is made in: "
+                           "pass it to the kernel as an argument")
+    if isinstance(node, ast.Lambda):
+        return _source_function(f"__stencil_kernel = {ast.unparse(node)}\n", "__stencil_kernel", dict(namespace))
+    fdef = ast.FunctionDef(node.name, node.args, node.body, [], node.returns, node.type_comment,
+                           **({"type_params": []} if "type_params" in ast.FunctionDef._fields else {}))
+    return _source_function(ast.unparse(ast.fix_missing_locations(fdef)) + "\n", node.name, dict(namespace))
+
+
+stencil.__ruchey_compile_time__ = _made_in_compiled_code
 
 
 def _refused(message):
@@ -127,20 +192,37 @@ def _definition(kernel):
     (``stencil(lambda a: a[-1] + a[1])``)."""
     if not inspect.isfunction(kernel):
         raise TypeError(f"stencil: the kernel must be a Python function, not {type(kernel).__name__}")
-    tree = ast.parse(textwrap.dedent(inspect.getsource(kernel)))
-    if isinstance(tree.body[0], ast.FunctionDef):
-        return ast.Module([tree.body[0]], [])
-    code = kernel.__code__
-    params = list(code.co_varnames[:code.co_argcount])
-    lam = next((n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == params),
-               None)
-    if lam is None:
-        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    if kernel.__name__ != "<lambda>":
+        return ast.Module([ast.parse(textwrap.dedent(inspect.getsource(kernel))).body[0]], [])
+    lam = _lambda_node(kernel)
     fdef = ast.FunctionDef(name="__stencil_lambda", args=lam.args, body=[ast.Return(lam.body)], decorator_list=[],
                            returns=None, type_comment=None)
     if "type_params" in ast.FunctionDef._fields:  # (Python 3.12 on)
         fdef.type_params = []
     return ast.Module([ast.fix_missing_locations(ast.copy_location(fdef, lam))], [])
+
+
+def _lambda_node(kernel):
+    """The syntax tree of a lambda, found in its file read whole (a line
+    of a dict literal or of a call does not parse alone): of the lambdas
+    on its first line with its parameters, the innermost that spans every
+    instruction of its code (``left, right = stencil(lambda x: x[-1]),
+    stencil(lambda x: x[1])``: each its own)."""
+    lines, _ = inspect.findsource(kernel)
+    code = kernel.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    # (Python 3.11 on: where each instruction came from; a span of none is the function's entry)
+    spans = [(line, col, end_line, end_col) for line, end_line, col, end_col in getattr(code, "co_positions", tuple)()
+             if line is not None and (end_line, end_col) > (line, col)]
+    found = [node for node in ast.walk(ast.parse("".join(lines)))
+             if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno
+             and [a.arg for a in node.args.args] == params
+             and all((node.lineno, node.col_offset) <= (line, col) and (end_line, end_col) <= (node.end_lineno,
+                                                                                               node.end_col_offset)
+                     for line, col, end_line, end_col in spans)]
+    if not found:
+        raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
+    return min(found, key=lambda node: (node.end_lineno - node.lineno, node.end_col_offset - node.col_offset))
 
 
 def _source_function(text, name, namespace):
@@ -210,8 +292,8 @@ class Stencil:
                                  f"the kernel's indices {self.ndim}")
             return tuple((int(lo), int(hi)) for lo, hi in given)
         if any(None in dim for dim in offsets):
-            raise _refused(f"stencil {self.__name__}: an index that is not a constant needs "
-                             "neighborhood=((lo, hi), ...)")
+            raise _refused(f"stencil {self.__name__}: stencil kernel index is not constant, 'neighborhood' "
+                           "option required (neighborhood=((lo, hi), ...))")
         return tuple((min(min(dim), 0), max(max(dim), 0)) for dim in offsets)
 
     def _loop(self, argtypes, out=None):
