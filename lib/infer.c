@@ -191,6 +191,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
   if (a->kind == TY_SET || b->kind == TY_SET) return ty_set_binop(in, n, op, a, b);
   if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);
+  if (a->kind == TY_BYTES || b->kind == TY_BYTES) return ty_bytes_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_binop(in, n, op, a, b);

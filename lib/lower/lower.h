@@ -550,6 +550,8 @@ LLVMValueRef lo_str_to_number(Lower *l, Node *n);  /* int(s), float(s) */
 LLVMValueRef lo_bytes_index(Lower *l, Node *n);
 LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_bytes_contains(Lower *l, Node *n);
+LLVMValueRef lo_bytes_binop(Lower *l, Node *n);
+LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 
