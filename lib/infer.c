@@ -488,6 +488,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
     if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
+  for (int i = 0; arrays && i + 1 < n->list.len; i++)
+    if (ty_is_text_array_compare(t[i], t[i + 1])) return ty_text_array_compare(in, n, t[i], t[i + 1]);
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);

@@ -385,8 +385,13 @@ def test_text_array_made_and_filled_as_the_message_says():
 
 
 @njit
-def equal_to_empty(a):
-    return a == ""
+def compared_with(a, s):
+    return a == s, a != s, a < s, a <= s, a > s, a >= s, s == a, s < a
+
+
+@njit
+def compared_items(a, b):
+    return a == b, a != b, a < b, a >= b, (a == b) & (a != a[0]), numpy.sum(a == b), numpy.nonzero(a < b)[0]
 
 
 @njit
@@ -398,11 +403,31 @@ def count_empty(a):
     return n
 
 
+def assert_same_arrays(got, want):
+    for g, w in zip(got, want):
+        assert numpy.asarray(g).dtype == numpy.asarray(w).dtype and numpy.array_equal(g, w)
+
+
 @numba_deviation("Numba gives a single False for an array of str == a str")
-def test_a_str_array_compared_with_a_str_is_a_typing_error_and_its_items_compare():
-    # NumPy compares item by item; Numba 0.68 gives a single False: refused rather than either
+def test_text_arrays_compared_with_text_item_by_item_as_numpy():
     rng = make_rng(2718)
-    for a in (numpy.zeros(4, numpy.str_), str_array(rng, 6)):
+    for a in (numpy.zeros(4, numpy.str_), str_array(rng, 12), str_array(rng, 12)[::-2]):
         assert count_empty(a) == count_empty.py_func(a)
-    with pytest.raises(ruchey.TypingError, match="comparing an array of str with a unicode_type item by item"):
-        equal_to_empty(numpy.zeros(3, numpy.str_))
+        for s in ("", "ab", "a", "é", "q" * 5, "q" * 9, "a\x00", "z\x00b"):  # (trailing NULs count for nothing)
+            assert_same_arrays(compared_with(a, s), compared_with.py_func(a, s))
+    a, b = str_array(rng, 12), str_array(rng, 12)
+    for x, y in ((a, b), (a, a), (a.reshape(4, 4), b[:4]), (a[:4].reshape(4, 1), b[::-4])):
+        assert_same_arrays(compared_items(x, y), compared_items.py_func(x, y))
+    big = numpy.array(["x", "yy", ""] * 400_000)  # (long enough to be split among threads)
+    assert_same_arrays(compared_with(big, "yy"), compared_with.py_func(big, "yy"))
+    c, d = bytes_array(rng, 12), bytes_array(rng, 12)
+    for s in (b"", b"ab", b"\xff", b"a\x00"):
+        assert_same_arrays(compared_with(c, s), compared_with.py_func(c, s))
+    assert_same_arrays(compared_items(c, d), compared_items.py_func(c, d))
+
+
+@numba_deviation("Numba gives a single False for these too")
+@pytest.mark.parametrize("a, s", [(numpy.array(["a"]), b"a"), (numpy.array([b"a"]), "a"), (numpy.array(["a"]), 1)])
+def test_text_arrays_compared_with_another_kind_are_typing_errors(a, s):
+    with pytest.raises(ruchey.TypingError, match="comparing"):
+        compared_with(a, s)

@@ -127,10 +127,6 @@ bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type
   if (op != OP_EQ && op != OP_NE)
     return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", a->name, b->name) != NULL;
   const Type *arr = a->kind == TY_ARRAY ? a : b->kind == TY_ARRAY ? b : NULL;
-  if (arr && ty_is_fixed_text(arr->elem) && (a->kind == TY_STR || b->kind == TY_STR || a->kind == TY_BYTES || b->kind == TY_BYTES))
-    return ty_error(in, n, "comparing an array of %s with a %s item by item is not supported in compiled code (Numba "
-                    "gives a single False here, NumPy an array of bools): compare its items in a loop",
-                    arr->elem->kind == TY_CHARSEQ ? "str" : "bytes", a->kind == TY_ARRAY ? b->name : a->name) != NULL;
   if (arr) return ty_error(in, n, "comparing %s with %s is not supported", a->name, b->name) != NULL;
   return true;
 }
@@ -668,7 +664,7 @@ const Builtin bi_strings[] = {
   STR_FUNCTION("repr", 1, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_repr),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
-  STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS, ty_format, lo_format),
+  STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_format, lo_format),
   {"hex", "builtins", "hex", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'x', 0, ty_int_in_base, lo_int_in_base},
   {"oct", "builtins", "oct", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'o', 0, ty_int_in_base, lo_int_in_base},
   {"bin", "builtins", "bin", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'b', 0, ty_int_in_base, lo_int_in_base},
