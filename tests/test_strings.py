@@ -619,7 +619,7 @@ def texts_of_compounds(i, x, s, b):
     empty = [i for i in range(0)]
     return (str(t), repr(t), str((i,)), str(()), str(((i, s), (x,))), str(lst), repr(floats), str(strs),
             repr(strs), str(flags), str(empty), str(None), str(complex(x, i)), f"{t} / {lst} / {strs}",
-            format(floats), str((lst, s)))
+            format(floats), str((lst, s)), f"{None}|{complex(x, i)}|{complex(i, -x)!s}", format(None))
 
 
 @numba_deviation("numba writes '<object type:...>' for tuples and lists")
