@@ -551,6 +551,9 @@ LLVMValueRef lo_bytes_index(Lower *l, Node *n);
 LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_bytes_contains(Lower *l, Node *n);
 LLVMValueRef lo_bytes_binop(Lower *l, Node *n);
+/* builtins/objmode.c: the Python function block called on a tuple (rt_objmode), its status */
+LLVMValueRef lo_objmode_run(Lower *l, const void *block, const Type *in_t, LLVMValueRef in, const Type *out_t,
+                            LLVMValueRef out);
 LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
