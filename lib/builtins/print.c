@@ -90,7 +90,7 @@ static const Type *ty_print(Infer *in, Node *n, const Type **args) {
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
     bool interpreted = !written_here(args[i]) && boxed_for_print(args[i]) && n->data && !ty_in_cuda(in);
-    if (interpreted && in->opts->parallel)
+    if (interpreted && in->opts && in->opts->parallel)
       return ty_error(in, x, "print() of %s is not supported in functions compiled with parallel=True (numbers, "
                       "bools, None, str, bytes, tuples and lists of them and arrays of numbers are)", args[i]->name);
     if (x->kind != N_STRING && !interpreted && (!written_here(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
