@@ -124,14 +124,6 @@ LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type 
   return lo_load_storage(l, TYS(TY_BYTES), out);
 }
 
-LLVMValueRef lo_bytes_binop(Lower *l, Node *n) {
-  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
-  LLVMValueRef r = lo_bytes_binop_values(l, n->op, a, n->lhs->ty, b, n->rhs->ty);
-  lo_done_with(l, n->lhs, a);
-  lo_done_with(l, n->rhs, b);
-  return r;
-}
-
 /* ---------------------------------------------------------------- in */
 
 /* v in b: an int (a byte's value) or bytes (a run of them), as Python's. */

@@ -115,14 +115,6 @@ LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *t
   return call_rt(l, "rt_str_repeat", l->mod->ptr, p, (LLVMValueRef[]){str_first ? a : b, count}, 2);
 }
 
-LLVMValueRef lo_str_binop(Lower *l, Node *n) {
-  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
-  LLVMValueRef r = lo_str_binop_values(l, n->op, a, n->lhs->ty, b, n->rhs->ty);
-  lo_done_with(l, n->lhs, a);
-  lo_done_with(l, n->rhs, b);
-  return r;
-}
-
 bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (op != OP_EQ && op != OP_NE)
     return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", a->name, b->name) != NULL;
