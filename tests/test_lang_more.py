@@ -108,6 +108,17 @@ def test_hash_of_a_generic_timedelta_is_a_typing_error():
         hash_of.py_func(numpy.timedelta64(3))
 
 
+@njit
+def dunder_hash_of(x):
+    return x.__hash__()
+
+
+@pytest.mark.parametrize("value", [0, -1, 2**62, 2.5, -0.0, True, 1 + 2j, "", "abé", b"xy", (1, "a", 2.5), ((), (3,)),
+                                   numpy.int8(-3), numpy.uint64(2**64 - 1), numpy.float32(1.5), numpy.complex64(-1j)])
+def test_dunder_hash_method_is_hash(value):
+    assert dunder_hash_of(value) == dunder_hash_of.py_func(value) == hash_of(value)
+
+
 def test_hash_of_str_follows_the_interpreters_key():
     """The key is read from the interpreter running the code: PYTHONHASHSEED changes it."""
     code = ("from ruchey import njit\n"

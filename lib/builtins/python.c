@@ -1019,6 +1019,9 @@ static const char *const minmax_kw[] = {"key", "default", NULL};
 
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
+/* x.__hash__() (and getattr(x, "__hash__")()): hash(x), as Numba's */
+#define HASH_METHOD(kind) \
+  {"__hash__", NULL, "__hash__", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_hash, lo_hash}
 
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
@@ -1031,6 +1034,10 @@ const Builtin bi_python[] = {
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
   FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS | BF_NONE, ty_getattr, NULL),  /* (a default of None) */
   FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
+  HASH_METHOD(TY_BOOL), HASH_METHOD(TY_I8), HASH_METHOD(TY_I16), HASH_METHOD(TY_I32), HASH_METHOD(TY_I64),
+  HASH_METHOD(TY_U8), HASH_METHOD(TY_U16), HASH_METHOD(TY_U32), HASH_METHOD(TY_U64), HASH_METHOD(TY_F32),
+  HASH_METHOD(TY_F64), HASH_METHOD(TY_C64), HASH_METHOD(TY_C128), HASH_METHOD(TY_STR), HASH_METHOD(TY_BYTES),
+  HASH_METHOD(TY_TUPLE), HASH_METHOD(TY_DATETIME), HASH_METHOD(TY_TIMEDELTA),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},
