@@ -431,3 +431,23 @@ def test_text_arrays_compared_with_text_item_by_item_as_numpy():
 def test_text_arrays_compared_with_another_kind_are_typing_errors(a, s):
     with pytest.raises(ruchey.TypingError, match="comparing"):
         compared_with(a, s)
+
+
+@njit
+def keyed_by_items(d, a, counts):
+    for s in a:
+        d[s] = d.get(s, 0) + 1
+        counts.append(s)
+    return d, counts
+
+
+def test_containers_typed_by_a_text_dtype_hold_strs():
+    """Dict.empty(from_dtype(a.dtype), ...) and List.empty_list(UnicodeCharSeq(n)), as Numba's test code makes
+    them: they hold the items as compiled code reads them, strs."""
+    a = str_array(make_rng(31), 10)
+    d = typed.Dict.empty(ruchey.types.from_dtype(a.dtype), ruchey.types.int64)
+    counts = typed.List.empty_list(ruchey.types.UnicodeCharSeq(a.dtype.itemsize // 4))
+    got_d, got_l = keyed_by_items(d, a, counts)
+    want_d, want_l = keyed_by_items.py_func({}, a, [])
+    assert dict(got_d) == want_d and list(got_l) == want_l
+    assert all(type(k) is str for k in got_d) and str(got_d) == str({str(k): v for k, v in want_d.items()})
