@@ -174,11 +174,6 @@ def store_several(a):
     a[:1] = b"x"
 
 
-@njit
-def picked(a, idx):
-    return a[idx]
-
-
 @numba_deviation("numba's messages differ")
 def test_bytes_arrays_errors_are_clear():
     a = numpy.array([b"ab", b"cd"])
@@ -188,8 +183,6 @@ def test_bytes_arrays_errors_are_clear():
         store_str(a)
     with pytest.raises(ruchey.TypingError, match=r"several items of an array of str or bytes"):
         store_several(a)
-    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
-        picked(a, numpy.array([0]))
     with pytest.raises(ruchey.TypingError, match=r"bytes\(\) takes a bytes"):
         bytes_of_a_number(3)
     with pytest.raises(IndexError):

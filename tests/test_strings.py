@@ -1158,11 +1158,6 @@ def test_storing_into_a_str_array_cuts_or_pads_as_numpy(seed):
     assert strided.tolist() == want.tolist()
 
 
-@njit
-def str_picked(a, idx):
-    return a[idx]
-
-
 def test_str_arrays_errors_are_clear():
     a = numpy.array(["ab", "cd"])
     checked = njit(boundscheck=True)(str_items_compared.py_func)
@@ -1172,7 +1167,5 @@ def test_str_arrays_errors_are_clear():
         str_sum_of(a)
     with pytest.raises(ruchey.TypingError, match=r"cannot store int64 into an element.*only a str"):
         str_store_number(a)
-    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
-        str_picked(a, numpy.array([0]))
     with pytest.raises(TypeError, match=r"big-endian"):
         joined_items(a.astype(">U2"))
