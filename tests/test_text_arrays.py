@@ -478,3 +478,21 @@ def test_text_arrays_indexed_by_masks_and_index_arrays_as_numpy():
     g = str_array(rng, 8).reshape(3, 4).T
     for got, want in zip(gathered_rows(g, 1), gathered_rows.py_func(g, 1)):
         assert got.dtype == want.dtype and numpy.array_equal(got, want)
+
+
+@njit
+def holds(a, s):
+    return s in a, s not in a[::2]
+
+
+@numba_deviation("Numba's s in an array of str is always False")
+def test_in_an_array_of_text_as_numpy():
+    rng = make_rng(53)
+    a, b = str_array(rng, 10), bytes_array(rng, 10)
+    for s in ["", "ab", "q" * 5, "zz", "ab\x00"] + list(a[:4]):
+        assert holds(a, s) == holds.py_func(a, s)
+        assert holds(a.reshape(2, 7).T, s) == holds.py_func(a.reshape(2, 7).T, s)
+    for s in [b"", b"ab", b"zz"] + list(b[:4]):
+        assert holds(b, s) == holds.py_func(b, s)
+    with pytest.raises(ruchey.TypingError, match="needs a str"):
+        holds(a, b"ab")

@@ -143,7 +143,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros",
-                                          "print", NULL};
+                                          "print", "in", NULL};
 
 static bool takes_str_arrays(const Builtin *bi) {
   for (int i = 0; takes_chars[i]; i++)

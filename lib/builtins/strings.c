@@ -174,6 +174,27 @@ LLVMValueRef lo_str_compare(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, l->mod->i1, result, "");
 }
 
+/* A str's code points or a bytes' bytes: their address, and in *count
+ * how many (rt_text_order's operands). */
+LLVMValueRef lo_text_units(Lower *l, LLVMValueRef v, const Type *t, LLVMValueRef *count) {
+  if (is_str(t)) {
+    *count = str_len(l, v);
+    return LLVMBuildGEP2(l->b, l->mod->i8, v, (LLVMValueRef[]){const_i64(l, RT_STR_HEADER)}, 1, "");
+  }
+  *count = lo_arr_shape(l, v, 0);
+  return LLVMBuildExtractValue(l->b, v, 2, "data");
+}
+
+/* a op b (a comparison) of two texts of width-byte units, as NumPy
+ * compares text items (rt_text_order). */
+LLVMValueRef lo_text_compare(Lower *l, int op, LLVMValueRef pa, LLVMValueRef na, LLVMValueRef pb, LLVMValueRef nb,
+                             int width) {
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
+  LLVMValueRef order = lo_call_fn(l, "rt_text_order", l->mod->i64, p, (LLVMValueRef[]){pa, na, pb, nb, const_i32(l, width)}, 5);
+  static const LLVMIntPredicate pred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  return LLVMBuildICmp(l->b, pred[op - OP_EQ], order, const_i64(l, 0), "");
+}
+
 /* sub in s */
 const Type *ty_str_contains(Infer *in, Node *n, const Type **args) {
   if (!is_str(args[0]))

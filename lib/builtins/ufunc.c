@@ -17,7 +17,6 @@
 #include <stdio.h>
 
 #include "builtins/builtins.h"
-#include "rtstr.h"
 
 /* ---------------------------------------------------------------- dtypes */
 
@@ -433,14 +432,7 @@ static LLVMValueRef unary_element(Lower *l, Node *n, LLVMValueRef v) {
  * count. */
 static LLVMValueRef text_units(Lower *l, Fused *fu, Node *x, int ndim, LLVMValueRef *count) {
   Operand *o = operand_of(fu, x);
-  if (x->ty->kind == TY_STR) {
-    *count = lo_str_len(l, o->value);
-    return LLVMBuildGEP2(l->b, l->mod->i8, o->value, (LLVMValueRef[]){const_i64(l, RT_STR_HEADER)}, 1, "");
-  }
-  if (x->ty->kind == TY_BYTES) {
-    *count = lo_arr_shape(l, o->value, 0);
-    return LLVMBuildExtractValue(l->b, o->value, 2, "data");
-  }
+  if (x->ty->kind != TY_ARRAY) return lo_text_units(l, o->value, x->ty, count);
   *count = const_i64(l, x->ty->elem->unit);
   if (!fu->flat) return element_addr(l, fu, o->type, o->value, o->step, ndim);
   LLVMValueRef at = LLVMBuildMul(l->b, fu->flat, const_i64(l, x->ty->elem->bits / 8), "");
@@ -450,11 +442,7 @@ static LLVMValueRef text_units(Lower *l, Fused *fu, Node *x, int ndim, LLVMValue
 static LLVMValueRef text_compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   LLVMValueRef na, nb, pa = text_units(l, fu, a, ndim, &na), pb = text_units(l, fu, b, ndim, &nb);
-  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
-  LLVMValueRef args[5] = {pa, na, pb, nb, const_i32(l, is_str_text(a->ty) ? 4 : 1)};
-  LLVMValueRef order = lo_call_fn(l, "rt_text_order", l->mod->i64, p, args, 5);
-  static const LLVMIntPredicate pred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
-  return LLVMBuildICmp(l->b, pred[n->ops[0] - OP_EQ], order, const_i64(l, 0), "");
+  return lo_text_compare(l, n->ops[0], pa, na, pb, nb, is_str_text(a->ty) ? 4 : 1);
 }
 
 /* NumPy compares in the operands' common dtype (an int64 with a float64
