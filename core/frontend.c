@@ -1694,6 +1694,20 @@ static Node *index_iterator_call(Fe *fe, PyObject *e, int which) {
   return n;
 }
 
+/* ruchey._objmode._print, which writes the values print() hands the
+ * interpreter (builtins/print.c): looked up once, and kept, as the module
+ * keeps it, for the code that calls it. */
+static void *interpreter_print(void) {
+  static PyObject *print_values;
+  if (!print_values) {
+    PyObject *module = PyImport_ImportModule("ruchey._objmode");
+    print_values = module ? PyObject_GetAttrString(module, "_print") : NULL;
+    Py_XDECREF(module);
+    PyErr_Clear();
+  }
+  return print_values;
+}
+
 /* One class of isinstance's, added to c: a kind, or a type exactly, as
  * Numba matches them; false (with the error) for a class it refuses. */
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
@@ -2140,6 +2154,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     } else if (is_jit && !bind_where_typed(fe, e, &n, obj)) {
       n = NULL;
     } else if (!is_jit) {
+      if (!strcmp(builtin->name, "print")) n->data = interpreter_print();
       bind_named_positionals(fe, n);
       if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
       if (builtin->flags & BF_ARGS_TWICE) args_once(fe, e, n);

@@ -192,12 +192,28 @@ static const Type *described_type(PyObject *t) {
   return r;
 }
 
+/* UnicodeCharSeq(n) or CharSeq(n), what from_dtype gives of a '<Un' or
+ * '|Sn' dtype: compiled code reads such an item as a str or a bytes, so a
+ * container of them holds those (and gives them back as Numba's does). */
+static const Type *text_item_type(PyObject *t) {
+  PyObject *describe = attr_or_null(t, "describe"), *desc = describe ? PyObject_CallNoArgs(describe) : NULL;
+  const Type *r = NULL;
+  if (desc && PyTuple_Check(desc) && PyTuple_GET_SIZE(desc) == 5 && PyUnicode_Check(PyTuple_GET_ITEM(desc, 0)) &&
+      !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0)), "text") && PyUnicode_Check(PyTuple_GET_ITEM(desc, 1)) &&
+      PyLong_Check(PyTuple_GET_ITEM(desc, 3)) && PyLong_AsLong(PyTuple_GET_ITEM(desc, 3)) == 0)
+    r = &core_plain[!strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 1)), "U") ? TY_STR : TY_BYTES];
+  Py_XDECREF(describe); Py_XDECREF(desc);
+  PyErr_Clear();
+  return r;
+}
+
 static const Type *type_of_type(PyObject *t) {
   int kind = kind_of_type(t);
   if (kind >= 0) return &scalar[kind];  /* (without libruchey, which the rest needs) */
   if (!core_api()) return NULL;
   const Type *r = jitclass_instance_type(t);
   if (!r) r = container_type(t);
+  if (!r) r = text_item_type(t);
   if (!r) r = described_type(t);
   if (r && (ty_is_scalar(r) ? r->kind != TY_F16 : holdable(r))) return r;
   PyErr_Format(PyExc_TypeError, "typed containers hold %s: %R is not such a type", HOLDS, t);

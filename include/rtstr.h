@@ -108,6 +108,9 @@ int32_t rt_str_repr_of(RtStr **out, const RtStr *s);  /* repr(s) as a str */
 int32_t rt_str_from_utf8(RtStr **out, char *text);  /* malloc'd UTF-8 text (freed) as a str */
 int32_t rt_format_str(RtStr **out, const char *fmt, const uint64_t *args);  /* print()'s format filled in, as a str */
 int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n);  /* a '<Un' element as a str */
+/* <0, 0 or >0 as NumPy orders two texts of na and nb units of width bytes
+ * (4: code points, 1: bytes): '<Un' and '|Sn' items, a str's, a bytes' */
+int64_t rt_text_order(const void *a, int64_t na, const void *b, int64_t nb, int32_t width);
 void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s);  /* a str stored into a '<Un' element */
 int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */
 void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds);

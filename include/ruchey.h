@@ -1093,9 +1093,14 @@ void rt_bytes_to_chars(char *chars, int64_t n, const RtArray *s);         /* a b
 int64_t rt_bytes_python_hash(const RtArray *b);  /* strings.c: hash(b) as the interpreter's */
 int64_t rt_bytes_find(const char *s, int64_t len, const char *sub, int64_t n);
 int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t stop, int64_t step);
-/* bytes' methods (a row's ival): tests, and those making a new bytes */
-enum { BM_ISASCII, BM_STARTSWITH, BM_ENDSWITH, BM_STRIP, BM_LSTRIP, BM_RSTRIP, BM_LJUST, BM_RJUST, BM_CENTER, BM_ZFILL };
+int32_t rt_bytes_concat(RtArray *out, const RtArray *a, const RtArray *b);  /* a + b */
+int32_t rt_bytes_repeat(RtArray *out, const RtArray *s, int64_t n);         /* s * n */
+/* bytes' methods (a row's ival): tests, searches, and those making a new bytes */
+enum { BM_ISASCII, BM_STARTSWITH, BM_ENDSWITH, BM_STRIP, BM_LSTRIP, BM_RSTRIP, BM_LJUST, BM_RJUST, BM_CENTER, BM_ZFILL,
+       BM_FIND, BM_RFIND, BM_INDEX, BM_RINDEX, BM_COUNT, BM_UPPER, BM_LOWER, BM_ISUPPER, BM_ISLOWER, BM_ISDIGIT,
+       BM_ISALPHA, BM_ISALNUM, BM_ISSPACE };
 int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end);
+int64_t rt_bytes_search(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end);
 int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width);
 struct RtList;
 int32_t rt_bytes_split(struct RtList **out, const RtArray *s, const char *sep, int64_t seplen, int64_t maxsplit);

@@ -191,6 +191,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   if (a->kind == TY_LIST || b->kind == TY_LIST) return ty_list_binop(in, n, op, a, b);
   if (a->kind == TY_SET || b->kind == TY_SET) return ty_set_binop(in, n, op, a, b);
   if (a->kind == TY_STR || b->kind == TY_STR) return ty_str_binop(in, n, op, a, b);
+  if (a->kind == TY_BYTES || b->kind == TY_BYTES) return ty_bytes_binop(in, n, op, a, b);
   if (!ty_is_scalar(a) || !ty_is_scalar(b))
     return ty_error(in, n, "operator is not supported between %s and %s", a->name, b->name);
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_binop(in, n, op, a, b);
@@ -487,6 +488,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
     if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
+  for (int i = 0; arrays && i + 1 < n->list.len; i++)
+    if (ty_is_text_array_compare(t[i], t[i + 1])) return ty_text_array_compare(in, n, t[i], t[i + 1]);
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);

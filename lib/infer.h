@@ -156,6 +156,7 @@ const Type *ty_str_index(Infer *in, Node *n, const Type *base);
 bool ty_bytes_compare(Infer *in, Node *n, const Type **t);
 const Type *ty_bytes_contains(Infer *in, Node *n, const Type **args);
 const Type *ty_bytes_index(Infer *in, Node *n, const Type *base);
+const Type *ty_bytes_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* + and * */
 /* infer.c: n, typed bytes, where an array is needed (list(b), min(b)): moved
  * under an N_UNWRAP made in its place, of the array of its items (its type) */
 const Type *ty_bytes_view(Infer *in, Node *n);

@@ -564,6 +564,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_bytes_find", (void *)rt_bytes_find, ctx);
   define("rt_bytes_slice", (void *)rt_bytes_slice, ctx);
   define("rt_bytes_test", (void *)rt_bytes_test, ctx);
+  define("rt_bytes_search", (void *)rt_bytes_search, ctx);
+  define("rt_bytes_concat", (void *)rt_bytes_concat, ctx);
+  define("rt_bytes_repeat", (void *)rt_bytes_repeat, ctx);
   define("rt_bytes_make", (void *)rt_bytes_make, ctx);
   define("rt_bytes_split", (void *)rt_bytes_split, ctx);
   define("rt_bytes_join", (void *)rt_bytes_join, ctx);

@@ -416,6 +416,23 @@ int32_t rt_str_from_chars(RtStr **out, const uint32_t *chars, int64_t n) {
   return give(out, s);
 }
 
+/* A text's unit i: a code point, or a byte read unsigned. */
+static uint32_t text_unit(const void *p, int64_t i, int32_t width) {
+  return width == 4 ? ((const uint32_t *)p)[i] : ((const unsigned char *)p)[i];
+}
+
+/* As NumPy compares fixed-width text: unit by unit, trailing NULs not
+ * counted (an item is NUL-padded to its width). */
+int64_t rt_text_order(const void *a, int64_t na, const void *b, int64_t nb, int32_t width) {
+  while (na && !text_unit(a, na - 1, width)) na--;
+  while (nb && !text_unit(b, nb - 1, width)) nb--;
+  for (int64_t i = 0; i < na && i < nb; i++) {
+    uint32_t x = text_unit(a, i, width), y = text_unit(b, i, width);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return na < nb ? -1 : na > nb;
+}
+
 /* s stored into a NumPy str array's element of n code points: cut to n,
  * or NUL-padded, as NumPy's. */
 void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s) {
@@ -1187,7 +1204,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_raise_arg_str", (void *)rt_raise_arg_str}, {"rt_raise_args_text", (void *)rt_raise_args_text},
     {"rt_str_python_hash", (void *)rt_str_python_hash}, {"rt_str_repr_of", (void *)rt_str_repr_of},
     {"rt_str_from_chars", (void *)rt_str_from_chars}, {"rt_bytes_python_hash", (void *)rt_bytes_python_hash},
-    {"rt_str_to_chars", (void *)rt_str_to_chars},
+    {"rt_str_to_chars", (void *)rt_str_to_chars}, {"rt_text_order", (void *)rt_text_order},
   };
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) define(fns[i].name, fns[i].fn, ctx);
 }

@@ -94,6 +94,32 @@ def test_items_of_a_bytes_array_read_as_bytes(seed):
         assert grid_item(arr, 1, 2) == grid_item.py_func(arr, 1, 2)
 
 
+@njit
+def items_combined(a, i, j, n):
+    x, y = a[i], a[j]
+    z = a[i]
+    z += a[j]
+    return x + y, z, x * n, n * y, x.find(y), x.rfind(y), a[i].find(b"a"), a[i].rfind(b"z")
+
+
+@njit
+def items_cased(a, i):
+    return a[i].upper(), a[i].isupper()
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_bytes_items_joined_repeated_and_searched(seed):
+    """What Numba's CharSeq items take (+, *, find, rfind, upper, isupper), each a bytes as Python's."""
+    rng = make_rng(seed)
+    a = bytes_array(rng, 12)
+    for i, j in rng.integers(-len(a), len(a), size=(25, 2)).tolist():
+        for n in (0, 2):
+            assert items_combined(a, i, j, n) == items_combined.py_func(a, i, j, n)
+    words = numpy.array([b"", b"ABC", b"abc", b"aBc", b"A1", b"12 "])  # (Numba's upper goes through str: ASCII only)
+    for i in range(len(words)):
+        assert items_cased(words, i) == items_cased.py_func(words, i)
+
+
 @numba_deviation("numba's CharSeq items have no slices nor bytes methods")
 def test_items_of_a_bytes_array_are_whole_bytes_values():
     a = bytes_array(make_rng(4), 12)
@@ -148,11 +174,6 @@ def store_several(a):
     a[:1] = b"x"
 
 
-@njit
-def picked(a, idx):
-    return a[idx]
-
-
 @numba_deviation("numba's messages differ")
 def test_bytes_arrays_errors_are_clear():
     a = numpy.array([b"ab", b"cd"])
@@ -162,8 +183,6 @@ def test_bytes_arrays_errors_are_clear():
         store_str(a)
     with pytest.raises(ruchey.TypingError, match=r"several items of an array of str or bytes"):
         store_several(a)
-    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
-        picked(a, numpy.array([0]))
     with pytest.raises(ruchey.TypingError, match=r"bytes\(\) takes a bytes"):
         bytes_of_a_number(3)
     with pytest.raises(IndexError):

@@ -619,7 +619,7 @@ def texts_of_compounds(i, x, s, b):
     empty = [i for i in range(0)]
     return (str(t), repr(t), str((i,)), str(()), str(((i, s), (x,))), str(lst), repr(floats), str(strs),
             repr(strs), str(flags), str(empty), str(None), str(complex(x, i)), f"{t} / {lst} / {strs}",
-            format(floats), str((lst, s)))
+            format(floats), str((lst, s)), f"{None}|{complex(x, i)}|{complex(i, -x)!s}", format(None))
 
 
 @numba_deviation("numba writes '<object type:...>' for tuples and lists")
@@ -1158,11 +1158,6 @@ def test_storing_into_a_str_array_cuts_or_pads_as_numpy(seed):
     assert strided.tolist() == want.tolist()
 
 
-@njit
-def str_picked(a, idx):
-    return a[idx]
-
-
 def test_str_arrays_errors_are_clear():
     a = numpy.array(["ab", "cd"])
     checked = njit(boundscheck=True)(str_items_compared.py_func)
@@ -1172,7 +1167,5 @@ def test_str_arrays_errors_are_clear():
         str_sum_of(a)
     with pytest.raises(ruchey.TypingError, match=r"cannot store int64 into an element.*only a str"):
         str_store_number(a)
-    with pytest.raises(ruchey.TypingError, match=r"with an array is not supported"):
-        str_picked(a, numpy.array([0]))
     with pytest.raises(TypeError, match=r"big-endian"):
         joined_items(a.astype(">U2"))

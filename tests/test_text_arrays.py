@@ -8,7 +8,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import make_rng, numba_deviation
+from conftest import AS_NUMBA, make_rng, numba_deviation
 
 
 def str_array(rng, n):
@@ -385,8 +385,13 @@ def test_text_array_made_and_filled_as_the_message_says():
 
 
 @njit
-def equal_to_empty(a):
-    return a == ""
+def compared_with(a, s):
+    return a == s, a != s, a < s, a <= s, a > s, a >= s, s == a, s < a
+
+
+@njit
+def compared_items(a, b):
+    return a == b, a != b, a < b, a >= b, (a == b) & (a != a[0]), numpy.sum(a == b), numpy.nonzero(a < b)[0]
 
 
 @njit
@@ -398,11 +403,96 @@ def count_empty(a):
     return n
 
 
+def assert_same_arrays(got, want):
+    for g, w in zip(got, want):
+        assert numpy.asarray(g).dtype == numpy.asarray(w).dtype and numpy.array_equal(g, w)
+
+
 @numba_deviation("Numba gives a single False for an array of str == a str")
-def test_a_str_array_compared_with_a_str_is_a_typing_error_and_its_items_compare():
-    # NumPy compares item by item; Numba 0.68 gives a single False: refused rather than either
+def test_text_arrays_compared_with_text_item_by_item_as_numpy():
     rng = make_rng(2718)
-    for a in (numpy.zeros(4, numpy.str_), str_array(rng, 6)):
+    for a in (numpy.zeros(4, numpy.str_), str_array(rng, 12), str_array(rng, 12)[::-2]):
         assert count_empty(a) == count_empty.py_func(a)
-    with pytest.raises(ruchey.TypingError, match="comparing an array of str with a unicode_type item by item"):
-        equal_to_empty(numpy.zeros(3, numpy.str_))
+        for s in ("", "ab", "a", "é", "q" * 5, "q" * 9, "a\x00", "z\x00b"):  # (trailing NULs count for nothing)
+            assert_same_arrays(compared_with(a, s), compared_with.py_func(a, s))
+    a, b = str_array(rng, 12), str_array(rng, 12)
+    for x, y in ((a, b), (a, a), (a.reshape(4, 4), b[:4]), (a[:4].reshape(4, 1), b[::-4])):
+        assert_same_arrays(compared_items(x, y), compared_items.py_func(x, y))
+    big = numpy.array(["x", "yy", ""] * 400_000)  # (long enough to be split among threads)
+    assert_same_arrays(compared_with(big, "yy"), compared_with.py_func(big, "yy"))
+    c, d = bytes_array(rng, 12), bytes_array(rng, 12)
+    for s in (b"", b"ab", b"\xff", b"a\x00"):
+        assert_same_arrays(compared_with(c, s), compared_with.py_func(c, s))
+    assert_same_arrays(compared_items(c, d), compared_items.py_func(c, d))
+
+
+@numba_deviation("Numba gives a single False for these too")
+@pytest.mark.parametrize("a, s", [(numpy.array(["a"]), b"a"), (numpy.array([b"a"]), "a"), (numpy.array(["a"]), 1)])
+def test_text_arrays_compared_with_another_kind_are_typing_errors(a, s):
+    with pytest.raises(ruchey.TypingError, match="comparing"):
+        compared_with(a, s)
+
+
+@njit
+def keyed_by_items(d, a, counts):
+    for s in a:
+        d[s] = d.get(s, 0) + 1
+        counts.append(s)
+    return d, counts
+
+
+def test_containers_typed_by_a_text_dtype_hold_strs():
+    """Dict.empty(from_dtype(a.dtype), ...) and List.empty_list(UnicodeCharSeq(n)), as Numba's test code makes
+    them: they hold the items as compiled code reads them, strs."""
+    a = str_array(make_rng(31), 10)
+    d = typed.Dict.empty(ruchey.from_dtype(a.dtype), ruchey.types.int64)
+    counts = typed.List.empty_list(ruchey.types.UnicodeCharSeq(a.dtype.itemsize // 4))
+    got_d, got_l = keyed_by_items(d, a, counts)
+    want_d, want_l = keyed_by_items.py_func({}, a, [])
+    assert dict(got_d) == want_d and list(got_l) == want_l
+    assert all(type(k) is str for k in got_d)
+    if not AS_NUMBA:  # (Numba writes the keys unquoted)
+        assert str(got_d) == str({str(k): v for k, v in want_d.items()})
+
+
+@njit
+def gathered(a, mask, idx):
+    return a[mask], a[idx], a[a == a[0]], a[idx][::-1], [s for s in a[mask]]
+
+
+@njit
+def gathered_rows(g, i):
+    return g[:, i], g[g != g[0, 0]], g[numpy.array([1, 0]), 1:]
+
+
+@numba_deviation("Numba's a == a[0] of an array of str is a single False, which it cannot index by")
+def test_text_arrays_indexed_by_masks_and_index_arrays_as_numpy():
+    rng = make_rng(47)
+    for a in (str_array(rng, 12), str_array(rng, 12)[::-2], bytes_array(rng, 12)):
+        for _ in range(4):
+            mask, idx = rng.random(len(a)) < 0.5, rng.integers(-len(a), len(a), size=int(rng.integers(0, 8)))
+            got, want = gathered(a, mask, idx), gathered.py_func(a, mask, idx)
+            for g, w in zip(got[:4], want[:4]):
+                assert g.dtype == w.dtype and numpy.array_equal(g, w)
+            assert got[4] == want[4]
+    g = str_array(rng, 8).reshape(3, 4).T
+    for got, want in zip(gathered_rows(g, 1), gathered_rows.py_func(g, 1)):
+        assert got.dtype == want.dtype and numpy.array_equal(got, want)
+
+
+@njit
+def holds(a, s):
+    return s in a, s not in a[::2]
+
+
+@numba_deviation("Numba's s in an array of str is always False")
+def test_in_an_array_of_text_as_numpy():
+    rng = make_rng(53)
+    a, b = str_array(rng, 10), bytes_array(rng, 10)
+    for s in ["", "ab", "q" * 5, "zz", "ab\x00"] + list(a[:4]):
+        assert holds(a, s) == holds.py_func(a, s)
+        assert holds(a.reshape(2, 7).T, s) == holds.py_func(a.reshape(2, 7).T, s)
+    for s in [b"", b"ab", b"zz"] + list(b[:4]):
+        assert holds(b, s) == holds.py_func(b, s)
+    with pytest.raises(ruchey.TypingError, match="needs a str"):
+        holds(a, b"ab")

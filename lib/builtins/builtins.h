@@ -215,6 +215,9 @@ void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef 
 LLVMValueRef lo_index_wrapped(Lower *l, LLVMValueRef i, LLVMValueRef len, int axis);
 LLVMValueRef lo_index_wrapped_on(Lower *l, LLVMValueRef i, LLVMValueRef len, LLVMValueRef axis);  /* axis at run time */
 const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
+/* a == 'x' and the other comparisons of arrays of text (and their str or bytes): arrays of bools */
+bool ty_is_text_array_compare(const Type *a, const Type *b);
+const Type *ty_text_array_compare(Infer *in, Node *n, const Type *a, const Type *b);
 /* f(..., out=o) of a ufunc row whose call typed as result: o's type, the
  * call rewritten to fill o (the result, when there is no out=) */
 const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result);

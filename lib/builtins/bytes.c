@@ -1,7 +1,9 @@
 /* builtins/bytes.c — bytes values in compiled code (Numba's Bytes): len,
  * indexing (an int), slicing (a new bytes), iteration, truth, comparisons,
- * `in`, the methods of Numba's (isascii, startswith, endswith, strip,
- * ljust, rjust, center, zfill, split and join), and numpy.frombuffer of
+ * `in`, + and *, the methods of Numba's Bytes and CharSeq (isascii,
+ * startswith, endswith, find, rfind, strip, ljust, rjust, center, zfill,
+ * upper, isupper, split and join) and their siblings (index, rindex,
+ * count, lower, islower, isdigit, isalpha, isalnum, isspace), and numpy.frombuffer of
  * bytes and of arrays (bytearray and memoryview arguments are arrays of
  * their items: typeof.c).
  *
@@ -90,6 +92,36 @@ LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Typ
   LLVMValueRef c = lo_call_fn(l, "rt_bytes_order", l->mod->i64, p, args, 4);
   static const LLVMIntPredicate pred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
   return LLVMBuildICmp(l->b, pred[op - OP_EQ], c, const_i64(l, 0), "");
+}
+
+/* ---------------------------------------------------------------- + and * */
+
+/* a + b of two bytes, b * n and n * b of bytes and an int: a new bytes, as Python's. */
+const Type *ty_bytes_binop(Infer *in, Node *n, int op, const Type *a, const Type *b) {
+  bool ok = op == OP_ADD ? is_bytes(a) && is_bytes(b)
+                         : op == OP_MUL && ((is_bytes(a) && is_intlike(b)) || (is_intlike(a) && is_bytes(b)));
+  if (!ok)
+    return ty_error(in, n, "operator is not supported between %s and %s (bytes take + of bytes and * of an int)",
+                    a->name, b->name);
+  return host_only(in, n, "+ and * of bytes", "") ? TYS(TY_BYTES) : NULL;
+}
+
+LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  LLVMValueRef out = lo_alloca(l, l->mod->rtarray, "bytes.out"), x = lo_alloca(l, l->mod->rtarray, "bytes.in");
+  if (op == OP_ADD) {
+    LLVMValueRef y = lo_alloca(l, l->mod->rtarray, "bytes.in");
+    lo_store_storage(l, ta, x, a);
+    lo_store_storage(l, tb, y, b);
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->ptr};
+    lo_check_call(l, lo_call_fn(l, "rt_bytes_concat", l->mod->i32, p, (LLVMValueRef[]){out, x, y}, 3));
+  } else {
+    bool first = is_bytes(ta);
+    lo_store_storage(l, TYS(TY_BYTES), x, first ? a : b);
+    LLVMValueRef count = first ? lo_convert(l, b, tb, TYS(TY_I64)) : lo_convert(l, a, ta, TYS(TY_I64));
+    LLVMTypeRef p[3] = {l->mod->ptr, l->mod->ptr, l->mod->i64};
+    lo_check_call(l, lo_call_fn(l, "rt_bytes_repeat", l->mod->i32, p, (LLVMValueRef[]){out, x, count}, 3));
+  }
+  return lo_load_storage(l, TYS(TY_BYTES), out);
 }
 
 /* ---------------------------------------------------------------- in */
@@ -187,14 +219,22 @@ static LLVMValueRef lo_frombuffer(Lower *l, Node *n) {
 
 #define NONE_INDEX INT64_MIN  /* an index given as None, or not given (bytes_rt.c) */
 
-/* The methods of Numba's Bytes but split and join: what each takes after its
- * receiver ('b' bytes, 'i' an int; capitals required, lower case None or
- * left out), and whether it makes a new bytes (else a bool). */
-static const struct { const char *params; bool makes; } methods[] = {
-  [BM_ISASCII] = {"", false},    [BM_STARTSWITH] = {"Bii", false}, [BM_ENDSWITH] = {"Bii", false},
-  [BM_STRIP] = {"b", true},      [BM_LSTRIP] = {"b", true},        [BM_RSTRIP] = {"b", true},
-  [BM_LJUST] = {"Ib", true},     [BM_RJUST] = {"Ib", true},        [BM_CENTER] = {"Ib", true},
-  [BM_ZFILL] = {"I", true},
+/* What a method gives: a bool (rt_bytes_test), an index or a count
+ * (rt_bytes_search), a new bytes (rt_bytes_make). */
+enum { GIVES_BOOL, GIVES_INT, GIVES_BYTES };
+
+/* The methods of Numba's Bytes and CharSeq but split and join: what each
+ * takes after its receiver ('b' bytes, 'i' an int; capitals required, lower
+ * case None or left out), and what it gives. */
+static const struct { const char *params; int gives; } methods[] = {
+  [BM_ISASCII] = {"", GIVES_BOOL},    [BM_STARTSWITH] = {"Bii", GIVES_BOOL}, [BM_ENDSWITH] = {"Bii", GIVES_BOOL},
+  [BM_STRIP] = {"b", GIVES_BYTES},    [BM_LSTRIP] = {"b", GIVES_BYTES},      [BM_RSTRIP] = {"b", GIVES_BYTES},
+  [BM_LJUST] = {"Ib", GIVES_BYTES},   [BM_RJUST] = {"Ib", GIVES_BYTES},      [BM_CENTER] = {"Ib", GIVES_BYTES},
+  [BM_ZFILL] = {"I", GIVES_BYTES},    [BM_FIND] = {"Bii", GIVES_INT},        [BM_RFIND] = {"Bii", GIVES_INT},
+  [BM_INDEX] = {"Bii", GIVES_INT},    [BM_RINDEX] = {"Bii", GIVES_INT},      [BM_COUNT] = {"Bii", GIVES_INT},
+  [BM_UPPER] = {"", GIVES_BYTES},     [BM_LOWER] = {"", GIVES_BYTES},        [BM_ISUPPER] = {"", GIVES_BOOL},
+  [BM_ISLOWER] = {"", GIVES_BOOL},    [BM_ISDIGIT] = {"", GIVES_BOOL},       [BM_ISALPHA] = {"", GIVES_BOOL},
+  [BM_ISALNUM] = {"", GIVES_BOOL},    [BM_ISSPACE] = {"", GIVES_BOOL},
 };
 
 static Node *method_arg(Node *n, int k) { return k + 1 < n->list.len ? n->list.items[k + 1] : NULL; }
@@ -211,7 +251,17 @@ static const Type *ty_bytes_method(Infer *in, Node *n, const Type **args) {
       return ty_error(in, x, "%s() argument %d must be %s, not %s", n->bi->path, k + 1, bytes ? "bytes" : "int",
                       t->name);
   }
-  return methods[n->bi->ival].makes ? TYS(TY_BYTES) : TYS(TY_BOOL);
+  static const TypeKind gives[] = {[GIVES_BOOL] = TY_BOOL, [GIVES_INT] = TY_I64, [GIVES_BYTES] = TY_BYTES};
+  return TYS(gives[methods[n->bi->ival].gives]);
+}
+
+/* find() and the others giving an int: index() and rindex() raise where find() gives -1. */
+static LLVMValueRef bytes_search(Lower *l, int fn, LLVMValueRef *args) {
+  LLVMTypeRef p[7] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
+  LLVMValueRef at = lo_call_fn(l, "rt_bytes_search", l->mod->i64, p, args, 7);
+  if (fn == BM_INDEX || fn == BM_RINDEX)
+    lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, at, const_i64(l, 0), ""), RT_ERR_VALUE, "subsection not found");
+  return at;
 }
 
 static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
@@ -241,13 +291,16 @@ static LLVMValueRef lo_bytes_method(Lower *l, Node *n) {
     }
   }
   LLVMValueRef r;
-  if (methods[fn].makes) {
+  if (methods[fn].gives == GIVES_BYTES) {
     LLVMValueRef in = lo_alloca(l, l->mod->rtarray, "bytes.in"), out = lo_alloca(l, l->mod->rtarray, "bytes.out");
     lo_store_storage(l, TYS(TY_BYTES), in, b);
     LLVMTypeRef p[6] = {l->mod->ptr, l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
     LLVMValueRef a[6] = {out, const_i32(l, fn), in, sub, sublen, ints[0]};
     lo_check_call(l, lo_call_fn(l, "rt_bytes_make", l->mod->i32, p, a, 6));
     r = lo_load_storage(l, TYS(TY_BYTES), out);
+  } else if (methods[fn].gives == GIVES_INT) {
+    r = bytes_search(l, fn, (LLVMValueRef[]){const_i32(l, fn), bytes_data(l, b), lo_arr_shape(l, b, 0), sub, sublen,
+                                             ints[0], ints[1]});
   } else {
     LLVMTypeRef p[7] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64};
     LLVMValueRef a[7] = {const_i32(l, fn), bytes_data(l, b), lo_arr_shape(l, b, 0), sub, sublen, ints[0], ints[1]};
@@ -347,6 +400,19 @@ const Builtin bi_bytes[] = {
   BYTES_METHOD("rjust", 1, 2, BM_RJUST),
   BYTES_METHOD("center", 1, 2, BM_CENTER),
   BYTES_METHOD("zfill", 1, 1, BM_ZFILL),
+  BYTES_METHOD("find", 1, 3, BM_FIND),
+  BYTES_METHOD("rfind", 1, 3, BM_RFIND),
+  BYTES_METHOD("index", 1, 3, BM_INDEX),
+  BYTES_METHOD("rindex", 1, 3, BM_RINDEX),
+  BYTES_METHOD("count", 1, 3, BM_COUNT),
+  BYTES_METHOD("upper", 0, 0, BM_UPPER),
+  BYTES_METHOD("lower", 0, 0, BM_LOWER),
+  BYTES_METHOD("isupper", 0, 0, BM_ISUPPER),
+  BYTES_METHOD("islower", 0, 0, BM_ISLOWER),
+  BYTES_METHOD("isdigit", 0, 0, BM_ISDIGIT),
+  BYTES_METHOD("isalpha", 0, 0, BM_ISALPHA),
+  BYTES_METHOD("isalnum", 0, 0, BM_ISALNUM),
+  BYTES_METHOD("isspace", 0, 0, BM_ISSPACE),
   {"bytes.split", NULL, "split", BK_METHOD, TY_BYTES, 0, 2, split_kw, BF_NONE | BF_RAISES, 0, 0, ty_split, lo_split},
   {"bytes.join", NULL, "join", BK_METHOD, TY_BYTES, 1, 1, NULL, BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   {"bytes", "builtins", "bytes", BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_bytes_call, lo_bytes_call},

@@ -54,6 +54,34 @@ int32_t rt_bytes_slice(RtArray *out, const RtArray *s, int64_t start, int64_t st
   return RT_OK;
 }
 
+/* ---------------------------------------------------------------- + and * */
+
+/* a + b: a new bytes, or the other one itself where one is empty, as CPython gives. */
+int32_t rt_bytes_concat(RtArray *out, const RtArray *a, const RtArray *b) {
+  if (!b->shape[0]) return same(out, a);
+  if (!a->shape[0]) return same(out, b);
+  char *d = made(out, a->shape[0] + b->shape[0]);
+  if (!d) return RT_ERR_MEMORY;
+  memcpy(d, a->data, (size_t)a->shape[0]);
+  memcpy(d + a->shape[0], b->data, (size_t)b->shape[0]);
+  return RT_OK;
+}
+
+/* s * n: n copies of s one after another (none where n <= 0), s itself where n is 1. */
+int32_t rt_bytes_repeat(RtArray *out, const RtArray *s, int64_t n) {
+  int64_t len = s->shape[0];
+  if (n == 1) return same(out, s);
+  if (n < 0 || !len) n = 0;
+  if (n && len > ((int64_t)1 << 58) / n) {
+    rt_set_error(RT_ERR_MEMORY, "out of memory repeating bytes");
+    return RT_ERR_MEMORY;
+  }
+  char *d = made(out, len * n);
+  if (!d) return RT_ERR_MEMORY;
+  for (int64_t i = 0; i < n; i++) memcpy(d + i * len, s->data, (size_t)len);
+  return RT_OK;
+}
+
 /* ---------------------------------------------------------------- methods */
 
 #define NONE_INDEX INT64_MIN  /* an index given as None, or not given (bytes.c) */
@@ -66,20 +94,73 @@ static void adjust(int64_t *start, int64_t *end, int64_t len) {
   else if (*start < 0 && (*start += len) < 0) *start = 0;
 }
 
-/* isascii(), startswith(sub, start, end), endswith(...) of s's len bytes. */
+static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static bool is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static bool is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+static bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* isupper(), islower(): a cased byte, and none of the other case (CPython's, ASCII letters only). */
+static int32_t cased(const unsigned char *s, int64_t len, bool (*of)(unsigned char), bool (*other)(unsigned char)) {
+  bool any = false;
+  for (int64_t i = 0; i < len; i++) {
+    if (other(s[i])) return 0;
+    any |= of(s[i]);
+  }
+  return any;
+}
+
+/* isdigit(), isalpha(), isalnum(), isspace(): not empty, and every byte one of the class (ASCII). */
+static int32_t all_in_class(int32_t fn, const unsigned char *s, int64_t len) {
+  for (int64_t i = 0; i < len; i++) {
+    unsigned char c = s[i];
+    bool alpha = is_upper(c) || is_lower(c);
+    bool in = fn == BM_ISDIGIT ? is_digit(c) : fn == BM_ISALPHA ? alpha : fn == BM_ISALNUM ? alpha || is_digit(c)
+                                                                                            : is_space(c);
+    if (!in) return 0;
+  }
+  return len > 0;
+}
+
+/* isascii(), startswith(sub, start, end), endswith(...) and the class
+ * tests (isupper()...) of s's len bytes. */
 int32_t rt_bytes_test(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end) {
+  const unsigned char *u = (const unsigned char *)s;
   if (fn == BM_ISASCII) {
     for (int64_t i = 0; i < len; i++)
       if (s[i] & 0x80) return 0;
     return 1;
   }
+  if (fn == BM_ISUPPER) return cased(u, len, is_upper, is_lower);
+  if (fn == BM_ISLOWER) return cased(u, len, is_lower, is_upper);
+  if (fn != BM_STARTSWITH && fn != BM_ENDSWITH) return all_in_class(fn, u, len);
   adjust(&start, &end, len);
   if (end - n < start) return 0;
   return !memcmp(s + (fn == BM_ENDSWITH ? end - n : start), sub, (size_t)n);
 }
 
+/* find(sub, start, end), rfind, index, rindex (the caller raises where
+ * they find nothing, -1) and count(...) of s's len bytes, as CPython's:
+ * an empty sub is found at start (rfind: end), counted once a position. */
+int64_t rt_bytes_search(int32_t fn, const char *s, int64_t len, const char *sub, int64_t n, int64_t start, int64_t end) {
+  adjust(&start, &end, len);
+  if (end - start < n) return fn == BM_COUNT ? 0 : -1;
+  if (fn == BM_COUNT) {
+    if (!n) return end - start + 1;
+    int64_t count = 0;
+    for (int64_t at; (at = rt_bytes_find(s + start, end - start, sub, n)) >= 0; start += at + n) count++;
+    return count;
+  }
+  if (fn == BM_FIND || fn == BM_INDEX) {
+    int64_t at = rt_bytes_find(s + start, end - start, sub, n);
+    return at < 0 ? -1 : start + at;
+  }
+  for (int64_t i = end - n; i >= start; i--)
+    if (!memcmp(s + i, sub, (size_t)n)) return i;
+  return -1;
+}
+
 static bool in_set(unsigned char c, const char *set, int64_t n) {
-  if (!set) return c == ' ' || (c >= '\t' && c <= '\r');  /* ASCII whitespace, as bytes.strip() */
+  if (!set) return is_space(c);  /* ASCII whitespace, as bytes.strip() */
   return memchr(set, c, (size_t)n) != NULL;
 }
 
@@ -122,16 +203,27 @@ static int32_t pad(RtArray *out, int32_t fn, const RtArray *s, const char *fill,
   return RT_OK;
 }
 
+/* upper(), lower(): a new bytes, its ASCII letters of the one case. */
+static int32_t recase(RtArray *out, int32_t fn, const RtArray *s) {
+  char *r = made(out, s->shape[0]);
+  if (!r) return RT_ERR_MEMORY;
+  for (int64_t i = 0; i < s->shape[0]; i++) {
+    unsigned char c = (unsigned char)s->data[i];
+    r[i] = (char)(fn == BM_UPPER && is_lower(c) ? c - 32 : fn == BM_LOWER && is_upper(c) ? c + 32 : c);
+  }
+  return RT_OK;
+}
+
 /* The methods making a new bytes of s: strip, lstrip, rstrip (arg the bytes
- * to strip, NULL: whitespace), ljust, rjust, center (arg the fill), zfill. */
+ * to strip, NULL: whitespace), ljust, rjust, center (arg the fill), zfill,
+ * upper, lower. */
 int32_t rt_bytes_make(RtArray *out, int32_t fn, const RtArray *s, const char *arg, int64_t n, int64_t width) {
   if (fn == BM_STRIP || fn == BM_LSTRIP || fn == BM_RSTRIP) return strip(out, fn, s, arg, n);
+  if (fn == BM_UPPER || fn == BM_LOWER) return recase(out, fn, s);
   return pad(out, fn, s, arg, n, width);
 }
 
 /* ---------------------------------------------------------------- split, join */
-
-static bool is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* Appends a new bytes of s[a:b] to l; false: no memory. */
 static bool add_part(RtList *l, const char *s, int64_t a, int64_t b) {

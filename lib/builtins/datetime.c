@@ -324,7 +324,7 @@ const Builtin bi_datetime[] = {
 /* ---------------------------------------------------------------- which builtins take them */
 
 static const char *const takes_time[] = {
-  "len", "int", "abs", "min", "max", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
+  "len", "int", "abs", "min", "max", "hash", "__hash__", "print", "numpy.isnat", "numpy.empty", "numpy.empty_like", "numpy.zeros", "numpy.zeros_like",
   "numpy.copy", "array.copy", "numpy.where",
   /* the operators' ufuncs, typed and computed as the operators (units, NaT), and their out= */
   "numpy.add", "numpy.subtract", "numpy.multiply", "numpy.divide", "numpy.true_divide", "numpy.floor_divide",
@@ -379,7 +379,7 @@ LLVMValueRef lo_time_int(Lower *l, LLVMValueRef v) {
 }
 
 /* and these timedeltas alone (NumPy has no absolute or negative datetime) */
-static const char *const takes_delta[] = {"print", "numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", "numpy.sign",
+static const char *const takes_delta[] = {"numpy.absolute", "numpy.abs", "numpy.negative", "numpy.positive", "numpy.sign",
                                           NULL};
 
 static bool named_in(const char *const *names, const char *name) {

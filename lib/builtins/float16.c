@@ -38,7 +38,9 @@ static const char *const takes_half[] = {
   "dict.items",
   /* in kernels (cuda.fp16.* are fp16.c's) */
   "cuda.shared.array", "cuda.local.array", "cuda.const.array_like", "cuda.shfl_sync", "cuda.shfl_up_sync",
-  "cuda.shfl_down_sync", "cuda.shfl_xor_sync", NULL,
+  "cuda.shfl_down_sync", "cuda.shfl_xor_sync",
+  /* written by the interpreter (print.c) */
+  "print", NULL,
 };
 
 static bool holds_half(const Type *t) {

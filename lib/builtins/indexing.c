@@ -306,8 +306,6 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   }
   Index ix;
   if (!index_form(in, n, bt, &ix)) return NULL;
-  if (ix.array >= 0 && ty_is_fixed_text(bt->elem))
-    return ty_error(in, n, "indexing an array of str or bytes (%s) with an array is not supported in compiled code", bt->name);
   if (ix.array >= 0) {
     if (ty_no_allocation(in))
       return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "

@@ -23,6 +23,19 @@ static LLVMValueRef address(Lower *l, const void *p) {
   return LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)p, 0), l->mod->ptr);
 }
 
+/* Runs the Python function block on the tuple of type in_t at in, the
+ * tuple of type out_t it returns put at out: the status, for the caller
+ * to check once it has released what it holds. */
+LLVMValueRef lo_objmode_run(Lower *l, const void *block, const Type *in_t, LLVMValueRef in, const Type *out_t,
+                            LLVMValueRef out) {
+  LLVMTypeRef ptr = l->mod->ptr, p[5] = {ptr, ptr, ptr, ptr, ptr};
+  /* the function as an extern the cache cannot name again: code calling it is never cached */
+  char *symbol = arena_alloc(l->f->arena, 48);
+  snprintf(symbol, 48, "objmode_block_%p", block);
+  LLVMValueRef args[5] = {lo_extern(l, symbol, block), address(l, in_t), in, address(l, out_t), out};
+  return lo_call_fn(l, "rt_objmode", l->mod->i32, p, args, 5);
+}
+
 static LLVMValueRef lo_objmode(Lower *l, Node *n) {
   const Type *f[64] = {0};
   int nin = n->list.len < 64 ? n->list.len : 64;
@@ -36,12 +49,7 @@ static LLVMValueRef lo_objmode(Lower *l, Node *n) {
     v = LLVMBuildInsertValue(l->b, v, items[i], (unsigned)i, "");
   }
   lo_store_storage(l, in_t, in, v);
-  LLVMTypeRef ptr = l->mod->ptr, p[5] = {ptr, ptr, ptr, ptr, ptr};
-  /* the function as an extern the cache cannot name again: code calling it is never cached */
-  char *symbol = arena_alloc(l->f->arena, 48);
-  snprintf(symbol, 48, "objmode_block_%p", n->callee);
-  LLVMValueRef args[5] = {lo_extern(l, symbol, n->callee), address(l, in_t), in, address(l, out_t), out};
-  LLVMValueRef status = lo_call_fn(l, "rt_objmode", l->mod->i32, p, args, 5);
+  LLVMValueRef status = lo_objmode_run(l, n->callee, in_t, in, out_t, out);
   for (int i = 0; i < nin; i++) lo_done_with(l, n->list.items[i], items[i]);
   lo_check_status(l, status);
   return lo_load_storage(l, out_t, out);

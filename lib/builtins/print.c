@@ -19,24 +19,43 @@
  * (not in kernels), and tuples of numbers, bools, None, strings, bytes and
  * such lists (a tuple writes its items' repr, which print does not make
  * for arrays). */
+/* A number or a bool print.c writes itself (a float16 and a datetime64 as NumPy writes them are not) */
+static bool plain_scalar(const Type *t) { return ty_is_scalar(t) && t->kind != TY_F16 && t->kind != TY_DATETIME; }
+
 static bool printable(const Type *t) {
   if (t->kind == TY_TIMEDELTA) return true;  /* as NumPy's str(): "3 days" (a tuple's item, its repr, is refused) */
-  if (t->kind == TY_ARRAY) return !ty_is_complex(t->elem);
+  if (t->kind == TY_ARRAY) return plain_scalar(t->elem) && !ty_is_complex(t->elem);
   if (t->kind == TY_TUPLE || t->kind == TY_LITDICT) {
     for (int i = 0; i < t->nfields; i++)
       if (!printable(t->fields[i]) || t->fields[i]->kind == TY_ARRAY || t->fields[i]->kind == TY_TIMEDELTA) return false;
     return true;
   }
   if (t->kind == TY_OPTIONAL)  /* None, or its value: a number, a bool or a str (print.c's %N) */
-    return t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_enum(t->elem));
+    return t->elem->kind == TY_STR || (plain_scalar(t->elem) && !ty_is_enum(t->elem));
   if (t->kind == TY_LIST)  /* its items' repr (print.c's list_repr) */
-    return !t->elem || t->elem->kind == TY_STR || (ty_is_scalar(t->elem) && !ty_is_complex(t->elem) && !ty_is_enum(t->elem));
-  return ty_is_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
+    return !t->elem || t->elem->kind == TY_STR || (plain_scalar(t->elem) && !ty_is_complex(t->elem) && !ty_is_enum(t->elem));
+  return plain_scalar(t) || t->kind == TY_NONE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_DTYPE;
 }
 
 /* An enum member of ints, printed as Python prints it: its str() (Color.RED; an IntEnum's value since
  * Python 3.11), known for each member when its class was typed. */
 static bool printable_member(const Type *t) { return ty_is_enum(t) && t->nmembers > 0; }
+
+/* What print() hands the interpreter where print.c does not write it,
+ * as Numba's print boxes values: sets, dicts, records, datetime64 and
+ * float16 values, arrays of other elements (complex numbers, text,
+ * datetimes, records), and lists, Optionals and tuples holding them. */
+static bool boxed_for_print(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!boxed_for_print(t->fields[i])) return false;
+  if (t->kind == TY_LIST || t->kind == TY_OPTIONAL) return !t->elem || boxed_for_print(t->elem);
+  return ty_is_scalar(t) || ty_is_time(t) || t->kind == TY_TUPLE || t->kind == TY_NONE || t->kind == TY_STR ||
+         t->kind == TY_BYTES || t->kind == TY_ARRAY || t->kind == TY_SET || t->kind == TY_DICT || t->kind == TY_RECORD;
+}
+
+/* Whether print.c writes an argument of type t itself. */
+static bool written_here(const Type *t) { return printable(t) || printable_member(t); }
+
 
 /* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
 static bool host_only(const Type *t) {
@@ -70,9 +89,13 @@ static const Type *ty_print(Infer *in, Node *n, const Type **args) {
     args[i] = ty_printed_arg(in, &n->list.items[i]);
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
-    if (x->kind != N_STRING && !printable_member(args[i]) && (!printable(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
+    bool interpreted = !written_here(args[i]) && boxed_for_print(args[i]) && n->data && !ty_in_cuda(in);
+    if (interpreted && in->opts && in->opts->parallel)
+      return ty_error(in, x, "print() of %s is not supported in functions compiled with parallel=True (numbers, "
+                      "bools, None, str, bytes, tuples and lists of them and arrays of numbers are)", args[i]->name);
+    if (x->kind != N_STRING && !interpreted && (!written_here(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
       return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
-                      "values, lists and arrays of numbers outside kernels) in compiled code, not %s", args[i]->name);
+                      "values, lists, sets, dicts and arrays outside kernels) in compiled code, not %s", args[i]->name);
     if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
       return ty_error(in, x, "print() of a complex number is not supported in GPU code");
   }
@@ -212,7 +235,40 @@ static LLVMValueRef print_item(Lower *l, Format *f, Node *a, LLVMValueRef *slot,
   return v;
 }
 
+/* A constant text as a str value (immortal: no reference to release). */
+static LLVMValueRef text_value(Lower *l, const char *text) {
+  return lo_str_constant(l, &(Node){.kind = N_STRING, .str = (char *)text, .ival = (int64_t)strlen(text)});
+}
+
+/* print() of a value print.c does not write: sep, end and the values
+ * boxed and written by the interpreter (ruchey._objmode._print, n->data,
+ * which the frontend gave), in order with the interpreter's own output. */
+static LLVMValueRef print_through_interpreter(Lower *l, Node *n) {
+  int count = n->list.len + 2;
+  const Type **f = arena_alloc(l->f->arena, sizeof(Type *) * (size_t)count);
+  LLVMValueRef *vals = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)count);
+  f[0] = f[1] = TYS(TY_STR);
+  vals[0] = text_value(l, print_text(n, "sep", " "));
+  vals[1] = text_value(l, print_text(n, "end", "\n"));
+  for (int i = 0; i < n->list.len; i++) {
+    f[i + 2] = n->list.items[i]->ty;
+    vals[i + 2] = lo_expr(l, n->list.items[i]);
+    lo_refcount(l, f[i + 2], vals[i + 2], true);  /* boxing them takes a reference of each */
+  }
+  const Type *in_t = ty_tuple(count, f), *out_t = ty_tuple(0, NULL);
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, in_t));
+  for (int i = 0; i < count; i++) v = LLVMBuildInsertValue(l->b, v, vals[i], (unsigned)i, "");
+  LLVMValueRef in = lo_alloca(l, lo_storage_type(l, in_t), "print.in"), out = lo_alloca(l, lo_storage_type(l, out_t), "print.out");
+  lo_store_storage(l, in_t, in, v);
+  LLVMValueRef status = lo_objmode_run(l, n->data, in_t, in, out_t, out);
+  for (int i = 0; i < n->list.len; i++) lo_done_with(l, n->list.items[i], vals[i + 2]);
+  lo_check_status(l, status);
+  return LLVMGetUndef(l->mod->i8);
+}
+
 static LLVMValueRef lo_print(Lower *l, Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (n->list.items[i]->kind != N_STRING && !written_here(n->list.items[i]->ty)) return print_through_interpreter(l, n);
   Format f = {.arena = l->f->arena};
   put(&f, "");
   int nargs = 1;

@@ -896,19 +896,29 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
 /* hash(x) equal to CPython's hash of the same value (as Numba's is):
  * numbers as Python/pyhash.c hashes them (an integral float as its int,
  * a NaN as 0 where CPython hashes the object), a str with the
- * interpreter's own key, a tuple from its items' hashes. */
+ * interpreter's own key, a tuple from its items' hashes; a datetime64 or
+ * a timedelta64 its count of units, as Numba's (NumPy 2.2 hashes them as
+ * datetime objects, which Numba does not follow). */
 static bool hashable(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     if (!hashable(t->fields[i])) return false;
   return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BYTES || t->kind == TY_BOOL || ty_is_int(t) || ty_is_float(t) ||
-         ty_is_complex(t);
+         ty_is_complex(t) || ty_is_time(t);
+}
+
+/* A timedelta64 without a unit equals every unit's, so no one hash fits it (NumPy 2.2 refuses it too). */
+static bool holds_generic_delta(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (holds_generic_delta(t->fields[i])) return true;
+  return t->kind == TY_TIMEDELTA && t->unit == TU_GENERIC;
 }
 
 static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "hash() is not supported in CUDA kernels and device functions");
   if (!hashable(args[0]))
-    return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str, bytes and tuples of them are)",
-                    args[0]->name);
+    return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str, bytes, datetime64, "
+                    "timedelta64 and tuples of them are)", args[0]->name);
+  if (holds_generic_delta(args[0])) return ty_error(in, n, "Can't hash generic timedelta64 (give it a unit)");
   return TYS(TY_I64);
 }
 
@@ -936,6 +946,8 @@ static LLVMValueRef hash_of(Lower *l, LLVMValueRef v, const Type *t) {
     LLVMValueRef h = LLVMBuildAdd(l->b, re, LLVMBuildMul(l->b, im, const_i64(l, 1000003), ""), "");
     return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, h, const_i64(l, -1), ""), const_i64(l, -2), h, "");
   }
+  if (ty_is_time(t))  /* its count, -1 taken as -2 as CPython's hashes never are -1 */
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, v, const_i64(l, -1), ""), const_i64(l, -2), v, "");
   const Type *as = ty_is_float(t) ? TYS(TY_F64) : ty_is_unsigned(t) ? TYS(TY_U64) : TYS(TY_I64);
   LLVMValueRef bits = lo_to_bits(l, lo_convert(l, v, t, as), as);
   LLVMTypeRef p[2] = {l->mod->i32, i64};
@@ -1007,6 +1019,9 @@ static const char *const minmax_kw[] = {"key", "default", NULL};
 
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
+/* x.__hash__() (and getattr(x, "__hash__")()): hash(x), as Numba's */
+#define HASH_METHOD(kind) \
+  {"__hash__", NULL, "__hash__", BK_METHOD, kind, 0, 0, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_hash, lo_hash}
 
 const Builtin bi_python[] = {
   FUNCTION("range", "builtins", "range", 1, 3, BF_RANGE, ty_range, lo_range_value),
@@ -1019,6 +1034,10 @@ const Builtin bi_python[] = {
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
   FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS | BF_NONE, ty_getattr, NULL),  /* (a default of None) */
   FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
+  HASH_METHOD(TY_BOOL), HASH_METHOD(TY_I8), HASH_METHOD(TY_I16), HASH_METHOD(TY_I32), HASH_METHOD(TY_I64),
+  HASH_METHOD(TY_U8), HASH_METHOD(TY_U16), HASH_METHOD(TY_U32), HASH_METHOD(TY_U64), HASH_METHOD(TY_F32),
+  HASH_METHOD(TY_F64), HASH_METHOD(TY_C64), HASH_METHOD(TY_C128), HASH_METHOD(TY_STR), HASH_METHOD(TY_BYTES),
+  HASH_METHOD(TY_TUPLE), HASH_METHOD(TY_DATETIME), HASH_METHOD(TY_TIMEDELTA),
   FUNCTION("len", "builtins", "len", 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_len, lo_len),
   {"abs", "builtins", "abs", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_abs, lo_abs,
    lo_abs_elem},

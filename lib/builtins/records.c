@@ -117,7 +117,7 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                             "array.nbytes", "array.strides", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
-                                            "getattr", "hasattr", NULL};
+                                            "getattr", "hasattr", "print", NULL};
 
 static bool takes(const Builtin *bi) {
   for (int i = 0; takes_records[i]; i++)
@@ -142,7 +142,8 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.sort", "array.sort", "numpy.argsort", "array.argsort",
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
-                                          "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros", NULL};
+                                          "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros",
+                                          "print", "in", NULL};
 
 static bool takes_str_arrays(const Builtin *bi) {
   for (int i = 0; takes_chars[i]; i++)

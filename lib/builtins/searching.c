@@ -772,8 +772,17 @@ static LLVMValueRef lo_set(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- v in a */
 
-/* v in a, for an array a: whether an element equals v, NumPy's (a == v).any() */
+/* v in a, for an array a: whether an element equals v, NumPy's (a == v).any();
+ * of an array of '<Un' (or '|Sn') items, v a str (bytes) */
 const Type *ty_array_contains(Infer *in, Node *n, const Type **args) {
+  const Type *e = args[1]->elem;
+  if (ty_is_fixed_text(e)) {
+    TypeKind want = e->kind == TY_CHARSEQ ? TY_STR : TY_BYTES;
+    if (args[0]->kind != want)
+      return ty_error(in, n, "'in' an array of %s items needs a %s to look for, got %s", want == TY_STR ? "str" : "bytes",
+                      want == TY_STR ? "str" : "bytes", args[0]->name);
+    return TYS(TY_BOOL);
+  }
   if (!ty_is_scalar(args[0]) && !ty_is_complex(args[0]))
     return ty_error(in, n, "'in' an array needs a number to look for, got %s", args[0]->name);
   return TYS(TY_BOOL);
@@ -784,10 +793,17 @@ typedef struct Contains {
   LLVMValueRef v, any;
 } Contains;
 
-/* no early exit: the comparisons of a contiguous array vectorise */
+/* no early exit: the comparisons of a contiguous array vectorise (a text
+ * item, x its address, is compared by rt_text_order) */
 static void contains_element(Lower *l, LLVMValueRef x, void *arg) {
   Contains *c = arg;
-  LLVMValueRef eq = lo_compare_values(l, OP_EQ, x, c->elem, c->v, c->vt);
+  LLVMValueRef eq;
+  if (ty_is_fixed_text(c->elem)) {
+    LLVMValueRef nv, pv = lo_text_units(l, c->v, c->vt, &nv);
+    eq = lo_text_compare(l, OP_EQ, x, const_i64(l, c->elem->unit), pv, nv, c->elem->kind == TY_CHARSEQ ? 4 : 1);
+  } else {
+    eq = lo_compare_values(l, OP_EQ, x, c->elem, c->v, c->vt);
+  }
   LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, c->any, ""), eq, ""), c->any);
 }
 

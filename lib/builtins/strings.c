@@ -115,22 +115,10 @@ LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *t
   return call_rt(l, "rt_str_repeat", l->mod->ptr, p, (LLVMValueRef[]){str_first ? a : b, count}, 2);
 }
 
-LLVMValueRef lo_str_binop(Lower *l, Node *n) {
-  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
-  LLVMValueRef r = lo_str_binop_values(l, n->op, a, n->lhs->ty, b, n->rhs->ty);
-  lo_done_with(l, n->lhs, a);
-  lo_done_with(l, n->rhs, b);
-  return r;
-}
-
 bool bi_compare_other_kind(Infer *in, Node *n, int op, const Type *a, const Type *b) {
   if (op != OP_EQ && op != OP_NE)
     return ty_error(in, n, "'<' and the other orderings are not supported between %s and %s", a->name, b->name) != NULL;
   const Type *arr = a->kind == TY_ARRAY ? a : b->kind == TY_ARRAY ? b : NULL;
-  if (arr && ty_is_fixed_text(arr->elem) && (a->kind == TY_STR || b->kind == TY_STR || a->kind == TY_BYTES || b->kind == TY_BYTES))
-    return ty_error(in, n, "comparing an array of %s with a %s item by item is not supported in compiled code (Numba "
-                    "gives a single False here, NumPy an array of bools): compare its items in a loop",
-                    arr->elem->kind == TY_CHARSEQ ? "str" : "bytes", a->kind == TY_ARRAY ? b->name : a->name) != NULL;
   if (arr) return ty_error(in, n, "comparing %s with %s is not supported", a->name, b->name) != NULL;
   return true;
 }
@@ -184,6 +172,27 @@ LLVMValueRef lo_str_compare(Lower *l, Node *n) {
   LLVMBuildBr(l->b, done);
   position(l, done);
   return LLVMBuildLoad2(l->b, l->mod->i1, result, "");
+}
+
+/* A str's code points or a bytes' bytes: their address, and in *count
+ * how many (rt_text_order's operands). */
+LLVMValueRef lo_text_units(Lower *l, LLVMValueRef v, const Type *t, LLVMValueRef *count) {
+  if (is_str(t)) {
+    *count = str_len(l, v);
+    return LLVMBuildGEP2(l->b, l->mod->i8, v, (LLVMValueRef[]){const_i64(l, RT_STR_HEADER)}, 1, "");
+  }
+  *count = lo_arr_shape(l, v, 0);
+  return LLVMBuildExtractValue(l->b, v, 2, "data");
+}
+
+/* a op b (a comparison) of two texts of width-byte units, as NumPy
+ * compares text items (rt_text_order). */
+LLVMValueRef lo_text_compare(Lower *l, int op, LLVMValueRef pa, LLVMValueRef na, LLVMValueRef pb, LLVMValueRef nb,
+                             int width) {
+  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
+  LLVMValueRef order = lo_call_fn(l, "rt_text_order", l->mod->i64, p, (LLVMValueRef[]){pa, na, pb, nb, const_i32(l, width)}, 5);
+  static const LLVMIntPredicate pred[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+  return LLVMBuildICmp(l->b, pred[op - OP_EQ], order, const_i64(l, 0), "");
 }
 
 /* sub in s */
@@ -668,7 +677,7 @@ const Builtin bi_strings[] = {
   STR_FUNCTION("repr", 1, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_repr),
   STR_FUNCTION("ord", 1, 1, BF_RAISES, ty_ord, lo_ord),
   STR_FUNCTION("chr", 1, 1, BF_RAISES, ty_chr, lo_chr),
-  STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS, ty_format, lo_format),
+  STR_FUNCTION("format", 1, 2, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_format, lo_format),
   {"hex", "builtins", "hex", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'x', 0, ty_int_in_base, lo_int_in_base},
   {"oct", "builtins", "oct", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'o', 0, ty_int_in_base, lo_int_in_base},
   {"bin", "builtins", "bin", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'b', 0, ty_int_in_base, lo_int_in_base},

@@ -192,6 +192,32 @@ const Type *ty_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return ty_broadcast_result(TYS(TY_BOOL), args, 2);
 }
 
+/* Text in a comparison of arrays: an array of '<Un' or '|Sn' items, or a
+ * str or bytes compared with one. */
+static bool is_text_operand(const Type *t) {
+  return t->kind == TY_STR || t->kind == TY_BYTES || (t->kind == TY_ARRAY && ty_is_fixed_text(t->elem));
+}
+
+static bool is_str_text(const Type *t) { return t->kind == TY_STR || (t->kind == TY_ARRAY && t->elem->kind == TY_CHARSEQ); }
+
+bool ty_is_text_array_compare(const Type *a, const Type *b) {
+  return (a->kind == TY_ARRAY || b->kind == TY_ARRAY) && (is_text_operand(a) || is_text_operand(b));
+}
+
+/* a == 'x', a < b... of arrays of text: an array of bools, item by item, as
+ * NumPy's (Numba gives one False); str text with str text only, bytes with bytes. */
+const Type *ty_text_array_compare(Infer *in, Node *n, const Type *a, const Type *b) {
+  const Type *args[2] = {a, b};
+  if (n->list.len > 2)
+    return ty_error(in, n, "a chained comparison of arrays asks the truth value of an array, which is "
+                    "ambiguous: compare two at a time and combine with &");
+  if (ty_no_allocation(in)) return ty_error(in, n, "comparing arrays of text is not supported in CUDA kernels");
+  if (!is_text_operand(a) || !is_text_operand(b) || is_str_text(a) != is_str_text(b))
+    return ty_error(in, n, "comparing %s with %s is not supported (an array of str items compares with a str or "
+                    "another, of bytes items with bytes)", a->name, b->name);
+  return ty_broadcast_result(TYS(TY_BOOL), args, 2);
+}
+
 /* NumPy's casting="same_kind": a value may go into an array of the same
  * kind of number or of a later kind in bool, unsigned, signed, float,
  * complex (uint64 into int8, int64 into float32; never int32 into uint16,
@@ -401,10 +427,29 @@ static LLVMValueRef unary_element(Lower *l, Node *n, LLVMValueRef v) {
   }
 }
 
+/* A text operand's units at the loop's position (an array's item, where
+ * it is read in place) or its own (a str's, a bytes'): their address and
+ * count. */
+static LLVMValueRef text_units(Lower *l, Fused *fu, Node *x, int ndim, LLVMValueRef *count) {
+  Operand *o = operand_of(fu, x);
+  if (x->ty->kind != TY_ARRAY) return lo_text_units(l, o->value, x->ty, count);
+  *count = const_i64(l, x->ty->elem->unit);
+  if (!fu->flat) return element_addr(l, fu, o->type, o->value, o->step, ndim);
+  LLVMValueRef at = LLVMBuildMul(l->b, fu->flat, const_i64(l, x->ty->elem->bits / 8), "");
+  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, o->value, 2, "data"), &at, 1, "");
+}
+
+static LLVMValueRef text_compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
+  Node *a = n->list.items[0], *b = n->list.items[1];
+  LLVMValueRef na, nb, pa = text_units(l, fu, a, ndim, &na), pb = text_units(l, fu, b, ndim, &nb);
+  return lo_text_compare(l, n->ops[0], pa, na, pb, nb, is_str_text(a->ty) ? 4 : 1);
+}
+
 /* NumPy compares in the operands' common dtype (an int64 with a float64
  * as two float64s, unlike Python). */
 static LLVMValueRef compare_element(Lower *l, Fused *fu, Node *n, int ndim) {
   Node *a = n->list.items[0], *b = n->list.items[1];
+  if (is_text_operand(a->ty)) return text_compare_element(l, fu, n, ndim);
   return lo_ufunc_compare(l, n->ops[0], a, element(l, fu, a, ndim), b, element(l, fu, b, ndim));
 }
 

@@ -484,6 +484,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_binop_values(l, op, result, a, ta, b);
   if (result->kind == TY_STR) return lo_str_binop_values(l, op, a, ta, b, tb);
+  if (result->kind == TY_BYTES) return lo_bytes_binop_values(l, op, a, ta, b, tb);
   if (ty_is_complex(result)) return lo_complex_binop(l, op, result, a, ta, b, tb);
   if (ty_is_time(ta) || ty_is_time(tb)) return lo_time_binop(l, op, result, a, ta, b, tb);
   if (result->kind == TY_F16) {  /* NumPy's half loops: the operands as float16, the operation in float32, rounded */
@@ -511,11 +512,20 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
   return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
 }
 
+/* s + t, s * n of strs or bytes: a new one, made before the operands are released */
+static LLVMValueRef text_binop(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
+  LLVMValueRef r = lo_binop_values(l, n->op, n->ty, a, n->lhs->ty, b, n->rhs->ty);
+  lo_done_with(l, n->lhs, a);
+  lo_done_with(l, n->rhs, b);
+  return r;
+}
+
 LLVMValueRef lo_binop(Lower *l, Node *n) {
   if (n->ty->kind == TY_TUPLE) return lo_tuple_binop(l, n);
   if (n->ty->kind == TY_LIST) return lo_list_binop(l, n);
   if (n->ty->kind == TY_SET) return lo_set_binop(l, n);
-  if (n->ty->kind == TY_STR) return lo_str_binop(l, n);
+  if (n->ty->kind == TY_STR || n->ty->kind == TY_BYTES) return text_binop(l, n);
   LLVMValueRef a = lo_expr(l, n->lhs), b = lo_expr(l, n->rhs);
   if (n->op == OP_POW && l->pow_value && n->rhs->kind == N_VAR && n->rhs->var == l->pow_var)
     b = LLVMConstInt(lo_type(l, n->rhs->ty), (unsigned long long)l->pow_value, 0);  /* a loop's version (stmt.c) */

@@ -539,7 +539,6 @@ LLVMValueRef lo_str_len(Lower *l, LLVMValueRef s);
 LLVMValueRef lo_str_keep(Lower *l, LLVMValueRef s);  /* an owned str a container will hold */
 LLVMValueRef lo_str_truth(Lower *l, LLVMValueRef s);
 LLVMValueRef lo_str_constant(Lower *l, Node *n);  /* an N_STRING */
-LLVMValueRef lo_str_binop(Lower *l, Node *n);
 LLVMValueRef lo_str_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_str_compare(Lower *l, Node *n);  /* a comparison with strs (or bytes) among its operands */
 LLVMValueRef lo_str_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
@@ -551,6 +550,14 @@ LLVMValueRef lo_str_to_number(Lower *l, Node *n);  /* int(s), float(s) */
 LLVMValueRef lo_bytes_index(Lower *l, Node *n);
 LLVMValueRef lo_bytes_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_bytes_contains(Lower *l, Node *n);
+/* builtins/strings.c: a str's or a bytes' units for rt_text_order, and a comparison of two texts by it */
+LLVMValueRef lo_text_units(Lower *l, LLVMValueRef v, const Type *t, LLVMValueRef *count);
+LLVMValueRef lo_text_compare(Lower *l, int op, LLVMValueRef pa, LLVMValueRef na, LLVMValueRef pb, LLVMValueRef nb,
+                             int width);
+/* builtins/objmode.c: the Python function block called on a tuple (rt_objmode), its status */
+LLVMValueRef lo_objmode_run(Lower *l, const void *block, const Type *in_t, LLVMValueRef in, const Type *out_t,
+                            LLVMValueRef out);
+LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 
 /* ---------------------------------------------------------------- builtins/cuda.c */
 

@@ -152,6 +152,13 @@ static void record_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v
   LLVMBuildMemMove(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));  /* a[i] = a[i] overlaps */
 }
 
+/* A '<Un' or '|Sn' item moved whole (the items an index array or a mask
+ * gathers into a new array): as a record, the address of its bytes, a
+ * store copying them. Read as a str or bytes it is lo_text_read's. */
+static void text_store(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMBuildMemMove(l->b, p, 1, v, 1, const_i64(l, (long long)t->size));
+}
+
 /* A Generator made in compiled code is counted; an argument's counts are
  * no-ops (the runtime tells them apart). */
 static void generator_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
@@ -200,6 +207,8 @@ static const Model models[TY_COUNT] = {
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_YIELDS] = {ptr_value, ptr_value, plain_load, plain_store, yields_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},
+  [TY_CHARSEQ] = {ptr_value, record_storage, record_load, text_store, NULL},  /* its t->size bytes, as a record's */
+  [TY_BYTESEQ] = {ptr_value, record_storage, record_load, text_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
   [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */

@@ -89,7 +89,7 @@ static void lo_augassign(Lower *l, Node *n) {
   if (target->kind == N_VAR) {
     LLVMValueRef cur = lo_expr(l, target), rhs = lo_expr(l, n->rhs);
     LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
-    if (n->ty->kind == TY_STR) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
+    if (n->ty->kind == TY_STR || n->ty->kind == TY_BYTES) lo_done_with(l, n->rhs, rhs);  /* s += t: a new string, t no longer needed */
     lo_store(l, target, n->ty, r);
     return;
   }
@@ -112,7 +112,7 @@ static void lo_augassign(Lower *l, Node *n) {
   LLVMValueRef rhs = lo_expr(l, n->rhs);
   LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
   lo_store_scalar(l, target->ty, addr, lo_convert(l, r, n->ty, target->ty));
-  if (n->ty->kind == TY_STR) {  /* x[i] += s: the item's old string and s released */
+  if (n->ty->kind == TY_STR || n->ty->kind == TY_BYTES) {  /* x[i] += s: the item's old string and s released */
     lo_refcount(l, target->ty, cur, false);
     lo_done_with(l, n->rhs, rhs);
   }

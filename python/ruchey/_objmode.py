@@ -88,3 +88,11 @@ def _describe(t):
     if not isinstance(t, types.Type):
         raise TypeError(f"not a ruchey type: {t!r}")
     return t.describe()
+
+
+def _print(sep, end, *values):
+    """print() of values compiled code does not write itself (sets, dicts,
+    datetime64, arrays of complex numbers or of text...): the interpreter's,
+    as Numba's print falls back to it for them."""
+    print(*values, sep=sep, end=end)
+    return ()
