@@ -126,7 +126,7 @@ static const Type *type_of_value(PyObject *o) {
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
   if (t && t->kind == TY_FUNCTION) t = core_api()->funcs(1, &t);  /* typed.List([f]): Numba's List of f's type */
-  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 && !ty_is_time(t) : holdable(t))) return t;
+  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 : holdable(t))) return t;  /* (a datetime64 with its unit) */
   PyErr_Clear();
   PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
   return NULL;
@@ -244,14 +244,26 @@ static void keep_arrays(const Type *t, char *p) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_arrays(t->fields[i], p + t->offsets[i]);
 }
 
+/* A datetime64 or timedelta64 o stored at p as its count in t's unit:
+ * one of that very type (the container's kind keeps no unit to convert
+ * between, as a Dict's time keys take one of the keys' type alone). */
+static int store_time(const Type *t, PyObject *o, char *p) {
+  Slot slot;
+  void *arg;
+  if (disp_typeof(o) == t && disp_unbox(o, t, &slot, NULL, &arg) == 0) {
+    memcpy(p, &slot.u, sizeof slot.u);
+    return 0;
+  }
+  PyErr_Clear();
+  PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %R", t->name, o);
+  return -1;
+}
+
 /* o stored at p as an item of type t, holding its own references (a
  * new str, the array object, the typed container, the instance); -1 with
  * a TypeError naming t where o is of another type. */
 static int store_value(const Type *t, PyObject *o, char *p) {
-  if (ty_is_time(t)) {  /* a unit the runtime's containers do not keep */
-    PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", t->name);
-    return -1;
-  }
+  if (ty_is_time(t)) return store_time(t, o, p);
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
   if (t->kind == TY_FUNCS) return store_function(t, o, p);

@@ -360,3 +360,33 @@ def test_a_zero_dimensional_array_gives_its_one_item():
     for a in (np.array(3), np.array(-2.5), np.array(True)):
         x = typed.List(a)
         assert list(x) == [a.item()] and type(x[0]) is type(a.item())
+
+
+@njit
+def time_items_read(x, extra):
+    x.append(extra)
+    span = x[-1] - x[0]
+    return len(x), x[0], span, x.index(extra)
+
+
+def test_datetime_and_timedelta_items_given_from_python_keep_their_unit():
+    rng = make_rng(seed_of("time items"))
+    for unit in ("D", "s", "ns"):
+        dates = rng.integers(-10**5, 10**5, 5).astype(f"M8[{unit}]")
+        dates[2] = np.datetime64("NaT")
+        for values in (dates, dates - dates[0]):
+            x = typed.List(values[:-1])
+            time = ruchey.types.NPDatetime if values.dtype.kind == "M" else ruchey.types.NPTimedelta
+            assert ruchey.typeof(x) == ruchey.types.ListType(time(unit))
+            assert [str(v) for v in x] == [str(v) for v in values[:-1]]
+            x[1] = values[3]  # setitem and append take one of the list's very type
+            expected = time_items_read.py_func(list(x), values[-1])
+            got = time_items_read(x, values[-1])
+            assert [str(v) for v in got] == [str(v) for v in expected]
+            assert type(got[1]) is type(values[0]) and x[-1] == values[-1]  # appended in the caller's list
+            for other in (values[0].astype("M8[h]" if values.dtype.kind == "M" else "m8[h]"), 3, 2.5):
+                with pytest.raises((TypeError, ruchey.TypingError)):  # (Numba's a TypingError)
+                    x.append(other)  # another unit is another type: no conversion, as a Dict's time keys
+    empty = typed.List.empty_list(ruchey.types.NPDatetime("D"))
+    empty.append(np.datetime64("2020-02-03"))
+    assert list(empty) == [np.datetime64("2020-02-03")]
