@@ -356,10 +356,21 @@ def test_numba_lists_own_attributes_and_keywords():
         typed.List(lsttype=ruchey.int64)
 
 
+@njit
+def typed_list_of(a):
+    return typed.List(a)
+
+
 def test_a_zero_dimensional_array_gives_its_one_item():
-    for a in (np.array(3), np.array(-2.5), np.array(True)):
-        x = typed.List(a)
-        assert list(x) == [a.item()] and type(x[0]) is type(a.item())
+    rng = make_rng(seed_of("0-d typed lists"))
+    for a in (np.array(3), np.array(-2.5), np.array(True), np.array(rng.normal()), np.array(np.nan),
+              np.array(rng.integers(-9, 9), np.int8), np.array(1 - 2j, np.complex64)):
+        for x in (typed.List(a), typed_list_of(a)):  # in Python and in compiled code alike
+            assert type(x) is typed.List and len(x) == 1 and type(x[0]) is type(a.item())
+            assert x[0] == a.item() or (np.isnan(a) and np.isnan(x[0]))
+    assert list(typed_list_of(np.arange(3))) == [0, 1, 2]
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda: typed.List(3))()  # a number is no iterable
 
 
 @njit

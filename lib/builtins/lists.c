@@ -1181,7 +1181,25 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   return items_list(l, n->list.items[0], n->ty->elem);
 }
 
-static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) { return typed_made(l, lo_list_call(l, n)); }
+/* typed.List(x): list(x)'s list, but of a 0-d array its one element, as
+ * Numba's List(numpy.array(1)) and typed.List in Python give it. */
+static bool is_0d(const Type *t) { return t && t->kind == TY_ARRAY && t->ndim == 0; }
+
+/* Whether typed.List(x)'s x was a 0-d array, x[()] now (a later pass of typing sees its element). */
+static bool given_0d(const Node *n) {
+  const Node *x = n->list.len ? n->list.items[0] : NULL;
+  return x && (is_0d(x->ty) || (x->kind == N_INDEX && x->rhs->kind == N_TUPLE && !x->rhs->list.len && is_0d(x->lhs->ty)));
+}
+
+static const Type *ty_typed_list_call(Infer *in, Node *n, const Type **args) {
+  if (!given_0d(n)) return ty_list_call(in, n, args);
+  const Type *item = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  return item ? ty_list_literal(in, n, &item) : NULL;
+}
+
+static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) {
+  return typed_made(l, given_0d(n) ? lo_list_literal(l, n) : lo_list_call(l, n));
+}
 
 /* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
@@ -1583,7 +1601,7 @@ static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
 const Builtin bi_lists[] = {
   {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_typed_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},
