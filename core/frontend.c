@@ -1655,6 +1655,7 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   if (typed >= 0) {
     c->kinds |= (uint64_t)1 << typed;
+    if (typed == TY_LIST) c->lists |= cls == PyDict_GetItemString(fe->builtins, "list") ? 1 : 2;
     if (typed == TY_DICT && cls == PyDict_GetItemString(fe->builtins, "dict"))  /* a literal dict is a dict too */
       c->kinds |= (uint64_t)1 << TY_LITDICT;
     return true;

@@ -275,6 +275,10 @@ static LLVMValueRef header_load(Lower *l, LLVMTypeRef t, LLVMValueRef lst, unsig
 
 LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) { return header_load(l, l->mod->i64, lst, L_LEN, "len"); }
 
+LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst) {
+  return LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+}
+
 static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
   tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
 }
@@ -1591,7 +1595,7 @@ static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
   LLVMValueRef start = LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, 0), "");
   LLVMValueRef was = LLVMBuildSelect(l->b, start, len, LLVMBuildLoad2(l->b, l->mod->i64, first, ""), "");
   LLVMBuildStore(l->b, was, first);
-  LLVMValueRef typed = LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+  LLVMValueRef typed = lo_list_made_typed(l, lst);
   LLVMValueRef changed = LLVMBuildAnd(l->b, typed, LLVMBuildICmp(l->b, LLVMIntNE, len, was, ""), "");
   lo_raise_if(l, changed, RT_ERR_RUNTIME, "list was mutated during iteration");
   lo_done_with(l, n->list.items[0], lst);
