@@ -490,10 +490,42 @@ static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR
 /* Whether t is a number or a bool: what a list's items widen between. */
 static bool plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
 
+typedef struct {
+  int var, assigned;
+} Assignments;
+
+static int assigns(const Node *target, int var) {
+  int k = target->kind == N_VAR && target->var == var;
+  for (int i = 0; target->kind == N_TUPLE && i < target->list.len; i++) k += assigns(target->list.items[i], var);
+  return k;
+}
+
+static bool count_assignments(Node *n, void *ctx) {
+  Assignments *a = ctx;
+  if ((n->kind == N_ASSIGN || n->kind == N_FOR) && n->lhs) a->assigned += assigns(n->lhs, a->var);
+  return true;
+}
+
+/* The value x was made of: its one binding's, or its one assignment's at
+ * the body's top level where its other bindings are x += y, which extends
+ * x in place (x = [1]; x += [2.5]); NULL for others. */
+static const Node *made_of(Infer *in, const Node *x) {
+  if (in->only_value[x->var]) return in->only_value[x->var];
+  Assignments a = {x->var, 0};
+  ir_walk_list(&in->f->body, count_assignments, &a);
+  for (int i = 0; a.assigned == 1 && i < in->f->body.len; i++) {
+    const Node *s = in->f->body.items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == x->var) return s->rhs;
+  }
+  return NULL;
+}
+
 /* x given a number wider than its items by one of its methods (x = [1, 2];
- * x.append(2.5)), where x is a variable bound once to a list written out
- * (or []): x is retyped a list of both (float64 here), as Numba unifies a
- * list's item type over everything its methods are given; the list written
+ * x.append(2.5), or x += [2.5]), where x is a variable bound once to a
+ * list written out (or [], made_of's): x is retyped a list of both
+ * (float64 here), as Numba unifies a list's item type over everything its
+ * methods are given (its x += y casts y's items, the closer to Python's
+ * values this way); the list written
  * out is then made of the wider items (ty_widened_literal). A list made
  * elsewhere keeps its type, and the item is refused as before, as it is by
  * heapq's functions (Numba's heappush takes only the heap's item type). */
@@ -502,7 +534,7 @@ static bool widens(Infer *in, Node *n, const Type *item, const Type *vt) {
   if (n->bi->kind != BK_METHOD || recv->kind != N_VAR || given_list(in, recv) || !in->only_value ||
       !plain_number(item) || !plain_number(vt))
     return false;
-  const Node *made = in->only_value[recv->var];
+  const Node *made = made_of(in, recv);
   const Type *u = ty_unify(item, vt);
   if (!made || !ir_calls_builtin(made, "list literal") || !u || u == item) return false;
   in->f->var_types[recv->var] = recv->ty = ty_list(u);
