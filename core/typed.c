@@ -1484,6 +1484,14 @@ static PyObject *python_copy(const Type *t, void *c) {
   return t->kind == TY_LIST ? python_list(t, c) : python_dict(t, c);
 }
 
+/* c as a typed.List or typed.Dict of type t: one compiled code made
+ * empty and never typed (List() alone, [List()]'s item) keeps no item type,
+ * as List() in Python. */
+static PyObject *container_object(const Type *t, void *c) {
+  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
+  return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
+}
+
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
   if (python_container(t, c)) {
@@ -1493,8 +1501,7 @@ PyObject *typed_box(const Type *t, void *c) {
     return r;
   }
   typed_keep_arrays(t, c);  /* (a list of bytes: those of arguments it borrows) */
-  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
-  return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
+  return container_object(t, c);
 }
 
 /* An item or value read from Python: a typed container the one held,
@@ -1504,8 +1511,7 @@ static PyObject *box_item(const Type *t, char *p) {
   if (t->kind != TY_LIST && t->kind != TY_DICT) return box_held(t, p);
   void *c = *(void **)p;
   __atomic_add_fetch((int64_t *)c, 1, __ATOMIC_ACQ_REL);
-  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, kept_type(t->elem));
-  return (PyObject *)dict_wrap(c, kept_type(t->fields[0]), kept_type(t->fields[1]));
+  return container_object(t, c);
 }
 
 /* ---------------------------------------------------------------- arrays compiled code stored */

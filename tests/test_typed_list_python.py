@@ -401,3 +401,28 @@ def test_datetime_and_timedelta_items_given_from_python_keep_their_unit():
     empty = typed.List.empty_list(ruchey.types.NPDatetime("D"))
     empty.append(np.datetime64("2020-02-03"))
     assert list(empty) == [np.datetime64("2020-02-03")]
+
+
+@numba_deviation("Numba cannot type a container of an empty container of no item type")
+@pytest.mark.parametrize("make, outer, inner", [
+    (lambda: [typed.List()], list, [typed.List]),
+    (lambda: typed.List([typed.List()]), typed.List, [typed.List]),
+    (lambda: [typed.Dict()], list, [typed.Dict]),
+    (lambda: [typed.Dict(), typed.Dict()], list, [typed.Dict, typed.Dict]),
+])
+def test_empty_untyped_containers_returned_inside_others_are_empty_containers(make, outer, inner):
+    # an item of no item type yet was read as if it had one (a crash)
+    got = njit(make)()
+    assert type(got) is outer and [type(v) for v in got] == inner and all(len(v) == 0 for v in got)
+
+
+@njit
+def list_of_an_empty_typed_list():
+    return typed.List([typed.List()])
+
+
+@numba_deviation("Numba cannot type a container of an empty container of no item type")
+def test_an_empty_typed_list_returned_inside_another_is_typed_by_its_first_item():
+    inner = list_of_an_empty_typed_list()[0]
+    inner.append(2.5)
+    assert list(inner) == [2.5]
