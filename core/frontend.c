@@ -1078,7 +1078,7 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
 }
 
 static bool has_starred_elts(PyObject *elts);
-static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe *, PyObject *));
+static Node *starred_tuple(Fe *fe, PyObject *elts, Node *(*item)(Fe *, PyObject *));
 
 /* An argument of a builtin: an expression, a dtype's name, or a literal
  * list, read as a tuple of its elements (numpy.array([[1, 2], [3, 4]]),
@@ -1103,7 +1103,7 @@ static Node *fe_arg_items(Fe *fe, PyObject *e) {
   if (long_one || fe->diag->kind) return long_one;
   PyObject *elts = field(e, "elts");
   if (has_starred_elts(elts)) {  /* numpy.zeros((n, *a.shape)): the tuples' sum, each item read as here */
-    Node *n = starred_tuple(fe, e, elts, fe_arg_items);
+    Node *n = starred_tuple(fe, elts, fe_arg_items);
     Py_DECREF(elts);
     return n;
   }
@@ -1726,6 +1726,7 @@ static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
   }
   if (typed >= 0) {
     c->kinds |= (uint64_t)1 << typed;
+    if (typed == TY_LIST) c->lists |= cls == PyDict_GetItemString(fe->builtins, "list") ? 1 : 2;
     if (typed == TY_DICT && cls == PyDict_GetItemString(fe->builtins, "dict"))  /* a literal dict is a dict too */
       c->kinds |= (uint64_t)1 << TY_LITDICT;
     return true;
@@ -2179,17 +2180,24 @@ static Node *fe_slice(Fe *fe, PyObject *e) {
 
 static Node *fe_index(Fe *fe, PyObject *e);
 
-/* (a, *t, b): the tuples (a,) + t + (b,), each run of items read by item
- * (an index's by fe_index: slices and ... among them), as Python builds it. */
-static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe *, PyObject *)) {
+/* (a, *t, b): the tuples (a,) + t + (b,); [a, *x, b] (list set): the
+ * lists [a] + list(x) + [b], x any iterable list() takes; each run of
+ * items read by item (an index's by fe_index: slices and ... among them),
+ * as Python builds it. */
+static Node *starred_display(Fe *fe, PyObject *elts, Node *(*item)(Fe *, PyObject *), bool list) {
   Node *whole = NULL, *run = NULL;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(elts); i++) {
     PyObject *a = PyList_GET_ITEM(elts, i), *v = is_kind(a, "Starred") ? field(a, "value") : NULL;
     Node *part = NULL;
-    if (v) {  /* *x: x itself, once typing has found it a tuple */
-      part = new_node(fe, N_SPREAD, a);
-      if (!(part->lhs = fe_expr(fe, v))) part = NULL;
+    if (v) {  /* *x: a list of x's items, or x itself once typing has found it a tuple */
+      Node *x = fe_expr(fe, v);
       Py_DECREF(v);
+      if (x && list) {
+        part = call_node(fe, a, "list", &x, 1);
+      } else if (x) {
+        part = new_node(fe, N_SPREAD, a);
+        part->lhs = x;
+      }
       run = NULL;
     } else if (run) {  /* one more item of the run of plain ones */
       NodeList grown = new_list(fe, run->list.len + 1);
@@ -2197,13 +2205,20 @@ static Node *starred_tuple(Fe *fe, PyObject *e, PyObject *elts, Node *(*item)(Fe
       if (!(grown.items[run->list.len] = item(fe, a))) return NULL;
       run->list = grown;
       continue;
-    } else if ((part = run = tuple_node(fe, a, 1)) && !(run->list.items[0] = item(fe, a))) {
-      return NULL;
+    } else {
+      Node *first = item(fe, a);
+      if (!first) return NULL;
+      part = run = list ? call_node(fe, a, "list literal", &first, 1) : tuple_node(fe, a, 1);
+      run->list.items[0] = first;
     }
     if (!part) return NULL;
     whole = whole ? binop_node(fe, a, OP_ADD, whole, part) : part;
   }
   return whole;
+}
+
+static Node *starred_tuple(Fe *fe, PyObject *elts, Node *(*item)(Fe *, PyObject *)) {
+  return starred_display(fe, elts, item, false);
 }
 
 static bool has_starred_elts(PyObject *elts) {
@@ -2218,7 +2233,7 @@ static Node *fe_index(Fe *fe, PyObject *e) {
   if (!is_kind(e, "Tuple")) return fe_expr(fe, e);
   PyObject *elts = field(e, "elts");
   if (has_starred_elts(elts)) {  /* a[(..., *idx)]: typing flattens the sum into one index tuple */
-    Node *n = starred_tuple(fe, e, elts, fe_index);
+    Node *n = starred_tuple(fe, elts, fe_index);
     Py_DECREF(elts);
     return n;
   }
@@ -2336,7 +2351,7 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
 static Node *fe_tuple(Fe *fe, PyObject *e) {
   PyObject *elts = field(e, "elts");
   if (has_starred_elts(elts)) {
-    Node *n = starred_tuple(fe, e, elts, fe_expr);
+    Node *n = starred_tuple(fe, elts, fe_expr);
     Py_DECREF(elts);
     return n;
   }
@@ -2353,7 +2368,9 @@ static Node *fe_items_literal(Fe *fe, PyObject *e, const char *literal) {
   if (long_one || fe->diag->kind) return long_one ? call_node(fe, e, "list", &long_one, 1) : NULL;
   PyObject *elts = field(e, "elts");
   NodeList items;
-  Node *n = fe_exprs(fe, elts, &items) ? call_node(fe, e, literal, items.items, items.len) : NULL;
+  Node *n = !strcmp(literal, "list literal") && has_starred_elts(elts) ? starred_display(fe, elts, fe_expr, true)
+            : fe_exprs(fe, elts, &items)                               ? call_node(fe, e, literal, items.items, items.len)
+                                                                       : NULL;
   Py_DECREF(elts);
   return n;
 }

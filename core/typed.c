@@ -126,7 +126,7 @@ static const Type *type_of_value(PyObject *o) {
   if (!t && !PyList_Check(o)) t = disp_typeof(o);  /* (a Python list is no typed container) */
   if (t && ty_is_container(t) && !typed_object(o)) t = NULL;
   if (t && t->kind == TY_FUNCTION) t = core_api()->funcs(1, &t);  /* typed.List([f]): Numba's List of f's type */
-  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 && !ty_is_time(t) : holdable(t))) return t;
+  if (t && (ty_is_scalar(t) ? t->kind != TY_F16 : holdable(t))) return t;  /* (a datetime64 with its unit) */
   PyErr_Clear();
   PyErr_Format(PyExc_TypeError, "typed containers hold %s, not %s", HOLDS, Py_TYPE(o)->tp_name);
   return NULL;
@@ -260,14 +260,26 @@ static void keep_arrays(const Type *t, char *p) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_arrays(t->fields[i], p + t->offsets[i]);
 }
 
+/* A datetime64 or timedelta64 o stored at p as its count in t's unit:
+ * one of that very type (the container's kind keeps no unit to convert
+ * between, as a Dict's time keys take one of the keys' type alone). */
+static int store_time(const Type *t, PyObject *o, char *p) {
+  Slot slot;
+  void *arg;
+  if (disp_typeof(o) == t && disp_unbox(o, t, &slot, NULL, &arg) == 0) {
+    memcpy(p, &slot.u, sizeof slot.u);
+    return 0;
+  }
+  PyErr_Clear();
+  PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %R", t->name, o);
+  return -1;
+}
+
 /* o stored at p as an item of type t, holding its own references (a
  * new str, the array object, the typed container, the instance); -1 with
  * a TypeError naming t where o is of another type. */
 static int store_value(const Type *t, PyObject *o, char *p) {
-  if (ty_is_time(t)) {  /* a unit the runtime's containers do not keep */
-    PyErr_Format(PyExc_TypeError, "a typed container of %s is only written by compiled code", t->name);
-    return -1;
-  }
+  if (ty_is_time(t)) return store_time(t, o, p);
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
   if (t->kind == TY_FUNCS) return store_function(t, o, p);
@@ -1488,6 +1500,14 @@ static PyObject *python_copy(const Type *t, void *c) {
   return t->kind == TY_LIST ? python_list(t, c) : python_dict(t, c);
 }
 
+/* c as a typed.List or typed.Dict of type t: one compiled code made
+ * empty and never typed (List() alone, [List()]'s item) keeps no item type,
+ * as List() in Python. */
+static PyObject *container_object(const Type *t, void *c) {
+  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
+  return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
+}
+
 /* A container compiled code returned (its reference handed over). */
 PyObject *typed_box(const Type *t, void *c) {
   if (python_container(t, c)) {
@@ -1497,8 +1517,7 @@ PyObject *typed_box(const Type *t, void *c) {
     return r;
   }
   typed_keep_arrays(t, c);  /* (a list of bytes: those of arguments it borrows) */
-  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, t->elem ? kept_type(t->elem) : NULL);
-  return (PyObject *)dict_wrap(c, t->nfields ? kept_type(t->fields[0]) : NULL, t->nfields ? kept_type(t->fields[1]) : NULL);
+  return container_object(t, c);
 }
 
 /* An item or value read from Python: a typed container the one held,
@@ -1508,8 +1527,7 @@ static PyObject *box_item(const Type *t, char *p) {
   if (t->kind != TY_LIST && t->kind != TY_DICT) return box_held(t, p);
   void *c = *(void **)p;
   __atomic_add_fetch((int64_t *)c, 1, __ATOMIC_ACQ_REL);
-  if (t->kind == TY_LIST) return (PyObject *)list_wrap(c, kept_type(t->elem));
-  return (PyObject *)dict_wrap(c, kept_type(t->fields[0]), kept_type(t->fields[1]));
+  return container_object(t, c);
 }
 
 /* ---------------------------------------------------------------- arrays compiled code stored */

@@ -322,6 +322,7 @@ struct Node {
  * jitclass's instances). */
 typedef struct IsClasses {
   uint64_t kinds;           /* 1 << kind per kind named */
+  int lists;                /* of TY_LIST's: 1 list named, 2 typed.List, 3 both (see ty_isinstance) */
   int n;
   const Type *types[16];
 } IsClasses;

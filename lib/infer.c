@@ -134,6 +134,15 @@ static bool declared_accepts(const Type *want, const Type *t) {
   return (ty_is_scalar(want) && ty_is_scalar(t)) || ty_unify(want, t) == want;
 }
 
+/* The container type a variable of type var holds where it is assigned a
+ * container made as t (x = []: as x's appends type it), or t where var
+ * holds no container of t's kind. x = None then x = [1] makes var an
+ * Optional: the list is its value, wrapped when stored, not the Optional. */
+static const Type *container_held(const Type *var, const Type *t) {
+  if (var->kind == TY_OPTIONAL) var = var->elem;
+  return var->kind == t->kind ? var : t;
+}
+
 static void assign_var(Infer *in, Node *target, const Type *t) {
   const Type **slot = &in->f->var_types[target->var];
   if (in->f->declared_types && in->f->declared_types[target->var]) {
@@ -1094,7 +1103,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
     assign_var(in, target, ty_widened_literal(in, target, t, at));
-    if (ty_is_container(t) && at->ty == t && target->ty) at->ty = target->ty;  /* x = []: as x's appends type it */
+    if (ty_is_container(t) && at->ty == t && target->ty) at->ty = container_held(target->ty, t);
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {
     return;
   } else if (target->kind == N_INDEX && target->lhs->ty && ty_is_literal_list(target->lhs->ty)) {

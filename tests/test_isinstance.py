@@ -66,6 +66,39 @@ def test_containers():
     assert in_a_list_and_typed_list(l) == in_a_list_and_typed_list.py_func(l) == (True, True, False, True)
 
 
+@njit
+def list_or_typed_list(x):
+    return isinstance(x, list), isinstance(x, typed.List), isinstance(x, (list, typed.List)), isinstance(x, tuple)
+
+
+@njit
+def lists_made_here(n):
+    shown = [i * 0.5 for i in range(n)]
+    made = typed.List(shown)
+    return (list_or_typed_list(shown), list_or_typed_list(made), list_or_typed_list(made[:1]),
+            list_or_typed_list(shown[:1]), list_or_typed_list(made.copy()), list_or_typed_list(list(made)))
+
+
+@njit
+def length_unless_a_list(x):
+    if isinstance(x, list):
+        return -1
+    return len(x)
+
+
+def test_a_list_and_a_typed_list_are_told_apart_as_in_python():
+    # compiled code holds both as one list type: which one a value is, is read from it
+    rng = make_rng(1601)
+    for n in (1, 4):
+        items = [float(v) for v in rng.normal(size=n)]
+        for x in (items, typed.List(items)):
+            assert list_or_typed_list(x) == list_or_typed_list.py_func(x)
+            assert length_unless_a_list(x) == length_unless_a_list.py_func(x)
+        assert lists_made_here(n) == lists_made_here.py_func(n)
+    assert list_or_typed_list((1, 2)) == (False, False, False, True)
+    assert not isinstance(typed.List(), list)
+
+
 @jitclass([("x", ruchey.float64)])
 class Point:
     def __init__(self, x):

@@ -1,6 +1,6 @@
 """A list's item type widens over what it is given, as Numba unifies it:
 a list written out (or []) bound once to a variable, then given a wider
-number by append, insert or extend, is a list of the wider type (ints
+number by append, insert, extend or x += y, is a list of the wider type (ints
 and a float: float64; a complex: complex128), its items written out made
 of that type; `+` of lists of two number types made in the function is a
 new list of both (lists given to it may be typed.Lists, which Numba never
@@ -76,6 +76,26 @@ def test_a_list_written_out_widens_to_the_numbers_given_it():
         assert_widened(extended_by_many(n, x), extended_by_many.py_func(n, x), float)
         z = complex(x, -x)
         assert_widened(made_complex(a, z), made_complex.py_func(a, z), complex)
+
+
+@njit
+def extended_in_place(n, x):
+    ints = [1]
+    floats = [x]
+    for i in range(n):
+        ints += [i]
+    ints += floats
+    floats += ints
+    return ints, floats
+
+
+@numba_deviation("Numba's x += y casts y's floats to x's ints")
+def test_a_list_written_out_widens_to_the_numbers_added_in_place():
+    rng = make_rng(3)
+    for x in numbers(3):
+        n = int(rng.integers(0, 5))
+        for got, want in zip(extended_in_place(n, x), extended_in_place.py_func(n, x)):
+            assert_widened(got, want, float)
 
 
 @njit

@@ -586,3 +586,74 @@ def test_optional_strs_compare_equal_as_python_none_to_none_alone():
         for j in range(3):
             for other in ("x", "yz", ""):
                 assert names_compared(i, j, other) == names_compared.py_func(i, j, other), (i, j, other)
+
+
+# ---------------------------------------------------------------- a variable None on one path, a container on another
+
+@njit
+def list_or_none(n, flag):
+    xs = None
+    if flag:
+        xs = [i * 1.5 for i in range(n)]
+    if xs is not None:
+        xs.append(-1.0)
+        return len(xs), xs[-1], xs
+    return -1, 0.0, xs
+
+
+@njit
+def typed_list_or_none(n, flag):
+    xs = None
+    if flag:
+        xs = ruchey.typed.List([i - 2 for i in range(n + 1)])
+    if xs is None:
+        return -1, 0
+    return len(xs), xs[0]
+
+
+@njit
+def dict_or_none(n, flag):
+    d = None
+    if flag:
+        d = {i: i * i for i in range(n + 1)}
+    if d is None:
+        return -1
+    return d[n] + len(d)
+
+
+@njit
+def set_or_none(n, flag):
+    s = None
+    if flag:
+        s = {i % 3 for i in range(n)}
+    return -1 if s is None else len(s)
+
+
+@njit
+def best_pair(values):
+    best = None
+    for i in range(len(values)):
+        if best is None or values[i] > best[0]:
+            best = [values[i], float(i)]
+    return best
+
+
+def test_containers_assigned_to_a_variable_that_may_be_none_keep_their_items():
+    # the container was taken for the Optional itself: its items were lost (a
+    # typed list read as None) or read from a wrong address (a crash)
+    rng = make_rng(1531)
+    for n in (0, 1, 4):
+        for flag in (True, False):
+            assert_same(dict_or_none, n, flag)
+            assert typed_list_or_none(n, flag) == typed_list_or_none.py_func(n, flag)
+    for size in (1, 2, 6):
+        values = [float(v) for v in rng.normal(size=size)]
+        assert_same(best_pair, values)
+
+
+@numba_deviation("a comprehension's list or a set stored where None may be is an internal error or a TypingError")
+def test_comprehensions_and_sets_assigned_to_a_variable_that_may_be_none():
+    for n in (0, 1, 4):
+        for flag in (True, False):
+            assert_same(list_or_none, n, flag)
+            assert_same(set_or_none, n, flag)

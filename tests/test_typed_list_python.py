@@ -356,7 +356,73 @@ def test_numba_lists_own_attributes_and_keywords():
         typed.List(lsttype=ruchey.int64)
 
 
+@njit
+def typed_list_of(a):
+    return typed.List(a)
+
+
 def test_a_zero_dimensional_array_gives_its_one_item():
-    for a in (np.array(3), np.array(-2.5), np.array(True)):
-        x = typed.List(a)
-        assert list(x) == [a.item()] and type(x[0]) is type(a.item())
+    rng = make_rng(seed_of("0-d typed lists"))
+    for a in (np.array(3), np.array(-2.5), np.array(True), np.array(rng.normal()), np.array(np.nan),
+              np.array(rng.integers(-9, 9), np.int8), np.array(1 - 2j, np.complex64)):
+        for x in (typed.List(a), typed_list_of(a)):  # in Python and in compiled code alike
+            assert type(x) is typed.List and len(x) == 1 and type(x[0]) is type(a.item())
+            assert x[0] == a.item() or (np.isnan(a) and np.isnan(x[0]))
+    assert list(typed_list_of(np.arange(3))) == [0, 1, 2]
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda: typed.List(3))()  # a number is no iterable
+
+
+@njit
+def time_items_read(x, extra):
+    x.append(extra)
+    span = x[-1] - x[0]
+    return len(x), x[0], span, x.index(extra)
+
+
+def test_datetime_and_timedelta_items_given_from_python_keep_their_unit():
+    rng = make_rng(seed_of("time items"))
+    for unit in ("D", "s", "ns"):
+        dates = rng.integers(-10**5, 10**5, 5).astype(f"M8[{unit}]")
+        dates[2] = np.datetime64("NaT")
+        for values in (dates, dates - dates[0]):
+            x = typed.List(values[:-1])
+            time = ruchey.types.NPDatetime if values.dtype.kind == "M" else ruchey.types.NPTimedelta
+            assert ruchey.typeof(x) == ruchey.types.ListType(time(unit))
+            assert [str(v) for v in x] == [str(v) for v in values[:-1]]
+            x[1] = values[3]  # setitem and append take one of the list's very type
+            expected = time_items_read.py_func(list(x), values[-1])
+            got = time_items_read(x, values[-1])
+            assert [str(v) for v in got] == [str(v) for v in expected]
+            assert type(got[1]) is type(values[0]) and x[-1] == values[-1]  # appended in the caller's list
+            for other in (values[0].astype("M8[h]" if values.dtype.kind == "M" else "m8[h]"), 3, 2.5):
+                with pytest.raises((TypeError, ruchey.TypingError)):  # (Numba's a TypingError)
+                    x.append(other)  # another unit is another type: no conversion, as a Dict's time keys
+    empty = typed.List.empty_list(ruchey.types.NPDatetime("D"))
+    empty.append(np.datetime64("2020-02-03"))
+    assert list(empty) == [np.datetime64("2020-02-03")]
+
+
+@numba_deviation("Numba cannot type a container of an empty container of no item type")
+@pytest.mark.parametrize("make, outer, inner", [
+    (lambda: [typed.List()], list, [typed.List]),
+    (lambda: typed.List([typed.List()]), typed.List, [typed.List]),
+    (lambda: [typed.Dict()], list, [typed.Dict]),
+    (lambda: [typed.Dict(), typed.Dict()], list, [typed.Dict, typed.Dict]),
+])
+def test_empty_untyped_containers_returned_inside_others_are_empty_containers(make, outer, inner):
+    # an item of no item type yet was read as if it had one (a crash)
+    got = njit(make)()
+    assert type(got) is outer and [type(v) for v in got] == inner and all(len(v) == 0 for v in got)
+
+
+@njit
+def list_of_an_empty_typed_list():
+    return typed.List([typed.List()])
+
+
+@numba_deviation("Numba cannot type a container of an empty container of no item type")
+def test_an_empty_typed_list_returned_inside_another_is_typed_by_its_first_item():
+    inner = list_of_an_empty_typed_list()[0]
+    inner.append(2.5)
+    assert list(inner) == [2.5]

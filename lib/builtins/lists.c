@@ -275,6 +275,10 @@ static LLVMValueRef header_load(Lower *l, LLVMTypeRef t, LLVMValueRef lst, unsig
 
 LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst) { return header_load(l, l->mod->i64, lst, L_LEN, "len"); }
 
+LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst) {
+  return LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+}
+
 static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
   tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
 }
@@ -486,10 +490,42 @@ static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR
 /* Whether t is a number or a bool: what a list's items widen between. */
 static bool plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
 
+typedef struct {
+  int var, assigned;
+} Assignments;
+
+static int assigns(const Node *target, int var) {
+  int k = target->kind == N_VAR && target->var == var;
+  for (int i = 0; target->kind == N_TUPLE && i < target->list.len; i++) k += assigns(target->list.items[i], var);
+  return k;
+}
+
+static bool count_assignments(Node *n, void *ctx) {
+  Assignments *a = ctx;
+  if ((n->kind == N_ASSIGN || n->kind == N_FOR) && n->lhs) a->assigned += assigns(n->lhs, a->var);
+  return true;
+}
+
+/* The value x was made of: its one binding's, or its one assignment's at
+ * the body's top level where its other bindings are x += y, which extends
+ * x in place (x = [1]; x += [2.5]); NULL for others. */
+static const Node *made_of(Infer *in, const Node *x) {
+  if (in->only_value[x->var]) return in->only_value[x->var];
+  Assignments a = {x->var, 0};
+  ir_walk_list(&in->f->body, count_assignments, &a);
+  for (int i = 0; a.assigned == 1 && i < in->f->body.len; i++) {
+    const Node *s = in->f->body.items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == x->var) return s->rhs;
+  }
+  return NULL;
+}
+
 /* x given a number wider than its items by one of its methods (x = [1, 2];
- * x.append(2.5)), where x is a variable bound once to a list written out
- * (or []): x is retyped a list of both (float64 here), as Numba unifies a
- * list's item type over everything its methods are given; the list written
+ * x.append(2.5), or x += [2.5]), where x is a variable bound once to a
+ * list written out (or [], made_of's): x is retyped a list of both
+ * (float64 here), as Numba unifies a list's item type over everything its
+ * methods are given (its x += y casts y's items, the closer to Python's
+ * values this way); the list written
  * out is then made of the wider items (ty_widened_literal). A list made
  * elsewhere keeps its type, and the item is refused as before, as it is by
  * heapq's functions (Numba's heappush takes only the heap's item type). */
@@ -498,7 +534,7 @@ static bool widens(Infer *in, Node *n, const Type *item, const Type *vt) {
   if (n->bi->kind != BK_METHOD || recv->kind != N_VAR || given_list(in, recv) || !in->only_value ||
       !plain_number(item) || !plain_number(vt))
     return false;
-  const Node *made = in->only_value[recv->var];
+  const Node *made = made_of(in, recv);
   const Type *u = ty_unify(item, vt);
   if (!made || !ir_calls_builtin(made, "list literal") || !u || u == item) return false;
   in->f->var_types[recv->var] = recv->ty = ty_list(u);
@@ -1181,7 +1217,25 @@ static LLVMValueRef lo_list_call(Lower *l, Node *n) {
   return items_list(l, n->list.items[0], n->ty->elem);
 }
 
-static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) { return typed_made(l, lo_list_call(l, n)); }
+/* typed.List(x): list(x)'s list, but of a 0-d array its one element, as
+ * Numba's List(numpy.array(1)) and typed.List in Python give it. */
+static bool is_0d(const Type *t) { return t && t->kind == TY_ARRAY && t->ndim == 0; }
+
+/* Whether typed.List(x)'s x was a 0-d array, x[()] now (a later pass of typing sees its element). */
+static bool given_0d(const Node *n) {
+  const Node *x = n->list.len ? n->list.items[0] : NULL;
+  return x && (is_0d(x->ty) || (x->kind == N_INDEX && x->rhs->kind == N_TUPLE && !x->rhs->list.len && is_0d(x->lhs->ty)));
+}
+
+static const Type *ty_typed_list_call(Infer *in, Node *n, const Type **args) {
+  if (!given_0d(n)) return ty_list_call(in, n, args);
+  const Type *item = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  return item ? ty_list_literal(in, n, &item) : NULL;
+}
+
+static LLVMValueRef lo_typed_list_call(Lower *l, Node *n) {
+  return typed_made(l, given_0d(n) ? lo_list_literal(l, n) : lo_list_call(l, n));
+}
 
 /* sorted(x, reverse=False): a new list, sorted (stable, as Python's). */
 static const Type *ty_sorted(Infer *in, Node *n, const Type **args) {
@@ -1573,7 +1627,7 @@ static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
   LLVMValueRef start = LLVMBuildICmp(l->b, LLVMIntEQ, k, const_i64(l, 0), "");
   LLVMValueRef was = LLVMBuildSelect(l->b, start, len, LLVMBuildLoad2(l->b, l->mod->i64, first, ""), "");
   LLVMBuildStore(l->b, was, first);
-  LLVMValueRef typed = LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
+  LLVMValueRef typed = lo_list_made_typed(l, lst);
   LLVMValueRef changed = LLVMBuildAnd(l->b, typed, LLVMBuildICmp(l->b, LLVMIntNE, len, was, ""), "");
   lo_raise_if(l, changed, RT_ERR_RUNTIME, "list was mutated during iteration");
   lo_done_with(l, n->list.items[0], lst);
@@ -1583,7 +1637,7 @@ static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
 const Builtin bi_lists[] = {
   {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
-  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_typed_list_call},
+  {"typed.List", "ruchey.typed", "List", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_typed_list_call, lo_typed_list_call},
   {"typed.List.empty_list", "ruchey.typed", "List.empty_list", BK_FUNCTION, 0, 0, 2, empty_list_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_empty_list, lo_empty_list},
   {"sorted", "builtins", "sorted", BK_FUNCTION, 0, 1, 1, sort_kw, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_sorted, lo_sorted},

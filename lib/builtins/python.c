@@ -388,6 +388,15 @@ static const Type *ty_error_where_typed(Infer *in, Node *n, const Type **args) {
  * classes, n->data). Of a variable or a constant, the call becomes the constant, so
  * that an if on it prunes the branch not taken, as Numba's does; an
  * Optional is refused, as Numba refuses it (test `is None` first). */
+/* isinstance(x, list) or isinstance(x, typed.List) of a list x, one of
+ * them named: Numba's reflected list and typed.List are types of their
+ * own, ruchey's one list type, so whether x was made as a typed.List is
+ * read from the list at run time (RtList.typed), and the call is no
+ * constant that typing prunes a branch by. */
+static bool list_class_at_run_time(const IsClasses *c, const Type *t) {
+  return t->kind == TY_LIST && (c->lists == 1 || c->lists == 2);
+}
+
 static bool is_instance(const IsClasses *c, const Type *t) {
   bool yes = (c->kinds >> t->kind) & 1;
   for (int i = 0; i < c->n; i++) yes |= c->types[i] == t;
@@ -401,6 +410,7 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (t->kind == TY_OPTIONAL)
     return ty_error(in, n, "isinstance() cannot take an Optional value (%s): test it with `is None` first", t->name);
+  if (list_class_at_run_time(c, t)) return TYS(TY_BOOL);
   bool yes = is_instance(c, t);
   /* (a None argument reads as None written out; a constant is literal_unroll's item written out) */
   bool plain = x->kind == N_INT || x->kind == N_FLOAT || x->kind == N_BOOL || x->kind == N_STRING;
@@ -411,13 +421,19 @@ static const Type *ty_isinstance(Infer *in, Node *n, const Type **args) {
 
 int ty_isinstance_of(const Node *n, const Type *t) {
   if (n->kind != N_CALL || !n->bi || n->bi->type != ty_isinstance || t->kind == TY_OPTIONAL) return -1;
-  return is_instance(n->data, t);
+  return list_class_at_run_time(n->data, t) ? -1 : is_instance(n->data, t);
 }
 
 static LLVMValueRef lo_isinstance(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  lo_done_with(l, x, lo_expr(l, x));
-  return LLVMConstInt(l->mod->i1, (unsigned long long)n->ival, 0);
+  LLVMValueRef v = lo_expr(l, x), r = LLVMConstInt(l->mod->i1, (unsigned long long)n->ival, 0);
+  if (list_class_at_run_time(n->data, x->ty)) {
+    const IsClasses *c = n->data;
+    r = lo_list_made_typed(l, v);
+    if (c->lists == 1) r = LLVMBuildNot(l->b, r, "");
+  }
+  lo_done_with(l, x, v);
+  return r;
 }
 
 static LLVMValueRef lo_float(Lower *l, Node *n) {

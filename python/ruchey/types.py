@@ -1363,10 +1363,14 @@ def _top_level_split(text):
 
 def _type_named(name):
     """The type of a typed container's items from the name it gives them
-    (List.item_type, Dict.key_type, value_type): a number, unicode_type,
-    an array, a tuple of these, a typed List or Dict; None for others."""
+    (List.item_type, Dict.key_type, value_type): a number, a datetime64 or
+    timedelta64 of its unit, unicode_type, an array, a tuple of these, a typed
+    List or Dict; None for others."""
     if name in _SCALARS or name == "unicode_type":
         return _SCALARS.get(name, unicode_type)
+    for time, make in (("datetime64", NPDatetime), ("timedelta64", NPTimedelta)):
+        if name == time or name.startswith(time + "[") and name.endswith("]"):  # datetime64[D], of its unit
+            return make(name[len(time) + 1:-1])
     if name.startswith("array(") and name.endswith(")"):
         dtype, ndim, layout = _top_level_split(name[len("array("):-1])[:3]
         return Type(_SCALARS[dtype].kind, int(ndim[:-1]), layout) if dtype in _SCALARS else None
