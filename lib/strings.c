@@ -244,7 +244,7 @@ static uint64_t siphash(const unsigned char *p, size_t n, int c) {
 /* hash(s) as the interpreter computes it: over the code points as its str
  * object holds them, one, two or four bytes each by the largest. */
 int64_t rt_str_python_hash(const RtStr *s) {
-  if (!s->len) return 0;
+  if (s->len <= 0) return 0;
   if (!str_hash_rounds) return rt_str_hash_of((RtStr *)s);
   uint32_t top = 0;
   for (int64_t i = 0; i < s->len; i++) top = s->data[i] > top ? s->data[i] : top;

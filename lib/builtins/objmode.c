@@ -32,7 +32,7 @@ LLVMValueRef lo_objmode_run(Lower *l, const void *block, const Type *in_t, LLVMV
   /* the function as an extern the cache cannot name again: code calling it is never cached */
   char *symbol = arena_alloc(l->f->arena, 48);
   snprintf(symbol, 48, "objmode_block_%p", block);
-  LLVMValueRef args[5] = {lo_extern(l, symbol, block), address(l, in_t), in, address(l, out_t), out};
+  LLVMValueRef args[5] = {lo_extern(l, symbol, (void *)block), address(l, in_t), in, address(l, out_t), out};  /* (named, never written) */
   return lo_call_fn(l, "rt_objmode", l->mod->i32, p, args, 5);
 }
 
