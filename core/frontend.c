@@ -124,6 +124,13 @@ static void collect_locals(Fe *fe, PyObject *node) {
     Py_DECREF(name);
     return;
   }
+  if (is_kind(node, "comprehension")) {  /* its target is the comprehension's own (comprehension_scoped) */
+    PyObject *iter = field(node, "iter"), *ifs = field(node, "ifs");
+    collect_locals(fe, iter);
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ifs); j++) collect_locals(fe, PyList_GET_ITEM(ifs, j));
+    Py_DECREF(iter); Py_DECREF(ifs);
+    return;
+  }
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -807,10 +814,44 @@ static int op_from_ast(PyObject *op) {
 }
 
 /* Converts a Python list of expressions. */
+static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark);
+
+/* Whether reading x later than written gives what reading it in place
+ * gives: constants, variables (statements a comprehension adds before the
+ * statement bind only its own, comprehension_scoped), their attributes and
+ * tuples of such. */
+static bool stays_put(const Node *x) {
+  switch (x->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_VAR: case N_NONE: case N_STRING: case N_DTYPE: case N_MODULE:
+  case N_CONST_ARRAY: case N_ELLIPSIS: case N_FUNC:
+    return true;
+  case N_ATTR: case N_UNARY: return stays_put(x->lhs);
+  case N_TUPLE:
+    for (int i = 0; i < x->list.len; i++)
+      if (!stays_put(x->list.items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* The operands items[0..n), read before one whose reading (from pre[mark]
+ * on) put statements before the statement (a comprehension, run there
+ * once): each that does not stay put is computed first, into a hidden
+ * variable ahead of those statements, as Python evaluates left to right
+ * ((l.append(5), [x for x in l]) appends before it walks l). */
+static void earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark) {
+  if (fe->pre.len == *mark) return;
+  for (int i = 0; i < n; i++)
+    if (!stays_put(items[i])) items[i] = value_before(fe, e, items[i], (*mark)++);
+}
+
 bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(list));
-  for (int i = 0; i < out->len; i++)
+  for (int i = 0; i < out->len; i++) {
+    int mark = fe->pre.len;
     if (!(out->items[i] = fe_expr(fe, PyList_GET_ITEM(list, i)))) return false;
+    earlier_first(fe, PyList_GET_ITEM(list, i), out->items, i, &mark);
+  }
   return true;
 }
 
@@ -841,7 +882,9 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
   n->op = op_from_ast(op);
   if (fe->first_value == e) fe->first_value = l;  /* what the statement evaluates first is the left operand */
   n->lhs = fe_expr(fe, l);
+  int mark = fe->pre.len;
   n->rhs = n->lhs ? fe_expr(fe, r) : NULL;
+  if (n->rhs) earlier_first(fe, e, &n->lhs, 1, &mark);
   Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
   if (n->op < 0) return fe_error(fe, e, "this operator is not supported");
   return n->rhs ? n : NULL;
@@ -923,8 +966,11 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
     n->ops[i] = op_from_ast(PyList_GET_ITEM(ops, i));
     if (n->ops[i] < 0)
       ok = fe_error(fe, e, "comparison with 'is' or 'in' is not supported") != NULL;
-    else
+    else {
+      int mark = fe->pre.len;
       ok = (n->list.items[i + 1] = fe_expr(fe, PyList_GET_ITEM(comps, i))) != NULL;
+      if (ok) earlier_first(fe, e, n->list.items, i + 1, &mark);
+    }
   }
   Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
   return ok ? n : NULL;
@@ -1143,7 +1189,9 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
     first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
   for (int i = first; ok && i < n->list.len; i++) {
     PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a, how) : NULL;
+    int mark = fe->pre.len;
     ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
+    if (ok) earlier_first(fe, a, n->list.items, i, &mark);
     Py_XDECREF(list);
   }
   int nk = (int)PyList_GET_SIZE(kws);
@@ -1162,8 +1210,13 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
                       "dtypes' names)", n->bi ? n->bi->name : n->str, kw_name) != NULL;
       else if (builtin && !strcmp(kw_name, "key") && fe_is_closure(fe, value))
         ok = (n->kw.items[n->kw.len++] = fe_closure_key(fe, value)) != NULL;
-      else
-        ok = (n->kw.items[n->kw.len++] = fe_call_arg(fe, value, how)) != NULL;
+      else {
+        int mark = fe->pre.len;
+        ok = (n->kw.items[n->kw.len] = fe_call_arg(fe, value, how)) != NULL;
+        if (ok) earlier_first(fe, value, n->list.items, n->list.len, &mark);
+        if (ok) earlier_first(fe, value, n->kw.items, n->kw.len, &mark);
+        n->kw.len++;
+      }
     }
     Py_DECREF(name); Py_DECREF(value);
   }
@@ -1433,9 +1486,11 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   unsigned flags = core_method_flags(n->str);
   if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
+  int mark = fe->pre.len;
   if (!receiver || !fe_call_args(fe, e, n, builtin_args(flags))) {
     n = NULL;
   } else {
+    earlier_first(fe, e, &receiver, 1, &mark);
     NodeList args = new_list(fe, n->list.len + 1);
     args.items[0] = receiver;
     for (int i = 0; i < n->list.len; i++) args.items[i + 1] = n->list.items[i];
@@ -2220,12 +2275,87 @@ static PyObject *comprehension_loops(PyObject *e, PyObject *gens, PyObject *inne
 
 enum { COMP_LIST, COMP_DICT, COMP_SET };
 
+/* A copy of the syntax tree node in which each name that is a key of
+ * names reads its value instead; NULL (a Python error) on failure. */
+static PyObject *renamed(PyObject *node, PyObject *names) {
+  if (PyList_Check(node)) {
+    PyObject *r = PyList_New(PyList_GET_SIZE(node));
+    for (Py_ssize_t i = 0; r && i < PyList_GET_SIZE(node); i++) {
+      PyObject *item = renamed(PyList_GET_ITEM(node, i), names);
+      if (!item) Py_CLEAR(r);
+      else PyList_SET_ITEM(r, i, item);
+    }
+    return r;
+  }
+  PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  if (!fields) {  /* a constant, an identifier: kept */
+    PyErr_Clear();
+    return Py_NewRef(node);
+  }
+  PyObject *r = PyObject_CallNoArgs((PyObject *)Py_TYPE(node));
+  for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(fields); i++) {
+    PyObject *name = PyTuple_GET_ITEM(fields, i), *v = PyObject_GetAttr(node, name);
+    PyObject *to = !v ? NULL : is_kind(node, "Name") && !strcmp(PyUnicode_AsUTF8(name), "id")
+                                   ? Py_XNewRef(PyDict_GetItemWithError(names, v)) : NULL;
+    PyObject *copy = to ? to : v && !PyErr_Occurred() ? renamed(v, names) : NULL;
+    if (!v) PyErr_Clear();  /* an optional field left unset */
+    else if (!copy || PyObject_SetAttr(r, name, copy) < 0) Py_CLEAR(r);
+    Py_XDECREF(v); Py_XDECREF(copy);
+  }
+  Py_DECREF(fields);
+  if (r) Py_XDECREF(PyObject_CallMethod(PyImport_AddModule("ast"), "copy_location", "OO", r, node));
+  return r;
+}
+
+/* The names a comprehension's target binds, each mapped to a hidden
+ * name of its own (x to x.<n>) in names. */
+static bool name_targets(Fe *fe, PyObject *target, PyObject *names) {
+  if (is_kind(target, "Name")) {
+    PyObject *id = field(target, "id");
+    PyObject *hidden = PyUnicode_FromFormat("%U.%d", id, fe->ntemps++);
+    bool ok = hidden && PyDict_SetItem(names, id, hidden) == 0;
+    Py_DECREF(id); Py_XDECREF(hidden);
+    return ok;
+  }
+  PyObject *inner = is_kind(target, "Starred") ? field(target, "value") : NULL;
+  PyObject *elts = is_kind(target, "Tuple") || is_kind(target, "List") ? field(target, "elts") : NULL;
+  bool ok = inner ? name_targets(fe, inner, names) : true;
+  for (Py_ssize_t i = 0; ok && elts && i < PyList_GET_SIZE(elts); i++) ok = name_targets(fe, PyList_GET_ITEM(elts, i), names);
+  Py_XDECREF(inner); Py_XDECREF(elts);
+  return ok;
+}
+
+/* The comprehension e with the variables its loops bind renamed to hidden
+ * ones: they are the comprehension's own, as in Python, where a variable
+ * of the function of the same name keeps its value and its type. Its
+ * first iterable is read where the comprehension stands, and keeps the
+ * function's names. */
+static PyObject *comprehension_scoped(Fe *fe, PyObject *e) {
+  PyObject *gens = field(e, "generators"), *names = PyDict_New();
+  for (Py_ssize_t g = 0; names && g < PyList_GET_SIZE(gens); g++) {
+    PyObject *target = field(PyList_GET_ITEM(gens, g), "target");
+    if (!name_targets(fe, target, names)) Py_CLEAR(names);
+    Py_DECREF(target);
+  }
+  PyObject *first = PyList_GET_SIZE(gens) ? field(PyList_GET_ITEM(gens, 0), "iter") : NULL;
+  PyObject *r = names ? renamed(e, names) : NULL;
+  PyObject *r_gens = r ? field(r, "generators") : NULL;
+  if (r_gens && first && PyObject_SetAttrString(PyList_GET_ITEM(r_gens, 0), "iter", first) < 0) Py_CLEAR(r);
+  Py_DECREF(gens); Py_XDECREF(names); Py_XDECREF(first); Py_XDECREF(r_gens);
+  return r;
+}
+
 /* [elt for ...], {k: v for ...} and {elt for ...}: a hidden variable made
  * empty, filled by loops that run before the statement holding the
  * comprehension (its names are the function's, where Python gives them a
  * scope of their own). */
-static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
+static Node *fe_comprehension(Fe *fe, PyObject *written, int kind) {
   bool dict = kind == COMP_DICT;
+  PyObject *e = comprehension_scoped(fe, written);
+  if (!e) {
+    PyErr_Clear();
+    return fe_error(fe, written, "cannot read this comprehension");
+  }
   char name[32];
   snprintf(name, sizeof name, "$comp%d", fe->ntemps++);
   int var = add_var(fe, name);
@@ -2260,6 +2390,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   if (!loop) {
     if (!fe->diag->kind) fe_error(fe, e, "cannot read this comprehension");
     PyErr_Clear();
+    Py_DECREF(e);
     return NULL;
   }
   Node *init = new_node(fe, N_ASSIGN, e);
@@ -2270,6 +2401,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   fe_add_pre(fe, loop);
   Node *use = new_node(fe, N_VAR, e);
   use->var = var;
+  Py_DECREF(e);
   return use;
 }
 
