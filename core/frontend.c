@@ -816,19 +816,30 @@ static int op_from_ast(PyObject *op) {
 /* Converts a Python list of expressions. */
 static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark);
 
-/* Whether reading x later than written gives what reading it in place
- * gives: constants, variables (statements a comprehension adds before the
- * statement bind only its own, comprehension_scoped), their attributes and
- * tuples of such. */
-static bool stays_put(const Node *x) {
+/* Whether a statement from pre[mark] on assigns variable var (a call of
+ * a nested function that assigns it: fe_local_call; a comprehension's
+ * loops assign only variables of its own, comprehension_scoped). */
+static bool assigned_since(Fe *fe, int mark, int var) {
+  for (int i = mark; i < fe->pre.len; i++) {
+    const Node *s = fe->pre.items[i];
+    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == var) return true;
+  }
+  return false;
+}
+
+/* Whether reading x after the statements from pre[mark] on gives what
+ * reading it before them gives: constants, variables they do not assign,
+ * their attributes and tuples of such. */
+static bool stays_put(Fe *fe, const Node *x, int mark) {
   switch (x->kind) {
-  case N_INT: case N_FLOAT: case N_BOOL: case N_VAR: case N_NONE: case N_STRING: case N_DTYPE: case N_MODULE:
+  case N_INT: case N_FLOAT: case N_BOOL: case N_NONE: case N_STRING: case N_DTYPE: case N_MODULE:
   case N_CONST_ARRAY: case N_ELLIPSIS: case N_FUNC:
     return true;
-  case N_ATTR: case N_UNARY: return stays_put(x->lhs);
+  case N_VAR: return !assigned_since(fe, mark, x->var);
+  case N_ATTR: case N_UNARY: return stays_put(fe, x->lhs, mark);
   case N_TUPLE:
     for (int i = 0; i < x->list.len; i++)
-      if (!stays_put(x->list.items[i])) return false;
+      if (!stays_put(fe, x->list.items[i], mark)) return false;
     return true;
   default: return false;
   }
@@ -836,13 +847,14 @@ static bool stays_put(const Node *x) {
 
 /* The operands items[0..n), read before one whose reading (from pre[mark]
  * on) put statements before the statement (a comprehension, run there
- * once): each that does not stay put is computed first, into a hidden
+ * once, or a call of a nested function that assigns variables): each
+ * that does not stay put is computed first, into a hidden
  * variable ahead of those statements, as Python evaluates left to right
  * ((l.append(5), [x for x in l]) appends before it walks l). */
 static void earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark) {
   if (fe->pre.len == *mark) return;
   for (int i = 0; i < n; i++)
-    if (!stays_put(items[i])) items[i] = value_before(fe, e, items[i], (*mark)++);
+    if (!stays_put(fe, items[i], *mark)) items[i] = value_before(fe, e, items[i], (*mark)++);
 }
 
 bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {

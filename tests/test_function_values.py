@@ -756,9 +756,117 @@ def test_a_nested_def_reading_nonlocal_variables():
             assert f(s, k, r, flip) == pytest.approx(reads_nonlocal(s, k, r, flip), rel=1e-13)
 
 
-def test_a_nested_def_assigning_a_nonlocal_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="nonlocal count"):
-        njit(writes_nonlocal)(2)
+def writes_in_expressions(x):
+    y = x + 1
+    z = 0
+
+    def inner(v):
+        nonlocal z
+        z += v * v
+        return z + y
+    # each call's new z is seen by what Python evaluates after it, not before
+    return inner(x) + inner(x) + z, z + inner(1), (z, inner(2), z)
+
+
+def writes_several_and_returns_early(a):
+    count = 0
+    total = a[:0].sum()
+    last = -1
+
+    def add(i):
+        nonlocal count, total, last
+        if a[i] < 0:
+            return False
+        count += 1
+        total += a[i]
+        last = i
+
+    kept = 0
+    for i in range(a.size):
+        if add(i) is None:
+            kept += 1
+    return count, total, last, kept
+
+
+def assigns_twice():
+    x = 0
+
+    def bar():
+        nonlocal x
+        x = 1
+        x = 2
+    bar()
+    return x
+
+
+def test_a_nested_def_assigning_nonlocal_variables_matches_python():
+    rng = make_rng(13)
+    for x in (-3, 0, 2, 7):
+        assert njit(writes_nonlocal)(x) == writes_nonlocal(x)
+        assert njit(writes_in_expressions)(x) == writes_in_expressions(x)
+    for dtype in (numpy.int64, numpy.float64):
+        for n in (0, 1, 9):
+            a = (rng.standard_normal(n) * 10).astype(dtype)
+            assert njit(writes_several_and_returns_early)(a) == writes_several_and_returns_early(a)
+    assert njit(assigns_twice)() == assigns_twice()
+
+
+def nonlocal_writer_in_a_condition(n):
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+        return i
+    while step() < n:
+        pass
+    return i
+
+
+def nonlocal_writer_from_a_sibling(n):
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+
+    def twice():
+        step()
+        step()
+    twice()
+    return i
+
+
+def nonlocal_writer_as_a_key(a):
+    calls = 0
+
+    def key(v):
+        nonlocal calls
+        calls += 1
+        return -v
+    return sorted(a, key=key), calls
+
+
+def nonlocal_generator(n):
+    i = 0
+
+    def gen():
+        nonlocal i
+        for k in range(n):
+            i += 1
+            yield k
+    return sum(gen()), i
+
+
+@pytest.mark.parametrize("f, arg, match", [
+    (nonlocal_writer_in_a_condition, 3, "in a statement of its own"),
+    (nonlocal_writer_from_a_sibling, 3, "not from another nested function"),
+    (nonlocal_writer_as_a_key, [3, 1, 2], "not as a key"),
+    (nonlocal_generator, 3, "nested generator"),
+])
+def test_a_nested_def_assigning_a_nonlocal_where_its_values_cannot_come_back_is_a_typing_error(f, arg, match):
+    with pytest.raises(ruchey.TypingError, match=match):
+        njit(f)(arg)
 
 
 # ---------------------------------------------------------------- a name bound to one function or another
