@@ -2723,6 +2723,29 @@ static bool binds_aliases(Fe *fe, PyObject *targets) {
   return all;
 }
 
+/* Whether x holds literal_unroll(t): the call, or a variable noted so. */
+static bool holds_unrolled(Fe *fe, const Node *x) {
+  if (x->kind == N_CALL && x->bi && !strcmp(x->bi->name, "literal_unroll")) return true;
+  if (x->kind != N_VAR || !fe->unrolled) return false;
+  PyObject *name = PyUnicode_FromString(fe->vars[x->var]);
+  bool held = name && PySet_Contains(fe->unrolled, name) == 1;
+  Py_XDECREF(name);
+  PyErr_Clear();
+  return held;
+}
+
+/* v = value: v noted as holding literal_unroll(t) where value does, as
+ * Numba follows such a variable (and another assigned it) to the loop
+ * that walks it (fe_for); any other value forgets it. */
+static bool note_unrolled(Fe *fe, PyObject *target, const Node *value) {
+  if (!is_kind(target, "Name") || (!fe->unrolled && !holds_unrolled(fe, value))) return true;
+  if (!fe->unrolled && !(fe->unrolled = PySet_New(NULL))) return false;
+  PyObject *id = field(target, "id");
+  bool ok = (holds_unrolled(fe, value) ? PySet_Add(fe->unrolled, id) : PySet_Discard(fe->unrolled, id)) >= 0;
+  Py_DECREF(id);
+  return ok;
+}
+
 /* c[f()] = g(): where the target's index went before the statement
  * (index_once), the value goes before it, in a hidden variable, so that
  * g runs before f as Python runs them; the statements at pre[mark] on
@@ -2763,6 +2786,7 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
     fe->first_value = NULL;
     if (!n->lhs) n = NULL;
     else if (fe->pre.len > mark && !effect_free(rhs)) n->rhs = value_before(fe, s, rhs, mark);
+    if (n && !note_unrolled(fe, PyList_GET_ITEM(targets, 0), rhs)) n = NULL;
   } else if (rhs) {
     /* a = b = value: evaluate once into a hidden temporary, then assign it
      * to each target in order, as Python does. */
@@ -3192,7 +3216,8 @@ static Node *fe_for(Fe *fe, PyObject *s) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
   } else if (!walk && !fe->diag->kind && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
-    bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
+    bool unroll = holds_unrolled(fe, seq);
+    if (unroll && seq->kind == N_VAR) seq = fe_call_of(fe, it, "literal_unroll", seq);  /* (analysis/unroll.c) */
     walk = !range && !unroll;
     if (unroll) {  /* unrolled before typing (analysis/unroll.c), once its tuple's length is known */
       n = new_node(fe, N_FOR, s);
@@ -3451,6 +3476,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
   Py_XDECREF(fe.lambdas);
   Py_XDECREF(fe.types_of);
   Py_XDECREF(fe.exceptions);
+  Py_XDECREF(fe.unrolled);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

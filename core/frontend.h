@@ -34,6 +34,7 @@ typedef struct Fe {
   PyObject *body;       /* the function's statements (borrowed) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
   PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
+  PyObject *unrolled;   /* the names of variables last assigned literal_unroll(t) where read (a set) */
 } Fe;
 
 /* frontend.c */
