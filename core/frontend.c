@@ -816,15 +816,30 @@ static int op_from_ast(PyObject *op) {
 /* Converts a Python list of expressions. */
 static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark);
 
-/* Whether a statement from pre[mark] on assigns variable var (a call of
- * a nested function that assigns it: fe_local_call; a comprehension's
- * loops assign only variables of its own, comprehension_scoped). */
-static bool assigned_since(Fe *fe, int mark, int var) {
-  for (int i = mark; i < fe->pre.len; i++) {
-    const Node *s = fe->pre.items[i];
-    if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == var) return true;
+static bool targets(const Node *t, int var) {
+  if (t->kind == N_VAR) return t->var == var;
+  for (int i = 0; t->kind == N_TUPLE && i < t->list.len; i++)
+    if (targets(t->list.items[i], var)) return true;
+  return false;
+}
+
+/* Whether the statements of l, or those nested in them, assign variable var. */
+static bool assigns(const NodeList *l, int var) {
+  for (int i = 0; i < l->len; i++) {
+    const Node *s = l->items[i];
+    bool binds = s->kind == N_ASSIGN || s->kind == N_AUGASSIGN || s->kind == N_FOR;
+    if ((binds && targets(s->lhs, var)) || assigns(&s->body, var) || assigns(&s->orelse, var)) return true;
   }
   return false;
+}
+
+/* Whether a statement from pre[mark] on assigns variable var (a call of
+ * a nested function that assigns it: fe_local_call, maybe in a branch:
+ * fe_branch_expr; a comprehension's loops assign only variables of its
+ * own, comprehension_scoped). */
+static bool assigned_since(Fe *fe, int mark, int var) {
+  NodeList since = {fe->pre.items + mark, fe->pre.len - mark};
+  return assigns(&since, var);
 }
 
 /* Whether reading x after the statements from pre[mark] on gives what
@@ -988,19 +1003,62 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
   return ok ? n : NULL;
 }
 
-/* e where the statement's comprehensions, which run once before it, would
- * run a different number of times than Python runs e (a while loop's
- * condition, a branch of a conditional expression, a later operand of
- * and/or): a comprehension there is refused. */
-static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
+/* e, which runs a different number of times than the statement holding
+ * it (a branch of a conditional expression, a later operand of and/or, a
+ * while loop's condition): read where it is written (nothing of it moves
+ * before the statement: in_place), but the statements a comprehension in
+ * it puts before the statement go to *stmts instead, to run where e runs
+ * (fe_ifexp, boolop_before, while_first). */
+static Node *fe_branch_expr(Fe *fe, PyObject *e, NodeList *stmts) {
   int before = fe->pre.len;
   fe->in_place++;
   Node *n = fe_expr(fe, e);
   fe->in_place--;
-  if (n && fe->pre.len != before)
-    return fe_error(fe, e, "a comprehension in %s (or operator.iadd and its kin there) is not supported in compiled "
-                    "code: assign it to a variable first", where);
+  *stmts = new_list(fe, fe->pre.len - before);
+  for (int i = 0; i < stmts->len; i++) stmts->items[i] = fe->pre.items[before + i];
+  fe->pre.len = before;
   return n;
+}
+
+/* stmts, then `var = value`, then tail where there is one: a branch's
+ * statements (fe_branch_expr). */
+static NodeList branch_assigning(Fe *fe, PyObject *e, const NodeList *stmts, int var, Node *value, Node *tail) {
+  NodeList l = new_list(fe, stmts->len + 1 + (tail != NULL));
+  for (int i = 0; i < stmts->len; i++) l.items[i] = stmts->items[i];
+  Node *a = l.items[stmts->len] = new_node(fe, N_ASSIGN, e);
+  a->lhs = fe_var_node(fe, e, var);
+  a->rhs = value;
+  if (tail) l.items[stmts->len + 1] = tail;
+  return l;
+}
+
+static Node *if_node(Fe *fe, PyObject *e, Node *cond, NodeList body, NodeList orelse) {
+  Node *n = new_node(fe, N_IF, e);
+  n->cond = cond;
+  n->body = body;
+  n->orelse = orelse;
+  return n;
+}
+
+/* a and b and c (or: or) where a later operand has statements to run
+ * before it (a comprehension): a hidden variable takes a, and, where it
+ * is true (false for or), the next operand's statements run and it takes
+ * that operand, and so on, before the statement, as Python evaluates
+ * them only so far; the variable is the value. */
+static Node *boolop_before(Fe *fe, PyObject *e, int op, Node **values, NodeList *stmts, int n) {
+  char name[32];
+  snprintf(name, sizeof name, "$boolop%d", fe->ntemps++);
+  int var = add_var(fe, name);
+  Node *tail = NULL;
+  for (int i = n - 1; i >= 1; i--) {
+    NodeList then = branch_assigning(fe, e, &stmts[i], var, values[i], tail), skip = new_list(fe, 1);
+    skip.items[0] = new_node(fe, N_PASS, e);
+    tail = if_node(fe, e, fe_var_node(fe, e, var), op == OP_AND ? then : skip, op == OP_AND ? (NodeList){0} : then);
+  }
+  NodeList none = {0};
+  fe_add_pre(fe, branch_assigning(fe, e, &none, var, values[0], NULL).items[0]);
+  fe_add_pre(fe, tail);
+  return fe_var_node(fe, e, var);
 }
 
 static Node *fe_boolop(Fe *fe, PyObject *e) {
@@ -1008,22 +1066,36 @@ static Node *fe_boolop(Fe *fe, PyObject *e) {
   Node *n = new_node(fe, N_BOOLOP, e);
   n->op = op_from_ast(op);
   n->list = new_list(fe, (int)PyList_GET_SIZE(values));
-  bool ok = true;
-  for (int i = 0; ok && i < n->list.len; i++)
-    ok = (n->list.items[i] = i ? fe_expr_in_place(fe, PyList_GET_ITEM(values, i), "an operand of and/or")
+  NodeList *stmts = arena_alloc(fe->arena, sizeof(NodeList) * (size_t)n->list.len);
+  bool ok = true, before = false;
+  for (int i = 0; ok && i < n->list.len; i++) {
+    stmts[i] = (NodeList){0};
+    ok = (n->list.items[i] = i ? fe_branch_expr(fe, PyList_GET_ITEM(values, i), &stmts[i])
                                : fe_expr(fe, PyList_GET_ITEM(values, i))) != NULL;
+    before |= stmts[i].len > 0;
+  }
   Py_DECREF(op); Py_DECREF(values);
+  if (ok && before) return boolop_before(fe, e, n->op, n->list.items, stmts, n->list.len);
   return ok ? n : NULL;
 }
 
 static Node *fe_ifexp(Fe *fe, PyObject *e) {
   PyObject *t = field(e, "test"), *b = field(e, "body"), *o = field(e, "orelse");
   Node *n = new_node(fe, N_IFEXP, e);
+  NodeList on_true = {0}, on_false = {0};
   n->cond = fe_expr(fe, t);
-  n->lhs = n->cond ? fe_expr_in_place(fe, b, "a conditional expression") : NULL;
-  n->rhs = n->lhs ? fe_expr_in_place(fe, o, "a conditional expression") : NULL;
+  n->lhs = n->cond ? fe_branch_expr(fe, b, &on_true) : NULL;
+  n->rhs = n->lhs ? fe_branch_expr(fe, o, &on_false) : NULL;
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
-  return n->rhs ? n : NULL;
+  if (!n->rhs || (!on_true.len && !on_false.len)) return n->rhs ? n : NULL;
+  /* a branch with statements to run first (a comprehension): the expression becomes an if statement
+   * before the statement, assigning a hidden variable, which is its value */
+  char name[32];
+  snprintf(name, sizeof name, "$ifexp%d", fe->ntemps++);
+  int var = add_var(fe, name);
+  fe_add_pre(fe, if_node(fe, e, n->cond, branch_assigning(fe, e, &on_true, var, n->lhs, NULL),
+                         branch_assigning(fe, e, &on_false, var, n->rhs, NULL)));
+  return fe_var_node(fe, e, var);
 }
 
 /* A constant string argument of a builtin that takes them (print), or NULL. */
@@ -2842,14 +2914,34 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* while n->cond: n->body, where the condition has statements to run before
+ * it each time (a comprehension): while True: stmts; if cond: pass;
+ * else: break; body. (An else clause would run on that break: refused.) */
+static Node *while_first(Fe *fe, PyObject *s, Node *n, const NodeList *stmts) {
+  if (n->orelse.len)
+    return fe_error(fe, s, "a comprehension in the condition of a while loop with an else clause is not supported "
+                    "in compiled code: assign it to a variable first");
+  NodeList pass = new_list(fe, 1), leave = new_list(fe, 1), body = new_list(fe, stmts->len + 1 + n->body.len);
+  pass.items[0] = new_node(fe, N_PASS, s);
+  leave.items[0] = new_node(fe, N_BREAK, s);
+  for (int i = 0; i < stmts->len; i++) body.items[i] = stmts->items[i];
+  body.items[stmts->len] = if_node(fe, s, n->cond, pass, leave);
+  for (int i = 0; i < n->body.len; i++) body.items[stmts->len + 1 + i] = n->body.items[i];
+  n->body = body;
+  n->cond = new_node(fe, N_BOOL, s);
+  n->cond->ival = 1;
+  return n;
+}
+
 /* if/while: test, body, orelse. */
 static Node *fe_cond_stmt(Fe *fe, PyObject *s, NodeKind kind) {
   PyObject *t = field(s, "test"), *b = field(s, "body"), *o = field(s, "orelse");
   Node *n = new_node(fe, kind, s);
-  n->cond = kind == N_WHILE ? fe_expr_in_place(fe, t, "a while loop's condition") : fe_expr(fe, t);
+  NodeList first = {0};
+  n->cond = kind == N_WHILE ? fe_branch_expr(fe, t, &first) : fe_expr(fe, t);
   bool ok = n->cond && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
-  return ok ? n : NULL;
+  return !ok ? NULL : first.len ? while_first(fe, s, n, &first) : n;
 }
 
 /* ---------------------------------------------------------------- for loops */

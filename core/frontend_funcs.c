@@ -669,15 +669,11 @@ static Node *item_of(Fe *fe, PyObject *e, int var, int k) {
 
 /* call, of an inner function that assigns the nonlocal variables writes
  * and returns their new values after its own (nonlocal_body): it runs
- * before the statement, as a comprehension does, into a hidden variable;
+ * before the statement (or where a branch runs: fe_branch_expr), as a
+ * comprehension does, into a hidden variable;
  * the variables take their values from it there, and the call's value is
  * its first item. */
 static Node *written_back(Fe *fe, PyObject *e, Node *call, PyObject *writes) {
-  if (fe->in_place)
-    return fe_error(fe, e, "a nested function that assigns to a variable of the enclosing function (nonlocal %s) "
-                    "cannot be called in a loop's condition, a conditional expression or a later operand of "
-                    "and/or in compiled code: call it in a statement of its own",
-                    PyUnicode_AsUTF8(PyTuple_GET_ITEM(writes, 0)));
   int var = fe_assign_before(fe, e, "call", call);
   for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(writes); k++) {
     Node *a = new_node(fe, N_ASSIGN, e);

@@ -1,12 +1,14 @@
 """Comprehensions: their loop variables are their own (the function's
-variable of the same name keeps its value and type, as in Python), and the
+variable of the same name keeps its value and type, as in Python), the
 operands written before a comprehension in the same expression run before
-it, as Python evaluates left to right."""
+it, as Python evaluates left to right, and one in a branch of a conditional
+expression, a later operand of and/or or a while loop's condition runs
+where and as often as Python runs it."""
 import numpy as np
 import pytest
 
 import ruchey as numba
-from conftest import numba_deviation
+from conftest import AS_NUMBA, numba_deviation
 
 
 @numba.njit
@@ -103,3 +105,56 @@ def test_operands_before_a_comprehension_run_first(n):
     assert keyword_and_receiver_before(a, 1) == keyword_and_receiver_before.py_func(b, 1)
     assert a == b
     assert in_a_loop(n) == in_a_loop.py_func(n)
+
+
+@numba.njit
+def in_branches(l, c):
+    a = [x * 2 for x in l] if c else [x for x in l if x > 1]
+    b = len(l) > 0 and sum([x for x in l]) > 3
+    d = len(l) == 0 or max([x for x in l]) < 3 or min([x for x in l]) > 0
+    e = ([x for x in l] if c > 0 else [0]) if c > -5 else [1]
+    return a, b, d, e
+
+
+@numba.njit
+def in_a_while_condition(n):
+    i = 0
+    s = 0
+    while sum([j for j in range(i)]) < n:
+        i += 1
+        if i % 2:
+            continue
+        s += i
+    return i, s
+
+
+@numba.njit
+def appends_in_branches(l, c):
+    # the comprehension runs (and sees the append) only where Python runs it
+    r = (l.append(7), [x for x in l])[1] if c else [0]
+    return r, len(l)
+
+
+@pytest.mark.parametrize("c", [-9, -1, 0, 1])
+def test_comprehensions_in_branches_and_conditions_run_where_python_runs_them(c):
+    rng = np.random.default_rng(c + 10)
+    for n in (1, 3, 6):
+        l = [int(v) for v in rng.integers(-3, 6, n)]
+        assert in_branches(l, c) == in_branches.py_func(l, c)
+        a, b = list(l), list(l)
+        assert appends_in_branches(a, c) == appends_in_branches.py_func(b, c)
+        assert a == b
+    assert in_a_while_condition(c + 10) == in_a_while_condition.py_func(c + 10)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's refusal (Numba compiles it)")
+def test_a_comprehension_in_the_condition_of_a_while_loop_with_else_is_a_typing_error():
+    def with_else(n):
+        i = 0
+        while len([j for j in range(i)]) < n:
+            i += 1
+        else:
+            i = -i
+        return i
+    with pytest.raises(numba.TypingError, match="while loop with an else clause"):
+        numba.njit(with_else)(3)
