@@ -158,3 +158,22 @@ def test_a_comprehension_in_the_condition_of_a_while_loop_with_else_is_a_typing_
         return i
     with pytest.raises(numba.TypingError, match="while loop with an else clause"):
         numba.njit(with_else)(3)
+
+
+@numba.njit
+def constants_beside_a_comprehension(a, l):
+    # dtypes, axes, shapes and constant indices written before a comprehension stay constants
+    z = np.zeros(len([x for x in l]), dtype=np.int32)
+    s = a.reshape((2, -1)).sum(axis=0) + len([x for x in l])
+    t = (a[0], 2.5)
+    return z, s, np.sum(a[1:], axis=0) + sum([x for x in l]), t[1] + len([x for x in l])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_operands_typing_reads_as_constants_stay_constants_beside_a_comprehension(dtype):
+    a = np.arange(-2, 6).astype(dtype)
+    for l in ([1, 2], [7], [5, -3, 0]):
+        got, want = constants_beside_a_comprehension(a, l), constants_beside_a_comprehension.py_func(a, l)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+            assert np.asarray(g).dtype == np.asarray(w).dtype
