@@ -866,7 +866,7 @@ static bool stays_put(Fe *fe, const Node *x, int mark) {
  * that does not stay put is computed first, into a hidden
  * variable ahead of those statements, as Python evaluates left to right
  * ((l.append(5), [x for x in l]) appends before it walks l). */
-static void earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark) {
+void fe_earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark) {
   if (fe->pre.len == *mark) return;
   for (int i = 0; i < n; i++)
     if (!stays_put(fe, items[i], *mark)) items[i] = value_before(fe, e, items[i], (*mark)++);
@@ -877,7 +877,7 @@ bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   for (int i = 0; i < out->len; i++) {
     int mark = fe->pre.len;
     if (!(out->items[i] = fe_expr(fe, PyList_GET_ITEM(list, i)))) return false;
-    earlier_first(fe, PyList_GET_ITEM(list, i), out->items, i, &mark);
+    fe_earlier_first(fe, PyList_GET_ITEM(list, i), out->items, i, &mark);
   }
   return true;
 }
@@ -911,7 +911,7 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
   n->lhs = fe_expr(fe, l);
   int mark = fe->pre.len;
   n->rhs = n->lhs ? fe_expr(fe, r) : NULL;
-  if (n->rhs) earlier_first(fe, e, &n->lhs, 1, &mark);
+  if (n->rhs) fe_earlier_first(fe, e, &n->lhs, 1, &mark);
   Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
   if (n->op < 0) return fe_error(fe, e, "this operator is not supported");
   return n->rhs ? n : NULL;
@@ -996,7 +996,7 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
     else {
       int mark = fe->pre.len;
       ok = (n->list.items[i + 1] = fe_expr(fe, PyList_GET_ITEM(comps, i))) != NULL;
-      if (ok) earlier_first(fe, e, n->list.items, i + 1, &mark);
+      if (ok) fe_earlier_first(fe, e, n->list.items, i + 1, &mark);
     }
   }
   Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
@@ -1275,7 +1275,7 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
     PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a, how) : NULL;
     int mark = fe->pre.len;
     ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
-    if (ok) earlier_first(fe, a, n->list.items, i, &mark);
+    if (ok) fe_earlier_first(fe, a, n->list.items, i, &mark);
     Py_XDECREF(list);
   }
   int nk = (int)PyList_GET_SIZE(kws);
@@ -1297,8 +1297,8 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
       else {
         int mark = fe->pre.len;
         ok = (n->kw.items[n->kw.len] = fe_call_arg(fe, value, how)) != NULL;
-        if (ok) earlier_first(fe, value, n->list.items, n->list.len, &mark);
-        if (ok) earlier_first(fe, value, n->kw.items, n->kw.len, &mark);
+        if (ok) fe_earlier_first(fe, value, n->list.items, n->list.len, &mark);
+        if (ok) fe_earlier_first(fe, value, n->kw.items, n->kw.len, &mark);
         n->kw.len++;
       }
     }
@@ -1574,7 +1574,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   if (!receiver || !fe_call_args(fe, e, n, builtin_args(flags))) {
     n = NULL;
   } else {
-    earlier_first(fe, e, &receiver, 1, &mark);
+    fe_earlier_first(fe, e, &receiver, 1, &mark);
     NodeList args = new_list(fe, n->list.len + 1);
     args.items[0] = receiver;
     for (int i = 0; i < n->list.len; i++) args.items[i + 1] = n->list.items[i];
@@ -2296,7 +2296,11 @@ static Node *fe_dict(Fe *fe, PyObject *e) {
   for (int i = 0; ok && i < n; i++) {
     PyObject *k = PyList_GET_ITEM(keys, i);
     if (k == Py_None) ok = fe_error(fe, e, "**d in a dict literal is not supported in compiled code") != NULL;
-    else ok = (kv.items[2 * i] = fe_expr(fe, k)) && (kv.items[2 * i + 1] = fe_expr(fe, PyList_GET_ITEM(values, i)));
+    for (int half = 0; ok && half < 2 && k != Py_None; half++) {
+      int mark = fe->pre.len;
+      ok = (kv.items[2 * i + half] = fe_expr(fe, half ? PyList_GET_ITEM(values, i) : k)) != NULL;
+      if (ok) fe_earlier_first(fe, e, kv.items, 2 * i + half, &mark);
+    }
   }
   Py_DECREF(keys); Py_DECREF(values);
   return ok ? call_node(fe, e, "dict literal", kv.items, kv.len) : NULL;

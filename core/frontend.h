@@ -66,6 +66,10 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
 /* A statement run before the one being read (what a comprehension in it fills). */
 void fe_add_pre(Fe *fe, Node *s);
+/* The operands items[0..n), read before one whose reading put statements
+ * before the statement from pre[*mark] on: those that these statements could
+ * change are computed ahead of them, as Python evaluates left to right. */
+void fe_earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark);
 /* A hidden variable ($kind<n>) assigned value before the statement being read: its number */
 int fe_assign_before(Fe *fe, PyObject *e, const char *kind, Node *value);
 Node *fe_var_node(Fe *fe, PyObject *e, int var);  /* a read of variable var */

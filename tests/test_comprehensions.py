@@ -87,6 +87,12 @@ def operand_before(l):
 
 
 @numba.njit
+def dict_display_and_fstring_before(l):
+    d = {"a": l.pop(), "b": len([x for x in l])}
+    return d["a"], d["b"], f"{l.pop()} {len([x for x in l])}"
+
+
+@numba.njit
 def in_a_loop(n):
     l = [0]
     out = []
@@ -95,9 +101,9 @@ def in_a_loop(n):
     return out
 
 
-@pytest.mark.parametrize("n", [1, 2, 5])
+@pytest.mark.parametrize("n", [2, 3, 5])
 def test_operands_before_a_comprehension_run_first(n):
-    for f in (tuple_item_before, argument_before, operand_before):
+    for f in (tuple_item_before, argument_before, operand_before, dict_display_and_fstring_before):
         a, b = list(range(n)), list(range(n))
         assert f(a) == f.py_func(b)
         assert a == b  # the reflected list changed as Python changed it
