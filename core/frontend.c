@@ -1706,15 +1706,25 @@ static Node *fe_assign_type(Fe *fe, PyObject *s, PyObject *target, PyObject *val
 
 /* type(x)(v), or T(v) after T = type(x): a call of a value's type, which
  * Numba types as a conversion of v to x's type (the row's list: v, then
- * x); NULL, no error, where func is neither. */
+ * x), or, of a named tuple x, as a new one of its class (any number of
+ * items); NULL, no error, where func is neither. */
 static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) {
   PyObject *of = type_of_what(fe, func);
   if (!of) return NULL;
   PyObject *args = field(e, "args"), *kw = field(e, "keywords");
   Node *n = NULL;
   *failed = true;
-  if (PyList_GET_SIZE(args) != 1 || PyList_GET_SIZE(kw)) {
-    fe_error(fe, e, "type(x)(...) takes one argument, the value to convert to x's type");
+  if (PyList_GET_SIZE(kw)) {
+    fe_error(fe, e, "type(x)(...) takes no keyword arguments in compiled code");
+  } else if (PyList_GET_SIZE(args) != 1 || fe_has_starred(e)) {  /* a named tuple's class: its items, then x */
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("type(x)(...)");
+    Node *x = fe_call_args(fe, e, n, ARGS_BUILTIN) ? fe_expr(fe, of) : NULL;
+    NodeList list = new_list(fe, n->list.len + 1);
+    for (int i = 0; i < n->list.len; i++) list.items[i] = n->list.items[i];
+    list.items[n->list.len] = x;
+    n->list = list;
+    if (!x) n = NULL;
   } else {
     n = new_node(fe, N_CALL, e);
     n->bi = core_builtin_named("type(x)(v)");
