@@ -2373,13 +2373,11 @@ static PyObject *comprehension_loops(PyObject *e, PyObject *gens, PyObject *inne
 
 enum { COMP_LIST, COMP_DICT, COMP_SET };
 
-/* A copy of the syntax tree node in which each name that is a key of
- * names reads its value instead; NULL (a Python error) on failure. */
-static PyObject *renamed(PyObject *node, PyObject *names) {
+PyObject *fe_renamed(PyObject *node, PyObject *names) {
   if (PyList_Check(node)) {
     PyObject *r = PyList_New(PyList_GET_SIZE(node));
     for (Py_ssize_t i = 0; r && i < PyList_GET_SIZE(node); i++) {
-      PyObject *item = renamed(PyList_GET_ITEM(node, i), names);
+      PyObject *item = fe_renamed(PyList_GET_ITEM(node, i), names);
       if (!item) Py_CLEAR(r);
       else PyList_SET_ITEM(r, i, item);
     }
@@ -2395,7 +2393,7 @@ static PyObject *renamed(PyObject *node, PyObject *names) {
     PyObject *name = PyTuple_GET_ITEM(fields, i), *v = PyObject_GetAttr(node, name);
     PyObject *to = !v ? NULL : is_kind(node, "Name") && !strcmp(PyUnicode_AsUTF8(name), "id")
                                    ? Py_XNewRef(PyDict_GetItemWithError(names, v)) : NULL;
-    PyObject *copy = to ? to : v && !PyErr_Occurred() ? renamed(v, names) : NULL;
+    PyObject *copy = to ? to : v && !PyErr_Occurred() ? fe_renamed(v, names) : NULL;
     if (!v) PyErr_Clear();  /* an optional field left unset */
     else if (!copy || PyObject_SetAttr(r, name, copy) < 0) Py_CLEAR(r);
     Py_XDECREF(v); Py_XDECREF(copy);
@@ -2436,7 +2434,7 @@ static PyObject *comprehension_scoped(Fe *fe, PyObject *e) {
     Py_DECREF(target);
   }
   PyObject *first = PyList_GET_SIZE(gens) ? field(PyList_GET_ITEM(gens, 0), "iter") : NULL;
-  PyObject *r = names ? renamed(e, names) : NULL;
+  PyObject *r = names ? fe_renamed(e, names) : NULL;
   PyObject *r_gens = r ? field(r, "generators") : NULL;
   if (r_gens && first && PyObject_SetAttrString(PyList_GET_ITEM(r_gens, 0), "iter", first) < 0) Py_CLEAR(r);
   Py_DECREF(gens); Py_XDECREF(names); Py_XDECREF(first); Py_XDECREF(r_gens);
@@ -3375,7 +3373,7 @@ static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
     n = fe_yield(fe, s, v);
   } else if (is_kind(v, "Constant")) {
     n = new_node(fe, N_PASS, s);  /* a docstring or a bare constant does nothing */
-  } else {
+  } else if (!(n = fe_inlined_call(fe, s, v)) && !fe->diag->kind) {
     n = new_node(fe, N_EXPR, s);
     if (!(n->lhs = fe_expr(fe, v))) n = NULL;
   }

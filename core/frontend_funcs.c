@@ -725,6 +725,101 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   return fe_call_args(fe, e, n, 0) ? n : NULL;
 }
 
+/* Whether the def's body is read in place of a call: no return (the call
+ * is a statement, whose value nobody reads), no yield, and no function or
+ * class of its own (whose names a renaming would have to follow). */
+static bool inlinable_body(PyObject *def) {
+  PyObject *body = field(def, "body"), *walk = NULL, *it = NULL, *n;
+  PyObject *root = PyObject_CallMethod(PyImport_AddModule("ast"), "Module", "O[]", body);
+  walk = root ? PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", root) : NULL;
+  it = walk ? PyObject_GetIter(walk) : NULL;
+  bool ok = it != NULL;
+  while (ok && (n = PyIter_Next(it))) {
+    ok = !is_kind(n, "Return") && !is_kind(n, "Yield") && !is_kind(n, "YieldFrom") && !is_kind(n, "FunctionDef") &&
+         !is_kind(n, "Lambda") && !is_kind(n, "ClassDef") && !is_kind(n, "Global");
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root); Py_DECREF(body);
+  PyErr_Clear();
+  return ok;
+}
+
+/* The def's parameters and the names its body assigns that are not
+ * declared nonlocal, each mapped to a hidden name (x to x.<n>): its own
+ * variables, where its body is read in the enclosing function. */
+static PyObject *own_names(Fe *fe, PyObject *def, PyObject *params) {
+  PyObject *names = PyDict_New(), *stores = body_names(def, "Store"), *body = field(def, "body");
+  PyObject *declared = PyList_New(0);
+  for (Py_ssize_t i = 0; declared && i < PyList_GET_SIZE(body); i++) {
+    PyObject *stmt = PyList_GET_ITEM(body, i), *list = is_kind(stmt, "Nonlocal") ? field(stmt, "names") : NULL;
+    if (list && PyList_SetSlice(declared, PyList_GET_SIZE(declared), PyList_GET_SIZE(declared), list) < 0) Py_CLEAR(declared);
+    Py_XDECREF(list);
+  }
+  for (Py_ssize_t i = 0; names && stores && declared && i < PyList_GET_SIZE(params) + PyList_GET_SIZE(stores); i++) {
+    PyObject *id = i < PyList_GET_SIZE(params) ? field(PyList_GET_ITEM(params, i), "arg")
+                                               : Py_NewRef(PyList_GET_ITEM(stores, i - PyList_GET_SIZE(params)));
+    PyObject *hidden = PySequence_Contains(declared, id) == 1 ? NULL : PyUnicode_FromFormat("%U.%d", id, fe->ntemps++);
+    if (hidden && (PyDict_SetItem(names, id, hidden) < 0 || fe_add_var(fe, PyUnicode_AsUTF8(hidden)) < 0)) Py_CLEAR(names);
+    Py_DECREF(id); Py_XDECREF(hidden);
+  }
+  if (!stores || !declared) Py_CLEAR(names);
+  Py_XDECREF(stores); Py_XDECREF(declared); Py_DECREF(body);
+  return names;
+}
+
+/* f(a, b) as a statement, f a nested def (inlinable_body) called with its
+ * positional parameters only: its body read in the enclosing function,
+ * its parameters and variables its own (own_names), each parameter
+ * assigned its argument first, as Numba inlines such a closure. So what it
+ * does to the enclosing function's variables (appending to a list made
+ * empty there, assigning a nonlocal one) types and runs there. NULL, no
+ * error, where the call is not such. */
+Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
+  if (!is_kind(call, "Call") || fe->inlining >= 8 || !fe->lambdas) return NULL;
+  PyObject *func = field(call, "func"), *id = is_kind(func, "Name") ? field(func, "id") : NULL;
+  PyObject *entry = id ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+  PyObject *def = entry ? PyTuple_GET_ITEM(entry, 2) : NULL;
+  Py_DECREF(func); Py_XDECREF(id);
+  if (!def || !is_kind(def, "FunctionDef")) return NULL;
+  PyObject *sig = field(def, "args"), *params = field(sig, "args"), *args = field(call, "args"), *kws = field(call, "keywords");
+  PyObject *vararg = field(sig, "vararg"), *kwarg = field(sig, "kwarg"), *kwonly = field(sig, "kwonlyargs");
+  bool plain = vararg == Py_None && kwarg == Py_None && !PyList_GET_SIZE(kwonly) && !PyList_GET_SIZE(kws) &&
+               PyList_GET_SIZE(args) == PyList_GET_SIZE(params);
+  for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(args); i++) {  /* (an inner function passed: its own variant) */
+    PyObject *a = PyList_GET_ITEM(args, i), *name = is_kind(a, "Name") ? field(a, "id") : NULL;
+    plain = !is_kind(a, "Starred") && !(name && PyDict_Contains(fe->lambdas, name) == 1);
+    Py_XDECREF(name);
+  }
+  Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(kws);
+  PyObject *names = plain && inlinable_body(def) ? own_names(fe, def, params) : NULL;
+  PyObject *body = names ? PyList_New(0) : NULL, *all = body ? field(def, "body") : NULL;
+  for (Py_ssize_t i = 0; all && body && i < PyList_GET_SIZE(all); i++)  /* (its nonlocal names are the function's) */
+    if (!is_kind(PyList_GET_ITEM(all, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(body);
+  Py_XDECREF(all);
+  PyObject *own = body ? fe_renamed(body, names) : NULL;
+  Node *n = NULL;
+  NodeList values, stmts;
+  if (own && fe_exprs(fe, args, &values)) {
+    fe->inlining++;
+    bool ok = fe_block(fe, own, &stmts);
+    fe->inlining--;
+    n = ok ? new_node(fe, N_BLOCK, s) : NULL;
+    if (n) n->body = new_list(fe, values.len + stmts.len);
+    for (int i = 0; n && i < values.len; i++) {
+      PyObject *param = field(PyList_GET_ITEM(params, i), "arg");
+      Node *a = n->body.items[i] = new_node(fe, N_ASSIGN, s);
+      a->lhs = fe_var_node(fe, s, find_var(fe, PyUnicode_AsUTF8(PyDict_GetItem(names, param))));
+      a->rhs = values.items[i];
+      Py_DECREF(param);
+    }
+    for (int i = 0; n && i < stmts.len; i++) n->body.items[values.len + i] = stmts.items[i];
+  }
+  if (names && !own && !fe->diag->kind) fe_error(fe, s, "cannot read this call");
+  PyErr_Clear();
+  Py_XDECREF(names); Py_XDECREF(body); Py_XDECREF(own); Py_DECREF(sig); Py_DECREF(params); Py_DECREF(args);
+  return n;
+}
+
 /* ---------------------------------------------------------------- imports */
 
 PyObject *fe_imported(Fe *fe, PyObject *name) {

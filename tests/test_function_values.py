@@ -821,6 +821,33 @@ def test_a_nonlocal_variable_assigned_twice_keeps_the_last_value():
     assert njit(assigns_twice)() == assigns_twice()
 
 
+def collects_through_a_closure(a):
+    found = []
+    seen = {}
+    best = -1.0
+    where = -1
+
+    def visit(i, v):
+        nonlocal best, where
+        if v > 0:
+            found.append(i)
+            seen[i] = v
+        if v > best:
+            best = v
+            where = i
+    for i in range(a.size):
+        visit(i, a[i])
+    return found, len(seen), best, where
+
+
+def test_a_nested_def_called_as_a_statement_fills_containers_made_empty_outside():
+    rng = make_rng(14)
+    for dtype in (numpy.float64, numpy.int64):
+        for n in (0, 1, 9):
+            a = (rng.standard_normal(n) * 5).astype(dtype)
+            assert njit(collects_through_a_closure)(a) == collects_through_a_closure(a)
+
+
 def nonlocal_writer_in_a_condition(n):
     i = 0
 
