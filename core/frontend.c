@@ -139,6 +139,13 @@ static void collect_locals(Fe *fe, PyObject *node) {
     Py_DECREF(name);
     return;
   }
+  if (is_kind(node, "comprehension")) {  /* its target is the comprehension's own (comprehension_scoped) */
+    PyObject *iter = field(node, "iter"), *ifs = field(node, "ifs");
+    collect_locals(fe, iter);
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(ifs); j++) collect_locals(fe, PyList_GET_ITEM(ifs, j));
+    Py_DECREF(iter); Py_DECREF(ifs);
+    return;
+  }
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -871,10 +878,71 @@ static int op_from_ast(PyObject *op) {
 }
 
 /* Converts a Python list of expressions. */
+static Node *value_before(Fe *fe, PyObject *s, Node *rhs, int mark);
+
+static bool targets(const Node *t, int var) {
+  if (t->kind == N_VAR) return t->var == var;
+  for (int i = 0; t->kind == N_TUPLE && i < t->list.len; i++)
+    if (targets(t->list.items[i], var)) return true;
+  return false;
+}
+
+/* Whether the statements of l, or those nested in them, assign variable var. */
+static bool assigns(const NodeList *l, int var) {
+  for (int i = 0; i < l->len; i++) {
+    const Node *s = l->items[i];
+    bool binds = s->kind == N_ASSIGN || s->kind == N_AUGASSIGN || s->kind == N_FOR;
+    if ((binds && targets(s->lhs, var)) || assigns(&s->body, var) || assigns(&s->orelse, var)) return true;
+  }
+  return false;
+}
+
+/* Whether a statement from pre[mark] on assigns variable var (a call of
+ * a nested function that assigns it: fe_local_call, maybe in a branch:
+ * fe_branch_expr; a comprehension's loops assign only variables of its
+ * own, comprehension_scoped). */
+static bool assigned_since(Fe *fe, int mark, int var) {
+  NodeList since = {fe->pre.items + mark, fe->pre.len - mark};
+  return assigns(&since, var);
+}
+
+/* Whether reading x after the statements from pre[mark] on gives what
+ * reading it before them gives: constants, variables they do not assign,
+ * their attributes and tuples of such. */
+static bool stays_put(Fe *fe, const Node *x, int mark) {
+  switch (x->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL: case N_NONE: case N_STRING: case N_DTYPE: case N_MODULE:
+  case N_CONST_ARRAY: case N_ELLIPSIS: case N_FUNC:
+    return true;
+  case N_VAR: return !assigned_since(fe, mark, x->var);
+  case N_ATTR: case N_UNARY: return stays_put(fe, x->lhs, mark);
+  case N_TUPLE:
+    for (int i = 0; i < x->list.len; i++)
+      if (!stays_put(fe, x->list.items[i], mark)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* The operands items[0..n), read before one whose reading (from pre[mark]
+ * on) put statements before the statement (a comprehension, run there
+ * once, or a call of a nested function that assigns variables): each
+ * that does not stay put is computed first, into a hidden
+ * variable ahead of those statements, as Python evaluates left to right
+ * ((l.append(5), [x for x in l]) appends before it walks l). */
+void fe_earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark) {
+  if (fe->pre.len == *mark) return;
+  for (int i = 0; i < n; i++)
+    if (!stays_put(fe, items[i], *mark)) items[i] = value_before(fe, e, items[i], (*mark)++);
+}
+
 bool fe_exprs(Fe *fe, PyObject *list, NodeList *out) {
   *out = new_list(fe, (int)PyList_GET_SIZE(list));
-  for (int i = 0; i < out->len; i++)
+  for (int i = 0; i < out->len; i++) {
+    int mark = fe->pre.len;
     if (!(out->items[i] = fe_expr(fe, PyList_GET_ITEM(list, i)))) return false;
+    fe_earlier_first(fe, PyList_GET_ITEM(list, i), out->items, i, &mark);
+  }
   return true;
 }
 
@@ -905,7 +973,9 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
   n->op = op_from_ast(op);
   if (fe->first_value == e) fe->first_value = l;  /* what the statement evaluates first is the left operand */
   n->lhs = fe_expr(fe, l);
+  int mark = fe->pre.len;
   n->rhs = n->lhs ? fe_expr(fe, r) : NULL;
+  if (n->rhs) fe_earlier_first(fe, e, &n->lhs, 1, &mark);
   Py_DECREF(op); Py_DECREF(l); Py_DECREF(r);
   if (n->op < 0) return fe_error(fe, e, "this operator is not supported");
   return n->rhs ? n : NULL;
@@ -987,26 +1057,72 @@ static Node *fe_compare(Fe *fe, PyObject *e) {
     n->ops[i] = op_from_ast(PyList_GET_ITEM(ops, i));
     if (n->ops[i] < 0)
       ok = fe_error(fe, e, "comparison with 'is' or 'in' is not supported") != NULL;
-    else
+    else {
+      int mark = fe->pre.len;
       ok = (n->list.items[i + 1] = fe_expr(fe, PyList_GET_ITEM(comps, i))) != NULL;
+      if (ok) fe_earlier_first(fe, e, n->list.items, i + 1, &mark);
+    }
   }
   Py_DECREF(left); Py_DECREF(ops); Py_DECREF(comps);
   return ok ? n : NULL;
 }
 
-/* e where the statement's comprehensions, which run once before it, would
- * run a different number of times than Python runs e (a while loop's
- * condition, a branch of a conditional expression, a later operand of
- * and/or): a comprehension there is refused. */
-static Node *fe_expr_in_place(Fe *fe, PyObject *e, const char *where) {
+/* e, which runs a different number of times than the statement holding
+ * it (a branch of a conditional expression, a later operand of and/or, a
+ * while loop's condition): read where it is written (nothing of it moves
+ * before the statement: in_place), but the statements a comprehension in
+ * it puts before the statement go to *stmts instead, to run where e runs
+ * (fe_ifexp, boolop_before, while_first). */
+static Node *fe_branch_expr(Fe *fe, PyObject *e, NodeList *stmts) {
   int before = fe->pre.len;
   fe->in_place++;
   Node *n = fe_expr(fe, e);
   fe->in_place--;
-  if (n && fe->pre.len != before)
-    return fe_error(fe, e, "a comprehension in %s (or operator.iadd and its kin there) is not supported in compiled "
-                    "code: assign it to a variable first", where);
+  *stmts = new_list(fe, fe->pre.len - before);
+  for (int i = 0; i < stmts->len; i++) stmts->items[i] = fe->pre.items[before + i];
+  fe->pre.len = before;
   return n;
+}
+
+/* stmts, then `var = value`, then tail where there is one: a branch's
+ * statements (fe_branch_expr). */
+static NodeList branch_assigning(Fe *fe, PyObject *e, const NodeList *stmts, int var, Node *value, Node *tail) {
+  NodeList l = new_list(fe, stmts->len + 1 + (tail != NULL));
+  for (int i = 0; i < stmts->len; i++) l.items[i] = stmts->items[i];
+  Node *a = l.items[stmts->len] = new_node(fe, N_ASSIGN, e);
+  a->lhs = fe_var_node(fe, e, var);
+  a->rhs = value;
+  if (tail) l.items[stmts->len + 1] = tail;
+  return l;
+}
+
+static Node *if_node(Fe *fe, PyObject *e, Node *cond, NodeList body, NodeList orelse) {
+  Node *n = new_node(fe, N_IF, e);
+  n->cond = cond;
+  n->body = body;
+  n->orelse = orelse;
+  return n;
+}
+
+/* a and b and c (or: or) where a later operand has statements to run
+ * before it (a comprehension): a hidden variable takes a, and, where it
+ * is true (false for or), the next operand's statements run and it takes
+ * that operand, and so on, before the statement, as Python evaluates
+ * them only so far; the variable is the value. */
+static Node *boolop_before(Fe *fe, PyObject *e, int op, Node **values, NodeList *stmts, int n) {
+  char name[32];
+  snprintf(name, sizeof name, "$boolop%d", fe->ntemps++);
+  int var = add_var(fe, name);
+  Node *tail = NULL;
+  for (int i = n - 1; i >= 1; i--) {
+    NodeList then = branch_assigning(fe, e, &stmts[i], var, values[i], tail), skip = new_list(fe, 1);
+    skip.items[0] = new_node(fe, N_PASS, e);
+    tail = if_node(fe, e, fe_var_node(fe, e, var), op == OP_AND ? then : skip, op == OP_AND ? (NodeList){0} : then);
+  }
+  NodeList none = {0};
+  fe_add_pre(fe, branch_assigning(fe, e, &none, var, values[0], NULL).items[0]);
+  fe_add_pre(fe, tail);
+  return fe_var_node(fe, e, var);
 }
 
 static Node *fe_boolop(Fe *fe, PyObject *e) {
@@ -1014,22 +1130,36 @@ static Node *fe_boolop(Fe *fe, PyObject *e) {
   Node *n = new_node(fe, N_BOOLOP, e);
   n->op = op_from_ast(op);
   n->list = new_list(fe, (int)PyList_GET_SIZE(values));
-  bool ok = true;
-  for (int i = 0; ok && i < n->list.len; i++)
-    ok = (n->list.items[i] = i ? fe_expr_in_place(fe, PyList_GET_ITEM(values, i), "an operand of and/or")
+  NodeList *stmts = arena_alloc(fe->arena, sizeof(NodeList) * (size_t)n->list.len);
+  bool ok = true, before = false;
+  for (int i = 0; ok && i < n->list.len; i++) {
+    stmts[i] = (NodeList){0};
+    ok = (n->list.items[i] = i ? fe_branch_expr(fe, PyList_GET_ITEM(values, i), &stmts[i])
                                : fe_expr(fe, PyList_GET_ITEM(values, i))) != NULL;
+    before |= stmts[i].len > 0;
+  }
   Py_DECREF(op); Py_DECREF(values);
+  if (ok && before) return boolop_before(fe, e, n->op, n->list.items, stmts, n->list.len);
   return ok ? n : NULL;
 }
 
 static Node *fe_ifexp(Fe *fe, PyObject *e) {
   PyObject *t = field(e, "test"), *b = field(e, "body"), *o = field(e, "orelse");
   Node *n = new_node(fe, N_IFEXP, e);
+  NodeList on_true = {0}, on_false = {0};
   n->cond = fe_expr(fe, t);
-  n->lhs = n->cond ? fe_expr_in_place(fe, b, "a conditional expression") : NULL;
-  n->rhs = n->lhs ? fe_expr_in_place(fe, o, "a conditional expression") : NULL;
+  n->lhs = n->cond ? fe_branch_expr(fe, b, &on_true) : NULL;
+  n->rhs = n->lhs ? fe_branch_expr(fe, o, &on_false) : NULL;
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
-  return n->rhs ? n : NULL;
+  if (!n->rhs || (!on_true.len && !on_false.len)) return n->rhs ? n : NULL;
+  /* a branch with statements to run first (a comprehension): the expression becomes an if statement
+   * before the statement, assigning a hidden variable, which is its value */
+  char name[32];
+  snprintf(name, sizeof name, "$ifexp%d", fe->ntemps++);
+  int var = add_var(fe, name);
+  fe_add_pre(fe, if_node(fe, e, n->cond, branch_assigning(fe, e, &on_true, var, n->lhs, NULL),
+                         branch_assigning(fe, e, &on_false, var, n->rhs, NULL)));
+  return fe_var_node(fe, e, var);
 }
 
 /* A constant string argument of a builtin that takes them (print), or NULL. */
@@ -1207,7 +1337,9 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
     first = (n->list.items[0] = fe_long_tuple(fe, PyList_GET_ITEM(args, 0))) != NULL;
   for (int i = first; ok && i < n->list.len; i++) {
     PyObject *a = PyList_GET_ITEM(args, i), *list = n->list.len == 1 ? consumed_generator(n, a, how) : NULL;
+    int mark = fe->pre.len;
     ok = (n->list.items[i] = fe_call_arg(fe, list ? list : a, how)) != NULL;
+    if (ok) fe_earlier_first(fe, a, n->list.items, i, &mark);
     Py_XDECREF(list);
   }
   int nk = (int)PyList_GET_SIZE(kws);
@@ -1226,8 +1358,13 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how) {
                       "dtypes' names)", n->bi ? n->bi->name : n->str, kw_name) != NULL;
       else if (builtin && !strcmp(kw_name, "key") && fe_is_closure(fe, value))
         ok = (n->kw.items[n->kw.len++] = fe_closure_key(fe, value)) != NULL;
-      else
-        ok = (n->kw.items[n->kw.len++] = fe_call_arg(fe, value, how)) != NULL;
+      else {
+        int mark = fe->pre.len;
+        ok = (n->kw.items[n->kw.len] = fe_call_arg(fe, value, how)) != NULL;
+        if (ok) fe_earlier_first(fe, value, n->list.items, n->list.len, &mark);
+        if (ok) fe_earlier_first(fe, value, n->kw.items, n->kw.len, &mark);
+        n->kw.len++;
+      }
     }
     Py_DECREF(name); Py_DECREF(value);
   }
@@ -1497,9 +1634,11 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   unsigned flags = core_method_flags(n->str);
   if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
+  int mark = fe->pre.len;
   if (!receiver || !fe_call_args(fe, e, n, builtin_args(flags))) {
     n = NULL;
   } else {
+    fe_earlier_first(fe, e, &receiver, 1, &mark);
     NodeList args = new_list(fe, n->list.len + 1);
     args.items[0] = receiver;
     for (int i = 0; i < n->list.len; i++) args.items[i + 1] = n->list.items[i];
@@ -1624,15 +1763,25 @@ static Node *fe_assign_type(Fe *fe, PyObject *s, PyObject *target, PyObject *val
 
 /* type(x)(v), or T(v) after T = type(x): a call of a value's type, which
  * Numba types as a conversion of v to x's type (the row's list: v, then
- * x); NULL, no error, where func is neither. */
+ * x), or, of a named tuple x, as a new one of its class (any number of
+ * items); NULL, no error, where func is neither. */
 static Node *fe_call_of_type(Fe *fe, PyObject *e, PyObject *func, bool *failed) {
   PyObject *of = type_of_what(fe, func);
   if (!of) return NULL;
   PyObject *args = field(e, "args"), *kw = field(e, "keywords");
   Node *n = NULL;
   *failed = true;
-  if (PyList_GET_SIZE(args) != 1 || PyList_GET_SIZE(kw)) {
-    fe_error(fe, e, "type(x)(...) takes one argument, the value to convert to x's type");
+  if (PyList_GET_SIZE(kw)) {
+    fe_error(fe, e, "type(x)(...) takes no keyword arguments in compiled code");
+  } else if (PyList_GET_SIZE(args) != 1 || fe_has_starred(e)) {  /* a named tuple's class: its items, then x */
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("type(x)(...)");
+    Node *x = fe_call_args(fe, e, n, ARGS_BUILTIN) ? fe_expr(fe, of) : NULL;
+    NodeList list = new_list(fe, n->list.len + 1);
+    for (int i = 0; i < n->list.len; i++) list.items[i] = n->list.items[i];
+    list.items[n->list.len] = x;
+    n->list = list;
+    if (!x) n = NULL;
   } else {
     n = new_node(fe, N_CALL, e);
     n->bi = core_builtin_named("type(x)(v)");
@@ -2384,7 +2533,11 @@ static Node *fe_dict(Fe *fe, PyObject *e) {
   for (int i = 0; ok && i < n; i++) {
     PyObject *k = PyList_GET_ITEM(keys, i);
     if (k == Py_None) ok = fe_error(fe, e, "**d in a dict literal is not supported in compiled code") != NULL;
-    else ok = (kv.items[2 * i] = fe_expr(fe, k)) && (kv.items[2 * i + 1] = fe_expr(fe, PyList_GET_ITEM(values, i)));
+    for (int half = 0; ok && half < 2 && k != Py_None; half++) {
+      int mark = fe->pre.len;
+      ok = (kv.items[2 * i + half] = fe_expr(fe, half ? PyList_GET_ITEM(values, i) : k)) != NULL;
+      if (ok) fe_earlier_first(fe, e, kv.items, 2 * i + half, &mark);
+    }
   }
   Py_DECREF(keys); Py_DECREF(values);
   return ok ? call_node(fe, e, "dict literal", kv.items, kv.len) : NULL;
@@ -2447,12 +2600,85 @@ static PyObject *comprehension_loops(PyObject *e, PyObject *gens, PyObject *inne
 
 enum { COMP_LIST, COMP_DICT, COMP_SET };
 
+PyObject *fe_renamed(PyObject *node, PyObject *names) {
+  if (PyList_Check(node)) {
+    PyObject *r = PyList_New(PyList_GET_SIZE(node));
+    for (Py_ssize_t i = 0; r && i < PyList_GET_SIZE(node); i++) {
+      PyObject *item = fe_renamed(PyList_GET_ITEM(node, i), names);
+      if (!item) Py_CLEAR(r);
+      else PyList_SET_ITEM(r, i, item);
+    }
+    return r;
+  }
+  PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  if (!fields) {  /* a constant, an identifier: kept */
+    PyErr_Clear();
+    return Py_NewRef(node);
+  }
+  PyObject *r = PyObject_CallNoArgs((PyObject *)Py_TYPE(node));
+  for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(fields); i++) {
+    PyObject *name = PyTuple_GET_ITEM(fields, i), *v = PyObject_GetAttr(node, name);
+    PyObject *to = !v ? NULL : is_kind(node, "Name") && !strcmp(PyUnicode_AsUTF8(name), "id")
+                                   ? Py_XNewRef(PyDict_GetItemWithError(names, v)) : NULL;
+    PyObject *copy = to ? to : v && !PyErr_Occurred() ? fe_renamed(v, names) : NULL;
+    if (!v) PyErr_Clear();  /* an optional field left unset */
+    else if (!copy || PyObject_SetAttr(r, name, copy) < 0) Py_CLEAR(r);
+    Py_XDECREF(v); Py_XDECREF(copy);
+  }
+  Py_DECREF(fields);
+  if (r) Py_XDECREF(PyObject_CallMethod(PyImport_AddModule("ast"), "copy_location", "OO", r, node));
+  return r;
+}
+
+/* The names a comprehension's target binds, each mapped to a hidden
+ * name of its own (x to x.<n>) in names. */
+static bool name_targets(Fe *fe, PyObject *target, PyObject *names) {
+  if (is_kind(target, "Name")) {
+    PyObject *id = field(target, "id");
+    PyObject *hidden = PyUnicode_FromFormat("%U.%d", id, fe->ntemps++);
+    bool ok = hidden && PyDict_SetItem(names, id, hidden) == 0;
+    Py_DECREF(id); Py_XDECREF(hidden);
+    return ok;
+  }
+  PyObject *inner = is_kind(target, "Starred") ? field(target, "value") : NULL;
+  PyObject *elts = is_kind(target, "Tuple") || is_kind(target, "List") ? field(target, "elts") : NULL;
+  bool ok = inner ? name_targets(fe, inner, names) : true;
+  for (Py_ssize_t i = 0; ok && elts && i < PyList_GET_SIZE(elts); i++) ok = name_targets(fe, PyList_GET_ITEM(elts, i), names);
+  Py_XDECREF(inner); Py_XDECREF(elts);
+  return ok;
+}
+
+/* The comprehension e with the variables its loops bind renamed to hidden
+ * ones: they are the comprehension's own, as in Python, where a variable
+ * of the function of the same name keeps its value and its type. Its
+ * first iterable is read where the comprehension stands, and keeps the
+ * function's names. */
+static PyObject *comprehension_scoped(Fe *fe, PyObject *e) {
+  PyObject *gens = field(e, "generators"), *names = PyDict_New();
+  for (Py_ssize_t g = 0; names && g < PyList_GET_SIZE(gens); g++) {
+    PyObject *target = field(PyList_GET_ITEM(gens, g), "target");
+    if (!name_targets(fe, target, names)) Py_CLEAR(names);
+    Py_DECREF(target);
+  }
+  PyObject *first = PyList_GET_SIZE(gens) ? field(PyList_GET_ITEM(gens, 0), "iter") : NULL;
+  PyObject *r = names ? fe_renamed(e, names) : NULL;
+  PyObject *r_gens = r ? field(r, "generators") : NULL;
+  if (r_gens && first && PyObject_SetAttrString(PyList_GET_ITEM(r_gens, 0), "iter", first) < 0) Py_CLEAR(r);
+  Py_DECREF(gens); Py_XDECREF(names); Py_XDECREF(first); Py_XDECREF(r_gens);
+  return r;
+}
+
 /* [elt for ...], {k: v for ...} and {elt for ...}: a hidden variable made
  * empty, filled by loops that run before the statement holding the
  * comprehension (its names are the function's, where Python gives them a
  * scope of their own). */
-static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
+static Node *fe_comprehension(Fe *fe, PyObject *written, int kind) {
   bool dict = kind == COMP_DICT;
+  PyObject *e = comprehension_scoped(fe, written);
+  if (!e) {
+    PyErr_Clear();
+    return fe_error(fe, written, "cannot read this comprehension");
+  }
   char name[32];
   snprintf(name, sizeof name, "$comp%d", fe->ntemps++);
   int var = add_var(fe, name);
@@ -2487,6 +2713,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   if (!loop) {
     if (!fe->diag->kind) fe_error(fe, e, "cannot read this comprehension");
     PyErr_Clear();
+    Py_DECREF(e);
     return NULL;
   }
   Node *init = new_node(fe, N_ASSIGN, e);
@@ -2497,6 +2724,7 @@ static Node *fe_comprehension(Fe *fe, PyObject *e, int kind) {
   fe_add_pre(fe, loop);
   Node *use = new_node(fe, N_VAR, e);
   use->var = var;
+  Py_DECREF(e);
   return use;
 }
 
@@ -2806,6 +3034,29 @@ static bool binds_aliases(Fe *fe, PyObject *targets) {
   return all;
 }
 
+/* Whether x holds literal_unroll(t): the call, or a variable noted so. */
+static bool holds_unrolled(Fe *fe, const Node *x) {
+  if (x->kind == N_CALL && x->bi && !strcmp(x->bi->name, "literal_unroll")) return true;
+  if (x->kind != N_VAR || !fe->unrolled) return false;
+  PyObject *name = PyUnicode_FromString(fe->vars[x->var]);
+  bool held = name && PySet_Contains(fe->unrolled, name) == 1;
+  Py_XDECREF(name);
+  PyErr_Clear();
+  return held;
+}
+
+/* v = value: v noted as holding literal_unroll(t) where value does, as
+ * Numba follows such a variable (and another assigned it) to the loop
+ * that walks it (fe_for); any other value forgets it. */
+static bool note_unrolled(Fe *fe, PyObject *target, const Node *value) {
+  if (!is_kind(target, "Name") || (!fe->unrolled && !holds_unrolled(fe, value))) return true;
+  if (!fe->unrolled && !(fe->unrolled = PySet_New(NULL))) return false;
+  PyObject *id = field(target, "id");
+  bool ok = (holds_unrolled(fe, value) ? PySet_Add(fe->unrolled, id) : PySet_Discard(fe->unrolled, id)) >= 0;
+  Py_DECREF(id);
+  return ok;
+}
+
 /* c[f()] = g(): where the target's index went before the statement
  * (index_once), the value goes before it, in a hidden variable, so that
  * g runs before f as Python runs them; the statements at pre[mark] on
@@ -2846,6 +3097,7 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
     fe->first_value = NULL;
     if (!n->lhs) n = NULL;
     else if (fe->pre.len > mark && !effect_free(rhs)) n->rhs = value_before(fe, s, rhs, mark);
+    if (n && !note_unrolled(fe, PyList_GET_ITEM(targets, 0), rhs)) n = NULL;
   } else if (rhs) {
     /* a = b = value: evaluate once into a hidden temporary, then assign it
      * to each target in order, as Python does. */
@@ -2901,14 +3153,34 @@ static Node *fe_augassign(Fe *fe, PyObject *s) {
   return n;
 }
 
+/* while n->cond: n->body, where the condition has statements to run before
+ * it each time (a comprehension): while True: stmts; if cond: pass;
+ * else: break; body. (An else clause would run on that break: refused.) */
+static Node *while_first(Fe *fe, PyObject *s, Node *n, const NodeList *stmts) {
+  if (n->orelse.len)
+    return fe_error(fe, s, "a comprehension in the condition of a while loop with an else clause is not supported "
+                    "in compiled code: assign it to a variable first");
+  NodeList pass = new_list(fe, 1), leave = new_list(fe, 1), body = new_list(fe, stmts->len + 1 + n->body.len);
+  pass.items[0] = new_node(fe, N_PASS, s);
+  leave.items[0] = new_node(fe, N_BREAK, s);
+  for (int i = 0; i < stmts->len; i++) body.items[i] = stmts->items[i];
+  body.items[stmts->len] = if_node(fe, s, n->cond, pass, leave);
+  for (int i = 0; i < n->body.len; i++) body.items[stmts->len + 1 + i] = n->body.items[i];
+  n->body = body;
+  n->cond = new_node(fe, N_BOOL, s);
+  n->cond->ival = 1;
+  return n;
+}
+
 /* if/while: test, body, orelse. */
 static Node *fe_cond_stmt(Fe *fe, PyObject *s, NodeKind kind) {
   PyObject *t = field(s, "test"), *b = field(s, "body"), *o = field(s, "orelse");
   Node *n = new_node(fe, kind, s);
-  n->cond = kind == N_WHILE ? fe_expr_in_place(fe, t, "a while loop's condition") : fe_expr(fe, t);
+  NodeList first = {0};
+  n->cond = kind == N_WHILE ? fe_branch_expr(fe, t, &first) : fe_expr(fe, t);
   bool ok = n->cond && fe_block(fe, b, &n->body) && fe_block(fe, o, &n->orelse);
   Py_DECREF(t); Py_DECREF(b); Py_DECREF(o);
-  return ok ? n : NULL;
+  return !ok ? NULL : first.len ? while_first(fe, s, n, &first) : n;
 }
 
 /* ---------------------------------------------------------------- for loops */
@@ -3275,7 +3547,8 @@ static Node *fe_for(Fe *fe, PyObject *s) {
     n = fe_for_fn(fe, s, t, it, b, o, is_filter);
   } else if (!walk && !fe->diag->kind && (seq = fe_expr(fe, it))) {
     bool range = seq->kind == N_CALL && seq->bi && (seq->bi->flags & BF_RANGE);
-    bool unroll = seq->kind == N_CALL && seq->bi && !strcmp(seq->bi->name, "literal_unroll");
+    bool unroll = holds_unrolled(fe, seq);
+    if (unroll && seq->kind == N_VAR) seq = fe_call_of(fe, it, "literal_unroll", seq);  /* (analysis/unroll.c) */
     walk = !range && !unroll;
     if (unroll) {  /* unrolled before typing (analysis/unroll.c), once its tuple's length is known */
       n = new_node(fe, N_FOR, s);
@@ -3327,7 +3600,7 @@ static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
     n = fe_yield(fe, s, v);
   } else if (is_kind(v, "Constant")) {
     n = new_node(fe, N_PASS, s);  /* a docstring or a bare constant does nothing */
-  } else {
+  } else if (!(n = fe_inlined_call(fe, s, v)) && !fe->diag->kind) {
     n = new_node(fe, N_EXPR, s);
     if (!(n->lhs = fe_expr(fe, v))) n = NULL;
   }
@@ -3534,6 +3807,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *dia
   Py_XDECREF(fe.lambdas);
   Py_XDECREF(fe.types_of);
   Py_XDECREF(fe.exceptions);
+  Py_XDECREF(fe.unrolled);
   if (!ok) return NULL;
   fe.f->nvars = fe.nvars;
   fe.f->var_names = fe.vars;

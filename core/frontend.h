@@ -34,6 +34,8 @@ typedef struct Fe {
   PyObject *body;       /* the function's statements (borrowed) */
   PyObject *types_of;   /* variables assigned type(x): x's syntax tree (a name) */
   PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
+  PyObject *unrolled;   /* the names of variables last assigned literal_unroll(t) where read (a set) */
+  int inlining;         /* nested defs' bodies being read in place of their calls (fe_inlined_call) */
 } Fe;
 
 /* frontend.c */
@@ -66,9 +68,16 @@ bool fe_call_args(Fe *fe, PyObject *e, Node *n, unsigned how);
 bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp);
 /* A statement run before the one being read (what a comprehension in it fills). */
 void fe_add_pre(Fe *fe, Node *s);
+/* The operands items[0..n), read before one whose reading put statements
+ * before the statement from pre[*mark] on: those that these statements could
+ * change are computed ahead of them, as Python evaluates left to right. */
+void fe_earlier_first(Fe *fe, PyObject *e, Node **items, int n, int *mark);
 /* A hidden variable ($kind<n>) assigned value before the statement being read: its number */
 int fe_assign_before(Fe *fe, PyObject *e, const char *kind, Node *value);
 Node *fe_var_node(Fe *fe, PyObject *e, int var);  /* a read of variable var */
+/* A copy of the syntax tree node in which each name that is a key of
+ * names reads its value instead; NULL (a Python error) on failure. */
+PyObject *fe_renamed(PyObject *node, PyObject *names);
 
 /* frontend_funcs.c: functions as values */
 Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
@@ -76,6 +85,7 @@ Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expr
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local, a lambda or fns[i] */
+Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call);     /* a statement f(args) of a nested def, inlined */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
 Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e);  /* a native function named as a value */

@@ -61,23 +61,53 @@ static PyObject *exception_class(Fe *fe, PyObject *e) {
   return NULL;
 }
 
-/* e = E(...) of constants, as Numba reads `raise e` from e's definition:
- * the exception is made where it is raised, which gives the same one
- * since its arguments cannot change in between, so the assignment itself
- * does nothing. Once per name, where a raise cannot tell which it gets. */
+/* E(...) with each argument that is no constant read into a hidden
+ * variable before the statement s (its value when the exception is made),
+ * and read from there; NULL (a Python error) on failure. */
+static PyObject *arguments_read_now(Fe *fe, PyObject *s, PyObject *call) {
+  PyObject *args = field(call, "args"), *read = PyList_New(PyList_GET_SIZE(args));
+  PyObject *ast = PyImport_AddModule("ast"), *load = PyObject_CallMethod(ast, "Load", NULL);
+  for (Py_ssize_t i = 0; read && load && i < PyList_GET_SIZE(args); i++) {
+    PyObject *a = PyList_GET_ITEM(args, i), *item = NULL;
+    if (is_kind(a, "Constant")) {
+      item = Py_NewRef(a);
+    } else {
+      Node *value = fe_expr(fe, a);
+      const char *name = value ? fe->vars[fe_assign_before(fe, a, "excarg", value)] : NULL;
+      item = name ? PyObject_CallMethod(ast, "Name", "sO", name, load) : NULL;
+      if (item) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", item, a));
+    }
+    if (!item) Py_CLEAR(read);
+    else PyList_SET_ITEM(read, i, item);
+  }
+  PyObject *func = field(call, "func");
+  PyObject *made = read ? PyObject_CallMethod(ast, "Call", "OO[]", func, read) : NULL;
+  if (made) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", made, s));
+  Py_DECREF(args); Py_DECREF(func); Py_XDECREF(read); Py_XDECREF(load);
+  return made;
+}
+
+/* e = E(...), as Numba reads `raise e` from e's definition: the exception
+ * is made where it is raised, of the arguments' values here (constants,
+ * or hidden variables assigned them: arguments_read_now), so the
+ * assignment itself does nothing. Once per name, where a raise cannot
+ * tell which it gets. */
 Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value) {
   if (!is_kind(target, "Name") || !is_kind(value, "Call")) return NULL;
   PyObject *func = field(value, "func"), *args = field(value, "args"), *kws = field(value, "keywords");
-  bool constants = !PyList_GET_SIZE(kws);
-  for (Py_ssize_t i = 0; constants && i < PyList_GET_SIZE(args); i++)
-    constants = is_kind(PyList_GET_ITEM(args, i), "Constant");
-  PyObject *cls = constants ? exception_class(fe, func) : NULL, *id = field(target, "id");
+  bool plain = !PyList_GET_SIZE(kws);
+  for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(args); i++) plain = !is_kind(PyList_GET_ITEM(args, i), "Starred");
+  PyObject *cls = plain ? exception_class(fe, func) : NULL, *id = field(target, "id");
   Node *n = NULL;
-  if (cls && fe->exceptions && PyDict_Contains(fe->exceptions, id))
+  if (cls && fe->exceptions && PyDict_Contains(fe->exceptions, id)) {
     n = fe_error(fe, s, "'%s' is assigned an exception more than once: compiled code needs one per name",
                  PyUnicode_AsUTF8(id));
-  else if (cls && (fe->exceptions || (fe->exceptions = PyDict_New())) && PyDict_SetItem(fe->exceptions, id, value) == 0)
-    n = new_node(fe, N_PASS, s);
+  } else if (cls && (fe->exceptions || (fe->exceptions = PyDict_New()))) {
+    PyObject *made = arguments_read_now(fe, s, value);
+    if (made && PyDict_SetItem(fe->exceptions, id, made) == 0) n = new_node(fe, N_PASS, s);
+    else if (!fe->diag->kind) n = fe_error(fe, s, "cannot read this exception");
+    Py_XDECREF(made);
+  }
   Py_XDECREF(cls); Py_DECREF(id); Py_DECREF(func); Py_DECREF(args); Py_DECREF(kws);
   return n;
 }

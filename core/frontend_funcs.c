@@ -13,7 +13,9 @@
  * called there; one that reads none is a value like any compiled function.
  * Another inner def calls it, or takes it as an argument, by defining it
  * again in its own body (sibling_prelude, inner_variant), as Numba's
- * inlining of both allows.
+ * inlining of both allows. A def that assigns variables of the enclosing
+ * function (nonlocal) returns their new values after its own, and each
+ * call where it is defined assigns them back (written_back).
  * Imports inside the function bind names at compile time, as globals are.
  */
 #include "frontend.h"
@@ -102,32 +104,128 @@ static PyObject *inner_globals(Fe *fe) {
   return g;
 }
 
-/* `nonlocal x` at the top of a def that only reads x: x is a captured
- * variable like any other read (a parameter of the made function), so the
- * declaration goes from made's body (a list of its own, after the
- * definitions of the prelude: made is a shallow copy). Numba inlines such
- * a closure, reading x; one that assigns to x is refused. */
-static bool drop_nonlocals(Fe *fe, PyObject *node, PyObject *made, PyObject *prelude) {
-  PyObject *body = field(node, "body"), *stores = body_names(node, "Store"), *kept = PyList_New(0);
+/* Whether the def's body yields (a generator). */
+static bool yields(PyObject *node) {
+  PyObject *walk = PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", node);
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *n;
+  bool found = false;
+  while (it && !found && (n = PyIter_Next(it))) {
+    found = is_kind(n, "Yield") || is_kind(n, "YieldFrom");
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk);
+  PyErr_Clear();
+  return found;
+}
+
+/* The variables of the enclosing function that a def declares nonlocal
+ * and assigns, in order: each call passes them in, as any it reads, and
+ * takes their new values back (fe_local_call). NULL after an error. */
+static PyObject *nonlocal_writes(Fe *fe, PyObject *node) {
+  PyObject *writes = PyList_New(0);
+  if (!writes || !is_kind(node, "FunctionDef")) return writes;
+  PyObject *body = field(node, "body"), *stores = body_names(node, "Store");
+  bool generator = yields(node);
+  for (Py_ssize_t i = 0; writes && stores && i < PyList_GET_SIZE(body); i++) {
+    PyObject *stmt = PyList_GET_ITEM(body, i), *names = is_kind(stmt, "Nonlocal") ? field(stmt, "names") : NULL;
+    for (Py_ssize_t k = 0; writes && names && k < PyList_GET_SIZE(names); k++) {
+      PyObject *id = PyList_GET_ITEM(names, k);
+      if (PySequence_Contains(stores, id) != 1) continue;
+      if (generator || find_var(fe, PyUnicode_AsUTF8(id)) < 0) {
+        fe_error(fe, stmt, "a nested %s that assigns to a variable of %s (nonlocal %s) is not supported in compiled "
+                 "code: return the new value instead", generator ? "generator" : "function",
+                 generator ? "the enclosing function" : "a function outside the one it is in", PyUnicode_AsUTF8(id));
+        Py_CLEAR(writes);
+      } else if (PyList_Append(writes, id) < 0) {
+        Py_CLEAR(writes);
+      }
+    }
+    Py_XDECREF(names);
+  }
+  if (!stores) Py_CLEAR(writes);
+  Py_DECREF(body); Py_XDECREF(stores);
+  return writes;
+}
+
+/* (value, *writes): what a def that assigns nonlocal variables returns
+ * where it returned value (NULL: None). */
+static PyObject *value_and_writes(PyObject *value, PyObject *writes) {
+  PyObject *ast = PyImport_AddModule("ast"), *load = PyObject_CallMethod(ast, "Load", NULL);
+  PyObject *items = load ? PyList_New(0) : NULL;
+  PyObject *first = value && value != Py_None ? Py_NewRef(value) : PyObject_CallMethod(ast, "Constant", "O", Py_None);
+  if (!first || !items || PyList_Append(items, first) < 0) Py_CLEAR(items);
+  for (Py_ssize_t i = 0; items && i < PyList_GET_SIZE(writes); i++) {
+    PyObject *name = PyObject_CallMethod(ast, "Name", "OO", PyList_GET_ITEM(writes, i), load);
+    if (!name || PyList_Append(items, name) < 0) Py_CLEAR(items);
+    Py_XDECREF(name);
+  }
+  PyObject *tuple = items ? PyObject_CallMethod(ast, "Tuple", "OO", items, load) : NULL;
+  Py_XDECREF(first); Py_XDECREF(items); Py_XDECREF(load);
+  return tuple;
+}
+
+/* Each return of node's own (not of the functions and lambdas in it)
+ * made to return (value, *writes). node is a copy of the def's. */
+static bool return_writes(PyObject *node, PyObject *writes) {
+  if (PyList_Check(node)) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(node); i++)
+      if (!return_writes(PyList_GET_ITEM(node, i), writes)) return false;
+    return true;
+  }
+  if (is_kind(node, "FunctionDef") || is_kind(node, "Lambda") || is_kind(node, "ClassDef")) return true;
+  if (is_kind(node, "Return")) {
+    PyObject *value = field(node, "value"), *tuple = value_and_writes(value, writes);
+    bool ok = tuple && PyObject_SetAttrString(node, "value", tuple) == 0;
+    Py_DECREF(value); Py_XDECREF(tuple);
+    return ok;
+  }
+  PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  if (!fields) {
+    PyErr_Clear();
+    return true;
+  }
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(fields); i++) {
+    PyObject *v = field(node, PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)));
+    if (PyList_Check(v) || PyObject_HasAttrString(v, "_fields")) ok = return_writes(v, writes);
+    Py_DECREF(v);
+  }
+  Py_DECREF(fields);
+  return ok;
+}
+
+/* The body of made (a shallow copy of the def node, given a list of its
+ * own): the definitions of the prelude, then node's statements without
+ * its `nonlocal` declarations. A nonlocal variable the def only reads is
+ * a captured variable like any other read (a parameter of made); where it
+ * assigns some (writes), its statements are copies that return the new
+ * values of those after the value (return_writes), falling off the end
+ * too. Numba inlines such a closure. */
+static bool nonlocal_body(PyObject *node, PyObject *made, PyObject *prelude, PyObject *writes) {
+  PyObject *body = field(node, "body"), *kept = PyList_New(0);
+  PyObject *copy_module = PyList_GET_SIZE(writes) ? PyImport_ImportModule("copy") : NULL;
+  PyObject *deepcopy = copy_module ? PyObject_GetAttrString(copy_module, "deepcopy") : NULL;
+  Py_XDECREF(copy_module);
   for (Py_ssize_t i = 0; kept && i < PyList_GET_SIZE(prelude); i++)
     if (PyList_Append(kept, PyTuple_GET_ITEM(PyList_GET_ITEM(prelude, i), 1)) < 0) Py_CLEAR(kept);
-  bool ok = body && stores && kept;
+  Py_ssize_t own = kept ? PyList_GET_SIZE(kept) : 0;
+  bool ok = kept != NULL && (deepcopy || !PyList_GET_SIZE(writes));
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(body); i++) {
     PyObject *stmt = PyList_GET_ITEM(body, i);
-    if (!is_kind(stmt, "Nonlocal")) {
-      ok = PyList_Append(kept, stmt) == 0;
-      continue;
-    }
-    PyObject *names = field(stmt, "names");
-    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(names); k++)
-      if (PySequence_Contains(stores, PyList_GET_ITEM(names, k)) == 1)
-        ok = fe_error(fe, stmt, "a nested function that assigns to a variable of the enclosing function (nonlocal "
-                      "%s) is not supported in compiled code: return the new value instead",
-                      PyUnicode_AsUTF8(PyList_GET_ITEM(names, k))) != NULL;
-    Py_DECREF(names);
+    if (is_kind(stmt, "Nonlocal")) continue;
+    PyObject *copy = deepcopy ? PyObject_CallOneArg(deepcopy, stmt) : Py_NewRef(stmt);
+    ok = copy && (!deepcopy || return_writes(copy, writes)) && PyList_Append(kept, copy) == 0;
+    Py_XDECREF(copy);
+  }
+  Py_ssize_t n = ok ? PyList_GET_SIZE(kept) : 0;
+  if (ok && deepcopy && (n == own || !is_kind(PyList_GET_ITEM(kept, n - 1), "Return"))) {
+    PyObject *value = value_and_writes(NULL, writes);
+    PyObject *ret = value ? PyObject_CallMethod(PyImport_AddModule("ast"), "Return", "O", value) : NULL;
+    ok = ret && PyList_Append(kept, ret) == 0;
+    Py_XDECREF(value); Py_XDECREF(ret);
   }
   ok = ok && PyObject_SetAttrString(made, "body", kept) == 0;
-  Py_XDECREF(body); Py_XDECREF(stores); Py_XDECREF(kept);
+  Py_XDECREF(body); Py_XDECREF(kept); Py_XDECREF(deepcopy);
   return ok;
 }
 
@@ -145,9 +243,11 @@ static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
 
 /* The inner function (a lambda or a def) with the captured variables as
  * parameters after its own and a def's prelude (sibling_prelude) at the
- * top of its body, compiled by Python into a function of the enclosing
+ * top of its body (returning the values of writes after its own:
+ * nonlocal_body), compiled by Python into a function of the enclosing
  * function's module, made a compiled function. */
-static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound) {
+static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound,
+                            PyObject *writes) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -170,7 +270,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
                PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
-               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !drop_nonlocals(fe, node, made, prelude))))
+               (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !nonlocal_body(node, made, prelude, writes))))
     Py_CLEAR(made);
   PyObject *tree = !made ? NULL : def ? PyObject_CallMethod(ast, "Module", "[O]O", made, none)
                                       : PyObject_CallMethod(ast, "Expression", "O", made);
@@ -202,6 +302,15 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
 }
 
 static bool captures(PyObject *entry) { return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 1)) > 0; }
+
+/* Whether the inner function of entry assigns nonlocal variables: only a
+ * call where it is defined takes their values back. */
+static bool writes_back(Fe *fe, PyObject *entry, PyObject *e, const char *where) {
+  if (!PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 4))) return false;
+  fe_error(fe, e, "a nested function that assigns to a variable of the enclosing function (nonlocal %s) can only be "
+           "called where it is defined, not %s", PyUnicode_AsUTF8(PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 4), 0)), where);
+  return true;
+}
 
 /* (name, statement) appended to prelude unless a statement there binds name already. */
 static bool add_binding(PyObject *prelude, PyObject *name, PyObject *stmt) {
@@ -246,7 +355,7 @@ static bool add_definition(PyObject *prelude, PyObject *entry, PyObject *name) {
  * the top of its body, as (name, statement) pairs, and the variables they
  * read become its own captured ones in their place (captured changes). So
  * an inner function calls a sibling closure, as Numba's inlining lets it. */
-static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
+static PyObject *sibling_prelude(Fe *fe, PyObject *node, PyObject *captured) {
   PyObject *prelude = PyList_New(0);
   for (Py_ssize_t i = 0; prelude && i < PyList_GET_SIZE(captured);) {
     PyObject *id = PyList_GET_ITEM(captured, i);
@@ -254,6 +363,10 @@ static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
     if (!entry || !captures(entry)) {
       i++;
       continue;
+    }
+    if (writes_back(fe, entry, node, "from another nested function")) {
+      Py_CLEAR(prelude);
+      break;
     }
     Py_INCREF(id);
     PyObject *reads = PyTuple_GET_ITEM(entry, 1);
@@ -270,12 +383,12 @@ static PyObject *sibling_prelude(Fe *fe, PyObject *captured) {
 /* Each parameter of bound (name -> the name of an inner function that
  * reads variables, passed to it where it is called) defined in prelude as
  * that function, whose variables become captured ones. */
-static bool bind_parameters(Fe *fe, PyObject *bound, PyObject *captured, PyObject *prelude) {
+static bool bind_parameters(Fe *fe, PyObject *node, PyObject *bound, PyObject *captured, PyObject *prelude) {
   Py_ssize_t pos = 0;
   PyObject *param, *name;
   while (bound && PyDict_Next(bound, &pos, &param, &name)) {
     PyObject *entry = PyDict_GetItemWithError(fe->lambdas, name), *reads = PyTuple_GET_ITEM(entry, 1);
-    if (!add_definition(prelude, entry, param)) return false;
+    if (writes_back(fe, entry, node, "passed to another one") || !add_definition(prelude, entry, param)) return false;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(reads); k++)
       if (!PySequence_Contains(captured, PyTuple_GET_ITEM(reads, k)) &&
           PyList_Append(captured, PyTuple_GET_ITEM(reads, k)) < 0)
@@ -284,7 +397,8 @@ static bool bind_parameters(Fe *fe, PyObject *bound, PyObject *captured, PyObjec
   return true;
 }
 
-/* (dispatcher, captured names, syntax tree, prelude) of an inner function
+/* (dispatcher, captured names, syntax tree, prelude, the nonlocal
+ * variables it assigns: nonlocal_writes) of an inner function
  * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
  * NULL after an error. With bound (NULL, or a dict: parameter name -> the
  * name of an inner function that reads variables, which no value can
@@ -307,7 +421,7 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   PyObject *args = field(node, "args");
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
            *params = field(args, "args"), *decorators = field(node, "decorator_list");
-  PyObject *captured = NULL, *prelude = NULL, *disp = NULL;
+  PyObject *captured = NULL, *writes = NULL, *prelude = NULL, *disp = NULL;
   if (vararg != Py_None || kwarg != Py_None) {
     fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
              is_kind(node, "Lambda") ? "lambda" : "nested function");
@@ -322,24 +436,28 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
       Py_DECREF(id);
     }
     captured = names ? captured_names(fe, node, names) : NULL;
-    prelude = !captured ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, captured) : PyList_New(0);
-    if (prelude && !bind_parameters(fe, bound, captured, prelude)) Py_CLEAR(prelude);
+    writes = captured ? nonlocal_writes(fe, node) : NULL;
+    for (Py_ssize_t i = 0; writes && i < PyList_GET_SIZE(writes); i++)
+      if (!PySequence_Contains(captured, PyList_GET_ITEM(writes, i)) && PyList_Append(captured, PyList_GET_ITEM(writes, i)) < 0)
+        Py_CLEAR(writes);
+    prelude = !writes ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, node, captured) : PyList_New(0);
+    if (prelude && !bind_parameters(fe, node, bound, captured, prelude)) Py_CLEAR(prelude);
     PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
     if (captured && self && PySequence_Contains(captured, self) == 1)
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
     else
-      disp = prelude ? make_inner(fe, node, captured, prelude, bound) : NULL;
+      disp = prelude ? make_inner(fe, node, captured, prelude, bound, writes) : NULL;
     Py_XDECREF(self);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind)
       fe_python_error(fe, node, is_kind(node, "Lambda") ? "cannot compile this lambda" : "cannot compile this nested function",
                       "error");
   }
-  entry = disp ? Py_BuildValue("(ONOO)", disp, PyList_AsTuple(captured), node, prelude) : NULL;
+  entry = disp ? Py_BuildValue("(ONOON)", disp, PyList_AsTuple(captured), node, prelude, PyList_AsTuple(writes)) : NULL;
   if (entry && PyDict_SetItem(inner_made, key, entry) < 0) Py_CLEAR(entry);
   Py_XDECREF(entry);  /* the dict holds it */
-  Py_XDECREF(disp); Py_XDECREF(captured); Py_XDECREF(prelude); Py_DECREF(key); Py_DECREF(decorators);
+  Py_XDECREF(disp); Py_XDECREF(captured); Py_XDECREF(writes); Py_XDECREF(prelude); Py_DECREF(key); Py_DECREF(decorators);
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(params); Py_DECREF(args);
   return entry;
 }
@@ -458,6 +576,7 @@ bool fe_is_closure(Fe *fe, PyObject *e) {
  * the variables it reads as N_VARs in its list, passed after the item. */
 Node *fe_closure_key(Fe *fe, PyObject *e) {
   PyObject *entry = closure_entry(fe, e);
+  if (writes_back(fe, entry, e, "as a key")) return NULL;
   Node *n = fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
   PyObject *names = PyTuple_GET_ITEM(entry, 1);
   if (!n) return NULL;
@@ -539,6 +658,32 @@ static bool closure_arguments(Fe *fe, PyObject *def, PyObject **call, PyObject *
   return ok;
 }
 
+/* item k of the hidden variable var. */
+static Node *item_of(Fe *fe, PyObject *e, int var, int k) {
+  Node *n = new_node(fe, N_INDEX, e);
+  n->lhs = fe_var_node(fe, e, var);
+  n->rhs = new_node(fe, N_INT, e);
+  n->rhs->ival = k;
+  return n;
+}
+
+/* call, of an inner function that assigns the nonlocal variables writes
+ * and returns their new values after its own (nonlocal_body): it runs
+ * before the statement (or where a branch runs: fe_branch_expr), as a
+ * comprehension does, into a hidden variable;
+ * the variables take their values from it there, and the call's value is
+ * its first item. */
+static Node *written_back(Fe *fe, PyObject *e, Node *call, PyObject *writes) {
+  int var = fe_assign_before(fe, e, "call", call);
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(writes); k++) {
+    Node *a = new_node(fe, N_ASSIGN, e);
+    a->lhs = fe_var_node(fe, e, find_var(fe, PyUnicode_AsUTF8(PyTuple_GET_ITEM(writes, k))));
+    a->rhs = item_of(fe, e, var, (int)k + 1);
+    fe_add_pre(fe, a);
+  }
+  return item_of(fe, e, var, 0);
+}
+
 /* A call of a lambda (where it is defined) is a call of its compiled
  * function; a call of any other variable goes through its type. */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
@@ -567,7 +712,8 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     Py_XDECREF(bound);
     if (!ok) return NULL;
     pass_captured(fe, n, PyTuple_GET_ITEM(entry, 1), e);
-    return fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0)) ? n : NULL;
+    if (!fe_bind_jit_call(fe, e, n, PyTuple_GET_ITEM(entry, 0))) return NULL;
+    return PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 4)) ? written_back(fe, e, n, PyTuple_GET_ITEM(entry, 4)) : n;
   }
   n->bi = core_builtin_named("a function value");
   if (!(n->lhs = fe_expr(fe, func))) return NULL;
@@ -577,6 +723,101 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     return (n->list.items[0] = fe_spread_args(fe, e)) ? n : NULL;
   }
   return fe_call_args(fe, e, n, 0) ? n : NULL;
+}
+
+/* Whether the def's body is read in place of a call: no return (the call
+ * is a statement, whose value nobody reads), no yield, and no function or
+ * class of its own (whose names a renaming would have to follow). */
+static bool inlinable_body(PyObject *def) {
+  PyObject *body = field(def, "body"), *walk = NULL, *it = NULL, *n;
+  PyObject *root = PyObject_CallMethod(PyImport_AddModule("ast"), "Module", "O[]", body);
+  walk = root ? PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", root) : NULL;
+  it = walk ? PyObject_GetIter(walk) : NULL;
+  bool ok = it != NULL;
+  while (ok && (n = PyIter_Next(it))) {
+    ok = !is_kind(n, "Return") && !is_kind(n, "Yield") && !is_kind(n, "YieldFrom") && !is_kind(n, "FunctionDef") &&
+         !is_kind(n, "Lambda") && !is_kind(n, "ClassDef") && !is_kind(n, "Global");
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root); Py_DECREF(body);
+  PyErr_Clear();
+  return ok;
+}
+
+/* The def's parameters and the names its body assigns that are not
+ * declared nonlocal, each mapped to a hidden name (x to x.<n>): its own
+ * variables, where its body is read in the enclosing function. */
+static PyObject *own_names(Fe *fe, PyObject *def, PyObject *params) {
+  PyObject *names = PyDict_New(), *stores = body_names(def, "Store"), *body = field(def, "body");
+  PyObject *declared = PyList_New(0);
+  for (Py_ssize_t i = 0; declared && i < PyList_GET_SIZE(body); i++) {
+    PyObject *stmt = PyList_GET_ITEM(body, i), *list = is_kind(stmt, "Nonlocal") ? field(stmt, "names") : NULL;
+    if (list && PyList_SetSlice(declared, PyList_GET_SIZE(declared), PyList_GET_SIZE(declared), list) < 0) Py_CLEAR(declared);
+    Py_XDECREF(list);
+  }
+  for (Py_ssize_t i = 0; names && stores && declared && i < PyList_GET_SIZE(params) + PyList_GET_SIZE(stores); i++) {
+    PyObject *id = i < PyList_GET_SIZE(params) ? field(PyList_GET_ITEM(params, i), "arg")
+                                               : Py_NewRef(PyList_GET_ITEM(stores, i - PyList_GET_SIZE(params)));
+    PyObject *hidden = PySequence_Contains(declared, id) == 1 ? NULL : PyUnicode_FromFormat("%U.%d", id, fe->ntemps++);
+    if (hidden && (PyDict_SetItem(names, id, hidden) < 0 || fe_add_var(fe, PyUnicode_AsUTF8(hidden)) < 0)) Py_CLEAR(names);
+    Py_DECREF(id); Py_XDECREF(hidden);
+  }
+  if (!stores || !declared) Py_CLEAR(names);
+  Py_XDECREF(stores); Py_XDECREF(declared); Py_DECREF(body);
+  return names;
+}
+
+/* f(a, b) as a statement, f a nested def (inlinable_body) called with its
+ * positional parameters only: its body read in the enclosing function,
+ * its parameters and variables its own (own_names), each parameter
+ * assigned its argument first, as Numba inlines such a closure. So what it
+ * does to the enclosing function's variables (appending to a list made
+ * empty there, assigning a nonlocal one) types and runs there. NULL, no
+ * error, where the call is not such. */
+Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
+  if (!is_kind(call, "Call") || fe->inlining >= 8 || !fe->lambdas) return NULL;
+  PyObject *func = field(call, "func"), *id = is_kind(func, "Name") ? field(func, "id") : NULL;
+  PyObject *entry = id ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+  PyObject *def = entry ? PyTuple_GET_ITEM(entry, 2) : NULL;
+  Py_DECREF(func); Py_XDECREF(id);
+  if (!def || !is_kind(def, "FunctionDef")) return NULL;
+  PyObject *sig = field(def, "args"), *params = field(sig, "args"), *args = field(call, "args"), *kws = field(call, "keywords");
+  PyObject *vararg = field(sig, "vararg"), *kwarg = field(sig, "kwarg"), *kwonly = field(sig, "kwonlyargs");
+  bool plain = vararg == Py_None && kwarg == Py_None && !PyList_GET_SIZE(kwonly) && !PyList_GET_SIZE(kws) &&
+               PyList_GET_SIZE(args) == PyList_GET_SIZE(params);
+  for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(args); i++) {  /* (an inner function passed: its own variant) */
+    PyObject *a = PyList_GET_ITEM(args, i), *name = is_kind(a, "Name") ? field(a, "id") : NULL;
+    plain = !is_kind(a, "Starred") && !(name && PyDict_Contains(fe->lambdas, name) == 1);
+    Py_XDECREF(name);
+  }
+  Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(kws);
+  PyObject *names = plain && inlinable_body(def) ? own_names(fe, def, params) : NULL;
+  PyObject *body = names ? PyList_New(0) : NULL, *all = body ? field(def, "body") : NULL;
+  for (Py_ssize_t i = 0; all && body && i < PyList_GET_SIZE(all); i++)  /* (its nonlocal names are the function's) */
+    if (!is_kind(PyList_GET_ITEM(all, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(body);
+  Py_XDECREF(all);
+  PyObject *own = body ? fe_renamed(body, names) : NULL;
+  Node *n = NULL;
+  NodeList values, stmts;
+  if (own && fe_exprs(fe, args, &values)) {
+    fe->inlining++;
+    bool ok = fe_block(fe, own, &stmts);
+    fe->inlining--;
+    n = ok ? new_node(fe, N_BLOCK, s) : NULL;
+    if (n) n->body = new_list(fe, values.len + stmts.len);
+    for (int i = 0; n && i < values.len; i++) {
+      PyObject *param = field(PyList_GET_ITEM(params, i), "arg");
+      Node *a = n->body.items[i] = new_node(fe, N_ASSIGN, s);
+      a->lhs = fe_var_node(fe, s, find_var(fe, PyUnicode_AsUTF8(PyDict_GetItem(names, param))));
+      a->rhs = values.items[i];
+      Py_DECREF(param);
+    }
+    for (int i = 0; n && i < stmts.len; i++) n->body.items[values.len + i] = stmts.items[i];
+  }
+  if (names && !own && !fe->diag->kind) fe_error(fe, s, "cannot read this call");
+  PyErr_Clear();
+  Py_XDECREF(names); Py_XDECREF(body); Py_XDECREF(own); Py_DECREF(sig); Py_DECREF(params); Py_DECREF(args);
+  return n;
 }
 
 /* ---------------------------------------------------------------- imports */

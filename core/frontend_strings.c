@@ -80,7 +80,9 @@ Node *fe_fstring(Fe *fe, PyObject *e) {
   bool ok = true;
   for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(values); i++) {
     PyObject *part = PyList_GET_ITEM(values, i);
+    int mark = fe->pre.len;
     Node *p = is_kind(part, "FormattedValue") ? formatted_value(fe, part) : fe_expr(fe, part);
+    if (p && r) fe_earlier_first(fe, e, &r, 1, &mark);  /* the parts before it run first */
     if ((ok = p != NULL)) r = joined(fe, e, r, p);
   }
   Py_DECREF(values);

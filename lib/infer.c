@@ -1211,8 +1211,8 @@ static void ty_yield(Infer *in, Node *n) {
     ty_error(in, n, "generators are not supported in CUDA kernels and device functions");
     return;
   }
-  if (in->tries) {
-    ty_error(in, n, "a yield inside try/except or try/finally is not supported in compiled code");
+  if (in->finallys) {  /* (a generator dropped before its end would not run the clause, where Python's does) */
+    ty_error(in, n, "a yield inside a try statement with a finally clause is not supported in compiled code");
     return;
   }
   if (in->pranges) {
@@ -1554,12 +1554,12 @@ static void ty_try(Infer *in, Node *n) {
     ty_error(in, n, "try/except is not supported in CUDA kernels and device functions");
     return;
   }
-  in->tries++;
+  in->finallys += n->lhs != NULL;
   ty_block(in, &n->body);
   for (int i = 0; i < n->list.len; i++) ty_block(in, &n->list.items[i]->body);
   ty_block(in, &n->orelse);
   if (n->lhs) ty_block(in, &n->lhs->body);
-  in->tries--;
+  in->finallys -= n->lhs != NULL;
 }
 
 /* x += y of a list x: the statement becomes x.extend(y) (any iterable

@@ -16,7 +16,7 @@ typedef struct Infer {
   bool returns_none, returns_value;
   bool returned_none;  /* the pass before returned None on a path: a recursive call's result is an Optional */
   const Type *yields;  /* unification of a generator's yielded values' types */
-  int tries;        /* try statements around the statement being typed (a yield refuses them) */
+  int finallys;     /* try statements with a finally clause around the statement being typed (a yield refuses them) */
   int pranges;      /* prange loops around it (their bodies run on the pool: a yield refuses them) */
   const Node *returning; /* the value of the return statement being typed, or a branch of it */
   Node **only_value;     /* per variable: the value of its one binding, an assignment at the body's top level */

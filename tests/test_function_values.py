@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import assert_same, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
 
 
 @njit
@@ -756,9 +756,154 @@ def test_a_nested_def_reading_nonlocal_variables():
             assert f(s, k, r, flip) == pytest.approx(reads_nonlocal(s, k, r, flip), rel=1e-13)
 
 
-def test_a_nested_def_assigning_a_nonlocal_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="nonlocal count"):
-        njit(writes_nonlocal)(2)
+def writes_in_expressions(x):
+    y = x + 1
+    z = 0
+
+    def inner(v):
+        nonlocal z
+        z += v * v
+        return z + y
+    # each call's new z is seen by what Python evaluates after it, not before
+    return inner(x) + inner(x) + z, z + inner(1), (z, inner(2), z)
+
+
+def writes_several_and_returns_early(a):
+    count = 0
+    total = a[:0].sum()
+    last = -1
+
+    def add(i):
+        nonlocal count, total, last
+        if a[i] < 0:
+            return False
+        count += 1
+        total += a[i]
+        last = i
+
+    kept = 0
+    for i in range(a.size):
+        if add(i) is None:
+            kept += 1
+    return count, total, last, kept
+
+
+def assigns_twice():
+    x = 0
+
+    def bar():
+        nonlocal x
+        x = 1
+        x = 2
+    bar()
+    return x
+
+
+@numba_deviation("it reads a nonlocal variable written before a call after the call")
+def test_a_nested_def_assigning_nonlocal_variables_in_an_expression_keeps_python_order():
+    for x in (-3, 0, 2, 7):
+        assert njit(writes_in_expressions)(x) == writes_in_expressions(x)
+
+
+def test_a_nested_def_assigning_nonlocal_variables_matches_python():
+    rng = make_rng(13)
+    for x in (-3, 0, 2, 7):
+        assert njit(writes_nonlocal)(x) == writes_nonlocal(x)
+        assert njit(nonlocal_writer_in_a_condition)(x) == nonlocal_writer_in_a_condition(x)
+    for dtype in (numpy.int64, numpy.float64):
+        for n in (0, 1, 9):
+            a = (rng.standard_normal(n) * 10).astype(dtype)
+            assert njit(writes_several_and_returns_early)(a) == writes_several_and_returns_early(a)
+
+
+@numba_deviation("it refuses a nonlocal variable assigned twice")
+def test_a_nonlocal_variable_assigned_twice_keeps_the_last_value():
+    assert njit(assigns_twice)() == assigns_twice()
+
+
+def collects_through_a_closure(a):
+    found = []
+    seen = {}
+    best = -1.0
+    where = -1
+
+    def visit(i, v):
+        nonlocal best, where
+        if v > 0:
+            found.append(i)
+            seen[i] = v
+        if v > best:
+            best = v
+            where = i
+    for i in range(a.size):
+        visit(i, a[i])
+    return found, len(seen), best, where
+
+
+def test_a_nested_def_called_as_a_statement_fills_containers_made_empty_outside():
+    rng = make_rng(14)
+    for dtype in (numpy.float64, numpy.int64):
+        for n in (0, 1, 9):
+            a = (rng.standard_normal(n) * 5).astype(dtype)
+            assert njit(collects_through_a_closure)(a) == collects_through_a_closure(a)
+
+
+def nonlocal_writer_in_a_condition(n):
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+        return i
+    while step() < n:
+        pass
+    return i, step() if n > 2 else -1, n > 0 and step() > 0 and step()
+
+
+def nonlocal_writer_from_a_sibling(n):
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+
+    def twice():
+        step()
+        step()
+    twice()
+    return i
+
+
+def nonlocal_writer_as_a_key(a):
+    calls = 0
+
+    def key(v):
+        nonlocal calls
+        calls += 1
+        return -v
+    return sorted(a, key=key), calls
+
+
+def nonlocal_generator(n):
+    i = 0
+
+    def gen():
+        nonlocal i
+        for k in range(n):
+            i += 1
+            yield k
+    return sum(gen()), i
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+@pytest.mark.parametrize("f, arg, match", [
+    (nonlocal_writer_from_a_sibling, 3, "not from another nested function"),
+    (nonlocal_writer_as_a_key, [3, 1, 2], "not as a key"),
+    (nonlocal_generator, 3, "nested generator"),
+])
+def test_a_nested_def_assigning_a_nonlocal_where_its_values_cannot_come_back_is_a_typing_error(f, arg, match):
+    with pytest.raises(ruchey.TypingError, match=match):
+        njit(f)(arg)
 
 
 # ---------------------------------------------------------------- a name bound to one function or another

@@ -6,7 +6,10 @@ return ending the generator, scalars, tuples and arrays yielded, locals
 kept across yields. Each against the functions' Python originals on
 generated inputs; StopIteration, errors raised in the body, and a
 TypingError for what compiled generators refuse (yield from, send(),
-throw(), a yield's value, a returned value, a yield inside try)."""
+throw(), a yield's value, a returned value, a yield inside a try statement
+with a finally clause, which a generator dropped early would not run);
+yields inside try/except, whose handlers catch what the body raises after
+a resumption."""
 import gc
 
 import numpy as np
@@ -276,6 +279,37 @@ def test_next_of_exhausted_generator_raises_stop_iteration():
 def test_generator_passed_to_a_compiled_function():
     for n in (0, 1, 30):
         assert pass_generator(n) == sum(fibonacci.py_func(n))
+
+
+@njit
+def yields_inside_try(a, bad):
+    for i in range(a.size):
+        try:
+            if a[i] == bad:
+                raise ValueError("bad item")
+            yield a[i] * 2
+            if a[i] < 0:
+                raise KeyError(i)
+        except ValueError:
+            yield -1.0
+        except KeyError:
+            try:
+                yield 100.0 + i
+            except Exception:
+                pass
+    try:
+        yield 10 // (a.size - 3)
+    except ZeroDivisionError:
+        return
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_yields_inside_try_except_catch_what_runs_after_the_resumption(dtype):
+    rng = make_rng(seed_of("yields_inside_try"))
+    for n in (0, 3, 8):
+        a = rng.integers(-4, 5, n).astype(dtype)
+        bad = a[n // 2] if n else 0
+        assert list(yields_inside_try(a, bad)) == list(yields_inside_try.py_func(a, bad))
 
 
 def test_errors_raised_in_the_body_propagate():
@@ -559,11 +593,13 @@ def refused_return_value(n):
     return 5
 
 
-def refused_yield_in_try(n):
+def refused_yield_in_try_finally(n):
     try:
         yield n
     except ValueError:
         pass
+    finally:
+        n += 1
 
 
 def refused_send(n):
@@ -613,7 +649,7 @@ def zip_else(n):
     (refused_yield_from, "yield from"),
     (refused_yield_value, "values of yield expressions"),
     (refused_return_value, "generator returning a value"),
-    (refused_yield_in_try, "yield inside try"),
+    (refused_yield_in_try_finally, "yield inside a try statement with a finally clause"),
     (refused_send, r"send\(\) is not supported"),
     (refused_throw, "'ValueError' of Python type 'type' cannot be used in compiled code"),
     (refused_close, r"close\(\) is not supported"),

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from ruchey import float64, int64, njit, typed, types
+from ruchey import float64, int32, int64, njit, typed, types
 from ruchey.experimental import jitclass
 
 from conftest import AS_NUMBA, make_rng, rss_bytes, run_python_file, seed_of
@@ -684,6 +684,24 @@ def test_spec_as_dict_and_class_type():
     assert (x.a, x.b, x.both()) == (5, 2.5, 7.5)
     assert AB.class_type.class_def.__name__ == "AB"
     assert set(AB.class_type.struct) == {"a", "b"}
+
+
+def test_instance_type_struct_lists_the_fields_in_spec_order():
+    @jitclass([("z", int32), ("a", float64[:]), ("m", types.ListType(float64))])
+    class Listed:
+        def __init__(self):
+            pass
+
+    @jitclass
+    class Annotated:
+        b: float
+        a: int
+
+        def __init__(self):
+            pass
+    assert list(Listed.class_type.instance_type.struct.items()) == [
+        ("z", int32), ("a", float64[:]), ("m", types.ListType(float64))]
+    assert list(Annotated.class_type.instance_type.struct.items()) == [("b", float64), ("a", int64)]
 
 
 @njit

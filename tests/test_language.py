@@ -312,6 +312,31 @@ def test_raise_of_an_exception_assigned_before_gives_the_exception_cpython_would
         assert info.value.args == py_info.value.args
 
 
+@njit
+def raise_exception_of_values_assigned_before(a, k):
+    total = a.sum()
+    err = IndexError("row", k, total, a.shape)
+    k += 1  # the exception holds the values at its making
+    total = -1.0
+    if a.size < k:
+        raise err
+    return total + k
+
+
+def test_raise_of_an_assigned_exception_of_values_gives_them_as_they_were_when_it_was_made():
+    rng = make_rng(31)
+    for n, k in ((3, 1), (2, 5), (0, 0), (4, 4)):
+        a = rng.normal(size=n)
+        try:
+            want = raise_exception_of_values_assigned_before.py_func(a, k)
+        except IndexError as e:
+            with pytest.raises(IndexError) as info:
+                raise_exception_of_values_assigned_before(a, k)
+            assert info.value.args == e.args
+        else:
+            assert raise_exception_of_values_assigned_before(a, k) == want
+
+
 @numba_deviation("numba's error or message differs")
 def test_an_assigned_exception_used_as_a_value_or_assigned_twice_is_a_typing_error():
     def returned(x):

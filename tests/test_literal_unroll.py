@@ -120,6 +120,25 @@ def test_variable_assigned_a_tuple():
 
 
 @njit
+def through_variables(t, n):
+    val = literal_unroll(t)
+    alias = val
+    sizes = []
+    for x in alias:
+        sizes.append(len(x))
+    s = 0.0
+    for x in val:
+        s += x[-1] * n
+    return sizes, s
+
+
+def test_a_variable_assigned_literal_unroll_is_unrolled_where_a_loop_walks_it():
+    rng = make_rng(5)
+    for n in (-2, 0, 3):
+        assert_same(through_variables, (rng.normal(size=3), (1, 2.5), np.arange(4, dtype=np.int16)), n)
+
+
+@njit
 def over_slices(t, a):
     s = 0.0
     for x in literal_unroll(t[1:]):

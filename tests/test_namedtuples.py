@@ -12,7 +12,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import assert_same, make_rng
+from conftest import AS_NUMBA, assert_same, make_rng
 
 Point = namedtuple("Point", "x y")
 Span = namedtuple("Span", ["lo", "hi", "step"], defaults=[1])
@@ -198,6 +198,33 @@ def test_unknown_attribute_is_a_typing_error():
         return p.z
     with pytest.raises(ruchey.TypingError, match="has no attribute 'z'"):
         bad(Point(1.0, 2.0))
+
+
+@njit
+def made_by_its_type(p, items, d):
+    a = type(p)(*items)
+    b = type(p)(items[1] * d, items[0])
+    return a, b, type(p)(p.x + d, p.y)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_type_of_a_named_tuple_makes_one_of_its_class(seed):
+    rng = make_rng(seed)
+    for p in points(seed):
+        items = (int(rng.integers(-9, 9)), float(rng.normal()))
+        d = float(rng.uniform(-1, 1))
+        got = made_by_its_type(p, items, d)
+        assert all(type(g) is Point for g in got)
+        assert got == made_by_its_type.py_func(p, items, d)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_type_of_a_named_tuple_given_too_many_items_is_a_typing_error():
+    @njit
+    def too_many(p):
+        return type(p)(1, 2, 3)
+    with pytest.raises(ruchey.TypingError, match=r"Point\(\) takes 2 arguments, got 3"):
+        too_many(Point(1.0, 2.0))
 
 
 def test_bad_constructions_are_typing_errors():

@@ -144,6 +144,7 @@ def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
         ruchey.install_as_numba()
         from numba import njit
         from numba.core.registry import CPUDispatcher
+        from numba.core.dispatcher import Dispatcher
         from numba.core.errors import NumbaExperimentalFeatureWarning
         warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
@@ -155,6 +156,7 @@ def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
         def apply(f, a):
             return f(a)
         assert isinstance(double, CPUDispatcher) and not isinstance(double.py_func, CPUDispatcher)
+        assert isinstance(double, Dispatcher) and not isinstance(double.py_func, Dispatcher)
         a = np.arange(4.0)
         assert (apply(double, a) == apply.py_func(double.py_func, a)).all()
         print("ok")

@@ -580,25 +580,6 @@ def test_creating_containers_repeatedly_leaks_nothing():
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
 
 
-@njit
-def comp_in_while(n):
-    i = 0
-    while len([k for k in range(i)]) < n:
-        i += 1
-    return i
-
-
-@njit
-def comp_in_ifexp(n):
-    return len([k for k in range(n)] if n > 0 else [0])
-
-
-def test_comprehension_where_it_would_run_another_number_of_times_is_refused():
-    for f in (comp_in_while, comp_in_ifexp):
-        with pytest.raises(ruchey.TypingError, match="comprehension in"):
-            f(3)
-
-
 def test_key_error_carries_the_key_as_python():
     for k in (7, -3):
         with pytest.raises(KeyError) as want:

@@ -13,6 +13,8 @@
  *     ...
  *     if $go: orelse
  *
+ * A variable assigned literal_unroll(t) holds t (the frontend makes a loop
+ * over it one over literal_unroll of it).
  * A break in a copy clears $go and leaves the copy; continue leaves it.
  * The tuple's length must be known before typing: an argument's type
  * gives it, or a tuple or list written out (a global one is frozen into
@@ -205,6 +207,8 @@ static int dict_view_length(Unroll *u, const Node *seq, int depth) {
 static int tuple_length(Unroll *u, Node *seq, const Type **t, Written *w, int depth) {
   int n = dict_view_length(u, seq, depth);
   if (n >= 0) return n;
+  if (ir_calls_builtin(seq, "literal_unroll") && seq->list.len == 1 && depth <= 8)  /* v = literal_unroll(t): t */
+    return tuple_length(u, seq->list.items[0], t, w, depth + 1);
   if (seq->kind == N_TUPLE || tuple_of_list(seq)) {
     *w = (Written){seq, 0, 1};
     return seq->list.len;

@@ -349,7 +349,34 @@ static LLVMValueRef lo_convert_call(Lower *l, Node *n) { return lo_expr_as(l, n-
 
 /* type(x)(v): v as x's type, as numpy.float32(v) for a float32 x; x is
  * evaluated for its effects alone. */
+/* type(p)(a, b, ...) of a named tuple p (the list: the items, then p): a
+ * new one of p's class, the node made the named tuple of the items, as
+ * Point(a, b) is (p itself is only typed: a variable, or assigned first). */
+static const Type *named_tuple_of_type(Infer *in, Node *n, const Type *t) {
+  int nitems = n->list.len - 1;
+  Node *x = n->list.items[nitems];
+  if (x->kind != N_VAR) return ty_error(in, x, "type(x)(...) of a named tuple needs x a variable: assign it first");
+  if (nitems != t->nfields)
+    return ty_error(in, n, "%s() takes %d arguments, got %d", t->names[t->nfields], t->nfields, nitems);
+  n->kind = N_TUPLE;
+  n->bi = NULL;
+  n->callee = (void *)t->callee;
+  n->kw_names = (const char **)t->names;
+  n->list.len = nitems;
+  return ty_expr(in, n);
+}
+
+/* type(p)(a, b, ...): more or fewer than one argument, of a named tuple p. */
+static const Type *ty_type_of_construct(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[n->list.len - 1];
+  if (t->kind != TY_TUPLE || !t->callee)
+    return ty_error(in, n, "type(x)(...) takes one argument, the value to convert to x's type, unless x is a named "
+                    "tuple (x is %s)", t->name);
+  return named_tuple_of_type(in, n, t);
+}
+
 static const Type *ty_type_of_call(Infer *in, Node *n, const Type **args) {
+  if (args[1]->kind == TY_TUPLE && args[1]->callee) return named_tuple_of_type(in, n, args[1]);
   if (!ty_is_scalar(args[1]))
     return ty_error(in, n->list.items[1], "type(x)(v) is supported where x is a number or a bool, not %s",
                     args[1]->name);
@@ -1076,6 +1103,8 @@ const Builtin bi_python[] = {
   FUNCTION("an undefined name", NULL, NULL, 0, 0, 0, ty_undefined_name, NULL),
   FUNCTION("isinstance", NULL, NULL, 1, 1, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_NONE, ty_isinstance, lo_isinstance),
   FUNCTION("type(x)(v)", NULL, NULL, 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX, ty_type_of_call, lo_type_of_call),
+  /* (typing makes it a named tuple, lowered as one: the lowerer is never reached) */
+  FUNCTION("type(x)(...)", NULL, NULL, 1, 64, BF_PURE | BF_COMPLEX, ty_type_of_construct, lo_type_of_call),
   FUNCTION("get_thread_id", "ruchey", "get_thread_id", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_thread_id),
   FUNCTION("get_num_threads", "ruchey", "get_num_threads", 0, 0, BF_PURE | BF_CHEAP, ty_pool_query, lo_num_threads),
   FUNCTION("set_num_threads", "ruchey", "set_num_threads", 1, 1, BF_RAISES | BF_STATE, ty_set_num_threads,

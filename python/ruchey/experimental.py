@@ -55,6 +55,11 @@ class InstanceType:
     def __call__(self, *args):  # a signature returning an instance: Point.class_type.instance_type(float64)
         return types.Signature(self, args)
 
+    @property
+    def struct(self):
+        """The fields' names and types in the order of the spec, as Numba's."""
+        return self.jitclass.class_type.struct
+
     def describe(self):
         return ("class", self.jitclass)
 

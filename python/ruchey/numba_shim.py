@@ -380,6 +380,7 @@ def _submodules():
         "numba.cpython.unsafe.tuple": (dict(tuple_setitem=ruchey.unsafe.tuple_setitem), ()),
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher, cpu_target=_CpuTarget()), ()),
+        "numba.core.dispatcher": (dict(Dispatcher=_core.Dispatcher), ()),  # the same, by its base class's name
         "numba.core.unsafe": ({}, ()),
         "numba.core.unsafe.nrt": (dict(NRT_get_api=ruchey.intrinsics.NRT_get_api), ()),
         "numba.core.runtime": ({}, ()),
