@@ -206,6 +206,19 @@ static PyObject *named_field(PyObject *base, PyObject *e) {
   return obj;
 }
 
+/* u.nin, u.nout, u.nargs, u.ntypes, u.identity, u.signature or u.__name__
+ * of a @vectorize ufunc u: its value when compiled, as Numba reads them;
+ * NULL for another attribute. */
+static PyObject *ufunc_attribute(PyObject *ufunc, PyObject *e) {
+  static const char *const constant[] = {"nin", "nout", "nargs", "ntypes", "identity", "signature", "__name__"};
+  PyObject *attr = field(e, "attr"), *v = NULL;
+  for (size_t i = 0; !v && i < sizeof constant / sizeof *constant; i++)
+    if (!PyUnicode_CompareWithASCIIString(attr, constant[i])) v = PyObject_GetAttr(ufunc, attr);
+  PyErr_Clear();
+  Py_DECREF(attr);
+  return v;
+}
+
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 PyObject *static_object(Fe *fe, PyObject *e) {
@@ -246,6 +259,7 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       return member;
     }
     PyObject *field_obj = base ? named_field(base, e) : NULL;
+    if (!field_obj && base && ufunc_scalar_function(base)) field_obj = ufunc_attribute(base, e);
     if (field_obj) {
       Py_DECREF(base);
       return field_obj;
@@ -2171,6 +2185,38 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   return n ? n : (fe->diag->kind ? NULL : fe_error(fe, e, "this ufunc method call cannot be compiled"));
 }
 
+/* A @vectorize ufunc's output array in a call from compiled code: out=,
+ * or the argument after its function's parameters (f(a, b, o)), taken
+ * from n's arguments; NULL where the call has none. */
+static Node *take_ufunc_out(Fe *fe, Node *n, PyObject *disp) {
+  PyObject *func = PyObject_GetAttrString(disp, "py_func");
+  int nin = func && PyFunction_Check(func) ? ((PyCodeObject *)PyFunction_GetCode(func))->co_argcount : -1;
+  Py_XDECREF(func);
+  PyErr_Clear();
+  if (nin >= 0 && n->list.len == nin + 1) return n->list.items[--n->list.len];
+  for (int i = 0; i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "out")) {
+      Node *out = n->kw.items[i];
+      memmove(n->kw.items + i, n->kw.items + i + 1, sizeof(Node *) * (size_t)(n->kw.len - i - 1));
+      memmove(n->kw_names + i, n->kw_names + i + 1, sizeof(char *) * (size_t)(n->kw.len - i - 1));
+      n->kw.len--;
+      return out;
+    }
+  return NULL;
+}
+
+/* The output taken by take_ufunc_out given back to the bound call as its
+ * out=, which the ufunc's typing writes through (ty_ufunc_out). */
+static void give_ufunc_out(Fe *fe, Node *n, Node *out) {
+  NodeList kw = new_list(fe, n->kw.len + 1);
+  const char **names = arena_alloc(fe->arena, sizeof(char *) * (size_t)(n->kw.len + 1));
+  for (int i = 0; i < n->kw.len; i++) kw.items[i] = n->kw.items[i], names[i] = n->kw_names[i];
+  kw.items[n->kw.len] = out;
+  names[n->kw.len] = "out";
+  n->kw = kw;
+  n->kw_names = names;
+}
+
 static Node *fe_call(Fe *fe, PyObject *e) {
   PyObject *why = NULL, *type = static_type_call(fe, e, &why);
   if (type || why) {  /* types.ListType(types.int64): a type, as a dtype */
@@ -2301,6 +2347,10 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
     } else if (!fe_call_args(fe, e, n, how)) {
       n = NULL;
+    } else if (scalar_fn) {  /* the function's own arguments bound, its out= (or one more positional) kept */
+      Node *out = take_ufunc_out(fe, n, obj);
+      if (!bind_where_typed(fe, e, &n, obj)) n = NULL;
+      else if (out) give_ufunc_out(fe, n, out);
     } else if (is_jit && !bind_where_typed(fe, e, &n, obj)) {
       n = NULL;
     } else if (!is_jit) {

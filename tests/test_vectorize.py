@@ -646,3 +646,32 @@ def test_reduceat_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
         runs_of(np.ones((2, 2)), np.array([0]), 2)
     with pytest.raises(ValueError, match="wrong shape"):
         runs_into(np.ones(4), np.array([0, 2]), np.zeros(3))
+
+
+@njit
+def plus_into(a, b, out):
+    lazy_plus(a, b, out)  # the output as one more positional argument, as NumPy takes it
+    return eager_plus(a, b, out=out)
+
+
+def test_vectorize_ufunc_output_arguments_in_compiled_code():
+    rng = make_rng(9)
+    a, b = rng.normal(size=(3, 4)), rng.normal(size=4)  # b broadcast along a's rows
+    out = np.zeros((3, 4))
+    got = plus_into(a, b, out)
+    assert got is out
+    np.testing.assert_array_equal(out, a + b)
+    ints = np.zeros((3, 4), np.int64)
+    with pytest.raises(ruchey.TypingError, match="cannot cast .* from float64 to int64"):
+        plus_into(a, b, ints)
+
+
+@njit
+def ufunc_properties():
+    return (eager_plus.nin, eager_plus.nout, eager_plus.nargs, eager_plus.identity, eager_plus.__name__,
+            lazy_negate.nin, lazy_negate.nargs)
+
+
+def test_vectorize_ufunc_attributes_in_compiled_code():
+    assert ufunc_properties() == (eager_plus.nin, eager_plus.nout, eager_plus.nargs, eager_plus.identity,
+                                  "eager_plus", 1, 2)

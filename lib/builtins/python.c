@@ -927,11 +927,15 @@ static const Type *ty_ufunc_jit_call(Infer *in, Node *n, const Type **args) {
     elems[i] = elem_of(args[i]);
     arrays |= args[i]->kind == TY_ARRAY;
   }
+  Node *out = ty_kwarg(n, "out");  /* (the frontend's, after the bound arguments) */
+  NodeList kw = n->kw;
+  n->kw.len -= out != NULL;
   const Type *ret = ty_jit_call(in, n, elems);
-  if (!ret || !arrays) return ret;
+  n->kw = kw;
+  if (!ret || (!arrays && !out)) return ret;
   if (ret->kind == TY_INTENUM) ret = ret->elem;  /* an IntEnum member: its int, as the ufunc's loop */
   if (!ty_is_scalar(ret)) return ty_error(in, n, "a ufunc's function must return a number or a bool");
-  return ty_elementwise(in, n, args, ret);
+  return ty_ufunc_out(in, n, ty_elementwise(in, n, args, ret));
 }
 
 /* ---------------------------------------------------------------- hash */
@@ -1059,6 +1063,7 @@ static const Type *ty_undefined_name(Infer *in, Node *n, const Type **args) {
 }
 
 static const char *const minmax_kw[] = {"key", "default", NULL};
+static const char *const out_kw[] = {"out", NULL};  /* a @vectorize ufunc's (the frontend binds its function's own) */
 
 #define FUNCTION(name, module, path, lo, hi, flags, type, lower) \
   {name, module, path, BK_FUNCTION, 0, lo, hi, NULL, flags, 0, 0, type, lower}
@@ -1126,7 +1131,7 @@ const Builtin bi_python[] = {
            ty_funcptr_call, lo_funcptr_call),
   FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
   FUNCTION("one of several functions' entries", NULL, NULL, 1, 64, BF_PURE | BF_CHEAP, ty_function_entry, lo_funcs_entry),
-  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, NULL, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
+  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, out_kw, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,
 };

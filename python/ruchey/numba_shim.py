@@ -361,6 +361,7 @@ def _submodules():
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
         "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
+        "numba.np.ufunc.dufunc": (dict(DUFunc=ruchey.ufunc.DUFunc), ()),  # what @vectorize makes without signatures
         # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)
         "numba.np.ufunc.parallel": (dict(get_thread_id=ruchey.get_thread_id, _get_thread_id=ruchey.get_thread_id), ()),
         "numba.parfors": ({}, ()),

@@ -137,8 +137,9 @@ class DUFunc:
 
     _ruchey_scalar_function = None  # the compiled function of scalars, for calls from compiled code
 
-    def __init__(self, func, **options):
-        self._loops = _Loops(func, options)
+    def __init__(self, func, targetoptions=None, **options):
+        # (Numba's DUFunc(func, identity=, cache=, targetoptions={...}) too)
+        self._loops = _Loops(func, {**(targetoptions or {}), **options})
         self._ruchey_scalar_function = self._loops.disp
         self._frozen = False
         self.ufunc = self._loops.build()
