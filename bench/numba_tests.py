@@ -244,7 +244,8 @@ class TestsFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
         if not fullname.startswith("numba.tests.") or fullname in self.kept:
             return None
-        return importlib.machinery.PathFinder.find_spec(fullname, self.path)
+        parent = self.kept.get(fullname.rpartition(".")[0])  # (a subpackage's module: npyufunc's usecases)
+        return importlib.machinery.PathFinder.find_spec(fullname, getattr(parent, "__path__", self.path))
 
 
 def headline(traceback_text):
