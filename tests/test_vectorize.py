@@ -190,8 +190,24 @@ def test_bool_and_small_int_loops():
     np.testing.assert_array_equal(inc(np.array([0, 254, 255], np.uint8)), np.array([1, 255, 0], np.uint8))
 
 
-def test_errors_in_the_loop_raise_python_exceptions():
+def test_errors_in_the_loop_give_numpys_values_as_numbas_do():
+    """Numba compiles a ufunc's loops with NumPy's error model, as NumPy's own
+    loops compute: x // 0 is 0, x / 0 inf, math.sqrt(-1.0) NaN, with NumPy's
+    warnings, no exception."""
     f = vectorize(["int64(int64, int64)"])(int_div)
+    a, b = np.arange(10), np.ones(10, np.int64)
+    b[7] = 0
+    got = f(a, b)
+    assert got[7] == 0 and np.array_equal(np.delete(got, 7), np.delete(a, 7))
+    g = vectorize(["float64(float64)"])(domain)
+    assert np.isnan(g(np.array([1.0, 4.0, -1.0]))[2])
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        assert vectorize(["float64(float64, float64)"])(lambda x, y: x / y)(np.ones(3), np.zeros(3)).tolist() == [np.inf] * 3
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's error_model='python' in ufunc loops (Numba's are always NumPy's)")
+def test_errors_in_the_loop_raise_python_exceptions_with_the_python_error_model():
+    f = vectorize(["int64(int64, int64)"], error_model="python")(int_div)
     a = np.arange(10)
     np.testing.assert_array_equal(f(a, np.full(10, 3)), a // 3)
     b = np.ones(10, np.int64)
@@ -200,7 +216,7 @@ def test_errors_in_the_loop_raise_python_exceptions():
         f(a, b)
     with pytest.raises(ZeroDivisionError):  # long enough for NumPy to release the GIL
         f(np.arange(100_000), np.zeros(100_000, np.int64))
-    g = vectorize(["float64(float64)"])(domain)
+    g = vectorize(["float64(float64)"], error_model="python")(domain)
     with pytest.raises(ValueError, match=math_domain_error("expected a nonnegative input, got -1.0")):
         g(np.array([1.0, 4.0, -1.0]))
     np.testing.assert_array_equal(g(np.array([1.0, 4.0])), [2.0, 3.0])
@@ -312,7 +328,7 @@ def test_called_from_njit_on_scalars():
     np.testing.assert_allclose(loop(x, y), eager_axpb(x, y) + lazy_clipped(x, y))
 
 
-eager_div = vectorize(["int64(int64, int64)"])(int_div)
+eager_div = vectorize(["int64(int64, int64)"], error_model="python")(int_div)  # (its errors raise)
 
 
 @pytest.mark.parametrize("parallel", [False, True])
@@ -389,8 +405,9 @@ def test_parallel_targets_match_cpu(target):
     np.testing.assert_array_equal(f(a, a.T), reference(clipped, a, a.T, otypes=[np.float64]))
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's error_model='python' in ufunc loops")
 def test_parallel_error_raises():
-    f = vectorize(["int64(int64, int64)"], target="parallel")(int_div)
+    f = vectorize(["int64(int64, int64)"], target="parallel", error_model="python")(int_div)
     b = np.ones(200_000, np.int64)
     b[123_456] = 0
     with pytest.raises(ZeroDivisionError):
@@ -401,11 +418,12 @@ def sqrt_over(a, b):
     return math.sqrt(a) / b
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's error_model='python' in ufunc loops")
 @pytest.mark.parametrize("n", [5, 1000, 100_000])
 def test_first_failing_element_decides_the_exception(n):
     """Contiguous loops run first with their checks deferred (so that they
     vectorise), then again checked: the error is still the first element's."""
-    f = vectorize(["float64(float64, float64)"])(sqrt_over)
+    f = vectorize(["float64(float64, float64)"], error_model="python")(sqrt_over)
     a, b = np.linspace(1.0, 2.0, n), np.linspace(1.0, 2.0, n)
     np.testing.assert_array_equal(f(a, b), reference(sqrt_over, a, b, otypes=[np.float64]))
     for bad_a, bad_b, exc in ((n // 3, n - 1, ValueError), (n - 1, n // 3, ZeroDivisionError)):

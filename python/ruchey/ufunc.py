@@ -58,17 +58,23 @@ def _check_options(options, object_mode=False):
         raise TypeError("guvectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
 
 
+# the loops' errors (x / 0, math.sqrt(-1.0)) give NumPy's inf, NaN and 0 and
+# its warnings, as NumPy's own loops and Numba's ufuncs give them;
+# error_model="python" raises the first failing element's exception instead
+_ERROR_MODEL = "numpy"
+
+
 def _scalar_dispatcher(func, options):
     func = func.py_func if isinstance(func, _core.Dispatcher) else func  # vectorize(njit(f)) is vectorize(f)
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
     disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
-                            error_model=options.get("error_model", "python"))
+                            error_model=options.get("error_model", _ERROR_MODEL))
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     if options.get("cache"):  # the inner loops' code, on disk
         from ruchey import caching
         disp._cache = caching.FunctionCache(func, {"fastmath": bool(options.get("fastmath")),
-                                                   "error_model": options.get("error_model", "python")})
+                                                   "error_model": options.get("error_model", _ERROR_MODEL)})
     return disp
 
 
@@ -417,7 +423,7 @@ def _gufunc_dispatcher(func, layout, options):
         raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
                         f"{layout!r} {len(ins) + len(outs)}")
     return _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
-                            error_model=options.get("error_model", "python"))
+                            error_model=options.get("error_model", _ERROR_MODEL))
 
 
 def _build_gufunc(func, disp, sigs, layout, options):
