@@ -279,3 +279,31 @@ def test_ellipsis_and_none_as_values_in_indices():
         assert got[1:] == want[1:]
     for t in ((..., 1), (1, ...), (None, ..., 2)):
         numpy.testing.assert_array_equal(index_by(a, t), index_by.py_func(a, t))
+
+
+@ruchey.njit
+def window(x, start=None, stop=None, step=None):
+    """a[start:stop:step] with bounds that default to None, and None written out."""
+    y = x[start:stop:step]
+    x[start:stop:step] = 2 * y
+    return y.copy(), x[None:stop][::step], x[start:None:None]
+
+
+def test_none_as_a_written_slices_part_is_left_out():
+    rng = make_rng(43)
+    parts = [None, -12, -3, -1, 0, 2, 12]
+    for dtype, shape in ((numpy.float64, (10,)), (numpy.int32, (5, 3)), (numpy.bool_, (0,))):
+        x = rng.integers(-5, 5, shape).astype(dtype)
+        for start, stop, step in ((None, None, None), (None, 3, None), (2, None, -1), (None, None, -2)):
+            got, want = window(x.copy(), start, stop, step), window.py_func(x.copy(), start, stop, step)
+            for g, w in zip(got, want):
+                numpy.testing.assert_array_equal(g, w)
+                assert g.dtype == w.dtype and (g.strides == w.strides or not w.size)
+        for start in parts:
+            got, want = window(x.copy(), start), window.py_func(x.copy(), start)
+            numpy.testing.assert_array_equal(got[0], want[0])
+
+
+def test_a_float_in_a_written_slice_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers or None, got float64"):
+        window(numpy.arange(4.0), 1.5)

@@ -150,13 +150,21 @@ static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
 
 /* ---------------------------------------------------------------- typing */
 
+/* A written slice's start, stop or step as given: NULL where it is left
+ * out or None (a[None:n], a[start:] of an argument start=None), as Python's
+ * slice takes None for a part left out. */
+static Node *given_part(Node *x) { return x && x->ty && x->ty->kind == TY_NONE ? NULL : x; }
+
 /* Whether slice item s steps by 1: a slice value's step given is not known until run time. */
 static bool unit_step(const Node *s) {
   if (s->kind != N_SLICE) return !(s->ty->unit & 4);
-  return !s->cond || (s->cond->kind == N_INT && s->cond->ival == 1);
+  const Node *step = given_part(s->cond);
+  return !step || (step->kind == N_INT && step->ival == 1);
 }
 
-static bool whole_slice(const Node *s) { return s->kind == N_SLICE && !s->lhs && !s->rhs && unit_step(s); }
+static bool whole_slice(const Node *s) {
+  return s->kind == N_SLICE && !given_part(s->lhs) && !given_part(s->rhs) && unit_step(s);
+}
 
 /* Whether a view of a C-contiguous array stays C-contiguous: some ints,
  * then at most one slice with unit step, then whole dimensions only (new
@@ -189,8 +197,8 @@ static bool type_item(Infer *in, Node *it) {
     for (int k = 0; k < 3; k++) {
       const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
       if (!pt) return false;
-      if (!ty_is_int(pt) && pt->kind != TY_BOOL)
-        return ty_error(in, parts[k], "slice indices must be integers, got %s", pt->name) != NULL;
+      if (!ty_is_int(pt) && pt->kind != TY_BOOL && pt->kind != TY_NONE)
+        return ty_error(in, parts[k], "slice indices must be integers or None, got %s", pt->name) != NULL;
     }
     it->ty = TYS(TY_I64);
     return true;
@@ -476,7 +484,7 @@ static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
         break;
       }
       Node *parts[3] = {it->lhs, it->rhs, it->cond};
-      for (int k = 0; k < 3; k++) x->part[i][k] = parts[k] ? lo_expr_as(l, parts[k], TYS(TY_I64)) : NULL;
+      for (int k = 0; k < 3; k++) x->part[i][k] = given_part(parts[k]) ? lo_expr_as(l, parts[k], TYS(TY_I64)) : NULL;
       break;
     }
     case IX_MASK: case IX_INTS:
