@@ -912,9 +912,27 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
+/* The characters (code points) of UTF-8 text of size bytes. */
+static int code_points(const char *text, int64_t size) {
+  int count = 0;
+  for (int64_t i = 0; i < size; i++) count += ((unsigned char)text[i] & 0xC0) != 0x80;
+  return count;
+}
+
+/* numpy.asarray(s) of a str known when the function is compiled: a 0-d
+ * array of it, of NumPy's dtype '<Un' (n its characters, at least 1), as
+ * Numba's of a string literal; NULL for any other argument. */
+static const Type *text_constant_array(Infer *in, Node *n, const Type *t) {
+  const Node *c = t->kind == TY_STR && n->list.len == 1 && !ty_kwarg(n, "dtype") ? ty_constant(in, n->list.items[0]) : NULL;
+  if (!c || c->kind != N_STRING) return NULL;
+  int chars = code_points(c->str, c->ival);
+  return ty_array(ty_charseq(chars ? chars : 1), 0, 'C', false);
+}
+
 /* numpy.asarray(a, dtype=None): a itself when it is an array of that dtype */
 static const Type *ty_asarray(Infer *in, Node *n, const Type **args) {
   if (is_array(args[0]) && np_dtype_arg(in, n, 1, args[0]->elem) == args[0]->elem) return args[0];
+  if (text_constant_array(in, n, args[0])) return text_constant_array(in, n, args[0]);
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() here would", n->bi->name);
   return ty_array_of(in, n, args);
 }
@@ -1070,9 +1088,18 @@ static LLVMValueRef lo_array_of_nested_list(Lower *l, Node *n, Node *arg) {
   return out;
 }
 
+/* A 0-d array holding str x (text_constant_array's). */
+static LLVMValueRef lo_text_array(Lower *l, Node *n, Node *x) {
+  LLVMValueRef v = lo_expr(l, x), out = lo_alloc_array(l, n->ty, NULL, -1);
+  lo_text_write(l, n->ty->elem, LLVMBuildExtractValue(l->b, out, 2, ""), v);
+  lo_done_with(l, x, v);
+  return out;
+}
+
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind == TY_STR) return lo_text_array(l, n, arg);
   if (t->kind == TY_LIST && is_array(t->elem)) return np_stack_list(l, n->ty, arg);
   if (t->kind == TY_LIST) return t->elem->kind == TY_LIST ? lo_array_of_nested_list(l, n, arg) : lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
