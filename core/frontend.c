@@ -1182,6 +1182,11 @@ static const struct {
   {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
   {"sum", {NULL, "start"}}, {"str", {"object"}},
+  {"numpy.linspace", {"start", "stop", "num"}}, {"numpy.logspace", {"start", "stop", "num"}},
+  {"numpy.geomspace", {"start", "stop", "num"}}, {"numpy.identity", {"n"}}, {"numpy.array", {"object"}},
+  {"numpy.asarray", {"a"}}, {"numpy.ascontiguousarray", {"a"}}, {"numpy.asfortranarray", {"a"}},
+  {"numpy.copy", {"a"}}, {"numpy.ravel", {"a"}}, {"numpy.reshape", {NULL, "shape"}},
+  {"numpy.broadcast_to", {"array", "shape"}}, {"numpy.stack", {"arrays"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in

@@ -619,6 +619,24 @@ def test_allocations_with_their_shape_named(n, k):
         np.testing.assert_array_equal(g, w)
 
 
+def made_and_shaped_by_keyword(a, n):
+    """The leading parameters of the making and shaping functions named, as NumPy names them."""
+    return (np.linspace(start=0.5, stop=a[0], num=n), np.logspace(start=0, stop=2, num=n),
+            np.geomspace(start=1.0, stop=8.0, num=n), np.identity(n=n, dtype=np.int8), np.array(object=a),
+            np.asarray(a=a, dtype=np.float32), np.ascontiguousarray(a=a[::2]), np.asfortranarray(a=a),
+            np.copy(a=a), np.ravel(a=a), np.reshape(a, shape=(2, -1)), np.broadcast_to(array=a, shape=(n, a.size)),
+            np.stack(arrays=(a, a), axis=1))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_making_and_shaping_functions_take_their_leading_parameters_by_name(dtype, n):
+    a = (make_rng(15).standard_normal(6) * 4).astype(dtype)
+    got, want = njit(made_and_shaped_by_keyword)(a, n), made_and_shaped_by_keyword(a, n)
+    for g, w in zip(got, want):
+        assert_same_array(w, g, flags=True)
+
+
 def test_a_misspelled_shape_keyword_is_a_typing_error():
     def spelled(n):
         return np.zeros(shap=n)
