@@ -1187,6 +1187,13 @@ static const struct {
   {"numpy.asarray", {"a"}}, {"numpy.ascontiguousarray", {"a"}}, {"numpy.asfortranarray", {"a"}},
   {"numpy.copy", {"a"}}, {"numpy.ravel", {"a"}}, {"numpy.reshape", {NULL, "shape"}},
   {"numpy.broadcast_to", {"array", "shape"}}, {"numpy.stack", {"arrays"}},
+  {"numpy.hstack", {"tup"}}, {"numpy.vstack", {"tup"}}, {"numpy.column_stack", {"tup"}}, {"numpy.dstack", {"tup"}},
+  {"numpy.squeeze", {"a"}}, {"numpy.expand_dims", {"a"}}, {"numpy.transpose", {"a"}},
+  {"numpy.swapaxes", {"a", "axis1", "axis2"}}, {"numpy.moveaxis", {"a", "source", "destination"}},
+  {"numpy.split", {"ary", "indices_or_sections"}}, {"numpy.array_split", {"ary", "indices_or_sections"}},
+  {"numpy.flip", {"m"}}, {"numpy.roll", {"a", "shift"}}, {"numpy.tile", {"A", "reps"}},
+  {"numpy.repeat", {"a", "repeats"}}, {"numpy.diag", {"v"}}, {"numpy.append", {"arr", "values"}},
+  {"numpy.resize", {"a", "new_shape"}}, {"numpy.trim_zeros", {"filt"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in

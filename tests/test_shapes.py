@@ -1209,3 +1209,24 @@ def test_flat_store_out_of_range_and_of_read_only_arrays():
     a.flags.writeable = False
     with pytest.raises(ruchey.TypingError, match="read-only"):
         flat_store(a, 0, 1.0)
+
+
+def shaped_by_keyword(a, v):
+    """The leading parameters of the shaping functions named, as NumPy names them."""
+    return (np.squeeze(a=a[None], axis=0), np.expand_dims(a=a, axis=1), np.transpose(a=a),
+            np.swapaxes(a=a, axis1=0, axis2=1), np.moveaxis(a=a, source=0, destination=-1),
+            np.split(ary=a, indices_or_sections=2, axis=1), np.array_split(ary=a, indices_or_sections=3),
+            np.flip(m=a, axis=0), np.roll(a, shift=1), np.roll(a=a, shift=-1, axis=1), np.tile(A=a, reps=2),
+            np.repeat(a, repeats=2, axis=1), np.diag(v=a, k=1), np.hstack(tup=(a, a)), np.vstack(tup=(a, a)),
+            np.column_stack(tup=(v, v)), np.dstack(tup=(v, v)), np.append(arr=v, values=v),
+            np.resize(a=v, new_shape=(5,)), np.trim_zeros(filt=v))
+
+
+@pytest.mark.parametrize("a", arrays(dtypes=(np.float64, np.int16), shape_list=[(3, 4), (2, 0)]), ids=repr)
+def test_shaping_functions_take_their_leading_parameters_by_name(a):
+    v = np.array([0, 2, 0, 3, 0], dtype=a.dtype)
+    got, want = ruchey.njit(shaped_by_keyword)(a, v), shaped_by_keyword(a, v)
+    for g, w in zip(got, want):
+        for gi, wi in (zip(g, w) if isinstance(w, list) else [(g, w)]):
+            np.testing.assert_array_equal(gi, wi)
+            assert gi.dtype == wi.dtype and gi.shape == wi.shape
