@@ -135,6 +135,38 @@ def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
 
 
 @ruchey.njit
+def ravels_in_order(a):
+    return a.ravel('F'), np.ravel(a, order='F'), a.flatten('F'), a.ravel(order='C'), a.flatten(order='C')
+
+
+@ruchey.njit
+def ravels_as_laid_out(a):
+    return a.ravel('A'), a.ravel(order='K'), a.flatten('A'), np.ravel(a, 'K'), a.flatten('K')
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_and_flatten_in_fortran_order(layout):
+    for dtype in (np.float64, np.int8, np.complex64):
+        for a in arrays([dtype], (layout,), [(), (5,), (3, 4), (0, 3), (2, 3, 2)], seed=4):
+            check(ravels_in_order, a, flags=True)
+            assert np.shares_memory(ravels_in_order(a)[0], a) == np.shares_memory(a.ravel('F'), a)
+            if layout in "CF":
+                check(ravels_as_laid_out, a, flags=True)
+    a = array(RNG, np.int32, (3, 4), "F")
+    a.flags.writeable = False
+    r, n, fl, rc, _ = ravels_in_order(a)
+    assert not r.flags.writeable and not n.flags.writeable and fl.flags.writeable and rc.flags.writeable
+
+
+def test_ravel_order_a_or_k_of_a_strided_array_and_an_unknown_order_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="of an array of layout A is not supported"):
+        ravels_as_laid_out(array(RNG, np.float64, (3, 4), "strided"))
+    f = define("@ruchey.njit\ndef f(a):\n    return a.ravel('Q')\n")
+    with pytest.raises(ruchey.TypingError, match="order must be 'C', 'F', 'A' or 'K' written out"):
+        f(np.ones((2, 2)))
+
+
+@ruchey.njit
 def reshapes(a):
     return a.reshape(-1), np.reshape(a, (2, -1)), a.reshape(a.size, 1)
 
@@ -968,7 +1000,7 @@ def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
                            ("np.roll(a, 1, shift=1)", "numpy.roll", "shift"),
                            ("a.astype(np.int8, copy=False)", "array.astype", "copy"),
                            ("np.transpose(a, foo=1)", "numpy.transpose", "foo"),
-                           ("np.ravel(a, order='F')", "numpy.ravel", "order")]:
+                           ("np.reshape(a, 3, order='F')", "numpy.reshape", "order")]:
         f = define(f"@ruchey.njit\ndef f(a):\n    return {call}\n")
         with pytest.raises(ruchey.TypingError, match=rf"{name}.*'{kw}'"):
             f(np.zeros(3))

@@ -312,23 +312,67 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   return r;
 }
 
-/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
-static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C')) : NULL;
+/* ravel's and flatten's order=: read in C order, in Fortran order, as
+ * the array's memory is laid out where it is contiguous ('A'), or as it
+ * lies in memory ('K'). */
+static const char *const orders[] = {"C", "F", "A", "K", NULL};
+
+/* Whether n's order= reads array type t in Fortran order: 'F', and 'A' or
+ * 'K' of a Fortran array ('C' or nothing, and 'A' or 'K' of a C array or
+ * of one dimension, read it in C order); -1 (an error) where the order is
+ * not written out, or is 'A' or 'K' of an array whose type says neither
+ * (its order then known only at run time). */
+static int fortran_order(Infer *in, Node *n, const Type *t) {
+  Node *order = bi_arg(n, 1, "order");
+  int k = bi_str_option(order, orders, 0);
+  if (k < 0) {
+    if (in) ty_error(in, order, "%s()'s order must be 'C', 'F', 'A' or 'K' written out", n->bi->name);
+    return -1;
+  }
+  if (k <= 1 || t->ndim <= 1 || t->layout != 'A') return t->ndim > 1 && (k == 1 || (k > 1 && t->layout == 'F'));
+  if (in) ty_error(in, order, "%s(order='%s') of an array of layout A is not supported in compiled code (its order is "
+                   "known only at run time): give 'C' or 'F'", n->bi->name, orders[k]);
+  return -1;
 }
 
-/* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
-static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to) {
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  shape_of(l, arg->ty, a, shape, NULL);
-  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
-  LLVMValueRef r = reshaped(l, to, arg->ty, a, &size);
+/* The type of a viewed with its axes reversed (a.T): C and F swapped. */
+static const Type *reversed_type(const Type *t) {
+  return ty_array(t->elem, t->ndim, t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A', t->readonly);
+}
+
+/* a (of type t) with its axes reversed: a view that holds no reference of its own. */
+static LLVMValueRef reversed_view(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = s[t->ndim - 1 - d], strides[d] = st[t->ndim - 1 - d];
+  return np_view(l, reversed_type(t), a, data_of(l, a), shape, strides);
+}
+
+/* numpy.ravel(a, order='C'), a.ravel(order): 1-d, a view where a is
+ * contiguous in that order */
+static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
+  const Type *t = array_operand(in, n, args[0]);
+  int fortran = t ? fortran_order(in, n, t) : -1;
+  if (fortran < 0) return NULL;
+  if (fortran) t = reversed_type(t);  /* a's Fortran order is a.T's C order */
+  return ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C'));
+}
+
+/* arg's elements as the 1-d array of type to, in C order or (fortran) in
+ * Fortran order: a view where it is contiguous so, a copy otherwise */
+static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to, bool fortran) {
+  const Type *t = fortran ? reversed_type(arg->ty) : arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), v = fortran ? reversed_view(l, arg->ty, a) : a, shape[RC_MAX_NDIM];
+  shape_of(l, t, v, shape, NULL);
+  LLVMValueRef size = size_of(l, t->ndim, shape);
+  LLVMValueRef r = reshaped(l, to, t, v, &size);
   lo_done_with(l, arg, a);
   return r;
 }
 
-static LLVMValueRef lo_ravel(Lower *l, Node *n) { return ravelled(l, n->list.items[0], n->ty); }
+static LLVMValueRef lo_ravel(Lower *l, Node *n) {
+  return ravelled(l, n->list.items[0], n->ty, fortran_order(NULL, n, n->list.items[0]->ty) == 1);
+}
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
  * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
@@ -342,7 +386,7 @@ static const Type *ty_flat(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_flat(Lower *l, Node *n) {
-  return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty);
+  return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty, false);
 }
 
 bool ty_is_flat_store(const Node *target) {
@@ -369,18 +413,19 @@ LLVMValueRef lo_flat_addr(Lower *l, Node *target, LLVMValueRef *array) {
   return LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "flat.at");
 }
 
-/* a.flatten(): always a copy */
+/* a.flatten(order='C'): always a copy */
 static const Type *ty_flatten(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', false) : NULL;
+  return t && fortran_order(in, n, t) >= 0 ? ty_array(t->elem, 1, 'C', false) : NULL;
 }
 
 static LLVMValueRef lo_flatten(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
-  const Type *t = arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  LLVMValueRef copy = lo_copy_array(l, ct, t, a);
-  shape_of(l, t, a, shape, NULL);
+  bool fortran = fortran_order(NULL, n, arg->ty) == 1;
+  const Type *t = fortran ? reversed_type(arg->ty) : arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
+  LLVMValueRef a = lo_expr(l, arg), v = fortran ? reversed_view(l, arg->ty, a) : a, shape[RC_MAX_NDIM];
+  LLVMValueRef copy = lo_copy_array(l, ct, t, v);
+  shape_of(l, t, v, shape, NULL);
   LLVMValueRef size = size_of(l, t->ndim, shape), stride = const_i64(l, ty_bits(t->elem) / 8);
   LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, &stride);  /* the copy's reference */
   lo_done_with(l, arg, a);
@@ -2588,6 +2633,7 @@ static const char *const clip_method_kw[] = {"min", "max", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const order_kw[] = {"order", NULL};
 static const char *const rot90_kw[] = {"k", NULL};
 static const char *const select_kw[] = {"choicelist", "default", NULL};
 static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
@@ -2599,8 +2645,8 @@ const Builtin bi_shape[] = {
   /* views (reshape and ravel copy an array that is not C-contiguous) */
   FUNCTION("reshape", 2, 2, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
   METHOD("reshape", 1, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
-  FUNCTION("ravel", 1, 1, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
-  METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
+  FUNCTION("ravel", 1, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
+  METHOD("ravel", 0, 1, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
   {"array.flat", NULL, "flat", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_COMPLEX, 0, 0, ty_flat, lo_flat},
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
@@ -2620,7 +2666,7 @@ const Builtin bi_shape[] = {
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
   FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 0, ty_flip, lo_flip),
   /* copies */
-  METHOD("flatten", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_flatten, lo_flatten),
+  METHOD("flatten", 0, 1, order_kw, BF_ALLOCATES | BF_COMPLEX | BF_STRINGS, 0, ty_flatten, lo_flatten),
   METHOD("astype", 0, 1, dtype_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_astype, lo_astype),
   FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX | BF_NONE, JOIN_CONCATENATE, ty_join, lo_join),
   FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_STACK, ty_join, lo_join),
