@@ -211,6 +211,57 @@ static LLVMValueRef pick(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef 
 
 /* ---------------------------------------------------------------- reshape, ravel, flatten */
 
+/* ravel's, flatten's and reshape's order=: read (and, reshaped, written)
+ * in C order, in Fortran order, as the array's memory is laid out where it
+ * is contiguous ('A'), or as it lies in memory ('K', not reshape's). */
+static const char *const orders[] = {"C", "F", "A", "K", NULL};
+static const char *const reshape_orders[] = {"C", "F", "A", NULL};
+
+/* Whether order (given or NULL), one of choices, reads array type t in
+ * Fortran order: 'F', and 'A' or 'K' of a Fortran array ('C' or nothing,
+ * and 'A' or 'K' of a C array or of one dimension, read it in C order); -1
+ * (an error) where the order is not written out, or is 'A' or 'K' of an
+ * array whose type says neither (its order then known only at run time). */
+static int fortran_order(Infer *in, Node *n, const Type *t, Node *order, const char *const *choices) {
+  int k = bi_str_option(order, choices, 0);
+  if (k < 0) {
+    if (in) ty_error(in, order, "%s()'s order must be %s written out", n->bi->name,
+                     choices[3] ? "'C', 'F', 'A' or 'K'" : "'C', 'F' or 'A'");
+    return -1;
+  }
+  if (k <= 1 || t->ndim <= 1 || t->layout != 'A') return t->ndim > 1 && (k == 1 || (k > 1 && t->layout == 'F'));
+  if (in) ty_error(in, order, "%s(order='%s') of an array of layout A is not supported in compiled code (its order is "
+                   "known only at run time): give 'C' or 'F'", n->bi->name, choices[k]);
+  return -1;
+}
+
+/* ravel's and flatten's order, given by position or keyword. */
+static int ravel_order(Infer *in, Node *n, const Type *t) {
+  return fortran_order(in, n, t, bi_arg(n, 1, "order"), orders);
+}
+
+/* reshape's order, by keyword (its positional arguments are the shape's):
+ * 'F' writes the new shape in Fortran order whatever a's dimensions. */
+static int reshape_order(Infer *in, Node *n, const Type *t) {
+  Node *order = ty_kwarg(n, "order");
+  return bi_str_option(order, reshape_orders, 0) == 1 ? 1 : fortran_order(in, n, t, order, reshape_orders);
+}
+
+/* The type of a viewed with its axes reversed (a.T): C and F swapped (of
+ * two or more dimensions: one reversed is itself). */
+static const Type *reversed_type(const Type *t) {
+  if (t->ndim <= 1) return t;
+  return ty_array(t->elem, t->ndim, t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A', t->readonly);
+}
+
+/* a (of type t) with its axes reversed: a view that holds no reference of its own. */
+static LLVMValueRef reversed_view(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = s[t->ndim - 1 - d], strides[d] = st[t->ndim - 1 - d];
+  return np_view(l, reversed_type(t), a, data_of(l, a), shape, strides);
+}
+
 /* The new shape's arguments: the ints after the array, or one tuple. */
 static Node **shape_items(Node *n, int *count, bool *tuple) {
   Node *first = n->list.len > 1 ? n->list.items[1] : NULL;
@@ -235,6 +286,12 @@ static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
     if (!ty_is_int(items[i]->ty))
       return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
   if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  int fortran = reshape_order(in, n, t);
+  if (fortran < 0) return NULL;
+  if (fortran) {  /* a.T's C order reshaped to the shape reversed, viewed reversed: Fortran */
+    const Type *r = reversed_type(t);
+    return ty_array(t->elem, count, count > 1 ? 'F' : 'C', r->readonly && !np_copies_read_only(r, 'C'));
+  }
   return ty_array(t->elem, count, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
@@ -300,6 +357,17 @@ static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueR
   return np_view(l, rt, c, data_of(l, c), dims, strides);
 }
 
+/* a's memory with a new Fortran-contiguous shape: a.T's C order in the
+ * shape reversed, viewed with its axes reversed. */
+static LLVMValueRef reshaped_fortran(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, const LLVMValueRef *dims) {
+  const Type *ct = reversed_type(rt);
+  LLVMValueRef rdims[RC_MAX_NDIM];
+  for (int d = 0; d < rt->ndim; d++) rdims[d] = dims[rt->ndim - 1 - d];
+  LLVMValueRef c = reshaped(l, ct, reversed_type(t), reversed_view(l, t, a), rdims);
+  /* c's reference is the result's */
+  return reversed_view(l, ct, c);
+}
+
 static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
@@ -307,52 +375,16 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   shape_of(l, t, a, shape, NULL);
   int ndim = reshape_dims(l, n, dims);
   check_new_shape(l, size_of(l, t->ndim, shape), ndim, dims);
-  LLVMValueRef r = reshaped(l, n->ty, t, a, dims);
+  LLVMValueRef r = reshape_order(NULL, n, t) == 1 ? reshaped_fortran(l, n->ty, t, a, dims) : reshaped(l, n->ty, t, a, dims);
   lo_done_with(l, arg, a);
   return r;
-}
-
-/* ravel's and flatten's order=: read in C order, in Fortran order, as
- * the array's memory is laid out where it is contiguous ('A'), or as it
- * lies in memory ('K'). */
-static const char *const orders[] = {"C", "F", "A", "K", NULL};
-
-/* Whether n's order= reads array type t in Fortran order: 'F', and 'A' or
- * 'K' of a Fortran array ('C' or nothing, and 'A' or 'K' of a C array or
- * of one dimension, read it in C order); -1 (an error) where the order is
- * not written out, or is 'A' or 'K' of an array whose type says neither
- * (its order then known only at run time). */
-static int fortran_order(Infer *in, Node *n, const Type *t) {
-  Node *order = bi_arg(n, 1, "order");
-  int k = bi_str_option(order, orders, 0);
-  if (k < 0) {
-    if (in) ty_error(in, order, "%s()'s order must be 'C', 'F', 'A' or 'K' written out", n->bi->name);
-    return -1;
-  }
-  if (k <= 1 || t->ndim <= 1 || t->layout != 'A') return t->ndim > 1 && (k == 1 || (k > 1 && t->layout == 'F'));
-  if (in) ty_error(in, order, "%s(order='%s') of an array of layout A is not supported in compiled code (its order is "
-                   "known only at run time): give 'C' or 'F'", n->bi->name, orders[k]);
-  return -1;
-}
-
-/* The type of a viewed with its axes reversed (a.T): C and F swapped. */
-static const Type *reversed_type(const Type *t) {
-  return ty_array(t->elem, t->ndim, t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A', t->readonly);
-}
-
-/* a (of type t) with its axes reversed: a view that holds no reference of its own. */
-static LLVMValueRef reversed_view(Lower *l, const Type *t, LLVMValueRef a) {
-  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
-  shape_of(l, t, a, s, st);
-  for (int d = 0; d < t->ndim; d++) shape[d] = s[t->ndim - 1 - d], strides[d] = st[t->ndim - 1 - d];
-  return np_view(l, reversed_type(t), a, data_of(l, a), shape, strides);
 }
 
 /* numpy.ravel(a, order='C'), a.ravel(order): 1-d, a view where a is
  * contiguous in that order */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  int fortran = t ? fortran_order(in, n, t) : -1;
+  int fortran = t ? ravel_order(in, n, t) : -1;
   if (fortran < 0) return NULL;
   if (fortran) t = reversed_type(t);  /* a's Fortran order is a.T's C order */
   return ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C'));
@@ -371,7 +403,7 @@ static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to, bool fortran) 
 }
 
 static LLVMValueRef lo_ravel(Lower *l, Node *n) {
-  return ravelled(l, n->list.items[0], n->ty, fortran_order(NULL, n, n->list.items[0]->ty) == 1);
+  return ravelled(l, n->list.items[0], n->ty, ravel_order(NULL, n, n->list.items[0]->ty) == 1);
 }
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
@@ -416,12 +448,12 @@ LLVMValueRef lo_flat_addr(Lower *l, Node *target, LLVMValueRef *array) {
 /* a.flatten(order='C'): always a copy */
 static const Type *ty_flatten(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t && fortran_order(in, n, t) >= 0 ? ty_array(t->elem, 1, 'C', false) : NULL;
+  return t && ravel_order(in, n, t) >= 0 ? ty_array(t->elem, 1, 'C', false) : NULL;
 }
 
 static LLVMValueRef lo_flatten(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
-  bool fortran = fortran_order(NULL, n, arg->ty) == 1;
+  bool fortran = ravel_order(NULL, n, arg->ty) == 1;
   const Type *t = fortran ? reversed_type(arg->ty) : arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
   LLVMValueRef a = lo_expr(l, arg), v = fortran ? reversed_view(l, arg->ty, a) : a, shape[RC_MAX_NDIM];
   LLVMValueRef copy = lo_copy_array(l, ct, t, v);
@@ -2643,8 +2675,8 @@ static const char *const dtype_kw[] = {"dtype", NULL};
 /* BF_COMPLEX: these move elements of any dtype, and convert them as lo_convert does */
 const Builtin bi_shape[] = {
   /* views (reshape and ravel copy an array that is not C-contiguous) */
-  FUNCTION("reshape", 2, 2, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
-  METHOD("reshape", 1, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
+  FUNCTION("reshape", 2, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
+  METHOD("reshape", 1, RC_MAX_NDIM, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
   FUNCTION("ravel", 1, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
   METHOD("ravel", 0, 1, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
   {"array.flat", NULL, "flat", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_COMPLEX, 0, 0, ty_flat, lo_flat},
