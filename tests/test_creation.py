@@ -70,7 +70,7 @@ def test_dtype_that_is_not_a_dtype_is_a_typing_error():
         f(3)
 
 
-@pytest.mark.parametrize("call", ['np.zeros(n, order="F")', "np.ones(n, like=n)",
+@pytest.mark.parametrize("call", ['np.zeros(n, order="A")', "np.ones(n, like=n)",
                                   "np.empty(n, np.float64, dtype=np.float64)",
                                   "np.linspace(0, 1, n, retstep=True)", "np.eye(n, order=1)"])
 def test_unsupported_keyword_is_a_typing_error_naming_function_and_keyword(call):
@@ -597,6 +597,38 @@ def test_as_contiguous_of_a_read_only_array_is_writable_where_copied(layout, sha
         assert_same_array(expected, got, flags=True)
         copied = not (a.ndim == 1 and layout in "CF" or layout == order)
         assert got.flags.writeable == copied and np.shares_memory(got, a) != copied
+
+
+def allocations_in_order(n, k):
+    """order= of the functions that make arrays, by keyword and by position."""
+    return (np.zeros((n, k), order='F'), np.ones((n, k, 2), np.int8, 'F'), np.full((n, k), 2.5, order='F'),
+            np.full((k, n), 7, np.int16, 'F'), np.zeros(n, order='F'), np.ones((n, k), order='C'),
+            np.empty((n, k), order='F').shape)
+
+
+@pytest.mark.parametrize("n, k", [(0, 2), (3, 1), (4, 5)])
+def test_allocations_in_fortran_order(n, k):
+    for g, w in zip(njit(allocations_in_order)(n, k), allocations_in_order(n, k)):
+        if isinstance(w, tuple):
+            assert g == w
+        else:
+            assert_same_array(w, g, flags=True)
+
+
+def like_in_order(a):
+    return (np.zeros_like(a, order='C'), np.ones_like(a, np.int8, 'F'), np.full_like(a, 2, order='K'),
+            np.full_like(a, 3, None, 'A'), np.empty_like(a, order='F').flags.f_contiguous, np.zeros_like(a, order='A'))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_like_allocations_in_order(layout):
+    for shape in [(3, 4), (2, 3, 2), (5,), (0, 3)]:
+        a = array(make_rng(16), np.float32, shape, layout)
+        for g, w in zip(njit(like_in_order)(a), like_in_order(a)):
+            if isinstance(w, bool):
+                assert g == w
+            else:
+                assert_same_array(w, g, flags=True)
 
 
 def allocations_by_keyword(n, k):
