@@ -238,6 +238,14 @@ def test_arange_step_zero_raises():
             arange3(*args)
 
 
+def test_arange_of_more_values_than_int64_holds_raises_numpys_value_error():
+    for args in [(0.0, 1.0, 1e-300), (0.0, np.inf, 1.0), (np.float32(0), np.float32(1), np.float32(1e-30))]:
+        with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+            arange3.py_func(*args)
+        with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+            arange3(*args)
+
+
 def test_arange_start_alone_by_name_is_refused_as_numpy_refuses_it():
     f = define("@ruchey.njit\ndef f(n):\n    return np.arange(start=n)\n")
     with pytest.raises(TypeError, match="stop"):

@@ -285,6 +285,9 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
   LLVMValueRef c = lo_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));
   lo_raise_if(l, fcmp(l, LLVMRealUNO, c, c), RT_ERR_VALUE, "arange: cannot compute length");
   c = lo_intrinsic2(l, "llvm.maxnum", t, c, lo_fconst(l, t, 0));
+  /* (a count past int64's, of a tiny step, converts to no number) */
+  lo_raise_if(l, fcmp(l, LLVMRealOGE, c, lo_fconst(l, t, 9223372036854775808.0)), RT_ERR_VALUE,
+              "Maximum allowed size exceeded");
   return lo_convert(l, c, t, TYS(TY_I64));
 }
 
