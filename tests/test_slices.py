@@ -307,3 +307,32 @@ def test_none_as_a_written_slices_part_is_left_out():
 def test_a_float_in_a_written_slice_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="slice indices must be integers or None, got float64"):
         window(numpy.arange(4.0), 1.5)
+
+
+@ruchey.njit
+def maybe_window(x, has, start, stop, step):
+    """Parts that are None or an int as the run goes (Optionals): None left out."""
+    i = j = k = None
+    if has[0]:
+        i = start
+    if has[1]:
+        j = stop
+    if has[2]:
+        k = step
+    y = x[i:j:k].copy()
+    x[i:j:k] = -1
+    return y, x
+
+
+def test_optional_parts_of_a_written_slice_read_none_as_left_out():
+    rng = make_rng(44)
+    x = rng.integers(-9, 9, 10).astype(numpy.float64)
+    for has in ((0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 0), (0, 0, 1), (1, 1, 1)):
+        for _ in range(12):
+            start, stop = (int(v) for v in rng.integers(-13, 13, 2))
+            step = int(rng.choice([-3, -1, 1, 2]))
+            got, want = maybe_window(x.copy(), has, start, stop, step), maybe_window.py_func(x.copy(), has, start, stop, step)
+            for g, w in zip(got, want):
+                numpy.testing.assert_array_equal(g, w)
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        maybe_window(x.copy(), (0, 0, 1), 0, 0, 0)
