@@ -611,7 +611,7 @@ def allocations_in_order(n, k):
     """order= of the functions that make arrays, by keyword and by position."""
     return (np.zeros((n, k), order='F'), np.ones((n, k, 2), np.int8, 'F'), np.full((n, k), 2.5, order='F'),
             np.full((k, n), 7, np.int16, 'F'), np.zeros(n, order='F'), np.ones((n, k), order='C'),
-            np.empty((n, k), order='F').shape)
+            np.empty((n, k), order='F').shape, np.eye(n, k, 1, np.int8, 'F'), np.eye(k, order='F'), np.eye(n, order='C'))
 
 
 @pytest.mark.parametrize("n, k", [(0, 2), (3, 1), (4, 5)])

@@ -716,7 +716,7 @@ static LLVMValueRef lo_kaiser(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- eye, identity */
 
-static const char *const eye_kw[] = {"N", "M", "k", "dtype", NULL};
+static const char *const eye_kw[] = {"N", "M", "k", "dtype", "order", NULL};
 
 /* numpy.eye(N, M=N, k=0, dtype=float64) (every one by keyword too) and numpy.identity(n, dtype=float64) */
 static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
@@ -728,7 +728,8 @@ static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
     if (sizes[i] && !ty_is_int(sizes[i]->ty))
       return ty_error(in, sizes[i], "%s() needs ints for its sizes, got %s", n->bi->name, sizes[i]->ty->name);
   const Type *elem = np_dtype_arg(in, n, eye ? 3 : 1, TYS(TY_F64));
-  return elem ? ty_array(elem, 2, 'C', false) : NULL;
+  char layout = elem && eye ? new_layout(in, n, 4, 2, NULL) : 'C';  /* (identity has no order) */
+  return elem && layout ? ty_array(elem, 2, layout, false) : NULL;
 }
 
 static LLVMValueRef lo_eye(Lower *l, Node *n) {
@@ -1464,7 +1465,7 @@ const Builtin bi_numpy[] = {
   ALLOC_ANY("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC_ANY("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
-  ALLOC_ANY("eye", 0, 4, eye_kw, 1, ty_eye, lo_eye),
+  {"numpy.eye", "numpy", "eye", BK_FUNCTION, 0, 0, 5, eye_kw, BF_ALLOCATES | BF_COMPLEX | BF_STRINGS, 1, 0, ty_eye, lo_eye},
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC("indices", 1, 3, indices_kw, 0, ty_np_indices, lo_np_indices),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),
