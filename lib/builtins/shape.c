@@ -895,8 +895,14 @@ static bool expand_at_one_axis(Node *n) {
   return axis->kind != N_TUPLE && !const_int(axis, &v) && ty_is_int(axis->ty);
 }
 
+/* A number given where an array is taken, as the 0-d array NumPy reads it as
+ * (numpy.atleast_1d(2.0)): numpy.asarray of it, in its place; else t. */
+static const Type *number_as_array(Infer *in, Node *n, const Type *t) {
+  return t && ty_is_scalar(t) && !ty_is_time(t) ? ty_wrap_call(in, n->list.items[0], "numpy.asarray") : t;
+}
+
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
   if (expand_at_one_axis(n)) {
@@ -1000,7 +1006,7 @@ static const Type *atleast_each(Infer *in, Node *n) {
 
 static const Type *ty_atleast(Infer *in, Node *n, const Type **args) {
   if (n->list.len > 1) return atleast_each(in, n);
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
   if (!t) return NULL;
   int want = n->bi->ival;
   return t->ndim >= want ? t : ty_array(t->elem, want, t->ndim ? t->layout : 'C', t->readonly);
@@ -2690,9 +2696,9 @@ const Builtin bi_shape[] = {
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   FUNCTION("expand_dims", 1, 2, axis_kw, BF_COMPLEX, 0, ty_expand_dims, lo_expand_dims),
-  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
-  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
-  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
+  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_atleast, lo_atleast),
+  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 2, ty_atleast, lo_atleast),
+  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, BF_COMPLEX, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
