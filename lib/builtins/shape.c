@@ -2680,7 +2680,7 @@ static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* BF_COMPLEX: these move elements of any dtype, and convert them as lo_convert does */
 const Builtin bi_shape[] = {
-  /* views (reshape and ravel copy an array that is not C-contiguous) */
+  /* views (reshape and ravel copy an array that is not contiguous in their order) */
   FUNCTION("reshape", 2, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
   METHOD("reshape", 1, RC_MAX_NDIM, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
   FUNCTION("ravel", 1, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
