@@ -1397,6 +1397,18 @@ static const struct {
   {"numpy.full", {"shape", "fill_value"}}, {"numpy.empty_like", {"prototype"}}, {"numpy.zeros_like", {"a"}},
   {"numpy.ones_like", {"a"}}, {"numpy.full_like", {"a", "fill_value"}},
   {"sum", {NULL, "start"}}, {"str", {"object"}},
+  {"numpy.linspace", {"start", "stop", "num"}}, {"numpy.logspace", {"start", "stop", "num"}},
+  {"numpy.geomspace", {"start", "stop", "num"}}, {"numpy.identity", {"n"}}, {"numpy.array", {"object"}},
+  {"numpy.asarray", {"a"}}, {"numpy.ascontiguousarray", {"a"}}, {"numpy.asfortranarray", {"a"}},
+  {"numpy.copy", {"a"}}, {"numpy.ravel", {"a"}}, {"numpy.reshape", {NULL, "shape"}},
+  {"numpy.broadcast_to", {"array", "shape"}}, {"numpy.stack", {"arrays"}},
+  {"numpy.hstack", {"tup"}}, {"numpy.vstack", {"tup"}}, {"numpy.column_stack", {"tup"}}, {"numpy.dstack", {"tup"}},
+  {"numpy.squeeze", {"a"}}, {"numpy.expand_dims", {"a"}}, {"numpy.transpose", {"a"}},
+  {"numpy.swapaxes", {"a", "axis1", "axis2"}}, {"numpy.moveaxis", {"a", "source", "destination"}},
+  {"numpy.split", {"ary", "indices_or_sections"}}, {"numpy.array_split", {"ary", "indices_or_sections"}},
+  {"numpy.flip", {"m"}}, {"numpy.roll", {"a", "shift"}}, {"numpy.tile", {"A", "reps"}},
+  {"numpy.repeat", {"a", "repeats"}}, {"numpy.diag", {"v"}}, {"numpy.append", {"arr", "values"}},
+  {"numpy.resize", {"a", "new_shape"}}, {"numpy.trim_zeros", {"filt"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in

@@ -1,7 +1,7 @@
 """numpy.atleast_1d, atleast_2d and atleast_3d of one array in compiled
 code: views with axes of length 1 where NumPy adds them, against NumPy on
 arrays of every dimension and layout; writes through the view reach the
-array; a number is a clear TypingError."""
+array; numbers and tuples are arrays, as NumPy reads them; a str is a clear TypingError."""
 import numpy
 import pytest
 import ruchey
@@ -64,9 +64,23 @@ def test_a_view(shape):
     assert a.flat[0] == 42.0
 
 
-def test_a_number_is_a_typing_error():
+@njit
+def of_numbers(x, i):
+    return (numpy.atleast_1d(x), numpy.atleast_2d(i), numpy.atleast_3d(True), numpy.atleast_1d(x, (1, 2), [i, i]),
+            numpy.expand_dims(x, 0), numpy.expand_dims(i, (0, -1)))
+
+
+def test_numbers_and_tuples_are_arrays_as_numpy_reads_them():
+    for x, i in ((1.5, 7), (numpy.float32(-2.5), numpy.int8(-3)), (complex(1, 2), numpy.uint16(9))):
+        got, want = of_numbers(x, i), of_numbers.py_func(x, i)
+        flat = lambda t: [y for v in t for y in (v if isinstance(v, tuple) else (v,))]
+        for g, w in zip(flat(got), flat(want)):
+            assert g.dtype == w.dtype and g.shape == w.shape and g.flags.writeable and numpy.array_equal(g, w)
+
+
+def test_a_str_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="needs an array"):
-        two(1.5)
+        two("a")
 
 
 @njit

@@ -70,7 +70,7 @@ def test_dtype_that_is_not_a_dtype_is_a_typing_error():
         f(3)
 
 
-@pytest.mark.parametrize("call", ['np.zeros(n, order="F")', "np.ones(n, like=n)",
+@pytest.mark.parametrize("call", ['np.zeros(n, order="A")', "np.ones(n, like=n)",
                                   "np.empty(n, np.float64, dtype=np.float64)",
                                   "np.linspace(0, 1, n, retstep=True)", "np.eye(n, order=1)"])
 def test_unsupported_keyword_is_a_typing_error_naming_function_and_keyword(call):
@@ -235,6 +235,14 @@ def test_arange_step_zero_raises():
         with pytest.raises(ZeroDivisionError):
             arange3.py_func(*args)
         with pytest.raises(ZeroDivisionError):
+            arange3(*args)
+
+
+def test_arange_of_more_values_than_int64_holds_raises_numpys_value_error():
+    for args in [(0.0, 1.0, 1e-300), (0.0, np.inf, 1.0), (np.float32(0), np.float32(1), np.float32(1e-30))]:
+        with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+            arange3.py_func(*args)
+        with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
             arange3(*args)
 
 
@@ -599,6 +607,38 @@ def test_as_contiguous_of_a_read_only_array_is_writable_where_copied(layout, sha
         assert got.flags.writeable == copied and np.shares_memory(got, a) != copied
 
 
+def allocations_in_order(n, k):
+    """order= of the functions that make arrays, by keyword and by position."""
+    return (np.zeros((n, k), order='F'), np.ones((n, k, 2), np.int8, 'F'), np.full((n, k), 2.5, order='F'),
+            np.full((k, n), 7, np.int16, 'F'), np.zeros(n, order='F'), np.ones((n, k), order='C'),
+            np.empty((n, k), order='F').shape, np.eye(n, k, 1, np.int8, 'F'), np.eye(k, order='F'), np.eye(n, order='C'))
+
+
+@pytest.mark.parametrize("n, k", [(0, 2), (3, 1), (4, 5)])
+def test_allocations_in_fortran_order(n, k):
+    for g, w in zip(njit(allocations_in_order)(n, k), allocations_in_order(n, k)):
+        if isinstance(w, tuple):
+            assert g == w
+        else:
+            assert_same_array(w, g, flags=True)
+
+
+def like_in_order(a):
+    return (np.zeros_like(a, order='C'), np.ones_like(a, np.int8, 'F'), np.full_like(a, 2, order='K'),
+            np.full_like(a, 3, None, 'A'), np.empty_like(a, order='F').flags.f_contiguous, np.zeros_like(a, order='A'))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_like_allocations_in_order(layout):
+    for shape in [(3, 4), (2, 3, 2), (5,), (0, 3)]:
+        a = array(make_rng(16), np.float32, shape, layout)
+        for g, w in zip(njit(like_in_order)(a), like_in_order(a)):
+            if isinstance(w, bool):
+                assert g == w
+            else:
+                assert_same_array(w, g, flags=True)
+
+
 def allocations_by_keyword(n, k):
     """pyod's style: the shape (and fill value) named rather than placed."""
     a = np.zeros(shape=(n, k), dtype=np.uint32)
@@ -617,6 +657,24 @@ def test_allocations_with_their_shape_named(n, k):
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
         np.testing.assert_array_equal(g, w)
+
+
+def made_and_shaped_by_keyword(a, n):
+    """The leading parameters of the making and shaping functions named, as NumPy names them."""
+    return (np.linspace(start=0.5, stop=a[0], num=n), np.logspace(start=0, stop=2, num=n),
+            np.geomspace(start=1.0, stop=8.0, num=n), np.identity(n=n, dtype=np.int8), np.array(object=a),
+            np.asarray(a=a, dtype=np.float32), np.ascontiguousarray(a=a[::2]), np.asfortranarray(a=a),
+            np.copy(a=a), np.ravel(a=a), np.reshape(a, shape=(2, -1)), np.broadcast_to(array=a, shape=(n, a.size)),
+            np.stack(arrays=(a, a), axis=1))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_making_and_shaping_functions_take_their_leading_parameters_by_name(dtype, n):
+    a = (make_rng(15).standard_normal(6) * 4).astype(dtype)
+    got, want = njit(made_and_shaped_by_keyword)(a, n), made_and_shaped_by_keyword(a, n)
+    for g, w in zip(got, want):
+        assert_same_array(w, g, flags=True)
 
 
 def test_a_misspelled_shape_keyword_is_a_typing_error():

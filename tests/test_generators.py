@@ -355,6 +355,27 @@ def test_iter_and_next_of_arrays_and_tuples(make):
 
 
 @njit
+def rows_of_iter(a):
+    """list(iter(a)) of an array of 2 or more dimensions: its rows, views
+    that write through to a, as list(a)'s."""
+    rows = list(iter(a))
+    if len(rows):
+        rows[-1][0] = 7
+    return rows, a
+
+
+def test_list_of_iter_of_an_nd_array_is_its_rows():
+    rng = make_rng(seed_of("iterate", "rows"))
+    base = rng.integers(-50, 50, size=(4, 3, 2))
+    for dtype in (np.float64, np.int32, np.bool_):
+        x = base.astype(dtype)
+        for a in (x[:, :, 0], np.asfortranarray(x[:, :, 1]), x[::-1, ::2], x, x[:0]):
+            assert_same(rows_of_iter, a)
+            rows, _ = rows_of_iter(a)
+            assert all(r.dtype == a.dtype and r.strides == a.strides[1:] and r.base is not None for r in rows)
+
+
+@njit
 def iterate_range(start, stop, step):
     it = iter(range(start, stop, step))
     return next(it, -99), next(it, -99), next(it, -99)

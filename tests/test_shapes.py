@@ -135,6 +135,64 @@ def test_ravel_is_a_view_where_c_contiguous_flatten_never(layout):
 
 
 @ruchey.njit
+def ravels_in_order(a):
+    return a.ravel('F'), np.ravel(a, order='F'), a.flatten('F'), a.ravel(order='C'), a.flatten(order='C')
+
+
+@ruchey.njit
+def ravels_as_laid_out(a):
+    return a.ravel('A'), a.ravel(order='K'), a.flatten('A'), np.ravel(a, 'K'), a.flatten('K')
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ravel_and_flatten_in_fortran_order(layout):
+    for dtype in (np.float64, np.int8, np.complex64):
+        for a in arrays([dtype], (layout,), [(), (5,), (3, 4), (0, 3), (2, 3, 2)], seed=4):
+            check(ravels_in_order, a, flags=True)
+            assert np.shares_memory(ravels_in_order(a)[0], a) == np.shares_memory(a.ravel('F'), a)
+            if layout in "CF":
+                check(ravels_as_laid_out, a, flags=True)
+    a = array(RNG, np.int32, (3, 4), "F")
+    a.flags.writeable = False
+    r, n, fl, rc, _ = ravels_in_order(a)
+    assert not r.flags.writeable and not n.flags.writeable and fl.flags.writeable and rc.flags.writeable
+
+
+def test_ravel_order_a_or_k_of_a_strided_array_and_an_unknown_order_are_typing_errors():
+    with pytest.raises(ruchey.TypingError, match="of an array of layout A is not supported"):
+        ravels_as_laid_out(array(RNG, np.float64, (3, 4), "strided"))
+    f = define("@ruchey.njit\ndef f(a):\n    return a.ravel('Q')\n")
+    with pytest.raises(ruchey.TypingError, match="order must be 'C', 'F', 'A' or 'K' written out"):
+        f(np.ones((2, 2)))
+
+
+@ruchey.njit
+def reshapes_in_order(a):
+    return (a.reshape(2, -1, order='F'), np.reshape(a, (-1,), order='F'), a.reshape((1, -1, 1), order='F'),
+            a.reshape(-1, 2, order='C'))
+
+
+@ruchey.njit
+def reshapes_as_laid_out(a):
+    return a.reshape(-1, order='A'), a.reshape((2, -1), order='A')
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_reshape_in_fortran_order(layout):
+    for dtype in (np.float64, np.uint8):
+        for a in arrays([dtype], (layout,), [(6,), (3, 4), (0, 4), (2, 3, 2)], seed=5):
+            check(reshapes_in_order, a, flags=layout in "CF")  # others: NumPy's views where it can, ruchey's copies
+            if layout in "CF":
+                assert np.shares_memory(reshapes_in_order(a)[1], a) == np.shares_memory(a.reshape(-1, order='F'), a)
+                check(reshapes_as_laid_out, a, flags=True)
+    a = array(RNG, np.int32, (3, 4), "F")
+    b = a.copy(order="F")
+    reshapes_in_order(b)[0][0, 1] = 99  # a view of a Fortran array writes through
+    a.reshape(2, -1, order='F')[0, 1] = 99
+    np.testing.assert_array_equal(a, b)
+
+
+@ruchey.njit
 def reshapes(a):
     return a.reshape(-1), np.reshape(a, (2, -1)), a.reshape(a.size, 1)
 
@@ -178,8 +236,8 @@ def test_reshape_without_shape_is_a_typing_error():
     g = define("@ruchey.njit\ndef f(a):\n    return a.reshape(2, 1.5)\n")
     with pytest.raises(ruchey.TypingError, match="reshape"):
         g(np.zeros(3))
-    h = define("@ruchey.njit\ndef f(a):\n    return a.reshape(3, order='F')\n")
-    with pytest.raises(ruchey.TypingError, match="reshape.*'order'"):
+    h = define("@ruchey.njit\ndef f(a):\n    return a.reshape(3, order='K')\n")
+    with pytest.raises(ruchey.TypingError, match="reshape.*order must be 'C', 'F' or 'A'"):
         h(np.zeros(3))
 
 
@@ -968,7 +1026,7 @@ def test_unsupported_keywords_of_shape_functions_name_function_and_keyword():
                            ("np.roll(a, 1, shift=1)", "numpy.roll", "shift"),
                            ("a.astype(np.int8, copy=False)", "array.astype", "copy"),
                            ("np.transpose(a, foo=1)", "numpy.transpose", "foo"),
-                           ("np.ravel(a, order='F')", "numpy.ravel", "order")]:
+                           ("np.reshape(a, 3, copy=True)", "numpy.reshape", "copy")]:
         f = define(f"@ruchey.njit\ndef f(a):\n    return {call}\n")
         with pytest.raises(ruchey.TypingError, match=rf"{name}.*'{kw}'"):
             f(np.zeros(3))
@@ -1209,3 +1267,24 @@ def test_flat_store_out_of_range_and_of_read_only_arrays():
     a.flags.writeable = False
     with pytest.raises(ruchey.TypingError, match="read-only"):
         flat_store(a, 0, 1.0)
+
+
+def shaped_by_keyword(a, v):
+    """The leading parameters of the shaping functions named, as NumPy names them."""
+    return (np.squeeze(a=a[None], axis=0), np.expand_dims(a=a, axis=1), np.transpose(a=a),
+            np.swapaxes(a=a, axis1=0, axis2=1), np.moveaxis(a=a, source=0, destination=-1),
+            np.split(ary=a, indices_or_sections=2, axis=1), np.array_split(ary=a, indices_or_sections=3),
+            np.flip(m=a, axis=0), np.roll(a, shift=1), np.roll(a=a, shift=-1, axis=1), np.tile(A=a, reps=2),
+            np.repeat(a, repeats=2, axis=1), np.diag(v=a, k=1), np.hstack(tup=(a, a)), np.vstack(tup=(a, a)),
+            np.column_stack(tup=(v, v)), np.dstack(tup=(v, v)), np.append(arr=v, values=v),
+            np.resize(a=v, new_shape=(5,)), np.trim_zeros(filt=v))
+
+
+@pytest.mark.parametrize("a", arrays(dtypes=(np.float64, np.int16), shape_list=[(3, 4), (2, 0)]), ids=repr)
+def test_shaping_functions_take_their_leading_parameters_by_name(a):
+    v = np.array([0, 2, 0, 3, 0], dtype=a.dtype)
+    got, want = ruchey.njit(shaped_by_keyword)(a, v), shaped_by_keyword(a, v)
+    for g, w in zip(got, want):
+        for gi, wi in (zip(g, w) if isinstance(w, list) else [(g, w)]):
+            np.testing.assert_array_equal(gi, wi)
+            assert gi.dtype == wi.dtype and gi.shape == wi.shape

@@ -279,3 +279,60 @@ def test_ellipsis_and_none_as_values_in_indices():
         assert got[1:] == want[1:]
     for t in ((..., 1), (1, ...), (None, ..., 2)):
         numpy.testing.assert_array_equal(index_by(a, t), index_by.py_func(a, t))
+
+
+@ruchey.njit
+def window(x, start=None, stop=None, step=None):
+    """a[start:stop:step] with bounds that default to None, and None written out."""
+    y = x[start:stop:step]
+    x[start:stop:step] = 2 * y
+    return y.copy(), x[None:stop][::step], x[start:None:None]
+
+
+def test_none_as_a_written_slices_part_is_left_out():
+    rng = make_rng(43)
+    parts = [None, -12, -3, -1, 0, 2, 12]
+    for dtype, shape in ((numpy.float64, (10,)), (numpy.int32, (5, 3)), (numpy.bool_, (0,))):
+        x = rng.integers(-5, 5, shape).astype(dtype)
+        for start, stop, step in ((None, None, None), (None, 3, None), (2, None, -1), (None, None, -2)):
+            got, want = window(x.copy(), start, stop, step), window.py_func(x.copy(), start, stop, step)
+            for g, w in zip(got, want):
+                numpy.testing.assert_array_equal(g, w)
+                assert g.dtype == w.dtype and (g.strides == w.strides or not w.size)
+        for start in parts:
+            got, want = window(x.copy(), start), window.py_func(x.copy(), start)
+            numpy.testing.assert_array_equal(got[0], want[0])
+
+
+def test_a_float_in_a_written_slice_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="slice indices must be integers or None, got float64"):
+        window(numpy.arange(4.0), 1.5)
+
+
+@ruchey.njit
+def maybe_window(x, has, start, stop, step):
+    """Parts that are None or an int as the run goes (Optionals): None left out."""
+    i = j = k = None
+    if has[0]:
+        i = start
+    if has[1]:
+        j = stop
+    if has[2]:
+        k = step
+    y = x[i:j:k].copy()
+    x[i:j:k] = -1
+    return y, x
+
+
+def test_optional_parts_of_a_written_slice_read_none_as_left_out():
+    rng = make_rng(44)
+    x = rng.integers(-9, 9, 10).astype(numpy.float64)
+    for has in ((0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 0), (0, 0, 1), (1, 1, 1)):
+        for _ in range(12):
+            start, stop = (int(v) for v in rng.integers(-13, 13, 2))
+            step = int(rng.choice([-3, -1, 1, 2]))
+            got, want = maybe_window(x.copy(), has, start, stop, step), maybe_window.py_func(x.copy(), has, start, stop, step)
+            for g, w in zip(got, want):
+                numpy.testing.assert_array_equal(g, w)
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        maybe_window(x.copy(), (0, 0, 1), 0, 0, 0)

@@ -360,6 +360,31 @@ def test_numpy_array_of_strs_is_a_clear_typing_error(f, args):
         njit(f)(*args)
 
 
+WORD = "héllo, 世界 😀"
+
+
+def asarrays_of_constant_strs():
+    """numpy.asarray of strs known when compiling: 0-d '<Un' arrays, as Numba's of a string literal."""
+    name = "ab"
+    return numpy.asarray("abc"), numpy.asarray(""), numpy.asarray(WORD), numpy.asarray(name), numpy.asarray(name)[()]
+
+
+def test_numpy_asarray_of_a_constant_str_is_a_0d_text_array():
+    got, want = njit(asarrays_of_constant_strs)(), asarrays_of_constant_strs()
+    for g, w in zip(got[:-1], want[:-1]):
+        assert g.dtype == w.dtype and g.shape == w.shape == () and g.flags.writeable and g[()] == w[()]
+    assert got[-1] == want[-1]
+
+
+def asarray_of_a_str_argument(s):
+    return numpy.asarray(s)
+
+
+def test_numpy_asarray_of_a_str_known_only_at_run_time_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="arrays of strs or bytes are not made from"):
+        njit(asarray_of_a_str_argument)("abc")
+
+
 def test_strs_in_a_literal_list_argument_are_not_read_as_dtype_names():
     """'a' names a (deprecated) dtype: read as one at compile time, NumPy
     warned; inside a list it is a str."""

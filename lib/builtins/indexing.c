@@ -150,13 +150,21 @@ static bool index_form(Infer *in, const Node *n, const Type *bt, Index *ix) {
 
 /* ---------------------------------------------------------------- typing */
 
+/* A written slice's start, stop or step as given: NULL where it is left
+ * out or None (a[None:n], a[start:] of an argument start=None), as Python's
+ * slice takes None for a part left out. */
+static Node *given_part(Node *x) { return x && x->ty && x->ty->kind == TY_NONE ? NULL : x; }
+
 /* Whether slice item s steps by 1: a slice value's step given is not known until run time. */
 static bool unit_step(const Node *s) {
   if (s->kind != N_SLICE) return !(s->ty->unit & 4);
-  return !s->cond || (s->cond->kind == N_INT && s->cond->ival == 1);
+  const Node *step = given_part(s->cond);
+  return !step || (step->kind == N_INT && step->ival == 1);
 }
 
-static bool whole_slice(const Node *s) { return s->kind == N_SLICE && !s->lhs && !s->rhs && unit_step(s); }
+static bool whole_slice(const Node *s) {
+  return s->kind == N_SLICE && !given_part(s->lhs) && !given_part(s->rhs) && unit_step(s);
+}
 
 /* Whether a view of a C-contiguous array stays C-contiguous: some ints,
  * then at most one slice with unit step, then whole dimensions only (new
@@ -187,10 +195,11 @@ static bool type_item(Infer *in, Node *it) {
   if (it->kind == N_SLICE) {
     Node *parts[3] = {it->lhs, it->rhs, it->cond};
     for (int k = 0; k < 3; k++) {
-      const Type *pt = parts[k] ? ty_expr(in, parts[k]) : TYS(TY_I64);
+      const Type *pt = parts[k] ? ty_maybe_none(in, parts[k]) : TYS(TY_I64);
       if (!pt) return false;
-      if (!ty_is_int(pt) && pt->kind != TY_BOOL)
-        return ty_error(in, parts[k], "slice indices must be integers, got %s", pt->name) != NULL;
+      const Type *value = pt->kind == TY_OPTIONAL ? pt->elem : pt;  /* (None at run time: left out) */
+      if (!ty_is_int(value) && value->kind != TY_BOOL && value->kind != TY_INTENUM && pt->kind != TY_NONE)
+        return ty_error(in, parts[k], "slice indices must be integers or None, got %s", pt->name) != NULL;
     }
     it->ty = TYS(TY_I64);
     return true;
@@ -453,6 +462,26 @@ static void slice_bounds(Lower *l, LLVMValueRef *given, LLVMValueRef len, LLVMVa
   *count = lo_range_count(l, bound[0], bound[1], *step);
 }
 
+/* A written slice's part as an int64; an Optional's value, *present
+ * whether it holds one. */
+static LLVMValueRef slice_part_value(Lower *l, Node *x, LLVMValueRef *present) {
+  if (x->ty->kind != TY_OPTIONAL) return lo_expr_as(l, x, TYS(TY_I64));
+  LLVMValueRef v = lo_expr(l, x);
+  *present = LLVMBuildExtractValue(l->b, v, 1, "");
+  return lo_convert(l, LLVMBuildExtractValue(l->b, v, 0, ""), x->ty->elem, TYS(TY_I64));
+}
+
+/* Optional parts None at run time read as left out: the step as 1, the
+ * start and stop as the ends that lo_slice_indices clamps to where a part
+ * left out begins and ends (by the step's sign). */
+static void none_parts_left_out(Lower *l, LLVMValueRef *part, LLVMValueRef *present) {
+  if (present[2]) part[2] = LLVMBuildSelect(l->b, present[2], part[2], const_i64(l, 1), "");
+  LLVMValueRef neg = part[2] ? LLVMBuildICmp(l->b, LLVMIntSLT, part[2], const_i64(l, 0), "") : const_bool(l, false);
+  LLVMValueRef top = const_i64(l, INT64_MAX), bottom = const_i64(l, INT64_MIN);
+  if (present[0]) part[0] = LLVMBuildSelect(l->b, present[0], part[0], LLVMBuildSelect(l->b, neg, top, const_i64(l, 0), ""), "");
+  if (present[1]) part[1] = LLVMBuildSelect(l->b, present[1], part[1], LLVMBuildSelect(l->b, neg, bottom, top, ""), "");
+}
+
 /* The array, then the items in order, as Python builds the index before
  * using it; the array item too unless it is to be walked fused. */
 static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
@@ -474,7 +503,9 @@ static void evaluate(Lower *l, Node *n, Indexed *x, bool array_too) {
         break;
       }
       Node *parts[3] = {it->lhs, it->rhs, it->cond};
-      for (int k = 0; k < 3; k++) x->part[i][k] = parts[k] ? lo_expr_as(l, parts[k], TYS(TY_I64)) : NULL;
+      LLVMValueRef present[3] = {NULL, NULL, NULL};
+      for (int k = 0; k < 3; k++) x->part[i][k] = given_part(parts[k]) ? slice_part_value(l, parts[k], &present[k]) : NULL;
+      none_parts_left_out(l, x->part[i], present);
       break;
     }
     case IX_MASK: case IX_INTS:

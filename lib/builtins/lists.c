@@ -1057,10 +1057,17 @@ static const Type *held_items(const Type *t) {
   return ty_has_arrays(u) && u->kind != TY_TUPLE && plain_item(u, "lists") ? u : NULL;
 }
 
+/* What a generator yields where lists hold it by reference (the rows
+ * iter(a) of a 2-d array yields, as list(a) holds them); else NULL. */
+static const Type *held_yields(const Type *t) {
+  return t->kind == TY_YIELDS && ty_has_arrays(t->elem) && plain_item(t->elem, "lists") ? t->elem : NULL;
+}
+
 static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
   if (!n->list.len) return ty_list_literal(in, n, args);
   if (args[0]->kind == TY_LIST && !args[0]->elem) return args[0];
   if (held_items(args[0])) return ty_list(held_items(args[0]));
+  if (held_yields(args[0])) return ty_list(held_yields(args[0]));
   const Type *elem = items_of(in, n, n->list.items[0], args[0], "list()");
   return elem ? ty_list(elem) : NULL;
 }

@@ -18,6 +18,7 @@
 /* ---------------------------------------------------------------- arguments */
 
 static const char *const dtype_kw[] = {"dtype", NULL};
+static const char *const dtype_order_kw[] = {"dtype", "order", NULL};
 
 /* Argument pos (counting a method's receiver) or the keyword name; NULL if
  * neither is given (or a dtype given None, read as not given: np_dtype_arg),
@@ -114,12 +115,33 @@ static char like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 
 
 /* ---------------------------------------------------------------- empty, zeros, ones, full */
 
-/* numpy.empty/zeros/ones(shape, dtype=float64); the row's ival is the
- * fill: 0 (zeros), 1 (ones) or -1 (uninitialised) */
+/* order= of the functions that make arrays: C or Fortran order, and the
+ * *_like functions' 'A' and 'K' (their default), as their array's. */
+static const char *const new_orders[] = {"C", "F", "A", "K", NULL};
+
+/* The layout order= (at position pos, or by keyword) gives a new array of
+ * ndim dimensions: 'C' (the default) or 'F' (of two or more dimensions:
+ * one is both); a *_like function's 'A' and 'K' (its default) keep the
+ * Fortran order of like (like_layout). 0 (an error) for another order, or
+ * one not written out. */
+static char new_layout(Infer *in, Node *n, int pos, int ndim, const Type *like) {
+  Node *order = bi_arg(n, pos, "order");
+  int k = bi_str_option(order, new_orders, like ? 3 : 0);
+  if (k < 0 || (k > 1 && !like)) {
+    ty_error(in, order, "%s()'s order must be %s written out", n->bi->name, like ? "'C', 'F', 'A' or 'K'" : "'C' or 'F'");
+    return 0;
+  }
+  if (k > 1) return like_layout(like);
+  return k == 1 && ndim > 1 ? 'F' : 'C';
+}
+
+/* numpy.empty/zeros/ones(shape, dtype=float64, order='C'); the row's ival
+ * is the fill: 0 (zeros), 1 (ones) or -1 (uninitialised) */
 static const Type *ty_alloc(Infer *in, Node *n, const Type **args) {
   int ndim = np_shape_ndim(in, n->list.items[0]);
   const Type *elem = ndim >= 0 ? np_dtype_arg(in, n, 1, TYS(TY_F64)) : NULL;
-  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+  char layout = elem ? new_layout(in, n, 2, ndim, NULL) : 0;
+  return layout ? ty_array(elem, ndim, layout, false) : NULL;
 }
 
 /* What a *_like function makes its array like: an array, or a number,
@@ -132,11 +154,12 @@ static const Type *like_operand(Infer *in, Node *n, const Type *t) {
 
 static bool is_like_form(const Node *n) { return strstr(n->bi->name, "_like") != NULL; }
 
-/* numpy.empty_like/zeros_like/ones_like(a, dtype=a.dtype) */
+/* numpy.empty_like/zeros_like/ones_like(a, dtype=a.dtype, order='K') */
 static const Type *ty_alloc_like(Infer *in, Node *n, const Type **args) {
   const Type *a = like_operand(in, n, args[0]);
   const Type *elem = a ? np_dtype_arg(in, n, 1, a->elem) : NULL;
-  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
+  char layout = elem ? new_layout(in, n, 2, a->ndim, a) : 0;
+  return layout ? ty_array(elem, a->ndim, layout, false) : NULL;
 }
 
 static LLVMValueRef lo_alloc(Lower *l, Node *n) {
@@ -169,7 +192,8 @@ static const Type *ty_full(Infer *in, Node *n, const Type **args) {
   if (text_fill(in, n->list.items[1], args[1], "numpy.full")) return NULL;
   if (ndim < 0 || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full()'s fill value")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, args[1]);
-  return elem ? ty_array(elem, ndim, 'C', false) : NULL;
+  char layout = elem ? new_layout(in, n, 3, ndim, NULL) : 0;
+  return layout ? ty_array(elem, ndim, layout, false) : NULL;
 }
 
 /* numpy.full_like(a, fill_value, dtype=a.dtype) */
@@ -178,7 +202,8 @@ static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
   if (a && text_fill(in, n->list.items[1], args[1], "numpy.full_like")) return NULL;
   if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, a->elem);
-  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
+  char layout = elem ? new_layout(in, n, 3, a->ndim, a) : 0;
+  return layout ? ty_array(elem, a->ndim, layout, false) : NULL;
 }
 
 static LLVMValueRef lo_full(Lower *l, Node *n) {
@@ -260,6 +285,9 @@ static LLVMValueRef arange_count(Lower *l, const Type *t, LLVMValueRef start, LL
   LLVMValueRef c = lo_intrinsic1(l, "llvm.ceil", t, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, ""));
   lo_raise_if(l, fcmp(l, LLVMRealUNO, c, c), RT_ERR_VALUE, "arange: cannot compute length");
   c = lo_intrinsic2(l, "llvm.maxnum", t, c, lo_fconst(l, t, 0));
+  /* (a count past int64's, of a tiny step, converts to no number) */
+  lo_raise_if(l, fcmp(l, LLVMRealOGE, c, lo_fconst(l, t, 9223372036854775808.0)), RT_ERR_VALUE,
+              "Maximum allowed size exceeded");
   return lo_convert(l, c, t, TYS(TY_I64));
 }
 
@@ -688,7 +716,7 @@ static LLVMValueRef lo_kaiser(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- eye, identity */
 
-static const char *const eye_kw[] = {"N", "M", "k", "dtype", NULL};
+static const char *const eye_kw[] = {"N", "M", "k", "dtype", "order", NULL};
 
 /* numpy.eye(N, M=N, k=0, dtype=float64) (every one by keyword too) and numpy.identity(n, dtype=float64) */
 static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
@@ -700,7 +728,8 @@ static const Type *ty_eye(Infer *in, Node *n, const Type **args) {
     if (sizes[i] && !ty_is_int(sizes[i]->ty))
       return ty_error(in, sizes[i], "%s() needs ints for its sizes, got %s", n->bi->name, sizes[i]->ty->name);
   const Type *elem = np_dtype_arg(in, n, eye ? 3 : 1, TYS(TY_F64));
-  return elem ? ty_array(elem, 2, 'C', false) : NULL;
+  char layout = elem && eye ? new_layout(in, n, 4, 2, NULL) : 'C';  /* (identity has no order) */
+  return elem && layout ? ty_array(elem, 2, layout, false) : NULL;
 }
 
 static LLVMValueRef lo_eye(Lower *l, Node *n) {
@@ -912,9 +941,27 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
   return elem ? ty_array(elem, ndim, 'C', false) : NULL;
 }
 
+/* The characters (code points) of UTF-8 text of size bytes. */
+static int code_points(const char *text, int64_t size) {
+  int count = 0;
+  for (int64_t i = 0; i < size; i++) count += ((unsigned char)text[i] & 0xC0) != 0x80;
+  return count;
+}
+
+/* numpy.asarray(s) of a str known when the function is compiled: a 0-d
+ * array of it, of NumPy's dtype '<Un' (n its characters, at least 1), as
+ * Numba's of a string literal; NULL for any other argument. */
+static const Type *text_constant_array(Infer *in, Node *n, const Type *t) {
+  const Node *c = t->kind == TY_STR && n->list.len == 1 && !ty_kwarg(n, "dtype") ? ty_constant(in, n->list.items[0]) : NULL;
+  if (!c || c->kind != N_STRING) return NULL;
+  int chars = code_points(c->str, c->ival);
+  return ty_array(ty_charseq(chars ? chars : 1), 0, 'C', false);
+}
+
 /* numpy.asarray(a, dtype=None): a itself when it is an array of that dtype */
 static const Type *ty_asarray(Infer *in, Node *n, const Type **args) {
   if (is_array(args[0]) && np_dtype_arg(in, n, 1, args[0]->elem) == args[0]->elem) return args[0];
+  if (text_constant_array(in, n, args[0])) return text_constant_array(in, n, args[0]);
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: %s() here would", n->bi->name);
   return ty_array_of(in, n, args);
 }
@@ -1070,9 +1117,18 @@ static LLVMValueRef lo_array_of_nested_list(Lower *l, Node *n, Node *arg) {
   return out;
 }
 
+/* A 0-d array holding str x (text_constant_array's). */
+static LLVMValueRef lo_text_array(Lower *l, Node *n, Node *x) {
+  LLVMValueRef v = lo_expr(l, x), out = lo_alloc_array(l, n->ty, NULL, -1);
+  lo_text_write(l, n->ty->elem, LLVMBuildExtractValue(l->b, out, 2, ""), v);
+  lo_done_with(l, x, v);
+  return out;
+}
+
 static LLVMValueRef lo_array_of(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
+  if (t->kind == TY_STR) return lo_text_array(l, n, arg);
   if (t->kind == TY_LIST && is_array(t->elem)) return np_stack_list(l, n->ty, arg);
   if (t->kind == TY_LIST) return t->elem->kind == TY_LIST ? lo_array_of_nested_list(l, n, arg) : lo_array_of_list(l, n, arg);
   if (is_array(t) && t == n->ty && !n->bi->ival) return lo_owned(l, arg);  /* asarray of an array */
@@ -1385,6 +1441,10 @@ static LLVMValueRef lo_data_address(Lower *l, Node *n) {
 /* the same, for any dtype: complex too */
 #define ALLOC_ANY(name, lo, hi, kw, fill, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, BF_ALLOCATES | BF_COMPLEX, fill, 0, type, lower}
+/* the same, with order= (a str: 'C', 'F') after dtype */
+#define ALLOC_ORDERED(name, lo, hi, fill, type, lower) \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, dtype_order_kw, BF_ALLOCATES | BF_COMPLEX | BF_STRINGS, fill, 0, \
+   type, lower}
 #define ATTRIBUTE(name, flags, type, lower) \
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 #define FLAG(name, which) \
@@ -1396,19 +1456,19 @@ const Builtin bi_numpy[] = {
   ALLOC("blackman", 1, 1, NULL, WIN_BLACKMAN, ty_window, lo_window),
   ALLOC("bartlett", 1, 1, NULL, WIN_BARTLETT, ty_window, lo_window),
   {"numpy.kaiser", "numpy", "kaiser", BK_FUNCTION, 0, 2, 2, NULL, BF_ALLOCATES, 0, 0, ty_kaiser, lo_kaiser},
-  ALLOC_ANY("empty", 1, 2, dtype_kw, -1, ty_alloc, lo_alloc),
-  ALLOC_ANY("zeros", 1, 2, dtype_kw, 0, ty_alloc, lo_alloc),
-  ALLOC_ANY("ones", 1, 2, dtype_kw, 1, ty_alloc, lo_alloc),
-  ALLOC_ANY("empty_like", 1, 2, dtype_kw, -1, ty_alloc_like, lo_alloc),
-  ALLOC_ANY("zeros_like", 1, 2, dtype_kw, 0, ty_alloc_like, lo_alloc),
-  ALLOC_ANY("ones_like", 1, 2, dtype_kw, 1, ty_alloc_like, lo_alloc),
-  ALLOC_ANY("full", 2, 3, dtype_kw, -1, ty_full, lo_full),
-  ALLOC_ANY("full_like", 2, 3, dtype_kw, -1, ty_full_like, lo_full),
+  ALLOC_ORDERED("empty", 1, 3, -1, ty_alloc, lo_alloc),
+  ALLOC_ORDERED("zeros", 1, 3, 0, ty_alloc, lo_alloc),
+  ALLOC_ORDERED("ones", 1, 3, 1, ty_alloc, lo_alloc),
+  ALLOC_ORDERED("empty_like", 1, 3, -1, ty_alloc_like, lo_alloc),
+  ALLOC_ORDERED("zeros_like", 1, 3, 0, ty_alloc_like, lo_alloc),
+  ALLOC_ORDERED("ones_like", 1, 3, 1, ty_alloc_like, lo_alloc),
+  ALLOC_ORDERED("full", 2, 4, -1, ty_full, lo_full),
+  ALLOC_ORDERED("full_like", 2, 4, -1, ty_full_like, lo_full),
   ALLOC_ANY("arange", 1, 4, dtype_kw, 0, ty_arange, lo_arange),
   ALLOC_ANY("linspace", 2, 5, linspace_kw, 0, ty_linspace, lo_linspace),
   ALLOC("logspace", 2, 5, logspace_kw, 0, ty_logspace, lo_logspace),
   ALLOC_ANY("geomspace", 2, 5, linspace_kw, 0, ty_geomspace, lo_geomspace),
-  ALLOC_ANY("eye", 0, 4, eye_kw, 1, ty_eye, lo_eye),
+  {"numpy.eye", "numpy", "eye", BK_FUNCTION, 0, 0, 5, eye_kw, BF_ALLOCATES | BF_COMPLEX | BF_STRINGS, 1, 0, ty_eye, lo_eye},
   ALLOC_ANY("identity", 1, 2, dtype_kw, 0, ty_eye, lo_eye),
   ALLOC("indices", 1, 3, indices_kw, 0, ty_np_indices, lo_np_indices),
   ALLOC_ANY("array", 1, 2, dtype_kw, 1, ty_array_of, lo_array_of),

@@ -211,6 +211,57 @@ static LLVMValueRef pick(Lower *l, LLVMValueRef c, LLVMValueRef a, LLVMValueRef 
 
 /* ---------------------------------------------------------------- reshape, ravel, flatten */
 
+/* ravel's, flatten's and reshape's order=: read (and, reshaped, written)
+ * in C order, in Fortran order, as the array's memory is laid out where it
+ * is contiguous ('A'), or as it lies in memory ('K', not reshape's). */
+static const char *const orders[] = {"C", "F", "A", "K", NULL};
+static const char *const reshape_orders[] = {"C", "F", "A", NULL};
+
+/* Whether order (given or NULL), one of choices, reads array type t in
+ * Fortran order: 'F', and 'A' or 'K' of a Fortran array ('C' or nothing,
+ * and 'A' or 'K' of a C array or of one dimension, read it in C order); -1
+ * (an error) where the order is not written out, or is 'A' or 'K' of an
+ * array whose type says neither (its order then known only at run time). */
+static int fortran_order(Infer *in, Node *n, const Type *t, Node *order, const char *const *choices) {
+  int k = bi_str_option(order, choices, 0);
+  if (k < 0) {
+    if (in) ty_error(in, order, "%s()'s order must be %s written out", n->bi->name,
+                     choices[3] ? "'C', 'F', 'A' or 'K'" : "'C', 'F' or 'A'");
+    return -1;
+  }
+  if (k <= 1 || t->ndim <= 1 || t->layout != 'A') return t->ndim > 1 && (k == 1 || (k > 1 && t->layout == 'F'));
+  if (in) ty_error(in, order, "%s(order='%s') of an array of layout A is not supported in compiled code (its order is "
+                   "known only at run time): give 'C' or 'F'", n->bi->name, choices[k]);
+  return -1;
+}
+
+/* ravel's and flatten's order, given by position or keyword. */
+static int ravel_order(Infer *in, Node *n, const Type *t) {
+  return fortran_order(in, n, t, bi_arg(n, 1, "order"), orders);
+}
+
+/* reshape's order, by keyword (its positional arguments are the shape's):
+ * 'F' writes the new shape in Fortran order whatever a's dimensions. */
+static int reshape_order(Infer *in, Node *n, const Type *t) {
+  Node *order = ty_kwarg(n, "order");
+  return bi_str_option(order, reshape_orders, 0) == 1 ? 1 : fortran_order(in, n, t, order, reshape_orders);
+}
+
+/* The type of a viewed with its axes reversed (a.T): C and F swapped (of
+ * two or more dimensions: one reversed is itself). */
+static const Type *reversed_type(const Type *t) {
+  if (t->ndim <= 1) return t;
+  return ty_array(t->elem, t->ndim, t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A', t->readonly);
+}
+
+/* a (of type t) with its axes reversed: a view that holds no reference of its own. */
+static LLVMValueRef reversed_view(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM], s[RC_MAX_NDIM], st[RC_MAX_NDIM];
+  shape_of(l, t, a, s, st);
+  for (int d = 0; d < t->ndim; d++) shape[d] = s[t->ndim - 1 - d], strides[d] = st[t->ndim - 1 - d];
+  return np_view(l, reversed_type(t), a, data_of(l, a), shape, strides);
+}
+
 /* The new shape's arguments: the ints after the array, or one tuple. */
 static Node **shape_items(Node *n, int *count, bool *tuple) {
   Node *first = n->list.len > 1 ? n->list.items[1] : NULL;
@@ -235,6 +286,12 @@ static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
     if (!ty_is_int(items[i]->ty))
       return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
   if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
+  int fortran = reshape_order(in, n, t);
+  if (fortran < 0) return NULL;
+  if (fortran) {  /* a.T's C order reshaped to the shape reversed, viewed reversed: Fortran */
+    const Type *r = reversed_type(t);
+    return ty_array(t->elem, count, count > 1 ? 'F' : 'C', r->readonly && !np_copies_read_only(r, 'C'));
+  }
   return ty_array(t->elem, count, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
@@ -300,6 +357,17 @@ static LLVMValueRef reshaped(Lower *l, const Type *rt, const Type *t, LLVMValueR
   return np_view(l, rt, c, data_of(l, c), dims, strides);
 }
 
+/* a's memory with a new Fortran-contiguous shape: a.T's C order in the
+ * shape reversed, viewed with its axes reversed. */
+static LLVMValueRef reshaped_fortran(Lower *l, const Type *rt, const Type *t, LLVMValueRef a, const LLVMValueRef *dims) {
+  const Type *ct = reversed_type(rt);
+  LLVMValueRef rdims[RC_MAX_NDIM];
+  for (int d = 0; d < rt->ndim; d++) rdims[d] = dims[rt->ndim - 1 - d];
+  LLVMValueRef c = reshaped(l, ct, reversed_type(t), reversed_view(l, t, a), rdims);
+  /* c's reference is the result's */
+  return reversed_view(l, ct, c);
+}
+
 static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   const Type *t = arg->ty;
@@ -307,28 +375,36 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
   shape_of(l, t, a, shape, NULL);
   int ndim = reshape_dims(l, n, dims);
   check_new_shape(l, size_of(l, t->ndim, shape), ndim, dims);
-  LLVMValueRef r = reshaped(l, n->ty, t, a, dims);
+  LLVMValueRef r = reshape_order(NULL, n, t) == 1 ? reshaped_fortran(l, n->ty, t, a, dims) : reshaped(l, n->ty, t, a, dims);
   lo_done_with(l, arg, a);
   return r;
 }
 
-/* numpy.ravel(a), a.ravel(): 1-d, a view where a is C-contiguous */
+/* numpy.ravel(a, order='C'), a.ravel(order): 1-d, a view where a is
+ * contiguous in that order */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C')) : NULL;
+  int fortran = t ? ravel_order(in, n, t) : -1;
+  if (fortran < 0) return NULL;
+  if (fortran) t = reversed_type(t);  /* a's Fortran order is a.T's C order */
+  return ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
-/* arg's elements as the 1-d array of type to: a view where it is C-contiguous, a copy otherwise */
-static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to) {
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  shape_of(l, arg->ty, a, shape, NULL);
-  LLVMValueRef size = size_of(l, arg->ty->ndim, shape);
-  LLVMValueRef r = reshaped(l, to, arg->ty, a, &size);
+/* arg's elements as the 1-d array of type to, in C order or (fortran) in
+ * Fortran order: a view where it is contiguous so, a copy otherwise */
+static LLVMValueRef ravelled(Lower *l, Node *arg, const Type *to, bool fortran) {
+  const Type *t = fortran ? reversed_type(arg->ty) : arg->ty;
+  LLVMValueRef a = lo_expr(l, arg), v = fortran ? reversed_view(l, arg->ty, a) : a, shape[RC_MAX_NDIM];
+  shape_of(l, t, v, shape, NULL);
+  LLVMValueRef size = size_of(l, t->ndim, shape);
+  LLVMValueRef r = reshaped(l, to, t, v, &size);
   lo_done_with(l, arg, a);
   return r;
 }
 
-static LLVMValueRef lo_ravel(Lower *l, Node *n) { return ravelled(l, n->list.items[0], n->ty); }
+static LLVMValueRef lo_ravel(Lower *l, Node *n) {
+  return ravelled(l, n->list.items[0], n->ty, ravel_order(NULL, n, n->list.items[0]->ty) == 1);
+}
 
 /* a.flat: its elements in C order, as a 1-d array: a 1-d array itself, a
  * view of a C-contiguous one (a.flat[i] = v writes a), read-only where a's
@@ -342,7 +418,7 @@ static const Type *ty_flat(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_flat(Lower *l, Node *n) {
-  return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty);
+  return n->lhs->ty->ndim == 1 ? lo_owned(l, n->lhs) : ravelled(l, n->lhs, n->ty, false);
 }
 
 bool ty_is_flat_store(const Node *target) {
@@ -369,18 +445,19 @@ LLVMValueRef lo_flat_addr(Lower *l, Node *target, LLVMValueRef *array) {
   return LLVMBuildGEP2(l->b, l->mod->i8, data, &offset, 1, "flat.at");
 }
 
-/* a.flatten(): always a copy */
+/* a.flatten(order='C'): always a copy */
 static const Type *ty_flatten(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
-  return t ? ty_array(t->elem, 1, 'C', false) : NULL;
+  return t && ravel_order(in, n, t) >= 0 ? ty_array(t->elem, 1, 'C', false) : NULL;
 }
 
 static LLVMValueRef lo_flatten(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
-  const Type *t = arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
-  LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM];
-  LLVMValueRef copy = lo_copy_array(l, ct, t, a);
-  shape_of(l, t, a, shape, NULL);
+  bool fortran = ravel_order(NULL, n, arg->ty) == 1;
+  const Type *t = fortran ? reversed_type(arg->ty) : arg->ty, *ct = ty_array(t->elem, t->ndim, 'C', false);
+  LLVMValueRef a = lo_expr(l, arg), v = fortran ? reversed_view(l, arg->ty, a) : a, shape[RC_MAX_NDIM];
+  LLVMValueRef copy = lo_copy_array(l, ct, t, v);
+  shape_of(l, t, v, shape, NULL);
   LLVMValueRef size = size_of(l, t->ndim, shape), stride = const_i64(l, ty_bits(t->elem) / 8);
   LLVMValueRef r = np_view(l, n->ty, copy, data_of(l, copy), &size, &stride);  /* the copy's reference */
   lo_done_with(l, arg, a);
@@ -818,8 +895,14 @@ static bool expand_at_one_axis(Node *n) {
   return axis->kind != N_TUPLE && !const_int(axis, &v) && ty_is_int(axis->ty);
 }
 
+/* A number given where an array is taken, as the 0-d array NumPy reads it as
+ * (numpy.atleast_1d(2.0)): numpy.asarray of it, in its place; else t. */
+static const Type *number_as_array(Infer *in, Node *n, const Type *t) {
+  return t && ty_is_scalar(t) && !ty_is_time(t) ? ty_wrap_call(in, n->list.items[0], "numpy.asarray") : t;
+}
+
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
   if (expand_at_one_axis(n)) {
@@ -923,7 +1006,7 @@ static const Type *atleast_each(Infer *in, Node *n) {
 
 static const Type *ty_atleast(Infer *in, Node *n, const Type **args) {
   if (n->list.len > 1) return atleast_each(in, n);
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
   if (!t) return NULL;
   int want = n->bi->ival;
   return t->ndim >= want ? t : ty_array(t->elem, want, t->ndim ? t->layout : 'C', t->readonly);
@@ -2588,6 +2671,7 @@ static const char *const clip_method_kw[] = {"min", "max", "out", NULL};
   {"array." name, NULL, name, BK_METHOD, TY_ARRAY, lo, hi, kw, flags, ival, 0, type, lower}
 
 static const char *const transpose_kw[] = {"axes", NULL};
+static const char *const order_kw[] = {"order", NULL};
 static const char *const rot90_kw[] = {"k", NULL};
 static const char *const select_kw[] = {"choicelist", "default", NULL};
 static const char *const swapaxes_kw[] = {"axis1", "axis2", NULL};
@@ -2596,11 +2680,11 @@ static const char *const dtype_kw[] = {"dtype", NULL};
 
 /* BF_COMPLEX: these move elements of any dtype, and convert them as lo_convert does */
 const Builtin bi_shape[] = {
-  /* views (reshape and ravel copy an array that is not C-contiguous) */
-  FUNCTION("reshape", 2, 2, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
-  METHOD("reshape", 1, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_reshape, lo_reshape),
-  FUNCTION("ravel", 1, 1, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
-  METHOD("ravel", 0, 0, NULL, BF_COMPLEX, 0, ty_ravel, lo_ravel),
+  /* views (reshape and ravel copy an array that is not contiguous in their order) */
+  FUNCTION("reshape", 2, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
+  METHOD("reshape", 1, RC_MAX_NDIM, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_reshape, lo_reshape),
+  FUNCTION("ravel", 1, 2, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
+  METHOD("ravel", 0, 1, order_kw, BF_COMPLEX | BF_STRINGS, 0, ty_ravel, lo_ravel),
   {"array.flat", NULL, "flat", BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_COMPLEX, 0, 0, ty_flat, lo_flat},
   FUNCTION("transpose", 1, 2, transpose_kw, BF_COMPLEX, 0, ty_transpose, lo_transpose),
   METHOD("transpose", 0, RC_MAX_NDIM, NULL, BF_COMPLEX, 0, ty_transpose, lo_transpose),
@@ -2612,15 +2696,15 @@ const Builtin bi_shape[] = {
   FUNCTION("squeeze", 1, 2, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   METHOD("squeeze", 0, 1, axis_kw, BF_COMPLEX, 0, ty_squeeze, lo_squeeze),
   FUNCTION("expand_dims", 1, 2, axis_kw, BF_COMPLEX, 0, ty_expand_dims, lo_expand_dims),
-  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX, 1, ty_atleast, lo_atleast),
-  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX, 2, ty_atleast, lo_atleast),
-  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX, 3, ty_atleast, lo_atleast),
+  FUNCTION("atleast_1d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_atleast, lo_atleast),
+  FUNCTION("atleast_2d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 2, ty_atleast, lo_atleast),
+  FUNCTION("atleast_3d", 1, 32, NULL, BF_COMPLEX | BF_ARRAYLIKE, 3, ty_atleast, lo_atleast),
   METHOD("view", 0, 1, dtype_kw, BF_COMPLEX, 0, ty_view, lo_view_as),
   FUNCTION("flip", 1, 2, axis_kw, BF_COMPLEX, -1, ty_flip, lo_flip),
   FUNCTION("fliplr", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 1, ty_flip, lo_flip),
   FUNCTION("flipud", 1, 1, NULL, BF_COMPLEX | BF_ARRAYLIKE, 0, ty_flip, lo_flip),
   /* copies */
-  METHOD("flatten", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_flatten, lo_flatten),
+  METHOD("flatten", 0, 1, order_kw, BF_ALLOCATES | BF_COMPLEX | BF_STRINGS, 0, ty_flatten, lo_flatten),
   METHOD("astype", 0, 1, dtype_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_astype, lo_astype),
   FUNCTION("concatenate", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX | BF_NONE, JOIN_CONCATENATE, ty_join, lo_join),
   FUNCTION("stack", 1, 2, join_kw, BF_ALLOCATES | BF_COMPLEX, JOIN_STACK, ty_join, lo_join),
