@@ -1999,8 +1999,7 @@ typedef struct Nonzero {
 
 static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Nonzero *z = arg;
-  LLVMValueRef v = lo_load_scalar(l, z->t->elem, addr_at(l, z->t, z->a, idx));
-  LLVMValueRef truth = lo_truth(l, v, z->t->elem);
+  LLVMValueRef truth = lo_item_truth(l, z->t->elem, addr_at(l, z->t, z->a, idx));
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, z->count, "");
   if (z->out || z->rows) {
     LLVMBasicBlockRef put = new_block(l, "nonzero.put"), next = new_block(l, "nonzero.next");
