@@ -393,6 +393,26 @@ def test_creation_with_a_structured_dtype_global():
         assert got[3] == want[3]
 
 
+@njit
+def made_like(a, n):
+    b = np.zeros(n, a.dtype)
+    c = np.empty((n, 2), dtype=a.dtype)
+    for i in range(n):
+        b[i] = a[i % len(a)]
+        c[i, 1] = a[-1]
+    return a.dtype, b, c[:, 1]
+
+
+@pytest.mark.parametrize("codes", [["f8", "i4", "c8"], ["i1", "?", "f4"], ["u2", "f2", "i8", "c16"]])
+@pytest.mark.parametrize("align", [False, True])
+def test_arrays_made_of_a_record_arrays_dtype(codes, align):
+    a = filled(dtype_of(codes, align), 4, seed_of(codes))
+    for n in (0, 3, 6):
+        got, want = made_like(a, n), made_like.py_func(a, n)
+        assert got[0] == want[0]
+        assert same_records(got[1], want[1]) and same_records(got[2], want[2])
+
+
 def test_structured_dtype_global_refused_where_not_supported():
     @njit
     def bad(n):
