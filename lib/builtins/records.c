@@ -111,11 +111,13 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 
 /* ---------------------------------------------------------------- typing */
 
-/* What arrays of records may be given to: the shape's readers, their
- * dtype (for new arrays of it), and copies (whole elements moved as
- * bytes), and getattr and hasattr, which name a field or an attribute. */
+/* What arrays of records may be given to: the shape's readers (and
+ * ndenumerate's counter over it), their dtype (for new arrays of it), and
+ * copies (whole elements moved as bytes), and getattr and hasattr, which
+ * name a field or an attribute. */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
-                                            "array.nbytes", "array.strides", "array.dtype", "array.copy",
+                                            "array.nbytes", "array.strides", "ndindex size", "ndindex at",
+                                            "array.dtype", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
                                             "getattr", "hasattr", "print", NULL};
 
