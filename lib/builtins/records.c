@@ -117,7 +117,7 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
  * name a field or an attribute. */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                             "array.nbytes", "array.strides", "ndindex size", "ndindex at",
-                                            "array.dtype", "array.copy",
+                                            "array.dtype", "array.view", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
                                             "getattr", "hasattr", "print", NULL};
 

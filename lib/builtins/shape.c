@@ -959,9 +959,9 @@ static LLVMValueRef lo_astype(Lower *l, Node *n) {
   return r;
 }
 
-/* a.view(dtype): the same memory read as another dtype; of another item
- * size (NumPy's rule), the last axis, contiguous, holds its bytes in items
- * of the new size (a C array stays one) */
+/* a.view(dtype): the same memory read as another dtype (records too);
+ * of another item size (NumPy's rule), the last axis, contiguous, holds
+ * its bytes in items of the new size (a C array stays one) */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
@@ -987,6 +987,9 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
   LLVMValueRef apart = LLVMBuildICmp(l->b, LLVMIntNE, strides[last], const_i64(l, from), "");
   lo_raise_if(l, LLVMBuildAnd(l->b, apart, LLVMBuildNot(l->b, LLVMBuildOr(l->b, one, empty, ""), ""), ""), RT_ERR_VALUE,
               "To change to a dtype of a different size, the last axis must be contiguous");
+  if (to < from && from % to)  /* (records' sizes: a number's divides any larger number's) */
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE,
+                "When changing to a smaller dtype, its size must be a divisor of the size of original dtype");
   LLVMValueRef bytes = LLVMBuildMul(l->b, shape[last], const_i64(l, from), "");
   if (to > from)
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, bytes, const_i64(l, to), ""), const_i64(l, 0), ""),
