@@ -110,7 +110,7 @@ static const Type *need_array(Infer *in, Node *n, const Type *t) {
 /* The layout NumPy's order='K' gives a new array like one of type t:
  * Fortran order kept, C otherwise (NumPy follows the strides of other
  * views too, which ruchey's types do not know). */
-static char like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
+char np_like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
 
 /* ---------------------------------------------------------------- empty, zeros, ones, full */
 
@@ -136,7 +136,7 @@ static bool is_like_form(const Node *n) { return strstr(n->bi->name, "_like") !=
 static const Type *ty_alloc_like(Infer *in, Node *n, const Type **args) {
   const Type *a = like_operand(in, n, args[0]);
   const Type *elem = a ? np_dtype_arg(in, n, 1, a->elem) : NULL;
-  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
+  return elem ? ty_array(elem, a->ndim, np_like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_alloc(Lower *l, Node *n) {
@@ -178,7 +178,7 @@ static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
   if (a && text_fill(in, n->list.items[1], args[1], "numpy.full_like")) return NULL;
   if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, a->elem);
-  return elem ? ty_array(elem, a->ndim, like_layout(a), false) : NULL;
+  return elem ? ty_array(elem, a->ndim, np_like_layout(a), false) : NULL;
 }
 
 static LLVMValueRef lo_full(Lower *l, Node *n) {
@@ -898,7 +898,7 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
                     "or pass it in", n->bi->name, t->name);
   if (is_array(t)) {
     const Type *elem = np_dtype_arg(in, n, 1, t->elem);
-    return elem ? ty_array(elem, t->ndim, like_layout(t), false) : NULL;
+    return elem ? ty_array(elem, t->ndim, np_like_layout(t), false) : NULL;
   }
   if (t->kind == TY_LIST) return ty_array_of_list(in, n, t);
   if (!ty_is_scalar(t) && t->kind != TY_TUPLE)
@@ -1137,7 +1137,7 @@ static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
 static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
   if (ty_is_scalar(args[0]) && !ty_is_time(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !need_array(in, n, args[0])) return NULL;
-  return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
+  return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : np_like_layout(args[0]), false);
 }
 
 /* numpy.ascontiguousarray(a, dtype=None) and numpy.asfortranarray(a,

@@ -152,7 +152,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   const Type *res = result_dtype(r->rule, e, dtype);
   int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
   if (!gone && ndim_of(a->ty))  /* axis=(): a converted copy, in a's order as NumPy's (order='K') */
-    return ty_array(res, a->ty->ndim, a->ty->layout == 'F' && a->ty->ndim > 1 ? 'F' : 'C', false);
+    return ty_array(res, a->ty->ndim, np_like_layout(a->ty), false);
   return axis && ndim_of(a->ty) > gone ? ty_array(res, a->ty->ndim - gone, 'C', false) : res;
 }
 

@@ -949,7 +949,7 @@ static const Type *ty_astype(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
-  return elem ? ty_array(elem, t->ndim, t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false) : NULL;
+  return elem ? ty_array(elem, t->ndim, np_like_layout(t), false) : NULL;
 }
 
 static LLVMValueRef lo_astype(Lower *l, Node *n) {
@@ -1518,7 +1518,7 @@ static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
   if (ty_failed(in) || !ints_arg(in, n, axis, "axis")) return NULL;
   /* along an axis NumPy fills empty_like(a): Fortran order kept (rt_roll's C order over several) */
   bool one_axis = axis && axis->ty->kind != TY_TUPLE;
-  return ty_array(t->elem, t->ndim, one_axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
+  return ty_array(t->elem, t->ndim, one_axis ? np_like_layout(t) : 'C', false);
 }
 
 /* shift reduced into [0, n) (0 when n is 0) */
