@@ -1128,7 +1128,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
     } else if (target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
-      /* a '<Un' item takes a str, a '|Sn' one a bytes, cut or NUL-padded to n as NumPy's; Numba takes no other */
+      /* a '<Un' item takes a str, a '|Sn' one a bytes, cut or NUL-padded to n as NumPy's (or a 0-d array's
+       * item, as Numba's setitem reads one); Numba takes no other */
+      if (is_0d(t) && ty_is_fixed_text(t->elem) && at->ty == t && !(t = ty_element_of_0d(in, at))) return;
       if (t->kind != elem->kind)
         ty_error(in, at, "cannot store %s into an element of %s: only a %s", t->name, target->lhs->ty->name,
                  elem->kind == TY_STR ? "str" : "bytes");

@@ -1,7 +1,8 @@
 """numpy.ndindex and numpy.ndenumerate as for loops' iterables: tuples of
 int64 indices in C order (the last varying fastest), arrays indexed by
 such a tuple held in a variable (a[idx], a[idx] = v, a[idx] += v), as
-numbagg's grouped reductions use them. Against the Python original on
+numbagg's grouped reductions use them; ndenumerate of arrays of every
+dtype (complex, float16, datetimes, records). Against the Python original on
 generated shapes, empty and 0-d ones included; bad shapes are clear
 TypingErrors."""
 import numpy
@@ -141,6 +142,31 @@ def test_ndenumerate_layouts(seed):
     assert_same(enumerate_flat, a)
     assert_same(enumerate_flat, a.T)
     assert_same(enumerate_flat, a[::2, 1::2])
+
+
+@njit
+def enumerate_into(a, out):
+    for i, v in numpy.ndenumerate(a):
+        out[i] = v
+    return out
+
+
+def arrays_of_other_dtypes(rng):
+    """complex, float16, datetime64, timedelta64 and record arrays of every layout."""
+    base = rng.integers(-50, 50, size=(3, 4))
+    records = numpy.zeros((3, 4), [("x", "f8"), ("n", "i2")])
+    records["x"], records["n"] = rng.standard_normal((3, 4)), base
+    made = [base + 1j * rng.standard_normal((3, 4)), base.astype(numpy.complex64), base.astype(numpy.float16),
+            base.astype("M8[D]"), base.astype("m8[s]"), records]
+    for a in made:
+        yield from (a, numpy.asfortranarray(a), a[::2, ::-1], a[:0], a[1])
+
+
+def test_ndenumerate_of_every_dtype_visits_each_element():
+    for a in arrays_of_other_dtypes(make_rng(11)):
+        got = enumerate_into(a, numpy.zeros_like(a))
+        want = enumerate_into.py_func(a, numpy.zeros_like(a))
+        assert got.dtype == want.dtype and numpy.array_equal(got, want)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -393,6 +393,58 @@ def test_creation_with_a_structured_dtype_global():
         assert got[3] == want[3]
 
 
+@njit
+def made_like(a, n):
+    b = np.zeros(n, a.dtype)
+    c = np.empty((n, 2), dtype=a.dtype)
+    for i in range(n):
+        b[i] = a[i % len(a)]
+        c[i, 1] = a[-1]
+    return a.dtype, b, c[:, 1]
+
+
+@pytest.mark.parametrize("codes", [["f8", "i4", "c8"], ["i1", "?", "f4"], ["u2", "f2", "i8", "c16"]])
+@pytest.mark.parametrize("align", [False, True])
+def test_arrays_made_of_a_record_arrays_dtype(codes, align):
+    a = filled(dtype_of(codes, align), 4, seed_of(codes))
+    for n in (0, 3, 6):
+        got, want = made_like(a, n), made_like.py_func(a, n)
+        assert got[0] == want[0]
+        assert same_records(got[1], want[1]) and same_records(got[2], want[2])
+
+
+VIEW_DTYPES = [np.dtype([("a", "i1"), ("b", "i1")]), np.dtype([("u", "i2"), ("v", "i1")]),
+               dtype_of(["f4", "i2"], True), np.dtype("i2"), np.dtype("u1")]
+
+
+def viewed_as(dt):
+    return njit(lambda a: a.view(dt))
+
+
+def same_view_or_error(f, a, dt):
+    try:
+        want = a.view(dt)
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            f(a)
+        assert str(got.value) == str(e)
+        return
+    got = f(a)
+    assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides
+    assert np.array_equal(got, want)
+    assert got.ctypes.data == a.ctypes.data  # the same memory
+
+
+@pytest.mark.parametrize("dt", VIEW_DTYPES, ids=str)
+def test_view_as_and_of_records_reads_the_same_bytes(dt):
+    raw = np.random.default_rng(4).integers(-100, 100, size=48).astype(np.int8)
+    arrays = [raw, raw.reshape(2, 24), raw.reshape(4, 12)[::-1], raw.reshape(6, 8).T, raw[:0]]
+    arrays += [raw.view(d) for d in VIEW_DTYPES[:3]]  # records viewed as numbers or other records
+    f = viewed_as(dt)
+    for a in arrays:
+        same_view_or_error(f, a, dt)
+
+
 def test_structured_dtype_global_refused_where_not_supported():
     @njit
     def bad(n):

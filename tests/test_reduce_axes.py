@@ -3,7 +3,9 @@
 and Numba take it: the result has that many dimensions less; an axis out
 of bounds or given twice (more of them than dimensions too) is NumPy's
 ValueError; other reductions (mean,
-argmax) and an empty tuple are TypingErrors."""
+argmax) refuse a tuple (TypingError). An empty tuple reduces along no
+axis: a copy in the result's dtype, in the array's order (NumPy's
+order='K': a Fortran array gives one)."""
 import itertools
 
 import numpy as np
@@ -128,9 +130,28 @@ def test_reductions_not_along_one_axis_after_another_refuse_a_tuple():
         ruchey.njit(mean_along_axes)(np.ones((2, 3)), (0, 1))
 
 
-def test_an_empty_tuple_of_axes_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match=r"axis=\(\)"):
-        ruchey.njit(sum_method)(np.ones((2, 3)), ())
+@pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
+def test_an_empty_tuple_of_axes_converts_each_element_as_numpy(f):
+    compiled = ruchey.njit(f)
+    for a in arrays() + [np.asfortranarray(arrays()[0]), np.array([np.nan, 0.0, -1.5]), np.array(3.5)]:
+        before = a.copy()
+        got, expected = compiled(a, ()), f(a, ())
+        assert_same(got, expected)
+        if np.ndim(expected) and got.size:
+            assert got.flags.f_contiguous == expected.flags.f_contiguous
+            got[(0,) * got.ndim] = 7  # a copy, not a view of a
+            assert np.array_equal(a, before, equal_nan=True)
+
+
+def literal_empty_axes(a):
+    return a.sum(axis=()), np.max(a, ()), a.all(axis=())
+
+
+def test_an_empty_tuple_written_out_matches_numpy():
+    a = np.asfortranarray(make_rng(6).integers(-2, 3, size=(3, 4)))
+    for got, expected in zip(ruchey.njit(literal_empty_axes)(a), literal_empty_axes(a)):
+        assert_same(got, expected)
+        assert got.flags.f_contiguous
 
 
 @pytest.mark.parametrize("axes", [(0, 1, 0), (1, -1, 0, 2), (0, 1, -2, -1)])

@@ -318,6 +318,21 @@ def test_reduction_along_a_constant_axis_matches_numpy(expr):
                 check(expr, a)
 
 
+def test_running_sums_along_an_axis_keep_a_fortran_arrays_order():
+    """cumsum and cumprod along an axis fill an array like a (NumPy's
+    order='K'): of a Fortran array a Fortran one; flattened, 1-d."""
+    f = compiled("np.cumsum(a, axis=k), a.cumprod(k), np.nancumsum(a, k), np.cumsum(a)", "a, k")
+    rng = make_rng(12)
+    for dtype in (np.float64, np.int16, np.complex128):
+        for shape in [(3, 4), (2, 3, 4), (0, 3)]:
+            for a in layouts(rng, dtype, shape):
+                for k in range(-a.ndim, a.ndim):
+                    for got, expected in zip(f(a, k), f.py_func(a, k)):
+                        np.testing.assert_allclose(got, expected, rtol=1e-6, strict=True)
+                        assert got.flags.f_contiguous == expected.flags.f_contiguous or not a.flags.forc
+                        assert got.flags.c_contiguous == expected.flags.c_contiguous or not a.flags.forc
+
+
 def test_a_constant_axis_out_of_bounds_is_refused():
     check_refused("np.sum(a, axis=2)", np.zeros((2, 2)), match=r"numpy.sum\(\): axis 2 is out of bounds")
     check_refused("a.max(-3)", np.zeros((2, 2)), match=r"array.max\(\): axis -3 is out of bounds")

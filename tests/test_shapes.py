@@ -908,6 +908,25 @@ def test_nonzero_every_dtype(dtype):
         check(nonzeros, a)
 
 
+@ruchey.njit
+def nonzeros_and_argwhere(a):
+    return np.nonzero(a), a.nonzero(), np.where(a), np.argwhere(a)
+
+
+def text_arrays(rng, kind):
+    """str ('<Un') or bytes ('|Sn') arrays of every layout, a third of their
+    items empty (false, as NumPy reads a str), some with inner NUL bytes."""
+    words = ["", "", "a", "\x00b", "xyz", "\u00e9\u65e5"] if kind == "U" else [b"", b"", b"a", b"\x00b", b"xyz"]
+    a = np.array(words, dtype=kind)[rng.integers(0, len(words), size=(4, 6))]
+    return [a, np.asfortranarray(a), a[::2, 1::2], a[::-1, ::-1], a[0], a[:0]]
+
+
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_nonzero_of_str_and_bytes_arrays_finds_items_not_empty(kind):
+    for a in text_arrays(make_rng(15), kind):
+        check(nonzeros_and_argwhere, a)
+
+
 def test_nonzero_of_0d_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="0d arrays"):
         nonzeros(np.array(1.0))

@@ -262,6 +262,25 @@ def test_partition_is_a_valid_partition():
                 assert_same_array(np.sort(np.argsort(flat, axis=ax), axis=ax), np.sort(idx, axis=ax))
 
 
+def test_sorted_copies_keep_a_fortran_arrays_order_as_numpy():
+    """np.sort and np.partition copy a in its order (order='K'), then sort
+    the copy: a Fortran array gives a Fortran result; argsort's and
+    argpartition's indices are C arrays, as NumPy's."""
+    rng = make_rng(10)
+    f = define("@ruchey.njit\ndef f(a, k):\n    return np.sort(a, k), np.argsort(a, k, kind='stable'), "
+               "np.sort(a, k, kind='stable'), np.partition(a, 0, k), np.argpartition(a, 0, k).flags.c_contiguous\n")
+    for dtype in (np.float64, np.int32, np.bool_, np.complex128):
+        for shape in ((3, 4), (2, 3, 4), (1, 5), (0, 3)):
+            for layout in ("C", "F"):
+                a = argument(rng, dtype, shape, layout, duplicates=dtype is not np.complex128)
+                for k in range(-a.ndim, a.ndim):
+                    got, expected = f(a, k), f.py_func(a, k)
+                    for g, e in zip(got[:3], expected[:3]):
+                        assert_same_array(e, g, flags=True)
+                    assert got[3].flags.f_contiguous == expected[3].flags.f_contiguous
+                    assert got[4] == expected[4]
+
+
 def test_partition_method_in_place():
     rng = make_rng(10)
     f = define("@ruchey.njit\ndef f(a, k):\n    a.partition(k)\n    return a.argpartition(k, axis=0)\n")

@@ -521,3 +521,27 @@ def test_in_an_array_of_text_as_numpy():
         assert holds(b, s) == holds.py_func(b, s)
     with pytest.raises(ruchey.TypingError, match="needs a str"):
         holds(a, b"ab")
+
+
+@njit
+def item_stored_from(a, i, v):
+    a[i] = v
+    return a
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_item_stored_from_a_0d_text_array_is_its_item(seed):
+    """a[i] = v of a 0-d '<Un' ('|Sn') array v stores v's str (bytes), cut
+    or NUL-padded to a's width as NumPy's, as Numba's setitem takes it."""
+    rng = make_rng(seed)
+    words = str_array(rng, 6)
+    for a in (words, words.astype("U2"), words[::-2]):
+        for v in (numpy.array("xyz"), numpy.array(""), numpy.array(str(rng.choice(words))), numpy.array("éжab", "U4")):
+            for i in (0, -1, len(a) // 2):
+                got, want = item_stored_from(a.copy(), i, v), item_stored_from.py_func(a.copy(), i, v)
+                assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    b = numpy.array([b"ab", b"", b"xyz"])
+    got, want = item_stored_from(b.copy(), 1, numpy.array(b"qq")), item_stored_from.py_func(b.copy(), 1, numpy.array(b"qq"))
+    assert got.tolist() == want.tolist()
+    with pytest.raises(ruchey.TypingError, match="only a str"):
+        item_stored_from(words.copy(), 0, numpy.array(b"x"))

@@ -279,6 +279,8 @@ Node *np_arg_node(Node *n, int pos, const char *name);        /* once typed */
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt);
 /* A shape (an int or a tuple of ints): its number of dimensions, or -1. */
 int np_shape_ndim(Infer *in, Node *shape);
+/* The layout NumPy's order='K' gives a new array like one of type t. */
+char np_like_layout(const Type *t);
 /* Evaluates a shape into int64 dimensions; returns how many. */
 int lo_shape_arg(Lower *l, Node *shape, LLVMValueRef *dims);
 

@@ -83,7 +83,7 @@ static const Type *ty_array_part(Infer *in, Node *n, const Type **args) {
     if (!ty_is_scalar(a->elem))
       return ty_error(in, n, "a.imag of an array of %s is not supported: it has no imaginary part", a->elem->name);
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot allocate arrays: a.imag of a real array is a new one");
-    return ty_array(a->elem, a->ndim, a->layout == 'F' && a->ndim > 1 ? 'F' : 'C', true);
+    return ty_array(a->elem, a->ndim, np_like_layout(a), true);
   }
   return ty_array(lo_complex_part(a->elem), a->ndim, 'A', a->readonly);
 }

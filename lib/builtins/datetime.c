@@ -353,6 +353,7 @@ static const char *const takes_time[] = {
   "array.reshape", "numpy.reshape", "array.ravel", "numpy.ravel", "array.flatten", "array.transpose",
   "numpy.transpose", "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit",
   "numpy.broadcast_arrays", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
+  "ndindex size", "ndindex at",  /* (ndenumerate's counter over the shape) */
   /* elements moved, not converted */
   "numpy.delete",
   /* their bytes read as another 8-byte dtype's (an int64's count), a dtype named */

@@ -22,6 +22,8 @@ static const char *const takes_half[] = {
   "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit", "numpy.broadcast_arrays",
   "numpy.trim_zeros", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
   "numpy.delete", "numpy.insert",
+  /* ndenumerate's counter over the shape (its elements are read as a[i]) */
+  "ndindex size", "ndindex at",
   /* elementwise, in float32 as NumPy's loops for half */
   "numpy.sqrt", "numpy.exp", "numpy.log", "numpy.sin", "numpy.cos", "numpy.absolute", "numpy.abs", "numpy.floor",
   "numpy.ceil", "numpy.negative", "numpy.isnan", "numpy.isinf", "numpy.isfinite", "numpy.add", "numpy.subtract",

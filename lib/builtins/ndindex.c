@@ -216,8 +216,9 @@ static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
   return r;
 }
 
+/* (an array of any dtype gives its shape: complex ones too) */
 #define HIDDEN(name, lo, hi, type, lower) \
-  {name, NULL, NULL, BK_FUNCTION, 0, lo, hi, NULL, BF_PURE | BF_CHEAP, 0, 0, type, lower}
+  {name, NULL, NULL, BK_FUNCTION, 0, lo, hi, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, type, lower}
 
 const Builtin bi_ndindex[] = {
   HIDDEN("ndindex size", 1, 1, ty_ndindex_size, lo_ndindex_size),

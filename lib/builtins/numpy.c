@@ -111,7 +111,7 @@ static const Type *need_array(Infer *in, Node *n, const Type *t) {
 /* The layout NumPy's order='K' gives a new array like one of type t:
  * Fortran order kept, C otherwise (NumPy follows the strides of other
  * views too, which ruchey's types do not know). */
-static char like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
+char np_like_layout(const Type *t) { return t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
 
 /* ---------------------------------------------------------------- empty, zeros, ones, full */
 
@@ -122,7 +122,7 @@ static const char *const new_orders[] = {"C", "F", "A", "K", NULL};
 /* The layout order= (at position pos, or by keyword) gives a new array of
  * ndim dimensions: 'C' (the default) or 'F' (of two or more dimensions:
  * one is both); a *_like function's 'A' and 'K' (its default) keep the
- * Fortran order of like (like_layout). 0 (an error) for another order, or
+ * Fortran order of like (np_like_layout). 0 (an error) for another order, or
  * one not written out. */
 static char new_layout(Infer *in, Node *n, int pos, int ndim, const Type *like) {
   Node *order = bi_arg(n, pos, "order");
@@ -131,7 +131,7 @@ static char new_layout(Infer *in, Node *n, int pos, int ndim, const Type *like) 
     ty_error(in, order, "%s()'s order must be %s written out", n->bi->name, like ? "'C', 'F', 'A' or 'K'" : "'C' or 'F'");
     return 0;
   }
-  if (k > 1) return like_layout(like);
+  if (k > 1) return np_like_layout(like);
   return k == 1 && ndim > 1 ? 'F' : 'C';
 }
 
@@ -927,7 +927,7 @@ static const Type *ty_array_of(Infer *in, Node *n, const Type **args) {
                     "or pass it in", n->bi->name, t->name);
   if (is_array(t)) {
     const Type *elem = np_dtype_arg(in, n, 1, t->elem);
-    return elem ? ty_array(elem, t->ndim, like_layout(t), false) : NULL;
+    return elem ? ty_array(elem, t->ndim, np_like_layout(t), false) : NULL;
   }
   if (t->kind == TY_LIST) return ty_array_of_list(in, n, t);
   if (!ty_is_scalar(t) && t->kind != TY_TUPLE)
@@ -1193,7 +1193,7 @@ static LLVMValueRef lo_asarray_chkfinite(Lower *l, Node *n) {
 static const Type *ty_copy(Infer *in, Node *n, const Type **args) {
   if (ty_is_scalar(args[0]) && !ty_is_time(args[0])) args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray");
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0])) || !need_array(in, n, args[0])) return NULL;
-  return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : like_layout(args[0]), false);
+  return ty_array(args[0]->elem, args[0]->ndim, n->bi->kind == BK_METHOD ? 'C' : np_like_layout(args[0]), false);
 }
 
 /* numpy.ascontiguousarray(a, dtype=None) and numpy.asfortranarray(a,

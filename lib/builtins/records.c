@@ -111,11 +111,13 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 
 /* ---------------------------------------------------------------- typing */
 
-/* What arrays of records may be given to: the shape's readers, and copies
- * (whole elements moved as bytes), and getattr and hasattr, which name a
- * field or an attribute. */
+/* What arrays of records may be given to: the shape's readers (and
+ * ndenumerate's counter over it), their dtype (for new arrays of it), and
+ * copies (whole elements moved as bytes), and getattr and hasattr, which
+ * name a field or an attribute. */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
-                                            "array.nbytes", "array.strides", "array.copy",
+                                            "array.nbytes", "array.strides", "ndindex size", "ndindex at",
+                                            "array.dtype", "array.view", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
                                             "getattr", "hasattr", "print", NULL};
 
@@ -131,7 +133,9 @@ static bool takes(const Builtin *bi) {
  * and sorted() of their items, numpy.sort, a.sort(), argsort and
  * numpy.unique (as Numba's; partition, which sorting.c refuses with why),
  * the stride tricks' views (windows of symbols, as pyts' bag of words
- * takes them), and trim_zeros (its empty items trimmed, as NumPy's). */
+ * takes them), and trim_zeros (its empty items trimmed, as NumPy's);
+ * nonzero, argwhere and where(c) find its items that are not empty
+ * (NumPy's truth of a str). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
                                           "numpy.copy", "numpy.empty_like", "numpy.zeros_like", "array.reshape",
@@ -143,16 +147,17 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.unique", "numpy.partition", "array.partition",
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros",
-                                          "print", "in", NULL};
+                                          "print", "in", "numpy.nonzero", "array.nonzero", "numpy.argwhere", NULL};
 
-static bool takes_str_arrays(const Builtin *bi) {
+static bool takes_str_arrays(const Node *n) {
+  if (!strcmp(n->bi->name, "numpy.where")) return n->list.len == 1;  /* where(c) is nonzero(c) */
   for (int i = 0; takes_chars[i]; i++)
-    if (!strcmp(bi->name, takes_chars[i])) return true;
+    if (!strcmp(n->bi->name, takes_chars[i])) return true;
   return false;
 }
 
 bool ty_check_records(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; !n->callee && !takes_str_arrays(n->bi) && i < n->list.len; i++)
+  for (int i = 0; !n->callee && !takes_str_arrays(n) && i < n->list.len; i++)
     if (args[i] && args[i]->kind == TY_ARRAY && ty_is_fixed_text(args[i]->elem))
       return ty_error(in, n->list.items[i], "%s() does not support arrays of str or bytes (%s) in compiled code: read their "
                       "items (a[i], for s in a)", n->bi->name, args[i]->name) != NULL;

@@ -108,13 +108,11 @@ static bool along_axes(const Reduction *r) {
 
 /* axis=(i, j, ...): ints; that they are within the dimensions and differ
  * is checked at run time, as NumPy does (more of them than dimensions
- * always fails there). */
+ * always fails there). axis=() reduces along no axis: each element alone. */
 static bool check_axes(Infer *in, Node *n, const Reduction *r, Node *axis, int ndim) {
   const Type *t = axis->ty;
   if (!along_axes(r))
     return ty_error(in, axis, "%s(): axis must be an integer in compiled code, got %s", n->bi->name, t->name) != NULL;
-  if (!t->nfields)
-    return ty_error(in, axis, "%s(): axis=() (no axis) is not supported in compiled code", n->bi->name) != NULL;
   for (int i = 0; i < t->nfields; i++)
     if (!ty_is_int(t->fields[i]))
       return ty_error(in, axis, "%s(): axis must be an integer or a tuple of them, got %s", n->bi->name, t->name) != NULL;
@@ -153,6 +151,8 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (ty_is_time(e) && r->kind == K_SUM && !sums_time(in, n, e, dtype)) return NULL;
   const Type *res = result_dtype(r->rule, e, dtype);
   int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
+  if (!gone && ndim_of(a->ty))  /* axis=(): a converted copy, in a's order as NumPy's (order='K') */
+    return ty_array(res, a->ty->ndim, np_like_layout(a->ty), false);
   return axis && ndim_of(a->ty) > gone ? ty_array(res, a->ty->ndim - gone, 'C', false) : res;
 }
 
@@ -1193,11 +1193,21 @@ static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node 
   return r;
 }
 
+/* Along no axis (axis=()): each element reduced alone is itself in the
+ * result's dtype (any, all: whether it is nonzero). */
+static LLVMValueRef reduce_none(Lower *l, const Call *c, Node *n, Node *a) {
+  if (n->ty->kind != TY_ARRAY) return reduce_all(l, c, a);  /* of one value */
+  LLVMValueRef v = lo_expr(l, a), r = lo_copy_array(l, n->ty, a->ty, v);
+  lo_done_with(l, a, v);
+  return r;
+}
+
 /* n's reduction of a, over all its elements or along axis. */
 static LLVMValueRef reduce(Lower *l, const Call *c, Node *n, Node *a, Node *axis) {
   int64_t k;
   int d = ndim_of(a->ty);
-  if (axis && axis->ty->kind == TY_TUPLE) return reduce_axes(l, c, n, a, axis);
+  if (axis && axis->ty->kind == TY_TUPLE)
+    return axis->ty->nfields ? reduce_axes(l, c, n, a, axis) : reduce_none(l, c, n, a);
   if (!axis || (d == 1 && bi_literal_int(axis, &k))) return reduce_all(l, c, a);
   if (d == 1) return rd_for_axis(l, axis, 1, n->ty, reduce_whole, &(Whole){c, a}, c->axis_error);
   LLVMValueRef v = lo_expr(l, a);

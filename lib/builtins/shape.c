@@ -1032,7 +1032,7 @@ static const Type *ty_astype(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
-  return elem ? ty_array(elem, t->ndim, t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false) : NULL;
+  return elem ? ty_array(elem, t->ndim, np_like_layout(t), false) : NULL;
 }
 
 static LLVMValueRef lo_astype(Lower *l, Node *n) {
@@ -1042,9 +1042,9 @@ static LLVMValueRef lo_astype(Lower *l, Node *n) {
   return r;
 }
 
-/* a.view(dtype): the same memory read as another dtype; of another item
- * size (NumPy's rule), the last axis, contiguous, holds its bytes in items
- * of the new size (a C array stays one) */
+/* a.view(dtype): the same memory read as another dtype (records too);
+ * of another item size (NumPy's rule), the last axis, contiguous, holds
+ * its bytes in items of the new size (a C array stays one) */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *t = array_operand(in, n, args[0]);
   if (!t) return NULL;
@@ -1070,6 +1070,9 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
   LLVMValueRef apart = LLVMBuildICmp(l->b, LLVMIntNE, strides[last], const_i64(l, from), "");
   lo_raise_if(l, LLVMBuildAnd(l->b, apart, LLVMBuildNot(l->b, LLVMBuildOr(l->b, one, empty, ""), ""), ""), RT_ERR_VALUE,
               "To change to a dtype of a different size, the last axis must be contiguous");
+  if (to < from && from % to)  /* (records' sizes: a number's divides any larger number's) */
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE,
+                "When changing to a smaller dtype, its size must be a divisor of the size of original dtype");
   LLVMValueRef bytes = LLVMBuildMul(l->b, shape[last], const_i64(l, from), "");
   if (to > from)
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, bytes, const_i64(l, to), ""), const_i64(l, 0), ""),
@@ -1598,7 +1601,7 @@ static const Type *ty_roll(Infer *in, Node *n, const Type **args) {
   if (ty_failed(in) || !ints_arg(in, n, axis, "axis")) return NULL;
   /* along an axis NumPy fills empty_like(a): Fortran order kept (rt_roll's C order over several) */
   bool one_axis = axis && axis->ty->kind != TY_TUPLE;
-  return ty_array(t->elem, t->ndim, one_axis && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C', false);
+  return ty_array(t->elem, t->ndim, one_axis ? np_like_layout(t) : 'C', false);
 }
 
 /* shift reduced into [0, n) (0 when n is 0) */
@@ -2082,8 +2085,7 @@ typedef struct Nonzero {
 
 static void nonzero_one(Lower *l, LLVMValueRef *idx, void *arg) {
   Nonzero *z = arg;
-  LLVMValueRef v = lo_load_scalar(l, z->t->elem, addr_at(l, z->t, z->a, idx));
-  LLVMValueRef truth = lo_truth(l, v, z->t->elem);
+  LLVMValueRef truth = lo_item_truth(l, z->t->elem, addr_at(l, z->t, z->a, idx));
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, z->count, "");
   if (z->out || z->rows) {
     LLVMBasicBlockRef put = new_block(l, "nonzero.put"), next = new_block(l, "nonzero.next");

@@ -64,7 +64,8 @@ static bool check_kth(Infer *in, Node *n) {
 
 /* numpy.sort(a, axis=-1, kind=None), numpy.argsort(...), a.sort(axis=-1,
  * kind=None), a.argsort(...), and the same of partition(a, kth, ...): an
- * array of a's dtype (sort), of int64 indices (argsort), or None (a.sort()). */
+ * array of a's dtype (sort; a Fortran one of a Fortran array, as NumPy's
+ * copy), of int64 indices (argsort, C order as NumPy's), or None (a.sort()). */
 static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *axis = axis_arg(n);
   const Type *t = a->ty;
@@ -83,6 +84,8 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
     return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
   }
+  if (how == SORT_VALUES && !is_none(axis))  /* a sorted copy, in a's order as NumPy's */
+    return ty_array(t->elem, t->ndim, np_like_layout(t), false);
   return ty_array(how == SORT_INDICES ? TYS(TY_I64) : t->elem, is_none(axis) ? 1 : t->ndim, 'C', false);
 }
 

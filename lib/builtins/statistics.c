@@ -42,7 +42,8 @@ static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
                     e->kind == TY_TIMEDELTA && !dtype ? ": cumsum is (a NaT makes the rest NaT)" : "");
   if (dtype && ty_is_complex(elem_of(a->ty)) != ty_is_complex(dtype))
     return ty_error(in, n, "%s(): dtype=%s of %s elements is not supported", n->bi->name, dtype->name, elem_of(a->ty)->name);
-  return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, 'C', false);
+  if (!axis) return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), 1, 'C', false);
+  return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), a->ty->ndim, np_like_layout(a->ty), false);  /* NumPy's order='K' */
 }
 
 /* Every element of e, in C order, to sink: by flat index where it can. */

@@ -350,17 +350,8 @@ static const Type *ty_trim_zeros(Infer *in, Node *n, const Type **args) {
   return t;
 }
 
-/* a str or bytes item is zero where it is empty: all its bytes zero, read
- * as one integer of its size */
 static LLVMValueRef is_zero(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef i) {
-  LLVMValueRef at = lo_element_addr(l, t, a, &i);
-  if (ty_is_fixed_text(t->elem)) {
-    LLVMTypeRef bits = LLVMIntTypeInContext(l->mod->c, (unsigned)(8 * t->elem->size));
-    LLVMValueRef v = LLVMBuildLoad2(l->b, bits, at, "");
-    LLVMSetAlignment(v, 1);
-    return LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstNull(bits), "");
-  }
-  return LLVMBuildNot(l->b, lo_truth(l, lo_load_scalar(l, t->elem, at), t->elem), "");
+  return LLVMBuildNot(l->b, lo_item_truth(l, t->elem, lo_element_addr(l, t, a, &i)), "");
 }
 
 /* The first i from `from` on (stepping by step) whose element is not

@@ -210,6 +210,7 @@ void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v); 
 LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r);  /* a caller's value of it */
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);
 LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t);
+LLVMValueRef lo_item_truth(Lower *l, const Type *elem, LLVMValueRef addr);  /* an array item's, str and bytes too */
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to);
 LLVMValueRef lo_fp_to_int(Lower *l, LLVMValueRef v, LLVMTypeRef dst, bool is_signed);  /* C's truncation, the CPU's value outside the range */
 LLVMValueRef lo_arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i);

@@ -271,6 +271,17 @@ LLVMValueRef lo_truth(Lower *l, LLVMValueRef v, const Type *t) {
   return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(lo_type(l, t)), "");
 }
 
+/* Whether the array item at addr is true (nonzero); a str or bytes item
+ * where it is not empty: not all its bytes zero, read as one integer of
+ * its size. */
+LLVMValueRef lo_item_truth(Lower *l, const Type *elem, LLVMValueRef addr) {
+  if (!ty_is_fixed_text(elem)) return lo_truth(l, lo_load_scalar(l, elem, addr), elem);
+  LLVMTypeRef bits = LLVMIntTypeInContext(l->mod->c, (unsigned)(8 * elem->size));
+  LLVMValueRef v = LLVMBuildLoad2(l->b, bits, addr, "");
+  LLVMSetAlignment(v, 1);
+  return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(bits), "");
+}
+
 /* Conversions to and from an Optional: None is all zeros; an Optional
  * where a value is needed raises TypeError if it is None, as Numba's. */
 static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
