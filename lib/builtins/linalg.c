@@ -49,6 +49,16 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
 }
 
+static bool is_single(const Type *e) { return e->kind == TY_F32 || e->kind == TY_C64; }
+
+/* Single precision only where every operand is float32 or complex64 (an
+ * int or bool operand makes it double, whatever the other's precision),
+ * complex where any operand is. */
+const Type *bi_linalg_dtype(const Type *a, const Type *b) {
+  bool single = is_single(a) && (!b || is_single(b)), cplx = ty_is_complex(a) || (b && ty_is_complex(b));
+  return TYS(cplx ? (single ? TY_C64 : TY_C128) : single ? TY_F32 : TY_F64);
+}
+
 /* numpy.linalg's functions compute in floats: ints and bools in float64.
  * a may be a stack of matrices (..., M, M), and solve's b a stack of
  * vectors (..., M) where it has one dimension, else of matrices (..., M, K). */
@@ -63,9 +73,8 @@ static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
                       n->bi->name, nd, i == 0 ? "two" : "one");
     if (!ty_is_scalar(x->ty->elem))
       return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
-    e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
+    e = e ? bi_linalg_dtype(e, x->ty->elem) : bi_linalg_dtype(x->ty->elem, NULL);
   }
-  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
   int nda = n->list.items[0]->ty->ndim;
   if (op == LA_DET) return nda == 2 ? e : ty_array(e, nda - 2, 'C', false);
   if (op == LA_INV) return ty_array(e, nda, 'C', false);
@@ -165,8 +174,7 @@ static const Type *ty_tensor(Infer *in, Node *n, const Type **args) {
   if (!solve && k && !ty_is_int(k->ty)) return ty_error(in, k, "%s(): ind must be an integer", n->bi->name);
   if (solve && a->ty->ndim <= b->ty->ndim)
     return ty_error(in, a, "%s(): a must have more dimensions than b", n->bi->name);
-  const Type *e = b ? np_promote(a->ty->elem, b->ty->elem) : a->ty->elem;
-  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
+  const Type *e = bi_linalg_dtype(a->ty->elem, b ? b->ty->elem : NULL);
   return ty_array(e, solve ? a->ty->ndim - b->ty->ndim : a->ty->ndim, 'C', false);
 }
 
