@@ -155,6 +155,26 @@ def test_cross2d_is_the_z_of_2_vectors_cross_products():
                 g(a, b)
 
 
+def test_cross_and_vander_of_complex_numbers_match_numpy():
+    # NumPy's complex products may round once (a fused multiply-add): within a few
+    # ulps of the largest product (cross subtracts two of them)
+    rng = make_rng(14)
+    cross, vander = fn("np.cross(a, b)", "a, b"), fn("np.vander(a, n, True)", "a, n")
+
+    def close(f, *args):
+        expected, got = f.py_func(*args), f(*args)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        eps = np.finfo(expected.dtype).eps
+        np.testing.assert_allclose(got, expected, rtol=8 * eps, atol=8 * eps * np.max(np.abs(expected), initial=0))
+
+    for da, db in [(np.complex128, np.complex128), (np.complex64, np.complex64), (np.complex64, np.float64),
+                   (np.int32, np.complex128)]:
+        for sa, sb in [((3,), (3,)), ((5, 3), (3,)), ((0, 3), (0, 3))]:
+            close(cross, finite(rng, da, sa, "reversed"), finite(rng, db, sb, "strided"))
+        for n in (0, 1, 4):
+            close(vander, finite(rng, db, (n,), "strided"), 5)
+
+
 def test_cross_errors():
     f = fn("np.cross(a, b)", "a, b")
     with pytest.raises(ValueError, match=THREE_ONLY if NUMPY25 else "(?s)Dimensions for both inputs is 2.*cross2d"):

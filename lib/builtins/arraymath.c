@@ -18,6 +18,7 @@ static LLVMValueRef multiply(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
 }
 
 static LLVMValueRef subtract(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return lo_arith(l, OP_SUB, t, a, b);
   return ty_is_float(t) ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
 }
 
@@ -141,6 +142,7 @@ static LLVMValueRef component(Lower *l, const Cross *c, const Type *t, LLVMValue
 }
 
 static LLVMValueRef negate(Lower *l, const Type *t, LLVMValueRef v) {
+  if (ty_is_complex(t)) return lo_complex_neg(l, t, v);
   return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
 }
 
@@ -514,11 +516,13 @@ static const char *const mode_kw[] = {"mode", NULL};
 
 const Builtin bi_arraymath[] = {
   {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS | BF_COMPLEX, 0, 0, ty_outer, lo_outer},
-  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_3D, 0, ty_cross, lo_cross},
-  {"cross2d", "ruchey.np_extensions", "cross2d", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_2D, 0, ty_cross, lo_cross},
+  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS | BF_COMPLEX, CROSS_3D, 0, ty_cross, lo_cross},
+  {"cross2d", "ruchey.np_extensions", "cross2d", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS | BF_COMPLEX, CROSS_2D, 0, ty_cross,
+   lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
-  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE, 0, 0, ty_vander, lo_vander},
+  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE | BF_COMPLEX, 0, 0, ty_vander,
+   lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
   {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CONVOLVE, 0, ty_correlate,
    lo_correlate},
