@@ -568,6 +568,21 @@ def test_array_equal_matches_numpy():
         check(expr, np.array(2.0), 2.0, params="a, b")
 
 
+def test_array_equal_of_complex_numbers_matches_numpy():
+    """with equal_nan, elements with a NaN in either part are equal (NumPy's isnan of complex)"""
+    rng = make_rng(17)
+    a = (values(rng, np.float64, (4, 3)) + 1j * values(rng, np.float64, (4, 3)))
+    a[0, 0], a[1, 1] = complex(np.nan, 1), complex(2, np.nan)
+    b = a.copy()
+    b[1, 1] = complex(np.nan, 5)
+    c = a.copy()
+    c[3, 2] += 1j
+    for expr in ("np.array_equal(a, b)", "np.array_equal(a, b, equal_nan=True)"):
+        for x, y in [(a, a.copy()), (a, b), (a, c), (a, np.asfortranarray(a)), (a, a[:2].copy()),
+                     (a.astype(np.complex64), a), (a.real.copy(), a.real + 0j), (1 + 2j, np.array(1 + 2j))]:
+            check(expr, x, y, params="a, b")
+
+
 # ---------------------------------------------------------------- in a kernel
 
 def test_reductions_are_refused_in_a_cuda_kernel():
