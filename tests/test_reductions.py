@@ -542,6 +542,28 @@ def test_isclose_and_allclose_match_numpy(expr):
     check("np.allclose(a, b)", np.ones(3), np.ones(4), params="a, b")
 
 
+CLOSE_COMPLEX = [0j, 1 + 1j, 1 + 1j + 1e-9, 1 + 1.0001j, 1e-9j, complex(np.inf, 0), complex(np.inf, 1),
+                 complex(np.nan, 0), complex(1, np.nan)]
+
+
+@pytest.mark.parametrize("expr", ["np.isclose(a, b)", "np.allclose(a, b)", "np.isclose(a, b, equal_nan=True)",
+                                  "np.allclose(a, b, 1e-3, 1e-5, True)", "np.isclose(b, a, atol=1e-3)"])
+def test_isclose_and_allclose_of_complex_numbers_match_numpy(expr):
+    """the magnitudes |a - b| and |b| (b finite where both its parts are); NaN in either part"""
+    pairs = list(itertools.product(CLOSE_COMPLEX, CLOSE_COMPLEX))
+    a = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check(expr, a, b, params="a, b")
+        check(expr, a.astype(np.complex64), b.astype(np.complex64), params="a, b")
+        check(expr, a, b.real.copy(), params="a, b")
+        check(expr, a[1:4], a[1:4] + 1e-12, params="a, b")
+        check(expr, a.astype(np.complex64), 1 + 1j, params="a, b")
+        for x, y in pairs[::5]:
+            check(expr, x, y, params="a, b")
+
+
 @pytest.mark.parametrize("expr", ["np.isclose(a, 1.0)", "np.isclose(a, 1)", "np.isclose(2, a)"])
 def test_isclose_with_python_numbers_matches_numpy(expr):
     for a in (np.array([1.0, 1.000001, 2.0, np.nan]), np.array([1, 2, 3]), np.array([1.0, 1.0001], np.float32)):
