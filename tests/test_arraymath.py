@@ -1,5 +1,5 @@
 """Small NumPy array functions in compiled code: outer, cross, trace,
-vander, meshgrid, trapezoid, convolve and correlate, checked against NumPy (values, dtypes, float
+vander, meshgrid, trapezoid (along the last axis), convolve and correlate, checked against NumPy (values, dtypes, float
 sums to the bit) on generated inputs of every dtype, empty and
 one-element arrays and strided views, and their errors."""
 import itertools
@@ -275,12 +275,30 @@ def test_trapezoid_matches_numpy():
                     check(fs[3], y, x[::-1])
 
 
+@numpy2_only  # NumPy 1: trapezoid is trapz
+def test_trapezoid_of_more_dimensions_integrates_each_line_as_numpy():
+    rng = make_rng(7)
+    fs = [fn("np.trapezoid(a)"), fn("np.trapezoid(a, dx=0.25)"), fn("np.trapezoid(a, x)", "a, x")]
+    for dtype in (np.float64, np.float32, np.int64, np.int8):
+        for shape in ((3, 9), (2, 3, 5), (4, 1), (0, 4), (3, 0), (2, 0, 3)):
+            for layout in LAYOUTS:
+                y = finite(rng, dtype, shape, layout)
+                check(fs[0], y)
+                check(fs[1], y)
+                check(fs[2], y, np.cumsum(rng.random(shape[-1])))
+                check(fs[2], y, np.arange(shape[-1], dtype=np.int16)[::-1])
+
+
 @numpy2_only  # NumPy 1: meshgrid gives a list, trapezoid is trapz
 def test_trapezoid_errors():
     with pytest.raises(ValueError, match="x and y must have the same length"):
         fn("np.trapezoid(a, x)", "a, x")(np.zeros(3), np.zeros(4))
-    with pytest.raises(ruchey.TypingError, match="takes a 1-d array of numbers"):
-        fn("np.trapezoid(a)")(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="x and y must have the same length"):
+        fn("np.trapezoid(a, x)", "a, x")(np.zeros((2, 3)), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="takes an array of numbers of at least one dimension"):
+        fn("np.trapezoid(a)")(np.zeros((), dtype=bool))
+    with pytest.raises(ruchey.TypingError, match="x must be a 1-d array"):
+        fn("np.trapezoid(a, x)", "a, x")(np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(ruchey.TypingError, match="give x or dx, not both"):
         fn("np.trapezoid(a, a, 1.0)")(np.zeros(3))
 
