@@ -11,7 +11,7 @@
 #include "builtins/builtins.h"
 
 /* The most dimensions each product takes (0: any, flattened). */
-static int most_dims(int op) { return op == LA_MATMUL ? 3 : op == LA_DOT || op == LA_INNER ? 2 : 0; }
+static int most_dims(int op) { return op == LA_MATMUL ? RC_MAX_NDIM : op == LA_DOT || op == LA_INNER ? 2 : 0; }
 
 /* out= of numpy.dot and matmul: an array of the product's dtype and
  * dimensions (which NumPy's dot insists on, where matmul would cast and
@@ -44,7 +44,8 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   const Type *e = np_promote(a->ty->elem, b->ty->elem);
   int nda = a->ty->ndim, ndb = b->ty->ndim;
   if (op == LA_VDOT) return e;
-  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  int stack = nda > ndb ? nda - 2 : ndb - 2;  /* matmul's stack of matrices */
+  int nd = (stack > 0 ? stack : 0) + (nda >= 2) + (ndb >= 2);
   Node *out = bi_arg(n, 2, "out");
   return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
 }
