@@ -160,6 +160,23 @@ def test_nan_and_signed_zeros_are_ordered_as_numpy():
         assert np.isnan(got[-2:]).all() and got[0] == -np.inf and got[-3] == np.inf
 
 
+def test_sorted_copies_keep_a_fortran_arrays_order_as_numpy():
+    """sort and partition copy in a's order (NumPy's order='K'); argsort,
+    argpartition and axis=None give C-ordered arrays"""
+    rng = make_rng(10)
+    exprs = ["np.sort(a)", "np.sort(a, axis=0)", "np.partition(a, 1)", "np.partition(a, 1, axis=0)", "np.argsort(a)",
+             "np.argpartition(a, 1)", "np.sort(a, axis=None)"]
+    for expr in exprs:
+        f = define(f"@ruchey.njit\ndef f(a):\n    return {expr}\n")
+        for a in (rng.random((3, 4)), np.asfortranarray(rng.random((3, 4))), rng.random((2, 3, 4)).T,
+                  np.asfortranarray(rng.random((0, 3)))):
+            got, expected = f(a), f.py_func(a)
+            assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+                (expected.flags.c_contiguous, expected.flags.f_contiguous), f"{expr} of {a.shape}"
+            if "partition" not in expr:
+                assert_same_array(expected, got, expr)
+
+
 def test_sort_returns_a_new_array():
     f = define("@ruchey.njit\ndef f(a):\n    b = np.sort(a)\n    b[0] = 99\n    return a, b\n")
     check(f, np.array([3.0, 1.0, 2.0]))
