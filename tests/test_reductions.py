@@ -504,6 +504,20 @@ def test_percentile_at_the_ends_with_infinities_matches_numpy():
             check("np.percentile(a, q)", a, q, params="a, q")
 
 
+@pytest.mark.parametrize("expr", ["np.diff(a)", "np.diff(a, 2, 0)", "np.diff(a, 0)", "np.cumsum(a, axis=0)",
+                                  "np.cumprod(a, axis=-1)", "np.nancumsum(a, 1)", "a.cumsum(axis=1)", "np.cumsum(a)"])
+def test_differences_and_running_sums_are_in_a_fortran_arrays_order_as_numpy(expr):
+    """NumPy's new arrays of these follow a's order: Fortran of a Fortran-ordered array"""
+    rng = make_rng(18)
+    f = compiled(expr, "a")
+    for a in (rng.random((4, 5)), np.asfortranarray(rng.random((4, 5))), rng.random((2, 3, 4)).T,
+              np.asfortranarray(rng.integers(0, 9, (3, 4))), np.asfortranarray(np.zeros((0, 3)))):
+        got, expected = f(a), f.py_func(a)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (expected.flags.c_contiguous, expected.flags.f_contiguous), f"{expr} of {a.shape}"
+        assert_same_value(expected, got, what=expr)
+
+
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float32], ids=["bool", "int8", "uint64", "float32"])
 def test_diff_matches_numpy(dtype):
     rng = make_rng(15)

@@ -61,6 +61,9 @@ extern const Builtin bi_fft[];     /* fft.c: numpy.fft's transforms, fftshift, f
 
 /* The elements' type of an array, or a number's own; dimensions (0 for a number). */
 static inline const Type *elem_of(const Type *t) { return t->kind == TY_ARRAY ? t->elem : t; }
+/* The layout of NumPy's new array in the order of one of type t (order='K'):
+ * Fortran for a Fortran-ordered array of more than one dimension, else C */
+static inline char np_k_layout(const Type *t) { return t->kind == TY_ARRAY && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C'; }
 static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim : 0; }
 
 /* print.c: str() and repr() of what print() writes beyond numbers and strs (tuples, lists, None...) */

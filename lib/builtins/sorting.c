@@ -83,8 +83,8 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
     if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot sort arrays: %s() needs memory of the host's", n->bi->name);
     return t->readonly ? ty_error(in, a, "%s(): the array is read-only", n->bi->name) : TYS(TY_NONE);
   }
-  /* sorted values are a copy in a's order (NumPy's order='K'): Fortran of Fortran; indices C */
-  char layout = how == SORT_VALUES && !is_none(axis) && t->layout == 'F' && t->ndim > 1 ? 'F' : 'C';
+  /* sorted values are a copy in a's order (NumPy's order='K'); indices C */
+  char layout = how == SORT_VALUES && !is_none(axis) ? np_k_layout(t) : 'C';
   return ty_array(how == SORT_INDICES ? TYS(TY_I64) : t->elem, is_none(axis) ? 1 : t->ndim, layout, false);
 }
 

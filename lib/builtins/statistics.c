@@ -42,7 +42,8 @@ static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
                     e->kind == TY_TIMEDELTA && !dtype ? ": cumsum is (a NaT makes the rest NaT)" : "");
   if (dtype && ty_is_complex(elem_of(a->ty)) != ty_is_complex(dtype))
     return ty_error(in, n, "%s(): dtype=%s of %s elements is not supported", n->bi->name, dtype->name, elem_of(a->ty)->name);
-  return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, 'C', false);
+  /* along an axis in a's order, as NumPy's */
+  return ty_array(rd_sum_dtype(elem_of(a->ty), dtype), axis ? a->ty->ndim : 1, axis ? np_k_layout(a->ty) : 'C', false);
 }
 
 /* Every element of e, in C order, to sink: by flat index where it can. */
@@ -160,7 +161,7 @@ static const Type *ty_diff(Infer *in, Node *n, const Type **args) {
   if (order && bi_literal_int(order, &k) && k < 0)
     return ty_error(in, order, "numpy.diff(): order must be non-negative but got %lld", (long long)k);
   if (axis && !bi_check_axis(in, n, axis, a->ty->ndim)) return NULL;
-  return ty_array(a->ty->elem, a->ty->ndim, 'C', false);
+  return ty_array(a->ty->elem, a->ty->ndim, np_k_layout(a->ty), false);  /* in a's order, as NumPy's */
 }
 
 typedef struct DiffPass {
