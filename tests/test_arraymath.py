@@ -1,5 +1,5 @@
 """Small NumPy array functions in compiled code: outer, cross, trace,
-vander, meshgrid, trapezoid, convolve and correlate, checked against NumPy (values, dtypes, float
+vander, meshgrid, trapezoid (along the last axis), convolve and correlate, checked against NumPy (values, dtypes, float
 sums to the bit) on generated inputs of every dtype, empty and
 one-element arrays and strided views, and their errors."""
 import itertools
@@ -155,6 +155,26 @@ def test_cross2d_is_the_z_of_2_vectors_cross_products():
                 g(a, b)
 
 
+def test_cross_and_vander_of_complex_numbers_match_numpy():
+    # NumPy's complex products may round once (a fused multiply-add): within a few
+    # ulps of the largest product (cross subtracts two of them)
+    rng = make_rng(14)
+    cross, vander = fn("np.cross(a, b)", "a, b"), fn("np.vander(a, n, True)", "a, n")
+
+    def close(f, *args):
+        expected, got = f.py_func(*args), f(*args)
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        eps = np.finfo(expected.dtype).eps
+        np.testing.assert_allclose(got, expected, rtol=8 * eps, atol=8 * eps * np.max(np.abs(expected), initial=0))
+
+    for da, db in [(np.complex128, np.complex128), (np.complex64, np.complex64), (np.complex64, np.float64),
+                   (np.int32, np.complex128)]:
+        for sa, sb in [((3,), (3,)), ((5, 3), (3,)), ((0, 3), (0, 3))]:
+            close(cross, finite(rng, da, sa, "reversed"), finite(rng, db, sb, "strided"))
+        for n in (0, 1, 4):
+            close(vander, finite(rng, db, (n,), "strided"), 5)
+
+
 def test_cross_errors():
     f = fn("np.cross(a, b)", "a, b")
     with pytest.raises(ValueError, match=THREE_ONLY if NUMPY25 else "(?s)Dimensions for both inputs is 2.*cross2d"):
@@ -255,12 +275,30 @@ def test_trapezoid_matches_numpy():
                     check(fs[3], y, x[::-1])
 
 
+@numpy2_only  # NumPy 1: trapezoid is trapz
+def test_trapezoid_of_more_dimensions_integrates_each_line_as_numpy():
+    rng = make_rng(7)
+    fs = [fn("np.trapezoid(a)"), fn("np.trapezoid(a, dx=0.25)"), fn("np.trapezoid(a, x)", "a, x")]
+    for dtype in (np.float64, np.float32, np.int64, np.int8):
+        for shape in ((3, 9), (2, 3, 5), (4, 1), (0, 4), (3, 0), (2, 0, 3)):
+            for layout in LAYOUTS:
+                y = finite(rng, dtype, shape, layout)
+                check(fs[0], y)
+                check(fs[1], y)
+                check(fs[2], y, np.cumsum(rng.random(shape[-1])))
+                check(fs[2], y, np.arange(shape[-1], dtype=np.int16)[::-1])
+
+
 @numpy2_only  # NumPy 1: meshgrid gives a list, trapezoid is trapz
 def test_trapezoid_errors():
     with pytest.raises(ValueError, match="x and y must have the same length"):
         fn("np.trapezoid(a, x)", "a, x")(np.zeros(3), np.zeros(4))
-    with pytest.raises(ruchey.TypingError, match="takes a 1-d array of numbers"):
-        fn("np.trapezoid(a)")(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="x and y must have the same length"):
+        fn("np.trapezoid(a, x)", "a, x")(np.zeros((2, 3)), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="takes an array of numbers of at least one dimension"):
+        fn("np.trapezoid(a)")(np.zeros((), dtype=bool))
+    with pytest.raises(ruchey.TypingError, match="x must be a 1-d array"):
+        fn("np.trapezoid(a, x)", "a, x")(np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(ruchey.TypingError, match="give x or dx, not both"):
         fn("np.trapezoid(a, a, 1.0)")(np.zeros(3))
 

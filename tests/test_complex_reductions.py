@@ -1,6 +1,6 @@
 """Reductions and running operations of complex arrays in compiled code:
 sum, prod, mean, var, std (whole, or along an axis known at compile time or
-only at run time; ddof), any, all, amin and amax, cumsum and cumprod (flattened or along an axis),
+only at run time; ddof), any, all, count_nonzero, amin and amax, cumsum and cumprod (flattened or along an axis),
 diff. Each compared with NumPy (the function's Python original) on
 generated complex64 and complex128 arrays of every layout, empty ones and
 ones holding infinities and NaN included."""
@@ -104,7 +104,7 @@ def with_zeros_and_nan(a, rng):
                                                   complex(np.nan, 1), a).astype(a.dtype)]
 
 
-@pytest.mark.parametrize("name", ["any", "all", "amin", "amax"])
+@pytest.mark.parametrize("name", ["any", "all", "count_nonzero", "amin", "amax"])
 @pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
 def test_truth_and_extreme_reductions(name, dtype):
     whole = compiled(f"def f(a):\n    return np.{name}(a)\n")

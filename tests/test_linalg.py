@@ -163,7 +163,10 @@ def test_inner_vdot_outer_match_numpy(f, dtype, shapes):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shapes", [((2, 3, 4), (2, 4, 5)), ((1, 3, 4), (3, 4, 2)), ((3, 3, 4), (1, 4, 2)),
                                     ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)), ((2, 3, 4), (4,)),
-                                    ((4,), (2, 4, 3)), ((0, 3, 4), (4, 2)), ((2, 3, 0), (2, 0, 3))], ids=str)
+                                    ((4,), (2, 4, 3)), ((0, 3, 4), (4, 2)), ((2, 3, 0), (2, 0, 3)),
+                                    ((2, 3, 3, 4), (2, 3, 4, 5)), ((2, 1, 3, 4), (3, 4, 2)), ((4,), (2, 2, 4, 3)),
+                                    ((1, 2, 1, 3, 4), (2, 1, 4, 2)), ((2, 0, 3, 4), (4, 2)), ((2, 2, 3, 4), (4,))],
+                         ids=str)
 def test_batched_matmul_matches_numpy(dtype, shapes):
     rng = make_rng(11)
     for layout in ("C", "F", "strided"):
@@ -204,6 +207,7 @@ def test_in_place_matmul_is_a_typing_error_naming_the_plain_form():
 ERROR_CASES = [
     (matmul_operator, (2, 3), (4, 5)), (np_matmul, (3,), (4,)), (np_matmul, (2, 3), (4,)),
     (np_matmul, (3,), (4, 2)), (matmul_operator, (2, 2, 3), (3, 3, 2)), (matmul_operator, (2, 2, 3), (2, 4, 2)),
+    (matmul_operator, (2, 3, 4, 5), (3, 3, 5, 6)), (matmul_operator, (2, 3, 4, 5), (2, 5, 6)),
     (np_dot, (2, 3), (4, 5)), (np_dot, (3,), (4,)), (np_dot, (2, 3), (4,)), (np_dot, (3,), (4, 2)),
     (np_inner, (2, 3), (4, 5)), (np_inner, (3,), (4,)), (np_inner, (4,), (4, 5)), (np_inner, (2, 3), (4,)),
     (np_vdot, (2, 3), (4, 5)), (np_vdot, (5,), (4,)),
@@ -225,7 +229,6 @@ def test_shapes_that_do_not_fit_raise_numpys_value_error(f, sa, sb):
 @pytest.mark.parametrize("f, args, match", [
     (matmul_operator, (np.ones(3), 2.0), "must be arrays"),
     (np_dot, (np.ones((2, 2, 2)), np.ones((2, 2))), "3 dimensions are not supported"),
-    (matmul_operator, (np.ones((2, 2, 2, 2)), np.ones((2, 2))), "4 dimensions are not supported"),
 ])
 def test_unsupported_products_are_typing_errors(f, args, match):
     with pytest.raises(ruchey.TypingError, match=match):
@@ -425,6 +428,11 @@ def test_out_of_another_shape_raises_numpys_value_error(f, sa, sb, so, order):
 def test_a_stack_of_products_into_out_of_another_count_raises_value_error():
     with pytest.raises(ValueError, match="non-broadcastable output operand"):
         matmul_out(np.ones((2, 3, 4)), np.ones((4, 2)), np.zeros((3, 3, 2)))
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        matmul_out(np.ones((2, 2, 3, 4)), np.ones((4, 2)), np.zeros((2, 3, 3, 2)))
+    out = np.zeros((2, 2, 3, 2))
+    matmul_out(np.ones((2, 1, 3, 4)), np.ones((2, 4, 2)), out)
+    assert np.array_equal(out, np.ones((2, 1, 3, 4)) @ np.ones((2, 4, 2)))
 
 
 @numba_differs

@@ -537,6 +537,20 @@ def test_lstsq_of_a_rank_deficient_matrix_gives_numpys_least_norm_solution():
         assert res.shape == eres.shape
 
 
+@pytest.mark.parametrize("da, db", [(np.float32, np.uint8), (np.float32, np.int64), (np.complex64, np.bool_),
+                                     (np.float32, np.float32), (np.complex64, np.float32), (np.int32, np.float32),
+                                     (np.float32, np.complex128)], ids=str)
+def test_solve_and_lstsq_of_mixed_dtypes_compute_in_numpys_common_type(da, db):
+    """An int or bool operand makes the work double precision whatever the other's."""
+    rng = make_rng(9)
+    a = (rng.standard_normal((4, 4)) * 3 + 9 * np.eye(4)).astype(da)
+    b = (rng.standard_normal((4, 2)) * 3).astype(db)
+    what = f"{np.dtype(da).name} {np.dtype(db).name}"
+    for got, expected in [(solve(a, b), np.linalg.solve(a, b)), (lstsq(a, b)[0], np.linalg.lstsq(a, b)[0])]:
+        assert_same_dtype(got, expected, what)
+        assert_close(got, expected, 50, what)
+
+
 def test_lstsq_of_incompatible_shapes_is_numpys_linalg_error():
     with pytest.raises(np.linalg.LinAlgError, match="Incompatible dimensions"):
         lstsq(np.ones((3, 2)), np.ones(4))
@@ -651,6 +665,32 @@ def test_matrix_power_matches_numpy(dtype, n, k):
     assert_close(got, expected, 10 * abs(k) + 10, f"matrix_power {n} ** {k}")
 
 
+@ruchey.njit
+def matrix_power_minus_two(a):
+    return np.linalg.matrix_power(a, -2)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int8, np.uint8, np.bool_])
+def test_matrix_power_of_ints_and_bools_keeps_their_dtype_as_numpy(dtype):
+    """Products of ints wrap and of bools are logical, as NumPy's matmul."""
+    rng = make_rng(7)
+    for n in [0, 1, 4]:
+        base = rng.integers(-3, 4, (n, n)).astype(dtype)
+        for a in [base, np.asfortranarray(base), base[:, ::-1]]:
+            for k in [0, 1, 2, 3, 6, 9]:
+                got, expected = matrix_power(a, k), np.linalg.matrix_power(a, k)
+                assert got.dtype == expected.dtype and np.array_equal(got, expected), f"{dtype} {n} ** {k}"
+
+
+def test_matrix_power_of_ints_to_a_negative_power_is_of_floats_for_a_constant_exponent():
+    a = np.array([[2, 1], [1, 3]])
+    got, expected = matrix_power_minus_two(a), np.linalg.matrix_power(a, -2)
+    assert got.dtype == expected.dtype == np.float64
+    assert_close(got, expected, 20, "matrix_power of ints ** -2")
+    with pytest.raises(ValueError, match="negative power of a matrix of integers"):
+        matrix_power(a, -2)
+
+
 def test_matrix_power_of_a_singular_matrix_to_a_negative_power_is_numpys_linalg_error():
     with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
         matrix_power(np.ones((2, 2)), -1)
@@ -696,7 +736,6 @@ def test_a_matrix_with_nan_or_inf_is_a_linalg_error_as_numbas(f, bad):
     ("np.linalg.pinv(a, rtol=0.1)", "rtol"),
     ("np.linalg.matrix_rank(a, rtol=0.1)", "rtol"),
     ("np.linalg.svd(a, compute_uv=flag)", "must be a constant True or False"),
-    ("np.linalg.matrix_power(a.astype(np.int64), 2)", "only arrays of floats and complex numbers"),
     ("np.linalg.matrix_power(a, 2.0)", "exponent must be an integer"),
     ("np.cov(a, fweights=a[0])", "fweights"),
     ("np.cov(a, aweights=a[0])", "aweights"),

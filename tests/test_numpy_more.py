@@ -202,6 +202,26 @@ def test_sinc_matches_numpy():
         np.testing.assert_allclose(got, expected, rtol=4e-7 if isinstance(x, np.float32) else 1e-15)
 
 
+def test_sinc_of_complex_matches_numpy():
+    """sin(pi z) / (pi z), 1 at zero; complex64 computed in complex128 (as
+    Numba's), so it is NumPy's of complex128 rounded to complex64"""
+    rng = make_rng(8)
+    f = fn("np.sinc(a)")
+    special = [0j, -0.0 + 0j, 1 + 0j, -1 + 0j, 1j, 5e-21 + 0j, 5e-21j, complex(np.inf, 0), complex(np.nan, 1), 300 + 2j]
+    for dtype in (np.complex128, np.complex64):
+        for layout in ("C", "reversed"):
+            a = array(rng, dtype, (3, 5), layout)
+            a.flat[:len(special)] = special
+            with np.errstate(invalid="ignore"):
+                expected = f.py_func(a.astype(np.complex128)).astype(dtype)
+                assert f.py_func(a).dtype == dtype
+            got = f(a)
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            np.testing.assert_allclose(got, expected, rtol=4e-7 if dtype == np.complex64 else 1e-14)
+    for z in special[:7] + [0.5 + 0.5j, -5 - 5j]:
+        np.testing.assert_allclose(f(z), f.py_func(z), rtol=1e-14)
+
+
 def test_sinc_fuses_into_array_expressions():
     f, a = fn("np.sinc(a * 0.5) + 1.0"), np.linspace(-3.0, 3.0, 13)
     np.testing.assert_allclose(f(a), f.py_func(a), rtol=1e-15)  # sin's last bit is libm's

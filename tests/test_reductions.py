@@ -519,6 +519,20 @@ def test_percentile_at_the_ends_with_infinities_matches_numpy():
             check("np.percentile(a, q)", a, q, params="a, q")
 
 
+@pytest.mark.parametrize("expr", ["np.diff(a)", "np.diff(a, 2, 0)", "np.diff(a, 0)"])
+def test_differences_are_in_a_fortran_arrays_order_as_numpy(expr):
+    """NumPy's differences follow a's order: Fortran of a Fortran-ordered array
+    (running sums: test_running_sums_along_an_axis_keep_a_fortran_arrays_order)"""
+    rng = make_rng(18)
+    f = compiled(expr, "a")
+    for a in (rng.random((4, 5)), np.asfortranarray(rng.random((4, 5))), rng.random((2, 3, 4)).T,
+              np.asfortranarray(rng.integers(0, 9, (3, 4))), np.asfortranarray(np.zeros((0, 3)))):
+        got, expected = f(a), f.py_func(a)
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (expected.flags.c_contiguous, expected.flags.f_contiguous), f"{expr} of {a.shape}"
+        assert_same_value(expected, got, what=expr)
+
+
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float32], ids=["bool", "int8", "uint64", "float32"])
 def test_diff_matches_numpy(dtype):
     rng = make_rng(15)
@@ -557,6 +571,28 @@ def test_isclose_and_allclose_match_numpy(expr):
     check("np.allclose(a, b)", np.ones(3), np.ones(4), params="a, b")
 
 
+CLOSE_COMPLEX = [0j, 1 + 1j, 1 + 1j + 1e-9, 1 + 1.0001j, 1e-9j, complex(np.inf, 0), complex(np.inf, 1),
+                 complex(np.nan, 0), complex(1, np.nan)]
+
+
+@pytest.mark.parametrize("expr", ["np.isclose(a, b)", "np.allclose(a, b)", "np.isclose(a, b, equal_nan=True)",
+                                  "np.allclose(a, b, 1e-3, 1e-5, True)", "np.isclose(b, a, atol=1e-3)"])
+def test_isclose_and_allclose_of_complex_numbers_match_numpy(expr):
+    """the magnitudes |a - b| and |b| (b finite where both its parts are); NaN in either part"""
+    pairs = list(itertools.product(CLOSE_COMPLEX, CLOSE_COMPLEX))
+    a = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check(expr, a, b, params="a, b")
+        check(expr, a.astype(np.complex64), b.astype(np.complex64), params="a, b")
+        check(expr, a, b.real.copy(), params="a, b")
+        check(expr, a[1:4], a[1:4] + 1e-12, params="a, b")
+        check(expr, a.astype(np.complex64), 1 + 1j, params="a, b")
+        for x, y in pairs[::5]:
+            check(expr, x, y, params="a, b")
+
+
 @pytest.mark.parametrize("expr", ["np.isclose(a, 1.0)", "np.isclose(a, 1)", "np.isclose(2, a)"])
 def test_isclose_with_python_numbers_matches_numpy(expr):
     for a in (np.array([1.0, 1.000001, 2.0, np.nan]), np.array([1, 2, 3]), np.array([1.0, 1.0001], np.float32)):
@@ -581,6 +617,21 @@ def test_array_equal_matches_numpy():
         check(expr, np.arange(3), np.arange(3.0), params="a, b")
         check(expr, 2.0, 2, params="a, b")
         check(expr, np.array(2.0), 2.0, params="a, b")
+
+
+def test_array_equal_of_complex_numbers_matches_numpy():
+    """with equal_nan, elements with a NaN in either part are equal (NumPy's isnan of complex)"""
+    rng = make_rng(17)
+    a = (values(rng, np.float64, (4, 3)) + 1j * values(rng, np.float64, (4, 3)))
+    a[0, 0], a[1, 1] = complex(np.nan, 1), complex(2, np.nan)
+    b = a.copy()
+    b[1, 1] = complex(np.nan, 5)
+    c = a.copy()
+    c[3, 2] += 1j
+    for expr in ("np.array_equal(a, b)", "np.array_equal(a, b, equal_nan=True)"):
+        for x, y in [(a, a.copy()), (a, b), (a, c), (a, np.asfortranarray(a)), (a, a[:2].copy()),
+                     (a.astype(np.complex64), a), (a.real.copy(), a.real + 0j), (1 + 2j, np.array(1 + 2j))]:
+            check(expr, x, y, params="a, b")
 
 
 # ---------------------------------------------------------------- in a kernel

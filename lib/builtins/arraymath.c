@@ -1,6 +1,6 @@
 /* builtins/arraymath.c — small NumPy array functions in compiled code:
  * outer, cross (of 3- and 2-vectors, and Numba's cross2d), trace (of a 2-d array, complex too), vander, meshgrid
- * (of two arrays), trapezoid (of a 1-d array), convolve and correlate (complex too). Their arithmetic is
+ * (of two arrays), trapezoid (along the last axis), convolve and correlate (complex too). Their arithmetic is
  * NumPy's on elements: ints wrap, bools are logical; float sums are
  * NumPy's pairwise sum (rt_sum at run time), so they are the same to the
  * bit.
@@ -18,6 +18,7 @@ static LLVMValueRef multiply(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
 }
 
 static LLVMValueRef subtract(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
+  if (ty_is_complex(t)) return lo_arith(l, OP_SUB, t, a, b);
   return ty_is_float(t) ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
 }
 
@@ -141,6 +142,7 @@ static LLVMValueRef component(Lower *l, const Cross *c, const Type *t, LLVMValue
 }
 
 static LLVMValueRef negate(Lower *l, const Type *t, LLVMValueRef v) {
+  if (ty_is_complex(t)) return lo_complex_neg(l, t, v);
   return ty_is_float(t) ? LLVMBuildFNeg(l->b, v, "") : LLVMBuildNeg(l->b, v, "");
 }
 
@@ -369,44 +371,108 @@ static TrapTypes trap_types(Node *y, Node *x) {
   return (TrapTypes){s, p, ty_is_float(p) ? p : TYS(TY_F64)};
 }
 
+/* numpy.trapezoid(y, x=None, dx=1.0): along y's last axis (x a vector of
+ * its length), of each of its lines for more dimensions than one, as
+ * Numba's */
 static const Type *ty_trapezoid(Infer *in, Node *n, const Type **args) {
   Node *y = n->list.items[0], *x = bi_arg(n, 1, "x"), *dx = bi_arg(n, 2, "dx");
-  if (y->ty->kind != TY_ARRAY || y->ty->ndim != 1 || y->ty->elem->kind == TY_BOOL)
-    return ty_error(in, y, "%s() in compiled code takes a 1-d array of numbers, got %s", n->bi->name, y->ty->name);
+  if (y->ty->kind != TY_ARRAY || y->ty->ndim == 0 || y->ty->elem->kind == TY_BOOL)
+    return ty_error(in, y, "%s() in compiled code takes an array of numbers of at least one dimension, got %s",
+                    n->bi->name, y->ty->name);
   if (x && (x->ty->kind != TY_ARRAY || x->ty->ndim != 1 || x->ty->elem->kind == TY_BOOL))
     return ty_error(in, x, "%s(): x must be a 1-d array of numbers, got %s", n->bi->name, x->ty->name);
   if (x && dx) return ty_error(in, dx, "%s(): give x or dx, not both", n->bi->name);
   if (dx && !ty_is_scalar(dx->ty)) return ty_error(in, dx, "%s(): dx must be a number, got %s", n->bi->name, dx->ty->name);
-  return trap_types(y, x).result;
+  const Type *r = trap_types(y, x).result;
+  return y->ty->ndim == 1 ? r : ty_array(r, y->ty->ndim - 1, 'C', false);
+}
+
+/* A call's operands: y and x (or NULL) lowered, the length and strides of
+ * their last axes, the step d where x is absent, and the terms' temporary
+ * of len - 1 elements. */
+typedef struct Trapezoid {
+  TrapTypes tt;
+  const Type *yt, *xt;
+  LLVMValueRef yv, xv, len, ys, xs, d, terms, terms_n;
+  LLVMValueRef out;  /* more dimensions than one: the result array */
+  bool in_order;     /* the terms summed in order (of a Fortran-ordered y) */
+} Trapezoid;
+
+/* The n floats of type t at p summed in order, as NumPy's add.reduce runs
+ * along an axis that is not the innermost of its iteration: from -0.0,
+ * which changes no sum, to 0.0 where there is none */
+static LLVMValueRef sum_in_order(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef n) {
+  LLVMValueRef total = lo_alloca(l, lo_type(l, t), "sum.total");
+  LLVMBuildStore(l->b, lo_fconst(l, t, -0.0), total);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), n, NULL, "sum");
+  LLVMValueRef x = lo_load_scalar(l, t, item_ptr(l, t, p, loop.index));
+  LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), x, ""), total);
+  lo_loop_end(l, &loop);
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntEQ, n, const_i64(l, 0), "");
+  return LLVMBuildSelect(l->b, none, lo_fconst(l, t, 0.0), LLVMBuildLoad2(l->b, lo_type(l, t), total, ""), "");
+}
+
+/* The integral of the line of len elements at ydata: NumPy's terms
+ * d * (y[i+1] + y[i]) / 2.0, summed pairwise as NumPy's sum does; of a
+ * Fortran-ordered y NumPy's terms are Fortran-ordered too, and its sum
+ * along their last axis adds them in order */
+static LLVMValueRef trapezoid_line(Lower *l, const Trapezoid *z, LLVMValueRef ydata) {
+  const Type *rt = z->tt.result;
+  LLVMValueRef td = data_of(l, z->terms);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), z->terms_n, NULL, "trapezoid");
+  LLVMValueRef next = LLVMBuildAdd(l->b, loop.index, const_i64(l, 1), "");
+  LLVMValueRef s = add(l, z->tt.sum, load_at(l, z->tt.sum, ydata, z->ys, next), load_at(l, z->tt.sum, ydata, z->ys, loop.index));
+  LLVMValueRef di = z->d;
+  if (z->xv) {
+    const Type *e = z->xt->elem;
+    LLVMValueRef xd = data_of(l, z->xv);
+    di = lo_convert(l, subtract(l, e, load_at(l, e, xd, z->xs, next), load_at(l, e, xd, z->xs, loop.index)), e, z->tt.product);
+  }
+  LLVMValueRef term = lo_convert(l, multiply(l, z->tt.product, di, lo_convert(l, s, z->tt.sum, z->tt.product)), z->tt.product, rt);
+  lo_store_scalar(l, rt, item_ptr(l, rt, td, loop.index), LLVMBuildFDiv(l->b, term, lo_fconst(l, rt, 2.0), ""));
+  lo_loop_end(l, &loop);
+  if (z->in_order) return sum_in_order(l, rt, td, z->terms_n);
+  return sum_of(l, rt, rt, td, z->terms_n, const_i64(l, ty_bits(rt) / 8));
+}
+
+/* one line of a y of more dimensions: the result's element at idx */
+static void trapezoid_at(Lower *l, LLVMValueRef *idx, void *arg) {
+  Trapezoid *z = arg;
+  int nd = z->yt->ndim;
+  LLVMValueRef at[RC_MAX_NDIM];
+  for (int d = 0; d < nd - 1; d++) at[d] = idx[d];
+  at[nd - 1] = const_i64(l, 0);  /* (an address only: a line of no element is not read) */
+  const Type *ot = ty_array(z->tt.result, nd - 1, 'C', false);
+  lo_store_scalar(l, z->tt.result, lo_element_addr(l, ot, z->out, idx),
+                  trapezoid_line(l, z, lo_element_addr(l, z->yt, z->yv, at)));
 }
 
 static LLVMValueRef lo_trapezoid(Lower *l, Node *n) {
   Node *y = n->list.items[0], *x = bi_arg(n, 1, "x"), *dx = bi_arg(n, 2, "dx");
-  TrapTypes tt = trap_types(y, x);
-  const Type *rt = tt.result, *at = ty_array(rt, 1, 'C', false);
-  LLVMValueRef yv = lo_expr(l, y), xv = x ? lo_expr(l, x) : NULL, len = lo_arr_shape(l, yv, 0);
-  LLVMValueRef ys = lo_arr_stride(l, y->ty, yv, 0), xs = x ? lo_arr_stride(l, x->ty, xv, 0) : NULL;
-  if (x) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, xv, 0), len, ""), RT_ERR_VALUE,
+  int nd = y->ty->ndim;
+  Trapezoid z = {trap_types(y, x), y->ty, x ? x->ty : NULL, lo_expr(l, y), x ? lo_expr(l, x) : NULL};
+  z.in_order = nd > 1 && y->ty->layout == 'F';
+  const Type *at = ty_array(z.tt.result, 1, 'C', false);
+  z.len = lo_arr_shape(l, z.yv, nd - 1), z.ys = lo_arr_stride(l, y->ty, z.yv, nd - 1);
+  z.xs = x ? lo_arr_stride(l, x->ty, z.xv, 0) : NULL;
+  if (x) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, z.xv, 0), z.len, ""), RT_ERR_VALUE,
                      "numpy.trapezoid(): x and y must have the same length");
-  LLVMValueRef d = x ? NULL : dx ? lo_expr_as(l, dx, tt.product) : lo_convert(l, const_i64(l, 1), TYS(TY_I64), tt.product);
-  LLVMValueRef terms_n = smax(l, LLVMBuildSub(l->b, len, const_i64(l, 1), ""), const_i64(l, 0));
-  LLVMValueRef terms = lo_alloc_array(l, at, &terms_n, -1), td = data_of(l, terms);
-  lo_temp_made(l, at, terms);
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), terms_n, NULL, "trapezoid");
-  LLVMValueRef next = LLVMBuildAdd(l->b, loop.index, const_i64(l, 1), "");
-  LLVMValueRef s = add(l, tt.sum, load_at(l, tt.sum, data_of(l, yv), ys, next), load_at(l, tt.sum, data_of(l, yv), ys, loop.index));
-  LLVMValueRef di = d;
-  if (x) {
-    const Type *e = x->ty->elem;
-    di = lo_convert(l, subtract(l, e, load_at(l, e, data_of(l, xv), xs, next), load_at(l, e, data_of(l, xv), xs, loop.index)), e, tt.product);
+  z.d = x ? NULL : dx ? lo_expr_as(l, dx, z.tt.product) : lo_convert(l, const_i64(l, 1), TYS(TY_I64), z.tt.product);
+  z.terms_n = smax(l, LLVMBuildSub(l->b, z.len, const_i64(l, 1), ""), const_i64(l, 0));
+  z.terms = lo_alloc_array(l, at, &z.terms_n, -1);
+  lo_temp_made(l, at, z.terms);
+  LLVMValueRef r;
+  if (nd == 1) {
+    r = trapezoid_line(l, &z, data_of(l, z.yv));
+  } else {
+    LLVMValueRef shape[RC_MAX_NDIM];
+    for (int d = 0; d < nd - 1; d++) shape[d] = lo_arr_shape(l, z.yv, d);
+    r = z.out = lo_alloc_array(l, n->ty, shape, -1);
+    lo_for_each_index(l, nd - 1, shape, trapezoid_at, &z);
   }
-  LLVMValueRef term = lo_convert(l, multiply(l, tt.product, di, lo_convert(l, s, tt.sum, tt.product)), tt.product, rt);
-  lo_store_scalar(l, rt, item_ptr(l, rt, td, loop.index), LLVMBuildFDiv(l->b, term, lo_fconst(l, rt, 2.0), ""));
-  lo_loop_end(l, &loop);
-  LLVMValueRef r = sum_of(l, rt, rt, td, terms_n, const_i64(l, ty_bits(rt) / 8));
-  lo_release_temp(l, at, terms);
-  if (x) lo_done_with(l, x, xv);
-  lo_done_with(l, y, yv);
+  lo_release_temp(l, at, z.terms);
+  if (x) lo_done_with(l, x, z.xv);
+  lo_done_with(l, y, z.yv);
   return r;
 }
 
@@ -514,11 +580,13 @@ static const char *const mode_kw[] = {"mode", NULL};
 
 const Builtin bi_arraymath[] = {
   {"numpy.outer", "numpy", "outer", BK_FUNCTION, 0, 2, 3, out_kw, AM_FLAGS | BF_COMPLEX, 0, 0, ty_outer, lo_outer},
-  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_3D, 0, ty_cross, lo_cross},
-  {"cross2d", "ruchey.np_extensions", "cross2d", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS, CROSS_2D, 0, ty_cross, lo_cross},
+  {"numpy.cross", "numpy", "cross", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS | BF_COMPLEX, CROSS_3D, 0, ty_cross, lo_cross},
+  {"cross2d", "ruchey.np_extensions", "cross2d", BK_FUNCTION, 0, 2, 2, NULL, AM_FLAGS | BF_COMPLEX, CROSS_2D, 0, ty_cross,
+   lo_cross},
   {"numpy.trace", "numpy", "trace", BK_FUNCTION, 0, 1, 2, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
   {"array.trace", NULL, "trace", BK_METHOD, TY_ARRAY, 0, 1, trace_kw, BF_RAISES | BF_COMPLEX, 0, 0, ty_trace, lo_trace},
-  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE, 0, 0, ty_vander, lo_vander},
+  {"numpy.vander", "numpy", "vander", BK_FUNCTION, 0, 1, 3, vander_kw, AM_FLAGS | BF_NONE | BF_COMPLEX, 0, 0, ty_vander,
+   lo_vander},
   {"numpy.meshgrid", "numpy", "meshgrid", BK_FUNCTION, 0, 2, 2, meshgrid_kw, AM_FLAGS | BF_STRINGS, 0, 0, ty_meshgrid, lo_meshgrid},
   {"numpy.convolve", "numpy", "convolve", BK_FUNCTION, 0, 2, 3, mode_kw, AM_FLAGS | BF_STRINGS | BF_COMPLEX, CONVOLVE, 0, ty_correlate,
    lo_correlate},

@@ -250,14 +250,28 @@ static RtStatus core_mismatch(int64_t kb, int64_t ka) {
   return RT_ERR_VALUE;
 }
 
-static RtStatus batch_mismatch(const RtArray *a, const RtArray *b, int64_t m, int64_t n) {
-  static _Thread_local char text[512];
-  snprintf(text, sizeof text,
-           "operands could not be broadcast together with remapped shapes [original->remapped]: "
-           "(%lld,%lld,%lld)->(%lld,newaxis,newaxis) (%lld,%lld,%lld)->(%lld,newaxis,newaxis)  and requested shape (%lld,%lld)",
-           (long long)a->shape[0], (long long)a->shape[1], (long long)a->shape[2], (long long)a->shape[0],
-           (long long)b->shape[0], (long long)b->shape[1], (long long)b->shape[2], (long long)b->shape[0],
-           (long long)m, (long long)n);
+/* "(2,3,4)->(2,newaxis,newaxis)": x's shape, and its stack's before its matrix */
+static size_t remapped(char *text, size_t size, const RtArray *x, int nd) {
+  size_t used = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    int shown = pass ? nd - 2 : nd;
+    used += (size_t)snprintf(text + used, size - used, pass ? "->(" : "(");
+    for (int d = 0; d < shown && used < size; d++)
+      used += (size_t)snprintf(text + used, size - used, d ? ",%lld" : "%lld", (long long)x->shape[d]);
+    used += (size_t)snprintf(text + used, size - used, pass ? "%snewaxis,newaxis)" : ")", shown ? "," : "");
+    if (used >= size) return size - 1;
+  }
+  return used;
+}
+
+static RtStatus batch_mismatch(const RtArray *a, int nda, const RtArray *b, int ndb, int64_t m, int64_t n) {
+  static _Thread_local char text[1024];
+  size_t used = (size_t)snprintf(text, sizeof text, "operands could not be broadcast together with remapped shapes "
+                                                    "[original->remapped]: ");
+  used += remapped(text + used, sizeof text - used, a, nda);
+  used += (size_t)snprintf(text + used, sizeof text - used, " ");
+  used += remapped(text + used, sizeof text - used, b, ndb);
+  snprintf(text + used, sizeof text - used, "  and requested shape (%lld,%lld)", (long long)m, (long long)n);
   rt_set_error(RT_ERR_VALUE, text);
   return RT_ERR_VALUE;
 }
@@ -358,30 +372,41 @@ static RtStatus flat_product(int kind, int64_t item, const RtArray *a, int nda, 
   return st;
 }
 
-/* matmul of stacks: a's and b's leading dimension broadcast (one of them
- * may be a plain matrix or vector). */
+/* The dimensions of nd's stack of matrices (none for a vector or matrix). */
+static int stack_ndim(int nd) { return nd > 2 ? nd - 2 : 0; }
+
+/* matmul of stacks: the dimensions before a's and b's matrices broadcast
+ * as NumPy's (a plain matrix or vector has none), one product for each
+ * index of the result's stack, in C order. */
 static RtStatus batched(int kind, int64_t item, const RtArray *a, int nda, const RtArray *b, int ndb, RtArray *out) {
   Mat ma = left_of(a, nda), mb = right_of(b, ndb, false);
-  int64_t na = nda == 3 ? a->shape[0] : 1, nb = ndb == 3 ? b->shape[0] : 1;
-  int64_t sa = nda == 3 && na > 1 ? a->strides[0] : 0, sb = ndb == 3 && nb > 1 ? b->strides[0] : 0;
+  int ka = stack_ndim(nda), kb = stack_ndim(ndb), k = ka > kb ? ka : kb, ndim = k;
+  int64_t shape[RC_MAX_NDIM], sa[RC_MAX_NDIM], sb[RC_MAX_NDIM], count = 1;
   if (ma.cols != mb.rows) return core_mismatch(mb.rows, ma.cols);
-  if (na != nb && na != 1 && nb != 1) return batch_mismatch(a, b, ma.rows, mb.cols);
-  int64_t count = na == 1 ? nb : na, shape[3] = {count}, ndim = 1;
+  for (int d = 0; d < k; d++) {
+    int da = d - (k - ka), db = d - (k - kb);
+    int64_t la = da >= 0 ? a->shape[da] : 1, lb = db >= 0 ? b->shape[db] : 1;
+    if (la != lb && la != 1 && lb != 1) return batch_mismatch(a, nda, b, ndb, ma.rows, mb.cols);
+    shape[d] = la == 1 ? lb : la, count *= shape[d];
+    sa[d] = la == 1 ? 0 : a->strides[da], sb[d] = lb == 1 ? 0 : b->strides[db];
+  }
   if (nda >= 2) shape[ndim++] = ma.rows;
   if (ndb >= 2) shape[ndim++] = mb.cols;
-  RtStatus st = la_new_result(out, (int)ndim, shape, item);
+  RtStatus st = la_new_result(out, ndim, shape, item);
   int64_t step = ma.rows * mb.cols * item;
   for (int64_t i = 0; i < count && !st; i++) {
     Mat x = ma, y = mb;
-    x.data += i * sa, y.data += i * sb;
+    for (int64_t d = k - 1, rest = i; d >= 0; rest /= shape[d--])
+      x.data += rest % shape[d] * sa[d], y.data += rest % shape[d] * sb[d];
     st = product(kind, item, x, y, out->data + i * step);
   }
   return st;
 }
 
-/* out= of numpy.dot and matmul: the product r (nd dimensions) copied into
- * dest, which must have its shape, and for dot be C-contiguous. */
-static RtStatus into(int op, const RtArray *r, int nd, const RtArray *dest, int64_t item) {
+/* out= of numpy.dot and matmul: the product r (nd dimensions, the first
+ * stack of them a stack of matrices) copied into dest, which must have its
+ * shape, and for dot be C-contiguous. */
+static RtStatus into(int op, const RtArray *r, int nd, int stack, const RtArray *dest, int64_t item) {
   int64_t expect = item;
   bool c_order = true;
   for (int d = nd - 1; d >= 0; d--) {
@@ -397,14 +422,16 @@ static RtStatus into(int op, const RtArray *r, int nd, const RtArray *dest, int6
     if (dest->shape[d] == r->shape[d]) continue;
     if (op == LA_DOT) {
       rt_set_error(RT_ERR_VALUE, "output array has wrong dimensions");
-    } else if (nd == 3 && d == 0) {
-      int64_t desc[8] = {3, dest->shape[0], dest->shape[1], dest->shape[2], 3, r->shape[0], r->shape[1], r->shape[2]};
+    } else if (d < stack) {
+      int64_t desc[2 * RC_MAX_NDIM + 2] = {nd};
+      for (int i = 0; i < nd; i++) desc[1 + i] = dest->shape[i], desc[2 + nd + i] = r->shape[i];
+      desc[1 + nd] = nd;
       rt_shape_error(1, desc);
     } else {
       rt_error_format(RT_ERR_VALUE,
                       "matmul: Output operand 0 has a mismatch in its core dimension %lld, with gufunc signature "
                       "(n?,k),(k,m?)->(n?,m?) (size %lld is different from %lld)",
-                      d - (nd == 3), dest->shape[d], r->shape[d], 0);
+                      d - stack, dest->shape[d], r->shape[d], 0);
     }
     return RT_ERR_VALUE;
   }
@@ -422,8 +449,9 @@ int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nd
   out->meminfo = NULL;
   if (op == LA_VDOT) return flat_product(kind, item, a, nda, b, ndb, scalar);
   RtStatus st;
-  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
-  if (nda == 3 || ndb == 3) {
+  int stack = stack_ndim(nda) > stack_ndim(ndb) ? stack_ndim(nda) : stack_ndim(ndb);
+  int nd = stack + (nda >= 2) + (ndb >= 2);
+  if (stack) {
     st = batched(kind, item, a, nda, b, ndb, out);
   } else {
     bool inner = op == LA_INNER;
@@ -437,7 +465,7 @@ int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nd
     st = la_new_result(out, (int)ndim, shape, item);
     if (!st) st = product(kind, item, ma, mb, out->data);
   }
-  if (!st && dest) st = into(op, out, nd, dest, item);
+  if (!st && dest) st = into(op, out, nd, stack, dest, item);
   if ((st || dest) && out->meminfo) rt_meminfo_free(out->meminfo);
   return st;
 }

@@ -241,6 +241,9 @@ typedef struct ArrayOperands {
   LLVMValueRef va, vb, ca, cb, pa, pb;
 } ArrayOperands;
 ArrayOperands bi_array_operands(Lower *l, Node *a, Node *b, const Type *e);
+/* linalg.c: the dtype numpy.linalg computes operands of dtypes a and b in
+ * (b NULL: of a alone), as NumPy's _commonType */
+const Type *bi_linalg_dtype(const Type *a, const Type *b);
 void bi_array_call_end(Lower *l, const ArrayOperands *o, const Type *e, LLVMValueRef status);
 /* One operand (of type t) as an RtArray in memory, its elements converted
  * to e where they are not of e (into *copy, which the caller releases). */

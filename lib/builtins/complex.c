@@ -286,6 +286,28 @@ static LLVMValueRef lo_csquare(Lower *l, Node *n) {
   return lo_csquare_elem(l, n, &v);
 }
 
+/* numpy.sinc of complex: sin(pi z) / (pi z), a zero z read as 1e-20 as
+ * NumPy's where() does, in complex128 and written back in the elements'
+ * precision */
+static LLVMValueRef lo_csinc_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  const Type *c = TYS(TY_C128), *f = TYS(TY_F64);
+  LLVMValueRef z = lo_convert(l, v[0], elem_of(n->list.items[0]->ty), c);
+  z = LLVMBuildSelect(l->b, lo_complex_truth(l, z, c), z, lo_complex_make(l, c, lo_fconst(l, f, 1.0e-20), lo_fconst(l, f, 0)), "");
+  LLVMValueRef pi = lo_fconst(l, f, M_PI);
+  LLVMValueRef y = lo_complex_make(l, c, LLVMBuildFMul(l->b, pi, lo_complex_real(l, z), ""),
+                                   LLVMBuildFMul(l->b, pi, lo_complex_imag(l, z), ""));
+  bool saved = l->numpy_semantics;
+  l->numpy_semantics = true;
+  LLVMValueRef r = lo_binop_values(l, OP_DIV, c, call_cmath(l, CM_SIN, y, c, false), c, y, c);
+  l->numpy_semantics = saved;
+  return lo_convert(l, r, c, elem_of(n->ty));
+}
+
+static LLVMValueRef lo_csinc(Lower *l, Node *n) {
+  LLVMValueRef v = lo_expr(l, n->list.items[0]);
+  return lo_csinc_elem(l, n, &v);
+}
+
 /* numpy.power of complex: the operator's elements */
 static const Type *ty_numpy_cpow(Infer *in, Node *n, const Type **args) {
   return ty_ufunc_binop(in, n, OP_POW, n->list.items[0], args[0], n->list.items[1], args[1]);
@@ -591,6 +613,8 @@ const Builtin bi_complex[] = {
    ty_numpy_cmath, lo_csquare, lo_csquare_elem},
   {"numpy.power of complex", NULL, NULL, BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cpow,
    lo_cpow, lo_cpow_elem},
+  {"numpy.sinc of complex", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_numpy_cmath, lo_csinc,
+   lo_csinc_elem},
   PREDICATE_OF_COMPLEX("isnan", 'n'), PREDICATE_OF_COMPLEX("isinf", 'i'), PREDICATE_OF_COMPLEX("isfinite", 'f'),
   {"numpy.iscomplex", "numpy", "iscomplex", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_ARRAYLIKE, 'c',
    0, ty_numpy_cpredicate, lo_cpredicate, lo_cpredicate_elem},

@@ -1,7 +1,7 @@
 /* builtins/complex_reduce.c — NumPy's reductions of complex arrays in
  * compiled code: sum, prod and mean, var and std (float results: the mean
  * of |x - mean|**2, as NumPy computes them), any and all (an element is
- * true where either part is nonzero), min, max, argmin and argmax
+ * true where either part is nonzero) and count_nonzero, min, max, argmin and argmax
  * (NumPy's order: by real part, then imaginary part; the first element
  * holding a NaN wins), ptp (max - min); nansum, nanprod, nanmean, nanvar,
  * nanstd, nanmin and nanmax (an element with a NaN part left out, as NumPy's), of the
@@ -17,7 +17,7 @@
 
 /* the row's ival */
 enum {
-  CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_NANSUM, CR_NANPROD, CR_NANMEAN, CR_NANVAR, CR_NANSTD,
+  CR_SUM, CR_PROD, CR_MEAN, CR_VAR, CR_STD, CR_ANY, CR_ALL, CR_COUNT_NONZERO, CR_NANSUM, CR_NANPROD, CR_NANMEAN, CR_NANVAR, CR_NANSTD,
   CR_MIN, CR_MAX, CR_ARGMIN, CR_ARGMAX, CR_NANMIN, CR_NANMAX, CR_PTP,
 };
 
@@ -25,6 +25,7 @@ static bool spreads(int which) { return which == CR_VAR || which == CR_STD || wh
 static bool picks(int which) { return which >= CR_MIN; }
 static bool indexes(int which) { return which == CR_ARGMIN || which == CR_ARGMAX; }
 static bool truths(int which) { return which == CR_ANY || which == CR_ALL; }
+static bool counts(int which) { return which == CR_COUNT_NONZERO; }
 /* nansum ... nanmax: an element with a NaN part counts as missing (NumPy's isnan of complex) */
 static bool skips_nan(int which) {
   return (which >= CR_NANSUM && which <= CR_NANSTD) || which == CR_NANMIN || which == CR_NANMAX;
@@ -42,13 +43,16 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   const Type *acc = NULL;
   if (dtype && !bi_check_dtype(in, n, dtype, &acc)) return NULL;
   int which = (int)n->bi->ival;
-  if (acc && (!ty_is_complex(acc) || spreads(which) || picks(which) || truths(which)))
+  if (acc && (!ty_is_complex(acc) || spreads(which) || picks(which) || truths(which) || counts(which)))
     return ty_error(in, dtype, "%s() of a complex array takes a complex dtype alone in compiled code, got %s", n->bi->name,
                     acc->name);
   if ((axis && !bi_check_axis(in, n, axis, t->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
   const Type *e = acc ? acc : t->elem;  /* a dtype= accumulates in that complex type, as NumPy's */
-  const Type *res = spreads(which) ? lo_complex_part(e) : indexes(which) ? TYS(TY_I64) : truths(which) ? TYS(TY_BOOL) : e;
+  const Type *res = spreads(which)                     ? lo_complex_part(e)
+                    : indexes(which) || counts(which) ? TYS(TY_I64)
+                    : truths(which)                   ? TYS(TY_BOOL)
+                                                      : e;
   return axis && t->ndim > 1 ? ty_array(res, t->ndim - 1, 'C', false) : res;
 }
 
@@ -110,7 +114,7 @@ static LLVMValueRef count_of(Lower *l, const Reduce *r) {
   return lo_convert(l, n, TYS(TY_I64), TYS(TY_F64));
 }
 
-enum { DEVIATIONS = -1, ANY = -2, ALL = -3, COUNT = -4 };
+enum { DEVIATIONS = -1, ANY = -2, ALL = -3, COUNT = -4, NONZERO = -5 };
 
 static LLVMValueRef has_nan(Lower *l, LLVMValueRef x) {
   return LLVMBuildFCmp(l->b, LLVMRealUNO, lo_complex_real(l, x), lo_complex_imag(l, x), "");
@@ -120,11 +124,18 @@ typedef struct Acc {
   const Type *t;        /* the accumulator's type */
   const Type *elem;     /* the elements' */
   int op;               /* OP_ADD, OP_MUL; DEVIATIONS: add |x - center|**2; ANY, ALL: or, and x's truth;
-                           COUNT: add 1.0 for an x without NaN */
+                           COUNT: add 1.0 for an x without NaN; NONZERO: add 1 for a true x */
   LLVMValueRef var;     /* its alloca */
   LLVMValueRef center;  /* the mean the deviations are from */
   bool skip_nan;        /* an x with a NaN part adds nothing (multiplies by 1) */
 } Acc;
+
+/* x (of type t) is true where either part is nonzero */
+static LLVMValueRef truth_of(Lower *l, const Type *t, LLVMValueRef x) {
+  LLVMValueRef zero = part_const(l, t, 0);
+  return LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_real(l, x), zero, ""),
+                     LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_imag(l, x), zero, ""), "");
+}
 
 static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
   Acc *a = arg;
@@ -134,10 +145,12 @@ static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
     LLVMBuildStore(l->b, LLVMBuildFAdd(l->b, cur, one, ""), a->var);
     return;
   }
+  if (a->op == NONZERO) {
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, cur, LLVMBuildZExt(l->b, truth_of(l, a->elem, x), l->mod->i64, ""), ""), a->var);
+    return;
+  }
   if (a->op == ANY || a->op == ALL) {
-    LLVMValueRef zero = part_const(l, a->elem, 0);
-    LLVMValueRef truth = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_real(l, x), zero, ""),
-                                     LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_imag(l, x), zero, ""), "");
+    LLVMValueRef truth = truth_of(l, a->elem, x);
     LLVMBuildStore(l->b, a->op == ANY ? LLVMBuildOr(l->b, cur, truth, "") : LLVMBuildAnd(l->b, cur, truth, ""), a->var);
     return;
   }
@@ -242,6 +255,7 @@ static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   case CR_MEAN: case CR_NANMEAN: return mean_of(l, r, at);
   case CR_ANY: return fold(l, r, at, TYS(TY_BOOL), ANY, LLVMConstInt(l->mod->i1, 0, 0), NULL);
   case CR_ALL: return fold(l, r, at, TYS(TY_BOOL), ALL, LLVMConstInt(l->mod->i1, 1, 0), NULL);
+  case CR_COUNT_NONZERO: return fold(l, r, at, TYS(TY_I64), NONZERO, const_i64(l, 0), NULL);
   }
   LLVMValueRef m = mean_of(l, r, at);
   LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
@@ -310,5 +324,6 @@ const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("nanmean", CR_NANMEAN), REDUCE_OF_COMPLEX("nanvar", CR_NANVAR),
   REDUCE_OF_COMPLEX("nanstd", CR_NANSTD), REDUCE_OF_COMPLEX("nanmin", CR_NANMIN),
   REDUCE_OF_COMPLEX("nanmax", CR_NANMAX), REDUCE_OF_COMPLEX("ptp", CR_PTP),
+  REDUCE_OF_COMPLEX("count_nonzero", CR_COUNT_NONZERO),
   BI_END,
 };

@@ -3,8 +3,9 @@
  * pinv, norm, cond, matrix_rank, matrix_power), numpy.cov, corrcoef and
  * roots (the eigenvalues of the companion matrix).
  * The typers fix what the types can say: the result's dtypes (as
- * NumPy's: ints computed as float64, float32 and complex64 kept; eig of a
- * real matrix real, as Numba's), which results a tuple holds (from the
+ * NumPy's: ints computed as float64 (matrix_power keeps them), float32
+ * and complex64 kept; eig of a real matrix real, as Numba's), which
+ * results a tuple holds (from the
  * constant compute_uv=, mode=), and a TypingError naming each keyword or
  * mode not supported. The lowerer hands the operands to rt_decomp
  * (decomp_rt.c), which checks the shapes and values as NumPy does; a
@@ -21,7 +22,7 @@ static const Type *real_of(const Type *e) {
 }
 
 /* The dtype numpy.linalg computes an operand of elem in: float64 for ints and bools. */
-static const Type *work_of(const Type *e) { return ty_is_float(e) || ty_is_complex(e) ? e : TYS(TY_F64); }
+static const Type *work_of(const Type *e) { return bi_linalg_dtype(e, NULL); }
 
 /* x: an array of lo..hi dimensions of numbers */
 static bool matrix_arg(Infer *in, Node *n, Node *x, int lo, int hi) {
@@ -107,6 +108,15 @@ static const Type *stacked_of(const Type *t, int x) {
   return t ? stacked(t, x) : NULL;
 }
 
+/* matrix_power(a, k): of ints and bools NumPy keeps a's dtype (products
+ * wrap, of bools are logical); a negative power is a power of the inverse,
+ * of float64: that only a constant exponent tells (a negative one known at
+ * run time is a ValueError then). */
+static const Type *power_dtype(const Type *elem, const Node *k) {
+  if (ty_is_float(elem) || ty_is_complex(elem)) return elem;
+  return k->kind == N_INT && k->ival < 0 ? TYS(TY_F64) : elem;
+}
+
 /* The result of the function of one square (or any) matrix a. */
 static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   int op = n->bi->ival;
@@ -144,11 +154,8 @@ static const Type *ty_matrix(Infer *in, Node *n, Node *a) {
   case DC_COND: return order_arg(in, n, bi_arg(n, 1, "p"), 2) ? r : NULL;
   default: {  /* matrix_power */
     Node *k = bi_arg(n, 1, "n");
-    if (!ty_is_float(a->ty->elem) && !ty_is_complex(a->ty->elem))
-      return ty_error(in, a, "%s(): only arrays of floats and complex numbers are supported, got %s", n->bi->name,
-                      a->ty->elem->name);
     if (!k || !ty_is_int(k->ty)) return ty_error(in, n, "%s(): exponent must be an integer", n->bi->name);
-    return array2(e);
+    return array2(power_dtype(a->ty->elem, k));
   }
   }
 }
@@ -165,7 +172,7 @@ static const Type *ty_lstsq(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   if (!matrix_arg(in, n, a, 2, 2) || !matrix_arg(in, n, b, 1, 2)) return NULL;
   if (!none_or_number(in, n, bi_arg(n, 2, "rcond"), "rcond")) return NULL;
-  const Type *e = work_of(np_promote(a->ty->elem, b->ty->elem)), *r = real_of(e);
+  const Type *e = bi_linalg_dtype(a->ty->elem, b->ty->elem), *r = real_of(e);
   return ty_tuple(4, (const Type *[]){ty_array(e, b->ty->ndim, 'C', false), array1(r), TYS(TY_I64), array1(r)});
 }
 
@@ -400,8 +407,8 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
   Node *a = n->list.items[0], *b = op == DC_LSTSQ ? n->list.items[1] : op == DC_COV ? bi_arg(n, 1, "y") : NULL;
   if (is_none(b)) b = NULL;
   const Type *e = work_of(a->ty->elem);
-  if (op == DC_LSTSQ) e = work_of(np_promote(a->ty->elem, b->ty->elem));
-  if (op == DC_COV) e = n->ty->kind == TY_ARRAY ? n->ty->elem : n->ty;
+  if (op == DC_LSTSQ) e = bi_linalg_dtype(a->ty->elem, b->ty->elem);
+  if (op == DC_COV || op == DC_POWER) e = elem_of(n->ty);
   Call c = call_of(n);
   ArrayOperands ops = bi_array_operands(l, a, b, e);
   LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);

@@ -95,14 +95,23 @@ static RtStatus vector_of(RtArray *out, int64_t n, int kind, const double *v) {
   return st;
 }
 
-/* out: the rows x cols identity (nd 2) of kind */
-static RtStatus identity(RtArray *out, int64_t rows, int64_t cols, int kind) {
-  Fm f;
-  RtStatus st = new_fm(&f, rows, cols, la_is_complex(kind));
-  for (int64_t i = 0; !st && i < rows && i < cols; i++) put(&f, i, i, 1.0);
-  if (!st) st = result_of(out, 2, rows, cols, kind, &f, false);
-  free(f.d);
-  return st;
+static bool is_float_kind(int kind) { return kind == TY_F32 || kind == TY_F64 || la_is_complex(kind); }
+
+/* out: the n x n identity of kind (of floats, complex numbers, ints or bools) */
+static RtStatus identity(RtArray *out, int64_t n, int kind) {
+  int64_t item = la_item_size(kind), shape[2] = {n, n};
+  RtStatus st = la_new_result(out, 2, shape, item);
+  if (st) return st;
+  memset(out->data, 0, (size_t)(n * n * item));
+  for (int64_t i = 0; i < n; i++) {
+    char *p = out->data + (i * n + i) * item;
+    if (is_float_kind(kind)) la_store(p, kind, 1.0);
+    else if (item == 1) *(uint8_t *)p = 1;
+    else if (item == 2) *(uint16_t *)p = 1;
+    else if (item == 4) *(uint32_t *)p = 1;
+    else *(uint64_t *)p = 1;
+  }
+  return RT_OK;
 }
 
 static RtStatus check_finite(const Fm *f) {
@@ -782,10 +791,16 @@ static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, d
 
 /* ---------------------------------------------------------------- matrix_power */
 
-/* a^p by squaring, in a's own precision through BLAS; a negative power
- * of a's inverse */
+/* a^p by squaring, in a's own precision through BLAS (ints and bools by
+ * plain loops, as NumPy's products of them); a negative power of a's
+ * inverse */
 static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
   RtStatus st = check_square(a);
+  if (!st && p < 0 && !is_float_kind(kind)) {
+    rt_set_error(RT_ERR_VALUE, "matrix_power(): a negative power of a matrix of integers is a matrix of floats, "
+                               "which compiled code must know from the types: give a constant exponent or a float matrix");
+    return RT_ERR_VALUE;
+  }
   int64_t n = a->shape[0], item = la_item_size(kind), e = (int64_t)(p < 0 ? -p : p);
   if (!st && p < 0) {
     Fm f = {0}, x = {0};
@@ -799,7 +814,7 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
     if (b.meminfo) rt_meminfo_free(b.meminfo);
     return st;
   }
-  if (!st) st = identity(out, n, n, kind);
+  if (!st) st = identity(out, n, kind);
   char *base = st ? NULL : malloc((size_t)(n * n * item + 1)), *tmp = st ? NULL : malloc((size_t)(n * n * item + 1));
   if (!st && (!base || !tmp)) st = no_memory();
   int64_t dst[2] = {n * item, item};

@@ -11,7 +11,7 @@
 #include "builtins/builtins.h"
 
 /* The most dimensions each product takes (0: any, flattened). */
-static int most_dims(int op) { return op == LA_MATMUL ? 3 : op == LA_DOT || op == LA_INNER ? 2 : 0; }
+static int most_dims(int op) { return op == LA_MATMUL ? RC_MAX_NDIM : op == LA_DOT || op == LA_INNER ? 2 : 0; }
 
 /* out= of numpy.dot and matmul: an array of the product's dtype and
  * dimensions (which NumPy's dot insists on, where matmul would cast and
@@ -44,9 +44,20 @@ static const Type *ty_product(Infer *in, Node *n, const Type **args) {
   const Type *e = np_promote(a->ty->elem, b->ty->elem);
   int nda = a->ty->ndim, ndb = b->ty->ndim;
   if (op == LA_VDOT) return e;
-  int nd = (nda == 3 || ndb == 3) + (nda >= 2) + (ndb >= 2);
+  int stack = nda > ndb ? nda - 2 : ndb - 2;  /* matmul's stack of matrices */
+  int nd = (stack > 0 ? stack : 0) + (nda >= 2) + (ndb >= 2);
   Node *out = bi_arg(n, 2, "out");
   return out ? ty_product_out(in, n, out, e, nd) : nd ? ty_array(e, nd, 'C', false) : e;
+}
+
+static bool is_single(const Type *e) { return e->kind == TY_F32 || e->kind == TY_C64; }
+
+/* Single precision only where every operand is float32 or complex64 (an
+ * int or bool operand makes it double, whatever the other's precision),
+ * complex where any operand is. */
+const Type *bi_linalg_dtype(const Type *a, const Type *b) {
+  bool single = is_single(a) && (!b || is_single(b)), cplx = ty_is_complex(a) || (b && ty_is_complex(b));
+  return TYS(cplx ? (single ? TY_C64 : TY_C128) : single ? TY_F32 : TY_F64);
 }
 
 /* numpy.linalg's functions compute in floats: ints and bools in float64.
@@ -63,9 +74,8 @@ static const Type *ty_linalg(Infer *in, Node *n, const Type **args) {
                       n->bi->name, nd, i == 0 ? "two" : "one");
     if (!ty_is_scalar(x->ty->elem))
       return ty_error(in, x, "%s(): arrays of %s are not supported", n->bi->name, x->ty->elem->name);
-    e = e ? np_promote(e, x->ty->elem) : x->ty->elem;
+    e = e ? bi_linalg_dtype(e, x->ty->elem) : bi_linalg_dtype(x->ty->elem, NULL);
   }
-  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
   int nda = n->list.items[0]->ty->ndim;
   if (op == LA_DET) return nda == 2 ? e : ty_array(e, nda - 2, 'C', false);
   if (op == LA_INV) return ty_array(e, nda, 'C', false);
@@ -165,8 +175,7 @@ static const Type *ty_tensor(Infer *in, Node *n, const Type **args) {
   if (!solve && k && !ty_is_int(k->ty)) return ty_error(in, k, "%s(): ind must be an integer", n->bi->name);
   if (solve && a->ty->ndim <= b->ty->ndim)
     return ty_error(in, a, "%s(): a must have more dimensions than b", n->bi->name);
-  const Type *e = b ? np_promote(a->ty->elem, b->ty->elem) : a->ty->elem;
-  if (!ty_is_float(e) && !ty_is_complex(e)) e = TYS(TY_F64);
+  const Type *e = bi_linalg_dtype(a->ty->elem, b ? b->ty->elem : NULL);
   return ty_array(e, solve ? a->ty->ndim - b->ty->ndim : a->ty->ndim, 'C', false);
 }
 

@@ -745,7 +745,7 @@ const Builtin bi_math[] = {
   MATH("gcd", GCD, 2, BF_CHEAP), NUMPY("gcd", GCD, 2, 0),
   MATH("lcm", LCM, 2, BF_CHEAP), NUMPY("lcm", LCM, 2, 0),
   /* not ufuncs: no out= */
-  {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
+  {"numpy.sinc", "numpy", "sinc", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_COMPLEX, SINC, 0, ty_numpy_math, lo_math, lo_math_elem},
   {"numpy.isposinf", "numpy", "isposinf", BK_FUNCTION, 0, 1, 2, out_kw, BF_PURE | BF_CHEAP | BF_NONE, ISPOSINF, 0, ty_numpy_infinity, lo_math,
    lo_math_elem},
   {"numpy.isneginf", "numpy", "isneginf", BK_FUNCTION, 0, 1, 2, out_kw, BF_PURE | BF_CHEAP | BF_NONE, ISNEGINF, 0, ty_numpy_infinity, lo_math,

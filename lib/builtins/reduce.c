@@ -1322,7 +1322,7 @@ const Builtin bi_reduce[] = {
   {"numpy.amin", "numpy", "amin", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MIN, 0, ty_reduce, lo_reduce},
   {"numpy.amax", "numpy", "amax", BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS | BF_COMPLEX, R_MAX, 0, ty_reduce, lo_reduce},
   NUMPY_REDUCTION("ptp", R_PTP, 2, axis_kw),
-  RD_FUNCTION("count_nonzero", R_COUNT_NONZERO, 2, axis_kw, ty_reduce, lo_reduce),
+  NUMPY_REDUCTION("count_nonzero", R_COUNT_NONZERO, 2, axis_kw),
   NUMPY_REDUCTION("nansum", R_NANSUM, 3, axis_dtype_kw),
   NUMPY_REDUCTION("nanprod", R_NANPROD, 3, axis_dtype_kw),
   NUMPY_REDUCTION("nanmean", R_NANMEAN, 3, axis_dtype_kw),

@@ -161,7 +161,7 @@ static const Type *ty_diff(Infer *in, Node *n, const Type **args) {
   if (order && bi_literal_int(order, &k) && k < 0)
     return ty_error(in, order, "numpy.diff(): order must be non-negative but got %lld", (long long)k);
   if (axis && !bi_check_axis(in, n, axis, a->ty->ndim)) return NULL;
-  return ty_array(a->ty->elem, a->ty->ndim, 'C', false);
+  return ty_array(a->ty->elem, a->ty->ndim, np_like_layout(a->ty), false);  /* in a's order, as NumPy's */
 }
 
 typedef struct DiffPass {
@@ -754,6 +754,24 @@ static const Type *ty_isclose(Infer *in, Node *n, const Type **args) {
   return close_type(in, n);
 }
 
+/* ... of a pair holding a complex number: the magnitudes |x - y| and |y|
+ * (infinite or NaN unless y is finite) in the pair's complex type (a
+ * Python number's yielding to an array's), NaN where either part is */
+static LLVMValueRef close_complex(Lower *l, Node *n, LLVMValueRef *args, const Type *tx, const Type *ty, bool xweak,
+                                  bool yweak) {
+  const Type *t = xweak && !yweak ? ty : yweak && !xweak ? tx : np_promote(tx, ty);
+  t = TYS(t->kind == TY_C64 || t->kind == TY_F32 ? TY_C64 : TY_C128);
+  const Type *p = lo_complex_part(t);
+  LLVMValueRef xv = lo_convert(l, args[0], tx, t), yv = lo_convert(l, args[1], ty, t);
+  LLVMValueRef rtol = lo_convert(l, args[2], n->list.items[2]->ty, p), atol = lo_convert(l, args[3], n->list.items[3]->ty, p);
+  LLVMValueRef ay = lo_complex_abs(l, t, yv), d = lo_complex_abs(l, t, lo_arith(l, OP_SUB, t, xv, yv));
+  LLVMValueRef tol = LLVMBuildFAdd(l->b, atol, LLVMBuildFMul(l->b, rtol, ay, ""), "");
+  LLVMValueRef r = rd_and(l, LLVMBuildFCmp(l->b, LLVMRealOLE, d, tol, ""), LLVMBuildFCmp(l->b, LLVMRealOLT, ay, lo_fconst(l, p, INFINITY), ""));
+  r = rd_or(l, r, lo_compare_values(l, OP_EQ, xv, t, yv, t));
+  LLVMValueRef both_nan = rd_and(l, rd_is_nan(l, t, xv), rd_is_nan(l, t, yv));
+  return rd_or(l, r, rd_and(l, lo_truth(l, args[4], n->list.items[4]->ty), both_nan));
+}
+
 /* NumPy's isclose of one pair: |x - y| <= atol + rtol*|y| where y is
  * finite, or x == y; y (and the tolerance) in y's float type, the
  * difference in x's and y's common one. */
@@ -761,6 +779,7 @@ static LLVMValueRef close_element(Lower *l, Node *n, LLVMValueRef *args) {
   Node *x = n->list.items[0], *y = n->list.items[1];
   const Type *tx = elem_of(x->ty), *ty = elem_of(y->ty), *f64 = TYS(TY_F64);
   bool xweak = ty_is_weak(x), yweak = ty_is_weak(y);
+  if (ty_is_complex(tx) || ty_is_complex(ty)) return close_complex(l, n, args, tx, ty, xweak, yweak);
   const Type *yd = !yweak && ty_is_float(ty) ? ty : f64;
   const Type *t = yweak ? (!xweak && ty_is_float(tx) ? tx : f64) : xweak ? yd : np_promote(tx, yd);
   LLVMValueRef yv = lo_convert(l, args[1], ty, yd), xt = lo_convert(l, args[0], tx, t), yt = lo_convert(l, yv, yd, t);
@@ -888,8 +907,11 @@ const Builtin bi_statistics[] = {
   QUANTILE("nanmedian", Q_MEDIAN | Q_NAN, 1, NULL, BF_COMPLEX),
   QUANTILE("nanpercentile", Q_PERCENTILE | Q_NAN, 2, q_kw, 0),
   QUANTILE("nanquantile", Q_QUANTILE | Q_NAN, 2, q_kw, 0),
-  {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_isclose, lo_isclose, close_element},
-  {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_allclose, lo_allclose},
-  {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE, 0, 0, ty_array_equal, lo_array_equal},
+  {"numpy.isclose", "numpy", "isclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE | BF_COMPLEX, 0, 0, ty_isclose,
+   lo_isclose, close_element},
+  {"numpy.allclose", "numpy", "allclose", BK_FUNCTION, 0, 2, 5, close_kw, RD_FLAGS | BF_ARRAYLIKE | BF_COMPLEX, 0, 0,
+   ty_allclose, lo_allclose},
+  {"numpy.array_equal", "numpy", "array_equal", BK_FUNCTION, 0, 2, 3, equal_nan_kw, RD_FLAGS | BF_ARRAYLIKE | BF_COMPLEX, 0, 0,
+   ty_array_equal, lo_array_equal},
   BI_END,
 };
