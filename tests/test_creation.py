@@ -766,13 +766,6 @@ def ragged_lists(n):
     return np.array([[1.0] * (p % 2 + 1) for p in range(n)])
 
 
-def test_array_of_ragged_lists_raises_value_error():
-    assert ragged_lists(1).shape == (1, 1)
-    for f in (ragged_lists, ragged_lists.py_func):
-        with pytest.raises(ValueError):
-            f(3)
-
-
 SCALAR_TYPES = [np.float64, np.float32, np.int32, np.int64, np.uint16, np.complex128, np.bool_]
 
 
