@@ -791,7 +791,7 @@ UNSUPPORTED = {
     "set": ("def f(x):\n    s = {numpy.ones(x)}  # here\n    return x\n", "sets"),
     "yield from": ("def f(x):\n    yield from range(x)  # here\n", "yield from"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
-    "print": ("def f(x):\n    print(numpy.ones(x) * 1j)  # here\n    return x\n", "print"),
+    "print": ("def f(x):\n    print(range(x))  # here\n    return x\n", "print"),
     "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),
     "bytes": ("def f(x):\n    s = {b'text': x}  # here\n    return x\n", "bytes"),
     "with": ("def f(x):\n    with x:  # here\n        pass\n    return x\n", "with"),

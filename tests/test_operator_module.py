@@ -252,10 +252,9 @@ def in_place_in_while(n):
     return i
 
 
-@numba_deviation("ruchey runs operator.iadd before its statement, so refuses it where that changes what runs")
-def test_in_place_function_in_a_while_condition_is_refused():
-    with pytest.raises(TypingError, match="operator.iadd"):
-        in_place_in_while(3)
+def test_in_place_function_in_a_while_condition_runs_each_time_the_condition_does():
+    for n in range(6):
+        assert in_place_in_while(n) == in_place_in_while.py_func(n)
 
 
 @njit

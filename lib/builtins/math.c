@@ -474,12 +474,13 @@ static void domain_check(Lower *l, const MathFn *m, const Type *t, LLVMValueRef 
 }
 
 /* f on values already converted to the float type t (from ints where int_args).
- * Code written for Numba, and error_model="numpy" (a @vectorize loop's),
- * read math.f as Numba does: nan outside the domain, inf on overflow, no
- * exception. */
+ * Code written for Numba, and host code of error_model="numpy" (a @vectorize
+ * loop's), read math.f as Numba does: nan outside the domain, inf on
+ * overflow, no exception (kernels, numpy's by default, keep their traps). */
 static LLVMValueRef compute(Lower *l, const MathFn *m, bool python, const Type *t, LLVMValueRef *a, int n,
                             bool int_args) {
-  bool raises = python && !l->opts->numba_code && !l->opts->error_model_numpy;
+  bool host_numpy = l->opts->error_model_numpy && !l->opts->kernel && !l->opts->device;
+  bool raises = python && !l->opts->numba_code && !host_numpy;
   if (raises && m->domain) domain_check(l, m, t, a, int_args);
   LLVMValueRef r = m->code ? m->code(l, t, a)
                  : m->intrinsic ? lo_intrinsic1(l, m->intrinsic, t, a[0])
