@@ -94,8 +94,8 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
     idx = np.asarray(indices)
     if idx.ndim != 1:
         raise ValueError("index array must have at most 1 dimension")
-    ax = axis + a.ndim if axis < 0 else axis
-    if ax < 0 or ax >= a.ndim:
+    ax = _within(axis, a.ndim)
+    if ax < 0:
         raise ValueError("axis " + str(axis) + " is out of bounds for array of dimension " + str(a.ndim))
     moved = np.moveaxis(a, ax, 0)
     n = moved.shape[0]
@@ -126,10 +126,17 @@ def _run(idx, i, n):
 
 
 @njit
+def _within(i, n):
+    """Index i of n places, negative from the end; -1 where outside them."""
+    j = i + n if i < 0 else i
+    return j if 0 <= j < n else -1
+
+
+@njit
 def _axis(axis, ndim):
-    """axis of ndim, negative from the end; NumPy's words where outside."""
-    ax = axis + ndim if axis < 0 else axis
-    if ax < 0 or ax >= ndim:
+    """axis of ndim, negative from the end; Numba's words where outside."""
+    ax = _within(axis, ndim)
+    if ax < 0:
         raise ValueError("Invalid axis")
     return ax
 
@@ -195,8 +202,8 @@ def _at_each(f, one, a, indices, given):
 @njit
 def _checked(i, n):
     """Index i of an axis of n, negative from the end, as NumPy's IndexError where outside."""
-    j = i + n if i < 0 else i
-    if j < 0 or j >= n:
+    j = _within(i, n)
+    if j < 0:
         raise IndexError("index out of bounds")
     return j
 
