@@ -2677,16 +2677,20 @@ PyObject *fe_renamed(PyObject *node, PyObject *names) {
     PyErr_Clear();
     return Py_NewRef(node);
   }
-  PyObject *r = PyObject_CallNoArgs((PyObject *)Py_TYPE(node));
-  for (Py_ssize_t i = 0; r && i < PyTuple_GET_SIZE(fields); i++) {
+  PyObject *given = PyDict_New(), *r = NULL;  /* the fields, given when the node is made (Python 3.15 requires them) */
+  bool ok = given != NULL;
+  for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(fields); i++) {
     PyObject *name = PyTuple_GET_ITEM(fields, i), *v = PyObject_GetAttr(node, name);
     PyObject *to = !v ? NULL : is_kind(node, "Name") && !strcmp(PyUnicode_AsUTF8(name), "id")
                                    ? Py_XNewRef(PyDict_GetItemWithError(names, v)) : NULL;
     PyObject *copy = to ? to : v && !PyErr_Occurred() ? fe_renamed(v, names) : NULL;
     if (!v) PyErr_Clear();  /* an optional field left unset */
-    else if (!copy || PyObject_SetAttr(r, name, copy) < 0) Py_CLEAR(r);
+    else ok = copy && PyDict_SetItem(given, name, copy) == 0;
     Py_XDECREF(v); Py_XDECREF(copy);
   }
+  PyObject *none = ok ? PyTuple_New(0) : NULL;
+  if (none) r = PyObject_Call((PyObject *)Py_TYPE(node), none, given);
+  Py_XDECREF(none); Py_XDECREF(given);
   Py_DECREF(fields);
   if (r) Py_XDECREF(PyObject_CallMethod(PyImport_AddModule("ast"), "copy_location", "OO", r, node));
   return r;

@@ -143,7 +143,7 @@ def streams():
             yield pytest.param(expr, s, marks=marks_for(expr, NUMBA_DEVIATES), id=f"{expr}-{s}")
 
 
-@pytest.mark.parametrize("expr, s", streams())
+@pytest.mark.parametrize("expr, s", list(streams()))
 def test_legacy_draws_follow_randomstates_stream(expr, s):
     compiled, plain = compiled_and_plain(expr)
     assert_same_stream(compiled(s), plain(s))
