@@ -73,7 +73,7 @@ def of_numbers(x, i):
 def test_numbers_and_tuples_are_arrays_as_numpy_reads_them():
     for x, i in ((1.5, 7), (numpy.float32(-2.5), numpy.int8(-3)), (complex(1, 2), numpy.uint16(9))):
         got, want = of_numbers(x, i), of_numbers.py_func(x, i)
-        flat = lambda t: [y for v in t for y in (v if isinstance(v, tuple) else (v,))]
+        flat = lambda t: [y for v in t for y in (v if isinstance(v, (tuple, list)) else (v,))]  # (lists: NumPy 1.x)
         for g, w in zip(flat(got), flat(want)):
             assert g.dtype == w.dtype and g.shape == w.shape and g.flags.writeable and numpy.array_equal(g, w)
 

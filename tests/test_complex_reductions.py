@@ -39,7 +39,7 @@ def assert_close(expected, got, dtype, what):
     """Arrays of the same dtype and shape; a number of the same kind (a
     Python complex or float, as NumPy scalars come back from compiled code)."""
     if np.ndim(expected) == 0:
-        assert type(got) is type(expected.item()), f"{what}: {type(got)} for {type(expected)}"
+        assert type(got) is type(np.asarray(expected).item()), f"{what}: {type(got)} for {type(expected)}"
         expected, got = np.asarray(expected), np.asarray(got, dtype=np.asarray(expected).dtype)
     expected, got = np.asarray(expected), np.asarray(got)
     assert got.dtype == expected.dtype, f"{what}: dtype {got.dtype} != {expected.dtype}"

@@ -668,6 +668,7 @@ def made_and_shaped_by_keyword(a, n):
             np.stack(arrays=(a, a), axis=1))
 
 
+@numpy2_only  # (NumPy 1.x names reshape's shape newshape)
 @pytest.mark.parametrize("dtype", [np.float64, np.int32])
 @pytest.mark.parametrize("n", [0, 1, 4])
 def test_making_and_shaping_functions_take_their_leading_parameters_by_name(dtype, n):

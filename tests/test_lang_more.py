@@ -104,8 +104,9 @@ def test_hash_of_a_generic_timedelta_is_a_typing_error():
     """A timedelta64 without a unit equals every unit's: NumPy 2.2 refuses to hash it too."""
     with pytest.raises(ruchey.TypingError, match="Can't hash generic timedelta64"):
         hash_of(numpy.timedelta64(3))
-    with pytest.raises(ValueError, match="Can't hash generic timedelta64"):
-        hash_of.py_func(numpy.timedelta64(3))
+    if numpy.lib.NumpyVersion(numpy.__version__) >= "2.2.0":  # (NumPy before 2.2 hashes it)
+        with pytest.raises(ValueError, match="Can't hash generic timedelta64"):
+            hash_of.py_func(numpy.timedelta64(3))
 
 
 @njit

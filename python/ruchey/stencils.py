@@ -220,9 +220,18 @@ def _lambda_node(kernel):
              and all((node.lineno, node.col_offset) <= (line, col) and (end_line, end_col) <= (node.end_lineno,
                                                                                                node.end_col_offset)
                      for line, col, end_line, end_col in spans)]
+    if not spans:  # (Python 3.10: no columns) the lambdas whose code compiles to the kernel's
+        found = [node for node in found if _compiles_to(node, code)]
     if not found:
         raise TypeError(f"stencil: cannot read the kernel {kernel.__name__}'s definition from its source")
     return min(found, key=lambda node: (node.end_lineno - node.lineno, node.end_col_offset - node.col_offset))
+
+
+def _compiles_to(lam, code):
+    """Whether the lambda's tree compiles to code's instructions, names and constants."""
+    made = compile(ast.Expression(body=lam), code.co_filename, "eval")
+    inner = next(c for c in made.co_consts if isinstance(c, type(code)))
+    return (inner.co_code, inner.co_names, inner.co_consts) == (code.co_code, code.co_names, code.co_consts)
 
 
 def _source_function(text, name, namespace):
