@@ -935,6 +935,7 @@ static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
     return;
   }
   PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  if (!fields) PyErr_Clear();  /* a name (global x's), not a node */
   for (Py_ssize_t i = 0; fields && i < PyTuple_GET_SIZE(fields); i++) {
     PyObject *v = field(node, PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i)));
     if (PyList_Check(v))
