@@ -624,14 +624,14 @@ static PyObject *static_type_subscript(Fe *fe, PyObject *base_expr, PyObject *ke
   return made;
 }
 
-static PyObject *static_type_call(Fe *fe, PyObject *e, PyObject **why);
+static PyObject *static_type_call(Fe *fe, PyObject *e, bool report);
 
 /* A value a type expression may take: a constant (2, 'C'), a statically
  * named object (types.int64), a type made of these (types.float64[:],
  * types.ListType(types.int64)) or a tuple of them; NULL for any other. */
 static PyObject *static_type_argument(Fe *fe, PyObject *e) {
   if (is_kind(e, "Constant")) return field(e, "value");
-  if (is_kind(e, "Call")) return static_type_call(fe, e, NULL);
+  if (is_kind(e, "Call")) return static_type_call(fe, e, false);
   if (is_kind(e, "Tuple") || is_kind(e, "List")) {  /* types.Tuple((types.int64, types.float64)) */
     PyObject *elts = field(e, "elts"), *t = PyTuple_New(PyList_GET_SIZE(elts));
     for (Py_ssize_t i = 0; t && i < PyList_GET_SIZE(elts); i++) {
@@ -651,9 +651,9 @@ static PyObject *static_type_argument(Fe *fe, PyObject *e) {
 /* A call of one of ruchey.types' type makers with arguments known at
  * compile time (types.ListType(types.float64), types.UniTuple(types.int64,
  * 3)): the type it makes, as a global of that value would be; NULL for
- * any other call, and where the maker refused its arguments, *why (if
- * asked) its words. */
-static PyObject *static_type_call(Fe *fe, PyObject *e, PyObject **why) {
+ * any other call, and where the maker refused its arguments (the
+ * TypingError saying why where report). */
+static PyObject *static_type_call(Fe *fe, PyObject *e, bool report) {
   PyObject *func = field(e, "func"), *maker = static_object(fe, func);
   Py_DECREF(func);
   PyObject *module = maker ? PyObject_GetAttrString(maker, "__module__") : NULL;
@@ -674,14 +674,12 @@ static PyObject *static_type_call(Fe *fe, PyObject *e, PyObject **why) {
     Py_XDECREF(v); Py_DECREF(name); Py_DECREF(value);
   }
   PyObject *made = given && named ? PyObject_Call(maker, given, named) : NULL;
-  if (why && made && !disp_type_object(made)) *why = PyUnicode_FromFormat("it gives %R, not a type compiled code knows", made);
+  PyObject *shown = report && made && !disp_type_object(made) ? PyObject_Repr(made) : NULL;
+  if (shown) fe_error(fe, e, "this type cannot be made: it gives %s, not a type compiled code knows", PyUnicode_AsUTF8(shown));
+  Py_XDECREF(shown);
+  if (report && given && named && !made && PyErr_Occurred())
+    fe_python_error(fe, e, "this type cannot be made", "error");
   if (made && !disp_type_object(made)) Py_CLEAR(made);
-  if (why && given && named && !made && PyErr_Occurred()) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    *why = value ? PyObject_Str(value) : NULL;
-    Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
-  }
   PyErr_Clear();
   Py_XDECREF(given); Py_XDECREF(named); Py_XDECREF(args); Py_XDECREF(kws); Py_XDECREF(maker);
   return made;
@@ -2111,18 +2109,10 @@ static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime)
       r = fe_python_error(fe, e, name, "cannot be made");
     } else {
       Node *count = fe_call_of(fe, e, "operator.index", fe_expr(fe, PyList_GET_ITEM(args, 0)));
-      Node *times = new_node(fe, N_BINOP, e);
-      times->op = OP_MUL;
-      times->lhs = global_value(fe, step, e, name);
-      times->rhs = count;
-      r = times->lhs && count ? times : NULL;
-      if (r && datetime) {
-        Node *after = new_node(fe, N_BINOP, e);
-        after->op = OP_ADD;
-        after->lhs = global_value(fe, epoch, e, name);
-        after->rhs = times;
-        r = after->lhs ? after : NULL;
-      }
+      Node *one = count ? global_value(fe, step, e, name) : NULL, *start = one && datetime ? global_value(fe, epoch, e, name) : NULL;
+      r = !one || (datetime && !start) ? NULL
+          : datetime ? binop_node(fe, e, OP_ADD, start, binop_node(fe, e, OP_MUL, one, count))
+                     : binop_node(fe, e, OP_MUL, one, count);
     }
     Py_XDECREF(step); Py_XDECREF(epoch);
   } else {
@@ -2174,14 +2164,14 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     Node *given[5] = {fe_function_value(fe, (PyObject *)scalar, e), global_value(fe, name, e, "the ufunc's name"),
                       global_value(fe, identity == Py_None ? zero : identity, e, "the ufunc's identity"),
                       global_value(fe, has_identity, e, "the ufunc's identity"),
-                      global_value(fe, reorderable, e, "the ufunc's identity")};
+                      global_value(fe, reorderable, e, "whether the ufunc reorders")};
     Py_XDECREF(zero);
     if (!given[0] || !given[1] || !given[2] || !given[3] || !given[4]) {
       n = NULL;
     } else if (fe_has_starred(e)) {  /* u.at(*args): the ufunc's five, then the call's, packed */
-      Node *known = tuple_node(fe, e, 5), *spread = fe_spread_args(fe, e);
-      memcpy(known->list.items, given, sizeof given);
-      if (!spread || !fe_bind_spread_call(fe, e, n, helper, binop_node(fe, e, OP_ADD, known, spread))) n = NULL;
+      Node *leading = tuple_node(fe, e, 5), *spread = fe_spread_args(fe, e);
+      memcpy(leading->list.items, given, sizeof given);
+      if (!spread || !fe_bind_spread_call(fe, e, n, helper, binop_node(fe, e, OP_ADD, leading, spread))) n = NULL;
     } else if (!fe_call_args(fe, e, n, 0)) {
       n = NULL;
     } else {
@@ -2230,11 +2220,10 @@ static void give_ufunc_out(Fe *fe, Node *n, Node *out) {
 }
 
 static Node *fe_call(Fe *fe, PyObject *e) {
-  PyObject *why = NULL, *type = static_type_call(fe, e, &why);
-  if (type || why) {  /* types.ListType(types.int64): a type, as a dtype */
-    Node *n = type ? global_value(fe, type, e, "a type")
-                   : fe_error(fe, e, "this type cannot be made: %s", why ? PyUnicode_AsUTF8(why) : "?");
-    Py_XDECREF(type); Py_XDECREF(why);
+  PyObject *type = static_type_call(fe, e, true);
+  if (type || fe->diag->kind) {  /* types.ListType(types.int64): a type, as a dtype */
+    Node *n = type ? global_value(fe, type, e, "a type") : NULL;
+    Py_XDECREF(type);
     return n;
   }
   PyObject *func = field(e, "func");
