@@ -260,22 +260,6 @@ def as_dtype(t):
     return t.np_dtype if isinstance(t, types.Record) else numpy.dtype(t.dtype.name)
 
 
-def _numpy_errors(decorator):
-    """Numba compiles every ufunc and gufunc loop with error_model="numpy"
-    (1/0 gives inf, no exception); ruchey's own default raises. As numba,
-    its default is Numba's."""
-    def numba_decorator(*args, **options):
-        options.setdefault("error_model", "numpy")
-        return decorator(*args, **options)
-    numba_decorator.__doc__ = decorator.__doc__
-    numba_decorator.__name__ = decorator.__name__
-    return numba_decorator
-
-
-vectorize = _numpy_errors(ruchey.vectorize)
-guvectorize = _numpy_errors(ruchey.guvectorize)
-
-
 def _config():
     bits = struct.calcsize("P") * 8  # Numba's MACHINE_BITS: a pointer's (which code reads to pick 32- or 64-bit values)
     return dict(THREADING_LAYER="workqueue", THREADING_LAYER_PRIORITY=["tbb", "omp", "workqueue"],
@@ -293,7 +277,6 @@ def _top_names():
                  version_info=collections.namedtuple("version_info", fields)(
                      *parts, parts[:2], parts, VERSION, tuple(VERSION.split(".")), None))
     names.update(_ERRORS)
-    names.update(vectorize=vectorize, guvectorize=guvectorize)
     return names
 
 
@@ -359,7 +342,7 @@ def _submodules():
                                    basic_indexing=_lowerings.basic_indexing), ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
-        "numba.np.ufunc": (dict(vectorize=vectorize, guvectorize=guvectorize), ()),
+        "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.np.ufunc.dufunc": (dict(DUFunc=ruchey.ufunc.DUFunc), ()),  # what @vectorize makes without signatures
         # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)

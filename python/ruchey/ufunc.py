@@ -61,7 +61,8 @@ def _check_options(options, object_mode=False):
 # the loops' errors (x / 0, math.sqrt(-1.0)) give NumPy's inf, NaN and 0 and
 # its warnings, as NumPy's own loops and Numba's ufuncs give them;
 # error_model="python" raises the first failing element's exception instead
-_ERROR_MODEL = "numpy"
+def _error_model(options):
+    return options.get("error_model", "numpy")
 
 
 def _scalar_dispatcher(func, options):
@@ -69,12 +70,12 @@ def _scalar_dispatcher(func, options):
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
     disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
-                            error_model=options.get("error_model", _ERROR_MODEL))
+                            error_model=_error_model(options))
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     if options.get("cache"):  # the inner loops' code, on disk
         from ruchey import caching
         disp._cache = caching.FunctionCache(func, {"fastmath": bool(options.get("fastmath")),
-                                                   "error_model": options.get("error_model", _ERROR_MODEL)})
+                                                   "error_model": _error_model(options)})
     return disp
 
 
@@ -423,7 +424,7 @@ def _gufunc_dispatcher(func, layout, options):
         raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
                         f"{layout!r} {len(ins) + len(outs)}")
     return _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
-                            error_model=options.get("error_model", _ERROR_MODEL))
+                            error_model=_error_model(options))
 
 
 def _build_gufunc(func, disp, sigs, layout, options):
