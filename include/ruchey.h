@@ -414,6 +414,8 @@ enum {
                              * statement, once, into a hidden variable */
   BF_STATE = 1 << 26,       /* changes state its result does not show (a random stream's): a call
                              * run twice is not the call run once */
+  BF_UFUNC = 1 << 27,       /* a NumPy ufunc: a Python int an operand's dtype cannot hold is NumPy 2's
+                             * OverflowError (numpy.where and numpy.clip take it otherwise) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

@@ -7,6 +7,7 @@ Each compiled function is compared with its own Python original run by
 NumPy (``arraygen.check``: dtype, shape and values, and the arguments after
 the call)."""
 import gc
+import re
 
 import numpy as np
 import pytest
@@ -43,6 +44,10 @@ def check_or_refused(f, *args, ulps=False):
             expected = f.py_func(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
     except TypeError:
         with pytest.raises(ruchey.TypingError):
+            f(*args)
+        return
+    except OverflowError as e:  # a Python int the array's dtype cannot hold (NEP 50)
+        with pytest.raises(OverflowError, match=re.escape(str(e))):
             f(*args)
         return
     if ulps and kind(expected.dtype) == "f":
@@ -94,8 +99,8 @@ WEAK_SOURCES = {
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_python_literals_are_weak(source, op, dtype):
     expr = WEAK_SOURCES[source].format(op=op)
-    if kind(dtype) == "u" and "-2" in expr:
-        pytest.skip("NumPy raises OverflowError for -2 as an unsigned int; ruchey wraps it")
+    if kind(dtype) == "u" and "-2" in expr and NUMPY1 and op != "<":
+        pytest.skip("NumPy 1.x casts -2 by its value to a signed dtype; ruchey raises NumPy 2's OverflowError")
     f = define(f"@ruchey.njit\ndef f(a):\n    return {expr}\n")
     check_or_refused(f, values(RNG, dtype, (17,)))
 
@@ -106,6 +111,40 @@ def test_python_numbers_passed_as_arguments_are_weak(value, dtype):
     f = BINARY_F["*"]
     check(f, values(RNG, dtype, (9,)), value)
     check(f, value, values(RNG, dtype, (9,)))
+
+
+OUT_OF_RANGE = [127, 128, 255, 256, 300, -1, -129, 65535, 70000, 2**31, -2**40, 2**62]
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "//", "&", "|", "max"] + COMPARE)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint32, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_python_ints_a_small_dtype_cannot_hold(op, dtype):
+    # NumPy 2 compares such an int whole (int8_array < 300 is all True) and
+    # raises OverflowError for arithmetic (a wrapped 300 would be 44)
+    expr = "np.maximum(a, {v})" if op == "max" else "a {op} {v}"
+    f = define(f"@ruchey.njit\ndef f(a, n):\n    return {expr.format(op=op, v='n')}\n")
+    a = values(RNG, dtype, (15,))
+    a[:3] = np.array([0, 44, 127 if kind(dtype) == "i" else 255]).astype(dtype)
+    for n in OUT_OF_RANGE:
+        if NUMPY1 and op not in COMPARE:
+            continue  # NumPy 1.x casts by the int's value to a wider dtype
+        check_or_refused(f, a, n)
+    for n in (300, -1, 70000):  # the same, written in the source
+        if NUMPY1 and op not in COMPARE:
+            continue
+        lit = define(f"@ruchey.njit\ndef f(a, n):\n    return {expr.format(op=op, v=n)}\n")
+        check_or_refused(lit, a, n)
+
+
+def test_a_python_int_out_of_range_raises_before_the_in_place_update():
+    f = define("@ruchey.njit\ndef f(a, n):\n    a += n\n    return a\n")
+    a = np.arange(5, dtype=np.uint8)
+    if not NUMPY1:
+        check_or_refused(f, a, -1)
+    with pytest.raises(OverflowError, match="Python integer 256 out of bounds for uint8"):
+        f(a, 256)
+    assert (a == np.arange(5)).all()
+    check(f, a, 255)
 
 
 WEAK_UFUNC_SOURCES = ["np.{f}(a, 3)", "np.{f}(2, a)", "np.{f}(a, 2.5)", "np.{f}(a, n)", "np.{f}(x, a)"]

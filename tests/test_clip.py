@@ -171,3 +171,33 @@ def test_clip_bound_given_twice_is_a_typing_error():
 def test_clip_of_a_string_bound_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="arrays or numbers"):
         clip3(np.arange(3.0), "a", None)
+
+
+BEYOND = [(0, 300), (-1000, 70000), (-5, 100), (3, 2**40), (-2**40, -2**35), (2**35, 2**36), (-1, 5)]
+CLIP_LITERAL = {}
+for _lo, _hi in BEYOND:
+    exec(f"def _f(a):\n    return np.clip(a, {_lo}, {_hi})\n")
+    CLIP_LITERAL[_lo, _hi] = ruchey.njit(_f)
+
+
+@numpy2_only
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint64])
+def test_clip_bounds_beyond_the_dtype_clip_nothing_there(dtype):
+    # a Python int bound an int8 array cannot hold (300, -1000) is the
+    # range's end on its own side, as NumPy takes it, not a wrapped value
+    # (300 as int8 is 44); beyond the other end it is NumPy's OverflowError
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, size=40, dtype=dtype, endpoint=True)
+    a[:2] = info.min, info.max
+    for (lo, hi), f in CLIP_LITERAL.items():
+        try:
+            expected = f.py_func(a)
+        except OverflowError as e:
+            with pytest.raises(OverflowError, match=str(e)):
+                f(a)
+            continue
+        got = f(a)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected), (lo, hi)
+        # the same bounds passed as arguments: the values NumPy gives (typed int64 there)
+        assert np.array_equal(clip3(a, lo, hi), expected), (lo, hi)

@@ -680,7 +680,7 @@ static const Type *ty_numpy_infinity(Infer *in, Node *n, const Type **args) {
 static const char *const out_kw[] = {"out", NULL};
 
 #define NUMPY(name, fn, n, flags) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_COMPLEX | (flags), fn, 0, ty_numpy_math, \
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_COMPLEX | BF_UFUNC | (flags), fn, 0, ty_numpy_math, \
    lo_math, lo_math_elem}
 
 const Builtin bi_math[] = {

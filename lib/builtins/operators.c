@@ -141,7 +141,7 @@ static LLVMValueRef lo_unary_elem(Lower *l, Node *n, LLVMValueRef *v) {
 static const char *const out_kw[] = {"out", NULL};
 
 #define UFUNC_OF(name, op, n, flags, type, elem) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_CHEAP | (flags), op, 0, type, lo_ufunc_call, elem}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, n, n, out_kw, BF_PURE | BF_CHEAP | BF_UFUNC | (flags), op, 0, type, lo_ufunc_call, elem}
 #define UFUNC(name, op, n, type, elem) UFUNC_OF(name, op, n, 0, type, elem)
 /* the typer refuses complex numbers to the operators that have none */
 #define ARITH(name, op) UFUNC_OF(name, op, 2, BF_COMPLEX, ty_arith, lo_arith_elem)

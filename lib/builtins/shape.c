@@ -2501,25 +2501,32 @@ static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
   return ty_broadcast_result(e, types, count);
 }
 
-/* A bound written as a Python int beyond the range of an integer dtype
- * clips nothing there: NumPy's clip takes it as the range's end. */
-static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e) {
-  if (b->kind != N_INT || !ty_is_int(e)) return lo_convert(l, v, elem_of(b->ty), e);
-  int64_t x = b->ival, bits = ty_bits(e);
-  if (ty_is_signed(e) && bits < 64) {
-    int64_t hi = ((int64_t)1 << (bits - 1)) - 1, lo = -hi - 1;
-    x = x < lo ? lo : x > hi ? hi : x;
-  } else if (!ty_is_signed(e)) {
-    x = x < 0 ? 0 : (bits < 64 && x > ((int64_t)1 << bits) - 1) ? ((int64_t)1 << bits) - 1 : x;
-  }
-  return LLVMConstInt(lo_type(l, e), (unsigned long long)x, 1);
+/* A bound of an integer dtype wider than the result's (a Python int
+ * beside an int8 array) beyond the range's end on its own side clips
+ * nothing there, as NumPy's clip takes it (a conversion would wrap it);
+ * beyond the other end it is NumPy's OverflowError. */
+static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e, bool upper) {
+  const Type *bt = elem_of(b->ty);
+  if (!ty_is_int(e) || !ty_is_int(bt) || e->kind == TY_BOOL || bt->kind == TY_U64 || (e->kind == TY_I64))
+    return lo_convert(l, v, bt, e);
+  int bits = ty_bits(e);
+  int64_t hi = !ty_is_signed(e) ? (bits < 64 ? ((int64_t)1 << bits) - 1 : INT64_MAX) : ((int64_t)1 << (bits - 1)) - 1;
+  int64_t lo = ty_is_signed(e) ? -hi - 1 : 0;
+  LLVMValueRef x = lo_convert(l, v, bt, TYS(TY_I64)), lov = const_i64(l, lo), hiv = const_i64(l, hi);
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "Python integer %%lld out of bounds for %s", e->name);
+  lo_raise_format_if(l, LLVMBuildICmp(l->b, upper ? LLVMIntSLT : LLVMIntSGT, x, upper ? lov : hiv, ""), RT_ERR_OVERFLOW,
+                     fmt, &x, 1);
+  x = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, x, lov, ""), lov, x, "");
+  x = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, x, hiv, ""), hiv, x, "");
+  return lo_convert(l, x, TYS(TY_I64), e);
 }
 
 /* x held to one side of bound b (its lower one: max(x, b); its upper:
  * min(x, b)), as NumPy's: a NaN on either side gives NaN; b None: x. */
 static LLVMValueRef clip_side(Lower *l, Node *b, LLVMValueRef x, LLVMValueRef v, const Type *e, bool upper) {
   if (b->ty->kind == TY_NONE) return x;
-  LLVMValueRef bound = clip_bound(l, b, v, e);
+  LLVMValueRef bound = clip_bound(l, b, v, e, upper);
   if (ty_is_float(e))
     return pick(l, LLVMBuildOr(l->b, fcmp(l, LLVMRealUNO, x, x), fcmp(l, upper ? LLVMRealOLT : LLVMRealOGT, x, bound), ""),
                 x, bound);

@@ -474,6 +474,9 @@ LLVMValueRef lo_complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b) 
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
   const Type *ta = ty_operand_dtype(a, a->ty, b->ty), *tb = ty_operand_dtype(b, b->ty, a->ty);
   if (ty_is_time(ta)) return lo_time_compare(l, op, va, ta, vb, tb);
+  const Type *ea = elem_of(a->ty), *eb = elem_of(b->ty);
+  if (ty_is_int(ea) && ty_is_int(eb) && ea->kind != TY_BOOL && eb->kind != TY_BOOL && (ta != ea || tb != eb))
+    return lo_compare_values(l, op, va, ea, vb, eb);  /* a Python int compared whole, as NumPy 2 (int8_array < 300) */
   const Type *t = np_promote(ta, tb);
   va = lo_convert(l, va, elem_of(a->ty), t);
   vb = lo_convert(l, vb, elem_of(b->ty), t);
@@ -716,8 +719,49 @@ static void on_the_pool(Lower *l, Fused *fu, Node *root, LLVMValueRef flat) {
   lo_pool_run(l, body, ctxty, ctx, trips);
 }
 
-static void evaluate_operands(Lower *l, Fused *fu) {
-  for (int i = 0; i < fu->nops; i++) fu->ops[i].value = fu->ops[i].held = lo_expr(l, fu->ops[i].node);
+/* The node of the tree below root that reads leaf as an operand. */
+static Node *reader_of(Node *root, const Node *leaf) {
+  Node *kids[8];
+  int nk = children(root, kids);
+  for (int i = 0; i < nk && i < 8; i++) {
+    if (kids[i] == leaf) return root;
+    Node *p = lo_is_elementwise(kids[i]) ? reader_of(kids[i], leaf) : NULL;
+    if (p) return p;
+  }
+  return NULL;
+}
+
+/* A Python int beside an array of a narrower int dtype yields to it
+ * (int8_array + 1 stays int8), and one it cannot hold is NumPy 2's
+ * OverflowError ("Python integer 300 out of bounds for int8"), not a
+ * wrapped value. Comparisons read it whole (lo_ufunc_compare). */
+static void check_yielding_int(Lower *l, Node *root, Operand *o) {
+  Node *n = o->node, *reader = reader_of(root, n);
+  const Type *t = n->ty, *into = reader ? elem_of(reader->ty) : NULL;
+  bool reads_as_ufunc = reader && (reader->kind == N_BINOP || reader->kind == N_AUGASSIGN ||
+                                   (reader->kind == N_CALL && reader->bi && (reader->bi->flags & BF_UFUNC)));
+  if (!reads_as_ufunc || !ty_is_int(t) || t->kind == TY_BOOL || !yields_to_array(n, t)) return;
+  if (!ty_is_int(into) || into->kind == TY_BOOL || into->bits > t->bits || (into->bits == t->bits && ty_is_signed(into)))
+    return;
+  LLVMValueRef v = lo_convert(l, o->value, t, TYS(TY_I64));
+  LLVMValueRef bad = const_bool(l, false);
+  if (!ty_is_signed(into)) bad = LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), "");
+  if (into->bits < 64) {
+    long long lo = ty_is_signed(into) ? -(1LL << (into->bits - 1)) : 0;
+    long long hi = ty_is_signed(into) ? (1LL << (into->bits - 1)) - 1 : (1LL << into->bits) - 1;
+    bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, lo), ""),
+                      LLVMBuildICmp(l->b, LLVMIntSGT, v, const_i64(l, hi), ""), "");
+  }
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "Python integer %%lld out of bounds for %s", into->name);
+  lo_raise_format_if(l, bad, RT_ERR_OVERFLOW, fmt, &v, 1);
+}
+
+static void evaluate_operands(Lower *l, Fused *fu, Node *root) {
+  for (int i = 0; i < fu->nops; i++) {
+    fu->ops[i].value = fu->ops[i].held = lo_expr(l, fu->ops[i].node);
+    if (fu->ops[i].node != root && fu->ops[i].node->ty->kind != TY_ARRAY) check_yielding_int(l, root, &fu->ops[i]);
+  }
 }
 
 static void release_operands(Lower *l, Fused *fu) {
@@ -731,7 +775,7 @@ static void release_operands(Lower *l, Fused *fu) {
 LLVMValueRef lo_array_expr(Lower *l, Node *n) {
   Fused fu = {.out_type = n->ty};
   collect(l, &fu, n, true);
-  evaluate_operands(l, &fu);
+  evaluate_operands(l, &fu, n);
   broadcast(l, &fu, n->ty->ndim, fu.shape, false);
   fu.out = lo_alloc_array(l, n->ty, fu.shape, -1);
   lo_temp_made(l, n->ty, fu.out);  /* released if an element raises */
@@ -746,7 +790,7 @@ Elements *lo_elements_begin(Lower *l, Node *n) {
   *fu = (Fused){.root = n, .out_type = ty_array(n->ty->elem, n->ty->ndim, 'C', false)};
   if (lo_is_elementwise(n)) collect(l, fu, n, true);
   else add_operand(l, fu, n);
-  evaluate_operands(l, fu);
+  evaluate_operands(l, fu, n);
   broadcast(l, fu, n->ty->ndim, fu->shape, false);
   return fu;
 }
@@ -895,7 +939,7 @@ static void fill_output(Lower *l, Fused *fu, Node *skip) {
 void lo_array_update(Lower *l, Node *n) {
   Fused fu = {.out_type = n->lhs->ty};
   collect(l, &fu, n, true);
-  evaluate_operands(l, &fu);
+  evaluate_operands(l, &fu, n);
   fu.out = operand_of(&fu, n->lhs)->value;
   fill_output(l, &fu, n->lhs);
   fused_loop(l, &fu, n);
@@ -923,7 +967,7 @@ LLVMValueRef lo_ufunc_into(Lower *l, Node *n, bool same_shape) {
   LLVMValueRef o = lo_expr(l, out);
   Fused fu = {.out_type = out->ty, .out = o};
   collect(l, &fu, call, true);
-  evaluate_operands(l, &fu);
+  evaluate_operands(l, &fu, call);
   if (same_shape) same_shape_output(l, &fu);
   fill_output(l, &fu, NULL);
   fused_loop(l, &fu, call);
