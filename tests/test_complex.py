@@ -573,6 +573,26 @@ def test_real_and_imag_of_a_complex_array_are_views():
 
 
 @njit
+def function_views(a):
+    re, im = np.real(a), np.imag(a)
+    re[0] = 100.0
+    im[-1] = -7.0
+    return a, np.real(a) * 2 + np.imag(a)
+
+
+def test_numpy_real_and_imag_of_a_complex_array_are_views_too():
+    # numpy.real(a) reads a.real: writing to it writes to a (it was a copy)
+    for dtype in DTYPES:
+        for a in (complex_array(12, (6,), dtype, False), complex_array(13, (3, 4), dtype, False)[:, ::2]):
+            e, g = function_views.py_func(a.copy()), function_views(a.copy())
+            assert_array_same(e[0], g[0])
+            assert_array_same(e[1], g[1])
+    base = np.arange(6.0)
+    (ei, er, es), (gi, gr, gs) = parts_of_real.py_func(base), parts_of_real(base)
+    assert gr is base and np.array_equal(gi, ei) and not gi.flags.writeable
+
+
+@njit
 def parts_of_real(a):
     return a.imag, a.real, a.imag.sum()
 

@@ -127,6 +127,16 @@ static const Type *ty_elementwise_part(Infer *in, Node *n, const Type **args) {
   return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
 }
 
+/* numpy.real(a) and numpy.imag(a) of an array: a.real and a.imag, views
+ * of the parts (NumPy's functions read the attributes); of numbers, the
+ * elementwise part. */
+static const Type *ty_numpy_part(Infer *in, Node *n, const Type **args) {
+  if (args[0]->kind != TY_ARRAY) return ty_elementwise_part(in, n, args);
+  *n = (Node){.kind = N_ATTR, .line = n->line, .col = n->col, .lhs = n->list.items[0],
+              .str = n->bi->ival == 'r' ? "real" : "imag"};
+  return ty_expr(in, n);
+}
+
 /* numpy.angle(z, deg=False): ty_elementwise_part's, deg a bool or int known when the call runs (Numba's),
  * moved to its position for the elementwise lowering */
 static const Type *ty_angle(Infer *in, Node *n, const Type **args) {
@@ -589,8 +599,8 @@ const Builtin bi_complex[] = {
    ty_elementwise_same, lo_parts, lo_parts_elem},
   {"array.conj", NULL, "conj", BK_METHOD, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 'c', 0,
    ty_elementwise_same, lo_parts, lo_parts_elem},
-  PARTS("real", 'r', ty_elementwise_part, NULL),
-  PARTS("imag", 'i', ty_elementwise_part, NULL),
+  PARTS("real", 'r', ty_numpy_part, NULL),
+  PARTS("imag", 'i', ty_numpy_part, NULL),
   {"numpy.angle", "numpy", "angle", BK_FUNCTION, 0, 1, 2, deg_kw, BF_PURE | BF_CHEAP | BF_COMPLEX, 'a', 0, ty_angle,
    lo_parts, lo_parts_elem},
   PARTS("conj", 'c', ty_elementwise_same, out_kw),
