@@ -821,10 +821,9 @@ static Node *fe_name(Fe *fe, PyObject *e) {
     bool store = is_kind(ctx, "Store");
     Py_DECREF(ctx);
     if (!store) {
-      fe_error(fe, e, "the lambda assigned to '%s' reads variables of the function it is defined in: it can "
-               "only be called there, not used as a value", name);
+      n = fe_closure_value(fe, id, e);
       Py_DECREF(id);
-      return NULL;
+      return n;
     }
   }
   if (v >= 0) {

@@ -9,8 +9,12 @@
  * own, read from its syntax tree here (no source of its own to find): the
  * variables of the enclosing function it reads become parameters after its
  * own, which each call where it is defined passes (by keyword, so that its
- * own parameters bind as Python binds them). Such a lambda can only be
- * called there; one that reads none is a value like any compiled function.
+ * own parameters bind as Python binds them). Used as a value (passed to
+ * another compiled function, returned), such a lambda is a variant of its
+ * own that takes those variables frozen as globals, which they can be only
+ * where each is a constant assigned once (inner_value), as Numba's closures
+ * that leave the function; one that reads none is a value like any
+ * compiled function.
  * Another inner def calls it, or takes it as an argument, by defining it
  * again in its own body (sibling_prelude, inner_variant), as Numba's
  * inlining of both allows. A def that assigns variables of the enclosing
@@ -89,10 +93,11 @@ static PyObject *captured_names(Fe *fe, PyObject *node, PyObject *params) {
 
 /* The names the inner function's code finds as globals: the module's, and
  * the enclosing function's closure variables and imports (frozen, as
- * there). */
-static PyObject *inner_globals(Fe *fe) {
+ * there), and frozen (NULL, or a dict: the variables of the enclosing
+ * function an inner function used as a value takes frozen). */
+static PyObject *inner_globals(Fe *fe, PyObject *frozen) {
   PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
-  if (!cells && !fe->imports) return Py_NewRef(fe->globals);
+  if (!cells && !fe->imports && !frozen) return Py_NewRef(fe->globals);
   PyObject *g = PyDict_Copy(fe->globals);
   PyObject *free = g && cells ? PyObject_GetAttrString(PyFunction_GetCode(fe->pyfunc), "co_freevars") : NULL;
   for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++) {
@@ -101,6 +106,7 @@ static PyObject *inner_globals(Fe *fe) {
   }
   Py_XDECREF(free);
   if (g && fe->imports && PyDict_Update(g, fe->imports) < 0) Py_CLEAR(g);
+  if (g && frozen && PyDict_Update(g, frozen) < 0) Py_CLEAR(g);
   return g;
 }
 
@@ -245,9 +251,10 @@ static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
  * parameters after its own and a def's prelude (sibling_prelude) at the
  * top of its body (returning the values of writes after its own:
  * nonlocal_body), compiled by Python into a function of the enclosing
- * function's module, made a compiled function. */
+ * function's module, made a compiled function; the names of frozen (NULL,
+ * or a dict) are globals of its code. */
 static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound,
-                            PyObject *writes) {
+                            PyObject *writes, PyObject *frozen) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -279,7 +286,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
   PyObject *code = tree && filename ? PyObject_CallFunction(PyDict_GetItemString(fe->builtins, "compile"), "OOs",
                                                             tree, filename, def ? "exec" : "eval")
                                     : NULL;
-  PyObject *globals = code ? inner_globals(fe) : NULL, *ns = PyDict_New(), *fn = NULL;
+  PyObject *globals = code ? inner_globals(fe, frozen) : NULL, *ns = PyDict_New(), *fn = NULL;
   PyObject *ran = globals && ns ? PyEval_EvalCode(code, globals, ns) : NULL;
   if (ran && def) {  /* the def ran: the function is in ns */
     PyObject *name = field(node, "name");
@@ -397,19 +404,140 @@ static bool bind_parameters(Fe *fe, PyObject *node, PyObject *bound, PyObject *c
   return true;
 }
 
+/* ---------------------------------------------------------------- inner functions as values */
+
+/* How many times node binds id, up to two: assignments to it and defs of
+ * its name in the enclosing function's own scope (not inside the nested
+ * functions and lambdas, whose variables are their own); *assigned (where
+ * not NULL) the value of a plain `id = value` among them (borrowed). */
+static int bindings_of(PyObject *node, PyObject *id, int count, PyObject **assigned) {
+  bool def = is_kind(node, "FunctionDef"), name = is_kind(node, "Name");
+  if (def || name) {
+    PyObject *named = field(node, def ? "name" : "id"), *ctx = name ? field(node, "ctx") : NULL;
+    count += PyUnicode_Compare(named, id) == 0 && (def || is_kind(ctx, "Store"));
+    Py_DECREF(named); Py_XDECREF(ctx);
+  }
+  if (def || name || is_kind(node, "Lambda")) return count;
+  if (assigned && is_kind(node, "Assign")) {
+    PyObject *targets = field(node, "targets"), *target = PyList_GET_SIZE(targets) == 1 ? PyList_GET_ITEM(targets, 0) : NULL;
+    PyObject *named = target && is_kind(target, "Name") ? field(target, "id") : NULL;
+    if (named && PyUnicode_Compare(named, id) == 0) {
+      PyObject *value = field(node, "value");
+      *assigned = value;  /* node holds it */
+      Py_DECREF(value);
+    }
+    Py_XDECREF(named); Py_DECREF(targets);
+  }
+  PyObject *children = PyObject_CallMethod(PyImport_AddModule("ast"), "iter_child_nodes", "O", node);
+  PyObject *it = children ? PyObject_GetIter(children) : NULL, *child;
+  while (it && count < 2 && (child = PyIter_Next(it))) {
+    count = bindings_of(child, id, count, assigned);
+    Py_DECREF(child);
+  }
+  Py_XDECREF(it); Py_XDECREF(children);
+  return count;
+}
+
+/* How many times the function's body binds id, up to two (bindings_of). */
+static int bindings_in_body(Fe *fe, PyObject *id, PyObject **assigned) {
+  int count = 0;
+  for (Py_ssize_t i = 0; count < 2 && i < PyList_GET_SIZE(fe->body); i++)
+    count = bindings_of(PyList_GET_ITEM(fe->body, i), id, count, assigned);
+  PyErr_Clear();
+  return count;
+}
+
+static bool bound_more_than_once(Fe *fe, PyObject *id) { return bindings_in_body(fe, id, NULL) > 1; }
+
+/* Whether id names a parameter of the function being read. */
+static bool is_parameter(Fe *fe, PyObject *id) {
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(fe->pyfunc);
+  int n = code->co_argcount + code->co_kwonlyargcount + !!(code->co_flags & CO_VARARGS) +
+          !!(code->co_flags & CO_VARKEYWORDS);
+  PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+  bool found = false;
+  for (int i = 0; names && i < n && i < PyTuple_GET_SIZE(names); i++)
+    found = found || PyUnicode_Compare(PyTuple_GET_ITEM(names, i), id) == 0;
+  Py_XDECREF(names);
+  PyErr_Clear();
+  return found;
+}
+
+/* The value of an expression known before the code runs: a literal (10,
+ * -1.5, a tuple of them; Python folds these into constants), or a global
+ * or a module's attribute through names the function does not bind. A new
+ * reference, or NULL. */
+static PyObject *constant_of(Fe *fe, PyObject *e) {
+  PyObject *root = Py_NewRef(e);
+  while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
+  PyObject *id = is_kind(root, "Name") ? field(root, "id") : NULL;
+  Py_DECREF(root);
+  PyObject *v = NULL;
+  if (id) {
+    v = find_var(fe, PyUnicode_AsUTF8(id)) < 0 ? static_object(fe, e) : NULL;
+  } else if (!is_kind(e, "List") && !is_kind(e, "Dict") && !is_kind(e, "Set")) {  /* (containers: built when run) */
+    v = PyObject_CallMethod(PyImport_AddModule("ast"), "literal_eval", "O", e);
+  }
+  Py_XDECREF(id);
+  PyErr_Clear();
+  return v;
+}
+
+/* The value variable id of the function holds for good, which an inner
+ * function used as a value takes frozen into its code, as Numba does: a
+ * constant assigned once (constant_of), or a nested function that reads
+ * nothing of the function. A new reference; NULL with the error (at e)
+ * otherwise. */
+static PyObject *frozen_value(Fe *fe, PyObject *id, PyObject *e) {
+  PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+  if (entry && !captures(entry)) return Py_NewRef(PyTuple_GET_ITEM(entry, 0));
+  PyObject *assigned = NULL;
+  int count = bindings_in_body(fe, id, &assigned);
+  if (count > 1)
+    return fe_error(fe, e, "Cannot capture a constant value for variable '%s' in a nested function used as a value: "
+                    "the function assigns it more than once", PyUnicode_AsUTF8(id));
+  PyObject *v = count == 1 && assigned && !is_parameter(fe, id) ? constant_of(fe, assigned) : NULL;
+  if (!v)
+    fe_error(fe, e, "Cannot capture the non-constant value associated with variable '%s' in a nested function used "
+             "as a value: such a function takes what it reads of the enclosing one frozen, which must be a constant "
+             "assigned once (pass '%s' as an argument instead)", PyUnicode_AsUTF8(id), PyUnicode_AsUTF8(id));
+  return v;
+}
+
+/* The variables of captured, each with its frozen value (a new dict), for
+ * an inner function used as a value; NULL after an error. One that
+ * assigns variables (writes) cannot give them back. */
+static PyObject *frozen_captures(Fe *fe, PyObject *node, PyObject *captured, PyObject *writes) {
+  if (PyList_GET_SIZE(writes)) {
+    fe_error(fe, node, "a nested function that assigns to a variable of the enclosing function (nonlocal %s) can only "
+             "be called where it is defined, not used as a value", PyUnicode_AsUTF8(PyList_GET_ITEM(writes, 0)));
+    return NULL;
+  }
+  PyObject *frozen = PyDict_New();
+  for (Py_ssize_t i = 0; frozen && i < PyList_GET_SIZE(captured); i++) {
+    PyObject *v = frozen_value(fe, PyList_GET_ITEM(captured, i), node);
+    if (!v || PyDict_SetItem(frozen, PyList_GET_ITEM(captured, i), v) < 0) Py_CLEAR(frozen);
+    Py_XDECREF(v);
+  }
+  return frozen;
+}
+
 /* (dispatcher, captured names, syntax tree, prelude, the nonlocal
  * variables it assigns: nonlocal_writes) of an inner function
  * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
  * NULL after an error. With bound (NULL, or a dict: parameter name -> the
  * name of an inner function that reads variables, which no value can
  * carry), the variant of a def that has those parameters defined as
- * those functions at the top of its body instead (bind_parameters). */
-static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
+ * those functions at the top of its body instead (bind_parameters). Where
+ * frozen, the variant used as a value: what it reads of the function are
+ * globals of its code, their values frozen (frozen_captures), and it
+ * captures nothing. */
+static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool frozen) {
   /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
   PyObject *items = bound ? PyDict_Items(bound) : Py_NewRef(Py_None);
-  PyObject *key = items ? Py_BuildValue("(OiiN)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
-                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None))
+  PyObject *key = items ? Py_BuildValue("(OiiNO)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
+                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None), frozen ? Py_True : Py_False)
                         : NULL;
   Py_XDECREF(items);
   if (!inner_made && !(inner_made = PyDict_New())) return NULL;
@@ -442,13 +570,17 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
         Py_CLEAR(writes);
     prelude = !writes ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, node, captured) : PyList_New(0);
     if (prelude && !bind_parameters(fe, node, bound, captured, prelude)) Py_CLEAR(prelude);
-    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
-    if (captured && self && PySequence_Contains(captured, self) == 1)
+    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL, *values = NULL;
+    if (captured && self && PySequence_Contains(captured, self) == 1) {
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
-    else
-      disp = prelude ? make_inner(fe, node, captured, prelude, bound, writes) : NULL;
-    Py_XDECREF(self);
+    } else if (prelude && frozen && (values = frozen_captures(fe, node, captured, writes))) {
+      Py_SETREF(captured, PyList_New(0));
+      disp = captured ? make_inner(fe, node, captured, prelude, bound, writes, values) : NULL;
+    } else if (!frozen) {
+      disp = prelude ? make_inner(fe, node, captured, prelude, bound, writes, NULL) : NULL;
+    }
+    Py_XDECREF(self); Py_XDECREF(values);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind)
       fe_python_error(fe, node, is_kind(node, "Lambda") ? "cannot compile this lambda" : "cannot compile this nested function",
@@ -462,46 +594,23 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   return entry;
 }
 
-static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL); }
+static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL, false); }
 
-Node *fe_lambda(Fe *fe, PyObject *e) {
-  PyObject *entry = inner_entry(fe, e);
-  if (!entry) return NULL;
-  if (captures(entry))
-    return fe_error(fe, e, "a lambda that reads variables of the function it is in can only be called there (assign "
-                    "it to a name and call it), not used as a value");
-  return fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
+/* The inner function of entry as a value at e (passed to another compiled
+ * function, returned, put in a tuple): itself where it reads nothing of the
+ * function, else its frozen variant (inner_variant), as Numba makes such a
+ * closure a compiled function of its own bound to the constants it reads. */
+static Node *inner_value(Fe *fe, PyObject *entry, PyObject *e) {
+  if (entry && captures(entry)) entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), NULL, true);
+  return entry ? fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e) : NULL;
 }
 
-/* How many times node binds id, up to two: assignments to it and defs of
- * its name in the enclosing function's own scope (not inside the nested
- * functions and lambdas, whose variables are their own). */
-static int bindings_of(PyObject *node, PyObject *id, int count) {
-  bool def = is_kind(node, "FunctionDef"), name = is_kind(node, "Name");
-  if (def || name) {
-    PyObject *named = field(node, def ? "name" : "id"), *ctx = name ? field(node, "ctx") : NULL;
-    count += PyUnicode_Compare(named, id) == 0 && (def || is_kind(ctx, "Store"));
-    Py_DECREF(named); Py_XDECREF(ctx);
-  }
-  if (def || name || is_kind(node, "Lambda")) return count;
-  PyObject *children = PyObject_CallMethod(PyImport_AddModule("ast"), "iter_child_nodes", "O", node);
-  PyObject *it = children ? PyObject_GetIter(children) : NULL, *child;
-  while (it && count < 2 && (child = PyIter_Next(it))) {
-    count = bindings_of(child, id, count);
-    Py_DECREF(child);
-  }
-  Py_XDECREF(it); Py_XDECREF(children);
-  return count;
+Node *fe_lambda(Fe *fe, PyObject *e) { return inner_value(fe, inner_entry(fe, e), e); }
+
+Node *fe_closure_value(Fe *fe, PyObject *name, PyObject *e) {
+  return inner_value(fe, PyDict_GetItemWithError(fe->lambdas, name), e);
 }
 
-/* Whether the function's body binds id more than once. */
-static bool bound_more_than_once(Fe *fe, PyObject *id) {
-  int count = 0;
-  for (Py_ssize_t i = 0; count < 2 && i < PyList_GET_SIZE(fe->body); i++)
-    count = bindings_of(PyList_GET_ITEM(fe->body, i), id, count);
-  PyErr_Clear();
-  return count > 1;
-}
 
 /* name = the inner function: its variable holds the function's value, and
  * calls of it where it is defined pass the variables it captures. A name
@@ -706,7 +815,7 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     n->bi = core_builtin_named("a ruchey function");
     PyObject *call = Py_NewRef(e), *bound = NULL;
     if (closure_arguments(fe, PyTuple_GET_ITEM(entry, 2), &call, &bound) && bound)
-      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound);
+      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound, false);
     bool ok = entry && !PyErr_Occurred() && fe_call_args(fe, call, n, 0);
     Py_DECREF(call);
     Py_XDECREF(bound);
@@ -865,7 +974,7 @@ PyObject *fe_made_value(Fe *fe, PyObject *node) {
   PyObject *hook = maker_hook(fe, node);
   if (!hook) return NULL;
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
-  PyObject *names = inner_globals(fe);
+  PyObject *names = inner_globals(fe, NULL);
   PyObject *made = names ? PyObject_CallFunctionObjArgs(hook, node, fe->body, names, owner, NULL) : NULL;
   Py_XDECREF(names);
   Py_DECREF(hook);

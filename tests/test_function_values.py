@@ -1,8 +1,8 @@
 """Functions as values: a compiled function passed as an argument to another
 and called there (a type per function, as Numba's first-class dispatchers:
 the call is compiled in, and inlined), compiled functions named as globals
-or closure variables, lambdas defined and called inside a compiled function,
-and imports inside its body. Each against the Python original on generated
+or closure variables, lambdas defined and called inside a compiled function
+or passed on with the constants they read frozen, and imports inside its body. Each against the Python original on generated
 inputs; bad uses are clear errors."""
 import math
 
@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, assert_same_value, make_rng, numba_deviation
 
 
 @njit
@@ -491,13 +491,119 @@ def test_returning_a_function_gives_its_dispatcher():
     assert give_back(cube) is give_back.py_func(cube)
 
 
-@numba_deviation("numba passes such a closure on")
-def test_capturing_lambda_as_value_refused():
+@njit
+def apply_each(fns, x):
+    total = 0.0
+    for i in range(len(fns)):
+        total += fns[i](x)
+    return total
+
+
+def closures_leaving(solver):
+    """Inner functions and lambdas reading constants of the function they
+    are in, passed to other compiled functions: each takes them frozen, as
+    Numba compiles such a closure. Made with the compiled helpers or their
+    Python originals."""
+    def leave(x):
+        k = 3
+        scale = -1.5
+        cut = 0.25
+
+        def shift(a):
+            return a * scale + k
+
+        def clipped(a, lo=0.5):  # a default
+            return max(a * scale, lo) + cut
+
+        def pi_times(a):
+            return a * numpy.pi
+        return (solver(shift, x), solver(lambda a: a * k - cut, x), solver(clipped, x),
+                shift(x) + solver(shift, x + 1.0), solver(pi_times, x))
+    return leave
+
+
+def test_closures_reading_constants_pass_on_as_python():
+    compiled = njit(closures_leaving(solver))
+    python = closures_leaving(solver.py_func)
+    rng = make_rng(43)
+    for x in [0.0, -0.0, math.inf, math.nan, *rng.standard_normal(6)]:
+        assert_same_value(python(x), compiled(x), what=f"leave({x})")
+
+
+THRESHOLD = 0.25
+
+
+def tuple_closure_leaving(solver, apply_each):
+    def leave(x):
+        offsets = (1.0, -2)
+        cut = THRESHOLD
+
+        def shift(a):
+            return a + offsets[0] * offsets[1] - cut
+
+        def twice(a):  # a sibling it calls
+            return shift(shift(a))
+        return solver(twice, x), apply_each((shift, twice, lambda a: a * cut), x)
+    return leave
+
+
+@numba_deviation("numba freezes only literal scalars, not a tuple, a global's value or a sibling closure, "
+                 "and indexes no tuple of different functions")
+def test_closure_reading_a_tuple_a_global_and_a_sibling_passes_on():
+    compiled = njit(tuple_closure_leaving(solver, apply_each))
+    python = tuple_closure_leaving(solver.py_func, apply_each.py_func)
+    for x in make_rng(45).standard_normal(4):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@njit
+def scaler():
+    factor = 2.5
+
+    def scaled(a):
+        return a * factor
+    return scaled
+
+
+def test_returned_closure_takes_its_constants_along():
+    scaled = scaler()
+    for x in make_rng(44).standard_normal(4):
+        assert_same_value(scaler.py_func()(float(x)), scaled(float(x)))
+
+
+def test_closure_reading_a_parameter_as_value_refused():
     def leak(x, k):
         f = lambda a: a + k  # noqa: E731
         return solver(f, x)
-    with pytest.raises(ruchey.TypingError, match="can only be called there"):
+    with pytest.raises(ruchey.TypingError, match="Cannot capture the non-constant value associated with variable 'k'"):
         njit(leak)(1.0, 2.0)
+
+
+def test_closure_reading_a_variable_assigned_twice_as_value_refused():
+    def leak(x):
+        k = 1.0
+        if x > 0:
+            k = 2.0
+
+        def f(a):
+            return a + k
+        return solver(f, x)
+    with pytest.raises(ruchey.TypingError, match="Cannot capture a constant value for variable 'k'"):
+        njit(leak)(1.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_closure_assigning_nonlocal_as_value_refused():
+    def leak(x):
+        k = 1.0
+
+        def f(a):
+            nonlocal k
+            k = a
+            return a
+        return solver(f, x) + k
+    with pytest.raises(ruchey.TypingError, match="nonlocal k.*not used as a value"):
+        njit(leak)(1.0)
 
 
 @njit
