@@ -1493,8 +1493,8 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
   int given = n->list.len < np ? n->list.len : np;
   for (int i = 0; ok && i < given; i++) bound.items[i] = n->list.items[i];
-  if (varargs) {  /* the extra arguments, as the tuple *args is */
-    Node *extra = bound.items[np] = tuple_node(fe, e, n->list.len - given);
+  if (varargs) {  /* the extra arguments, as the tuple *args is: the last parameter (fe_params) */
+    Node *extra = bound.items[np + nkw] = tuple_node(fe, e, n->list.len - given);
     for (int i = 0; i < extra->list.len; i++) extra->list.items[i] = n->list.items[given + i];
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
@@ -3798,10 +3798,9 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"),
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
-  if (kwarg != Py_None || (PyList_GET_SIZE(kwonly) && vararg != Py_None))
-    ok = fe_error(fe, def, "**kwargs, and keyword-only parameters after *args, are not supported: give the "
-                  "function named parameters (a wrapper such as functools.wraps' cannot be compiled; compile the "
-                  "function it wraps)") != NULL;
+  if (kwarg != Py_None)
+    ok = fe_error(fe, def, "**kwargs is not supported: give the function named parameters (a wrapper such as "
+                  "functools.wraps' cannot be compiled; compile the function it wraps)") != NULL;
   for (int pass = 0; ok && pass < 3; pass++) {  /* keyword-only ones last, as the code's variables list them */
     PyObject *list = pass == 2 ? kwonly : pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {

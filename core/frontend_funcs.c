@@ -550,8 +550,8 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool fro
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
            *params = field(args, "args"), *decorators = field(node, "decorator_list");
   PyObject *captured = NULL, *writes = NULL, *prelude = NULL, *disp = NULL;
-  if (vararg != Py_None || kwarg != Py_None) {
-    fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
+  if (kwarg != Py_None) {  /* (as a compiled function's own: each call would give it a dict of its keywords) */
+    fe_error(fe, node, "a %s with **kwargs is not supported in compiled code",
              is_kind(node, "Lambda") ? "lambda" : "nested function");
   } else if (PyList_Check(decorators) && PyList_GET_SIZE(decorators)) {
     fe_error(fe, node, "a nested function in compiled code cannot have decorators");
@@ -563,6 +563,9 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool fro
       if (!bound || !PyDict_Contains(bound, id)) PyList_Append(names, id);
       Py_DECREF(id);
     }
+    PyObject *rest = vararg != Py_None ? field(vararg, "arg") : NULL;  /* *args: a tuple of its own */
+    if (names && rest && PyList_Append(names, rest) < 0) Py_CLEAR(names);
+    Py_XDECREF(rest);
     captured = names ? captured_names(fe, node, names) : NULL;
     writes = captured ? nonlocal_writes(fe, node) : NULL;
     for (Py_ssize_t i = 0; writes && i < PyList_GET_SIZE(writes); i++)

@@ -356,17 +356,6 @@ def test_nested_function_and_lambda_with_defaults_and_keyword_only():
     assert called_after(4) == called_after.py_func(4) == (5.5, 8)
 
 
-def test_nested_function_with_star_args_is_a_typing_error():
-    @njit
-    def spread(x):
-        def total(*parts):
-            return len(parts)
-        return total(x, x)
-
-    with pytest.raises(ruchey.TypingError):
-        spread(1)
-
-
 def nested_defs(a, k):
     def term(i):
         t = a[i] * k
@@ -554,6 +543,55 @@ def test_closure_reading_a_tuple_a_global_and_a_sibling_passes_on():
     python = tuple_closure_leaving(solver.py_func, apply_each.py_func)
     for x in make_rng(45).standard_normal(4):
         assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@njit
+def star_closures(x, k):
+    def total(*values):  # reads k, takes any number of arguments
+        s = k
+        for v in values:
+            s += v
+        return s
+
+    def first_and_count(first, *rest, scale=2.0):
+        return first * scale + len(rest)
+    count = lambda *t: len(t)  # noqa: E731
+    return (total(), total(x), total(x, x, 1.0), first_and_count(x), first_and_count(x, k, k, scale=k),
+            count(), count(x, k))
+
+
+@numba_deviation("numba's inlined closure binds *args to one argument, and refuses keyword-only defaults")
+def test_inner_functions_with_star_args_as_python():
+    rng = make_rng(46)
+    for x, k in zip([0.0, -0.0, math.nan, *rng.standard_normal(4)], [0.0, 1.0, -2.5, *rng.standard_normal(4)]):
+        assert_same(star_closures, x, k)
+
+
+def star_closure_leaving(solver):
+    def leave(x):
+        base = 10.0
+
+        def total(*values):
+            return base + numpy.sum(numpy.asarray(values))
+        return solver(total, x)
+    return leave
+
+
+def test_inner_function_with_star_args_passes_on():
+    compiled = njit(star_closure_leaving(solver))
+    python = star_closure_leaving(solver.py_func)
+    for x in make_rng(47).standard_normal(4):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@numba_deviation("numba's error or message differs")
+def test_inner_function_with_star_kwargs_refused():
+    def keywords(x):
+        def inner(a, **options):
+            return a
+        return inner(x)
+    with pytest.raises(ruchey.TypingError, match=r"nested function with \*\*kwargs is not supported"):
+        njit(keywords)(1.0)
 
 
 @njit
