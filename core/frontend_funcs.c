@@ -483,20 +483,49 @@ static PyObject *constant_of(Fe *fe, PyObject *e) {
   return v;
 }
 
+/* Whether a nested function of the function's body declares id nonlocal
+ * (and so may assign it where it is called). */
+static bool declared_nonlocal(Fe *fe, PyObject *id) {
+  PyObject *ast = PyImport_AddModule("ast");
+  PyObject *root = PyObject_CallMethod(ast, "Module", "O[]", fe->body);
+  PyObject *walk = root ? PyObject_CallMethod(ast, "walk", "O", root) : NULL;
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *n;
+  bool found = !it;  /* (where it cannot tell: declared) */
+  while (it && !found && (n = PyIter_Next(it))) {
+    PyObject *names = is_kind(n, "Nonlocal") ? field(n, "names") : NULL;
+    found = names && PySequence_Contains(names, id) == 1;
+    Py_XDECREF(names);
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root);
+  PyErr_Clear();
+  return found;
+}
+
+/* The value of variable id of the function where it holds it for good: a
+ * constant (constant_of) it assigns once, never a parameter, nor assigned
+ * by a nested function (nonlocal); *count how many times the body binds
+ * it, up to two. A new reference, or NULL. */
+static PyObject *constant_variable(Fe *fe, PyObject *id, int *count) {
+  PyObject *assigned = NULL;
+  *count = bindings_in_body(fe, id, &assigned);
+  if (*count != 1 || !assigned || is_parameter(fe, id) || declared_nonlocal(fe, id)) return NULL;
+  return constant_of(fe, assigned);
+}
+
 /* The value variable id of the function holds for good, which an inner
  * function used as a value takes frozen into its code, as Numba does: a
- * constant assigned once (constant_of), or a nested function that reads
- * nothing of the function. A new reference; NULL with the error (at e)
- * otherwise. */
+ * constant assigned once (constant_variable), or a nested function that
+ * reads nothing of the function. A new reference; NULL with the error (at
+ * e) otherwise. */
 static PyObject *frozen_value(Fe *fe, PyObject *id, PyObject *e) {
   PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
   if (entry && !captures(entry)) return Py_NewRef(PyTuple_GET_ITEM(entry, 0));
-  PyObject *assigned = NULL;
-  int count = bindings_in_body(fe, id, &assigned);
-  if (count > 1)
+  int count;
+  PyObject *v = constant_variable(fe, id, &count);
+  if (!v && count > 1)
     return fe_error(fe, e, "Cannot capture a constant value for variable '%s' in a nested function used as a value: "
                     "the function assigns it more than once", PyUnicode_AsUTF8(id));
-  PyObject *v = count == 1 && assigned && !is_parameter(fe, id) ? constant_of(fe, assigned) : NULL;
   if (!v)
     fe_error(fe, e, "Cannot capture the non-constant value associated with variable '%s' in a nested function used "
              "as a value: such a function takes what it reads of the enclosing one frozen, which must be a constant "
@@ -520,6 +549,27 @@ static PyObject *frozen_captures(Fe *fe, PyObject *node, PyObject *captured, PyO
     Py_XDECREF(v);
   }
   return frozen;
+}
+
+/* The variables of captured that hold constants for good
+ * (constant_variable), taken out of it, each with its value (a new dict):
+ * globals of the inner function's code, so that what it passes on of them
+ * (a closure of its own, reading them too) is as constant there as here,
+ * as Numba's inlining of the closure sees them. NULL after an error. */
+static PyObject *constant_captures(Fe *fe, PyObject *captured, PyObject *writes) {
+  PyObject *constants = PyDict_New();
+  for (Py_ssize_t i = 0; constants && i < PyList_GET_SIZE(captured);) {
+    PyObject *id = PyList_GET_ITEM(captured, i);
+    int count;
+    PyObject *v = PySequence_Contains(writes, id) ? NULL : constant_variable(fe, id, &count);
+    if (!v) {
+      i++;
+    } else if (PyDict_SetItem(constants, id, v) < 0 || PySequence_DelItem(captured, i) < 0) {
+      Py_CLEAR(constants);
+    }
+    Py_XDECREF(v);
+  }
+  return constants;
 }
 
 /* (dispatcher, captured names, syntax tree, prelude, the nonlocal
@@ -580,8 +630,8 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool fro
     } else if (prelude && frozen && (values = frozen_captures(fe, node, captured, writes))) {
       Py_SETREF(captured, PyList_New(0));
       disp = captured ? make_inner(fe, node, captured, prelude, bound, writes, values) : NULL;
-    } else if (!frozen) {
-      disp = prelude ? make_inner(fe, node, captured, prelude, bound, writes, NULL) : NULL;
+    } else if (prelude && !frozen && (values = constant_captures(fe, captured, writes))) {
+      disp = make_inner(fe, node, captured, prelude, bound, writes, values);
     }
     Py_XDECREF(self); Py_XDECREF(values);
     Py_XDECREF(names);

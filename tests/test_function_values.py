@@ -594,6 +594,54 @@ def test_inner_function_with_star_kwargs_refused():
         njit(keywords)(1.0)
 
 
+def closures_passed_on_from_inner_functions(solver):
+    def passed_on(x):
+        k = 1.5
+        count = 0
+
+        def shift(a):
+            return a + k
+
+        def via_solver(a):  # passes on its sibling, which reads a constant of the function
+            return solver(shift, a) + solver(lambda b: b * k, a)
+
+        def bump():
+            nonlocal count
+            count += 1
+
+        def counted(a):  # reads a variable a sibling assigns: passed each call, never frozen
+            return a + count
+        bump()
+        first = counted(x)
+        bump()
+        return via_solver(x), first, counted(x)
+    return passed_on
+
+
+def test_closures_passed_on_from_inner_functions_as_python():
+    compiled = njit(closures_passed_on_from_inner_functions(solver))
+    python = closures_passed_on_from_inner_functions(solver.py_func)
+    for x in [0.0, -0.0, math.nan, *make_rng(48).standard_normal(4)]:
+        assert_same_value(python(x), compiled(x), what=f"passed_on({x})")
+
+
+@numba_deviation("numba freezes the value it had before the nested function assigned it: a wrong result")
+def test_closure_reading_a_variable_assigned_nonlocal_as_value_refused():
+    def leak(x):
+        k = 1.0
+
+        def bump():
+            nonlocal k
+            k += 1.0
+
+        def f(a):
+            return a + k
+        bump()
+        return solver(f, x)
+    with pytest.raises(ruchey.TypingError, match="Cannot capture the non-constant value associated with variable 'k'"):
+        njit(leak)(1.0)
+
+
 @njit
 def scaler():
     factor = 2.5
