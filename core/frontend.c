@@ -1473,6 +1473,12 @@ static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
 /* The parameter named name takes the callee's default d at the call:
  * false (a TypingError) where d is no value compiled code holds. */
 static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject *name) {
+  if (PyCapsule_IsValid(d, FE_LATE_DEFAULT)) {  /* an inner function's default evaluated where its def ran */
+    int var = find_var(fe, PyUnicode_AsUTF8(PyCapsule_GetPointer(d, FE_LATE_DEFAULT)));
+    if (var >= 0) return (*slot = fe_var_node(fe, e, var)) != NULL;
+    return fe_error(fe, e, "the default of parameter '%s' is a value of the function the callee is defined in: "
+                    "pass '%s' here", PyUnicode_AsUTF8(name), PyUnicode_AsUTF8(name)) != NULL;
+  }
   if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
   return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, a tuple of these "
                   "or None", PyUnicode_AsUTF8(name)) != NULL;

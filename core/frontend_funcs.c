@@ -247,14 +247,115 @@ static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
   return kept;
 }
 
+static PyObject *constant_of(Fe *fe, PyObject *e);
+static PyObject *constant_variable(Fe *fe, PyObject *id, int *count);
+
+/* The value of the default d of an inner function's parameter where it is
+ * known when compiled (a literal, a global's value, a variable of the
+ * function holding a constant for good: constant_variable); a new
+ * reference, or NULL. */
+static PyObject *default_value(Fe *fe, PyObject *d) {
+  PyObject *id = is_kind(d, "Name") ? field(d, "id") : NULL;
+  int count;
+  PyObject *v = id && find_var(fe, PyUnicode_AsUTF8(id)) >= 0 ? constant_variable(fe, id, &count) : constant_of(fe, d);
+  Py_XDECREF(id);
+  return v;
+}
+
+/* The hidden variable of the enclosing function that holds the default of
+ * parameter param of the inner function node, evaluated where the def
+ * runs (a value known only then: late_defaults_assigned). */
+static PyObject *late_default_name(PyObject *node, PyObject *param) {
+  return PyUnicode_FromFormat("%U.default.%d.%d", param, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+}
+
+static void free_late_default(PyObject *capsule) {
+  Py_XDECREF((PyObject *)PyCapsule_GetPointer(capsule, FE_LATE_DEFAULT));
+}
+
+/* The defaults of an inner function's parameters (after make_inner's
+ * copy, new_args), each as Python's compile of its code can take it: a
+ * global of its code (in names) holding the value known when compiled
+ * (default_value), or else, where it does not leave the function, a
+ * marker naming the hidden variable that holds the value (the call binds
+ * that variable: fe_bind_jit_call), as Numba evaluates a closure's
+ * defaults where its def runs. */
+static bool hoisted_defaults(Fe *fe, PyObject *node, PyObject *new_args, PyObject *names, bool leaves) {
+  PyObject *ast = PyImport_AddModule("ast"), *load = PyObject_CallMethod(ast, "Load", NULL);
+  PyObject *posonly = field(new_args, "posonlyargs"), *plain = field(new_args, "args");
+  PyObject *params = load ? PySequence_Concat(posonly, plain) : NULL, *kwonly = field(new_args, "kwonlyargs");
+  bool ok = params != NULL;
+  for (int kw = 0; ok && kw < 2; kw++) {
+    PyObject *given = field(new_args, kw ? "kw_defaults" : "defaults"), *made = PySequence_List(given);
+    PyObject *owners = kw ? kwonly : params;
+    Py_ssize_t first = PyList_GET_SIZE(owners) - (made ? PyList_GET_SIZE(made) : 0);
+    for (Py_ssize_t i = 0; ok && made && i < PyList_GET_SIZE(made); i++) {
+      PyObject *d = PyList_GET_ITEM(made, i);
+      if (d == Py_None || is_kind(d, "Constant")) continue;
+      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg");
+      PyObject *hidden = PyUnicode_FromFormat("_ruchey_default_%U", param);
+      PyObject *v = default_value(fe, d), *late = !v && !leaves ? late_default_name(node, param) : NULL;
+      if (!v && late) v = PyCapsule_New(late, FE_LATE_DEFAULT, free_late_default);
+      if (!v && !late && !PyErr_Occurred())
+        fe_error(fe, d, "Cannot capture the non-constant default value of parameter '%s' in a nested function used "
+                 "as a value: such a function takes its defaults frozen, which must be constants",
+                 PyUnicode_AsUTF8(param));
+      else if (!v)
+        Py_XDECREF(late);
+      PyObject *name = v && hidden ? PyObject_CallMethod(ast, "Name", "OO", hidden, load) : NULL;
+      ok = name && PyDict_SetItem(names, hidden, v) == 0 && PyList_SetItem(made, i, name) == 0;
+      if (!ok) Py_XDECREF(name);
+      Py_XDECREF(v); Py_XDECREF(hidden); Py_DECREF(param);
+    }
+    ok = ok && made && PyObject_SetAttrString(new_args, kw ? "kw_defaults" : "defaults", made) == 0;
+    Py_XDECREF(made); Py_DECREF(given);
+  }
+  Py_XDECREF(load); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  return ok;
+}
+
+/* The statements that give the hidden variables of node's defaults not
+ * known when compiled (hoisted_defaults) their values, run before the
+ * statement being read (the def, or the one a lambda is in), as Python
+ * evaluates defaults where the def runs. */
+static bool late_defaults_assigned(Fe *fe, PyObject *node) {
+  PyObject *args = field(node, "args"), *posonly = field(args, "posonlyargs"), *plain = field(args, "args");
+  PyObject *params = PySequence_Concat(posonly, plain), *kwonly = field(args, "kwonlyargs");
+  bool ok = params != NULL;
+  for (int kw = 0; ok && kw < 2; kw++) {
+    PyObject *given = field(args, kw ? "kw_defaults" : "defaults"), *owners = kw ? kwonly : params;
+    Py_ssize_t first = PyList_GET_SIZE(owners) - PyList_GET_SIZE(given);
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(given); i++) {
+      PyObject *d = PyList_GET_ITEM(given, i), *v = NULL;
+      if (d == Py_None || is_kind(d, "Constant") || (v = default_value(fe, d))) {
+        Py_XDECREF(v);
+        continue;
+      }
+      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg"), *late = late_default_name(node, param);
+      Node *a = late ? new_node(fe, N_ASSIGN, d) : NULL;
+      if (a) {
+        a->lhs = fe_var_node(fe, d, fe_add_var(fe, PyUnicode_AsUTF8(late)));
+        ok = (a->rhs = fe_expr(fe, d)) != NULL;
+        if (ok) fe_add_pre(fe, a);
+      }
+      ok = ok && a;
+      Py_XDECREF(late); Py_DECREF(param);
+    }
+    Py_DECREF(given);
+  }
+  Py_DECREF(args); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  return ok;
+}
+
 /* The inner function (a lambda or a def) with the captured variables as
  * parameters after its own and a def's prelude (sibling_prelude) at the
  * top of its body (returning the values of writes after its own:
  * nonlocal_body), compiled by Python into a function of the enclosing
- * function's module, made a compiled function; the names of frozen (NULL,
- * or a dict) are globals of its code. */
+ * function's module, made a compiled function; the names of frozen (a
+ * dict) are globals of its code, and so are its defaults
+ * (hoisted_defaults; leaves: it is used as a value). */
 static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound,
-                            PyObject *writes, PyObject *frozen) {
+                            PyObject *writes, PyObject *frozen, bool leaves) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -276,6 +377,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
   if (made && ((positional && PyObject_SetAttrString(new_args, "args", positional) < 0) ||
                PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
+               !hoisted_defaults(fe, node, new_args, frozen, leaves) ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
                (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !nonlocal_body(node, made, prelude, writes))))
     Py_CLEAR(made);
@@ -629,9 +731,9 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool fro
                "function of its module");
     } else if (prelude && frozen && (values = frozen_captures(fe, node, captured, writes))) {
       Py_SETREF(captured, PyList_New(0));
-      disp = captured ? make_inner(fe, node, captured, prelude, bound, writes, values) : NULL;
+      disp = captured ? make_inner(fe, node, captured, prelude, bound, writes, values, true) : NULL;
     } else if (prelude && !frozen && (values = constant_captures(fe, captured, writes))) {
-      disp = make_inner(fe, node, captured, prelude, bound, writes, values);
+      disp = make_inner(fe, node, captured, prelude, bound, writes, values, false);
     }
     Py_XDECREF(self); Py_XDECREF(values);
     Py_XDECREF(names);
@@ -686,7 +788,7 @@ static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyOb
 /* The inner function def bound to the name in holder's field key. */
 static Node *bind_def(Fe *fe, PyObject *s, PyObject *holder, const char *key, PyObject *def) {
   PyObject *entry = inner_entry(fe, def);
-  if (!entry) return NULL;
+  if (!entry || !late_defaults_assigned(fe, def)) return NULL;
   PyObject *id = field(holder, key);
   Node *n = bind_inner(fe, s, id, entry, def);
   Py_DECREF(id);
@@ -851,7 +953,7 @@ static Node *written_back(Fe *fe, PyObject *e, Node *call, PyObject *writes) {
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *entry = NULL;
   if (is_kind(func, "Lambda")) {
-    if (!(entry = inner_entry(fe, func))) return NULL;
+    if (!(entry = inner_entry(fe, func)) || !late_defaults_assigned(fe, func)) return NULL;
   } else if (fe->lambdas) {
     PyObject *id = field(func, "id");
     entry = PyDict_GetItemWithError(fe->lambdas, id);

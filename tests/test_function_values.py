@@ -643,6 +643,58 @@ def test_closure_reading_a_variable_assigned_nonlocal_as_value_refused():
 
 
 @njit
+def defaults_of_the_function(x, k):
+    base = 4
+
+    def shifted(a, by=base, scale=k * 2.0):  # evaluated where the def runs, as Python does
+        return a * scale + by
+
+    def keyword_only(a, *, step=x + 1.0):
+        return a - step
+    total = 0.0
+    for i in range(3):
+        term = lambda a, i=i: a * i  # noqa: E731  (the loop's value bound now)
+        total += term(x)
+    k = -1.0  # (after the def: its default keeps the value it had)
+    return (shifted(x), shifted(x, 1), shifted(x, scale=0.5), keyword_only(x), keyword_only(x, step=2.0), total,
+            (lambda a, b=x: a + b)(1.0), k)
+
+
+@numba_deviation("numba refuses keyword-only defaults in a closure")
+def test_defaults_read_from_the_function_as_python():
+    rng = make_rng(49)
+    for x, k in zip([0.0, -0.0, math.nan, *rng.standard_normal(4)], [1.0, -2.0, 0.5, *rng.standard_normal(4)]):
+        assert_same(defaults_of_the_function, x, k)
+
+
+def constant_default_leaving(solver):
+    def leave(x):
+        base = 4
+
+        def shifted(a, by=base):
+            return a + by
+        return solver(shifted, x)
+    return leave
+
+
+def test_constant_default_passes_on_frozen():
+    compiled = njit(constant_default_leaving(solver))
+    python = constant_default_leaving(solver.py_func)
+    for x in make_rng(50).standard_normal(3):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@numba_deviation("numba's error or message differs")
+def test_default_from_a_parameter_passed_on_refused():
+    def leak(x):
+        def shifted(a, by=x):
+            return a + by
+        return solver(shifted, x)
+    with pytest.raises(ruchey.TypingError, match="default of parameter 'by'"):
+        njit(leak)(1.0)
+
+
+@njit
 def scaler():
     factor = 2.5
 
