@@ -3137,6 +3137,10 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
+  if (nt == 1 && ((n = fe_inlined_call(fe, s, value)) || fe->diag->kind)) {
+    Py_DECREF(targets); Py_DECREF(value);
+    return n;
+  }
   bool lambda = nt == 1 && (is_kind(value, "Lambda") || fe_is_closure(fe, value)) &&
                 is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
@@ -3199,7 +3203,12 @@ static Node *fe_annassign(Fe *fe, PyObject *s) {
 
 static Node *fe_augassign(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *op = field(s, "op"), *v = field(s, "value");
-  Node *n = new_node(fe, N_AUGASSIGN, s);
+  Node *n = fe_inlined_call(fe, s, v);
+  if (n || fe->diag->kind) {
+    Py_DECREF(t); Py_DECREF(op); Py_DECREF(v);
+    return n;
+  }
+  n = new_node(fe, N_AUGASSIGN, s);
   n->op = op_from_ast(op);
   fe->first_value = t;  /* x[i] += v: the target's index is evaluated first */
   n->lhs = fe_target(fe, t);
@@ -3629,7 +3638,12 @@ static Node *fe_for(Fe *fe, PyObject *s) {
 
 static Node *fe_return(Fe *fe, PyObject *s) {
   PyObject *v = field(s, "value");
-  Node *n = new_node(fe, N_RETURN, s);
+  Node *n = v != Py_None ? fe_inlined_call(fe, s, v) : NULL;
+  if (n || fe->diag->kind) {
+    Py_DECREF(v);
+    return n;
+  }
+  n = new_node(fe, N_RETURN, s);
   bool is_none = v == Py_None;
   if (!is_none && is_kind(v, "Constant")) {
     PyObject *c = field(v, "value");

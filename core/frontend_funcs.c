@@ -989,11 +989,12 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   return fe_call_args(fe, e, n, 0) ? n : NULL;
 }
 
-/* Whether the def's body is read in place of a call: no return (the call
- * is a statement, whose value nobody reads), no yield, and no function or
- * class of its own (whose names a renaming would have to follow). */
-static bool inlinable_body(PyObject *def) {
-  PyObject *body = field(def, "body"), *walk = NULL, *it = NULL, *n;
+/* Whether statements of a def's body are read in place of a call: no
+ * return (the call is a statement, whose value nobody reads; a final one
+ * is taken apart before: valued_body), no yield, and no function or class
+ * of its own (whose names a renaming would have to follow). */
+static bool inlinable_body(PyObject *body) {
+  PyObject *walk = NULL, *it = NULL, *n;
   PyObject *root = PyObject_CallMethod(PyImport_AddModule("ast"), "Module", "O[]", body);
   walk = root ? PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", root) : NULL;
   it = walk ? PyObject_GetIter(walk) : NULL;
@@ -1003,8 +1004,75 @@ static bool inlinable_body(PyObject *def) {
          !is_kind(n, "Lambda") && !is_kind(n, "ClassDef") && !is_kind(n, "Global");
     Py_DECREF(n);
   }
-  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root); Py_DECREF(body);
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root);
   PyErr_Clear();
+  return ok;
+}
+
+/* Whether e makes an empty list, dict or set ([], {}, list(), dict(),
+ * set()): a container whose types what is stored into it gives. */
+static bool makes_empty_container(PyObject *e) {
+  if (is_kind(e, "List") || is_kind(e, "Set") || is_kind(e, "Dict")) {
+    PyObject *items = field(e, is_kind(e, "Dict") ? "keys" : "elts");
+    bool empty = PyList_GET_SIZE(items) == 0;
+    Py_DECREF(items);
+    return empty;
+  }
+  if (!is_kind(e, "Call")) return false;
+  PyObject *func = field(e, "func"), *args = field(e, "args"), *kws = field(e, "keywords");
+  PyObject *id = is_kind(func, "Name") ? field(func, "id") : NULL;
+  const char *name = id ? PyUnicode_AsUTF8(id) : "";
+  bool empty = !PyList_GET_SIZE(args) && !PyList_GET_SIZE(kws) &&
+               (!strcmp(name, "list") || !strcmp(name, "dict") || !strcmp(name, "set"));
+  Py_XDECREF(id); Py_DECREF(func); Py_DECREF(args); Py_DECREF(kws);
+  return empty;
+}
+
+/* Whether the def reads a variable of the function that is made an empty
+ * container once (makes_empty_container): where what it stores types the
+ * container, its body is read in place of a call whose value is used
+ * too (valued_body), as Numba inlines a closure, so that the container's
+ * types come from it; elsewhere a call stays a call. */
+static bool fills_empty_container(Fe *fe, PyObject *def) {
+  PyObject *reads = body_names(def, "Load");
+  bool fills = false;
+  for (Py_ssize_t i = 0; reads && !fills && i < PyList_GET_SIZE(reads); i++) {
+    PyObject *id = PyList_GET_ITEM(reads, i), *assigned = NULL;
+    fills = find_var(fe, PyUnicode_AsUTF8(id)) >= 0 && bindings_in_body(fe, id, &assigned) == 1 && assigned &&
+            makes_empty_container(assigned);
+  }
+  Py_XDECREF(reads);
+  PyErr_Clear();
+  return fills;
+}
+
+/* The statements of a def's body read in place of the call in statement s
+ * (x = f(a), x += f(a), return f(a)) where the body ends in its one
+ * return: those before it, then s with the returned value in the call's
+ * place, so that it is renamed with the body (the placeholder statement
+ * `value`, made s after renaming: valued_statement). NULL where the body
+ * is not such (a new reference). */
+static PyObject *valued_body(PyObject *body) {
+  Py_ssize_t n = PyList_GET_SIZE(body);
+  PyObject *last = n ? PyList_GET_ITEM(body, n - 1) : NULL, *value = last && is_kind(last, "Return") ? field(last, "value") : NULL;
+  PyObject *walked = value && value != Py_None ? PyList_GetSlice(body, 0, n - 1) : NULL;
+  PyObject *stmt = walked ? PyObject_CallMethod(PyImport_AddModule("ast"), "Expr", "O", value) : NULL;
+  bool ok = stmt && PyList_Append(walked, stmt) == 0 && inlinable_body(walked);
+  Py_XDECREF(value); Py_XDECREF(stmt);
+  if (!ok) Py_CLEAR(walked);
+  PyErr_Clear();
+  return walked;
+}
+
+/* s (a copy) with the renamed body's last statement's value (valued_body)
+ * as its value, in that statement's place. */
+static bool valued_statement(PyObject *own, PyObject *s) {
+  Py_ssize_t n = PyList_GET_SIZE(own);
+  PyObject *copy = PyImport_ImportModule("copy"), *value = field(PyList_GET_ITEM(own, n - 1), "value");
+  PyObject *made = copy ? PyObject_CallMethod(copy, "copy", "O", s) : NULL;
+  bool ok = made && PyObject_SetAttrString(made, "value", value) == 0 && PyList_SetItem(own, n - 1, made) == 0;
+  if (!ok) Py_XDECREF(made);
+  Py_XDECREF(copy); Py_DECREF(value);
   return ok;
 }
 
@@ -1036,8 +1104,11 @@ static PyObject *own_names(Fe *fe, PyObject *def, PyObject *params) {
  * its parameters and variables its own (own_names), each parameter
  * assigned its argument first, as Numba inlines such a closure. So what it
  * does to the enclosing function's variables (appending to a list made
- * empty there, assigning a nonlocal one) types and runs there. NULL, no
- * error, where the call is not such. */
+ * empty there, assigning a nonlocal one) types and runs there. So is the
+ * call that is the value of s (x = f(a), x += f(a), return f(a)) of a def
+ * that fills a container made empty there (fills_empty_container) and
+ * ends in its one return (valued_body). NULL, no error, where the call is
+ * not such. */
 Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
   if (!is_kind(call, "Call") || fe->inlining >= 8 || !fe->lambdas) return NULL;
   PyObject *func = field(call, "func"), *id = is_kind(func, "Name") ? field(func, "id") : NULL;
@@ -1055,12 +1126,17 @@ Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
     Py_XDECREF(name);
   }
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(kws);
-  PyObject *names = plain && inlinable_body(def) ? own_names(fe, def, params) : NULL;
-  PyObject *body = names ? PyList_New(0) : NULL, *all = body ? field(def, "body") : NULL;
-  for (Py_ssize_t i = 0; all && body && i < PyList_GET_SIZE(all); i++)  /* (its nonlocal names are the function's) */
-    if (!is_kind(PyList_GET_ITEM(all, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(body);
-  Py_XDECREF(all);
+  bool valued = !is_kind(s, "Expr");
+  PyObject *written = field(def, "body");
+  if (valued && plain) Py_SETREF(written, fills_empty_container(fe, def) ? valued_body(written) : NULL);
+  PyObject *names = plain && written && (valued || inlinable_body(written)) ? own_names(fe, def, params) : NULL;
+  PyObject *body = names ? PyList_New(0) : NULL;
+  for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(written); i++)  /* (its nonlocal names are the function's) */
+    if (!is_kind(PyList_GET_ITEM(written, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(written, i)) < 0)
+      Py_CLEAR(body);
+  Py_XDECREF(written);
   PyObject *own = body ? fe_renamed(body, names) : NULL;
+  if (own && valued && !valued_statement(own, s)) Py_CLEAR(own);
   Node *n = NULL;
   NodeList values, stmts;
   if (own && fe_exprs(fe, args, &values)) {

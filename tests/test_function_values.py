@@ -695,6 +695,32 @@ def test_default_from_a_parameter_passed_on_refused():
 
 
 @njit
+def containers_filled_by_closures(n, k):
+    seen = []
+    counts = {}
+
+    def visit(i):  # its value used: read in place of the call, so that it types the empty list
+        seen.append(i * k)
+        return len(seen)
+
+    def tally(key):
+        counts[key] = key * 0.5
+        return len(counts)
+    total = 0
+    for i in range(n):
+        total += visit(i)
+        last = tally(i % 3)
+    if n == 0:
+        return total, seen, 0, 0
+    return total, seen, last, tally(0)
+
+
+def test_closures_filling_empty_containers_as_python():
+    for n, k in [(0, 1), (1, 2), (5, -1), (9, 3)]:
+        assert_same(containers_filled_by_closures, n, k)
+
+
+@njit
 def scaler():
     factor = 2.5
 
