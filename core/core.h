@@ -302,7 +302,7 @@ typedef struct Dispatcher {
   bool inline_always;     /* inline="always": compiled callers compile it for their own argument types, its
                            * signatures aside, as Numba inlines such a function before typing */
   bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
-  int kwonly;             /* how many keyword-only parameters it takes (without *args): its last ones */
+  int kwonly;             /* how many keyword-only parameters it takes: after the others, before *args */
   int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */
   bool scalars_only;      /* a ufunc's function (@vectorize): compiled code calls it per element */
   const Type *(*ufunc_loops)[MAX_ARGS]; /* its ufunc's loops' argument types, in NumPy's order, each

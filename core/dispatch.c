@@ -499,19 +499,40 @@ static PyObject *call_nullary(Dispatcher *self) {
 }
 
 /* A function taking *args: the arguments past its plain parameters as a
- * tuple, its last. Out of line, as call_keywords. */
-static __attribute__((noinline)) PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs) {
-  int plain = self->nparams - 1;
+ * tuple, its last, after the values of its keyword-only parameters
+ * (kwonly, self->kwonly of them), as the compiled function takes them.
+ * Out of line, as call_keywords. */
+static __attribute__((noinline)) PyObject *call_varargs(Dispatcher *self, PyObject *const *args, size_t nargs,
+                                                        PyObject *const *kwonly) {
+  int plain = self->nparams - 1 - self->kwonly;
   PyObject *full[MAX_ARGS];
   PyObject *rest = PyTuple_New((Py_ssize_t)nargs - plain);
   if (!rest) return NULL;
   for (size_t i = 0; i < nargs; i++)
     if ((int)i < plain) full[i] = args[i];
     else PyTuple_SET_ITEM(rest, (Py_ssize_t)i - plain, Py_NewRef(args[i]));
-  full[plain] = rest;
+  for (int k = 0; k < self->kwonly; k++) full[plain + k] = kwonly[k];
+  full[self->nparams - 1] = rest;
   PyObject *result = disp_call(self, full, NULL);
   Py_DECREF(rest);
   return result;
+}
+
+/* The values of the keyword-only parameters of a function taking *args,
+ * in order, from bound (an inspect.BoundArguments, defaults applied): a
+ * tuple, or NULL with the error. */
+static PyObject *keyword_only_values(Dispatcher *self, PyObject *bound) {
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(self->py_func);
+  PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+  PyObject *given = PyObject_GetAttrString(bound, "kwargs"), *values = PyTuple_New(self->kwonly);
+  for (int k = 0; names && given && values && k < self->kwonly; k++) {
+    PyObject *v = PyDict_GetItemWithError(given, PyTuple_GET_ITEM(names, code->co_argcount + k));
+    if (v) PyTuple_SET_ITEM(values, k, Py_NewRef(v));
+    else Py_CLEAR(values);
+  }
+  if (!names || !given) Py_CLEAR(values);
+  Py_XDECREF(names); Py_XDECREF(given);
+  return values;
 }
 
 /* Keyword arguments and defaults for functions with other kinds of
@@ -531,16 +552,18 @@ static PyObject *call_binding(Dispatcher *self, PyObject *const *args, size_t na
   if (bound && PyObject_CallMethod(bound, "apply_defaults", NULL)) {
     Py_DECREF(Py_None);
     PyObject *full = PyObject_GetAttrString(bound, "args");
-    if (full && self->varargs && PyTuple_GET_SIZE(full) >= self->nparams - 1)
-      result = call_varargs(self, &PyTuple_GET_ITEM(full, 0), (size_t)PyTuple_GET_SIZE(full));
+    PyObject *kwonly = self->varargs ? keyword_only_values(self, bound) : NULL;
+    if (full && kwonly && PyTuple_GET_SIZE(full) >= self->nparams - 1 - self->kwonly)
+      result = call_varargs(self, &PyTuple_GET_ITEM(full, 0), (size_t)PyTuple_GET_SIZE(full), &PyTuple_GET_ITEM(kwonly, 0));
+    else if (self->varargs && !kwonly)
+      ;  /* (the error raised) */
     else if (full && PyTuple_GET_SIZE(full) == self->nparams)
       result = disp_call(self, &PyTuple_GET_ITEM(full, 0), NULL);
-    else if (full)  /* **kwargs or keyword-only parameters: the compiler would refuse them, so say so now */
+    else if (full)  /* **kwargs: the compiler would refuse it, so say so now */
       PyErr_Format(core_TypingError,
-                   "%S: **kwargs and keyword-only parameters are not supported: give the "
-                   "function named parameters (a wrapper such as functools.wraps' cannot be compiled; "
-                   "compile the function it wraps)", self->py_func);
-    Py_XDECREF(full);
+                   "%S: **kwargs is not supported: give the function named parameters (a wrapper such as "
+                   "functools.wraps' cannot be compiled; compile the function it wraps)", self->py_func);
+    Py_XDECREF(full); Py_XDECREF(kwonly);
   }
   Py_XDECREF(bound); Py_XDECREF(bind); Py_XDECREF(pos); Py_XDECREF(kw); Py_DECREF(sig);
   return result;
@@ -607,7 +630,8 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
                         "launch configuration was not specified: launch a kernel as kernel[blocks, threads](args)");
   if (!nargs && self->nullary_entry && !kwnames) return call_nullary(self);
   if (!kwnames && nargs == (size_t)self->nparams && !self->varargs && !self->kwonly) return disp_call(self, args, NULL);
-  if (!kwnames && self->varargs && nargs >= (size_t)self->nparams - 1) return call_varargs(self, args, nargs);
+  if (!kwnames && self->varargs && !self->kwonly && nargs >= (size_t)self->nparams - 1)
+    return call_varargs(self, args, nargs, NULL);
   return call_keywords(self, args, nargsf, kwnames);
 }
 
@@ -644,10 +668,10 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   Py_XSETREF(self->signatures, PyList_New(0));
   Py_XSETREF(self->gpu_signatures, PyList_New(0));
   if (!self->signatures || !self->gpu_signatures) return -1;
-  /* *args alone, or keyword-only parameters alone (after the others); with **kwargs, or both, a call says
-   * these are not supported */
-  self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS && !code->co_kwonlyargcount;
-  self->kwonly = !(code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) ? code->co_kwonlyargcount : 0;
+  /* *args, keyword-only parameters (after the others, before *args); with **kwargs a call says it is not
+   * supported */
+  self->varargs = (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) == CO_VARARGS;
+  self->kwonly = !(code->co_flags & CO_VARKEYWORDS) ? code->co_kwonlyargcount : 0;
   self->nparams = code->co_argcount + self->varargs + self->kwonly;
   self->posonly = code->co_posonlyargcount;
   Py_CLEAR(self->param_names);

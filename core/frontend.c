@@ -821,10 +821,9 @@ static Node *fe_name(Fe *fe, PyObject *e) {
     bool store = is_kind(ctx, "Store");
     Py_DECREF(ctx);
     if (!store) {
-      fe_error(fe, e, "the lambda assigned to '%s' reads variables of the function it is defined in: it can "
-               "only be called there, not used as a value", name);
+      n = fe_closure_value(fe, id, e);
       Py_DECREF(id);
-      return NULL;
+      return n;
     }
   }
   if (v >= 0) {
@@ -1474,6 +1473,12 @@ static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
 /* The parameter named name takes the callee's default d at the call:
  * false (a TypingError) where d is no value compiled code holds. */
 static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject *name) {
+  if (PyCapsule_IsValid(d, FE_LATE_DEFAULT)) {  /* an inner function's default evaluated where its def ran */
+    int var = find_var(fe, PyUnicode_AsUTF8(PyCapsule_GetPointer(d, FE_LATE_DEFAULT)));
+    if (var >= 0) return (*slot = fe_var_node(fe, e, var)) != NULL;
+    return fe_error(fe, e, "the default of parameter '%s' is a value of the function the callee is defined in: "
+                    "pass '%s' here", PyUnicode_AsUTF8(name), PyUnicode_AsUTF8(name)) != NULL;
+  }
   if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
   return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, a tuple of these "
                   "or None", PyUnicode_AsUTF8(name)) != NULL;
@@ -1494,8 +1499,8 @@ bool fe_bind_jit_call(Fe *fe, PyObject *e, Node *n, PyObject *disp) {
             fe_error(fe, e, "too many arguments in call to %s()", PyUnicode_AsUTF8(code->co_name));
   int given = n->list.len < np ? n->list.len : np;
   for (int i = 0; ok && i < given; i++) bound.items[i] = n->list.items[i];
-  if (varargs) {  /* the extra arguments, as the tuple *args is */
-    Node *extra = bound.items[np] = tuple_node(fe, e, n->list.len - given);
+  if (varargs) {  /* the extra arguments, as the tuple *args is: the last parameter (fe_params) */
+    Node *extra = bound.items[np + nkw] = tuple_node(fe, e, n->list.len - given);
     for (int i = 0; i < extra->list.len; i++) extra->list.items[i] = n->list.items[given + i];
   }
   for (int k = 0; ok && k < n->kw.len; k++) {
@@ -3132,6 +3137,10 @@ static Node *fe_assign(Fe *fe, PyObject *s) {
   }
   Node *n = NULL;
   int nt = (int)PyList_GET_SIZE(targets);
+  if (nt == 1 && ((n = fe_inlined_call(fe, s, value)) || fe->diag->kind)) {
+    Py_DECREF(targets); Py_DECREF(value);
+    return n;
+  }
   bool lambda = nt == 1 && (is_kind(value, "Lambda") || fe_is_closure(fe, value)) &&
                 is_kind(PyList_GET_ITEM(targets, 0), "Name");
   Node *type = nt == 1 && !lambda ? fe_assign_type(fe, s, PyList_GET_ITEM(targets, 0), value) : NULL;
@@ -3194,7 +3203,12 @@ static Node *fe_annassign(Fe *fe, PyObject *s) {
 
 static Node *fe_augassign(Fe *fe, PyObject *s) {
   PyObject *t = field(s, "target"), *op = field(s, "op"), *v = field(s, "value");
-  Node *n = new_node(fe, N_AUGASSIGN, s);
+  Node *n = fe_inlined_call(fe, s, v);
+  if (n || fe->diag->kind) {
+    Py_DECREF(t); Py_DECREF(op); Py_DECREF(v);
+    return n;
+  }
+  n = new_node(fe, N_AUGASSIGN, s);
   n->op = op_from_ast(op);
   fe->first_value = t;  /* x[i] += v: the target's index is evaluated first */
   n->lhs = fe_target(fe, t);
@@ -3624,7 +3638,12 @@ static Node *fe_for(Fe *fe, PyObject *s) {
 
 static Node *fe_return(Fe *fe, PyObject *s) {
   PyObject *v = field(s, "value");
-  Node *n = new_node(fe, N_RETURN, s);
+  Node *n = v != Py_None ? fe_inlined_call(fe, s, v) : NULL;
+  if (n || fe->diag->kind) {
+    Py_DECREF(v);
+    return n;
+  }
+  n = new_node(fe, N_RETURN, s);
   bool is_none = v == Py_None;
   if (!is_none && is_kind(v, "Constant")) {
     PyObject *c = field(v, "value");
@@ -3799,10 +3818,9 @@ static bool fe_params(Fe *fe, PyObject *def) {
            *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"),
            *kwonly = field(args, "kwonlyargs");
   bool ok = true;
-  if (kwarg != Py_None || (PyList_GET_SIZE(kwonly) && vararg != Py_None))
-    ok = fe_error(fe, def, "**kwargs, and keyword-only parameters after *args, are not supported: give the "
-                  "function named parameters (a wrapper such as functools.wraps' cannot be compiled; compile the "
-                  "function it wraps)") != NULL;
+  if (kwarg != Py_None)
+    ok = fe_error(fe, def, "**kwargs is not supported: give the function named parameters (a wrapper such as "
+                  "functools.wraps' cannot be compiled; compile the function it wraps)") != NULL;
   for (int pass = 0; ok && pass < 3; pass++) {  /* keyword-only ones last, as the code's variables list them */
     PyObject *list = pass == 2 ? kwonly : pass ? plain : posonly;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {

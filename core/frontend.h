@@ -82,6 +82,10 @@ PyObject *fe_renamed(PyObject *node, PyObject *names);
 /* frontend_funcs.c: functions as values */
 Node *fe_function_value(Fe *fe, PyObject *disp, PyObject *e);  /* a dispatcher named as a value */
 Node *fe_lambda(Fe *fe, PyObject *e);                           /* a lambda expression as a value */
+/* The name of the capsules that stand for an inner function's defaults known only where its def runs. */
+#define FE_LATE_DEFAULT "ruchey.late_default"
+Node *fe_closure_value(Fe *fe, PyObject *name, PyObject *e);    /* a name of an inner function that reads the
+                                                                 * function's variables, as a value (frozen) */
 Node *fe_lambda_assign(Fe *fe, PyObject *s, PyObject *target, PyObject *lambda);  /* name = lambda ... */
 Node *fe_def(Fe *fe, PyObject *s);                              /* a nested def, as name = lambda */
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where f is a local, a lambda or fns[i] */

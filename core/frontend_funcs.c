@@ -9,8 +9,12 @@
  * own, read from its syntax tree here (no source of its own to find): the
  * variables of the enclosing function it reads become parameters after its
  * own, which each call where it is defined passes (by keyword, so that its
- * own parameters bind as Python binds them). Such a lambda can only be
- * called there; one that reads none is a value like any compiled function.
+ * own parameters bind as Python binds them). Used as a value (passed to
+ * another compiled function, returned), such a lambda is a variant of its
+ * own that takes those variables frozen as globals, which they can be only
+ * where each is a constant assigned once (inner_value), as Numba's closures
+ * that leave the function; one that reads none is a value like any
+ * compiled function.
  * Another inner def calls it, or takes it as an argument, by defining it
  * again in its own body (sibling_prelude, inner_variant), as Numba's
  * inlining of both allows. A def that assigns variables of the enclosing
@@ -89,10 +93,11 @@ static PyObject *captured_names(Fe *fe, PyObject *node, PyObject *params) {
 
 /* The names the inner function's code finds as globals: the module's, and
  * the enclosing function's closure variables and imports (frozen, as
- * there). */
-static PyObject *inner_globals(Fe *fe) {
+ * there), and frozen (NULL, or a dict: the variables of the enclosing
+ * function an inner function used as a value takes frozen). */
+static PyObject *inner_globals(Fe *fe, PyObject *frozen) {
   PyObject *cells = PyFunction_GetClosure(fe->pyfunc);
-  if (!cells && !fe->imports) return Py_NewRef(fe->globals);
+  if (!cells && !fe->imports && !frozen) return Py_NewRef(fe->globals);
   PyObject *g = PyDict_Copy(fe->globals);
   PyObject *free = g && cells ? PyObject_GetAttrString(PyFunction_GetCode(fe->pyfunc), "co_freevars") : NULL;
   for (Py_ssize_t i = 0; free && i < PyTuple_GET_SIZE(free); i++) {
@@ -101,6 +106,7 @@ static PyObject *inner_globals(Fe *fe) {
   }
   Py_XDECREF(free);
   if (g && fe->imports && PyDict_Update(g, fe->imports) < 0) Py_CLEAR(g);
+  if (g && frozen && PyDict_Update(g, frozen) < 0) Py_CLEAR(g);
   return g;
 }
 
@@ -241,13 +247,115 @@ static PyObject *unbound_parameters(PyObject *args, PyObject *bound) {
   return kept;
 }
 
+static PyObject *constant_of(Fe *fe, PyObject *e);
+static PyObject *constant_variable(Fe *fe, PyObject *id, int *count);
+
+/* The value of the default d of an inner function's parameter where it is
+ * known when compiled (a literal, a global's value, a variable of the
+ * function holding a constant for good: constant_variable); a new
+ * reference, or NULL. */
+static PyObject *default_value(Fe *fe, PyObject *d) {
+  PyObject *id = is_kind(d, "Name") ? field(d, "id") : NULL;
+  int count;
+  PyObject *v = id && find_var(fe, PyUnicode_AsUTF8(id)) >= 0 ? constant_variable(fe, id, &count) : constant_of(fe, d);
+  Py_XDECREF(id);
+  return v;
+}
+
+/* The hidden variable of the enclosing function that holds the default of
+ * parameter param of the inner function node, evaluated where the def
+ * runs (a value known only then: late_defaults_assigned). */
+static PyObject *late_default_name(PyObject *node, PyObject *param) {
+  return PyUnicode_FromFormat("%U.default.%d.%d", param, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"));
+}
+
+static void free_late_default(PyObject *capsule) {
+  Py_XDECREF((PyObject *)PyCapsule_GetPointer(capsule, FE_LATE_DEFAULT));
+}
+
+/* The defaults of an inner function's parameters (after make_inner's
+ * copy, new_args), each as Python's compile of its code can take it: a
+ * global of its code (in names) holding the value known when compiled
+ * (default_value), or else, where it does not leave the function, a
+ * marker naming the hidden variable that holds the value (the call binds
+ * that variable: fe_bind_jit_call), as Numba evaluates a closure's
+ * defaults where its def runs. */
+static bool hoisted_defaults(Fe *fe, PyObject *node, PyObject *new_args, PyObject *names, bool leaves) {
+  PyObject *ast = PyImport_AddModule("ast"), *load = PyObject_CallMethod(ast, "Load", NULL);
+  PyObject *posonly = field(new_args, "posonlyargs"), *plain = field(new_args, "args");
+  PyObject *params = load ? PySequence_Concat(posonly, plain) : NULL, *kwonly = field(new_args, "kwonlyargs");
+  bool ok = params != NULL;
+  for (int kw = 0; ok && kw < 2; kw++) {
+    PyObject *given = field(new_args, kw ? "kw_defaults" : "defaults"), *made = PySequence_List(given);
+    PyObject *owners = kw ? kwonly : params;
+    Py_ssize_t first = PyList_GET_SIZE(owners) - (made ? PyList_GET_SIZE(made) : 0);
+    for (Py_ssize_t i = 0; ok && made && i < PyList_GET_SIZE(made); i++) {
+      PyObject *d = PyList_GET_ITEM(made, i);
+      if (d == Py_None || is_kind(d, "Constant")) continue;
+      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg");
+      PyObject *hidden = PyUnicode_FromFormat("_ruchey_default_%U", param);
+      PyObject *v = default_value(fe, d), *late = !v && !leaves ? late_default_name(node, param) : NULL;
+      if (!v && late) v = PyCapsule_New(late, FE_LATE_DEFAULT, free_late_default);
+      if (!v && !late && !PyErr_Occurred())
+        fe_error(fe, d, "Cannot capture the non-constant default value of parameter '%s' in a nested function used "
+                 "as a value: such a function takes its defaults frozen, which must be constants",
+                 PyUnicode_AsUTF8(param));
+      else if (!v)
+        Py_XDECREF(late);
+      PyObject *name = v && hidden ? PyObject_CallMethod(ast, "Name", "OO", hidden, load) : NULL;
+      ok = name && PyDict_SetItem(names, hidden, v) == 0 && PyList_SetItem(made, i, name) == 0;
+      if (!ok) Py_XDECREF(name);
+      Py_XDECREF(v); Py_XDECREF(hidden); Py_DECREF(param);
+    }
+    ok = ok && made && PyObject_SetAttrString(new_args, kw ? "kw_defaults" : "defaults", made) == 0;
+    Py_XDECREF(made); Py_DECREF(given);
+  }
+  Py_XDECREF(load); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  return ok;
+}
+
+/* The statements that give the hidden variables of node's defaults not
+ * known when compiled (hoisted_defaults) their values, run before the
+ * statement being read (the def, or the one a lambda is in), as Python
+ * evaluates defaults where the def runs. */
+static bool late_defaults_assigned(Fe *fe, PyObject *node) {
+  PyObject *args = field(node, "args"), *posonly = field(args, "posonlyargs"), *plain = field(args, "args");
+  PyObject *params = PySequence_Concat(posonly, plain), *kwonly = field(args, "kwonlyargs");
+  bool ok = params != NULL;
+  for (int kw = 0; ok && kw < 2; kw++) {
+    PyObject *given = field(args, kw ? "kw_defaults" : "defaults"), *owners = kw ? kwonly : params;
+    Py_ssize_t first = PyList_GET_SIZE(owners) - PyList_GET_SIZE(given);
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(given); i++) {
+      PyObject *d = PyList_GET_ITEM(given, i), *v = NULL;
+      if (d == Py_None || is_kind(d, "Constant") || (v = default_value(fe, d))) {
+        Py_XDECREF(v);
+        continue;
+      }
+      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg"), *late = late_default_name(node, param);
+      Node *a = late ? new_node(fe, N_ASSIGN, d) : NULL;
+      if (a) {
+        a->lhs = fe_var_node(fe, d, fe_add_var(fe, PyUnicode_AsUTF8(late)));
+        ok = (a->rhs = fe_expr(fe, d)) != NULL;
+        if (ok) fe_add_pre(fe, a);
+      }
+      ok = ok && a;
+      Py_XDECREF(late); Py_DECREF(param);
+    }
+    Py_DECREF(given);
+  }
+  Py_DECREF(args); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  return ok;
+}
+
 /* The inner function (a lambda or a def) with the captured variables as
  * parameters after its own and a def's prelude (sibling_prelude) at the
  * top of its body (returning the values of writes after its own:
  * nonlocal_body), compiled by Python into a function of the enclosing
- * function's module, made a compiled function. */
+ * function's module, made a compiled function; the names of frozen (a
+ * dict) are globals of its code, and so are its defaults
+ * (hoisted_defaults; leaves: it is used as a value). */
 static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject *prelude, PyObject *bound,
-                            PyObject *writes) {
+                            PyObject *writes, PyObject *frozen, bool leaves) {
   PyObject *ast = PyImport_AddModule("ast"), *copy = PyImport_ImportModule("copy");
   bool def = is_kind(node, "FunctionDef");
   /* the captured variables are keyword-only parameters after its own (each call passes them by
@@ -269,6 +377,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
   if (made && ((positional && PyObject_SetAttrString(new_args, "args", positional) < 0) ||
                PyObject_SetAttrString(new_args, "kwonlyargs", params) < 0 ||
                PyObject_SetAttrString(new_args, "kw_defaults", defaults) < 0 ||
+               !hoisted_defaults(fe, node, new_args, frozen, leaves) ||
                PyObject_SetAttrString(made, "args", new_args) < 0 ||
                (def && PyObject_SetAttrString(made, "decorator_list", none) < 0) || (def && !nonlocal_body(node, made, prelude, writes))))
     Py_CLEAR(made);
@@ -279,7 +388,7 @@ static PyObject *make_inner(Fe *fe, PyObject *node, PyObject *captured, PyObject
   PyObject *code = tree && filename ? PyObject_CallFunction(PyDict_GetItemString(fe->builtins, "compile"), "OOs",
                                                             tree, filename, def ? "exec" : "eval")
                                     : NULL;
-  PyObject *globals = code ? inner_globals(fe) : NULL, *ns = PyDict_New(), *fn = NULL;
+  PyObject *globals = code ? inner_globals(fe, frozen) : NULL, *ns = PyDict_New(), *fn = NULL;
   PyObject *ran = globals && ns ? PyEval_EvalCode(code, globals, ns) : NULL;
   if (ran && def) {  /* the def ran: the function is in ns */
     PyObject *name = field(node, "name");
@@ -397,19 +506,190 @@ static bool bind_parameters(Fe *fe, PyObject *node, PyObject *bound, PyObject *c
   return true;
 }
 
+/* ---------------------------------------------------------------- inner functions as values */
+
+/* How many times node binds id, up to two: assignments to it and defs of
+ * its name in the enclosing function's own scope (not inside the nested
+ * functions and lambdas, whose variables are their own); *assigned (where
+ * not NULL) the value of a plain `id = value` among them (borrowed). */
+static int bindings_of(PyObject *node, PyObject *id, int count, PyObject **assigned) {
+  bool def = is_kind(node, "FunctionDef"), name = is_kind(node, "Name");
+  if (def || name) {
+    PyObject *named = field(node, def ? "name" : "id"), *ctx = name ? field(node, "ctx") : NULL;
+    count += PyUnicode_Compare(named, id) == 0 && (def || is_kind(ctx, "Store"));
+    Py_DECREF(named); Py_XDECREF(ctx);
+  }
+  if (def || name || is_kind(node, "Lambda")) return count;
+  if (assigned && is_kind(node, "Assign")) {
+    PyObject *targets = field(node, "targets"), *target = PyList_GET_SIZE(targets) == 1 ? PyList_GET_ITEM(targets, 0) : NULL;
+    PyObject *named = target && is_kind(target, "Name") ? field(target, "id") : NULL;
+    if (named && PyUnicode_Compare(named, id) == 0) {
+      PyObject *value = field(node, "value");
+      *assigned = value;  /* node holds it */
+      Py_DECREF(value);
+    }
+    Py_XDECREF(named); Py_DECREF(targets);
+  }
+  PyObject *children = PyObject_CallMethod(PyImport_AddModule("ast"), "iter_child_nodes", "O", node);
+  PyObject *it = children ? PyObject_GetIter(children) : NULL, *child;
+  while (it && count < 2 && (child = PyIter_Next(it))) {
+    count = bindings_of(child, id, count, assigned);
+    Py_DECREF(child);
+  }
+  Py_XDECREF(it); Py_XDECREF(children);
+  return count;
+}
+
+/* How many times the function's body binds id, up to two (bindings_of). */
+static int bindings_in_body(Fe *fe, PyObject *id, PyObject **assigned) {
+  int count = 0;
+  for (Py_ssize_t i = 0; count < 2 && i < PyList_GET_SIZE(fe->body); i++)
+    count = bindings_of(PyList_GET_ITEM(fe->body, i), id, count, assigned);
+  PyErr_Clear();
+  return count;
+}
+
+static bool bound_more_than_once(Fe *fe, PyObject *id) { return bindings_in_body(fe, id, NULL) > 1; }
+
+/* Whether id names a parameter of the function being read. */
+static bool is_parameter(Fe *fe, PyObject *id) {
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GetCode(fe->pyfunc);
+  int n = code->co_argcount + code->co_kwonlyargcount + !!(code->co_flags & CO_VARARGS) +
+          !!(code->co_flags & CO_VARKEYWORDS);
+  PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+  bool found = false;
+  for (int i = 0; names && i < n && i < PyTuple_GET_SIZE(names); i++)
+    found = found || PyUnicode_Compare(PyTuple_GET_ITEM(names, i), id) == 0;
+  Py_XDECREF(names);
+  PyErr_Clear();
+  return found;
+}
+
+/* The value of an expression known before the code runs: a literal (10,
+ * -1.5, a tuple of them; Python folds these into constants), or a global
+ * or a module's attribute through names the function does not bind. A new
+ * reference, or NULL. */
+static PyObject *constant_of(Fe *fe, PyObject *e) {
+  PyObject *root = Py_NewRef(e);
+  while (is_kind(root, "Attribute")) Py_SETREF(root, field(root, "value"));
+  PyObject *id = is_kind(root, "Name") ? field(root, "id") : NULL;
+  Py_DECREF(root);
+  PyObject *v = NULL;
+  if (id) {
+    v = find_var(fe, PyUnicode_AsUTF8(id)) < 0 ? static_object(fe, e) : NULL;
+  } else if (!is_kind(e, "List") && !is_kind(e, "Dict") && !is_kind(e, "Set")) {  /* (containers: built when run) */
+    v = PyObject_CallMethod(PyImport_AddModule("ast"), "literal_eval", "O", e);
+  }
+  Py_XDECREF(id);
+  PyErr_Clear();
+  return v;
+}
+
+/* Whether a nested function of the function's body declares id nonlocal
+ * (and so may assign it where it is called). */
+static bool declared_nonlocal(Fe *fe, PyObject *id) {
+  PyObject *ast = PyImport_AddModule("ast");
+  PyObject *root = PyObject_CallMethod(ast, "Module", "O[]", fe->body);
+  PyObject *walk = root ? PyObject_CallMethod(ast, "walk", "O", root) : NULL;
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *n;
+  bool found = !it;  /* (where it cannot tell: declared) */
+  while (it && !found && (n = PyIter_Next(it))) {
+    PyObject *names = is_kind(n, "Nonlocal") ? field(n, "names") : NULL;
+    found = names && PySequence_Contains(names, id) == 1;
+    Py_XDECREF(names);
+    Py_DECREF(n);
+  }
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root);
+  PyErr_Clear();
+  return found;
+}
+
+/* The value of variable id of the function where it holds it for good: a
+ * constant (constant_of) it assigns once, never a parameter, nor assigned
+ * by a nested function (nonlocal); *count how many times the body binds
+ * it, up to two. A new reference, or NULL. */
+static PyObject *constant_variable(Fe *fe, PyObject *id, int *count) {
+  PyObject *assigned = NULL;
+  *count = bindings_in_body(fe, id, &assigned);
+  if (*count != 1 || !assigned || is_parameter(fe, id) || declared_nonlocal(fe, id)) return NULL;
+  return constant_of(fe, assigned);
+}
+
+/* The value variable id of the function holds for good, which an inner
+ * function used as a value takes frozen into its code, as Numba does: a
+ * constant assigned once (constant_variable), or a nested function that
+ * reads nothing of the function. A new reference; NULL with the error (at
+ * e) otherwise. */
+static PyObject *frozen_value(Fe *fe, PyObject *id, PyObject *e) {
+  PyObject *entry = fe->lambdas ? PyDict_GetItemWithError(fe->lambdas, id) : NULL;
+  if (entry && !captures(entry)) return Py_NewRef(PyTuple_GET_ITEM(entry, 0));
+  int count;
+  PyObject *v = constant_variable(fe, id, &count);
+  if (!v && count > 1)
+    return fe_error(fe, e, "Cannot capture a constant value for variable '%s' in a nested function used as a value: "
+                    "the function assigns it more than once", PyUnicode_AsUTF8(id));
+  if (!v)
+    fe_error(fe, e, "Cannot capture the non-constant value associated with variable '%s' in a nested function used "
+             "as a value: such a function takes what it reads of the enclosing one frozen, which must be a constant "
+             "assigned once (pass '%s' as an argument instead)", PyUnicode_AsUTF8(id), PyUnicode_AsUTF8(id));
+  return v;
+}
+
+/* The variables of captured, each with its frozen value (a new dict), for
+ * an inner function used as a value; NULL after an error. One that
+ * assigns variables (writes) cannot give them back. */
+static PyObject *frozen_captures(Fe *fe, PyObject *node, PyObject *captured, PyObject *writes) {
+  if (PyList_GET_SIZE(writes)) {
+    fe_error(fe, node, "a nested function that assigns to a variable of the enclosing function (nonlocal %s) can only "
+             "be called where it is defined, not used as a value", PyUnicode_AsUTF8(PyList_GET_ITEM(writes, 0)));
+    return NULL;
+  }
+  PyObject *frozen = PyDict_New();
+  for (Py_ssize_t i = 0; frozen && i < PyList_GET_SIZE(captured); i++) {
+    PyObject *v = frozen_value(fe, PyList_GET_ITEM(captured, i), node);
+    if (!v || PyDict_SetItem(frozen, PyList_GET_ITEM(captured, i), v) < 0) Py_CLEAR(frozen);
+    Py_XDECREF(v);
+  }
+  return frozen;
+}
+
+/* The variables of captured that hold constants for good
+ * (constant_variable), taken out of it, each with its value (a new dict):
+ * globals of the inner function's code, so that what it passes on of them
+ * (a closure of its own, reading them too) is as constant there as here,
+ * as Numba's inlining of the closure sees them. NULL after an error. */
+static PyObject *constant_captures(Fe *fe, PyObject *captured, PyObject *writes) {
+  PyObject *constants = PyDict_New();
+  for (Py_ssize_t i = 0; constants && i < PyList_GET_SIZE(captured);) {
+    PyObject *id = PyList_GET_ITEM(captured, i);
+    int count;
+    PyObject *v = PySequence_Contains(writes, id) ? NULL : constant_variable(fe, id, &count);
+    if (!v) {
+      i++;
+    } else if (PyDict_SetItem(constants, id, v) < 0 || PySequence_DelItem(captured, i) < 0) {
+      Py_CLEAR(constants);
+    }
+    Py_XDECREF(v);
+  }
+  return constants;
+}
+
 /* (dispatcher, captured names, syntax tree, prelude, the nonlocal
  * variables it assigns: nonlocal_writes) of an inner function
  * in the syntax tree, borrowed (inner_made keeps it), made on first sight;
  * NULL after an error. With bound (NULL, or a dict: parameter name -> the
  * name of an inner function that reads variables, which no value can
  * carry), the variant of a def that has those parameters defined as
- * those functions at the top of its body instead (bind_parameters). */
-static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
+ * those functions at the top of its body instead (bind_parameters). Where
+ * frozen, the variant used as a value: what it reads of the function are
+ * globals of its code, their values frozen (frozen_captures), and it
+ * captures nothing. */
+static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound, bool frozen) {
   /* a closure's inner function sees its frozen variables: one per function object */
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
   PyObject *items = bound ? PyDict_Items(bound) : Py_NewRef(Py_None);
-  PyObject *key = items ? Py_BuildValue("(OiiN)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
-                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None))
+  PyObject *key = items ? Py_BuildValue("(OiiNO)", owner, ast_int_attr(node, "lineno"), ast_int_attr(node, "col_offset"),
+                                        bound ? PyList_AsTuple(items) : Py_NewRef(Py_None), frozen ? Py_True : Py_False)
                         : NULL;
   Py_XDECREF(items);
   if (!inner_made && !(inner_made = PyDict_New())) return NULL;
@@ -422,8 +702,8 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   PyObject *vararg = field(args, "vararg"), *kwarg = field(args, "kwarg"), *kwonly = field(args, "kwonlyargs"),
            *params = field(args, "args"), *decorators = field(node, "decorator_list");
   PyObject *captured = NULL, *writes = NULL, *prelude = NULL, *disp = NULL;
-  if (vararg != Py_None || kwarg != Py_None) {
-    fe_error(fe, node, "a %s with *args or **kwargs is not supported in compiled code",
+  if (kwarg != Py_None) {  /* (as a compiled function's own: each call would give it a dict of its keywords) */
+    fe_error(fe, node, "a %s with **kwargs is not supported in compiled code",
              is_kind(node, "Lambda") ? "lambda" : "nested function");
   } else if (PyList_Check(decorators) && PyList_GET_SIZE(decorators)) {
     fe_error(fe, node, "a nested function in compiled code cannot have decorators");
@@ -435,6 +715,9 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
       if (!bound || !PyDict_Contains(bound, id)) PyList_Append(names, id);
       Py_DECREF(id);
     }
+    PyObject *rest = vararg != Py_None ? field(vararg, "arg") : NULL;  /* *args: a tuple of its own */
+    if (names && rest && PyList_Append(names, rest) < 0) Py_CLEAR(names);
+    Py_XDECREF(rest);
     captured = names ? captured_names(fe, node, names) : NULL;
     writes = captured ? nonlocal_writes(fe, node) : NULL;
     for (Py_ssize_t i = 0; writes && i < PyList_GET_SIZE(writes); i++)
@@ -442,13 +725,17 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
         Py_CLEAR(writes);
     prelude = !writes ? NULL : is_kind(node, "FunctionDef") ? sibling_prelude(fe, node, captured) : PyList_New(0);
     if (prelude && !bind_parameters(fe, node, bound, captured, prelude)) Py_CLEAR(prelude);
-    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL;
-    if (captured && self && PySequence_Contains(captured, self) == 1)
+    PyObject *self = is_kind(node, "FunctionDef") ? field(node, "name") : NULL, *values = NULL;
+    if (captured && self && PySequence_Contains(captured, self) == 1) {
       fe_error(fe, node, "a nested function that calls itself is not supported in compiled code: make it a "
                "function of its module");
-    else
-      disp = prelude ? make_inner(fe, node, captured, prelude, bound, writes) : NULL;
-    Py_XDECREF(self);
+    } else if (prelude && frozen && (values = frozen_captures(fe, node, captured, writes))) {
+      Py_SETREF(captured, PyList_New(0));
+      disp = captured ? make_inner(fe, node, captured, prelude, bound, writes, values, true) : NULL;
+    } else if (prelude && !frozen && (values = constant_captures(fe, captured, writes))) {
+      disp = make_inner(fe, node, captured, prelude, bound, writes, values, false);
+    }
+    Py_XDECREF(self); Py_XDECREF(values);
     Py_XDECREF(names);
     if (!disp && !fe->diag->kind)
       fe_python_error(fe, node, is_kind(node, "Lambda") ? "cannot compile this lambda" : "cannot compile this nested function",
@@ -462,46 +749,23 @@ static PyObject *inner_variant(Fe *fe, PyObject *node, PyObject *bound) {
   return entry;
 }
 
-static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL); }
+static PyObject *inner_entry(Fe *fe, PyObject *node) { return inner_variant(fe, node, NULL, false); }
 
-Node *fe_lambda(Fe *fe, PyObject *e) {
-  PyObject *entry = inner_entry(fe, e);
-  if (!entry) return NULL;
-  if (captures(entry))
-    return fe_error(fe, e, "a lambda that reads variables of the function it is in can only be called there (assign "
-                    "it to a name and call it), not used as a value");
-  return fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e);
+/* The inner function of entry as a value at e (passed to another compiled
+ * function, returned, put in a tuple): itself where it reads nothing of the
+ * function, else its frozen variant (inner_variant), as Numba makes such a
+ * closure a compiled function of its own bound to the constants it reads. */
+static Node *inner_value(Fe *fe, PyObject *entry, PyObject *e) {
+  if (entry && captures(entry)) entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), NULL, true);
+  return entry ? fe_function_value(fe, PyTuple_GET_ITEM(entry, 0), e) : NULL;
 }
 
-/* How many times node binds id, up to two: assignments to it and defs of
- * its name in the enclosing function's own scope (not inside the nested
- * functions and lambdas, whose variables are their own). */
-static int bindings_of(PyObject *node, PyObject *id, int count) {
-  bool def = is_kind(node, "FunctionDef"), name = is_kind(node, "Name");
-  if (def || name) {
-    PyObject *named = field(node, def ? "name" : "id"), *ctx = name ? field(node, "ctx") : NULL;
-    count += PyUnicode_Compare(named, id) == 0 && (def || is_kind(ctx, "Store"));
-    Py_DECREF(named); Py_XDECREF(ctx);
-  }
-  if (def || name || is_kind(node, "Lambda")) return count;
-  PyObject *children = PyObject_CallMethod(PyImport_AddModule("ast"), "iter_child_nodes", "O", node);
-  PyObject *it = children ? PyObject_GetIter(children) : NULL, *child;
-  while (it && count < 2 && (child = PyIter_Next(it))) {
-    count = bindings_of(child, id, count);
-    Py_DECREF(child);
-  }
-  Py_XDECREF(it); Py_XDECREF(children);
-  return count;
+Node *fe_lambda(Fe *fe, PyObject *e) { return inner_value(fe, inner_entry(fe, e), e); }
+
+Node *fe_closure_value(Fe *fe, PyObject *name, PyObject *e) {
+  return inner_value(fe, PyDict_GetItemWithError(fe->lambdas, name), e);
 }
 
-/* Whether the function's body binds id more than once. */
-static bool bound_more_than_once(Fe *fe, PyObject *id) {
-  int count = 0;
-  for (Py_ssize_t i = 0; count < 2 && i < PyList_GET_SIZE(fe->body); i++)
-    count = bindings_of(PyList_GET_ITEM(fe->body, i), id, count);
-  PyErr_Clear();
-  return count > 1;
-}
 
 /* name = the inner function: its variable holds the function's value, and
  * calls of it where it is defined pass the variables it captures. A name
@@ -524,7 +788,7 @@ static Node *bind_inner(Fe *fe, PyObject *s, PyObject *id, PyObject *entry, PyOb
 /* The inner function def bound to the name in holder's field key. */
 static Node *bind_def(Fe *fe, PyObject *s, PyObject *holder, const char *key, PyObject *def) {
   PyObject *entry = inner_entry(fe, def);
-  if (!entry) return NULL;
+  if (!entry || !late_defaults_assigned(fe, def)) return NULL;
   PyObject *id = field(holder, key);
   Node *n = bind_inner(fe, s, id, entry, def);
   Py_DECREF(id);
@@ -689,7 +953,7 @@ static Node *written_back(Fe *fe, PyObject *e, Node *call, PyObject *writes) {
 Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *entry = NULL;
   if (is_kind(func, "Lambda")) {
-    if (!(entry = inner_entry(fe, func))) return NULL;
+    if (!(entry = inner_entry(fe, func)) || !late_defaults_assigned(fe, func)) return NULL;
   } else if (fe->lambdas) {
     PyObject *id = field(func, "id");
     entry = PyDict_GetItemWithError(fe->lambdas, id);
@@ -706,7 +970,7 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
     n->bi = core_builtin_named("a ruchey function");
     PyObject *call = Py_NewRef(e), *bound = NULL;
     if (closure_arguments(fe, PyTuple_GET_ITEM(entry, 2), &call, &bound) && bound)
-      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound);
+      entry = inner_variant(fe, PyTuple_GET_ITEM(entry, 2), bound, false);
     bool ok = entry && !PyErr_Occurred() && fe_call_args(fe, call, n, 0);
     Py_DECREF(call);
     Py_XDECREF(bound);
@@ -725,11 +989,12 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func) {
   return fe_call_args(fe, e, n, 0) ? n : NULL;
 }
 
-/* Whether the def's body is read in place of a call: no return (the call
- * is a statement, whose value nobody reads), no yield, and no function or
- * class of its own (whose names a renaming would have to follow). */
-static bool inlinable_body(PyObject *def) {
-  PyObject *body = field(def, "body"), *walk = NULL, *it = NULL, *n;
+/* Whether statements of a def's body are read in place of a call: no
+ * return (the call is a statement, whose value nobody reads; a final one
+ * is taken apart before: valued_body), no yield, and no function or class
+ * of its own (whose names a renaming would have to follow). */
+static bool inlinable_body(PyObject *body) {
+  PyObject *walk = NULL, *it = NULL, *n;
   PyObject *root = PyObject_CallMethod(PyImport_AddModule("ast"), "Module", "O[]", body);
   walk = root ? PyObject_CallMethod(PyImport_AddModule("ast"), "walk", "O", root) : NULL;
   it = walk ? PyObject_GetIter(walk) : NULL;
@@ -739,8 +1004,75 @@ static bool inlinable_body(PyObject *def) {
          !is_kind(n, "Lambda") && !is_kind(n, "ClassDef") && !is_kind(n, "Global");
     Py_DECREF(n);
   }
-  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root); Py_DECREF(body);
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(root);
   PyErr_Clear();
+  return ok;
+}
+
+/* Whether e makes an empty list, dict or set ([], {}, list(), dict(),
+ * set()): a container whose types what is stored into it gives. */
+static bool makes_empty_container(PyObject *e) {
+  if (is_kind(e, "List") || is_kind(e, "Set") || is_kind(e, "Dict")) {
+    PyObject *items = field(e, is_kind(e, "Dict") ? "keys" : "elts");
+    bool empty = PyList_GET_SIZE(items) == 0;
+    Py_DECREF(items);
+    return empty;
+  }
+  if (!is_kind(e, "Call")) return false;
+  PyObject *func = field(e, "func"), *args = field(e, "args"), *kws = field(e, "keywords");
+  PyObject *id = is_kind(func, "Name") ? field(func, "id") : NULL;
+  const char *name = id ? PyUnicode_AsUTF8(id) : "";
+  bool empty = !PyList_GET_SIZE(args) && !PyList_GET_SIZE(kws) &&
+               (!strcmp(name, "list") || !strcmp(name, "dict") || !strcmp(name, "set"));
+  Py_XDECREF(id); Py_DECREF(func); Py_DECREF(args); Py_DECREF(kws);
+  return empty;
+}
+
+/* Whether the def reads a variable of the function that is made an empty
+ * container once (makes_empty_container): where what it stores types the
+ * container, its body is read in place of a call whose value is used
+ * too (valued_body), as Numba inlines a closure, so that the container's
+ * types come from it; elsewhere a call stays a call. */
+static bool fills_empty_container(Fe *fe, PyObject *def) {
+  PyObject *reads = body_names(def, "Load");
+  bool fills = false;
+  for (Py_ssize_t i = 0; reads && !fills && i < PyList_GET_SIZE(reads); i++) {
+    PyObject *id = PyList_GET_ITEM(reads, i), *assigned = NULL;
+    fills = find_var(fe, PyUnicode_AsUTF8(id)) >= 0 && bindings_in_body(fe, id, &assigned) == 1 && assigned &&
+            makes_empty_container(assigned);
+  }
+  Py_XDECREF(reads);
+  PyErr_Clear();
+  return fills;
+}
+
+/* The statements of a def's body read in place of the call in statement s
+ * (x = f(a), x += f(a), return f(a)) where the body ends in its one
+ * return: those before it, then s with the returned value in the call's
+ * place, so that it is renamed with the body (the placeholder statement
+ * `value`, made s after renaming: valued_statement). NULL where the body
+ * is not such (a new reference). */
+static PyObject *valued_body(PyObject *body) {
+  Py_ssize_t n = PyList_GET_SIZE(body);
+  PyObject *last = n ? PyList_GET_ITEM(body, n - 1) : NULL, *value = last && is_kind(last, "Return") ? field(last, "value") : NULL;
+  PyObject *walked = value && value != Py_None ? PyList_GetSlice(body, 0, n - 1) : NULL;
+  PyObject *stmt = walked ? PyObject_CallMethod(PyImport_AddModule("ast"), "Expr", "O", value) : NULL;
+  bool ok = stmt && PyList_Append(walked, stmt) == 0 && inlinable_body(walked);
+  Py_XDECREF(value); Py_XDECREF(stmt);
+  if (!ok) Py_CLEAR(walked);
+  PyErr_Clear();
+  return walked;
+}
+
+/* s (a copy) with the renamed body's last statement's value (valued_body)
+ * as its value, in that statement's place. */
+static bool valued_statement(PyObject *own, PyObject *s) {
+  Py_ssize_t n = PyList_GET_SIZE(own);
+  PyObject *copy = PyImport_ImportModule("copy"), *value = field(PyList_GET_ITEM(own, n - 1), "value");
+  PyObject *made = copy ? PyObject_CallMethod(copy, "copy", "O", s) : NULL;
+  bool ok = made && PyObject_SetAttrString(made, "value", value) == 0 && PyList_SetItem(own, n - 1, made) == 0;
+  if (!ok) Py_XDECREF(made);
+  Py_XDECREF(copy); Py_DECREF(value);
   return ok;
 }
 
@@ -772,8 +1104,11 @@ static PyObject *own_names(Fe *fe, PyObject *def, PyObject *params) {
  * its parameters and variables its own (own_names), each parameter
  * assigned its argument first, as Numba inlines such a closure. So what it
  * does to the enclosing function's variables (appending to a list made
- * empty there, assigning a nonlocal one) types and runs there. NULL, no
- * error, where the call is not such. */
+ * empty there, assigning a nonlocal one) types and runs there. So is the
+ * call that is the value of s (x = f(a), x += f(a), return f(a)) of a def
+ * that fills a container made empty there (fills_empty_container) and
+ * ends in its one return (valued_body). NULL, no error, where the call is
+ * not such. */
 Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
   if (!is_kind(call, "Call") || fe->inlining >= 8 || !fe->lambdas) return NULL;
   PyObject *func = field(call, "func"), *id = is_kind(func, "Name") ? field(func, "id") : NULL;
@@ -791,12 +1126,17 @@ Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call) {
     Py_XDECREF(name);
   }
   Py_DECREF(vararg); Py_DECREF(kwarg); Py_DECREF(kwonly); Py_DECREF(kws);
-  PyObject *names = plain && inlinable_body(def) ? own_names(fe, def, params) : NULL;
-  PyObject *body = names ? PyList_New(0) : NULL, *all = body ? field(def, "body") : NULL;
-  for (Py_ssize_t i = 0; all && body && i < PyList_GET_SIZE(all); i++)  /* (its nonlocal names are the function's) */
-    if (!is_kind(PyList_GET_ITEM(all, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(all, i)) < 0) Py_CLEAR(body);
-  Py_XDECREF(all);
+  bool valued = !is_kind(s, "Expr");
+  PyObject *written = field(def, "body");
+  if (valued && plain) Py_SETREF(written, fills_empty_container(fe, def) ? valued_body(written) : NULL);
+  PyObject *names = plain && written && (valued || inlinable_body(written)) ? own_names(fe, def, params) : NULL;
+  PyObject *body = names ? PyList_New(0) : NULL;
+  for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(written); i++)  /* (its nonlocal names are the function's) */
+    if (!is_kind(PyList_GET_ITEM(written, i), "Nonlocal") && PyList_Append(body, PyList_GET_ITEM(written, i)) < 0)
+      Py_CLEAR(body);
+  Py_XDECREF(written);
   PyObject *own = body ? fe_renamed(body, names) : NULL;
+  if (own && valued && !valued_statement(own, s)) Py_CLEAR(own);
   Node *n = NULL;
   NodeList values, stmts;
   if (own && fe_exprs(fe, args, &values)) {
@@ -865,7 +1205,7 @@ PyObject *fe_made_value(Fe *fe, PyObject *node) {
   PyObject *hook = maker_hook(fe, node);
   if (!hook) return NULL;
   PyObject *owner = PyFunction_GetClosure(fe->pyfunc) ? fe->pyfunc : PyFunction_GetCode(fe->pyfunc);
-  PyObject *names = inner_globals(fe);
+  PyObject *names = inner_globals(fe, NULL);
   PyObject *made = names ? PyObject_CallFunctionObjArgs(hook, node, fe->body, names, owner, NULL) : NULL;
   Py_XDECREF(names);
   Py_DECREF(hook);

@@ -128,6 +128,21 @@ const Type *ty_unify(const Type *a, const Type *b) {
 
 /* ---------------------------------------------------------------- variables */
 
+/* *value, a compiled function (or one of several) where a first-class
+ * function of type fp (FunctionType) is wanted: its entry for fp's
+ * signature, as Numba unifies a dispatcher with a FunctionType; false
+ * where it cannot be, quietly unless loud. */
+static bool function_as_entry(Infer *in, Node **value, const Type *fp, bool loud) {
+  const Type *t = (*value)->ty;
+  if (!t || (t->kind != TY_FUNCTION && t->kind != TY_FUNCS) || fp->kind != TY_FUNCPTR) return false;
+  Diag *outer = in->diag, quiet = {0};
+  if (!loud) in->diag = &quiet;
+  bool ok = t->kind == TY_FUNCTION ? ty_function_entry_for(in, value, fp) : ty_funcs_entry_for(in, value, fp);
+  in->diag = outer;
+  return ok;
+}
+
+
 /* Whether a value of type t can be stored in a variable declared want
  * (locals={...}): numbers convert, as Numba converts them. */
 static bool declared_accepts(const Type *want, const Type *t) {
@@ -624,6 +639,9 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
   /* a branch not typed yet (a recursive call before the function's return
    * type is known): the other one's type, until a later pass */
   if (!a || !b) return in->final ? NULL : a ? a : b;
+  if (a->kind == TY_FUNCPTR && function_as_entry(in, &n->rhs, a, true)) b = a;  /* f if c else g */
+  else if (b->kind == TY_FUNCPTR && function_as_entry(in, &n->lhs, b, true)) a = b;
+  if (ty_failed(in)) return NULL;
   const Type *u = ty_unify(a, b);
   if (!u) return ty_error(in, n, "the two branches have types %s and %s, which cannot be unified",
                           a->name, b->name);
@@ -665,11 +683,27 @@ static const Type *ty_index(Infer *in, Node *n) {
   return ty_array_index(in, n, base);
 }
 
+/* (f, g) of a first-class function f (FunctionType) and compiled functions
+ * g: each g that can be as its entry for f's signature (function_as_entry),
+ * so that the tuple is homogeneous (indexed and iterated at run time); one
+ * that cannot be stays as it is. */
+static void function_items_as_entries(Infer *in, Node *n, const Type **f) {
+  const Type *fp = NULL;
+  for (int i = 0; i < n->list.len; i++) {
+    if (f[i]->kind != TY_FUNCPTR) continue;
+    if (fp && fp != f[i]) return;  /* (two signatures: no one type for them all) */
+    fp = f[i];
+  }
+  for (int i = 0; fp && i < n->list.len; i++)
+    if (function_as_entry(in, &n->list.items[i], fp, false)) f[i] = fp;
+}
+
 static const Type *ty_tuple_expr(Infer *in, Node *n) {
   const Type *f[64];
   if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
   for (int i = 0; i < n->list.len; i++)  /* an Optional stays one: (x, None-or-array) as Numba's */
     if (!(f[i] = ty_maybe_none(in, n->list.items[i]))) return NULL;
+  if (in->returning != n) function_items_as_entries(in, n, f);  /* (returned, each is the object it was) */
   if (n->callee) return ty_named_tuple(n->list.len, f, n->kw_names, n->callee);  /* Point(x, y) */
   return ty_tuple(n->list.len, f);
 }
@@ -1084,6 +1118,26 @@ static bool nested_array_store(Infer *in, Node *target, const Type *t, Node *at)
   return true;
 }
 
+/* g = f where g holds a first-class function (FunctionType) and f is a
+ * compiled function, or the other way round: the variable holds the
+ * first-class function, each compiled one stored as its entry for that
+ * signature (function_as_entry), whichever assignment is typed first. */
+static const Type *function_stored(Infer *in, Node *target, const Type *t, Node *at) {
+  const Type **slot = &in->f->var_types[target->var];
+  if (!*slot || (in->f->declared_types && in->f->declared_types[target->var])) return t;
+  if (t->kind == TY_FUNCPTR && ((*slot)->kind == TY_FUNCTION || (*slot)->kind == TY_FUNCS)) {
+    *slot = t;  /* (the other assignments made entries as they are typed again) */
+    in->changed = true;
+    return t;
+  }
+  if ((*slot)->kind != TY_FUNCPTR || at->ty != t) return t;
+  Node *entry = arena_alloc(in->f->arena, sizeof(Node));  /* (what the entry reads, at's node replaced by it) */
+  *entry = *at;
+  if (!function_as_entry(in, &entry, *slot, true)) return t;
+  *at = *entry;
+  return *slot;
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     const Type *owner = ty_expr(in, target->lhs);
@@ -1102,6 +1156,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     else if (owner && owner->kind != TY_CLASS && !nested_array_store(in, target, t, at) && !ty_failed(in))
       ty_record_store(in, target, t, at);
   } else if (target->kind == N_VAR) {
+    t = function_stored(in, target, t, at);
+    if (ty_failed(in)) return;
     assign_var(in, target, ty_widened_literal(in, target, t, at));
     if (ty_is_container(t) && at->ty == t && target->ty) at->ty = container_held(target->ty, t);
   } else if (target->kind == N_INDEX && (ty_expr(in, target->lhs), ty_failed(in))) {

@@ -584,6 +584,33 @@ def test_keyword_only_parameters():
 
 
 @ruchey.njit
+def weighted_sum(first, *rest, weight=2.0, shift):
+    total = first
+    for v in rest:
+        total += v * weight
+    return total + shift
+
+
+@ruchey.njit
+def weighted_sums(x):
+    return (weighted_sum(x, shift=0), weighted_sum(x, 1.5, -x, shift=x), weighted_sum(x, x, weight=-1.0, shift=1),
+            weighted_sum(first=x, shift=2.5))
+
+
+@numba_deviation("numba's dispatcher does not bind keyword-only parameters after *args")
+def test_keyword_only_parameters_after_star_args():
+    rng = numpy.random.default_rng(14)
+    for x in [0.0, -0.0, math.nan, math.inf, *rng.standard_normal(5)]:
+        assert_same(weighted_sums, x)
+    for args, kwargs in [((1.0,), {"shift": 0.5}), ((1.0, 2.0, 3.0), {"shift": 1.0}),
+                         ((-1.0, 4.0), {"weight": 0.5, "shift": -2.0}), ((), {"first": 3.0, "shift": 0.0})]:
+        assert weighted_sum(*args, **kwargs) == weighted_sum.py_func(*args, **kwargs)
+    for bad in (lambda: weighted_sum(1.0), lambda: weighted_sum(1.0, shift=1.0, scale=2.0), lambda: weighted_sum()):
+        with pytest.raises(TypeError):  # Python's own binding errors
+            bad()
+
+
+@ruchey.njit
 def clipped(x, /, *, top, zero_center):
     """scanpy's clip_array: a positional-only parameter, keyword-only ones without defaults."""
     for i in range(x.size):

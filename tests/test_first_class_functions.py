@@ -393,6 +393,67 @@ def test_cfunc_globals_chosen_as_values_and_returned():
     assert returned() is three
 
 
+@njit
+def plus_two(i):
+    return i + 2
+
+
+@njit
+def halved(i):
+    return i // 2
+
+
+@cfunc("int64(int64)")
+def times_three(i):
+    return i * 3
+
+
+@cfunc("int64(int64)")
+def minus_one(i):
+    return i - 1
+
+
+def mixed(f, x, c):
+    """A FunctionType argument f mixed with compiled functions and a cfunc
+    global in compiled code (made one FunctionType, as Numba unifies them):
+    a tuple iterated, a conditional expression, a variable assigned one or
+    the other, either first."""
+    r = 0
+    for g in (f, plus_two, times_three, halved):
+        r = r + g(x + r)
+    h = f if c else halved
+    k = plus_two
+    if c > 1:
+        k = f
+    m = f
+    if c > 2:
+        m = times_three
+    return r, h(x), k(x), m(x)
+
+
+def test_function_type_mixed_with_compiled_functions_in_compiled_code():
+    compiled = njit(mixed)
+    rng = make_rng(8813)
+    for f in (times_three, minus_one):
+        for x, c in zip([0, -7, 2**40, *rng.integers(-100, 100, 3)], [0, 1, 2, 3, 3, 1]):
+            assert compiled(f, int(x), c) == mixed(f._pyfunc, int(x), c), (f, x, c)
+
+
+@numba_deviation("numba's error or message differs")
+def test_function_type_mixed_with_a_function_of_other_signature_refused():
+    @njit
+    def mixed(f, x):
+        g = f if x > 0 else _wrong_arity
+        return g(x)
+    with pytest.raises(ruchey.TypingError, match="cannot be passed as FunctionType"):
+        mixed(inc_c, 1)
+
+
+@njit
+def _wrong_arity(a, b):
+    return a + b
+
+
 # ---------------------------------------------------------------- first-class functions returned to Python
 
 INT_FUNC = types.FunctionType(types.int64(types.int64))

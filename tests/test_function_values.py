@@ -1,8 +1,8 @@
 """Functions as values: a compiled function passed as an argument to another
 and called there (a type per function, as Numba's first-class dispatchers:
 the call is compiled in, and inlined), compiled functions named as globals
-or closure variables, lambdas defined and called inside a compiled function,
-and imports inside its body. Each against the Python original on generated
+or closure variables, lambdas defined and called inside a compiled function
+or passed on with the constants they read frozen, and imports inside its body. Each against the Python original on generated
 inputs; bad uses are clear errors."""
 import math
 
@@ -11,7 +11,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import AS_NUMBA, assert_same, make_rng, numba_deviation
+from conftest import AS_NUMBA, assert_same, assert_same_value, make_rng, numba_deviation
 
 
 @njit
@@ -356,17 +356,6 @@ def test_nested_function_and_lambda_with_defaults_and_keyword_only():
     assert called_after(4) == called_after.py_func(4) == (5.5, 8)
 
 
-def test_nested_function_with_star_args_is_a_typing_error():
-    @njit
-    def spread(x):
-        def total(*parts):
-            return len(parts)
-        return total(x, x)
-
-    with pytest.raises(ruchey.TypingError):
-        spread(1)
-
-
 def nested_defs(a, k):
     def term(i):
         t = a[i] * k
@@ -491,13 +480,294 @@ def test_returning_a_function_gives_its_dispatcher():
     assert give_back(cube) is give_back.py_func(cube)
 
 
-@numba_deviation("numba passes such a closure on")
-def test_capturing_lambda_as_value_refused():
+@njit
+def apply_each(fns, x):
+    total = 0.0
+    for i in range(len(fns)):
+        total += fns[i](x)
+    return total
+
+
+def closures_leaving(solver):
+    """Inner functions and lambdas reading constants of the function they
+    are in, passed to other compiled functions: each takes them frozen, as
+    Numba compiles such a closure. Made with the compiled helpers or their
+    Python originals."""
+    def leave(x):
+        k = 3
+        scale = -1.5
+        cut = 0.25
+
+        def shift(a):
+            return a * scale + k
+
+        def clipped(a, lo=0.5):  # a default
+            return max(a * scale, lo) + cut
+
+        def pi_times(a):
+            return a * numpy.pi
+        return (solver(shift, x), solver(lambda a: a * k - cut, x), solver(clipped, x),
+                shift(x) + solver(shift, x + 1.0), solver(pi_times, x))
+    return leave
+
+
+def test_closures_reading_constants_pass_on_as_python():
+    compiled = njit(closures_leaving(solver))
+    python = closures_leaving(solver.py_func)
+    rng = make_rng(43)
+    for x in [0.0, -0.0, math.inf, math.nan, *rng.standard_normal(6)]:
+        assert_same_value(python(x), compiled(x), what=f"leave({x})")
+
+
+THRESHOLD = 0.25
+
+
+def tuple_closure_leaving(solver, apply_each):
+    def leave(x):
+        offsets = (1.0, -2)
+        cut = THRESHOLD
+
+        def shift(a):
+            return a + offsets[0] * offsets[1] - cut
+
+        def twice(a):  # a sibling it calls
+            return shift(shift(a))
+        return solver(twice, x), apply_each((shift, twice, lambda a: a * cut), x)
+    return leave
+
+
+@numba_deviation("numba freezes only literal scalars, not a tuple, a global's value or a sibling closure, "
+                 "and indexes no tuple of different functions")
+def test_closure_reading_a_tuple_a_global_and_a_sibling_passes_on():
+    compiled = njit(tuple_closure_leaving(solver, apply_each))
+    python = tuple_closure_leaving(solver.py_func, apply_each.py_func)
+    for x in make_rng(45).standard_normal(4):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@njit
+def star_closures(x, k):
+    def total(*values):  # reads k, takes any number of arguments
+        s = k
+        for v in values:
+            s += v
+        return s
+
+    def first_and_count(first, *rest, scale=2.0):
+        return first * scale + len(rest)
+    count = lambda *t: len(t)  # noqa: E731
+    return (total(), total(x), total(x, x, 1.0), first_and_count(x), first_and_count(x, k, k, scale=k),
+            count(), count(x, k))
+
+
+@numba_deviation("numba's inlined closure binds *args to one argument, and refuses keyword-only defaults")
+def test_inner_functions_with_star_args_as_python():
+    rng = make_rng(46)
+    for x, k in zip([0.0, -0.0, math.nan, *rng.standard_normal(4)], [0.0, 1.0, -2.5, *rng.standard_normal(4)]):
+        assert_same(star_closures, x, k)
+
+
+def star_closure_leaving(solver):
+    def leave(x):
+        base = 10.0
+
+        def total(*values):
+            return base + numpy.sum(numpy.asarray(values))
+        return solver(total, x)
+    return leave
+
+
+def test_inner_function_with_star_args_passes_on():
+    compiled = njit(star_closure_leaving(solver))
+    python = star_closure_leaving(solver.py_func)
+    for x in make_rng(47).standard_normal(4):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@numba_deviation("numba's error or message differs")
+def test_inner_function_with_star_kwargs_refused():
+    def keywords(x):
+        def inner(a, **options):
+            return a
+        return inner(x)
+    with pytest.raises(ruchey.TypingError, match=r"nested function with \*\*kwargs is not supported"):
+        njit(keywords)(1.0)
+
+
+def closures_passed_on_from_inner_functions(solver):
+    def passed_on(x):
+        k = 1.5
+        count = 0
+
+        def shift(a):
+            return a + k
+
+        def via_solver(a):  # passes on its sibling, which reads a constant of the function
+            return solver(shift, a) + solver(lambda b: b * k, a)
+
+        def bump():
+            nonlocal count
+            count += 1
+
+        def counted(a):  # reads a variable a sibling assigns: passed each call, never frozen
+            return a + count
+        bump()
+        first = counted(x)
+        bump()
+        return via_solver(x), first, counted(x)
+    return passed_on
+
+
+def test_closures_passed_on_from_inner_functions_as_python():
+    compiled = njit(closures_passed_on_from_inner_functions(solver))
+    python = closures_passed_on_from_inner_functions(solver.py_func)
+    for x in [0.0, -0.0, math.nan, *make_rng(48).standard_normal(4)]:
+        assert_same_value(python(x), compiled(x), what=f"passed_on({x})")
+
+
+@numba_deviation("numba freezes the value it had before the nested function assigned it: a wrong result")
+def test_closure_reading_a_variable_assigned_nonlocal_as_value_refused():
+    def leak(x):
+        k = 1.0
+
+        def bump():
+            nonlocal k
+            k += 1.0
+
+        def f(a):
+            return a + k
+        bump()
+        return solver(f, x)
+    with pytest.raises(ruchey.TypingError, match="Cannot capture the non-constant value associated with variable 'k'"):
+        njit(leak)(1.0)
+
+
+@njit
+def defaults_of_the_function(x, k):
+    base = 4
+
+    def shifted(a, by=base, scale=k * 2.0):  # evaluated where the def runs, as Python does
+        return a * scale + by
+
+    def keyword_only(a, *, step=x + 1.0):
+        return a - step
+    total = 0.0
+    for i in range(3):
+        term = lambda a, i=i: a * i  # noqa: E731  (the loop's value bound now)
+        total += term(x)
+    k = -1.0  # (after the def: its default keeps the value it had)
+    return (shifted(x), shifted(x, 1), shifted(x, scale=0.5), keyword_only(x), keyword_only(x, step=2.0), total,
+            (lambda a, b=x: a + b)(1.0), k)
+
+
+@numba_deviation("numba refuses keyword-only defaults in a closure")
+def test_defaults_read_from_the_function_as_python():
+    rng = make_rng(49)
+    for x, k in zip([0.0, -0.0, math.nan, *rng.standard_normal(4)], [1.0, -2.0, 0.5, *rng.standard_normal(4)]):
+        assert_same(defaults_of_the_function, x, k)
+
+
+def constant_default_leaving(solver):
+    def leave(x):
+        base = 4
+
+        def shifted(a, by=base):
+            return a + by
+        return solver(shifted, x)
+    return leave
+
+
+def test_constant_default_passes_on_frozen():
+    compiled = njit(constant_default_leaving(solver))
+    python = constant_default_leaving(solver.py_func)
+    for x in make_rng(50).standard_normal(3):
+        assert_same_value(python(float(x)), compiled(float(x)))
+
+
+@numba_deviation("numba's error or message differs")
+def test_default_from_a_parameter_passed_on_refused():
+    def leak(x):
+        def shifted(a, by=x):
+            return a + by
+        return solver(shifted, x)
+    with pytest.raises(ruchey.TypingError, match="default of parameter 'by'"):
+        njit(leak)(1.0)
+
+
+@njit
+def containers_filled_by_closures(n, k):
+    seen = []
+    counts = {}
+
+    def visit(i):  # its value used: read in place of the call, so that it types the empty list
+        seen.append(i * k)
+        return len(seen)
+
+    def tally(key):
+        counts[key] = key * 0.5
+        return len(counts)
+    total = 0
+    for i in range(n):
+        total += visit(i)
+        last = tally(i % 3)
+    if n == 0:
+        return total, seen, 0, 0
+    return total, seen, last, tally(0)
+
+
+def test_closures_filling_empty_containers_as_python():
+    for n, k in [(0, 1), (1, 2), (5, -1), (9, 3)]:
+        assert_same(containers_filled_by_closures, n, k)
+
+
+@njit
+def scaler():
+    factor = 2.5
+
+    def scaled(a):
+        return a * factor
+    return scaled
+
+
+def test_returned_closure_takes_its_constants_along():
+    scaled = scaler()
+    for x in make_rng(44).standard_normal(4):
+        assert_same_value(scaler.py_func()(float(x)), scaled(float(x)))
+
+
+def test_closure_reading_a_parameter_as_value_refused():
     def leak(x, k):
         f = lambda a: a + k  # noqa: E731
         return solver(f, x)
-    with pytest.raises(ruchey.TypingError, match="can only be called there"):
+    with pytest.raises(ruchey.TypingError, match="Cannot capture the non-constant value associated with variable 'k'"):
         njit(leak)(1.0, 2.0)
+
+
+def test_closure_reading_a_variable_assigned_twice_as_value_refused():
+    def leak(x):
+        k = 1.0
+        if x > 0:
+            k = 2.0
+
+        def f(a):
+            return a + k
+        return solver(f, x)
+    with pytest.raises(ruchey.TypingError, match="Cannot capture a constant value for variable 'k'"):
+        njit(leak)(1.0)
+
+
+@numba_deviation("numba's error or message differs")
+def test_closure_assigning_nonlocal_as_value_refused():
+    def leak(x):
+        k = 1.0
+
+        def f(a):
+            nonlocal k
+            k = a
+            return a
+        return solver(f, x) + k
+    with pytest.raises(ruchey.TypingError, match="nonlocal k.*not used as a value"):
+        njit(leak)(1.0)
 
 
 @njit
