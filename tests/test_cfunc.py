@@ -181,7 +181,9 @@ def test_callback_runs_without_the_gil():
         ticks += 1
         time.sleep(0.001)
     worker.join()
-    assert done and ticks > 20
+    # holding the GIL, the callback would let this loop tick once or twice at
+    # most; a loaded machine's sleeps take far longer than 1 ms, so count few
+    assert done and ticks > 5
 
 
 def test_exception_inside_is_unraisable_and_returns_zero(monkeypatch):
