@@ -437,6 +437,27 @@ def test_first_failing_element_decides_the_exception(n):
             f(np.repeat(x, 2)[::2], np.repeat(y, 2)[::2])
 
 
+def checked_root(x):
+    if x < 0.0:
+        raise ValueError("Value must be positive")
+    return x ** 0.5
+
+
+def test_a_raising_element_leaves_its_output_and_the_others_are_computed():
+    """As Numba's loops: every element but the failing ones is written, and
+    the call raises the first failing element's exception."""
+    f = vectorize(["float32(float32)", "float64(float64)"])(checked_root)  # no casts: no buffers
+    rng = make_rng(23)
+    for dtype in (np.float64, np.float32):
+        for x in layouts(rng, dtype):
+            good = x >= 0
+            out = np.full(x.shape, -7.0, dtype)
+            with pytest.raises(ValueError, match="Value must be positive"):
+                f(x, out)
+            np.testing.assert_array_equal(out[good], reference(checked_root, x[good], otypes=[dtype]))
+            assert (out[~good] == -7.0).all()
+
+
 def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
     from ruchey import cuda
     f = vectorize(["float64(float64, float64)", "float32(float32, float32)"], target="cuda")(clipped)
