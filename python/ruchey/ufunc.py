@@ -8,6 +8,7 @@ scalar function inlined into a walk over NumPy's strided arguments.
 @guvectorize gives a generalized ufunc whose loop calls the compiled
 function once per outer element, on arrays of the core dimensions.
 """
+import copyreg
 import functools
 import linecache
 import re
@@ -43,6 +44,37 @@ def _named(u, func):
     except AttributeError:
         pass
     return u
+
+
+def _pickled_by_value(u, func, remake, *args):
+    """u (a numpy.ufunc of func's loops) pickled as Numba's ufunc objects
+    are, where its name does not give it (a local function, or bound to
+    another name: ``double_v = vectorize(sigs)(double)``): by value, as
+    remake(func, *args) in the receiver (NumPy's older than 2.2, whose
+    ufuncs take no attributes, pickle it by name alone)."""
+    try:
+        u._ruchey_remake = (func, remake, args)
+    except AttributeError:
+        return u
+    _pickle_ufuncs_by_value()
+    return u
+
+
+def _pickle_ufuncs_by_value():
+    """Puts _reduce_ufunc before NumPy's pickling of every numpy.ufunc
+    (pickle, and cloudpickle for Dask, ask copyreg for it)."""
+    numpy_reduce = copyreg.dispatch_table[np.ufunc]
+    if getattr(numpy_reduce, "func", None) is not _reduce_ufunc:  # (once)
+        copyreg.pickle(np.ufunc, functools.partial(_reduce_ufunc, numpy_reduce))
+
+
+def _reduce_ufunc(numpy_reduce, u):
+    remake = getattr(u, "_ruchey_remake", None)
+    if remake is None:  # NumPy's own ufuncs, and others'
+        return numpy_reduce(u)
+    from ruchey import serialize
+    func, make, args = remake
+    return serialize.reduce_remade(u, make, *args, func=func)
 
 
 def _check_options(options, object_mode=False):
@@ -134,6 +166,9 @@ def _type_of_dtype(dtype):
         return None
 
 
+_ndarray_ufunc = np.ndarray.__array_ufunc__
+
+
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input dtypes.
 
@@ -202,6 +237,14 @@ class DUFunc:
         return method(self.ufunc)(*args, **kwargs)
 
     def __call__(self, *args, **kwargs):
+        # an operand's __array_ufunc__ (NEP 13: Dask, xarray, pint) gets the
+        # DUFunc, as Numba's, rather than the ufunc of its loops so far: it
+        # pickles, and compiles the loops a receiver needs
+        for arg in args + tuple(kwargs.values()):
+            if getattr(type(arg), "__array_ufunc__", _ndarray_ufunc) is not _ndarray_ufunc:
+                done = arg.__array_ufunc__(self, "__call__", *args, **kwargs)
+                if done is not NotImplemented:
+                    return done
         return self._retry(lambda u: u, args[:self.nin], args, kwargs)
 
     def _binary(self, name, array, args, kwargs):
@@ -342,8 +385,12 @@ def vectorize(ftylist_or_function=(), **options):
         for sig in sigs:
             loops.add(sig)
         loops.disp._sealed = True  # compiled code calls it with one of these loops' types
-        return loops.build()
+        return _pickled_by_value(loops.build(), func, _remade_vectorize, sigs, options)
     return wrap
+
+
+def _remade_vectorize(func, sigs, options):
+    return vectorize(sigs, **options)(func)
 
 
 # ---------------------------------------------------------------- guvectorize
@@ -414,8 +461,12 @@ def guvectorize(*args, **options):
         ins, outs = _parse_layout(layout)
         hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
         _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
-        return u
+        return _pickled_by_value(u, func, _remade_guvectorize, sigs, layout, options)
     return build
+
+
+def _remade_guvectorize(func, sigs, layout, options):
+    return guvectorize(sigs, layout, **options)(func)
 
 
 def _gufunc_dispatcher(func, layout, options):
