@@ -656,6 +656,40 @@ def test_at_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
         add_at(np.zeros(3), np.array([0]), None)
 
 
+def test_at_with_slices_masks_and_mixed_indices_in_compiled_code_is_numpys():
+    """Whatever a[indices] takes: slices beside index arrays or integers,
+    a boolean mask, () of a 0-d array; b broadcast to what they select."""
+    rng = make_rng(8)
+    dtype = np.float64
+    cube = (rng.standard_normal((3, 4, 5)) * 10).astype(dtype)
+    cases = [
+        (cube, (slice(None), np.array([1, 3, 1])), rng.integers(-5, 5, (3, 3, 5)).astype(dtype)),
+        (cube, (slice(None), np.array([2, -1, 2]), slice(1, 4)), dtype(2)),
+        (cube, (np.array([0, 2, 0]), 1, slice(None, None, -2)), np.arange(3, dtype=dtype)),
+        (cube, (1, slice(None), np.array([4, 4])), dtype(-1)),
+        (cube, slice(1, None), dtype(3)),
+        (cube, cube > 0, dtype(1)),
+        (cube[:, ::2], (slice(None), slice(None), slice(None)), np.arange(5, dtype=dtype)),  # a strided view
+        (cube[0, 0], cube[0, 0] < 0, dtype(7)),
+        (cube[0], np.zeros((4, 5), bool), dtype(7)),  # selects nothing
+        (np.array(dtype(4)), (), dtype(5)),
+    ]
+    for a, index, b in cases:
+        got, want = a.copy(), a.copy()
+        add_at(got, index, b)
+        np.add.at(want, index, b)
+        np.testing.assert_array_equal(got, want)
+    strided = np.zeros((4, 6))
+    add_at(strided[::2, 1::2], (slice(None), np.array([0, 0, 2])), 1.0)  # writes through the view
+    expected = np.zeros((4, 6))
+    np.add.at(expected[::2, 1::2], (slice(None), np.array([0, 0, 2])), 1.0)
+    np.testing.assert_array_equal(strided, expected)
+    with pytest.raises(IndexError):
+        add_at(np.zeros((2, 3)), (slice(None), np.array([3])), 1.0)
+    with pytest.raises(ValueError):  # b does not broadcast to the selection
+        add_at(np.zeros((2, 3)), (slice(None), np.array([0, 1])), np.ones(3))
+
+
 @njit
 def runs_of(a, indices, axis):
     return eager_plus.reduceat(a, indices, axis=axis)
