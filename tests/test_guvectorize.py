@@ -38,6 +38,21 @@ def test_is_a_generalized_numpy_ufunc():
 
 
 @numpy2_only  # NumPy 1 picks the float64 loop for an int64 array and a Python int
+def test_identity_is_kept_and_checked_as_numbas():
+    def plus(a, b, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] + b[i]
+
+    for identity, expected in ((0, 0), (1, 1), (None, None), ("reorderable", None)):
+        for g in (guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", identity=identity)(plus),
+                  guvectorize("(n),(n)->(n)", identity=identity)(plus)):
+            assert g.identity == expected and type(g.identity) is type(expected)
+    with pytest.raises(ValueError, match="identity"):
+        guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", identity=2)(plus)
+    with pytest.raises(ValueError, match="identity"):
+        guvectorize("(n),(n)->(n)", identity="none")(plus)
+
+
 def test_add_scalar_broadcasts_over_outer_dimensions():
     g = guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"],
                     "(n),()->(n)")(add_scalar)

@@ -244,6 +244,26 @@ def test_options_are_accepted():
     np.testing.assert_array_equal(f(np.zeros(3)), np.ones(3))
 
 
+def test_identity_is_numbas_choice_of_four():
+    """0, 1, None or "reorderable" (no identity, yet reductions along several
+    axes), as Numba's; any other value is a ValueError, as there."""
+    def plus(a, b):
+        return a + b
+
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for identity, expected in ((0, 0), (1, 1), (None, None), ("reorderable", None)):
+        for f in (vectorize(["float64(float64, float64)"], identity=identity)(plus),
+                  vectorize(identity=identity)(plus)):
+            assert f.identity == expected and type(f.identity) is type(expected)
+            if identity in (0, "reorderable"):  # reduces along several axes at once
+                np.testing.assert_array_equal(f.reduce(x, axis=(0, 2)), np.add.reduce(x, axis=(0, 2)))
+    for bad in ("none", 2, -1.5):
+        with pytest.raises(ValueError, match="identity"):
+            vectorize(["float64(float64, float64)"], identity=bad)(axpb)
+        with pytest.raises(ValueError, match="identity"):
+            vectorize(identity=bad)(axpb)
+
+
 # ---------------------------------------------------------------- lazy (dynamic) ufuncs
 
 def test_lazy_compiles_a_loop_per_input_types():

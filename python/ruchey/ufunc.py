@@ -29,6 +29,7 @@ def _no_loop(exc):
     return isinstance(exc, _UFuncNoLoopError) or "not supported for the input types" in str(exc)
 
 _TARGETS = ("cpu", "parallel", "cuda")
+_IDENTITIES = {0, 1, None, "reorderable"}  # None: no identity; "reorderable": none, yet reduces along several axes
 _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "boundscheck",
             "error_model", "nogil", "writable_args")
 
@@ -86,6 +87,9 @@ def _check_options(options, object_mode=False):
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
+    if options.get("identity") not in _IDENTITIES:
+        raise ValueError(f"Invalid identity value {options['identity']!r}: a ufunc's identity is 0, 1, None or "
+                         "\"reorderable\", as Numba's")
     if options.get("forceobj") and not object_mode:
         raise TypeError("guvectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
 
@@ -354,8 +358,8 @@ def vectorize(ftylist_or_function=(), **options):
     combination of input dtypes. Options: target ("cpu", "parallel":
     long loops split over the thread pool, "cuda": a CUDA kernel per call,
     on the GPU or the CPU backend; signatures needed),
-    identity (0, 1, "reorderable", None or a value: what ``reduce`` of an
-    empty array gives), fastmath, error_model; nopython and cache are
+    identity (0, 1, None or "reorderable": what ``reduce`` of an empty
+    array gives, and whether it reduces along several axes at once), fastmath, error_model; nopython and cache are
     accepted.
     """
     if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
@@ -491,8 +495,8 @@ def _build_gufunc(func, disp, sigs, layout, options):
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
     return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
-                                     loops, options.get("target", "cpu") == "parallel", disp,
-                                     _writable_inputs(func, options.get("writable_args", ()))), func)
+                                     options.get("identity"), loops, options.get("target", "cpu") == "parallel",
+                                     disp, _writable_inputs(func, options.get("writable_args", ()))), func)
 
 
 def _writable_inputs(func, writable_args):
