@@ -415,7 +415,12 @@ def test_writable_args_are_written_back_through_a_cast(writable):
 
 
 def test_writable_args_name_inputs():
-    with pytest.raises((TypeError, RuntimeError)):
+    """As Numba's checks: a name the function lacks is a RuntimeError, a
+    position outside the inputs a ValueError, and target='cuda' takes none."""
+    with pytest.raises(RuntimeError):
         guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=("y",))(double_in_place)
-    with pytest.raises(ValueError):
-        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(1,))(double_in_place)
+    for bad in ((1,), (-1,), (0, 1, 2)):
+        with pytest.raises(ValueError):
+            guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=bad)(double_in_place)
+    with pytest.raises(TypeError, match="writable_args"):
+        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(0,), target="cuda")(double_in_place)

@@ -85,6 +85,8 @@ def _check_options(options, object_mode=False):
     target = options.get("target", "cpu")
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
+    if options.get("writable_args") and target == "cuda":  # a kernel's inputs are not copied back
+        raise TypeError("writable_args are not supported with target='cuda'")
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
     if options.get("identity") not in _IDENTITIES:
@@ -504,8 +506,8 @@ def _writable_inputs(func, writable_args):
     names = func.__code__.co_varnames[:func.__code__.co_argcount]
     try:
         return tuple(a if isinstance(a, int) else names.index(a) for a in writable_args)
-    except ValueError:
-        raise TypeError(f"writable_args {tuple(writable_args)!r}: {func.__qualname__}() takes {names!r}") from None
+    except ValueError:  # (Numba's RuntimeError)
+        raise RuntimeError(f"writable_args {tuple(writable_args)!r}: {func.__qualname__}() takes {names!r}") from None
 
 
 class GUFunc:
