@@ -1,6 +1,8 @@
 """@guvectorize: generalized NumPy ufuncs of compiled functions, compared
 with the Python function applied to each outer element, and with NumPy's
 own results (a @ x, sums) where there is one."""
+import re
+
 import numpy as np
 import pytest
 from ruchey import guvectorize, vectorize
@@ -108,6 +110,13 @@ def test_errors_raise_from_the_loop():
 def test_bad_layouts_and_signatures():
     with pytest.raises(ValueError):
         guvectorize(["void(float64[:], float64[:])"], "(n)(n)")(total)
+    for layout in (")-:", "(n)->"):
+        with pytest.raises(ValueError, match="bad token in signature"):
+            guvectorize(["void(float64[:], float64[:])"], layout)(total)
+    with pytest.raises(NameError, match="undefined output symbols: m,p"):  # no input gives their sizes
+        guvectorize(["void(float64[:], float64[:,:,:])"], "(n)->(p,n,m)")(total)
+    with pytest.raises(NameError, match="undefined output symbols: m"):
+        guvectorize("(n)->(m)")(total)
     with pytest.raises(TypeError):
         guvectorize(["void(float64, float64[:])"], "(n)->()")(total)  # scalar for a core dimension
     with pytest.raises(TypeError):
@@ -200,8 +209,10 @@ def test_a_dynamic_gufunc_answers_as_a_ufunc_before_its_first_call():
 
 def test_a_dynamic_gufunc_takes_every_argument():
     g = guvectorize("(n),()->(n)")(add_scalar)
-    with pytest.raises(TypeError, match="give all 3 arguments"):
+    with pytest.raises(TypeError, match="Too few arguments for function 'add_scalar'.* give all 3 arguments"):
         g(np.ones(3), 1.0)
+    with pytest.raises(TypeError, match="Too many arguments for function 'add_scalar'"):
+        g(np.ones(3), 1.0, np.empty(3), np.empty(3))
     with pytest.raises(TypeError, match="dtype"):
         g(np.array(["a"]), 1.0, np.empty(1))
 
@@ -372,6 +383,34 @@ def test_compiled_gufunc_calls_refuse_mismatched_shapes_and_types():
         apply(a, rng.random((4, 3)), np.empty((4, 2), np.int64))
     with pytest.raises(TypingError, match="missing argument 'out'"):
         no_output(a, rng.random((4, 3)))
+
+
+def test_mismatches_are_told_in_numbas_words_with_the_layout_as_written():
+    from ruchey import TypingError, njit
+
+    @guvectorize("(n),(n) -> ()")
+    def dot(x, y, res):
+        s = 0.0
+        for i in range(x.shape[0]):
+            s += x[i] * y[i]
+        res[0] = s
+
+    @njit
+    def call(x, y, res):
+        dot(x, y, res)
+
+    x, y = np.ones((5, 2)), np.ones(2)
+    res = np.zeros(5)
+    call(x, y, res)
+    np.testing.assert_array_equal(res, x @ y)
+    with pytest.raises(ValueError, match=re.escape("Input operand 1 has a mismatch in its core dimension 0, with "
+                                                   "gufunc signature (n),(n) -> () (size 3 is different from 2)")):
+        dot(x, np.ones(3), res)
+    with pytest.raises(TypingError, match=re.escape("dot: Input operand 0 does not have enough dimensions (has 0, "
+                                                    "gufunc core with signature (n),(n) -> () requires 1)")):
+        call(1.0, y, res)
+    with pytest.raises(ValueError, match="Operand has a mismatch in one of its core dimensions"):
+        call(x, np.ones(3), res)
 
 
 def every_fourth_is_one(x, out):

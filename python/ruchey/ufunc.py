@@ -410,10 +410,14 @@ def _parse_layout(layout):
     for part in (ins, outs):
         found = re.findall(r"\(([^()]*)\)", part)
         if ",".join(f"({g})" for g in found) != part or (arrow and not found):
-            raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+            raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as "
+                             "\"(m,n),(n)->(m)\")")
         groups.append([[d for d in g.split(",") if d] for g in found])
     if not groups[0] and not groups[1]:
-        raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+        raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as \"(m,n),(n)->(m)\")")
+    unknown = {d for dims in groups[1] for d in dims} - {d for dims in groups[0] for d in dims}
+    if unknown:  # the inputs give no size for them (Numba's NameError)
+        raise NameError(f"undefined output symbols: {','.join(sorted(unknown))}")
     return groups
 
 
@@ -496,7 +500,7 @@ def _build_gufunc(func, disp, sigs, layout, options):
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
-    return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
+    return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout,
                                      options.get("identity"), loops, options.get("target", "cpu") == "parallel",
                                      disp, _writable_inputs(func, options.get("writable_args", ()))), func)
 
@@ -557,7 +561,8 @@ class GUFunc:
             out = kwargs.pop("out")
             args += tuple(out) if isinstance(out, tuple) else (out,)
         if len(args) != len(self._core):
-            raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
+            raise TypeError(f"Too {'few' if len(args) < len(self._core) else 'many'} arguments for function "
+                            f"'{self.__name__}'. It compiles for the types it is called with: give all "
                             f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
         dtypes = tuple(_dtype_of(a) for a in args)
         # Numba compiles only where no loop so far takes the operands, and
@@ -610,24 +615,27 @@ def _callable_from_compiled_code(u, disp, layout, hows):
     from ruchey import extending  # (not at import: no gufunc may ever be called so)
     ins, outs = _parse_layout(layout)
     params = ", ".join(disp.py_func.__code__.co_varnames[:len(ins) + len(outs)])
-    space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, ins + outs, len(ins), argtypes, hows)}
+    space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, layout, len(ins), argtypes, hows)}
     # the typer takes the gufunc's arguments as its function does
     exec(f"def {u.__name__}({params}):\n    return _ruchey_typer({params},)\n", space)
     extending.overload(u)(space[u.__name__])
 
 
-def _compiled_call(u, disp, core, nin, argtypes, hows):
+def _compiled_call(u, disp, layout, nin, argtypes, hows):
     """The implementation of a call of u from compiled code with these
     argument types: Python source of its loop nest, compiled as the caller's."""
     from ruchey import TypingError
     name = u.__name__
+    ins, outs = _parse_layout(layout)
+    core = ins + outs
     for k, (t, dims) in enumerate(zip(argtypes, core)):
-        if not isinstance(t, types.Type) or (k >= nin and not t.ndim):
+        if not isinstance(t, types.Type) or (k >= nin and not t.ndim and not dims):
             raise TypingError(f"{name}: argument {k + 1} is {t}: compiled code gives a gufunc "
                               "numbers or arrays, and every output as an array")
-        if t.ndim and t.ndim < len(dims):
-            raise TypingError(f"{name}: argument {k + 1} has {t.ndim} dimensions, its core ({','.join(dims)}) "
-                              f"{len(dims)}")
+        if t.ndim < len(dims):  # Numba's words
+            operand = f"Input operand {k}" if k < nin else f"Output operand {k - nin}"
+            raise TypingError(f"{name}: {operand} does not have enough dimensions (has {t.ndim}, gufunc core "
+                              f"with signature {layout} requires {len(dims)})")
     dtypes = [np.dtype(t.dtype.name) for t in argtypes]
     if hows is None:  # a dynamic gufunc: its "()" inputs are numbers
         how, loop_dtypes = [(not dims and k < nin, ()) for k, dims in enumerate(core)], dtypes
@@ -672,8 +680,8 @@ def _static_loop(loops, nin, dtypes):
 
 def _shape_checks(name, core, nin, argtypes):
     """Lines raising ValueError where the arguments' outer dimensions are not
-    the loop's (the first output's) first ones, as Numba's, or a core
-    dimension's name has two sizes (which Numba leaves unchecked)."""
+    the loop's (the first output's) first ones, or a core dimension's name
+    has two sizes, as Numba's."""
     lines = []
     outer = [(k, t.ndim - len(core[k])) for k, t in enumerate(argtypes) if t.ndim and k != nin]
     loop_ndim = argtypes[nin].ndim - len(core[nin])
@@ -687,7 +695,8 @@ def _shape_checks(name, core, nin, argtypes):
         for j, d in enumerate(dims if t.ndim else ()):
             axis = f"a{k}.shape[{t.ndim - len(dims) + j}]"
             if d in first:
-                message = f"{name}: the core dimension {d} differs between the arguments"
+                message = (f"{name}: Operand has a mismatch in one of its core dimensions (the core dimension {d} "
+                           "differs between the arguments)")
                 lines.append(f"if {axis} != {first[d]}:\n        raise ValueError({message!r})")
             first.setdefault(d, axis)
     return lines
