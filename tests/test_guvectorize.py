@@ -266,13 +266,27 @@ def named_twice(x):
 
 @pytest.mark.skipif(np.lib.NumpyVersion(np.__version__) < "2.2.0",
                     reason="NumPy before 2.2 has no attributes on ufuncs: they stay unnamed there")
-def test_ufuncs_carry_their_functions_module_and_name():
+def test_ufuncs_carry_their_functions_module_name_and_docstring():
     """As Numba's: pickle finds them by name in their module (it no longer
     searches every module, asking the numba shim for names it lacks)."""
     import pickle
     for u, name in ((named_total, "named_total"), (named_twice, "named_twice")):
         assert (u.__module__, u.__qualname__, u.__name__) == (__name__, name, name)
         assert pickle.loads(pickle.dumps(u)) is u
+
+    @guvectorize(["void(int64[:], int64, int64[:])"], "(n),()->(n)")
+    def documented(x, y, res):
+        "docstring for gufunc"
+        for i in range(x.shape[0]):
+            res[i] = x[i] + y
+
+    @vectorize(["int64(int64)"])
+    def documented_v(x):
+        "docstring for ufunc"
+        return x
+
+    assert (documented.__doc__, documented_v.__doc__) == ("docstring for gufunc", "docstring for ufunc")
+    assert documented.__qualname__ == "test_ufuncs_carry_their_functions_module_name_and_docstring.<locals>.documented"
     np.testing.assert_array_equal(named_total(np.ones((2, 3))), [3.0, 3.0])
 
 

@@ -319,6 +319,11 @@ def test_a_loop_compiled_for_numba_types_then_frozen():
     assert f.ufunc.types == ["II->I"]
     with pytest.raises(TypeError):
         f(np.ones(2), np.ones(2))  # no float64 loop, and none compiled
+    with pytest.raises(ruchey.TypingError):  # nor from compiled code
+        njit(lambda x, y: f(x, y))(1.5, 2.5)
+    assert f._frozen
+    with pytest.raises(ValueError):  # as Numba's: never unfrozen
+        f._frozen = False
     g = vectorize(over)
     g._compile_for_argtys((ruchey.int64, ruchey.int64), ruchey.float64)
     assert g.ufunc.types == ["ll->d"] and g(np.int64(5) << 24, np.int64(7)) == 7.0

@@ -35,13 +35,16 @@ _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "
 
 
 def _named(u, func):
-    """u (a numpy.ufunc) named by func's module and qualified name, as
-    Numba's ufunc objects are: pickle finds it there (without them it
-    searches every module for it, asking the numba shim for names it lacks).
-    NumPy's ufuncs take attributes from 2.2 on; older ones stay unnamed."""
+    """u (a numpy.ufunc) named by func's module and qualified name, and
+    documented by its docstring, as Numba's ufunc objects are: pickle finds
+    it there (without them it searches every module for it, asking the
+    numba shim for names it lacks). NumPy's ufuncs take attributes from 2.2
+    on; older ones stay unnamed, their docs NumPy's call signature first."""
     try:
         u.__module__ = func.__module__
         u.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        if func.__doc__ is not None:
+            u.__doc__ = func.__doc__
     except AttributeError:
         pass
     return u
@@ -189,7 +192,7 @@ class DUFunc:
         # (Numba's DUFunc(func, identity=, cache=, targetoptions={...}) too)
         self._loops = _Loops(func, {**(targetoptions or {}), **options})
         self._ruchey_scalar_function = self._loops.disp
-        self._frozen = False
+        self._no_more_loops = False
         self.ufunc = self._loops.build()
         self.py_func = func
         self.__name__ = func.__name__
@@ -207,8 +210,21 @@ class DUFunc:
 
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
-        self._frozen = True
-        self._loops.disp._sealed = True
+        self._no_more_loops = True
+        self._loops.disp._sealed = True  # from compiled code too
+
+    @property
+    def _frozen(self):
+        return self._no_more_loops
+
+    @_frozen.setter
+    def _frozen(self, frozen):
+        """Numba's: set True, as disable_compile (datashader freezes its
+        operators so); never unset."""
+        if not frozen and self._no_more_loops:
+            raise ValueError("a frozen DUFunc compiles no more loops: _frozen cannot be unset")
+        if frozen:
+            self.disable_compile()
 
     def add(self, sig):
         """Compiles a loop for a signature now."""
