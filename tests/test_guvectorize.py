@@ -39,7 +39,6 @@ def test_is_a_generalized_numpy_ufunc():
     assert g.types == ["dd->d", "ll->l"]
 
 
-@numpy2_only  # NumPy 1 picks the float64 loop for an int64 array and a Python int
 def test_identity_is_kept_and_checked_as_numbas():
     def plus(a, b, out):
         for i in range(a.shape[0]):
@@ -55,6 +54,7 @@ def test_identity_is_kept_and_checked_as_numbas():
         guvectorize("(n),(n)->(n)", identity="none")(plus)
 
 
+@numpy2_only  # NumPy 1 picks the float64 loop for an int64 array and a Python int
 def test_add_scalar_broadcasts_over_outer_dimensions():
     g = guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"],
                     "(n),()->(n)")(add_scalar)
@@ -205,6 +205,38 @@ def test_a_dynamic_gufunc_answers_as_a_ufunc_before_its_first_call():
     g(a, x, out)
     np.testing.assert_allclose(out, a @ x, rtol=1e-12)
     assert g.types == ["dd->d"] and g.ntypes == 1
+
+
+def test_numbas_builders_add_loops_by_signature():
+    """numba.np.ufunc.GUVectorize and Vectorize: loops added with add(sig),
+    then build_ufunc(); a GUVectorize without is_dynamic compiles no more
+    loops then, and is called as its ufunc (outputs optional); pickled, it
+    keeps its loops."""
+    import pickle
+    from ruchey.ufunc import GUVectorize, Vectorize
+    rng = make_rng(31)
+    a, x = rng.random((3, 2, 4)).astype(np.float32), rng.random((3, 4)).astype(np.float32)
+    builder = GUVectorize(matvec, "(m,n),(n)->(m)")
+    builder.add("void(float32[:,:], float32[:], float32[:])")
+    g = builder.build_ufunc()
+    expected = np.einsum("kij,kj->ki", a, x)
+    np.testing.assert_allclose(g(a, x), expected, rtol=1e-6)
+    assert g._frozen and g.types == ["ff->f"]
+    with pytest.raises(TypeError):
+        g(a.astype(np.complex128), x)  # no loop takes them, and none is compiled
+    again = pickle.loads(pickle.dumps(g))
+    assert again._frozen and again.types == ["ff->f"]
+    np.testing.assert_array_equal(again(a, x), g(a, x))
+    dynamic = GUVectorize(add_scalar, "(n),()->(n)", is_dynamic=True)
+    rows, out = a[:, 0].astype(np.float64), np.empty((3, 4))
+    dynamic(rows, 2.0, out)
+    np.testing.assert_array_equal(out, rows + 2.0)
+    assert not dynamic._frozen and dynamic.build_ufunc() is dynamic
+    v = Vectorize(lambda p, q: p * q + 1)
+    v.add("float32(float32, float32)")
+    u = v.build_ufunc()
+    np.testing.assert_array_equal(u(x, x), x * x + 1)
+    assert u.types == ["ff->f"]
 
 
 def test_a_dynamic_gufunc_takes_every_argument():

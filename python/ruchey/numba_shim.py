@@ -342,7 +342,11 @@ def _submodules():
                                    basic_indexing=_lowerings.basic_indexing), ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
-        "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize), ()),
+        "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
+                                Vectorize=ruchey.ufunc.Vectorize, GUVectorize=ruchey.ufunc.GUVectorize), ()),
+        # (where Numba defines them)
+        "numba.np.ufunc.decorators": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
+                                           Vectorize=ruchey.ufunc.Vectorize, GUVectorize=ruchey.ufunc.GUVectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.np.ufunc.dufunc": (dict(DUFunc=ruchey.ufunc.DUFunc), ()),  # what @vectorize makes without signatures
         # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)

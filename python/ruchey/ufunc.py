@@ -231,6 +231,10 @@ class DUFunc:
         self._loops.add(sig)
         self.ufunc = self._loops.build()
 
+    def build_ufunc(self):
+        """Numba's builder's last step (numba.np.ufunc.Vectorize): itself."""
+        return self
+
     def _compile_for_argtys(self, argtys, return_type=None):
         """Numba's: compiles the loop for these argument types now (datashader
         compiles its operators so, then sets _frozen)."""
@@ -535,13 +539,16 @@ class GUFunc:
     Numba's dynamic gufuncs (``@guvectorize("(n),()->(n)")`` without
     signatures): every argument is given, the outputs too, and a call that
     no loop so far takes adds a loop for its dtypes. ``ufunc`` is the
-    numpy.ufunc of the loops so far (none at first)."""
+    numpy.ufunc of the loops so far (none at first). Numba's builder
+    (numba.np.ufunc.GUVectorize) makes one too, its loops added by
+    signature; once frozen, it is called as its ufunc is."""
 
     is_dynamic = True  # Numba's flag: a @guvectorize with signatures is a plain numpy.ufunc here
 
     def __init__(self, func, layout, options):
         self._disp = _gufunc_dispatcher(func, layout, options)
         self._layout, self._options, self._sigs = layout, options, {}  # dtypes called with -> signature
+        self._no_more_loops = False
         ins, outs = _parse_layout(layout)
         self._core, self._nin = ins + outs, len(ins)
         self.ufunc = _build_gufunc(func, self._disp, [], layout, options)  # no loops yet: its nin, types... answer
@@ -557,7 +564,28 @@ class GUFunc:
 
     def __reduce__(self):  # as Numba's, for multiprocessing and Dask
         from ruchey import serialize
-        return serialize.reduce_remade(self, GUFunc, self._layout, self._options)
+        added = [sig for key, sig in self._sigs.items() if not isinstance(key, tuple)]
+        return serialize.reduce_remade(self, _remade_gufunc, self._layout, self._options, added,
+                                       self.is_dynamic, self._no_more_loops)
+
+    def add(self, sig):
+        """Compiles a loop for a signature now, as Numba's GUVectorize."""
+        self._sigs[str(types.parse_signature(sig))] = sig
+        self.ufunc = _build_gufunc(self.py_func, self._disp, list(self._sigs.values()), self._layout, self._options)
+
+    def build_ufunc(self):
+        """Numba's builder's last step: a GUVectorize without is_dynamic
+        compiles no more loops."""
+        if not self.is_dynamic:
+            self.disable_compile()
+        return self
+
+    def disable_compile(self):
+        self._no_more_loops = True
+
+    @property
+    def _frozen(self):
+        return self._no_more_loops
 
     def _signature(self, dtypes):
         """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
@@ -573,6 +601,8 @@ class GUFunc:
         return types.void(*argtypes)
 
     def __call__(self, *args, **kwargs):
+        if self._no_more_loops:
+            return self.ufunc(*args, **kwargs)
         if "out" in kwargs:  # as Numba's: outputs given by name follow the inputs
             out = kwargs.pop("out")
             args += tuple(out) if isinstance(out, tuple) else (out,)
@@ -594,6 +624,31 @@ class GUFunc:
         if name.startswith("__") or name == "ufunc":
             raise AttributeError(name)
         return getattr(self.ufunc, name)
+
+
+def _remade_gufunc(func, layout, options, sigs, is_dynamic, frozen):
+    g = GUVectorize(func, layout, is_dynamic=is_dynamic, **options)
+    for sig in sigs:
+        g.add(sig)
+    if frozen:
+        g.disable_compile()
+    return g
+
+
+def GUVectorize(func, signature, is_dynamic=False, **options):
+    """numba.np.ufunc.GUVectorize: a GUFunc of layout signature, its loops
+    added with add(sig) before build_ufunc(); is_dynamic=True also compiles
+    as called, as @guvectorize(layout) does."""
+    _check_options(options)
+    g = GUFunc(func, signature, options)
+    g.is_dynamic = is_dynamic
+    return g
+
+
+def Vectorize(func, **options):
+    """numba.np.ufunc.Vectorize: a DUFunc, its loops added with add(sig)
+    (build_ufunc() gives it back)."""
+    return DUFunc(func, **options)
 
 
 def _matching_loop(loops, nin, dtypes):
