@@ -58,6 +58,16 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         for text in ("<U5", "S3"):  # a text field's type (UnicodeCharSeq, CharSeq) and back
             assert as_dtype(from_dtype(np.dtype(text))) == np.dtype(text)
         assert from_dtype(np.dtype("<U5")) == types.UnicodeCharSeq(5) and from_dtype(np.dtype("S3")) == types.CharSeq(3)
+        for no_type in (np.dtype(">f8"), np.dtype(object), np.longdouble if np.dtype(np.longdouble).itemsize > 8 else ">i4"):
+            try:  # Numba's error for a dtype it has no type for, which code for it catches
+                from_dtype(no_type)
+            except NumbaNotImplementedError as e:
+                assert isinstance(e, TypeError), e  # (ruchey's own from_dtype raises TypeError)
+            else:
+                raise AssertionError(no_type)
+        from numba.np.ufunc import Vectorize, GUVectorize
+        from numba.np.ufunc.decorators import GUVectorize as defined_there
+        assert GUVectorize is defined_there and Vectorize(lambda x: x + 1).build_ufunc()(np.arange(3)).tolist() == [1, 2, 3]
         from numba.np.numpy_support import numpy_version
         assert numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
         from numba.np.extensions import cross2d
