@@ -117,6 +117,8 @@ def test_bad_layouts_and_signatures():
         guvectorize(["void(float64[:], float64[:,:,:])"], "(n)->(p,n,m)")(total)
     with pytest.raises(NameError, match="undefined output symbols: m"):
         guvectorize("(n)->(m)")(total)
+    fixed = guvectorize(["void(float64[:], float64[:])"], "(n)->(3)")(total)  # a fixed size needs no input
+    assert fixed(np.ones((2, 4))).shape == (2, 3)
     with pytest.raises(TypeError):
         guvectorize(["void(float64, float64[:])"], "(n)->()")(total)  # scalar for a core dimension
     with pytest.raises(TypeError):

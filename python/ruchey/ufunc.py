@@ -435,8 +435,8 @@ def _parse_layout(layout):
         groups.append([[d for d in g.split(",") if d] for g in found])
     if not groups[0] and not groups[1]:
         raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as \"(m,n),(n)->(m)\")")
-    unknown = {d for dims in groups[1] for d in dims} - {d for dims in groups[0] for d in dims}
-    if unknown:  # the inputs give no size for them (Numba's NameError)
+    unknown = {d for dims in groups[1] for d in dims if not d.isdigit()} - {d for dims in groups[0] for d in dims}
+    if unknown:  # the inputs give no size for them (Numba's NameError; NumPy's fixed sizes, "(3)", need none)
         raise NameError(f"undefined output symbols: {','.join(sorted(unknown))}")
     return groups
 
