@@ -266,8 +266,9 @@ class DUFunc:
         # an operand's __array_ufunc__ (NEP 13: Dask, xarray, pint) gets the
         # DUFunc, as Numba's, rather than the ufunc of its loops so far: it
         # pickles, and compiles the loops a receiver needs
-        for arg in args + tuple(kwargs.values()):
-            if getattr(type(arg), "__array_ufunc__", _ndarray_ufunc) is not _ndarray_ufunc:
+        for arg in args + tuple(kwargs.values()) if kwargs else args:
+            kind = type(arg)
+            if kind is not np.ndarray and getattr(kind, "__array_ufunc__", _ndarray_ufunc) is not _ndarray_ufunc:
                 done = arg.__array_ufunc__(self, "__call__", *args, **kwargs)
                 if done is not NotImplemented:
                     return done
