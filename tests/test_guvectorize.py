@@ -460,6 +460,21 @@ def test_mismatches_are_told_in_numbas_words_with_the_layout_as_written():
     with pytest.raises(ValueError, match="Operand has a mismatch in one of its core dimensions"):
         call(x, np.ones(3), res)
 
+    @guvectorize("(n),(m) -> (n)")
+    def first_plus_sum(x, y, res):
+        for i in range(x.shape[0]):
+            res[i] = x[i] + y.sum()
+
+    @njit
+    def call_first_plus_sum(x, y, res):
+        first_plus_sum(x, y, res)
+
+    with pytest.raises(ValueError, match="core dimension n"):  # told before the outer dimensions' mismatch
+        call_first_plus_sum(np.ones((5, 3, 2)), np.ones(3), np.zeros((5, 3)))
+    res = np.zeros((5, 2))
+    call_first_plus_sum(np.ones((5, 2)), np.arange(3.0), res)
+    np.testing.assert_array_equal(res, np.full((5, 2), 4.0))
+
 
 def every_fourth_is_one(x, out):
     for i in range(x.shape[0]):

@@ -751,17 +751,10 @@ def _static_loop(loops, nin, dtypes):
 
 
 def _shape_checks(name, core, nin, argtypes):
-    """Lines raising ValueError where the arguments' outer dimensions are not
-    the loop's (the first output's) first ones, or a core dimension's name
-    has two sizes, as Numba's."""
+    """Lines raising ValueError where a core dimension's name has two
+    sizes, or else the arguments' outer dimensions are not the loop's (the
+    first output's) first ones, as Numba's (in that order)."""
     lines = []
-    outer = [(k, t.ndim - len(core[k])) for k, t in enumerate(argtypes) if t.ndim and k != nin]
-    loop_ndim = argtypes[nin].ndim - len(core[nin])
-    if any(r > loop_ndim for _, r in outer):
-        lines.append("raise ValueError('Loop and array shapes are incompatible')")
-    checks = [f"a{k}.shape[{d}] != a{nin}.shape[{d}]" for k, r in outer if r <= loop_ndim for d in range(r)]
-    if checks:
-        lines.append(f"if {' or '.join(checks)}:\n        raise ValueError('Loop and array shapes are incompatible')")
     first = {}
     for k, (t, dims) in enumerate(zip(argtypes, core)):
         for j, d in enumerate(dims if t.ndim else ()):
@@ -771,6 +764,13 @@ def _shape_checks(name, core, nin, argtypes):
                            "differs between the arguments)")
                 lines.append(f"if {axis} != {first[d]}:\n        raise ValueError({message!r})")
             first.setdefault(d, axis)
+    outer = [(k, t.ndim - len(core[k])) for k, t in enumerate(argtypes) if t.ndim and k != nin]
+    loop_ndim = argtypes[nin].ndim - len(core[nin])
+    if any(r > loop_ndim for _, r in outer):
+        lines.append("raise ValueError('Loop and array shapes are incompatible')")
+    checks = [f"a{k}.shape[{d}] != a{nin}.shape[{d}]" for k, r in outer if r <= loop_ndim for d in range(r)]
+    if checks:
+        lines.append(f"if {' or '.join(checks)}:\n        raise ValueError('Loop and array shapes are incompatible')")
     return lines
 
 
