@@ -252,14 +252,18 @@ class DUFunc:
         self.add(tuple(argtypes))
         return True
 
+    def _compile_or_raise(self, exc, operands):
+        """After exc from a call of the ufunc: compiles the loop of the
+        operands' dtypes where none took them, else raises exc again
+        (frozen, another error, or that loop was there)."""
+        if self._frozen or not _no_loop(exc) or not self._compile_for([_dtype_of(v) for v in operands]):
+            raise exc
+
     def _retry(self, method, operands, args, kwargs):
         try:
             return method(self.ufunc)(*args, **kwargs)
         except TypeError as exc:
-            if self._frozen or not _no_loop(exc):
-                raise
-            if not self._compile_for([_dtype_of(v) for v in operands]):
-                raise
+            self._compile_or_raise(exc, operands)
         return method(self.ufunc)(*args, **kwargs)
 
     def __call__(self, *args, **kwargs):
@@ -272,7 +276,11 @@ class DUFunc:
                 done = arg.__array_ufunc__(self, "__call__", *args, **kwargs)
                 if done is not NotImplemented:
                     return done
-        return self._retry(lambda u: u, args[:self.nin], args, kwargs)
+        try:  # (not through _retry: a call is the hot path)
+            return self.ufunc(*args, **kwargs)
+        except TypeError as exc:
+            self._compile_or_raise(exc, args[:self.nin])
+        return self.ufunc(*args, **kwargs)
 
     def _binary(self, name, array, args, kwargs):
         if self.nin != 2:
