@@ -132,6 +132,22 @@ def test_an_operands_array_ufunc_gets_the_dufunc_itself():
         np.testing.assert_array_equal(offset(x, Wrapped(y)).array, offset.py_func(x, y))
 
 
+def test_a_pickled_dufunc_keeps_its_loops_and_frozen_state():
+    @ruchey.vectorize
+    def over(a, b):
+        return a if (a >> 24) == 255 else b
+
+    over._compile_for_argtys((ruchey.uint32, ruchey.uint32))
+    over._frozen = True
+    again = pickle.loads(pickle.dumps(over))
+    assert again._frozen and again.types == over.types == ["II->I"]
+    a = np.array([0xFF000001, 5, 0xFF000007], np.uint32)
+    b = np.array([9, 8, 7], np.uint32)
+    np.testing.assert_array_equal(again(a, b), over(a, b))
+    with pytest.raises(TypeError):
+        again(np.ones(2), np.ones(2))  # no float64 loop, and none compiled
+
+
 def test_local_dynamic_ufuncs_pickle_by_value():
     k = 3.0
 

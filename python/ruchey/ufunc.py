@@ -136,6 +136,7 @@ class _Loops:
         self.nin = func.__code__.co_argcount
         self.loops = []       # (address, NumPy type numbers)
         self.keys = set()     # the argument type numbers compiled
+        self.sigs = []        # the signature of each loop, to make them again where pickled
 
     def add(self, sig):
         sig = types.parse_signature(sig)
@@ -146,6 +147,7 @@ class _Loops:
         if nums[:-1] not in self.keys:
             self.keys.add(nums[:-1])
             self.loops.append((address, nums))
+            self.sigs.append(sig)
 
     def build(self):
         identity = self.options.get("identity")
@@ -206,7 +208,7 @@ class DUFunc:
 
     def __reduce__(self):  # as Numba's, for multiprocessing and Dask
         from ruchey import serialize
-        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options)
+        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options, self._loops.sigs, self._frozen)
 
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
@@ -376,8 +378,14 @@ class ObjectModeUFunc:
         return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
 
 
-def _remade_dufunc(func, options):
-    return DUFunc(func, **options)
+def _remade_dufunc(func, options, sigs=(), frozen=False):
+    """A DUFunc as pickled: its loops so far, frozen if it was, as Numba's."""
+    u = DUFunc(func, **options)
+    for sig in sigs:
+        u.add(sig)
+    if frozen:
+        u.disable_compile()
+    return u
 
 
 def vectorize(ftylist_or_function=(), **options):
