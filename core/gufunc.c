@@ -181,15 +181,16 @@ static bool set_writable_operands(PyUFuncObject *u, int nin, int nout, PyObject 
   return true;
 }
 
-/* _make_gufunc(name, doc, nin, nout, signature, loops, parallel, disp,
- * writable): a generalized numpy.ufunc of the compiled loops (disp's), tried
- * in order; writable the indices of the inputs the function may write. */
+/* _make_gufunc(name, doc, nin, nout, signature, identity, loops, parallel,
+ * disp, writable): a generalized numpy.ufunc of the compiled loops (disp's),
+ * tried in order; identity as _make_ufunc's; writable the indices of the
+ * inputs the function may write. */
 PyObject *gufunc_make(PyObject *module, PyObject *a) {
   const char *name, *doc, *signature;
   int nin, nout, parallel;
-  PyObject *loops, *disp, *writable;
-  if (!PyArg_ParseTuple(a, "ssiisO!pO!O!", &name, &doc, &nin, &nout, &signature, &PyList_Type, &loops, &parallel,
-                        &DispatcherType, &disp, &PyTuple_Type, &writable))
+  PyObject *identity, *loops, *disp, *writable;
+  if (!PyArg_ParseTuple(a, "ssiisOO!pO!O!", &name, &doc, &nin, &nout, &signature, &identity, &PyList_Type, &loops,
+                        &parallel, &DispatcherType, &disp, &PyTuple_Type, &writable))
     return NULL;
   int nargs = nin + nout;
   if (nin < 0 || nout < 0 || nargs < 1 || nargs > MAX_ARGS) return PyErr_Format(PyExc_TypeError, "a gufunc takes 1 to %d arguments", MAX_ARGS);
@@ -213,8 +214,10 @@ PyObject *gufunc_make(PyObject *module, PyObject *a) {
   bool ok = t->funcs && t->data && t->types && t->loops && t->name && t->doc && t->signature;
   if (!ok) PyErr_NoMemory();
   for (Py_ssize_t i = 0; ok && i < n; i++) ok = fill_loop(t, (int)i, PyList_GET_ITEM(loops, i), nargs, parallel);
-  PyObject *u = ok ? PyUFunc_FromFuncAndDataAndSignature(t->funcs, t->data, t->types, (int)n, nin, nout,
-                                                         PyUFunc_None, t->name, t->doc, 0, t->signature)
+  int kind = ufunc_identity_kind(identity);
+  PyObject *u = ok ? PyUFunc_FromFuncAndDataAndSignatureAndIdentity(t->funcs, t->data, t->types, (int)n, nin, nout,
+                                                                    kind, t->name, t->doc, 0, t->signature,
+                                                                    kind == PyUFunc_IdentityValue ? identity : NULL)
                    : NULL;
   if (!u) {
     Py_DECREF(capsule);

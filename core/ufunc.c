@@ -265,6 +265,15 @@ bool ufunc_reorderable(PyObject *obj) {
   return reorderable;
 }
 
+/* NumPy's kind of a ufunc's identity: None (no identity), "reorderable"
+ * (none, yet it reduces along several axes) or a value. */
+int ufunc_identity_kind(PyObject *identity) {
+  if (identity == Py_None) return PyUFunc_None;
+  if (PyUnicode_Check(identity) && !PyUnicode_CompareWithASCIIString(identity, "reorderable"))
+    return PyUFunc_ReorderableNone;
+  return PyUFunc_IdentityValue;
+}
+
 /* _make_ufunc(name, doc, nin, identity, loops, parallel, dispatcher): a
  * numpy.ufunc with one output and the compiled loops, tried in order as
  * NumPy does. identity: None (no identity), "reorderable" or a value. */
@@ -290,9 +299,7 @@ PyObject *ufunc_make(PyObject *module, PyObject *a) {
     Py_DECREF(capsule);
     return PyErr_Occurred() ? NULL : PyErr_NoMemory();
   }
-  int kind = identity == Py_None ? PyUFunc_None : PyUFunc_IdentityValue;
-  if (PyUnicode_Check(identity) && !PyUnicode_CompareWithASCIIString(identity, "reorderable"))
-    kind = PyUFunc_ReorderableNone;
+  int kind = ufunc_identity_kind(identity);
   PyObject *u = PyUFunc_FromFuncAndDataAndSignatureAndIdentity(NULL, NULL, NULL, 0, nin, 1, kind, t->name, t->doc, 0,
                                                                  NULL, kind == PyUFunc_IdentityValue ? identity : NULL);
   if (!u) {

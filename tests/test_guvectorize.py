@@ -1,6 +1,8 @@
 """@guvectorize: generalized NumPy ufuncs of compiled functions, compared
 with the Python function applied to each outer element, and with NumPy's
 own results (a @ x, sums) where there is one."""
+import re
+
 import numpy as np
 import pytest
 from ruchey import guvectorize, vectorize
@@ -35,6 +37,21 @@ def test_is_a_generalized_numpy_ufunc():
     assert g.signature == "(n),()->(n)"
     assert g.nin == 2 and g.nout == 1
     assert g.types == ["dd->d", "ll->l"]
+
+
+def test_identity_is_kept_and_checked_as_numbas():
+    def plus(a, b, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] + b[i]
+
+    for identity, expected in ((0, 0), (1, 1), (None, None), ("reorderable", None)):
+        for g in (guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", identity=identity)(plus),
+                  guvectorize("(n),(n)->(n)", identity=identity)(plus)):
+            assert g.identity == expected and type(g.identity) is type(expected)
+    with pytest.raises(ValueError, match="identity"):
+        guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", identity=2)(plus)
+    with pytest.raises(ValueError, match="identity"):
+        guvectorize("(n),(n)->(n)", identity="none")(plus)
 
 
 @numpy2_only  # NumPy 1 picks the float64 loop for an int64 array and a Python int
@@ -93,6 +110,15 @@ def test_errors_raise_from_the_loop():
 def test_bad_layouts_and_signatures():
     with pytest.raises(ValueError):
         guvectorize(["void(float64[:], float64[:])"], "(n)(n)")(total)
+    for layout in (")-:", "(n)->"):
+        with pytest.raises(ValueError, match="bad token in signature"):
+            guvectorize(["void(float64[:], float64[:])"], layout)(total)
+    with pytest.raises(NameError, match="undefined output symbols: m,p"):  # no input gives their sizes
+        guvectorize(["void(float64[:], float64[:,:,:])"], "(n)->(p,n,m)")(total)
+    with pytest.raises(NameError, match="undefined output symbols: m"):
+        guvectorize("(n)->(m)")(total)
+    fixed = guvectorize(["void(float64[:], float64[:])"], "(n)->(3)")(total)  # a fixed size needs no input
+    assert fixed(np.ones((2, 4))).shape == (2, 3)
     with pytest.raises(TypeError):
         guvectorize(["void(float64, float64[:])"], "(n)->()")(total)  # scalar for a core dimension
     with pytest.raises(TypeError):
@@ -183,10 +209,44 @@ def test_a_dynamic_gufunc_answers_as_a_ufunc_before_its_first_call():
     assert g.types == ["dd->d"] and g.ntypes == 1
 
 
+def test_numbas_builders_add_loops_by_signature():
+    """numba.np.ufunc.GUVectorize and Vectorize: loops added with add(sig),
+    then build_ufunc(); a GUVectorize without is_dynamic compiles no more
+    loops then, and is called as its ufunc (outputs optional); pickled, it
+    keeps its loops."""
+    import pickle
+    from ruchey.ufunc import GUVectorize, Vectorize
+    rng = make_rng(31)
+    a, x = rng.random((3, 2, 4)).astype(np.float32), rng.random((3, 4)).astype(np.float32)
+    builder = GUVectorize(matvec, "(m,n),(n)->(m)")
+    builder.add("void(float32[:,:], float32[:], float32[:])")
+    g = builder.build_ufunc()
+    expected = np.einsum("kij,kj->ki", a, x)
+    np.testing.assert_allclose(g(a, x), expected, rtol=1e-6)
+    assert g._frozen and g.types == ["ff->f"]
+    with pytest.raises(TypeError):
+        g(a.astype(np.complex128), x)  # no loop takes them, and none is compiled
+    again = pickle.loads(pickle.dumps(g))
+    assert again._frozen and again.types == ["ff->f"]
+    np.testing.assert_array_equal(again(a, x), g(a, x))
+    dynamic = GUVectorize(add_scalar, "(n),()->(n)", is_dynamic=True)
+    rows, out = a[:, 0].astype(np.float64), np.empty((3, 4))
+    dynamic(rows, 2.0, out)
+    np.testing.assert_array_equal(out, rows + 2.0)
+    assert not dynamic._frozen and dynamic.build_ufunc() is dynamic
+    v = Vectorize(lambda p, q: p * q + 1)
+    v.add("float32(float32, float32)")
+    u = v.build_ufunc()
+    np.testing.assert_array_equal(u(x, x), x * x + 1)
+    assert u.types == ["ff->f"]
+
+
 def test_a_dynamic_gufunc_takes_every_argument():
     g = guvectorize("(n),()->(n)")(add_scalar)
-    with pytest.raises(TypeError, match="give all 3 arguments"):
+    with pytest.raises(TypeError, match="Too few arguments for function 'add_scalar'.* give all 3 arguments"):
         g(np.ones(3), 1.0)
+    with pytest.raises(TypeError, match="Too many arguments for function 'add_scalar'"):
+        g(np.ones(3), 1.0, np.empty(3), np.empty(3))
     with pytest.raises(TypeError, match="dtype"):
         g(np.array(["a"]), 1.0, np.empty(1))
 
@@ -240,13 +300,27 @@ def named_twice(x):
 
 @pytest.mark.skipif(np.lib.NumpyVersion(np.__version__) < "2.2.0",
                     reason="NumPy before 2.2 has no attributes on ufuncs: they stay unnamed there")
-def test_ufuncs_carry_their_functions_module_and_name():
+def test_ufuncs_carry_their_functions_module_name_and_docstring():
     """As Numba's: pickle finds them by name in their module (it no longer
     searches every module, asking the numba shim for names it lacks)."""
     import pickle
     for u, name in ((named_total, "named_total"), (named_twice, "named_twice")):
         assert (u.__module__, u.__qualname__, u.__name__) == (__name__, name, name)
         assert pickle.loads(pickle.dumps(u)) is u
+
+    @guvectorize(["void(int64[:], int64, int64[:])"], "(n),()->(n)")
+    def documented(x, y, res):
+        "docstring for gufunc"
+        for i in range(x.shape[0]):
+            res[i] = x[i] + y
+
+    @vectorize(["int64(int64)"])
+    def documented_v(x):
+        "docstring for ufunc"
+        return x
+
+    assert (documented.__doc__, documented_v.__doc__) == ("docstring for gufunc", "docstring for ufunc")
+    assert documented.__qualname__ == "test_ufuncs_carry_their_functions_module_name_and_docstring.<locals>.documented"
     np.testing.assert_array_equal(named_total(np.ones((2, 3))), [3.0, 3.0])
 
 
@@ -359,6 +433,49 @@ def test_compiled_gufunc_calls_refuse_mismatched_shapes_and_types():
         no_output(a, rng.random((4, 3)))
 
 
+def test_mismatches_are_told_in_numbas_words_with_the_layout_as_written():
+    from ruchey import TypingError, njit
+
+    @guvectorize("(n),(n) -> ()")
+    def dot(x, y, res):
+        s = 0.0
+        for i in range(x.shape[0]):
+            s += x[i] * y[i]
+        res[0] = s
+
+    @njit
+    def call(x, y, res):
+        dot(x, y, res)
+
+    x, y = np.ones((5, 2)), np.ones(2)
+    res = np.zeros(5)
+    call(x, y, res)
+    np.testing.assert_array_equal(res, x @ y)
+    with pytest.raises(ValueError, match=re.escape("Input operand 1 has a mismatch in its core dimension 0, with "
+                                                   "gufunc signature (n),(n) -> () (size 3 is different from 2)")):
+        dot(x, np.ones(3), res)
+    with pytest.raises(TypingError, match=re.escape("dot: Input operand 0 does not have enough dimensions (has 0, "
+                                                    "gufunc core with signature (n),(n) -> () requires 1)")):
+        call(1.0, y, res)
+    with pytest.raises(ValueError, match="Operand has a mismatch in one of its core dimensions"):
+        call(x, np.ones(3), res)
+
+    @guvectorize("(n),(m) -> (n)")
+    def first_plus_sum(x, y, res):
+        for i in range(x.shape[0]):
+            res[i] = x[i] + y.sum()
+
+    @njit
+    def call_first_plus_sum(x, y, res):
+        first_plus_sum(x, y, res)
+
+    with pytest.raises(ValueError, match="core dimension n"):  # told before the outer dimensions' mismatch
+        call_first_plus_sum(np.ones((5, 3, 2)), np.ones(3), np.zeros((5, 3)))
+    res = np.zeros((5, 2))
+    call_first_plus_sum(np.ones((5, 2)), np.arange(3.0), res)
+    np.testing.assert_array_equal(res, np.full((5, 2), 4.0))
+
+
 def every_fourth_is_one(x, out):
     for i in range(x.shape[0]):
         if i % 4 == 0:
@@ -400,7 +517,12 @@ def test_writable_args_are_written_back_through_a_cast(writable):
 
 
 def test_writable_args_name_inputs():
-    with pytest.raises((TypeError, RuntimeError)):
+    """As Numba's checks: a name the function lacks is a RuntimeError, a
+    position outside the inputs a ValueError, and target='cuda' takes none."""
+    with pytest.raises(RuntimeError):
         guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=("y",))(double_in_place)
-    with pytest.raises(ValueError):
-        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(1,))(double_in_place)
+    for bad in ((1,), (-1,), (0, 1, 2)):
+        with pytest.raises(ValueError):
+            guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=bad)(double_in_place)
+    with pytest.raises(TypeError, match="writable_args"):
+        guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(0,), target="cuda")(double_in_place)

@@ -58,6 +58,16 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         for text in ("<U5", "S3"):  # a text field's type (UnicodeCharSeq, CharSeq) and back
             assert as_dtype(from_dtype(np.dtype(text))) == np.dtype(text)
         assert from_dtype(np.dtype("<U5")) == types.UnicodeCharSeq(5) and from_dtype(np.dtype("S3")) == types.CharSeq(3)
+        for no_type in (np.dtype(">f8"), np.dtype(object), np.longdouble if np.dtype(np.longdouble).itemsize > 8 else ">i4"):
+            try:  # Numba's error for a dtype it has no type for, which code for it catches
+                from_dtype(no_type)
+            except NumbaNotImplementedError as e:
+                assert isinstance(e, TypeError), e  # (ruchey's own from_dtype raises TypeError)
+            else:
+                raise AssertionError(no_type)
+        from numba.np.ufunc import Vectorize, GUVectorize
+        from numba.np.ufunc.decorators import GUVectorize as defined_there
+        assert GUVectorize is defined_there and Vectorize(lambda x: x + 1).build_ufunc()(np.arange(3)).tolist() == [1, 2, 3]
         from numba.np.numpy_support import numpy_version
         assert numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
         from numba.np.extensions import cross2d
@@ -302,8 +312,9 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 def test_int_powers_with_negative_exponents_after_install_are_numbas(tmp_path):
     """Numba's int ** negative int is an int, Python's float truncated (0
     but for 1 and -1), for exponents known only at run time and for literal
-    ones; 0 ** -n raises ZeroDivisionError, as Python. ruchey's own functions
-    (decorated before) keep their float and ValueError."""
+    ones; 0 ** -n raises ZeroDivisionError, as Python (in a ufunc's loop it
+    is the smallest int64, as Numba's). ruchey's own functions (decorated
+    before) keep their float and ValueError."""
     done = run_fresh("""
         import numpy as np
         import ruchey
@@ -341,6 +352,13 @@ def test_int_powers_with_negative_exponents_after_install_are_numbas(tmp_path):
                     continue
                 expected = tuple(int(v) for v in literal_powers.py_func(int(a_)))
                 assert literal_powers(a_) == expected, (a_, literal_powers(a_), expected)
+        # in a ufunc's loop (NumPy's error model) 0 ** -n is the smallest int64, as Numba's
+        ufunc_power = numba.vectorize(["int64(int64, int64)"])(power.py_func)
+        a = np.array([b for b in bases if abs(b) < 2**12] * 2, np.int64)
+        e = rng.integers(-5, 6, a.size)
+        expected = [np.iinfo(np.int64).min if x == 0 and y < 0 else int(power.py_func(int(x), int(y)))
+                    for x, y in zip(a, e)]
+        assert ufunc_power(a, e).tolist() == expected
         try:
             before(2, -1)
         except ValueError as e:

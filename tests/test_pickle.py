@@ -45,6 +45,18 @@ def shifted(x, k, out):
         out[i] = x[i] + k
 
 
+def doubled_py(x):
+    return x * 2.0
+
+
+doubled = ruchey.vectorize(["float64(float64)", "int64(int64)"])(doubled_py)  # not the module's doubled_py
+
+
+@ruchey.vectorize(["float64(float64, float64)"])
+def hypot_static(x, y):
+    return (x * x + y * y) ** 0.5
+
+
 def make_closure(k):
     @ruchey.njit
     def times_k(x):
@@ -61,12 +73,79 @@ def test_an_importable_function_pickles_by_reference():
 
 def test_importable_dynamic_ufuncs_pickle_by_reference():
     """A @vectorize and a @guvectorize without signatures (Numba's DUFunc
-    and dynamic GUFunc; with signatures they are numpy.ufuncs, pickled by
-    name as NumPy's)."""
+    and dynamic GUFunc)."""
     for f in (halved, shifted):
         data = pickle.dumps(f)
         assert b"test_pickle" in data and len(data) < 200
         assert pickle.loads(data) is f
+
+
+def test_importable_static_ufuncs_pickle_by_name():
+    data = pickle.dumps(hypot_static)
+    assert b"hypot_static" in data and len(data) < 200
+    assert pickle.loads(data) is hypot_static
+
+
+def test_static_ufuncs_their_name_does_not_give_pickle_by_value():
+    """A @vectorize or @guvectorize with signatures is a numpy.ufunc; bound
+    to another name than its function's, or made inside a function, it
+    pickles as Numba's ufunc objects do: by value, made again in the
+    receiver (NumPy's ufuncs keep pickling by name)."""
+    k = 1.5
+
+    @ruchey.guvectorize(["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"], "(n),()->(n)")
+    def scaled_shift(x, c, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i] * k + c
+
+    rng = np.random.default_rng(5)
+    for u, args in ((doubled, (rng.standard_normal(9),)), (doubled, (np.arange(-4, 5),)),
+                    (scaled_shift, (rng.standard_normal((3, 4)), rng.standard_normal(3)))):
+        again = pickle.loads(pickle.dumps(u))
+        assert again is not u and isinstance(again, np.ufunc) and again.types == u.types
+        got = again(*args)
+        assert got.dtype == u(*args).dtype
+        np.testing.assert_array_equal(got, u(*args))
+    assert pickle.loads(pickle.dumps(np.add)) is np.add
+
+
+def test_an_operands_array_ufunc_gets_the_dufunc_itself():
+    """NEP 13 (Dask, xarray, pint): an operand's __array_ufunc__ is given
+    the DUFunc, which pickles and compiles the loops its receiver needs,
+    as Numba's, not the ufunc of the loops compiled so far."""
+    class Wrapped:
+        def __init__(self, array):
+            self.array = array
+
+        def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+            ufunc = pickle.loads(pickle.dumps(ufunc))  # sent to a worker
+            return Wrapped(ufunc(*[a.array if isinstance(a, Wrapped) else a for a in args], **kwargs))
+
+    @ruchey.vectorize
+    def offset(x, y):
+        return x - y * 3
+
+    for x, y in ((np.arange(5.0), 2), (np.arange(6), np.arange(6)[::-1])):
+        got = offset(Wrapped(x), y)
+        assert isinstance(got, Wrapped)
+        np.testing.assert_array_equal(got.array, offset.py_func(x, y))
+        np.testing.assert_array_equal(offset(x, Wrapped(y)).array, offset.py_func(x, y))
+
+
+def test_a_pickled_dufunc_keeps_its_loops_and_frozen_state():
+    @ruchey.vectorize
+    def over(a, b):
+        return a if (a >> 24) == 255 else b
+
+    over._compile_for_argtys((ruchey.uint32, ruchey.uint32))
+    over._frozen = True
+    again = pickle.loads(pickle.dumps(over))
+    assert again._frozen and again.types == over.types == ["II->I"]
+    a = np.array([0xFF000001, 5, 0xFF000007], np.uint32)
+    b = np.array([9, 8, 7], np.uint32)
+    np.testing.assert_array_equal(again(a, b), over(a, b))
+    with pytest.raises(TypeError):
+        again(np.ones(2), np.ones(2))  # no float64 loop, and none compiled
 
 
 def test_local_dynamic_ufuncs_pickle_by_value():
@@ -95,7 +174,7 @@ def test_local_dynamic_ufuncs_pickle_by_value():
     np.testing.assert_allclose(out, expected, rtol=1e-15)
 
 
-def test_dynamic_ufuncs_from_main_pickle_into_a_fresh_process(tmp_path):
+def test_ufuncs_from_main_pickle_into_a_fresh_process(tmp_path):
     r = run_python_file("""
         import pickle, subprocess, sys
         import numpy as np
@@ -110,16 +189,20 @@ def test_dynamic_ufuncs_from_main_pickle_into_a_fresh_process(tmp_path):
             for i in range(x.shape[0]):
                 out[i] = x[i] + k
 
-        data = pickle.dumps((cube, shift))
+        @ruchey.vectorize(["int64(int64)"])
+        def square(x):
+            return x * x
+
+        data = pickle.dumps((cube, shift, square))
         child = subprocess.run([sys.executable, "-c",
-            "import pickle, sys, numpy as np; cube, shift = pickle.loads(sys.stdin.buffer.read()); "
+            "import pickle, sys, numpy as np; cube, shift, square = pickle.loads(sys.stdin.buffer.read()); "
             "out = np.empty(3); shift(np.arange(3.0), 0.5, out); "
-            "print(cube(np.arange(4)).tolist(), out.tolist())"],
+            "print(cube(np.arange(4)).tolist(), out.tolist(), square(np.arange(3)).tolist())"],
             input=data, capture_output=True)
         print(child.stdout.decode(), child.stderr.decode()[-2000:])
     """, tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().startswith("[0, 1, 8, 27] [0.5, 1.5, 2.5]"), r.stdout
+    assert r.stdout.strip().startswith("[0, 1, 8, 27] [0.5, 1.5, 2.5] [0, 1, 4]"), r.stdout
 
 
 def test_a_local_function_pickles_by_value_and_keeps_its_closure():

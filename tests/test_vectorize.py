@@ -244,6 +244,26 @@ def test_options_are_accepted():
     np.testing.assert_array_equal(f(np.zeros(3)), np.ones(3))
 
 
+def test_identity_is_numbas_choice_of_four():
+    """0, 1, None or "reorderable" (no identity, yet reductions along several
+    axes), as Numba's; any other value is a ValueError, as there."""
+    def plus(a, b):
+        return a + b
+
+    x = np.arange(24.0).reshape(2, 3, 4)
+    for identity, expected in ((0, 0), (1, 1), (None, None), ("reorderable", None)):
+        for f in (vectorize(["float64(float64, float64)"], identity=identity)(plus),
+                  vectorize(identity=identity)(plus)):
+            assert f.identity == expected and type(f.identity) is type(expected)
+            if identity in (0, "reorderable"):  # reduces along several axes at once
+                np.testing.assert_array_equal(f.reduce(x, axis=(0, 2)), np.add.reduce(x, axis=(0, 2)))
+    for bad in ("none", 2, -1.5):
+        with pytest.raises(ValueError, match="identity"):
+            vectorize(["float64(float64, float64)"], identity=bad)(axpb)
+        with pytest.raises(ValueError, match="identity"):
+            vectorize(identity=bad)(axpb)
+
+
 # ---------------------------------------------------------------- lazy (dynamic) ufuncs
 
 def test_lazy_compiles_a_loop_per_input_types():
@@ -299,6 +319,11 @@ def test_a_loop_compiled_for_numba_types_then_frozen():
     assert f.ufunc.types == ["II->I"]
     with pytest.raises(TypeError):
         f(np.ones(2), np.ones(2))  # no float64 loop, and none compiled
+    with pytest.raises(ruchey.TypingError):  # nor from compiled code
+        njit(lambda x, y: f(x, y))(1.5, 2.5)
+    assert f._frozen
+    with pytest.raises(ValueError):  # as Numba's: never unfrozen
+        f._frozen = False
     g = vectorize(over)
     g._compile_for_argtys((ruchey.int64, ruchey.int64), ruchey.float64)
     assert g.ufunc.types == ["ll->d"] and g(np.int64(5) << 24, np.int64(7)) == 7.0
@@ -435,6 +460,27 @@ def test_first_failing_element_decides_the_exception(n):
             f(x, y, out=x)
         with pytest.raises(exc):  # strided
             f(np.repeat(x, 2)[::2], np.repeat(y, 2)[::2])
+
+
+def checked_root(x):
+    if x < 0.0:
+        raise ValueError("Value must be positive")
+    return x ** 0.5
+
+
+def test_a_raising_element_leaves_its_output_and_the_others_are_computed():
+    """As Numba's loops: every element but the failing ones is written, and
+    the call raises the first failing element's exception."""
+    f = vectorize(["float32(float32)", "float64(float64)"])(checked_root)  # no casts: no buffers
+    rng = make_rng(23)
+    for dtype in (np.float64, np.float32):
+        for x in layouts(rng, dtype):
+            good = x >= 0
+            out = np.full(x.shape, -7.0, dtype)
+            with pytest.raises(ValueError, match="Value must be positive"):
+                f(x, out)
+            np.testing.assert_array_equal(out[good], reference(checked_root, x[good], otypes=[dtype]))
+            assert (out[~good] == -7.0).all()
 
 
 def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
@@ -633,6 +679,40 @@ def test_at_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
         add_at(np.zeros(3), np.array([3]), 1.0)
     with pytest.raises(ValueError, match="second operand needed"):
         add_at(np.zeros(3), np.array([0]), None)
+
+
+def test_at_with_slices_masks_and_mixed_indices_in_compiled_code_is_numpys():
+    """Whatever a[indices] takes: slices beside index arrays or integers,
+    a boolean mask, () of a 0-d array; b broadcast to what they select."""
+    rng = make_rng(8)
+    dtype = np.float64
+    cube = (rng.standard_normal((3, 4, 5)) * 10).astype(dtype)
+    cases = [
+        (cube, (slice(None), np.array([1, 3, 1])), rng.integers(-5, 5, (3, 3, 5)).astype(dtype)),
+        (cube, (slice(None), np.array([2, -1, 2]), slice(1, 4)), dtype(2)),
+        (cube, (np.array([0, 2, 0]), 1, slice(None, None, -2)), np.arange(3, dtype=dtype)),
+        (cube, (1, slice(None), np.array([4, 4])), dtype(-1)),
+        (cube, slice(1, None), dtype(3)),
+        (cube, cube > 0, dtype(1)),
+        (cube[:, ::2], (slice(None), slice(None), slice(None)), np.arange(5, dtype=dtype)),  # a strided view
+        (cube[0, 0], cube[0, 0] < 0, dtype(7)),
+        (cube[0], np.zeros((4, 5), bool), dtype(7)),  # selects nothing
+        (np.array(dtype(4)), (), dtype(5)),
+    ]
+    for a, index, b in cases:
+        got, want = a.copy(), a.copy()
+        add_at(got, index, b)
+        np.add.at(want, index, b)
+        np.testing.assert_array_equal(got, want)
+    strided = np.zeros((4, 6))
+    add_at(strided[::2, 1::2], (slice(None), np.array([0, 0, 2])), 1.0)  # writes through the view
+    expected = np.zeros((4, 6))
+    np.add.at(expected[::2, 1::2], (slice(None), np.array([0, 0, 2])), 1.0)
+    np.testing.assert_array_equal(strided, expected)
+    with pytest.raises(IndexError):
+        add_at(np.zeros((2, 3)), (slice(None), np.array([3])), 1.0)
+    with pytest.raises(ValueError):  # b does not broadcast to the selection
+        add_at(np.zeros((2, 3)), (slice(None), np.array([0, 1])), np.ones(3))
 
 
 @njit

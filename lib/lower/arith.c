@@ -118,16 +118,22 @@ static LLVMValueRef int_pow_loop(Lower *l, LLVMTypeRef ty, LLVMValueRef a, LLVMV
 
 /* Numba's int ** negative int (code written for Numba): 1 ** e is 1,
  * (-1) ** e is -1 for odd e and 1 for even, 0 ** e raises
- * ZeroDivisionError, and any other base gives 0 (1 / a ** -e truncated). */
+ * ZeroDivisionError (under the NumPy error model, as in Numba's ufunc
+ * loops, it is the type's smallest value, NumPy's integer of inf), and any
+ * other base gives 0 (1 / a ** -e truncated). */
 static LLVMValueRef numba_negative_int_pow(Lower *l, LLVMTypeRef ty, LLVMValueRef a, LLVMValueRef e,
                                            LLVMValueRef negative) {
-  lo_raise_if(l, LLVMBuildAnd(l->b, negative, LLVMBuildICmp(l->b, LLVMIntEQ, a, LLVMConstNull(ty), ""), ""),
-              RT_ERR_ZERODIV, "0 cannot be raised to a negative power");
+  LLVMValueRef zero_base = LLVMBuildICmp(l->b, LLVMIntEQ, a, LLVMConstNull(ty), "");
+  if (!lo_numpy_errors(l))
+    lo_raise_if(l, LLVMBuildAnd(l->b, negative, zero_base, ""), RT_ERR_ZERODIV,
+                "0 cannot be raised to a negative power");
   LLVMValueRef one = LLVMConstInt(ty, 1, 0), minus_one = LLVMConstAllOnes(ty);
+  LLVMValueRef smallest = LLVMConstInt(ty, 1ULL << (LLVMGetIntTypeWidth(ty) - 1), 0);
   LLVMValueRef odd = LLVMBuildTrunc(l->b, e, l->mod->i1, "");
   LLVMValueRef of_minus_one = LLVMBuildSelect(l->b, odd, minus_one, one, "");
   LLVMValueRef r = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, a, minus_one, ""), of_minus_one,
                                    LLVMConstNull(ty), "");
+  r = LLVMBuildSelect(l->b, zero_base, smallest, r, "");
   return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, a, one, ""), one, r, "");
 }
 

@@ -357,22 +357,33 @@ static LLVMValueRef ufunc_element(Lower *l, LLVMValueRef body, LLVMValueRef *bas
 }
 
 /* One pass over the elements: at byte steps, or, with step NULL, indexing
- * each operand as an array of its type, which LLVM vectorises. Returns
- * the status from the first element that fails. */
+ * each operand as an array of its type, which LLVM vectorises. As Numba's
+ * loops, an element that fails leaves its output as it was and the others
+ * are computed; the pass then returns the first failure, its error put
+ * back in the error slot (later failures wrote theirs over it). */
 static void ufunc_elements(Lower *l, LLVMValueRef *base, LLVMValueRef *step, const Type **ty,
                            LLVMValueRef count, LLVMBasicBlockRef done) {
   int nin = l->f->nparams;
-  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, done, "elem");
+  LLVMValueRef first = lo_alloca(l, lo_error_type(l), "first_failure");
+  LLVMBuildStore(l->b, LLVMConstNull(lo_error_type(l)), first);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "elem");
   LLVMValueRef vals[MAX_UFUNC_OPERANDS];
   LLVMValueRef r = ufunc_element(l, l->impl, base, step, ty, loop.index, vals);
   LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");
   LLVMBasicBlockRef fail = new_block(l, "fail"), ok = new_block(l, "ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, status, const_i32(l, RT_OK), ""), fail, ok);
   position(l, fail);
-  LLVMBuildRet(l->b, status);
+  lo_call_fn(l, "rt_error_save", void_type(l), &l->mod->ptr, &first, 1);  /* the first failure only */
+  LLVMBuildBr(l->b, loop.latch);
   position(l, ok);
   lo_store_storage(l, ty[nin], vals[nin], LLVMBuildExtractValue(l->b, r, 1, ""));
   lo_loop_end(l, &loop);
+  LLVMValueRef failed = LLVMBuildLoad2(l->b, l->mod->i32, first, "status");  /* RtError's first field */
+  LLVMBasicBlockRef report = new_block(l, "report");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, failed, const_i32(l, RT_OK), ""), report, done);
+  position(l, report);
+  lo_call_fn(l, "rt_error_restore", void_type(l), &l->mod->ptr, &first, 1);
+  LLVMBuildRet(l->b, failed);
 }
 
 /* The first pass over contiguous elements of a body whose checks can be

@@ -8,6 +8,7 @@ several axes at once), then the call's own
 arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
+from . import extending
 from .decorators import njit
 
 
@@ -154,9 +155,9 @@ def _at_one_unary(f, a, where, value):
 @njit
 def at(f, name, identity, has_identity, reorderable, a, indices, b=None):
     """a[i] = f(a[i], b) for each index i in turn (a repeated index applies
-    each time, unbuffered, as NumPy's ufunc.at): indices an int or an
-    integer array of a's first axis, or a tuple of such arrays, one per
-    axis; b broadcast against what they select."""
+    each time, unbuffered, as NumPy's ufunc.at): indices whatever a[indices]
+    takes (integers and integer arrays, slices, a boolean mask, a tuple of
+    them, () of a 0-d array); b broadcast against what they select."""
     if b is None:
         raise ValueError("second operand needed for ufunc")
     _at_each(f, _at_one, a, indices, np.asarray(b))
@@ -169,22 +170,32 @@ def at_unary(f, name, identity, has_identity, reorderable, a, indices, b=None):
     _at_each(f, _at_one_unary, a, indices, np.asarray(0))
 
 
-@njit
 def _at_each(f, one, a, indices, given):
     """one(f, a, i, value) for each index i indices selects, in turn."""
-    if isinstance(indices, tuple):
-        if len(indices) != a.ndim or a.ndim > 4:
-            raise ValueError("ufunc.at in compiled code takes one index array per axis (of up to 4) in a tuple")
-        count = np.asarray(indices[0]).size
-        picks = np.empty((a.ndim, count), np.int64)
-        d = 0
-        for p in indices:
-            picks[d] = np.broadcast_to(np.asarray(p), (count,))
-            d += 1
-        values = np.broadcast_to(given, (count,))
-        for k in range(count):
-            one(f, a, _element(picks, k, a.shape), values[k])
-        return
+
+
+@extending.overload(_at_each)
+def _at_each_for(f, one, a, indices, given):
+    items = getattr(indices, "types", None)
+    if items is not None:
+        return _at_by_index_arrays if _integer_arrays(items) and 0 < len(items) == a.ndim <= 4 else _at_by_index
+    return _at_along_first_axis if a.ndim and not _slice_or_mask(indices) else _at_by_index
+
+
+def _slice_or_mask(index_type):
+    """Whether a single index (a type) is a slice or a boolean array."""
+    if getattr(index_type, "ndim", 0):
+        return index_type.dtype.name == "bool"
+    return getattr(index_type, "name", "").startswith("slice")
+
+
+def _integer_arrays(index_types):
+    """Whether each of index_types is an integer array."""
+    return all(getattr(t, "ndim", 0) and t.dtype.name.startswith(("int", "uint")) for t in index_types)
+
+
+def _at_along_first_axis(f, one, a, indices, given):
+    """indices an integer or integer array of a's first axis."""
     idx = np.asarray(indices).ravel()
     if a.ndim == 1:
         values = np.broadcast_to(given, idx.shape)
@@ -197,6 +208,41 @@ def _at_each(f, one, a, indices, given):
         vals = values[k]
         for j in np.ndindex(row.shape):
             one(f, row, j, vals[j])
+
+
+def _at_by_index_arrays(f, one, a, indices, given):
+    """indices a tuple of an integer array per axis of a, broadcast
+    together: each of their elements picks one of a's."""
+    count = np.asarray(indices[0]).size
+    picks = np.empty((a.ndim, count), np.int64)
+    d = 0
+    for p in indices:
+        picks[d] = np.broadcast_to(np.asarray(p), (count,))
+        d += 1
+    values = np.broadcast_to(given, (count,))
+    for k in range(count):
+        one(f, a, _element(picks, k, a.shape), values[k])
+
+
+def _at_by_index(f, one, a, indices, given):
+    """Any other index a[indices] takes (slices beside index arrays, a
+    boolean mask, () of a 0-d array): the elements it selects, found by
+    the C-order positions it selects, in C order as NumPy's."""
+    positions = np.asarray(np.arange(a.size).reshape(a.shape)[indices])
+    values = np.broadcast_to(given, positions.shape)
+    for j in np.ndindex(positions.shape):
+        one(f, a, _unravel(positions[j], a.shape), values[j])
+
+
+@njit
+def _unravel(position, shape):
+    """The index in an array of shape of its element at C-order position."""
+    if len(shape) == 0:
+        return ()
+    inner = 1
+    for n in shape[1:]:
+        inner *= n
+    return (position // inner,) + _unravel(position % inner, shape[1:])
 
 
 @njit

@@ -260,6 +260,20 @@ def as_dtype(t):
     return t.np_dtype if isinstance(t, types.Record) else numpy.dtype(t.dtype.name)
 
 
+class _NoTypeForDtype(_TYPING_ERRORS["NumbaNotImplementedError"], TypeError):
+    """What from_dtype raises for a dtype ruchey has no type for (float128,
+    complex256, a swapped byte order): Numba's NumbaNotImplementedError,
+    which code for Numba catches, and ruchey's TypeError."""
+
+
+def from_dtype(dtype):
+    """numba.np.numpy_support.from_dtype: the type of a NumPy dtype."""
+    try:
+        return types.from_dtype(dtype)
+    except TypeError as exc:
+        raise _NoTypeForDtype(str(exc)) from None
+
+
 def _config():
     bits = struct.calcsize("P") * 8  # Numba's MACHINE_BITS: a pointer's (which code reads to pick 32- or 64-bit values)
     return dict(THREADING_LAYER="workqueue", THREADING_LAYER_PRIORITY=["tbb", "omp", "workqueue"],
@@ -335,14 +349,18 @@ def _submodules():
         "numba.typed.setobject": (dict(new_set=ruchey.typed.Set.empty), ()),
         "numba.np": ({}, ()),
         # numpy_version: (major, minor) of the installed NumPy, which packages branch on
-        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=types.from_dtype,
+        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=from_dtype,
                                         numpy_version=tuple(map(int, numpy.__version__.split(".")[:2]))), ()),
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
                                    basic_indexing=_lowerings.basic_indexing), ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
-        "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize), ()),
+        "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
+                                Vectorize=ruchey.ufunc.Vectorize, GUVectorize=ruchey.ufunc.GUVectorize), ()),
+        # (where Numba defines them)
+        "numba.np.ufunc.decorators": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
+                                           Vectorize=ruchey.ufunc.Vectorize, GUVectorize=ruchey.ufunc.GUVectorize), ()),
         "numba.np.ufunc.gufunc": (dict(GUFunc=numpy.ufunc), ()),  # ruchey's gufuncs are NumPy's
         "numba.np.ufunc.dufunc": (dict(DUFunc=ruchey.ufunc.DUFunc), ()),  # what @vectorize makes without signatures
         # where Numba's thread index was before numba.get_thread_id (pecanpy imports it from there)

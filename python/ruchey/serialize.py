@@ -106,15 +106,16 @@ def _existing(key):
     return _by_key[key]
 
 
-def reduce_remade(obj, remake, *args):
+def reduce_remade(obj, remake, *args, func=None):
     """The pickled form of an object made from a Python function (a
-    @vectorize or dynamic @guvectorize ufunc, obj.py_func): its name where
-    importable, else remake(its function, *args) in the receiver, which
-    compiles its loops again as it is called."""
+    @vectorize or @guvectorize ufunc, func or else obj.py_func): its name
+    where importable, else remake(its function, *args) in the receiver,
+    which compiles its loops again."""
     name = _importable_name(obj)
     if name is not None:
         return name
-    return _remade, (remake, _function_bytes(obj.py_func), _source_lines(obj.py_func), args)
+    func = obj.py_func if func is None else func
+    return _remade, (remake, _function_bytes(func), _source_lines(func), args)
 
 
 def _remade(remake, payload, lines, args):

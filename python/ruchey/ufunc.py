@@ -8,6 +8,7 @@ scalar function inlined into a walk over NumPy's strided arguments.
 @guvectorize gives a generalized ufunc whose loop calls the compiled
 function once per outer element, on arrays of the core dimensions.
 """
+import copyreg
 import functools
 import linecache
 import re
@@ -28,21 +29,56 @@ def _no_loop(exc):
     return isinstance(exc, _UFuncNoLoopError) or "not supported for the input types" in str(exc)
 
 _TARGETS = ("cpu", "parallel", "cuda")
+_IDENTITIES = {0, 1, None, "reorderable"}  # None: no identity; "reorderable": none, yet reduces along several axes
 _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "boundscheck",
             "error_model", "nogil", "writable_args")
 
 
 def _named(u, func):
-    """u (a numpy.ufunc) named by func's module and qualified name, as
-    Numba's ufunc objects are: pickle finds it there (without them it
-    searches every module for it, asking the numba shim for names it lacks).
-    NumPy's ufuncs take attributes from 2.2 on; older ones stay unnamed."""
+    """u (a numpy.ufunc) named by func's module and qualified name, and
+    documented by its docstring, as Numba's ufunc objects are: pickle finds
+    it there (without them it searches every module for it, asking the
+    numba shim for names it lacks). NumPy's ufuncs take attributes from 2.2
+    on; older ones stay unnamed, their docs NumPy's call signature first."""
     try:
         u.__module__ = func.__module__
         u.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        if func.__doc__ is not None:
+            u.__doc__ = func.__doc__
     except AttributeError:
         pass
     return u
+
+
+def _pickled_by_value(u, func, remake, *args):
+    """u (a numpy.ufunc of func's loops) pickled as Numba's ufunc objects
+    are, where its name does not give it (a local function, or bound to
+    another name: ``double_v = vectorize(sigs)(double)``): by value, as
+    remake(func, *args) in the receiver (NumPy's older than 2.2, whose
+    ufuncs take no attributes, pickle it by name alone)."""
+    try:
+        u._ruchey_remake = (func, remake, args)
+    except AttributeError:
+        return u
+    _pickle_ufuncs_by_value()
+    return u
+
+
+def _pickle_ufuncs_by_value():
+    """Puts _reduce_ufunc before NumPy's pickling of every numpy.ufunc
+    (pickle, and cloudpickle for Dask, ask copyreg for it)."""
+    numpy_reduce = copyreg.dispatch_table[np.ufunc]
+    if getattr(numpy_reduce, "func", None) is not _reduce_ufunc:  # (once)
+        copyreg.pickle(np.ufunc, functools.partial(_reduce_ufunc, numpy_reduce))
+
+
+def _reduce_ufunc(numpy_reduce, u):
+    remake = getattr(u, "_ruchey_remake", None)
+    if remake is None:  # NumPy's own ufuncs, and others'
+        return numpy_reduce(u)
+    from ruchey import serialize
+    func, make, args = remake
+    return serialize.reduce_remade(u, make, *args, func=func)
 
 
 def _check_options(options, object_mode=False):
@@ -52,8 +88,13 @@ def _check_options(options, object_mode=False):
     target = options.get("target", "cpu")
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
+    if options.get("writable_args") and target == "cuda":  # a kernel's inputs are not copied back
+        raise TypeError("writable_args are not supported with target='cuda'")
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
+    if options.get("identity") not in _IDENTITIES:
+        raise ValueError(f"Invalid identity value {options['identity']!r}: a ufunc's identity is 0, 1, None or "
+                         "\"reorderable\", as Numba's")
     if options.get("forceobj") and not object_mode:
         raise TypeError("guvectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
 
@@ -95,6 +136,7 @@ class _Loops:
         self.nin = func.__code__.co_argcount
         self.loops = []       # (address, NumPy type numbers)
         self.keys = set()     # the argument type numbers compiled
+        self.sigs = []        # the signature of each loop, to make them again where pickled
 
     def add(self, sig):
         sig = types.parse_signature(sig)
@@ -105,6 +147,7 @@ class _Loops:
         if nums[:-1] not in self.keys:
             self.keys.add(nums[:-1])
             self.loops.append((address, nums))
+            self.sigs.append(sig)
 
     def build(self):
         identity = self.options.get("identity")
@@ -134,6 +177,9 @@ def _type_of_dtype(dtype):
         return None
 
 
+_ndarray_ufunc = np.ndarray.__array_ufunc__
+
+
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input dtypes.
 
@@ -148,7 +194,7 @@ class DUFunc:
         # (Numba's DUFunc(func, identity=, cache=, targetoptions={...}) too)
         self._loops = _Loops(func, {**(targetoptions or {}), **options})
         self._ruchey_scalar_function = self._loops.disp
-        self._frozen = False
+        self._no_more_loops = False
         self.ufunc = self._loops.build()
         self.py_func = func
         self.__name__ = func.__name__
@@ -162,17 +208,34 @@ class DUFunc:
 
     def __reduce__(self):  # as Numba's, for multiprocessing and Dask
         from ruchey import serialize
-        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options)
+        return serialize.reduce_remade(self, _remade_dufunc, self._loops.options, self._loops.sigs, self._frozen)
 
     def disable_compile(self):
         """No more loops: calls that none takes raise NumPy's TypeError."""
-        self._frozen = True
-        self._loops.disp._sealed = True
+        self._no_more_loops = True
+        self._loops.disp._sealed = True  # from compiled code too
+
+    @property
+    def _frozen(self):
+        return self._no_more_loops
+
+    @_frozen.setter
+    def _frozen(self, frozen):
+        """Numba's: set True, as disable_compile (datashader freezes its
+        operators so); never unset."""
+        if not frozen and self._no_more_loops:
+            raise ValueError("a frozen DUFunc compiles no more loops: _frozen cannot be unset")
+        if frozen:
+            self.disable_compile()
 
     def add(self, sig):
         """Compiles a loop for a signature now."""
         self._loops.add(sig)
         self.ufunc = self._loops.build()
+
+    def build_ufunc(self):
+        """Numba's builder's last step (numba.np.ufunc.Vectorize): itself."""
+        return self
 
     def _compile_for_argtys(self, argtys, return_type=None):
         """Numba's: compiles the loop for these argument types now (datashader
@@ -191,18 +254,35 @@ class DUFunc:
         self.add(tuple(argtypes))
         return True
 
+    def _compile_or_raise(self, exc, operands):
+        """After exc from a call of the ufunc: compiles the loop of the
+        operands' dtypes where none took them, else raises exc again
+        (frozen, another error, or that loop was there)."""
+        if self._frozen or not _no_loop(exc) or not self._compile_for([_dtype_of(v) for v in operands]):
+            raise exc
+
     def _retry(self, method, operands, args, kwargs):
         try:
             return method(self.ufunc)(*args, **kwargs)
         except TypeError as exc:
-            if self._frozen or not _no_loop(exc):
-                raise
-            if not self._compile_for([_dtype_of(v) for v in operands]):
-                raise
+            self._compile_or_raise(exc, operands)
         return method(self.ufunc)(*args, **kwargs)
 
     def __call__(self, *args, **kwargs):
-        return self._retry(lambda u: u, args[:self.nin], args, kwargs)
+        # an operand's __array_ufunc__ (NEP 13: Dask, xarray, pint) gets the
+        # DUFunc, as Numba's, rather than the ufunc of its loops so far: it
+        # pickles, and compiles the loops a receiver needs
+        for arg in args + tuple(kwargs.values()) if kwargs else args:
+            kind = type(arg)
+            if kind is not np.ndarray and getattr(kind, "__array_ufunc__", _ndarray_ufunc) is not _ndarray_ufunc:
+                done = arg.__array_ufunc__(self, "__call__", *args, **kwargs)
+                if done is not NotImplemented:
+                    return done
+        try:  # (not through _retry: a call is the hot path)
+            return self.ufunc(*args, **kwargs)
+        except TypeError as exc:
+            self._compile_or_raise(exc, args[:self.nin])
+        return self.ufunc(*args, **kwargs)
 
     def _binary(self, name, array, args, kwargs):
         if self.nin != 2:
@@ -298,8 +378,14 @@ class ObjectModeUFunc:
         return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
 
 
-def _remade_dufunc(func, options):
-    return DUFunc(func, **options)
+def _remade_dufunc(func, options, sigs=(), frozen=False):
+    """A DUFunc as pickled: its loops so far, frozen if it was, as Numba's."""
+    u = DUFunc(func, **options)
+    for sig in sigs:
+        u.add(sig)
+    if frozen:
+        u.disable_compile()
+    return u
 
 
 def vectorize(ftylist_or_function=(), **options):
@@ -311,8 +397,8 @@ def vectorize(ftylist_or_function=(), **options):
     combination of input dtypes. Options: target ("cpu", "parallel":
     long loops split over the thread pool, "cuda": a CUDA kernel per call,
     on the GPU or the CPU backend; signatures needed),
-    identity (0, 1, "reorderable", None or a value: what ``reduce`` of an
-    empty array gives), fastmath, error_model; nopython and cache are
+    identity (0, 1, None or "reorderable": what ``reduce`` of an empty
+    array gives, and whether it reduces along several axes at once), fastmath, error_model; nopython and cache are
     accepted.
     """
     if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
@@ -342,8 +428,12 @@ def vectorize(ftylist_or_function=(), **options):
         for sig in sigs:
             loops.add(sig)
         loops.disp._sealed = True  # compiled code calls it with one of these loops' types
-        return loops.build()
+        return _pickled_by_value(loops.build(), func, _remade_vectorize, sigs, options)
     return wrap
+
+
+def _remade_vectorize(func, sigs, options):
+    return vectorize(sigs, **options)(func)
 
 
 # ---------------------------------------------------------------- guvectorize
@@ -357,10 +447,14 @@ def _parse_layout(layout):
     for part in (ins, outs):
         found = re.findall(r"\(([^()]*)\)", part)
         if ",".join(f"({g})" for g in found) != part or (arrow and not found):
-            raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+            raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as "
+                             "\"(m,n),(n)->(m)\")")
         groups.append([[d for d in g.split(",") if d] for g in found])
     if not groups[0] and not groups[1]:
-        raise ValueError(f"not a gufunc layout: {layout!r} (write it as \"(m,n),(n)->(m)\")")
+        raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as \"(m,n),(n)->(m)\")")
+    unknown = {d for dims in groups[1] for d in dims if not d.isdigit()} - {d for dims in groups[0] for d in dims}
+    if unknown:  # the inputs give no size for them (Numba's NameError; NumPy's fixed sizes, "(3)", need none)
+        raise NameError(f"undefined output symbols: {','.join(sorted(unknown))}")
     return groups
 
 
@@ -414,8 +508,12 @@ def guvectorize(*args, **options):
         ins, outs = _parse_layout(layout)
         hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
         _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
-        return u
+        return _pickled_by_value(u, func, _remade_guvectorize, sigs, layout, options)
     return build
+
+
+def _remade_guvectorize(func, sigs, layout, options):
+    return guvectorize(sigs, layout, **options)(func)
 
 
 def _gufunc_dispatcher(func, layout, options):
@@ -439,9 +537,9 @@ def _build_gufunc(func, disp, sigs, layout, options):
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
-    return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout.replace(" ", ""),
-                                     loops, options.get("target", "cpu") == "parallel", disp,
-                                     _writable_inputs(func, options.get("writable_args", ()))), func)
+    return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout,
+                                     options.get("identity"), loops, options.get("target", "cpu") == "parallel",
+                                     disp, _writable_inputs(func, options.get("writable_args", ()))), func)
 
 
 def _writable_inputs(func, writable_args):
@@ -449,8 +547,8 @@ def _writable_inputs(func, writable_args):
     names = func.__code__.co_varnames[:func.__code__.co_argcount]
     try:
         return tuple(a if isinstance(a, int) else names.index(a) for a in writable_args)
-    except ValueError:
-        raise TypeError(f"writable_args {tuple(writable_args)!r}: {func.__qualname__}() takes {names!r}") from None
+    except ValueError:  # (Numba's RuntimeError)
+        raise RuntimeError(f"writable_args {tuple(writable_args)!r}: {func.__qualname__}() takes {names!r}") from None
 
 
 class GUFunc:
@@ -458,13 +556,16 @@ class GUFunc:
     Numba's dynamic gufuncs (``@guvectorize("(n),()->(n)")`` without
     signatures): every argument is given, the outputs too, and a call that
     no loop so far takes adds a loop for its dtypes. ``ufunc`` is the
-    numpy.ufunc of the loops so far (none at first)."""
+    numpy.ufunc of the loops so far (none at first). Numba's builder
+    (numba.np.ufunc.GUVectorize) makes one too, its loops added by
+    signature; once frozen, it is called as its ufunc is."""
 
     is_dynamic = True  # Numba's flag: a @guvectorize with signatures is a plain numpy.ufunc here
 
     def __init__(self, func, layout, options):
         self._disp = _gufunc_dispatcher(func, layout, options)
         self._layout, self._options, self._sigs = layout, options, {}  # dtypes called with -> signature
+        self._no_more_loops = False
         ins, outs = _parse_layout(layout)
         self._core, self._nin = ins + outs, len(ins)
         self.ufunc = _build_gufunc(func, self._disp, [], layout, options)  # no loops yet: its nin, types... answer
@@ -480,7 +581,28 @@ class GUFunc:
 
     def __reduce__(self):  # as Numba's, for multiprocessing and Dask
         from ruchey import serialize
-        return serialize.reduce_remade(self, GUFunc, self._layout, self._options)
+        added = [sig for key, sig in self._sigs.items() if not isinstance(key, tuple)]
+        return serialize.reduce_remade(self, _remade_gufunc, self._layout, self._options, added,
+                                       self.is_dynamic, self._no_more_loops)
+
+    def add(self, sig):
+        """Compiles a loop for a signature now, as Numba's GUVectorize."""
+        self._sigs[str(types.parse_signature(sig))] = sig
+        self.ufunc = _build_gufunc(self.py_func, self._disp, list(self._sigs.values()), self._layout, self._options)
+
+    def build_ufunc(self):
+        """Numba's builder's last step: a GUVectorize without is_dynamic
+        compiles no more loops."""
+        if not self.is_dynamic:
+            self.disable_compile()
+        return self
+
+    def disable_compile(self):
+        self._no_more_loops = True
+
+    @property
+    def _frozen(self):
+        return self._no_more_loops
 
     def _signature(self, dtypes):
         """void(...) of the arguments' dtypes, each with its layout's core dimensions."""
@@ -496,11 +618,14 @@ class GUFunc:
         return types.void(*argtypes)
 
     def __call__(self, *args, **kwargs):
+        if self._no_more_loops:
+            return self.ufunc(*args, **kwargs)
         if "out" in kwargs:  # as Numba's: outputs given by name follow the inputs
             out = kwargs.pop("out")
             args += tuple(out) if isinstance(out, tuple) else (out,)
         if len(args) != len(self._core):
-            raise TypeError(f"{self.__name__}() compiles for the types it is called with: give all "
+            raise TypeError(f"Too {'few' if len(args) < len(self._core) else 'many'} arguments for function "
+                            f"'{self.__name__}'. It compiles for the types it is called with: give all "
                             f"{len(self._core)} arguments, its outputs too, as Numba's dynamic gufuncs take them")
         dtypes = tuple(_dtype_of(a) for a in args)
         # Numba compiles only where no loop so far takes the operands, and
@@ -516,6 +641,31 @@ class GUFunc:
         if name.startswith("__") or name == "ufunc":
             raise AttributeError(name)
         return getattr(self.ufunc, name)
+
+
+def _remade_gufunc(func, layout, options, sigs, is_dynamic, frozen):
+    g = GUVectorize(func, layout, is_dynamic=is_dynamic, **options)
+    for sig in sigs:
+        g.add(sig)
+    if frozen:
+        g.disable_compile()
+    return g
+
+
+def GUVectorize(func, signature, is_dynamic=False, **options):
+    """numba.np.ufunc.GUVectorize: a GUFunc of layout signature, its loops
+    added with add(sig) before build_ufunc(); is_dynamic=True also compiles
+    as called, as @guvectorize(layout) does."""
+    _check_options(options)
+    g = GUFunc(func, signature, options)
+    g.is_dynamic = is_dynamic
+    return g
+
+
+def Vectorize(func, **options):
+    """numba.np.ufunc.Vectorize: a DUFunc, its loops added with add(sig)
+    (build_ufunc() gives it back)."""
+    return DUFunc(func, **options)
 
 
 def _matching_loop(loops, nin, dtypes):
@@ -553,24 +703,27 @@ def _callable_from_compiled_code(u, disp, layout, hows):
     from ruchey import extending  # (not at import: no gufunc may ever be called so)
     ins, outs = _parse_layout(layout)
     params = ", ".join(disp.py_func.__code__.co_varnames[:len(ins) + len(outs)])
-    space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, ins + outs, len(ins), argtypes, hows)}
+    space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, layout, len(ins), argtypes, hows)}
     # the typer takes the gufunc's arguments as its function does
     exec(f"def {u.__name__}({params}):\n    return _ruchey_typer({params},)\n", space)
     extending.overload(u)(space[u.__name__])
 
 
-def _compiled_call(u, disp, core, nin, argtypes, hows):
+def _compiled_call(u, disp, layout, nin, argtypes, hows):
     """The implementation of a call of u from compiled code with these
     argument types: Python source of its loop nest, compiled as the caller's."""
     from ruchey import TypingError
     name = u.__name__
+    ins, outs = _parse_layout(layout)
+    core = ins + outs
     for k, (t, dims) in enumerate(zip(argtypes, core)):
-        if not isinstance(t, types.Type) or (k >= nin and not t.ndim):
+        if not isinstance(t, types.Type) or (k >= nin and not t.ndim and not dims):
             raise TypingError(f"{name}: argument {k + 1} is {t}: compiled code gives a gufunc "
                               "numbers or arrays, and every output as an array")
-        if t.ndim and t.ndim < len(dims):
-            raise TypingError(f"{name}: argument {k + 1} has {t.ndim} dimensions, its core ({','.join(dims)}) "
-                              f"{len(dims)}")
+        if t.ndim < len(dims):  # Numba's words
+            operand = f"Input operand {k}" if k < nin else f"Output operand {k - nin}"
+            raise TypingError(f"{name}: {operand} does not have enough dimensions (has {t.ndim}, gufunc core "
+                              f"with signature {layout} requires {len(dims)})")
     dtypes = [np.dtype(t.dtype.name) for t in argtypes]
     if hows is None:  # a dynamic gufunc: its "()" inputs are numbers
         how, loop_dtypes = [(not dims and k < nin, ()) for k, dims in enumerate(core)], dtypes
@@ -614,10 +767,19 @@ def _static_loop(loops, nin, dtypes):
 
 
 def _shape_checks(name, core, nin, argtypes):
-    """Lines raising ValueError where the arguments' outer dimensions are not
-    the loop's (the first output's) first ones, as Numba's, or a core
-    dimension's name has two sizes (which Numba leaves unchecked)."""
+    """Lines raising ValueError where a core dimension's name has two
+    sizes, or else the arguments' outer dimensions are not the loop's (the
+    first output's) first ones, as Numba's (in that order)."""
     lines = []
+    first = {}
+    for k, (t, dims) in enumerate(zip(argtypes, core)):
+        for j, d in enumerate(dims if t.ndim else ()):
+            axis = f"a{k}.shape[{t.ndim - len(dims) + j}]"
+            if d in first:
+                message = (f"{name}: Operand has a mismatch in one of its core dimensions (the core dimension {d} "
+                           "differs between the arguments)")
+                lines.append(f"if {axis} != {first[d]}:\n        raise ValueError({message!r})")
+            first.setdefault(d, axis)
     outer = [(k, t.ndim - len(core[k])) for k, t in enumerate(argtypes) if t.ndim and k != nin]
     loop_ndim = argtypes[nin].ndim - len(core[nin])
     if any(r > loop_ndim for _, r in outer):
@@ -625,14 +787,6 @@ def _shape_checks(name, core, nin, argtypes):
     checks = [f"a{k}.shape[{d}] != a{nin}.shape[{d}]" for k, r in outer if r <= loop_ndim for d in range(r)]
     if checks:
         lines.append(f"if {' or '.join(checks)}:\n        raise ValueError('Loop and array shapes are incompatible')")
-    first = {}
-    for k, (t, dims) in enumerate(zip(argtypes, core)):
-        for j, d in enumerate(dims if t.ndim else ()):
-            axis = f"a{k}.shape[{t.ndim - len(dims) + j}]"
-            if d in first:
-                message = f"{name}: the core dimension {d} differs between the arguments"
-                lines.append(f"if {axis} != {first[d]}:\n        raise ValueError({message!r})")
-            first.setdefault(d, axis)
     return lines
 
 
