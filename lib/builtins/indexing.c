@@ -315,6 +315,11 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   }
   Index ix;
   if (!index_form(in, n, bt, &ix)) return NULL;
+  /* Python copies a slice of these into a new object of their class, which
+   * compiled code has no value for (a view would share the memory) */
+  if ((bt->unit == 'B' || bt->unit == 'P') && (ix.array >= 0 || ix.ndim > 0))
+    return ty_error(in, n, "a slice of a %s is a copy in Python, not supported in compiled code: slice a memoryview "
+                    "of it, or a NumPy array", bt->unit == 'B' ? "bytearray" : "array.array");
   if (ix.array >= 0) {
     if (ty_no_allocation(in))
       return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "
