@@ -1138,12 +1138,12 @@ bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
 /* ---------------------------------------------------------------- native functions */
 
 /* A native function (a @cfunc, a WrapperAddressProtocol object, a ctypes
- * function pointer with argtypes) named as a value, not called: the
+ * function pointer with argtypes, a cffi function) named as a value, not called: the
  * compiled function calling its address (ruchey.native.wrapper_dispatcher,
  * what such an argument runs as), a function value like any other; NULL
  * for any other object. */
 Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
-  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  if (!disp_may_be_native(obj)) return NULL;
   PyObject *native = PyImport_ImportModule("ruchey.native");
   PyObject *type = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", obj) : NULL;
   PyObject *disp = type && type != Py_None ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", obj) : NULL;
@@ -1152,6 +1152,29 @@ Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = disp && PyObject_TypeCheck(disp, &DispatcherType) ? fe_function_value(fe, disp, e) : NULL;
   Py_XDECREF(disp);
   return n;
+}
+
+/* A cffi FFI: cffi.FFI (an in-line module's) or a compiled out-of-line
+ * module's ffi. */
+bool fe_is_cffi_ffi(PyObject *obj) {
+  if (!obj || strcmp(_PyType_Name(Py_TYPE(obj)), "FFI")) return false;
+  PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
+  bool is = module && PyUnicode_Check(module) &&
+            (!strcmp(PyUnicode_AsUTF8(module), "cffi.api") || !strcmp(PyUnicode_AsUTF8(module), "_cffi_backend"));
+  Py_XDECREF(module);
+  PyErr_Clear();
+  return is;
+}
+
+/* ffi.from_buffer of a cffi FFI, the one FFI method Numba compiles. */
+bool fe_is_from_buffer(PyObject *obj) {
+  PyObject *self = PyMethod_Check(obj) ? PyMethod_GET_SELF(obj) : PyCFunction_Check(obj) ? PyCFunction_GET_SELF(obj) : NULL;
+  if (!fe_is_cffi_ffi(self)) return false;
+  PyObject *name = PyObject_GetAttrString(obj, "__name__");
+  bool is = name && PyUnicode_Check(name) && !strcmp(PyUnicode_AsUTF8(name), "from_buffer");
+  Py_XDECREF(name);
+  PyErr_Clear();
+  return is;
 }
 
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
@@ -1165,10 +1188,10 @@ static TypeKind native_kind(PyObject *k) {
 /* f(...) of a native function (ruchey/native.py): its address and C
  * signature from ruchey.native.describe, in the function's arena; NULL for
  * any other object, and NULL with *failed set where describe refuses it
- * (reported). Only an object that can be one is asked about: a ctypes
- * function pointer has argtypes, a wrapper __wrapper_address__. */
+ * (reported). Only an object that can be one is asked about
+ * (disp_may_be_native). */
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed) {
-  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  if (!disp_may_be_native(obj)) return NULL;
   PyObject *native = PyImport_ImportModule("ruchey.native");
   PyObject *d = native ? PyObject_CallMethod(native, "describe", "O", obj) : NULL;
   Py_XDECREF(native);

@@ -287,14 +287,24 @@ static const Type *typeof_depth(PyObject *o, int depth);
 /* A @cfunc (ruchey/ccallback.py) passed as a value: a first-class function
  * of its signature, its _function_type described; so too another native
  * function (ruchey/native.py): an object of the WrapperAddressProtocol, of
- * its signature(), a ctypes function pointer, of its argtypes and restype. */
+ * its signature(), a ctypes function pointer, of its argtypes and restype,
+ * a cffi function, of its C type. */
+bool disp_may_be_native(PyObject *o) {
+  if (PyType_Check(o)) return false;
+  PyObject *owner = PyCFunction_Check(o) ? PyCFunction_GET_SELF(o) : o;  /* (an out-of-line cffi lib's function) */
+  if (owner && !strncmp(Py_TYPE(owner)->tp_name, "_cffi_backend.", strlen("_cffi_backend."))) return true;
+  PyObject *cls = (PyObject *)Py_TYPE(o);
+  bool may = PyObject_HasAttrString(cls, "__wrapper_address__") || PyObject_HasAttrString(cls, "argtypes");
+  PyErr_Clear();
+  return may;
+}
+
 static const Type *cfunc_typeof(PyObject *o) {
   if (PyType_Check(o)) return NULL;
   PyObject *d = NULL;
   if (!strcmp(Py_TYPE(o)->tp_name, "CFunc")) {
     d = PyObject_GetAttrString(o, "_function_type");
-  } else if (PyObject_HasAttrString((PyObject *)Py_TYPE(o), "__wrapper_address__") ||
-             PyObject_HasAttrString((PyObject *)Py_TYPE(o), "argtypes")) {
+  } else if (disp_may_be_native(o)) {
     PyObject *native = PyImport_ImportModule("ruchey.native");
     d = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", o) : NULL;
     Py_XDECREF(native);

@@ -1,7 +1,7 @@
 /* builtins/native.c — calls of native functions: a ctypes function pointer
- * with restype and argtypes, or an object of Numba's WrapperAddressProtocol
- * (SciPy's special functions through get_cython_function_address), as
- * Numba calls them. The frontend puts the function's address and C
+ * with restype and argtypes, an object of Numba's WrapperAddressProtocol
+ * (SciPy's special functions through get_cython_function_address) or a
+ * cffi function, as Numba calls them, and cffi's ffi.from_buffer. The frontend puts the function's address and C
  * signature in the call (a NativeSig, ruchey/native.py reads them); each
  * argument converts to its parameter's type as an assignment would, and
  * the call is a plain C call through the address. The address is this
@@ -80,7 +80,33 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
 }
 
+/* ffi.from_buffer(a) of a cffi FFI: a's memory for a cffi function's
+ * pointer parameter, as Numba's (its CPointer): a 1-d C array over all of
+ * a's elements (a view, a kept alive), which the call passes as its data's
+ * address. a is contiguous; past one dimension C-ordered, as Numba asks. */
+static const Type *ty_from_buffer(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->kind != TY_ARRAY)
+    return ty_error(in, n, "from_buffer() takes an array or a buffer (bytearray, memoryview, array.array), got %s",
+                    t->name);
+  if (t->layout == 'A') return ty_error(in, n, "from_buffer() unsupported on non-contiguous buffers (%s)", t->name);
+  if (t->ndim > 1 && t->layout != 'C')
+    return ty_error(in, n, "from_buffer() only supports multidimensional arrays with C layout (%s)", t->name);
+  return ty_array(t->elem, 1, 'C', t->readonly);
+}
+
+static LLVMValueRef lo_from_buffer(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), size = const_i64(l, 1), stride = const_i64(l, (int64_t)arg->ty->elem->size);
+  for (int d = 0; d < arg->ty->ndim; d++) size = LLVMBuildMul(l->b, size, lo_arr_shape(l, a, d), "");
+  LLVMValueRef r = np_owned_view(l, n->ty, a, LLVMBuildExtractValue(l->b, a, 2, "data"), &size, &stride);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 const Builtin bi_native[] = {
-  {"a native function", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES, 0, 0, ty_native_call, lo_native_call},
+  /* (complex arrays pass as addresses; a complex number the typer refuses) */
+  {"a native function", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES | BF_COMPLEX, 0, 0, ty_native_call, lo_native_call},
+  {"ffi.from_buffer", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX, 0, 0, ty_from_buffer, lo_from_buffer},
   BI_END,
 };

@@ -1,14 +1,18 @@
 """Native functions compiled code calls, as Numba calls them: a ctypes
-function pointer whose ``restype`` and ``argtypes`` are set, and an object
+function pointer whose ``restype`` and ``argtypes`` are set, an object
 of Numba's ``WrapperAddressProtocol`` (``__wrapper_address__()`` gives the
 address, ``signature()`` the types), the way packages reach SciPy's special
-functions through ``get_cython_function_address``. The arguments and the
-result are numbers, bools or addresses (c_void_p, and POINTER(...)
-arguments: an integer, an array's ``a.ctypes``); the frontend asks ``describe`` for the address
-and the scalar kinds.
+functions through ``get_cython_function_address``, and a cffi function: a
+function of an in-line library (``ffi.dlopen(...).f``, a cdata function
+pointer) or of an out-of-line module's ``lib`` (its module's ``ffi`` gives
+its type and address, with no registration needed). The arguments and the
+result are numbers, bools or addresses (c_void_p, and POINTER(...) or C
+pointer arguments: an integer, an array's ``a.ctypes``, ``ffi.from_buffer(a)``);
+the frontend asks ``describe`` for the address and the scalar kinds.
 """
 import ctypes
 import importlib
+import sys
 
 from ruchey import _core
 
@@ -83,10 +87,106 @@ def _ruchey_kind(t, what):
     return t.kind
 
 
+_cffi_modules = {}  # id(lib) -> the out-of-line module register_module was given (held there)
+
+
+def _cffi_function(obj):
+    """The cdata function pointer of a cffi function (itself, or the
+    address of an out-of-line lib's function through its module's ffi);
+    None for any other object."""
+    backend = sys.modules.get("_cffi_backend")
+    if backend is None:  # (no cffi object can exist before cffi is imported)
+        return None
+    if isinstance(obj, backend._CDataBase):
+        return obj if backend.typeof(obj).kind == "function" else None
+    lib = getattr(obj, "__self__", None)
+    if not isinstance(lib, backend.Lib):
+        return None
+    module = _cffi_modules.get(id(lib)) or sys.modules.get(getattr(obj, "__module__", None))
+    if getattr(module, "lib", None) is not lib:
+        raise TypeError(f"the cffi function {obj.__name__!r} is not of an imported out-of-line module's lib "
+                        "(its module's ffi gives its type): register_module(module) names it")
+    return module.ffi.addressof(lib, obj.__name__)
+
+
+def register_module(module):
+    """Numba's cffi_utils.register_module: compiled code finds an
+    out-of-line module's functions by their module (sys.modules) already;
+    one imported under another name is found once registered."""
+    _cffi_modules[id(module.lib)] = module
+
+
+def register_type(cffi_type, numba_type):
+    """Numba's cffi_utils.register_type, which lets a pointer to a struct
+    match a pointer to numba_type's items: compiled code passes pointers as
+    addresses, whatever their items, so there is nothing to record."""
+
+
+def _cffi_scalar_name(ctype):
+    """The scalar type name of a cffi primitive type, as Numba maps them
+    (char is int8); None for another (long double, a struct...)."""
+    if ctype.kind != "primitive" or ctype.cname == "long double":
+        return None
+    name = {"_Bool": "bool", "float": "float32", "double": "float64", "char": "int8"}.get(ctype.cname)
+    if name is None:
+        backend = sys.modules["_cffi_backend"]
+        signed = int(backend.cast(ctype, -1)) < 0
+        name = f"{'' if signed else 'u'}int{backend.sizeof(ctype) * 8}"
+    return name
+
+
+def map_type(cffi_type, use_record_dtype=False):
+    """Numba's cffi_utils.map_type: the type of a cffi type (a function's:
+    its signature; a pointer: CPointer of its item's, voidptr for void *)."""
+    from ruchey import types
+    kind = cffi_type.kind
+    if kind == "function":
+        if cffi_type.ellipsis:
+            raise TypeError("vararg function is not supported")
+        return types.Signature(map_type(cffi_type.result), [map_type(a) for a in cffi_type.args])
+    if kind == "pointer":
+        item = cffi_type.item
+        return types.voidptr if item.kind == "void" else types.CPointer(map_type(item))
+    if kind == "void":
+        return types.none
+    name = _cffi_scalar_name(cffi_type)
+    if name is None:
+        raise TypeError(f"cffi type {cffi_type.cname} has no type in compiled code")
+    return getattr(types, name)
+
+
+def _cffi_kind(ctype, what):
+    """The kind of a cffi type: a number's or bool's, uint64 for a pointer
+    (an address), -1 for a void result."""
+    if ctype.kind == "void" and what == "result":
+        return -1
+    if ctype.kind == "pointer" and what != "result":
+        return _KINDS["uint64"]
+    name = _cffi_scalar_name(ctype)
+    if name is None:
+        raise TypeError(f"a cffi function's {what} of C type {ctype.cname} is not supported in compiled code "
+                        "(numbers, bools and pointer arguments are)")
+    return _KINDS[name]
+
+
+def _cffi_describe(pointer):
+    backend = sys.modules["_cffi_backend"]
+    ctype = backend.typeof(pointer)
+    if ctype.ellipsis:
+        raise TypeError(f"the cffi function of type {ctype.cname} takes variable arguments: a vararg function "
+                        "is not supported in compiled code")
+    address = int(backend.cast(backend.new_primitive_type("uintptr_t"), pointer))
+    return (address, _cffi_kind(ctype.result, "result"),
+            tuple(_cffi_kind(a, f"argument {i + 1}") for i, a in enumerate(ctype.args)))
+
+
 def describe(obj):
     """(address, result kind (-1: none), argument kinds) of a native
     function; None for any other object; TypeError for a native function
     whose types compiled code cannot pass."""
+    pointer = _cffi_function(obj)
+    if pointer is not None:
+        return _cffi_describe(pointer)
     if isinstance(obj, ctypes._CFuncPtr):
         if obj.argtypes is None:
             raise TypeError(f"the ctypes function {getattr(obj, '__name__', obj)!r} has no argtypes: "
@@ -110,6 +210,11 @@ def _signature(obj):
     WrapperAddressProtocol object's signature(), a ctypes function
     pointer's from its restype and argtypes; None for any other object."""
     from ruchey import types
+    pointer = _cffi_function(obj)
+    if pointer is not None:
+        _, result, args = _cffi_describe(pointer)
+        scalar = lambda k: types.none if k == -1 else types.Type(k)  # noqa: E731
+        return types.Signature(scalar(result), [scalar(k) for k in args])
     if isinstance(obj, ctypes._CFuncPtr):
         if obj.argtypes is None:
             return None

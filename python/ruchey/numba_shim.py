@@ -284,7 +284,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
-    from ruchey import _helperlib, _lowerings, _templates, _values
+    from ruchey import _helperlib, _lowerings, _templates, _values, native
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
@@ -323,6 +323,9 @@ def _submodules():
             {name: getattr(_templates, name) for name in (
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
                 "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
+        # cffi's types and out-of-line modules as compiled code reads them (ruchey.native)
+        "numba.core.typing.cffi_utils": (dict(map_type=native.map_type, register_module=native.register_module,
+                                              register_type=native.register_type), ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
