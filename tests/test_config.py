@@ -164,6 +164,36 @@ def test_typeof_of_records_named_tuples_lists_sets_slices_is_what_a_call_compile
         assert ruchey.typeof(value) == ruchey.types.NamedTupleType([ruchey.typeof(v) for v in value], Point)
 
 
+def test_typeof_of_dtypes_and_scalar_classes_is_numbas():
+    types = ruchey.types
+    for name in ("int8", "uint16", "int32", "int64", "float32", "float64", "complex128", "bool_"):
+        t = getattr(types, "boolean" if name == "bool_" else name)
+        assert ruchey.typeof(np.dtype(name)) == types.DType(t) == types.NumberClass(t)
+        assert ruchey.typeof(getattr(np, name)) == types.NumberClass(t)
+        assert types.NumberClass(t).dtype == t
+    assert ruchey.typeof(RECORD) == types.DType(ruchey.from_dtype(RECORD))
+
+
+def test_array_types_say_whether_compiled_code_may_write_them():
+    a = np.arange(6.0).reshape(2, 3)
+    assert ruchey.typeof(a).mutable and ruchey.typeof(a.T).mutable
+    a.setflags(write=False)
+    assert not ruchey.typeof(a).mutable and not ruchey.typeof(np.broadcast_to(1.0, (2, 2))).mutable
+
+
+def test_typeof_of_buffers_is_what_a_call_compiles_for():
+    import array
+
+    @ruchey.njit
+    def takes(x):
+        return 1
+
+    for value in (bytearray(b"ab"), memoryview(np.ones((2, 3))), memoryview(b"ab"), array.array("d", [1.5]),
+                  array.array("h")):
+        takes(value)
+        assert repr(ruchey.typeof(value)) == repr(takes.signatures[-1][0])
+
+
 def test_typeof_and_from_dtype_refuse_what_has_no_type():
     with pytest.raises(TypeError, match=r"no type for dict values .*typed\.Dict"):
         ruchey.typeof({1: 2.0})

@@ -116,6 +116,11 @@ class Type(metaclass=_Interning):
         """An array type's element type (a scalar's: itself)."""
         return Type(self.kind, unit=self.unit)
 
+    @property
+    def mutable(self):
+        """Numba's Array.mutable: whether compiled code may write the array."""
+        return not self.readonly
+
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
         """Numba's Array.copy(): this array type with the properties given changed."""
         if not isinstance(self, Array):
@@ -760,7 +765,11 @@ class ExternalFunction:
 class NumberClass(Described):
     """Numba's NumberClass: the type of a scalar type used as a value
     (``numpy.float64`` passed to a function), described "dtype(float64)";
-    its ``dtype`` is the scalar type."""
+    its ``dtype`` is the scalar type. Made of that description or, as
+    Numba's, of the scalar type (``NumberClass(float64)``)."""
+
+    def __init__(self, name):
+        super().__init__(name if isinstance(name, str) else f"dtype({name!r})")
 
     @property
     def dtype(self):
@@ -1365,7 +1374,8 @@ def _type_named(name):
     """The type of a typed container's items from the name it gives them
     (List.item_type, Dict.key_type, value_type): a number, a datetime64 or
     timedelta64 of its unit, unicode_type, an array, a tuple of these, a typed
-    List or Dict; None for others."""
+    List or Dict, a scalar type's NumberClass (typeof(numpy.dtype("f8"))
+    names it "dtype(float64)"); None for others."""
     if name in _SCALARS or name == "unicode_type":
         return _SCALARS.get(name, unicode_type)
     for time, make in (("datetime64", NPDatetime), ("timedelta64", NPTimedelta)):
@@ -1383,7 +1393,7 @@ def _type_named(name):
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
-    return None
+    return described_dtype(name)  # a scalar type or dtype as a value: its NumberClass
 
 
 def _typed_container_type(value):
@@ -1430,6 +1440,8 @@ def typeof(value):
         return _SCALARS["complex128"]
     if isinstance(value, numpy.generic) and not isinstance(value, (numpy.str_, numpy.bytes_)):
         return from_dtype(value.dtype)
+    if isinstance(value, numpy.dtype) and value.names:  # a structured dtype as a value: of its record type
+        return DType(from_dtype(value))
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
