@@ -244,3 +244,23 @@ def test_a_registered_module_is_found_out_of_sys_modules(ool, monkeypatch):
     cffi_utils().register_module(ool)
     use = njit(use.py_func)
     assert use(4) == use.py_func(4) == 13
+
+
+def test_map_type_gives_structs_as_records():
+    from ruchey import types
+    structs = cffi.FFI()
+    structs.cdef("""
+        typedef struct { int count; float weight; double value; float parts[3]; } item;
+        typedef double (*weigh)(item *, size_t);
+        typedef struct { int bits: 4; } packed;
+    """)
+    map_type = cffi_utils().map_type
+    record = map_type(structs.typeof("item"), use_record_dtype=True)
+    fields = record.dtype.fields if AS_NUMBA else record.np_dtype.fields
+    assert [(name, fields[name][1]) for name in ("count", "weight", "value", "parts")] == [
+        (name, structs.offsetof("item", name)) for name in ("count", "weight", "value", "parts")]
+    assert record.size == structs.sizeof("item")
+    assert map_type(structs.typeof("weigh"), use_record_dtype=True) == \
+        types.float64(types.CPointer(record), types.uintp)
+    with pytest.raises(ValueError, match="field 'bits' has bitshift, this is not supported"):
+        map_type(structs.typeof("packed"), use_record_dtype=True)

@@ -306,6 +306,47 @@ def test_carray_in_python_reads_a_ctypes_pointer():
     np.testing.assert_array_equal(farray(ptr, (2, 3)), buf.reshape(2, 3, order="F"))
 
 
+def test_carray_in_python_refuses_a_dtype_not_the_pointers():
+    ptr = np.arange(6.0).ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    for shaped in (carray, farray):
+        with pytest.raises(TypeError, match="mismatching dtype 'int32' for pointer"):
+            shaped(ptr, (2, 3), np.int32)
+
+
+RECORD = np.dtype([("count", np.int32), ("weight", np.float32), ("value", np.float64), ("parts", np.float32, (3,))],
+                  align=True)
+
+
+def _weigh_records(p, n):
+    s = 0.0
+    for i in range(n):
+        s += p[i].count * p[i].weight / p[i].value + p[i].parts.sum()
+    return s
+
+
+@numba_deviation("reading a record's fields through the pointer itself (p[i].x) fails in Numba's lowering")
+def test_a_pointer_to_records_reads_a_c_structs_fields():
+    cb = cfunc(types.float64(types.CPointer(ruchey.from_dtype(RECORD)), types.intp))(_weigh_records)
+    rng = make_rng(12)
+    for n in (0, 1, 4):
+        data = np.zeros(n, RECORD)
+        data["count"] = rng.integers(-50, 50, n)
+        data["weight"], data["value"] = rng.normal(size=n), rng.uniform(1, 2, n)
+        data["parts"] = rng.normal(size=(n, 3))
+        assert cb.ctypes(data.ctypes.data, n) == _weigh_records(data.view(np.recarray), n)
+
+
+def test_cffi_takes_the_callback_as_a_function_pointer():
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+    def scaled(x, k):
+        return x * k - 0.5
+
+    as_c = ffi.cast("double(*)(double, int)", cfunc("float64(float64, int32)")(scaled).cffi)
+    for x, k in [(1.5, 2), (-3.25, -7), (0.0, 0)]:
+        assert as_c(x, k) == scaled(x, k)
+
+
 def _weighted(p, n, data):
     """A callback reading its user data (a void pointer) as the float64 array it is, as Numba's carray casts it."""
     w = carray(data, (2, n), dtype=np.float64)

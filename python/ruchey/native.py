@@ -135,18 +135,50 @@ def _cffi_scalar_name(ctype):
     return name
 
 
+def _cffi_dtype(ctype):
+    """The NumPy dtype of a cffi number, C array or struct type (a struct's
+    fields at their offsets), as Numba maps a struct to a record."""
+    import numpy
+    if ctype.kind == "array":
+        return numpy.dtype((_cffi_dtype(ctype.item), (ctype.length,)))
+    if ctype.kind == "struct":
+        names, formats, offsets = [], [], []
+        for name, field in ctype.fields:
+            for what, value in (("bitshift", field.bitshift), ("flags", field.flags), ("bitsize", field.bitsize)):
+                if value != (0 if what == "flags" else -1):
+                    raise ValueError(f"field {name!r} has {what}, this is not supported")
+            names.append(name)
+            formats.append(_cffi_dtype(field.type))
+            offsets.append(field.offset)
+        aligned = all(offset % f.alignment == 0 for offset, f in zip(offsets, formats))
+        backend = sys.modules["_cffi_backend"]
+        return numpy.dtype({"names": names, "formats": formats, "offsets": offsets,
+                            "itemsize": backend.sizeof(ctype)}, align=aligned)
+    name = _cffi_scalar_name(ctype)
+    if name is None:
+        raise TypeError(f"cffi type {ctype.cname} has no NumPy dtype")
+    return numpy.dtype(name)
+
+
 def map_type(cffi_type, use_record_dtype=False):
     """Numba's cffi_utils.map_type: the type of a cffi type (a function's:
-    its signature; a pointer: CPointer of its item's, voidptr for void *)."""
+    its signature; a pointer: CPointer of its item's, voidptr for void *;
+    with use_record_dtype, a struct's: the record of its fields, and a C
+    array's a NestedArray)."""
     from ruchey import types
     kind = cffi_type.kind
     if kind == "function":
         if cffi_type.ellipsis:
             raise TypeError("vararg function is not supported")
-        return types.Signature(map_type(cffi_type.result), [map_type(a) for a in cffi_type.args])
+        return types.Signature(map_type(cffi_type.result, use_record_dtype),
+                               [map_type(a, use_record_dtype) for a in cffi_type.args])
     if kind == "pointer":
         item = cffi_type.item
-        return types.voidptr if item.kind == "void" else types.CPointer(map_type(item))
+        return types.voidptr if item.kind == "void" else types.CPointer(map_type(item, use_record_dtype))
+    if kind == "struct" and use_record_dtype:
+        return types.from_dtype(_cffi_dtype(cffi_type))
+    if kind == "array":
+        return types.NestedArray(map_type(cffi_type.item, use_record_dtype), (cffi_type.length,))
     if kind == "void":
         return types.none
     name = _cffi_scalar_name(cffi_type)
