@@ -318,11 +318,13 @@ def _submodules():
                                      impl_ret_new_ref=_values.impl_ret_borrowed,
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
-        "numba.core.typing": ({}, ()),
+        # signature(return_type, *args): what a typer (an @intrinsic's) returns
+        "numba.core.typing": (dict(signature=_signature, Signature=types.Signature), ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
-                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
+                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}
+            | dict(signature=_signature, Signature=types.Signature), ()),
         # cffi's types and out-of-line modules as compiled code reads them (ruchey.native)
         "numba.core.typing.cffi_utils": (dict(map_type=native.map_type, register_module=native.register_module,
                                               register_type=native.register_type), ()),
@@ -376,6 +378,11 @@ def _submodules():
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
     }
+
+
+def _signature(return_type, *args):
+    """numba.core.typing.signature: the signature of these argument types and return type."""
+    return types.Signature(return_type, args)
 
 
 def _value_type_names():
