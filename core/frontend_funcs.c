@@ -1178,8 +1178,13 @@ bool fe_is_from_buffer(PyObject *obj) {
 }
 
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
- * result, "meminfo" for a MemInfoPointer (an ExternalFunction's). */
-static TypeKind native_kind(PyObject *k) {
+ * result, "meminfo" for a MemInfoPointer (an ExternalFunction's), a pair
+ * (uint64's, its items') for a typed pointer, whose items go to *pointee. */
+static TypeKind native_kind(PyObject *k, TypeKind *pointee) {
+  if (PyTuple_Check(k) && PyTuple_GET_SIZE(k) == 2) {
+    *pointee = native_kind(PyTuple_GET_ITEM(k, 1), pointee);
+    return native_kind(PyTuple_GET_ITEM(k, 0), pointee);
+  }
   if (PyUnicode_Check(k)) return TY_MEMINFO;
   long v = PyLong_AsLong(k);
   return v < 0 ? TY_NONE : (TypeKind)v;
@@ -1205,9 +1210,13 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
   } else if (d != Py_None && PyArg_ParseTuple(d, "KOO!", &addr, &ret, &PyTuple_Type, &args) &&
              PyTuple_GET_SIZE(args) <= 64) {
     sig = arena_alloc(fe->arena, sizeof *sig);
+    TypeKind unused;
     *sig = (NativeSig){.addr = (void *)(uintptr_t)addr, .owner = Py_NewRef(obj),  /* the code's for good */
-                       .ret = native_kind(ret), .nargs = (int)PyTuple_GET_SIZE(args)};
-    for (int i = 0; i < sig->nargs; i++) sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i));
+                       .ret = native_kind(ret, &unused), .nargs = (int)PyTuple_GET_SIZE(args)};
+    for (int i = 0; i < sig->nargs; i++) {
+      sig->pointee[i] = TY_NONE;
+      sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i), &sig->pointee[i]);
+    }
   }
   PyErr_Clear();
   Py_XDECREF(d);

@@ -474,15 +474,17 @@ typedef struct Diag {
 struct CompileOptions;
 
 /* A native function a call names (a ctypes function pointer, an object of
- * Numba's WrapperAddressProtocol): its address and C signature, scalar
- * kinds (ret TY_NONE: void); owner is the Python object, which the code
- * names so that no on-disk cache keeps it (its address is this process's). */
+ * Numba's WrapperAddressProtocol, a cffi function): its address and C
+ * signature, scalar kinds (ret TY_NONE: void); owner is the Python object,
+ * which the code names so that no on-disk cache keeps it (its address is
+ * this process's). */
 typedef struct NativeSig {
   void *addr;
   void *owner;
   TypeKind ret;
   int nargs;
   TypeKind args[64];
+  TypeKind pointee[64];  /* a typed pointer argument's items (POINTER(c_double): TY_F64); TY_NONE: any address */
 } NativeSig;
 
 /* A call of an @intrinsic (ruchey.extending's): owner is the Python

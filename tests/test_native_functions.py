@@ -12,6 +12,7 @@ import scipy.special
 import scipy.special.cython_special
 
 import ruchey
+from conftest import AS_NUMBA
 from ruchey import types
 from ruchey.extending import get_cython_function_address
 
@@ -280,3 +281,21 @@ def test_typed_pointer_arguments_take_an_arrays_ctypes():
                             b[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double))) for i in range(a.size)])
     np.testing.assert_array_equal(compare_all(a, b), want)
     np.testing.assert_array_equal(want, np.sign(a - b))
+
+
+def test_typed_pointer_arguments_refuse_arrays_of_other_items():
+    @ruchey.njit
+    def first_two(a, b):
+        return c_dcmp(a.ctypes, b.ctypes)
+
+    @ruchey.njit
+    def by_address(a, b):  # (a plain address carries no item type: taken, where Numba refuses ints)
+        return c_dcmp(a.ctypes.data, b.ctypes.data)
+
+    for dtype in (np.float32, np.int64, np.complex128):
+        with pytest.raises(ruchey.TypingError, match=None if AS_NUMBA else
+                           f"argument 1 is a pointer to float64, not to the {np.dtype(dtype).name} items given"):
+            first_two(np.zeros(1, dtype), np.zeros(1))
+    assert first_two(np.ones(1), np.zeros(1)) == 1
+    if not AS_NUMBA:
+        assert by_address(np.ones(1), np.zeros(1)) == 1

@@ -17,6 +17,15 @@
  * of no known length, lo_pointer_array) goes where an address is taken. */
 static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C'; }
 
+/* The items an address argument points at, where known: a pointer value's
+ * (ffi.from_buffer(a)'s, an array passed whole) or a.ctypes's; NULL for a
+ * plain address (an int, a.ctypes.data). */
+static const Type *pointed_items(const Node *a) {
+  if (is_pointer(a->ty)) return a->ty->elem;
+  if (a->kind == N_ATTR && a->bi && !strcmp(a->bi->name, "array.ctypes")) return a->lhs->ty->elem;
+  return NULL;
+}
+
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
   if (in->opts && in->opts->gpu_cc)
@@ -31,6 +40,10 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
                         args[i]->name, TYS(sig->args[i])->name);
       continue;
     }
+    const Type *items = sig->pointee[i] != TY_NONE ? pointed_items(n->list.items[i]) : NULL;
+    if (items && items->kind != sig->pointee[i])  /* (float32 data read as doubles: refused, as Numba's) */
+      return ty_error(in, n->list.items[i], "a native function's argument %d is a pointer to %s, not to the %s "
+                      "items given", i + 1, TYS(sig->pointee[i])->name, items->name);
     if (sig->args[i] == TY_U64 && is_pointer(args[i])) continue;
     if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
     if (ty_is_complex(args[i]))

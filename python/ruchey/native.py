@@ -61,12 +61,19 @@ def get_cython_function_address(module_name, function_name):
     return get_pointer(capsule, get_name(capsule))
 
 
+def _pointer(items):
+    """A typed pointer argument's kind: an address (uint64), with the kind
+    of the items it points at (compiled code refuses an array of others)."""
+    return (_KINDS["uint64"], -1 if items is None else _KINDS[items])
+
+
 def _ctypes_kind(t, what):
     if t is None and what == "result":
         return -1
     name = _CTYPES.get(t)
     if name is None and what != "result" and isinstance(t, type) and issubclass(t, ctypes._Pointer):
-        name = "uint64"  # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer)
+        # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer)
+        return _pointer(_CTYPES.get(t._type_) if t._type_ is not ctypes.c_void_p else None)
     if name is None:
         raise TypeError(f"a native function's {what} of ctypes type {getattr(t, '__name__', t)} is not supported "
                         "in compiled code (numbers, bools, c_void_p and POINTER arguments are)")
@@ -79,8 +86,9 @@ def _ruchey_kind(t, what):
         return -1
     if isinstance(t, types.MemInfoPointer):
         return "meminfo"  # passed borrowed; a result is a new reference
-    if isinstance(t, types.CPointer):
-        return _KINDS["uint64"]  # an address: an integer, an array's a.ctypes, a voidptr value
+    if isinstance(t, types.CPointer):  # an address: an integer, an array's a.ctypes, a voidptr value
+        return _KINDS["uint64"] if t == types.voidptr else \
+            _pointer(t.dtype.name if t.dtype.name in _CTYPES.values() else None)
     if type(t) is not types.Type or t.ndim or t.name not in _CTYPES.values():
         raise TypeError(f"a native function's {what} of type {t!r} is not supported in compiled code "
                         "(numbers, bools, pointers and MemInfoPointers are)")
@@ -193,7 +201,7 @@ def _cffi_kind(ctype, what):
     if ctype.kind == "void" and what == "result":
         return -1
     if ctype.kind == "pointer" and what != "result":
-        return _KINDS["uint64"]
+        return _pointer(_cffi_scalar_name(ctype.item))
     name = _cffi_scalar_name(ctype)
     if name is None:
         raise TypeError(f"a cffi function's {what} of C type {ctype.cname} is not supported in compiled code "
@@ -245,8 +253,8 @@ def _signature(obj):
     pointer = _cffi_function(obj)
     if pointer is not None:
         _, result, args = _cffi_describe(pointer)
-        scalar = lambda k: types.none if k == -1 else types.Type(k)  # noqa: E731
-        return types.Signature(scalar(result), [scalar(k) for k in args])
+        scalar = lambda k: types.none if k == -1 else types.Type(k[0] if isinstance(k, tuple) else k)  # noqa: E731
+        return types.Signature(scalar(result), [scalar(k) for k in args])  # (a pointer: its address)
     if isinstance(obj, ctypes._CFuncPtr):
         if obj.argtypes is None:
             return None
