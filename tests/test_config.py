@@ -199,6 +199,9 @@ def test_typeof_and_from_dtype_refuse_what_has_no_type():
         ruchey.typeof({1: 2.0})
     with pytest.raises(TypeError, match="no type for"):
         ruchey.typeof(object())
+    for value in (object(), [{1: 2}], frozenset([1])):  # a ValueError too, as Numba's typeof raises
+        with pytest.raises(ValueError):
+            ruchey.typeof(value)
     assert ruchey.typeof(b"text") == ruchey.types.Bytes()  # as numba.typeof: a bytes argument's type
     assert ruchey.typeof("text") == ruchey.types.unicode_type  # as numba.typeof: a str argument's type
     with pytest.raises(TypeError, match="byte order"):

@@ -1457,8 +1457,18 @@ def typeof(value):
     return _typeof_described(value)
 
 
+class NoTypeError(TypeError, ValueError):
+    """typeof() of a value compiled code takes no such value as: a
+    TypeError, and the ValueError Numba's typeof raises, which code written
+    for Numba catches to tell what it may pass."""
+
+
 def _typeof_described(value):
     """What compiled code takes besides (Python lists, sets, slices): the
     type it compiles for, as signatures name it."""
     from ruchey import inspection
-    return inspection._type_of(_core.typeof_described(value))
+    try:
+        described = _core.typeof_described(value)
+    except TypeError as e:
+        raise NoTypeError(str(e)) from None
+    return inspection._type_of(described)
