@@ -299,3 +299,19 @@ def test_typed_pointer_arguments_refuse_arrays_of_other_items():
     assert first_two(np.ones(1), np.zeros(1)) == 1
     if not AS_NUMBA:
         assert by_address(np.ones(1), np.zeros(1)) == 1
+
+
+def test_ctypes_types_convert_to_types_and_back():
+    import importlib
+    utils = importlib.import_module("numba.core.typing.ctypes_utils" if AS_NUMBA else "ruchey.native")
+    pairs = [(ctypes.c_double, types.float64), (ctypes.c_float, types.float32), (ctypes.c_int, types.intc),
+             (ctypes.c_uint16, types.uint16), (ctypes.c_size_t, types.size_t), (ctypes.c_ssize_t, types.ssize_t),
+             (ctypes.c_bool, types.boolean), (ctypes.c_int8, types.int8), (ctypes.c_void_p, types.voidptr),
+             (ctypes.POINTER(ctypes.c_float), types.CPointer(types.float32)), (None, types.void)]
+    for ctype, t in pairs:
+        assert utils.from_ctypes(ctype) == t
+        assert utils.to_ctypes(t) == ctype
+    with pytest.raises(TypeError, match="Unsupported ctypes type"):
+        utils.from_ctypes(ctypes.c_wchar_p)
+    with pytest.raises(TypeError, match="Cannot convert Numba type"):
+        utils.to_ctypes(types.complex128)

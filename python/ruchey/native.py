@@ -32,6 +32,35 @@ for _c in (ctypes.c_byte, ctypes.c_ubyte, ctypes.c_short, ctypes.c_ushort, ctype
     _CTYPES[_c] = f"{'u' if _c(-1).value > 0 else ''}int{ctypes.sizeof(_c) * 8}"
 
 
+def from_ctypes(ctype):
+    """Numba's ctypes_utils.from_ctypes: the type of a ctypes type (None:
+    none, c_void_p: voidptr, POINTER(t): CPointer of t's)."""
+    from ruchey import types
+    if ctype is None:
+        return types.none
+    if ctype is ctypes.c_void_p:
+        return types.voidptr
+    if isinstance(ctype, type) and issubclass(ctype, ctypes._Pointer):
+        return types.CPointer(from_ctypes(ctype._type_))
+    if ctype not in _CTYPES:
+        raise TypeError(f"Unsupported ctypes type: {ctype!r}")
+    return types.Type(_KINDS[_CTYPES[ctype]])
+
+
+def to_ctypes(t):
+    """Numba's ctypes_utils.to_ctypes: the ctypes type of a number, bool or
+    pointer type (None for none)."""
+    from ruchey import types
+    if isinstance(t, types.NoneType):
+        return None
+    if isinstance(t, types.CPointer):
+        return ctypes.c_void_p if t == types.voidptr else ctypes.POINTER(to_ctypes(t.dtype))
+    for ctype, name in _CTYPES.items():  # (the fixed-size names come first: c_int32, not c_int)
+        if ctype is not ctypes.c_void_p and type(t) is types.Type and not t.ndim and t.name == name:
+            return ctype
+    raise TypeError(f"Cannot convert Numba type '{t!r}' to ctypes type")
+
+
 class WrapperAddressProtocol:
     """Numba's protocol of a native function: a subclass defines
     ``__wrapper_address__(self)``, the function's address, and

@@ -325,6 +325,7 @@ def _submodules():
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
                 "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}
             | dict(signature=_signature, Signature=types.Signature), ()),
+        "numba.core.typing.ctypes_utils": (dict(from_ctypes=native.from_ctypes, to_ctypes=native.to_ctypes), ()),
         # cffi's types and out-of-line modules as compiled code reads them (ruchey.native)
         "numba.core.typing.cffi_utils": (dict(map_type=native.map_type, register_module=native.register_module,
                                               register_type=native.register_type), ()),
