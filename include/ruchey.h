@@ -99,7 +99,7 @@ struct Type {
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
   int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length;
-                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's (ty_buffer), else 0;
+                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's, 'P' an array.array's (ty_buffer), else 0;
                           * TY_TUPLE: 'L' a literal list's (ty_literal_list) */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type;
                           * TY_ENUM, TY_INTENUM: the type of the class's values */

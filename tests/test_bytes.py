@@ -719,11 +719,30 @@ def test_memoryview_attributes_are_pythons():
     base = numpy.arange(24, dtype=numpy.int32).reshape(4, 6)
     frozen = base.copy()
     frozen.setflags(write=False)
-    arrays = [base, base.T, base[::2], base[:, ::3], base[1], frozen, numpy.zeros(()), numpy.arange(0.0),
+    arrays = [base, base.T, base[::2], base[:, ::3], base[1], base[1, ::2], base[:1, ::2], base[:0, ::2], base[::2, :0],
+              base[:, :1], frozen, numpy.zeros(()), numpy.arange(0.0), numpy.arange(4.0)[:0:2],
               RNG.normal(size=(3, 2, 5)).astype(numpy.float32)]
     views = [memoryview(a) for a in arrays] + [memoryview(b"xyz"), memoryview(bytearray(b"xyz"))]
     for m in views:
         assert view_attributes(m) == view_attributes.py_func(m)
+
+
+@njit
+def slice_attributes(m, step):
+    v = m[1:]
+    w = v[::step]
+    total = 0
+    while len(v) > 0:  # (a slice of a slice: the same type, a memoryview)
+        total += v[0]
+        v = v[1:]
+    return w.readonly, w.contiguous, w.c_contiguous, w.f_contiguous, len(w), total
+
+
+def test_slices_of_memoryviews_are_memoryviews():
+    for b in filter(None, SAMPLES):
+        for step in (1, 2, 3):
+            for m in (memoryview(b), memoryview(bytearray(b)), memoryview(numpy.frombuffer(b, numpy.uint8).copy())):
+                assert slice_attributes(m, step) == slice_attributes.py_func(m, step)
 
 
 def test_memoryview_attributes_are_not_arrays():

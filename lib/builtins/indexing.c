@@ -334,7 +334,8 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
                     "bytes (stored ones too, through the runtime)", bt->name);
   if (ix.ndim == 0 && !ellipsis)  /* '<Un': a str, '|Sn': a bytes */
     return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem->kind == TY_BYTESEQ ? TYS(TY_BYTES) : bt->elem;
-  return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+  const Type *view = ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+  return bt->unit == 'M' ? ty_buffer(view, 'M') : view;  /* a memoryview's slice is a memoryview, as Python's */
 }
 
 /* x[mask] with one mask of x's shape: NumPy's own rules for assigning to

@@ -1434,11 +1434,21 @@ static const Type *ty_view_attr(Infer *in, Node *n, const Type **args) {
   return TYS(TY_BOOL);
 }
 
+/* Python's rule for a 1-d memoryview, both orders: one item, or items
+ * side by side (an empty view of a stride of more is not, unlike NumPy's
+ * flags; past one dimension Python's rule is NumPy's). */
+static LLVMValueRef view_contiguous_1d(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, 0), const_i64(l, 1), "");
+  LLVMValueRef packed = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, a, 0), const_i64(l, (int64_t)t->elem->size), "");
+  return LLVMBuildOr(l->b, one, packed, "contiguous");
+}
+
 static LLVMValueRef lo_view_attr(Lower *l, Node *n) {
   const Type *t = n->lhs->ty;
   if (n->bi->ival == VIEW_READONLY) return const_bool(l, t->readonly);
   LLVMValueRef a = lo_expr(l, n->lhs);
-  LLVMValueRef r = n->bi->ival == VIEW_ANY_ORDER
+  LLVMValueRef r = t->ndim == 1 ? view_contiguous_1d(l, t, a)
+                   : n->bi->ival == VIEW_ANY_ORDER
                        ? LLVMBuildOr(l->b, np_contiguous(l, t, a, false), np_contiguous(l, t, a, true), "contiguous")
                        : np_contiguous(l, t, a, n->bi->ival == VIEW_F);
   lo_done_with(l, n->lhs, a);
