@@ -266,10 +266,10 @@ PyObject *static_object(Fe *fe, PyObject *e) {
     }
     /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic),
      * the typed containers' classes (typed.Dict.empty) and cffi's FFI
-     * objects (ffi.from_buffer) */
+     * objects (ffi.from_buffer) and libraries (lib.f) */
     if (!base ||
         !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__") || typed_is_class(base) ||
-          jitclass_is_class(base) || fe_is_cffi_ffi(base))) {  /* a jitclass's static methods */
+          jitclass_is_class(base) || fe_is_cffi_ffi(base) || fe_is_cffi_lib(base))) {  /* a jitclass's static methods */
       Py_XDECREF(base);
       return NULL;
     }

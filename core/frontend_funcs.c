@@ -1154,17 +1154,27 @@ Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
-/* A cffi FFI: cffi.FFI (an in-line module's) or a compiled out-of-line
- * module's ffi. */
-bool fe_is_cffi_ffi(PyObject *obj) {
-  if (!obj || strcmp(_PyType_Name(Py_TYPE(obj)), "FFI")) return false;
+/* Whether obj's class is cffi's (cffi.api's or _cffi_backend's) of this
+ * name (or this name and a suffix: ffi.dlopen's FFILibrary_libm.so.6). */
+static bool is_cffi_object(PyObject *obj, const char *name) {
+  if (!obj) return false;
+  PyObject *cls = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__name__");
   PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
-  bool is = module && PyUnicode_Check(module) &&
+  bool is = cls && module && PyUnicode_Check(cls) && PyUnicode_Check(module) &&
+            !strncmp(PyUnicode_AsUTF8(cls), name, strlen(name)) &&
             (!strcmp(PyUnicode_AsUTF8(module), "cffi.api") || !strcmp(PyUnicode_AsUTF8(module), "_cffi_backend"));
-  Py_XDECREF(module);
+  Py_XDECREF(cls); Py_XDECREF(module);
   PyErr_Clear();
   return is;
 }
+
+/* A cffi FFI: cffi.FFI (an in-line module's) or a compiled out-of-line
+ * module's ffi. */
+bool fe_is_cffi_ffi(PyObject *obj) { return is_cffi_object(obj, "FFI") && !is_cffi_object(obj, "FFILibrary"); }
+
+/* A cffi library, whose functions code names as lib.f: an in-line one
+ * (ffi.dlopen's) or an out-of-line module's lib. */
+bool fe_is_cffi_lib(PyObject *obj) { return is_cffi_object(obj, "FFILibrary") || is_cffi_object(obj, "Lib"); }
 
 /* ffi.from_buffer of a cffi FFI, the one FFI method Numba compiles. */
 bool fe_is_from_buffer(PyObject *obj) {

@@ -1,7 +1,8 @@
 """cffi functions called from compiled code, as Numba calls them: the
 functions of an in-line library (ffi.dlopen) and of an out-of-line
 module's lib (found through its module's ffi, no registration needed),
-called directly or passed as first-class function values, with numbers,
+called directly, through their library (lib.f) or passed as first-class
+function values, with numbers,
 bools and pointers; ffi.from_buffer(a) passing an array's (or a buffer's)
 memory to a pointer parameter. Results are compared with the Python
 original (which calls the same C functions through cffi) or with NumPy."""
@@ -107,6 +108,29 @@ def test_out_of_line_module_functions_are_called(ool):
             for c in (True, False):
                 for x in (-1.5, 0.0, 2.0, math.nan):
                     assert use_ool(a, b, c, x) == use_ool.py_func(a, b, c, x)
+
+
+@njit
+def through_library(x, n):
+    return libm.cos(x) + libm.pow(x, 2.0), libc.abs(n)
+
+
+@numba_deviation("an in-line library (ffi.dlopen's) is not a value Numba's compiled code reads")
+def test_functions_are_called_through_their_library():
+    for x in FLOATS:
+        for n in (0, -7, 12):
+            np.testing.assert_array_equal(np.array(through_library(x, n)), np.array(through_library.py_func(x, n)))
+
+
+def test_out_of_line_functions_are_called_through_their_lib(ool):
+    lib, module = ool.lib, ool
+
+    @njit
+    def weigh_both(a):
+        return lib.weigh(a, 2, True), module.lib.weigh(a, 2, False)
+
+    for a in (0, 7, -100):
+        assert weigh_both(a) == weigh_both.py_func(a)
 
 
 @njit
