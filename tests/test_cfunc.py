@@ -276,6 +276,24 @@ def test_carray_and_farray_shape_the_pointer_as_numpy_would():
         assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
 
 
+@pytest.mark.parametrize("rows_type, cols_type", [("int32", "uint32"), ("intc", "uintp"), ("uint16", "int64")])
+def test_carray_and_farray_sizes_of_mixed_int_types(rows_type, cols_type):
+    cb = cfunc(f"float64(CPointer(float64), {rows_type}, {cols_type})")(shaped_sum)
+    rng = make_rng(15)
+    for rows, cols in ((1, 1), (2, 3)):
+        buf = rng.standard_normal(rows * cols)
+        ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
+
+
+def test_carray_with_a_dtype_not_the_pointers_is_a_typing_error():
+    def as_float32(p, n):
+        return carray(p, (n,), np.float32)[0]
+
+    with pytest.raises(ruchey.TypingError, match=r"mismatching dtype 'float32' for pointer type 'float64\*'"):
+        cfunc("float32(CPointer(float64), int64)")(as_float32)
+
+
 def test_pointer_writes_reach_the_caller():
     @cfunc("void(CPointer(int32), int64)")
     def squares(p, n):

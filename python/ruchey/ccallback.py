@@ -181,8 +181,10 @@ def _pointer_typer(fortran):
         if dtype is not None and dtype != types.none and repr(dtype) != f"dtype({ptr.dtype})":
             # a dtype: the pointer's own (scipy's LowLevelCallable examples name it), or any for a
             # void pointer (held as bytes, as a CPointer(uint8)), whose address is cast, as Numba's
-            if ptr.dtype != types.uint8 or not isinstance(dtype, types.NumberClass):
+            if not isinstance(dtype, types.NumberClass):
                 return None
+            if ptr.dtype != types.uint8:
+                raise _core.TypingError(f"mismatching dtype '{dtype.dtype}' for pointer type '{ptr.dtype}*'")
             cast = _address_cast(dtype.dtype)
             if fortran:
                 return lambda ptr, shape, dtype=None: farray(cast(ptr.ctypes.data), shape)
@@ -200,12 +202,13 @@ def _pointer_typer(fortran):
 
 def _register():
     from ruchey import extending
+    from ruchey.decorators import literal_unroll
     global _count
 
     @extending.register_jitable
     def _count(shape):
         n = 1
-        for d in shape:
+        for d in literal_unroll(shape):  # (unrolled: a C signature's sizes may mix int types)
             n *= d
         return n
     extending.overload(carray)(_pointer_typer(False))
