@@ -236,6 +236,11 @@ def test_untypable_body_is_a_typing_error():
         cfunc("float64(float64)")(bad)
 
 
+def test_object_mode_is_not_implemented():
+    with pytest.raises(NotImplementedError):
+        cfunc("float64(float64)", forceobj=True)(poly)
+
+
 def test_options_are_accepted():
     cb = cfunc("float64(float64)", nopython=True, cache=True, fastmath=True)(poly)
     assert cb.ctypes(2.0) == poly(2.0)

@@ -113,6 +113,9 @@ def cfunc(sig, locals=None, cache=False, **options):
     everything in nopython mode); ``cache=True`` keeps its machine code on
     disk, as ``@njit(cache=True)`` does."""
     options = dict(options)
+    if options.get("forceobj"):  # (a C callback runs no Python)
+        raise NotImplementedError("object mode is not supported by cfunc: its callback runs without Python")
+    options.pop("forceobj", None)
     if locals:
         options["locals"] = locals
     if cache:
