@@ -174,6 +174,18 @@ def test_typeof_of_dtypes_and_scalar_classes_is_numbas():
     assert ruchey.typeof(RECORD) == types.DType(ruchey.from_dtype(RECORD))
 
 
+def test_typeof_of_a_generator_is_npy_rng_and_a_signatures_type():
+    types = ruchey.types
+    assert ruchey.typeof(np.random.default_rng(3)) == types.npy_rng
+
+    def draw(rng, n):
+        return rng.random() * n
+
+    draws = ruchey.njit(types.float64(types.npy_rng, types.int64))(draw)
+    for seed in (0, 1, 99):
+        assert draws(np.random.default_rng(seed), 3) == draw(np.random.default_rng(seed), 3)
+
+
 def test_array_types_say_whether_compiled_code_may_write_them():
     a = np.arange(6.0).reshape(2, 3)
     assert ruchey.typeof(a).mutable and ruchey.typeof(a.T).mutable

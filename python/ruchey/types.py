@@ -801,7 +801,7 @@ def described_dtype(desc):
 def _is_type(a):
     """Whether a is what a signature takes: a ruchey type."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq))
+                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType))
 
 
 class Signature:
@@ -896,6 +896,21 @@ class Bytes(Described):
     mutable = False
 
 
+class NumPyRandomGeneratorType(Described):
+    """Numba's NumPyRandomGeneratorType (types.npy_rng): the type of a
+    numpy.random.Generator, which compiled code draws from (a signature's
+    too)."""
+
+    def __init__(self, name="rng"):
+        super().__init__("Generator")
+
+    def describe(self):
+        return self.name  # (libruchey's name of it)
+
+
+npy_rng = NumPyRandomGeneratorType()
+
+
 class DeferredType:
     """Numba's deferred_type(): a type named before it exists, defined
     once later (define), so that a jitclass's spec can name the class
@@ -964,6 +979,8 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
                  StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType, Record=Record)
+# a numpy.random.Generator's type, Numba's types.npy_rng
+namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType)
 
 
 def _domain(*names):
@@ -1393,6 +1410,8 @@ def _type_named(name):
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
+    if name == npy_rng.name:
+        return npy_rng
     return described_dtype(name)  # a scalar type or dtype as a value: its NumberClass
 
 
