@@ -1450,7 +1450,7 @@ def typeof(value):
     if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
         # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
-        return member(type(value), typeof(value._value_))
+        return member(type(value), _enum_value_type(type(value)))
     if isinstance(value, int):  # int64, else uint64 where it holds the value (2**64 - 1), as Numba's
         return _SCALARS["uint64" if 2**63 <= value < 2**64 else "int64"]
     if isinstance(value, float):
@@ -1474,6 +1474,16 @@ def typeof(value):
     if isinstance(value, _core.Dispatcher):
         return Dispatcher(value)
     return _typeof_described(value)
+
+
+def _enum_value_type(cls):
+    """The one type of an enum class's values, which compiled code holds its
+    members as; NoTypeError for a class whose values differ in type, as
+    the dispatcher refuses them (Numba's typeof too)."""
+    found = {repr(typeof(member._value_)): typeof(member._value_) for member in cls}
+    if len(found) > 1:
+        raise NoTypeError(f"Cannot type heterogeneous enum: got value types {', '.join(sorted(found))}")
+    return next(iter(found.values()))
 
 
 class NoTypeError(TypeError, ValueError):
