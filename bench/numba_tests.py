@@ -391,6 +391,7 @@ def run_module(name, substring):
     # (Numba's own modules, taken before ruchey is registered as numba)
     support = importlib.import_module("numba.tests.support")
     numbas = importlib.import_module("numba.core.errors")
+    fixtures = importlib.import_module("numba._helperlib").__file__
     tests_package = sys.modules["numba.tests"]
     kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
     rebind(module, [value for key, value in kept.items()
@@ -402,6 +403,9 @@ def run_module(name, substring):
     sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
     support.errors = errors_for_support(numbas, importlib.import_module("numba.core.errors"))
+    # the C functions the tests call through ctypes and cffi (_numba_test_sin...) are fixtures
+    # compiled into Numba's helper library, which they open by numba._helperlib's file
+    importlib.import_module("numba._helperlib").__file__ = fixtures
     if name in ADAPTERS:
         ADAPTERS[name](module)
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))

@@ -43,12 +43,12 @@ static bool c_signature(Dispatcher *disp, PyObject *args, PyObject *ret, const T
                     : PyUnicode_Check(ret) ? &core_plain[TY_NONE]  /* "none": void */
                                            : disp_described_type(ret);
     if (!t) return false;
-    /* a pointer argument is described as a 1-d C array of its elements */
-    bool pointer = i < n && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem) &&
-                   !ty_is_complex(t->elem);
+    /* a pointer argument is described as a 1-d C array of its elements (numbers or records: a C struct's) */
+    bool pointer = i < n && t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' &&
+                   ((ty_is_scalar(t->elem) && !ty_is_complex(t->elem)) || t->elem->kind == TY_RECORD);
     if (!(ty_is_scalar(t) && !ty_is_complex(t)) && !(i == n && t->kind == TY_NONE) && !pointer) {
       PyErr_Format(core_TypingError, "cfunc %U: a C callback takes integers, floats, bools and pointers to "
-                   "them, and returns a number or a bool, not %s", name, t->name);
+                   "them or to records, and returns a number or a bool, not %s", name, t->name);
       return false;
     }
     if (i < n) types[i] = t;

@@ -107,6 +107,10 @@ const Type *disp_dtype_time(PyObject *o);
 /* A str or bytes dtype of a width ('U5', 'S3') as its arrays' element, or NULL (no exception). */
 const Type *disp_dtype_text(PyObject *o);
 const Type *disp_text_class(PyObject *o);  /* numpy.str_, numpy.bytes_ as a dtype: '<U0', '|S0'; else NULL */
+/* Whether o may be a native function ruchey.native describes (a ctypes
+ * function pointer, a WrapperAddressProtocol object, a cffi function),
+ * asked before calling into Python, which most objects need not. */
+bool disp_may_be_native(PyObject *o);
 const Type *disp_type_object(PyObject *o);  /* the type a ruchey.types object (types.int64[:], ListType(...)) describes, else NULL */
 int disp_time_class_kind(PyObject *cls);  /* numpy.datetime64: TY_DATETIME, numpy.timedelta64: TY_TIMEDELTA; else -1 */
 const Type *disp_scalar_time(PyObject *o);  /* o a numpy.datetime64 or timedelta64: its type, or NULL */  /* o a dtype object of datetime64[unit] or timedelta64[unit], or NULL */

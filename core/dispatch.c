@@ -214,7 +214,7 @@ static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
     PyErr_Format(core_ArgumentTypeError,
                  "%S: argument %d %U (accepted: int, float, bool, NumPy scalars and arrays of bool, "
                  "int8-64, uint8-64, float16/32/64, complex64/128, records, tuples of these, str, bytes, bytearray,\n"
-                 "memoryview, typed.List and typed.Dict; compiled so far: [%U])",
+                 "memoryview, array.array, typed.List and typed.Dict; compiled so far: [%U])",
                  self->py_func, i + 1, why, accepted ? accepted : Py_None);
   Py_XDECREF(accepted);
   Py_XDECREF(why);

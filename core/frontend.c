@@ -264,11 +264,12 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       Py_DECREF(base);
       return field_obj;
     }
-    /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic) and
-     * the typed containers' classes (typed.Dict.empty) */
+    /* modules, ruchey.cuda's namespaces (cuda.threadIdx, cuda.atomic),
+     * the typed containers' classes (typed.Dict.empty) and cffi's FFI
+     * objects (ffi.from_buffer) and libraries (lib.f) */
     if (!base ||
         !(PyModule_Check(base) || PyObject_HasAttrString(base, "__ruchey_namespace__") || typed_is_class(base) ||
-          jitclass_is_class(base))) {  /* a jitclass's static methods */
+          jitclass_is_class(base) || fe_is_cffi_ffi(base) || fe_is_cffi_lib(base))) {  /* a jitclass's static methods */
       Py_XDECREF(base);
       return NULL;
     }
@@ -2332,6 +2333,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   bool refused = false;
   NativeSig *native = !builtin && obj ? fe_native_signature(fe, e, obj, &refused) : NULL;
   if (native) builtin = core_builtin_named("a native function");
+  if (!builtin && !refused && obj && fe_is_from_buffer(obj)) builtin = core_builtin_named("ffi.from_buffer");
   IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
   if (intrinsic) builtin = core_builtin_named("an intrinsic");
   int lowered_kinds = 0;

@@ -1478,12 +1478,12 @@ bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp) {
 /* ---------------------------------------------------------------- native functions */
 
 /* A native function (a @cfunc, a WrapperAddressProtocol object, a ctypes
- * function pointer with argtypes) named as a value, not called: the
+ * function pointer with argtypes, a cffi function) named as a value, not called: the
  * compiled function calling its address (ruchey.native.wrapper_dispatcher,
  * what such an argument runs as), a function value like any other; NULL
  * for any other object. */
 Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
-  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  if (!disp_may_be_native(obj)) return NULL;
   PyObject *native = PyImport_ImportModule("ruchey.native");
   PyObject *type = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", obj) : NULL;
   PyObject *disp = type && type != Py_None ? PyObject_CallMethod(native, "wrapper_dispatcher", "O", obj) : NULL;
@@ -1494,9 +1494,47 @@ Node *fe_native_value(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+/* Whether obj's class is cffi's (cffi.api's or _cffi_backend's) of this
+ * name (or this name and a suffix: ffi.dlopen's FFILibrary_libm.so.6). */
+static bool is_cffi_object(PyObject *obj, const char *name) {
+  if (!obj) return false;
+  PyObject *cls = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__name__");
+  PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(obj), "__module__");
+  bool is = cls && module && PyUnicode_Check(cls) && PyUnicode_Check(module) &&
+            !strncmp(PyUnicode_AsUTF8(cls), name, strlen(name)) &&
+            (!strcmp(PyUnicode_AsUTF8(module), "cffi.api") || !strcmp(PyUnicode_AsUTF8(module), "_cffi_backend"));
+  Py_XDECREF(cls); Py_XDECREF(module);
+  PyErr_Clear();
+  return is;
+}
+
+/* A cffi FFI: cffi.FFI (an in-line module's) or a compiled out-of-line
+ * module's ffi. */
+bool fe_is_cffi_ffi(PyObject *obj) { return is_cffi_object(obj, "FFI") && !is_cffi_object(obj, "FFILibrary"); }
+
+/* A cffi library, whose functions code names as lib.f: an in-line one
+ * (ffi.dlopen's) or an out-of-line module's lib. */
+bool fe_is_cffi_lib(PyObject *obj) { return is_cffi_object(obj, "FFILibrary") || is_cffi_object(obj, "Lib"); }
+
+/* ffi.from_buffer of a cffi FFI, the one FFI method Numba compiles. */
+bool fe_is_from_buffer(PyObject *obj) {
+  PyObject *self = PyMethod_Check(obj) ? PyMethod_GET_SELF(obj) : PyCFunction_Check(obj) ? PyCFunction_GET_SELF(obj) : NULL;
+  if (!fe_is_cffi_ffi(self)) return false;
+  PyObject *name = PyObject_GetAttrString(obj, "__name__");
+  bool is = name && PyUnicode_Check(name) && !strcmp(PyUnicode_AsUTF8(name), "from_buffer");
+  Py_XDECREF(name);
+  PyErr_Clear();
+  return is;
+}
+
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
- * result, "meminfo" for a MemInfoPointer (an ExternalFunction's). */
-static TypeKind native_kind(PyObject *k) {
+ * result, "meminfo" for a MemInfoPointer (an ExternalFunction's), a pair
+ * (uint64's, its items') for a typed pointer, whose items go to *pointee. */
+static TypeKind native_kind(PyObject *k, TypeKind *pointee) {
+  if (PyTuple_Check(k) && PyTuple_GET_SIZE(k) == 2) {
+    *pointee = native_kind(PyTuple_GET_ITEM(k, 1), pointee);
+    return native_kind(PyTuple_GET_ITEM(k, 0), pointee);
+  }
   if (PyUnicode_Check(k)) return TY_MEMINFO;
   long v = PyLong_AsLong(k);
   return v < 0 ? TY_NONE : (TypeKind)v;
@@ -1505,10 +1543,10 @@ static TypeKind native_kind(PyObject *k) {
 /* f(...) of a native function (ruchey/native.py): its address and C
  * signature from ruchey.native.describe, in the function's arena; NULL for
  * any other object, and NULL with *failed set where describe refuses it
- * (reported). Only an object that can be one is asked about: a ctypes
- * function pointer has argtypes, a wrapper __wrapper_address__. */
+ * (reported). Only an object that can be one is asked about
+ * (disp_may_be_native). */
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed) {
-  if (!PyObject_HasAttrString(obj, "argtypes") && !PyObject_HasAttrString(obj, "__wrapper_address__")) return NULL;
+  if (!disp_may_be_native(obj)) return NULL;
   PyObject *native = PyImport_ImportModule("ruchey.native");
   PyObject *d = native ? PyObject_CallMethod(native, "describe", "O", obj) : NULL;
   Py_XDECREF(native);
@@ -1522,9 +1560,13 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
   } else if (d != Py_None && PyArg_ParseTuple(d, "KOO!", &addr, &ret, &PyTuple_Type, &args) &&
              PyTuple_GET_SIZE(args) <= 64) {
     sig = arena_alloc(fe->arena, sizeof *sig);
+    TypeKind unused;
     *sig = (NativeSig){.addr = (void *)(uintptr_t)addr, .owner = Py_NewRef(obj),  /* the code's for good */
-                       .ret = native_kind(ret), .nargs = (int)PyTuple_GET_SIZE(args)};
-    for (int i = 0; i < sig->nargs; i++) sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i));
+                       .ret = native_kind(ret, &unused), .nargs = (int)PyTuple_GET_SIZE(args)};
+    for (int i = 0; i < sig->nargs; i++) {
+      sig->pointee[i] = TY_NONE;
+      sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i), &sig->pointee[i]);
+    }
   }
   PyErr_Clear();
   Py_XDECREF(d);

@@ -187,7 +187,7 @@ static const Type *array_type(PyArrayObject *a) {
  * class of what it returns). With Numba's readings (install_as_numba()),
  * the others are taken as Numba takes them, as plain arrays (galois passes
  * its field arrays so), the mask and the matrix operators still refused. */
-/* NumPy's class module.name, looked up once (kept: NumPy's classes live as long as the process). */
+/* The class module.name (NumPy's, the standard library's), looked up once (kept: such classes live as long as the process). */
 static PyTypeObject *numpy_class(PyObject **cache, const char *module, const char *name) {
   if (!*cache) {
     PyObject *m = PyImport_ImportModule(module);
@@ -204,6 +204,12 @@ static bool refused_by_numba_too(PyTypeObject *t) {
   static PyObject *masked, *matrix;
   PyTypeObject *a = numpy_class(&masked, "numpy.ma", "MaskedArray"), *b = numpy_class(&matrix, "numpy", "matrix");
   return (a && PyType_IsSubtype(t, a)) || (b && PyType_IsSubtype(t, b));
+}
+
+/* array.array, Python's typed arrays (a buffer of one of C's number types). */
+static PyTypeObject *python_array_class(void) {
+  static PyObject *array;
+  return numpy_class(&array, "array", "array");
 }
 
 static bool indexes_plainly(PyTypeObject *t) {
@@ -281,14 +287,24 @@ static const Type *typeof_depth(PyObject *o, int depth);
 /* A @cfunc (ruchey/ccallback.py) passed as a value: a first-class function
  * of its signature, its _function_type described; so too another native
  * function (ruchey/native.py): an object of the WrapperAddressProtocol, of
- * its signature(), a ctypes function pointer, of its argtypes and restype. */
+ * its signature(), a ctypes function pointer, of its argtypes and restype,
+ * a cffi function, of its C type. */
+bool disp_may_be_native(PyObject *o) {
+  if (PyType_Check(o)) return false;
+  PyObject *owner = PyCFunction_Check(o) ? PyCFunction_GET_SELF(o) : o;  /* (an out-of-line cffi lib's function) */
+  if (owner && !strncmp(Py_TYPE(owner)->tp_name, "_cffi_backend.", strlen("_cffi_backend."))) return true;
+  PyObject *cls = (PyObject *)Py_TYPE(o);
+  bool may = PyObject_HasAttrString(cls, "__wrapper_address__") || PyObject_HasAttrString(cls, "argtypes");
+  PyErr_Clear();
+  return may;
+}
+
 static const Type *cfunc_typeof(PyObject *o) {
   if (PyType_Check(o)) return NULL;
   PyObject *d = NULL;
   if (!strcmp(Py_TYPE(o)->tp_name, "CFunc")) {
     d = PyObject_GetAttrString(o, "_function_type");
-  } else if (PyObject_HasAttrString((PyObject *)Py_TYPE(o), "__wrapper_address__") ||
-             PyObject_HasAttrString((PyObject *)Py_TYPE(o), "argtypes")) {
+  } else if (disp_may_be_native(o)) {
     PyObject *native = PyImport_ImportModule("ruchey.native");
     d = native ? PyObject_CallMethod(native, "wrapper_function_type", "O", o) : NULL;
     Py_XDECREF(native);
@@ -365,16 +381,17 @@ static const Type *tuple_type(PyObject *o, int depth) {
 
 PyObject *disp_buffer_array(PyObject *o) { return PyArray_FromAny(o, NULL, 0, 0, 0, NULL); }
 
-/* A bytearray (an array of uint8) or memoryview (of its format's items,
- * read-only as it is): the array of its buffer's type; NULL for a
- * format NumPy or ruchey has no dtype for. */
-static const Type *buffer_type(PyObject *o) {
+/* A bytearray (an array of uint8), memoryview or array.array (of its
+ * format's items, read-only as it is): the array of its buffer's type,
+ * marked as which it is (kind: 'B', 'M' or 'P'); NULL for a format NumPy
+ * or ruchey has no dtype for. */
+static const Type *buffer_type(PyObject *o, char kind) {
   static const Type *bytearray;  /* interned once, not on every call */
   if (PyByteArray_CheckExact(o))
     return bytearray ? bytearray : (bytearray = core_api()->buffer(core_api()->array(&core_plain[TY_U8], 1, 'C', false), 'B'));
   PyObject *view = disp_buffer_array(o);
   const Type *t = view && PyArray_CheckExact(view) ? array_type((PyArrayObject *)view) : NULL;
-  if (t) t = core_api()->buffer(t, 'M');
+  if (t) t = core_api()->buffer(t, kind);
   Py_XDECREF(view);
   PyErr_Clear();
   return t;
@@ -409,7 +426,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
   if (t == &PyComplex_Type) return &core_plain[TY_C128];
   if (t == &PyUnicode_Type) return &core_plain[TY_STR];
   if (t == &PyBytes_Type) return &core_plain[TY_BYTES];
-  if (t == &PyByteArray_Type || t == &PyMemoryView_Type) return buffer_type(o);
+  if (t == &PyByteArray_Type || t == &PyMemoryView_Type) return buffer_type(o, 'M');
+  if (t == python_array_class()) return buffer_type(o, 'P');
   if (t == &PySlice_Type) return slice_type(o);  /* in a tuple too: an index a[(0, s)] passed in */
   if (t == &PyArray_Type || (PyArray_Check(o) && indexes_plainly(t))) return array_type((PyArrayObject *)o);
   if (PyArray_Check(o)) return NULL;
@@ -609,6 +627,8 @@ const Type *disp_described_type(PyObject *d) {
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), "none")) return &core_plain[TY_NONE];  /* an Optional's None */
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), core_plain[TY_BYTES].name))  /* types.Bytes(uint8, 1, "C"), by the name */
     return &core_plain[TY_BYTES];                                                      /* disp_describe_type gives it */
+  if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), core_plain[TY_GENERATOR].name))  /* types.npy_rng, by the name */
+    return &core_plain[TY_GENERATOR];
   if (PyTuple_Check(d) && PyTuple_GET_SIZE(d) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(d, 0)) &&
       !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)), "optional")) {  /* ("optional", a scalar's) */
     const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));

@@ -99,7 +99,7 @@ struct Type {
   unsigned flags;        /* the kind's TF_ flags, and TF_REFS for a tuple holding arrays */
   int bits;              /* a scalar's width */
   int unit;              /* TY_DATETIME, TY_TIMEDELTA: NumPy's unit (TU_ codes); TY_CHARSEQ: its length;
-                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's (ty_buffer), else 0;
+                          * TY_ARRAY: 'B' a bytearray argument's, 'M' a memoryview's, 'P' an array.array's (ty_buffer), else 0;
                           * TY_TUPLE: 'L' a literal list's (ty_literal_list) */
   const Type *elem;      /* TY_ARRAY, TY_DTYPE, TY_INFO: the scalar element type; TY_OPTIONAL: the value's type;
                           * TY_ENUM, TY_INTENUM: the type of the class's values */
@@ -476,15 +476,17 @@ typedef struct Diag {
 struct CompileOptions;
 
 /* A native function a call names (a ctypes function pointer, an object of
- * Numba's WrapperAddressProtocol): its address and C signature, scalar
- * kinds (ret TY_NONE: void); owner is the Python object, which the code
- * names so that no on-disk cache keeps it (its address is this process's). */
+ * Numba's WrapperAddressProtocol, a cffi function): its address and C
+ * signature, scalar kinds (ret TY_NONE: void); owner is the Python object,
+ * which the code names so that no on-disk cache keeps it (its address is
+ * this process's). */
 typedef struct NativeSig {
   void *addr;
   void *owner;
   TypeKind ret;
   int nargs;
   TypeKind args[64];
+  TypeKind pointee[64];  /* a typed pointer argument's items (POINTER(c_double): TY_F64); TY_NONE: any address */
 } NativeSig;
 
 /* A call of an @intrinsic (ruchey.extending's): owner is the Python

@@ -272,7 +272,7 @@ static void complete(Type *t) {
     t->size = sizeof(RtArray);
     t->align = _Alignof(RtArray);
     t->name = format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
-                     t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : "array", t->elem->name, t->ndim, t->layout);
+                     t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : t->unit == 'P' ? "array.array" : "array", t->elem->name, t->ndim, t->layout);
     break;
   case TY_FUNCTION:  /* no value at run time: the callee is in the type */
     t->align = 1;

@@ -2,8 +2,9 @@
 constants in the source and as globals, len, indexing (an int), slicing (a
 new bytes), iteration, truth, comparisons, `in`, tuples of them, calls
 between compiled functions; numpy.frombuffer (a read-only view of bytes,
-a writable one of a bytearray); bytearray and memoryview arguments as
-arrays of their items. Each behaviour is compared with the function's own
+a writable one of a bytearray); bytearray, memoryview and array.array
+arguments as arrays of their items (a memoryview's attributes as Python's;
+slices of a bytearray or array.array, copies in Python, refused). Each behaviour is compared with the function's own
 Python original on seeded random bytes, and bad input gives what Python
 gives or a TypingError naming what is not supported."""
 import gc
@@ -706,6 +707,94 @@ def test_memoryview_arguments():
 def test_memoryview_of_bytes_is_read_only():
     with pytest.raises(ruchey.TypingError, match="read-only|readonly"):
         bump(memoryview(b"abc"))
+
+
+@njit
+def view_attributes(m):
+    return (m.contiguous, m.c_contiguous, m.f_contiguous, m.readonly, m.ndim, m.shape, m.strides, m.itemsize,
+            m.nbytes)
+
+
+def test_memoryview_attributes_are_pythons():
+    base = numpy.arange(24, dtype=numpy.int32).reshape(4, 6)
+    frozen = base.copy()
+    frozen.setflags(write=False)
+    arrays = [base, base.T, base[::2], base[:, ::3], base[1], base[1, ::2], base[:1, ::2], base[:0, ::2], base[::2, :0],
+              base[:, :1], frozen, numpy.zeros(()), numpy.arange(0.0), numpy.arange(4.0)[:0:2],
+              RNG.normal(size=(3, 2, 5)).astype(numpy.float32)]
+    views = [memoryview(a) for a in arrays] + [memoryview(b"xyz"), memoryview(bytearray(b"xyz"))]
+    for m in views:
+        assert view_attributes(m) == view_attributes.py_func(m)
+
+
+@njit
+def slice_attributes(m, step):
+    v = m[1:]
+    w = v[::step]
+    total = 0
+    while len(v) > 0:  # (a slice of a slice: the same type, a memoryview)
+        total += v[0]
+        v = v[1:]
+    return w.readonly, w.contiguous, w.c_contiguous, w.f_contiguous, len(w), total
+
+
+def test_slices_of_memoryviews_are_memoryviews():
+    for b in filter(None, SAMPLES):
+        for step in (1, 2, 3):
+            for m in (memoryview(b), memoryview(bytearray(b)), memoryview(numpy.frombuffer(b, numpy.uint8).copy())):
+                assert slice_attributes(m, step) == slice_attributes.py_func(m, step)
+
+
+def test_memoryview_attributes_are_not_arrays():
+    with pytest.raises(ruchey.TypingError, match=r"array\(int64, 1d, C\) has no attribute 'contiguous'"):
+        view_attributes(numpy.arange(3))
+
+
+# ---------------------------------------------------------------- array.array
+
+PYTHON_ARRAYS = [("b", -3), ("B", 0), ("h", -5000), ("H", 40000), ("i", -100000), ("I", 1000000), ("l", -100000),
+                 ("L", 1000000), ("q", -2**60), ("Q", 2**63 + 1), ("f", 1.5), ("d", -1.5)]
+
+
+@njit
+def walk_buffer(buf):
+    total = 0.0
+    for i, x in enumerate(buf):
+        total = (total + x) * 0.5 + i
+    return total, len(buf), buf[0], buf[-1]
+
+
+@njit
+def put(buf, i, v):
+    buf[i] = v
+    return buf
+
+
+@njit
+def slice_of(buf):
+    return buf[1:3]
+
+
+def test_python_array_arguments_are_buffers_of_their_items():
+    import array
+    for code, offset in PYTHON_ARRAYS:
+        for n in (1, 2, 10):
+            values = [offset + int(v) for v in RNG.integers(0, 100, size=n)]
+            assert_same(walk_buffer, array.array(code, values))
+            buf, py_buf = array.array(code, values), array.array(code, values)
+            for i in range(n):
+                v = buf[i] // 2 + 1
+                assert put(buf, i, v) is buf  # the argument itself, as Python returns it
+                put.py_func(py_buf, i, v)
+                assert buf == py_buf
+
+
+def test_slices_of_bytearrays_and_python_arrays_are_refused():
+    import array
+    for buf in (bytearray(b"abcde"), array.array("i", range(5))):
+        with pytest.raises(ruchey.TypingError, match="a slice of a (bytearray|array.array) is a copy"):
+            slice_of(buf)
+    assert_same(slice_of, b"abcde")
 
 
 # ---------------------------------------------------------------- memory

@@ -238,6 +238,11 @@ def test_untypable_body_is_a_typing_error():
         cfunc("float64(float64)")(bad)
 
 
+def test_object_mode_is_not_implemented():
+    with pytest.raises(NotImplementedError):
+        cfunc("float64(float64)", forceobj=True)(poly)
+
+
 def test_options_are_accepted():
     cb = cfunc("float64(float64)", nopython=True, cache=True, fastmath=True)(poly)
     assert cb.ctypes(2.0) == poly(2.0)
@@ -278,6 +283,24 @@ def test_carray_and_farray_shape_the_pointer_as_numpy_would():
         assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
 
 
+@pytest.mark.parametrize("rows_type, cols_type", [("int32", "uint32"), ("intc", "uintp"), ("uint16", "int64")])
+def test_carray_and_farray_sizes_of_mixed_int_types(rows_type, cols_type):
+    cb = cfunc(f"float64(CPointer(float64), {rows_type}, {cols_type})")(shaped_sum)
+    rng = make_rng(15)
+    for rows, cols in ((1, 1), (2, 3)):
+        buf = rng.standard_normal(rows * cols)
+        ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
+
+
+def test_carray_with_a_dtype_not_the_pointers_is_a_typing_error():
+    def as_float32(p, n):
+        return carray(p, (n,), np.float32)[0]
+
+    with pytest.raises(ruchey.TypingError, match=r"mismatching dtype 'float32' for pointer type 'float64\*'"):
+        cfunc("float32(CPointer(float64), int64)")(as_float32)
+
+
 def test_pointer_writes_reach_the_caller():
     @cfunc("void(CPointer(int32), int64)")
     def squares(p, n):
@@ -306,6 +329,47 @@ def test_carray_in_python_reads_a_ctypes_pointer():
     ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     np.testing.assert_array_equal(carray(ptr, (2, 3)), buf.reshape(2, 3))
     np.testing.assert_array_equal(farray(ptr, (2, 3)), buf.reshape(2, 3, order="F"))
+
+
+def test_carray_in_python_refuses_a_dtype_not_the_pointers():
+    ptr = np.arange(6.0).ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    for shaped in (carray, farray):
+        with pytest.raises(TypeError, match="mismatching dtype 'int32' for pointer"):
+            shaped(ptr, (2, 3), np.int32)
+
+
+RECORD = np.dtype([("count", np.int32), ("weight", np.float32), ("value", np.float64), ("parts", np.float32, (3,))],
+                  align=True)
+
+
+def _weigh_records(p, n):
+    s = 0.0
+    for i in range(n):
+        s += p[i].count * p[i].weight / p[i].value + p[i].parts.sum()
+    return s
+
+
+@numba_deviation("reading a record's fields through the pointer itself (p[i].x) fails in Numba's lowering")
+def test_a_pointer_to_records_reads_a_c_structs_fields():
+    cb = cfunc(types.float64(types.CPointer(ruchey.from_dtype(RECORD)), types.intp))(_weigh_records)
+    rng = make_rng(12)
+    for n in (0, 1, 4):
+        data = np.zeros(n, RECORD)
+        data["count"] = rng.integers(-50, 50, n)
+        data["weight"], data["value"] = rng.normal(size=n), rng.uniform(1, 2, n)
+        data["parts"] = rng.normal(size=(n, 3))
+        assert cb.ctypes(data.ctypes.data, n) == _weigh_records(data.view(np.recarray), n)
+
+
+def test_cffi_takes_the_callback_as_a_function_pointer():
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+    def scaled(x, k):
+        return x * k - 0.5
+
+    as_c = ffi.cast("double(*)(double, int)", cfunc("float64(float64, int32)")(scaled).cffi)
+    for x, k in [(1.5, 2), (-3.25, -7), (0.0, 0)]:
+        assert as_c(x, k) == scaled(x, k)
 
 
 def _weighted(p, n, data):

@@ -164,11 +164,56 @@ def test_typeof_of_records_named_tuples_lists_sets_slices_is_what_a_call_compile
         assert ruchey.typeof(value) == ruchey.types.NamedTupleType([ruchey.typeof(v) for v in value], Point)
 
 
+def test_typeof_of_dtypes_and_scalar_classes_is_numbas():
+    types = ruchey.types
+    for name in ("int8", "uint16", "int32", "int64", "float32", "float64", "complex128", "bool_"):
+        t = getattr(types, "boolean" if name == "bool_" else name)
+        assert ruchey.typeof(np.dtype(name)) == types.DType(t) == types.NumberClass(t)
+        assert ruchey.typeof(getattr(np, name)) == types.NumberClass(t)
+        assert types.NumberClass(t).dtype == t
+    assert ruchey.typeof(RECORD) == types.DType(ruchey.from_dtype(RECORD))
+
+
+def test_typeof_of_a_generator_is_npy_rng_and_a_signatures_type():
+    types = ruchey.types
+    assert ruchey.typeof(np.random.default_rng(3)) == types.npy_rng
+
+    def draw(rng, n):
+        return rng.random() * n
+
+    draws = ruchey.njit(types.float64(types.npy_rng, types.int64))(draw)
+    for seed in (0, 1, 99):
+        assert draws(np.random.default_rng(seed), 3) == draw(np.random.default_rng(seed), 3)
+
+
+def test_array_types_say_whether_compiled_code_may_write_them():
+    a = np.arange(6.0).reshape(2, 3)
+    assert ruchey.typeof(a).mutable and ruchey.typeof(a.T).mutable
+    a.setflags(write=False)
+    assert not ruchey.typeof(a).mutable and not ruchey.typeof(np.broadcast_to(1.0, (2, 2))).mutable
+
+
+def test_typeof_of_buffers_is_what_a_call_compiles_for():
+    import array
+
+    @ruchey.njit
+    def takes(x):
+        return 1
+
+    for value in (bytearray(b"ab"), memoryview(np.ones((2, 3))), memoryview(b"ab"), array.array("d", [1.5]),
+                  array.array("h")):
+        takes(value)
+        assert repr(ruchey.typeof(value)) == repr(takes.signatures[-1][0])
+
+
 def test_typeof_and_from_dtype_refuse_what_has_no_type():
     with pytest.raises(TypeError, match=r"no type for dict values .*typed\.Dict"):
         ruchey.typeof({1: 2.0})
     with pytest.raises(TypeError, match="no type for"):
         ruchey.typeof(object())
+    for value in (object(), [{1: 2}], frozenset([1])):  # a ValueError too, as Numba's typeof raises
+        with pytest.raises(ValueError):
+            ruchey.typeof(value)
     assert ruchey.typeof(b"text") == ruchey.types.Bytes()  # as numba.typeof: a bytes argument's type
     assert ruchey.typeof("text") == ruchey.types.unicode_type  # as numba.typeof: a str argument's type
     with pytest.raises(TypeError, match="byte order"):

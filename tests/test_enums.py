@@ -724,6 +724,12 @@ def test_typeof_a_member_as_numba():
     assert ruchey.typeof(Shape.LINE) == ruchey.types.IntEnumMember(Shape, ruchey.types.int64)
 
 
+def test_typeof_a_member_of_mixed_value_types_is_refused_as_numba():
+    for member in Mixed:  # (as the dispatcher refuses it)
+        with pytest.raises(ValueError, match="Cannot type heterogeneous enum: got value types float64, int64"):
+            ruchey.typeof(member)
+
+
 def test_explicit_signature_of_members():
     types = ruchey.types
 

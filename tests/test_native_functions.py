@@ -12,6 +12,7 @@ import scipy.special
 import scipy.special.cython_special
 
 import ruchey
+from conftest import AS_NUMBA
 from ruchey import types
 from ruchey.extending import get_cython_function_address
 
@@ -280,3 +281,37 @@ def test_typed_pointer_arguments_take_an_arrays_ctypes():
                             b[i:].ctypes.data_as(ctypes.POINTER(ctypes.c_double))) for i in range(a.size)])
     np.testing.assert_array_equal(compare_all(a, b), want)
     np.testing.assert_array_equal(want, np.sign(a - b))
+
+
+def test_typed_pointer_arguments_refuse_arrays_of_other_items():
+    @ruchey.njit
+    def first_two(a, b):
+        return c_dcmp(a.ctypes, b.ctypes)
+
+    @ruchey.njit
+    def by_address(a, b):  # (a plain address carries no item type: taken, where Numba refuses ints)
+        return c_dcmp(a.ctypes.data, b.ctypes.data)
+
+    for dtype in (np.float32, np.int64, np.complex128):
+        with pytest.raises(ruchey.TypingError, match=None if AS_NUMBA else
+                           f"argument 1 is a pointer to float64, not to the {np.dtype(dtype).name} items given"):
+            first_two(np.zeros(1, dtype), np.zeros(1))
+    assert first_two(np.ones(1), np.zeros(1)) == 1
+    if not AS_NUMBA:
+        assert by_address(np.ones(1), np.zeros(1)) == 1
+
+
+def test_ctypes_types_convert_to_types_and_back():
+    import importlib
+    utils = importlib.import_module("numba.core.typing.ctypes_utils" if AS_NUMBA else "ruchey.native")
+    pairs = [(ctypes.c_double, types.float64), (ctypes.c_float, types.float32), (ctypes.c_int, types.intc),
+             (ctypes.c_uint16, types.uint16), (ctypes.c_size_t, types.size_t), (ctypes.c_ssize_t, types.ssize_t),
+             (ctypes.c_bool, types.boolean), (ctypes.c_int8, types.int8), (ctypes.c_void_p, types.voidptr),
+             (ctypes.POINTER(ctypes.c_float), types.CPointer(types.float32)), (None, types.void)]
+    for ctype, t in pairs:
+        assert utils.from_ctypes(ctype) == t
+        assert utils.to_ctypes(t) == ctype
+    with pytest.raises(TypeError, match="Unsupported ctypes type"):
+        utils.from_ctypes(ctypes.c_wchar_p)
+    with pytest.raises(TypeError, match="Cannot convert Numba type"):
+        utils.to_ctypes(types.complex128)

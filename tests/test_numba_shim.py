@@ -1189,3 +1189,36 @@ for d, t in [(1, 2), (-7, 1500), (0, 0)]:
     assert f(*args) == g(*args) == add(*args) and f(*args).dtype == np.dtype("M8[us]")
 print("ok")
 """, tmp_path))
+
+
+@shim_only
+def test_typing_signature_and_cffi_utils_of_the_shim(tmp_path):
+    assert_printed_ok(run_fresh("""
+import numpy as np
+import ruchey
+ruchey.install_as_numba()
+from numba import cfunc, carray, types
+from numba.core.typing import signature
+from numba.core.typing.templates import signature as template_signature
+import numba.core.typing.cffi_utils as cffi_support
+import numba.np.numpy_support as numpy_support
+import cffi
+
+sig = signature(types.float64, types.CPointer(types.float64), types.intp)
+assert sig == template_signature(types.float64, types.CPointer(types.float64), types.intp)
+
+@cfunc(sig)
+def total(p, n):
+    return carray(p, n).sum()
+
+x = np.arange(5.0)
+assert total.ctypes(x.ctypes.data_as(total.ctypes.argtypes[0]), 5) == x.sum()
+ffi = cffi.FFI()
+ffi.cdef("double frexp(double, int *);")
+assert cffi_support.map_type(ffi.typeof("double(*)(double, int *)")) == \\
+    types.float64(types.float64, types.CPointer(types.int32))
+rec = np.dtype([("a", np.int32), ("b", np.float64)])
+assert numpy_support.from_struct_dtype(rec) == numpy_support.from_dtype(rec)
+assert numpy_support.map_arrayscalar_type(np.float32(1)) == types.float32
+print("ok")
+""", tmp_path))

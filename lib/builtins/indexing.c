@@ -315,6 +315,11 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   }
   Index ix;
   if (!index_form(in, n, bt, &ix)) return NULL;
+  /* Python copies a slice of these into a new object of their class, which
+   * compiled code has no value for (a view would share the memory) */
+  if ((bt->unit == 'B' || bt->unit == 'P') && (ix.array >= 0 || ix.ndim > 0))
+    return ty_error(in, n, "a slice of a %s is a copy in Python, not supported in compiled code: slice a memoryview "
+                    "of it, or a NumPy array", bt->unit == 'B' ? "bytearray" : "array.array");
   if (ix.array >= 0) {
     if (ty_no_allocation(in))
       return ty_error(in, n, "indexing with an array makes a new array, which kernels cannot: index with ints "
@@ -329,7 +334,8 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
                     "bytes (stored ones too, through the runtime)", bt->name);
   if (ix.ndim == 0 && !ellipsis)  /* '<Un': a str, '|Sn': a bytes */
     return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem->kind == TY_BYTESEQ ? TYS(TY_BYTES) : bt->elem;
-  return ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+  const Type *view = ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+  return bt->unit == 'M' ? ty_buffer(view, 'M') : view;  /* a memoryview's slice is a memoryview, as Python's */
 }
 
 /* x[mask] with one mask of x's shape: NumPy's own rules for assigning to

@@ -1,7 +1,7 @@
 /* builtins/native.c — calls of native functions: a ctypes function pointer
- * with restype and argtypes, or an object of Numba's WrapperAddressProtocol
- * (SciPy's special functions through get_cython_function_address), as
- * Numba calls them. The frontend puts the function's address and C
+ * with restype and argtypes, an object of Numba's WrapperAddressProtocol
+ * (SciPy's special functions through get_cython_function_address) or a
+ * cffi function, as Numba calls them, and cffi's ffi.from_buffer. The frontend puts the function's address and C
  * signature in the call (a NativeSig, ruchey/native.py reads them); each
  * argument converts to its parameter's type as an assignment would, and
  * the call is a plain C call through the address. The address is this
@@ -17,6 +17,15 @@
  * of no known length, lo_pointer_array) goes where an address is taken. */
 static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C'; }
 
+/* The items an address argument points at, where known: a pointer value's
+ * (ffi.from_buffer(a)'s, an array passed whole) or a.ctypes's; NULL for a
+ * plain address (an int, a.ctypes.data). */
+static const Type *pointed_items(const Node *a) {
+  if (is_pointer(a->ty)) return a->ty->elem;
+  if (a->kind == N_ATTR && a->bi && !strcmp(a->bi->name, "array.ctypes")) return a->lhs->ty->elem;
+  return NULL;
+}
+
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
   if (in->opts && in->opts->gpu_cc)
@@ -31,6 +40,10 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
                         args[i]->name, TYS(sig->args[i])->name);
       continue;
     }
+    const Type *items = sig->pointee[i] != TY_NONE ? pointed_items(n->list.items[i]) : NULL;
+    if (items && items->kind != sig->pointee[i])  /* (float32 data read as doubles: refused, as Numba's) */
+      return ty_error(in, n->list.items[i], "a native function's argument %d is a pointer to %s, not to the %s "
+                      "items given", i + 1, TYS(sig->pointee[i])->name, items->name);
     if (sig->args[i] == TY_U64 && is_pointer(args[i])) continue;
     if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
     if (ty_is_complex(args[i]))
@@ -80,7 +93,33 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
 }
 
+/* ffi.from_buffer(a) of a cffi FFI: a's memory for a cffi function's
+ * pointer parameter, as Numba's (its CPointer): a 1-d C array over all of
+ * a's elements (a view, a kept alive), which the call passes as its data's
+ * address. a is contiguous; past one dimension C-ordered, as Numba asks. */
+static const Type *ty_from_buffer(Infer *in, Node *n, const Type **args) {
+  const Type *t = args[0];
+  if (t->kind != TY_ARRAY)
+    return ty_error(in, n, "from_buffer() takes an array or a buffer (bytearray, memoryview, array.array), got %s",
+                    t->name);
+  if (t->layout == 'A') return ty_error(in, n, "from_buffer() unsupported on non-contiguous buffers (%s)", t->name);
+  if (t->ndim > 1 && t->layout != 'C')
+    return ty_error(in, n, "from_buffer() only supports multidimensional arrays with C layout (%s)", t->name);
+  return ty_array(t->elem, 1, 'C', t->readonly);
+}
+
+static LLVMValueRef lo_from_buffer(Lower *l, Node *n) {
+  Node *arg = n->list.items[0];
+  LLVMValueRef a = lo_expr(l, arg), size = const_i64(l, 1), stride = const_i64(l, (int64_t)arg->ty->elem->size);
+  for (int d = 0; d < arg->ty->ndim; d++) size = LLVMBuildMul(l->b, size, lo_arr_shape(l, a, d), "");
+  LLVMValueRef r = np_owned_view(l, n->ty, a, LLVMBuildExtractValue(l->b, a, 2, "data"), &size, &stride);
+  lo_done_with(l, arg, a);
+  return r;
+}
+
 const Builtin bi_native[] = {
-  {"a native function", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES, 0, 0, ty_native_call, lo_native_call},
+  /* (complex arrays pass as addresses; a complex number the typer refuses) */
+  {"a native function", NULL, NULL, BK_FUNCTION, 0, 0, 64, NULL, BF_VARIES | BF_COMPLEX, 0, 0, ty_native_call, lo_native_call},
+  {"ffi.from_buffer", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, BF_COMPLEX, 0, 0, ty_from_buffer, lo_from_buffer},
   BI_END,
 };

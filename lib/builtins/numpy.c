@@ -1422,6 +1422,39 @@ static LLVMValueRef lo_flag(Lower *l, Node *n) {
   return r;
 }
 
+/* m.contiguous, m.c_contiguous, m.f_contiguous and m.readonly of a
+ * memoryview (an array typed from its buffer, typeof.c), as Python's
+ * memoryview gives them: contiguous is either order; readonly is the
+ * type's own, as the buffer was. Arrays have none of these. */
+enum { VIEW_C = FLAG_C, VIEW_F = FLAG_F, VIEW_ANY_ORDER, VIEW_READONLY };
+
+static const Type *ty_view_attr(Infer *in, Node *n, const Type **args) {
+  const Type *t = n->lhs->ty;
+  if (t->unit != 'M') return ty_error(in, n, "%s has no attribute '%s' in compiled code", t->name, n->bi->path);
+  return TYS(TY_BOOL);
+}
+
+/* Python's rule for a 1-d memoryview, both orders: one item, or items
+ * side by side (an empty view of a stride of more is not, unlike NumPy's
+ * flags; past one dimension Python's rule is NumPy's). */
+static LLVMValueRef view_contiguous_1d(Lower *l, const Type *t, LLVMValueRef a) {
+  LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, 0), const_i64(l, 1), "");
+  LLVMValueRef packed = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_stride(l, t, a, 0), const_i64(l, (int64_t)t->elem->size), "");
+  return LLVMBuildOr(l->b, one, packed, "contiguous");
+}
+
+static LLVMValueRef lo_view_attr(Lower *l, Node *n) {
+  const Type *t = n->lhs->ty;
+  if (n->bi->ival == VIEW_READONLY) return const_bool(l, t->readonly);
+  LLVMValueRef a = lo_expr(l, n->lhs);
+  LLVMValueRef r = t->ndim == 1 ? view_contiguous_1d(l, t, a)
+                   : n->bi->ival == VIEW_ANY_ORDER
+                       ? LLVMBuildOr(l->b, np_contiguous(l, t, a, false), np_contiguous(l, t, a, true), "contiguous")
+                       : np_contiguous(l, t, a, n->bi->ival == VIEW_F);
+  lo_done_with(l, n->lhs, a);
+  return r;
+}
+
 /* a.ctypes.data: the address of a's first element, a uintp, as Numba's
  * ArrayCTypes; a.ctypes itself is that address too, so that a native
  * function's void* parameter takes it as Numba converts it (native.c). */
@@ -1449,6 +1482,9 @@ static LLVMValueRef lo_data_address(Lower *l, Node *n) {
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 #define FLAG(name, which) \
   {"array.flags." name, NULL, "flags." name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP, which, 0, ty_flag, lo_flag}
+#define VIEW_ATTRIBUTE(name, which) \
+  {"memoryview." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, \
+   ty_view_attr, lo_view_attr}
 
 const Builtin bi_numpy[] = {
   ALLOC("hanning", 1, 1, NULL, WIN_HANNING, ty_window, lo_window),
@@ -1501,6 +1537,8 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("strides", 0, ty_shape, lo_strides),
   ATTRIBUTE("flags", 0, ty_flags, lo_no_value),
   FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
+  VIEW_ATTRIBUTE("contiguous", VIEW_ANY_ORDER), VIEW_ATTRIBUTE("c_contiguous", VIEW_C),
+  VIEW_ATTRIBUTE("f_contiguous", VIEW_F), VIEW_ATTRIBUTE("readonly", VIEW_READONLY),
   ATTRIBUTE("ctypes", BF_COMPLEX, ty_data_address, lo_data_address),
   ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},

@@ -26,8 +26,8 @@ _CTYPES = {
 def _ctype(t):
     if isinstance(t, types.NoneType):
         return None
-    if isinstance(t, types.CPointer):
-        return ctypes.c_void_p if t == types.voidptr else ctypes.POINTER(_CTYPES[t.dtype.name])
+    if isinstance(t, types.CPointer):  # (to records, a struct's: an address too)
+        return ctypes.c_void_p if t == types.voidptr or t.dtype.name not in _CTYPES else ctypes.POINTER(_CTYPES[t.dtype.name])
     if isinstance(t, types.Type) and not t.ndim and t.name in _CTYPES:
         return _CTYPES[t.name]
     raise _core.TypingError(f"a C callback takes integers, floats, bools and pointers to them (CPointer, "
@@ -37,7 +37,9 @@ def _ctype(t):
 def _described(t):
     """A pointer travels to the compiler as a 1-d C array of its elements
     (lib/lower/cfunc.c makes it from the pointer, of no known length)."""
-    return types.Type(t.dtype.kind, 1, "C").describe() if isinstance(t, types.CPointer) else t.describe()
+    if not isinstance(t, types.CPointer):
+        return t.describe()
+    return t.dtype[::1].describe() if isinstance(t.dtype, types.Record) else types.Type(t.dtype.kind, 1, "C").describe()
 
 
 class CFunc:
@@ -62,6 +64,14 @@ class CFunc:
         self.ctypes = ctypes.CFUNCTYPE(self._restype, *self._argtypes)(self.address)
         self.py_func = func
         functools.update_wrapper(self, func)
+
+    @property
+    def cffi(self):
+        """The callback as a cffi pointer (void *, as Numba's: cffi compares
+        types by their names), which cffi functions take for a function
+        pointer parameter."""
+        import cffi
+        return cffi.FFI().cast("void *", self.address)
 
     # the names Numba's CFunc gives these (a WrapperAddressProtocol object's __wrapper_address__ often
     # returns a cfunc's _wrapper_address)
@@ -103,6 +113,9 @@ def cfunc(sig, locals=None, cache=False, **options):
     everything in nopython mode); ``cache=True`` keeps its machine code on
     disk, as ``@njit(cache=True)`` does."""
     options = dict(options)
+    if options.get("forceobj"):  # (a C callback runs no Python)
+        raise NotImplementedError("object mode is not supported by cfunc: its callback runs without Python")
+    options.pop("forceobj", None)
     if locals:
         options["locals"] = locals
     if cache:
@@ -119,7 +132,7 @@ def _python_array(ptr, shape, dtype, order):
     if isinstance(ptr, ctypes._Pointer):
         pointee = numpy.dtype(ptr._type_)
         if dtype is not None and numpy.dtype(dtype) != pointee:
-            raise TypeError(f"mismatching dtype {numpy.dtype(dtype)} for pointer to {pointee}")
+            raise TypeError(f"mismatching dtype '{numpy.dtype(dtype)}' for pointer to {pointee}")
         dtype, address = pointee, ctypes.cast(ptr, ctypes.c_void_p).value
     elif isinstance(ptr, (ctypes.c_void_p, int)):
         if dtype is None:
@@ -166,13 +179,15 @@ def _address_cast(dtype):
 
 def _pointer_typer(fortran):
     def typer(ptr, shape, dtype=None):
-        if not (isinstance(ptr, types.Array) and ptr.ndim == 1):
-            return None  # a pointer argument only
+        if not (isinstance(ptr, (types.Array, types.Record)) and ptr.ndim == 1):
+            return None  # a pointer argument only (to numbers or records)
         if dtype is not None and dtype != types.none and repr(dtype) != f"dtype({ptr.dtype})":
             # a dtype: the pointer's own (scipy's LowLevelCallable examples name it), or any for a
             # void pointer (held as bytes, as a CPointer(uint8)), whose address is cast, as Numba's
-            if ptr.dtype != types.uint8 or not isinstance(dtype, types.NumberClass):
+            if not isinstance(dtype, types.NumberClass):
                 return None
+            if ptr.dtype != types.uint8:
+                raise _core.TypingError(f"mismatching dtype '{dtype.dtype}' for pointer type '{ptr.dtype}*'")
             cast = _address_cast(dtype.dtype)
             if fortran:
                 return lambda ptr, shape, dtype=None: farray(cast(ptr.ctypes.data), shape)
@@ -190,12 +205,13 @@ def _pointer_typer(fortran):
 
 def _register():
     from ruchey import extending
+    from ruchey.decorators import literal_unroll
     global _count
 
     @extending.register_jitable
     def _count(shape):
         n = 1
-        for d in shape:
+        for d in literal_unroll(shape):  # (unrolled: a C signature's sizes may mix int types)
             n *= d
         return n
     extending.overload(carray)(_pointer_typer(False))

@@ -298,7 +298,7 @@ def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
     import ruchey.experimental
-    from ruchey import _helperlib, _lowerings, _templates, _values
+    from ruchey import _helperlib, _lowerings, _templates, _values, native
     import ruchey.extending
     import ruchey.intrinsics
     import ruchey.structref
@@ -332,11 +332,17 @@ def _submodules():
                                      impl_ret_new_ref=_values.impl_ret_borrowed,
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
-        "numba.core.typing": ({}, ()),
+        # signature(return_type, *args): what a typer (an @intrinsic's) returns
+        "numba.core.typing": (dict(signature=_signature, Signature=types.Signature), ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
                 "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
-                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
+                "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}
+            | dict(signature=_signature, Signature=types.Signature), ()),
+        "numba.core.typing.ctypes_utils": (dict(from_ctypes=native.from_ctypes, to_ctypes=native.to_ctypes), ()),
+        # cffi's types and out-of-line modules as compiled code reads them (ruchey.native)
+        "numba.core.typing.cffi_utils": (dict(map_type=native.map_type, register_module=native.register_module,
+                                              register_type=native.register_type), ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),
         "numba.typed.typeddict": ({}, (ruchey.typed,)),
@@ -349,7 +355,9 @@ def _submodules():
         "numba.typed.setobject": (dict(new_set=ruchey.typed.Set.empty), ()),
         "numba.np": ({}, ()),
         # numpy_version: (major, minor) of the installed NumPy, which packages branch on
+        # (from_struct_dtype: a structured dtype's record type; map_arrayscalar_type: a scalar's type)
         "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=from_dtype,
+                                        from_struct_dtype=types.from_dtype, map_arrayscalar_type=types.typeof,
                                         numpy_version=tuple(map(int, numpy.__version__.split(".")[:2]))), ()),
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
@@ -389,6 +397,11 @@ def _submodules():
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
     }
+
+
+def _signature(return_type, *args):
+    """numba.core.typing.signature: the signature of these argument types and return type."""
+    return types.Signature(return_type, args)
 
 
 def _value_type_names():

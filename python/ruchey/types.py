@@ -116,6 +116,11 @@ class Type(metaclass=_Interning):
         """An array type's element type (a scalar's: itself)."""
         return Type(self.kind, unit=self.unit)
 
+    @property
+    def mutable(self):
+        """Numba's Array.mutable: whether compiled code may write the array."""
+        return not self.readonly
+
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
         """Numba's Array.copy(): this array type with the properties given changed."""
         if not isinstance(self, Array):
@@ -760,7 +765,11 @@ class ExternalFunction:
 class NumberClass(Described):
     """Numba's NumberClass: the type of a scalar type used as a value
     (``numpy.float64`` passed to a function), described "dtype(float64)";
-    its ``dtype`` is the scalar type."""
+    its ``dtype`` is the scalar type. Made of that description or, as
+    Numba's, of the scalar type (``NumberClass(float64)``)."""
+
+    def __init__(self, name):
+        super().__init__(name if isinstance(name, str) else f"dtype({name!r})")
 
     @property
     def dtype(self):
@@ -792,7 +801,7 @@ def described_dtype(desc):
 def _is_type(a):
     """Whether a is what a signature takes: a ruchey type."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq))
+                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType))
 
 
 class Signature:
@@ -887,6 +896,21 @@ class Bytes(Described):
     mutable = False
 
 
+class NumPyRandomGeneratorType(Described):
+    """Numba's NumPyRandomGeneratorType (types.npy_rng): the type of a
+    numpy.random.Generator, which compiled code draws from (a signature's
+    too)."""
+
+    def __init__(self, name="rng"):
+        super().__init__("Generator")
+
+    def describe(self):
+        return self.name  # (libruchey's name of it)
+
+
+npy_rng = NumPyRandomGeneratorType()
+
+
 class DeferredType:
     """Numba's deferred_type(): a type named before it exists, defined
     once later (define), so that a jitclass's spec can name the class
@@ -955,6 +979,8 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
                  StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType, Record=Record)
+# a numpy.random.Generator's type, Numba's types.npy_rng
+namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType)
 
 
 def _domain(*names):
@@ -1365,7 +1391,8 @@ def _type_named(name):
     """The type of a typed container's items from the name it gives them
     (List.item_type, Dict.key_type, value_type): a number, a datetime64 or
     timedelta64 of its unit, unicode_type, an array, a tuple of these, a typed
-    List or Dict; None for others."""
+    List or Dict, a scalar type's NumberClass (typeof(numpy.dtype("f8"))
+    names it "dtype(float64)"); None for others."""
     if name in _SCALARS or name == "unicode_type":
         return _SCALARS.get(name, unicode_type)
     for time, make in (("datetime64", NPDatetime), ("timedelta64", NPTimedelta)):
@@ -1383,7 +1410,9 @@ def _type_named(name):
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
-    return None
+    if name == npy_rng.name:
+        return npy_rng
+    return described_dtype(name)  # a scalar type or dtype as a value: its NumberClass
 
 
 def _typed_container_type(value):
@@ -1421,7 +1450,7 @@ def typeof(value):
     if isinstance(value, enum.IntEnum) or (isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))):
         # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
-        return member(type(value), typeof(value._value_))
+        return member(type(value), _enum_value_type(type(value)))
     if isinstance(value, int):  # int64, else uint64 where it holds the value (2**64 - 1), as Numba's
         return _SCALARS["uint64" if 2**63 <= value < 2**64 else "int64"]
     if isinstance(value, float):
@@ -1430,6 +1459,8 @@ def typeof(value):
         return _SCALARS["complex128"]
     if isinstance(value, numpy.generic) and not isinstance(value, (numpy.str_, numpy.bytes_)):
         return from_dtype(value.dtype)
+    if isinstance(value, numpy.dtype) and value.names:  # a structured dtype as a value: of its record type
+        return DType(from_dtype(value))
     if type(value) is tuple:
         return TupleType([typeof(v) for v in value])
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
@@ -1445,8 +1476,28 @@ def typeof(value):
     return _typeof_described(value)
 
 
+def _enum_value_type(cls):
+    """The one type of an enum class's values, which compiled code holds its
+    members as; NoTypeError for a class whose values differ in type, as
+    the dispatcher refuses them (Numba's typeof too)."""
+    found = {repr(typeof(member._value_)): typeof(member._value_) for member in cls}
+    if len(found) > 1:
+        raise NoTypeError(f"Cannot type heterogeneous enum: got value types {', '.join(sorted(found))}")
+    return next(iter(found.values()))
+
+
+class NoTypeError(TypeError, ValueError):
+    """typeof() of a value compiled code takes no such value as: a
+    TypeError, and the ValueError Numba's typeof raises, which code written
+    for Numba catches to tell what it may pass."""
+
+
 def _typeof_described(value):
     """What compiled code takes besides (Python lists, sets, slices): the
     type it compiles for, as signatures name it."""
     from ruchey import inspection
-    return inspection._type_of(_core.typeof_described(value))
+    try:
+        described = _core.typeof_described(value)
+    except TypeError as e:
+        raise NoTypeError(str(e)) from None
+    return inspection._type_of(described)
