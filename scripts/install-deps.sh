@@ -67,7 +67,7 @@ fi
 need_pip=()
 for spec in numpy:numpy scipy:scipy pytest:pytest xdist:pytest-xdist hypothesis:hypothesis numba:numba \
             mesonpy:meson-python mesonbuild:meson matplotlib:matplotlib mypy:mypy \
-            cloudpickle:cloudpickle distributed:dask[distributed]; do
+            cloudpickle:cloudpickle distributed:dask[distributed] cffi:cffi; do
   mod=${spec%%:*}; pkg=${spec#*:}
   "$PYTHON" -c "import $mod" 2>/dev/null || need_pip+=("$pkg")
 done
