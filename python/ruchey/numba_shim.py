@@ -56,7 +56,9 @@ class _Placeholder:
         raise NotImplementedError(f"{self._numba_name} is not supported by ruchey (registered as numba)")
 
     def __call__(self, *args, **kwargs):
-        if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and callable(args[0]):
+        # (keyed by a function, a class, or a name: type_callable("__array_wrap__"))
+        if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and \
+                (callable(args[0]) or isinstance(args[0], str)):
             return self._registration(*args)
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
@@ -318,10 +320,10 @@ def _submodules():
                                      impl_ret_new_ref=_values.impl_ret_borrowed,
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
-        "numba.core.typing": ({}, ()),
+        "numba.core.typing": (dict(signature=_templates.signature), ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
-                "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
+                "signature", "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
                 "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}, ()),
         "numba.typed": ({}, (ruchey.typed,)),
         "numba.typed.typedlist": ({}, (ruchey.typed,)),

@@ -612,6 +612,11 @@ class Opaque(Dummy):
     """Numba's Opaque: the same."""
 
 
+class Callable(Type):
+    """Numba's base of the types of callable values: a package's own
+    subclass names the type of a class its code calls."""
+
+
 class NoneType:
     """The return type of a function that returns nothing."""
 
@@ -632,7 +637,8 @@ class Optional:
     (TypeError if it is None)."""
 
     def __init__(self, type_):
-        if not isinstance(type_, Type) and not hasattr(type_, "describe"):  # a jitclass's or a deferred type
+        # a jitclass's or a deferred type, or a structref's (a tree's node holding Optional(self))
+        if not isinstance(type_, (Type, StructRef)) and not hasattr(type_, "describe"):
             raise TypeError(f"Optional() takes a ruchey type, got {type_!r}")
         self.type = type_
 
@@ -954,7 +960,7 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
-                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType, Record=Record)
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Callable=Callable, DType=DType, Record=Record)
 
 
 def _domain(*names):
