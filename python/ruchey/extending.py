@@ -223,22 +223,24 @@ def _bind_by_typers(func, disp):
     _callees[func] = _generic(signature, overloads)
 
 
-def _overload_member(type_class, name, attribute, jit_options):
+def _overload_member(type_class, name, attribute, jit_options, prefer_literal=False):
     if not isinstance(type_class, type):
         raise TypeError(f"the first argument is a class of types (types.Array, types.Float), got {type_class!r}")
 
     def register(typer):
         overloads = _Overloads(f"{type_class.__name__}.{name}")
-        overloads.typers.append((typer, dict(jit_options or {}), False))
+        overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         _members.setdefault((name, attribute), []).append((type_class, _generic(typer, overloads)))
         return typer
     return register
 
 
-def overload_method(type_class, name, jit_options=None, **kwargs):
+def overload_method(type_class, name, jit_options=None, prefer_literal=False, **kwargs):
     """Registers a typing function for value.name(...) where value's type is
-    an instance of type_class; it and its implementation take the value first."""
-    return _overload_member(type_class, name, False, jit_options)
+    an instance of type_class; it and its implementation take the value first.
+    prefer_literal: as overload's, the typing function sees constants'
+    literal types first."""
+    return _overload_member(type_class, name, False, jit_options, prefer_literal)
 
 
 def overload_call(type_class, typer, jit_options=None):
