@@ -656,6 +656,10 @@ static const Type *ty_index(Infer *in, Node *n) {
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
                                                      "a tuple, a range, enumerate or zip", base->name);
+  Node *const operands[2] = {n->lhs, n->rhs};
+  const Type *overloaded;  /* the code's subscript of a package's value type: the overload of operator.getitem */
+  bool own_item = n->str || (n->rhs->kind == N_INT && n->rhs->str);
+  if (base->kind == TY_TUPLE && !own_item && ty_extension_subscript(in, n, operands, 2, &overloaded)) return overloaded;
   if (base->kind == TY_TUPLE) return ty_tuple_index(in, n, base);
   if (ty_is_scalar(base) && n->rhs && n->rhs->kind == N_TUPLE && !n->rhs->list.len) {
     *n = *n->lhs;  /* x[()] of a number is x, as NumPy's: what an operator on 0-d arrays gives */
@@ -1591,6 +1595,19 @@ static void list_repeat_in_place(Infer *in, Node *n) {
   ty_stmt(in, n);
 }
 
+/* x[i] = v, n the statement, x of a package's value type: made a call of
+ * the overload of operator.setitem; false where x is of no such type. */
+static bool ty_value_setitem(Infer *in, Node *n) {
+  Node *const args[3] = {n->lhs->lhs, n->lhs->rhs, n->rhs};
+  Node *call = arena_alloc(in->f->arena, sizeof(Node)), saved = *n;
+  *call = (Node){.line = n->line, .col = n->col};
+  *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};
+  const Type *typed;
+  if (ty_extension_subscript(in, call, args, 3, &typed)) return true;
+  *n = saved;
+  return false;
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -1600,6 +1617,7 @@ static void ty_stmt(Infer *in, Node *n) {
       ty_jitclass_setitem(in, n);
       break;
     }
+    if (held && held->kind == TY_TUPLE && ty_value_setitem(in, n)) break;
     const Type *t = ty_maybe_none(in, n->rhs);
     const Type *owner = t && n->lhs->kind == N_ATTR ? ty_expr(in, n->lhs->lhs) : NULL;
     if (owner && owner->kind == TY_CLASS && ty_jitclass_setter(in, n, owner)) break;

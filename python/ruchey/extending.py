@@ -276,16 +276,35 @@ def _callee(obj):
 def _member(desc, name, attribute):
     """The dispatcher of a member registered for the type described, or None:
     the latest registration whose type class holds it. "operator.mul" (an
-    operator with an operand of a package's value type) is what
-    overload(operator.mul) registered."""
+    operator with an operand of a package's value type, or its subscript:
+    "operator.getitem") is what overload(operator.mul) registered; none
+    registered, a dispatcher that takes no arguments (a TypingError, not
+    the operator of the tuple ruchey holds such a value as). del x[i] of
+    one is operator.delitem's."""
     t = _type_of(desc)
+    is_value = isinstance(t, types.Type) and isinstance(t.kind, str)
+    if name == "__delitem__" and not attribute and is_value:
+        name = "operator.delitem"
     if name.startswith("operator."):
-        is_value = isinstance(t, types.Type) and isinstance(t.kind, str)
-        return _callee(getattr(operator, name[len("operator."):], None)) if is_value else None
+        func = getattr(operator, name[len("operator."):], None)
+        return (_callee(func) or _no_overload(name)) if is_value else None
     for type_class, disp in reversed(_members.get((name, attribute), ())):
         if isinstance(t, type_class):
             return disp
     return None
+
+
+def _no_overload(name):
+    """A dispatcher of operator's function name with no typing function: a
+    call of it is a TypingError naming it and the argument types."""
+    disp = _no_overloads.get(name)
+    if disp is None:
+        disp = _no_overloads[name] = _generic(_variadic_stub, _Overloads(name, variadic=True))
+    return disp
+
+
+# operator's function name -> its dispatcher without typing functions (_no_overload's)
+_no_overloads = {}
 
 
 def _typers_key(disp, seen, function_key):

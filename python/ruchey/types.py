@@ -612,6 +612,57 @@ class Opaque(Dummy):
     """Numba's Opaque: the same."""
 
 
+class ArrayCompatible(Type):
+    """Numba's base of the types of array-like values: a package's own
+    subclass (a pandas-like Series type) gives as_array, the array type its
+    values stand for, whose ndim, layout and dtype it reports. Its values
+    are a package's own value type like any other (its data model's
+    members), not arrays."""
+
+    array_priority = 0.0
+
+    def __init__(self, name):
+        super().__init__(name=name)
+        del self.ndim, self.layout  # (as_array's, read when asked: set after this, as Numba's Buffer does)
+
+    @functools.cached_property
+    def ndim(self):
+        return self.as_array.ndim
+
+    @functools.cached_property
+    def layout(self):
+        return self.as_array.layout
+
+    @functools.cached_property
+    def dtype(self):
+        return self.as_array.dtype
+
+    def __repr__(self):
+        return self.name
+
+
+class Buffer(ArrayCompatible):
+    """Numba's base of the types of buffer-like values, made of a dtype, a
+    number of dimensions and a layout: a package's own subclass (a
+    pandas-like Index type)."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False, name=None):
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"a buffer's layout is 'C', 'F' or 'A', got {layout!r}")
+        if name is None:
+            name = f"{'readonly ' if readonly else ''}{type(self).__name__.lower()}({dtype}, {ndim}d, {layout})"
+        super().__init__(name)
+        self.dtype, self.ndim, self.layout, self.mutable = unliteral(dtype), ndim, layout, not readonly
+
+    @property
+    def as_array(self):
+        return self
+
+    def copy(self, dtype=None, ndim=None, layout=None):
+        return type(self)(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                          self.layout if layout is None else layout)
+
+
 class Callable(Type):
     """Numba's base of the types of callable values: a package's own
     subclass names the type of a class its code calls."""
@@ -960,7 +1011,8 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
-                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Callable=Callable, DType=DType, Record=Record)
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Callable=Callable,
+                 ArrayCompatible=ArrayCompatible, Buffer=Buffer, DType=DType, Record=Record)
 
 
 def _domain(*names):
@@ -1322,6 +1374,17 @@ class Boolean(metaclass=_Category):
     @staticmethod
     def _holds(t):
         return _is_scalar(t) and t.name == "bool"
+
+
+class _SliceCategory(type):
+    def __instancecheck__(cls, t):
+        return isinstance(t, Described) and t.name.startswith("slice<")
+
+
+class SliceType(metaclass=_SliceCategory):
+    """Numba's SliceType, the class of slices' types: isinstance(t,
+    types.SliceType) holds for the type a typing function is given for a
+    slice (x[1:], slice(a, b)), which ruchey describes by name (slice<a:b>)."""
 
 
 class Omitted(metaclass=_Category):
