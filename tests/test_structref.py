@@ -373,3 +373,33 @@ def test_structref_new_of_something_else_is_a_typing_error():
         return not_a_type()
     with pytest.raises(TypingError, match="structref.new takes a StructRef type"):
         f()
+
+
+# ---------------------------------------------------------------- identity and checks
+
+@njit
+def identities(c, d, pick):
+    e = c if pick else d  # the same object under another name
+    made = Counter(1, 2.0, True)
+    return c is c, c is d, e is c, e is not d, made is c, c is not made
+
+
+def test_is_tells_one_object_from_another():
+    c, d = Counter(3, 1.5, False), Counter(3, 1.5, False)
+    for pick in (True, False):
+        got = identities(c, d, pick)
+        assert got == identities.py_func(c, d, pick), (pick, got)
+    assert identities(c, c, False)[:4] == (True, True, True, False)
+
+
+def test_types_and_fields_are_checked_as_numbas():
+    assert types.StructRef([("a", types.int64), ("b", types.float64[:])]).field_dict["b"] == types.float64[:]
+    with pytest.raises(ValueError, match="expecting a str for field name"):
+        CounterType([(1, types.int64)])
+    with pytest.raises(ValueError, match="expecting a Numba Type for field type"):
+        CounterType([("a", 123)])
+    with pytest.raises(ValueError, match="cannot register"):
+        structref.register(types.StructRef)
+    with pytest.raises(ValueError, match="cannot register"):
+        structref.define_boxing(types.StructRef, Counter)
+    assert isinstance(CounterType([("a", types.Any)]).field_dict["a"], types.Type)  # (a field not known yet)

@@ -800,9 +800,8 @@ def impl_ret_borrowed(context, builder, typ, value):
 
 
 def _matches(t, s):
-    """Whether a lowering's declared type s takes argument type t (types.Any,
-    which ruchey lacks, is a placeholder named so)."""
-    if getattr(s, "_numba_name", "").endswith(".Any"):
+    """Whether a lowering's declared type s takes argument type t (types.Any: any)."""
+    if s is types.Any:
         return True
     return isinstance(t, s) if isinstance(s, type) else t == s
 

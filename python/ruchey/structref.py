@@ -148,8 +148,7 @@ def _definition_of(cls):
 
 def register(struct_type):
     """Registers a subclass of StructRef as a structref type (a decorator)."""
-    if not isinstance(struct_type, type) or not issubclass(struct_type, StructRef):
-        raise TypeError(f"structref.register takes a subclass of types.StructRef, got {struct_type!r}")
+    _check_type_class(struct_type, "structref.register takes")
     return struct_type
 
 
@@ -188,9 +187,11 @@ def define_attributes(struct_typeclass):
     _check_type_class(struct_typeclass)
 
 
-def _check_type_class(struct_typeclass):
+def _check_type_class(struct_typeclass, what="the type class must derive from"):
     if not isinstance(struct_typeclass, type) or not issubclass(struct_typeclass, StructRef):
-        raise TypeError(f"the type class must derive from types.StructRef, got {struct_typeclass!r}")
+        raise TypeError(f"{what} a subclass of types.StructRef, got {struct_typeclass!r}")
+    if struct_typeclass is StructRef:  # (its objects' types are told apart by their subclass, as Numba's)
+        raise ValueError("cannot register types.StructRef itself: register a subclass of it")
 
 
 class _New:

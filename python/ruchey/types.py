@@ -612,6 +612,15 @@ class Opaque(Dummy):
     """Numba's Opaque: the same."""
 
 
+class Phantom(Dummy):
+    """Numba's type of no value, types.Any's: what a lowering's declared
+    argument types (lower_builtin(f, types.Any)) and a structref type's
+    fields not known yet name."""
+
+
+Any = Phantom("any")
+
+
 class ArrayCompatible(Type):
     """Numba's base of the types of array-like values: a package's own
     subclass (a pandas-like Series type) gives as_array, the array type its
@@ -1011,7 +1020,7 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
-                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Callable=Callable,
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Phantom=Phantom, Any=Any, Callable=Callable,
                  ArrayCompatible=ArrayCompatible, Buffer=Buffer, DType=DType, Record=Record)
 
 
@@ -1179,13 +1188,23 @@ class LiteralStrKeyDict:
         return self.name
 
 
+def _field_pair(pair):
+    """A structref field's (name, type), checked as Numba's StructRef checks it."""
+    name, t = pair
+    if not isinstance(name, str):
+        raise ValueError(f"expecting a str for field name, got {name!r}")
+    if not (_is_type(t) or isinstance(t, (StructRef, Described, DeferredType)) or hasattr(t, "describe")):
+        raise ValueError(f"expecting a Numba Type for field type, got {t!r}")
+    return name, t
+
+
 class StructRef:
     """The type of a structref's objects (Numba's types.StructRef): made
     with the fields as (name, type) pairs, passed through
     preprocess_fields. Subclass it for each kind of structref."""
 
     def __init__(self, fields):
-        self._fields = tuple((name, t) for name, t in self.preprocess_fields(tuple(fields)))
+        self._fields = tuple(map(_field_pair, self.preprocess_fields(tuple(map(_field_pair, fields)))))
         self.name = f"{type(self).__name__}({', '.join(f'{n}: {t!r}' for n, t in self._fields)})"
 
     def preprocess_fields(self, fields):
