@@ -900,6 +900,8 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
     if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
       if (!spread_builtin_args(in, n)) return NULL;  /* a.sum(*axes), as a function's: once the row is known */
+    } else if (!spread_builtin_args(in, n)) {  /* a jitclass's or an overload_method's: spread before they bind */
+      return NULL;
     } else if (!(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0]))) {
       return ty_unknown_member(in, n, args[0], BK_METHOD);
     }
