@@ -130,6 +130,11 @@ class _Context:
 
     get_data_type = get_value_type
 
+    def get_dummy_value(self):
+        """What a codegen of a void signature returns, as Numba's (a null
+        pointer, which the call's void return drops)."""
+        return self._ir.Constant(self._ir.IntType(8).as_pointer(), None)
+
     def get_constant(self, t, value):
         if t.name == "bool":
             value = int(bool(value))
