@@ -403,3 +403,59 @@ def test_types_and_fields_are_checked_as_numbas():
     with pytest.raises(ValueError, match="cannot register"):
         structref.define_boxing(types.StructRef, Counter)
     assert isinstance(CounterType([("a", types.Any)]).field_dict["a"], types.Type)  # (a field not known yet)
+
+
+# ---------------------------------------------------------------- a structref holding its own kind
+
+@structref.register
+class LinkType(types.StructRef):
+    def preprocess_fields(self, fields):
+        self.name = f"LinkType#{id(self)}"  # (Numba's way: a name before Optional(self) shows it)
+        return (("value", types.Optional(types.int64)), ("parent", types.Optional(self)))
+
+
+@njit
+def link_value(n):
+    return n.value
+
+
+@njit
+def link_parent(n):
+    return n.parent
+
+
+@njit
+def set_link_parent(n, p):
+    n.parent = p
+
+
+class Link(structref.StructRefProxy):
+    value = property(lambda self: link_value(self))
+    parent = property(lambda self: link_parent(self), lambda self, p: set_link_parent(self, p))
+
+
+structref.define_proxy(Link, LinkType, ["value", "parent"])
+
+
+@njit
+def chain_walk(values):
+    node = Link(None, None)  # the root holds no value
+    for v in values:
+        child = Link(v, None)
+        child.parent = node
+        node = child
+    total, depth = 0, 0
+    walk = node
+    while walk is not None:
+        if walk.value is not None:
+            total += walk.value
+        walk = walk.parent
+        depth += 1
+    return total, depth, node.value
+
+
+def test_a_structref_holding_an_optional_of_its_own_type():
+    rng = make_rng(seed_of("structref links"))
+    for n in (0, 1, 6):
+        values = rng.integers(-50, 50, n)
+        assert chain_walk(values) == chain_walk.py_func(values)
