@@ -431,3 +431,21 @@ def test_arguments_given_by_a_name_it_lacks_are_a_typing_error(call, says):
     exec(f"def f(a, b):\n    return {call}\n", scope)
     with pytest.raises(TypingError, match=says):
         njit(scope["f"])(1.0, 2.0)
+
+
+@intrinsic
+def typed_like(typingctx, x):
+    """A typing function asking its context for a constant's type, as Numba's may."""
+    t = typingctx.resolve_value_type(1.5)
+
+    def codegen(context, builder, sig, args):
+        return context.cast(builder, args[0], sig.args[0], sig.return_type)
+    return t(x), codegen
+
+
+def test_the_typing_function_gets_a_typing_context():
+    @njit
+    def f(n):
+        return typed_like(n)
+    for n in (0, -3, 7):
+        assert f(n) == float(n) and isinstance(f(n), float)

@@ -592,7 +592,7 @@ def test_a_module_defining_its_types_at_import_imports(tmp_path):
         import ruchey
         ruchey.install_as_numba()
         from numba.core import types
-        from numba.core.typing import signature as typing_signature
+        from numba.core.typing import Context, signature as typing_signature
         from numba.core.typing.templates import signature
         from numba.experimental import structref
         from numba.extending import type_callable
@@ -600,6 +600,7 @@ def test_a_module_defining_its_types_at_import_imports(tmp_path):
         sig = signature(types.float64, types.int64, types.float64[:])
         assert sig == types.float64(types.int64, types.float64[:]) == typing_signature(*[types.float64, types.int64, types.float64[:]])
         assert sig.return_type == types.float64 and sig.args == (types.int64, types.float64[:])
+        assert Context().resolve_value_type(2) == types.int64  # (what an @intrinsic's typing function is given)
 
         class ClassRefType(types.Callable):
             def __init__(self, cls):

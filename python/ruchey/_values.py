@@ -719,7 +719,8 @@ class _Signature:
 
 
 class _TypingContext:
-    """The context a type_callable function is given."""
+    """The context a type_callable function and an @intrinsic's typing
+    function are given (numba.core.typing.Context)."""
 
     def can_convert(self, fromty, toty):
         return True

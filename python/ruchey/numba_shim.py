@@ -320,7 +320,7 @@ def _submodules():
                                      impl_ret_new_ref=_values.impl_ret_borrowed,
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
-        "numba.core.typing": (dict(signature=_templates.signature), ()),
+        "numba.core.typing": (dict(signature=_templates.signature, Context=_values._TypingContext), ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
                 "signature", "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
