@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from ruchey import njit, types
+from ruchey import njit, typed, types
 from ruchey.experimental import structref
 from ruchey.extending import overload, overload_attribute, overload_method
 
@@ -459,3 +459,12 @@ def test_a_structref_holding_an_optional_of_its_own_type():
     for n in (0, 1, 6):
         values = rng.integers(-50, 50, n)
         assert chain_walk(values) == chain_walk.py_func(values)
+
+
+@ruchey_only
+def test_a_typed_dict_of_structrefs_refuses_one_of_other_field_types():
+    d = typed.Dict()
+    d["a"] = Counter(1, 2.5, True)
+    assert d["a"].count == 1 and d["a"].scale == 2.5
+    with pytest.raises(TypeError, match=r"typed container of .*Counter<count:int64,scale:float64.* cannot hold Counter \(.*Counter<count:float64"):
+        d["b"] = Counter(2.5, 1.0, True)
