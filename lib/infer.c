@@ -493,6 +493,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     *n = (Node){.kind = N_IS_NONE, .line = n->line, .col = n->col, .lhs = x, .ival = n->ops[0] == OP_NE};
     return ty_expr(in, n);
   }
+  const Type *overloaded;  /* an operand of a package's value type: the overload of operator.eq (lt...) */
+  if ((t[0]->kind == TY_TUPLE || t[1]->kind == TY_TUPLE) && ty_extension_compare(in, n, &overloaded)) return overloaded;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */

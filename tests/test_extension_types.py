@@ -1027,3 +1027,54 @@ def test_a_pandas_like_buffer_type_with_private_attributes(tmp_path):
             assert isinstance(m, Series) and m._values is s._values and m._index._data is index._data
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_comparisons_of_a_value_type_call_the_operator_overloads(tmp_path):
+    # a == b and a < b of the package's type are calls of its overloads of
+    # operator.eq and lt; one it has not overloaded (!=, as under Numba,
+    # which has no fallback to eq) is a TypingError, never a comparison of
+    # the tuples ruchey holds them as
+    run_fresh("""
+        import operator
+        import numpy as np
+        from numba import njit
+        from numba.core.errors import TypingError
+        from numba.extending import overload
+        from span import Span, SpanType
+
+        def width(s):
+            return s.hi - s.lo
+
+        @overload(operator.eq)
+        def span_eq(a, b):
+            if isinstance(a, SpanType) and isinstance(b, SpanType):
+                return lambda a, b: a.hi - a.lo == b.hi - b.lo
+
+        @overload(operator.lt)
+        def span_lt(a, b):
+            if isinstance(a, SpanType) and isinstance(b, SpanType):
+                return lambda a, b: a.hi - a.lo < b.hi - b.lo
+
+        @njit
+        def compared(a, b):
+            return a == b, a < b, b < a
+
+        @njit
+        def unequal(a, b):
+            return a != b
+
+        rng = np.random.default_rng(8)
+        for _ in range(6):
+            lo = float(rng.normal())
+            a = Span(lo, lo + float(rng.integers(0, 3)), np.ones(2))
+            b = Span(-lo, -lo + float(rng.integers(0, 3)), np.zeros(3))
+            assert compared(a, b) == (width(a) == width(b), width(a) < width(b), width(b) < width(a))
+        try:
+            unequal(a, b)
+        except TypingError as exc:
+            assert "operator.ne" in str(exc), str(exc)
+        else:
+            raise AssertionError("!= of a value type without an overload compiled")
+        print("ok")
+    """, tmp_path)

@@ -149,6 +149,9 @@ bool ty_extension_update(Infer *in, Node *n);
  * value type: n made a call of the overload of operator.getitem or setitem and typed (*out; NULL
  * after an error); false where x is of no such type. */
 bool ty_extension_subscript(Infer *in, Node *n, Node *const *args, int nargs, const Type **out);
+/* a == b (<, <=...) of two, an operand of a package's value type: n made a call of the overload of
+ * operator.eq (lt, le...) and typed (*out; NULL after an error); false where there is none. */
+bool ty_extension_compare(Infer *in, Node *n, const Type **out);
 
 /* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
  * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:
