@@ -382,7 +382,7 @@ ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
 # typeof_impl, register_model, box and unbox, structref.register): imported with ruchey registered as
 # numba, as a package using that API runs, so that their types are ruchey's and their registrations
 # reach it (imported under Numba, they would define and register Numba's types)
-IMPORTED_UNDER_RUCHEY = ("test_extending", "test_struct_ref", "test_ndarray_subclasses")
+IMPORTED_UNDER_RUCHEY = ("test_extending", "test_extending_types", "test_struct_ref", "test_ndarray_subclasses")
 
 
 def run_module(name, substring):
@@ -400,8 +400,10 @@ def run_module(name, substring):
     numbas = importlib.import_module("numba.core.errors")
     tests_package = sys.modules["numba.tests"]
     kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
-    if under_ruchey:
-        ruchey.numba_shim.install_as_numba()
+    if under_ruchey:  # (its jit and njit take Numba's pipeline flags, as rebound ones do)
+        shim = ruchey.numba_shim.install_as_numba()
+        for key in ("jit", "njit"):
+            setattr(shim, key, without_pipeline_flags(getattr(shim, key)))
     else:
         rebind(module, [value for key, value in kept.items()
                         if key not in ("numba.tests", "numba.tests.support", module.__name__)])
