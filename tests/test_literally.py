@@ -272,3 +272,35 @@ def test_a_heterogeneous_tuple_indexed_by_a_literal_or_a_bound_constant():
         pick_item(t, len(t))
     with pytest.raises(ruchey.TypingError, match="constant integer"):
         njit(lambda t, i: t[i])(t, 1)
+
+
+def picked(x, mode):
+    """The Python meaning of the overload below."""
+    return x * 2 if mode == "double" else -x if mode == "negate" else x
+
+
+@overload(picked)
+def ol_picked(x, mode):
+    if isinstance(mode, types.StringLiteral):
+        how = mode.literal_value
+        if how == "double":
+            return lambda x, mode: x * 2
+        if how == "negate":
+            return lambda x, mode: -x
+        return lambda x, mode: x
+    return lambda x, mode: literally(mode)  # Numba's idiom: the call typed again with mode's literal type
+
+
+def test_an_implementation_asking_literally_gets_the_literal_types_choice():
+    @njit
+    def given(x, mode):
+        return picked(x, mode)
+
+    @njit
+    def constants(x):
+        return picked(x, "double"), picked(x, "negate"), picked(x, "same")
+
+    for x in (3, -2.5, 0):
+        for mode in ("double", "negate", "same"):
+            assert given(x, mode) == given.py_func(x, mode)
+        assert constants(x) == constants.py_func(x)

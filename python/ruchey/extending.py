@@ -120,7 +120,10 @@ class _Overloads:
             if impl is None:
                 first = False
                 continue
-            by_value = not first or prefer_literal or attempt > 0
+            asks = _asks_literally(impl)
+            if asks and attempt == 0 and literal != plain:  # as Numba retypes the call with the constants' literal types
+                impl = _typed(typer, (literal,))[0] or impl
+            by_value = not first or prefer_literal or attempt > 0 or asks
             inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
@@ -151,6 +154,17 @@ def _typed(typer, attempts):
     if error is not None:
         raise error
     return None, None
+
+
+def _asks_literally(impl):
+    """Whether an implementation calls literally() itself (lambda x, mode:
+    literally(mode)): Numba types the call again with the constants'
+    literal types once it asks, so the choice is the typing function's
+    for those types, made for each value."""
+    from ruchey.decorators import literally
+    func = getattr(impl, "py_func", impl)
+    code, glob = getattr(func, "__code__", None), getattr(func, "__globals__", {})
+    return code is not None and any(glob.get(name) is literally for name in code.co_names)
 
 
 def _binds(func, nargs):
