@@ -1078,3 +1078,34 @@ def test_comparisons_of_a_value_type_call_the_operator_overloads(tmp_path):
             raise AssertionError("!= of a value type without an overload compiled")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_print_of_a_value_type_writes_the_boxed_objects_str(tmp_path):
+    # as Numba's print boxes a value it does not write itself: the box
+    # function's object, written by its own str()
+    run_fresh("""
+        import contextlib
+        import io
+        import numpy as np
+        from numba import njit
+        from span import Span
+
+        Span.__str__ = lambda self: "Span[%g, %g] of %d" % (self.lo, self.hi, len(self.weights))
+        Span.__repr__ = lambda self: "Span(%r, %r)" % (self.lo, self.hi)  # (in a tuple: its items' repr)
+
+        @njit
+        def show(s, k):
+            print(s, k)
+            print((k, s))
+
+        for lo, n in ((0.0, 1), (-2.5, 3)):
+            s = Span(lo, lo + 1.0, np.ones(n))
+            got, want = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(got):
+                show(s, n)
+            with contextlib.redirect_stdout(want):
+                show.py_func(s, n)
+            assert got.getvalue() == want.getvalue(), (got.getvalue(), want.getvalue())
+        print("ok")
+    """, tmp_path)
