@@ -378,6 +378,11 @@ def adapt_parfors(module):
 
 # adapters for a module's own reading of Numba's internals, run once the module is rebound
 ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
+# modules whose import defines types of their own with Numba's extension API (types.Type subclasses,
+# typeof_impl, register_model, box and unbox, structref.register): imported with ruchey registered as
+# numba, as a package using that API runs, so that their types are ruchey's and their registrations
+# reach it (imported under Numba, they would define and register Numba's types)
+IMPORTED_UNDER_RUCHEY = ("test_extending", "test_extending_types", "test_struct_ref", "test_ndarray_subclasses")
 
 
 def run_module(name, substring):
@@ -387,15 +392,22 @@ def run_module(name, substring):
     # compiles from strings as it loads (compile_function), for when they are compiled again
     import ruchey  # noqa: F401
     import numba  # noqa: F401  (Numba's test modules import it as they load)
-    module = importlib.import_module("numba.tests." + name)
+    import ruchey.numba_shim
+    under_ruchey = name in IMPORTED_UNDER_RUCHEY
+    module = None if under_ruchey else importlib.import_module("numba.tests." + name)
     # (Numba's own modules, taken before ruchey is registered as numba)
     support = importlib.import_module("numba.tests.support")
     numbas = importlib.import_module("numba.core.errors")
     fixtures = importlib.import_module("numba._helperlib").__file__
     tests_package = sys.modules["numba.tests"]
     kept = {key: value for key, value in sys.modules.items() if key.startswith("numba.tests")}
-    rebind(module, [value for key, value in kept.items()
-                    if key not in ("numba.tests", "numba.tests.support", module.__name__)])
+    if under_ruchey:  # (its jit and njit take Numba's pipeline flags, as rebound ones do)
+        shim = ruchey.numba_shim.install_as_numba()
+        for key in ("jit", "njit"):
+            setattr(shim, key, without_pipeline_flags(getattr(shim, key)))
+    else:
+        rebind(module, [value for key, value in kept.items()
+                        if key not in ("numba.tests", "numba.tests.support", module.__name__)])
     # registering ruchey dropped numba.* from sys.modules: the test modules' package and support
     # come back, and a helper module a test imports later (recursion_usecases, which compiles at
     # import) loads from its own file then, so that it compiles with ruchey
@@ -406,6 +418,8 @@ def run_module(name, substring):
     # the C functions the tests call through ctypes and cffi (_numba_test_sin...) are fixtures
     # compiled into Numba's helper library, which they open by numba._helperlib's file
     importlib.import_module("numba._helperlib").__file__ = fixtures
+    if under_ruchey:  # (its helper modules too, through TestsFinder)
+        module = importlib.import_module("numba.tests." + name)
     if name in ADAPTERS:
         ADAPTERS[name](module)
     tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))

@@ -1429,6 +1429,46 @@ static void bind_named_positionals(Fe *fe, Node *n) {
   }
 }
 
+/* An @intrinsic's arguments given by name (unsafe_cast(src=p)), moved into
+ * place by its typing function's parameters after the typing context, as
+ * Numba binds them; a name it lacks, or one of its parameters given no
+ * argument before the last given, is an error at the call. */
+static bool bind_intrinsic_keywords(Fe *fe, PyObject *e, Node *n, PyObject *intrinsic) {
+  if (!n->kw.len) return true;
+  PyObject *typer = PyObject_GetAttrString(intrinsic, "_typer");
+  PyCodeObject *code = typer && PyFunction_Check(typer) ? (PyCodeObject *)PyFunction_GetCode(typer) : NULL;
+  PyObject *names = code ? PyObject_GetAttrString((PyObject *)code, "co_varnames") : NULL;
+  int nparams = code && names ? code->co_argcount - 1 : 0, given = n->list.len;
+  Node *slots[64] = {0};
+  bool ok = names && nparams <= 64 && given <= nparams;
+  if (!ok) fe_error(fe, e, "the intrinsic takes %d arguments, given %d and keywords", nparams, given);
+  for (int i = 0; ok && i < given; i++) slots[i] = n->list.items[i];
+  int count = given;
+  for (int k = 0; ok && k < n->kw.len; k++) {
+    int j = 0;
+    while (j < nparams && strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, j + 1)), n->kw_names[k])) j++;
+    if (j == nparams || slots[j]) {
+      ok = fe_error(fe, e, j == nparams ? "the intrinsic has no parameter '%s'" : "the intrinsic got two values for '%s'",
+                    n->kw_names[k]) != NULL;
+    } else {
+      slots[j] = n->kw.items[k];
+      if (j >= count) count = j + 1;
+    }
+  }
+  for (int j = 0; ok && j < count; j++)
+    if (!slots[j]) ok = fe_error(fe, e, "the intrinsic's argument '%s' is missing",
+                                 PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, j + 1))) != NULL;
+  if (ok) {
+    n->list = new_list(fe, count);
+    for (int j = 0; j < count; j++) n->list.items[j] = slots[j];
+    n->kw.len = 0;
+  }
+  Py_XDECREF(names);
+  Py_XDECREF(typer);
+  PyErr_Clear();
+  return ok;
+}
+
 /* numpy.arange's start, stop and step given by name, made positional as
  * NumPy binds them: a stop named without a start starts at 0
  * (arange(stop=n)), and a step named after a lone first argument takes it
@@ -2360,6 +2400,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       if (!bind_where_typed(fe, e, &n, obj)) n = NULL;
       else if (out) give_ufunc_out(fe, n, out);
     } else if (is_jit && !bind_where_typed(fe, e, &n, obj)) {
+      n = NULL;
+    } else if (intrinsic && !bind_intrinsic_keywords(fe, e, n, obj)) {
       n = NULL;
     } else if (!is_jit) {
       if (!strcmp(builtin->name, "print")) n->data = interpreter_print();

@@ -447,11 +447,18 @@ static int list_learn(ListObject *self, PyObject *o) {
   return 0;
 }
 
-/* o stored at p as a list of jitclass instances holds one: a reference
- * to its object, taken. */
+/* o stored at p as a container of jitclass instances holds one: a
+ * reference to its object, taken. (Another class's object, or a
+ * structref's of other field types, is named by its type too: its
+ * Python class may be the same.) */
 static int store_instance(const Type *c, PyObject *o, char *p) {
-  if (jitclass_typeof(o) != c) {
-    PyErr_Format(PyExc_TypeError, "a typed List of %s cannot hold %s", c->name, Py_TYPE(o)->tp_name);
+  const Type *given = jitclass_typeof(o);
+  if (given != c) {
+    if (given)
+      PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %s (%s)", c->name, Py_TYPE(o)->tp_name,
+                   given->name);
+    else
+      PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %s", c->name, Py_TYPE(o)->tp_name);
     return -1;
   }
   RtObject *obj = jitclass_unbox(o);

@@ -306,7 +306,9 @@ struct Node {
   const char **kw_names;/* N_CALL: their names */
   NodeList body, orelse;
   const char *str;      /* N_ASSERT, N_RAISE: the constant message; N_ATTR, a method's N_CALL: the name;
-                         * N_INDEX: "iteration" where a for loop reads its sequence's element */
+                         * N_INDEX: "iteration" where a for loop reads its sequence's element;
+                         * N_INT: "item" where infer made the index itself (p.x read as p[i], a
+                         * tuple's items read one by one), not the code's own subscript */
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
                          * NativeSig; N_RAISE: the class; N_CONST_ARRAY of datetimes: their type */
   const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass, a datetime,

@@ -508,6 +508,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     *n = (Node){.kind = N_IS_NONE, .line = n->line, .col = n->col, .lhs = x, .ival = n->ops[0] == OP_NE};
     return ty_expr(in, n);
   }
+  const Type *overloaded;  /* an operand of a package's value type: the overload of operator.eq (lt...) */
+  if ((t[0]->kind == TY_TUPLE || t[1]->kind == TY_TUPLE) && ty_extension_compare(in, n, &overloaded)) return overloaded;
   for (int i = 0; i < n->list.len; i++)
     if (t[i]->kind == TY_CLASS) return ty_jitclass_compare(in, n);
   for (int i = 0; i + 1 < n->list.len; i++)  /* (before strs: a member of str values is no str) */
@@ -674,6 +676,10 @@ static const Type *ty_index(Infer *in, Node *n) {
     return ty_error(in, n, base->kind == TY_ARRAY ? "iteration over a 0-d array"
                                                    : "for loops over %s are not supported: iterate over an array, "
                                                      "a tuple, a range, enumerate or zip", base->name);
+  Node *const operands[2] = {n->lhs, n->rhs};
+  const Type *overloaded;  /* the code's subscript of a package's value type: the overload of operator.getitem */
+  bool own_item = n->str || (n->rhs->kind == N_INT && n->rhs->str);
+  if (base->kind == TY_TUPLE && !own_item && ty_extension_subscript(in, n, operands, 2, &overloaded)) return overloaded;
   if (base->kind == TY_TUPLE) return ty_tuple_index(in, n, base);
   if (ty_is_scalar(base) && n->rhs && n->rhs->kind == N_TUPLE && !n->rhs->list.len) {
     *n = *n->lhs;  /* x[()] of a number is x, as NumPy's: what an operator on 0-d arrays gives */
@@ -930,6 +936,8 @@ static const Type *ty_call(Infer *in, Node *n) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
     if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
       if (!spread_builtin_args(in, n)) return NULL;  /* a.sum(*axes), as a function's: once the row is known */
+    } else if (!spread_builtin_args(in, n)) {  /* a jitclass's or an overload_method's: spread before they bind */
+      return NULL;
     } else if (!(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0]))) {
       return ty_unknown_member(in, n, args[0], BK_METHOD);
     }
@@ -1647,6 +1655,19 @@ static void list_repeat_in_place(Infer *in, Node *n) {
   ty_stmt(in, n);
 }
 
+/* x[i] = v, n the statement, x of a package's value type: made a call of
+ * the overload of operator.setitem; false where x is of no such type. */
+static bool ty_value_setitem(Infer *in, Node *n) {
+  Node *const args[3] = {n->lhs->lhs, n->lhs->rhs, n->rhs};
+  Node *call = arena_alloc(in->f->arena, sizeof(Node)), saved = *n;
+  *call = (Node){.line = n->line, .col = n->col};
+  *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};
+  const Type *typed;
+  if (ty_extension_subscript(in, call, args, 3, &typed)) return true;
+  *n = saved;
+  return false;
+}
+
 static void ty_stmt(Infer *in, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: {
@@ -1656,6 +1677,7 @@ static void ty_stmt(Infer *in, Node *n) {
       ty_jitclass_setitem(in, n);
       break;
     }
+    if (held && held->kind == TY_TUPLE && ty_value_setitem(in, n)) break;
     const Type *t = ty_maybe_none(in, n->rhs);
     const Type *owner = t && n->lhs->kind == N_ATTR ? ty_expr(in, n->lhs->lhs) : NULL;
     if (owner && owner->kind == TY_CLASS && ty_jitclass_setter(in, n, owner)) break;

@@ -443,3 +443,34 @@ def steps(t):
 def test_an_overloaded_function_passed_as_a_value():
     for t in [(1.0, 3.0), (4, 5, 6), (2.5, 7)]:
         assert steps(t) == tuple(x * 0.5 if isinstance(x, float) else x + 1 for x in t)
+
+
+def impl_spread_sum(a, scale, *rest):
+    """The method below, as Python runs it: its arguments bound as a call spreads them."""
+    return a.sum() * scale, rest
+
+
+@overload_method(types.Array, "spread_sum")
+def ol_spread_sum(a, scale, *rest):
+    return impl_spread_sum
+
+
+@njit
+def spread_method(a, *args):
+    return a.spread_sum(*args)
+
+
+@njit
+def spread_after_one(a, args):
+    return a.spread_sum(2, *args)
+
+
+def test_a_method_called_with_a_spread_tuple_binds_its_items():
+    for a in (np.arange(5.0), np.array([-1.5, np.nan]), np.zeros(0, np.int32)):
+        for args in ((3,), (3, 4.5), (0.5, 1, 2, 3)):
+            got, want = spread_method(a, *args), impl_spread_sum(a, *args)
+            np.testing.assert_array_equal(got[0], want[0])
+            assert got[1] == want[1]
+            got, want = spread_after_one(a, args), impl_spread_sum(a, 2, *args)
+            np.testing.assert_array_equal(got[0], want[0])
+            assert got[1] == want[1]

@@ -728,3 +728,384 @@ def test_a_packages_overload_of_a_numpy_function_for_its_value_type(tmp_path):
             assert got[:2] == want[:2] and np.allclose(got[2:], want[2:], rtol=1e-12), (got, want)
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_subscripts_of_a_value_type_call_the_operator_overloads(tmp_path):
+    # x[i], x[a:b], x[i] = v and del x[i] of the package's type are calls of its
+    # overloads of operator.getitem, setitem and delitem (Numba's); with none
+    # registered, a subscript or an operator is a TypingError, never the
+    # indexing or the + of the tuple of members ruchey holds it as
+    run_fresh("""
+        import operator
+        import numpy as np
+        from numba import njit, types
+        from numba.core.errors import TypingError
+        from numba.extending import overload
+        from span import Span, SpanType
+
+        @njit
+        def added(s):
+            return s + s
+
+        @njit
+        def first(s):
+            return s[0]
+
+        for f in (added, first):
+            try:
+                f(Span(0.0, 1.0, np.ones(2)))
+            except TypingError as exc:
+                assert "operator." in str(exc), str(exc)
+            else:
+                raise AssertionError(f"{f.__name__} of a value type without an overload compiled")
+
+        @overload(operator.getitem)
+        def span_getitem(s, i):
+            if isinstance(s, SpanType) and isinstance(i, types.Integer):
+                return lambda s, i: s.weights[i] * (s.hi - s.lo)
+            if isinstance(s, SpanType) and isinstance(i, types.SliceType):
+                return lambda s, i: s.weights[i].sum()
+
+        @overload(operator.setitem)
+        def span_setitem(s, i, v):
+            if isinstance(s, SpanType):
+                def impl(s, i, v):
+                    s.weights[i] = v / (s.hi - s.lo)
+                return impl
+
+        @overload(operator.delitem)
+        def span_delitem(s, i):
+            if isinstance(s, SpanType):
+                def impl(s, i):
+                    s.weights[i] = 0.0
+                return impl
+
+        def py_getitem(s, i):
+            return s.weights[i] * (s.hi - s.lo)
+
+        @njit
+        def read(s, i):
+            return s[i], s[1:], s[i:-1]
+
+        @njit
+        def write(s, i, v):
+            s[i] = v
+            del s[0]
+
+        rng = np.random.default_rng(3)
+        for n in (2, 5):
+            lo = float(rng.normal())
+            s = Span(lo, lo + 1.5, rng.normal(size=n))
+            for i in (0, n - 1, -1):
+                got = read(s, i)
+                assert got == (py_getitem(s, i), s.weights[1:].sum(), s.weights[i:-1].sum()), got
+            w = s.weights.copy()
+            write(s, n - 1, 3.0)
+            w[n - 1], w[0] = 3.0 / 1.5, 0.0
+            np.testing.assert_array_equal(s.weights, w)
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_a_global_of_an_opaque_type_needs_no_lower_constant(tmp_path):
+    # Numba lowers a constant of any Dummy type (Opaque's) as its dummy
+    # value: a global of such a type is read by compiled code, here as the
+    # argument of an overload of numpy.exp
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+
+        class Marker:
+            pass
+
+        class MarkerType(types.Opaque):
+            pass
+
+        marker_type = MarkerType("marker")
+        register_model(MarkerType)(models.OpaqueModel)
+
+        @typeof_impl.register(Marker)
+        def typeof_marker(val, c):
+            return marker_type
+
+        @unbox(MarkerType)
+        def unbox_marker(typ, obj, c):
+            return NativeValue(c.context.get_dummy_value())
+
+        @overload(np.exp)
+        def marker_exp(x):
+            if isinstance(x, MarkerType):
+                return lambda x: 0xDEADBEEF
+
+        marker = Marker()
+
+        @njit
+        def use(a):
+            return np.exp(marker), np.exp(a)
+
+        a = np.linspace(-2.0, 2.0, 5)
+        got = use(a)
+        assert got[0] == 0xDEADBEEF
+        np.testing.assert_array_equal(got[1], np.exp(a))
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_a_pandas_like_buffer_type_with_private_attributes(tmp_path):
+    # types.Buffer and types.ArrayCompatible subclasses (Numba's pandas-like
+    # example): members exposed under private names (make_attribute_wrapper(
+    # IndexType, "data", "_data")), one value type holding another, a method
+    # building a new object, returned to Python
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.core.datamodel import models
+        from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, overload,
+                                     overload_attribute, overload_method, register_model, type_callable,
+                                     typeof_impl, unbox)
+
+        class Index:
+            def __init__(self, data):
+                self._data = data
+
+        class Series:
+            def __init__(self, data, index):
+                self._values, self._index = data, index
+
+            def clip(self, lower, upper):
+                return Series(np.clip(self._values, lower, upper), self._index)
+
+        class IndexType(types.Buffer):
+            def __init__(self, dtype, layout):
+                super().__init__(dtype, 1, layout)
+
+            @property
+            def key(self):
+                return self.dtype, self.layout
+
+            @property
+            def as_array(self):
+                return types.Array(self.dtype, 1, self.layout)
+
+        class SeriesType(types.ArrayCompatible):
+            def __init__(self, dtype, index):
+                self.dtype, self.index = dtype, index
+                self.values = types.Array(dtype, 1, "C")
+                super().__init__("series(%s, %s)" % (dtype, index))
+
+            @property
+            def key(self):
+                return self.dtype, self.index
+
+            @property
+            def as_array(self):
+                return self.values
+
+        @typeof_impl.register(Index)
+        def typeof_index(val, c):
+            arr = typeof_impl(val._data, c)
+            return IndexType(arr.dtype, arr.layout)
+
+        @typeof_impl.register(Series)
+        def typeof_series(val, c):
+            return SeriesType(typeof_impl(val._values, c).dtype, typeof_impl(val._index, c))
+
+        @register_model(IndexType)
+        class IndexModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                models.StructModel.__init__(self, dmm, fe_type, [("data", fe_type.as_array)])
+
+        @register_model(SeriesType)
+        class SeriesModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                members = [("index", fe_type.index), ("values", fe_type.as_array)]
+                models.StructModel.__init__(self, dmm, fe_type, members)
+
+        make_attribute_wrapper(IndexType, "data", "_data")
+        make_attribute_wrapper(SeriesType, "index", "_index")
+        make_attribute_wrapper(SeriesType, "values", "_values")
+
+        @type_callable(Series)
+        def type_series(context):
+            def typer(data, index):
+                if isinstance(index, IndexType) and isinstance(data, types.Array):
+                    return SeriesType(data.dtype, index)
+            return typer
+
+        @lower_builtin(Series, types.Array, IndexType)
+        def lower_series(context, builder, sig, args):
+            series = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+            series.values, series.index = args
+            return series._getvalue()
+
+        @unbox(IndexType)
+        def unbox_index(typ, obj, c):
+            data = c.pyapi.object_getattr_string(obj, "_data")
+            index = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            index.data = c.unbox(typ.as_array, data).value
+            return NativeValue(index._getvalue())
+
+        @unbox(SeriesType)
+        def unbox_series(typ, obj, c):
+            index = c.pyapi.object_getattr_string(obj, "_index")
+            values = c.pyapi.object_getattr_string(obj, "_values")
+            series = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            series.index = c.unbox(typ.index, index).value
+            series.values = c.unbox(typ.values, values).value
+            return NativeValue(series._getvalue())
+
+        @box(IndexType)
+        def box_index(typ, val, c):
+            index = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            classobj = c.pyapi.unserialize(c.pyapi.serialize_object(Index))
+            arrayobj = c.box(typ.as_array, index.data)
+            return c.pyapi.call_function_objargs(classobj, (arrayobj,))
+
+        @box(SeriesType)
+        def box_series(typ, val, c):
+            series = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            classobj = c.pyapi.unserialize(c.pyapi.serialize_object(Series))
+            indexobj = c.box(typ.index, series.index)
+            arrayobj = c.box(typ.as_array, series.values)
+            return c.pyapi.call_function_objargs(classobj, (arrayobj, indexobj))
+
+        @overload_attribute(IndexType, "is_monotonic_increasing")
+        def index_monotonic(index):
+            def get(index):
+                data = index._data
+                for i in range(1, len(data)):
+                    if data[i] < data[i - 1]:
+                        return False
+                return True
+            return get
+
+        @overload(len)
+        def series_len(s):
+            if isinstance(s, SeriesType):
+                return lambda s: len(s._values)
+
+        @overload_method(SeriesType, "clip")
+        def series_clip(s, lower, upper):
+            def impl(s, lower, upper):
+                data = s._values.copy()
+                for i in range(len(data)):
+                    data[i] = min(max(data[i], lower), upper)
+                return Series(data, s._index)
+            return impl
+
+        assert IndexType(types.int64, "C").ndim == 1 and SeriesType(types.float64, IndexType(types.int64, "C")).ndim == 1
+        assert SeriesType(types.float64, IndexType(types.int64, "C")).layout == "C"
+
+        @njit
+        def parts(s):
+            return s._values, s._index, s._index._data, s._index.is_monotonic_increasing, len(s)
+
+        @njit
+        def clipped(s, lo, hi):
+            return s.clip(lo, hi)
+
+        @njit
+        def made(data, index):
+            return Series(data, index)
+
+        rng = np.random.default_rng(5)
+        for n, dtype in ((0, np.int64), (4, np.int32), (7, np.float64)):
+            index = Index(np.sort(rng.integers(-9, 9, n)).astype(dtype) if n != 4 else rng.permutation(n).astype(dtype))
+            s = Series(rng.normal(size=n), index)
+            values, got_index, data, monotonic, length = parts(s)
+            assert values is s._values and data is index._data and got_index._data is index._data
+            assert monotonic == bool(np.all(np.diff(index._data) >= 0)) and length == n
+            c = clipped(s, -0.5, 0.5)
+            assert isinstance(c, Series) and c._index._data is index._data
+            np.testing.assert_array_equal(c._values, s.clip(-0.5, 0.5)._values)
+            m = made(s._values, index)
+            assert isinstance(m, Series) and m._values is s._values and m._index._data is index._data
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_comparisons_of_a_value_type_call_the_operator_overloads(tmp_path):
+    # a == b and a < b of the package's type are calls of its overloads of
+    # operator.eq and lt; one it has not overloaded (!=, as under Numba,
+    # which has no fallback to eq) is a TypingError, never a comparison of
+    # the tuples ruchey holds them as
+    run_fresh("""
+        import operator
+        import numpy as np
+        from numba import njit
+        from numba.core.errors import TypingError
+        from numba.extending import overload
+        from span import Span, SpanType
+
+        def width(s):
+            return s.hi - s.lo
+
+        @overload(operator.eq)
+        def span_eq(a, b):
+            if isinstance(a, SpanType) and isinstance(b, SpanType):
+                return lambda a, b: a.hi - a.lo == b.hi - b.lo
+
+        @overload(operator.lt)
+        def span_lt(a, b):
+            if isinstance(a, SpanType) and isinstance(b, SpanType):
+                return lambda a, b: a.hi - a.lo < b.hi - b.lo
+
+        @njit
+        def compared(a, b):
+            return a == b, a < b, b < a
+
+        @njit
+        def unequal(a, b):
+            return a != b
+
+        rng = np.random.default_rng(8)
+        for _ in range(6):
+            lo = float(rng.normal())
+            a = Span(lo, lo + float(rng.integers(0, 3)), np.ones(2))
+            b = Span(-lo, -lo + float(rng.integers(0, 3)), np.zeros(3))
+            assert compared(a, b) == (width(a) == width(b), width(a) < width(b), width(b) < width(a))
+        try:
+            unequal(a, b)
+        except TypingError as exc:
+            assert "operator.ne" in str(exc), str(exc)
+        else:
+            raise AssertionError("!= of a value type without an overload compiled")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_print_of_a_value_type_writes_the_boxed_objects_str(tmp_path):
+    # as Numba's print boxes a value it does not write itself: the box
+    # function's object, written by its own str()
+    run_fresh("""
+        import contextlib
+        import io
+        import numpy as np
+        from numba import njit
+        from span import Span
+
+        Span.__str__ = lambda self: "Span[%g, %g] of %d" % (self.lo, self.hi, len(self.weights))
+        Span.__repr__ = lambda self: "Span(%r, %r)" % (self.lo, self.hi)  # (in a tuple: its items' repr)
+
+        @njit
+        def show(s, k):
+            print(s, k)
+            print((k, s))
+
+        for lo, n in ((0.0, 1), (-2.5, 3)):
+            s = Span(lo, lo + 1.0, np.ones(n))
+            got, want = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(got):
+                show(s, n)
+            with contextlib.redirect_stdout(want):
+                show.py_func(s, n)
+            assert got.getvalue() == want.getvalue(), (got.getvalue(), want.getvalue())
+        print("ok")
+    """, tmp_path)

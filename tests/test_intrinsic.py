@@ -400,3 +400,52 @@ def test_alloca_once_value_holds_the_value_in_stack_memory():
     for n in (0, 1, 9):
         xs = rng.integers(-1000, 1000, size=n)
         assert doubled_sum(xs) == 2 * int(xs.sum())
+
+
+@intrinsic
+def note(typingctx, x):
+    """A void intrinsic whose codegen returns the dummy value, as Numba's do."""
+    def codegen(context, builder, sig, args):
+        return context.get_dummy_value()
+    return types.void(x), codegen
+
+
+def test_arguments_given_by_name_bind_by_the_typing_functions_parameters():
+    @njit
+    def f(a, b):
+        note(x=a)
+        return scaled_sum(a, b=b), scaled_sum(b=b, a=a), scaled_sum(a=b, b=a)
+
+    rng = make_rng(seed_of("intrinsic keywords"))
+    for a, b in zip(rng.normal(size=5), rng.integers(-9, 9, 5)):
+        assert f(a, b) == (a * 3.0 + b, a * 3.0 + b, b * 3.0 + a)
+
+
+@ruchey_only
+@pytest.mark.parametrize("call, says", [("scaled_sum(a, c=b)", "no parameter 'c'"),
+                                        ("scaled_sum(a, a=b)", "two values for 'a'"),
+                                        ("scaled_sum(b=b)", "argument 'a' is missing")])
+def test_arguments_given_by_a_name_it_lacks_are_a_typing_error(call, says):
+    from ruchey import TypingError
+    scope = {"scaled_sum": scaled_sum}
+    exec(f"def f(a, b):\n    return {call}\n", scope)
+    with pytest.raises(TypingError, match=says):
+        njit(scope["f"])(1.0, 2.0)
+
+
+@intrinsic
+def typed_like(typingctx, x):
+    """A typing function asking its context for a constant's type, as Numba's may."""
+    t = typingctx.resolve_value_type(1.5)
+
+    def codegen(context, builder, sig, args):
+        return context.cast(builder, args[0], sig.args[0], sig.return_type)
+    return t(x), codegen
+
+
+def test_the_typing_function_gets_a_typing_context():
+    @njit
+    def f(n):
+        return typed_like(n)
+    for n in (0, -3, 7):
+        assert f(n) == float(n) and isinstance(f(n), float)

@@ -1411,3 +1411,25 @@ def test_docstrings_of_the_class_and_its_members_are_pythons():
     assert Documented.doubled.__doc__ == "property docstring"
     d = Documented(1.5)
     assert d.scaled(2.0) == 3.0 and d.doubled == 3.0
+
+
+@jitclass([("k", float64)])
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    def scaled(self, a, *rest):
+        return self.k * a, rest
+
+
+@njit
+def scaled_spread(s, *args):
+    return s.scaled(*args)
+
+
+def test_a_method_called_with_a_spread_tuple_binds_its_items():
+    plain = Scaler.class_type.class_def
+    for k, args in ((2.0, (1.5,)), (-0.5, (3.0, 4, 5)), (0.0, (np.nan, 1))):
+        got, want = scaled_spread(Scaler(k), *args), plain(k).scaled(*args)
+        np.testing.assert_equal(got, want)
+        assert len(got[1]) == len(args) - 1

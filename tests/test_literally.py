@@ -7,7 +7,7 @@ import pytest
 
 import ruchey
 from ruchey import literally, njit, types
-from ruchey.extending import overload
+from ruchey.extending import overload, overload_method
 
 from conftest import numba_deviation
 
@@ -116,6 +116,34 @@ def test_prefer_literal_gives_the_literal_type_first():
 
     assert f(1) == f.py_func(1) == 6
     assert modes == [types.literal("three")]
+
+
+def shifted_by(a, by):
+    """The Python meaning of the methods below: a constant 1 picks a branch of its own."""
+    return a.sum() + (1000 if by == 1 else 100 * by)
+
+
+def ol_shifted(a, by):
+    if isinstance(by, types.IntegerLiteral):  # (reached with prefer_literal only)
+        n = by.literal_value
+        return lambda a, by: a.sum() + (1000 if n == 1 else 100 * n)
+    return lambda a, by: a.sum() + 100 * by
+
+
+overload_method(types.Array, "shifted_literal", prefer_literal=True)(ol_shifted)
+overload_method(types.Array, "shifted_plain")(ol_shifted)
+
+
+def test_overload_method_prefer_literal_gives_the_literal_type_first():
+    @njit
+    def f(a, by):
+        return a.shifted_literal(1), a.shifted_literal(2), a.shifted_literal(by), a.shifted_plain(1), a.shifted_plain(by)
+
+    for a in (np.arange(4.0), np.array([-1.5, np.nan]), np.zeros(0, np.int32)):
+        for by in (1, -3):
+            # a variable is no constant: the plain types' branch, as for prefer_literal=False
+            want = (shifted_by(a, 1), shifted_by(a, 2), a.sum() + 100 * by, a.sum() + 100, a.sum() + 100 * by)
+            np.testing.assert_array_equal(f(a, by), want)
 
 
 def test_a_caller_passing_its_own_parameter_is_compiled_per_value_too():
@@ -244,3 +272,35 @@ def test_a_heterogeneous_tuple_indexed_by_a_literal_or_a_bound_constant():
         pick_item(t, len(t))
     with pytest.raises(ruchey.TypingError, match="constant integer"):
         njit(lambda t, i: t[i])(t, 1)
+
+
+def picked(x, mode):
+    """The Python meaning of the overload below."""
+    return x * 2 if mode == "double" else -x if mode == "negate" else x
+
+
+@overload(picked)
+def ol_picked(x, mode):
+    if isinstance(mode, types.StringLiteral):
+        how = mode.literal_value
+        if how == "double":
+            return lambda x, mode: x * 2
+        if how == "negate":
+            return lambda x, mode: -x
+        return lambda x, mode: x
+    return lambda x, mode: literally(mode)  # Numba's idiom: the call typed again with mode's literal type
+
+
+def test_an_implementation_asking_literally_gets_the_literal_types_choice():
+    @njit
+    def given(x, mode):
+        return picked(x, mode)
+
+    @njit
+    def constants(x):
+        return picked(x, "double"), picked(x, "negate"), picked(x, "same")
+
+    for x in (3, -2.5, 0):
+        for mode in ("double", "negate", "same"):
+            assert given(x, mode) == given.py_func(x, mode)
+        assert constants(x) == constants.py_func(x)

@@ -602,6 +602,50 @@ def test_registrations_keyed_by_a_function_let_the_package_import(tmp_path):
 
 
 @shim_only
+def test_a_module_defining_its_types_at_import_imports(tmp_path):
+    # what a module using Numba's extension API runs as it loads (Numba's own test_extending and
+    # test_struct_ref): typing templates' signature(), a types.Callable subclass, a typing registered
+    # under a name (type_callable("__array_wrap__")), a structref type holding Optional of itself
+    done = run_fresh("""
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.core import types
+        from numba.core.typing import Context, signature as typing_signature
+        from numba.core.typing.templates import signature
+        from numba.experimental import structref
+        from numba.extending import type_callable
+
+        sig = signature(types.float64, types.int64, types.float64[:])
+        assert sig == types.float64(types.int64, types.float64[:]) == typing_signature(*[types.float64, types.int64, types.float64[:]])
+        assert sig.return_type == types.float64 and sig.args == (types.int64, types.float64[:])
+        assert Context().resolve_value_type(2) == types.int64  # (what an @intrinsic's typing function is given)
+
+        class ClassRefType(types.Callable):
+            def __init__(self, cls):
+                self.cls = cls
+                super().__init__("classref[{}]".format(cls.__name__))
+
+        assert ClassRefType(int).name == "classref[int]" and isinstance(ClassRefType(int), types.Type)
+
+        def typer(context):
+            return None
+
+        assert type_callable("__array_wrap__")(typer) is typer
+
+        @structref.register
+        class NodeType(types.StructRef):
+            def preprocess_fields(self, fields):
+                self.name = "NodeType#{}".format(id(self))  # (Numba's way: a name before Optional(self) shows it)
+                return tuple(fields) + (("parent", types.Optional(self)),)
+
+        node = NodeType(fields=(("value", types.int64),))
+        assert node.field_dict["parent"] == types.Optional(node)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_lowering_updating_one_element_atomically_is_run_as_ruchey_atomic(tmp_path):
     # a function lowered (lower_builtin) as one atomicrmw on the element an index names, returning
     # the value it held (PySDM's atomic_add, katana's numpy_atomic): ruchey reads the lowering and

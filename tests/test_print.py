@@ -1,6 +1,7 @@
 """print() in @njit functions: the line the Python function prints, through
 sys.stdout (so in order with the interpreter's own output), for every
 number type on generated values."""
+import collections
 import contextlib
 import io
 import math
@@ -112,6 +113,21 @@ def test_values_print_c_does_not_write_are_printed_by_the_interpreter(capsys):
         for day in (np.datetime64("2020-02-29"), np.datetime64("NaT", "s"), np.datetime64("1969-12-31T23:59", "m")):
             args = (n, day, np.arange(3.0) - n, rec, np.array(["ab", "c", "é"]), np.float16(n / 3))
             assert printed(capsys, show_boxed, *args) == printed(capsys, show_boxed.py_func, *args)
+
+
+Point = collections.namedtuple("Point", "x y")
+
+
+@ruchey.njit
+def show_named(p, n):
+    print(p, (p, n), Point(n, p))
+
+
+def test_named_tuples_print_as_python_writes_them(capsys):
+    """A named tuple, alone or in a tuple, as Python (and Numba's boxing print) writes it: Point(x=1, y=2.5)."""
+    for x, n in ((1.5, 0), (-0.0, 7), (float("nan"), -3)):
+        p = Point(x, n)
+        assert printed(capsys, show_named, p, n) == printed(capsys, show_named.py_func, p, n)
 
 
 def test_values_for_the_interpreter_are_refused_where_it_cannot_run():

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from ruchey import njit, types
+from ruchey import njit, typed, types
 from ruchey.experimental import structref
 from ruchey.extending import overload, overload_attribute, overload_method
 
@@ -373,3 +373,98 @@ def test_structref_new_of_something_else_is_a_typing_error():
         return not_a_type()
     with pytest.raises(TypingError, match="structref.new takes a StructRef type"):
         f()
+
+
+# ---------------------------------------------------------------- identity and checks
+
+@njit
+def identities(c, d, pick):
+    e = c if pick else d  # the same object under another name
+    made = Counter(1, 2.0, True)
+    return c is c, c is d, e is c, e is not d, made is c, c is not made
+
+
+def test_is_tells_one_object_from_another():
+    c, d = Counter(3, 1.5, False), Counter(3, 1.5, False)
+    for pick in (True, False):
+        got = identities(c, d, pick)
+        assert got == identities.py_func(c, d, pick), (pick, got)
+    assert identities(c, c, False)[:4] == (True, True, True, False)
+
+
+def test_types_and_fields_are_checked_as_numbas():
+    assert types.StructRef([("a", types.int64), ("b", types.float64[:])]).field_dict["b"] == types.float64[:]
+    with pytest.raises(ValueError, match="expecting a str for field name"):
+        CounterType([(1, types.int64)])
+    with pytest.raises(ValueError, match="expecting a Numba Type for field type"):
+        CounterType([("a", 123)])
+    with pytest.raises(ValueError, match="cannot register"):
+        structref.register(types.StructRef)
+    with pytest.raises(ValueError, match="cannot register"):
+        structref.define_boxing(types.StructRef, Counter)
+    assert isinstance(CounterType([("a", types.Any)]).field_dict["a"], types.Type)  # (a field not known yet)
+
+
+# ---------------------------------------------------------------- a structref holding its own kind
+
+@structref.register
+class LinkType(types.StructRef):
+    def preprocess_fields(self, fields):
+        self.name = f"LinkType#{id(self)}"  # (Numba's way: a name before Optional(self) shows it)
+        return (("value", types.Optional(types.int64)), ("parent", types.Optional(self)))
+
+
+@njit
+def link_value(n):
+    return n.value
+
+
+@njit
+def link_parent(n):
+    return n.parent
+
+
+@njit
+def set_link_parent(n, p):
+    n.parent = p
+
+
+class Link(structref.StructRefProxy):
+    value = property(lambda self: link_value(self))
+    parent = property(lambda self: link_parent(self), lambda self, p: set_link_parent(self, p))
+
+
+structref.define_proxy(Link, LinkType, ["value", "parent"])
+
+
+@njit
+def chain_walk(values):
+    node = Link(None, None)  # the root holds no value
+    for v in values:
+        child = Link(v, None)
+        child.parent = node
+        node = child
+    total, depth = 0, 0
+    walk = node
+    while walk is not None:
+        if walk.value is not None:
+            total += walk.value
+        walk = walk.parent
+        depth += 1
+    return total, depth, node.value
+
+
+def test_a_structref_holding_an_optional_of_its_own_type():
+    rng = make_rng(seed_of("structref links"))
+    for n in (0, 1, 6):
+        values = rng.integers(-50, 50, n)
+        assert chain_walk(values) == chain_walk.py_func(values)
+
+
+@ruchey_only
+def test_a_typed_dict_of_structrefs_refuses_one_of_other_field_types():
+    d = typed.Dict()
+    d["a"] = Counter(1, 2.5, True)
+    assert d["a"].count == 1 and d["a"].scale == 2.5
+    with pytest.raises(TypeError, match=r"typed container of .*Counter<count:int64,scale:float64.* cannot hold Counter \(.*Counter<count:float64"):
+        d["b"] = Counter(2.5, 1.0, True)

@@ -145,6 +145,13 @@ bool ty_extension_operator(Infer *in, Node *n, const Type **out);
  * operator overloaded: n made x = x op y (a new value, as Numba's
  * operator.iadd of an immutable type falls back to operator.add). */
 bool ty_extension_update(Infer *in, Node *n);
+/* x[i] (args x, i) or x[i] = v (x, i, v), n the subscript or a statement of it, x of a package's
+ * value type: n made a call of the overload of operator.getitem or setitem and typed (*out; NULL
+ * after an error); false where x is of no such type. */
+bool ty_extension_subscript(Infer *in, Node *n, Node *const *args, int nargs, const Type **out);
+/* a == b (<, <=...) of two, an operand of a package's value type: n made a call of the overload of
+ * operator.eq (lt, le...) and typed (*out; NULL after an error); false where there is none. */
+bool ty_extension_compare(Infer *in, Node *n, const Type **out);
 
 /* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
  * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:
@@ -173,6 +180,9 @@ const Type *ty_jitclass_truth(Infer *in, Node *c);
 const Type *ty_jitclass_contains(Infer *in, Node *n);
 const Type *ty_jitclass_index(Infer *in, Node *n);
 void ty_jitclass_setitem(Infer *in, Node *n);
+/* jitclass.c: a key written as a slice (p[1:5:2]) made the slice value __getitem__ and __setitem__
+ * take (slice(1, 5, 2)), its parts left out None; any other key as it is */
+Node *ty_slice_value(Infer *in, Node *key);
 
 /* registry.c */
 const Builtin *bi_at(int i);   /* every row in turn; NULL past the last */

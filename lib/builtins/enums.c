@@ -3,7 +3,8 @@
  * so that reading its value costs nothing. What compiled code does with
  * one is what Numba does: m.value; m == n and m != n between members of
  * one class; m is n between any members (false across classes), and
- * between lists, dicts and sets, between arrays and between numbers (row
+ * between lists, dicts and sets, between jitclass and structref objects,
+ * between arrays and between numbers (row
  * "is", here for want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
@@ -34,6 +35,10 @@ static bool is_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t);
 static bool is_str_pair(const Type *a, const Type *b) { return a->kind == TY_STR && b->kind == TY_STR; }
 static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
 
+/* Values held by reference to one object (a typed container, a jitclass's
+ * or structref's object): a is b where they hold the same one. */
+static bool is_object(const Type *t) { return ty_is_container(t) || t->kind == TY_CLASS; }
+
 /* Two arrays: an array has no object of its own in compiled code (a view
  * is made where it is used), so a is b where both show the same elements
  * the same way: one dtype, data pointer, shape and strides, as Numba's
@@ -43,12 +48,12 @@ static bool same_array_type(const Type *a, const Type *b) { return a->elem == b-
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool numba = in->opts && in->opts->numba_code;
   bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1]) : is_number(args[0]) && numba;
-  bool containers = ty_is_container(args[0]) && ty_is_container(args[1]);
+  bool objects = is_object(args[0]) && is_object(args[1]);
   bool strs = is_str_pair(args[0], args[1]) && numba;
   bool arrays = is_array(args[0]) && is_array(args[1]);
-  if (!numbers && !containers && !strs && !arrays && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  if (!numbers && !objects && !strs && !arrays && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
-                           "containers, between arrays and between a number and a value of another type in compiled "
+                           "containers or jitclass objects, between arrays and between a number and a value of another type in compiled "
                            "code (%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
@@ -97,7 +102,7 @@ static LLVMValueRef lo_is(Lower *l, Node *n) {
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
   LLVMValueRef same = is_array(a->ty) && is_array(b->ty)     ? same_array(l, a->ty, va, b->ty, vb)
                       : a->ty != b->ty || is_str_pair(a->ty, b->ty) ? const_bool(l, false)
-                      : ty_is_container(a->ty)                    ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
+                      : is_object(a->ty)                          ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
                                                                   : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
   lo_done_with(l, a, va);
   lo_done_with(l, b, vb);

@@ -3,9 +3,10 @@
  * overload_attribute), found after the builtins' rows. Each is a ruchey
  * function taking the receiver first: a method's call, or an attribute
  * read as a call of its getter, typed and lowered as any call of a ruchey
- * function. An operator with an operand of a package's value type (a
- * named tuple standing for clifford's MultiVector) is a call of the
- * function overload registers for the operator module's function. */
+ * function. An operator or a comparison with an operand of a package's
+ * value type (a named tuple standing for clifford's MultiVector), and a
+ * subscript of one (x[i], x[i] = v), is a call of the function overload
+ * registers for the operator module's function. */
 #include <stdio.h>
 
 #include "builtins/builtins.h"
@@ -36,6 +37,7 @@ static const char *const operator_names[OP_COUNT] = {
   [OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul", [OP_DIV] = "truediv", [OP_FLOORDIV] = "floordiv",
   [OP_MOD] = "mod", [OP_POW] = "pow", [OP_LSHIFT] = "lshift", [OP_RSHIFT] = "rshift", [OP_BITAND] = "and_",
   [OP_BITOR] = "or_", [OP_BITXOR] = "xor", [OP_NEG] = "neg", [OP_POS] = "pos", [OP_INVERT] = "invert",
+  [OP_EQ] = "eq", [OP_NE] = "ne", [OP_LT] = "lt", [OP_LE] = "le", [OP_GT] = "gt", [OP_GE] = "ge",
 };
 
 /* The function overload registered for what the extension names key, for
@@ -87,5 +89,38 @@ bool ty_extension_update(Infer *in, Node *n) {
   *op = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = n->op, .lhs = read, .rhs = n->rhs};
   n->kind = N_ASSIGN;
   n->rhs = op;
+  return true;
+}
+
+/* x[i] (args x, i) or x[i] = v (x, i, v), x of a package's value type: n
+ * made a call of the overload of operator.getitem or setitem, a slice key
+ * as the slice value it takes, and typed (*out; NULL after an error);
+ * false where x is of no such type (a named tuple's items are indexed as
+ * any tuple's). */
+bool ty_extension_subscript(Infer *in, Node *n, Node *const *args, int nargs, const Type **out) {
+  if (!in->opts || !in->opts->find_member) return false;
+  void *callee = value_overload(in, args, 1, nargs == 2 ? "operator.getitem" : "operator.setitem");
+  if (!callee) return false;
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)nargs);
+  for (int i = 0; i < nargs; i++) items[i] = i == 1 ? ty_slice_value(in, args[i]) : args[i];
+  *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {items, nargs}};
+  *out = call_instead(in, n, callee);
+  return true;
+}
+
+/* a == b (<, <=...), n the comparison of two, an operand of a package's
+ * value type: n made a call of the overload of operator.eq (lt, le...)
+ * and typed (*out; NULL after an error); false where there is none. */
+bool ty_extension_compare(Infer *in, Node *n, const Type **out) {
+  if (n->list.len != 2 || !in->opts || !in->opts->find_member) return false;
+  char key[32];
+  snprintf(key, sizeof key, "operator.%s", operator_names[n->ops[0]]);
+  void *callee = value_overload(in, n->list.items, 2, key);
+  if (!callee) return false;
+  Node **items = arena_alloc(in->f->arena, sizeof(Node *) * 2);
+  items[0] = n->list.items[0];
+  items[1] = n->list.items[1];
+  *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {items, 2}};
+  *out = call_instead(in, n, callee);
   return true;
 }

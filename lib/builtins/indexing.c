@@ -223,7 +223,7 @@ static Node *token_item(Infer *in, const Type *t, const Node *at) {
 
 Node *ty_tuple_item(Infer *in, Node *t, int i) {
   Node *k = arena_alloc(in->f->arena, sizeof(Node)), *item = arena_alloc(in->f->arena, sizeof(Node));
-  *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i};
+  *k = (Node){.kind = N_INT, .line = t->line, .col = t->col, .ival = i, .str = "item"};
   *item = (Node){.kind = N_INDEX, .line = t->line, .col = t->col, .lhs = t, .rhs = k};
   return item;
 }

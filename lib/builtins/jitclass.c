@@ -357,9 +357,7 @@ const Type *ty_jitclass_builtin(Infer *in, Node *n) {
   return NULL;
 }
 
-/* A key written as a slice (p[1:5:2]) made the slice value __getitem__ and
- * __setitem__ take (slice(1, 5, 2)), its parts left out None. */
-static Node *slice_value(Infer *in, Node *key) {
+Node *ty_slice_value(Infer *in, Node *key) {
   if (key->kind != N_SLICE) return key;
   Node *parts[3] = {key->lhs, key->rhs, key->cond};
   Node **list = arena_alloc(in->f->arena, sizeof(Node *) * 3);
@@ -376,13 +374,13 @@ static Node *slice_value(Infer *in, Node *key) {
 
 /* p[i] */
 const Type *ty_jitclass_index(Infer *in, Node *n) {
-  Node *args[2] = {n->lhs, slice_value(in, n->rhs)};
+  Node *args[2] = {n->lhs, ty_slice_value(in, n->rhs)};
   return special_call(in, n, "__getitem__", args, 2, "indexing");
 }
 
 /* p[i] = v, n the statement: made a call of __setitem__ */
 void ty_jitclass_setitem(Infer *in, Node *n) {
-  Node *args[3] = {n->lhs->lhs, slice_value(in, n->lhs->rhs), n->rhs};
+  Node *args[3] = {n->lhs->lhs, ty_slice_value(in, n->lhs->rhs), n->rhs};
   Node *call = arena_alloc(in->f->arena, sizeof(Node));
   *call = (Node){.line = n->line, .col = n->col};
   *n = (Node){.kind = N_EXPR, .line = n->line, .col = n->col, .lhs = call};

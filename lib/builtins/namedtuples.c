@@ -12,7 +12,7 @@ const Type *ty_named_field(Infer *in, Node *n, const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
     if (strcmp(t->names[i], n->str)) continue;
     Node *k = arena_alloc(in->f->arena, sizeof(Node));
-    *k = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = i};
+    *k = (Node){.kind = N_INT, .line = n->line, .col = n->col, .ival = i, .str = "item"};
     n->kind = N_INDEX;
     n->rhs = k;
     n->str = NULL;

@@ -2,7 +2,8 @@
  * spaces (sep=), then a newline (end=); ints as %lld (%llu unsigned), bools as
  * True/False, None, constant strings as themselves, bytes as their repr, complex numbers as
  * Python's repr writes them, tuples of these as Python writes them
- * ("(1, 2.5)", "(1,)"), lists of numbers, bools and strs as their repr
+ * ("(1, 2.5)", "(1,)"; a named tuple, as Numba's print boxes it, through the
+ * interpreter: "Point(x=1, y=2.5)"), lists of numbers, bools and strs as their repr
  * ("[1, 'a']", the same text str() of them makes), literal dicts as
  * Python writes dicts ("{'a': 1, 'b': 'x'}"), an Optional as None
  * or its value; a timedelta64 as NumPy's str() ("3 days", NaT); a number
@@ -56,6 +57,29 @@ static bool boxed_for_print(const Type *t) {
 /* Whether print.c writes an argument of type t itself. */
 static bool written_here(const Type *t) { return printable(t) || printable_member(t); }
 
+/* Whether t is or holds a named tuple (a namedtuple class's, or a
+ * package's value type held as one): the interpreter writes it, as
+ * Numba's print boxes it ("Point(x=1, y=2.5)", the object's own str()),
+ * where it can run (interpreter_prints); elsewhere print.c writes its
+ * items as a tuple's. */
+static bool holds_named(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (holds_named(t->fields[i])) return true;
+  return t->kind == TY_TUPLE && t->callee;
+}
+
+/* Whether print() n may hand values to the interpreter: the frontend
+ * gave its function, and the code is neither a kernel's or a device
+ * function's nor a parallel function's. */
+static bool interpreter_prints(const CompileOptions *o, const Node *n) {
+  return n->data && o && !o->kernel && !o->device && !o->parallel;
+}
+
+/* Whether the interpreter writes an argument of type t of print() n. */
+static bool interpreted(const CompileOptions *o, const Node *n, const Type *t) {
+  return (!written_here(t) || (holds_named(t) && interpreter_prints(o, n))) && boxed_for_print(t);
+}
+
 
 /* Whether t is or holds what only the CPU's print writes (strings made at run time, arrays). */
 static bool host_only(const Type *t) {
@@ -89,11 +113,11 @@ static const Type *ty_print(Infer *in, Node *n, const Type **args) {
     args[i] = ty_printed_arg(in, &n->list.items[i]);
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
-    bool interpreted = !written_here(args[i]) && boxed_for_print(args[i]) && n->data && !ty_in_cuda(in);
-    if (interpreted && in->opts && in->opts->parallel)
+    bool by_interpreter = interpreted(in->opts, n, args[i]) && n->data && !ty_in_cuda(in);
+    if (by_interpreter && in->opts && in->opts->parallel)
       return ty_error(in, x, "print() of %s is not supported in functions compiled with parallel=True (numbers, "
                       "bools, None, str, bytes, tuples and lists of them and arrays of numbers are)", args[i]->name);
-    if (x->kind != N_STRING && !interpreted && (!written_here(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
+    if (x->kind != N_STRING && !by_interpreter && (!written_here(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
       return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
                       "values, lists, sets, dicts and arrays outside kernels) in compiled code, not %s", args[i]->name);
     if (ty_holds_complex(args[i]) && in->opts && in->opts->gpu_cc)
@@ -268,7 +292,8 @@ static LLVMValueRef print_through_interpreter(Lower *l, Node *n) {
 
 static LLVMValueRef lo_print(Lower *l, Node *n) {
   for (int i = 0; i < n->list.len; i++)
-    if (n->list.items[i]->kind != N_STRING && !written_here(n->list.items[i]->ty)) return print_through_interpreter(l, n);
+    if (n->list.items[i]->kind != N_STRING && interpreted(l->opts, n, n->list.items[i]->ty))
+      return print_through_interpreter(l, n);
   Format f = {.arena = l->f->arena};
   put(&f, "");
   int nargs = 1;

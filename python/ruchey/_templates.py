@@ -13,7 +13,14 @@ lowering by the type for calls). Templates written against Numba's typing
 internals (``resolve_*`` methods, ``generic``) are not read: compiled code
 using what they type is told that the type has no such member.
 """
-from ruchey import extending
+from ruchey import extending, types
+
+
+def signature(return_type, *args):
+    """numba.core.typing.templates.signature: the signature of a call
+    taking args and returning return_type (return_type(*args), as the
+    typing functions of @intrinsic and type_callable build it)."""
+    return types.Signature(return_type, args)
 
 
 class AbstractTemplate:

@@ -31,6 +31,7 @@ lower_constant sets the members (context.get_constant_generic); an
 """
 import collections
 import keyword
+import operator
 import types as pytypes
 
 import numpy
@@ -424,12 +425,31 @@ def _ruchey_type(t, owner, name):
                     f"tuples of numbers or other value types registered with register_model")
 
 
+# a named tuple's own names, which no field may take
+_NAMED_TUPLE_OWN = frozenset(("_fields", "_field_defaults", "_make", "_replace", "_asdict"))
+
+
 def _field_name(member, attribute, taken):
     """The named tuple's field for a member: its attribute's name where
-    make_attribute_wrapper gives one, else a name compiled code never reads."""
+    make_attribute_wrapper gives one (a private one, _data, too), else a
+    name compiled code never reads."""
     name = attribute if attribute and attribute.isidentifier() and not keyword.iskeyword(attribute) and \
-        not attribute.startswith("_") else f"ruchey_member_{len(taken)}"
+        attribute not in _NAMED_TUPLE_OWN else f"ruchey_member_{len(taken)}"
     return name if name not in taken else f"ruchey_member_{len(taken)}"
+
+
+def _named_tuple_class(name, fields):
+    """A named tuple class of these fields. collections.namedtuple refuses
+    private names (a pandas-like Index's _data): it is made with stand-ins
+    for them, then given their names, in _fields (which compiled code
+    reads) and as properties."""
+    cls = collections.namedtuple(name, [f"ruchey_private_{i}" if f.startswith("_") else f
+                                        for i, f in enumerate(fields)], module=__name__)
+    for i, f in enumerate(fields):
+        if f.startswith("_"):
+            setattr(cls, f, property(operator.itemgetter(i)))
+    cls._fields = tuple(fields)
+    return cls
 
 
 class _Value:
@@ -460,8 +480,7 @@ class _Value:
         for m in self.members:
             fields.append(_field_name(m, wrapped.get(m), fields))
         self.fields = dict(zip(self.members, fields))
-        self.shadow = collections.namedtuple(typ.name if typ.name.isidentifier() else cls.__name__,
-                                             fields, module=__name__)
+        self.shadow = _named_tuple_class(typ.name if typ.name.isidentifier() else cls.__name__, fields)
         self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
         self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
         self.boxer = None
@@ -557,6 +576,8 @@ class _Value:
         value it sets (context.get_constant_generic), or no member at all
         (an OpaqueModel's context.get_dummy_value())."""
         func = _registered(_constant_lowerings, type(self.typ))
+        if func is None and isinstance(self.typ, types.Dummy) and not self.members:
+            return self.shadow()  # (Numba lowers every Dummy type's constant as its dummy value)
         if func is None:
             raise TypeError(f"{type(obj).__name__} objects (of {self.typ.name}) are read in compiled code as "
                             f"globals only through a lower_constant({type(self.typ).__name__}), as under Numba; "
@@ -698,7 +719,8 @@ class _Signature:
 
 
 class _TypingContext:
-    """The context a type_callable function is given."""
+    """The context a type_callable function and an @intrinsic's typing
+    function are given (numba.core.typing.Context)."""
 
     def can_convert(self, fromty, toty):
         return True
@@ -779,9 +801,8 @@ def impl_ret_borrowed(context, builder, typ, value):
 
 
 def _matches(t, s):
-    """Whether a lowering's declared type s takes argument type t (types.Any,
-    which ruchey lacks, is a placeholder named so)."""
-    if getattr(s, "_numba_name", "").endswith(".Any"):
+    """Whether a lowering's declared type s takes argument type t (types.Any: any)."""
+    if s is types.Any:
         return True
     return isinstance(t, s) if isinstance(s, type) else t == s
 

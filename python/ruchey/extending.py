@@ -120,7 +120,10 @@ class _Overloads:
             if impl is None:
                 first = False
                 continue
-            by_value = not first or prefer_literal or attempt > 0
+            asks = _asks_literally(impl)
+            if asks and attempt == 0 and literal != plain:  # as Numba retypes the call with the constants' literal types
+                impl = _typed(typer, (literal,))[0] or impl
+            by_value = not first or prefer_literal or attempt > 0 or asks
             inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
@@ -151,6 +154,17 @@ def _typed(typer, attempts):
     if error is not None:
         raise error
     return None, None
+
+
+def _asks_literally(impl):
+    """Whether an implementation calls literally() itself (lambda x, mode:
+    literally(mode)): Numba types the call again with the constants'
+    literal types once it asks, so the choice is the typing function's
+    for those types, made for each value."""
+    from ruchey.decorators import literally
+    func = getattr(impl, "py_func", impl)
+    code, glob = getattr(func, "__code__", None), getattr(func, "__globals__", {})
+    return code is not None and any(glob.get(name) is literally for name in code.co_names)
 
 
 def _binds(func, nargs):
@@ -223,22 +237,24 @@ def _bind_by_typers(func, disp):
     _callees[func] = _generic(signature, overloads)
 
 
-def _overload_member(type_class, name, attribute, jit_options):
+def _overload_member(type_class, name, attribute, jit_options, prefer_literal=False):
     if not isinstance(type_class, type):
         raise TypeError(f"the first argument is a class of types (types.Array, types.Float), got {type_class!r}")
 
     def register(typer):
         overloads = _Overloads(f"{type_class.__name__}.{name}")
-        overloads.typers.append((typer, dict(jit_options or {}), False))
+        overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         _members.setdefault((name, attribute), []).append((type_class, _generic(typer, overloads)))
         return typer
     return register
 
 
-def overload_method(type_class, name, jit_options=None, **kwargs):
+def overload_method(type_class, name, jit_options=None, prefer_literal=False, **kwargs):
     """Registers a typing function for value.name(...) where value's type is
-    an instance of type_class; it and its implementation take the value first."""
-    return _overload_member(type_class, name, False, jit_options)
+    an instance of type_class; it and its implementation take the value first.
+    prefer_literal: as overload's, the typing function sees constants'
+    literal types first."""
+    return _overload_member(type_class, name, False, jit_options, prefer_literal)
 
 
 def overload_call(type_class, typer, jit_options=None):
@@ -274,16 +290,35 @@ def _callee(obj):
 def _member(desc, name, attribute):
     """The dispatcher of a member registered for the type described, or None:
     the latest registration whose type class holds it. "operator.mul" (an
-    operator with an operand of a package's value type) is what
-    overload(operator.mul) registered."""
+    operator with an operand of a package's value type, or its subscript:
+    "operator.getitem") is what overload(operator.mul) registered; none
+    registered, a dispatcher that takes no arguments (a TypingError, not
+    the operator of the tuple ruchey holds such a value as). del x[i] of
+    one is operator.delitem's."""
     t = _type_of(desc)
+    is_value = isinstance(t, types.Type) and isinstance(t.kind, str)
+    if name == "__delitem__" and not attribute and is_value:
+        name = "operator.delitem"
     if name.startswith("operator."):
-        is_value = isinstance(t, types.Type) and isinstance(t.kind, str)
-        return _callee(getattr(operator, name[len("operator."):], None)) if is_value else None
+        func = getattr(operator, name[len("operator."):], None)
+        return (_callee(func) or _no_overload(name)) if is_value else None
     for type_class, disp in reversed(_members.get((name, attribute), ())):
         if isinstance(t, type_class):
             return disp
     return None
+
+
+def _no_overload(name):
+    """A dispatcher of operator's function name with no typing function: a
+    call of it is a TypingError naming it and the argument types."""
+    disp = _no_overloads.get(name)
+    if disp is None:
+        disp = _no_overloads[name] = _generic(_variadic_stub, _Overloads(name, variadic=True))
+    return disp
+
+
+# operator's function name -> its dispatcher without typing functions (_no_overload's)
+_no_overloads = {}
 
 
 def _typers_key(disp, seen, function_key):

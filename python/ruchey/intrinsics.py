@@ -12,8 +12,8 @@ def popcount_u8(typingctx, x):
 ```
 
 The typing function takes the call's argument types (after a typing
-context, which ruchey gives as None) and returns (signature, codegen), or
-None where it has no implementation. codegen builds the LLVM IR of the
+context: numba.core.typing.Context's resolve_value_type and can_convert)
+and returns (signature, codegen), or None where it has no implementation. codegen builds the LLVM IR of the
 call with llvmlite.ir, in a function of the signature's LLVM types (a bool
 is i1, as Numba's): ruchey links that function into the compiled module
 and inlines it. Arguments are numbers, bools and scalar types (a dtype
@@ -130,6 +130,11 @@ class _Context:
 
     get_data_type = get_value_type
 
+    def get_dummy_value(self):
+        """What a codegen of a void signature returns, as Numba's (a null
+        pointer, which the call's void return drops)."""
+        return self._ir.Constant(self._ir.IntType(8).as_pointer(), None)
+
     def get_constant(self, t, value):
         if t.name == "bool":
             value = int(bool(value))
@@ -245,7 +250,8 @@ class Intrinsic:
         literal = tuple(_type_of(d) for d in descs)
         plain = tuple(types.unliteral(t) for t in literal)
         ir = _llvmlite_ir()
-        found, _ = _typed(lambda *argtypes: self._typer(None, *argtypes),
+        context = _values._TypingContext()
+        found, _ = _typed(lambda *argtypes: self._typer(context, *argtypes),
                           (literal, plain) if self._prefer_literal else (plain, literal))
         if found is None:
             raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {plain}")

@@ -56,7 +56,9 @@ class _Placeholder:
         raise NotImplementedError(f"{self._numba_name} is not supported by ruchey (registered as numba)")
 
     def __call__(self, *args, **kwargs):
-        if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and callable(args[0]):
+        # (keyed by a function, a class, or a name: type_callable("__array_wrap__"))
+        if self._numba_name.rpartition(".")[2] in _FUNCTION_REGISTRIES and args and \
+                (callable(args[0]) or isinstance(args[0], str)):
             return self._registration(*args)
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
@@ -333,12 +335,13 @@ def _submodules():
                                      impl_ret_untracked=_values.impl_ret_borrowed), ()),
         # a type's methods, attributes and call through templates (ruchey._templates)
         # signature(return_type, *args): what a typer (an @intrinsic's) returns
-        "numba.core.typing": (dict(signature=_signature, Signature=types.Signature), ()),
+        "numba.core.typing": (dict(signature=_templates.signature, Signature=types.Signature,
+                                   Context=_values._TypingContext), ()),
         "numba.core.typing.templates": (
             {name: getattr(_templates, name) for name in (
-                "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
+                "signature", "AbstractTemplate", "_OverloadAttributeTemplate", "_OverloadMethodTemplate",
                 "make_overload_attribute_template", "make_overload_method_template", "infer_getattr")}
-            | dict(signature=_signature, Signature=types.Signature), ()),
+            | dict(Signature=types.Signature), ()),
         "numba.core.typing.ctypes_utils": (dict(from_ctypes=native.from_ctypes, to_ctypes=native.to_ctypes), ()),
         # cffi's types and out-of-line modules as compiled code reads them (ruchey.native)
         "numba.core.typing.cffi_utils": (dict(map_type=native.map_type, register_module=native.register_module,
@@ -397,11 +400,6 @@ def _submodules():
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
     }
-
-
-def _signature(return_type, *args):
-    """numba.core.typing.signature: the signature of these argument types and return type."""
-    return types.Signature(return_type, args)
 
 
 def _value_type_names():

@@ -44,13 +44,13 @@ class _Definition:
         if len(argtypes) != len(self.fields):
             raise TypeError(f"{self.proxy.__name__}() takes {len(self.fields)} arguments "
                             f"({', '.join(self.fields)}), got {len(argtypes)}")
-        key = repr(argtypes)
+        struct_type = self.type_class(list(zip(self.fields, argtypes)))
+        key = _fields_key(struct_type)  # (as the type class's preprocess_fields made them)
         if key not in self.made:
-            self.made[key] = self._make(argtypes)
+            self.made[key] = self._make(struct_type)
         return self.made[key]
 
-    def _make(self, argtypes):
-        struct_type = self.type_class(list(zip(self.fields, argtypes)))
+    def _make(self, struct_type):
         name = self.proxy.__name__
         members, getters, setters = {}, {}, {}
         ns = {"__module__": self.proxy.__module__, "__qualname__": self.proxy.__qualname__, "__slots__": (),
@@ -62,11 +62,12 @@ class _Definition:
         box = type(name, (self.proxy, _core.JitObject), ns)
         instance_type = InstanceType(box)
         _core.jitclass_declare(box)
-        descs = tuple(_describe(t, name, f) for f, t in struct_type._fields)
-        instance_type.name = _core.jitclass_type(box, tuple(f for f, _ in struct_type._fields), descs)
-        extending._named_types[instance_type.name] = struct_type
+        # (before the fields are described: one may hold an object of this very type, a tree's parent)
         struct_type._instance_type = instance_type
         box._ruchey_instance_type = instance_type
+        descs = tuple(_describe(_held_type(t), name, f) for f, t in struct_type._fields)
+        instance_type.name = _core.jitclass_type(box, tuple(f for f, _ in struct_type._fields), descs)
+        extending._named_types[instance_type.name] = struct_type
         box.ctor = njit(self._constructor_source(box))
         return box
 
@@ -101,6 +102,27 @@ def _field_type(proxy, field, t):
     if isinstance(t, types.Described):
         raise TypeError(f"{proxy.__name__}(): field {field!r} is given a {t.name}, which a structref "
                         f"cannot hold (numbers, bools, arrays, tuples, strings and other structrefs)")
+    return t
+
+
+def _fields_key(struct_type):
+    """The fields' types of struct_type, telling its objects' classes
+    apart: a field of its own kind (Optional(self)) as "self", which is
+    the same for every type of these fields (its name is its object's)."""
+    def key(t):
+        if t is struct_type:
+            return "self"
+        return ("optional", key(t.type)) if isinstance(t, types.Optional) else repr(t)
+    return repr(tuple((name, key(t)) for name, t in struct_type._fields))
+
+
+def _held_type(t):
+    """A field's type as its object holds it: a structref type (in an
+    Optional too: Optional(self) of a linked node) as its objects' type."""
+    if isinstance(t, StructRef) and hasattr(t, "_instance_type"):
+        return t._instance_type
+    if isinstance(t, types.Optional):
+        return types.Optional(_held_type(t.type))
     return t
 
 
@@ -148,8 +170,7 @@ def _definition_of(cls):
 
 def register(struct_type):
     """Registers a subclass of StructRef as a structref type (a decorator)."""
-    if not isinstance(struct_type, type) or not issubclass(struct_type, StructRef):
-        raise TypeError(f"structref.register takes a subclass of types.StructRef, got {struct_type!r}")
+    _check_type_class(struct_type, "structref.register takes")
     return struct_type
 
 
@@ -188,9 +209,11 @@ def define_attributes(struct_typeclass):
     _check_type_class(struct_typeclass)
 
 
-def _check_type_class(struct_typeclass):
+def _check_type_class(struct_typeclass, what="the type class must derive from"):
     if not isinstance(struct_typeclass, type) or not issubclass(struct_typeclass, StructRef):
-        raise TypeError(f"the type class must derive from types.StructRef, got {struct_typeclass!r}")
+        raise TypeError(f"{what} a subclass of types.StructRef, got {struct_typeclass!r}")
+    if struct_typeclass is StructRef:  # (its objects' types are told apart by their subclass, as Numba's)
+        raise ValueError("cannot register types.StructRef itself: register a subclass of it")
 
 
 class _New:

@@ -617,6 +617,71 @@ class Opaque(Dummy):
     """Numba's Opaque: the same."""
 
 
+class Phantom(Dummy):
+    """Numba's type of no value, types.Any's: what a lowering's declared
+    argument types (lower_builtin(f, types.Any)) and a structref type's
+    fields not known yet name."""
+
+
+Any = Phantom("any")
+
+
+class ArrayCompatible(Type):
+    """Numba's base of the types of array-like values: a package's own
+    subclass (a pandas-like Series type) gives as_array, the array type its
+    values stand for, whose ndim, layout and dtype it reports. Its values
+    are a package's own value type like any other (its data model's
+    members), not arrays."""
+
+    array_priority = 0.0
+
+    def __init__(self, name):
+        super().__init__(name=name)
+        del self.ndim, self.layout  # (as_array's, read when asked: set after this, as Numba's Buffer does)
+
+    @functools.cached_property
+    def ndim(self):
+        return self.as_array.ndim
+
+    @functools.cached_property
+    def layout(self):
+        return self.as_array.layout
+
+    @functools.cached_property
+    def dtype(self):
+        return self.as_array.dtype
+
+    def __repr__(self):
+        return self.name
+
+
+class Buffer(ArrayCompatible):
+    """Numba's base of the types of buffer-like values, made of a dtype, a
+    number of dimensions and a layout: a package's own subclass (a
+    pandas-like Index type)."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False, name=None):
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"a buffer's layout is 'C', 'F' or 'A', got {layout!r}")
+        if name is None:
+            name = f"{'readonly ' if readonly else ''}{type(self).__name__.lower()}({dtype}, {ndim}d, {layout})"
+        super().__init__(name)
+        self.dtype, self.ndim, self.layout, self.mutable = unliteral(dtype), ndim, layout, not readonly
+
+    @property
+    def as_array(self):
+        return self
+
+    def copy(self, dtype=None, ndim=None, layout=None):
+        return type(self)(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                          self.layout if layout is None else layout)
+
+
+class Callable(Type):
+    """Numba's base of the types of callable values: a package's own
+    subclass names the type of a class its code calls."""
+
+
 class NoneType:
     """The return type of a function that returns nothing."""
 
@@ -637,7 +702,8 @@ class Optional:
     (TypeError if it is None)."""
 
     def __init__(self, type_):
-        if not isinstance(type_, Type) and not hasattr(type_, "describe"):  # a jitclass's or a deferred type
+        # a jitclass's or a deferred type, or a structref's (a tree's node holding Optional(self))
+        if not isinstance(type_, (Type, StructRef)) and not hasattr(type_, "describe"):
             raise TypeError(f"Optional() takes a ruchey type, got {type_!r}")
         self.type = type_
 
@@ -978,7 +1044,8 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  EnumMember=EnumMember, IntEnumMember=IntEnumMember,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
-                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, DType=DType, Record=Record)
+                 StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Phantom=Phantom, Any=Any, Callable=Callable,
+                 ArrayCompatible=ArrayCompatible, Buffer=Buffer, DType=DType, Record=Record)
 # a numpy.random.Generator's type, Numba's types.npy_rng
 namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType)
 
@@ -1147,13 +1214,23 @@ class LiteralStrKeyDict:
         return self.name
 
 
+def _field_pair(pair):
+    """A structref field's (name, type), checked as Numba's StructRef checks it."""
+    name, t = pair
+    if not isinstance(name, str):
+        raise ValueError(f"expecting a str for field name, got {name!r}")
+    if not (_is_type(t) or isinstance(t, (StructRef, Described, DeferredType)) or hasattr(t, "describe")):
+        raise ValueError(f"expecting a Numba Type for field type, got {t!r}")
+    return name, t
+
+
 class StructRef:
     """The type of a structref's objects (Numba's types.StructRef): made
     with the fields as (name, type) pairs, passed through
     preprocess_fields. Subclass it for each kind of structref."""
 
     def __init__(self, fields):
-        self._fields = tuple((name, t) for name, t in self.preprocess_fields(tuple(fields)))
+        self._fields = tuple(map(_field_pair, self.preprocess_fields(tuple(map(_field_pair, fields)))))
         self.name = f"{type(self).__name__}({', '.join(f'{n}: {t!r}' for n, t in self._fields)})"
 
     def preprocess_fields(self, fields):
@@ -1342,6 +1419,17 @@ class Boolean(metaclass=_Category):
     @staticmethod
     def _holds(t):
         return _is_scalar(t) and t.name == "bool"
+
+
+class _SliceCategory(type):
+    def __instancecheck__(cls, t):
+        return isinstance(t, Described) and t.name.startswith("slice<")
+
+
+class SliceType(metaclass=_SliceCategory):
+    """Numba's SliceType, the class of slices' types: isinstance(t,
+    types.SliceType) holds for the type a typing function is given for a
+    slice (x[1:], slice(a, b)), which ruchey describes by name (slice<a:b>)."""
 
 
 class Omitted(metaclass=_Category):
