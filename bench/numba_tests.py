@@ -226,7 +226,9 @@ def places_of(name, value, homes):
     homes under the name it has in the test module or its own."""
     own = getattr(value, "__name__", None)
     try:
-        yield importlib.import_module(value.__module__), own
+        module = importlib.import_module(value.__module__)
+        yield module, own
+        yield module, name  # an instance, without a name of its own (withcontexts.objmode_context)
     except (ImportError, AttributeError, TypeError):
         pass
     for key in (name, own):
