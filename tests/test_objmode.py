@@ -318,3 +318,240 @@ def test_values_compiled_code_made_are_lent_to_the_block_not_given():
     f = njit(made_inputs_read_in_python)
     for n in (1, 5, 300):
         assert f(n) == made_inputs_read_in_python(n)
+
+
+def halve_in_python(arr):
+    arr //= 2
+
+
+def doubled_in_place(a):
+    a += 1
+    with objmode:  # no outputs: objmode uncalled, as numba.objmode is written
+        a[...] = a * 2  # (a *= 2 would assign a: an output to declare)
+    with objmode():
+        halve_in_python(a)
+    return a.sum()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float64"])
+def test_bare_objmode_and_no_outputs_change_arrays_in_place(dtype):
+    f = njit(doubled_in_place)
+    for seed, shape in enumerate([(0,), (7,), (3, 4)]):
+        a = (make_rng(seed).integers(-50, 50, shape)).astype(dtype)
+        b = a.copy()
+        assert f(a) == doubled_in_place(b)
+        numpy.testing.assert_array_equal(a, b)
+
+
+def scaled_by_closure(k):
+    offset = 0.5
+
+    def scale(v):  # a function of the enclosing scope, read by the block
+        return v * k + offset
+
+    @njit
+    def f(x):
+        with objmode(y="float64"):
+            y = scale(x)
+        return y
+    return f
+
+
+def test_block_reads_the_closure_of_the_function():
+    for k, x in zip(make_rng(3).uniform(-4, 4, 6), make_rng(4).uniform(-9, 9, 6)):
+        f = scaled_by_closure(k)
+        assert f(x) == f.py_func(x)
+
+
+def test_block_sees_closure_variables_reassigned_later():
+    def make():
+        level = 1
+
+        @njit
+        def f(x):
+            with objmode(y="int64"):
+                y = x * level
+            return y
+
+        def set_level(v):
+            nonlocal level
+            level = v
+        return f, set_level
+
+    f, set_level = make()
+    assert f(3) == 3
+    set_level(5)
+    assert f(3) == f.py_func(3) == 15
+
+
+def defines_and_imports(x):
+    with objmode(y="float64", n="int64"):
+        import math as m
+
+        def twice(v):
+            return 2 * v
+
+        class Box:
+            value = x
+        y = twice(m.sqrt(abs(Box.value)))
+        n = len([k for k in range(int(abs(x)))])
+    return y + n
+
+
+def test_block_defines_functions_classes_and_imports():
+    f = njit(defines_and_imports)
+    for x in make_rng(5).uniform(-20, 20, 8):
+        assert f(x) == defines_and_imports(x)
+
+
+def test_variable_assigned_in_block_and_read_after_must_be_declared():
+    @njit
+    def undeclared(x):
+        y = 1
+        with objmode():
+            y = x + 5
+        return y
+
+    with pytest.raises(ruchey.TypingError, match=r"Missing type annotation on outgoing variable\(s\): \['y'\]"):
+        undeclared(3)
+
+    @njit
+    def read_next_iteration(n):
+        total = 0
+        for i in range(n):
+            total += i
+            with objmode():
+                total = total * 2
+        return 0
+
+    with pytest.raises(ruchey.TypingError, match="outgoing variable.*'total'"):
+        read_next_iteration(3)
+
+
+def assigned_again_before_read(x, flag):
+    s = 0
+    for j in range(3):
+        with objmode(s="int64"):
+            t = x + j  # the block's own: compiled code assigns t again before reading it
+            s = s + t
+            scratch = [t]
+        if flag:
+            t = 1
+        else:
+            t = 2
+        scratch = t
+        s += scratch
+    return s
+
+
+def test_variables_assigned_again_before_read_need_no_declaration():
+    f = njit(assigned_again_before_read)
+    for x in range(-3, 4):
+        for flag in (True, False):
+            assert f(x, flag) == assigned_again_before_read(x, flag)
+
+
+def test_declared_output_the_block_does_not_assign_is_a_typing_error():
+    @njit
+    def never_assigned(x):
+        with objmode(k="float64[:]"):
+            print(x)
+        return x
+
+    with pytest.raises(ruchey.TypingError, match=r"Invalid type annotation on non-outgoing variables: \['k'\]"):
+        never_assigned(1)
+
+
+def test_return_inside_a_block_is_a_typing_error():
+    @njit
+    def returns_inside(x):
+        with objmode(x="int64"):
+            x = 4
+            return x
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="'return' inside an objmode block"):
+        returns_inside(1)
+
+    @njit
+    def breaks_out(x):
+        for i in range(3):
+            with objmode(x="int64"):
+                x += 1
+                if x > 4:
+                    break
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="'break' outside loop"):
+        breaks_out(1)
+
+
+def converted(x):
+    with objmode(i="int64", j="int32", f="float64", b="boolean", c="complex128"):
+        i = x * 2.5         # a float for an int: truncated
+        j = numpy.float32(x)
+        f = int(x)          # an int for a float
+        b = [x] if x > 0 else []  # a bool is the value's truth
+        c = x
+    return i, j, f, b, c
+
+
+def test_outputs_converted_to_their_declared_numbers_as_numba():
+    f = njit(converted)
+    for x in (-3, 0, 1, 7):
+        got, want = f(x), (int(x * 2.5), int(numpy.float32(x)), float(x), bool(x > 0), complex(x))
+        assert got == want and [type(v) for v in got] == [int, int, float, bool, complex]
+
+
+def test_text_for_a_float_output_is_a_type_error():
+    @njit
+    def text():
+        with objmode(r="float64"):
+            r = "1.5"
+        return r
+    with pytest.raises(TypeError):
+        text()
+
+
+def lists_mutated_in_block(values, z):
+    values[0] = z
+    made = [z, z + 1]
+    with objmode():
+        values.append(len(values))
+        values[1] = 2 * z
+        made.insert(0, -1)
+    return len(values) + values[1] + sum(made)
+
+
+def test_lists_mutated_in_a_block_are_seen_by_compiled_code():
+    f = njit(lists_mutated_in_block)
+    for seed in range(4):
+        values = [int(v) for v in make_rng(seed).integers(-9, 9, 3 + seed)]
+        given, expected = list(values), list(values)
+        assert f(given, seed) == lists_mutated_in_block(expected, seed)
+        assert given == expected  # the argument reflects what the block did, as Python's list
+
+
+TABLE = {0: 1.0}
+
+
+def raises_in_block(key):
+    with objmode(v="float64"):
+        if key == 1:
+            raise ValueError("several", 1.5, None, True, -7)
+        v = TABLE[key] if key >= 0 else float(open("/nonexistent/" + str(key)).read())
+    return v
+
+
+def test_exceptions_of_a_block_keep_their_arguments():
+    """KeyError('2') stays that (not KeyError("'2'"), its message's), a
+    builtin exception's numbers, strs, bools and None too; an OSError, whose
+    file name is no argument, keeps its message."""
+    f = njit(raises_in_block)
+    for key in (-1, 1, 5):
+        with pytest.raises(Exception) as want:
+            raises_in_block(key)
+        with pytest.raises(type(want.value)) as got:
+            f(key)
+        assert str(got.value) == str(want.value)
+        assert got.value.args == want.value.args or key < 0
