@@ -170,6 +170,50 @@ def test_recursive_and_calling_functions_by_value_in_a_fresh_process(tmp_path):
     assert r.stdout.split()[:4] == ["6765", "10946", "6765", "True"], r.stdout
 
 
+def test_objmode_blocks_and_forceobj_functions_by_value_in_a_fresh_process(tmp_path):
+    """A closure holding an objmode block (which calls a helper of its
+    enclosing scope), and @jit(forceobj=True) functions local or of
+    __main__, as multiprocessing and Dask send them."""
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import numpy as np
+        import ruchey
+        from ruchey import objmode
+
+        def make(k):
+            def helper(v):
+                return float(np.median(v.tolist())) * k
+
+            @ruchey.njit
+            def centred(a):
+                with objmode(m="float64"):
+                    m = helper(a)
+                return a - m
+
+            @ruchey.jit(forceobj=True)
+            def described(a):
+                return repr(a.tolist()) + str(k)
+            return centred, described
+
+        @ruchey.jit(forceobj=True)
+        def top(x):
+            return {"x": x}
+
+        centred, described = make(2.0)
+        a = np.array([1.0, 5.0, 2.0])
+        want = (centred.py_func(a).tolist(), described.py_func(a), top.py_func(3))
+        data = pickle.dumps((centred, described, top, a))
+        assert pickle.loads(data)[0] is centred  # the same process: the same object
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys; f, g, h, a = pickle.loads(sys.stdin.buffer.read()); "
+            "print(repr((f(a).tolist(), g(a), h(3))))"],
+            input=data, capture_output=True)
+        print(child.stdout.decode().strip() == repr(want), child.stderr.decode()[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("True"), r.stdout
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_multiprocessing_pool_maps_a_function_from_main(tmp_path, method):
     r = run_python_file(f"""

@@ -34,6 +34,11 @@ class _ObjMode:
     def __repr__(self):
         return "ruchey.objmode"
 
+    def __reduce__(self):
+        # the one ruchey.objmode by reference: a function pickled by value finds it in its globals,
+        # where the frontend knows it by identity
+        return "objmode" if self is objmode else (_ObjMode, (self.types,))
+
 
 objmode = _ObjMode()
 

@@ -24,6 +24,9 @@ class ObjectModeFunction:
     def __call__(self, *args, **kwargs):
         return self.py_func(*args, **kwargs)
 
+    def __reduce__(self):  # by name, or by value (a closure's, __main__'s) as a compiled function pickles
+        return serialize.reduce(self, "forceobj", {})
+
 
 def _declared_locals(locals_):
     """locals={"x": ruchey.float32, "a": ruchey.float64[:]} as the dispatcher
@@ -99,6 +102,7 @@ def _reduce_dispatcher(disp):
 
 
 serialize.register("jit", _core.Dispatcher)
+serialize.register("forceobj", ObjectModeFunction)
 copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
