@@ -45,6 +45,19 @@ static bool is_objmode(Fe *fe, PyObject *ctx) {
   return calls_ruchey(fe, ctx, "objmode") || names_ruchey(fe, ctx, "objmode");
 }
 
+/* Whether compiled code takes a block's output of type t: what unboxing
+ * reads from any Python object of its kind (the block's results are
+ * checked against it, results_as_declared). */
+static bool taken_as_output(const Type *t) {
+  if (ty_is_scalar(t) || t->kind == TY_ARRAY || t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT)
+    return true;
+  if (t->kind == TY_OPTIONAL) return ty_is_scalar(t->elem);
+  if (t->kind != TY_TUPLE || t->callee) return false;  /* (a package's value type) */
+  for (int i = 0; i < t->nfields; i++)
+    if (!taken_as_output(t->fields[i])) return false;
+  return true;
+}
+
 /* A declared output's type: a name of ruchey.types as a string, or one of
  * its objects named in the call; numbers and bools. */
 static const Type *output_type(Fe *fe, PyObject *value) {
@@ -55,9 +68,9 @@ static const Type *output_type(Fe *fe, PyObject *value) {
   PyErr_Clear();
   Py_XDECREF(desc); Py_XDECREF(helper); Py_XDECREF(given);
   if (!t) return fe_error(fe, value, "an objmode output's type must be a type of ruchey.types or its name ('float64')");
-  if (!ty_is_scalar(t) && !(t->kind == TY_OPTIONAL && ty_is_scalar(t->elem)) && t->kind != TY_ARRAY)
-    return fe_error(fe, value, "objmode outputs are numbers, bools (or None, as optional(float64)) and arrays in "
-                    "compiled code, not %s", t->name);
+  if (!taken_as_output(t))
+    return fe_error(fe, value, "objmode outputs are numbers, bools (or None, as optional(float64)), arrays, strs, "
+                    "typed Lists and Dicts and tuples of these in compiled code, not %s", t->name);
   return t;
 }
 
@@ -213,18 +226,32 @@ static void take_exception(void **cls, char *text, size_t size, const char *fall
   Py_XDECREF(s); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
 }
 
-/* Whether the block's results r are arrays where out_t declares them, of
- * their dtype and ndim, and C or F contiguous where so declared (a
- * TypeError if not). */
-static bool arrays_as_declared(PyObject *r, const Type *out_t) {
-  for (int i = 0; i < out_t->nfields; i++) {
-    const Type *want = out_t->fields[i];
+/* Whether item is what an output declared want (not a number, not a
+ * tuple) may be read from: an array of its dtype and ndim, C or F
+ * contiguous where so declared; a str, typed List or Dict of its type; a
+ * Python list for a List (copied: unboxing checks its items). */
+static bool result_as_declared(PyObject *item, const Type *want) {
+  if (want->kind == TY_LIST && PyList_Check(item)) return true;
+  const Type *got = disp_typeof(item);
+  PyErr_Clear();
+  if (want->kind != TY_ARRAY) return got == want;
+  return got && got->kind == TY_ARRAY && got->elem == want->elem && got->ndim == want->ndim &&
+         (want->layout == 'A' || got->layout == want->layout || (got->ndim <= 1 && got->layout != 'A'));
+}
+
+/* Whether the block's results r (a tuple of t's size) are as t declares
+ * them, into tuples (a TypeError if not; numbers are converted, and
+ * unboxing checks them). */
+static bool results_as_declared(PyObject *r, const Type *t) {
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *want = t->fields[i];
     PyObject *item = PyTuple_GET_ITEM(r, i);
-    const Type *got = want->kind == TY_ARRAY && PyArray_Check(item) ? disp_typeof(item) : NULL;
-    if (want->kind != TY_ARRAY ||
-        (got && got->elem == want->elem && got->ndim == want->ndim &&
-         (want->layout == 'A' || got->layout == want->layout || (got->ndim <= 1 && got->layout != 'A'))))
-      continue;
+    bool ok = want->kind == TY_TUPLE ? PyTuple_Check(item) && PyTuple_GET_SIZE(item) == want->nfields
+             : ty_is_scalar(want) || want->kind == TY_OPTIONAL || result_as_declared(item, want);
+    if (ok && want->kind == TY_TUPLE && !results_as_declared(item, want)) return false;
+    if (ok) continue;
+    const Type *got = disp_typeof(item);
+    PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "the objmode block's output %d is declared %s, got %s", i + 1, want->name,
                  got ? got->name : Py_TYPE(item)->tp_name);
     return false;
@@ -245,21 +272,39 @@ static PyObject *number_converter(const Type *t, PyObject *item) {
                                        : NULL;
 }
 
-/* The block's result r (a tuple of out_t's size) with its numbers
- * converted to their declared kind (number_converter); a new reference,
- * NULL with the conversion's exception set. */
-static PyObject *numbers_as_declared(PyObject *r, const Type *out_t) {
-  PyObject *made = PyTuple_New(out_t->nfields);
-  for (int i = 0; made && i < out_t->nfields; i++) {
-    const Type *t = out_t->fields[i]->kind == TY_OPTIONAL ? out_t->fields[i]->elem : out_t->fields[i];
-    PyObject *item = PyTuple_GET_ITEM(r, i), *convert = number_converter(t, item);
-    bool keep = !convert || Py_IS_TYPE(item, (PyTypeObject *)convert) ||
-                (item == Py_None && out_t->fields[i]->kind == TY_OPTIONAL);
-    PyObject *v = keep ? Py_NewRef(item) : PyObject_CallOneArg(convert, item);
+/* The block's results r (a tuple of t's size) with their numbers, in
+ * tuples too, converted to their declared kind (number_converter); a new
+ * reference, NULL with the conversion's exception set. */
+static PyObject *numbers_as_declared(PyObject *r, const Type *t) {
+  PyObject *made = PyTuple_New(t->nfields);
+  for (int i = 0; made && i < t->nfields; i++) {
+    const Type *f = t->fields[i]->kind == TY_OPTIONAL ? t->fields[i]->elem : t->fields[i];
+    PyObject *item = PyTuple_GET_ITEM(r, i), *convert = number_converter(f, item), *v;
+    if (f->kind == TY_TUPLE && PyTuple_Check(item) && PyTuple_GET_SIZE(item) == f->nfields)
+      v = numbers_as_declared(item, f);
+    else if (!convert || Py_IS_TYPE(item, (PyTypeObject *)convert) || (item == Py_None && f != t->fields[i]))
+      v = Py_NewRef(item);
+    else
+      v = PyObject_CallOneArg(convert, item);
     if (!v) Py_CLEAR(made);
     else PyTuple_SET_ITEM(made, i, v);
   }
   return made;
+}
+
+/* What unboxing the block's results r put at out (of type t) made
+ * compiled code's own: arrays kept alive by it, typed containers (lent by
+ * their Python objects) retained; strs and Python lists' copies are new. */
+static void results_owned(PyObject *r, const Type *t, char *out) {
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    PyObject *item = PyTuple_GET_ITEM(r, i);
+    char *at = out + t->offsets[i];
+    if (f->kind == TY_ARRAY) rt_array_keep((RtArray *)at);
+    else if (f->kind == TY_TUPLE) results_owned(item, f, at);
+    else if ((f->kind == TY_LIST && !PyList_Check(item)) || f->kind == TY_DICT)
+      __atomic_add_fetch(*(int64_t **)at, 1, __ATOMIC_ACQ_REL);  /* (the refcount, first in either) */
+  }
 }
 
 /* The lists compiled code lent the block as Python copies (a list
@@ -285,8 +330,9 @@ static int lists_written_back(PyObject *args, const Type *in_t, void *in) {
 }
 
 /* Runs a block (any thread; the GIL taken here): 0, or 1 with the
- * exception's class and message in *cls and *msg. An array output comes
- * out owned: its meminfo keeps a reference to the NumPy array. */
+ * exception's class and message in *cls and *msg. The outputs come out
+ * owned (results_owned): an array's meminfo keeps a reference to the
+ * NumPy array. */
 static int call_block(void *block, const Type *in_t, void *in, const Type *out_t, void *out, void **cls, const char **msg) {
   static _Thread_local char text[512];
   PyGILState_STATE g = PyGILState_Ensure();
@@ -294,10 +340,9 @@ static int call_block(void *block, const Type *in_t, void *in, const Type *out_t
   PyObject *r = args ? PyObject_Call(block, args, NULL) : NULL;
   if (r && lists_written_back(args, in_t, in) < 0) Py_CLEAR(r);
   if (r && PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields) Py_SETREF(r, numbers_as_declared(r, out_t));
-  int failed = !r || (PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields && !arrays_as_declared(r, out_t)) ||
+  int failed = !r || (PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields && !results_as_declared(r, out_t)) ||
                disp_unbox_tuple(r, out_t, out) < 0;
-  for (int i = 0; !failed && i < out_t->nfields; i++)
-    if (out_t->fields[i]->kind == TY_ARRAY) rt_array_keep((RtArray *)((char *)out + out_t->offsets[i]));
+  if (!failed) results_owned(r, out_t, out);
   if (failed) {
     take_exception(cls, text, sizeof text, "");
     *msg = text;

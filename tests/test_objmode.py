@@ -187,14 +187,65 @@ def test_an_array_output_of_another_dtype_or_layout_is_a_type_error():
             f(numpy.arange(4.0))
 
 
-def test_a_tuple_output_is_a_typing_error():
+PAIR = ruchey.types.UniTuple(ruchey.types.float64, 2)  # a type object: a global (or closure) variable names it
+
+
+def made_in_python(n):
+    with objmode(pair=PAIR, text="unicode_type",
+                 mixed="Tuple((float64[:], unicode_type, int64, UniTuple(int32, 2)))",
+                 items="ListType(int64)", listed="ListType(float64)", table="DictType(unicode_type, int64)"):
+        pair = (n / 2, -n)              # ints for floats, converted
+        text = "ab" * n
+        mixed = (numpy.arange(n) * 0.5, str(n), n * 1.5, (n, 2.0))  # 1.5n truncated, 2.0 an int32
+        items = ruchey.typed.List.empty_list(ruchey.types.int64)
+        items.extend(range(n))
+        listed = [float(k) for k in range(n)]  # a Python list for a ListType: copied
+        table = ruchey.typed.Dict.empty(ruchey.types.unicode_type, ruchey.types.int64)
+        for k in range(n):
+            table[str(k)] = k * k
+    items.append(-1)
+    listed.append(-1.0)
+    table["end"] = len(text)
+    return pair, text + "!", mixed, items, listed, table
+
+
+def test_str_tuple_and_typed_container_outputs():
+    f = njit(made_in_python)
+    for n in (0, 1, 4):
+        (pair, text, (arr, s, i, small), items, listed, table) = f(n)
+        assert pair == (n / 2, -n) and text == "ab" * n + "!" and s == str(n) and small == (n, 2)
+        assert i == int(n * 1.5) and type(i) is int
+        numpy.testing.assert_array_equal(arr, numpy.arange(n) * 0.5)
+        assert list(items) == list(range(n)) + [-1] and list(listed) == [float(k) for k in range(n)] + [-1.0]
+        assert dict(table) == {**{str(k): k * k for k in range(n)}, "end": 2 * n}
+
+
+def test_a_container_or_tuple_output_of_another_type_is_a_type_error():
     @njit
-    def tuple_out():
-        with objmode(r=ruchey.types.UniTuple(ruchey.types.float64, 2)):
-            r = (1.0, 2.0)
+    def floats_for_ints():
+        with objmode(r="ListType(int64)"):
+            r = ruchey.typed.List([1.5])
+        return r
+
+    @njit
+    def three_for_two():
+        with objmode(r="UniTuple(int64, 2)"):
+            r = (1, 2, 3)
+        return r
+
+    for f in (floats_for_ints, three_for_two):
+        with pytest.raises(TypeError, match="output 1 is declared"):
+            f()
+
+
+def test_an_optional_str_output_is_a_typing_error():
+    @njit
+    def maybe_text():
+        with objmode(r="optional(unicode_type)"):
+            r = None
         return r
     with pytest.raises(ruchey.TypingError, match="objmode output"):
-        tuple_out()
+        maybe_text()
 
 
 def test_unknown_type_is_a_typing_error():

@@ -67,16 +67,35 @@ def _in_scope(node):
 
 
 def _loaded(node):
-    """The names node reads, in nested scopes too (a def or lambda in the
-    block reads the block's variables as its closure); an augmented
-    assignment's target is read too."""
+    """The names node reads; in a def, lambda, class or comprehension under
+    it, those it reads of the scope around it (the block's variables, as its
+    closure); an augmented assignment's target is read too."""
     names = set()
-    for n in ast.walk(node):
+    for n in _in_scope(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
             names.add(n.id)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
             names.add(n.target.id)
+        if isinstance(n, _SCOPES):
+            inside, own = _scope_parts(n)
+            names |= set().union(*map(_loaded, inside)) - own
     return names
+
+
+def _scope_parts(n):
+    """(the nodes a nested scope runs in itself, the names of its own)."""
+    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = n.args
+        own = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x}
+        body = [n.body] if isinstance(n, ast.Lambda) else n.body
+        return body, own.union(*map(_bound, body))
+    if isinstance(n, ast.ClassDef):
+        return n.body, set().union(*map(_bound, n.body))
+    first = n.generators[0].iter  # (evaluated in the scope around it)
+    inside = [c for c in ast.iter_child_nodes(n) if c is not first and not isinstance(c, ast.comprehension)]
+    for g in n.generators:
+        inside += [g.iter, *g.ifs] if g.iter is not first else list(g.ifs)
+    return inside, set().union(*(_bound(g.target) for g in n.generators))
 
 
 def _bound(node):
@@ -259,7 +278,7 @@ def _describe(t):
             raise TypeError(f"unknown type {t!r}") from None
     if isinstance(t, types.Optional) and not getattr(t.type, "ndim", 1):  # a number or None
         return ("optional", t.type.describe())
-    if not isinstance(t, types.Type):
+    if not isinstance(t, (types.Type, types.TupleType, types.ListType, types.DictType)):
         raise TypeError(f"not a ruchey type: {t!r}")
     return t.describe()
 
