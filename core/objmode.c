@@ -228,10 +228,10 @@ static void take_exception(void **cls, char *text, size_t size, const char *fall
 
 /* Whether item is what an output declared want (not a number, not a
  * tuple) may be read from: an array of its dtype and ndim, C or F
- * contiguous where so declared; a str, typed List or Dict of its type; a
- * Python list for a List (copied: unboxing checks its items). */
+ * contiguous where so declared; a str, typed List or Dict of its type (a
+ * Python list or dict is not one, as Numba's). */
 static bool result_as_declared(PyObject *item, const Type *want) {
-  if (want->kind == TY_LIST && PyList_Check(item)) return true;
+  if (ty_is_container(want) && (PyList_Check(item) || PyDict_Check(item))) return false;
   const Type *got = disp_typeof(item);
   PyErr_Clear();
   if (want->kind != TY_ARRAY) return got == want;
@@ -294,7 +294,7 @@ static PyObject *numbers_as_declared(PyObject *r, const Type *t) {
 
 /* What unboxing the block's results r put at out (of type t) made
  * compiled code's own: arrays kept alive by it, typed containers (lent by
- * their Python objects) retained; strs and Python lists' copies are new. */
+ * their Python objects) retained; strs are new. */
 static void results_owned(PyObject *r, const Type *t, char *out) {
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i];
@@ -302,7 +302,7 @@ static void results_owned(PyObject *r, const Type *t, char *out) {
     char *at = out + t->offsets[i];
     if (f->kind == TY_ARRAY) rt_array_keep((RtArray *)at);
     else if (f->kind == TY_TUPLE) results_owned(item, f, at);
-    else if ((f->kind == TY_LIST && !PyList_Check(item)) || f->kind == TY_DICT)
+    else if (f->kind == TY_LIST || f->kind == TY_DICT)
       __atomic_add_fetch(*(int64_t **)at, 1, __ATOMIC_ACQ_REL);  /* (the refcount, first in either) */
   }
 }

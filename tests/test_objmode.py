@@ -193,30 +193,29 @@ PAIR = ruchey.types.UniTuple(ruchey.types.float64, 2)  # a type object: a global
 def made_in_python(n):
     with objmode(pair=PAIR, text="unicode_type",
                  mixed="Tuple((float64[:], unicode_type, int64, UniTuple(int32, 2)))",
-                 items="ListType(int64)", listed="ListType(float64)", table="DictType(unicode_type, int64)"):
+                 items="ListType(int64)", table="DictType(unicode_type, int64)"):
         pair = (n / 2, -n)              # ints for floats, converted
         text = "ab" * n
         mixed = (numpy.arange(n) * 0.5, str(n), n * 1.5, (n, 2.0))  # 1.5n truncated, 2.0 an int32
         items = ruchey.typed.List.empty_list(ruchey.types.int64)
         items.extend(range(n))
-        listed = [float(k) for k in range(n)]  # a Python list for a ListType: copied
+        squares = [float(k * k) for k in range(n)]  # the block's own
         table = ruchey.typed.Dict.empty(ruchey.types.unicode_type, ruchey.types.int64)
         for k in range(n):
-            table[str(k)] = k * k
+            table[str(k)] = int(squares[k])
     items.append(-1)
-    listed.append(-1.0)
     table["end"] = len(text)
-    return pair, text + "!", mixed, items, listed, table
+    return pair, text + "!", mixed, items, table
 
 
 def test_str_tuple_and_typed_container_outputs():
     f = njit(made_in_python)
     for n in (0, 1, 4):
-        (pair, text, (arr, s, i, small), items, listed, table) = f(n)
+        (pair, text, (arr, s, i, small), items, table) = f(n)
         assert pair == (n / 2, -n) and text == "ab" * n + "!" and s == str(n) and small == (n, 2)
         assert i == int(n * 1.5) and type(i) is int
         numpy.testing.assert_array_equal(arr, numpy.arange(n) * 0.5)
-        assert list(items) == list(range(n)) + [-1] and list(listed) == [float(k) for k in range(n)] + [-1.0]
+        assert list(items) == list(range(n)) + [-1] and type(items) is ruchey.typed.List
         assert dict(table) == {**{str(k): k * k for k in range(n)}, "end": 2 * n}
 
 
@@ -233,7 +232,13 @@ def test_a_container_or_tuple_output_of_another_type_is_a_type_error():
             r = (1, 2, 3)
         return r
 
-    for f in (floats_for_ints, three_for_two):
+    @njit
+    def python_list():  # a typed List is declared: a Python list is not one, as in Numba
+        with objmode(r="ListType(int64)"):
+            r = [1, 2]
+        return r
+
+    for f in (floats_for_ints, three_for_two, python_list):
         with pytest.raises(TypeError, match="output 1 is declared"):
             f()
 
