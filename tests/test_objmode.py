@@ -272,13 +272,34 @@ def test_other_with_statements_are_refused():
         other()
 
 
-def test_refused_with_parallel():
+def centred_in_parallel(a):
+    with objmode(m="float64"):
+        m = float(numpy.median(a))
+    out = numpy.empty_like(a)
+    for i in ruchey.prange(a.size):
+        out[i] = a[i] - m
+    with objmode():
+        out[0] = out[0]  # after the loop too
+    return out
+
+
+def test_blocks_outside_prange_loops_of_parallel_functions():
+    f = njit(parallel=True)(centred_in_parallel)
+    for n in (1, 6, 1001):
+        a = make_rng(n).standard_normal(n)
+        numpy.testing.assert_array_equal(f(a), centred_in_parallel(a))
+
+
+def test_refused_inside_a_prange_loop():
     @njit(parallel=True)
     def par(x):
-        with objmode(r="float64"):
-            r = x + 1.0
-        return r
-    with pytest.raises(ruchey.TypingError, match="parallel"):
+        s = 0.0
+        for i in ruchey.prange(4):
+            with objmode(r="float64"):
+                r = x + i
+            s += r
+        return s
+    with pytest.raises(ruchey.TypingError, match="inside a prange loop"):
         par(1.0)
 
 
