@@ -43,11 +43,10 @@ def _declared_locals(locals_):
 
 
 def _object_mode(options):
-    """Whether forceobj asks for object mode (refusing what cannot be)."""
-    if options.get("looplift"):
-        raise TypeError("looplift=True: ruchey compiles whole functions in nopython mode and has no object "
-                        "mode to lift loops out of; compile the loop as its own @njit function (or drop "
-                        "looplift: forceobj=True runs the Python function as it is)")
+    """Whether forceobj asks for object mode (refusing what cannot be).
+    looplift changes no result: in nopython mode Numba ignores it, and
+    ruchey's object mode runs the whole Python function, loops included
+    (Numba's compiles the loops it can lift)."""
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
     return bool(options.get("forceobj"))
