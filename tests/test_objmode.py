@@ -313,17 +313,23 @@ def test_numba_objmode_is_ruchey_objmode():
         ruchey.install_as_numba()
         import numba
         from numba import njit, objmode
-        assert objmode is ruchey.objmode
+        from numba.core.withcontexts import objmode_context, parallel_chunksize
+        assert objmode is ruchey.objmode is objmode_context
+        assert parallel_chunksize is ruchey.parallel_chunksize
 
         @njit
         def f(x):
             with objmode(y="float64"):
                 y = x * 2
+            with objmode_context:
+                print("bare")
+            with numba.objmode:
+                print("attribute")
             return y
         print(f(2.5))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.split() == ["5.0"], out.stderr
+    assert out.stdout.split() == ["bare", "attribute", "5.0"], out.stderr
 
 
 def test_never_cached(tmp_path):

@@ -357,8 +357,8 @@ def _submodules():
                                     alloca_once_value=_values.alloca_once_value),
                                (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
-        # where numba.objmode is defined, under its name there
-        "numba.core.withcontexts": (dict(objmode_context=ruchey.objmode), ()),
+        # where numba.objmode and numba.parallel_chunksize are defined, under their names there
+        "numba.core.withcontexts": (dict(objmode_context=ruchey.objmode, parallel_chunksize=ruchey.parallel_chunksize), ()),
         # the Python running, which code for Numba compares (utils.PYVERSION >= (3, 12))
         "numba.core.utils": (dict(PYVERSION=sys.version_info[:2]), ()),
         "numba.cpython": ({}, ()),
