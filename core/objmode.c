@@ -307,19 +307,26 @@ static void results_owned(PyObject *r, const Type *t, char *out) {
   }
 }
 
-/* The lists compiled code lent the block as Python copies (a list
- * display's, a Python list argument's; a typed.List is lent itself) take
- * back what the block did to them, so that compiled code sees it as
- * Python would: 0, or -1 with the exception set. */
-static int lists_written_back(PyObject *args, const Type *in_t, void *in) {
+/* The lists and sets compiled code lent the block as Python copies (a
+ * list display's, a Python list or set argument's; a typed.List is lent
+ * itself) take back what the block did to them, so that compiled code
+ * sees it as Python would: 0, or -1 with the exception set. */
+static int copies_written_back(PyObject *args, const Type *in_t, void *in) {
   for (int i = 0; i < in_t->nfields; i++) {
+    const Type *t = in_t->fields[i];
     PyObject *item = PyTuple_GET_ITEM(args, i);
-    if (in_t->fields[i]->kind != TY_LIST || !PyList_Check(item)) continue;
-    RtList *l = *(RtList **)((char *)in + in_t->offsets[i]);
+    bool list = t->kind == TY_LIST && PyList_Check(item), set = t->kind == TY_SET && PyAnySet_Check(item);
+    if (!list && !set) continue;
+    void *lent = *(void **)((char *)in + in_t->offsets[i]);
     Slot slot;
-    if (typed_pylist_unbox(item, in_t->fields[i], &slot) < 0) return -1;
-    RtList *made = (RtList *)(uintptr_t)slot.u;
-    int32_t rc = rt_list_assign_slice(l, 0, 0, 1, 0, made);  /* l[:] = made */
+    if ((list ? typed_pylist_unbox(item, t, &slot) : typed_set_unbox(item, t, &slot)) < 0) return -1;
+    void *made = (void *)(uintptr_t)slot.u;
+    if (set) {
+      rt_set_swap(lent, made);
+      rt_dict_release(made);
+      continue;
+    }
+    int32_t rc = rt_list_assign_slice(lent, 0, 0, 1, 0, made);  /* lent[:] = made */
     rt_list_release(made);
     if (rc != RT_OK) {
       PyErr_NoMemory();
@@ -338,7 +345,7 @@ static int call_block(void *block, const Type *in_t, void *in, const Type *out_t
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *args = disp_box(in_t, in);
   PyObject *r = args ? PyObject_Call(block, args, NULL) : NULL;
-  if (r && lists_written_back(args, in_t, in) < 0) Py_CLEAR(r);
+  if (r && copies_written_back(args, in_t, in) < 0) Py_CLEAR(r);
   if (r && PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields) Py_SETREF(r, numbers_as_declared(r, out_t));
   int failed = !r || (PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields && !results_as_declared(r, out_t)) ||
                disp_unbox_tuple(r, out_t, out) < 0;

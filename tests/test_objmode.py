@@ -618,6 +618,27 @@ def test_lists_mutated_in_a_block_are_seen_by_compiled_code():
 TABLE = {0: 1.0}
 
 
+def sets_mutated_in_block(given, z):
+    made = {z, z + 1}
+    with objmode():
+        given.add(z * 10)
+        given.discard(1)
+        made.update(range(z))
+    total = 0
+    for v in made:  # in Python's order
+        total = total * 3 + v
+    return total + len(given)
+
+
+def test_sets_mutated_in_a_block_are_seen_by_compiled_code():
+    f = njit(sets_mutated_in_block)
+    for seed in range(4):
+        values = {int(v) for v in make_rng(seed).integers(-9, 9, 3 + seed)}
+        given, expected = set(values), set(values)
+        assert f(given, seed) == sets_mutated_in_block(expected, seed)
+        assert given == expected
+
+
 def raises_in_block(key):
     with objmode(v="float64"):
         if key == 1:
