@@ -374,7 +374,15 @@ static int warn(const char *category, const char *msg, void **cls, const char **
   return failed;
 }
 
+/* The thread state of a thread that held the GIL, now released; NULL
+ * where it did not hold it (a pool hook: a parallel loop's chunks on other
+ * threads may then run objmode blocks). */
+static void *gil_released(void) { return PyGILState_Check() ? (void *)PyEval_SaveThread() : NULL; }
+
+static void gil_restored(void *state) { PyEval_RestoreThread(state); }
+
 void core_register_objmode(const RucheyAPI *api) {
   api->set_objmode_caller(call_block);
   api->set_warning_caller(warn);
+  api->set_gil_hooks(gil_released, gil_restored);
 }

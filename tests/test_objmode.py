@@ -4,6 +4,7 @@ reads, and the names declared come back into compiled code as numbers,
 bools or arrays of the types given (strings or ruchey.types objects). Against the
 Python original on generated inputs; a Python exception inside is raised
 from the compiled call; bad blocks are clear TypingErrors."""
+import os
 import subprocess
 import sys
 import textwrap
@@ -277,30 +278,63 @@ def centred_in_parallel(a):
         m = float(numpy.median(a))
     out = numpy.empty_like(a)
     for i in ruchey.prange(a.size):
-        out[i] = a[i] - m
-    with objmode():
-        out[0] = out[0]  # after the loop too
+        with objmode(d="float64"):  # on the pool's threads, each taking the GIL in turn
+            d = float(a[i]) - m
+        out[i] = d
     return out
 
 
-def test_blocks_outside_prange_loops_of_parallel_functions():
+def test_blocks_in_parallel_functions_and_their_prange_loops():
     f = njit(parallel=True)(centred_in_parallel)
     for n in (1, 6, 1001):
         a = make_rng(n).standard_normal(n)
         numpy.testing.assert_array_equal(f(a), centred_in_parallel(a))
 
-
-def test_refused_inside_a_prange_loop():
     @njit(parallel=True)
-    def par(x):
-        s = 0.0
-        for i in ruchey.prange(4):
+    def inverted(a):
+        out = numpy.empty_like(a)
+        for i in ruchey.prange(a.size):
             with objmode(r="float64"):
-                r = x + i
-            s += r
-        return s
-    with pytest.raises(ruchey.TypingError, match="inside a prange loop"):
-        par(1.0)
+                r = 1.0 / float(a[i])
+            out[i] = r
+        return out
+
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        inverted(numpy.array([1.0, 2.0, 0.0, 4.0] * 50))
+
+
+@njit
+def doubled_in_python(x):
+    with objmode(y="float64"):
+        y = x * 2.0
+    return y
+
+
+@njit(parallel=True)
+def doubled_in_parallel(a):
+    out = numpy.empty_like(a)
+    for i in ruchey.prange(a.size):
+        out[i] = doubled_in_python(a[i])
+    return out
+
+
+@njit
+def called_holding_the_gil(a):
+    return doubled_in_parallel(a).sum()
+
+
+def test_blocks_in_a_prange_loop_called_by_compiled_code_holding_the_gil():
+    """The thread starting the loop lets go of the GIL while it runs: a
+    chunk's block on another thread waited for it forever."""
+    code = textwrap.dedent("""
+        import numpy
+        from test_objmode import called_holding_the_gil
+        a = numpy.arange(2000.0)
+        print(called_holding_the_gil(a) == called_holding_the_gil.py_func(a))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=os.path.dirname(__file__))
+    assert out.stdout.split() == ["True"], out.stderr
 
 
 def test_runs_outside_compiled_code():

@@ -14,10 +14,6 @@
 static const Type *ty_objmode(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in) || in->opts->kernel || in->opts->device)
     return ty_error(in, n, "objmode blocks are not supported in CUDA kernels");
-  /* (the pool's threads would wait for the GIL that a compiled caller may hold while it waits for them) */
-  if (in->opts->parallel && in->pranges)
-    return ty_error(in, n, "objmode blocks inside a prange loop are not supported (outside it they are): "
-                    "compute what the block gives before the loop, or compile the loop without parallel=True");
   return ty_tuple((int)n->ival, (const Type *const *)n->data);
 }
 
