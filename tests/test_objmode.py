@@ -552,12 +552,18 @@ def assigned_again_before_read(x, flag):
             t = x + j  # the block's own: compiled code assigns t again before reading it
             s = s + t
             scratch = [t]
+            u = t
         if flag:
             t = 1
         else:
             t = 2
         scratch = t
         s += scratch
+        try:
+            u = 10 // (x + 3)
+        except ZeroDivisionError:
+            u = -1
+        s += u
     return s
 
 

@@ -145,14 +145,16 @@ def _flow(body, assigned):
             assigned |= set().union(*(_bound(item.optional_vars) for item in s.items if item.optional_vars))
             inner, assigned = _flow(s.body, assigned)
             read |= inner
-        elif isinstance(s, ast.Try):
-            inner, after_try = _flow(s.body, assigned)
-            read |= inner | _flow(s.orelse, after_try)[0]
+        elif isinstance(s, ast.Try):  # after it: what the body and else, and every handler, assign
+            inner, completed = _flow(s.body + s.orelse, assigned)
+            read |= inner
             for h in s.handlers:
                 read |= (_loaded(h.type) if h.type else set()) - assigned
-                read |= _flow(h.body, assigned | ({h.name} if h.name else set()))[0]
-            inner, assigned = _flow(s.finalbody, assigned)
-            read |= inner
+                inner, handled = _flow(h.body, assigned | ({h.name} if h.name else set()))
+                read |= inner
+                completed &= handled
+            read |= _flow(s.finalbody, assigned)[0]  # (it runs after a raise too)
+            assigned = _flow(s.finalbody, completed)[1]
         else:
             read |= _loaded(s) - assigned
             assigned |= _bound(s)
