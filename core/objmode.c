@@ -65,9 +65,12 @@ static const Type *output_type(Fe *fe, PyObject *value) {
   PyObject *helper = given ? PyImport_ImportModule("ruchey._objmode") : NULL;
   PyObject *desc = helper ? PyObject_CallMethod(helper, "_describe", "O", given) : NULL;
   const Type *t = desc ? disp_described_type(desc) : NULL;
-  PyErr_Clear();
   Py_XDECREF(desc); Py_XDECREF(helper); Py_XDECREF(given);
-  if (!t) return fe_error(fe, value, "an objmode output's type must be a type of ruchey.types or its name ('float64')");
+  if (!t)  /* (why, where _describe said: an unknown name, a value of no type) */
+    return fe_python_error(fe, value, "an objmode output's type must be a type of ruchey.types or its name ('float64')",
+                           "give it as a string, or by a global or closure variable (or an attribute of "
+                           "one) holding it, which compiling reads");
+  PyErr_Clear();
   if (!taken_as_output(t))
     return fe_error(fe, value, "objmode outputs are numbers, bools (or None, as optional(float64)), arrays, strs, "
                     "typed Lists and Dicts and tuples of these in compiled code, not %s", t->name);

@@ -260,8 +260,16 @@ def test_unknown_type_is_a_typing_error():
         with objmode(r="float65"):
             r = 1.0
         return r
-    with pytest.raises(ruchey.TypingError, match="type"):
+    with pytest.raises(ruchey.TypingError, match="unknown type 'float65'"):
         unknown()
+
+    @njit
+    def computed():
+        with objmode(r=ruchey.types.UniTuple(ruchey.types.float64, 2)):  # a call: not read when compiling
+            r = (1.0, 2.0)
+        return r
+    with pytest.raises(ruchey.TypingError, match="global or closure variable"):
+        computed()
 
 
 def test_other_with_statements_are_refused():
