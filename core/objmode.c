@@ -7,9 +7,10 @@
  * becomes `(y, ...) = <an objmode block>(inputs...)`, typed with the
  * declared types. At run time compiled code hands the inputs, laid out as
  * a tuple, to call_block below (through libruchey's rt_objmode), which
- * takes the GIL, boxes them, calls the function and unboxes its results;
- * an exception inside is raised in compiled code as its class and message.
- * The code holds the function's and the types' addresses, so it is not
+ * takes the GIL, boxes them, calls the function, writes back what it did
+ * to the lists and sets it was lent as copies, and unboxes its results
+ * (converted as Numba converts them); an exception inside is raised in
+ * compiled code as its class and arguments (or message). The code holds the function's and the types' addresses, so it is not
  * cached (the function does not pickle).
  */
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
@@ -281,11 +282,12 @@ static PyObject *number_converter(const Type *t, PyObject *item) {
 static PyObject *numbers_as_declared(PyObject *r, const Type *t) {
   PyObject *made = PyTuple_New(t->nfields);
   for (int i = 0; made && i < t->nfields; i++) {
-    const Type *f = t->fields[i]->kind == TY_OPTIONAL ? t->fields[i]->elem : t->fields[i];
+    bool optional = t->fields[i]->kind == TY_OPTIONAL;
+    const Type *f = optional ? t->fields[i]->elem : t->fields[i];
     PyObject *item = PyTuple_GET_ITEM(r, i), *convert = number_converter(f, item), *v;
     if (f->kind == TY_TUPLE && PyTuple_Check(item) && PyTuple_GET_SIZE(item) == f->nfields)
       v = numbers_as_declared(item, f);
-    else if (!convert || Py_IS_TYPE(item, (PyTypeObject *)convert) || (item == Py_None && f != t->fields[i]))
+    else if (!convert || Py_IS_TYPE(item, (PyTypeObject *)convert) || (optional && item == Py_None))
       v = Py_NewRef(item);
     else
       v = PyObject_CallOneArg(convert, item);
