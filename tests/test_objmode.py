@@ -552,6 +552,19 @@ def test_variable_assigned_in_block_and_read_after_must_be_declared():
     with pytest.raises(ruchey.TypingError, match="outgoing variable.*'total'"):
         read_next_iteration(3)
 
+    @njit
+    def read_in_finally(x):
+        t = 0
+        try:
+            with objmode():
+                t = x + 1
+        finally:
+            x = t
+        return x
+
+    with pytest.raises(ruchey.TypingError, match="outgoing variable.*'t'"):
+        read_in_finally(3)
+
 
 def assigned_again_before_read(x, flag):
     s = 0

@@ -175,9 +175,19 @@ def _after(body, statement):
         for inner in _statement_lists(s):
             rest = _after(inner, statement)
             if rest is not None:
-                again = [s] if isinstance(s, (ast.For, ast.AsyncFor, ast.While)) else []
-                return rest + again + list(body[i + 1:])
+                return rest + _then(s, inner) + list(body[i + 1:])
     return None
+
+
+def _then(s, inner):
+    """What of statement s runs after its statement list inner: a loop
+    again (its next iteration); a try's else after its body, its finally
+    after any other part."""
+    if isinstance(s, (ast.For, ast.AsyncFor, ast.While)):
+        return [s]
+    if isinstance(s, ast.Try) and inner is not s.finalbody:
+        return (s.orelse if inner is s.body else []) + s.finalbody
+    return []
 
 
 def _statement_lists(s):
