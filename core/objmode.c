@@ -314,9 +314,9 @@ static void results_owned(PyObject *r, const Type *t, char *out) {
 
 /* The lists and sets compiled code lent the block as Python copies (a
  * list display's, a Python list or set argument's; a typed.List is lent
- * itself) take back what the block did to them, so that compiled code
- * sees it as Python would: 0, or -1 with the exception set. */
-static int copies_written_back(PyObject *args, const Type *in_t, void *in) {
+ * itself) given what the block did to them: 0, or -1 with the exception
+ * set. */
+static int copies_taken_back(PyObject *args, const Type *in_t, void *in) {
   for (int i = 0; i < in_t->nfields; i++) {
     const Type *t = in_t->fields[i];
     PyObject *item = PyTuple_GET_ITEM(args, i);
@@ -341,6 +341,20 @@ static int copies_written_back(PyObject *args, const Type *in_t, void *in) {
   return 0;
 }
 
+/* copies_taken_back, so that compiled code sees what the block did to
+ * them as Python would, also where the block raised after (its exception
+ * kept pending). */
+static int copies_written_back(PyObject *args, const Type *in_t, void *in) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  int rc = copies_taken_back(args, in_t, in);
+  if (type) {
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+  }
+  return rc;
+}
+
 /* Runs a block (any thread; the GIL taken here): 0, or 1 with the
  * exception's class and message in *cls and *msg. The outputs come out
  * owned (results_owned): an array's meminfo keeps a reference to the
@@ -350,7 +364,7 @@ static int call_block(void *block, const Type *in_t, void *in, const Type *out_t
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *args = disp_box(in_t, in);
   PyObject *r = args ? PyObject_Call(block, args, NULL) : NULL;
-  if (r && copies_written_back(args, in_t, in) < 0) Py_CLEAR(r);
+  if (args && copies_written_back(args, in_t, in) < 0) Py_CLEAR(r);
   if (r && PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields) Py_SETREF(r, numbers_as_declared(r, out_t));
   int failed = !r || (PyTuple_Check(r) && PyTuple_GET_SIZE(r) == out_t->nfields && !results_as_declared(r, out_t)) ||
                disp_unbox_tuple(r, out_t, out) < 0;

@@ -667,7 +667,23 @@ def lists_mutated_in_block(values, z):
     return len(values) + values[1] + sum(made)
 
 
+def appended_then_raised(values, n):
+    try:
+        with objmode():
+            values.append(n)
+            if n > 2:
+                raise ValueError("after the append")
+    except ValueError:
+        n = -n
+    return len(values) + n
+
+
 def test_lists_mutated_in_a_block_are_seen_by_compiled_code():
+    g = njit(appended_then_raised)
+    for n in range(5):
+        given, expected = [1, 2], [1, 2]
+        assert g(given, n) == appended_then_raised(expected, n) and given == expected
+
     f = njit(lists_mutated_in_block)
     for seed in range(4):
         values = [int(v) for v in make_rng(seed).integers(-9, 9, 3 + seed)]
