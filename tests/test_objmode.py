@@ -595,6 +595,27 @@ def test_variables_assigned_again_before_read_need_no_declaration():
             assert f(x, flag) == assigned_again_before_read(x, flag)
 
 
+def maybe_assigned(x, items):
+    y = 0.5
+    for k in range(3):
+        with objmode(y="float64", first="int64"):
+            if x > k:     # else y keeps its value, from before the block or the last time round
+                y = x * 2.0 + k
+            for first in items:  # assigned where items has one: the block's own name otherwise
+                break
+            else:
+                first = -1
+        y += first
+    return y
+
+
+def test_an_output_the_block_may_leave_unassigned_keeps_its_value():
+    f = njit(maybe_assigned)
+    for x in (-1.0, 0.5, 1.5, 7.0):
+        for items in (numpy.array([], numpy.int64), numpy.array([3, 4])):
+            assert f(x, items) == maybe_assigned(x, items)
+
+
 def test_declared_output_the_block_does_not_assign_is_a_typing_error():
     @njit
     def never_assigned(x):

@@ -179,6 +179,32 @@ def _after(body, statement):
     return None
 
 
+def _bound_before(body, statement, func):
+    """The names that func's parameters, and the statements before
+    statement somewhere in body (func's statements), bind: the earlier ones
+    of each list around it, the targets of the for loops around it. Not
+    what a loop's body binds later (compiled code may not have it the first
+    time round), nor where statement is not in body (a nested function's)."""
+    code = func.__code__
+    count = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
+    earlier = _names_before(body, statement)
+    return set() if earlier is None else earlier | set(code.co_varnames[:count])
+
+
+def _names_before(body, statement):
+    for i, s in enumerate(body):
+        if s is statement:
+            return set().union(*map(_bound, body[:i]))
+        if isinstance(s, _SCOPES):
+            continue
+        for inner in _statement_lists(s):
+            names = _names_before(inner, statement)
+            if names is not None:
+                target = _bound(s.target) if isinstance(s, (ast.For, ast.AsyncFor)) else set()
+                return names | target | set().union(*map(_bound, body[:i]))
+    return None
+
+
 def _then(s, inner):
     """What of statement s runs after its statement list inner: a loop
     again (its next iteration); a try's else after its body, its finally
@@ -247,8 +273,11 @@ def _block(statement, function_body, known, outputs, func, filename, line_offset
     _check_flow(statement.body)
     _check_outputs(statement, function_body, known, outputs)
     body = copy.deepcopy(list(statement.body))
-    read = _read(body)
-    inputs = [name for name in known if name in read and not name.startswith("$")]
+    read, assigned = _flow(body, frozenset())
+    # an output the block may leave unassigned keeps the value compiled code gave it (y = 0.5, then
+    # `if c: y = 5.0` in the block), where compiled code may have given it one
+    kept = (set(outputs) - assigned) & _bound_before(function_body, statement, func)
+    inputs = [name for name in known if (name in read or name in kept) and not name.startswith("$")]
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in inputs], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
     result = ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in outputs], ctx=ast.Load())
