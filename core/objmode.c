@@ -276,10 +276,24 @@ static PyObject *number_converter(const Type *t, PyObject *item) {
                                        : NULL;
 }
 
+/* Whether the block's results r hold no number to convert (nor tuples or
+ * optionals, looked into by numbers_as_declared): the common case, taken
+ * without a copy. */
+static bool nothing_to_convert(PyObject *r, const Type *t) {
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    PyObject *item = PyTuple_GET_ITEM(r, i), *convert = number_converter(f, item);
+    if (f->kind == TY_TUPLE || f->kind == TY_OPTIONAL || (convert && !Py_IS_TYPE(item, (PyTypeObject *)convert)))
+      return false;
+  }
+  return true;
+}
+
 /* The block's results r (a tuple of t's size) with their numbers, in
  * tuples too, converted to their declared kind (number_converter); a new
  * reference, NULL with the conversion's exception set. */
 static PyObject *numbers_as_declared(PyObject *r, const Type *t) {
+  if (nothing_to_convert(r, t)) return Py_NewRef(r);
   PyObject *made = PyTuple_New(t->nfields);
   for (int i = 0; made && i < t->nfields; i++) {
     bool optional = t->fields[i]->kind == TY_OPTIONAL;

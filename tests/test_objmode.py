@@ -652,20 +652,22 @@ def test_return_inside_a_block_is_a_typing_error():
 
 
 def converted(x):
-    with objmode(i="int64", j="int32", f="float64", b="boolean", c="complex128"):
+    with objmode(i="int64", j="int32", f="float64", b="boolean", c="complex128", o="optional(int64)"):
         i = x * 2.5         # a float for an int: truncated
         j = numpy.float32(x)
         f = int(x)          # an int for a float
         b = [x] if x > 0 else []  # a bool is the value's truth
         c = x
-    return i, j, f, b, c
+        o = x * 1.5 if x > 0 else None
+    return i, j, f, b, c, o
 
 
 def test_outputs_converted_to_their_declared_numbers_as_numba():
     f = njit(converted)
     for x in (-3, 0, 1, 7):
-        got, want = f(x), (int(x * 2.5), int(numpy.float32(x)), float(x), bool(x > 0), complex(x))
-        assert got == want and [type(v) for v in got] == [int, int, float, bool, complex]
+        got = f(x)
+        want = (int(x * 2.5), int(numpy.float32(x)), float(x), bool(x > 0), complex(x), int(x * 1.5) if x > 0 else None)
+        assert got == want and [type(v) for v in got] == [int, int, float, bool, complex, type(want[-1])]
 
 
 def test_text_for_a_float_output_is_a_type_error():
