@@ -353,3 +353,38 @@ def test_dask_distributed_maps_compiled_functions_over_workers(tmp_path):
     """, tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.split()[-3:] == ["True", "True", "2"], r.stdout
+
+
+def test_numba_serialize_helpers_under_the_numba_shim(tmp_path):
+    """numba.core.serialize's dumps, is_serializable, disable_pickling and
+    ReduceMixin, which packages written for Numba call."""
+    r = run_python_file("""
+        import pickle
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.core.serialize import dumps, is_serializable, disable_pickling, ReduceMixin
+
+        def make(k):
+            return lambda x: x * k
+
+        @disable_pickling
+        class Handle:
+            pass
+
+        class Point(ReduceMixin):
+            def __init__(self, x, y):
+                self.x, self.y = x, y
+
+            def _reduce_states(self):
+                return dict(x=self.x, y=self.y)
+
+            @classmethod
+            def _rebuild(cls, x, y):
+                return cls(x, y)
+
+        f = pickle.loads(dumps(make(3)))  # a closure: by value
+        p = pickle.loads(pickle.dumps(Point(1, 2.5)))
+        print(f(2), (p.x, p.y), is_serializable(make(2)), is_serializable(Handle()), is_serializable([Handle()]))
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["6", "(1,", "2.5)", "True", "False", "False"], r.stdout
