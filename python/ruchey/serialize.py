@@ -8,6 +8,9 @@ function through cloudpickle, with its options; the receiver compiles it
 again at its first call. A process that unpickles the same compiled
 function many times (a worker running many tasks) gets one object, which
 compiles once.
+
+At its end, what ``numba.core.serialize`` gives packages written for Numba
+(``dumps``, ``is_serializable``, ``disable_pickling``, ``ReduceMixin``).
 """
 import functools
 import importlib
