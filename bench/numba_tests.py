@@ -168,6 +168,10 @@ def rebind_names(holder, homes, numba_dispatcher):
             setattr(holder, name, decorator)
             rebound.append(name)
             continue
+        if ours(value) is not value:  # a Numba scalar type the module keeps (gv_type = types.intp)
+            setattr(holder, name, ours(value))
+            rebound.append(name)
+            continue
         if isinstance(value, pytypes.ModuleType):
             try:
                 setattr(holder, name, importlib.import_module(value.__name__))
@@ -176,11 +180,11 @@ def rebind_names(holder, homes, numba_dispatcher):
                 pass
             continue
         for home, key in places_of(name, value, homes):
-            ours = getattr(home, key, None) if isinstance(key, str) else None
-            if ours is not None and type(ours).__name__ != "_Placeholder":
+            found = getattr(home, key, None) if isinstance(key, str) else None
+            if found is not None and type(found).__name__ != "_Placeholder":
                 if key in ("jit", "njit"):
-                    ours = without_pipeline_flags(ours)
-                setattr(holder, name, ours)
+                    found = without_pipeline_flags(found)
+                setattr(holder, name, found)
                 rebound.append(name)
                 break
     return rebound
@@ -226,7 +230,9 @@ def places_of(name, value, homes):
     homes under the name it has in the test module or its own."""
     own = getattr(value, "__name__", None)
     try:
-        yield importlib.import_module(value.__module__), own
+        module = importlib.import_module(value.__module__)
+        yield module, own
+        yield module, name  # an instance, without a name of its own (withcontexts.objmode_context)
     except (ImportError, AttributeError, TypeError):
         pass
     for key in (name, own):

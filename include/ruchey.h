@@ -784,6 +784,11 @@ int64_t pool_thread_id(void);        /* 0 outside the pool */
 int64_t pool_set_chunksize(int64_t n); /* iterations per chunk of this thread's loops (0: the pool's); the old */
 int64_t pool_get_chunksize(void);
 int64_t rt_set_chunksize(int64_t n);  /* pool_set_chunksize; -1 with a ValueError set where n < 0 */
+/* release: the thread starting a parallel loop lets go of the Python
+ * interpreter's lock if it holds it (a state for restore, else NULL), so
+ * that the loop's chunks on other threads may take it (objmode blocks);
+ * restore takes it back after the loop. Set by the extension. */
+void pool_set_gil_hooks(void *(*release)(void), void (*restore)(void *state));
 /* Waits (spinning a while, then asleep) until *w != old; returns the new
  * value. `sleeping` counts the threads asleep on w: pool_wake, called after
  * changing *w, wakes them. */
@@ -887,6 +892,9 @@ typedef struct RucheyAPI {
   const Type *(*funcs)(int n, const Type *const *members);  /* ty_funcs */
   int64_t (*set_chunksize)(int64_t n);  /* pool_set_chunksize */
   int64_t (*get_chunksize)(void);       /* pool_get_chunksize */
+  /* what lets go of the interpreter's lock while a parallel loop runs, and
+   * takes it back (pool_set_gil_hooks) */
+  void (*set_gil_hooks)(void *(*release)(void), void (*restore)(void *state));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -169,6 +169,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .funcs = ty_funcs,
     .set_chunksize = pool_set_chunksize,
     .get_chunksize = pool_get_chunksize,
+    .set_gil_hooks = pool_set_gil_hooks,
   };
   return &api;
 }

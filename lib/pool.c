@@ -431,6 +431,17 @@ static void run_serially(PoolBody body, void *ctx, int64_t n) {
   tl_chunksize = chunksize;
 }
 
+/* The extension's (pool_set_gil_hooks): a chunk running Python on a pool
+ * thread takes the interpreter's lock, which a compiled caller without
+ * nogil holds; kept while the loop runs, the chunk would wait forever. */
+static void *(*gil_release)(void);
+static void (*gil_restore)(void *state);
+
+void pool_set_gil_hooks(void *(*release)(void), void (*restore)(void *state)) {
+  gil_release = release;
+  gil_restore = restore;
+}
+
 void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
   if (n <= 0) return;
   int64_t k = pool_get_num_threads();
@@ -439,10 +450,13 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
     run_serially(body, ctx, n);
     return;
   }
+  /* (before the pool's lock: another thread holding the interpreter's may be waiting for that one) */
+  void *gil = gil_release ? gil_release() : NULL;
   pthread_mutex_lock(&P.lock);
   if (P.workers < 0) start_workers();
   if (k > P.workers + 1) k = P.workers + 1;
   if (k > 1) run(body, ctx, n, chunks, k);
   pthread_mutex_unlock(&P.lock);
   if (k <= 1) run_serially(body, ctx, n);
+  if (gil) gil_restore(gil);
 }

@@ -1,9 +1,10 @@
 """jit's options beyond the compiler's switches, as Numba has them:
 locals={...} (declared variable types: what is assigned is converted),
 debug=True (accepted, changes no result: Numba's adds debug information),
-forceobj=True (object mode: the Python function runs) and looplift (refused:
-there is no object mode to lift loops out of); and explicit signatures seen
-from other compiled functions."""
+forceobj=True (object mode: the Python function runs) and looplift (taken,
+changing no result: Numba ignores it in nopython mode, and ruchey's object
+mode runs the loops in Python); and explicit signatures seen from other
+compiled functions."""
 import pickle
 
 import numpy as np
@@ -177,14 +178,23 @@ def test_nrt_option_is_taken_and_changes_nothing():
         assert got.value.args == want.value.args
 
 
-@pytest.mark.skipif(AS_NUMBA, reason="Numba lifts loops")
-def test_looplift_is_refused_with_a_message():
-    with pytest.raises(TypeError, match="looplift=True.*no object mode.*own @njit"):
-        ruchey.jit(looplift=True)(lambda x: x)
-    with pytest.raises(TypeError, match="looplift"):
-        ruchey.jit(forceobj=True, looplift=True)(lambda x: x)
-    f = ruchey.jit(looplift=False)(lambda x: x + 1)  # nothing to lift: accepted
-    assert f(1) == 2
+def test_looplift_is_taken_and_changes_no_result():
+    def summed_rows(a, label):
+        total = 0.0
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                total += a[i, j] * (i - j)
+        return total
+
+    def described(a, label):  # a dict and str formatting: object mode
+        return {label: summed_rows(a, label)}
+
+    a = float_array(make_rng(1516), (4, 3))
+    for options in (dict(looplift=True), dict(nopython=True, looplift=True), dict(looplift=False)):
+        f = ruchey.jit(**options)(summed_rows)
+        assert f(a, "x") == summed_rows(a, "x")
+    g = ruchey.jit(forceobj=True, looplift=True)(described)
+    assert g(a, "x") == described(a, "x")
 
 
 def test_forceobj_with_signatures_runs_the_python_function_for_any_types():

@@ -253,6 +253,50 @@ def test_recursive_and_calling_functions_by_value_in_a_fresh_process(tmp_path):
     assert r.stdout.split()[:4] == ["6765", "10946", "6765", "True"], r.stdout
 
 
+def test_objmode_blocks_and_forceobj_functions_by_value_in_a_fresh_process(tmp_path):
+    """A closure holding an objmode block (which calls a helper of its
+    enclosing scope), and @jit(forceobj=True) functions local or of
+    __main__, as multiprocessing and Dask send them."""
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import numpy as np
+        import ruchey
+        from ruchey import objmode
+
+        def make(k):
+            def helper(v):
+                return float(np.median(v.tolist())) * k
+
+            @ruchey.njit
+            def centred(a):
+                with objmode(m="float64"):
+                    m = helper(a)
+                return a - m
+
+            @ruchey.jit(forceobj=True)
+            def described(a):
+                return repr(a.tolist()) + str(k)
+            return centred, described
+
+        @ruchey.jit(forceobj=True)
+        def top(x):
+            return {"x": x}
+
+        centred, described = make(2.0)
+        a = np.array([1.0, 5.0, 2.0])
+        want = (centred.py_func(a).tolist(), described.py_func(a), top.py_func(3))
+        data = pickle.dumps((centred, described, top, a))
+        assert pickle.loads(data)[0] is centred  # the same process: the same object
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys; f, g, h, a = pickle.loads(sys.stdin.buffer.read()); "
+            "print(repr((f(a).tolist(), g(a), h(3))))"],
+            input=data, capture_output=True)
+        print(child.stdout.decode().strip() == repr(want), child.stderr.decode()[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("True"), r.stdout
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_multiprocessing_pool_maps_a_function_from_main(tmp_path, method):
     r = run_python_file(f"""
@@ -392,3 +436,38 @@ def test_dask_distributed_maps_compiled_functions_over_workers(tmp_path):
     """, tmp_path, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.split()[-3:] == ["True", "True", "2"], r.stdout
+
+
+def test_numba_serialize_helpers_under_the_numba_shim(tmp_path):
+    """numba.core.serialize's dumps, is_serializable, disable_pickling and
+    ReduceMixin, which packages written for Numba call."""
+    r = run_python_file("""
+        import pickle
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.core.serialize import dumps, is_serializable, disable_pickling, ReduceMixin
+
+        def make(k):
+            return lambda x: x * k
+
+        @disable_pickling
+        class Handle:
+            pass
+
+        class Point(ReduceMixin):
+            def __init__(self, x, y):
+                self.x, self.y = x, y
+
+            def _reduce_states(self):
+                return dict(x=self.x, y=self.y)
+
+            @classmethod
+            def _rebuild(cls, x, y):
+                return cls(x, y)
+
+        f = pickle.loads(dumps(make(3)))  # a closure: by value
+        p = pickle.loads(pickle.dumps(Point(1, 2.5)))
+        print(f(2), (p.x, p.y), is_serializable(make(2)), is_serializable(Handle()), is_serializable([Handle()]))
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["6", "(1,", "2.5)", "True", "False", "False"], r.stdout

@@ -14,8 +14,6 @@
 static const Type *ty_objmode(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in) || in->opts->kernel || in->opts->device)
     return ty_error(in, n, "objmode blocks are not supported in CUDA kernels");
-  if (in->opts->parallel)
-    return ty_error(in, n, "objmode blocks are not supported in functions compiled with parallel=True");
   return ty_tuple((int)n->ival, (const Type *const *)n->data);
 }
 

@@ -24,6 +24,9 @@ class ObjectModeFunction:
     def __call__(self, *args, **kwargs):
         return self.py_func(*args, **kwargs)
 
+    def __reduce__(self):  # by name, or by value (a closure's, __main__'s) as a compiled function pickles
+        return serialize.reduce(self, "forceobj", {})
+
 
 def _declared_locals(locals_):
     """locals={"x": ruchey.float32, "a": ruchey.float64[:]} as the dispatcher
@@ -40,11 +43,10 @@ def _declared_locals(locals_):
 
 
 def _object_mode(options):
-    """Whether forceobj asks for object mode (refusing what cannot be)."""
-    if options.get("looplift"):
-        raise TypeError("looplift=True: ruchey compiles whole functions in nopython mode and has no object "
-                        "mode to lift loops out of; compile the loop as its own @njit function (or drop "
-                        "looplift: forceobj=True runs the Python function as it is)")
+    """Whether forceobj asks for object mode (refusing what cannot be).
+    looplift changes no result: in nopython mode Numba ignores it, and
+    ruchey's object mode runs the whole Python function, loops included
+    (Numba's compiles the loops it can lift)."""
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
     return bool(options.get("forceobj"))
@@ -99,6 +101,7 @@ def _reduce_dispatcher(disp):
 
 
 serialize.register("jit", _core.Dispatcher)
+serialize.register("forceobj", ObjectModeFunction)
 copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 

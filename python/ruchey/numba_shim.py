@@ -25,6 +25,7 @@ import collections.abc
 import ctypes
 import importlib.abc
 import importlib.machinery
+import pickle
 import runpy
 import struct
 import sys
@@ -303,6 +304,7 @@ def _submodules():
     from ruchey import _helperlib, _lowerings, _templates, _values, native
     import ruchey.extending
     import ruchey.intrinsics
+    import ruchey.serialize
     import ruchey.structref
     import ruchey.unsafe
     _VALUE_TYPES.update(_value_type_names())
@@ -386,6 +388,12 @@ def _submodules():
                                     alloca_once_value=_values.alloca_once_value),
                                (_CgutilsValues(),)),
         "numba.core.caching": (dict(NullCache=ruchey.caching.NullCache), ()),
+        # pickling helpers packages call (dumps, is_serializable; disable_pickling and ReduceMixin of their types)
+        "numba.core.serialize": (dict(dumps=ruchey.serialize.dumps, is_serializable=ruchey.serialize.is_serializable,
+                                      disable_pickling=ruchey.serialize.disable_pickling, pickle=pickle,
+                                      ReduceMixin=ruchey.serialize.ReduceMixin), ()),
+        # where numba.objmode and numba.parallel_chunksize are defined, under their names there
+        "numba.core.withcontexts": (dict(objmode_context=ruchey.objmode, parallel_chunksize=ruchey.parallel_chunksize), ()),
         # the Python running, which code for Numba compares (utils.PYVERSION >= (3, 12))
         "numba.core.utils": (dict(PYVERSION=sys.version_info[:2]), ()),
         "numba.cpython": ({}, ()),

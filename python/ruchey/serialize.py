@@ -8,6 +8,9 @@ function through cloudpickle, with its options; the receiver compiles it
 again at its first call. A process that unpickles the same compiled
 function many times (a worker running many tasks) gets one object, which
 compiles once.
+
+At its end, what ``numba.core.serialize`` gives packages written for Numba
+(``dumps``, ``is_serializable``, ``disable_pickling``, ``ReduceMixin``).
 """
 import functools
 import importlib
@@ -147,3 +150,71 @@ def _rebuild(kind, key, payload, options, lines):
 
 def _stand_in():
     pass
+
+
+# ---------------------------------------------------------------- numba.core.serialize's helpers
+
+_not_pickled = set()  # the classes disable_pickling named
+
+
+def disable_pickling(cls):
+    """numba.core.serialize.disable_pickling: dumps() and is_serializable()
+    refuse cls's instances (a package marks its compiled-code-only values
+    so). Returns cls, to decorate it."""
+    _not_pickled.add(cls)
+    return cls
+
+
+def _pickler_class():
+    try:
+        from cloudpickle import CloudPickler as base
+    except ImportError:
+        base = pickle.Pickler
+
+    class Pickler(base):
+        def reducer_override(self, obj):
+            if type(obj) in _not_pickled:
+                raise pickle.PicklingError(f"{type(obj).__name__} objects are not picklable")
+            return super().reducer_override(obj) if hasattr(base, "reducer_override") else NotImplemented
+    return Pickler
+
+
+def dumps(obj):
+    """numba.core.serialize.dumps: obj pickled, by value where cloudpickle
+    is installed and obj is not importable (functions and classes of
+    __main__ or a function's scope), protocol 4 as Numba's."""
+    import io
+    with io.BytesIO() as buf:
+        _pickler_class()(buf, protocol=4).dump(obj)
+        return buf.getvalue()
+
+
+def is_serializable(obj):
+    """numba.core.serialize.is_serializable: whether dumps() takes obj."""
+    try:
+        dumps(obj)
+    except Exception:  # noqa: BLE001 - whatever fails, it does not pickle
+        return False
+    return True
+
+
+class ReduceMixin:
+    """numba.core.serialize.ReduceMixin: a class pickled as its
+    _reduce_states() (a dict), rebuilt by its class's _rebuild(**states)."""
+
+    def _reduce_states(self):
+        raise NotImplementedError
+
+    @classmethod
+    def _rebuild(cls, **kwargs):
+        raise NotImplementedError
+
+    def _reduce_class(self):
+        return self.__class__
+
+    def __reduce__(self):
+        return _rebuilt, (self._reduce_class(), self._reduce_states())
+
+
+def _rebuilt(cls, states):
+    return cls._rebuild(**states)

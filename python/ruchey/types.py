@@ -1185,6 +1185,9 @@ class DictType:
         return f"DictType[{self.key_type!r},{self.value_type!r}]"
 
 
+namespace.update(ListType=ListType, DictType=DictType)  # as type strings name them ("ListType(int64)")
+
+
 class LiteralStrKeyDict:
     """Numba's LiteralStrKeyDict: the type of a dict written out with
     constant str keys whose values have no one type ({'a': 1, 'b': 'x'}),
