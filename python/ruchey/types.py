@@ -666,7 +666,7 @@ class Buffer(ArrayCompatible):
         if name is None:
             name = f"{'readonly ' if readonly else ''}{type(self).__name__.lower()}({dtype}, {ndim}d, {layout})"
         super().__init__(name)
-        self.dtype, self.ndim, self.layout, self.mutable = unliteral(dtype), ndim, layout, not readonly
+        self.dtype, self.ndim, self.layout, self.readonly = unliteral(dtype), ndim, layout, builtins.bool(readonly)
 
     @property
     def as_array(self):
