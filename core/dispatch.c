@@ -809,7 +809,9 @@ static PyObject *dispatcher_inspect_ptx(Dispatcher *self, PyObject *arg) {
 }
 
 /* _compile(args, ret): compiles an explicit signature now; args is a tuple
- * of (kind, ndim, layout), ret one of those, "none", or None (inferred). */
+ * of (kind, ndim, layout), ret one of those, "none", or None (inferred).
+ * Calls still compile other types after it (Numba's compile()); refused
+ * once compiling is disabled (jit's signatures, disable_compile()). */
 static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   PyObject *args, *ret;
   if (!PyArg_ParseTuple(a, "O!O", &PyTuple_Type, &args, &ret) || !core_api()) return NULL;
@@ -822,7 +824,7 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   const Type *declared = NULL;
   if (PyUnicode_Check(ret)) declared = &core_plain[TY_NONE];
   else if (ret != Py_None && !(declared = disp_described_type(ret))) return NULL;
-  self->sealed = true;
+  if (self->sealed) return PyErr_Format(PyExc_RuntimeError, "compilation disabled");
   disp_lock_compiles(self);
   bool ok = disp_find_spec(self, types, false) || add_spec(self, types, NULL, declared, false);
   disp_unlock_compiles(self);

@@ -247,6 +247,35 @@ def test_disable_compile_keeps_the_compiled_signatures_only():
     assert sq(2.5) == 6.25 and len(sq.signatures) == 2
 
 
+def test_compile_leaves_calls_free_to_compile_other_types():
+    """Numba's compile(sig) adds a signature; a call with other types compiles
+    its own (an int stays an int, not converted to the float32 compiled)."""
+    @njit
+    def ident(a):
+        return a
+    ident.compile("(float32,)")
+    for value in (1, -7, 2**40, 2.5, True, 1 + 2j):
+        got = ident(value)
+        assert got == ident.py_func(value) and type(got) is type(value), value
+    assert len(ident.signatures) == 5
+
+
+def test_compile_after_disable_compile_raises_runtime_error():
+    @njit(["(float32,)", "(int32,)"])
+    def listed(a):
+        return a
+    @njit
+    def disabled(a):
+        return a
+    disabled.compile("(float32,)")
+    disabled.disable_compile()
+    for f in (listed, disabled):
+        count = len(f.signatures)
+        with pytest.raises(RuntimeError, match="compilation disabled"):
+            f.compile("(complex64,)")
+        assert len(f.signatures) == count
+
+
 def test_none_as_an_argument_type():
     @njit(["int64[:](int64[:, :], float64[:])", "int64[:](int64[:, :], none)"])
     def hard_vote(votes, weights):

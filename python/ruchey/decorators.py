@@ -106,6 +106,7 @@ copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
 def _compile_signatures(disp, signatures):
+    """Compiles each signature now; calls still compile other argument types."""
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
         return disp
     if isinstance(disp, ObjectModeFunction):  # the interpreter runs it whatever the types: each only read
@@ -123,6 +124,15 @@ def _compile_signatures(disp, signatures):
                 # optional(int32[:])): as Numba, a call with None fails, here as no signature matches
                 if k == 0:
                     raise
+    return disp
+
+
+def _compile_only(disp, signatures):
+    """jit's signatures: compiled now, and no others (a call converts its
+    arguments to one of them, or raises TypeError), as Numba's."""
+    disp = _compile_signatures(disp, signatures)
+    if hasattr(disp, "disable_compile"):
+        disp.disable_compile()
     return disp
 
 
@@ -144,7 +154,7 @@ def jit(signature_or_function=None, **options):
         return lambda func: _dispatcher(func, options)
     sigs = signature_or_function
     sigs = list(sigs) if isinstance(sigs, list) else [sigs]
-    return lambda func: _compile_signatures(_dispatcher(func, options), sigs)
+    return lambda func: _compile_only(_dispatcher(func, options), sigs)
 
 
 njit = jit
