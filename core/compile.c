@@ -548,8 +548,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Arena arena = {0};
   Diag diag = {0};
   PyObject *result = NULL;
-  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath,
-                         .python = PY_VERSION_HEX};
+  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
+                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);

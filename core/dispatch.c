@@ -637,14 +637,60 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
 
 bool disp_numba_semantics;
 
+/* One of fastmath's flag names (Numba's, LLVM's) as its FM_* flags. */
+static bool fastmath_flag(PyObject *name, unsigned *flag) {
+  static const struct { const char *name; unsigned flag; } names[] = {
+    {"fast", FM_TRUE}, {"reassoc", FM_REASSOC}, {"nnan", FM_NNAN}, {"ninf", FM_NINF}, {"nsz", FM_NSZ},
+    {"arcp", FM_ARCP}, {"contract", FM_CONTRACT}, {"afn", FM_AFN},
+  };
+  const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  for (size_t k = 0; text && k < sizeof names / sizeof names[0]; k++)
+    if (!strcmp(text, names[k].name)) {
+      *flag = names[k].flag;
+      return true;
+    }
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_ValueError, "Unrecognized fastmath flags: %R (known: fast, reassoc, nnan, ninf, nsz, arcp, "
+                 "contract, afn)", name);
+  return false;
+}
+
+/* fastmath=: True or False, a list of the flag names it allows (jit has
+ * sorted Numba's set of them), or a dict of names to whether each is on. */
+static bool fastmath_flags(PyObject *given, unsigned *flags) {
+  *flags = given == Py_True ? FM_TRUE : 0;
+  if (!given || PyBool_Check(given)) return true;
+  unsigned flag;
+  if (PyDict_Check(given)) {
+    PyObject *name, *on;
+    for (Py_ssize_t pos = 0; PyDict_Next(given, &pos, &name, &on);) {
+      int truth = fastmath_flag(name, &flag) ? PyObject_IsTrue(on) : -1;
+      if (truth < 0) return false;
+      if (truth) *flags |= flag;
+    }
+    return true;
+  }
+  if (!PyList_Check(given)) {
+    PyErr_Format(PyExc_ValueError, "Expected fastmath option(s) to be either a bool, dict or set, got %R", given);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
+    if (!fastmath_flag(PyList_GET_ITEM(given, i), &flag)) return false;
+    *flags |= flag;
+  }
+  return true;
+}
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
                            "kernel", "debug", "locals", NULL};
-  PyObject *func, *locals = NULL;
-  int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
+  PyObject *func, *locals = NULL, *fastmath_given = NULL;
+  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
+  unsigned fastmath;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppsppppO!", kwlist, &func, &boundscheck, &fastmath,
-                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!", kwlist, &func, &boundscheck, &fastmath_given,
+                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals) ||
+      !fastmath_flags(fastmath_given, &fastmath))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");

@@ -42,6 +42,21 @@ def _declared_locals(locals_):
     return declared
 
 
+def fastmath_option(value):
+    """fastmath= as the dispatcher takes it, in an order of its own (the
+    on-disk cache's key): True or False, the names of the LLVM flags a set
+    allows (Numba's fastmath={"nsz", "reassoc"}) sorted, or a dict of names
+    to whether each is on, sorted by name. The dispatcher refuses unknown
+    names and other values with ValueError."""
+    if isinstance(value, (bool, type(None))):
+        return bool(value)
+    if isinstance(value, dict):
+        return dict(sorted(value.items(), key=lambda item: str(item[0])))
+    if isinstance(value, (set, frozenset, list, tuple)):
+        return sorted(value, key=str)
+    return value
+
+
 def _object_mode(options):
     """Whether forceobj asks for object mode (refusing what cannot be).
     looplift changes no result: in nopython mode Numba ignores it, and
@@ -78,7 +93,7 @@ def _dispatcher(func, options):
     boundscheck = options.get("boundscheck") if config.BOUNDSCHECK is None else config.BOUNDSCHECK
     settings = dict(
         boundscheck=bool(boundscheck),
-        fastmath=bool(options.get("fastmath")),
+        fastmath=fastmath_option(options.get("fastmath")),
         error_model=options.get("error_model", "python"),
         nogil=bool(options.get("nogil")),
         parallel=bool(options.get("parallel")),
