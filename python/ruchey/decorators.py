@@ -175,6 +175,21 @@ def jit(signature_or_function=None, **options):
 njit = jit
 
 
+def jit_module(**options):
+    """Numba's: called at the end of a module, compiles each function the
+    module defines (not those it imported) with jit(**options), replacing
+    it in the module. Functions decorated already keep their own options."""
+    import logging
+    import sys
+    namespace = sys._getframe(1).f_globals
+    module = namespace.get("__name__")
+    logger = logging.getLogger(__name__)
+    for name, value in list(namespace.items()):
+        if isinstance(value, pytypes.FunctionType) and value.__module__ == module:
+            logger.debug("Auto decorating function %s from module %s with jit and options: %s", value, module, options)
+            namespace[name] = jit(value, **options)
+
+
 def prange(*args):
     """range() that ``parallel=True`` functions may run on several threads."""
     return range(*args)
