@@ -189,20 +189,83 @@ static bool unsafe_conversion(const Type *want, const Type *have) {
   return ty_is_int(want) && ty_is_float(have);
 }
 
-Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
+/* Numba's classes of conversions (its casting rules followed through):
+ * a promotion widens within a kind; a safe one keeps every value (an int
+ * to a float whose mantissa holds it, int64 to float64 as Numba counts it,
+ * a real to a complex, a bool to a number); an unsafe one may lose. */
+typedef enum { CONV_EXACT, CONV_PROMOTE, CONV_SAFE, CONV_UNSAFE } Conversion;
+
+static Conversion scalar_class(const Type *want, const Type *have) {
+  if (want == have) return CONV_EXACT;
+  if (have->kind == TY_BOOL) return CONV_SAFE;
+  bool wider = want->size > have->size;
+  if (want->kind == TY_BOOL || (ty_is_int(want) && !ty_is_int(have))) return CONV_UNSAFE;
+  if (ty_is_int(want) && ty_is_unsigned(want) != ty_is_unsigned(have))
+    return ty_is_unsigned(have) && wider ? CONV_SAFE : CONV_UNSAFE;
+  if (ty_is_int(want)) return wider ? CONV_PROMOTE : CONV_UNSAFE;
+  size_t bits = (ty_is_complex(want) ? want->size / 2 : want->size) * 8;  /* of a (real) part */
+  if (ty_is_int(have)) return have->size * 8 <= (bits == 64 ? 64 : bits == 32 ? 24 : 11) ? CONV_SAFE : CONV_UNSAFE;
+  if (ty_is_complex(want) && !ty_is_complex(have)) return bits >= have->size * 8 ? CONV_SAFE : CONV_UNSAFE;
+  return wider ? CONV_PROMOTE : CONV_UNSAFE;
+}
+
+/* The class of a conversion disp_conversion_cost (or an unsafe one) allows:
+ * a tuple's is its worst field's; an array's view or a record's subtype is safe. */
+static Conversion conversion_class(const Type *want, const Type *have) {
+  if (want == have) return CONV_EXACT;
+  if (ty_is_scalar(want) && ty_is_scalar(have)) return scalar_class(want, have);
+  Conversion worst = CONV_EXACT;
+  if (want->kind != TY_TUPLE) return CONV_SAFE;
+  for (int i = 0; i < want->nfields; i++) {
+    Conversion c = conversion_class(want->fields[i], have->fields[i]);
+    if (c > worst) worst = c;
+  }
+  return worst;
+}
+
+/* A signature's fit to a call, compared as Numba's: fewer unsafe
+ * conversions first, then fewer safe ones, then fewer promotions. */
+typedef struct { int count[CONV_UNSAFE + 1]; } Rating;
+
+static bool rate(const Spec *s, int nparams, const Type *const *args, Rating *r) {
+  *r = (Rating){{0}};
+  if (s->device) return false;
+  for (int a = 0; a < nparams; a++) {
+    if (disp_conversion_cost(s->args[a], args[a]) < 0 && !unsafe_conversion(s->args[a], args[a])) return false;
+    r->count[conversion_class(s->args[a], args[a])]++;
+  }
+  return true;
+}
+
+static int compare_ratings(const Rating *x, const Rating *y) {
+  for (int c = CONV_UNSAFE; c > CONV_EXACT; c--)
+    if (x->count[c] != y->count[c]) return x->count[c] < y->count[c] ? -1 : 1;
+  return 0;
+}
+
+Spec *disp_best_spec(Dispatcher *self, const Type *const *args, Spec **tied) {
   Spec *best = NULL;
-  int least = 0;
+  Rating least, r;
+  *tied = NULL;
   for (int i = 0; i < self->nspecs; i++) {
-    int cost = self->specs[i].device ? -1 : 0;
-    for (int a = 0; cost >= 0 && a < self->nparams; a++) {
-      const Type *want = self->specs[i].args[a];
-      int c = disp_conversion_cost(want, args[a]);
-      if (c < 0 && unsafe_conversion(want, args[a])) c = 4;
-      cost = c < 0 ? -1 : cost + c;
-    }
-    if (cost >= 0 && (!best || cost < least)) best = &self->specs[i], least = cost;
+    if (!rate(&self->specs[i], self->nparams, args, &r)) continue;
+    int order = best ? compare_ratings(&r, &least) : -1;
+    if (order < 0) best = &self->specs[i], least = r, *tied = NULL;
+    else if (order == 0 && !*tied) *tied = &self->specs[i];
   }
   return best;
+}
+
+/* The TypeError of a call that two compiled signatures fit equally well
+ * (Numba's "Ambiguous overloading"): the call's types and the two. */
+static PyObject *ambiguous(Dispatcher *self, const Type *const *args, const Spec *best, const Spec *tied) {
+  PyObject *seen = disp_signature_text(args, self->nparams);
+  PyObject *one = disp_signature_text(best->args, self->nparams), *other = disp_signature_text(tied->args, self->nparams);
+  if (seen && one && other)
+    PyErr_Format(PyExc_TypeError, "Ambiguous overloading for %S %U:\n%U -> %s\n%U -> %s", self->py_func, seen,
+                 one, best->ret_type->name, other, tied->ret_type->name);
+  Py_XDECREF(seen); Py_XDECREF(one); Py_XDECREF(other);
+  return NULL;
 }
 
 static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
@@ -423,7 +486,9 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
   Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
-  if (!s && self->sealed && !(s = disp_best_spec(self, types))) return no_match(self, types);
+  Spec *tied = NULL;
+  if (!s && self->sealed && !(s = disp_best_spec(self, types, &tied))) return no_match(self, types);
+  if (tied) return ambiguous(self, types, s, tied);
   if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */

@@ -113,7 +113,8 @@ def test_the_closest_explicit_signature_is_chosen():
     assert tenth(3) == 3 * 0.1  # an int64 fits float64 better than float32
     assert doubled(20000) == 40000  # int64, not int16's wrapped -25536
     assert doubled(np.int16(20000)) == np.int16(-25536)
-    assert doubled(True) == 2
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        doubled(True)  # as Numba: a bool converts as safely to int16 as to int64
 
 
 def test_compiled_callers_choose_as_python_does():
@@ -274,6 +275,34 @@ def test_compile_after_disable_compile_raises_runtime_error():
         with pytest.raises(RuntimeError, match="compilation disabled"):
             f.compile("(complex64,)")
         assert len(f.signatures) == count
+
+
+def test_two_signatures_fitting_a_call_equally_are_ambiguous():
+    """As Numba ranks them: fewer lossy conversions first, then fewer safe ones, then fewer promotions;
+    a tie is a TypeError naming both, never a silent pick of one."""
+    def pair(a, b):
+        return a, b
+    f = njit(["(float32, float64)", "(float64, float32)", "(int64, int64)"])(pair)
+    for args in ((0.1, 0.2), (np.float64(-0.0), 1e300)):
+        with pytest.raises(TypeError, match=r"Ambiguous overloading.*\n\(float32, float64\) -> .*\n\(float64, float32\)"):
+            f(*args)
+    with pytest.raises(TypeError, match=r"Ambiguous overloading.*\n\(float32, float64\) -> .*\n\(int64, int64\)"):
+        f(1, 2.5)  # one lossy conversion each, and no other
+    assert f(np.float32(0.1), 0.2) == (float(np.float32(0.1)), 0.2)  # exact beats a narrowing
+    assert f(3, 4) == (3, 4)
+    g = njit(["(float32,)", "(float64,)"])(lambda a: a)
+    assert g(1) == 1.0 and g(np.uint64(3)) == 3.0 and g(0.1) == 0.1  # int64 to float64 is safe, to float32 lossy
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        g(np.int16(3))  # safe to both
+    h = njit(["(int16,)", "(uint16,)"])(lambda a: a)
+    assert h(np.uint8(200)) == 200 and h(np.int8(-3)) == -3  # the promotion beats the safe conversion
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        h(70000)  # lossy to both
+
+    @njit
+    def caller(x, y):
+        return f(x, y)
+    assert caller(0.1, 0.2) == f(np.float32(0.1), 0.2)  # compiled code takes the first of equals, as Numba's
 
 
 def test_none_as_an_argument_type():
