@@ -1,6 +1,7 @@
 """The decorators: thin glue that hands a function to the C dispatcher."""
 import copyreg
 import functools
+import inspect
 import types as pytypes
 
 from ruchey import _core, config, serialize, types
@@ -120,12 +121,25 @@ serialize.register("forceobj", ObjectModeFunction)
 copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
+def _check_signature_length(func, args):
+    """Object mode reads a signature without compiling it: one of the wrong
+    length is still a TypeError, as the compiler's (an empty one is taken,
+    as Numba's object mode takes it)."""
+    code = func.__code__
+    takes = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)  # *args: a tuple
+    if args and len(args) != takes:
+        raise TypeError(f"Signature mismatch: {len(args)} argument types given, but function takes {takes} arguments")
+
+
 def _compile_signatures(disp, signatures):
     """Compiles each signature now; calls still compile other argument types."""
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
         return disp
     if isinstance(disp, ObjectModeFunction):  # the interpreter runs it whatever the types: each only read
-        disp.signatures.extend(types.parse_signature(sig).args for sig in signatures)
+        for sig in signatures:
+            args = types.parse_signature(sig).args
+            _check_signature_length(disp.py_func, args)
+            disp.signatures.append(args)
         return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
