@@ -927,8 +927,8 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   PyObject *args, *ret;
   if (!PyArg_ParseTuple(a, "O!O", &PyTuple_Type, &args, &ret) || !core_api()) return NULL;
   if (PyTuple_GET_SIZE(args) != self->nparams)
-    return PyErr_Format(PyExc_TypeError, "the signature has %zd arguments, the function %d",
-                        PyTuple_GET_SIZE(args), self->nparams);
+    return PyErr_Format(PyExc_TypeError, "Signature mismatch: %zd argument types given, but function takes %d "
+                        "arguments", PyTuple_GET_SIZE(args), self->nparams);
   const Type *types[MAX_ARGS];
   for (int i = 0; i < self->nparams; i++)
     if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;

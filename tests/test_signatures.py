@@ -305,6 +305,18 @@ def test_two_signatures_fitting_a_call_equally_are_ambiguous():
     assert caller(0.1, 0.2) == f(np.float32(0.1), 0.2)  # compiled code takes the first of equals, as Numba's
 
 
+def test_a_signature_of_the_wrong_length_is_a_type_error():
+    def add(a, b):
+        return a + b
+    for sig in ("()", "(intc,)", "(intc, intc, intc)", ["(int64, int64)", "(float64,)"]):
+        with pytest.raises(TypeError, match=r"Signature mismatch: \d argument types given, but function takes 2"):
+            njit(sig)(add)
+    f = njit(add)
+    with pytest.raises(TypeError, match="Signature mismatch"):
+        f.compile("(float64,)")
+    assert f(2, 3) == add(2, 3)
+
+
 def test_none_as_an_argument_type():
     @njit(["int64[:](int64[:, :], float64[:])", "int64[:](int64[:, :], none)"])
     def hard_vote(votes, weights):
