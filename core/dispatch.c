@@ -1016,8 +1016,10 @@ static PyObject *dispatcher_disable_compile(Dispatcher *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* A jitted function stored on a class is read as a Python function is
+ * (as Numba's): through an instance, bound to it; through the class, itself. */
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
-  return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
+  return !obj || obj == Py_None ? Py_NewRef(self) : PyMethod_New(self, obj);
 }
 
 static PyMethodDef dispatcher_methods[] = {
