@@ -305,6 +305,20 @@ def test_two_signatures_fitting_a_call_equally_are_ambiguous():
     assert caller(0.1, 0.2) == f(np.float32(0.1), 0.2)  # compiled code takes the first of equals, as Numba's
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="Numba counts a layout change only once some call has needed one")
+def test_an_array_layout_change_is_a_safe_conversion():
+    # a C array for an [:] parameter beats an int wrapped into int8, as in Numba once it has made
+    # such a layout change for any call (a fresh Numba takes the int8 signature: 300 becomes 44)
+    f = njit(["(float64[::1], int8)", "(float64[:], int64)"])(lambda a, k: a[0] + k)
+    for a in (np.arange(3.0), np.arange(6.0)[::2]):
+        for k in (300, -7, 2**40):
+            assert f(a, k) == a[0] + k
+    g = njit(["(float64[:], int64)", "(float64[::1], float64)"])(lambda a, k: k)
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        g(np.arange(3.0), 2)  # one safe conversion each
+    assert g(np.arange(6.0)[::2], 2) == 2 and type(g(np.arange(6.0)[::2], 2)) is int
+
+
 def test_a_signature_of_the_wrong_length_is_a_type_error():
     def add(a, b):
         return a + b
