@@ -329,7 +329,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
   const Spec *sig = NULL;
   Callee *e = find_callee(c, disp, args, frozen, device);
   if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
-    if (!(sig = disp_best_spec(disp, args)))  /* called as from Python: the best signature, its declared result */
+    Spec *tied;  /* as Numba's typing of a call: of two that fit equally, the first */
+    if (!(sig = disp_best_spec(disp, args, &tied)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");
     args = (const Type **)sig->args;
     e = find_callee(c, disp, args, frozen, device);
@@ -548,8 +549,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Arena arena = {0};
   Diag diag = {0};
   PyObject *result = NULL;
-  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true, .fastmath = fastmath,
-                         .python = PY_VERSION_HEX};
+  CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
+                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX};
   callee_options(&opts, NULL, NULL, cc, &arena);
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);

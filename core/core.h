@@ -362,9 +362,10 @@ Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
  * which never returns RT_ERR_RERUN (compiled now where needed); NULL with
  * the exception set. */
 void *disp_checked_entry(Dispatcher *self, int i);
-/* The explicit signature that takes these arguments at the least cost
- * (the first of equals), as Numba picks an overload; NULL for none. */
-Spec *disp_best_spec(Dispatcher *self, const Type *const *args);
+/* The compiled signature that takes these arguments with the fewest
+ * lossy conversions, as Numba picks an overload; NULL for none. *tied: another
+ * that fits as well (the call is ambiguous), else NULL. */
+Spec *disp_best_spec(Dispatcher *self, const Type *const *args, Spec **tied);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
 void *disp_function_entry(Dispatcher *self, const Type *fp);  /* a FunctionType argument's entry */

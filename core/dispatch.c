@@ -49,7 +49,7 @@ static const Node **frozen_nodes(Dispatcher *self, PyObject *const *values, Aren
     else if (text) n->str = memcpy(arena_alloc(arena, (size_t)size + 1), text, (size_t)size + 1), n->ival = size;
     if (PyErr_Occurred() || (n->kind == N_STRING && !text)) {
       PyErr_Clear();
-      PyErr_Format(PyExc_TypeError, "%S takes literally() of argument %d, whose value %R cannot be a literal "
+      PyErr_Format(core_ArgumentTypeError, "%S takes literally() of argument %d, whose value %R cannot be a literal "
                    "(ints in int64, bools and strs can)", self->py_func, i + 1, v);
       return NULL;
     }
@@ -189,20 +189,83 @@ static bool unsafe_conversion(const Type *want, const Type *have) {
   return ty_is_int(want) && ty_is_float(have);
 }
 
-Spec *disp_best_spec(Dispatcher *self, const Type *const *args) {
+/* Numba's classes of conversions (its casting rules followed through):
+ * a promotion widens within a kind; a safe one keeps every value (an int
+ * to a float whose mantissa holds it, int64 to float64 as Numba counts it,
+ * a real to a complex, a bool to a number); an unsafe one may lose. */
+typedef enum { CONV_EXACT, CONV_PROMOTE, CONV_SAFE, CONV_UNSAFE } Conversion;
+
+static Conversion scalar_class(const Type *want, const Type *have) {
+  if (want == have) return CONV_EXACT;
+  if (have->kind == TY_BOOL) return CONV_SAFE;
+  bool wider = want->size > have->size;
+  if (want->kind == TY_BOOL || (ty_is_int(want) && !ty_is_int(have))) return CONV_UNSAFE;
+  if (ty_is_int(want) && ty_is_unsigned(want) != ty_is_unsigned(have))
+    return ty_is_unsigned(have) && wider ? CONV_SAFE : CONV_UNSAFE;
+  if (ty_is_int(want)) return wider ? CONV_PROMOTE : CONV_UNSAFE;
+  size_t bits = (ty_is_complex(want) ? want->size / 2 : want->size) * 8;  /* of a (real) part */
+  if (ty_is_int(have)) return have->size * 8 <= (bits == 64 ? 64 : bits == 32 ? 24 : 11) ? CONV_SAFE : CONV_UNSAFE;
+  if (ty_is_complex(want) && !ty_is_complex(have)) return bits >= have->size * 8 ? CONV_SAFE : CONV_UNSAFE;
+  return wider ? CONV_PROMOTE : CONV_UNSAFE;
+}
+
+/* The class of a conversion disp_conversion_cost (or an unsafe one) allows:
+ * a tuple's is its worst field's; an array's view or a record's subtype is safe. */
+static Conversion conversion_class(const Type *want, const Type *have) {
+  if (want == have) return CONV_EXACT;
+  if (ty_is_scalar(want) && ty_is_scalar(have)) return scalar_class(want, have);
+  Conversion worst = CONV_EXACT;
+  if (want->kind != TY_TUPLE) return CONV_SAFE;
+  for (int i = 0; i < want->nfields; i++) {
+    Conversion c = conversion_class(want->fields[i], have->fields[i]);
+    if (c > worst) worst = c;
+  }
+  return worst;
+}
+
+/* A signature's fit to a call, compared as Numba's: fewer unsafe
+ * conversions first, then fewer safe ones, then fewer promotions. */
+typedef struct { int count[CONV_UNSAFE + 1]; } Rating;
+
+static bool rate(const Spec *s, int nparams, const Type *const *args, Rating *r) {
+  *r = (Rating){{0}};
+  if (s->device) return false;
+  for (int a = 0; a < nparams; a++) {
+    if (disp_conversion_cost(s->args[a], args[a]) < 0 && !unsafe_conversion(s->args[a], args[a])) return false;
+    r->count[conversion_class(s->args[a], args[a])]++;
+  }
+  return true;
+}
+
+static int compare_ratings(const Rating *x, const Rating *y) {
+  for (int c = CONV_UNSAFE; c > CONV_EXACT; c--)
+    if (x->count[c] != y->count[c]) return x->count[c] < y->count[c] ? -1 : 1;
+  return 0;
+}
+
+Spec *disp_best_spec(Dispatcher *self, const Type *const *args, Spec **tied) {
   Spec *best = NULL;
-  int least = 0;
+  Rating least, r;
+  *tied = NULL;
   for (int i = 0; i < self->nspecs; i++) {
-    int cost = self->specs[i].device ? -1 : 0;
-    for (int a = 0; cost >= 0 && a < self->nparams; a++) {
-      const Type *want = self->specs[i].args[a];
-      int c = disp_conversion_cost(want, args[a]);
-      if (c < 0 && unsafe_conversion(want, args[a])) c = 4;
-      cost = c < 0 ? -1 : cost + c;
-    }
-    if (cost >= 0 && (!best || cost < least)) best = &self->specs[i], least = cost;
+    if (!rate(&self->specs[i], self->nparams, args, &r)) continue;
+    int order = best ? compare_ratings(&r, &least) : -1;
+    if (order < 0) best = &self->specs[i], least = r, *tied = NULL;
+    else if (order == 0 && !*tied) *tied = &self->specs[i];
   }
   return best;
+}
+
+/* The TypeError of a call that two compiled signatures fit equally well
+ * (Numba's "Ambiguous overloading"): the call's types and the two. */
+static PyObject *ambiguous(Dispatcher *self, const Type *const *args, const Spec *best, const Spec *tied) {
+  PyObject *seen = disp_signature_text(args, self->nparams);
+  PyObject *one = disp_signature_text(best->args, self->nparams), *other = disp_signature_text(tied->args, self->nparams);
+  if (seen && one && other)
+    PyErr_Format(PyExc_TypeError, "Ambiguous overloading for %S %U:\n%U -> %s\n%U -> %s", self->py_func, seen,
+                 one, best->ret_type->name, other, tied->ret_type->name);
+  Py_XDECREF(seen); Py_XDECREF(one); Py_XDECREF(other);
+  return NULL;
 }
 
 static PyObject *type_error(Dispatcher *self, PyObject *const *args, int i) {
@@ -423,7 +486,9 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
   Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
-  if (!s && self->sealed && !(s = disp_best_spec(self, types))) return no_match(self, types);
+  Spec *tied = NULL;
+  if (!s && self->sealed && !(s = disp_best_spec(self, types, &tied))) return no_match(self, types);
+  if (tied) return ambiguous(self, types, s, tied);
   if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
@@ -637,14 +702,60 @@ static PyObject *dispatcher_vectorcall(PyObject *callable, PyObject *const *args
 
 bool disp_numba_semantics;
 
+/* One of fastmath's flag names (Numba's, LLVM's) as its FM_* flags. */
+static bool fastmath_flag(PyObject *name, unsigned *flag) {
+  static const struct { const char *name; unsigned flag; } names[] = {
+    {"fast", FM_TRUE}, {"reassoc", FM_REASSOC}, {"nnan", FM_NNAN}, {"ninf", FM_NINF}, {"nsz", FM_NSZ},
+    {"arcp", FM_ARCP}, {"contract", FM_CONTRACT}, {"afn", FM_AFN},
+  };
+  const char *text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  for (size_t k = 0; text && k < sizeof names / sizeof names[0]; k++)
+    if (!strcmp(text, names[k].name)) {
+      *flag = names[k].flag;
+      return true;
+    }
+  if (!PyErr_Occurred())
+    PyErr_Format(PyExc_ValueError, "Unrecognized fastmath flags: %R (known: fast, reassoc, nnan, ninf, nsz, arcp, "
+                 "contract, afn)", name);
+  return false;
+}
+
+/* fastmath=: True or False, a list of the flag names it allows (jit has
+ * sorted Numba's set of them), or a dict of names to whether each is on. */
+static bool fastmath_flags(PyObject *given, unsigned *flags) {
+  *flags = given == Py_True ? FM_TRUE : 0;
+  if (!given || PyBool_Check(given)) return true;
+  unsigned flag;
+  if (PyDict_Check(given)) {
+    PyObject *name, *on;
+    for (Py_ssize_t pos = 0; PyDict_Next(given, &pos, &name, &on);) {
+      int truth = fastmath_flag(name, &flag) ? PyObject_IsTrue(on) : -1;
+      if (truth < 0) return false;
+      if (truth) *flags |= flag;
+    }
+    return true;
+  }
+  if (!PyList_Check(given)) {
+    PyErr_Format(PyExc_ValueError, "Expected fastmath option(s) to be either a bool, dict or set, got %R", given);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(given); i++) {
+    if (!fastmath_flag(PyList_GET_ITEM(given, i), &flag)) return false;
+    *flags |= flag;
+  }
+  return true;
+}
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
                            "kernel", "debug", "locals", NULL};
-  PyObject *func, *locals = NULL;
-  int boundscheck = 0, fastmath = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
+  PyObject *func, *locals = NULL, *fastmath_given = NULL;
+  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
+  unsigned fastmath;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|ppsppppO!", kwlist, &func, &boundscheck, &fastmath,
-                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!", kwlist, &func, &boundscheck, &fastmath_given,
+                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals) ||
+      !fastmath_flags(fastmath_given, &fastmath))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");
@@ -809,20 +920,22 @@ static PyObject *dispatcher_inspect_ptx(Dispatcher *self, PyObject *arg) {
 }
 
 /* _compile(args, ret): compiles an explicit signature now; args is a tuple
- * of (kind, ndim, layout), ret one of those, "none", or None (inferred). */
+ * of (kind, ndim, layout), ret one of those, "none", or None (inferred).
+ * Calls still compile other types after it (Numba's compile()); refused
+ * once compiling is disabled (jit's signatures, disable_compile()). */
 static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
   PyObject *args, *ret;
   if (!PyArg_ParseTuple(a, "O!O", &PyTuple_Type, &args, &ret) || !core_api()) return NULL;
   if (PyTuple_GET_SIZE(args) != self->nparams)
-    return PyErr_Format(PyExc_TypeError, "the signature has %zd arguments, the function %d",
-                        PyTuple_GET_SIZE(args), self->nparams);
+    return PyErr_Format(PyExc_TypeError, "Signature mismatch: %zd argument types given, but function takes %d "
+                        "arguments", PyTuple_GET_SIZE(args), self->nparams);
   const Type *types[MAX_ARGS];
   for (int i = 0; i < self->nparams; i++)
     if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
   const Type *declared = NULL;
   if (PyUnicode_Check(ret)) declared = &core_plain[TY_NONE];
   else if (ret != Py_None && !(declared = disp_described_type(ret))) return NULL;
-  self->sealed = true;
+  if (self->sealed) return PyErr_Format(PyExc_RuntimeError, "compilation disabled");
   disp_lock_compiles(self);
   bool ok = disp_find_spec(self, types, false) || add_spec(self, types, NULL, declared, false);
   disp_unlock_compiles(self);
@@ -903,8 +1016,10 @@ static PyObject *dispatcher_disable_compile(Dispatcher *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* A jitted function stored on a class is read as a Python function is
+ * (as Numba's): through an instance, bound to it; through the class, itself. */
 static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
-  return Py_NewRef(self);  /* a jitted function stored on a class stays a plain function */
+  return !obj || obj == Py_None ? Py_NewRef(self) : PyMethod_New(self, obj);
 }
 
 static PyMethodDef dispatcher_methods[] = {

@@ -564,6 +564,14 @@ typedef bool (*IntrinsicCode)(void *ctx, IntrinsicCall *call, const Type *const 
  * compile asks only where a str whose value typing knows is a dtype. */
 typedef const Type *(*DtypeNamed)(const char *name, bool *known);
 
+/* What fastmath allows on float operations, Numba's flag names: fastmath={"nsz", "reassoc"}
+ * sets those alone. fastmath=True (Numba's "fast") is FM_TRUE: not "nnan" or "ninf", which
+ * would fold away the checks that raise Python's errors unless asked for by name. */
+enum {
+  FM_REASSOC = 1, FM_NNAN = 2, FM_NINF = 4, FM_NSZ = 8, FM_ARCP = 16, FM_CONTRACT = 32, FM_AFN = 64,
+  FM_TRUE = FM_REASSOC | FM_NSZ | FM_ARCP | FM_CONTRACT | FM_AFN,
+};
+
 typedef struct CompileOptions {
   ResolveCall resolve;     /* calls to other ruchey functions */
   void *resolve_ctx;
@@ -577,7 +585,7 @@ typedef struct CompileOptions {
                               * from its typing before (where that differed from what they took then) */
   const Node *const *frozen; /* per parameter, the constant literally() froze its argument to, or NULL */
   bool boundscheck;
-  bool fastmath;
+  unsigned fastmath;       /* FM_* flags: what the float operations may assume (0: IEEE exactly) */
   bool parallel;           /* prange loops run on the thread pool */
   bool kernel;             /* a @cuda.jit kernel: runs a grid of blocks of threads */
   bool device;             /* a function called from a kernel: after its arguments comes the CUDA

@@ -95,11 +95,11 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d, bool ftz) {
 /* A float multiply followed by an add may become one fused multiply-add,
  * as nvcc (--fmad=true) and numba-cuda (NVVM's -fma=1) do by default: an
  * FMA is one instruction where the pair is two, and it rounds once. With
- * fastmath, as numba-cuda: all of LO_FASTMATH_FLAGS and float32 denormals
+ * fastmath, as numba-cuda: all of FM_TRUE's flags and float32 denormals
  * flushed to zero (lower.c asks for the approximate division and square
  * root). Only the kernel's own code is marked, before libdevice is linked. */
 static void set_fp_options(LLVMModuleRef m, bool fastmath) {
-  lo_add_fp_flags(m, LLVMFastMathAllowContract | (fastmath ? LO_FASTMATH_FLAGS : 0));
+  lo_add_fp_flags(m, LLVMFastMathAllowContract | (fastmath ? lo_fp_flags(FM_TRUE) : 0));
   if (!fastmath) return;
   LLVMContextRef c = LLVMGetModuleContext(m);
   static const char key[] = "denormal-fp-math-f32", value[] = "preserve-sign,preserve-sign";
@@ -116,8 +116,8 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = ll_module(f, opts, c, f->name, res, tm, NVPTX_TRIPLE);
   bool ok = ll_verify(m, d);
-  if (ok) set_fp_options(m, opts->fastmath);
-  ok = ok && link_libdevice(m, d, opts->fastmath) && ll_optimise(m, tm, false, d) &&
+  if (ok) set_fp_options(m, opts->fastmath != 0);
+  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && ll_optimise(m, tm, false, d) &&
        ll_emit_text(m, tm, &res->text, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);

@@ -12,16 +12,10 @@
 LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                           CompileResult *res);
 
-/* What fastmath=True allows: reassociation (reductions vectorise), no
- * signed zeros, reciprocals, contraction and approximate functions. Not
- * "no NaNs" or "no infinities": the checks that raise Python's errors test
- * for those, and must not be folded away. */
-#define LO_FASTMATH_FLAGS                                                           \
-  (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros | LLVMFastMathAllowReciprocal | \
-   LLVMFastMathAllowContract | LLVMFastMathApproxFunc)
-
 /* lower/emit.c: adds flags to every floating-point operation of the module. */
 void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags);
+/* lower/emit.c: LLVM's flags for fastmath's FM_* flags */
+LLVMFastMathFlags lo_fp_flags(unsigned fastmath);
 
 /* llvm.c: the steps jit.c and ptx.c share. Each false comes with d set. */
 bool ll_fail(Diag *d, const char *fmt, const char *detail);

@@ -129,3 +129,31 @@ def test_compile_makes_a_signature_now_and_returns_what_to_call():
     np.testing.assert_array_equal(h.compile(())(), h.py_func())
     with pytest.raises(ruchey.TypingError):
         njit(lambda x: x.nothing).compile("(float64,)")
+
+
+def test_a_jitted_function_on_a_class_binds_as_a_python_function():
+    """Read through an instance it is a method (its instance the first argument), through the class
+    the function itself, as a Python function and Numba's dispatcher are."""
+    import collections
+
+    def norm2(p):
+        return p.x * p.x + p.y * p.y
+
+    def scaled(p, k):
+        return p.x * k, p.y * k
+
+    def add(a, b):
+        return a + b
+
+    class Point(collections.namedtuple("Point", "x y")):
+        norm = njit(norm2)
+        times = njit(scaled)
+        helper = staticmethod(njit(add))
+    rng = np.random.default_rng(7)
+    for x, y in rng.normal(size=(5, 2)):
+        p = Point(x, y)
+        assert p.norm() == Point.norm(p) == norm2(p)
+        assert p.times(-2.5) == Point.times(p, -2.5) == scaled(p, -2.5)  # the instance first
+        assert p.helper(x, y) == Point.helper(x, y) == add(x, y)
+    with pytest.raises(TypeError):
+        Point(1, 2).times(1, 2)  # one argument too many, as Python's

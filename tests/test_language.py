@@ -751,6 +751,42 @@ def test_fastmath_keeps_nans_infinities_and_pythons_errors():
         checked(x)
 
 
+def fm_cancel(x, y):
+    return (x - y) + y
+
+
+def test_fastmath_set_allows_only_the_flags_named():
+    # Numba's fastmath={...}: reassociation with no signed zeros folds (x - y) + y to x, even for an
+    # infinite y; reassociation alone does not, and leaves Python's result
+    folded = njit(fastmath={"reassoc", "nsz"})(fm_cancel)
+    as_dict = njit(fastmath={"reassoc": True, "nsz": True, "afn": False})(fm_cancel)
+    kept = njit(fastmath={"reassoc"})(fm_cancel)
+    rng = make_rng(13)
+    xs = list(float_array(rng, 20)) + [0.0, -0.0, 1e308, -1e-310]
+    ys = list(float_array(rng, 20) * 1e6) + [math.inf, -math.inf, 1e308, 0.0]
+    for x, y in zip(xs, ys):
+        assert folded(x, y) == x and as_dict(x, y) == x
+        assert_same(kept, x, y)
+    assert math.isnan(kept(0.5, math.inf))
+    # ordered sums stay in Python's order unless reassociation is named
+    x = float_array(rng, 1001)
+    ordered = njit(fastmath={"nsz", "arcp", "contract", "afn"})(fm_sum)
+    assert_same(ordered, x)
+    assert njit(fastmath={"reassoc"})(fm_sum)(x) == pytest.approx(fm_sum(x), rel=1e-12)
+    if not AS_NUMBA:
+        ir = list(ordered.inspect_llvm().values())[0]
+        assert "fadd nsz arcp contract afn double" in ir and "reassoc" not in ir
+
+
+def test_fastmath_unknown_flags_and_values_raise_value_error():
+    for bad in ({"spqr"}, {"spqr": False}, {"nsz", 3}, {"reassoc", "fastest"}):
+        with pytest.raises(ValueError, match="Unrecognized fastmath flags"):
+            njit(fastmath=bad)(fm_cancel)(1.0, 2.0)
+    for bad in (1337, "fast", 2.5):
+        with pytest.raises(ValueError, match="fastmath"):
+            njit(fastmath=bad)(fm_cancel)(1.0, 2.0)
+
+
 def test_boundscheck_raises_index_error_and_negative_indices_wrap():
     @njit(boundscheck=True)
     def get(a, i):

@@ -218,6 +218,22 @@ def test_values_that_cannot_be_literals_are_a_type_error():
     assert times(1.0, 3) == 3.0  # still usable
 
 
+def test_a_value_that_cannot_be_a_literal_is_a_typing_error_too():
+    # Numba raises its LiteralTypingError, a TypingError: code catching TypingError catches it
+    @njit
+    def inner(x, y):
+        return x + literally(y)
+
+    @njit
+    def outer(a, b, c):
+        return inner(a, c)
+
+    for bad in (np.arange(3), 2.5, (1, 2), 2**70):
+        with pytest.raises(ruchey.TypingError):
+            outer(1, 2, bad)
+    assert outer(1, 2, 3) == outer.py_func(1, 2, 3)
+
+
 def test_an_explicit_signature_cannot_give_a_literal_value():
     with pytest.raises(Exception, match="(?i)literal"):  # (Numba's ForceLiteralArg)
         @njit("float64(float64, int64)")

@@ -157,6 +157,13 @@ def test_forceobj_with_signatures_runs_the_python_function():
 def test_forceobj_with_a_bad_signature_is_a_type_error():
     with pytest.raises(TypeError):
         ruchey.jit("(float64, nosuchtype)", forceobj=True)(lambda x, y: x)
+    for sig in ("(float64,)", "(int64, int64, int64)", ["(int64, int64)", "(int64,)"]):
+        with pytest.raises(TypeError, match="Signature mismatch"):
+            ruchey.jit(sig, forceobj=True)(lambda x, y: x + y)
+    with pytest.raises(TypeError, match="Signature mismatch"):
+        ruchey.jit("(int64, int64, int64)", forceobj=True)(lambda x, *rest: x + sum(rest))  # *rest: one tuple
+    f = ruchey.jit("()", forceobj=True)(lambda x, y: x + y)  # an empty signature is taken, as Numba's
+    assert f(2, 3.5) == f.py_func(2, 3.5)
 
 
 @pytest.mark.skipif(AS_NUMBA, reason="Numba's own runtime switch")

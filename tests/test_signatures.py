@@ -113,7 +113,8 @@ def test_the_closest_explicit_signature_is_chosen():
     assert tenth(3) == 3 * 0.1  # an int64 fits float64 better than float32
     assert doubled(20000) == 40000  # int64, not int16's wrapped -25536
     assert doubled(np.int16(20000)) == np.int16(-25536)
-    assert doubled(True) == 2
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        doubled(True)  # as Numba: a bool converts as safely to int16 as to int64
 
 
 def test_compiled_callers_choose_as_python_does():
@@ -245,6 +246,89 @@ def test_disable_compile_keeps_the_compiled_signatures_only():
     assert len(sq.signatures) == 1
     sq.disable_compile(False)
     assert sq(2.5) == 6.25 and len(sq.signatures) == 2
+
+
+def test_compile_leaves_calls_free_to_compile_other_types():
+    """Numba's compile(sig) adds a signature; a call with other types compiles
+    its own (an int stays an int, not converted to the float32 compiled)."""
+    @njit
+    def ident(a):
+        return a
+    ident.compile("(float32,)")
+    for value in (1, -7, 2**40, 2.5, True, 1 + 2j):
+        got = ident(value)
+        assert got == ident.py_func(value) and type(got) is type(value), value
+    assert len(ident.signatures) == 5
+
+
+def test_compile_after_disable_compile_raises_runtime_error():
+    @njit(["(float32,)", "(int32,)"])
+    def listed(a):
+        return a
+    @njit
+    def disabled(a):
+        return a
+    disabled.compile("(float32,)")
+    disabled.disable_compile()
+    for f in (listed, disabled):
+        count = len(f.signatures)
+        with pytest.raises(RuntimeError, match="compilation disabled"):
+            f.compile("(complex64,)")
+        assert len(f.signatures) == count
+
+
+def test_two_signatures_fitting_a_call_equally_are_ambiguous():
+    """As Numba ranks them: fewer lossy conversions first, then fewer safe ones, then fewer promotions;
+    a tie is a TypeError naming both, never a silent pick of one."""
+    def pair(a, b):
+        return a, b
+    f = njit(["(float32, float64)", "(float64, float32)", "(int64, int64)"])(pair)
+    for args in ((0.1, 0.2), (np.float64(-0.0), 1e300)):
+        with pytest.raises(TypeError, match=r"Ambiguous overloading.*\n\(float32, float64\) -> .*\n\(float64, float32\)"):
+            f(*args)
+    with pytest.raises(TypeError, match=r"Ambiguous overloading.*\n\(float32, float64\) -> .*\n\(int64, int64\)"):
+        f(1, 2.5)  # one lossy conversion each, and no other
+    assert f(np.float32(0.1), 0.2) == (float(np.float32(0.1)), 0.2)  # exact beats a narrowing
+    assert f(3, 4) == (3, 4)
+    g = njit(["(float32,)", "(float64,)"])(lambda a: a)
+    assert g(1) == 1.0 and g(np.uint64(3)) == 3.0 and g(0.1) == 0.1  # int64 to float64 is safe, to float32 lossy
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        g(np.int16(3))  # safe to both
+    h = njit(["(int16,)", "(uint16,)"])(lambda a: a)
+    assert h(np.uint8(200)) == 200 and h(np.int8(-3)) == -3  # the promotion beats the safe conversion
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        h(70000)  # lossy to both
+
+    @njit
+    def caller(x, y):
+        return f(x, y)
+    assert caller(0.1, 0.2) == f(np.float32(0.1), 0.2)  # compiled code takes the first of equals, as Numba's
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba counts a layout change only once some call has needed one")
+def test_an_array_layout_change_is_a_safe_conversion():
+    # a C array for an [:] parameter beats an int wrapped into int8, as in Numba once it has made
+    # such a layout change for any call (a fresh Numba takes the int8 signature: 300 becomes 44)
+    f = njit(["(float64[::1], int8)", "(float64[:], int64)"])(lambda a, k: a[0] + k)
+    for a in (np.arange(3.0), np.arange(6.0)[::2]):
+        for k in (300, -7, 2**40):
+            assert f(a, k) == a[0] + k
+    g = njit(["(float64[:], int64)", "(float64[::1], float64)"])(lambda a, k: k)
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        g(np.arange(3.0), 2)  # one safe conversion each
+    assert g(np.arange(6.0)[::2], 2) == 2 and type(g(np.arange(6.0)[::2], 2)) is int
+
+
+def test_a_signature_of_the_wrong_length_is_a_type_error():
+    def add(a, b):
+        return a + b
+    for sig in ("()", "(intc,)", "(intc, intc, intc)", ["(int64, int64)", "(float64,)"]):
+        with pytest.raises(TypeError, match=r"Signature mismatch: \d argument types given, but function takes 2"):
+            njit(sig)(add)
+    f = njit(add)
+    with pytest.raises(TypeError, match="Signature mismatch"):
+        f.compile("(float64,)")
+    assert f(2, 3) == add(2, 3)
 
 
 def test_none_as_an_argument_type():

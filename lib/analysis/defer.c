@@ -207,7 +207,7 @@ bool an_deferrable(Func *f, const CompileOptions *opts, const Node *n, bool *cha
   assigned_in(&n->body, changed);
   bool writes = false;
   for (int v = 0; v < f->nvars; v++) writes |= d.written[v];
-  return (g.dear || writes || opts->fastmath) && deferrable_body(&d, &n->body);
+  return (g.dear || writes || (opts->fastmath & FM_REASSOC)) && deferrable_body(&d, &n->body);
 }
 
 /* Whether a whole function of scalars may run with its checks only noted,

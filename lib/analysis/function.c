@@ -188,8 +188,9 @@ static bool plan_loop(Node *n, void *ctx) {
   }
   plan->assigned = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
-  plan->scalar = !p->opts->fastmath && !p->opts->kernel && ordered_sum_only(n);
-  plan->guarded_sums = !p->opts->fastmath && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
+  bool reassociates = p->opts->fastmath & FM_REASSOC;
+  plan->scalar = !reassociates && !p->opts->kernel && ordered_sum_only(n);
+  plan->guarded_sums = !reassociates && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
   plan->pow_exponent = loop_exponent(f, p->opts, n);
   n->plan = plan;
   return true;

@@ -43,13 +43,27 @@ void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) add_fp_flags(f, flags);
 }
 
-/* fastmath=True on the CPU, function by function: a callee lowered into a
- * caller's module keeps its own options. */
+LLVMFastMathFlags lo_fp_flags(unsigned fastmath) {
+  static const struct { unsigned fm; LLVMFastMathFlags llvm; } flags[] = {
+    {FM_REASSOC, LLVMFastMathAllowReassoc}, {FM_NNAN, LLVMFastMathNoNaNs}, {FM_NINF, LLVMFastMathNoInfs},
+    {FM_NSZ, LLVMFastMathNoSignedZeros}, {FM_ARCP, LLVMFastMathAllowReciprocal},
+    {FM_CONTRACT, LLVMFastMathAllowContract}, {FM_AFN, LLVMFastMathApproxFunc},
+  };
+  LLVMFastMathFlags out = LLVMFastMathNone;
+  for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+    if (fastmath & flags[i].fm) out |= flags[i].llvm;
+  return out;
+}
+
+/* fastmath on the CPU, function by function: a callee lowered into a
+ * caller's module keeps its own options. Code generation's own unsafe
+ * rewrites only with all of fastmath=True's flags. */
 void lo_fastmath_function(Lower *l, LLVMValueRef fn) {
   if (!l->opts->fastmath || l->mod->gpu) return;
-  add_fp_flags(fn, LO_FASTMATH_FLAGS);
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateStringAttribute(l->mod->c, "unsafe-fp-math", 14, "true", 4));
+  add_fp_flags(fn, lo_fp_flags(l->opts->fastmath));
+  if ((l->opts->fastmath & FM_TRUE) == FM_TRUE)
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(l->mod->c, "unsafe-fp-math", 14, "true", 4));
 }
 
 /* With fastmath, float32 on the GPU takes the hardware's approximations,

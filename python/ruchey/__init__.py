@@ -9,7 +9,7 @@ from ruchey._core import ArgumentTypeError, TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
 from ruchey._core import get_num_threads, get_parallel_chunksize, get_thread_id, set_num_threads, set_parallel_chunksize
-from ruchey.decorators import jit, literal_unroll, literally, njit, pndindex, prange
+from ruchey.decorators import jit, jit_module, literal_unroll, literally, njit, pndindex, prange
 from ruchey.types import (bool_, boolean, complex64, complex128, double, float16, float32, float64, from_dtype, int8,
                           int16, int32, int64, intp, typeof, uint8, uint16, uint32, uint64, uintp, void)
 from ruchey.types import deferred_type, none, optional  # as numba.none, numba.optional and numba.deferred_type
@@ -23,7 +23,7 @@ from ruchey import _stdlib  # noqa: F401  (registers functools.reduce and its ki
 from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
-__all__ = ["jit", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
+__all__ = ["jit", "jit_module", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
            "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize", "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
 
 

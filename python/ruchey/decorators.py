@@ -1,6 +1,7 @@
 """The decorators: thin glue that hands a function to the C dispatcher."""
 import copyreg
 import functools
+import inspect
 import types as pytypes
 
 from ruchey import _core, config, serialize, types
@@ -42,6 +43,21 @@ def _declared_locals(locals_):
     return declared
 
 
+def fastmath_option(value):
+    """fastmath= as the dispatcher takes it, in an order of its own (the
+    on-disk cache's key): True or False, the names of the LLVM flags a set
+    allows (Numba's fastmath={"nsz", "reassoc"}) sorted, or a dict of names
+    to whether each is on, sorted by name. The dispatcher refuses unknown
+    names and other values with ValueError."""
+    if isinstance(value, (bool, type(None))):
+        return bool(value)
+    if isinstance(value, dict):
+        return dict(sorted(value.items(), key=lambda item: str(item[0])))
+    if isinstance(value, (set, frozenset, list, tuple)):
+        return sorted(value, key=str)
+    return value
+
+
 def _object_mode(options):
     """Whether forceobj asks for object mode (refusing what cannot be).
     looplift changes no result: in nopython mode Numba ignores it, and
@@ -78,7 +94,7 @@ def _dispatcher(func, options):
     boundscheck = options.get("boundscheck") if config.BOUNDSCHECK is None else config.BOUNDSCHECK
     settings = dict(
         boundscheck=bool(boundscheck),
-        fastmath=bool(options.get("fastmath")),
+        fastmath=fastmath_option(options.get("fastmath")),
         error_model=options.get("error_model", "python"),
         nogil=bool(options.get("nogil")),
         parallel=bool(options.get("parallel")),
@@ -105,11 +121,25 @@ serialize.register("forceobj", ObjectModeFunction)
 copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 
 
+def _check_signature_length(func, args):
+    """Object mode reads a signature without compiling it: one of the wrong
+    length is still a TypeError, as the compiler's (an empty one is taken,
+    as Numba's object mode takes it)."""
+    code = func.__code__
+    takes = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)  # *args: a tuple
+    if args and len(args) != takes:
+        raise TypeError(f"Signature mismatch: {len(args)} argument types given, but function takes {takes} arguments")
+
+
 def _compile_signatures(disp, signatures):
+    """Compiles each signature now; calls still compile other argument types."""
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
         return disp
     if isinstance(disp, ObjectModeFunction):  # the interpreter runs it whatever the types: each only read
-        disp.signatures.extend(types.parse_signature(sig).args for sig in signatures)
+        for sig in signatures:
+            args = types.parse_signature(sig).args
+            _check_signature_length(disp.py_func, args)
+            disp.signatures.append(args)
         return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
@@ -123,6 +153,15 @@ def _compile_signatures(disp, signatures):
                 # optional(int32[:])): as Numba, a call with None fails, here as no signature matches
                 if k == 0:
                     raise
+    return disp
+
+
+def _compile_only(disp, signatures):
+    """jit's signatures: compiled now, and no others (a call converts its
+    arguments to one of them, or raises TypeError), as Numba's."""
+    disp = _compile_signatures(disp, signatures)
+    if hasattr(disp, "disable_compile"):
+        disp.disable_compile()
     return disp
 
 
@@ -144,10 +183,25 @@ def jit(signature_or_function=None, **options):
         return lambda func: _dispatcher(func, options)
     sigs = signature_or_function
     sigs = list(sigs) if isinstance(sigs, list) else [sigs]
-    return lambda func: _compile_signatures(_dispatcher(func, options), sigs)
+    return lambda func: _compile_only(_dispatcher(func, options), sigs)
 
 
 njit = jit
+
+
+def jit_module(**options):
+    """Numba's: called at the end of a module, compiles each function the
+    module defines (not those it imported) with jit(**options), replacing
+    it in the module. Functions decorated already keep their own options."""
+    import logging
+    import sys
+    namespace = sys._getframe(1).f_globals
+    module = namespace.get("__name__")
+    logger = logging.getLogger(__name__)
+    for name, value in list(namespace.items()):
+        if isinstance(value, pytypes.FunctionType) and value.__module__ == module:
+            logger.debug("Auto decorating function %s from module %s with jit and options: %s", value, module, options)
+            namespace[name] = jit(value, **options)
 
 
 def prange(*args):

@@ -292,7 +292,8 @@ def _register(cls, spec):
                                 None if put is None else (lambda self, v, put=put: put(self, v)), doc=value.__doc__)
             props[attr] = value
         elif isinstance(value, staticmethod):
-            ns[attr] = statics[attr] = njit(value.__func__)
+            statics[attr] = njit(value.__func__)
+            ns[attr] = staticmethod(statics[attr])  # not bound to an instance read through
             members[attr] = _through_instance(name, attr, statics[attr])
         elif isinstance(value, classmethod):
             raise TypeError(f"jitclass {name}: classmethod {attr!r} is not supported")

@@ -251,6 +251,7 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                NumbaExperimentalFeatureWarning=NumbaExperimentalFeatureWarning,
                NumbaTypeSafetyWarning=NumbaTypeSafetyWarning, NumbaError=NumbaError,
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
+               LiteralTypingError=ruchey.ArgumentTypeError,  # an argument literally() asks for that cannot be one
                UnsupportedParforsError=UnsupportedParforsError, LoweringError=LoweringError)
 
 

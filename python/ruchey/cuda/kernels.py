@@ -438,7 +438,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
                 options["fastmath"] = True
             # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
             device_function = decorators._dispatcher(func, options)
-            return device_function if sigs is None else decorators._compile_signatures(device_function, sigs)
+            return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         if sigs is not None:
             _check_kernel_signatures(sigs)
         return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
