@@ -38,7 +38,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy",
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
-            "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv")
+            "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
+            "spatialpandas", "pastas", "sleepecg")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
