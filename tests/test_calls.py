@@ -565,6 +565,20 @@ def test_array_defaults_of_a_compiled_callee():
         numpy.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+def test_an_array_default_is_read_only_in_the_caller():
+    @ruchey.njit
+    def accumulate(x, into=numpy.zeros(3)):
+        into[0] += x
+        return into[0]
+
+    @ruchey.njit
+    def caller(x):
+        return accumulate(x)
+    # (Numba writes to its constant copy and reads 0.0 back; Python writes the default itself)
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        caller(1.0)
+
+
 @ruchey.njit
 def shear(x, *, factor=+1, axis=-1):
     """librosa's __shear_dense: keyword-only parameters with defaults."""
