@@ -39,7 +39,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy",
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
             "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
-            "spatialpandas", "pastas", "sleepecg")
+            "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes

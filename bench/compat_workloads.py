@@ -5418,7 +5418,8 @@ def strax_intervals():
 def strax_merging():
     """Peaks after building: merged over gaps and replacing their members,
     lone hits integrated and added to the peaks they fall in, things
-    split by touching windows (a List of record arrays)."""
+    split by touching windows (a List of record arrays), the top array's
+    and the first samples' waveforms, groups of peaks."""
     import strax
     r = _strax_records(seed=3)
     strax.baseline(r, baseline_samples=40)
@@ -5439,11 +5440,18 @@ def strax_merging():
     replaced = strax.replace_merged(peaks, merged)
     strax.add_lone_hits(replaced, lone[strax.fully_contained_in(lone, replaced) >= 0], to_pe)
     parts = strax.split_touching_windows(hits, peaks)
+    top = peaks.copy()
+    strax.sum_waveform(top, hits, r, rlinks, to_pe, n_top_channels=4, store_data_top=True, store_data_start=True)
+    area_top = strax.compute_area_fraction_top(top, 4)
+    group_start, group_end = strax.find_peak_groups(peaks, gap_threshold=30_000, left_extension=100,
+                                                    right_extension=100)
     return {"lone_area": lone["area"].astype(float),
             "merged": np.stack([merged[k].astype(float) for k in ("time", "length", "area", "n_hits")]),
             "replaced": np.stack([replaced[k].astype(float) for k in ("time", "length", "area")]),
             "replaced_data": replaced["data"].astype(float),
-            "split_sizes": np.array([len(p) for p in parts], dtype=float)}
+            "split_sizes": np.array([len(p) for p in parts], dtype=float), "data_top": top["data_top"].astype(float),
+            "data_start": top["data_start"].astype(float), "area_top": area_top.astype(float),
+            "groups": np.stack([group_start, group_end]).astype(float)}
 
 
 def iminuit_costs():
@@ -5542,9 +5550,9 @@ def spatialpandas_measures():
 
 
 def spatialpandas_intersections():
-    """Intersections: polygons, lines and points against a box, points in
-    polygons (ray crossing), and the Hilbert R-tree's queries."""
-    from spatialpandas.geometry import LineArray, MultiPointArray, PointArray, PolygonArray, Polygon
+    from spatialpandas.geometry import (LineArray, MultiLineArray, MultiPointArray, MultiPolygonArray, PointArray,
+                                        Polygon, PolygonArray)
+    from spatialpandas.spatialindex import hilbert_curve
     polys = _spatialpandas_polygons(seed=1)
     pa = PolygonArray(polys)
     lines = LineArray([p[0] for p in polys])
@@ -5555,10 +5563,18 @@ def spatialpandas_intersections():
     probes = PointArray(rng.uniform(0, 100, (4000, 2)).tolist())
     hits = np.array([probes.intersects(Polygon(p)) for p in polys[:20]])
     index = pa.sindex
+    multipolygons = MultiPolygonArray([[[polys[i][0]], [polys[i + 1][0]]] for i in range(0, len(polys), 2)])
+    multilines = MultiLineArray([[polys[i][0], polys[i + 1][0]] for i in range(0, len(polys), 2)])
+    distances = np.arange(0, 4 ** 6, 7, dtype=np.int64)
+    coords = hilbert_curve.coordinates_from_distances(6, 2, distances)
     return {"polygons": pa.intersects_bounds(box), "lines": lines.intersects_bounds(box),
             "points": points.intersects_bounds(box), "point_in_polygon": hits,
             "rtree": np.sort(index.intersects(np.array(box))).astype(float),
-            "covers": np.sort(index.covers_overlaps(np.array(box))[0]).astype(float)}
+            "covers": np.sort(index.covers_overlaps(np.array(box))[0]).astype(float),
+            "multipolygons": multipolygons.intersects_bounds(box), "multipolygon_area": multipolygons.area,
+            "multilines": multilines.intersects_bounds(box), "multiline_length": multilines.length,
+            "hilbert_coords": coords.astype(float),
+            "hilbert_back": hilbert_curve.distances_from_coordinates(6, coords).astype(float)}
 
 
 def _pastas_forcing(n=3000, seed=0):
@@ -5635,6 +5651,95 @@ def sleepecg_heartbeats():
         beats = sleepecg.detect_heartbeats(_sleepecg_ecg(fs, seed=fs), fs, backend="numba")
         out[f"beats_{fs}"] = np.asarray(beats, dtype=np.int64)
     return out
+
+
+def _hotspot_adata(n_cells=300, n_genes=60, seed=0):
+    """Counts of genes in cells along a latent 2-d trajectory: a third of the
+    genes follow the first latent axis, a third the second, the rest noise;
+    the latent coordinates in obsm."""
+    import anndata
+    import pandas as pd
+    import scipy.sparse
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(0, 1, (n_cells, 2))
+    rate = np.ones((n_cells, n_genes))
+    third = n_genes // 3
+    rate[:, :third] *= np.exp(latent[:, :1])
+    rate[:, third:2 * third] *= np.exp(latent[:, 1:2])
+    counts = rng.poisson(rate * rng.uniform(0.5, 3, n_genes)).astype(np.float64)
+    adata = anndata.AnnData(scipy.sparse.csc_matrix(counts), obs=pd.DataFrame(index=[f"c{i}" for i in range(n_cells)]),
+                            var=pd.DataFrame(index=[f"g{i}" for i in range(n_genes)]))
+    adata.obsm["latent"] = latent
+    adata.obs["total_counts"] = counts.sum(1)
+    return adata
+
+
+def hotspotsc_autocorrelation():
+    """Hotspot's gene autocorrelations (Geary-like Z scores on a KNN graph)
+    under its four null models (danb, bernoulli, normal, none), weighted and
+    unweighted graphs."""
+    import hotspot
+    out = {}
+    for model, weighted in (("danb", False), ("bernoulli", True), ("normal", True), ("none", False)):
+        adata = _hotspot_adata()
+        if model == "none":
+            adata.X = adata.X.toarray()
+            adata.X = (adata.X - adata.X.mean(0)) / (adata.X.std(0) + 1e-9)
+        hs = hotspot.Hotspot(adata, model=model, latent_obsm_key="latent", umi_counts_obs_key="total_counts")
+        hs.create_knn_graph(weighted_graph=weighted, n_neighbors=15, approx_neighbors=False)
+        res = hs.compute_autocorrelations().sort_index()
+        out[model + "_z"] = res["Z"].to_numpy()
+        out[model + "_c"] = res["C"].to_numpy()
+    out["weights"] = hs.weights.to_numpy()
+    return out
+
+
+def hotspotsc_local_correlations():
+    """Pairwise local correlations of the most autocorrelated genes, the
+    modules they cluster into and the modules' scores."""
+    import hotspot
+    hs = hotspot.Hotspot(_hotspot_adata(seed=1), model="danb", latent_obsm_key="latent",
+                         umi_counts_obs_key="total_counts")
+    hs.create_knn_graph(weighted_graph=False, n_neighbors=15, approx_neighbors=False)
+    auto = hs.compute_autocorrelations()
+    genes = auto.sort_values("Z", ascending=False).index[:30]
+    lcz = hs.compute_local_correlations(genes)
+    modules = hs.create_modules(min_gene_threshold=4, core_only=True, fdr_threshold=0.05)
+    scores = hs.calculate_module_scores()
+    return {"local_z": lcz.loc[sorted(genes), sorted(genes)].to_numpy(), "modules": modules.sort_index().to_numpy(),
+            "scores": scores.to_numpy()}
+
+
+def _sj_outputs(ss, names):
+    return np.array([float(ss[name]) for name in names])
+
+
+def sequence_jacobian_krusell_smith():
+    """sequence-jacobian's Krusell-Smith model (its example): the
+    household's endogenous gridpoint iteration and distribution (compiled
+    interpolation, guvectorized), the steady state by brentq on beta, the
+    general-equilibrium Jacobian and a TFP shock's impulse response."""
+    from sequence_jacobian.examples import krusell_smith
+    ss_model, ss, model, unknowns, targets, inputs = krusell_smith.dag()
+    T = 200
+    G = model.solve_jacobian(ss, unknowns, targets, inputs, T=T)
+    shock = 0.01 * 0.9 ** np.arange(T)
+    irf = model.solve_impulse_linear(ss, unknowns, targets, {"Z": shock})
+    return {"ss": _sj_outputs(ss, ["beta", "K", "A", "C", "r", "w", "Y"]), "dist": np.asarray(ss.internals["hh"]["D"]),
+            "G_K_Z": G["K"]["Z"], "G_C_Z": G["C"]["Z"], "irf_C": irf["C"], "irf_r": irf["r"]}
+
+
+def sequence_jacobian_hank():
+    """The one-asset HANK example: steady state by the package's Broyden
+    solver on beta and vphi, hetoutputs (labor supply), the Jacobian and a
+    monetary shock's impulse response."""
+    from sequence_jacobian.examples import hank
+    ss_model, ss, model, unknowns, targets, exogenous = hank.dag()
+    T = 150
+    G = model.solve_jacobian(ss, unknowns, targets, exogenous, T=T)
+    irf = model.solve_impulse_linear(ss, unknowns, targets, {"rstar": -0.001 * 0.6 ** np.arange(T)})
+    return {"ss": _sj_outputs(ss, ["beta", "vphi", "A", "C", "NE", "w", "Div"]), "G_pi_rstar": G["pi"]["rstar"],
+            "G_Y_Z": G["Y"]["Z"], "irf_Y": irf["Y"], "irf_pi": irf["pi"]}
 
 
 WORKLOADS = {
@@ -5781,4 +5886,6 @@ WORKLOADS = {
     "spatialpandas": {"measures": spatialpandas_measures, "intersections": spatialpandas_intersections},
     "pastas": {"recharge": pastas_recharge, "stats_noise": pastas_stats_noise},
     "sleepecg": {"heartbeats": sleepecg_heartbeats},
+    "hotspotsc": {"autocorrelation": hotspotsc_autocorrelation, "local_correlations": hotspotsc_local_correlations},
+    "sequence-jacobian": {"krusell_smith": sequence_jacobian_krusell_smith, "hank": sequence_jacobian_hank},
 }
