@@ -5742,6 +5742,28 @@ def sequence_jacobian_hank():
             "G_Y_Z": G["Y"]["Z"], "irf_Y": irf["Y"], "irf_pi": irf["pi"]}
 
 
+def hark_fast_consumers():
+    """HARK's numba-solved consumption-saving models (ConsIndShockModelFast):
+    the perfect-foresight and the idiosyncratic-shock consumer (infinite
+    horizon, cubic interpolation on) solved by their compiled EGM steps;
+    consumption, marginal value and MPC functions on a grid of market resources."""
+    from HARK.ConsumptionSaving.ConsIndShockModelFast import (IndShockConsumerTypeFast,
+                                                               PerfForesightConsumerTypeFast)
+    m = np.linspace(0.1, 20.0, 200)
+    pf = PerfForesightConsumerTypeFast(cycles=0)
+    pf.solve()
+    ind = IndShockConsumerTypeFast(cycles=0)
+    ind.solve()
+    cubic = IndShockConsumerTypeFast(cycles=0, CubicBool=True, vFuncBool=True)
+    cubic.solve()
+    life = IndShockConsumerTypeFast(cycles=1, T_cycle=1)
+    life.solve()
+    return {"pf_c": pf.solution[0].cFunc(m), "ind_c": ind.solution[0].cFunc(m), "ind_vP": ind.solution[0].vPfunc(m),
+            "cubic_c": cubic.solution[0].cFunc(m), "cubic_v": cubic.solution[0].vFunc(m),
+            "cubic_mpc": cubic.solution[0].cFunc.derivative(m), "life_c": life.solution[0].cFunc(m),
+            "mNrmMin": np.array([ind.solution[0].mNrmMin, cubic.solution[0].mNrmMin])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5888,4 +5910,5 @@ WORKLOADS = {
     "sleepecg": {"heartbeats": sleepecg_heartbeats},
     "hotspotsc": {"autocorrelation": hotspotsc_autocorrelation, "local_correlations": hotspotsc_local_correlations},
     "sequence-jacobian": {"krusell_smith": sequence_jacobian_krusell_smith, "hank": sequence_jacobian_hank},
+    "econ-ark": {"fast_consumers": hark_fast_consumers},
 }
