@@ -1414,6 +1414,27 @@ def test_typed_list_of_arrays_of_records():
             np.testing.assert_array_equal(got, part)
 
 
+@njit
+def halves(things, k):
+    """A reflected list of arrays of records, made by a literal and grown."""
+    parts = [things[:k], things[k:]]
+    parts.append(things[1:])
+    total = 0
+    for p in parts:
+        total += p["time"].sum()
+    return parts, total
+
+
+def test_reflected_list_of_arrays_of_records():
+    for n in (0, 3, 11):
+        a = filled(INTERVALS, n, n + 100)
+        for k in (0, n // 2, n):
+            (got, total), (want, want_total) = halves(a, k), halves.py_func(a, k)
+            assert total == want_total and len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+
+
 def test_records_in_a_typed_list_are_refused():
     @njit
     def listed(a):

@@ -127,10 +127,10 @@ static bool takes(const Builtin *bi) {
   return false;
 }
 
-/* What takes an array of records (not a record) as an item: a typed List
- * holds the array itself, as it holds any array (strax splits a record
- * array into a List of its slices). */
-static const char *const takes_record_arrays[] = {"list.append", "list.insert", NULL};
+/* What takes an array of records (not a record) as an item: a list, typed
+ * or reflected, holds the array itself, as it holds any array (strax splits
+ * a record array into a List of its slices). */
+static const char *const takes_record_arrays[] = {"list.append", "list.insert", "list literal", NULL};
 
 static bool takes_record_array(const Builtin *bi, const Type *t) {
   for (int i = 0; t && t->kind == TY_ARRAY && takes_record_arrays[i]; i++)
