@@ -38,7 +38,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "transitleastsquares", "PyMPDATA", "PySDM", "pandapower", "pybispectra", "financepy", "pandas-ta-classic",
             "hendrics", "pytransit", "xugrid", "pyproximal", "sarkas", "orix", "kikuchipy",
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
-            "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv")
+            "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
+            "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian",
+            "econ-ark")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -106,6 +108,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # jupyter; its simulations import these
                 "sarkas": ["ipython", "matplotlib", "pandas", "pyfftw", "pyfiglet==0.8.post1", "pyyaml", "scipy",
                            "seaborn", "tqdm"],
+                # strax 2.2 pins zarr<3 (squidpy needs zarr>=3) for its zarr storage, which its
+                # processing never imports; these are what importing it takes
+                "strax": ["blosc", "click", "deepdiff", "dill", "fsspec", "immutabledict", "lz4", "numexpr", "packaging",
+                          "pandas", "psutil", "pymongo", "pytz", "scipy", "tqdm", "zstandard", "zstd"],
                 # pyxem 0.21 pins zarr<3; squidpy 1.8 needs zarr>=3: with both, pip takes pyxem
                 # 0.19.1, whose azimuthal integration Numba refuses; 0.21's runs with zarr 3
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",

@@ -5289,6 +5289,481 @@ def ffpiv_transforms():
                                  np.abs(back32 - w32[2]).max() < 64 * eps])}
 
 
+
+def _strax_records(n_channels=8, n_pulses=400, seed=0):
+    """Records of 110 samples (10 ns each) of a gaussian pulse on a 16000
+    ADC baseline with noise, on 8 channels, no two of a channel overlapping."""
+    import strax
+    rng = np.random.default_rng(seed)
+    length = 110
+    recs = np.zeros(n_pulses, dtype=strax.record_dtype(length))
+    recs["dt"] = 10
+    recs["channel"] = rng.integers(0, n_channels, n_pulses)
+    recs["time"] = np.sort(rng.integers(0, 4_000_000, n_pulses)) // 10 * 10
+    recs["length"] = length
+    recs["pulse_length"] = length
+    recs["baseline"] = 0
+    t = np.arange(length)
+    for r in recs:
+        centre, width = rng.uniform(20, 90), rng.uniform(2, 8)
+        wave = 16000 - rng.integers(-3, 4, length) - rng.uniform(20, 300) * np.exp(-0.5 * ((t - centre) / width) ** 2)
+        r["data"] = wave.astype(np.int16)
+    # no two records of a channel overlap
+    recs = strax.sort_by_time(recs)
+    for ch in range(n_channels):
+        sel = np.where(recs["channel"] == ch)[0]
+        keep = np.diff(recs["time"][sel], prepend=-10**9) >= length * 10
+        recs = recs[np.isin(np.arange(len(recs)), sel[~keep], invert=True)]
+    return recs
+
+
+def strax_pulses():
+    """strax's pulse processing: baselines, integrals, hit finding, record
+    links, filtering and cutting the samples outside hits."""
+    import strax
+    r = _strax_records()
+    strax.baseline(r, baseline_samples=40)
+    strax.zero_out_of_bounds(r)
+    strax.integrate(r)
+    hits = strax.find_hits(r, min_amplitude=15)
+    hits = strax.sort_by_time(hits)
+    prev_r, next_r = strax.record_links(r)
+    filtered = r.copy()
+    strax.filter_records(filtered, np.array([0.1, 0.8, 0.1]))
+    cut = r.copy()
+    strax.cut_outside_hits(cut, hits)
+    return {"data": r["data"].astype(float), "area": r["area"].astype(float), "baseline": r["baseline"].astype(float),
+            "hits": np.stack([hits[k].astype(float) for k in ("time", "length", "area", "left", "right", "height", "channel")]),
+            "links": np.stack([prev_r, next_r]).astype(float), "filtered": filtered["data"].astype(float),
+            "cut": cut["data"].astype(float)}
+
+
+def strax_peaks():
+    """Peaks from hits: find_peaks (a growing result), hit integration
+    bounds, summed waveforms (a default array argument), widths and
+    properties, local-minimum and natural-breaks splitting, merging."""
+    import strax
+    r = _strax_records()
+    strax.baseline(r, baseline_samples=40)
+    strax.integrate(r)
+    hits = strax.sort_by_time(strax.find_hits(r, min_amplitude=15))
+    to_pe = np.ones(8, dtype=np.float64)
+    rlinks = strax.record_links(r)
+    peaks = strax.find_peaks(hits, to_pe, gap_threshold=300, left_extension=20, right_extension=150, min_channels=1,
+                             result_dtype=strax.peak_dtype(n_channels=8))
+    hits["left_integration"], hits["right_integration"] = hits["left"], hits["right"]
+    strax.find_hit_integration_bounds(hits, np.zeros(0, dtype=strax.time_dt_fields), r, (10, 20), 8,
+                                      allow_bounds_beyond_records=True)
+    strax.sum_waveform(peaks, hits, r, rlinks, to_pe)
+    strax.compute_properties(peaks)
+    split = strax.split_peaks(peaks, hits, r, rlinks, to_pe, algorithm="local_minimum", min_height=0, min_ratio=0)
+    nb = strax.split_peaks(peaks, hits, r, rlinks, to_pe, algorithm="natural_breaks", threshold=lambda p: np.full(len(p), 0.4))
+    merged = strax.merge_peaks(peaks, np.array([0]), np.array([2]), max_buffer=int(1e5))
+    return {"peaks": np.stack([peaks[k].astype(float) for k in ("time", "length", "dt", "area", "n_hits", "center_time")]),
+            "data": peaks["data"].astype(float), "width": peaks["width"].astype(float),
+            "area_decile": peaks["area_decile_from_midpoint"].astype(float),
+            "split": np.stack([split[k].astype(float) for k in ("time", "length", "area")]),
+            "natural_breaks": np.stack([nb[k].astype(float) for k in ("time", "length", "area")]),
+            "merged": merged["area"].astype(float), "bounds": hits["left_integration"].astype(float)}
+
+
+def strax_hitlets():
+    """Hitlets: overlapping hits concatenated, their data, properties
+    (area fractions, widths at a fraction of the maximum), conditional
+    entropy and the highest density region."""
+    import strax
+    r = _strax_records()
+    strax.baseline(r, baseline_samples=40)
+    strax.integrate(r)
+    hits = strax.sort_by_time(strax.find_hits(r, min_amplitude=15))
+    to_pe = np.ones(8, dtype=np.float64)
+    hits = strax.concat_overlapping_hits(hits, (5, 20), (0, 7), 0, 10**10)
+    hitlets = strax.create_hitlets_from_hits(hits, (5, 20), [0, 7])
+    hitlets = strax.sort_by_time(hitlets)
+    hw = np.zeros(len(hitlets), dtype=strax.hitlet_with_data_dtype(n_samples=200))
+    strax.copy_to_buffer(hitlets, hw, "_copy_hitlets_to_data")
+    strax.get_hitlets_data(hw, r, to_pe)
+    strax.hitlet_properties(hw)
+    ent = strax.conditional_entropy(hw, template="flat")
+    hdr = strax.highest_density_region(hw[0]["data"][:hw[0]["length"]], np.array([0.5, 0.9]))
+    return {"area": hw["area"].astype(float), "amplitude": hw["amplitude"].astype(float),
+            "left_area": hw["left_area"].astype(float), "range_50p": hw["range_50p_area"].astype(float),
+            "fwxm": np.array([strax.get_fwxm(h) for h in hw[:50]], dtype=float), "entropy": ent.astype(float),
+            "hdr0": np.asarray(hdr[0], dtype=float)}
+
+
+def strax_intervals():
+    """Intervals in containers: full containment, splitting by containment
+    (a typed List of record arrays), touching windows, times to the
+    neighbouring intervals, endtime (an overload reading the dtype)."""
+    import strax
+    rng = np.random.default_rng(5)
+    things = np.zeros(3000, dtype=strax.interval_dtype)
+    things["time"] = np.sort(rng.integers(0, 10**7, 3000))
+    things["length"] = 100
+    things["dt"] = 10
+    cont = np.zeros(200, dtype=strax.interval_dtype)
+    cont["time"] = np.arange(200) * 50_000
+    cont["length"] = 3000
+    cont["dt"] = 10
+    fc = strax.fully_contained_in(things, cont)
+    split = strax.split_by_containment(things, cont)
+    tw = strax.touching_windows(things, cont, window=100)
+    prev_next = strax.abs_time_to_prev_next_interval(things, cont)
+    return {"fully_contained": fc.astype(float), "split_sizes": np.array([len(s) for s in split], dtype=float),
+            "touching": tw.astype(float), "prev_next": np.asarray(prev_next, dtype=float),
+            "endtime": strax.endtime(things).astype(float)}
+
+
+def strax_merging():
+    """Peaks after building: merged over gaps and replacing their members,
+    lone hits integrated and added to the peaks they fall in, things
+    split by touching windows (a List of record arrays), the top array's
+    and the first samples' waveforms, groups of peaks."""
+    import strax
+    r = _strax_records(seed=3)
+    strax.baseline(r, baseline_samples=40)
+    strax.integrate(r)
+    hits = strax.sort_by_time(strax.find_hits(r, min_amplitude=15))
+    to_pe = np.ones(8, dtype=np.float64)
+    rlinks = strax.record_links(r)
+    peaks = strax.find_peaks(hits, to_pe, gap_threshold=300, left_extension=20, right_extension=150, min_channels=1, min_area=1500,
+                             result_dtype=strax.peak_dtype(n_channels=8))
+    strax.sum_waveform(peaks, hits, r, rlinks, to_pe)
+    strax.compute_properties(peaks)
+    lone = hits[strax.fully_contained_in(hits, peaks) == -1]
+    lone["left_integration"], lone["right_integration"] = lone["left"], lone["right"]
+    strax.integrate_lone_hits(lone, r, peaks, (3, 20), 8)
+    gaps = np.diff(peaks["time"])
+    start = np.flatnonzero(gaps < 20_000)[::2]
+    merged = strax.merge_peaks(peaks, start, np.minimum(start + 2, len(peaks)), max_buffer=int(1e6))
+    replaced = strax.replace_merged(peaks, merged)
+    strax.add_lone_hits(replaced, lone[strax.fully_contained_in(lone, replaced) >= 0], to_pe)
+    parts = strax.split_touching_windows(hits, peaks)
+    top = peaks.copy()
+    strax.sum_waveform(top, hits, r, rlinks, to_pe, n_top_channels=4, store_data_top=True, store_data_start=True)
+    area_top = strax.compute_area_fraction_top(top, 4)
+    group_start, group_end = strax.find_peak_groups(peaks, gap_threshold=30_000, left_extension=100,
+                                                    right_extension=100)
+    return {"lone_area": lone["area"].astype(float),
+            "merged": np.stack([merged[k].astype(float) for k in ("time", "length", "area", "n_hits")]),
+            "replaced": np.stack([replaced[k].astype(float) for k in ("time", "length", "area")]),
+            "replaced_data": replaced["data"].astype(float),
+            "split_sizes": np.array([len(p) for p in parts], dtype=float), "data_top": top["data_top"].astype(float),
+            "data_start": top["data_start"].astype(float), "area_top": area_top.astype(float),
+            "groups": np.stack([group_start, group_end]).astype(float)}
+
+
+def iminuit_costs():
+    """iminuit's compiled cost functions (chi2, poisson_chi2,
+    multinomial_chi2, the unbinned NLL, the soft-l1 loss; inlined overloads
+    of log_or_zero and _z_squared) on float64 and float32 data, empty
+    bins among them."""
+    from iminuit import cost
+    rng = np.random.default_rng(3)
+    out = {}
+    for dtype in (np.float64, np.float32):
+        mu = rng.uniform(0.5, 20, 200).astype(dtype)
+        n = rng.poisson(mu).astype(dtype)
+        n[::17] = 0
+        y, ye = rng.normal(mu, 1).astype(dtype), np.full(200, 1.0, dtype)
+        name = np.dtype(dtype).name
+        out[name] = np.array([cost.chi2(y, ye, mu), cost.poisson_chi2(n, mu), cost.multinomial_chi2(n, mu),
+                              cost._unbinned_nll(rng.uniform(0, 1, 500).astype(dtype)),
+                              cost._soft_l1_cost(y, ye, mu)], dtype=float)
+    return out
+
+
+def iminuit_fits():
+    """Fits with jitted models, as iminuit's tutorials write them: an
+    unbinned and an extended binned likelihood (math.erf in a loop) and a
+    least-squares fit with the soft-l1 loss, minimised by Minuit's MIGRAD
+    with HESSE errors."""
+    import math
+    from iminuit import Minuit, cost
+    from numba import njit
+
+    @njit
+    def pdf(x, mu, sigma):
+        return np.exp(-0.5 * ((x - mu) / sigma) ** 2) / (sigma * np.sqrt(2 * np.pi))
+
+    @njit
+    def cdf(xe, s, b, mu, sigma):
+        out = np.empty_like(xe)
+        for i, x in enumerate(xe):
+            out[i] = s * 0.5 * (1 + math.erf((x - mu) / (sigma * math.sqrt(2)))) + b * (x + 3) / 6
+        return out
+
+    @njit
+    def line(x, a, b):
+        return a + b * x
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(0.5, 1.2, 2000)
+    nll = Minuit(cost.UnbinnedNLL(x, pdf), mu=0.0, sigma=1.0)
+    nll.limits["sigma"] = (0.01, None)
+    nll.migrad().hesse()
+    n, xe = np.histogram(np.append(rng.normal(0.3, 0.5, 1000), rng.uniform(-3, 3, 500)), bins=40, range=(-3, 3))
+    binned = Minuit(cost.ExtendedBinnedNLL(n, xe, cdf), s=800.0, b=400.0, mu=0.0, sigma=1.0)
+    binned.limits["sigma"] = (0.01, None)
+    binned.migrad().hesse()
+    xs = np.linspace(0, 1, 50)
+    ys = 1 + 2 * xs + rng.normal(0, 0.1, 50)
+    ys[::10] += 3  # outliers
+    lsq = Minuit(cost.LeastSquares(xs, ys, 0.1, line, loss="soft_l1"), a=0.0, b=0.0)
+    lsq.migrad().hesse()
+    return {"unbinned": np.array([*nll.values, *nll.errors, nll.fval]),
+            "binned": np.array([*binned.values, *binned.errors, binned.fval]),
+            "least_squares": np.array([*lsq.values, *lsq.errors, lsq.fval])}
+
+
+def _spatialpandas_polygons(n=400, seed=0):
+    """n random convex-ish polygons (star-shaped rings of 6 to 12 vertices,
+    some clockwise), each a list of one ring of flat x, y coordinates."""
+    rng = np.random.default_rng(seed)
+    polys = []
+    for _ in range(n):
+        k = int(rng.integers(6, 13))
+        angles = np.sort(rng.uniform(0, 2 * np.pi, k))
+        if rng.random() < 0.5:
+            angles = angles[::-1]
+        r = rng.uniform(0.5, 2.0, k)
+        cx, cy = rng.uniform(0, 100, 2)
+        ring = np.stack([cx + r * np.cos(angles), cy + r * np.sin(angles)], axis=1)
+        ring = np.vstack([ring, ring[:1]])
+        polys.append([ring.ravel().tolist()])
+    return polys
+
+
+def spatialpandas_measures():
+    """spatialpandas' compiled geometry kernels: polygon areas and
+    perimeters, line lengths, bounds of polygons, lines and points, Hilbert
+    distances, and areas after orienting the rings counter-clockwise."""
+    from spatialpandas.geometry import LineArray, MultiPointArray, PolygonArray
+    polys = _spatialpandas_polygons()
+    pa = PolygonArray(polys)
+    lines = LineArray([p[0] for p in polys])
+    points = MultiPointArray([p[0] for p in polys[:50]])
+    return {"area": pa.area, "length": pa.length, "line_length": lines.length, "bounds": pa.bounds,
+            "total_bounds": np.array(pa.total_bounds), "line_bounds": lines.bounds, "point_bounds": points.bounds,
+            "hilbert": pa.hilbert_distance().astype(float), "oriented_area": pa.oriented().area}
+
+
+def spatialpandas_intersections():
+    from spatialpandas.geometry import (LineArray, MultiLineArray, MultiPointArray, MultiPolygonArray, PointArray,
+                                        Polygon, PolygonArray)
+    from spatialpandas.spatialindex import hilbert_curve
+    polys = _spatialpandas_polygons(seed=1)
+    pa = PolygonArray(polys)
+    lines = LineArray([p[0] for p in polys])
+    points = MultiPointArray([p[0] for p in polys])
+    box = (20.0, 30.0, 60.0, 70.0)
+    rng = np.random.default_rng(2)
+    probes = rng.uniform(0, 100, (40, 2))
+    probes = PointArray(rng.uniform(0, 100, (4000, 2)).tolist())
+    hits = np.array([probes.intersects(Polygon(p)) for p in polys[:20]])
+    index = pa.sindex
+    multipolygons = MultiPolygonArray([[[polys[i][0]], [polys[i + 1][0]]] for i in range(0, len(polys), 2)])
+    multilines = MultiLineArray([[polys[i][0], polys[i + 1][0]] for i in range(0, len(polys), 2)])
+    distances = np.arange(0, 4 ** 6, 7, dtype=np.int64)
+    coords = hilbert_curve.coordinates_from_distances(6, 2, distances)
+    return {"polygons": pa.intersects_bounds(box), "lines": lines.intersects_bounds(box),
+            "points": points.intersects_bounds(box), "point_in_polygon": hits,
+            "rtree": np.sort(index.intersects(np.array(box))).astype(float),
+            "covers": np.sort(index.covers_overlaps(np.array(box))[0]).astype(float),
+            "multipolygons": multipolygons.intersects_bounds(box), "multipolygon_area": multipolygons.area,
+            "multilines": multilines.intersects_bounds(box), "multiline_length": multilines.length,
+            "hilbert_coords": coords.astype(float),
+            "hilbert_back": hilbert_curve.distances_from_coordinates(6, coords).astype(float)}
+
+
+def _pastas_forcing(n=3000, seed=0):
+    """Daily precipitation (dry days among them), potential evaporation
+    and temperature with a yearly cycle, in mm/d and degrees Celsius."""
+    rng = np.random.default_rng(seed)
+    day = np.arange(n)
+    prec = np.where(rng.random(n) < 0.55, 0.0, rng.gamma(0.8, 5.0, n))
+    evap = np.clip(2.0 + 1.5 * np.sin(2 * np.pi * (day - 100) / 365.25) + rng.normal(0, 0.3, n), 0, None)
+    temp = 10 + 8 * np.sin(2 * np.pi * (day - 110) / 365.25) + rng.normal(0, 3, n)
+    return prec, evap, temp
+
+
+def pastas_recharge():
+    """pastas' compiled soil water balances: FlexModel (with its snow and
+    interception reservoirs), Berendrecht and Peterson, each simulated with
+    its initial parameters, every flux returned."""
+    import pastas as ps
+    prec, evap, temp = _pastas_forcing()
+    out = {}
+    for name, model in (("flex", ps.rch.FlexModel()), ("flex_snow", ps.rch.FlexModel(snow=True, interception=True)),
+                        ("berendrecht", ps.rch.Berendrecht()), ("peterson", ps.rch.Peterson())):
+        p = model.get_init_parameters("rch").initial.to_numpy(dtype=float)
+        full = model.simulate(prec, evap, temp, p, return_full=True) if name.startswith("flex") else \
+            model.simulate(prec, evap, p, return_full=True)
+        for i, flux in enumerate(full):
+            out[f"{name}_{i}"] = np.asarray(flux, dtype=float)
+    return out
+
+
+def pastas_stats_noise():
+    """pastas' compiled statistics and noise: autocorrelation of an
+    irregular series by gaussian and rectangle bins (prange loops) and of a
+    regular one, a cross-correlation, the ARMA(1,1) noise of residuals, and
+    the Hantush step response by quadrature of a compiled integrand."""
+    import pandas as pd
+    import pastas as ps
+    rng = np.random.default_rng(1)
+    index = pd.date_range("2000-01-01", periods=1500, freq="D")
+    values = np.cumsum(rng.normal(0, 1, 1500)) * 0.1 + np.sin(np.arange(1500) / 30)
+    regular = pd.Series(values, index=index)
+    irregular = regular.iloc[np.sort(rng.choice(1500, 700, replace=False))]
+    other = pd.Series(np.roll(values, 5) + rng.normal(0, 0.1, 1500), index=index)
+    lags = np.arange(1.0, 60.0)
+    res = pd.Series(rng.normal(0, 0.2, 700), index=irregular.index)
+    return {"acf_gaussian": ps.stats.acf(irregular, lags=lags, bin_method="gaussian").to_numpy(),
+            "acf_rectangle": ps.stats.acf(irregular, lags=lags, bin_method="rectangle").to_numpy(),
+            "acf_regular": ps.stats.acf(regular, lags=lags).to_numpy(),
+            "ccf": ps.stats.ccf(regular, other, lags=lags, bin_method="gaussian").to_numpy(),
+            "arma": ps.ArmaNoiseModel().simulate(res, np.array([10.0, 5.0])).to_numpy(),
+            "hantush": ps.Hantush(quad=True).step(np.array([1.0, 100.0, 0.5]))}
+
+
+def _sleepecg_ecg(fs, seconds=300, seed=0):
+    """A synthetic ECG: QRS-like spikes (with P and T waves) at a heart
+    rate wandering around 65 bpm, baseline drift and noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * fs)) / fs
+    ecg = 0.2 * np.sin(2 * np.pi * 0.2 * t) + rng.normal(0, 0.03, len(t))
+    beat = 0.5
+    while beat < seconds - 1:
+        for offset, height, width in ((-0.2, 0.15, 0.025), (0.0, 1.2, 0.01), (0.02, -0.3, 0.008), (0.3, 0.3, 0.05)):
+            ecg += height * np.exp(-0.5 * ((t - beat - offset) / width) ** 2)
+        beat += 60 / (65 + 8 * np.sin(beat / 20) + rng.normal(0, 2))
+    return ecg
+
+
+def sleepecg_heartbeats():
+    """sleepecg's heartbeat detector with its Numba backend (the moving
+    integration and the adaptive thresholds) at two sampling rates."""
+    import sleepecg
+    out = {}
+    for fs in (128, 360):
+        beats = sleepecg.detect_heartbeats(_sleepecg_ecg(fs, seed=fs), fs, backend="numba")
+        out[f"beats_{fs}"] = np.asarray(beats, dtype=np.int64)
+    return out
+
+
+def _hotspot_adata(n_cells=300, n_genes=60, seed=0):
+    """Counts of genes in cells along a latent 2-d trajectory: a third of the
+    genes follow the first latent axis, a third the second, the rest noise;
+    the latent coordinates in obsm."""
+    import anndata
+    import pandas as pd
+    import scipy.sparse
+    rng = np.random.default_rng(seed)
+    latent = rng.normal(0, 1, (n_cells, 2))
+    rate = np.ones((n_cells, n_genes))
+    third = n_genes // 3
+    rate[:, :third] *= np.exp(latent[:, :1])
+    rate[:, third:2 * third] *= np.exp(latent[:, 1:2])
+    counts = rng.poisson(rate * rng.uniform(0.5, 3, n_genes)).astype(np.float64)
+    adata = anndata.AnnData(scipy.sparse.csc_matrix(counts), obs=pd.DataFrame(index=[f"c{i}" for i in range(n_cells)]),
+                            var=pd.DataFrame(index=[f"g{i}" for i in range(n_genes)]))
+    adata.obsm["latent"] = latent
+    adata.obs["total_counts"] = counts.sum(1)
+    return adata
+
+
+def hotspotsc_autocorrelation():
+    """Hotspot's gene autocorrelations (Geary-like Z scores on a KNN graph)
+    under its four null models (danb, bernoulli, normal, none), weighted and
+    unweighted graphs."""
+    import hotspot
+    out = {}
+    for model, weighted in (("danb", False), ("bernoulli", True), ("normal", True), ("none", False)):
+        adata = _hotspot_adata()
+        if model == "none":
+            adata.X = adata.X.toarray()
+            adata.X = (adata.X - adata.X.mean(0)) / (adata.X.std(0) + 1e-9)
+        hs = hotspot.Hotspot(adata, model=model, latent_obsm_key="latent", umi_counts_obs_key="total_counts")
+        hs.create_knn_graph(weighted_graph=weighted, n_neighbors=15, approx_neighbors=False)
+        res = hs.compute_autocorrelations().sort_index()
+        out[model + "_z"] = res["Z"].to_numpy()
+        out[model + "_c"] = res["C"].to_numpy()
+    out["weights"] = hs.weights.to_numpy()
+    return out
+
+
+def hotspotsc_local_correlations():
+    """Pairwise local correlations of the most autocorrelated genes, the
+    modules they cluster into and the modules' scores."""
+    import hotspot
+    hs = hotspot.Hotspot(_hotspot_adata(seed=1), model="danb", latent_obsm_key="latent",
+                         umi_counts_obs_key="total_counts")
+    hs.create_knn_graph(weighted_graph=False, n_neighbors=15, approx_neighbors=False)
+    auto = hs.compute_autocorrelations()
+    genes = auto.sort_values("Z", ascending=False).index[:30]
+    lcz = hs.compute_local_correlations(genes)
+    modules = hs.create_modules(min_gene_threshold=4, core_only=True, fdr_threshold=0.05)
+    scores = hs.calculate_module_scores()
+    return {"local_z": lcz.loc[sorted(genes), sorted(genes)].to_numpy(), "modules": modules.sort_index().to_numpy(),
+            "scores": scores.to_numpy()}
+
+
+def _sj_outputs(ss, names):
+    return np.array([float(ss[name]) for name in names])
+
+
+def sequence_jacobian_krusell_smith():
+    """sequence-jacobian's Krusell-Smith model (its example): the
+    household's endogenous gridpoint iteration and distribution (compiled
+    interpolation, guvectorized), the steady state by brentq on beta, the
+    general-equilibrium Jacobian and a TFP shock's impulse response."""
+    from sequence_jacobian.examples import krusell_smith
+    ss_model, ss, model, unknowns, targets, inputs = krusell_smith.dag()
+    T = 200
+    G = model.solve_jacobian(ss, unknowns, targets, inputs, T=T)
+    shock = 0.01 * 0.9 ** np.arange(T)
+    irf = model.solve_impulse_linear(ss, unknowns, targets, {"Z": shock})
+    return {"ss": _sj_outputs(ss, ["beta", "K", "A", "C", "r", "w", "Y"]), "dist": np.asarray(ss.internals["hh"]["D"]),
+            "G_K_Z": G["K"]["Z"], "G_C_Z": G["C"]["Z"], "irf_C": irf["C"], "irf_r": irf["r"]}
+
+
+def sequence_jacobian_hank():
+    """The one-asset HANK example: steady state by the package's Broyden
+    solver on beta and vphi, hetoutputs (labor supply), the Jacobian and a
+    monetary shock's impulse response."""
+    from sequence_jacobian.examples import hank
+    ss_model, ss, model, unknowns, targets, exogenous = hank.dag()
+    T = 150
+    G = model.solve_jacobian(ss, unknowns, targets, exogenous, T=T)
+    irf = model.solve_impulse_linear(ss, unknowns, targets, {"rstar": -0.001 * 0.6 ** np.arange(T)})
+    return {"ss": _sj_outputs(ss, ["beta", "vphi", "A", "C", "NE", "w", "Div"]), "G_pi_rstar": G["pi"]["rstar"],
+            "G_Y_Z": G["Y"]["Z"], "irf_Y": irf["Y"], "irf_pi": irf["pi"]}
+
+
+def hark_fast_consumers():
+    """HARK's numba-solved consumption-saving models (ConsIndShockModelFast):
+    the perfect-foresight and the idiosyncratic-shock consumer (infinite
+    horizon, cubic interpolation on) solved by their compiled EGM steps;
+    consumption, marginal value and MPC functions on a grid of market resources."""
+    from HARK.ConsumptionSaving.ConsIndShockModelFast import (IndShockConsumerTypeFast,
+                                                               PerfForesightConsumerTypeFast)
+    m = np.linspace(0.1, 20.0, 200)
+    pf = PerfForesightConsumerTypeFast(cycles=0)
+    pf.solve()
+    ind = IndShockConsumerTypeFast(cycles=0)
+    ind.solve()
+    cubic = IndShockConsumerTypeFast(cycles=0, CubicBool=True, vFuncBool=True)
+    cubic.solve()
+    life = IndShockConsumerTypeFast(cycles=1, T_cycle=1)
+    life.solve()
+    return {"pf_c": pf.solution[0].cFunc(m), "ind_c": ind.solution[0].cFunc(m), "ind_vP": ind.solution[0].vPfunc(m),
+            "cubic_c": cubic.solution[0].cFunc(m), "cubic_v": cubic.solution[0].vFunc(m),
+            "cubic_mpc": cubic.solution[0].cFunc.derivative(m), "life_c": life.solution[0].cFunc(m),
+            "mNrmMin": np.array([ind.solution[0].mNrmMin, cubic.solution[0].mNrmMin])}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5427,4 +5902,13 @@ WORKLOADS = {
     "skforecast": {"models": skforecast_models, "rolling_features": skforecast_rolling_features},
     "pymoo": {"age": pymoo_age},
     "ffpiv": {"piv": ffpiv_piv, "stack": ffpiv_stack, "transforms": ffpiv_transforms},
+    "strax": {"pulses": strax_pulses, "peaks": strax_peaks, "hitlets": strax_hitlets, "intervals": strax_intervals,
+              "merging": strax_merging},
+    "iminuit": {"costs": iminuit_costs, "fits": iminuit_fits},
+    "spatialpandas": {"measures": spatialpandas_measures, "intersections": spatialpandas_intersections},
+    "pastas": {"recharge": pastas_recharge, "stats_noise": pastas_stats_noise},
+    "sleepecg": {"heartbeats": sleepecg_heartbeats},
+    "hotspotsc": {"autocorrelation": hotspotsc_autocorrelation, "local_correlations": hotspotsc_local_correlations},
+    "sequence-jacobian": {"krusell_smith": sequence_jacobian_krusell_smith, "hank": sequence_jacobian_hank},
+    "econ-ark": {"fast_consumers": hark_fast_consumers},
 }

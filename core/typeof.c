@@ -696,12 +696,31 @@ const Type *disp_described_type(PyObject *d) {
   return core_api()->array(elem, ndim, layout[0], layout[1] == 'R');  /* "CR": readonly */
 }
 
+/* A record or an array of records as described_record takes it: ("record",
+ * its structured dtype, ndim, layout), so that typing functions see the
+ * fields (Numba's ty.dtype.fields); NULL without an error for a record no
+ * dtype made (it is described by its name). */
+static PyObject *described_record_of(const Type *t) {
+  const Type *e = t->kind == TY_ARRAY ? t->elem : t;
+  PyArray_Descr *d = disp_record_descr(e);
+  if (!d) {
+    PyErr_Clear();
+    return NULL;
+  }
+  char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
+  return Py_BuildValue("(sNis)", "record", (PyObject *)d, t->kind == TY_ARRAY ? t->ndim : 0, layout);
+}
+
 PyObject *disp_describe_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (t->kind == TY_MEMINFO) return Py_BuildValue("(ss)", "meminfo", "none");
   const Type *e = t->kind == TY_ARRAY ? t->elem : t;
+  if (e->kind == TY_RECORD && (t->kind != TY_ARRAY || t->ndim)) {  /* (a 0-d array of them: by its name) */
+    PyObject *record = described_record_of(t);
+    if (record || PyErr_Occurred()) return record;
+  }
   if (t->kind == TY_ARRAY && !ty_is_scalar(e) && !ty_is_time(e))
-    return PyUnicode_FromString(t->name);  /* an array of records: by its name, as a record */
+    return PyUnicode_FromString(t->name);  /* an array of other items: by its name */
   char layout[3] = {t->kind == TY_ARRAY ? t->layout : 'C', t->kind == TY_ARRAY && t->readonly ? 'R' : 0, 0};
   int ndim = t->kind == TY_ARRAY ? t->ndim : 0;
   if (t->kind == TY_ARRAY && !t->ndim) return Py_BuildValue("(sNs)", "0d", disp_describe_type(e), layout);

@@ -544,6 +544,42 @@ def test_str_tuple_and_none_defaults_of_a_compiled_callee():
 
 
 @ruchey.njit
+def weighted(x, store=False, weights=numpy.ones(3, dtype=numpy.float32), taps=numpy.arange(4)):
+    """strax's store_downsampled_waveform: NumPy arrays as defaults, read
+    (frozen, as a global array is) where the caller leaves them out."""
+    if store:
+        return (x[:len(weights)] * weights).sum() + taps.sum()
+    return x.sum() * len(weights) - taps[-1]
+
+
+@ruchey.njit
+def weighted_calls(x, w):
+    return weighted(x), weighted(x, True), weighted(x, True, w), weighted(x, False, w, taps=numpy.arange(2))
+
+
+def test_array_defaults_of_a_compiled_callee():
+    rng = numpy.random.default_rng(12)
+    for n, dtype in [(3, numpy.float64), (7, numpy.float32), (12, numpy.int64)]:
+        x, w = (rng.standard_normal(n) * 10).astype(dtype), rng.standard_normal(3)
+        got, want = weighted_calls(x, w), weighted_calls.py_func(x, w)
+        numpy.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_an_array_default_is_read_only_in_the_caller():
+    @ruchey.njit
+    def accumulate(x, into=numpy.zeros(3)):
+        into[0] += x
+        return into[0]
+
+    @ruchey.njit
+    def caller(x):
+        return accumulate(x)
+    # (Numba writes to its constant copy and reads 0.0 back; Python writes the default itself)
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        caller(1.0)
+
+
+@ruchey.njit
 def shear(x, *, factor=+1, axis=-1):
     """librosa's __shear_dense: keyword-only parameters with defaults."""
     if axis == 0:

@@ -1348,3 +1348,98 @@ def test_sub_arrays_of_records_are_read_and_written_as_numbas():
         nested_write(x, i, i + 7)
         nested_write.py_func(y, i, i + 7)
         np.testing.assert_array_equal(x, y)
+
+
+def endtime(x):
+    """strax's endtime: the field "endtime" where the dtype has one, else
+    computed; the choice made in Python from the argument's type."""
+    if "endtime" in x.dtype.fields:
+        return x["endtime"]
+    return x["time"] + x["length"] * x["dt"]
+
+
+@ruchey.extending.overload(endtime)
+def _endtime_overload(x):
+    # typing functions see records and arrays of them as Numba's: .dtype.fields names the fields
+    assert isinstance(x, ruchey.types.Record) and isinstance(x, ruchey.types.Array) == bool(x.ndim)
+    if "endtime" in x.dtype.fields:
+        return lambda x: x["endtime"]
+    return lambda x: x["time"] + x["length"] * x["dt"]
+
+
+@njit
+def endtimes(a):
+    each = np.empty(len(a), np.int64)
+    for i, r in enumerate(a):
+        each[i] = endtime(r)
+    return endtime(a), each
+
+
+INTERVALS = np.dtype([("time", np.int64), ("length", np.int32), ("dt", np.int16)])
+ENDED = np.dtype([("time", np.int64), ("endtime", np.int64)])
+
+
+@pytest.mark.parametrize("dt", [INTERVALS, ENDED, np.dtype(INTERVALS, align=True)])
+def test_overloads_read_the_fields_of_records_and_of_arrays_of_them(dt):
+    for n in (0, 1, 9):
+        a = filled(dt, n, seed_of(dt) + n)
+        whole, each = endtimes(a)
+        np.testing.assert_array_equal(whole, endtime(a))
+        np.testing.assert_array_equal(each, [endtime(r) for r in a])
+
+
+@njit
+def split_by(things, at):
+    """strax's _split: a typed List of slices of an array of records."""
+    parts = ruchey.typed.List()
+    start = 0
+    for i in at:
+        parts.append(things[start:i])
+        start = i
+    parts.append(things[start:])
+    parts.insert(0, things[:0])
+    return parts
+
+
+def test_typed_list_of_arrays_of_records():
+    rng = make_rng(7)
+    for n in (0, 1, 10, 40):
+        a = filled(INTERVALS, n, n)
+        at = np.sort(rng.integers(0, n + 1, 3))
+        parts = split_by(a, at)
+        want = [a[:0], *np.split(a, at)]
+        assert len(parts) == len(want)
+        for got, part in zip(parts, want):
+            assert got.dtype == INTERVALS
+            np.testing.assert_array_equal(got, part)
+
+
+@njit
+def halves(things, k):
+    """A reflected list of arrays of records, made by a literal and grown."""
+    parts = [things[:k], things[k:]]
+    parts.append(things[1:])
+    total = 0
+    for p in parts:
+        total += p["time"].sum()
+    return parts, total
+
+
+def test_reflected_list_of_arrays_of_records():
+    for n in (0, 3, 11):
+        a = filled(INTERVALS, n, n + 100)
+        for k in (0, n // 2, n):
+            (got, total), (want, want_total) = halves(a, k), halves.py_func(a, k)
+            assert total == want_total and len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+
+
+def test_records_in_a_typed_list_are_refused():
+    @njit
+    def listed(a):
+        parts = ruchey.typed.List()
+        parts.append(a[0])
+        return parts
+    with pytest.raises(ruchey.TypingError, match="does not support records"):
+        listed(filled(INTERVALS, 2, 0))

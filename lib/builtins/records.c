@@ -127,6 +127,17 @@ static bool takes(const Builtin *bi) {
   return false;
 }
 
+/* What takes an array of records (not a record) as an item: a list, typed
+ * or reflected, holds the array itself, as it holds any array (strax splits
+ * a record array into a List of its slices). */
+static const char *const takes_record_arrays[] = {"list.append", "list.insert", "list literal", NULL};
+
+static bool takes_record_array(const Builtin *bi, const Type *t) {
+  for (int i = 0; t && t->kind == TY_ARRAY && takes_record_arrays[i]; i++)
+    if (!strcmp(bi->name, takes_record_arrays[i])) return true;
+  return false;
+}
+
 /* What arrays of str or bytes ('<Un', '|Sn' elements, read one at a time
  * as strs or bytes) may be given to: the shape's readers, copies, new
  * arrays like them, item() and fill(), nditer and ndenumerate, list()
@@ -165,7 +176,7 @@ bool ty_check_records(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < n->list.len + n->kw.len; i++) {
     Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
     const Type *t = i < n->list.len ? args[i] : x->ty;
-    if (ty_holds_record(t) || (t && t->kind == TY_DTYPE && t->elem->kind == TY_RECORD))
+    if ((ty_holds_record(t) && !takes_record_array(n->bi, t)) || (t && t->kind == TY_DTYPE && t->elem->kind == TY_RECORD))
       return ty_error(in, x, "%s() does not support records (structured dtypes) in compiled code", n->bi->name) != NULL;
   }
   return true;

@@ -227,6 +227,8 @@ def described_type(desc):
     """The type a description (a tuple, as the compiler gives it) stands for."""
     if desc[0] == "0d":
         return ZeroDimArray(described_type(desc[1]), desc[2])
+    if desc[0] == "record":  # ("record", its structured dtype, ndim, layout)
+        return Record(*desc[1:])
     return Type(*desc)
 
 
