@@ -773,3 +773,27 @@ def ufunc_properties():
 def test_vectorize_ufunc_attributes_in_compiled_code():
     assert ufunc_properties() == (eager_plus.nin, eager_plus.nout, eager_plus.nargs, eager_plus.identity,
                                   "eager_plus", 1, 2)
+
+
+def _row_product(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] * b[i] + 1.0
+
+
+def test_fastmath_flag_sets_as_jit_takes_them():
+    # Numba's set (or dict) of LLVM flags: the ufunc computes as the function
+    # does; an unknown flag is a ValueError, as jit's
+    def scaled(x, y):
+        return x * y + 1.0
+
+    x, y = np.linspace(-3, 3, 50), np.linspace(1, 2, 50)
+    for fm in ({"nsz", "contract"}, {"reassoc": True, "nnan": False}, True):
+        u = vectorize(["float64(float64, float64)"], fastmath=fm)(scaled)
+        np.testing.assert_allclose(u(x, y), scaled(x, y), rtol=1e-15)
+        g = ruchey.guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", fastmath=fm)(_row_product)
+        np.testing.assert_allclose(g(x, y), scaled(x, y), rtol=1e-15)
+    for make in (lambda: vectorize(["float64(float64, float64)"], fastmath={"bogus"})(scaled),
+                 lambda: ruchey.guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)",
+                                            fastmath={"bogus"})(_row_product)):
+        with pytest.raises(ValueError):
+            make()

@@ -106,16 +106,22 @@ def _error_model(options):
     return options.get("error_model", "numpy")
 
 
+def _fastmath(options):
+    """fastmath= as jit takes it: True, or Numba's set or dict of LLVM flags."""
+    from ruchey.decorators import fastmath_option
+    return fastmath_option(options.get("fastmath"))
+
+
 def _scalar_dispatcher(func, options):
     func = func.py_func if isinstance(func, _core.Dispatcher) else func  # vectorize(njit(f)) is vectorize(f)
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
-    disp = _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+    disp = _core.Dispatcher(func, fastmath=_fastmath(options),
                             error_model=_error_model(options))
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     if options.get("cache"):  # the inner loops' code, on disk
         from ruchey import caching
-        disp._cache = caching.FunctionCache(func, {"fastmath": bool(options.get("fastmath")),
+        disp._cache = caching.FunctionCache(func, {"fastmath": _fastmath(options),
                                                    "error_model": _error_model(options)})
     return disp
 
@@ -521,7 +527,7 @@ def _gufunc_dispatcher(func, layout, options):
     if func.__code__.co_argcount != len(ins) + len(outs):
         raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
                         f"{layout!r} {len(ins) + len(outs)}")
-    return _core.Dispatcher(func, fastmath=bool(options.get("fastmath")),
+    return _core.Dispatcher(func, fastmath=_fastmath(options),
                             error_model=_error_model(options))
 
 
