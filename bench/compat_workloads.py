@@ -5764,6 +5764,323 @@ def hark_fast_consumers():
             "mNrmMin": np.array([ind.solution[0].mNrmMin, cubic.solution[0].mNrmMin])}
 
 
+def _dem(n, seed):
+    """A valley sloping to the south edge, with noise and a few pits."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64)
+    dem = 0.5 * (n - y) + 0.3 * np.abs(x - n / 2) + rng.standard_normal((n, n)) * 2.0
+    return dem.astype(np.float32)
+
+
+def pyflwdir_from_dem():
+    import pyflwdir
+    from pyflwdir import dem as pdem
+    data = _dem(150, 0)
+    data[40:45, 40:45] = -9999.0
+    filled, d8 = pdem.fill_depressions(data, nodata=-9999.0)
+    filled_min, d8_min = pdem.fill_depressions(data, nodata=-9999.0, outlets="min")
+    # (outlets="min" with a max_depth writes past the array's end in pyflwdir 0.5.12: kept apart)
+    filled_pits, d8_pits = pdem.fill_depressions(data, nodata=-9999.0, max_depth=3.0)
+    flw = pyflwdir.from_dem(data, nodata=-9999.0)
+    return {"filled": filled, "d8": d8, "filled_min": filled_min, "d8_min": d8_min, "filled_pits": filled_pits, "d8_pits": d8_pits,
+            "to_array": flw.to_array(), "ldd": flw.to_array("ldd"), "nextxy": np.asarray(flw.to_array("nextxy")),
+            "slope": pdem.slope(data, nodata=-9999.0), "seq": flw.idxs_seq}
+
+
+def pyflwdir_hydrography():
+    import pyflwdir
+    data = _dem(150, 1)
+    flw = pyflwdir.from_dem(data, transform=(0.01, 0, 4.0, 0, -0.01, 52.0), latlon=True)
+    upa = flw.upstream_area(unit="km2")
+    strahler = flw.stream_order()
+    classic = flw.stream_order(type="classic")
+    basins = flw.basins()
+    sub_sto, _ = flw.subbasins_streamorder(min_sto=3)
+    sub_pfaf, _ = flw.subbasins_pfafstetter(depth=2)
+    sub_area, _ = flw.subbasins_area(area_min=5.0)
+    drain = strahler >= 3
+    return {"upa": upa, "upa_cells": flw.upstream_area(), "strahler": strahler, "classic": classic,
+            "basins": basins, "sub_sto": sub_sto, "sub_pfaf": sub_pfaf, "sub_area": sub_area,
+            "distance": flw.stream_distance(mask=drain, unit="m"), "hand": flw.hand(drain, data),
+            "floodplains": flw.floodplains(data, upa_min=1.0), "dem_adjust": flw.dem_adjust(data),
+            "accuflux": flw.accuflux(np.ones(data.shape, np.float32)),
+            "dem_dig_d4": flw.dem_dig_d4(data, rivmsk=drain), "bounds": flw.basin_bounds(basins)[1]}
+
+
+def pyflwdir_upscale():
+    import pyflwdir
+    flw = pyflwdir.from_dem(_dem(200, 2))
+    upa = flw.upstream_area()
+    out = {}
+    for method in ("ihu", "eam_plus", "dmm"):
+        coarse, idxs_out = flw.upscale(10, method=method, uparea=upa)
+        out[method] = coarse.to_array()
+        out[method + "_out"] = idxs_out
+    coarse, idxs_out = flw.upscale(10, method="ihu", uparea=upa)
+    out["error"] = np.asarray(flw.upscale_error(coarse, idxs_out)[1])
+    ucat_idxs = flw.ucat_outlets(10, uparea=upa)
+    out["ucat_idxs"] = ucat_idxs
+    out["ucat_map"], out["ucat_area"] = flw.ucat_area(ucat_idxs)
+    out["rivlen"] = flw.subgrid_rivlen(ucat_idxs, mask=upa > 10)
+    out["rivslp"] = flw.subgrid_rivslp(ucat_idxs, _dem(200, 2), mask=upa > 10)
+    return out
+
+
+def pyflwdir_paths():
+    import pyflwdir
+    data = _dem(120, 3)
+    flw = pyflwdir.from_dem(data)
+    upa = flw.upstream_area()
+    starts = np.array([5 * 120 + 7, 30 * 120 + 60, 80 * 120 + 100])
+    paths, dists = flw.path(idxs=starts, unit="m")
+    snapped, dist = flw.snap(idxs=starts, mask=upa > 50)
+    streams = flw.streams(min_sto=3)
+    vec = flw.vectorize(mask=upa > 30)
+    values = np.where(upa > 20, data, -9999.0).astype(np.float32)
+    flw.order_cells(method="walk")
+    return {"paths": np.concatenate(paths), "dists": np.asarray(dists), "snapped": snapped, "snap_dist": dist,
+            "streams": np.array([len(f["geometry"]["coordinates"]) for f in streams]),
+            "vectorize": np.array([len(f["geometry"]["coordinates"]) for f in vec]),
+            "fillnodata": flw.fillnodata(values, -9999.0), "upstream_sum": flw.upstream_sum(np.ones(data.shape)),
+            "moving_average": flw.moving_average(data, n=3), "moving_median": flw.moving_median(data, n=3),
+            "main_upstream": flw.main_upstream(upa), "inflow": flw.inflow_idxs(flw.basins() == 1),
+            "smooth_rivlen": flw.smooth_rivlen(np.full(data.shape, 1.0), 10.0),
+            "walk_seq": flw.idxs_seq}
+
+
+def pyflwdir_more():
+    import pyflwdir
+    from pyflwdir import gis_utils, regions
+    data = _dem(120, 4)
+    flw = pyflwdir.from_dem(data)
+    upa = flw.upstream_area()
+    ldd = pyflwdir.from_array(flw.to_array("ldd"), ftype="ldd")
+    nextxy = pyflwdir.from_array(flw.to_array("nextxy"), ftype="nextxy")
+    d8 = flw.to_array()
+    d8[60, 60] = 0  # a pit inside
+    with_pit = pyflwdir.from_array(d8, ftype="d8")
+    idxs_out = flw.ucat_outlets(8, uparea=upa)
+    hand = flw.hand(upa > 40, data)
+    obs = np.zeros(data.shape, np.int32)
+    obs[::30, ::40] = np.arange(1, 13).reshape(4, 3)
+    filled, origin, dist = gis_utils.spread2d(obs, msk=data > data.mean() - 30, nodata=0)
+    basins = flw.basins()
+    rivwth = np.clip(upa / 20.0, 1, None).astype(np.float32)
+    qbank = (upa * 0.05).astype(np.float32)
+    return {"ldd_upa": ldd.upstream_area(), "nextxy_upa": nextxy.upstream_area(), "pit_basins": with_pit.basins(),
+            "ucat_volume": np.asarray(flw.ucat_volume(idxs_out, hand)[1]),
+            "rivavg": flw.subgrid_rivavg(idxs_out, data, mask=upa > 20),
+            "spread": filled, "origin": origin, "spread_dist": dist,
+            "outlets": regions.region_outlets(basins, flw.idxs_ds, flw.idxs_seq)[1],
+            "interbasin": flw.interbasin_mask(basins == basins[60, 60], stream=upa > 40),
+            "accuflux_down": flw.accuflux(np.ones(data.shape, np.float32), direction="down"),
+            "estuaries": flw.classify_estuaries(data, rivwth),
+            "depth_manning": flw.river_depth(qbank, rivwth, zs=data, rivdst=flw.distnc, method="manning"),
+            "headwaters": flw.idxs_headwater if hasattr(flw, "idxs_headwater") else np.zeros(1)}
+
+
+def numpy_quaternion_calculus():
+    import quaternion
+    from quaternion import calculus
+    rng = np.random.default_rng(0)
+    t = np.sort(rng.uniform(0, 10, 400))
+    q = quaternion.from_rotation_vector(np.stack([np.sin(t), np.cos(0.5 * t), 0.1 * t], axis=1))
+    f = quaternion.as_float_array(q)
+    f3 = np.stack([f, 2 * f, f ** 2], axis=2)
+    return {"d1": calculus.fd_derivative(f[:, 0], t), "d2": calculus.fd_derivative(f, t),
+            "d3": calculus.fd_derivative(f3, t), "integral": calculus.fd_indefinite_integral(f, t),
+            "definite": calculus.fd_definite_integral(f, t)}
+
+
+def _climate(seed):
+    """Daily weather on a 3 x 4 grid for two years, as xclim's inputs."""
+    import pandas as pd
+    import xarray as xr
+    rng = np.random.default_rng(seed)
+    time = pd.date_range("2001-01-01", periods=730, freq="D")
+    day = np.arange(730)[:, None, None]
+    shape = (730, 3, 4)
+    lat = np.array([45.0, 50.0, 55.0])
+    coords = {"time": time, "lat": lat, "lon": np.array([-80.0, -75.0, -70.0, -65.0])}
+
+    def da(values, units):
+        return xr.DataArray(values, dims=("time", "lat", "lon"), coords=coords, attrs={"units": units})
+
+    tas = da(10 + 15 * np.sin(2 * np.pi * (day - 110) / 365) + 3 * rng.standard_normal(shape), "degC")
+    pr = da(np.where(rng.random(shape) < 0.35, rng.gamma(0.8, 6.0, shape), 0.0), "mm/d")
+    wind = da(np.abs(12 + 6 * rng.standard_normal(shape)), "km/h")
+    hurs = da(np.clip(65 + 20 * rng.standard_normal(shape), 5, 100), "%")
+    snd = da(np.where(tas.values < 0, 0.2, 0.0), "m")
+    return tas, pr, wind, hurs, snd, xr.DataArray(lat, dims="lat", coords={"lat": lat}, attrs={"units": "degrees_north"})
+
+
+def xclim_fire_weather():
+    from xclim.indices import fire
+    tas, pr, wind, hurs, snd, lat = _climate(0)
+    dc, dmc, ffmc, isi, bui, fwi = fire.cffwis_indices(tas, pr, wind, hurs, lat)
+    dc_ow, *_ = fire.cffwis_indices(tas, pr, wind, hurs, lat, season_method="WF93", overwintering=True)
+    return {"dc": dc.values, "dmc": dmc.values, "ffmc": ffmc.values, "isi": isi.values, "bui": bui.values,
+            "fwi": fwi.values, "dc_overwintering": dc_ow.values,
+            "season": fire.fire_season(tas, method="WF93").values.astype(np.int64)}
+
+
+def xclim_drought_factors():
+    from xclim.indices import fire
+    tas, pr, wind, hurs, snd, lat = _climate(1)
+    pr_annual = (pr.mean("time") * 365).assign_attrs(units="mm/year")
+    kbdi = fire.keetch_byram_drought_index(pr, tas.clip(-5, 40).assign_attrs(units="degC"), pr_annual)
+    df = fire.griffiths_drought_factor(pr, kbdi, "xlim")
+    ffdi = fire.mcarthur_forest_fire_danger_index(df, tas, hurs, wind)
+    return {"kbdi": kbdi.values, "drought_factor": df.values, "ffdi": ffdi.values}
+
+
+def xclim_converters_runs():
+    import xarray as xr
+    from xclim.indices import converters, run_length as rl
+    tas, pr, wind, hurs, snd, lat = _climate(2)
+    mrt = (tas + 5).assign_attrs(units="degC")
+    utci = converters.universal_thermal_climate_index(tas, hurs, wind, mrt=mrt)
+    wpp = converters.wind_power_potential((wind * 2).assign_attrs(units="km/h"))
+    wet = pr > 1.0
+    values, lengths, starts = rl.rle_1d(wet.values[:, 0, 0])
+    with xr.set_options(keep_attrs=True):
+        return {"utci": utci.values, "wind_power": wpp.values, "rle_values": np.asarray(values).astype(np.int64),
+                "rle_lengths": np.asarray(lengths), "rle_starts": np.asarray(starts),
+                "rle": rl.rle(wet).values, "longest": rl.longest_run(wet, freq="YS").values,
+                "first_run": rl.first_run(wet, window=3, ufunc_1dim=True).values,
+                "windowed_count": rl.windowed_run_count(wet, window=3, ufunc_1dim=True).values}
+
+
+def pointpats_centrography():
+    """Skyum's minimum bounding circle, whose compiled _circle takes its
+    distance function as a compiled default."""
+    from pointpats import centrography as cg
+    rng = np.random.default_rng(0)
+    out = {}
+    for i, n in enumerate((5, 40, 300)):
+        pts = rng.standard_normal((n, 2)) * [3, 1] + [10, -4]
+        (x, y), r = cg.minimum_bounding_circle(pts)
+        out[f"circle{i}"] = np.array([x, y, r])
+    return out
+
+
+def mapclassify_fisher_jenks():
+    import mapclassify
+    rng = np.random.default_rng(1)
+    y = np.concatenate([rng.normal(0, 1, 300), rng.normal(6, 2, 300), rng.lognormal(2, 0.5, 200)])
+    fj = mapclassify.FisherJenks(y, k=6)
+    np.random.seed(2)  # the sample is drawn by NumPy's global generator
+    fjs = mapclassify.FisherJenksSampled(y, k=5, pct=0.5)
+    return {"bins": fj.bins, "counts": fj.counts, "yb": fj.yb, "sampled_bins": np.sort(fjs.bins)}
+
+
+def _velocity_model():
+    # thickness (km), Vp, Vs (km/s), density (g/cm3): a layered crust over a half space
+    return np.array([[10.0, 7.00, 3.50, 2.00], [10.0, 6.80, 3.40, 2.00], [10.0, 7.00, 3.50, 2.00],
+                     [10.0, 7.60, 3.80, 2.00], [10.0, 8.40, 4.20, 2.00], [10.0, 9.00, 4.50, 2.00],
+                     [10.0, 9.40, 4.70, 2.00], [10.0, 9.60, 4.80, 2.00], [10.0, 9.50, 4.75, 2.00]]).T
+
+
+def disba_dispersion():
+    from disba import GroupDispersion, PhaseDispersion
+    t = np.logspace(0.0, 2.0, 40)
+    out = {}
+    for algorithm in ("dunkin", "fast-delta"):
+        pd = PhaseDispersion(*_velocity_model(), algorithm=algorithm)
+        gd = GroupDispersion(*_velocity_model(), algorithm=algorithm)
+        for mode in (0, 1):
+            out[f"phase_{algorithm}_{mode}"] = pd(t, mode=mode, wave="rayleigh").velocity
+            out[f"group_{algorithm}_{mode}"] = gd(t, mode=mode, wave="rayleigh").velocity
+        out[f"love_{algorithm}"] = pd(t, mode=0, wave="love").velocity
+    return out
+
+
+def disba_eigen_sensitivity():
+    from disba import Ellipticity, EigenFunction, GroupSensitivity, PhaseSensitivity
+    model = _velocity_model()
+    eigf = EigenFunction(*model)
+    ray = eigf(20.0, mode=0, wave="rayleigh")
+    love = eigf(20.0, mode=0, wave="love")
+    ps = PhaseSensitivity(*model)
+    gs = GroupSensitivity(*model)
+    ell = Ellipticity(*model)
+    return {"ray_ur": ray.ur, "ray_uz": ray.uz, "love_uu": love.uu,
+            "phase_kernel": ps(20.0, mode=0, wave="rayleigh", parameter="velocity_s").kernel,
+            "group_kernel": gs(20.0, mode=0, wave="love", parameter="thickness").kernel,
+            "ellipticity": ell(np.logspace(0.0, 1.5, 20)).ellipticity}
+
+
+def fastjmd95_density():
+    import fastjmd95
+    rng = np.random.default_rng(0)
+    s, t, p = rng.uniform(30, 38, (50, 40)), rng.uniform(-2, 30, (50, 40)), rng.uniform(0, 5000, (50, 40))
+    out = {"rho": fastjmd95.rho(s, t, p), "drhodt": fastjmd95.drhodt(s, t, p), "drhods": fastjmd95.drhods(s, t, p)}
+    out["rho32"] = fastjmd95.rho(s.astype(np.float32), t.astype(np.float32), p.astype(np.float32))
+    return out
+
+
+def _coo(seed, nrows=300, ncols=200, nnz=3000):
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(nrows * ncols, nnz, replace=False)
+    return idx // ncols, idx % ncols, rng.standard_normal(nnz), (nrows, ncols)
+
+
+def csr_matrices():
+    from csr import CSR
+    rows, cols, vals, shape = _coo(0)
+    m = CSR.from_coo(rows, cols, vals, shape=shape)
+    m2 = CSR.from_coo(*_coo(1, 200, 150, 1500)[:3], shape=(200, 150))
+    v = np.random.default_rng(2).standard_normal(200)
+    t = m.transpose()
+    prod = m.multiply(m2)
+    norm = m.copy()
+    norm.normalize_rows("center")
+    unit = m.copy()
+    unit.normalize_rows("unit")
+    picked = m.pick_rows(np.array([5, 7, 7, 299, 0]))
+    return {"dense": m.to_scipy().toarray(), "mult_vec": m.mult_vec(v), "transpose": t.to_scipy().toarray(),
+            "product": prod.to_scipy().toarray(), "centered": norm.to_scipy().toarray(),
+            "unit": unit.to_scipy().toarray(), "picked": picked.to_scipy().toarray(),
+            "row_nnzs": m.row_nnzs(), "rowinds": m.rowinds(), "row5": m.row(5), "sub": m.subset_rows(10, 40).to_scipy().toarray(),
+            "filtered": m.filter_nnzs(m.values > 0).to_scipy().toarray()}
+
+
+def csr_compiled_api():
+    """csr's structref in user code: a compiled function taking a CSR."""
+    import numba
+    import csr
+    from csr import CSR
+    rows, cols, vals, shape = _coo(3)
+    m = CSR.from_coo(rows, cols, vals, shape=shape)
+
+    @numba.njit
+    def row_sums(a):
+        out = np.zeros(a.nrows)
+        for i in range(a.nrows):
+            sp, ep = a.row_extent(i)
+            for j in range(sp, ep):
+                out[i] += a.values[j]
+        return out
+
+    @numba.njit
+    def build(n):
+        a = csr.create_from_sizes(n, n, np.full(n, 2, dtype=np.intc))
+        for i in range(n):
+            a.colinds[2 * i] = i
+            a.colinds[2 * i + 1] = (i + 1) % n
+            a.values[2 * i] = i
+            a.values[2 * i + 1] = -1.0
+        return a
+
+    @numba.njit
+    def through(a):
+        return a.transpose(), a.row(3), a.row_cs(3), a.row_vs(3), a.row_mask(3)
+
+    tr, row, cs, vs, nnzs = through(m)
+    return {"row_sums": row_sums(m), "built": build(10).to_scipy().toarray(), "tr": tr.to_scipy().toarray(),
+            "row": row, "cs": cs, "vs": vs, "nnzs": nnzs}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -5911,4 +6228,14 @@ WORKLOADS = {
     "hotspotsc": {"autocorrelation": hotspotsc_autocorrelation, "local_correlations": hotspotsc_local_correlations},
     "sequence-jacobian": {"krusell_smith": sequence_jacobian_krusell_smith, "hank": sequence_jacobian_hank},
     "econ-ark": {"fast_consumers": hark_fast_consumers},
+    "pyflwdir": {"from_dem": pyflwdir_from_dem, "hydrography": pyflwdir_hydrography, "upscale": pyflwdir_upscale,
+                 "paths": pyflwdir_paths, "more": pyflwdir_more},
+    "numpy-quaternion": {"calculus": numpy_quaternion_calculus},
+    "xclim": {"fire_weather": xclim_fire_weather, "drought_factors": xclim_drought_factors,
+              "converters_runs": xclim_converters_runs},
+    "pointpats": {"centrography": pointpats_centrography},
+    "mapclassify": {"fisher_jenks": mapclassify_fisher_jenks},
+    "disba": {"dispersion": disba_dispersion, "eigen_sensitivity": disba_eigen_sensitivity},
+    "fastjmd95": {"density": fastjmd95_density},
+    "csr": {"matrices": csr_matrices, "compiled_api": csr_compiled_api},
 }

@@ -1504,12 +1504,15 @@ static void bind_arange(Fe *fe, Node *n, PyObject *e) {
 
 /* A callee's default as an argument node: None, a number, a bool, a str,
  * a tuple of these, a dtype (pynapple's dtype=np.int64, which Numba
- * takes as its class), or a NumPy array, frozen as a global one is
- * (strax's waveform_buffer_top=np.ones(1)); NULL for anything else. */
+ * takes as its class), a NumPy array, frozen as a global one is
+ * (strax's waveform_buffer_top=np.ones(1)), or a compiled function, as a
+ * function value (pointpats' dmetric=_euclidean_distance); NULL for
+ * anything else. */
 static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
   if (d == Py_None) return new_node(fe, N_NONE, e);
   Node *n = fe_frozen_value(fe, d, e);
   if (n || fe->diag->kind || (n = dtype_global(fe, d, e)) || fe->diag->kind) return n;
+  if (PyObject_TypeCheck(d, &DispatcherType)) return fe_function_value(fe, d, e);
   return const_array(fe, d, e);
 }
 
@@ -1524,7 +1527,7 @@ static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject
   }
   if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
   return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, an array, a "
-                  "tuple of these or None", PyUnicode_AsUTF8(name)) != NULL;
+                  "compiled function, a tuple of these or None", PyUnicode_AsUTF8(name)) != NULL;
 }
 
 /* A call to another ruchey function: keyword arguments and defaults are

@@ -580,6 +580,39 @@ def test_an_array_default_is_read_only_in_the_caller():
 
 
 @ruchey.njit
+def euclidean(px, py, qx, qy):
+    return numpy.sqrt((px - qx) ** 2 + (py - qy) ** 2)
+
+
+@ruchey.njit
+def manhattan(px, py, qx, qy):
+    return abs(px - qx) + abs(py - qy)
+
+
+@ruchey.njit
+def distance(p, q, dmetric=euclidean):
+    """pointpats' _circle: a compiled function as a parameter's default."""
+    return dmetric(p[0], p[1], q[0], q[1])
+
+
+@ruchey.njit
+def distances(points):
+    out = numpy.empty((len(points) - 1, 2))
+    for i in range(len(points) - 1):
+        out[i, 0], out[i, 1] = distance(points[i], points[i + 1]), distance(points[i], points[i + 1], manhattan)
+    return out
+
+
+def test_compiled_function_defaults_of_a_compiled_callee():
+    rng = numpy.random.default_rng(15)
+    for n in (2, 7, 50):
+        for dtype in (numpy.float64, numpy.int64):
+            points = (rng.standard_normal((n, 2)) * 10).astype(dtype)
+            numpy.testing.assert_array_equal(distances(points), distances.py_func(points))
+            assert distance(points[0], points[-1]) == distance.py_func(points[0], points[-1])
+
+
+@ruchey.njit
 def shear(x, *, factor=+1, axis=-1):
     """librosa's __shear_dense: keyword-only parameters with defaults."""
     if axis == 0:

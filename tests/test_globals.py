@@ -107,6 +107,19 @@ def test_finfo_of_every_float_type(t):
     assert got == want
 
 
+@pytest.mark.parametrize("t", FLOATS + [np.complex64, np.complex128])
+def test_finfo_counts_of_bits_and_exponents(t):
+    """csr's unit_rows reads finfo(dtype).maxexp: the format's counts, ints as NumPy's."""
+    @njit
+    def f(a):
+        fi = np.finfo(a.dtype)
+        return fi.nmant, fi.nexp, fi.iexp, fi.machep, fi.negep, fi.maxexp, fi.minexp
+
+    got = f(np.zeros(1, t))
+    assert got == f.py_func(np.zeros(1, t))
+    assert all(type(g) is int for g in got)
+
+
 def test_iinfo_and_finfo_of_scalar_types_and_values():
     @njit
     def f(x):
@@ -170,6 +183,8 @@ def test_limits_of_the_wrong_kind_are_typing_errors():
         njit(lambda: np.finfo(np.int32).eps)()
     with pytest.raises(ruchey.TypingError, match="no attribute 'eps'"):
         njit(lambda: np.iinfo(np.int32).eps)()
+    with pytest.raises(ruchey.TypingError, match="no attribute 'maxexp'"):
+        njit(lambda: np.iinfo(np.int32).maxexp)()
     with pytest.raises(ruchey.TypingError, match="dtype or a number"):
         njit(lambda a: np.iinfo(a).max)(np.zeros(2, np.int64))
 

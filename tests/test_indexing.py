@@ -164,6 +164,25 @@ def test_a_0d_array_stores_into_one_element_as_its_value():
 
 
 @ruchey.jit
+def index_by_0d_ints(a, i, j):
+    """csr's rows: row = np.asarray(row, dtype='i4'), then a.rowptrs[row]."""
+    sp, ep = a[i, 0], a[j, -1]
+    a[j, i] += 1
+    a[i] = a[j]
+    return sp, ep, a[i, 1:], a[:, j], a
+
+
+def test_0d_int_arrays_index_as_their_ints():
+    rng = make_rng(12)
+    for dtype in (np.int8, np.int32, np.uint16, np.int64):
+        for i, j in ((0, 2), (1, -1), (2, 1)):
+            a = values(rng, np.float64, (3, 4))
+            assert_same(index_by_0d_ints, a, np.asarray(i, dtype=dtype) if i >= 0 else np.asarray(i), np.asarray(j))
+    with pytest.raises(IndexError):
+        index_by_0d_ints(np.zeros((3, 4)), np.asarray(3), np.asarray(0))
+
+
+@ruchey.jit
 def unpack_0d_into_elements(a, i, x):
     t = (np.array(x * 1.5), np.array(i, dtype=np.int8))
     a[0], a[i] = t

@@ -206,6 +206,9 @@ static bool type_item(Infer *in, Node *it) {
   }
   const Type *t = ty_expr(in, it);
   if (!t) return false;
+  /* a 0-d array of ints is the int it holds, as NumPy and Numba read it
+   * (csr's row = np.asarray(row, dtype='i4'), then a.rowptrs[row]) */
+  if (t->kind == TY_ARRAY && t->ndim == 0 && ty_is_int(t->elem) && !(t = ty_scalar_of_0d(in, it, t))) return false;
   if (ty_is_int(t) || t->kind == TY_BOOL || t->kind == TY_SLICE) return true;
   if (t->kind == TY_ARRAY && (ty_is_int(t->elem) || t->elem->kind == TY_BOOL)) return true;
   if (t->kind == TY_ARRAY) return ty_error(in, it, "arrays used as indices must be of integer (or boolean) type, got %s", t->name) != NULL;

@@ -30,8 +30,10 @@ static const Type *ty_finfo(Infer *in, Node *n, const Type **args) { return limi
 
 static LLVMValueRef lo_no_value(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
 
-/* The attributes, each a row's ival. */
-enum { LIM_MIN, LIM_MAX, LIM_BITS, LIM_EPS, LIM_EPSNEG, LIM_TINY, LIM_SUBNORMAL, LIM_RESOLUTION, LIM_PRECISION, LIM_DTYPE };
+/* The attributes, each a row's ival; from LIM_NMANT on, a finfo's counts
+ * of its format's bits and exponents, ints as NumPy gives them. */
+enum { LIM_MIN, LIM_MAX, LIM_BITS, LIM_EPS, LIM_EPSNEG, LIM_TINY, LIM_SUBNORMAL, LIM_RESOLUTION, LIM_PRECISION, LIM_DTYPE,
+       LIM_NMANT, LIM_NEXP, LIM_MACHEP, LIM_NEGEP, LIM_MAXEXP, LIM_MINEXP };
 
 /* Whether an iinfo has the attribute (a finfo has them all). */
 static bool attribute_of_int(int which) { return which <= LIM_BITS || which == LIM_DTYPE; }
@@ -42,7 +44,7 @@ static const Type *ty_limit(Infer *in, Node *n, const Type **args) {
   if (ty_is_int(t) && !attribute_of_int(which))
     return ty_error(in, n, "numpy.%s has no attribute '%s'", ty_is_int(t) ? "iinfo" : "finfo", n->bi->path);
   if (which == LIM_DTYPE) return ty_dtype(t);
-  if (which == LIM_BITS || which == LIM_PRECISION) return TYS(TY_I64);
+  if (which == LIM_BITS || which == LIM_PRECISION || which >= LIM_NMANT) return TYS(TY_I64);
   if (ty_is_float(t)) return t;
   return which == LIM_MAX && t->kind == TY_U64 ? t : TYS(TY_I64);
 }
@@ -71,6 +73,23 @@ static double float_limit(const Type *t, int which) {
   }
 }
 
+/* A float format's count: its mantissa's bits (nmant) and exponent's
+ * (nexp, also named iexp) and what follows from them: eps is
+ * 2**machep, epsneg 2**negep, the largest finite value below
+ * 2**maxexp, the smallest normal one 2**minexp. */
+static int64_t float_format(const Type *t, int which) {
+  int nmant = t->kind == TY_F32 ? FLT_MANT_DIG - 1 : DBL_MANT_DIG - 1;
+  int maxexp = t->kind == TY_F32 ? FLT_MAX_EXP : DBL_MAX_EXP;
+  switch (which) {
+  case LIM_NMANT: return nmant;
+  case LIM_NEXP: return t->kind == TY_F32 ? 8 : 11;
+  case LIM_MACHEP: return -nmant;
+  case LIM_NEGEP: return -nmant - 1;
+  case LIM_MAXEXP: return maxexp;
+  default: return 2 - maxexp;  /* LIM_MINEXP */
+  }
+}
+
 static LLVMValueRef lo_limit(Lower *l, Node *n) {
   const Type *t = n->lhs->ty->elem;
   int which = n->bi->ival;
@@ -78,6 +97,8 @@ static LLVMValueRef lo_limit(Lower *l, Node *n) {
   case LIM_DTYPE: return lo_no_value(l, n);
   case LIM_BITS: return const_i64(l, ty_bits(t));
   case LIM_PRECISION: return const_i64(l, t->kind == TY_F32 ? FLT_DIG : DBL_DIG);
+  case LIM_NMANT: case LIM_NEXP: case LIM_MACHEP: case LIM_NEGEP: case LIM_MAXEXP: case LIM_MINEXP:
+    return const_i64(l, float_format(t, which));
   default:
     if (ty_is_float(t)) return lo_fconst(l, t, float_limit(t, which));
     return LLVMConstInt(lo_type(l, n->ty), (unsigned long long)int_limit(t, which), 1);
@@ -102,5 +123,12 @@ const Builtin bi_limits[] = {
   LIMIT("resolution", LIM_RESOLUTION),
   LIMIT("precision", LIM_PRECISION),
   LIMIT("dtype", LIM_DTYPE),
+  LIMIT("nmant", LIM_NMANT),
+  LIMIT("nexp", LIM_NEXP),
+  LIMIT("iexp", LIM_NEXP),
+  LIMIT("machep", LIM_MACHEP),
+  LIMIT("negep", LIM_NEGEP),
+  LIMIT("maxexp", LIM_MAXEXP),
+  LIMIT("minexp", LIM_MINEXP),
   BI_END,
 };
