@@ -7,7 +7,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
-from conftest import make_rng, numba_deviation
+from conftest import make_rng
 
 
 @njit
