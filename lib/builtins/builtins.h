@@ -201,6 +201,13 @@ const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types 
 bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, to, 'same_kind') of dtypes */
 /* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50) */
 const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other);
+/* The range of an integer type t in int64s (uint64's top: the largest
+ * int64, all that an int64 value can reach). */
+static inline void ty_int_bounds(const Type *t, int64_t *lo, int64_t *hi) {
+  int bits = t->bits;
+  *hi = !ty_is_signed(t) ? (bits < 64 ? ((int64_t)1 << bits) - 1 : INT64_MAX) : (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
+  *lo = ty_is_signed(t) ? -*hi - 1 : 0;
+}
 int ty_broadcast_ndim(const Type *const *args, int n);
 /* the array of elem an elementwise loop over args makes: their broadcast
  * dimensions, Fortran-ordered where an array is and none is C-ordered */

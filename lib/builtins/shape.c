@@ -2509,9 +2509,8 @@ static LLVMValueRef clip_bound(Lower *l, Node *b, LLVMValueRef v, const Type *e,
   const Type *bt = elem_of(b->ty);
   if (!ty_is_int(e) || !ty_is_int(bt) || e->kind == TY_BOOL || bt->kind == TY_U64 || (e->kind == TY_I64))
     return lo_convert(l, v, bt, e);
-  int bits = ty_bits(e);
-  int64_t hi = !ty_is_signed(e) ? (bits < 64 ? ((int64_t)1 << bits) - 1 : INT64_MAX) : ((int64_t)1 << (bits - 1)) - 1;
-  int64_t lo = ty_is_signed(e) ? -hi - 1 : 0;
+  int64_t lo, hi;
+  ty_int_bounds(e, &lo, &hi);
   LLVMValueRef x = lo_convert(l, v, bt, TYS(TY_I64)), lov = const_i64(l, lo), hiv = const_i64(l, hi);
   char fmt[64];
   snprintf(fmt, sizeof fmt, "Python integer %%lld out of bounds for %s", e->name);

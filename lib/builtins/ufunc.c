@@ -743,15 +743,11 @@ static void check_yielding_int(Lower *l, Node *root, Operand *o) {
   if (!reads_as_ufunc || !ty_is_int(t) || t->kind == TY_BOOL || !yields_to_array(n, t)) return;
   if (!ty_is_int(into) || into->kind == TY_BOOL || into->bits > t->bits || (into->bits == t->bits && ty_is_signed(into)))
     return;
+  int64_t lo, hi;
+  ty_int_bounds(into, &lo, &hi);
   LLVMValueRef v = lo_convert(l, o->value, t, TYS(TY_I64));
-  LLVMValueRef bad = const_bool(l, false);
-  if (!ty_is_signed(into)) bad = LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), "");
-  if (into->bits < 64) {
-    long long lo = ty_is_signed(into) ? -(1LL << (into->bits - 1)) : 0;
-    long long hi = ty_is_signed(into) ? (1LL << (into->bits - 1)) - 1 : (1LL << into->bits) - 1;
-    bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, lo), ""),
-                      LLVMBuildICmp(l->b, LLVMIntSGT, v, const_i64(l, hi), ""), "");
-  }
+  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, lo), ""),
+                                 LLVMBuildICmp(l->b, LLVMIntSGT, v, const_i64(l, hi), ""), "");
   char fmt[64];
   snprintf(fmt, sizeof fmt, "Python integer %%lld out of bounds for %s", into->name);
   lo_raise_format_if(l, bad, RT_ERR_OVERFLOW, fmt, &v, 1);
