@@ -474,3 +474,38 @@ def test_a_method_called_with_a_spread_tuple_binds_its_items():
             got, want = spread_after_one(a, args), impl_spread_sum(a, 2, *args)
             np.testing.assert_array_equal(got[0], want[0])
             assert got[1] == want[1]
+
+
+def apply_all(func, *args):
+    pass
+
+
+@overload(apply_all)
+def ol_apply_all(func, *args):
+    # the typing function's *args gets each star argument's type, as Numba's
+    # (it got one tuple type: len(args) was 1 and the one-argument body ran)
+    if len(args) == 1:
+        return lambda func, *args: func(args[0])
+    if len(args) == 2 and all(isinstance(a, types.Number) for a in args):
+        return lambda func, *args: func(args[0]) + func(args[1])
+    if len(args) == 3:
+        return lambda func, *args: func(args[0]) * func(args[1]) - func(args[2])
+    return None
+
+
+@njit
+def plus_one(x):
+    return x + 1
+
+
+@njit
+def apply_counts(x, y):
+    return apply_all(plus_one, x), apply_all(plus_one, x, y), apply_all(plus_one, x, y, 2.5)
+
+
+def test_a_typing_function_with_star_args_gets_each_argument():
+    def expected(x, y):
+        return x + 1, (x + 1) + (y + 1), (x + 1) * (y + 1) - 3.5
+
+    for x, y in ((3, 4), (-2, 7.5), (0.25, -1)):
+        assert apply_counts(x, y) == expected(x, y)

@@ -85,12 +85,13 @@ class _Overloads:
     """The typing functions registered for one function (or member), and
     the implementation chosen for each argument types, compiled."""
 
-    def __init__(self, name, variadic=False):
+    def __init__(self, name, variadic=False, star=False):
         self.name = name
         self.typers = []   # (typing function, jit options, prefer_literal), the first registered first
         self.chosen = {}   # argument types' descriptions (constants' values too) -> the implementation's dispatcher
         self.by_types = {}  # the same for choices no value decided, by the plain types' descriptions alone
         self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
+        self.star = star  # the stub's last parameter is *args: its tuple's items go to the typers one each
 
     def select(self, descs):
         key = repr(descs)  # tuple types are described as lists
@@ -111,6 +112,8 @@ class _Overloads:
         literal = tuple(_type_of(d) for d in descs)
         if self.variadic:  # one tuple of every argument's type
             literal = literal[0].items
+        elif self.star and literal:  # def f(func, *args): a typer's *args gets the types one each, as Numba's
+            literal = literal[:-1] + tuple(literal[-1].items)
         plain = tuple(types.unliteral(t) for t in literal)
         first = True
         for typer, jit_options, prefer_literal in self.typers:
@@ -208,11 +211,20 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
             # (a bound method, random.gammavariate, binds as its typing function: its own takes self)
             plain = hasattr(func, "__code__") and hasattr(func, "__defaults__") and not inspect.ismethod(func)
             signature = func if plain else typer
-            disp = _callees[func] = _generic(signature, _Overloads(name))
+            disp = _callees[func] = _generic(signature, _Overloads(name, star=_ends_in_star(signature)))
         disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         _bind_by_typers(func, disp)
         return typer
     return register
+
+
+def _ends_in_star(func):
+    """Whether func's last parameter is *args (its calls bind the rest into one tuple)."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and params[-1].kind is params[-1].VAR_POSITIONAL
 
 
 def _bind_by_typers(func, disp):
@@ -232,6 +244,7 @@ def _bind_by_typers(func, disp):
     if getattr(disp, "py_func", None) is signature and overloads.variadic == (signature is _variadic_stub):
         return
     overloads.variadic = signature is _variadic_stub
+    overloads.star = _ends_in_star(signature)
     overloads.chosen.clear()
     overloads.by_types.clear()
     _callees[func] = _generic(signature, overloads)
