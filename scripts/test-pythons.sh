@@ -47,9 +47,10 @@ for entry in $MATRIX; do
     "$interp" -m venv "$venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -U pip  # -C needs pip 23.1
   fi
-  # scipy: the BLAS and LAPACK that float matrix products call; llvmlite: what @intrinsic's code is written with
+  # scipy: the BLAS and LAPACK that float matrix products call; llvmlite: what @intrinsic's code is written with;
+  # cffi: the C functions of the cffi tests
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "$numpy" pytest pytest-xdist hypothesis meson-python meson scipy llvmlite
+    "$numpy" pytest pytest-xdist hypothesis meson-python meson scipy llvmlite cffi
   if "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
        -Cbuild-dir="build/pythons/build-$name" . &&
      "$venv/bin/python" -c 'import numpy, sys; print("   Python", sys.version.split()[0], "NumPy", numpy.__version__)' &&

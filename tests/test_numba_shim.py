@@ -1237,6 +1237,7 @@ print("ok")
 
 @shim_only
 def test_typing_signature_and_cffi_utils_of_the_shim(tmp_path):
+    pytest.importorskip("cffi")
     assert_printed_ok(run_fresh("""
 import numpy as np
 import ruchey
