@@ -20,8 +20,9 @@ failing test with the first lines of its error. Many failures are not
 gaps: a test that reads Numba's internals (its IR, typing templates,
 NRT statistics), or that expects Numba's own wording of an error where
 ruchey raises the same exception class with its own words. MODULES
-below are the modules about the language and NumPy (not Numba's
-compiler passes); --all runs every test module Numba installed.
+below are the modules about the language, NumPy and Numba's API as
+programs call it (not Numba's compiler passes); --all runs every test
+module Numba installed.
 """
 import argparse
 import importlib
@@ -52,6 +53,12 @@ MODULES = (
     "test_recursion", "test_jitclasses", "test_globals", "test_usecases", "test_getitem_on_types",
     "test_mixed_tuple_unroller", "test_function_type", "test_vectorization_type_inference",
     "test_nested_calls", "test_blackscholes", "test_mandelbrot", "test_stencils", "test_parfors",
+    # Numba's API as programs call it: ufunc building, C functions and buffers, the extension API, object
+    # mode, the dispatcher, pickling
+    "npyufunc.test_dufunc", "npyufunc.test_gufunc", "npyufunc.test_ufuncbuilding", "npyufunc.test_vectorize_decor",
+    "npyufunc.test_errors", "npyufunc.test_update_inplace", "test_cfunc", "test_ctypes", "test_cffi",
+    "test_buffer_protocol", "test_typeof", "test_extending", "test_struct_ref", "test_withlifting",
+    "test_dispatcher", "test_jit_module", "test_fastmath", "test_make_function_to_jit_function", "test_serialize",
 )
 TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
