@@ -116,13 +116,12 @@ def _scalar_dispatcher(func, options):
     func = func.py_func if isinstance(func, _core.Dispatcher) else func  # vectorize(njit(f)) is vectorize(f)
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
-    disp = _core.Dispatcher(func, fastmath=_fastmath(options),
-                            error_model=_error_model(options))
+    fastmath, error_model = _fastmath(options), _error_model(options)
+    disp = _core.Dispatcher(func, fastmath=fastmath, error_model=error_model)
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     if options.get("cache"):  # the inner loops' code, on disk
         from ruchey import caching
-        disp._cache = caching.FunctionCache(func, {"fastmath": _fastmath(options),
-                                                   "error_model": _error_model(options)})
+        disp._cache = caching.FunctionCache(func, {"fastmath": fastmath, "error_model": error_model})
     return disp
 
 
@@ -449,14 +448,12 @@ def _parse_layout(layout):
     layout without "->" has no outputs: the function writes into an input."""
     text = layout.replace(" ", "")
     ins, arrow, outs = text.partition("->")
-    groups = []
+    groups, bad = [], False
     for part in (ins, outs):
         found = re.findall(r"\(([^()]*)\)", part)
-        if ",".join(f"({g})" for g in found) != part or (arrow and not found):
-            raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as "
-                             "\"(m,n),(n)->(m)\")")
+        bad = bad or ",".join(f"({g})" for g in found) != part or bool(arrow and not found)
         groups.append([[d for d in g.split(",") if d] for g in found])
-    if not groups[0] and not groups[1]:
+    if bad or (not groups[0] and not groups[1]):
         raise ValueError(f"bad token in signature: {layout!r} is not a gufunc layout (write it as \"(m,n),(n)->(m)\")")
     unknown = {d for dims in groups[1] for d in dims if not d.isdigit()} - {d for dims in groups[0] for d in dims}
     if unknown:  # the inputs give no size for them (Numba's NameError; NumPy's fixed sizes, "(3)", need none)
