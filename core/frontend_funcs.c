@@ -273,6 +273,67 @@ static void free_late_default(PyObject *capsule) {
   Py_XDECREF((PyObject *)PyCapsule_GetPointer(capsule, FE_LATE_DEFAULT));
 }
 
+/* What each_default calls for a default d of parameter param: false
+ * after an error; *replace (a new reference), where it sets one, is put
+ * in d's place. */
+typedef bool (*DefaultVisit)(Fe *fe, void *ctx, PyObject *d, PyObject *param, PyObject **replace);
+
+/* Visits each default of the parameters args (an ast.arguments) that is
+ * not None or a literal (those Python's compile takes as they are); the
+ * defaults lists are set again where a visit replaced an item. */
+static bool each_default(Fe *fe, PyObject *args, DefaultVisit visit, void *ctx) {
+  PyObject *posonly = field(args, "posonlyargs"), *plain = field(args, "args");
+  PyObject *params = PySequence_Concat(posonly, plain), *kwonly = field(args, "kwonlyargs");
+  bool ok = params != NULL;
+  for (int kw = 0; ok && kw < 2; kw++) {
+    const char *which = kw ? "kw_defaults" : "defaults";
+    PyObject *given = field(args, which), *made = PySequence_List(given), *owners = kw ? kwonly : params;
+    bool replaced = false;
+    ok = made != NULL;
+    Py_ssize_t first = PyList_GET_SIZE(owners) - (made ? PyList_GET_SIZE(made) : 0);
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(made); i++) {
+      PyObject *d = PyList_GET_ITEM(made, i), *replace = NULL;
+      if (d == Py_None || is_kind(d, "Constant")) continue;
+      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg");
+      ok = visit(fe, ctx, d, param, &replace);
+      if (replace) {
+        PyList_SetItem(made, i, replace);  /* (steals it) */
+        replaced = true;
+      }
+      Py_DECREF(param);
+    }
+    ok = ok && (!replaced || PyObject_SetAttrString(args, which, made) == 0);
+    Py_XDECREF(made); Py_DECREF(given);
+  }
+  Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  return ok;
+}
+
+typedef struct Hoisting {
+  PyObject *node, *names, *load;
+  bool leaves;
+} Hoisting;
+
+/* A default as hoisted_defaults gives it: the name of a global of the
+ * code that holds its value (in names). */
+static bool hoist_default(Fe *fe, void *ctx, PyObject *d, PyObject *param, PyObject **replace) {
+  Hoisting *h = ctx;
+  PyObject *hidden = PyUnicode_FromFormat("_ruchey_default_%U", param);
+  PyObject *v = default_value(fe, d), *late = !v && !h->leaves ? late_default_name(h->node, param) : NULL;
+  if (!v && late) v = PyCapsule_New(late, FE_LATE_DEFAULT, free_late_default);
+  if (!v && !late && !PyErr_Occurred())
+    fe_error(fe, d, "Cannot capture the non-constant default value of parameter '%s' in a nested function used "
+             "as a value: such a function takes its defaults frozen, which must be constants", PyUnicode_AsUTF8(param));
+  else if (!v)
+    Py_XDECREF(late);
+  PyObject *name = v && hidden ? PyObject_CallMethod(PyImport_AddModule("ast"), "Name", "OO", hidden, h->load) : NULL;
+  bool ok = name && PyDict_SetItem(h->names, hidden, v) == 0;
+  if (ok) *replace = name;
+  else Py_XDECREF(name);
+  Py_XDECREF(v); Py_XDECREF(hidden);
+  return ok;
+}
+
 /* The defaults of an inner function's parameters (after make_inner's
  * copy, new_args), each as Python's compile of its code can take it: a
  * global of its code (in names) holding the value known when compiled
@@ -281,36 +342,30 @@ static void free_late_default(PyObject *capsule) {
  * that variable: fe_bind_jit_call), as Numba evaluates a closure's
  * defaults where its def runs. */
 static bool hoisted_defaults(Fe *fe, PyObject *node, PyObject *new_args, PyObject *names, bool leaves) {
-  PyObject *ast = PyImport_AddModule("ast"), *load = PyObject_CallMethod(ast, "Load", NULL);
-  PyObject *posonly = field(new_args, "posonlyargs"), *plain = field(new_args, "args");
-  PyObject *params = load ? PySequence_Concat(posonly, plain) : NULL, *kwonly = field(new_args, "kwonlyargs");
-  bool ok = params != NULL;
-  for (int kw = 0; ok && kw < 2; kw++) {
-    PyObject *given = field(new_args, kw ? "kw_defaults" : "defaults"), *made = PySequence_List(given);
-    PyObject *owners = kw ? kwonly : params;
-    Py_ssize_t first = PyList_GET_SIZE(owners) - (made ? PyList_GET_SIZE(made) : 0);
-    for (Py_ssize_t i = 0; ok && made && i < PyList_GET_SIZE(made); i++) {
-      PyObject *d = PyList_GET_ITEM(made, i);
-      if (d == Py_None || is_kind(d, "Constant")) continue;
-      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg");
-      PyObject *hidden = PyUnicode_FromFormat("_ruchey_default_%U", param);
-      PyObject *v = default_value(fe, d), *late = !v && !leaves ? late_default_name(node, param) : NULL;
-      if (!v && late) v = PyCapsule_New(late, FE_LATE_DEFAULT, free_late_default);
-      if (!v && !late && !PyErr_Occurred())
-        fe_error(fe, d, "Cannot capture the non-constant default value of parameter '%s' in a nested function used "
-                 "as a value: such a function takes its defaults frozen, which must be constants",
-                 PyUnicode_AsUTF8(param));
-      else if (!v)
-        Py_XDECREF(late);
-      PyObject *name = v && hidden ? PyObject_CallMethod(ast, "Name", "OO", hidden, load) : NULL;
-      ok = name && PyDict_SetItem(names, hidden, v) == 0 && PyList_SetItem(made, i, name) == 0;
-      if (!ok) Py_XDECREF(name);
-      Py_XDECREF(v); Py_XDECREF(hidden); Py_DECREF(param);
-    }
-    ok = ok && made && PyObject_SetAttrString(new_args, kw ? "kw_defaults" : "defaults", made) == 0;
-    Py_XDECREF(made); Py_DECREF(given);
+  Hoisting h = {node, names, PyObject_CallMethod(PyImport_AddModule("ast"), "Load", NULL), leaves};
+  bool ok = h.load && each_default(fe, new_args, hoist_default, &h);
+  Py_XDECREF(h.load);
+  return ok;
+}
+
+/* A default not known when compiled assigned to its hidden variable
+ * before the statement being read (late_defaults_assigned). */
+static bool assign_late_default(Fe *fe, void *node, PyObject *d, PyObject *param, PyObject **replace) {
+  (void)replace;
+  PyObject *v = default_value(fe, d);
+  if (v) {
+    Py_DECREF(v);
+    return true;
   }
-  Py_XDECREF(load); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  PyObject *late = late_default_name(node, param);
+  Node *a = late ? new_node(fe, N_ASSIGN, d) : NULL;
+  bool ok = a != NULL;
+  if (a) {
+    a->lhs = fe_var_node(fe, d, fe_add_var(fe, PyUnicode_AsUTF8(late)));
+    ok = (a->rhs = fe_expr(fe, d)) != NULL;
+    if (ok) fe_add_pre(fe, a);
+  }
+  Py_XDECREF(late);
   return ok;
 }
 
@@ -319,31 +374,9 @@ static bool hoisted_defaults(Fe *fe, PyObject *node, PyObject *new_args, PyObjec
  * statement being read (the def, or the one a lambda is in), as Python
  * evaluates defaults where the def runs. */
 static bool late_defaults_assigned(Fe *fe, PyObject *node) {
-  PyObject *args = field(node, "args"), *posonly = field(args, "posonlyargs"), *plain = field(args, "args");
-  PyObject *params = PySequence_Concat(posonly, plain), *kwonly = field(args, "kwonlyargs");
-  bool ok = params != NULL;
-  for (int kw = 0; ok && kw < 2; kw++) {
-    PyObject *given = field(args, kw ? "kw_defaults" : "defaults"), *owners = kw ? kwonly : params;
-    Py_ssize_t first = PyList_GET_SIZE(owners) - PyList_GET_SIZE(given);
-    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(given); i++) {
-      PyObject *d = PyList_GET_ITEM(given, i), *v = NULL;
-      if (d == Py_None || is_kind(d, "Constant") || (v = default_value(fe, d))) {
-        Py_XDECREF(v);
-        continue;
-      }
-      PyObject *param = field(PyList_GET_ITEM(owners, first + i), "arg"), *late = late_default_name(node, param);
-      Node *a = late ? new_node(fe, N_ASSIGN, d) : NULL;
-      if (a) {
-        a->lhs = fe_var_node(fe, d, fe_add_var(fe, PyUnicode_AsUTF8(late)));
-        ok = (a->rhs = fe_expr(fe, d)) != NULL;
-        if (ok) fe_add_pre(fe, a);
-      }
-      ok = ok && a;
-      Py_XDECREF(late); Py_DECREF(param);
-    }
-    Py_DECREF(given);
-  }
-  Py_DECREF(args); Py_DECREF(posonly); Py_DECREF(plain); Py_XDECREF(params); Py_DECREF(kwonly);
+  PyObject *args = field(node, "args");
+  bool ok = each_default(fe, args, assign_late_default, node);
+  Py_DECREF(args);
   return ok;
 }
 
