@@ -67,6 +67,8 @@ HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba
 # switches of Numba's own pipeline (its NRT, its array-expression rewrites, its wrappers) that some
 # tests pass to jit to test one of its passes alone; the result is the same with them or without
 PIPELINE_FLAGS = ("_nrt", "no_rewrites", "no_cpython_wrapper", "no_cfunc_wrapper")
+# test packages and their support (Numba's, numba-cuda's): read as they are, never rebound to ruchey's
+TEST_SUPPORT = ("numba.tests", "numba.cuda.tests", "numba.cuda.testing")
 
 
 def taken_from_numba(value):
@@ -76,7 +78,7 @@ def taken_from_numba(value):
     else:
         name = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
     return isinstance(name, str) and (name == "numba" or name.startswith("numba.")) \
-        and not name.startswith("numba.tests")
+        and not name.startswith(TEST_SUPPORT)
 
 
 def rebind(module, helpers=()):
@@ -460,13 +462,18 @@ def main(argv=None):
         import numba.tests
         folder = os.path.dirname(numba.tests.__file__)
         modules = sorted(f[:-3] for f in os.listdir(folder) if f.startswith("test_") and f.endswith(".py"))
+    run_modules(__file__, modules, args.k, args.v, TIMEOUT)
+
+
+def run_modules(script, modules, substring, verbose, timeout, extra=()):
+    """Runs each module in a process of its own (script --worker MODULE [extra]) and prints the table."""
     totals = [0, 0, 0]
     print("| module | run | failed | skipped | seconds |\n|---|---:|---:|---:|---:|")
     for name in modules:
         start = time.perf_counter()
         try:
-            out = subprocess.run([sys.executable, __file__, "--worker", name, "-k", args.k],
-                                 capture_output=True, text=True, timeout=TIMEOUT)
+            out = subprocess.run([sys.executable, script, "--worker", name, "-k", substring, *extra],
+                                 capture_output=True, text=True, timeout=timeout)
             text, code = out.stdout, out.returncode
         except subprocess.TimeoutExpired:
             text, code = "", "timeout"
@@ -478,12 +485,11 @@ def main(argv=None):
         run, failed, skipped = map(int, counts[0])
         totals = [totals[0] + run, totals[1] + failed, totals[2] + skipped]
         print(f"| {name} | {run} | {failed} | {skipped} | {seconds:.0f} |")
-        if args.v:
+        if verbose:
             for line in text.splitlines():
-                if line.startswith("FAILED "):
-                    print("    " + line[7:])
+                if line.startswith(("FAILED ", "SKIPPED ")):
+                    print("    " + line.partition(" ")[2])
     print(f"| all | {totals[0]} | {totals[1]} | {totals[2]} | |")
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,184 @@
+"""numba-cuda's own test suite as an oracle: its kernel tests run with
+ruchey.cuda in numba.cuda's place, each module in a process of its own.
+
+    python3 bench/numba_cuda_tests.py [MODULE ...] [-k SUBSTRING] [-v] [--simulator-skips]
+
+MODULE is a module under numba.cuda.tests (cudapy.test_warp_ops,
+doc_examples.test_vecadd); the default is every cudapy and doc_examples
+test module. numba-cuda (NUMBA_CUDA below, with the CUDA Python bindings
+its import needs) is installed on first use into build/numba-cuda with
+pip --target, outside any environment, and loaded from there.
+
+numba-cuda's tests launch kernels and compare what they wrote with NumPy's
+results. They are imported under numba-cuda's simulator
+(NUMBA_ENABLE_CUDASIM=1: they import without a GPU); the tests it skips on
+its simulator run (warp functions, atomics and more that ruchey has; most
+of the rest read what only numba-cuda's GPU compile makes: PTX, SASS, LLVM,
+driver objects), unless --simulator-skips; then ruchey is registered as numba and the names a module
+took from numba and numba.cuda (``cuda``, ``int32``, ``compile_ptx``,
+kernels it compiled as it loaded) are rebound to ruchey's, as
+bench/numba_tests.py does for Numba's own tests. Kernels run on ruchey's
+CPU backend where there is no GPU. Many failures are not gaps: tests that
+read the simulator's own objects, or numba-cuda's wording of an error.
+"""
+import argparse
+import importlib
+import importlib.abc
+import importlib.machinery
+import os
+import site
+import subprocess
+import sys
+import time
+import types as pytypes
+import unittest
+import warnings
+
+import numba_tests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TARGET = os.path.join(os.path.dirname(HERE), "build", "numba-cuda")
+NUMBA_CUDA = ("numba-cuda==0.30.4", "cuda-bindings==13.*", "cuda-core<1", "cuda-pathfinder", "filecheck",
+              "ml_dtypes")
+TIMEOUT = 1200
+# numba.cuda's home under ruchey, beside Numba's (a kernel test takes cuda, its types and compile_ptx there)
+HOMES = ("numba.cuda",) + numba_tests.HOMES
+SUPPORT = numba_tests.TEST_SUPPORT[1:]  # (numba-cuda's)
+
+
+def ensure_numba_cuda():
+    """Installs numba-cuda and its bindings into TARGET if they are not there."""
+    if os.path.isdir(os.path.join(TARGET, "numba_cuda")):
+        return
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", TARGET, *NUMBA_CUDA],
+                   check=True)
+
+
+def is_support(value):
+    name = value.__name__ if hasattr(value, "__path__") else getattr(value, "__module__", "") or ""
+    return isinstance(name, str) and name.startswith(SUPPORT)
+
+
+def simulator_kernels(module):
+    """The module's kernels and device functions that numba-cuda's simulator
+    compiled as it loaded (@cuda.jit at the top level), made again with
+    ruchey.cuda.jit: name -> ruchey's."""
+    from numba.cuda.simulator.kernel import FakeCUDAKernel
+    import ruchey.cuda
+    return {name: ruchey.cuda.jit(device=value._device, fastmath=value._fastmath)(value.fn)
+            for name, value in vars(module).items() if isinstance(value, FakeCUDAKernel)}
+
+
+def rebind_cuda(module, helpers):
+    """Points the names module and its helpers took from numba and numba.cuda at ruchey's."""
+    import ruchey.numba_shim
+    from numba.core.dispatcher import Dispatcher  # (Numba's: CPU functions the module compiled)
+    kernels = {helper: simulator_kernels(helper) for helper in (module, *helpers)}
+    ruchey.numba_shim.install_as_numba()
+    homes = [importlib.import_module(name) for name in HOMES]
+    for holder in (module, *helpers):
+        for name, kernel in kernels[holder].items():
+            setattr(holder, name, kernel)
+        numba_tests.rebind_names(holder, homes, Dispatcher)
+    for namespace in exec_namespaces(module, helpers):
+        numba_tests.rebind_names(namespace, homes, Dispatcher)
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            numba_tests.rebind_names(value, homes, Dispatcher)
+            numba_tests.rebind_type_values(value)
+
+
+def exec_namespaces(module, helpers):
+    """The globals of functions the modules made with exec() as they loaded
+    (exec(source, {"cuda": cuda, ...})), each as an object whose attributes are them."""
+    own = {id(vars(m)) for m in (module, *helpers)}
+    found = {}
+    for holder in (module, *helpers):
+        for value in vars(holder).values():
+            if isinstance(value, pytypes.FunctionType) and id(value.__globals__) not in own:
+                found[id(value.__globals__)] = value.__globals__
+    return [Namespace(names) for names in found.values()]
+
+
+class Namespace:
+    """A dict of names read and written as an object's attributes (vars() gives the dict itself)."""
+
+    def __init__(self, names):
+        self.__dict__ = names
+
+
+class SupportFinder(importlib.abc.MetaPathFinder):
+    """Finds a numba.cuda.tests module not loaded yet in numba-cuda's folder
+    (ahead of ruchey's finder, which takes every numba.* name)."""
+
+    def __init__(self, kept):
+        self.kept = kept
+
+    def find_spec(self, fullname, path, target=None):
+        if not fullname.startswith(SUPPORT) or fullname in self.kept:
+            return None
+        parent = self.kept.get(fullname.rpartition(".")[0])
+        return importlib.machinery.PathFinder.find_spec(fullname, getattr(parent, "__path__", None))
+
+
+def run_anyway(reason):
+    """numba-cuda's skip_on_cudasim, for ruchey: the test runs."""
+    return lambda test: test
+
+
+def run_module(name, substring, keep_simulator_skips):
+    """In this process: runs one module's tests; prints its counts and failures."""
+    warnings.simplefilter("ignore")
+    site.addsitedir(TARGET)  # (its .pth sends numba.cuda to numba-cuda's package)
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    import ruchey  # noqa: F401  (first: it keeps the source of functions compiled from strings)
+    import numba.cuda.testing
+    if not keep_simulator_skips:  # (ruchey runs what the simulator cannot: warp functions, atomics...)
+        numba.cuda.testing.skip_on_cudasim = run_anyway
+    try:
+        module = importlib.import_module("numba.cuda.tests." + name)
+    except unittest.SkipTest as skip:  # (a module numba-cuda's simulator cannot run at all)
+        print(f"COUNTS {name} 0 0 1\nSKIPPED {name} :: {skip}")
+        return
+    kept = {key: value for key, value in sys.modules.items() if key.startswith(SUPPORT)}
+    helpers = [value for key, value in kept.items() if key != module.__name__ and hasattr(value, "__file__")
+               and os.path.basename(value.__file__ or "").endswith("usecases.py")]
+    rebind_cuda(module, helpers)
+    sys.modules.update(kept)  # (registering ruchey dropped every numba.* module)
+    sys.meta_path.insert(0, SupportFinder(kept))
+    tests = [t for t in numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
+             if substring in t.id()]
+    result = unittest.TestResult()
+    unittest.TestSuite(tests).run(result)
+    failed = result.failures + result.errors
+    print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
+    for test, text in failed:
+        print(f"FAILED {test.id().split('.', 4)[-1]} :: {numba_tests.headline(text)}")
+
+
+def all_modules():
+    site.addsitedir(TARGET)
+    folder = os.path.join(TARGET, "numba_cuda", "numba", "cuda", "tests")
+    return [f"{sub}.{f[:-3]}" for sub in ("cudapy", "doc_examples")
+            for f in sorted(os.listdir(os.path.join(folder, sub))) if f.startswith("test_") and f.endswith(".py")]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="modules under numba.cuda.tests (default: cudapy and doc_examples)")
+    parser.add_argument("-k", default="", help="only tests whose id holds this")
+    parser.add_argument("-v", action="store_true", help="print each failing test")
+    parser.add_argument("--simulator-skips", action="store_true",
+                        help="skip what numba-cuda skips on its simulator (most of it reads a GPU compile's output)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return run_module(args.worker, args.k, args.simulator_skips)
+    ensure_numba_cuda()
+    modules = args.modules or all_modules()
+    extra = ["--simulator-skips"] if args.simulator_skips else []
+    return numba_tests.run_modules(__file__, modules, args.k, args.v, TIMEOUT, extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
