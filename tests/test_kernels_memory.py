@@ -202,6 +202,26 @@ def test_const_array_like_gives_the_global_array():
     numpy.testing.assert_array_equal(out, LUT[numpy.arange(8) % 5] * 2)
 
 
+COMPLEX3D = (make_rng(9).standard_normal((2, 3, 4, 2)) @ [1, 1j]).astype(numpy.complex64)
+COMPLEX3D[0, 0, :2] = [complex(numpy.nan, 1), complex(-numpy.inf, -0.0)]
+
+
+@cuda.jit
+def with_complex_const_memory(out, scaled):
+    table = cuda.const.array_like(COMPLEX3D)
+    i, j, k = cuda.grid(3)
+    if i < out.shape[0] and j < out.shape[1] and k < out.shape[2]:
+        out[i, j, k] = table[i, j, k]
+        scaled[i, j, k] = table[i, j, k] * table[i, j, k].conjugate()
+
+
+def test_const_array_like_of_complex_numbers():
+    out, scaled = numpy.zeros_like(COMPLEX3D), numpy.zeros_like(COMPLEX3D)
+    with_complex_const_memory[1, (2, 3, 4)](out, scaled)
+    numpy.testing.assert_array_equal(out, COMPLEX3D)
+    numpy.testing.assert_array_equal(scaled, COMPLEX3D * COMPLEX3D.conjugate())
+
+
 def test_global_arrays_are_frozen_when_compiled():
     values = numpy.array([1.0, 2.0])
     globals()["CHANGING"] = values
@@ -368,6 +388,7 @@ MEMORY_KERNELS = [
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
+    (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),
     (annotated, "void(float64[::1], float64[::1])"),
     (prints, "void(float32[::1])"),
     (prints_through_a_device_function, "void(uint8[::1])"),

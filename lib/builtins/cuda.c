@@ -199,6 +199,7 @@ const Builtin bi_cuda[] = {
    BF_KERNEL | BF_BLOCK_MEMORY | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
-  INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP, 0, ty_const_array, lo_const_array_like, 1, 1),
+  INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP | BF_COMPLEX, 0, ty_const_array,
+            lo_const_array_like, 1, 1),
   BI_END,
 };
