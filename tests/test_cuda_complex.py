@@ -195,6 +195,27 @@ def test_complex_through_a_device_function():
     np.testing.assert_allclose(out, z * np.exp(0.75j), rtol=1e-13, atol=1e-15)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_a_complex_types_underlying_float_types_a_device_function(dtype):
+    from ruchey import types
+    tp = types.complex64 if dtype == np.complex64 else types.complex128
+    assert tp.underlying_float == getattr(types, np.real(np.zeros(1, dtype)).dtype.name)
+    imag = cuda.jit(tp.underlying_float(tp), device=True)(lambda z: z.imag)
+
+    @cuda.jit
+    def imaginary_parts(z, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = imag(z[i])
+
+    z = points(40, 9, dtype)
+    out = np.zeros(40, np.real(z).dtype)
+    imaginary_parts[1, 64](z, out)
+    np.testing.assert_array_equal(out, z.imag)
+    with pytest.raises(AttributeError):
+        types.float32.underlying_float
+
+
 # ---------------------------------------------------------------- PTX
 
 PTX_CASES = [
