@@ -7,9 +7,14 @@
  * in float64, so a kernel gives the same results on either. As in
  * numba-cuda's kernels, nothing raises: a pole gives an infinity or a NaN.
  * The inverse functions use the usual reflections so that they keep
- * their accuracy on both sides of the branch cuts.
+ * their accuracy on both sides of the branch cuts. Where a part of the
+ * argument is infinite or NaN the formulas may give NaN where cmath gives
+ * a number: there cmath's own values (cmath_special.h) are taken.
  */
+#include <stdio.h>
+
 #include "lower/lower.h"
+#include "lower/cmath_special.h"
 
 typedef struct C {
   LLVMValueRef re, im;
@@ -98,10 +103,14 @@ static C cacosh_(Lower *l, C z) {
   return clog_(l, cadd(l, z, cmul(l, csqrt_(l, plus_real(l, z, 1)), csqrt_(l, plus_real(l, z, -1)))));
 }
 
-/* atanh(z) = (log(1 + z) - log(1 - z)) / 2 */
+/* atanh(z) = (log(1 + z) - log(1 - z)) / 2 for Re z >= 0, odd: the other
+ * half (-0.0 too) by -atanh(-z), which keeps the signs of zero parts */
 static C catanh_(Lower *l, C z) {
-  C d = csub(l, clog_(l, plus_real(l, z, 1)), clog_(l, real_minus(l, 1, z)));
-  return (C){mul(l, d.re, num(l, 0.5)), mul(l, d.im, num(l, 0.5))};
+  LLVMValueRef left = sign_bit(l, z.re);
+  C w = {fabs_(l, z.re), pick(l, left, neg(l, z.im), z.im)};
+  C d = csub(l, clog_(l, plus_real(l, w, 1)), clog_(l, real_minus(l, 1, w)));
+  C r = {mul(l, d.re, num(l, 0.5)), mul(l, d.im, num(l, 0.5))};
+  return (C){pick(l, left, neg(l, r.re), r.re), pick(l, left, neg(l, r.im), r.im)};
 }
 
 /* NumPy's 1/z (complex_rt.c's np_reciprocal): Smith's division */
@@ -125,6 +134,53 @@ static C csign_(Lower *l, C z) {
   r = (C){pick(l, re_inf, pick(l, is_neg(l, z.re), minus, one), r.re), pick(l, re_inf, zero, r.im)};
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, a, a, ""), LLVMBuildAnd(l->b, re_inf, im_inf, ""), "");
   return (C){pick(l, bad, nan, r.re), pick(l, bad, nan, r.im)};
+}
+
+/* The class of a part for cmath_special.h: 0 -inf, 1 negative, 2 -0.0,
+ * 3 +0.0, 4 positive, 5 +inf, 6 NaN. */
+static LLVMValueRef part_class(Lower *l, LLVMValueRef x) {
+  LLVMValueRef inf = num(l, __builtin_inf());
+  LLVMValueRef c = pick(l, sign_bit(l, x), const_i32(l, 2), const_i32(l, 3));
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, x, num(l, 0), ""), const_i32(l, 4), c, "");
+  c = LLVMBuildSelect(l->b, is_neg(l, x), const_i32(l, 1), c, "");
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, inf, ""), const_i32(l, 5), c, "");
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, neg(l, inf), ""), const_i32(l, 0), c, "");
+  return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), const_i32(l, 6), c, "");
+}
+
+/* Function fn's table of cmath_special.h, a constant of the module (on
+ * the GPU in constant memory), as a generic pointer. */
+static LLVMValueRef special_table(Lower *l, int fn, LLVMTypeRef type) {
+  char name[32];
+  snprintf(name, sizeof name, "cmath.special.%d", fn);
+  LLVMValueRef g = LLVMGetNamedGlobal(l->mod->m, name);
+  if (!g) {
+    LLVMValueRef parts[98];
+    for (int i = 0; i < 98; i++) parts[i] = num(l, cmath_special[fn].value[i / 2][i % 2]);
+    g = LLVMAddGlobalInAddressSpace(l->mod->m, type, name, l->mod->gpu ? 4 : 0);
+    LLVMSetInitializer(g, LLVMConstArray2(l->mod->f64, parts, 98));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  }
+  return l->mod->gpu ? LLVMConstAddrSpaceCast(g, l->mod->ptr) : g;
+}
+
+/* r = f(z) as the formulas gave it, or cmath's value where z has a part
+ * infinite or NaN and cmath_special.h knows it. */
+static C special_values(Lower *l, int fn, C z, C r) {
+  if (fn > CM_ATANH) return r;  /* NumPy's functions: their formulas are NumPy's */
+  LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, part_class(l, z.re), const_i32(l, 7), ""),
+                                 part_class(l, z.im), "");
+  LLVMValueRef at64 = LLVMBuildZExt(l->b, at, l->mod->i64, "");
+  LLVMValueRef known = LLVMBuildAnd(l->b, LLVMBuildLShr(l->b, const_i64(l, (int64_t)cmath_special[fn].known), at64, ""),
+                                    const_i64(l, 1), "");
+  LLVMValueRef use = LLVMBuildICmp(l->b, LLVMIntNE, known, const_i64(l, 0), "");
+  LLVMTypeRef type = LLVMArrayType2(l->mod->f64, 98);
+  LLVMValueRef table = special_table(l, fn, type), twice = LLVMBuildShl(l->b, at64, const_i64(l, 1), "");
+  LLVMValueRef re_at = LLVMBuildGEP2(l->b, l->mod->f64, table, &twice, 1, "");
+  LLVMValueRef im_at = LLVMBuildGEP2(l->b, l->mod->f64, re_at, (LLVMValueRef[]){const_i64(l, 1)}, 1, "");
+  LLVMValueRef re = LLVMBuildLoad2(l->b, l->mod->f64, re_at, ""), im = LLVMBuildLoad2(l->b, l->mod->f64, im_at, "");
+  return (C){pick(l, use, re, r.re), pick(l, use, im, r.im)};
 }
 
 /* f(z) of a complex128 z for rt_cmath's function number fn (lower.h's CM_). */
@@ -173,5 +229,6 @@ LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   case CM_SIGN: r = csign_(l, z); break;
   default: r = (C){fn1(l, "rint", z.re), fn1(l, "rint", z.im)}; break;
   }
+  r = special_values(l, fn, z, r);
   return lo_complex_make(l, TYS(TY_C128), r.re, r.im);
 }
