@@ -60,6 +60,42 @@ def test_a_padded_shared_tile_transposes():
     numpy.testing.assert_array_equal(out, a.T)
 
 
+@cuda.jit
+def shaped_by_local_constants(a, out):
+    n = 64
+    rows = n // 16
+    sm = cuda.shared.array(n, float64)
+    tile = cuda.local.array((rows, rows + 1), int64)
+    i = cuda.grid(1)
+    if i < n:
+        sm[i] = a[i] * 2
+    cuda.syncthreads()
+    tile[rows - 1, rows] = tile.size
+    if i < n:
+        out[i] = sm[n - 1 - i] + tile[rows - 1, rows]
+
+
+def test_shapes_from_local_variables_assigned_a_constant_once():
+    a = make_rng(4).standard_normal(64)
+    out = numpy.zeros(64)
+    shaped_by_local_constants[1, 64](a, out)
+    numpy.testing.assert_array_equal(out, a[::-1] * 2 + 4 * 5)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_shape_from_a_local_variable_assigned_twice_is_a_typing_error():
+    @cuda.jit
+    def kernel(out):
+        n = 4
+        if out[0] > 0:
+            n = 8
+        tmp = cuda.local.array(n, float64)
+        out[0] = tmp.size
+
+    with pytest.raises(ruchey.TypingError, match="must be constant integers"):
+        kernel[1, 1](numpy.zeros(1))
+
+
 def test_a_shape_that_is_not_constant_is_a_typing_error():
     @cuda.jit
     def kernel(out, n):
@@ -212,14 +248,14 @@ def with_complex_const_memory(out, scaled):
     i, j, k = cuda.grid(3)
     if i < out.shape[0] and j < out.shape[1] and k < out.shape[2]:
         out[i, j, k] = table[i, j, k]
-        scaled[i, j, k] = table[i, j, k] * table[i, j, k].conjugate()
+        scaled[i, j, k] = table[i, j, k].conjugate() * 2
 
 
 def test_const_array_like_of_complex_numbers():
     out, scaled = numpy.zeros_like(COMPLEX3D), numpy.zeros_like(COMPLEX3D)
     with_complex_const_memory[1, (2, 3, 4)](out, scaled)
     numpy.testing.assert_array_equal(out, COMPLEX3D)
-    numpy.testing.assert_array_equal(scaled, COMPLEX3D * COMPLEX3D.conjugate())
+    numpy.testing.assert_array_equal(scaled, COMPLEX3D.conjugate() * 2)
 
 
 def test_global_arrays_are_frozen_when_compiled():
@@ -385,6 +421,7 @@ def test_print_of_an_array_is_a_typing_error_in_kernels_not_in_njit(capfd):
 MEMORY_KERNELS = [
     (shaped_by_constants, "void(int64[::1])"),
     (padded_transpose, "void(float64[:, ::1], float64[:, ::1])"),
+    (shaped_by_local_constants, "void(float64[::1], float64[::1])"),
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
