@@ -333,6 +333,12 @@ def test_float16_is_supported():
     assert cuda.is_float16_supported() is True
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's types")
+def test_bfloat16_and_fp8_are_not_supported():
+    assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+    assert not hasattr(cuda, "bf16")
+
+
 # ---------------------------------------------------------------- PTX
 
 PTX_KERNELS = [

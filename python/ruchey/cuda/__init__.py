@@ -53,7 +53,8 @@ __all__ = [
     "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
     "match_all_sync", "activemask", "lanemask_lt",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported", "is_bfloat16_supported",
+    "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
@@ -70,6 +71,17 @@ def is_float16_supported():
     """float16 compiles in kernels on both backends (on the GPU, half arithmetic needs sm_53,
     below the oldest architecture supported)."""
     return True
+
+
+def is_bfloat16_supported():
+    """False: ruchey has no bfloat16 type (numba-cuda's cuda.bf16), on either backend;
+    code that asks takes its other path."""
+    return False
+
+
+def is_fp8_supported():
+    """False: ruchey has no 8-bit float types (numba-cuda's cuda.fp8)."""
+    return False
 
 
 def __getattr__(name):
