@@ -86,8 +86,14 @@ def is_fp8_supported():
 
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table)."""
+    functions, libdevice reads the compiler's table), and the vector types
+    (cuda.float32x4, cuda.double2: vector_types.py)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if name[-1:] in ("1", "2", "3", "4"):  # (every vector type's name ends so: float32x4, double2)
+        from ruchey.cuda import vector_types
+        found = vector_types.vector_types.get(name) or vector_types.aliases.get(name)
+        if found:
+            return found
     raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")
