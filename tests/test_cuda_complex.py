@@ -179,6 +179,33 @@ def test_cmath_where_a_part_is_infinite_nan_or_a_signed_zero_is_pythons(name):
             assert same_parts(complex(got), want), (name, complex(v), complex(got), want)
 
 
+def hard_points():
+    """Finite arguments where the textbook formulas lose accuracy: near the
+    branch points +-1 and +-i, tiny and huge parts (a square would
+    underflow or overflow), and every mix of them."""
+    mags = [1e-300, 1e-150, 1e-20, 1e-10, 1e-5, 0.5, 1 - 1e-12, 1.0, 1 + 1e-12, 2.0, 10.0, 1e5, 1e10, 1e20,
+            1e150, 1e155, 1e300]
+    return np.array([complex(sa * a, sb * b) for a in mags for b in mags + [0.0] for sa in (1, -1) for sb in (1, -1)]
+                    + [complex(sb * b, sa * a) for a in mags for b in mags + [0.0] for sa in (1, -1) for sb in (1, -1)])
+
+
+@pytest.mark.parametrize("name", CMATH)
+def test_cmath_keeps_its_accuracy_near_branch_points_and_for_tiny_and_huge_parts(name):
+    z = hard_points()
+    out = np.zeros(z.size, np.complex128)
+    CMATH_KERNELS[name][(z.size + 63) // 64, 64](z, out)
+    for v, got in zip(z, out):
+        try:
+            want = getattr(cmath, name)(complex(v))
+        except (ValueError, OverflowError):
+            continue
+        for g, w in ((got.real, want.real), (got.imag, want.imag)):
+            if math.isinf(w) or math.isnan(w):
+                assert g == w or (math.isnan(g) and math.isnan(w)), (name, v, got, want)
+            else:  # each part within a few ulps of its own size
+                assert abs(g - w) <= 4e-15 * abs(w) or abs(g - w) < 1e-307, (name, v, got, want)
+
+
 @cuda.jit
 def polar_phase_rect(z, out):
     i = cuda.grid(1)
