@@ -258,6 +258,29 @@ def test_const_array_like_of_complex_numbers():
     numpy.testing.assert_array_equal(scaled, COMPLEX3D.conjugate() * 2)
 
 
+RECORDS = numpy.array([(i, 0.25 * i - 3, -i) for i in range(40)],
+                      dtype=numpy.dtype([("a", numpy.uint8), ("b", numpy.float64), ("c", numpy.int16)], align=True))
+NO_RECORDS = numpy.empty(0, dtype=[("x", numpy.float64)])
+
+
+@cuda.jit
+def with_record_const_memory(out, count):
+    table = cuda.const.array_like(RECORDS)
+    empty = cuda.const.array_like(NO_RECORDS)
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = table[i]["a"] + table[i].b * table[i].c
+    if i == 0:
+        count[0] = len(empty)
+
+
+def test_const_array_like_of_records():
+    out, count = numpy.zeros(40), numpy.full(1, -1)
+    with_record_const_memory[2, 32](out, count)
+    numpy.testing.assert_array_equal(out, RECORDS["a"] + RECORDS["b"] * RECORDS["c"])
+    assert count[0] == 0
+
+
 def test_global_arrays_are_frozen_when_compiled():
     values = numpy.array([1.0, 2.0])
     globals()["CHANGING"] = values
@@ -426,6 +449,7 @@ MEMORY_KERNELS = [
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),
+    (with_record_const_memory, "void(float64[::1], int64[::1])"),
     (annotated, "void(float64[::1], float64[::1])"),
     (prints, "void(float32[::1])"),
     (prints_through_a_device_function, "void(uint8[::1])"),
