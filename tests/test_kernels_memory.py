@@ -281,6 +281,35 @@ def test_const_array_like_of_records():
     assert count[0] == 0
 
 
+NESTED = numpy.dtype([("i", numpy.int32), ("j", numpy.float32, (3, 2))])
+
+
+@cuda.jit
+def records_through_shared_and_local_memory(x, y):
+    chunk = cuda.shared.array(16, dtype=NESTED)
+    mine = cuda.local.array(2, dtype=ruchey.from_dtype(NESTED))
+    tx = cuda.threadIdx.x
+    i = cuda.blockIdx.x * cuda.blockDim.x + tx
+    if i < len(x):
+        chunk[tx] = x[i]
+    cuda.syncthreads()
+    if i < len(x):
+        mine[1] = chunk[cuda.blockDim.x - 1 - tx]
+        mine[1].i += 1000
+        y[i] = mine[1]
+
+
+def test_shared_and_local_arrays_of_records():
+    x = numpy.zeros(64, dtype=NESTED)
+    x["i"] = make_rng(6).integers(-100, 100, 64)
+    x["j"] = make_rng(7).standard_normal((64, 3, 2))
+    y = numpy.zeros_like(x)
+    records_through_shared_and_local_memory[4, 16](x, y)
+    want = x.reshape(4, 16)[:, ::-1].reshape(64).copy()
+    want["i"] += 1000
+    numpy.testing.assert_array_equal(y, want)
+
+
 def test_global_arrays_are_frozen_when_compiled():
     values = numpy.array([1.0, 2.0])
     globals()["CHANGING"] = values
@@ -450,6 +479,7 @@ MEMORY_KERNELS = [
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),
     (with_record_const_memory, "void(float64[::1], int64[::1])"),
+    (records_through_shared_and_local_memory, (ruchey.from_dtype(NESTED)[::1], ruchey.from_dtype(NESTED)[::1])),
     (annotated, "void(float64[::1], float64[::1])"),
     (prints, "void(float32[::1])"),
     (prints_through_a_device_function, "void(uint8[::1])"),
