@@ -47,6 +47,9 @@ def _elements_of(arg_types):
 
 
 def _constructor(name, base, n):
+    """The vector type's constructor: a function of up to four numbers and
+    vectors, in Python and (an overload made for the argument types given)
+    in compiled code."""
     cls = collections.namedtuple(name, ATTRIBUTES[:n])
     _CLASSES[cls] = n
     scalar = numpy.dtype(base).type
@@ -60,7 +63,7 @@ def _constructor(name, base, n):
 
     @overload(make)
     def typed_make(a0, a1=None, a2=None, a3=None):
-        given = [t for t in (a0, a1, a2, a3) if t is not None and not isinstance(t, (types.NoneType, types.Omitted))]
+        given = [t for t in (a0, a1, a2, a3) if t is not None and not isinstance(t, types.NoneType)]
         counts = _elements_of(given)
         if counts is None or sum(counts) != n:
             raise TypingError(f"{name}() takes numbers and vectors of {n} elements in all, got "
