@@ -87,7 +87,8 @@ static LLVMValueRef lo_selp(Lower *l, Node *n) {
 
 /* x.bit_count() of an integer: popc of x (a negative one's two's complement bits, as numba-cuda's) */
 #define BIT_COUNT(kind) \
-  {"int.bit_count", NULL, "bit_count", BK_METHOD, kind, 0, 0, NULL, BF_KERNEL | BF_PURE | BF_CHEAP, 0, 0, ty_same_int, lo_popc}
+  {"int.bit_count", NULL, "bit_count", BK_METHOD, kind, 0, 0, NULL, BF_KERNEL | BF_PURE | BF_CHEAP, 0, 0, \
+   ty_same_int, lo_popc}
 
 const Builtin bi_cudamath[] = {
   ROW("popc", BF_CHEAP, ty_same_int, lo_popc, 1),

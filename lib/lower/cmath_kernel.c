@@ -46,8 +46,12 @@ static C times_minus_i(Lower *l, C z) { return (C){z.im, neg(l, z.re)}; } /* -i 
 static C plus_real(Lower *l, C z, double x) { return (C){add(l, z.re, num(l, x)), z.im}; }
 static C real_minus(Lower *l, double x, C z) { return (C){sub(l, num(l, x), z.re), neg(l, z.im)}; }
 
-static LLVMValueRef fmax_(Lower *l, LLVMValueRef a, LLVMValueRef b) { return lo_intrinsic2(l, "llvm.maxnum", TYS(TY_F64), a, b); }
-static LLVMValueRef fmin_(Lower *l, LLVMValueRef a, LLVMValueRef b) { return lo_intrinsic2(l, "llvm.minnum", TYS(TY_F64), a, b); }
+static LLVMValueRef fmax_(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return lo_intrinsic2(l, "llvm.maxnum", TYS(TY_F64), a, b);
+}
+static LLVMValueRef fmin_(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return lo_intrinsic2(l, "llvm.minnum", TYS(TY_F64), a, b);
+}
 static LLVMValueRef within(Lower *l, LLVMValueRef x, double lo, double hi) {
   return LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOGE, x, num(l, lo), ""),
                       LLVMBuildFCmp(l->b, LLVMRealOLE, x, num(l, hi), ""), "");
@@ -69,7 +73,8 @@ static C clog_(Lower *l, C z) {
   LLVMValueRef h = fn2(l, "hypot", z.re, z.im);
   LLVMValueRef am = fmax_(l, fabs_(l, z.re), fabs_(l, z.im)), an = fmin_(l, fabs_(l, z.re), fabs_(l, z.im));
   LLVMValueRef near = fn1(l, "log1p", add(l, mul(l, sub(l, am, num(l, 1)), add(l, am, num(l, 1))), mul(l, an, an)));
-  return (C){pick(l, within(l, h, 0.71, 1.73), mul(l, near, num(l, 0.5)), fn1(l, "log", h)), fn2(l, "atan2", z.im, z.re)};
+  LLVMValueRef re = pick(l, within(l, h, 0.71, 1.73), mul(l, near, num(l, 0.5)), fn1(l, "log", h));
+  return (C){re, fn2(l, "atan2", z.im, z.re)};
 }
 
 /* sqrt without cancellation: the larger part from sqrt((|z| + |x|) / 2) */
@@ -117,7 +122,8 @@ static C ctanh_(Lower *l, C z) {
 
 /* asinh(z): s1 = sqrt(1 - iz), s2 = sqrt(1 + iz) */
 static C casinh_(Lower *l, C z) {
-  C s1 = csqrt_(l, (C){add(l, num(l, 1), z.im), neg(l, z.re)}), s2 = csqrt_(l, (C){sub(l, num(l, 1), z.im), z.re});
+  C s1 = csqrt_(l, (C){add(l, num(l, 1), z.im), neg(l, z.re)});
+  C s2 = csqrt_(l, (C){sub(l, num(l, 1), z.im), z.re});
   C r = {fn1(l, "asinh", sub(l, mul(l, s1.re, s2.im), mul(l, s2.re, s1.im))),
          fn2(l, "atan2", z.im, sub(l, mul(l, s1.re, s2.re), mul(l, s1.im, s2.im)))};
   LLVMValueRef big = huge(l, z);
@@ -144,24 +150,30 @@ static C cacosh_(Lower *l, C z) {
   return (C){pick(l, big, log_twice_abs(l, z), r.re), pick(l, big, fn2(l, "atan2", z.im, z.re), r.im)};
 }
 
-/* atanh(z) for Re z >= 0: log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2;
+/* atanh(x + iy) for x >= 0: log1p(4x / ((1 - x)^2 + y^2)) / 4 - i atan2(-2y, (1 - x)(1 + x) - y^2) / 2;
  * at x = 1 and a tiny y, from y alone (y^2 would underflow); for a huge z,
- * x / |z|^2 + i pi/2 sign(y). Odd: the other half (-0.0 too) by -atanh(-z),
- * which keeps the signs of zero parts. */
-static C catanh_(Lower *l, C z) {
-  LLVMValueRef left = sign_bit(l, z.re), one = num(l, 1);
-  LLVMValueRef x = fabs_(l, z.re), y = pick(l, left, neg(l, z.im), z.im), ay = fabs_(l, y);
-  LLVMValueRef d = add(l, mul(l, sub(l, one, x), sub(l, one, x)), mul(l, ay, ay));
+ * x / |z|^2 + i pi/2 sign(y) */
+static C atanh_right(Lower *l, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef one = num(l, 1), ay = fabs_(l, y), y2 = mul(l, ay, ay);
+  LLVMValueRef d = add(l, mul(l, sub(l, one, x), sub(l, one, x)), y2);
+  LLVMValueRef across = sub(l, mul(l, sub(l, one, x), add(l, one, x)), y2);
   C r = {mul(l, fn1(l, "log1p", fdiv(l, mul(l, num(l, 4), x), d)), num(l, 0.25)),
-         mul(l, neg(l, fn2(l, "atan2", mul(l, num(l, -2), y), sub(l, mul(l, sub(l, one, x), add(l, one, x)), mul(l, ay, ay)))),
-             num(l, 0.5))};
+         mul(l, fn2(l, "atan2", mul(l, num(l, -2), y), across), num(l, -0.5))};
   LLVMValueRef at_one = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, one, ""),
                                      LLVMBuildFCmp(l->b, LLVMRealOLT, ay, num(l, 1.4916681462400413e-154), ""), "");
-  r = (C){pick(l, at_one, neg(l, fn1(l, "log", fdiv(l, fn1(l, "sqrt", ay), fn1(l, "sqrt", fn2(l, "hypot", ay, num(l, 2)))))), r.re),
+  LLVMValueRef ratio = fdiv(l, fn1(l, "sqrt", ay), fn1(l, "sqrt", fn2(l, "hypot", ay, num(l, 2))));
+  r = (C){pick(l, at_one, neg(l, fn1(l, "log", ratio)), r.re),
           pick(l, at_one, copysign_(l, mul(l, fn2(l, "atan2", num(l, 2), neg(l, ay)), num(l, 0.5)), y), r.im)};
   LLVMValueRef h = fn2(l, "hypot", mul(l, x, num(l, 0.5)), mul(l, y, num(l, 0.5))), big = huge(l, (C){x, y});
-  r = (C){pick(l, big, fdiv(l, fdiv(l, mul(l, x, num(l, 0.25)), h), h), r.re),
-          pick(l, big, copysign_(l, num(l, 1.57079632679489661923), y), r.im)};
+  return (C){pick(l, big, fdiv(l, fdiv(l, mul(l, x, num(l, 0.25)), h), h), r.re),
+             pick(l, big, copysign_(l, num(l, 1.57079632679489661923), y), r.im)};
+}
+
+/* atanh(z), odd: the half left of the imaginary axis (-0.0 too) by
+ * -atanh(-z), which keeps the signs of zero parts */
+static C catanh_(Lower *l, C z) {
+  LLVMValueRef left = sign_bit(l, z.re);
+  C r = atanh_right(l, fabs_(l, z.re), pick(l, left, neg(l, z.im), z.im));
   return (C){pick(l, left, neg(l, r.re), r.re), pick(l, left, neg(l, r.im), r.im)};
 }
 
