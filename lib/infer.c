@@ -1202,8 +1202,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       /* a[i] = z of a 0-d array z: z's element, as Numba's setitem takes one; read here, or as the
        * store happens (lo_store) where z is an item of a tuple being unpacked */
       if ((t = at->ty == t ? ty_element_of_0d(in, at) : t->elem)) ty_store(in, target, t, at);
-    } else if (t->kind == TY_OPTIONAL && at->ty == t && ty_is_scalar(t->elem)) {
-      /* a[i] = f() of a function that may return None: its value, TypeError if None, as Numba's */
+    } else if ((t->kind == TY_OPTIONAL || t->kind == TY_INTENUM) && at->ty == t && ty_is_scalar(t->elem)) {
+      /* a[i] = f() of a function that may return None: its value, TypeError if None, as Numba's;
+       * a[i] = an IntEnum member: its int */
       ty_store(in, target, value_needed(in, at, t), at);
     } else if ((!ty_is_scalar(t) && !(t->kind == TY_RECORD && t == elem)) || (ty_is_complex(t) && !ty_is_complex(elem))) {
       ty_error(in, at, "cannot store %s into an element of %s", t->name,

@@ -96,6 +96,34 @@ int ir_depth(const NodeList *body) {
   return s.failed ? INT32_MAX : most;
 }
 
+typedef struct Assigned {
+  int var, count;
+  Node *value;
+} Assigned;
+
+static void count_target(Assigned *a, const Node *t) {
+  if (t->kind == N_VAR && t->var == a->var) a->count++;
+  if (t->kind == N_TUPLE)
+    for (int i = 0; i < t->list.len; i++) count_target(a, t->list.items[i]);
+}
+
+static bool visit_assignment(Node *n, void *ctx) {
+  Assigned *a = ctx;
+  if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) {
+    int before = a->count;
+    count_target(a, n->lhs);
+    if (a->count > before && n->kind == N_ASSIGN && n->lhs->kind == N_VAR) a->value = n->rhs;
+  }
+  return true;
+}
+
+int ir_assignments(const NodeList *body, int var, Node **value) {
+  Assigned a = {var, 0, value ? *value : NULL};
+  ir_walk_list(body, visit_assignment, &a);
+  if (value) *value = a.value;
+  return a.count;
+}
+
 bool ir_calls_builtin(const Node *n, const char *name) {
   return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
 }

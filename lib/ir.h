@@ -18,6 +18,11 @@ void ir_walk_list(const NodeList *l, IrVisit visit, void *ctx);
  * combined by unary - + ~ and + - * // % ** << >> & | ^ (TPB + 1); false
  * for anything else, or where Python's int would leave int64. */
 bool ir_const_int(const Node *n, int64_t *out);
+/* How many times the statements of body (and what they hold) assign the
+ * local variable var: plain, augmented, as a for loop's target or in a
+ * tuple's; *value (value may be NULL) is the value of its last plain
+ * assignment, unchanged where there is none. */
+int ir_assignments(const NodeList *body, int var, Node **value);
 /* Whether n is a call of the builtin named name ("len", "literal_unroll"). */
 bool ir_calls_builtin(const Node *n, const char *name);
 

@@ -700,10 +700,13 @@ def kernel_args(row):
     (cuda.threadIdx.x), a shape and a dtype for shared/local arrays, the
     constant 1 for cuda.grid/gridsize, an array, an index and values for the
     atomics, a full member mask then 1s for the warp collectives, 1s for the
-    pure intrinsics of several numbers (fma, selp), a grid for its sync()."""
+    pure intrinsics of several numbers (fma, selp), a grid for its sync(),
+    an element of ``a`` for a number's method (x.bit_count())."""
     name, module, path, kind, lo, hi, flags = row
     if kind == "method" and "grid" in flags:
         return ["cuda.cg.this_grid()"]
+    if kind == "method" and hi == 0:
+        return ["a[0]"]
     if "nocall" in flags or hi == 0:
         return []
     if "warp" in flags:

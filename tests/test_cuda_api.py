@@ -204,6 +204,22 @@ def test_device_function_follows_numba_cuda_error_model():
         cuda.jit(device=True, debug=True)(div)(1.0, 0.0)
 
 
+def test_fastmath_float32_division_by_zero_is_unchecked_as_numba_cudas():
+    def div(out, x, y):
+        out[0] = x / y
+
+    out32 = numpy.zeros(1, dtype=numpy.float32)
+    for x, y in ((1.0, 0.0), (-2.5, 0.0), (0.0, 0.0), (3.0, 2.0)):
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            expected = numpy.float32(x) / numpy.float32(y)
+        cuda.jit(fastmath=True, debug=True)(div)[1, 1](out32, numpy.float32(x), numpy.float32(y))
+        numpy.testing.assert_array_equal(out32[0], expected)
+    with pytest.raises(ZeroDivisionError):  # float64 keeps Python's check, as without fastmath
+        cuda.jit(fastmath=True, debug=True)(div)[1, 1](numpy.zeros(1), 1.0, 0.0)
+    with pytest.raises(ZeroDivisionError):
+        cuda.jit(debug=True)(div)[1, 1](out32, numpy.float32(1), numpy.float32(0))
+
+
 # ---------------------------------------------------------------- launch configurations
 
 def test_calling_a_kernel_without_configuration_raises(kernel):

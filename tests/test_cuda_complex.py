@@ -149,6 +149,63 @@ def test_cmath_at_large_arguments_and_special_points():
         np.testing.assert_allclose(out, expected, rtol=1e-9, atol=1e-12, err_msg=name)
 
 
+def same_parts(got, want):
+    """Equal within 1e-12 relative, NaN matching NaN, zeros and infinities with their signs."""
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        if math.isnan(w) or math.isnan(g):
+            if not (math.isnan(w) and math.isnan(g)):
+                return False
+        elif g == w == 0 or math.isinf(w):
+            if g != w or math.copysign(1, g) != math.copysign(1, w):
+                return False
+        elif abs(g - w) > 1e-12 * abs(w):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", CMATH)
+def test_cmath_where_a_part_is_infinite_nan_or_a_signed_zero_is_pythons(name):
+    parts = [-math.inf, -2.5, -0.75, -0.0, 0.0, 0.75, 2.5, math.inf, math.nan]
+    z = np.array([complex(a, b) for a in parts for b in parts])
+    for dtype in (np.complex128, np.complex64):
+        zz = z.astype(dtype)
+        out = np.zeros(zz.size, np.complex128)
+        CMATH_KERNELS[name][(zz.size + 63) // 64, 64](zz, out)
+        for v, got in zip(zz, out):
+            try:
+                want = getattr(cmath, name)(complex(v))
+            except (ValueError, OverflowError):  # (a kernel gives an infinity or NaN there)
+                continue
+            assert same_parts(complex(got), want), (name, complex(v), complex(got), want)
+
+
+def hard_points():
+    """Finite arguments where the textbook formulas lose accuracy: near the
+    branch points +-1 and +-i, tiny and huge parts (a square would
+    underflow or overflow), and every mix of them."""
+    mags = [1e-300, 1e-150, 1e-20, 1e-10, 1e-5, 0.5, 1 - 1e-12, 1.0, 1 + 1e-12, 2.0, 10.0, 1e5, 1e10, 1e20,
+            1e150, 1e155, 1e300]
+    return np.array([complex(sa * a, sb * b) for a in mags for b in mags + [0.0] for sa in (1, -1) for sb in (1, -1)]
+                    + [complex(sb * b, sa * a) for a in mags for b in mags + [0.0] for sa in (1, -1) for sb in (1, -1)])
+
+
+@pytest.mark.parametrize("name", CMATH)
+def test_cmath_keeps_its_accuracy_near_branch_points_and_for_tiny_and_huge_parts(name):
+    z = hard_points()
+    out = np.zeros(z.size, np.complex128)
+    CMATH_KERNELS[name][(z.size + 63) // 64, 64](z, out)
+    for v, got in zip(z, out):
+        try:
+            want = getattr(cmath, name)(complex(v))
+        except (ValueError, OverflowError):
+            continue
+        for g, w in ((got.real, want.real), (got.imag, want.imag)):
+            if math.isinf(w) or math.isnan(w):
+                assert g == w or (math.isnan(g) and math.isnan(w)), (name, v, got, want)
+            else:  # each part within a few ulps of its own size
+                assert abs(g - w) <= 4e-15 * abs(w) or abs(g - w) < 1e-307, (name, v, got, want)
+
+
 @cuda.jit
 def polar_phase_rect(z, out):
     i = cuda.grid(1)
@@ -193,6 +250,27 @@ def test_complex_through_a_device_function():
     out = np.zeros(50, np.complex128)
     rotate_all[1, 64](z, 0.75, out)
     np.testing.assert_allclose(out, z * np.exp(0.75j), rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_a_complex_types_underlying_float_types_a_device_function(dtype):
+    from ruchey import types
+    tp = types.complex64 if dtype == np.complex64 else types.complex128
+    assert tp.underlying_float == getattr(types, np.real(np.zeros(1, dtype)).dtype.name)
+    imag = cuda.jit(tp.underlying_float(tp), device=True)(lambda z: z.imag)
+
+    @cuda.jit
+    def imaginary_parts(z, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = imag(z[i])
+
+    z = points(40, 9, dtype)
+    out = np.zeros(40, np.real(z).dtype)
+    imaginary_parts[1, 64](z, out)
+    np.testing.assert_array_equal(out, z.imag)
+    with pytest.raises(AttributeError):
+        types.float32.underlying_float
 
 
 # ---------------------------------------------------------------- PTX

@@ -225,6 +225,36 @@ def test_operators_on_float16_round_each_result_as_numpy():
 
 
 @cuda.jit
+def math_functions(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        x = a[i]
+        out[0, i] = math.fabs(x)
+        out[1, i] = math.trunc(x)
+        out[2, i] = math.log2(x)
+        out[3, i] = math.log10(x)
+        out[4, i] = math.exp2(x)
+        out[5, i] = math.log(x)
+
+
+def test_math_functions_of_float16_as_numpy_float16():
+    # within each function's domain and range (outside, math raises CPython's errors)
+    a = np.abs(halves(15, scale=4.0))
+    a = a[np.isfinite(a) & (a > 0) & (a < 15)]
+    out = np.zeros((6, a.size), np.float16)
+    launch(math_functions, a.size, a, out)
+    assert same_bits(out[0], np.fabs(a)) and same_bits(out[1], np.trunc(a))
+    for k, f in enumerate([np.log2, np.log10, np.exp2, np.log], start=2):
+        assert within_one_step(out[k], f(a)), k
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's kernels keep CPython's math errors")
+def test_math_functions_of_float16_outside_their_domain_raise():
+    with pytest.raises(ValueError, match="math domain error|expected a positive input"):
+        launch(math_functions, 1, np.array([-1.0], np.float16), np.zeros((6, 1), np.float16))
+
+
+@cuda.jit
 def conversions(a, f32, f64, ints, back):
     i = cuda.grid(1)
     if i < a.size:
@@ -303,6 +333,12 @@ def test_float16_is_supported():
     assert cuda.is_float16_supported() is True
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's types")
+def test_bfloat16_and_fp8_are_not_supported():
+    assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+    assert not hasattr(cuda, "bf16")
+
+
 # ---------------------------------------------------------------- PTX
 
 PTX_KERNELS = [
@@ -310,6 +346,7 @@ PTX_KERNELS = [
     (functions, "void(float16[::1], float16[:, ::1])"),
     (comparisons, "void(float16[::1], float16[::1], boolean[:, ::1], float16[:, ::1])"),
     (operators, "void(float16[::1], float16[::1], float16[:, ::1])"),
+    (math_functions, "void(float16[::1], float16[:, ::1])"),
     (conversions, "void(float16[::1], float32[::1], float64[::1], int64[::1], float16[:, ::1])"),
     (shared_and_local, "void(float16[::1], float16[:, ::1])"),
 ]

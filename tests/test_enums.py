@@ -714,6 +714,45 @@ def test_kernel_takes_a_member_as_one_parameter_its_value():
     assert ptx.count(".param .u64") == 3 + 3 + 1  # two arrays (data, shape, stride) and the member's int64
 
 
+@njit
+def store_members(out, x, take):
+    for i in range(x.size):
+        if take:
+            out[i] = Shape.LINE if x[i] < 0 else Shape["CIRCLE"]
+        else:
+            s = Shape.CIRCLE if x[i] > 3 else Shape.SQUARE
+            out[i] = s
+
+
+@cuda.jit
+def store_members_in_a_kernel(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = Shape.SQUARE if x[i] == 3 else Shape.CIRCLE
+
+
+@pytest.mark.parametrize("dtype", [numpy.int64, numpy.int16, numpy.float64])
+def test_an_intenum_member_stored_into_an_array_is_its_int(dtype):
+    x = numpy.array([3, 4, -1, 4, 3], numpy.int64)
+    for take in (True, False):
+        got, want = numpy.zeros(5, dtype), numpy.zeros(5, dtype)
+        store_members(got, x, take)
+        store_members.py_func(want, x, take)
+        numpy.testing.assert_array_equal(got, want)
+    got = numpy.zeros(5, dtype)
+    store_members_in_a_kernel[1, 8](got, x)
+    numpy.testing.assert_array_equal(got, [3, 4, 4, 4, 3])
+
+
+def test_an_enum_member_stored_into_an_array_stays_a_typing_error():
+    @njit
+    def store(out):
+        out[0] = Color.RED
+
+    with pytest.raises(ruchey.TypingError, match="cannot store"):
+        store(numpy.zeros(1, numpy.int64))
+
+
 # ---------------------------------------------------------------- types and signatures
 
 def test_typeof_a_member_as_numba():

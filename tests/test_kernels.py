@@ -790,6 +790,25 @@ def test_scalar_arguments():
 
 
 @cuda.jit
+def dates_around(dates, target, delta, matches, shifted):
+    for i in range(cuda.grid(1), matches.size, cuda.gridsize(1)):
+        matches[i] = dates[i] == target
+        shifted[i] = dates[i] - delta
+
+
+@pytest.mark.parametrize("unit", ["D", "s", "ms"])
+def test_datetime64_and_timedelta64_scalar_arguments(unit):
+    dates = numpy.arange(0, 400, 7).astype(f"datetime64[{unit}]")
+    dates[3] = numpy.datetime64("NaT")
+    for target, delta in ((dates[5], dates[6] - dates[5]), (dates[3], numpy.timedelta64(-2, unit))):
+        matches = numpy.zeros(dates.size, numpy.bool_)
+        shifted = numpy.zeros_like(dates)
+        dates_around[2, 16](dates, target, delta, matches, shifted)
+        numpy.testing.assert_array_equal(matches, dates == target)  # NaT equals nothing, as NumPy's
+        numpy.testing.assert_array_equal(shifted, dates - delta)
+
+
+@cuda.jit
 def float_division(x, y, out):
     i = cuda.grid(1)
     if i < x.size:

@@ -60,6 +60,42 @@ def test_a_padded_shared_tile_transposes():
     numpy.testing.assert_array_equal(out, a.T)
 
 
+@cuda.jit
+def shaped_by_local_constants(a, out):
+    n = 64
+    rows = n // 16
+    sm = cuda.shared.array(n, float64)
+    tile = cuda.local.array((rows, rows + 1), int64)
+    i = cuda.grid(1)
+    if i < n:
+        sm[i] = a[i] * 2
+    cuda.syncthreads()
+    tile[rows - 1, rows] = tile.size
+    if i < n:
+        out[i] = sm[n - 1 - i] + tile[rows - 1, rows]
+
+
+def test_shapes_from_local_variables_assigned_a_constant_once():
+    a = make_rng(4).standard_normal(64)
+    out = numpy.zeros(64)
+    shaped_by_local_constants[1, 64](a, out)
+    numpy.testing.assert_array_equal(out, a[::-1] * 2 + 4 * 5)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_shape_from_a_local_variable_assigned_twice_is_a_typing_error():
+    @cuda.jit
+    def kernel(out):
+        n = 4
+        if out[0] > 0:
+            n = 8
+        tmp = cuda.local.array(n, float64)
+        out[0] = tmp.size
+
+    with pytest.raises(ruchey.TypingError, match="must be constant integers"):
+        kernel[1, 1](numpy.zeros(1))
+
+
 def test_a_shape_that_is_not_constant_is_a_typing_error():
     @cuda.jit
     def kernel(out, n):
@@ -200,6 +236,78 @@ def test_const_array_like_gives_the_global_array():
     out = numpy.zeros(8)
     with_const_memory[1, 8](out)
     numpy.testing.assert_array_equal(out, LUT[numpy.arange(8) % 5] * 2)
+
+
+COMPLEX3D = (make_rng(9).standard_normal((2, 3, 4, 2)) @ [1, 1j]).astype(numpy.complex64)
+COMPLEX3D[0, 0, :2] = [complex(numpy.nan, 1), complex(-numpy.inf, -0.0)]
+
+
+@cuda.jit
+def with_complex_const_memory(out, scaled):
+    table = cuda.const.array_like(COMPLEX3D)
+    i, j, k = cuda.grid(3)
+    if i < out.shape[0] and j < out.shape[1] and k < out.shape[2]:
+        out[i, j, k] = table[i, j, k]
+        scaled[i, j, k] = table[i, j, k].conjugate() * 2
+
+
+def test_const_array_like_of_complex_numbers():
+    out, scaled = numpy.zeros_like(COMPLEX3D), numpy.zeros_like(COMPLEX3D)
+    with_complex_const_memory[1, (2, 3, 4)](out, scaled)
+    numpy.testing.assert_array_equal(out, COMPLEX3D)
+    numpy.testing.assert_array_equal(scaled, COMPLEX3D.conjugate() * 2)
+
+
+RECORDS = numpy.array([(i, 0.25 * i - 3, -i) for i in range(40)],
+                      dtype=numpy.dtype([("a", numpy.uint8), ("b", numpy.float64), ("c", numpy.int16)], align=True))
+NO_RECORDS = numpy.empty(0, dtype=[("x", numpy.float64)])
+
+
+@cuda.jit
+def with_record_const_memory(out, count):
+    table = cuda.const.array_like(RECORDS)
+    empty = cuda.const.array_like(NO_RECORDS)
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = table[i]["a"] + table[i].b * table[i].c
+    if i == 0:
+        count[0] = len(empty)
+
+
+def test_const_array_like_of_records():
+    out, count = numpy.zeros(40), numpy.full(1, -1)
+    with_record_const_memory[2, 32](out, count)
+    numpy.testing.assert_array_equal(out, RECORDS["a"] + RECORDS["b"] * RECORDS["c"])
+    assert count[0] == 0
+
+
+NESTED = numpy.dtype([("i", numpy.int32), ("j", numpy.float32, (3, 2))])
+
+
+@cuda.jit
+def records_through_shared_and_local_memory(x, y):
+    chunk = cuda.shared.array(16, dtype=NESTED)
+    mine = cuda.local.array(2, dtype=ruchey.from_dtype(NESTED))
+    tx = cuda.threadIdx.x
+    i = cuda.blockIdx.x * cuda.blockDim.x + tx
+    if i < len(x):
+        chunk[tx] = x[i]
+    cuda.syncthreads()
+    if i < len(x):
+        mine[1] = chunk[cuda.blockDim.x - 1 - tx]
+        mine[1].i += 1000
+        y[i] = mine[1]
+
+
+def test_shared_and_local_arrays_of_records():
+    x = numpy.zeros(64, dtype=NESTED)
+    x["i"] = make_rng(6).integers(-100, 100, 64)
+    x["j"] = make_rng(7).standard_normal((64, 3, 2))
+    y = numpy.zeros_like(x)
+    records_through_shared_and_local_memory[4, 16](x, y)
+    want = x.reshape(4, 16)[:, ::-1].reshape(64).copy()
+    want["i"] += 1000
+    numpy.testing.assert_array_equal(y, want)
 
 
 def test_global_arrays_are_frozen_when_compiled():
@@ -365,9 +473,13 @@ def test_print_of_an_array_is_a_typing_error_in_kernels_not_in_njit(capfd):
 MEMORY_KERNELS = [
     (shaped_by_constants, "void(int64[::1])"),
     (padded_transpose, "void(float64[:, ::1], float64[:, ::1])"),
+    (shaped_by_local_constants, "void(float64[::1], float64[::1])"),
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
+    (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),
+    (with_record_const_memory, "void(float64[::1], int64[::1])"),
+    (records_through_shared_and_local_memory, (ruchey.from_dtype(NESTED)[::1], ruchey.from_dtype(NESTED)[::1])),
     (annotated, "void(float64[::1], float64[::1])"),
     (prints, "void(float32[::1])"),
     (prints_through_a_device_function, "void(uint8[::1])"),

@@ -469,6 +469,31 @@ def test_bit_intrinsics_count_and_reverse_bits(dtype, bits):
 
 
 @cuda.jit
+def bit_counts(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i].bit_count()
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int16, numpy.int32, numpy.int64,
+                                   numpy.uint8, numpy.uint16, numpy.uint32, numpy.uint64])
+def test_bit_count_method_is_popc_of_the_receivers_bits(dtype):
+    info = numpy.iinfo(dtype)
+    rng = make_rng(5)
+    a = numpy.concatenate([[0, 1, info.max, info.min, info.max // 3],
+                           rng.integers(info.min, info.max, size=40, endpoint=True, dtype=dtype)]).astype(dtype)
+    out = numpy.zeros(a.size, dtype=numpy.int64)
+    bit_counts[2, 32](a, out)
+    bits = numpy.dtype(dtype).itemsize * 8
+    assert out.tolist() == [bin(as_unsigned(x, bits)).count("1") for x in a.tolist()]
+
+
+def test_bit_count_outside_cuda_code_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="bit_count"):
+        ruchey.njit(lambda x: x.bit_count())(numpy.uint8(3))
+
+
+@cuda.jit
 def arithmetic_intrinsics(x, y, z, fma, cbrt, selp):
     i = cuda.grid(1)
     if i < x.size:
@@ -566,6 +591,7 @@ WARP_KERNELS = [
     (fenced, "void(int64[::1], int64[::1])"),
     (nested_collectives, "void(int64[::1], int64[::1], int64[::1])"),
     (bit_intrinsics, "void(int64[::1], uint32[::1], int64[::1], int64[::1], uint32[::1], uint32[::1])"),
+    (bit_counts, "void(uint16[::1], int64[::1])"),
     (arithmetic_intrinsics, "void(float32[::1], float32[::1], float32[::1], float32[::1], "
                             "float32[::1], float32[::1])"),
 ]

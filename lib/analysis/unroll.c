@@ -119,27 +119,6 @@ static Node *clone(Func *f, const Node *n) {
 
 /* ---------------------------------------------------------------- the tuple's length */
 
-typedef struct Assigned {
-  int var, count;
-  Node *value;
-} Assigned;
-
-static void count_target(Assigned *a, const Node *t) {
-  if (t->kind == N_VAR && t->var == a->var) a->count++;
-  if (t->kind == N_TUPLE)
-    for (int i = 0; i < t->list.len; i++) count_target(a, t->list.items[i]);
-}
-
-static bool visit_assignment(Node *n, void *ctx) {
-  Assigned *a = ctx;
-  if (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) {
-    int before = a->count;
-    count_target(a, n->lhs);
-    if (a->count > before && n->kind == N_ASSIGN && n->lhs->kind == N_VAR) a->value = n->rhs;
-  }
-  return true;
-}
-
 /* A list written out is unrolled as the tuple of its items, wherever its
  * variable is read, as Numba's literal_unroll makes it one. */
 static bool tuple_of_list(Node *seq) {
@@ -158,9 +137,8 @@ typedef struct Written {
 
 /* The value a local variable is assigned, where it is assigned once; else NULL. */
 static Node *only_value(Unroll *u, const Node *v) {
-  Assigned a = {v->var, 0, NULL};
-  ir_walk_list(&u->f->body, visit_assignment, &a);
-  return a.count == 1 ? a.value : NULL;
+  Node *value = NULL;
+  return ir_assignments(&u->f->body, v->var, &value) == 1 ? value : NULL;
 }
 
 /* The value variable v holds at the loop being unrolled, where a plain
@@ -170,9 +148,7 @@ static Node *value_reaching(Unroll *u, const Node *v) {
   for (int i = u->at - 1; i >= 0; i--) {
     Node *s = u->block->items[i];
     if (s->kind == N_ASSIGN && s->lhs->kind == N_VAR && s->lhs->var == v->var) return s->rhs;
-    Assigned a = {v->var, 0, NULL};
-    ir_walk(s, visit_assignment, &a);
-    if (a.count) return NULL;
+    if (ir_assignments(&(NodeList){.items = &s, .len = 1}, v->var, NULL)) return NULL;
   }
   return NULL;
 }
@@ -319,10 +295,9 @@ static Node *body_copy(Func *f, Node *loop, int t, const Written *w, int i, int 
   body.items[0] = assign(f, clone(f, loop->lhs), item, loop->lhs);
   for (int s = 0; s < loop->body.len; s++) body.items[s + 1] = clone(f, loop->body.items[s]);
   if (c && loop->lhs->kind == N_VAR) {  /* the body's reads of x are that constant, where it never rebinds x */
-    Assigned a = {loop->lhs->var, 0, NULL};
-    ir_walk_list(&loop->body, visit_assignment, &a);
+    bool rebound = ir_assignments(&loop->body, loop->lhs->var, NULL) > 0;
     Literal lit = {loop->lhs->var, c, f};
-    for (int s = 1; !a.count && s < body.len; s++) ir_walk(body.items[s], read_as_literal, &lit);
+    for (int s = 1; !rebound && s < body.len; s++) ir_walk(body.items[s], read_as_literal, &lit);
   }
   Node *copy = node(f, wraps ? N_FOR : N_BLOCK, loop);
   copy->body = body;

@@ -95,15 +95,35 @@ Node *lo_cuda_shape(Node *n) {
   return NULL;
 }
 
+/* The local variables in x that the function assigns once, a constant
+ * integer expression (N = 100; M = N // 2; cuda.shared.array((M, 2), ...)),
+ * made those constants where they size an array, as Numba infers one. */
+static void constant_locals(Infer *in, Node *x, int depth) {
+  if (depth > 8) return;
+  if (x->kind == N_BINOP) constant_locals(in, x->rhs, depth);
+  if (x->kind == N_BINOP || x->kind == N_UNARY) constant_locals(in, x->lhs, depth);
+  Node *value = NULL;
+  int64_t v;
+  if (x->kind != N_VAR || x->var < in->f->nparams || ir_assignments(&in->f->body, x->var, &value) != 1 || !value)
+    return;
+  constant_locals(in, value, depth + 1);
+  if (ir_const_int(value, &v))
+    *x = (Node){.kind = N_INT, .line = x->line, .col = x->col, .ival = v, .ty = TYS(TY_I64)};
+}
+
 /* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
 static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
   Node *shape = lo_cuda_shape(n);
   if (!shape) return ty_error(in, n, "%s() needs a shape", n->bi->name);
   int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
-  for (int i = 0; i < ndim; i++)
+  constant_locals(in, shape, 0);
+  for (int i = 0; i < ndim; i++) {
+    if (shape->kind == N_TUPLE) constant_locals(in, shape->list.items[i], 0);
     if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
       return ty_error(in, shape, "the shape of %s() must be constant integers: literals, module "
-                      "globals or expressions of them such as TPB + 1", n->bi->name);
+                      "globals, local variables assigned such a value once, or expressions of them such as TPB + 1",
+                      n->bi->name);
+  }
   if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
   if (in->opts->device && !in->opts->gpu_cc && !(n->bi->flags & BF_PER_THREAD) && literal_int(shape) == 0)
     return ty_error(in, n, "the dynamic shared memory (cuda.shared.array(0, ...)) is only the kernel's on "
@@ -199,6 +219,7 @@ const Builtin bi_cuda[] = {
    BF_KERNEL | BF_BLOCK_MEMORY | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
-  INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP, 0, ty_const_array, lo_const_array_like, 1, 1),
+  INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP | BF_COMPLEX, 0, ty_const_array,
+            lo_const_array_like, 1, 1),
   BI_END,
 };

@@ -1,7 +1,8 @@
 /* builtins/cudamath.c — CUDA's intrinsics on bits and numbers:
  * cuda.popc, brev, clz, ffs, fma, cbrt and selp, typed as numba-cuda
- * types them. Each is an LLVM intrinsic (or libm's and libdevice's cbrt),
- * the same on the CPU backend and the GPU.
+ * types them, and an integer's bit_count() method, numba-cuda's popc.
+ * Each is an LLVM intrinsic (or libm's and libdevice's cbrt), the same on
+ * the CPU backend and the GPU.
  */
 #include "builtins/builtins.h"
 
@@ -84,6 +85,11 @@ static LLVMValueRef lo_selp(Lower *l, Node *n) {
 #define ROW(name, flags, type, lower, nargs) \
   {"cuda." name, "ruchey.cuda", name, BK_FUNCTION, 0, nargs, nargs, NULL, BF_KERNEL | BF_PURE | (flags), 0, 0, type, lower}
 
+/* x.bit_count() of an integer: popc of x (a negative one's two's complement bits, as numba-cuda's) */
+#define BIT_COUNT(kind) \
+  {"int.bit_count", NULL, "bit_count", BK_METHOD, kind, 0, 0, NULL, BF_KERNEL | BF_PURE | BF_CHEAP, 0, 0, \
+   ty_same_int, lo_popc}
+
 const Builtin bi_cudamath[] = {
   ROW("popc", BF_CHEAP, ty_same_int, lo_popc, 1),
   ROW("brev", BF_CHEAP, ty_brev, lo_brev, 1),
@@ -92,5 +98,7 @@ const Builtin bi_cudamath[] = {
   ROW("fma", BF_CHEAP, ty_float, lo_fma, 3),
   ROW("cbrt", 0, ty_float, lo_cbrt, 1),
   ROW("selp", BF_CHEAP, ty_selp, lo_selp, 3),
+  BIT_COUNT(TY_I8), BIT_COUNT(TY_I16), BIT_COUNT(TY_I32), BIT_COUNT(TY_I64),
+  BIT_COUNT(TY_U8), BIT_COUNT(TY_U16), BIT_COUNT(TY_U32), BIT_COUNT(TY_U64),
   BI_END,
 };

@@ -13,7 +13,7 @@ static const char *const takes_half[] = {
   /* Python's */
   "len", "abs", "min", "max", "float", "int", "bool", "round", "a NumPy scalar type",
   "math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.floor", "math.ceil", "math.isnan",
-  "math.isinf", "math.isfinite",
+  "math.isinf", "math.isfinite", "math.log2", "math.log10", "math.exp2", "math.fabs", "math.trunc",
   /* creation and copies */
   "numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty_like", "numpy.zeros_like",
   "numpy.ones_like", "numpy.full_like", "numpy.arange", "numpy.array", "numpy.asarray", "numpy.copy", "array.copy",

@@ -113,13 +113,15 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
 
 /* What arrays of records may be given to: the shape's readers (and
  * ndenumerate's counter over it), their dtype (for new arrays of it), and
- * copies (whole elements moved as bytes), and getattr and hasattr, which
- * name a field or an attribute. */
+ * copies (whole elements moved as bytes), getattr and hasattr, which
+ * name a field or an attribute, cuda.const.array_like (the global array
+ * itself, frozen), and shared and local arrays of a record dtype. */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                             "array.nbytes", "array.strides", "ndindex size", "ndindex at",
                                             "array.dtype", "array.view", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
-                                            "getattr", "hasattr", "print", NULL};
+                                            "getattr", "hasattr", "print", "cuda.const.array_like", "cuda.shared.array",
+                                            "cuda.local.array", NULL};
 
 static bool takes(const Builtin *bi) {
   for (int i = 0; takes_records[i]; i++)

@@ -203,6 +203,13 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
   return r;
 }
 
+/* Whether x / y of floats t goes unchecked for a zero y: under NumPy's error
+ * model, and in CUDA code with fastmath for float32, which numba-cuda divides
+ * with the fast approximate division alone (on both backends, debug too). */
+static bool unchecked_float_div(Lower *l, const Type *t) {
+  return lo_numpy_errors(l) || ((l->opts->kernel || l->opts->device) && l->opts->fastmath && t->kind == TY_F32);
+}
+
 /* a op b, both already converted to t (the operation's operand type). */
 LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   if (ty_is_complex(t)) return lo_complex_binop(l, op, t, a, t, b, t);
@@ -217,7 +224,7 @@ LLVMValueRef lo_arith(Lower *l, int op, const Type *t, LLVMValueRef a, LLVMValue
   case OP_SUB: return fl ? LLVMBuildFSub(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
   case OP_MUL: return fl ? LLVMBuildFMul(l->b, a, b, "") : LLVMBuildMul(l->b, a, b, "");
   case OP_DIV:
-    if (!lo_numpy_errors(l))
+    if (!unchecked_float_div(l, t))
       lo_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, LLVMConstReal(ty, 0.0), ""), RT_ERR_ZERODIV,
                   lo_zero_division(l, "float division by zero"));
     return float_div(l, a, b);

@@ -7,9 +7,14 @@
  * in float64, so a kernel gives the same results on either. As in
  * numba-cuda's kernels, nothing raises: a pole gives an infinity or a NaN.
  * The inverse functions use the usual reflections so that they keep
- * their accuracy on both sides of the branch cuts.
+ * their accuracy on both sides of the branch cuts. Where a part of the
+ * argument is infinite or NaN the formulas may give NaN where cmath gives
+ * a number: there cmath's own values (cmath_special.h) are taken.
  */
+#include <stdio.h>
+
 #include "lower/lower.h"
+#include "lower/cmath_special.h"
 
 typedef struct C {
   LLVMValueRef re, im;
@@ -40,13 +45,37 @@ static C times_minus_i(Lower *l, C z) { return (C){z.im, neg(l, z.re)}; } /* -i 
 /* z + x and x - z of a real x: the imaginary part keeps its zero's sign */
 static C plus_real(Lower *l, C z, double x) { return (C){add(l, z.re, num(l, x)), z.im}; }
 static C real_minus(Lower *l, double x, C z) { return (C){sub(l, num(l, x), z.re), neg(l, z.im)}; }
-static C cadd(Lower *l, C a, C b) { return (C){add(l, a.re, b.re), add(l, a.im, b.im)}; }
-static C csub(Lower *l, C a, C b) { return (C){sub(l, a.re, b.re), sub(l, a.im, b.im)}; }
-static C cmul(Lower *l, C a, C b) {
-  return (C){sub(l, mul(l, a.re, b.re), mul(l, a.im, b.im)), add(l, mul(l, a.re, b.im), mul(l, a.im, b.re))};
+
+static LLVMValueRef fmax_(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return lo_intrinsic2(l, "llvm.maxnum", TYS(TY_F64), a, b);
+}
+static LLVMValueRef fmin_(Lower *l, LLVMValueRef a, LLVMValueRef b) {
+  return lo_intrinsic2(l, "llvm.minnum", TYS(TY_F64), a, b);
+}
+static LLVMValueRef within(Lower *l, LLVMValueRef x, double lo, double hi) {
+  return LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOGE, x, num(l, lo), ""),
+                      LLVMBuildFCmp(l->b, LLVMRealOLE, x, num(l, hi), ""), "");
+}
+/* Whether a part of z is so large that squaring it would overflow */
+static LLVMValueRef huge(Lower *l, C z) {
+  LLVMValueRef big = num(l, 1e150);
+  return LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, fabs_(l, z.re), big, ""),
+                     LLVMBuildFCmp(l->b, LLVMRealOGT, fabs_(l, z.im), big, ""), "");
+}
+/* log|z| + log 2 for a huge z, without overflow: log|z/2| + 2 log 2 */
+static LLVMValueRef log_twice_abs(Lower *l, C z) {
+  LLVMValueRef h = fn2(l, "hypot", mul(l, z.re, num(l, 0.5)), mul(l, z.im, num(l, 0.5)));
+  return add(l, fn1(l, "log", h), num(l, 1.38629436111989061883));
 }
 
-static C clog_(Lower *l, C z) { return (C){fn1(l, "log", fn2(l, "hypot", z.re, z.im)), fn2(l, "atan2", z.im, z.re)}; }
+/* log|z| by log1p where |z| is near 1, where log(|z|) would cancel */
+static C clog_(Lower *l, C z) {
+  LLVMValueRef h = fn2(l, "hypot", z.re, z.im);
+  LLVMValueRef am = fmax_(l, fabs_(l, z.re), fabs_(l, z.im)), an = fmin_(l, fabs_(l, z.re), fabs_(l, z.im));
+  LLVMValueRef near = fn1(l, "log1p", add(l, mul(l, sub(l, am, num(l, 1)), add(l, am, num(l, 1))), mul(l, an, an)));
+  LLVMValueRef re = pick(l, within(l, h, 0.71, 1.73), mul(l, near, num(l, 0.5)), fn1(l, "log", h));
+  return (C){re, fn2(l, "atan2", z.im, z.re)};
+}
 
 /* sqrt without cancellation: the larger part from sqrt((|z| + |x|) / 2) */
 static C csqrt_(Lower *l, C z) {
@@ -73,35 +102,79 @@ static C ccosh_(Lower *l, C z) {
   return (C){mul(l, fn1(l, "cosh", z.re), fn1(l, "cos", z.im)), mul(l, fn1(l, "sinh", z.re), fn1(l, "sin", z.im))};
 }
 
-/* tanh(x + iy) from t = tanh(x), s = tan(y) (Kahan): no overflow for large x */
+/* tanh(x + iy) from t = tan(y), beta = 1 + t^2 and s = sinh(x) (Kahan):
+ * (beta cosh(x) s + i t) / (1 + beta s^2), which cancels nowhere; for large
+ * x (s^2 would overflow), from tanh(x) = +-1 */
 static C ctanh_(Lower *l, C z) {
-  LLVMValueRef t = fn1(l, "tanh", z.re), s = fn1(l, "tan", z.im), one = num(l, 1);
-  LLVMValueRef d = add(l, one, mul(l, mul(l, t, t), mul(l, s, s)));
-  LLVMValueRef re = fdiv(l, mul(l, t, add(l, one, mul(l, s, s))), d);
-  LLVMValueRef im = fdiv(l, mul(l, s, sub(l, one, mul(l, t, t))), d);
+  LLVMValueRef t = fn1(l, "tan", z.im), s = fn1(l, "sinh", z.re), one = num(l, 1);
+  LLVMValueRef beta = add(l, one, mul(l, t, t)), d = add(l, one, mul(l, beta, mul(l, s, s)));
+  LLVMValueRef re = fdiv(l, mul(l, mul(l, beta, fn1(l, "cosh", z.re)), s), d);
+  LLVMValueRef im = fdiv(l, t, d);
   LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOGT, fabs_(l, z.re), num(l, 22), "");  /* tanh(x) is +-1 */
   LLVMValueRef small_im = mul(l, mul(l, num(l, 4), mul(l, fn1(l, "sin", z.im), fn1(l, "cos", z.im))),
                               fn1(l, "exp", mul(l, num(l, -2), fabs_(l, z.re))));
   return (C){pick(l, big, copysign_(l, one, z.re), re), pick(l, big, small_im, im)};
 }
 
-/* asinh(z) = log(z + sqrt(z^2 + 1)) for Re z >= 0, odd: the other half by -asinh(-z) */
+/* The inverse functions by Kahan's formulas ("Branch cuts for complex
+ * elementary functions", 1987) from square roots of 1 +- z, accurate near
+ * the branch points; for a huge z, from log|z|, where z^2 would overflow. */
+
+/* asinh(z): s1 = sqrt(1 - iz), s2 = sqrt(1 + iz) */
 static C casinh_(Lower *l, C z) {
-  LLVMValueRef left = sign_bit(l, z.re);
-  C w = {fabs_(l, z.re), pick(l, left, neg(l, z.im), z.im)};
-  C r = clog_(l, cadd(l, w, csqrt_(l, plus_real(l, cmul(l, w, w), 1))));
-  return (C){pick(l, left, neg(l, r.re), r.re), pick(l, left, neg(l, r.im), r.im)};
+  C s1 = csqrt_(l, (C){add(l, num(l, 1), z.im), neg(l, z.re)});
+  C s2 = csqrt_(l, (C){sub(l, num(l, 1), z.im), z.re});
+  C r = {fn1(l, "asinh", sub(l, mul(l, s1.re, s2.im), mul(l, s2.re, s1.im))),
+         fn2(l, "atan2", z.im, sub(l, mul(l, s1.re, s2.re), mul(l, s1.im, s2.im)))};
+  LLVMValueRef big = huge(l, z);
+  return (C){pick(l, big, copysign_(l, log_twice_abs(l, z), z.re), r.re),
+             pick(l, big, fn2(l, "atan2", z.im, fabs_(l, z.re)), r.im)};
 }
 
-/* acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) */
+/* acos(z): s1 = sqrt(1 - z), s2 = sqrt(1 + z) */
+static C cacos_(Lower *l, C z) {
+  C s1 = csqrt_(l, real_minus(l, 1, z)), s2 = csqrt_(l, plus_real(l, z, 1));
+  C r = {mul(l, num(l, 2), fn2(l, "atan2", s1.re, s2.re)),
+         fn1(l, "asinh", sub(l, mul(l, s2.re, s1.im), mul(l, s2.im, s1.re)))};
+  LLVMValueRef big = huge(l, z);
+  return (C){pick(l, big, fn2(l, "atan2", fabs_(l, z.im), z.re), r.re),
+             pick(l, big, copysign_(l, log_twice_abs(l, z), neg(l, z.im)), r.im)};
+}
+
+/* acosh(z): s1 = sqrt(z - 1), s2 = sqrt(z + 1) */
 static C cacosh_(Lower *l, C z) {
-  return clog_(l, cadd(l, z, cmul(l, csqrt_(l, plus_real(l, z, 1)), csqrt_(l, plus_real(l, z, -1)))));
+  C s1 = csqrt_(l, plus_real(l, z, -1)), s2 = csqrt_(l, plus_real(l, z, 1));
+  C r = {fn1(l, "asinh", add(l, mul(l, s1.re, s2.re), mul(l, s1.im, s2.im))),
+         mul(l, num(l, 2), fn2(l, "atan2", s1.im, s2.re))};
+  LLVMValueRef big = huge(l, z);
+  return (C){pick(l, big, log_twice_abs(l, z), r.re), pick(l, big, fn2(l, "atan2", z.im, z.re), r.im)};
 }
 
-/* atanh(z) = (log(1 + z) - log(1 - z)) / 2 */
+/* atanh(x + iy) for x >= 0: log1p(4x / ((1 - x)^2 + y^2)) / 4 - i atan2(-2y, (1 - x)(1 + x) - y^2) / 2;
+ * at x = 1 and a tiny y, from y alone (y^2 would underflow); for a huge z,
+ * x / |z|^2 + i pi/2 sign(y) */
+static C atanh_right(Lower *l, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef one = num(l, 1), ay = fabs_(l, y), y2 = mul(l, ay, ay);
+  LLVMValueRef d = add(l, mul(l, sub(l, one, x), sub(l, one, x)), y2);
+  LLVMValueRef across = sub(l, mul(l, sub(l, one, x), add(l, one, x)), y2);
+  C r = {mul(l, fn1(l, "log1p", fdiv(l, mul(l, num(l, 4), x), d)), num(l, 0.25)),
+         mul(l, fn2(l, "atan2", mul(l, num(l, -2), y), across), num(l, -0.5))};
+  LLVMValueRef at_one = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, one, ""),
+                                     LLVMBuildFCmp(l->b, LLVMRealOLT, ay, num(l, 1.4916681462400413e-154), ""), "");
+  LLVMValueRef ratio = fdiv(l, fn1(l, "sqrt", ay), fn1(l, "sqrt", fn2(l, "hypot", ay, num(l, 2))));
+  r = (C){pick(l, at_one, neg(l, fn1(l, "log", ratio)), r.re),
+          pick(l, at_one, copysign_(l, mul(l, fn2(l, "atan2", num(l, 2), neg(l, ay)), num(l, 0.5)), y), r.im)};
+  LLVMValueRef h = fn2(l, "hypot", mul(l, x, num(l, 0.5)), mul(l, y, num(l, 0.5))), big = huge(l, (C){x, y});
+  return (C){pick(l, big, fdiv(l, fdiv(l, mul(l, x, num(l, 0.25)), h), h), r.re),
+             pick(l, big, copysign_(l, num(l, 1.57079632679489661923), y), r.im)};
+}
+
+/* atanh(z), odd: the half left of the imaginary axis (-0.0 too) by
+ * -atanh(-z), which keeps the signs of zero parts */
 static C catanh_(Lower *l, C z) {
-  C d = csub(l, clog_(l, plus_real(l, z, 1)), clog_(l, real_minus(l, 1, z)));
-  return (C){mul(l, d.re, num(l, 0.5)), mul(l, d.im, num(l, 0.5))};
+  LLVMValueRef left = sign_bit(l, z.re);
+  C r = atanh_right(l, fabs_(l, z.re), pick(l, left, neg(l, z.im), z.im));
+  return (C){pick(l, left, neg(l, r.re), r.re), pick(l, left, neg(l, r.im), r.im)};
 }
 
 /* NumPy's 1/z (complex_rt.c's np_reciprocal): Smith's division */
@@ -127,6 +200,53 @@ static C csign_(Lower *l, C z) {
   return (C){pick(l, bad, nan, r.re), pick(l, bad, nan, r.im)};
 }
 
+/* The class of a part for cmath_special.h: 0 -inf, 1 negative, 2 -0.0,
+ * 3 +0.0, 4 positive, 5 +inf, 6 NaN. */
+static LLVMValueRef part_class(Lower *l, LLVMValueRef x) {
+  LLVMValueRef inf = num(l, __builtin_inf());
+  LLVMValueRef c = pick(l, sign_bit(l, x), const_i32(l, 2), const_i32(l, 3));
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, x, num(l, 0), ""), const_i32(l, 4), c, "");
+  c = LLVMBuildSelect(l->b, is_neg(l, x), const_i32(l, 1), c, "");
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, inf, ""), const_i32(l, 5), c, "");
+  c = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, neg(l, inf), ""), const_i32(l, 0), c, "");
+  return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), const_i32(l, 6), c, "");
+}
+
+/* Function fn's table of cmath_special.h, a constant of the module (on
+ * the GPU in constant memory), as a generic pointer. */
+static LLVMValueRef special_table(Lower *l, int fn, LLVMTypeRef type) {
+  char name[32];
+  snprintf(name, sizeof name, "cmath.special.%d", fn);
+  LLVMValueRef g = LLVMGetNamedGlobal(l->mod->m, name);
+  if (!g) {
+    LLVMValueRef parts[98];
+    for (int i = 0; i < 98; i++) parts[i] = num(l, cmath_special[fn].value[i / 2][i % 2]);
+    g = LLVMAddGlobalInAddressSpace(l->mod->m, type, name, l->mod->gpu ? 4 : 0);
+    LLVMSetInitializer(g, LLVMConstArray2(l->mod->f64, parts, 98));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+  }
+  return l->mod->gpu ? LLVMConstAddrSpaceCast(g, l->mod->ptr) : g;
+}
+
+/* r = f(z) as the formulas gave it, or cmath's value where z has a part
+ * infinite or NaN and cmath_special.h knows it. */
+static C special_values(Lower *l, int fn, C z, C r) {
+  if (fn > CM_ATANH) return r;  /* NumPy's functions: their formulas are NumPy's */
+  LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, part_class(l, z.re), const_i32(l, 7), ""),
+                                 part_class(l, z.im), "");
+  LLVMValueRef at64 = LLVMBuildZExt(l->b, at, l->mod->i64, "");
+  LLVMValueRef bits = const_i64(l, (int64_t)cmath_special[fn].known);
+  LLVMValueRef known = LLVMBuildAnd(l->b, LLVMBuildLShr(l->b, bits, at64, ""), const_i64(l, 1), "");
+  LLVMValueRef use = LLVMBuildICmp(l->b, LLVMIntNE, known, const_i64(l, 0), "");
+  LLVMTypeRef type = LLVMArrayType2(l->mod->f64, 98);
+  LLVMValueRef table = special_table(l, fn, type), twice = LLVMBuildShl(l->b, at64, const_i64(l, 1), "");
+  LLVMValueRef re_at = LLVMBuildGEP2(l->b, l->mod->f64, table, &twice, 1, "");
+  LLVMValueRef im_at = LLVMBuildGEP2(l->b, l->mod->f64, re_at, (LLVMValueRef[]){const_i64(l, 1)}, 1, "");
+  LLVMValueRef re = LLVMBuildLoad2(l->b, l->mod->f64, re_at, ""), im = LLVMBuildLoad2(l->b, l->mod->f64, im_at, "");
+  return (C){pick(l, use, re, r.re), pick(l, use, im, r.im)};
+}
+
 /* f(z) of a complex128 z for rt_cmath's function number fn (lower.h's CM_). */
 LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   C z = {lo_complex_real(l, v), lo_complex_imag(l, v)}, r;
@@ -143,11 +263,7 @@ LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   case CM_COS: r = ccosh_(l, times_i(l, z)); break;                     /* cos z = cosh(iz) */
   case CM_TAN: r = times_minus_i(l, ctanh_(l, times_i(l, z))); break;   /* tan z = -i tanh(iz) */
   case CM_ASIN: r = times_minus_i(l, casinh_(l, times_i(l, z))); break; /* asin z = -i asinh(iz) */
-  case CM_ACOS: {                                                       /* acos z = pi/2 - asin z */
-    C a = times_minus_i(l, casinh_(l, times_i(l, z)));
-    r = (C){sub(l, num(l, 1.57079632679489661923), a.re), neg(l, a.im)};
-    break;
-  }
+  case CM_ACOS: r = cacos_(l, z); break;
   case CM_ATAN: r = times_minus_i(l, catanh_(l, times_i(l, z))); break; /* atan z = -i atanh(iz) */
   case CM_SINH: r = csinh_(l, z); break;
   case CM_COSH: r = ccosh_(l, z); break;
@@ -173,5 +289,6 @@ LLVMValueRef lo_kernel_cmath(Lower *l, int fn, LLVMValueRef v) {
   case CM_SIGN: r = csign_(l, z); break;
   default: r = (C){fn1(l, "rint", z.re), fn1(l, "rint", z.im)}; break;
   }
+  r = special_values(l, fn, z, r);
   return lo_complex_make(l, TYS(TY_C128), r.re, r.im);
 }

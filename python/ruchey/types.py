@@ -138,6 +138,13 @@ class Type(metaclass=_Interning):
     def signed(self):
         return self.name.startswith(("int", "float"))
 
+    @property
+    def underlying_float(self):
+        """A complex type's parts' type, as Numba's Complex.underlying_float (complex64: float32)."""
+        if not self.ndim and self.name in ("complex64", "complex128"):
+            return _SCALARS["float32" if self.name == "complex64" else "float64"]
+        raise AttributeError(f"{self!r} is no complex type: only those have underlying_float")
+
     def _key(self):
         # a package's own type, by its class and its key, as Numba's: its name, or what its class's key property
         # gives (clifford's MultiVectorType's layout and array types, fast_array_utils' dtypes under one name);

@@ -53,7 +53,8 @@ __all__ = [
     "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
     "match_all_sync", "activemask", "lanemask_lt",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported", "is_bfloat16_supported",
+    "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
@@ -72,10 +73,27 @@ def is_float16_supported():
     return True
 
 
+def is_bfloat16_supported():
+    """False: ruchey has no bfloat16 type (numba-cuda's cuda.bf16), on either backend;
+    code that asks takes its other path."""
+    return False
+
+
+def is_fp8_supported():
+    """False: ruchey has no 8-bit float types (numba-cuda's cuda.fp8)."""
+    return False
+
+
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table)."""
+    functions, libdevice reads the compiler's table), and the vector types
+    (cuda.float32x4, cuda.double2: vector_types.py)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if name[-1:] in ("1", "2", "3", "4"):  # (every vector type's name ends so: float32x4, double2)
+        from ruchey.cuda import vector_types
+        found = vector_types.vector_types.get(name) or vector_types.aliases.get(name)
+        if found:
+            return found
     raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")

@@ -86,15 +86,16 @@ def _normalize(griddim, blockdim):
     return griddim, blockdim
 
 
-_SCALARS = (int, float, complex, np.number, np.bool_, enum.Enum)  # bool is an int; an enum member is its value
+_SCALARS = (int, float, complex, np.number, np.bool_, np.datetime64, np.timedelta64,
+            enum.Enum)  # bool is an int; an enum member is its value
 
 
 def _bad_argument(arg, index):
     return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
-        "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool or NumPy "
-        "numbers), None, and tuples of these")
+        "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool, NumPy "
+        "numbers, datetime64 and timedelta64), None, and tuples of these")
 
 
 def _cpu_args(args, back=None, index=None):
