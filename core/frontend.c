@@ -754,8 +754,8 @@ static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) 
   if (!n && !fe->diag->kind && PyUnicode_CheckExact(obj)) n = string_node(fe, e, obj);  /* frozen, as Numba's */
   if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
-  PyObject *overloaded = PyFunction_Check(obj) ? ext_callee(obj) : NULL;
-  if (overloaded) {  /* a function @overload implements, passed as a value (interpolation's fmap(get_index, ...)) */
+  PyObject *overloaded = !PyType_Check(obj) ? ext_callee(obj) : NULL;
+  if (overloaded) {  /* a function @overload implements or a CUDA kernel, passed as a value (interpolation's fmap(get_index, ...)) */
     n = fe_function_value(fe, overloaded, e);
     Py_DECREF(overloaded);
     return n;

@@ -36,6 +36,8 @@ __all__ = ["register_jitable", "overload", "overload_method", "overload_attribut
 
 # a function compiled code may call -> the dispatcher it calls
 _callees = {}
+# a class whose objects compiled code calls -> the function giving the dispatcher for one (_register_callee_maker)
+_callee_makers = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
 # the names of native types that have a type object of their own (a structref's, bytes') -> that object
@@ -292,12 +294,20 @@ def overload_attribute(type_class, name, jit_options=None, **kwargs):
 
 # ---------------------------------------------------------------- for the extension and the cache
 
+def _register_callee_maker(cls, make):
+    """Lets compiled code call the objects of class cls: make(obj) gives the
+    dispatcher a call runs (a CUDA kernel's: its device function)."""
+    _callee_makers[cls] = make
+
+
 def _callee(obj):
     """The dispatcher compiled code calls for obj, or None."""
     try:
-        return _callees.get(obj)
+        disp = _callees.get(obj)
     except TypeError:  # unhashable
         return None
+    make = _callee_makers.get(type(obj)) if disp is None else None
+    return make(obj) if make is not None else disp
 
 
 def _member(desc, name, attribute):

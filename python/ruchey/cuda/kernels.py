@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from ruchey import _core, decorators, serialize, types
+from ruchey import _core, decorators, extending, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
 
@@ -221,6 +221,7 @@ class CUDADispatcher:
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
+        self._device = None  # the device function compiled code calls (device_function)
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
         self._lock = threading.Lock()
         functools.update_wrapper(self, py_func)
@@ -243,6 +244,14 @@ class CUDADispatcher:
                     self._disp = disp
                 disp = self._disp
         return disp
+
+    def device_function(self):
+        """The kernel's function as a device function (made when compiled
+        code first calls the kernel), returning what the function returns."""
+        with self._lock:
+            if self._device is None:
+                self._device = _device_function(self.py_func, self.debug, self.boundscheck, self.fastmath)
+        return self._device
 
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache)
@@ -395,7 +404,19 @@ def _check_kernel_signatures(sigs):
             raise TypeError("CUDA kernel must have void return type.")
 
 
+def _device_function(func, debug, boundscheck, fastmath):
+    """func as a device function: an njit function that kernels call, with
+    numba-cuda's error model (Python's only with debug=True)."""
+    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy")
+    if fastmath:
+        options["fastmath"] = True
+    # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
+    return decorators._dispatcher(func, options)
+
+
 serialize.register("cuda", CUDADispatcher)
+# a kernel called from a kernel or a device function runs as a device function, as in numba-cuda
+extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, cache=False, **kws):
@@ -430,14 +451,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            # a device function is an njit function: kernels call it, with
-            # numba-cuda's error model (Python's only with debug=True)
-            options = dict(boundscheck=boundscheck or debug,
-                           error_model="python" if debug else "numpy")
-            if fastmath:
-                options["fastmath"] = True
-            # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
-            device_function = decorators._dispatcher(func, options)
+            device_function = _device_function(func, debug, boundscheck, fastmath)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         if sigs is not None:
             _check_kernel_signatures(sigs)

@@ -1,0 +1,92 @@
+"""Calls between CUDA functions: a kernel (``@cuda.jit`` without
+``device=True``) called from a kernel runs as a device function returning
+its value, as in numba-cuda; functions passed to it as values; calls with
+``*t`` spread into device functions. Each kernel's results are checked
+against the Python functions on generated inputs; the PTX against ptxas."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import cuda
+
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+
+
+@cuda.jit
+def scaled_sum(a, b, c):  # a kernel, called from kernels below
+    return a + 2 * b - c
+
+
+@cuda.jit
+def apply(func, *args):
+    return func(*args)
+
+
+@cuda.jit(device=True)
+def spread_sum(*args):
+    return scaled_sum(*args)
+
+
+@cuda.jit
+def calls_kernels(out, x, y, z):
+    i = cuda.grid(1)
+    if i < x.size:
+        t = (x[i], y[i], z[i])
+        out[i, 0] = scaled_sum(x[i], y[i], z[i])
+        out[i, 1] = spread_sum(*t)
+        out[i, 2] = apply(scaled_sum, x[i], y[i], z[i])
+        out[i, 3] = scaled_sum(*t)
+
+
+def expected_rows(x, y, z):
+    return np.array([[scaled_sum.py_func(a, b, c)] * 4 for a, b, c in zip(x, y, z)]).reshape(len(x), 4)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 37])
+def test_kernels_called_from_a_kernel_return_their_values(dtype, n):
+    rng = make_rng(seed_of("kernel calls", np.dtype(dtype).name, n))
+    x, y, z = (rng.integers(-50, 50, n).astype(dtype) for _ in range(3))
+    out = np.zeros((n, 4), dtype)
+    calls_kernels[max(1, (n + 31) // 32), 32](out, x, y, z)
+    np.testing.assert_array_equal(out, expected_rows(x, y, z).astype(dtype))
+
+
+def closure_kernel(offset):
+    def shifted():
+        def inner(v):
+            return v + offset
+        return apply(inner, offset * 2)
+    jitted = cuda.jit(shifted)
+
+    @cuda.jit
+    def kernel(out):
+        out[cuda.grid(1)] = jitted()
+    return kernel, shifted
+
+
+def test_a_closure_passed_to_a_kernel_called_from_a_kernel():
+    for offset in (-3, 0, 11):
+        kernel, shifted = closure_kernel(offset)
+        out = np.zeros(4, np.int64)
+        kernel[1, 4](out)
+        np.testing.assert_array_equal(out, 3 * offset)
+
+
+@cuda.jit
+def too_many(out):
+    out[0] = scaled_sum(1, 2, 3, 4)
+
+
+def test_a_kernel_called_with_the_wrong_arguments_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError if not AS_NUMBA else Exception):
+        too_many[1, 1](np.zeros(1))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_calls_to_kernels_and_spread_calls(arch, tmp_path):
+    ptx, _ = cuda.compile_ptx(calls_kernels.py_func, "void(float64[:, :], float64[:], float64[:], float64[:])",
+                              cc=(int(arch[3]), int(arch[4])))
+    assert ptxas_errors(ptx, arch, tmp_path) == ""
