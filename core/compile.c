@@ -313,7 +313,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
                          bool device, CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!ext_select(&disp, args, consts, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, consts, nargs, device, diag) || !check_call(disp, args, nargs, diag)) return false;
   uint64_t missing;  /* those of the parameters literally() asked for before that the call gives none for */
   const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask, &missing);
   if (missing) {

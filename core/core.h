@@ -443,8 +443,10 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
  * typing functions choose for args; false with diag set where none does.
  * Other dispatchers stay. */
 /* An overload's implementation for a call's argument types (consts: its
- * constants, seen by typing functions as literal types; NULL: none). */
-bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, Diag *diag);
+ * constants, seen by typing functions as literal types; NULL: none), from
+ * CUDA code where device (its "cuda" overloads first, no "cpu" ones). */
+bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, bool device,
+                Diag *diag);
 
 /* ---------------------------------------------------------------- launch.c */
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ruchey
+import ruchey.extending
 from ruchey import cuda
 
 from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
@@ -90,3 +91,79 @@ def test_ptxas_accepts_calls_to_kernels_and_spread_calls(arch, tmp_path):
     ptx, _ = cuda.compile_ptx(calls_kernels.py_func, "void(float64[:, :], float64[:], float64[:], float64[:])",
                               cc=(int(arch[3]), int(arch[4])))
     assert ptxas_errors(ptx, arch, tmp_path) == ""
+
+
+# ---------------------------------------------------------------- overload(target=...)
+
+def scale_any(x):
+    pass
+
+
+def scale_twice(x):
+    pass
+
+
+def scale_cpu_only(x):
+    pass
+
+
+def overload_scaling(func, factor, target):
+    @ruchey.extending.overload(func, target=target)
+    def typer(x):
+        def impl(x):
+            for i in range(x.size):
+                x[i] *= factor
+        return impl
+
+
+overload_scaling(scale_any, 2, "generic")
+overload_scaling(scale_any, 3, "cuda")  # a kernel's choice over the generic one
+overload_scaling(scale_twice, 5, "generic")  # calls scale_any: the CUDA one in a kernel
+overload_scaling(scale_cpu_only, 7, "cpu")
+
+
+@ruchey.extending.overload(scale_twice, target="cpu")
+def scale_twice_cpu(x):
+    def impl(x):
+        scale_any(x)
+        scale_any(x)
+    return impl
+
+
+def uses_overloads(x, y):
+    scale_any(x)
+    scale_twice(y)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_overloads_for_one_target_are_chosen_in_its_code(dtype):
+    rng = make_rng(seed_of("overload targets", np.dtype(dtype).name))
+    x0, y0 = rng.integers(-9, 9, 17).astype(dtype), rng.integers(-9, 9, 5).astype(dtype)
+    x, y = x0.copy(), y0.copy()
+    cuda.jit(uses_overloads)[1, 1](x, y)
+    np.testing.assert_array_equal(x, x0 * 3)
+    np.testing.assert_array_equal(y, y0 * 5)
+    x, y = x0.copy(), y0.copy()
+    ruchey.njit(uses_overloads)(x, y)  # the CPU's: the generic one, and scale_twice's own
+    np.testing.assert_array_equal(x, x0 * 2)
+    np.testing.assert_array_equal(y, y0 * 4)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+def test_a_cpu_overload_is_not_seen_in_cuda_code():
+    x = np.ones(3)
+    ruchey.njit(lambda a: scale_cpu_only(a))(x)
+    np.testing.assert_array_equal(x, 7.0)
+
+    @cuda.jit
+    def kernel(a):
+        scale_cpu_only(a)
+    with pytest.raises(ruchey.TypingError, match="scale_cpu_only"):
+        kernel[1, 1](x)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+def test_an_unknown_overload_target_is_refused():
+    with pytest.raises(ValueError, match="target"):
+        ruchey.extending.overload(scale_any, target="npu")
