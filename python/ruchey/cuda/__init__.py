@@ -72,10 +72,19 @@ def is_float16_supported():
     return True
 
 
+# numba-cuda's numba.cuda holds its types module and every type in it (cuda.float32, cuda.void),
+# and whether Numba's CPU API is there beside it: ruchey's always is
+from ruchey import types  # noqa: E402
+HAS_NUMBA = True
+
+
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table)."""
+    functions, libdevice reads the compiler's table); the types, as numba-cuda's
+    numba.cuda has them (cuda.float32)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if isinstance(types.namespace.get(name), (types.Type, types.NoneType)):
+        return types.namespace[name]
     raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")
