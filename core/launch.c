@@ -195,7 +195,8 @@ static PyObject *gpu_argument(PyObject *arg) {
     }
     return items;
   }
-  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
+  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
+      (PyArray_IsScalar(arg, Generic) && !PyArray_IsScalar(arg, Void)))  /* (a record's data is in host memory) */
     return Py_NewRef(arg);
   if (PyArray_Check(arg)) return NULL;
   if (!mem_name && (!(mem_name = PyUnicode_InternFromString("_mem")) ||

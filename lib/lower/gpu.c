@@ -79,6 +79,7 @@ static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
   if (t->kind == TY_NONE) return LLVMGetUndef(lo_type(l, t));
   if (ty_is_enum(t)) return from_params(l, t->elem, p);  /* held as its value */
   if (ty_is_scalar(t) && !ty_is_complex(t)) return LLVMGetParam(l->fn, (*p)++);
+  if (t->kind == TY_RECORD) return LLVMGetParam(l->fn, (*p)++);  /* by reference: its data's address */
   LLVMValueRef val = LLVMGetUndef(lo_type(l, t));
   if (ty_is_complex(t)) {
     for (unsigned k = 0; k < 2; k++) val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, (*p)++), k, "");

@@ -119,7 +119,7 @@ def _cpu_args(args, back=None, index=None):
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i if index is None else index} ({type(arg).__name__}) "
                             "is in a GPU's memory, and kernels run on the CPU backend here")
-        elif not isinstance(arg, (np.ndarray,) + _SCALARS):
+        elif not isinstance(arg, (np.ndarray, np.void) + _SCALARS):  # a record: by reference, as in njit
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
@@ -148,6 +148,10 @@ def _gpu_args(args, stream, back=None, index=None):
             back.append((host, arg))
         elif hasattr(arg, "__cuda_array_interface__"):
             arg = as_cuda_array(arg)  # a CuPy array, a PyTorch tensor: used where it is
+        elif isinstance(arg, np.void):
+            raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
+                            "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
+                            "the structured array (or a slice of it) and index it in the kernel")
         elif not isinstance(arg, _SCALARS):
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
