@@ -328,7 +328,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
   }
   const Spec *sig = NULL;
   Callee *e = find_callee(c, disp, args, frozen, device);
-  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
+  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only) {  /* recursion: its own signature */
     Spec *tied;  /* as Numba's typing of a call: of two that fit equally, the first */
     if (!(sig = disp_best_spec(disp, args, &tied)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");

@@ -167,3 +167,66 @@ def test_a_cpu_overload_is_not_seen_in_cuda_code():
 def test_an_unknown_overload_target_is_refused():
     with pytest.raises(ValueError, match="target"):
         ruchey.extending.overload(scale_any, target="npu")
+
+
+# ---------------------------------------------------------------- device functions with signatures
+
+@cuda.jit("int32(int32, int32, int32, int32)", device=True)
+def rgba(r, g, b, a):
+    return ((r & 0xFF) << 16) | ((g & 0xFF) << 8) | (b & 0xFF) | ((a & 0xFF) << 24)
+
+
+@cuda.jit(["int64(int64, int64)", "float64(float64, float64)"], device=True)
+def add_either(a, b):
+    return a + b
+
+
+@cuda.jit
+def calls_signatures(out, sums, channels, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = rgba(channels[i, 0], channels[i, 1], channels[i, 2], channels[i, 3])
+        sums[i, 0] = add_either(x[i], y[i])        # float32s: the float64 signature
+        sums[i, 1] = add_either(np.int32(i), x[i])  # int32 and float32: the float64 one too
+        sums[i, 2] = add_either(i, 3)              # int64s
+
+
+def expected_signature_calls(channels, x, y):
+    as_i32 = np.trunc(channels).astype(np.int64)  # float32 -> int32 as C converts (in range here)
+    packed = (((as_i32[:, 0] & 0xFF) << 16) | ((as_i32[:, 1] & 0xFF) << 8) | (as_i32[:, 2] & 0xFF)
+              | ((as_i32[:, 3] & 0xFF) << 24))
+    wide = x.astype(np.float64)
+    sums = np.stack([wide + y.astype(np.float64), np.arange(x.size) + wide, np.arange(x.size) + 3.0], axis=1)
+    return packed.astype(np.int32), sums
+
+
+@pytest.mark.parametrize("n", [0, 1, 40])
+def test_a_device_function_with_signatures_converts_the_arguments_to_one(n):
+    rng = make_rng(seed_of("device signatures", n))
+    channels = rng.uniform(-300, 300, (n, 4)).astype(np.float32)
+    x, y = rng.normal(0, 100, n).astype(np.float32), rng.normal(0, 100, n).astype(np.float32)
+    out, sums = np.zeros(n, np.int32), np.zeros((n, 3))
+    calls_signatures[max(1, (n + 15) // 16), 16](out, sums, channels, x, y)
+    packed, expected_sums = expected_signature_calls(channels, x, y)
+    np.testing.assert_array_equal(out, packed)
+    np.testing.assert_array_equal(sums, expected_sums)
+    assert len(rgba.signatures) == 1 and len(add_either.signatures) == 2  # none compiled for the calls' types
+
+
+@cuda.jit
+def adds_complex(out, z):
+    out[0] = add_either(z, z)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_no_signature_taking_the_arguments_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="no compiled signature"):
+        adds_complex[1, 1](np.zeros(1, np.complex128), 1j)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_calls_through_device_signatures(tmp_path):
+    ptx, _ = cuda.compile_ptx(calls_signatures.py_func,
+                              "void(int32[:], float64[:, :], float32[:, :], float32[:], float32[:])", cc=(8, 0))
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""

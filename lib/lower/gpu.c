@@ -166,11 +166,12 @@ static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
 
 LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
+  const Func *callee = n->target->self ? l->f : n->target->func;
   LLVMValueRef args[64], packed;
   int na = n->list.len;
-  if (n->op) na = lo_spread_args(l, n, n->target->self ? l->f : n->target->func, args, &packed);  /* f(*t) */
-  else
-    for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
+  if (n->op) na = lo_spread_args(l, n, callee, args, &packed);  /* f(*t) */
+  else  /* (as its parameters' types: a signature's where it was compiled for one) */
+    for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
 }
