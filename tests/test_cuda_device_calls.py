@@ -230,3 +230,37 @@ def test_ptxas_accepts_calls_through_device_signatures(tmp_path):
     ptx, _ = cuda.compile_ptx(calls_signatures.py_func,
                               "void(int32[:], float64[:, :], float32[:, :], float32[:], float32[:])", cc=(8, 0))
     assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+
+# ---------------------------------------------------------------- kernels with signatures
+
+def axpy(out, a, x, k):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + k
+
+
+def test_a_kernel_with_a_signature_converts_its_arguments_to_it():
+    kernel = cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)
+    rng = make_rng(seed_of("kernel signature"))
+    for n in (0, 1, 33):
+        x = rng.normal(size=n).astype(np.float32)
+        for a, k in ((1 / 3, 7.9), (-2.5e-3, -7.9), (np.float64(np.pi), 2 ** 31 + 5)):
+            out = np.zeros(n, np.float32)
+            kernel[max(1, (n + 31) // 32), 32](out, a, x, k)
+            k32 = np.array(int(k)).astype(np.int32)  # truncated, then wrapped to int32
+            np.testing.assert_array_equal(out, np.float32(a) * x + np.float32(k32))
+    assert len(kernel.overloads) == 1 and len(kernel.signatures) == 1  # nothing compiled for the launches' types
+
+
+def test_a_kernel_launched_with_arguments_no_signature_takes_is_a_type_error():
+    kernel = cuda.jit(["void(int32[::1], int32, int32[::1], int32)",
+                       "void(float64[::1], float64, float64[::1], float64)"])(axpy)
+    with pytest.raises(TypeError):
+        kernel[1, 1](np.zeros(1, np.int32), 1j, np.zeros(1, np.int32), 1)
+    with pytest.raises(TypeError):  # an array of another dtype
+        kernel[1, 1](np.zeros(1, np.float32), 1.0, np.zeros(1, np.float32), 1.0)
+    out = np.zeros(2)
+    kernel[1, 2](out, 2, np.arange(2.0), 1)  # ints take the float64 signature with the float64 arrays
+    np.testing.assert_array_equal(out, [1.0, 3.0])
+    assert len(kernel.overloads) == 2

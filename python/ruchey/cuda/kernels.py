@@ -378,12 +378,24 @@ class _Overload:
 
 
 class _Overloads:
+    """numba-cuda's ``kernel.overloads``: its compiled signatures (len, iter, in)
+    and the kernel for each (``kernel.overloads[signature]``)."""
+
     def __init__(self, dispatcher):
         self._dispatcher = dispatcher
 
     def __getitem__(self, signature):
         types.parse_signature(signature)  # a TypeError now for what is no signature
         return _Overload(self._dispatcher, signature)
+
+    def __len__(self):
+        return len(self._dispatcher.signatures)
+
+    def __iter__(self):
+        return iter(self._dispatcher.signatures)
+
+    def __contains__(self, signature):
+        return tuple(signature) in self._dispatcher.signatures
 
 
 # ---------------------------------------------------------------- cuda.jit
@@ -397,15 +409,18 @@ def _is_function(obj):
 
 
 def _check_kernel_signatures(sigs):
-    """A kernel's signatures: accepted and ignored (the kernel compiles at the
-    first launch), except that a kernel returns nothing."""
+    """A kernel's signatures, checked (a kernel returns nothing); whether
+    ruchey reads them all (one it cannot read yet leaves them all unused)."""
+    readable = True
     for sig in sigs:
         try:
             parsed = types.parse_signature(sig)
         except TypeError:
-            continue  # a signature ruchey cannot read yet: ignored
+            readable = False
+            continue
         if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
             raise TypeError("CUDA kernel must have void return type.")
+    return readable
 
 
 def _device_function(func, debug, boundscheck, fastmath):
@@ -457,9 +472,12 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if device:
             device_function = _device_function(func, debug, boundscheck, fastmath)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
-        if sigs is not None:
-            _check_kernel_signatures(sigs)
-        return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
+        kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
+        if sigs is not None and _check_kernel_signatures(sigs):
+            # compiled for them now, and for no others: a launch converts its arguments to the
+            # signature that takes them (a TypeError where none does), as numba-cuda's
+            decorators._compile_only(kernel._compiled(), sigs)
+        return kernel
 
     if _is_function(func_or_sig):
         return wrap(func_or_sig)
