@@ -172,6 +172,38 @@ static const Type *ty_const_array(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_const_array_like(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
 
+/* ---------------------------------------------------------------- captured device arrays */
+
+/* A device array global to the module (the frontend's captured_array):
+ * its memory read where it is, so only by the device whose memory it is in
+ * (n->ival: a GPU's) and by CUDA code. */
+static const Type *ty_captured_array(Infer *in, Node *n, const Type **args) {
+  bool for_gpu = in->opts && in->opts->gpu_cc;
+  if (!ty_in_cuda(in) && !for_gpu)
+    return ty_error(in, n, "a device array global to the module is read by CUDA kernels and device functions "
+                    "only: pass it to this function as an argument");
+  if (n->ival && !for_gpu)
+    return ty_error(in, n, "this device array is in a GPU's memory, which the kernel compiled for the CPU backend "
+                    "(debug=True or boundscheck=True) cannot read: pass it to the kernel as an argument");
+  if (!n->ival && for_gpu)
+    return ty_error(in, n, "this device array is on the CPU backend, which a kernel compiled for a GPU cannot "
+                    "read: pass it to the kernel as an argument");
+  return n->data;
+}
+
+static LLVMValueRef lo_captured_array(Lower *l, Node *n) {
+  int ndim = n->ty->ndim;
+  LLVMValueRef dims[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < ndim; d++) {
+    dims[d] = const_i64(l, n->list.items[1 + d]->ival);
+    strides[d] = const_i64(l, n->list.items[1 + ndim + d]->ival);
+  }
+  LLVMValueRef data = LLVMConstIntToPtr(const_i64(l, n->list.items[0]->ival), l->mod->ptr);
+  LLVMValueRef a = LLVMBuildInsertValue(l->b, LLVMConstNull(lo_type(l, n->ty)), data, 2, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, dims, (uint64_t)ndim), 3, "");
+  return LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, strides, (uint64_t)ndim), 4, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define INTRINSIC(name, path, flags, ival, type, lower, lo, hi) \
@@ -200,5 +232,8 @@ const Builtin bi_cuda[] = {
   {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP, 0, ty_const_array, lo_const_array_like, 1, 1),
+  /* a device array global to the module (the frontend's captured_array) */
+  {"a captured device array", NULL, NULL, BK_FUNCTION, 0, 1, 1 + 2 * RC_MAX_NDIM, NULL, BF_CHEAP, 0, 0,
+   ty_captured_array, lo_captured_array},
   BI_END,
 };
