@@ -9,7 +9,7 @@ import numpy as np
 
 from ruchey import _core, decorators, extending, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
-from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
+from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
 Kernel launch configuration was not specified. Use the syntax:
@@ -217,14 +217,19 @@ class CUDADispatcher:
     stop the kernel, which leaves the GPU's context unusable.
     """
 
-    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False):
+    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
+                 shared_memory_carveout=None):
         self.py_func = py_func
+        self.launch_bounds = _launch_bounds(launch_bounds)
+        self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
+        self.specialized = False  # compiled for signatures alone (cuda.jit's, or specialize's)
+        self.specializations = {}  # argument types -> the kernel specialize() made for them
         self._device = None  # the device function compiled code calls (device_function)
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
         self._lock = threading.Lock()
@@ -249,6 +254,28 @@ class CUDADispatcher:
                 disp = self._disp
         return disp
 
+    def _seal(self, signatures):
+        """Compiles the kernel for these signatures now and for no others: a
+        launch converts its arguments to the one that takes them (a TypeError
+        where none does), as numba-cuda's."""
+        decorators._compile_only(self._compiled(), signatures)
+        self.specialized = True
+
+    def specialize(self, *args):
+        """The kernel compiled for these arguments' types (or these types)
+        alone, made once for each."""
+        if self.specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        argtypes = tuple(a if isinstance(a, types.Type) else types.typeof(a) for a in args)
+        kernel = self.specializations.get(argtypes)
+        if kernel is None:
+            kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
+                                    fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
+                                    shared_memory_carveout=self.shared_memory_carveout)
+            kernel._seal([argtypes])
+            self.specializations[argtypes] = kernel
+        return kernel
+
     def device_function(self):
         """The kernel's function as a device function (made when compiled
         code first calls the kernel), returning what the function returns."""
@@ -258,7 +285,8 @@ class CUDADispatcher:
         return self._device
 
     def __reduce__(self):
-        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache)
+        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
+                       launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -294,6 +322,9 @@ class CUDADispatcher:
 
     def configure(self, griddim, blockdim, stream=0, sharedmem=0):
         griddim, blockdim = normalize_kernel_dimensions(griddim, blockdim)
+        if self.launch_bounds and math.prod(blockdim) > self.launch_bounds[0]:  # as the driver refuses it
+            raise CudaError(f"CUDA_ERROR_INVALID_VALUE: blockdim {blockdim} has {math.prod(blockdim)} threads, more "
+                            f"than the kernel's launch bounds allow ({self.launch_bounds[0]})")
         check_stream(stream)
         if not isinstance(sharedmem, numbers.Integral) or isinstance(sharedmem, bool):
             raise TypeError(f"the dynamic shared memory size must be an int (bytes), got "
@@ -400,8 +431,41 @@ class _Overloads:
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers",
-            "launch_bounds", "lto"}
+_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers", "lto"}
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _launch_bounds(bounds):
+    """launch_bounds as a tuple: (max threads per block[, min blocks per
+    multiprocessor[, max blocks per cluster]]); None for none. A launch of
+    more threads per block is refused; the GPU's code is not tuned to them."""
+    if bounds is None:
+        return None
+    bounds = tuple(bounds) if isinstance(bounds, (tuple, list)) else (bounds,)
+    if not 1 <= len(bounds) <= 3:
+        raise ValueError(f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)")
+    if not all(isinstance(b, numbers.Integral) and not isinstance(b, bool) and b > 0 for b in bounds):
+        raise ValueError(f"launch bounds must be positive integers, got {bounds}")
+    return tuple(int(b) for b in bounds)
+
+
+def _carveout(carveout):
+    """shared_memory_carveout as numba-cuda reads it: a percentage of the
+    unified L1/shared memory for shared memory (-1: the device's default),
+    or "MaxL1", "MaxShared", "default"; None for none. A hint to the GPU's
+    driver, which the CPU backend has no use for (and which the GPU launch
+    does not pass on yet)."""
+    if carveout is None:
+        return None
+    if isinstance(carveout, str):
+        if carveout.lower() not in _CARVEOUTS:
+            raise ValueError(f"Invalid carveout value: {carveout!r} (an int from -1 to 100, or 'MaxL1', "
+                             "'MaxShared' or 'default')")
+        return _CARVEOUTS[carveout.lower()]
+    if not isinstance(carveout, numbers.Integral) or isinstance(carveout, bool) or not -1 <= carveout <= 100:
+        raise ValueError(f"Carveout must be between -1 and 100, got {carveout!r}")
+    return int(carveout)
 
 
 def _is_function(obj):
@@ -438,7 +502,7 @@ serialize.register("cuda", CUDADispatcher)
 extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
-        extensions=None, cache=False, **kws):
+        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
@@ -472,11 +536,10 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if device:
             device_function = _device_function(func, debug, boundscheck, fastmath)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
-        kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
+        kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
+                                launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout)
         if sigs is not None and _check_kernel_signatures(sigs):
-            # compiled for them now, and for no others: a launch converts its arguments to the
-            # signature that takes them (a TypeError where none does), as numba-cuda's
-            decorators._compile_only(kernel._compiled(), sigs)
+            kernel._seal(sigs)
         return kernel
 
     if _is_function(func_or_sig):

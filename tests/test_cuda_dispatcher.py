@@ -1,8 +1,10 @@
-"""Calls between CUDA functions: a kernel (``@cuda.jit`` without
+"""CUDA functions and their dispatchers: a kernel (``@cuda.jit`` without
 ``device=True``) called from a kernel runs as a device function returning
 its value, as in numba-cuda; functions passed to it as values; calls with
-``*t`` spread into device functions. Each kernel's results are checked
-against the Python functions on generated inputs; the PTX against ptxas."""
+``*t`` spread into device functions; overloads for one target; explicit
+signatures of device functions and kernels; specialize(), launch bounds and
+the shared memory carveout. Each kernel's results are checked against the
+Python functions on generated inputs; the PTX against ptxas."""
 import numpy as np
 import pytest
 
@@ -264,3 +266,54 @@ def test_a_kernel_launched_with_arguments_no_signature_takes_is_a_type_error():
     kernel[1, 2](out, 2, np.arange(2.0), 1)  # ints take the float64 signature with the float64 arrays
     np.testing.assert_array_equal(out, [1.0, 3.0])
     assert len(kernel.overloads) == 2
+
+
+# ---------------------------------------------------------------- specialize, launch bounds, carveout
+
+def test_specialize_makes_one_kernel_per_types_compiled_for_them_alone():
+    kernel = cuda.jit(axpy)
+    f32 = kernel.specialize(ruchey.types.float32[::1], ruchey.types.float32, ruchey.types.float32[::1],
+                            ruchey.types.int32)
+    assert kernel.specialize(np.zeros(1, np.float32), np.float32(1), np.zeros(1, np.float32), np.int32(1)) is f32
+    assert len(kernel.specializations) == 1 and not kernel.specialized and f32.specialized
+    rng = make_rng(seed_of("specialize"))
+    x = rng.normal(size=20).astype(np.float32)
+    out = np.zeros(20, np.float32)
+    f32[1, 32](out, 0.1, x, 2.7)  # float64 and float arguments: converted to the float32 and int32 types
+    np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(2))
+    with pytest.raises(RuntimeError, match="already specialized"):
+        f32.specialize(ruchey.types.float64[::1], ruchey.types.float64, ruchey.types.float64[::1],
+                       ruchey.types.int64)
+    with pytest.raises(TypeError):  # float64 arrays: no conversion to the float32 ones
+        f32[1, 1](np.zeros(1), 1.0, np.zeros(1), 1)
+
+
+@pytest.mark.parametrize("bounds", [64, (64,), (64, 2), (64, 2, 1)])
+def test_a_launch_past_the_launch_bounds_is_refused(bounds):
+    kernel = cuda.jit(launch_bounds=bounds)(axpy)
+    out, x = np.zeros(64), np.arange(64.0)
+    kernel[2, 32](out, 2.0, x, 1)
+    kernel[1, (64, 1, 1)](out, 2.0, x, 1)
+    np.testing.assert_array_equal(out, 2 * x + 1)
+    with pytest.raises(cuda.CudaError, match="launch bounds"):
+        kernel[1, 65](out, 2.0, x, 1)
+
+
+@pytest.mark.parametrize("bounds", [(64, 2, 1, 1), (0,), 1.5, ()])
+def test_bad_launch_bounds_are_a_value_error(bounds):
+    with pytest.raises(ValueError):
+        cuda.jit(launch_bounds=bounds)(axpy)
+
+
+@pytest.mark.parametrize("carveout", ["MaxL1", "maxshared", "default", -1, 0, 50, 100])
+def test_a_shared_memory_carveout_is_accepted(carveout):
+    kernel = cuda.jit("void(float64[::1], float64, float64[::1], int64)", shared_memory_carveout=carveout)(axpy)
+    out = np.zeros(8)
+    kernel[1, 8](out, 3.0, np.arange(8.0), -1)
+    np.testing.assert_array_equal(out, 3 * np.arange(8.0) - 1)
+
+
+@pytest.mark.parametrize("carveout", [101, -2, "MinL1", 50.0, True])
+def test_a_bad_shared_memory_carveout_is_a_value_error(carveout):
+    with pytest.raises(ValueError, match="[Cc]arveout"):
+        cuda.jit(shared_memory_carveout=carveout)(axpy)
