@@ -12,7 +12,7 @@ import ruchey
 import ruchey.extending
 from ruchey import cuda
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
 
 @cuda.jit
@@ -317,3 +317,31 @@ def test_a_shared_memory_carveout_is_accepted(carveout):
 def test_a_bad_shared_memory_carveout_is_a_value_error(carveout):
     with pytest.raises(ValueError, match="[Cc]arveout"):
         cuda.jit(shared_memory_carveout=carveout)(axpy)
+
+
+CACHED_KERNEL = '''
+import numpy as np
+from ruchey import cuda
+
+@cuda.jit(cache=True)
+def scale(a, k):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= k
+'''
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's cache")
+def test_a_kernels_stats_count_its_cache_hits_and_misses(tmp_path):
+    (tmp_path / "cached_kernel.py").write_text(CACHED_KERNEL)
+    code = '''
+        import os, numpy as np, cached_kernel
+        os.environ["RUCHEY_CUDA_BACKEND"] = "cpu"
+        a = np.arange(64.0)
+        cached_kernel.scale[2, 32](a, 3.0)
+        assert (a == 3.0 * np.arange(64.0)).all()
+        stats = cached_kernel.scale.stats
+        print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), os.path.isdir(stats.cache_path))
+    '''
+    runs = [run_python_file(code, tmp_path) for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["0", "1", "True"], ["1", "0", "True"]], [r.stderr for r in runs]

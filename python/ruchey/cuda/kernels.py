@@ -357,6 +357,13 @@ class CUDADispatcher:
         return self._compiled()._max_cooperative_blocks(described, threads, int(dynsmemsize))
 
     @property
+    def stats(self):
+        """The on-disk cache's path and its hits and misses per signature
+        (with cache=True), as an @njit function's."""
+        from ruchey import inspection
+        return inspection.stats(self._compiled())
+
+    @property
     def overloads(self):
         """numba-cuda's ``kernel.overloads[signature]``: the kernel compiled for
         a signature, here with its ``max_cooperative_grid_blocks``."""
