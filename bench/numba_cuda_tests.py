@@ -65,7 +65,7 @@ def simulator_kernels(module):
     ruchey.cuda.jit: name -> ruchey's."""
     from numba.cuda.simulator.kernel import FakeCUDAKernel
     import ruchey.cuda
-    return {name: ruchey.cuda.jit(device=value._device, fastmath=value._fastmath)(value.fn)
+    return {name: ruchey.cuda.jit(device=value._device, fastmath=value._fastmath, debug=value._debug)(value.fn)
             for name, value in vars(module).items() if isinstance(value, FakeCUDAKernel)}
 
 
