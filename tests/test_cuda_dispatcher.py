@@ -345,3 +345,111 @@ def test_a_kernels_stats_count_its_cache_hits_and_misses(tmp_path):
     '''
     runs = [run_python_file(code, tmp_path) for _ in range(2)]
     assert [r.stdout.split() for r in runs] == [["0", "1", "True"], ["1", "0", "True"]], [r.stderr for r in runs]
+
+
+# ---------------------------------------------------------------- constant arguments of device functions
+
+@cuda.jit(device=True)
+def local_sum(n, dtype, start):
+    a = cuda.local.array(n, dtype)  # n and dtype: the caller's constants
+    for i in range(n):
+        a[i] = start + i
+    s = a[0] - a[0]
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+@cuda.jit(device=True)
+def local_grid_sum(rows, cols, start):
+    shape = (rows, cols)
+    a = cuda.local.array(shape, np.int64)
+    for i in range(rows):
+        for j in range(cols):
+            a[i, j] = start * i + j
+    return local_total(a)
+
+
+@cuda.jit(device=True)
+def local_total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            s += a[i, j]
+    return s
+
+
+@cuda.jit(device=True)
+def passes_size_on(n, start):
+    return local_sum(n, np.float64, start)  # its own parameter, frozen in turn
+
+
+@cuda.jit(device=True)
+def block_sum(x, size, op):
+    tile = cuda.shared.array(size, np.float32)
+    t = cuda.threadIdx.x
+    tile[t] = x
+    cuda.syncthreads()
+    step = size // 2
+    while step > 0:
+        if t < step:
+            tile[t] = op(tile[t], tile[t + step])
+        cuda.syncthreads()
+        step //= 2
+    return tile[0]
+
+
+@cuda.jit(device=True)
+def add32(a, b):
+    return a + b
+
+
+@cuda.jit(device=True)
+def update(op, arr, i, v):
+    op(arr, i, v)
+
+
+@cuda.jit
+def constant_arguments(out, counts, x, start):
+    t = cuda.threadIdx.x
+    total = block_sum(x[t], 32, add32)
+    update(cuda.atomic.add, counts, 0, 1)
+    update(cuda.atomic.max, counts, 1, t)
+    if t == 0:
+        out[0] = local_sum(5, np.float32, start)
+        out[1] = local_sum(3, np.int64, 2)
+        out[2] = passes_size_on(4, start)
+        out[3] = local_grid_sum(3, 4, 10)
+        out[4] = total
+
+
+def test_device_functions_take_shapes_dtypes_and_functions_as_constant_arguments():
+    rng = make_rng(seed_of("constant arguments"))
+    for start in (0.5, -3.0):
+        x = rng.integers(-50, 50, 32).astype(np.float32)
+        out, counts = np.zeros(5), np.zeros(2, np.int64)
+        constant_arguments[1, 32](out, counts, x, start)
+        expected = [(np.float32(start) + np.arange(5, dtype=np.float32)).sum(), np.arange(2, 5).sum(),
+                    (start + np.arange(4.0)).sum(), (10 * np.arange(3)[:, None] + np.arange(4)).sum(), x.sum()]
+        np.testing.assert_allclose(out, expected, rtol=1e-6)
+        np.testing.assert_array_equal(counts, [32, 31])
+
+
+@cuda.jit
+def sized_at_run_time(out):
+    out[0] = local_sum(out.shape[0], np.float64, 1.0)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_size_known_only_at_run_time_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
+        sized_at_run_time[1, 1](np.zeros(3))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_constant_arguments_of_device_functions(tmp_path):
+    ptx, _ = cuda.compile_ptx(constant_arguments.py_func, "void(float64[::1], int64[::1], float32[::1], float64)",
+                              cc=(8, 0))
+    assert ".shared" in ptx and "atom" in ptx
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""

@@ -95,15 +95,51 @@ Node *lo_cuda_shape(Node *n) {
   return NULL;
 }
 
+/* *slot, a shape or one of its sizes, as the constant it is: a variable
+ * bound once to one, or a parameter frozen to its caller's constant (a
+ * device function called with one; asked for where not yet, as Numba
+ * types the call again with literal arguments), put in its place for the
+ * lowering to read. False where *slot is no such variable, or was asked. */
+static bool known_size(Infer *in, Node *call, Node **slot, bool *asked) {
+  Node *v = *slot;
+  for (int hops = 0; v->kind == N_VAR && in->only_value && in->only_value[v->var] && hops < 64; hops++)
+    v = in->only_value[v->var];
+  if (v->kind == N_TUPLE && (*slot)->kind == N_VAR) {  /* shape = (n, 4) */
+    for (int i = 0; i < v->list.len; i++)
+      if (!known_size(in, call, &v->list.items[i], asked)) return false;
+    return *slot = v, true;
+  }
+  if (literal_int(v) >= 0) return *slot = v, true;
+  if (v->kind == N_VAR) ty_value_known(in, call, v, asked);
+  return false;
+}
+
+/* The shape of cuda.shared.array / cuda.local.array, its sizes made constants where known (known_size). */
+static Node *cuda_shape(Infer *in, Node *n, bool *asked) {
+  Node **slot = n->list.len ? &n->list.items[0] : NULL;
+  for (int i = 0; !slot && i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "shape")) slot = &n->kw.items[i];
+  *asked = false;
+  if (!slot) return NULL;
+  if ((*slot)->kind == N_TUPLE)
+    for (int i = 0; i < (*slot)->list.len && !*asked; i++) known_size(in, n, &(*slot)->list.items[i], asked);
+  else
+    known_size(in, n, slot, asked);
+  return *slot;
+}
+
 /* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
 static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
-  Node *shape = lo_cuda_shape(n);
+  bool asked;
+  Node *shape = cuda_shape(in, n, &asked);
+  if (asked) return NULL;
   if (!shape) return ty_error(in, n, "%s() needs a shape", n->bi->name);
   int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
   for (int i = 0; i < ndim; i++)
     if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
       return ty_error(in, shape, "the shape of %s() must be constant integers: literals, module "
-                      "globals or expressions of them such as TPB + 1", n->bi->name);
+                      "globals, expressions of them such as TPB + 1, or parameters of a device function "
+                      "called with them", n->bi->name);
   if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
   if (in->opts->device && !in->opts->gpu_cc && !(n->bi->flags & BF_PER_THREAD) && literal_int(shape) == 0)
     return ty_error(in, n, "the dynamic shared memory (cuda.shared.array(0, ...)) is only the kernel's on "
