@@ -10,6 +10,7 @@ import pytest
 
 import ruchey
 import ruchey.extending
+import ruchey.intrinsics
 from ruchey import cuda
 
 from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
@@ -453,3 +454,73 @@ def test_ptxas_accepts_constant_arguments_of_device_functions(tmp_path):
                               cc=(8, 0))
     assert ".shared" in ptx and "atom" in ptx
     assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+
+# ---------------------------------------------------------------- @intrinsic in CUDA code
+
+ir = pytest.importorskip("llvmlite.ir")
+
+
+@ruchey.extending.intrinsic
+def popcount_u32(typingctx, val):
+    sig = ruchey.types.uint32(ruchey.types.uint32)
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        ctpop = ruchey.intrinsics.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i32")
+        return builder.call(ctpop, args)
+    return sig, codegen
+
+
+@ruchey.extending.intrinsic
+def fused(typingctx, a, b):
+    if not (isinstance(a, ruchey.types.Float) and a == b):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.fadd(builder.fmul(args[0], args[1]), args[0])
+    return a(a, b), codegen
+
+
+@ruchey.extending.intrinsic
+def c_abs(typingctx, x):
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        return builder.call(ruchey.intrinsics.get_or_insert_function(builder.module, fnty, "labs"), args)
+    return ruchey.types.int64(ruchey.types.int64), codegen
+
+
+@cuda.jit
+def uses_intrinsics(bits, out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        bits[i] = popcount_u32(np.uint32(i * 2654435761 % 4294967296))
+        out[i] = fused(x[i], x[i])
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+@pytest.mark.parametrize("n", [1, 50])
+def test_intrinsics_in_kernels(n):
+    rng = make_rng(seed_of("cuda intrinsics", n))
+    x = rng.normal(size=n)
+    bits, out = np.zeros(n, np.uint32), np.zeros(n)
+    uses_intrinsics[1, 64](bits, out, x)
+    words = (np.arange(n, dtype=np.uint64) * 2654435761 % 4294967296)
+    np.testing.assert_array_equal(bits, [bin(int(w)).count("1") for w in words])
+    np.testing.assert_array_equal(out, x * x + x)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_intrinsics_and_a_c_call_is_refused_on_the_gpu(tmp_path):
+    ptx, _ = cuda.compile_ptx(uses_intrinsics.py_func, "void(uint32[::1], float64[::1], float64[::1])", cc=(8, 0))
+    assert "popc" in ptx and ".func" not in ptx  # inlined
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+    def calls_c(out, x):
+        out[0] = c_abs(x)
+    out = np.zeros(1, np.int64)
+    cuda.jit(calls_c)[1, 1](out, -5)  # the CPU backend has the C library
+    assert out[0] == 5
+    with pytest.raises(ruchey.TypingError, match="labs, which code on the GPU cannot call"):
+        cuda.compile_ptx(calls_c, "void(int64[::1], int64)", cc=(8, 0))
