@@ -524,3 +524,14 @@ def test_ptxas_accepts_intrinsics_and_a_c_call_is_refused_on_the_gpu(tmp_path):
     assert out[0] == 5
     with pytest.raises(ruchey.TypingError, match="labs, which code on the GPU cannot call"):
         cuda.compile_ptx(calls_c, "void(int64[::1], int64)", cc=(8, 0))
+
+
+def test_a_kernel_with_signatures_pickles_with_them():
+    import pickle
+    kernel = pickle.loads(pickle.dumps(cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)))
+    assert kernel.specialized and len(kernel.overloads) == 1
+    out, x = np.zeros(4, np.float32), np.arange(4, dtype=np.float32)
+    kernel[1, 4](out, 0.1, x, 3.9)
+    np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(3))
+    with pytest.raises(TypeError):
+        kernel[1, 4](np.zeros(4), 0.1, np.zeros(4), 3)

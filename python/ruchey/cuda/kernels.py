@@ -218,8 +218,11 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None):
+                 shared_memory_carveout=None, signatures=None):
         self.py_func = py_func
+        # compiled for these alone (when first compiled): a launch converts its arguments to the
+        # signature that takes them (a TypeError where none does), as numba-cuda's
+        self.declared_signatures = None if signatures is None else list(signatures)
         self.launch_bounds = _launch_bounds(launch_bounds)
         self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
@@ -228,7 +231,7 @@ class CUDADispatcher:
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
-        self.specialized = False  # compiled for signatures alone (cuda.jit's, or specialize's)
+        self.specialized = signatures is not None  # compiled for signatures alone (cuda.jit's, or specialize's)
         self.specializations = {}  # argument types -> the kernel specialize() made for them
         self._device = None  # the device function compiled code calls (device_function)
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
@@ -250,16 +253,11 @@ class CUDADispatcher:
                     if self.cache:
                         from ruchey import caching
                         disp._cache = caching.FunctionCache(self.py_func, options)
+                    if self.declared_signatures is not None:
+                        decorators._compile_only(disp, self.declared_signatures)
                     self._disp = disp
                 disp = self._disp
         return disp
-
-    def _seal(self, signatures):
-        """Compiles the kernel for these signatures now and for no others: a
-        launch converts its arguments to the one that takes them (a TypeError
-        where none does), as numba-cuda's."""
-        decorators._compile_only(self._compiled(), signatures)
-        self.specialized = True
 
     def specialize(self, *args):
         """The kernel compiled for these arguments' types (or these types)
@@ -271,8 +269,8 @@ class CUDADispatcher:
         if kernel is None:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
-                                    shared_memory_carveout=self.shared_memory_carveout)
-            kernel._seal([argtypes])
+                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes])
+            kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
 
@@ -286,7 +284,8 @@ class CUDADispatcher:
 
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
-                       launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout)
+                       launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
+                       signatures=self.declared_signatures)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -371,9 +370,11 @@ class CUDADispatcher:
 
     @property
     def signatures(self):
-        """The argument types of each compiled specialisation."""
-        if self._disp is None:
+        """The argument types of each compiled specialisation (declared ones
+        compiled now if they are not yet: a kernel unpickled)."""
+        if self._disp is None and self.declared_signatures is None:
             return []
+        self._compiled()
         sigs = list(self._disp.signatures)
         return sigs + [s for s in self._disp.gpu_signatures if s not in sigs]
 
@@ -543,10 +544,12 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if device:
             device_function = _device_function(func, debug, boundscheck, fastmath)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
+        declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
-                                launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout)
-        if sigs is not None and _check_kernel_signatures(sigs):
-            kernel._seal(sigs)
+                                launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
+                                signatures=declared)
+        if declared is not None:
+            kernel._compiled()  # now, as numba-cuda compiles them
         return kernel
 
     if _is_function(func_or_sig):
