@@ -895,8 +895,8 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
 }
 
 /* inspect_llvm(signature=None), inspect_asm(signature=None), as Numba's:
- * the text of the compiled signature given (an item of .signatures, or its
- * text), else of each in a dict. */
+ * the text of the compiled signature given (an item of .signatures, a
+ * tuple of the types, or its text), else of each in a dict. */
 static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"signature", NULL};
   PyObject *sig = Py_None;
@@ -904,6 +904,9 @@ static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *
   PyObject *d = inspect_text(self, out, 0);
   if (!d || sig == Py_None) return d;
   PyObject *text = PyDict_GetItemWithError(d, sig);
+  PyObject *as_text = !text && !PyErr_Occurred() && PyTuple_Check(sig) ? PyObject_Str(sig) : NULL;  /* (int32,) */
+  if (as_text) text = PyDict_GetItemWithError(d, as_text);
+  Py_XDECREF(as_text);
   if (!text && !PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not a compiled signature of %S", sig, self->py_func);
   Py_XINCREF(text);
   Py_DECREF(d);

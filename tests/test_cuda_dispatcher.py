@@ -535,3 +535,15 @@ def test_a_kernel_with_signatures_pickles_with_them():
     np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(3))
     with pytest.raises(TypeError):
         kernel[1, 4](np.zeros(4), 0.1, np.zeros(4), 3)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's IR")
+def test_inspect_takes_a_tuple_of_types_as_the_signature():
+    i32 = ruchey.types.int32
+    kernel = cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)
+    sig = (ruchey.types.float32[::1], ruchey.types.float32, ruchey.types.float32[::1], i32)
+    assert "define" in kernel.inspect_llvm(sig) and "axpy" in kernel.inspect_asm(sig)  # (made again each time)
+    cpu = ruchey.njit("int32(int32)")(lambda x: x + 1)
+    assert "define" in cpu.inspect_llvm((i32,))
+    with pytest.raises(KeyError, match="not a compiled signature"):
+        kernel.inspect_llvm((i32,))

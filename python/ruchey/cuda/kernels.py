@@ -383,8 +383,7 @@ class CUDADispatcher:
         ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        irs = self._disp.inspect_llvm()
-        return irs if signature is None else irs[signature]
+        return self._disp.inspect_llvm(signature)
 
     def inspect_ptx(self, cc=(7, 5)):
         """The PTX of each compiled specialisation for compute capability cc,
@@ -398,8 +397,7 @@ class CUDADispatcher:
         of ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        asm = self._disp.inspect_asm()
-        return asm if signature is None else asm[signature]
+        return self._disp.inspect_asm(signature)
 
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
