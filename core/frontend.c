@@ -238,8 +238,11 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       obj = PyDict_GetItemWithError(fe->globals, id);
       if (!obj && !PyErr_Occurred()) obj = PyDict_GetItemWithError(fe->builtins, id);
       /* a function calling itself, compiled for an explicit signature
-       * before the decorator returns and the module binds its name */
-      if (!obj && !PyErr_Occurred() && fe->self && !strcmp(name, fe->f->name)) obj = fe->self;
+       * before the decorator returns and the module binds its name (not a
+       * kernel: what a kernel calls is its device function, which cuda.jit
+       * has not made yet) */
+      if (!obj && !PyErr_Occurred() && fe->self && !((Dispatcher *)fe->self)->opts.kernel && !strcmp(name, fe->f->name))
+        obj = fe->self;
       Py_XINCREF(obj);
       PyErr_Clear();
     }

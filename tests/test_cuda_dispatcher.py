@@ -547,3 +547,28 @@ def test_inspect_takes_a_tuple_of_types_as_the_signature():
     assert "define" in cpu.inspect_llvm((i32,))
     with pytest.raises(KeyError, match="not a compiled signature"):
         kernel.inspect_llvm((i32,))
+
+
+@cuda.jit
+def countdown(out, n):  # calls itself: as a device function
+    if n > 0:
+        out[n - 1] = n * n
+        countdown(out, n - 1)
+
+
+def test_a_kernel_calling_itself_recurses_as_a_device_function():
+    for n in (0, 1, 7):
+        out = np.zeros(8, np.int64)
+        countdown[1, 1](out, n)
+        np.testing.assert_array_equal(out[:n], np.arange(1, n + 1) ** 2)
+        assert not out[n:].any()
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_kernel_compiled_for_a_signature_calling_itself_is_a_typing_error():
+    # (compiled as cuda.jit returns, before its name is bound: was a crash)
+    with pytest.raises(ruchey.TypingError, match="name 'again' is not defined"):
+        @cuda.jit("void(int64[::1], int64)")
+        def again(out, n):
+            if n > 0:
+                again(out, n - 1)

@@ -235,7 +235,7 @@ class CUDADispatcher:
         self.specializations = {}  # argument types -> the kernel specialize() made for them
         self._device = None  # the device function compiled code calls (device_function)
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (a kernel compiled for its signatures may call itself: device_function)
         functools.update_wrapper(self, py_func)
 
     def _compiled(self):
