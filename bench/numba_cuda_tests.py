@@ -65,7 +65,7 @@ def simulator_kernels(module):
     ruchey.cuda.jit: name -> ruchey's."""
     from numba.cuda.simulator.kernel import FakeCUDAKernel
     import ruchey.cuda
-    return {name: ruchey.cuda.jit(device=value._device, fastmath=value._fastmath)(value.fn)
+    return {name: ruchey.cuda.jit(device=value._device, fastmath=value._fastmath, debug=value._debug)(value.fn)
             for name, value in vars(module).items() if isinstance(value, FakeCUDAKernel)}
 
 
@@ -74,7 +74,12 @@ def rebind_cuda(module, helpers):
     import ruchey.numba_shim
     from numba.core.dispatcher import Dispatcher  # (Numba's: CPU functions the module compiled)
     kernels = {helper: simulator_kernels(helper) for helper in (module, *helpers)}
+    overloads = cuda_overloaded([module, *helpers])
     ruchey.numba_shim.install_as_numba()
+    import ruchey.extending
+    for func, template in overloads:  # @overload(func, target=...) at the module's top level, registered again
+        ruchey.extending.overload(func, prefer_literal=template.prefer_literal,
+                                  target=template.metadata.get("target", "cuda"))(template._overload_func)
     homes = [importlib.import_module(name) for name in HOMES]
     for holder in (module, *helpers):
         for name, kernel in kernels[holder].items():
@@ -86,6 +91,17 @@ def rebind_cuda(module, helpers):
         if isinstance(value, type) and value.__module__ == module.__name__:
             numba_tests.rebind_names(value, homes, Dispatcher)
             numba_tests.rebind_type_values(value)
+
+
+def cuda_overloaded(modules):
+    """The modules' functions that numba-cuda's @overload registered, each
+    with its template (which holds the typer function and the target)."""
+    from numba.cuda import types
+    from numba.cuda.typing.templates import builtin_registry
+    names = {m.__name__ for m in modules}
+    return [(func, typ.templates[0]) for func, typ in builtin_registry.globals
+            if isinstance(func, pytypes.FunctionType) and func.__module__ in names
+            and isinstance(typ, types.Function) and hasattr(typ.templates[0], "_overload_func")]
 
 
 def exec_namespaces(module, helpers):

@@ -313,7 +313,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
                          bool device, CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!ext_select(&disp, args, consts, nargs, diag) || !check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, consts, nargs, device, diag) || !check_call(disp, args, nargs, diag)) return false;
   uint64_t missing;  /* those of the parameters literally() asked for before that the call gives none for */
   const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask, &missing);
   if (missing) {
@@ -328,7 +328,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
   }
   const Spec *sig = NULL;
   Callee *e = find_callee(c, disp, args, frozen, device);
-  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only && !device && !c->cc) {  /* recursion: its own signature */
+  if (!(e && e->typing) && disp->sealed && !disp->inline_always && !disp->scalars_only) {  /* recursion: its own signature */
     Spec *tied;  /* as Numba's typing of a call: of two that fit equally, the first */
     if (!(sig = disp_best_spec(disp, args, &tied)))  /* called as from Python: the best signature, its declared result */
       return call_error(diag, "%s", "no compiled signature of the called function accepts these argument types");

@@ -366,6 +366,12 @@ void *disp_checked_entry(Dispatcher *self, int i);
  * lossy conversions, as Numba picks an overload; NULL for none. *tied: another
  * that fits as well (the call is ambiguous), else NULL. */
 Spec *disp_best_spec(Dispatcher *self, const Type *const *args, Spec **tied);
+/* The signature of a sealed dispatcher that a call of these argument types
+ * goes through, or NULL with the TypeError of a call none fits or two fit equally. */
+Spec *disp_sealed_spec(Dispatcher *self, const Type *const *args);
+/* arg (of type given) as the argument of a parameter declared so: a float
+ * truncated for an int, a number's truth for a bool; a new reference. */
+PyObject *disp_converted_arg(PyObject *arg, const Type *declared, const Type *given);
 /* Compiles the signature unless another thread just did (the lock taken). */
 Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device);
 void *disp_function_entry(Dispatcher *self, const Type *fp);  /* a FunctionType argument's entry */
@@ -443,8 +449,10 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
  * typing functions choose for args; false with diag set where none does.
  * Other dispatchers stay. */
 /* An overload's implementation for a call's argument types (consts: its
- * constants, seen by typing functions as literal types; NULL: none). */
-bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, Diag *diag);
+ * constants, seen by typing functions as literal types; NULL: none), from
+ * CUDA code where device (its "cuda" overloads first, no "cpu" ones). */
+bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, bool device,
+                Diag *diag);
 
 /* ---------------------------------------------------------------- launch.c */
 

@@ -294,6 +294,22 @@ static PyObject *no_match(Dispatcher *self, const Type *const *args) {
   return NULL;
 }
 
+Spec *disp_sealed_spec(Dispatcher *self, const Type *const *args) {
+  Spec *tied = NULL, *s = disp_best_spec(self, args, &tied);
+  if (!s) no_match(self, args);
+  else if (tied) ambiguous(self, args, s, tied);
+  return s && !tied ? s : NULL;
+}
+
+PyObject *disp_converted_arg(PyObject *arg, const Type *declared, const Type *given) {
+  if (declared->kind == TY_BOOL && declared != given && unsafe_conversion(declared, given)) {
+    int truth = PyObject_IsTrue(arg);  /* a number for a declared bool: its truth (disp_best_spec chose it) */
+    return truth < 0 ? NULL : PyBool_FromLong(truth);
+  }
+  if (ty_is_int(declared) && ty_is_float(given)) return PyNumber_Long(arg);  /* a float for a declared int: truncated */
+  return Py_NewRef(arg);
+}
+
 void disp_lock_compiles(Dispatcher *self) {
   unsigned long me = PyThread_get_thread_ident();
   if (self->lock_owner == me) {
@@ -486,9 +502,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *types[MAX_ARGS];  /* the first nparams only */
   if (!disp_arg_types(self, args, types)) return NULL;
   Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
-  Spec *tied = NULL;
-  if (!s && self->sealed && !(s = disp_best_spec(self, types, &tied))) return no_match(self, types);
-  if (tied) return ambiguous(self, types, s, tied);
+  if (!s && self->sealed && !(s = disp_sealed_spec(self, types))) return NULL;
   if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
@@ -515,15 +529,9 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
     RtArray *slot_array = disp_arg_units(s->args[i]) ? &arrays[a] : NULL;
     a += disp_arg_units(s->args[i]);
     if (strings && i && same_as_earlier(s->args, args, i, slots, argp)) continue;
-    PyObject *arg = args[i], *truncated = NULL;
-    if (s->args[i]->kind == TY_BOOL && s->args[i] != types[i] && unsafe_conversion(s->args[i], types[i])) {
-      int truth = PyObject_IsTrue(args[i]);  /* a number for a declared bool: its truth (disp_best_spec chose it) */
-      arg = truncated = truth < 0 ? NULL : PyBool_FromLong(truth);
-    } else if (ty_is_int(s->args[i]) && ty_is_float(types[i])) {  /* a float for a declared int: truncated */
-      arg = truncated = PyNumber_Long(args[i]);
-    }
+    PyObject *arg = disp_converted_arg(args[i], s->args[i], types[i]);
     int unboxed = arg ? disp_unbox(arg, s->args[i], &slots[i], slot_array, &argp[i]) : -1;
-    Py_XDECREF(truncated);
+    Py_XDECREF(arg);
     if (unboxed < 0) {
       if (strings) disp_release_args(held, slots, argp, i, args, false);
       if (arrays != few) PyMem_Free(arrays);
@@ -887,8 +895,8 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
 }
 
 /* inspect_llvm(signature=None), inspect_asm(signature=None), as Numba's:
- * the text of the compiled signature given (an item of .signatures, or its
- * text), else of each in a dict. */
+ * the text of the compiled signature given (an item of .signatures, a
+ * tuple of the types, or its text), else of each in a dict. */
 static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"signature", NULL};
   PyObject *sig = Py_None;
@@ -896,6 +904,9 @@ static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *
   PyObject *d = inspect_text(self, out, 0);
   if (!d || sig == Py_None) return d;
   PyObject *text = PyDict_GetItemWithError(d, sig);
+  PyObject *as_text = !text && !PyErr_Occurred() && PyTuple_Check(sig) ? PyObject_Str(sig) : NULL;  /* (int32,) */
+  if (as_text) text = PyDict_GetItemWithError(d, as_text);
+  Py_XDECREF(as_text);
   if (!text && !PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is not a compiled signature of %S", sig, self->py_func);
   Py_XINCREF(text);
   Py_DECREF(d);

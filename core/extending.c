@@ -114,11 +114,12 @@ static bool select_failed(Diag *diag) {
   return false;
 }
 
-bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, Diag *diag) {
+bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, bool device,
+                Diag *diag) {
   PyObject *select = (*disp)->dict ? PyDict_GetItemString((*disp)->dict, "_select") : NULL;  /* borrowed */
   if (!select) return true;
   PyObject *descs = described_args(args, consts, nargs);
-  PyObject *chosen = descs ? PyObject_CallOneArg(select, descs) : NULL;
+  PyObject *chosen = descs ? PyObject_CallFunction(select, "OO", descs, device ? Py_True : Py_False) : NULL;
   Py_XDECREF(descs);
   if (!chosen) return select_failed(diag);
   if (chosen == Py_None) {

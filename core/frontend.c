@@ -238,8 +238,11 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       obj = PyDict_GetItemWithError(fe->globals, id);
       if (!obj && !PyErr_Occurred()) obj = PyDict_GetItemWithError(fe->builtins, id);
       /* a function calling itself, compiled for an explicit signature
-       * before the decorator returns and the module binds its name */
-      if (!obj && !PyErr_Occurred() && fe->self && !strcmp(name, fe->f->name)) obj = fe->self;
+       * before the decorator returns and the module binds its name (not a
+       * kernel: what a kernel calls is its device function, which cuda.jit
+       * has not made yet) */
+      if (!obj && !PyErr_Occurred() && fe->self && !((Dispatcher *)fe->self)->opts.kernel && !strcmp(name, fe->f->name))
+        obj = fe->self;
       Py_XINCREF(obj);
       PyErr_Clear();
     }
@@ -746,16 +749,54 @@ static Node *record_constant(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
+/* A device array global to the module (cuda.to_device's), captured by
+ * reference as numba-cuda captures it: compiled code reads and writes its
+ * memory where it is, as it is at each launch, its shape frozen. Its
+ * __ruchey_captured__() gives (a NumPy array of its shape, strides and
+ * dtype, its data's address, whether that is in a GPU's memory); the
+ * code holds the array for good. NULL where obj is none. */
+static Node *captured_array(Fe *fe, PyObject *obj, PyObject *e) {
+  if (PyType_Check(obj) || !PyObject_HasAttrString(obj, "__ruchey_captured__")) return NULL;
+  PyObject *got = PyObject_CallMethod(obj, "__ruchey_captured__", NULL), *view, *address, *on_gpu;
+  if (!got || !PyArg_ParseTuple(got, "OO!O", &view, &PyLong_Type, &address, &on_gpu)) {
+    Py_XDECREF(got);
+    return fe_python_error(fe, e, "a device array", "cannot be captured");
+  }
+  const Type *t = disp_typeof(view);
+  PyObject *shape = PyObject_GetAttrString(view, "shape"), *strides = PyObject_GetAttrString(view, "strides");
+  Node *n = NULL;
+  if (t && t->kind == TY_ARRAY && shape && strides && PyTuple_Check(shape) && PyTuple_Check(strides)) {
+    n = new_node(fe, N_CALL, e);
+    n->bi = core_builtin_named("a captured device array");
+    n->data = t;
+    n->ival = PyObject_IsTrue(on_gpu) == 1;
+    n->list = new_list(fe, 1 + 2 * t->ndim);  /* its address, shape and strides */
+    for (int i = 0; i < n->list.len; i++) {
+      PyObject *v = !i ? address : PyTuple_GET_ITEM(i <= t->ndim ? shape : strides, (i - 1) % t->ndim);
+      n->list.items[i] = new_node(fe, N_INT, e);
+      n->list.items[i]->ival = (int64_t)PyLong_AsUnsignedLongLongMask(v);
+    }
+    Py_INCREF(obj);  /* the code reads its memory for good */
+  } else {
+    PyErr_Clear();
+    fe_error(fe, e, "this device array cannot be captured by compiled code");
+  }
+  Py_XDECREF(shape); Py_XDECREF(strides); Py_DECREF(got);
+  return n;
+}
+
 /* A global value used in an expression: a frozen constant or array, a
- * module, or a dtype. Functions are only valid as callees. */
+ * device array (by reference), a module, or a dtype. Functions are only
+ * valid as callees. */
 static Node *global_value(Fe *fe, PyObject *obj, PyObject *e, const char *name) {
   Node *n = constant_node(fe, obj, e);
   if (!n && !fe->diag->kind) n = index_constant(fe, obj, e);
   if (!n && !fe->diag->kind && PyUnicode_CheckExact(obj)) n = string_node(fe, e, obj);  /* frozen, as Numba's */
-  if (n || fe->diag->kind || (n = const_array(fe, obj, e)) || fe->diag->kind) return n;
+  if (n || fe->diag->kind || (n = captured_array(fe, obj, e)) || fe->diag->kind) return n;
+  if ((n = const_array(fe, obj, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(obj, &DispatcherType)) return fe_function_value(fe, obj, e);
-  PyObject *overloaded = PyFunction_Check(obj) ? ext_callee(obj) : NULL;
-  if (overloaded) {  /* a function @overload implements, passed as a value (interpolation's fmap(get_index, ...)) */
+  PyObject *overloaded = !PyType_Check(obj) ? ext_callee(obj) : NULL;
+  if (overloaded) {  /* a function @overload implements or a CUDA kernel, passed as a value (interpolation's fmap(get_index, ...)) */
     n = fe_function_value(fe, overloaded, e);
     Py_DECREF(overloaded);
     return n;

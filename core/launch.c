@@ -160,12 +160,10 @@ static int pack_params(Dispatcher *self, PyObject *const *args, const Type *cons
   return np;
 }
 
-/* Launches the kernel for these arguments (numbers and NumPy views of
- * device memory) on the current device. */
-static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const LaunchConfig *cfg,
-                               uintptr_t stream) {
-  const Type *types[MAX_ARGS];
-  if (!disp_arg_types(self, argv, types) || !cu_ready()) return NULL;
+/* Launches the kernel compiled for these types with these arguments (numbers
+ * and NumPy views of device memory, of those types) on the current device. */
+static PyObject *launch_converted(Dispatcher *self, PyObject *const *argv, const Type *const *types,
+                                  const LaunchConfig *cfg, uintptr_t stream) {
   GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
   if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
   void *function = s->function;  /* s may move once the GIL is let go */
@@ -175,6 +173,24 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
   if (pack_params(self, argv, types, slots, params) < 0) return NULL;
   if (!cu_launch(function, cfg->grid, cfg->block, cfg->dynamic_shared, stream, params, cooperative)) return NULL;
   Py_RETURN_NONE;
+}
+
+/* Launches the kernel for these arguments on the current device. */
+static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const LaunchConfig *cfg,
+                               uintptr_t stream) {
+  const Type *given[MAX_ARGS];
+  if (!disp_arg_types(self, argv, given) || !cu_ready()) return NULL;
+  /* explicit signatures (sealed): the one the arguments take, as on the CPU backend */
+  const Spec *sig = !self->sealed ? NULL : disp_find_spec(self, given, false);
+  if (self->sealed && !sig && !(sig = disp_sealed_spec(self, given))) return NULL;
+  const Type *const *types = sig ? sig->args : given;
+  PyObject *args[MAX_ARGS];  /* argv converted to those types */
+  int n = 0;
+  for (; n < self->nparams; n++)
+    if (!(args[n] = sig ? disp_converted_arg(argv[n], types[n], given[n]) : Py_NewRef(argv[n]))) break;
+  PyObject *result = n < self->nparams ? NULL : launch_converted(self, args, types, cfg, stream);
+  while (n > 0) Py_DECREF(args[--n]);
+  return result;
 }
 
 /* What a GPU launch passes for one argument: a number as it is, a device
@@ -195,7 +211,8 @@ static PyObject *gpu_argument(PyObject *arg) {
     }
     return items;
   }
-  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) || PyArray_IsScalar(arg, Generic))
+  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
+      (PyArray_IsScalar(arg, Generic) && !PyArray_IsScalar(arg, Void)))  /* (a record's data is in host memory) */
     return Py_NewRef(arg);
   if (PyArray_Check(arg)) return NULL;
   if (!mem_name && (!(mem_name = PyUnicode_InternFromString("_mem")) ||

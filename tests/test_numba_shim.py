@@ -1267,3 +1267,41 @@ assert numpy_support.from_struct_dtype(rec) == numpy_support.from_dtype(rec)
 assert numpy_support.map_arrayscalar_type(np.float32(1)) == types.float32
 print("ok")
 """, tmp_path))
+
+
+@shim_only
+def test_numba_cudas_homes_of_numbas_names(tmp_path):
+    # numba-cuda's code imports types, errors and the extension API from under numba.cuda;
+    # numba.cuda.extending's overloads serve CUDA code, not @njit's
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import cuda, njit
+        from numba.cuda import HAS_NUMBA, float32, int64, types, void
+        from numba.cuda.core.errors import TypingError
+        from numba.cuda.extending import overload
+        from numba.cuda.np.numpy_support import from_dtype
+        assert HAS_NUMBA and float32 is types.float32 and int64 is types.int64 and void is types.none
+        assert from_dtype(np.dtype(np.int16)) is types.int16 and issubclass(TypingError, ruchey.TypingError)
+
+        def triple(x):
+            pass
+
+        @overload(triple)
+        def triple_typer(x):
+            return lambda x: 3 * x
+
+        @cuda.jit
+        def kernel(out, x):
+            out[0] = triple(x)
+
+        out = np.zeros(1, np.int64)
+        kernel[1, 1](out, 14)
+        assert out[0] == 42
+        try:
+            njit(lambda x: triple(x))(1)
+        except TypingError:
+            print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

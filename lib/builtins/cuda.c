@@ -111,9 +111,44 @@ static void constant_locals(Infer *in, Node *x, int depth) {
     *x = (Node){.kind = N_INT, .line = x->line, .col = x->col, .ival = v, .ty = TYS(TY_I64)};
 }
 
+/* *slot, a shape or one of its sizes, as the constant it is: a variable
+ * bound once to one, or a parameter frozen to its caller's constant (a
+ * device function called with one; asked for where not yet, as Numba
+ * types the call again with literal arguments), put in its place for the
+ * lowering to read. False where *slot is no such variable, or was asked. */
+static bool known_size(Infer *in, Node *call, Node **slot, bool *asked) {
+  Node *v = *slot;
+  for (int hops = 0; v->kind == N_VAR && in->only_value && in->only_value[v->var] && hops < 64; hops++)
+    v = in->only_value[v->var];
+  if (v->kind == N_TUPLE && (*slot)->kind == N_VAR) {  /* shape = (n, 4) */
+    for (int i = 0; i < v->list.len; i++)
+      if (!known_size(in, call, &v->list.items[i], asked)) return false;
+    return *slot = v, true;
+  }
+  if (literal_int(v) >= 0) return *slot = v, true;
+  if (v->kind == N_VAR) ty_value_known(in, call, v, asked);
+  return false;
+}
+
+/* The shape of cuda.shared.array / cuda.local.array, its sizes made constants where known (known_size). */
+static Node *cuda_shape(Infer *in, Node *n, bool *asked) {
+  Node **slot = n->list.len ? &n->list.items[0] : NULL;
+  for (int i = 0; !slot && i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "shape")) slot = &n->kw.items[i];
+  *asked = false;
+  if (!slot) return NULL;
+  if ((*slot)->kind == N_TUPLE)
+    for (int i = 0; i < (*slot)->list.len && !*asked; i++) known_size(in, n, &(*slot)->list.items[i], asked);
+  else
+    known_size(in, n, slot, asked);
+  return *slot;
+}
+
 /* cuda.shared.array / cuda.local.array(shape, dtype): constant shapes. */
 static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
-  Node *shape = lo_cuda_shape(n);
+  bool asked;
+  Node *shape = cuda_shape(in, n, &asked);
+  if (asked) return NULL;
   if (!shape) return ty_error(in, n, "%s() needs a shape", n->bi->name);
   int ndim = shape->kind == N_TUPLE ? shape->list.len : 1;
   constant_locals(in, shape, 0);
@@ -121,8 +156,8 @@ static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
     if (shape->kind == N_TUPLE) constant_locals(in, shape->list.items[i], 0);
     if (literal_int(shape->kind == N_TUPLE ? shape->list.items[i] : shape) < 0)
       return ty_error(in, shape, "the shape of %s() must be constant integers: literals, module "
-                      "globals, local variables assigned such a value once, or expressions of them such as TPB + 1",
-                      n->bi->name);
+                      "globals, local variables assigned such a value once, expressions of them such as TPB + 1, "
+                      "or parameters of a device function called with them", n->bi->name);
   }
   if (ndim < 1 || ndim > RC_MAX_NDIM) return ty_error(in, shape, "unsupported number of dimensions");
   if (in->opts->device && !in->opts->gpu_cc && !(n->bi->flags & BF_PER_THREAD) && literal_int(shape) == 0)
@@ -192,6 +227,38 @@ static const Type *ty_const_array(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_const_array_like(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
 
+/* ---------------------------------------------------------------- captured device arrays */
+
+/* A device array global to the module (the frontend's captured_array):
+ * its memory read where it is, so only by the device whose memory it is in
+ * (n->ival: a GPU's) and by CUDA code. */
+static const Type *ty_captured_array(Infer *in, Node *n, const Type **args) {
+  bool for_gpu = in->opts && in->opts->gpu_cc;
+  if (!ty_in_cuda(in) && !for_gpu)
+    return ty_error(in, n, "a device array global to the module is read by CUDA kernels and device functions "
+                    "only: pass it to this function as an argument");
+  if (n->ival && !for_gpu)
+    return ty_error(in, n, "this device array is in a GPU's memory, which the kernel compiled for the CPU backend "
+                    "(debug=True or boundscheck=True) cannot read: pass it to the kernel as an argument");
+  if (!n->ival && for_gpu)
+    return ty_error(in, n, "this device array is on the CPU backend, which a kernel compiled for a GPU cannot "
+                    "read: pass it to the kernel as an argument");
+  return n->data;
+}
+
+static LLVMValueRef lo_captured_array(Lower *l, Node *n) {
+  int ndim = n->ty->ndim;
+  LLVMValueRef dims[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int d = 0; d < ndim; d++) {
+    dims[d] = const_i64(l, n->list.items[1 + d]->ival);
+    strides[d] = const_i64(l, n->list.items[1 + ndim + d]->ival);
+  }
+  LLVMValueRef data = LLVMConstIntToPtr(const_i64(l, n->list.items[0]->ival), l->mod->ptr);
+  LLVMValueRef a = LLVMBuildInsertValue(l->b, LLVMConstNull(lo_type(l, n->ty)), data, 2, "");
+  a = LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, dims, (uint64_t)ndim), 3, "");
+  return LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, strides, (uint64_t)ndim), 4, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define INTRINSIC(name, path, flags, ival, type, lower, lo, hi) \
@@ -221,5 +288,8 @@ const Builtin bi_cuda[] = {
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP | BF_COMPLEX, 0, ty_const_array,
             lo_const_array_like, 1, 1),
+  /* a device array global to the module (the frontend's captured_array) */
+  {"a captured device array", NULL, NULL, BK_FUNCTION, 0, 1, 1 + 2 * RC_MAX_NDIM, NULL, BF_CHEAP, 0, 0,
+   ty_captured_array, lo_captured_array},
   BI_END,
 };

@@ -43,15 +43,31 @@ static LLVMModuleRef parse_intrinsic(LLVMContextRef c, const char *ir, char **ms
   return m;
 }
 
-/* Reports IR that LLVM cannot read, or that lacks the function, at the call. */
+/* A function m declares that is no LLVM intrinsic (a C library's), or NULL. */
+static LLVMValueRef foreign_declaration(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    if (LLVMIsDeclaration(f) && strncmp(LLVMGetValueName2(f, &len), "llvm.", 5)) return f;
+  }
+  return NULL;
+}
+
+/* Reports IR that LLVM cannot read, or that lacks the function, at the
+ * call; on the GPU, IR calling a function other than LLVM's intrinsics
+ * (which the GPU's code has no library to find in). */
 static bool check_intrinsic_ir(Infer *in, Node *n, const IntrinsicCall *call) {
   LLVMContextRef c = LLVMContextCreate();
   char *msg = NULL;
   LLVMModuleRef m = parse_intrinsic(c, call->ir, &msg);
   LLVMValueRef fn = m ? LLVMGetNamedFunction(m, "intrinsic") : NULL;
   bool ok = fn && !LLVMIsDeclaration(fn) && LLVMCountParams(fn) == (unsigned)call->nargs;
+  LLVMValueRef foreign = ok && in->opts->gpu_cc ? foreign_declaration(m) : NULL;
+  size_t len;
   if (!ok)
     ty_error(in, n, "the intrinsic's code is not valid LLVM IR: %s", msg ? msg : "its function is missing");
+  else if (foreign)
+    ok = ty_error(in, n, "the intrinsic's code calls %s, which code on the GPU cannot call (only LLVM's "
+                  "intrinsics)", LLVMGetValueName2(foreign, &len)) != NULL;
   if (msg) LLVMDisposeMessage(msg);
   if (m) LLVMDisposeModule(m);
   LLVMContextDispose(c);
@@ -61,7 +77,6 @@ static bool check_intrinsic_ir(Infer *in, Node *n, const IntrinsicCall *call) {
 static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   IntrinsicCall *call = n->callee;
   if (!in->opts || !in->opts->intrinsic) return ty_error(in, n, "an @intrinsic cannot be called here");
-  if (in->opts->gpu_cc) return ty_error(in, n, "an @intrinsic cannot be called on the GPU");
   const Node *consts[64] = {0};
   for (int i = 0; i < n->list.len; i++) consts[i] = ty_constant(in, n->list.items[i]);
   Diag inner = {0};
@@ -202,7 +217,8 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   const IntrinsicCall *call = n->callee;
   char symbol[48];
   snprintf(symbol, sizeof symbol, "intrinsic_owner_%p", call->owner);
-  lo_extern(l, arena_strdup(l->f->arena, symbol), call->owner);  /* named, so that no cache keeps the code */
+  LLVMValueRef owner = lo_extern(l, arena_strdup(l->f->arena, symbol), call->owner);  /* named: no cache keeps the code */
+  if (l->mod->gpu) LLVMDeleteGlobal(owner);  /* (PTX cannot name a host object: being named keeps it out of the cache) */
   LLVMValueRef fn = intrinsic_function(l, call);
   if (!fn)  /* typing parsed the same text: only a clash of the IR's own globals gets here */
     return LLVMGetUndef(call->ret->kind == TY_NONE ? l->mod->i8 : lo_type(l, call->ret));

@@ -683,8 +683,9 @@ static const Type *literal_request(Infer *in, Node *n, uint64_t params) {
     if (!(params >> i & 1)) continue;
     const Node *a = n->list.items[i];
     if (a->kind != N_VAR || a->var >= in->f->nparams || (in->opts->frozen && in->opts->frozen[a->var]))
-      return ty_error(in, a, "the called function takes literally() of this argument: its value must be known "
-                      "when the function is compiled (a constant, or a parameter of this function)");
+      return ty_error(in, a, "the called function takes literally() of this argument, or sizes a local or shared "
+                      "array with it: its value must be known when the function is compiled (a constant, or a "
+                      "parameter of this function)");
     own |= 1ull << a->var;
   }
   if (!own) return ty_error(in, n, "the called function asks for the value of an argument it is not given");

@@ -423,7 +423,6 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
 int ty_spread_args(Infer *in, Node *n, const Type **args, const Type **bound) {
   const Type *t = args[0];
   int np = n->op - 1, nd = n->list.len - 1;
-  if (ty_in_cuda(in)) return ty_error(in, n, "calls with *args are not supported in CUDA code"), -1;
   if (t->kind != TY_TUPLE) return ty_error(in, n, "argument after * must be a tuple, not %s", t->name), -1;
   int k = t->nfields;
   if (k < np - nd) return ty_error(in, n, "the call gives %d positional arguments, the function needs %d", k, np - nd), -1;

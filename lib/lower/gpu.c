@@ -79,6 +79,7 @@ static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
   if (t->kind == TY_NONE) return LLVMGetUndef(lo_type(l, t));
   if (ty_is_enum(t)) return from_params(l, t->elem, p);  /* held as its value */
   if (ty_is_scalar(t) && !ty_is_complex(t)) return LLVMGetParam(l->fn, (*p)++);
+  if (t->kind == TY_RECORD) return LLVMGetParam(l->fn, (*p)++);  /* by reference: its data's address */
   LLVMValueRef val = LLVMGetUndef(lo_type(l, t));
   if (ty_is_complex(t)) {
     for (unsigned k = 0; k < 2; k++) val = LLVMBuildInsertValue(l->b, val, LLVMGetParam(l->fn, (*p)++), k, "");
@@ -165,9 +166,12 @@ static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
 
 LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
-  LLVMValueRef args[64];
+  const Func *callee = n->target->self ? l->f : n->target->func;
+  LLVMValueRef args[64], packed;
   int na = n->list.len;
-  for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
+  if (n->op) na = lo_spread_args(l, n, callee, args, &packed);  /* f(*t) */
+  else  /* (as its parameters' types: a signature's where it was compiled for one) */
+    for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
 }

@@ -36,6 +36,8 @@ __all__ = ["register_jitable", "overload", "overload_method", "overload_attribut
 
 # a function compiled code may call -> the dispatcher it calls
 _callees = {}
+# a class whose objects compiled code calls -> the function giving the dispatcher for one (_register_callee_maker)
+_callee_makers = {}
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
 # the names of native types that have a type object of their own (a structref's, bytes') -> that object
@@ -88,24 +90,34 @@ class _Overloads:
     def __init__(self, name, variadic=False, star=False):
         self.name = name
         self.typers = []   # (typing function, jit options, prefer_literal), the first registered first
+        self.targets = {}  # a typing function for one target alone ("cuda", "cpu") -> that target
         self.chosen = {}   # argument types' descriptions (constants' values too) -> the implementation's dispatcher
         self.by_types = {}  # the same for choices no value decided, by the plain types' descriptions alone
         self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
         self.star = star  # the stub's last parameter is *args: its tuple's items go to the typers one each
 
-    def select(self, descs):
-        key = repr(descs)  # tuple types are described as lists
+    def select(self, descs, device=False):
+        """The implementation for a call with these arguments (descriptions)
+        from CPU code or, device true, from CUDA code."""
+        key = (device, repr(descs))  # tuple types are described as lists
         if key not in self.chosen:
-            plain_key = repr([d["type"] if isinstance(d, dict) else d for d in descs])
+            plain_key = (device, repr([d["type"] if isinstance(d, dict) else d for d in descs]))
             if plain_key in self.by_types:  # as Numba's: one implementation for every value of the constants
                 self.chosen[key] = self.by_types[plain_key]
             else:
-                self.chosen[key], by_value = self._choose(descs)
+                self.chosen[key], by_value = self._choose(descs, "cuda" if device else "cpu")
                 if not by_value:
                     self.by_types[plain_key] = self.chosen[key]
         return self.chosen[key]
 
-    def _choose(self, descs):
+    def _for_target(self, target):
+        """The typing functions a call compiled for target may use: those
+        registered for it alone first (a "cuda" overload wins over a generic
+        one in a kernel), then the generic ones."""
+        own = [t for t in self.typers if self.targets.get(t[0]) == target]
+        return own + [t for t in self.typers if t[0] not in self.targets]
+
+    def _choose(self, descs, target):
         """The implementation for these arguments, and whether constants'
         values may have decided it: unless the first typing function that
         takes them chose it from the plain types, not preferring literals."""
@@ -116,7 +128,7 @@ class _Overloads:
             literal = literal[:-1] + tuple(literal[-1].items)
         plain = tuple(types.unliteral(t) for t in literal)
         first = True
-        for typer, jit_options, prefer_literal in self.typers:
+        for typer, jit_options, prefer_literal in self._for_target(target):
             if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
             impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal))
@@ -201,9 +213,12 @@ def _generic(signature_func, overloads):
     return disp
 
 
-def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False, **kwargs):
+def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False, target="generic",
+             **kwargs):
     """Registers a typing function for calls of func in compiled code (see
-    the module's help)."""
+    the module's help). target "cuda" limits it to CUDA code (kernels and
+    device functions), "cpu" to the rest; "generic" (the default) serves both."""
+    target = _overload_target(target)
     def register(typer):
         disp = _callees.get(func)
         if disp is None or "_overloads" not in disp.__dict__:
@@ -213,9 +228,19 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
             signature = func if plain else typer
             disp = _callees[func] = _generic(signature, _Overloads(name, star=_ends_in_star(signature)))
         disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
+        if target != "generic":
+            disp._overloads.targets[typer] = target
         _bind_by_typers(func, disp)
         return typer
     return register
+
+
+def _overload_target(target):
+    """overload's target as "generic", "cpu" or "cuda" (Numba's spellings)."""
+    name = str(target).lower()
+    if name not in ("generic", "cpu", "cuda", "gpu"):
+        raise ValueError(f"overload's target must be 'generic', 'cpu' or 'cuda', got {target!r}")
+    return "cuda" if name == "gpu" else name
 
 
 def _ends_in_star(func):
@@ -292,12 +317,20 @@ def overload_attribute(type_class, name, jit_options=None, **kwargs):
 
 # ---------------------------------------------------------------- for the extension and the cache
 
+def _register_callee_maker(cls, make):
+    """Lets compiled code call the objects of class cls: make(obj) gives the
+    dispatcher a call runs (a CUDA kernel's: its device function)."""
+    _callee_makers[cls] = make
+
+
 def _callee(obj):
     """The dispatcher compiled code calls for obj, or None."""
     try:
-        return _callees.get(obj)
+        disp = _callees.get(obj)
     except TypeError:  # unhashable
         return None
+    make = _callee_makers.get(type(obj)) if disp is None else None
+    return make(obj) if make is not None else disp
 
 
 def _member(desc, name, attribute):

@@ -309,7 +309,7 @@ def _submodules():
     import ruchey.structref
     import ruchey.unsafe
     _VALUE_TYPES.update(_value_type_names())
-    return {
+    modules = {
         "numba": (_top_names(), (ruchey,)),
         "numba.core": ({}, ()),
         # the random states compiled code draws from, by address (ruchey._helperlib)
@@ -409,6 +409,23 @@ def _submodules():
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
     }
+    # numba-cuda's own homes of Numba's names (from numba.cuda import types; numba.cuda.extending,
+    # whose overloads serve CUDA code alone)
+    modules.update({f"numba.cuda.{name}": modules[f"numba.{numba_name}"] for name, numba_name in _CUDA_HOMES})
+    names, sources = modules["numba.extending"]
+    modules["numba.cuda.extending"] = (names | dict(overload=_cuda_overload), sources)
+    return modules
+
+
+# numba-cuda's modules holding what Numba's do: (its name under numba.cuda, Numba's under numba)
+_CUDA_HOMES = (("types", "types"), ("core", "core"), ("core.errors", "core.errors"), ("np", "np"),
+               ("np.numpy_support", "np.numpy_support"), ("typing", "core.typing"),
+               ("typing.templates", "core.typing.templates"), ("typing.typeof", "core.typing.typeof"))
+
+
+def _cuda_overload(func, *args, target="cuda", **kwargs):
+    """numba.cuda.extending.overload: for CUDA code unless told otherwise."""
+    return ruchey.extending.overload(func, *args, target=target, **kwargs)
 
 
 def _value_type_names():

@@ -84,13 +84,22 @@ def is_fp8_supported():
     return False
 
 
+# numba-cuda's numba.cuda holds its types module and every type in it (cuda.float32, cuda.void),
+# and whether Numba's CPU API is there beside it: ruchey's always is
+from ruchey import types  # noqa: E402
+HAS_NUMBA = True
+
+
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table), and the vector types
-    (cuda.float32x4, cuda.double2: vector_types.py)."""
+    functions, libdevice reads the compiler's table), the vector types
+    (cuda.float32x4, cuda.double2: vector_types.py) and the types, as numba-cuda's
+    numba.cuda has them (cuda.float32)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if isinstance(types.namespace.get(name), (types.Type, types.NoneType)):
+        return types.namespace[name]
     if name[-1:] in ("1", "2", "3", "4"):  # (every vector type's name ends so: float32x4, double2)
         from ruchey.cuda import vector_types
         found = vector_types.vector_types.get(name) or vector_types.aliases.get(name)

@@ -190,6 +190,13 @@ class DeviceNDArray:
         """Whether the array is in a GPU's memory (else on the CPU backend)."""
         return self._mem is not None
 
+    def __ruchey_captured__(self):
+        """What a kernel reading this array as a global takes (numba-cuda
+        captures a device array by reference, not as a copy): a NumPy array
+        of its shape, strides and dtype, its data's address, and whether
+        that is in a GPU's memory."""
+        return self._ary, self._ary.ctypes.data, self.on_gpu
+
     @property
     def __cuda_array_interface__(self):
         """The CUDA Array Interface (version 3), through which CuPy, PyTorch

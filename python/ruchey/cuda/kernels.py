@@ -7,9 +7,9 @@ import threading
 
 import numpy as np
 
-from ruchey import _core, decorators, serialize, types
+from ruchey import _core, decorators, extending, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
-from ruchey.cuda.runtime import CPUBackendDevice, check_stream, stream_handle, use_gpu
+from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
 Kernel launch configuration was not specified. Use the syntax:
@@ -120,7 +120,7 @@ def _cpu_args(args, back=None, index=None):
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i if index is None else index} ({type(arg).__name__}) "
                             "is in a GPU's memory, and kernels run on the CPU backend here")
-        elif not isinstance(arg, (np.ndarray,) + _SCALARS):
+        elif not isinstance(arg, (np.ndarray, np.void) + _SCALARS):  # a record: by reference, as in njit
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
@@ -149,6 +149,10 @@ def _gpu_args(args, stream, back=None, index=None):
             back.append((host, arg))
         elif hasattr(arg, "__cuda_array_interface__"):
             arg = as_cuda_array(arg)  # a CuPy array, a PyTorch tensor: used where it is
+        elif isinstance(arg, np.void):
+            raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
+                            "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
+                            "the structured array (or a slice of it) and index it in the kernel")
         elif not isinstance(arg, _SCALARS):
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
@@ -214,16 +218,25 @@ class CUDADispatcher:
     stop the kernel, which leaves the GPU's context unusable.
     """
 
-    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False):
+    def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
+                 shared_memory_carveout=None, signatures=None):
         self.py_func = py_func
+        # compiled for these alone (when first compiled): a launch converts its arguments to the
+        # signature that takes them (a TypeError where none does), as numba-cuda's
+        self.declared_signatures = None if signatures is None else list(signatures)
+        self.launch_bounds = _launch_bounds(launch_bounds)
+        self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
+        self.specialized = signatures is not None  # compiled for signatures alone (cuda.jit's, or specialize's)
+        self.specializations = {}  # argument types -> the kernel specialize() made for them
+        self._device = None  # the device function compiled code calls (device_function)
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (a kernel compiled for its signatures may call itself: device_function)
         functools.update_wrapper(self, py_func)
 
     def _compiled(self):
@@ -241,12 +254,39 @@ class CUDADispatcher:
                     if self.cache:
                         from ruchey import caching
                         disp._cache = caching.FunctionCache(self.py_func, options)
+                    if self.declared_signatures is not None:
+                        decorators._compile_only(disp, self.declared_signatures)
                     self._disp = disp
                 disp = self._disp
         return disp
 
+    def specialize(self, *args):
+        """The kernel compiled for these arguments' types (or these types)
+        alone, made once for each."""
+        if self.specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        argtypes = tuple(a if isinstance(a, types.Type) else types.typeof(a) for a in args)
+        kernel = self.specializations.get(argtypes)
+        if kernel is None:
+            kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
+                                    fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
+                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes])
+            kernel._compiled()
+            self.specializations[argtypes] = kernel
+        return kernel
+
+    def device_function(self):
+        """The kernel's function as a device function (made when compiled
+        code first calls the kernel), returning what the function returns."""
+        with self._lock:
+            if self._device is None:
+                self._device = _device_function(self.py_func, self.debug, self.boundscheck, self.fastmath)
+        return self._device
+
     def __reduce__(self):
-        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache)
+        options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
+                       launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
+                       signatures=self.declared_signatures)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -282,6 +322,9 @@ class CUDADispatcher:
 
     def configure(self, griddim, blockdim, stream=0, sharedmem=0):
         griddim, blockdim = normalize_kernel_dimensions(griddim, blockdim)
+        if self.launch_bounds and math.prod(blockdim) > self.launch_bounds[0]:  # as the driver refuses it
+            raise CudaError(f"CUDA_ERROR_INVALID_VALUE: blockdim {blockdim} has {math.prod(blockdim)} threads, more "
+                            f"than the kernel's launch bounds allow ({self.launch_bounds[0]})")
         check_stream(stream)
         if not isinstance(sharedmem, numbers.Integral) or isinstance(sharedmem, bool):
             raise TypeError(f"the dynamic shared memory size must be an int (bytes), got "
@@ -314,6 +357,13 @@ class CUDADispatcher:
         return self._compiled()._max_cooperative_blocks(described, threads, int(dynsmemsize))
 
     @property
+    def stats(self):
+        """The on-disk cache's path and its hits and misses per signature
+        (with cache=True), as an @njit function's."""
+        from ruchey import inspection
+        return inspection.stats(self._compiled())
+
+    @property
     def overloads(self):
         """numba-cuda's ``kernel.overloads[signature]``: the kernel compiled for
         a signature, here with its ``max_cooperative_grid_blocks``."""
@@ -321,9 +371,11 @@ class CUDADispatcher:
 
     @property
     def signatures(self):
-        """The argument types of each compiled specialisation."""
-        if self._disp is None:
+        """The argument types of each compiled specialisation (declared ones
+        compiled now if they are not yet: a kernel unpickled)."""
+        if self._disp is None and self.declared_signatures is None:
             return []
+        self._compiled()
         sigs = list(self._disp.signatures)
         return sigs + [s for s in self._disp.gpu_signatures if s not in sigs]
 
@@ -332,8 +384,7 @@ class CUDADispatcher:
         ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        irs = self._disp.inspect_llvm()
-        return irs if signature is None else irs[signature]
+        return self._disp.inspect_llvm(signature)
 
     def inspect_ptx(self, cc=(7, 5)):
         """The PTX of each compiled specialisation for compute capability cc,
@@ -347,8 +398,7 @@ class CUDADispatcher:
         of ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        asm = self._disp.inspect_asm()
-        return asm if signature is None else asm[signature]
+        return self._disp.inspect_asm(signature)
 
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
@@ -366,6 +416,9 @@ class _Overload:
 
 
 class _Overloads:
+    """numba-cuda's ``kernel.overloads``: its compiled signatures (len, iter, in)
+    and the kernel for each (``kernel.overloads[signature]``)."""
+
     def __init__(self, dispatcher):
         self._dispatcher = dispatcher
 
@@ -373,11 +426,53 @@ class _Overloads:
         types.parse_signature(signature)  # a TypeError now for what is no signature
         return _Overload(self._dispatcher, signature)
 
+    def __len__(self):
+        return len(self._dispatcher.signatures)
+
+    def __iter__(self):
+        return iter(self._dispatcher.signatures)
+
+    def __contains__(self, signature):
+        return tuple(signature) in self._dispatcher.signatures
+
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers",
-            "launch_bounds", "lto"}
+_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers", "lto"}
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _launch_bounds(bounds):
+    """launch_bounds as a tuple: (max threads per block[, min blocks per
+    multiprocessor[, max blocks per cluster]]); None for none. A launch of
+    more threads per block is refused; the GPU's code is not tuned to them."""
+    if bounds is None:
+        return None
+    bounds = tuple(bounds) if isinstance(bounds, (tuple, list)) else (bounds,)
+    if not 1 <= len(bounds) <= 3:
+        raise ValueError(f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)")
+    if not all(isinstance(b, numbers.Integral) and not isinstance(b, bool) and b > 0 for b in bounds):
+        raise ValueError(f"launch bounds must be positive integers, got {bounds}")
+    return tuple(int(b) for b in bounds)
+
+
+def _carveout(carveout):
+    """shared_memory_carveout as numba-cuda reads it: a percentage of the
+    unified L1/shared memory for shared memory (-1: the device's default),
+    or "MaxL1", "MaxShared", "default"; None for none. A hint to the GPU's
+    driver, which the CPU backend has no use for (and which the GPU launch
+    does not pass on yet)."""
+    if carveout is None:
+        return None
+    if isinstance(carveout, str):
+        if carveout.lower() not in _CARVEOUTS:
+            raise ValueError(f"Invalid carveout value: {carveout!r} (an int from -1 to 100, or 'MaxL1', "
+                             "'MaxShared' or 'default')")
+        return _CARVEOUTS[carveout.lower()]
+    if not isinstance(carveout, numbers.Integral) or isinstance(carveout, bool) or not -1 <= carveout <= 100:
+        raise ValueError(f"Carveout must be between -1 and 100, got {carveout!r}")
+    return int(carveout)
 
 
 def _is_function(obj):
@@ -385,21 +480,36 @@ def _is_function(obj):
 
 
 def _check_kernel_signatures(sigs):
-    """A kernel's signatures: accepted and ignored (the kernel compiles at the
-    first launch), except that a kernel returns nothing."""
+    """A kernel's signatures, checked (a kernel returns nothing); whether
+    ruchey reads them all (one it cannot read yet leaves them all unused)."""
+    readable = True
     for sig in sigs:
         try:
             parsed = types.parse_signature(sig)
         except TypeError:
-            continue  # a signature ruchey cannot read yet: ignored
+            readable = False
+            continue
         if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
             raise TypeError("CUDA kernel must have void return type.")
+    return readable
+
+
+def _device_function(func, debug, boundscheck, fastmath):
+    """func as a device function: an njit function that kernels call, with
+    numba-cuda's error model (Python's only with debug=True)."""
+    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy")
+    if fastmath:
+        options["fastmath"] = True
+    # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
+    return decorators._dispatcher(func, options)
 
 
 serialize.register("cuda", CUDADispatcher)
+# a kernel called from a kernel or a device function runs as a device function, as in numba-cuda
+extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
-        extensions=None, cache=False, **kws):
+        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
@@ -431,18 +541,15 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            # a device function is an njit function: kernels call it, with
-            # numba-cuda's error model (Python's only with debug=True)
-            options = dict(boundscheck=boundscheck or debug,
-                           error_model="python" if debug else "numpy")
-            if fastmath:
-                options["fastmath"] = True
-            # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
-            device_function = decorators._dispatcher(func, options)
+            device_function = _device_function(func, debug, boundscheck, fastmath)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
-        if sigs is not None:
-            _check_kernel_signatures(sigs)
-        return CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache)
+        declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
+        kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
+                                launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
+                                signatures=declared)
+        if declared is not None:
+            kernel._compiled()  # now, as numba-cuda compiles them
+        return kernel
 
     if _is_function(func_or_sig):
         return wrap(func_or_sig)

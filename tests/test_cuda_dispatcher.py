@@ -1,0 +1,574 @@
+"""CUDA functions and their dispatchers: a kernel (``@cuda.jit`` without
+``device=True``) called from a kernel runs as a device function returning
+its value, as in numba-cuda; functions passed to it as values; calls with
+``*t`` spread into device functions; overloads for one target; explicit
+signatures of device functions and kernels; specialize(), launch bounds and
+the shared memory carveout. Each kernel's results are checked against the
+Python functions on generated inputs; the PTX against ptxas."""
+import numpy as np
+import pytest
+
+import ruchey
+import ruchey.extending
+import ruchey.intrinsics
+from ruchey import cuda
+
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
+
+
+@cuda.jit
+def scaled_sum(a, b, c):  # a kernel, called from kernels below
+    return a + 2 * b - c
+
+
+@cuda.jit
+def apply(func, *args):
+    return func(*args)
+
+
+@cuda.jit(device=True)
+def spread_sum(*args):
+    return scaled_sum(*args)
+
+
+@cuda.jit
+def calls_kernels(out, x, y, z):
+    i = cuda.grid(1)
+    if i < x.size:
+        t = (x[i], y[i], z[i])
+        out[i, 0] = scaled_sum(x[i], y[i], z[i])
+        out[i, 1] = spread_sum(*t)
+        out[i, 2] = apply(scaled_sum, x[i], y[i], z[i])
+        out[i, 3] = scaled_sum(*t)
+
+
+def expected_rows(x, y, z):
+    return np.array([[scaled_sum.py_func(a, b, c)] * 4 for a, b, c in zip(x, y, z)]).reshape(len(x), 4)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 37])
+def test_kernels_called_from_a_kernel_return_their_values(dtype, n):
+    rng = make_rng(seed_of("kernel calls", np.dtype(dtype).name, n))
+    x, y, z = (rng.integers(-50, 50, n).astype(dtype) for _ in range(3))
+    out = np.zeros((n, 4), dtype)
+    calls_kernels[max(1, (n + 31) // 32), 32](out, x, y, z)
+    np.testing.assert_array_equal(out, expected_rows(x, y, z).astype(dtype))
+
+
+def closure_kernel(offset):
+    def shifted():
+        def inner(v):
+            return v + offset
+        return apply(inner, offset * 2)
+    jitted = cuda.jit(shifted)
+
+    @cuda.jit
+    def kernel(out):
+        out[cuda.grid(1)] = jitted()
+    return kernel, shifted
+
+
+def test_a_closure_passed_to_a_kernel_called_from_a_kernel():
+    for offset in (-3, 0, 11):
+        kernel, shifted = closure_kernel(offset)
+        out = np.zeros(4, np.int64)
+        kernel[1, 4](out)
+        np.testing.assert_array_equal(out, 3 * offset)
+
+
+@cuda.jit
+def too_many(out):
+    out[0] = scaled_sum(1, 2, 3, 4)
+
+
+def test_a_kernel_called_with_the_wrong_arguments_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError if not AS_NUMBA else Exception):
+        too_many[1, 1](np.zeros(1))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_calls_to_kernels_and_spread_calls(arch, tmp_path):
+    ptx, _ = cuda.compile_ptx(calls_kernels.py_func, "void(float64[:, :], float64[:], float64[:], float64[:])",
+                              cc=(int(arch[3]), int(arch[4])))
+    assert ptxas_errors(ptx, arch, tmp_path) == ""
+
+
+# ---------------------------------------------------------------- overload(target=...)
+
+def scale_any(x):
+    pass
+
+
+def scale_twice(x):
+    pass
+
+
+def scale_cpu_only(x):
+    pass
+
+
+def overload_scaling(func, factor, target):
+    @ruchey.extending.overload(func, target=target)
+    def typer(x):
+        def impl(x):
+            for i in range(x.size):
+                x[i] *= factor
+        return impl
+
+
+overload_scaling(scale_any, 2, "generic")
+overload_scaling(scale_any, 3, "cuda")  # a kernel's choice over the generic one
+overload_scaling(scale_twice, 5, "generic")  # calls scale_any: the CUDA one in a kernel
+overload_scaling(scale_cpu_only, 7, "cpu")
+
+
+@ruchey.extending.overload(scale_twice, target="cpu")
+def scale_twice_cpu(x):
+    def impl(x):
+        scale_any(x)
+        scale_any(x)
+    return impl
+
+
+def uses_overloads(x, y):
+    scale_any(x)
+    scale_twice(y)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_overloads_for_one_target_are_chosen_in_its_code(dtype):
+    rng = make_rng(seed_of("overload targets", np.dtype(dtype).name))
+    x0, y0 = rng.integers(-9, 9, 17).astype(dtype), rng.integers(-9, 9, 5).astype(dtype)
+    x, y = x0.copy(), y0.copy()
+    cuda.jit(uses_overloads)[1, 1](x, y)
+    np.testing.assert_array_equal(x, x0 * 3)
+    np.testing.assert_array_equal(y, y0 * 5)
+    x, y = x0.copy(), y0.copy()
+    ruchey.njit(uses_overloads)(x, y)  # the CPU's: the generic one, and scale_twice's own
+    np.testing.assert_array_equal(x, x0 * 2)
+    np.testing.assert_array_equal(y, y0 * 4)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+def test_a_cpu_overload_is_not_seen_in_cuda_code():
+    x = np.ones(3)
+    ruchey.njit(lambda a: scale_cpu_only(a))(x)
+    np.testing.assert_array_equal(x, 7.0)
+
+    @cuda.jit
+    def kernel(a):
+        scale_cpu_only(a)
+    with pytest.raises(ruchey.TypingError, match="scale_cpu_only"):
+        kernel[1, 1](x)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+def test_an_unknown_overload_target_is_refused():
+    with pytest.raises(ValueError, match="target"):
+        ruchey.extending.overload(scale_any, target="npu")
+
+
+# ---------------------------------------------------------------- device functions with signatures
+
+@cuda.jit("int32(int32, int32, int32, int32)", device=True)
+def rgba(r, g, b, a):
+    return ((r & 0xFF) << 16) | ((g & 0xFF) << 8) | (b & 0xFF) | ((a & 0xFF) << 24)
+
+
+@cuda.jit(["int64(int64, int64)", "float64(float64, float64)"], device=True)
+def add_either(a, b):
+    return a + b
+
+
+@cuda.jit
+def calls_signatures(out, sums, channels, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = rgba(channels[i, 0], channels[i, 1], channels[i, 2], channels[i, 3])
+        sums[i, 0] = add_either(x[i], y[i])        # float32s: the float64 signature
+        sums[i, 1] = add_either(np.int32(i), x[i])  # int32 and float32: the float64 one too
+        sums[i, 2] = add_either(i, 3)              # int64s
+
+
+def expected_signature_calls(channels, x, y):
+    as_i32 = np.trunc(channels).astype(np.int64)  # float32 -> int32 as C converts (in range here)
+    packed = (((as_i32[:, 0] & 0xFF) << 16) | ((as_i32[:, 1] & 0xFF) << 8) | (as_i32[:, 2] & 0xFF)
+              | ((as_i32[:, 3] & 0xFF) << 24))
+    wide = x.astype(np.float64)
+    sums = np.stack([wide + y.astype(np.float64), np.arange(x.size) + wide, np.arange(x.size) + 3.0], axis=1)
+    return packed.astype(np.int32), sums
+
+
+@pytest.mark.parametrize("n", [0, 1, 40])
+def test_a_device_function_with_signatures_converts_the_arguments_to_one(n):
+    rng = make_rng(seed_of("device signatures", n))
+    channels = rng.uniform(-300, 300, (n, 4)).astype(np.float32)
+    x, y = rng.normal(0, 100, n).astype(np.float32), rng.normal(0, 100, n).astype(np.float32)
+    out, sums = np.zeros(n, np.int32), np.zeros((n, 3))
+    calls_signatures[max(1, (n + 15) // 16), 16](out, sums, channels, x, y)
+    packed, expected_sums = expected_signature_calls(channels, x, y)
+    np.testing.assert_array_equal(out, packed)
+    np.testing.assert_array_equal(sums, expected_sums)
+    assert len(rgba.signatures) == 1 and len(add_either.signatures) == 2  # none compiled for the calls' types
+
+
+@cuda.jit
+def adds_complex(out, z):
+    out[0] = add_either(z, z)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_no_signature_taking_the_arguments_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="no compiled signature"):
+        adds_complex[1, 1](np.zeros(1, np.complex128), 1j)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_calls_through_device_signatures(tmp_path):
+    ptx, _ = cuda.compile_ptx(calls_signatures.py_func,
+                              "void(int32[:], float64[:, :], float32[:, :], float32[:], float32[:])", cc=(8, 0))
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+
+# ---------------------------------------------------------------- kernels with signatures
+
+def axpy(out, a, x, k):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + k
+
+
+def test_a_kernel_with_a_signature_converts_its_arguments_to_it():
+    kernel = cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)
+    rng = make_rng(seed_of("kernel signature"))
+    for n in (0, 1, 33):
+        x = rng.normal(size=n).astype(np.float32)
+        for a, k in ((1 / 3, 7.9), (-2.5e-3, -7.9), (np.float64(np.pi), 2 ** 31 + 5)):
+            out = np.zeros(n, np.float32)
+            kernel[max(1, (n + 31) // 32), 32](out, a, x, k)
+            k32 = np.array(int(k)).astype(np.int32)  # truncated, then wrapped to int32
+            np.testing.assert_array_equal(out, np.float32(a) * x + np.float32(k32))
+    assert len(kernel.overloads) == 1 and len(kernel.signatures) == 1  # nothing compiled for the launches' types
+
+
+def test_a_kernel_launched_with_arguments_no_signature_takes_is_a_type_error():
+    kernel = cuda.jit(["void(int32[::1], int32, int32[::1], int32)",
+                       "void(float64[::1], float64, float64[::1], float64)"])(axpy)
+    with pytest.raises(TypeError):
+        kernel[1, 1](np.zeros(1, np.int32), 1j, np.zeros(1, np.int32), 1)
+    with pytest.raises(TypeError):  # an array of another dtype
+        kernel[1, 1](np.zeros(1, np.float32), 1.0, np.zeros(1, np.float32), 1.0)
+    out = np.zeros(2)
+    kernel[1, 2](out, 2, np.arange(2.0), 1)  # ints take the float64 signature with the float64 arrays
+    np.testing.assert_array_equal(out, [1.0, 3.0])
+    assert len(kernel.overloads) == 2
+
+
+# ---------------------------------------------------------------- specialize, launch bounds, carveout
+
+def test_specialize_makes_one_kernel_per_types_compiled_for_them_alone():
+    kernel = cuda.jit(axpy)
+    f32 = kernel.specialize(ruchey.types.float32[::1], ruchey.types.float32, ruchey.types.float32[::1],
+                            ruchey.types.int32)
+    assert kernel.specialize(np.zeros(1, np.float32), np.float32(1), np.zeros(1, np.float32), np.int32(1)) is f32
+    assert len(kernel.specializations) == 1 and not kernel.specialized and f32.specialized
+    rng = make_rng(seed_of("specialize"))
+    x = rng.normal(size=20).astype(np.float32)
+    out = np.zeros(20, np.float32)
+    f32[1, 32](out, 0.1, x, 2.7)  # float64 and float arguments: converted to the float32 and int32 types
+    np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(2))
+    with pytest.raises(RuntimeError, match="already specialized"):
+        f32.specialize(ruchey.types.float64[::1], ruchey.types.float64, ruchey.types.float64[::1],
+                       ruchey.types.int64)
+    with pytest.raises(TypeError):  # float64 arrays: no conversion to the float32 ones
+        f32[1, 1](np.zeros(1), 1.0, np.zeros(1), 1)
+
+
+@pytest.mark.parametrize("bounds", [64, (64,), (64, 2), (64, 2, 1)])
+def test_a_launch_past_the_launch_bounds_is_refused(bounds):
+    kernel = cuda.jit(launch_bounds=bounds)(axpy)
+    out, x = np.zeros(64), np.arange(64.0)
+    kernel[2, 32](out, 2.0, x, 1)
+    kernel[1, (64, 1, 1)](out, 2.0, x, 1)
+    np.testing.assert_array_equal(out, 2 * x + 1)
+    with pytest.raises(cuda.CudaError, match="launch bounds"):
+        kernel[1, 65](out, 2.0, x, 1)
+
+
+@pytest.mark.parametrize("bounds", [(64, 2, 1, 1), (0,), 1.5, ()])
+def test_bad_launch_bounds_are_a_value_error(bounds):
+    with pytest.raises(ValueError):
+        cuda.jit(launch_bounds=bounds)(axpy)
+
+
+@pytest.mark.parametrize("carveout", ["MaxL1", "maxshared", "default", -1, 0, 50, 100])
+def test_a_shared_memory_carveout_is_accepted(carveout):
+    kernel = cuda.jit("void(float64[::1], float64, float64[::1], int64)", shared_memory_carveout=carveout)(axpy)
+    out = np.zeros(8)
+    kernel[1, 8](out, 3.0, np.arange(8.0), -1)
+    np.testing.assert_array_equal(out, 3 * np.arange(8.0) - 1)
+
+
+@pytest.mark.parametrize("carveout", [101, -2, "MinL1", 50.0, True])
+def test_a_bad_shared_memory_carveout_is_a_value_error(carveout):
+    with pytest.raises(ValueError, match="[Cc]arveout"):
+        cuda.jit(shared_memory_carveout=carveout)(axpy)
+
+
+CACHED_KERNEL = '''
+import numpy as np
+from ruchey import cuda
+
+@cuda.jit(cache=True)
+def scale(a, k):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= k
+'''
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's cache")
+def test_a_kernels_stats_count_its_cache_hits_and_misses(tmp_path):
+    (tmp_path / "cached_kernel.py").write_text(CACHED_KERNEL)
+    code = '''
+        import os, numpy as np, cached_kernel
+        os.environ["RUCHEY_CUDA_BACKEND"] = "cpu"
+        a = np.arange(64.0)
+        cached_kernel.scale[2, 32](a, 3.0)
+        assert (a == 3.0 * np.arange(64.0)).all()
+        stats = cached_kernel.scale.stats
+        print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), os.path.isdir(stats.cache_path))
+    '''
+    runs = [run_python_file(code, tmp_path) for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["0", "1", "True"], ["1", "0", "True"]], [r.stderr for r in runs]
+
+
+# ---------------------------------------------------------------- constant arguments of device functions
+
+@cuda.jit(device=True)
+def local_sum(n, dtype, start):
+    a = cuda.local.array(n, dtype)  # n and dtype: the caller's constants
+    for i in range(n):
+        a[i] = start + i
+    s = a[0] - a[0]
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+@cuda.jit(device=True)
+def local_grid_sum(rows, cols, start):
+    shape = (rows, cols)
+    a = cuda.local.array(shape, np.int64)
+    for i in range(rows):
+        for j in range(cols):
+            a[i, j] = start * i + j
+    return local_total(a)
+
+
+@cuda.jit(device=True)
+def local_total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            s += a[i, j]
+    return s
+
+
+@cuda.jit(device=True)
+def passes_size_on(n, start):
+    return local_sum(n, np.float64, start)  # its own parameter, frozen in turn
+
+
+@cuda.jit(device=True)
+def block_sum(x, size, op):
+    tile = cuda.shared.array(size, np.float32)
+    t = cuda.threadIdx.x
+    tile[t] = x
+    cuda.syncthreads()
+    step = size // 2
+    while step > 0:
+        if t < step:
+            tile[t] = op(tile[t], tile[t + step])
+        cuda.syncthreads()
+        step //= 2
+    return tile[0]
+
+
+@cuda.jit(device=True)
+def add32(a, b):
+    return a + b
+
+
+@cuda.jit(device=True)
+def update(op, arr, i, v):
+    op(arr, i, v)
+
+
+@cuda.jit
+def constant_arguments(out, counts, x, start):
+    t = cuda.threadIdx.x
+    total = block_sum(x[t], 32, add32)
+    update(cuda.atomic.add, counts, 0, 1)
+    update(cuda.atomic.max, counts, 1, t)
+    if t == 0:
+        out[0] = local_sum(5, np.float32, start)
+        out[1] = local_sum(3, np.int64, 2)
+        out[2] = passes_size_on(4, start)
+        out[3] = local_grid_sum(3, 4, 10)
+        out[4] = total
+
+
+def test_device_functions_take_shapes_dtypes_and_functions_as_constant_arguments():
+    rng = make_rng(seed_of("constant arguments"))
+    for start in (0.5, -3.0):
+        x = rng.integers(-50, 50, 32).astype(np.float32)
+        out, counts = np.zeros(5), np.zeros(2, np.int64)
+        constant_arguments[1, 32](out, counts, x, start)
+        expected = [(np.float32(start) + np.arange(5, dtype=np.float32)).sum(), np.arange(2, 5).sum(),
+                    (start + np.arange(4.0)).sum(), (10 * np.arange(3)[:, None] + np.arange(4)).sum(), x.sum()]
+        np.testing.assert_allclose(out, expected, rtol=1e-6)
+        np.testing.assert_array_equal(counts, [32, 31])
+
+
+@cuda.jit
+def sized_at_run_time(out):
+    out[0] = local_sum(out.shape[0], np.float64, 1.0)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_size_known_only_at_run_time_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
+        sized_at_run_time[1, 1](np.zeros(3))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_constant_arguments_of_device_functions(tmp_path):
+    ptx, _ = cuda.compile_ptx(constant_arguments.py_func, "void(float64[::1], int64[::1], float32[::1], float64)",
+                              cc=(8, 0))
+    assert ".shared" in ptx and "atom" in ptx
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+
+# ---------------------------------------------------------------- @intrinsic in CUDA code
+
+ir = pytest.importorskip("llvmlite.ir")
+
+
+@ruchey.extending.intrinsic
+def popcount_u32(typingctx, val):
+    sig = ruchey.types.uint32(ruchey.types.uint32)
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        ctpop = ruchey.intrinsics.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i32")
+        return builder.call(ctpop, args)
+    return sig, codegen
+
+
+@ruchey.extending.intrinsic
+def fused(typingctx, a, b):
+    if not (isinstance(a, ruchey.types.Float) and a == b):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.fadd(builder.fmul(args[0], args[1]), args[0])
+    return a(a, b), codegen
+
+
+@ruchey.extending.intrinsic
+def c_abs(typingctx, x):
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        return builder.call(ruchey.intrinsics.get_or_insert_function(builder.module, fnty, "labs"), args)
+    return ruchey.types.int64(ruchey.types.int64), codegen
+
+
+@cuda.jit
+def uses_intrinsics(bits, out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        bits[i] = popcount_u32(np.uint32(i * 2654435761 % 4294967296))
+        out[i] = fused(x[i], x[i])
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey.extending")
+@pytest.mark.parametrize("n", [1, 50])
+def test_intrinsics_in_kernels(n):
+    rng = make_rng(seed_of("cuda intrinsics", n))
+    x = rng.normal(size=n)
+    bits, out = np.zeros(n, np.uint32), np.zeros(n)
+    uses_intrinsics[1, 64](bits, out, x)
+    words = (np.arange(n, dtype=np.uint64) * 2654435761 % 4294967296)
+    np.testing.assert_array_equal(bits, [bin(int(w)).count("1") for w in words])
+    np.testing.assert_array_equal(out, x * x + x)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_intrinsics_and_a_c_call_is_refused_on_the_gpu(tmp_path):
+    ptx, _ = cuda.compile_ptx(uses_intrinsics.py_func, "void(uint32[::1], float64[::1], float64[::1])", cc=(8, 0))
+    assert "popc" in ptx and ".func" not in ptx  # inlined
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+
+    def calls_c(out, x):
+        out[0] = c_abs(x)
+    out = np.zeros(1, np.int64)
+    cuda.jit(calls_c)[1, 1](out, -5)  # the CPU backend has the C library
+    assert out[0] == 5
+    with pytest.raises(ruchey.TypingError, match="labs, which code on the GPU cannot call"):
+        cuda.compile_ptx(calls_c, "void(int64[::1], int64)", cc=(8, 0))
+
+
+def test_a_kernel_with_signatures_pickles_with_them():
+    import pickle
+    kernel = pickle.loads(pickle.dumps(cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)))
+    assert kernel.specialized and len(kernel.overloads) == 1
+    out, x = np.zeros(4, np.float32), np.arange(4, dtype=np.float32)
+    kernel[1, 4](out, 0.1, x, 3.9)
+    np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(3))
+    with pytest.raises(TypeError):
+        kernel[1, 4](np.zeros(4), 0.1, np.zeros(4), 3)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's IR")
+def test_inspect_takes_a_tuple_of_types_as_the_signature():
+    i32 = ruchey.types.int32
+    kernel = cuda.jit("void(float32[::1], float32, float32[::1], int32)")(axpy)
+    sig = (ruchey.types.float32[::1], ruchey.types.float32, ruchey.types.float32[::1], i32)
+    assert "define" in kernel.inspect_llvm(sig) and "axpy" in kernel.inspect_asm(sig)  # (made again each time)
+    cpu = ruchey.njit("int32(int32)")(lambda x: x + 1)
+    assert "define" in cpu.inspect_llvm((i32,))
+    with pytest.raises(KeyError, match="not a compiled signature"):
+        kernel.inspect_llvm((i32,))
+
+
+@cuda.jit
+def countdown(out, n):  # calls itself: as a device function
+    if n > 0:
+        out[n - 1] = n * n
+        countdown(out, n - 1)
+
+
+def test_a_kernel_calling_itself_recurses_as_a_device_function():
+    for n in (0, 1, 7):
+        out = np.zeros(8, np.int64)
+        countdown[1, 1](out, n)
+        np.testing.assert_array_equal(out[:n], np.arange(1, n + 1) ** 2)
+        assert not out[n:].any()
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_kernel_compiled_for_a_signature_calling_itself_is_a_typing_error():
+    # (compiled as cuda.jit returns, before its name is bound: was a crash)
+    with pytest.raises(ruchey.TypingError, match="name 'again' is not defined"):
+        @cuda.jit("void(int64[::1], int64)")
+        def again(out, n):
+            if n > 0:
+                again(out, n - 1)

@@ -1,0 +1,82 @@
+"""Records (elements of structured arrays) as kernel arguments: read and
+written in place by reference, as @njit does with them and numba-cuda
+with the record it copies to the GPU and back. Each kernel is checked
+against its Python function run on a copy (a recarray's record, whose
+fields read as attributes) on generated values; the PTX against ptxas."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import cuda
+
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
+
+RECORD = np.dtype([("a", np.float64), ("b", np.int32), ("c", np.complex64), ("h", np.float32, (3,)),
+                   ("m", np.int16, (2, 2))])
+
+
+def update(rec, v, out):
+    out[0] = rec.a + rec.b + rec.h[0] + rec.m[1, 0]
+    rec.a = v
+    rec.b = rec.b * 2 - 1
+    rec.c = rec.c * 1j
+    for i in range(rec.h.size):
+        rec.h[i] += v
+    rec.m[0, 1] = rec.m[1, 0]
+
+
+def records(rng, n):
+    arr = np.zeros(n, RECORD)
+    arr["a"] = rng.normal(size=n)
+    arr["b"] = rng.integers(-1000, 1000, n)
+    arr["c"] = rng.normal(size=n) + 1j * rng.normal(size=n)
+    arr["h"] = rng.normal(size=(n, 3))
+    arr["m"] = rng.integers(-99, 99, (n, 2, 2))
+    return arr
+
+
+@pytest.mark.parametrize("value", [0.0, -2.5, np.nan])
+def test_a_record_argument_is_read_and_written_in_place(value):
+    rng = make_rng(seed_of("record argument", str(value)))
+    kernel = cuda.jit(update)
+    for arr in (records(rng, 4), records(rng, 4).view(np.recarray)):
+        expected = arr.copy().view(np.recarray)
+        for i in range(arr.size):
+            got_out, expected_out = np.zeros(1), np.zeros(1)
+            kernel[1, 1](arr[i], value, got_out)
+            update(expected[i], value, expected_out)
+            np.testing.assert_array_equal(got_out, expected_out)
+        for name in RECORD.names:  # (field by field: NaN equals NaN there) the other records too
+            np.testing.assert_array_equal(arr[name], expected[name])
+
+
+@cuda.jit
+def copy_record(dst, src, i):
+    dst[i] = src
+
+
+def test_a_record_stored_into_a_structured_array():
+    rng = make_rng(seed_of("record store"))
+    src, dst = records(rng, 3), records(rng, 5)
+    expected = dst.copy()
+    for i in range(dst.size):
+        copy_record[1, 1](dst, src[i % 3], i)
+        expected[i] = src[i % 3]
+    np.testing.assert_array_equal(dst, expected)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
+def test_a_record_of_another_layout_is_a_typing_error():
+    other = np.zeros(1, [("a", np.float64)])
+    with pytest.raises(ruchey.TypingError):
+        copy_record[1, 1](np.zeros(2, RECORD), other[0], 0)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_kernels_taking_records(arch, tmp_path):
+    rec = ruchey.types.from_dtype(RECORD)
+    ptx, _ = cuda.compile_ptx(update, (rec, ruchey.types.float64, ruchey.types.float64[:]),
+                              cc=(int(arch[3]), int(arch[4])))
+    assert ptxas_errors(ptx, arch, tmp_path) == ""
