@@ -47,6 +47,22 @@ static int find_loop(Dispatcher *disp, const Type *const *args, int n) {
   return -1;
 }
 
+/* A loop for args, which compiled code calls a DUFunc's function with,
+ * noted in its list _loops_wanted (types' descriptions): the DUFunc adds
+ * it to its ufunc when that is next read, as Numba's DUFunc grows, after
+ * the compile (not during it). */
+static void want_loop(Dispatcher *disp, const Type *const *args, int n) {
+  PyObject *wanted = PyObject_GetAttrString((PyObject *)disp, "_loops_wanted"), *descs = PyTuple_New(n);
+  for (int i = 0; descs && i < n; i++) {
+    PyObject *d = disp_describe_type(args[i]);
+    if (!d) Py_CLEAR(descs);
+    else PyTuple_SET_ITEM(descs, i, d);
+  }
+  if (wanted && PyList_Check(wanted) && descs) PyList_Append(wanted, descs);
+  Py_XDECREF(wanted); Py_XDECREF(descs);
+  PyErr_Clear();  /* (a function of no DUFunc's: nothing to note) */
+}
+
 /* The loop compiled code runs: as a call from Python (the ufunc's linear
  * search, Numba's rule), the first the inputs cast to safely. */
 bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, const Type **ret, Diag *diag) {
@@ -59,7 +75,8 @@ bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Ty
   }
   if (!disp->sealed) {
     memcpy(out, args, sizeof(Type *) * (size_t)n);
-    return true;
+    want_loop(disp, args, n);
+    return record_loop(disp, args, n, NULL);  /* the loop later calls find, as Numba's DUFunc has it from now on */
   }
   PyObject *seen = disp_signature_text(args, n);
   diag->kind = DIAG_TYPING;
