@@ -128,7 +128,7 @@ void lo_gpu_kernel(Lower *l, const char *symbol) {
  * (arrays as their descriptor) and returning its result. Errors trap, as in
  * kernels, so there is no status to return. */
 LLVMTypeRef lo_gpu_device_type(Lower *l) {
-  LLVMTypeRef params[64];
+  LLVMTypeRef params[l->f->nparams + 1];
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   const Type *rt = l->f->ret_type;
   LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_result_type(l, rt);
@@ -165,8 +165,8 @@ static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
 
 LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
-  LLVMValueRef args[64];
   int na = n->list.len;
+  LLVMValueRef args[na + 1];
   for (int i = 0; i < na; i++) args[i] = lo_expr(l, n->list.items[i]);
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
