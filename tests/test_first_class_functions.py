@@ -579,3 +579,21 @@ def test_a_typed_list_of_a_function_type_refuses_what_is_no_such_function():
 
     with pytest.raises(ruchey.TypingError, match="cannot be passed as"):
         store_two()
+
+
+@njit
+def by_name(x):
+    table = typed.Dict.empty(types.unicode_type, UNARY)
+    table["half"] = halve
+    table["cube"] = cube
+    table["c"] = minus_three
+    return table["half"](x) + table["cube"](x) - table["c"](x), len(table)
+
+
+def test_a_typed_dict_of_function_type_values():
+    for x in make_rng(6).normal(size=5):
+        assert by_name(x) == (halve.py_func(x) + cube.py_func(x) - minus_three._pyfunc(x), 3)
+    made = typed.Dict.empty(types.int64, UNARY)
+    made[4] = cube
+    made[-1] = minus_three
+    assert made[4] is cube and apply_each(typed.List([made[-1], made[4]]), 2.0).tolist() == [-1.0, 8.0]
