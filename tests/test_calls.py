@@ -714,10 +714,10 @@ def test_positional_only_parameters():
 
 # ---------------------------------------------------------------- many parameters
 
-def _function_of(nparams, body, extra=""):
+def _function_of(nparams, body, extra="", **names):
     """A function of parameters a0... (and extra ones), made by exec as
-    generated code (and Numba's tests) make them."""
-    space = {}
+    generated code (and Numba's tests) make them; names: its globals."""
+    space = dict(names)
     exec(f"def f({', '.join(f'a{i}' for i in range(nparams))}{extra}):\n{body}", space)
     return space["f"]
 
@@ -735,6 +735,9 @@ def test_functions_of_more_than_64_parameters_are_called_from_python():
     assert numpy.array_equal(summed(*arrays), summed.py_func(*arrays))
     ends = ruchey.njit(_function_of(70, "    return a0 - a69 * z\n", ", *, z=1"))
     assert ends(*range(70)) == ends.py_func(*range(70)) and ends(*range(70), z=3) == ends.py_func(*range(70), z=3)
+    call_ends = ruchey.njit(_function_of(1, "    return ends(a0, " + ", ".join(str(i) for i in range(1, 70)) + ", z=-2)\n",
+                                         ends=ends))
+    assert call_ends(5) == ends.py_func(5, *range(1, 70), z=-2)  # from compiled code too
     if not AS_NUMBA:  # ruchey's limit, a clear error
         with pytest.raises(TypeError, match="at most 256 parameters"):
             ruchey.njit(_function_of(300, "    return a0\n"))
