@@ -196,11 +196,14 @@ static PyObject *extern_pairs(const CompileResult *res) {
 
 /* Hands a compile's object code (OUT_JIT_KEEP) to the cache; never
  * raises. Code whose return type the cache could not describe exactly is
- * not kept. */
+ * not kept: the cache warns. */
 static void cache_save(PyObject *cache, PyObject *key, const CompileResult *res, bool uses_blas) {
   PyObject *ret = exact_encoding(res->ret_type);
   PyObject *externs = ret ? extern_pairs(res) : NULL;
   PyObject *done = NULL;
+  if (!ret)
+    done = PyObject_CallMethod(cache, "not_kept", "(Os)", key, "its return type is one of this process's classes, "
+                               "which the cache cannot describe");
   if (externs)
     done = PyObject_CallMethod(cache, "save", "Osy#OOsOO", key, res->symbol, res->object,
                                (Py_ssize_t)res->object_size, externs, ret, res->warning,

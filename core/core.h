@@ -20,7 +20,7 @@
 #include "containers.h"
 #include "ruchey.h"
 
-#define MAX_ARGS 64  /* parameters of a compiled function */
+#define MAX_ARGS 256  /* parameters of a compiled function */
 
 /* ---------------------------------------------------------------- module.c */
 

@@ -112,6 +112,15 @@ Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value
   return n;
 }
 
+/* A bare raise outside any except clause of the function: Python's
+ * RuntimeError when it runs, as Numba's (compiled code has no exception
+ * of a caller's to raise again). */
+static Node *no_active_exception(Fe *fe, Node *n) {
+  n->str = "No active exception to reraise";
+  n->callee = PyExc_RuntimeError;  /* (a builtin class: it outlives the code) */
+  return (n->symbol = class_symbol(fe, PyExc_RuntimeError)) ? n : NULL;
+}
+
 Node *fe_raise(Fe *fe, PyObject *s) {
   PyObject *exc = field(s, "exc");
   PyObject *id = is_kind(exc, "Name") && fe->exceptions ? field(exc, "id") : NULL;
@@ -121,7 +130,7 @@ Node *fe_raise(Fe *fe, PyObject *s) {
   Node *n = new_node(fe, N_RAISE, s);
   PyObject *call = NULL, *cls = NULL;
   if (exc == Py_None) {
-    if (!fe->handlers) n = fe_error(fe, s, "a bare 'raise' is only supported inside an except clause in compiled code");
+    if (!fe->handlers) n = no_active_exception(fe, n);
     goto done;
   }
   if (is_kind(exc, "Call")) {

@@ -605,9 +605,12 @@ PyMODINIT_FUNC PyInit__core(void) {
   PyObject *m = PyModule_Create(&core_module);
   if (!m) return NULL;
   PyObject *names = scalar_names();
-  core_TypingError = PyErr_NewExceptionWithDoc(
+  /* Numba's numba.core.errors.NumbaError, the base that code written for Numba catches TypingError by */
+  PyObject *base = PyErr_NewExceptionWithDoc("ruchey.NumbaError", "The base of the compiler's errors, as Numba's.",
+                                             NULL, NULL);
+  core_TypingError = base ? PyErr_NewExceptionWithDoc(
       "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
-      NULL, NULL);
+      base, NULL) : NULL;
   core_LiteralRequest = core_TypingError ? PyErr_NewExceptionWithDoc(
       "ruchey.LiteralRequest", "A compile needed the value of an argument the function takes literally() of, "
       "and was given only its type.", core_TypingError, NULL) : NULL;
@@ -616,7 +619,8 @@ PyMODINIT_FUNC PyInit__core(void) {
       "ruchey.ArgumentTypeError", "An argument of a type compiled code cannot take: a TypingError, as Numba "
       "raises, and a TypeError.", bases, NULL) : NULL;
   Py_XDECREF(bases);
-  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
+  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObject(m, "NumbaError", base) < 0 ||
+      PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyModule_AddObjectRef(m, "LiteralRequest", core_LiteralRequest) < 0 ||
       PyModule_AddObjectRef(m, "ArgumentTypeError", core_ArgumentTypeError) < 0 ||
       PyType_Ready(&DispatcherType) < 0 || PyType_Ready(&MemInfoType) < 0 || PyType_Ready(&YieldsType) < 0 || typed_add_to_module(m) < 0 ||

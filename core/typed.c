@@ -93,10 +93,11 @@ static bool pylist_item(const Type *t, int *refs);
  * arrays (of numbers), tuples of these, typed containers, instances;
  * bytes, which compiled code's lists hold; None (Numba's NoneType items,
  * of no bytes); a compiled function (a list's: the number of it among
- * its functions). */
+ * its functions); any compiled function of a signature (a FunctionType:
+ * its entry's address). */
 static bool holdable(const Type *t) {
   int refs = 0;
-  if (t->kind == TY_BYTES || t->kind == TY_FUNCS || t->kind == TY_NONE) return true;
+  if (t->kind == TY_BYTES || t->kind == TY_FUNCS || t->kind == TY_NONE || t->kind == TY_FUNCPTR) return true;
   if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
@@ -283,7 +284,8 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   if (ty_is_scalar(t) || t->kind == TY_STR) return store_item((int)t->kind, o, p);
   if (t->kind == TY_CLASS) return store_instance(t, o, p);
   if (t->kind == TY_FUNCS) return store_function(t, o, p);
-  if (ty_is_enum(t) && ty_is_scalar(t->elem)) {  /* a member of its class: its value */
+  /* a member of its class: its value; a function of the signature: its entry */
+  if (t->kind == TY_FUNCPTR || (ty_is_enum(t) && ty_is_scalar(t->elem))) {
     Slot slot;
     void *arg;
     if (disp_unbox(o, t, &slot, NULL, &arg) < 0) return -1;

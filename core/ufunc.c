@@ -47,10 +47,36 @@ static int find_loop(Dispatcher *disp, const Type *const *args, int n) {
   return -1;
 }
 
-/* The loop compiled code runs: as a call from Python (the ufunc's linear
- * search, Numba's rule), the first the inputs cast to safely. */
+/* A loop for args, which compiled code calls a DUFunc's function with,
+ * noted in its list _loops_wanted (types' descriptions): the DUFunc adds
+ * it to its ufunc when that is next read, as Numba's DUFunc grows, after
+ * the compile (not during it). */
+static void want_loop(Dispatcher *disp, const Type *const *args, int n) {
+  PyObject *wanted = PyObject_GetAttrString((PyObject *)disp, "_loops_wanted"), *descs = PyTuple_New(n);
+  for (int i = 0; descs && i < n; i++) {
+    PyObject *d = disp_describe_type(args[i]);
+    if (!d) Py_CLEAR(descs);
+    else PyTuple_SET_ITEM(descs, i, d);
+  }
+  if (wanted && PyList_Check(wanted) && descs) PyList_Append(wanted, descs);
+  Py_XDECREF(wanted); Py_XDECREF(descs);
+  PyErr_Clear();  /* (a function of no DUFunc's: nothing to note) */
+}
+
+/* The loop of exactly these input types, or -1. */
+static int exact_loop(Dispatcher *disp, const Type *const *args, int n) {
+  for (int k = 0; k < disp->nufunc_loops; k++)
+    if (!memcmp(disp->ufunc_loops[k], args, sizeof(Type *) * (size_t)n)) return k;
+  return -1;
+}
+
+/* The loop compiled code runs, as Numba's DUFunc finds it: the one of the
+ * inputs' own types, compiled for them where there is none (and added to
+ * the ufunc: want_loop); once it compiles no more loops, as a call from
+ * Python finds it (the ufunc's linear search), the first the inputs cast
+ * to safely. */
 bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Type **out, const Type **ret, Diag *diag) {
-  int k = find_loop(disp, args, n);
+  int k = disp->sealed ? find_loop(disp, args, n) : exact_loop(disp, args, n);
   *ret = NULL;
   if (k >= 0) {
     memcpy(out, disp->ufunc_loops[k], sizeof(Type *) * (size_t)n);
@@ -59,6 +85,7 @@ bool ufunc_loop_types(Dispatcher *disp, const Type *const *args, int n, const Ty
   }
   if (!disp->sealed) {
     memcpy(out, args, sizeof(Type *) * (size_t)n);
+    want_loop(disp, args, n);
     return true;
   }
   PyObject *seen = disp_signature_text(args, n);

@@ -223,6 +223,68 @@ def uses_thing(x):
     assert run(tmp_path, code) == ["6", "None", "1"]
 
 
+def test_objmode_blocks_and_jitclass_or_structref_results_compile_each_time_with_a_warning(tmp_path):
+    # their code refers to this process's Python objects: never a crash or a
+    # stale object in a new process, and the user is told why it is not cached
+    (tmp_path / "held.py").write_text('''
+import numpy as np
+from ruchey import njit, objmode, float64, types
+from ruchey.experimental import jitclass, structref
+
+@njit(cache=True)
+def with_objmode(x):
+    with objmode(y="float64"):
+        y = float(np.sum(x))
+    return y + 1.0
+
+@jitclass([("a", float64)])
+class Box:
+    def __init__(self, a):
+        self.a = a
+
+@njit(cache=True)
+def make_box(a):
+    return Box(a * 2.0)
+
+@structref.register
+class PairType(types.StructRef):
+    pass
+
+class Pair(structref.StructRefProxy):
+    def __new__(cls, a):
+        return structref.StructRefProxy.__new__(cls, a)
+
+    @property
+    def a(self):
+        return pair_a(self)
+
+@njit
+def pair_a(p):
+    return p.a
+
+structref.define_proxy(Pair, PairType, ["a"])
+
+@njit(cache=True)
+def make_pair(a):
+    return Pair(a + 1.0)
+''')
+    code = '''
+    import warnings
+    import numpy as np
+    import held
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = [held.with_objmode(np.arange(4.0)), held.make_box(1.5).a, held.make_pair(2.5).a]
+        again = [held.with_objmode(np.arange(3.0)), held.make_box(-1.0).a, held.make_pair(0.0).a]
+    told = sorted(str(w.message).split()[2] for w in caught if "cannot cache" in str(w.message))
+    fs = (held.with_objmode, held.make_box, held.make_pair)
+    print(*got, *again, *told, sum(sum(f.stats.cache_hits.values()) for f in fs))
+    '''
+    for _ in range(2):
+        assert run(tmp_path, code) == ["7.0", "3.0", "3.5", "4.0", "-2.0", "1.0", "make_box", "make_pair",
+                                       "with_objmode", "0"]
+
+
 def test_processes_saving_at_once_leave_a_usable_cache(tmp_path):
     (tmp_path / "kernels.py").write_text(KERNELS)
     environ = {k: v for k, v in os.environ.items() if k not in ("RUCHEY_CACHE_DIR", "NUMBA_CACHE_DIR")}

@@ -710,3 +710,34 @@ def test_positional_only_parameters():
         return clipped(x=x, top=1.0, zero_center=True)
     with pytest.raises(ruchey.TypingError, match="unexpected or repeated keyword argument 'x'"):
         by_keyword(x)
+
+
+# ---------------------------------------------------------------- many parameters
+
+def _function_of(nparams, body, extra="", **names):
+    """A function of parameters a0... (and extra ones), made by exec as
+    generated code (and Numba's tests) make them; names: its globals."""
+    space = dict(names)
+    exec(f"def f({', '.join(f'a{i}' for i in range(nparams))}{extra}):\n{body}", space)
+    return space["f"]
+
+
+def test_functions_of_more_than_64_parameters_are_called_from_python():
+    # as Numba compiles them (200 numbers, 100 arrays, keyword-only past 70)
+    weighted = ruchey.njit(_function_of(200, "    s = 0.0\n" + "".join(f"    s += a{i} * {i}\n" for i in range(200)) +
+                                        "    return s\n"))
+    rng = make_rng(64)
+    values = list(rng.normal(size=200))
+    values[3], values[150] = 7, numpy.float32(2.5)
+    assert weighted(*values) == weighted.py_func(*values)
+    summed = ruchey.njit(_function_of(100, "    return " + " + ".join(f"a{i}" for i in range(100)) + "\n"))
+    arrays = [rng.normal(size=4) for _ in range(100)]
+    assert numpy.array_equal(summed(*arrays), summed.py_func(*arrays))
+    ends = ruchey.njit(_function_of(70, "    return a0 - a69 * z\n", ", z=1"))
+    assert ends(*range(70)) == ends.py_func(*range(70)) and ends(*range(70), z=3) == ends.py_func(*range(70), z=3)
+    call_ends = ruchey.njit(_function_of(1, "    return ends(a0, " + ", ".join(str(i) for i in range(1, 70)) + ", z=-2)\n",
+                                         ends=ends))
+    assert call_ends(5) == ends.py_func(5, *range(1, 70), z=-2)  # from compiled code too
+    if not AS_NUMBA:  # ruchey's limit, a clear error
+        with pytest.raises(TypeError, match="at most 256 parameters"):
+            ruchey.njit(_function_of(300, "    return a0\n"))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from conftest import numpy2_only
+from conftest import numba_deviation, numpy2_only
 
 
 @ruchey.njit
@@ -201,3 +201,44 @@ def test_clip_bounds_beyond_the_dtype_clip_nothing_there(dtype):
         assert got.dtype == expected.dtype and np.array_equal(got, expected), (lo, hi)
         # the same bounds passed as arguments: the values NumPy gives (typed int64 there)
         assert np.array_equal(clip3(a, lo, hi), expected), (lo, hi)
+
+
+@ruchey.njit
+def clip_by_arguments(a, lo, hi):
+    return np.clip(a, lo, hi), a.clip(lo), np.clip(a, None, hi)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.float32, np.float64])
+def test_clip_by_python_number_arguments_keeps_the_array_dtype(dtype):
+    # a Python int or float passed in is an int64 or float64 in compiled code,
+    # which NumPy's and Numba's clip take as the array's dtype (not widened)
+    rng = np.random.default_rng(3)
+    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else np.finfo(dtype)
+    a = rng.integers(0, 100, size=(3, 7)).astype(dtype)
+    a[0, :2] = info.min if np.issubdtype(dtype, np.integer) else -np.inf, info.max
+    bounds = [(1, 50), (0, 0), (60, 20), (-0.5, 40.5)] if np.issubdtype(dtype, np.floating) else [(1, 50), (0, 0), (60, 20)]
+    for lo, hi in bounds:
+        for got, expected in zip(clip_by_arguments(a, lo, hi), clip_by_arguments.py_func(a, lo, hi)):
+            same(got, expected, dtype=True)
+
+
+@ruchey.njit
+def where_with_literals(c, a):
+    return np.where(c, a, 300), np.where(c, -129, a), np.where(c, a, 3), np.where(c, 2.5, a)
+
+
+@numba_deviation("its where gives int64 (float64) for any int literal; NumPy keeps a dtype that holds it")
+@pytest.mark.parametrize("dtype, wide", [(np.int8, np.int64), (np.uint8, np.int64), (np.int16, np.int16),
+                                         (np.float32, np.float32)])
+def test_where_with_an_int_literal_the_dtype_cannot_hold_is_int64_as_numba(dtype, wide):
+    # NumPy's where wraps 300 into an int8 array's dtype (44); Numba gives the
+    # values written, as int64; a literal that fits keeps the array's dtype
+    a = np.arange(-3, 9).astype(dtype)
+    c = a % 3 == 0
+    got = where_with_literals(c, a)
+    held = a.astype(wide)
+    expected = (np.where(c, held, 300), np.where(c, -129, held), np.where(c, a, 3), np.where(c, 2.5, a))
+    for g, e in zip(got, expected):
+        same(g, e)
+    assert got[0].dtype == got[1].dtype == wide
+    assert got[2].dtype == a.dtype and got[3].dtype == np.result_type(a.dtype, np.float32 if dtype == np.float32 else np.float64)

@@ -509,3 +509,29 @@ def test_a_typing_function_with_star_args_gets_each_argument():
 
     for x, y in ((3, 4), (-2, 7.5), (0.25, -1)):
         assert apply_counts(x, y) == expected(x, y)
+
+
+def times_factor(a, factor=None):
+    """A function of Python's, overloaded below by a typing function taking **kwargs."""
+    return a if factor is None else a * factor
+
+
+@overload(times_factor, strict=False)
+def ol_times_factor(a, **kws):
+    # (Numba's strict=False): the parameters past a's come by name
+    factor = kws.get("factor")
+    if factor is None or isinstance(factor, (types.NoneType, types.Omitted)):
+        return lambda a, factor=None: a
+    return lambda a, factor=None: a * factor
+
+
+@njit
+def use_times_factor(a, k):
+    return times_factor(a, factor=k), times_factor(a), times_factor(a, factor=None)
+
+
+def test_a_typing_function_taking_kwargs_gets_the_arguments_past_its_own_by_name():
+    for a, k in [(3, 4), (2.5, -1.0), (np.arange(4.0), 2), (-7, 0.5)]:
+        got, expected = use_times_factor(a, k), use_times_factor.py_func(a, k)
+        for g, e in zip(got, expected):
+            assert np.array_equal(g, e)

@@ -498,3 +498,102 @@ def test_a_function_type_value_made_in_compiled_code_is_not_returned():
 
     with pytest.raises(TypeError, match="made in compiled code"):
         made()
+
+
+# ---------------------------------------------------------------- typed Lists of a FunctionType
+
+from ruchey import typed  # noqa: E402
+
+UNARY = types.FunctionType(types.float64(types.float64))
+
+
+@njit
+def halve(x):
+    return x / 2.0
+
+
+@njit
+def cube(x):
+    return x * x * x
+
+
+@cfunc("float64(float64)")
+def minus_three(x):
+    return x - 3.0
+
+
+@njit
+def apply_each(fs, x):
+    out = numpy.empty(len(fs))
+    for i in range(len(fs)):
+        out[i] = fs[i](x)
+    return out
+
+
+@njit
+def chained(x):
+    fs = typed.List.empty_list(UNARY)
+    fs.append(halve)
+    fs.insert(0, cube)
+    fs.append(halve)
+    fs[2] = cube
+    r = x
+    for f in fs:
+        r = f(r)
+    return r, len(fs)
+
+
+def test_a_typed_list_of_a_function_type_holds_compiled_functions_and_cfuncs():
+    """Numba's List.empty_list(FunctionType(sig)): any compiled function of
+    the signature (compiled for it as it is stored) or @cfunc, filled in
+    Python or in compiled code, each called through its entry."""
+    fs = typed.List.empty_list(UNARY)
+    for f in (halve, minus_three, cube, halve):
+        fs.append(f)
+    assert len(fs) == 4 and fs[0] is halve and fs[1] is minus_three
+    python = (halve.py_func, minus_three._pyfunc, cube.py_func, halve.py_func)
+    for x in make_rng(5).normal(size=6) * 10:
+        assert numpy.array_equal(apply_each(fs, x), [f(x) for f in python])
+        r = x
+        for f in (cube.py_func, halve.py_func, cube.py_func):
+            r = f(r)
+        assert chained(x) == (r, 3)
+    assert len(apply_each(typed.List.empty_list(UNARY), 1.0)) == 0
+
+
+def test_a_typed_list_of_a_function_type_refuses_what_is_no_such_function():
+    fs = typed.List.empty_list(UNARY)
+    with pytest.raises((TypeError, ruchey.TypingError)):  # (Numba's: a TypingError)
+        fs.append(3.5)
+    assert len(fs) == 0
+
+    @njit
+    def two(a, b):
+        return a + b
+
+    @njit
+    def store_two():
+        fs = typed.List.empty_list(UNARY)
+        fs.append(two)
+        return len(fs)
+
+    with pytest.raises((ruchey.TypingError, TypeError)):  # (ruchey's: "cannot be passed as"; Numba's: a TypeError)
+        store_two()
+
+
+@njit
+def by_name(x):
+    table = typed.Dict.empty(types.unicode_type, UNARY)
+    table["half"] = halve
+    table["cube"] = cube
+    table["c"] = minus_three
+    return table["half"](x) + table["cube"](x) - table["c"](x), len(table)
+
+
+def test_a_typed_dict_of_function_type_values():
+    for x in make_rng(6).normal(size=5):
+        assert by_name(x) == (halve.py_func(x) + cube.py_func(x) - minus_three._pyfunc(x), 3)
+    made = typed.Dict.empty(types.int64, UNARY)
+    made[4] = cube
+    made[-1] = minus_three
+    assert made[4] is cube and apply_each(typed.List([made[-1], made[4]]), 2.0).tolist() == [-1.0, 8.0]

@@ -826,6 +826,53 @@ def test_lowering_error_is_an_exception_class_code_may_catch_with_typing_error(t
 
 
 @shim_only
+def test_every_numba_error_class_is_a_real_exception_under_its_numba_base(tmp_path):
+    # code for Numba raises them from typing functions, catches them and
+    # writes pytest.raises(CompilerError): none may be a placeholder
+    done = run_fresh("""
+        import warnings
+        import pytest
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import njit, types
+        from numba.core import errors
+        from numba.extending import overload
+        bases = {"CompilerError": "NumbaError", "InternalError": "NumbaError", "RequireLiteralValue": "TypingError",
+                 "ConstantInferenceError": "NumbaError", "VerificationError": "IRError", "RedefinedError": "IRError",
+                 "NumbaRuntimeError": "NumbaError", "UnsupportedBytecodeError": "Exception",
+                 "NonexistentTargetError": "InternalError", "ForceLiteralArg": "NumbaError",
+                 "UntypedAttributeError": "TypingError", "TypingError": "NumbaError", "LoweringError": "NumbaError"}
+        for name, base in bases.items():
+            cls = getattr(errors, name)
+            assert issubclass(cls, Exception if base == "Exception" else getattr(errors, base)), name
+            with pytest.raises(cls, match="given"):
+                raise cls("given")
+        for name in ("NumbaSystemWarning", "NumbaInvalidConfigWarning", "NumbaPedanticWarning", "NumbaIRAssumptionWarning"):
+            assert issubclass(getattr(errors, name), errors.NumbaWarning)
+        assert errors.TypingError is ruchey.TypingError and issubclass(ruchey.ArgumentTypeError, errors.NumbaError)
+
+        def fussy(x):
+            pass
+
+        @overload(fussy)
+        def ol_fussy(x):
+            if isinstance(x, types.Float):
+                raise errors.CompilerError("no floats here")
+            return lambda x: x
+
+        @njit
+        def f(x):
+            return fussy(x)
+
+        assert f(3) == 3
+        with pytest.raises(errors.NumbaError, match="no floats here"):
+            f(2.5)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_a_cached_functions_key_asks_numba_for_nothing(tmp_path):
     # the on-disk cache's key reads the attributes the code names of each module it reads;
     # numba.frombuffer (numpy's name, read from numba) is no name the code asked numba for

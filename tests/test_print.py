@@ -130,14 +130,29 @@ def test_named_tuples_print_as_python_writes_them(capsys):
         assert printed(capsys, show_named, p, n) == printed(capsys, show_named.py_func, p, n)
 
 
-def test_values_for_the_interpreter_are_refused_where_it_cannot_run():
-    @ruchey.njit(parallel=True)
-    def in_prange(n):
-        for i in ruchey.prange(n):
-            print({i})
+@ruchey.njit(parallel=True)
+def show_boxed_in_prange(n, k):
+    d = {1: 2.5, k: 0.0}
+    total = 0.0
+    print("before", d, (np.arange(2), n))
+    for i in ruchey.prange(n):
+        a = np.arange(i % 3 + 1) * 0.5
+        print((a, i), np.float16(i / 4), a * 1j, sep=" | ")
+        total += a.sum()
+    print("after", {n}, d)
+    return total
 
-    with pytest.raises(ruchey.TypingError, match="parallel=True"):
-        in_prange(2)
+
+def test_values_for_the_interpreter_are_printed_in_parallel_loops_too(capsys):
+    """Tuples of arrays, sets, dicts, float16 values, complex
+    arrays in a function compiled with parallel=True, in its prange loop's
+    threads too: each a whole line the interpreter writes (taking the GIL),
+    as Numba prints them."""
+    for n in (0, 1, 40):
+        got, want = printed(capsys, show_boxed_in_prange, n, -3), printed(capsys, show_boxed_in_prange.py_func, n, -3)
+        got, want = got.splitlines(), want.splitlines()
+        assert got[0] == want[0] and got[-1] == want[-1]  # before and after the loop: in order
+        assert sorted(got[1:-1]) == sorted(want[1:-1])  # the loop's lines, whole, in any order
 
 
 @ruchey.njit

@@ -602,11 +602,20 @@ def test_except_names_no_class_refused():
 
 
 @numba_deviation("numba raises another error")
-def test_bare_raise_outside_clause_refused():
-    def bad(x):
+@njit
+def bare_raise_outside_clause(x):
+    x = x + 1
+    if x > 2:
         raise
-    with pytest.raises(ruchey.TypingError, match="bare 'raise'"):
-        njit(bad)(1)
+    return x
+
+
+def test_bare_raise_outside_clause_is_a_runtime_error_when_it_runs():
+    # as Python's and Numba's: no exception is being handled there
+    assert bare_raise_outside_clause(1) == bare_raise_outside_clause.py_func(1) == 2
+    for f in (bare_raise_outside_clause, bare_raise_outside_clause.py_func):
+        with pytest.raises(RuntimeError, match="No active exception to reraise"):
+            f(5)
 
 
 # ---------------------------------------------------------------- messages made at run time

@@ -293,6 +293,40 @@ def test_lazy_new_types_get_their_own_loop():
     assert f.ufunc.ntypes == 2
 
 
+def test_lazy_ufunc_gets_the_loops_compiled_code_calls_it_with():
+    # as Numba's DUFunc: a call from compiled code with new input types adds
+    # their loop to the Python-side ufunc, which then takes them from Python
+    def plus(a, b):
+        return a + b
+
+    f = vectorize(plus)
+    f(1, 2)
+    assert f.types == ["ll->l"]
+
+    @njit
+    def call(a, b):
+        return f(a, b)
+
+    rng = make_rng(17)
+    for a, b in [(np.float32(1.5), np.float32(-2.0)), (rng.normal(size=5), 0.5), (np.int8(3), np.int8(-4)),
+                 (3, 2.5)]:
+        got, expected = call(a, b), call.py_func(a, b)
+        np.testing.assert_array_equal(got, reference(plus, a, b, otypes=[np.asarray(expected).dtype]))
+    # each new combination of input types gets the loop compiled for it, as Numba's
+    assert f.types == ["ll->l", "ff->f", "dd->d", "bb->l", "ld->d"]
+    assert f(np.float32(2.0), np.float32(1.0)).dtype == np.float32 and call(np.int8(1), np.int8(2)) == 3
+    assert len(f.types) == 5
+    f.disable_compile()
+
+    @njit
+    def call_complex(a):
+        return f(a, a)
+
+    with pytest.raises(ruchey.TypingError):
+        call_complex(1j)
+    assert len(f.types) == 5
+
+
 def test_lazy_reduce_and_frozen():
     add = vectorize(identity=0)(lambda a, b: a + b)
     x = np.arange(10, dtype=np.float32)

@@ -64,6 +64,7 @@ static bool plain_item(const Type *t, const char *what) {
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_FUNCS) return !strcmp(what, "lists");  /* [f, g]: the number of each, as Numba's list of FunctionType */
+  if (t->kind == TY_FUNCPTR) return true;  /* List.empty_list(FunctionType(sig)), a Dict's values: each one's entry */
   if (t->kind == TY_BYTES) return !strcmp(what, "lists");  /* (dict values: not from Python, which has no type for them) */
   if (t->kind == TY_LIST) return !t->elem || plain_item(t->elem, "lists");  /* [] typed later: rows[i].append(x) */
   if (t->kind == TY_DICT) return !t->nfields || plain_item(t->fields[1], "dict values");
@@ -402,8 +403,19 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
 /* x[a:b:c] as a store's target (x = y's items there; a for loop's walk is no slice) */
 static bool is_slice_store(const Node *target) { return !target->str && target->rhs->kind == N_SLICE; }
 
+const Type *ty_function_item(Infer *in, Node *v, const Type *fp) {
+  const Type *t = v->ty;
+  if (!fp || fp->kind != TY_FUNCPTR || !t || (t->kind != TY_FUNCTION && t->kind != TY_FUNCS)) return t;
+  Node *entry = arena_alloc(in->f->arena, sizeof(Node));  /* (what the entry reads: v's node, which it replaces) */
+  *entry = *v;
+  if (!(t->kind == TY_FUNCTION ? ty_function_entry_for(in, &entry, fp) : ty_funcs_entry_for(in, &entry, fp))) return NULL;
+  *v = *entry;
+  return fp;
+}
+
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *elem = ty_maybe_none(in, target);  /* (an Optional item stays one: the store is no read of it) */
+  if (elem && !(t = ty_function_item(in, at, elem))) return;
   if (elem && is_slice_store(target)) {
     if (!elem->elem && t->kind == TY_LIST && t->elem) {  /* x = [] then x[:0] = y: y's items type x */
       ty_refine_container(in, at, target->lhs, t);
@@ -590,12 +602,14 @@ static const Type *given_item(Infer *in, Node *v, const Type *t) {
 }
 
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
+  if (!(args[1] = ty_function_item(in, n->list.items[1], recv_item(args)))) return NULL;
   const Type *t = given_item(in, n->list.items[1], args[1]);
   return ty_list_takes(in, n, args, n->list.items[1], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
+  if (!(args[2] = ty_function_item(in, n->list.items[2], recv_item(args)))) return NULL;
   const Type *t = given_item(in, n->list.items[2], args[2]);
   return ty_list_takes(in, n, args, n->list.items[2], t) ? TYS(TY_NONE) : NULL;
 }

@@ -69,10 +69,11 @@ static bool holds_named(const Type *t) {
 }
 
 /* Whether print() n may hand values to the interpreter: the frontend
- * gave its function, and the code is neither a kernel's or a device
- * function's nor a parallel function's. */
+ * gave its function, and the code is neither a kernel's nor a device
+ * function's (a prange loop's threads take the GIL for it, as objmode
+ * blocks there do). */
 static bool interpreter_prints(const CompileOptions *o, const Node *n) {
-  return n->data && o && !o->kernel && !o->device && !o->parallel;
+  return n->data && o && !o->kernel && !o->device;
 }
 
 /* Whether the interpreter writes an argument of type t of print() n. */
@@ -114,9 +115,6 @@ static const Type *ty_print(Infer *in, Node *n, const Type **args) {
     Node *x = n->list.items[i];
     if (printable_member(args[i]) && ty_in_cuda(in)) return ty_error(in, x, "print() of an enum member is not supported in GPU code");
     bool by_interpreter = interpreted(in->opts, n, args[i]) && n->data && !ty_in_cuda(in);
-    if (by_interpreter && in->opts && in->opts->parallel)
-      return ty_error(in, x, "print() of %s is not supported in functions compiled with parallel=True (numbers, "
-                      "bools, None, str, bytes, tuples and lists of them and arrays of numbers are)", args[i]->name);
     if (x->kind != N_STRING && !by_interpreter && (!written_here(args[i]) || (host_only(args[i]) && ty_in_cuda(in))))
       return ty_error(in, x, "print() prints numbers, bools, None, tuples of them and constant strings (and str "
                       "values, lists, sets, dicts and arrays outside kernels) in compiled code, not %s", args[i]->name);

@@ -736,10 +736,10 @@ static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   if (!in->opts || !in->opts->resolve) return ty_error(in, n, "calls to other functions are not available here");
-  const Type *bound[64];
-  int nargs = n->list.len;
+  int nargs = n->list.len, room = (n->op > nargs ? n->op : nargs) + 1;  /* (a spread binds the callee's n->op - 1 and *rest) */
+  const Type **bound = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)room);
   if (n->op && (nargs = ty_spread_args(in, n, args, bound)) < 0) return NULL;
-  const Node *consts[64] = {0};
+  const Node **consts = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)room);  /* (zeroed: no constants) */
   for (int i = 0; !n->op && i < nargs; i++) consts[i] = ty_constant(in, n->list.items[i]);
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
@@ -1119,7 +1119,7 @@ const Builtin bi_python[] = {
            lo_get_chunksize),
   FUNCTION("set_parallel_chunksize", "ruchey", "set_parallel_chunksize", 1, 1, BF_RAISES | BF_STATE,
            ty_set_chunksize, lo_set_chunksize),
-  FUNCTION("a ruchey function", NULL, NULL, 0, 64, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
+  FUNCTION("a ruchey function", NULL, NULL, 0, 256, BF_RAISES | BF_VARIES | BF_COMPLEX, ty_jit_call, lo_jit_call),
   FUNCTION("literal_unroll", "ruchey", "literal_unroll", 1, 1, BF_COMPLEX, ty_literal_unroll, lo_first_argument),
   FUNCTION("literally", "ruchey", "literally", 1, 1, BF_PURE | BF_CHEAP | BF_STRINGS | BF_LITERAL, ty_literally,
            lo_first_argument),

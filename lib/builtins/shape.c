@@ -2150,10 +2150,20 @@ static LLVMValueRef lo_argwhere(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- where, clip */
 
+/* Whether int literal x is outside int type e's range. */
+static bool literal_beyond(const Node *x, const Type *e) {
+  int64_t v, lo, hi;
+  if (!ty_is_int(e) || e->kind == TY_BOOL || !bi_literal_int(x, &v)) return false;
+  ty_int_bounds(e, &lo, &hi);
+  return v < lo || v > hi;
+}
+
 /* The dtype NumPy gives values of these operands together: a Python
  * number written in the source is weak (NEP 50): it takes the others'
  * kind of number where it fits in it (an int among ints, any number among
- * floats), and only adds its own kind otherwise. */
+ * floats), and only adds its own kind otherwise. An int the others' int
+ * dtype cannot hold counts as an int64, as Numba takes it (NumPy's where
+ * wraps numpy.where(c, int8_array, 300) to 44). */
 static const Type *weak_promote(Node **nodes, int n) {
   const Type *strong = NULL;
   bool weak_int = false, weak_float = false;
@@ -2166,6 +2176,8 @@ static const Type *weak_promote(Node **nodes, int n) {
       strong = strong ? np_promote(strong, e) : e;
     }
   }
+  for (int i = 0; strong && i < n; i++)
+    if (!is_array(nodes[i]->ty) && literal_beyond(nodes[i], strong)) strong = np_promote(strong, TYS(TY_I64));
   if (weak_float && (!strong || !ty_is_float(strong))) return TYS(TY_F64);
   if (weak_int && (!strong || strong->kind == TY_BOOL)) return TYS(TY_I64);
   return strong;
@@ -2479,6 +2491,17 @@ static bool clip_operands(Infer *in, Node *n, const Type **args) {
   return true;
 }
 
+/* The dtype of an array a clipped by bounds (given[0] is a): a bound
+ * that is a number yields to a's dtype as ufuncs' operands do, a literal
+ * or a value of Python's own types (int64, float64) read as NumPy reads
+ * a Python number (int8_array clipped by an int argument stays int8, as
+ * NumPy's and Numba's); bounds past the dtype's range: clip_bound. */
+static const Type *clip_dtype(Node **given, int count) {
+  const Type *a = given[0]->ty, *e = a->elem;
+  for (int i = 1; i < count; i++) e = np_promote(e, ty_operand_dtype(given[i], given[i]->ty, a));
+  return e;
+}
+
 /* numpy.clip(a, a_min, a_max), a.clip(min, max): elementwise on arrays,
  * a number of numbers; a bound None leaves that side unbounded (both None:
  * a's values, as NumPy 2 gives them). */
@@ -2494,7 +2517,7 @@ static const Type *ty_clip(Infer *in, Node *n, const Type **args) {
     given[count] = n->list.items[i];
     types[count++] = args[i];
   }
-  const Type *e = weak_promote(given, count);
+  const Type *e = is_array(args[0]) ? clip_dtype(given, count) : weak_promote(given, count);
   if (!ty_broadcast_ndim(types, count)) return e;
   if (ty_no_allocation(in))
     return ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");

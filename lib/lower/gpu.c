@@ -129,7 +129,7 @@ void lo_gpu_kernel(Lower *l, const char *symbol) {
  * (arrays as their descriptor) and returning its result. Errors trap, as in
  * kernels, so there is no status to return. */
 LLVMTypeRef lo_gpu_device_type(Lower *l) {
-  LLVMTypeRef params[64];
+  LLVMTypeRef params[l->f->nparams + 1];
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   const Type *rt = l->f->ret_type;
   LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_result_type(l, rt);
@@ -167,8 +167,8 @@ static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
 LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   LLVMValueRef fn = n->target->self ? l->fn : gpu_callee(l, n->target);
   const Func *callee = n->target->self ? l->f : n->target->func;
-  LLVMValueRef args[64], packed;
   int na = n->list.len;
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 1)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);  /* f(*t) */
   else  /* (as its parameters' types: a signature's where it was compiled for one) */
     for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);

@@ -4,7 +4,10 @@ from typing import Any, Callable, Generic, ParamSpec, TypeVar
 _P = ParamSpec("_P")
 _R = TypeVar("_R", covariant=True)
 
-class TypingError(Exception):
+class NumbaError(Exception):
+    """The base of the compiler's errors, as Numba's."""
+
+class TypingError(NumbaError):
     """Code that ruchey cannot compile: the message points at the source line."""
 
 class Dispatcher(Generic[_P, _R]):

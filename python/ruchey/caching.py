@@ -21,7 +21,10 @@ Where the source folder cannot be written, the code goes to the user's
 cache folder (``$XDG_CACHE_HOME/ruchey`` or ``~/.cache/ruchey``);
 ``RUCHEY_CACHE_DIR`` (or ``NUMBA_CACHE_DIR``) names another root. Functions
 without a source file (typed at the prompt, made by ``exec``) and those
-reading a global value the key cannot describe are compiled in each process.
+reading a global value the key cannot describe are compiled in each process,
+as is code referring to this process's Python objects (an ``objmode`` block,
+a jitclass or structref result): those warn once (RuntimeWarning), as Numba
+warns that it cannot cache.
 Files are written under a temporary name and renamed, so processes saving
 at once never leave a partial file.
 """
@@ -344,6 +347,8 @@ class FunctionCache:
         self.hits = collections.Counter()
         self.misses = collections.Counter()
         self._prefix = False  # not yet located
+        self._uncacheable = None  # why the key could not be made, once it could not
+        self._warned = False
 
     def _path_prefix(self):
         if self._prefix is False:
@@ -372,7 +377,8 @@ class FunctionCache:
             # (a + b) are the package's overloads, which no name in the code reaches
             if extending and extending._names_value_type(signature[0]):
                 fingerprint = (fingerprint, extending._operators_key(set(), _function_key))
-        except _Uncacheable:
+        except _Uncacheable as exc:
+            self._uncacheable = f"it reads a global value of type {exc}, which the cache's key cannot describe"
             return None
         target = _ptx_target(signature[2]) if isinstance(signature[2], tuple) else None
         text = repr((signature, self.options, fingerprint, _build_key(), target))
@@ -422,8 +428,12 @@ class FunctionCache:
     def save(self, signature, symbol, obj, externs, ret, warning, blas, barrier):
         prefix = self._path_prefix()
         key = prefix and self._key(signature)
-        if not key or any(_class_of(name) is not cls for name, cls in externs):
-            return
+        if prefix and not key:
+            return self.not_kept(signature, self._uncacheable, stacklevel=3)
+        held = [name for name, cls in externs if _class_of(name) is not cls]
+        if not key or held:
+            return held and self.not_kept(signature, f"its code refers to {held[0]}, a Python object of this "
+                                          "process, by address", stacklevel=3)
         if symbol:  # a kernel's PTX has none: each device loads it into a module of its own
             _loaded.add(symbol)
         payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas),
@@ -444,6 +454,15 @@ class FunctionCache:
         stamp = _stamp(self.py_func.__code__.co_filename)
         _write(prefix + ".rbi", marshal.dumps((_INDEX_VERSION, stamp, entries)))
 
+    def not_kept(self, signature, reason, stacklevel=2):
+        """Warns, once for the function, that its code is compiled in each
+        process, not cached, and why (as Numba warns that it cannot cache);
+        stacklevel: the caller's frame, past the save() that found it."""
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"cannot cache {self.py_func.__qualname__} (cache=True): {reason}; it is compiled in each "
+                          "process", RuntimeWarning, stacklevel=stacklevel)
+
     def hit(self, signature):
         self.hits[signature[0]] += 1
 
@@ -462,6 +481,9 @@ class NullCache:
         return None
 
     def save(self, *entry):
+        pass
+
+    def not_kept(self, signature, reason, stacklevel=2):  # turned off on purpose: nothing to tell
         pass
 
     def hit(self, signature):

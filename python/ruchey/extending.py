@@ -95,6 +95,7 @@ class _Overloads:
         self.by_types = {}  # the same for choices no value decided, by the plain types' descriptions alone
         self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
         self.star = star  # the stub's last parameter is *args: its tuple's items go to the typers one each
+        self.names = ()  # the parameters calls bind by (the generic dispatcher's), for typers taking **kwargs
 
     def select(self, descs, device=False):
         """The implementation for a call with these arguments (descriptions)
@@ -131,13 +132,13 @@ class _Overloads:
         for typer, jit_options, prefer_literal in self._for_target(target):
             if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
-            impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal))
+            impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal), self.names)
             if impl is None:
                 first = False
                 continue
             asks = _asks_literally(impl)
             if asks and attempt == 0 and literal != plain:  # as Numba retypes the call with the constants' literal types
-                impl = _typed(typer, (literal,))[0] or impl
+                impl = _typed(typer, (literal,), self.names)[0] or impl
             by_value = not first or prefer_literal or attempt > 0 or asks
             inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
@@ -150,7 +151,7 @@ class _Overloads:
         return None, True
 
 
-def _typed(typer, attempts):
+def _typed(typer, attempts, names=()):
     """What typer returns for the first of the attempts' argument types
     that gives an implementation, as Numba tries the plain and literal
     types in turn (the same once only), and that attempt's index; the
@@ -160,7 +161,7 @@ def _typed(typer, attempts):
         if i and argtypes == attempts[0]:
             break
         try:
-            impl = typer(*argtypes)
+            impl = _call_typer(typer, argtypes, names)
         except Exception as exc:  # noqa: BLE001 - the other attempt may succeed, as in Numba
             error = error or exc
             continue
@@ -169,6 +170,21 @@ def _typed(typer, attempts):
     if error is not None:
         raise error
     return None, None
+
+
+def _call_typer(typer, argtypes, names):
+    """typer given the argument types of parameters names: by position, and
+    those past its own positional parameters by name where it takes them
+    as **kwargs (def ol(a, **kws) for f(a, kw=None)), as Numba binds them."""
+    try:
+        params = inspect.signature(typer).parameters.values()
+    except (TypeError, ValueError):
+        return typer(*argtypes)
+    positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    by_name = any(p.kind is p.VAR_KEYWORD for p in params) and not any(p.kind is p.VAR_POSITIONAL for p in params)
+    if not by_name or len(argtypes) <= positional or len(names) != len(argtypes):
+        return typer(*argtypes)
+    return typer(*argtypes[:positional], **dict(zip(names[positional:], argtypes[positional:])))
 
 
 def _asks_literally(impl):
@@ -207,6 +223,10 @@ def _generic(signature_func, overloads):
     call binds its arguments by signature_func's parameters, then compiles
     the implementation chosen for their types."""
     disp = _core.Dispatcher(signature_func)
+    try:
+        overloads.names = tuple(inspect.signature(signature_func).parameters)
+    except (TypeError, ValueError):
+        overloads.names = ()
     disp.__qualname__ = overloads.name
     disp._select = overloads.select
     disp._overloads = overloads

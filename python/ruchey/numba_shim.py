@@ -20,6 +20,7 @@ ruchey._templates.
 the placeholders handed out, which tells what a package needs that ruchey
 lacks.
 """
+import builtins
 import collections
 import collections.abc
 import ctypes
@@ -219,8 +220,7 @@ class NumbaTypeSafetyWarning(NumbaWarning):
     """Numba's warning of a key or value cast into a typed container (ruchey casts as Numba, silently)."""
 
 
-class NumbaError(Exception):
-    pass
+NumbaError = _core.NumbaError  # ruchey.TypingError's base
 
 
 class LoweringError(NumbaError):
@@ -230,6 +230,30 @@ class LoweringError(NumbaError):
 
 class UnsupportedParforsError(NumbaError):
     """Numba's, where its platform has no parallel loops; ruchey's always has them."""
+
+
+# the rest of numba.core.errors' classes, each under its base as in Numba, for code that raises
+# them (from a typing function), catches them or subclasses them; ruchey raises none of them
+_OTHER_ERRORS = (("IRError", "NumbaError"), ("RedefinedError", "IRError"), ("NotDefinedError", "IRError"),
+                 ("VerificationError", "IRError"), ("DeprecationError", "NumbaError"),
+                 ("ForbiddenConstruct", "LoweringError"), ("UntypedAttributeError", "TypingError"),
+                 ("ByteCodeSupportError", "NumbaError"), ("CompilerError", "NumbaError"),
+                 ("ConstantInferenceError", "NumbaError"), ("InternalError", "NumbaError"),
+                 ("InternalTargetMismatchError", "InternalError"), ("NonexistentTargetError", "InternalError"),
+                 ("RequireLiteralValue", "TypingError"), ("ForceLiteralArg", "NumbaError"),
+                 ("NumbaRuntimeError", "NumbaError"), ("UnsupportedBytecodeError", "Exception"),
+                 ("UnsupportedRewriteError", "TypingError"),  # UnsupportedError's: ruchey's TypingError
+                 ("NumbaInvalidConfigWarning", "NumbaWarning"), ("NumbaPedanticWarning", "NumbaWarning"),
+                 ("NumbaIRAssumptionWarning", "NumbaPedanticWarning"), ("NumbaDebugInfoWarning", "NumbaWarning"),
+                 ("NumbaSystemWarning", "NumbaWarning"))
+
+
+def _other_errors(known):
+    made = {}
+    for name, base in _OTHER_ERRORS:
+        made[name] = type(name, (made.get(base) or known.get(base) or getattr(builtins, base),),
+                          {"__module__": "numba.core.errors"})
+    return made
 
 
 def _ensure_parallel_support():
@@ -253,6 +277,7 @@ _ERRORS = dict(**_TYPING_ERRORS, NumbaWarning=NumbaWarning, NumbaPerformanceWarn
                TypingError=ruchey.TypingError, UnsupportedError=ruchey.TypingError,
                LiteralTypingError=ruchey.ArgumentTypeError,  # an argument literally() asks for that cannot be one
                UnsupportedParforsError=UnsupportedParforsError, LoweringError=LoweringError)
+_ERRORS.update(_other_errors(_ERRORS))
 
 
 def as_dtype(t):

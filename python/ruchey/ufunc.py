@@ -188,9 +188,10 @@ _ndarray_ufunc = np.ndarray.__array_ufunc__
 class DUFunc:
     """A ufunc that compiles a loop for each new combination of input dtypes.
 
-    ``ufunc`` is the numpy.ufunc of the loops compiled so far; calls, its
-    methods (reduce, accumulate, outer, at, reduceat) and its attributes
-    go to it, compiling first where no loop takes the operands.
+    ``ufunc`` is the numpy.ufunc of the loops compiled so far (for calls
+    from Python and from compiled code, as Numba's); calls, its methods
+    (reduce, accumulate, outer, at, reduceat) and its attributes go to it,
+    compiling first where no loop takes the operands.
     """
 
     _ruchey_scalar_function = None  # the compiled function of scalars, for calls from compiled code
@@ -199,8 +200,10 @@ class DUFunc:
         # (Numba's DUFunc(func, identity=, cache=, targetoptions={...}) too)
         self._loops = _Loops(func, {**(targetoptions or {}), **options})
         self._ruchey_scalar_function = self._loops.disp
+        # the argument types compiled code called the function with that no loop took (noted by the compile)
+        self._loops_wanted = self._loops.disp._loops_wanted = []
         self._no_more_loops = False
-        self.ufunc = self._loops.build()
+        self._ufunc = self._loops.build()
         self.py_func = func
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
@@ -233,10 +236,28 @@ class DUFunc:
         if frozen:
             self.disable_compile()
 
+    @property
+    def ufunc(self):
+        if self._loops_wanted:
+            wanted = list(self._loops_wanted)
+            del self._loops_wanted[:]
+            for descs in wanted:
+                self._add_wanted(tuple(types.described_type(d) for d in descs))
+        return self._ufunc
+
+    def _add_wanted(self, argtypes):
+        """The loop of argtypes, which compiled code called the function
+        with (and compiled for them: Numba's DUFunc adds it so)."""
+        try:
+            self._loops.add(argtypes)
+        except (TypeError, _core.TypingError):  # compiled code got no loop for those either
+            return
+        self._ufunc = self._loops.build()
+
     def add(self, sig):
         """Compiles a loop for a signature now."""
         self._loops.add(sig)
-        self.ufunc = self._loops.build()
+        self._ufunc = self._loops.build()
 
     def build_ufunc(self):
         """Numba's builder's last step (numba.np.ufunc.Vectorize): itself."""
