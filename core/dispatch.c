@@ -944,15 +944,17 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
 }
 
 /* _entries(): (signature, entry point's address, argument types, return
- * type) of each specialisation, the types as ruchey.types describes them,
- * for Dispatcher.overloads and the inspections. */
+ * type) of each specialisation, the types as ruchey.types describes them
+ * (an argument literally() froze as ("literal", its value, its type's)), for
+ * Dispatcher.signatures, overloads and the inspections. */
 static PyObject *dispatcher_entries(Dispatcher *self, PyObject *unused) {
   PyObject *list = PyList_New(0);
   for (int i = 0; list && i < self->nspecs; i++) {
     Spec *s = &self->specs[i];
     PyObject *args = PyTuple_New(self->nparams);
     for (int a = 0; args && a < self->nparams; a++) {
-      PyObject *d = disp_describe_type(s->args[a]);
+      PyObject *d = s->lits && s->lits[a] ? Py_BuildValue("(sON)", "literal", s->lits[a], disp_describe_type(s->args[a]))
+                                          : disp_describe_type(s->args[a]);
       if (!d) Py_CLEAR(args);
       else PyTuple_SET_ITEM(args, a, d);
     }

@@ -2,6 +2,8 @@
 argument, and overloads' typing functions given the values of constants
 (Numba's literal dispatch: types.IntegerLiteral, StringLiteral,
 BooleanLiteral and their literal_value)."""
+import io
+
 import numpy as np
 import pytest
 
@@ -62,6 +64,32 @@ def test_the_same_value_reuses_its_specialisation_and_1_true_differ():
     for k in (2, 5, 2, 5, True, 1):
         assert times(1.5, k) == times.py_func(1.5, k)
     assert len(times.signatures) == 4  # 2, 5, True and 1: True is a bool literal, not 1
+
+
+def test_signatures_and_overloads_give_the_frozen_arguments_literal_types():
+    @njit
+    def times(x, k):
+        return x * literally(k)
+
+    for k in (3, -7, True):
+        assert times(2.5, k) == times.py_func(2.5, k)
+    firsts = [sig[0] for sig in times.signatures]
+    assert firsts == [types.float64] * 3
+    lits = [sig[1] for sig in times.signatures]
+    assert [type(t) for t in lits] == [types.IntegerLiteral, types.IntegerLiteral, types.BooleanLiteral]
+    assert [t.literal_value for t in lits] == [3, -7, True]
+    assert [t.literal_value for t, in (key[1:] for key in times.overloads)] == [3, -7, True]
+
+    @njit
+    def named(s):
+        return len(literally(s))
+
+    assert named("abc") == 3
+    [(t,)] = named.signatures
+    assert isinstance(t, types.StringLiteral) and t.literal_value == "abc"
+    text = io.StringIO()
+    named.inspect_types(file=text)  # (inspected as its plain type)
+    assert "Literal[str](abc)" in text.getvalue()
 
 
 def offset(x, by):
