@@ -348,3 +348,61 @@ def test_an_implementation_asking_literally_gets_the_literal_types_choice():
         for mode in ("double", "negate", "same"):
             assert given(x, mode) == given.py_func(x, mode)
         assert constants(x) == constants.py_func(x)
+
+
+def unit_scale(unit):
+    """The Python meaning of the overload below."""
+    return {"m": 1.0, "km": 1000.0}[unit]
+
+
+@overload(unit_scale)
+def ol_unit_scale(unit):
+    if not isinstance(unit, types.StringLiteral):
+        return None  # only for a known unit
+    factor = {"m": 1.0, "km": 1000.0}[unit.literal_value]
+    return lambda unit: factor
+
+
+@njit
+def in_metres(x, unit="km"):
+    return x * unit_scale(unit)
+
+
+def test_a_callee_given_constants_sees_them_as_literals_where_plain_types_fail():
+    """As Numba types a call's constants as literal types: a callee whose
+    overload takes a literal alone compiles for a constant argument or
+    default, passed on from callee to callee too."""
+    @njit
+    def callers(x):
+        return in_metres(x), in_metres(x, "m"), in_metres(x, unit="km"), passed_on(x, "m")
+
+    @njit
+    def passed_on(x, unit):
+        return in_metres(x, unit)
+
+    rng = np.random.default_rng(1)
+    py = in_metres.py_func
+    for x in [0.0, -2.5, *rng.standard_normal(3)]:
+        assert callers(x) == (py(x), py(x, "m"), py(x, unit="km"), py(x, "m"))
+
+    @njit
+    def not_known(x, unit):
+        return in_metres(x, unit)
+
+    with pytest.raises(ruchey.TypingError, match="unit_scale"):
+        not_known(1.0, "m")  # (from Python: its type alone, as Numba's)
+
+
+def test_a_callee_failing_with_its_constants_too_reports_its_first_error():
+    @njit
+    def added(x, s):
+        return x + s
+
+    @njit
+    def caller(x):
+        return added(x, "a")
+
+    with pytest.raises(ruchey.TypingError, match="between float64 and unicode_type"):
+        caller(1.0)
+    with pytest.raises(TypeError):
+        added.py_func(1.0, "a")
