@@ -347,6 +347,45 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
   return s;
 }
 
+/* The parameters whose argument is their default itself (an int, bool or
+ * str): those a call left out, or gave that very object. */
+static uint64_t defaulted_params(Dispatcher *self, PyObject *const *args) {
+  PyObject *defaults = PyFunction_GetDefaults(self->py_func), *kwdefaults = PyFunction_GetKwDefaults(self->py_func);
+  int positional = self->nparams - self->kwonly, ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  uint64_t found = 0;
+  for (int i = 0; i < self->nparams && i < 64 && self->param_names; i++) {
+    PyObject *d = i < positional ? (i >= positional - ndef ? PyTuple_GET_ITEM(defaults, i - (positional - ndef)) : NULL)
+                : kwdefaults ? PyDict_GetItem(kwdefaults, PyTuple_GET_ITEM(self->param_names, i)) : NULL;
+    if (d && args[i] == d && (PyLong_CheckExact(d) || PyBool_Check(d) || PyUnicode_CheckExact(d))) found |= 1ull << i;
+  }
+  return found;
+}
+
+/* A call whose compile for the arguments' types failed, compiled again
+ * with the parameters left to their defaults taken literally: Numba
+ * types an omitted argument as its default's literal type, so that an
+ * overload implemented for a literal alone compiles (in_metres(x) of
+ * def in_metres(x, unit="km")). From then on the call takes those
+ * parameters per value, as literally()'s; where this fails too, the
+ * first error stays. */
+static Spec *compile_with_defaults(Dispatcher *self, const Type *const *types, PyObject *const *args) {
+  uint64_t omitted = defaulted_params(self, args) & ~self->literal_mask, before = self->literal_mask;
+  if (!omitted || !PyErr_ExceptionMatches(core_TypingError)) return NULL;
+  PyObject *type, *value, *trace;
+  PyErr_Fetch(&type, &value, &trace);
+  self->literal_mask |= omitted;
+  PyObject **lits = literal_values(self, args);
+  Spec *s = lits ? add_spec(self, types, lits, NULL, false) : NULL;
+  if (s) {
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(trace);
+    return s;
+  }
+  self->literal_mask = before;
+  PyErr_Clear();
+  PyErr_Restore(type, value, trace);
+  return NULL;
+}
+
 /* A call's miss: compiled for the arguments' types; where the body takes
  * literally() of some (known from an earlier compile, or asked for by
  * this one), for their values too, compiled again while it asks for more. */
@@ -362,6 +401,7 @@ static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObj
     PyObject **lits = (s = find_literal_spec(self, types, args)) ? NULL : literal_values(self, args);
     if (lits) s = add_spec(self, types, lits, NULL, false);
   }
+  if (!s) s = compile_with_defaults(self, types, args);
   disp_unlock_compiles(self);
   return s;
 }

@@ -393,6 +393,32 @@ def test_a_callee_given_constants_sees_them_as_literals_where_plain_types_fail()
         not_known(1.0, "m")  # (from Python: its type alone, as Numba's)
 
 
+def test_an_omitted_argument_is_its_defaults_literal_from_python_too():
+    """Numba types an argument left to its default as the default's literal
+    type: where the plain type fails, the call compiles for the default's
+    value, and from then on for each value given."""
+    @njit
+    def in_units(x, unit="km"):
+        return x * unit_scale(unit)
+
+    py = in_units.py_func
+    for x in (0.0, -2.5, 3.0):
+        assert in_units(x) == py(x)
+        assert in_units(x, "m") == py(x, "m") and in_units(x, unit="km") == py(x, unit="km")
+    assert sorted(str(sig) for sig in in_units.signatures) == [
+        "(float64, Literal[str](km))", "(float64, Literal[str](m))"]
+    with pytest.raises(ruchey.TypingError, match="KeyError"):
+        in_units(1.0, "cm")  # (the overload's own error for a unit it lacks)
+
+    @njit
+    def broken(x, unit="km"):
+        return x + unit  # (no value of unit helps: the first error stays)
+
+    with pytest.raises(ruchey.TypingError, match="between float64 and unicode_type"):
+        broken(1.0)
+    assert broken.signatures == []
+
+
 def test_a_callee_failing_with_its_constants_too_reports_its_first_error():
     @njit
     def added(x, s):
