@@ -49,8 +49,8 @@ static const Node **frozen_nodes(Dispatcher *self, PyObject *const *values, Aren
     else if (text) n->str = memcpy(arena_alloc(arena, (size_t)size + 1), text, (size_t)size + 1), n->ival = size;
     if (PyErr_Occurred() || (n->kind == N_STRING && !text)) {
       PyErr_Clear();
-      PyErr_Format(core_ArgumentTypeError, "%S takes literally() of argument %d, whose value %R cannot be a literal "
-                   "(ints in int64, bools and strs can)", self->py_func, i + 1, v);
+      PyErr_Format(core_ArgumentTypeError, "%S takes literally() of argument %d, whose value %R (a %s) cannot be a "
+                   "literal (ints in int64, bools and strs can)", self->py_func, i + 1, v, Py_TYPE(v)->tp_name);
       return NULL;
     }
     frozen[i] = n;
