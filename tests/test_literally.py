@@ -2,6 +2,7 @@
 argument, and overloads' typing functions given the values of constants
 (Numba's literal dispatch: types.IntegerLiteral, StringLiteral,
 BooleanLiteral and their literal_value)."""
+import inspect
 import io
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 import ruchey
 from ruchey import literally, njit, types
-from ruchey.extending import overload, overload_method
+from ruchey.extending import SentryLiteralArgs, overload, overload_method, sentry_literal_args
 
 from conftest import numba_deviation
 
@@ -432,3 +433,44 @@ def test_a_callee_failing_with_its_constants_too_reports_its_first_error():
         caller(1.0)
     with pytest.raises(TypeError):
         added.py_func(1.0, "a")
+
+
+def shifted(x, by):
+    """The Python meaning of the overload below."""
+    return x + by * 10
+
+
+@overload(shifted)
+def ol_shifted(x, by):
+    SentryLiteralArgs(["by"]).for_function(ol_shifted).bind(x, by)  # Numba's request for by's literal type
+    offset = by.literal_value * 10  # (known here: a constant of the implementation)
+    return lambda x, by: x + offset
+
+
+def test_sentry_literal_args_asks_for_a_constant_or_the_callers_parameter():
+    @njit
+    def given(x, by):
+        return shifted(x, by)
+
+    @njit
+    def constant(x):
+        return shifted(x, 3), shifted(x, by=-2)
+
+    rng = np.random.default_rng(5)
+    for x in [0, -4, *map(int, rng.integers(-100, 100, 3))]:
+        for by in (0, 7, -3):
+            assert given(x, by) == shifted(x, by)
+        assert constant(x) == (shifted(x, 3), shifted(x, -2))
+    assert all(isinstance(sig[1], types.IntegerLiteral) for sig in given.signatures)
+
+    @njit
+    def computed(x, by):
+        return shifted(x, by + 1)  # (no value known when compiling: a TypingError, as Numba's)
+
+    with pytest.raises(ruchey.TypingError, match="literally"):
+        computed(1, 2)
+
+    pysig = inspect.signature(ol_shifted)
+    assert sentry_literal_args(pysig, ["by"], (types.int64, types.literal(3)), {}) is None
+    with pytest.raises(Exception, match="by"):
+        sentry_literal_args(pysig, ["by"], (types.int64, types.int64), {})
