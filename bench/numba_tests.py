@@ -123,13 +123,20 @@ def ours(value):
 
 def rebind_type_values(cls):
     """Numba types a test class took when it was defined, before ruchey came in: in lists or
-    tuples of its attributes (int_types = [types.int8, ...]) and its methods' defaults
-    (def test_x(self, int_type=types.int64))."""
+    tuples of its attributes (int_types = [types.int8, ...]), its methods' defaults
+    (def test_x(self, int_type=types.int64)) and the variables its methods made by a
+    template close over (setattr(cls, name, template(fromty, toty)))."""
     for name, value in list(vars(cls).items()):
         if type(value) in (list, tuple):  # (not a named tuple of a test's own)
             setattr(cls, name, type(value)(ours(v) for v in value))
-        elif isinstance(value, pytypes.FunctionType) and value.__defaults__:
-            value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
+        elif isinstance(value, pytypes.FunctionType):
+            if value.__defaults__:
+                value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
+            for cell in value.__closure__ or ():
+                try:
+                    cell.cell_contents = ours(cell.cell_contents)
+                except ValueError:  # (a cell not bound yet)
+                    pass
 
 
 def jitables(modules):

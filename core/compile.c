@@ -265,6 +265,39 @@ static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *con
   return e;
 }
 
+/* A callee that failed to type for the call's argument types, typed again
+ * with its parameters that the call gives constants for frozen to them:
+ * as Numba types a call's constants as literal types, so that the
+ * overloads it calls see their values (an overload implemented for a
+ * literal alone). The first error stays where this fails too. */
+static Callee *type_with_constants(Callees *c, Dispatcher *disp, Callee *failed, const Node *const *consts,
+                                   Diag *diag) {
+  uint64_t given = 0, missing;
+  for (int i = 0; consts && i < disp->nparams && i < 64; i++)
+    if (consts[i] && !(failed->frozen && failed->frozen[i])) given |= 1ull << i;
+  failed->disp = NULL;  /* never found again: a call elsewhere, with other constants, types it afresh */
+  if (!given || c->n == MAX_CALLEES) return NULL;
+  const Node **frozen = freeze(c, disp, failed->frozen, consts, given, &missing);
+  Callee *e = find_callee(c, disp, failed->args, frozen, failed->device);
+  if (e) return e->func && !e->typing ? e : NULL;
+  PyObject *type, *value, *trace;
+  PyErr_Fetch(&type, &value, &trace);
+  CompileOptions opts = failed->opts;
+  e = add_callee(c, disp, failed->args, failed->device);
+  e->opts = opts;
+  e->frozen = frozen;
+  Diag again = {0};
+  Callee *typed = type_literal_callee(c, e, consts, &again);
+  if (typed) {
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(trace);
+    *diag = (Diag){0};
+    return typed;
+  }
+  e->disp = NULL;
+  PyErr_Clear();
+  PyErr_Restore(type, value, trace);
+  return NULL;
+}
 
 /* A lambda (or a stencil's loop) is compiled as the function it is written
  * in (the one being typed now, which calls it): its error model, bounds
@@ -359,6 +392,8 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
     set_callbacks(&e->opts);
     Callee *typed = type_literal_callee(c, e, consts, diag);
     if (!typed && diag->kind == DIAG_LITERAL) return false;
+    if (!typed && diag->kind != DIAG_PENDING && !sig && !disp->scalars_only)
+      typed = type_with_constants(c, disp, e, consts, diag);
     if (!typed) {
       /* the callee's error, quoting its own source line */
       bool pending = diag->kind == DIAG_PENDING;

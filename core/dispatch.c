@@ -49,8 +49,8 @@ static const Node **frozen_nodes(Dispatcher *self, PyObject *const *values, Aren
     else if (text) n->str = memcpy(arena_alloc(arena, (size_t)size + 1), text, (size_t)size + 1), n->ival = size;
     if (PyErr_Occurred() || (n->kind == N_STRING && !text)) {
       PyErr_Clear();
-      PyErr_Format(core_ArgumentTypeError, "%S takes literally() of argument %d, whose value %R cannot be a literal "
-                   "(ints in int64, bools and strs can)", self->py_func, i + 1, v);
+      PyErr_Format(core_ArgumentTypeError, "%S takes literally() of argument %d, whose value %R (a %s) cannot be a "
+                   "literal (ints in int64, bools and strs can)", self->py_func, i + 1, v, Py_TYPE(v)->tp_name);
       return NULL;
     }
     frozen[i] = n;
@@ -363,6 +363,45 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
   return s;
 }
 
+/* The parameters whose argument is their default itself (an int, bool or
+ * str): those a call left out, or gave that very object. */
+static uint64_t defaulted_params(Dispatcher *self, PyObject *const *args) {
+  PyObject *defaults = PyFunction_GetDefaults(self->py_func), *kwdefaults = PyFunction_GetKwDefaults(self->py_func);
+  int positional = self->nparams - self->kwonly, ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+  uint64_t found = 0;
+  for (int i = 0; i < self->nparams && i < 64 && self->param_names; i++) {
+    PyObject *d = i < positional ? (i >= positional - ndef ? PyTuple_GET_ITEM(defaults, i - (positional - ndef)) : NULL)
+                : kwdefaults ? PyDict_GetItem(kwdefaults, PyTuple_GET_ITEM(self->param_names, i)) : NULL;
+    if (d && args[i] == d && (PyLong_CheckExact(d) || PyBool_Check(d) || PyUnicode_CheckExact(d))) found |= 1ull << i;
+  }
+  return found;
+}
+
+/* A call whose compile for the arguments' types failed, compiled again
+ * with the parameters left to their defaults taken literally: Numba
+ * types an omitted argument as its default's literal type, so that an
+ * overload implemented for a literal alone compiles (in_metres(x) of
+ * def in_metres(x, unit="km")). From then on the call takes those
+ * parameters per value, as literally()'s; where this fails too, the
+ * first error stays. */
+static Spec *compile_with_defaults(Dispatcher *self, const Type *const *types, PyObject *const *args) {
+  uint64_t omitted = defaulted_params(self, args) & ~self->literal_mask, before = self->literal_mask;
+  if (!omitted || !PyErr_ExceptionMatches(core_TypingError)) return NULL;
+  PyObject *type, *value, *trace;
+  PyErr_Fetch(&type, &value, &trace);
+  self->literal_mask |= omitted;
+  PyObject **lits = literal_values(self, args);
+  Spec *s = lits ? add_spec(self, types, lits, NULL, false) : NULL;
+  if (s) {
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(trace);
+    return s;
+  }
+  self->literal_mask = before;
+  PyErr_Clear();
+  PyErr_Restore(type, value, trace);
+  return NULL;
+}
+
 /* A call's miss: compiled for the arguments' types; where the body takes
  * literally() of some (known from an earlier compile, or asked for by
  * this one), for their values too, compiled again while it asks for more. */
@@ -378,6 +417,7 @@ static Spec *call_compile_miss(Dispatcher *self, const Type *const *types, PyObj
     PyObject **lits = (s = find_literal_spec(self, types, args)) ? NULL : literal_values(self, args);
     if (lits) s = add_spec(self, types, lits, NULL, false);
   }
+  if (!s) s = compile_with_defaults(self, types, args);
   disp_unlock_compiles(self);
   return s;
 }
@@ -955,15 +995,17 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
 }
 
 /* _entries(): (signature, entry point's address, argument types, return
- * type) of each specialisation, the types as ruchey.types describes them,
- * for Dispatcher.overloads and the inspections. */
+ * type) of each specialisation, the types as ruchey.types describes them
+ * (an argument literally() froze as ("literal", its value, its type's)), for
+ * Dispatcher.signatures, overloads and the inspections. */
 static PyObject *dispatcher_entries(Dispatcher *self, PyObject *unused) {
   PyObject *list = PyList_New(0);
   for (int i = 0; list && i < self->nspecs; i++) {
     Spec *s = &self->specs[i];
     PyObject *args = PyTuple_New(self->nparams);
     for (int a = 0; args && a < self->nparams; a++) {
-      PyObject *d = disp_describe_type(s->args[a]);
+      PyObject *d = s->lits && s->lits[a] ? Py_BuildValue("(sON)", "literal", s->lits[a], disp_describe_type(s->args[a]))
+                                          : disp_describe_type(s->args[a]);
       if (!d) Py_CLEAR(args);
       else PyTuple_SET_ITEM(args, a, d);
     }

@@ -1007,7 +1007,95 @@ static bool is_constant_str_node(PyObject *e) {
   return str;
 }
 
+/* ---------------------------------------------------------------- constant folding */
+
+/* The most bits an int CPython folds a * b, a ** b or a << b into may
+ * have (its compiler's MAX_INT_SIZE); the deepest expression of constants
+ * folded here (a long sum's operations nest as deep as it has terms: none
+ * is walked further, so that reading it stays linear). */
+enum { FOLD_MAX_BITS = 128, FOLD_MAX_DEPTH = 64 };
+
+/* The bits of an int's magnitude (int.bit_length()); (size_t)-1 on an error. */
+static size_t int_bits(PyObject *v) {
+  PyObject *bits = PyObject_CallMethod(v, "bit_length", NULL);
+  size_t n = bits ? PyLong_AsSize_t(bits) : (size_t)-1;
+  Py_XDECREF(bits);
+  return n;
+}
+
+/* Whether CPython's compiler folds a op b of these ints: a product, a
+ * power or a shift only while its result stays within FOLD_MAX_BITS (a
+ * negative exponent or count is left to the operation itself). */
+static bool folds_within_bits(PyObject *op, PyObject *a, PyObject *b) {
+  bool mult = is_kind(op, "Mult"), pow = is_kind(op, "Pow"), shift = is_kind(op, "LShift");
+  if (!(mult || pow || shift) || !PyObject_IsTrue(a) || !PyObject_IsTrue(b)) return true;
+  size_t abits = int_bits(a), bbits = int_bits(b);
+  if (abits == (size_t)-1 || bbits == (size_t)-1) return false;
+  if (mult) return abits + bbits <= FOLD_MAX_BITS;
+  size_t count = PyLong_AsSize_t(b);  /* (an OverflowError for a negative one) */
+  if (count == (size_t)-1) return PyErr_Clear(), true;
+  return pow ? abits <= FOLD_MAX_BITS / count : count <= FOLD_MAX_BITS && abits <= FOLD_MAX_BITS - count;
+}
+
+static PyObject *int_binop(PyObject *op, PyObject *a, PyObject *b) {
+  if (is_kind(op, "Add")) return PyNumber_Add(a, b);
+  if (is_kind(op, "Sub")) return PyNumber_Subtract(a, b);
+  if (is_kind(op, "Mult")) return PyNumber_Multiply(a, b);
+  if (is_kind(op, "FloorDiv")) return PyNumber_FloorDivide(a, b);
+  if (is_kind(op, "Mod")) return PyNumber_Remainder(a, b);
+  if (is_kind(op, "Pow")) return PyNumber_Power(a, b, Py_None);
+  if (is_kind(op, "LShift")) return PyNumber_Lshift(a, b);
+  if (is_kind(op, "RShift")) return PyNumber_Rshift(a, b);
+  if (is_kind(op, "BitOr")) return PyNumber_Or(a, b);
+  if (is_kind(op, "BitXor")) return PyNumber_Xor(a, b);
+  if (is_kind(op, "BitAnd")) return PyNumber_And(a, b);
+  return NULL;
+}
+
+/* The int an expression of int constants is, as CPython's compiler folds
+ * it before Numba reads the bytecode (2 ** 63, 1 << 63, 2 ** 64 - 1,
+ * -2 ** 63: exact, a uint64 where int64 cannot hold it, where int64
+ * arithmetic would wrap); NULL, with no error set, for any other
+ * expression, or one CPython leaves to run time (1 // 0, 2 ** 70). */
+static PyObject *folded_int(PyObject *e, int depth) {
+  PyObject *result = NULL;
+  if (is_kind(e, "Constant")) {
+    PyObject *v = field(e, "value");
+    if (PyLong_CheckExact(v)) return v;
+    Py_DECREF(v);
+    return NULL;
+  }
+  bool unary = is_kind(e, "UnaryOp");
+  if ((!unary && !is_kind(e, "BinOp")) || depth == FOLD_MAX_DEPTH) return NULL;
+  PyObject *op = field(e, "op");
+  PyObject *a = unary ? field(e, "operand") : field(e, "left"), *b = unary ? NULL : field(e, "right");
+  /* the right operand first: a long sum's terms are its right operands, each
+   * found not constant without walking down the sums to its left */
+  PyObject *y = unary ? NULL : folded_int(b, depth + 1), *x = unary || y ? folded_int(a, depth + 1) : NULL;
+  if (unary && x)
+    result = is_kind(op, "USub") ? PyNumber_Negative(x) : is_kind(op, "UAdd") ? PyNumber_Positive(x)
+           : is_kind(op, "Invert") ? PyNumber_Invert(x) : NULL;
+  else if (x && y && folds_within_bits(op, x, y))
+    result = int_binop(op, x, y);
+  if (result && !PyLong_CheckExact(result)) Py_CLEAR(result);  /* (a negative power's float: not folded here) */
+  PyErr_Clear();
+  Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(op); Py_DECREF(a); Py_XDECREF(b);
+  return result;
+}
+
+/* An operation on int constants: the constant CPython folds it into. */
+static Node *folded_constant(Fe *fe, PyObject *e, bool *folded) {
+  PyObject *v = folded_int(e, 0);
+  *folded = v != NULL;
+  Node *n = v ? constant_node(fe, v, e) : NULL;
+  Py_XDECREF(v);
+  return n;
+}
+
 static Node *fe_binop(Fe *fe, PyObject *e) {
+  bool folded;
+  Node *constant = folded_constant(fe, e, &folded);
+  if (folded) return constant;
   PyObject *op = field(e, "op"), *l = field(e, "left"), *r = field(e, "right");
   if (is_kind(op, "MatMult")) {  /* a @ b is numpy.matmul(a, b) */
     Node *args[2] = {fe_expr(fe, l), NULL};
@@ -1035,19 +1123,10 @@ static Node *fe_binop(Fe *fe, PyObject *e) {
 }
 
 static Node *fe_unary(Fe *fe, PyObject *e) {
+  bool folded;  /* -9223372036854775808: the literal alone would not fit in int64 */
+  Node *constant = folded_constant(fe, e, &folded);
+  if (folded) return constant;
   PyObject *op = field(e, "op"), *v = field(e, "operand");
-  /* -9223372036854775808: the literal alone would not fit in int64 */
-  if (is_kind(op, "USub") && is_kind(v, "Constant")) {
-    PyObject *c = field(v, "value");
-    PyObject *neg = PyLong_CheckExact(c) ? PyNumber_Negative(c) : NULL;
-    Node *n = neg ? constant_node(fe, neg, e) : NULL;
-    Py_XDECREF(neg);
-    Py_DECREF(c);
-    if (n || fe->diag->kind) {
-      Py_DECREF(op); Py_DECREF(v);
-      return n;
-    }
-  }
   Node *n = new_node(fe, N_UNARY, e);
   n->op = op_from_ast(op);
   n->lhs = fe_expr(fe, v);

@@ -189,6 +189,30 @@ def test_dtype_type_of_complex_arrays():
         assert got[:3] == want[:3]
 
 
+def summed_by_kind(a, dt):
+    """dtype.kind read from an array's dtype and a dtype argument, and chosen on."""
+    total = a.sum() if a.dtype.kind in "fc" else a.sum() * 2
+    return a.dtype.kind, dt.kind, a.dtype.kind == dt.kind, total
+
+
+@pytest.mark.parametrize("dt", DTYPES + [np.float16, np.uint64, np.int8])
+def test_dtype_kind_is_numpys_letter(dt):
+    compiled = njit(summed_by_kind)
+    for a in (np.arange(4).astype(dt), np.zeros(0, dt)):
+        for other in (np.dtype(np.float64), np.dtype(np.uint8), a.dtype):
+            assert compiled(a, other) == summed_by_kind(a, other)
+
+
+@pytest.mark.parametrize("dt", ["M8[D]", "m8[s]", "U3", "S2", [("a", "i4"), ("b", "f8")]])
+def test_dtype_kind_of_datetimes_text_and_records(dt):
+    @njit
+    def kind(a):
+        return a.dtype.kind
+
+    a = np.zeros(2, dt)
+    assert kind(a) == kind.py_func(a)
+
+
 def test_dtype_type_refuses_what_numpy_would_not_convert():
     @njit
     def complex_to_float(a):

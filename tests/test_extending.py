@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ruchey
-from ruchey import njit, types
+from ruchey import njit, typeof, types
 from ruchey.extending import is_jitted, overload, overload_attribute, overload_method, register_jitable
 
 from conftest import AS_NUMBA, numba_deviation
@@ -363,6 +363,56 @@ def test_the_type_classes_of_ruchey_types():
     assert not any(isinstance(t, types.Complex) for t in (types.float64, types.int64, types.complex128[:]))
     assert types.float32[:, ::1].dtype == types.float32 and types.int16.bitwidth == 16
     assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
+
+
+def test_scalar_and_array_types_are_interned_as_numbas():
+    """`t.dtype is types.float64` holds, as Numba's types are interned; across pickling too."""
+    import pickle
+    for t in (types.int32, types.float64, types.NPDatetime("D"), types.uint8):
+        for arr in (t[:], t[::1], t[:, ::1], t[::1, :], types.Array(t, 3, "A")):
+            assert arr.dtype is t
+            assert pickle.loads(pickle.dumps(arr)) is arr
+        assert types.Array(t, 2, "C") is t[:, ::1]
+        assert pickle.loads(pickle.dumps(t)) is t
+    rec = np.dtype([("a", np.int32), ("b", np.float32)])
+    assert types.DType(types.int32)[::1] is types.int32[::1]  # a dtype's array types, as Numba's
+    assert typeof(rec)[::1] == typeof(np.zeros(3, rec))
+    assert typeof(np.dtype(np.float64)).dtype is types.float64
+
+
+def clamp_to(x, like):
+    """The Python meaning of the overload below: x clamped to like's int type's range."""
+    info = np.iinfo(like.dtype)
+    return min(max(x, int(info.min)), int(info.max))
+
+
+@overload(clamp_to)
+def ol_clamp_to(x, like):
+    t = like.dtype
+    low, high = t.minval, t.maxval  # the int type's range, known when typing
+    return lambda x, like: min(max(x, low), high)
+
+
+def test_int_types_ranges_and_widths_as_numbas():
+    names = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+    for name in names:
+        t = getattr(types, name)
+        assert (t.minval, t.maxval) == (np.iinfo(name).min, np.iinfo(name).max)
+        assert types.Integer.from_bitwidth(t.bitwidth, signed=name.startswith("int")) is t
+    for not_int in (types.float64, types.boolean, types.int64[:]):
+        with pytest.raises(AttributeError):
+            not_int.maxval
+    with pytest.raises(ValueError):
+        types.Integer.from_bitwidth(24)
+
+    @njit
+    def clamped(x, like):
+        return clamp_to(x, like)
+
+    for dt in (np.int8, np.uint8, np.int16, np.uint32):
+        like = np.zeros(1, dt)
+        for x in (-70000, -129, -1, 0, 200, 70000):
+            assert clamped(x, like) == clamp_to(x, like)
 
 
 def test_a_number_type_called_with_a_value_casts_it():

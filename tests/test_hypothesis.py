@@ -290,7 +290,39 @@ def gen_compare_pair(op, lt, ls, rt, rs):
     return f"({ls} {op} {rs})"
 
 
+FOLDED_OPS = {"RESUME", "LOAD_CONST", "RETURN_VALUE", "RETURN_CONST", "NOP", "CACHE"}
+
+
+def cpython_folded(src):
+    """The int CPython's compiler folds src into where src is an operation on
+    int literals alone (2 ** 63, 1 << 62); None for any other source."""
+    import dis
+    try:
+        code = compile(src, "<folded>", "eval")
+    except SyntaxError:
+        return None
+    if any(i.opname not in FOLDED_OPS for i in dis.get_instructions(code)):
+        return None
+    value = eval(code)
+    return value if type(value) is int else None
+
+
 def gen_expr(draw, g, depth, need="num", inner=0):
+    """gen_node's expression, where it is an operation on int literals alone,
+    as ruchey reads it: the constant CPython folds it into, exact (not
+    wrapped at each step as the twin's ints are); one beyond int64 (a
+    uint64 constant, as in Numba, or a TypingError) written as the int64
+    it wraps to."""
+    t, s, r = gen_node(draw, g, depth, need, inner)
+    v = cpython_folded(s) if t == I and not s.lstrip("(-").isdigit() else None
+    if v is None:
+        return t, s, r
+    if -2**63 <= v < 2**63:
+        return t, s, lit_src(v)
+    return t, lit_src(W(v)), lit_src(W(v))
+
+
+def gen_node(draw, g, depth, need="num", inner=0):
     """An expression of at most ``depth`` levels whose top ``inner`` levels are
     not leaves."""
     if depth <= 0 or (inner <= 0 and draw.integers(0, 4) == 0):

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ruchey
 from ruchey import njit
 
 from conftest import AS_NUMBA, FUZZ_SCALE, make_rng, numba_deviation
@@ -221,7 +222,9 @@ def test_comparisons_of_every_pair_are_exact(op):
 
 # Trees of the operators above over elements of arrays of random integer
 # dtypes and literals, nested (`(a0[0] + a1[0]) ^ (a2[0] % 7)`), evaluated by
-# the same rules: every intermediate value has its type, a literal int64.
+# the same rules: every intermediate value has its type, a literal int64;
+# an operation on literals alone is the constant CPython folds it into (a
+# uint64 past int64, a TypingError past uint64: `64 << 63`), as Numba reads it.
 
 def gen_expr(rng, nargs, depth):
     if depth == 0 or rng.random() < 0.25:
@@ -243,10 +246,58 @@ def expr_source(e):
     return f"({expr_source(e[2])} {e[1]} {expr_source(e[3])})"
 
 
+class NoIntHolds(Exception):
+    """A folded constant no 64-bit int holds: the compile's TypingError."""
+
+
+def folded(e):
+    """The int CPython's compiler folds e into where e is made of literals
+    alone (what Numba reads from the bytecode): a product or a shift of at
+    most 128 bits; None where e has other leaves or the fold fails (1 // 0)."""
+    if e[0] == "lit":
+        return e[1]
+    if e[0] not in ("unary", "bin"):
+        return None
+    if e[0] == "unary":
+        v = folded(e[2])
+        return None if v is None else -v if e[1] == "-" else ~v
+    op, x, y = e[1], folded(e[2]), folded(e[3])
+    if x is None or y is None:
+        return None
+    if op == "*" and x and y and x.bit_length() + y.bit_length() > 128:
+        return None
+    if op == "<<" and x and y > 0 and (y > 128 or x.bit_length() > 128 - y):
+        return None
+    try:
+        return OPS[op](x, y)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def folded_value(e):
+    """(value, dtype) of e where CPython folds it into a constant (int64, else uint64), else None."""
+    v = folded(e)
+    if v is None:
+        return None
+    if not -2**63 <= v < 2**64:
+        raise NoIntHolds
+    return v, np.int64 if v < 2**63 else np.uint64
+
+
+def compiles(e):
+    """Whether every constant CPython folds in e fits a 64-bit int (else compiling e is a TypingError)."""
+    try:
+        folded_value(e)
+    except NoIntHolds:
+        return False
+    return all(compiles(x) for x in e[2:] if isinstance(x, tuple))
+
+
 def evaluate(e, args):
     """(value, dtype) of e on args (1-element arrays); raises as CPython."""
-    if e[0] == "lit":
-        return e[1], np.int64
+    constant = folded_value(e)
+    if constant is not None:
+        return constant
     if e[0] == "arg":
         return int(args[e[1]][0]), args[e[1]].dtype.type
     if e[0] == "unary":
@@ -287,6 +338,10 @@ def test_random_expressions_of_mixed_integer_dtypes(seed):
         f = compile_expr(f"mixes-{seed}-{program}", params, f"    return {expr_source(e)}\n")
         for _ in range(20):
             args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
+            if not compiles(e):
+                with pytest.raises(ruchey.TypingError, match="does not fit"):
+                    f(*args)
+                continue
             try:
                 exp = evaluate(e, args)[0]
             except (ValueError, ZeroDivisionError) as exc:
@@ -310,6 +365,10 @@ def test_random_expressions_stored_into_arrays_of_every_dtype():
         for _ in range(10):
             args = [np.array([int_values(dt, rng)], dtype=dt) for dt in dts]
             out = np.array([5, 5], dtype=out_dt)
+            if not compiles(e):
+                with pytest.raises(ruchey.TypingError, match="does not fit"):
+                    f(out, *args)
+                continue
             try:
                 v = evaluate(e, args)[0]
             except (ValueError, ZeroDivisionError) as exc:
@@ -361,10 +420,11 @@ def tree_value(e, arrays, c, k):
         return c, np.int64
     if e[0] == "arg":
         return int(arrays[e[1]][k]), arrays[e[1]].dtype.type
+    constant = folded_value(e)
+    if constant is not None:
+        return constant
     if e[0] == "unary":
         return unary_value(e[1], *tree_value(e[2], arrays, c, k))
-    if e[0] == "lit":
-        return e[1], np.int64
     op, left, right = e[1:]
     x, tx = tree_value(left, arrays, c, k)
     y, ty = tree_value(right, arrays, c, k)
@@ -384,6 +444,8 @@ def stored(v, dt):
 
 def program_reference(e, fold, arrays, c, out_dt):
     """(s, out) the loop program gives, or the exception type it raises."""
+    if not compiles(e):
+        return ruchey.TypingError
     s, out = 0, []
     for k in range(len(arrays[0])):
         try:

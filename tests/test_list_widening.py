@@ -79,6 +79,38 @@ def test_a_list_written_out_widens_to_the_numbers_given_it():
 
 
 @njit
+def pairs_of_two_kinds(n, x, z):
+    pairs = [(1, x)]
+    for i in range(n):
+        if i & 1:
+            pairs.append((i, x * i))
+        else:
+            pairs.append((x, i))
+    pairs.insert(0, (z, n))
+    return pairs
+
+
+def test_a_list_of_tuples_widens_field_by_field():
+    rng = make_rng(4)
+    for x in numbers(4):
+        n = int(rng.integers(0, 6))
+        z = complex(x, 1.5)
+        got, want = pairs_of_two_kinds(n, x, z), pairs_of_two_kinds.py_func(n, x, z)
+        assert type(got) is list and len(got) == len(want)
+        assert all(type(a) is complex and type(b) is float for a, b in got), got
+        np.testing.assert_array_equal(np.array(got, dtype=complex), np.array(want, dtype=complex))
+
+    @njit
+    def other_lengths(n):
+        pairs = [(1, 2)]
+        pairs.append((n, 2, 3))
+        return pairs
+
+    with pytest.raises(ruchey.TypingError, match="cannot put"):
+        other_lengths(1)
+
+
+@njit
 def extended_in_place(n, x):
     ints = [1]
     floats = [x]

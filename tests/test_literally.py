@@ -2,12 +2,15 @@
 argument, and overloads' typing functions given the values of constants
 (Numba's literal dispatch: types.IntegerLiteral, StringLiteral,
 BooleanLiteral and their literal_value)."""
+import inspect
+import io
+
 import numpy as np
 import pytest
 
 import ruchey
 from ruchey import literally, njit, types
-from ruchey.extending import overload, overload_method
+from ruchey.extending import SentryLiteralArgs, overload, overload_method, sentry_literal_args
 
 from conftest import numba_deviation
 
@@ -62,6 +65,32 @@ def test_the_same_value_reuses_its_specialisation_and_1_true_differ():
     for k in (2, 5, 2, 5, True, 1):
         assert times(1.5, k) == times.py_func(1.5, k)
     assert len(times.signatures) == 4  # 2, 5, True and 1: True is a bool literal, not 1
+
+
+def test_signatures_and_overloads_give_the_frozen_arguments_literal_types():
+    @njit
+    def times(x, k):
+        return x * literally(k)
+
+    for k in (3, -7, True):
+        assert times(2.5, k) == times.py_func(2.5, k)
+    firsts = [sig[0] for sig in times.signatures]
+    assert firsts == [types.float64] * 3
+    lits = [sig[1] for sig in times.signatures]
+    assert [type(t) for t in lits] == [types.IntegerLiteral, types.IntegerLiteral, types.BooleanLiteral]
+    assert [t.literal_value for t in lits] == [3, -7, True]
+    assert [t.literal_value for t, in (key[1:] for key in times.overloads)] == [3, -7, True]
+
+    @njit
+    def named(s):
+        return len(literally(s))
+
+    assert named("abc") == 3
+    [(t,)] = named.signatures
+    assert isinstance(t, types.StringLiteral) and t.literal_value == "abc"
+    text = io.StringIO()
+    named.inspect_types(file=text)  # (inspected as its plain type)
+    assert "Literal[str](abc)" in text.getvalue()
 
 
 def offset(x, by):
@@ -228,8 +257,8 @@ def test_a_value_that_cannot_be_a_literal_is_a_typing_error_too():
     def outer(a, b, c):
         return inner(a, c)
 
-    for bad in (np.arange(3), 2.5, (1, 2), 2**70):
-        with pytest.raises(ruchey.TypingError):
+    for bad, kind in ((np.arange(3), "numpy.ndarray"), (2.5, "float"), ((1, 2), "tuple"), (2**70, "int")):
+        with pytest.raises(ruchey.TypingError, match=f"a {kind}\\) cannot be a literal"):
             outer(1, 2, bad)
     assert outer(1, 2, 3) == outer.py_func(1, 2, 3)
 
@@ -320,3 +349,128 @@ def test_an_implementation_asking_literally_gets_the_literal_types_choice():
         for mode in ("double", "negate", "same"):
             assert given(x, mode) == given.py_func(x, mode)
         assert constants(x) == constants.py_func(x)
+
+
+def unit_scale(unit):
+    """The Python meaning of the overload below."""
+    return {"m": 1.0, "km": 1000.0}[unit]
+
+
+@overload(unit_scale)
+def ol_unit_scale(unit):
+    if not isinstance(unit, types.StringLiteral):
+        return None  # only for a known unit
+    factor = {"m": 1.0, "km": 1000.0}[unit.literal_value]
+    return lambda unit: factor
+
+
+@njit
+def in_metres(x, unit="km"):
+    return x * unit_scale(unit)
+
+
+def test_a_callee_given_constants_sees_them_as_literals_where_plain_types_fail():
+    """As Numba types a call's constants as literal types: a callee whose
+    overload takes a literal alone compiles for a constant argument or
+    default, passed on from callee to callee too."""
+    @njit
+    def callers(x):
+        return in_metres(x), in_metres(x, "m"), in_metres(x, unit="km"), passed_on(x, "m")
+
+    @njit
+    def passed_on(x, unit):
+        return in_metres(x, unit)
+
+    rng = np.random.default_rng(1)
+    py = in_metres.py_func
+    for x in [0.0, -2.5, *rng.standard_normal(3)]:
+        assert callers(x) == (py(x), py(x, "m"), py(x, unit="km"), py(x, "m"))
+
+    @njit
+    def not_known(x, unit):
+        return in_metres(x, unit)
+
+    with pytest.raises(ruchey.TypingError, match="unit_scale"):
+        not_known(1.0, "m")  # (from Python: its type alone, as Numba's)
+
+
+def test_an_omitted_argument_is_its_defaults_literal_from_python_too():
+    """Numba types an argument left to its default as the default's literal
+    type: where the plain type fails, the call compiles for the default's
+    value, and from then on for each value given."""
+    @njit
+    def in_units(x, unit="km"):
+        return x * unit_scale(unit)
+
+    py = in_units.py_func
+    for x in (0.0, -2.5, 3.0):
+        assert in_units(x) == py(x)
+        assert in_units(x, "m") == py(x, "m") and in_units(x, unit="km") == py(x, unit="km")
+    assert sorted(str(sig) for sig in in_units.signatures) == [
+        "(float64, Literal[str](km))", "(float64, Literal[str](m))"]
+    with pytest.raises(ruchey.TypingError, match="KeyError"):
+        in_units(1.0, "cm")  # (the overload's own error for a unit it lacks)
+
+    @njit
+    def broken(x, unit="km"):
+        return x + unit  # (no value of unit helps: the first error stays)
+
+    with pytest.raises(ruchey.TypingError, match="between float64 and unicode_type"):
+        broken(1.0)
+    assert broken.signatures == []
+
+
+def test_a_callee_failing_with_its_constants_too_reports_its_first_error():
+    @njit
+    def added(x, s):
+        return x + s
+
+    @njit
+    def caller(x):
+        return added(x, "a")
+
+    with pytest.raises(ruchey.TypingError, match="between float64 and unicode_type"):
+        caller(1.0)
+    with pytest.raises(TypeError):
+        added.py_func(1.0, "a")
+
+
+def shifted(x, by):
+    """The Python meaning of the overload below."""
+    return x + by * 10
+
+
+@overload(shifted)
+def ol_shifted(x, by):
+    SentryLiteralArgs(["by"]).for_function(ol_shifted).bind(x, by)  # Numba's request for by's literal type
+    offset = by.literal_value * 10  # (known here: a constant of the implementation)
+    return lambda x, by: x + offset
+
+
+def test_sentry_literal_args_asks_for_a_constant_or_the_callers_parameter():
+    @njit
+    def given(x, by):
+        return shifted(x, by)
+
+    @njit
+    def constant(x):
+        return shifted(x, 3), shifted(x, by=-2)
+
+    rng = np.random.default_rng(5)
+    for x in [0, -4, *map(int, rng.integers(-100, 100, 3))]:
+        for by in (0, 7, -3):
+            assert given(x, by) == shifted(x, by)
+        assert constant(x) == (shifted(x, 3), shifted(x, -2))
+    assert all(isinstance(sig[1], types.IntegerLiteral) for sig in given.signatures)
+
+    @njit
+    def computed(x, by):
+        return shifted(x, by + 1)  # (no value known when compiling: a TypingError, as Numba's)
+
+    with pytest.raises(ruchey.TypingError, match="literally"):
+        computed(1, 2)
+
+    pysig = inspect.signature(ol_shifted)
+    assert sentry_literal_args(pysig, ["by"], (types.int64, types.literal(3)), {}) is None
+    with pytest.raises(Exception, match="by"):
+        sentry_literal_args(pysig, ["by"], (types.int64, types.int64), {})

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import ruchey
 from ruchey import njit, typed, types
 from ruchey.experimental import structref
 from ruchey.extending import overload, overload_attribute, overload_method
@@ -284,6 +285,11 @@ def test_overload_attribute_on_the_type_class():
 def test_wrong_number_of_arguments_is_a_type_error():
     with pytest.raises(TypeError, match=r"Heap\(\) takes 3 arguments \(indices, distances, flags\), got 2"):
         Heap(np.zeros(2), np.zeros(2))
+    # a TypingError too, as Numba's (its constructor compiled), naming what is missing
+    with pytest.raises(ruchey.TypingError, match="missing a required argument: 'flags'"):
+        Heap(np.zeros(2), np.zeros(2))
+    with pytest.raises(ruchey.TypingError, match="too many arguments"):
+        Heap(np.zeros(2), np.zeros(2), np.zeros(2, np.bool_), 1)
 
 
 @ruchey_only

@@ -502,6 +502,16 @@ static bool given_list(Infer *in, const Node *recv) { return recv->kind == N_VAR
 /* Whether t is a number or a bool: what a list's items widen between. */
 static bool plain_number(const Type *t) { return ty_is_scalar(t) && !ty_is_time(t); }
 
+/* A number, or a plain tuple of numbers (x.append((i, 1.0))): the items a
+ * list widens between, field by field for tuples, as Numba unifies them. */
+static bool widenable(const Type *t) {
+  if (plain_number(t)) return true;
+  if (t->kind != TY_TUPLE || t->callee || !t->nfields) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (!plain_number(t->fields[i])) return false;
+  return true;
+}
+
 typedef struct {
   int var, assigned;
 } Assignments;
@@ -532,19 +542,19 @@ static const Node *made_of(Infer *in, const Node *x) {
   return NULL;
 }
 
-/* x given a number wider than its items by one of its methods (x = [1, 2];
- * x.append(2.5), or x += [2.5]), where x is a variable bound once to a
- * list written out (or [], made_of's): x is retyped a list of both
- * (float64 here), as Numba unifies a list's item type over everything its
- * methods are given (its x += y casts y's items, the closer to Python's
- * values this way); the list written
- * out is then made of the wider items (ty_widened_literal). A list made
+/* x given a number (or a tuple of numbers) wider than its items by one of
+ * its methods (x = [1, 2]; x.append(2.5), or x += [2.5]), where x is a
+ * variable bound once to a list written out (or [], made_of's): x is
+ * retyped a list of both (float64 here), as Numba unifies a list's item
+ * type over everything its methods are given (its x += y casts y's items,
+ * the closer to Python's values this way); the list written out is then
+ * made of the wider items (ty_widened_literal). A list made
  * elsewhere keeps its type, and the item is refused as before, as it is by
  * heapq's functions (Numba's heappush takes only the heap's item type). */
 static bool widens(Infer *in, Node *n, const Type *item, const Type *vt) {
   Node *recv = n->list.items[0];
   if (n->bi->kind != BK_METHOD || recv->kind != N_VAR || given_list(in, recv) || !in->only_value ||
-      !plain_number(item) || !plain_number(vt))
+      !widenable(item) || !widenable(vt))
     return false;
   const Node *made = made_of(in, recv);
   const Type *u = ty_unify(item, vt);
@@ -557,7 +567,7 @@ static bool widens(Infer *in, Node *n, const Type *item, const Type *vt) {
 const Type *ty_widened_literal(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *var = in->f->var_types[target->var];
   if (!var || var->kind != TY_LIST || !var->elem || t->kind != TY_LIST || !t->elem || at->ty != t ||
-      !ir_calls_builtin(at, "list literal") || !plain_number(var->elem) || !plain_number(t->elem))
+      !ir_calls_builtin(at, "list literal") || !widenable(var->elem) || !widenable(t->elem))
     return t;
   return ty_unify(var->elem, t->elem) == var->elem ? var : t;
 }

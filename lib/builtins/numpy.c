@@ -1373,6 +1373,29 @@ static const Type *ty_dtype_type(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
+/* NumPy's one-letter kind of a dtype's element type (numpy.dtype.kind). */
+static char dtype_kind(const Type *e) {
+  if (e->kind == TY_BOOL) return 'b';
+  if (e->kind == TY_DATETIME) return 'M';
+  if (e->kind == TY_TIMEDELTA) return 'm';
+  if (e->kind == TY_RECORD) return 'V';
+  if (e->kind == TY_CHARSEQ) return 'U';
+  if (e->kind == TY_BYTESEQ) return 'S';
+  return ty_is_complex(e) ? 'c' : ty_is_float(e) ? 'f' : ty_is_signed(e) ? 'i' : 'u';
+}
+
+/* dtype.kind ('f', 'i', 'u'...): a str known from the type, as Numba's StringLiteral */
+static const Type *ty_dtype_kind(Infer *in, Node *n, const Type **args) {
+  if (!ty_is_numpy_dtype(args[0]))
+    return ty_error(in, n, "%s.kind is known in compiled code for a NumPy dtype only", args[0]->name);
+  return TYS(TY_STR);
+}
+
+static LLVMValueRef lo_dtype_kind(Lower *l, Node *n) {
+  char kind[2] = {dtype_kind(n->lhs->ty->elem), 0};
+  return lo_str_constant(l, &(Node){.kind = N_STRING, .str = kind, .ival = 1});
+}
+
 /* a.dtype.type(v): v as that scalar type, as numpy.float64(v) (a 0-d v: its element) */
 static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
   if (!ty_dtype_type(in, n, args)) return NULL;
@@ -1543,6 +1566,8 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   {"dtype.type", NULL, "type", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_type, lo_no_value},
+  {"dtype.kind", NULL, "kind", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_kind,
+   lo_dtype_kind},
   {"dtype.type", NULL, "type", BK_METHOD, TY_DTYPE, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_type_call,
    lo_dtype_type_call},
   BI_END,

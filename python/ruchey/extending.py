@@ -23,7 +23,9 @@ calls as if they were built in.
 The implementations are ordinary compiled functions: as fast as any, and
 inlined where LLVM sees fit.
 """
+import collections
 import inspect
+import itertools
 import operator
 
 from ruchey import _core, types
@@ -32,12 +34,13 @@ from ruchey.intrinsics import intrinsic
 from ruchey.native import get_cython_function_address
 
 __all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted",
-           "get_cython_function_address", "intrinsic"]
+           "get_cython_function_address", "intrinsic", "SentryLiteralArgs", "sentry_literal_args"]
 
 # a function compiled code may call -> the dispatcher it calls
 _callees = {}
 # a class whose objects compiled code calls -> the function giving the dispatcher for one (_register_callee_maker)
 _callee_makers = {}
+_generated = itertools.count()  # numbers the generated implementations' source names
 # (name, is an attribute) -> [(type class, dispatcher of the member's overloads)]
 _members = {}
 # the names of native types that have a type object of their own (a structref's, bytes') -> that object
@@ -132,7 +135,10 @@ class _Overloads:
         for typer, jit_options, prefer_literal in self._for_target(target):
             if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
-            impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal), self.names)
+            try:
+                impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal), self.names)
+            except _LiteralsWanted as wanted:  # (their values are not known here: the caller's are asked for)
+                return self._asking_literally(typer, wanted.names, jit_options, wanted), True
             if impl is None:
                 first = False
                 continue
@@ -149,6 +155,60 @@ class _Overloads:
             chosen._inherits = inherits
             return (_spread(chosen) if self.variadic else chosen), by_value
         return None, True
+
+    def _asking_literally(self, typer, names, jit_options, wanted):
+        """An implementation calling the overloaded function again with
+        literally() of the parameters SentryLiteralArgs asked for, whose
+        values the call does not have: as Numba's ForceLiteralArg, the
+        caller is compiled for their values (a parameter of its own), and
+        the typing function then sees their literal types."""
+        params = inspect.signature(typer).parameters.values()
+        if self.variadic or self.star or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+            raise wanted
+        names_in = [p.name for p in params]
+        passed = ", ".join(f"literally({n})" if n in names else n for n in names_in)
+        source = f"def asking_literally({', '.join(names_in)}):\n    return overloaded({passed})\n"
+        from ruchey.decorators import literally
+        from ruchey.experimental import _exec_functions
+        ns = _exec_functions(source, {"overloaded": self.generic, "literally": literally},
+                             f"<literal request of {self.name} {next(_generated)}>")
+        return jit(**jit_options)(ns["asking_literally"])
+
+
+class _LiteralsWanted(Exception):
+    """SentryLiteralArgs' request from a typing function: the literal types
+    of these parameters (Numba's ForceLiteralArg)."""
+
+    def __init__(self, names):
+        super().__init__(f"the literal values of {', '.join(names)} are needed (SentryLiteralArgs)")
+        self.names = tuple(names)
+
+
+def sentry_literal_args(pysig, literal_args, args, kwargs):
+    """Numba's: in an overload's typing function, asks for the literal types
+    of the parameters named in literal_args where the arguments bound by
+    pysig lack them: the call is typed again with their values (a constant
+    the call gives, or its caller's parameter, compiled for each value)."""
+    bound = pysig.bind(*args, **kwargs)
+    missing = [name for name, t in bound.arguments.items() if name in literal_args and not isinstance(t, types.Literal)]
+    if missing:
+        raise _LiteralsWanted(missing)
+
+
+class SentryLiteralArgs(collections.namedtuple("SentryLiteralArgs", ["literal_args"])):
+    """Numba's: SentryLiteralArgs(["x"]).for_function(typer).bind(x, y) in
+    an overload's typing function asks for x's literal type (sentry_literal_args)."""
+
+    def for_function(self, func):
+        return self.for_pysig(inspect.signature(func))
+
+    def for_pysig(self, pysig):
+        return _BoundLiteralArgs(pysig, self.literal_args)
+
+
+class _BoundLiteralArgs(collections.namedtuple("BoundLiteralArgs", ["pysig", "literal_args"])):
+    def bind(self, *args, **kwargs):
+        return sentry_literal_args(self.pysig, self.literal_args, args, kwargs)
 
 
 def _typed(typer, attempts, names=()):
@@ -230,6 +290,7 @@ def _generic(signature_func, overloads):
     disp.__qualname__ = overloads.name
     disp._select = overloads.select
     disp._overloads = overloads
+    overloads.generic = disp  # (what an implementation asking for literals calls again)
     return disp
 
 

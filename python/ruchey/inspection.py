@@ -68,6 +68,8 @@ class CompiledSignature(ArgTypes):
 
 def _type_of(desc):
     from ruchey import extending, types
+    if isinstance(desc, tuple) and desc[0] == "literal":  # an argument literally() froze: its literal type
+        return types.literal(desc[1])
     if isinstance(desc, tuple) and desc[0] == "namedtuple":  # a package's value type: its own type object
         return extending._named_values.get(desc[1]) or types.NamedTupleType([_type_of(d) for d in desc[2]], desc[1])
     if isinstance(desc, tuple):
@@ -151,6 +153,11 @@ def _describable(args):
     return all(isinstance(a, tuple) for a in args)
 
 
+def _unliteral(args):
+    """The argument types of an _entries() row, those literally() froze as their plain types."""
+    return tuple(a[2] if isinstance(a, tuple) and a[0] == "literal" else a for a in args)
+
+
 def _chosen(disp, signature):
     rows = disp._entries()
     if signature is None:
@@ -195,6 +202,7 @@ def inspect_types(disp, file=None, signature=None, pretty=False, **kwargs):
     source = _source(func)
     parallel = bool(disp.__dict__.get("_ruchey_options", {}).get("parallel"))
     for sig, _, args, ret in _chosen(disp, signature):
+        args = _unliteral(args)
         print(f"{func.__qualname__} {sig}", file=out)
         print("-" * 80, file=out)
         if not _describable(args):
@@ -271,6 +279,7 @@ def parallel_diagnostics(disp, signature=None, level=1):
         return
     lines, text_of = _loop_lines(func)
     for sig, _, args, _ in _chosen(disp, signature):
+        args = _unliteral(args)
         print("=" * 80)
         print(f" Parallel diagnostics: {func.__qualname__} {sig}, {func.__code__.co_filename} "
               f"({func.__code__.co_firstlineno})")

@@ -41,9 +41,11 @@ class _Definition:
 
     def specialised(self, argtypes):
         """The class of objects whose fields have these types, made on first use."""
-        if len(argtypes) != len(self.fields):
-            raise TypeError(f"{self.proxy.__name__}() takes {len(self.fields)} arguments "
-                            f"({', '.join(self.fields)}), got {len(argtypes)}")
+        if len(argtypes) != len(self.fields):  # (a TypingError and a TypeError, as Numba's and Python's)
+            missing = self.fields[len(argtypes):]
+            why = f"missing a required argument: {missing[0]!r}" if missing else "too many arguments"
+            raise _core.ArgumentTypeError(f"{self.proxy.__name__}() takes {len(self.fields)} arguments "
+                                          f"({', '.join(self.fields)}), got {len(argtypes)}: {why}")
         struct_type = self.type_class(list(zip(self.fields, argtypes)))
         key = _fields_key(struct_type)  # (as the type class's preprocess_fields made them)
         if key not in self.made:

@@ -25,11 +25,13 @@ _INTERNED = weakref.WeakValueDictionary()
 
 class _Interning(type):
     """Type's metaclass: an instance of a package's own subclass (named, as
-    Numba's Type(name)) is the one made first of its class and key."""
+    Numba's Type(name)) is the one made first of its class and key; so is a
+    scalar or array type, as Numba's types are interned (an array type's
+    dtype is types.float64 itself: `t.dtype is types.float64` holds)."""
 
     def __call__(cls, *args, **kwargs):
         made = super().__call__(*args, **kwargs)
-        return _INTERNED.setdefault(made._key(), made) if isinstance(made.kind, str) else made
+        return _INTERNED.setdefault(made._key(), made) if isinstance(made.kind, str) or cls is Type else made
 
 
 def _unpickled(cls, state):
@@ -145,6 +147,22 @@ class Type(metaclass=_Interning):
             return _SCALARS["float32" if self.name == "complex64" else "float64"]
         raise AttributeError(f"{self!r} is no complex type: only those have underlying_float")
 
+    @property
+    def minval(self):
+        """Numba's Integer.minval: the least value of an int type."""
+        return self._int_info().min
+
+    @property
+    def maxval(self):
+        """Numba's Integer.maxval: the greatest value of an int type."""
+        return self._int_info().max
+
+    def _int_info(self):
+        if not isinstance(self, Integer):
+            raise AttributeError(f"{self!r} is no integer type: only those have minval and maxval")
+        import numpy
+        return numpy.iinfo(self.name)
+
     def _key(self):
         # a package's own type, by its class and its key, as Numba's: its name, or what its class's key property
         # gives (clifford's MultiVectorType's layout and array types, fast_array_utils' dtypes under one name);
@@ -159,6 +177,8 @@ class Type(metaclass=_Interning):
         return isinstance(other, Type) and self._key() == other._key()
 
     def __reduce_ex__(self, protocol):
+        if type(self) is Type and not isinstance(self.kind, str):  # unpickled as the interned one
+            return Type, (self.kind, self.ndim, self.layout, self.readonly, self.unit)
         if not isinstance(self.kind, str):
             return super().__reduce_ex__(protocol)
         getstate = getattr(self, "__getstate__", None)  # (a package's own, or Python 3.11's object.__getstate__)
@@ -865,6 +885,11 @@ class DType(NumberClass):
     def dtype(self):
         return self._dtype
 
+    def __getitem__(self, dims):
+        """An array type of the dtype's scalar or record type, as Numba's
+        (typeof(numpy.dtype(...))[::1] in a signature)."""
+        return self._dtype[dims]
+
 
 def described_dtype(desc):
     """A NumberClass for a description "dtype(<scalar>)", else None."""
@@ -1407,6 +1432,14 @@ class Integer(metaclass=_Category):
     @staticmethod
     def _holds(t):
         return _is_scalar(t) and "int" in t.name
+
+    @staticmethod
+    def from_bitwidth(bitwidth, signed=True):
+        """Numba's: the int type of that width and sign (from_bitwidth(8, signed=False) is uint8)."""
+        name = f"{'' if signed else 'u'}int{bitwidth}"
+        if name not in _SCALARS:
+            raise ValueError(f"no integer type of {bitwidth!r} bits")
+        return _SCALARS[name]
 
 
 class Float(metaclass=_Category):
