@@ -309,6 +309,36 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_literal_float_powers_overflowing_after_install_are_numbas_inf(tmp_path):
+    """sxs's transition derivative divides by cosh(...)**2, which overflows
+    near its ends: x**2, x**3 and x**2.0 of a float give inf under Numba
+    (as NumPy's float64 does), not CPython's OverflowError."""
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def powers(x):
+            out = np.empty((x.size, 4))
+            for i in range(x.size):
+                out[i, 0] = x[i] ** 2
+                out[i, 1] = x[i] ** 3
+                out[i, 2] = x[i] ** 2.0
+                out[i, 3] = 1.0 / np.cosh(x[i]) ** 2
+            return out
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow
+        rng = np.random.default_rng(5)
+        x = np.concatenate([rng.normal(0.0, 400.0, 50), [1e200, -1e160, 1e103, np.inf, -np.inf, np.nan, 0.0]])
+        np.testing.assert_allclose(powers(x), powers.py_func(x), rtol=1e-15)  # (x*x*x: within an ulp of pow)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_int_powers_with_negative_exponents_after_install_are_numbas(tmp_path):
     """Numba's int ** negative int is an int, Python's float truncated (0
     but for 1 and -1), for exponents known only at run time and for literal
