@@ -239,7 +239,8 @@ typedef enum {
                  * its shape (N_INTs), data its elements in C order, ival their bytes; op
                  * TY_BYTES: a bytes constant, its bytes so */
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: an argument given None that the
-                 * builtin's typer read as not given (bi_none_as_default) */
+                 * builtin's typer read as not given (bi_none_as_default); op 1: a callee's default None
+                 * bound for an argument the call omits (an overload's typing function sees Python's None) */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum

@@ -1029,7 +1029,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
     return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
-  case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
+  case N_MODULE: return TYS(TY_MODULE);  /* an argument of a call, which freezes its parameter to it */
   case N_BINOP: return ty_binop(in, n);
   case N_SPREAD: return ty_display_spread(in, n);
   case N_UNARY: return ty_unary(in, n);

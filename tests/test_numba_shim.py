@@ -1009,8 +1009,9 @@ def stub():
 
 @overload(stub, prefer_literal=True)
 def ol_stub(x, out=None, k=1, label="a"):
-    assert isinstance(k, numba.types.IntegerLiteral) and isinstance(out, NoneType)
-    kk, n = k.literal_value, len(label.literal_value)
+    # out left out: Python's None, as Numba's typing functions see an omitted argument
+    assert isinstance(k, (int, numba.types.IntegerLiteral)) and out is None and not isinstance(out, NoneType)
+    kk, n = getattr(k, "literal_value", k), len(getattr(label, "literal_value", label))
     return lambda x, out=None, k=1, label="a": x * kk + n
 
 @numba.njit

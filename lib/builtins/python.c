@@ -739,7 +739,11 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   int nargs = n->list.len;
   if (n->op && (nargs = ty_spread_args(in, n, args, bound)) < 0) return NULL;
   const Node *consts[64] = {0};
-  for (int i = 0; !n->op && i < nargs; i++) consts[i] = ty_constant(in, n->list.items[i]);
+  for (int i = 0; !n->op && i < nargs; i++) {
+    const Node *a = n->list.items[i];
+    /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : ty_constant(in, a);
+  }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
   if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, consts, nargs, ty_in_cuda(in), target,
