@@ -915,6 +915,51 @@ def test_null_cache_turns_a_functions_cache_off(tmp_path):
 
 
 @shim_only
+def test_numba_extensions_entry_points_are_registered_by_install(tmp_path):
+    """A package registering itself through the numba_extensions entry point
+    (vector, rocket-fft) has its init called by install_as_numba(), as Numba
+    calls it before compiling: its overloads work in compiled code without
+    the package imported first. One that fails is a warning naming it."""
+    for name, body in (("tripler", "def init():\n    import tripler_impl\n"),
+                       ("broken", "def init():\n    raise RuntimeError('no such target')\n")):
+        (tmp_path / f"{name}.py").write_text(body)
+        info = tmp_path / f"{name}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[numba_extensions]\ninit = {name}:init\n")
+    (tmp_path / "tripler_impl.py").write_text(textwrap.dedent("""
+        from numba.extending import overload
+        import tripled
+
+        @overload(tripled.triple)
+        def ol_triple(x):
+            return lambda x: 3 * x
+    """))
+    (tmp_path / "tripled.py").write_text("def triple(x):\n    raise AssertionError('compiled code calls the overload')\n")
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            numba = ruchey.install_as_numba()
+        assert [str(w.message) for w in caught] == [
+            "Numba extension module 'broken' failed to load due to 'RuntimeError(no such target)'."], caught
+        import numba.core.entrypoints
+        numba.core.entrypoints.init_all()  # once only: nothing more happens
+        from tripled import triple
+
+        @numba.njit
+        def f(a):
+            return triple(a)
+        for a in (np.arange(5), np.linspace(-1.0, 1.0, 4), 7):
+            np.testing.assert_array_equal(f(a), 3 * a)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_python_m_numba_shim_runs_a_script(tmp_path):
     done = run_fresh("""
         import sys

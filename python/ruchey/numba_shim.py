@@ -18,7 +18,10 @@ ruchey._values; a call of its values through a typing template
 ruchey._templates.
 ``missing()`` lists
 the placeholders handed out, which tells what a package needs that ruchey
-lacks.
+lacks. Packages that register themselves with Numba through the
+``numba_extensions`` entry point (vector, rocket-fft) are registered by
+``install_as_numba()`` (``numba.core.entrypoints.init_all``), as Numba
+registers them before its first compile.
 """
 import collections
 import collections.abc
@@ -30,6 +33,7 @@ import runpy
 import struct
 import sys
 import types as pytypes
+import warnings
 
 import numpy
 
@@ -408,7 +412,28 @@ def _submodules():
         "numba.core.runtime": ({}, ()),
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
+        "numba.core.entrypoints": (dict(init_all=init_all), ()),
     }
+
+
+_extensions_loaded = []
+
+
+def init_all():
+    """Numba's numba.core.entrypoints.init_all: calls, once, each installed
+    package's ``numba_extensions`` entry point named ``init`` (vector's
+    register_numba, which makes its types known to compiled code). One
+    that fails is a warning naming it, as Numba's."""
+    if _extensions_loaded:
+        return
+    _extensions_loaded.append(True)  # (before loading: an extension may call init_all itself)
+    import importlib.metadata
+    for entry_point in importlib.metadata.entry_points(group="numba_extensions", name="init"):
+        try:
+            entry_point.load()()
+        except Exception as exc:  # noqa: BLE001 - one package's failure leaves the others registered
+            warnings.warn(f"Numba extension module '{entry_point.module}' failed to load due to "
+                          f"'{type(exc).__name__}({exc})'.", stacklevel=2)
 
 
 def _value_type_names():
@@ -502,7 +527,9 @@ def install_as_numba():
         del sys.modules[name]
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
-    return importlib.import_module("numba")
+    numba = importlib.import_module("numba")
+    init_all()
+    return numba
 
 
 def main(argv=None):
