@@ -1135,7 +1135,7 @@ const Builtin bi_python[] = {
            ty_funcptr_call, lo_funcptr_call),
   FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
   FUNCTION("one of several functions' entries", NULL, NULL, 1, 64, BF_PURE | BF_CHEAP, ty_function_entry, lo_funcs_entry),
-  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, out_kw, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
+  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, out_kw, BF_RAISES | BF_VARIES | BF_COMPLEX, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,
 };
