@@ -505,6 +505,57 @@ def test_value_type_holding_another_value_type(tmp_path):
 
 
 @shim_only
+def test_methods_of_a_value_type_named_as_a_tuples_are_the_packages(tmp_path):
+    """numba-scipy's csr_matrix.copy(): a package's overload_method named as a
+    method ruchey has for the named tuple it holds the value as (copy, index,
+    count) is the one called, as under Numba, where the type is no tuple."""
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import overload_method
+        from span import Span, SpanType
+
+        Span.copy = lambda self: Span(self.lo, self.hi, self.weights.copy())
+        Span.count = lambda self, x: int(np.sum(self.weights > x))
+        Span.index = lambda self, x: int(np.argmax(self.weights > x))
+
+        @overload_method(SpanType, "copy")
+        def span_copy(s):
+            return lambda s: Span(s.lo, s.hi, s.weights.copy())
+
+        @overload_method(SpanType, "count")
+        def span_count(s, x):
+            return lambda s, x: np.sum(s.weights > x)
+
+        @overload_method(SpanType, "index")
+        def span_index(s, x):
+            if isinstance(x, types.Float):
+                return lambda s, x: np.argmax(s.weights > x)
+
+        @njit
+        def use(s, x):
+            c = s.copy()
+            c.weights[0] = -1.0
+            return c, s.count(x), s.index(x)
+
+        rng = np.random.default_rng(8)
+        for n in (1, 4, 9):
+            s = Span(-1.0, 2.0, rng.uniform(size=n))
+            x = float(rng.uniform(0.0, 0.5))
+            (c, k, i), (pc, pk, pi) = use(s, x), use.py_func(Span(s.lo, s.hi, s.weights.copy()), x)
+            assert (k, i) == (pk, pi) and s.weights[0] != -1.0
+            np.testing.assert_array_equal(c.weights, pc.weights)
+        try:
+            use(Span(0.0, 1.0, np.ones(2)), 1)   # index of an int: the typing function returns None
+        except Exception as exc:
+            assert "TypingError" in type(exc).__name__, exc
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_value_type_of_a_named_tuple_member_as_vector_writes_it(tmp_path):
     """scikit-hep vector's VectorObject2D: a member holding a typing.NamedTuple
     of coordinates (read by pyapi.to_native_value, written back by
