@@ -412,11 +412,9 @@ def _submodules():
         "numba.core.runtime": ({}, ()),
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
-        "numba.core.entrypoints": (dict(init_all=init_all), ()),
+        # (_already_initialized: the flag a package's tests reset to register again, as Numba's)
+        "numba.core.entrypoints": (dict(init_all=init_all, _already_initialized=False), ()),
     }
-
-
-_extensions_loaded = []
 
 
 def init_all():
@@ -424,11 +422,17 @@ def init_all():
     package's ``numba_extensions`` entry point named ``init`` (vector's
     register_numba, which makes its types known to compiled code). One
     that fails is a warning naming it, as Numba's."""
-    if _extensions_loaded:
-        return
-    _extensions_loaded.append(True)  # (before loading: an extension may call init_all itself)
     import importlib.metadata
-    for entry_point in importlib.metadata.entry_points(group="numba_extensions", name="init"):
+    module = importlib.import_module("numba.core.entrypoints")
+    if module._already_initialized:
+        return
+    module._already_initialized = True  # (before loading: an extension may call init_all itself)
+    found = importlib.metadata.entry_points()
+    if hasattr(found, "select"):
+        found = found.select(group="numba_extensions", name="init")
+    else:  # a mapping of groups, as importlib_metadata's before 3.6 (and a package's tests' stand-ins)
+        found = [e for e in found.get("numba_extensions", ()) if e.name == "init"]
+    for entry_point in found:
         try:
             entry_point.load()()
         except Exception as exc:  # noqa: BLE001 - one package's failure leaves the others registered
