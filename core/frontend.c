@@ -816,6 +816,16 @@ static Node *fe_type_value(Fe *fe, PyObject *e, PyObject *of) {
   return fe_call_of(fe, e, "type(x)", fe_expr(fe, of));
 }
 
+/* A parameter frozen to a module read as a value: the module, as a global
+ * naming it is; NULL for any other name. Apart from fe_name, whose frame
+ * every level of a deeply nested expression holds. */
+static __attribute__((noinline)) Node *frozen_module_value(Fe *fe, PyObject *e, const char *name) {
+  PyObject *module = frozen_module(fe, name);
+  Node *n = module ? global_value(fe, module, e, name) : NULL;
+  Py_XDECREF(module);
+  return n;
+}
+
 static Node *fe_name(Fe *fe, PyObject *e) {
   PyObject *id = field(e, "id");
   PyObject *type_of = fe->types_of ? PyDict_GetItemWithError(fe->types_of, id) : NULL;
@@ -842,10 +852,8 @@ static Node *fe_name(Fe *fe, PyObject *e) {
       return n;
     }
   }
-  PyObject *module = frozen_module(fe, name);
-  if (module) {  /* passed on (rectify(lib, phi)) */
-    n = global_value(fe, module, e, name);
-    Py_DECREF(module);
+  if (v >= 0 && fe->frozen && (n = frozen_module_value(fe, e, name))) {
+    /* (passed on: rectify(lib, phi)) */
   } else if (v >= 0) {
     n = new_node(fe, N_VAR, e);
     n->var = v;
