@@ -1183,6 +1183,8 @@ int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int
 int32_t rt_roll(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, const int64_t *axes, const int64_t *shifts,
                 int32_t half, RtArray *out);
 int32_t rt_fftfreq(int64_t n, double d, int32_t real, RtArray *out);
+/* scipy.fft.next_fast_len(target, real): into *out */
+int32_t rt_next_fast_len(int64_t target, int32_t real, int64_t *out);
 /* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
 int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
                   RtArray *out);
