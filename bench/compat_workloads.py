@@ -6475,7 +6475,8 @@ def rocket_fft_numpy():
 
 def rocket_fft_scipy():
     """scipy.fft in compiled code (rocket-fft's overloads): complex and real
-    transforms in 1, 2 and n dimensions, with workers and norms."""
+    transforms in 1, 2 and n dimensions, with workers and norms, and
+    next_fast_len."""
     import scipy.fft
     from numba import njit
 
@@ -6485,15 +6486,24 @@ def rocket_fft_scipy():
                 scipy.fft.fft2(img), scipy.fft.rfftn(img), scipy.fft.ifftn(img, norm="forward"),
                 scipy.fft.ihfft(x))
 
+    @njit
+    def fast_lengths(ns):
+        out = np.empty((2, ns.size), dtype=np.int64)
+        for i in range(ns.size):
+            out[0, i] = scipy.fft.next_fast_len(ns[i], True)
+            out[1, i] = scipy.fft.next_fast_len(ns[i])
+        return out
+
     rng = np.random.default_rng(42)
-    return dict(zip(("fft", "rfft", "irfft", "fft2", "rfftn", "ifftn", "ihfft"),
-                    transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
+    out = dict(zip(("fft", "rfft", "irfft", "fft2", "rfftn", "ifftn", "ihfft"),
+                   transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
+    out["next_fast_len"] = fast_lengths(np.concatenate([np.arange(1, 200), [1021, 4099, 10 ** 9 + 7]]))
+    return out
 
 
 def rocket_fft_dct_dst():
     """scipy.fft's discrete cosine and sine transforms in compiled code
-    (rocket-fft's overloads), of each type, their inverses and n-d ones,
-    and next_fast_len."""
+    (rocket-fft's overloads), of each type, their inverses and n-d ones."""
     import scipy.fft
     from numba import njit
 
@@ -6504,18 +6514,9 @@ def rocket_fft_dct_dst():
                 scipy.fft.idst(x, type=1), scipy.fft.dctn(img), scipy.fft.idctn(img, type=1),
                 scipy.fft.dstn(img, type=3))
 
-    @njit
-    def fast_lengths(ns):
-        out = np.empty(ns.size, dtype=np.int64)
-        for i in range(ns.size):
-            out[i] = scipy.fft.next_fast_len(ns[i], True)
-        return out
-
     rng = np.random.default_rng(44)
     names = ("dct2", "dct1", "dct3", "idct", "dst2", "dst4", "idst1", "dctn", "idctn1", "dstn3")
-    out = dict(zip(names, transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
-    out["next_fast_len"] = fast_lengths(np.array([7, 97, 1000, 1021, 4099]))
-    return out
+    return dict(zip(names, transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
 
 
 def rocket_fft_special():
