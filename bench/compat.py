@@ -40,7 +40,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
             "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
             "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian",
-            "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr")
+            "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr",
+            "consav", "spherical", "sxs", "vector", "ht", "rocket-fft", "numba-scipy", "abtem", "rosettasciio", "simpeg")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -114,6 +115,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                           "pandas", "psutil", "pymongo", "pytz", "scipy", "tqdm", "zstandard", "zstd"],
                 # pyxem 0.21 pins zarr<3; squidpy 1.8 needs zarr>=3: with both, pip takes pyxem
                 # 0.19.1, whose azimuthal integration Numba refuses; 0.21's runs with zarr 3
+                # numba-scipy 0.4 pins scipy<=1.11, which would take the venv's NumPy back to 1.x; its
+                # kernels are SciPy's Cython ones by address, which SciPy 1.17 still exports
+                "numba-scipy": ["scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
@@ -128,12 +132,14 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # which pandas 3's copy-on-write ignores; libpysal's raster contiguity reads
 # xarray DataArrays; skforecast's statistical models import statsmodels;
 # pyflwdir passes its affine transforms to compiled code as tuples, which
-# affine 3's Affine no longer is
+# affine 3's Affine no longer is; consav imports EconModel (its model classes)
+# without requiring it; RosettaSciIO's FEI stream reader makes sparse
+# arrays; SimPEG's numba engine is choclo's kernels
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
-        "pyflwdir": ["affine<3"]}
+        "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -6081,6 +6081,699 @@ def csr_compiled_api():
             "row": row, "cs": cs, "vs": vs, "nnzs": nnzs}
 
 
+def consav_interpolation():
+    """Multilinear interpolation in 1 to 4 dimensions on nonlinear grids
+    (scalar, vectorised, prepared and monotone variants), as an
+    endogenous-grid solver calls them."""
+    from consav import linear_interp
+    from consav.grids import nonlinspace, nonlinspace_jit
+    rng = np.random.default_rng(11)
+    g1, g2, g3, g4 = nonlinspace(0.0, 10.0, 40, 1.3), nonlinspace_jit(0.1, 5.0, 25, 1.1), \
+        np.linspace(-1.0, 1.0, 12), nonlinspace(1.0, 3.0, 9, 1.5)
+    v1 = np.log1p(g1)
+    v2 = np.add.outer(np.sqrt(g1), g2 ** 2)
+    v3 = v2[:, :, None] * np.cos(g3)[None, None, :]
+    v4 = v3[..., None] + g4[None, None, None, :]
+    x1, x2 = np.sort(rng.uniform(-1.0, 11.0, 500)), rng.uniform(0.0, 5.5, 500)
+    x3, x4 = rng.uniform(-1.2, 1.2, 500), rng.uniform(0.9, 3.2, 500)
+    out = {}
+    y = np.empty(500)
+    linear_interp.interp_1d_vec(g1, v1, x1, y)
+    out["1d_vec"] = y.copy()
+    prep = linear_interp.interp_1d_prep(500)
+    linear_interp.interp_1d_vec_mon(prep, g1, v1, x1, y)
+    out["1d_mon"] = y.copy()
+    linear_interp.interp_1d_vec_mon_noprep(g1, v1, x1, y)
+    out["1d_mon_noprep"] = y.copy()
+    out["1d"] = np.array([linear_interp.interp_1d(g1, v1, x) for x in x1[:50]])
+    out["2d"] = np.array([linear_interp.interp_2d(g1, g2, v2, a, b) for a, b in zip(x1[:50], x2[:50])])
+    linear_interp.interp_2d_vec(g1, g2, v2, x1, x2, y)
+    out["2d_vec"] = y.copy()
+    prep2 = linear_interp.interp_2d_prep(g1, 3.3, 500)
+    linear_interp.interp_2d_only_last_vec_mon(prep2, g1, g2, v2, 3.3, np.sort(x2), y)
+    out["2d_last_mon"] = y.copy()
+    out["3d"] = np.array([linear_interp.interp_3d(g1, g2, g3, v3, a, b, c) for a, b, c in zip(x1[:50], x2[:50], x3[:50])])
+    linear_interp.interp_3d_vec(g1, g2, g3, v3, x1, x2, x3, y)
+    out["3d_vec"] = y.copy()
+    out["4d"] = np.array([linear_interp.interp_4d(g1, g2, g3, g4, v4, a, b, c, d)
+                          for a, b, c, d in zip(x1[:50], x2[:50], x3[:50], x4[:50])])
+    out["search"] = np.array([linear_interp.binary_search(0, g1.size, g1, x) for x in x1[:100]])
+    return out
+
+
+def consav_optimizers():
+    """Golden-section and Newton-Raphson optimisers taking a user's @njit
+    objective and its extra arguments, the upper envelope built around a
+    utility function, and Markov choice draws: a value-function iteration of
+    a buffer-stock model on a small grid."""
+    from numba import njit
+    from consav import golden_section_search, linear_interp, markov, newton_raphson, upperenvelope
+
+    @njit
+    def utility(c, rho):
+        return c ** (1.0 - rho) / (1.0 - rho)
+
+    @njit
+    def obj_bellman(c, m, rho, beta, grid_a, v_next):
+        a = m - c
+        return -(utility(c, rho) + beta * linear_interp.interp_1d(grid_a, v_next, a))
+
+    @njit
+    def solve(grid_m, grid_a, v_next, rho, beta):
+        c = np.empty(grid_m.size)
+        v = np.empty(grid_m.size)
+        for i in range(grid_m.size):
+            m = grid_m[i]
+            c[i] = golden_section_search.optimizer(obj_bellman, 1e-8, m, args=(m, rho, beta, grid_a, v_next),
+                                                   tol=1e-8)
+            v[i] = -obj_bellman(c[i], m, rho, beta, grid_a, v_next)
+        return c, v
+
+    @njit
+    def quad(x, a, b):
+        return (x[0] - a) ** 2 + 2.0 * (x[1] + b) ** 2 + 0.5 * x[0] * x[1] + x[0] ** 4
+
+    grid_m = np.linspace(0.1, 10.0, 120)
+    grid_a = np.linspace(0.0, 10.0, 120)
+    v = utility(grid_a + 0.5, 2.0)
+    for _ in range(5):
+        c, v = solve(grid_m, grid_a, v, 2.0, 0.96)
+    xmin = newton_raphson.optimizer(quad, np.array([0.5, 0.5]), args=(1.0, 0.5))
+    envelope = upperenvelope.create(utility)
+    m_vec = grid_a + np.sqrt(grid_a + 0.2)
+    c_vec = np.sqrt(grid_a + 0.2)
+    w_vec = -1.0 / (1.0 + grid_a)
+    c_ast, v_ast = np.zeros(150), np.zeros(150)
+    envelope(grid_a, m_vec, c_vec, w_vec, np.linspace(0.05, 12.0, 150), c_ast, v_ast, 2.0)
+    cumsum = np.cumsum(np.full(7, 1 / 7))
+    draws = np.array([markov.choice(r, cumsum) for r in np.random.default_rng(3).random(200)])
+    return {"c": c, "v": v, "newton": xmin, "c_ast": c_ast, "v_ast": v_ast, "draws": draws}
+
+
+def spherical_wigner():
+    """Wigner's d and 𝔇 matrices and spin-weighted spherical harmonics up to
+    ℓ = 16 by spherical's H recursions, for rotors of a quaternion array
+    (quaternionic), with the Wigner 3j symbols, Clebsch-Gordan coefficients
+    and the Wigner3jCalculator jitclass."""
+    import quaternionic
+    import spherical
+    rng = np.random.default_rng(21)
+    R = quaternionic.array(rng.standard_normal((6, 4))).normalized
+    wigner = spherical.Wigner(16)
+    d = np.array([wigner.d(np.exp(1j * beta)) for beta in (0.3, 1.1, 2.9)])
+    D = wigner.D(R)
+    Y = np.array([wigner.sYlm(s, R) for s in (-2, 0, 1)])
+    calc = spherical.Wigner3jCalculator(8, 8)
+    w3j = np.concatenate([calc.calculate(j2, j3, m2, m3).copy()
+                          for j2, j3, m2, m3 in ((2, 3, 1, -1), (5, 4, -2, 0), (8, 8, 3, 3))])
+    symbols = np.array([spherical.Wigner3j(2, 6, 4, 0, 0, 0), spherical.Wigner3j(3, 3, 2, 1, -1, 0),
+                        spherical.clebsch_gordan(1.0, 0.5, 2.0, -0.5, 2.5, 0.0)])
+    return {"d": d, "D": D, "sYlm": Y, "wigner3j": w3j, "symbols": symbols,
+            "index": np.array([wigner.Dindex(5, -2, 3), wigner.Yindex(7, -4), wigner.Hindex(6, 2, -1)])}
+
+
+def spherical_modes():
+    """Modes objects: evaluation on a grid, rotation, multiplication of two
+    spin-weighted functions, the eth/ethbar operators, and complex powers."""
+    import quaternionic
+    import spherical
+    rng = np.random.default_rng(22)
+    ell_max = 8
+    size = spherical.Ysize(0, ell_max)
+    f = spherical.Modes(rng.standard_normal((size,)) + 1j * rng.standard_normal((size,)), spin_weight=0,
+                        ell_max=ell_max)
+    g = spherical.Modes(rng.standard_normal((size,)) + 1j * rng.standard_normal((size,)), spin_weight=0,
+                        ell_max=ell_max)
+    R = quaternionic.array.from_rotation_vector(rng.standard_normal((5, 3)))
+    wigner = spherical.Wigner(ell_max)
+    grid = f.grid(n_theta=9, n_phi=17)
+    rotated = wigner.rotate(f, R[0])
+    evaluated = wigner.evaluate(f, R)
+    product = spherical.multiply(np.asarray(f), 0, ell_max, 0, np.asarray(g), 0, ell_max, 0)
+    powers = spherical.complex_powers(np.exp(1j * np.linspace(0, 3, 7)), 6)
+    return {"grid": np.asarray(grid), "rotated": np.asarray(rotated), "evaluated": np.asarray(evaluated),
+            "product": np.asarray(product[0]), "eth": np.asarray(f.eth), "ethbar": np.asarray(f.ethbar),
+            "powers": powers, "theta_phi": spherical.theta_phi(5, 7)}
+
+
+def _sxs_waveform():
+    import sxs
+    ell_min, ell_max = 2, 6
+    t = np.linspace(0.0, 400.0, 2001)
+    modes = [(ell, m) for ell in range(ell_min, ell_max + 1) for m in range(-ell, ell + 1)]
+    data = np.empty((t.size, len(modes)), dtype=complex)
+    for k, (ell, m) in enumerate(modes):
+        amp = 0.1 / (ell - 1) ** 2 * (1 + 0.05 * m) * (1 + t / 800)
+        data[:, k] = amp * np.exp(1j * (m * 0.05 + 0.01 * ell) * t * (1 + t / 2000))
+    return sxs.WaveformModes(data, time=t, time_axis=0, modes_axis=1, ell_min=ell_min, ell_max=ell_max,
+                             spin_weight=-2, data_type="h")
+
+
+def sxs_fluxes():
+    """Energy, momentum and angular-momentum fluxes and the Poincaré fluxes
+    of a waveform's modes (sparse matrix expectation values), ⟨L ∂ₜ⟩ and
+    ⟨LL⟩ of its modes, its angular velocity, its values in two directions,
+    and the waveform rotated (spherical's Wigner matrices)."""
+    import quaternionic
+    from sxs.waveforms import flux
+    h = _sxs_waveform()
+    return {"energy": np.asarray(flux.energy_flux(h)), "momentum": np.asarray(flux.momentum_flux(h)),
+            "angular_momentum": np.asarray(flux.angular_momentum_flux(h)),
+            "poincare": np.concatenate([np.asarray(x).ravel() for x in flux.poincare_fluxes(h)]),
+            "Ldt": np.asarray(h.expectation_value_Ldt), "LL": np.asarray(h.expectation_value_LL),
+            "dominant_eigenvector": np.asarray(h.dominant_eigenvector_LL()), "angular_velocity": h.angular_velocity,
+            "evaluated": np.asarray(h[::100].evaluate(np.array([[0.3, 1.2], [2.0, -0.4]]))),
+            "rotated": np.asarray(h[::100].rotate(quaternionic.array([0.9, 0.1, -0.3, 0.2]).normalized))}
+
+
+def sxs_utilities():
+    """sxs's compiled helpers: smooth transition and bump functions, monotonic
+    indices, bitwise diff and xor along an axis (its compression filters) and
+    multishuffle."""
+    from sxs.utilities import bitwise, monotonicity, smooth_functions
+    rng = np.random.default_rng(23)
+    x = np.linspace(-1.0, 3.0, 4001)
+    y = np.empty_like(x)
+    smooth_functions.transition_function_inplace(y, x, 0.2, 1.7)
+    yp = np.empty_like(x)
+    smooth_functions.transition_function_derivative_inplace(yp, x, 0.2, 1.7, 1.0, 4.0, 2)
+    bump = np.empty_like(x)
+    smooth_functions.bump_function_inplace(bump, x, 0.0, 0.5, 1.5, 2.5, 0.0, 1.0, 0.0, 3, 3)
+    noisy = np.cumsum(rng.standard_normal(3000)) + np.arange(3000) * 0.1
+    ints = rng.integers(0, 2 ** 40, size=(7, 300)).astype(np.int64)
+    floats = rng.standard_normal((5, 200))
+    diffed = bitwise.diff(ints, axis=-1)
+    xored = bitwise.xor(floats.view(np.uint64), axis=-1)
+    shuffle = bitwise.multishuffle((8, 8, 16, 32))
+    shuffled = shuffle(rng.integers(0, 2 ** 63, size=500, dtype=np.uint64))
+    return {"transition": y, "derivative": yp, "bump": bump,
+            "monotonic": monotonicity.monotonic_indices(noisy).astype(np.int64),
+            "diff": diffed, "undiff": bitwise.diff(diffed, reverse=True, axis=-1),
+            "xor": xored, "unxor": bitwise.xor(xored, reverse=True, axis=-1).view(np.float64),
+            "shuffle": shuffled}
+
+
+def _momenta(n, seed):
+    rng = np.random.default_rng(seed)
+    p = rng.standard_normal((n, 3)) * 20.0
+    mass = rng.uniform(0.1, 5.0, n)
+    return p, np.sqrt((p ** 2).sum(1) + mass ** 2)
+
+
+def vector_lorentz():
+    """vector's objects in compiled code (registered through Numba's
+    numba_extensions entry point): 4-momenta made in a loop from arrays,
+    pair invariant masses, ΔR, boosts to the pair's rest frame, rapidities,
+    and vector objects passed in and returned."""
+    import vector
+    from numba import njit
+
+    @njit
+    def pairs(p, E):
+        n = p.shape[0] // 2
+        out = np.empty((n, 7))
+        for i in range(n):
+            a = vector.obj(px=p[2 * i, 0], py=p[2 * i, 1], pz=p[2 * i, 2], E=E[2 * i])
+            b = vector.obj(px=p[2 * i + 1, 0], py=p[2 * i + 1, 1], pz=p[2 * i + 1, 2], E=E[2 * i + 1])
+            s = a + b
+            rest = a.boost_p4(-s)  # (the boost by the sum's opposite, into its rest frame)
+            out[i, 0] = s.mass
+            out[i, 1] = a.deltaR(b)
+            out[i, 2] = s.rapidity
+            out[i, 3] = rest.E
+            out[i, 4] = a.deltaphi(b)
+            out[i, 5] = s.pt
+            out[i, 6] = a.dot(b)
+        return out
+
+    @njit
+    def heaviest(a, b, c):
+        s = a.add(b)
+        return s if s.mass > c.mass else c
+
+    p, E = _momenta(4000, 31)
+    first = heaviest(vector.obj(px=1.0, py=2.0, pz=3.0, E=10.0), vector.obj(px=-1.0, py=0.5, pz=2.0, E=5.0),
+                     vector.obj(px=0.0, py=0.0, pz=0.0, E=12.0))
+    return {"pairs": pairs(p, E), "heaviest": np.array([first.px, first.py, first.pz, first.E])}
+
+
+def vector_coordinates():
+    """2-, 3- and 4-vectors in compiled code over their coordinate systems
+    (x-y, ρ-φ, z, θ, η, t, τ): conversions, rotations about the axes and
+    about another vector, unit vectors, cross products, angles, scaling,
+    and comparisons (rotate_euler's default order Numba refuses: vector
+    types it as an Omitted argument it has no signature for)."""
+    import vector
+    from numba import njit
+
+    @njit
+    def planar(xs, ys):
+        out = np.empty((xs.size, 6))
+        for i in range(xs.size):
+            v = vector.obj(x=xs[i], y=ys[i])
+            w = vector.obj(rho=1.5 + xs[i] ** 2, phi=ys[i])
+            out[i, 0] = v.rho
+            out[i, 1] = v.phi
+            out[i, 2] = v.rotateZ(0.7).x
+            out[i, 3] = (v - w).rho
+            out[i, 4] = v.unit().y
+            out[i, 5] = v.scale(2.5).dot(w)
+        return out
+
+    @njit
+    def spatial(xs, ys, zs):
+        out = np.empty((xs.size, 8))
+        for i in range(xs.size):
+            v = vector.obj(x=xs[i], y=ys[i], z=zs[i])
+            w = vector.obj(rho=1.0 + abs(ys[i]), phi=xs[i], eta=zs[i])
+            u = vector.obj(x=ys[i], y=zs[i], theta=1.2)
+            c = v.cross(w)
+            out[i, 0] = v.mag
+            out[i, 1] = v.theta
+            out[i, 2] = v.eta
+            out[i, 3] = c.z
+            out[i, 4] = v.deltaangle(w)
+            out[i, 5] = v.rotateX(0.3).rotateY(-0.2).z
+            out[i, 6] = v.rotate_axis(w, 0.3).x
+            out[i, 7] = u.z + w.costheta + (1.0 if v.is_parallel(v.scale(2.0)) else 0.0)
+        return out
+
+    @njit
+    def temporal(xs, ys, zs):
+        out = np.empty((xs.size, 4))
+        for i in range(xs.size):
+            v = vector.obj(x=xs[i], y=ys[i], z=zs[i], tau=1.0 + abs(zs[i]))
+            w = vector.obj(pt=1.0 + abs(xs[i]), phi=ys[i], eta=zs[i], mass=0.5)
+            out[i, 0] = v.t
+            out[i, 1] = (v + w).tau
+            out[i, 2] = v.beta
+            out[i, 3] = w.boostZ(0.4).E
+        return out
+
+    rng = np.random.default_rng(32)
+    xs, ys, zs = rng.standard_normal(1000), rng.standard_normal(1000), rng.standard_normal(1000)
+    return {"planar": planar(xs, ys), "spatial": spatial(xs, ys, zs), "temporal": temporal(xs, ys, zs)}
+
+
+def ht_convection():
+    """ht.numba (ht compiled through fluids.numba's transform, as its users
+    import it): Nusselt numbers of internal, external and free convection,
+    tube banks and packed beds, and finned-tube air coolers."""
+    import ht.numba as h
+    return {"internal_laminar": h.Nu_conv_internal(Re=1E3, Pr=.7, x=.01, Di=.1),
+            "gnielinski": h.turbulent_Gnielinski(Re=1E5, Pr=1.2, fd=0.0185),
+            "baehr_stephan": h.laminar_entry_Baehr_Stephan(Re=100000, Pr=1.1, L=5, Di=.5),
+            "zukauskas": h.Nu_cylinder_Zukauskas(7992, 0.707, 0.69), "cylinder": h.Nu_external_cylinder(6071, 0.7),
+            "plate": h.Nu_external_horizontal_plate(Re=1e7, Pr=.7, L=0.1),
+            "churchill_plate": h.Nu_vertical_plate_Churchill(0.69, 2.63E9),
+            "horizontal_cylinder": h.Nu_horizontal_cylinder(0.72, 1E7), "sphere": h.Nu_sphere_Churchill(.7, 1E7),
+            "rayleigh": h.Nu_Nusselt_Rayleigh_Holling_Herwig(5.54, 3.21e8, buoyancy=True),
+            "tube_bank": h.Nu_Zukauskas_Bejan(Re=1E4, Pr=7., tube_rows=10, pitch_parallel=.05, pitch_normal=.05),
+            "packed_bed": h.Nu_packed_bed_Gnielinski(dp=8E-4, voidage=0.4, vs=1, rho=1E3, mu=1E-3, Pr=0.7),
+            "rectangular": h.Nu_laminar_rectangular_Shan_London(.7),
+            "ganguli": h.h_Ganguli_VDI(m=1.8, A=3.0, A_min=1.0, A_increase=10.0, A_fin=10.0, A_tube_showing=1.0,
+                                       tube_diameter=0.03, fin_diameter=0.05, bare_length=0.01, fin_thickness=0.001,
+                                       tube_rows=5, pitch_parallel=0.05, pitch_normal=0.06, rho=1.161, Cp=1007.,
+                                       mu=1.85E-5, k=0.0263, k_fin=205)}
+
+
+def ht_boiling_condensation():
+    """ht.numba's boiling and condensation: nucleate boiling (Rohsenow,
+    Cooper), critical heat flux, flow boiling (Chen-Bennett), laminar film
+    condensation and Shah's correlation."""
+    import ht.numba as h
+    return {"rohsenow": h.Rohsenow(Te=4.9, Cpl=4217., kl=0.680, mul=2.79E-4, sigma=0.0589, Hvap=2.257E6, rhol=958.,
+                                   rhog=0.597, Csf=0.011, n=1.26),
+            "cooper": h.Cooper(Te=16.2, P=101325., Pc=22048320., MW=18.02),
+            "qmax": h.qmax_boiling(D=0.0127, sigma=8.2E-3, Hvap=272E3, rhol=567., rhog=18.09, P=5E5, Pc=4.6E6),
+            "chen_bennett": h.Chen_Bennett(m=0.106, x=0.2, D=0.0212, rhol=567, rhog=18.09, mul=156E-6, mug=7.11E-6,
+                                           kl=0.086, Cpl=2730, Hvap=2E5, sigma=0.02, dPsat=1E5, Te=3),
+            "nusselt_laminar": h.Nusselt_laminar(Tsat=370, Tw=350, rhog=7.0, rhol=585., kl=0.091, mul=158.9E-6,
+                                                 Hvap=776900, L=0.1),
+            "shah": h.Shah(m=1, x=0.4, D=.3, rhol=800, mul=1E-5, kl=0.6, Cpl=2300, P=1E6, Pc=2E7)}
+
+
+def ht_exchangers():
+    """ht.numba's heat exchangers: effectiveness from NTU (its adaptive
+    quadrature, quad_adaptive, run by exec under one made-up file name),
+    temperature effectiveness, LMTD and its correction factors, tube counts
+    and bundle sizes, shell-side pressure drop, radiation and conduction."""
+    import ht.numba as h
+    return {"effectiveness": h.effectiveness_from_NTU(NTU=5, Cr=0.7, subtype="counterflow"),
+            "effectiveness_crossflow": h.effectiveness_from_NTU(NTU=2, Cr=0.3, subtype="crossflow"),
+            "temperature_effectiveness": h.temperature_effectiveness_basic(R1=.1, NTU1=4, subtype="crossflow"),
+            "fakheri": h.F_LMTD_Fakheri(Thi=15, Tho=130, Tci=110, Tco=180, shells=1), "lmtd": h.LMTD(100., 60., 30., 40.2),
+            "ntubes": h.Ntubes(DBundle=1.2, Do=.025, pitch=.03125),
+            "bundle": h.size_bundle_from_tubecount(N=1285, Do=.025, pitch=.03125),
+            "aircooler": h.Ft_aircooler(Thi=125., Tho=45., Tci=25., Tco=95., Ntp=1, rows=4),
+            "kern": h.dP_Kern(m=11., rho=995., mu=0.000803, DShell=0.584, LSpacing=0.1524, pitch=0.0254, Do=.019,
+                              NBaffles=22, mu_w=0.000657),
+            "blackbody": h.blackbody_spectral_radiance(T=800., wavelength=4E-6),
+            "q_rad": h.q_rad(emissivity=0.8, T=400, T2=305.), "r_cylinder": h.R_cylinder(0.9, 1., 20., 10.),
+            "sphere_to_plane": h.S_isothermal_sphere_to_plane(1, 100)}
+
+
+def rocket_fft_numpy():
+    """numpy.fft in compiled code, as rocket-fft adds it to Numba (its
+    numba_extensions entry point): complex and real transforms in 1, 2 and n
+    dimensions with norms and axes, Hermitian ones, frequencies and shifts,
+    and a spectral derivative and convolution built from them."""
+    from numba import njit
+
+    @njit
+    def transforms(x, y, img, cube):
+        return (np.fft.fft(x), np.fft.ifft(y, n=70), np.fft.rfft(x, norm="ortho"), np.fft.irfft(y, n=128),
+                np.fft.fft2(img), np.fft.ifft2(img, axes=(0, 1)), np.fft.rfftn(cube), np.fft.fftn(cube, axes=(0, 2)),
+                np.fft.irfftn(np.fft.rfftn(cube), s=cube.shape), np.fft.hfft(y[:33]), np.fft.ihfft(x),
+                np.fft.fftfreq(64, 0.1), np.fft.rfftfreq(64, 0.1), np.fft.fftshift(np.fft.fft2(img)),
+                np.fft.ifftshift(np.fft.fftfreq(65)), np.roll(img, (2, -3), axis=(0, 1)))
+
+    @njit
+    def derivative(u, length):
+        k = 2j * np.pi * np.fft.fftfreq(u.size, length / u.size)
+        return np.fft.ifft(k * np.fft.fft(u)).real
+
+    @njit
+    def convolve(a, b):
+        n = a.size + b.size - 1
+        return np.fft.irfft(np.fft.rfft(a, n) * np.fft.rfft(b, n), n)
+
+    rng = np.random.default_rng(41)
+    x = rng.standard_normal(128)
+    y = rng.standard_normal(64) + 1j * rng.standard_normal(64)
+    img = rng.standard_normal((24, 30))
+    cube = rng.standard_normal((6, 8, 10))
+    names = ("fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfftn", "fftn", "irfftn", "hfft", "ihfft",
+             "fftfreq", "rfftfreq", "fftshift", "ifftshift", "roll")
+    out = dict(zip(names, transforms(x, y, img, cube)))
+    grid = np.linspace(0, 2 * np.pi, 256, endpoint=False)
+    out["derivative"] = derivative(np.sin(3 * grid), 2 * np.pi)
+    out["convolve"] = convolve(x, rng.standard_normal(40))
+    out["float32"] = np.fft.rfft(x.astype(np.float32))
+    return out
+
+
+def rocket_fft_scipy():
+    """scipy.fft in compiled code (rocket-fft's overloads): complex and real
+    transforms in 1, 2 and n dimensions, with workers and norms, and
+    next_fast_len."""
+    import scipy.fft
+    from numba import njit
+
+    @njit
+    def transforms(x, img):
+        return (scipy.fft.fft(x, workers=2), scipy.fft.rfft(x), scipy.fft.irfft(scipy.fft.rfft(x)),
+                scipy.fft.fft2(img), scipy.fft.rfftn(img), scipy.fft.ifftn(img, norm="forward"),
+                scipy.fft.ihfft(x))
+
+    @njit
+    def fast_lengths(ns):
+        out = np.empty((2, ns.size), dtype=np.int64)
+        for i in range(ns.size):
+            out[0, i] = scipy.fft.next_fast_len(ns[i], True)
+            out[1, i] = scipy.fft.next_fast_len(ns[i])
+        return out
+
+    rng = np.random.default_rng(42)
+    out = dict(zip(("fft", "rfft", "irfft", "fft2", "rfftn", "ifftn", "ihfft"),
+                   transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
+    out["next_fast_len"] = fast_lengths(np.concatenate([np.arange(1, 200), [1021, 4099, 10 ** 9 + 7]]))
+    return out
+
+
+def rocket_fft_dct_dst():
+    """scipy.fft's discrete cosine and sine transforms in compiled code
+    (rocket-fft's overloads), of each type, their inverses and n-d ones."""
+    import scipy.fft
+    from numba import njit
+
+    @njit
+    def transforms(x, img):
+        return (scipy.fft.dct(x), scipy.fft.dct(x, type=1), scipy.fft.dct(x, type=3, norm="ortho"),
+                scipy.fft.idct(x, type=2), scipy.fft.dst(x, type=2), scipy.fft.dst(x, type=4),
+                scipy.fft.idst(x, type=1), scipy.fft.dctn(img), scipy.fft.idctn(img, type=1),
+                scipy.fft.dstn(img, type=3))
+
+    rng = np.random.default_rng(44)
+    names = ("dct2", "dct1", "dct3", "idct", "dst2", "dst4", "idst1", "dctn", "idctn1", "dstn3")
+    return dict(zip(names, transforms(rng.standard_normal(90), rng.standard_normal((12, 20)))))
+
+
+def rocket_fft_special():
+    """rocket-fft's special functions in compiled code: loggamma of complex
+    arguments and the Pochhammer symbol."""
+    from numba import njit
+    from rocket_fft.special import loggamma, poch
+
+    @njit
+    def values(z, x, m):
+        out = np.empty(z.size, dtype=np.complex128)
+        p = np.empty(x.size)
+        for i in range(z.size):
+            out[i] = loggamma(z[i])
+        for i in range(x.size):
+            p[i] = poch(x[i], m[i])
+        return out, p
+
+    rng = np.random.default_rng(43)
+    z = rng.uniform(0.1, 20, 50) + 1j * rng.uniform(-5, 5, 50)
+    lg, p = values(z, rng.uniform(0.1, 10, 50), rng.uniform(0.0, 5, 50))
+    return {"loggamma": lg, "poch": p}
+
+
+def numba_scipy_special():
+    """scipy.special in compiled code as numba-scipy adds it to Numba (its
+    numba_extensions entry point, SciPy's Cython kernels by address):
+    gamma-family, error functions, Bessel functions of each kind, elliptic
+    integrals, hypergeometric and zeta functions, logistic and normal
+    distribution functions, over arrays in loops."""
+    import scipy.special as sc
+    from numba import njit
+
+    @njit
+    def table(x, nu):
+        out = np.empty((26, x.size))
+        for i in range(x.size):
+            v = x[i]
+            out[0, i] = sc.gamma(v)
+            out[1, i] = sc.gammaln(v)
+            out[2, i] = sc.psi(v)
+            out[3, i] = sc.rgamma(v)
+            out[4, i] = sc.gammainc(nu, v)
+            out[5, i] = sc.gammaincc(nu, v)
+            out[6, i] = sc.beta(v, nu)
+            out[7, i] = sc.betainc(nu, 2.5, v / (1.0 + v))
+            out[8, i] = sc.erf(v - 2.0)
+            out[9, i] = sc.erfc(v - 2.0)
+            out[10, i] = sc.erfcx(v)
+            out[11, i] = sc.j0(v)
+            out[12, i] = sc.y1(v)
+            out[13, i] = sc.jv(nu, v)
+            out[14, i] = sc.yv(nu, v)
+            out[15, i] = sc.iv(nu, v)
+            out[16, i] = sc.kv(nu, v)
+            out[17, i] = sc.ellipk(v / (1.0 + v))
+            out[18, i] = sc.ellipe(v / (1.0 + v))
+            out[19, i] = sc.hyp2f1(0.5, 1.5, 2.0, v / (2.0 + v))
+            out[20, i] = sc.gammaincinv(nu, v / (1.0 + v))
+            out[21, i] = sc.expit(v - 3.0)
+            out[22, i] = sc.logit(v / (1.0 + v))
+            out[23, i] = sc.ndtr(v - 2.0)
+            out[24, i] = sc.ndtri(v / (1.0 + v))
+            out[25, i] = sc.xlogy(v, v + 1.0)
+        return out
+
+    x = np.concatenate([np.linspace(0.05, 12.0, 240), [1e-8, 30.0, 100.0]])
+    return {"table": table(x, 1.5), "half_integer": table(x, 0.5)}
+
+
+def numba_scipy_sparse():
+    """SciPy's CSR and CSC matrices in compiled code (numba-scipy's value
+    types): their data, indices, indptr, shape and ndim read for a
+    matrix-vector product and row sums, np.shape of them, and copies
+    returned to Python as SciPy matrices."""
+    import scipy.sparse as sps
+    from numba import njit
+
+    @njit
+    def matvec(m, v):
+        rows = m.shape[0]
+        out = np.zeros(rows)
+        for r in range(rows):
+            for k in range(m.indptr[r], m.indptr[r + 1]):
+                out[r] += m.data[k] * v[m.indices[k]]
+        return out
+
+    @njit
+    def column_sums(m):
+        out = np.zeros(np.shape(m)[1])
+        for c in range(m.shape[1]):
+            for k in range(m.indptr[c], m.indptr[c + 1]):
+                out[c] += m.data[k]
+        return out, m.ndim
+
+    @njit
+    def scaled_copy(m, k):
+        c = m.copy()
+        c.data[:] *= k
+        return c
+
+    rng = np.random.default_rng(71)
+    csr = sps.random(60, 40, density=0.1, format="csr", random_state=rng)
+    csr.indices, csr.indptr = csr.indices.astype(np.int32), csr.indptr.astype(np.int32)
+    csc = csr.tocsc()
+    csc.indices, csc.indptr = csc.indices.astype(np.int32), csc.indptr.astype(np.int32)
+    v = rng.standard_normal(40)
+    sums, ndim = column_sums(csc)
+    copy = scaled_copy(csr, 2.5)
+    return {"matvec": matvec(csr, v), "column_sums": sums, "ndim": ndim, "copy": copy.toarray(),
+            "copy_is_csr": float(sps.issparse(copy) and copy.format == "csr"), "original": csr.toarray()}
+
+
+def _abtem_atoms():
+    from ase.build import bulk
+    return bulk("Si", "diamond", a=5.43, cubic=True) * (2, 2, 1)
+
+
+def abtem_potentials():
+    """abTEM's projected potentials of a silicon crystal: the finite
+    projection (its radial integrals interpolated by compiled code) with
+    the Lobato and Kirkland parametrizations, the infinite projection, and
+    the Peng parametrization's scattering factors."""
+    import abtem
+    abtem.config.set({"device": "cpu", "fft": "numpy", "precision": "float64", "progress_bar": False})
+    atoms = _abtem_atoms()
+    out = {}
+    for param in ("lobato", "kirkland"):
+        potential = abtem.Potential(atoms, sampling=0.12, projection="finite", slice_thickness=2.0,
+                                    parametrization=param)
+        out["finite_" + param] = potential.build().compute().array
+    potential = abtem.Potential(atoms, sampling=0.12, projection="infinite", slice_thickness=2.0,
+                                parametrization="peng")
+    out["infinite_peng"] = potential.build().compute().array
+    return out
+
+
+def abtem_multislice():
+    """A plane wave through the crystal by the multislice algorithm (complex
+    exponentials of the potential, compiled ufuncs), its exit-wave
+    intensity, diffraction pattern and the diffraction spots indexed by the
+    crystal's reciprocal lattice."""
+    import abtem
+    abtem.config.set({"device": "cpu", "fft": "numpy", "precision": "float64", "progress_bar": False})
+    atoms = _abtem_atoms()
+    potential = abtem.Potential(atoms, sampling=0.12, projection="finite", slice_thickness=2.0)
+    wave = abtem.PlaneWave(energy=100e3).multislice(potential).compute()
+    pattern = wave.diffraction_patterns(max_angle=40).compute()
+    spots = pattern.index_diffraction_spots(cell=atoms.cell)
+    return {"intensity": wave.intensity().array, "pattern": pattern.array,
+            "spots": np.asarray(spots.intensities if hasattr(spots, "intensities") else spots.array)}
+
+
+def rosettasciio_fei_stream():
+    """RosettaSciIO's FEI (Velox/EMD) EDS stream codec, compiled: a spectrum
+    image written as a stream of channel events (array_to_stream) and read
+    back as a dense array, frame by frame and summed, with rebinned energy,
+    and as sparse COO arrays."""
+    from rsciio.utils import _fei_stream_readers as fei
+    rng = np.random.default_rng(61)
+    frames = rng.poisson(0.3, size=(3, 6, 5, 64)).astype(np.uint16)
+    stream = np.concatenate([np.concatenate([fei.array_to_stream(frame), [65535]]) for frame in frames])
+    stream = stream[:-1].astype(np.uint16)
+    summed = fei.stream_to_array(stream, (6, 5), 64, last_frame=3)
+    per_frame = fei.stream_to_array(stream, (6, 5), 64, last_frame=3, sum_frames=False)
+    rebinned = fei.stream_to_array(stream, (6, 5), 64, last_frame=3, rebin_energy=4)
+    middle = fei.stream_to_array(stream, (6, 5), 64, first_frame=1, last_frame=2, sum_frames=False)
+    sparse_sum = fei.stream_to_sparse_COO_array(stream, (6, 5), 64, last_frame=3).compute()
+    sparse_frames = fei.stream_to_sparse_COO_array(stream, (6, 5), 64, last_frame=3, sum_frames=False,
+                                                   rebin_energy=2).compute()
+    return {"stream": stream, "summed": summed, "per_frame": per_frame, "rebinned": rebinned, "middle": middle,
+            "sparse_sum": sparse_sum, "sparse_frames": sparse_frames, "round_trip": per_frame == frames}
+
+
+def rosettasciio_tvips():
+    """A 4D-STEM data set written to a TVIPS stream file and read back with
+    its scan found from the frames' rotation indices (the compiled scan
+    index grid), flyback and winding."""
+    import os
+    import tempfile
+    from rsciio.tvips import file_reader, file_writer
+    rng = np.random.default_rng(62)
+    data = rng.integers(0, 1000, size=(5, 5, 16, 16)).astype(np.uint16)
+    axes = [{"name": n, "size": s, "offset": 0.0, "scale": 1.0, "units": u, "navigate": nav}
+            for n, s, u, nav in (("y", 5, "nm", True), ("x", 5, "nm", True), ("ky", 16, "1/nm", False),
+                                 ("kx", 16, "1/nm", False))]
+    signal = {"data": data, "axes": axes, "metadata": {"General": {"title": "scan"},
+                                                       "Signal": {"signal_type": "diffraction"}},
+              "original_metadata": {}, "attributes": {"_lazy": False}}
+    out = {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "scan_000.tvips")
+        file_writer(path, signal, show_progressbar=False)
+        out["flyback"] = file_reader(path, scan_shape=(5, 5))[0]["data"]
+        out["auto"] = file_reader(path, scan_shape="auto")[0]["data"]
+        out["winding"] = file_reader(path, scan_shape=(5, 5), winding_scan_axis="x")[0]["data"]
+    return out
+
+
+def _simpeg_setup():
+    import discretize
+    mesh = discretize.TensorMesh([[(10.0, 8)], [(10.0, 8)], [(5.0, 6)]], origin="CCN")
+    x, y = np.meshgrid(np.linspace(-30, 30, 7), np.linspace(-30, 30, 7))
+    locations = np.c_[x.ravel(), y.ravel(), np.full(x.size, 5.0)]
+    rng = np.random.default_rng(51)
+    model = rng.normal(0.0, 0.1, mesh.n_cells)
+    return mesh, locations, model
+
+
+def simpeg_gravity():
+    """SimPEG's gravity simulation by its numba engine (choclo's prism
+    kernels in parallel loops): forward-only and stored sensitivities of
+    the acceleration and its gradient tensor, on a tensor mesh, with a
+    sensitivity-transpose product and the diagonal of GᵀG."""
+    from simpeg import maps
+    from simpeg.potential_fields import gravity
+    mesh, locations, model = _simpeg_setup()
+    receivers = gravity.receivers.Point(locations, components=["gz", "gxx", "gyz", "guv"])
+    survey = gravity.survey.Survey(gravity.sources.SourceField(receiver_list=[receivers]))
+    out = {}
+    for store in ("forward_only", "ram"):
+        sim = gravity.simulation.Simulation3DIntegral(survey=survey, mesh=mesh, rhoMap=maps.IdentityMap(mesh),
+                                                      engine="choclo", store_sensitivities=store)
+        out[store] = sim.dpred(model)
+        if store == "ram":
+            out["G"] = np.asarray(sim.G)
+            out["Jtv"] = sim.Jtvec(model, np.ones(out[store].size))
+            out["diag"] = sim.getJtJdiag(model)
+    return out
+
+
+def simpeg_magnetics():
+    """SimPEG's magnetic simulation by its numba engine: total-field anomaly
+    and field components from susceptibility, and from an effective
+    susceptibility vector model (three components per cell)."""
+    from simpeg import maps
+    from simpeg.potential_fields import magnetics
+    mesh, locations, model = _simpeg_setup()
+    receivers = magnetics.receivers.Point(locations, components=["tmi", "bx", "bz", "bxz"])
+    field = magnetics.sources.UniformBackgroundField(receiver_list=[receivers], amplitude=50000.0,
+                                                     inclination=60.0, declination=15.0)
+    survey = magnetics.survey.Survey(field)
+    out = {}
+    for store in ("forward_only", "ram"):
+        sim = magnetics.simulation.Simulation3DIntegral(survey=survey, mesh=mesh, chiMap=maps.IdentityMap(mesh),
+                                                        engine="choclo", store_sensitivities=store)
+        out["scalar_" + store] = sim.dpred(np.abs(model))
+    vector = magnetics.simulation.Simulation3DIntegral(survey=survey, mesh=mesh,
+                                                       chiMap=maps.IdentityMap(nP=3 * mesh.n_cells),
+                                                       model_type="vector", engine="choclo",
+                                                       store_sensitivities="ram")
+    m = np.random.default_rng(52).normal(0.0, 0.01, 3 * mesh.n_cells)
+    out["vector"] = vector.dpred(m)
+    out["vector_G"] = np.asarray(vector.G)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -6238,4 +6931,16 @@ WORKLOADS = {
     "disba": {"dispersion": disba_dispersion, "eigen_sensitivity": disba_eigen_sensitivity},
     "fastjmd95": {"density": fastjmd95_density},
     "csr": {"matrices": csr_matrices, "compiled_api": csr_compiled_api},
+    "consav": {"interpolation": consav_interpolation, "optimizers": consav_optimizers},
+    "spherical": {"wigner": spherical_wigner, "modes": spherical_modes},
+    "sxs": {"fluxes": sxs_fluxes, "utilities": sxs_utilities},
+    "vector": {"lorentz": vector_lorentz, "coordinates": vector_coordinates},
+    "ht": {"convection": ht_convection, "boiling_condensation": ht_boiling_condensation,
+           "exchangers": ht_exchangers},
+    "rocket-fft": {"numpy": rocket_fft_numpy, "scipy": rocket_fft_scipy, "dct_dst": rocket_fft_dct_dst,
+                   "special": rocket_fft_special},
+    "numba-scipy": {"special": numba_scipy_special, "sparse": numba_scipy_sparse},
+    "abtem": {"potentials": abtem_potentials, "multislice": abtem_multislice},
+    "rosettasciio": {"fei_stream": rosettasciio_fei_stream, "tvips": rosettasciio_tvips},
+    "simpeg": {"gravity": simpeg_gravity, "magnetics": simpeg_magnetics},
 }

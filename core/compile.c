@@ -38,7 +38,7 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
         args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_LITDICT &&
         args[i]->kind != TY_FUNCTION && args[i]->kind != TY_FUNCS && args[i]->kind != TY_FUNCPTR &&
         args[i]->kind != TY_STR && args[i]->kind != TY_BYTES && args[i]->kind != TY_RECORD && args[i]->kind != TY_GENERATOR && args[i]->kind != TY_CLASS &&
-        args[i]->kind != TY_YIELDS && args[i]->kind != TY_MEMINFO && args[i]->kind != TY_RANGE && args[i]->kind != TY_SLICE && !ty_is_numpy_dtype(args[i]) && !ty_is_enum(args[i]) &&
+        args[i]->kind != TY_YIELDS && args[i]->kind != TY_MEMINFO && args[i]->kind != TY_RANGE && args[i]->kind != TY_SLICE && args[i]->kind != TY_MODULE && !ty_is_numpy_dtype(args[i]) && !ty_is_enum(args[i]) &&
         !(args[i]->kind == TY_DTYPE && args[i]->elem->kind == TY_PYOBJECT) &&
         !(ty_is_container(args[i]) && (args[i]->elem || args[i]->nfields))) {  /* a typed list or dict */
       diag->kind = DIAG_TYPING;
@@ -76,7 +76,7 @@ static bool declare_locals(Func *f, PyObject *locals, Arena *arena) {
 static Func *read_and_type(const RucheyAPI *api, PyObject *pyfunc, PyObject *self, PyObject *locals,
                            const Type *const *args, int nargs, const CompileOptions *opts, Arena *arena, Diag *diag,
                            Func **read) {
-  Func *f = *read = fe_read_function(pyfunc, self, arena, diag);
+  Func *f = *read = fe_read_function(pyfunc, self, opts ? opts->frozen : NULL, arena, diag);
   if (!f || !declare_locals(f, locals, arena)) return NULL;
   if (f->nparams != nargs) {
     PyErr_Format(PyExc_TypeError, "the signature has %d arguments, the function %d", nargs, f->nparams);
@@ -342,13 +342,22 @@ static void set_callbacks(CompileOptions *o) {
   o->dtype_named = fe_dtype_named;
 }
 
+/* The parameters a call passes a module (numpy, math): each frozen to it,
+ * so that the callee reads its attributes as the module's (fe_read_function). */
+static uint64_t module_params(const Type *const *args, const Node *const *consts, int nargs) {
+  uint64_t mask = 0;
+  for (int i = 0; i < nargs && i < 64; i++)
+    if (args[i]->kind == TY_MODULE && consts && consts[i] && consts[i]->kind == N_MODULE) mask |= 1ull << i;
+  return mask;
+}
+
 static bool resolve_call(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
                          bool device, CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
   if (!ext_select(&disp, args, consts, nargs, device, diag) || !check_call(disp, args, nargs, diag)) return false;
   uint64_t missing;  /* those of the parameters literally() asked for before that the call gives none for */
-  const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask, &missing);
+  const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask | module_params(args, consts, nargs), &missing);
   if (missing) {
     diag->kind = DIAG_LITERAL;
     diag->literal_params = missing;

@@ -46,6 +46,8 @@ const Builtin *core_builtin_named(const char *name); /* a builtin no object name
 /* the flags of the methods called name, of any receiver: how their calls' arguments are read */
 unsigned core_method_flags(const char *name);
 int core_module_id(PyObject *obj);
+/* The module a ModuleId names (a new reference), or NULL with an exception. */
+PyObject *core_module_object(int id);
 /* Hands libruchey SciPy's BLAS and LAPACK routines and numpy.linalg.LinAlgError,
  * once; no routines where SciPy is missing. */
 void core_load_blas(void);
@@ -68,8 +70,9 @@ PyObject *src_parse_function(PyObject *pyfunc, int *line_offset, int *col_offset
 
 /* ---------------------------------------------------------------- frontend.c */
 
-/* self: the dispatcher compiling pyfunc (its own name is it before the module binds the name), or NULL */
-Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag);
+/* self: the dispatcher compiling pyfunc (its own name is it before the module binds the name), or NULL;
+ * frozen: per parameter the constant its calls freeze it to (CompileOptions.frozen), or NULL */
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, const Node *const *frozen, Arena *arena, Diag *diag);
 /* A call through a function value bound to disp's parameters, as a direct
  * call is: omitted arguments take disp's defaults (nodes in arena). */
 bool fe_bind_value_call(Arena *arena, Diag *diag, Node *call, PyObject *disp);

@@ -86,12 +86,20 @@ static PyObject *constant_value(const Node *n) {
 }
 
 /* The arguments' descriptions for ruchey.extending; one whose value is
- * known (consts) as {"type": its description, "literal": its value}. */
+ * known (consts) as {"type": its description, "literal": its value}; an
+ * argument the call omits, bound to the callee's default None, as
+ * "omitted" (Numba's overload typing functions see Python's default for it). */
 static PyObject *described_args(const Type *const *args, const Node *const *consts, int nargs) {
   PyObject *t = PyTuple_New(nargs);
   for (int i = 0; t && i < nargs; i++) {
+    const Node *c = consts ? consts[i] : NULL;
+    if (c && c->kind == N_NONE) {
+      PyTuple_SET_ITEM(t, i, PyUnicode_FromString("omitted"));
+      continue;
+    }
+    if (c && c->kind == N_MODULE) c = NULL;
     PyObject *d = disp_describe_type(args[i]);
-    PyObject *v = d && consts && consts[i] ? constant_value(consts[i]) : NULL;
+    PyObject *v = d && c ? constant_value(c) : NULL;
     if (v) d = Py_BuildValue("{sNsN}", "type", d, "literal", v);
     else PyErr_Clear();  /* (a value that cannot be one: the type alone) */
     if (!d) Py_CLEAR(t);

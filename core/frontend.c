@@ -219,13 +219,28 @@ static PyObject *ufunc_attribute(PyObject *ufunc, PyObject *e) {
   return v;
 }
 
+/* The module a parameter named name holds where its calls pass one
+ * (vector's compute functions take numpy as `lib` and call lib.sqrt):
+ * the function is compiled for that module, its parameter read as the
+ * module itself, as Numba types it a Module of it; a new reference, or
+ * NULL for any other name. */
+static PyObject *frozen_module(Fe *fe, const char *name) {
+  int v = fe->frozen ? find_var(fe, name) : -1;
+  if (v < 0 || v >= fe->f->nparams || !fe->frozen[v] || fe->frozen[v]->kind != N_MODULE) return NULL;
+  return core_module_object((int)fe->frozen[v]->ival);
+}
+
 /* A global or attribute path that names a Python object at compile time
  * (numpy, numpy.empty, math.pi, a constant); a new reference or NULL. */
 PyObject *static_object(Fe *fe, PyObject *e) {
   if (is_kind(e, "Name")) {
     PyObject *id = field(e, "id");
     const char *name = PyUnicode_AsUTF8(id);
-    PyObject *obj = NULL;
+    PyObject *obj = frozen_module(fe, name);
+    if (obj || PyErr_Occurred()) {
+      Py_DECREF(id);
+      return obj;
+    }
     if (find_var(fe, name) < 0 && (obj = fe_imported(fe, id))) {
       Py_DECREF(id);
       return Py_NewRef(obj);
@@ -842,6 +857,16 @@ static Node *fe_type_value(Fe *fe, PyObject *e, PyObject *of) {
   return fe_call_of(fe, e, "type(x)", fe_expr(fe, of));
 }
 
+/* A parameter frozen to a module read as a value: the module, as a global
+ * naming it is; NULL for any other name. Apart from fe_name, whose frame
+ * every level of a deeply nested expression holds. */
+static __attribute__((noinline)) Node *frozen_module_value(Fe *fe, PyObject *e, const char *name) {
+  PyObject *module = frozen_module(fe, name);
+  Node *n = module ? global_value(fe, module, e, name) : NULL;
+  Py_XDECREF(module);
+  return n;
+}
+
 static Node *fe_name(Fe *fe, PyObject *e) {
   PyObject *id = field(e, "id");
   PyObject *type_of = fe->types_of ? PyDict_GetItemWithError(fe->types_of, id) : NULL;
@@ -868,7 +893,9 @@ static Node *fe_name(Fe *fe, PyObject *e) {
       return n;
     }
   }
-  if (v >= 0) {
+  if (v >= 0 && fe->frozen && (n = frozen_module_value(fe, e, name))) {
+    /* (passed on: rectify(lib, phi)) */
+  } else if (v >= 0) {
     n = new_node(fe, N_VAR, e);
     n->var = v;
   } else {
@@ -1629,7 +1656,11 @@ static void bind_arange(Fe *fe, Node *n, PyObject *e) {
  * function value (pointpats' dmetric=_euclidean_distance); NULL for
  * anything else. */
 static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
-  if (d == Py_None) return new_node(fe, N_NONE, e);
+  if (d == Py_None) {
+    Node *n = new_node(fe, N_NONE, e);
+    n->op = 1;  /* omitted (described_args) */
+    return n;
+  }
   Node *n = fe_frozen_value(fe, d, e);
   if (n || fe->diag->kind || (n = dtype_global(fe, d, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(d, &DispatcherType)) return fe_function_value(fe, d, e);
@@ -4009,8 +4040,8 @@ static bool fe_params(Fe *fe, PyObject *def) {
   return ok;
 }
 
-Func *fe_read_function(PyObject *pyfunc, PyObject *self, Arena *arena, Diag *diag) {
-  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self};
+Func *fe_read_function(PyObject *pyfunc, PyObject *self, const Node *const *frozen, Arena *arena, Diag *diag) {
+  Fe fe = {.arena = arena, .diag = diag, .stack_limit = core_api()->stack_limit(), .self = self, .frozen = frozen};
   fe.f = arena_alloc(arena, sizeof(Func));
   fe.f->arena = arena;
   fe.pyfunc = pyfunc;

@@ -36,6 +36,7 @@ typedef struct Fe {
   PyObject *exceptions; /* variables assigned an exception (fe_assign_exception): its call's syntax tree */
   PyObject *unrolled;   /* the names of variables last assigned literal_unroll(t) where read (a set) */
   int inlining;         /* nested defs' bodies being read in place of their calls (fe_inlined_call) */
+  const Node *const *frozen; /* per parameter, the constant its calls freeze it to, or NULL (fe_frozen_module) */
 } Fe;
 
 /* frontend.c */

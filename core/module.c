@@ -294,6 +294,10 @@ int core_module_id(PyObject *obj) {
   return -1;
 }
 
+PyObject *core_module_object(int id) {
+  return PyImport_ImportModule(id == MOD_NUMPY ? "numpy" : "math");
+}
+
 bool core_is_unicode_type(PyObject *obj) {
   static PyObject *unicode_type;
   if (!unicode_type) {

@@ -33,12 +33,18 @@ static bool busy;
 
 /* ---------------------------------------------------------------- watching exec() */
 
-/* Every function's code under code (its constants, recursively) keyed to text. */
+/* Every function's code under code (its constants, recursively) keyed to
+ * text. Code objects compare by value: one equal to a key already there
+ * (the same text run again: fluids.numba execs each solver's source under
+ * one name, its quad_adaptive twice) takes the entry over, as a weak key
+ * the old one would remove when it dies, with it the new one's text. */
 static void keep_functions(PyObject *code, PyObject *text) {
   PyObject *consts = PyObject_GetAttrString(code, "co_consts");
   for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++) {
     PyObject *c = PyTuple_GET_ITEM(consts, i);
-    if (PyCode_Check(c) && PyObject_SetItem(exec_sources, c, text) == 0) keep_functions(c, text);
+    if (!PyCode_Check(c)) continue;
+    if (PyObject_DelItem(exec_sources, c) < 0) PyErr_Clear();  /* (none there: KeyError) */
+    if (PyObject_SetItem(exec_sources, c, text) == 0) keep_functions(c, text);
   }
   Py_XDECREF(consts);
 }

@@ -239,7 +239,8 @@ typedef enum {
                  * its shape (N_INTs), data its elements in C order, ival their bytes; op
                  * TY_BYTES: a bytes constant, its bytes so */
   N_NONE,       /* None (numpy.newaxis): a new axis inside an index; ival 1: an argument given None that the
-                 * builtin's typer read as not given (bi_none_as_default) */
+                 * builtin's typer read as not given (bi_none_as_default); op 1: a callee's default None
+                 * bound for an argument the call omits (an overload's typing function sees Python's None) */
   N_ELLIPSIS,   /* ... (Ellipsis): the dimensions an index does not name */
   N_IS_NONE,    /* lhs is None (ival 1: is not None); infer folds it where lhs's type decides */
   N_UNWRAP,     /* lhs, an Optional, where its value is needed: TypeError if it is None; or an IntEnum
@@ -1182,6 +1183,8 @@ int32_t rt_fft(int32_t op, int32_t kind, int32_t out_kind, const RtArray *a, int
 int32_t rt_roll(const RtArray *a, int32_t ndim, int64_t item, int32_t naxes, const int64_t *axes, const int64_t *shifts,
                 int32_t half, RtArray *out);
 int32_t rt_fftfreq(int64_t n, double d, int32_t real, RtArray *out);
+/* scipy.fft.next_fast_len(target, real): into *out */
+int32_t rt_next_fast_len(int64_t target, int32_t real, int64_t *out);
 /* numpy.linalg.tensorsolve (b) and tensorinv (ind): a reshaped into one matrix */
 int32_t rt_tensor(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, int64_t ind,
                   RtArray *out);

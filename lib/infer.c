@@ -922,6 +922,15 @@ static bool drop_trailing_none(Infer *in, Node *n, int first) {
   return true;
 }
 
+/* The method an overload_method registered for a named tuple's type, or
+ * NULL: a package's value type, which compiled code holds as a named
+ * tuple, is no tuple under Numba, so its own methods come before the
+ * tuple's (numba-scipy's csr_matrix.copy() is not a literal list's). */
+static const Builtin *named_tuple_overload(Infer *in, Node *n, const Type *receiver) {
+  if (receiver->kind != TY_TUPLE || !receiver->callee || !spread_builtin_args(in, n)) return NULL;
+  return ty_extension_member(in, n, receiver);
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -934,7 +943,11 @@ static const Type *ty_call(Infer *in, Node *n) {
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
-    if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
+    if ((n->bi = named_tuple_overload(in, n, args[0]))) {
+      /* (spread and bound by it) */
+    } else if (ty_failed(in)) {
+      return NULL;
+    } else if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
       if (!spread_builtin_args(in, n)) return NULL;  /* a.sum(*axes), as a function's: once the row is known */
     } else if (!spread_builtin_args(in, n)) {  /* a jitclass's or an overload_method's: spread before they bind */
       return NULL;
@@ -1029,7 +1042,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
     return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
-  case N_MODULE: return ty_error(in, n, "a module cannot be used as a value");
+  case N_MODULE: return TYS(TY_MODULE);  /* an argument of a call, which freezes its parameter to it */
   case N_BINOP: return ty_binop(in, n);
   case N_SPREAD: return ty_display_spread(in, n);
   case N_UNARY: return ty_unary(in, n);

@@ -583,6 +583,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_fft", (void *)rt_fft, ctx);
   define("rt_roll", (void *)rt_roll, ctx);
   define("rt_fftfreq", (void *)rt_fftfreq, ctx);
+  define("rt_next_fast_len", (void *)rt_next_fast_len, ctx);
   define("rt_norm_axes", (void *)rt_norm_axes, ctx);
   define("rt_tensor", (void *)rt_tensor, ctx);
   define("rt_multi_dot", (void *)rt_multi_dot, ctx);

@@ -2,6 +2,7 @@
 (register_jitable, overload, overload_method, overload_attribute). Each
 compiled result is compared with the Python function's own, or NumPy's."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -73,6 +74,77 @@ def test_register_jitable_on_array_elements_of_each_dtype():
         np.testing.assert_array_equal(clamp_array(a), clamp_array.py_func(a))
 
 
+# ---------------------------------------------------------------- modules as arguments
+
+# vector's compute functions take the array library as their first
+# argument and call its functions: numpy passed from compiled code
+@register_jitable
+def wrapped(lib, phi):
+    return (phi + lib.pi) % (2 * lib.pi) - lib.pi
+
+
+@register_jitable
+def sum_polar(lib, rho1, phi1, rho2, phi2):
+    u, v = rho2 * lib.cos(phi2 - phi1), rho2 * lib.sin(phi2 - phi1)
+    return lib.sqrt((rho1 + u) ** 2 + v ** 2), wrapped(lib, phi1 + lib.arctan2(v, rho1 + u))
+
+
+@register_jitable
+def root(lib, x):
+    return lib.sqrt(x) + lib.e
+
+
+@njit
+def polar_sums(a, b):
+    out = np.empty((a.shape[0], 4))
+    for i in range(a.shape[0]):
+        out[i, 0], out[i, 1] = sum_polar(np, a[i, 0], a[i, 1], b[i, 0], b[i, 1])
+        out[i, 2], out[i, 3] = root(math, abs(a[i, 0])), root(np, abs(b[i, 0]))
+    return out
+
+
+def test_a_module_passed_to_a_function_is_the_module_it_reads():
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 50):
+        a, b = rng.normal(0.0, 3.0, (n, 2)), rng.normal(0.0, 3.0, (n, 2))
+        b[:n // 5] = 0.0  # (zero lengths: arctan2's signed zeros)
+        np.testing.assert_allclose(polar_sums(a, b), polar_sums.py_func(a, b), rtol=1e-14, atol=1e-15)
+
+
+@njit
+def root_of(x):
+    return root(np, x), root(math, x)
+
+
+def test_a_function_taking_a_module_is_compiled_for_each_module():
+    for x in (0.0, 2.0, 1e300, np.inf):
+        assert root_of(x) == root_of.py_func(x)
+    assert len(root_of.signatures) == 1
+
+
+@register_jitable
+def library(lib):
+    return lib
+
+
+@njit
+def returns_numpy(x):
+    return library(np)
+
+
+@njit
+def passes_os(x):
+    return root(os, x)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's refusals are worded otherwise")
+def test_modules_compiled_code_cannot_take_are_refused_clearly():
+    with pytest.raises(TypeError, match="cannot return a value of type module"):
+        returns_numpy(1.0)
+    with pytest.raises(ruchey.TypingError, match="module 'os' is not supported"):
+        passes_os(1.0)
+
+
 # ---------------------------------------------------------------- overload
 
 def scale(x, k=2):
@@ -136,6 +208,40 @@ def test_overload_tells_complex_arguments_by_their_type_class():
     for a in (1, -2.5, 1j, np.complex64(2 - 3j), np.float32(0.5)):
         for b in (0, 7):
             assert shifted(a, b) == (a + 5 if isinstance(a, complex | np.complexfloating) else a - 5, b)
+
+
+def make_point(positional=None, x=None, y=None, z=None):
+    raise AssertionError("the overload is called, not this")
+
+
+@overload(make_point)
+def ol_make_point(positional=None, x=None, y=None, z=None):
+    # vector.obj's typing: an argument left out is Python's None here, one
+    # given None is the none type (Numba's Omitted arguments)
+    if positional is not None:
+        raise ruchey.TypingError("make_point takes keyword arguments only")
+    if z is None:
+        return lambda positional=None, x=None, y=None, z=None: (x, y, 0.0)
+    if isinstance(z, types.NoneType):
+        return lambda positional=None, x=None, y=None, z=None: (x, y, -1.0)
+    return lambda positional=None, x=None, y=None, z=None: (x, y, z)
+
+
+@njit
+def points(a, b):
+    return make_point(x=a, y=b), make_point(x=a, y=b, z=a * b), make_point(y=b, x=a, z=None)
+
+
+@njit
+def positional_point(a):
+    return make_point(a)
+
+
+def test_an_overloads_typing_function_sees_none_for_arguments_left_out():
+    for a, b in ((1.5, -2.0), (0.0, 3.0), (np.nan, np.inf)):
+        np.testing.assert_equal(points(a, b), ((a, b, 0.0), (a, b, a * b), (a, b, -1.0)))
+    with pytest.raises(ruchey.TypingError, match="keyword arguments only"):
+        positional_point(1.0)
 
 
 def describe(x):

@@ -505,6 +505,166 @@ def test_value_type_holding_another_value_type(tmp_path):
 
 
 @shim_only
+def test_methods_of_a_value_type_named_as_a_tuples_are_the_packages(tmp_path):
+    """numba-scipy's csr_matrix.copy(): a package's overload_method named as a
+    method ruchey has for the named tuple it holds the value as (copy, index,
+    count) is the one called, as under Numba, where the type is no tuple."""
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import overload_method
+        from span import Span, SpanType
+
+        Span.copy = lambda self: Span(self.lo, self.hi, self.weights.copy())
+        Span.count = lambda self, x: int(np.sum(self.weights > x))
+        Span.index = lambda self, x: int(np.argmax(self.weights > x))
+
+        @overload_method(SpanType, "copy")
+        def span_copy(s):
+            return lambda s: Span(s.lo, s.hi, s.weights.copy())
+
+        @overload_method(SpanType, "count")
+        def span_count(s, x):
+            return lambda s, x: np.sum(s.weights > x)
+
+        @overload_method(SpanType, "index")
+        def span_index(s, x):
+            if isinstance(x, types.Float):
+                return lambda s, x: np.argmax(s.weights > x)
+
+        @njit
+        def use(s, x):
+            c = s.copy()
+            c.weights[0] = -1.0
+            return c, s.count(x), s.index(x)
+
+        rng = np.random.default_rng(8)
+        for n in (1, 4, 9):
+            s = Span(-1.0, 2.0, rng.uniform(size=n))
+            x = float(rng.uniform(0.0, 0.5))
+            (c, k, i), (pc, pk, pi) = use(s, x), use.py_func(Span(s.lo, s.hi, s.weights.copy()), x)
+            assert (k, i) == (pk, pi) and s.weights[0] != -1.0
+            np.testing.assert_array_equal(c.weights, pc.weights)
+        try:
+            use(Span(0.0, 1.0, np.ones(2)), 1)   # index of an int: the typing function returns None
+        except Exception as exc:
+            assert "TypingError" in type(exc).__name__, exc
+        else:
+            raise AssertionError("accepted")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_value_type_of_a_named_tuple_member_as_vector_writes_it(tmp_path):
+    """scikit-hep vector's VectorObject2D: a member holding a typing.NamedTuple
+    of coordinates (read by pyapi.to_native_value, written back by
+    from_native_value), a constructor lowered for any types.Type, a
+    subclass's type renamed after Type.__init__, and an overload picking
+    the result's class by the member type's instance_class."""
+    run_fresh("""
+        import typing
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, models,
+                                     overload_method, register_model, type_callable, typeof_impl, unbox)
+        import numba
+
+        class XY(typing.NamedTuple):
+            x: float
+            y: float
+
+        class Vec:
+            def __init__(self, azimuthal):
+                self.azimuthal = azimuthal
+
+            def add(self, w):
+                return type(self)(XY(self.azimuthal.x + w.azimuthal.x, self.azimuthal.y + w.azimuthal.y))
+
+        class Momentum(Vec):
+            pass
+
+        class VecType(types.Type):
+            instance_class = Vec
+            def __init__(self, aztype):
+                super().__init__(name=f"VecType({aztype})")
+                self.aztype = aztype
+
+        class MomentumType(VecType):
+            instance_class = Momentum
+            def __init__(self, aztype):
+                super().__init__(aztype)
+                self.name = f"MomentumType({aztype})"
+
+        @typeof_impl.register(Vec)
+        def typeof_vec(val, c):
+            return (MomentumType if isinstance(val, Momentum) else VecType)(numba.typeof(val.azimuthal))
+
+        @register_model(VecType)
+        @register_model(MomentumType)
+        class VecModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("azimuthal", fe_type.aztype)])
+
+        make_attribute_wrapper(VecType, "azimuthal", "azimuthal")
+        make_attribute_wrapper(MomentumType, "azimuthal", "azimuthal")
+
+        @unbox(VecType)
+        def unbox_vec(typ, obj, c):
+            az = c.pyapi.object_getattr_string(obj, "azimuthal")
+            out = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            out.azimuthal = c.pyapi.to_native_value(typ.aztype, az).value
+            c.pyapi.decref(az)
+            return NativeValue(out._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+        @box(VecType)
+        def box_vec(typ, val, c):
+            cls = c.pyapi.unserialize(c.pyapi.serialize_object(typ.instance_class))
+            proxy = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            az = c.pyapi.from_native_value(typ.aztype, proxy.azimuthal)
+            return c.pyapi.call_function_objargs(cls, (az,))
+
+        for cls, typ in ((Vec, VecType), (Momentum, MomentumType)):
+            type_callable(cls)(lambda context, typ=typ: (lambda aztype: typ(aztype)))
+
+        @lower_builtin(Vec, types.Type)
+        @lower_builtin(Momentum, types.Type)
+        def make_vec(context, builder, sig, args):
+            out = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+            out.azimuthal = args[0]
+            return out._getvalue()
+
+        @overload_method(VecType, "add")
+        def vec_add(v, w):
+            coords, cls = v.aztype.instance_class, v.instance_class
+            def impl(v, w):
+                return cls(coords(v.azimuthal.x + w.azimuthal.x, v.azimuthal.y + w.azimuthal.y))
+            return impl
+
+        @njit
+        def norm_of_sum(v, w):
+            s = v.add(w)
+            return np.hypot(s.azimuthal.x, s.azimuthal.y)
+
+        @njit
+        def total(v, w):
+            return v.add(w)
+
+        rng = np.random.default_rng(3)
+        for _ in range(4):
+            a, b = (XY(*rng.normal(size=2)) for _ in range(2))
+            for cls in (Vec, Momentum):
+                v, w = cls(a), cls(b)
+                assert norm_of_sum(v, w) == norm_of_sum.py_func(v, w)
+                got, want = total(v, w), total.py_func(v, w)
+                assert type(got) is cls and type(got.azimuthal) is XY and got.azimuthal == want.azimuthal
+        assert numba.typeof(Momentum(XY(1.0, 2.0))).name.startswith("MomentumType(")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_value_type_with_dtype_set_per_instance_and_error_flag_slot(tmp_path):
     # a type class that sets its own dtype (Numba's Type has none), one type
     # per element dtype; typeof_impl.register(cls, func) as singledispatch

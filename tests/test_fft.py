@@ -291,6 +291,31 @@ def test_scipy_fft_matches_scipy(name):
                 close(f.py_func(a, s, axes), f(a, s, axes), f"scipy {name} {what} {np.dtype(dtype)}")
 
 
+def test_scipy_next_fast_len_matches_scipy():
+    """rocket-fft pads to scipy.fft.next_fast_len(n, True) in compiled code:
+    the least 5-smooth (real) or 11-smooth (complex) length at or above n."""
+    sfft = pytest.importorskip("scipy.fft")
+    f = define("@ruchey.njit\ndef f(ns, real):\n    out = np.empty(ns.size, dtype=np.int64)\n"
+               "    for i in range(ns.size):\n        out[i] = sfft.next_fast_len(ns[i], real)\n    return out\n",
+               sfft=sfft)
+    rng = make_rng(seed_of("next_fast_len"))
+    limit = (2**64 - 1) // 11 + 1  # the largest target SciPy takes
+    ns = np.concatenate([np.arange(0, 600), rng.integers(600, 10**9, 300), rng.integers(0, 10**17, 40),
+                         [2**40 + 1, 3**30, limit - 1, limit]])
+    for real in (False, True, 1):
+        np.testing.assert_array_equal(f(ns, real), [sfft.next_fast_len(int(n), bool(real)) for n in ns])
+    g = define("@ruchey.njit\ndef f(n):\n    return sfft.next_fast_len(target=n, real=True), "
+               "sfft.next_fast_len(np.int32(n))\n", sfft=sfft)
+    assert g(97) == g.py_func(97) == (100, 98)
+    for bad, message in ((-1, "Target length must be positive"), (limit + 1, "too large to perform an FFT")):
+        with pytest.raises(ValueError, match=message):
+            sfft.next_fast_len(bad)
+        with pytest.raises(ValueError, match=message):
+            g(bad)
+    with pytest.raises(ruchey.TypingError, match="cannot be interpreted as an integer"):
+        g(2.5)
+
+
 def test_scipy_fft_errors_are_scipys():
     sfft = pytest.importorskip("scipy.fft")
     f = define("@ruchey.njit\ndef f(a, axes):\n    return sfft.fftn(a, axes=axes)\n", sfft=sfft)

@@ -309,6 +309,36 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_literal_float_powers_overflowing_after_install_are_numbas_inf(tmp_path):
+    """sxs's transition derivative divides by cosh(...)**2, which overflows
+    near its ends: x**2, x**3 and x**2.0 of a float give inf under Numba
+    (as NumPy's float64 does), not CPython's OverflowError."""
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def powers(x):
+            out = np.empty((x.size, 4))
+            for i in range(x.size):
+                out[i, 0] = x[i] ** 2
+                out[i, 1] = x[i] ** 3
+                out[i, 2] = x[i] ** 2.0
+                out[i, 3] = 1.0 / np.cosh(x[i]) ** 2
+            return out
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow
+        rng = np.random.default_rng(5)
+        x = np.concatenate([rng.normal(0.0, 400.0, 50), [1e200, -1e160, 1e103, np.inf, -np.inf, np.nan, 0.0]])
+        np.testing.assert_allclose(powers(x), powers.py_func(x), rtol=1e-15)  # (x*x*x: within an ulp of pow)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_int_powers_with_negative_exponents_after_install_are_numbas(tmp_path):
     """Numba's int ** negative int is an int, Python's float truncated (0
     but for 1 and -1), for exponents known only at run time and for literal
@@ -932,6 +962,51 @@ def test_null_cache_turns_a_functions_cache_off(tmp_path):
 
 
 @shim_only
+def test_numba_extensions_entry_points_are_registered_by_install(tmp_path):
+    """A package registering itself through the numba_extensions entry point
+    (vector, rocket-fft) has its init called by install_as_numba(), as Numba
+    calls it before compiling: its overloads work in compiled code without
+    the package imported first. One that fails is a warning naming it."""
+    for name, body in (("tripler", "def init():\n    import tripler_impl\n"),
+                       ("broken", "def init():\n    raise RuntimeError('no such target')\n")):
+        (tmp_path / f"{name}.py").write_text(body)
+        info = tmp_path / f"{name}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[numba_extensions]\ninit = {name}:init\n")
+    (tmp_path / "tripler_impl.py").write_text(textwrap.dedent("""
+        from numba.extending import overload
+        import tripled
+
+        @overload(tripled.triple)
+        def ol_triple(x):
+            return lambda x: 3 * x
+    """))
+    (tmp_path / "tripled.py").write_text("def triple(x):\n    raise AssertionError('compiled code calls the overload')\n")
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            numba = ruchey.install_as_numba()
+        assert [str(w.message) for w in caught] == [
+            "Numba extension module 'broken' failed to load due to 'RuntimeError(no such target)'."], caught
+        import numba.core.entrypoints
+        numba.core.entrypoints.init_all()  # once only: nothing more happens
+        from tripled import triple
+
+        @numba.njit
+        def f(a):
+            return triple(a)
+        for a in (np.arange(5), np.linspace(-1.0, 1.0, 4), 7):
+            np.testing.assert_array_equal(f(a), 3 * a)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_python_m_numba_shim_runs_a_script(tmp_path):
     done = run_fresh("""
         import sys
@@ -1026,8 +1101,9 @@ def stub():
 
 @overload(stub, prefer_literal=True)
 def ol_stub(x, out=None, k=1, label="a"):
-    assert isinstance(k, numba.types.IntegerLiteral) and isinstance(out, NoneType)
-    kk, n = k.literal_value, len(label.literal_value)
+    # out left out: Python's None, as Numba's typing functions see an omitted argument
+    assert isinstance(k, (int, numba.types.IntegerLiteral)) and out is None and not isinstance(out, NoneType)
+    kk, n = getattr(k, "literal_value", k), len(getattr(label, "literal_value", label))
     return lambda x, out=None, k=1, label="a": x * kk + n
 
 @numba.njit

@@ -159,6 +159,35 @@ def test_exec_source_is_kept_only_while_its_functions_live(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_a_text_run_again_under_its_name_stays_for_the_newer_functions(tmp_path):
+    """fluids.numba runs each solver's edited source by exec() under one made-up
+    name, quad_adaptive's twice: the two codes are equal, and the first one's
+    death must not take the text the second, the one compiled, is read from."""
+    script = """
+    import gc
+    import random
+    import ruchey
+    text = "def area(a, b, depth=0):\\n    if depth > 3:\\n        return a * a * (b - a)\\n" \\
+           "    mid = (a + b) / 2\\n    return area(a, mid, depth + 1) + area(mid, b, depth + 1)\\n"
+    first = {}
+    exec(compile(text, "<cache-safe>", "exec"), first)
+    second = {}
+    exec(compile(text, "<cache-safe>", "exec"), second)
+    for k in range(20):  # (more than the last strings compiled that are kept for code never run)
+        exec(compile(f"def other(x):\\n    return x + {k}\\n", "<cache-safe>", "exec"), {})
+    del first
+    gc.collect()
+    python = second["area"]
+    compiled = second["area"] = ruchey.njit(python)
+    rng = random.Random(1)
+    for _ in range(3):
+        a, b = rng.uniform(-2, 0), rng.uniform(0, 2)
+        assert compiled(a, b) == python(a, b)
+    print("ok")
+    """
+    assert_printed(run_python_file(script, tmp_path), ["ok"])
+
+
 def test_function_with_no_source_anywhere_is_a_typing_error_that_says_what_to_do(tmp_path):
     # code compiled in this process, marshalled into the script: the script's
     # process never saw its text

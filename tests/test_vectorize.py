@@ -387,6 +387,48 @@ def test_called_from_njit_on_scalars():
     np.testing.assert_allclose(loop(x, y), eager_axpb(x, y) + lazy_clipped(x, y))
 
 
+@vectorize
+def lazy_shifted_square(z):
+    return z * z + 1.5
+
+
+@vectorize(["complex128(complex128, float64)", "float64(float64, float64)"])
+def eager_scaled(z, k):
+    return z * k
+
+
+@vectorize(["float64(float64)"])
+def eager_half(x):
+    return x / 2
+
+
+def test_called_from_njit_on_complex_numbers_and_arrays():
+    """rocket-fft's loggamma is a @vectorize function compiled code calls on
+    complex numbers: scalars and arrays of complex64 and complex128 alike."""
+    @njit
+    def uses(z, a):
+        out = np.empty(a.shape[0], dtype=np.complex128)
+        for i in range(a.shape[0]):
+            out[i] = lazy_shifted_square(a[i]) + eager_scaled(z, 2.0)
+        return out, lazy_shifted_square(a), eager_scaled(a, -0.5), lazy_shifted_square(z)
+
+    rng = make_rng(9)
+    for dtype in (np.complex128, np.complex64):
+        for n in (0, 1, 13):
+            a = (rng.normal(size=n) + 1j * rng.normal(size=n)).astype(dtype)
+            a[:n // 4] = complex(np.nan, 1.0)
+            z = dtype(rng.normal() - 2j)
+            for got, want in zip(uses(z, a), uses.py_func(z, a)):
+                assert np.asarray(got).dtype == np.asarray(want).dtype
+                np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.complex64 else 1e-15)
+
+    @njit
+    def refused(z):
+        return eager_half(z)
+    with pytest.raises(ruchey.TypingError, match="not supported for the input types"):
+        refused(1.0 + 2j)
+
+
 eager_div = vectorize(["int64(int64, int64)"], error_model="python")(int_div)  # (its errors raise)
 
 

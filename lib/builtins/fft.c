@@ -1,6 +1,7 @@
 /* builtins/fft.c — numpy.fft: the transforms (fft, ifft, rfft, irfft, hfft,
  * ihfft and their 2-d and n-d kin), fftshift, ifftshift, fftfreq and
- * rfftfreq; and scipy.fft's transforms of the same names. Their work is
+ * rfftfreq; and scipy.fft's transforms of the same names and its
+ * next_fast_len. Their work is
  * done at run time (fft_rt.c, around lib/pocketfft.c); here the arguments
  * are checked and handed on.
  *
@@ -274,6 +275,36 @@ static LLVMValueRef lo_fftfreq(Lower *l, Node *n) {
   return lo_load_storage(l, n->ty, out);
 }
 
+/* ---------------------------------------------------------------- scipy.fft.next_fast_len */
+
+static const char *const fast_len_kw[] = {"target", "real", NULL};
+
+/* next_fast_len(target, real=False): an int, for an int target */
+static const Type *ty_next_fast_len(Infer *in, Node *n, const Type **args) {
+  Node *target = bi_arg_given(n, 0, "target"), *real = bi_arg_given(n, 1, "real");
+  if (!target) return ty_error(in, n, "next_fast_len() missing required argument 'target' (pos 1)");
+  if (!ty_is_int(target->ty) && target->ty->kind != TY_BOOL)
+    return ty_error(in, target, "'%s' object cannot be interpreted as an integer", target->ty->name);
+  if (real && !ty_is_int(real->ty) && real->ty->kind != TY_BOOL)
+    return ty_error(in, real, "next_fast_len(): real must be a bool, got %s", real->ty->name);
+  return TYS(TY_I64);
+}
+
+static LLVMValueRef lo_next_fast_len(Lower *l, Node *n) {
+  Node *real = bi_arg_given(n, 1, "real");
+  LLVMValueRef out = lo_alloca(l, l->mod->i64, "next_fast_len.out");
+  LLVMTypeRef pt[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[3] = {lo_expr_as(l, bi_arg_given(n, 0, "target"), TYS(TY_I64)),
+                          real ? lo_expr_as(l, real, TYS(TY_I32)) : const_i32(l, 0), out};
+  LLVMValueRef st = lo_call_fn(l, "rt_next_fast_len", l->mod->i32, pt, args, 3);
+  LLVMBasicBlockRef fail = new_block(l, "next_fast_len.fail"), ok = new_block(l, "next_fast_len.ok");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
+  position(l, fail);
+  lo_raise_status(l, st);
+  position(l, ok);
+  return LLVMBuildLoad2(l->b, l->mod->i64, out, "");
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define FFT_FLAGS (BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_STRINGS | BF_NONE)
@@ -320,5 +351,7 @@ const Builtin bi_fft[] = {
    lo_fftfreq},
   {"numpy.fft.rfftfreq", "numpy.fft", "rfftfreq", BK_FUNCTION, 0, 1, 2, freq_kw, BF_ALLOCATES | BF_RAISES, 1, 0, ty_fftfreq,
    lo_fftfreq},
+  {"scipy.fft.next_fast_len", "scipy.fft", "next_fast_len", BK_FUNCTION, 0, 0, 2, fast_len_kw, BF_RAISES, 0, 0,
+   ty_next_fast_len, lo_next_fast_len},
   BI_END,
 };

@@ -1,7 +1,7 @@
 /* builtins/fft_rt.c — numpy.fft at run time: rt_fft (the transforms, and
  * scipy.fft's), rt_roll (fftshift, ifftshift, and numpy.roll over several
- * axes) and rt_fftfreq (fftfreq, rfftfreq); fft.c has their typers and
- * lowerers (shape.c numpy.roll's).
+ * axes), rt_fftfreq (fftfreq, rfftfreq) and rt_next_fast_len (scipy.fft's);
+ * fft.c has their typers and lowerers (shape.c numpy.roll's).
  *
  * rt_fft does what NumPy's numpy/fft/_pocketfft.py does around its C
  * transforms: the axes normalised, each axis's input cropped or padded
@@ -17,6 +17,7 @@
  */
 #include <complex.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,4 +351,37 @@ int32_t rt_fftfreq(int64_t n, double d, int32_t real, RtArray *out) {
   for (int64_t i = 0; i < count && !st; i++)
     ((double *)out->data)[i] = (double)(i < positive ? i : i - n) * val;
   return st;
+}
+
+/* ---------------------------------------------------------------- next_fast_len */
+
+/* v * k, or bound where that is not below it (no candidate there is better). */
+static uint64_t times_below(uint64_t v, uint64_t k, uint64_t bound) {
+  return v <= (bound - 1) / k ? v * k : bound;
+}
+
+/* SciPy's next_fast_len: the least n-smooth length at or above target, whose
+ * factors SciPy's transforms handle fast: 2, 3 and 5 for real transforms,
+ * 7 and 11 too for complex ones (each length up to 6, or 12, is one). The
+ * candidates are every product of the odd factors below the best length
+ * found so far, doubled until at least target. */
+int32_t rt_next_fast_len(int64_t target, int32_t real, int64_t *out) {
+  if (target < 0) return fail(RT_ERR_VALUE, "Target length must be positive", 0, 0);
+  if ((uint64_t)target - 1 > SIZE_MAX / 11 && target > 0)
+    return fail(RT_ERR_VALUE, "Target length is too large to perform an FFT: %lld", target, 0);
+  uint64_t n = (uint64_t)target, best = 2 * n;  /* (a power of two at or above n is at most 2n) */
+  if (n <= (real ? 6u : 12u)) {
+    *out = target;
+    return RT_OK;
+  }
+  for (uint64_t f11 = 1; f11 < best; f11 = real ? best : times_below(f11, 11, best))
+    for (uint64_t f7 = f11; f7 < best; f7 = real ? best : times_below(f7, 7, best))
+      for (uint64_t f5 = f7; f5 < best; f5 = times_below(f5, 5, best))
+        for (uint64_t f3 = f5; f3 < best; f3 = times_below(f3, 3, best)) {
+          uint64_t x = f3;
+          while (x < n) x *= 2;
+          if (x < best) best = x;
+        }
+  *out = (int64_t)best;
+  return RT_OK;
 }

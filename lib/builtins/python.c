@@ -740,7 +740,11 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   const Type **bound = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)room);
   if (n->op && (nargs = ty_spread_args(in, n, args, bound)) < 0) return NULL;
   const Node **consts = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)room);  /* (zeroed: no constants) */
-  for (int i = 0; !n->op && i < nargs; i++) consts[i] = ty_constant(in, n->list.items[i]);
+  for (int i = 0; !n->op && i < nargs; i++) {
+    const Node *a = n->list.items[i];
+    /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : ty_constant(in, a);
+  }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
   if (!in->opts->resolve(in->opts->resolve_ctx, n->callee, n->op ? bound : args, consts, nargs, ty_in_cuda(in), target,
@@ -1132,7 +1136,7 @@ const Builtin bi_python[] = {
            ty_funcptr_call, lo_funcptr_call),
   FUNCTION("a compiled function's entry", NULL, NULL, 0, 0, BF_PURE | BF_CHEAP, ty_function_entry, lo_function_entry),
   FUNCTION("one of several functions' entries", NULL, NULL, 1, 64, BF_PURE | BF_CHEAP, ty_function_entry, lo_funcs_entry),
-  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, out_kw, BF_RAISES | BF_VARIES, 0, 0, ty_ufunc_jit_call,
+  {"a ruchey ufunc", NULL, NULL, BK_FUNCTION, 0, 1, 64, out_kw, BF_RAISES | BF_VARIES | BF_COMPLEX, 0, 0, ty_ufunc_jit_call,
    lo_jit_call, lo_jit_call_elem},
   BI_END,
 };

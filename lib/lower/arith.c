@@ -182,6 +182,13 @@ static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
   return lo_intrinsic(l, "llvm.nvvm.div.approx.ftz.f", NULL, 0, args, 2);
 }
 
+/* Whether a float ** that overflows raises OverflowError, as CPython's:
+ * not under NumPy's error model, nor in code written for Numba (its
+ * result is inf there, as Numba's). */
+static bool pow_overflow_raises(Lower *l) {
+  return !lo_numpy_errors(l) && !l->opts->numba_code;
+}
+
 /* a ** b for floats, through pow, with CPython's errors. */
 static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);
@@ -194,7 +201,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
                 RT_ERR_ZERODIV, lo_python314(l) ? "zero to a negative power" : "0.0 cannot be raised to a negative power");
   LLVMValueRef r = lo_pow(l, t, a, b);
-  if (!lo_numpy_errors(l) && !l->opts->numba_code) {  /* finite ** finite overflowing, as CPython */
+  if (pow_overflow_raises(l)) {  /* finite ** finite overflowing, as CPython */
     LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
     LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
@@ -372,7 +379,7 @@ static double overflow_threshold(long long k, bool f32) {
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
   LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
-  if (k >= 2 && !lo_numpy_errors(l)) {
+  if (k >= 2 && pow_overflow_raises(l)) {
     bool f32 = lo_type(l, t) == l->mod->f32;
     LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
     LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));

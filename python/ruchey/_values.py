@@ -290,6 +290,15 @@ class _PyApi(_Recorder):
             return from_native
         return super().__getattr__(name)
 
+    def to_native_value(self, typ, obj):
+        """Numba's other spelling of c.unbox(typ, obj) (vector's unbox of a
+        vector object reads its coordinates object this way)."""
+        return _unboxed(self._kind, typ, obj)
+
+    def from_native_value(self, typ, val, env_manager=None):
+        """Numba's other spelling of c.box(typ, val)."""
+        return _boxed(self._kind, val)
+
     def decref(self, obj):
         pass
 
@@ -329,14 +338,24 @@ class _BoxContext:
         self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind, known)
 
     def unbox(self, typ, obj):
-        if getattr(obj, "what", None) != "attribute":
-            raise _unreadable(self.pyapi._kind, f"c.unbox of {obj!r}")
-        return NativeValue(_Symbol("native", attribute=obj.name, convert=typ))
+        return _unboxed(self.pyapi._kind, typ, obj)
 
     def box(self, typ, val):
-        if getattr(val, "what", None) != "member":
-            raise _unreadable(self.pyapi._kind, f"c.box of {val!r}")
-        return _Symbol("object of", source=val)
+        return _boxed(self.pyapi._kind, val)
+
+
+def _unboxed(kind, typ, obj):
+    """c.unbox(typ, obj) on the stand-ins: an attribute of the object, converted to typ."""
+    if getattr(obj, "what", None) != "attribute":
+        raise _unreadable(kind, f"c.unbox of {obj!r}")
+    return NativeValue(_Symbol("native", attribute=obj.name, convert=typ))
+
+
+def _boxed(kind, val):
+    """c.box(typ, val) on the stand-ins: an object made of a member."""
+    if getattr(val, "what", None) != "member":
+        raise _unreadable(kind, f"c.box of {val!r}")
+    return _Symbol("object of", source=val)
 
 
 def unbox_array(typ, obj, c):
@@ -550,14 +569,15 @@ class _Value:
         member's dtype and dimensions that fits_layout as it is, a number as
         the member's dtype; a TypeError naming where otherwise."""
         want = self.member_types[member]
-        if isinstance(want, types.NamedTupleType):
+        if isinstance(want, types.NamedTupleType) and want.cls in _by_shadow:
             value = _by_shadow[want.cls]
             found = _package_type(v)
             if found is None or _realise(found) is not value:
                 raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
             return nested(value, v)
-        if isinstance(want, types.TupleType):
-            return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
+        if isinstance(want, types.TupleType):  # (a named tuple's class makes it: vector's coordinates)
+            items = tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
+            return want.cls(*items) if isinstance(want, types.NamedTupleType) else items
         if want.ndim:
             if not isinstance(v, numpy.ndarray) or v.dtype != numpy.dtype(want.name) or v.ndim != want.ndim or \
                     not fits_layout(v):
@@ -801,8 +821,9 @@ def impl_ret_borrowed(context, builder, typ, value):
 
 
 def _matches(t, s):
-    """Whether a lowering's declared type s takes argument type t (types.Any: any)."""
-    if s is types.Any:
+    """Whether a lowering's declared type s takes argument type t (types.Any,
+    or types.Type, the class of every type under Numba: any)."""
+    if s is types.Any or s is types.Type:
         return True
     return isinstance(t, s) if isinstance(s, type) else t == s
 

@@ -82,6 +82,8 @@ def _type_of(desc):
         return types.TupleType([_type_of(d) for d in desc])
     if desc == "none":
         return types.none
+    if desc == "omitted":  # an argument the call leaves to its default None: the typer sees None, as Numba's
+        return None
     # (a typed List's or Dict's by its name: isinstance(t, types.DictType) holds)
     return _named_types.get(desc) or types.described_dtype(desc) or types._type_named(desc) or types.Described(desc)
 

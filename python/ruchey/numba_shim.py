@@ -18,7 +18,10 @@ ruchey._values; a call of its values through a typing template
 ruchey._templates.
 ``missing()`` lists
 the placeholders handed out, which tells what a package needs that ruchey
-lacks.
+lacks. Packages that register themselves with Numba through the
+``numba_extensions`` entry point (vector, rocket-fft) are registered by
+``install_as_numba()`` (``numba.core.entrypoints.init_all``), as Numba
+registers them before its first compile.
 """
 import builtins
 import collections
@@ -31,6 +34,7 @@ import runpy
 import struct
 import sys
 import types as pytypes
+import warnings
 
 import numpy
 
@@ -433,6 +437,8 @@ def _submodules():
         "numba.core.runtime": ({}, ()),
         "numba.core.runtime.nrt": ({}, ()),
         "numba.core.runtime._nrt_python": (dict(c_helpers=_NrtHelpers()), ()),
+        # (_already_initialized: the flag a package's tests reset to register again, as Numba's)
+        "numba.core.entrypoints": (dict(init_all=init_all, _already_initialized=False), ()),
     }
     # numba-cuda's own homes of Numba's names (from numba.cuda import types; numba.cuda.extending,
     # whose overloads serve CUDA code alone)
@@ -451,6 +457,29 @@ _CUDA_HOMES = (("types", "types"), ("core", "core"), ("core.errors", "core.error
 def _cuda_overload(func, *args, target="cuda", **kwargs):
     """numba.cuda.extending.overload: for CUDA code unless told otherwise."""
     return ruchey.extending.overload(func, *args, target=target, **kwargs)
+
+
+def init_all():
+    """Numba's numba.core.entrypoints.init_all: calls, once, each installed
+    package's ``numba_extensions`` entry point named ``init`` (vector's
+    register_numba, which makes its types known to compiled code). One
+    that fails is a warning naming it, as Numba's."""
+    import importlib.metadata
+    module = importlib.import_module("numba.core.entrypoints")
+    if module._already_initialized:
+        return
+    module._already_initialized = True  # (before loading: an extension may call init_all itself)
+    found = importlib.metadata.entry_points()
+    if hasattr(found, "select"):
+        found = found.select(group="numba_extensions", name="init")
+    else:  # a mapping of groups, as importlib_metadata's before 3.6 (and a package's tests' stand-ins)
+        found = [e for e in found.get("numba_extensions", ()) if e.name == "init"]
+    for entry_point in found:
+        try:
+            entry_point.load()()
+        except Exception as exc:  # noqa: BLE001 - one package's failure leaves the others registered
+            warnings.warn(f"Numba extension module '{entry_point.module}' failed to load due to "
+                          f"'{type(exc).__name__}({exc})'.", stacklevel=2)
 
 
 def _value_type_names():
@@ -544,7 +573,9 @@ def install_as_numba():
         del sys.modules[name]
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
-    return importlib.import_module("numba")
+    numba = importlib.import_module("numba")
+    init_all()
+    return numba
 
 
 def main(argv=None):

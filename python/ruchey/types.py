@@ -75,6 +75,13 @@ class Type(metaclass=_Interning):
         name = _core.SCALAR_NAMES[self.kind]
         return f"{name}[{self.unit}]" if self.unit else name
 
+    @name.setter
+    def name(self, name):
+        """A package's own subclass may rename its type after Type.__init__ (vector's momentum types)."""
+        if not isinstance(self.kind, str):
+            raise AttributeError(f"the name of {self!r} cannot be changed")
+        self.kind = name
+
     def __getitem__(self, dims):
         """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F);
         float64[()] a 0-d array."""
@@ -537,6 +544,11 @@ class NamedTupleType(TupleType):
         if len(cls._fields) != len(self.items):
             raise TypeError(f"{cls.__name__} has {len(cls._fields)} fields, not {len(self.items)}")
         self.cls = cls
+
+    @property
+    def instance_class(self):
+        """The class, by Numba's name for it (vector's typing picks its coordinate systems by it)."""
+        return self.cls
 
     def describe(self):
         return ("namedtuple", self.cls, super().describe())
