@@ -40,7 +40,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "alphatims", "quaternionic", "skan", "squidpy", "xarray-spatial", "fast-array-utils", "libpysal", "mgwr",
             "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
             "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian",
-            "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr")
+            "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr",
+            "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -128,12 +129,13 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # which pandas 3's copy-on-write ignores; libpysal's raster contiguity reads
 # xarray DataArrays; skforecast's statistical models import statsmodels;
 # pyflwdir passes its affine transforms to compiled code as tuples, which
-# affine 3's Affine no longer is
+# affine 3's Affine no longer is; alphabase's LCP digestion imports
+# pydivsufsort, an optional dependency
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
-        "pyflwdir": ["affine<3"]}
+        "pyflwdir": ["affine<3"], "alphabase": ["pydivsufsort"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
