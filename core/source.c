@@ -17,10 +17,14 @@
 
 #include "core.h"
 
-/* The strings compiled in this process, kept as linecache keeps files: a
- * WeakKeyDictionary from the code of each function defined in one that
- * exec() or eval() ran to its text, and the last few compiled, for code
- * never run (types.FunctionType(compile(...).co_consts[0], ...)). */
+/* The strings compiled in this process, kept as linecache keeps files: the
+ * text of each function's code defined in one that exec() or eval() ran,
+ * as long as the code lives, and the last few compiled, for code never run
+ * (types.FunctionType(compile(...).co_consts[0], ...)). exec_sources maps
+ * the code's address to (a weak reference to it, the text): keyed by
+ * identity, as two runs of one text make equal code objects, and the death
+ * of one must not take the other's text (fluids runs its solvers' texts
+ * twice, dropping the first functions). */
 static PyObject *exec_sources;
 #define RECENT 8
 static struct {
@@ -33,12 +37,43 @@ static bool busy;
 
 /* ---------------------------------------------------------------- watching exec() */
 
+/* The weak reference's callback, bound to the code's address: its text
+ * forgotten, unless newer code at that address holds the entry. */
+static PyObject *forget_text(PyObject *address, PyObject *ref) {
+  PyObject *entry = PyDict_GetItemWithError(exec_sources, address);
+  if (entry && PyTuple_GET_ITEM(entry, 0) == ref && PyDict_DelItem(exec_sources, address) < 0) return NULL;
+  return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+}
+
+static PyMethodDef forget_text_def = {"forget_text", forget_text, METH_O, NULL};
+
+static bool keep_text(PyObject *code, PyObject *text) {
+  PyObject *address = PyLong_FromVoidPtr(code);
+  PyObject *callback = address ? PyCFunction_New(&forget_text_def, address) : NULL;
+  PyObject *ref = callback ? PyWeakref_NewRef(code, callback) : NULL;
+  PyObject *entry = ref ? PyTuple_Pack(2, ref, text) : NULL;
+  bool kept = entry && PyDict_SetItem(exec_sources, address, entry) == 0;
+  Py_XDECREF(address); Py_XDECREF(callback); Py_XDECREF(ref); Py_XDECREF(entry);
+  return kept;
+}
+
+/* The text kept for code (a new reference), or NULL without an exception.
+ * An entry at a live code's address is its own: the code that stood there
+ * before took its entry along when it died. */
+static PyObject *kept_text(PyCodeObject *code) {
+  PyObject *address = PyLong_FromVoidPtr(code);
+  PyObject *entry = address ? PyDict_GetItemWithError(exec_sources, address) : NULL;
+  Py_XDECREF(address);
+  PyErr_Clear();
+  return entry ? Py_NewRef(PyTuple_GET_ITEM(entry, 1)) : NULL;
+}
+
 /* Every function's code under code (its constants, recursively) keyed to text. */
 static void keep_functions(PyObject *code, PyObject *text) {
   PyObject *consts = PyObject_GetAttrString(code, "co_consts");
   for (Py_ssize_t i = 0; consts && i < PyTuple_GET_SIZE(consts); i++) {
     PyObject *c = PyTuple_GET_ITEM(consts, i);
-    if (PyCode_Check(c) && PyObject_SetItem(exec_sources, c, text) == 0) keep_functions(c, text);
+    if (PyCode_Check(c) && keep_text(c, text)) keep_functions(c, text);
   }
   Py_XDECREF(consts);
 }
@@ -109,9 +144,7 @@ static int on_audit(const char *event, PyObject *args, void *unused) {
 int src_watch(void) {
   static bool watching;
   if (watching) return 0;
-  PyObject *weakref = PyImport_ImportModule("weakref");
-  exec_sources = weakref ? PyObject_CallMethod(weakref, "WeakKeyDictionary", NULL) : NULL;
-  Py_XDECREF(weakref);
+  exec_sources = PyDict_New();
   if (!exec_sources || PySys_AddAuditHook(on_audit, NULL) < 0) return -1;
   watching = true;
   return 0;
@@ -177,8 +210,8 @@ static PyObject *history_lines(void) {
  * the REPL each statement typed (from its first line on), newest first. */
 static PyObject *candidate_texts(PyCodeObject *code) {
   PyObject *texts = PyList_New(0);
-  PyObject *text = texts ? PyObject_CallMethod(exec_sources, "get", "O", (PyObject *)code) : NULL;
-  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL;
+  PyObject *text = texts ? kept_text(code) : NULL;
+  PyObject *lines = text ? text_or_tree(text) : NULL;
   if (lines) PyList_Append(texts, lines);
   for (int age = 0; texts && age < RECENT; age++) {
     int i = (newest - age + RECENT) % RECENT;
@@ -504,8 +537,8 @@ static PyObject *def_in_text(PyObject *inspect, PyObject *text, PyCodeObject *co
  * another one under it, whose def of the same name and parameters would
  * be compiled in this one's place. */
 static PyObject *def_in_exec_text(PyObject *inspect, PyCodeObject *code, int *line_offset, int *col_offset) {
-  PyObject *text = PyObject_CallMethod(exec_sources, "get", "O", (PyObject *)code);
-  PyObject *lines = text && text != Py_None ? text_or_tree(text) : NULL;
+  PyObject *text = kept_text(code);
+  PyObject *lines = text ? text_or_tree(text) : NULL;
   PyObject *def = lines ? def_in_text(inspect, lines, code, line_offset, col_offset) : NULL;
   Py_XDECREF(text);
   Py_XDECREF(lines);

@@ -159,6 +159,31 @@ def test_exec_source_is_kept_only_while_its_functions_live(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_a_string_run_twice_is_kept_for_the_functions_of_the_run_that_lives(tmp_path):
+    """Two runs of one text make equal code objects: the functions of the
+    first dying (and later strings compiled under the name) leave the
+    second's text, as library code generators run a text again (fluids'
+    solvers)."""
+    script = """
+    import gc, random
+    import ruchey
+    text = "def step(x, h):\\n    return x - h * (x * x - 2.0) / (2.0 * x)\\n"
+    first, second = {}, {}
+    exec(compile(text, "<generated>", "exec"), first)
+    exec(compile(text, "<generated>", "exec"), second)
+    for i in range(10):
+        exec(compile(f"def other{i}(y):\\n    return y\\n", "<generated>", "exec"), {})
+    del first
+    gc.collect()
+    step, rng = ruchey.njit(second["step"]), random.Random(5)
+    for _ in range(20):
+        x, h = rng.uniform(0.5, 3.0), rng.uniform(-1.0, 1.0)
+        assert step(x, h) == step.py_func(x, h), (x, h)
+    print("ok")
+    """
+    assert_printed(run_python_file(script, tmp_path), ["ok"])
+
+
 def test_function_with_no_source_anywhere_is_a_typing_error_that_says_what_to_do(tmp_path):
     # code compiled in this process, marshalled into the script: the script's
     # process never saw its text
