@@ -175,6 +175,58 @@ def test_functions_passed_as_arguments_are_cpu_dispatchers(tmp_path):
 
 
 @shim_only
+def test_numba_extensions_entry_points_run_once_at_the_first_decoration(tmp_path):
+    # a package registers its Numba extension under the numba_extensions
+    # entry point "init" (vector): Numba runs each one once, when its first
+    # function is decorated, and warns about one that fails
+    dist = tmp_path / "halving-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: halving\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[numba_extensions]\ninit = halving_ext:init\n")
+    (tmp_path / "broken-1.0.dist-info").mkdir()
+    (tmp_path / "broken-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
+    (tmp_path / "broken-1.0.dist-info" / "entry_points.txt").write_text("[numba_extensions]\ninit = no_such_module:init\n")
+    (tmp_path / "halving_ext.py").write_text(textwrap.dedent("""
+        CALLS = []
+
+        def halving(x):
+            return x / 2
+
+        def init():
+            from numba.extending import overload
+            CALLS.append(1)
+
+            @overload(halving)
+            def _halving(x):
+                return lambda x: x * 0.5 - 1.0  # compiled code tells the overload from the Python function
+    """))
+    done = run_fresh("""
+        import sys, warnings
+        sys.path.insert(0, ".")
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import halving_ext
+        from numba import njit
+        assert halving_ext.CALLS == []  # not at import: at the first decoration
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+
+            @njit
+            def f(x):
+                return halving_ext.halving(x)
+        assert halving_ext.CALLS == [1]
+        assert any("no_such_module" in str(w.message) and "failed to load" in str(w.message) for w in caught)
+        njit(lambda x: x)(1)
+        assert halving_ext.CALLS == [1]
+        for x in np.random.default_rng(0).standard_normal(5):
+            assert f(x) == x * 0.5 - 1.0
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_an_overload_asking_for_omitted_sees_the_default_bound(tmp_path):
     # Numba types a parameter left out as Omitted(default); ruchey binds
     # the default's value, so isinstance(t, Omitted) is false and the

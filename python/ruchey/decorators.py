@@ -101,6 +101,9 @@ def _dispatcher(func, options):
     )
     if options.get("locals"):
         settings["locals"] = _declared_locals(options["locals"])
+    if _core._numba_semantics():  # installed as numba: the packages' Numba extensions registered first, as Numba's
+        from ruchey.numba_shim import init_extensions
+        init_extensions()
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends

@@ -25,11 +25,13 @@ import collections.abc
 import ctypes
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import pickle
 import runpy
 import struct
 import sys
 import types as pytypes
+import warnings
 
 import numpy
 
@@ -403,6 +405,7 @@ def _submodules():
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher, cpu_target=_CpuTarget()), ()),
         "numba.core.dispatcher": (dict(Dispatcher=_core.Dispatcher), ()),  # the same, by its base class's name
+        "numba.core.entrypoints": (dict(init_all=init_extensions), ()),
         "numba.core.unsafe": ({}, ()),
         "numba.core.unsafe.nrt": (dict(NRT_get_api=ruchey.intrinsics.NRT_get_api), ()),
         "numba.core.runtime": ({}, ()),
@@ -484,6 +487,24 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _SUBMODULES = {}
 # numba.extending's names for value types of a package's own (ruchey._values)
 _VALUE_TYPES = {}
+_extensions_initialized = False
+
+
+def init_extensions():
+    """Runs each installed package's ``numba_extensions`` entry point named
+    init, once, as Numba does when its first function is decorated: packages
+    register their types with numba.extending there (vector's objects). One
+    that fails is a warning, in Numba's words."""
+    global _extensions_initialized
+    if _extensions_initialized:
+        return
+    _extensions_initialized = True  # (before running them: their own decorations come back here)
+    for entry in importlib.metadata.entry_points(group="numba_extensions", name="init"):
+        try:
+            entry.load()()
+        except Exception as exc:  # noqa: BLE001 - as Numba, a broken extension does not stop the program
+            warnings.warn(f"Numba extension module '{entry.module}' failed to load due to "
+                          f"'{type(exc).__name__}({exc})'.", stacklevel=3)
 
 
 def install_as_numba():
