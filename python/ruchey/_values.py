@@ -290,6 +290,18 @@ class _PyApi(_Recorder):
             return from_native
         return super().__getattr__(name)
 
+    def to_native_value(self, typ, obj):
+        """An attribute's object converted as its type's unbox does (c.unbox calls it)."""
+        if getattr(obj, "what", None) != "attribute":
+            raise _unreadable(self._kind, f"pyapi.to_native_value of {obj!r}")
+        return NativeValue(_Symbol("native", attribute=obj.name, convert=typ))
+
+    def from_native_value(self, typ, val, env_manager=None):
+        """A member boxed as its type's box does (c.box calls it)."""
+        if getattr(val, "what", None) != "member":
+            raise _unreadable(self._kind, f"pyapi.from_native_value of {val!r}")
+        return _Symbol("object of", source=val)
+
     def decref(self, obj):
         pass
 
@@ -329,14 +341,10 @@ class _BoxContext:
         self.pyapi, self.builder, self.context = _PyApi(kind), _Builder(kind), _Context(kind, known)
 
     def unbox(self, typ, obj):
-        if getattr(obj, "what", None) != "attribute":
-            raise _unreadable(self.pyapi._kind, f"c.unbox of {obj!r}")
-        return NativeValue(_Symbol("native", attribute=obj.name, convert=typ))
+        return self.pyapi.to_native_value(typ, obj)
 
     def box(self, typ, val):
-        if getattr(val, "what", None) != "member":
-            raise _unreadable(self.pyapi._kind, f"c.box of {val!r}")
-        return _Symbol("object of", source=val)
+        return self.pyapi.from_native_value(typ, val)
 
 
 def unbox_array(typ, obj, c):
@@ -550,12 +558,16 @@ class _Value:
         member's dtype and dimensions that fits_layout as it is, a number as
         the member's dtype; a TypeError naming where otherwise."""
         want = self.member_types[member]
-        if isinstance(want, types.NamedTupleType):
+        if isinstance(want, types.NamedTupleType) and want.cls in _by_shadow:
             value = _by_shadow[want.cls]
             found = _package_type(v)
             if found is None or _realise(found) is not value:
                 raise TypeError(f"{where}: expected an object of {value.typ.name}, got {type(v).__name__}")
             return nested(value, v)
+        if isinstance(want, types.NamedTupleType):  # a named tuple class of the package's own (vector's coordinates)
+            if not isinstance(v, want.cls):
+                raise TypeError(f"{where}: expected a {want.cls.__name__}, got {type(v).__name__}")
+            return want.cls(*(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v)))
         if isinstance(want, types.TupleType):
             return tuple(numpy.dtype(t.name).type(x) for t, x in zip(want.items, v))
         if want.ndim:

@@ -73,6 +73,14 @@ class Type(metaclass=_Interning):
         name = _core.SCALAR_NAMES[self.kind]
         return f"{name}[{self.unit}]" if self.unit else name
 
+    @name.setter
+    def name(self, name):
+        """A package's own subclass may name itself after Type's __init__ (vector's momentum types rename
+        their vector types'), as Numba's Type lets it: before the type is interned, by that name."""
+        if not isinstance(self.kind, str):
+            raise AttributeError(f"the name of ruchey's type {self.name} cannot be set")
+        self.kind = name
+
     def __getitem__(self, dims):
         """float64[:] (any layout), float64[::1] (C), float64[::1, :] (F);
         float64[()] a 0-d array."""
@@ -510,6 +518,11 @@ class NamedTupleType(TupleType):
         if len(cls._fields) != len(self.items):
             raise TypeError(f"{cls.__name__} has {len(cls._fields)} fields, not {len(self.items)}")
         self.cls = cls
+
+    @property
+    def instance_class(self):
+        """Numba's name of the class (vector's overloads ask it which coordinates a member holds)."""
+        return self.cls
 
     def describe(self):
         return ("namedtuple", self.cls, super().describe())
