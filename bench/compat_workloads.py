@@ -6389,6 +6389,135 @@ def pop_tools_grid():
     return {"tlat": tlat, "tlon": tlon, "corner_lat": corners[0], "corner_lon": corners[1]}
 
 
+def ht_convection():
+    """`import ht.numba` (ht's heat-transfer correlations compiled by
+    Numba, through fluids' transformation of the library): forced
+    convection in tubes (Gnielinski, Dittus-Boelter, Sieder-Tate,
+    Churchill-Zajic, Hausen's entry), over cylinders, plates, tube banks,
+    packed beds and plates of exchangers, free convection, supercritical
+    flow and the Grashof number."""
+    import ht.numba as hn
+    return {"gnielinski": hn.turbulent_Gnielinski(Re=1E5, Pr=1.2, fd=0.0185),
+            "dittus": hn.turbulent_Dittus_Boelter(1E5, 1.2),
+            "sieder": hn.turbulent_Sieder_Tate(Re=1E5, Pr=1.2, mu=0.01, mu_w=0.0067),
+            "churchill_zajic": hn.turbulent_Churchill_Zajic(Re=1E5, Pr=.9, fd=.0185),
+            "hausen": hn.laminar_entry_thermal_Hausen(Re=100000, Pr=1.1, L=5, Di=.5),
+            "zukauskas": hn.Nu_cylinder_Zukauskas(7992, 0.707, 0.69),
+            "churchill_bernstein": hn.Nu_cylinder_Churchill_Bernstein(6071, 0.7),
+            "plate": hn.Nu_external_horizontal_plate(5E5, .7),
+            "tube_bank": hn.Nu_Zukauskas_Bejan(Re=1E4, Pr=7., tube_rows=10, pitch_parallel=.05, pitch_normal=.05),
+            "dp_kern": hn.dP_Kern(m=11., rho=995.9, mu=8.55E-4, DShell=0.584, LSpacing=0.1524, pitch=0.0254, Do=.019,
+                                  NBaffles=22, mu_w=6.65E-4),
+            "plate_kumar": hn.Nu_plate_Kumar(Re=2000., Pr=0.7, chevron_angle=30.),
+            "packed": hn.Nu_Wakao_Kagei(2000., 0.7),
+            "free_plate": hn.Nu_vertical_plate_Churchill(0.69, 2.63E9),
+            "free_cylinder": hn.Nu_horizontal_cylinder_Churchill_Chu(0.69, 2.63E9),
+            "jackson": hn.Nu_Jackson(1E5, 1.2),
+            "grashof": hn.Grashof(L=0.9144, beta=0.000933, T1=178.2, rho=1.1613, mu=1.9E-5)}
+
+
+def ht_exchangers_boiling():
+    """ht.numba's heat exchangers (effectiveness-NTU, LMTD and Fakheri's
+    correction), nucleate and flow boiling (Rohsenow, Cooper, Shah, Thome's
+    three-zone model with its solver), condensation, conduction and
+    radiation; and ht.numba_vectorized's correlations as ufuncs."""
+    import ht.numba as hn
+    import ht.numba_vectorized as hv
+    Re, Pr = np.linspace(1E4, 1E6, 200), np.linspace(0.7, 10, 200)
+    return {"eff": hn.effectiveness_from_NTU(NTU=5, Cr=0.7, subtype="counterflow"),
+            "f_lmtd": hn.F_LMTD_Fakheri(Thi=130, Tho=110, Tci=30, Tco=100, shells=2),
+            "lmtd": hn.LMTD(100., 60., 30., 40.2),
+            "rohsenow": hn.Rohsenow(rhol=957.854, rhog=0.595593, mul=2.79e-4, kl=0.680, Cpl=4217, Hvap=2.257e6,
+                                    sigma=0.0589, Te=4.9, Csf=0.011, n=1.26),
+            "cooper": hn.Cooper(P=101325., Pc=22048321.0, MW=18.02, Te=4.3),
+            "shah": hn.Shah(m=1, x=0.4, D=.3, rhol=800, mul=1E-5, kl=0.6, Cpl=2300, P=1E6, Pc=2E7),
+            "thome": hn.Thome(m=1, x=0.4, D=0.3, rhol=567., rhog=18.09, kl=0.086, kg=0.2, mul=156E-6, mug=1E-5,
+                              Cpl=2300, Cpg=1400, sigma=0.02, Hvap=9E5, Psat=1E5, Pc=22E6, q=1E5),
+            "nusselt_laminar": hn.Nusselt_laminar(Tsat=370, Tw=350, rhog=7.0, rhol=585., kl=0.091, mul=158.9E-6,
+                                                  Hvap=776900, L=0.1),
+            "boyko": hn.Boyko_Kruzhilin(m=0.35, rhog=6.36, rhol=582.9, kl=0.098, mul=159E-6, Cpl=2520., D=0.03,
+                                        x=0.85),
+            "r_cylinder": hn.R_cylinder(0.9, 1., 20., 10.), "q_rad": hn.q_rad(.85, T=400, T2=305.),
+            "blackbody": hn.blackbody_spectral_radiance(800., 4E-6),
+            "v_gnielinski": hv.turbulent_Gnielinski(Re, Pr, np.full(200, 0.0185)),
+            "v_dittus": hv.turbulent_Dittus_Boelter(Re, Pr, True, False),
+            "v_cylinder": hv.Nu_cylinder_Churchill_Bernstein(Re, Pr),
+            "v_lmtd": hv.LMTD(np.full(200, 100.), np.full(200, 60.), np.full(200, 30.), np.linspace(35, 50, 200),
+                              True)}
+
+
+def directlfq_lfq():
+    """directLFQ's label-free quantification, as its API runs it: samples
+    normalised by median fold-change distances (compiled nanmedian and
+    nanvar of distance distributions, NaN counts per row), then protein
+    intensities estimated from each protein's shifted ion traces."""
+    import pandas as pd
+    import directlfq.normalization as lfqnorm
+    import directlfq.protein_intensity_estimation as lfqprot
+    import directlfq.utils as lfqutils
+    import directlfq.config as config
+    config.set_global_protein_and_ion_id(protein_id="protein", quant_id="ion")
+    config.set_log_processed_proteins(log_processed_proteins=False)
+    config.set_compile_normalized_ion_table(compile_normalized_ion_table=True)
+    config.check_wether_to_copy_numpy_arrays_derived_from_pandas()
+    rng = np.random.default_rng(0)
+    n_prot, n_samples = 60, 8
+    rows = []
+    for p in range(n_prot):
+        level = rng.uniform(15, 25)
+        for i in range(rng.integers(2, 9)):
+            ion = level + rng.normal(0, 1.5) + rng.normal(0, 0.2, n_samples) + np.linspace(0, 0.8, n_samples)
+            values = 2.0 ** ion
+            values[rng.random(n_samples) < 0.15] = np.nan
+            rows.append([f"P{p:03d}", f"P{p:03d}_ion{i}", *values])
+    df = pd.DataFrame(rows, columns=["protein", "ion", *[f"s{k}" for k in range(n_samples)]])
+    df = lfqutils.index_and_log_transform_input_df(df)
+    df = lfqutils.remove_allnan_rows_input_df(df)
+    normed = lfqnorm.NormalizationManagerSamplesOnSelectedProteins(df, num_samples_quadratic=8).complete_dataframe
+    protein_df, ion_df = lfqprot.estimate_protein_intensities(normed, min_nonan=1, num_samples_quadratic=10,
+                                                              num_cores=1)
+    return {"normed": normed.to_numpy(), "proteins": protein_df.drop(columns="protein").to_numpy(dtype=float),
+            "ions": ion_df.select_dtypes("number").to_numpy(dtype=float)}
+
+
+def vector_objects():
+    """scikit-hep vector's objects in compiled code (its Numba extension,
+    registered by its numba_extensions entry point): 2-d, 3-d and Lorentz
+    vectors passed in, their properties (rho, phi, eta, mass, pt), sums,
+    dot products, deltaR and boosts, and vectors built in compiled code
+    and returned."""
+    import numba
+    import vector
+
+    @numba.njit
+    def planar(v):
+        return np.array([v.x, v.y, v.rho, v.phi])
+
+    @numba.njit
+    def pair(a, b):
+        s = a + b
+        return np.array([s.mass, s.pt, s.eta, a.deltaR(b), a.dot(b), a.boost_p4(b).E])
+
+    @numba.njit
+    def built(n):
+        out = np.empty(n)
+        for i in range(n):
+            v = vector.obj(px=1.0 * i, py=2.0, pz=0.5 * i, E=100.0)
+            out[i] = v.mass
+        return out
+
+    rng = np.random.default_rng(0)
+    out = {"planar": np.array([planar(vector.obj(x=float(x), y=float(y))) for x, y in rng.normal(size=(20, 2))])}
+    pairs = []
+    for px, py, pz, pt, phi, eta in rng.normal(size=(20, 6)):
+        a = vector.obj(px=float(px), py=float(py), pz=float(pz), E=20.0)
+        b = vector.obj(pt=abs(float(pt)) + 1.0, phi=float(phi), eta=float(eta), M=0.5)
+        pairs.append(pair(a, b))
+    out["pairs"] = np.array(pairs)
+    out["built"] = built(50)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -6553,4 +6682,7 @@ WORKLOADS = {
     "frites": {"binning_mi": frites_binning_mi},
     "stardist": {"matching": stardist_matching},
     "pop-tools": {"eos": pop_tools_eos, "fill": pop_tools_fill, "grid": pop_tools_grid},
+    "ht": {"convection": ht_convection, "exchangers_boiling": ht_exchangers_boiling},
+    "directlfq": {"lfq": directlfq_lfq},
+    "vector": {"objects": vector_objects},
 }
