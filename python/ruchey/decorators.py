@@ -4,7 +4,7 @@ import functools
 import inspect
 import types as pytypes
 
-from ruchey import _core, config, serialize, types
+from ruchey import _core, config, entrypoints, serialize, types
 
 # _nrt (Numba's switch for its runtime, which its own tests pass) is taken and changes nothing:
 # ruchey's compiled code always has its runtime (arrays, exceptions with runtime arguments)
@@ -102,8 +102,7 @@ def _dispatcher(func, options):
     if options.get("locals"):
         settings["locals"] = _declared_locals(options["locals"])
     if _core._numba_semantics():  # installed as numba: the packages' Numba extensions registered first, as Numba's
-        from ruchey.numba_shim import init_extensions
-        init_extensions()
+        entrypoints.init_all()
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends

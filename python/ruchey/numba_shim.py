@@ -25,13 +25,11 @@ import collections.abc
 import ctypes
 import importlib.abc
 import importlib.machinery
-import importlib.metadata
 import pickle
 import runpy
 import struct
 import sys
 import types as pytypes
-import warnings
 
 import numpy
 
@@ -166,7 +164,7 @@ class _Module(pytypes.ModuleType):
         for source in self._sources:
             if hasattr(source, name):
                 return getattr(source, name)
-        if f"{self.__name__}.{name}" in _SUBMODULES:  # from numba.core import types
+        if f"{self.__name__}.{name}" in _SUBMODULES or f"{self.__name__}.{name}" in _ALIASES:  # from numba.core import types
             return importlib.import_module(f"{self.__name__}.{name}")
         return _placeholder(f"{self.__name__}.{name}")
 
@@ -405,7 +403,6 @@ def _submodules():
         # the class of what @njit returns, for isinstance checks of functions as arguments
         "numba.core.registry": (dict(CPUDispatcher=_core.Dispatcher, cpu_target=_CpuTarget()), ()),
         "numba.core.dispatcher": (dict(Dispatcher=_core.Dispatcher), ()),  # the same, by its base class's name
-        "numba.core.entrypoints": (dict(init_all=init_extensions), ()),
         "numba.core.unsafe": ({}, ()),
         "numba.core.unsafe.nrt": (dict(NRT_get_api=ruchey.intrinsics.NRT_get_api), ()),
         "numba.core.runtime": ({}, ()),
@@ -466,8 +463,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        if spec.name in ("numba.cuda", "numba.cuda.libdevice", "numba.cuda.random"):
-            return importlib.import_module("ruchey" + spec.name[len("numba"):])
+        if spec.name in _ALIASES:
+            return importlib.import_module(_ALIASES[spec.name])
         names, sources = _SUBMODULES.get(spec.name, ({}, ()))
         if spec.name not in _SUBMODULES:
             _missing.append(spec.name)
@@ -485,26 +482,12 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 _SUBMODULES = {}
+# the numba modules that are ruchey's own modules themselves (numba.core.entrypoints: packages and
+# tests reset its _already_initialized)
+_ALIASES = {"numba.cuda": "ruchey.cuda", "numba.cuda.libdevice": "ruchey.cuda.libdevice",
+            "numba.cuda.random": "ruchey.cuda.random", "numba.core.entrypoints": "ruchey.entrypoints"}
 # numba.extending's names for value types of a package's own (ruchey._values)
 _VALUE_TYPES = {}
-_extensions_initialized = False
-
-
-def init_extensions():
-    """Runs each installed package's ``numba_extensions`` entry point named
-    init, once, as Numba does when its first function is decorated: packages
-    register their types with numba.extending there (vector's objects). One
-    that fails is a warning, in Numba's words."""
-    global _extensions_initialized
-    if _extensions_initialized:
-        return
-    _extensions_initialized = True  # (before running them: their own decorations come back here)
-    for entry in importlib.metadata.entry_points(group="numba_extensions", name="init"):
-        try:
-            entry.load()()
-        except Exception as exc:  # noqa: BLE001 - as Numba, a broken extension does not stop the program
-            warnings.warn(f"Numba extension module '{entry.module}' failed to load due to "
-                          f"'{type(exc).__name__}({exc})'.", stacklevel=3)
 
 
 def install_as_numba():
