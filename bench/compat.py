@@ -41,7 +41,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pyxem", "diffsims", "skforecast", "pymoo", "ffpiv", "strax", "iminuit",
             "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian",
             "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr",
-            "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "ht", "directlfq", "vector")
+            "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "ht", "directlfq", "vector", "rocket-fft")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes

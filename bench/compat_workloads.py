@@ -6518,6 +6518,56 @@ def vector_objects():
     return out
 
 
+def _rocket_fft_inputs():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 24)) + 1j * rng.standard_normal((16, 24))
+    return x, rng.standard_normal((16, 24)).astype(np.float32)
+
+
+def rocket_fft_transforms():
+    """rocket-fft (NumPy's and SciPy's FFTs in compiled code, registered by
+    its numba_extensions entry point): complex and real transforms along an
+    axis and over several, with lengths, norms and workers, of complex128
+    and float32 inputs; frequencies and shifts."""
+    import numba
+    import scipy.fft
+
+    @numba.njit
+    def numpy_like(x, r):
+        return (np.fft.fft(x, axis=0), np.fft.ifft(x, n=30, norm="ortho"), np.fft.rfft(r), np.fft.irfft(x, n=40),
+                np.fft.fft2(x), np.fft.ifftn(x, norm="forward"), np.fft.rfftn(r), np.fft.hfft(x[0]),
+                np.fft.fftshift(np.fft.fftfreq(24, 0.5)))
+
+    @numba.njit
+    def scipy_like(x, r):
+        return (scipy.fft.fft(x, workers=2), scipy.fft.ifft(x, axis=0, norm="ortho"), scipy.fft.rfft(r, n=20),
+                scipy.fft.irfft(x, axis=0), scipy.fft.fftn(x, axes=(1, 0)), scipy.fft.rfft2(r))
+
+    x, r = _rocket_fft_inputs()
+    out = {}
+    for name, f in (("numpy", numpy_like), ("scipy", scipy_like)):
+        for i, a in enumerate(f(x, r)):
+            out[f"{name}{i}"] = a
+            out[f"{name}{i}_dtype"] = np.array(np.dtype(a.dtype).num)
+    return out
+
+
+def rocket_fft_real_transforms():
+    """rocket-fft's real-to-real transforms in compiled code: SciPy's DCT and
+    DST of types 1 to 4 and their inverses, with norms, along an axis."""
+    import numba
+    import scipy.fft
+
+    @numba.njit
+    def r2r(r):
+        return (scipy.fft.dct(r, type=1), scipy.fft.dct(r, type=2, norm="ortho"), scipy.fft.dct(r, type=3, axis=0),
+                scipy.fft.dct(r, type=4), scipy.fft.idct(r), scipy.fft.dst(r, type=2), scipy.fft.idst(r, type=3),
+                scipy.fft.dctn(r))
+
+    _, r = _rocket_fft_inputs()
+    return {f"r2r{i}": a for i, a in enumerate(r2r(r.astype(np.float64)))}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -6685,4 +6735,5 @@ WORKLOADS = {
     "ht": {"convection": ht_convection, "exchangers_boiling": ht_exchangers_boiling},
     "directlfq": {"lfq": directlfq_lfq},
     "vector": {"objects": vector_objects},
+    "rocket-fft": {"transforms": rocket_fft_transforms, "real_transforms": rocket_fft_real_transforms},
 }
