@@ -6774,6 +6774,348 @@ def simpeg_magnetics():
     return out
 
 
+def _alphabase_precursors(n, seed):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    aas = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    seqs = ["".join(rng.choice(aas, rng.integers(7, 20))) + rng.choice(["K", "R"]) for _ in range(n)]
+    mods = [("Oxidation@M;Carbamidomethyl@C" if "M" in s and "C" in s else "") for s in seqs]
+    sites = [("%d;%d" % (s.index("M") + 1, s.index("C") + 1) if "M" in s and "C" in s else "") for s in seqs]
+    return pd.DataFrame({"sequence": seqs, "mods": mods, "mod_sites": sites, "charge": rng.integers(2, 5, n)})
+
+
+def alphabase_isotopes():
+    """alphabase's isotope distributions: the element tables convolved
+    (abundance_convolution, one_element_dist) for formulas and for
+    precursors' isotope envelopes."""
+    from alphabase.constants.isotope import IsotopeDistribution
+    from alphabase.peptide.precursor import calc_precursor_isotope_intensity, update_precursor_mz
+    dist = IsotopeDistribution()
+    formulas = [[("C", 60), ("H", 98), ("N", 17), ("O", 20), ("S", 1)], [("C", 250), ("H", 400), ("N", 70), ("O", 80)]]
+    out = {}
+    for i, formula in enumerate(formulas):
+        d, mono = dist.calc_formula_distribution(formula)
+        out[f"formula{i}"], out[f"mono{i}"] = d, mono
+    df = update_precursor_mz(_alphabase_precursors(300, 0))
+    df = calc_precursor_isotope_intensity(df, max_isotope=6)
+    out["intensity"] = df[[f"i_{i}" for i in range(6)]].to_numpy()
+    out["mono_idx"], out["precursor_mz"] = df["mono_isotope_idx"].to_numpy(), df["precursor_mz"].to_numpy()
+    return out
+
+
+def alphabase_fragments():
+    """alphabase's fragment tables: m/z of charged b/y series with neutral
+    losses, flattened (_parse_fragment), compressed, joined and counted
+    per elution group (calc_fragment_cardinality)."""
+    from alphabase.peptide import fragment as fr
+    from alphabase.peptide.precursor import update_precursor_mz
+    df = update_precursor_mz(_alphabase_precursors(200, 1))
+    types = ["b_z1", "b_z2", "y_z1", "y_z2", "y_H2O_z1", "b_modloss_z1"]
+    mz = fr.create_fragment_mz_dataframe(df, types)
+    rng = np.random.default_rng(2)
+    inten = mz.copy()
+    inten[:] = rng.random(mz.shape).astype(np.float32)
+    prec, flat = fr.flatten_fragments(df.copy(), mz, inten, min_fragment_intensity=0.2)
+    frag_idx = prec[["frag_start_idx", "frag_stop_idx"]].to_numpy()
+    compressed = fr.compress_fragment_indices(frag_idx.copy())
+    left, right = rng.integers(0, 500, 300), np.unique(rng.integers(0, 500, 200))
+    df2 = df.copy()
+    df2["elution_group_idx"] = df2["nAA"]
+    df2["decoy"] = np.arange(len(df2)) % 2
+    card = fr.calc_fragment_cardinality(df2, mz)
+    return {"mz": mz.to_numpy(), "flat_mz": flat["mz"].to_numpy(), "flat_type": flat["type"].to_numpy(),
+            "flat_number": flat["number"].to_numpy(), "flat_loss": flat["loss_type"].to_numpy(),
+            "frag_idx": frag_idx, "compressed": np.asarray(compressed[0] if isinstance(compressed, tuple) else compressed),
+            "join": fr.join_left(left, right), "cardinality": card.to_numpy()}
+
+
+def alphabase_digest():
+    """alphabase's protein digestion: trypsin cleavage with missed
+    cleavages (cleave_sequence_with_cut_pos, which builds typed lists of
+    strings) and the LCP-array enumeration of all substrings."""
+    from alphabase.protein.fasta import Digest
+    from alphabase.protein.lcp_digest import get_substring_indices
+    rng = np.random.default_rng(3)
+    aas = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    prots = ["M" + "".join(rng.choice(aas, rng.integers(150, 400))) for _ in range(20)]
+    digest = Digest("trypsin", max_missed_cleavages=2, peptide_length_min=6, peptide_length_max=30)
+    seqs, miss, nterm, cterm = [], [], [], []
+    for p in prots:
+        s, m, n, c = digest.cleave_sequence(p)
+        seqs += s; miss += m; nterm += n; cterm += c
+    cat = "$" + "$".join(prots[:8]) + "$"
+    starts, ends = get_substring_indices(cat, 7, 25)
+    return {"lengths": np.array([len(s) for s in seqs]), "hash": np.array([sum(map(ord, s)) for s in seqs]),
+            "miss": np.array(miss), "nterm": np.array(nterm), "cterm": np.array(cterm),
+            "starts": np.asarray(starts), "ends": np.asarray(ends)}
+
+
+def pegasuspy_neighbors_csi():
+    """pegasus' nearest neighbours (hnswlib, then the compiled reordering
+    that puts each cell first in its own row) and the connection-
+    specificity index matrix of calc_dendrogram (fastmath loops)."""
+    from pegasus.tools import calculate_nearest_neighbors
+    from pegasus.tools.utils import calc_csi_matrix
+    rng = np.random.default_rng(0)
+    centres = rng.standard_normal((6, 20)) * 4
+    X = (centres[rng.integers(0, 6, 1500)] + rng.standard_normal((1500, 20))).astype(np.float32)
+    indices, distances, _ = calculate_nearest_neighbors(X, K=15, n_jobs=1, random_state=0)
+    groups = np.repeat(np.arange(30), 50)
+    means = np.array([X[groups == g].mean(axis=0) for g in range(30)])
+    return {"indices": indices, "distances": distances, "csi": calc_csi_matrix(np.corrcoef(means))}
+
+
+def pegasuspy_inmf_quantile_norm():
+    """pegasus' integrative-NMF quantile normalisation (algorithm 3 of
+    LIGER) on per-batch H factors: clusters refined by their neighbours'
+    votes, then each batch's factor loadings mapped quantile by quantile
+    onto the reference batch's, over typed lists of arrays (np.quantile,
+    np.interp, lists of lists of arrays); and the query-matrix column
+    selection of run_scvi on CSR data."""
+    from numba.typed import List
+    from pegasus.tools import calculate_nearest_neighbors
+    from pegasus.tools.nmf import _refine_cluster, _quantile_norm
+    from pegasus.tools.scvitools import _select_csr
+    import scipy.sparse as sp
+    rng = np.random.default_rng(1)
+    k = 5
+    Hs, csums, ids = List(), List(), List()
+    for size in (600, 400, 300):
+        H = rng.gamma(0.5, 1.0, (size, k)) + np.eye(k)[rng.integers(0, k, size)] * 2
+        H = np.ascontiguousarray(H / np.linalg.norm(H, axis=0), dtype=np.float32)
+        Hs.append(H)
+        indices, _, _ = calculate_nearest_neighbors(H, K=20, n_jobs=1, random_state=0)
+        clusters, csum = _refine_cluster(np.argmax(H, axis=1), indices, k)
+        csums.append(csum)
+        ids.append(np.argsort(clusters, kind="stable"))
+    _quantile_norm(Hs, csums, ids, 3, 0, k)
+    mat = sp.random(300, 200, density=0.05, format="csr", random_state=2, dtype=np.float32)
+    indexer = np.where(rng.random(200) < 0.6, np.arange(200) // 2, -1)
+    new_size = int((indexer[mat.indices] >= 0).sum())
+    data, idx, ptr = _select_csr(mat.data, mat.indices, mat.indptr, indexer, new_size)
+    out = {f"H{i}": h for i, h in enumerate(Hs)}
+    out.update({f"csum{i}": c for i, c in enumerate(csums)})
+    out.update({"csr_data": data, "csr_indices": idx, "csr_indptr": ptr})
+    return out
+
+
+def _spikeinterface_analyzer():
+    import spikeinterface.full as si
+    recording, sorting = si.generate_ground_truth_recording(durations=[30.0], num_units=10, num_channels=16, seed=0)
+    analyzer = si.create_sorting_analyzer(sorting, recording, format="memory", sparse=False)
+    return si, recording, sorting, analyzer
+
+
+def spikeinterface_postprocessing():
+    """spikeinterface's compiled postprocessing on a simulated probe
+    recording: cross- and auto-correlograms (prange over spikes), ISI
+    histograms, template similarity (cosine/l1/l2 over shifts, prange over
+    pairs) and monopolar/center-of-mass unit locations."""
+    si, recording, sorting, analyzer = _spikeinterface_analyzer()
+    from spikeinterface.postprocessing.template_similarity import compute_similarity_with_templates_array
+    analyzer.compute(["random_spikes", "templates"])
+    out = {}
+    for fast in ("on", "off"):
+        ccg, bins = si.compute_correlograms(sorting, window_ms=50.0, bin_ms=1.0, method="numba", fast_mode=fast)
+        out[f"ccg_{fast}"], out[f"ccg_bins_{fast}"] = ccg, bins
+    isi = analyzer.compute("isi_histograms", window_ms=50.0, bin_ms=1.0, method="numba").get_data()
+    out["isi"], out["isi_bins"] = isi
+    templates = analyzer.get_extension("templates").get_data()
+    for method in ("cosine", "l1", "l2"):
+        out["similarity_" + method] = compute_similarity_with_templates_array(
+            templates, templates[::-1].copy(), method=method, num_shifts=3)
+    out["similarity_ext"] = analyzer.compute("template_similarity", method="cosine", max_lag_ms=0.2).get_data()
+    return out
+
+
+def spikeinterface_metrics():
+    """spikeinterface's compiled quality metrics and curation: refractory
+    period violations (pairwise spike differences), synchrony counts,
+    duplicated-spike removal (keep first / last, iterative) and the
+    spike-vector to spike-train conversion."""
+    si, recording, sorting, analyzer = _spikeinterface_analyzer()
+    from spikeinterface.curation.curation_tools import find_duplicated_spikes
+    from spikeinterface.core.sorting_tools import spike_vector_to_spike_trains
+    analyzer.compute(["random_spikes"], progress_bar=False)
+    rp = si.compute_refrac_period_violations(analyzer, refractory_period_ms=2.0, censored_period_ms=0.0)
+    sync = si.compute_synchrony_metrics(analyzer)
+    out = {"rp_contamination": np.array(list(rp.rp_contamination.values()), dtype=float),
+           "rp_violations": np.array(list(rp.rp_violations.values()), dtype=float)}
+    for key, values in sync._asdict().items():
+        out["sync_" + key] = np.array(list(values.values()), dtype=float)
+    train = np.sort(np.random.default_rng(5).integers(0, 200000, 5000))
+    for method in ("keep_first_iterative", "keep_last_iterative", "keep_first"):
+        out["dup_" + method] = find_duplicated_spikes(train, 30, method=method)
+    trains = spike_vector_to_spike_trains(sorting.to_spike_vector(concatenated=False), sorting.unit_ids)
+    for u, t in trains[0].items():
+        out[f"train_{u}"] = t
+    return out
+
+
+def spikeinterface_comparison():
+    """spikeinterface's ground-truth comparison: the match-count matrix
+    (compiled, over sorted spike vectors), agreement scores, and the
+    spike-vector dot products of the generalized comparison."""
+    import spikeinterface.full as si
+    from spikeinterface.comparison.comparisontools import make_match_count_matrix, compute_distance_matrix
+    gt = si.generate_sorting(num_units=12, durations=[60.0], seed=1)
+    tested = si.add_synchrony_to_sorting(gt, sync_event_ratio=0.3, seed=2)
+    match = make_match_count_matrix(gt, tested, delta_frames=10)
+    cmp = si.compare_sorter_to_ground_truth(gt, tested, exhaustive_gt=True)
+    dist = compute_distance_matrix(gt, tested, delta_frames=10)
+    return {"match": match.to_numpy(), "agreement": cmp.agreement_scores.to_numpy(),
+            "performance": cmp.get_performance().to_numpy(dtype=float), "distance": np.asarray(dist)}
+
+
+def frites_binning_mi():
+    """frites' binning mutual-information estimators (histograms, 2-d
+    histograms and entropies compiled with fastmath): continuous-continuous,
+    continuous-discrete and conditional MI, per time point, with and
+    without categories; and the connectivity-style MI on time series."""
+    from frites.estimator import BinMIEstimator
+    from frites.core.mi_bin_ephy import mi_bin_conn_time, mi_bin_ccd
+    rng = np.random.default_rng(0)
+    n_times, n_trials = 40, 300
+    y = rng.standard_normal(n_trials)
+    x = y * np.linspace(0, 1, n_times)[:, None, None] + rng.standard_normal((n_times, 1, n_trials))
+    disc = rng.integers(0, 3, n_trials)
+    z = rng.integers(0, 2, n_trials)
+    cats = rng.integers(0, 2, n_trials)
+    out = {}
+    for bins in (4, 8):
+        out[f"cc{bins}"] = BinMIEstimator("cc", n_bins=bins).estimate(x, y)
+        out[f"cc_cat{bins}"] = BinMIEstimator("cc", n_bins=bins).estimate(x, y, categories=cats)
+        out[f"cd{bins}"] = BinMIEstimator("cd", n_bins=bins).estimate(x, disc)
+        out[f"ccd{bins}"] = BinMIEstimator("ccd", n_bins=bins).estimate(x, y, z=z)
+    xs = x[:, 0, :].astype(np.float32)
+    ys = (xs + rng.standard_normal(xs.shape)).astype(np.float32)
+    out["conn_time"] = mi_bin_conn_time(xs, ys, 6, 6)
+    out["ccd_one"] = np.float64(mi_bin_ccd(xs[0], ys[0], z.astype(np.float32), 6))
+    return out
+
+
+def _stardist_labels(shape, n, seed):
+    """A label image of n discs (balls) at random places, later ones on top."""
+    rng = np.random.default_rng(seed)
+    grid = np.indices(shape)
+    labels = np.zeros(shape, np.int32)
+    for k in range(1, n + 1):
+        centre = rng.uniform(0, shape, len(shape))
+        r = rng.uniform(3, 8)
+        inside = sum((g - c) ** 2 for g, c in zip(grid, centre)) < r * r
+        labels[inside] = k
+    from stardist.matching import relabel_sequential
+    return relabel_sequential(labels)[0]
+
+
+def stardist_matching():
+    """stardist's instance matching: the compiled label-overlap table of a
+    ground-truth and a predicted label image (2-d and 3-d), its IoU /
+    IoT / IoP scores and the matched statistics over a data set."""
+    from stardist.matching import matching, matching_dataset, label_overlap, relabel_sequential
+    out = {}
+    for dim, shape, n in ((2, (256, 256), 60), (3, (40, 64, 64), 30)):
+        true = _stardist_labels(shape, n, dim)
+        pred = np.roll(_stardist_labels(shape, n, dim), 1, axis=0)
+        pred[_stardist_labels(shape, n // 3, 10 + dim) > 0] = 0
+        pred = relabel_sequential(pred)[0]
+        out[f"overlap{dim}"] = label_overlap(true, pred).astype(np.int64)
+        for criterion in ("iou", "iot", "iop"):
+            stats = matching(true, pred, thresh=0.5, criterion=criterion)
+            out[f"{criterion}{dim}"] = np.array([stats.tp, stats.fp, stats.fn, stats.precision, stats.recall,
+                                                 stats.f1, stats.mean_true_score, stats.panoptic_quality])
+    trues = [_stardist_labels((128, 128), 25, s) for s in range(4)]
+    preds = [np.roll(t, 2, axis=1) for t in trues]
+    for thresh in (0.3, 0.7):
+        stats = matching_dataset(trues, preds, thresh=thresh, show_progress=False)
+        out[f"dataset{thresh}"] = np.array([stats.tp, stats.fp, stats.fn, stats.f1, stats.mean_matched_score])
+    return out
+
+
+def pop_tools_eos():
+    """pop-tools' equation of state of seawater (McDougall et al., 2003),
+    a vectorize with float64 and float32 loops, from depth and from
+    pressure, with the density derivatives."""
+    import pop_tools
+    rng = np.random.default_rng(0)
+    salt = rng.uniform(30, 38, (20, 50, 50))
+    temp = rng.uniform(-2, 30, (20, 50, 50))
+    depth = np.linspace(0, 5000, 20)[:, None, None] * np.ones((1, 50, 50))
+    rho, drhods, drhodt = pop_tools.eos(salt, temp, depth=depth, return_coefs=True)
+    rho32 = pop_tools.eos(salt.astype(np.float32), temp.astype(np.float32), depth=depth.astype(np.float32))
+    from pop_tools.eos import compute_pressure
+    return {"rho": rho, "drhods": drhods, "drhodt": drhodt, "rho32": np.asarray(rho32, dtype=np.float64),
+            "pressure": compute_pressure(np.linspace(0, 6000, 500)),
+            "rho_p": pop_tools.eos(salt[0], temp[0], pressure=np.full((50, 50), 2000.0))}
+
+
+def pop_tools_fill():
+    """pop-tools' lateral fill of land points (parallel compiled
+    iterations): the POP smoother and successive over-relaxation, on a
+    periodic and on a tripole grid."""
+    from pop_tools.fill import lateral_fill_np_array
+    ny, nx = 60, 90
+    y, x = np.mgrid[0:ny, 0:nx]
+    field = np.cos(x / nx * 2 * np.pi) * np.sin(y / ny * np.pi) * 10 + 15
+    land = ((x - 30) ** 2 / 200 + (y - 25) ** 2 / 80 < 1) | ((x > 60) & (x < 75) & (y > 35))
+    var = np.where(land, np.nan, field)
+    valid = np.ones_like(land)
+    valid[:3] = False
+    out = {}
+    for tripole in (False, True):
+        out[f"pop{tripole}"] = lateral_fill_np_array(var, valid, ltripole=tripole)
+        out[f"sor{tripole}"] = lateral_fill_np_array(var, valid, ltripole=tripole, use_sor=True, rc=1.6)
+    return out
+
+
+def pop_tools_grid():
+    """pop-tools' T-point latitudes and longitudes from U-points (a
+    prange nest of spherical averages), as get_grid computes them, on a
+    displaced-pole-like grid."""
+    from pop_tools.grid import _compute_TLAT_TLONG, _compute_corners
+    ny, nx = 80, 100
+    lat = np.deg2rad(np.linspace(-78, 88, ny))[:, None] + 0.01 * np.sin(np.arange(nx) / 7)[None, :]
+    lon = np.deg2rad(np.linspace(0, 360, nx, endpoint=False))[None, :] + 0.02 * np.cos(np.arange(ny) / 5)[:, None]
+    tlat, tlon = np.empty((ny, nx)), np.empty((ny, nx))
+    _compute_TLAT_TLONG(lat, lon, tlat, tlon, ny, nx)
+    corners = _compute_corners(lat, lon)
+    return {"tlat": tlat, "tlon": tlon, "corner_lat": corners[0], "corner_lon": corners[1]}
+
+
+def directlfq_lfq():
+    """directLFQ's label-free quantification, as its API runs it: samples
+    normalised by median fold-change distances (compiled nanmedian and
+    nanvar of distance distributions, NaN counts per row), then protein
+    intensities estimated from each protein's shifted ion traces."""
+    import pandas as pd
+    import directlfq.normalization as lfqnorm
+    import directlfq.protein_intensity_estimation as lfqprot
+    import directlfq.utils as lfqutils
+    import directlfq.config as config
+    config.set_global_protein_and_ion_id(protein_id="protein", quant_id="ion")
+    config.set_log_processed_proteins(log_processed_proteins=False)
+    config.set_compile_normalized_ion_table(compile_normalized_ion_table=True)
+    config.check_wether_to_copy_numpy_arrays_derived_from_pandas()
+    rng = np.random.default_rng(0)
+    n_prot, n_samples = 60, 8
+    rows = []
+    for p in range(n_prot):
+        level = rng.uniform(15, 25)
+        for i in range(rng.integers(2, 9)):
+            ion = level + rng.normal(0, 1.5) + rng.normal(0, 0.2, n_samples) + np.linspace(0, 0.8, n_samples)
+            values = 2.0 ** ion
+            values[rng.random(n_samples) < 0.15] = np.nan
+            rows.append([f"P{p:03d}", f"P{p:03d}_ion{i}", *values])
+    df = pd.DataFrame(rows, columns=["protein", "ion", *[f"s{k}" for k in range(n_samples)]])
+    df = lfqutils.index_and_log_transform_input_df(df)
+    df = lfqutils.remove_allnan_rows_input_df(df)
+    normed = lfqnorm.NormalizationManagerSamplesOnSelectedProteins(df, num_samples_quadratic=8).complete_dataframe
+    protein_df, ion_df = lfqprot.estimate_protein_intensities(normed, min_nonan=1, num_samples_quadratic=10,
+                                                              num_cores=1)
+    return {"normed": normed.to_numpy(), "proteins": protein_df.drop(columns="protein").to_numpy(dtype=float),
+            "ions": ion_df.select_dtypes("number").to_numpy(dtype=float)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -6943,4 +7285,12 @@ WORKLOADS = {
     "abtem": {"potentials": abtem_potentials, "multislice": abtem_multislice},
     "rosettasciio": {"fei_stream": rosettasciio_fei_stream, "tvips": rosettasciio_tvips},
     "simpeg": {"gravity": simpeg_gravity, "magnetics": simpeg_magnetics},
+    "alphabase": {"isotopes": alphabase_isotopes, "fragments": alphabase_fragments, "digest": alphabase_digest},
+    "pegasuspy": {"neighbors_csi": pegasuspy_neighbors_csi, "inmf_quantile_norm": pegasuspy_inmf_quantile_norm},
+    "spikeinterface": {"postprocessing": spikeinterface_postprocessing, "metrics": spikeinterface_metrics,
+                       "comparison": spikeinterface_comparison},
+    "frites": {"binning_mi": frites_binning_mi},
+    "stardist": {"matching": stardist_matching},
+    "pop-tools": {"eos": pop_tools_eos, "fill": pop_tools_fill, "grid": pop_tools_grid},
+    "directlfq": {"lfq": directlfq_lfq},
 }

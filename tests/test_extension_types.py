@@ -853,6 +853,107 @@ def test_value_types_of_one_name_told_apart_by_their_key(tmp_path):
 
 
 @shim_only
+def test_value_type_of_a_named_tuple_member_converted_by_pyapi(tmp_path):
+    # as vector's objects: a member that is a typing.NamedTuple of the
+    # package's own, unboxed by pyapi.to_native_value and boxed by
+    # pyapi.from_native_value; a subclass renaming its type in __init__;
+    # an overload choosing by the member type's instance_class
+    run_fresh("""
+        import math, typing
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import (NativeValue, box, make_attribute_wrapper, models, overload_attribute,
+                                     register_model, typeof_impl, unbox)
+        import numba
+
+        class XY(typing.NamedTuple):
+            x: float
+            y: float
+
+        class Turned(XY):  # a mixin's subclass, as vector's AzimuthalObjectXY
+            pass
+
+        class Vec:
+            def __init__(self, azimuthal):
+                self.azimuthal = azimuthal
+
+        class Momentum(Vec):
+            pass
+
+        class VecType(types.Type):
+            def __init__(self, azimuthal):
+                super().__init__(name=f"VecType({azimuthal})")
+                self.azimuthal = azimuthal
+
+        class MomentumType(VecType):
+            def __init__(self, azimuthal):
+                super().__init__(azimuthal)
+                self.name = f"MomentumType({azimuthal})"
+
+        @typeof_impl.register(Vec)
+        def typeof_vec(val, c):
+            cls = MomentumType if isinstance(val, Momentum) else VecType
+            return cls(numba.typeof(val.azimuthal))
+
+        @register_model(VecType)
+        @register_model(MomentumType)
+        class VecModel(models.StructModel):
+            def __init__(self, dmm, fe_type):
+                super().__init__(dmm, fe_type, [("azimuthal", fe_type.azimuthal)])
+
+        make_attribute_wrapper(VecType, "azimuthal", "azimuthal")
+        make_attribute_wrapper(MomentumType, "azimuthal", "azimuthal")
+
+        @unbox(VecType)
+        def unbox_vec(typ, obj, c):
+            member = c.pyapi.object_getattr_string(obj, "azimuthal")
+            proxy = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+            proxy.azimuthal = c.pyapi.to_native_value(typ.azimuthal, member).value
+            c.pyapi.decref(member)
+            return NativeValue(proxy._getvalue(), is_error=cgutils.is_not_null(c.builder, c.pyapi.err_occurred()))
+
+        @box(VecType)
+        def box_vec(typ, val, c):
+            cls = Momentum if isinstance(typ, MomentumType) else Vec
+            cls_obj = c.pyapi.unserialize(c.pyapi.serialize_object(cls))
+            proxy = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+            member = c.pyapi.from_native_value(typ.azimuthal, proxy.azimuthal)
+            return c.pyapi.call_function_objargs(cls_obj, (member,))
+
+        @overload_attribute(VecType, "rho")
+        def vec_rho(v):
+            turned = issubclass(v.azimuthal.instance_class, Turned)
+            def rho(v):
+                r = math.sqrt(v.azimuthal.x ** 2 + v.azimuthal.y ** 2)
+                return -r if turned else r
+            return rho
+
+        assert MomentumType(numba.typeof(XY(1.0, 2.0))).name.startswith("MomentumType(")
+
+        @njit
+        def rho(v):
+            return v.rho
+
+        @njit
+        def same(v):
+            return v
+
+        rng = np.random.default_rng(3)
+        for cls in (Vec, Momentum):
+            for az in (XY, Turned):
+                for x, y in rng.normal(size=(4, 2)) * 10:
+                    v = cls(az(float(x), float(y)))
+                    want = math.hypot(x, y) * (-1 if az is Turned else 1)
+                    assert math.isclose(rho(v), want, rel_tol=1e-12), (cls, az, rho(v), want)
+                back = same(v)
+                assert type(back) is cls and type(back.azimuthal) is az and back.azimuthal == v.azimuthal
+        assert rho(Vec(XY(3, 4))) == 5.0  # int coordinates as the member's float64
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_a_packages_overload_of_a_numpy_function_for_its_value_type(tmp_path):
     # @overload(numpy.shape) and (numpy.sum) for the package's type, as
     # fast_array_utils overloads numpy.shape for its sparse matrices: called

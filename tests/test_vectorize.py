@@ -369,6 +369,21 @@ def test_lazy_unsupported_types():
         f(np.zeros(2, "datetime64[D]"), np.zeros(2, "datetime64[D]"))
 
 
+def test_a_function_of_no_arguments_is_taken_and_its_calls_raise():
+    # Numba's vectorize takes it (libraries wrap every function of a module
+    # so); NumPy calls no ufunc without operands, so a call is a TypeError
+    def constant():
+        return 1.5
+    lazy, eager = vectorize(constant), vectorize(["float64()"])(constant)
+    assert lazy.nin == eager.nin == 0 and lazy.py_func() == constant()
+    for u in (lazy, eager):
+        for args in ((), (np.ones(3),)):
+            with pytest.raises(TypeError, match="takes no arguments"):
+                u(*args)
+        with pytest.raises(ruchey.TypingError):
+            njit(lambda: u())()
+
+
 # ---------------------------------------------------------------- from compiled code
 
 eager_axpb = vectorize(SIGS)(axpb)

@@ -131,6 +131,24 @@ def _describe(t):
     return t.describe()
 
 
+class _WithoutOperands:
+    """The ufunc of a function of no arguments. Numba's vectorize takes such
+    a function (fluids' and ht's vectorized modules wrap each function of
+    theirs, those of no arguments too), but NumPy calls no ufunc without an
+    operand to find its loop by: a call raises TypeError."""
+    nin, nout, nargs, ntypes, types = 0, 1, 1, 0, []
+
+    def __init__(self, name):
+        self.__name__ = name
+
+    def __repr__(self):
+        return f"<ruchey ufunc '{self.__name__}' of no arguments>"
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"ufunc '{self.__name__}' cannot be called: its function takes no arguments, and NumPy "
+                        "calls no ufunc without an operand")
+
+
 class _Loops:
     """The compiled loops of one function, and the ufunc built from them."""
 
@@ -155,6 +173,8 @@ class _Loops:
             self.sigs.append(sig)
 
     def build(self):
+        if not self.nin:
+            return _WithoutOperands(self.func.__name__)
         identity = self.options.get("identity")
         doc = self.func.__doc__ or ""
         parallel = self.options.get("target", "cpu") == "parallel"
