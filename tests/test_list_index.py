@@ -2,6 +2,7 @@
 [start, stop) read as a slice's bounds (negative from the end, clamped to
 the list), ValueError where x is not there, a TypingError for bounds that
 are not integers. Compared with the function's py_func on generated lists."""
+import numpy as np
 import pytest
 
 import ruchey
@@ -143,3 +144,19 @@ def test_remove_lets_the_removed_item_go():
         f(60)
     if before is not None:
         assert rss_bytes() - before < 8 << 20
+
+
+def test_items_swapped_by_an_unpacking_store_as_python():
+    # x[i], x[j] = x[j], x[i]: each item stored from the tuple's field (typed and reflected lists)
+    @ruchey.njit
+    def swapped(x, i, j):
+        x[i], x[j] = x[j], x[i]
+        return x
+
+    rng = np.random.default_rng(7)
+    for n in (2, 5, 9):
+        values = list(rng.standard_normal(n))
+        i, j = (int(v) for v in rng.integers(-n, n, 2))
+        expected = swapped.py_func(list(values), i, j)
+        assert list(swapped(ruchey.typed.List(values), i, j)) == expected
+        assert swapped(list(values), i, j) == expected

@@ -415,7 +415,9 @@ const Type *ty_function_item(Infer *in, Node *v, const Type *fp) {
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *elem = ty_maybe_none(in, target);  /* (an Optional item stays one: the store is no read of it) */
-  if (elem && !(t = ty_function_item(in, at, elem))) return;
+  /* (a function stored as an entry of the list's FunctionType; at is the stored value then, not the
+   * tuple of an unpacking store: x[i], x[j] = x[j], x[i]) */
+  if (elem && (t->kind == TY_FUNCTION || t->kind == TY_FUNCS) && !(t = ty_function_item(in, at, elem))) return;
   if (elem && is_slice_store(target)) {
     if (!elem->elem && t->kind == TY_LIST && t->elem) {  /* x = [] then x[:0] = y: y's items type x */
       ty_refine_container(in, at, target->lhs, t);
