@@ -79,6 +79,7 @@ def rebind_cuda(module, helpers):
     for holder in (module, *helpers):
         for name, kernel in kernels[holder].items():
             setattr(holder, name, kernel)
+        rebind_random(holder)
         numba_tests.rebind_names(holder, homes, Dispatcher)
     for namespace in exec_namespaces(module, helpers):
         numba_tests.rebind_names(namespace, homes, Dispatcher)
@@ -86,6 +87,15 @@ def rebind_cuda(module, helpers):
         if isinstance(value, type) and value.__module__ == module.__name__:
             numba_tests.rebind_names(value, homes, Dispatcher)
             numba_tests.rebind_type_values(value)
+
+
+def rebind_random(holder):
+    """Points the draws holder took from numba.cuda.random (Numba CPU functions
+    under the simulator, which rebind_names would compile again) at ruchey.cuda.random's."""
+    import ruchey.cuda.random
+    for name, value in list(vars(holder).items()):
+        if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
+            setattr(holder, name, getattr(ruchey.cuda.random, name))
 
 
 def exec_namespaces(module, helpers):
