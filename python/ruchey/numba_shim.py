@@ -327,7 +327,7 @@ def _submodules():
         "numba.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
         "numba.core.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
         # a value type's unbox and box, read by ruchey._values
-        "numba.core.typing.typeof": (dict(typeof_impl=_values.typeof_impl), ()),
+        "numba.core.typing.typeof": (dict(typeof_impl=_values.typeof_impl, typeof=ruchey.typeof), ()),
         "numba.core.datamodel": (dict(models=_values.models, register_default=_values.register_model), ()),
         "numba.core.datamodel.models": (dict(StructModel=_values.StructModel, OpaqueModel=_values.OpaqueModel), ()),
         "numba.core.boxing": (dict(unbox_array=_values.unbox_array, box_array=_values.box_array), ()),
@@ -465,8 +465,9 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         if spec.name in ("numba.cuda", "numba.cuda.libdevice", "numba.cuda.random"):
             return importlib.import_module("ruchey" + spec.name[len("numba"):])
-        names, sources = _SUBMODULES.get(spec.name, ({}, ()))
-        if spec.name not in _SUBMODULES:
+        name = _CUDA_HOMES.get(spec.name, spec.name)
+        names, sources = _SUBMODULES.get(name, ({}, ()))
+        if name not in _SUBMODULES:
             _missing.append(spec.name)
         return _Module(spec.name, names, sources)
 
@@ -482,6 +483,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 _SUBMODULES = {}
+# numba-cuda's own modules of Numba's names (from numba.cuda import types): the Numba module each is
+_CUDA_HOMES = {"numba.cuda.types": "numba.types", "numba.cuda.np": "numba.np",
+               "numba.cuda.np.numpy_support": "numba.np.numpy_support", "numba.cuda.typing": "numba.core.typing",
+               "numba.cuda.typing.typeof": "numba.core.typing.typeof", "numba.cuda.core": "numba.core",
+               "numba.cuda.core.errors": "numba.core.errors", "numba.cuda.core.config": "numba.core.config"}
 # numba.extending's names for value types of a package's own (ruchey._values)
 _VALUE_TYPES = {}
 
