@@ -425,7 +425,7 @@ def vectorize(ftylist_or_function=(), **options):
         if options.get("target") == "cuda":
             if not sigs:
                 raise TypeError("vectorize(target='cuda') needs signatures")
-            from ruchey.cuda.vectorize import CUDAUFunc  # imports ruchey.cuda only when used
+            from ruchey.cuda.ufuncs import CUDAUFunc  # imports ruchey.cuda only when used
             return CUDAUFunc(func, sigs)
         if not sigs:
             return DUFunc(func, **options)

@@ -62,8 +62,20 @@ __all__ = [
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
-    "current_context", "Context", "MemoryInfo",
+    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize",
 ]
+
+
+def vectorize(ftylist_or_function=(), target="cuda", **options):
+    """numba-cuda's cuda.vectorize: ruchey.vectorize with target="cuda" unless told otherwise."""
+    import ruchey
+    return ruchey.vectorize(ftylist_or_function, target=target, **options)
+
+
+def guvectorize(*args, target="cuda", **options):
+    """numba-cuda's cuda.guvectorize: ruchey.guvectorize with target="cuda" unless told otherwise."""
+    import ruchey
+    return ruchey.guvectorize(*args, target=target, **options)
 
 
 def is_float16_supported():

@@ -72,6 +72,29 @@ class CUDAUFunc:
         raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({names}), and the inputs "
                         "could not be safely coerced to any supported types")
 
+    def reduce(self, arg, stream=0):
+        """numba-cuda's reduce of a binary ufunc over a 1-d array, in its
+        order: the two halves combined elementwise into the first, again
+        until one element is left, an odd count's last element combined
+        with the rest's result. The result has arg's dtype."""
+        if self.nin != 2:
+            raise TypeError(f"reduce needs a ufunc of two arguments, {self.__name__} takes {self.nin}")
+        host = arg.copy_to_host(stream=stream) if isinstance(arg, devicearray.DeviceNDArray) else np.array(arg)
+        if host.ndim != 1:
+            raise TypeError(f"reduce needs a 1-d array, got {host.ndim} dimensions")
+        if not host.size:
+            raise TypeError("Reduction on an empty array.")
+        return host[0] if host.size == 1 else self._halved(host, stream)[0]
+
+    def _halved(self, x, stream):
+        """x (two elements or more, a host array) reduced into its first element; x[:1]."""
+        n = x.shape[0]
+        if n % 2:
+            first = self._halved(x[:n - 1], stream)
+            return self(first, x[n - 1:], out=first, stream=stream)
+        left = self(x[:n // 2], x[n // 2:], out=x[:n // 2], stream=stream)
+        return self._halved(left, stream) if n > 2 else left
+
     def __call__(self, *args, out=None, stream=0):
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} arguments ({len(args)} given)")
