@@ -22,6 +22,7 @@ CPU backend where there is no GPU. Many failures are not gaps: tests that
 read the simulator's own objects, or numba-cuda's wording of an error.
 """
 import argparse
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -81,6 +82,7 @@ def rebind_cuda(module, helpers):
             setattr(holder, name, kernel)
         rebind_random(holder)
         numba_tests.rebind_names(holder, homes, Dispatcher)
+        rebind_items(holder, homes, Dispatcher)
     for namespace in exec_namespaces(module, helpers):
         numba_tests.rebind_names(namespace, homes, Dispatcher)
     for value in list(vars(module).values()):
@@ -110,6 +112,27 @@ def rebind_random(holder):
     for name, value in list(vars(holder).items()):
         if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
             setattr(holder, name, getattr(ruchey.cuda.random, name))
+
+
+def rebind_items(holder, homes, dispatcher):
+    """Numba's values in holder's lists and tuples (signatures = [int32(int32, int32)],
+    vectorize_funcs = [cuda_vectorize, partial(numba_vectorize, target="cuda")])."""
+    for name, value in list(vars(holder).items()):
+        if type(value) in (list, tuple) and not name.startswith("__"):
+            setattr(holder, name, type(value)(ruchey_item(item, homes, dispatcher) for item in value))
+
+
+def ruchey_item(value, homes, dispatcher):
+    if isinstance(value, functools.partial):
+        return functools.partial(ruchey_item(value.func, homes, dispatcher), *value.args, **value.keywords)
+    if not numba_tests.taken_from_numba(value):
+        return value
+    if hasattr(value, "return_type") and hasattr(value, "args"):  # a signature: return_type(*args)
+        return numba_tests.ours(value.return_type)(*(numba_tests.ours(a) for a in value.args))
+    name = getattr(value, "__name__", None)
+    holder = Namespace({name if isinstance(name, str) else "item": value})
+    numba_tests.rebind_names(holder, homes, dispatcher)
+    return next(iter(vars(holder).values()))
 
 
 def exec_namespaces(module, helpers):
