@@ -83,6 +83,7 @@ def rebind_cuda(module, helpers):
         rebind_random(holder)
         numba_tests.rebind_names(holder, homes, Dispatcher)
         rebind_items(holder, homes, Dispatcher)
+        numba_tests.rebind_type_values(holder)  # (def make(dtype=float32): its functions' defaults)
     for namespace in exec_namespaces(module, helpers):
         numba_tests.rebind_names(namespace, homes, Dispatcher)
     for value in list(vars(module).values()):
