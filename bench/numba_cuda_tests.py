@@ -81,6 +81,7 @@ def rebind_cuda(module, helpers):
         for name, kernel in kernels[holder].items():
             setattr(holder, name, kernel)
         rebind_random(holder)
+        rebind_simulator_nones(holder, homes[0])
         numba_tests.rebind_names(holder, homes, Dispatcher)
         rebind_items(holder, homes, Dispatcher)
         numba_tests.rebind_type_values(holder)  # (def make(dtype=float32): its functions' defaults)
@@ -113,6 +114,14 @@ def rebind_random(holder):
     for name, value in list(vars(holder).items()):
         if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
             setattr(holder, name, getattr(ruchey.cuda.random, name))
+
+
+def rebind_simulator_nones(holder, cuda):
+    """The names holder took from numba-cuda that its simulator leaves None
+    (from numba.cuda.compiler import compile_ptx), pointed at ruchey.cuda's."""
+    for name, value in list(vars(holder).items()):
+        if value is None and not name.startswith("_") and getattr(cuda, name, None) is not None:
+            setattr(holder, name, getattr(cuda, name))
 
 
 def rebind_items(holder, homes, dispatcher):
