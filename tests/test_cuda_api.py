@@ -161,6 +161,24 @@ def test_kernel_has_no_signatures_before_its_first_launch(kernel):
     assert kernel.inspect_llvm() == {}
 
 
+def test_kernel_overloads_map_each_compiled_signature():
+    """One per launched specialisation: a host array and a device array of one
+    layout share it (numba-cuda's issue 4628)."""
+    @cuda.jit
+    def double(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] * 2
+
+    assert len(double.overloads) == 0 and list(double.overloads) == []
+    a, out = numpy.arange(64.0), numpy.zeros(64)
+    double[1, 64](a, out)
+    double[1, 64](cuda.to_device(a), out)
+    assert len(double.overloads) == 1 and list(double.overloads) == double.signatures
+    assert double.signatures[0] in double.overloads and (ruchey.int8,) not in double.overloads
+    numpy.testing.assert_array_equal(out, a * 2)
+
+
 def test_kernel_signature_must_return_void():
     with pytest.raises(TypeError, match="void return type"):
         cuda.jit("float64(float64[:])")(noop)

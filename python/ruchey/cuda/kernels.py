@@ -1,4 +1,5 @@
 """cuda.jit: kernels, their launch configurations, and device functions."""
+import collections.abc
 import enum
 import functools
 import math
@@ -364,13 +365,25 @@ class _Overload:
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
 
-class _Overloads:
+class _Overloads(collections.abc.Mapping):
+    """The compiled specialisations by signature (the kernel for any other
+    signature is the one its first launch compiles)."""
+
     def __init__(self, dispatcher):
         self._dispatcher = dispatcher
 
     def __getitem__(self, signature):
         types.parse_signature(signature)  # a TypeError now for what is no signature
         return _Overload(self._dispatcher, signature)
+
+    def __iter__(self):
+        return iter(self._dispatcher.signatures)
+
+    def __len__(self):
+        return len(self._dispatcher.signatures)
+
+    def __contains__(self, signature):
+        return signature in self._dispatcher.signatures
 
 
 # ---------------------------------------------------------------- cuda.jit
