@@ -494,7 +494,8 @@ def guvectorize(*args, **options):
     as a number) and writes its outputs. NumPy broadcasts the other
     dimensions and calls it once per element of them. Options as vectorize's:
     target="parallel" splits the outer elements over the thread pool,
-    "cuda" runs as "cpu" does.
+    "cuda" runs as "cpu" does, taking and giving device arrays too
+    (ruchey.cuda.ufuncs.CUDAGUFunc).
     """
     if len(args) == 1 and isinstance(args[0], str):  # a layout alone: loops compiled as called
         _check_options(options)
@@ -510,6 +511,9 @@ def guvectorize(*args, **options):
         u = _build_gufunc(func, disp, sigs, layout, options)
         ins, outs = _parse_layout(layout)
         hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
+        if options.get("target") == "cuda":  # (device arrays in and out; not called from compiled code)
+            from ruchey.cuda.ufuncs import CUDAGUFunc
+            return CUDAGUFunc(u)
         _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
         return _pickled_by_value(u, func, _remade_guvectorize, sigs, layout, options)
     return build
@@ -537,6 +541,9 @@ def _build_gufunc(func, disp, sigs, layout, options):
         sig = types.parse_signature(sig)
         if len(sig.args) != len(core):
             raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
+        if sig.return_type is not None and not isinstance(sig.return_type, types.NoneType):
+            raise TypeError(f"guvectorized functions cannot return values: the signature {sig!r} specifies "
+                            f"{sig.return_type} return type")
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))

@@ -1,4 +1,5 @@
-"""@vectorize(..., target="cuda"): a ufunc that runs as a CUDA kernel.
+"""@vectorize(..., target="cuda"): a ufunc that runs as a CUDA kernel;
+@guvectorize(..., target="cuda"): a generalized ufunc taking device arrays.
 
 As numba-cuda's: the function becomes a device function, and a kernel of
 one thread per element applies it to the broadcast, flattened operands,
@@ -119,3 +120,69 @@ class CUDAUFunc:
         else:
             out[...] = result
         return out
+
+
+class CUDAGUFunc:
+    """numba-cuda's generalized ufunc for target="cuda": the compiled NumPy
+    gufunc (``ufunc``) run on the host's copies of device arrays. Given a
+    device array (an input or out=) it returns device arrays, as numba-cuda's
+    does; a number is cast to the type of the first loop that takes the
+    arrays, where NumPy would find no loop for it (numba-cuda's casting)."""
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+        self.__name__ = ufunc.__name__
+        self.__doc__ = ufunc.__doc__
+        self.nin, self.nout = ufunc.nin, ufunc.nout
+        self.signature = ufunc.signature
+
+    @property
+    def types(self):
+        return self.ufunc.types
+
+    def __call__(self, *args, out=None, stream=0):
+        if len(args) > self.nin and out is not None:
+            raise ValueError("cannot specify argument 'out' as both positional and keyword")
+        if not self.nin <= len(args) <= self.nin + self.nout:
+            raise TypeError(f"gufunc accepts {self.nin} positional arguments for its inputs, or "
+                            f"{self.nin + self.nout} positional arguments for its inputs and outputs. "
+                            f"Got {len(args)} positional argument{'s' if len(args) != 1 else ''}.")
+        outs = list(args[self.nin:]) or ([] if out is None else list(out) if isinstance(out, tuple) else [out])
+        ins = [_on_host(a, stream) for a in args[:self.nin]]
+        on_device = any(isinstance(a, devicearray.DeviceNDArray) for a in (*args, *outs))
+        results = self.ufunc(*self._cast_numbers(ins))
+        results = results if isinstance(results, tuple) else (results,)
+        for given, result in zip(outs, results):
+            _fill(given, result, stream)
+        if outs:
+            got = tuple(outs)
+        elif on_device:
+            got = tuple(devicearray.to_device(np.ascontiguousarray(r), stream=stream) for r in results)
+        else:
+            got = results
+        return got if len(got) > 1 else got[0]
+
+    def _cast_numbers(self, ins):
+        """ins, each number cast to the first loop whose array inputs ins' cast to safely."""
+        numbers = [np.ndim(a) == 0 and not isinstance(a, np.ndarray) for a in ins]
+        if not any(numbers):
+            return ins
+        for loop in self.ufunc.types:
+            wanted = [np.dtype(c) for c in loop.split("->")[0]]
+            if all(number or np.can_cast(np.asarray(a).dtype, w, "safe")
+                   for a, w, number in zip(ins, wanted, numbers)):
+                return [np.asarray(a).astype(w)[()] if number else a for a, w, number in zip(ins, wanted, numbers)]
+        return ins  # (NumPy's error then)
+
+
+def _on_host(a, stream):
+    return a.copy_to_host(stream=stream) if isinstance(a, devicearray.DeviceNDArray) else a
+
+
+def _fill(given, result, stream):
+    """Writes a result into the output array given (a device array or a host one)."""
+    if isinstance(given, devicearray.DeviceNDArray):
+        given.copy_to_device(np.ascontiguousarray(np.broadcast_to(result, given.shape), dtype=given.dtype),
+                             stream=stream)
+    else:
+        given[...] = result
