@@ -161,6 +161,25 @@ def test_kernel_has_no_signatures_before_its_first_launch(kernel):
     assert kernel.inspect_llvm() == {}
 
 
+def test_cuda_gives_the_types_as_numba_cuda_does():
+    """from numba.cuda import float32, void (numba-cuda's documentation): ruchey's types."""
+    from ruchey.cuda import float32, int32, types, void
+    assert types is ruchey.types and float32 is ruchey.float32 and int32 is ruchey.int32
+    assert cuda.float64 is ruchey.float64 and cuda.boolean is ruchey.boolean
+
+    @cuda.jit(void(float32[::1], int32))
+    def scaled(a, k):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = cuda.float32(a[i] * k) + float32(0.5)
+
+    a = numpy.arange(10, dtype=numpy.float32)
+    scaled[1, 16](a, 3)
+    numpy.testing.assert_array_equal(a, numpy.arange(10, dtype=numpy.float32) * 3 + numpy.float32(0.5))
+    with pytest.raises(AttributeError, match="no attribute 'float128'"):
+        cuda.float128
+
+
 def test_kernel_overloads_map_each_compiled_signature():
     """One per launched specialisation: a host array and a device array of one
     layout share it (numba-cuda's issue 4628)."""

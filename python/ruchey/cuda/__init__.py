@@ -86,8 +86,14 @@ def is_float16_supported():
 
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table)."""
+    functions, libdevice reads the compiler's table); cuda.types and the types in it
+    (from numba.cuda import float32, void), as numba-cuda gives them."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    from ruchey import types
+    if name == "types":
+        return types
+    if name in types.namespace:
+        return types.namespace[name]
     raise AttributeError(f"module 'ruchey.cuda' has no attribute {name!r}")
