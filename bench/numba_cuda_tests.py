@@ -204,13 +204,20 @@ def run_module(name, substring, keep_simulator_skips):
     sys.modules.update(kept)  # (registering ruchey dropped every numba.* module)
     sys.meta_path.insert(0, SupportFinder(kept))
     tests = [t for t in numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
-             if substring in t.id()]
+             if substring in t.id()] + [t for t in module_functions(module) if substring in t.id()]
     result = unittest.TestResult()
     unittest.TestSuite(tests).run(result)
     failed = result.failures + result.errors
     print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
     for test, text in failed:
         print(f"FAILED {test.id().split('.', 4)[-1]} :: {numba_tests.headline(text)}")
+
+
+def module_functions(module):
+    """The module's test functions of its own (pytest's kind, def test_matmul():), as test cases."""
+    return [unittest.FunctionTestCase(value) for name, value in vars(module).items()
+            if name.startswith("test") and isinstance(value, pytypes.FunctionType)
+            and value.__module__ == module.__name__]
 
 
 def all_modules():
