@@ -292,8 +292,10 @@ class CUDADispatcher:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A 1-D launch of ``ntasks`` threads (the kernel checks ``cuda.grid(1) < ntasks``)."""
-        if not isinstance(ntasks, numbers.Integral) or ntasks < 0:
+        if not isinstance(ntasks, numbers.Integral):
             raise ValueError(f"ntasks must be a non-negative int, got {ntasks!r}")
+        if ntasks < 0:  # (numba-cuda's words)
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         tpb = int(tpb) or 256
         if ntasks == 0:
             return lambda *args: None
