@@ -302,6 +302,14 @@ def test_cuda_target_argument_errors():
         g(np.ones((2, 2)), np.ones(2), out, out=out)
 
 
+def test_cuda_target_has_no_object_mode():
+    guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", nopython=True)(lambda x, y: None)
+    for build in (lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", nopython=False),
+                  lambda: vectorize(["float64(float64)"], target="cuda", nopython=False)):
+        with pytest.raises(TypeError, match="nopython flag must be True"):
+            build()
+
+
 @pytest.mark.parametrize("target", ["cpu", "cuda"])
 def test_a_signature_returning_a_value_is_refused(target):
     with pytest.raises(TypeError, match="guvectorized functions cannot return values.*int32 return type"):

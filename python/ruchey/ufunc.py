@@ -90,6 +90,8 @@ def _check_options(options, object_mode=False):
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
     if options.get("writable_args") and target == "cuda":  # a kernel's inputs are not copied back
         raise TypeError("writable_args are not supported with target='cuda'")
+    if options.get("nopython") is False and target == "cuda":  # (no object mode to fall back to: numba-cuda's words)
+        raise TypeError("nopython flag must be True")
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
     if options.get("identity") not in _IDENTITIES:
