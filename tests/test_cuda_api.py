@@ -517,6 +517,18 @@ def test_streams():
     assert cuda.default_stream() is cuda.default_stream()
 
 
+def test_external_stream_on_the_cpu_backend_names_a_stream():
+    s = cuda.external_stream(0x1234)
+    assert s.handle == 0x1234 and "external stream" in repr(s)
+    a = numpy.ones(8)
+    d = cuda.to_device(a, stream=s)
+    s.synchronize()
+    assert d.copy_to_host(stream=s).tolist() == a.tolist()
+    for bad in ("0x1234", -1, True, 1.5):
+        with pytest.raises(TypeError, match="stream's handle"):
+            cuda.external_stream(bad)
+
+
 def test_stream_callback_runs():
     s = cuda.stream()
     seen = []

@@ -40,7 +40,7 @@ from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
                                  Context, MemoryInfo, current_context,
                                  Stream, close, gpus, profile_start, profile_stop, profiling,
-                                 default_stream, defer_cleanup, detect, event, event_elapsed_time,
+                                 default_stream, defer_cleanup, detect, event, event_elapsed_time, external_stream,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
                                  synchronize)
@@ -57,7 +57,7 @@ __all__ = [
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
-    "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream",
+    "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream", "external_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
