@@ -1,5 +1,7 @@
-"""a.reshape(...), a.ravel() and a.view(dtype) in CUDA kernels: views of
-the array's memory, as numba-cuda makes them, nothing allocated. reshape
+"""a.reshape(...), a.ravel(), a.view(dtype), a.T, numpy.transpose,
+swapaxes, moveaxis, squeeze, expand_dims and flip in CUDA kernels: views
+of the array's memory, as numba-cuda makes them, nothing allocated; and
+a.item() and a.fill(v), which make nothing either. reshape
 and ravel take an array whose type says it is contiguous in their order
 (a copy of another cannot be made in a kernel: a TypingError). On the CPU
 backend each result is checked against NumPy's; compiled to PTX, checked
@@ -58,6 +60,47 @@ def view_as(a, out):
         out[i] = v[i]
 
 
+@cuda.jit
+def views(a, b, out, filled):
+    out[0] = a.T[2, 1]
+    out[1] = np.transpose(a)[3, 0]
+    out[2] = np.swapaxes(a, 0, 1)[1, 2]
+    out[3] = np.expand_dims(a, 0)[0, 1, 1]
+    out[4] = np.squeeze(b, axis=0)[2]
+    out[5] = np.flip(a)[0, 0]
+    out[6] = a[1:2, 3:4].item()
+    out[7] = np.moveaxis(a, 0, -1)[3, 1]
+    out[8] = np.flip(a, 1)[2, 0]
+    filled.fill(b[0, 1])
+
+
+def test_views_and_fill_are_numpys():
+    rng = make_rng(5)
+    for a, b in ((rng.standard_normal((4, 5)), rng.standard_normal((1, 6))),
+                 (np.asfortranarray(rng.standard_normal((4, 5))), rng.standard_normal((1, 6))),
+                 (rng.standard_normal((8, 10))[::2, ::2], rng.standard_normal((1, 12))[:, ::2])):
+        out, filled = np.zeros(9), np.zeros((3, 2))[:, ::-1]
+        views[1, 1](a, b, out, filled)
+        expected = [a.T[2, 1], np.transpose(a)[3, 0], np.swapaxes(a, 0, 1)[1, 2], np.expand_dims(a, 0)[0, 1, 1],
+                    np.squeeze(b, axis=0)[2], np.flip(a)[0, 0], a[1:2, 3:4].item(), np.moveaxis(a, 0, -1)[3, 1],
+                    np.flip(a, 1)[2, 0]]
+        np.testing.assert_array_equal(out, expected)
+        assert (filled == b[0, 1]).all()
+
+
+@cuda.jit
+def item_of(a, out):
+    out[0] = a.item()
+
+
+def test_item_of_more_than_one_element_is_numpys_value_error():
+    out = np.zeros(1)
+    item_of[1, 1](np.array([[2.5]]), out)
+    assert out[0] == 2.5
+    with pytest.raises(ValueError, match="size 1"):
+        item_of[1, 1](np.ones((2, 1)), out)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])
 def test_reshape_is_numpys(dtype):
     rng = make_rng(seed_of("reshape", dtype))
@@ -108,7 +151,8 @@ def test_reshape_of_a_strided_array_is_a_typing_error():
 PTX_CASES = [(reshape_2d, "void(float64[::1], int64, float64[:, :])"),
              (reshape_3d_fortran, "void(int32[::1], int64, int64, int64, int32[:, :, :])"),
              (ravel_into, "void(float32[:, ::1], float32[:])"), (reshape_local, "void(int64[:])"),
-             (view_as_int32, "void(uint8[:], int64, int64, int32[:])")]
+             (view_as_int32, "void(uint8[:], int64, int64, int32[:])"),
+             (views, "void(float64[:, :], float64[:, :], float64[:], float64[:, :])")]
 
 
 @needs_ptxas

@@ -33,13 +33,15 @@ static bool const_int(const Node *n, int64_t *v) {
 static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
 
 /* The array a shape function works on (its first argument, a method's
- * receiver), or an error. No CUDA code: these make or hold array memory. */
+ * receiver), or an error: of a view or of a function that makes no array
+ * (a.T, numpy.flip, a.fill), CUDA code's too ... */
 static const Type *any_array_operand(Infer *in, Node *n, const Type *t) {
   if (!t) return NULL;  /* (an array-like's numpy.asarray refused it) */
   if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
   return t;
 }
 
+/* ... of one that makes or may make an array, not CUDA code's (it has no heap) */
 static const Type *array_operand(Infer *in, Node *n, const Type *t) {
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
   return any_array_operand(in, n, t);
@@ -584,7 +586,7 @@ static const Type *permuted_at_run_time_type(const Type *t) {
 }
 
 static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
   Node tuple, *axes = t ? transpose_axes_node(n, &tuple) : NULL;
   if (axes && !axes_written(axes)) {  /* known only at run time, as Numba takes them: an 'A' view */
@@ -714,7 +716,7 @@ static int run_time_axes(Infer *in, Node *n, int i) {
 }
 
 static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
   if (t && moved_at_run_time(n)) {
     int count = run_time_axes(in, n, 1);
@@ -861,7 +863,7 @@ static int squeeze_axes(Infer *in, Node *n, int ndim, bool *drop) {
 }
 
 static const Type *ty_squeeze(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   bool drop[RC_MAX_NDIM];
   if (!t) return NULL;
   np_arg(in, n, 1, "axis");  /* an error if given twice */
@@ -920,7 +922,7 @@ static const Type *number_as_array(Infer *in, Node *n, const Type *t) {
 }
 
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
+  const Type *t = any_array_operand(in, n, number_as_array(in, n, args[0]));
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
   if (expand_at_one_axis(n)) {
@@ -1108,7 +1110,7 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
  * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
 /* (of a '<Un' or '|Sn' array: a str or a bytes, as its items read) */
 static const Type *ty_item(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
     return ty_error(in, n, "array.item() of %s makes a new str or bytes, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) return t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
@@ -1164,7 +1166,7 @@ static LLVMValueRef lo_array_truth(Lower *l, Node *n) {
 
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
     return ty_error(in, n, "array.fill() of %s calls the runtime, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) {  /* '<Un' takes a str, '|Sn' a bytes, as their items */
@@ -2024,7 +2026,7 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
  * walking the flipped dimensions backwards; the row's ival is the axis
  * of fliplr/flipud, -1 for flip */
 static const Type *ty_flip(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (!t) return NULL;
   int need = (int)n->bi->ival + 1;
   if (t->ndim < need) return ty_error(in, n, "%s(): Input must be >= %d-d.", n->bi->name, need);
