@@ -281,6 +281,19 @@ def test_cuda_target_takes_and_gives_device_arrays():
     assert isinstance(g(a, x), np.ndarray) and g.__name__ == "matvec" and g.types == ["dd->d"]
 
 
+def test_cuda_target_gufunc_pickles_by_value():
+    import pickle
+
+    def shifted(x, k, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i] + k
+    g = guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)", target="cuda")(shifted)
+    h = pickle.loads(pickle.dumps(g))
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(h(x, 1.5), x + 1.5)
+    assert type(h) is type(g) and h.types == g.types
+
+
 def test_cuda_target_casts_a_number_to_its_loops_type():
     def scale(k, x, out):
         for i in range(x.shape[0]):

@@ -515,7 +515,7 @@ def guvectorize(*args, **options):
         hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
         if options.get("target") == "cuda":  # (device arrays in and out; not called from compiled code)
             from ruchey.cuda.ufuncs import CUDAGUFunc
-            return CUDAGUFunc(u)
+            return CUDAGUFunc(u, func, _remade_guvectorize, sigs, layout, options)
         _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
         return _pickled_by_value(u, func, _remade_guvectorize, sigs, layout, options)
     return build

@@ -129,8 +129,10 @@ class CUDAGUFunc:
     does; a number is cast to the type of the first loop that takes the
     arrays, where NumPy would find no loop for it (numba-cuda's casting)."""
 
-    def __init__(self, ufunc):
+    def __init__(self, ufunc, func, remake, *args):
         self.ufunc = ufunc
+        self.py_func = func
+        self._remake = (remake, args)  # remake(func, *args) makes it again (pickled by value)
         self.__name__ = ufunc.__name__
         self.__doc__ = ufunc.__doc__
         self.nin, self.nout = ufunc.nin, ufunc.nout
@@ -139,6 +141,11 @@ class CUDAGUFunc:
     @property
     def types(self):
         return self.ufunc.types
+
+    def __reduce__(self):
+        from ruchey import serialize
+        remake, args = self._remake
+        return serialize.reduce_remade(self, remake, *args, func=self.py_func)
 
     def __call__(self, *args, out=None, stream=0):
         if len(args) > self.nin and out is not None:
