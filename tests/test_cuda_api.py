@@ -180,6 +180,11 @@ def test_cuda_gives_the_types_as_numba_cuda_does():
         cuda.float128
 
 
+def test_which_narrow_float_types_kernels_take():
+    assert cuda.is_float16_supported() is True
+    assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+
+
 def test_kernel_overloads_map_each_compiled_signature():
     """One per launched specialisation: a host array and a device array of one
     layout share it (numba-cuda's issue 4628)."""

@@ -53,7 +53,8 @@ __all__ = [
     "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
     "match_all_sync", "activemask", "lanemask_lt",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported", "is_bfloat16_supported",
+    "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
@@ -64,6 +65,16 @@ __all__ = [
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
     "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize",
 ]
+
+
+def is_bfloat16_supported():
+    """bfloat16 is not a kernel type of ruchey's (code asking takes its float32 path)."""
+    return False
+
+
+def is_fp8_supported():
+    """fp8 is not a kernel type of ruchey's."""
+    return False
 
 
 def vectorize(ftylist_or_function=(), target="cuda", **options):
