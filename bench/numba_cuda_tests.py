@@ -22,6 +22,7 @@ CPU backend where there is no GPU. Many failures are not gaps: tests that
 read the simulator's own objects, or numba-cuda's wording of an error.
 """
 import argparse
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -84,13 +85,69 @@ def rebind_cuda(module, helpers):
     for holder in (module, *helpers):
         for name, kernel in kernels[holder].items():
             setattr(holder, name, kernel)
+        rebind_random(holder)
+        rebind_simulator_nones(holder, homes[0])
         numba_tests.rebind_names(holder, homes, Dispatcher)
+        rebind_items(holder, homes, Dispatcher)
+        numba_tests.rebind_type_values(holder)  # (def make(dtype=float32): its functions' defaults)
     for namespace in exec_namespaces(module, helpers):
         numba_tests.rebind_names(namespace, homes, Dispatcher)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
             numba_tests.rebind_names(value, homes, Dispatcher)
             numba_tests.rebind_type_values(value)
+            without_nrt_stats(value)
+
+
+def without_nrt_stats(test_class):
+    """numba-cuda's MemoryLeakMixin off in a test class: it counts the
+    allocations of numba-cuda's NRT, which ruchey's kernels never make (its
+    simulator has no such counts)."""
+    def nothing(self):
+        pass
+    for base in test_class.__mro__:
+        if base.__name__ == "EnableNRTStatsMixin":
+            base.setUp = base.tearDown = nothing
+        elif base.__name__ == "MemoryLeak":
+            base.memory_leak_setup = base.memory_leak_teardown = nothing
+
+
+def rebind_random(holder):
+    """Points the draws holder took from numba.cuda.random (Numba CPU functions
+    under the simulator, which rebind_names would compile again) at ruchey.cuda.random's."""
+    import ruchey.cuda.random
+    for name, value in list(vars(holder).items()):
+        if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
+            setattr(holder, name, getattr(ruchey.cuda.random, name))
+
+
+def rebind_simulator_nones(holder, cuda):
+    """The names holder took from numba-cuda that its simulator leaves None
+    (from numba.cuda.compiler import compile_ptx), pointed at ruchey.cuda's."""
+    for name, value in list(vars(holder).items()):
+        if value is None and not name.startswith("_") and getattr(cuda, name, None) is not None:
+            setattr(holder, name, getattr(cuda, name))
+
+
+def rebind_items(holder, homes, dispatcher):
+    """Numba's values in holder's lists and tuples (signatures = [int32(int32, int32)],
+    vectorize_funcs = [cuda_vectorize, partial(numba_vectorize, target="cuda")])."""
+    for name, value in list(vars(holder).items()):
+        if type(value) in (list, tuple) and not name.startswith("__"):
+            setattr(holder, name, type(value)(ruchey_item(item, homes, dispatcher) for item in value))
+
+
+def ruchey_item(value, homes, dispatcher):
+    if isinstance(value, functools.partial):
+        return functools.partial(ruchey_item(value.func, homes, dispatcher), *value.args, **value.keywords)
+    if not numba_tests.taken_from_numba(value):
+        return value
+    if hasattr(value, "return_type") and hasattr(value, "args"):  # a signature: return_type(*args)
+        return numba_tests.ours(value.return_type)(*(numba_tests.ours(a) for a in value.args))
+    name = getattr(value, "__name__", None)
+    holder = Namespace({name if isinstance(name, str) else "item": value})
+    numba_tests.rebind_names(holder, homes, dispatcher)
+    return next(iter(vars(holder).values()))
 
 
 def cuda_overloaded(modules):
@@ -163,13 +220,20 @@ def run_module(name, substring, keep_simulator_skips):
     sys.modules.update(kept)  # (registering ruchey dropped every numba.* module)
     sys.meta_path.insert(0, SupportFinder(kept))
     tests = [t for t in numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
-             if substring in t.id()]
+             if substring in t.id()] + [t for t in module_functions(module) if substring in t.id()]
     result = unittest.TestResult()
     unittest.TestSuite(tests).run(result)
     failed = result.failures + result.errors
     print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
     for test, text in failed:
         print(f"FAILED {test.id().split('.', 4)[-1]} :: {numba_tests.headline(text)}")
+
+
+def module_functions(module):
+    """The module's test functions of its own (pytest's kind, def test_matmul():), as test cases."""
+    return [unittest.FunctionTestCase(value) for name, value in vars(module).items()
+            if name.startswith("test") and isinstance(value, pytypes.FunctionType)
+            and value.__module__ == module.__name__]
 
 
 def all_modules():

@@ -161,6 +161,48 @@ def test_kernel_has_no_signatures_before_its_first_launch(kernel):
     assert kernel.inspect_llvm() == {}
 
 
+def test_cuda_gives_the_types_as_numba_cuda_does():
+    """from numba.cuda import float32, void (numba-cuda's documentation): ruchey's types."""
+    from ruchey.cuda import float32, int32, types, void
+    assert types is ruchey.types and float32 is ruchey.float32 and int32 is ruchey.int32
+    assert cuda.float64 is ruchey.float64 and cuda.boolean is ruchey.boolean
+
+    @cuda.jit(void(float32[::1], int32))
+    def scaled(a, k):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = cuda.float32(a[i] * k) + float32(0.5)
+
+    a = numpy.arange(10, dtype=numpy.float32)
+    scaled[1, 16](a, 3)
+    numpy.testing.assert_array_equal(a, numpy.arange(10, dtype=numpy.float32) * 3 + numpy.float32(0.5))
+    with pytest.raises(AttributeError, match="no attribute 'float128'"):
+        cuda.float128
+
+
+def test_which_narrow_float_types_kernels_take():
+    assert cuda.is_float16_supported() is True
+    assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+
+
+def test_kernel_overloads_map_each_compiled_signature():
+    """One per launched specialisation: a host array and a device array of one
+    layout share it (numba-cuda's issue 4628)."""
+    @cuda.jit
+    def double(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] * 2
+
+    assert len(double.overloads) == 0 and list(double.overloads) == []
+    a, out = numpy.arange(64.0), numpy.zeros(64)
+    double[1, 64](a, out)
+    double[1, 64](cuda.to_device(a), out)
+    assert len(double.overloads) == 1 and list(double.overloads) == double.signatures
+    assert double.signatures[0] in double.overloads and (ruchey.int8,) not in double.overloads
+    numpy.testing.assert_array_equal(out, a * 2)
+
+
 def test_kernel_signature_must_return_void():
     with pytest.raises(TypeError, match="void return type"):
         cuda.jit("float64(float64[:])")(noop)
@@ -494,6 +536,18 @@ def test_streams():
         d = cuda.to_device(numpy.arange(4.0), stream=s1)
         assert d.copy_to_host(stream=s1).tolist() == [0.0, 1.0, 2.0, 3.0]
     assert cuda.default_stream() is cuda.default_stream()
+
+
+def test_external_stream_on_the_cpu_backend_names_a_stream():
+    s = cuda.external_stream(0x1234)
+    assert s.handle == 0x1234 and "external stream" in repr(s)
+    a = numpy.ones(8)
+    d = cuda.to_device(a, stream=s)
+    s.synchronize()
+    assert d.copy_to_host(stream=s).tolist() == a.tolist()
+    for bad in ("0x1234", -1, True, 1.5):
+        with pytest.raises(TypeError, match="stream's handle"):
+            cuda.external_stream(bad)
 
 
 def test_stream_callback_runs():

@@ -86,3 +86,34 @@ def test_copies_on_a_stream_into_pinned_memory():
     d.copy_to_host(out, stream=s)
     s.synchronize()
     numpy.testing.assert_array_equal(out, src)
+
+
+def views():
+    """Arrays and views of them: contiguous in C or F order, strided, axes permuted, reversed."""
+    base = numpy.zeros((4, 6, 10))
+    yield base
+    yield numpy.asfortranarray(base)
+    yield base[::2, :, ::3]
+    yield base.transpose(2, 0, 1)[:, ::2]
+    yield numpy.asfortranarray(base)[1:, ::2, ::-1]
+    yield base[:, 0, :].T[::2]
+    yield base[:, :1, ::2]  # a dimension of one
+    yield numpy.zeros(9)[::3]
+
+
+def test_like_arrays_lie_in_memory_as_numpys_empty_like():
+    """device_array_like, pinned_array_like and mapped_array_like: contiguous,
+    their axes in the order of the array's in memory, as numba-cuda's (NumPy's
+    order='K'); the layout the GPU backend gives too (_strides_like)."""
+    from ruchey.cuda import devicearray
+    for view in views():
+        expected = numpy.empty_like(view, order="K").strides
+        for like in (cuda.device_array_like(view), cuda.pinned_array_like(view), cuda.mapped_array_like(view)):
+            assert like.shape == view.shape and like.strides == expected
+        strides = devicearray._strides_like(view)
+        assert strides is None or strides == expected
+        if strides is None:
+            assert view.flags.c_contiguous or view.flags.f_contiguous
+    device_view = cuda.device_array((4, 6, 10))[::2, :, ::3]
+    like = cuda.device_array_like(device_view)
+    assert like.strides == numpy.empty_like(numpy.zeros((4, 6, 10))[::2, :, ::3], order="K").strides

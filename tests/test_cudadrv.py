@@ -693,3 +693,19 @@ del mapped, managed
 gc.collect()
 assert fake.fake_live_host_allocations() == 0
 """)
+
+
+def test_an_external_stream_is_the_drivers_and_is_not_destroyed_here(on_fake):
+    on_fake("""
+        import gc
+        made = cuda.stream()  # (as CuPy or PyTorch would make one)
+        ext = cuda.external_stream(made.handle)
+        assert ext.handle == made.handle and "external stream" in repr(ext) and "on the GPU" in repr(ext)
+        fake_double[1, 8, ext](cuda.to_device(numpy.ones(8), stream=ext))
+        assert launch(fake.fake_launches() - 1)["stream"] == made.handle
+        ext.synchronize()
+        del ext
+        gc.collect()
+        assert fake.fake_live_streams() == 1
+        raised(TypeError, lambda: cuda.external_stream("s"), "a handle is an int")
+    """)

@@ -260,6 +260,75 @@ def test_targets_match_cpu(target):
     np.testing.assert_allclose(g(a[0], x[0]), a[0] @ x[0], rtol=1e-12)
 
 
+def test_cuda_target_takes_and_gives_device_arrays():
+    """As numba-cuda's: a device array among the arguments gives device
+    arrays; out= (a device array, on a stream) is written and returned."""
+    from ruchey import cuda
+    g = cuda.guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)")(matvec)
+    rng = make_rng(4)
+    a, x = rng.random((50, 3, 4)), rng.random((50, 4))
+    expected = np.einsum("kij,kj->ki", a, x)
+    got = g(cuda.to_device(a), x)
+    assert isinstance(got, cuda.DeviceNDArray)
+    np.testing.assert_allclose(got.copy_to_host(), expected, rtol=1e-12)
+    stream = cuda.stream()
+    out = cuda.device_array((50, 3), stream=stream)
+    assert g(cuda.to_device(a, stream), cuda.to_device(x, stream), out=out, stream=stream) is out
+    np.testing.assert_allclose(out.copy_to_host(stream=stream), expected, rtol=1e-12)
+    host_out = np.zeros((50, 3))
+    assert g(a, x, host_out) is host_out  # the output by position
+    np.testing.assert_allclose(host_out, expected, rtol=1e-12)
+    assert isinstance(g(a, x), np.ndarray) and g.__name__ == "matvec" and g.types == ["dd->d"]
+
+
+def test_cuda_target_gufunc_pickles_by_value():
+    import pickle
+
+    def shifted(x, k, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i] + k
+    g = guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)", target="cuda")(shifted)
+    h = pickle.loads(pickle.dumps(g))
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(h(x, 1.5), x + 1.5)
+    assert type(h) is type(g) and h.types == g.types
+
+
+def test_cuda_target_casts_a_number_to_its_loops_type():
+    def scale(k, x, out):
+        for i in range(x.shape[0]):
+            out[i] = k * x[i]
+    g = guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)", target="cuda")(scale)
+    x = np.arange(10, dtype=np.int32)
+    for k in (np.int64(3), 3, -2):
+        got = g(k, x)
+        assert got.dtype == np.int32
+        np.testing.assert_array_equal(got, k * x)
+
+
+def test_cuda_target_argument_errors():
+    g = guvectorize(["void(float64[:, :], float64[:], float64[:])"], "(m,n),(n)->(m)", target="cuda")(matvec)
+    with pytest.raises(TypeError, match="gufunc accepts 2 positional arguments.* or 3 .*Got 1 positional argument"):
+        g(np.ones((2, 2)))
+    out = np.zeros(2)
+    with pytest.raises(ValueError, match="cannot specify argument 'out' as both positional and keyword"):
+        g(np.ones((2, 2)), np.ones(2), out, out=out)
+
+
+def test_cuda_target_has_no_object_mode():
+    guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", nopython=True)(lambda x, y: None)
+    for build in (lambda: guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", nopython=False),
+                  lambda: vectorize(["float64(float64)"], target="cuda", nopython=False)):
+        with pytest.raises(TypeError, match="nopython flag must be True"):
+            build()
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_a_signature_returning_a_value_is_refused(target):
+    with pytest.raises(TypeError, match="guvectorized functions cannot return values.*int32 return type"):
+        guvectorize(["int32(int32[:], int32[:])"], "(m)->(m)", target=target)(lambda x, y: None)
+
+
 def test_parallel_errors_raise():
     def checked(x, out):
         for i in range(x.shape[0]):

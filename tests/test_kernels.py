@@ -95,6 +95,13 @@ def test_forall_launches_one_thread_per_task(n):
     numpy.testing.assert_array_equal(arr, numpy.arange(n) * 4.0)
 
 
+def test_forall_of_a_negative_or_non_int_count_is_a_value_error():
+    with pytest.raises(ValueError, match="Can't create ForAll with negative task count"):
+        call_for_kernel.forall(-1)
+    with pytest.raises(ValueError, match="non-negative int"):
+        call_for_kernel.forall(2.5)
+
+
 @pytest.mark.cpu_backend  # inspect_llvm shows the CPU code
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's dispatcher")
 def test_kernel_signatures_after_launch():

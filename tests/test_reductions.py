@@ -638,14 +638,15 @@ def test_array_equal_of_complex_numbers_matches_numpy():
 
 # ---------------------------------------------------------------- in a kernel
 
-def test_reductions_are_refused_in_a_cuda_kernel():
+def test_reductions_along_an_axis_are_refused_in_a_cuda_kernel():
+    """(They make an array; of the whole array, tests/test_kernels_reductions.py.)"""
     from ruchey import cuda
 
-    src = ("import numpy as np\nfrom ruchey import cuda\n\n@cuda.jit\ndef k(a):\n    a[0] = np.sum(a)\n")
+    src = ("import numpy as np\nfrom ruchey import cuda\n\n@cuda.jit\ndef k(a):\n    a[0, 0] = np.sum(a, axis=0)[0]\n")
     filename = "<ruchey-reductions-kernel>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     namespace = {}
     exec(compile(src, filename, "exec"), namespace)
     with pytest.raises(ruchey.TypingError, match="cannot allocate"):
-        cuda.compile_ptx(namespace["k"].py_func, "void(float64[::1])")
+        cuda.compile_ptx(namespace["k"].py_func, "void(float64[:, ::1])")
 

@@ -596,6 +596,36 @@ def test_cuda_target_runs_a_kernel_on_host_and_device_arrays():
         f(np.ones(2, np.complex128), 1.0)
 
 
+def test_cuda_vectorize_is_vectorize_for_the_cuda_target():
+    from ruchey import cuda
+    f = cuda.vectorize(["float64(float64, float64)"])(clipped)
+    rng = make_rng(9)
+    a, b = rng.standard_normal(50), rng.standard_normal(50)
+    got = f(cuda.to_device(a), b)
+    assert isinstance(got, cuda.DeviceNDArray)
+    np.testing.assert_array_equal(got.copy_to_host(), reference(clipped, a, b, otypes=[np.float64]))
+
+
+def test_cuda_ufunc_reduce_of_a_1d_array():
+    from ruchey import cuda
+    add = vectorize(["int32(int32, int32)", "float64(float64, float64)"], target="cuda")(lambda a, b: a + b)
+    biggest = cuda.vectorize(["float64(float64, float64)"])(lambda a, b: max(a, b))
+    rng = make_rng(10)
+    for n in (1, 2, 7, 64, 1025):
+        x = rng.integers(-1000, 1000, n).astype(np.int32)
+        got = add.reduce(x)
+        assert got.dtype == np.int32 and got == np.add.reduce(x)
+        y = rng.standard_normal(n)
+        assert biggest.reduce(cuda.to_device(y)) == y.max()
+        np.testing.assert_allclose(add.reduce(y), y.sum(), rtol=1e-12)
+    with pytest.raises(TypeError, match="empty"):
+        add.reduce(np.zeros(0, np.int32))
+    with pytest.raises(TypeError, match="1-d"):
+        add.reduce(np.zeros((2, 2)))
+    with pytest.raises(TypeError, match="two arguments"):
+        vectorize(["float64(float64)"], target="cuda")(lambda a: -a).reduce(np.ones(3))
+
+
 def test_cuda_target_needs_signatures():
     with pytest.raises(TypeError):
         vectorize(target="cuda")(clipped)

@@ -30,7 +30,8 @@
 #define ARG_LANES 8     /* ... of argmin/argmax (their values, indices and NaN flags fill the registers) */
 #define PAIRWISE 8      /* NumPy's pairwise sum: 8 accumulators ... */
 #define PAIRWISE_BLOCK 128 /* ... over blocks of at most 128 elements */
-#define BUFFER 8192     /* NumPy's buffer: elements cast or gathered at a time */
+#define BUFFER 8192     /* NumPy's buffer: elements cast or gathered at a time ... */
+#define GPU_BUFFER 128  /* ... and a GPU thread's (its local memory is reserved for every thread resident) */
 #define COLUMNS 32      /* adjacent outputs reduced together (more lines of memory read per step) ... */
 #define FEW_COLUMNS 16  /* ... where a lane holds more than a value (min, max, argmin ...) */
 
@@ -150,6 +151,8 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (r->kind == K_MINMAX && e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (ty_is_time(e) && r->kind == K_SUM && !sums_time(in, n, e, dtype)) return NULL;
   const Type *res = result_dtype(r->rule, e, dtype);
+  if (axis && ty_no_allocation(in))
+    return ty_error(in, n, "kernels cannot allocate arrays: %s() along an axis makes one", n->bi->name);
   int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
   if (!gone && ndim_of(a->ty))  /* axis=(): a converted copy, in a's order as NumPy's (order='K') */
     return ty_array(res, a->ty->ndim, np_like_layout(a->ty), false);
@@ -661,15 +664,19 @@ static LLVMValueRef pairwise(Lower *l, const Pass *p, const Src *s, LLVMValueRef
   return LLVMBuildLoad2(l->b, t, ret, "");
 }
 
-/* in + the pairwise sum of the source's elements (cast ones BUFFER at a time). */
+/* Elements in a buffer: NumPy's count, whose pairwise sums ruchey's equal,
+ * except on a GPU. */
+static int64_t buffer_size(Lower *l) { return l->mod->gpu ? GPU_BUFFER : BUFFER; }
+
+/* in + the pairwise sum of the source's elements (cast ones a buffer at a time). */
 static LLVMValueRef float_sum(Lower *l, const Pass *p, const Src *s, LLVMValueRef in) {
   if (!casts(p)) return rd_add(l, p->acc, in, pairwise(l, p, s, const_i64(l, 0), s->n));
-  LLVMValueRef total = rd_var(l, in, "sum");
-  LLVMValueRef chunks = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, s->n, const_i64(l, BUFFER - 1), ""), const_i64(l, BUFFER), "");
+  LLVMValueRef total = rd_var(l, in, "sum"), size = const_i64(l, buffer_size(l));
+  LLVMValueRef chunks = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, s->n, const_i64(l, buffer_size(l) - 1), ""), size, "");
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), chunks, NULL, "chunk");
-  LLVMValueRef start = LLVMBuildMul(l->b, loop.index, const_i64(l, BUFFER), "");
+  LLVMValueRef start = LLVMBuildMul(l->b, loop.index, size, "");
   LLVMValueRef rest = LLVMBuildSub(l->b, s->n, start, "");
-  LLVMValueRef count = rd_select(l, LLVMBuildICmp(l->b, LLVMIntSLT, rest, const_i64(l, BUFFER), ""), rest, const_i64(l, BUFFER));
+  LLVMValueRef count = rd_select(l, LLVMBuildICmp(l->b, LLVMIntSLT, rest, size, ""), rest, size);
   LLVMBuildStore(l->b, rd_add(l, p->acc, rd_load(l, total), pairwise(l, p, s, start, count)), total);
   end_loop(l, &loop);
   return rd_load(l, total);
@@ -741,14 +748,14 @@ State rd_run_row(Lower *l, const Pass *p, const Src *s, State in, LLVMValueRef b
   return rd_merge(l, p, in, r);
 }
 
-/* The stream's buffer: one per function, BUFFER elements of up to 8 bytes. */
+/* The stream's buffer: one per function, buffer_size elements of up to 8 bytes. */
 static LLVMValueRef stream_buffer(Lower *l) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
   for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i; i = LLVMGetNextInstruction(i)) {
     size_t len;
     if (LLVMIsAAllocaInst(i) && !strcmp(LLVMGetValueName2(i, &len), "reduce.buffer")) return i;
   }
-  LLVMValueRef b = lo_alloca(l, LLVMArrayType2(l->mod->i64, BUFFER), "reduce.buffer");
+  LLVMValueRef b = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)buffer_size(l)), "reduce.buffer");
   LLVMSetAlignment(b, 64);
   return b;
 }
@@ -783,13 +790,14 @@ static void stream_element(Lower *l, LLVMValueRef v, void *arg) {
   position(l, next);
 }
 
-/* The elements in C order, BUFFER at a time (whole rows of the innermost
+/* The elements in C order, a buffer at a time (whole rows of the innermost
  * dimension where they fit, as NumPy's buffer), each buffer a row. */
 static State run_stream(Lower *l, const Pass *p, const Src *s) {
+  LLVMValueRef size = const_i64(l, buffer_size(l));
   LLVMValueRef fits = rd_and(l, LLVMBuildICmp(l->b, LLVMIntSGT, s->inner, const_i64(l, 0), ""),
-                           LLVMBuildICmp(l->b, LLVMIntSLE, s->inner, const_i64(l, BUFFER), ""));
-  LLVMValueRef rows = LLVMBuildSDiv(l->b, const_i64(l, BUFFER), rd_select(l, fits, s->inner, const_i64(l, 1)), "");
-  LLVMValueRef limit = rd_select(l, fits, LLVMBuildMul(l->b, rows, s->inner, ""), const_i64(l, BUFFER));
+                           LLVMBuildICmp(l->b, LLVMIntSLE, s->inner, size, ""));
+  LLVMValueRef rows = LLVMBuildSDiv(l->b, size, rd_select(l, fits, s->inner, const_i64(l, 1)), "");
+  LLVMValueRef limit = rd_select(l, fits, LLVMBuildMul(l->b, rows, s->inner, ""), size);
   Stream st = {p, s->elem, stream_buffer(l), rd_var(l, const_i64(l, 0), "buffer.k"), rd_var(l, const_i64(l, 0), "buffer.base"),
                limit, rd_state_var(l, rd_identity(l, p, 1))};
   lo_elements_each(l, s->elems, stream_element, &st);
@@ -1301,11 +1309,12 @@ static const char *const axis_dtype_ddof_kw[] = {"axis", "dtype", "ddof", NULL};
 static const char *const average_kw[] = {"axis", "weights", NULL};
 
 /* with complex arguments, ty_reduce hands them to complex.c's rows (BF_COMPLEX) */
+/* (ty_reduce refuses kernels the reductions that make an array) */
 #define REDUCTION(name, id, hi, kw) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}, \
-  {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, hi - 1, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, BF_RAISES | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}, \
+  {"array." name, NULL, name, BK_METHOD, TY_ARRAY, 0, hi - 1, kw, BF_RAISES | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
 #define NUMPY_REDUCTION(name, id, hi, kw) \
-  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, RD_FLAGS | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
+  {"numpy." name, "numpy", name, BK_FUNCTION, 0, 1, hi, kw, BF_RAISES | BF_COMPLEX, id, 0, ty_reduce, lo_reduce}
 
 const Builtin bi_reduce[] = {
   REDUCTION("sum", R_SUM, 3, axis_dtype_kw),

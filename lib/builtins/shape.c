@@ -33,12 +33,27 @@ static bool const_int(const Node *n, int64_t *v) {
 static bool is_array(const Type *t) { return t->kind == TY_ARRAY; }
 
 /* The array a shape function works on (its first argument, a method's
- * receiver), or an error. No CUDA code: these make or hold array memory. */
-static const Type *array_operand(Infer *in, Node *n, const Type *t) {
-  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+ * receiver), or an error: of a view or of a function that makes no array
+ * (a.T, numpy.flip, a.fill), CUDA code's too ... */
+static const Type *any_array_operand(Infer *in, Node *n, const Type *t) {
   if (!t) return NULL;  /* (an array-like's numpy.asarray refused it) */
   if (!is_array(t)) return ty_error(in, n, "%s() needs an array, got %s", n->bi->name, t->name);
   return t;
+}
+
+/* ... of one that makes or may make an array, not CUDA code's (it has no heap) */
+static const Type *array_operand(Infer *in, Node *n, const Type *t) {
+  if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
+  return any_array_operand(in, n, t);
+}
+
+/* In CUDA code reshape and ravel take only an array whose type says it is
+ * contiguous in the order they read (t is a.T for Fortran's): a view of it,
+ * as numba-cuda's; another would be copied, which a kernel cannot. */
+static bool viewed_in_cuda(Infer *in, Node *n, const Type *t, char order) {
+  if (!ty_in_cuda(in) || (t->layout == 'C' && !np_copies_read_only(t, 'C'))) return true;
+  return ty_error(in, n, "%s() in CUDA kernels needs an array whose type says it is %c-contiguous (a copy "
+                  "cannot be made there), got %s", n->bi->name, order, t->name) != NULL;
 }
 
 /* Constant axes, each normalised into [0, ndim) and distinct: an int or a
@@ -275,7 +290,7 @@ static Node **shape_items(Node *n, int *count, bool *tuple) {
 }
 
 static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (!t) return NULL;
   int count;
   bool tuple;
@@ -287,7 +302,7 @@ static const Type *ty_reshape(Infer *in, Node *n, const Type **args) {
       return ty_error(in, items[i], "%s()'s shape must be ints or a tuple of ints, got %s", n->bi->name, items[i]->ty->name);
   if (count > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
   int fortran = reshape_order(in, n, t);
-  if (fortran < 0) return NULL;
+  if (fortran < 0 || !viewed_in_cuda(in, n, fortran ? reversed_type(t) : t, fortran ? 'F' : 'C')) return NULL;
   if (fortran) {  /* a.T's C order reshaped to the shape reversed, viewed reversed: Fortran */
     const Type *r = reversed_type(t);
     return ty_array(t->elem, count, count > 1 ? 'F' : 'C', r->readonly && !np_copies_read_only(r, 'C'));
@@ -306,6 +321,10 @@ static int reshape_dims(Lower *l, Node *n, LLVMValueRef *dims) {
 }
 
 static void reshape_error(Lower *l, LLVMValueRef bad, LLVMValueRef size, int ndim, const LLVMValueRef *dims) {
+  if (l->mod->gpu) {  /* (no runtime there to format the shape) */
+    lo_raise_if(l, bad, RT_ERR_VALUE, "cannot reshape array into the shape given");
+    return;
+  }
   LLVMBasicBlockRef fail = new_block(l, "reshape.bad"), ok = new_block(l, "reshape.ok");
   LLVMBuildCondBr(l->b, bad, fail, ok);
   position(l, fail);
@@ -383,10 +402,11 @@ static LLVMValueRef lo_reshape(Lower *l, Node *n) {
 /* numpy.ravel(a, order='C'), a.ravel(order): 1-d, a view where a is
  * contiguous in that order */
 static const Type *ty_ravel(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   int fortran = t ? ravel_order(in, n, t) : -1;
   if (fortran < 0) return NULL;
   if (fortran) t = reversed_type(t);  /* a's Fortran order is a.T's C order */
+  if (!viewed_in_cuda(in, n, t, fortran ? 'F' : 'C')) return NULL;
   return ty_array(t->elem, 1, 'C', t->readonly && !np_copies_read_only(t, 'C'));
 }
 
@@ -566,7 +586,7 @@ static const Type *permuted_at_run_time_type(const Type *t) {
 }
 
 static const Type *ty_transpose(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
   Node tuple, *axes = t ? transpose_axes_node(n, &tuple) : NULL;
   if (axes && !axes_written(axes)) {  /* known only at run time, as Numba takes them: an 'A' view */
@@ -696,7 +716,7 @@ static int run_time_axes(Infer *in, Node *n, int i) {
 }
 
 static const Type *ty_moved(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   int perm[RC_MAX_NDIM];
   if (t && moved_at_run_time(n)) {
     int count = run_time_axes(in, n, 1);
@@ -843,7 +863,7 @@ static int squeeze_axes(Infer *in, Node *n, int ndim, bool *drop) {
 }
 
 static const Type *ty_squeeze(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   bool drop[RC_MAX_NDIM];
   if (!t) return NULL;
   np_arg(in, n, 1, "axis");  /* an error if given twice */
@@ -902,7 +922,7 @@ static const Type *number_as_array(Infer *in, Node *n, const Type *t) {
 }
 
 static const Type *ty_expand_dims(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, number_as_array(in, n, args[0]));
+  const Type *t = any_array_operand(in, n, number_as_array(in, n, args[0]));
   bool added[RC_MAX_NDIM];
   if (!t || !np_arg(in, n, 1, "axis")) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs axis", n->bi->name);
   if (expand_at_one_axis(n)) {
@@ -1044,9 +1064,10 @@ static LLVMValueRef lo_astype(Lower *l, Node *n) {
 
 /* a.view(dtype): the same memory read as another dtype (records too);
  * of another item size (NumPy's rule), the last axis, contiguous, holds
- * its bytes in items of the new size (a C array stays one) */
+ * its bytes in items of the new size (a C array stays one). Nothing is
+ * made: CUDA code takes it too. */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (!t) return NULL;
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
@@ -1089,7 +1110,7 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
  * otherwise), as its dtype's scalar (Numba's; NumPy gives a Python one). */
 /* (of a '<Un' or '|Sn' array: a str or a bytes, as its items read) */
 static const Type *ty_item(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
     return ty_error(in, n, "array.item() of %s makes a new str or bytes, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) return t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
@@ -1145,7 +1166,7 @@ static LLVMValueRef lo_array_truth(Lower *l, Node *n) {
 
 /* a.fill(value) */
 static const Type *ty_fill(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
     return ty_error(in, n, "array.fill() of %s calls the runtime, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) {  /* '<Un' takes a str, '|Sn' a bytes, as their items */
@@ -2005,7 +2026,7 @@ static LLVMValueRef lo_repeat(Lower *l, Node *n) {
  * walking the flipped dimensions backwards; the row's ival is the axis
  * of fliplr/flipud, -1 for flip */
 static const Type *ty_flip(Infer *in, Node *n, const Type **args) {
-  const Type *t = array_operand(in, n, args[0]);
+  const Type *t = any_array_operand(in, n, args[0]);
   if (!t) return NULL;
   int need = (int)n->bi->ival + 1;
   if (t->ndim < need) return ty_error(in, n, "%s(): Input must be >= %d-d.", n->bi->name, need);

@@ -95,9 +95,20 @@ const Type *ty_broadcast_result(const Type *elem, const Type *const *args, int n
   return ty_array(elem, ndim, broadcast_layout(args, n, ndim), false);
 }
 
+/* The keyword names of a call whose out= ty_ufunc_out took (it is then
+ * the first operand of ufunc_out's call): none left, but marked so. */
+static const char *out_taken[] = {"out"};
+
+/* Whether the call writes its elements into an array given as out=
+ * (numpy.sin(x, r) in a kernel: the loop over r, nothing allocated). */
+static bool writes_into_out(Node *n) {
+  Node *out = ty_kwarg(n, "out");
+  return (out && out->ty && out->ty->kind == TY_ARRAY) || n->kw_names == out_taken;
+}
+
 /* Arrays and numbers only; no array made in CUDA code (it has no heap). */
 static bool check_operands(Infer *in, Node *n, const Type *const *args, int nargs, const char *what) {
-  if (ty_no_allocation(in)) {
+  if (ty_no_allocation(in) && !writes_into_out(n)) {
     ty_error(in, n, "array expressions are not supported in CUDA kernels: write the loop over the elements");
     return false;
   }
@@ -328,8 +339,13 @@ static int describe_shape(Lower *l, LLVMValueRef *desc, int at, int ndim, const 
 
 /* Raises NumPy's ValueError naming the shapes: kind 0, the operands' shapes
  * ("could not be broadcast together"), kind 1, the output's and the
- * broadcast shape. */
+ * broadcast shape. GPU code has no runtime to format them: its message
+ * names none. */
 static void shape_error(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef *desc, int n) {
+  if (l->mod->gpu) {
+    lo_raise_if(l, bad, kind == 4 ? RT_ERR_INDEX : RT_ERR_VALUE, "shapes do not broadcast together");
+    return;
+  }
   LLVMBasicBlockRef fail = new_block(l, "shape.bad"), ok = new_block(l, "shape.ok");
   LLVMBuildCondBr(l->b, bad, fail, ok);
   position(l, fail);
@@ -914,9 +930,12 @@ static void copy_if_overlapping(Lower *l, Fused *fu, Operand *o) {
 /* The operands broadcast to the output's shape (out holds it), as NumPy's
  * ufuncs with out= and in-place operators: else NumPy's error. An operand
  * that is the output itself (skip, an in-place operator's target) is read
- * in place; any other that overlaps it is read from a copy. */
+ * in place; any other that overlaps it is read from a copy, except in CUDA
+ * code, which has no heap: there each element is read before it is
+ * written, in order, as numba-cuda's ufuncs in kernels do. */
 static void fill_output(Lower *l, Fused *fu, Node *skip) {
-  for (int i = 0; i < fu->nops; i++)
+  bool heap = !l->opts->kernel && !l->mod->gpu;
+  for (int i = 0; i < fu->nops && heap; i++)
     if (fu->ops[i].node != skip && fu->ops[i].node->ty->kind == TY_ARRAY) copy_if_overlapping(l, fu, &fu->ops[i]);
   int ndim = fu->out_type->ndim;
   for (int d = 0; d < ndim; d++) fu->shape[d] = lo_arr_shape(l, fu->out, d);
@@ -1002,7 +1021,7 @@ const Type *ty_ufunc_out(Infer *in, Node *n, const Type *result) {
   Node *call = arena_alloc(in->f->arena, sizeof(Node));
   *call = *n;
   call->kw = (NodeList){0};
-  call->kw_names = NULL;
+  call->kw_names = out_taken;
   call->ty = result->kind == TY_ARRAY ? result : ty_array(result, 0, 'C', false);
   n->bi = &ufunc_out;
   n->list.items = arena_alloc(in->f->arena, 2 * sizeof(Node *));

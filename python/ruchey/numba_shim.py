@@ -356,7 +356,7 @@ def _submodules():
         "numba.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
         "numba.core.extending": (dict(_VALUE_TYPES), (ruchey.extending,)),
         # a value type's unbox and box, read by ruchey._values
-        "numba.core.typing.typeof": (dict(typeof_impl=_values.typeof_impl), ()),
+        "numba.core.typing.typeof": (dict(typeof_impl=_values.typeof_impl, typeof=ruchey.typeof), ()),
         "numba.core.datamodel": (dict(models=_values.models, register_default=_values.register_model), ()),
         "numba.core.datamodel.models": (dict(StructModel=_values.StructModel, OpaqueModel=_values.OpaqueModel), ()),
         "numba.core.boxing": (dict(unbox_array=_values.unbox_array, box_array=_values.box_array), ()),
@@ -449,8 +449,8 @@ def _submodules():
 
 
 # numba-cuda's modules holding what Numba's do: (its name under numba.cuda, Numba's under numba)
-_CUDA_HOMES = (("types", "types"), ("core", "core"), ("core.errors", "core.errors"), ("np", "np"),
-               ("np.numpy_support", "np.numpy_support"), ("typing", "core.typing"),
+_CUDA_HOMES = (("types", "types"), ("core", "core"), ("core.errors", "core.errors"), ("core.config", "core.config"),
+               ("np", "np"), ("np.numpy_support", "np.numpy_support"), ("typing", "core.typing"),
                ("typing.templates", "core.typing.templates"), ("typing.typeof", "core.typing.typeof"))
 
 

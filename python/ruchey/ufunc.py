@@ -90,6 +90,8 @@ def _check_options(options, object_mode=False):
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
     if options.get("writable_args") and target == "cuda":  # a kernel's inputs are not copied back
         raise TypeError("writable_args are not supported with target='cuda'")
+    if options.get("nopython") is False and target == "cuda":  # (no object mode to fall back to: numba-cuda's words)
+        raise TypeError("nopython flag must be True")
     if options.get("forceobj") and options.get("nopython"):
         raise ValueError("Only one of 'nopython' or 'forceobj' can be True.")
     if options.get("identity") not in _IDENTITIES:
@@ -466,7 +468,7 @@ def vectorize(ftylist_or_function=(), **options):
         if options.get("target") == "cuda":
             if not sigs:
                 raise TypeError("vectorize(target='cuda') needs signatures")
-            from ruchey.cuda.vectorize import CUDAUFunc  # imports ruchey.cuda only when used
+            from ruchey.cuda.ufuncs import CUDAUFunc  # imports ruchey.cuda only when used
             return CUDAUFunc(func, sigs)
         if not sigs:
             return DUFunc(func, **options)
@@ -535,7 +537,8 @@ def guvectorize(*args, **options):
     as a number) and writes its outputs. NumPy broadcasts the other
     dimensions and calls it once per element of them. Options as vectorize's:
     target="parallel" splits the outer elements over the thread pool,
-    "cuda" runs as "cpu" does.
+    "cuda" runs as "cpu" does, taking and giving device arrays too
+    (ruchey.cuda.ufuncs.CUDAGUFunc).
     """
     if len(args) == 1 and isinstance(args[0], str):  # a layout alone: loops compiled as called
         _check_options(options)
@@ -551,6 +554,9 @@ def guvectorize(*args, **options):
         u = _build_gufunc(func, disp, sigs, layout, options)
         ins, outs = _parse_layout(layout)
         hows = [_loop_arguments(types.parse_signature(sig), ins + outs, len(ins)) for sig in sigs]
+        if options.get("target") == "cuda":  # (device arrays in and out; not called from compiled code)
+            from ruchey.cuda.ufuncs import CUDAGUFunc
+            return CUDAGUFunc(u, func, _remade_guvectorize, sigs, layout, options)
         _callable_from_compiled_code(u, disp, layout, dict(zip(u.types, hows)))
         return _pickled_by_value(u, func, _remade_guvectorize, sigs, layout, options)
     return build
@@ -578,6 +584,9 @@ def _build_gufunc(func, disp, sigs, layout, options):
         sig = types.parse_signature(sig)
         if len(sig.args) != len(core):
             raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout {len(core)}")
+        if sig.return_type is not None and not isinstance(sig.return_type, types.NoneType):
+            raise TypeError(f"guvectorized functions cannot return values: the signature {sig!r} specifies "
+                            f"{sig.return_type} return type")
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))

@@ -24,7 +24,7 @@ This module is imported by the compiler the first time it compiles a function
 """
 from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      device_array_like, from_cuda_array_interface, is_cuda_array,
-                                     managed_array, mapped_array, pinned, pinned_array,
+                                     managed_array, mapped_array, mapped_array_like, pinned, pinned_array,
                                      pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                     blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
@@ -40,7 +40,7 @@ from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
                                  Context, MemoryInfo, current_context,
                                  Stream, close, gpus, profile_start, profile_stop, profiling,
-                                 default_stream, defer_cleanup, detect, event, event_elapsed_time,
+                                 default_stream, defer_cleanup, detect, event, event_elapsed_time, external_stream,
                                  get_current_device, is_available, legacy_default_stream,
                                  list_devices, per_thread_default_stream, select_device, stream,
                                  synchronize)
@@ -57,14 +57,36 @@ __all__ = [
     "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
-    "pinned_array", "pinned_array_like", "mapped_array", "managed_array", "pinned",
-    "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream",
+    "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
+    "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream", "external_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
-    "current_context", "Context", "MemoryInfo",
+    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize",
 ]
+
+
+def is_bfloat16_supported():
+    """bfloat16 is not a kernel type of ruchey's (code asking takes its float32 path)."""
+    return False
+
+
+def is_fp8_supported():
+    """fp8 is not a kernel type of ruchey's."""
+    return False
+
+
+def vectorize(ftylist_or_function=(), target="cuda", **options):
+    """numba-cuda's cuda.vectorize: ruchey.vectorize with target="cuda" unless told otherwise."""
+    import ruchey
+    return ruchey.vectorize(ftylist_or_function, target=target, **options)
+
+
+def guvectorize(*args, target="cuda", **options):
+    """numba-cuda's cuda.guvectorize: ruchey.guvectorize with target="cuda" unless told otherwise."""
+    import ruchey
+    return ruchey.guvectorize(*args, target=target, **options)
 
 
 def is_float16_supported():

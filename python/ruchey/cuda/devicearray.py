@@ -448,13 +448,30 @@ def _host_layout(ary):
     return ary._ary if isinstance(ary, DeviceNDArray) else np.asarray(ary)
 
 
+def _order_like(like):
+    return "F" if like.flags.f_contiguous and not like.flags.c_contiguous else "C"
+
+
+def _strides_like(like):
+    """The strides of a new contiguous array of like's shape whose axes lie in
+    memory in the order of like's (NumPy's order='K': a view's array is one
+    too); None where like is contiguous (its order says them)."""
+    if like.flags.c_contiguous or like.flags.f_contiguous:
+        return None
+    strides, step = [0] * like.ndim, like.dtype.itemsize
+    for d in sorted(range(like.ndim), key=lambda d: abs(like.strides[d])):  # innermost first
+        strides[d] = step
+        step *= like.shape[d]
+    return tuple(strides)
+
+
 def device_array_like(ary, stream=0):
-    """A new device array of the shape, dtype and layout (C or F) of ``ary``."""
+    """A new device array of the shape and dtype of ``ary``, its axes in the
+    order ``ary``'s lie in memory (C or F where it is contiguous)."""
     check_stream(stream)
     like = _host_layout(ary)
     if use_gpu():
-        order = "F" if like.flags.f_contiguous and not like.flags.c_contiguous else "C"
-        layout, mem = _gpu_empty(like.shape, like.dtype, order=order)
+        layout, mem = _gpu_empty(like.shape, like.dtype, strides=_strides_like(like), order=_order_like(like))
         return DeviceNDArray._wrap(layout, stream, mem)
     return DeviceNDArray._wrap(np.empty_like(like, order="K", subok=False), stream)
 
@@ -553,9 +570,16 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
+    """pinned_array of ary's shape and dtype, laid out as device_array_like's."""
     host = _host_layout(ary)
-    return pinned_array(host.shape, host.dtype, order="F" if host.flags.f_contiguous and
-                        not host.flags.c_contiguous else "C")
+    return pinned_array(host.shape, host.dtype, strides=_strides_like(host), order=_order_like(host))
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """mapped_array of ary's shape and dtype, laid out as device_array_like's."""
+    host = _host_layout(ary)
+    return mapped_array(host.shape, host.dtype, strides=_strides_like(host), order=_order_like(host), stream=stream,
+                        portable=portable, wc=wc)
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,

@@ -1,4 +1,5 @@
 """cuda.jit: kernels, their launch configurations, and device functions."""
+import collections.abc
 import enum
 import functools
 import math
@@ -335,8 +336,10 @@ class CUDADispatcher:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A 1-D launch of ``ntasks`` threads (the kernel checks ``cuda.grid(1) < ntasks``)."""
-        if not isinstance(ntasks, numbers.Integral) or ntasks < 0:
+        if not isinstance(ntasks, numbers.Integral):
             raise ValueError(f"ntasks must be a non-negative int, got {ntasks!r}")
+        if ntasks < 0:  # (numba-cuda's words)
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         tpb = int(tpb) or 256
         if ntasks == 0:
             return lambda *args: None
@@ -415,7 +418,7 @@ class _Overload:
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
 
-class _Overloads:
+class _Overloads(collections.abc.Mapping):
     """numba-cuda's ``kernel.overloads``: its compiled signatures (len, iter, in)
     and the kernel for each (``kernel.overloads[signature]``)."""
 

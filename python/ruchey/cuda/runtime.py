@@ -101,6 +101,7 @@ class Stream:
         self._owned = handle is None and use_gpu()
         if self._owned:
             handle = _core.cuda_stream_create()
+        self._gpu = self._owned or (kind == "external" and use_gpu())  # a driver's stream, ours or not
         self.handle = next(_handles) if handle is None else handle
         self._kind = kind
 
@@ -111,12 +112,12 @@ class Stream:
 
     def __repr__(self):
         what = "stream" if self._kind == "user" else f"{self._kind} stream"
-        where = "on the GPU" if self._owned else "on the ruchey CPU backend"
+        where = "on the GPU" if self._gpu else "on the ruchey CPU backend"
         return f"<CUDA {what} {self.handle:#x} {where}>"
 
     def synchronize(self):
         """Wait until the work queued on this stream is done."""
-        if self._owned:
+        if self._gpu:
             _core.cuda_stream_synchronize(self.handle)
         elif self.handle == 0 and not gpu_problem():
             _core.cuda_stream_synchronize(0)
@@ -144,6 +145,15 @@ def stream():
     return Stream()
 
 
+def external_stream(ptr):
+    """A Stream for a stream made elsewhere (CuPy's, PyTorch's): the driver's
+    handle ``ptr``, used and never destroyed here (on the CPU backend a name
+    for it: work there completes as it is queued)."""
+    if not isinstance(ptr, int) or isinstance(ptr, bool) or ptr < 0:
+        raise TypeError(f"external_stream takes a stream's handle (an int), got {ptr!r}")
+    return Stream(ptr, "external")
+
+
 def default_stream():
     return _default_stream
 
@@ -167,7 +177,7 @@ def check_stream(stream):
 
 def stream_handle(stream):
     """The driver's handle of a launch's or copy's stream (0: the default)."""
-    return stream.handle if isinstance(stream, Stream) and stream._owned else 0
+    return stream.handle if isinstance(stream, Stream) and stream._gpu else 0
 
 
 # ---------------------------------------------------------------- events
