@@ -2174,7 +2174,24 @@ static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime)
   return r;
 }
 
-/* u.reduce(...), u.reduceat(...) or u.at(...) of a @vectorize ufunc u: a call of
+/* The compiled scalar function of NumPy's own ufunc u (numpy.add): a
+ * compiled function calling the builtin on its one or two inputs
+ * (ruchey._ufunc_methods.numpy_scalar, made once); a new reference, NULL
+ * where u is no ufunc of one output compiled code knows. */
+static PyObject *numpy_ufunc_scalar(PyObject *u) {
+  const Builtin *bi = core_builtin(u);
+  int nin = ufunc_numpy_inputs(u);
+  if (!bi || bi->kind != BK_FUNCTION || (nin != 1 && nin != 2)) return NULL;
+  PyObject *module = PyImport_ImportModule("ruchey._ufunc_methods");
+  PyObject *disp = module ? PyObject_CallMethod(module, "numpy_scalar", "Oi", u, nin) : NULL;
+  Py_XDECREF(module);
+  if (disp && PyObject_TypeCheck(disp, &DispatcherType)) return disp;
+  Py_XDECREF(disp);
+  PyErr_Clear();
+  return NULL;
+}
+
+/* u.reduce(...), u.reduceat(...) or u.at(...) of a @vectorize ufunc u, or of NumPy's own (numpy.add.at): a call of
  * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
  * input), given u's scalar function (a function value), its name,
  * identity and whether it reorders (NumPy's rule for several axes) before
@@ -2184,7 +2201,8 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *base = is_kind(func, "Attribute") ? field(func, "value") : NULL;
   PyObject *ufunc = base ? static_object(fe, base) : NULL;
   Py_XDECREF(base);
-  Dispatcher *scalar = ufunc ? ufunc_scalar_function(ufunc) : NULL;
+  PyObject *scalar = ufunc ? Py_XNewRef((PyObject *)ufunc_scalar_function(ufunc)) : NULL;
+  if (ufunc && !scalar) scalar = numpy_ufunc_scalar(ufunc);
   if (!scalar) {
     Py_XDECREF(ufunc);
     return NULL;
@@ -2212,7 +2230,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     PyObject *has_identity = identity == Py_None ? Py_False : Py_True;
     PyObject *zero = PyLong_FromLong(0);
     PyObject *reorderable = ufunc_reorderable(ufunc) ? Py_True : Py_False;
-    Node *given[5] = {fe_function_value(fe, (PyObject *)scalar, e), global_value(fe, name, e, "the ufunc's name"),
+    Node *given[5] = {fe_function_value(fe, scalar, e), global_value(fe, name, e, "the ufunc's name"),
                       global_value(fe, identity == Py_None ? zero : identity, e, "the ufunc's identity"),
                       global_value(fe, has_identity, e, "the ufunc's identity"),
                       global_value(fe, reorderable, e, "whether the ufunc reorders")};
@@ -2234,7 +2252,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     }
   }
   Py_XDECREF(helper); Py_XDECREF(module); Py_XDECREF(name); Py_XDECREF(identity); Py_XDECREF(nin);
-  Py_DECREF(attr); Py_DECREF(ufunc);
+  Py_DECREF(attr); Py_DECREF(ufunc); Py_DECREF(scalar);
   return n ? n : (fe->diag->kind ? NULL : fe_error(fe, e, "this ufunc method call cannot be compiled"));
 }
 

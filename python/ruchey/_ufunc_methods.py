@@ -8,8 +8,56 @@ several axes at once), then the call's own
 arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
-from . import extending
+from . import _operator_values, extending
 from .decorators import njit
+
+
+def numpy_scalar(ufunc, nin):
+    """The compiled function of scalars a method of NumPy's own ufunc folds
+    or applies: the ufunc itself, but for add and multiply, whose
+    reductions take bools and narrower ints as int64 (uint64), NumPy's
+    rule, so that np.add.reduce of bools counts them."""
+    if ufunc is np.add:
+        return _add_widened
+    if ufunc is np.multiply:
+        return _multiply_widened
+    return _operator_values.builtin_value(ufunc, nin, False)
+
+
+def _widened(x):
+    """x as NumPy's add and multiply reductions take it."""
+
+
+@extending.overload(_widened)
+def _widened_for(x):
+    name = getattr(x, "name", "")
+    if name in ("bool", "int8", "int16", "int32"):
+        return lambda x: np.int64(x)
+    if name in ("uint8", "uint16", "uint32"):
+        return lambda x: np.uint64(x)
+    return lambda x: x
+
+
+@njit
+def _add_widened(x, y):
+    return np.add(_widened(x), _widened(y))
+
+
+@njit
+def _multiply_widened(x, y):
+    return np.multiply(_widened(x), _widened(y))
+
+
+@njit
+def _as_result(f, x, row):
+    """x converted to the type of f of two of row's elements, as NumPy's
+    reduction starts its accumulator (a float row of logical_and folds
+    bools; an identity or initial value takes the row's type); f is typed
+    here, never called."""
+    never = [f(row[i], row[i]) for i in range(0)]
+    buf = np.empty(1, np.array(never).dtype)
+    buf[0] = x
+    return buf[0]
 
 
 @njit
@@ -17,11 +65,11 @@ def _reduce_row(f, row, has_start, start):
     """f folded over row from the left, from start or row[0]: the type of
     the result is f's (an integer row of a float function gives floats)."""
     if has_start:
-        r = start
+        r = _as_result(f, start, row)
         for i in range(row.shape[0]):
             r = f(r, row[i])
         return r
-    r = row[0]
+    r = _as_result(f, row[0], row)
     for i in range(1, row.shape[0]):
         r = f(r, row[i])
     return r
