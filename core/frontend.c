@@ -2191,7 +2191,7 @@ static PyObject *numpy_ufunc_scalar(PyObject *u) {
   return NULL;
 }
 
-/* u.reduce(...), u.reduceat(...) or u.at(...) of a @vectorize ufunc u, or of NumPy's own (numpy.add.at): a call of
+/* u.reduce(...), u.reduceat(...), u.accumulate(...) or u.at(...) of a @vectorize ufunc u, or of NumPy's own (numpy.add.at): a call of
  * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
  * input), given u's scalar function (a function value), its name,
  * identity and whether it reorders (NumPy's rule for several axes) before
@@ -2213,7 +2213,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *name = PyObject_GetAttrString(ufunc, "__name__"), *identity = PyObject_GetAttrString(ufunc, "identity");
   PyObject *nin = PyObject_GetAttrString(ufunc, "nin");
   long inputs = nin ? PyLong_AsLong(nin) : -1;
-  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat");
+  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat") || !strcmp(method, "accumulate");
   bool known = reduces ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
   PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
   PyErr_Clear();
@@ -2222,7 +2222,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     fe_error(fe, e, "%s only supported for binary functions (%s takes %ld inputs)", method,
              name ? PyUnicode_AsUTF8(name) : "?", inputs);
   } else if (!helper || !name || !identity) {
-    fe_error(fe, e, "ufunc.%s of a @vectorize ufunc is not supported in compiled code (reduce, reduceat and at are)",
+    fe_error(fe, e, "ufunc.%s is not supported in compiled code (reduce, reduceat, accumulate and at are)",
              method);
   } else {
     n = new_node(fe, N_CALL, e);

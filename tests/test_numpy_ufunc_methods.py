@@ -1,5 +1,5 @@
 """The methods of NumPy's own ufuncs in compiled code: numpy.add.reduce,
-numpy.maximum.reduceat, numpy.add.at ..., each against NumPy on generated
+numpy.maximum.reduceat, numpy.multiply.accumulate, numpy.add.at ..., each against NumPy on generated
 arrays of several dtypes and shapes; and the scalar ufuncs whose result
 keeps NumPy's loop dtype (numpy.maximum of two uint8 is a uint8, as Numba's)."""
 import numpy as np
@@ -15,11 +15,12 @@ REDUCING = ["add", "multiply", "maximum", "minimum", "subtract", "logical_and", 
 
 
 def reductions(name):
-    """A function of the reductions of numpy.<name> along each axis and all."""
+    """A function of the reductions and accumulations of numpy.<name> along each axis and all."""
     namespace = {"np": np}
     exec(f"def f(a):\n    u = np.{name}\n"
          f"    return np.array([u.reduce(a.ravel())]), u.reduce(a), u.reduce(a, axis=1), u.reduce(a, axis=-1), "
-         f"u.reduceat(a.ravel(), np.array([0, 3, 2]))\n", namespace)
+         f"u.reduceat(a.ravel(), np.array([0, 3, 2])), u.accumulate(a), u.accumulate(a, axis=-1), "
+         f"u.accumulate(a.ravel())\n", namespace)
     return namespace["f"]
 
 
@@ -70,6 +71,18 @@ def test_reduce_keywords_and_empty_arrays():
 
     with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
         no_identity(np.zeros(0))
+
+    @njit
+    def running(a, axis):
+        return np.add.accumulate(a, axis)
+
+    for a in (np.zeros((0, 3)), np.zeros((2, 0)), np.arange(24.0).reshape(2, 3, 4)):
+        for axis in range(a.ndim):
+            want, got = running.py_func(a, axis), running(a, axis)
+            assert got.shape == want.shape and got.flags.c_contiguous
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        running(np.zeros(3), 1)
 
 
 def test_at_of_numpy_ufuncs_applies_repeated_indices_each_time():

@@ -1,6 +1,6 @@
-"""The methods of a @vectorize ufunc called in compiled code: u.reduce(a,
-axis, initial=), u.reduceat(a, indices, axis, out=) and u.at(a, indices,
-b), as Numba's DUFunc has them. The
+"""The methods of a @vectorize ufunc, or of NumPy's own, called in compiled
+code: u.reduce(a, axis, initial=), u.reduceat(a, indices, axis, out=),
+u.accumulate(a, axis) and u.at(a, indices, b), as Numba's DUFunc has them. The
 frontend calls these with the ufunc's scalar function first (a compiled
 function value, specialised where called), then what NumPy's method needs
 to know of the ufunc (its name, identity and whether it may reduce along
@@ -49,15 +49,42 @@ def _multiply_widened(x, y):
 
 
 @njit
+def _results_for(f, row, shape):
+    """An empty array of shape in the type of f of two of row's elements
+    (f is typed here, never called)."""
+    never = [f(row[i], row[i]) for i in range(0)]
+    return np.empty(shape, np.array(never).dtype)
+
+
+@njit
 def _as_result(f, x, row):
     """x converted to the type of f of two of row's elements, as NumPy's
     reduction starts its accumulator (a float row of logical_and folds
-    bools; an identity or initial value takes the row's type); f is typed
-    here, never called."""
-    never = [f(row[i], row[i]) for i in range(0)]
-    buf = np.empty(1, np.array(never).dtype)
+    bools; an identity or initial value takes the row's type)."""
+    buf = _results_for(f, row, 1)
     buf[0] = x
     return buf[0]
+
+
+@njit
+def accumulate(f, name, identity, has_identity, reorderable, array, axis=0):
+    """u.accumulate: the running fold along axis (negative from the end), in
+    the type of f of two elements, as NumPy's (a new C-contiguous array)."""
+    a = np.asarray(array)
+    ax = _axis(axis, a.ndim)
+    last = np.ascontiguousarray(np.moveaxis(a, ax, -1))
+    n = last.shape[-1]
+    count = 1
+    for d in last.shape[:-1]:
+        count *= d
+    rows = last.reshape((count, n))
+    res = _results_for(f, last.ravel(), (count, n))
+    for j in range(count):
+        if n:
+            res[j, 0] = rows[j, 0]
+        for i in range(1, n):
+            res[j, i] = f(res[j, i - 1], rows[j, i])
+    return np.ascontiguousarray(np.moveaxis(res.reshape(last.shape), -1, ax))
 
 
 @njit
