@@ -207,7 +207,7 @@ static PyObject *named_field(PyObject *base, PyObject *e) {
 }
 
 /* u.nin, u.nout, u.nargs, u.ntypes, u.identity, u.signature or u.__name__
- * of a @vectorize ufunc u: its value when compiled, as Numba reads them;
+ * of a @vectorize ufunc u, or of NumPy's own: its value when compiled, as Numba reads them;
  * NULL for another attribute. */
 static PyObject *ufunc_attribute(PyObject *ufunc, PyObject *e) {
   static const char *const constant[] = {"nin", "nout", "nargs", "ntypes", "identity", "signature", "__name__"};
@@ -259,7 +259,8 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       return member;
     }
     PyObject *field_obj = base ? named_field(base, e) : NULL;
-    if (!field_obj && base && ufunc_scalar_function(base)) field_obj = ufunc_attribute(base, e);
+    if (!field_obj && base && (ufunc_scalar_function(base) || ufunc_numpy_inputs(base) >= 0))
+      field_obj = ufunc_attribute(base, e);
     if (field_obj) {
       Py_DECREF(base);
       return field_obj;

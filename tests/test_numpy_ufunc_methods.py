@@ -137,3 +137,11 @@ def test_numpy_ufuncs_of_int_scalars_keep_numpys_loop_dtype(dt):
                                         np.maximum(a[0], np.int64(3)))]
     for w, g in zip(want, got):
         assert g.dtype == w.dtype and g[0] == w[0], (g, w)
+
+
+def test_attributes_of_numpy_ufuncs_are_constants():
+    def f():
+        return (np.add.nin, np.add.nout, np.add.nargs, np.add.identity, np.multiply.identity, np.maximum.identity is None,
+                np.multiply.__name__, np.sin.nin, np.add.ntypes)
+
+    assert njit(f)() == f()
