@@ -118,6 +118,13 @@ def test_methods_of_ufuncs_compiled_code_lacks_are_typing_errors():
     with pytest.raises(ruchey.TypingError):
         f(np.ones(3))
 
+    @njit
+    def with_dtype(a):
+        return np.add.reduce(a, dtype=np.float32)
+
+    with pytest.raises(ruchey.TypingError, match="take no dtype="):
+        with_dtype(np.ones(3))
+
 
 def scalar_ufuncs(a, b):
     x, y = a[0], b[0]

@@ -9,6 +9,7 @@ arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
 from . import _operator_values, extending
+from ._core import TypingError
 from .decorators import njit
 
 
@@ -116,10 +117,23 @@ def _reduce_rows(f, name, identity, has_identity, rows, initial):
     return [_reduce_row(f, rows[j], False, identity) for j in range(rows.shape[0])]
 
 
+def _no_dtype(dtype):
+    """A TypingError where dtype= is given: the fold computes in the ufunc's own type."""
+
+
+@extending.overload(_no_dtype)
+def _no_dtype_for(dtype):
+    if getattr(dtype, "name", "none") != "none":
+        raise TypingError("ufunc.reduce() and reduceat() take no dtype= in compiled code: cast the array "
+                                 "(a.astype(dtype)) before")
+    return lambda dtype: None
+
+
 @njit
 def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
     """u.reduce: along one axis (negative from the end), a tuple of them,
     all of them (None) or none (()), as NumPy's."""
+    _no_dtype(dtype)
     a = np.asarray(array)
     if isinstance(axis, tuple):
         if len(axis) == 0:  # each element alone, in the loop's type
@@ -166,6 +180,7 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
     (to the end for the last), or the element at indices[i] alone where the
     next index is not past it, as NumPy's; out=, if given, filled once all
     are made and returned."""
+    _no_dtype(dtype)
     a = np.asarray(array)
     idx = np.asarray(indices)
     if idx.ndim != 1:
