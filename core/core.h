@@ -478,6 +478,7 @@ PyObject *ufunc_compile_loop(PyObject *module, PyObject *args);  /* _core._ufunc
 PyObject *ufunc_make(PyObject *module, PyObject *args);          /* _core._make_ufunc */
 bool ufunc_api_ready(void);             /* NumPy's ufunc API imported, or false with an exception */
 char *ufunc_copy_text(const char *s);  /* PyMem_Malloc'd: names and docs NumPy keeps pointers to */
+int ufunc_numpy_inputs(PyObject *obj);  /* NumPy's own ufunc of one output (numpy.add): its inputs; else -1 */
 int ufunc_identity_kind(PyObject *identity);  /* PyUFunc_None, PyUFunc_ReorderableNone or PyUFunc_IdentityValue */
 /* A loop on the pool: the first failing chunk's error (the thread's RtError)
  * saved in dst; raised afterwards on the calling thread, the GIL taken. */

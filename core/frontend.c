@@ -207,7 +207,7 @@ static PyObject *named_field(PyObject *base, PyObject *e) {
 }
 
 /* u.nin, u.nout, u.nargs, u.ntypes, u.identity, u.signature or u.__name__
- * of a @vectorize ufunc u: its value when compiled, as Numba reads them;
+ * of a @vectorize ufunc u, or of NumPy's own: its value when compiled, as Numba reads them;
  * NULL for another attribute. */
 static PyObject *ufunc_attribute(PyObject *ufunc, PyObject *e) {
   static const char *const constant[] = {"nin", "nout", "nargs", "ntypes", "identity", "signature", "__name__"};
@@ -277,7 +277,8 @@ PyObject *static_object(Fe *fe, PyObject *e) {
       return member;
     }
     PyObject *field_obj = base ? named_field(base, e) : NULL;
-    if (!field_obj && base && ufunc_scalar_function(base)) field_obj = ufunc_attribute(base, e);
+    if (!field_obj && base && (ufunc_scalar_function(base) || ufunc_numpy_inputs(base) >= 0))
+      field_obj = ufunc_attribute(base, e);
     if (field_obj) {
       Py_DECREF(base);
       return field_obj;
@@ -2325,7 +2326,24 @@ static Node *time_scalar_call(Fe *fe, PyObject *e, PyObject *cls, bool datetime)
   return r;
 }
 
-/* u.reduce(...), u.reduceat(...) or u.at(...) of a @vectorize ufunc u: a call of
+/* The compiled scalar function of NumPy's own ufunc u (numpy.add): a
+ * compiled function calling the builtin on its one or two inputs
+ * (ruchey._ufunc_methods.numpy_scalar, made once); a new reference, NULL
+ * where u is no ufunc of one output compiled code knows. */
+static PyObject *numpy_ufunc_scalar(PyObject *u) {
+  const Builtin *bi = core_builtin(u);
+  int nin = ufunc_numpy_inputs(u);
+  if (!bi || bi->kind != BK_FUNCTION || (nin != 1 && nin != 2)) return NULL;
+  PyObject *module = PyImport_ImportModule("ruchey._ufunc_methods");
+  PyObject *disp = module ? PyObject_CallMethod(module, "numpy_scalar", "Oi", u, nin) : NULL;
+  Py_XDECREF(module);
+  if (disp && PyObject_TypeCheck(disp, &DispatcherType)) return disp;
+  Py_XDECREF(disp);
+  PyErr_Clear();
+  return NULL;
+}
+
+/* u.reduce(...), u.reduceat(...), u.accumulate(...) or u.at(...) of a @vectorize ufunc u, or of NumPy's own (numpy.add.at): a call of
  * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
  * input), given u's scalar function (a function value), its name,
  * identity and whether it reorders (NumPy's rule for several axes) before
@@ -2335,7 +2353,8 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *base = is_kind(func, "Attribute") ? field(func, "value") : NULL;
   PyObject *ufunc = base ? static_object(fe, base) : NULL;
   Py_XDECREF(base);
-  Dispatcher *scalar = ufunc ? ufunc_scalar_function(ufunc) : NULL;
+  PyObject *scalar = ufunc ? Py_XNewRef((PyObject *)ufunc_scalar_function(ufunc)) : NULL;
+  if (ufunc && !scalar) scalar = numpy_ufunc_scalar(ufunc);
   if (!scalar) {
     Py_XDECREF(ufunc);
     return NULL;
@@ -2346,7 +2365,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *name = PyObject_GetAttrString(ufunc, "__name__"), *identity = PyObject_GetAttrString(ufunc, "identity");
   PyObject *nin = PyObject_GetAttrString(ufunc, "nin");
   long inputs = nin ? PyLong_AsLong(nin) : -1;
-  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat");
+  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat") || !strcmp(method, "accumulate");
   bool known = reduces ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
   PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
   PyErr_Clear();
@@ -2355,7 +2374,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     fe_error(fe, e, "%s only supported for binary functions (%s takes %ld inputs)", method,
              name ? PyUnicode_AsUTF8(name) : "?", inputs);
   } else if (!helper || !name || !identity) {
-    fe_error(fe, e, "ufunc.%s of a @vectorize ufunc is not supported in compiled code (reduce, reduceat and at are)",
+    fe_error(fe, e, "ufunc.%s is not supported in compiled code (reduce, reduceat, accumulate and at are)",
              method);
   } else {
     n = new_node(fe, N_CALL, e);
@@ -2363,7 +2382,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     PyObject *has_identity = identity == Py_None ? Py_False : Py_True;
     PyObject *zero = PyLong_FromLong(0);
     PyObject *reorderable = ufunc_reorderable(ufunc) ? Py_True : Py_False;
-    Node *given[5] = {fe_function_value(fe, (PyObject *)scalar, e), global_value(fe, name, e, "the ufunc's name"),
+    Node *given[5] = {fe_function_value(fe, scalar, e), global_value(fe, name, e, "the ufunc's name"),
                       global_value(fe, identity == Py_None ? zero : identity, e, "the ufunc's identity"),
                       global_value(fe, has_identity, e, "the ufunc's identity"),
                       global_value(fe, reorderable, e, "whether the ufunc reorders")};
@@ -2385,7 +2404,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     }
   }
   Py_XDECREF(helper); Py_XDECREF(module); Py_XDECREF(name); Py_XDECREF(identity); Py_XDECREF(nin);
-  Py_DECREF(attr); Py_DECREF(ufunc);
+  Py_DECREF(attr); Py_DECREF(ufunc); Py_DECREF(scalar);
   return n ? n : (fe->diag->kind ? NULL : fe_error(fe, e, "this ufunc method call cannot be compiled"));
 }
 

@@ -292,6 +292,13 @@ bool ufunc_reorderable(PyObject *obj) {
   return reorderable;
 }
 
+/* The inputs of NumPy's own ufunc obj (numpy.add: 2) where it has one
+ * output; -1 for any other object. */
+int ufunc_numpy_inputs(PyObject *obj) {
+  if (!ufunc_api_ready() || !PyObject_TypeCheck(obj, &PyUFunc_Type) || ((PyUFuncObject *)obj)->nout != 1) return -1;
+  return ((PyUFuncObject *)obj)->nin;
+}
+
 /* NumPy's kind of a ufunc's identity: None (no identity), "reorderable"
  * (none, yet it reduces along several axes) or a value. */
 int ufunc_identity_kind(PyObject *identity) {

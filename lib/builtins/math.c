@@ -444,7 +444,11 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
   if (!t) return NULL;
   if (m->flags & M_PREDICATE) return TYS(TY_BOOL);
   if (m->flags & M_DOUBLE) return TYS(TY_F64);
-  if ((m->flags & M_KEEPS_INT) && !ty_is_float(t)) {  /* NumPy's dtype: numpy.square(int16) wraps at 16 bits */
+  if ((m->flags & M_KEEPS_INT) && !ty_is_float(t)) {
+    /* the dtype of NumPy's loop for the operands (promoted as NumPy's, not as
+     * Python's operators): numpy.square(int16) wraps at 16 bits, numpy.maximum
+     * of two uint8 is a uint8, as Numba's */
+    for (int i = 1; i < n->list.len; i++) t = i == 1 ? np_promote(args[0], args[1]) : np_promote(t, args[i]);
     const Type *e = array_dtype(m, t);
     return e ? e : ty_error(in, n, "%s() is not defined for %s", n->bi->name, t->name);
   }

@@ -1,6 +1,6 @@
-"""The methods of a @vectorize ufunc called in compiled code: u.reduce(a,
-axis, initial=), u.reduceat(a, indices, axis, out=) and u.at(a, indices,
-b), as Numba's DUFunc has them. The
+"""The methods of a @vectorize ufunc, or of NumPy's own, called in compiled
+code: u.reduce(a, axis, initial=), u.reduceat(a, indices, axis, out=),
+u.accumulate(a, axis) and u.at(a, indices, b), as Numba's DUFunc has them. The
 frontend calls these with the ufunc's scalar function first (a compiled
 function value, specialised where called), then what NumPy's method needs
 to know of the ufunc (its name, identity and whether it may reduce along
@@ -8,8 +8,84 @@ several axes at once), then the call's own
 arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
-from . import extending
+from . import _operator_values, extending
+from ._core import TypingError
 from .decorators import njit
+
+
+def numpy_scalar(ufunc, nin):
+    """The compiled function of scalars a method of NumPy's own ufunc folds
+    or applies: the ufunc itself, but for add and multiply, whose
+    reductions take bools and narrower ints as int64 (uint64), NumPy's
+    rule, so that np.add.reduce of bools counts them."""
+    if ufunc is np.add:
+        return _add_widened
+    if ufunc is np.multiply:
+        return _multiply_widened
+    return _operator_values.builtin_value(ufunc, nin, False)
+
+
+def _widened(x):
+    """x as NumPy's add and multiply reductions take it."""
+
+
+@extending.overload(_widened)
+def _widened_for(x):
+    name = getattr(x, "name", "")
+    if name in ("bool", "int8", "int16", "int32"):
+        return lambda x: np.int64(x)
+    if name in ("uint8", "uint16", "uint32"):
+        return lambda x: np.uint64(x)
+    return lambda x: x
+
+
+@njit
+def _add_widened(x, y):
+    return np.add(_widened(x), _widened(y))
+
+
+@njit
+def _multiply_widened(x, y):
+    return np.multiply(_widened(x), _widened(y))
+
+
+@njit
+def _results_for(f, row, shape):
+    """An empty array of shape in the type of f of two of row's elements
+    (f is typed here, never called)."""
+    never = [f(row[i], row[i]) for i in range(0)]
+    return np.empty(shape, np.array(never).dtype)
+
+
+@njit
+def _as_result(f, x, row):
+    """x converted to the type of f of two of row's elements, as NumPy's
+    reduction starts its accumulator (a float row of logical_and folds
+    bools; an identity or initial value takes the row's type)."""
+    buf = _results_for(f, row, 1)
+    buf[0] = x
+    return buf[0]
+
+
+@njit
+def accumulate(f, name, identity, has_identity, reorderable, array, axis=0):
+    """u.accumulate: the running fold along axis (negative from the end), in
+    the type of f of two elements, as NumPy's (a new C-contiguous array)."""
+    a = np.asarray(array)
+    ax = _axis(axis, a.ndim)
+    last = np.ascontiguousarray(np.moveaxis(a, ax, -1))
+    n = last.shape[-1]
+    count = 1
+    for d in last.shape[:-1]:
+        count *= d
+    rows = last.reshape((count, n))
+    res = _results_for(f, last.ravel(), (count, n))
+    for j in range(count):
+        if n:
+            res[j, 0] = rows[j, 0]
+        for i in range(1, n):
+            res[j, i] = f(res[j, i - 1], rows[j, i])
+    return np.ascontiguousarray(np.moveaxis(res.reshape(last.shape), -1, ax))
 
 
 @njit
@@ -17,11 +93,11 @@ def _reduce_row(f, row, has_start, start):
     """f folded over row from the left, from start or row[0]: the type of
     the result is f's (an integer row of a float function gives floats)."""
     if has_start:
-        r = start
+        r = _as_result(f, start, row)
         for i in range(row.shape[0]):
             r = f(r, row[i])
         return r
-    r = row[0]
+    r = _as_result(f, row[0], row)
     for i in range(1, row.shape[0]):
         r = f(r, row[i])
     return r
@@ -41,10 +117,23 @@ def _reduce_rows(f, name, identity, has_identity, rows, initial):
     return [_reduce_row(f, rows[j], False, identity) for j in range(rows.shape[0])]
 
 
+def _no_dtype(dtype):
+    """A TypingError where dtype= is given: the fold computes in the ufunc's own type."""
+
+
+@extending.overload(_no_dtype)
+def _no_dtype_for(dtype):
+    if getattr(dtype, "name", "none") != "none":
+        raise TypingError("ufunc.reduce() and reduceat() take no dtype= in compiled code: cast the array "
+                                 "(a.astype(dtype)) before")
+    return lambda dtype: None
+
+
 @njit
 def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
     """u.reduce: along one axis (negative from the end), a tuple of them,
     all of them (None) or none (()), as NumPy's."""
+    _no_dtype(dtype)
     a = np.asarray(array)
     if isinstance(axis, tuple):
         if len(axis) == 0:  # each element alone, in the loop's type
@@ -91,6 +180,7 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
     (to the end for the last), or the element at indices[i] alone where the
     next index is not past it, as NumPy's; out=, if given, filled once all
     are made and returned."""
+    _no_dtype(dtype)
     a = np.asarray(array)
     idx = np.asarray(indices)
     if idx.ndim != 1:

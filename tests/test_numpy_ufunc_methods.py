@@ -1,0 +1,154 @@
+"""The methods of NumPy's own ufuncs in compiled code: numpy.add.reduce,
+numpy.maximum.reduceat, numpy.multiply.accumulate, numpy.add.at ..., each against NumPy on generated
+arrays of several dtypes and shapes; and the scalar ufuncs whose result
+keeps NumPy's loop dtype (numpy.maximum of two uint8 is a uint8, as Numba's)."""
+import numpy as np
+import pytest
+
+import ruchey
+from ruchey import njit
+
+from conftest import make_rng
+
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8, np.bool_]
+REDUCING = ["add", "multiply", "maximum", "minimum", "subtract", "logical_and", "logical_or", "fmax", "fmin"]
+
+
+def reductions(name):
+    """A function of the reductions and accumulations of numpy.<name> along each axis and all."""
+    namespace = {"np": np}
+    exec(f"def f(a):\n    u = np.{name}\n"
+         f"    return np.array([u.reduce(a.ravel())]), u.reduce(a), u.reduce(a, axis=1), u.reduce(a, axis=-1), "
+         f"u.reduceat(a.ravel(), np.array([0, 3, 2])), u.accumulate(a), u.accumulate(a, axis=-1), "
+         f"u.accumulate(a.ravel())\n", namespace)
+    return namespace["f"]
+
+
+def inputs(dt):
+    rng = make_rng(11)
+    ints = rng.integers(-3, 12, (3, 5))
+    yield ints.astype(dt) if dt is not np.uint8 else np.abs(ints).astype(dt)
+    yield np.full((2, 4), 100).astype(dt)  # add and multiply of narrow ints count in 64 bits, as NumPy's
+    if np.dtype(dt).kind == "f":
+        a = rng.standard_normal((3, 4)).astype(dt)
+        a[1, 2] = np.nan
+        yield a
+        yield np.asfortranarray(rng.standard_normal((4, 3)).astype(dt))
+
+
+@pytest.mark.parametrize("name", REDUCING)
+def test_reduce_and_reduceat_of_numpy_ufuncs_are_numpys(name):
+    f = reductions(name)
+    compiled = njit(f)
+    for dt in DTYPES:
+        if name == "subtract" and dt is np.bool_:
+            continue  # (NumPy has no boolean subtract)
+        for a in inputs(dt):
+            with np.errstate(all="ignore"):
+                want = f(a)
+            got = compiled(a)
+            for w, g in zip(want, got):
+                assert g.dtype == w.dtype, (name, dt, g.dtype, w.dtype)
+                if w.dtype.kind == "f":
+                    np.testing.assert_allclose(g, w, rtol=1e-5 if w.dtype == np.float32 else 1e-12, equal_nan=True)
+                else:
+                    np.testing.assert_array_equal(g, w)
+
+
+def test_reduce_keywords_and_empty_arrays():
+    @njit
+    def f(a, start):
+        return np.add.reduce(a, axis=None), np.add.reduce(a, axis=(0, 1)), np.multiply.reduce(a, 0, initial=start)
+
+    for a in (np.arange(12.0).reshape(3, 4), np.zeros((0, 3)), np.arange(6).reshape(2, 3)):
+        want, got = f.py_func(a, 2), f(a, 2)
+        for w, g in zip(want, got):
+            np.testing.assert_array_equal(g, w)
+
+    @njit
+    def no_identity(a):
+        return np.maximum.reduce(a)
+
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+        no_identity(np.zeros(0))
+
+    @njit
+    def running(a, axis):
+        return np.add.accumulate(a, axis)
+
+    for a in (np.zeros((0, 3)), np.zeros((2, 0)), np.arange(24.0).reshape(2, 3, 4)):
+        for axis in range(a.ndim):
+            want, got = running.py_func(a, axis), running(a, axis)
+            assert got.shape == want.shape and got.flags.c_contiguous
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        running(np.zeros(3), 1)
+
+
+def test_at_of_numpy_ufuncs_applies_repeated_indices_each_time():
+    @njit
+    def f(a, idx, b):
+        x = a.copy()
+        np.add.at(x, idx, b)
+        y = a.copy()
+        np.maximum.at(y, idx, b)
+        z = a.copy()
+        np.negative.at(z, idx)
+        w = a.copy()
+        np.multiply.at(w, idx, 2)
+        return x, y, z, w
+
+    rng = make_rng(11)
+    for dt in (np.float64, np.int32, np.int8):
+        a = rng.integers(-5, 5, 9).astype(dt)
+        for idx in (np.array([0, 0, 3, 8, -1, 3]), np.array([], np.int64), np.array([2])):
+            b = rng.integers(-9, 9, idx.size).astype(dt) if idx.size != 1 else dt(7)
+            for w, g in zip(f.py_func(a, idx, b), f(a, idx, b)):
+                assert g.dtype == w.dtype
+                np.testing.assert_array_equal(g, w)
+    with pytest.raises(IndexError):
+        f(np.zeros(3), np.array([3]), np.zeros(1))
+
+
+def test_methods_of_ufuncs_compiled_code_lacks_are_typing_errors():
+    @njit
+    def f(a):
+        return np.frexp.reduce(a)
+
+    with pytest.raises(ruchey.TypingError):
+        f(np.ones(3))
+
+    @njit
+    def with_dtype(a):
+        return np.add.reduce(a, dtype=np.float32)
+
+    with pytest.raises(ruchey.TypingError, match="take no dtype="):
+        with_dtype(np.ones(3))
+
+
+def scalar_ufuncs(a, b):
+    x, y = a[0], b[0]
+    return (np.array([np.maximum(x, x)]), np.array([np.minimum(x, y)]), np.array([np.fmax(x, x)]),
+            np.array([np.fmod(x, x)]), np.array([np.power(x, x)]), np.array([np.maximum(x, 3)]))
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int8, np.int16, np.int32, np.uint32, np.uint64, np.int64])
+def test_numpy_ufuncs_of_int_scalars_keep_numpys_loop_dtype(dt):
+    """numpy.maximum of two uint8 is a uint8 (NumPy's loop, Numba's type),
+    not Python's int promotion; a Python int beside one is an int64, as Numba's."""
+    a, b = np.array([3, 2], dt), np.array([2], np.int16)
+    got = njit(scalar_ufuncs)(a, b)
+    with np.errstate(all="ignore"):
+        want = [np.array([v]) for v in (np.maximum(a[0], a[0]), np.minimum(a[0], b[0]), np.fmax(a[0], a[0]),
+                                        np.fmod(a[0], a[0]), np.power(a[0], a[0]),
+                                        np.maximum(a[0], np.int64(3)))]
+    for w, g in zip(want, got):
+        assert g.dtype == w.dtype and g[0] == w[0], (g, w)
+
+
+def test_attributes_of_numpy_ufuncs_are_constants():
+    def f():
+        return (np.add.nin, np.add.nout, np.add.nargs, np.add.identity, np.multiply.identity, np.maximum.identity is None,
+                np.multiply.__name__, np.sin.nin, np.add.ntypes)
+
+    assert njit(f)() == f()
