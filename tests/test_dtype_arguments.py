@@ -417,25 +417,3 @@ def test_a_dtype_compared_with_a_number_is_a_typing_error():
     g = njit(lambda a, b: a.dtype < b.dtype)
     with pytest.raises(ruchey.TypingError, match="dtypes are compared"):
         g(np.zeros(2), np.zeros(2))
-
-
-
-def dtype_kinds(a, dt):
-    return a.dtype.kind, dt.kind, a.dtype.kind == "f"
-
-
-def array_dtype_kind(a):
-    return a.dtype.kind
-
-
-@pytest.mark.parametrize("dt", DTYPES + [np.uint64, np.float16, np.complex64, "datetime64[D]", "timedelta64[s]"])
-def test_dtype_kind_is_numpys_letter(dt):
-    compiled = njit(dtype_kinds)
-    a = np.zeros(3, dt)
-    assert compiled(a, np.dtype(dt)) == dtype_kinds(a, np.dtype(dt))
-
-
-@pytest.mark.parametrize("dt", ["U3", "S2", [("x", np.float64), ("n", np.int32)]])
-def test_dtype_kind_of_text_and_records(dt):
-    a = np.zeros(2, dt)
-    assert njit(array_dtype_kind)(a) == array_dtype_kind(a)

@@ -1410,30 +1410,6 @@ static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[1], n->ty); }
 
-/* dtype.kind: NumPy's one-letter kind of the element ('f', 'i', 'u', 'b',
- * 'c', 'M', 'm', 'V', 'U', 'S'), a str known when the function compiles */
-static char dtype_kind(const Type *e) {
-  switch (e->kind) {
-  case TY_BOOL: return 'b';
-  case TY_DATETIME: return 'M';
-  case TY_TIMEDELTA: return 'm';
-  case TY_RECORD: return 'V';
-  case TY_CHARSEQ: return 'U';
-  case TY_BYTESEQ: return 'S';
-  default: return ty_is_float(e) ? 'f' : ty_is_complex(e) ? 'c' : ty_is_unsigned(e) ? 'u' : 'i';
-  }
-}
-
-static const Type *ty_dtype_kind(Infer *in, Node *n, const Type **args) {
-  if (!ty_is_numpy_dtype(args[0])) return ty_error(in, n, "%s.kind is known in compiled code for NumPy's dtypes only", args[0]->name);
-  return TYS(TY_STR);
-}
-
-static LLVMValueRef lo_dtype_kind(Lower *l, Node *n) {
-  char text[2] = {dtype_kind(n->lhs->ty->elem), 0};
-  return lo_str_constant(l, &(Node){.kind = N_STRING, .str = text, .ival = 1});
-}
-
 /* dtype.itemsize and array.itemsize: the bytes of one element */
 static LLVMValueRef lo_itemsize(Lower *l, Node *n) { return const_i64(l, ty_bits(n->lhs->ty->elem) / 8); }
 
@@ -1591,8 +1567,6 @@ const Builtin bi_numpy[] = {
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   {"dtype.kind", NULL, "kind", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_kind, lo_dtype_kind},
   {"dtype.type", NULL, "type", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_type, lo_no_value},
-  {"dtype.kind", NULL, "kind", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_kind,
-   lo_dtype_kind},
   {"dtype.type", NULL, "type", BK_METHOD, TY_DTYPE, 1, 1, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0, ty_dtype_type_call,
    lo_dtype_type_call},
   BI_END,
