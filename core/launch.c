@@ -72,9 +72,12 @@ static GpuSpec *add_gpu_spec(Dispatcher *self, const Type *const *args) {
   CompileResult res;
   GpuSpec *s = NULL;
   if (cache_ptx(self, args, cu_current_cc(), &res, &arena)) {
-    const char *name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
+    const char *co_name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
+    char name[512];
+    snprintf(name, sizeof name, "%s", co_name ? co_name : "");
+    ptx_symbol(name);  /* (as the PTX spells it) */
     void *module = NULL;
-    void *function = name ? cu_load_kernel(res.text, name, &module) : NULL;
+    void *function = co_name ? cu_load_kernel(res.text, name, &module) : NULL;
     free(res.text);
     GpuSpec *grown = function ? PyMem_Realloc(self->gpu_specs, sizeof(GpuSpec) * (size_t)(self->ngpu_specs + 1)) : NULL;
     PyObject *sig = grown ? disp_signature_text(args, self->nparams) : NULL;

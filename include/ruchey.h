@@ -55,6 +55,15 @@ static inline char *arena_strdup(Arena *a, const char *s) {
   return (char *)memcpy(arena_alloc(a, n), s, n);
 }
 
+/* name as a PTX symbol may spell it, in place: each character a PTX name
+ * cannot hold (a lambda's "<lambda>") made '_'; dots stay, as LLVM's NVPTX
+ * backend rewrites them itself. The kernel's launch looks it up so. */
+static inline void ptx_symbol(char *name) {
+  for (char *p = name; *p; p++)
+    if (!(*p == '_' || *p == '$' || *p == '.' || (*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')))
+      *p = '_';
+}
+
 static inline void arena_free(Arena *a) {
   while (a->head) {
     ArenaBlock *next = a->head->next;

@@ -109,6 +109,20 @@ static void set_fp_options(LLVMModuleRef m, bool fastmath) {
                               LLVMCreateStringAttribute(c, key, sizeof key - 1, value, sizeof value - 1));
 }
 
+/* Every symbol the module defines (the kernel, its device functions: a
+ * lambda's is "<lambda>") spelled as PTX names may be: LLVM's NVPTX backend
+ * aborts the process on any other. */
+static void valid_symbols(LLVMModuleRef m) {
+  for (LLVMValueRef v = LLVMGetFirstFunction(m); v; v = LLVMGetNextFunction(v))
+    if (!LLVMIsDeclaration(v)) {
+      size_t n;
+      char name[512];
+      snprintf(name, sizeof name, "%s", LLVMGetValueName2(v, &n));
+      ptx_symbol(name);
+      LLVMSetValueName2(v, name, strlen(name));
+    }
+}
+
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
   LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
   if (!tm) return false;
@@ -116,6 +130,7 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = ll_module(f, opts, c, f->name, res, tm, NVPTX_TRIPLE);
   bool ok = ll_verify(m, d);
+  valid_symbols(m);
   if (ok) set_fp_options(m, opts->fastmath != 0);
   ok = ok && link_libdevice(m, d, opts->fastmath != 0) && ll_optimise(m, tm, false, d) &&
        ll_emit_text(m, tm, &res->text, d);

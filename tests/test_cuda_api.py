@@ -19,7 +19,7 @@ import pytest
 import ruchey
 from ruchey import cuda
 
-from conftest import AS_NUMBA, run_python_file
+from conftest import AS_NUMBA, needs_ptxas, ptxas_errors, run_python_file
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey.cuda's API on the CPU backend; "
                                 "numba's CUDA simulator implements another subset")
@@ -793,3 +793,19 @@ def test_pool_thread_id_refused_in_kernels():
 
     with pytest.raises(ruchey.TypingError, match=r"get_thread_id\(\) is not available in CUDA kernels"):
         kernel[1, 1](numpy.zeros(1, dtype=numpy.int64))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_lambdas_compile_to_ptx_under_names_ptx_takes(tmp_path):
+    # a lambda's name is "<lambda>", which no PTX symbol may hold (LLVM's
+    # NVPTX backend aborted the process on it): spelled "_lambda_"
+    device_ptx, restype = cuda.compile_ptx(lambda x: x, "int32(int32)", device=True)
+    kernel_ptx, _ = cuda.compile_ptx(lambda a: None, "void(float32[:])")
+    assert restype == ruchey.types.int32
+    assert re.search(r"\.func\s+\(\.param \.b32 func_retval0\) _lambda_\(", device_ptx)
+    assert re.search(r"\.entry _lambda_\(", kernel_ptx)
+    for ptx in (device_ptx, kernel_ptx):
+        assert ptxas_errors(ptx, "sm_80", tmp_path, "lambda") == ""
+    launched = cuda.jit(lambda a: None)  # (the CPU backend runs it under its own name)
+    launched[1, 1](numpy.zeros(2, numpy.float32))
