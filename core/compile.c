@@ -573,15 +573,17 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath): a kernel (or with device
- * a device function, as a .func) as PTX for compute capability cc (e.g. 80),
- * args as ruchey.types describes them. Returns (ptx, return type as
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret): a kernel (or with
+ * device a device function, as a .func) as PTX for compute capability cc
+ * (e.g. 80), args as ruchey.types describes them; a device function's
+ * result converted to ret where one is given (its signature's), as a
+ * compiled function's to its declared type. Returns (ptx, return type as
  * disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
-  PyObject *func, *args;
+  PyObject *func, *args, *ret = Py_None;
   int cc, device = 0, fastmath = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath))
+  if (!PyArg_ParseTuple(a, "O!O!i|ppO", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -596,6 +598,10 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
                          .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX};
   callee_options(&opts, NULL, NULL, cc, &arena);
+  if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
+    arena_free(&arena);
+    return NULL;
+  }
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {

@@ -284,9 +284,15 @@ def test_compile_ptx_of_a_device_function_gives_a_func_and_its_return_type():
     assert restype == ruchey.int64 and ".target sm_90" in ptx
 
 
-def test_compile_ptx_of_a_device_function_checks_a_declared_return_type():
-    with pytest.raises(TypeError, match="returns float64, its signature says int32"):
-        cuda.compile_ptx(clamp_square, "int32(float64, float64, float64)", device=True)
+def test_compile_ptx_of_a_device_function_converts_to_a_declared_return_type():
+    # as numba-cuda's (and @njit's with a signature): the result converted to the declared type
+    # (float64 to int32 truncated, int32 + int32's int64 back to int32); what cannot be is a TypingError
+    ptx, restype = cuda.compile_ptx(clamp_square, "int32(float64, float64, float64)", device=True)
+    assert restype == ruchey.int32 and "cvt.rzi.s32.f64" in ptx and "func_retval0" in ptx
+    _, restype = cuda.compile_ptx(lambda a, b: a + b, "int32(int32, int32)", device=True)
+    assert restype == ruchey.int32
+    with pytest.raises(ruchey.TypingError, match="returns .*but its signature declares int32"):
+        cuda.compile_ptx(lambda a, b: (a, b), "int32(int32, int32)", device=True)
 
 
 def test_device_function_returning_nothing_gives_void():

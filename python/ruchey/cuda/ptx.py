@@ -27,14 +27,13 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     if not device and declared is not None and not isinstance(declared, types.NoneType):
         raise TypeError("a kernel's signature must return void")
     major, minor = cc if cc is not None else (7, 5)
+    # (a device function's result converted to its signature's type, as numba-cuda's)
+    ret = declared.describe() if device and declared is not None and not isinstance(declared, types.NoneType) \
+        and declared is not types.void else None
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
                                      tuple(t.describe() for t in sig.args), major * 10 + minor,
-                                     bool(device), bool(fastmath))
-    restype = _return_type(restype)
-    if device and declared is not None and restype != declared and \
-            not (isinstance(declared, types.NoneType) and restype is types.void):
-        raise TypeError(f"{pyfunc.__name__} returns {restype!r}, its signature says {declared!r}")
-    return ptx, restype
+                                     bool(device), bool(fastmath), ret)
+    return ptx, _return_type(restype)
 
 
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
