@@ -24,8 +24,6 @@ read the simulator's own objects, or numba-cuda's wording of an error.
 import argparse
 import functools
 import importlib
-import importlib.abc
-import importlib.machinery
 import os
 import site
 import subprocess
@@ -180,20 +178,6 @@ class Namespace:
         self.__dict__ = names
 
 
-class SupportFinder(importlib.abc.MetaPathFinder):
-    """Finds a numba.cuda.tests module not loaded yet in numba-cuda's folder
-    (ahead of ruchey's finder, which takes every numba.* name)."""
-
-    def __init__(self, kept):
-        self.kept = kept
-
-    def find_spec(self, fullname, path, target=None):
-        if not fullname.startswith(SUPPORT) or fullname in self.kept:
-            return None
-        parent = self.kept.get(fullname.rpartition(".")[0])
-        return importlib.machinery.PathFinder.find_spec(fullname, getattr(parent, "__path__", None))
-
-
 def run_anyway(reason):
     """numba-cuda's skip_on_cudasim, for ruchey: the test runs."""
     return lambda test: test
@@ -218,15 +202,9 @@ def run_module(name, substring, keep_simulator_skips):
                and os.path.basename(value.__file__ or "").endswith("usecases.py")]
     rebind_cuda(module, helpers)
     sys.modules.update(kept)  # (registering ruchey dropped every numba.* module)
-    sys.meta_path.insert(0, SupportFinder(kept))
-    tests = [t for t in numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
-             if substring in t.id()] + [t for t in module_functions(module) if substring in t.id()]
-    result = unittest.TestResult()
-    unittest.TestSuite(tests).run(result)
-    failed = result.failures + result.errors
-    print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
-    for test, text in failed:
-        print(f"FAILED {test.id().split('.', 4)[-1]} :: {numba_tests.headline(text)}")
+    sys.meta_path.insert(0, numba_tests.TestsFinder(SUPPORT, None, kept))
+    tests = [*numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module)), *module_functions(module)]
+    numba_tests.run_tests(name, tests, substring, 4)
 
 
 def module_functions(module):

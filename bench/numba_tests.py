@@ -257,14 +257,15 @@ def places_of(name, value, homes):
 
 
 class TestsFinder(importlib.abc.MetaPathFinder):
-    """Finds a numba.tests module not loaded yet in Numba's tests folder
-    (ahead of ruchey's finder, which takes every numba.* name)."""
+    """Finds a test module not loaded yet (a name under prefixes) in its
+    package's folder, else path (ahead of ruchey's finder, which takes every
+    numba.* name)."""
 
-    def __init__(self, path, kept):
-        self.path, self.kept = path, kept
+    def __init__(self, prefixes, path, kept):
+        self.prefixes, self.path, self.kept = prefixes, path, kept
 
     def find_spec(self, fullname, path, target=None):
-        if not fullname.startswith("numba.tests.") or fullname in self.kept:
+        if not fullname.startswith(self.prefixes) or fullname in self.kept:
             return None
         parent = self.kept.get(fullname.rpartition(".")[0])  # (a subpackage's module: npyufunc's usecases)
         return importlib.machinery.PathFinder.find_spec(fullname, getattr(parent, "__path__", self.path))
@@ -434,7 +435,7 @@ def run_module(name, substring):
     # come back, and a helper module a test imports later (recursion_usecases, which compiles at
     # import) loads from its own file then, so that it compiles with ruchey
     sys.modules.update(kept)
-    sys.meta_path.insert(0, TestsFinder(tests_package.__path__, kept))
+    sys.meta_path.insert(0, TestsFinder(("numba.tests.",), tests_package.__path__, kept))
     # its assertions (assertTypingError) name Numba's exception classes
     support.errors = errors_for_support(numbas, importlib.import_module("numba.core.errors"))
     # the C functions the tests call through ctypes and cffi (_numba_test_sin...) are fixtures
@@ -444,14 +445,18 @@ def run_module(name, substring):
         module = importlib.import_module("numba.tests." + name)
     if name in ADAPTERS:
         ADAPTERS[name](module)
-    tests = [t for t in tests_of(unittest.defaultTestLoader.loadTestsFromModule(module))
-             if substring in t.id()]
+    run_tests(name, tests_of(unittest.defaultTestLoader.loadTestsFromModule(module)), substring, 3)
+
+
+def run_tests(name, tests, substring, package_parts):
+    """Runs the tests whose id holds substring; prints the module's counts and
+    each failure, named by its id less its package_parts leading names."""
     result = unittest.TestResult()
-    unittest.TestSuite(tests).run(result)
+    unittest.TestSuite([t for t in tests if substring in t.id()]).run(result)
     failed = result.failures + result.errors
     print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
     for test, text in failed:
-        print(f"FAILED {test.id().split('.', 3)[-1]} :: {headline(text)}")
+        print(f"FAILED {test.id().split('.', package_parts)[-1]} :: {headline(text)}")
 
 
 def main(argv=None):
