@@ -296,12 +296,7 @@ static LLVMValueRef lo_next_fast_len(Lower *l, Node *n) {
   LLVMTypeRef pt[3] = {l->mod->i64, l->mod->i32, l->mod->ptr};
   LLVMValueRef args[3] = {lo_expr_as(l, bi_arg_given(n, 0, "target"), TYS(TY_I64)),
                           real ? lo_expr_as(l, real, TYS(TY_I32)) : const_i32(l, 0), out};
-  LLVMValueRef st = lo_call_fn(l, "rt_next_fast_len", l->mod->i32, pt, args, 3);
-  LLVMBasicBlockRef fail = new_block(l, "next_fast_len.fail"), ok = new_block(l, "next_fast_len.ok");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, RT_OK), ""), fail, ok);
-  position(l, fail);
-  lo_raise_status(l, st);
-  position(l, ok);
+  lo_check_status(l, lo_call_fn(l, "rt_next_fast_len", l->mod->i32, pt, args, 3));
   return LLVMBuildLoad2(l->b, l->mod->i64, out, "");
 }
 
