@@ -82,7 +82,7 @@ static void array_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
 
 /* A tuple: a struct of its fields, in registers and in memory alike. */
 static LLVMTypeRef tuple_type(Lower *l, const Type *t, bool storage) {
-  LLVMTypeRef f[64];
+  LLVMTypeRef few[16], *f = t->nfields <= 16 ? few : arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)t->nfields);
   for (int i = 0; i < t->nfields; i++)
     f[i] = storage ? model(t->fields[i])->storage(l, t->fields[i]) : model(t->fields[i])->value(l, t->fields[i]);
   return LLVMStructTypeInContext(l->mod->c, f, (unsigned)t->nfields, 0);
