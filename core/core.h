@@ -24,6 +24,9 @@
 
 /* ---------------------------------------------------------------- module.c */
 
+/* The base of the compiler's errors (Numba's NumbaError): a typing function's
+ * exception of another class is the user's, raised unchanged. */
+extern PyObject *core_NumbaError;
 extern PyObject *core_TypingError;
 /* A compile asked for arguments' values (literally()) it was not given. */
 extern PyObject *core_LiteralRequest;
@@ -453,7 +456,9 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
  * Other dispatchers stay. */
 /* An overload's implementation for a call's argument types (consts: its
  * constants, seen by typing functions as literal types; NULL: none), from
- * CUDA code where device (its "cuda" overloads first, no "cpu" ones). */
+ * CUDA code where device (its "cuda" overloads first, no "cpu" ones). An
+ * exception of a typing function's that is no NumbaError is left set as
+ * well as diag: the compile raises it unchanged. */
 bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, bool device,
                 Diag *diag);
 
