@@ -476,6 +476,18 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
 
+/* Each function the compile called from the CPU as itself (not inlined
+ * into its caller's options, not frozen to constants), noted in its
+ * dispatcher for its signatures. */
+static void note_called_as(Callees *c) {
+  for (int i = 1; i < c->n; i++) {
+    Callee *e = c->items[i];
+    if (e->disp && e->func && !e->device && !e->frozen && !e->disp->inherits && !e->disp->inline_always &&
+        !e->disp->scalars_only)
+      disp_note_called_as(e->disp, e->args);
+  }
+}
+
 static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *const *args, OutputKind out,
                          int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
@@ -500,6 +512,7 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
   }
   if (!generate(api, root->func, &opts, out, res, &diag)) return raise_failure(&diag, self->py_func, &opts);
   drop_held(opts.resolve_ctx);
+  note_called_as(opts.resolve_ctx);
   return true;
 }
 

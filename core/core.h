@@ -350,6 +350,11 @@ typedef struct Dispatcher {
   int (*nullary_entry)(void *, void **);
   const Type *nullary_ret;
   bool gave_entry;        /* an entry of it was passed as a FunctionType value (disp_function_entry) */
+  /* argument types compiled callers called it with (nparams each) that are
+   * not its own specialisations yet: each compiled for itself when its
+   * signatures are read, as Numba compiles every function a caller calls */
+  const Type **called_as;
+  int ncalled_as;
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
@@ -364,6 +369,8 @@ const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
+/* A compiled caller called self with args (a plain CPU call): noted for its signatures. */
+void disp_note_called_as(Dispatcher *self, const Type *const *args);
 /* Specialisation i's entry for callers other than the dispatcher's call,
  * which never returns RT_ERR_RERUN (compiled now where needed); NULL with
  * the exception set. */
