@@ -472,7 +472,8 @@ static const Type *typeof_depth(PyObject *o, int depth) {
 static PyObject *tuple_refusal(PyObject *o) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
   if (n > TY_MAX_FIELDS)
-    return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, TY_MAX_FIELDS);
+    return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported: pass an array or a list)", n,
+                                TY_MAX_FIELDS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
     if (typeof_depth(item, 1)) continue;

@@ -18,10 +18,11 @@
 
 #define RUCHEY_API_VERSION 30
 #define RC_MAX_NDIM 8
-/* The most items a tuple type holds. Numba sets none; every array sized
- * by a tuple's items is sized by the tuple, so this only keeps a runaway
- * tuple (a repeat by a mistaken count) from taking the compiler's memory. */
-#define TY_MAX_FIELDS 1024
+/* The most items a tuple type holds, Numba's bound on a tuple argument:
+ * every array sized by a tuple's items is sized by the tuple, but LLVM's
+ * optimiser takes seconds over a value of a few hundred fields (Numba's
+ * too), and a list serves a longer sequence. */
+#define TY_MAX_FIELDS 1000
 
 /* ---------------------------------------------------------------- arena */
 

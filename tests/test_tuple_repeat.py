@@ -134,10 +134,10 @@ def test_a_float_count_is_refused():
 
 
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's bound; Numba has none")
-def test_more_than_1024_items_is_refused():
+def test_more_than_1000_items_is_refused():
     @ruchey.njit
     def too_long():
         return (1, 2, 3) * 400
 
-    with pytest.raises(ruchey.TypingError, match="more than 1024"):
+    with pytest.raises(ruchey.TypingError, match="more than 1000"):
         too_long()
