@@ -86,12 +86,13 @@ static const Type *decode_type(PyObject *d) {
   }
   const Type *b = a && !strcmp(tag, "m") && PyTuple_GET_SIZE(d) == 3 ? decode_type(PyTuple_GET_ITEM(d, 2)) : NULL;
   if (b) return api->dict(a, b);
-  if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > MAX_ARGS) return NULL;
-  int n = (int)PyTuple_GET_SIZE(d) - 1;
-  const Type *fields[MAX_ARGS];
-  for (int i = 0; i < n; i++)
-    if (!(fields[i] = decode_type(PyTuple_GET_ITEM(d, i + 1)))) return NULL;
-  return api->tuple(n, fields);
+  if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > TY_MAX_FIELDS) return NULL;
+  int n = (int)PyTuple_GET_SIZE(d) - 1, i = 0;
+  const Type **fields = PyMem_Malloc(sizeof(Type *) * (size_t)(n ? n : 1)), *t = NULL;
+  while (fields && i < n && (fields[i] = decode_type(PyTuple_GET_ITEM(d, i + 1)))) i++;
+  if (fields && i == n) t = api->tuple(n, fields);
+  PyMem_Free(fields);
+  return t;
 }
 
 /* t encoded, where decoding gives t back exactly; else NULL. */

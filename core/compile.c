@@ -102,13 +102,6 @@ static bool generate(const RucheyAPI *api, Func *f, const CompileOptions *opts, 
   return ok;
 }
 
-/* Turns a failed step's Diag into the Python exception, unless one is set. */
-static bool raise_failure(const Diag *diag, PyObject *pyfunc) {
-  if (!PyErr_Occurred() && diag->kind)
-    core_raise_diag(diag, PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(pyfunc))->co_filename));
-  return false;
-}
-
 /* ---------------------------------------------------------------- callees */
 
 /* Every function a compile calls is read and typed into the compile's
@@ -132,7 +125,37 @@ typedef struct Callees {
   int cc;                 /* for the GPU: the compute capability; 0 on the CPU */
   Callee **items;         /* each in the arena: CallTargets point at their options */
   int n, cap;
+  PyObject *held[3];      /* the first exception a typing function raised that is no NumbaError (type, value,
+                           * traceback): the compile's failure, raised unchanged (NULL: none) */
 } Callees;
+
+/* The exception set now, held as the compile's failure unless one is. */
+static void hold_exception(Callees *c) {
+  if (!PyErr_Occurred()) return;
+  if (c->held[0]) {
+    PyErr_Clear();
+    return;
+  }
+  PyErr_Fetch(&c->held[0], &c->held[1], &c->held[2]);
+}
+
+/* The held exception dropped: the compile went on to succeed. */
+static void drop_held(Callees *c) {
+  for (int i = 0; c && i < 3; i++) Py_CLEAR(c->held[i]);
+}
+
+/* Turns a failed step's Diag into the Python exception, unless one is set
+ * or a typing function's own is held (resolve_ctx's), which is raised. */
+static bool raise_failure(const Diag *diag, PyObject *pyfunc, const CompileOptions *opts) {
+  Callees *c = opts->resolve_ctx;
+  if (c && c->held[0]) {
+    PyErr_Restore(c->held[0], c->held[1], c->held[2]);
+    c->held[0] = c->held[1] = c->held[2] = NULL;
+  } else if (!PyErr_Occurred() && diag->kind) {
+    core_raise_diag(diag, PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(pyfunc))->co_filename));
+  }
+  return false;
+}
 
 enum { MAX_CALLEES = 256 };
 
@@ -355,7 +378,11 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
                          bool device, CallTarget *out, Diag *diag) {
   Callees *c = ctx;
   Dispatcher *disp = callee;
-  if (!ext_select(&disp, args, consts, nargs, device, diag) || !check_call(disp, args, nargs, diag)) return false;
+  if (!ext_select(&disp, args, consts, nargs, device, diag)) {
+    hold_exception(c);
+    return false;
+  }
+  if (!check_call(disp, args, nargs, diag)) return false;
   uint64_t missing;  /* those of the parameters literally() asked for before that the call gives none for */
   const Node **frozen = freeze(c, disp, NULL, consts, disp->literal_mask | module_params(args, consts, nargs), &missing);
   if (missing) {
@@ -449,6 +476,18 @@ static Callee *callee_options(CompileOptions *opts, Dispatcher *self, const Type
   return self ? add_callee(c, self, args, opts->kernel || opts->device) : NULL;
 }
 
+/* Each function the compile called from the CPU as itself (not inlined
+ * into its caller's options, not frozen to constants), noted in its
+ * dispatcher for its signatures. */
+static void note_called_as(Callees *c) {
+  for (int i = 1; i < c->n; i++) {
+    Callee *e = c->items[i];
+    if (e->disp && e->func && !e->device && !e->frozen && !e->disp->inherits && !e->disp->inline_always &&
+        !e->disp->scalars_only)
+      disp_note_called_as(e->disp, e->args);
+  }
+}
+
 static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *const *args, OutputKind out,
                          int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
@@ -459,8 +498,11 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
   root->frozen = (const Node **)opts.frozen;
   Diag diag = {0};
   bool typed = type_callee(opts.resolve_ctx, root, &diag);
-  if (!typed && diag.kind == DIAG_LITERAL) return disp_literal_request(self, &diag);
-  if (!typed) return raise_failure(&diag, self->py_func);
+  if (!typed && diag.kind == DIAG_LITERAL) {
+    drop_held(opts.resolve_ctx);  /* (typing went on past it: another typing made it moot) */
+    return disp_literal_request(self, &diag);
+  }
+  if (!typed) return raise_failure(&diag, self->py_func, &opts);
   if (opts.ufunc_loop && root->func->ret_type->kind == TY_INTENUM)  /* an IntEnum member: its int, as Numba's */
     root->func->ret_type = root->func->ret_type->elem;
   if (opts.ufunc_loop && !ty_is_scalar(root->func->ret_type)) {
@@ -468,7 +510,10 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
                  self->py_func, root->func->ret_type->name);
     return false;
   }
-  return generate(api, root->func, &opts, out, res, &diag) || raise_failure(&diag, self->py_func);
+  if (!generate(api, root->func, &opts, out, res, &diag)) return raise_failure(&diag, self->py_func, &opts);
+  drop_held(opts.resolve_ctx);
+  note_called_as(opts.resolve_ctx);
+  return true;
 }
 
 bool cp_compile(Dispatcher *self, const Type *const *args, const Type *declared_ret, bool device,
@@ -528,7 +573,7 @@ static Func *typed_alone(PyObject *func, PyObject *described, CompileOptions *op
   Diag diag = {0};
   callee_options(opts, NULL, NULL, 0, arena);
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, opts, arena, &diag, &read);
-  if (!f) raise_failure(&diag, func);
+  if (!f) raise_failure(&diag, func, opts);
   return f;
 }
 
@@ -609,7 +654,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);
     free(res.text);
   } else {
-    raise_failure(&diag, func);
+    raise_failure(&diag, func, &opts);
   }
   arena_free(&arena);
   return result;

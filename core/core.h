@@ -24,6 +24,9 @@
 
 /* ---------------------------------------------------------------- module.c */
 
+/* The base of the compiler's errors (Numba's NumbaError): a typing function's
+ * exception of another class is the user's, raised unchanged. */
+extern PyObject *core_NumbaError;
 extern PyObject *core_TypingError;
 /* A compile asked for arguments' values (literally()) it was not given. */
 extern PyObject *core_LiteralRequest;
@@ -347,6 +350,11 @@ typedef struct Dispatcher {
   int (*nullary_entry)(void *, void **);
   const Type *nullary_ret;
   bool gave_entry;        /* an entry of it was passed as a FunctionType value (disp_function_entry) */
+  /* argument types compiled callers called it with (nparams each) that are
+   * not its own specialisations yet: each compiled for itself when its
+   * signatures are read, as Numba compiles every function a caller calls */
+  const Type **called_as;
+  int ncalled_as;
 } Dispatcher;
 
 extern PyTypeObject DispatcherType;
@@ -361,6 +369,8 @@ const Type *disp_function_type(Dispatcher *d);
 void disp_lock_compiles(Dispatcher *self);
 void disp_unlock_compiles(Dispatcher *self);
 Spec *disp_find_spec(Dispatcher *self, const Type *const *args, bool device);
+/* A compiled caller called self with args (a plain CPU call): noted for its signatures. */
+void disp_note_called_as(Dispatcher *self, const Type *const *args);
 /* Specialisation i's entry for callers other than the dispatcher's call,
  * which never returns RT_ERR_RERUN (compiled now where needed); NULL with
  * the exception set. */
@@ -453,7 +463,9 @@ IntrinsicCall *ext_intrinsic_call(PyObject *obj, Arena *arena);
  * Other dispatchers stay. */
 /* An overload's implementation for a call's argument types (consts: its
  * constants, seen by typing functions as literal types; NULL: none), from
- * CUDA code where device (its "cuda" overloads first, no "cpu" ones). */
+ * CUDA code where device (its "cuda" overloads first, no "cpu" ones). An
+ * exception of a typing function's that is no NumbaError is left set as
+ * well as diag: the compile raises it unchanged. */
 bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *consts, int nargs, bool device,
                 Diag *diag);
 

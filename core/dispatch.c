@@ -363,6 +363,30 @@ Spec *disp_compile_miss(Dispatcher *self, const Type *const *args, bool device) 
   return s;
 }
 
+void disp_note_called_as(Dispatcher *self, const Type *const *args) {
+  size_t n = (size_t)self->nparams;
+  if (self->sealed || self->literal_mask || disp_find_spec(self, args, false)) return;
+  for (int i = 0; i < self->ncalled_as; i++)
+    if (!memcmp(&self->called_as[(size_t)i * n], args, sizeof(Type *) * n)) return;
+  const Type **grown = PyMem_Realloc(self->called_as, sizeof(Type *) * (n ? n : 1) * (size_t)(self->ncalled_as + 1));
+  if (!grown) return;  /* (only its listing misses it) */
+  memcpy(&grown[(size_t)self->ncalled_as * n], args, sizeof(Type *) * n);
+  self->called_as = grown;
+  self->ncalled_as++;
+}
+
+/* Each signature compiled callers called self with compiled as its own
+ * specialisation; one that compiles only inside its caller is left out. */
+static void compile_called_as(Dispatcher *self) {
+  const Type **called = self->called_as;  /* (compiling may note more) */
+  int count = self->ncalled_as;
+  self->called_as = NULL;
+  self->ncalled_as = 0;
+  for (int i = 0; i < count; i++)
+    if (!disp_compile_miss(self, &called[(size_t)i * (size_t)self->nparams], false)) PyErr_Clear();
+  PyMem_Free(called);
+}
+
 /* The parameters whose argument is their default itself (an int, bool or
  * str): those a call left out, or gave that very object. */
 static uint64_t defaulted_params(Dispatcher *self, PyObject *const *args) {
@@ -880,6 +904,7 @@ static void dispatcher_dealloc(Dispatcher *self) {
   Py_CLEAR(self->signatures);
   release_specs(self);
   PyMem_Free(self->ufunc_loops);
+  PyMem_Free(self->called_as);
   launch_unload(self);
   Py_CLEAR(self->gpu_signatures);
   if (self->compile_lock) PyThread_free_lock(self->compile_lock);
@@ -919,6 +944,7 @@ static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *c
 /* inspect_llvm() / inspect_asm() / inspect_ptx(): the text of each
  * specialisation, those only launched on a GPU too. */
 static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
+  compile_called_as(self);
   PyObject *d = PyDict_New();
   for (int i = 0; d && i < self->nspecs; i++)
     if (!add_text(d, PyList_GET_ITEM(self->signatures, i), self, self->specs[i].args, self->specs[i].lits,
@@ -999,6 +1025,7 @@ static PyObject *dispatcher_compile_signature(Dispatcher *self, PyObject *a) {
  * (an argument literally() froze as ("literal", its value, its type's)), for
  * Dispatcher.signatures, overloads and the inspections. */
 static PyObject *dispatcher_entries(Dispatcher *self, PyObject *unused) {
+  compile_called_as(self);
   PyObject *list = PyList_New(0);
   for (int i = 0; list && i < self->nspecs; i++) {
     Spec *s = &self->specs[i];

@@ -108,8 +108,11 @@ static PyObject *described_args(const Type *const *args, const Node *const *cons
   return t;
 }
 
-/* The exception the typing function raised, as the caller's Diag. */
-static bool select_failed(Diag *diag) {
+/* The exception the typing function raised, as the caller's Diag; where
+ * user_errors_through, one that is no NumbaError (a ValueError the typer
+ * raises on a bad constant) stays set too, for the compile to raise
+ * unchanged, as Numba lets it through. */
+static bool select_failed(Diag *diag, bool user_errors_through) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
@@ -117,8 +120,13 @@ static bool select_failed(Diag *diag) {
   diag->kind = DIAG_TYPING;
   snprintf(diag->msg, sizeof diag->msg, "%s: %s", type ? ((PyTypeObject *)type)->tp_name : "error",
            text ? PyUnicode_AsUTF8(text) : "?");
-  Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  Py_XDECREF(text);
   PyErr_Clear();
+  if (user_errors_through && type && !PyErr_GivenExceptionMatches(type, core_NumbaError)) {
+    PyErr_Restore(type, value, tb);
+    return false;
+  }
+  Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
   return false;
 }
 
@@ -129,7 +137,7 @@ bool ext_select(Dispatcher **disp, const Type *const *args, const Node *const *c
   PyObject *descs = described_args(args, consts, nargs);
   PyObject *chosen = descs ? PyObject_CallFunction(select, "OO", descs, device ? Py_True : Py_False) : NULL;
   Py_XDECREF(descs);
-  if (!chosen) return select_failed(diag);
+  if (!chosen) return select_failed(diag, true);
   if (chosen == Py_None) {
     PyObject *sig = disp_signature_text(args, nargs);
     PyObject *name = PyObject_GetAttrString((PyObject *)*disp, "__qualname__");
@@ -177,7 +185,7 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   PyObject *got = method ? PyObject_CallMethodOneArg(call->owner, method, descs) : NULL;
   Py_XDECREF(method);
   Py_XDECREF(descs);
-  if (!got) return select_failed(diag);
+  if (!got) return select_failed(diag, false);
   if (got == Py_None || PyObject_TypeCheck(got, &DispatcherType)) {
     call->function = got == Py_None ? NULL : got;
     Py_DECREF(got);
@@ -198,7 +206,7 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   Py_DECREF(got);
   if (!ok || !call->ir) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "an intrinsic's signature must be of ruchey types");
-    return select_failed(diag);
+    return select_failed(diag, false);
   }
   return true;
 }

@@ -474,9 +474,10 @@ static Node *constant_node(Fe *fe, PyObject *obj, PyObject *e) {
   }
   if (PyBytes_CheckExact(obj)) return bytes_constant(fe, obj, e);
   if (PySlice_Check(obj)) return slice_constant(fe, obj, e);
-  if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > 64)
-    return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most 64) is read in compiled code only "
-                    "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj));
+  if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) > TY_MAX_FIELDS)
+    return fe_error(fe, e, "a global tuple of %zd items (a tuple type holds at most %d) is read in compiled code only "
+                    "as a sequence of ints or floats: t[i], len(t), for x in t, x in t", PyTuple_GET_SIZE(obj),
+                    TY_MAX_FIELDS);
   if (PyTuple_Check(obj)) {  /* a global tuple, frozen like its items */
     Node *n = new_node(fe, N_TUPLE, e);
     n->list = new_list(fe, (int)PyTuple_GET_SIZE(obj));
@@ -526,15 +527,21 @@ static Node *const_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
-/* obj, a global or closure tuple longer than a tuple type holds (64
- * items), all ints or all floats (numpy.float64 too), where e reads it as a
- * sequence only (an item at an int index, len(), a for loop's sequence,
- * `in`): frozen as a read-only array of its items, which those reads find
- * alike (pandas' ewm closes over a tuple of its data's time deltas). NULL
- * for anything else. */
+/* A tuple of more numbers than this, read in compiled code as a sequence
+ * only, is frozen as an array of them: one constant, however long (a
+ * tuple's type and code grow with its items, and its length may pass
+ * what a tuple type holds). */
+enum { LONG_TUPLE = 64 };
+
+/* obj, a global or closure tuple of more than LONG_TUPLE items, all ints
+ * or all floats (numpy.float64 too), where e reads it as a sequence only
+ * (an item at an int index, len(), a for loop's sequence, `in`): frozen as
+ * a read-only array of its items, which those reads find alike (pandas'
+ * ewm closes over a tuple of its data's time deltas). NULL for anything
+ * else. */
 static Node *long_tuple_array(Fe *fe, PyObject *obj, PyObject *e) {
   Node *n = NULL;
-  if (obj && PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) > 64) {
+  if (obj && PyTuple_CheckExact(obj) && PyTuple_GET_SIZE(obj) > LONG_TUPLE) {
     bool ints = true, floats = true;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(obj) && (ints || floats); i++) {
       PyObject *x = PyTuple_GET_ITEM(obj, i);
@@ -550,13 +557,13 @@ static Node *long_tuple_array(Fe *fe, PyObject *obj, PyObject *e) {
   return n;
 }
 
-/* The values of a list or tuple display of more items than a tuple type
- * holds, where each is a number written in the source (ast.literal_eval
- * reads it); NULL, no exception, for any other. */
+/* The values of a list or tuple display of more than LONG_TUPLE items,
+ * where each is a number written in the source (ast.literal_eval reads
+ * it); NULL, no exception, for any other. */
 static PyObject *long_display_values(PyObject *e) {
   if (!is_kind(e, "List") && !is_kind(e, "Tuple")) return NULL;
   PyObject *elts = field(e, "elts");
-  bool long_one = elts && PyList_GET_SIZE(elts) > 64;
+  bool long_one = elts && PyList_GET_SIZE(elts) > LONG_TUPLE;
   Py_XDECREF(elts);
   PyObject *ast = long_one ? PyImport_ImportModule("ast") : NULL;
   PyObject *values = ast ? PyObject_CallMethod(ast, "literal_eval", "O", e) : NULL;
@@ -577,11 +584,11 @@ static Node *fe_long_tuple(Fe *fe, PyObject *e) {
   return n;
 }
 
-/* A list or tuple display of more than 64 numbers or bools written in the
- * source as a new array of them, of the dtype NumPy gives them (its
- * reading of a display among a function's arguments: numpy.array((0, 1,
- * ..., 252)), as of a list display's items: ints and floats together are
- * floats); NULL for any other. */
+/* A list or tuple display of more than LONG_TUPLE numbers or bools
+ * written in the source as a new array of them, of the dtype NumPy gives
+ * them (its reading of a display among a function's arguments:
+ * numpy.array((0, 1, ..., 252)), as of a list display's items: ints and
+ * floats together are floats); NULL for any other. */
 static Node *long_display_array(Fe *fe, PyObject *e) {
   PyObject *values = long_display_values(e);
   PyObject *numpy = values ? PyImport_ImportModule("numpy") : NULL;

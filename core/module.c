@@ -11,6 +11,7 @@
 
 #include "core.h"
 
+PyObject *core_NumbaError;
 PyObject *core_TypingError;
 PyObject *core_ArgumentTypeError;
 PyObject *core_LiteralRequest;
@@ -610,8 +611,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (!m) return NULL;
   PyObject *names = scalar_names();
   /* Numba's numba.core.errors.NumbaError, the base that code written for Numba catches TypingError by */
-  PyObject *base = PyErr_NewExceptionWithDoc("ruchey.NumbaError", "The base of the compiler's errors, as Numba's.",
-                                             NULL, NULL);
+  PyObject *base = core_NumbaError = PyErr_NewExceptionWithDoc("ruchey.NumbaError",
+                                                               "The base of the compiler's errors, as Numba's.", NULL, NULL);
   core_TypingError = base ? PyErr_NewExceptionWithDoc(
       "ruchey.TypingError", "Code that ruchey cannot compile: the message points at the source line.",
       base, NULL) : NULL;
@@ -623,7 +624,7 @@ PyMODINIT_FUNC PyInit__core(void) {
       "ruchey.ArgumentTypeError", "An argument of a type compiled code cannot take: a TypingError, as Numba "
       "raises, and a TypeError.", bases, NULL) : NULL;
   Py_XDECREF(bases);
-  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObject(m, "NumbaError", base) < 0 ||
+  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObjectRef(m, "NumbaError", base) < 0 ||
       PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyModule_AddObjectRef(m, "LiteralRequest", core_LiteralRequest) < 0 ||
       PyModule_AddObjectRef(m, "ArgumentTypeError", core_ArgumentTypeError) < 0 ||

@@ -245,7 +245,7 @@ const Type *disp_function_type(Dispatcher *d) {
 /* A tuple's type is built from its items' types and interned by
  * libruchey; a direct-mapped table of recent ones in front of it keeps
  * the call path to a hash of a few pointers (the GIL guards the table). */
-enum { TUPLE_CACHE = 64, CACHED_FIELDS = 8, MAX_TUPLE_DEPTH = 8, MAX_TUPLE_ITEMS = 64 };
+enum { TUPLE_CACHE = 64, CACHED_FIELDS = 8, MAX_TUPLE_DEPTH = 8 };
 typedef struct {
   int n;
   const Type *fields[CACHED_FIELDS];
@@ -368,15 +368,20 @@ static void unify_function_items(const Type **fields, Py_ssize_t n) {
     if (fields[i]->kind == TY_FUNCTION) fields[i] = ptr;
 }
 
+/* (A long tuple's items' types are held on the heap, a short one's, the
+ * common case on the call path, on the stack.) */
 static const Type *tuple_type(PyObject *o, int depth) {
-  Py_ssize_t n = PyTuple_GET_SIZE(o);
-  if (n > MAX_TUPLE_ITEMS || depth >= MAX_TUPLE_DEPTH) return NULL;
-  const Type *fields[MAX_TUPLE_ITEMS];
-  for (Py_ssize_t i = 0; i < n; i++)
-    if (!(fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) return NULL;
-  unify_function_items(fields, n);
-  if (!PyTuple_CheckExact(o)) return disp_named_tuple_type(Py_TYPE(o), (int)n, fields);
-  return interned_tuple((int)n, fields);
+  Py_ssize_t n = PyTuple_GET_SIZE(o), i = 0;
+  if (n > TY_MAX_FIELDS || depth >= MAX_TUPLE_DEPTH) return NULL;
+  const Type *few[CACHED_FIELDS], **fields = n <= CACHED_FIELDS ? few : PyMem_Malloc(sizeof(Type *) * (size_t)n), *t = NULL;
+  if (!fields) return NULL;
+  while (i < n && (fields[i] = typeof_depth(PyTuple_GET_ITEM(o, i), depth + 1))) i++;
+  if (i == n) {
+    unify_function_items(fields, n);
+    t = PyTuple_CheckExact(o) ? interned_tuple((int)n, fields) : disp_named_tuple_type(Py_TYPE(o), (int)n, fields);
+  }
+  if (fields != few) PyMem_Free(fields);
+  return t;
 }
 
 PyObject *disp_buffer_array(PyObject *o) { return PyArray_FromAny(o, NULL, 0, 0, 0, NULL); }
@@ -466,8 +471,9 @@ static const Type *typeof_depth(PyObject *o, int depth) {
 /* Why a tuple cannot be passed: its first item that cannot, or its size. */
 static PyObject *tuple_refusal(PyObject *o) {
   Py_ssize_t n = PyTuple_GET_SIZE(o);
-  if (n > MAX_TUPLE_ITEMS)
-    return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported)", n, MAX_TUPLE_ITEMS);
+  if (n > TY_MAX_FIELDS)
+    return PyUnicode_FromFormat("is a tuple of %zd items (at most %d are supported: pass an array or a list)", n,
+                                TY_MAX_FIELDS);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PyTuple_GET_ITEM(o, i);
     if (typeof_depth(item, 1)) continue;
@@ -533,14 +539,17 @@ PyObject *disp_refusal(PyObject *o) {
 /* A list describes a tuple, item by item. */
 static const Type *described_tuple(PyObject *d) {
   Py_ssize_t n = PyList_GET_SIZE(d);
-  const Type *fields[MAX_TUPLE_ITEMS];
-  if (n > MAX_TUPLE_ITEMS) {
-    PyErr_Format(PyExc_ValueError, "tuples of more than %d items are not supported", MAX_TUPLE_ITEMS);
+  if (n > TY_MAX_FIELDS) {
+    PyErr_Format(PyExc_ValueError, "tuples of more than %d items are not supported", TY_MAX_FIELDS);
     return NULL;
   }
-  for (Py_ssize_t i = 0; i < n; i++)
-    if (!(fields[i] = disp_described_type(PyList_GET_ITEM(d, i)))) return NULL;
-  return core_api()->tuple((int)n, fields);
+  const Type **fields = PyMem_Malloc(sizeof(Type *) * (size_t)(n ? n : 1)), *t = NULL;
+  if (!fields) return (const Type *)PyErr_NoMemory();
+  Py_ssize_t i = 0;
+  while (i < n && (fields[i] = disp_described_type(PyList_GET_ITEM(d, i)))) i++;
+  if (i == n) t = core_api()->tuple((int)n, fields);
+  PyMem_Free(fields);
+  return t;
 }
 
 /* ("function", [the parameters'], the result's): a first-class function

@@ -18,6 +18,11 @@
 
 #define RUCHEY_API_VERSION 30
 #define RC_MAX_NDIM 8
+/* The most items a tuple type holds, Numba's bound on a tuple argument:
+ * every array sized by a tuple's items is sized by the tuple, but LLVM's
+ * optimiser takes seconds over a value of a few hundred fields (Numba's
+ * too), and a list serves a longer sequence. */
+#define TY_MAX_FIELDS 1000
 
 /* ---------------------------------------------------------------- arena */
 
@@ -172,6 +177,8 @@ const Type *ty_array(const Type *elem, int ndim, char layout, bool readonly);
  * made of it are plain arrays of its parts. */
 const Type *ty_buffer(const Type *array, char kind);
 const Type *ty_tuple(int n, const Type *const *fields);
+/* The tuple of fields' n items, times times over (one item n times: a uniform tuple). */
+const Type *ty_tuple_repeat(int n, const Type *const *fields, int times);
 /* A named tuple: a tuple whose items also have names (n + 1: the class's name last), boxed as cls. */
 const Type *ty_named_tuple(int n, const Type *const *fields, const char *const *names, const void *cls);
 /* A list written out whose items have no one type ([1, 'a']): held as the

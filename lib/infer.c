@@ -84,7 +84,19 @@ const Type *ty_promote(const Type *a, const Type *b) {
   return is_unsigned(a) && is_unsigned(b) ? TYS(TY_U64) : TYS(TY_I64);
 }
 
-/* The type a variable takes when both a and b are assigned to it. */
+/* Two tuples of as many items: each pair unified, or NULL. */
+static const Type *unify_tuples(const Type *a, const Type *b) {
+  const Type **fields = malloc(sizeof(Type *) * (size_t)(a->nfields ? a->nfields : 1)), *t = NULL;
+  if (!fields) abort();
+  int i = 0;
+  while (i < a->nfields && (fields[i] = ty_unify(a->fields[i], b->fields[i]))) i++;
+  if (i == a->nfields)
+    t = a->callee && a->callee == b->callee ? ty_named_tuple(a->nfields, fields, a->names, a->callee)
+                                            : ty_tuple(a->nfields, fields);
+  free(fields);
+  return t;
+}
+
 const Type *ty_unify(const Type *a, const Type *b) {
   if (a == b) return a;
   /* a value on some paths and None on others: Optional, as Numba */
@@ -115,14 +127,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (ty_is_literal_list(a) || ty_is_literal_list(b)) return NULL;  /* one only with itself, as Numba's LiteralList */
   if (a->kind == TY_LITDICT || b->kind == TY_LITDICT) return ty_literal_dict_unify(a, b);
-  if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) {
-    const Type *fields[64];
-    if (a->nfields > 64) return NULL;
-    for (int i = 0; i < a->nfields; i++)
-      if (!(fields[i] = ty_unify(a->fields[i], b->fields[i]))) return NULL;
-    if (a->callee && a->callee == b->callee) return ty_named_tuple(a->nfields, fields, a->names, a->callee);
-    return ty_tuple(a->nfields, fields);
-  }
+  if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nfields == b->nfields) return unify_tuples(a, b);
   return NULL;
 }
 
@@ -705,8 +710,9 @@ static void function_items_as_entries(Infer *in, Node *n, const Type **f) {
 }
 
 static const Type *ty_tuple_expr(Infer *in, Node *n) {
-  const Type *f[64];
-  if (n->list.len > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
+  if (n->list.len > TY_MAX_FIELDS)
+    return ty_error(in, n, "tuples of more than %d elements are not supported", TY_MAX_FIELDS);
+  const Type **f = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++)  /* an Optional stays one: (x, None-or-array) as Numba's */
     if (!(f[i] = ty_maybe_none(in, n->list.items[i]))) return NULL;
   if (in->returning != n) function_items_as_entries(in, n, f);  /* (returned, each is the object it was) */
@@ -869,7 +875,6 @@ static bool spread_builtin_args(Infer *in, Node *n) {
     if (t->kind != TY_TUPLE) return ty_error(in, s, "*%s in a call: only tuples are spread in compiled code", t->name) != NULL;
     if (s->lhs->kind != N_VAR && !(s->lhs->kind == N_ATTR && s->lhs->lhs->kind == N_VAR))
       return ty_error(in, s, "a tuple is spread into a call only from a variable (or its attribute): assign it first") != NULL;
-    if (n->list.len - 1 + t->nfields > 64) return ty_error(in, n, "too many arguments") != NULL;
     NodeList list = {arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len - 1 + t->nfields + 1)),
                      n->list.len - 1 + t->nfields};
     for (int j = 0; j < i; j++) list.items[j] = n->list.items[j];

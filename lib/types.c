@@ -424,6 +424,16 @@ const Type *ty_tuple(int n, const Type *const *fields) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields});
 }
 
+const Type *ty_tuple_repeat(int n, const Type *const *fields, int times) {
+  int count = n * times;
+  const Type **f = malloc(sizeof(Type *) * (size_t)(count ? count : 1));
+  if (!f) abort();
+  for (int i = 0; i < count; i++) f[i] = fields[i % n];
+  const Type *t = ty_tuple(count, f);  /* (interning copies the fields) */
+  free(f);
+  return t;
+}
+
 const Type *ty_literal_list(int n, const Type *const *fields) {
   return intern(&(Type){.kind = TY_TUPLE, .nfields = n, .fields = fields, .unit = 'L'});
 }

@@ -65,6 +65,25 @@ def test_overloads_and_nopython_signatures_list_each_compiled_signature():
     assert sigs[2].args[0] == ruchey.float64[::1] and sigs[0].return_type == ruchey.float64
 
 
+def test_a_function_called_only_from_compiled_code_lists_those_signatures():
+    """As Numba compiles each function a caller calls: its signatures,
+    overloads and code list the types its callers gave it, in the order they
+    called it, and a later call of one from Python finds it compiled."""
+    inner = njit(shifted.py_func)
+    outer = njit(lambda x, a: inner(x) + inner(np.int32(2)) + inner(a)[0])
+    xs = np.arange(4.0)
+    assert outer(1.5, xs) == outer.py_func(1.5, xs)
+    assert [tuple(sig) for sig in inner.signatures] == [
+        (ruchey.float64,), (ruchey.int32,), (ruchey.float64[::1],)]
+    assert list(inner.overloads) == inner.signatures
+    assert [s.return_type for s in inner.nopython_signatures] == [ruchey.float64, ruchey.float64, ruchey.float64[::1]]
+    assert len(inner.inspect_llvm()) == 3
+    for x in (2.5, np.int32(-7), xs):
+        np.testing.assert_array_equal(inner(x), inner.py_func(x))
+    assert len(inner.signatures) == 3
+    assert outer.signatures == [(ruchey.float64, ruchey.float64[::1])]
+
+
 @own_format
 def test_stats_without_a_cache_are_empty():
     shifted(1.0)

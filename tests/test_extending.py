@@ -346,10 +346,56 @@ def call_picky(x):
     return picky(x)
 
 
-@numba_deviation("Numba lets the typing function's exception through as it is")
-def test_a_typing_function_that_raises_is_a_typing_error_quoting_it():
-    with pytest.raises(ruchey.TypingError, match="picky refuses"):
+class Refusal(Exception):
+    pass
+
+
+def stretched(x, k):
+    pass
+
+
+@overload(stretched, prefer_literal=True)
+def ol_stretched(x, k):
+    if isinstance(k, types.IntegerLiteral) and k.literal_value < 0:
+        raise ValueError(f"k must not be negative, got {k.literal_value}")
+    if isinstance(k, types.Float):
+        raise Refusal("no floats", k)
+    if isinstance(k, types.Boolean):
+        raise ruchey.TypingError("no bools")  # one of the compiler's: a TypingError still
+    return lambda x, k: x * k
+
+
+@njit
+def stretched_by_minus_one(x):
+    return stretched(x, -1)
+
+
+@njit
+def calls_stretched_by_minus_one(x):
+    return stretched_by_minus_one(x) + 1
+
+
+@njit
+def stretched_by(x, k):
+    return stretched(x, k)
+
+
+def test_a_typing_function_that_raises_lets_its_exception_through():
+    """As Numba: an exception of the typing function's own, not one of the
+    compiler's, stops the compile and reaches the caller unchanged (a
+    ValueError on a bad constant), from a caller's caller too."""
+    with pytest.raises(ValueError, match="picky refuses"):
         call_picky(1.0)
+    for f in (stretched_by_minus_one, calls_stretched_by_minus_one):
+        with pytest.raises(ValueError, match="k must not be negative, got -1"):
+            f(2)
+    with pytest.raises(Refusal) as raised:
+        stretched_by(2, 1.5)
+    assert raised.value.args[0] == "no floats"
+    with pytest.raises(ruchey.TypingError, match="no bools"):
+        stretched_by(2, True)
+    for x, k in ((2, 3), (-1.5, 0), (7, -2)):  # the failures left nothing behind
+        assert stretched_by(x, k) == x * k
 
 
 @overload(np.polyval)

@@ -376,8 +376,8 @@ def test_unsupported_items_are_a_clear_type_error():
         weighted((1.0, object(), 2.0))
     with pytest.raises(TypeError, match="item 1 is a tuple whose item 0 is a list of lists.*typed.List"):
         nested((1, ([[1]],)))  # a Python list alone inside is taken (tests/test_reflected_lists.py)
-    with pytest.raises(TypeError, match="at most 64"):
-        each(tuple(range(65)))
+    with pytest.raises(TypeError, match="at most 1000"):
+        each(tuple(range(1001)))
 
 
 def test_wrong_arity_is_python_type_error():

@@ -1311,7 +1311,27 @@ static void fold_element(Lower *l, LLVMValueRef v, void *arg) {
   f->step(l, f, v);
 }
 
+/* A tuple whose items are all of the fold's scalar type: copied into
+ * memory once and folded by a loop over it, where a list of its items,
+ * appended one by one, would grow the code with the tuple. */
+static bool fold_tuple(Lower *l, Node *x, Fold *f) {
+  const Type *t = x->ty;
+  if (t->kind != TY_TUPLE || !t->nfields || !ty_is_scalar(f->elem)) return false;
+  for (int i = 0; i < t->nfields; i++)
+    if (t->fields[i] != f->elem) return false;
+  LLVMTypeRef as_array;
+  LLVMValueRef v = lo_expr(l, x), mem = lo_tuple_in_memory(l, t, v, &as_array);
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), const_i64(l, t->nfields), NULL, "fold");
+  LLVMValueRef at[2] = {const_i64(l, 0), loop.index};
+  f->step(l, f, LLVMBuildLoad2(l->b, lo_type(l, f->elem), LLVMBuildGEP2(l->b, as_array, mem, at, 2, ""), ""));
+  lo_loop_end(l, &loop);
+  if (f->keep) f->keep(l, f, NULL);
+  lo_done_with(l, x, v);
+  return true;
+}
+
 static void fold_items(Lower *l, Node *x, Fold *f) {
+  if (fold_tuple(l, x, f)) return;
   if (x->ty->kind == TY_ARRAY) {
     lo_for_each_element(l, x, fold_element, f);
     if (f->keep) f->keep(l, f, NULL);

@@ -96,7 +96,7 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
     if (!slice_items(in, ix, t->nfields, &first, &step, &count)) return NULL;
     ix->ival = first;
     ix->op = (int)step;
-    const Type *f[64];
+    const Type **f = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(count + 1));
     for (int64_t k = 0; k < count; k++) f[k] = t->fields[first + k * step];
     return ty_tuple((int)count, f);
   }
@@ -141,8 +141,9 @@ const Type *ty_tuple_index(Infer *in, Node *n, const Type *t) {
 static const Type *tuple_concat(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->kind == N_AUGASSIGN && ty_has_arrays(a))
     return ty_error(in, n, "+= on a tuple of arrays is not supported: write t = t + u");
-  if (a->nfields + b->nfields > 64) return ty_error(in, n, "tuples of more than 64 elements are not supported");
-  const Type *f[128];
+  if (a->nfields + b->nfields > TY_MAX_FIELDS)
+    return ty_error(in, n, "tuples of more than %d elements are not supported", TY_MAX_FIELDS);
+  const Type **f = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)(a->nfields + b->nfields + 1));
   for (int i = 0; i < a->nfields; i++) f[i] = a->fields[i];
   for (int i = 0; i < b->nfields; i++) f[a->nfields + i] = b->fields[i];
   return ty_tuple(a->nfields + b->nfields, f);
@@ -158,10 +159,9 @@ static const Type *tuple_repeat(Infer *in, Node *n, const Type *t, Node *count, 
   if (n->kind == N_AUGASSIGN && ty_has_arrays(t))
     return ty_error(in, n, "*= on a tuple of arrays is not supported: write t = t * k");
   if (k < 0) k = 0;
-  if (t->nfields && k > 64 / t->nfields) return ty_error(in, n, "tuples of more than 64 elements are not supported");
-  const Type *f[64];
-  for (int i = 0; i < t->nfields * k; i++) f[i] = t->fields[i % t->nfields];
-  return ty_tuple(t->nfields * (int)k, f);
+  if (t->nfields && k > TY_MAX_FIELDS / t->nfields)
+    return ty_error(in, n, "tuples of more than %d elements are not supported", TY_MAX_FIELDS);
+  return ty_tuple_repeat(t->nfields, t->fields, (int)k);
 }
 
 /* t + u, t * k, k * t */
@@ -512,12 +512,10 @@ static const Type *ty_to_fixed_tuple(Infer *in, Node *n, const Type **args) {
   if (!len)
     return asked ? NULL : ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be known when the function is "
                                    "compiled (a constant, or a parameter of the function)");
-  if (len->kind != N_INT || len->ival < 0 || len->ival > 64)
-    return ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be an int from 0 to 64");
-  const Type *items[64];
-  for (int i = 0; i < len->ival; i++) items[i] = a->elem;
+  if (len->kind != N_INT || len->ival < 0 || len->ival > TY_MAX_FIELDS)
+    return ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be an int from 0 to %d", TY_MAX_FIELDS);
   n->ival = len->ival;
-  return ty_tuple((int)len->ival, items);
+  return ty_tuple_repeat(1, &a->elem, (int)len->ival);
 }
 
 static LLVMValueRef lo_to_fixed_tuple(Lower *l, Node *n) {

@@ -17,9 +17,8 @@ static const Type *unpacked_item(const Type *t) {
 }
 
 const Type *ty_unpacked_tuple(const Type *t, int count) {
-  const Type *fields[64];
-  for (int i = 0; i < count; i++) fields[i] = unpacked_item(t);
-  return ty_tuple(count, fields);
+  const Type *item = unpacked_item(t);
+  return ty_tuple_repeat(1, &item, count);
 }
 
 const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
@@ -27,7 +26,7 @@ const Type *ty_unpacked(Infer *in, Node *n, const Type *t, int count) {
   if (!list && (t->kind != TY_ARRAY || t->ndim < 1))
     return ty_error(in, n, "cannot unpack %s: only an array's rows, a typed list's items and a range are unpacked",
                     t->name);
-  if (count > 64) return ty_error(in, n, "cannot unpack into more than 64 targets");
+  if (count > TY_MAX_FIELDS) return ty_error(in, n, "cannot unpack into more than %d targets", TY_MAX_FIELDS);
   return ty_unpacked_tuple(t, count);
 }
 

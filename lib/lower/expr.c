@@ -73,20 +73,30 @@ static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
 }
 
+/* A tuple of more items than this is built in memory and loaded whole: a
+ * chain of an insertvalue per item costs LLVM's constant propagation a
+ * time that grows as the cube of the items (seconds for 300). */
+enum { TUPLE_IN_REGISTERS = 16 };
+
 /* The items in turn; those holding arrays are temporaries until the tuple
  * holds them all, so that an item that raises releases the ones before it. */
 LLVMValueRef lo_tuple(Lower *l, Node *n) {
-  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty));
+  bool in_memory = n->list.len > TUPLE_IN_REGISTERS;
+  LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty)), mem = NULL;
+  if (in_memory) mem = lo_alloca(l, lo_storage_type(l, n->ty), "tuple");
   LLVMValueRef *items = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
   for (int i = 0; i < n->list.len; i++) {
     Node *item = n->list.items[i];
     items[i] = lo_owned(l, item);
     if (ty_has_arrays(item->ty)) lo_temp_made(l, item->ty, items[i]);
-    t = LLVMBuildInsertValue(l->b, t, items[i], (unsigned)i, "");
+    if (in_memory)
+      lo_store_storage(l, item->ty, LLVMBuildStructGEP2(l->b, lo_storage_type(l, n->ty), mem, (unsigned)i, ""), items[i]);
+    else
+      t = LLVMBuildInsertValue(l->b, t, items[i], (unsigned)i, "");
   }
   for (int i = 0; i < n->list.len; i++)
     if (ty_has_arrays(n->list.items[i]->ty)) lo_temp_taken(l, items[i]);
-  return t;
+  return in_memory ? lo_load_storage(l, n->ty, mem) : t;
 }
 
 /* Python raises UnboundLocalError for a read of a variable not assigned on

@@ -479,7 +479,7 @@ void lo_index_update(Lower *l, Node *n);  /* a[advanced index] op= value */
 /* builtins/unpack.c: the tuple (of type tuple) of v's elements, rows or items, v an array or typed
  * list of seq's type; a ValueError unless it has that many. v stays the caller's. */
 LLVMValueRef lo_unpacked(Lower *l, const Type *seq, LLVMValueRef v, const Type *tuple);
-const Type *ty_unpacked_tuple(const Type *seq, int count);  /* that tuple's type, count at most 64 */
+const Type *ty_unpacked_tuple(const Type *seq, int count);  /* that tuple's type, count at most TY_MAX_FIELDS */
 
 /* ---------------------------------------------------------------- builtins/tuples.c */
 

@@ -82,7 +82,7 @@ static void array_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc) {
 
 /* A tuple: a struct of its fields, in registers and in memory alike. */
 static LLVMTypeRef tuple_type(Lower *l, const Type *t, bool storage) {
-  LLVMTypeRef f[64];
+  LLVMTypeRef few[16], *f = t->nfields <= 16 ? few : arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)t->nfields);
   for (int i = 0; i < t->nfields; i++)
     f[i] = storage ? model(t->fields[i])->storage(l, t->fields[i]) : model(t->fields[i])->value(l, t->fields[i]);
   return LLVMStructTypeInContext(l->mod->c, f, (unsigned)t->nfields, 0);
@@ -91,8 +91,13 @@ static LLVMTypeRef tuple_type(Lower *l, const Type *t, bool storage) {
 static LLVMTypeRef tuple_value(Lower *l, const Type *t) { return tuple_type(l, t, false); }
 static LLVMTypeRef tuple_storage(Lower *l, const Type *t) { return tuple_type(l, t, true); }
 
+/* A tuple laid out in memory as in registers is loaded whole: a chain of
+ * an insertvalue per item costs LLVM's constant propagation a time that
+ * grows as the cube of the items (seconds for 300). */
 static LLVMValueRef tuple_load(Lower *l, const Type *t, LLVMValueRef p) {
-  LLVMValueRef v = LLVMGetUndef(tuple_value(l, t));
+  LLVMTypeRef value = tuple_value(l, t);
+  if (value == tuple_storage(l, t)) return LLVMBuildLoad2(l->b, value, p, "");
+  LLVMValueRef v = LLVMGetUndef(value);
   for (int i = 0; i < t->nfields; i++) {
     LLVMValueRef fp = LLVMBuildStructGEP2(l->b, tuple_storage(l, t), p, (unsigned)i, "");
     v = LLVMBuildInsertValue(l->b, v, lo_load_storage(l, t->fields[i], fp), (unsigned)i, "");

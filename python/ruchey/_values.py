@@ -765,14 +765,21 @@ class _Constructor:
         extending._callees[self.cls] = extending._generic(self.typer, overloads)
 
     def choose(self, *argtypes):
+        """The typing function of a construction: the package's typer's own
+        exception reaches the caller unchanged, as Numba's; its lowering's
+        failures are compile errors, as Numba's LoweringError."""
         typ = self.typer(*argtypes)
         if typ is None:
             return None
-        value = _realise(typ)
-        impl = self._lowering(argtypes)
-        if impl is None:
-            raise TypeError(f"{self.cls.__name__}{argtypes}: no lower_builtin({self.cls.__name__}, ...) takes these types")
-        return _read_construction(value, impl, _Signature(typ, argtypes), "constructor")
+        try:
+            value = _realise(typ)
+            impl = self._lowering(argtypes)
+            if impl is None:
+                raise TypeError(f"{self.cls.__name__}{argtypes}: no lower_builtin({self.cls.__name__}, ...) takes "
+                                f"these types")
+            return _read_construction(value, impl, _Signature(typ, argtypes), "constructor")
+        except Exception as exc:  # noqa: BLE001 - whatever the package's lowering raised
+            raise _core.TypingError(f"{type(exc).__name__}: {exc}") from exc
 
     def _lowering(self, argtypes):
         for sig, impl in self.lowerings:

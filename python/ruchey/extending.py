@@ -151,7 +151,7 @@ class _Overloads:
             inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
             if not callable(impl) or not hasattr(impl, "__code__"):
-                raise TypeError(f"the overload of {self.name} for {plain} returned {impl!r}, "
+                raise _core.TypingError(f"the overload of {self.name} for {plain} returned {impl!r}, "
                                 f"not a Python function")
             chosen = jit(**jit_options)(impl)
             chosen._inherits = inherits
@@ -177,9 +177,9 @@ class _Overloads:
         return jit(**jit_options)(ns["asking_literally"])
 
 
-class _LiteralsWanted(Exception):
+class _LiteralsWanted(_core.NumbaError):
     """SentryLiteralArgs' request from a typing function: the literal types
-    of these parameters (Numba's ForceLiteralArg)."""
+    of these parameters (Numba's ForceLiteralArg, one of its errors)."""
 
     def __init__(self, names):
         super().__init__(f"the literal values of {', '.join(names)} are needed (SentryLiteralArgs)")
@@ -217,14 +217,16 @@ def _typed(typer, attempts, names=()):
     """What typer returns for the first of the attempts' argument types
     that gives an implementation, as Numba tries the plain and literal
     types in turn (the same once only), and that attempt's index; the
-    first attempt's error where none does."""
+    first attempt's error where none does. An exception not of the
+    compiler's (a ValueError the typer raises on a bad constant) ends the
+    typing there, and reaches the caller unchanged, as in Numba."""
     error = None
     for i, argtypes in enumerate(attempts):
         if i and argtypes == attempts[0]:
             break
         try:
             impl = _call_typer(typer, argtypes, names)
-        except Exception as exc:  # noqa: BLE001 - the other attempt may succeed, as in Numba
+        except _core.NumbaError as exc:  # the other attempt may succeed, as in Numba
             error = error or exc
             continue
         if impl is not None:

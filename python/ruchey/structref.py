@@ -102,7 +102,7 @@ def _field_type(proxy, field, t):
     if isinstance(t, StructRef):
         return t._instance_type
     if isinstance(t, types.Described):
-        raise TypeError(f"{proxy.__name__}(): field {field!r} is given a {t.name}, which a structref "
+        raise _core.ArgumentTypeError(f"{proxy.__name__}(): field {field!r} is given a {t.name}, which a structref "
                         f"cannot hold (numbers, bools, arrays, tuples, strings and other structrefs)")
     return t
 
