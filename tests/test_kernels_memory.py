@@ -7,9 +7,9 @@ import numpy
 import pytest
 
 import ruchey
-from ruchey import cuda, float32, float64, int64
+from ruchey import cuda, float32, float64, int32, int64
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
 
 TPB = 16
 SHAPE = (4, 6)
@@ -194,6 +194,49 @@ def test_dynamic_shared_memory_in_a_device_function_is_a_typing_error_on_the_cpu
 
     with pytest.raises(ruchey.TypingError, match="dynamic shared memory"):
         kernel[1, 1, 0, 64](numpy.zeros(1))
+
+
+@cuda.jit(device=True)
+def shaped_histogram(keys, shape, dtype):
+    tile = cuda.shared.array(shape, dtype)
+    i = cuda.threadIdx.x * cuda.blockDim.y + cuda.threadIdx.y
+    row, col = i // shape[1], i % shape[1]
+    tile[row, col] = 0
+    cuda.syncthreads()
+    k = keys[i] % (shape[0] * shape[1])
+    cuda.atomic.add(tile, (k // shape[1], k % shape[1]), 1)
+    cuda.syncthreads()
+    count = tile[row, col]
+    cuda.syncthreads()  # before the next call overwrites it
+    return count
+
+
+@cuda.jit
+def histograms_of_two_shapes(keys, wide, tall):
+    i = cuda.threadIdx.x * cuda.blockDim.y + cuda.threadIdx.y
+    shape = (2, 16)
+    wide[i] = shaped_histogram(keys, shape, int32)
+    tall[i] = shaped_histogram(keys, (8, 4), float64)
+
+
+def test_a_device_function_sizes_a_shared_array_with_a_tuple_its_caller_passes():
+    rng = make_rng(seed_of("tuple shapes"))
+    for keys in (rng.integers(-100, 100, 32), numpy.zeros(32, numpy.int64), numpy.arange(32)):
+        wide, tall = numpy.zeros(32, numpy.int32), numpy.zeros(32)
+        histograms_of_two_shapes[1, (4, 8)](keys, wide, tall)
+        expected = numpy.bincount(keys % 32, minlength=32)
+        numpy.testing.assert_array_equal(wide, expected)
+        numpy.testing.assert_array_equal(tall, expected)
+
+
+@cuda.jit
+def histogram_of_a_run_time_shape(keys, out):
+    out[0] = shaped_histogram(keys, (keys.shape[0], 1), int32)
+
+
+def test_a_tuple_shape_known_only_at_run_time_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it" if not AS_NUMBA else ""):
+        histogram_of_a_run_time_shape[1, 1](numpy.zeros(4, numpy.int64), numpy.zeros(1, numpy.int32))
 
 
 # ---------------------------------------------------------------- global arrays
@@ -475,6 +518,7 @@ MEMORY_KERNELS = [
     (padded_transpose, "void(float64[:, ::1], float64[:, ::1])"),
     (shaped_by_local_constants, "void(float64[::1], float64[::1])"),
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
+    (histograms_of_two_shapes, "void(int64[::1], int32[::1], float64[::1])"),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),

@@ -732,6 +732,20 @@ static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
   return t;
 }
 
+/* The value a call passes that the callee may freeze its parameter to
+ * (Numba types it as a literal): a constant (ty_constant), or a tuple of
+ * int literals, written or bound once to a variable -- the shape (4, 8)
+ * of a shared array a device function makes. */
+static const Node *call_constant(const Infer *in, const Node *a) {
+  const Node *t = a;
+  for (int hops = 0; t->kind == N_VAR && in->only_value && in->only_value[t->var] && hops < 64; hops++)
+    t = in->only_value[t->var];
+  if (t->kind != N_TUPLE) return ty_constant(in, a);
+  for (int i = 0; i < t->list.len; i++)
+    if (t->list.items[i]->kind != N_INT) return NULL;
+  return t;
+}
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -743,7 +757,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->op && i < nargs; i++) {
     const Node *a = n->list.items[i];
     /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
-    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : ty_constant(in, a);
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : call_constant(in, a);
   }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
