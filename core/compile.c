@@ -579,17 +579,18 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret): a kernel (or with
- * device a device function, as a .func) as PTX for compute capability cc
- * (e.g. 80), args as ruchey.types describes them; a device function's
- * result converted to ret where one is given (its signature's), as a
- * compiled function's to its declared type. Returns (ptx, return type as
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds): a
+ * kernel (or with device a device function, as a .func) as PTX for compute
+ * capability cc (e.g. 80), args as ruchey.types describes them; a device
+ * function's result converted to ret where one is given (its signature's),
+ * as a compiled function's to its declared type; a kernel's launch bounds
+ * written as its directives. Returns (ptx, return type as
  * disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
-  PyObject *func, *args, *ret = Py_None;
-  int cc, device = 0, fastmath = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|ppO", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret))
+  PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
+  int cc, device = 0, fastmath = 0, bounds[3];
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOO", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds) || !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -602,7 +603,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Diag diag = {0};
   PyObject *result = NULL;
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
-                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX};
+                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
+                         .launch_bounds = {bounds[0], bounds[1], bounds[2]}};
   callee_options(&opts, NULL, NULL, cc, &arena);
   if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
     arena_free(&arena);

@@ -809,3 +809,40 @@ def test_lambdas_compile_to_ptx_under_names_ptx_takes(tmp_path):
         assert ptxas_errors(ptx, "sm_80", tmp_path, "lambda") == ""
     launched = cuda.jit(lambda a: None)  # (the CPU backend runs it under its own name)
     launched[1, 1](numpy.zeros(2, numpy.float32))
+
+
+def scale_rows(out, x, factor):
+    i, j = cuda.grid(2)
+    if i < x.shape[0] and j < x.shape[1]:
+        out[i, j] = x[i, j] * factor
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("bounds, arch, directives", [
+    (128, "sm_80", [".maxntid 128, 1, 1"]),
+    ((256,), "sm_80", [".maxntid 256, 1, 1"]),
+    ((128, 2), "sm_80", [".maxntid 128, 1, 1", ".minnctapersm 2"]),
+    ((64, 3, 4), "sm_90", [".maxntid 64, 1, 1", ".minnctapersm 3", ".maxclusterrank 4"]),
+])
+def test_launch_bounds_are_written_into_a_kernels_ptx(bounds, arch, directives, tmp_path):
+    sig = "void(float64[:, ::1], float64[:, ::1], float64)"
+    ptx, _ = cuda.compile_ptx(scale_rows, sig, launch_bounds=bounds, cc=(int(arch[3]), int(arch[4])))
+    written = re.findall(r"^\.(?:maxntid|minnctapersm|maxclusterrank) .*$", ptx, re.M)
+    assert written == directives
+    assert ptxas_errors(ptx, arch, tmp_path, "scale_rows") == ""
+    kernel = cuda.jit(launch_bounds=bounds)(scale_rows)  # the dispatcher's PTX for the GPU has them too
+    x = numpy.arange(48.0).reshape(6, 8)
+    out = numpy.zeros_like(x)
+    kernel[(2, 2), (4, 4)](out, x, -1.5)
+    numpy.testing.assert_array_equal(out, x * -1.5)
+    gpu_ptx = next(iter(kernel.inspect_ptx(cc=(int(arch[3]), int(arch[4]))).values()))
+    assert re.findall(r"^\.(?:maxntid|minnctapersm|maxclusterrank) .*$", gpu_ptx, re.M) == directives
+    plain, _ = cuda.compile_ptx(scale_rows, sig)
+    assert ".maxntid" not in plain and ".minnctapersm" not in plain
+
+
+@pytest.mark.parametrize("bounds", [(128, 2, 4, 8), (0,), (64, -1), "128"])
+def test_bad_launch_bounds_of_compile_ptx_are_a_value_error(bounds):
+    with pytest.raises(ValueError, match="launch bounds" if not AS_NUMBA else ""):
+        cuda.compile_ptx(scale_rows, "void(float64[:, ::1], float64[:, ::1], float64)", launch_bounds=bounds)

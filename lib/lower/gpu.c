@@ -112,9 +112,24 @@ static LLVMValueRef device_argument(Lower *l, int v, void *ctx) {
   return v < l->f->nparams ? LLVMGetParam(l->fn, (unsigned)v) : NULL;
 }
 
+/* The kernel's launch bounds as the NVPTX backend reads them (nvvm.annotations
+ * of the kernel: maxntidx, minctasm, maxclusterrank), which it writes as the
+ * PTX directives that let ptxas budget registers for that many threads. */
+static void annotate_launch_bounds(Lower *l) {
+  static const char *const keys[3] = {"maxntidx", "minctasm", "maxclusterrank"};
+  for (int i = 0; i < 3; i++) {
+    if (!l->opts->launch_bounds[i]) continue;
+    LLVMMetadataRef entry[3] = {LLVMValueAsMetadata(l->fn), LLVMMDStringInContext2(l->mod->c, keys[i], strlen(keys[i])),
+                                LLVMValueAsMetadata(const_i32(l, l->opts->launch_bounds[i]))};
+    LLVMAddNamedMetadataOperand(l->mod->m, "nvvm.annotations",
+                                LLVMMetadataAsValue(l->mod->c, LLVMMDNodeInContext2(l->mod->c, entry, 3)));
+  }
+}
+
 void lo_gpu_kernel(Lower *l, const char *symbol) {
   l->fn = LLVMAddFunction(l->mod->m, symbol, gpu_kernel_type(l));
   LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+  annotate_launch_bounds(l);
   gpu_prologue(l);
   l->next_thread = l->exit_bb;  /* return: this thread is done */
   unsigned next = 0;

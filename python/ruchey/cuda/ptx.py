@@ -1,6 +1,7 @@
 """cuda.compile_ptx: kernels and device functions as PTX text through LLVM's
 NVPTX backend, as in numba-cuda. Works without a GPU or the CUDA driver."""
 from ruchey import _core, types
+from ruchey.cuda.kernels import _launch_bounds
 
 
 def _return_type(described):
@@ -12,7 +13,7 @@ def _return_type(described):
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
-                opt=True, abi="numba"):
+                opt=True, abi="numba", launch_bounds=None):
     """(ptx, return type) of pyfunc compiled for the argument types of sig,
     for compute capability cc (default (7, 5); LLVM emits up to sm_90, which
     newer GPUs run through the driver's JIT).
@@ -21,7 +22,9 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     pointer, shape and strides in bytes; with ``device=True`` the function
     is a ``.func`` taking its arguments and returning its result as values
     (the C ABI of numba-cuda's ``abi="c"``), its return type inferred unless
-    sig declares one."""
+    sig declares one. A kernel's ``launch_bounds`` (as cuda.jit takes them)
+    are written as its ``.maxntid``, ``.minnctapersm`` and (from sm_90)
+    ``.maxclusterrank`` directives."""
     sig = types.parse_signature(sig)
     declared = sig.return_type
     if not device and declared is not None and not isinstance(declared, types.NoneType):
@@ -32,14 +35,14 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
         and declared is not types.void else None
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
                                      tuple(t.describe() for t in sig.args), major * 10 + minor,
-                                     bool(device), bool(fastmath), ret)
+                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds))
     return ptx, _return_type(restype)
 
 
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
-                                   fastmath=False, opt=True, abi="numba"):
+                                   fastmath=False, opt=True, abi="numba", launch_bounds=None):
     """compile_ptx for the current device's compute capability."""
     from ruchey.cuda.runtime import get_current_device
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=get_current_device().compute_capability, opt=opt,
-                       abi=abi)
+                       abi=abi, launch_bounds=launch_bounds)
