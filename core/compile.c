@@ -579,18 +579,20 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds): a
- * kernel (or with device a device function, as a .func) as PTX for compute
- * capability cc (e.g. 80), args as ruchey.types describes them; a device
- * function's result converted to ret where one is given (its signature's),
- * as a compiled function's to its declared type; a kernel's launch bounds
- * written as its directives. Returns (ptx, return type as
- * disp_describe_type gives it). */
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name):
+ * a kernel (or with device a device function, as a .func) as PTX for
+ * compute capability cc (e.g. 80), args as ruchey.types describes them; a
+ * device function's result converted to ret where one is given (its
+ * signature's), as a compiled function's to its declared type; a kernel's
+ * launch bounds written as its directives; the function's symbol name,
+ * where given, instead of its own (the C ABI name numba-cuda's abi_info
+ * gives). Returns (ptx, return type as disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
+  const char *name = NULL;
   int cc, device = 0, fastmath = 0, bounds[3];
-  if (!PyArg_ParseTuple(a, "O!O!i|ppOO", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret, &launch_bounds) || !disp_launch_bounds(launch_bounds, bounds))
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOOz", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds, &name) || !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -612,6 +614,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   }
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);
+  if (f && name) f->name = arena_strdup(&arena, name);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);
