@@ -239,6 +239,90 @@ def test_a_tuple_shape_known_only_at_run_time_is_a_typing_error():
         histogram_of_a_run_time_shape[1, 1](numpy.zeros(4, numpy.int64), numpy.zeros(1, numpy.int32))
 
 
+# ---------------------------------------------------------------- alignment=
+
+ALIGNMENTS = (None, 8, 16, 64, 128, 256)
+
+
+def aligned_kernel(alignment, dtype, fibers):
+    """Shared and local arrays of the alignment asked for: in a kernel, in a
+    device function, and with fibers, in a kernel whose threads run as
+    fibers (a barrier in a device function; else loops split at barriers)."""
+    @cuda.jit(device=True)
+    def scratch_sum(x, i):
+        tmp = cuda.local.array(3, dtype, alignment=alignment)
+        tile = cuda.shared.array(5, dtype=dtype, alignment=alignment)
+        for k in range(3):
+            tmp[k] = x[i] * k
+        tile[cuda.threadIdx.x % 5] = 0
+        return tmp[0] + tmp[1] + tmp[2], tmp.ctypes.data, tile.ctypes.data
+
+    @cuda.jit(device=True)
+    def wait():
+        cuda.syncthreads()
+
+    @cuda.jit
+    def kernel(x, out, addresses):
+        i = cuda.grid(1)
+        tile = cuda.shared.array((4, 3), dtype, alignment=alignment)
+        odd = cuda.local.array(shape=5, dtype=dtype, alignment=alignment)
+        tile[cuda.threadIdx.x % 4, 0] = x[i]
+        for k in range(5):
+            odd[k] = x[i] + k
+        if fibers:
+            wait()
+        else:
+            cuda.syncthreads()
+        total, local_at, shared_at = scratch_sum(x, i)
+        out[i] = odd[4] + total
+        addresses[i, 0] = odd.ctypes.data
+        addresses[i, 1] = tile.ctypes.data
+        addresses[i, 2] = local_at
+        addresses[i, 3] = shared_at
+
+    return kernel
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.float32, numpy.int64])
+def test_shared_and_local_arrays_start_at_a_multiple_of_their_alignment(dtype):
+    x = make_rng(seed_of("alignment", dtype.__name__)).integers(0, 50, 64).astype(dtype)
+    for alignment in ALIGNMENTS:
+        for fibers in (False, True):
+            out, addresses = numpy.zeros_like(x), numpy.zeros((64, 4), numpy.uint64)
+            aligned_kernel(alignment, dtype, fibers)[2, 32](x, out, addresses)
+            numpy.testing.assert_array_equal(out, x + dtype(4) + x * dtype(3))
+            assert (addresses % numpy.uint64(alignment or 1) == 0).all(), (alignment, fibers)
+            assert len(set(addresses[:, 0])) == 64 or fibers  # each thread's own (a fiber's: on its stack)
+
+
+@pytest.mark.parametrize("alignment, message", [
+    (0, "power of 2"), (3, "power of 2"), (4, "multiple of 8"), (-16, "power of 2"),
+    (1.5, "constant integer"), ("16", "constant integer"), (True, "constant integer"),
+])
+def test_an_alignment_that_is_no_power_of_2_times_8_is_a_typing_error(alignment, message):
+    @cuda.jit
+    def local(out):
+        out[0] = cuda.local.array(4, float64, alignment=alignment)[0]
+
+    @cuda.jit
+    def shared(out):
+        out[0] = cuda.shared.array(4, float64, alignment=alignment)[0]
+
+    for kernel in (local, shared):
+        with pytest.raises(ruchey.TypingError, match=message if not AS_NUMBA else ""):
+            kernel[1, 1](numpy.zeros(1))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_aligned_arrays_and_the_ptx_asks_for_the_alignment(tmp_path):
+    for alignment in (16, 256):
+        kernel = aligned_kernel(alignment, numpy.float32, False)
+        ptx, _ = cuda.compile_ptx(kernel.py_func, "void(float32[::1], float32[::1], uint64[:, ::1])", cc=(8, 0))
+        assert f".shared .align {alignment} .b8" in ptx and f".local .align {alignment} .b8" in ptx
+        assert ptxas_errors(ptx, "sm_80", tmp_path, f"aligned{alignment}") == ""
+
+
 # ---------------------------------------------------------------- global arrays
 
 

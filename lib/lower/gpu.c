@@ -17,8 +17,12 @@ static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
 
 LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
-  if (n->bi->flags & BF_PER_THREAD)
-    return lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
+  unsigned align = (unsigned)lo_cuda_alignment(n);  /* alignment=, or 0 */
+  if (n->bi->flags & BF_PER_THREAD) {
+    LLVMValueRef a = lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
+    if (align) LLVMSetAlignment(a, align);
+    return a;
+  }
   LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->mod->m, ty, count ? "shared" : "dynshared", 3);
   if (count) {  /* one per call site */
@@ -27,7 +31,7 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   } else {  /* extern: sized by the launch */
     LLVMSetLinkage(g, LLVMExternalLinkage);
   }
-  LLVMSetAlignment(g, 16);
+  LLVMSetAlignment(g, align ? align : 16);
   return LLVMBuildAddrSpaceCast(l->b, g, l->mod->ptr, "");
 }
 

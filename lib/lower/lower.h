@@ -567,5 +567,13 @@ LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type 
  * dimensions and its number of elements. */
 Node *lo_cuda_shape(Node *n);
 int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims);
+/* Its alignment= (0 where not given); its bytes (one thread's, of a local
+ * array) rounded up to that, so that each thread's copy keeps it. */
+int64_t lo_cuda_alignment(Node *n);
+int64_t lo_cuda_array_bytes(Node *n);
+/* On the CPU backend: the bytes its storage takes beyond its own, and its
+ * data in that storage, at a multiple of its alignment. */
+int64_t lo_cuda_array_slack(Node *n);
+LLVMValueRef lo_cuda_aligned(Lower *l, Node *n, LLVMValueRef data);
 
 #endif
