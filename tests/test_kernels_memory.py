@@ -323,6 +323,56 @@ def test_ptxas_accepts_aligned_arrays_and_the_ptx_asks_for_the_alignment(tmp_pat
         assert ptxas_errors(ptx, "sm_80", tmp_path, f"aligned{alignment}") == ""
 
 
+# ---------------------------------------------------------------- constant strs and bytes into arrays
+
+WORD = "héllo wörld, été"  # (code points past ASCII: a '<Un' item holds code points)
+
+
+@cuda.jit
+def label_threads(words, raw):
+    i = cuda.grid(1)
+    if i < words.size - 1:  # (the last item keeps what it held)
+        if i % 3 == 0:
+            words[i] = WORD
+        elif i % 3 == 1:
+            words[i] = "XYZ"
+        else:
+            words[i] = ""
+        raw[i] = b"\x00ab\xffcd"
+
+
+@pytest.mark.parametrize("width", [1, 3, 12, 40])
+def test_constant_strs_and_bytes_stored_into_items_cut_or_padded_as_numpy(width):
+    words, raw = numpy.full(20, "old", f"<U{width}"), numpy.full(20, b"old", f"S{width}")
+    label_threads[3, 8](words, raw)
+    expected_words, expected_raw = words.copy(), raw.copy()
+    for i in range(19):  # NumPy's own assignment: cut to the width, NUL-padded (trailing NULs read as nothing)
+        expected_words[i] = (WORD, "XYZ", "")[i % 3]
+        expected_raw[i] = b"\x00ab\xffcd"
+    numpy.testing.assert_array_equal(words, expected_words)
+    numpy.testing.assert_array_equal(raw, expected_raw)
+    assert words[19] == "old"[:width] and raw[19] == b"old"[:width]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_strs_made_or_read_in_a_kernel_are_typing_errors():
+    @cuda.jit
+    def made(words, n):
+        w = "ab"
+        if n > 1:
+            w = "cd"  # a str chosen as the kernel runs
+        words[0] = w
+
+    @cuda.jit
+    def read(words, out):
+        out[0] = len(words[0])
+
+    with pytest.raises(ruchey.TypingError, match="takes a constant str alone"):
+        made[1, 1](numpy.zeros(2, "<U4"), 2)
+    with pytest.raises(ruchey.TypingError, match="a constant one can be stored"):
+        read[1, 1](numpy.zeros(2, "<U4"), numpy.zeros(1, numpy.int64))
+
+
 # ---------------------------------------------------------------- global arrays
 
 
@@ -603,6 +653,7 @@ MEMORY_KERNELS = [
     (shaped_by_local_constants, "void(float64[::1], float64[::1])"),
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
     (histograms_of_two_shapes, "void(int64[::1], int32[::1], float64[::1])"),
+    (label_threads, (ruchey.from_dtype(numpy.dtype("<U12"))[::1], ruchey.from_dtype(numpy.dtype("S5"))[::1])),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),

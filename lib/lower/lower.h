@@ -299,6 +299,7 @@ void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a '<Un'/'|Sn' element: a new str/bytes */
 void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v);  /* cut or NUL-padded */
+void lo_text_constant_store(Lower *l, Node *target, const Node *text);  /* a[i] = "XYZ" of a '<Un'/'|Sn' array */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
 /* n contiguous elements of from at src into dst as to (a memmove, or a loop
