@@ -354,6 +354,41 @@ def test_constant_strs_and_bytes_stored_into_items_cut_or_padded_as_numpy(width)
     assert words[19] == "old"[:width] and raw[19] == b"old"[:width]
 
 
+LABELLED = numpy.dtype([("x", numpy.int32), ("name", "<U5"), ("tag", "S3")])
+
+
+@cuda.jit
+def label_records(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i]["x"] = i
+        if i % 2:
+            a[i]["name"] = WORD
+            a[i].tag = b"abcdef"
+        else:
+            a[i].name = "Q"
+            a[i]["tag"] = b""
+
+
+def test_constant_strs_and_bytes_stored_into_record_fields():
+    a = numpy.zeros(7, LABELLED)
+    a["tag"] = b"old"
+    label_records[1, 8](a)
+    expected = numpy.zeros(7, LABELLED)
+    for i in range(7):
+        expected[i] = (i, WORD, b"abcdef") if i % 2 else (i, "Q", b"")
+    numpy.testing.assert_array_equal(a, expected)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_constant_text_stores_call_no_runtime_function_on_the_gpu():
+    for kernel, sig in ((label_threads, (ruchey.from_dtype(numpy.dtype("<U12"))[::1],
+                                         ruchey.from_dtype(numpy.dtype("S5"))[::1])),
+                        (label_records, (ruchey.from_dtype(LABELLED)[::1],))):
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(8, 0))
+        assert ".extern" not in ptx and "rt_" not in ptx
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
 def test_strs_made_or_read_in_a_kernel_are_typing_errors():
     @cuda.jit
@@ -654,6 +689,7 @@ MEMORY_KERNELS = [
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
     (histograms_of_two_shapes, "void(int64[::1], int32[::1], float64[::1])"),
     (label_threads, (ruchey.from_dtype(numpy.dtype("<U12"))[::1], ruchey.from_dtype(numpy.dtype("S5"))[::1])),
+    (label_records, (ruchey.from_dtype(LABELLED)[::1],)),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),

@@ -280,6 +280,10 @@ void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   }
 }
 
+void lo_record_text_constant_store(Lower *l, Node *target, const Node *text) {
+  lo_text_constant_write(l, target->lhs->ty->fields[target->ival], field_addr(l, target, lo_expr(l, target->lhs)), text);
+}
+
 /* r.x op= v: the field's address found once. */
 void lo_record_update(Lower *l, Node *n) {
   Node *target = n->lhs;

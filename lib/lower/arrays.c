@@ -238,11 +238,10 @@ void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v
   lo_call_fn(l, str ? "rt_str_to_chars" : "rt_bytes_to_chars", LLVMVoidTypeInContext(l->mod->c), p, args, 3);
 }
 
-/* a[i] = "XYZ" (or b"XYZ") of a '<Un' or '|Sn' array: the constant's code
- * points (or bytes) stored, cut or NUL-padded to the item's width as
- * NumPy's, with no str made (a kernel has no runtime to make one). */
-void lo_text_constant_store(Lower *l, Node *target, const Node *text) {
-  const Type *elem = target->lhs->ty->elem;
+/* The str or bytes constant text written into the '<Un' or '|Sn' element at
+ * addr: its code points (or bytes), cut or NUL-padded to the element's
+ * width as NumPy's, with no str made (a kernel has no runtime to make one). */
+void lo_text_constant_write(Lower *l, const Type *elem, LLVMValueRef addr, const Node *text) {
   bool str = elem->kind == TY_CHARSEQ;
   int64_t width = elem->unit, len = str ? rt_str_decode(text->str, text->ival, NULL) : text->ival;
   uint32_t *points = arena_alloc(l->f->arena, sizeof(uint32_t) * (size_t)(len + 1));
@@ -252,9 +251,14 @@ void lo_text_constant_store(Lower *l, Node *target, const Node *text) {
     uint32_t v = i >= len ? 0 : str ? points[i] : ((const unsigned char *)text->data)[i];
     items[i] = LLVMConstInt(str ? l->mod->i32 : l->mod->i8, v, 0);
   }
-  LLVMValueRef base, addr = lo_index_addr(l, target, &base);
   LLVMValueRef item = LLVMConstArray2(str ? l->mod->i32 : l->mod->i8, items, (uint64_t)width);
   LLVMSetAlignment(LLVMBuildStore(l->b, item, addr), 1);
+}
+
+/* a[i] = "XYZ" (or b"XYZ") of a '<Un' or '|Sn' array. */
+void lo_text_constant_store(Lower *l, Node *target, const Node *text) {
+  LLVMValueRef base, addr = lo_index_addr(l, target, &base);
+  lo_text_constant_write(l, target->lhs->ty->elem, addr, text);
   lo_done_with(l, target->lhs, base);
 }
 
