@@ -295,6 +295,31 @@ def test_shared_and_local_arrays_start_at_a_multiple_of_their_alignment(dtype):
             assert len(set(addresses[:, 0])) == 64 or fibers  # each thread's own (a fiber's: on its stack)
 
 
+PADDED = numpy.dtype([("a", numpy.uint8), ("b", numpy.int32), ("c", numpy.float64)], align=True)
+
+
+@pytest.mark.parametrize("alignment", ALIGNMENTS)
+def test_record_arrays_are_aligned_and_give_their_data_address(alignment):
+    @cuda.jit
+    def kernel(addresses):
+        shared = cuda.shared.array(3, dtype=PADDED, alignment=alignment)
+        local = cuda.local.array((2, 2), dtype=PADDED, alignment=alignment)
+        i = cuda.grid(1)
+        addresses[i, 0] = shared.ctypes.data
+        addresses[i, 1] = local.ctypes.data
+
+    addresses = numpy.zeros((16, 2), numpy.uint64)
+    kernel[2, 8](addresses)
+    assert (addresses % numpy.uint64(alignment or PADDED.alignment) == 0).all()
+
+    @ruchey.njit
+    def data_addresses(a):
+        return a.ctypes.data, a[1:].ctypes.data
+
+    a = numpy.zeros(5, PADDED)
+    assert data_addresses(a) == (a.ctypes.data, a[1:].ctypes.data)
+
+
 @pytest.mark.parametrize("alignment, message", [
     (0, "power of 2"), (3, "power of 2"), (4, "multiple of 8"), (-16, "power of 2"),
     (1.5, "constant integer"), ("16", "constant integer"), (True, "constant integer"),
