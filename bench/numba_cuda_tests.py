@@ -85,6 +85,7 @@ def rebind_cuda(module, helpers):
             setattr(holder, name, kernel)
         rebind_random(holder)
         rebind_simulator_nones(holder, homes[0])
+        rebind_libdevice_table(holder, homes, Dispatcher)
         numba_tests.rebind_names(holder, homes, Dispatcher)
         rebind_items(holder, homes, Dispatcher)
         numba_tests.rebind_type_values(holder)  # (def make(dtype=float32): its functions' defaults)
@@ -125,6 +126,20 @@ def rebind_simulator_nones(holder, cuda):
     for name, value in list(vars(holder).items()):
         if value is None and not name.startswith("_") and getattr(cuda, name, None) is not None:
             setattr(holder, name, getattr(cuda, name))
+
+
+def rebind_libdevice_table(holder, homes, dispatcher):
+    """numba-cuda's table of libdevice functions (name -> (return type,
+    [arg(name, ty, is_ptr)])) and its create_signature, which test_libdevice
+    reads as it runs, in ruchey's types: the test compiles a call of each."""
+    make = vars(holder).get("create_signature")
+    if getattr(make, "__module__", None) != "numba.cuda.libdevicefuncs":
+        return
+    names = make.__globals__  # (the table's module: its float32, Tuple and signature)
+    numba_tests.rebind_names(Namespace(names), homes, dispatcher)
+    table = names["functions"]
+    for name, (retty, args) in table.items():
+        table[name] = (numba_tests.ours(retty), [a._replace(ty=numba_tests.ours(a.ty)) for a in args])
 
 
 def rebind_items(holder, homes, dispatcher):

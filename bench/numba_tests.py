@@ -116,7 +116,7 @@ def ours(value):
     if taken_from_numba(value) and not isinstance(value, (type, pytypes.ModuleType)):
         import ruchey.types
         mine = getattr(ruchey.types, str(value), None)
-        if isinstance(mine, ruchey.types.Type):
+        if isinstance(mine, (ruchey.types.Type, ruchey.types.NoneType)):  # (types.none, types.void too)
             return mine
     return value
 

@@ -177,6 +177,12 @@ static Callee *add_callee(Callees *c, Dispatcher *disp, const Type *const *args,
 /* Whether two parameters' frozen constants are the same value (of the same type). */
 static bool same_constant(const Node *a, const Node *b) {
   if (!a || !b) return a == b;
+  if (a->kind == N_TUPLE && b->kind == N_TUPLE) {  /* of int literals (a shape) */
+    if (a->list.len != b->list.len) return false;
+    for (int i = 0; i < a->list.len; i++)
+      if (!same_constant(a->list.items[i], b->list.items[i])) return false;
+    return true;
+  }
   if (a->kind != b->kind || a->ival != b->ival) return false;
   return a->kind != N_STRING || !memcmp(a->str, b->str, (size_t)a->ival);
 }
@@ -618,17 +624,20 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret): a kernel (or with
- * device a device function, as a .func) as PTX for compute capability cc
- * (e.g. 80), args as ruchey.types describes them; a device function's
- * result converted to ret where one is given (its signature's), as a
- * compiled function's to its declared type. Returns (ptx, return type as
- * disp_describe_type gives it). */
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name):
+ * a kernel (or with device a device function, as a .func) as PTX for
+ * compute capability cc (e.g. 80), args as ruchey.types describes them; a
+ * device function's result converted to ret where one is given (its
+ * signature's), as a compiled function's to its declared type; a kernel's
+ * launch bounds written as its directives; the function's symbol name,
+ * where given, instead of its own (the C ABI name numba-cuda's abi_info
+ * gives). Returns (ptx, return type as disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
-  PyObject *func, *args, *ret = Py_None;
-  int cc, device = 0, fastmath = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|ppO", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret))
+  PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
+  const char *name = NULL;
+  int cc, device = 0, fastmath = 0, bounds[3];
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOOz", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds, &name) || !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -641,7 +650,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   Diag diag = {0};
   PyObject *result = NULL;
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
-                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX};
+                         .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
+                         .launch_bounds = {bounds[0], bounds[1], bounds[2]}};
   callee_options(&opts, NULL, NULL, cc, &arena);
   if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
     arena_free(&arena);
@@ -649,6 +659,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   }
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);
+  if (f && name) f->name = arena_strdup(&arena, name);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);

@@ -159,6 +159,9 @@ void cfunc_report_failure(const char *name);  /* cfunc.c: what rt_cfunc_failed c
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */
 const Type *disp_described_type(PyObject *d);
+/* A kernel's launch bounds, a tuple of up to 3 positive ints (None: none), into
+ * CompileOptions.launch_bounds; false with an exception if not such. */
+bool disp_launch_bounds(PyObject *given, int bounds[3]);
 /* A return type as Python sees it: (kind, ndim, layout), "none", or its name. */
 PyObject *disp_describe_type(const Type *t);
 PyObject *disp_typeof_described(PyObject *module, PyObject *o);

@@ -818,16 +818,32 @@ static bool fastmath_flags(PyObject *given, unsigned *flags) {
   return true;
 }
 
+bool disp_launch_bounds(PyObject *given, int bounds[3]) {
+  bounds[0] = bounds[1] = bounds[2] = 0;
+  if (!given || given == Py_None) return true;
+  Py_ssize_t n = PyTuple_Check(given) ? PyTuple_GET_SIZE(given) : -1;
+  for (Py_ssize_t i = 0; i < n && i < 3; i++) {
+    long b = PyLong_Check(PyTuple_GET_ITEM(given, i)) ? PyLong_AsLong(PyTuple_GET_ITEM(given, i)) : -1;
+    if (b <= 0 || b > INT32_MAX) n = -1;
+    else bounds[i] = (int)b;
+  }
+  PyErr_Clear();
+  if (n >= 1 && n <= 3) return true;
+  PyErr_Format(PyExc_ValueError, "launch bounds must be a tuple of 1 to 3 positive ints, got %R", given);
+  return false;
+}
+
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
-                           "kernel", "debug", "locals", NULL};
-  PyObject *func, *locals = NULL, *fastmath_given = NULL;
+                           "kernel", "debug", "locals", "launch_bounds", NULL};
+  PyObject *func, *locals = NULL, *fastmath_given = NULL, *launch_bounds = NULL;
   int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
   unsigned fastmath;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!", kwlist, &func, &boundscheck, &fastmath_given,
-                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals) ||
-      !fastmath_flags(fastmath_given, &fastmath))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!O", kwlist, &func, &boundscheck, &fastmath_given,
+                                   &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals,
+                                   &launch_bounds) ||
+      !fastmath_flags(fastmath_given, &fastmath) || !disp_launch_bounds(launch_bounds, self->opts.launch_bounds))
     return -1;
   if (!PyFunction_Check(func)) {
     PyErr_SetString(PyExc_TypeError, "ruchey.jit needs a Python function");

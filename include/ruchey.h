@@ -609,6 +609,9 @@ typedef struct CompileOptions {
                             * thread it runs as, int64 tid[3], bid[3], bdim[3], gdim[3]; with
                             * gpu_cc, a PTX .func taking its arguments as values */
   bool debug;              /* kernels: out-of-bounds indexing names the thread */
+  int launch_bounds[3];    /* a kernel's on the GPU (PTX .maxntid, .minnctapersm, .maxclusterrank): the
+                            * most threads a block, the fewest blocks a multiprocessor, the most blocks a
+                            * cluster; 0 where not given */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
   bool numba_code;         /* code written for Numba (ruchey registered as numba): its readings where they

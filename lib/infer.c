@@ -1199,7 +1199,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   } else if (target->kind == N_INDEX && ty_record_keyed(in, target, target->lhs->ty)) {
     if (!nested_array_store(in, target, t, at) && !ty_failed(in)) ty_record_store(in, target, t, at);
   } else if (target->kind == N_INDEX) {
+    in->store_target = target;
     const Type *elem = ty_expr(in, target);
+    in->store_target = NULL;
     if (!elem) return;
     if (target->lhs->ty->kind == TY_TUPLE) {
       ty_error(in, target, "tuples are immutable");
@@ -1216,6 +1218,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       if (t->kind != elem->kind)
         ty_error(in, at, "cannot store %s into an element of %s: only a %s", t->name, target->lhs->ty->name,
                  elem->kind == TY_STR ? "str" : "bytes");
+      else if (ty_no_allocation(in) && !ir_is_text_constant(at))  /* (stored without the runtime) */
+        ty_error(in, at, "an item of %s in a kernel takes a constant %s alone: one made as the kernel runs needs "
+                 "the runtime's memory", target->lhs->ty->name, elem->kind == TY_STR ? "str" : "bytes");
     } else if (is_0d(t) && ty_is_scalar(elem) && (at->ty == t || target->lhs->ty->kind == TY_ARRAY)) {
       /* a[i] = z of a 0-d array z: z's element, as Numba's setitem takes one; read here, or as the
        * store happens (lo_store) where z is an item of a tuple being unpacked */

@@ -21,6 +21,8 @@ typedef struct Infer {
   const Node *returning; /* the value of the return statement being typed, or a branch of it */
   Node **only_value;     /* per variable: the value of its one binding, an assignment at the body's top level */
   Node **bound_once;     /* per variable: the value of its one binding, an assignment at any depth */
+  const Node *store_target; /* the target of the store being typed (a[i] = v): an item of a '<Un' array
+                             * stored into is no str read */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */

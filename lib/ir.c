@@ -128,6 +128,10 @@ bool ir_calls_builtin(const Node *n, const char *name) {
   return n->kind == N_CALL && n->bi && !strcmp(n->bi->name, name);
 }
 
+bool ir_is_text_constant(const Node *n) {
+  return n->kind == N_STRING || (n->kind == N_CONST_ARRAY && n->op == TY_BYTES);
+}
+
 /* Python's floor division and modulo of ints (b != 0). */
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 

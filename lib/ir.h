@@ -25,6 +25,8 @@ bool ir_const_int(const Node *n, int64_t *out);
 int ir_assignments(const NodeList *body, int var, Node **value);
 /* Whether n is a call of the builtin named name ("len", "literal_unroll"). */
 bool ir_calls_builtin(const Node *n, const char *name);
+/* Whether n is a str or bytes constant ("XYZ", b"XYZ", a global frozen to one). */
+bool ir_is_text_constant(const Node *n);
 
 /* How deep the nodes of body nest, counted without recursing (a sum of
  * 30,000 terms nests 30,000 deep): what the recursive passes will need. */

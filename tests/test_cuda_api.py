@@ -809,3 +809,81 @@ def test_lambdas_compile_to_ptx_under_names_ptx_takes(tmp_path):
         assert ptxas_errors(ptx, "sm_80", tmp_path, "lambda") == ""
     launched = cuda.jit(lambda a: None)  # (the CPU backend runs it under its own name)
     launched[1, 1](numpy.zeros(2, numpy.float32))
+
+
+def scale_rows(out, x, factor):
+    i, j = cuda.grid(2)
+    if i < x.shape[0] and j < x.shape[1]:
+        out[i, j] = x[i, j] * factor
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("bounds, arch, directives", [
+    (128, "sm_80", [".maxntid 128, 1, 1"]),
+    ((256,), "sm_80", [".maxntid 256, 1, 1"]),
+    ((128, 2), "sm_80", [".maxntid 128, 1, 1", ".minnctapersm 2"]),
+    ((64, 3, 4), "sm_90", [".maxntid 64, 1, 1", ".minnctapersm 3", ".maxclusterrank 4"]),
+])
+def test_launch_bounds_are_written_into_a_kernels_ptx(bounds, arch, directives, tmp_path):
+    sig = "void(float64[:, ::1], float64[:, ::1], float64)"
+    ptx, _ = cuda.compile_ptx(scale_rows, sig, launch_bounds=bounds, cc=(int(arch[3]), int(arch[4])))
+    written = re.findall(r"^\.(?:maxntid|minnctapersm|maxclusterrank) .*$", ptx, re.M)
+    assert written == directives
+    assert ptxas_errors(ptx, arch, tmp_path, "scale_rows") == ""
+    kernel = cuda.jit(launch_bounds=bounds)(scale_rows)  # the dispatcher's PTX for the GPU has them too
+    x = numpy.arange(48.0).reshape(6, 8)
+    out = numpy.zeros_like(x)
+    kernel[(2, 2), (4, 4)](out, x, -1.5)
+    numpy.testing.assert_array_equal(out, x * -1.5)
+    gpu_ptx = next(iter(kernel.inspect_ptx(cc=(int(arch[3]), int(arch[4]))).values()))
+    assert re.findall(r"^\.(?:maxntid|minnctapersm|maxclusterrank) .*$", gpu_ptx, re.M) == directives
+    plain, _ = cuda.compile_ptx(scale_rows, sig)
+    assert ".maxntid" not in plain and ".minnctapersm" not in plain
+
+
+@pytest.mark.parametrize("bounds", [(128, 2, 4, 8), (0,), (64, -1), "128"])
+def test_bad_launch_bounds_of_compile_ptx_are_a_value_error(bounds):
+    with pytest.raises(ValueError, match="launch bounds" if not AS_NUMBA else ""):
+        cuda.compile_ptx(scale_rows, "void(float64[:, ::1], float64[:, ::1], float64)", launch_bounds=bounds)
+
+
+def sum_of_squares(x, y):
+    return x * x + y * y
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_compile_makes_a_c_abi_device_function_named_as_asked(tmp_path):
+    sig = "float32(float32, float32)"
+    ptx, restype = cuda.compile(sum_of_squares, sig)  # numba-cuda's defaults: a device function, the C ABI, PTX
+    assert restype == ruchey.types.float32
+    assert re.search(r"\.visible\s+\.func\s+\(\.param\s+\.b32\s+func_retval0\)\s+sum_of_squares\(", ptx)
+    assert ".entry" not in ptx
+    named, _ = cuda.compile(sum_of_squares, sig, abi_info={"abi_name": "_Z14sum_of_squaresff"})
+    assert re.search(r"\.func\s+\(\.param\s+\.b32\s+func_retval0\)\s+_Z14sum_of_squaresff\(", named)
+    lam, _ = cuda.compile(lambda v: v + 1, "int64(int64)", abi_info={"abi_name": "plus_one"})
+    assert re.search(r"\.func\s+\(\.param\s+\.b64\s+func_retval0\)\s+plus_one\(", lam)
+    codes, restype = cuda.compile_all(sum_of_squares, sig, output="ptx")
+    assert codes == [ptx] and restype == ruchey.types.float32
+    kernel, restype = cuda.compile(scale_rows, "void(float64[:, ::1], float64[:, ::1], float64)", device=False,
+                                   abi="numba", launch_bounds=32)
+    assert restype == ruchey.types.void and ".entry scale_rows(" in kernel and ".maxntid 32, 1, 1" in kernel
+    for i, code in enumerate((ptx, named, lam, kernel)):
+        assert ptxas_errors(code, "sm_80", tmp_path, f"compiled{i}") == ""
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+@pytest.mark.parametrize("options, error, message", [
+    (dict(output="ltoir"), NotImplementedError, "LTO-IR output needs NVIDIA's NVVM"),
+    (dict(output="cubin"), NotImplementedError, "Unsupported output type: cubin"),
+    (dict(abi="fastcall"), NotImplementedError, "Unsupported ABI: fastcall"),
+    (dict(device=False), NotImplementedError, "The C ABI is not supported for kernels"),
+    (dict(forceinline=True), ValueError, "forced inlining in LTO-IR"),
+    (dict(abi_info={"abi_name": 3}), TypeError, "abi_name must be a str"),
+])
+def test_what_compile_cannot_make_is_refused_clearly(options, error, message):
+    with pytest.raises(error, match=message):
+        cuda.compile(sum_of_squares, "float32(float32, float32)", **options)
+    with pytest.raises(error, match=message):
+        cuda.compile_all(sum_of_squares, "float32(float32, float32)", **{"output": "ptx", **options})

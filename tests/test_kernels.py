@@ -831,6 +831,41 @@ def test_kernels_use_numpy_error_model_by_default():
     numpy.testing.assert_array_equal(out, [numpy.inf, -numpy.inf, numpy.nan, 2.0])
 
 
+@cuda.jit
+def rounded_to_digits(x, digits, out):
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        for j in range(digits.size):
+            out[i, j] = round(x[i], digits[j])
+
+
+def round_inputs(dtype, rng):
+    """Random values, values halfway between two of the rounded ones (0.3425
+    in float32 is a little above its half), exact halves of tens, specials."""
+    halves = numpy.concatenate([(numpy.arange(-20, 20) + 0.5) / 10.0 ** nd for nd in range(5)])
+    special = [0.0, -0.0, numpy.nan, numpy.inf, -numpy.inf, 0.3425, 2.675, 0.125, -0.375, 250.0, -150.0, 3e38]
+    return numpy.concatenate([rng.uniform(-1000, 1000, 200), halves, special]).astype(dtype)
+
+
+def test_round_to_digits_of_float32_in_kernels_rounds_the_value_of_x_as_python():
+    """round(float32, nd) scales x in double, as numba-cuda: it is exact
+    there, so the answer is CPython's for x's value (0.3425f to 3 digits is
+    0.343, not the 0.342 of scaling in float32)."""
+    x, digits = round_inputs(numpy.float32, make_rng(31)), numpy.arange(-3, 7)
+    out = numpy.zeros((x.size, digits.size), numpy.float32)
+    rounded_to_digits[4, 64](x, digits, out)
+    expected = [[round(float(v), int(nd)) if numpy.isfinite(v) else v for nd in digits] for v in x]
+    numpy.testing.assert_array_equal(out, numpy.array(expected, numpy.float32))
+    assert out[list(x).index(numpy.float32(0.3425)), 6] == numpy.float32(0.343)
+
+
+def test_round_to_digits_of_float64_in_kernels_where_scaling_is_exact():
+    x = numpy.concatenate([make_rng(32).uniform(-1000, 1000, 200), [0.125, -0.375, 2.5, 1234.5, 1e308, -0.0]])
+    digits = numpy.array([-2, -1, 0, 1, 2, 3, 6])
+    out = numpy.zeros((x.size, digits.size))
+    rounded_to_digits[4, 64](x, digits, out)
+    numpy.testing.assert_array_equal(out, [[round(float(v), int(nd)) for nd in digits] for v in x])
+
+
 # ---------------------------------------------------------------- debug
 
 

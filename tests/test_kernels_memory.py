@@ -7,9 +7,9 @@ import numpy
 import pytest
 
 import ruchey
-from ruchey import cuda, float32, float64, int64
+from ruchey import cuda, float32, float64, int32, int64
 
-from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
 
 TPB = 16
 SHAPE = (4, 6)
@@ -194,6 +194,243 @@ def test_dynamic_shared_memory_in_a_device_function_is_a_typing_error_on_the_cpu
 
     with pytest.raises(ruchey.TypingError, match="dynamic shared memory"):
         kernel[1, 1, 0, 64](numpy.zeros(1))
+
+
+@cuda.jit(device=True)
+def shaped_histogram(keys, shape, dtype):
+    tile = cuda.shared.array(shape, dtype)
+    i = cuda.threadIdx.x * cuda.blockDim.y + cuda.threadIdx.y
+    row, col = i // shape[1], i % shape[1]
+    tile[row, col] = 0
+    cuda.syncthreads()
+    k = keys[i] % (shape[0] * shape[1])
+    cuda.atomic.add(tile, (k // shape[1], k % shape[1]), 1)
+    cuda.syncthreads()
+    count = tile[row, col]
+    cuda.syncthreads()  # before the next call overwrites it
+    return count
+
+
+@cuda.jit
+def histograms_of_two_shapes(keys, wide, tall):
+    i = cuda.threadIdx.x * cuda.blockDim.y + cuda.threadIdx.y
+    shape = (2, 16)
+    wide[i] = shaped_histogram(keys, shape, int32)
+    tall[i] = shaped_histogram(keys, (8, 4), float64)
+
+
+def test_a_device_function_sizes_a_shared_array_with_a_tuple_its_caller_passes():
+    rng = make_rng(seed_of("tuple shapes"))
+    for keys in (rng.integers(-100, 100, 32), numpy.zeros(32, numpy.int64), numpy.arange(32)):
+        wide, tall = numpy.zeros(32, numpy.int32), numpy.zeros(32)
+        histograms_of_two_shapes[1, (4, 8)](keys, wide, tall)
+        expected = numpy.bincount(keys % 32, minlength=32)
+        numpy.testing.assert_array_equal(wide, expected)
+        numpy.testing.assert_array_equal(tall, expected)
+
+
+@cuda.jit
+def histogram_of_a_run_time_shape(keys, out):
+    out[0] = shaped_histogram(keys, (keys.shape[0], 1), int32)
+
+
+def test_a_tuple_shape_known_only_at_run_time_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it" if not AS_NUMBA else ""):
+        histogram_of_a_run_time_shape[1, 1](numpy.zeros(4, numpy.int64), numpy.zeros(1, numpy.int32))
+
+
+# ---------------------------------------------------------------- alignment=
+
+ALIGNMENTS = (None, 8, 16, 64, 128, 256)
+
+
+def aligned_kernel(alignment, dtype, fibers):
+    """Shared and local arrays of the alignment asked for: in a kernel, in a
+    device function, and with fibers, in a kernel whose threads run as
+    fibers (a barrier in a device function; else loops split at barriers)."""
+    @cuda.jit(device=True)
+    def scratch_sum(x, i):
+        tmp = cuda.local.array(3, dtype, alignment=alignment)
+        tile = cuda.shared.array(5, dtype=dtype, alignment=alignment)
+        for k in range(3):
+            tmp[k] = x[i] * k
+        tile[cuda.threadIdx.x % 5] = 0
+        return tmp[0] + tmp[1] + tmp[2], tmp.ctypes.data, tile.ctypes.data
+
+    @cuda.jit(device=True)
+    def wait():
+        cuda.syncthreads()
+
+    @cuda.jit
+    def kernel(x, out, addresses):
+        i = cuda.grid(1)
+        tile = cuda.shared.array((4, 3), dtype, alignment=alignment)
+        odd = cuda.local.array(shape=5, dtype=dtype, alignment=alignment)
+        tile[cuda.threadIdx.x % 4, 0] = x[i]
+        for k in range(5):
+            odd[k] = x[i] + k
+        if fibers:
+            wait()
+        else:
+            cuda.syncthreads()
+        total, local_at, shared_at = scratch_sum(x, i)
+        out[i] = odd[4] + total
+        addresses[i, 0] = odd.ctypes.data
+        addresses[i, 1] = tile.ctypes.data
+        addresses[i, 2] = local_at
+        addresses[i, 3] = shared_at
+
+    return kernel
+
+
+@pytest.mark.parametrize("dtype", [numpy.uint8, numpy.float32, numpy.int64])
+def test_shared_and_local_arrays_start_at_a_multiple_of_their_alignment(dtype):
+    x = make_rng(seed_of("alignment", dtype.__name__)).integers(0, 50, 64).astype(dtype)
+    for alignment in ALIGNMENTS:
+        for fibers in (False, True):
+            out, addresses = numpy.zeros_like(x), numpy.zeros((64, 4), numpy.uint64)
+            aligned_kernel(alignment, dtype, fibers)[2, 32](x, out, addresses)
+            numpy.testing.assert_array_equal(out, x + dtype(4) + x * dtype(3))
+            assert (addresses % numpy.uint64(alignment or 1) == 0).all(), (alignment, fibers)
+            assert len(set(addresses[:, 0])) == 64 or fibers  # each thread's own (a fiber's: on its stack)
+
+
+PADDED = numpy.dtype([("a", numpy.uint8), ("b", numpy.int32), ("c", numpy.float64)], align=True)
+
+
+@pytest.mark.parametrize("alignment", ALIGNMENTS)
+def test_record_arrays_are_aligned_and_give_their_data_address(alignment):
+    @cuda.jit
+    def kernel(addresses):
+        shared = cuda.shared.array(3, dtype=PADDED, alignment=alignment)
+        local = cuda.local.array((2, 2), dtype=PADDED, alignment=alignment)
+        i = cuda.grid(1)
+        addresses[i, 0] = shared.ctypes.data
+        addresses[i, 1] = local.ctypes.data
+
+    addresses = numpy.zeros((16, 2), numpy.uint64)
+    kernel[2, 8](addresses)
+    assert (addresses % numpy.uint64(alignment or PADDED.alignment) == 0).all()
+
+    @ruchey.njit
+    def data_addresses(a):
+        return a.ctypes.data, a[1:].ctypes.data
+
+    a = numpy.zeros(5, PADDED)
+    assert data_addresses(a) == (a.ctypes.data, a[1:].ctypes.data)
+
+
+@pytest.mark.parametrize("alignment, message", [
+    (0, "power of 2"), (3, "power of 2"), (4, "multiple of 8"), (-16, "power of 2"),
+    (1.5, "constant integer"), ("16", "constant integer"), (True, "constant integer"),
+])
+def test_an_alignment_that_is_no_power_of_2_times_8_is_a_typing_error(alignment, message):
+    @cuda.jit
+    def local(out):
+        out[0] = cuda.local.array(4, float64, alignment=alignment)[0]
+
+    @cuda.jit
+    def shared(out):
+        out[0] = cuda.shared.array(4, float64, alignment=alignment)[0]
+
+    for kernel in (local, shared):
+        with pytest.raises(ruchey.TypingError, match=message if not AS_NUMBA else ""):
+            kernel[1, 1](numpy.zeros(1))
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_aligned_arrays_and_the_ptx_asks_for_the_alignment(tmp_path):
+    for alignment in (16, 256):
+        kernel = aligned_kernel(alignment, numpy.float32, False)
+        ptx, _ = cuda.compile_ptx(kernel.py_func, "void(float32[::1], float32[::1], uint64[:, ::1])", cc=(8, 0))
+        assert f".shared .align {alignment} .b8" in ptx and f".local .align {alignment} .b8" in ptx
+        assert ptxas_errors(ptx, "sm_80", tmp_path, f"aligned{alignment}") == ""
+
+
+# ---------------------------------------------------------------- constant strs and bytes into arrays
+
+WORD = "héllo wörld, été"  # (code points past ASCII: a '<Un' item holds code points)
+
+
+@cuda.jit
+def label_threads(words, raw):
+    i = cuda.grid(1)
+    if i < words.size - 1:  # (the last item keeps what it held)
+        if i % 3 == 0:
+            words[i] = WORD
+        elif i % 3 == 1:
+            words[i] = "XYZ"
+        else:
+            words[i] = ""
+        raw[i] = b"\x00ab\xffcd"
+
+
+@pytest.mark.parametrize("width", [1, 3, 12, 40])
+def test_constant_strs_and_bytes_stored_into_items_cut_or_padded_as_numpy(width):
+    words, raw = numpy.full(20, "old", f"<U{width}"), numpy.full(20, b"old", f"S{width}")
+    label_threads[3, 8](words, raw)
+    expected_words, expected_raw = words.copy(), raw.copy()
+    for i in range(19):  # NumPy's own assignment: cut to the width, NUL-padded (trailing NULs read as nothing)
+        expected_words[i] = (WORD, "XYZ", "")[i % 3]
+        expected_raw[i] = b"\x00ab\xffcd"
+    numpy.testing.assert_array_equal(words, expected_words)
+    numpy.testing.assert_array_equal(raw, expected_raw)
+    assert words[19] == "old"[:width] and raw[19] == b"old"[:width]
+
+
+LABELLED = numpy.dtype([("x", numpy.int32), ("name", "<U5"), ("tag", "S3")])
+
+
+@cuda.jit
+def label_records(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i]["x"] = i
+        if i % 2:
+            a[i]["name"] = WORD
+            a[i].tag = b"abcdef"
+        else:
+            a[i].name = "Q"
+            a[i]["tag"] = b""
+
+
+def test_constant_strs_and_bytes_stored_into_record_fields():
+    a = numpy.zeros(7, LABELLED)
+    a["tag"] = b"old"
+    label_records[1, 8](a)
+    expected = numpy.zeros(7, LABELLED)
+    for i in range(7):
+        expected[i] = (i, WORD, b"abcdef") if i % 2 else (i, "Q", b"")
+    numpy.testing.assert_array_equal(a, expected)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_constant_text_stores_call_no_runtime_function_on_the_gpu():
+    for kernel, sig in ((label_threads, (ruchey.from_dtype(numpy.dtype("<U12"))[::1],
+                                         ruchey.from_dtype(numpy.dtype("S5"))[::1])),
+                        (label_records, (ruchey.from_dtype(LABELLED)[::1],))):
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(8, 0))
+        assert ".extern" not in ptx and "rt_" not in ptx
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_strs_made_or_read_in_a_kernel_are_typing_errors():
+    @cuda.jit
+    def made(words, n):
+        w = "ab"
+        if n > 1:
+            w = "cd"  # a str chosen as the kernel runs
+        words[0] = w
+
+    @cuda.jit
+    def read(words, out):
+        out[0] = len(words[0])
+
+    with pytest.raises(ruchey.TypingError, match="takes a constant str alone"):
+        made[1, 1](numpy.zeros(2, "<U4"), 2)
+    with pytest.raises(ruchey.TypingError, match="a constant one can be stored"):
+        read[1, 1](numpy.zeros(2, "<U4"), numpy.zeros(1, numpy.int64))
 
 
 # ---------------------------------------------------------------- global arrays
@@ -475,6 +712,9 @@ MEMORY_KERNELS = [
     (padded_transpose, "void(float64[:, ::1], float64[:, ::1])"),
     (shaped_by_local_constants, "void(float64[::1], float64[::1])"),
     (twice_reduced, "void(float64[::1], float64[::1], float64[::1])"),
+    (histograms_of_two_shapes, "void(int64[::1], int32[::1], float64[::1])"),
+    (label_threads, (ruchey.from_dtype(numpy.dtype("<U12"))[::1], ruchey.from_dtype(numpy.dtype("S5"))[::1])),
+    (label_records, (ruchey.from_dtype(LABELLED)[::1],)),
     (reads_globals, "void(float64[:, ::1])"),
     (with_const_memory, "void(float64[::1])"),
     (with_complex_const_memory, "void(complex64[:, :, ::1], complex64[:, :, ::1])"),

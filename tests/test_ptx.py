@@ -243,6 +243,28 @@ def test_fastmath_uses_the_hardware_approximations():
     assert "div.rn.f32" in exact and "sqrt.rn.f32" in exact and "sin.approx" not in exact
 
 
+def tanh_f32(x, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = math.tanh(x[i])
+
+
+@needs_ptxas
+def test_fastmath_tanh_of_float32_is_the_hardware_tanh_from_sm_80(tmp_path):
+    # as numba-cuda's fastmath (libdevice has no fast tanh); the exact one is libdevice's, and sm_75's
+    # (its PTX version, 6.3, has no tanh.approx)
+    sig = "void(float32[::1], float32[::1])"
+    for cc in ((7, 5), (8, 0), (9, 0)):
+        fast = cuda.compile_ptx(tanh_f32, sig, cc=cc, fastmath=True)[0]
+        exact = cuda.compile_ptx(tanh_f32, sig, cc=cc)[0]
+        assert ("tanh.approx.f32" in fast) == (cc >= (8, 0)) and "tanh.approx" not in exact
+        assert ptxas_errors(fast, f"sm_{cc[0]}{cc[1]}", tmp_path, "tanh_f32") == ""
+    x = np.linspace(-6, 6, 1001).astype(np.float32)  # on the CPU backend: the C library's
+    out = np.zeros_like(x)
+    cuda.jit(fastmath=True)(tanh_f32)[4, 256](x, out)
+    np.testing.assert_allclose(out, np.tanh(x.astype(np.float64)), rtol=1e-3, atol=1e-6)
+
+
 @needs_ptxas
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_ptxas_accepts_fastmath_kernels(arch, tmp_path):

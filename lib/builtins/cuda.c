@@ -69,7 +69,7 @@ static LLVMValueRef lo_sync(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- shared and local arrays */
 
-static const char *const array_kw[] = {"shape", "dtype", NULL};
+static const char *const array_kw[] = {"shape", "dtype", "alignment", NULL};
 
 static const Type *dtype_of(Infer *in, Node *n) {
   Node *d = n->list.len > 1 ? n->list.items[1] : ty_kwarg(n, "dtype");
@@ -93,6 +93,68 @@ Node *lo_cuda_shape(Node *n) {
   for (int i = 0; i < n->kw.len; i++)
     if (!strcmp(n->kw_names[i], "shape")) return n->kw.items[i];
   return NULL;
+}
+
+/* alignment= of a shared or local array (its third argument), or NULL. */
+static Node *alignment_arg(Node *n) {
+  if (n->list.len > 2) return n->list.items[2];
+  for (int i = 0; i < n->kw.len; i++)
+    if (!strcmp(n->kw_names[i], "alignment")) return n->kw.items[i];
+  return NULL;
+}
+
+int64_t lo_cuda_alignment(Node *n) {
+  Node *a = alignment_arg(n);
+  int64_t v;
+  return a && a->kind != N_NONE && ir_const_int(a, &v) ? v : 0;
+}
+
+int64_t lo_cuda_array_bytes(Node *n) {
+  int64_t dims[RC_MAX_NDIM], align = lo_cuda_alignment(n);
+  int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
+  return align ? (bytes + align - 1) / align * align : bytes;
+}
+
+/* The CPU backend's block storage is 64-byte aligned (block_storage,
+ * rt_block_shared): an array asking for more is given its alignment in
+ * bytes more, and starts at the first multiple of it. */
+#define CPU_STORAGE_ALIGN 64
+
+int64_t lo_cuda_array_slack(Node *n) {
+  int64_t align = lo_cuda_alignment(n);
+  return align > CPU_STORAGE_ALIGN ? align : 0;
+}
+
+LLVMValueRef lo_cuda_aligned(Lower *l, Node *n, LLVMValueRef data) {
+  int64_t align = lo_cuda_array_slack(n);
+  if (!align) return data;
+  LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildPtrToInt(l->b, data, l->mod->i64, ""), const_i64(l, align - 1), "");
+  return LLVMBuildIntToPtr(l->b, LLVMBuildAnd(l->b, at, const_i64(l, ~(align - 1)), ""), l->mod->ptr, "aligned");
+}
+
+/* An alloca of a local array given its alignment= (LLVM realigns the stack). */
+static LLVMValueRef aligned_alloca(Lower *l, Node *n, LLVMValueRef a) {
+  if (lo_cuda_alignment(n) && LLVMIsAAllocaInst(a)) LLVMSetAlignment(a, (unsigned)lo_cuda_alignment(n));
+  return a;
+}
+
+/* alignment= of cuda.shared.array / cuda.local.array, as numba-cuda takes
+ * it: None, or a constant power of two that is a multiple of 8 (a
+ * pointer's size); the array's data starts at a multiple of it. */
+static bool check_alignment(Infer *in, Node *n) {
+  Node *a = alignment_arg(n);
+  int64_t v;
+  if (!a || a->kind == N_NONE) return true;
+  if (a->kind == N_BOOL || !ir_const_int(a, &v)) {
+    ty_error(in, a, "alignment must be a constant integer, got %s", a->ty ? a->ty->name : "a value known at run time");
+    return false;
+  }
+  if (v <= 0 || (v & (v - 1)) || v % 8) {
+    ty_error(in, a, "alignment must be a positive power of 2 and a multiple of 8 (a pointer's size), got %lld",
+             (long long)v);
+    return false;
+  }
+  return true;
 }
 
 /* The local variables in x that the function assigns once, a constant
@@ -165,6 +227,7 @@ static const Type *ty_cuda_array(Infer *in, Node *n, const Type **args) {
                     "the CPU backend: take it there and pass it to the device function");
   const Type *elem = dtype_of(in, n);
   if (!elem) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
+  if (!check_alignment(in, n)) return NULL;
   return ty_array(elem, ndim, 'C', false);
 }
 
@@ -190,11 +253,11 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
   if (l->mod->gpu)
     data = lo_gpu_array_data(l, n, count);
   else if (!data && (n->bi->flags & BF_PER_THREAD)) {  /* a fiber's or a device function's own */
-    data = lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local");
+    data = aligned_alloca(l, n, lo_alloca(l, LLVMArrayType2(lo_storage_type(l, n->ty->elem), (uint64_t)count), "local"));
     l->mod->local_bytes += count * size;  /* on a fiber's stack, which must hold it */
   }
   else if (!data && count)  /* a device function's: its block's (runtime.c) */
-    data = block_shared(l, count * size);
+    data = lo_cuda_aligned(l, n, block_shared(l, count * size + lo_cuda_array_slack(n)));
   if (l->mod->gpu) {
     if (!(n->bi->flags & BF_PER_THREAD) && count == 0)  /* the launch says how much: no bound known here */
       shape0 = const_i64(l, INT64_MAX / size);
@@ -203,7 +266,7 @@ static LLVMValueRef lo_cuda_array(Lower *l, Node *n) {
     LLVMValueRef bytes = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
     shape0 = LLVMBuildSDiv(l->b, bytes, const_i64(l, size), "");
   } else if ((n->bi->flags & BF_PER_THREAD) && l->fission) {
-    LLVMValueRef off = LLVMBuildMul(l->b, l->thread, const_i64(l, count * size), "");
+    LLVMValueRef off = LLVMBuildMul(l->b, l->thread, const_i64(l, lo_cuda_array_bytes(n)), "");
     data = LLVMBuildGEP2(l->b, l->mod->i8, data, &off, 1, "");
   }
   LLVMValueRef a = LLVMConstNull(lo_type(l, n->ty));
@@ -282,9 +345,9 @@ const Builtin bi_cuda[] = {
   INTRINSIC("cuda.grid", "grid", BF_THREAD_INDEX | BF_VARIES | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
   INTRINSIC("cuda.gridsize", "gridsize", BF_THREAD_INDEX | BF_PURE | BF_CHEAP, 0, ty_grid, lo_grid, 1, 1),
   INTRINSIC("cuda.syncthreads", "syncthreads", BF_BARRIER | BF_VARIES, COLL_BLOCK_SYNC, ty_sync, lo_sync, 0, 0),
-  {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 2, array_kw,
+  {"cuda.shared.array", "ruchey.cuda", "shared.array", BK_FUNCTION, 0, 0, 3, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
-  {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 2, array_kw,
+  {"cuda.local.array", "ruchey.cuda", "local.array", BK_FUNCTION, 0, 0, 3, array_kw,
    BF_KERNEL | BF_BLOCK_MEMORY | BF_PER_THREAD | BF_VARIES | BF_COMPLEX, 0, 0, ty_cuda_array, lo_cuda_array},
   INTRINSIC("cuda.const.array_like", "const.array_like", BF_PURE | BF_CHEAP | BF_COMPLEX, 0, ty_const_array,
             lo_const_array_like, 1, 1),

@@ -332,9 +332,9 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
   /* ints alone name an element; with an Ellipsis NumPy gives a 0-d view */
   bool ellipsis = false;
   for (int i = 0; i < ix.nitems; i++) ellipsis |= ix.kind[i] == IX_ELLIPSIS;
-  if (ix.ndim == 0 && !ellipsis && ty_is_fixed_text(bt->elem) && ty_no_allocation(in))
+  if (ix.ndim == 0 && !ellipsis && ty_is_fixed_text(bt->elem) && ty_no_allocation(in) && in->store_target != n)
     return ty_error(in, n, "items of arrays of str or bytes (%s) are not supported in kernels: each is a new str or "
-                    "bytes (stored ones too, through the runtime)", bt->name);
+                    "bytes (a constant one can be stored)", bt->name);
   if (ix.ndim == 0 && !ellipsis)  /* '<Un': a str, '|Sn': a bytes */
     return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem->kind == TY_BYTESEQ ? TYS(TY_BYTES) : bt->elem;
   const Type *view = ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);

@@ -494,27 +494,32 @@ static LLVMValueRef round_float_digits_exact(Lower *l, Node *x, const Type *t, L
   return lo_convert(l, r, d, t);
 }
 
-/* round(x, nd) of a float on the GPU, and in code written for Numba
- * (numba_code), as Numba's: halves to even at the digit of x scaled by a
- * power of ten (not always CPython's answer near a half: pandas-ta's
- * cumulative round(x, 8) follows Numba's); values too large to have digits
- * there come back unchanged. Past 22 digits the power is split as Numba
- * splits it (10**(nd-22), then 1e22), so that it does not overflow. */
+/* round(x, nd) of a float in a kernel or device function (on either
+ * backend), and in code written for Numba (numba_code), as numba-cuda and
+ * Numba round it: halves to even at the digit of x scaled by a power of
+ * ten (not always CPython's answer near a half: pandas-ta's cumulative
+ * round(x, 8) follows Numba's); values too large to have digits there come
+ * back unchanged. Past 22 digits the power is split as they split it
+ * (10**(nd-22), then 1e22), so that it does not overflow. numba-cuda
+ * scales a float32 in double (0.3425f to 3 digits is 0.343), Numba in
+ * float32 (0.342). */
 static LLVMValueRef round_float_digits(Lower *l, Node *x, const Type *t, LLVMValueRef nd) {
-  if (!l->mod->gpu && !l->opts->numba_code) return round_float_digits_exact(l, x, t, nd);
-  LLVMValueRef v = lo_expr_as(l, x, t);
+  bool cuda = l->mod->gpu || l->opts->kernel || l->opts->device;
+  if (!cuda && !l->opts->numba_code) return round_float_digits_exact(l, x, t, nd);
+  const Type *w = cuda ? TYS(TY_F64) : t;
+  LLVMValueRef v = lo_expr_as(l, x, w);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, nd, const_i64(l, 0), "");
   LLVMValueRef mag = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, nd, ""), nd, "");
   LLVMValueRef split = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, neg, ""), LLVMBuildICmp(l->b, LLVMIntSGT, nd, const_i64(l, 22), ""), "");
   mag = LLVMBuildSelect(l->b, split, LLVMBuildSub(l->b, nd, const_i64(l, 22), ""), mag, "");
-  LLVMValueRef p2 = LLVMBuildSelect(l->b, split, lo_fconst(l, t, 1e22), lo_fconst(l, t, 1.0), "");
-  LLVMValueRef p = lo_intrinsic2(l, "llvm.pow", t, lo_fconst(l, t, 10.0), LLVMBuildSIToFP(l->b, mag, lo_type(l, t), ""));
+  LLVMValueRef p2 = LLVMBuildSelect(l->b, split, lo_fconst(l, w, 1e22), lo_fconst(l, w, 1.0), "");
+  LLVMValueRef p = lo_intrinsic2(l, "llvm.pow", w, lo_fconst(l, w, 10.0), LLVMBuildSIToFP(l->b, mag, lo_type(l, w), ""));
   LLVMValueRef scaled = LLVMBuildFMul(l->b, LLVMBuildFMul(l->b, v, p, ""), p2, "");
-  LLVMValueRef up = LLVMBuildFDiv(l->b, LLVMBuildFDiv(l->b, lo_intrinsic1(l, "llvm.roundeven", t, scaled), p2, ""), p, "");
-  LLVMValueRef down = LLVMBuildFMul(l->b, lo_intrinsic1(l, "llvm.roundeven", t, LLVMBuildFDiv(l->b, v, p, "")), p, "");
+  LLVMValueRef up = LLVMBuildFDiv(l->b, LLVMBuildFDiv(l->b, lo_intrinsic1(l, "llvm.roundeven", w, scaled), p2, ""), p, "");
+  LLVMValueRef down = LLVMBuildFMul(l->b, lo_intrinsic1(l, "llvm.roundeven", w, LLVMBuildFDiv(l->b, v, p, "")), p, "");
   LLVMValueRef r = LLVMBuildSelect(l->b, neg, down, up, "");
-  LLVMValueRef finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", t, r), lo_fconst(l, t, INFINITY));
-  return LLVMBuildSelect(l->b, finite, r, v, "");
+  LLVMValueRef finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", w, r), lo_fconst(l, w, INFINITY));
+  return lo_convert(l, LLVMBuildSelect(l->b, finite, r, v, ""), w, t);
 }
 
 /* round(x, nd) of an int, nd negative: to a multiple of 10**-nd, halves to even. */
@@ -732,6 +737,20 @@ static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
   return t;
 }
 
+/* The value a call passes that the callee may freeze its parameter to
+ * (Numba types it as a literal): a constant (ty_constant), or a tuple of
+ * int literals, written or bound once to a variable -- the shape (4, 8)
+ * of a shared array a device function makes. */
+static const Node *call_constant(const Infer *in, const Node *a) {
+  const Node *t = a;
+  for (int hops = 0; t->kind == N_VAR && in->only_value && in->only_value[t->var] && hops < 64; hops++)
+    t = in->only_value[t->var];
+  if (t->kind != N_TUPLE) return ty_constant(in, a);
+  for (int i = 0; i < t->list.len; i++)
+    if (t->list.items[i]->kind != N_INT) return NULL;
+  return t;
+}
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -743,7 +762,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->op && i < nargs; i++) {
     const Node *a = n->list.items[i];
     /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
-    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : ty_constant(in, a);
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : call_constant(in, a);
   }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};

@@ -115,13 +115,14 @@ static const Builtin array_field = {"array field", NULL, NULL, BK_ATTRIBUTE, TY_
  * ndenumerate's counter over it), their dtype (for new arrays of it), and
  * copies (whole elements moved as bytes), getattr and hasattr, which
  * name a field or an attribute, cuda.const.array_like (the global array
- * itself, frozen), and shared and local arrays of a record dtype. */
+ * itself, frozen), shared and local arrays of a record dtype, and the
+ * address of the data (a.ctypes.data). */
 static const char *const takes_records[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                             "array.nbytes", "array.strides", "ndindex size", "ndindex at",
                                             "array.dtype", "array.view", "array.copy",
                                             "numpy.empty", "numpy.zeros", "numpy.empty_like", "numpy.zeros_like",
                                             "getattr", "hasattr", "print", "cuda.const.array_like", "cuda.shared.array",
-                                            "cuda.local.array", NULL};
+                                            "cuda.local.array", "array.ctypes", "array.ctypes.data", NULL};
 
 static bool takes(const Builtin *bi) {
   for (int i = 0; takes_records[i]; i++)
@@ -278,6 +279,10 @@ void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   } else {
     lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
   }
+}
+
+void lo_record_text_constant_store(Lower *l, Node *target, const Node *text) {
+  lo_text_constant_write(l, target->lhs->ty->fields[target->ival], field_addr(l, target, lo_expr(l, target->lhs)), text);
 }
 
 /* r.x op= v: the field's address found once. */

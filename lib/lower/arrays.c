@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "lower/lower.h"
+#include "rtstr.h"
 
 /* The address of a[idx...]: negative indices wrap as in Python; with
  * boundscheck, out-of-range indices raise IndexError. */
@@ -235,6 +236,30 @@ void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v
   LLVMTypeRef p[3] = {l->mod->ptr, l->mod->i64, l->mod->ptr};
   LLVMValueRef args[3] = {addr, const_i64(l, elem->unit), s};
   lo_call_fn(l, str ? "rt_str_to_chars" : "rt_bytes_to_chars", LLVMVoidTypeInContext(l->mod->c), p, args, 3);
+}
+
+/* The str or bytes constant text written into the '<Un' or '|Sn' element at
+ * addr: its code points (or bytes), cut or NUL-padded to the element's
+ * width as NumPy's, with no str made (a kernel has no runtime to make one). */
+void lo_text_constant_write(Lower *l, const Type *elem, LLVMValueRef addr, const Node *text) {
+  bool str = elem->kind == TY_CHARSEQ;
+  int64_t width = elem->unit, len = str ? rt_str_decode(text->str, text->ival, NULL) : text->ival;
+  uint32_t *points = arena_alloc(l->f->arena, sizeof(uint32_t) * (size_t)(len + 1));
+  if (str) rt_str_decode(text->str, text->ival, points);
+  LLVMValueRef *items = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(width ? width : 1));
+  for (int64_t i = 0; i < width; i++) {
+    uint32_t v = i >= len ? 0 : str ? points[i] : ((const unsigned char *)text->data)[i];
+    items[i] = LLVMConstInt(str ? l->mod->i32 : l->mod->i8, v, 0);
+  }
+  LLVMValueRef item = LLVMConstArray2(str ? l->mod->i32 : l->mod->i8, items, (uint64_t)width);
+  LLVMSetAlignment(LLVMBuildStore(l->b, item, addr), 1);
+}
+
+/* a[i] = "XYZ" (or b"XYZ") of a '<Un' or '|Sn' array. */
+void lo_text_constant_store(Lower *l, Node *target, const Node *text) {
+  LLVMValueRef base, addr = lo_index_addr(l, target, &base);
+  lo_text_constant_write(l, target->lhs->ty->elem, addr, text);
+  lo_done_with(l, target->lhs, base);
 }
 
 LLVMValueRef lo_index(Lower *l, Node *n) {

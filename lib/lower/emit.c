@@ -118,12 +118,29 @@ LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueR
   return lo_intrinsic(l, name, ov, 1, a, 2);
 }
 
+/* tanh of a float32 with fastmath: the hardware's tanh.approx.f32, as
+ * numba-cuda's fastmath takes it (libdevice has no fast tanh). It needs
+ * PTX 7.0, which NVPTX writes from sm_80 on (sm_75's PTX is 6.3: there
+ * libdevice's tanhf stays). */
+static bool fast_tanh(Lower *l, const char *name, LLVMTypeRef t) {
+  return !strcmp(name, "tanh") && lo_gpu_fast_f32(l, t) && l->opts->gpu_cc >= 80;
+}
+
+static LLVMValueRef tanh_approx(Lower *l, LLVMValueRef x) {
+  static const char text[] = "tanh.approx.f32 $0, $1;", constraints[] = "=f,f";
+  LLVMTypeRef ft = LLVMFunctionType(l->mod->f32, &l->mod->f32, 1, 0);
+  LLVMValueRef fn = LLVMGetInlineAsm(ft, text, sizeof text - 1, constraints, sizeof constraints - 1, 0, 0,
+                                     LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(l->b, ft, fn, &x, 1, "");
+}
+
 /* A libm function by name: sin for float64, sinf for float32. It may set
  * errno, which nothing reads: declared as touching no memory, so loops
  * calling it can vectorise (jit.c's vector math) and calls can move. */
 LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n) {
   char buf[32];
   LLVMTypeRef ft = lo_type(l, t), params[2] = {ft, ft};
+  if (fast_tanh(l, name, ft)) return tanh_approx(l, args[0]);
   snprintf(buf, sizeof buf, "%s%s%s%s", l->mod->gpu ? "__nv_" : "", fast_libdevice(l, name, ft) ? "fast_" : "",
            name, t->kind == TY_F32 ? "f" : "");
   LLVMValueRef r = lo_call_fn(l, buf, ft, params, args, n);

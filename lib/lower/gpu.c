@@ -17,8 +17,12 @@ static LLVMValueRef sreg(Lower *l, const char *reg, int axis) {
 
 LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   LLVMTypeRef elem = lo_storage_type(l, n->ty->elem);
-  if (n->bi->flags & BF_PER_THREAD)
-    return lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
+  unsigned align = (unsigned)lo_cuda_alignment(n);  /* alignment=, or 0 */
+  if (n->bi->flags & BF_PER_THREAD) {
+    LLVMValueRef a = lo_alloca(l, LLVMArrayType2(elem, (uint64_t)count), "local");
+    if (align) LLVMSetAlignment(a, align);
+    return a;
+  }
   LLVMTypeRef ty = LLVMArrayType2(elem, (uint64_t)count);
   LLVMValueRef g = LLVMAddGlobalInAddressSpace(l->mod->m, ty, count ? "shared" : "dynshared", 3);
   if (count) {  /* one per call site */
@@ -27,7 +31,7 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
   } else {  /* extern: sized by the launch */
     LLVMSetLinkage(g, LLVMExternalLinkage);
   }
-  LLVMSetAlignment(g, 16);
+  LLVMSetAlignment(g, align ? align : 16);
   return LLVMBuildAddrSpaceCast(l->b, g, l->mod->ptr, "");
 }
 
@@ -112,9 +116,24 @@ static LLVMValueRef device_argument(Lower *l, int v, void *ctx) {
   return v < l->f->nparams ? LLVMGetParam(l->fn, (unsigned)v) : NULL;
 }
 
+/* The kernel's launch bounds as the NVPTX backend reads them (nvvm.annotations
+ * of the kernel: maxntidx, minctasm, maxclusterrank), which it writes as the
+ * PTX directives that let ptxas budget registers for that many threads. */
+static void annotate_launch_bounds(Lower *l) {
+  static const char *const keys[3] = {"maxntidx", "minctasm", "maxclusterrank"};
+  for (int i = 0; i < 3; i++) {
+    if (!l->opts->launch_bounds[i]) continue;
+    LLVMMetadataRef entry[3] = {LLVMValueAsMetadata(l->fn), LLVMMDStringInContext2(l->mod->c, keys[i], strlen(keys[i])),
+                                LLVMValueAsMetadata(const_i32(l, l->opts->launch_bounds[i]))};
+    LLVMAddNamedMetadataOperand(l->mod->m, "nvvm.annotations",
+                                LLVMMetadataAsValue(l->mod->c, LLVMMDNodeInContext2(l->mod->c, entry, 3)));
+  }
+}
+
 void lo_gpu_kernel(Lower *l, const char *symbol) {
   l->fn = LLVMAddFunction(l->mod->m, symbol, gpu_kernel_type(l));
   LLVMSetFunctionCallConv(l->fn, 71);  /* PTX_Kernel: an entry point, not a .func */
+  annotate_launch_bounds(l);
   gpu_prologue(l);
   l->next_thread = l->exit_bb;  /* return: this thread is done */
   unsigned next = 0;

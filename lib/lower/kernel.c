@@ -77,12 +77,12 @@ static void kernel_memory(Lower *l) {
   ir_walk_list(&l->f->body, note_memory, l);
   for (int i = 0; i < l->nmem; i++) {
     Node *n = l->mem_nodes[i];
-    int64_t dims[RC_MAX_NDIM];
-    int64_t bytes = lo_cuda_array_elems(n->ty, lo_cuda_shape(n), dims) * (ty_bits(n->ty->elem) / 8);
+    int64_t bytes = lo_cuda_array_bytes(n);
     if ((n->bi->flags & BF_PER_THREAD) && l->fibers) continue;  /* on each fiber's own stack: mem_base NULL */
     LLVMValueRef count = const_i64(l, bytes ? bytes : 1);
     if ((n->bi->flags & BF_PER_THREAD) && l->fission) count = LLVMBuildMul(l->b, count, l->nthreads, "");
-    l->mem_base[i] = block_storage(l, l->mod->i8, count, "shared");
+    count = LLVMBuildAdd(l->b, count, const_i64(l, lo_cuda_array_slack(n)), "");
+    l->mem_base[i] = lo_cuda_aligned(l, n, block_storage(l, l->mod->i8, count, "shared"));
   }
   LLVMValueRef dyn = LLVMBuildLoad2(l->b, l->mod->i64, LLVMBuildStructGEP2(l->b, lo_launch_type(l), l->launch, 2, ""), "");
   l->dyn_shared = block_storage(l, l->mod->i8, LLVMBuildAdd(l->b, dyn, const_i64(l, 1), ""), "dynshared");

@@ -239,6 +239,7 @@ LLVMValueRef lo_owned(Lower *l, Node *n);
 void lo_done_with(Lower *l, Node *n, LLVMValueRef v);
 /* builtins/records.c: stores to a record's field (target an N_ATTR), target op= v */
 void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
+void lo_record_text_constant_store(Lower *l, Node *target, const Node *text);  /* r.x = "XYZ" of a '<Un' field */
 void lo_record_update(Lower *l, Node *n);
 bool ty_is_text_field(const Node *n);  /* r.x of a '<Un' or '|Sn' field: a new str or bytes */
 /* builtins/jitclass.c: a jitclass instance's field (an N_ATTR typed as one), stored and updated */
@@ -299,6 +300,8 @@ void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a '<Un'/'|Sn' element: a new str/bytes */
 void lo_text_write(Lower *l, const Type *elem, LLVMValueRef addr, LLVMValueRef v);  /* cut or NUL-padded */
+void lo_text_constant_write(Lower *l, const Type *elem, LLVMValueRef addr, const Node *text);  /* no str made */
+void lo_text_constant_store(Lower *l, Node *target, const Node *text);  /* a[i] = "XYZ" of a '<Un'/'|Sn' array */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill);
 void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVMValueRef v);
 /* n contiguous elements of from at src into dst as to (a memmove, or a loop
@@ -567,5 +570,13 @@ LLVMValueRef lo_bytes_binop_values(Lower *l, int op, LLVMValueRef a, const Type 
  * dimensions and its number of elements. */
 Node *lo_cuda_shape(Node *n);
 int64_t lo_cuda_array_elems(const Type *t, const Node *shape, int64_t *dims);
+/* Its alignment= (0 where not given); its bytes (one thread's, of a local
+ * array) rounded up to that, so that each thread's copy keeps it. */
+int64_t lo_cuda_alignment(Node *n);
+int64_t lo_cuda_array_bytes(Node *n);
+/* On the CPU backend: the bytes its storage takes beyond its own, and its
+ * data in that storage, at a multiple of its alignment. */
+int64_t lo_cuda_array_slack(Node *n);
+LLVMValueRef lo_cuda_aligned(Lower *l, Node *n, LLVMValueRef data);
 
 #endif

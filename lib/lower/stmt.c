@@ -669,6 +669,11 @@ void lo_stmt(Lower *l, Node *n) {
   case N_ASSIGN:
     if (n->lhs->kind == N_VAR && l->f->plan->frame_generators[n->lhs->var])
       lo_frame_generator_assign(l, n);
+    else if (n->lhs->kind == N_INDEX && n->lhs->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(n->lhs->lhs->ty->elem) &&
+             n->lhs->ty->kind != TY_ARRAY && ir_is_text_constant(n->rhs))  /* an item, not a view */
+      lo_text_constant_store(l, n->lhs, n->rhs);
+    else if (ty_is_text_field(n->lhs) && ir_is_text_constant(n->rhs))
+      lo_record_text_constant_store(l, n->lhs, n->rhs);
     else
       lo_store(l, n->lhs, n->rhs->ty, lo_owned(l, n->rhs));
     break;

@@ -34,7 +34,7 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     syncthreads_count, syncthreads_or, syncwarp, threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import CUDADispatcher, jit
-from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
+from ruchey.cuda.ptx import compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
 from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, Event, GPUDevice,
@@ -46,7 +46,8 @@ from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, 
                                  synchronize)
 
 __all__ = [
-    "jit", "CUDADispatcher", "compile_ptx", "compile_ptx_for_current_device",
+    "jit", "CUDADispatcher", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
+    "compile_ptx_for_current_device",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
     "shared", "local", "const", "cg", "atomic", "syncthreads_count", "syncthreads_and", "syncthreads_or",
     "threadfence", "threadfence_block", "threadfence_system", "nanosleep",

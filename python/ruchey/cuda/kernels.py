@@ -247,7 +247,8 @@ class CUDADispatcher:
             with self._lock:
                 if self._disp is None:
                     options = dict(kernel=True, boundscheck=self.boundscheck, debug=self.debug,
-                                   error_model="python" if self.debug else "numpy")
+                                   error_model="python" if self.debug else "numpy",
+                                   launch_bounds=self.launch_bounds)
                     if self.fastmath:
                         options["fastmath"] = True
                     disp = _core.Dispatcher(self.py_func, **options)
@@ -448,7 +449,8 @@ _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 def _launch_bounds(bounds):
     """launch_bounds as a tuple: (max threads per block[, min blocks per
     multiprocessor[, max blocks per cluster]]); None for none. A launch of
-    more threads per block is refused; the GPU's code is not tuned to them."""
+    more threads per block is refused, as the driver refuses it; the GPU's
+    code is compiled for them (its PTX's .maxntid and the others)."""
     if bounds is None:
         return None
     bounds = tuple(bounds) if isinstance(bounds, (tuple, list)) else (bounds,)

@@ -1,6 +1,8 @@
-"""cuda.compile_ptx: kernels and device functions as PTX text through LLVM's
-NVPTX backend, as in numba-cuda. Works without a GPU or the CUDA driver."""
+"""cuda.compile, compile_all and compile_ptx: kernels and device functions
+as PTX text through LLVM's NVPTX backend, as in numba-cuda. Works without a
+GPU or the CUDA driver."""
 from ruchey import _core, types
+from ruchey.cuda.kernels import _launch_bounds
 
 
 def _return_type(described):
@@ -11,17 +13,38 @@ def _return_type(described):
     return described  # a tuple type, by name
 
 
-def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
-                opt=True, abi="numba"):
-    """(ptx, return type) of pyfunc compiled for the argument types of sig,
-    for compute capability cc (default (7, 5); LLVM emits up to sm_90, which
-    newer GPUs run through the driver's JIT).
+def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
+            abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """(code, return type) of pyfunc compiled for the argument types of sig,
+    for compute capability cc (default (7, 5); LLVM emits up to sm_90,
+    which newer GPUs run through the driver's JIT), as numba-cuda's
+    cuda.compile: by default a device function with the C ABI.
 
-    A kernel (the default) is an ``.entry`` taking each array as its data
-    pointer, shape and strides in bytes; with ``device=True`` the function
-    is a ``.func`` taking its arguments and returning its result as values
-    (the C ABI of numba-cuda's ``abi="c"``), its return type inferred unless
-    sig declares one."""
+    A device function is a ``.func`` taking its arguments and returning its
+    result as values (the C ABI), named after the function or
+    ``abi_info["abi_name"]``; its return type is inferred unless sig
+    declares one, to which the result is converted. A kernel
+    (``device=False``, ``abi="numba"``) is an ``.entry`` taking each array
+    as its data pointer, shape and strides in bytes; its ``launch_bounds``
+    (as cuda.jit takes them) are written as its ``.maxntid``,
+    ``.minnctapersm`` and (from sm_90) ``.maxclusterrank`` directives.
+
+    ``output`` is ``"ptx"``: LTO-IR (``"ltoir"``) is NVIDIA's NVVM's
+    format, and ruchey makes its PTX with LLVM's NVPTX backend instead."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError(f"Unsupported output type: {output}")
+    if forceinline and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR")
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"Unsupported ABI: {abi}")
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
+    if output == "ltoir":
+        raise NotImplementedError("LTO-IR output needs NVIDIA's NVVM, which ruchey does not use (its PTX comes "
+                                  "from LLVM's NVPTX backend): compile with output='ptx' and link the PTX")
+    name = (abi_info or {}).get("abi_name") if abi == "c" else None
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"abi_info's abi_name must be a str, got {name!r}")
     sig = types.parse_signature(sig)
     declared = sig.return_type
     if not device and declared is not None and not isinstance(declared, types.NoneType):
@@ -32,14 +55,44 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
         and declared is not types.void else None
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
                                      tuple(t.describe() for t in sig.args), major * 10 + minor,
-                                     bool(device), bool(fastmath), ret)
+                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name)
     return ptx, _return_type(restype)
 
 
+def compile_all(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
+                abi_info=None, output="ltoir", forceinline=False, launch_bounds=None):
+    """([code], return type): compile's code as a list, as numba-cuda's
+    compile_all returns that of the function and of the CUDA C files it
+    links (which ruchey's cuda.jit does not take). Its default output,
+    LTO-IR, is refused as compile refuses it: give output="ptx"."""
+    code, restype = compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                            opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+                            launch_bounds=launch_bounds)
+    return [code], restype
+
+
+def compile_for_current_device(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, opt=None,
+                               abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """compile for the current device's compute capability."""
+    from ruchey.cuda.runtime import get_current_device
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+                   cc=get_current_device().compute_capability, opt=opt, abi=abi, abi_info=abi_info, output=output,
+                   forceinline=forceinline, launch_bounds=launch_bounds)
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None,
+                opt=True, abi="numba", abi_info=None, forceinline=False, launch_bounds=None):
+    """compile's PTX, by default of a kernel (device=False): (ptx, return
+    type). A device function has the C ABI whichever ``abi`` is given."""
+    return compile(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt,
+                   abi=abi, abi_info=abi_info, output="ptx", forceinline=forceinline, launch_bounds=launch_bounds)
+
+
 def compile_ptx_for_current_device(pyfunc, sig, debug=False, lineinfo=False, device=False,
-                                   fastmath=False, opt=True, abi="numba"):
+                                   fastmath=False, opt=True, abi="numba", abi_info=None, forceinline=False,
+                                   launch_bounds=None):
     """compile_ptx for the current device's compute capability."""
     from ruchey.cuda.runtime import get_current_device
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=get_current_device().compute_capability, opt=opt,
-                       abi=abi)
+                       abi=abi, abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds)
