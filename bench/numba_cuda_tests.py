@@ -84,6 +84,7 @@ def rebind_cuda(module, helpers):
         for name, kernel in kernels[holder].items():
             setattr(holder, name, kernel)
         rebind_random(holder)
+        rebind_vector_types(holder)
         rebind_simulator_nones(holder, homes[0])
         numba_tests.rebind_names(holder, homes, Dispatcher)
         rebind_items(holder, homes, Dispatcher)
@@ -117,6 +118,16 @@ def rebind_random(holder):
     for name, value in list(vars(holder).items()):
         if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
             setattr(holder, name, getattr(ruchey.cuda.random, name))
+
+
+def rebind_vector_types(holder):
+    """Points the simulator's table of vector types (all of them float32 there) that holder
+    took at ruchey.cuda.vector_types' (name -> constructor, with numba-cuda's attributes)."""
+    import ruchey.cuda.vector_types
+    for name, value in list(vars(holder).items()):
+        if isinstance(value, dict) and value and all(
+                getattr(v, "__module__", None) == "numba.cuda.simulator.vector_types" for v in value.values()):
+            setattr(holder, name, ruchey.cuda.vector_types.vector_types)
 
 
 def rebind_simulator_nones(holder, cuda):
