@@ -196,24 +196,36 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
   return result;
 }
 
+static PyObject *gpu_argument(PyObject *arg);
+
+/* A tuple's items as gpu_argument passes them, in a tuple of the same kind
+ * (a named tuple stays one: the kernel reads its fields); NULL without an
+ * error for another subclass of tuple, as for any argument it cannot pass. */
+static PyObject *gpu_tuple_argument(PyObject *arg) {
+  bool named = PyTuple_CheckExact(arg) ? false : PyObject_HasAttrString(arg, "_fields");
+  if (!PyTuple_CheckExact(arg) && !named) return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(arg);
+  PyObject *items = PyTuple_New(n);
+  for (Py_ssize_t i = 0; items && i < n; i++) {
+    PyObject *item = gpu_argument(PyTuple_GET_ITEM(arg, i));
+    if (!item) Py_CLEAR(items);
+    else PyTuple_SET_ITEM(items, i, item);
+  }
+  if (!items || !named) return items;
+  PyObject *same = PyObject_Call((PyObject *)Py_TYPE(arg), items, NULL);
+  Py_DECREF(items);
+  return same;
+}
+
 /* What a GPU launch passes for one argument: a number as it is, a device
  * array in the GPU's memory as its NumPy view of that memory (a new
- * reference either way), a tuple as a tuple of its items so, None as
+ * reference either way), a tuple (a named one too) as one of its items so, None as
  * itself. NULL without an error for anything else (a host
  * array, a device array on the CPU backend): the caller copies those to
  * the GPU first. */
 static PyObject *gpu_argument(PyObject *arg) {
   static PyObject *mem_name, *ary_name;
-  if (PyTuple_CheckExact(arg)) {  /* its items so, or NULL */
-    Py_ssize_t n = PyTuple_GET_SIZE(arg);
-    PyObject *items = PyTuple_New(n);
-    for (Py_ssize_t i = 0; items && i < n; i++) {
-      PyObject *item = gpu_argument(PyTuple_GET_ITEM(arg, i));
-      if (!item) Py_CLEAR(items);
-      else PyTuple_SET_ITEM(items, i, item);
-    }
-    return items;
-  }
+  if (PyTuple_Check(arg)) return gpu_tuple_argument(arg);
   if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
       (PyArray_IsScalar(arg, Generic) && !PyArray_IsScalar(arg, Void)))  /* (a record's data is in host memory) */
     return Py_NewRef(arg);

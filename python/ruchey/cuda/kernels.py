@@ -96,7 +96,12 @@ def _bad_argument(arg, index):
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
         "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool, NumPy "
-        "numbers, datetime64 and timedelta64), None, and tuples of these")
+        "numbers, datetime64 and timedelta64), None, and tuples (named or not) of these")
+
+
+def _same_tuple(arg, items):
+    """items as a tuple of arg's kind: a named tuple stays one (the kernel reads its fields)."""
+    return type(arg)(*items) if hasattr(arg, "_fields") else items
 
 
 def _cpu_args(args, back=None, index=None):
@@ -105,8 +110,8 @@ def _cpu_args(args, back=None, index=None):
     A tuple's items are taken the same way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if type(arg) is tuple:
-            arg = _cpu_args(arg, back, i if index is None else index)[0]
+        if isinstance(arg, tuple):
+            arg = _same_tuple(arg, _cpu_args(arg, back, i if index is None else index)[0])
         elif arg is None:
             pass
         elif isinstance(arg, DeviceNDArray):
@@ -134,8 +139,8 @@ def _gpu_args(args, stream, back=None, index=None):
     way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if type(arg) is tuple:
-            arg = _gpu_args(arg, stream, back, i if index is None else index)[0]
+        if isinstance(arg, tuple):
+            arg = _same_tuple(arg, _gpu_args(arg, stream, back, i if index is None else index)[0])
         elif arg is None:
             pass
         elif isinstance(arg, DeviceNDArray) and arg.on_gpu:
