@@ -436,15 +436,73 @@ def test_device_functions_take_shapes_dtypes_and_functions_as_constant_arguments
         np.testing.assert_array_equal(counts, [32, 31])
 
 
+@cuda.jit(device=True)
+def shared_tile_sum(x, shape, dtype):
+    """A block's values through a shared tile of the caller's constant shape (a tuple)."""
+    tile = cuda.shared.array(shape, dtype)
+    t = cuda.threadIdx.x
+    if t < shape[0] * shape[1]:
+        tile[t // shape[1], t % shape[1]] = x[t]
+    cuda.syncthreads()
+    s = tile[0, 0] - tile[0, 0]
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            s += tile[i, j]
+    cuda.syncthreads()
+    return s
+
+
+@cuda.jit(device=True)
+def local_tuple_sum(shape, start):
+    return local_ones_sum(shape) * start  # the tuple its caller was given, passed on
+
+
+@cuda.jit(device=True)
+def local_ones_sum(shape):
+    a = cuda.local.array(shape, np.int64)
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            a[i, j] = 1 + i * j
+    return local_total(a)
+
+
+@cuda.jit
+def tuple_shapes(out, x):
+    shape = (2, 5)
+    out[0] = shared_tile_sum(x, (4, 8), np.float64)
+    out[1] = shared_tile_sum(x, shape, np.float64)  # the same function, another shape
+    out[2] = shared_tile_sum(x, (1, 3), np.float32)
+    out[3] = local_tuple_sum((3, 4), 10)
+    out[4] = local_tuple_sum((2, 2), 1)
+
+
+def test_device_functions_take_tuples_of_constants_as_shapes():
+    rng = make_rng(seed_of("tuple shapes"))
+    for x in (rng.integers(-50, 50, 32).astype(np.float64), rng.standard_normal(32)):
+        out = np.zeros(5)
+        tuple_shapes[1, 32](out, x)
+        def ones_sum(rows, cols):
+            return (1 + np.arange(rows)[:, None] * np.arange(cols)).sum()
+        expected = [x.sum(), x[:10].sum(), x[:3].astype(np.float32).sum(dtype=np.float32),
+                    ones_sum(3, 4) * 10, ones_sum(2, 2)]
+        np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
 @cuda.jit
 def sized_at_run_time(out):
     out[0] = local_sum(out.shape[0], np.float64, 1.0)
 
 
+@cuda.jit
+def shape_sized_at_run_time(out):
+    out[0] = local_ones_sum((2, out.shape[0]))
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
 def test_a_size_known_only_at_run_time_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
-        sized_at_run_time[1, 1](np.zeros(3))
+    for kernel in (sized_at_run_time, shape_sized_at_run_time):
+        with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
+            kernel[1, 1](np.zeros(3))
 
 
 @needs_ptxas
@@ -453,6 +511,9 @@ def test_ptxas_accepts_constant_arguments_of_device_functions(tmp_path):
     ptx, _ = cuda.compile_ptx(constant_arguments.py_func, "void(float64[::1], int64[::1], float32[::1], float64)",
                               cc=(8, 0))
     assert ".shared" in ptx and "atom" in ptx
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+    ptx, _ = cuda.compile_ptx(tuple_shapes.py_func, "void(float64[::1], float64[::1])", cc=(8, 0))
+    assert ptx.count(".shared") >= 3
     assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
 
 

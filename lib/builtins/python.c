@@ -732,6 +732,22 @@ static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
   return t;
 }
 
+/* A call's argument as a constant the callee may be compiled for: what
+ * ty_constant finds, or a tuple of such constants (a shape, (4, 8), that a
+ * device function sizes a shared array with), made anew of the constants
+ * themselves (the callee reads none of the caller's variables). */
+static const Node *call_constant(Infer *in, const Node *a) {
+  const Node *c = ty_constant(in, a);
+  for (int hops = 0; !c && a && a->kind == N_VAR && in->only_value && hops < 64; hops++) a = in->only_value[a->var];
+  if (c || !a || a->kind != N_TUPLE || !a->list.len) return c;
+  Node *t = arena_alloc(in->f->arena, sizeof(Node));
+  *t = *a;
+  t->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)a->list.len);
+  for (int i = 0; i < a->list.len; i++)
+    if (!(t->list.items[i] = (Node *)call_constant(in, a->list.items[i]))) return NULL;
+  return t;
+}
+
 /* The extension compiles the callee for these argument types (or says it
  * is this function, recursively). */
 static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
@@ -743,7 +759,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->op && i < nargs; i++) {
     const Node *a = n->list.items[i];
     /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
-    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : ty_constant(in, a);
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : call_constant(in, a);
   }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};
