@@ -63,7 +63,7 @@ __all__ = [
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
-    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize",
+    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize", "transpose",
 ]
 
 
@@ -114,12 +114,15 @@ HAS_NUMBA = True
 
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table), the vector types
+    functions, libdevice reads the compiler's table), cuda.transpose (it makes a kernel), the vector types
     (cuda.float32x4, cuda.double2: vector_types.py) and the types, as numba-cuda's
     numba.cuda has them (cuda.float32)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if name == "transpose":  # (numba-cuda's numba.cuda.kernels.transpose.transpose)
+        from ruchey.cuda.transposed import transpose
+        return transpose
     if isinstance(types.namespace.get(name), (types.Type, types.NoneType)):
         return types.namespace[name]
     if name[-1:] in ("1", "2", "3", "4"):  # (every vector type's name ends so: float32x4, double2)

@@ -358,7 +358,16 @@ class DeviceNDArray:
         return self.transpose()
 
     def transpose(self, axes=None):
-        return self._like(self._ary.transpose(axes))
+        """A new array holding the transpose of this 2-D array (numba-cuda's:
+        a copy, C-contiguous, not a view); itself for the identity's axes."""
+        if axes is not None and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and sorted(axes) != [0, 1]:
+            raise ValueError(f"invalid axes list {axes!r}")
+        from ruchey.cuda.transposed import transpose
+        return transpose(self)
 
     def _no_copy(self, make, order):
         """The view make() gives; NotImplementedError if it needs a copy. On
