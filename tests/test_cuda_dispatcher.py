@@ -633,3 +633,34 @@ def test_a_kernel_compiled_for_a_signature_calling_itself_is_a_typing_error():
         def again(out, n):
             if n > 0:
                 again(out, n - 1)
+
+
+# ---------------------------------------------------------------- recompile()
+
+OFFSET = 1.0
+
+
+@cuda.jit
+def add_offset(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] + OFFSET
+
+
+def test_recompile_reads_the_globals_anew_for_each_compiled_signature():
+    global OFFSET
+    declared = cuda.jit("void(float64[::1], float64[::1])")(add_offset.py_func)
+    rng = make_rng(seed_of("recompile"))
+    x64, x32 = rng.standard_normal(40), rng.standard_normal(40).astype(np.float32)
+    try:
+        for offset in (1.0, -2.5, np.nan):
+            OFFSET = offset
+            for kernel in (add_offset, declared):
+                kernel.recompile()  # (the first time: before any compile, nothing to do but forget)
+                for x in (x64, x32) if kernel is add_offset else (x64,):
+                    out = np.zeros(40, x.dtype)
+                    kernel[2, 32](out, x)
+                    np.testing.assert_array_equal(out, x + x.dtype.type(offset))
+            assert len(add_offset.signatures) == 2 and len(declared.signatures) == 1
+    finally:
+        OFFSET = 1.0

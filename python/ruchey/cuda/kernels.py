@@ -241,6 +241,7 @@ class CUDADispatcher:
         self.specialized = signatures is not None  # compiled for signatures alone (cuda.jit's, or specialize's)
         self.specializations = {}  # argument types -> the kernel specialize() made for them
         self._device = None  # the device function compiled code calls (device_function)
+        self._retired = []  # C dispatchers recompile() replaced
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
         self._lock = threading.RLock()  # (a kernel compiled for its signatures may call itself: device_function)
         functools.update_wrapper(self, py_func)
@@ -265,6 +266,18 @@ class CUDADispatcher:
                     self._disp = disp
                 disp = self._disp
         return disp
+
+    def recompile(self):
+        """Every specialisation compiled again, reading the globals anew (numba-cuda's
+        recompile()); the launches after it run the new code."""
+        with self._lock:
+            compiled = self.signatures
+            if self._disp is not None:  # kept: the GPU may still be running its code, queued on a stream
+                self._retired.append(self._disp)
+            self._disp = self._device = None
+            disp = self._compiled()
+            if not self.specialized and compiled:
+                decorators._compile_signatures(disp, compiled)
 
     def specialize(self, *args):
         """The kernel compiled for these arguments' types (or these types)
