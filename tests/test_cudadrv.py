@@ -695,6 +695,29 @@ assert fake.fake_live_host_allocations() == 0
 """)
 
 
+def test_cuda_mapped_maps_host_arrays_into_the_gpus_memory_for_the_context(on_fake):
+    on_fake("""
+        fake.fake_live_host_allocations.restype = ctypes.c_long
+        host, other = numpy.ones(8), numpy.arange(8.0)
+        with cuda.mapped(host) as d:
+            assert d.on_gpu and d.shape == (8,) and fake.fake_live_host_allocations() == 1
+            assert address(d) == host.ctypes.data and d.__cuda_array_interface__["data"][0] == host.ctypes.data
+            live = fake.fake_live_allocations()
+            fake_double[1, 8](d)
+            assert u64(launch(0)["params"][0]) == host.ctypes.data and fake.fake_live_allocations() == live
+        numpy.testing.assert_array_equal(host, 2.0)  # written in place, nothing copied
+        assert fake.fake_live_host_allocations() == 0  # unmapped when the context ends
+        with cuda.mapped(host, other) as (a, b):  # mapped again at once; several give a list
+            assert address(b) == other.ctypes.data and fake.fake_live_host_allocations() == 2
+        try:
+            with cuda.mapped(host):
+                raise KeyError("inside")
+        except KeyError:
+            pass
+        assert fake.fake_live_host_allocations() == 0
+    """)
+
+
 def test_an_external_stream_is_the_drivers_and_is_not_destroyed_here(on_fake):
     on_fake("""
         import gc

@@ -391,6 +391,16 @@ CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) {
   return OK;
 }
 
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
+  live_host_allocations++;  /* (counted as an allocation: each must be unregistered) */
+  return OK;
+}
+
+CUresult cuMemHostUnregister(void *p) {
+  live_host_allocations--;
+  return OK;
+}
+
 CUresult cuMemAllocManaged(uint64_t *p, size_t bytes, unsigned flags) {
   return cuMemAlloc_v2(p, bytes);
 }

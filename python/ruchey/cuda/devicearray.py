@@ -609,3 +609,35 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
 def pinned(*arylist):
     """Pin host arrays for the duration of the context (nothing to do)."""
     yield
+
+
+def _mapped_view(ary, stream):
+    """A device array over the host array's own memory: on the GPU, that memory
+    registered with the driver and mapped into the GPU's; on the CPU backend, itself."""
+    if not isinstance(ary, np.ndarray):
+        raise TypeError(f"cuda.mapped maps NumPy arrays (their memory, in place), not {type(ary).__name__}")
+    if not use_gpu():
+        return DeviceNDArray._wrap(ary.view(np.ndarray), stream)
+    lo, hi = _extent(ary)
+    mem = _core.cuda_host_register(ary.ctypes.data + lo, hi - lo, ary)
+    layout = np.asarray(_DeviceData(mem, mem.ptr - lo, ary.shape, ary.strides, ary.dtype))
+    return DeviceNDArray._wrap(layout, stream, mem)
+
+
+@contextlib.contextmanager
+def mapped(*arylist, stream=0):
+    """numba-cuda's cuda.mapped: for the duration of the context, a device
+    array over each host array's memory (a list of them for several), which
+    kernels read and write in place, nothing copied. On the GPU the memory is
+    mapped into the GPU's until the context ends (the device arrays must not
+    be used after)."""
+    check_stream(stream)
+    views = []
+    try:
+        for ary in arylist:
+            views.append(_mapped_view(ary, stream))
+        yield views[0] if len(views) == 1 else views
+    finally:
+        for view in views:
+            if view._mem is not None:
+                view._mem.release()
