@@ -147,3 +147,12 @@ def test_cuda_mapped_gives_device_arrays_over_the_host_arrays_memory():
     with pytest.raises(TypeError, match="maps NumPy arrays"):
         with cuda.mapped([1.0, 2.0]):
             pass
+
+
+def test_cuda_ipc_is_refused_with_what_to_do_instead():
+    d = cuda.to_device(numpy.arange(4.0))
+    with pytest.raises(NotImplementedError, match="CUDA IPC.*multiprocessing.shared_memory"):
+        d.get_ipc_handle()
+    with pytest.raises(NotImplementedError, match="CUDA IPC.*copy_to_host"):
+        with cuda.open_ipc_array(b"\0" * 64, shape=4, dtype=numpy.float64):
+            pass

@@ -24,8 +24,8 @@ This module is imported by the compiler the first time it compiles a function
 """
 from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      device_array_like, from_cuda_array_interface, is_cuda_array,
-                                     managed_array, mapped, mapped_array, mapped_array_like, pinned, pinned_array,
-                                     pinned_array_like, to_device)
+                                     managed_array, mapped, mapped_array, mapped_array_like, open_ipc_array, pinned,
+                                     pinned_array, pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                     blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
                                     gridsize, laneid, lanemask_lt, local, match_all_sync, nanosleep,
@@ -57,7 +57,7 @@ __all__ = [
     "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
-    "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped",
+    "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "open_ipc_array",
     "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream", "external_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",

@@ -211,6 +211,10 @@ class DeviceNDArray:
                 # work queued on the array's stream (or the legacy default one) comes first
                 "stream": stream_handle(self.stream) or 1}
 
+    def get_ipc_handle(self):
+        """numba-cuda's handle sharing the array with another process: not supported (_ipc_refusal)."""
+        raise NotImplementedError(_ipc_refusal(self.on_gpu))
+
     @property
     def device_ctypes_pointer(self):
         """The address of the first element (in the GPU's memory on the GPU)."""
@@ -418,6 +422,24 @@ class DeviceNDArray:
             raise ValueError("only support unit stride")
         for i in range(math.ceil(self.size / section)):
             yield self._like(self._ary[i * section:(i + 1) * section], stream or self.stream)
+
+
+def _ipc_refusal(on_gpu):
+    """Why there is no CUDA IPC (numba-cuda's get_ipc_handle, open_ipc_array): on the CPU
+    backend device memory is this process's own, which another cannot open."""
+    if on_gpu:
+        return ("CUDA IPC handles (get_ipc_handle, open_ipc_array) are not supported by ruchey: send the data "
+                "(copy_to_host) to the other process, or share host memory (multiprocessing.shared_memory)")
+    return ("CUDA IPC shares GPU memory between processes, and a device array on the CPU backend is in this "
+            "process's own memory: send the data (copy_to_host) to the other process, or share host memory "
+            "(multiprocessing.shared_memory) and pass views of it to kernels")
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """numba-cuda's array opened from another process's IPC handle: not supported (_ipc_refusal)."""
+    raise NotImplementedError(_ipc_refusal(use_gpu()))
+    yield  # (a context manager, as numba-cuda's)
 
 
 # ---------------------------------------------------------------- constructors
