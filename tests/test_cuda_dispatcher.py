@@ -2,9 +2,14 @@
 ``device=True``) called from a kernel runs as a device function returning
 its value, as in numba-cuda; functions passed to it as values; calls with
 ``*t`` spread into device functions; overloads for one target; explicit
-signatures of device functions and kernels; specialize(), launch bounds and
-the shared memory carveout. Each kernel's results are checked against the
+signatures of device functions and kernels (CPointer parameters taking
+addresses among them); constant shapes, tuples too, passed to device
+functions; specialize(), recompile(), launch bounds and the shared memory
+carveout. Each kernel's results are checked against the
 Python functions on generated inputs; the PTX against ptxas."""
+import ctypes
+import shutil
+
 import numpy as np
 import pytest
 
@@ -664,3 +669,74 @@ def test_recompile_reads_the_globals_anew_for_each_compiled_signature():
             assert len(add_offset.signatures) == 2 and len(declared.signatures) == 1
     finally:
         OFFSET = 1.0
+
+
+# ---------------------------------------------------------------- CPointer parameters
+
+@cuda.jit("void(CPointer(float32), int64)")
+def scale_pointed(p, n):
+    a = ruchey.carray(p, (n,))
+    i = cuda.grid(1)
+    if i < n:
+        a[i] = a[i] * 2 + 1
+
+
+@cuda.jit(ruchey.types.void(ruchey.types.CPointer(ruchey.types.float64), ruchey.types.int64, ruchey.types.int64))
+def fill_fortran(p, rows, cols):
+    x = ruchey.farray(p, (rows, cols))
+    i, j = cuda.grid(2)
+    if i < rows and j < cols:
+        x[i, j] = i * 100 + j - p[0] * 0
+
+
+def test_kernels_take_addresses_for_cpointer_parameters():
+    """A signature's CPointer(dtype) parameter takes an address (an int, a
+    ctypes pointer, a device array's device_ctypes_pointer); carray and farray
+    shape the memory there, written in place."""
+    rng = make_rng(seed_of("cpointer"))
+    for n in (1, 37, 100):
+        host = rng.standard_normal(n).astype(np.float32)
+        d = cuda.to_device(host)
+        scale_pointed[4, 32](d.device_ctypes_pointer, n)
+        np.testing.assert_array_equal(d.copy_to_host(), host * 2 + 1)
+        on_host = host.copy()
+        scale_pointed[4, 32](on_host.ctypes.data, n)  # host memory: the CPU backend's
+        np.testing.assert_array_equal(on_host, host * 2 + 1)
+    for rows, cols in ((3, 4), (1, 7), (5, 1)):
+        out = np.full((rows, cols), -1.0, order="F")
+        fill_fortran[1, (8, 8)](out.ctypes.data_as(ctypes.c_void_p), rows, cols)
+        np.testing.assert_array_equal(out, 100 * np.arange(rows)[:, None] + np.arange(cols))
+
+
+def test_a_cpointer_parameter_refuses_what_is_no_address():
+    for bad in ("0x10", 1.5, np.zeros(3, np.float32)):
+        with pytest.raises(TypeError, match="kernel argument 0 is a pointer"):
+            scale_pointed[1, 1](bad, 3)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_kernels_taking_cpointers(tmp_path):
+    for kernel in (scale_pointed, fill_fortran):
+        for ptx in kernel.inspect_ptx((8, 0)).values():
+            assert ptxas_errors(ptx, "sm_80", tmp_path, kernel.__name__) == ""
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_a_gpu_launch_passes_the_address_given_for_a_cpointer(on_fake):
+    on_fake("""
+        import sys
+
+        @cuda.jit("void(CPointer(float32), int64)")
+        def first(p, n):
+            p[0] = n
+
+        d = cuda.to_device(numpy.zeros(4, numpy.float32))
+        first[1, 1](d.device_ctypes_pointer, 4)
+        p = launch(0)["params"]
+        # the pointer as a 1-d array of no known length: its data, length and stride; then n
+        assert u64(p[0]) == address(d) and i64(p[1]) == sys.maxsize // 4 and i64(p[2]) == 4 and i64(p[3]) == 4
+    """)
+
+
+from test_cudadrv import PRELUDE, fake_driver, on_fake  # noqa: E402,F401  (fixtures)

@@ -4,12 +4,13 @@ import enum
 import functools
 import math
 import numbers
+import sys
 import threading
 
 import numpy as np
 
 from ruchey import _core, decorators, extending, serialize, types
-from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
+from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -185,6 +186,8 @@ class _LaunchConfiguration:
 
     def launch_cpu(self, args):
         """Run the kernel on the CPU backend: when it returns, every thread has."""
+        if self.dispatcher.pointers:
+            args = _pointed_arrays(args, self.dispatcher.pointers, False)
         args, back = _cpu_args(args)
         self.dispatcher._compiled()._launch(self.griddim, self.blockdim, self.sharedmem, args)
         for dev, host in back:
@@ -195,6 +198,8 @@ class _LaunchConfiguration:
         arrays have to be copied in and back, which the C dispatcher leaves
         to this function."""
         disp = self.dispatcher._compiled()
+        if self.dispatcher.pointers:
+            args = _pointed_arrays(args, self.dispatcher.pointers, True)
         stream = 0 if self.stream is None or type(self.stream) is int else stream_handle(self.stream)
         if disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream,
                             args) is not NotImplemented:
@@ -230,6 +235,9 @@ class CUDADispatcher:
         # compiled for these alone (when first compiled): a launch converts its arguments to the
         # signature that takes them (a TypeError where none does), as numba-cuda's
         self.declared_signatures = None if signatures is None else list(signatures)
+        # parameters a declared signature types CPointer(dtype): index -> dtype (a launch passes an address)
+        self.pointers = {i: t.dtype for sig in self.declared_signatures or () if not isinstance(sig, tuple)
+                         for i, t in enumerate(types.parse_signature(sig).args) if isinstance(t, types.CPointer)}
         self.launch_bounds = _launch_bounds(launch_bounds)
         self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
@@ -262,7 +270,7 @@ class CUDADispatcher:
                         from ruchey import caching
                         disp._cache = caching.FunctionCache(self.py_func, options)
                     if self.declared_signatures is not None:
-                        decorators._compile_only(disp, self.declared_signatures)
+                        decorators._compile_only(disp, [_without_pointers(s) for s in self.declared_signatures])
                     self._disp = disp
                 disp = self._disp
         return disp
@@ -498,6 +506,51 @@ def _carveout(carveout):
 
 def _is_function(obj):
     return callable(obj) and not isinstance(obj, (types.Type, types.NoneType))
+
+
+def _without_pointers(sig):
+    """sig with each CPointer(dtype) argument a 1-d C array of dtype: what the kernel
+    takes for it (_pointed_arrays), of no known length (carray and farray shape it)."""
+    if isinstance(sig, tuple):
+        return sig
+    parsed = types.parse_signature(sig)
+    if not any(isinstance(t, types.CPointer) for t in parsed.args):
+        return sig
+    args = [t.dtype[::1] if isinstance(t, types.CPointer) else t for t in parsed.args]
+    return (parsed.return_type or types.void)(*args)
+
+
+def _address(arg, index):
+    """A CPointer argument's address: an int, a ctypes pointer, or an array's device_ctypes_pointer."""
+    value = getattr(arg, "value", arg) if not isinstance(arg, numbers.Integral) else arg
+    if value is None:
+        value = 0
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise TypeError(f"kernel argument {index} is a pointer (CPointer in the signature): it takes an address "
+                        f"(an int, or a ctypes pointer such as an array's device_ctypes_pointer), not "
+                        f"{type(arg).__name__}")
+    return int(value)
+
+
+def _pointed_arrays(args, pointers, on_gpu):
+    """The launch's arguments with each address given for a CPointer parameter made
+    a 1-d array of its dtype at that address, of no known length: in the GPU's memory,
+    or in this process's (the CPU backend's device arrays are)."""
+    import ctypes
+    args = list(args)
+    for i, dtype in pointers.items():
+        if i >= len(args):
+            continue
+        address, dtype = _address(args[i], i), np.dtype(str(dtype))
+        length = (sys.maxsize // dtype.itemsize,)
+        if on_gpu:  # memory another holds: the address stands for its owner, nothing is freed here
+            mem = _core.DeviceMemory(0, address, address)
+            args[i] = DeviceNDArray._wrap(np.asarray(_DeviceData(mem, address, length, (dtype.itemsize,), dtype)),
+                                          0, mem)
+        else:
+            first = np.frombuffer((ctypes.c_char * dtype.itemsize).from_address(address), dtype, 1)
+            args[i] = np.lib.stride_tricks.as_strided(first, length, (dtype.itemsize,))
+    return tuple(args)
 
 
 def _check_kernel_signatures(sigs):
