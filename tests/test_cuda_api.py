@@ -19,7 +19,7 @@ import pytest
 import ruchey
 from ruchey import cuda
 
-from conftest import AS_NUMBA, needs_ptxas, ptxas_errors, run_python_file
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey.cuda's API on the CPU backend; "
                                 "numba's CUDA simulator implements another subset")
@@ -810,3 +810,36 @@ def test_lambdas_compile_to_ptx_under_names_ptx_takes(tmp_path):
         assert ptxas_errors(ptx, "sm_80", tmp_path, "lambda") == ""
     launched = cuda.jit(lambda a: None)  # (the CPU backend runs it under its own name)
     launched[1, 1](numpy.zeros(2, numpy.float32))
+
+
+@cuda.jit
+def overwrite_with_index(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = i
+
+
+def test_in_out_and_inout_hints_say_which_copies_a_launch_makes():
+    """cuda.In: the kernel's writes to the host array are lost; cuda.Out and
+    cuda.InOut: they come back, as for a plain host array (records too)."""
+    rng = make_rng(seed_of("arg hints"))
+    for host in (rng.standard_normal(40), rng.integers(-5, 5, 33).astype(numpy.int16), numpy.zeros(0)):
+        for hint, changed in ((cuda.In, False), (cuda.Out, True), (cuda.InOut, True), (lambda a: a, True)):
+            a = host.copy()
+            overwrite_with_index[2, 32](hint(a))
+            numpy.testing.assert_array_equal(a, numpy.arange(a.size).astype(a.dtype) if changed else host)
+    record = numpy.dtype([("b", numpy.int32)], align=True)
+
+    @cuda.jit
+    def set_b(rec):
+        rec[0]["b"] = 3
+
+    for hint, want in ((cuda.In, 0), (cuda.InOut, 3)):
+        rec = numpy.zeros(1, dtype=record)
+        set_b[1, 1](hint(rec))
+        assert rec[0]["b"] == want
+    d = cuda.to_device(numpy.zeros(4))
+    overwrite_with_index[1, 4](cuda.In(d))  # a device array is used where it is
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(4.0))
+    assert cuda.wrap_arg(d).value is d and isinstance(cuda.wrap_arg(d), cuda.InOut)
+    assert isinstance(cuda.wrap_arg(cuda.In(d), default=cuda.Out), cuda.In)

@@ -718,6 +718,23 @@ def test_cuda_mapped_maps_host_arrays_into_the_gpus_memory_for_the_context(on_fa
     """)
 
 
+def test_in_out_and_inout_hints_choose_the_copies_of_a_gpu_launch(on_fake):
+    on_fake("""
+        out = numpy.full(1000, 3.0)
+        fake_double[1, 8](cuda.Out(out))  # not copied in: the fake doubles fresh device memory
+        assert not (out == 6.0).any()
+        host = numpy.ones(8)
+        fake_double[1, 8](cuda.In(host))  # copied in, not back
+        numpy.testing.assert_array_equal(host, 1.0)
+        fake_double[1, 8](cuda.InOut(host))
+        numpy.testing.assert_array_equal(host, 2.0)
+        d = cuda.to_device(host)
+        fake_double[1, 8](cuda.In(d))  # a device array: used where it is
+        assert u64(launch(fake.fake_launches() - 1)["params"][0]) == address(d)
+        numpy.testing.assert_array_equal(d.copy_to_host(), 4.0)
+    """)
+
+
 def test_an_external_stream_is_the_drivers_and_is_not_destroyed_here(on_fake):
     on_fake("""
         import gc

@@ -33,7 +33,7 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
                                     syncthreads_count, syncthreads_or, syncwarp, threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
-from ruchey.cuda.kernels import CUDADispatcher, jit
+from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, jit, wrap_arg
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
@@ -63,7 +63,8 @@ __all__ = [
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
-    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize", "transpose",
+    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize", "transpose", "In", "Out", "InOut",
+    "ArgHint", "wrap_arg",
 ]
 
 

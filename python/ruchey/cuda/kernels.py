@@ -10,7 +10,7 @@ import threading
 import numpy as np
 
 from ruchey import _core, decorators, extending, serialize, types
-from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, to_device
+from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -100,6 +100,59 @@ def _bad_argument(arg, index):
         "numbers, datetime64 and timedelta64), None, and tuples (named or not) of these")
 
 
+class ArgHint:
+    """numba-cuda's hint of how a launch moves a host array: cuda.In, cuda.Out, cuda.InOut."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+
+class In(ArgHint):
+    """A host array the kernel only reads: copied to the device, never back
+    (the kernel's writes to it are lost, as in numba-cuda)."""
+
+
+class Out(ArgHint):
+    """A host array the kernel only writes: on the GPU not copied in, copied
+    back after the launch."""
+
+
+class InOut(ArgHint):
+    """A host array copied in and back: what a launch does with one anyway."""
+
+
+def wrap_arg(value, default=InOut):
+    """value as an ArgHint: itself if it is one, else default(value) (numba-cuda's)."""
+    return value if isinstance(value, ArgHint) else default(value)
+
+
+def _hinted_cpu(arg):
+    """What the CPU backend passes for a hinted array: In's a copy (writes to it are lost)."""
+    if not isinstance(arg, In):
+        return arg.value
+    value = arg.value
+    if isinstance(value, DeviceNDArray):
+        return value
+    return np.array(value, copy=True) if isinstance(value, np.ndarray) else value
+
+
+def _hinted_gpu(arg, stream, back):
+    """What a GPU launch passes for a hinted host array: a device array it made,
+    copied in (In, InOut) and back after (Out, InOut); a device array as it is."""
+    value = arg.value
+    if not isinstance(value, np.ndarray) or isinstance(arg, InOut):
+        return value  # (a host array: _gpu_args copies it in and back, as for any)
+    if isinstance(arg, In):
+        return to_device(np.array(value, order="K") if not (value.flags.c_contiguous or value.flags.f_contiguous)
+                         else value, stream=stream)
+    dev = device_array_like(value, stream=stream)
+    back.append((value, dev))
+    return dev
+
+
 def _same_tuple(arg, items):
     """items as a tuple of arg's kind: a named tuple stays one (the kernel reads its fields)."""
     return type(arg)(*items) if hasattr(arg, "_fields") else items
@@ -111,6 +164,8 @@ def _cpu_args(args, back=None, index=None):
     A tuple's items are taken the same way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
+        if isinstance(arg, ArgHint):
+            arg = _hinted_cpu(arg)
         if isinstance(arg, tuple):
             arg = _same_tuple(arg, _cpu_args(arg, back, i if index is None else index)[0])
         elif arg is None:
@@ -140,6 +195,8 @@ def _gpu_args(args, stream, back=None, index=None):
     way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
+        if isinstance(arg, ArgHint):
+            arg = _hinted_gpu(arg, stream, back)
         if isinstance(arg, tuple):
             arg = _same_tuple(arg, _gpu_args(arg, stream, back, i if index is None else index)[0])
         elif arg is None:

@@ -8,6 +8,16 @@ _R = TypeVar("_R")
 _Dim = int | tuple[int] | tuple[int, int] | tuple[int, int, int]
 _StreamArg = Stream | int
 
+class ArgHint:
+    value: Any
+    def __init__(self, value: Any) -> None: ...
+
+class In(ArgHint): ...
+class Out(ArgHint): ...
+class InOut(ArgHint): ...
+
+def wrap_arg(value: Any, default: type[ArgHint] = ...) -> ArgHint: ...
+
 class CUDADispatcher(Generic[_P, _R]):
     """A CUDA kernel (launched as kernel[griddim, blockdim](args)) or a device
     function (called from kernels)."""
