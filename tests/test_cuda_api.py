@@ -843,3 +843,48 @@ def test_in_out_and_inout_hints_say_which_copies_a_launch_makes():
     numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(4.0))
     assert cuda.wrap_arg(d).value is d and isinstance(cuda.wrap_arg(d), cuda.InOut)
     assert isinstance(cuda.wrap_arg(cuda.In(d), default=cuda.Out), cuda.In)
+
+
+class Scaled:
+    """A value a launch extension turns into an array (and back after the launch)."""
+
+    def __init__(self, data, factor):
+        self.data, self.factor = data, factor
+
+
+class ScaledExtension:
+    """numba-cuda's launch extension: prepare_args maps each argument; retr runs after."""
+
+    def __init__(self):
+        self.seen = []
+
+    def prepare_args(self, ty, val, stream=0, retr=None):
+        self.seen.append(ty)
+        if not isinstance(val, Scaled):
+            return ty, val
+        scaled = val.data * val.factor
+        retr.append(lambda: val.data.__setitem__(slice(None), scaled / val.factor))
+        return ty, scaled
+
+
+def test_launch_extensions_map_the_arguments_and_write_back_after():
+    extension = ScaledExtension()
+
+    @cuda.jit(extensions=[extension])
+    def add_one(a, b):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1 + b
+
+    rng = make_rng(seed_of("extensions"))
+    for factor in (2.0, -0.5):
+        data = rng.standard_normal(20)
+        want = ((data * factor) + 1 + 3) / factor
+        add_one[1, 32](Scaled(data, factor), 3)
+        numpy.testing.assert_allclose(data, want, rtol=1e-15)
+    assert repr(extension.seen[-1]) == "int64" and extension.seen[0] is None  # typeof, or None where none
+    plain = cuda.jit(add_one.py_func)
+    plain.extensions.append(extension)  # added afterwards, as numba-cuda's list
+    data = numpy.zeros(4)
+    plain[1, 4](Scaled(data, 4.0), 0)
+    numpy.testing.assert_array_equal(data, 0.25)

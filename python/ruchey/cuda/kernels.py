@@ -236,10 +236,15 @@ class _LaunchConfiguration:
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        writebacks = []
+        if self.dispatcher.extensions:
+            args = self.dispatcher.prepared_args(args, self.stream, writebacks)
         if use_gpu() and not self.dispatcher.checks_indices:
             self.launch_gpu(args)
         else:
             self.launch_cpu(args)
+        for writeback in writebacks:
+            writeback()
 
     def launch_cpu(self, args):
         """Run the kernel on the CPU backend: when it returns, every thread has."""
@@ -287,8 +292,10 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None):
+                 shared_memory_carveout=None, signatures=None, extensions=None):
         self.py_func = py_func
+        # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
+        self.extensions = list(extensions or ())
         # compiled for these alone (when first compiled): a launch converts its arguments to the
         # signature that takes them (a TypeError where none does), as numba-cuda's
         self.declared_signatures = None if signatures is None else list(signatures)
@@ -332,6 +339,21 @@ class CUDADispatcher:
                 disp = self._disp
         return disp
 
+    def prepared_args(self, args, stream, writebacks):
+        """The arguments as the extensions map them, the last extension first (numba-cuda's
+        prepare_args(ty, val, stream=, retr=)); writebacks gets what they ask to run after the
+        launch."""
+        prepared = []
+        for value in args:
+            try:
+                ty = types.typeof(value)
+            except (TypeError, ValueError):
+                ty = None
+            for extension in reversed(self.extensions):
+                ty, value = extension.prepare_args(ty, value, stream=stream, retr=writebacks)
+            prepared.append(value)
+        return tuple(prepared)
+
     def recompile(self):
         """Every specialisation compiled again, reading the globals anew (numba-cuda's
         recompile()); the launches after it run the new code."""
@@ -354,7 +376,8 @@ class CUDADispatcher:
         if kernel is None:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
-                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes])
+                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
+                                    extensions=self.extensions)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -370,7 +393,7 @@ class CUDADispatcher:
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
-                       signatures=self.declared_signatures)
+                       signatures=self.declared_signatures, extensions=self.extensions)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -650,6 +673,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     block); ``boundscheck=True`` checks indices only. ``cache=True`` keeps the
     CPU backend's code and the PTX made for each compute capability on disk,
     as ``@njit(cache=True)`` does: a later process loads them without compiling.
+    ``extensions`` (numba-cuda's): objects whose ``prepare_args(ty, val, stream=,
+    retr=)`` maps each argument before a launch (the kernel's ``extensions`` list).
     """
     unknown = set(kws) - _IGNORED
     if unknown:
@@ -657,8 +682,6 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     if link:
         raise NotImplementedError("cuda.jit(link=...) links CUDA C/C++ or PTX code, which the "
                                   "CPU backend cannot run")
-    if extensions:
-        raise NotImplementedError("cuda.jit(extensions=...) is not supported")
     debug, boundscheck = bool(debug), bool(boundscheck)
 
     if _is_function(func_or_sig):
@@ -677,7 +700,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
-                                signatures=declared)
+                                signatures=declared, extensions=extensions)
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel

@@ -22,6 +22,7 @@ class CUDADispatcher(Generic[_P, _R]):
     """A CUDA kernel (launched as kernel[griddim, blockdim](args)) or a device
     function (called from kernels)."""
 
+    extensions: list[Any]
     py_func: Callable[_P, _R]
     @property
     def signatures(self) -> list[Any]: ...
