@@ -112,6 +112,16 @@ def test_named_tuples_are_kernel_arguments_read_by_field():
     np.testing.assert_array_equal(d_out.copy_to_host(), src * 3.0 + 0.5)
 
 
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_kernels_taking_named_tuples(tmp_path):
+    named_fields[1, 1](np.zeros(3), Affine(1.5, 2, np.zeros(3)), Pair(1, 2.5))
+    ptxs = named_fields.inspect_ptx((8, 0))
+    assert ptxs
+    for ptx in ptxs.values():
+        assert ptxas_errors(ptx, "sm_80", tmp_path, "named_fields") == ""
+
+
 def test_an_unsupported_field_of_a_named_tuple_names_the_argument():
     with pytest.raises(TypeError, match="kernel argument 1 has unsupported type str"):
         named_fields[1, 1](np.zeros(1), Affine(1.0, 2.0, "three"), Pair(1, 2))
