@@ -888,3 +888,22 @@ def test_launch_extensions_map_the_arguments_and_write_back_after():
     data = numpy.zeros(4)
     plain[1, 4](Scaled(data, 4.0), 0)
     numpy.testing.assert_array_equal(data, 0.25)
+
+
+def test_cuda_literal_unroll_is_ruchey_literal_unroll_in_kernels():
+    import ruchey
+    assert cuda.literal_unroll is ruchey.literal_unroll
+
+    @cuda.jit
+    def weighted(out, parts):
+        i = cuda.grid(1)
+        if i < out.size:
+            s = 0.0
+            for p in cuda.literal_unroll(parts):  # an int, a float, an array: one body each
+                s += p * (i + 1) if not hasattr(p, "shape") else p[i]
+            out[i] = s
+
+    x = make_rng(seed_of("literal_unroll")).standard_normal(9)
+    out = numpy.zeros(9)
+    weighted[1, 16](out, (2, -0.5, x))
+    numpy.testing.assert_array_equal(out, [2 * (i + 1) + -0.5 * (i + 1) + x[i] for i in range(9)])

@@ -34,6 +34,7 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     syncthreads_count, syncthreads_or, syncwarp, threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, jit, wrap_arg
+from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
 from ruchey.cuda.ptx import compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
@@ -64,7 +65,7 @@ __all__ = [
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
     "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize", "transpose", "In", "Out", "InOut",
-    "ArgHint", "wrap_arg",
+    "ArgHint", "wrap_arg", "literal_unroll",
 ]
 
 
