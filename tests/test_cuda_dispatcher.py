@@ -702,6 +702,8 @@ def test_kernels_take_addresses_for_cpointer_parameters():
         on_host = host.copy()
         scale_pointed[4, 32](on_host.ctypes.data, n)  # host memory: the CPU backend's
         np.testing.assert_array_equal(on_host, host * 2 + 1)
+        scale_pointed[4, 32](on_host.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), n)
+        np.testing.assert_array_equal(on_host, (host * 2 + 1) * 2 + 1)
     for rows, cols in ((3, 4), (1, 7), (5, 1)):
         out = np.full((rows, cols), -1.0, order="F")
         fill_fortran[1, (8, 8)](out.ctypes.data_as(ctypes.c_void_p), rows, cols)
@@ -709,7 +711,7 @@ def test_kernels_take_addresses_for_cpointer_parameters():
 
 
 def test_a_cpointer_parameter_refuses_what_is_no_address():
-    for bad in ("0x10", 1.5, np.zeros(3, np.float32)):
+    for bad in ("0x10", 1.5, True, np.zeros(3, np.float32)):
         with pytest.raises(TypeError, match="kernel argument 0 is a pointer"):
             scale_pointed[1, 1](bad, 3)
 

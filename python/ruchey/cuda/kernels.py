@@ -601,9 +601,13 @@ def _without_pointers(sig):
 
 
 def _address(arg, index):
-    """A CPointer argument's address: an int, a ctypes pointer, or an array's device_ctypes_pointer."""
-    value = getattr(arg, "value", arg) if not isinstance(arg, numbers.Integral) else arg
-    if value is None:
+    """A CPointer argument's address: an int, a ctypes pointer (POINTER(c_float), c_void_p: an
+    array's device_ctypes_pointer)."""
+    import ctypes
+    if isinstance(arg, ctypes._Pointer):
+        arg = ctypes.cast(arg, ctypes.c_void_p)
+    value = arg.value if isinstance(arg, ctypes.c_void_p) else arg
+    if value is None:  # (a NULL c_void_p)
         value = 0
     if not isinstance(value, numbers.Integral) or isinstance(value, bool):
         raise TypeError(f"kernel argument {index} is a pointer (CPointer in the signature): it takes an address "
@@ -616,7 +620,7 @@ def _pointed_arrays(args, pointers, on_gpu):
     """The launch's arguments with each address given for a CPointer parameter made
     a 1-d array of its dtype at that address, of no known length: in the GPU's memory,
     or in this process's (the CPU backend's device arrays are)."""
-    import ctypes
+    import ctypes  # (here: only a kernel with a pointer parameter needs it)
     args = list(args)
     for i, dtype in pointers.items():
         if i >= len(args):
