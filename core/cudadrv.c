@@ -46,6 +46,7 @@ static struct {
   CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
   CUresult (*ModuleUnload)(CUmodule m);
   CUresult (*FuncSetAttribute)(CUfunction f, int attr, int value);
+  CUresult (*FuncGetAttribute)(int *value, int attr, CUfunction f);
   CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                            void **extra);
@@ -88,7 +89,7 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(CtxSetCurrent, "cuCtxSetCurrent"), ENTRY(CtxSynchronize, "cuCtxSynchronize"),
   ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
   ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
-  ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
+  ENTRY(FuncSetAttribute, "cuFuncSetAttribute"), ENTRY(FuncGetAttribute, "cuFuncGetAttribute"),
   ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"),
   ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
   ENTRY(MemAlloc, "cuMemAlloc_v2"),
@@ -271,6 +272,15 @@ int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared) 
       !cu_check(cu.DeviceGetAttribute(&sms, 16, dev), "cuDeviceGetAttribute"))  /* MULTIPROCESSOR_COUNT */
     return -1;
   return (int64_t)per_sm * sms;
+}
+
+/* One of the driver's attributes of a loaded kernel (CU_FUNC_ATTRIBUTE_*:
+ * its registers, static shared, constant and local bytes, most threads per
+ * block); -1 with the error set. */
+int64_t cu_function_attribute(void *function, int attr) {
+  int value = 0;
+  if (!cu_ready() || !cu_check(cu.FuncGetAttribute(&value, attr, function), "cuFuncGetAttribute")) return -1;
+  return value;
 }
 
 /* ---------------------------------------------------------------- device memory */

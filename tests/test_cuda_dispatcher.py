@@ -741,4 +741,51 @@ def test_a_gpu_launch_passes_the_address_given_for_a_cpointer(on_fake):
     """)
 
 
+
+# ---------------------------------------------------------------- the driver's attributes of a kernel
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's CPU backend")
+def test_kernel_attributes_on_the_cpu_backend():
+    """The most threads per block is the backend's (or the launch bounds'); the
+    registers and memory the driver reports of GPU code are refused."""
+    @cuda.jit
+    def triple(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= 3
+
+    triple[1, 4](np.zeros(4))
+    triple[1, 4](np.zeros(4, np.float32))
+    sig = "void(float64[::1])"
+    assert triple.get_max_threads_per_block(sig) == 1024
+    assert list(triple.get_max_threads_per_block().values()) == [1024, 1024]
+    bounded = cuda.jit(sig, launch_bounds=(128, 2))(triple.py_func)
+    assert bounded.get_max_threads_per_block() == 128
+    for getter in (triple.get_regs_per_thread, triple.get_shared_mem_per_block, triple.get_const_mem_size,
+                   triple.get_local_mem_per_thread):
+        with pytest.raises(cuda.CudaSupportError, match="CUDA driver reports"):
+            getter(sig)
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
+    on_fake("""
+        @cuda.jit
+        def triple(x):
+            x[0] *= 3
+
+        triple[1, 1](cuda.to_device(numpy.zeros(4)))
+        triple[1, 1](cuda.to_device(numpy.zeros(4, numpy.int32)))
+        sig = "void(float64[::1])"
+        # the fake driver's made-up values: max threads, shared, const, local, registers
+        assert (triple.get_max_threads_per_block(sig), triple.get_shared_mem_per_block(sig),
+                triple.get_const_mem_size(sig), triple.get_local_mem_per_thread(sig),
+                triple.get_regs_per_thread(sig)) == (1024, 4096, 64, 16, 40)
+        per_signature = triple.get_regs_per_thread()
+        assert len(per_signature) == 2 and set(per_signature.values()) == {40}
+        specialized = cuda.jit(sig)(triple.py_func)
+        assert specialized.get_shared_mem_per_block() == 4096  # compiled for the GPU when asked
+    """)
+
+
 from test_cudadrv import PRELUDE, fake_driver, on_fake  # noqa: E402,F401  (fixtures)

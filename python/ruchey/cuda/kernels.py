@@ -11,7 +11,7 @@ import numpy as np
 
 from ruchey import _core, decorators, extending, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
-from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
+from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
 Kernel launch configuration was not specified. Use the syntax:
@@ -464,6 +464,47 @@ class CUDADispatcher:
         described = None if signature is None else \
             tuple(t.describe() for t in types.parse_signature(signature).args)
         return self._compiled()._max_cooperative_blocks(described, threads, int(dynsmemsize))
+
+    def _function_attribute(self, attr, signature):
+        """The driver's CU_FUNC_ATTRIBUTE_* attr of the kernel compiled for
+        signature's argument types (numba-cuda's get_regs_per_thread and
+        kin): of its one signature when it was compiled for one alone, else
+        a dict keyed by each GPU compile's signature."""
+        if not use_gpu():
+            raise CudaSupportError("the registers and memory of a kernel are what the CUDA driver reports of its "
+                                   "GPU code, and kernels run on the CPU backend here")
+        disp = self._compiled()
+        if signature is None and self.specialized:
+            signature = self.declared_signatures[0]
+        if signature is not None:
+            sig = _without_pointers(signature)
+            args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
+            return disp._function_attribute(tuple(t.describe() for t in args), attr)
+        return {sig: disp._function_attribute(i, attr) for i, sig in enumerate(disp.gpu_signatures)}
+
+    def get_regs_per_thread(self, signature=None):
+        """The registers each thread of the kernel uses (on the GPU)."""
+        return self._function_attribute(4, signature)
+
+    def get_const_mem_size(self, signature=None):
+        """The kernel's bytes of constant memory (on the GPU)."""
+        return self._function_attribute(2, signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """The kernel's bytes of static shared memory per block (on the GPU)."""
+        return self._function_attribute(1, signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """The kernel's bytes of local memory per thread (on the GPU)."""
+        return self._function_attribute(3, signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The most threads a block of the kernel may have: the GPU's for its
+        code; on the CPU backend, its launch bounds' or the backend's limit."""
+        if use_gpu():
+            return self._function_attribute(0, signature)
+        most = self.launch_bounds[0] if self.launch_bounds else _MAX_THREADS
+        return most if signature is not None or self.specialized else {args: most for args in self.signatures}
 
     @property
     def stats(self):
