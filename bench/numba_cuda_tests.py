@@ -84,8 +84,10 @@ def rebind_cuda(module, helpers):
         for name, kernel in kernels[holder].items():
             setattr(holder, name, kernel)
         rebind_random(holder)
+        rebind_vector_types(holder)
         rebind_simulator_nones(holder, homes[0])
         rebind_libdevice_table(holder, homes, Dispatcher)
+        rebind_numbas_own(holder, Dispatcher)
         numba_tests.rebind_names(holder, homes, Dispatcher)
         rebind_items(holder, homes, Dispatcher)
         numba_tests.rebind_type_values(holder)  # (def make(dtype=float32): its functions' defaults)
@@ -118,6 +120,31 @@ def rebind_random(holder):
     for name, value in list(vars(holder).items()):
         if getattr(value, "__module__", None) == "numba.cuda.random" and hasattr(ruchey.cuda.random, name):
             setattr(holder, name, getattr(ruchey.cuda.random, name))
+
+
+def rebind_vector_types(holder):
+    """Points the simulator's table of vector types (all of them float32 there) that holder
+    took at ruchey.cuda.vector_types' (name -> constructor, with numba-cuda's attributes)."""
+    import ruchey.cuda.vector_types
+    for name, value in list(vars(holder).items()):
+        if isinstance(value, dict) and value and all(
+                getattr(v, "__module__", None) == "numba.cuda.simulator.vector_types" for v in value.values()):
+            setattr(holder, name, ruchey.cuda.vector_types.vector_types)
+
+
+def rebind_numbas_own(holder, dispatcher):
+    """Points the names holder took from Numba itself (from numba import jit) at ruchey's
+    under Numba's homes alone: numba.cuda, first among HOMES, holds others of the same
+    names (its jit is cuda.jit)."""
+    taken = {name: value for name, value in vars(holder).items()
+             if not name.startswith("__") and not isinstance(value, pytypes.ModuleType)
+             and numba_tests.taken_from_numba(value)
+             and not (getattr(value, "__module__", None) or "").startswith("numba.cuda")}
+    namespace = Namespace(dict(taken))
+    numba_tests.rebind_names(namespace, [importlib.import_module(name) for name in numba_tests.HOMES], dispatcher)
+    for name, value in vars(namespace).items():
+        if value is not taken[name]:
+            setattr(holder, name, value)
 
 
 def rebind_simulator_nones(holder, cuda):

@@ -174,16 +174,16 @@ static Callee *add_callee(Callees *c, Dispatcher *disp, const Type *const *args,
   return e;
 }
 
-/* Whether two parameters' frozen constants are the same value (of the same type). */
+/* Whether two parameters' frozen constants are the same value (of the same
+ * type): a tuple of constants (a shape) item by item. */
 static bool same_constant(const Node *a, const Node *b) {
   if (!a || !b) return a == b;
-  if (a->kind == N_TUPLE && b->kind == N_TUPLE) {  /* of int literals (a shape) */
+  if (a->kind != b->kind || a->ival != b->ival) return false;
+  if (a->kind == N_TUPLE) {
     if (a->list.len != b->list.len) return false;
     for (int i = 0; i < a->list.len; i++)
       if (!same_constant(a->list.items[i], b->list.items[i])) return false;
-    return true;
   }
-  if (a->kind != b->kind || a->ival != b->ival) return false;
   return a->kind != N_STRING || !memcmp(a->str, b->str, (size_t)a->ival);
 }
 

@@ -485,6 +485,7 @@ typedef struct GpuSpec {
 PyObject *launch_cpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch */
 PyObject *launch_gpu(Dispatcher *self, PyObject *args);  /* Dispatcher._launch_gpu */
 PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *args);
+PyObject *launch_function_attribute(Dispatcher *self, PyObject *args);
 void launch_unload(Dispatcher *self);
 
 /* ---------------------------------------------------------------- ufunc.c */
@@ -535,5 +536,6 @@ int nvrtc_add_to_module(PyObject *m);  /* nvrtc.c */
 bool cu_launch(void *function, const int64_t grid[3], const int64_t block[3], int64_t shared,
                uintptr_t stream, void **params, bool cooperative);
 int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared);
+int64_t cu_function_attribute(void *function, int attr);  /* a CU_FUNC_ATTRIBUTE_* of a loaded kernel */
 
 #endif

@@ -46,6 +46,7 @@ static struct {
   CUresult (*ModuleGetFunction)(CUfunction *f, CUmodule m, const char *name);
   CUresult (*ModuleUnload)(CUmodule m);
   CUresult (*FuncSetAttribute)(CUfunction f, int attr, int value);
+  CUresult (*FuncGetAttribute)(int *value, int attr, CUfunction f);
   CUresult (*LaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s, void **params,
                            void **extra);
@@ -62,6 +63,8 @@ static struct {
   CUresult (*MemHostAlloc)(void **p, size_t bytes, unsigned flags);
   CUresult (*MemFreeHost)(void *p);
   CUresult (*MemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags);
+  CUresult (*MemHostRegister)(void *p, size_t bytes, unsigned flags);
+  CUresult (*MemHostUnregister)(void *p);
   CUresult (*MemAllocManaged)(CUdeviceptr *p, size_t bytes, unsigned flags);
   CUresult (*StreamCreate)(CUstream *s, unsigned flags);
   CUresult (*StreamDestroy)(CUstream s);
@@ -86,7 +89,7 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(CtxSetCurrent, "cuCtxSetCurrent"), ENTRY(CtxSynchronize, "cuCtxSynchronize"),
   ENTRY(MemGetInfo, "cuMemGetInfo_v2"), ENTRY(ModuleLoadDataEx, "cuModuleLoadDataEx"),
   ENTRY(ModuleGetFunction, "cuModuleGetFunction"), ENTRY(ModuleUnload, "cuModuleUnload"),
-  ENTRY(FuncSetAttribute, "cuFuncSetAttribute"),
+  ENTRY(FuncSetAttribute, "cuFuncSetAttribute"), ENTRY(FuncGetAttribute, "cuFuncGetAttribute"),
   ENTRY(LaunchKernel, "cuLaunchKernel"), ENTRY(LaunchCooperativeKernel, "cuLaunchCooperativeKernel"),
   ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
   ENTRY(MemAlloc, "cuMemAlloc_v2"),
@@ -95,6 +98,7 @@ static const struct { const char *name; void **slot; } entries[] = {
   ENTRY(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), ENTRY(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
   ENTRY(MemHostAlloc, "cuMemHostAlloc"), ENTRY(MemFreeHost, "cuMemFreeHost"),
   ENTRY(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"), ENTRY(MemAllocManaged, "cuMemAllocManaged"),
+  ENTRY(MemHostRegister, "cuMemHostRegister_v2"), ENTRY(MemHostUnregister, "cuMemHostUnregister"),
   ENTRY(StreamCreate, "cuStreamCreate"), ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
   ENTRY(StreamSynchronize, "cuStreamSynchronize"), ENTRY(StreamWaitEvent, "cuStreamWaitEvent"),
   ENTRY(EventCreate, "cuEventCreate"), ENTRY(EventDestroy, "cuEventDestroy_v2"),
@@ -270,13 +274,23 @@ int64_t cu_max_resident_blocks(void *function, int64_t threads, int64_t shared) 
   return (int64_t)per_sm * sms;
 }
 
+/* One of the driver's attributes of a loaded kernel (CU_FUNC_ATTRIBUTE_*:
+ * its registers, static shared, constant and local bytes, most threads per
+ * block); -1 with the error set. */
+int64_t cu_function_attribute(void *function, int attr) {
+  int value = 0;
+  if (!cu_ready() || !cu_check(cu.FuncGetAttribute(&value, attr, function), "cuFuncGetAttribute")) return -1;
+  return value;
+}
+
 /* ---------------------------------------------------------------- device memory */
 
 /* Device memory owned by a Python object: freed when the last device array
  * using it dies. Page-locked host memory the driver allocates (pinned,
  * mapped into the device's address space, or managed: one address for
  * both) is one too, its host side read through the buffer protocol. */
-typedef enum { MEM_DEVICE, MEM_PINNED, MEM_MAPPED, MEM_MANAGED } MemKind;
+/* MEM_REGISTERED: host memory its owner (a NumPy array) holds, mapped into the GPU's for a while (cuda.mapped) */
+typedef enum { MEM_DEVICE, MEM_PINNED, MEM_MAPPED, MEM_MANAGED, MEM_REGISTERED } MemKind;
 
 typedef struct {
   PyObject_HEAD
@@ -314,9 +328,17 @@ static PyObject *devmem_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
   return (PyObject *)self;
 }
 
+/* Registered host memory no longer mapped into the GPU's (once). */
+static bool unregister_host(DeviceMemory *self) {
+  void *host = self->host;
+  self->host = NULL, self->ptr = 0;
+  return !host || !cu_ready() || cu_check(cu.MemHostUnregister(host), "cuMemHostUnregister");
+}
+
 static void devmem_dealloc(DeviceMemory *self) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);  /* it may die while an exception propagates */
+  if (self->kind == MEM_REGISTERED && !unregister_host(self)) PyErr_Clear();
   if (self->owner)
     Py_DECREF(self->owner);
   else if ((self->kind == MEM_PINNED || self->kind == MEM_MAPPED) && self->host && cu_ready())
@@ -366,6 +388,46 @@ static PyObject *py_host_alloc(PyObject *m, PyObject *args) {
   return (PyObject *)self;
 }
 
+/* host_register(address, nbytes, owner): the host memory owner holds at
+ * address, mapped into the GPU's until release() (or the object's end). */
+static PyObject *py_host_register(PyObject *m, PyObject *args) {
+  unsigned long long address;
+  Py_ssize_t size;
+  PyObject *owner;
+  if (!PyArg_ParseTuple(args, "KnO", &address, &size, &owner) || !cu_ready()) return NULL;
+  if (size < 0) return PyErr_Format(PyExc_ValueError, "negative size");
+  DeviceMemory *self = (DeviceMemory *)DeviceMemoryType.tp_alloc(&DeviceMemoryType, 0);
+  if (!self) return NULL;
+  self->size = size;
+  self->kind = MEM_REGISTERED;
+  self->owner = Py_NewRef(owner);
+  void *host = (void *)(uintptr_t)address;
+  if (!cu_check(cu.MemHostRegister(host, size ? (size_t)size : 1, 2 /* CU_MEMHOSTREGISTER_DEVICEMAP */),
+                "cuMemHostRegister")) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  self->host = host;
+  if (!cu_check(cu.MemHostGetDevicePointer(&self->ptr, host, 0), "cuMemHostGetDevicePointer")) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
+}
+
+/* release(): registered host memory no longer mapped into the GPU's, now
+ * (the arrays over it must not be used after); nothing for other memory. */
+static PyObject *devmem_release(DeviceMemory *self, PyObject *unused) {
+  if (self->kind == MEM_REGISTERED && !unregister_host(self)) return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef devmem_methods[] = {
+  {"release", (PyCFunction)devmem_release, METH_NOARGS,
+   "Registered host memory (cuda.mapped) unmapped from the GPU now; nothing for other memory."},
+  {NULL, NULL, 0, NULL},
+};
+
 static PyMemberDef devmem_members[] = {
   {"ptr", T_ULONGLONG, offsetof(DeviceMemory, ptr), READONLY, "The device address."},
   {"size", T_PYSSIZET, offsetof(DeviceMemory, size), READONLY, "The size in bytes."},
@@ -385,6 +447,7 @@ PyTypeObject DeviceMemoryType = {
   .tp_doc = "DeviceMemory(nbytes): memory on the current CUDA device, freed with the object;\n"
             "DeviceMemory(nbytes, ptr, owner): memory that owner holds, kept alive by this object.",
   .tp_members = devmem_members,
+  .tp_methods = devmem_methods,
   .tp_new = devmem_new,
   .tp_as_buffer = &devmem_buffer,
 };
@@ -684,6 +747,8 @@ static PyObject *py_launch_raw(PyObject *m, PyObject *args) {
 
 static PyMethodDef cu_methods[] = {
   {"cuda_host_alloc", py_host_alloc, METH_VARARGS, "Pinned (1), mapped (2) or managed (3) memory of n bytes."},
+  {"cuda_host_register", py_host_register, METH_VARARGS,
+   "host_register(address, nbytes, owner): owner's host memory mapped into the GPU's until release()."},
   {"cuda_module_load", py_module_load, METH_O, "Load PTX as a module; its handle."},
   {"cuda_module_function", py_module_function, METH_VARARGS, "A module's kernel by name; its handle."},
   {"cuda_module_unload", py_module_unload, METH_O, "Unload a module."},

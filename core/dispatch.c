@@ -1124,6 +1124,8 @@ static PyMethodDef dispatcher_methods[] = {
   {"_launch", (PyCFunction)launch_cpu, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
   {"_max_cooperative_blocks", (PyCFunction)launch_max_cooperative_blocks, METH_VARARGS,
    "How many blocks a cooperative launch may have on the current GPU, for argument types."},
+  {"_function_attribute", (PyCFunction)launch_function_attribute, METH_VARARGS,
+   "The driver's CU_FUNC_ATTRIBUTE_* of the kernel compiled for argument types, on the current GPU."},
   {"_launch_gpu", (PyCFunction)launch_gpu, METH_VARARGS,
    "Launch a kernel on the current CUDA device: (grid, block, shared bytes, stream handle, args)."},
   {"inspect_ptx", (PyCFunction)dispatcher_inspect_ptx, METH_O,

@@ -78,11 +78,14 @@ void *ext_find_overload(void *ctx, const Builtin *bi, const Type *const *args, i
   return disp;
 }
 
-/* A constant typing knows (N_INT, N_BOOL, N_STRING) as a Python value. */
+/* A constant typing knows (N_INT, N_BOOL, N_STRING) as a Python value;
+ * NULL, without an error, for a tuple of them (a shape: its type alone, as
+ * Numba types (2, 3) as a UniTuple, not a literal). */
 static PyObject *constant_value(const Node *n) {
   if (n->kind == N_BOOL) return PyBool_FromLong((long)n->ival);
   if (n->kind == N_INT) return PyLong_FromLongLong(n->ival);
-  return PyUnicode_DecodeUTF8(n->str, (Py_ssize_t)n->ival, NULL);
+  if (n->kind == N_STRING) return PyUnicode_DecodeUTF8(n->str, (Py_ssize_t)n->ival, NULL);
+  return NULL;
 }
 
 /* The arguments' descriptions for ruchey.extending; one whose value is

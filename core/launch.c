@@ -196,24 +196,36 @@ static PyObject *launch_on_gpu(Dispatcher *self, PyObject *const *argv, const La
   return result;
 }
 
+static PyObject *gpu_argument(PyObject *arg);
+
+/* A tuple's items as gpu_argument passes them, in a tuple of the same kind
+ * (a named tuple stays one: the kernel reads its fields); NULL without an
+ * error for another subclass of tuple, as for any argument it cannot pass. */
+static PyObject *gpu_tuple_argument(PyObject *arg) {
+  bool named = PyTuple_CheckExact(arg) ? false : PyObject_HasAttrString(arg, "_fields");
+  if (!PyTuple_CheckExact(arg) && !named) return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(arg);
+  PyObject *items = PyTuple_New(n);
+  for (Py_ssize_t i = 0; items && i < n; i++) {
+    PyObject *item = gpu_argument(PyTuple_GET_ITEM(arg, i));
+    if (!item) Py_CLEAR(items);
+    else PyTuple_SET_ITEM(items, i, item);
+  }
+  if (!items || !named) return items;
+  PyObject *same = PyObject_Call((PyObject *)Py_TYPE(arg), items, NULL);
+  Py_DECREF(items);
+  return same;
+}
+
 /* What a GPU launch passes for one argument: a number as it is, a device
  * array in the GPU's memory as its NumPy view of that memory (a new
- * reference either way), a tuple as a tuple of its items so, None as
+ * reference either way), a tuple (a named one too) as one of its items so, None as
  * itself. NULL without an error for anything else (a host
  * array, a device array on the CPU backend): the caller copies those to
  * the GPU first. */
 static PyObject *gpu_argument(PyObject *arg) {
   static PyObject *mem_name, *ary_name;
-  if (PyTuple_CheckExact(arg)) {  /* its items so, or NULL */
-    Py_ssize_t n = PyTuple_GET_SIZE(arg);
-    PyObject *items = PyTuple_New(n);
-    for (Py_ssize_t i = 0; items && i < n; i++) {
-      PyObject *item = gpu_argument(PyTuple_GET_ITEM(arg, i));
-      if (!item) Py_CLEAR(items);
-      else PyTuple_SET_ITEM(items, i, item);
-    }
-    return items;
-  }
+  if (PyTuple_Check(arg)) return gpu_tuple_argument(arg);
   if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
       (PyArray_IsScalar(arg, Generic) && !PyArray_IsScalar(arg, Void)))  /* (a record's data is in host memory) */
     return Py_NewRef(arg);
@@ -257,6 +269,34 @@ PyObject *launch_gpu(Dispatcher *self, PyObject *a) {
   return result;
 }
 
+/* The kernel compiled for the described argument types (None: its first GPU
+ * compile's; an int: the GPU compile of gpu_signatures' index) on the current
+ * device, compiled now if it is not yet. */
+static GpuSpec *gpu_spec_described(Dispatcher *self, PyObject *described) {
+  if (!cu_ready()) return NULL;
+  const Type *types[MAX_ARGS] = {0};
+  if (PyLong_Check(described)) {
+    Py_ssize_t i = PyLong_AsSsize_t(described);
+    if (i < 0 || i >= self->ngpu_specs)
+      return PyErr_Occurred() ? NULL : (PyErr_Format(PyExc_IndexError, "no GPU compile %zd", i), NULL);
+    return &self->gpu_specs[i];
+  }
+  if (described == Py_None) {
+    if (!self->ngpu_specs)
+      return PyErr_Format(PyExc_TypeError, "%S has not been compiled for the GPU yet: give a signature, "
+                          "or launch it once", self->py_func), NULL;
+    memcpy(types, self->gpu_specs[0].args, sizeof types);
+  } else if (!PyTuple_Check(described) || PyTuple_GET_SIZE(described) != self->nparams) {
+    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, not the signature's", self->py_func,
+                        self->nparams), NULL;
+  } else {
+    for (int i = 0; i < self->nparams; i++)
+      if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
+  }
+  GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
+  return s ? s : compile_gpu_miss(self, types);
+}
+
 /* _max_cooperative_blocks(argument type descriptions or None, threads,
  * dynamic shared bytes): how many blocks a cooperative launch of the
  * kernel, compiled for those types (None: as first compiled) and the
@@ -264,23 +304,23 @@ PyObject *launch_gpu(Dispatcher *self, PyObject *a) {
 PyObject *launch_max_cooperative_blocks(Dispatcher *self, PyObject *a) {
   PyObject *described;
   long long threads, shared;
-  if (!PyArg_ParseTuple(a, "OLL", &described, &threads, &shared) || !cu_ready()) return NULL;
-  const Type *types[MAX_ARGS] = {0};
-  if (described == Py_None) {
-    if (!self->ngpu_specs)
-      return PyErr_Format(PyExc_TypeError, "%S has not been compiled for the GPU yet: give a signature, "
-                          "or launch it once", self->py_func);
-    memcpy(types, self->gpu_specs[0].args, sizeof types);
-  } else if (!PyTuple_Check(described) || PyTuple_GET_SIZE(described) != self->nparams) {
-    return PyErr_Format(PyExc_TypeError, "%S takes %d arguments, not the signature's", self->py_func, self->nparams);
-  } else {
-    for (int i = 0; i < self->nparams; i++)
-      if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(described, i)))) return NULL;
-  }
-  GpuSpec *s = find_gpu_spec(self, types, cu_current_device());
-  if (!s && !(s = compile_gpu_miss(self, types))) return NULL;
-  int64_t n = cu_max_resident_blocks(s->function, threads, shared);
+  if (!PyArg_ParseTuple(a, "OLL", &described, &threads, &shared)) return NULL;
+  GpuSpec *s = gpu_spec_described(self, described);
+  int64_t n = s ? cu_max_resident_blocks(s->function, threads, shared) : -1;
   return n < 0 ? NULL : PyLong_FromLongLong(n);
+}
+
+/* _function_attribute(argument type descriptions, None or an index, attr):
+ * the driver's CU_FUNC_ATTRIBUTE_* attr of the kernel compiled for those
+ * types (None: as first compiled; an index: gpu_signatures') for the current
+ * device. */
+PyObject *launch_function_attribute(Dispatcher *self, PyObject *a) {
+  PyObject *described;
+  int attr;
+  if (!PyArg_ParseTuple(a, "Oi", &described, &attr)) return NULL;
+  GpuSpec *s = gpu_spec_described(self, described);
+  int64_t value = s ? cu_function_attribute(s->function, attr) : -1;
+  return value < 0 ? NULL : PyLong_FromLongLong(value);
 }
 
 void launch_unload(Dispatcher *self) {

@@ -283,6 +283,19 @@ def test_carray_and_farray_shape_the_pointer_as_numpy_would():
         assert cb.ctypes(ptr, rows, cols) == pytest.approx(shaped_sum(ptr, rows, cols), rel=1e-14)
 
 
+def constant_shapes(p):
+    a = carray(p, (2, 3))  # shapes written as constants: an overload sees their tuple's type
+    b = farray(p, (3, 2), np.float64)
+    return a[1, 2] * 10 + b[2, 1] - b[1, 0]
+
+
+def test_carray_and_farray_of_constant_shapes():
+    cb = cfunc("float64(CPointer(float64))")(constant_shapes)
+    buf = make_rng(6).standard_normal(6)
+    ptr = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    assert cb.ctypes(ptr) == constant_shapes(ptr)
+
+
 @pytest.mark.parametrize("rows_type, cols_type", [("int32", "uint32"), ("intc", "uintp"), ("uint16", "int64")])
 def test_carray_and_farray_sizes_of_mixed_int_types(rows_type, cols_type):
     cb = cfunc(f"float64(CPointer(float64), {rows_type}, {cols_type})")(shaped_sum)

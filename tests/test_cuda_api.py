@@ -19,7 +19,7 @@ import pytest
 import ruchey
 from ruchey import cuda
 
-from conftest import AS_NUMBA, needs_ptxas, ptxas_errors, run_python_file
+from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey.cuda's API on the CPU backend; "
                                 "numba's CUDA simulator implements another subset")
@@ -731,13 +731,14 @@ def test_transpose_reshape_ravel():
     host = numpy.arange(12.0).reshape(3, 4)
     d = cuda.to_device(host)
     numpy.testing.assert_array_equal(d.T.copy_to_host(), host.T, strict=True)
+    assert d.T.strides == (24, 8)  # numba-cuda's: a C-contiguous copy, not a view
     r = d.reshape(4, 3)
     assert r.shape == (4, 3)
     numpy.testing.assert_array_equal(r.copy_to_host(), host.reshape(4, 3), strict=True)
     assert d.reshape((2, 6)).shape == (2, 6)
     numpy.testing.assert_array_equal(d.ravel().copy_to_host(), host.ravel(), strict=True)
     with pytest.raises(NotImplementedError, match="requires copying"):
-        d.T.reshape(12)
+        d[:, :3].reshape(9)
 
 
 def test_len_of_device_arrays():
@@ -887,3 +888,98 @@ def test_what_compile_cannot_make_is_refused_clearly(options, error, message):
         cuda.compile(sum_of_squares, "float32(float32, float32)", **options)
     with pytest.raises(error, match=message):
         cuda.compile_all(sum_of_squares, "float32(float32, float32)", **{"output": "ptx", **options})
+@cuda.jit
+def overwrite_with_index(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = i
+
+
+def test_in_out_and_inout_hints_say_which_copies_a_launch_makes():
+    """cuda.In: the kernel's writes to the host array are lost; cuda.Out and
+    cuda.InOut: they come back, as for a plain host array (records too)."""
+    rng = make_rng(seed_of("arg hints"))
+    for host in (rng.standard_normal(40), rng.integers(-5, 5, 33).astype(numpy.int16), numpy.zeros(0)):
+        for hint, changed in ((cuda.In, False), (cuda.Out, True), (cuda.InOut, True), (lambda a: a, True)):
+            a = host.copy()
+            overwrite_with_index[2, 32](hint(a))
+            numpy.testing.assert_array_equal(a, numpy.arange(a.size).astype(a.dtype) if changed else host)
+    record = numpy.dtype([("b", numpy.int32)], align=True)
+
+    @cuda.jit
+    def set_b(rec):
+        rec[0]["b"] = 3
+
+    for hint, want in ((cuda.In, 0), (cuda.InOut, 3)):
+        rec = numpy.zeros(1, dtype=record)
+        set_b[1, 1](hint(rec))
+        assert rec[0]["b"] == want
+    d = cuda.to_device(numpy.zeros(4))
+    overwrite_with_index[1, 4](cuda.In(d))  # a device array is used where it is
+    numpy.testing.assert_array_equal(d.copy_to_host(), numpy.arange(4.0))
+    assert cuda.wrap_arg(d).value is d and isinstance(cuda.wrap_arg(d), cuda.InOut)
+    assert isinstance(cuda.wrap_arg(cuda.In(d), default=cuda.Out), cuda.In)
+
+
+class Scaled:
+    """A value a launch extension turns into an array (and back after the launch)."""
+
+    def __init__(self, data, factor):
+        self.data, self.factor = data, factor
+
+
+class ScaledExtension:
+    """numba-cuda's launch extension: prepare_args maps each argument; retr runs after."""
+
+    def __init__(self):
+        self.seen = []
+
+    def prepare_args(self, ty, val, stream=0, retr=None):
+        self.seen.append(ty)
+        if not isinstance(val, Scaled):
+            return ty, val
+        scaled = val.data * val.factor
+        retr.append(lambda: val.data.__setitem__(slice(None), scaled / val.factor))
+        return ty, scaled
+
+
+def test_launch_extensions_map_the_arguments_and_write_back_after():
+    extension = ScaledExtension()
+
+    @cuda.jit(extensions=[extension])
+    def add_one(a, b):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1 + b
+
+    rng = make_rng(seed_of("extensions"))
+    for factor in (2.0, -0.5):
+        data = rng.standard_normal(20)
+        want = ((data * factor) + 1 + 3) / factor
+        add_one[1, 32](Scaled(data, factor), 3)
+        numpy.testing.assert_allclose(data, want, rtol=1e-15)
+    assert repr(extension.seen[-1]) == "int64" and extension.seen[0] is None  # typeof, or None where none
+    plain = cuda.jit(add_one.py_func)
+    plain.extensions.append(extension)  # added afterwards, as numba-cuda's list
+    data = numpy.zeros(4)
+    plain[1, 4](Scaled(data, 4.0), 0)
+    numpy.testing.assert_array_equal(data, 0.25)
+
+
+def test_cuda_literal_unroll_is_ruchey_literal_unroll_in_kernels():
+    import ruchey
+    assert cuda.literal_unroll is ruchey.literal_unroll
+
+    @cuda.jit
+    def weighted(out, parts):
+        i = cuda.grid(1)
+        if i < out.size:
+            s = 0.0
+            for p in cuda.literal_unroll(parts):  # an int, a float, an array: one body each
+                s += p * (i + 1) if not hasattr(p, "shape") else p[i]
+            out[i] = s
+
+    x = make_rng(seed_of("literal_unroll")).standard_normal(9)
+    out = numpy.zeros(9)
+    weighted[1, 16](out, (2, -0.5, x))
+    numpy.testing.assert_array_equal(out, [2 * (i + 1) + -0.5 * (i + 1) + x[i] for i in range(9)])

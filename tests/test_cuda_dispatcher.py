@@ -2,9 +2,14 @@
 ``device=True``) called from a kernel runs as a device function returning
 its value, as in numba-cuda; functions passed to it as values; calls with
 ``*t`` spread into device functions; overloads for one target; explicit
-signatures of device functions and kernels; specialize(), launch bounds and
-the shared memory carveout. Each kernel's results are checked against the
+signatures of device functions and kernels (CPointer parameters taking
+addresses among them); constant shapes, tuples too, passed to device
+functions; specialize(), recompile(), launch bounds and the shared memory
+carveout. Each kernel's results are checked against the
 Python functions on generated inputs; the PTX against ptxas."""
+import ctypes
+import shutil
+
 import numpy as np
 import pytest
 
@@ -436,15 +441,73 @@ def test_device_functions_take_shapes_dtypes_and_functions_as_constant_arguments
         np.testing.assert_array_equal(counts, [32, 31])
 
 
+@cuda.jit(device=True)
+def shared_tile_sum(x, shape, dtype):
+    """A block's values through a shared tile of the caller's constant shape (a tuple)."""
+    tile = cuda.shared.array(shape, dtype)
+    t = cuda.threadIdx.x
+    if t < shape[0] * shape[1]:
+        tile[t // shape[1], t % shape[1]] = x[t]
+    cuda.syncthreads()
+    s = tile[0, 0] - tile[0, 0]
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            s += tile[i, j]
+    cuda.syncthreads()
+    return s
+
+
+@cuda.jit(device=True)
+def local_tuple_sum(shape, start):
+    return local_ones_sum(shape) * start  # the tuple its caller was given, passed on
+
+
+@cuda.jit(device=True)
+def local_ones_sum(shape):
+    a = cuda.local.array(shape, np.int64)
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            a[i, j] = 1 + i * j
+    return local_total(a)
+
+
+@cuda.jit
+def tuple_shapes(out, x):
+    shape = (2, 5)
+    out[0] = shared_tile_sum(x, (4, 8), np.float64)
+    out[1] = shared_tile_sum(x, shape, np.float64)  # the same function, another shape
+    out[2] = shared_tile_sum(x, (1, 3), np.float32)
+    out[3] = local_tuple_sum((3, 4), 10)
+    out[4] = local_tuple_sum((2, 2), 1)
+
+
+def test_device_functions_take_tuples_of_constants_as_shapes():
+    rng = make_rng(seed_of("tuple shapes"))
+    for x in (rng.integers(-50, 50, 32).astype(np.float64), rng.standard_normal(32)):
+        out = np.zeros(5)
+        tuple_shapes[1, 32](out, x)
+        def ones_sum(rows, cols):
+            return (1 + np.arange(rows)[:, None] * np.arange(cols)).sum()
+        expected = [x.sum(), x[:10].sum(), x[:3].astype(np.float32).sum(dtype=np.float32),
+                    ones_sum(3, 4) * 10, ones_sum(2, 2)]
+        np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
 @cuda.jit
 def sized_at_run_time(out):
     out[0] = local_sum(out.shape[0], np.float64, 1.0)
 
 
+@cuda.jit
+def shape_sized_at_run_time(out):
+    out[0] = local_ones_sum((2, out.shape[0]))
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
 def test_a_size_known_only_at_run_time_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
-        sized_at_run_time[1, 1](np.zeros(3))
+    for kernel in (sized_at_run_time, shape_sized_at_run_time):
+        with pytest.raises(ruchey.TypingError, match="sizes a local or shared array with it"):
+            kernel[1, 1](np.zeros(3))
 
 
 @needs_ptxas
@@ -453,6 +516,9 @@ def test_ptxas_accepts_constant_arguments_of_device_functions(tmp_path):
     ptx, _ = cuda.compile_ptx(constant_arguments.py_func, "void(float64[::1], int64[::1], float32[::1], float64)",
                               cc=(8, 0))
     assert ".shared" in ptx and "atom" in ptx
+    assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
+    ptx, _ = cuda.compile_ptx(tuple_shapes.py_func, "void(float64[::1], float64[::1])", cc=(8, 0))
+    assert ptx.count(".shared") >= 3
     assert ptxas_errors(ptx, "sm_80", tmp_path) == ""
 
 
@@ -572,3 +638,154 @@ def test_a_kernel_compiled_for_a_signature_calling_itself_is_a_typing_error():
         def again(out, n):
             if n > 0:
                 again(out, n - 1)
+
+
+# ---------------------------------------------------------------- recompile()
+
+OFFSET = 1.0
+
+
+@cuda.jit
+def add_offset(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] + OFFSET
+
+
+def test_recompile_reads_the_globals_anew_for_each_compiled_signature():
+    global OFFSET
+    declared = cuda.jit("void(float64[::1], float64[::1])")(add_offset.py_func)
+    rng = make_rng(seed_of("recompile"))
+    x64, x32 = rng.standard_normal(40), rng.standard_normal(40).astype(np.float32)
+    try:
+        for offset in (1.0, -2.5, np.nan):
+            OFFSET = offset
+            for kernel in (add_offset, declared):
+                kernel.recompile()  # (the first time: before any compile, nothing to do but forget)
+                for x in (x64, x32) if kernel is add_offset else (x64,):
+                    out = np.zeros(40, x.dtype)
+                    kernel[2, 32](out, x)
+                    np.testing.assert_array_equal(out, x + x.dtype.type(offset))
+            assert len(add_offset.signatures) == 2 and len(declared.signatures) == 1
+    finally:
+        OFFSET = 1.0
+
+
+# ---------------------------------------------------------------- CPointer parameters
+
+@cuda.jit("void(CPointer(float32), int64)")
+def scale_pointed(p, n):
+    a = ruchey.carray(p, (n,))
+    i = cuda.grid(1)
+    if i < n:
+        a[i] = a[i] * 2 + 1
+
+
+@cuda.jit(ruchey.types.void(ruchey.types.CPointer(ruchey.types.float64), ruchey.types.int64, ruchey.types.int64))
+def fill_fortran(p, rows, cols):
+    x = ruchey.farray(p, (rows, cols))
+    i, j = cuda.grid(2)
+    if i < rows and j < cols:
+        x[i, j] = i * 100 + j - p[0] * 0
+
+
+def test_kernels_take_addresses_for_cpointer_parameters():
+    """A signature's CPointer(dtype) parameter takes an address (an int, a
+    ctypes pointer, a device array's device_ctypes_pointer); carray and farray
+    shape the memory there, written in place."""
+    rng = make_rng(seed_of("cpointer"))
+    for n in (1, 37, 100):
+        host = rng.standard_normal(n).astype(np.float32)
+        d = cuda.to_device(host)
+        scale_pointed[4, 32](d.device_ctypes_pointer, n)
+        np.testing.assert_array_equal(d.copy_to_host(), host * 2 + 1)
+        on_host = host.copy()
+        scale_pointed[4, 32](on_host.ctypes.data, n)  # host memory: the CPU backend's
+        np.testing.assert_array_equal(on_host, host * 2 + 1)
+        scale_pointed[4, 32](on_host.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), n)
+        np.testing.assert_array_equal(on_host, (host * 2 + 1) * 2 + 1)
+    for rows, cols in ((3, 4), (1, 7), (5, 1)):
+        out = np.full((rows, cols), -1.0, order="F")
+        fill_fortran[1, (8, 8)](out.ctypes.data_as(ctypes.c_void_p), rows, cols)
+        np.testing.assert_array_equal(out, 100 * np.arange(rows)[:, None] + np.arange(cols))
+
+
+def test_a_cpointer_parameter_refuses_what_is_no_address():
+    for bad in ("0x10", 1.5, True, np.zeros(3, np.float32)):
+        with pytest.raises(TypeError, match="kernel argument 0 is a pointer"):
+            scale_pointed[1, 1](bad, 3)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_kernels_taking_cpointers(tmp_path):
+    for kernel in (scale_pointed, fill_fortran):
+        for ptx in kernel.inspect_ptx((8, 0)).values():
+            assert ptxas_errors(ptx, "sm_80", tmp_path, kernel.__name__) == ""
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_a_gpu_launch_passes_the_address_given_for_a_cpointer(on_fake):
+    on_fake("""
+        import sys
+
+        @cuda.jit("void(CPointer(float32), int64)")
+        def first(p, n):
+            p[0] = n
+
+        d = cuda.to_device(numpy.zeros(4, numpy.float32))
+        first[1, 1](d.device_ctypes_pointer, 4)
+        p = launch(0)["params"]
+        # the pointer as a 1-d array of no known length: its data, length and stride; then n
+        assert u64(p[0]) == address(d) and i64(p[1]) == sys.maxsize // 4 and i64(p[2]) == 4 and i64(p[3]) == 4
+    """)
+
+
+
+# ---------------------------------------------------------------- the driver's attributes of a kernel
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's CPU backend")
+def test_kernel_attributes_on_the_cpu_backend():
+    """The most threads per block is the backend's (or the launch bounds'); the
+    registers and memory the driver reports of GPU code are refused."""
+    @cuda.jit
+    def triple(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= 3
+
+    triple[1, 4](np.zeros(4))
+    triple[1, 4](np.zeros(4, np.float32))
+    sig = "void(float64[::1])"
+    assert triple.get_max_threads_per_block(sig) == 1024
+    assert list(triple.get_max_threads_per_block().values()) == [1024, 1024]
+    bounded = cuda.jit(sig, launch_bounds=(128, 2))(triple.py_func)
+    assert bounded.get_max_threads_per_block() == 128
+    for getter in (triple.get_regs_per_thread, triple.get_shared_mem_per_block, triple.get_const_mem_size,
+                   triple.get_local_mem_per_thread):
+        with pytest.raises(cuda.CudaSupportError, match="CUDA driver reports"):
+            getter(sig)
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
+    on_fake("""
+        @cuda.jit
+        def triple(x):
+            x[0] *= 3
+
+        triple[1, 1](cuda.to_device(numpy.zeros(4)))
+        triple[1, 1](cuda.to_device(numpy.zeros(4, numpy.int32)))
+        sig = "void(float64[::1])"
+        # the fake driver's made-up values: max threads, shared, const, local, registers
+        assert (triple.get_max_threads_per_block(sig), triple.get_shared_mem_per_block(sig),
+                triple.get_const_mem_size(sig), triple.get_local_mem_per_thread(sig),
+                triple.get_regs_per_thread(sig)) == (1024, 4096, 64, 16, 40)
+        per_signature = triple.get_regs_per_thread()
+        assert len(per_signature) == 2 and set(per_signature.values()) == {40}
+        specialized = cuda.jit(sig)(triple.py_func)
+        assert specialized.get_shared_mem_per_block() == 4096  # compiled for the GPU when asked
+    """)
+
+
+from test_cudadrv import PRELUDE, fake_driver, on_fake  # noqa: E402,F401  (fixtures)

@@ -117,3 +117,42 @@ def test_like_arrays_lie_in_memory_as_numpys_empty_like():
     device_view = cuda.device_array((4, 6, 10))[::2, :, ::3]
     like = cuda.device_array_like(device_view)
     assert like.strides == numpy.empty_like(numpy.zeros((4, 6, 10))[::2, :, ::3], order="K").strides
+
+
+@cuda.jit
+def scale_in_place(a, factor):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= factor
+
+
+def test_cuda_mapped_gives_device_arrays_over_the_host_arrays_memory():
+    """Kernels write the host arrays in place (on the CPU backend, the memory
+    itself), one device array for one array, a list for several."""
+    rng = make_rng(7)
+    for host in (rng.standard_normal(50), rng.integers(-9, 9, (6, 7)).astype(numpy.int32)[:, ::2].ravel(),
+                 numpy.zeros(0)):
+        want = host * 3
+        with cuda.mapped(host) as d:
+            assert isinstance(d, cuda.DeviceNDArray) and d.shape == host.shape
+            scale_in_place[2, 32](d, 3)
+        numpy.testing.assert_array_equal(host, want)
+    a, b = numpy.arange(5.0), numpy.arange(4, dtype=numpy.int64)
+    with cuda.mapped(a, b) as views:
+        assert isinstance(views, list) and len(views) == 2
+        for view in views:
+            scale_in_place[1, 8](view, -1)
+    numpy.testing.assert_array_equal(a, -numpy.arange(5.0))
+    numpy.testing.assert_array_equal(b, -numpy.arange(4))
+    with pytest.raises(TypeError, match="maps NumPy arrays"):
+        with cuda.mapped([1.0, 2.0]):
+            pass
+
+
+def test_cuda_ipc_is_refused_with_what_to_do_instead():
+    d = cuda.to_device(numpy.arange(4.0))
+    with pytest.raises(NotImplementedError, match="CUDA IPC.*multiprocessing.shared_memory"):
+        d.get_ipc_handle()
+    with pytest.raises(NotImplementedError, match="CUDA IPC.*copy_to_host"):
+        with cuda.open_ipc_array(b"\0" * 64, shape=4, dtype=numpy.float64):
+            pass

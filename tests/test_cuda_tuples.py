@@ -3,6 +3,7 @@ kernel[g, b](arr, (1.0, 2.0)), tuples of arrays, nested tuples, a
 parameter defaulting to None. Run on the CPU backend and checked against
 the same computation in NumPy; compiled to PTX, where a tuple's items are kernel parameters of
 their own, and checked by ptxas."""
+import collections
 import shutil
 
 import numpy as np
@@ -80,6 +81,50 @@ def test_writes_to_an_array_in_a_tuple_come_back():
     dst = np.zeros(33)
     fill[2, 32]((dst, 7.0))
     np.testing.assert_array_equal(dst, 7.0 + np.arange(33))
+
+
+Affine = collections.namedtuple("Affine", ("scale", "shift", "src"))
+Pair = collections.namedtuple("Pair", ("x", "y"))
+
+
+@cuda.jit
+def named_fields(out, spec, pair):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = spec.src[i] * spec.scale + spec.shift + pair.x - pair.y
+
+
+def test_named_tuples_are_kernel_arguments_read_by_field():
+    """A named tuple of numbers (a UniTuple or mixed) and of arrays: its fields
+    read in the kernel, the arrays' writes seen by the caller."""
+    rng = make_rng(5)
+    for scale, shift, pair in ((2.0, 1, Pair(3, 4)), (np.float32(0.5), True, Pair(1.25, np.int16(-7))),
+                               (-1, -2.5, Pair(0, 0))):
+        src = rng.standard_normal(45)
+        out = np.zeros(45)
+        named_fields[2, 32](out, Affine(scale, shift, src), pair)
+        want = np.zeros(45)
+        for i in range(45):
+            want[i] = src[i] * scale + shift + pair.x - pair.y
+        np.testing.assert_array_equal(out, want)
+    d_out = cuda.device_array(45)
+    named_fields[2, 32](d_out, Affine(3.0, 0.5, cuda.to_device(src)), Pair(0, 0))
+    np.testing.assert_array_equal(d_out.copy_to_host(), src * 3.0 + 0.5)
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def test_ptxas_accepts_kernels_taking_named_tuples(tmp_path):
+    named_fields[1, 1](np.zeros(3), Affine(1.5, 2, np.zeros(3)), Pair(1, 2.5))
+    ptxs = named_fields.inspect_ptx((8, 0))
+    assert ptxs
+    for ptx in ptxs.values():
+        assert ptxas_errors(ptx, "sm_80", tmp_path, "named_fields") == ""
+
+
+def test_an_unsupported_field_of_a_named_tuple_names_the_argument():
+    with pytest.raises(TypeError, match="kernel argument 1 has unsupported type str"):
+        named_fields[1, 1](np.zeros(1), Affine(1.0, 2.0, "three"), Pair(1, 2))
 
 
 @cuda.jit
@@ -263,4 +308,25 @@ def test_a_gpu_launch_passes_a_tuples_items_and_a_complexs_parts_as_parameters(o
         assert struct.unpack("<i", p[6])[0] == 7
         assert struct.unpack("<dd", p[7] + p[8]) == (1.5, -2.5)
         assert struct.unpack("<ff", p[9] + p[10]) == (0.5, 4.0)
+    """)
+
+
+@pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
+def test_a_gpu_launch_passes_a_named_tuples_fields_as_parameters(on_fake):
+    on_fake("""
+        import collections
+        Spec = collections.namedtuple("Spec", ("src", "scale"))
+
+        @cuda.jit
+        def by_field(out, spec):
+            out[0] = spec.src[1] * spec.scale
+
+        out = cuda.device_array(1)
+        arr = cuda.to_device(numpy.arange(4.0))
+        by_field[1, 1](out, Spec(arr, 2.5))
+        p = launch(0)["params"]
+        assert [len(b) for b in p] == [8] * 7
+        assert u64(p[3]) == address(arr) and struct.unpack("<d", p[6])[0] == 2.5
+        by_field[1, 1](out, Spec(numpy.arange(3.0), numpy.float32(1.5)))  # a host array: copied in and back
+        assert [len(b) for b in launch(1)["params"]] == [8] * 6 + [4]
     """)

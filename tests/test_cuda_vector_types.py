@@ -106,6 +106,30 @@ def test_c_names_of_the_vector_types():
     np.testing.assert_array_equal(out, [2.5, 9, 255, 0.25, -3])
 
 
+def test_the_table_of_vector_types_describes_each_as_numba_cudas_does():
+    """Code that walks the table (name -> constructor) builds kernels from its
+    name, base type, number of elements and C names: each base_type(k) cast,
+    made into a vector and read back."""
+    from ruchey.cuda.vector_types import vector_types
+    assert len(vector_types) == 40
+    for name, vty in vector_types.items():
+        assert vty.name == name and vty.user_facing_object is vty is getattr(cuda, name)
+        assert vty.base_type is getattr(ruchey.types, name.rpartition("x")[0]) and vty.num_elements == int(name[-1])
+        assert all(getattr(cuda, alias) is vty for alias in vty.aliases)
+    assert sorted(vector_types["float32x4"].aliases) == ["float4"]
+    for vty in (vector_types["uint8x3"], vector_types["float64x2"], vector_types["int16x4"], vector_types["float32x1"]):
+        n, fields = vty.num_elements, "xyzw"[:vty.num_elements]
+        params = ", ".join(f"base(values[{k}])" for k in range(n))
+        namespace = {"make": vty.user_facing_object, "base": vty.base_type}
+        exec(f"def read_back(values, out):\n    v = make({params})\n"
+             + "".join(f"    out[{k}] = v.{f}\n" for k, f in enumerate(fields)), namespace)
+        values = make_rng(n).uniform(-100 if vty.name[0] != "u" else 0, 100, n)
+        out, want = np.zeros(n), np.zeros(n)
+        cuda.jit(namespace["read_back"])[1, 1](values, out)
+        namespace["read_back"](values, want)
+        np.testing.assert_array_equal(out, want)
+
+
 def test_in_python_a_vector_is_a_named_tuple_of_its_base_type():
     v = cuda.uint16x3(cuda.uint16x2(1, 2), 3.7)
     assert (v.x, v.y, v.z) == (1, 2, 3) and type(v.z) is np.uint16 and v._fields == ("x", "y", "z")

@@ -272,8 +272,8 @@ def test_gpu_arrays_expose_the_cuda_array_interface(on_fake):
         assert desc["shape"] == (3, 4) and desc["typestr"] == "<f8" and desc["version"] == 3
         assert desc["strides"] is None and desc["data"] == (address(d), False)
         assert desc["stream"] == 1  # the legacy default stream
-        t = d.T.__cuda_array_interface__
-        assert t["strides"] == (8, 32) and t["data"][0] == address(d)
+        t = d[:, ::2].__cuda_array_interface__
+        assert t["strides"] == (32, 16) and t["data"][0] == address(d)
         s = cuda.stream()
         assert cuda.device_array(4, stream=s).__cuda_array_interface__["stream"] == s.handle
         assert cuda.is_cuda_array(d)
@@ -391,7 +391,7 @@ def test_device_arrays_round_trip_and_free_their_memory(on_fake):
         assert (d.copy_to_host() == host).all() and (f.copy_to_host() == host[0]).all()
         assert f.copy_to_host().flags.f_contiguous
         assert (d[1, :, 1:3].copy_to_host() == host[1, :, 1:3]).all()
-        assert d[1, 2, 3] == 23.0 and d.T.copy_to_host().shape == (4, 3, 2)
+        assert d[1, 2, 3] == 23.0 and (d[:, ::2, 1:].copy_to_host() == host[:, ::2, 1:]).all()
         d[0, 1] = -1.0
         d[1, :, ::2] = numpy.zeros((3, 2))
         expected = host.copy()
@@ -693,6 +693,46 @@ del mapped, managed
 gc.collect()
 assert fake.fake_live_host_allocations() == 0
 """)
+
+
+def test_cuda_mapped_maps_host_arrays_into_the_gpus_memory_for_the_context(on_fake):
+    on_fake("""
+        fake.fake_live_host_allocations.restype = ctypes.c_long
+        host, other = numpy.ones(8), numpy.arange(8.0)
+        with cuda.mapped(host) as d:
+            assert d.on_gpu and d.shape == (8,) and fake.fake_live_host_allocations() == 1
+            assert address(d) == host.ctypes.data and d.__cuda_array_interface__["data"][0] == host.ctypes.data
+            live = fake.fake_live_allocations()
+            fake_double[1, 8](d)
+            assert u64(launch(0)["params"][0]) == host.ctypes.data and fake.fake_live_allocations() == live
+        numpy.testing.assert_array_equal(host, 2.0)  # written in place, nothing copied
+        assert fake.fake_live_host_allocations() == 0  # unmapped when the context ends
+        with cuda.mapped(host, other) as (a, b):  # mapped again at once; several give a list
+            assert address(b) == other.ctypes.data and fake.fake_live_host_allocations() == 2
+        try:
+            with cuda.mapped(host):
+                raise KeyError("inside")
+        except KeyError:
+            pass
+        assert fake.fake_live_host_allocations() == 0
+    """)
+
+
+def test_in_out_and_inout_hints_choose_the_copies_of_a_gpu_launch(on_fake):
+    on_fake("""
+        out = numpy.full(1000, 3.0)
+        fake_double[1, 8](cuda.Out(out))  # not copied in: the fake doubles fresh device memory
+        assert not (out == 6.0).any()
+        host = numpy.ones(8)
+        fake_double[1, 8](cuda.In(host))  # copied in, not back
+        numpy.testing.assert_array_equal(host, 1.0)
+        fake_double[1, 8](cuda.InOut(host))
+        numpy.testing.assert_array_equal(host, 2.0)
+        d = cuda.to_device(host)
+        fake_double[1, 8](cuda.In(d))  # a device array: used where it is
+        assert u64(launch(fake.fake_launches() - 1)["params"][0]) == address(d)
+        numpy.testing.assert_array_equal(d.copy_to_host(), 4.0)
+    """)
 
 
 def test_an_external_stream_is_the_drivers_and_is_not_destroyed_here(on_fake):

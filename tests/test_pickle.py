@@ -180,6 +180,22 @@ def test_local_dynamic_ufuncs_pickle_by_value():
     np.testing.assert_allclose(out, expected, rtol=1e-15)
 
 
+def test_local_cuda_ufuncs_pickle_by_value():
+    k = 3
+
+    @ruchey.vectorize(["intp(intp)", ruchey.float64(ruchey.float64)], target="cuda")
+    def scaled(x):
+        return x * k
+
+    rng = np.random.default_rng(17)
+    for x in (np.arange(-5, 10), rng.standard_normal(33), np.array([np.nan, -np.inf, 0.0])):
+        again = pickle.loads(pickle.dumps(scaled))
+        twice = pickle.loads(pickle.dumps(again))
+        assert again is not scaled and again.types == scaled.types
+        for f in (again, twice):
+            np.testing.assert_array_equal(f(x), scaled.py_func(x))
+
+
 @needs_ufunc_attributes
 def test_ufuncs_from_main_pickle_into_a_fresh_process(tmp_path):
     r = run_python_file("""

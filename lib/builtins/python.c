@@ -737,17 +737,19 @@ static const Type *recursed_as(const Infer *in, Func *callee, const Type *t) {
   return t;
 }
 
-/* The value a call passes that the callee may freeze its parameter to
- * (Numba types it as a literal): a constant (ty_constant), or a tuple of
- * int literals, written or bound once to a variable -- the shape (4, 8)
- * of a shared array a device function makes. */
-static const Node *call_constant(const Infer *in, const Node *a) {
-  const Node *t = a;
-  for (int hops = 0; t->kind == N_VAR && in->only_value && in->only_value[t->var] && hops < 64; hops++)
-    t = in->only_value[t->var];
-  if (t->kind != N_TUPLE) return ty_constant(in, a);
-  for (int i = 0; i < t->list.len; i++)
-    if (t->list.items[i]->kind != N_INT) return NULL;
+/* A call's argument as a constant the callee may be compiled for: what
+ * ty_constant finds, or a tuple of such constants (a shape, (4, 8), that a
+ * device function sizes a shared array with), made anew of the constants
+ * themselves (the callee reads none of the caller's variables). */
+static const Node *call_constant(Infer *in, const Node *a) {
+  const Node *c = ty_constant(in, a);
+  for (int hops = 0; !c && a && a->kind == N_VAR && in->only_value && hops < 64; hops++) a = in->only_value[a->var];
+  if (c || !a || a->kind != N_TUPLE || !a->list.len) return c;
+  Node *t = arena_alloc(in->f->arena, sizeof(Node));
+  *t = *a;
+  t->list.items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)a->list.len);
+  for (int i = 0; i < a->list.len; i++)
+    if (!(t->list.items[i] = (Node *)call_constant(in, a->list.items[i]))) return NULL;
   return t;
 }
 

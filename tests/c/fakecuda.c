@@ -264,6 +264,14 @@ CUresult cuModuleUnload(void *module) {
 
 /* ---------------------------------------------------------------- launches */
 
+/* CU_FUNC_ATTRIBUTE_*: made-up values, each its own (max threads, shared, const, local, registers) */
+CUresult cuFuncGetAttribute(int *value, int attr, void *function) {
+  static const int values[] = {1024, 4096, 64, 16, 40};
+  if (!function || attr < 0 || attr > 4) return INVALID_VALUE;
+  *value = values[attr];
+  return OK;
+}
+
 CUresult cuFuncSetAttribute(void *function, int attr, int value) {
   Function *f = function;
   if (!f || attr != 8 || value < 0 || value > SHARED_OPTIN) return INVALID_VALUE;
@@ -388,6 +396,16 @@ CUresult cuMemFreeHost(void *p) {
 
 CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) {
   *d = (uint64_t)(uintptr_t)p;
+  return OK;
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags) {
+  live_host_allocations++;  /* (counted as an allocation: each must be unregistered) */
+  return OK;
+}
+
+CUresult cuMemHostUnregister(void *p) {
+  live_host_allocations--;
   return OK;
 }
 

@@ -24,8 +24,8 @@ This module is imported by the compiler the first time it compiles a function
 """
 from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      device_array_like, from_cuda_array_interface, is_cuda_array,
-                                     managed_array, mapped_array, mapped_array_like, pinned, pinned_array,
-                                     pinned_array_like, to_device)
+                                     managed_array, mapped, mapped_array, mapped_array_like, open_ipc_array, pinned,
+                                     pinned_array, pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                     blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
                                     gridsize, laneid, lanemask_lt, local, match_all_sync, nanosleep,
@@ -33,7 +33,8 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
                                     syncthreads_count, syncthreads_or, syncwarp, threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
-from ruchey.cuda.kernels import CUDADispatcher, jit
+from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, jit, wrap_arg
+from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
 from ruchey.cuda.ptx import compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
 from ruchey.cuda.sourcemodule import CompileError, RawKernel, SourceModule
@@ -58,13 +59,14 @@ __all__ = [
     "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
-    "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned",
+    "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "open_ipc_array",
     "synchronize", "stream", "Stream", "default_stream", "legacy_default_stream", "external_stream",
     "per_thread_default_stream", "event", "Event", "event_elapsed_time",
     "is_available", "detect", "get_current_device", "select_device", "list_devices", "close",
     "CPUBackendDevice", "GPUDevice", "CudaSupportError", "CudaError",
     "SourceModule", "RawKernel", "CompileError", "reduce", "Reduce", "gpus", "profile_start", "profile_stop", "profiling",
-    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize",
+    "current_context", "Context", "MemoryInfo", "vectorize", "guvectorize", "transpose", "In", "Out", "InOut",
+    "ArgHint", "wrap_arg", "literal_unroll",
 ]
 
 
@@ -115,12 +117,15 @@ HAS_NUMBA = True
 
 def __getattr__(name):
     """cuda.random and cuda.libdevice, imported when first named (random makes device
-    functions, libdevice reads the compiler's table), the vector types
+    functions, libdevice reads the compiler's table), cuda.transpose (it makes a kernel), the vector types
     (cuda.float32x4, cuda.double2: vector_types.py) and the types, as numba-cuda's
     numba.cuda has them (cuda.float32)."""
     if name in ("random", "libdevice"):
         import importlib
         return importlib.import_module(f"ruchey.cuda.{name}")
+    if name == "transpose":  # (numba-cuda's numba.cuda.kernels.transpose.transpose)
+        from ruchey.cuda.transposed import transpose
+        return transpose
     if isinstance(types.namespace.get(name), (types.Type, types.NoneType)):
         return types.namespace[name]
     if name[-1:] in ("1", "2", "3", "4"):  # (every vector type's name ends so: float32x4, double2)

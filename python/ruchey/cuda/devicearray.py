@@ -211,6 +211,10 @@ class DeviceNDArray:
                 # work queued on the array's stream (or the legacy default one) comes first
                 "stream": stream_handle(self.stream) or 1}
 
+    def get_ipc_handle(self):
+        """numba-cuda's handle sharing the array with another process: not supported (_ipc_refusal)."""
+        raise NotImplementedError(_ipc_refusal(self.on_gpu))
+
     @property
     def device_ctypes_pointer(self):
         """The address of the first element (in the GPU's memory on the GPU)."""
@@ -358,7 +362,16 @@ class DeviceNDArray:
         return self.transpose()
 
     def transpose(self, axes=None):
-        return self._like(self._ary.transpose(axes))
+        """A new array holding the transpose of this 2-D array (numba-cuda's:
+        a copy, C-contiguous, not a view); itself for the identity's axes."""
+        if axes is not None and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and sorted(axes) != [0, 1]:
+            raise ValueError(f"invalid axes list {axes!r}")
+        from ruchey.cuda.transposed import transpose
+        return transpose(self)
 
     def _no_copy(self, make, order):
         """The view make() gives; NotImplementedError if it needs a copy. On
@@ -409,6 +422,24 @@ class DeviceNDArray:
             raise ValueError("only support unit stride")
         for i in range(math.ceil(self.size / section)):
             yield self._like(self._ary[i * section:(i + 1) * section], stream or self.stream)
+
+
+def _ipc_refusal(on_gpu):
+    """Why there is no CUDA IPC (numba-cuda's get_ipc_handle, open_ipc_array): on the CPU
+    backend device memory is this process's own, which another cannot open."""
+    if on_gpu:
+        return ("CUDA IPC handles (get_ipc_handle, open_ipc_array) are not supported by ruchey: send the data "
+                "(copy_to_host) to the other process, or share host memory (multiprocessing.shared_memory)")
+    return ("CUDA IPC shares GPU memory between processes, and a device array on the CPU backend is in this "
+            "process's own memory: send the data (copy_to_host) to the other process, or share host memory "
+            "(multiprocessing.shared_memory) and pass views of it to kernels")
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """numba-cuda's array opened from another process's IPC handle: not supported (_ipc_refusal)."""
+    raise NotImplementedError(_ipc_refusal(use_gpu()))
+    yield  # (a context manager, as numba-cuda's)
 
 
 # ---------------------------------------------------------------- constructors
@@ -600,3 +631,35 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
 def pinned(*arylist):
     """Pin host arrays for the duration of the context (nothing to do)."""
     yield
+
+
+def _mapped_view(ary, stream):
+    """A device array over the host array's own memory: on the GPU, that memory
+    registered with the driver and mapped into the GPU's; on the CPU backend, itself."""
+    if not isinstance(ary, np.ndarray):
+        raise TypeError(f"cuda.mapped maps NumPy arrays (their memory, in place), not {type(ary).__name__}")
+    if not use_gpu():
+        return DeviceNDArray._wrap(ary.view(np.ndarray), stream)
+    lo, hi = _extent(ary)
+    mem = _core.cuda_host_register(ary.ctypes.data + lo, hi - lo, ary)
+    layout = np.asarray(_DeviceData(mem, mem.ptr - lo, ary.shape, ary.strides, ary.dtype))
+    return DeviceNDArray._wrap(layout, stream, mem)
+
+
+@contextlib.contextmanager
+def mapped(*arylist, stream=0):
+    """numba-cuda's cuda.mapped: for the duration of the context, a device
+    array over each host array's memory (a list of them for several), which
+    kernels read and write in place, nothing copied. On the GPU the memory is
+    mapped into the GPU's until the context ends (the device arrays must not
+    be used after)."""
+    check_stream(stream)
+    views = []
+    try:
+        for ary in arylist:
+            views.append(_mapped_view(ary, stream))
+        yield views[0] if len(views) == 1 else views
+    finally:
+        for view in views:
+            if view._mem is not None:
+                view._mem.release()

@@ -4,13 +4,14 @@ import enum
 import functools
 import math
 import numbers
+import sys
 import threading
 
 import numpy as np
 
 from ruchey import _core, decorators, extending, serialize, types
-from ruchey.cuda.devicearray import DeviceNDArray, as_cuda_array, to_device
-from ruchey.cuda.runtime import CPUBackendDevice, CudaError, check_stream, stream_handle, use_gpu
+from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
+from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
 Kernel launch configuration was not specified. Use the syntax:
@@ -96,7 +97,65 @@ def _bad_argument(arg, index):
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
         "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool, NumPy "
-        "numbers, datetime64 and timedelta64), None, and tuples of these")
+        "numbers, datetime64 and timedelta64), None, and tuples (named or not) of these")
+
+
+class ArgHint:
+    """numba-cuda's hint of how a launch moves a host array: cuda.In, cuda.Out, cuda.InOut."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.value!r})"
+
+
+class In(ArgHint):
+    """A host array the kernel only reads: copied to the device, never back
+    (the kernel's writes to it are lost, as in numba-cuda)."""
+
+
+class Out(ArgHint):
+    """A host array the kernel only writes: on the GPU not copied in, copied
+    back after the launch."""
+
+
+class InOut(ArgHint):
+    """A host array copied in and back: what a launch does with one anyway."""
+
+
+def wrap_arg(value, default=InOut):
+    """value as an ArgHint: itself if it is one, else default(value) (numba-cuda's)."""
+    return value if isinstance(value, ArgHint) else default(value)
+
+
+def _hinted_cpu(arg):
+    """What the CPU backend passes for a hinted array: In's a copy (writes to it are lost)."""
+    if not isinstance(arg, In):
+        return arg.value
+    value = arg.value
+    if isinstance(value, DeviceNDArray):
+        return value
+    return np.array(value, copy=True) if isinstance(value, np.ndarray) else value
+
+
+def _hinted_gpu(arg, stream, back):
+    """What a GPU launch passes for a hinted host array: a device array it made,
+    copied in (In, InOut) and back after (Out, InOut); a device array as it is."""
+    value = arg.value
+    if not isinstance(value, np.ndarray) or isinstance(arg, InOut):
+        return value  # (a host array: _gpu_args copies it in and back, as for any)
+    if isinstance(arg, In):
+        return to_device(np.array(value, order="K") if not (value.flags.c_contiguous or value.flags.f_contiguous)
+                         else value, stream=stream)
+    dev = device_array_like(value, stream=stream)
+    back.append((value, dev))
+    return dev
+
+
+def _same_tuple(arg, items):
+    """items as a tuple of arg's kind: a named tuple stays one (the kernel reads its fields)."""
+    return type(arg)(*items) if hasattr(arg, "_fields") else items
 
 
 def _cpu_args(args, back=None, index=None):
@@ -105,8 +164,10 @@ def _cpu_args(args, back=None, index=None):
     A tuple's items are taken the same way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if type(arg) is tuple:
-            arg = _cpu_args(arg, back, i if index is None else index)[0]
+        if isinstance(arg, ArgHint):
+            arg = _hinted_cpu(arg)
+        if isinstance(arg, tuple):
+            arg = _same_tuple(arg, _cpu_args(arg, back, i if index is None else index)[0])
         elif arg is None:
             pass
         elif isinstance(arg, DeviceNDArray):
@@ -134,8 +195,10 @@ def _gpu_args(args, stream, back=None, index=None):
     way (index: the argument it is in)."""
     out, back = [], [] if back is None else back
     for i, arg in enumerate(args):
-        if type(arg) is tuple:
-            arg = _gpu_args(arg, stream, back, i if index is None else index)[0]
+        if isinstance(arg, ArgHint):
+            arg = _hinted_gpu(arg, stream, back)
+        if isinstance(arg, tuple):
+            arg = _same_tuple(arg, _gpu_args(arg, stream, back, i if index is None else index)[0])
         elif arg is None:
             pass
         elif isinstance(arg, DeviceNDArray) and arg.on_gpu:
@@ -173,13 +236,20 @@ class _LaunchConfiguration:
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        writebacks = []
+        if self.dispatcher.extensions:
+            args = self.dispatcher.prepared_args(args, self.stream, writebacks)
         if use_gpu() and not self.dispatcher.checks_indices:
             self.launch_gpu(args)
         else:
             self.launch_cpu(args)
+        for writeback in writebacks:
+            writeback()
 
     def launch_cpu(self, args):
         """Run the kernel on the CPU backend: when it returns, every thread has."""
+        if self.dispatcher.pointers:
+            args = _pointed_arrays(args, self.dispatcher.pointers, False)
         args, back = _cpu_args(args)
         self.dispatcher._compiled()._launch(self.griddim, self.blockdim, self.sharedmem, args)
         for dev, host in back:
@@ -190,6 +260,8 @@ class _LaunchConfiguration:
         arrays have to be copied in and back, which the C dispatcher leaves
         to this function."""
         disp = self.dispatcher._compiled()
+        if self.dispatcher.pointers:
+            args = _pointed_arrays(args, self.dispatcher.pointers, True)
         stream = 0 if self.stream is None or type(self.stream) is int else stream_handle(self.stream)
         if disp._launch_gpu(self.griddim, self.blockdim, self.sharedmem, stream,
                             args) is not NotImplemented:
@@ -220,11 +292,16 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None):
+                 shared_memory_carveout=None, signatures=None, extensions=None):
         self.py_func = py_func
+        # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
+        self.extensions = list(extensions or ())
         # compiled for these alone (when first compiled): a launch converts its arguments to the
         # signature that takes them (a TypeError where none does), as numba-cuda's
         self.declared_signatures = None if signatures is None else list(signatures)
+        # parameters a declared signature types CPointer(dtype): index -> dtype (a launch passes an address)
+        self.pointers = {i: t.dtype for sig in self.declared_signatures or () if not isinstance(sig, tuple)
+                         for i, t in enumerate(types.parse_signature(sig).args) if isinstance(t, types.CPointer)}
         self.launch_bounds = _launch_bounds(launch_bounds)
         self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
@@ -236,6 +313,7 @@ class CUDADispatcher:
         self.specialized = signatures is not None  # compiled for signatures alone (cuda.jit's, or specialize's)
         self.specializations = {}  # argument types -> the kernel specialize() made for them
         self._device = None  # the device function compiled code calls (device_function)
+        self._retired = []  # C dispatchers recompile() replaced
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
         self._lock = threading.RLock()  # (a kernel compiled for its signatures may call itself: device_function)
         functools.update_wrapper(self, py_func)
@@ -257,10 +335,37 @@ class CUDADispatcher:
                         from ruchey import caching
                         disp._cache = caching.FunctionCache(self.py_func, options)
                     if self.declared_signatures is not None:
-                        decorators._compile_only(disp, self.declared_signatures)
+                        decorators._compile_only(disp, [_without_pointers(s) for s in self.declared_signatures])
                     self._disp = disp
                 disp = self._disp
         return disp
+
+    def prepared_args(self, args, stream, writebacks):
+        """The arguments as the extensions map them, the last extension first (numba-cuda's
+        prepare_args(ty, val, stream=, retr=)); writebacks gets what they ask to run after the
+        launch."""
+        prepared = []
+        for value in args:
+            try:
+                ty = types.typeof(value)
+            except (TypeError, ValueError):
+                ty = None
+            for extension in reversed(self.extensions):
+                ty, value = extension.prepare_args(ty, value, stream=stream, retr=writebacks)
+            prepared.append(value)
+        return tuple(prepared)
+
+    def recompile(self):
+        """Every specialisation compiled again, reading the globals anew (numba-cuda's
+        recompile()); the launches after it run the new code."""
+        with self._lock:
+            compiled = self.signatures
+            if self._disp is not None:  # kept: the GPU may still be running its code, queued on a stream
+                self._retired.append(self._disp)
+            self._disp = self._device = None
+            disp = self._compiled()
+            if not self.specialized and compiled:
+                decorators._compile_signatures(disp, compiled)
 
     def specialize(self, *args):
         """The kernel compiled for these arguments' types (or these types)
@@ -272,7 +377,8 @@ class CUDADispatcher:
         if kernel is None:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
-                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes])
+                                    shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
+                                    extensions=self.extensions)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -288,7 +394,7 @@ class CUDADispatcher:
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
-                       signatures=self.declared_signatures)
+                       signatures=self.declared_signatures, extensions=self.extensions)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -359,6 +465,47 @@ class CUDADispatcher:
         described = None if signature is None else \
             tuple(t.describe() for t in types.parse_signature(signature).args)
         return self._compiled()._max_cooperative_blocks(described, threads, int(dynsmemsize))
+
+    def _function_attribute(self, attr, signature):
+        """The driver's CU_FUNC_ATTRIBUTE_* attr of the kernel compiled for
+        signature's argument types (numba-cuda's get_regs_per_thread and
+        kin): of its one signature when it was compiled for one alone, else
+        a dict keyed by each GPU compile's signature."""
+        if not use_gpu():
+            raise CudaSupportError("the registers and memory of a kernel are what the CUDA driver reports of its "
+                                   "GPU code, and kernels run on the CPU backend here")
+        disp = self._compiled()
+        if signature is None and self.specialized:
+            signature = self.declared_signatures[0]
+        if signature is not None:
+            sig = _without_pointers(signature)
+            args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
+            return disp._function_attribute(tuple(t.describe() for t in args), attr)
+        return {sig: disp._function_attribute(i, attr) for i, sig in enumerate(disp.gpu_signatures)}
+
+    def get_regs_per_thread(self, signature=None):
+        """The registers each thread of the kernel uses (on the GPU)."""
+        return self._function_attribute(4, signature)
+
+    def get_const_mem_size(self, signature=None):
+        """The kernel's bytes of constant memory (on the GPU)."""
+        return self._function_attribute(2, signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """The kernel's bytes of static shared memory per block (on the GPU)."""
+        return self._function_attribute(1, signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """The kernel's bytes of local memory per thread (on the GPU)."""
+        return self._function_attribute(3, signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The most threads a block of the kernel may have: the GPU's for its
+        code; on the CPU backend, its launch bounds' or the backend's limit."""
+        if use_gpu():
+            return self._function_attribute(0, signature)
+        most = self.launch_bounds[0] if self.launch_bounds else _MAX_THREADS
+        return most if signature is not None or self.specialized else {args: most for args in self.signatures}
 
     @property
     def stats(self):
@@ -484,6 +631,55 @@ def _is_function(obj):
     return callable(obj) and not isinstance(obj, (types.Type, types.NoneType))
 
 
+def _without_pointers(sig):
+    """sig with each CPointer(dtype) argument a 1-d C array of dtype: what the kernel
+    takes for it (_pointed_arrays), of no known length (carray and farray shape it)."""
+    if isinstance(sig, tuple):
+        return sig
+    parsed = types.parse_signature(sig)
+    if not any(isinstance(t, types.CPointer) for t in parsed.args):
+        return sig
+    args = [t.dtype[::1] if isinstance(t, types.CPointer) else t for t in parsed.args]
+    return (parsed.return_type or types.void)(*args)
+
+
+def _address(arg, index):
+    """A CPointer argument's address: an int, a ctypes pointer (POINTER(c_float), c_void_p: an
+    array's device_ctypes_pointer)."""
+    import ctypes
+    if isinstance(arg, ctypes._Pointer):
+        arg = ctypes.cast(arg, ctypes.c_void_p)
+    value = arg.value if isinstance(arg, ctypes.c_void_p) else arg
+    if value is None:  # (a NULL c_void_p)
+        value = 0
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise TypeError(f"kernel argument {index} is a pointer (CPointer in the signature): it takes an address "
+                        f"(an int, or a ctypes pointer such as an array's device_ctypes_pointer), not "
+                        f"{type(arg).__name__}")
+    return int(value)
+
+
+def _pointed_arrays(args, pointers, on_gpu):
+    """The launch's arguments with each address given for a CPointer parameter made
+    a 1-d array of its dtype at that address, of no known length: in the GPU's memory,
+    or in this process's (the CPU backend's device arrays are)."""
+    import ctypes  # (here: only a kernel with a pointer parameter needs it)
+    args = list(args)
+    for i, dtype in pointers.items():
+        if i >= len(args):
+            continue
+        address, dtype = _address(args[i], i), np.dtype(str(dtype))
+        length = (sys.maxsize // dtype.itemsize,)
+        if on_gpu:  # memory another holds: the address stands for its owner, nothing is freed here
+            mem = _core.DeviceMemory(0, address, address)
+            args[i] = DeviceNDArray._wrap(np.asarray(_DeviceData(mem, address, length, (dtype.itemsize,), dtype)),
+                                          0, mem)
+        else:
+            first = np.frombuffer((ctypes.c_char * dtype.itemsize).from_address(address), dtype, 1)
+            args[i] = np.lib.stride_tricks.as_strided(first, length, (dtype.itemsize,))
+    return tuple(args)
+
+
 def _check_kernel_signatures(sigs):
     """A kernel's signatures, checked (a kernel returns nothing); whether
     ruchey reads them all (one it cannot read yet leaves them all unused)."""
@@ -524,6 +720,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     block); ``boundscheck=True`` checks indices only. ``cache=True`` keeps the
     CPU backend's code and the PTX made for each compute capability on disk,
     as ``@njit(cache=True)`` does: a later process loads them without compiling.
+    ``extensions`` (numba-cuda's): objects whose ``prepare_args(ty, val, stream=,
+    retr=)`` maps each argument before a launch (the kernel's ``extensions`` list).
     """
     unknown = set(kws) - _IGNORED
     if unknown:
@@ -531,8 +729,6 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     if link:
         raise NotImplementedError("cuda.jit(link=...) links CUDA C/C++ or PTX code, which the "
                                   "CPU backend cannot run")
-    if extensions:
-        raise NotImplementedError("cuda.jit(extensions=...) is not supported")
     debug, boundscheck = bool(debug), bool(boundscheck)
 
     if _is_function(func_or_sig):
@@ -551,7 +747,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
-                                signatures=declared)
+                                signatures=declared, extensions=extensions)
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel

@@ -50,6 +50,7 @@ class CUDAUFunc:
         self.__doc__ = func.__doc__
         self.nin = func.__code__.co_argcount
         self.nout = 1
+        self._signatures = list(signatures)  # (made again from them where pickled by value)
         self._loops = []
         for sig in signatures:
             sig = types.parse_signature(sig)
@@ -63,6 +64,12 @@ class CUDAUFunc:
     @property
     def types(self):
         return ["".join(d.char for d in ins) + "->" + ret.char for ins, ret in self._loops]
+
+    def __reduce__(self):
+        """By its name where importable, else its function and signatures (for
+        multiprocessing and Dask): the receiver compiles its loops again."""
+        from ruchey import serialize
+        return serialize.reduce_remade(self, CUDAUFunc, self._signatures)
 
     def _loop_for(self, dtypes):
         for rule in ("no", "safe"):

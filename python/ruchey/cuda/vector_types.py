@@ -79,9 +79,15 @@ def _constructor(name, base, n):
     make.__name__ = make.__qualname__ = name
     make.__doc__ = f"cuda.{name}: a vector of {n} {base} numbers (fields {', '.join(ATTRIBUTES[:n])})."
     make.vector_class = cls
+    # what numba-cuda's vector_types table holds for each (its VectorType): code that walks
+    # the table builds kernels from these
+    make.name, make.base_type, make.num_elements, make.user_facing_object = name, getattr(types, base), n, make
+    make.aliases = []  # its C names (float4), filled in below
     return make
 
 
 vector_types = {f"{base}x{n}": _constructor(f"{base}x{n}", base, n) for base in BASES for n in range(1, 5)}
 aliases = {f"{c_name}{n}": vector_types[f"{numpy.dtype(c_type).name}x{n}"]
            for c_name, c_type in C_NAMES.items() for n in range(1, 5)}
+for alias, make in aliases.items():
+    make.aliases.append(alias)
