@@ -7625,6 +7625,43 @@ def pysm3_emission():
     return out
 
 
+
+def _peaks_found(signal):
+    """The peaks find_peaks gives (a ragged array of each image's): one list
+    of (row, column) positions."""
+    return np.concatenate([np.asarray(p, dtype=float).reshape(-1, 2) for p in np.asarray(signal.data).ravel()])
+
+
+def hyperspy_signals():
+    """HyperSpy's compiled helpers through its signal API: LOWESS smoothing
+    of spectra, rebinning by non-integer factors, histograms, axis value
+    look-ups with each rounding, an artificial atomic-resolution image
+    and its peaks found by the Zaefferer and statistical peak finders."""
+    import hyperspy.api as hs
+    rng = np.random.default_rng(61)
+    x = np.linspace(0, 10, 400)
+    spectra = hs.signals.Signal1D(np.sin(x)[None, :] * np.arange(1, 7)[:, None] + rng.normal(0, 0.3, (6, 400)))
+    smoothed = spectra.deepcopy()
+    smoothed.smooth_lowess(smoothing_parameter=0.1, number_of_iterations=2, show_progressbar=False)
+    image = hs.signals.Signal2D(rng.random((3, 60, 50)))
+    rebinned = image.rebin(scale=(1, 1.5, 2.5))
+    axis = spectra.axes_manager.signal_axes[0]
+    axis.scale, axis.offset = 0.025, -1.0
+    values = rng.uniform(-1.0, 8.9, 30)
+    atoms = hs.data.atomic_resolution_image(size=160, rotation_angle=10)
+    atoms_signal = hs.signals.Signal2D(atoms.data + rng.normal(0, 0.01, atoms.data.shape))
+    peaks_z = atoms_signal.find_peaks(method="zaefferer", grad_threshold=0.02, window_size=10, distance_cutoff=5.0,
+                                      interactive=False, show_progressbar=False)
+    peaks_s = hs.signals.Signal2D(rng.random((60, 60))).find_peaks(method="stat", interactive=False,
+                                                                  show_progressbar=False)
+    return {"lowess": smoothed.data, "rebinned": rebinned.data,
+            "histogram": spectra.get_histogram(bins=40).data.astype(float),
+            "index_round": np.asarray(axis.value2index(values), dtype=float),
+            "index_floor": np.asarray(axis.value2index(values, rounding=np.floor), dtype=float),
+            "index_ceil": np.asarray(axis.value2index(values, rounding=np.ceil), dtype=float),
+            "atoms": atoms.data, "peaks_zaefferer": _peaks_found(peaks_z), "peaks_stat": _peaks_found(peaks_s)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -7815,4 +7852,5 @@ WORKLOADS = {
     "xgcm": {"transform": xgcm_transform},
     "openpnm": {"invasion": openpnm_invasion},
     "pysm3": {"emission": pysm3_emission},
+    "hyperspy": {"signals": hyperspy_signals},
 }
