@@ -42,7 +42,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "spatialpandas", "pastas", "sleepecg", "hotspotsc", "sequence-jacobian",
             "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr",
             "consav", "spherical", "sxs", "vector", "ht", "rocket-fft", "numba-scipy", "abtem", "rosettasciio", "simpeg",
-            "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "directlfq")
+            "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "directlfq",
+            "fteikpy", "empymod", "emg3d", "pythermalcomfort", "pynucastro", "pyro-hydro", "EMD-signal",
+            "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy")
 TIMEOUT = 1200
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
@@ -136,13 +138,14 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # affine 3's Affine no longer is; consav imports EconModel (its model classes)
 # without requiring it; RosettaSciIO's FEI stream reader makes sparse
 # arrays; SimPEG's numba engine is choclo's kernels; alphabase's LCP digestion
-# imports pydivsufsort, an optional dependency
+# imports pydivsufsort, an optional dependency; HyperSpy's statistical peak
+# finder needs scikit-learn
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
-        "alphabase": ["pydivsufsort"]}
+        "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

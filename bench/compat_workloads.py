@@ -7116,6 +7116,552 @@ def directlfq_lfq():
             "ions": ion_df.select_dtypes("number").to_numpy(dtype=float)}
 
 
+
+def _fteikpy_velocity_2d():
+    """A layered velocity model (m/s) with a smooth random perturbation."""
+    rng = np.random.default_rng(7)
+    z = np.linspace(0.0, 1.0, 120)[:, None]
+    noise = np.cumsum(np.cumsum(rng.standard_normal((120, 160)), axis=0), axis=1)
+    return 1500.0 + 2500.0 * z + 40.0 * noise / np.abs(noise).max() + np.zeros((1, 160))
+
+
+def fteikpy_eikonal2d():
+    """Traveltimes from several sources (with gradients), read at receivers,
+    and a posteriori ray tracing, as a tomography forward model does."""
+    from fteikpy import Eikonal2D
+    eik = Eikonal2D(_fteikpy_velocity_2d(), gridsize=(10.0, 10.0))
+    sources = np.array([[0.0, 100.0], [0.0, 800.0], [50.0, 1500.0], [600.0, 10.0]])
+    tts = eik.solve(sources, nsweep=2, return_gradient=True)
+    receivers = np.column_stack([np.full(30, 5.0), np.linspace(10.0, 1580.0, 30)])
+    single = eik.solve(np.array([300.0, 700.0]), nsweep=3)
+    rays = tts[0].raytrace(receivers[:5])
+    out = {f"tt{i}": tt.grid for i, tt in enumerate(tts)}
+    out.update({"picks": np.array([tt(receivers) for tt in tts]), "single": single.grid,
+                "gradient_z": tts[1].gradient[0].grid, "gradient_x": tts[1].gradient[1].grid,
+                "ray_lengths": np.array([len(r) for r in rays], dtype=float),
+                "ray_ends": np.array([r[0] for r in rays] + [r[-1] for r in rays]),
+                "ray_grid": tts[2].raytrace(receivers[10], honor_grid=True)})
+    return out
+
+
+def fteikpy_eikonal3d():
+    """A 3-d traveltime grid (first-order sweeps with gradients), its values
+    at points off the grid and rays from them back to the source."""
+    from fteikpy import Eikonal3D
+    z = np.linspace(0.0, 1.0, 40)[:, None, None]
+    rng = np.random.default_rng(3)
+    velocity = 2000.0 + 2000.0 * z + 50.0 * rng.random((40, 36, 32))
+    eik = Eikonal3D(velocity, gridsize=(10.0, 10.0, 10.0))
+    tt = eik.solve(np.array([0.0, 180.0, 150.0]), nsweep=2, return_gradient=True)
+    points = np.column_stack([rng.uniform(0, 390, 40), rng.uniform(0, 350, 40), rng.uniform(0, 310, 40)])
+    rays = tt.raytrace(points[:4])
+    return {"tt": tt.grid, "picks": tt(points), "gradient_y": tt.gradient[2].grid,
+            "ray_ends": np.array([r[-1] for r in rays]), "velocity_at": eik(points)}
+
+
+def empymod_dipole():
+    """Frequency-domain responses of a layered earth (a resistive target in
+    marine sediments) for in-line and broadside dipoles, isotropic and
+    anisotropic, by the digital linear filter and by quadrature."""
+    import empymod
+    depth = [0, 1000, 2000, 2100]
+    res = [2e14, 0.3, 1, 50, 1]
+    offsets = np.arange(1, 41) * 250.0
+    out = {}
+    for ab in (11, 12, 13, 33, 14, 66):
+        out[f"ab{ab}"] = empymod.dipole([0, 0, 950], [offsets, offsets * 0.2, 1000], depth, res,
+                                        [0.1, 0.5, 1.0], ab=ab, verb=0)
+    out["aniso"] = empymod.dipole([0, 0, 950], [offsets, 0, 1000], depth, res, 0.5, aniso=[1, 1, 1.5, 2, 1],
+                                  verb=0)
+    out["quad"] = empymod.dipole([0, 0, 950], [offsets[:10], 0, 1000], depth, res, 1.0, ht="quad", verb=0)
+    out["qwe"] = empymod.dipole([0, 0, 950], [offsets[:10], 0, 1000], depth, res, 1.0, ht="qwe", verb=0)
+    return {k: np.stack([np.real(v), np.imag(v)]) for k, v in out.items()}
+
+
+def empymod_time_domain():
+    """Step and impulse responses (Fourier-transformed by the sine/cosine
+    filter and by FFTLog) of finite bipoles, and of a loop."""
+    import empymod
+    depth = [0, 300, 1000, 1050]
+    res = [1e20, 0.3, 1, 50, 1]
+    times = np.logspace(-2, 1, 30)
+    step = empymod.bipole([-50, 50, 0, 0, 100, 100], [2000, 0, 200, 0, 0], depth, res, times, signal=1,
+                          srcpts=5, verb=0)
+    impulse = empymod.dipole([0, 0, 100], [3000, 0, 200], depth, res, times, signal=0, verb=0)
+    fftlog = empymod.dipole([0, 0, 100], [3000, 0, 200], depth, res, times, signal=-1, ft="fftlog", verb=0)
+    loop = empymod.loop([0, 0, 0, 0, 90], [500, 0, 0, 0, 90], depth[1:], res[1:], [1.0, 10.0, 100.0], verb=0)
+    kernels = empymod.dipole_k([0, 0, 100], [1000, 0, 200], depth, res, 1.0, np.logspace(-4, -1, 50), verb=0)
+    return {"step": step, "impulse": impulse, "fftlog": fftlog,
+            "loop": np.stack([np.real(loop), np.imag(loop)]),
+            "pj0": np.stack([np.real(kernels[0]), np.imag(kernels[0])]),
+            "pj1": np.stack([np.real(kernels[1]), np.imag(kernels[1])])}
+
+
+def emg3d_solve():
+    """A 3-d CSEM forward model: a mesh built around the survey, a resistive
+    block in a conductive half-space, the multigrid solver with its
+    variants (semicoarsening, line relaxation, BiCGSTAB preconditioning),
+    fields at receivers and the magnetic field."""
+    import emg3d
+    def widths(n, inner, factor):
+        core = np.full(n // 2, inner)
+        return np.r_[(inner * factor ** np.arange(n // 4, 0, -1)), core, inner * factor ** np.arange(1, n // 4 + 1)]
+    hx, hy, hz = widths(32, 100.0, 1.3), widths(16, 100.0, 1.3), widths(32, 50.0, 1.2)
+    grid = emg3d.TensorMesh([hx, hy, hz], origin=(-hx.sum() / 2, -hy.sum() / 2, -hz.sum() * 0.7))
+    res = np.ones(grid.shape_cells)
+    res[:, :, grid.cell_centers_z > 0] = 1e8
+    block = np.ix_(np.abs(grid.cell_centers_x) < 500, np.abs(grid.cell_centers_y) < 400,
+                   (grid.cell_centers_z < -500) & (grid.cell_centers_z > -700))
+    res[block] = 100.0
+    model = emg3d.Model(grid, property_x=res, property_z=res * 1.5, mapping="Resistivity")
+    source = emg3d.TxElectricDipole((-1000, 0, -150, 0, 0))
+    sfield = emg3d.fields.get_source_field(grid, source, frequency=1.0)
+    out = {}
+    for name, opts in {"plain": {}, "semicoarsening": {"semicoarsening": True},
+                       "linerelaxation": {"linerelaxation": True, "semicoarsening": 3},
+                       "bicgstab": {"sslsolver": True}}.items():
+        efield = emg3d.solve(model, sfield, verb=0, tol=1e-7, **opts)
+        out[name] = np.stack([efield.field.real, efield.field.imag])
+    receivers = (np.linspace(-500, 1200, 20), 0, -250, 0, 0)
+    at = efield.get_receiver(receivers)
+    hfield = emg3d.get_magnetic_field(model, efield)
+    out.update({"receivers": np.stack([at.real, at.imag]), "hfield": np.stack([hfield.field.real, hfield.field.imag])})
+    return out
+
+
+def emg3d_interpolation():
+    """Models and fields carried between meshes: volume averaging, linear
+    and cubic interpolation, and edges averaged onto cells."""
+    import emg3d
+    rng = np.random.default_rng(5)
+    grid = emg3d.TensorMesh([np.full(24, 50.0), np.full(20, 60.0), np.full(16, 40.0)], origin=(-600, -600, -640))
+    fine = emg3d.TensorMesh([np.full(40, 30.0), np.full(30, 40.0), np.full(32, 20.0)], origin=(-600, -600, -640))
+    values = rng.uniform(0.5, 20.0, grid.shape_cells)
+    model = emg3d.Model(grid, property_x=values, mapping="Resistivity")
+    field = emg3d.Field(grid, frequency=1.0)
+    field.field = rng.standard_normal(field.field.size) + 1j * rng.standard_normal(field.field.size)
+    points = (rng.uniform(-500, 500, 50), rng.uniform(-500, 500, 50), rng.uniform(-600, 0, 50))
+    return {"volume": emg3d.maps.interpolate(grid, values, fine, method="volume"),
+            "linear": emg3d.maps.interpolate(grid, values, fine, method="linear"),
+            "cubic": emg3d.maps.interpolate(grid, values, points, method="cubic"),
+            "model": model.interpolate_to_grid(fine).property_x,
+            "field_linear": np.abs(field.interpolate_to_grid(fine, method="linear").field),
+            "field_cubic": np.abs(field.interpolate_to_grid(fine, method="cubic").field)}
+
+
+
+def _thermal_fields(result, prefix):
+    """A pythermalcomfort result's numeric fields (a dataclass of arrays)."""
+    import dataclasses
+    out = {}
+    for field in dataclasses.fields(result):
+        value = np.asarray(getattr(result, field.name))
+        if value.dtype.kind in "biuf":
+            out[f"{prefix}_{field.name}"] = value.astype(float)
+    return out
+
+
+def _thermal_conditions(n, seed):
+    rng = np.random.default_rng(seed)
+    return {"tdb": rng.uniform(18, 32, n), "tr": rng.uniform(18, 35, n), "v": rng.uniform(0.05, 1.5, n),
+            "rh": rng.uniform(20, 80, n), "met": rng.uniform(1.0, 2.0, n), "clo": rng.uniform(0.3, 1.0, n)}
+
+
+def pythermalcomfort_comfort_indices():
+    """Indoor comfort over many rooms' conditions: PMV/PPD (ISO 7730 and
+    ASHRAE 55 with its cooling effect), SET and the Gagge two-node model,
+    the cooling effect of elevated air speed and ATHB."""
+    from pythermalcomfort import models
+    c = _thermal_conditions(400, 11)
+    out = {}
+    out.update(_thermal_fields(models.pmv_ppd_iso(c["tdb"], c["tr"], c["v"], c["rh"], c["met"], c["clo"],
+                                                  round_output=False, limit_inputs=False), "iso"))
+    out.update(_thermal_fields(models.pmv_ppd_ashrae(c["tdb"], c["tr"], c["v"], c["rh"], c["met"], c["clo"],
+                                                     round_output=False, limit_inputs=False), "ashrae"))
+    out.update(_thermal_fields(models.set_tmp(c["tdb"], c["tr"], c["v"], c["rh"], c["met"], c["clo"],
+                                              round_output=False, limit_inputs=False), "set"))
+    out.update(_thermal_fields(models.two_nodes_gagge(c["tdb"][:100], c["tr"][:100], c["v"][:100], c["rh"][:100],
+                                                      c["met"][:100], c["clo"][:100], round_output=False), "gagge"))
+    out.update(_thermal_fields(models.cooling_effect(c["tdb"][:60], c["tr"][:60], c["v"][:60] + 0.3, c["rh"][:60],
+                                                     c["met"][:60], c["clo"][:60]), "ce"))
+    out.update(_thermal_fields(models.pmv_athb(c["tdb"], c["tr"], c["v"], c["rh"], c["met"], c["tdb"] - 5.0), "athb"))
+    return out
+
+
+def pythermalcomfort_heat_stress():
+    """Heat and cold stress: the predicted heat strain (ISO 7933, scalar and
+    array paths), the solar gain on a body, the Ji and sleep variants of the
+    two-node model, fans in heatwaves and the required clothing insulation
+    (ISO 11079)."""
+    from pythermalcomfort import models
+    rng = np.random.default_rng(12)
+    n = 120
+    tdb, rh = rng.uniform(30, 42, n), rng.uniform(20, 50, n)
+    tr = tdb + rng.uniform(0, 15, n)
+    v, met, clo = rng.uniform(0.1, 2.0, n), rng.uniform(1.5, 4.0, n), rng.uniform(0.3, 0.8, n)
+    out = {}
+    out.update(_thermal_fields(models.phs(tdb, tr, v, rh, met, clo, posture="standing", round_output=False), "phs"))
+    out.update(_thermal_fields(models.phs(40.0, 40.0, 0.3, 33.0, 2.5, 0.5, posture="sitting", round_output=False),
+                               "phs_scalar"))
+    altitude, sharp, radiation = rng.uniform(0, 90, n), rng.uniform(0, 180, n), rng.uniform(200, 900, n)
+    out.update(_thermal_fields(models.solar_gain(altitude, sharp, radiation, 0.8, 0.5, 0.5, round_output=False),
+                               "solar"))
+    out.update(_thermal_fields(models.two_nodes_gagge_ji(tdb[:40], tr[:40], v[:40], 1.2, 0.5, 2.0), "ji"))
+    ones = np.ones(40)
+    room, walls, humidity = rng.uniform(18, 30, 40), rng.uniform(18, 30, 40), rng.uniform(30, 70, 40)
+    out.update(_thermal_fields(models.two_nodes_gagge_sleep(room, walls, 0.1 * ones, humidity, ones, 2.0 * ones),
+                               "sleep"))
+    out.update(_thermal_fields(models.use_fans_heatwaves(tdb[:40], tr[:40], v[:40], rh[:40], 1.2, 0.5,
+                                                         round_output=False), "fans"))
+    cold = [models.ireq(tdb=t, tr=t, vr=2.0, rh=55.0, met=m / 58.15, clo=2.8, p=8.0, walk_sp=0.3, round_output=False)
+            for t in (-25.0, -15.0, -5.0) for m in (120.0, 175.0)]
+    for i, result in enumerate(cold):
+        out.update(_thermal_fields(result, f"ireq{i}"))
+    return out
+
+
+def _pynucastro_network(name, nuclei):
+    """A network of ReacLib's rates linking nuclei, written as a Python
+    module of Numba-compiled rates (PythonNetwork) and imported (its folder
+    kept: ruchey reads a function's source when it compiles it)."""
+    import importlib
+    import sys
+    import tempfile
+    import pynucastro as pyna
+    lib = pyna.ReacLibLibrary().linking_nuclei(nuclei, with_reverse=False)
+    folder = tempfile.mkdtemp(prefix="pynucastro-")
+    pyna.PythonNetwork(libraries=[lib]).write_network(f"{folder}/{name}.py")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+
+
+def pynucastro_cno_network():
+    """Hot CNO burning: the network's right-hand side and Jacobian over a
+    grid of temperatures and densities, with and without screening, and
+    its integration by SciPy's BDF, as pynucastro's examples do."""
+    from scipy.integrate import solve_ivp
+    from pynucastro.screening import screen5, chugunov_2007
+    net = _pynucastro_network("cno_compat", ["p", "he4", "c12", "c13", "n13", "n14", "n15", "o14", "o15"])
+    X = np.full(net.nnuc, 0.01)
+    X[net.jp], X[net.jhe4] = 0.7, 0.28 - 0.01 * (net.nnuc - 2)
+    Y0 = X / net.A
+    out = {}
+    for T in (1e8, 2e8, 4e8):
+        for rho in (1e2, 1e4):
+            out[f"rhs_{T:.0e}_{rho:.0e}"] = net.rhs(0.0, Y0, rho, T)
+            out[f"jac_{T:.0e}_{rho:.0e}"] = net.jacobian(0.0, Y0, rho, T)
+            out[f"screened_{T:.0e}_{rho:.0e}"] = net.rhs(0.0, Y0, rho, T, screen_func=screen5)
+    out["chugunov"] = net.rhs(0.0, Y0, 1e4, 2e8, screen_func=chugunov_2007)
+    sol = solve_ivp(net.rhs, [0, 1e3], Y0, method="BDF", jac=net.jacobian, dense_output=False,
+                    args=(1e4, 3e8), rtol=1e-6, atol=1e-10)
+    out["final_Y"] = sol.y[:, -1]
+    out["energy"] = np.array(net.energy_release(sol.y[:, -1] - Y0))
+    return out
+
+
+def pynucastro_screening_eos():
+    """Plasma screening factors by each of pynucastro's compiled methods
+    over a grid of stellar conditions, and its Fermi-Dirac integrals and
+    electron equation of state."""
+    import pynucastro as pyna
+    from pynucastro.screening import (chugunov_2007, chugunov_2009, debye_huckel, make_plasma_state,
+                                      make_screen_factors, potekhin_1998, screen5)
+    nuclei = [pyna.Nucleus(n) for n in ("p", "he4", "c12", "o16", "ne20", "mg24")]
+    pairs = [(nuclei[0], nuclei[2]), (nuclei[1], nuclei[2]), (nuclei[2], nuclei[2]), (nuclei[3], nuclei[3]),
+             (nuclei[1], nuclei[4])]
+    molar = {n: y for n, y in zip(nuclei, (0.3, 0.1, 0.02, 0.02, 0.005, 0.002))}
+    out = {}
+    for method in (screen5, chugunov_2007, chugunov_2009, potekhin_1998, debye_huckel):
+        values = []
+        for T in np.geomspace(1e7, 5e9, 8):
+            for rho in np.geomspace(1.0, 1e9, 8):
+                state = make_plasma_state(T, rho, molar)
+                values += [method(state, make_screen_factors(a, b)) for a, b in pairs]
+        out[method.__name__] = np.array(values)
+    fermi = []
+    for k in (-0.5, 0.5, 1.5, 2.5):
+        for eta in (-5.0, 0.0, 3.0, 40.0):
+            for beta in (1e-4, 0.1, 10.0):
+                f = pyna.eos.FermiIntegral(k, eta, beta)
+                f.evaluate()
+                fermi.append([f.F, f.dF_deta, f.dF_dbeta, f.d2F_deta2, f.d2F_dbeta2, f.d2F_detadbeta])
+    out["fermi"] = np.array(fermi)
+    eos = pyna.eos.ElectronEOS()
+    comp = pyna.Composition([pyna.Nucleus("c12"), pyna.Nucleus("o16")])
+    comp.set_equal()
+    states = [eos.pe_state(rho=rho, T=T, comp=comp) for rho in (1e4, 1e7, 1e9) for T in (1e7, 1e8, 1e9)]
+    out["electron_eos"] = np.array([[s.n, s.p, s.e, s.dp_drho, s.dp_dT] for pair in states for s in pair])
+    return out
+
+
+def _pyro_run(solver, problem, params):
+    """A pyro simulation run to its end (in a temporary folder: it writes
+    its parameters to inputs.auto there); its conserved fields."""
+    import os
+    import shutil
+    import tempfile
+    from pyro import Pyro
+    here, folder = os.getcwd(), tempfile.mkdtemp(prefix="pyro-")
+    try:
+        os.chdir(folder)
+        sim = Pyro(solver)
+        sim.initialize_problem(problem, inputs_dict=params)
+        sim.run_sim()
+    finally:
+        os.chdir(here)
+        shutil.rmtree(folder, ignore_errors=True)
+    data = sim.get_sim().cc_data
+    return {f"{problem}_{name}": np.asarray(data.get_var(name).v()) for name in data.names}
+
+
+def pyro_compressible():
+    """Compressible hydrodynamics (the unsplit CTU solver): a Sedov blast
+    with the HLLC Riemann solver, and a Kelvin-Helmholtz shear layer and
+    a Sod shock tube with the two-shock CGF one."""
+    out = _pyro_run("compressible", "sedov", {"mesh.nx": 48, "mesh.ny": 48, "driver.tmax": 0.02})
+    out.update(_pyro_run("compressible", "kh", {"mesh.nx": 32, "mesh.ny": 32, "driver.max_steps": 25,
+                                                 "compressible.riemann": "CGF"}))
+    out.update(_pyro_run("compressible", "sod", {"mesh.nx": 64, "mesh.ny": 8, "driver.tmax": 0.05,
+                                                  "compressible.riemann": "CGF"}))
+    return out
+
+
+def pyro_other_solvers():
+    """pyro's other compiled solvers: the fourth-order compressible one
+    (its reconstruction), shallow water and the low-Mach atmosphere."""
+    out = _pyro_run("compressible_fv4", "acoustic_pulse", {"mesh.nx": 32, "mesh.ny": 32, "driver.max_steps": 10})
+    out.update(_pyro_run("swe", "dam", {"mesh.nx": 64, "mesh.ny": 8, "driver.max_steps": 40}))
+    out.update(_pyro_run("lm_atm", "bubble", {"mesh.nx": 32, "mesh.ny": 32, "driver.max_steps": 5}))
+    return out
+
+
+def _emd_signal(n, seed):
+    t = np.linspace(0, 1, n)
+    noise = np.random.default_rng(seed).standard_normal(n)
+    return t, np.sin(40 * np.pi * t) + 0.6 * np.cos(11 * np.pi * t ** 1.3) + 2.0 * t + 0.1 * noise
+
+
+def emd_signal_jitemd():
+    """Empirical mode decomposition by PyEMD's compiled JitEMD: a chirp,
+    a tone and a trend split into IMFs, with its simple and parabolic
+    extrema detection and cubic and Akima envelopes, and its helpers on
+    their own (extrema, the end condition, the IMF check)."""
+    from PyEMD.experimental import jitemd
+    t, s = _emd_signal(1500, 21)
+    out = {}
+    for detection in ("simple", "parabol"):
+        for spline in ("cubic", "akima"):
+            emd = jitemd.JitEMD(spline_kind=spline, extrema_detection=detection)
+            out[f"imfs_{detection}_{spline}"] = emd(s, t)
+    emd = jitemd.JitEMD()
+    out["limited"] = emd(s, t, max_imf=2)
+    imfs, trend = emd.get_imfs_and_trend()
+    out.update({"imfs": imfs, "trend": trend})
+    for i, part in enumerate(jitemd.find_extrema(t, s, "simple")):
+        out[f"extrema_{i}"] = np.asarray(part, dtype=float)
+    out["timeline"] = jitemd.get_timeline(1000, np.float64)
+    return out
+
+
+
+def spherical_functions_wigner():
+    """moble's spherical_functions: Wigner D matrices and elements, spin-
+    weighted spherical harmonics (at points and on a grid), Wigner 3j
+    symbols and Clebsch-Gordan coefficients, complex powers, and the
+    product of two spin-weighted functions by their modes."""
+    import quaternion
+    import spherical_functions as sf
+    rng = np.random.default_rng(31)
+    q = rng.standard_normal((20, 4))
+    R = quaternion.from_float_array(q / np.linalg.norm(q, axis=1, keepdims=True))
+    ell_max = 8
+    out = {"D": np.array([sf.Wigner_D_matrices(r, 0, ell_max) for r in R]),
+           "D_elements": np.array([sf.Wigner_D_element(r, sf.LMpM_range(0, 4)) for r in R[:5]]),
+           "D_element_series": sf.Wigner_D_element(R, 3, 1, -2),
+           "swsh": np.array([sf.SWSH(r, -2, sf.LM_range(2, ell_max)) for r in R]),
+           "swsh_grid": sf.SWSH_grid(quaternion.from_spherical_coords(*np.meshgrid(np.linspace(0.1, 3.0, 9),
+                                                                                    np.linspace(0, 6.0, 11))), -1, 6),
+           "w3j": np.array([sf.Wigner3j(j1, j2, j3, m1, m2, -m1 - m2) for j1 in range(4) for j2 in range(4)
+                            for j3 in range(abs(j1 - j2), j1 + j2 + 1) for m1 in range(-j1, j1 + 1)
+                            for m2 in range(-j2, j2 + 1)]),
+           "cg": np.array([sf.clebsch_gordan(j1, m1, j2, 0, 3, m1) for j1 in range(1, 5) for m1 in range(-1, 2)
+                           for j2 in range(1, 5)]),
+           "powers": sf.complex_powers(np.exp(1j * rng.uniform(0, 6, 30)), 10)}
+    calculator = sf.Wigner3jCalculator(8, 8)
+    out["w3j_calculator"] = np.array(calculator.calculate(5, 4, 1, -2))
+    lm = sf.LM_total_size(1, ell_max)
+    f, g = (sf.Modes(rng.standard_normal(lm) + 1j * rng.standard_normal(lm), spin_weight=s, ell_min=1,
+                     ell_max=ell_max) for s in (1, -1))
+    product = f.multiply(g)
+    out.update({"product": np.asarray(product), "evaluated": f.evaluate(R[:5]), "eth": np.asarray(g.eth),
+                "ethbar": np.asarray(g.ethbar)})
+    return {k: np.stack([np.real(v), np.imag(v)]) if np.iscomplexobj(v) else v for k, v in out.items()}
+
+
+def scri_fluxes():
+    """Gravitational-wave analysis with scri on a precessing model waveform:
+    energy, momentum, angular-momentum and boost fluxes, the angular
+    velocity and the co-precessing and co-rotating frames, and a rotated
+    decomposition basis."""
+    import quaternion
+    import scri
+    h = scri.sample_waveforms.fake_precessing_waveform(t_0=-20.0, t_1=2_000.0, dt=1.0, ell_max=6)
+    hdot = h.copy()
+    hdot.data = h.data_dot
+    out = {"energy": scri.energy_flux(h), "momentum": scri.momentum_flux(h),
+           "angular_momentum": scri.angular_momentum_flux(h), "boost": scri.boost_flux(h),
+           "omega": h.angular_velocity(), "ldt": scri.mode_calculations.LdtVector(h),
+           "dominant": scri.mode_calculations.LLDominantEigenvector(h)}
+    coprecessing = h.copy().to_coprecessing_frame()
+    corotating = h.copy().to_corotating_frame()
+    rotated = h.copy().rotate_decomposition_basis(quaternion.from_rotation_vector([0.3, -0.2, 0.5]))
+    out.update({"coprecessing_frame": quaternion.as_float_array(coprecessing.frame),
+                "coprecessing": coprecessing.data, "corotating": corotating.data, "rotated": rotated.data})
+    return {k: np.stack([np.real(v), np.imag(v)]) if np.iscomplexobj(v) else np.asarray(v, dtype=float)
+            for k, v in out.items()}
+
+
+def _xgcm_ocean(nx, nz, seed):
+    """An ocean section: temperature and salinity on depth levels, a
+    density field falling with depth, on an xgcm Grid along Z."""
+    import xarray as xr
+    import xgcm
+    rng = np.random.default_rng(seed)
+    z = np.linspace(5.0, 995.0, nz)
+    zl = np.linspace(0.0, 1000.0, nz + 1)
+    theta = 25.0 * np.exp(-z / 300.0)[None, :] + rng.normal(0, 0.3, (nx, nz))
+    salt = 34.0 + 0.002 * z[None, :] + rng.normal(0, 0.05, (nx, nz))
+    transport = rng.normal(0, 1, (nx, nz))
+    dens = 1020.0 + 0.005 * zl[None, :] + np.sort(rng.uniform(0, 0.5, (nx, nz + 1)), axis=1)
+    ds = xr.Dataset({"theta": (("x", "z"), theta), "salt": (("x", "z"), salt),
+                     "transport": (("x", "z"), transport), "dens": (("x", "zl"), dens)},
+                    coords={"x": np.arange(nx, dtype=float), "z": z, "zl": zl})
+    grid = xgcm.Grid(ds, coords={"Z": {"center": "z", "outer": "zl"}}, padding="fill", autoparse_metadata=False)
+    return grid, ds
+
+
+def xgcm_transform():
+    """xgcm's vertical regridding (its compiled interpolation kernels):
+    onto new depths (linear and logarithmic), onto temperature levels,
+    and a transport conservatively regridded onto density classes."""
+    import xarray as xr
+    grid, ds = _xgcm_ocean(120, 50, 41)
+    depths = xr.DataArray(np.linspace(0.0, 1000.0, 37), dims=["znew"])
+    temps = xr.DataArray(np.linspace(2.0, 24.0, 23), dims=["temp"])
+    dens_bins = xr.DataArray(np.linspace(1020.0, 1026.0, 30), dims=["dbin"])
+    theta = ds.theta.astype(np.float32)
+    return {"linear": grid.transform(ds.salt, "Z", depths, method="linear").values,
+            "log": grid.transform(ds.salt, "Z", depths, method="log").values,
+            "on_theta": grid.transform(ds.salt, "Z", temps, target_data=ds.theta, method="linear").values,
+            "float32": grid.transform(theta, "Z", depths.astype(np.float32), method="linear").values,
+            "no_extrapolation": grid.transform(ds.salt, "Z", depths, method="linear", mask_edges=False).values,
+            "conservative": grid.transform(ds.transport, "Z", dens_bins, target_data=ds.dens,
+                                           method="conservative").values}
+
+
+def openpnm_invasion():
+    """Pore-network modelling with OpenPNM: a cubic network's geometry and
+    water's capillary pressures, invasion percolation (its compiled
+    queue) from one face, trapping against the other and the capillary
+    pressure curve, and the network's cluster labels."""
+    import openpnm as op
+    np.random.seed(0)
+    op.Workspace().clear()
+    pn = op.network.Cubic(shape=[18, 18, 8], spacing=1e-4)
+    pn.add_model_collection(op.models.collections.geometry.spheres_and_cylinders)
+    pn.regenerate_models()
+    water = op.phase.Water(network=pn)
+    water.add_model_collection(op.models.collections.physics.basic)
+    water.regenerate_models()
+    ip = op.algorithms.InvasionPercolation(network=pn, phase=water)
+    ip.set_inlet_BC(pores=pn.pores("left"))
+    ip.run()
+    sequence = {"pore_sequence": ip["pore.invasion_sequence"].copy(),
+                "throat_sequence": ip["throat.invasion_sequence"].copy()}
+    ip.set_outlet_BC(pores=pn.pores("right"))
+    ip.apply_trapping()
+    pc, saturation = ip.pc_curve()
+    throats = np.random.default_rng(1).random(pn.Nt) < 0.5
+    clusters = op.topotools.find_clusters(network=pn, mask=throats)
+    return {**sequence, "pore_trapped": ip["pore.trapped"].astype(float),
+            "throat_trapped": ip["throat.trapped"].astype(float), "pc": np.asarray(pc),
+            "saturation": np.asarray(saturation), "pore_clusters": clusters.pore_labels,
+            "throat_clusters": clusters.throat_labels}
+
+
+
+def pysm3_emission():
+    """Galactic foregrounds with PySM 3 from in-memory HEALPix templates
+    (nside 64): modified-blackbody dust, power-law and curved power-law
+    synchrotron emission (their parallel compiled loops) at single
+    frequencies and integrated over bandpasses, in uK_RJ and uK_CMB."""
+    import pysm3
+    import pysm3.units as u
+    nside = 64
+    npix = 12 * nside ** 2
+    rng = np.random.default_rng(51)
+    iqu = np.abs(rng.normal(50.0, 10.0, (3, npix))) * u.uK_RJ
+    iqu[1:] -= 50.0 * u.uK_RJ
+    beta = rng.normal(1.55, 0.05, npix) * u.dimensionless_unscaled
+    temp = rng.normal(20.0, 1.0, npix) * u.K
+    beta_s = rng.normal(-3.0, 0.1, npix) * u.dimensionless_unscaled
+    dust = pysm3.ModifiedBlackBody(iqu, "353 GHz", "353 GHz", beta, temp, nside=nside)
+    sync = pysm3.PowerLaw(iqu / 10.0, "23 GHz", beta_s, nside=nside, freq_ref_P="23 GHz")
+    curved = pysm3.CurvedPowerLaw(iqu / 10.0, "23 GHz", beta_s, nside=nside, freq_ref_P="23 GHz",
+                                  spectral_curvature=-0.05 * u.dimensionless_unscaled, freq_curve="23 GHz")
+    band = np.linspace(90.0, 110.0, 11) * u.GHz
+    weights = np.exp(-((band.value - 100.0) / 6.0) ** 2)
+    out = {}
+    for name, model in (("dust", dust), ("sync", sync), ("curved", curved)):
+        out[f"{name}_single"] = model.get_emission(150 * u.GHz).value
+        out[f"{name}_band"] = model.get_emission(band, weights).value
+        out[f"{name}_cmb"] = (model.get_emission(band, weights)
+                              * pysm3.bandpass_unit_conversion(band, weights, u.uK_CMB)).value
+    sky = pysm3.Sky(nside=nside, component_objects=[dust, sync])
+    out["sky"] = sky.get_emission(np.array([30.0, 40.0, 50.0]) * u.GHz, np.array([0.2, 0.5, 0.3])).value
+    return out
+
+
+
+def _peaks_found(signal):
+    """The peaks find_peaks gives (a ragged array of each image's): one list
+    of (row, column) positions."""
+    return np.concatenate([np.asarray(p, dtype=float).reshape(-1, 2) for p in np.asarray(signal.data).ravel()])
+
+
+def hyperspy_signals():
+    """HyperSpy's compiled helpers through its signal API: LOWESS smoothing
+    of spectra, rebinning by non-integer factors, histograms, axis value
+    look-ups with each rounding, an artificial atomic-resolution image
+    and its peaks found by the Zaefferer and statistical peak finders."""
+    import hyperspy.api as hs
+    rng = np.random.default_rng(61)
+    x = np.linspace(0, 10, 400)
+    spectra = hs.signals.Signal1D(np.sin(x)[None, :] * np.arange(1, 7)[:, None] + rng.normal(0, 0.3, (6, 400)))
+    smoothed = spectra.deepcopy()
+    smoothed.smooth_lowess(smoothing_parameter=0.1, number_of_iterations=2, show_progressbar=False)
+    image = hs.signals.Signal2D(rng.random((3, 60, 50)))
+    rebinned = image.rebin(scale=(1, 1.5, 2.5))
+    axis = spectra.axes_manager.signal_axes[0]
+    axis.scale, axis.offset = 0.025, -1.0
+    values = rng.uniform(-1.0, 8.9, 30)
+    atoms = hs.data.atomic_resolution_image(size=160, rotation_angle=10)
+    atoms_signal = hs.signals.Signal2D(atoms.data + rng.normal(0, 0.01, atoms.data.shape))
+    peaks_z = atoms_signal.find_peaks(method="zaefferer", grad_threshold=0.02, window_size=10, distance_cutoff=5.0,
+                                      interactive=False, show_progressbar=False)
+    peaks_s = hs.signals.Signal2D(rng.random((60, 60))).find_peaks(method="stat", interactive=False,
+                                                                  show_progressbar=False)
+    return {"lowess": smoothed.data, "rebinned": rebinned.data,
+            "histogram": spectra.get_histogram(bins=40).data.astype(float),
+            "index_round": np.asarray(axis.value2index(values), dtype=float),
+            "index_floor": np.asarray(axis.value2index(values, rounding=np.floor), dtype=float),
+            "index_ceil": np.asarray(axis.value2index(values, rounding=np.ceil), dtype=float),
+            "atoms": atoms.data, "peaks_zaefferer": _peaks_found(peaks_z), "peaks_stat": _peaks_found(peaks_s)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
     "pynndescent": {"NNDescent": pynndescent_graph},
@@ -7293,4 +7839,18 @@ WORKLOADS = {
     "stardist": {"matching": stardist_matching},
     "pop-tools": {"eos": pop_tools_eos, "fill": pop_tools_fill, "grid": pop_tools_grid},
     "directlfq": {"lfq": directlfq_lfq},
+    "fteikpy": {"eikonal2d": fteikpy_eikonal2d, "eikonal3d": fteikpy_eikonal3d},
+    "empymod": {"dipole": empymod_dipole, "time_domain": empymod_time_domain},
+    "emg3d": {"solve": emg3d_solve, "interpolation": emg3d_interpolation},
+    "pythermalcomfort": {"comfort_indices": pythermalcomfort_comfort_indices,
+                         "heat_stress": pythermalcomfort_heat_stress},
+    "pynucastro": {"cno_network": pynucastro_cno_network, "screening_eos": pynucastro_screening_eos},
+    "pyro-hydro": {"compressible": pyro_compressible, "other_solvers": pyro_other_solvers},
+    "EMD-signal": {"jitemd": emd_signal_jitemd},
+    "spherical_functions": {"wigner": spherical_functions_wigner},
+    "scri": {"fluxes": scri_fluxes},
+    "xgcm": {"transform": xgcm_transform},
+    "openpnm": {"invasion": openpnm_invasion},
+    "pysm3": {"emission": pysm3_emission},
+    "hyperspy": {"signals": hyperspy_signals},
 }

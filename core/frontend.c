@@ -1087,12 +1087,14 @@ static PyObject *int_binop(PyObject *op, PyObject *a, PyObject *b) {
   return NULL;
 }
 
-/* The int an expression of int constants is, as CPython's compiler folds
- * it before Numba reads the bytecode (2 ** 63, 1 << 63, 2 ** 64 - 1,
- * -2 ** 63: exact, a uint64 where int64 cannot hold it, where int64
- * arithmetic would wrap); NULL, with no error set, for any other
- * expression, or one CPython leaves to run time (1 // 0, 2 ** 70). */
-static PyObject *folded_int(PyObject *e, int depth) {
+/* The number an expression of int constants is, as CPython's compiler
+ * folds it before Numba reads the bytecode: an int (2 ** 63, 1 << 63,
+ * 2 ** 64 - 1, -2 ** 63: exact, a uint64 where int64 cannot hold it, where
+ * int64 arithmetic would wrap), or the float an int to a negative int power
+ * is (10 ** -8 is 1e-08 to Numba, where int64 arithmetic would give 0); NULL,
+ * with no error set, for any other expression, or one CPython leaves to
+ * run time (1 // 0, 0 ** -1, 2 ** 70). */
+static PyObject *folded_number(PyObject *e, int depth) {
   PyObject *result = NULL;
   if (is_kind(e, "Constant")) {
     PyObject *v = field(e, "value");
@@ -1106,13 +1108,14 @@ static PyObject *folded_int(PyObject *e, int depth) {
   PyObject *a = unary ? field(e, "operand") : field(e, "left"), *b = unary ? NULL : field(e, "right");
   /* the right operand first: a long sum's terms are its right operands, each
    * found not constant without walking down the sums to its left */
-  PyObject *y = unary ? NULL : folded_int(b, depth + 1), *x = unary || y ? folded_int(a, depth + 1) : NULL;
+  PyObject *y = unary ? NULL : folded_number(b, depth + 1), *x = unary || y ? folded_number(a, depth + 1) : NULL;
   if (unary && x)
     result = is_kind(op, "USub") ? PyNumber_Negative(x) : is_kind(op, "UAdd") ? PyNumber_Positive(x)
            : is_kind(op, "Invert") ? PyNumber_Invert(x) : NULL;
-  else if (x && y && folds_within_bits(op, x, y))
+  else if (x && y && PyLong_CheckExact(x) && PyLong_CheckExact(y) && folds_within_bits(op, x, y))
     result = int_binop(op, x, y);
-  if (result && !PyLong_CheckExact(result)) Py_CLEAR(result);  /* (a negative power's float: not folded here) */
+  if (result && !PyLong_CheckExact(result) && !(PyFloat_CheckExact(result) && is_kind(op, "Pow")))
+    Py_CLEAR(result);  /* (a float made of it, 10 ** -8 / 2, is computed as the float's operations are) */
   PyErr_Clear();
   Py_XDECREF(x); Py_XDECREF(y); Py_DECREF(op); Py_DECREF(a); Py_XDECREF(b);
   return result;
@@ -1120,7 +1123,7 @@ static PyObject *folded_int(PyObject *e, int depth) {
 
 /* An operation on int constants: the constant CPython folds it into. */
 static Node *folded_constant(Fe *fe, PyObject *e, bool *folded) {
-  PyObject *v = folded_int(e, 0);
+  PyObject *v = folded_number(e, 0);
   *folded = v != NULL;
   Node *n = v ? constant_node(fe, v, e) : NULL;
   Py_XDECREF(v);

@@ -64,3 +64,26 @@ def test_what_cpython_leaves_to_run_time_runs_there():
         return x + 2 ** 0.5, 1 / 4, 2 ** -1
 
     assert float_results(1.0) == float_results.py_func(1.0)
+
+
+def negative_powers(x):
+    """(CPython folds an int to a negative int power into its float, so that
+    Numba reads 1e-08, a float, where int64 arithmetic would give 0)"""
+    sbc = 5.6697 * 10 ** -8
+    return 10 ** -8, 2 ** -1, (-2) ** -3, -3 ** -2, 10 ** -8 / 2, x * 10 ** -3, sbc * x, 7 ** -1 * 7 + x
+
+
+def test_an_int_to_a_negative_int_power_is_its_float():
+    compiled = njit(negative_powers)
+    for x in (0, 3, -12345, 2.5, -0.0, 1e300, np.nan):
+        got, want = compiled(x), negative_powers(x)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert type(g) is float and (g == w or (np.isnan(g) and np.isnan(w))), (x, got, want)
+
+    @njit
+    def to_zero_power_minus_one(x):
+        return x + 0 ** -1
+
+    with pytest.raises(ZeroDivisionError):
+        to_zero_power_minus_one(1)

@@ -3,6 +3,7 @@ code points) and tuples of numbers (item by item), as arguments
 (`max("a", s)`) and as the items of a list, a tuple or a str; the first
 of equals kept, ValueError for no items, a TypingError for values that
 do not compare. Compared with the function's py_func on generated inputs."""
+import numpy
 import pytest
 
 from ruchey import TypingError, njit, typed
@@ -134,3 +135,30 @@ def test_values_that_do_not_compare_are_typing_errors():
         greatest.py_func("a", 1)
     with pytest.raises(TypingError, match=r"max\(\)"):
         best_of(((1, 2), "a"))
+
+
+@njit
+def of_0d_arrays(a, b, c):
+    grown = [a, b]
+    grown.append(c)
+    return max([a, b]), min([a, b]), max((b, a, c)), min((c, b)), max(grown), min(grown)
+
+
+def test_min_max_of_0d_arrays_order_by_their_elements_and_give_the_array():
+    """max([lrec, lsrc]) of 0-d arrays (layer numbers): the array holding
+    the greatest element, a 0-d array still, the first of equals (and of
+    NaNs) kept, as Python's comparisons of 0-d arrays do."""
+    rng = make_rng(seed_of("minmax 0-d arrays"))
+    for dtype in ("int64", "int32", "uint8", "float64", "float32"):
+        for _ in range(8):
+            values = rng.integers(0, 5, 3).astype(dtype)
+            assert_same(of_0d_arrays, *(numpy.array(v) for v in values))
+    for triple in ((numpy.nan, 1.0, 2.0), (1.0, numpy.nan, -1.0), (-0.0, 0.0, numpy.nan)):
+        assert_same(of_0d_arrays, *(numpy.array(v) for v in triple))
+
+
+def test_min_max_of_arrays_with_elements_or_complex_ones_are_typing_errors():
+    with pytest.raises(TypingError, match=r"max\(\)"):
+        best_of((numpy.zeros(2), numpy.ones(2)))
+    with pytest.raises(TypingError, match=r"max\(\)"):
+        best_of((numpy.array(1j), numpy.array(2j)))

@@ -1031,11 +1031,19 @@ static bool unifies(const Type *a, const Type *b) {
                                                    ty_item_ordered(b) && a->nfields == b->nfields);
 }
 
+/* A 0-d array of real numbers: min() and max() of a tuple or list of them
+ * (max([lrec, lsrc]) of two layer numbers) order them by their elements
+ * and give the one chosen, still a 0-d array, as Numba's do. */
+static bool real_0d(const Type *t) {
+  return t->kind == TY_ARRAY && t->ndim == 0 && ty_is_scalar(t->elem) && !ty_is_complex(t->elem);
+}
+
 static const Type *tuple_items(const Type *t) {
   const Type *u = t->nfields ? t->fields[0] : NULL;
   for (int i = 1; u && i < t->nfields; i++)
     u = t->fields[i] == u ? u : unifies(u, t->fields[i]) ? ty_unify(u, t->fields[i]) : NULL;
-  return u && (ty_is_scalar(u) || u->kind == TY_STR || u->kind == TY_BYTES || (u->kind == TY_TUPLE && ty_item_ordered(u))) ? u : NULL;
+  return u && (ty_is_scalar(u) || u->kind == TY_STR || u->kind == TY_BYTES || (u->kind == TY_TUPLE && ty_item_ordered(u)) ||
+               real_0d(u)) ? u : NULL;
 }
 
 /* A tuple of numbers and of such tuples alone (numpy.ndindex's index,
@@ -1392,7 +1400,7 @@ const Type *ty_list_minmax(Infer *in, Node *n, const Type **args) {
   const Type *elem = items_of(in, n, n->list.items[0], args[0], what);
   Node *key = ty_minmax_key_arg(n), *deflt = ty_kwarg(n, "default");
   if (!elem) return NULL;
-  if (key ? !ty_minmax_key(in, n, key, elem) : !ty_minmax_ordered(elem))
+  if (key ? !ty_minmax_key(in, n, key, elem) : !ty_minmax_ordered(elem) && !real_0d(elem))
     return key ? NULL : ty_error(in, n, "%s() of items of %s is not supported (numbers, strs and tuples of numbers and "
                                  "strs are)", n->bi->name, elem->name);
   if (!deflt) return elem;
@@ -1449,6 +1457,10 @@ static void keep_better(Lower *l, Fold *f, LLVMValueRef v) {
     vk = lo_minmax_key(l, &f->key, v);
     best_key = LLVMBuildSelect(l->b, seen, LLVMBuildLoad2(l->b, lo_type(l, kt), f->key.best, ""), vk, "");
     better = lo_compare_values(l, f->op, vk, kt, best_key, kt);
+  } else if (real_0d(f->t)) {
+    const Type *e = f->t->elem;
+    better = lo_compare_values(l, f->op, lo_load_scalar(l, e, lo_element_addr(l, f->t, v, NULL)), e,
+                               lo_load_scalar(l, e, lo_element_addr(l, f->t, best, NULL)), e);
   } else {
     better = lo_compare_values(l, f->op, v, f->t, best, f->t);
   }
