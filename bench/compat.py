@@ -19,12 +19,15 @@ lacks (placeholders of ruchey.numba_shim).
 Packages with numba.cuda kernels (KERNELS) run them under ruchey on its
 CPU backend (RUCHEY_CUDA_BACKEND=cpu). Under Numba, on a machine without
 a GPU, their computations take the package's own CPU path where it has
-one (stumpy's stump for gpu_stump, sgkit's device="cpu", frbb's
-numba_jit mode, clifford.tools.g3c's functions of multivectors, aquagrid's
-backend="cpu", numta's functions of one series for its *_batch), which is
-then the reference; where it has none (SIMULATED), the kernels run in
-numba.cuda's simulator (NUMBA_ENABLE_CUDASIM=1: Python threads, about a
-thousand times slower, hence their small sizes).
+one (stumpy's stump for gpu_stump, sgkit's device="cpu", pylops'
+engine="numba", clifford.tools.g3c's functions of multivectors,
+aquagrid's backend="cpu", numta's functions of one series for its
+*_batch), which is then the reference; where it has none (SIMULATED),
+the kernels run in numba.cuda's simulator (NUMBA_ENABLE_CUDASIM=1: Python
+threads, about a thousand times slower, hence their small sizes). frbb
+compiles its kernels' signatures as it is imported, which Numba cannot
+without a GPU, and its simulator lacks the device attributes frbb's fit
+reads: its row has no reference.
 """
 import argparse
 import json
@@ -57,7 +60,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
-KERNELS = {"stumpy", "sgkit", "clifford", "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta"}
+KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta"}
 SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes

@@ -7419,6 +7419,28 @@ def numta_cycles_patterns():
     candlestick patterns."""
     return _numta_batches(("cycle_indicators", "pattern_recognition"))
 
+def pylops_cuda_nonstationary():
+    """pylops' non-stationary 2-d and 3-d convolutions (forward and adjoint)
+    with engine="cuda" (numba.cuda kernels over
+    2-d and 3-d grids, with max_registers, adding into the output by
+    atomics, on NumPy arrays the launch copies), engine="numba" where
+    numba.cuda has no GPU (the reference)."""
+    _pylops()
+    from pylops.signalprocessing import NonStationaryConvolve2D, NonStationaryConvolve3D
+    engine = _gpu_or_cpu("cuda", "numba")
+    rng = np.random.default_rng(13)
+    nz, nx = 120, 100
+    d = rng.normal(size=(nz, nx))
+    hs = rng.normal(size=(5, 4, 9, 7))
+    ihx, ihz = (10, 35, 60, 85, 110), (10, 35, 60, 85)
+    C = NonStationaryConvolve2D((nz, nx), hs, ihx=ihx, ihz=ihz, engine=engine, num_threads_per_blocks=(16, 16))
+    out = {"convolve2d": C @ d.ravel(), "convolve2d_adjoint": C.H @ d.ravel()}
+    d3 = rng.normal(size=(20, 24, 28))
+    C = NonStationaryConvolve3D((20, 24, 28), rng.normal(size=(2, 3, 3, 5, 5, 7)), ihx=(4, 14), ihy=(4, 11, 18),
+                                ihz=(5, 13, 21), engine=engine)
+    out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -7506,7 +7528,7 @@ WORKLOADS = {
                   "equivalent_sources": harmonica_equivalent_sources, "progressbar": harmonica_progressbar},
     "wotan": {"sliders": wotan_sliders, "fits": wotan_fits},
     "pylops": {"radon": pylops_radon, "spread_kirchhoff": pylops_spread_kirchhoff,
-               "pwd_nonstationary": pylops_pwd_nonstationary},
+               "pwd_nonstationary": pylops_pwd_nonstationary, "cuda_nonstationary": pylops_cuda_nonstationary},
     "sigpy": {"interp_gridding": sigpy_interp_gridding, "nufft_blocks": sigpy_nufft_blocks},
     "thewalrus": {"hafnians": thewalrus_hafnians, "hermite_gates": thewalrus_hermite_gates},
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},

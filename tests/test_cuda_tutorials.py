@@ -3,7 +3,9 @@ them with numba.cuda: block reductions in shared memory and with warp
 shuffles, stencils with halos, tiled matrix multiplication, histograms
 with atomics (global and privatised in shared memory), Monte Carlo with
 cuda.random, prefix sums across blocks, an all-pairs n-body step, a
-transpose through a padded tile, grid-stride loops. Each is run (on the
+transpose through a padded tile, grid-stride loops, a critical section
+under a spin lock, a grid-wide sync, device ufuncs and reductions, copies
+and launches on streams. Each is run (on the
 CPU backend where there is no GPU) on generated inputs and checked
 against NumPy."""
 import math
@@ -612,3 +614,113 @@ def test_mandelbrot_escape_counts():
         z[alive] = z[alive] * z[alive] + c[alive]
         expected += alive
     np.testing.assert_array_equal(counts, expected)
+
+
+# ---------------------------------------------------------------- locks, grid sync, ufuncs, streams
+
+
+@cuda.jit(device=True)
+def acquire(lock):
+    while cuda.atomic.cas(lock, 0, 0, 1) != 0:
+        pass
+    cuda.threadfence()
+
+
+@cuda.jit(device=True)
+def release(lock):
+    cuda.threadfence()
+    cuda.atomic.exch(lock, 0, 0)
+
+
+@cuda.jit
+def block_stats_under_lock(x, lock, stats):
+    """Each block reduces its elements in shared memory; its thread 0 then
+    updates the sum, the maximum and the count of blocks (three values no
+    single atomic covers) in a critical section under a spin lock."""
+    total = cuda.shared.array(TPB, dtype=np.float64)
+    most = cuda.shared.array(TPB, dtype=np.float64)
+    tid = cuda.threadIdx.x
+    i = cuda.grid(1)
+    total[tid] = x[i] if i < x.size else 0.0
+    most[tid] = x[i] if i < x.size else -np.inf
+    cuda.syncthreads()
+    stride = TPB // 2
+    while stride > 0:
+        if tid < stride:
+            total[tid] += total[tid + stride]
+            most[tid] = max(most[tid], most[tid + stride])
+        cuda.syncthreads()
+        stride //= 2
+    if tid == 0:
+        acquire(lock)
+        stats[0] += total[0]
+        stats[1] = max(stats[1], most[0])
+        stats[2] += 1.0
+        release(lock)
+
+
+@cuda.jit
+def normalise_in_one_launch(x, total, out):
+    """Sums x into total, waits for the whole grid, then divides by it: a
+    cooperative launch's grid.sync() between the two phases."""
+    grid = cuda.cg.this_grid()
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        cuda.atomic.add(total, 0, x[i])
+    grid.sync()
+    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)):
+        out[i] = x[i] / total[0]
+
+
+@pytest.mark.parametrize("n", [1, 129, 20000])
+def test_critical_section_under_a_spin_lock(n):
+    x = make_rng(seed_of("lock", n)).standard_normal(n)
+    stats = np.array([0.0, -np.inf, 0.0])
+    block_stats_under_lock[blocks_for(n), TPB](x, np.zeros(1, dtype=np.int32), stats)
+    np.testing.assert_allclose(stats[0], x.sum(), rtol=1e-10, atol=1e-12)
+    assert stats[1] == x.max() and stats[2] == blocks_for(n)
+
+
+@pytest.mark.parametrize("n", [1, 1000, 50000])
+def test_grid_sync_between_two_phases(n):
+    x = make_rng(seed_of("gridsync", n)).random(n) + 0.5
+    total, out = np.zeros(1), np.empty(n)
+    normalise_in_one_launch[4, TPB](x, total, out)
+    np.testing.assert_allclose(total[0], x.sum(), rtol=1e-10)
+    np.testing.assert_allclose(out, x / x.sum(), rtol=1e-10)
+
+
+@cuda.reduce
+def sum_of(a, b):
+    return a + b
+
+
+def test_vectorized_ufunc_and_reduction_on_the_device():
+    rng = make_rng(seed_of("ufunc"))
+    x, y = rng.standard_normal(10000), rng.standard_normal(10000)
+
+    from ruchey import vectorize
+
+    @vectorize(["float64(float64, float64)"], target="cuda")
+    def hypot_scaled(a, b):
+        return math.sqrt(a * a + b * b) * 0.5
+
+    np.testing.assert_allclose(hypot_scaled(x, y), np.hypot(x, y) * 0.5, rtol=1e-15)
+    np.testing.assert_allclose(sum_of(x), x.sum(), rtol=1e-10)
+    assert sum_of(np.arange(1000, dtype=np.int64)) == 499500
+
+
+def test_async_copies_and_launches_on_streams():
+    """The overlap tutorials' pattern: chunks copied in on streams, a kernel
+    launched on each stream, copied back into pinned memory."""
+    x = make_rng(seed_of("streams")).standard_normal(8 * 4096)
+    out = cuda.pinned_array(x.shape, dtype=np.float64)
+    streams = [cuda.stream() for _ in range(4)]
+    for k, chunk in enumerate(np.split(x, 8)):
+        stream = streams[k % 4]
+        d_in = cuda.to_device(chunk, stream=stream)
+        d_out = cuda.device_array_like(d_in, stream=stream)
+        saxpy_grid_stride[8, TPB, stream](2.0, d_in, d_in, d_out)
+        d_out.copy_to_host(out[k * 4096:(k + 1) * 4096], stream=stream)
+    for stream in streams:
+        stream.synchronize()
+    np.testing.assert_allclose(out, 3.0 * x, rtol=1e-15)
