@@ -22,7 +22,7 @@ a GPU, their computations take the package's own CPU path where it has
 one (stumpy's stump for gpu_stump, sgkit's device="cpu", pylops'
 engine="numba", clifford.tools.g3c's functions of multivectors,
 aquagrid's backend="cpu", numta's functions of one series for its
-*_batch), which is then the reference; where it has none (SIMULATED),
+*_batch, geofast's primitives), which is then the reference; where it has none (SIMULATED),
 the kernels run in numba.cuda's simulator (NUMBA_ENABLE_CUDASIM=1: Python
 threads, about a thousand times slower, hence their small sizes). frbb
 compiles its kernels' signatures as it is imported, which Numba cannot
@@ -56,11 +56,12 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "econ-ark", "pyflwdir", "numpy-quaternion", "xclim", "pointpats", "mapclassify", "disba", "fastjmd95", "csr",
             "consav", "spherical", "sxs", "vector", "ht", "rocket-fft", "numba-scipy", "abtem", "rosettasciio", "simpeg",
             "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "directlfq",
-            "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta")
+            "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
-KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta"}
+KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta",
+           "geofast"}
 SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes

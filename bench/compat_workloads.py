@@ -2891,6 +2891,9 @@ def pylops_pwd_nonstationary():
     C = NonStationaryConvolve3D((12, 14, 16), rng.normal(size=(2, 2, 2, 3, 5, 5)), ihx=(3, 8), ihy=(4, 10), ihz=(4, 11),
                                 engine="numba")
     out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
+    return out
+
+
 def sigpy_interp_gridding():
     """sigpy's interpolation and gridding kernels (spline orders 0-2 and
     Kaiser-Bessel) in 1, 2 and 3 dimensions, on float64 and complex64
@@ -4280,7 +4283,6 @@ def pytransit_more():
     return out
 
 
-
 def _xugrid_disk(seed, nan_fraction=0.0):
     """xugrid's synthetic triangulated disk with random face values (some NaN)."""
     from xugrid.data.synthetic import disk
@@ -4673,7 +4675,6 @@ def alphatims_hdf():
     return out
 
 
-
 def _quaternions(seed, shape, normalize=True):
     import quaternionic
     q = quaternionic.array(np.random.default_rng(seed).standard_normal(shape + (4,)))
@@ -4918,7 +4919,6 @@ def xrspatial_classify():
             "binary": classify.binary(dem.round(), [400.0, 500.0, 600.0]).values,
             "ndvi": ndvi(nir, red).values, "arvi": arvi(nir, red, blue).values,
             "evi": evi(nir, red, blue).values, "savi": savi(nir, red).values}
-
 
 
 def fast_array_utils_sparse():
@@ -5287,7 +5287,6 @@ def ffpiv_transforms():
             "itemsizes": np.array([s32.dtype.itemsize, back32.dtype.itemsize]),  # complex64, float32
             "close32": np.array([np.abs(s32 - np.fft.rfft2(w32[0].astype(np.float64))).max() < 64 * eps * np.abs(s32).max(),
                                  np.abs(back32 - w32[2]).max() < 64 * eps])}
-
 
 
 def _strax_records(n_channels=8, n_pulses=400, seed=0):
@@ -7310,6 +7309,7 @@ def clifford_cuda_matching():
                                                                      cuda=cuda.is_available())[0])
     return out
 
+
 def frbb_boosting():
     """FastRealBoostBins (frbb): real boosting over binned features, fitted
     and applied with its numba.cuda kernels (weights added per bin under
@@ -7347,6 +7347,7 @@ def locate_pixelcolor_numbacuda_search():
         out[name] = found[np.lexsort(found.T[::-1])]
     return out
 
+
 def aquagrid_season():
     """aquagrid's AquaCrop season for every pixel of a grid: one numba.cuda
     thread per pixel (its model written once and compiled as device
@@ -7359,6 +7360,7 @@ def aquagrid_season():
     backend = _gpu_or_cpu("gpu", "cpu")
     final, daily = run_grid_arrays(backend=backend, save_daily=True, **_inputs(200, 200, seed=11))
     return {"final": final, "daily": daily}
+
 
 def _numta_batches(modules, also=()):
     """numta's *_batch indicators whose kernels the numta.gpu modules named
@@ -7419,6 +7421,7 @@ def numta_cycles_patterns():
     candlestick patterns."""
     return _numta_batches(("cycle_indicators", "pattern_recognition"))
 
+
 def pylops_cuda_nonstationary():
     """pylops' non-stationary 2-d and 3-d convolutions (forward and adjoint)
     with engine="cuda" (numba.cuda kernels over
@@ -7440,6 +7443,24 @@ def pylops_cuda_nonstationary():
                                 ihz=(5, 13, 21), engine=engine)
     out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
     return out
+
+
+def geofast_gpu_kernels():
+    """geofast's numba.cuda kernels (cuda_kernels: haversine distances of
+    pairs and the 2-d grid of a distance matrix, hexagonal cell keys with
+    their cube rounding), where numba.cuda can launch them; else its
+    njit(parallel=True) primitives (the reference)."""
+    from geofast import cuda_kernels, primitives
+    rng = np.random.default_rng(14)
+    lat1, lat2 = rng.uniform(-80, 80, (2, 50000))
+    lon1, lon2 = rng.uniform(-180, 180, (2, 50000))
+    gpu = cuda_kernels.NUMBA_CUDA_AVAILABLE
+    haversine = cuda_kernels.haversine_gpu if gpu else primitives.haversine_batch
+    matrix = cuda_kernels.haversine_matrix_gpu if gpu else primitives.haversine_matrix
+    hex_keys = cuda_kernels.hex_keys_gpu if gpu else primitives.lat_lon_to_hex_batch
+    q, r = hex_keys(lat1, lon1, 0.37, 0.41)
+    return {"haversine": haversine(lat1, lon1, lat2, lon2, 6371.0),
+            "matrix": matrix(lat1[:300], lon1[:300], lat2[:200], lon2[:200], 3959.0), "q": q, "r": r}
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
@@ -7626,4 +7647,5 @@ WORKLOADS = {
     "aquagrid": {"season": aquagrid_season},
     "numta": {"overlap_momentum": numta_overlap_momentum, "statistics_volume": numta_statistics_volume,
               "cycles_patterns": numta_cycles_patterns},
+    "geofast": {"gpu_kernels": geofast_gpu_kernels},
 }
