@@ -15,6 +15,19 @@ table (markdown): per computation the time of each (the first call,
 compiles included) and whether ruchey's result agrees, or the first line
 of its error; then per package the Numba names it asked for that ruchey
 lacks (placeholders of ruchey.numba_shim).
+
+Packages with numba.cuda kernels (KERNELS) run them under ruchey on its
+CPU backend (RUCHEY_CUDA_BACKEND=cpu). Under Numba, on a machine without
+a GPU, their computations take the package's own CPU path where it has
+one (stumpy's stump for gpu_stump, sgkit's device="cpu", pylops'
+engine="numba", clifford.tools.g3c's functions of multivectors,
+aquagrid's backend="cpu", numta's functions of one series for its
+*_batch, geofast's primitives), which is then the reference; where it has none (SIMULATED),
+the kernels run in numba.cuda's simulator (NUMBA_ENABLE_CUDASIM=1: Python
+threads, about a thousand times slower, hence their small sizes). frbb
+compiles its kernels' signatures as it is imported, which Numba cannot
+without a GPU, and its simulator lacks the device attributes frbb's fit
+reads: its row has no reference.
 """
 import argparse
 import json
@@ -44,8 +57,14 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "consav", "spherical", "sxs", "vector", "ht", "rocket-fft", "numba-scipy", "abtem", "rosettasciio", "simpeg",
             "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "directlfq",
             "fteikpy", "empymod", "emg3d", "pythermalcomfort", "pynucastro", "pyro-hydro", "EMD-signal",
-            "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy")
+            "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy",
+            "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast")
 TIMEOUT = 1200
+# packages whose numba.cuda kernels their computations launch, and those of
+# them whose kernels Numba runs in its simulator (no CPU path to compare with)
+KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta",
+           "geofast"}
+SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
 TIMEOUTS = {"PyMPDATA": 2400}
@@ -210,6 +229,15 @@ def run(python, package, mode, outdir, env):
         return json.load(f)
 
 
+def kernel_backend(package, mode):
+    """The variables that choose where package's kernels run in mode's process."""
+    if package not in KERNELS:
+        return {}
+    if mode == "ruchey":
+        return {"RUCHEY_CUDA_BACKEND": "cpu"}
+    return {"NUMBA_ENABLE_CUDASIM": "1"} if package in SIMULATED else {}
+
+
 def agree(a_dir, b_dir, name):
     import numpy as np
     with np.load(os.path.join(a_dir, name + ".npz")) as a, np.load(os.path.join(b_dir, name + ".npz")) as b:
@@ -267,13 +295,13 @@ def main():
         report = os.path.join(numba_dir, "report.json")
         if args.fresh or not os.path.exists(report):
             print(f"{package} {ver} under Numba {numba_version} ...", file=sys.stderr, flush=True)
-            numba_rep = run(python, package, "numba", numba_dir, plain)
+            numba_rep = run(python, package, "numba", numba_dir, dict(plain, **kernel_backend(package, "numba")))
         else:
             with open(report) as f:
                 numba_rep = json.load(f)
         print(f"{package} {ver} under ruchey ...", file=sys.stderr, flush=True)
         ruchey_dir = os.path.join(workdir, f"ruchey-{package}")
-        ruchey_rep = run(python, package, "ruchey", ruchey_dir, with_ruchey)
+        ruchey_rep = run(python, package, "ruchey", ruchey_dir, dict(with_ruchey, **kernel_backend(package, "ruchey")))
         results.append((package, ver, numba_dir, numba_rep, ruchey_dir, ruchey_rep))
     print(f"Numba {numba_version}; each time is the computation's first run (compiles included).\n")
     print(table(results))

@@ -2891,6 +2891,9 @@ def pylops_pwd_nonstationary():
     C = NonStationaryConvolve3D((12, 14, 16), rng.normal(size=(2, 2, 2, 3, 5, 5)), ihx=(3, 8), ihy=(4, 10), ihz=(4, 11),
                                 engine="numba")
     out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
+    return out
+
+
 def sigpy_interp_gridding():
     """sigpy's interpolation and gridding kernels (spline orders 0-2 and
     Kaiser-Bessel) in 1, 2 and 3 dimensions, on float64 and complex64
@@ -4280,7 +4283,6 @@ def pytransit_more():
     return out
 
 
-
 def _xugrid_disk(seed, nan_fraction=0.0):
     """xugrid's synthetic triangulated disk with random face values (some NaN)."""
     from xugrid.data.synthetic import disk
@@ -4673,7 +4675,6 @@ def alphatims_hdf():
     return out
 
 
-
 def _quaternions(seed, shape, normalize=True):
     import quaternionic
     q = quaternionic.array(np.random.default_rng(seed).standard_normal(shape + (4,)))
@@ -4918,7 +4919,6 @@ def xrspatial_classify():
             "binary": classify.binary(dem.round(), [400.0, 500.0, 600.0]).values,
             "ndvi": ndvi(nir, red).values, "arvi": arvi(nir, red, blue).values,
             "evi": evi(nir, red, blue).values, "savi": savi(nir, red).values}
-
 
 
 def fast_array_utils_sparse():
@@ -5287,7 +5287,6 @@ def ffpiv_transforms():
             "itemsizes": np.array([s32.dtype.itemsize, back32.dtype.itemsize]),  # complex64, float32
             "close32": np.array([np.abs(s32 - np.fft.rfft2(w32[0].astype(np.float64))).max() < 64 * eps * np.abs(s32).max(),
                                  np.abs(back32 - w32[2]).max() < 64 * eps])}
-
 
 
 def _strax_records(n_channels=8, n_pulses=400, seed=0):
@@ -7661,9 +7660,357 @@ def hyperspy_signals():
             "index_ceil": np.asarray(axis.value2index(values, rounding=np.ceil), dtype=float),
             "atoms": atoms.data, "peaks_zaefferer": _peaks_found(peaks_z), "peaks_stat": _peaks_found(peaks_s)}
 
+# ---------------------------------------------------------------- numba.cuda paths
+
+def _gpu_or_cpu(gpu, cpu):
+    """The package's GPU function where numba.cuda can launch kernels (under
+    ruchey its CPU backend, RUCHEY_CUDA_BACKEND=cpu), else its CPU function:
+    under Numba, on a machine without a GPU, the CPU path's result is the
+    reference the kernels must agree with."""
+    from numba import cuda
+    return gpu if cuda.is_available() else cpu
+
+
+def _profile(mp):
+    return {"P": mp[:, 0].astype(float), "I": mp[:, 1].astype(np.int64), "IL": mp[:, 2].astype(np.int64),
+            "IR": mp[:, 3].astype(np.int64)}
+
+
+def stumpy_gpu_stump():
+    """gpu_stump (its kernels compute each row of the distance matrix from
+    the last by a sliding dot product): self-join, AB-join, the top-k
+    nearest neighbours, and a series with constant stretches."""
+    import stumpy
+    stump = _gpu_or_cpu(stumpy.gpu_stump, stumpy.stump)
+    t, u = _walk(1500, 20), _walk(1200, 21)
+    flat = t.copy()
+    flat[300:400] = 1.0
+    out = {f"self.{k}": v for k, v in _profile(stump(t, 50)).items()}
+    out.update({f"ab.{k}": v for k, v in _profile(stump(t, 50, u, ignore_trivial=False)).items()})
+    out["flat.P"] = stump(flat, 30)[:, 0].astype(float)
+    top = stump(t[:800], 40, k=3)
+    out.update(top_P=top[:, :3].astype(float), top_I=top[:, 3:6].astype(np.int64))
+    return out
+
+
+def stumpy_gpu_aamp():
+    """gpu_aamp: non-normalised matrix profiles with the Euclidean and the
+    Manhattan distance (p=1), self- and AB-joins, top-k."""
+    import stumpy
+    aamp = _gpu_or_cpu(stumpy.gpu_aamp, stumpy.aamp)
+    t, u = _walk(1500, 22), _walk(1000, 23)
+    out = {f"self.{k}": v for k, v in _profile(aamp(t, 40)).items()}
+    out["manhattan.P"] = aamp(t, 40, p=1.0)[:, 0].astype(float)
+    out["ab.P"] = aamp(t, 40, u, ignore_trivial=False)[:, 0].astype(float)
+    out["top_P"] = aamp(t[:700], 30, k=2)[:, :2].astype(float)
+    return out
+
+
+def stumpy_gpu_distances_consensus():
+    """gpu_mpdist and gpu_aampdist (the MPdist distance), gpu_ostinato and
+    gpu_aamp_ostinato (the consensus motif of several series)."""
+    import stumpy
+    t, u, w = _walk(800, 24), _walk(700, 25), _walk(600, 26)
+    out = {"mpdist": _gpu_or_cpu(stumpy.gpu_mpdist, stumpy.mpdist)(t, u, 40),
+           "aampdist": _gpu_or_cpu(stumpy.gpu_aampdist, stumpy.aampdist)(t, u, 40)}
+    radius, ts_index, subseq_index = _gpu_or_cpu(stumpy.gpu_ostinato, stumpy.ostinato)([t, u, w], 30)
+    out["ostinato"] = np.array([radius, ts_index, subseq_index], dtype=float)
+    radius, ts_index, subseq_index = _gpu_or_cpu(stumpy.gpu_aamp_ostinato, stumpy.aamp_ostinato)([t, u, w], 30)
+    out["aamp_ostinato"] = np.array([radius, ts_index, subseq_index], dtype=float)
+    return out
+
+
+def stumpy_gpu_stimp():
+    """gpu_stimp and gpu_aamp_stimp: pan matrix profiles over a range of
+    window lengths, one update at a time (the CPU's stimp run exactly:
+    percentage 1, no pre-SCRIMP)."""
+    import functools
+    import stumpy
+    t = _walk(500, 27)
+    out = {}
+    for name, gpu, cpu in (("stimp", stumpy.gpu_stimp, functools.partial(stumpy.stimp, pre_scrump=False)),
+                           ("aamp_stimp", stumpy.gpu_aamp_stimp,
+                            functools.partial(stumpy.aamp_stimp, pre_scraamp=False))):
+        pan = _gpu_or_cpu(gpu, functools.partial(cpu, percentage=1.0))(t, min_m=10, max_m=40, step=5)
+        for _ in range(4):
+            pan.update()
+        out[name] = pan.PAN_
+    return out
+
+
+def sgkit_gpu_distance():
+    """sgkit's pairwise distances on device="gpu" (its numba.cuda map
+    kernels over pairs of chunks, reduced on the host): euclidean and
+    correlation over chunked dask arrays, with missing values."""
+    import dask.array as da
+    import sgkit as sg
+    device = _gpu_or_cpu("gpu", "cpu")
+    x = _sgkit_calls(120, 60)["call_genotype"].sum(dim="ploidy").values.T.astype(float)
+    out = {}
+    for metric in ("euclidean", "correlation"):
+        out[metric] = np.asarray(sg.pairwise_distance(x, metric=metric, device=device))
+        out[metric + ".chunked"] = np.asarray(sg.pairwise_distance(da.from_array(x, chunks=(25, 40)), metric=metric,
+                                                                   split_every=2, device=device))
+    with_nan = x.copy()
+    with_nan[np.random.default_rng(6).random(x.shape) < 0.05] = np.nan
+    out["euclidean.nan"] = np.asarray(sg.pairwise_distance(with_nan, metric="euclidean", device=device))
+    return out
+
+
+def _g3c_objects(rng, n):
+    """Random conformal objects built from points: point pairs, lines,
+    circles, planes and spheres, n of each, normalised."""
+    from clifford.g3c import e1, e2, e3, einf, up
+
+    def point():
+        return up(sum(float(c) * b for c, b in zip(rng.standard_normal(3), (e1, e2, e3))))
+
+    kinds = {"point_pair": lambda: point() ^ point(), "line": lambda: point() ^ point() ^ einf,
+             "circle": lambda: point() ^ point() ^ point(), "plane": lambda: point() ^ point() ^ point() ^ einf,
+             "sphere": lambda: point() ^ point() ^ point() ^ point()}
+    return {kind: [make().normal() for _ in range(n)] for kind, make in kinds.items()}
+
+
+def _each(kernel, cpu, inputs, out):
+    """kernel over the rows of inputs, writing out's (one thread a row; out
+    may be the last input, updated in place) where numba.cuda can launch
+    it, else cpu on each row's multivectors (clifford.tools.g3c's CPU
+    functions: their results are the reference)."""
+    import math
+    from clifford.g3c import layout
+    from numba import cuda
+    if cuda.is_available():
+        kernel[math.ceil(len(out) / 64), 64](*inputs, *(() if out is inputs[-1] else (out,)))
+        return out
+    for i in range(len(out)):
+        result = cpu(*(layout.MultiVector(a[i]) for a in inputs))
+        out[i] = getattr(result, "value", result)  # (a multivector's coefficients, or a cost)
+    return out
+
+
+def clifford_cuda_kernels():
+    """clifford.tools.g3c.cuda's kernels (each thread a multivector, its
+    products written out in device functions over cuda.local arrays, some
+    decorated with njit(device=True)): geometric and inner products,
+    adjoints, normalisation, rotors between objects and between lines,
+    square roots of rotors, rotors applied, Dorst norms, the rotor costs
+    between lines and between objects."""
+    from clifford.tools import g3c
+    from clifford.tools.g3c import cuda as g3c_cuda
+    from clifford.tools.g3c.cost_functions import rotor_cost
+    objects = _g3c_objects(np.random.default_rng(7), 40)
+    a = np.array([o.value for o in objects["line"] + objects["circle"]])
+    b = np.array([o.value for o in objects["line"][::-1] + objects["circle"][::-1]])
+    out = {"gp": _each(g3c_cuda.gp_kernel, lambda x, y: x * y, (a, b), np.zeros_like(a)),
+           "ip": _each(g3c_cuda.ip_kernel, lambda x, y: x | y, (a, b), np.zeros_like(a)),
+           "adjoint": _each(g3c_cuda.adjoint_kernel, lambda x: ~x, (a,), np.zeros_like(a))}
+    scaled = a * 3.0  # (normalised in place)
+    out["normalised"] = _each(g3c_cuda.normalise_mvs_kernel, lambda x: x.normal(), (scaled,), scaled)
+    for kind, objs in objects.items():
+        x = np.array([o.value for o in objs])
+        y = np.array([o.value for o in objs[1:] + objs[:1]])
+        rotors = _each(g3c_cuda.rotor_between_objects_kernel, g3c.rotor_between_objects, (x, y), np.zeros_like(x))
+        out[f"rotor.{kind}"] = rotors
+        out[f"applied.{kind}"] = _each(g3c_cuda.apply_rotor_kernel, g3c.apply_rotor, (x, rotors), np.zeros_like(x))
+        out[f"root.{kind}"] = _each(g3c_cuda.square_root_of_rotor_kernel, lambda r: g3c.square_roots_of_rotor(r)[0],
+                                    (rotors,), np.zeros_like(x))
+        out[f"cost.{kind}"] = _each(g3c_cuda.cost_between_objects_kernel,
+                                    lambda p, q: rotor_cost(g3c.rotor_between_objects(p, q)),
+                                    (x, y), np.zeros(len(x)))
+    lines = np.array([o.value for o in objects["line"]])
+    other = lines[::-1].copy()
+    out["rotor_lines"] = _each(g3c_cuda.rotor_between_lines_kernel, g3c.rotor_between_lines, (lines, other),
+                               np.zeros_like(lines))
+    out["line_cost"] = _each(g3c_cuda.cost_line_to_line_kernel,
+                             lambda p, q: rotor_cost(g3c.rotor_between_lines(p, q)), (lines, other),
+                             np.zeros(len(lines)))
+    return out
+
+
+def clifford_cuda_matching():
+    """clifford's CUDA model matching: the matrices of rotor costs between
+    two sets of lines and of other objects (kernels over 2-d grids), and
+    the assignment of measurements to objects by them."""
+    from clifford.tools import g3c
+    from clifford.tools.g3c import cuda as g3c_cuda
+    from clifford.tools.g3c.cost_functions import rotor_cost
+    from clifford.tools.g3c.model_matching import assign_measurements_to_objects_matrix
+    from numba import cuda
+    objects = _g3c_objects(np.random.default_rng(8), 24)
+
+    def costs(gpu, between, set_a, set_b):
+        if cuda.is_available():
+            return gpu(set_a, set_b)
+        return np.array([[rotor_cost(between(p, q)) for q in set_b] for p in set_a])
+
+    lines = objects["line"]
+    out = {"line_costs": costs(g3c_cuda.line_set_cost_cuda_mvs, g3c.rotor_between_lines, lines, lines[3:] + lines[:3])}
+    for kind in ("point_pair", "circle", "sphere"):
+        objs = objects[kind]
+        out[f"object_costs.{kind}"] = costs(g3c_cuda.object_set_cost_cuda_mvs, g3c.rotor_between_objects, objs,
+                                            objs[::-1])
+    shuffled = objects["circle"][5:] + objects["circle"][:5]
+    out["labels"] = np.asarray(assign_measurements_to_objects_matrix(objects["circle"], shuffled,
+                                                                     cuda=cuda.is_available())[0])
+    return out
+
+
+def frbb_boosting():
+    """FastRealBoostBins (frbb): real boosting over binned features, fitted
+    and applied with its numba.cuda kernels (weights added per bin under
+    per-feature spin locks of atomic compare-and-swap and exchange, logits,
+    exponential errors, the argmin under a lock; the decision function's
+    kernel for each input dtype), which fall back to its numba_jit
+    functions where numba.cuda has no GPU; float and integer features."""
+    from frbb import FastRealBoostBins
+    rng = np.random.default_rng(9)
+    out = {}
+    for dtype in (np.float32, np.float64, np.int16, np.uint8):
+        x = rng.standard_normal((3000, 12)) * 40
+        y = np.where(x[:, 0] + 0.5 * x[:, 3] - x[:, 7] + rng.standard_normal(3000) * 20 > 0, 1, -1)
+        x = (x + (0 if np.issubdtype(dtype, np.floating) or np.dtype(dtype).kind == "i" else 128)).astype(dtype)
+        clf = FastRealBoostBins(T=16, B=8).fit(x[:2000], y[:2000])
+        name = np.dtype(dtype).name
+        out[f"{name}.features"] = clf.features_selected_
+        out[f"{name}.logits"] = clf.logits_
+        out[f"{name}.decision"] = clf.decision_function(x[2000:])
+        out[f"{name}.predict"] = clf.predict(x[2000:])
+    return out
+
+
+def locate_pixelcolor_numbacuda_search():
+    """locate-pixelcolor-numbacuda's search_colors: a 3-d grid over an
+    image's pixels (and its three channels) compares each with the colours
+    sought; each match takes its place in the output by an atomic add (the
+    matches sorted: their order is the threads')."""
+    from locate_pixelcolor_numbacuda import search_colors
+    rng = np.random.default_rng(10)
+    pic = rng.integers(0, 4, size=(40, 30, 3), dtype=np.uint8) * 85
+    out = {}
+    for name, colors in (("white", [[255, 255, 255]]), ("two", [[0, 0, 0], [85, 170, 255]])):
+        found = search_colors(pic, colors=np.array(colors))[0]
+        out[name] = found[np.lexsort(found.T[::-1])]
+    return out
+
+
+def aquagrid_season():
+    """aquagrid's AquaCrop season for every pixel of a grid: one numba.cuda
+    thread per pixel (its model written once and compiled as device
+    functions, loops over soil compartments, evaporation time steps,
+    scratch rows of 2-d arrays) on backend="gpu", its njit(parallel=True)
+    prange over pixels on backend="cpu" (the reference); final and daily
+    outputs of maize on sandy loam, synthetic weather."""
+    from aquagrid.bench import _inputs
+    from aquagrid.engine.run import run_grid_arrays
+    backend = _gpu_or_cpu("gpu", "cpu")
+    final, daily = run_grid_arrays(backend=backend, save_daily=True, **_inputs(200, 200, seed=11))
+    return {"final": final, "daily": daily}
+
+
+def _numta_batches(modules, also=()):
+    """numta's *_batch indicators whose kernels the numta.gpu modules named
+    hold (one numba.cuda thread a ticker, each running the indicator's
+    whole series), on 16 tickers of 400 bars of random OHLCV prices, where
+    numba.cuda can launch kernels; else numta's CPU function of the same
+    name on each ticker's series (the reference). Each output is keyed by
+    its function's name."""
+    import importlib
+    import inspect
+    import numta
+    from numta.api import batch
+    from numba import cuda
+    rng = np.random.default_rng(12)
+    close = 100 + np.cumsum(rng.standard_normal((16, 400)), axis=1)
+    open_ = close + rng.standard_normal(close.shape) * 0.5
+    spread = np.abs(rng.standard_normal((2, 16, 400)))
+    prices = {"open_": open_, "close": close, "high": np.maximum(open_, close) + spread[0],
+              "low": np.minimum(open_, close) - spread[1], "volume": rng.uniform(1e3, 1e5, close.shape)}
+    names = list(also)
+    for module in modules:
+        kernels = vars(importlib.import_module(f"numta.gpu.{module}"))
+        names += [f"{k[1:-len('_batch_cuda')].upper()}_batch" for k in sorted(kernels) if k.endswith("_batch_cuda")]
+    out = {}
+    for name in names:
+        if not hasattr(batch, name):  # (a kernel a batch function shares)
+            continue
+        gpu, cpu = getattr(batch, name), getattr(numta, name[:-len("_batch")])
+        inputs = [prices[p.name] for p in inspect.signature(gpu).parameters.values() if p.default is p.empty]
+        if cuda.is_available():
+            result = gpu(*inputs)
+        else:
+            rows = [cpu(*(a[i] for a in inputs)) for i in range(16)]
+            result = tuple(np.stack(r) for r in zip(*rows)) if isinstance(rows[0], tuple) else np.stack(rows)
+        for i, r in enumerate(result if isinstance(result, tuple) else (result,)):
+            out[f"{name[:-len('_batch')]}.{i}"] = r
+    return out
+
+
+def numta_overlap_momentum():
+    """numta's moving averages (SMA, EMA, DEMA, TEMA, T3, TRIMA, KAMA, MAMA,
+    WMA), Bollinger bands, parabolic SAR and its momentum indicators (RSI,
+    MACD, ADX, CCI, stochastics, Aroon, MFI, ultimate oscillator ...)."""
+    return _numta_batches(("overlap", "momentum_indicators"), also=("STOCH_batch", "STOCHF_batch"))
+
+
+def numta_statistics_volume():
+    """numta's volatility (true range, NATR), volume (A/D, OBV, ADOSC),
+    statistics (stddev, var, TSF, beta, correlation, linear regression),
+    rolling min/max and their indices, sums, price transforms."""
+    return _numta_batches(("volatility_indicators", "volume_indicators", "statistics", "statistic_functions",
+                           "math_operators", "price_transform"))
+
+
+def numta_cycles_patterns():
+    """numta's Hilbert-transform cycle indicators (trendline, trend mode,
+    dominant cycle period and phase, phasor, sine wave) and its 60
+    candlestick patterns."""
+    return _numta_batches(("cycle_indicators", "pattern_recognition"))
+
+
+def pylops_cuda_nonstationary():
+    """pylops' non-stationary 2-d and 3-d convolutions (forward and adjoint)
+    with engine="cuda" (numba.cuda kernels over
+    2-d and 3-d grids, with max_registers, adding into the output by
+    atomics, on NumPy arrays the launch copies), engine="numba" where
+    numba.cuda has no GPU (the reference)."""
+    _pylops()
+    from pylops.signalprocessing import NonStationaryConvolve2D, NonStationaryConvolve3D
+    engine = _gpu_or_cpu("cuda", "numba")
+    rng = np.random.default_rng(13)
+    nz, nx = 120, 100
+    d = rng.normal(size=(nz, nx))
+    hs = rng.normal(size=(5, 4, 9, 7))
+    ihx, ihz = (10, 35, 60, 85, 110), (10, 35, 60, 85)
+    C = NonStationaryConvolve2D((nz, nx), hs, ihx=ihx, ihz=ihz, engine=engine, num_threads_per_blocks=(16, 16))
+    out = {"convolve2d": C @ d.ravel(), "convolve2d_adjoint": C.H @ d.ravel()}
+    d3 = rng.normal(size=(20, 24, 28))
+    C = NonStationaryConvolve3D((20, 24, 28), rng.normal(size=(2, 3, 3, 5, 5, 7)), ihx=(4, 14), ihy=(4, 11, 18),
+                                ihz=(5, 13, 21), engine=engine)
+    out["convolve3d"], out["convolve3d_adjoint"] = C @ d3.ravel(), C.H @ d3.ravel()
+    return out
+
+
+def geofast_gpu_kernels():
+    """geofast's numba.cuda kernels (cuda_kernels: haversine distances of
+    pairs and the 2-d grid of a distance matrix, hexagonal cell keys with
+    their cube rounding), where numba.cuda can launch them; else its
+    njit(parallel=True) primitives (the reference)."""
+    from geofast import cuda_kernels, primitives
+    rng = np.random.default_rng(14)
+    lat1, lat2 = rng.uniform(-80, 80, (2, 50000))
+    lon1, lon2 = rng.uniform(-180, 180, (2, 50000))
+    gpu = cuda_kernels.NUMBA_CUDA_AVAILABLE
+    haversine = cuda_kernels.haversine_gpu if gpu else primitives.haversine_batch
+    matrix = cuda_kernels.haversine_matrix_gpu if gpu else primitives.haversine_matrix
+    hex_keys = cuda_kernels.hex_keys_gpu if gpu else primitives.lat_lon_to_hex_batch
+    q, r = hex_keys(lat1, lon1, 0.37, 0.41)
+    return {"haversine": haversine(lat1, lon1, lat2, lon2, 6371.0),
+            "matrix": matrix(lat1[:300], lon1[:300], lat2[:200], lon2[:200], 3959.0), "q": q, "r": r}
 
 WORKLOADS = {
-    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more},
+    "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
+               "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
+               "gpu_stimp": stumpy_gpu_stimp},
     "pynndescent": {"NNDescent": pynndescent_graph},
     "quantecon": {"markov": quantecon_markov, "brent_max": quantecon_brent_max,
                   "nelder_mead": quantecon_nelder_mead},
@@ -7720,9 +8067,10 @@ WORKLOADS = {
     "statsforecast": {"models": statsforecast_models, "intermittent": statsforecast_intermittent},
     "window-ops": {"windows": window_ops_windows, "mlforecast": window_ops_mlforecast},
     "clifford": {"products": clifford_products, "multivector_functions": clifford_multivector_functions,
-                 "g3c_tools": clifford_g3c_tools},
+                 "g3c_tools": clifford_g3c_tools, "cuda_kernels": clifford_cuda_kernels,
+                 "cuda_matching": clifford_cuda_matching},
     "sgkit": {"counts_hwe": sgkit_counts_hwe, "distance_ld": sgkit_distance_ld, "popgen": sgkit_popgen,
-              "pedigree": sgkit_pedigree},
+              "pedigree": sgkit_pedigree, "gpu_distance": sgkit_gpu_distance},
     "esda": {"local": esda_local, "significance_shape": esda_significance_shape},
     "porespy": {"images": porespy_images, "network": porespy_network},
     "pysheds": {"flow": pysheds_flow, "priority_flood": pysheds_priority_flood},
@@ -7746,7 +8094,7 @@ WORKLOADS = {
                   "equivalent_sources": harmonica_equivalent_sources, "progressbar": harmonica_progressbar},
     "wotan": {"sliders": wotan_sliders, "fits": wotan_fits},
     "pylops": {"radon": pylops_radon, "spread_kirchhoff": pylops_spread_kirchhoff,
-               "pwd_nonstationary": pylops_pwd_nonstationary},
+               "pwd_nonstationary": pylops_pwd_nonstationary, "cuda_nonstationary": pylops_cuda_nonstationary},
     "sigpy": {"interp_gridding": sigpy_interp_gridding, "nufft_blocks": sigpy_nufft_blocks},
     "thewalrus": {"hafnians": thewalrus_hafnians, "hermite_gates": thewalrus_hermite_gates},
     "py_vollib_vectorized": {"prices_ivs": py_vollib_vectorized_prices_ivs, "greeks": py_vollib_vectorized_greeks},
@@ -7853,4 +8201,10 @@ WORKLOADS = {
     "openpnm": {"invasion": openpnm_invasion},
     "pysm3": {"emission": pysm3_emission},
     "hyperspy": {"signals": hyperspy_signals},
+    "frbb": {"boosting": frbb_boosting},
+    "locate-pixelcolor-numbacuda": {"search": locate_pixelcolor_numbacuda_search},
+    "aquagrid": {"season": aquagrid_season},
+    "numta": {"overlap_momentum": numta_overlap_momentum, "statistics_volume": numta_statistics_volume,
+              "cycles_patterns": numta_cycles_patterns},
+    "geofast": {"gpu_kernels": geofast_gpu_kernels},
 }

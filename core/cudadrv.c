@@ -481,6 +481,8 @@ static const struct { const char *name; int attr; } attributes[] = {
   {"MAX_BLOCK_DIM_Z", 4}, {"MAX_GRID_DIM_X", 5}, {"MAX_GRID_DIM_Y", 6}, {"MAX_GRID_DIM_Z", 7},
   {"MAX_SHARED_MEMORY_PER_BLOCK", 8}, {"WARP_SIZE", 10}, {"MULTIPROCESSOR_COUNT", 16},
   {"PCI_BUS_ID", 33}, {"PCI_DEVICE_ID", 34},
+  /* what code sizes its pools of streams by (frbb's boosting) */
+  {"CONCURRENT_KERNELS", 31}, {"ASYNC_ENGINE_COUNT", 40}, {"UNIFIED_ADDRESSING", 41},
 };
 
 /* device_info(ordinal): a dict of the device's name, compute capability,

@@ -468,6 +468,7 @@ def test_current_device_describes_the_cpu_backend():
     assert (dev.MAX_BLOCK_DIM_X, dev.MAX_BLOCK_DIM_Y, dev.MAX_BLOCK_DIM_Z) == (1024, 1024, 64)
     assert dev.WARP_SIZE == 32
     assert dev.MULTIPROCESSOR_COUNT == ruchey.get_num_threads()
+    assert (dev.ASYNC_ENGINE_COUNT, dev.CONCURRENT_KERNELS, dev.UNIFIED_ADDRESSING) == (1, 1, 1)
     cc = dev.compute_capability
     assert isinstance(cc, tuple) and len(cc) == 2 and all(type(v) is int for v in cc)
     assert cuda.select_device(0) is dev

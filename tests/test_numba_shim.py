@@ -821,6 +821,65 @@ def test_an_option_ruchey_lacks_fails_where_the_function_is_called(tmp_path):
 
 
 @shim_only
+def test_kernels_call_functions_jitted_with_device_true(tmp_path):
+    """As Numba's CUDA target (clifford.tools.g3c.cuda's kernels): a kernel
+    calls functions decorated with njit(device=True) or jit(device=True),
+    which may take cuda.local arrays, as device functions; called from
+    Python they still raise."""
+    done = run_fresh("""
+        import math
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        import numba
+        import numba.cuda
+
+        @numba.njit
+        def norm(v):
+            squares = numba.cuda.local.array(4, dtype=numba.float64)
+            for i in range(4):
+                squares[i] = v[i] * v[i]
+            return math.sqrt(squares[0] + squares[1] + squares[2] + squares[3])
+
+        @numba.njit(device=True)
+        def normalise(v):
+            n = norm(v)
+            for i in range(4):
+                v[i] /= n
+
+        @numba.jit("float64(float64[:])", device=True)
+        def first(v):
+            return v[0]
+
+        @numba.cuda.jit
+        def kernel(a, out):
+            i = numba.cuda.grid(1)
+            if i < a.shape[0]:
+                out[i] = norm(a[i])
+                normalise(a[i])
+                out[i] += first(a[i])
+
+        for n in (0, 1, 50, 1000):
+            a = np.random.default_rng(n).standard_normal((n, 4))
+            norms = np.sqrt((a * a).sum(axis=1))
+            expected = a / norms[:, None]
+            out = np.zeros(n)
+            kernel[max(1, (n + 63) // 64), 64](a, out)
+            np.testing.assert_allclose(a, expected, rtol=1e-14)
+            np.testing.assert_allclose(out, norms + expected[:, 0], rtol=1e-14)
+        for f in (normalise, first):
+            try:
+                f(np.ones(4))
+            except TypeError as exc:
+                assert "unsupported jit option(s): device" in str(exc), str(exc)
+            else:
+                raise AssertionError("ran")
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_parallel_support_is_always_there(tmp_path):
     done = run_fresh("""
         import ruchey

@@ -10,6 +10,9 @@ from ruchey import _core, config, serialize, types
 # ruchey's compiled code always has its runtime (arrays, exceptions with runtime arguments)
 _OPTIONS = ("nopython", "nogil", "parallel", "cache", "fastmath", "boundscheck", "error_model",
             "inline", "forceobj", "looplift", "locals", "debug", "_nrt")
+# options only numba.cuda's jit takes: Numba's CUDA target compiles a CPU
+# dispatcher that a kernel calls as a device function, its options kept
+_CUDA_OPTIONS = ("device",)
 
 
 class ObjectModeFunction:
@@ -81,13 +84,27 @@ def _refusing(func, message):
     return refuse
 
 
+def _called_by_kernels(refused, func, options):
+    """Lets compiled code call refused, func decorated with CUDA's options
+    (njit(device=True)): as func made a device function, as Numba's CUDA
+    target compiles it for the kernels of clifford.tools.g3c.cuda that call
+    it. (Numba's CPU code cannot call it; ruchey's can.)"""
+    from ruchey import extending
+    from ruchey.cuda import kernels
+    extending._callees[refused] = kernels._device_function(
+        func, bool(options.get("debug")), bool(options.get("boundscheck")), bool(options.get("fastmath")))
+    return refused
+
+
 def _dispatcher(func, options):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         message = f"unsupported jit option(s): {', '.join(sorted(unknown))}"
-        if _core._numba_semantics():
-            return _refusing(func, message)
-        raise TypeError(message)
+        if not _core._numba_semantics():
+            raise TypeError(message)
+        if unknown <= set(_CUDA_OPTIONS):
+            return _called_by_kernels(_refusing(func, message), func, options)
+        return _refusing(func, message)
     if _object_mode(options):
         return ObjectModeFunction(func)
     # debug=True is accepted and changes no result (Numba's emits debug info, and checks no more bounds)

@@ -166,6 +166,8 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   case 8: *v = 49152; break;
   case 10: *v = 32; break;
   case 16: *v = 132; break;
+  case 31: case 41: *v = 1; break;
+  case 40: *v = 3; break;
   case 33: *v = 7; break;
   case 34: *v = 0; break;
   case 75: *v = 9; break;

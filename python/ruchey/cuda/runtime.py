@@ -279,6 +279,11 @@ class CPUBackendDevice:
     MAX_SHARED_MEMORY_PER_BLOCK = 48 * 1024
     WARP_SIZE = 32
     MAX_COOPERATIVE_BLOCKS = 4096  # a grid that waits for itself: each block a fiber (fiber.c)
+    # one engine, one address space: code that keeps a stream per copy engine
+    # (frbb's fit) gets one stream; the launches and copies run in turn
+    ASYNC_ENGINE_COUNT = 1
+    CONCURRENT_KERNELS = 1
+    UNIFIED_ADDRESSING = 1
 
     @property
     def name(self):
