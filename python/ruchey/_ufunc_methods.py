@@ -1,6 +1,7 @@
 """The methods of a @vectorize ufunc, or of NumPy's own, called in compiled
 code: u.reduce(a, axis, initial=), u.reduceat(a, indices, axis, out=),
-u.accumulate(a, axis) and u.at(a, indices, b), as Numba's DUFunc has them. The
+u.accumulate(a, axis), u.at(a, indices, b) and u.outer(a, b), as NumPy's
+ufuncs have them. The
 frontend calls these with the ufunc's scalar function first (a compiled
 function value, specialised where called), then what NumPy's method needs
 to know of the ufunc (its name, identity and whether it may reduce along
@@ -23,6 +24,12 @@ def numpy_scalar(ufunc, nin):
     if ufunc is np.multiply:
         return _multiply_widened
     return _operator_values.builtin_value(ufunc, nin, False)
+
+
+def whole_ufunc(ufunc):
+    """The compiled function calling ufunc on its two inputs as compiled
+    code calls it (arrays broadcast, NumPy's result type): what outer applies."""
+    return _operator_values.builtin_value(ufunc, 2, False)
 
 
 def _widened(x):
@@ -204,6 +211,23 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
         raise ValueError("out= has the wrong shape for reduceat's result")
     out[...] = made  # after every run is read: out may be the array itself, as NumPy buffers it
     return out
+
+
+@njit
+def outer(f, name, identity, has_identity, reorderable, a, b):
+    """u.outer: f of every element of a with every element of b, of shape
+    a.shape + b.shape, as NumPy's (which takes Python scalars as arrays,
+    int64 and float64, not as weak scalars: np.add.outer(int8s, 3) is int64)."""
+    left = np.asarray(a).copy()  # C-contiguous, and 0-d where a is (ascontiguousarray makes it 1-d)
+    return f(left.reshape(_padded(left.shape, np.shape(b))), np.asarray(b))
+
+
+@njit
+def _padded(shape, more):
+    """shape followed by a 1 for each axis of the shape more."""
+    if len(more) == 0:
+        return shape
+    return _padded(shape + (1,), more[1:])
 
 
 @njit
