@@ -1140,6 +1140,11 @@ int32_t rt_bytes_split(struct RtList **out, const RtArray *s, const char *sep, i
 int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, int64_t n);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
+/* builtins/sorting_rt.c: numpy.lexsort along axis of keys of one shape (ndim axes), the last deciding first,
+ * into the C-ordered out: nparts arrays of keys of kinds[k], each counts[k] keys along its first axis (strides:
+ * ndim + 1 per part); 0, RT_ERR_TYPE where there is no key, or RT_ERR_MEMORY */
+int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *counts,
+                   const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis, int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
  * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
  * named as in scipy.linalg.cython_blas and cython_lapack (the names
