@@ -2383,7 +2383,8 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   bool binary = !strcmp(method, "reduce") || !strcmp(method, "reduceat") || !strcmp(method, "accumulate") ||
                 !strcmp(method, "outer");
   bool known = binary ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
-  PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
+  PyObject *helper = module && known ? PyObject_CallMethod(module, "method_function", "Os", ufunc,
+                                                           inputs == 1 ? "at_unary" : method) : NULL;
   PyErr_Clear();
   if (helper && !strcmp(method, "outer")) Py_SETREF(scalar, whole_ufunc_function(ufunc));
   Node *n = NULL;

@@ -55,6 +55,22 @@ def test_reduce_and_reduceat_of_numpy_ufuncs_are_numpys(name):
                     np.testing.assert_array_equal(g, w)
 
 
+def test_add_reduce_of_floats_is_numpys_sum_to_the_bit():
+    """numpy.add.reduce of floats along an axis or all of them is NumPy's
+    pairwise summation, as numpy.sum's (a fold in order differs in the last bits)."""
+    @njit
+    def sums(a):
+        return np.add.reduce(a), np.add.reduce(a, axis=None), np.add.reduce(a, -1)
+
+    rng = make_rng(12)
+    for dt in (np.float64, np.float32):
+        for a in (rng.random((3, 2001)).astype(dt), np.asfortranarray(rng.random((700, 3))).astype(dt),
+                  rng.standard_normal((2, 3001)).astype(dt)[:, ::3], np.zeros((0, 4), dt), rng.random(5001).astype(dt)):
+            for got, want in zip(sums(a), sums.py_func(a)):
+                assert not isinstance(want, np.ndarray) or got.dtype == want.dtype  # (a scalar is a Python float)
+                np.testing.assert_array_equal(got, want)
+
+
 def test_reduce_keywords_and_empty_arrays():
     @njit
     def f(a, start):

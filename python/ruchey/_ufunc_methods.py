@@ -9,7 +9,7 @@ several axes at once), then the call's own
 arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
-from . import _operator_values, extending
+from . import _operator_values, extending, types
 from ._core import TypingError
 from .decorators import njit
 
@@ -24,6 +24,13 @@ def numpy_scalar(ufunc, nin):
     if ufunc is np.multiply:
         return _multiply_widened
     return _operator_values.builtin_value(ufunc, nin, False)
+
+
+def method_function(ufunc, method):
+    """The function here that compiled code's ufunc.<method>(...) calls
+    (method: at_unary for at of one input): numpy.add.reduce's is
+    add_reduce, which sums floats as numpy.sum does."""
+    return add_reduce if ufunc is np.add and method == "reduce" else globals()[method]
 
 
 def whole_ufunc(ufunc):
@@ -168,6 +175,30 @@ def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=No
         count *= n
     rows = last.reshape((count, last.shape[-1]))
     return np.array(_reduce_rows(f, name, identity, has_identity, rows, initial)).reshape(rest)
+
+
+def _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+    """numpy.add.reduce's fold, chosen by the types of its operands."""
+
+
+@extending.overload(_add_reduce)
+def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+    """Where numpy.add.reduce sums a float array along one axis or all, it
+    sums as numpy.sum (NumPy's pairwise summation, whose bits numpy.sum
+    keeps: a fold in order differs in the last ones); other operands fold."""
+    floats = isinstance(getattr(array, "dtype", None), types.Float) and getattr(array, "ndim", 0) > 0
+    one_or_all = isinstance(axis, (types.Integer, types.NoneType))
+    if floats and one_or_all and isinstance(initial, types.NoneType):
+        return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: np.sum(array, axis=axis)
+    return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: reduce(
+        f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
+
+
+@njit
+def add_reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
+    """numpy.add.reduce: reduce, floats summed as numpy.sum sums them."""
+    _no_dtype(dtype)
+    return _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
 
 
 @njit
