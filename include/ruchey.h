@@ -1161,8 +1161,9 @@ enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 1
        LF_HERMITIAN = 4096 };
 int32_t rt_decomp(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, double p,
                   int32_t flags, RtArray *out, double *scalar);
-/* solve, inv, det of complex matrices (rt_linalg's arguments) */
-int32_t la_complex_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
+/* solve, inv, det of complex and float64 matrices as NumPy computes them: LAPACK's getrf or gesv of a
+ * column-major copy, det from its slogdet (rt_linalg's arguments) */
+int32_t la_gesv_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
                           void *scalar);
 int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
                           RtArray *out, void *scalar, const RtArray *dest);
