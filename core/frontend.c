@@ -2353,9 +2353,24 @@ static PyObject *numpy_ufunc_scalar(PyObject *u) {
   return NULL;
 }
 
-/* u.reduce(...), u.reduceat(...), u.accumulate(...) or u.at(...) of a @vectorize ufunc u, or of NumPy's own (numpy.add.at): a call of
- * ruchey._ufunc_methods' function of that name (at_unary for u.at of one
- * input), given u's scalar function (a function value), its name,
+/* The compiled function calling ufunc u (NumPy's or a @vectorize one) on
+ * its two inputs as compiled code calls u, arrays broadcast
+ * (ruchey._ufunc_methods.whole_ufunc, made once); a new reference, NULL
+ * where it cannot be made. */
+static PyObject *whole_ufunc_function(PyObject *u) {
+  PyObject *module = PyImport_ImportModule("ruchey._ufunc_methods");
+  PyObject *disp = module ? PyObject_CallMethod(module, "whole_ufunc", "O", u) : NULL;
+  Py_XDECREF(module);
+  if (disp && PyObject_TypeCheck(disp, &DispatcherType)) return disp;
+  Py_XDECREF(disp);
+  PyErr_Clear();
+  return NULL;
+}
+
+/* u.reduce(...), u.reduceat(...), u.accumulate(...), u.at(...) or u.outer(...) of a @vectorize ufunc u, or of NumPy's own
+ * (numpy.add.at): a call of ruchey._ufunc_methods' function of that name
+ * (at_unary for u.at of one input), given u's scalar function (a function
+ * value; for outer, the function calling u whole on arrays), its name,
  * identity and whether it reorders (NumPy's rule for several axes) before
  * the call's own arguments; NULL, no error, where func names no such
  * method. */
@@ -2375,16 +2390,19 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
   PyObject *name = PyObject_GetAttrString(ufunc, "__name__"), *identity = PyObject_GetAttrString(ufunc, "identity");
   PyObject *nin = PyObject_GetAttrString(ufunc, "nin");
   long inputs = nin ? PyLong_AsLong(nin) : -1;
-  bool reduces = !strcmp(method, "reduce") || !strcmp(method, "reduceat") || !strcmp(method, "accumulate");
-  bool known = reduces ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
-  PyObject *helper = module && known ? PyObject_GetAttrString(module, inputs == 1 ? "at_unary" : method) : NULL;
+  bool binary = !strcmp(method, "reduce") || !strcmp(method, "reduceat") || !strcmp(method, "accumulate") ||
+                !strcmp(method, "outer");
+  bool known = binary ? inputs == 2 : !strcmp(method, "at") && (inputs == 1 || inputs == 2);
+  PyObject *helper = module && known ? PyObject_CallMethod(module, "method_function", "Os", ufunc,
+                                                           inputs == 1 ? "at_unary" : method) : NULL;
   PyErr_Clear();
+  if (helper && !strcmp(method, "outer")) Py_SETREF(scalar, whole_ufunc_function(ufunc));
   Node *n = NULL;
-  if (reduces && inputs != 2) {
+  if (binary && inputs != 2) {
     fe_error(fe, e, "%s only supported for binary functions (%s takes %ld inputs)", method,
              name ? PyUnicode_AsUTF8(name) : "?", inputs);
-  } else if (!helper || !name || !identity) {
-    fe_error(fe, e, "ufunc.%s is not supported in compiled code (reduce, reduceat, accumulate and at are)",
+  } else if (!helper || !name || !identity || !scalar) {
+    fe_error(fe, e, "ufunc.%s is not supported in compiled code (reduce, reduceat, accumulate, at and outer are)",
              method);
   } else {
     n = new_node(fe, N_CALL, e);
@@ -2414,7 +2432,7 @@ static Node *ufunc_method_call(Fe *fe, PyObject *e, PyObject *func) {
     }
   }
   Py_XDECREF(helper); Py_XDECREF(module); Py_XDECREF(name); Py_XDECREF(identity); Py_XDECREF(nin);
-  Py_DECREF(attr); Py_DECREF(ufunc); Py_DECREF(scalar);
+  Py_DECREF(attr); Py_DECREF(ufunc); Py_XDECREF(scalar);
   return n ? n : (fe->diag->kind ? NULL : fe_error(fe, e, "this ufunc method call cannot be compiled"));
 }
 

@@ -1150,6 +1150,11 @@ int32_t rt_bytes_split(struct RtList **out, const RtArray *s, const char *sep, i
 int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, int64_t n);
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
+/* builtins/sorting_rt.c: numpy.lexsort along axis of keys of one shape (ndim axes), the last deciding first,
+ * into the C-ordered out: nparts arrays of keys of kinds[k], each counts[k] keys along its first axis (strides:
+ * ndim + 1 per part); 0, RT_ERR_TYPE where there is no key, or RT_ERR_MEMORY */
+int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *counts,
+                   const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis, int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
  * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
  * named as in scipy.linalg.cython_blas and cython_lapack (the names
@@ -1166,8 +1171,9 @@ enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 1
        LF_HERMITIAN = 4096 };
 int32_t rt_decomp(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, double p,
                   int32_t flags, RtArray *out, double *scalar);
-/* solve, inv, det of complex matrices (rt_linalg's arguments) */
-int32_t la_complex_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
+/* solve, inv, det of complex and float64 matrices as NumPy computes them: LAPACK's getrf or gesv of a
+ * column-major copy, det from its slogdet (rt_linalg's arguments) */
+int32_t la_gesv_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
                           void *scalar);
 int32_t rt_matrix_product(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb,
                           RtArray *out, void *scalar, const RtArray *dest);

@@ -550,6 +550,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_partition", (void *)rt_partition, ctx);
   define("rt_sort", (void *)rt_sort, ctx);
   define("rt_argsort", (void *)rt_argsort, ctx);
+  define("rt_lexsort", (void *)rt_lexsort, ctx);
   define("rt_unique", (void *)rt_unique, ctx);
   define("rt_gather", (void *)rt_gather, ctx);
   define("rt_unique_positions", (void *)rt_unique_positions, ctx);

@@ -247,6 +247,21 @@ def test_sum_and_prod_accumulate_in_float32(n):
         assert type(g) is np.float16 and same(g, w)
 
 
+def test_sums_along_an_axis_round_as_numpys():
+    """Along the axis innermost in memory a float32 sum rounded once; along an
+    outer one (columns) a float16 add per row, as NumPy's loops do there."""
+    @njit
+    def f(a, k):
+        return np.sum(a, axis=k), a.prod(axis=k), np.mean(a, axis=k)
+
+    rng = np.random.default_rng(12)
+    for a in (rng.random((3, 101)), rng.random((101, 3)), np.asfortranarray(rng.random((7, 101))), rng.random((4, 5, 6))):
+        a = (a + 0.5).astype(np.float16)
+        for k in range(a.ndim):
+            for g, w in zip(f(a, k), f.py_func(a, k)):
+                assert g.dtype == w.dtype and same(g, w), (a.shape, k)
+
+
 def test_mean_max_min_argmax():
     @njit
     def f(a):

@@ -341,6 +341,19 @@ def test_solve_inv_det_match_numpy(dtype, n, layout):
         assert_close(np.linalg.det(a), linalg_det(a), n, "det " + what)
 
 
+@numba_differs
+def test_float64_solve_inv_det_are_numpys_to_the_bit():
+    """LAPACK's gesv (getrf for det) of a column-major copy, det as the sign
+    times exp of the log-determinant: NumPy's own computation."""
+    rng = make_rng(41)
+    for n in (1, 3, 6, 17):
+        for a in (rng.random((n, n)), np.asfortranarray(rng.standard_normal((n, n))), rng.random((n, 2 * n))[:, ::2]):
+            b = rng.random((n, 2))
+            for got, want in ((linalg_solve(a, b[:, 0]), np.linalg.solve(a, b[:, 0])), (linalg_solve(a, b), np.linalg.solve(a, b)),
+                              (linalg_inv(a), np.linalg.inv(a)), (linalg_det(a), np.linalg.det(a))):
+                np.testing.assert_array_equal(got, want)
+
+
 def test_det_of_a_singular_matrix_is_zero_and_keeps_the_sign_of_swaps():
     assert linalg_det(np.ones((3, 3))) == np.linalg.det(np.ones((3, 3))) == 0.0
     p = np.eye(4)[[1, 0, 3, 2, ]][[0, 2, 1, 3]]

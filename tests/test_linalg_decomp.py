@@ -665,6 +665,17 @@ def test_matrix_power_matches_numpy(dtype, n, k):
     assert_close(got, expected, 10 * abs(k) + 10, f"matrix_power {n} ** {k}")
 
 
+def test_matrix_power_multiplies_in_numpys_order():
+    """a ** 3 as (a @ a) @ a, higher powers from the first power of two
+    taken (never the identity times it), as NumPy's: the same bits."""
+    rng = make_rng(43)
+    for k in range(9):
+        a = rng.standard_normal((5, 5))
+        np.testing.assert_array_equal(matrix_power(a, k), np.linalg.matrix_power(a, k))
+    a = np.array([[np.inf, 1.0], [0.0, 1.0]])
+    np.testing.assert_array_equal(matrix_power(a, 1), np.linalg.matrix_power(a, 1))
+
+
 @ruchey.njit
 def matrix_power_minus_two(a):
     return np.linalg.matrix_power(a, -2)

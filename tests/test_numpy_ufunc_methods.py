@@ -1,5 +1,5 @@
 """The methods of NumPy's own ufuncs in compiled code: numpy.add.reduce,
-numpy.maximum.reduceat, numpy.multiply.accumulate, numpy.add.at ..., each against NumPy on generated
+numpy.maximum.reduceat, numpy.multiply.accumulate, numpy.add.at, numpy.add.outer ..., each against NumPy on generated
 arrays of several dtypes and shapes; and the scalar ufuncs whose result
 keeps NumPy's loop dtype (numpy.maximum of two uint8 is a uint8, as Numba's)."""
 import numpy as np
@@ -53,6 +53,22 @@ def test_reduce_and_reduceat_of_numpy_ufuncs_are_numpys(name):
                     np.testing.assert_allclose(g, w, rtol=1e-5 if w.dtype == np.float32 else 1e-12, equal_nan=True)
                 else:
                     np.testing.assert_array_equal(g, w)
+
+
+def test_add_reduce_of_floats_is_numpys_sum_to_the_bit():
+    """numpy.add.reduce of floats along an axis or all of them is NumPy's
+    pairwise summation, as numpy.sum's (a fold in order differs in the last bits)."""
+    @njit
+    def sums(a):
+        return np.add.reduce(a), np.add.reduce(a, axis=None), np.add.reduce(a, -1)
+
+    rng = make_rng(12)
+    for dt in (np.float64, np.float32):
+        for a in (rng.random((3, 2001)).astype(dt), np.asfortranarray(rng.random((700, 3))).astype(dt),
+                  rng.standard_normal((2, 3001)).astype(dt)[:, ::3], np.zeros((0, 4), dt), rng.random(5001).astype(dt)):
+            for got, want in zip(sums(a), sums.py_func(a)):
+                assert not isinstance(want, np.ndarray) or got.dtype == want.dtype  # (a scalar is a Python float)
+                np.testing.assert_array_equal(got, want)
 
 
 def test_reduce_keywords_and_empty_arrays():
@@ -124,6 +140,60 @@ def test_methods_of_ufuncs_compiled_code_lacks_are_typing_errors():
 
     with pytest.raises(ruchey.TypingError, match="take no dtype="):
         with_dtype(np.ones(3))
+
+
+OUTER = ["add", "multiply", "subtract", "equal", "less", "maximum", "logical_and", "arctan2", "power"]
+
+
+def outers(name):
+    """A function of numpy.<name>.outer of its two operands, of a transpose and of a Python scalar."""
+    namespace = {"np": np}
+    exec(f"def f(a, b):\n    u = np.{name}\n"
+         f"    return u.outer(a, b), u.outer(b, a.T), u.outer(a[::-1], 2), u.outer(3.5, b)\n", namespace)
+    return namespace["f"]
+
+
+def assert_outers_are_numpys(f, compiled, a, b):
+    with np.errstate(all="ignore"):
+        want = f(a, b)
+        got = compiled(a, b)
+    for w, g in zip(want, got):
+        # NumPy's half-precision loop of narrow ints (arctan2 of int8) is Numba's float32 one, as its ufuncs choose
+        dtype = np.float32 if w.dtype == np.float16 else w.dtype
+        assert np.shape(g) == np.shape(w) and np.asarray(g).dtype == dtype, (a.dtype, np.asarray(b).dtype)
+        rtol = {np.float16: 1e-3, np.float32: 1e-6}.get(w.dtype.type, 1e-15)
+        np.testing.assert_allclose(g, w, rtol=rtol, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", OUTER)
+def test_outer_of_numpy_ufuncs_is_numpys(name):
+    """u.outer(a, b) has shape a.shape + b.shape and NumPy's dtype: a Python
+    scalar is an int64 or float64 array there, not a weak scalar."""
+    f = outers(name)
+    compiled = njit(f)
+    rng = make_rng(5)
+    for da, db in ((np.float64, np.float64), (np.int8, np.int8), (np.uint8, np.float32)):
+        for sa, sb in (((3, 2), (4,)), ((0, 2), (3,))):
+            assert_outers_are_numpys(f, compiled, rng.integers(0, 4, sa).astype(da), rng.integers(0, 3, sb).astype(db))
+
+
+def test_outer_of_any_dimensions_and_scalars_is_numpys():
+    f = outers("add")
+    compiled = njit(f)
+    rng = make_rng(6)
+    for a, b in ((rng.normal(size=(2, 3)), rng.normal(size=(2, 0, 2))), (rng.integers(0, 9, (1, 5)), np.int16(2)),
+                 (rng.integers(0, 2, (2, 2)).astype(np.bool_), rng.integers(0, 2, (3, 1)).astype(np.bool_)),
+                 (np.asfortranarray(rng.normal(size=(3, 2))), rng.normal(size=3)[::-1])):
+        assert_outers_are_numpys(f, compiled, a, b)
+
+
+def test_outer_of_a_unary_ufunc_is_a_typing_error():
+    @njit
+    def f(a):
+        return np.negative.outer(a, a)
+
+    with pytest.raises(ruchey.TypingError, match="outer only supported for binary functions"):
+        f(np.ones(3))
 
 
 def scalar_ufuncs(a, b):

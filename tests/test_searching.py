@@ -103,6 +103,46 @@ def test_searchsorted_errors():
         fn("np.searchsorted(a, 'ab')")(np.zeros(3))
 
 
+@ruchey.njit
+def search_text(a, v, side):
+    return np.searchsorted(a, v, side=side), a.searchsorted(v, side)
+
+
+def random_words(rng, n, longest, as_bytes):
+    """n words of up to longest letters (one beyond ASCII), as an array of str or bytes items."""
+    letters = np.array(list("abc\u00e9"))
+    words = ["".join(rng.choice(letters, rng.integers(0, longest + 1))) for _ in range(n)]
+    if as_bytes:
+        return np.array([w.encode("latin-1") for w in words], dtype=f"S{longest}")
+    return np.array(words, dtype=f"U{longest}")
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_searchsorted_of_str_and_bytes_arrays_matches_numpy(as_bytes):
+    """Needles of other widths than the items (NumPy compares their units,
+    trailing NULs not counted), arrays of them and single ones, both sides;
+    an unsorted array answers as NumPy's loop does."""
+    rng = make_rng(49)
+    for n in (0, 1, 6, 40):
+        a = np.sort(random_words(rng, n, 3, as_bytes))
+        for v in (random_words(rng, 7, 4, as_bytes), random_words(rng, 6, 2, as_bytes).reshape(2, 3),
+                  random_words(rng, 5, 3, as_bytes)[::-1], random_words(rng, 9, 3, as_bytes)):
+            for side in ("left", "right"):
+                for got, want in zip(search_text(a, v, side), (np.searchsorted(a, v, side), a.searchsorted(v, side))):
+                    np.testing.assert_array_equal(got, want)
+            for x in v.ravel()[:4].tolist():  # a str or a bytes each
+                assert search_text(a, x, "right") == (np.searchsorted(a, x, "right"),) * 2
+        unsorted = random_words(rng, n, 3, as_bytes)
+        np.testing.assert_array_equal(search_text(unsorted, v, "left")[0], np.searchsorted(unsorted, v))
+
+
+def test_searchsorted_of_text_needs_text_of_its_kind():
+    for a, v in ((np.array(["a"]), b"a"), (np.array([b"a"]), np.array(["a"])), (np.array(["a"]), 3),
+                 (np.arange(3), np.array(["a"]))):
+        with pytest.raises(ruchey.TypingError, match="searches arrays of str for str, of bytes for bytes"):
+            search_text(a, v, "left")
+
+
 # ---------------------------------------------------------------- digitize
 
 

@@ -305,3 +305,56 @@ def test_partition_errors():
         fn("np.argpartition(a, 1.0)")(np.zeros(3))
     with pytest.raises(ruchey.TypingError, match="missing argument 'kth'"):
         fn("np.partition(a, axis=0)")(np.zeros(3))
+
+
+@ruchey.njit
+def lexsort_of_three(a, b, c):
+    return np.lexsort((a, b, c)), np.lexsort([c[::-1], a[::-1]], axis=0)
+
+
+@ruchey.njit
+def lexsort_of_rows(keys, axis):
+    return np.lexsort(keys, axis=axis)
+
+
+def test_lexsort_is_numpys_stable_order_last_key_first():
+    """Keys of different dtypes in a tuple or list, the last deciding first,
+    ties kept in order; NaN after every number, -0.0 equal to 0.0."""
+    rng = make_rng(3)
+    for dt in (np.float64, np.float32, np.int8, np.uint16, np.int64, np.bool_):
+        for n in (0, 1, 9, 40, 2000):  # both sides of the run-time sort's switch to radix sort
+            a = rng.integers(0, 4, n).astype(dt)
+            b, c = rng.integers(-1, 2, n).astype(np.float64), rng.integers(0, 2, n).astype(np.int32)
+            if n > 2:
+                b[::4], b[1] = np.nan, -0.0
+                if a.dtype.kind == "f":
+                    a[::3], a[2] = np.nan, -0.0
+            got, want = lexsort_of_three(a, b, c), (np.lexsort((a, b, c)), np.lexsort([c[::-1], a[::-1]], axis=0))
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype
+                np.testing.assert_array_equal(g, w)
+
+
+def test_lexsort_of_an_array_sorts_along_any_axis_of_its_keys():
+    rng = make_rng(4)
+    keys = rng.integers(0, 3, (3, 4, 5)).astype(np.float64)
+    keys[0, 1, 2] = np.nan
+    for k in (keys, np.asfortranarray(keys)[:, ::-1], np.zeros((2, 0, 3)), rng.integers(0, 2, (2, 6))):
+        for axis in range(-(k.ndim - 1), k.ndim - 1):
+            np.testing.assert_array_equal(lexsort_of_rows(k, axis), np.lexsort(k, axis=axis))
+
+
+def test_lexsort_errors_are_numpys():
+    with pytest.raises(TypeError, match="need sequence of keys with len > 0"):
+        lexsort_of_rows(np.zeros((0, 3)), 0)
+    with pytest.raises(ValueError, match="all keys need to be the same shape"):
+        lexsort_of_three(np.zeros(3), np.zeros(4), np.zeros(3))
+    with pytest.raises(np.exceptions.AxisError):
+        lexsort_of_rows(np.zeros((2, 3)), 1)
+
+    def keys_of(keys):
+        return np.lexsort(keys)
+
+    for keys in ((), (np.zeros(3, np.complex128),), np.zeros(3), (np.zeros(3), np.zeros((3, 1)))):
+        with pytest.raises(ruchey.TypingError):
+            ruchey.njit(keys_of)(keys)

@@ -868,6 +868,21 @@ def test_reduceat_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
 
 
 @njit
+def outer_of(a, b):
+    return eager_plus.outer(a, b), lazy_minus.outer(b * 1.0, a * 1.0)  # (lazy_minus has a float loop alone)
+
+
+def test_outer_of_a_vectorize_ufunc_in_compiled_code_is_numpys():
+    rng = make_rng(10)
+    for a, b in ((rng.normal(size=(2, 3)), rng.normal(size=4)), (rng.integers(-9, 9, 5), rng.integers(-9, 9, (2, 2))),
+                 (rng.integers(-9, 9, 3), rng.normal(size=(0, 2))), (np.arange(4.0)[::2], 2.5)):
+        got, want = outer_of(a, b), (eager_plus.outer(a, b), lazy_minus.outer(b * 1.0, a * 1.0))
+        for g, w in zip(got, want):
+            assert np.shape(g) == np.shape(w) and np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_allclose(g, w, rtol=1e-15)
+
+
+@njit
 def plus_into(a, b, out):
     lazy_plus(a, b, out)  # the output as one more positional argument, as NumPy takes it
     return eager_plus(a, b, out=out)

@@ -1,6 +1,6 @@
 /* decomp_rt.c — the rest of numpy.linalg at run time: slogdet, cholesky,
  * eigh, eig, svd, qr, lstsq, pinv, norm, cond, matrix_rank, matrix_power,
- * complex solve/inv/det, and numpy.cov/corrcoef, numpy.roots; see decomp.c for their
+ * complex and float64 solve/inv/det, and numpy.cov/corrcoef, numpy.roots; see decomp.c for their
  * typers and lowerers.
  *
  * As NumPy's linalg does, every decomposition runs in double precision
@@ -131,7 +131,7 @@ static int wanted(double query, int64_t least) {
   return (int)(n > least ? n : least);
 }
 
-/* ---------------------------------------------------------------- LU: slogdet, complex solve, inv, det */
+/* ---------------------------------------------------------------- LU: slogdet; solve, inv, det of complex and float64 */
 
 typedef void (*Getrf)(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 typedef void (*Gesv)(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b, const int *ldb,
@@ -196,7 +196,7 @@ static RtStatus solve_in_place(Fm *f, Fm *x) {
   return st ? st : singular ? la_error("Singular matrix") : RT_OK;
 }
 
-int32_t la_complex_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
+int32_t la_gesv_linalg(int32_t op, int32_t kind, const RtArray *a, const RtArray *b, int32_t ndb, RtArray *out,
                           void *scalar) {
   Fm f = {0}, x = {0};
   RtStatus st = fortran_of(a, 2, kind, &f);
@@ -207,7 +207,7 @@ int32_t la_complex_linalg(int32_t op, int32_t kind, const RtArray *a, const RtAr
     st = log_det(&f, &sign, &logdet);
     la_store(scalar, kind, sign * exp(logdet));  /* as NumPy computes det */
   } else if (!st && op == LA_INV) {
-    st = new_fm(&x, n, n, true);
+    st = new_fm(&x, n, n, f.cplx);
     for (int64_t i = 0; !st && i < n; i++) put(&x, i, i, 1.0);
   } else if (!st) {
     if (b->shape[0] != n) {
@@ -791,9 +791,9 @@ static RtStatus rank(int kind, const RtArray *a, int nda, double p, int flags, d
 
 /* ---------------------------------------------------------------- matrix_power */
 
-/* a^p by squaring, in a's own precision through BLAS (ints and bools by
- * plain loops, as NumPy's products of them); a negative power of a's
- * inverse */
+/* a^p by squaring, in NumPy's order (a^3 as (a @ a) @ a), in a's own
+ * precision through BLAS (ints and bools by plain loops, as NumPy's
+ * products of them); a negative power of a's inverse */
 static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
   RtStatus st = check_square(a);
   if (!st && p < 0 && !is_float_kind(kind)) {
@@ -819,15 +819,23 @@ static RtStatus power(int kind, const RtArray *a, double p, RtArray *out) {
   if (!st && (!base || !tmp)) st = no_memory();
   int64_t dst[2] = {n * item, item};
   if (!st) rt_copy_strided(2, a->shape, base, dst, a->data, a->strides, item);
-  for (bool first = true; !st && e; e >>= 1) {
+  if (!st && e == 3) {  /* NumPy's (a @ a) @ a */
+    st = la_square_product(kind, base, base, tmp, n);
+    if (!st) st = la_square_product(kind, tmp, base, out->data, n);
+    e = 0;
+  }
+  /* the powers of two e holds, multiplied from the first one taken (never by
+   * the identity, as NumPy's: an inf stays inf) */
+  for (bool first = true, taken = false; !st && e; e >>= 1) {
     if (!first) {
       st = la_square_product(kind, base, base, tmp, n);
       memcpy(base, tmp, (size_t)(n * n * item));
     }
     first = false;
     if (!st && (e & 1)) {
-      st = la_square_product(kind, out->data, base, tmp, n);
-      memcpy(out->data, tmp, (size_t)(n * n * item));
+      if (taken) st = la_square_product(kind, out->data, base, tmp, n);
+      memcpy(out->data, taken ? tmp : base, (size_t)(n * n * item));
+      taken = true;
     }
   }
   free(base), free(tmp);

@@ -1,6 +1,7 @@
-/* lapack.c — numpy.linalg.solve, inv and det at run time, by LAPACK's LU
- * factorisation (getrf, then getrs or getri) through the pointers the
- * extension found in SciPy's cython_lapack.
+/* lapack.c — numpy.linalg.solve, inv and det of float32 matrices at run
+ * time, by LAPACK's LU factorisation (getrf, then getrs or getri) through
+ * the pointers the extension found in SciPy's cython_lapack (complex and
+ * float64 ones are decomp_rt.c's la_gesv_linalg, NumPy's way to the bit).
  *
  * LAPACK reads matrices in column-major order. A C-ordered copy of a is a
  * column-major a^T, and a^T's LU serves as well as a's: getrs solves
@@ -142,8 +143,8 @@ int32_t rt_linalg(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const
   out->meminfo = NULL;
   RtStatus st = square(a);
   if (st) return st;
-  if (ty_is_complex(&ty_plain[kind]) && (op != LA_SOLVE || b->shape[0] == a->shape[0]))
-    return la_complex_linalg(op, kind, a, b, ndb, out, scalar);
+  bool as_numpy = ty_is_complex(&ty_plain[kind]) || kind == TY_F64;  /* (float32: in float32, below) */
+  if (as_numpy && (op != LA_SOLVE || b->shape[0] == a->shape[0])) return la_gesv_linalg(op, kind, a, b, ndb, out, scalar);
   if (op == LA_DET) return det(kind, a, scalar);
   if (op == LA_INV) return inv(kind, a, out);
   return solve(kind, a, b, ndb, out);

@@ -855,10 +855,11 @@ static const Type *half_acc(Kind k, const Type *res) {
   return res->kind == TY_F16 && (k == K_SUM || k == K_PROD) ? TYS(TY_F32) : res;
 }
 
-/* sum, prod, min, max, argmin, argmax, any, all, count_nonzero and nan*: one pass. */
+/* sum, prod, min, max, argmin, argmax, any, all, count_nonzero and nan*: one pass. float16 columns (an outer
+ * axis reduced) add in float16, rounding each step: NumPy's loop there adds the outputs to each row in turn. */
 static LLVMValueRef fin_value(Lower *l, const Call *c, Src *s) {
   Kind k = c->r->kind;
-  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : half_acc(k, c->res)};
+  Pass p = {k, c->r->prep, s->elem, is_arg(k) ? s->elem : s->kind == SRC_COLUMNS ? c->res : half_acc(k, c->res)};
   State r = run_pass(l, &p, s);
   if (nat_wins_max(&p) && !is_arg(k)) return LLVMBuildAdd(l->b, r.v, splat(l, const_i64(l, 1), width(r.v)), "");
   if (!is_arg(k)) return cast_lanes(l, r.v, p.acc, c->res);

@@ -21,13 +21,29 @@ typedef struct Sorted {
 
 /* The dtype NumPy compares a's elements and the needles in: their common
  * one (datetimes': the finer unit), but a Python float needle compares as
- * a float array's dtype. */
+ * a float array's dtype; text items (str or bytes) as they are. */
 static const Type *compare_type(const Type *a, Node *v) {
   const Type *e = elem_of(v->ty);
   if (ty_is_time(a)) return ty_time_unify(a, e);
+  if (ty_is_fixed_text(a)) return a;
   if (ty_is_weak(v) && ty_is_float(a) && ty_is_float(e)) return a;
   return np_promote(a, e);
 }
+
+/* A text item or a str or bytes, as searches compare it (cmp, a text
+ * item type, its key): its units' address and how many */
+static LLVMTypeRef text_key_type(Lower *l) { return LLVMStructTypeInContext(l->mod->c, (LLVMTypeRef[]){l->mod->ptr, l->mod->i64}, 2, 0); }
+
+static LLVMValueRef text_key(Lower *l, LLVMValueRef units, LLVMValueRef count) {
+  LLVMValueRef k = LLVMBuildInsertValue(l->b, LLVMGetUndef(text_key_type(l)), units, 0, "");
+  return LLVMBuildInsertValue(l->b, k, count, 1, "");
+}
+
+/* The key of the text item at p, of type e */
+static LLVMValueRef item_key(Lower *l, const Type *e, LLVMValueRef p) { return text_key(l, p, const_i64(l, e->unit)); }
+
+/* The LLVM type of a key compared as cmp */
+static LLVMTypeRef key_type(Lower *l, const Type *cmp) { return ty_is_fixed_text(cmp) ? text_key_type(l) : lo_type(l, cmp); }
 
 static Sorted sorted_of(Lower *l, const Type *t, LLVMValueRef a, const Type *cmp) {
   return (Sorted){t->elem, cmp, LLVMBuildExtractValue(l->b, a, 2, ""), lo_arr_shape(l, a, 0), lo_arr_stride(l, t, a, 0)};
@@ -36,6 +52,7 @@ static Sorted sorted_of(Lower *l, const Type *t, LLVMValueRef a, const Type *cmp
 static LLVMValueRef element_at(Lower *l, const Sorted *s, LLVMValueRef i) {
   LLVMValueRef offset = LLVMBuildMul(l->b, i, s->stride, "");
   LLVMValueRef p = LLVMBuildGEP2(l->b, l->mod->i8, s->data, &offset, 1, "");
+  if (ty_is_fixed_text(s->elem)) return item_key(l, s->elem, p);
   return lo_convert(l, lo_load_scalar(l, s->elem, p), s->elem, s->cmp);
 }
 
@@ -55,9 +72,13 @@ static LLVMValueRef complex_sorts_before(Lower *l, LLVMValueRef x, LLVMValueRef 
   return LLVMBuildSelect(l->b, fcmp(l, LLVMRealOLT, xr, yr), below, r, "");
 }
 
-/* x < y as NumPy sorts: NaN (and NaT) after every number */
+/* x < y as NumPy sorts: NaN (and NaT) after every number; text by its units (text keys) */
 static LLVMValueRef sorts_before(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   if (ty_is_complex(t)) return complex_sorts_before(l, x, y);
+  if (ty_is_fixed_text(t))
+    return lo_text_compare(l, OP_LT, LLVMBuildExtractValue(l->b, x, 0, ""), LLVMBuildExtractValue(l->b, x, 1, ""),
+                           LLVMBuildExtractValue(l->b, y, 0, ""), LLVMBuildExtractValue(l->b, y, 1, ""),
+                           t->kind == TY_CHARSEQ ? 4 : 1);
   if (ty_is_time(t)) return lo_time_sorts_before(l, x, y);
   if (!ty_is_float(t)) return lo_compare_values(l, OP_LT, x, t, y, t);
   LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, "");
@@ -119,14 +140,25 @@ typedef struct Needles {
 
 static void needle_at(Lower *l, LLVMValueRef *idx, void *arg) {
   Needles *ns = arg;
-  LLVMValueRef x = lo_load_scalar(l, ns->t->elem, lo_element_addr(l, ns->t, ns->v, idx));
+  const Type *e = ns->t->elem;
+  LLVMValueRef p = lo_element_addr(l, ns->t, ns->v, idx);
+  LLVMValueRef x = ty_is_fixed_text(e) ? item_key(l, e, p) : lo_convert(l, lo_load_scalar(l, e, p), e, ns->cmp);
   LLVMValueRef k = LLVMBuildLoad2(l->b, l->mod->i64, ns->k, "");
   LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, lo_storage_type(l, ns->rt), LLVMBuildExtractValue(l->b, ns->out, 2, ""), &k, 1, "");
-  lo_store_scalar(l, ns->rt, at, ns->f(l, lo_convert(l, x, ns->t->elem, ns->cmp), ns->arg));
+  lo_store_scalar(l, ns->rt, at, ns->f(l, x, ns->arg));
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, const_i64(l, 1), ""), ns->k);
 }
 
+/* A str or bytes needle: f of its key */
+static LLVMValueRef text_needle(Lower *l, Node *v, NeedleFn f, void *arg) {
+  LLVMValueRef x = lo_expr(l, v), count, units = lo_text_units(l, x, v->ty, &count);
+  LLVMValueRef r = f(l, text_key(l, units, count), arg);
+  lo_done_with(l, v, x);
+  return r;
+}
+
 static LLVMValueRef each_needle(Lower *l, Node *v, const Type *cmp, const Type *rt, NeedleFn f, void *arg) {
+  if (v->ty->kind != TY_ARRAY && ty_is_fixed_text(cmp)) return text_needle(l, v, f, arg);
   if (v->ty->kind != TY_ARRAY) return f(l, lo_expr_as(l, v, cmp), arg);
   Needles ns = {v->ty, cmp, rt, lo_expr(l, v), NULL, lo_alloca(l, l->mod->i64, "needle.k"), f, arg};
   LLVMValueRef shape[RC_MAX_NDIM];
@@ -160,9 +192,23 @@ static bool need_numbers(Infer *in, Node *n, Node *v, const char *what) {
  * constant) */
 static const char *const sides[] = {"left", "right", NULL};
 
+/* Needles v of a sorted array a: str ('<Un') needles of str items, bytes
+ * ('|Sn') of bytes; others are numbers of numbers. */
+static bool need_matching_text(Infer *in, Node *n, const Type *a, Node *v) {
+  const Type *t = v->ty, *ve = elem_of(t), *ae = a->elem;
+  bool text_items = ty_is_fixed_text(ae), text_needles = t->kind == TY_STR || t->kind == TY_BYTES || ty_is_fixed_text(ve);
+  if (!text_items && !text_needles) return true;
+  TypeKind item = ae->kind, needle = t->kind == TY_STR ? TY_CHARSEQ : t->kind == TY_BYTES ? TY_BYTESEQ : ve->kind;
+  if (text_items && text_needles && item == needle) return true;
+  return ty_error(in, v, "%s(): %s searched for %s: compiled code searches arrays of str for str, of bytes for "
+                  "bytes and of numbers for numbers", n->bi->name, a->name, t->name) != NULL;
+}
+
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
-  if (!need_sorted_1d(in, n, a, "a") || !need_numbers(in, n, v, "v")) return NULL;
+  if (!need_sorted_1d(in, n, a, "a")) return NULL;
+  bool text_needle = v && (v->ty->kind == TY_STR || v->ty->kind == TY_BYTES) && ty_is_fixed_text(a->ty->elem);
+  if ((!text_needle && !need_numbers(in, n, v, "v")) || !need_matching_text(in, n, a->ty, v)) return NULL;
   const Type *ae = a->ty->elem, *ve = elem_of(v->ty);
   if ((ty_is_time(ae) || ty_is_time(ve)) && !ty_time_compare(in, v, ae, ve)) return NULL;  /* of one kind, in a common unit */
   if (bi_str_option(side, sides, 0) == BI_OPTION_BAD)
@@ -184,7 +230,7 @@ typedef struct Search {
 static LLVMValueRef search_needle(Lower *l, LLVMValueRef key, void *arg) {
   Search *s = arg;
   if (!s->lo) return search_on(l, &s->s, key, s->right);
-  LLVMValueRef last = LLVMBuildLoad2(l->b, lo_type(l, s->s.cmp), s->last, "");
+  LLVMValueRef last = LLVMBuildLoad2(l->b, key_type(l, s->s.cmp), s->last, "");
   LLVMValueRef after = goes_right(l, s->s.cmp, key, last, s->right);
   LLVMValueRef hi = LLVMBuildLoad2(l->b, l->mod->i64, s->hi, ""), n = s->s.n;
   LLVMValueRef wider = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, hi, n, ""), LLVMBuildAdd(l->b, hi, const_i64(l, 1), ""), n, "");
@@ -203,10 +249,10 @@ static LLVMValueRef lo_searchsorted(Lower *l, Node *n) {
   if (v->ty->kind == TY_ARRAY) {  /* (the first needle's search is from [0, n) whatever last holds) */
     s.lo = lo_alloca(l, l->mod->i64, "search.lo");
     s.hi = lo_alloca(l, l->mod->i64, "search.hi");
-    s.last = lo_alloca(l, lo_type(l, cmp), "search.last");
+    s.last = lo_alloca(l, key_type(l, cmp), "search.last");
     LLVMBuildStore(l->b, const_i64(l, 0), s.lo);
     LLVMBuildStore(l->b, s.s.n, s.hi);
-    LLVMBuildStore(l->b, LLVMConstNull(lo_type(l, cmp)), s.last);
+    LLVMBuildStore(l->b, LLVMConstNull(key_type(l, cmp)), s.last);
   }
   LLVMValueRef r = each_needle(l, v, cmp, TYS(TY_I64), search_needle, &s);
   lo_done_with(l, a, av);

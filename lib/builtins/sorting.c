@@ -1,7 +1,7 @@
 /* builtins/sorting.c — NumPy's sorting in compiled code: numpy.sort,
  * numpy.argsort, numpy.partition and numpy.argpartition (functions and
  * array methods, a.sort() and a.partition() in place), along an axis or
- * over the flattened array (axis=None). A partition is a sort: sorted
+ * over the flattened array (axis=None); numpy.lexsort. A partition is a sort: sorted
  * lanes are partitioned for every kth.
  *
  * Stable kinds (mergesort, stable) give NumPy's exact order; the unstable
@@ -393,6 +393,92 @@ static LLVMValueRef lo_unique(Lower *l, Node *n) {
   return tuple;
 }
 
+/* ---------------------------------------------------------------- lexsort */
+
+static bool lexsort_dtype(const Type *e) { return ty_is_int(e) || ty_is_float(e) || e->kind == TY_BOOL; }
+
+/* numpy.lexsort(keys, axis=-1): the indices that sort along axis by the
+ * last key, ties by the key before it and so on, stably, as NumPy's
+ * (floats' NaNs last): int64 of the keys' shape. keys: a tuple (or a
+ * literal list) of arrays of one shape, or an array of 2 or more axes
+ * whose first axis holds the keys. */
+static const Type *ty_lexsort(Infer *in, Node *n, const Type **args) {
+  Node *keys = n->list.items[0], *axis = bi_arg(n, 1, "axis");
+  const Type *t = keys->ty;
+  int ndim = -1;
+  if (t->kind == TY_TUPLE && !t->nfields) return ty_error(in, keys, "need sequence of keys with len > 0 in lexsort");
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    if (f->kind != TY_ARRAY || !f->ndim || !lexsort_dtype(f->elem))
+      return ty_error(in, keys, "%s(): each key must be an array of bools, integers or floats in compiled code, got %s",
+                      n->bi->name, f->name);
+    if (i && f->ndim != ndim) return ty_error(in, keys, "all keys need to be the same shape");
+    ndim = f->ndim;
+  }
+  if (t->kind == TY_ARRAY && t->ndim >= 2 && lexsort_dtype(t->elem)) ndim = t->ndim - 1;
+  if (ndim < 0)
+    return ty_error(in, keys, "%s() takes a tuple of key arrays, or a 2-d (or more) array of bools, integers or "
+                    "floats whose rows are the keys, in compiled code; got %s", n->bi->name, t->name);
+  if (axis && !bi_check_axis(in, n, axis, ndim)) return NULL;
+  return ty_array(TYS(TY_I64), ndim, 'C', false);
+}
+
+/* What rt_lexsort reads of one part of the keys: an array whose first
+ * axis holds keys (keys_axis: true) or a key alone (a tuple's field, as
+ * one key along an axis of stride 0), its memory, dtype, count and
+ * strides into the parts' arrays at i. */
+static void lexsort_part(Lower *l, const Type *t, LLVMValueRef a, bool keys_axis, int i, LLVMValueRef *data,
+                         LLVMValueRef *kinds, LLVMValueRef *counts, LLVMValueRef *strides) {
+  int ndim = t->ndim - keys_axis;
+  data[i] = LLVMBuildExtractValue(l->b, a, 2, "");
+  kinds[i] = const_i32(l, (int)t->elem->kind);
+  counts[i] = keys_axis ? lo_arr_shape(l, a, 0) : const_i64(l, 1);
+  strides[i * (ndim + 1)] = keys_axis ? lo_arr_stride(l, t, a, 0) : const_i64(l, 0);
+  for (int d = 0; d < ndim; d++) strides[i * (ndim + 1) + 1 + d] = lo_arr_stride(l, t, a, d + keys_axis);
+}
+
+/* NumPy's ValueError unless the key a (of type t) has shape */
+static void check_key_shape(Lower *l, const Type *t, LLVMValueRef a, const LLVMValueRef *shape) {
+  LLVMValueRef differs = const_bool(l, false);
+  for (int d = 0; d < t->ndim; d++)
+    differs = LLVMBuildOr(l->b, differs, LLVMBuildICmp(l->b, LLVMIntNE, lo_arr_shape(l, a, d), shape[d], ""), "");
+  lo_raise_if(l, differs, RT_ERR_VALUE, "all keys need to be the same shape");
+}
+
+static LLVMValueRef lo_lexsort(Lower *l, Node *n) {
+  Node *keys = n->list.items[0];
+  const Type *t = keys->ty;
+  int ndim = n->ty->ndim, nparts = t->kind == TY_TUPLE ? t->nfields : 1;
+  LLVMValueRef v = lo_expr(l, keys), k = axis_value(l, bi_arg(n, 1, "axis"), ndim), shape[RC_MAX_NDIM];
+  LLVMValueRef *data = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nparts * (ndim + 4)));
+  LLVMValueRef *kinds = data + nparts, *counts = kinds + nparts, *strides = counts + nparts;
+  for (int i = 0; i < nparts; i++) {
+    const Type *f = t->kind == TY_TUPLE ? t->fields[i] : t;
+    LLVMValueRef a = t->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
+    for (int d = 0; !i && d < ndim; d++) shape[d] = lo_arr_shape(l, a, d + (t->kind != TY_TUPLE));
+    if (i) check_key_shape(l, f, a, shape);
+    lexsort_part(l, f, a, t->kind != TY_TUPLE, i, data, kinds, counts, strides);
+  }
+  LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
+  LLVMValueRef pointers = lo_alloca(l, LLVMArrayType2(ptr, (uint64_t)nparts), "lexsort.data");
+  for (int i = 0; i < nparts; i++)
+    LLVMBuildStore(l->b, data[i], LLVMBuildInBoundsGEP2(l->b, ptr, pointers, (LLVMValueRef[]){const_i64(l, i)}, 1, ""));
+  LLVMValueRef kind_array = lo_alloca(l, LLVMArrayType2(i32, (uint64_t)nparts), "lexsort.kinds");
+  for (int i = 0; i < nparts; i++)
+    LLVMBuildStore(l->b, kinds[i], LLVMBuildInBoundsGEP2(l->b, i32, kind_array, (LLVMValueRef[]){const_i64(l, i)}, 1, ""));
+  LLVMValueRef r = lo_alloc_array(l, n->ty, shape, -1);
+  lo_temp_made(l, n->ty, r);
+  LLVMTypeRef p[9] = {i32, ptr, ptr, ptr, ptr, ptr, i32, i64, ptr};
+  LLVMValueRef args[9] = {const_i32(l, nparts), pointers, kind_array, dims_in_memory(l, counts, nparts, "lexsort.counts"),
+                          dims_in_memory(l, strides, nparts * (ndim + 1), "lexsort.strides"),
+                          dims_in_memory(l, shape, ndim, "lexsort.shape"), const_i32(l, ndim), k,
+                          LLVMBuildExtractValue(l->b, r, 2, "")};
+  lo_check_status(l, lo_call_fn(l, "rt_lexsort", i32, p, args, 9));
+  lo_temp_taken(l, r);
+  lo_done_with(l, keys, v);
+  return r;
+}
+
 /* ---------------------------------------------------------------- for the set functions */
 
 LLVMValueRef np_joined_elements(Lower *l, Node *const *arrays, int n, const Type *elem, LLVMValueRef *count) {
@@ -453,6 +539,7 @@ LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type
 
 static const char *const sort_kw[] = {"axis", "kind", NULL};
 static const char *const partition_kw[] = {"kth", "axis", "kind", NULL};
+static const char *const lexsort_kw[] = {"keys", "axis", NULL};
 
 /* a.sort() allocates no array (its typer keeps it out of kernels) */
 #define SORT_FLAGS(how) ((how == SORT_IN_PLACE ? 0 : BF_ALLOCATES) | BF_RAISES | BF_STRINGS | BF_NONE | BF_COMPLEX)
@@ -472,6 +559,7 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
+  {"numpy.lexsort", "numpy", "lexsort", BK_FUNCTION, 0, 1, 2, lexsort_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_lexsort, lo_lexsort},
   {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 4, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_unique, lo_unique},
   BI_END,
 };

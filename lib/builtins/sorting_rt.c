@@ -468,6 +468,53 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
   return ok ? 0 : RT_ERR_MEMORY;
 }
 
+/* One lane of numpy.lexsort's key (n elements from p, stride apart, of
+ * kind) sorted into the order so far: keyed[j] the key of element
+ * order[j] with that index, sorted stably (the earlier keys' order kept
+ * among equal ones), then written back to order. raw: n more Keyed,
+ * tmp: n more for the sort. */
+static bool lexsort_by_key(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *order, Keyed *keyed,
+                           Keyed *raw, Keyed *tmp) {
+  sort_type(kind).keys(p, stride, n, raw);
+  for (int64_t j = 0; j < n; j++) keyed[j] = (Keyed){raw[order[j]].key, order[j]};
+  if (!sort_keyed64(keyed, tmp, n)) return false;
+  for (int64_t j = 0; j < n; j++) order[j] = keyed[j].index;
+  return true;
+}
+
+int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *counts,
+                   const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis, int64_t *out) {
+  int64_t nkeys = 0;
+  for (int32_t k = 0; k < nparts; k++) nkeys += counts[k];
+  if (!nkeys) {
+    rt_set_error(RT_ERR_TYPE, "need sequence of keys with len > 0 in lexsort");
+    return RT_ERR_TYPE;
+  }
+  Lanes ls = lanes_of(shape, strides + 1, ndim, axis);  /* (each key's own strides give its lanes' offsets) */
+  if (ls.count == 0 || ls.len == 0) return 0;
+  int64_t out_strides[RC_MAX_NDIM];
+  c_order_strides(shape, ndim, 1, out_strides);
+  Keyed *keyed = malloc((size_t)(3 * ls.len) * sizeof(Keyed));
+  int64_t *order = malloc((size_t)ls.len * sizeof(int64_t));
+  bool ok = keyed && order;
+  for (int64_t i = 0; ok && i < ls.count; i++) {
+    for (int64_t j = 0; j < ls.len; j++) order[j] = j;
+    for (int32_t k = 0; ok && k < nparts; k++) {
+      const int64_t *ks = strides + (int64_t)k * (ndim + 1);  /* the part's keys along ks[0], then their axes */
+      for (int64_t r = 0; ok && r < counts[k]; r++) {
+        const char *p = (const char *)data[k] + r * ks[0] + lane_offset(&ls, i, ks + 1);
+        ok = lexsort_by_key(p, ks[1 + axis], ls.len, kinds[k], order, keyed, keyed + ls.len, keyed + 2 * ls.len);
+      }
+    }
+    int64_t *o = out + lane_offset(&ls, i, out_strides);
+    for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = order[j];
+  }
+  free(keyed);
+  free(order);
+  if (!ok) rt_set_error(RT_ERR_MEMORY, "out of memory in lexsort");
+  return ok ? 0 : RT_ERR_MEMORY;
+}
+
 int32_t rt_argsort_text(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis,
                         int32_t kind, int64_t size, int64_t *out) {
   Lanes ls = lanes_of(shape, strides, ndim, axis);

@@ -1,6 +1,7 @@
 """The methods of a @vectorize ufunc, or of NumPy's own, called in compiled
 code: u.reduce(a, axis, initial=), u.reduceat(a, indices, axis, out=),
-u.accumulate(a, axis) and u.at(a, indices, b), as Numba's DUFunc has them. The
+u.accumulate(a, axis), u.at(a, indices, b) and u.outer(a, b), as NumPy's
+ufuncs have them. The
 frontend calls these with the ufunc's scalar function first (a compiled
 function value, specialised where called), then what NumPy's method needs
 to know of the ufunc (its name, identity and whether it may reduce along
@@ -8,7 +9,7 @@ several axes at once), then the call's own
 arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
-from . import _operator_values, extending
+from . import _operator_values, extending, types
 from ._core import TypingError
 from .decorators import njit
 
@@ -23,6 +24,19 @@ def numpy_scalar(ufunc, nin):
     if ufunc is np.multiply:
         return _multiply_widened
     return _operator_values.builtin_value(ufunc, nin, False)
+
+
+def method_function(ufunc, method):
+    """The function here that compiled code's ufunc.<method>(...) calls
+    (method: at_unary for at of one input): numpy.add.reduce's is
+    add_reduce, which sums floats as numpy.sum does."""
+    return add_reduce if ufunc is np.add and method == "reduce" else globals()[method]
+
+
+def whole_ufunc(ufunc):
+    """The compiled function calling ufunc on its two inputs as compiled
+    code calls it (arrays broadcast, NumPy's result type): what outer applies."""
+    return _operator_values.builtin_value(ufunc, 2, False)
 
 
 def _widened(x):
@@ -163,6 +177,30 @@ def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=No
     return np.array(_reduce_rows(f, name, identity, has_identity, rows, initial)).reshape(rest)
 
 
+def _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+    """numpy.add.reduce's fold, chosen by the types of its operands."""
+
+
+@extending.overload(_add_reduce)
+def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+    """Where numpy.add.reduce sums a float array along one axis or all, it
+    sums as numpy.sum (NumPy's pairwise summation, whose bits numpy.sum
+    keeps: a fold in order differs in the last ones); other operands fold."""
+    floats = isinstance(getattr(array, "dtype", None), types.Float) and getattr(array, "ndim", 0) > 0
+    one_or_all = isinstance(axis, (types.Integer, types.NoneType))
+    if floats and one_or_all and isinstance(initial, types.NoneType):
+        return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: np.sum(array, axis=axis)
+    return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: reduce(
+        f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
+
+
+@njit
+def add_reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
+    """numpy.add.reduce: reduce, floats summed as numpy.sum sums them."""
+    _no_dtype(dtype)
+    return _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
+
+
 @njit
 def _reduce_axes(f, name, identity, has_identity, reorderable, a, order, left, initial):
     """a reduced along each axis of order (descending, so that the axes
@@ -204,6 +242,23 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
         raise ValueError("out= has the wrong shape for reduceat's result")
     out[...] = made  # after every run is read: out may be the array itself, as NumPy buffers it
     return out
+
+
+@njit
+def outer(f, name, identity, has_identity, reorderable, a, b):
+    """u.outer: f of every element of a with every element of b, of shape
+    a.shape + b.shape, as NumPy's (which takes Python scalars as arrays,
+    int64 and float64, not as weak scalars: np.add.outer(int8s, 3) is int64)."""
+    left = np.asarray(a).copy()  # C-contiguous, and 0-d where a is (ascontiguousarray makes it 1-d)
+    return f(left.reshape(_padded(left.shape, np.shape(b))), np.asarray(b))
+
+
+@njit
+def _padded(shape, more):
+    """shape followed by a 1 for each axis of the shape more."""
+    if len(more) == 0:
+        return shape
+    return _padded(shape + (1,), more[1:])
 
 
 @njit
