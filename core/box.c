@@ -1071,6 +1071,21 @@ PyObject *disp_raise_runtime_error(void) {
   return NULL;
 }
 
+/* A bare raise outside the function's except clauses (fe_raise): the
+ * exception the calling Python code is handling, raised again with its
+ * traceback, or cls(msg) where there is none. */
+static PyObject *reraise_handled(PyObject *cls, const char *msg) {
+  PyObject *type, *value, *tb;
+  PyErr_GetExcInfo(&type, &value, &tb);
+  if (value && value != Py_None) {
+    PyErr_Restore(type, value, tb);
+    return NULL;
+  }
+  Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  PyErr_SetString(cls, msg);
+  return NULL;
+}
+
 static PyObject *raise_recorded(RtError *e) {
   if (e->status == RT_ERR_INTERRUPT) {  /* Python's handler runs now: KeyboardInterrupt, or what the user's raises */
     *core_interrupted = 0;
@@ -1087,6 +1102,7 @@ static PyObject *raise_recorded(RtError *e) {
   if (e->status == RT_ERR_KEY && e->msg)  /* KeyError(key), the key a number as the message writes it */
     return disp_raise_key_error(e->msg);
   if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x02') return disp_raise_args(e->exc_class, e->msg + 1);
+  if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x03') return reraise_handled(e->exc_class, e->msg + 1);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);

@@ -366,6 +366,7 @@ static void set_callbacks(CompileOptions *o) {
   o->resolve = resolve_call;
   o->find_member = ext_find_member;
   o->find_overload = ext_find_overload;
+  o->python_impl = ext_python_impl;
   o->bind_call = bind_value_call;
   o->intrinsic = ext_intrinsic_code;
   o->dtype_named = fe_dtype_named;

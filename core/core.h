@@ -456,6 +456,7 @@ PyObject *ext_callee(PyObject *obj);
 /* CompileOptions.find_member: a method or attribute registered for a type. */
 void *ext_find_member(void *ctx, const Type *receiver, const char *name, bool attribute);
 void *ext_find_overload(void *ctx, const Builtin *bi, const Type *const *args, int nargs);
+void *ext_python_impl(void *ctx, const char *name);
 /* CompileOptions.intrinsic: an @intrinsic's signature and LLVM IR for argument types. */
 bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts, int nargs,
                        Diag *diag);

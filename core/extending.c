@@ -78,6 +78,21 @@ void *ext_find_overload(void *ctx, const Builtin *bi, const Type *const *args, i
   return disp;
 }
 
+/* ruchey._stdlib's function name (a register_jitable one), compiled for
+ * the call that a builtin's typer hands it: a borrowed dispatcher, or NULL
+ * without an error where there is none. */
+void *ext_python_impl(void *ctx, const char *name) {
+  (void)ctx;
+  PyObject *module = PyImport_ImportModule("ruchey._stdlib");
+  PyObject *fn = module ? PyObject_GetAttrString(module, name) : NULL;
+  PyObject *disp = fn ? ext_callee(fn) : NULL;
+  Py_XDECREF(module);
+  Py_XDECREF(fn);
+  Py_XDECREF(disp);  /* the registry keeps it */
+  if (!disp) PyErr_Clear();
+  return disp;
+}
+
 /* A constant typing knows (N_INT, N_BOOL, N_STRING) as a Python value;
  * NULL, without an error, for a tuple of them (a shape: its type alone, as
  * Numba types (2, 3) as a UniTuple, not a literal). */

@@ -112,11 +112,13 @@ Node *fe_assign_exception(Fe *fe, PyObject *s, PyObject *target, PyObject *value
   return n;
 }
 
-/* A bare raise outside any except clause of the function: Python's
- * RuntimeError when it runs, as Numba's (compiled code has no exception
- * of a caller's to raise again). */
+/* A bare raise outside any except clause of the function raises again
+ * what the Python caller is handling when it runs, as Python's and
+ * Numba's, else Python's RuntimeError: the '\x03' before the message
+ * marks it for the extension, which alone sees the caller's exception
+ * (raise_recorded). */
 static Node *no_active_exception(Fe *fe, Node *n) {
-  n->str = "No active exception to reraise";
+  n->str = "\x03No active exception to reraise";
   n->callee = PyExc_RuntimeError;  /* (a builtin class: it outlives the code) */
   return (n->symbol = class_symbol(fe, PyExc_RuntimeError)) ? n : NULL;
 }

@@ -326,8 +326,8 @@ static void drop_key(int kind, uint64_t bits) {
   if (kind == TY_STR) rt_str_release((RtStr *)(uintptr_t)bits);
   RtTupleKey *t = kind == TY_TUPLE ? (RtTupleKey *)(uintptr_t)bits : NULL;
   for (int64_t i = 0; t && i < t->n; i++) {
-    drop_key(t->kinds[i], t->bits[i]);
-    if (field_in_memory(t->kinds[i])) free((void *)(uintptr_t)t->bits[i]);
+    drop_key(t->fields[i].kind, t->fields[i].bits);
+    if (field_in_memory(t->fields[i].kind)) free((void *)(uintptr_t)t->fields[i].bits);
   }
 }
 
@@ -360,9 +360,10 @@ static int scalar_key(int kind, PyObject *o, RtTupleKey *room, uint64_t *bits) {
   if (store_item(kind, o, item.bytes) < 0) return -1;
   double re = kind == TY_C64 ? ((float *)item.bytes)[0] : ((double *)item.bytes)[0];
   double im = kind == TY_C64 ? ((float *)item.bytes)[1] : ((double *)item.bytes)[1];
-  *room = (RtTupleKey){.n = 2, .kinds = {TY_F64, TY_F64}};
-  memcpy(&room->bits[0], &re, 8);
-  memcpy(&room->bits[1], &im, 8);
+  room->n = 2;
+  room->fields[0].kind = room->fields[1].kind = TY_F64;
+  memcpy(&room->fields[0].bits, &re, 8);
+  memcpy(&room->fields[1].bits, &im, 8);
   *bits = (uint64_t)(uintptr_t)room;
   return 0;
 }
@@ -371,15 +372,15 @@ static PyObject *key_object(int kind, uint64_t bits) {
   if (kind == TY_C64 || kind == TY_C128) {  /* its parts, as scalar_key writes them */
     const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
     double re, im;
-    memcpy(&re, &k->bits[0], 8);
-    memcpy(&im, &k->bits[1], 8);
+    memcpy(&re, &k->fields[0].bits, 8);
+    memcpy(&im, &k->fields[1].bits, 8);
     return PyComplex_FromDoubles(re, im);
   }
   if (kind == TY_TUPLE) {  /* an RtTupleKey, from compiled code */
     const RtTupleKey *k = (const RtTupleKey *)(uintptr_t)bits;
     PyObject *t = PyTuple_New(k->n);
     for (int64_t i = 0; t && i < k->n; i++) {
-      PyObject *item = key_object(k->kinds[i], k->bits[i]);
+      PyObject *item = key_object(k->fields[i].kind, k->fields[i].bits);
       if (!item) Py_CLEAR(t);
       else PyTuple_SET_ITEM(t, i, item);
     }
@@ -1635,7 +1636,7 @@ const Type *typed_set_typeof(PyObject *o) {
  * (drop_key frees it after). */
 static int field_key_bits(PyObject *o, const Type *t, uint64_t *bits) {
   if (!field_in_memory((int)t->kind)) return key_bits((int)t->kind, o, bits);
-  RtTupleKey *k = malloc(sizeof(RtTupleKey));
+  RtTupleKey *k = malloc(RT_TUPLE_KEY_SIZE(t->kind == TY_TUPLE ? t->nfields : 2));
   int rc = !k                      ? (PyErr_NoMemory(), -1)
            : t->kind == TY_TUPLE ? (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == t->nfields
                                         ? tuple_key_bits(o, t, k)
@@ -1653,8 +1654,8 @@ static int tuple_key_bits(PyObject *o, const Type *t, RtTupleKey *k) {
   k->n = 0;
   for (int i = 0; i < t->nfields; i++) {
     int kind = (int)t->fields[i]->kind;
-    k->kinds[i] = kind == TY_F32 ? TY_F64 : kind;
-    if (field_key_bits(PyTuple_GET_ITEM(o, i), t->fields[i], &k->bits[i]) < 0) {
+    k->fields[i].kind = kind == TY_F32 ? TY_F64 : kind;
+    if (field_key_bits(PyTuple_GET_ITEM(o, i), t->fields[i], &k->fields[i].bits) < 0) {
       drop_key(TY_TUPLE, (uint64_t)(uintptr_t)k);
       return -1;
     }

@@ -69,13 +69,20 @@ typedef struct RtDict {
 /* A tuple key (key kind TY_TUPLE): its bits are a pointer to one of these,
  * each field's number as 64-bit bits as a number key's. Compiled code
  * passes one it made for the call; the dict keeps a copy of its own
- * (malloc'd, freed with the entry; rt_dict_popitem hands it to the caller). */
-#define RT_KEY_FIELDS 8
+ * (malloc'd, freed with the entry; rt_dict_popitem hands it to the caller).
+ * A key holds as many fields as a tuple may, but one of n fields takes
+ * RT_TUPLE_KEY_SIZE(n) bytes: the copies kept and the keys compiled code
+ * makes have that size, not the whole struct's. */
+#define RT_KEY_FIELDS TY_MAX_FIELDS
+typedef struct RtKeyField {
+  int32_t kind;   /* the field's TypeKind (a float's TY_F64) */
+  uint64_t bits;  /* its number's bits, a str's RtStr, a tuple's or complex's RtTupleKey */
+} RtKeyField;
 typedef struct RtTupleKey {
   int64_t n;
-  int32_t kinds[RT_KEY_FIELDS];
-  uint64_t bits[RT_KEY_FIELDS];
+  RtKeyField fields[RT_KEY_FIELDS];
 } RtTupleKey;
+#define RT_TUPLE_KEY_SIZE(n) (offsetof(RtTupleKey, fields) + (size_t)(n) * sizeof(RtKeyField))
 
 /* A jitclass instance: counted as a list is, its fields after this header
  * (TY_CLASS's offsets), zeroed when made; the last release drops the

@@ -562,6 +562,7 @@ typedef void *(*FindMember)(void *ctx, const Type *receiver, const char *name, b
  * argument types, one of them a value type of the package's own: the
  * ruchey function implementing it, or NULL (the builtin's own typing). */
 typedef void *(*FindOverload)(void *ctx, const Builtin *bi, const Type *const *args, int nargs);
+typedef void *(*PythonImpl)(void *ctx, const char *name);
 
 /* Binds a call through a function value (a compiled function passed as
  * an argument) to callee's parameters as Python would, its omitted ones
@@ -594,6 +595,8 @@ typedef struct CompileOptions {
   void *resolve_ctx;
   FindMember find_member;  /* methods and attributes beyond the builtins' (its ctx: resolve_ctx) */
   FindOverload find_overload; /* packages' overloads of builtin functions for their value types (its ctx: resolve_ctx) */
+  PythonImpl python_impl;  /* a builtin's case written in Python: ruchey._stdlib's function of that name, a
+                            * dispatcher, or NULL (its ctx: resolve_ctx) */
   BindCall bind_call;      /* calls through function values (its ctx: resolve_ctx) */
   IntrinsicCode intrinsic; /* calls of @intrinsic functions (its ctx: resolve_ctx) */
   DtypeNamed dtype_named;  /* dtypes named by strs held in variables and globals */

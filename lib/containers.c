@@ -838,7 +838,7 @@ static bool is_complex_kind(int32_t kind) { return kind == TY_C64 || kind == TY_
  * part's hash plus 1000003 times its imaginary part's, wrapping. */
 static int64_t complex_hash(uint64_t key) {
   const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
-  uint64_t h = (uint64_t)rt_number_hash(TY_F64, t->bits[0]) + 1000003u * (uint64_t)rt_number_hash(TY_F64, t->bits[1]);
+  uint64_t h = (uint64_t)rt_number_hash(TY_F64, t->fields[0].bits) + 1000003u * (uint64_t)rt_number_hash(TY_F64, t->fields[1].bits);
   return h == (uint64_t)-1 ? -2 : (int64_t)h;
 }
 
@@ -882,7 +882,7 @@ int64_t rt_tuple_hash(const int64_t *hashes, int64_t n) {
 static int64_t tuple_hash(uint64_t key) {
   const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
   int64_t hashes[RT_KEY_FIELDS];
-  for (int64_t i = 0; i < t->n; i++) hashes[i] = rt_number_hash(t->kinds[i], t->bits[i]);
+  for (int64_t i = 0; i < t->n; i++) hashes[i] = rt_number_hash(t->fields[i].kind, t->fields[i].bits);
   return rt_tuple_hash(hashes, t->n);
 }
 
@@ -890,7 +890,7 @@ static bool same_tuple(uint64_t a, uint64_t b) {
   const RtTupleKey *x = (const RtTupleKey *)(uintptr_t)a, *y = (const RtTupleKey *)(uintptr_t)b;
   if (x->n != y->n) return false;
   for (int64_t i = 0; i < x->n; i++)
-    if (!same_key(x->kinds[i], x->bits[i], y->bits[i])) return false;
+    if (!same_key(x->fields[i].kind, x->fields[i].bits, y->fields[i].bits)) return false;
   return true;
 }
 
@@ -916,12 +916,13 @@ static void drop_tuple(uint64_t key);
 /* A tuple key's copy, holding its own reference to each str field (a
  * constant's copy, as a str key's) and its own copy of each field in memory. */
 static uint64_t keep_tuple(uint64_t key) {
-  RtTupleKey *t = malloc(sizeof(RtTupleKey));
+  const RtTupleKey *given = (const RtTupleKey *)(uintptr_t)key;
+  RtTupleKey *t = malloc(RT_TUPLE_KEY_SIZE(given->n));
   if (!t) return 0;
-  memcpy(t, (const RtTupleKey *)(uintptr_t)key, sizeof(RtTupleKey));
+  memcpy(t, given, RT_TUPLE_KEY_SIZE(given->n));
   for (int64_t i = 0; i < t->n; i++) {
-    if (t->kinds[i] == TY_STR) t->bits[i] = keep_str(t->bits[i]);
-    if (field_in_memory(t->kinds[i]) && !(t->bits[i] = keep_tuple(t->bits[i]))) {
+    if (t->fields[i].kind == TY_STR) t->fields[i].bits = keep_str(t->fields[i].bits);
+    if (field_in_memory(t->fields[i].kind) && !(t->fields[i].bits = keep_tuple(t->fields[i].bits))) {
       t->n = i;  /* (the fields kept so far let go) */
       drop_tuple((uint64_t)(uintptr_t)t);
       return 0;
@@ -933,8 +934,8 @@ static uint64_t keep_tuple(uint64_t key) {
 static void drop_tuple(uint64_t key) {
   RtTupleKey *t = (RtTupleKey *)(uintptr_t)key;
   for (int64_t i = 0; i < t->n; i++) {
-    if (t->kinds[i] == TY_STR) drop_str(t->bits[i]);
-    if (field_in_memory(t->kinds[i])) drop_tuple(t->bits[i]);
+    if (t->fields[i].kind == TY_STR) drop_str(t->fields[i].bits);
+    if (field_in_memory(t->fields[i].kind)) drop_tuple(t->fields[i].bits);
   }
   free(t);
 }
@@ -956,7 +957,7 @@ static const KeyKind *key_kind(int32_t kind) {
  * over with it, its fields in memory are freed with it. */
 void rt_tuple_key_free(RtTupleKey *t) {
   for (int64_t i = 0; i < t->n; i++)
-    if (field_in_memory(t->kinds[i])) rt_tuple_key_free((RtTupleKey *)(uintptr_t)t->bits[i]);
+    if (field_in_memory(t->fields[i].kind)) rt_tuple_key_free((RtTupleKey *)(uintptr_t)t->fields[i].bits);
   free(t);
 }
 
@@ -1484,12 +1485,12 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
   } else if (is_complex_kind(kind)) {  /* "(re+imj)", which the extension reads back as the number */
     const RtTupleKey *t = (const RtTupleKey *)(uintptr_t)key;
     double im;
-    memcpy(&im, &t->bits[1], 8);
+    memcpy(&im, &t->fields[1].bits, 8);
     size_t n = (size_t)snprintf(text, size, "(");
-    if (n < size) key_text(TY_F64, t->bits[0], text + n, size - n);
+    if (n < size) key_text(TY_F64, t->fields[0].bits, text + n, size - n);
     n += strlen(text + n);
     if (n < size) n += (size_t)snprintf(text + n, size - n, "%s", signbit(im) || isnan(im) ? "" : "+");
-    if (n < size) key_text(TY_F64, t->bits[1], text + n, size - n);
+    if (n < size) key_text(TY_F64, t->fields[1].bits, text + n, size - n);
     n += strlen(text + n);
     if (n < size) snprintf(text + n, size - n, "j)");
   } else if (kind == TY_TUPLE) {
@@ -1497,7 +1498,7 @@ static void key_text(int32_t kind, uint64_t key, char *text, size_t size) {
     size_t n = (size_t)snprintf(text, size, "(");
     for (int64_t i = 0; i < t->n && n < size; i++) {
       if (i) n += (size_t)snprintf(text + n, size - n, ", ");
-      if (n < size) key_text(t->kinds[i], t->bits[i], text + n, size - n);
+      if (n < size) key_text(t->fields[i].kind, t->fields[i].bits, text + n, size - n);
       n += strlen(text + n);
     }
     if (n < size) snprintf(text + n, size - n, t->n == 1 ? ",)" : ")");

@@ -1,6 +1,7 @@
 """Typed lists and dicts whose items are arrays, lists or dicts: built,
 read, changed and returned, each checked against the function's Python
 original on generated sizes; reference counts checked over many calls."""
+import linecache
 import sys
 
 import numpy as np
@@ -393,11 +394,11 @@ def test_tuple_key_errors():
     with pytest.raises(KeyError, match=r"\(2, 3\)"):
         tuple_key_missing(3, 2, 3)
 
-    def long_key(n):
-        return {(1, 2, 3, 4, 5, 6, 7, 8, n): n}
+    def array_in_key(n):
+        return {(1, np.zeros(n)): n}
 
     with pytest.raises(ruchey.TypingError, match="dict key tuple"):
-        njit(long_key)(1)
+        njit(array_in_key)(1)
     before = rss_bytes()
     for _ in range(100000):
         grid_counts(8)
@@ -407,6 +408,65 @@ def test_tuple_key_errors():
             pass
     if before is not None:
         assert rss_bytes() - before < 20 * 2**20
+
+
+
+def long_key_program(width):
+    """A function counting keys of width items (ints, a float, a str, a
+    nested pair) in a dict and a set, as Python source: the tuple displays
+    are written out, as code with long keys writes them."""
+    items = ["i % 3", "float(i % 2)", "str(i % 4)", "(i % 5, -i % 2)"] + [f"(i * {k}) % 7" for k in range(width - 4)]
+    key = "(" + ", ".join(items) + ",)"
+    src = f"""
+def f(n):
+    d = {{}}
+    s = set()
+    for i in range(n):
+        k = {key}
+        d[k] = d.get(k, 0) + i
+        s.add(k)
+    i = 1
+    probe = {key}
+    first = d.popitem() if d else None
+    return d, len(s), probe in d, probe in s, first
+"""
+    name, scope = f"<long_key_{width}>", {}
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)  # where compiling reads the source
+    exec(compile(src, name, "exec"), scope)
+    return scope["f"]
+
+
+@pytest.mark.parametrize("width", (9, 40, 120))
+def test_dict_and_set_keys_of_long_tuples_agree_with_python(width):
+    f = njit(long_key_program(width))
+    for n in (0, 1, 7, 60):
+        got, want = f(n), f.py_func(n)
+        assert dict(got[0]) == want[0] and got[1:] == want[1:], (width, n)
+    d = f(30)[0]  # a typed.Dict of long keys, read and changed from Python
+    key = next(iter(d))
+    d[key] += 1
+    assert d[key] == f.py_func(30)[0][key] + 1 and len(key) == width
+    with pytest.raises(KeyError):
+        d[key[:-1] + (99,)]
+
+
+def test_typed_dicts_and_sets_of_long_tuple_keys_cross_the_boundary():
+    @njit
+    def bump(d, s, k):
+        d[k] = d.get(k, 0) + 1
+        s.add(k)
+        return len(d), k in s
+
+    key_type = ruchey.types.UniTuple(ruchey.int64, 20)
+    d = ruchey.typed.Dict.empty(key_type, ruchey.int64)
+    rng = np.random.default_rng(seed_of("long keys"))
+    keys = [tuple(int(v) for v in rng.integers(-3, 3, 20)) for _ in range(50)] * 2
+    s = {keys[0]}
+    want = {}
+    for k in keys:
+        want[k] = want.get(k, 0) + 1
+        assert bump(d, s, k) == (len(want), True)
+    assert dict(d) == want and s == set(keys)
 
 
 @njit

@@ -511,3 +511,29 @@ def test_a_literal_above_int64_is_a_uint64_as_in_numba():
         want = want ^ (want >> 31) ^ 0xFFFFFFFFFFFFFFFF
         got = mix(np.uint64(x))
         assert int(got) == want and isinstance(got, (int, np.uint64))
+
+
+def test_int_of_an_integer_keeps_its_type_as_in_numba():
+    # Numba types int(x) of an integer as x's own type (other types give
+    # int64): the value is Python's, and an array made of it has that dtype
+    @njit
+    def int_and_full(a, i):
+        x = int(a[i])
+        return x, np.full(2, x)
+    rng = make_rng(41)
+    for dt in DTYPES + (np.float32, np.float64):
+        if dt is np.bool_:
+            a = np.array([True, False])
+        elif np.issubdtype(dt, np.integer):
+            info = np.iinfo(dt)
+            a = np.concatenate([np.array([info.min, info.max, 0], dtype=dt), rng.integers(info.min, info.max, 20, dtype=dt)])
+        else:
+            a = np.concatenate([[-2.5, 0.0, -0.0, 1e9], rng.normal(0, 1e6, 20)]).astype(dt)
+        want_dt = np.dtype(dt) if np.issubdtype(dt, np.integer) else np.dtype(np.int64)
+        for i in range(len(a)):
+            x, full = int_and_full(a, i)
+            want = int_and_full.py_func(a, i)[0]
+            assert type(x) is int and x == want, (dt, a[i], x)
+            assert full.dtype == want_dt and full.tolist() == [want, want], (dt, a[i], full)
+    with pytest.raises(ruchey.TypingError, match="int"):
+        int_and_full(np.array([1 + 2j]), 0)

@@ -484,8 +484,8 @@ def of_arrays():
     return {np.zeros(2)}
 
 
-def of_long_tuples():
-    return {(1, 2, 3, 4, 5, 6, 7, 8, 9)}
+def of_tuples_holding_arrays():
+    return {(1, np.zeros(2))}
 
 
 def subscript():
@@ -500,7 +500,7 @@ def mixed_union():
 @pytest.mark.parametrize("f, message", [
     (mixed, "must have one type"),
     (of_arrays, "sets of array"),
-    (of_long_tuples, "sets of"),
+    (of_tuples_holding_arrays, "sets of"),
     (subscript, "not subscriptable"),
     (mixed_union, "different item types"),
 ])
@@ -517,7 +517,7 @@ def length(s):
 @pytest.mark.parametrize("arg, message", [
     (set(), "empty set"),
     ({1, "a"}, "one type|not numbers"),
-    ({(1, 2, 3, 4, 5, 6, 7, 8, 9)}, "not numbers"),
+    ({(1, None)}, "not numbers"),
     (frozenset({1}), "frozenset"),
 ])
 def test_python_sets_that_cannot_be_passed_are_type_errors(arg, message):

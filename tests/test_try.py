@@ -618,6 +618,61 @@ def test_bare_raise_outside_clause_is_a_runtime_error_when_it_runs():
             f(5)
 
 
+
+@njit
+def reraise_when_positive(x):
+    if x > 0:
+        raise
+    return x * 2
+
+
+def call_in_handler(f, error, x):
+    """f(x) called while Python handles error: what comes out of it."""
+    try:
+        raise error
+    except Exception:
+        try:
+            return ("returned", f(x))
+        except BaseException as e:
+            return ("raised", e)
+
+
+def test_bare_raise_outside_clause_raises_what_the_python_caller_handles():
+    # as Python's and Numba's: the very exception the caller's except clause
+    # holds, whatever its class; none outside a handler is a RuntimeError
+    rng = make_rng(17)
+    errors = [ValueError("bad", 3), KeyError((1, 2)), ZeroDivisionError(), Diverged("x"), Unrelated()]
+    for x in random_ints(rng, 10, lo=-50, hi=50):
+        for error in errors:
+            got = call_in_handler(reraise_when_positive, error, x)
+            want = call_in_handler(reraise_when_positive.py_func, error, x)
+            assert got[0] == want[0] and (got[1] is error if x > 0 else got[1] == want[1] == 2 * x), (x, error)
+    try:
+        {}["missing"]
+    except KeyError as caught:
+        try:
+            reraise_when_positive(1)
+        except KeyError as e:
+            assert e is caught and e.__traceback__ is not None
+    for f in (reraise_when_positive, reraise_when_positive.py_func):
+        with pytest.raises(RuntimeError, match="No active exception to reraise"):
+            f(1)
+
+
+def test_bare_raise_reraises_the_innermost_handled_exception():
+    def nested(f):
+        try:
+            raise KeyError("outer")
+        except KeyError:
+            try:
+                raise ValueError("inner")
+            except ValueError:
+                f(1)
+    for f in (reraise_when_positive, reraise_when_positive.py_func):
+        with pytest.raises(ValueError, match="inner"):
+            nested(f)
+
+
 # ---------------------------------------------------------------- messages made at run time
 
 @njit

@@ -436,20 +436,29 @@ static LLVMValueRef number_of_bits(Lower *l, const Type *key, LLVMValueRef bits)
   return lo_from_bits(l, bits, key);
 }
 
-static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset, int i, size_t size) {
-  LLVMValueRef off = const_i64(l, (int64_t)(offset + (size_t)i * size));
+static LLVMValueRef tuple_key_part(Lower *l, LLVMValueRef t, size_t offset) {
+  LLVMValueRef off = const_i64(l, (int64_t)offset);
   return LLVMBuildGEP2(l->b, l->mod->i8, t, &off, 1, "");
 }
 
-/* An RtTupleKey on the stack of n fields: kinds[i] and bits[i] each; its
- * address as key bits, for the call it is given to (the dict copies it to
- * keep it, with its own reference to each str field). */
+/* The offsets of field i's kind and bits in an RtTupleKey. */
+static size_t field_kind_at(int i) {
+  return offsetof(RtTupleKey, fields) + (size_t)i * sizeof(RtKeyField) + offsetof(RtKeyField, kind);
+}
+static size_t field_bits_at(int i) {
+  return offsetof(RtTupleKey, fields) + (size_t)i * sizeof(RtKeyField) + offsetof(RtKeyField, bits);
+}
+
+/* An RtTupleKey on the stack of n fields (RT_TUPLE_KEY_SIZE(n) bytes): a
+ * kind and bits each; its address as key bits, for the call it is given
+ * to (the dict copies it to keep it, with its own reference to each str
+ * field). */
 static LLVMValueRef stack_key(Lower *l, int n, const int *kinds, LLVMValueRef *bits) {
-  LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, sizeof(RtTupleKey) / 8), "key");
-  LLVMBuildStore(l->b, const_i64(l, n), tuple_key_part(l, t, offsetof(RtTupleKey, n), 0, 0));
+  LLVMValueRef t = lo_alloca(l, LLVMArrayType2(l->mod->i64, RT_TUPLE_KEY_SIZE(n) / 8), "key");
+  LLVMBuildStore(l->b, const_i64(l, n), tuple_key_part(l, t, offsetof(RtTupleKey, n)));
   for (int i = 0; i < n; i++) {
-    LLVMBuildStore(l->b, const_i32(l, kinds[i]), tuple_key_part(l, t, offsetof(RtTupleKey, kinds), i, 4));
-    LLVMBuildStore(l->b, bits[i], tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8));
+    LLVMBuildStore(l->b, const_i32(l, kinds[i]), tuple_key_part(l, t, field_kind_at(i)));
+    LLVMBuildStore(l->b, bits[i], tuple_key_part(l, t, field_bits_at(i)));
   }
   return LLVMBuildPtrToInt(l->b, t, l->mod->i64, "");
 }
@@ -459,8 +468,8 @@ static LLVMValueRef bits_of_key(Lower *l, const Type *key, LLVMValueRef k, const
 /* A tuple key (k of type kt): each field's bits (a tuple's or a complex
  * number's, a stack RtTupleKey of its own). */
 static LLVMValueRef tuple_key(Lower *l, const Type *key, LLVMValueRef k, const Type *kt) {
-  int kinds[RT_KEY_FIELDS];
-  LLVMValueRef bits[RT_KEY_FIELDS];
+  int *kinds = arena_alloc(l->f->arena, sizeof(int) * (size_t)key->nfields);
+  LLVMValueRef *bits = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)key->nfields);
   for (int i = 0; i < key->nfields; i++) {
     const Type *f = key->fields[i];
     kinds[i] = ty_is_float(f) ? TY_F64 : (int)f->kind;
@@ -495,13 +504,13 @@ static LLVMValueRef key_of_bits(Lower *l, const Type *key, LLVMValueRef bits) {
   if (!lo_key_in_memory(key)) return number_of_bits(l, key, bits);
   LLVMValueRef t = LLVMBuildIntToPtr(l->b, bits, l->mod->ptr, ""), v = LLVMGetUndef(lo_type(l, key));
   if (ty_is_complex(key)) {
-    LLVMValueRef re = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), 0, 8), "");
-    LLVMValueRef im = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), 1, 8), "");
+    LLVMValueRef re = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, field_bits_at(0)), "");
+    LLVMValueRef im = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, field_bits_at(1)), "");
     LLVMValueRef c = lo_complex_make(l, TYS(TY_C128), lo_from_bits(l, re, TYS(TY_F64)), lo_from_bits(l, im, TYS(TY_F64)));
     return lo_convert(l, c, TYS(TY_C128), key);
   }
   for (int i = 0; i < key->nfields; i++) {
-    LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, offsetof(RtTupleKey, bits), i, 8), "");
+    LLVMValueRef b = LLVMBuildLoad2(l->b, l->mod->i64, tuple_key_part(l, t, field_bits_at(i)), "");
     v = LLVMBuildInsertValue(l->b, v, key_of_bits(l, key->fields[i], b), (unsigned)i, "");
   }
   return v;

@@ -1358,8 +1358,34 @@ static void fold_items(Lower *l, Node *x, Fold *f) {
   else lo_release_temp(l, ty_list(f->elem), lst);
 }
 
+/* Whether x's items are arrays: a 2-d (or more) array's rows, a list's or
+ * a tuple's items. */
+static bool array_items(const Type *x) {
+  if (x->kind == TY_ARRAY) return x->ndim > 1;
+  if (x->kind == TY_LIST) return x->elem && x->elem->kind == TY_ARRAY;
+  if (x->kind != TY_TUPLE || !x->nfields || x->callee) return false;
+  for (int i = 0; i < x->nfields; i++)
+    if (x->fields[i]->kind != TY_ARRAY) return false;
+  return true;
+}
+
+/* sum(arrays, start) of an array start: start + x0 + x1 + ..., new arrays
+ * broadcast as + makes them, written in Python (ruchey._stdlib). From 0,
+ * as Numba, it is refused: an empty iterable's sum would be the int 0. */
+static const Type *sum_of_arrays(Infer *in, Node *n, const Type **args) {
+  if (n->list.len < 2 || args[1]->kind != TY_ARRAY)
+    return ty_error(in, n, "sum() of arrays (%s) takes an array start, as in sum(rows, numpy.zeros(m)): from 0 "
+                    "an empty one's sum would be the int 0", args[0]->name);
+  void *impl = in->opts && in->opts->python_impl ? in->opts->python_impl(in->opts->resolve_ctx, "_sum_of_arrays") : NULL;
+  if (!impl) return ty_error(in, n, "sum() of arrays needs ruchey's Python functions, which cannot be loaded here");
+  n->callee = impl;
+  n->bi = bi_named("a ruchey function");
+  return n->bi->type(in, n, args);
+}
+
 /* sum(x[, start]): Python's, from 0 (an int) or start, item by item. */
 static const Type *ty_sum(Infer *in, Node *n, const Type **args) {
+  if (array_items(args[0])) return sum_of_arrays(in, n, args);
   const Type *elem = items_of(in, n, n->list.items[0], args[0], "sum()");
   if (!elem) return NULL;
   if (!ty_is_scalar(elem)) return ty_error(in, n, "sum() of a list of %s is not supported", elem->name);

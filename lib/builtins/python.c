@@ -281,8 +281,11 @@ static LLVMValueRef lo_pow_mod(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- conversions */
 
+/* int(x) of an integer keeps its width and sign, as Numba's typing does
+ * (an array made of it has that dtype); of anything else an int64. */
 static const Type *ty_int(Infer *in, Node *n, const Type **args) {
   const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
+  if (a && ty_is_int(a)) return a;
   if (a && a->kind == TY_STR) return TYS(TY_I64);
   if (a && ty_is_time(a)) return ty_time_int(in, n, a);
   return a && ty_need_scalar(in, n, a, "int()") ? TYS(TY_I64) : NULL;

@@ -36,6 +36,16 @@ def _reduce(function, iterable, initial=None):
     return _reduce_first if initial is None or isinstance(initial, types.NoneType) else _reduce_from
 
 
+
+@extending.register_jitable
+def _sum_of_arrays(iterable, start):
+    """sum() of arrays (builtins/lists.c's sum_of_arrays): start + x0 + x1 + ...,
+    each sum a new array, as Python's sum makes them (start is not changed)."""
+    total = start
+    for item in iterable:
+        total = total + item
+    return total
+
 # ---------------------------------------------------------------- the random module's other draws
 #
 # CPython's own algorithms (Lib/random.py) on the draws compiled code makes
