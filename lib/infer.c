@@ -1167,6 +1167,10 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (field && is_0d(t) && at->ty == t && ty_is_jitclass_field(target) && ty_is_scalar(field) &&
         !(t = ty_element_of_0d(in, at)))
       return;
+    /* p.x = v of a bool field x and a v no number (a str, a list): v's truth, as Numba casts it */
+    if (field && field->kind == TY_BOOL && at->ty == t && ty_is_jitclass_field(target) && !ty_is_scalar(t) &&
+        t->kind != TY_NONE && !(t = ty_truth_of(in, at, "a bool field")))
+      return;
     if (field && t->kind == TY_FUNCTION && at->ty == t && field->kind == TY_FUNCPTR) {
       Node *entry = at;  /* p.f = g of a FunctionType field f: g's entry for f's signature */
       if (!ty_function_entry_for(in, &entry, field)) return;

@@ -1433,3 +1433,36 @@ def test_a_method_called_with_a_spread_tuple_binds_its_items():
         got, want = scaled_spread(Scaler(k), *args), plain(k).scaled(*args)
         np.testing.assert_equal(got, want)
         assert len(got[1]) == len(args) - 1
+
+
+@jitclass([("flag", types.boolean)])
+class Flagged:
+    def __init__(self, v):
+        self.flag = v  # skglm's Cox(method) stores a str here
+
+    def refill(self, n):
+        self.flag = [1.5] * n
+        listed = self.flag
+        self.flag = np.ones(1) * n
+        return listed, self.flag
+
+
+@njit
+def flagged(v, n):
+    f = Flagged(v)
+    return (f.flag,) + f.refill(n)
+
+
+def test_a_bool_field_stores_the_truth_of_a_str_a_list_or_an_array():
+    """A bool field given a value that is no number holds its truth, as
+    Numba casts it (and Python's bool() reads it)."""
+    plain = Flagged.class_type.class_def
+    rng = make_rng(seed_of("bool field truth"))
+    for v in ["", "efron", "breslow", "x" * int(rng.integers(1, 40))]:
+        for n in (0, 1, int(rng.integers(2, 9))):
+            want = plain(v)
+            want = (want.flag,) + want.refill(n)
+            assert flagged(v, n) == tuple(bool(w) for w in want)
+            assert Flagged(v).flag is bool(v)
+    with pytest.raises(ruchey.TypingError, match="field 'flag'"):
+        Flagged(None)
