@@ -653,6 +653,10 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  /* prev[i] of `prev = None` before a loop that reads prev[i] and then
+   * binds prev to an array (claspy's k-NN): None is not yet prev's type,
+   * an Optional once the binding after the read is typed */
+  if (base->kind == TY_NONE && !in->final && n->lhs->kind == N_VAR && in->beyond_none[n->lhs->var]) return NULL;
   if ((base->kind == TY_ARRAY || base->kind == TY_LIST || base->kind == TY_STR || base->kind == TY_BYTES) &&
       !ty_spread_slice_values(in, n))
     return NULL;
@@ -1978,6 +1982,27 @@ static Node **bound_once(Func *f) {
   return b.value;
 }
 
+static void mark_targets(bool *marks, const Node *t) {
+  if (t->kind == N_VAR) marks[t->var] = true;
+  for (int i = 0; t->kind == N_TUPLE && i < t->list.len; i++) mark_targets(marks, t->list.items[i]);
+}
+
+static bool note_beyond_none(Node *n, void *ctx) {
+  bool *beyond = ctx;
+  if ((n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) && n->lhs &&
+      !(n->kind == N_ASSIGN && n->lhs->kind == N_VAR && n->rhs && n->rhs->kind == N_NONE))
+    mark_targets(beyond, n->lhs);
+  return true;
+}
+
+/* Per variable, whether some binding gives it other than the literal None
+ * (a value that may widen its type to an Optional in a later pass). */
+static bool *binds_beyond_none(Func *f) {
+  bool *beyond = arena_alloc(f->arena, sizeof(bool) * (size_t)(f->nvars ? f->nvars : 1));  /* (zeroed) */
+  ir_walk_list(&f->body, note_beyond_none, beyond);
+  return beyond;
+}
+
 /* Whether parameter p's one binding is `p = literally(p)` at the body's
  * top level (Numba's idiom), which leaves it its frozen value. */
 static bool rebinds_literally(const Func *f, int p) {
@@ -2058,6 +2083,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   f->param_types = argtypes;
   in.only_value = only_values(f, opts);
   in.bound_once = bound_once(f);
+  in.beyond_none = binds_beyond_none(f);
   for (int i = 0; f->declared_types && i < f->nvars; i++) {
     const Type *want = f->declared_types[i];
     if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {

@@ -21,6 +21,7 @@ typedef struct Infer {
   const Node *returning; /* the value of the return statement being typed, or a branch of it */
   Node **only_value;     /* per variable: the value of its one binding, an assignment at the body's top level */
   Node **bound_once;     /* per variable: the value of its one binding, an assignment at any depth */
+  bool *beyond_none;     /* per variable: whether a binding gives it other than None (binds_beyond_none) */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */
