@@ -967,3 +967,29 @@ def test_a_type_made_from_a_non_type_is_a_typing_error():
     bad = njit(lambda: typed.List.empty_list(types.ListType(3)))
     with pytest.raises(ruchey.TypingError, match="this type cannot be made"):
         bad()
+
+
+@njit
+def index_by_text(ids, scores):
+    """ranx's Qrels: a typed List of '<Un' arrays of document ids (one per
+    query) made a dict per query of each id's score."""
+    out = typed.List()
+    for i in range(len(ids)):
+        d = typed.Dict()
+        for j in range(len(ids[i])):
+            d[ids[i][j]] = scores[i][j]
+        out.append(d)
+    return out
+
+
+def test_a_typed_list_holds_arrays_of_str_and_of_bytes():
+    rng = make_rng(seed_of("text arrays in a typed list"))
+    for width in (1, 5, 12):
+        words = ["".join(rng.choice(list("abcdé"), size=rng.integers(0, width + 1))) for _ in range(40)]
+        ids = [np.array(words[k:k + int(rng.integers(0, 9))], dtype=f"<U{width}") for k in range(0, 40, 8)]
+        scores = [rng.integers(-3, 4, len(x)) for x in ids]
+        got = index_by_text(typed.List(ids), typed.List(scores))
+        assert [dict(d) for d in got] == [dict(zip(x.tolist(), s.tolist())) for x, s in zip(ids, scores)]
+        raw = [np.char.encode(x, "utf-8").astype(f"S{2 * width}") for x in ids]
+        held = typed.List(raw)
+        assert len(held) == len(raw) and all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(held, raw))
