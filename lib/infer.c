@@ -1163,6 +1163,16 @@ static const Type *function_stored(Infer *in, Node *target, const Type *t, Node 
   return *slot;
 }
 
+/* Whether a and b are one type but for the layouts of the arrays they hold. */
+static bool same_but_layouts(const Type *a, const Type *b) {
+  if (a == b) return true;
+  if (a->kind != b->kind) return false;
+  if (a->kind == TY_ARRAY) return a->elem == b->elem && a->ndim == b->ndim && a->readonly == b->readonly;
+  if (a->kind == TY_LIST) return a->elem && b->elem && same_but_layouts(a->elem, b->elem);
+  return a->kind == TY_DICT && a->nfields == 2 && b->nfields == 2 && same_but_layouts(a->fields[0], b->fields[0]) &&
+         same_but_layouts(a->fields[1], b->fields[1]);
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     const Type *owner = ty_expr(in, target->lhs);
@@ -1171,6 +1181,11 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     if (field && is_0d(t) && at->ty == t && ty_is_jitclass_field(target) && ty_is_scalar(field) &&
         !(t = ty_element_of_0d(in, at)))
       return;
+    /* p.x = Dict.empty(k, v) of a field x of arrays of another layout (hftbacktest's
+     * Dict.empty(int64, np.empty((0, 0))) for a DictType(int64, float64[:, :])): made x's type */
+    if (field && at->ty == t && at->kind == N_CALL && at->bi && !strcmp(at->bi->name, "typed.Dict.empty") &&
+        ty_is_jitclass_field(target) && same_but_layouts(t, field))
+      at->ty = t = field;
     /* p.x = v of a bool field x and a v no number (a str, a list): v's truth, as Numba casts it */
     if (field && field->kind == TY_BOOL && at->ty == t && ty_is_jitclass_field(target) && !ty_is_scalar(t) &&
         t->kind != TY_NONE && !(t = ty_truth_of(in, at, "a bool field")))

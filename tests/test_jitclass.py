@@ -1466,3 +1466,45 @@ def test_a_bool_field_stores_the_truth_of_a_str_a_list_or_an_array():
             assert Flagged(v).flag is bool(v)
     with pytest.raises(ruchey.TypingError, match="field 'flag'"):
         Flagged(None)
+
+
+@jitclass([("blocks", types.DictType(int64, float64[:, :])), ("scale", float64)])
+class BlockCache:
+    def __init__(self, scale):
+        # hftbacktest's reader: an empty dict of C arrays for a field of any layout's
+        self.blocks = typed.Dict.empty(int64, np.empty((0, 0), np.float64))
+        self.scale = scale
+
+    def add(self, k, a):
+        self.blocks[k] = a * self.scale
+
+    def total(self):
+        return sum([v.sum() for v in self.blocks.values()])
+
+
+def test_an_empty_dict_of_arrays_of_another_layout_is_made_of_the_fields_type():
+    rng = make_rng(seed_of("block cache"))
+    for scale in (0.0, -1.5, 2.0):
+        cache, plain = BlockCache(scale), []
+        for k in range(int(rng.integers(0, 6))):
+            a = rng.standard_normal((3, 4))
+            a = a[:, ::2] if k % 2 else a  # an 'A' array beside C ones
+            cache.add(k, a)
+            plain.append(a * scale)
+        assert cache.total() == pytest.approx(sum(p.sum() for p in plain), rel=1e-12)
+
+
+def test_typeof_a_jitclass_instance_is_its_class_instance_type():
+    """A spec may name a field's type by an instance (hftbacktest's
+    ('asset_type', typeof(asset_type)))."""
+    held = Flagged("x")
+    assert ruchey.typeof(held) == Flagged.class_type.instance_type
+
+    @jitclass([("inner", ruchey.typeof(held)), ("n", int64)])
+    class Holder:
+        def __init__(self, inner, n):
+            self.inner = inner
+            self.n = n
+
+    h = Holder(Flagged(""), 3)
+    assert h.inner.flag is False and h.n == 3

@@ -1626,6 +1626,9 @@ def typeof(value):
         return FunctionType(value._signature)
     if isinstance(value, _core.Dispatcher):
         return Dispatcher(value)
+    instance_type = getattr(getattr(type(value), "class_type", None), "instance_type", None)
+    if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
+        return instance_type
     return _typeof_described(value)
 
 
