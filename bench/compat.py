@@ -58,7 +58,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "alphabase", "pegasuspy", "spikeinterface", "frites", "stardist", "pop-tools", "directlfq",
             "fteikpy", "empymod", "emg3d", "pythermalcomfort", "pynucastro", "pyro-hydro", "EMD-signal",
             "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy",
-            "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast")
+            "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast",
+            "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -140,6 +141,11 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # numba-scipy 0.4 pins scipy<=1.11, which would take the venv's NumPy back to 1.x; its
                 # kernels are SciPy's Cython ones by address, which SciPy 1.17 still exports
                 "numba-scipy": ["scipy"],
+                # claspy 0.2.8 pins numba<0.62 and NumPy<2.3; it needs aeon (installed so too, see
+                # aeon's) and these; hftbacktest 1.8 (the last compiled by Numba alone) pins
+                # numba~=0.59 and NumPy<1.27
+                "claspy": ["aeon", "daproli", "networkx", "statsmodels"],
+                "hftbacktest": ["pandas"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
@@ -169,8 +175,9 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
 # statsforecast 2.0 moved its Theta models, 2.1 all the others Numba
-# compiled, to C++; sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4)
-PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0"}
+# compiled, to C++; sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4);
+# hftbacktest 2 runs its backtests in Rust
+PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0", "hftbacktest": "1.8.4"}
 
 
 def requirement(package):
@@ -179,8 +186,11 @@ def requirement(package):
 
 def install(python, packages):
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    # one installed without its dependencies that needs another such one (claspy: aeon) brings it along
+    packages = list(packages) + [d for p in packages for d in WITHOUT_DEPS.get(p, ())
+                                 if d in WITHOUT_DEPS and d not in packages]
     plain = [requirement(p) for p in packages if p not in WITHOUT_DEPS] + [d for p in packages for d in ALSO.get(p, ())]
-    needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ())]
+    needed = [d for p in packages for d in WITHOUT_DEPS.get(p, ()) if d not in WITHOUT_DEPS]
     subprocess.run(pip + ["numba", *plain, *needed], check=True)
     if any(p in WITHOUT_DEPS for p in packages):
         subprocess.run(pip + ["--no-deps", *(requirement(p) for p in packages if p in WITHOUT_DEPS)], check=True)

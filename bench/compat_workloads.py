@@ -8007,6 +8007,323 @@ def geofast_gpu_kernels():
     return {"haversine": haversine(lat1, lon1, lat2, lon2, 6371.0),
             "matrix": matrix(lat1[:300], lon1[:300], lat2[:200], lon2[:200], 3959.0), "q": q, "r": r}
 
+
+def _skglm_data(n, p, seed, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    if sparse:
+        X[rng.random((n, p)) < 0.8] = 0.0
+    w = np.zeros(p)
+    w[:10] = rng.standard_normal(10) * 3
+    y = X @ w + 0.5 * rng.standard_normal(n)
+    if sparse:
+        import scipy.sparse
+        X = scipy.sparse.csc_matrix(X)
+    return X, y
+
+
+def skglm_regression():
+    """skglm's sparse regressions as scikit-learn users fit them: Lasso,
+    weighted Lasso, ElasticNet and MCP (the working-set Anderson coordinate
+    descent over jitclass datafits and penalties) on dense and CSC inputs,
+    and the Gram-matrix solver."""
+    from skglm import ElasticNet, Lasso, MCPRegression, WeightedLasso
+    from skglm.penalties import L1
+    from skglm.solvers import GramCD
+    X, y = _skglm_data(400, 200, 0)
+    Xs, ys = _skglm_data(400, 300, 1, sparse=True)
+    out = {}
+    for tag, (a, b) in {"dense": (X, y), "sparse": (Xs, ys)}.items():
+        out[tag + "_lasso"] = Lasso(alpha=0.1, tol=1e-8).fit(a, b).coef_
+        out[tag + "_enet"] = ElasticNet(alpha=0.1, l1_ratio=0.6, tol=1e-8).fit(a, b).coef_
+        out[tag + "_mcp"] = MCPRegression(alpha=0.1, gamma=3.0, tol=1e-8).fit(a, b).coef_
+    weights = np.linspace(0.5, 1.5, X.shape[1])
+    out["weighted"] = WeightedLasso(alpha=0.1, weights=weights, tol=1e-8).fit(X, y).coef_
+    out["gram_cd"] = GramCD(tol=1e-8, max_iter=1000, fit_intercept=False).solve(X, y, None, L1(0.1))[0]
+    return out
+
+
+def skglm_glm():
+    """skglm's generalized linear models: sparse logistic regression and
+    Poisson regression (prox-Newton), Huber with SCAD and the L0.5 and L2/3
+    penalties (Anderson CD), a box-constrained SVM dual, FISTA with the
+    SLOPE penalty and L-BFGS with an L2 penalty."""
+    from skglm import GeneralizedLinearEstimator, LinearSVC, SparseLogisticRegression
+    from skglm.datafits import Huber, Logistic, Poisson, Quadratic
+    from skglm.penalties import L0_5, L2, L2_3, SCAD, SLOPE, L1
+    from skglm.solvers import AndersonCD, FISTA, LBFGS, ProxNewton
+    X, y = _skglm_data(300, 120, 2)
+    rng = np.random.default_rng(3)
+    labels = np.where(X[:, :5].sum(axis=1) + 0.3 * rng.standard_normal(300) > 0, 1.0, -1.0)
+    counts = rng.poisson(np.exp(0.2 * X[:, :4].sum(axis=1))).astype(float)
+    out = {}
+    out["logistic"] = SparseLogisticRegression(alpha=0.01, tol=1e-8).fit(X, labels).coef_.ravel()
+    out["logistic_pn"] = GeneralizedLinearEstimator(Logistic(), L1(0.01), ProxNewton(tol=1e-8)).fit(X, labels).coef_
+    out["poisson"] = GeneralizedLinearEstimator(Poisson(), L1(0.05), ProxNewton(tol=1e-8, fit_intercept=False)
+                                                ).fit(X, counts).coef_
+    out["huber_scad"] = GeneralizedLinearEstimator(Huber(1.0), SCAD(0.05, 3.7), AndersonCD(tol=1e-8)).fit(X, y).coef_
+    out["l05"] = GeneralizedLinearEstimator(Quadratic(), L0_5(0.05), AndersonCD(tol=1e-8)).fit(X, y).coef_
+    out["l23"] = GeneralizedLinearEstimator(Quadratic(), L2_3(0.05), AndersonCD(tol=1e-8)).fit(X, y).coef_
+    out["svc"] = LinearSVC(C=0.5, tol=1e-8).fit(X, labels).coef_.ravel()
+    alphas = np.linspace(0.2, 0.01, X.shape[1])
+    fista = FISTA(max_iter=2000, tol=1e-8, opt_strategy="fixpoint")
+    out["slope"] = GeneralizedLinearEstimator(Quadratic(), SLOPE(alphas), fista).fit(X, y).coef_
+    out["lbfgs"] = LBFGS(tol=1e-8).solve(X, labels, Logistic(), L2(0.1))[0]
+    return out
+
+
+def skglm_group_multitask():
+    """skglm's block-separable models: group Lasso (block coordinate
+    descent over grouped columns), multi-task Lasso, the L1+L2 Cox
+    proportional hazards estimator and the graphical Lasso."""
+    from skglm import CoxEstimator, GraphicalLasso, GroupLasso, MultiTaskLasso
+    X, y = _skglm_data(300, 120, 4)
+    rng = np.random.default_rng(5)
+    out = {"group": GroupLasso(groups=4, alpha=0.1, tol=1e-8).fit(X, y).coef_}
+    Y = np.column_stack([y, y + rng.standard_normal(300), -y])
+    out["multitask"] = MultiTaskLasso(alpha=0.1, tol=1e-8).fit(X, Y).coef_
+    Xc = rng.standard_normal((200, 30))
+    times = rng.exponential(np.exp(-Xc[:, :3].sum(axis=1)))
+    events = (rng.random(200) < 0.7).astype(float)
+    cox = CoxEstimator(alpha=0.05, l1_ratio=0.7, method="breslow", tol=1e-8).fit(Xc, np.column_stack([times, events]))
+    out["cox"] = cox.coef_
+    cov = np.cov(rng.standard_normal((500, 20)), rowvar=False)
+    out["graphical"] = GraphicalLasso(alpha=0.05, tol=1e-8).fit(cov).precision_
+    return out
+
+
+
+def _bm25s_corpus(n_docs, seed):
+    """Documents of Zipf-distributed words, as text."""
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(3000)]
+    ranks = np.minimum(rng.zipf(1.3, size=n_docs * 40), len(vocab)) - 1
+    lengths = rng.integers(10, 70, n_docs)
+    cuts = np.cumsum(lengths)
+    return [" ".join(vocab[r] for r in ranks[start:stop] % len(vocab))
+            for start, stop in zip(np.r_[0, cuts[:-1]], cuts)], vocab, rng
+
+
+def bm25s_retrieve():
+    """bm25s's sparse BM25 retrieval with its numba backend, as its README
+    runs it: a corpus indexed (the compiled CSC builder) under each BM25
+    variant, queries scored and their top-k documents selected by the
+    compiled scorer and top-k selection."""
+    import bm25s
+    texts, vocab, rng = _bm25s_corpus(3000, 0)
+    queries = [" ".join(rng.choice(vocab[:400], size=rng.integers(2, 7))) for _ in range(200)]
+    out = {}
+    for method in ("lucene", "robertson", "atire", "bm25l", "bm25+"):
+        retriever = bm25s.BM25(method=method, backend="numba")
+        retriever.index(bm25s.tokenize(texts, stopwords=None, show_progress=False), show_progress=False)
+        query_tokens = bm25s.tokenize(queries, stopwords=None, show_progress=False)
+        docs, scores = retriever.retrieve(query_tokens, k=10, show_progress=False, n_threads=1)
+        out[method + "_docs"], out[method + "_scores"] = docs, scores
+        out[method + "_all_scores"] = retriever.get_scores(["w1", "w7", "w30"])
+    return out
+
+
+def _ranx_runs(seed, n_queries=300, n_docs=2000):
+    """Qrels and three systems' runs as ranx's dicts of query -> doc -> score."""
+    from ranx import Qrels, Run
+    rng = np.random.default_rng(seed)
+    qrels, runs = {}, [{}, {}, {}]
+    for q in range(n_queries):
+        relevant = rng.choice(n_docs, size=rng.integers(1, 15), replace=False)
+        qrels[f"q{q}"] = {f"d{d}": int(rng.integers(1, 4)) for d in relevant}
+        for k, run in enumerate(runs):
+            retrieved = rng.choice(n_docs, size=100, replace=False)
+            retrieved[: len(relevant) // (k + 1)] = relevant[: len(relevant) // (k + 1)]
+            scores = rng.random(100) + (0.4 + 0.05 * k) * np.isin(retrieved, relevant)
+            run[f"q{q}"] = {f"d{d}": float(s) for d, s in zip(retrieved, scores)}
+    return Qrels(qrels), [Run(run, name=f"sys{k}") for k, run in enumerate(runs)]
+
+
+def ranx_evaluate():
+    """ranx's IR metrics, as its users evaluate a run: each metric at
+    cut-offs over Numba typed dicts of qrels and runs (parallel over
+    queries), per query and averaged, and its statistical comparison of
+    systems by Student's t."""
+    from ranx import compare, evaluate
+    qrels, runs = _ranx_runs(0)
+    metrics = ["hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map", "ndcg", "ndcg_burges",
+               "bpref", "rbp.8", "precision@5", "recall@20", "map@10", "ndcg@10", "mrr@10", "f1@15",
+               "hits@3", "ndcg_burges@5", "hit_rate@10", "rbp.95"]
+    scores = evaluate(qrels, runs[0], metrics, make_comparable=True)
+    out = {m.replace("@", "_at_").replace(".", "_"): v for m, v in scores.items()}
+    evaluate(qrels, runs[1], ["ndcg@10", "map"], make_comparable=True)
+    out["per_query_ndcg"] = np.array(list(runs[1].scores["ndcg@10"].values()))
+    few_qrels, few_runs = _ranx_runs(2, n_queries=30)
+    for test in ("student",):  # (Fisher's: np.random in a prange, each thread's own stream under Numba)
+        report = compare(few_qrels, few_runs, metrics=["map@100", "ndcg@10"], stat_test=test, max_p=0.05,
+                         make_comparable=True, random_seed=42, n_permutations=500)
+        pairs = [(a, b) for a in ("sys0", "sys1") for b in ("sys1", "sys2") if a != b]
+        out[test + "_p"] = np.array([report.comparisons[pair][m]["p_value"] for pair in pairs
+                                     for m in ("map@100", "ndcg@10")])
+    return out
+
+
+def ranx_fuse():
+    """ranx's rank fusion: the score-based (CombSUM, CombMNZ, weighted sum
+    over min-max, max and z-score normalised runs) and rank-based
+    (reciprocal rank, Borda, ISR, RBC) methods its fuse() offers, each
+    compiled over typed dicts of the runs (not Condorcet's, whose order
+    of candidates is a Python set's, another in each process)."""
+    from ranx import evaluate, fuse
+    qrels, runs = _ranx_runs(1, n_queries=150)
+    out = {}
+    for method, norm, params in (("sum", "min-max", None), ("mnz", "max", None), ("max", "zmuv", None),
+                                 ("min", "sum", None), ("med", "min-max", None), ("anz", "min-max", None),
+                                 ("gmnz", "min-max", {"gamma": 0.5}), ("wsum", "min-max", {"weights": [0.5, 0.3, 0.2]}),
+                                 ("wmnz", "min-max", {"weights": [0.5, 0.3, 0.2]}), ("rrf", None, {"k": 60}),
+                                 ("bordafuse", None, None), ("w_bordafuse", None, {"weights": [0.5, 0.3, 0.2]}),
+                                 ("isr", None, None), ("log_isr", None, None),
+                                 ("logn_isr", None, {"sigma": 0.01}), ("rbc", None, {"phi": 0.8})):
+        fused = fuse(runs, norm=norm, method=method, params=params)
+        out[method] = evaluate(qrels, fused, ["map@100", "ndcg@10", "mrr"], make_comparable=True)
+        out[method + "_ndcg_at_10_q0"] = fused.scores.get("ndcg@10", {}).get("q0", np.nan) if fused.scores else np.nan
+    return {k: np.asarray(list(v.values()) if isinstance(v, dict) else v, dtype=float) for k, v in out.items()}
+
+
+
+def _claspy_series(seed, n=3000):
+    """Three regimes (a sine, a sawtooth, noise on a slower sine), as
+    change-point benchmarks concatenate them."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(n // 3)
+    parts = [np.sin(2 * np.pi * t / 40), (t % 25) / 25.0 - 0.5, 0.8 * np.sin(2 * np.pi * t / 90)]
+    return np.concatenate(parts) + 0.1 * rng.standard_normal(3 * (n // 3))
+
+
+def claspy_segmentation():
+    """ClaSPy's change-point detection as its README runs it: the
+    window size learned (SuSS, the dominant Fourier frequency, the highest
+    autocorrelation), binary ClaSP segmentation (k-nearest subsequence
+    neighbours, classification scores, significance tests) and its score
+    profile."""
+    from claspy.segmentation import BinaryClaSPSegmentation
+    from claspy.window_size import dominant_fourier_frequency, highest_autocorrelation, suss
+    ts = _claspy_series(0)
+    out = {"suss": suss(ts), "fft": dominant_fourier_frequency(ts), "acf": highest_autocorrelation(ts)}
+    clasp = BinaryClaSPSegmentation(n_jobs=1, score="f1")  # (its roc_auc calls np.trapz, which NumPy 2.4 removed)
+    out["cps"] = clasp.fit_predict(ts)
+    out["profile"] = clasp.profile
+    out["fixed"] = BinaryClaSPSegmentation(n_segments=3, window_size=20, n_jobs=1, score="f1",
+                                           validation=None).fit_predict(ts)
+    out["cinvariant"] = BinaryClaSPSegmentation(distance="cinvariant_euclidean_distance", n_jobs=1,
+                                                score="f1").fit_predict(ts)
+    return out
+
+
+def claspy_streaming_states():
+    """ClaSPy's streaming segmentation (ClaSS: a sliding k-NN over each new
+    point, its profile updated) and its state detection (CLaP: segments
+    labelled by a compiled ROCKET classifier and merged by confusion)."""
+    from claspy.segmentation import BinaryClaSPSegmentation
+    from claspy.state_detection import AgglomerativeCLaPDetection
+    from claspy.streaming.segmentation import StreamingClaSPSegmentation
+    ts = _claspy_series(1, n=4500)
+    stream = StreamingClaSPSegmentation(n_timepoints=2000, n_warmup=1000, window_size=20)
+    found = []
+    for v in ts:
+        stream.update(v)
+        found.append(len(stream.change_points))
+    out = {"stream_cps": stream.predict(), "stream_profile": stream.profile, "found": np.array(found)}
+    clap = AgglomerativeCLaPDetection(n_jobs=1, random_state=7)
+    cps = BinaryClaSPSegmentation(n_jobs=1, score="f1").fit_predict(ts[:3000])
+    out["states"] = clap.fit_predict(ts[:3000], change_points=cps)
+    return out
+
+
+def fastnode2vec_walks():
+    """fastnode2vec's node2vec random walks, compiled over the graph's CSR
+    arrays with NumPy's random generator seeded in compiled code: biased
+    (p, q) walks on an unweighted and a weighted graph, then the Node2Vec
+    model's own walk generator."""
+    from fastnode2vec import Graph, Node2Vec
+    from fastnode2vec.node2vec import set_seed
+    rng = np.random.default_rng(0)
+    n = 400
+    edges = {(int(a), int(b)) for a, b in rng.integers(0, n, (3000, 2)) if a != b}
+    plain = Graph(sorted(edges), directed=False, weighted=False, verbose=False)
+    weighted = Graph([(a, b, float(w)) for (a, b), w in zip(sorted(edges), rng.random(len(edges)) + 0.1)],
+                     directed=True, weighted=True, verbose=False)
+    out = {}
+    for tag, graph in (("plain", plain), ("weighted", weighted)):
+        for p, q in ((1.0, 1.0), (0.5, 2.0), (4.0, 0.25)):
+            set_seed(11)
+            out[f"{tag}_{p}_{q}"] = np.array([graph.generate_random_walk(30, p, q, s) for s in range(0, n, 3)])
+    model = Node2Vec(plain, dim=16, walk_length=20, window=5, p=2.0, q=0.5, workers=1, seed=5)
+    set_seed(3)
+    out["model_walks"] = np.array([model.generate_random_walk(s) for s in range(n)])
+    return out
+
+
+
+def _hft_feed(n, seed):
+    """A level-2 feed (hftbacktest 1.x's columns: event, exchange and local
+    timestamps in microseconds, side, price, quantity): depth updates of
+    five levels a side around a random-walk mid, and trades at the touch."""
+    rng = np.random.default_rng(seed)
+    tick = 0.1
+    mid = 100.0 + tick * np.cumsum(rng.choice([-1, 0, 0, 0, 1], size=n))
+    rows, t = [], 1_000_000
+    for i in range(n):
+        t += int(rng.integers(1_000, 20_000))
+        for level in range(5):
+            for side in (1, -1):
+                price = round((mid[i] - side * tick * (level + 1)) / tick) * tick
+                rows.append((1, t, t + 500, side, price, float(rng.integers(1, 50))))
+        if rng.random() < 0.3:
+            side = 1 if rng.random() < 0.5 else -1
+            price = round((mid[i] + side * tick) / tick) * tick
+            rows.append((2, t + 1, t + 501, side, price, float(rng.integers(1, 10))))
+    return np.array(rows, dtype=np.float64)
+
+
+def hftbacktest_market_making():
+    """hftbacktest 1.x's backtest of a grid market maker, as its tutorials
+    write one: a compiled strategy stepping a jitclass backtester (market
+    depth, latency and queue-position models, order matching of GTX and GTC
+    orders, cancels) and recording its equity with Stat."""
+    from numba import njit
+    from hftbacktest import (GTX, ConstantLatency, HftBacktest, Linear, PowerProbQueueModel, RiskAverseQueueModel,
+                             Stat)
+
+    @njit
+    def grid_maker(hbt, recorder, half_spread_ticks, max_position):
+        tick = hbt.tick_size
+        while hbt.elapse(100_000):
+            hbt.clear_inactive_orders()
+            if hbt.best_bid_tick == -2147483648 or hbt.best_ask_tick == 2147483647:
+                continue
+            mid = (hbt.best_bid + hbt.best_ask) / 2.0
+            bid = np.floor(mid / tick - half_spread_ticks) * tick
+            ask = np.ceil(mid / tick + half_spread_ticks) * tick
+            for order in hbt.orders.values():
+                if order.cancellable and (order.price != bid and order.price != ask):
+                    hbt.cancel(order.order_id)
+            bid_id, ask_id = np.uint64(round(bid / tick)), np.uint64(round(ask / tick))
+            if hbt.position < max_position and bid_id not in hbt.orders:
+                hbt.submit_buy_order(bid_id, bid, 1.0, GTX)
+            if hbt.position > -max_position and ask_id not in hbt.orders:
+                hbt.submit_sell_order(ask_id, ask, 1.0, GTX)
+            recorder.record(hbt)
+        return True
+
+    out = {}
+    for tag, queue in (("risk_averse", RiskAverseQueueModel()), ("power", PowerProbQueueModel(3.0))):
+        hbt = HftBacktest([_hft_feed(3000, 0)], tick_size=0.1, lot_size=1.0, maker_fee=-0.00005, taker_fee=0.0007,
+                          order_latency=ConstantLatency(entry_latency=2_000, response_latency=3_000),
+                          asset_type=Linear, queue_model=queue)
+        stat = Stat(hbt)
+        grid_maker(hbt, stat.recorder, 2.0, 10.0)
+        out[tag + "_equity"] = np.array([hbt.balance, hbt.position, hbt.fee, hbt.trade_num, hbt.trade_qty])
+        out[tag + "_mid"] = stat.mid[:len(stat.timestamp)]
+        out[tag + "_position"] = stat.position[:len(stat.timestamp)]
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -8207,4 +8524,10 @@ WORKLOADS = {
     "numta": {"overlap_momentum": numta_overlap_momentum, "statistics_volume": numta_statistics_volume,
               "cycles_patterns": numta_cycles_patterns},
     "geofast": {"gpu_kernels": geofast_gpu_kernels},
+    "skglm": {"regression": skglm_regression, "glm": skglm_glm, "group_multitask": skglm_group_multitask},
+    "bm25s": {"retrieve": bm25s_retrieve},
+    "ranx": {"evaluate": ranx_evaluate, "fuse": ranx_fuse},
+    "claspy": {"segmentation": claspy_segmentation, "streaming_states": claspy_streaming_states},
+    "fastnode2vec": {"walks": fastnode2vec_walks},
+    "hftbacktest": {"market_making": hftbacktest_market_making},
 }

@@ -90,7 +90,7 @@ static bool typed_object(PyObject *o);
 static bool pylist_item(const Type *t, int *refs);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
- * arrays (of numbers), tuples of these, typed containers, instances;
+ * arrays (of numbers, of str or bytes: '<Un', '|Sn'), tuples of these, typed containers, instances;
  * bytes, which compiled code's lists hold; None (Numba's NoneType items,
  * of no bytes); a compiled function (a list's: the number of it among
  * its functions); any compiled function of a signature (a FunctionType:
@@ -98,7 +98,7 @@ static bool pylist_item(const Type *t, int *refs);
 static bool holdable(const Type *t) {
   int refs = 0;
   if (t->kind == TY_BYTES || t->kind == TY_FUNCS || t->kind == TY_NONE || t->kind == TY_FUNCPTR) return true;
-  if (t->kind == TY_ARRAY) return ty_is_scalar(t->elem) && t->elem->kind != TY_F16;
+  if (t->kind == TY_ARRAY) return (ty_is_scalar(t->elem) && t->elem->kind != TY_F16) || ty_is_fixed_text(t->elem);
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
   return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);

@@ -658,6 +658,10 @@ static const Type *ty_ifexp(Infer *in, Node *n) {
 static const Type *ty_index(Infer *in, Node *n) {
   const Type *base = ty_expr(in, n->lhs);
   if (!base) return NULL;
+  /* prev[i] of `prev = None` before a loop that reads prev[i] and then
+   * binds prev to an array (claspy's k-NN): None is not yet prev's type,
+   * an Optional once the binding after the read is typed */
+  if (base->kind == TY_NONE && !in->final && n->lhs->kind == N_VAR && in->beyond_none[n->lhs->var]) return NULL;
   if ((base->kind == TY_ARRAY || base->kind == TY_LIST || base->kind == TY_STR || base->kind == TY_BYTES) &&
       !ty_spread_slice_values(in, n))
     return NULL;
@@ -1164,6 +1168,16 @@ static const Type *function_stored(Infer *in, Node *target, const Type *t, Node 
   return *slot;
 }
 
+/* Whether a and b are one type but for the layouts of the arrays they hold. */
+static bool same_but_layouts(const Type *a, const Type *b) {
+  if (a == b) return true;
+  if (a->kind != b->kind) return false;
+  if (a->kind == TY_ARRAY) return a->elem == b->elem && a->ndim == b->ndim && a->readonly == b->readonly;
+  if (a->kind == TY_LIST) return a->elem && b->elem && same_but_layouts(a->elem, b->elem);
+  return a->kind == TY_DICT && a->nfields == 2 && b->nfields == 2 && same_but_layouts(a->fields[0], b->fields[0]) &&
+         same_but_layouts(a->fields[1], b->fields[1]);
+}
+
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
   if (target->kind == N_ATTR) {
     const Type *owner = ty_expr(in, target->lhs);
@@ -1171,6 +1185,15 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     /* p.x = a of a 0-d array a and a number field x: a's element, as Numba casts it */
     if (field && is_0d(t) && at->ty == t && ty_is_jitclass_field(target) && ty_is_scalar(field) &&
         !(t = ty_element_of_0d(in, at)))
+      return;
+    /* p.x = Dict.empty(k, v) of a field x of arrays of another layout (hftbacktest's
+     * Dict.empty(int64, np.empty((0, 0))) for a DictType(int64, float64[:, :])): made x's type */
+    if (field && at->ty == t && at->kind == N_CALL && at->bi && !strcmp(at->bi->name, "typed.Dict.empty") &&
+        ty_is_jitclass_field(target) && same_but_layouts(t, field))
+      at->ty = t = field;
+    /* p.x = v of a bool field x and a v no number (a str, a list): v's truth, as Numba casts it */
+    if (field && field->kind == TY_BOOL && at->ty == t && ty_is_jitclass_field(target) && !ty_is_scalar(t) &&
+        t->kind != TY_NONE && !(t = ty_truth_of(in, at, "a bool field")))
       return;
     if (field && t->kind == TY_FUNCTION && at->ty == t && field->kind == TY_FUNCPTR) {
       Node *entry = at;  /* p.f = g of a FunctionType field f: g's entry for f's signature */
@@ -1984,6 +2007,27 @@ static Node **bound_once(Func *f) {
   return b.value;
 }
 
+static void mark_targets(bool *marks, const Node *t) {
+  if (t->kind == N_VAR) marks[t->var] = true;
+  for (int i = 0; t->kind == N_TUPLE && i < t->list.len; i++) mark_targets(marks, t->list.items[i]);
+}
+
+static bool note_beyond_none(Node *n, void *ctx) {
+  bool *beyond = ctx;
+  if ((n->kind == N_ASSIGN || n->kind == N_AUGASSIGN || n->kind == N_FOR) && n->lhs &&
+      !(n->kind == N_ASSIGN && n->lhs->kind == N_VAR && n->rhs && n->rhs->kind == N_NONE))
+    mark_targets(beyond, n->lhs);
+  return true;
+}
+
+/* Per variable, whether some binding gives it other than the literal None
+ * (a value that may widen its type to an Optional in a later pass). */
+static bool *binds_beyond_none(Func *f) {
+  bool *beyond = arena_alloc(f->arena, sizeof(bool) * (size_t)(f->nvars ? f->nvars : 1));  /* (zeroed) */
+  ir_walk_list(&f->body, note_beyond_none, beyond);
+  return beyond;
+}
+
 /* Whether parameter p's one binding is `p = literally(p)` at the body's
  * top level (Numba's idiom), which leaves it its frozen value. */
 static bool rebinds_literally(const Func *f, int p) {
@@ -2064,6 +2108,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
   f->param_types = argtypes;
   in.only_value = only_values(f, opts);
   in.bound_once = bound_once(f);
+  in.beyond_none = binds_beyond_none(f);
   for (int i = 0; f->declared_types && i < f->nvars; i++) {
     const Type *want = f->declared_types[i];
     if (want && i < f->nparams && !declared_accepts(want, argtypes[i])) {

@@ -23,6 +23,7 @@ typedef struct Infer {
   Node **bound_once;     /* per variable: the value of its one binding, an assignment at any depth */
   const Node *store_target; /* the target of the store being typed (a[i] = v): an item of a '<Un' array
                              * stored into is no str read */
+  bool *beyond_none;     /* per variable: whether a binding gives it other than None (binds_beyond_none) */
 } Infer;
 
 /* Records a TypingError at n (the first one only); returns NULL. */

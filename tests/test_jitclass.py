@@ -1433,3 +1433,78 @@ def test_a_method_called_with_a_spread_tuple_binds_its_items():
         got, want = scaled_spread(Scaler(k), *args), plain(k).scaled(*args)
         np.testing.assert_equal(got, want)
         assert len(got[1]) == len(args) - 1
+
+
+@jitclass([("flag", types.boolean)])
+class Flagged:
+    def __init__(self, v):
+        self.flag = v  # skglm's Cox(method) stores a str here
+
+    def refill(self, n):
+        self.flag = [1.5] * n
+        listed = self.flag
+        self.flag = np.ones(1) * n
+        return listed, self.flag
+
+
+@njit
+def flagged(v, n):
+    f = Flagged(v)
+    return (f.flag,) + f.refill(n)
+
+
+def test_a_bool_field_stores_the_truth_of_a_str_a_list_or_an_array():
+    """A bool field given a value that is no number holds its truth, as
+    Numba casts it (and Python's bool() reads it)."""
+    plain = Flagged.class_type.class_def
+    rng = make_rng(seed_of("bool field truth"))
+    for v in ["", "efron", "breslow", "x" * int(rng.integers(1, 40))]:
+        for n in (0, 1, int(rng.integers(2, 9))):
+            want = plain(v)
+            want = (want.flag,) + want.refill(n)
+            assert flagged(v, n) == tuple(bool(w) for w in want)
+            assert Flagged(v).flag is bool(v)
+    with pytest.raises(ruchey.TypingError, match="field 'flag'"):
+        Flagged(None)
+
+
+@jitclass([("blocks", types.DictType(int64, float64[:, :])), ("scale", float64)])
+class BlockCache:
+    def __init__(self, scale):
+        # hftbacktest's reader: an empty dict of C arrays for a field of any layout's
+        self.blocks = typed.Dict.empty(int64, np.empty((0, 0), np.float64))
+        self.scale = scale
+
+    def add(self, k, a):
+        self.blocks[k] = a * self.scale
+
+    def total(self):
+        return sum([v.sum() for v in self.blocks.values()])
+
+
+def test_an_empty_dict_of_arrays_of_another_layout_is_made_of_the_fields_type():
+    rng = make_rng(seed_of("block cache"))
+    for scale in (0.0, -1.5, 2.0):
+        cache, plain = BlockCache(scale), []
+        for k in range(int(rng.integers(0, 6))):
+            a = rng.standard_normal((3, 4))
+            a = a[:, ::2] if k % 2 else a  # an 'A' array beside C ones
+            cache.add(k, a)
+            plain.append(a * scale)
+        assert cache.total() == pytest.approx(sum(p.sum() for p in plain), rel=1e-12)
+
+
+def test_typeof_a_jitclass_instance_is_its_class_instance_type():
+    """A spec may name a field's type by an instance (hftbacktest's
+    ('asset_type', typeof(asset_type)))."""
+    held = Flagged("x")
+    assert ruchey.typeof(held) == Flagged.class_type.instance_type
+
+    @jitclass([("inner", ruchey.typeof(held)), ("n", int64)])
+    class Holder:
+        def __init__(self, inner, n):
+            self.inner = inner
+            self.n = n
+
+    h = Holder(Flagged(""), 3)
+    assert h.inner.flag is False and h.n == 3

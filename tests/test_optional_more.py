@@ -263,3 +263,44 @@ def test_an_explicit_signature_returning_a_tuple_with_optional_items():
 def test_a_tuple_type_takes_optional_numbers_only():
     with pytest.raises(TypeError, match="Optional"):
         types.Tuple((types.float64, types.optional(types.float64[:])))
+
+
+# ---------------------------------------------------------------- a None bound again in a loop, read before that
+
+@njit
+def rolled_sums(a, start, end):
+    """claspy's k-NN loop: prev is None before the loop, read as prev[dim]
+    on every pass but the first, and bound to an array at the pass's end."""
+    prev = None
+    rolled = a.copy()
+    total = 0.0
+    for order in range(start, end):
+        for dim in range(a.shape[0]):
+            if order > start:
+                rolled[dim] = np.roll(prev[dim], 1) + a[dim] * order
+            total += rolled[dim].sum() * (dim + 1)
+        prev = rolled
+    return total, rolled
+
+
+def test_a_none_read_as_an_array_before_the_loop_binds_it_compiles_as_an_optional():
+    rng = make_rng(20)
+    for shape in ((1, 4), (3, 7), (5, 1), (2, 0)):
+        a = rng.standard_normal(shape)
+        for start, end in ((0, 0), (0, 1), (2, 9), (-3, 4)):
+            got, want = rolled_sums(a, start, end), rolled_sums.py_func(a, start, end)
+            np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+            np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_a_none_never_bound_to_an_array_still_cannot_be_indexed():
+    def reads(n):
+        prev = None
+        s = 0.0
+        for i in range(n):
+            s += prev[i]
+            prev = None
+        return s
+
+    with pytest.raises(ruchey.TypingError, match="none cannot be indexed"):
+        njit(reads)(3)

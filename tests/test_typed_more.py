@@ -655,8 +655,10 @@ def empty_without_types():
 
 
 def test_typed_containers_made_in_compiled_code_refuse_other_types():
-    with pytest.raises(ruchey.TypingError, match="Dict.empty\\(\\) in compiled code takes number types"):
-        empty_of_array_type(np.zeros(2))
+    # an array given as value_type is the type of its values, as Numba's; as a key, no key
+    assert len(empty_of_array_type(np.zeros(2))) == 0
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda a: Dict.empty(key_type=a, value_type=types.int64))(np.zeros(2))
     with pytest.raises(ruchey.TypingError, match="takes key_type and value_type"):
         empty_without_types()
 
@@ -967,3 +969,66 @@ def test_a_type_made_from_a_non_type_is_a_typing_error():
     bad = njit(lambda: typed.List.empty_list(types.ListType(3)))
     with pytest.raises(ruchey.TypingError, match="this type cannot be made"):
         bad()
+
+
+@njit
+def index_by_text(ids, scores):
+    """ranx's Qrels: a typed List of '<Un' arrays of document ids (one per
+    query) made a dict per query of each id's score."""
+    out = typed.List()
+    for i in range(len(ids)):
+        d = typed.Dict()
+        for j in range(len(ids[i])):
+            d[ids[i][j]] = scores[i][j]
+        out.append(d)
+    return out
+
+
+def test_a_typed_list_holds_arrays_of_str_and_of_bytes():
+    rng = make_rng(seed_of("text arrays in a typed list"))
+    for width in (1, 5, 12):
+        words = ["".join(rng.choice(list("abcdé"), size=rng.integers(0, width + 1))) for _ in range(40)]
+        ids = [np.array(words[k:k + int(rng.integers(0, 9))], dtype=f"<U{width}") for k in range(0, 40, 8)]
+        scores = [rng.integers(-3, 4, len(x)) for x in ids]
+        got = index_by_text(typed.List(ids), typed.List(scores))
+        assert [dict(d) for d in got] == [dict(zip(x.tolist(), s.tolist())) for x, s in zip(ids, scores)]
+        raw = [np.char.encode(x, "utf-8").astype(f"S{2 * width}") for x in ids]
+        held = typed.List(raw)
+        assert len(held) == len(raw) and all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(held, raw))
+
+
+@njit
+def cached_blocks(n, width):
+    """hftbacktest's reader cache: Dict.empty given values in place of the
+    key and value types, as Numba takes them (their types)."""
+    blocks = typed.Dict.empty(types.int64, np.empty((0, 0), np.float64))
+    scales = typed.Dict.empty(np.int64(0), 1.5)
+    for i in range(n):
+        blocks[i] = np.full((i % 4, width), i * 0.5)
+        scales[i] = i * 2.0 - 3.0
+    return [blocks[k].sum() for k in blocks], [scales[k] for k in scales]
+
+
+def test_dict_empty_given_values_in_place_of_types_holds_their_types():
+    rng = make_rng(seed_of("dict empty of values"))
+    for n in (0, 1, int(rng.integers(2, 30))):
+        for width in (0, 3):
+            got = cached_blocks(n, width)
+            assert list(got[0]) == [np.full((i % 4, width), i * 0.5).sum() for i in range(n)]
+            assert list(got[1]) == [i * 2.0 - 3.0 for i in range(n)]
+    with pytest.raises(ruchey.TypingError):
+        njit(lambda: typed.Dict.empty(np.zeros(2), 1.0))()
+
+
+def test_a_tuple_type_holds_a_jitclass_instance_type():
+    from ruchey.experimental import jitclass
+
+    @jitclass([("price", types.float64)])
+    class Order:
+        def __init__(self, price):
+            self.price = price
+
+    item = types.Tuple((Order.class_type.instance_type, types.int64))
+    assert item.items == (Order.class_type.instance_type, types.int64)
+    with pytest.raises(TypeError, match="a tuple's items are ruchey types"):
+        types.Tuple((Order, types.int64))

@@ -916,20 +916,26 @@ bool ty_dict_key_tuple(const Type *k) { return key_tuple(k); }
 /* dict(): an empty dict, as {} */
 static const Type *ty_dict_call(Infer *in, Node *n, const Type **args) { return ty_dict_literal(in, n, args); }
 
+/* The type typed.Dict.empty() takes as t: a type (named, or held by a
+ * variable), or a value's type where a value is given in its place, as
+ * Numba's takes one (hftbacktest's Dict.empty(int64, np.empty((0, 0)))). */
+static const Type *empty_dict_item(Infer *in, Node *t) {
+  if (t->ty->kind != TY_DTYPE) return t->ty;
+  if (t->ty->elem->kind == TY_RECORD)
+    return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types or unicode_type "
+                    "(types.int64, numpy.float32, ...), got %s", t->ty->name);
+  return t->ty->elem;
+}
+
 /* typed.Dict.empty(key_type, value_type) in compiled code: an empty dict of
- * those types (ruchey or NumPy number types). */
+ * those types (ruchey or NumPy number types), or of the values' given. */
 static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args) {
   Node *k = bi_arg(n, 0, "key_type"), *v = bi_arg(n, 1, "value_type");
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make dicts");
   if (!k || !v) return ty_error(in, n, "typed.Dict.empty() takes key_type and value_type");
-  for (int i = 0; i < 2; i++) {
-    Node *t = i ? v : k;
-    if (t->ty->kind != TY_DTYPE || t->ty->elem->kind == TY_RECORD)  /* named, or held by a variable */
-      return ty_error(in, t, "typed.Dict.empty() in compiled code takes number types or unicode_type "
-                      "(types.int64, numpy.float32, ...), got %s", t->ty->name);
-  }
-  if (!need_key(in, k, k->ty->elem) || !ty_container_item(in, v, v->ty->elem, "dict values")) return NULL;
-  return ty_dict(k->ty->elem, v->ty->elem);
+  const Type *key = empty_dict_item(in, k), *value = key ? empty_dict_item(in, v) : NULL;
+  if (!value || !need_key(in, k, key) || !ty_container_item(in, v, value, "dict values")) return NULL;
+  return ty_dict(key, value);
 }
 
 static LLVMValueRef lo_empty_dict(Lower *l, Node *n) { return new_dict(l, n->ty); }

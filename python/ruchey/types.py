@@ -447,6 +447,13 @@ class Described:
         return hash(self.name)
 
 
+def _is_instance_type(t):
+    """Whether t is a jitclass's instance type (Point.class_type.instance_type,
+    of ruchey.experimental, which imports this module): hftbacktest's
+    Tuple((order_ty, int64))."""
+    return hasattr(t, "jitclass") and callable(getattr(t, "describe", None))
+
+
 class TupleType:
     """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
 
@@ -455,7 +462,8 @@ class TupleType:
             raise _core.TypingError(f"a tuple type takes an iterable of item types, got {items!r}")
         for t in items:
             if not isinstance(t, (Type, TupleType, NoneType, ListType, DictType, Described, FunctionType, EnumMember)) and \
-                    not (isinstance(t, Optional) and isinstance(t.type, Type) and not t.type.ndim):
+                    not (isinstance(t, Optional) and isinstance(t.type, Type) and not t.type.ndim) and \
+                    not _is_instance_type(t):
                 raise TypeError(f"a tuple's items are ruchey types (an Optional of a number), got {t!r}")
         self.items = tuple(items)
 
@@ -1618,6 +1626,9 @@ def typeof(value):
         return FunctionType(value._signature)
     if isinstance(value, _core.Dispatcher):
         return Dispatcher(value)
+    instance_type = getattr(getattr(type(value), "class_type", None), "instance_type", None)
+    if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
+        return instance_type
     return _typeof_described(value)
 
 
