@@ -12,8 +12,9 @@ every name the module took from numba (``njit``, ``jit``, ``types``,
 ``typed.List``, ``TypingError``...) is rebound to ruchey's, so its tests
 compile with ruchey and check against Numba's expectations; functions
 that Numba's ``@jit`` compiled as the module (or a helper module of
-usecases) loaded are compiled by ruchey, those of ``@register_jitable``
-registered with ruchey's.
+usecases) loaded are compiled by ruchey, its classes of ``@jitclass``
+made again by ruchey's, those of ``@register_jitable`` registered with
+ruchey's.
 
 Prints per module the tests run, failed and skipped, and with -v each
 failing test with the first lines of its error. Many failures are not
@@ -87,11 +88,17 @@ def rebind(module, helpers=()):
     import ruchey.extending
     import ruchey.numba_shim
     from numba.core.dispatcher import Dispatcher
+    from numba.experimental.jitclass.base import JitClassType
     jitable = jitables([module, *helpers])  # (read before Numba's modules are replaced)
     overloads = overloaded([module, *helpers])
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
     rebound = rebind_names(module, homes, Dispatcher)
+    for name, value in list(vars(module).items()):
+        made = rejitclass(value) if isinstance(value, JitClassType) else None
+        if made is not None:
+            setattr(module, name, made)
+            rebound.append(name)
     for func in jitable:  # the function itself is the module's: registered, it compiles where called
         ruchey.extending.register_jitable(func)
     for func, template in overloads:  # @overload(func) at the module's top level, registered again
@@ -167,6 +174,17 @@ def rejit(dispatcher):
     options = {key: value for key, value in dispatcher.targetoptions.items()
                if key in _OPTIONS and key != "cache" and value is not None}
     return ruchey.jit(**options)(dispatcher.py_func)
+
+
+def rejitclass(cls):
+    """A class the module made with Numba's @jitclass as it loaded (at its top
+    level), made again by ruchey's from the same Python class and fields (of
+    types ruchey's of the same name); None where a field's type has none."""
+    from ruchey.experimental import jitclass
+    spec = [(name, ours(t)) for name, t in cls.class_type.struct.items()]
+    if any(taken_from_numba(t) for _, t in spec):
+        return None
+    return jitclass(cls.mro()[1], spec)  # (Numba's class derives from the Python one)
 
 
 def rebind_names(holder, homes, numba_dispatcher):

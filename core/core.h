@@ -46,8 +46,9 @@ void core_watch_interrupts(void);
  * no exception when the object is not one of them. */
 const Builtin *core_builtin(PyObject *obj);          /* a builtin's Python object */
 const Builtin *core_builtin_named(const char *name); /* a builtin no object names ("a ruchey function") */
-/* the flags of the methods called name, of any receiver: how their calls' arguments are read */
-unsigned core_method_flags(const char *name);
+/* the flags of the builtin methods called name, of any receiver (*flags): how their calls' arguments are
+ * read; false where there is none (a jitclass's, an extension's method: a compiled function's arguments) */
+bool core_method_flags(const char *name, unsigned *flags);
 int core_module_id(PyObject *obj);
 /* The module a ModuleId names (a new reference), or NULL with an exception. */
 PyObject *core_module_object(int id);

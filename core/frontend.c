@@ -1428,8 +1428,9 @@ static bool names_no_dtype(Fe *fe, PyObject *e) {
  * and literal lists (ARGS_BUILTIN), and of print and numpy.sort constant
  * strings too (ARGS_STRINGS); a keyword given None is left out (the
  * default) unless the builtin reads None as a value (ARGS_NONE); a ruchey
- * function's are expressions. */
-enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8, ARGS_WHOLE = 16 };
+ * function's are expressions, spread where starred once typed where the
+ * function is not known before (ARGS_SPREAD: a jitclass's method). */
+enum { ARGS_BUILTIN = 1, ARGS_STRINGS = 2, ARGS_NONE = 4, ARGS_LISTS = 8, ARGS_WHOLE = 16, ARGS_SPREAD = 32 };
 
 static unsigned builtin_args(unsigned flags) {
   return ARGS_BUILTIN | (flags & BF_STRINGS ? ARGS_STRINGS : 0) | (flags & BF_NONE ? ARGS_NONE : 0) |
@@ -1437,7 +1438,7 @@ static unsigned builtin_args(unsigned flags) {
 }
 
 static Node *fe_call_arg(Fe *fe, PyObject *a, unsigned how) {
-  if (how & ARGS_BUILTIN && is_kind(a, "Starred")) {  /* f(*t): its items, once t is typed */
+  if (how & (ARGS_BUILTIN | ARGS_SPREAD) && is_kind(a, "Starred")) {  /* f(*t): its items, once t is typed */
     PyObject *v = field(a, "value");
     Node *n = new_node(fe, N_SPREAD, a);
     if (!(n->lhs = fe_expr(fe, v))) n = NULL;
@@ -1868,11 +1869,13 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   }
   Node *n = new_node(fe, N_CALL, e);
   n->str = arena_strdup(fe->arena, attr_name(fe, attr));
-  unsigned flags = core_method_flags(n->str);
+  unsigned flags;
+  /* a method no builtin has is a compiled function's (c.m("b", [1]): a str and a list, not a dtype and a tuple) */
+  unsigned how = core_method_flags(n->str, &flags) ? builtin_args(flags) : ARGS_SPREAD;
   if (flags & BF_BLAS) core_load_blas();
   Node *receiver = fe_expr(fe, value);
   int mark = fe->pre.len;
-  if (!receiver || !fe_call_args(fe, e, n, builtin_args(flags))) {
+  if (!receiver || !fe_call_args(fe, e, n, how)) {
     n = NULL;
   } else {
     fe_earlier_first(fe, e, &receiver, 1, &mark);

@@ -277,13 +277,17 @@ const Builtin *core_builtin_named(const char *name) {
   return NULL;
 }
 
-unsigned core_method_flags(const char *name) {
+bool core_method_flags(const char *name, unsigned *flags) {
   const RucheyAPI *api = core_api();
   const Builtin *b;
-  unsigned flags = 0;
+  bool found = false;
+  *flags = 0;
   for (int i = 0; api && (b = api->builtin_at(i)); i++)
-    if (b->kind == BK_METHOD && !strcmp(b->path, name)) flags |= b->flags;
-  return flags;
+    if (b->kind == BK_METHOD && !strcmp(b->path, name)) {
+      *flags |= b->flags;
+      found = true;
+    }
+  return found;
 }
 
 int core_module_id(PyObject *obj) {

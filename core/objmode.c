@@ -50,7 +50,8 @@ static bool is_objmode(Fe *fe, PyObject *ctx) {
  * reads from any Python object of its kind (the block's results are
  * checked against it, results_as_declared). */
 static bool taken_as_output(const Type *t) {
-  if (ty_is_scalar(t) || t->kind == TY_ARRAY || t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT)
+  if (ty_is_scalar(t) || t->kind == TY_ARRAY || t->kind == TY_STR || t->kind == TY_LIST || t->kind == TY_DICT ||
+      t->kind == TY_CLASS)
     return true;
   if (t->kind == TY_OPTIONAL) return ty_is_scalar(t->elem);
   if (t->kind != TY_TUPLE || t->callee) return false;  /* (a package's value type) */
@@ -74,7 +75,7 @@ static const Type *output_type(Fe *fe, PyObject *value) {
   PyErr_Clear();
   if (!taken_as_output(t))
     return fe_error(fe, value, "objmode outputs are numbers, bools (or None, as optional(float64)), arrays, strs, "
-                    "typed Lists and Dicts and tuples of these in compiled code, not %s", t->name);
+                    "typed Lists and Dicts, jitclass instances and tuples of these in compiled code, not %s", t->name);
   return t;
 }
 
@@ -232,8 +233,8 @@ static void take_exception(void **cls, char *text, size_t size, const char *fall
 
 /* Whether item is what an output declared want (not a number, not a
  * tuple) may be read from: an array of its dtype and ndim, C or F
- * contiguous where so declared; a str, typed List or Dict of its type (a
- * Python list or dict is not one, as Numba's). */
+ * contiguous where so declared; a str, typed List or Dict, or jitclass
+ * instance of its type (a Python list or dict is not one, as Numba's). */
 static bool result_as_declared(PyObject *item, const Type *want) {
   if (ty_is_container(want) && (PyList_Check(item) || PyDict_Check(item))) return false;
   const Type *got = disp_typeof(item);
@@ -312,8 +313,8 @@ static PyObject *numbers_as_declared(PyObject *r, const Type *t) {
 }
 
 /* What unboxing the block's results r put at out (of type t) made
- * compiled code's own: arrays kept alive by it, typed containers (lent by
- * their Python objects) retained; strs are new. */
+ * compiled code's own: arrays kept alive by it, typed containers and
+ * jitclass instances (lent by their Python objects) retained; strs are new. */
 static void results_owned(PyObject *r, const Type *t, char *out) {
   for (int i = 0; i < t->nfields; i++) {
     const Type *f = t->fields[i];
@@ -321,8 +322,8 @@ static void results_owned(PyObject *r, const Type *t, char *out) {
     char *at = out + t->offsets[i];
     if (f->kind == TY_ARRAY) rt_array_keep((RtArray *)at);
     else if (f->kind == TY_TUPLE) results_owned(item, f, at);
-    else if (f->kind == TY_LIST || f->kind == TY_DICT)
-      __atomic_add_fetch(*(int64_t **)at, 1, __ATOMIC_ACQ_REL);  /* (the refcount, first in either) */
+    else if (f->kind == TY_LIST || f->kind == TY_DICT || f->kind == TY_CLASS)  /* (a jitclass instance's box lends it) */
+      __atomic_add_fetch(*(int64_t **)at, 1, __ATOMIC_ACQ_REL);  /* (the refcount, first in each) */
   }
 }
 

@@ -173,6 +173,10 @@ class Bag:
     def get(self, key):
         return self.items[self.index[key]]
 
+    def taken(self, values):
+        values.append(self.pair[1])
+        return values
+
 
 @jitclass([("x", float64), ("y", float64)])
 class Vec:
@@ -319,6 +323,24 @@ def bag_in_njit(n):
 
 def test_container_fields_in_compiled_code():
     assert bag_in_njit(6) == (2.5, "x012345", 6)
+
+
+@njit
+def bag_filled_by_constants(b, v):
+    b.add("f8", v)  # strs that name NumPy dtypes, given to methods as strs
+    b.add("b", v * 2)
+    b.add(key="int32", v=v + 1)
+    pair = ("a", v - 1)
+    b.add(*pair)
+    return b.get("b") + b.get("int32"), b.name, b.taken([v, 1.0])  # a list, not a tuple
+
+
+def test_constant_arguments_of_methods_in_compiled_code_are_read_as_written():
+    for v in (0.5, -3.0, 0.0):
+        a, b = Bag("x"), plain(Bag)("x")
+        total, name, values = bag_filled_by_constants(a, v)
+        assert (total, name, list(values)) == bag_filled_by_constants.py_func(b, v)
+        assert list(a.items) == b.items and dict(a.index) == b.index
 
 
 @jitclass([("a", float64), ("b", float64), ("best", ruchey.optional(float64))])

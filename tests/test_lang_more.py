@@ -69,6 +69,15 @@ def test_hash_of_str_is_the_interpreters(seed):
         assert hash_of(s) == hash_of.py_func(s), s
 
 
+@njit
+def hash_of_constants():
+    return hash("b"), hash("f8"), hash("int32"), hash(("i", 1))  # strs, though NumPy dtypes' names
+
+
+def test_hash_of_constant_strs_is_the_interpreters():
+    assert hash_of_constants() == hash_of_constants.py_func()
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_hash_of_tuples_is_pythons(seed):
     rng = make_rng(seed)

@@ -101,6 +101,22 @@ def test_reduce_keywords_and_empty_arrays():
         running(np.zeros(3), 1)
 
 
+def test_reduce_and_reduceat_compute_in_the_dtype_given():
+    @njit
+    def f(a, idx):
+        return (np.add.reduce(a, dtype=np.float32), np.add.reduce(a, axis=1, dtype=np.int64),
+                np.multiply.reduce(a, axis=None, dtype=np.float64), np.maximum.reduce(a, 1, np.int16),
+                np.add.reduceat(a, idx, 1, np.float64), np.add.reduce(a, axis=(), dtype=np.int32))
+
+    rng = make_rng(5)
+    for dt in (np.int8, np.uint8, np.int32, np.float32, np.float64, np.bool_):
+        for shape in ((3, 4), (0, 2)):
+            a = rng.integers(0, 100, shape).astype(dt)  # int8's wrap in the sum, int64's do not
+            for w, g in zip(f.py_func(a, np.array([0, 1, 0])), f(a, np.array([0, 1, 0]))):
+                assert np.asarray(g).dtype == np.asarray(w).dtype, (dt, shape, g, w)  # (axis=None: a scalar)
+                np.testing.assert_array_equal(g, w)
+
+
 def test_at_of_numpy_ufuncs_applies_repeated_indices_each_time():
     @njit
     def f(a, idx, b):
@@ -134,12 +150,6 @@ def test_methods_of_ufuncs_compiled_code_lacks_are_typing_errors():
     with pytest.raises(ruchey.TypingError):
         f(np.ones(3))
 
-    @njit
-    def with_dtype(a):
-        return np.add.reduce(a, dtype=np.float32)
-
-    with pytest.raises(ruchey.TypingError, match="take no dtype="):
-        with_dtype(np.ones(3))
 
 
 OUTER = ["add", "multiply", "subtract", "equal", "less", "maximum", "logical_and", "arctan2", "power"]

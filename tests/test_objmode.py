@@ -14,8 +14,9 @@ import numpy
 import pytest
 import ruchey
 from ruchey import njit, objmode
+from ruchey.experimental import jitclass
 
-from conftest import make_rng
+from conftest import AS_NUMBA, make_rng
 
 
 def python_only_sum(a):
@@ -218,6 +219,64 @@ def test_str_tuple_and_typed_container_outputs():
         numpy.testing.assert_array_equal(arr, numpy.arange(n) * 0.5)
         assert list(items) == list(range(n)) + [-1] and type(items) is ruchey.typed.List
         assert dict(table) == {**{str(k): k * k for k in range(n)}, "end": 2 * n}
+
+
+@jitclass([("value", ruchey.types.int64), ("data", ruchey.types.float64[:])])
+class Counter:
+    def __init__(self, value):
+        self.value = value
+        self.data = numpy.zeros(value)
+
+    def bump(self, k):
+        self.value += k
+        self.data += k
+        return self.value
+
+
+@jitclass([("x", ruchey.types.float64)])
+class Other:
+    def __init__(self, x):
+        self.x = x
+
+
+COUNTER = Counter(1)._numba_type_  # an instance's type, as Numba's jitclass instances give it
+
+
+def counters_through_python(n, c):
+    with objmode(made=COUNTER, same=COUNTER):
+        made = Counter(n)
+        made.bump(2)
+        c.bump(1)  # the caller's instance, lent to the block
+        same = c
+    made.bump(1)
+    return made, same, made.value + same.value
+
+
+def test_jitclass_instance_outputs():
+    assert COUNTER is Counter.class_type.instance_type
+    f = njit(counters_through_python)
+    for n in (0, 1, 6):
+        mine, theirs = Counter(n + 3), Counter(n + 3)
+        made, same, total = f(n, mine)
+        made_py, same_py, total_py = counters_through_python(n, theirs)  # the block run by Python alone
+        assert (made.value, same.value, total) == (made_py.value, same_py.value, total_py)
+        numpy.testing.assert_array_equal(made.data, made_py.data)
+        numpy.testing.assert_array_equal(mine.data, theirs.data)
+        assert mine.value == theirs.value == same.value
+        if not AS_NUMBA:  # (ruchey's references to the native objects)
+            assert made._meminfo_refcount() == 1 and mine._meminfo_refcount() == 2  # mine's box and same's
+            del same
+            assert mine._meminfo_refcount() == 1
+
+    @njit
+    def another_class():
+        with objmode(r=COUNTER):
+            r = Other(1.0)
+        return r
+
+    if not AS_NUMBA:  # (Numba reads another class's instance unchecked)
+        with pytest.raises(TypeError, match="output 1 is declared instance.jitclass.Counter"):
+            another_class()
 
 
 def test_a_container_or_tuple_output_of_another_type_is_a_type_error():

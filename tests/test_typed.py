@@ -361,6 +361,24 @@ def test_dict_comprehension():
         same(dict_comprehension, n)
 
 
+@njit
+def dict_entries_stored_by_unpacking(d, k1, k2, v1, v2):
+    d[k1], d[k2] = v1, v2  # each entry from the tuple's field, an existing one overwritten
+    d[k1], d[k2] = d[k2], d[k1]
+    e = {}
+    e[k1], e[k2], e[0] = "a", "b", "c"  # an empty dict typed by the fields
+    return e  # (d compared after the call)
+
+
+def test_dict_entries_stored_by_an_unpacking_store_as_python():
+    rng = make_rng(11)
+    for n in (0, 3, 8):
+        keys = rng.integers(-5, 5, size=n + 2).tolist()
+        values = rng.standard_normal(n + 2).tolist()
+        d = tdict("int64", "float64", zip(keys[:n], values[:n]))
+        same(dict_entries_stored_by_unpacking, d, keys[n], keys[n + 1], values[n], values[n + 1])
+
+
 def test_float_keys_hash_and_compare_as_python():
     a = np.array([1.0, 0.0, -0.0, 2.5, 1.0, np.inf, -np.inf, 3.0, 2.5])
     same(float_keys, a)

@@ -91,11 +91,12 @@ const Type *ty_list_item(Infer *in, Node *n, const Type *t);  /* a list's item t
 /* v (of type vt) put into the list that is n's first argument (args[0]):
  * it types an empty list, else it must fit; false after an error */
 bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *vt);
-/* A compiled function (or one of several) v given to a container of first-
- * class functions of type fp (FunctionType): v made its entry for fp's
- * signature, and fp; v's type where the container holds others; NULL
- * after an error. */
-const Type *ty_function_item(Infer *in, Node *v, const Type *fp);
+/* A compiled function (or one of several) v of type t given to a container
+ * of first-class functions of type fp (FunctionType): v made its entry for
+ * fp's signature, and fp; t where the container holds others or v is not
+ * t's node (the tuple of an unpacking store: x[i], x[j] = y, z); NULL after
+ * an error. */
+const Type *ty_function_item(Infer *in, Node *v, const Type *t, const Type *fp);
 void lo_list_settle(Lower *l, const Type *elem, LLVMValueRef lst);  /* a list made untyped given its type */
 /* the order of items of elem as rt_list_sort_fields takes it (*nfields fields) */
 LLVMValueRef lo_item_order(Lower *l, const Type *elem, int *nfields);

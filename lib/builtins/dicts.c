@@ -103,7 +103,7 @@ static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, 
 /* d[k] = v into a dict of unknown types types it. */
 static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, const Type *kt, Node *v,
                        const Type *vt) {
-  if (d->nfields && !(vt = ty_function_item(in, v, value_of(d)))) return false;  /* d[k] = f of FunctionType values */
+  if (d->nfields && !(vt = ty_function_item(in, v, vt, value_of(d)))) return false;  /* d[k] = f of FunctionType values */
   if (!need_key(in, k, kt) || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
   return key_fits(in, k, d, kt) && value_fits(in, n, recv, v, d, vt);

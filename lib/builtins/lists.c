@@ -403,9 +403,8 @@ static const Type *ty_list_slice(Infer *in, Node *n, const Type *base) {
 /* x[a:b:c] as a store's target (x = y's items there; a for loop's walk is no slice) */
 static bool is_slice_store(const Node *target) { return !target->str && target->rhs->kind == N_SLICE; }
 
-const Type *ty_function_item(Infer *in, Node *v, const Type *fp) {
-  const Type *t = v->ty;
-  if (!fp || fp->kind != TY_FUNCPTR || !t || (t->kind != TY_FUNCTION && t->kind != TY_FUNCS)) return t;
+const Type *ty_function_item(Infer *in, Node *v, const Type *t, const Type *fp) {
+  if (!fp || fp->kind != TY_FUNCPTR || !t || v->ty != t || (t->kind != TY_FUNCTION && t->kind != TY_FUNCS)) return t;
   Node *entry = arena_alloc(in->f->arena, sizeof(Node));  /* (what the entry reads: v's node, which it replaces) */
   *entry = *v;
   if (!(t->kind == TY_FUNCTION ? ty_function_entry_for(in, &entry, fp) : ty_funcs_entry_for(in, &entry, fp))) return NULL;
@@ -415,9 +414,7 @@ const Type *ty_function_item(Infer *in, Node *v, const Type *fp) {
 
 void ty_list_store(Infer *in, Node *target, const Type *t, Node *at) {
   const Type *elem = ty_maybe_none(in, target);  /* (an Optional item stays one: the store is no read of it) */
-  /* (a function stored as an entry of the list's FunctionType; at is the stored value then, not the
-   * tuple of an unpacking store: x[i], x[j] = x[j], x[i]) */
-  if (elem && (t->kind == TY_FUNCTION || t->kind == TY_FUNCS) && !(t = ty_function_item(in, at, elem))) return;
+  if (elem && !(t = ty_function_item(in, at, t, elem))) return;  /* (a function as an entry of a FunctionType) */
   if (elem && is_slice_store(target)) {
     if (!elem->elem && t->kind == TY_LIST && t->elem) {  /* x = [] then x[:0] = y: y's items type x */
       ty_refine_container(in, at, target->lhs, t);
@@ -614,14 +611,14 @@ static const Type *given_item(Infer *in, Node *v, const Type *t) {
 }
 
 static const Type *ty_append(Infer *in, Node *n, const Type **args) {
-  if (!(args[1] = ty_function_item(in, n->list.items[1], recv_item(args)))) return NULL;
+  if (!(args[1] = ty_function_item(in, n->list.items[1], args[1], recv_item(args)))) return NULL;
   const Type *t = given_item(in, n->list.items[1], args[1]);
   return ty_list_takes(in, n, args, n->list.items[1], t) ? TYS(TY_NONE) : NULL;
 }
 
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[1]) && args[1]->kind != TY_BOOL) return ty_error(in, n->list.items[1], "insert()'s index must be an integer");
-  if (!(args[2] = ty_function_item(in, n->list.items[2], recv_item(args)))) return NULL;
+  if (!(args[2] = ty_function_item(in, n->list.items[2], args[2], recv_item(args)))) return NULL;
   const Type *t = given_item(in, n->list.items[2], args[2]);
   return ty_list_takes(in, n, args, n->list.items[2], t) ? TYS(TY_NONE) : NULL;
 }

@@ -1110,7 +1110,7 @@ const Builtin bi_python[] = {
   {"range.step", NULL, "step", BK_ATTRIBUTE, TY_RANGE, 0, 0, NULL, BF_PURE | BF_RAISES, 2, 0, ty_range_part, lo_range_part},
   FUNCTION("hasattr", "builtins", "hasattr", 2, 2, BF_PURE | BF_CHEAP | BF_COMPLEX | BF_STRINGS, ty_hasattr, NULL),
   FUNCTION("getattr", "builtins", "getattr", 2, 3, BF_COMPLEX | BF_STRINGS | BF_NONE, ty_getattr, NULL),  /* (a default of None) */
-  FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX, ty_hash, lo_hash),
+  FUNCTION("hash", "builtins", "hash", 1, 1, BF_PURE | BF_COMPLEX | BF_STRINGS, ty_hash, lo_hash),  /* hash("b"): a str */
   HASH_METHOD(TY_BOOL), HASH_METHOD(TY_I8), HASH_METHOD(TY_I16), HASH_METHOD(TY_I32), HASH_METHOD(TY_I64),
   HASH_METHOD(TY_U8), HASH_METHOD(TY_U16), HASH_METHOD(TY_U32), HASH_METHOD(TY_U64), HASH_METHOD(TY_F32),
   HASH_METHOD(TY_F64), HASH_METHOD(TY_C64), HASH_METHOD(TY_C128), HASH_METHOD(TY_STR), HASH_METHOD(TY_BYTES),

@@ -312,6 +312,7 @@ def _describe(t):
     """An output's type (a ruchey type, or its name as a string) as the
     extension reads types; a TypeError for anything else."""
     from ruchey import types
+    from ruchey.experimental import InstanceType
     if isinstance(t, str):
         try:
             t = eval(t, {"__builtins__": {}}, types.namespace)  # the names are only ruchey types
@@ -319,7 +320,7 @@ def _describe(t):
             raise TypeError(f"unknown type {t!r}") from None
     if isinstance(t, types.Optional) and not getattr(t.type, "ndim", 1):  # a number or None
         return ("optional", t.type.describe())
-    if not isinstance(t, (types.Type, types.TupleType, types.ListType, types.DictType)):
+    if not isinstance(t, (types.Type, types.TupleType, types.ListType, types.DictType, InstanceType)):
         raise TypeError(f"not a ruchey type: {t!r}")
     return t.describe()
 

@@ -10,7 +10,6 @@ arguments; at_unary is u.at of a ufunc of one input."""
 import numpy as np
 
 from . import _operator_values, extending, types
-from ._core import TypingError
 from .decorators import njit
 
 
@@ -131,27 +130,35 @@ def _reduce_rows(f, name, identity, has_identity, rows, initial):
     return [_reduce_row(f, rows[j], False, identity) for j in range(rows.shape[0])]
 
 
-def _no_dtype(dtype):
-    """A TypingError where dtype= is given: the fold computes in the ufunc's own type."""
+def _in_dtype(x, dtype):
+    """x (an array-like or a number) as dtype= where one is given; else as it is."""
 
 
-@extending.overload(_no_dtype)
-def _no_dtype_for(dtype):
-    if getattr(dtype, "name", "none") != "none":
-        raise TypingError("ufunc.reduce() and reduceat() take no dtype= in compiled code: cast the array "
-                                 "(a.astype(dtype)) before")
-    return lambda dtype: None
+@extending.overload(_in_dtype)
+def _in_dtype_for(x, dtype):
+    if getattr(dtype, "name", "none") == "none":
+        return lambda x, dtype: x
+    if isinstance(x, types.Number) or isinstance(x, types.Boolean):
+        return lambda x, dtype: np.full(1, x).astype(dtype)[0]
+    return lambda x, dtype: np.asarray(x).astype(dtype)
 
 
 @njit
 def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
     """u.reduce: along one axis (negative from the end), a tuple of them,
-    all of them (None) or none (()), as NumPy's."""
-    _no_dtype(dtype)
+    all of them (None) or none (()), as NumPy's; with dtype=, of the array
+    in that dtype, the result in it too (add and multiply, which count
+    narrow ints in 64 bits, wrap as NumPy's computing in it)."""
+    folded = _reduce(f, name, identity, has_identity, reorderable, _in_dtype(array, dtype), axis, initial)
+    return _in_dtype(folded, dtype)
+
+
+@njit
+def _reduce(f, name, identity, has_identity, reorderable, array, axis, initial):
     a = np.asarray(array)
     if isinstance(axis, tuple):
         if len(axis) == 0:  # each element alone, in the loop's type
-            return reduce(f, name, identity, has_identity, reorderable, np.expand_dims(a, 0), 0, dtype, initial)
+            return _reduce(f, name, identity, has_identity, reorderable, np.expand_dims(a, 0), 0, initial)
         order = np.empty(len(axis), np.int64)
         for i in range(len(axis)):
             order[i] = _axis(axis[i], a.ndim)
@@ -208,7 +215,7 @@ def _reduce_axes(f, name, identity, has_identity, reorderable, a, order, left, i
     left's length, known when typed, counts the levels; initial joins once."""
     if len(left) == 0:
         return a
-    reduced = reduce(f, name, identity, has_identity, reorderable, a, order[order.size - len(left)], None, initial)
+    reduced = _reduce(f, name, identity, has_identity, reorderable, a, order[order.size - len(left)], initial)
     return _reduce_axes(f, name, identity, has_identity, reorderable, reduced, order, left[1:], None)
 
 
@@ -217,9 +224,8 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
     """u.reduceat: along axis, the fold of each run indices[i]:indices[i + 1]
     (to the end for the last), or the element at indices[i] alone where the
     next index is not past it, as NumPy's; out=, if given, filled once all
-    are made and returned."""
-    _no_dtype(dtype)
-    a = np.asarray(array)
+    are made and returned; with dtype=, in that dtype as reduce's."""
+    a = np.asarray(_in_dtype(array, dtype))
     idx = np.asarray(indices)
     if idx.ndim != 1:
         raise ValueError("index array must have at most 1 dimension")
@@ -235,7 +241,7 @@ def reduceat(f, name, identity, has_identity, reorderable, array, indices, axis=
         lo, hi = _run(idx, i, n)
         for j in range(rows.shape[1]):
             folds.append(_reduce_row(f, rows[lo:hi, j], False, identity))
-    made = np.moveaxis(np.array(folds).reshape((idx.size,) + rest), 0, ax)
+    made = _in_dtype(np.moveaxis(np.array(folds).reshape((idx.size,) + rest), 0, ax), dtype)
     if out is None:
         return made
     if out.shape != made.shape:

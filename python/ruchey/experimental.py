@@ -321,6 +321,7 @@ def _register(cls, spec):
     box = type(name, (_core.JitObject,), ns)
     instance_type = InstanceType(box)
     instance_type.name = _core.jitclass_declare(box)
+    box._numba_type_ = instance_type  # an instance's type, as Numba's boxes give it (List.empty_list(p._numba_type_))
     box.class_type = ClassType(cls, dict(fields), methods, props, statics, instance_type)
     ctor = _constructor(name, box, init)
     box.__signature__ = inspect.signature(ctor.py_func)
