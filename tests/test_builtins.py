@@ -533,6 +533,7 @@ ALLOC_ARGS = {
     "array.astype": ["a", "numpy.float32"],
     "array.repeat": ["a", "2"],
     "numpy.linspace": ["0.0", "1.0", "n"],
+    "numpy.lexsort": ["(a, a[::-1])"],
     "numpy.concatenate": ["(a, a)"],
     "numpy.stack": ["(a, a)"],
     "numpy.hstack": ["(a, a)"],

@@ -190,12 +190,13 @@ def _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype
 
 @extending.overload(_add_reduce)
 def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
-    """Where numpy.add.reduce sums a float array along one axis or all, it
-    sums as numpy.sum (NumPy's pairwise summation, whose bits numpy.sum
-    keeps: a fold in order differs in the last ones); other operands fold."""
+    """Where numpy.add.reduce sums a float array along one axis or all, in
+    its own dtype, it sums as numpy.sum (NumPy's pairwise summation, whose
+    bits numpy.sum keeps: a fold in order differs in the last ones); other
+    operands fold."""
     floats = isinstance(getattr(array, "dtype", None), types.Float) and getattr(array, "ndim", 0) > 0
     one_or_all = isinstance(axis, (types.Integer, types.NoneType))
-    if floats and one_or_all and isinstance(initial, types.NoneType):
+    if floats and one_or_all and isinstance(initial, types.NoneType) and isinstance(dtype, types.NoneType):
         return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: np.sum(array, axis=axis)
     return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: reduce(
         f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
@@ -204,7 +205,6 @@ def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, d
 @njit
 def add_reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
     """numpy.add.reduce: reduce, floats summed as numpy.sum sums them."""
-    _no_dtype(dtype)
     return _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
 
 
