@@ -601,7 +601,6 @@ def test_except_names_no_class_refused():
         njit(bad)(1)
 
 
-@numba_deviation("numba raises another error")
 @njit
 def bare_raise_outside_clause(x):
     x = x + 1
