@@ -225,8 +225,9 @@ def run_anyway(reason):
     return lambda test: test
 
 
-def run_module(name, substring, keep_simulator_skips):
-    """In this process: runs one module's tests; prints its counts and failures."""
+def run_module(name, substring, keep_simulator_skips, tracebacks=False):
+    """In this process: runs one module's tests; prints its counts and
+    failures (with their whole tracebacks where asked)."""
     warnings.simplefilter("ignore")
     site.addsitedir(TARGET)  # (its .pth sends numba.cuda to numba-cuda's package)
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
@@ -246,7 +247,7 @@ def run_module(name, substring, keep_simulator_skips):
     sys.modules.update(kept)  # (registering ruchey dropped every numba.* module)
     sys.meta_path.insert(0, numba_tests.TestsFinder(SUPPORT, None, kept))
     tests = [*numba_tests.tests_of(unittest.defaultTestLoader.loadTestsFromModule(module)), *module_functions(module)]
-    numba_tests.run_tests(name, tests, substring, 4)
+    numba_tests.run_tests(name, tests, substring, 4, tracebacks)
 
 
 def module_functions(module):
@@ -267,13 +268,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="modules under numba.cuda.tests (default: cudapy and doc_examples)")
     parser.add_argument("-k", default="", help="only tests whose id holds this")
-    parser.add_argument("-v", action="store_true", help="print each failing test")
+    parser.add_argument("-v", action="store_true", help="print each failing test (with --worker: its traceback)")
     parser.add_argument("--simulator-skips", action="store_true",
                         help="skip what numba-cuda skips on its simulator (most of it reads a GPU compile's output)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        return run_module(args.worker, args.k, args.simulator_skips)
+        return run_module(args.worker, args.k, args.simulator_skips, args.v)
     ensure_numba_cuda()
     modules = args.modules or all_modules()
     extra = ["--simulator-skips"] if args.simulator_skips else []

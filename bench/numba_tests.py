@@ -23,7 +23,8 @@ NRT statistics), or that expects Numba's own wording of an error where
 ruchey raises the same exception class with its own words. MODULES
 below are the modules about the language, NumPy and Numba's API as
 programs call it (not Numba's compiler passes); --all runs every test
-module Numba installed.
+module Numba installed. `--worker MODULE -k NAME -v` runs one module in
+this process and prints each failure's whole traceback.
 """
 import argparse
 import importlib
@@ -426,8 +427,9 @@ ADAPTERS = {"test_stencils": adapt_stencils, "test_parfors": adapt_parfors}
 IMPORTED_UNDER_RUCHEY = ("test_extending", "test_extending_types", "test_struct_ref", "test_ndarray_subclasses")
 
 
-def run_module(name, substring):
-    """In this process: runs one module's tests; prints its counts and failures."""
+def run_module(name, substring, tracebacks=False):
+    """In this process: runs one module's tests; prints its counts and
+    failures (with their whole tracebacks where asked)."""
     warnings.simplefilter("ignore")
     # ruchey compiles from source: loaded first, it keeps the text of the functions a module
     # compiles from strings as it loads (compile_function), for when they are compiled again
@@ -463,30 +465,33 @@ def run_module(name, substring):
         module = importlib.import_module("numba.tests." + name)
     if name in ADAPTERS:
         ADAPTERS[name](module)
-    run_tests(name, tests_of(unittest.defaultTestLoader.loadTestsFromModule(module)), substring, 3)
+    run_tests(name, tests_of(unittest.defaultTestLoader.loadTestsFromModule(module)), substring, 3, tracebacks)
 
 
-def run_tests(name, tests, substring, package_parts):
+def run_tests(name, tests, substring, package_parts, tracebacks=False):
     """Runs the tests whose id holds substring; prints the module's counts and
-    each failure, named by its id less its package_parts leading names."""
+    each failure, named by its id less its package_parts leading names, in
+    one line (what the table's parent reads) or with its whole traceback."""
     result = unittest.TestResult()
     unittest.TestSuite([t for t in tests if substring in t.id()]).run(result)
     failed = result.failures + result.errors
     print(f"COUNTS {name} {result.testsRun} {len(failed)} {len(result.skipped)}")
     for test, text in failed:
         print(f"FAILED {test.id().split('.', package_parts)[-1]} :: {headline(text)}")
+        if tracebacks:
+            print(text)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="Numba test modules (default: MODULES)")
     parser.add_argument("-k", default="", help="only tests whose id holds this")
-    parser.add_argument("-v", action="store_true", help="print each failing test")
+    parser.add_argument("-v", action="store_true", help="print each failing test (with --worker: its traceback)")
     parser.add_argument("--all", action="store_true", help="every test module Numba installed")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        return run_module(args.worker, args.k)
+        return run_module(args.worker, args.k, args.v)
     modules = args.modules or MODULES
     if args.all:
         import numba.tests
