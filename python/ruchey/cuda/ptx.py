@@ -52,7 +52,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     major, minor = cc if cc is not None else (7, 5)
     # (a device function's result converted to its signature's type, as numba-cuda's)
     ret = declared.describe() if device and declared is not None and not isinstance(declared, types.NoneType) \
-        and declared is not types.void else None
+        else None
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
                                      tuple(t.describe() for t in sig.args), major * 10 + minor,
                                      bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name)
