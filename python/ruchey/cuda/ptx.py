@@ -53,8 +53,9 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     # (a device function's result converted to its signature's type, as numba-cuda's)
     ret = declared.describe() if device and declared is not None and not isinstance(declared, types.NoneType) \
         else None
-    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
-                                     tuple(t.describe() for t in sig.args), major * 10 + minor,
+    # (a CPointer argument is what a kernel takes for it: a 1-d array of no known length)
+    args = tuple((t.dtype[::1] if isinstance(t, types.CPointer) else t).describe() for t in sig.args)
+    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, major * 10 + minor,
                                      bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name)
     return ptx, _return_type(restype)
 
