@@ -266,10 +266,11 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
  * no constants for. */
 static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *consts, Diag *diag) {
   while (!type_callee(c, e, diag)) {
-    if (diag->kind == DIAG_PENDING) e->disp = NULL;  /* typed afresh by its caller's next pass */
-    if (diag->kind != DIAG_LITERAL) return NULL;
+    /* never found again: typed afresh by its caller's next pass (a pending
+     * recursion, or another typing with constants where it failed) */
     Dispatcher *disp = e->disp;
-    e->disp = NULL;  /* never found again */
+    e->disp = NULL;
+    if (diag->kind != DIAG_LITERAL) return NULL;
     uint64_t again = 0;
     for (int i = 0; e->frozen && i < disp->nparams && i < 64; i++) again |= (uint64_t)(e->frozen[i] != NULL) << i;
     if (diag->literal_params & again) {
