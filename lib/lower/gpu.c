@@ -65,7 +65,58 @@ static LLVMTypeRef gpu_kernel_type(Lower *l) {
 
 /* The entry block of a GPU function: the thread's indices from the special
  * registers, a slot per variable. */
+/* ---------------------------------------------------------------- line tables */
+
+/* With lineinfo (numba-cuda's lineinfo=True, debug=True's lines), the PTX
+ * says which source line each instruction comes from, for profilers and
+ * debuggers: a DWARF line table (LLVM's NVPTX writes .file and .loc), one
+ * subprogram per function, the statements' instructions at their lines. */
+static LLVMMetadataRef source_file(LowerModule *mod, const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  size_t dir = slash ? (size_t)(slash - path) : 0;
+  return LLVMDIBuilderCreateFile(mod->lines, name, strlen(name), path, dir);
+}
+
+void lo_gpu_lines_begin(LowerModule *mod, const Func *f) {
+  mod->lines = LLVMCreateDIBuilder(mod->m);
+  static const char producer[] = "ruchey";
+  LLVMDIBuilderCreateCompileUnit(  /* (the builder holds it: the subprograms are its) */
+      mod->lines, LLVMDWARFSourceLanguagePython, source_file(mod, f->filename), producer, sizeof producer - 1, 1, "",
+      0, 0, "", 0, LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+}
+
+void lo_gpu_lines_end(LowerModule *mod) {
+  LLVMDIBuilderFinalize(mod->lines);
+  LLVMDisposeDIBuilder(mod->lines);
+  mod->lines = NULL;
+  LLVMAddModuleFlag(mod->m, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                    LLVMValueAsMetadata(LLVMConstInt(mod->i32, LLVMDebugMetadataVersion(), 0)));
+}
+
+void lo_gpu_line(Lower *l, int line, int col) {
+  /* (DWARF counts columns from 1; 0 is none) */
+  LLVMMetadataRef at =
+      LLVMDIBuilderCreateDebugLocation(l->mod->c, (unsigned)line, (unsigned)col + 1, l->subprogram, NULL);
+  LLVMSetCurrentDebugLocation2(l->b, at);
+}
+
+/* The function's subprogram, its prologue at its def line. */
+static void function_lines(Lower *l) {
+  LowerModule *mod = l->mod;
+  LLVMMetadataRef file = source_file(mod, l->f->filename);
+  LLVMMetadataRef type = LLVMDIBuilderCreateSubroutineType(mod->lines, file, NULL, 0, LLVMDIFlagZero);
+  size_t n;
+  const char *symbol = LLVMGetValueName2(l->fn, &n);
+  l->subprogram = LLVMDIBuilderCreateFunction(mod->lines, file, l->f->name, strlen(l->f->name), symbol, n, file,
+                                              (unsigned)l->f->line, type, 0, 1, (unsigned)l->f->line, LLVMDIFlagZero,
+                                              1);
+  LLVMSetSubprogram(l->fn, l->subprogram);
+  lo_gpu_line(l, l->f->line, 0);
+}
+
 static void gpu_prologue(Lower *l) {
+  if (l->mod->lines) function_lines(l);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
   position(l, entry);

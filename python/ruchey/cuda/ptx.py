@@ -28,6 +28,9 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     as its data pointer, shape and strides in bytes; its ``launch_bounds``
     (as cuda.jit takes them) are written as its ``.maxntid``,
     ``.minnctapersm`` and (from sm_90) ``.maxclusterrank`` directives.
+    ``lineinfo`` (or ``debug``) puts the source's lines in the PTX: its
+    ``.file`` and ``.loc`` directives, for profilers and debuggers (a line
+    table only: no variables' locations).
 
     ``output`` is ``"ptx"``: LTO-IR (``"ltoir"``) is NVIDIA's NVVM's
     format, and ruchey makes its PTX with LLVM's NVPTX backend instead."""
@@ -56,7 +59,8 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     # (a CPointer argument is what a kernel takes for it: a 1-d array of no known length)
     args = tuple((t.dtype[::1] if isinstance(t, types.CPointer) else t).describe() for t in sig.args)
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, major * 10 + minor,
-                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name)
+                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name,
+                                     bool(lineinfo or debug))
     return ptx, _return_type(restype)
 
 
