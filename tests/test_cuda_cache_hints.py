@@ -88,6 +88,23 @@ def test_tuple_indices_of_2d_and_strided_arrays(dtype):
         np.testing.assert_array_equal(r, src)
 
 
+@cuda.jit
+def reverse_each_block(x, y):
+    """y[i] = x[the mirror of i in its block] + 1, after every thread stored its x."""
+    i = cuda.grid(1)
+    cuda.stcg(x, i, i * 2)
+    cuda.syncthreads()
+    j = cuda.blockIdx.x * cuda.blockDim.x + cuda.blockDim.x - 1 - cuda.threadIdx.x
+    cuda.stwt(y, i, cuda.ldcv(x, j) + 1)
+
+
+def test_stores_before_a_barrier_are_loaded_after_it_by_other_threads():
+    x, y = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    reverse_each_block[4, 64](x, y)
+    np.testing.assert_array_equal(x, np.arange(256) * 2)
+    np.testing.assert_array_equal(y, np.arange(256).reshape(4, 64)[:, ::-1].ravel() * 2 + 1)
+
+
 def test_a_store_converts_its_value_as_an_assignment():
     @cuda.jit
     def store(r, v):
