@@ -200,3 +200,11 @@ def test_a_store_into_a_read_only_array_is_a_typing_error():
     r.flags.writeable = False
     with pytest.raises(ruchey.TypingError, match="read-only"):
         store[1, 1](r)
+
+
+def test_a_device_function_compiled_alone_takes_no_cpointer():
+    def load(p, i):
+        return cuda.ldcs(p, i)
+
+    with pytest.raises(NotImplementedError, match="CPointer"):
+        cuda.compile_ptx(load, (types.CPointer(types.float32), types.int64), device=True)
