@@ -202,9 +202,27 @@ def test_a_store_into_a_read_only_array_is_a_typing_error():
         store[1, 1](r)
 
 
-def test_a_device_function_compiled_alone_takes_no_cpointer():
+
+def ptx_params(ptx, name):
+    """The PTX types of the parameters of the function or kernel name."""
+    params = ptx.split(f" {name}(")[1].split(")")[0]
+    return [row.split()[1] for row in params.strip().splitlines()]
+
+
+@needs_ptxas
+def test_a_cpointer_is_one_bare_pointer_parameter_in_the_ptx(tmp_path):
     def load(p, i):
         return cuda.ldcs(p, i)
 
-    with pytest.raises(NotImplementedError, match="CPointer"):
-        cuda.compile_ptx(load, (types.CPointer(types.float32), types.int64), device=True)
+    def kernel(p, r, n):
+        for i in range(n):
+            r[i] = cuda.ldcg(p, i)
+            cuda.stwb(p, i, r[i] + p[i])
+
+    for dtype in (types.int8, types.float32, types.float64):
+        ptx, restype = cuda.compile_ptx(load, (types.CPointer(dtype), types.int64), device=True)
+        assert ptx_params(ptx, "load") == [".b64", ".b64"] and restype == dtype
+        assert ptxas_errors(ptx, "sm_80", tmp_path, "load") == ""
+        ptx, _ = cuda.compile_ptx(kernel, (types.CPointer(dtype), dtype[::1], types.intp))
+        assert ptx_params(ptx, "kernel") == [".u64"] * 5  # p; r's data, shape, stride; n
+        assert ptxas_errors(ptx, "sm_80", tmp_path, "kernel") == ""

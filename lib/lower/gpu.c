@@ -56,10 +56,16 @@ static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *n
   }
 }
 
+/* Whether parameter v is a CPointer of the signature compiled (a bare pointer in the PTX). */
+static bool pointer_param(const Lower *l, int v) { return v < 64 && (l->opts->pointer_params >> v & 1); }
+
 static LLVMTypeRef gpu_kernel_type(Lower *l) {
   LLVMTypeRef params[256];
   unsigned np = 0;
-  for (int v = 0; v < l->f->nparams; v++) add_params(l, l->f->var_types[v], params, &np);
+  for (int v = 0; v < l->f->nparams; v++) {
+    if (pointer_param(l, v)) params[np++] = l->mod->ptr;
+    else add_params(l, l->f->var_types[v], params, &np);
+  }
   return LLVMFunctionType(void_type(l), params, np, 0);
 }
 
@@ -159,12 +165,17 @@ static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
 
 /* A kernel's parameter from its PTX parameters; *next counts them. */
 static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
-  return v < l->f->nparams ? from_params(l, l->f->var_types[v], next) : NULL;
+  if (v >= l->f->nparams) return NULL;
+  if (!pointer_param(l, v)) return from_params(l, l->f->var_types[v], next);
+  unsigned *p = next;
+  return lo_pointer_array(l, l->f->var_types[v], LLVMGetParam(l->fn, (*p)++));
 }
 
 /* A device function's parameter: its argument, as a value. */
 static LLVMValueRef device_argument(Lower *l, int v, void *ctx) {
-  return v < l->f->nparams ? LLVMGetParam(l->fn, (unsigned)v) : NULL;
+  if (v >= l->f->nparams) return NULL;
+  LLVMValueRef p = LLVMGetParam(l->fn, (unsigned)v);
+  return pointer_param(l, v) ? lo_pointer_array(l, l->f->var_types[v], p) : p;
 }
 
 /* The kernel's launch bounds as the NVPTX backend reads them (nvvm.annotations
@@ -200,7 +211,8 @@ void lo_gpu_kernel(Lower *l, const char *symbol) {
  * kernels, so there is no status to return. */
 LLVMTypeRef lo_gpu_device_type(Lower *l) {
   LLVMTypeRef params[l->f->nparams + 1];
-  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
+  for (int v = 0; v < l->f->nparams; v++)
+    params[v] = pointer_param(l, v) ? l->mod->ptr : lo_type(l, l->f->var_types[v]);
   const Type *rt = l->f->ret_type;
   LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_result_type(l, rt);
   return LLVMFunctionType(ret, params, (unsigned)l->f->nparams, 0);
@@ -240,8 +252,11 @@ LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   int na = n->list.len;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 1)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);  /* f(*t) */
-  else  /* (as its parameters' types: a signature's where it was compiled for one) */
-    for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+  else  /* (as its parameters' types: a signature's where it was compiled for one; a pointer's data) */
+    for (int i = 0; i < na; i++) {
+      args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+      if (n->target->self && pointer_param(l, i)) args[i] = LLVMBuildExtractValue(l->b, args[i], 2, "");
+    }
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
 }
