@@ -155,6 +155,19 @@ def rebind_simulator_nones(holder, cuda):
             setattr(holder, name, getattr(cuda, name))
 
 
+def fill_simulator_intrinsics():
+    """The kernel intrinsics numba-cuda's simulator leaves None (cuda.ldca),
+    ruchey.cuda's from the start: a module's tables of them
+    (load_operators = ((cuda.ldca, "ca"), ...)) hold them before any
+    rebinding, where no name says which each None was."""
+    import numba.cuda
+    import ruchey.cuda
+    from ruchey.cuda.intrinsics import _Intrinsic
+    for name, value in list(vars(numba.cuda).items()):
+        if value is None and isinstance(getattr(ruchey.cuda, name, None), _Intrinsic):
+            setattr(numba.cuda, name, getattr(ruchey.cuda, name))
+
+
 def rebind_libdevice_table(holder, homes, dispatcher):
     """numba-cuda's table of libdevice functions (name -> (return type,
     [arg(name, ty, is_ptr)])) and its create_signature, which test_libdevice
@@ -235,6 +248,7 @@ def run_module(name, substring, keep_simulator_skips, tracebacks=False):
     import numba.cuda.testing
     if not keep_simulator_skips:  # (ruchey runs what the simulator cannot: warp functions, atomics...)
         numba.cuda.testing.skip_on_cudasim = run_anyway
+    fill_simulator_intrinsics()
     try:
         module = importlib.import_module("numba.cuda.tests." + name)
     except unittest.SkipTest as skip:  # (a module numba-cuda's simulator cannot run at all)

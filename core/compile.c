@@ -266,10 +266,11 @@ static bool type_callee(Callees *c, Callee *e, Diag *diag) {
  * no constants for. */
 static Callee *type_literal_callee(Callees *c, Callee *e, const Node *const *consts, Diag *diag) {
   while (!type_callee(c, e, diag)) {
-    if (diag->kind == DIAG_PENDING) e->disp = NULL;  /* typed afresh by its caller's next pass */
-    if (diag->kind != DIAG_LITERAL) return NULL;
+    /* never found again: typed afresh by its caller's next pass (a pending
+     * recursion, or another typing with constants where it failed) */
     Dispatcher *disp = e->disp;
-    e->disp = NULL;  /* never found again */
+    e->disp = NULL;
+    if (diag->kind != DIAG_LITERAL) return NULL;
     uint64_t again = 0;
     for (int i = 0; e->frozen && i < disp->nparams && i < 64; i++) again |= (uint64_t)(e->frozen[i] != NULL) << i;
     if (diag->literal_params & again) {
@@ -625,20 +626,24 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name):
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name, lineinfo, pointers):
  * a kernel (or with device a device function, as a .func) as PTX for
  * compute capability cc (e.g. 80), args as ruchey.types describes them; a
  * device function's result converted to ret where one is given (its
  * signature's), as a compiled function's to its declared type; a kernel's
  * launch bounds written as its directives; the function's symbol name,
  * where given, instead of its own (the C ABI name numba-cuda's abi_info
- * gives). Returns (ptx, return type as disp_describe_type gives it). */
+ * gives); with lineinfo, the source's lines as .loc directives; the
+ * parameters in the mask pointers (CPointers) bare pointers. Returns
+ * (ptx, return type as disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
   const char *name = NULL;
-  int cc, device = 0, fastmath = 0, bounds[3];
-  if (!PyArg_ParseTuple(a, "O!O!i|ppOOz", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret, &launch_bounds, &name) || !disp_launch_bounds(launch_bounds, bounds))
+  int cc, device = 0, fastmath = 0, lineinfo = 0, bounds[3];
+  unsigned long long pointers = 0;
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOOzpK", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds, &name, &lineinfo, &pointers) ||
+      !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
   if (!api) return NULL;
@@ -652,7 +657,8 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *result = NULL;
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
                          .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
-                         .launch_bounds = {bounds[0], bounds[1], bounds[2]}};
+                         .launch_bounds = {bounds[0], bounds[1], bounds[2]}, .lineinfo = lineinfo,
+                         .pointer_params = pointers};
   callee_options(&opts, NULL, NULL, cc, &arena);
   if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
     arena_free(&arena);

@@ -616,6 +616,9 @@ typedef struct CompileOptions {
                             * most threads a block, the fewest blocks a multiprocessor, the most blocks a
                             * cluster; 0 where not given */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
+  bool lineinfo;           /* OUT_PTX: the source's lines in the PTX (.file and .loc directives) */
+  uint64_t pointer_params; /* OUT_PTX: the parameters a signature declares CPointer (a bit each): a bare
+                            * pointer in the PTX, a 1-d array of no known length in the body */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */
   bool numba_code;         /* code written for Numba (ruchey registered as numba): its readings where they
                             * differ from CPython's and NumPy's. A read of a variable not assigned on the

@@ -229,6 +229,39 @@ def test_a_device_function_sizes_a_shared_array_with_a_tuple_its_caller_passes()
         numpy.testing.assert_array_equal(tall, expected)
 
 
+@cuda.jit(device=True)
+def shifted_counts(keys, shape, dtype, column_of, wrap):
+    """numba-cuda's atomics tests' helper: the column an int that wrap=True
+    alone makes a float (uint64 % int64), so it types only with wrap's
+    constant False (the branch pruned), besides the shape's."""
+    row, col = cuda.threadIdx.x, cuda.threadIdx.y
+    tile = cuda.shared.array(shape, dtype)
+    tile[row, col] = 0
+    cuda.syncthreads()
+    at = (row, column_of(col))
+    if wrap:
+        at = (at[0] % shape[0], at[1] % shape[1])
+    cuda.atomic.sub(tile, at, 1)
+    cuda.syncthreads()
+    return tile[row, col]
+
+
+@cuda.jit(device=True)
+def as_uint64(x):
+    return ruchey.uint64(x)
+
+
+@cuda.jit
+def counts_of_a_pruned_branch(out):
+    out[cuda.threadIdx.x, cuda.threadIdx.y] = shifted_counts(out, (4, 8), int32, as_uint64, False)
+
+
+def test_a_device_function_typed_with_its_shape_and_then_with_its_other_constants():
+    out = numpy.zeros((4, 8), numpy.int32)
+    counts_of_a_pruned_branch[1, (4, 8)](out)
+    numpy.testing.assert_array_equal(out, numpy.full((4, 8), -1))
+
+
 @cuda.jit
 def histogram_of_a_run_time_shape(keys, out):
     out[0] = shaped_histogram(keys, (keys.shape[0], 1), int32)

@@ -280,6 +280,42 @@ def test_ptxas_accepts_every_kernel(kernel, sig, arch, tmp_path):
     assert ptxas_errors(ptx, arch, tmp_path, kernel.__name__) == ""
 
 
+# ---------------------------------------------------------------- line tables
+
+def loc_lines(ptx):
+    """The source lines of the PTX's .loc directives (0: no line) and its .file names."""
+    rows = [row.split() for row in ptx.splitlines() if row.strip()]
+    return {int(row[2]) for row in rows if row[0] == ".loc"}, [row[2].strip('"') for row in rows if row[0] == ".file"]
+
+
+@pytest.mark.parametrize("kernel, sig", KERNELS, ids=[k.__name__ for k, _ in KERNELS])
+def test_lineinfo_puts_the_kernels_lines_in_the_ptx(kernel, sig):
+    import inspect
+    source, first = inspect.getsourcelines(kernel)
+    body = set(range(first + 1, first + len(source)))
+    plain, _ = cuda.compile_ptx(kernel, sig, cc=(8, 0))
+    assert loc_lines(plain) == (set(), [])
+    for options in ({"lineinfo": True}, {"debug": True}):
+        lines, files = loc_lines(cuda.compile_ptx(kernel, sig, cc=(8, 0), **options)[0])
+        assert lines & body and files == [__file__]
+        assert all(0 <= line <= len(open(__file__).readlines()) for line in lines)
+
+
+def test_lineinfo_of_a_device_function_alone():
+    import inspect
+    ptx, _ = cuda.compile_ptx(clamp_square.py_func, "float64(float64, float64, float64)", device=True, lineinfo=True)
+    source, first = inspect.getsourcelines(clamp_square.py_func)
+    lines, _ = loc_lines(ptx)
+    assert lines - {0} and lines - {0} <= set(range(first, first + len(source)))
+
+
+@needs_ptxas
+@pytest.mark.parametrize("kernel, sig", KERNELS, ids=[k.__name__ for k, _ in KERNELS])
+def test_ptxas_accepts_every_kernel_with_lineinfo(kernel, sig, tmp_path):
+    ptx, _ = cuda.compile_ptx(kernel, sig, cc=(9, 0), lineinfo=True)
+    assert ptxas_errors(ptx, "sm_90", tmp_path, kernel.__name__) == ""
+
+
 # ---------------------------------------------------------------- device functions
 
 def test_a_kernel_holds_the_device_functions_it_calls():

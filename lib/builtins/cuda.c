@@ -322,6 +322,86 @@ static LLVMValueRef lo_captured_array(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, a, LLVMConstArray2(l->mod->i64, strides, (uint64_t)ndim), 4, "");
 }
 
+/* ---------------------------------------------------------------- loads and stores with cache hints */
+
+/* cuda.ldca/ldcg/ldcs/ldlu/ldcv(ary, idx) and cuda.stcg/stcs/stwb/stwt(ary,
+ * idx, value): an element read or written with PTX's cache operator (row
+ * name's last two letters): ld.global.ca etc. on the GPU, a plain load or
+ * store on the CPU, which has no such hints. ary is an array or a pointer
+ * (a CPointer argument: a 1-d array of no known length). */
+static const Type *ty_cache_hint(Infer *in, Node *n, const Type **args) {
+  const Type *a = args[0], *idx = args[1];
+  const char *name = n->bi->name;
+  if (a->kind != TY_ARRAY) return ty_error(in, n, "%s() operates on arrays or pointers, got %s", name, a->name);
+  bool tuple = idx->kind == TY_TUPLE;
+  int nidx = tuple ? idx->nfields : 1;
+  for (int i = 0; i < nidx; i++)
+    if (!ty_is_int(tuple ? idx->fields[i] : idx))
+      return ty_error(in, n->list.items[1], "%s is not a valid index of %s()", idx->name, name);
+  if (!tuple && a->ndim != 1)
+    return ty_error(in, n, "%s() takes an index per dimension: Expected %d indices, got a scalar", name, a->ndim);
+  if (nidx != a->ndim)
+    return ty_error(in, n, "%s() takes an index per dimension: Expected %d indices, got %d", name, a->ndim, nidx);
+  const Type *e = a->elem;
+  if (!ty_is_int(e) && !ty_is_float(e))
+    return ty_error(in, n, "%s(): %s requires array of integer or float type, got %s", name, n->bi->path, e->name);
+  if (n->list.len == 2) return e;
+  if (a->readonly) return ty_error(in, n, "%s() cannot write to a read-only array", name);
+  if (!ty_need_scalar(in, n->list.items[2], args[2], name)) return NULL;
+  if (ty_is_complex(args[2]))
+    return ty_error(in, n->list.items[2], "%s() stores %s, not %s", name, e->name, args[2]->name);
+  return TYS(TY_NONE);
+}
+
+/* The PTX instruction's operand of an element of t: its bits, in a register
+ * of at least 16 bits ("h", "r" or "l"; PTX has no 8-bit registers and
+ * widens a b8 load into a b32 one). */
+static LLVMTypeRef hint_operand_type(Lower *l, const Type *t) {
+  return LLVMIntTypeInContext(l->mod->c, t->bits == 8 ? 32 : (unsigned)t->bits);
+}
+
+static const char *hint_register(const Type *t) { return t->bits == 16 ? "h" : t->bits == 64 ? "l" : "r"; }
+
+/* ld.global.<op>.b<bits> or st.global.<op>.b<bits> of the element at addr
+ * (a global address: the generic one converted); v the value stored, or
+ * NULL for a load, whose value it returns. */
+static LLVMValueRef gpu_cache_hint(Lower *l, const Type *t, const char *op, LLVMValueRef addr, LLVMValueRef v) {
+  LLVMTypeRef bits = hint_operand_type(l, t), gptr = LLVMPointerTypeInContext(l->mod->c, 1);
+  LLVMValueRef global = LLVMBuildAddrSpaceCast(l->b, addr, gptr, "");
+  char text[64], constraints[32];
+  snprintf(text, sizeof text, v ? "st.global.%s.b%d [$0], $1;" : "ld.global.%s.b%d $0, [$1];", op, t->bits);
+  snprintf(constraints, sizeof constraints, v ? "l,%s,~{memory}" : "=%s,l,~{memory}", hint_register(t));
+  LLVMTypeRef params[2] = {gptr, bits};
+  LLVMTypeRef ft = LLVMFunctionType(v ? void_type(l) : bits, params, v ? 2 : 1, 0);
+  LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), constraints, strlen(constraints), 1, 0,
+                                     LLVMInlineAsmDialectATT, 0);
+  LLVMTypeRef et = lo_type(l, t), same_bits = LLVMIntTypeInContext(l->mod->c, (unsigned)t->bits);
+  if (v) {
+    LLVMValueRef b = LLVMBuildBitCast(l->b, v, same_bits, "");
+    LLVMValueRef a[2] = {global, bits == same_bits ? b : LLVMBuildZExt(l->b, b, bits, "")};
+    return LLVMBuildCall2(l->b, ft, fn, a, 2, "");
+  }
+  LLVMValueRef r = LLVMBuildCall2(l->b, ft, fn, &global, 1, "");
+  return LLVMBuildBitCast(l->b, bits == same_bits ? r : LLVMBuildTrunc(l->b, r, same_bits, ""), et, "");
+}
+
+static LLVMValueRef lo_cache_hint(Lower *l, Node *n) {
+  Node *arr = n->list.items[0];
+  const Type *elem = arr->ty->elem;
+  LLVMValueRef base = lo_expr(l, arr), idx[RC_MAX_NDIM];
+  lo_indices(l, n->list.items[1], idx);
+  LLVMValueRef addr = lo_element_addr(l, arr->ty, base, idx);
+  LLVMValueRef v = n->list.len == 3 ? lo_expr_as(l, n->list.items[2], elem) : NULL;
+  const char *op = n->bi->path + 2;
+  if (l->mod->gpu) {
+    LLVMValueRef r = gpu_cache_hint(l, elem, op, addr, v);
+    return v ? LLVMGetUndef(l->mod->i8) : r;
+  }
+  if (!v) return lo_load_storage(l, elem, addr);
+  lo_store_storage(l, elem, addr, v);
+  return LLVMGetUndef(l->mod->i8);
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 #define INTRINSIC(name, path, flags, ival, type, lower, lo, hi) \
@@ -354,5 +434,10 @@ const Builtin bi_cuda[] = {
   /* a device array global to the module (the frontend's captured_array) */
   {"a captured device array", NULL, NULL, BK_FUNCTION, 0, 1, 1 + 2 * RC_MAX_NDIM, NULL, BF_CHEAP, 0, 0,
    ty_captured_array, lo_captured_array},
+  /* loads and stores with a cache operator */
+#define CACHE_HINT(op, nargs) \
+  INTRINSIC("cuda." op, op, BF_VARIES | BF_COMPLEX, 0, ty_cache_hint, lo_cache_hint, nargs, nargs)
+  CACHE_HINT("ldca", 2), CACHE_HINT("ldcg", 2), CACHE_HINT("ldcs", 2), CACHE_HINT("ldlu", 2), CACHE_HINT("ldcv", 2),
+  CACHE_HINT("stcg", 3), CACHE_HINT("stcs", 3), CACHE_HINT("stwb", 3), CACHE_HINT("stwt", 3),
   BI_END,
 };

@@ -40,7 +40,8 @@ static const char *const takes_half[] = {
   "dict.items",
   /* in kernels (cuda.fp16.* are fp16.c's) */
   "cuda.shared.array", "cuda.local.array", "cuda.const.array_like", "cuda.shfl_sync", "cuda.shfl_up_sync",
-  "cuda.shfl_down_sync", "cuda.shfl_xor_sync",
+  "cuda.shfl_down_sync", "cuda.shfl_xor_sync", "cuda.ldca", "cuda.ldcg", "cuda.ldcs", "cuda.ldlu", "cuda.ldcv",
+  "cuda.stcg", "cuda.stcs", "cuda.stwb", "cuda.stwt",
   /* written by the interpreter (print.c) */
   "print", NULL,
 };

@@ -477,6 +477,7 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   LowerModule mod;
   lo_module_init(&mod, c, LLVMModuleCreateWithNameInContext(f->name, c), res);
   mod.gpu = opts->gpu_cc != 0;
+  if (mod.gpu && opts->lineinfo) lo_gpu_lines_begin(&mod, f);
   Lower l;
   lo_func_init(&l, &mod, f, opts);
   if (mod.gpu && opts->device) {  /* compile_ptx(device=True): the device function alone */
@@ -504,5 +505,6 @@ LLVMModuleRef lo_function(Func *f, const CompileOptions *opts, LLVMContextRef c,
   }
   lo_func_done(&l);
   lo_fiber_stack_done(&mod);
+  if (mod.lines) lo_gpu_lines_end(&mod);
   return mod.m;
 }

@@ -56,16 +56,73 @@ static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *n
   }
 }
 
+/* Whether parameter v is a CPointer of the signature compiled (a bare pointer in the PTX). */
+static bool pointer_param(const Lower *l, int v) { return v < 64 && (l->opts->pointer_params >> v & 1); }
+
 static LLVMTypeRef gpu_kernel_type(Lower *l) {
   LLVMTypeRef params[256];
   unsigned np = 0;
-  for (int v = 0; v < l->f->nparams; v++) add_params(l, l->f->var_types[v], params, &np);
+  for (int v = 0; v < l->f->nparams; v++) {
+    if (pointer_param(l, v)) params[np++] = l->mod->ptr;
+    else add_params(l, l->f->var_types[v], params, &np);
+  }
   return LLVMFunctionType(void_type(l), params, np, 0);
 }
 
 /* The entry block of a GPU function: the thread's indices from the special
  * registers, a slot per variable. */
+/* ---------------------------------------------------------------- line tables */
+
+/* With lineinfo (numba-cuda's lineinfo=True, debug=True's lines), the PTX
+ * says which source line each instruction comes from, for profilers and
+ * debuggers: a DWARF line table (LLVM's NVPTX writes .file and .loc), one
+ * subprogram per function, the statements' instructions at their lines. */
+static LLVMMetadataRef source_file(LowerModule *mod, const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *name = slash ? slash + 1 : path;
+  size_t dir = slash ? (size_t)(slash - path) : 0;
+  return LLVMDIBuilderCreateFile(mod->lines, name, strlen(name), path, dir);
+}
+
+void lo_gpu_lines_begin(LowerModule *mod, const Func *f) {
+  mod->lines = LLVMCreateDIBuilder(mod->m);
+  static const char producer[] = "ruchey";
+  LLVMDIBuilderCreateCompileUnit(  /* (the builder holds it: the subprograms are its) */
+      mod->lines, LLVMDWARFSourceLanguagePython, source_file(mod, f->filename), producer, sizeof producer - 1, 1, "",
+      0, 0, "", 0, LLVMDWARFEmissionLineTablesOnly, 0, 0, 0, "", 0, "", 0);
+}
+
+void lo_gpu_lines_end(LowerModule *mod) {
+  LLVMDIBuilderFinalize(mod->lines);
+  LLVMDisposeDIBuilder(mod->lines);
+  mod->lines = NULL;
+  LLVMAddModuleFlag(mod->m, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                    LLVMValueAsMetadata(LLVMConstInt(mod->i32, LLVMDebugMetadataVersion(), 0)));
+}
+
+void lo_gpu_line(Lower *l, int line, int col) {
+  /* (DWARF counts columns from 1; 0 is none) */
+  LLVMMetadataRef at =
+      LLVMDIBuilderCreateDebugLocation(l->mod->c, (unsigned)line, (unsigned)col + 1, l->subprogram, NULL);
+  LLVMSetCurrentDebugLocation2(l->b, at);
+}
+
+/* The function's subprogram, its prologue at its def line. */
+static void function_lines(Lower *l) {
+  LowerModule *mod = l->mod;
+  LLVMMetadataRef file = source_file(mod, l->f->filename);
+  LLVMMetadataRef type = LLVMDIBuilderCreateSubroutineType(mod->lines, file, NULL, 0, LLVMDIFlagZero);
+  size_t n;
+  const char *symbol = LLVMGetValueName2(l->fn, &n);
+  l->subprogram = LLVMDIBuilderCreateFunction(mod->lines, file, l->f->name, strlen(l->f->name), symbol, n, file,
+                                              (unsigned)l->f->line, type, 0, 1, (unsigned)l->f->line, LLVMDIFlagZero,
+                                              1);
+  LLVMSetSubprogram(l->fn, l->subprogram);
+  lo_gpu_line(l, l->f->line, 0);
+}
+
 static void gpu_prologue(Lower *l) {
+  if (l->mod->lines) function_lines(l);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
   position(l, entry);
@@ -108,12 +165,17 @@ static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
 
 /* A kernel's parameter from its PTX parameters; *next counts them. */
 static LLVMValueRef kernel_argument(Lower *l, int v, void *next) {
-  return v < l->f->nparams ? from_params(l, l->f->var_types[v], next) : NULL;
+  if (v >= l->f->nparams) return NULL;
+  if (!pointer_param(l, v)) return from_params(l, l->f->var_types[v], next);
+  unsigned *p = next;
+  return lo_pointer_array(l, l->f->var_types[v], LLVMGetParam(l->fn, (*p)++));
 }
 
 /* A device function's parameter: its argument, as a value. */
 static LLVMValueRef device_argument(Lower *l, int v, void *ctx) {
-  return v < l->f->nparams ? LLVMGetParam(l->fn, (unsigned)v) : NULL;
+  if (v >= l->f->nparams) return NULL;
+  LLVMValueRef p = LLVMGetParam(l->fn, (unsigned)v);
+  return pointer_param(l, v) ? lo_pointer_array(l, l->f->var_types[v], p) : p;
 }
 
 /* The kernel's launch bounds as the NVPTX backend reads them (nvvm.annotations
@@ -149,7 +211,8 @@ void lo_gpu_kernel(Lower *l, const char *symbol) {
  * kernels, so there is no status to return. */
 LLVMTypeRef lo_gpu_device_type(Lower *l) {
   LLVMTypeRef params[l->f->nparams + 1];
-  for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
+  for (int v = 0; v < l->f->nparams; v++)
+    params[v] = pointer_param(l, v) ? l->mod->ptr : lo_type(l, l->f->var_types[v]);
   const Type *rt = l->f->ret_type;
   LLVMTypeRef ret = rt->kind == TY_NONE ? void_type(l) : lo_result_type(l, rt);
   return LLVMFunctionType(ret, params, (unsigned)l->f->nparams, 0);
@@ -189,8 +252,11 @@ LLVMValueRef lo_gpu_call(Lower *l, Node *n) {
   int na = n->list.len;
   LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(callee->nparams + na + 1)), packed;
   if (n->op) na = lo_spread_args(l, n, callee, args, &packed);  /* f(*t) */
-  else  /* (as its parameters' types: a signature's where it was compiled for one) */
-    for (int i = 0; i < na; i++) args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+  else  /* (as its parameters' types: a signature's where it was compiled for one; a pointer's data) */
+    for (int i = 0; i < na; i++) {
+      args[i] = lo_expr_as(l, n->list.items[i], callee->var_types[i]);
+      if (n->target->self && pointer_param(l, i)) args[i] = LLVMBuildExtractValue(l->b, args[i], 2, "");
+    }
   LLVMValueRef r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)na, "");
   return n->ty->kind == TY_NONE ? LLVMGetUndef(l->mod->i8) : lo_take_result(l, n->ty, r);
 }

@@ -43,6 +43,7 @@ typedef struct LowerModule {
   int nregions;              /* outlined functions so far, for unique names */
   int64_t local_bytes;       /* the CPU backend's cuda.local.arrays, all functions' together */
   LLVMValueRef fiber_stack;  /* the global that tells rt_fiber_block local_bytes, once a block needs it */
+  LLVMDIBuilderRef lines;    /* the line table's builder (PTX with lineinfo), or NULL */
 } LowerModule;
 
 typedef struct Loop {
@@ -83,6 +84,7 @@ typedef struct Lower {
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
+  LLVMMetadataRef subprogram;/* with a line table: this function's, the scope of its statements' lines */
   LLVMValueRef launch;       /* CPU kernels: the LaunchConfig */
   LLVMValueRef nthreads;     /* threads in a block */
   LLVMValueRef thread;       /* the linear index of the current thread */
@@ -453,6 +455,9 @@ void lo_fiber_block(Lower *l, LLVMValueRef fn, LLVMTypeRef bty, LLVMValueRef bct
 void lo_fiber_context(Lower *l, LLVMTypeRef bty, LLVMValueRef bctx, LLVMValueRef args);
 void lo_fiber_stack_done(LowerModule *mod);
 void lo_gpu_kernel(Lower *l, const char *symbol);
+void lo_gpu_lines_begin(LowerModule *mod, const Func *f);  /* a line table for the module's functions */
+void lo_gpu_lines_end(LowerModule *mod);
+void lo_gpu_line(Lower *l, int line, int col);  /* the instructions built next are the source line's (col from 0) */
 void lo_gpu_device(Lower *l, LLVMValueRef fn);
 void lo_unbound_flags(Lower *l);
 LLVMTypeRef lo_gpu_device_type(Lower *l);

@@ -665,6 +665,7 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
 
 void lo_stmt(Lower *l, Node *n) {
   l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
+  if (l->subprogram) lo_gpu_line(l, n->line, n->col);
   switch (n->kind) {
   case N_ASSIGN:
     if (n->lhs->kind == N_VAR && l->f->plan->frame_generators[n->lhs->var])

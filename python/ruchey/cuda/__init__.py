@@ -28,10 +28,12 @@ from ruchey.cuda.devicearray import (DeviceNDArray, as_cuda_array, device_array,
                                      pinned_array, pinned_array_like, to_device)
 from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                     blockIdx, brev, cbrt, cg, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
-                                    gridsize, laneid, lanemask_lt, local, match_all_sync, nanosleep,
+                                    gridsize, laneid, lanemask_lt, ldca, ldcg, ldcs, ldcv, ldlu, local,
+                                    match_all_sync, nanosleep,
                                     match_any_sync, popc, selp, shared, shfl_down_sync, shfl_sync,
                                     shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
-                                    syncthreads_count, syncthreads_or, syncwarp, threadfence,
+                                    stcg, stcs, stwb, stwt, syncthreads_count, syncthreads_or, syncwarp,
+                                    threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, jit, wrap_arg
 from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
@@ -55,7 +57,8 @@ __all__ = [
     "warpsize", "laneid", "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
     "match_all_sync", "activemask", "lanemask_lt",
-    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16", "is_float16_supported", "is_bfloat16_supported",
+    "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs",
+    "stwb", "stwt", "fp16", "is_float16_supported", "is_bfloat16_supported",
     "is_fp8_supported",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",

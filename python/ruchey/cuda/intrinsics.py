@@ -145,6 +145,19 @@ fma = _Intrinsic("fma", "fma(a, b, c): a * b + c rounded once.")
 cbrt = _Intrinsic("cbrt", "cbrt(x): the cube root of x.")
 selp = _Intrinsic("selp", "selp(predicate, a, b): a if the predicate is true, else b.")
 
+# ---------------------------------------------------------------- loads and stores with cache hints
+
+ldca = _Intrinsic("ldca", "ldca(ary, idx): ary[idx], loaded with PTX's ld.global.ca (cached in all levels).")
+ldcg = _Intrinsic("ldcg", "ldcg(ary, idx): ary[idx], loaded with PTX's ld.global.cg (cached in L2, not L1).")
+ldcs = _Intrinsic("ldcs", "ldcs(ary, idx): ary[idx], loaded with PTX's ld.global.cs (streaming: likely read once).")
+ldlu = _Intrinsic("ldlu", "ldlu(ary, idx): ary[idx], loaded with PTX's ld.global.lu (last use).")
+ldcv = _Intrinsic("ldcv", "ldcv(ary, idx): ary[idx], loaded with PTX's ld.global.cv (fetched again, not cached).")
+stcg = _Intrinsic("stcg", "stcg(ary, idx, value): ary[idx] = value, stored with PTX's st.global.cg (in L2, not L1).")
+stcs = _Intrinsic("stcs", "stcs(ary, idx, value): ary[idx] = value, stored with PTX's st.global.cs (streaming).")
+stwb = _Intrinsic("stwb", "stwb(ary, idx, value): ary[idx] = value, stored with PTX's st.global.wb (write-back).")
+stwt = _Intrinsic("stwt", "stwt(ary, idx, value): ary[idx] = value, stored with PTX's st.global.wt (write-through "
+                          "to system memory).")
+
 shared = _Namespace(
     "shared", "Memory shared by the threads of a block.",
     array="shared.array(shape, dtype): an array shared by the threads of the block; shape 0 "

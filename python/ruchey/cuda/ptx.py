@@ -28,6 +28,10 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     as its data pointer, shape and strides in bytes; its ``launch_bounds``
     (as cuda.jit takes them) are written as its ``.maxntid``,
     ``.minnctapersm`` and (from sm_90) ``.maxclusterrank`` directives.
+    A ``CPointer`` argument is a bare pointer in either (indexed as a 1-d
+    array of no known length). ``lineinfo`` (or ``debug``) puts the source's lines in the PTX: its
+    ``.file`` and ``.loc`` directives, for profilers and debuggers (a line
+    table only: no variables' locations).
 
     ``output`` is ``"ptx"``: LTO-IR (``"ltoir"``) is NVIDIA's NVVM's
     format, and ruchey makes its PTX with LLVM's NVPTX backend instead."""
@@ -53,9 +57,12 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     # (a device function's result converted to its signature's type, as numba-cuda's)
     ret = declared.describe() if device and declared is not None and not isinstance(declared, types.NoneType) \
         else None
-    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc),
-                                     tuple(t.describe() for t in sig.args), major * 10 + minor,
-                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name)
+    # (a CPointer argument is a bare pointer in the PTX, a 1-d array of no known length in the body)
+    args = tuple((t.dtype[::1] if isinstance(t, types.CPointer) else t).describe() for t in sig.args)
+    pointers = sum(1 << i for i, t in enumerate(sig.args) if isinstance(t, types.CPointer) and i < 64)
+    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, major * 10 + minor,
+                                     bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name,
+                                     bool(lineinfo or debug), pointers)
     return ptx, _return_type(restype)
 
 
