@@ -69,8 +69,6 @@ static LLVMTypeRef gpu_kernel_type(Lower *l) {
   return LLVMFunctionType(void_type(l), params, np, 0);
 }
 
-/* The entry block of a GPU function: the thread's indices from the special
- * registers, a slot per variable. */
 /* ---------------------------------------------------------------- line tables */
 
 /* With lineinfo (numba-cuda's lineinfo=True, debug=True's lines), the PTX
@@ -121,6 +119,8 @@ static void function_lines(Lower *l) {
   lo_gpu_line(l, l->f->line, 0);
 }
 
+/* The entry block of a GPU function: the thread's indices from the special
+ * registers, a slot per variable. */
 static void gpu_prologue(Lower *l) {
   if (l->mod->lines) function_lines(l);
   LLVMBasicBlockRef entry = new_block(l, "entry");
