@@ -9,7 +9,7 @@ import pytest
 
 from ruchey import TypingError, njit
 
-from conftest import make_rng
+from conftest import make_rng, seed_of
 
 
 @njit
@@ -159,6 +159,35 @@ def test_unit_step_loops_index_as_python(n):
     for lo in (0, -1, -n):
         got, want = recurrence_and_wrap(x, 0.3, lo), recurrence_and_wrap.py_func(x, 0.3, lo)
         assert numpy.array_equal(got[0], want[0]) and got[1:] == want[1:]
+
+
+
+@njit
+def strided_marks(x, start, stop, step):
+    """Loops whose step is known only at run time index x with their
+    values: a sieve's marking, a strided sum, a break, and the variable's
+    last value; negative starts wrap around, as Python's."""
+    marks = numpy.zeros(x.shape[0], dtype=numpy.int64)
+    for j in range(start, stop, step):
+        marks[j] += 1
+    s = 0.0
+    last = -7
+    for j in range(start, stop, step):
+        if x[j] > 0.97:
+            break
+        s += x[j]
+        last = j
+    return marks, s, last
+
+
+@pytest.mark.parametrize("n", [1, 5, 64, 70_000])
+def test_loops_with_a_runtime_step_index_as_python(n):
+    x = make_rng(seed_of("strided", n)).random(n)
+    cases = [(0, n, 1), (0, n, 3), (n // 3, n, 7), (-n, n, 2), (-1, n, 5), (n - 1, -1, -2), (n - 1, -n - 1, -3),
+             (2, 1, 1), (n, 0, 4), (0, n, n + 1)]
+    for start, stop, step in cases:
+        got, want = strided_marks(x, start, stop, step), strided_marks.py_func(x, start, stop, step)
+        assert numpy.array_equal(got[0], want[0]) and got[1:] == want[1:], (start, stop, step)
 
 
 @njit

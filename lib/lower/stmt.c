@@ -397,7 +397,12 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
   if (poll) lo_poll_interrupt(l);
   LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
-  lo_store_loop_var(l, n->lhs->var, range_value(l, start, k, step));
+  LLVMValueRef v = range_value(l, start, k, step);
+  if (l->range_up) {
+    LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, 0), "");
+    lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
+  }
+  lo_store_loop_var(l, n->lhs->var, v);
   lo_mark_assigned(l, n->lhs->var);
   lo_loop_body(l, n, brk, loop.latch);
   LLVMValueRef back = lo_loop_end(l, &loop);
@@ -436,8 +441,8 @@ static LLVMValueRef block_start(Lower *l, LLVMValueRef more) {
  * second, plain copy for trip counts of one block: the block's
  * bookkeeping and the registers it holds cost that call a sixth more
  * instructions. Entry bodies keep one copy, compiled once. */
-static void counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
-                         LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+static void counted_loop_plain(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                               LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   bool outer = holds_loops(n);
   if (l->mod->gpu || l->loop || l->opts->kernel || outer) {
     lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, outer);
@@ -483,6 +488,55 @@ static void counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef ste
   LLVMBuildStore(l->b, LLVMBuildNSWAdd(l->b, from, m, ""), at);
   LLVMBuildBr(l->b, head);
   position(l, exhausted);
+}
+
+typedef struct { int var; bool found; } Indexing;
+
+static bool see_indexing(Node *n, void *ctx) {
+  Indexing *c = ctx;
+  if (n->kind == N_INDEX && n->lhs->ty->kind == TY_ARRAY) {
+    const Node *i = n->rhs;
+    if (i->kind == N_VAR) c->found |= i->var == c->var;
+    for (int j = 0; i->kind == N_TUPLE && j < i->list.len; j++)
+      c->found |= i->list.items[j]->kind == N_VAR && i->list.items[j]->var == c->var;
+  }
+  return !c->found;
+}
+
+/* Whether a loop has a version for ranges that start at 0 or more and
+ * count up: an innermost loop whose step is known only at run time and
+ * whose variable indexes arrays (a sieve's range(i * i, n + 1, i)). Its
+ * values are then not negative, and its indexing needs no wrap-around
+ * (three instructions of five per element in a sieve). Such a loop is
+ * never vectorised (lo_counted_iterations), so knowing it cannot turn its
+ * stores into scatters, as it would for a literal step. A loop with
+ * versions for its exponent (lo_counted_loop) has no more of them, nor a
+ * kernel's, whose barriers are each lowered once. */
+static bool versions_by_sign(Lower *l, Node *n, LLVMValueRef step, bool rerun) {
+  if (rerun || l->range_up || l->pow_value || n->plan->pow_exponent || l->mod->gpu || l->opts->kernel ||
+      l->opts->device || LLVMIsAConstant(step) || holds_loops(n))
+    return false;
+  Indexing c = {n->lhs->var, false};
+  ir_walk_list(&n->body, see_indexing, &c);
+  return c.found;
+}
+
+static void counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
+                         LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
+  if (!versions_by_sign(l, n, step, rerun)) {
+    counted_loop_plain(l, n, start, step, k0, k1, exhausted, brk, rerun);
+    return;
+  }
+  LLVMBasicBlockRef up = new_block(l, "for.up"), other = new_block(l, "for.any");
+  LLVMValueRef is_up = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, start, const_i64(l, 0), ""),
+                                    LLVMBuildICmp(l->b, LLVMIntSGT, step, const_i64(l, 0), ""), "");
+  LLVMBuildCondBr(l->b, is_up, up, other);
+  position(l, up);
+  l->range_up = true;
+  counted_loop_plain(l, n, start, step, k0, k1, exhausted, brk, rerun);
+  l->range_up = false;
+  position(l, other);
+  counted_loop_plain(l, n, start, step, k0, k1, exhausted, brk, rerun);
 }
 
 /* A loop whose float ** int raises to a fixed parameter (its plan's
