@@ -100,6 +100,10 @@ typedef struct RtObject {
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
+/* The references an item of type t holds (strs, arrays, typed containers,
+ * jitclass instances; a tuple's fields' in turn): their kinds and offsets
+ * after the n already given, their number; -1 past RT_HELD_FIELDS. */
+int rt_held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets);
 /* One less of each reference an item at item holds, as h says. */
 void rt_held_drop(const RtHeld *h, const char *item);
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);

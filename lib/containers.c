@@ -124,6 +124,25 @@ static RtHeld held_of(int32_t kind) {
   return h;
 }
 
+/* An item of type t at offset at holds a reference where its kind has a
+ * row above; a tuple holds its fields' (an Optional its value's: None's
+ * is NULL). Each one's kind and offset is added after the n already in
+ * kinds/offsets; their number, or -1 where there are more than
+ * RT_HELD_FIELDS. */
+int rt_held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
+  if (t->kind == TY_OPTIONAL) return rt_held_fields(t->elem, at, n, kinds, offsets);
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields && n >= 0; i++)
+      n = rt_held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
+    return n;
+  }
+  if (!held((int32_t)t->kind) || n < 0) return n;
+  if (n == RT_HELD_FIELDS) return -1;
+  kinds[n] = (int32_t)t->kind;
+  offsets[n] = at;
+  return n + 1;
+}
+
 static void set_held(RtHeld *h, int32_t n, const int32_t *kinds, const int64_t *offsets) {
   h->n = n < 0 ? 0 : n > RT_HELD_FIELDS ? RT_HELD_FIELDS : n;
   for (int32_t i = 0; i < h->n; i++) {

@@ -16,42 +16,29 @@
 
 /* ---------------------------------------------------------------- types */
 
-/* The references an item of type t holds, as RtHeld counts them: each
- * str's and array's kind and offset in the item (a tuple's fields in
- * turn), after the n already in kinds/offsets; their number, or -1 where
- * there are more than RT_HELD_FIELDS. */
-static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
-  if (t->kind == TY_OPTIONAL) return held_fields(t->elem, at, n, kinds, offsets);  /* {value, flag}: None's is NULL */
-  if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nfields && n >= 0; i++)
-      n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
-    return n;
-  }
-  if (t->kind != TY_STR && t->kind != TY_ARRAY && t->kind != TY_BYTES) return n;
-  if (n == RT_HELD_FIELDS) return -1;
-  kinds[n] = (int32_t)t->kind;
-  offsets[n] = at;
-  return n + 1;
-}
+static bool plain_item(const Type *t, const char *what);
 
-/* A tuple a container may hold: of numbers (or None: an Optional number),
- * bools, strs, arrays and such tuples, with at most RT_HELD_FIELDS strs and
- * arrays in all. */
+/* A tuple a container may hold: of numbers (or None: an Optional number
+ * or instance), bools, strs, arrays, jitclass instances, typed lists and
+ * dicts and such tuples (hftbacktest's order bus: (Order, int64)), with at
+ * most RT_HELD_FIELDS references in all. */
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
-    const Type *f = t->fields[i]->kind == TY_OPTIONAL && ty_is_scalar(t->fields[i]->elem) ? t->fields[i]->elem : t->fields[i];
+    const Type *f = t->fields[i];
+    if (f->kind == TY_OPTIONAL && (ty_is_scalar(f->elem) || f->elem->kind == TY_CLASS)) f = f->elem;
+    bool container = (f->kind == TY_LIST || f->kind == TY_DICT) && plain_item(f, "lists");
     if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_BYTES &&
-        f->kind != TY_NONE &&
+        f->kind != TY_NONE && f->kind != TY_CLASS && !container &&
         !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  return held_fields(t, 0, 0, kinds, offsets) >= 0;
+  return rt_held_fields(t, 0, 0, kinds, offsets) >= 0;
 }
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * a tuple (of numbers, strs and arrays), or one reference that
+ * a tuple (of numbers, strs, arrays, instances), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
  * types are known). A datetime, and an enum member of a number, is a
  * list's item alone: a list's box keeps its type (and so its unit, or its
@@ -76,7 +63,7 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t, what)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
-             "dicts, jitclass instances, and tuples of numbers, strs and arrays are)", what, t->name);
+             "dicts, jitclass instances, and tuples of these are)", what, t->name);
   return false;
 }
 
@@ -230,7 +217,7 @@ LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
 void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? held_fields(elem, 0, 0, kinds, offsets) : 0;
+  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? rt_held_fields(elem, 0, 0, kinds, offsets) : 0;
   if (n <= 0) return;
   LLVMValueRef k = lo_alloca(l, LLVMArrayType2(l->mod->i32, (uint64_t)n), "held.kinds");
   LLVMValueRef o = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)n), "held.offsets");
