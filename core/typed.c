@@ -444,7 +444,7 @@ static void hold_tuple_items(const Type *t, void *c, bool list) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
   if (t->kind != TY_TUPLE) return;
-  int n = rt_held_fields(t, 0, 0, kinds, offsets);
+  int n = rt_held_fields(t, 0, 0, RT_HELD_FIELDS, kinds, offsets);
   if (list) rt_list_hold(c, n, kinds, offsets);
   else rt_dict_hold(c, n, kinds, offsets);
 }
@@ -1990,7 +1990,7 @@ int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
   }
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  if (elem->kind == TY_TUPLE) rt_list_hold(l, rt_held_fields(elem, 0, 0, kinds, offsets), kinds, offsets);
+  if (elem->kind == TY_TUPLE) rt_list_hold(l, rt_held_fields(elem, 0, 0, RT_HELD_FIELDS, kinds, offsets), kinds, offsets);
   bool shared = n && typed_object(PyList_GET_ITEM(o, 0));
   for (Py_ssize_t i = 0; i < n; i++, l->len++)
     if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i, shared) < 0) {

@@ -34,7 +34,7 @@ static bool held_tuple(const Type *t) {
   }
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  return rt_held_fields(t, 0, 0, kinds, offsets) >= 0;
+  return rt_held_fields(t, 0, 0, RT_HELD_FIELDS, kinds, offsets) >= 0;
 }
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
@@ -217,7 +217,7 @@ LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
 void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? rt_held_fields(elem, 0, 0, kinds, offsets) : 0;
+  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? rt_held_fields(elem, 0, 0, RT_HELD_FIELDS, kinds, offsets) : 0;
   if (n <= 0) return;
   LLVMValueRef k = lo_alloca(l, LLVMArrayType2(l->mod->i32, (uint64_t)n), "held.kinds");
   LLVMValueRef o = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)n), "held.offsets");
