@@ -174,3 +174,48 @@ def test_tuples_of_too_many_instances_or_wrong_items_are_clear_errors():
     with pytest.raises(TypeError):
         bus.append((Order(1, 1.0, np.zeros(1)),))
     assert len(bus) == 0
+
+
+# ---------------------------------------------------------------- values got and stored back
+
+@njit
+def regrouped(book, keys, missing):
+    orders = {}
+    for i in range(len(keys)):
+        orders[keys[i]] = Order(keys[i], i * 0.5, book)
+    ladders = typed.Dict.empty(types.int64, types.DictType(types.int64, OrderType))
+    for i in range(len(keys) + missing):
+        order = orders.get(i)  # an Optional, a reference of its own
+        if order is None:
+            continue
+        ladder = ladders.setdefault(i % 3, typed.Dict.empty(types.int64, OrderType))
+        ladder[i] = order  # the Optional's value
+    if missing:
+        ladders.setdefault(-1, typed.Dict.empty(types.int64, OrderType))[0] = orders.get(-1)  # None: TypeError
+    return sorted([(p, i, o.qty) for p, ladder in ladders.items() for i, o in ladder.items()])
+
+
+@njit
+def regrouped_mistyped(book, keys):
+    # hftbacktest's: an empty dict of dicts written where a dict of orders is stored takes the value type, as
+    # Numba casts one dict type to another (Python's typed.Dict refuses it: compared with regrouped's)
+    orders = {}
+    for i in range(len(keys)):
+        orders[keys[i]] = Order(keys[i], i * 0.5, book)
+    ladders = typed.Dict.empty(types.int64, types.DictType(types.int64, OrderType))
+    for i in range(len(keys)):
+        ladders.setdefault(i % 3, typed.Dict.empty(types.int64, types.DictType(types.int64, OrderType)))[i] = orders[i]
+    return sorted([(p, i, o.qty) for p, ladder in ladders.items() for i, o in ladder.items()])
+
+
+def test_optional_values_got_are_owned_and_stored_unwrapped():
+    book = np.zeros(2)
+    base = sys.getrefcount(book)
+    for n in (0, 1, 4, 25):
+        keys = np.random.default_rng(seed_of("regrouped", n)).permutation(n)
+        assert regrouped(book, keys, 0) == regrouped.py_func(book, keys, 0) == regrouped_mistyped(book, keys)
+        if n:
+            with pytest.raises(TypeError):
+                regrouped(book, keys, 1)
+    gc.collect()
+    assert sys.getrefcount(book) == base

@@ -207,8 +207,10 @@ LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v) {
 LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
   LLVMValueRef v = lo_owned(l, n);
-  if (n->ty != elem && (n->ty->kind == TY_NONE || elem->kind == TY_OPTIONAL))
-    v = lo_convert(l, v, n->ty, elem);  /* None or an array into a list of Optional arrays: owned all the same */
+  /* None or an array into a list of Optional arrays, an Optional into a dict of its values (None: TypeError):
+   * owned all the same */
+  if (n->ty != elem && (n->ty->kind == TY_NONE || n->ty->kind == TY_OPTIONAL || elem->kind == TY_OPTIONAL))
+    v = lo_convert(l, v, n->ty, elem);
   return lo_keep_strs(l, elem, v);
 }
 
