@@ -699,15 +699,23 @@ def sort_pairs(n):
 
 
 @njit
-def list_of_list_tuples(a):
-    return [(a, [1]), (a, [2])]  # tuples of arrays and strs are supported (test_containers_tuples.py); of lists not
+def list_of_list_tuples(a, n):
+    out = [(a, [1]), (a[1:], [2])]  # tuples of arrays, strs, lists (test_containers_tuples.py)
+    for i in range(n):
+        out[i % 2][1].append(i)
+    return out
 
 
 def test_unsupported_items_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="sorting a list of"):
         sort_pairs(1)
-    with pytest.raises(ruchey.TypingError, match=r"lists of \(array"):
-        list_of_list_tuples(np.zeros(2))
+
+
+def test_lists_of_tuples_holding_lists_agree_with_python():
+    a = np.arange(3.0)
+    for n in (0, 1, 5):
+        got, expected = list_of_list_tuples(a, n), list_of_list_tuples.py_func(a, n)
+        assert [(x.tolist(), y) for x, y in got] == [(x.tolist(), list(y)) for x, y in expected]
 
 
 @njit(parallel=True)
