@@ -813,6 +813,29 @@ def test_empty_list_of_an_array_type_a_global_names():
 
 
 @njit
+def lists_typed_by_values(keys, n):
+    # a value in place of the item type: its type, as Numba's (Python's List.empty_list takes types only)
+    dicts = typed.List.empty_list(typed.Dict.empty(ruchey.int32, ruchey.float64))
+    arrays = typed.List.empty_list(np.zeros((0, 0)))
+    for i in range(n):
+        d = typed.Dict.empty(ruchey.int32, ruchey.float64)
+        for k in keys[:i]:
+            d[k] = k * 0.5
+        dicts.append(d)
+        arrays.append(np.ones((i, 2)))
+    return [sorted(d.items()) for d in dicts], [a.sum() for a in arrays]
+
+
+def test_empty_list_of_a_values_type():
+    keys = make_rng(5).integers(-9, 9, 6).astype(np.int32)
+    for n in (0, 1, 6):
+        got = lists_typed_by_values(keys, n)
+        expected = ([sorted({int(k): k * 0.5 for k in keys[:i]}.items()) for i in range(n)],
+                    [2.0 * i for i in range(n)])
+        assert got == expected
+
+
+@njit
 def dict_of_pairs(keys, values):
     return typed.Dict(zip(keys, values)), typed.Dict(enumerate(values))
 

@@ -1094,18 +1094,21 @@ static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
 
 /* typed.List.empty_list(item_type[, allocated]) in compiled code: an empty
  * list of that item type (a ruchey or NumPy type, named or held by a
- * variable or an argument, as Numba's number classes; allocated its room). */
+ * variable or an argument, as Numba's number classes; or a value's type
+ * where a value is given in its place, as Numba's takes one:
+ * List.empty_list(Dict.empty(int32, int32)); allocated its room). */
 static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
   Node *item = bi_arg(n, 0, "item_type"), *room = bi_arg(n, 1, "allocated");
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
   if (!item) return ty_error(in, n, "typed.List.empty_list() takes item_type");
-  if (item->ty->kind != TY_DTYPE || item->ty->elem->kind == TY_RECORD)
+  if (item->ty->kind == TY_DTYPE && item->ty->elem->kind == TY_RECORD)
     return ty_error(in, item, "typed.List.empty_list() in compiled code takes a number type, unicode_type, an array "
                     "type or a jitclass's instance type (types.int64, numpy.float32, types.float64[:], "
                     "Point.class_type.instance_type ...), got %s",
                     item->ty->name);
   if (room && !ty_is_int(room->ty)) return ty_error(in, room, "allocated must be an int, got %s", room->ty->name);
-  return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;
+  const Type *t = item->ty->kind == TY_DTYPE ? item->ty->elem : item->ty;
+  return ty_container_item(in, item, t, "lists") ? ty_list(t) : NULL;
 }
 
 /* lst, marked made by typed.List (RtList.typed). */
