@@ -57,10 +57,11 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_OPTIONAL) retain_held(t->elem, p);  /* its value's; None's is zeros, holding nothing */
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
+  /* a container's or instance's count (NULL: an Optional's None), the box's */
+  int64_t *counted = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET || t->kind == TY_CLASS ? *(int64_t **)p : NULL;
+  if (counted) __atomic_add_fetch(counted, 1, __ATOMIC_ACQ_REL);
   RtMemInfo *mi = t->kind == TY_ARRAY || t->kind == TY_BYTES ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
-  if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
 }
 

@@ -219,3 +219,33 @@ def test_optional_values_got_are_owned_and_stored_unwrapped():
                 regrouped(book, keys, 1)
     gc.collect()
     assert sys.getrefcount(book) == base
+
+
+# ---------------------------------------------------------------- instances that may be None
+
+@njit
+def maybe_orders(book, n):
+    bus = []
+    for i in range(n):
+        bus.append((Order(i, i * 1.5, book) if i % 3 else None, i))
+    total = 0.0
+    for order, stamp in bus:
+        if order is not None:
+            total += order.qty * stamp
+    if n > 1:
+        bus.pop(0)
+        bus.pop()
+    return total, bus
+
+
+def test_tuples_of_optional_instances_box_back_with_their_nones():
+    book = np.ones(1)
+    base = sys.getrefcount(book)
+    for n in (0, 1, 2, 9, 40):
+        got, expected = maybe_orders(book, n), maybe_orders.py_func(book, n)
+        assert got[0] == expected[0]
+        assert [(o if o is None else (o.oid, o.qty), t) for o, t in got[1]] == \
+            [(o if o is None else (o.oid, o.qty), t) for o, t in expected[1]]
+    del got, expected
+    gc.collect()
+    assert sys.getrefcount(book) == base
