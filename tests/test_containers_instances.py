@@ -249,3 +249,26 @@ def test_tuples_of_optional_instances_box_back_with_their_nones():
     del got, expected
     gc.collect()
     assert sys.getrefcount(book) == base
+
+
+@njit
+def instances_or_nones(book, n):
+    items = []
+    for i in range(n):
+        items.append(Order(i, 0.5 * i, book) if i % 2 else None)  # a list of Optional instances, as Numba's
+    items.insert(0, None)
+    last = items.pop()
+    kept = [o.qty for o in items if o is not None]
+    return kept, last is None, items
+
+
+def test_lists_of_optional_instances_hold_their_nones():
+    book = np.zeros(1)
+    base = sys.getrefcount(book)
+    for n in (1, 2, 7, 30):
+        got, expected = instances_or_nones(book, n), instances_or_nones.py_func(book, n)
+        assert got[:2] == expected[:2]
+        assert [o if o is None else o.oid for o in got[2]] == [o if o is None else o.oid for o in expected[2]]
+    del got, expected
+    gc.collect()
+    assert sys.getrefcount(book) == base

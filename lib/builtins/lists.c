@@ -45,9 +45,9 @@ static bool held_tuple(const Type *t) {
  * class), a dict's keeps only kinds. */
 static bool plain_item(const Type *t, const char *what) {
   if (t->kind == TY_NONE) return !strcmp(what, "lists");  /* [None], as Numba's, typed by what is appended later */
-  if (t->kind == TY_OPTIONAL)  /* a list of arrays and Nones: the value of each, or None */
+  if (t->kind == TY_OPTIONAL)  /* a list of arrays (instances...) and Nones: the value of each, or None */
     return !strcmp(what, "lists") && ((ty_is_scalar(t->elem) && !ty_is_time(t->elem)) ||
-                                      t->elem->kind == TY_ARRAY || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
+                                      t->elem->kind == TY_ARRAY || t->elem->kind == TY_CLASS || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_FUNCS) return !strcmp(what, "lists");  /* [f, g]: the number of each, as Numba's list of FunctionType */
@@ -586,10 +586,10 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
 
 /* An item given to append() or insert() that may be None (x if c else
  * None): the Optional itself, not its value (the call's typing checked it
- * is not None), so that it makes the items Optionals as in Numba; where
- * lists cannot hold such Optionals (of jitclass instances: a tree walk's
- * `stack.append(node)` under `while node is not None`), its value, checked
- * not None when appended. */
+ * is not None), so that it makes the items Optionals as in Numba (a tree
+ * walk's `stack.append(node)` under `while node is not None`: a list of
+ * Optional nodes); where lists cannot hold such Optionals (of strs), its
+ * value, checked not None when appended. */
 static const Type *given_item(Infer *in, Node *v, const Type *t) {
   const Type *var = v->kind == N_VAR ? in->f->var_types[v->var] : NULL;  /* a variable's read is its value's */
   if (var && var->kind == TY_OPTIONAL) return plain_item(var, "lists") ? (v->ty = var) : t;
