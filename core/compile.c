@@ -360,6 +360,16 @@ static bool bind_value_call(void *ctx, void *callee, Node *call, Diag *diag) {
 static bool resolve_call(void *ctx, void *callee, const Type **args, const Node *const *consts, int nargs,
                          bool device, CallTarget *out, Diag *diag);
 
+/* An @intrinsic's typing and code; an exception its typing function
+ * raised that is no NumbaError is held, to reach the caller unchanged, as
+ * an @overload's does. */
+static bool intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args, const Node *const *consts,
+                           int nargs, Diag *diag) {
+  if (ext_intrinsic_code(ctx, call, args, consts, nargs, diag)) return true;
+  if (ctx) hold_exception(ctx);
+  return false;
+}
+
 /* The callbacks every compile's options carry: calls to other functions,
  * members beyond the builtins', calls through function values, intrinsics,
  * dtypes named by strs. */
@@ -369,7 +379,7 @@ static void set_callbacks(CompileOptions *o) {
   o->find_overload = ext_find_overload;
   o->python_impl = ext_python_impl;
   o->bind_call = bind_value_call;
-  o->intrinsic = ext_intrinsic_code;
+  o->intrinsic = intrinsic_code;
   o->dtype_named = fe_dtype_named;
 }
 

@@ -135,12 +135,13 @@ static bool select_failed(Diag *diag, bool user_errors_through) {
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
   PyObject *text = value ? PyObject_Str(value) : NULL;
+  bool compilers = type && PyErr_GivenExceptionMatches(type, core_NumbaError);  /* its words alone */
   diag->kind = DIAG_TYPING;
-  snprintf(diag->msg, sizeof diag->msg, "%s: %s", type ? ((PyTypeObject *)type)->tp_name : "error",
-           text ? PyUnicode_AsUTF8(text) : "?");
+  snprintf(diag->msg, sizeof diag->msg, "%s%s%s", compilers ? "" : type ? ((PyTypeObject *)type)->tp_name : "error",
+           compilers ? "" : ": ", text ? PyUnicode_AsUTF8(text) : "?");
   Py_XDECREF(text);
   PyErr_Clear();
-  if (user_errors_through && type && !PyErr_GivenExceptionMatches(type, core_NumbaError)) {
+  if (user_errors_through && type && !compilers) {
     PyErr_Restore(type, value, tb);
     return false;
   }
@@ -203,7 +204,7 @@ bool ext_intrinsic_code(void *ctx, IntrinsicCall *call, const Type *const *args,
   PyObject *got = method ? PyObject_CallMethodOneArg(call->owner, method, descs) : NULL;
   Py_XDECREF(method);
   Py_XDECREF(descs);
-  if (!got) return select_failed(diag, false);
+  if (!got) return select_failed(diag, true);
   if (got == Py_None || PyObject_TypeCheck(got, &DispatcherType)) {
     call->function = got == Py_None ? NULL : got;
     Py_DECREF(got);

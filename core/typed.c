@@ -57,10 +57,11 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_OPTIONAL) retain_held(t->elem, p);  /* its value's; None's is zeros, holding nothing */
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
-  if (t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);
+  /* a container's or instance's count (NULL: an Optional's None), the box's */
+  int64_t *counted = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET || t->kind == TY_CLASS ? *(int64_t **)p : NULL;
+  if (counted) __atomic_add_fetch(counted, 1, __ATOMIC_ACQ_REL);
   RtMemInfo *mi = t->kind == TY_ARRAY || t->kind == TY_BYTES ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
-  if (t->kind == TY_CLASS) __atomic_add_fetch(*(int64_t **)p, 1, __ATOMIC_ACQ_REL);  /* the box's */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
 }
 
@@ -261,6 +262,17 @@ static void keep_arrays(const Type *t, char *p) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) keep_arrays(t->fields[i], p + t->offsets[i]);
 }
 
+/* The jitclass instances and typed containers of a tuple item at p
+ * (unboxed borrowed, its fields in turn) made references the container
+ * holds, as its strs are. */
+static void retain_borrowed(const Type *t, char *p) {
+  if (t->kind == TY_CLASS || t->kind == TY_LIST || t->kind == TY_DICT) {
+    int64_t *ref = *(int64_t **)p;
+    if (ref) __atomic_add_fetch(ref, 1, __ATOMIC_ACQ_REL);
+  }
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_borrowed(t->fields[i], p + t->offsets[i]);
+}
+
 /* A datetime64 or timedelta64 o stored at p as its count in t's unit:
  * one of that very type (the container's kind keeps no unit to convert
  * between, as a Dict's time keys take one of the keys' type alone). */
@@ -312,6 +324,7 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   int rc = t->kind == TY_TUPLE ? disp_unbox_tuple(o, t, p) : disp_unbox(o, t, &slot, (RtArray *)p, &arg);
   if (rc < 0) return -1;
   keep_arrays(t, p);
+  retain_borrowed(t, p);
   return 0;
 }
 
@@ -424,8 +437,6 @@ static ListObject *list_wrap(RtList *l, const Type *item) {
 
 static RtList *untyped_list(void) { return rt_list_new(-1, 8, 0); }
 
-static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets);
-
 /* An item's bytes in a container. */
 static int64_t type_size(const Type *t) { return ty_is_scalar(t) || t->kind == TY_STR ? item_size((int)t->kind) : (int64_t)t->size; }
 
@@ -434,7 +445,7 @@ static void hold_tuple_items(const Type *t, void *c, bool list) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
   if (t->kind != TY_TUPLE) return;
-  int n = held_fields(t, 0, 0, kinds, offsets);
+  int n = rt_held_fields(t, 0, 0, RT_HELD_FIELDS, kinds, offsets);
   if (list) rt_list_hold(c, n, kinds, offsets);
   else rt_dict_hold(c, n, kinds, offsets);
 }
@@ -1870,10 +1881,10 @@ static bool is_named_tuple(const Type *t) {
 }
 
 /* An item type a Python list may have: a number, a bool, a str, an array,
- * or a tuple of these (with at most RT_HELD_FIELDS strs and arrays), named
- * or not. */
+ * or a tuple of these and jitclass instances (with at most RT_HELD_FIELDS
+ * strs, arrays and instances), named or not. */
 static bool pylist_item(const Type *t, int *refs) {
-  if (t->kind == TY_STR || t->kind == TY_ARRAY) return ++*refs <= RT_HELD_FIELDS;
+  if (t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return ++*refs <= RT_HELD_FIELDS;
   if (ty_is_enum(t)) return ty_is_scalar(t->elem);  /* a member of a class of numbers: its number, boxed back a member */
   if (ty_is_scalar(t)) return true;  /* float16 too: a list of them compiled code made comes back a Python list */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
@@ -1949,7 +1960,8 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i, bool 
                    "must have one type)", i, have ? have->name : Py_TYPE(o)->tp_name, t->name);
     return -1;
   }
-  if (t->kind == TY_TUPLE) return disp_unbox_tuple(o, t, p);
+  if (t->kind == TY_TUPLE && disp_unbox_tuple(o, t, p) < 0) return -1;
+  if (t->kind == TY_TUPLE) return retain_borrowed(t, p), 0;  /* its instances too: references the list holds */
   if (t->kind == TY_CLASS) return store_instance(t, o, p);  /* a reference the list holds, as a list compiled code made */
   if (shared && !typed_object(o)) {  /* typed containers and Python lists not mixed, as Numba's types differ */
     PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: item %zd is a %s, the first a typed %s", i,
@@ -1969,16 +1981,6 @@ static int pylist_store(const Type *t, PyObject *o, char *p, Py_ssize_t i, bool 
   return 0;
 }
 
-/* Where an item holds references (a tuple's strs and arrays), for the list. */
-static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
-  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
-  if (t->kind != TY_STR && t->kind != TY_ARRAY) return n;
-  kinds[n] = (int32_t)t->kind;
-  offsets[n] = at;
-  return n + 1;
-}
-
 int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
   const Type *elem = t->elem;
   Py_ssize_t n = PyList_GET_SIZE(o);
@@ -1989,7 +1991,7 @@ int typed_pylist_unbox(PyObject *o, const Type *t, Slot *slot) {
   }
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  if (elem->kind == TY_TUPLE) rt_list_hold(l, held_fields(elem, 0, 0, kinds, offsets), kinds, offsets);
+  if (elem->kind == TY_TUPLE) rt_list_hold(l, rt_held_fields(elem, 0, 0, RT_HELD_FIELDS, kinds, offsets), kinds, offsets);
   bool shared = n && typed_object(PyList_GET_ITEM(o, 0));
   for (Py_ssize_t i = 0; i < n; i++, l->len++)
     if (pylist_store(elem, PyList_GET_ITEM(o, i), l->data + i * l->itemsize, i, shared) < 0) {

@@ -86,20 +86,26 @@ typedef struct RtTupleKey {
 
 /* A jitclass instance: counted as a list is, its fields after this header
  * (TY_CLASS's offsets), zeroed when made; the last release drops the
- * references its fields hold (held) and frees it. */
+ * references its fields hold and frees it. The header lists those, as an
+ * RtHeld's but packed and as many as the class has (hftbacktest's classes
+ * hold twenty arrays; a linked list's node takes 64 bytes of the
+ * allocator): nheld offsets, then their kinds, a byte each. */
 typedef struct RtObject {
   int64_t refcount;  /* first, as RtMemInfo's */
-  /* the references its fields hold, as an RtHeld's but packed (a linked
-   * list's node takes 96 bytes of the allocator, not 144) */
   int32_t nheld;
-  uint8_t held_kinds[RT_HELD_FIELDS];
-  uint32_t held_offsets[RT_HELD_FIELDS];
+  uint32_t held_offsets[];  /* then uint8_t held_kinds[nheld] */
 } RtObject;
-#define RT_OBJECT_HEADER ((sizeof(RtObject) + 15) / 16 * 16)
+/* The header's bytes, where the fields start, for an object holding n references. */
+#define RT_OBJECT_HEADER(n) ((offsetof(RtObject, held_offsets) + 5 * (size_t)(n) + 15) / 16 * 16)
 
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
 
+/* The references an item of type t holds (strs, arrays, typed containers,
+ * jitclass instances; a tuple's fields' in turn): their kinds and offsets
+ * after the n already given (kinds NULL: only counted), their number; -1
+ * past cap (RT_HELD_FIELDS for a container's items). */
+int rt_held_fields(const Type *t, int64_t at, int n, int cap, int32_t *kinds, int64_t *offsets);
 /* One less of each reference an item at item holds, as h says. */
 void rt_held_drop(const RtHeld *h, const char *item);
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);

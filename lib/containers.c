@@ -124,6 +124,26 @@ static RtHeld held_of(int32_t kind) {
   return h;
 }
 
+/* An item of type t at offset at holds a reference where its kind has a
+ * row above; a tuple holds its fields' (an Optional its value's: None's
+ * is NULL). Each one's kind and offset is added after the n already in
+ * kinds/offsets; their number, or -1 where there are more than cap. */
+int rt_held_fields(const Type *t, int64_t at, int n, int cap, int32_t *kinds, int64_t *offsets) {
+  if (t->kind == TY_OPTIONAL) return rt_held_fields(t->elem, at, n, cap, kinds, offsets);
+  if (t->kind == TY_TUPLE) {
+    for (int i = 0; i < t->nfields && n >= 0; i++)
+      n = rt_held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, cap, kinds, offsets);
+    return n;
+  }
+  if (!held((int32_t)t->kind) || n < 0) return n;
+  if (n == cap) return -1;
+  if (kinds) {
+    kinds[n] = (int32_t)t->kind;
+    offsets[n] = at;
+  }
+  return n + 1;
+}
+
 static void set_held(RtHeld *h, int32_t n, const int32_t *kinds, const int64_t *offsets) {
   h->n = n < 0 ? 0 : n > RT_HELD_FIELDS ? RT_HELD_FIELDS : n;
   for (int32_t i = 0; i < h->n; i++) {
@@ -169,9 +189,10 @@ RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, cons
   }
   memset(o, 0, (size_t)bytes);
   o->refcount = 1;
-  o->nheld = nheld < 0 ? 0 : nheld > RT_HELD_FIELDS ? RT_HELD_FIELDS : nheld;
-  for (int32_t i = 0; i < o->nheld; i++) {
-    o->held_kinds[i] = (uint8_t)kinds[i];
+  o->nheld = nheld;
+  uint8_t *held_kinds = (uint8_t *)&o->held_offsets[nheld];
+  for (int32_t i = 0; i < nheld; i++) {
+    held_kinds[i] = (uint8_t)kinds[i];
     o->held_offsets[i] = (uint32_t)offsets[i];
   }
   return o;
@@ -194,7 +215,8 @@ void rt_object_free(RtObject *o) {
   }
   chain.freeing = true;
   while (o) {
-    for (int32_t f = 0; f < o->nheld; f++) release_ref(o->held_kinds[f], (const char *)o + o->held_offsets[f]);
+    const uint8_t *held_kinds = (const uint8_t *)&o->held_offsets[o->nheld];
+    for (int32_t f = 0; f < o->nheld; f++) release_ref(held_kinds[f], (const char *)o + o->held_offsets[f]);
     free(o);
     if ((o = chain.waiting)) chain.waiting = (RtObject *)(intptr_t)o->refcount;
   }

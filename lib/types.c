@@ -8,6 +8,7 @@
  * the extension reaches these constructors through RucheyAPI, so there is
  * one table in the process.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -188,7 +189,7 @@ static void declare_jitclass(Type *t) {
   names[0] = format("%s", t->names[0]);
   t->names = names;
   t->size = t->align = sizeof(void *);
-  t->bits = (int)RT_OBJECT_HEADER;
+  t->bits = (int)RT_OBJECT_HEADER(0);
   t->name = format("instance.jitclass.%s", names[0]);
 }
 
@@ -198,7 +199,9 @@ static void define_jitclass(Type *t, int n, const Type *const *fields, const cha
   const Type **fs = arena_alloc(&T.arena, sizeof(Type *) * (size_t)(n ? n : 1));
   const char **ns = arena_alloc(&T.arena, sizeof(char *) * (size_t)(n + 1));
   size_t *offsets = arena_alloc(&T.arena, sizeof(size_t) * (size_t)(n ? n : 1));
-  size_t off = RT_OBJECT_HEADER, len = 32;
+  int nheld = 0;
+  for (int i = 0; i < n; i++) nheld = rt_held_fields(fields[i], 0, nheld, INT_MAX, NULL, NULL);
+  size_t off = RT_OBJECT_HEADER(nheld), len = 32;
   ns[n] = t->names[0];
   for (int i = 0; i <= n; i++) len += strlen(ns[i] = i < n ? format("%s", names[i]) : ns[i]) + 2;
   for (int i = 0; i < n; i++) {

@@ -195,6 +195,47 @@ def test_codegen_returning_the_wrong_type_is_a_typing_error():
 
 
 @intrinsic
+def checked_shift(typingctx, x, by):
+    """x << by for ints: a ValueError of the typer's own for a bool x (a
+    package's refusal), a TypingError for a float x."""
+    from ruchey import TypingError
+    if isinstance(x, types.Boolean):
+        raise ValueError(f"checked_shift refuses {x}")
+    if isinstance(x, types.Float):
+        raise TypingError("checked_shift shifts ints")
+
+    def codegen(context, builder, sig, args):
+        return builder.shl(args[0], args[1])
+    return types.int64(types.int64, types.int64), codegen
+
+
+@njit
+def shifts_by(x, k):
+    return checked_shift(x, k)
+
+
+@njit
+def calls_shifts_by(x, k):
+    return shifts_by(x, k) + 1
+
+
+def test_a_typer_that_raises_lets_its_own_exception_through():
+    """As Numba: the typing function's own exception (not one of the
+    compiler's) reaches the caller unchanged, from a caller's caller too;
+    a TypingError it raises stays one."""
+    from ruchey import TypingError
+    for f in (shifts_by, calls_shifts_by):
+        with pytest.raises(ValueError, match="checked_shift refuses bool"):
+            f(True, 2)
+        with pytest.raises(TypingError, match="shifts ints"):
+            f(1.5, 2)
+    rng = make_rng(seed_of("checked shift"))
+    for x, k in zip(rng.integers(-1000, 1000, 20), rng.integers(0, 40, 20)):  # the failures left nothing behind
+        assert shifts_by(int(x), int(k)) == int(x) << int(k)
+        assert calls_shifts_by(int(x), int(k)) == (int(x) << int(k)) + 1
+
+
+@intrinsic
 def shifted_left(typingctx, x, by):
     """x << by, by a shift known when compiling (a literal), as Numba's
     intrinsics read constants' values: IR with the count written in."""

@@ -378,6 +378,48 @@ def test_array_field_shares_memory_with_the_array_given():
     assert p.mass[1] == -1.0
 
 
+# more references than a container's item may hold: hftbacktest's backtester keeps twenty arrays
+_MANY = [(f"a{i}", float64[:]) for i in range(12)] + [("names", types.ListType(types.unicode_type)),
+                                                     ("pair", types.Tuple((float64[:], types.unicode_type))),
+                                                     ("count", int64)]
+
+
+@jitclass(_MANY)
+class ManyArrays:
+    def __init__(self, base, n):
+        self.a0 = base * 0; self.a1 = base * 1; self.a2 = base * 2; self.a3 = base * 3
+        self.a4 = base * 4; self.a5 = base * 5; self.a6 = base * 6; self.a7 = base * 7
+        self.a8 = base * 8; self.a9 = base * 9; self.a10 = base * 10; self.a11 = base
+        self.names = typed.List(["n" + str(i) for i in range(n)])
+        self.pair = (base[:n], "p" * n)
+        self.count = n
+
+    def total(self):
+        return (self.a0.sum() + self.a1.sum() + self.a2.sum() + self.a3.sum() + self.a4.sum() + self.a5.sum() +
+                self.a6.sum() + self.a7.sum() + self.a8.sum() + self.a9.sum() + self.a10.sum() + self.a11.sum() +
+                self.pair[0].sum() + len(self.pair[1]) + len(self.names) + self.count)
+
+
+@njit
+def many_arrays_total(base, n):
+    objs = [ManyArrays(base, k) for k in range(n)]
+    return sum([o.total() for o in objs]), objs[-1] if n else None
+
+
+def test_instances_holding_many_references_free_them_all():
+    for n in (1, 3, 9):
+        base = make_rng(seed_of("many arrays", n)).normal(size=n + 2)
+        before = sys.getrefcount(base)
+        got, last = many_arrays_total(base, n)
+        expected = sum(ManyArrays(base, k).total() for k in range(n))
+        assert got == pytest.approx(expected, rel=1e-12)
+        assert np.array_equal(last.a11, base) and last.pair[1] == "p" * (n - 1)
+        assert list(last.names) == ["n" + str(i) for i in range(n - 1)]
+        del last
+        gc.collect()
+        assert sys.getrefcount(base) == before
+
+
 @jitclass([("weights", float64[:]), ("grid", int64[:, :])])
 class Weighted:
     def __init__(self, weights, grid):

@@ -126,6 +126,23 @@ def test_hashed_and_compared(n):
         assert comparisons(ints, other) == comparisons.py_func(ints, other)
 
 
+@njit
+def equalities(t, u):
+    return t == u, t != u, u == t
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+def test_equality_of_long_tuples_item_by_item(n):
+    # (an `and` of the items' equalities: the chain of selects it was took LLVM seconds over 300 items)
+    ints, floats, mixed = _tuples(n)
+    for t in (ints, floats[2:], mixed):
+        for i in (0, len(t) // 2, len(t) - 1):
+            changed = t[:i] + (t[i] + 1,) + t[i + 1:]
+            assert equalities(t, changed) == equalities.py_func(t, changed)
+        assert equalities(t, t) == equalities.py_func(t, t)
+    assert equalities(floats, floats) == (False, True, False)  # NaN equals nothing, as Python's (different objects)
+
+
 @pytest.mark.parametrize("n", LENGTHS)
 def test_sliced_concatenated_and_repeated(n):
     ints, floats, mixed = _tuples(n)

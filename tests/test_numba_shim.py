@@ -114,6 +114,10 @@ def test_a_submodule_imported_keeps_its_parents_function_of_the_same_name(tmp_pa
 
         assert jitclass is ruchey.experimental.jitclass, jitclass
         assert Counter(4).bump() == 5
+        # every jitclass is an instance of Numba's metaclass (hftbacktest annotates with it)
+        assert isinstance(Counter, base.JitClassType) and not isinstance(int, base.JitClassType)
+        from ruchey import numba_shim
+        assert not [name for name in numba_shim.missing() if "jitclass" in name], numba_shim.missing()
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)

@@ -699,15 +699,23 @@ def sort_pairs(n):
 
 
 @njit
-def list_of_list_tuples(a):
-    return [(a, [1]), (a, [2])]  # tuples of arrays and strs are supported (test_containers_tuples.py); of lists not
+def list_of_list_tuples(a, n):
+    out = [(a, [1]), (a[1:], [2])]  # tuples of arrays, strs, lists (test_containers_tuples.py)
+    for i in range(n):
+        out[i % 2][1].append(i)
+    return out
 
 
 def test_unsupported_items_are_typing_errors():
     with pytest.raises(ruchey.TypingError, match="sorting a list of"):
         sort_pairs(1)
-    with pytest.raises(ruchey.TypingError, match=r"lists of \(array"):
-        list_of_list_tuples(np.zeros(2))
+
+
+def test_lists_of_tuples_holding_lists_agree_with_python():
+    a = np.arange(3.0)
+    for n in (0, 1, 5):
+        got, expected = list_of_list_tuples(a, n), list_of_list_tuples.py_func(a, n)
+        assert [(x.tolist(), y) for x, y in got] == [(x.tolist(), list(y)) for x, y in expected]
 
 
 @njit(parallel=True)
@@ -802,6 +810,29 @@ def test_empty_list_of_an_array_type_a_global_names():
         got, expected = arrays_by_length(n), arrays_by_length.py_func(n)
         assert len(got) == len(expected)
         assert all(g.dtype == e.dtype and np.array_equal(g, e) for g, e in zip(got, expected))
+
+
+@njit
+def lists_typed_by_values(keys, n):
+    # a value in place of the item type: its type, as Numba's (Python's List.empty_list takes types only)
+    dicts = typed.List.empty_list(typed.Dict.empty(ruchey.int32, ruchey.float64))
+    arrays = typed.List.empty_list(np.zeros((0, 0)))
+    for i in range(n):
+        d = typed.Dict.empty(ruchey.int32, ruchey.float64)
+        for k in keys[:i]:
+            d[k] = k * 0.5
+        dicts.append(d)
+        arrays.append(np.ones((i, 2)))
+    return [sorted(d.items()) for d in dicts], [a.sum() for a in arrays]
+
+
+def test_empty_list_of_a_values_type():
+    keys = make_rng(5).integers(-9, 9, 6).astype(np.int32)
+    for n in (0, 1, 6):
+        got = lists_typed_by_values(keys, n)
+        expected = ([sorted({int(k): k * 0.5 for k in keys[:i]}.items()) for i in range(n)],
+                    [2.0 * i for i in range(n)])
+        assert got == expected
 
 
 @njit

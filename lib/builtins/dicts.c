@@ -90,9 +90,31 @@ static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   return true;
 }
 
+static const Type *ty_empty_dict(Infer *in, Node *n, const Type **args);
+
+/* An empty dict made where it is stored (typed.Dict.empty(k, v) written
+ * as the value) as a value of another dict type: made of that type, as
+ * Numba casts any dict to another (a pointer's cast): hftbacktest's
+ * books.setdefault(price, Dict.empty(int64, order_ladder_ty)) into a dict
+ * of order ladders; being empty, nothing of the other types is seen. */
+static const Type *empty_dict_retyped(Node *at, const Type *d, const Type *v) {
+  bool empty = at->kind == N_CALL && at->bi && at->bi->type == ty_empty_dict;
+  if (!empty || v->kind != TY_DICT || !d->nfields || value_of(d)->kind != TY_DICT || !value_of(d)->nfields) return v;
+  return at->ty = value_of(d);
+}
+
+/* An Optional stored as a value of d, whose values are not: its value,
+ * checked not None when stored (TypeError), as Numba casts it
+ * (hftbacktest's o[id] = exch_order, got by orders.get(id) and checked). */
+static const Type *unwrapped_value(const Type *d, const Type *v) {
+  if (!d->nfields || v->kind != TY_OPTIONAL || value_of(d)->kind == TY_OPTIONAL) return v;
+  return ty_container_fits(value_of(d), v->elem) ? v->elem : v;
+}
+
 /* v as a value of d (held in recv); an empty container's types it gives
  * ({k: []} then d.get(k, [1])) retype recv. */
 static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, const Type *v) {
+  v = unwrapped_value(d, empty_dict_retyped(at, d, v));
   const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
   if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
   if (!ty_container_fits(value_of(d), v) && !ty_container_casts(value_of(d), v))
@@ -104,6 +126,7 @@ static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, 
 static bool takes_pair(Infer *in, Node *n, Node *recv, const Type *d, Node *k, const Type *kt, Node *v,
                        const Type *vt) {
   if (d->nfields && !(vt = ty_function_item(in, v, vt, value_of(d)))) return false;  /* d[k] = f of FunctionType values */
+  vt = unwrapped_value(d, vt);
   if (!need_key(in, k, kt) || !ty_container_item(in, v, vt, "dict values")) return false;
   if (!d->nfields) return ty_refine_container(in, n, recv, ty_dict(kt, vt));
   return key_fits(in, k, d, kt) && value_fits(in, n, recv, v, d, vt);
@@ -807,7 +830,7 @@ static LLVMValueRef lo_keyed(Lower *l, Node *n) {
                       done = new_block(l, "get.done");
     LLVMBuildCondBr(l->b, LLVMBuildIsNull(l->b, at, ""), done, found);
     position(l, found);
-    LLVMValueRef v = lo_convert(l, lo_load_scalar(l, vt, at), vt, n->ty);
+    LLVMValueRef v = lo_convert(l, taken(l, vt, lo_load_scalar(l, vt, at)), vt, n->ty);  /* the result's own */
     LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, done);
     position(l, done);

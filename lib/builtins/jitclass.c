@@ -8,6 +8,7 @@
  * compiled code is its constructor, a ruchey function the extension made,
  * which makes the object with the "jitclass new" row and runs __init__.
  */
+#include <limits.h>
 #include <stdio.h>
 
 #include "builtins/builtins.h"
@@ -23,40 +24,26 @@ static const char *class_name(const Type *c) { return c->names[c->nfields]; }
 
 /* ---------------------------------------------------------------- the references a field holds */
 
-/* Where a value of t at off holds counted memory (RtHeld's kinds); false
- * when there are more than RT_HELD_FIELDS. */
-static bool add_held(const Type *t, int64_t off, RtHeld *h) {
-  if (!ty_has_arrays(t)) return true;
-  if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nfields; i++)
-      if (!add_held(t->fields[i], off + (int64_t)t->offsets[i], h)) return false;
-    return true;
-  }
-  if (t->kind == TY_OPTIONAL) return add_held(t->elem, off, h);  /* None is zeros: nothing held */
-  if (h->n == RT_HELD_FIELDS) return false;
-  h->kinds[h->n] = t->kind == TY_SET ? TY_DICT : t->kind;  /* a set is an RtDict */
-  h->offsets[h->n++] = off;
-  return true;
-}
-
-static bool held_of_class(const Type *c, RtHeld *h) {
-  *h = (RtHeld){0};
+/* Where an object of class c holds counted memory (rt_held_fields' kinds
+ * and offsets, in the arena); their number. */
+static int held_of_class(Lower *l, const Type *c, int32_t **kinds, int64_t **offsets) {
+  int n = 0;
+  for (int i = 0; i < c->nfields; i++) n = rt_held_fields(c->fields[i], 0, n, INT_MAX, NULL, NULL);
+  *kinds = arena_alloc(l->f->arena, sizeof(int32_t) * (size_t)(n ? n : 1));
+  *offsets = arena_alloc(l->f->arena, sizeof(int64_t) * (size_t)(n ? n : 1));
+  n = 0;
   for (int i = 0; i < c->nfields; i++)
-    if (!add_held(c->fields[i], (int64_t)c->offsets[i], h)) return false;
-  return true;
+    n = rt_held_fields(c->fields[i], (int64_t)c->offsets[i], n, INT_MAX, *kinds, *offsets);
+  return n;
 }
 
 /* ---------------------------------------------------------------- making one */
 
 static const Type *ty_new(Infer *in, Node *n, const Type **args) {
   const Type *c = n->data;
-  RtHeld h;
   if (!ty_jitclass_defined(c))
     return ty_error(in, n, "jitclass %s: a deferred_type in its spec is not defined yet (its define() is called "
                     "before the class is used)", class_name(c));
-  if (!held_of_class(c, &h))
-    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
-                    class_name(c), RT_HELD_FIELDS);
   return c;
 }
 
@@ -72,17 +59,19 @@ static LLVMValueRef const_array_of(Lower *l, LLVMTypeRef elem, LLVMValueRef *ite
 /* rt_object_new(bytes, nheld, kinds, offsets): zeroed fields, MemoryError if none */
 static LLVMValueRef lo_new(Lower *l, Node *n) {
   const Type *c = n->ty;
-  RtHeld h;
-  held_of_class(c, &h);
-  LLVMValueRef kinds[RT_HELD_FIELDS], offsets[RT_HELD_FIELDS];
-  for (int i = 0; i < h.n; i++) {
-    kinds[i] = LLVMConstInt(l->mod->i32, (unsigned long long)h.kinds[i], 0);
-    offsets[i] = const_i64(l, h.offsets[i]);
+  int32_t *held_kinds;
+  int64_t *held_offsets;
+  int nheld = held_of_class(l, c, &held_kinds, &held_offsets);
+  LLVMValueRef *kinds = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nheld ? nheld : 1));
+  LLVMValueRef *offsets = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nheld ? nheld : 1));
+  for (int i = 0; i < nheld; i++) {
+    kinds[i] = LLVMConstInt(l->mod->i32, (unsigned long long)held_kinds[i], 0);
+    offsets[i] = const_i64(l, held_offsets[i]);
   }
   LLVMTypeRef params[4] = {l->mod->i64, l->mod->i32, l->mod->ptr, l->mod->ptr};
-  LLVMValueRef args[4] = {const_i64(l, c->bits), LLVMConstInt(l->mod->i32, (unsigned long long)h.n, 0),
-                          const_array_of(l, l->mod->i32, kinds, (unsigned)h.n),
-                          const_array_of(l, l->mod->i64, offsets, (unsigned)h.n)};
+  LLVMValueRef args[4] = {const_i64(l, c->bits), LLVMConstInt(l->mod->i32, (unsigned long long)nheld, 0),
+                          const_array_of(l, l->mod->i32, kinds, (unsigned)nheld),
+                          const_array_of(l, l->mod->i64, offsets, (unsigned)nheld)};
   LLVMValueRef o = lo_call_fn(l, "rt_object_new", l->mod->ptr, params, args, 4);
   lo_raise_if(l, LLVMBuildIsNull(l->b, o, ""), RT_ERR_MEMORY, NULL);
   return o;

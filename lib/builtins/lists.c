@@ -16,51 +16,38 @@
 
 /* ---------------------------------------------------------------- types */
 
-/* The references an item of type t holds, as RtHeld counts them: each
- * str's and array's kind and offset in the item (a tuple's fields in
- * turn), after the n already in kinds/offsets; their number, or -1 where
- * there are more than RT_HELD_FIELDS. */
-static int held_fields(const Type *t, int64_t at, int n, int32_t *kinds, int64_t *offsets) {
-  if (t->kind == TY_OPTIONAL) return held_fields(t->elem, at, n, kinds, offsets);  /* {value, flag}: None's is NULL */
-  if (t->kind == TY_TUPLE) {
-    for (int i = 0; i < t->nfields && n >= 0; i++)
-      n = held_fields(t->fields[i], at + (int64_t)t->offsets[i], n, kinds, offsets);
-    return n;
-  }
-  if (t->kind != TY_STR && t->kind != TY_ARRAY && t->kind != TY_BYTES) return n;
-  if (n == RT_HELD_FIELDS) return -1;
-  kinds[n] = (int32_t)t->kind;
-  offsets[n] = at;
-  return n + 1;
-}
+static bool plain_item(const Type *t, const char *what);
 
-/* A tuple a container may hold: of numbers (or None: an Optional number),
- * bools, strs, arrays and such tuples, with at most RT_HELD_FIELDS strs and
- * arrays in all. */
+/* A tuple a container may hold: of numbers (or None: an Optional number
+ * or instance), bools, strs, arrays, jitclass instances, typed lists and
+ * dicts and such tuples (hftbacktest's order bus: (Order, int64)), with at
+ * most RT_HELD_FIELDS references in all. */
 static bool held_tuple(const Type *t) {
   for (int i = 0; i < t->nfields; i++) {
-    const Type *f = t->fields[i]->kind == TY_OPTIONAL && ty_is_scalar(t->fields[i]->elem) ? t->fields[i]->elem : t->fields[i];
+    const Type *f = t->fields[i];
+    if (f->kind == TY_OPTIONAL && (ty_is_scalar(f->elem) || f->elem->kind == TY_CLASS)) f = f->elem;
+    bool container = (f->kind == TY_LIST || f->kind == TY_DICT) && plain_item(f, "lists");
     if ((!ty_is_scalar(f) || ty_is_time(f)) && f->kind != TY_STR && f->kind != TY_ARRAY && f->kind != TY_BYTES &&
-        f->kind != TY_NONE &&
+        f->kind != TY_NONE && f->kind != TY_CLASS && !container &&
         !(f->kind == TY_TUPLE && held_tuple(f)))
       return false;
   }
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  return held_fields(t, 0, 0, kinds, offsets) >= 0;
+  return rt_held_fields(t, 0, 0, RT_HELD_FIELDS, kinds, offsets) >= 0;
 }
 
 /* Whether a list item or a dict value may be of type t: a number, a bool,
- * a tuple (of numbers, strs and arrays), or one reference that
+ * a tuple (of numbers, strs, arrays, instances), or one reference that
  * lib/containers.c counts (a str, an array, a typed list or dict whose
  * types are known). A datetime, and an enum member of a number, is a
  * list's item alone: a list's box keeps its type (and so its unit, or its
  * class), a dict's keeps only kinds. */
 static bool plain_item(const Type *t, const char *what) {
   if (t->kind == TY_NONE) return !strcmp(what, "lists");  /* [None], as Numba's, typed by what is appended later */
-  if (t->kind == TY_OPTIONAL)  /* a list of arrays and Nones: the value of each, or None */
+  if (t->kind == TY_OPTIONAL)  /* a list of arrays (instances...) and Nones: the value of each, or None */
     return !strcmp(what, "lists") && ((ty_is_scalar(t->elem) && !ty_is_time(t->elem)) ||
-                                      t->elem->kind == TY_ARRAY || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
+                                      t->elem->kind == TY_ARRAY || t->elem->kind == TY_CLASS || (t->elem->kind == TY_TUPLE && held_tuple(t->elem)));
   if (ty_is_time(t) || (ty_is_enum(t) && ty_is_scalar(t->elem))) return !strcmp(what, "lists");
   if (ty_is_scalar(t) || t->kind == TY_STR || t->kind == TY_ARRAY || t->kind == TY_CLASS) return true;
   if (t->kind == TY_FUNCS) return !strcmp(what, "lists");  /* [f, g]: the number of each, as Numba's list of FunctionType */
@@ -76,7 +63,7 @@ bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t, what)) return true;
   if (t)
     ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
-             "dicts, jitclass instances, and tuples of numbers, strs and arrays are)", what, t->name);
+             "dicts, jitclass instances, and tuples of these are)", what, t->name);
   return false;
 }
 
@@ -220,8 +207,10 @@ LLVMValueRef lo_keep_strs(Lower *l, const Type *t, LLVMValueRef v) {
 LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
   if (!ty_has_arrays(elem)) return lo_expr_as(l, n, elem);
   LLVMValueRef v = lo_owned(l, n);
-  if (n->ty != elem && (n->ty->kind == TY_NONE || elem->kind == TY_OPTIONAL))
-    v = lo_convert(l, v, n->ty, elem);  /* None or an array into a list of Optional arrays: owned all the same */
+  /* None or an array into a list of Optional arrays, an Optional into a dict of its values (None: TypeError):
+   * owned all the same */
+  if (n->ty != elem && (n->ty->kind == TY_NONE || n->ty->kind == TY_OPTIONAL || elem->kind == TY_OPTIONAL))
+    v = lo_convert(l, v, n->ty, elem);
   return lo_keep_strs(l, elem, v);
 }
 
@@ -230,7 +219,7 @@ LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem) {
 void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn) {
   int32_t kinds[RT_HELD_FIELDS];
   int64_t offsets[RT_HELD_FIELDS];
-  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? held_fields(elem, 0, 0, kinds, offsets) : 0;
+  int n = elem && (elem->kind == TY_TUPLE || elem->kind == TY_OPTIONAL) ? rt_held_fields(elem, 0, 0, RT_HELD_FIELDS, kinds, offsets) : 0;
   if (n <= 0) return;
   LLVMValueRef k = lo_alloca(l, LLVMArrayType2(l->mod->i32, (uint64_t)n), "held.kinds");
   LLVMValueRef o = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)n), "held.offsets");
@@ -597,10 +586,10 @@ bool ty_list_takes(Infer *in, Node *n, const Type **args, Node *v, const Type *v
 
 /* An item given to append() or insert() that may be None (x if c else
  * None): the Optional itself, not its value (the call's typing checked it
- * is not None), so that it makes the items Optionals as in Numba; where
- * lists cannot hold such Optionals (of jitclass instances: a tree walk's
- * `stack.append(node)` under `while node is not None`), its value, checked
- * not None when appended. */
+ * is not None), so that it makes the items Optionals as in Numba (a tree
+ * walk's `stack.append(node)` under `while node is not None`: a list of
+ * Optional nodes); where lists cannot hold such Optionals (of strs), its
+ * value, checked not None when appended. */
 static const Type *given_item(Infer *in, Node *v, const Type *t) {
   const Type *var = v->kind == N_VAR ? in->f->var_types[v->var] : NULL;  /* a variable's read is its value's */
   if (var && var->kind == TY_OPTIONAL) return plain_item(var, "lists") ? (v->ty = var) : t;
@@ -1105,18 +1094,21 @@ static const Type *ty_list_call(Infer *in, Node *n, const Type **args) {
 
 /* typed.List.empty_list(item_type[, allocated]) in compiled code: an empty
  * list of that item type (a ruchey or NumPy type, named or held by a
- * variable or an argument, as Numba's number classes; allocated its room). */
+ * variable or an argument, as Numba's number classes; or a value's type
+ * where a value is given in its place, as Numba's takes one:
+ * List.empty_list(Dict.empty(int32, int32)); allocated its room). */
 static const Type *ty_empty_list(Infer *in, Node *n, const Type **args) {
   Node *item = bi_arg(n, 0, "item_type"), *room = bi_arg(n, 1, "allocated");
   if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
   if (!item) return ty_error(in, n, "typed.List.empty_list() takes item_type");
-  if (item->ty->kind != TY_DTYPE || item->ty->elem->kind == TY_RECORD)
+  if (item->ty->kind == TY_DTYPE && item->ty->elem->kind == TY_RECORD)
     return ty_error(in, item, "typed.List.empty_list() in compiled code takes a number type, unicode_type, an array "
                     "type or a jitclass's instance type (types.int64, numpy.float32, types.float64[:], "
                     "Point.class_type.instance_type ...), got %s",
                     item->ty->name);
   if (room && !ty_is_int(room->ty)) return ty_error(in, room, "allocated must be an int, got %s", room->ty->name);
-  return ty_container_item(in, item, item->ty->elem, "lists") ? ty_list(item->ty->elem) : NULL;
+  const Type *t = item->ty->kind == TY_DTYPE ? item->ty->elem : item->ty;
+  return ty_container_item(in, item, t, "lists") ? ty_list(t) : NULL;
 }
 
 /* lst, marked made by typed.List (RtList.typed). */

@@ -405,6 +405,16 @@ LLVMValueRef lo_tuple_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, 
                    : op == OP_LE ? la <= lb : op == OP_GT ? la > lb : la >= lb;
   LLVMValueRef r = const_bool(l, by_length);
   if ((op == OP_EQ || op == OP_NE) && la != lb) return r;
+  if (op == OP_EQ || op == OP_NE) {
+    /* (of one length) every item equal: an `and` of the items' (a chain of selects, `same ? r : false`,
+     * costs InstCombine's poison queries a walk of the block each, quadratic in a 300-item tuple's compile) */
+    r = const_bool(l, true);
+    for (int i = 0; i < m; i++) {
+      LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, ""), y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
+      r = LLVMBuildAnd(l->b, r, items_equal(l, x, ta->fields[i], y, tb->fields[i]), "");
+    }
+    return op == OP_EQ ? r : LLVMBuildNot(l->b, r, "");
+  }
   for (int i = m - 1; i >= 0; i--) {
     LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, ""), y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
     LLVMValueRef same = items_equal(l, x, ta->fields[i], y, tb->fields[i]);

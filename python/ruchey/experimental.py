@@ -44,6 +44,13 @@ _BOX_DUNDERS = {f"__{name}__" for name in (
 _generated = itertools.count()
 
 
+class JitClassType(type):
+    """The class of every jitclass (Numba's metaclass of the same name, in
+    numba.experimental.jitclass.base): ``isinstance(Point, JitClassType)``,
+    and annotations naming it (hftbacktest's ``NewType('Reader',
+    JitClassType)``)."""
+
+
 class InstanceType:
     """The type of a jitclass's instances (Numba's ClassInstanceType): a
     field's type in another jitclass's spec, or a typed List's item type."""
@@ -318,7 +325,7 @@ def _register(cls, spec):
         if field in ns:
             raise TypeError(f"jitclass {name}: {field!r} is both a field and a method or property")
         ns[field] = _field_accessors(name, field)
-    box = type(name, (_core.JitObject,), ns)
+    box = JitClassType(name, (_core.JitObject,), ns)
     instance_type = InstanceType(box)
     instance_type.name = _core.jitclass_declare(box)
     box._numba_type_ = instance_type  # an instance's type, as Numba's boxes give it (List.empty_list(p._numba_type_))

@@ -28,7 +28,7 @@ are, so that the memory outlives the call that made it.
 """
 import functools
 
-from ruchey import types
+from ruchey import _core, types
 
 __all__ = ["intrinsic", "get_or_insert_function", "alloca_once", "alloca_once_value", "NRT_get_api"]
 
@@ -251,10 +251,21 @@ class Intrinsic:
         plain = tuple(types.unliteral(t) for t in literal)
         ir = _llvmlite_ir()
         context = _values._TypingContext()
+        # an exception of the typing function's own reaches the caller unchanged, as Numba lets it through
         found, _ = _typed(lambda *argtypes: self._typer(context, *argtypes),
                           (literal, plain) if self._prefer_literal else (plain, literal))
         if found is None:
-            raise TypeError(f"the intrinsic {self.__name__} has no implementation for argument types {plain}")
+            raise _core.TypingError(f"the intrinsic {self.__name__} has no implementation for argument types {plain}")
+        try:
+            return self._build(found, plain, ir)
+        except _core.NumbaError:
+            raise
+        except Exception as exc:  # a bad signature, or codegen's failure: a compile error, as Numba's LoweringError
+            raise _core.TypingError(f"{type(exc).__name__}: {exc}") from exc
+
+    def _build(self, found, plain, ir):
+        """_generate's result from the typing function's (signature, codegen)."""
+        from ruchey import _values
         if not isinstance(found, tuple) or len(found) != 2 or not isinstance(found[0], types.Signature):
             raise TypeError(f"the intrinsic {self.__name__}'s typing function must return (signature, codegen), "
                             f"got {found!r}")

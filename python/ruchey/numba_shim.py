@@ -412,6 +412,9 @@ def _submodules():
         "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
+        # the package of Numba's jitclass (its name on numba.experimental is the decorator)
+        "numba.experimental.jitclass": (dict(jitclass=ruchey.experimental.jitclass), ()),
+        "numba.experimental.jitclass.base": (dict(JitClassType=ruchey.experimental.JitClassType), ()),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
                                     alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
                                     create_struct_proxy=_values.create_struct_proxy, is_not_null=_values.is_not_null,
