@@ -84,16 +84,18 @@ typedef struct RtTupleKey {
 } RtTupleKey;
 #define RT_TUPLE_KEY_SIZE(n) (offsetof(RtTupleKey, fields) + (size_t)(n) * sizeof(RtKeyField))
 
+#define RT_OBJECT_HELD 16
 /* A jitclass instance: counted as a list is, its fields after this header
  * (TY_CLASS's offsets), zeroed when made; the last release drops the
  * references its fields hold (held) and frees it. */
 typedef struct RtObject {
   int64_t refcount;  /* first, as RtMemInfo's */
-  /* the references its fields hold, as an RtHeld's but packed (a linked
+  /* the references its fields hold, as an RtHeld's but packed: up to
+   * RT_OBJECT_HELD, at offsets below 64 KiB, in a 64-byte header (a linked
    * list's node takes 96 bytes of the allocator, not 144) */
   int32_t nheld;
-  uint8_t held_kinds[RT_HELD_FIELDS];
-  uint32_t held_offsets[RT_HELD_FIELDS];
+  uint8_t held_kinds[RT_OBJECT_HELD];
+  uint16_t held_offsets[RT_OBJECT_HELD];
 } RtObject;
 #define RT_OBJECT_HEADER ((sizeof(RtObject) + 15) / 16 * 16)
 

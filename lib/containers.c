@@ -169,11 +169,11 @@ RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, cons
   }
   memset(o, 0, (size_t)bytes);
   o->refcount = 1;
-  o->nheld = nheld < 0 ? 0 : nheld > RT_HELD_FIELDS ? RT_HELD_FIELDS : nheld;
-  for (int32_t i = 0; i < o->nheld; i++) {
-    o->held_kinds[i] = (uint8_t)kinds[i];
-    o->held_offsets[i] = (uint32_t)offsets[i];
-  }
+  int32_t n = nheld < 0 ? 0 : nheld > RT_OBJECT_HELD ? RT_OBJECT_HELD : nheld;
+  o->nheld = n;
+  /* two loops: GCC's vectorized one loop wrote past held_kinds, it warned (falsely) */
+  for (int32_t i = 0; i < n; i++) o->held_kinds[i] = (uint8_t)kinds[i];
+  for (int32_t i = 0; i < n; i++) o->held_offsets[i] = (uint16_t)offsets[i];
   return o;
 }
 

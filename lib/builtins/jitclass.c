@@ -23,9 +23,16 @@ static const char *class_name(const Type *c) { return c->names[c->nfields]; }
 
 /* ---------------------------------------------------------------- the references a field holds */
 
-/* Where a value of t at off holds counted memory (RtHeld's kinds); false
- * when there are more than RT_HELD_FIELDS. */
-static bool add_held(const Type *t, int64_t off, RtHeld *h) {
+/* The references an instance's fields hold, as RtObject keeps them. */
+typedef struct ClassHeld {
+  int n;
+  int32_t kinds[RT_OBJECT_HELD];  /* RtHeld's kinds */
+  int64_t offsets[RT_OBJECT_HELD];
+} ClassHeld;
+
+/* Where a value of t at off holds counted memory; false when there are
+ * more than RT_OBJECT_HELD or one lies beyond RtObject's 16-bit offsets. */
+static bool add_held(const Type *t, int64_t off, ClassHeld *h) {
   if (!ty_has_arrays(t)) return true;
   if (t->kind == TY_TUPLE) {
     for (int i = 0; i < t->nfields; i++)
@@ -33,14 +40,14 @@ static bool add_held(const Type *t, int64_t off, RtHeld *h) {
     return true;
   }
   if (t->kind == TY_OPTIONAL) return add_held(t->elem, off, h);  /* None is zeros: nothing held */
-  if (h->n == RT_HELD_FIELDS) return false;
+  if (h->n == RT_OBJECT_HELD || off > UINT16_MAX) return false;
   h->kinds[h->n] = t->kind == TY_SET ? TY_DICT : t->kind;  /* a set is an RtDict */
   h->offsets[h->n++] = off;
   return true;
 }
 
-static bool held_of_class(const Type *c, RtHeld *h) {
-  *h = (RtHeld){0};
+static bool held_of_class(const Type *c, ClassHeld *h) {
+  *h = (ClassHeld){0};
   for (int i = 0; i < c->nfields; i++)
     if (!add_held(c->fields[i], (int64_t)c->offsets[i], h)) return false;
   return true;
@@ -50,13 +57,13 @@ static bool held_of_class(const Type *c, RtHeld *h) {
 
 static const Type *ty_new(Infer *in, Node *n, const Type **args) {
   const Type *c = n->data;
-  RtHeld h;
+  ClassHeld h;
   if (!ty_jitclass_defined(c))
     return ty_error(in, n, "jitclass %s: a deferred_type in its spec is not defined yet (its define() is called "
                     "before the class is used)", class_name(c));
   if (!held_of_class(c, &h))
-    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
-                    class_name(c), RT_HELD_FIELDS);
+    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers, or one "
+                    "lies beyond its first 64 KiB", class_name(c), RT_OBJECT_HELD);
   return c;
 }
 
@@ -72,9 +79,9 @@ static LLVMValueRef const_array_of(Lower *l, LLVMTypeRef elem, LLVMValueRef *ite
 /* rt_object_new(bytes, nheld, kinds, offsets): zeroed fields, MemoryError if none */
 static LLVMValueRef lo_new(Lower *l, Node *n) {
   const Type *c = n->ty;
-  RtHeld h;
+  ClassHeld h;
   held_of_class(c, &h);
-  LLVMValueRef kinds[RT_HELD_FIELDS], offsets[RT_HELD_FIELDS];
+  LLVMValueRef kinds[RT_OBJECT_HELD], offsets[RT_OBJECT_HELD];
   for (int i = 0; i < h.n; i++) {
     kinds[i] = LLVMConstInt(l->mod->i32, (unsigned long long)h.kinds[i], 0);
     offsets[i] = const_i64(l, h.offsets[i]);
