@@ -61,7 +61,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast",
             "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest",
             "py-fatigue", "pyelastica", "swiftsimio", "xsdba", "segregation", "geoana", "sectionproperties",
-            "pydsge")
+            "pydsge", "aotools", "einsteinpy")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -8731,6 +8731,51 @@ def pydsge_irfs_filter():
             "lk": np.asarray(lk_small), "lk_binding": np.asarray(lk_binding)}
 
 
+def aotools_turbulence():
+    """Infinite atmospheric phase screens (von Karman and Kolmogorov): the
+    stencils' separations computed by a parallel compiled loop, then rows
+    added as the screen moves; and the optimal grouping of a 60-layer
+    turbulence profile into 6 (Saxenhuber's cost function, compiled)."""
+    from aotools.turbulence import infinitephasescreen, profile_compression
+    vk = infinitephasescreen.PhaseScreenVonKarman(64, 0.02, 0.15, 25.0, random_seed=1, n_columns=2)
+    for _ in range(40):
+        vk.add_row()
+    kol = infinitephasescreen.PhaseScreenKolmogorov(64, 0.02, 0.15, 25.0, random_seed=2, stencil_length_factor=4)
+    for _ in range(40):
+        kol.add_row()
+    h = np.linspace(0.0, 20000.0, 60)
+    p = 1e-14 * np.exp(-h / 3000.0) * (1 + 0.5 * np.sin(h / 1500.0) ** 2)
+    np.random.seed(3)  # its random starting groupings
+    heights, cn2 = profile_compression.optimal_grouping(8, 6, h, p)
+    return {"von_karman": vk.scrn, "kolmogorov": kol.scrn, "vk_separations": vk.seperations,
+            "heights": heights, "cn2": cn2}
+
+
+def einsteinpy_coordinates():
+    """Coordinate conversions of particles near a Kerr black hole, compiled
+    on arrays and on scalars: Cartesian to spherical and Boyer-Lindquist
+    and back, with velocities, and the timelike component of a 4-velocity
+    under a metric."""
+    from einsteinpy.coordinates import utils
+    rng = np.random.default_rng(8)
+    n = 200000
+    t = rng.uniform(0, 10, n)
+    x, y, z = rng.uniform(-50, 50, (3, n))
+    vx, vy, vz = rng.uniform(-0.3, 0.3, (3, n)) * 3e8
+    alpha = 0.7
+    sph = utils.cartesian_to_spherical(t, x, y, z, vx, vy, vz)
+    bl = utils.cartesian_to_bl(t, x, y, z, alpha, vx, vy, vz)
+    back = utils.bl_to_cartesian(*bl[:4], alpha, *bl[4:])
+    back_sph = utils.spherical_to_cartesian(*sph)
+    novel = utils.cartesian_to_bl_novel(t, x, y, z, alpha)
+    scalars = np.array([utils.spherical_to_cartesian_novel(1.0, r, th, ph)
+                        for r, th, ph in zip(sph[1][:2000], sph[2][:2000], sph[3][:2000])])
+    g = np.diag([1.0, -1.0, -1.0, -1.0]) * np.array([1.0, 1.2, 1.5, 2.0])[:, None]
+    v0s = np.array([utils.v0(g, a, b, c) for a, b, c in zip(vx[:2000] / 3e9, vy[:2000] / 3e9, vz[:2000] / 3e9)])
+    return {"spherical": np.array(sph), "bl": np.array(bl), "back": np.array(back), "back_sph": np.array(back_sph),
+            "novel": np.array(novel), "scalars": scalars, "v0": v0s}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -8946,4 +8991,6 @@ WORKLOADS = {
     "geoana": {"prism_kernels": geoana_prism_kernels},
     "sectionproperties": {"analysis": sectionproperties_analysis},
     "pydsge": {"irfs_filter": pydsge_irfs_filter},
+    "aotools": {"turbulence": aotools_turbulence},
+    "einsteinpy": {"coordinates": einsteinpy_coordinates},
 }
