@@ -98,6 +98,7 @@ typedef struct RtObject {
   uint16_t held_offsets[RT_OBJECT_HELD];
 } RtObject;
 #define RT_OBJECT_HEADER ((sizeof(RtObject) + 15) / 16 * 16)
+_Static_assert(RT_OBJECT_HEADER == 64, "a jitclass instance's header fits 64 bytes");
 
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */
 #define RT_DELETED ((int64_t)-1)  /* no number hashes to -1, in Python as here */
