@@ -8324,6 +8324,458 @@ def hftbacktest_market_making():
     return out
 
 
+def _fatigue_history(n, seed):
+    """A stress history (MPa) of a welded detail: two sea states and noise."""
+    t = np.arange(n) * 0.05
+    noise = np.random.default_rng(seed).standard_normal(n)
+    return t, 20 + 40 * np.sin(0.7 * t) + 15 * np.sin(3.1 * t + 0.4) + 10 * noise
+
+
+def py_fatigue_rainflow_damage():
+    """ASTM rainflow counting of a long history, a two-slope S-N curve's
+    cycles and stresses, Palmgren-Miner and nonlinear damage rules, and
+    mean stress corrections (DNV-GL's, Walker's, Goodman's by Newton)."""
+    import py_fatigue as pf
+    from py_fatigue.damage import stress_life
+    t, s = _fatigue_history(100000, 0)
+    cc = pf.CycleCount.from_timeseries(s, t, name="weld", range_bin_lower_bound=0.5, range_bin_width=1.0)
+    sn = pf.SNCurve(slope=[3, 5], intercept=[12.164, 15.606], norm="DNVGL-RP-C203", curve="D", environment="Air")
+    cycles = sn.get_cycles(cc.stress_range)
+    out = {"ranges": cc.stress_range, "counts": cc.count_cycle, "means": cc.mean_stress,
+           "residuals": np.asarray(cc.residuals, dtype=float), "cycles": cycles,
+           "stress_back": sn.get_stress(cycles[np.isfinite(cycles)]), "pm": stress_life.get_pm(cc, sn)}
+    for rule in ("pavlou", "manson-halford", "si jian", "leve"):
+        kwargs = {"base_exponent": 0.4, "ultimate_stress": 700} if rule == "pavlou" else {}
+        out[rule.replace(" ", "_")] = np.asarray(stress_life.get_nonlinear_damage(rule, cc, sn, **kwargs), dtype=float)
+    out["dnvgl"] = cc.mean_stress_correction("DNVGL-RP-C203", detail_factor=0.6).stress_range
+    out["walker"] = cc.mean_stress_correction("Walker", gamma=0.5).stress_range
+    out["goodman"] = cc.mean_stress_correction("Goodman", r_out=-1, ult_s=700).stress_range
+    return out
+
+
+def py_fatigue_crack_growth():
+    """Paris-law crack growth integrated cycle by cycle (a jitclass holding
+    a typed dict of the geometry) through a history's rainflow cycles, on
+    an infinite surface and in a hollow cylinder's wall."""
+    import py_fatigue as pf
+    from py_fatigue.damage import crack_growth
+    from py_fatigue.geometry import HollowCylinder, InfiniteSurface
+    t, s = _fatigue_history(20000, 1)
+    cc = pf.CycleCount.from_timeseries(3 * s, t, name="bolt")
+    paris = pf.ParisCurve(slope=[2.88, 5.1, 8.16, 5.1, 2.88], intercept=[1e-16, 1e-20, 1e-27, 1e-19, 1e-13],
+                          threshold=20, critical=2000, norm="The norm", environment="Environment")
+    out = {}
+    for name, geometry in (("surface", InfiniteSurface(initial_depth=2.0)),
+                           ("cylinder", HollowCylinder(initial_depth=2.0, outer_diameter=500.0, thickness=40.0, height=1000.0,
+                                                         crack_position="external"))):
+        cg = crack_growth.get_crack_growth(cc, paris, geometry)
+        out[name + "_depth"] = cg.crack_depth
+        out[name + "_sif"] = cg.sif
+        out[name + "_factor"] = cg.geometry_factor
+        out[name + "_final"] = np.array([cg.final_cycles, float(cg.failure)])
+    out["growth_rate"] = paris.get_growth_rate(np.linspace(10, 2500, 400))
+    out["sif_back"] = paris.get_sif(paris.get_growth_rate(np.linspace(30, 1900, 400)))
+    return out
+
+
+def _elastica_collection():
+    import elastica as ea
+
+    class Simulator(ea.BaseSystemCollection, ea.Constraints, ea.Forcing, ea.Damping, ea.Contact, ea.CallBacks):
+        pass
+    return Simulator()
+
+
+def pyelastica_beam():
+    """A cantilevered Cosserat rod (Timoshenko's beam) loaded at its tip,
+    with analytical damping, stepped by position Verlet; and a ring rod
+    under gravity stepped by PEFRL with a Laplace dissipation filter."""
+    import elastica as ea
+    sim = _elastica_collection()
+    n, length = 100, 3.0
+    rod = ea.CosseratRod.straight_rod(n, np.zeros(3), np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0]),
+                                      length, 0.25, 5000.0, youngs_modulus=1e6, shear_modulus=1e6 / 3.0)
+    sim.append(rod)
+    sim.constrain(rod).using(ea.OneEndFixedBC, constrained_position_idx=(0,), constrained_director_idx=(0,))
+    dt = 0.07 * length / n
+    sim.add_forcing_to(rod).using(ea.EndpointForces, np.zeros(3), np.array([-15.0, 0.0, 0.0]), ramp_up_time=0.5)
+    sim.dampen(rod).using(ea.AnalyticalLinearDamper, damping_constant=0.1, time_step=dt)
+    sim.finalize()
+    ea.integrate(ea.PositionVerlet(), sim, 3000 * dt, 3000, progress_bar=False)
+    ring_sim = _elastica_collection()
+    ring = ea.CosseratRod.ring_rod(60, np.zeros(3), np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0]),
+                                   1.0, 0.02, 1000.0, youngs_modulus=1e5)
+    ring_sim.append(ring)
+    ring_sim.add_forcing_to(ring).using(ea.GravityForces, acc_gravity=np.array([0.0, -9.81, 0.0]))
+    ring_sim.dampen(ring).using(ea.LaplaceDissipationFilter, filter_order=5)
+    ring_sim.finalize()
+    ea.integrate(ea.PEFRL(), ring_sim, 0.2, 2000, progress_bar=False)
+    # its velocities and internal forces at rest are differences of nearly equal terms (rounding noise of
+    # 1e-11 m/s and 1e-6 N, stiffness 1e6 times a position's last bits): the shapes are compared
+    return {"positions": rod.position_collection, "directors": rod.director_collection,
+            "ring_positions": ring.position_collection, "ring_directors": ring.director_collection}
+
+
+def pyelastica_snake():
+    """The continuum snake: a rod driven by travelling-wave muscle torques
+    on a ground with anisotropic friction (rod-plane contact), under
+    gravity, with analytical damping."""
+    import elastica as ea
+    sim = _elastica_collection()
+    n, length = 50, 0.35
+    rod = ea.CosseratRod.straight_rod(n, np.zeros(3), np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0]),
+                                      length, 0.035 * length, 1000.0, youngs_modulus=1e6, shear_modulus=1e6 / 3.0)
+    sim.append(rod)
+    sim.add_forcing_to(rod).using(ea.GravityForces, acc_gravity=np.array([0.0, -9.80665, 0.0]))
+    b_coeff = np.array([17.4, 48.5, 5.4, 14.7, 0.97])
+    sim.add_forcing_to(rod).using(ea.MuscleTorques, base_length=length, b_coeff=b_coeff[:-1], period=1.0,
+                                  wave_number=2 * np.pi / b_coeff[-1], phase_shift=0.0,
+                                  direction=np.array([0.0, 1.0, 0.0]), rest_lengths=rod.rest_lengths,
+                                  ramp_up_time=1.0, with_spline=True)
+    ground = ea.Plane(plane_origin=np.array([0.0, -0.035 * length, 0.0]), plane_normal=np.array([0.0, 1.0, 0.0]))
+    sim.append(ground)
+    friction = 2.0 * 0.11
+    sim.detect_contact_between(rod, ground).using(
+        ea.RodPlaneContactWithAnisotropicFriction, k=1.0, nu=1e-6, slip_velocity_tol=1e-8,
+        static_mu_array=np.array([2 * friction, 4 * friction, 2 * friction]),
+        kinetic_mu_array=np.array([friction, 2 * friction, friction]))
+    dt = 1e-4
+    sim.dampen(rod).using(ea.AnalyticalLinearDamper, damping_constant=2e-3, time_step=dt)
+    sim.finalize()
+    ea.integrate(ea.PositionVerlet(), sim, 0.5, 5000, progress_bar=False)
+    return {"positions": rod.position_collection, "velocities": rod.velocity_collection,
+            "directors": rod.director_collection, "external_torques": rod.external_torques}
+
+
+def pyelastica_contact_knots():
+    """Two rods crossing under end forces with rod-rod contact, one rod
+    coiling against itself (self contact), and the link, twist and writhe
+    of a helical rod (knot theory)."""
+    import elastica as ea
+    sim = _elastica_collection()
+    a = ea.CosseratRod.straight_rod(30, np.array([-0.5, 0.0, 0.0]), np.array([1.0, 0.0, 0.0]),
+                                    np.array([0.0, 0.0, 1.0]), 1.0, 0.02, 1000.0, youngs_modulus=1e5)
+    b = ea.CosseratRod.straight_rod(30, np.array([0.0, -0.5, 0.03]), np.array([0.0, 1.0, 0.0]),
+                                    np.array([0.0, 0.0, 1.0]), 1.0, 0.02, 1000.0, youngs_modulus=1e5)
+    sim.append(a)
+    sim.append(b)
+    sim.add_forcing_to(b).using(ea.UniformForces, force=-2.0, direction=np.array([0.0, 0.0, 1.0]))
+    sim.detect_contact_between(a, b).using(ea.RodRodContact, k=1e3, nu=0.1)
+    sim.detect_contact_between(b, b).using(ea.RodSelfContact, k=1e3, nu=0.1)
+    sim.constrain(a).using(ea.FixedConstraint, constrained_position_idx=(0, -1), constrained_director_idx=(0, -1))
+    sim.dampen(a).using(ea.AnalyticalLinearDamper, damping_constant=0.05, time_step=1e-4)
+    sim.dampen(b).using(ea.AnalyticalLinearDamper, damping_constant=0.05, time_step=1e-4)
+    sim.finalize()
+    ea.integrate(ea.PositionVerlet(), sim, 0.2, 2000, progress_bar=False)
+    s = np.linspace(0.0, 6 * np.pi, 201)
+    helix = np.stack([np.cos(s), np.sin(s), 0.2 * s])[None]
+    normal = np.stack([np.cos(s[:-1]), np.sin(s[:-1]), np.zeros(200)])[None]
+    radius = np.full((1, 200), 0.05)
+    twist, local_twist = ea.compute_twist(helix, normal)
+    return {"a_positions": a.position_collection, "b_positions": b.position_collection,
+            "b_velocities": b.velocity_collection, "twist": twist, "local_twist": local_twist,
+            "writhe": ea.compute_writhe(helix, 0.2 * 6 * np.pi, "next_tangent"),
+            "link": ea.compute_link(helix, normal, radius, 0.2 * 6 * np.pi, "next_tangent")}
+
+
+def _sph_particles(n, seed):
+    """Clustered particles in a unit box: positions, masses (float32) and
+    smoothing lengths (float32) as a SWIFT snapshot's gas holds them."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0.2, 0.8, (8, 3))
+    pos = (centres[rng.integers(0, 8, n)] + 0.08 * rng.standard_normal((n, 3))) % 1.0
+    m = rng.uniform(0.5, 1.5, n).astype(np.float32)
+    h = (0.01 + 0.04 * rng.random(n)).astype(np.float32)
+    return pos[:, 0].copy(), pos[:, 1].copy(), pos[:, 2].copy(), m, h
+
+
+def swiftsimio_projection():
+    """SPH projections of particles onto images by each of swiftsimio's
+    CPU backends (fast, histogram, renormalised, subsampled, its extreme
+    variant, reference), serial and parallel, in a periodic box."""
+    from swiftsimio.visualisation.projection_backends import backends, backends_parallel
+    x, y, _, m, h = _sph_particles(20000, 0)
+    out = {}
+    for name in ("fast", "histogram", "renormalised", "subsampled", "subsampled_extreme", "reference"):
+        res = 128 if name.startswith("subsampled") else 256
+        out[name] = backends[name](x=x, y=y, m=m, h=h, res=res, box_x=1.0, box_y=1.0)
+        if name in ("fast", "histogram"):
+            out[name + "_parallel"] = backends_parallel[name](x=x, y=y, m=m, h=h, res=res, box_x=1.0, box_y=1.0)
+    return out
+
+
+def swiftsimio_fastmath_sums():
+    """The backends whose float32 sums fastmath lets the compiler reorder
+    (nested grids' projection and voxels, the renormalised projection's
+    threads): results within a few float32 roundings of Numba's."""
+    from swiftsimio.visualisation.projection_backends import backends, backends_parallel
+    from swiftsimio.visualisation.volume_render_backends import backends as volumes
+    x, y, z, m, h = _sph_particles(20000, 0)
+    return {"nested": backends["nested"](x=x, y=y, m=m, h=h, res=256, box_x=1.0, box_y=1.0),
+            "renormalised_parallel": backends_parallel["renormalised"](x=x, y=y, m=m, h=h, res=256, box_x=1.0,
+                                                                       box_y=1.0),
+            "voxels_nested": volumes["nested"](x=x, y=y, z=z, m=m, h=h, res=48, box_x=1.0, box_y=1.0, box_z=1.0)}
+
+
+def swiftsimio_slices_volumes():
+    """Density slices (SPH kernel and nearest neighbour), voxel grids by
+    scatter, serial and parallel, and power-spectrum depositions with
+    folding, of one particle set."""
+    from swiftsimio.visualisation.power_spectrum import deposit, deposit_parallel
+    from swiftsimio.visualisation.slice_backends import backends as slices
+    from swiftsimio.visualisation.volume_render_backends import backends as volumes
+    from swiftsimio.visualisation.volume_render_backends import backends_parallel as volumes_parallel
+    x, y, z, m, h = _sph_particles(20000, 1)
+    out = {"slice_sph": slices["sph"](x=x, y=y, z=z, m=m, h=h, z_slice=0.5, xres=200, yres=160,
+                                      box_x=1.0, box_y=1.0, box_z=1.0),
+           "slice_nn": slices["nearest_neighbours"](x=x, y=y, z=z, m=m, h=h, z_slice=0.5, xres=200, yres=160,
+                                                    box_x=1.0, box_y=1.0, box_z=1.0)}
+    out["voxels"] = volumes["scatter"](x=x, y=y, z=z, m=m, h=h, res=48, box_x=1.0, box_y=1.0, box_z=1.0)
+    out["voxels_parallel"] = volumes_parallel["scatter"](x=x, y=y, z=z, m=m, h=h, res=48, box_x=1.0, box_y=1.0,
+                                                         box_z=1.0)
+    for fold in (1.0, 4.0):
+        out[f"deposit_{fold:g}"] = deposit(x, y, z, m, 32, fold, 1.0, 1.0, 1.0)
+        out[f"deposit_parallel_{fold:g}"] = deposit_parallel(x, y, z, m, 32, fold, 1.0, 1.0, 1.0)
+    return out
+
+
+def swiftsimio_ranges():
+    """The reading helpers: contiguous ranges of sorted particle IDs (a
+    mask's runs), their expansion back to indices, and chunked range
+    extraction as the snapshot reader does it."""
+    from swiftsimio.accelerated import expand_ranges, get_chunk_ranges, extract_ranges_from_chunks, ranges_from_array
+    rng = np.random.default_rng(2)
+    ids = np.flatnonzero(rng.random(400000) < 0.3)
+    ranges = ranges_from_array(ids)
+    expanded = expand_ranges(ranges)
+    chunks = get_chunk_ranges(ranges, 4096, 400000)
+    dataset = np.sqrt(np.arange(400000.0))
+    read = np.concatenate([dataset[lo:hi] for lo, hi in chunks])
+    return {"ranges": ranges, "expanded": expanded, "chunks": chunks,
+            "extracted": extract_ranges_from_chunks(read, chunks, ranges)}
+
+
+def _xsdba_tas(seed, years, start, offset=0.0, scale=1.0, trend=0.0):
+    """Daily temperatures (K) with an annual cycle, a trend and noise."""
+    import pandas as pd
+    import xarray as xr
+    time = pd.date_range(f"{start}-01-01", periods=365 * years, freq="D")
+    rng = np.random.default_rng(seed)
+    doy = time.dayofyear.to_numpy()
+    values = (280.0 + offset + 12 * np.sin(2 * np.pi * (doy - 100) / 365) + trend * np.arange(len(time)) / 3650
+              + scale * 3 * rng.standard_normal(len(time)))
+    return xr.DataArray(values, dims=("time",), coords={"time": time}, attrs={"units": "K"})
+
+
+def xsdba_quantile_mapping():
+    """Bias adjustment of a model's temperatures to observations: empirical
+    quantile mapping by day-of-year windows, detrended quantile mapping and
+    quantile delta mapping, trained on 1981-2010 and applied to 2041-2070
+    (numba quantiles of each group, extrapolation on quantiles)."""
+    import xsdba
+    ref = _xsdba_tas(0, 30, 1981)
+    hist = _xsdba_tas(1, 30, 1981, offset=2.0, scale=1.3)
+    sim = _xsdba_tas(2, 30, 2041, offset=4.0, scale=1.3, trend=1.0)
+    out = {}
+    eqm = xsdba.EmpiricalQuantileMapping.train(ref, hist, nquantiles=50, group="time.month", kind="+")
+    out["eqm"] = eqm.adjust(sim, extrapolation="constant", interp="linear").values
+    out["eqm_af"] = eqm.ds.af.values
+    dqm = xsdba.DetrendedQuantileMapping.train(ref, hist, nquantiles=30, group="time", kind="+")
+    out["dqm"] = dqm.adjust(sim, interp="nearest").values
+    qdm = xsdba.QuantileDeltaMapping.train(ref, hist, nquantiles=40, group=xsdba.Grouper("time.dayofyear", window=31),
+                                           kind="*")
+    out["qdm"] = qdm.adjust(sim, interp="linear").values
+    return out
+
+
+def xsdba_loess_npdf():
+    """LOESS smoothing (numba's robust locally weighted regression, tricube
+    and gaussian weights), and the multivariate N-dimensional probability
+    density function transform with its energy scores, on two variables."""
+    import xarray as xr
+    import xsdba
+    from xsdba.loess import loess_smoothing
+    tas = _xsdba_tas(3, 6, 2001, trend=2.0)
+    out = {"loess_tricube": loess_smoothing(tas, f=0.2).values,
+           "loess_gaussian": loess_smoothing(tas, f=0.1, d=0, weights="gaussian", niter=1).values}
+    ref = xr.Dataset({"tas": _xsdba_tas(4, 10, 1981), "tasmax": _xsdba_tas(5, 10, 1981, offset=6.0)})
+    hist = xr.Dataset({"tas": _xsdba_tas(6, 10, 1981, offset=1.0, scale=1.2),
+                       "tasmax": _xsdba_tas(7, 10, 1981, offset=8.0, scale=0.8)})
+    ref_s, hist_s = xsdba.stack_variables(ref), xsdba.stack_variables(hist)
+    np.random.seed(42)  # its random rotations
+    with xsdba.set_options(extra_output=True):
+        npdf = xsdba.adjustment.NpdfTransform.adjust(ref_s, hist_s, hist_s, base=xsdba.QuantileDeltaMapping,
+                                                     base_kws={"nquantiles": 20, "group": "time"}, n_iter=8,
+                                                     n_escore=200, adj_kws={"interp": "nearest",
+                                                                            "extrapolation": "constant"})
+    out["npdf"] = npdf.scenh.values
+    out["escores"] = npdf.escores.values
+    return out
+
+
+def segregation_indices():
+    """Gini's segregation index (a parallel, fastmath sum over pairs of
+    tracts, reduced into an array) and the spatial proximity profile (a
+    closure over the tracts' shortest paths with boolean-mask indexing) of
+    a grid of tracts, groups clustered in one corner."""
+    import geopandas as gpd
+    import libpysal
+    from segregation.singlegroup import Gini, SpatialProxProf
+    from shapely.geometry import box
+    rng = np.random.default_rng(11)
+    side = 30
+    cells = [box(i, j, i + 1, j + 1) for i in range(side) for j in range(side)]
+    ii, jj = np.divmod(np.arange(side * side), side)
+    total = rng.integers(50, 800, side * side)
+    total[rng.random(side * side) < 0.02] = 0
+    share = 1 / (1 + np.exp((ii + jj - side) / 6.0))
+    group = rng.binomial(total, share)
+    tracts = gpd.GeoDataFrame({"group": group, "total": total}, geometry=cells, crs="EPSG:3857")
+    w = libpysal.weights.Rook.from_dataframe(tracts, use_index=False)
+    gini = Gini(tracts, "group", "total")
+    spp = SpatialProxProf(tracts, "group", "total", w=w, m=400)
+    return {"gini": np.array([gini.statistic]), "spp": np.array([spp.statistic])}
+
+
+def geoana_prism_kernels():
+    """Users' compiled code calling geoana's prism kernels (Cython
+    functions Numba calls by address): gravity and gravity gradients of
+    rectangular prisms on a grid of stations, the eight-corner sums of
+    each kernel."""
+    from geoana.kernels import (prism_f, prism_fxxy, prism_fxxz, prism_fxyz, prism_fz, prism_fzx, prism_fzy,
+                                prism_fzz, prism_fzzz)
+    from numba import njit
+
+    def corners(kernel):
+        @njit
+        def field(stations, prisms):
+            out = np.zeros(len(stations))
+            for s in range(len(stations)):
+                for p in range(len(prisms)):
+                    total = 0.0
+                    for a in range(2):
+                        for b in range(2):
+                            for c in range(2):
+                                sign = (-1.0) ** (a + b + c + 1)
+                                total += sign * kernel(prisms[p, a] - stations[s, 0], prisms[p, 2 + b] - stations[s, 1],
+                                                       prisms[p, 4 + c] - stations[s, 2])
+                    out[s] += total
+            return out
+        return field
+
+    rng = np.random.default_rng(5)
+    xy = np.stack(np.meshgrid(np.linspace(-50, 50, 30), np.linspace(-50, 50, 30)), -1).reshape(-1, 2)
+    stations = np.column_stack([xy, np.full(len(xy), 1.0)])
+    lo = rng.uniform(-40, 30, (40, 3))
+    lo[:, 2] = rng.uniform(-60, -20, 40)
+    prisms = np.column_stack([lo[:, 0], lo[:, 0] + rng.uniform(2, 10, 40), lo[:, 1], lo[:, 1] + rng.uniform(2, 10, 40),
+                              lo[:, 2], lo[:, 2] + rng.uniform(2, 10, 40)])
+    kernels = {"f": prism_f, "fz": prism_fz, "fzz": prism_fzz, "fzx": prism_fzx, "fzy": prism_fzy,
+               "fzzz": prism_fzzz, "fxxy": prism_fxxy, "fxxz": prism_fxxz, "fxyz": prism_fxyz}
+    return {name: corners(kernel)(stations, prisms) for name, kernel in kernels.items()}
+
+
+def sectionproperties_analysis():
+    """Finite-element section analysis (numba-compiled element assembly,
+    shape functions and coordinate transforms): geometric, warping and
+    plastic properties, and stresses under combined actions, of a steel I
+    section and of a composite box of two materials."""
+    from sectionproperties.analysis import Section
+    from sectionproperties.pre import Material
+    from sectionproperties.pre.library import i_section, rectangular_hollow_section, rectangular_section
+    out = {}
+    geom = i_section(d=310, b=165, t_f=9.7, t_w=6.1, r=11.4, n_r=8)
+    geom.create_mesh(mesh_sizes=[20.0])
+    sec = Section(geom)
+    sec.calculate_geometric_properties()
+    sec.calculate_warping_properties()
+    sec.calculate_plastic_properties()
+    stress = sec.calculate_stress(n=50e3, mxx=-50e6, m22=2.5e6, mzz=0.5e6, vx=10e3, vy=5e3)
+    out["i_props"] = np.array([sec.get_area(), *sec.get_ic(), *sec.get_z(), sec.get_j(), sec.get_gamma(),
+                               *sec.get_sc(), *sec.get_as(), *sec.get_s()])
+    out["i_vm"] = stress.get_stress()[0]["sig_vm"]
+    out["i_zxy"] = stress.get_stress()[0]["sig_zxy"]
+    steel = Material("Steel", 200e3, 0.3, 500, 7.85e-6, "grey")
+    timber = Material("Timber", 8e3, 0.35, 20, 6.5e-7, "burlywood")
+    box = rectangular_hollow_section(d=200, b=120, t=8, r_out=12, n_r=6, material=steel)
+    core = rectangular_section(d=184, b=104, material=timber).align_center(box)
+    comp = (box + core)
+    comp.create_mesh(mesh_sizes=[25.0, 40.0])
+    csec = Section(comp)
+    csec.calculate_geometric_properties()
+    csec.calculate_warping_properties()
+    cstress = csec.calculate_stress(mxx=20e6, vy=8e3, mzz=1e6)
+    out["comp_props"] = np.array([csec.get_ea(), *csec.get_eic(), csec.get_ej(), *csec.get_sc()])
+    out["comp_vm"] = np.concatenate([s["sig_vm"] for s in cstress.get_stress()])
+    return out
+
+
+def pydsge_irfs_filter():
+    """A small New Keynesian model with the zero lower bound (pydsge's
+    example): solved at its calibration, impulse responses to a monetary
+    shock that binds the bound (numba's piecewise linear transition), and
+    the log-likelihood of US data by the transposed-ensemble Kalman filter."""
+    import pandas as pd
+    import pydsge
+    mod = pydsge.DSGE.read(pydsge.example_model)
+    df = pd.read_csv(pydsge.example_data, parse_dates=["date"], index_col=["date"])
+    mod.load_data(df, start="1998Q1")
+    mod.set_par("calib", verbose=False)
+    irfs_small, lk_small, _ = mod.irfs(("e_r", 1, 0), verbose=False)
+    irfs_binding, lk_binding, _ = mod.irfs([("e_u", 3, 0), ("e_r", 2, 0)], verbose=False)
+    mod.prep_estim(N=150, seed=0, verbose=False)
+    mod.filter.R = mod.create_obs_cov(1e-1)
+    np.random.seed(0)
+    ll = mod.get_ll()
+    return {"irfs": np.asarray(irfs_small), "irfs_binding": np.asarray(irfs_binding), "ll": np.array([ll]),
+            "lk": np.asarray(lk_small), "lk_binding": np.asarray(lk_binding)}
+
+
+def aotools_turbulence():
+    """Infinite atmospheric phase screens (von Karman and Kolmogorov): the
+    stencils' separations computed by a parallel compiled loop, then rows
+    added as the screen moves; and the optimal grouping of a 60-layer
+    turbulence profile into 6 (Saxenhuber's cost function, compiled)."""
+    from aotools.turbulence import infinitephasescreen, profile_compression
+    vk = infinitephasescreen.PhaseScreenVonKarman(64, 0.02, 0.15, 25.0, random_seed=1, n_columns=2)
+    for _ in range(40):
+        vk.add_row()
+    kol = infinitephasescreen.PhaseScreenKolmogorov(64, 0.02, 0.15, 25.0, random_seed=2, stencil_length_factor=4)
+    for _ in range(40):
+        kol.add_row()
+    h = np.linspace(0.0, 20000.0, 60)
+    p = 1e-14 * np.exp(-h / 3000.0) * (1 + 0.5 * np.sin(h / 1500.0) ** 2)
+    np.random.seed(3)  # its random starting groupings
+    heights, cn2 = profile_compression.optimal_grouping(8, 6, h, p)
+    return {"von_karman": vk.scrn, "kolmogorov": kol.scrn, "vk_separations": vk.seperations,
+            "heights": heights, "cn2": cn2}
+
+
+def einsteinpy_coordinates():
+    """Coordinate conversions of particles near a Kerr black hole, compiled
+    on arrays and on scalars: Cartesian to spherical and Boyer-Lindquist
+    and back, with velocities, and the timelike component of a 4-velocity
+    under a metric."""
+    from einsteinpy.coordinates import utils
+    rng = np.random.default_rng(8)
+    n = 200000
+    t = rng.uniform(0, 10, n)
+    x, y, z = rng.uniform(-50, 50, (3, n))
+    vx, vy, vz = rng.uniform(-0.3, 0.3, (3, n)) * 3e8
+    alpha = 0.7
+    sph = utils.cartesian_to_spherical(t, x, y, z, vx, vy, vz)
+    bl = utils.cartesian_to_bl(t, x, y, z, alpha, vx, vy, vz)
+    back = utils.bl_to_cartesian(*bl[:4], alpha, *bl[4:])
+    back_sph = utils.spherical_to_cartesian(*sph)
+    novel = utils.cartesian_to_bl_novel(t, x, y, z, alpha)
+    scalars = np.array([utils.spherical_to_cartesian_novel(1.0, r, th, ph)
+                        for r, th, ph in zip(sph[1][:2000], sph[2][:2000], sph[3][:2000])])
+    g = np.diag([1.0, -1.0, -1.0, -1.0]) * np.array([1.0, 1.2, 1.5, 2.0])[:, None]
+    v0s = np.array([utils.v0(g, a, b, c) for a, b, c in zip(vx[:2000] / 3e9, vy[:2000] / 3e9, vz[:2000] / 3e9)])
+    return {"spherical": np.array(sph), "bl": np.array(bl), "back": np.array(back), "back_sph": np.array(back_sph),
+            "novel": np.array(novel), "scalars": scalars, "v0": v0s}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -8530,4 +8982,15 @@ WORKLOADS = {
     "claspy": {"segmentation": claspy_segmentation, "streaming_states": claspy_streaming_states},
     "fastnode2vec": {"walks": fastnode2vec_walks},
     "hftbacktest": {"market_making": hftbacktest_market_making},
+    "py-fatigue": {"rainflow_damage": py_fatigue_rainflow_damage, "crack_growth": py_fatigue_crack_growth},
+    "pyelastica": {"beam": pyelastica_beam, "snake": pyelastica_snake, "contact_knots": pyelastica_contact_knots},
+    "swiftsimio": {"projection": swiftsimio_projection, "slices_volumes": swiftsimio_slices_volumes,
+                   "ranges": swiftsimio_ranges, "fastmath_sums": swiftsimio_fastmath_sums},
+    "xsdba": {"quantile_mapping": xsdba_quantile_mapping, "loess_npdf": xsdba_loess_npdf},
+    "segregation": {"indices": segregation_indices},
+    "geoana": {"prism_kernels": geoana_prism_kernels},
+    "sectionproperties": {"analysis": sectionproperties_analysis},
+    "pydsge": {"irfs_filter": pydsge_irfs_filter},
+    "aotools": {"turbulence": aotools_turbulence},
+    "einsteinpy": {"coordinates": einsteinpy_coordinates},
 }

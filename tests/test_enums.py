@@ -262,6 +262,30 @@ def test_is_between_other_values_stays_a_typing_error():
         same_number(1, 2)
 
 
+def test_is_between_dtypes_is_their_identity_as_numpy():
+    """arr.dtype is np.dtype(np.float64), as xsdba's quantiles choose their
+    NaN handling: NumPy's builtin dtypes are one object each."""
+    @njit
+    def kind_of(arr):
+        if arr.dtype is numpy.dtype(numpy.float64) or arr.dtype is numpy.dtype(numpy.float32):
+            return 1
+        if arr.dtype is not numpy.dtype(numpy.int64):
+            return 2
+        return 3
+
+    @njit
+    def same_dtype(a, b):
+        return a.dtype is b.dtype, a.dtype is not b.dtype
+
+    dtypes = (numpy.float64, numpy.float32, numpy.int64, numpy.int8, numpy.uint64, numpy.complex128, numpy.bool_)
+    rng = make_rng(7)
+    arrays = [(rng.standard_normal((2, 3)) * 10).astype(dt) for dt in dtypes] + [numpy.empty(0), numpy.empty((0, 2))]
+    for a in arrays:
+        assert kind_of(a) == kind_of.py_func(a)
+        for b in arrays:
+            assert same_dtype(a, b) == same_dtype.py_func(a, b)
+
+
 # ---------------------------------------------------------------- the class in compiled code
 
 @njit

@@ -1572,3 +1572,62 @@ def test_typeof_a_jitclass_instance_is_its_class_instance_type():
 
     h = Holder(Flagged(""), 3)
     assert h.inner.flag is False and h.n == 3
+
+
+_GROWTH_SPEC = [(f"a{i}", float64[::1]) for i in range(12)] + [
+    ("kind", types.unicode_type), ("geometry", types.DictType(types.unicode_type, float64)),
+    ("arrays", types.ListType(float64[::1])), ("total", float64)]
+
+
+@jitclass(_GROWTH_SPEC)
+class _ManyHeld:
+    """Fifteen fields holding arrays, a str, a dict and a list (py-fatigue's
+    crack growth keeps nine), each released with the instance."""
+    def __init__(self, base, kind, geometry):
+        self.a0 = base.copy()
+        self.a1 = base * 2.0
+        self.a2 = base + 1.0
+        self.a3 = base - 1.0
+        self.a4 = base * base
+        self.a5 = -base
+        self.a6 = base / 2.0
+        self.a7 = base * 3.0
+        self.a8 = base + 2.0
+        self.a9 = base + 3.0
+        self.a10 = base + 4.0
+        self.a11 = base + 5.0
+        self.kind = kind
+        self.geometry = geometry
+        self.arrays = typed.List([self.a0, self.a11])
+        self.total = 0.0
+
+    def add_up(self):
+        self.total = (self.a0.sum() + self.a1.sum() + self.a2.sum() + self.a3.sum() + self.a4.sum() + self.a5.sum()
+                      + self.a6.sum() + self.a7.sum() + self.a8.sum() + self.a9.sum() + self.a10.sum()
+                      + self.a11.sum() + self.geometry["depth"] * len(self.kind) + self.arrays[1][0])
+        return self.total
+
+
+def test_more_than_eight_fields_holding_arrays_strs_and_containers():
+    @njit
+    def made_and_summed(base, kind, depth):
+        geometry = typed.Dict.empty(types.unicode_type, float64)
+        geometry["depth"] = depth
+        return _ManyHeld(base, kind, geometry).add_up()
+
+    rng = make_rng(seed_of("many held"))
+    for n, kind in ((1, "surface"), (5, "hollow cylinder"), (300, "é")):
+        base = rng.standard_normal(n)
+        depth = float(rng.uniform(0.5, 3.0))
+        got = made_and_summed(base, kind, depth)
+        want = sum(arr.sum() for arr in (base, base * 2, base + 1, base - 1, base * base, -base, base / 2, base * 3,
+                                          base + 2, base + 3, base + 4, base + 5)) + depth * len(kind) + base[0] + 5
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    obj = _ManyHeld(np.arange(4.0), "cyl", typed.Dict.empty(types.unicode_type, float64))
+    assert obj.a11[3] == 8.0 and obj.kind == "cyl" and len(obj.arrays) == 2
+    before = rss_bytes()
+    for _ in range(2000):  # each instance releases all it holds
+        made_and_summed(np.ones(500), "ring", 1.0)
+    after = rss_bytes()
+    if before is not None:
+        assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"

@@ -448,6 +448,57 @@ def test_math_functions_after_install_give_nan_and_inf_as_numbas(tmp_path):
     assert done.stdout.startswith("ok math domain error")
 
 
+def test_math_functions_of_float32s_after_install_are_float32_as_numbas(tmp_path):
+    """Numba types math.f of float32s (and atan2, hypot, pow... of two) as
+    float32, computed in float32: swiftsimio's float32 kernels take
+    sqrt(dx * dx + dy * dy) * inv, which NumPy 2 keeps in float32 in Python
+    too (math.sqrt's float is a weak scalar). ruchey's own code keeps
+    Python's float64 result."""
+    done = run_fresh("""
+        import math
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(x):
+            return math.sqrt(x)
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def kernel(dx, dy, inv):
+            ratio = math.sqrt(dx * dx + dy * dy) * inv
+            return ratio, (np.float32(1.0) - ratio) * math.exp(-dx) + math.hypot(dx, dy) * math.atan2(dy, dx)
+
+        @numba.njit
+        def unary(x):
+            return (math.sqrt(x), math.exp(x), math.log1p(x), math.sin(x), math.tanh(x), math.erf(x),
+                    math.fabs(x), math.pow(x, x), math.copysign(x, -x))
+
+        @numba.njit
+        def mixed(x, y):
+            return math.sqrt(x) * y
+
+        rng = np.random.default_rng(3)
+        xs = np.concatenate([rng.uniform(0.0, 5.0, 50), [0.0, 1e-30, 3e38, np.inf, np.nan]]).astype(np.float32)
+        for a, b in zip(xs, xs[::-1]):
+            inv = np.float32(1.0) / np.float32(b + 1)
+            got, want = kernel(a, b, inv), kernel.py_func(a, b, inv)
+            assert all(isinstance(v, float) for v in got)
+            np.testing.assert_array_equal(np.float32(got[0]), want[0])  # NumPy 2's float32, to the bit
+            with np.errstate(all="ignore"):
+                want_unary = tuple(float(np.float32(f(a))) for f in (np.sqrt, np.exp, np.log1p, np.sin, np.tanh))
+            np.testing.assert_allclose(unary(a)[:5], want_unary, rtol=2e-7)
+        assert [t.name for t in kernel.nopython_signatures[0].return_type] == ["float32", "float32"]
+        assert all(t.name == "float32" for t in unary.nopython_signatures[0].return_type)
+        assert mixed(np.float32(2.0), 1.5) == float(np.sqrt(np.float32(2.0))) * 1.5  # a float32 sqrt, then float64
+        assert mixed.nopython_signatures[0].return_type.name == "float64"  # a float64 makes it float64
+        print("ok", own(np.float32(2.0)) == math.sqrt(2.0))
+    """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok True")
+
+
 @shim_only
 def test_array_subclasses_after_install_are_plain_arrays_as_numbas(tmp_path):
     """galois passes its field arrays (an ndarray subclass with its own

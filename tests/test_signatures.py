@@ -510,3 +510,37 @@ def test_numbas_short_and_c_names_of_scalar_types_are_top_level():
         return a.sum() * k
     x = np.linspace(-1.0, 4.0, 7)
     assert scaled(x, 3) == scaled.py_func(x, 3)
+
+
+def test_a_function_that_only_raises_takes_any_declared_return_type():
+    """One whose every path raises (an unreachable return after its raise,
+    or a raise on each branch) compiles under any declared return type, as
+    Numba's; its callers see the exception Python raises."""
+    @njit(ruchey.float64())
+    def refuse():
+        raise TypeError("must return a scalar")
+        return 0.0  # noqa: unreachable, as in real code
+
+    @njit(ruchey.int64(ruchey.int64))
+    def sign_error(x):
+        if x > 0:
+            raise ValueError("positive")
+        else:
+            raise ValueError("not positive")
+
+    @njit
+    def checked(x):
+        if x > 1.0:
+            return refuse()
+        return x * 2.0
+
+    for x in (-3.0, 0.0, 0.5, 1.0, np.nan):
+        assert checked(x) == checked.py_func(x) or (np.isnan(x) and np.isnan(checked(x)))
+    with pytest.raises(TypeError, match="must return a scalar"):
+        checked(2.0)
+    for x in (-2, 0, 5):
+        with pytest.raises(ValueError) as compiled:
+            sign_error(x)
+        with pytest.raises(ValueError) as python:
+            sign_error.py_func(x)
+        assert str(compiled.value) == str(python.value)

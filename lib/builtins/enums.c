@@ -4,7 +4,7 @@
  * one is what Numba does: m.value; m == n and m != n between members of
  * one class; m is n between any members (false across classes), and
  * between lists, dicts and sets, between jitclass and structref objects,
- * between arrays and between numbers (row
+ * between arrays, between dtypes and between numbers (row
  * "is", here for want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
@@ -45,16 +45,22 @@ static bool is_object(const Type *t) { return ty_is_container(t) || t->kind == T
  * (a[:] is a too, which NumPy's new view object is not). */
 static bool same_array_type(const Type *a, const Type *b) { return a->elem == b->elem && a->ndim == b->ndim; }
 
+/* Two dtypes: NumPy's builtin dtypes are one object each (arr.dtype is
+ * np.dtype(np.float64) where arr holds float64s), as Numba's reading of
+ * a dtype's type alone: a is b where their types are one. */
+static bool is_dtype(const Type *t) { return t->kind == TY_DTYPE; }
+
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool numba = in->opts && in->opts->numba_code;
   bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1]) : is_number(args[0]) && numba;
   bool objects = is_object(args[0]) && is_object(args[1]);
   bool strs = is_str_pair(args[0], args[1]) && numba;
   bool arrays = is_array(args[0]) && is_array(args[1]);
-  if (!numbers && !objects && !strs && !arrays && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  bool dtypes = is_dtype(args[0]) && is_dtype(args[1]);
+  if (!numbers && !objects && !strs && !arrays && !dtypes && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
-                           "containers or jitclass objects, between arrays and between a number and a value of another type in compiled "
-                           "code (%s is %s): use == or !=", args[0]->name, args[1]->name);
+                           "containers or jitclass objects, between arrays, between dtypes and between a number and a value of "
+                           "another type in compiled code (%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
 

@@ -388,7 +388,9 @@ static const Type *ty_math(Infer *in, Node *n, const Type **args) {
         return ty_error(in, n->list.items[i], "%s() needs integers, got %s", n->bi->path, args[i]->name);
     return ty_is_int(t) ? t : TYS(TY_I64);
   }
-  if (t->kind == TY_F32 && ty_in_cuda(in)) return TYS(TY_F32);  /* as numba-cuda: a GPU's float64 is slow */
+  /* as numba-cuda: a GPU's float64 is slow; and as Numba types math of float32s, in code written for it
+   * (sqrt(dx * dx + dy * dy) * inv of float32s stays float32, as NumPy 2 computes it in Python) */
+  if (t->kind == TY_F32 && (ty_in_cuda(in) || (in->opts && in->opts->numba_code))) return TYS(TY_F32);
   return TYS(TY_F64);
 }
 
