@@ -129,14 +129,43 @@ enum { MERGE_RUN = 16 };
  * stopping at an element not on its side (an element equal to the pivot
  * stops both), and swap what stopped them; where they meet the pivot
  * goes. Shorter ranges get the insertion sort above. Sorts n elements of
- * v in place (tmp unused: the signature of the other sorts). */
-enum { QUICKSORT_RUN = 16 };
+ * v in place (tmp unused: the signature of the other sorts).
+ *
+ * The k-th swap exchanges the k-th element from the left not below the
+ * pivot with the k-th from the right not above it, as long as the first
+ * lies left of the second. While the unscanned middle holds two blocks,
+ * the stoppers of a block at each end are found without branches (their
+ * offsets noted) and swapped in pairs, leftovers kept for the next block
+ * (BlockQuicksort's partition, the same swaps); the scalar loop then
+ * goes on from after the last pair swapped. */
+enum { QUICKSORT_RUN = 16, QUICKSORT_BLOCK = 64 };
 
 #define QUICKSORT(name, T, KEY)                                                                      \
   static inline void swap_##name(T *a, T *b) {                                                       \
     T t = *a;                                                                                        \
     *a = *b;                                                                                         \
     *b = t;                                                                                          \
+  }                                                                                                  \
+  static void block_swaps_##name(T *v, int64_t *i, int64_t *j, uint64_t pivot) {                     \
+    enum { B = QUICKSORT_BLOCK };                                                                    \
+    uint8_t left[B], right[B];                                                                       \
+    int64_t nl = 0, nr = 0, sl = 0, sr = 0, bl = 0, br = 0, next_l = *i, next_r = *j;                \
+    int64_t last_l = *i - 1, last_r = *j + 1;                                                        \
+    while (next_r - next_l + 1 >= 2 * B) {                                                           \
+      if (nl == 0) {                                                                                 \
+        sl = 0, bl = next_l, next_l += B;                                                            \
+        for (int t = 0; t < B; t++) left[nl] = (uint8_t)t, nl += !(KEY(v[bl + t]) < pivot);          \
+      }                                                                                              \
+      if (nr == 0) {                                                                                 \
+        sr = 0, br = next_r, next_r -= B;                                                            \
+        for (int t = 0; t < B; t++) right[nr] = (uint8_t)t, nr += !(pivot < KEY(v[br - t]));         \
+      }                                                                                              \
+      int64_t m = nl < nr ? nl : nr;                                                                 \
+      for (int64_t k = 0; k < m; k++) swap_##name(&v[bl + left[sl + k]], &v[br - right[sr + k]]);    \
+      if (m) last_l = bl + left[sl + m - 1], last_r = br - right[sr + m - 1];                        \
+      nl -= m, nr -= m, sl += m, sr += m;                                                            \
+    }                                                                                                \
+    *i = last_l + 1, *j = last_r - 1;                                                                \
   }                                                                                                  \
   static int64_t partition_##name(T *v, int64_t lo, int64_t hi) {                                    \
     int64_t mid = (lo + hi) >> 1;                                                                    \
@@ -146,6 +175,7 @@ enum { QUICKSORT_RUN = 16 };
     uint64_t pivot = KEY(v[mid]);                                                                    \
     swap_##name(&v[mid], &v[hi]);                                                                    \
     int64_t i = lo, j = hi - 1;                                                                      \
+    block_swaps_##name(v, &i, &j, pivot);                                                            \
     for (;;) {                                                                                       \
       while (i < hi && KEY(v[i]) < pivot) i++;                                                       \
       while (j >= lo && pivot < KEY(v[j])) j--;                                                      \
