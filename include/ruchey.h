@@ -1117,6 +1117,7 @@ bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind
 int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+void rt_sum_complex(const char *p, int64_t n, int64_t stride, int32_t kind, bool nan_zero, void *out);
 /* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
 double rt_i0(double x);
 /* The functions rt_cmath computes (a cmath row's ival) */

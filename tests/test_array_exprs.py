@@ -519,6 +519,29 @@ def test_integers_to_negative_powers_raise_numpys_error():
         f(a, b)
 
 
+@ruchey.njit
+def powers(a, b):
+    return a ** b, np.power(a, b), a ** b * 2.0, np.logspace(-2.0, 3.0, 50)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_powers_are_the_c_librarys_pow_bit_for_bit(dtype):
+    """Each element is C's pow (powf) of its pair, as a NumPy scalar's
+    power and Numba's code give, not a vector pow an ulp away."""
+    rng = make_rng(41)
+    a = (rng.random(3000) * 10).astype(dtype)
+    b = (rng.random(3000) * 8 - 4).astype(dtype)
+    a[::97], b[::89], a[::83], b[::83] = 0.0, np.nan, -2.0, 3.0
+    with np.errstate(all="ignore"):
+        expected = np.array([x ** y for x, y in zip(a, b)], dtype=dtype)
+    got = powers(a, b)
+    for k in range(2):
+        assert got[k].tobytes() == expected.tobytes()
+    assert got[2].tobytes() == (expected * dtype(2.0)).tobytes()
+    assert got[3].tolist() == [10.0 ** x for x in np.linspace(-2.0, 3.0, 50).tolist()]
+    assert powers(a[:0], b[:0])[0].size == 0
+
+
 # ---------------------------------------------------------------- where arrays cannot be
 
 

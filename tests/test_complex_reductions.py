@@ -75,6 +75,28 @@ def test_whole_array_reductions(name, dtype):
                 assert_close(*run_both(f, a), dtype, f"{name}{shape} {layout}")
 
 
+@njit
+def whole_sums(a):
+    return np.sum(a), a.sum(), np.mean(a), np.nansum(a)
+
+
+@pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
+def test_whole_sums_of_a_1d_or_contiguous_array_are_numpys_pairwise_sum_to_the_bit(dtype):
+    """NumPy sums the parts pairwise (8 accumulators, blocks of 128 parts,
+    halves above); nansum with an element holding a NaN as 0."""
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 3, 4, 5, 8, 63, 64, 65, 129, 1001, 5003):
+        c = (rng.standard_normal(n) * 1e3 + 1j * rng.standard_normal(n)).astype(dtype)
+        if n > 8:
+            c[::7] = complex(np.nan, 1.0)
+        for a in (c, c[::3], c[::-1], c[: n - n % 6].reshape(3, -1), np.asfortranarray(c[: n - n % 6].reshape(-1, 2))):
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore", RuntimeWarning)
+                expected = whole_sums.py_func(a)  # (of a itself: a copy is C-ordered, summed in another order)
+            for e, g in zip(expected, whole_sums(a)):
+                assert np.asarray(g, dtype=dtype).tobytes() == np.asarray(e, dtype=dtype).tobytes(), (n, a.strides)
+
+
 @pytest.mark.parametrize("name", REDUCTIONS)
 @pytest.mark.parametrize("dtype", CTYPES, ids=lambda t: np.dtype(t).name)
 def test_reductions_along_an_axis(name, dtype):

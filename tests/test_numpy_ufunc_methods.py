@@ -71,6 +71,27 @@ def test_add_reduce_of_floats_is_numpys_sum_to_the_bit():
                 np.testing.assert_array_equal(got, want)
 
 
+def test_add_reduce_of_floats_with_initial_or_two_axes_is_numpys_to_the_bit():
+    """initial= over all the elements: NumPy's accumulator starts at it and
+    the pairwise sum is added to it; two axes of a 2-d array: the pairwise
+    summation of all of them, as numpy.sum's."""
+    @njit
+    def sums(a, start):
+        return (np.add.reduce(a.ravel(), initial=start), np.add.reduce(a, axis=None, initial=start),
+                np.add.reduce(a, axis=(0, 1)), np.add.reduce(a, axis=(-1, 0)))
+
+    rng = make_rng(13)
+    for dt in (np.float64, np.float32):
+        for a in (rng.random((3, 2001)).astype(dt), np.asfortranarray(rng.random((700, 3))).astype(dt),
+                  rng.standard_normal((2, 3001)).astype(dt)[:, ::3], np.zeros((0, 4), dt),
+                  np.array([[np.nan, -0.0], [1e30, 2.5]], dt)):
+            for start in (1.5, 0, -3):
+                for got, want in zip(sums(a, start), sums.py_func(a, start)):
+                    assert np.asarray(got, dtype=want.dtype).tobytes() == np.asarray(want).tobytes()
+    with pytest.raises(ValueError, match="axis"):
+        njit(lambda a: np.add.reduce(a, axis=(0, 0)))(np.ones((2, 2)))
+
+
 def test_reduce_keywords_and_empty_arrays():
     @njit
     def f(a, start):

@@ -7,10 +7,10 @@ Every call is checked against NumPy on generated inputs: every dtype
 (bool, int8..uint64, float32, float64 with NaN, infinities and -0.0),
 empty and one-element arrays, C, Fortran, strided and reversed layouts,
 and lengths on both sides of the run-time sort's switch from merge sort
-to radix sort. ruchey's sort is stable for every kind: the stable kinds
-give NumPy's indices exactly; for the default kind the sorted values are
-NumPy's, and argsort's indices a permutation that sorts the array (NumPy's
-quicksort may leave equal elements in another order).
+to radix sort. The stable kinds give NumPy's indices exactly; for the
+default kind the sorted values are NumPy's, and argsort's indices a
+permutation that sorts the array (equal elements in the order of Numba's
+quicksort: test_sort_ties.py).
 """
 import numpy as np
 import pytest

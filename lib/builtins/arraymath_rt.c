@@ -38,6 +38,67 @@ double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind) {
   return kind == TY_F32 ? pairwise_f32(p, n, stride) : pairwise_f64(p, n, stride);
 }
 
+/* NumPy's pairwise sum of n complex elements from p, stride bytes apart,
+ * counted as 2n parts: below 8 parts one by one; up to 128, 8
+ * accumulators (the real parts in the even ones), the real sum
+ * (r0 + r2) + (r4 + r6), the imaginary (r1 + r3) + (r5 + r7), then the
+ * rest one by one; above, halves of a multiple of 8 parts. nan_zero:
+ * an element with a NaN part read as 0 (numpy.nansum's). */
+#define COMPLEX_PAIRWISE(name, T)                                                               \
+  static inline T part_##name(const char *p, int k, bool nan_zero) {                            \
+    const T *x = (const T *)p;                                                                  \
+    return nan_zero && (x[0] != x[0] || x[1] != x[1]) ? 0 : x[k];                               \
+  }                                                                                             \
+  static void name(const char *p, int64_t parts, int64_t stride, bool nan_zero, T *re, T *im) { \
+    if (parts < 8) {                                                                            \
+      T r = 0, i = 0;                                                                           \
+      for (int64_t k = 0; k < parts / 2; k++) {                                                 \
+        r += part_##name(p + k * stride, 0, nan_zero);                                          \
+        i += part_##name(p + k * stride, 1, nan_zero);                                          \
+      }                                                                                         \
+      *re = r, *im = i;                                                                         \
+      return;                                                                                   \
+    }                                                                                           \
+    if (parts <= 128) {                                                                         \
+      T r[8];                                                                                   \
+      int64_t k;                                                                                \
+      for (int j = 0; j < 8; j++) r[j] = part_##name(p + j / 2 * stride, j % 2, nan_zero);      \
+      for (k = 4; k < (parts - parts % 8) / 2; k += 4)                                          \
+        for (int j = 0; j < 8; j++) r[j] += part_##name(p + (k + j / 2) * stride, j % 2, nan_zero); \
+      T sr = (r[0] + r[2]) + (r[4] + r[6]), si = (r[1] + r[3]) + (r[5] + r[7]);                 \
+      for (; k < parts / 2; k++) {                                                              \
+        sr += part_##name(p + k * stride, 0, nan_zero);                                         \
+        si += part_##name(p + k * stride, 1, nan_zero);                                         \
+      }                                                                                         \
+      *re = sr, *im = si;                                                                       \
+      return;                                                                                   \
+    }                                                                                           \
+    int64_t half = parts / 2;                                                                   \
+    half -= half % 8;                                                                           \
+    T r1, i1, r2, i2;                                                                           \
+    name(p, half, stride, nan_zero, &r1, &i1);                                                  \
+    name(p + half / 2 * stride, parts - half, stride, nan_zero, &r2, &i2);                      \
+    *re = r1 + r2, *im = i1 + i2;                                                               \
+  }
+
+COMPLEX_PAIRWISE(pairwise_c64, float)
+COMPLEX_PAIRWISE(pairwise_c128, double)
+
+/* NumPy's add.reduce of n complex numbers (nansum's: nan_zero): their
+ * pairwise sum from 0, written to out (two floats for complex64, two
+ * doubles for complex128) */
+void rt_sum_complex(const char *p, int64_t n, int64_t stride, int32_t kind, bool nan_zero, void *out) {
+  if (kind == TY_C64) {
+    float *o = out;
+    pairwise_c64(p, 2 * n, stride, nan_zero, &o[0], &o[1]);
+    o[0] += 0.0f, o[1] += 0.0f;
+  } else {
+    double *o = out;
+    pairwise_c128(p, 2 * n, stride, nan_zero, &o[0], &o[1]);
+    o[0] += 0.0, o[1] += 0.0;
+  }
+}
+
 /* Cephes' Chebyshev coefficients of i0, NumPy's _i0A (|x| <= 8) and _i0B
  * (|x| > 8), in its order */
 static const double i0_below_8[] = {

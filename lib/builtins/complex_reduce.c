@@ -175,6 +175,33 @@ static LLVMValueRef fold(Lower *l, const Reduce *r, LLVMValueRef *at, const Type
   return rd_load(l, a.var);
 }
 
+/* NumPy's pairwise sum (rt_sum_complex; nansum's with an element holding
+ * a NaN as 0) applies where it reads the elements as one run: all of a
+ * 1-d array or of a contiguous one (in memory's order, as NumPy's), in
+ * their own type, on the CPU; other sums add in C order. */
+static bool one_run(const Reduce *r) {
+  const Type *t = r->t;
+  return r->axis < 0 && t->ndim > 0 && (t->ndim == 1 || t->layout != 'A') && r->acc == t->elem;
+}
+
+static LLVMValueRef pairwise_sum(Lower *l, const Reduce *r) {
+  LLVMValueRef n = const_i64(l, 1);
+  for (int d = 0; d < r->t->ndim; d++) n = LLVMBuildMul(l->b, n, lo_arr_shape(l, r->v, d), "");
+  LLVMValueRef stride = r->t->ndim == 1 ? lo_arr_stride(l, r->t, r->v, 0) : const_i64(l, (int64_t)r->t->elem->size);
+  LLVMValueRef out = lo_alloca(l, lo_type(l, r->acc), "csum");
+  LLVMTypeRef params[6] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i32, l->mod->i1, l->mod->ptr};
+  LLVMValueRef args[6] = {LLVMBuildExtractValue(l->b, r->v, 2, ""), n, stride, const_i32(l, (int)r->acc->kind),
+                          LLVMConstInt(l->mod->i1, r->which == CR_NANSUM, 0), out};
+  lo_call_fn(l, "rt_sum_complex", LLVMVoidTypeInContext(l->mod->c), params, args, 6);
+  return lo_load_scalar(l, r->acc, out);
+}
+
+static LLVMValueRef sum_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  const Type *e = r->acc;
+  if ((r->which == CR_NANSUM || !skips_nan(r->which)) && one_run(r) && !l->mod->gpu) return pairwise_sum(l, r);
+  return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
+}
+
 /* the elements counted: nanmean's, nanvar's, those without NaN */
 static LLVMValueRef counted(Lower *l, const Reduce *r, LLVMValueRef *at) {
   const Type *f64 = TYS(TY_F64);
@@ -183,8 +210,7 @@ static LLVMValueRef counted(Lower *l, const Reduce *r, LLVMValueRef *at) {
 
 /* nanmean: over the elements without NaN (0/0, NaN, where none is) */
 static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
-  const Type *e = r->acc;
-  return rd_divide(l, e, fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL), counted(l, r, at));
+  return rd_divide(l, r->acc, sum_of(l, r, at), counted(l, r, at));
 }
 
 /* min, max, argmin, argmax: the element kept so far, its index, and the
@@ -249,7 +275,7 @@ static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   const Type *e = r->acc, *p = lo_complex_part(e);
   if (picks(r->which)) return pick_one(l, r, at);
   switch (r->which) {
-  case CR_SUM: case CR_NANSUM: return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
+  case CR_SUM: case CR_NANSUM: return sum_of(l, r, at);
   case CR_PROD: case CR_NANPROD:
     return fold(l, r, at, e, OP_MUL, lo_complex_make(l, e, part_const(l, e, 1), part_const(l, e, 0)), NULL);
   case CR_MEAN: case CR_NANMEAN: return mean_of(l, r, at);

@@ -121,6 +121,86 @@ enum { MERGE_RUN = 16 };
   STABLE_SORTS(name, T, 8 * sizeof(T), KEY)                                                          \
   LANE(name, T, sort_##name)
 
+/* The unstable sort Numba's compiled code gives (kind="quicksort", the
+ * default), whose order of equal elements its users' results hold: a
+ * range of 16 elements or more is partitioned around the median of its
+ * first, middle and last elements (ordered by three compare-and-swaps),
+ * the pivot kept at the end meanwhile; two indices move inwards, each
+ * stopping at an element not on its side (an element equal to the pivot
+ * stops both), and swap what stopped them; where they meet the pivot
+ * goes. Shorter ranges get the insertion sort above. Sorts n elements of
+ * v in place (tmp unused: the signature of the other sorts).
+ *
+ * The k-th swap exchanges the k-th element from the left not below the
+ * pivot with the k-th from the right not above it, as long as the first
+ * lies left of the second. While the unscanned middle holds two blocks,
+ * the stoppers of a block at each end are found without branches (their
+ * offsets noted) and swapped in pairs, leftovers kept for the next block
+ * (BlockQuicksort's partition, the same swaps); the scalar loop then
+ * goes on from after the last pair swapped. */
+enum { QUICKSORT_RUN = 16, QUICKSORT_BLOCK = 64 };
+
+#define QUICKSORT(name, T, KEY)                                                                      \
+  static inline void swap_##name(T *a, T *b) {                                                       \
+    T t = *a;                                                                                        \
+    *a = *b;                                                                                         \
+    *b = t;                                                                                          \
+  }                                                                                                  \
+  static void block_swaps_##name(T *v, int64_t *i, int64_t *j, uint64_t pivot) {                     \
+    enum { B = QUICKSORT_BLOCK };                                                                    \
+    uint8_t left[B], right[B];                                                                       \
+    int64_t nl = 0, nr = 0, sl = 0, sr = 0, bl = 0, br = 0, next_l = *i, next_r = *j;                \
+    int64_t last_l = *i - 1, last_r = *j + 1;                                                        \
+    while (next_r - next_l + 1 >= 2 * B) {                                                           \
+      if (nl == 0) {                                                                                 \
+        sl = 0, bl = next_l, next_l += B;                                                            \
+        for (int t = 0; t < B; t++) left[nl] = (uint8_t)t, nl += !(KEY(v[bl + t]) < pivot);          \
+      }                                                                                              \
+      if (nr == 0) {                                                                                 \
+        sr = 0, br = next_r, next_r -= B;                                                            \
+        for (int t = 0; t < B; t++) right[nr] = (uint8_t)t, nr += !(pivot < KEY(v[br - t]));         \
+      }                                                                                              \
+      int64_t m = nl < nr ? nl : nr;                                                                 \
+      for (int64_t k = 0; k < m; k++) swap_##name(&v[bl + left[sl + k]], &v[br - right[sr + k]]);    \
+      if (m) last_l = bl + left[sl + m - 1], last_r = br - right[sr + m - 1];                        \
+      nl -= m, nr -= m, sl += m, sr += m;                                                            \
+    }                                                                                                \
+    *i = last_l + 1, *j = last_r - 1;                                                                \
+  }                                                                                                  \
+  static int64_t partition_##name(T *v, int64_t lo, int64_t hi) {                                    \
+    int64_t mid = (lo + hi) >> 1;                                                                    \
+    if (KEY(v[mid]) < KEY(v[lo])) swap_##name(&v[lo], &v[mid]);                                      \
+    if (KEY(v[hi]) < KEY(v[mid])) swap_##name(&v[hi], &v[mid]);                                      \
+    if (KEY(v[mid]) < KEY(v[lo])) swap_##name(&v[lo], &v[mid]);                                      \
+    uint64_t pivot = KEY(v[mid]);                                                                    \
+    swap_##name(&v[mid], &v[hi]);                                                                    \
+    int64_t i = lo, j = hi - 1;                                                                      \
+    block_swaps_##name(v, &i, &j, pivot);                                                            \
+    for (;;) {                                                                                       \
+      while (i < hi && KEY(v[i]) < pivot) i++;                                                       \
+      while (j >= lo && pivot < KEY(v[j])) j--;                                                      \
+      if (i >= j) break;                                                                             \
+      swap_##name(&v[i++], &v[j--]);                                                                 \
+    }                                                                                                \
+    swap_##name(&v[i], &v[hi]);                                                                      \
+    return i;                                                                                        \
+  }                                                                                                  \
+  static bool quicksort_##name(T *v, T *tmp, int64_t n) {                                            \
+    while (n >= QUICKSORT_RUN) {                                                                     \
+      int64_t p = partition_##name(v, 0, n - 1);                                                     \
+      if (p < n - 1 - p) {                                                                           \
+        quicksort_##name(v, tmp, p);                                                                 \
+        v += p + 1;                                                                                  \
+        n -= p + 1;                                                                                  \
+      } else {                                                                                       \
+        quicksort_##name(v + p + 1, tmp, n - 1 - p);                                                 \
+        n = p;                                                                                       \
+      }                                                                                              \
+    }                                                                                                \
+    insertion_##name(v, n);                                                                          \
+    return true;                                                                                     \
+  }
+
 /* Integers of 1 or 2 bytes in a lane long beside their range: counted,
  * then each value written as often as it came (every kind's result:
  * equal integers are alike); the key's inverse is the key xor the key
@@ -175,6 +255,10 @@ ELEMENT(u32, uint32_t, key_u)
 ELEMENT(u64, uint64_t, key_u)
 ELEMENT(f32, float, key_f32)
 ELEMENT(f64, double, key_f64)
+QUICKSORT(f32, float, key_f32)
+QUICKSORT(f64, double, key_f64)
+LANE(quick_f32, float, quicksort_f32)
+LANE(quick_f64, double, quicksort_f64)
 KEYED(i8, int8_t, key_i8)
 KEYED(i16, int16_t, key_i16)
 KEYED(i32, int32_t, key_i32)
@@ -196,11 +280,17 @@ STABLE_SORTS(keyed64, Keyed, 64, key_keyed)
 STABLE_SORTS(words8, uint64_t, 8, key_word)
 STABLE_SORTS(words16, uint64_t, 16, key_word)
 STABLE_SORTS(words32, uint64_t, 32, key_word)
+QUICKSORT(keyed64, Keyed, key_keyed)
+QUICKSORT(words8, uint64_t, key_word)
+QUICKSORT(words16, uint64_t, key_word)
+QUICKSORT(words32, uint64_t, key_word)
 
 /* What the run-time sorts know of a dtype: its lanes sorted; its SIMD_
  * kind in the vector sorts (NO_SIMD: 1 and 2 bytes, which they take
  * not); argsort's keys and indices (keyed, sorted by sort_keyed64; of 4
- * bytes or fewer packed into words, sorted by sort_words). */
+ * bytes or fewer packed into words, sorted by sort_words); its lanes by
+ * the quicksort (quick_lane: floats only, where equal elements may
+ * differ) and its packed words (quick_words). */
 enum { NO_SIMD = -1 };
 
 typedef struct SortType {
@@ -210,20 +300,23 @@ typedef struct SortType {
   void (*keys)(const char *p, int64_t stride, int64_t n, Keyed *out);
   void (*packed)(const char *p, int64_t stride, int64_t n, uint64_t *out);
   bool (*sort_words)(uint64_t *v, uint64_t *tmp, int64_t n);
+  bool (*quick_lane)(char *p, int64_t stride, int64_t n, void *buf, void *tmp);
+  bool (*quick_words)(uint64_t *v, uint64_t *tmp, int64_t n);
 } SortType;
 
 static SortType sort_type(int32_t kind) {
   switch (kind) {
-  case TY_I8: return (SortType){1, NO_SIMD, lane_i8, keys_i8, packed_i8, sort_words8};
-  case TY_I16: return (SortType){2, NO_SIMD, lane_i16, keys_i16, packed_i16, sort_words16};
-  case TY_I32: return (SortType){4, SIMD_SIGNED, lane_i32, keys_i32, packed_i32, sort_words32};
-  case TY_I64: return (SortType){8, SIMD_SIGNED, lane_i64, keys_i64, NULL, NULL};
-  case TY_BOOL: case TY_U8: return (SortType){1, NO_SIMD, lane_u8, keys_u8, packed_u8, sort_words8};
-  case TY_U16: return (SortType){2, NO_SIMD, lane_u16, keys_u16, packed_u16, sort_words16};
-  case TY_U32: return (SortType){4, SIMD_UNSIGNED, lane_u32, keys_u32, packed_u32, sort_words32};
-  case TY_U64: return (SortType){8, SIMD_UNSIGNED, lane_u64, keys_u64, NULL, NULL};
-  case TY_F32: return (SortType){4, SIMD_FLOAT, lane_f32, keys_f32, packed_f32, sort_words32};
-  default: return (SortType){8, SIMD_FLOAT, lane_f64, keys_f64, NULL, NULL};
+  case TY_I8: return (SortType){1, NO_SIMD, lane_i8, keys_i8, packed_i8, sort_words8, NULL, quicksort_words8};
+  case TY_I16: return (SortType){2, NO_SIMD, lane_i16, keys_i16, packed_i16, sort_words16, NULL, quicksort_words16};
+  case TY_I32: return (SortType){4, SIMD_SIGNED, lane_i32, keys_i32, packed_i32, sort_words32, NULL, quicksort_words32};
+  case TY_I64: return (SortType){8, SIMD_SIGNED, lane_i64, keys_i64, NULL, NULL, NULL, NULL};
+  case TY_BOOL: case TY_U8: return (SortType){1, NO_SIMD, lane_u8, keys_u8, packed_u8, sort_words8, NULL, quicksort_words8};
+  case TY_U16: return (SortType){2, NO_SIMD, lane_u16, keys_u16, packed_u16, sort_words16, NULL, quicksort_words16};
+  case TY_U32: return (SortType){4, SIMD_UNSIGNED, lane_u32, keys_u32, packed_u32, sort_words32, NULL, quicksort_words32};
+  case TY_U64: return (SortType){8, SIMD_UNSIGNED, lane_u64, keys_u64, NULL, NULL, NULL, NULL};
+  case TY_F32:
+    return (SortType){4, SIMD_FLOAT, lane_f32, keys_f32, packed_f32, sort_words32, lane_quick_f32, quicksort_words32};
+  default: return (SortType){8, SIMD_FLOAT, lane_f64, keys_f64, NULL, NULL, lane_quick_f64, NULL};
   }
 }
 
@@ -234,17 +327,23 @@ static SortType sort_type(int32_t kind) {
  * tell equal elements apart. False where this sort does not apply. */
 enum { SIMD_SORT_MIN = 16 };
 
-static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n, int64_t size) {
+/* Whether a float lane holds -0.0 or a NaN other than one of the bits
+ * quiet (0: any NaN): equal elements that differ, whose order the sorts
+ * differ in. */
+static bool has_nan_or_negative_zero(const char *p, int64_t stride, int64_t n, int64_t size, uint64_t quiet) {
   uint64_t sign = (uint64_t)1 << (8 * size - 1), inf = size == 8 ? 0x7FF0000000000000u : 0x7F800000u;
   for (int64_t i = 0; i < n; i++) {
     uint64_t b;
     uint32_t w;
     if (size == 8) memcpy(&b, p + i * stride, sizeof b);
     else memcpy(&w, p + i * stride, sizeof w), b = w;
-    if ((b & (sign - 1)) > inf || b == sign) return true;
+    if (((b & (sign - 1)) > inf && b != quiet) || b == sign) return true;
   }
   return false;
 }
+
+/* the one quiet NaN the scalar and vector sorts write NaNs as */
+static uint64_t quiet_nan_bits(int64_t size) { return size == 8 ? 0x7FF8000000000000u : 0x7FC00000u; }
 
 static bool simd_sorts(SortType st, int64_t n) {
   return st.simd != NO_SIMD && n > SIMD_SORT_MIN && rt_sort_isa() != RT_SORT_SCALAR;
@@ -252,7 +351,7 @@ static bool simd_sorts(SortType st, int64_t n) {
 
 static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, SortType st, bool stable) {
   int64_t size = st.size;
-  if (st.simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size)) return false;
+  if (st.simd == SIMD_FLOAT && stable && has_nan_or_negative_zero(p, stride, n, size, 0)) return false;
   char *v = stride == size ? p : buf;
   if (v == buf)
     for (int64_t i = 0; i < n; i++) memcpy(v + i * size, p + i * stride, (size_t)size);
@@ -263,9 +362,9 @@ static bool simd_lane(char *p, int64_t stride, int64_t n, char *buf, SortType st
   return true;
 }
 
-/* NumPy's unstable kinds write every NaN as one quiet NaN (2.0 to 2.4,
- * on x86 with AVX2 or AVX-512): the NaNs the scalar sorts left last,
- * written so. */
+/* The NaNs the scalar sorts left last written as one quiet NaN, as the
+ * vector sorts write them (the quicksort's result where no NaN had other
+ * bits). */
 static void quiet_last_nans(char *p, int64_t stride, int64_t n, int64_t size) {
   for (int64_t i = n - 1; i >= 0; i--) {
     char *at = p + i * stride;
@@ -283,35 +382,85 @@ static void quiet_last_nans(char *p, int64_t stride, int64_t n, int64_t size) {
   }
 }
 
+/* argsort's unstable kinds give the quicksort's order (QUICKSORT).
+ * Where no two keys are equal every sort gives it: the faster sorts run
+ * first, and the quicksort only where they found equal keys, or at once
+ * where the lane is longer than its keys' range. */
+static bool ties_certain(SortType st, int64_t n) { return st.size <= 2 && n > (int64_t)1 << (8 * st.size); }
+
+static bool words_tie(const uint64_t *w, int64_t n) {
+  for (int64_t j = 1; j < n; j++)
+    if (key_word(w[j]) == key_word(w[j - 1])) return true;
+  return false;
+}
+
+static bool keyed_tie(const Keyed *k, int64_t n) {
+  for (int64_t j = 1; j < n; j++)
+    if (k[j].key == k[j - 1].key) return true;
+  return false;
+}
+
+/* the vector sorts' sorted keys: -0.0's key just below 0.0's */
+static bool simd_keys_tie(const uint64_t *k, int64_t n, int32_t simd) {
+  uint64_t zero = 0x8000000000000000u;
+  for (int64_t j = 1; j < n; j++)
+    if (k[j] == k[j - 1] || (simd == SIMD_FLOAT && k[j] == zero && k[j - 1] == zero - 1)) return true;
+  return false;
+}
+
 /* argsort's unstable kinds of 8-byte elements: the keys and indices
  * sorted together in vector registers (buf holds 2 * n of each), the
- * indices straight into a contiguous out */
+ * indices straight into a contiguous out. False where equal keys were
+ * found (the quicksort's order to be made). */
 static bool simd_applies(SortType st, int64_t n) {
   return st.size == 8 && n > SIMD_SORT_MIN && rt_sort_isa() == RT_SORT_AVX512;
 }
 
-static void argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t simd, void *buf, int64_t *out,
+static bool argsort_simd_lane(const char *p, int64_t stride, int64_t n, int32_t simd, void *buf, int64_t *out,
                               int64_t out_stride) {
   uint64_t *keys = buf;
   int64_t *indices = out_stride == 1 ? out : (int64_t *)buf + n;
   rt_simd_argsort64(p, stride, n, simd, keys, indices);
+  if (simd_keys_tie(keys, n, simd)) return false;
   if (indices != out)
     for (int64_t j = 0; j < n; j++) out[j * out_stride] = indices[j];
+  return true;
 }
 
 /* argsort of packed words (elements of 4 bytes or fewer, a lane shorter
- * than 2^32), every kind: ties ordered by index, NumPy's stable order.
- * Words of 4-byte keys sorted in vector registers where the processor
- * has them, the others by their stable sorts (tmp: n words). */
+ * than 2^32): the stable kinds' ties ordered by index. Words of 4-byte
+ * keys sorted in vector registers where the processor has them, the
+ * others by their stable sorts (tmp: n words); the quicksort after. */
 static bool packs(SortType st, int64_t n) { return st.packed && n <= (int64_t)UINT32_MAX; }
 
-static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortType st, uint64_t *words, int64_t *out,
-                                int64_t out_stride) {
+static bool argsort_packed_lane(const char *p, int64_t stride, int64_t n, SortType st, bool stable, uint64_t *words,
+                                int64_t *out, int64_t out_stride) {
   st.packed(p, stride, n, words);
-  bool ok = true;
-  if (st.size == 4 && simd_sorts(st, n)) rt_simd_sort64(words, n, SIMD_UNSIGNED);
-  else ok = st.sort_words(words, words + n, n);
+  bool ok = true, quick = !stable && ties_certain(st, n);
+  if (!quick && st.size == 4 && simd_sorts(st, n)) rt_simd_sort64(words, n, SIMD_UNSIGNED);
+  else if (!quick) ok = st.sort_words(words, words + n, n);
+  if (ok && !stable && !quick && words_tie(words, n)) {
+    st.packed(p, stride, n, words);
+    quick = true;
+  }
+  if (quick) st.quick_words(words, NULL, n);
   for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = (int64_t)(words[j] & UINT32_MAX);
+  return ok;
+}
+
+/* argsort of keys with their indices (8-byte elements, or a lane too long
+ * to pack; keyed: 2 * n); tied: equal keys known, the quicksort at once */
+static bool argsort_keyed_lane(const char *p, int64_t stride, int64_t n, SortType st, bool stable, bool tied,
+                               Keyed *keyed, int64_t *out, int64_t out_stride) {
+  st.keys(p, stride, n, keyed);
+  bool ok = true;
+  if (!tied) {
+    ok = sort_keyed64(keyed, keyed + n, n);
+    tied = ok && !stable && keyed_tie(keyed, n);
+    if (tied) st.keys(p, stride, n, keyed);
+  }
+  if (tied) quicksort_keyed64(keyed, NULL, n);
+  for (int64_t j = 0; ok && j < n; j++) out[j * out_stride] = keyed[j].index;
   return ok;
 }
 
@@ -379,6 +528,10 @@ int32_t rt_sort(void *data, const int64_t *shape, const int64_t *strides, int32_
   bool ok = buf != NULL;
   for (int64_t i = 0; ok && i < ls.count; i++) {
     char *p = (char *)data + lane_offset(&ls, i, strides);
+    if (!stable && st.quick_lane && has_nan_or_negative_zero(p, ls.stride, ls.len, st.size, quiet_nan_bits(st.size))) {
+      ok = st.quick_lane(p, ls.stride, ls.len, buf, NULL);
+      continue;
+    }
     if (simd && simd_lane(p, ls.stride, ls.len, buf, st, stable)) continue;
     ok = st.lane(p, ls.stride, ls.len, buf, buf + ls.len * st.size);
     if (!stable && st.simd == SIMD_FLOAT) quiet_last_nans(p, ls.stride, ls.len, st.size);
@@ -453,16 +606,11 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
     const char *p = (const char *)data + lane_offset(&ls, i, strides);
     int64_t *o = out + lane_offset(&ls, i, out_strides);
     if (packed) {
-      ok = argsort_packed_lane(p, ls.stride, ls.len, st, (uint64_t *)keyed, o, out_strides[axis]);
+      ok = argsort_packed_lane(p, ls.stride, ls.len, st, stable, (uint64_t *)keyed, o, out_strides[axis]);
       continue;
     }
-    if (simd) {
-      argsort_simd_lane(p, ls.stride, ls.len, st.simd, keyed, o, out_strides[axis]);
-      continue;
-    }
-    st.keys(p, ls.stride, ls.len, keyed);
-    ok = sort_keyed64(keyed, keyed + ls.len, ls.len);
-    for (int64_t j = 0; ok && j < ls.len; j++) o[j * out_strides[axis]] = keyed[j].index;
+    bool tied = simd && !argsort_simd_lane(p, ls.stride, ls.len, st.simd, keyed, o, out_strides[axis]);
+    if (!simd || tied) ok = argsort_keyed_lane(p, ls.stride, ls.len, st, stable, tied, keyed, o, out_strides[axis]);
   }
   free(keyed);
   return ok ? 0 : RT_ERR_MEMORY;

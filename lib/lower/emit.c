@@ -156,8 +156,9 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
 /* x ** y as the C library's pow computes it, as CPython's: LLVM rewrites
  * pow of some constant bases into other functions (pow(2.0**n, y) into
  * exp2(n * y), dozens of ulps away), so on the CPU the call is to libm's
- * pow, marked as no builtin, unless fastmath allows such rewrites. jit.c
- * still gives the call its vector versions. */
+ * pow, marked as no builtin, unless fastmath allows such rewrites. No
+ * builtin, no vector version either (jit.c): a loop calling it calls
+ * glibc's pow for each element, whose bits Numba's code gives. */
 LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   if (l->mod->gpu || l->opts->fastmath) return lo_intrinsic2(l, "llvm.pow", t, x, y);
   LLVMBool lossy;

@@ -190,14 +190,23 @@ def _add_reduce(f, name, identity, has_identity, reorderable, array, axis, dtype
 
 @extending.overload(_add_reduce)
 def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
-    """Where numpy.add.reduce sums a float array along one axis or all, in
-    its own dtype, it sums as numpy.sum (NumPy's pairwise summation, whose
-    bits numpy.sum keeps: a fold in order differs in the last ones); other
-    operands fold."""
+    """Where numpy.add.reduce sums a float array in its own dtype, along
+    one axis, several or all, it sums as numpy.sum (NumPy's pairwise
+    summation, whose bits numpy.sum keeps: a fold in order differs in the
+    last ones); with initial= over all its elements (or a 1-d array's),
+    initial plus that sum, as NumPy starts its accumulator at initial and
+    adds the pairwise sum to it. Other operands fold."""
     floats = isinstance(getattr(array, "dtype", None), types.Float) and getattr(array, "ndim", 0) > 0
-    one_or_all = isinstance(axis, (types.Integer, types.NoneType))
-    if floats and one_or_all and isinstance(initial, types.NoneType) and isinstance(dtype, types.NoneType):
+    summed = floats and isinstance(dtype, types.NoneType)
+    whole = isinstance(axis, types.NoneType) or (isinstance(axis, types.Integer) and getattr(array, "ndim", 0) == 1)
+    if summed and isinstance(initial, types.NoneType) and isinstance(axis, (types.Integer, types.NoneType, types.BaseTuple)):
         return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: np.sum(array, axis=axis)
+    if summed and whole and isinstance(initial, (types.Number, types.Boolean)):
+        def initial_plus_sum(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+            if axis is not None:
+                _axis(axis, 1)
+            return _as_result(f, initial, np.empty(0, array.dtype)) + np.sum(array)
+        return initial_plus_sum
     return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: reduce(
         f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
 
