@@ -44,9 +44,10 @@ _BOX_DUNDERS = {f"__{name}__" for name in (
 _generated = itertools.count()
 
 
-class InstanceType:
+class InstanceType(types.ClassInstanceType):
     """The type of a jitclass's instances (Numba's ClassInstanceType): a
-    field's type in another jitclass's spec, or a typed List's item type."""
+    field's type in another jitclass's spec, a typed List's item type, or
+    an argument's in a signature."""
 
     def __init__(self, jitclass):
         self.jitclass = jitclass
