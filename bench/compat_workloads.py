@@ -8564,8 +8564,8 @@ def _tacco_spatial(seed, n_obs=3000, n_types=6, n_genes=80):
     types = (np.floor(xy[:, 0] / 25.0).astype(int) + 2 * (xy[:, 1] > 50.0) + rng.integers(0, 2, n_obs)) % n_types
     profiles = rng.gamma(0.5, 2.0, (n_types, n_genes))
     counts = rng.poisson(profiles[types] * 3.0).astype(np.float32)
-    adata = anndata.AnnData(X=counts, obs=pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]}, index=[f"o{i}" for i in range(n_obs)]),
-                            var=pd.DataFrame(index=[f"g{j}" for j in range(n_genes)]))
+    obs = pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]}, index=[f"o{i}" for i in range(n_obs)])
+    adata = anndata.AnnData(X=counts, obs=obs, var=pd.DataFrame(index=[f"g{j}" for j in range(n_genes)]))
     adata.obs["type"] = pd.Categorical([f"t{t}" for t in types])
     ref_types = rng.integers(0, n_types, 1500)
     reference = anndata.AnnData(X=rng.poisson(profiles[ref_types] * 5.0).astype(np.float32), var=adata.var.copy(),
@@ -8714,6 +8714,91 @@ def tsdate_discrete_time():
         dated = tsdate.date(ts, mutation_rate=1e-8, method=method, priors=priors, probability_space=space)
         out[f"{method}_{space}"] = dated.nodes_time
     return out
+
+
+def _pybaselines_spectrum(seed, n=3000):
+    """A spectrum as pybaselines' users correct one: Gaussian and
+    Lorentzian peaks on a curved, drifting baseline, with noise."""
+    rng = np.random.default_rng(seed)
+    x = np.linspace(0.0, 1000.0, n)
+    baseline = 5.0 + 0.01 * x + 3.0 * np.sin(x / 250.0) + 2e-6 * (x - 400.0) ** 2
+    peaks = sum(h * np.exp(-0.5 * ((x - c) / w) ** 2) for h, c, w in
+                zip(rng.uniform(2, 20, 12), rng.uniform(50, 950, 12), rng.uniform(2, 15, 12)))
+    peaks += sum(h / (1.0 + ((x - c) / w) ** 2) for h, c, w in zip(rng.uniform(2, 10, 5), rng.uniform(50, 950, 5),
+                                                                   rng.uniform(3, 8, 5)))
+    return x, baseline + peaks + rng.normal(0.0, 0.2, n)
+
+
+def pybaselines_polynomial_classification():
+    """pybaselines' compiled baselines of polynomials and peak
+    classification: LOESS (compiled windowed weighted least squares, with
+    the delta skipping and its low-memory variant, symmetric and asymmetric
+    weights) and the rolling-deviation classifiers (std_distribution,
+    fastchrom)."""
+    from pybaselines import Baseline
+    x, y = _pybaselines_spectrum(0)
+    fitter = Baseline(x)
+    out = {}
+    for name, kw in (("plain", {}), ("delta", {"delta": 2.0}), ("low_memory", {"use_original": False,
+                                                                              "conserve_memory": True}),
+                     ("asymmetric", {"symmetric_weights": False, "poly_order": 2}), ("tukey", {"tol": 1e-4})):
+        baseline, params = fitter.loess(y, fraction=0.15, **kw)
+        out["loess_" + name] = baseline
+        out["loess_" + name + "_weights"] = params["weights"]
+    out["std_distribution"] = fitter.std_distribution(y, half_window=20)[0]
+    out["fastchrom"] = fitter.fastchrom(y, half_window=25)[0]
+    return out
+
+
+def pybaselines_splines_beads():
+    """pybaselines' compiled spline and sparse paths: penalised splines
+    whose B-spline design and normal equations it builds in compiled code
+    (asymmetric least squares, mixture model, IRSQR), corner cutting by
+    quadratic Bezier splines, and BEADS (compiled banded products)."""
+    from pybaselines import Baseline
+    x, y = _pybaselines_spectrum(1)
+    fitter = Baseline(x)
+    out = {}
+    out["pspline_asls"] = fitter.pspline_asls(y, lam=1e4, num_knots=150)[0]
+    out["pspline_airpls"] = fitter.pspline_airpls(y, lam=1e4, num_knots=100)[0]
+    out["mixture_model"] = fitter.mixture_model(y, lam=1e4, num_knots=100)[0]
+    out["irsqr"] = fitter.irsqr(y, lam=1e3, quantile=0.05, num_knots=80, spline_degree=2)[0]
+    out["corner_cutting"] = fitter.corner_cutting(y, max_iter=80)[0]
+    out["beads"] = Baseline(x[:1500]).beads(y[:1500], freq_cutoff=0.005, lam_0=1.0, lam_1=1.0, lam_2=1.0)[0]
+    return out
+
+
+def ctxcore_aucell():
+    """ctxcore's AUCell enrichment (pySCENIC's regulon activity per cell):
+    the area under each cell's recovery curve of a regulon's genes in its
+    gene ranking (a compiled weighted AUC per cell: argsort of ranks,
+    cumulative weights), for weighted and unweighted regulons, rankings
+    of int16 and int32, and two AUC thresholds."""
+    import pandas as pd
+    from ctxcore.genesig import GeneSignature, Regulon
+    from ctxcore.recovery import aucs, enrichment4cells
+    rng = np.random.default_rng(0)
+    n_cells, n_genes = 800, 3000
+    genes = [f"g{j}" for j in range(n_genes)]
+    ranks = np.argsort(rng.random((n_cells, n_genes)) - np.linspace(0.0, 0.3, n_genes), axis=1).argsort(axis=1)
+    out = {}
+    for dtype in (np.int16, np.int32):
+        rnk = pd.DataFrame(ranks.astype(dtype), index=[f"c{i}" for i in range(n_cells)], columns=genes)
+        for r in range(6):
+            members = [genes[j] for j in rng.choice(n_genes, 40 + 20 * r, replace=False)]
+            weights = rng.uniform(0.1, 3.0, len(members))
+            if r % 2:
+                sig = Regulon(name=f"TF{r}", gene2weight=dict(zip(members, weights)), transcription_factor=f"TF{r}",
+                              gene2occurrence={})
+            else:
+                sig = GeneSignature(name=f"S{r}", gene2weight=members)
+            for threshold in (0.05, 0.2):
+                key = f"{np.dtype(dtype).name}_{r}_{threshold}"
+                out[key] = enrichment4cells(rnk, sig, auc_threshold=threshold)["AUC"].to_numpy()
+        sub = rnk.iloc[:, :500]
+        out[np.dtype(dtype).name + "_aucs"] = aucs(sub, n_genes, rng.uniform(0.5, 2.0, 500), 0.1)
+    return out
+
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
@@ -8928,4 +9013,7 @@ WORKLOADS = {
     "tacco": {"distances": tacco_distances, "co_occurrence": tacco_co_occurrence, "annotate": tacco_annotate},
     "liana": {"bivariate": liana_bivariate},
     "tsdate": {"variational_gamma": tsdate_variational_gamma, "discrete_time": tsdate_discrete_time},
+    "pybaselines": {"polynomial_classification": pybaselines_polynomial_classification,
+                    "splines_beads": pybaselines_splines_beads},
+    "ctxcore": {"aucell": ctxcore_aucell},
 }
