@@ -8800,6 +8800,29 @@ def ctxcore_aucell():
     return out
 
 
+
+def tsinfer_infer():
+    """tsinfer's inference of tree sequences from variation data simulated
+    by msprime (SampleData from the simulated sites): ancestors generated,
+    grouped for matching by its compiled line sweep over their intervals
+    and dependency groups, matched, and the samples matched; the inferred
+    topology and the grouping itself."""
+    import tsinfer
+    out = {}
+    for seed, samples in ((3, 40), (4, 80)):
+        ts = _tsdate_simulated(seed, samples=samples, length=3e5)
+        sd = tsinfer.SampleData.from_tree_sequence(ts, use_sites_time=False)
+        anc = tsinfer.generate_ancestors(sd)
+        groups = tsinfer.ancestors.group_ancestors_by_linesweep(anc.ancestors_start[:], anc.ancestors_end[:],
+                                                               anc.ancestors_time[:])
+        out[f"groups_{seed}"] = np.array([[g, a] for g in sorted(groups) for a in sorted(groups[g])])
+        inferred = tsinfer.infer(sd)
+        tables = inferred.tables
+        out[f"edges_{seed}"] = np.column_stack([tables.edges.left, tables.edges.right, tables.edges.parent,
+                                                tables.edges.child])
+        out[f"nodes_time_{seed}"] = tables.nodes.time
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9016,4 +9039,5 @@ WORKLOADS = {
     "pybaselines": {"polynomial_classification": pybaselines_polynomial_classification,
                     "splines_beads": pybaselines_splines_beads},
     "ctxcore": {"aucell": ctxcore_aucell},
+    "tsinfer": {"infer": tsinfer_infer},
 }
