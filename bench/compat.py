@@ -60,7 +60,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy",
             "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast",
             "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest",
-            "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore", "tsinfer")
+            "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore", "tsinfer", "alphapept")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -8823,6 +8823,86 @@ def tsinfer_infer():
         out[f"nodes_time_{seed}"] = tables.nodes.time
     return out
 
+
+def _alphapept_peptides(seed, n=600):
+    """Tryptic-like peptides (ending in K or R) with oxidised methionines
+    written as alphapept writes modifications (oxM)."""
+    rng = np.random.default_rng(seed)
+    aas = np.array(list("ACDEFGHILMNPQSTVWY"))
+    peptides = []
+    for _ in range(n):
+        body = "".join(rng.choice(aas, rng.integers(6, 20)))
+        if rng.random() < 0.3:
+            body = body.replace("M", "oxM", 1)
+        peptides.append(body + rng.choice(["K", "R"]))
+    return peptides
+
+
+def alphapept_fasta_chem():
+    """alphapept's compiled peptide chemistry: peptide strings parsed into
+    typed lists of (modified) amino acids, decoys (reversed, pseudo-reversed,
+    A/L and K/R swaps), fragment and precursor masses from its typed dict
+    of masses, spectra of a typed list of peptides, and averagine isotope
+    distributions (typed dicts of jitclass isotopes, compiled convolution)."""
+    from numba.typed import List
+    from alphapept import chem, constants, fasta
+    peptides = _alphapept_peptides(0)
+    out = {}
+    out["parsed_len"] = np.array([len(fasta.parse(p)) for p in peptides])
+    for name, kw in (("reverse", {}), ("pseudo", {"pseudo_reverse": True}),
+                     ("swaps", {"pseudo_reverse": True, "AL_swap": True, "KR_swap": True})):
+        decoys = [fasta.get_decoy_sequence(p, **kw) for p in peptides]
+        out["decoy_" + name] = np.array([sum(ord(c) * (k + 1) for k, c in enumerate(d)) for d in decoys])
+    spectra = fasta.get_spectra(List(peptides), constants.mass_dict)
+    out["precursor"] = np.array([sp[0] for sp in spectra])
+    out["fragments"] = np.concatenate([sp[2] for sp in spectra])
+    out["fragment_types"] = np.concatenate([sp[3] for sp in spectra]).astype(np.int64)
+    frag = fasta.get_frag_dict(fasta.parse(peptides[1]), constants.mass_dict)
+    out["frag_dict"] = np.array([frag[k] for k in sorted(frag)])
+    masses, ints = [], []
+    for mass in np.linspace(500.0, 6000.0, 60):
+        m, i = chem.mass_to_dist(mass, constants.averagine_aa, constants.isotopes)
+        masses.append(m)
+        ints.append(i)
+    out["isotope_masses"] = np.concatenate(masses)
+    out["isotope_ints"] = np.concatenate(ints)
+    out["mass"] = np.array([chem.calculate_mass(mz, z) for mz, z in zip(np.linspace(300, 1500, 50), range(1, 51))])
+    return out
+
+
+def alphapept_search_score():
+    """alphapept's compiled spectrum matching and scoring: fragments of
+    database peptides compared with noisy query spectra (Dalton and ppm
+    tolerances), hits with their mass deltas and intensity fractions,
+    q-values of FDRs, and centroiding of profile spectra."""
+    from numba.typed import List
+    from alphapept import constants, fasta, io, score, search
+    rng = np.random.default_rng(1)
+    spectra = fasta.get_spectra(List(_alphapept_peptides(2, 300)), constants.mass_dict)
+    out = {"hits_da": [], "hits_ppm": [], "delta": [], "fraction": []}
+    for sp in spectra:
+        db = sp[2]
+        keep = rng.random(len(db)) < 0.7
+        query = np.sort(np.concatenate([db[keep] + rng.normal(0.0, 0.005, keep.sum()),
+                                        rng.uniform(100.0, 2000.0, 10)]))
+        query_int = rng.uniform(1.0, 100.0, len(query))
+        hits = search.compare_frags(query, db, 0.02)
+        out["hits_da"].append(hits)
+        out["hits_ppm"].append(search.compare_frags(query, db, 20.0, True))
+        out["delta"].append(np.array(search.frag_delta(query, db, hits)))
+        out["fraction"].append(np.array([search.intensity_fraction(query_int, hits)]))
+    out = {k: np.concatenate([np.ravel(x) for x in v]) for k, v in out.items()}
+    out["ppm_to_dalton"] = np.array([search.ppm_to_dalton(m, 20) for m in np.linspace(100, 3000, 30)])
+    fdr = np.sort(rng.uniform(0.0, 0.2, 2000))[::-1] * rng.uniform(0.8, 1.0, 2000)
+    out["q_values"] = score.get_q_values(fdr)
+    mz = np.linspace(400.0, 410.0, 5000)
+    profile = sum(h * np.exp(-0.5 * ((mz - c) / 0.01) ** 2) for h, c in zip(rng.uniform(10, 100, 25),
+                                                                          rng.uniform(400.2, 409.8, 25)))
+    profile += rng.uniform(0.0, 0.5, len(mz))
+    cmz, cint = io.centroid_data(mz, profile)
+    out["centroid_mz"], out["centroid_int"] = np.asarray(cmz), np.asarray(cint)
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9040,4 +9120,5 @@ WORKLOADS = {
                     "splines_beads": pybaselines_splines_beads},
     "ctxcore": {"aucell": ctxcore_aucell},
     "tsinfer": {"infer": tsinfer_infer},
+    "alphapept": {"fasta_chem": alphapept_fasta_chem, "search_score": alphapept_search_score},
 }
