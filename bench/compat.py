@@ -61,7 +61,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast",
             "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest",
             "py-fatigue", "pyelastica", "swiftsimio", "xsdba", "segregation", "geoana", "sectionproperties",
-            "pydsge", "aotools", "einsteinpy")
+            "pydsge", "aotools", "einsteinpy",
+            "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
+            "tsinfer", "alphapept")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -147,6 +149,12 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 # aeon's) and these; hftbacktest 1.8 (the last compiled by Numba alone) pins
                 # numba~=0.59 and NumPy<1.27
                 "claspy": ["aeon", "daproli", "networkx", "statsmodels"],
+                # pymc-bart samples with PyMC, whose PyTensor 2.38 pins numba<=0.65.1 (for its numba
+                # backend, which PyMC's default C backend leaves unimported): both installed so too
+                "pymc-bart": ["pymc", "pytensor", "arviz-stats[xarray]", "matplotlib"],
+                "pymc": ["arviz<1.0", "cachetools<7", "cloudpickle", "pandas", "rich", "scipy", "threadpoolctl",
+                         "typing-extensions"],
+                "pytensor": ["setuptools", "scipy", "filelock", "etuples", "logical-unification", "miniKanren", "cons"],
                 "hftbacktest": ["pandas"],
                 # py-fatigue 2.1 pins numba<0.66; its counting, damage and crack growth need only these
                 "py-fatigue": ["matplotlib", "pandas", "plotly", "pydantic<3"],
@@ -182,8 +190,9 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
 # statsforecast 2.0 moved its Theta models, 2.1 all the others Numba
 # compiled, to C++; sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4);
-# hftbacktest 2 runs its backtests in Rust
-PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0", "hftbacktest": "1.8.4"}
+# hftbacktest 2 runs its backtests in Rust; PyMC 5.28 (pymc-bart's) takes PyTensor 2.38
+PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0", "hftbacktest": "1.8.4",
+          "pymc": "5.28.5", "pytensor": "2.38.3"}
 
 
 def requirement(package):

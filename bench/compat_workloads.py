@@ -8776,6 +8776,584 @@ def einsteinpy_coordinates():
             "novel": np.array(novel), "scalars": scalars, "v0": v0s}
 
 
+def kalepy_densities():
+    """kalepy's kernel density estimates, as its users draw them: the
+    density of weighted 2-d data at given points and on a grid with each
+    of its kernels (Gaussian, Box, Parabola, Triweight: each a compiled
+    function the compiled sum over data points receives as an argument),
+    with reflecting boundaries, of a projection (params) and 1-d pdf/cdf."""
+    import kalepy as kale
+    rng = np.random.default_rng(0)
+    data = np.vstack([rng.lognormal(0.0, 0.5, 1500), rng.normal(0.0, 1.0, 1500)])
+    data[1] += 0.5 * data[0]
+    weights = rng.uniform(0.5, 1.5, 1500)
+    points = np.vstack([rng.uniform(0.1, 4.0, 1200), rng.uniform(-3.0, 4.0, 1200)])
+    out = {}
+    for kernel in ("gaussian", "box", "parabola", "triweight"):
+        kde = kale.KDE(data, weights=weights, kernel=kernel)
+        out[kernel] = kde.density(points, probability=True)[1]
+        out[kernel + "_reflect"] = kde.density(points, reflect=[[0.0, None], None], probability=True)[1]
+        out[kernel + "_param"] = kde.density(points[1], params=1, probability=True)[1]
+    edges = (np.linspace(0.1, 4.0, 40), np.linspace(-3.0, 4.0, 50))
+    out["grid"] = kale.KDE(data, weights=weights).density(edges, grid=True)[1]
+    one = rng.standard_gamma(2.0, 3000)
+    xs = np.linspace(0.0, 10.0, 500)
+    out["pdf_1d"] = kale.KDE(one).pdf(xs, reflect=[0.0, None])[1]
+    out["cdf_1d"] = kale.KDE(one).cdf(xs)
+    return out
+
+
+def _pymc_bart_fit(response, seed, split_rules=None):
+    """A BART regression sampled by PyMC with pymc-bart's particle Gibbs
+    step, one chain on one core from a fixed seed (its tree proposals draw
+    from NumPy's global generator, its compiled jitter of duplicated
+    covariate values from the compiled code's own, hence both seedings)."""
+    import numba
+    import pymc as pm
+    import pymc_bart as pmb
+    numba.njit(lambda s: np.random.seed(s))(seed)
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2.0, 2.0, (250, 4))
+    X[:, 3] = rng.integers(0, 4, 250)
+    Y = np.sin(2.0 * X[:, 0]) + 0.5 * X[:, 1] ** 2 + 0.3 * X[:, 3] + rng.normal(0.0, 0.3, 250)
+    np.random.seed(seed)
+    with pm.Model() as model:
+        mu = pmb.BART("mu", X, Y, m=30, response=response, split_rules=split_rules)
+        sigma = pm.HalfNormal("sigma", 1.0)
+        pm.Normal("y", mu, sigma, observed=Y)
+        idata = pm.sample(draws=150, tune=150, chains=1, cores=1, random_seed=seed, progressbar=False,
+                          compute_convergence_checks=False)
+    return model, mu, X, idata
+
+
+def pymc_bart_sampling():
+    """pymc-bart's Bayesian additive regression trees sampled as its users
+    do (pm.sample with its PGBART step): constant leaves, linear leaves
+    (least-squares fits per leaf) and one-hot splits of a categorical
+    covariate; the posterior of the mean and the variable inclusion."""
+    import pymc_bart as pmb
+    out = {}
+    for response, seed, rules in (("constant", 0, None), ("linear", 1, None),
+                                  ("constant", 2, [pmb.ContinuousSplitRule()] * 3 + [pmb.OneHotSplitRule()])):
+        _, _, _, idata = _pymc_bart_fit(response, seed, rules)
+        key = f"{response}_{seed}"
+        out[key + "_mu"] = idata.posterior["mu"].values.mean(axis=(0, 1))
+        out[key + "_sigma"] = idata.posterior["sigma"].values.ravel()
+        out[key + "_inclusion"] = np.array([pmb.utils._decode_vi(code, 4) for code in
+                                            idata.sample_stats["variable_inclusion"].values.ravel()])
+    return out
+
+
+def pymc_bart_importance():
+    """pymc-bart's variable importance of a fitted BART (the R squared of
+    the submodels' posterior predictions, compiled Pearson correlations)
+    and its posterior predictive sampling of the trees at new points."""
+    import pymc_bart as pmb
+    model, mu, X, idata = _pymc_bart_fit("constant", 3)
+    vi = pmb.compute_variable_importance(idata, mu, X, model=model, method="backward", samples=40,
+                                         random_seed=3)
+    out = {"indices": np.asarray(vi["indices"]), "r2_mean": np.asarray(vi["r2_mean"]),
+           "r2_hdi": np.asarray(vi["r2_hdi"])}
+    rng = np.random.default_rng(4)
+    new = rng.uniform(-2.0, 2.0, (60, 4))
+    new[:, 3] = rng.integers(0, 4, 60)
+    out["predicted"] = pmb.utils._sample_posterior(mu.owner.op.all_trees, X=new, rng=np.random.default_rng(5),
+                                                   size=30)
+    return out
+
+
+def _scirpy_cdr3s(seed, n_families=120, per_family=12):
+    """CDR3 amino-acid sequences in families: each a random seed sequence
+    and copies of it with a few substitutions, so that distance cut-offs
+    keep neighbours."""
+    rng = np.random.default_rng(seed)
+    alphabet = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    seqs = []
+    for _ in range(n_families):
+        base = rng.choice(alphabet, rng.integers(9, 17))
+        for _ in range(per_family):
+            copy = base.copy()
+            where = rng.integers(0, len(copy), rng.integers(0, 4))
+            copy[where] = rng.choice(alphabet, len(where))
+            seqs.append("".join(copy))
+    return np.array(seqs)
+
+
+def scirpy_distances():
+    """scirpy's immune receptor sequence distances, as its users compute
+    clonotype networks: sparse sequence x sequence matrices of Hamming,
+    normalised Hamming and TCRdist distances under cut-offs (compiled
+    loops over encoded sequences building typed lists of rows), of one
+    set with itself and against a second."""
+    import scirpy as ir
+    seqs, other = _scirpy_cdr3s(0), _scirpy_cdr3s(1, n_families=60)
+    out = {}
+    for metric, cutoff in (("hamming", 2), ("normalized_hamming", 20), ("tcrdist", 24)):
+        for name, second in (("self", None), ("pair", other)):
+            mat = ir.ir_dist.sequence_dist(seqs, second, metric=metric, cutoff=cutoff, n_jobs=1).tocsr()
+            mat.sort_indices()
+            key = f"{metric}_{name}"
+            out[key + "_indptr"], out[key + "_indices"], out[key + "_data"] = mat.indptr, mat.indices, mat.data
+    return out
+
+
+def scirpy_chains_mutations():
+    """scirpy's receptor model and mutational load on AIRR data built cell
+    by cell: index_chains (compiled loops over awkward arrays appending to
+    an awkward ArrayBuilder) and the per-region Hamming distances of
+    sequences from their germline."""
+    import scirpy as ir
+    from scirpy.io import AirrCell, from_airr_cells
+    rng = np.random.default_rng(2)
+    nts = np.array(list("ACGT"))
+    germline = "".join(rng.choice(nts, 360))
+    cells = []
+    for c in range(300):
+        cell = AirrCell(f"cell{c}")
+        for locus in ("IGH", "IGK")[: 1 + c % 2] + (("IGH",) if c % 7 == 0 else ()):
+            chain = AirrCell.empty_chain_dict()
+            seq = np.array(list(germline))
+            where = rng.integers(0, 360, rng.integers(0, 25))
+            seq[where] = rng.choice(nts, len(where))
+            junction = "".join(rng.choice(nts, 3 * int(rng.integers(10, 20))))
+            chain.update(locus=locus, junction=junction, junction_aa="CAR" + "G" * int(rng.integers(3, 9)),
+                         productive=bool(c % 11), consensus_count=int(rng.integers(1, 200)),
+                         umi_count=int(rng.integers(1, 50)), duplicate_count=int(rng.integers(1, 50)),
+                         sequence_alignment="".join(seq), germline_alignment_d_mask=germline)
+            cell.add_chain(chain)
+        cells.append(cell)
+    adata = from_airr_cells(cells)
+    ir.pp.index_chains(adata)
+    ir.tl.mutational_load(adata)
+    airr = ir.get.airr(adata, [f"{r}mutation_{m}" for r in ("", "v_", "cdr1_", "cdr3_", "fwr4_")
+                               for m in ("count", "freq")])
+    out = {k: np.asarray(airr[k], dtype=float) for k in airr.columns}
+    chains = adata.obsm["chain_indices"]
+    for k in ("VJ", "VDJ"):
+        out["chain_" + k] = np.array([[-1 if v is None else v for v in (list(row) + [None, None])[:2]]
+                                      for row in chains[k].to_list()], dtype=float)
+    out["multichain"] = np.asarray(chains["multichain"].to_numpy(), dtype=float)
+    return out
+
+
+def _cellrank_adata(seed, n_cells=1200, n_genes=60):
+    """Cells along two branching trajectories with spliced counts smoothed
+    into Ms, velocities pointing along the branches, a PCA and a kNN graph
+    (scanpy's), as scVelo would leave them for CellRank."""
+    import anndata
+    import scanpy as sc
+    # CellRank 2.0's velocity kernel checks shapes by np.testing.assert_array_equal(x=, y=), keywords
+    # NumPy 2.4 renamed (actual, desired)
+    check = np.testing.assert_array_equal
+    if "x" not in check.__code__.co_varnames:
+        np.testing.assert_array_equal = lambda *args, x=None, y=None, **kw: check(*args or (x, y), **kw)
+    rng = np.random.default_rng(seed)
+    t = rng.uniform(0.0, 1.0, n_cells)
+    branch = rng.integers(0, 2, n_cells)
+    loadings = rng.normal(0.0, 1.0, (3, n_genes))
+    Ms = (np.outer(t, loadings[0]) + np.outer(t * branch, loadings[1]) + np.outer(t * (1 - branch), loadings[2])
+          + rng.normal(0.0, 0.1, (n_cells, n_genes)))
+    velocity = loadings[0] + np.outer(branch, loadings[1]) + np.outer(1 - branch, loadings[2])
+    velocity += rng.normal(0.0, 0.3, velocity.shape)
+    adata = anndata.AnnData(X=Ms.astype(np.float64), layers={"Ms": Ms, "velocity": velocity})
+    adata.obs["t"] = t
+    adata.obs["branch"] = branch
+    sc.pp.pca(adata, n_comps=20, random_state=0)
+    sc.pp.neighbors(adata, n_neighbors=20, random_state=0)
+    return adata
+
+
+def cellrank_velocity_kernel():
+    """CellRank's velocity kernel, as its users build transition matrices
+    from RNA velocity: the deterministic model with each similarity
+    scheme (correlation, cosine, dot product: compiled softmaxes over
+    each cell's neighbours' displacements), forward and backward."""
+    import cellrank as cr
+    adata = _cellrank_adata(0)
+    out = {}
+    for similarity in ("correlation", "cosine", "dot_product"):
+        for backward in (False, True):
+            vk = cr.kernels.VelocityKernel(adata, backward=backward)
+            vk.compute_transition_matrix(model="deterministic", similarity=similarity, softmax_scale=4.0,
+                                         show_progress_bar=False, n_jobs=1)
+            T = vk.transition_matrix.tocsr()
+            key = f"{similarity}_{'bwd' if backward else 'fwd'}"
+            out[key] = np.asarray(T.sum(axis=0)).ravel()
+            out[key + "_data"] = T.data
+            out[key + "_logits"] = np.asarray(vk.logits.sum(axis=1)).ravel()
+    return out
+
+
+def cellrank_drivers():
+    """CellRank's fate mapping: a velocity and connectivity kernel mix,
+    terminal states set by branch, the absorption (fate) probabilities and
+    the lineage drivers (compiled means and deviations of the
+    gene-by-lineage correlation tests)."""
+    import cellrank as cr
+    adata = _cellrank_adata(1, n_cells=900)
+    vk = cr.kernels.VelocityKernel(adata).compute_transition_matrix(softmax_scale=4.0, show_progress_bar=False,
+                                                                    n_jobs=1)
+    ck = cr.kernels.ConnectivityKernel(adata).compute_transition_matrix()
+    g = cr.estimators.GPCCA(0.8 * vk + 0.2 * ck)
+    ends = {"A": list(adata.obs_names[(adata.obs["t"] > 0.95) & (adata.obs["branch"] == 0)]),
+            "B": list(adata.obs_names[(adata.obs["t"] > 0.95) & (adata.obs["branch"] == 1)])}
+    g.set_terminal_states(ends)
+    g.compute_fate_probabilities(solver="direct", show_progress_bar=False, n_jobs=1)
+    drivers = g.compute_lineage_drivers(lineages=["A", "B"])
+    return {"fates": np.asarray(g.fate_probabilities), "corr_A": drivers["A_corr"].sort_index().to_numpy(),
+            "pval_B": drivers["B_pval"].sort_index().to_numpy(), "ci_A": drivers["A_ci_low"].sort_index().to_numpy()}
+
+
+def _tacco_spatial(seed, n_obs=3000, n_types=6, n_genes=80):
+    """Spatial observations of cell types in patches on a 2-d slide, with
+    counts drawn from each type's gene profile, and a reference of single
+    cells of those types."""
+    import anndata
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    xy = rng.uniform(0.0, 100.0, (n_obs, 2))
+    types = (np.floor(xy[:, 0] / 25.0).astype(int) + 2 * (xy[:, 1] > 50.0) + rng.integers(0, 2, n_obs)) % n_types
+    profiles = rng.gamma(0.5, 2.0, (n_types, n_genes))
+    counts = rng.poisson(profiles[types] * 3.0).astype(np.float32)
+    obs = pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]}, index=[f"o{i}" for i in range(n_obs)])
+    adata = anndata.AnnData(X=counts, obs=obs, var=pd.DataFrame(index=[f"g{j}" for j in range(n_genes)]))
+    adata.obs["type"] = pd.Categorical([f"t{t}" for t in types])
+    ref_types = rng.integers(0, n_types, 1500)
+    reference = anndata.AnnData(X=rng.poisson(profiles[ref_types] * 5.0).astype(np.float32), var=adata.var.copy(),
+                                obs=pd.DataFrame(index=[f"r{i}" for i in range(1500)]))
+    reference.obs["type"] = pd.Categorical([f"t{t}" for t in ref_types])
+    return adata, reference
+
+
+def tacco_distances():
+    """TACCO's distance matrices: sparse euclidean neighbourhoods under a
+    cut-off from its compiled spatial binning (2-d and 3-d, serial and
+    parallel), dense euclidean matrices from its 1-, 2-, 3- and n-d
+    compiled kernels, and cdist's metrics on dense and sparse profiles."""
+    import scipy.sparse
+    import tacco as tc
+    rng = np.random.default_rng(0)
+    out = {}
+    for d in (2, 3):
+        coords = rng.uniform(0.0, 50.0, (4000, d))
+        for parallel in (False, True):
+            m = tc.utils.sparse_distance_matrix(coords, 3.0, parallel=parallel, verbose=0).tocsr()
+            m.sort_indices()
+            key = f"sparse_{d}d_{'par' if parallel else 'ser'}"
+            out[key + "_indptr"], out[key + "_indices"], out[key + "_data"] = m.indptr, m.indices, m.data
+    for d in (1, 2, 3, 5):
+        a, b = rng.normal(0.0, 1.0, (700, d)), rng.normal(0.0, 1.0, (500, d))
+        out[f"dense_{d}d"] = tc.utils.dense_distance_matrix(a, b)
+        out[f"dense_{d}d_serial"] = tc.utils.dense_distance_matrix(a, parallel=False)
+    profiles = rng.gamma(0.5, 1.0, (400, 60)) * (rng.uniform(0, 1, (400, 60)) < 0.3)
+    other = rng.gamma(0.5, 1.0, (300, 60))
+    for metric in ("euclidean", "cosine", "bc", "hellinger"):
+        out["cdist_" + metric] = tc.utils.cdist(profiles, other, metric=metric)
+        out["cdist_sparse_" + metric] = tc.utils.cdist(scipy.sparse.csr_matrix(profiles), other, metric=metric)
+    return out
+
+
+def tacco_co_occurrence():
+    """TACCO's spatial co-occurrence scores of annotations (sparse and
+    dense distance paths, compiled histograms of pair distances per pair
+    of annotations) and its co-occurrence matrix at a distance."""
+    import tacco as tc
+    adata, _ = _tacco_spatial(1)
+    out = {}
+    for sparse in (True, False):
+        tc.tl.co_occurrence(adata, "type", max_distance=20.0, delta_distance=2.0, sparse=sparse, result_key="occ",
+                            n_permutation=4, seed=3, verbose=0)
+        res = adata.uns["occ"]
+        key = "sparse" if sparse else "dense"
+        out[key + "_occ"] = np.asarray(res["occ"])
+        out[key + "_log_occ"] = np.asarray(res["log_occ"])
+        out[key + "_z"] = np.asarray(res["z"], dtype=float)
+    tc.tl.co_occurrence_matrix(adata, "type", max_distance=10.0, result_key="occm", verbose=0)
+    out["matrix_occ"] = np.asarray(adata.uns["occm"]["occ"])
+    return out
+
+
+def tacco_annotate():
+    """TACCO's annotation of spatial observations by a single-cell
+    reference: its optimal-transport method with platform normalisation
+    (a compiled objective and gradient) and bisections (compiled
+    multinomial splits of counts), and the NNLS and projection methods."""
+    import tacco as tc
+    adata, reference = _tacco_spatial(2, n_obs=1500)
+    out = {}
+    for method, kw in (("OT", {}), ("OT", {"bisections": 2, "platform_iterations": 0}), ("nnls", {}),
+                       ("projection", {})):
+        res = tc.tl.annotate(adata, reference, "type", method=method, verbose=0, **kw)
+        out[f"{method}_{len(kw)}"] = np.asarray(res, dtype=float)
+    return out
+
+
+def liana_bivariate():
+    """LIANA+'s spatially informed ligand-receptor scores, as its users
+    score a slide: Gaussian spatial weights from coordinates, and the
+    local masked Spearman correlation of each ligand-receptor pair in each
+    spot's neighbourhood (a compiled parallel loop over spots with a
+    float32 signature and compiled weighted rank correlations), with
+    permutation p-values; the cosine and Moran's scores beside it."""
+    import anndata
+    import liana as li
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    n_spots, n_genes = 1200, 40
+    xy = rng.uniform(0.0, 60.0, (n_spots, 2))
+    field = np.sin(xy[:, :1] / 8.0) + np.cos(xy[:, 1:] / 11.0)
+    expr = rng.poisson(np.exp(0.5 * field * rng.normal(0.0, 1.0, n_genes) + rng.normal(0.0, 0.5, n_genes)))
+    genes = [f"G{j}" for j in range(n_genes)]
+    adata = anndata.AnnData(X=np.log1p(expr).astype(np.float32), var=pd.DataFrame(index=genes),
+                            obs=pd.DataFrame(index=[f"s{i}" for i in range(n_spots)]))
+    adata.obsm["spatial"] = xy
+    li.ut.spatial_neighbors(adata, bandwidth=6.0, cutoff=0.1, set_diag=True)
+    interactions = [(genes[a], genes[b]) for a, b in rng.integers(0, n_genes, (30, 2)) if a != b]
+    out = {}
+    for local, perms in (("masked_spearman", None), ("masked_spearman", 20), ("cosine", 20)):
+        lrdata = li.mt.bivariate(adata, local_name=local, global_name="morans", interactions=interactions,
+                                 n_perms=perms, seed=1, nz_prop=0.0, use_raw=False, verbose=False)
+        key = f"{local}_{perms}"
+        order = np.argsort(np.asarray(lrdata.var_names))
+        dense = (lambda m: m.toarray() if hasattr(m, "toarray") else np.asarray(m))
+        out[key] = dense(lrdata.X)[:, order]
+        if perms:
+            out[key + "_pvals"] = dense(lrdata.layers["pvals"])[:, order]
+        out[key + "_morans"] = lrdata.var["morans"].to_numpy()[order]
+    return out
+
+
+def _tsdate_simulated(seed, samples=60, length=2e5):
+    """A tree sequence of diploid samples simulated by msprime (ancestry
+    with recombination, then mutations), with its true times dropped as
+    tsdate's users date inferred ones."""
+    import msprime
+    ts = msprime.sim_ancestry(samples, sequence_length=length, recombination_rate=1e-8, population_size=1e4,
+                              random_seed=seed)
+    return msprime.sim_mutations(ts, rate=1e-8, random_seed=seed)
+
+
+def tsdate_variational_gamma():
+    """tsdate's variational gamma method, its default, as its users date a
+    tree sequence: expectation propagation over edges and mutations
+    (compiled moments of gamma approximations, hypergeometric functions of
+    its own, mutation phasing and the rescaling of the time axis), with
+    and without singleton phasing and rescaling."""
+    import tsdate
+    ts = _tsdate_simulated(1)
+    out = {}
+    for name, kw in (("default", {}), ("no_rescale", {"rescaling_intervals": 0}),
+                     ("unphased", {"singletons_phased": False, "max_iterations": 5})):
+        dated = tsdate.variational_gamma(ts, mutation_rate=1e-8, **kw)
+        out[name + "_nodes"] = dated.nodes_time
+        out[name + "_mutations"] = dated.mutations_time
+    return out
+
+
+def tsdate_discrete_time():
+    """tsdate's discrete-time methods on a grid of times: the conditional
+    coalescent prior (compiled), then the inside-outside posterior means
+    and the maximization (Viterbi-like) dates, in probability and log
+    space."""
+    import tsdate
+    ts = _tsdate_simulated(2, samples=30, length=1e5)
+    out = {}
+    priors = tsdate.build_prior_grid(ts, population_size=1e4, timepoints=20)
+    out["prior_grid"] = np.asarray(priors.grid_data)
+    for method, space in (("inside_outside", "linear"), ("inside_outside", "logarithmic"),
+                          ("maximization", "logarithmic")):
+        dated = tsdate.date(ts, mutation_rate=1e-8, method=method, priors=priors, probability_space=space)
+        out[f"{method}_{space}"] = dated.nodes_time
+    return out
+
+
+def _pybaselines_spectrum(seed, n=3000):
+    """A spectrum as pybaselines' users correct one: Gaussian and
+    Lorentzian peaks on a curved, drifting baseline, with noise."""
+    rng = np.random.default_rng(seed)
+    x = np.linspace(0.0, 1000.0, n)
+    baseline = 5.0 + 0.01 * x + 3.0 * np.sin(x / 250.0) + 2e-6 * (x - 400.0) ** 2
+    peaks = sum(h * np.exp(-0.5 * ((x - c) / w) ** 2) for h, c, w in
+                zip(rng.uniform(2, 20, 12), rng.uniform(50, 950, 12), rng.uniform(2, 15, 12)))
+    peaks += sum(h / (1.0 + ((x - c) / w) ** 2) for h, c, w in zip(rng.uniform(2, 10, 5), rng.uniform(50, 950, 5),
+                                                                   rng.uniform(3, 8, 5)))
+    return x, baseline + peaks + rng.normal(0.0, 0.2, n)
+
+
+def pybaselines_polynomial_classification():
+    """pybaselines' compiled baselines of polynomials and peak
+    classification: LOESS (compiled windowed weighted least squares, with
+    the delta skipping and its low-memory variant, symmetric and asymmetric
+    weights) and the rolling-deviation classifiers (std_distribution,
+    fastchrom)."""
+    from pybaselines import Baseline
+    x, y = _pybaselines_spectrum(0)
+    fitter = Baseline(x)
+    out = {}
+    for name, kw in (("plain", {}), ("delta", {"delta": 2.0}), ("low_memory", {"use_original": False,
+                                                                              "conserve_memory": True}),
+                     ("asymmetric", {"symmetric_weights": False, "poly_order": 2}), ("tukey", {"tol": 1e-4})):
+        baseline, params = fitter.loess(y, fraction=0.15, **kw)
+        out["loess_" + name] = baseline
+        out["loess_" + name + "_weights"] = params["weights"]
+    out["std_distribution"] = fitter.std_distribution(y, half_window=20)[0]
+    out["fastchrom"] = fitter.fastchrom(y, half_window=25)[0]
+    return out
+
+
+def pybaselines_splines_beads():
+    """pybaselines' compiled spline and sparse paths: penalised splines
+    whose B-spline design and normal equations it builds in compiled code
+    (asymmetric least squares, mixture model, IRSQR), corner cutting by
+    quadratic Bezier splines, and BEADS (compiled banded products)."""
+    from pybaselines import Baseline
+    x, y = _pybaselines_spectrum(1)
+    fitter = Baseline(x)
+    out = {}
+    out["pspline_asls"] = fitter.pspline_asls(y, lam=1e4, num_knots=150)[0]
+    out["pspline_airpls"] = fitter.pspline_airpls(y, lam=1e4, num_knots=100)[0]
+    out["mixture_model"] = fitter.mixture_model(y, lam=1e4, num_knots=100)[0]
+    out["irsqr"] = fitter.irsqr(y, lam=1e3, quantile=0.05, num_knots=80, spline_degree=2)[0]
+    out["corner_cutting"] = fitter.corner_cutting(y, max_iter=80)[0]
+    out["beads"] = Baseline(x[:1500]).beads(y[:1500], freq_cutoff=0.005, lam_0=1.0, lam_1=1.0, lam_2=1.0)[0]
+    return out
+
+
+def ctxcore_aucell():
+    """ctxcore's AUCell enrichment (pySCENIC's regulon activity per cell):
+    the area under each cell's recovery curve of a regulon's genes in its
+    gene ranking (a compiled weighted AUC per cell: argsort of ranks,
+    cumulative weights), for weighted and unweighted regulons, rankings
+    of int16 and int32, and two AUC thresholds."""
+    import pandas as pd
+    from ctxcore.genesig import GeneSignature, Regulon
+    from ctxcore.recovery import aucs, enrichment4cells
+    rng = np.random.default_rng(0)
+    n_cells, n_genes = 800, 3000
+    genes = [f"g{j}" for j in range(n_genes)]
+    ranks = np.argsort(rng.random((n_cells, n_genes)) - np.linspace(0.0, 0.3, n_genes), axis=1).argsort(axis=1)
+    out = {}
+    for dtype in (np.int16, np.int32):
+        rnk = pd.DataFrame(ranks.astype(dtype), index=[f"c{i}" for i in range(n_cells)], columns=genes)
+        for r in range(6):
+            members = [genes[j] for j in rng.choice(n_genes, 40 + 20 * r, replace=False)]
+            weights = rng.uniform(0.1, 3.0, len(members))
+            if r % 2:
+                sig = Regulon(name=f"TF{r}", gene2weight=dict(zip(members, weights)), transcription_factor=f"TF{r}",
+                              gene2occurrence={})
+            else:
+                sig = GeneSignature(name=f"S{r}", gene2weight=members)
+            for threshold in (0.05, 0.2):
+                key = f"{np.dtype(dtype).name}_{r}_{threshold}"
+                out[key] = enrichment4cells(rnk, sig, auc_threshold=threshold)["AUC"].to_numpy()
+        sub = rnk.iloc[:, :500]
+        out[np.dtype(dtype).name + "_aucs"] = aucs(sub, n_genes, rng.uniform(0.5, 2.0, 500), 0.1)
+    return out
+
+
+
+def tsinfer_infer():
+    """tsinfer's inference of tree sequences from variation data simulated
+    by msprime (SampleData from the simulated sites): ancestors generated,
+    grouped for matching by its compiled line sweep over their intervals
+    and dependency groups, matched, and the samples matched; the inferred
+    topology and the grouping itself."""
+    import tsinfer
+    out = {}
+    for seed, samples in ((3, 40), (4, 80)):
+        ts = _tsdate_simulated(seed, samples=samples, length=3e5)
+        sd = tsinfer.SampleData.from_tree_sequence(ts, use_sites_time=False)
+        anc = tsinfer.generate_ancestors(sd)
+        groups = tsinfer.ancestors.group_ancestors_by_linesweep(anc.ancestors_start[:], anc.ancestors_end[:],
+                                                               anc.ancestors_time[:])
+        out[f"groups_{seed}"] = np.array([[g, a] for g in sorted(groups) for a in sorted(groups[g])])
+        inferred = tsinfer.infer(sd)
+        tables = inferred.tables
+        out[f"edges_{seed}"] = np.column_stack([tables.edges.left, tables.edges.right, tables.edges.parent,
+                                                tables.edges.child])
+        out[f"nodes_time_{seed}"] = tables.nodes.time
+    return out
+
+
+def _alphapept_peptides(seed, n=600):
+    """Tryptic-like peptides (ending in K or R) with oxidised methionines
+    written as alphapept writes modifications (oxM)."""
+    rng = np.random.default_rng(seed)
+    aas = np.array(list("ACDEFGHILMNPQSTVWY"))
+    peptides = []
+    for _ in range(n):
+        body = "".join(rng.choice(aas, rng.integers(6, 20)))
+        if rng.random() < 0.3:
+            body = body.replace("M", "oxM", 1)
+        peptides.append(body + rng.choice(["K", "R"]))
+    return peptides
+
+
+def alphapept_fasta_chem():
+    """alphapept's compiled peptide chemistry: peptide strings parsed into
+    typed lists of (modified) amino acids, decoys (reversed, pseudo-reversed,
+    A/L and K/R swaps), fragment and precursor masses from its typed dict
+    of masses, spectra of a typed list of peptides, and averagine isotope
+    distributions (typed dicts of jitclass isotopes, compiled convolution)."""
+    from numba.typed import List
+    from alphapept import chem, constants, fasta
+    peptides = _alphapept_peptides(0)
+    out = {}
+    out["parsed_len"] = np.array([len(fasta.parse(p)) for p in peptides])
+    for name, kw in (("reverse", {}), ("pseudo", {"pseudo_reverse": True}),
+                     ("swaps", {"pseudo_reverse": True, "AL_swap": True, "KR_swap": True})):
+        decoys = [fasta.get_decoy_sequence(p, **kw) for p in peptides]
+        out["decoy_" + name] = np.array([sum(ord(c) * (k + 1) for k, c in enumerate(d)) for d in decoys])
+    spectra = fasta.get_spectra(List(peptides), constants.mass_dict)
+    out["precursor"] = np.array([sp[0] for sp in spectra])
+    out["fragments"] = np.concatenate([sp[2] for sp in spectra])
+    out["fragment_types"] = np.concatenate([sp[3] for sp in spectra]).astype(np.int64)
+    frag = fasta.get_frag_dict(fasta.parse(peptides[1]), constants.mass_dict)
+    out["frag_dict"] = np.array([frag[k] for k in sorted(frag)])
+    masses, ints = [], []
+    for mass in np.linspace(500.0, 6000.0, 60):
+        m, i = chem.mass_to_dist(mass, constants.averagine_aa, constants.isotopes)
+        masses.append(m)
+        ints.append(i)
+    out["isotope_masses"] = np.concatenate(masses)
+    out["isotope_ints"] = np.concatenate(ints)
+    out["mass"] = np.array([chem.calculate_mass(mz, z) for mz, z in zip(np.linspace(300, 1500, 50), range(1, 51))])
+    return out
+
+
+def alphapept_search_score():
+    """alphapept's compiled spectrum matching and scoring: fragments of
+    database peptides compared with noisy query spectra (Dalton and ppm
+    tolerances), hits with their mass deltas and intensity fractions,
+    q-values of FDRs, and centroiding of profile spectra."""
+    from numba.typed import List
+    from alphapept import constants, fasta, io, score, search
+    rng = np.random.default_rng(1)
+    spectra = fasta.get_spectra(List(_alphapept_peptides(2, 300)), constants.mass_dict)
+    out = {"hits_da": [], "hits_ppm": [], "delta": [], "fraction": []}
+    for sp in spectra:
+        db = sp[2]
+        keep = rng.random(len(db)) < 0.7
+        query = np.sort(np.concatenate([db[keep] + rng.normal(0.0, 0.005, keep.sum()),
+                                        rng.uniform(100.0, 2000.0, 10)]))
+        query_int = rng.uniform(1.0, 100.0, len(query))
+        hits = search.compare_frags(query, db, 0.02)
+        out["hits_da"].append(hits)
+        out["hits_ppm"].append(search.compare_frags(query, db, 20.0, True))
+        out["delta"].append(np.array(search.frag_delta(query, db, hits)))
+        out["fraction"].append(np.array([search.intensity_fraction(query_int, hits)]))
+    out = {k: np.concatenate([np.ravel(x) for x in v]) for k, v in out.items()}
+    out["ppm_to_dalton"] = np.array([search.ppm_to_dalton(m, 20) for m in np.linspace(100, 3000, 30)])
+    fdr = np.sort(rng.uniform(0.0, 0.2, 2000))[::-1] * rng.uniform(0.8, 1.0, 2000)
+    out["q_values"] = score.get_q_values(fdr)
+    mz = np.linspace(400.0, 410.0, 5000)
+    profile = sum(h * np.exp(-0.5 * ((mz - c) / 0.01) ** 2) for h, c in zip(rng.uniform(10, 100, 25),
+                                                                          rng.uniform(400.2, 409.8, 25)))
+    profile += rng.uniform(0.0, 0.5, len(mz))
+    cmz, cint = io.centroid_data(mz, profile)
+    out["centroid_mz"], out["centroid_int"] = np.asarray(cmz), np.asarray(cint)
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -8993,4 +9571,16 @@ WORKLOADS = {
     "pydsge": {"irfs_filter": pydsge_irfs_filter},
     "aotools": {"turbulence": aotools_turbulence},
     "einsteinpy": {"coordinates": einsteinpy_coordinates},
+    "kalepy": {"densities": kalepy_densities},
+    "pymc-bart": {"sampling": pymc_bart_sampling, "importance": pymc_bart_importance},
+    "scirpy": {"distances": scirpy_distances, "chains_mutations": scirpy_chains_mutations},
+    "cellrank": {"velocity_kernel": cellrank_velocity_kernel, "drivers": cellrank_drivers},
+    "tacco": {"distances": tacco_distances, "co_occurrence": tacco_co_occurrence, "annotate": tacco_annotate},
+    "liana": {"bivariate": liana_bivariate},
+    "tsdate": {"variational_gamma": tsdate_variational_gamma, "discrete_time": tsdate_discrete_time},
+    "pybaselines": {"polynomial_classification": pybaselines_polynomial_classification,
+                    "splines_beads": pybaselines_splines_beads},
+    "ctxcore": {"aucell": ctxcore_aucell},
+    "tsinfer": {"infer": tsinfer_infer},
+    "alphapept": {"fasta_chem": alphapept_fasta_chem, "search_score": alphapept_search_score},
 }

@@ -1566,6 +1566,7 @@ static const struct {
   {"numpy.flip", {"m"}}, {"numpy.roll", {"a", "shift"}}, {"numpy.tile", {"A", "reps"}},
   {"numpy.repeat", {"a", "repeats"}}, {"numpy.diag", {"v"}}, {"numpy.append", {"arr", "values"}},
   {"numpy.resize", {"a", "new_shape"}}, {"numpy.trim_zeros", {"filt"}},
+  {"numpy.clip", {"a", "a_min", "a_max"}},
 };
 
 /* A builtin's positional arguments given by name, moved into place in

@@ -242,3 +242,41 @@ def test_where_with_an_int_literal_the_dtype_cannot_hold_is_int64_as_numba(dtype
         same(g, e)
     assert got[0].dtype == got[1].dtype == wide
     assert got[2].dtype == a.dtype and got[3].dtype == np.result_type(a.dtype, np.float32 if dtype == np.float32 else np.float64)
+
+
+@ruchey.njit
+def clip_all_keywords(a, lo, hi):
+    return np.clip(a=a, a_min=lo, a_max=hi)
+
+
+@ruchey.njit
+def clip_all_keywords_into(a, lo, hi):
+    return np.clip(a=a, a_min=lo, a_max=hi, out=a)
+
+
+@ruchey.njit
+def clip_array_keyword_min_max(a, hi):
+    return np.clip(a=a, a_max=hi, a_min=None), np.clip(a=a, max=hi)
+
+
+@pytest.mark.parametrize("lo, hi", [(-1, 1), (None, 0.5), (-0.5, None), (0, 0)])
+def test_clip_array_given_by_keyword(lo, hi):
+    """numpy.clip(a=..., a_min=..., a_max=..., out=...) all by name, as
+    LIANA+'s masked Spearman clips its correlations in place."""
+    for a in inputs():
+        same(clip_all_keywords(a, lo, hi), clip_all_keywords.py_func(a, lo, hi))
+        for g, e in zip(clip_array_keyword_min_max(a, hi), clip_array_keyword_min_max.py_func(a, hi)):
+            same(g, e)
+        if a.dtype.kind != "f":  # (a float bound into an int array: NumPy's casting error, tested above)
+            continue
+        got, expected = a.copy(), a.copy()
+        assert clip_all_keywords_into(got, lo, hi) is got
+        clip_all_keywords_into.py_func(expected, lo, hi)
+        same(got, expected)
+
+
+def test_clip_array_keyword_in_a_typed_signature():
+    f = ruchey.njit("float32[:,:](float32[:,:])")(lambda a: np.clip(a=a, a_min=-1.0, a_max=1.0, out=a))
+    a = np.random.default_rng(3).normal(0.0, 2.0, (5, 7)).astype(np.float32)
+    expected = np.clip(a, -1.0, 1.0)
+    same(f(a), expected, dtype=True)

@@ -1631,3 +1631,48 @@ def test_more_than_eight_fields_holding_arrays_strs_and_containers():
     after = rss_bytes()
     if before is not None:
         assert after - before < 8 << 20, f"RSS grew by {(after - before) >> 20} MB"
+
+
+@jitclass([("node", float64[:, :]), ("scale", float64[:]), ("_p", types.Array(int32, 1, "C", readonly=True))])
+class Factors:
+    """A dataclass of arrays that functions compiled with explicit
+    signatures update in place (tsdate's EPFactors)."""
+
+    def __init__(self, n, parents):
+        self.node = np.zeros((n, 2))
+        self.scale = np.ones(n)
+        self._p = parents
+
+
+factors_type = Factors.class_type.instance_type
+
+
+@njit(types.void(factors_type, float64[::1]))
+def add_to_parents(factors, values):
+    factors.node[:, 0] += values[factors._p] * factors.scale
+
+
+@njit(float64(factors_type, int64))
+def weighted_total(factors, k):
+    return factors.node.sum() * k + factors.scale[k]
+
+
+def test_a_signature_takes_a_jitclass_instance_type():
+    """void(Cls.class_type.instance_type): compiled when declared, as
+    Numba's, and called with an instance; another type is refused."""
+    assert add_to_parents.signatures and weighted_total.signatures
+    rng = make_rng(seed_of("factors signature"))
+    for n in (1, 4, 9):
+        parents = rng.integers(0, n, n).astype(np.int32)
+        parents.setflags(write=False)
+        values = rng.standard_normal(n)
+        got = Factors(n, parents)
+        expected_node = np.zeros((n, 2))
+        for _ in range(3):
+            add_to_parents(got, values)
+            expected_node[:, 0] += values[parents]
+        assert np.array_equal(got.node, expected_node)
+        k = int(rng.integers(0, n))
+        assert weighted_total(got, k) == weighted_total.py_func(got, k)
+    with pytest.raises(TypeError):
+        add_to_parents(Point(1.0, 2.0), np.zeros(1))

@@ -51,9 +51,10 @@ class JitClassType(type):
     JitClassType)``)."""
 
 
-class InstanceType:
+class InstanceType(types.ClassInstanceType):
     """The type of a jitclass's instances (Numba's ClassInstanceType): a
-    field's type in another jitclass's spec, or a typed List's item type."""
+    field's type in another jitclass's spec, a typed List's item type, or
+    an argument's in a signature."""
 
     def __init__(self, jitclass):
         self.jitclass = jitclass

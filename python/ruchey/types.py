@@ -919,9 +919,17 @@ def described_dtype(desc):
 
 
 def _is_type(a):
-    """Whether a is what a signature takes: a ruchey type."""
+    """Whether a is what a signature takes: a ruchey type, or a jitclass's
+    instances' (Point.class_type.instance_type, defined where jitclasses are)."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType))
+                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType,
+                          ClassInstanceType))
+
+
+class ClassInstanceType:
+    """The base of a jitclass's (or structref's) instance type, which a
+    signature takes as an argument's, as Numba's (tsdate's
+    void(EPFactors.class_type.instance_type)); ruchey.experimental makes them."""
 
 
 class Signature:
