@@ -36,22 +36,85 @@ bool ll_verify(LLVMModuleRef m, Diag *d) {
 
 /* ---------------------------------------------------------------- straight-line modules */
 
-/* Whether a graph of n nodes (0 the entry) has a cycle reachable from the
- * entry: a depth-first walk meeting a node still on its path. succ(g, i,
- * k) is node i's k-th successor (-1 past the last). */
-typedef int (*Successor)(void *g, int node, int k);
+/* A graph of LLVM values (a function's blocks, a module's functions), the
+ * entry node 0; each node's successors are to[start[i]] to
+ * to[start[i + 1] - 1]. Values are found by address in a sorted copy. */
+typedef struct NodeAt {
+  LLVMValueRef value;
+  int index;
+} NodeAt;
 
-static bool has_cycle(void *g, int n, Successor succ) {
+typedef struct Graph {
+  int n, nedges, cap;
+  LLVMValueRef *nodes;
+  NodeAt *sorted;  /* the nodes by address */
+  int *start;      /* n + 1 */
+  int *to;
+} Graph;
+
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const NodeAt *)a)->value, y = (uintptr_t)((const NodeAt *)b)->value;
+  return (x > y) - (x < y);
+}
+
+/* A graph of n nodes without edges yet; false when out of memory. */
+static bool graph_open(Graph *g, int n) {
+  *g = (Graph){.n = n};
+  g->nodes = malloc(sizeof(LLVMValueRef) * ((size_t)(unsigned)n + 1));
+  g->sorted = malloc(sizeof(NodeAt) * ((size_t)(unsigned)n + 1));
+  g->start = calloc((size_t)(unsigned)n + 1, sizeof(int));
+  return g->nodes && g->sorted && g->start;
+}
+
+static void graph_index(Graph *g) {
+  for (int i = 0; i < g->n; i++) g->sorted[i] = (NodeAt){g->nodes[i], i};
+  qsort(g->sorted, (size_t)g->n, sizeof(NodeAt), by_address);
+}
+
+/* An edge from the node whose edges are being added (nodes in order) to
+ * v, if v is a node. */
+static bool graph_edge(Graph *g, LLVMValueRef v) {
+  NodeAt key = {v, 0}, *at = bsearch(&key, g->sorted, (size_t)g->n, sizeof key, by_address);
+  if (!at) return true;
+  if (g->nedges == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 16;
+    int *grown = realloc(g->to, sizeof(int) * (size_t)cap);
+    if (!grown) return false;
+    g->to = grown;
+    g->cap = cap;
+  }
+  g->to[g->nedges++] = at->index;
+  return true;
+}
+
+static void graph_close(Graph *g) {
+  free(g->nodes);
+  free(g->sorted);
+  free(g->start);
+  free(g->to);
+}
+
+/* Whether a cycle is reachable from the entry: a depth-first walk meeting
+ * a node still on its path. */
+static bool has_cycle(const Graph *g) {
   enum { UNSEEN, ON_PATH, DONE };
-  unsigned char *state = calloc((size_t)n, 1);
-  int *path = malloc(sizeof(int) * (size_t)n), *next = calloc((size_t)n, sizeof(int));
+  unsigned char *state = calloc((size_t)g->n, 1);
+  int *path = malloc(sizeof(int) * (size_t)g->n), *next = malloc(sizeof(int) * (size_t)g->n);
   bool cycle = !state || !path || !next;  /* out of memory: assume the worst */
   int depth = 0;
-  if (!cycle && n) state[path[depth++] = 0] = ON_PATH;
+  if (!cycle) {
+    memcpy(next, g->start, sizeof(int) * (size_t)g->n);
+    state[path[depth++] = 0] = ON_PATH;
+  }
   while (depth && !cycle) {
-    int node = path[depth - 1], to = succ(g, node, next[node]++);
-    if (to < 0) state[node] = DONE, depth--;
-    else if (state[to] == ON_PATH) cycle = true;
+    int node = path[depth - 1];
+    if (next[node] == g->start[node + 1]) {
+      state[node] = DONE;
+      depth--;
+      continue;
+    }
+    int to = g->to[next[node]++];
+    if (state[to] == ON_PATH) cycle = true;
     else if (state[to] == UNSEEN) state[path[depth++] = to] = ON_PATH;
   }
   free(state);
@@ -60,88 +123,53 @@ static bool has_cycle(void *g, int n, Successor succ) {
   return cycle;
 }
 
-/* Nodes are LLVM values (blocks as values, functions), found by address
- * in a sorted copy of the list. */
-typedef struct NodeAt {
-  LLVMValueRef value;
-  int index;
-} NodeAt;
-
-typedef struct ValueGraph {
-  LLVMValueRef *nodes;  /* in the function's or module's order, the entry first */
-  NodeAt *sorted;       /* by value */
-  int n;
-} ValueGraph;
-
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)((const NodeAt *)a)->value, y = (uintptr_t)((const NodeAt *)b)->value;
-  return (x > y) - (x < y);
-}
-
-static bool graph_sort(ValueGraph *g) {
-  if (!(g->sorted = malloc(sizeof(NodeAt) * ((size_t)(unsigned)g->n + 1)))) return false;
-  for (int i = 0; i < g->n; i++) g->sorted[i] = (NodeAt){g->nodes[i], i};
-  qsort(g->sorted, (size_t)g->n, sizeof(NodeAt), by_address);
-  return true;
-}
-
-/* v's node (every successor is one: a block of the same function, a
- * function the module defines) */
-static int node_index(const ValueGraph *g, LLVMValueRef v) {
-  NodeAt key = {v, 0}, *at = bsearch(&key, g->sorted, (size_t)g->n, sizeof key, by_address);
-  return at ? at->index : 0;
-}
-
-static int block_successor(void *graph, int node, int k) {
-  ValueGraph *g = graph;
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(g->nodes[node]));
-  if (!term || k >= (int)LLVMGetNumSuccessors(term)) return -1;
-  return node_index(g, LLVMBasicBlockAsValue(LLVMGetSuccessor(term, (unsigned)k)));
-}
-
 static bool function_loops(LLVMValueRef f) {
-  ValueGraph g = {.n = (int)LLVMCountBasicBlocks(f)};
-  LLVMBasicBlockRef *blocks = malloc(sizeof *blocks * (size_t)(g.n ? g.n : 1));
-  g.nodes = malloc(sizeof(LLVMValueRef) * (size_t)(g.n ? g.n : 1));
-  bool loops = !blocks || !g.nodes;
-  if (!loops) {
+  Graph g = {.n = 0};
+  int n = (int)LLVMCountBasicBlocks(f);
+  LLVMBasicBlockRef *blocks = malloc(sizeof *blocks * ((size_t)(unsigned)n + 1));
+  bool ok = blocks && graph_open(&g, n);
+  if (ok) {
     LLVMGetBasicBlocks(f, blocks);
-    for (int i = 0; i < g.n; i++) g.nodes[i] = LLVMBasicBlockAsValue(blocks[i]);
-    loops = !graph_sort(&g) || has_cycle(&g, g.n, block_successor);
+    for (int i = 0; i < n; i++) g.nodes[i] = LLVMBasicBlockAsValue(blocks[i]);
+    graph_index(&g);
+    for (int i = 0; i < n && ok; i++) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[i]);
+      unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 0;
+      for (unsigned k = 0; k < nsucc && ok; k++) ok = graph_edge(&g, LLVMBasicBlockAsValue(LLVMGetSuccessor(term, k)));
+      g.start[i + 1] = g.nedges;
+    }
   }
+  bool loops = !ok || has_cycle(&g);
   free(blocks);
-  free(g.nodes);
-  free(g.sorted);
+  graph_close(&g);
   return loops;
 }
 
-/* The k-th call of function node to a function the module defines. */
-static int call_successor(void *graph, int node, int k) {
-  ValueGraph *g = graph;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->nodes[node]); b; b = LLVMGetNextBasicBlock(b))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-      if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) && k-- == 0) return node_index(g, callee);
-    }
-  return -1;
-}
-
 bool ll_has_loops(LLVMModuleRef m, LLVMValueRef entry) {
-  ValueGraph g = {.n = 0};
+  int n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f)) {
       if (function_loops(f)) return true;
-      g.n++;
+      n++;
     }
-  if (!(g.nodes = malloc(sizeof(LLVMValueRef) * (size_t)(g.n + 1)))) return true;
-  int n = 0;
-  g.nodes[n++] = entry;  /* the walk starts at the entry */
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    if (!LLVMIsDeclaration(f) && f != entry) g.nodes[n++] = f;
-  g.n = n;
-  bool loops = !graph_sort(&g) || has_cycle(&g, g.n, call_successor);
-  free(g.nodes);
-  free(g.sorted);
+  /* the calls between the functions defined, the walk from the entry */
+  Graph g = {.n = 0};
+  bool ok = graph_open(&g, n);
+  if (ok) {
+    n = 0;
+    g.nodes[n++] = entry;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+      if (!LLVMIsDeclaration(f) && f != entry) g.nodes[n++] = f;
+    graph_index(&g);
+  }
+  for (int i = 0; i < n && ok; i++) {
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g.nodes[i]); b && ok; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in && ok; in = LLVMGetNextInstruction(in))
+        if (LLVMIsACallInst(in)) ok = graph_edge(&g, LLVMGetCalledValue(in));
+    g.start[i + 1] = g.nedges;
+  }
+  bool loops = !ok || has_cycle(&g);
+  graph_close(&g);
   return loops;
 }
 
