@@ -132,7 +132,7 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   bool ok = ll_verify(m, d);
   valid_symbols(m);
   if (ok) set_fp_options(m, opts->fastmath != 0);
-  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && ll_optimise(m, tm, false, d) &&
+  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && ll_optimise(m, tm, LL_O3, d) &&
        ll_emit_text(m, tm, &res->text, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);

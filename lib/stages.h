@@ -23,8 +23,15 @@ bool ll_fail(Diag *d, const char *fmt, const char *detail);
 LLVMModuleRef ll_module(Func *f, const CompileOptions *opts, LLVMContextRef c, const char *symbol,
                         CompileResult *res, LLVMTargetMachineRef tm, const char *triple);
 bool ll_verify(LLVMModuleRef m, Diag *d);
-/* the O3 pipeline; vectorise: with loop and SLP vectorisation and unrolling */
-bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, bool vectorise, Diag *d);
+/* whether m runs any code more than once a call of entry: a loop in a
+ * function it defines, or a call reached again (recursion) */
+bool ll_has_loops(LLVMModuleRef m, LLVMValueRef entry);
+typedef enum {
+  LL_O3,             /* O3 without the vectorisers (NVPTX) */
+  LL_O3_VECTORISE,   /* O3 with loop and SLP vectorisation and unrolling */
+  LL_STRAIGHT_LINE,  /* O1: for code without loops, run once a call (see jit.c) */
+} LlPipeline;
+bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, LlPipeline pipeline, Diag *d);
 bool ll_emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d);
 bool ll_emit_text(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, Diag *d);  /* assembly, malloc'd */
 
