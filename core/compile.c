@@ -602,14 +602,16 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   return result;
 }
 
-/* _typed_variables(pyfunc, args, parallel): pyfunc typed for args, a list
- * of (variable, its type's name) and the return type's name. */
+/* _typed_variables(pyfunc, args, parallel, kernel): pyfunc typed for args (as
+ * a kernel: cuda.grid and its kin typed), a list of (variable, its type's
+ * name) and the return type's name. */
 PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
   PyObject *func, *args;
-  int parallel = 0;
-  if (!PyArg_ParseTuple(a, "O!O!|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel)) return NULL;
+  int parallel = 0, kernel = 0;
+  if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
+    return NULL;
   Arena arena = {0};
-  CompileOptions opts = {.parallel = parallel, .python = PY_VERSION_HEX};
+  CompileOptions opts = {.parallel = parallel, .kernel = kernel, .python = PY_VERSION_HEX};
   Func *f = typed_alone(func, args, &opts, &arena);
   PyObject *vars = f ? PyList_New(0) : NULL;
   for (int v = 0; vars && v < f->nvars; v++) {

@@ -767,6 +767,41 @@ def test_kernel_attributes_on_the_cpu_backend():
             getter(sig)
 
 
+def test_per_signature_results_are_keyed_by_argument_types():
+    """What a kernel gives per compiled signature (get_max_threads_per_block(),
+    inspect_llvm(), inspect_asm()) is found by the tuple of argument types, as
+    numba-cuda keys it, and by the kernel's own signatures; inspect_types()
+    writes each signature's annotated source."""
+    import io
+
+    @cuda.jit
+    def scale(x, factor):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= factor
+
+    rng = make_rng(seed_of("per_signature"))
+    for dtype, factor in ((np.float32, 2.5), (np.int64, 3)):
+        x = rng.integers(-100, 100, 37).astype(dtype)
+        expected = x.copy()
+        for i in range(x.size):
+            expected[i] *= factor
+        scale.forall(x.size)(x, factor)
+        np.testing.assert_array_equal(x, expected)
+    f32 = (ruchey.float32[::1], ruchey.float64)
+    i64 = (ruchey.int64[::1], ruchey.int64)
+    for results in (scale.get_max_threads_per_block(), scale.inspect_llvm(), scale.inspect_asm()):
+        assert len(results) == 2 and f32 in results and i64 in results
+        assert (ruchey.int32[::1], ruchey.int64) not in results
+        assert [results[sig] for sig in scale.signatures] == [results[f32], results[i64]]
+    with pytest.raises(KeyError):
+        scale.inspect_llvm()[(ruchey.int32[::1], ruchey.int64)]
+    annotated = io.StringIO()
+    scale.inspect_types(file=annotated)
+    assert "scale (array(float32, 1d, C), float64)" in annotated.getvalue()
+    assert "scale (array(int64, 1d, C), int64)" in annotated.getvalue()
+
+
 @pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
 def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
     on_fake("""
@@ -783,6 +818,7 @@ def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
                 triple.get_regs_per_thread(sig)) == (1024, 4096, 64, 16, 40)
         per_signature = triple.get_regs_per_thread()
         assert len(per_signature) == 2 and set(per_signature.values()) == {40}
+        assert per_signature[(cuda.types.float64[::1],)] == 40  # (numba-cuda's keys: tuples of types)
         specialized = cuda.jit(sig)(triple.py_func)
         assert specialized.get_shared_mem_per_block() == 4096  # compiled for the GPU when asked
     """)

@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 
-from ruchey import _core, decorators, extending, serialize, types
+from ruchey import _core, decorators, extending, inspection, serialize, types
 from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
@@ -481,7 +481,8 @@ class CUDADispatcher:
             sig = _without_pointers(signature)
             args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
             return disp._function_attribute(tuple(t.describe() for t in args), attr)
-        return {sig: disp._function_attribute(i, attr) for i, sig in enumerate(disp.gpu_signatures)}
+        return inspection.BySignature((sig, disp._function_attribute(i, attr))
+                                      for i, sig in enumerate(disp.gpu_signatures))
 
     def get_regs_per_thread(self, signature=None):
         """The registers each thread of the kernel uses (on the GPU)."""
@@ -505,13 +506,14 @@ class CUDADispatcher:
         if use_gpu():
             return self._function_attribute(0, signature)
         most = self.launch_bounds[0] if self.launch_bounds else _MAX_THREADS
-        return most if signature is not None or self.specialized else {args: most for args in self.signatures}
+        if signature is not None or self.specialized:
+            return most
+        return inspection.BySignature((args, most) for args in self.signatures)
 
     @property
     def stats(self):
         """The on-disk cache's path and its hits and misses per signature
         (with cache=True), as an @njit function's."""
-        from ruchey import inspection
         return inspection.stats(self._compiled())
 
     @property
@@ -535,21 +537,29 @@ class CUDADispatcher:
         ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        return self._disp.inspect_llvm(signature)
+        return self._disp.inspect_llvm(signature) if signature is not None else \
+            inspection.BySignature(self._disp.inspect_llvm())
+
+    def inspect_types(self, file=None):
+        """The kernel's source annotated with the types of its variables, for
+        each compiled specialisation, written to file (sys.stdout)."""
+        if self._disp is not None or self.declared_signatures is not None:
+            inspection.inspect_types(self._compiled(), file=file, kernel=True)
 
     def inspect_ptx(self, cc=(7, 5)):
         """The PTX of each compiled specialisation for compute capability cc,
         as a dict keyed by signature."""
         if self._disp is None:
             return {}
-        return self._disp.inspect_ptx(cc[0] * 10 + cc[1])
+        return inspection.BySignature(self._disp.inspect_ptx(cc[0] * 10 + cc[1]))
 
     def inspect_asm(self, signature=None):
         """The machine code of each compiled specialisation, as a dict (or that
         of ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        return self._disp.inspect_asm(signature)
+        return self._disp.inspect_asm(signature) if signature is not None else \
+            inspection.BySignature(self._disp.inspect_asm())
 
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
