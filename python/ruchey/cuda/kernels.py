@@ -333,6 +333,7 @@ class CUDADispatcher:
                     functools.update_wrapper(disp, self.py_func)
                     if self.cache:
                         from ruchey import caching
+                        caching.refuse_captured_device_arrays(self.py_func)
                         disp._cache = caching.FunctionCache(self.py_func, options)
                     if self.declared_signatures is not None:
                         decorators._compile_only(disp, [_without_pointers(s) for s in self.declared_signatures])
