@@ -167,6 +167,23 @@ def test_arrays_are_passed_as_pointer_shape_and_strides_in_bytes(on_fake):
     """)
 
 
+def test_a_kernel_of_one_signature_takes_another_dtypes_device_array_where_it_is(on_fake):
+    """numba-cuda's launch of a kernel of one signature: a float64 device array is
+    passed for a float32 parameter as it is (its address and shape; its byte strides
+    for an "A" parameter, a C one's read as float32's), not refused nor copied."""
+    on_fake("""
+        @cuda.jit("void(float32[:, :], float32[:, ::1])")
+        def two(a, c):
+            pass
+
+        a, c = cuda.to_device(numpy.zeros((3, 5))), cuda.to_device(numpy.zeros((2, 4)))
+        two[1, 1](a, c)
+        p = launch(0)["params"]
+        assert u64(p[0]) == address(a) and [i64(b) for b in p[1:5]] == [3, 5, 40, 8]
+        assert u64(p[5]) == address(c) and [i64(b) for b in p[6:10]] == [2, 4, 16, 4]
+    """)
+
+
 def test_scalars_are_passed_at_their_types_size(on_fake):
     on_fake("""
         @cuda.jit

@@ -236,6 +236,8 @@ class _LaunchConfiguration:
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        if self.dispatcher.array_params:
+            args = _reread_arrays(args, self.dispatcher.array_params)
         writebacks = []
         if self.dispatcher.extensions:
             args = self.dispatcher.prepared_args(args, self.stream, writebacks)
@@ -292,7 +294,7 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None, extensions=None):
+                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False):
         self.py_func = py_func
         # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
         self.extensions = list(extensions or ())
@@ -302,6 +304,10 @@ class CUDADispatcher:
         # parameters a declared signature types CPointer(dtype): index -> dtype (a launch passes an address)
         self.pointers = {i: t.dtype for sig in self.declared_signatures or () if not isinstance(sig, tuple)
                          for i, t in enumerate(types.parse_signature(sig).args) if isinstance(t, types.CPointer)}
+        # compiled for one signature alone (cuda.jit(signature), specialize()): numba-cuda launches such a kernel
+        # with its arguments as they are, an array of another dtype read as the signature's (_reread_arrays)
+        self.one_signature = bool(one_signature) and signatures is not None and len(signatures) == 1
+        self.array_params = _array_params(signatures[0]) if self.one_signature else ()
         self.launch_bounds = _launch_bounds(launch_bounds)
         self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
@@ -379,7 +385,7 @@ class CUDADispatcher:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
                                     shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
-                                    extensions=self.extensions)
+                                    extensions=self.extensions, one_signature=True)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -395,7 +401,8 @@ class CUDADispatcher:
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
-                       signatures=self.declared_signatures, extensions=self.extensions)
+                       signatures=self.declared_signatures, extensions=self.extensions,
+                       one_signature=self.one_signature)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -691,6 +698,67 @@ def _pointed_arrays(args, pointers, on_gpu):
     return tuple(args)
 
 
+def _array_params(sig):
+    """(index, NumPy dtype, ndim, layout) of each array parameter of numeric dtype in sig."""
+    args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
+    params = []
+    for i, t in enumerate(args):
+        if isinstance(t, types.Array):
+            try:
+                params.append((i, np.dtype(t.dtype.name), t.ndim, t.layout))
+            except TypeError:  # (a record's: not reread)
+                pass
+    return tuple(params)
+
+
+def _reread(ary, dtype, layout, index):
+    """A contiguous array's memory read as dtype, as numba-cuda's kernel reads it: its
+    pointer and shape, with its byte strides for an "A" parameter, or the strides a C
+    or F array of dtype has (its code ignores the array's). A TypeError where that
+    would read past the array's memory."""
+    host = ary._ary if isinstance(ary, DeviceNDArray) else ary
+    if not (host.flags.c_contiguous or host.flags.f_contiguous):
+        return ary  # (the signature refuses it, as for any non-contiguous array)
+    if layout in "CF":
+        strides = tuple(dtype.itemsize * n for n in
+                        _element_steps(host.shape[::-1] if layout == "C" else host.shape))
+        strides = strides[::-1] if layout == "C" else strides
+    else:
+        strides = host.strides
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), host.shape, strides)  # (reads nothing)
+    span = 0 if probe.size == 0 else sum((n - 1) * s for n, s in zip(host.shape, strides)) + dtype.itemsize
+    if span > host.nbytes:
+        raise TypeError(f"kernel argument {index} is an array of {host.dtype}, and the kernel's signature takes "
+                        f"{dtype}: read as {dtype}, its memory is too short ({host.nbytes} bytes, {span} read)")
+    view = np.asarray(_DeviceData(host, host.__array_interface__["data"][0], host.shape, strides, dtype))
+    if not host.flags.writeable:
+        view.flags.writeable = False
+    return DeviceNDArray._wrap(view, ary.stream, ary._mem) if isinstance(ary, DeviceNDArray) else view
+
+
+def _element_steps(shape):
+    """Elements between consecutive indices of each axis, innermost axis first."""
+    steps, step = [], 1
+    for n in shape:
+        steps.append(step)
+        step *= max(n, 1)
+    return steps
+
+
+def _reread_arrays(args, params):
+    """numba-cuda's launch of a kernel compiled for one signature alone: an array
+    of another dtype (and the signature's number of dimensions) is passed as it
+    is, its memory read as the signature's dtype (float64s read as float32s are
+    their bytes' halves), not refused."""
+    changed = None
+    for i, dtype, ndim, layout in params:
+        arg = args[i] if i < len(args) else None
+        if isinstance(arg, (np.ndarray, DeviceNDArray)) and arg.dtype != dtype and arg.ndim == ndim:
+            changed = changed or list(args)
+            changed[i] = _reread(arg, dtype, layout, i)
+    return args if changed is None else tuple(changed)
+
+
 def _check_kernel_signatures(sigs):
     """A kernel's signatures, checked (a kernel returns nothing); whether
     ruchey reads them all (one it cannot read yet leaves them all unused)."""
@@ -758,7 +826,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
-                                signatures=declared, extensions=extensions)
+                                signatures=declared, extensions=extensions,
+                                one_signature=not isinstance(func_or_sig, list))
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel
