@@ -625,6 +625,21 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
   return result;
 }
 
+/* _grid_sync(pyfunc, args): whether pyfunc typed as a kernel for args waits
+ * for its whole grid (cuda.cg.this_grid().sync(), itself or in a function it
+ * calls): numba-cuda's cooperative kernel, which the CPU backend's spec does
+ * not record (its blocks wait as fibers wherever a sync is reached). */
+PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  if (!PyArg_ParseTuple(a, "O!O!", &PyFunction_Type, &func, &PyTuple_Type, &args)) return NULL;
+  Arena arena = {0};
+  CompileOptions opts = {.kernel = true, .error_model_numpy = true, .python = PY_VERSION_HEX};
+  Func *f = typed_alone(func, args, &opts, &arena);
+  PyObject *result = f ? PyBool_FromLong(f->grid_sync) : NULL;
+  arena_free(&arena);
+  return result;
+}
+
 /* ---------------------------------------------------------------- compile_ptx */
 
 /* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name):

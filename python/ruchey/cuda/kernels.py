@@ -583,6 +583,15 @@ class _Overload:
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
+    @property
+    def cooperative(self):
+        """Whether the kernel waits for its whole grid (cuda.cg.this_grid().sync(),
+        in it or in a device function it calls): numba-cuda's cooperative kernel,
+        launched with all its blocks resident at once."""
+        sig = self.signature
+        args = sig if isinstance(sig, tuple) else types.parse_signature(_without_pointers(sig)).args
+        return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in args))
+
 
 class _Overloads(collections.abc.Mapping):
     """numba-cuda's ``kernel.overloads``: its compiled signatures (len, iter, in)
