@@ -104,6 +104,16 @@ def _gpu_empty(shape, dtype, strides=None, order="C"):
     return np.asarray(_DeviceData(mem, mem.ptr, shape, strides, dtype)), mem
 
 
+def _cpu_empty(shape, dtype, strides=None, order="C"):
+    """A new device array's layout on the CPU backend: as many bytes as its strides
+    span (a view's leave gaps), as _gpu_empty allocates."""
+    if strides is None:
+        return np.ndarray(shape, dtype=dtype, order=order)
+    shape = tuple(int(n) for n in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+    strides, dtype = tuple(int(s) for s in strides), np.dtype(dtype)
+    return np.ndarray(shape, dtype, buffer=np.empty(_device_bytes(shape, strides, dtype), np.uint8), strides=strides)
+
+
 def _address(ary):
     return ary.__array_interface__["data"][0]
 
@@ -170,7 +180,7 @@ class DeviceNDArray:
         if use_gpu():
             self._ary, self._mem = _gpu_empty(shape, dtype, strides, order)
         else:
-            self._ary, self._mem = np.ndarray(shape, dtype=dtype, strides=strides, order=order), None
+            self._ary, self._mem = _cpu_empty(shape, dtype, strides, order), None
         self.stream = stream
 
     @classmethod
@@ -505,6 +515,31 @@ def device_array_like(ary, stream=0):
         layout, mem = _gpu_empty(like.shape, like.dtype, strides=_strides_like(like), order=_order_like(like))
         return DeviceNDArray._wrap(layout, stream, mem)
     return DeviceNDArray._wrap(np.empty_like(like, order="K", subok=False), stream)
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """A new device array of ary's shape, strides and dtype, uninitialised
+    (numba-cuda's, under numba.cuda.cudadrv.devicearray)."""
+    if gpu_data is not None:
+        raise NotImplementedError("from_array_like(gpu_data=...) wraps numba-cuda's device memory objects, which "
+                                  "ruchey does not have: use cuda.from_cuda_array_interface")
+    return DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(a device array holding obj, whether it was copied there): obj itself
+    where it is a device array, a view of it where it is another library's
+    (the CUDA Array Interface), else a copy on the device (numba-cuda's)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    if is_cuda_array(obj):
+        return as_cuda_array(obj), False
+    return to_device(obj, stream=stream, copy=copy), True
+
+
+def is_cuda_ndarray(obj):
+    """Whether obj is a device array of cuda's own (not another library's)."""
+    return isinstance(obj, DeviceNDArray)
 
 
 def is_cuda_array(obj):
