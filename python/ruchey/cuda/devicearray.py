@@ -434,6 +434,39 @@ class DeviceNDArray:
             yield self._like(self._ary[i * section:(i + 1) * section], stream or self.stream)
 
 
+class DeviceRecord(DeviceNDArray):
+    """A record on the device (cuda.to_device of an element of a structured
+    array, numba-cuda's DeviceRecord): a kernel takes it as a record, whose
+    fields it reads and writes where it is; the host sees it as a 0-d array."""
+
+    def __init__(self, dtype, stream=0, gpu_data=None):
+        if gpu_data is not None:
+            raise NotImplementedError("DeviceRecord(gpu_data=...) wraps numba-cuda's device memory objects, which "
+                                      "ruchey does not have")
+        super().__init__((), dtype=dtype, stream=stream)
+
+    @property
+    def _numba_type_(self):
+        from ruchey import types
+        return types.from_dtype(self.dtype)
+
+    def copy_to_host(self, ary=None, stream=0):
+        """Copy to ``ary`` (a record, or a 0-d array of the dtype), or to a new 0-d array."""
+        if not isinstance(ary, np.void):
+            return super().copy_to_host(ary, stream)
+        if ary.dtype != self.dtype:
+            raise TypeError(f"incompatible dtype: {self.dtype} vs. {ary.dtype}")
+        host = super().copy_to_host(stream=stream)
+        for name in self.dtype.names:  # (a record's own memory: written field by field)
+            ary[name] = host[name]
+        return ary
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """A new device record of rec's dtype, uninitialised (numba-cuda's)."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
 def _ipc_refusal(on_gpu):
     """Why there is no CUDA IPC (numba-cuda's get_ipc_handle, open_ipc_array): on the CPU
     backend device memory is this process's own, which another cannot open."""
@@ -468,16 +501,17 @@ def to_device(obj, stream=0, copy=True, to=None):
         return obj
     ary = np.asarray(obj)
     _sentry_contiguous(ary)
+    made = DeviceRecord if isinstance(obj, np.void) else DeviceNDArray  # (np.record is one too)
     if use_gpu():
         host = ary if _dense(ary) else np.array(ary, order="K")  # broadcast dimensions filled in
         layout, mem = _gpu_empty(host.shape, host.dtype, host.strides)
         if copy and host.size:
             _core.cuda_memcpy_htod(mem.ptr, host, host.nbytes, stream_handle(stream))
-        return DeviceNDArray._wrap(layout, stream, mem)
+        return made._wrap(layout, stream, mem)
     dev = np.empty_like(ary, order="K", subok=False)
     if copy:
         np.copyto(dev, ary)
-    return DeviceNDArray._wrap(dev, stream)
+    return made._wrap(dev, stream)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):

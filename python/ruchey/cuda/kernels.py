@@ -10,7 +10,8 @@ import threading
 import numpy as np
 
 from ruchey import _core, decorators, extending, inspection, serialize, types
-from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
+from ruchey.cuda.devicearray import (DeviceNDArray, DeviceRecord, _DeviceData, as_cuda_array, device_array_like,
+                                     to_device)
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -170,6 +171,8 @@ def _cpu_args(args, back=None, index=None):
             arg = _same_tuple(arg, _cpu_args(arg, back, i if index is None else index)[0])
         elif arg is None:
             pass
+        elif isinstance(arg, DeviceRecord) and arg._mem is None:
+            arg = arg._ary[()]  # the record itself, a view of its memory: taken by reference
         elif isinstance(arg, DeviceNDArray):
             if arg._mem is None:
                 arg = arg._ary
@@ -201,6 +204,10 @@ def _gpu_args(args, stream, back=None, index=None):
             arg = _same_tuple(arg, _gpu_args(arg, stream, back, i if index is None else index)[0])
         elif arg is None:
             pass
+        elif isinstance(arg, DeviceRecord):
+            raise TypeError(f"kernel argument {i if index is None else index} is a device record, which a kernel "
+                            "takes on the CPU backend only: on the GPU, pass a structured device array (of one "
+                            "element) and index it in the kernel")
         elif isinstance(arg, DeviceNDArray) and arg.on_gpu:
             pass
         elif isinstance(arg, np.ndarray) and getattr(arg, "_mem", None) is not None:
