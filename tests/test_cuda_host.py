@@ -199,3 +199,32 @@ def test_cudadrv_imports_under_install_as_numba(tmp_path):
         print("ok")
     """, tmp_path)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_typeof_a_device_array_is_its_array_type():
+    """ruchey.typeof of a device array (and specialize() on one) is the type a
+    kernel takes it as, that of a host array of its layout; a device record's is
+    the record type."""
+    import ruchey
+    rng = make_rng(32)
+    host = rng.normal(size=(4, 6)).astype(numpy.float32)
+    dev = cuda.to_device(host)
+    fortran = numpy.asfortranarray(host)
+    for h, d in ((host, dev), (host[:, ::2], dev[:, ::2]), (host[1], dev[1]), (fortran, cuda.to_device(fortran))):
+        assert ruchey.typeof(d) == ruchey.typeof(h)
+    record = numpy.zeros(1, [("a", numpy.int16), ("b", numpy.float64)])[0]
+    assert ruchey.typeof(cuda.to_device(record)) == ruchey.typeof(record)
+
+    @cuda.jit
+    def double(x):
+        i, j = cuda.grid(2)
+        if i < x.shape[0] and j < x.shape[1]:
+            x[i, j] *= 2
+
+    strided = dev[:, ::2]
+    kernel = double.specialize(strided)
+    assert kernel.signatures == [(ruchey.typeof(host[:, ::2]),)]
+    kernel[(4, 1), (1, 3)](strided)
+    expected = host.copy()
+    expected[:, ::2] *= 2
+    numpy.testing.assert_array_equal(dev.copy_to_host(), expected)

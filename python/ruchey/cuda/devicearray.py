@@ -208,6 +208,12 @@ class DeviceNDArray:
         return self._ary, self._ary.ctypes.data, self.on_gpu
 
     @property
+    def _numba_type_(self):
+        """The array type kernels take it as (numba-cuda's): ruchey.typeof(d) and specialize(d) read it."""
+        from ruchey import types
+        return types.typeof(self._ary)
+
+    @property
     def __cuda_array_interface__(self):
         """The CUDA Array Interface (version 3), through which CuPy, PyTorch
         and others use the array without a copy; a GPU array's only."""
