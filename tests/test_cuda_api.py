@@ -183,6 +183,9 @@ def test_cuda_gives_the_types_as_numba_cuda_does():
 def test_which_narrow_float_types_kernels_take():
     assert cuda.is_float16_supported() is True
     assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+    dev = cuda.get_current_device()  # (numba-cuda's device attributes say the same)
+    assert dev.supports_float16 is True and dev.supports_bfloat16 is False and dev.supports_fp8 is False
+    assert cuda.is_supported_version() is True
 
 
 def test_kernel_overloads_map_each_compiled_signature():
@@ -216,6 +219,11 @@ def test_jit_rejects_unknown_options():
 def test_jit_refuses_link():
     with pytest.raises(NotImplementedError, match="link"):
         cuda.jit(link=["kernel.cu"])(noop)
+
+
+def test_declare_device_of_cuda_c_is_refused_clearly():
+    with pytest.raises(NotImplementedError, match=r"declare_device\('mul_f32', \.\.\.\).*CUDA C/C\+\+ or PTX"):
+        cuda.declare_device("mul_f32", "float32(float32, float32)", link=["functions.cu"])
 
 
 def test_device_function_is_an_njit_dispatcher_callable_from_python():

@@ -117,6 +117,7 @@ def test_detect_and_current_device_describe_the_gpu(on_fake):
         assert dev.MULTIPROCESSOR_COUNT == 132 and dev.total_memory == 80 << 30
         assert dev.MAX_THREADS_PER_BLOCK == 1024 and dev.WARP_SIZE == 32
         assert (dev.ASYNC_ENGINE_COUNT, dev.CONCURRENT_KERNELS, dev.UNIFIED_ADDRESSING) == (3, 1, 1)
+        assert dev.supports_float16 and not dev.supports_bfloat16 and not dev.supports_fp8
         assert cuda.list_devices()[0] is dev and cuda.select_device(0) is dev
         ptx, _ = cuda.compile_ptx_for_current_device(fake_double.py_func, "void(float64[::1])")
         assert ".target sm_90" in ptx

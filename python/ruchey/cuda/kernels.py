@@ -804,6 +804,16 @@ serialize.register("cuda", CUDADispatcher)
 # a kernel called from a kernel or a device function runs as a device function, as in numba-cuda
 extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
 
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """numba-cuda's declaration of a device function written in CUDA C/C++ or PTX
+    (its code linked in with link=): refused, as cuda.jit(link=...) is. The CPU
+    backend cannot run such code, and ruchey's GPU kernels do not link it."""
+    raise NotImplementedError(
+        f"cuda.declare_device({name!r}, ...) declares a function written in CUDA C/C++ or PTX, which ruchey cannot "
+        "link into its kernels (nor run on the CPU backend): write the function in Python with "
+        "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
+
+
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
