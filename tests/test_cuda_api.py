@@ -400,6 +400,26 @@ def test_an_unsupported_item_of_a_tuple_names_the_argument_and_its_type(kernel):
         kernel[1, 1]((1, "text"))
 
 
+def staged_through(a, out, dtype):
+    """Copies a through a local array of dtype: what dtype holds comes out."""
+    staged = cuda.local.array(8, dtype)
+    for i in range(a.size):
+        staged[i] = a[i]
+    for i in range(a.size):
+        out[i] = staged[i]
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.float32, numpy.dtype("uint16"), numpy.float64])
+def test_a_dtype_is_a_kernel_argument(dtype):
+    """A NumPy scalar type or dtype as a kernel argument: a constant of its
+    type, which cuda.local.array takes, as numba-cuda passes it."""
+    kernel = cuda.jit(staged_through)
+    a = make_rng(seed_of("dtype argument", str(dtype))).uniform(0, 120, 8)  # (in every dtype's range)
+    out = numpy.zeros(8)
+    kernel[1, 1](a, out, dtype)
+    numpy.testing.assert_array_equal(out, a.astype(dtype))
+
+
 def test_argument_error_names_its_position():
     k = cuda.jit(lambda a, b, c: None)
     with pytest.raises(TypeError, match="argument 2 has unsupported type list"):

@@ -97,6 +97,18 @@ def test_a_record_stored_into_a_structured_array():
     np.testing.assert_array_equal(dst, expected)
 
 
+def test_a_kernel_of_one_signature_of_record_arrays():
+    rng = make_rng(seed_of("record signature"))
+    rec = ruchey.from_dtype(RECORD)
+    kernel = cuda.jit((rec[::1], rec, ruchey.int64))(copy_record.py_func)
+    src, dst = records(rng, 2), records(rng, 4)
+    expected = dst.copy()
+    for i in range(dst.size):
+        kernel[1, 1](dst, src[i % 2], i)
+        expected[i] = src[i % 2]
+    np.testing.assert_array_equal(dst, expected)
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
 def test_a_record_of_another_layout_is_a_typing_error():
     other = np.zeros(1, [("a", np.float64)])

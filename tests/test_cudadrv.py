@@ -185,6 +185,19 @@ def test_a_kernel_of_one_signature_takes_another_dtypes_device_array_where_it_is
     """)
 
 
+def test_a_dtype_kernel_argument_is_refused_clearly_on_the_gpu(on_fake):
+    on_fake("""
+        @cuda.jit
+        def staged(out, dtype):
+            tmp = cuda.local.array(2, dtype)
+            tmp[0] = 1
+            out[0] = tmp[0]
+
+        error = raised(TypeError, lambda: staged[1, 1](cuda.device_array(2), numpy.float32), "a dtype on the GPU")
+        assert "argument 1 is a dtype" in str(error) and "CPU backend only" in str(error)
+    """)
+
+
 def test_scalars_are_passed_at_their_types_size(on_fake):
     on_fake("""
         @cuda.jit

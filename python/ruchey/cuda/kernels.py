@@ -93,12 +93,20 @@ _SCALARS = (int, float, complex, np.number, np.bool_, np.datetime64, np.timedelt
             enum.Enum)  # bool is an int; an enum member is its value
 
 
+def _is_dtype(arg):
+    """Whether arg is a NumPy scalar type or dtype (np.float64, np.dtype("int32")): a
+    kernel takes it as a constant of its type (cuda.local.array(n, dtype) with it), as
+    numba-cuda does; it is in no parameter at run time."""
+    return isinstance(arg, np.dtype) or (isinstance(arg, type) and issubclass(arg, np.generic))
+
+
 def _bad_argument(arg, index):
     return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
         "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool, NumPy "
-        "numbers, datetime64 and timedelta64), None, and tuples (named or not) of these")
+        "numbers, datetime64 and timedelta64), None, NumPy scalar types and dtypes (np.float32), and tuples "
+        "(named or not) of these")
 
 
 class ArgHint:
@@ -185,7 +193,7 @@ def _cpu_args(args, back=None, index=None):
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i if index is None else index} ({type(arg).__name__}) "
                             "is in a GPU's memory, and kernels run on the CPU backend here")
-        elif not isinstance(arg, (np.ndarray, np.void) + _SCALARS):  # a record: by reference, as in njit
+        elif not (isinstance(arg, (np.ndarray, np.void) + _SCALARS) or _is_dtype(arg)):  # a record: by reference
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
@@ -224,6 +232,10 @@ def _gpu_args(args, stream, back=None, index=None):
             raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
                             "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
                             "the structured array (or a slice of it) and index it in the kernel")
+        elif _is_dtype(arg):
+            raise TypeError(f"kernel argument {i if index is None else index} is a dtype ({arg!r}), which a kernel "
+                            "takes on the CPU backend only: on the GPU, make the kernel for it with "
+                            "cuda.jit(signature) or close over the dtype")
         elif not isinstance(arg, _SCALARS):
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
@@ -722,7 +734,7 @@ def _array_params(sig):
         if isinstance(t, types.Array):
             try:
                 params.append((i, np.dtype(t.dtype.name), t.ndim, t.layout))
-            except TypeError:  # (a record's: not reread)
+            except (TypeError, ValueError):  # (a record's: not reread)
                 pass
     return tuple(params)
 
