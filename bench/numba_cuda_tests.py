@@ -149,10 +149,13 @@ def rebind_numbas_own(holder, dispatcher):
 
 def rebind_simulator_nones(holder, cuda):
     """The names holder took from numba-cuda that its simulator leaves None
-    (from numba.cuda.compiler import compile_ptx), pointed at ruchey.cuda's."""
+    (from numba.cuda.compiler import compile_ptx; from numba.cuda.cudadrv.devicearray
+    import DeviceRecord), pointed at ruchey.cuda's or its cudadrv.devicearray's."""
+    homes = (cuda, cuda.cudadrv.devicearray)
     for name, value in list(vars(holder).items()):
-        if value is None and not name.startswith("_") and getattr(cuda, name, None) is not None:
-            setattr(holder, name, getattr(cuda, name))
+        found = next((getattr(home, name) for home in homes if getattr(home, name, None) is not None), None)
+        if value is None and not name.startswith("_") and found is not None:
+            setattr(holder, name, found)
 
 
 def fill_simulator_intrinsics():

@@ -613,14 +613,16 @@ PyObject *cp_analyses(PyObject *module, PyObject *a) {
   return result;
 }
 
-/* _typed_variables(pyfunc, args, parallel): pyfunc typed for args, a list
- * of (variable, its type's name) and the return type's name. */
+/* _typed_variables(pyfunc, args, parallel, kernel): pyfunc typed for args (as
+ * a kernel: cuda.grid and its kin typed), a list of (variable, its type's
+ * name) and the return type's name. */
 PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
   PyObject *func, *args;
-  int parallel = 0;
-  if (!PyArg_ParseTuple(a, "O!O!|p", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel)) return NULL;
+  int parallel = 0, kernel = 0;
+  if (!PyArg_ParseTuple(a, "O!O!|pp", &PyFunction_Type, &func, &PyTuple_Type, &args, &parallel, &kernel))
+    return NULL;
   Arena arena = {0};
-  CompileOptions opts = {.parallel = parallel, .python = PY_VERSION_HEX};
+  CompileOptions opts = {.parallel = parallel, .kernel = kernel, .python = PY_VERSION_HEX};
   Func *f = typed_alone(func, args, &opts, &arena);
   PyObject *vars = f ? PyList_New(0) : NULL;
   for (int v = 0; vars && v < f->nvars; v++) {
@@ -630,6 +632,21 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
     Py_XDECREF(pair);
   }
   PyObject *result = vars ? Py_BuildValue("(Ns)", vars, f->ret_type ? f->ret_type->name : "none") : NULL;
+  arena_free(&arena);
+  return result;
+}
+
+/* _grid_sync(pyfunc, args): whether pyfunc typed as a kernel for args waits
+ * for its whole grid (cuda.cg.this_grid().sync(), itself or in a function it
+ * calls): numba-cuda's cooperative kernel, which the CPU backend's spec does
+ * not record (its blocks wait as fibers wherever a sync is reached). */
+PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
+  PyObject *func, *args;
+  if (!PyArg_ParseTuple(a, "O!O!", &PyFunction_Type, &func, &PyTuple_Type, &args)) return NULL;
+  Arena arena = {0};
+  CompileOptions opts = {.kernel = true, .error_model_numpy = true, .python = PY_VERSION_HEX};
+  Func *f = typed_alone(func, args, &opts, &arena);
+  PyObject *result = f ? PyBool_FromLong(f->grid_sync) : NULL;
   arena_free(&arena);
   return result;
 }

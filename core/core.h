@@ -429,6 +429,7 @@ bool cp_compile_c_entry(Dispatcher *self, const Type *const *args, const Type *d
 PyObject *cp_compile_ptx(PyObject *module, PyObject *args);
 PyObject *cp_analyses(PyObject *module, PyObject *args);
 PyObject *cp_typed_variables(PyObject *module, PyObject *args);  /* _core._typed_variables */
+PyObject *cp_grid_sync(PyObject *module, PyObject *args);        /* _core._grid_sync */
 
 /* ---------------------------------------------------------------- cache.c */
 

@@ -581,6 +581,8 @@ static PyMethodDef core_methods[] = {
    "Tests the pool: runs an empty parallel loop over range(n), returns its chunks."},
   {"_typed_variables", cp_typed_variables, METH_VARARGS,
    "A function typed for argument types: each variable's type, and the return type (inspect_types)."},
+  {"_grid_sync", cp_grid_sync, METH_VARARGS,
+   "Whether a function typed as a kernel for argument types waits for its whole grid (numba-cuda's cooperative)."},
   {"_class_symbol", cache_class_symbol, METH_O,
    "The symbol compiled code names an exception class by (the on-disk cache checks it)."},
   {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM's version and the processor."},

@@ -183,6 +183,9 @@ def test_cuda_gives_the_types_as_numba_cuda_does():
 def test_which_narrow_float_types_kernels_take():
     assert cuda.is_float16_supported() is True
     assert cuda.is_bfloat16_supported() is False and cuda.is_fp8_supported() is False
+    dev = cuda.get_current_device()  # (numba-cuda's device attributes say the same)
+    assert dev.supports_float16 is True and dev.supports_bfloat16 is False and dev.supports_fp8 is False
+    assert cuda.is_supported_version() is True
 
 
 def test_kernel_overloads_map_each_compiled_signature():
@@ -216,6 +219,11 @@ def test_jit_rejects_unknown_options():
 def test_jit_refuses_link():
     with pytest.raises(NotImplementedError, match="link"):
         cuda.jit(link=["kernel.cu"])(noop)
+
+
+def test_declare_device_of_cuda_c_is_refused_clearly():
+    with pytest.raises(NotImplementedError, match=r"declare_device\('mul_f32', \.\.\.\).*CUDA C/C\+\+ or PTX"):
+        cuda.declare_device("mul_f32", "float32(float32, float32)", link=["functions.cu"])
 
 
 def test_device_function_is_an_njit_dispatcher_callable_from_python():
@@ -390,6 +398,26 @@ def test_tuples_and_none_are_kernel_arguments(kernel, good):
 def test_an_unsupported_item_of_a_tuple_names_the_argument_and_its_type(kernel):
     with pytest.raises(TypeError, match="argument 0 has unsupported type str"):
         kernel[1, 1]((1, "text"))
+
+
+def staged_through(a, out, dtype):
+    """Copies a through a local array of dtype: what dtype holds comes out."""
+    staged = cuda.local.array(8, dtype)
+    for i in range(a.size):
+        staged[i] = a[i]
+    for i in range(a.size):
+        out[i] = staged[i]
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.float32, numpy.dtype("uint16"), numpy.float64])
+def test_a_dtype_is_a_kernel_argument(dtype):
+    """A NumPy scalar type or dtype as a kernel argument: a constant of its
+    type, which cuda.local.array takes, as numba-cuda passes it."""
+    kernel = cuda.jit(staged_through)
+    a = make_rng(seed_of("dtype argument", str(dtype))).uniform(0, 120, 8)  # (in every dtype's range)
+    out = numpy.zeros(8)
+    kernel[1, 1](a, out, dtype)
+    numpy.testing.assert_array_equal(out, a.astype(dtype))
 
 
 def test_argument_error_names_its_position():

@@ -274,6 +274,55 @@ def test_a_kernel_launched_with_arguments_no_signature_takes_is_a_type_error():
     assert len(kernel.overloads) == 2
 
 
+def affine_u32(out, x):
+    i, j = cuda.grid(2)
+    if i < out.shape[0] and j < out.shape[1]:
+        out[i, j] = x[i, j] * numpy_u32(3) + numpy_u32(1)
+
+
+numpy_u32 = np.uint32
+
+
+def reread(ary, dtype, layout):
+    """ary's memory read as dtype as numba-cuda's kernel reads it: its byte strides
+    for an "A" parameter, dtype's contiguous ones for a C or F one."""
+    strides = ary.strides if layout == "A" else None
+    return np.ndarray(ary.shape, dtype, buffer=ary, strides=strides, order=layout if layout != "A" else "C")
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's GPU launch (its simulator converts)")
+@pytest.mark.parametrize("layout", ["A", "C", "F"])
+def test_a_kernel_of_one_signature_reads_another_dtypes_array_as_its_own(layout):
+    """numba-cuda launches a kernel compiled for one signature alone with its arrays
+    as they are: one of another dtype is its memory read as the signature's dtype
+    (strided as the array for an "A" parameter, contiguous for C or F), written
+    where the kernel writes; host and device arrays alike. One it would read past
+    the end of is refused; a kernel of a list of signatures refuses any."""
+    spelt = {"A": "[:, :]", "C": "[:, ::1]", "F": "[::1, :]"}[layout]
+    kernel = cuda.jit(f"void(uint32{spelt}, uint32{spelt})")(affine_u32)
+    rng = make_rng(seed_of("reread", layout))
+    for dtype in (np.float64, np.int64, np.int32, np.float32, np.uint32):
+        # (an empty array and one of one element are typed C: an F signature takes neither)
+        for shape in ((3, 5), (4, 7)) if layout == "F" else ((0, 3), (1, 1), (3, 5), (4, 7)):
+            x = np.asarray(rng.integers(-2 ** 31, 2 ** 31, shape).astype(dtype), order="F" if layout == "F" else "C")
+            out = np.asarray(rng.integers(0, 1000, shape).astype(dtype), order="F" if layout == "F" else "C")
+            expected = out.copy(order="K")
+            with np.errstate(over="ignore"):
+                reread(expected, np.uint32, layout)[...] = reread(x, np.uint32, layout) * np.uint32(3) + np.uint32(1)
+            for on_device in (False, True):
+                got = out.copy(order="K")
+                arg = cuda.to_device(got) if on_device else got
+                kernel[(shape[0] or 1, 1), (1, shape[1])](arg, cuda.to_device(x) if on_device else x)
+                assert (arg.copy_to_host() if on_device else got).tobytes("A") == expected.tobytes("A")  # (its memory)
+    with pytest.raises(TypeError, match="too short"):  # 2-byte items read as 4-byte ones
+        kernel[1, (1, 4)](np.zeros((1, 4), np.uint32), np.zeros((1, 4), np.int16))
+    with pytest.raises(TypeError):  # another number of dimensions
+        kernel[1, 4](np.zeros((1, 4), np.uint32), np.zeros(4, np.uint32))
+    listed = cuda.jit([f"void(uint32{spelt}, uint32{spelt})"])(affine_u32)
+    with pytest.raises(TypeError):
+        listed[1, 1](np.zeros((1, 1), np.uint32), np.zeros((1, 1), np.float64))
+
+
 # ---------------------------------------------------------------- specialize, launch bounds, carveout
 
 def test_specialize_makes_one_kernel_per_types_compiled_for_them_alone():
@@ -290,8 +339,9 @@ def test_specialize_makes_one_kernel_per_types_compiled_for_them_alone():
     with pytest.raises(RuntimeError, match="already specialized"):
         f32.specialize(ruchey.types.float64[::1], ruchey.types.float64, ruchey.types.float64[::1],
                        ruchey.types.int64)
-    with pytest.raises(TypeError):  # float64 arrays: no conversion to the float32 ones
-        f32[1, 1](np.zeros(1), 1.0, np.zeros(1), 1)
+    out = np.zeros(2)  # float64 arrays: their memory read as float32s, as numba-cuda's specialized kernel reads it
+    f32[1, 2](out, 1.0, np.zeros(2), 1)
+    np.testing.assert_array_equal(out.view(np.float32), [1, 1, 0, 0])
 
 
 @pytest.mark.parametrize("bounds", [64, (64,), (64, 2), (64, 2, 1)])
@@ -599,8 +649,9 @@ def test_a_kernel_with_signatures_pickles_with_them():
     out, x = np.zeros(4, np.float32), np.arange(4, dtype=np.float32)
     kernel[1, 4](out, 0.1, x, 3.9)
     np.testing.assert_array_equal(out, np.float32(0.1) * x + np.float32(3))
-    with pytest.raises(TypeError):
-        kernel[1, 4](np.zeros(4), 0.1, np.zeros(4), 3)
+    out = np.zeros(4)  # float64 arrays read as float32s: still its one signature's kernel
+    kernel[1, 4](out, 0.1, np.zeros(4), 3)
+    np.testing.assert_array_equal(out.view(np.float32), [3] * 4 + [0] * 4)
 
 
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's IR")
@@ -767,6 +818,41 @@ def test_kernel_attributes_on_the_cpu_backend():
             getter(sig)
 
 
+def test_per_signature_results_are_keyed_by_argument_types():
+    """What a kernel gives per compiled signature (get_max_threads_per_block(),
+    inspect_llvm(), inspect_asm()) is found by the tuple of argument types, as
+    numba-cuda keys it, and by the kernel's own signatures; inspect_types()
+    writes each signature's annotated source."""
+    import io
+
+    @cuda.jit
+    def scale(x, factor):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] *= factor
+
+    rng = make_rng(seed_of("per_signature"))
+    for dtype, factor in ((np.float32, 2.5), (np.int64, 3)):
+        x = rng.integers(-100, 100, 37).astype(dtype)
+        expected = x.copy()
+        for i in range(x.size):
+            expected[i] *= factor
+        scale.forall(x.size)(x, factor)
+        np.testing.assert_array_equal(x, expected)
+    f32 = (ruchey.float32[::1], ruchey.float64)
+    i64 = (ruchey.int64[::1], ruchey.int64)
+    for results in (scale.get_max_threads_per_block(), scale.inspect_llvm(), scale.inspect_asm()):
+        assert len(results) == 2 and f32 in results and i64 in results
+        assert (ruchey.int32[::1], ruchey.int64) not in results
+        assert [results[sig] for sig in scale.signatures] == [results[f32], results[i64]]
+    with pytest.raises(KeyError):
+        scale.inspect_llvm()[(ruchey.int32[::1], ruchey.int64)]
+    annotated = io.StringIO()
+    scale.inspect_types(file=annotated)
+    assert "scale (array(float32, 1d, C), float64)" in annotated.getvalue()
+    assert "scale (array(int64, 1d, C), int64)" in annotated.getvalue()
+
+
 @pytest.mark.skipif(AS_NUMBA or not shutil.which("cc"), reason="ruchey's driver layer, tested with a C compiler")
 def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
     on_fake("""
@@ -783,6 +869,7 @@ def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
                 triple.get_regs_per_thread(sig)) == (1024, 4096, 64, 16, 40)
         per_signature = triple.get_regs_per_thread()
         assert len(per_signature) == 2 and set(per_signature.values()) == {40}
+        assert per_signature[(cuda.types.float64[::1],)] == 40  # (numba-cuda's keys: tuples of types)
         specialized = cuda.jit(sig)(triple.py_func)
         assert specialized.get_shared_mem_per_block() == 4096  # compiled for the GPU when asked
     """)

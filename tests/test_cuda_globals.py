@@ -53,6 +53,44 @@ def test_a_device_array_in_a_closure_and_a_strided_view():
     np.testing.assert_array_equal(out, base[::2, 1:4].ravel())
 
 
+@cuda.jit(device=True)
+def table_item(i):
+    return TABLE[i % TABLE.shape[0], i % TABLE.shape[1]]
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's simulator keeps no cache")
+def test_cache_refuses_a_kernel_capturing_a_device_array():
+    """cache=True on a kernel that reads a device array from a global (itself or
+    through a device function it calls) or a closure variable is numba-cuda's
+    PicklingError at its first launch: the array's address would be stale in
+    another process. Without cache=True the same kernel runs."""
+    import pickle
+    rng = make_rng(seed_of("captured cache"))
+    closed = cuda.to_device(rng.normal(size=5))
+
+    def through_device(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = table_item(i)
+
+    def through_closure(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = closed[i] * 2
+
+    table = rng.normal(size=(3, 4))
+    TABLE.copy_to_device(table)
+    idx = np.arange(5)
+    for func, expected in ((through_device, table[idx % 3, idx % 4]), (through_closure, closed.copy_to_host() * 2)):
+        cached = cuda.jit(cache=True)(func)
+        for _ in range(2):  # (refused at each launch: nothing was compiled)
+            with pytest.raises(pickle.PicklingError, match="referencing global device arrays"):
+                cached[1, 8](np.zeros(5))
+        out = np.zeros(5)
+        cuda.jit(func)[1, 8](out)
+        np.testing.assert_array_equal(out, expected)
+
+
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's message")
 def test_a_device_array_global_in_cpu_code_is_a_typing_error():
     @ruchey.njit

@@ -5,7 +5,7 @@ import pytest
 
 from ruchey import cuda
 
-from conftest import make_rng
+from conftest import AS_NUMBA, make_rng, run_python_file
 
 sum_reduce = cuda.reduce(lambda a, b: a + b)
 
@@ -156,3 +156,75 @@ def test_cuda_ipc_is_refused_with_what_to_do_instead():
     with pytest.raises(NotImplementedError, match="CUDA IPC.*copy_to_host"):
         with cuda.open_ipc_array(b"\0" * 64, shape=4, dtype=numpy.float64):
             pass
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's module path")
+def test_numba_cudas_cudadrv_devicearray_path():
+    """cuda.cudadrv.devicearray (numba.cuda.cudadrv.devicearray under
+    install_as_numba): its DeviceNDArray for isinstance checks, from_array_like
+    keeping a view's strides, auto_device copying only what is not on the
+    device, and the driver's CudaAPIError."""
+    from ruchey.cuda.cudadrv import devicearray, driver
+    rng = make_rng(31)
+    for host in (rng.normal(size=(6, 8)), rng.integers(-9, 9, (5, 7)).astype(numpy.int32)[::2, 1::3],
+                 numpy.asfortranarray(rng.normal(size=(3, 4))), numpy.zeros((0, 3))):
+        like = devicearray.from_array_like(host)
+        assert isinstance(like, cuda.cudadrv.devicearray.DeviceNDArray) and devicearray.is_cuda_ndarray(like)
+        assert (like.shape, like.strides, like.dtype) == (host.shape, host.strides, host.dtype)
+        like.copy_to_device(host)
+        numpy.testing.assert_array_equal(like.copy_to_host(), host)
+    host = rng.normal(size=9)
+    dev, copied = devicearray.auto_device(host)
+    assert copied and isinstance(dev, devicearray.DeviceNDArray)
+    numpy.testing.assert_array_equal(dev.copy_to_host(), host)
+    assert devicearray.auto_device(dev) == (dev, False)
+    assert devicearray.auto_device(3)[0].copy_to_host() == 3
+    with pytest.raises(ValueError, match="non-contiguous"):
+        devicearray.auto_device(host[::2])
+    assert driver.CudaAPIError is cuda.CudaError and not devicearray.is_cuda_ndarray(host)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's numba stand-in")
+def test_cudadrv_imports_under_install_as_numba(tmp_path):
+    r = run_python_file("""
+        import numpy, ruchey.numba_shim
+        ruchey.numba_shim.install_as_numba()
+        from numba import cuda
+        from numba.cuda.cudadrv.devicearray import DeviceNDArray, auto_device
+        from numba.cuda.cudadrv.driver import CudaAPIError
+        from numba.cuda.cudadrv import devicearray
+        d = cuda.to_device(numpy.arange(4.0))
+        assert isinstance(d, DeviceNDArray) and devicearray.auto_device(d)[0] is d
+        assert issubclass(CudaAPIError, Exception) and cuda.cudadrv.devicearray is devicearray
+        print("ok")
+    """, tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_typeof_a_device_array_is_its_array_type():
+    """ruchey.typeof of a device array (and specialize() on one) is the type a
+    kernel takes it as, that of a host array of its layout; a device record's is
+    the record type."""
+    import ruchey
+    rng = make_rng(32)
+    host = rng.normal(size=(4, 6)).astype(numpy.float32)
+    dev = cuda.to_device(host)
+    fortran = numpy.asfortranarray(host)
+    for h, d in ((host, dev), (host[:, ::2], dev[:, ::2]), (host[1], dev[1]), (fortran, cuda.to_device(fortran))):
+        assert ruchey.typeof(d) == ruchey.typeof(h)
+    record = numpy.zeros(1, [("a", numpy.int16), ("b", numpy.float64)])[0]
+    assert ruchey.typeof(cuda.to_device(record)) == ruchey.typeof(record)
+
+    @cuda.jit
+    def double(x):
+        i, j = cuda.grid(2)
+        if i < x.shape[0] and j < x.shape[1]:
+            x[i, j] *= 2
+
+    strided = dev[:, ::2]
+    kernel = double.specialize(strided)
+    assert kernel.signatures == [(ruchey.typeof(host[:, ::2]),)]
+    kernel[(4, 1), (1, 3)](strided)
+    expected = host.copy()
+    expected[:, ::2] *= 2
+    numpy.testing.assert_array_equal(dev.copy_to_host(), expected)

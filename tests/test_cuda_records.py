@@ -50,6 +50,38 @@ def test_a_record_argument_is_read_and_written_in_place(value):
             np.testing.assert_array_equal(arr[name], expected[name])
 
 
+@pytest.mark.parametrize("value", [0.0, -2.5, np.nan])
+def test_a_device_record_is_read_and_written_where_it_is(value):
+    """cuda.to_device(record) (numba-cuda's DeviceRecord): a kernel takes it as
+    the record, its writes seen by the next launch and by copy_to_host (into a
+    new 0-d array, or into a record); from_record_like and auto_device make one."""
+    from ruchey.cuda.cudadrv.devicearray import DeviceRecord, auto_device, from_record_like
+    rng = make_rng(seed_of("device record", str(value)))
+    kernel = cuda.jit(update)
+    for arr in (records(rng, 3), records(rng, 3).view(np.recarray)):
+        expected = arr.copy().view(np.recarray)
+        for i in range(arr.size):
+            dev = cuda.to_device(arr[i])
+            assert isinstance(dev, DeviceRecord) and dev.shape == () and dev.dtype == RECORD
+            for _ in range(2):  # (the second launch reads what the first wrote)
+                got_out, expected_out = np.zeros(1), np.zeros(1)
+                kernel[1, 1](dev, value, got_out)
+                update(expected[i], value, expected_out)
+                np.testing.assert_array_equal(got_out, expected_out)
+            host = dev.copy_to_host()
+            into = records(rng, 1).view(type(arr))[0]
+            assert dev.copy_to_host(into) is into
+            for name in RECORD.names:
+                np.testing.assert_array_equal(host[name], expected[i][name])
+                np.testing.assert_array_equal(into[name], expected[i][name])
+        copied, made = auto_device(arr[0])
+        assert made and isinstance(copied, DeviceRecord) and auto_device(copied) == (copied, False)
+        like = from_record_like(arr[0])
+        assert isinstance(like, DeviceRecord) and like.dtype == RECORD and like._numba_type_ == ruchey.typeof(arr[0])
+        with pytest.raises(TypeError, match="dtype"):
+            like.copy_to_host(np.zeros(1, [("a", np.float64)])[0])
+
+
 @cuda.jit
 def copy_record(dst, src, i):
     dst[i] = src
@@ -62,6 +94,18 @@ def test_a_record_stored_into_a_structured_array():
     for i in range(dst.size):
         copy_record[1, 1](dst, src[i % 3], i)
         expected[i] = src[i % 3]
+    np.testing.assert_array_equal(dst, expected)
+
+
+def test_a_kernel_of_one_signature_of_record_arrays():
+    rng = make_rng(seed_of("record signature"))
+    rec = ruchey.from_dtype(RECORD)
+    kernel = cuda.jit((rec[::1], rec, ruchey.int64))(copy_record.py_func)
+    src, dst = records(rng, 2), records(rng, 4)
+    expected = dst.copy()
+    for i in range(dst.size):
+        kernel[1, 1](dst, src[i % 2], i)
+        expected[i] = src[i % 2]
     np.testing.assert_array_equal(dst, expected)
 
 

@@ -117,6 +117,7 @@ def test_detect_and_current_device_describe_the_gpu(on_fake):
         assert dev.MULTIPROCESSOR_COUNT == 132 and dev.total_memory == 80 << 30
         assert dev.MAX_THREADS_PER_BLOCK == 1024 and dev.WARP_SIZE == 32
         assert (dev.ASYNC_ENGINE_COUNT, dev.CONCURRENT_KERNELS, dev.UNIFIED_ADDRESSING) == (3, 1, 1)
+        assert dev.supports_float16 and not dev.supports_bfloat16 and not dev.supports_fp8
         assert cuda.list_devices()[0] is dev and cuda.select_device(0) is dev
         ptx, _ = cuda.compile_ptx_for_current_device(fake_double.py_func, "void(float64[::1])")
         assert ".target sm_90" in ptx
@@ -164,6 +165,36 @@ def test_arrays_are_passed_as_pointer_shape_and_strides_in_bytes(on_fake):
         assert u64(p[5]) == address(f) and [i64(b) for b in p[6:10]] == [4, 6, 4, 16]
         assert u64(p[10]) == address(base) + 12 and [i64(b) for b in p[11:13]] == [5, 16]
         assert address(s) == address(base) + 12
+    """)
+
+
+def test_a_kernel_of_one_signature_takes_another_dtypes_device_array_where_it_is(on_fake):
+    """numba-cuda's launch of a kernel of one signature: a float64 device array is
+    passed for a float32 parameter as it is (its address and shape; its byte strides
+    for an "A" parameter, a C one's read as float32's), not refused nor copied."""
+    on_fake("""
+        @cuda.jit("void(float32[:, :], float32[:, ::1])")
+        def two(a, c):
+            pass
+
+        a, c = cuda.to_device(numpy.zeros((3, 5))), cuda.to_device(numpy.zeros((2, 4)))
+        two[1, 1](a, c)
+        p = launch(0)["params"]
+        assert u64(p[0]) == address(a) and [i64(b) for b in p[1:5]] == [3, 5, 40, 8]
+        assert u64(p[5]) == address(c) and [i64(b) for b in p[6:10]] == [2, 4, 16, 4]
+    """)
+
+
+def test_a_dtype_kernel_argument_is_refused_clearly_on_the_gpu(on_fake):
+    on_fake("""
+        @cuda.jit
+        def staged(out, dtype):
+            tmp = cuda.local.array(2, dtype)
+            tmp[0] = 1
+            out[0] = tmp[0]
+
+        error = raised(TypeError, lambda: staged[1, 1](cuda.device_array(2), numpy.float32), "a dtype on the GPU")
+        assert "argument 1 is a dtype" in str(error) and "CPU backend only" in str(error)
     """)
 
 

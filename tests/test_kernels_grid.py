@@ -124,6 +124,29 @@ def test_grid_sync_in_a_device_function():
     numpy.testing.assert_array_equal(out, numpy.full(8, 2))
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's simulator marks no kernel cooperative")
+def test_a_kernel_waiting_for_its_grid_is_cooperative():
+    """overloads[sig].cooperative: whether the kernel waits for its whole grid
+    (itself or in a device function it calls), as numba-cuda marks it; a block's
+    barrier alone is not one."""
+    @cuda.jit
+    def block_barrier(x, out):
+        i = cuda.grid(1)
+        x[i] = i
+        cuda.syncthreads()
+        out[i] = x[i] + x[cuda.blockIdx.x * cuda.blockDim.x]
+
+    out = numpy.zeros(8, dtype=numpy.int64)
+    block_barrier[2, 4](numpy.zeros(8, dtype=numpy.int64), out)
+    numpy.testing.assert_array_equal(out, numpy.arange(8) + numpy.repeat([0, 4], 4))
+    syncs_in_a_device_function[2, 4](numpy.zeros(8, dtype=numpy.int64))
+    sequential_rows[1, 4](numpy.zeros((3, 4), dtype=numpy.int32))
+    for kernel, cooperative in ((syncs_in_a_device_function, True), (sequential_rows, True), (block_barrier, False)):
+        assert [o.cooperative for o in kernel.overloads.values()] == [cooperative]
+    sig = "void(int64[::1], int64[::1])"
+    assert not cuda.jit(sig)(block_barrier.py_func).overloads[sig].cooperative
+
+
 @pytest.mark.cpu_backend
 @pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's limit")
 def test_a_grid_too_large_to_run_at_once_is_refused_on_the_cpu_backend():

@@ -48,6 +48,15 @@ class _Uncacheable(Exception):
     """A value the key cannot describe: the function is not cached."""
 
 
+class _DeviceArrayCaptured(_Uncacheable):
+    """A device array a kernel reads as a global or closure variable: its
+    address is this process's, which no other may use."""
+
+
+CAPTURED_DEVICE_ARRAY = ("Cannot serialize kernels or device functions referencing global device arrays. Pass the "
+                         "array(s) as arguments to the kernel instead.")  # (numba-cuda's words)
+
+
 # ---------------------------------------------------------------- the key
 
 def _code_names(code, names):
@@ -118,7 +127,22 @@ def _describe(value, names, seen):
         return ("object", value.__module__, value.__qualname__)
     if isinstance(value, types.FunctionType):
         return ("function", value.__qualname__, _function_key(value, seen))
+    if hasattr(value, "__ruchey_captured__") or getattr(value, "__cuda_array_interface__", None) is not None:
+        raise _DeviceArrayCaptured(type(value).__qualname__)
     raise _Uncacheable(type(value).__qualname__)
+
+
+def refuse_captured_device_arrays(py_func):
+    """pickle.PicklingError where py_func (a kernel with cache=True) or a function it
+    calls reads a device array from a global or closure variable, as numba-cuda
+    refuses to cache it: the array's address would be stale in another process."""
+    try:
+        _function_key(py_func, set())
+    except _DeviceArrayCaptured:
+        import pickle
+        raise pickle.PicklingError(CAPTURED_DEVICE_ARRAY) from None
+    except _Uncacheable:  # (compiled in each process: the cache warns)
+        pass
 
 
 def _library_object(value):

@@ -52,6 +52,29 @@ class ArgTypes(tuple):
     __str__ = __repr__
 
 
+def signature_text(argtypes):
+    """A tuple of argument types spelt as the compiled signatures' texts are: "(int64, float64)"."""
+    return "(" + ", ".join(map(str, argtypes)) + ("," if len(argtypes) == 1 else "") + ")"
+
+
+class BySignature(dict):
+    """What a dict of results per compiled signature (inspect_llvm()'s) is, keyed by
+    their texts: a tuple of types finds its entry too, as in Numba, whose keys they are."""
+
+    def __missing__(self, key):
+        if isinstance(key, tuple) and not isinstance(key, ArgTypes) and dict.__contains__(self, signature_text(key)):
+            return self[signature_text(key)]
+        raise KeyError(key)
+
+    def __contains__(self, key):
+        if isinstance(key, tuple) and not isinstance(key, ArgTypes):
+            key = signature_text(key)
+        return dict.__contains__(self, key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
 class CompiledSignature(ArgTypes):
     """A compile result's signature: its ArgTypes, with Numba's ``args`` and
     ``return_type`` (``f.overloads[sig].signature.return_type``)."""
@@ -194,9 +217,10 @@ def _names_by_line(lines, first):
     return {first + line - 1: names for line, names in found.items()}
 
 
-def inspect_types(disp, file=None, signature=None, pretty=False, **kwargs):
+def inspect_types(disp, file=None, signature=None, pretty=False, kernel=False, **kwargs):
     """Print the function's source for each compiled signature, each line
-    annotated with the types of the variables it names."""
+    annotated with the types of the variables it names (kernel: a CUDA
+    kernel's)."""
     out = file or sys.stdout
     func = disp.py_func
     source = _source(func)
@@ -208,7 +232,7 @@ def inspect_types(disp, file=None, signature=None, pretty=False, **kwargs):
         if not _describable(args):
             print("# (these argument types cannot be inspected)", file=out)
             continue
-        variables, ret_name = _core._typed_variables(func, tuple(args), parallel)
+        variables, ret_name = _core._typed_variables(func, tuple(args), parallel, kernel)
         typed = dict(variables)
         if source is None:
             for name, type_name in variables:

@@ -537,7 +537,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        if spec.name in ("numba.cuda", "numba.cuda.libdevice", "numba.cuda.random"):
+        if spec.name in ("numba.cuda", "numba.cuda.libdevice", "numba.cuda.random", "numba.cuda.cudadrv",
+                         "numba.cuda.cudadrv.devicearray", "numba.cuda.cudadrv.driver"):
             return importlib.import_module("ruchey" + spec.name[len("numba"):])
         names, sources = _SUBMODULES.get(spec.name, ({}, ()))
         if spec.name not in _SUBMODULES:

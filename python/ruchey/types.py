@@ -1637,6 +1637,9 @@ def typeof(value):
     instance_type = getattr(getattr(type(value), "class_type", None), "instance_type", None)
     if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
         return instance_type
+    own = getattr(value, "_numba_type_", None)  # the type a value names itself (cuda's device arrays), as in Numba
+    if isinstance(own, Type):
+        return own
     return _typeof_described(value)
 
 

@@ -35,7 +35,8 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     stcg, stcs, stwb, stwt, syncthreads_count, syncthreads_or, syncwarp,
                                     threadfence,
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
-from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, jit, wrap_arg
+from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, declare_device, jit, wrap_arg
+from ruchey.cuda import cudadrv  # (numba-cuda's path to its device arrays: cuda.cudadrv.devicearray)
 from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
 from ruchey.cuda.ptx import compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
@@ -49,7 +50,7 @@ from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, 
                                  synchronize)
 
 __all__ = [
-    "jit", "CUDADispatcher", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
+    "jit", "declare_device", "CUDADispatcher", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
     "compile_ptx_for_current_device",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
     "shared", "local", "const", "cg", "atomic", "syncthreads_count", "syncthreads_and", "syncthreads_or",
@@ -59,7 +60,7 @@ __all__ = [
     "match_all_sync", "activemask", "lanemask_lt",
     "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs",
     "stwb", "stwt", "fp16", "is_float16_supported", "is_bfloat16_supported",
-    "is_fp8_supported",
+    "is_fp8_supported", "is_supported_version",
     "to_device", "device_array", "device_array_like", "DeviceNDArray", "is_cuda_array",
     "as_cuda_array", "from_cuda_array_interface",
     "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "open_ipc_array",
@@ -73,16 +74,6 @@ __all__ = [
 ]
 
 
-def is_bfloat16_supported():
-    """bfloat16 is not a kernel type of ruchey's (code asking takes its float32 path)."""
-    return False
-
-
-def is_fp8_supported():
-    """fp8 is not a kernel type of ruchey's."""
-    return False
-
-
 def vectorize(ftylist_or_function=(), target="cuda", **options):
     """numba-cuda's cuda.vectorize: ruchey.vectorize with target="cuda" unless told otherwise."""
     import ruchey
@@ -93,6 +84,14 @@ def guvectorize(*args, target="cuda", **options):
     """numba-cuda's cuda.guvectorize: ruchey.guvectorize with target="cuda" unless told otherwise."""
     import ruchey
     return ruchey.guvectorize(*args, target=target, **options)
+
+
+def is_supported_version():
+    """numba-cuda's check that the CUDA toolkit is a version it was tested with:
+    True, as ruchey needs no toolkit (its PTX is loaded by whatever driver
+    there is, older architectures refused when the kernel loads) and kernels
+    run on the CPU backend without one."""
+    return True
 
 
 def is_float16_supported():

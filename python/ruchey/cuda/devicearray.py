@@ -104,6 +104,16 @@ def _gpu_empty(shape, dtype, strides=None, order="C"):
     return np.asarray(_DeviceData(mem, mem.ptr, shape, strides, dtype)), mem
 
 
+def _cpu_empty(shape, dtype, strides=None, order="C"):
+    """A new device array's layout on the CPU backend: as many bytes as its strides
+    span (a view's leave gaps), as _gpu_empty allocates."""
+    if strides is None:
+        return np.ndarray(shape, dtype=dtype, order=order)
+    shape = tuple(int(n) for n in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+    strides, dtype = tuple(int(s) for s in strides), np.dtype(dtype)
+    return np.ndarray(shape, dtype, buffer=np.empty(_device_bytes(shape, strides, dtype), np.uint8), strides=strides)
+
+
 def _address(ary):
     return ary.__array_interface__["data"][0]
 
@@ -170,7 +180,7 @@ class DeviceNDArray:
         if use_gpu():
             self._ary, self._mem = _gpu_empty(shape, dtype, strides, order)
         else:
-            self._ary, self._mem = np.ndarray(shape, dtype=dtype, strides=strides, order=order), None
+            self._ary, self._mem = _cpu_empty(shape, dtype, strides, order), None
         self.stream = stream
 
     @classmethod
@@ -196,6 +206,12 @@ class DeviceNDArray:
         of its shape, strides and dtype, its data's address, and whether
         that is in a GPU's memory."""
         return self._ary, self._ary.ctypes.data, self.on_gpu
+
+    @property
+    def _numba_type_(self):
+        """The array type kernels take it as (numba-cuda's): ruchey.typeof(d) and specialize(d) read it."""
+        from ruchey import types
+        return types.typeof(self._ary)
 
     @property
     def __cuda_array_interface__(self):
@@ -424,6 +440,39 @@ class DeviceNDArray:
             yield self._like(self._ary[i * section:(i + 1) * section], stream or self.stream)
 
 
+class DeviceRecord(DeviceNDArray):
+    """A record on the device (cuda.to_device of an element of a structured
+    array, numba-cuda's DeviceRecord): a kernel takes it as a record, whose
+    fields it reads and writes where it is; the host sees it as a 0-d array."""
+
+    def __init__(self, dtype, stream=0, gpu_data=None):
+        if gpu_data is not None:
+            raise NotImplementedError("DeviceRecord(gpu_data=...) wraps numba-cuda's device memory objects, which "
+                                      "ruchey does not have")
+        super().__init__((), dtype=dtype, stream=stream)
+
+    @property
+    def _numba_type_(self):
+        from ruchey import types
+        return types.from_dtype(self.dtype)
+
+    def copy_to_host(self, ary=None, stream=0):
+        """Copy to ``ary`` (a record, or a 0-d array of the dtype), or to a new 0-d array."""
+        if not isinstance(ary, np.void):
+            return super().copy_to_host(ary, stream)
+        if ary.dtype != self.dtype:
+            raise TypeError(f"incompatible dtype: {self.dtype} vs. {ary.dtype}")
+        host = super().copy_to_host(stream=stream)
+        for name in self.dtype.names:  # (a record's own memory: written field by field)
+            ary[name] = host[name]
+        return ary
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """A new device record of rec's dtype, uninitialised (numba-cuda's)."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
 def _ipc_refusal(on_gpu):
     """Why there is no CUDA IPC (numba-cuda's get_ipc_handle, open_ipc_array): on the CPU
     backend device memory is this process's own, which another cannot open."""
@@ -458,16 +507,17 @@ def to_device(obj, stream=0, copy=True, to=None):
         return obj
     ary = np.asarray(obj)
     _sentry_contiguous(ary)
+    made = DeviceRecord if isinstance(obj, np.void) else DeviceNDArray  # (np.record is one too)
     if use_gpu():
         host = ary if _dense(ary) else np.array(ary, order="K")  # broadcast dimensions filled in
         layout, mem = _gpu_empty(host.shape, host.dtype, host.strides)
         if copy and host.size:
             _core.cuda_memcpy_htod(mem.ptr, host, host.nbytes, stream_handle(stream))
-        return DeviceNDArray._wrap(layout, stream, mem)
+        return made._wrap(layout, stream, mem)
     dev = np.empty_like(ary, order="K", subok=False)
     if copy:
         np.copyto(dev, ary)
-    return DeviceNDArray._wrap(dev, stream)
+    return made._wrap(dev, stream)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
@@ -505,6 +555,31 @@ def device_array_like(ary, stream=0):
         layout, mem = _gpu_empty(like.shape, like.dtype, strides=_strides_like(like), order=_order_like(like))
         return DeviceNDArray._wrap(layout, stream, mem)
     return DeviceNDArray._wrap(np.empty_like(like, order="K", subok=False), stream)
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """A new device array of ary's shape, strides and dtype, uninitialised
+    (numba-cuda's, under numba.cuda.cudadrv.devicearray)."""
+    if gpu_data is not None:
+        raise NotImplementedError("from_array_like(gpu_data=...) wraps numba-cuda's device memory objects, which "
+                                  "ruchey does not have: use cuda.from_cuda_array_interface")
+    return DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(a device array holding obj, whether it was copied there): obj itself
+    where it is a device array, a view of it where it is another library's
+    (the CUDA Array Interface), else a copy on the device (numba-cuda's)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    if is_cuda_array(obj):
+        return as_cuda_array(obj), False
+    return to_device(obj, stream=stream, copy=copy), True
+
+
+def is_cuda_ndarray(obj):
+    """Whether obj is a device array of cuda's own (not another library's)."""
+    return isinstance(obj, DeviceNDArray)
 
 
 def is_cuda_array(obj):

@@ -9,8 +9,9 @@ import threading
 
 import numpy as np
 
-from ruchey import _core, decorators, extending, serialize, types
-from ruchey.cuda.devicearray import DeviceNDArray, _DeviceData, as_cuda_array, device_array_like, to_device
+from ruchey import _core, decorators, extending, inspection, serialize, types
+from ruchey.cuda.devicearray import (DeviceNDArray, DeviceRecord, _DeviceData, as_cuda_array, device_array_like,
+                                     to_device)
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -92,12 +93,20 @@ _SCALARS = (int, float, complex, np.number, np.bool_, np.datetime64, np.timedelt
             enum.Enum)  # bool is an int; an enum member is its value
 
 
+def _is_dtype(arg):
+    """Whether arg is a NumPy scalar type or dtype (np.float64, np.dtype("int32")): a
+    kernel takes it as a constant of its type (cuda.local.array(n, dtype) with it), as
+    numba-cuda does; it is in no parameter at run time."""
+    return isinstance(arg, np.dtype) or (isinstance(arg, type) and issubclass(arg, np.generic))
+
+
 def _bad_argument(arg, index):
     return TypeError(
         f"kernel argument {index} has unsupported type {type(arg).__name__}: a kernel takes "
         "NumPy arrays, device arrays (cuda.to_device, cuda.device_array, or any array with "
         "__cuda_array_interface__ on a GPU), scalars (Python int, float, complex, bool, NumPy "
-        "numbers, datetime64 and timedelta64), None, and tuples (named or not) of these")
+        "numbers, datetime64 and timedelta64), None, NumPy scalar types and dtypes (np.float32), and tuples "
+        "(named or not) of these")
 
 
 class ArgHint:
@@ -170,6 +179,8 @@ def _cpu_args(args, back=None, index=None):
             arg = _same_tuple(arg, _cpu_args(arg, back, i if index is None else index)[0])
         elif arg is None:
             pass
+        elif isinstance(arg, DeviceRecord) and arg._mem is None:
+            arg = arg._ary[()]  # the record itself, a view of its memory: taken by reference
         elif isinstance(arg, DeviceNDArray):
             if arg._mem is None:
                 arg = arg._ary
@@ -182,7 +193,7 @@ def _cpu_args(args, back=None, index=None):
         elif hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(f"kernel argument {i if index is None else index} ({type(arg).__name__}) "
                             "is in a GPU's memory, and kernels run on the CPU backend here")
-        elif not isinstance(arg, (np.ndarray, np.void) + _SCALARS):  # a record: by reference, as in njit
+        elif not (isinstance(arg, (np.ndarray, np.void) + _SCALARS) or _is_dtype(arg)):  # a record: by reference
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
@@ -201,6 +212,10 @@ def _gpu_args(args, stream, back=None, index=None):
             arg = _same_tuple(arg, _gpu_args(arg, stream, back, i if index is None else index)[0])
         elif arg is None:
             pass
+        elif isinstance(arg, DeviceRecord):
+            raise TypeError(f"kernel argument {i if index is None else index} is a device record, which a kernel "
+                            "takes on the CPU backend only: on the GPU, pass a structured device array (of one "
+                            "element) and index it in the kernel")
         elif isinstance(arg, DeviceNDArray) and arg.on_gpu:
             pass
         elif isinstance(arg, np.ndarray) and getattr(arg, "_mem", None) is not None:
@@ -217,6 +232,10 @@ def _gpu_args(args, stream, back=None, index=None):
             raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
                             "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
                             "the structured array (or a slice of it) and index it in the kernel")
+        elif _is_dtype(arg):
+            raise TypeError(f"kernel argument {i if index is None else index} is a dtype ({arg!r}), which a kernel "
+                            "takes on the CPU backend only: on the GPU, make the kernel for it with "
+                            "cuda.jit(signature) or close over the dtype")
         elif not isinstance(arg, _SCALARS):
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
@@ -236,6 +255,8 @@ class _LaunchConfiguration:
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        if self.dispatcher.array_params:
+            args = _reread_arrays(args, self.dispatcher.array_params)
         writebacks = []
         if self.dispatcher.extensions:
             args = self.dispatcher.prepared_args(args, self.stream, writebacks)
@@ -292,7 +313,7 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None, extensions=None):
+                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False):
         self.py_func = py_func
         # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
         self.extensions = list(extensions or ())
@@ -302,6 +323,10 @@ class CUDADispatcher:
         # parameters a declared signature types CPointer(dtype): index -> dtype (a launch passes an address)
         self.pointers = {i: t.dtype for sig in self.declared_signatures or () if not isinstance(sig, tuple)
                          for i, t in enumerate(types.parse_signature(sig).args) if isinstance(t, types.CPointer)}
+        # compiled for one signature alone (cuda.jit(signature), specialize()): numba-cuda launches such a kernel
+        # with its arguments as they are, an array of another dtype read as the signature's (_reread_arrays)
+        self.one_signature = bool(one_signature) and signatures is not None and len(signatures) == 1
+        self.array_params = _array_params(signatures[0]) if self.one_signature else ()
         self.launch_bounds = _launch_bounds(launch_bounds)
         self.shared_memory_carveout = _carveout(shared_memory_carveout)
         self.debug = bool(debug)
@@ -333,6 +358,7 @@ class CUDADispatcher:
                     functools.update_wrapper(disp, self.py_func)
                     if self.cache:
                         from ruchey import caching
+                        caching.refuse_captured_device_arrays(self.py_func)
                         disp._cache = caching.FunctionCache(self.py_func, options)
                     if self.declared_signatures is not None:
                         decorators._compile_only(disp, [_without_pointers(s) for s in self.declared_signatures])
@@ -378,7 +404,7 @@ class CUDADispatcher:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
                                     shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
-                                    extensions=self.extensions)
+                                    extensions=self.extensions, one_signature=True)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -394,7 +420,8 @@ class CUDADispatcher:
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
-                       signatures=self.declared_signatures, extensions=self.extensions)
+                       signatures=self.declared_signatures, extensions=self.extensions,
+                       one_signature=self.one_signature)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -481,7 +508,8 @@ class CUDADispatcher:
             sig = _without_pointers(signature)
             args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
             return disp._function_attribute(tuple(t.describe() for t in args), attr)
-        return {sig: disp._function_attribute(i, attr) for i, sig in enumerate(disp.gpu_signatures)}
+        return inspection.BySignature((sig, disp._function_attribute(i, attr))
+                                      for i, sig in enumerate(disp.gpu_signatures))
 
     def get_regs_per_thread(self, signature=None):
         """The registers each thread of the kernel uses (on the GPU)."""
@@ -505,13 +533,14 @@ class CUDADispatcher:
         if use_gpu():
             return self._function_attribute(0, signature)
         most = self.launch_bounds[0] if self.launch_bounds else _MAX_THREADS
-        return most if signature is not None or self.specialized else {args: most for args in self.signatures}
+        if signature is not None or self.specialized:
+            return most
+        return inspection.BySignature((args, most) for args in self.signatures)
 
     @property
     def stats(self):
         """The on-disk cache's path and its hits and misses per signature
         (with cache=True), as an @njit function's."""
-        from ruchey import inspection
         return inspection.stats(self._compiled())
 
     @property
@@ -535,21 +564,29 @@ class CUDADispatcher:
         ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        return self._disp.inspect_llvm(signature)
+        return self._disp.inspect_llvm(signature) if signature is not None else \
+            inspection.BySignature(self._disp.inspect_llvm())
+
+    def inspect_types(self, file=None):
+        """The kernel's source annotated with the types of its variables, for
+        each compiled specialisation, written to file (sys.stdout)."""
+        if self._disp is not None or self.declared_signatures is not None:
+            inspection.inspect_types(self._compiled(), file=file, kernel=True)
 
     def inspect_ptx(self, cc=(7, 5)):
         """The PTX of each compiled specialisation for compute capability cc,
         as a dict keyed by signature."""
         if self._disp is None:
             return {}
-        return self._disp.inspect_ptx(cc[0] * 10 + cc[1])
+        return inspection.BySignature(self._disp.inspect_ptx(cc[0] * 10 + cc[1]))
 
     def inspect_asm(self, signature=None):
         """The machine code of each compiled specialisation, as a dict (or that
         of ``signature``)."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
-        return self._disp.inspect_asm(signature)
+        return self._disp.inspect_asm(signature) if signature is not None else \
+            inspection.BySignature(self._disp.inspect_asm())
 
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
@@ -564,6 +601,15 @@ class _Overload:
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
+
+    @property
+    def cooperative(self):
+        """Whether the kernel waits for its whole grid (cuda.cg.this_grid().sync(),
+        in it or in a device function it calls): numba-cuda's cooperative kernel,
+        launched with all its blocks resident at once."""
+        sig = self.signature
+        args = sig if isinstance(sig, tuple) else types.parse_signature(_without_pointers(sig)).args
+        return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in args))
 
 
 class _Overloads(collections.abc.Mapping):
@@ -680,6 +726,67 @@ def _pointed_arrays(args, pointers, on_gpu):
     return tuple(args)
 
 
+def _array_params(sig):
+    """(index, NumPy dtype, ndim, layout) of each array parameter of numeric dtype in sig."""
+    args = sig if isinstance(sig, tuple) else types.parse_signature(sig).args
+    params = []
+    for i, t in enumerate(args):
+        if isinstance(t, types.Array):
+            try:
+                params.append((i, np.dtype(t.dtype.name), t.ndim, t.layout))
+            except (TypeError, ValueError):  # (a record's: not reread)
+                pass
+    return tuple(params)
+
+
+def _reread(ary, dtype, layout, index):
+    """A contiguous array's memory read as dtype, as numba-cuda's kernel reads it: its
+    pointer and shape, with its byte strides for an "A" parameter, or the strides a C
+    or F array of dtype has (its code ignores the array's). A TypeError where that
+    would read past the array's memory."""
+    host = ary._ary if isinstance(ary, DeviceNDArray) else ary
+    if not (host.flags.c_contiguous or host.flags.f_contiguous):
+        return ary  # (the signature refuses it, as for any non-contiguous array)
+    if layout in "CF":
+        strides = tuple(dtype.itemsize * n for n in
+                        _element_steps(host.shape[::-1] if layout == "C" else host.shape))
+        strides = strides[::-1] if layout == "C" else strides
+    else:
+        strides = host.strides
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), host.shape, strides)  # (reads nothing)
+    span = 0 if probe.size == 0 else sum((n - 1) * s for n, s in zip(host.shape, strides)) + dtype.itemsize
+    if span > host.nbytes:
+        raise TypeError(f"kernel argument {index} is an array of {host.dtype}, and the kernel's signature takes "
+                        f"{dtype}: read as {dtype}, its memory is too short ({host.nbytes} bytes, {span} read)")
+    view = np.asarray(_DeviceData(host, host.__array_interface__["data"][0], host.shape, strides, dtype))
+    if not host.flags.writeable:
+        view.flags.writeable = False
+    return DeviceNDArray._wrap(view, ary.stream, ary._mem) if isinstance(ary, DeviceNDArray) else view
+
+
+def _element_steps(shape):
+    """Elements between consecutive indices of each axis, innermost axis first."""
+    steps, step = [], 1
+    for n in shape:
+        steps.append(step)
+        step *= max(n, 1)
+    return steps
+
+
+def _reread_arrays(args, params):
+    """numba-cuda's launch of a kernel compiled for one signature alone: an array
+    of another dtype (and the signature's number of dimensions) is passed as it
+    is, its memory read as the signature's dtype (float64s read as float32s are
+    their bytes' halves), not refused."""
+    changed = None
+    for i, dtype, ndim, layout in params:
+        arg = args[i] if i < len(args) else None
+        if isinstance(arg, (np.ndarray, DeviceNDArray)) and arg.dtype != dtype and arg.ndim == ndim:
+            changed = changed or list(args)
+            changed[i] = _reread(arg, dtype, layout, i)
+    return args if changed is None else tuple(changed)
+
+
 def _check_kernel_signatures(sigs):
     """A kernel's signatures, checked (a kernel returns nothing); whether
     ruchey reads them all (one it cannot read yet leaves them all unused)."""
@@ -708,6 +815,16 @@ def _device_function(func, debug, boundscheck, fastmath):
 serialize.register("cuda", CUDADispatcher)
 # a kernel called from a kernel or a device function runs as a device function, as in numba-cuda
 extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
+
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """numba-cuda's declaration of a device function written in CUDA C/C++ or PTX
+    (its code linked in with link=): refused, as cuda.jit(link=...) is. The CPU
+    backend cannot run such code, and ruchey's GPU kernels do not link it."""
+    raise NotImplementedError(
+        f"cuda.declare_device({name!r}, ...) declares a function written in CUDA C/C++ or PTX, which ruchey cannot "
+        "link into its kernels (nor run on the CPU backend): write the function in Python with "
+        "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
+
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
@@ -747,7 +864,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
-                                signatures=declared, extensions=extensions)
+                                signatures=declared, extensions=extensions,
+                                one_signature=not isinstance(func_or_sig, list))
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel

@@ -284,6 +284,10 @@ class CPUBackendDevice:
     ASYNC_ENGINE_COUNT = 1
     CONCURRENT_KERNELS = 1
     UNIFIED_ADDRESSING = 1
+    # (numba-cuda's: the narrow float types kernels compute in on it; ruchey has float16 alone)
+    supports_float16 = True
+    supports_bfloat16 = False
+    supports_fp8 = False
 
     @property
     def name(self):
@@ -318,6 +322,13 @@ class GPUDevice:
         self.total_memory = info.pop("total_memory")
         for key, value in info.items():
             setattr(self, key, value)
+
+    @property
+    def supports_float16(self):
+        """Whether kernels compute in float16 on it (half arithmetic: sm_53 and newer)."""
+        return self.compute_capability >= (5, 3)
+
+    supports_bfloat16 = supports_fp8 = False  # (types ruchey does not have, on any device)
 
     def reset(self):
         """Wait for the device's work (its memory is freed with its arrays)."""
