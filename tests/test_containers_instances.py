@@ -272,3 +272,24 @@ def test_lists_of_optional_instances_hold_their_nones():
     del got, expected
     gc.collect()
     assert sys.getrefcount(book) == base
+
+
+def test_dict_values_of_tuples_holding_lists_of_arrays_agree_with_python():
+    """{k: ([arrays], n)}: a tuple holding a list of arrays is a dict value
+    (it was refused as one), its list's arrays counted while the dict holds
+    them."""
+    @njit
+    def weighted(x):
+        d = {1: ([np.ones(x)], 1)}
+        d[2] = ([np.zeros(2), np.arange(float(x))], 5)
+        for k in range(3, 3 + x):
+            d[k] = ([np.full(k, 0.5)], k)
+        s = 0.0
+        for k in d:
+            arrays, n = d[k]
+            for a in arrays:
+                s += a.sum() * n
+        return s, len(d)
+
+    for x in (0, 1, 4, 30):
+        assert weighted(x) == weighted.py_func(x)
