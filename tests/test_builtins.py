@@ -700,9 +700,10 @@ def kernel_args(row):
     array), or None when no rule fits: none for an index read without a call
     (cuda.threadIdx.x), a shape and a dtype for shared/local arrays, the
     constant 1 for cuda.grid/gridsize, an array, an index and values for the
-    atomics, a full member mask then 1s for the warp collectives, 1s for the
-    pure intrinsics of several numbers (fma, selp), a grid for its sync(),
-    an element of ``a`` for a number's method (x.bit_count())."""
+    atomics and the cache-hinted loads and stores, a full member mask then
+    1s for the warp collectives, 1s for the pure intrinsics of several
+    numbers (fma, selp), a grid for its sync(), an element of ``a`` for a
+    number's method (x.bit_count())."""
     name, module, path, kind, lo, hi, flags = row
     if kind == "method" and "grid" in flags:
         return ["cuda.cg.this_grid()"]
@@ -718,7 +719,7 @@ def kernel_args(row):
         return ["4", "numpy.int64"]
     if lo == hi == 1:
         return ["1"]
-    if lo == hi and lo >= 3:
+    if lo == hi and lo >= 2:
         return ["a", "0"] + ["1"] * (lo - 2)
     return None
 
