@@ -15,7 +15,7 @@
 /* Where an item (a list's, or a dict's value) holds references the
  * container owns: a str, an array, a list or a dict is one at offset 0; a
  * tuple has one per such field (its arrays', strs' ...); numbers none. */
-#define RT_HELD_FIELDS 8
+#define RT_HELD_FIELDS 16
 typedef struct RtHeld {
   int32_t n;                        /* references in an item */
   int32_t kinds[RT_HELD_FIELDS];    /* each one's TypeKind: TY_STR, TY_ARRAY, TY_BYTES, TY_LIST, TY_DICT */
@@ -90,11 +90,13 @@ typedef struct RtTupleKey {
 typedef struct RtObject {
   int64_t refcount;  /* first, as RtMemInfo's */
   /* the references its fields hold, as an RtHeld's but packed (a linked
-   * list's node takes 96 bytes of the allocator, not 144) */
+   * list's node takes 96 bytes of the allocator, not 144): offsets within
+   * the object's first RT_OBJECT_HELD_REACH bytes */
   int32_t nheld;
   uint8_t held_kinds[RT_HELD_FIELDS];
-  uint32_t held_offsets[RT_HELD_FIELDS];
+  uint16_t held_offsets[RT_HELD_FIELDS];
 } RtObject;
+#define RT_OBJECT_HELD_REACH 65536
 #define RT_OBJECT_HEADER ((sizeof(RtObject) + 15) / 16 * 16)
 
 #define RT_DICT_VALUE 16  /* a value's offset in its entry, after the hash and the key */

@@ -172,7 +172,7 @@ RtObject *rt_object_new(int64_t bytes, int32_t nheld, const int32_t *kinds, cons
   o->nheld = nheld < 0 ? 0 : nheld > RT_HELD_FIELDS ? RT_HELD_FIELDS : nheld;
   for (int32_t i = 0; i < o->nheld; i++) {
     o->held_kinds[i] = (uint8_t)kinds[i];
-    o->held_offsets[i] = (uint32_t)offsets[i];
+    o->held_offsets[i] = (uint16_t)offsets[i];
   }
   return o;
 }

@@ -24,7 +24,8 @@ static const char *class_name(const Type *c) { return c->names[c->nfields]; }
 /* ---------------------------------------------------------------- the references a field holds */
 
 /* Where a value of t at off holds counted memory (RtHeld's kinds); false
- * when there are more than RT_HELD_FIELDS. */
+ * when there are more than RT_HELD_FIELDS, or one lies beyond the reach
+ * of RtObject's packed offsets. */
 static bool add_held(const Type *t, int64_t off, RtHeld *h) {
   if (!ty_has_arrays(t)) return true;
   if (t->kind == TY_TUPLE) {
@@ -33,7 +34,7 @@ static bool add_held(const Type *t, int64_t off, RtHeld *h) {
     return true;
   }
   if (t->kind == TY_OPTIONAL) return add_held(t->elem, off, h);  /* None is zeros: nothing held */
-  if (h->n == RT_HELD_FIELDS) return false;
+  if (h->n == RT_HELD_FIELDS || off >= RT_OBJECT_HELD_REACH) return false;
   h->kinds[h->n] = t->kind == TY_SET ? TY_DICT : t->kind;  /* a set is an RtDict */
   h->offsets[h->n++] = off;
   return true;
@@ -55,8 +56,8 @@ static const Type *ty_new(Infer *in, Node *n, const Type **args) {
     return ty_error(in, n, "jitclass %s: a deferred_type in its spec is not defined yet (its define() is called "
                     "before the class is used)", class_name(c));
   if (!held_of_class(c, &h))
-    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers",
-                    class_name(c), RT_HELD_FIELDS);
+    return ty_error(in, n, "jitclass %s: more than %d of its fields hold arrays, strings or containers, or one "
+                    "lies beyond its first %d bytes", class_name(c), RT_HELD_FIELDS, RT_OBJECT_HELD_REACH);
   return c;
 }
 
