@@ -59,7 +59,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "fteikpy", "empymod", "emg3d", "pythermalcomfort", "pynucastro", "pyro-hydro", "EMD-signal",
             "spherical_functions", "scri", "xgcm", "openpnm", "pysm3", "hyperspy",
             "frbb", "locate-pixelcolor-numbacuda", "aquagrid", "numta", "geofast",
-            "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest")
+            "skglm", "bm25s", "ranx", "claspy", "fastnode2vec", "hftbacktest",
+            "pytreegrav", "meshoid", "sarracen", "dynasor")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -164,13 +165,15 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # without requiring it; RosettaSciIO's FEI stream reader makes sparse
 # arrays; SimPEG's numba engine is choclo's kernels; alphabase's LCP digestion
 # imports pydivsufsort, an optional dependency; HyperSpy's statistical peak
-# finder needs scikit-learn
+# finder needs scikit-learn; sarracen imports scikit-learn (its dust Stokes
+# numbers) without requiring it
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
-        "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"]}
+        "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
+        "sarracen": ["scikit-learn"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
