@@ -63,7 +63,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "py-fatigue", "pyelastica", "swiftsimio", "xsdba", "segregation", "geoana", "sectionproperties",
             "pydsge", "aotools", "einsteinpy",
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
-            "tsinfer", "alphapept")
+            "tsinfer", "alphapept",
+            "pytreegrav", "meshoid", "sarracen", "dynasor")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -177,14 +178,15 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # arrays; SimPEG's numba engine is choclo's kernels; alphabase's LCP digestion
 # imports pydivsufsort, an optional dependency; HyperSpy's statistical peak
 # finder needs scikit-learn; sectionproperties compiles its elements with
-# Numba where it is installed (its numba extra)
+# Numba where it is installed (its numba extra); sarracen imports
+# scikit-learn (its dust Stokes numbers) without requiring it
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
-        "sectionproperties": ["numba"]}
+        "sectionproperties": ["numba"], "sarracen": ["scikit-learn"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

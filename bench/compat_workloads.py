@@ -9354,6 +9354,227 @@ def alphapept_search_score():
     out["centroid_mz"], out["centroid_int"] = np.asarray(cmz), np.asarray(cint)
     return out
 
+
+def _plummer(n, seed):
+    """A Plummer sphere of n equal-mass particles (positions, velocities, masses)."""
+    rng = np.random.default_rng(seed)
+    r = 1.0 / np.sqrt(rng.uniform(0.01, 0.99, n) ** (-2.0 / 3.0) - 1.0)
+    direction = rng.standard_normal((n, 3))
+    direction /= np.linalg.norm(direction, axis=1)[:, None]
+    return r[:, None] * direction, 0.3 * rng.standard_normal((n, 3)), np.full(n, 1.0 / n)
+
+
+def pytreegrav_gravity():
+    """pytreegrav's N-body gravity as a simulation code calls it: potentials and
+    accelerations by the octree walk (a jitclass tree, monopole and quadrupole,
+    serial and parallel, grouped walks) and by brute force, at the particles and
+    at other points, and tidal tensors."""
+    from pytreegrav import Accel, AccelTarget, ConstructTree, Potential, PotentialTarget, TidalTensor
+    pos, _, m = _plummer(4000, 0)
+    h = np.full(len(m), 0.02)
+    targets = np.random.default_rng(1).uniform(-2, 2, (500, 3))
+    tree = ConstructTree(pos, m, softening=h, quadrupole=True)
+    return {"accel_tree": Accel(pos, m, h, method="tree"),
+            "accel_quad": Accel(pos, m, h, method="tree", quadrupole=True, tree=tree),
+            "accel_parallel": Accel(pos, m, h, method="tree", parallel=True),
+            "accel_brute": Accel(pos[:800], m[:800], h[:800], method="bruteforce"),
+            "phi_tree": Potential(pos, m, h, method="tree", theta=0.5),
+            "phi_brute": Potential(pos[:800], m[:800], h[:800], method="bruteforce"),
+            "accel_target": AccelTarget(targets, pos, m, softening_source=h, method="tree"),
+            "phi_target": PotentialTarget(targets, pos, m, softening_source=h, method="bruteforce"),
+            "tidal": TidalTensor(pos[:1500], m[:1500], h[:1500], method="tree"),
+            "tree_masses": tree.Masses, "tree_sizes": tree.Sizes}
+
+
+def pytreegrav_statistics():
+    """pytreegrav's tree-accelerated statistics of a particle distribution: the
+    mass and velocity correlation functions, the velocity structure function
+    (periodic box too) and ray-traced column densities."""
+    from pytreegrav import ColumnDensity, DensityCorrFunc, VelocityCorrFunc, VelocityStructFunc
+    pos, vel, m = _plummer(3000, 2)
+    rbins = np.logspace(-2, 0.5, 12)
+    box = np.random.default_rng(3).uniform(0, 1, (2000, 3))
+    radii = np.full(600, 0.05)
+    return {"mass_corr": DensityCorrFunc(pos, m, rbins)[0],
+            "vel_corr": VelocityCorrFunc(pos, m, vel, rbins)[0],
+            "struct": VelocityStructFunc(pos, m, vel, rbins)[0],
+            "struct_periodic": VelocityStructFunc(box, np.ones(2000), vel[:2000], np.linspace(0.02, 0.4, 8),
+                                                  boxsize=1.0)[0],
+            "column": ColumnDensity(pos[:600], m[:600], radii, rays=np.eye(3))}
+
+
+def _meshoid_cloud(n, seed):
+    rng = np.random.default_rng(seed)
+    pos = rng.standard_normal((n, 3))
+    return pos, np.full(n, 1.0 / n), np.exp(-0.5 * (pos ** 2).sum(1)), rng.standard_normal((n, 3))
+
+
+def meshoid_derivatives():
+    """meshoid's meshless analysis of particle data: neighbour search, kernel
+    densities and smoothing lengths, least-squares gradients, divergence and
+    curl of a vector field, kernel averages and integrals."""
+    from meshoid import Meshoid
+    pos, m, f, v = _meshoid_cloud(3000, 0)
+    M = Meshoid(pos, m, des_ngb=32, verbose=False)
+    # no second-order fits: with 32 neighbours the few inside the kernel of a
+    # particle far out leave its 9 x 9 least-squares system singular (NumPy's
+    # inv raises, Numba's returns noise), and with more the smoothing-length
+    # bisection (to 1e-13) need not end
+    return {"density": M.Density(), "h": M.SmoothingLength(), "grad": M.D(f), "div": M.Div(v),
+            "curl": M.Curl(v), "average": M.KernelAverage(f), "variance": M.KernelVariance(f),
+            "integral": np.atleast_1d(M.Integrate(f))}
+
+
+def meshoid_gridding():
+    """meshoid's projections and slices of SPH data onto grids: surface density
+    (plain and conservative), projected and mass-weighted averages, slices,
+    interpolation to a 3-d grid, deposition and density grids."""
+    from meshoid import Meshoid
+    pos, m, f, _ = _meshoid_cloud(3000, 1)
+    M = Meshoid(pos, m, des_ngb=32, verbose=False)
+    return {"sigma": M.SurfaceDensity(M.m, size=4.0, res=64),
+            "sigma_conservative": M.SurfaceDensity(M.m, size=4.0, res=64, conservative=True),
+            "projected": M.ProjectedAverage(f, size=4.0, res=64),
+            "mass_weighted": M.MassWeightedAverage(f, size=4.0, res=64),
+            "slice": M.Slice(f, size=4.0, res=64),
+            "slice_order1": M.Slice(f, size=4.0, res=64, order=1),
+            "interp": M.InterpToGrid(f, size=4.0, res=24),
+            "deposit": M.DepositToGrid(m, size=4.0, res=24)}
+
+
+def meshoid_radiation():
+    """meshoid's dust radiative transfer helpers: Planck functions and their
+    temperature derivative, and a per-pixel modified-blackbody fit of an
+    image cube by Gauss-Newton."""
+    from meshoid.radiation import modified_blackbody_fit_image, planck_function, planck_function_dT
+    freqs = np.logspace(11, 13, 40)
+    temps = np.linspace(8.0, 80.0, 25)
+    wavelengths = np.array([100.0, 160.0, 250.0, 350.0, 500.0])
+    nu = 2.998e14 / wavelengths
+    rng = np.random.default_rng(4)
+    T, tau = rng.uniform(12, 40, (16, 16)), 10 ** rng.uniform(-3, -1, (16, 16))
+    x = 6.626e-27 * nu / (1.381e-16 * T[..., None])
+    image = tau[..., None] * (nu / nu[2]) ** 1.7 * nu ** 3 / np.expm1(x) * 1e-20
+    fit = modified_blackbody_fit_image(image, 0.05 * image, wavelengths)
+    return {"planck": np.array([planck_function(freqs, t) for t in temps]),
+            "planck_dT": np.array([planck_function_dT(freqs, t) for t in temps]),
+            "fit": np.asarray(fit)}
+
+
+def _sarracen_disc(n, seed, dim=3):
+    """A SarracenDataFrame of a thin gas disc of n equal-mass SPH particles."""
+    import sarracen
+    rng = np.random.default_rng(seed)
+    r, phi = rng.uniform(0.5, 2.0, n), rng.uniform(0, 2 * np.pi, n)
+    data = {"x": r * np.cos(phi), "y": r * np.sin(phi), "h": rng.uniform(0.05, 0.15, n),
+            "vx": -np.sin(phi) / np.sqrt(r), "vy": np.cos(phi) / np.sqrt(r), "u": 1.0 / r}
+    if dim == 3:
+        data["z"] = 0.05 * r * rng.standard_normal(n)
+        data["vz"] = 0.01 * rng.standard_normal(n)
+    sdf = sarracen.SarracenDataFrame(data, params={"mass": 1e-4, "hfact": 1.2})
+    sdf.calc_density()
+    return sdf
+
+
+def sarracen_interpolate_3d():
+    """sarracen's rendering of 3-d SPH data as Phantom users plot it: column
+    projections (fast and exact, cubic, quartic and quintic kernels, rotated,
+    density weighted), cross sections, vector fields, lines and 3-d grids."""
+    import sarracen
+    from sarracen.interpolate import interpolate_3d_cross_vec, interpolate_3d_grid, interpolate_3d_line
+    from sarracen.kernels import QuarticSplineKernel, QuinticSplineKernel
+    sdf = _sarracen_disc(6000, 0)
+    grid = dict(x_pixels=96, y_pixels=96, xlim=(-2.2, 2.2), ylim=(-2.2, 2.2))
+    return {"proj": sarracen.interpolate_3d_proj(sdf, "rho", **grid),
+            "proj_quartic": sarracen.interpolate_3d_proj(sdf, "u", kernel=QuarticSplineKernel(), **grid),
+            "proj_quintic": sarracen.interpolate_3d_proj(sdf, "u", kernel=QuinticSplineKernel(), dens_weight=True,
+                                                         **grid),
+            "proj_exact": sarracen.interpolate_3d_proj(sdf, "rho", exact=True, x_pixels=32, y_pixels=32,
+                                                       xlim=(-2.2, 2.2), ylim=(-2.2, 2.2)),
+            "proj_rotated": sarracen.interpolate_3d_proj(sdf, "rho", rotation=[0, 60, 0], rot_origin=[0, 0, 0],
+                                                         **grid),
+            "cross": sarracen.interpolate_3d_cross(sdf, "u", z_slice=0.0, **grid),
+            "cross_vec": np.array(interpolate_3d_cross_vec(sdf, "vx", "vy", "vz", z_slice=0.0, **grid)),
+            "vec": np.array(sarracen.interpolate.interpolate_3d_vec(sdf, "vx", "vy", "vz", **grid)),
+            "line": interpolate_3d_line(sdf, "rho", pixels=200, xlim=(-2, 2), ylim=(-1, 1), zlim=(0, 0)),
+            "grid": interpolate_3d_grid(sdf, "rho", x_pixels=24, y_pixels=24, z_pixels=12, xlim=(-2.2, 2.2),
+                                        ylim=(-2.2, 2.2), zlim=(-0.3, 0.3))}
+
+
+def sarracen_interpolate_2d():
+    """sarracen's 2-d SPH interpolation: images (fast and exact), vector
+    fields, lines, and the disc's azimuthally averaged surface density and
+    angular momentum profiles."""
+    import sarracen
+    from sarracen.interpolate import interpolate_2d_vec
+    sdf = _sarracen_disc(5000, 1, dim=2)
+    sdf3 = _sarracen_disc(5000, 2)
+    grid = dict(x_pixels=128, y_pixels=128, xlim=(-2.2, 2.2), ylim=(-2.2, 2.2))
+    return {"image": sarracen.interpolate_2d(sdf, "u", **grid),
+            # not normalised: in the disc's hole and corners the exact image and
+            # its normalisation are both rounding noise (sums cancelling to
+            # ~1e-17), whose ratio is as likely 0.46 as -inf under either compiler
+            # (and a window the particles reach past writes beyond the image)
+            "image_exact": sarracen.interpolate_2d(sdf, "u", exact=True, x_pixels=48, y_pixels=48,
+                                                   xlim=(-2.2, 2.2), ylim=(-2.2, 2.2), normalize=False),
+            "vec": np.array(interpolate_2d_vec(sdf, "vx", "vy", **grid)),
+            "line": sarracen.interpolate_2d_line(sdf, "rho", pixels=300, xlim=(-2, 2), ylim=(-2, 2)),
+            "sigma": np.asarray(sarracen.disc.surface_density(sdf3, r_in=0.5, r_out=2.0, bins=30)),
+            "angmom": np.asarray(sarracen.disc.angular_momentum(sdf3, r_in=0.5, r_out=2.0, bins=30))}
+
+
+def _dynasor_trajectory(tmpdir, frames, seed):
+    """An ASE trajectory of a vibrating fcc aluminium supercell (positions and
+    velocities), as an MD code writes one, read back by dynasor."""
+    import os
+    from ase.build import bulk
+    from ase.io import write
+    from dynasor import Trajectory
+    rng = np.random.default_rng(seed)
+    atoms = bulk("Al", "fcc", a=4.05, cubic=True).repeat(4)
+    base = atoms.get_positions()
+    modes = rng.standard_normal((3, *base.shape))
+    omegas = np.array([0.05, 0.11, 0.23])
+    images = []
+    for t in range(frames):
+        image = atoms.copy()
+        shift = sum(0.05 * mode * np.sin(w * t) for mode, w in zip(modes, omegas))
+        image.set_positions(base + shift)
+        image.set_velocities(sum(0.05 * w * mode * np.cos(w * t) for mode, w in zip(modes, omegas)))
+        images.append(image)
+    path = os.path.join(tmpdir, "md.traj")
+    write(path, images, format="traj")
+    return atoms, Trajectory(path, trajectory_format="ase", atomic_indices="read_from_trajectory")
+
+
+def dynasor_structure_factors():
+    """dynasor's correlation functions of an MD trajectory: static structure
+    factors, dynamic structure factors with currents and the incoherent part
+    over time windows, on q-points along a path and on a sphere, and the
+    spectral energy density."""
+    import tempfile
+    from ase.build import bulk
+    from dynasor import (compute_dynamic_structure_factors, compute_spectral_energy_density,
+                         compute_static_structure_factors, get_spherical_qpoints, get_supercell_qpoints_along_path)
+    with tempfile.TemporaryDirectory() as tmp:
+        atoms, traj = _dynasor_trajectory(tmp, 60, 0)
+        primitive = bulk("Al", "fcc", a=4.05)
+        q_path = np.vstack(get_supercell_qpoints_along_path([("G", "X"), ("X", "L")],
+                                                             {"G": [0, 0, 0], "X": [0.5, 0, 0.5], "L": [0.5, 0.5, 0.5]},
+                                                             primitive.cell, atoms.cell))
+        q_sphere = get_spherical_qpoints(atoms.cell, q_max=3.0, max_points=200, seed=0)
+        static = compute_static_structure_factors(traj, q_sphere)
+        _, traj = _dynasor_trajectory(tmp, 60, 0)
+        dynamic = compute_dynamic_structure_factors(traj, q_path, dt=5.0, window_size=20, window_step=5,
+                                                    calculate_currents=True, calculate_incoherent=True)
+        _, traj = _dynasor_trajectory(tmp, 60, 0)
+        omega, sed = compute_spectral_energy_density(traj, atoms, primitive, q_path, dt=5.0)
+    out = {"q_sphere": q_sphere, "static_Sq": static.Sq, "sed_omega": omega, "sed": sed}
+    for name in dynamic.available_correlation_functions:
+        out["dynamic_" + name] = dynamic[name]
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9583,4 +9804,8 @@ WORKLOADS = {
     "ctxcore": {"aucell": ctxcore_aucell},
     "tsinfer": {"infer": tsinfer_infer},
     "alphapept": {"fasta_chem": alphapept_fasta_chem, "search_score": alphapept_search_score},
+    "pytreegrav": {"gravity": pytreegrav_gravity, "statistics": pytreegrav_statistics},
+    "meshoid": {"derivatives": meshoid_derivatives, "gridding": meshoid_gridding, "radiation": meshoid_radiation},
+    "sarracen": {"interpolate_3d": sarracen_interpolate_3d, "interpolate_2d": sarracen_interpolate_2d},
+    "dynasor": {"structure_factors": dynasor_structure_factors},
 }

@@ -15,7 +15,7 @@
 /* Where an item (a list's, or a dict's value) holds references the
  * container owns: a str, an array, a list or a dict is one at offset 0; a
  * tuple has one per such field (its arrays', strs' ...); numbers none. */
-#define RT_HELD_FIELDS 8
+#define RT_HELD_FIELDS 16
 typedef struct RtHeld {
   int32_t n;                        /* references in an item */
   int32_t kinds[RT_HELD_FIELDS];    /* each one's TypeKind: TY_STR, TY_ARRAY, TY_BYTES, TY_LIST, TY_DICT */

@@ -148,6 +148,30 @@ def test_clip_out_of_another_shape_raises_value_error():
     assert np.array_equal(buffer, np.full(8, 9.0))
 
 
+@ruchey.njit
+def method_numba_keywords(a, lo, hi):
+    return a.clip(a_min=lo, a_max=hi), a.clip(a_max=hi), (a * 2).clip(a_min=lo)
+
+
+@pytest.mark.parametrize("a", inputs(), ids=lambda a: f"{a.dtype}-{a.shape}")
+def test_array_clip_method_takes_numbas_a_min_a_max_keywords(a):
+    # Numba's a.clip is (a_min=None, a_max=None, out=None), which real code
+    # calls so (NumPy's own method has min= and max=): numpy.clip's values
+    both, upper, lower = method_numba_keywords(a, -1, 2)
+    same(both, np.clip(a, -1, 2))
+    same(upper, np.clip(a, None, 2))
+    same(lower, np.clip(a * 2, -1, None))
+
+
+def test_array_clip_method_mixing_min_and_a_min_is_a_typing_error():
+    @ruchey.njit
+    def mixed(a, lo, hi):
+        return a.clip(a_min=lo, max=hi)
+
+    with pytest.raises(ruchey.TypingError, match="passing min or max"):
+        mixed(np.arange(3.0), 0.0, 1.0)
+
+
 def test_clip_missing_one_bound_is_a_typing_error():
     @ruchey.njit
     def only_a_max(a, hi):

@@ -161,7 +161,12 @@ def test_containers_of_tuples_holding_references_leak_nothing():
 
 @njit
 def too_many_strs(n):
-    return [("a", "b", "c", "d", "e", "f", "g", "h", "i") for _ in range(n)]
+    return [("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q") for _ in range(n)]
+
+
+@njit
+def nine_strs(n):
+    return [("a", "b", "c", "d", "e", "f", "g", "h", str(k)) for k in range(n)]
 
 
 @njit
@@ -183,6 +188,11 @@ def test_tuples_holding_too_many_references_or_unordered_are_typing_errors():
         too_many_strs(2)
     with pytest.raises(ruchey.TypingError, match="sorting a list of"):
         sorts_array_tuples(2)
+
+
+def test_tuples_of_more_than_eight_strs_are_held():
+    for n in (0, 1, 4):
+        assert list(nine_strs(n)) == nine_strs.py_func(n)
 
 
 def test_tuples_of_strs_and_numbers_sort_as_python():

@@ -1676,3 +1676,42 @@ def test_a_signature_takes_a_jitclass_instance_type():
         assert weighted_total(got, k) == weighted_total.py_func(got, k)
     with pytest.raises(TypeError):
         add_to_parents(Point(1.0, 2.0), np.zeros(1))
+
+
+# more array fields than eight (pytreegrav's Octree has nine), each a
+# reference the object holds and drops: the last is the argument itself
+@jitclass([("f%d" % i, float64[:]) for i in range(12)] + [("count", int64)])
+class TwelveArrays:
+    def __init__(self, base):
+        for_each = base * 1.0
+        self.f0, self.f1, self.f2, self.f3 = for_each + 0, for_each + 1, for_each + 2, for_each + 3
+        self.f4, self.f5, self.f6, self.f7 = for_each + 4, for_each + 5, for_each + 6, for_each + 7
+        self.f8, self.f9, self.f10, self.f11 = for_each + 8, for_each + 9, for_each + 10, base
+        self.count = base.shape[0]
+
+    def total(self):
+        return (self.f0.sum() + self.f1.sum() + self.f2.sum() + self.f3.sum() + self.f4.sum() + self.f5.sum() +
+                self.f6.sum() + self.f7.sum() + self.f8.sum() + self.f9.sum() + self.f10.sum() + self.f11.sum())
+
+
+@njit
+def twelve_arrays_total(base):
+    return TwelveArrays(base).total()
+
+
+@ruchey_only
+def test_a_class_with_more_than_eight_array_fields_holds_and_drops_each():
+    rng = make_rng(seed_of("twelve arrays"))
+    plain = TwelveArrays.class_type.class_def
+    for n in (0, 1, 7, 100):
+        base = rng.standard_normal(n)
+        assert twelve_arrays_total(base) == pytest.approx(plain(base).total(), rel=1e-12, abs=1e-12)
+        made = TwelveArrays(base)
+        assert made.count == n and made.f11 is base and np.array_equal(made.f10, base + 10)
+    a = rng.standard_normal(5)
+    refs = sys.getrefcount(a)
+    made = [TwelveArrays(a) for _ in range(3)]
+    assert sys.getrefcount(a) == refs + 3
+    del made
+    gc.collect()
+    assert sys.getrefcount(a) == refs

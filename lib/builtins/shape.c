@@ -2470,9 +2470,12 @@ static LLVMValueRef lo_select(Lower *l, Node *n) {
 static bool clip_operands(Infer *in, Node *n, const Type **args) {
   /* as NumPy 2's: numpy.clip takes both a_min and a_max, or neither and then min= and max=, None by default */
   bool method = n->bi->kind == BK_METHOD;
-  bool either = n->list.len > 1 || ty_kwarg(n, "a_min") || ty_kwarg(n, "a_max");
+  bool old_names = ty_kwarg(n, "a_min") || ty_kwarg(n, "a_max");
+  bool either = n->list.len > 1 || old_names;
   bool optional = method || !either;
-  const char *names[2] = {optional ? "min" : "a_min", optional ? "max" : "a_max"};
+  /* a.clip(a_min=, a_max=) as Numba's method takes them (NumPy's method has min= and max=), None by default */
+  bool named_a = !optional || (method && old_names);
+  const char *names[2] = {named_a ? "a_min" : "min", named_a ? "a_max" : "max"};
   if (n->list.len == 4) {  /* a.clip(lo, hi, out) */
     Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->kw.len + 1));
     const char **kw = arena_alloc(in->f->arena, sizeof(char *) * (size_t)(n->kw.len + 1));
@@ -2481,7 +2484,7 @@ static bool clip_operands(Infer *in, Node *n, const Type **args) {
     n->kw = (NodeList){.items = items, .len = n->kw.len + 1};
     n->kw_names = kw;
   }
-  if (!optional && (ty_kwarg(n, "min") || ty_kwarg(n, "max")))
+  if (named_a && (ty_kwarg(n, "min") || ty_kwarg(n, "max")))
     return ty_error(in, n, "%s(): passing min or max when a_min and a_max are given is not allowed", n->bi->name) != NULL;
   for (int i = 1; i < 3; i++) {
     Node *named = ty_kwarg(n, names[i - 1]);
@@ -2715,7 +2718,7 @@ static const Builtin round_out = {"numpy.round", NULL, NULL, BK_FUNCTION, 0, 2, 
 
 static const char *const round_kw[] = {"decimals", "out", NULL};
 static const char *const clip_kw[] = {"a_min", "a_max", "out", "min", "max", NULL};
-static const char *const clip_method_kw[] = {"min", "max", "out", NULL};
+static const char *const clip_method_kw[] = {"min", "max", "out", "a_min", "a_max", NULL};
 
 #define FUNCTION(name, lo, hi, kw, flags, ival, type, lower) \
   {"numpy." name, "numpy", name, BK_FUNCTION, 0, lo, hi, kw, flags, ival, 0, type, lower}
