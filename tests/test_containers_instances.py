@@ -161,7 +161,7 @@ def test_instances_in_tuples_live_as_long_as_their_containers():
 @njit
 def too_many_instances(book, n):
     o = Order(0, 0.0, book)
-    return [(o, o, o, o, o, o, o, o, o, i) for i in range(n)]
+    return [(o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, i) for i in range(n)]  # 17: one past the bound
 
 
 def test_tuples_of_too_many_instances_or_wrong_items_are_clear_errors():
