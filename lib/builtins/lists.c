@@ -61,9 +61,10 @@ static bool plain_item(const Type *t, const char *what) {
 
 bool ty_container_item(Infer *in, Node *at, const Type *t, const char *what) {
   if (t && plain_item(t, what)) return true;
-  if (t)
-    ty_error(in, at, "%s of %s are not supported in compiled code (numbers, bools, str, arrays, typed lists and "
-             "dicts, jitclass instances, and tuples of these are)", what, t->name);
+  if (t)  /* (the type last: a long tuple's name fills the message) */
+    ty_error(in, at, "%s of this type are not supported in compiled code (numbers, bools, str, arrays, typed lists "
+             "and dicts, jitclass instances, and tuples of these holding up to %d references are): %s", what,
+             RT_HELD_FIELDS, t->name);
   return false;
 }
 
