@@ -54,12 +54,17 @@ static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtS
 
 /* One more reference to each str and array an item at p holds (a
  * tuple's fields in turn), for a Python object made of it. */
+/* A typed container's or jitclass instance's count at p taken once more
+ * (none for NULL: an Optional's None). */
+static void retain_counted(const Type *t, char *p) {
+  int64_t *counted = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET || t->kind == TY_CLASS ? *(int64_t **)p : NULL;
+  if (counted) __atomic_add_fetch(counted, 1, __ATOMIC_ACQ_REL);
+}
+
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_OPTIONAL) retain_held(t->elem, p);  /* its value's; None's is zeros, holding nothing */
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);
-  /* a container's or instance's count (NULL: an Optional's None), the box's */
-  int64_t *counted = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET || t->kind == TY_CLASS ? *(int64_t **)p : NULL;
-  if (counted) __atomic_add_fetch(counted, 1, __ATOMIC_ACQ_REL);
+  retain_counted(t, p);  /* the box's */
   RtMemInfo *mi = t->kind == TY_ARRAY || t->kind == TY_BYTES ? ((RtArray *)p)->meminfo : NULL;
   if (mi) __atomic_add_fetch(&mi->refcount, 1, __ATOMIC_ACQ_REL);  /* the array object's own */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_held(t->fields[i], p + t->offsets[i]);
@@ -266,10 +271,7 @@ static void keep_arrays(const Type *t, char *p) {
  * (unboxed borrowed, its fields in turn) made references the container
  * holds, as its strs are. */
 static void retain_borrowed(const Type *t, char *p) {
-  if (t->kind == TY_CLASS || t->kind == TY_LIST || t->kind == TY_DICT) {
-    int64_t *ref = *(int64_t **)p;
-    if (ref) __atomic_add_fetch(ref, 1, __ATOMIC_ACQ_REL);
-  }
+  retain_counted(t, p);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) retain_borrowed(t->fields[i], p + t->offsets[i]);
 }
 
