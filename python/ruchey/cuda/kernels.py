@@ -313,7 +313,8 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False):
+                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False,
+                 lineinfo=False):
         self.py_func = py_func
         # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
         self.extensions = list(extensions or ())
@@ -332,6 +333,7 @@ class CUDADispatcher:
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
+        self.lineinfo = bool(lineinfo)  # its PTX with the source's lines (.file and .loc directives)
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
@@ -354,6 +356,8 @@ class CUDADispatcher:
                                    launch_bounds=self.launch_bounds)
                     if self.fastmath:
                         options["fastmath"] = True
+                    if self.lineinfo or self.debug:  # (numba-cuda's debug=True writes the lines too)
+                        options["lineinfo"] = True
                     disp = _core.Dispatcher(self.py_func, **options)
                     functools.update_wrapper(disp, self.py_func)
                     if self.cache:
@@ -404,7 +408,7 @@ class CUDADispatcher:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
                                     shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
-                                    extensions=self.extensions, one_signature=True)
+                                    extensions=self.extensions, one_signature=True, lineinfo=self.lineinfo)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -421,7 +425,7 @@ class CUDADispatcher:
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
                        signatures=self.declared_signatures, extensions=self.extensions,
-                       one_signature=self.one_signature)
+                       one_signature=self.one_signature, lineinfo=self.lineinfo)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -581,8 +585,10 @@ class CUDADispatcher:
         return inspection.BySignature(self._disp.inspect_ptx(cc[0] * 10 + cc[1]))
 
     def inspect_asm(self, signature=None):
-        """The machine code of each compiled specialisation, as a dict (or that
-        of ``signature``)."""
+        """The PTX of each compiled specialisation for the current device's
+        compute capability, as a dict (or that of ``signature``), as
+        numba-cuda's: the GPU's code, also where kernels run on the CPU
+        backend."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
         return self._disp.inspect_asm(signature) if signature is not None else \
@@ -635,7 +641,7 @@ class _Overloads(collections.abc.Mapping):
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers", "lto"}
+_IGNORED = {"opt", "forceinline", "max_registers", "lto"}
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
@@ -802,14 +808,30 @@ def _check_kernel_signatures(sigs):
     return readable
 
 
-def _device_function(func, debug, boundscheck, fastmath):
+def _device_function(func, debug, boundscheck, fastmath, inline="never"):
     """func as a device function: an njit function that kernels call, with
-    numba-cuda's error model (Python's only with debug=True)."""
-    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy")
+    numba-cuda's error model (Python's only with debug=True), whose
+    inspect_asm() is its PTX."""
+    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy", inline=inline)
     if fastmath:
         options["fastmath"] = True
     # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
-    return decorators._dispatcher(func, options)
+    disp = decorators._dispatcher(func, options)
+    disp._cuda_device = True
+    return disp
+
+
+def _inline_option(inline):
+    """cuda.jit's inline= as numba-cuda checks it: "always", "never", a bool (True
+    is "always"), or a cost model (a callable), which ruchey does not consult
+    (LLVM decides what else to inline; the results are the same)."""
+    if isinstance(inline, bool):
+        return "always" if inline else "never"
+    if (isinstance(inline, str) and inline in ("always", "never")) or (callable(inline) and not
+                                                                        isinstance(inline, str)):
+        return inline
+    raise ValueError("kwarg 'inline' must be one of the strings 'always' or 'never', or it can be a callable "
+                     f"that returns True/False. Found value {inline}")
 
 
 serialize.register("cuda", CUDADispatcher)
@@ -827,7 +849,8 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
 
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
-        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
+        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, lineinfo=False,
+        inline="never", **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
@@ -839,6 +862,11 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     as ``@njit(cache=True)`` does: a later process loads them without compiling.
     ``extensions`` (numba-cuda's): objects whose ``prepare_args(ty, val, stream=,
     retr=)`` maps each argument before a launch (the kernel's ``extensions`` list).
+    ``lineinfo=True`` writes the source's lines into the kernel's PTX (its ``.file``
+    and ``.loc`` directives, as ``inspect_asm()`` shows them), for profilers.
+    ``inline`` is ``"never"``, ``"always"`` (a device function compiled into each
+    caller for its argument types), a bool, or a cost model (a callable); anything
+    else is a ValueError, as in numba-cuda.
     """
     unknown = set(kws) - _IGNORED
     if unknown:
@@ -847,6 +875,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         raise NotImplementedError("cuda.jit(link=...) links CUDA C/C++ or PTX code, which the "
                                   "CPU backend cannot run")
     debug, boundscheck = bool(debug), bool(boundscheck)
+    inline = _inline_option(inline)
 
     if _is_function(func_or_sig):
         sigs = None
@@ -859,13 +888,13 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            device_function = _device_function(func, debug, boundscheck, fastmath)
+            device_function = _device_function(func, debug, boundscheck, fastmath, inline)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
                                 signatures=declared, extensions=extensions,
-                                one_signature=not isinstance(func_or_sig, list))
+                                one_signature=not isinstance(func_or_sig, list), lineinfo=lineinfo)
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel
