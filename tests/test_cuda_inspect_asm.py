@@ -202,3 +202,26 @@ def test_ptxas_assembles_the_asm(kind, tmp_path):
     assert texts
     for i, ptx in enumerate(texts):
         assert assembles(ptx, tmp_path, f"{kind}{i}") == ""
+
+
+def test_compile_gives_the_kernel_of_a_signature(request):
+    @cuda.jit(lineinfo=True)
+    def shift(x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = x[i] + k
+
+    sig = (types.float64[::1], types.int64)
+    kernel = shift.compile(sig)
+    assert list(shift.signatures) == [sig] and sig in shift.overloads
+    ptx = kernel.inspect_asm()
+    assert ptx == shift.inspect_asm(sig) and ".loc" in ptx
+    assert ".target sm_80" in kernel.inspect_asm((8, 0))
+    assert "define" in kernel.inspect_llvm() and "@shift" in kernel.inspect_llvm()  # (compiled again: new names)
+    x = make_rng(seed_of(request)).normal(size=20)
+    expected = x + 3
+    shift[1, 32](x, 3)
+    np.testing.assert_array_equal(x, expected)
+    assert len(shift.signatures) == 1  # (the launch used the kernel compiled)
+    with pytest.raises(TypeError, match="void return type"):
+        shift.compile("float64(float64[::1], int64)")

@@ -397,6 +397,19 @@ class CUDADispatcher:
             if not self.specialized and compiled:
                 decorators._compile_signatures(disp, compiled)
 
+    def compile(self, sig):
+        """The kernel compiled now for sig's argument types (a signature, or a
+        tuple of types; a kernel returns nothing), as numba-cuda's: its
+        ``overloads[sig]``. A kernel compiled for its signatures alone gives
+        its one compiled kernel."""
+        parsed = types.parse_signature(_without_pointers(sig))
+        if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
+            raise TypeError("CUDA kernel must have void return type.")
+        if self.specialized:
+            return _Overload(self, self.signatures[0])
+        decorators._compile_signatures(self._compiled(), [types.void(*parsed.args)])
+        return _Overload(self, tuple(parsed.args))
+
     def specialize(self, *args):
         """The kernel compiled for these arguments' types (or these types)
         alone, made once for each."""
@@ -607,6 +620,16 @@ class _Overload:
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
+
+    def inspect_asm(self, cc=None):
+        """Its PTX for compute capability cc (default: the current device's)."""
+        if cc is None:
+            return self._dispatcher.inspect_asm(self.signature)
+        return self._dispatcher.inspect_ptx(cc)[self.signature]
+
+    def inspect_llvm(self):
+        """Its LLVM IR (the CPU backend's)."""
+        return self._dispatcher.inspect_llvm(self.signature)
 
     @property
     def cooperative(self):
