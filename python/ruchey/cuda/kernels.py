@@ -4,6 +4,7 @@ import enum
 import functools
 import math
 import numbers
+import pickle
 import sys
 import threading
 
@@ -244,7 +245,9 @@ def _gpu_args(args, stream, back=None, index=None):
 
 class _LaunchConfiguration:
     """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's
-    arguments to launch."""
+    arguments to launch. ``pre_launch_callbacks`` (numba-cuda's): functions
+    called as ``callback(kernel, launch_config)`` just before each launch,
+    kernel being ``overloads[argument types]``; they must not launch work."""
 
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher = dispatcher
@@ -252,9 +255,24 @@ class _LaunchConfiguration:
         self.blockdim = blockdim
         self.stream = stream
         self.sharedmem = sharedmem
+        self.pre_launch_callbacks = []
+
+    def __reduce__(self):
+        if self.pre_launch_callbacks:
+            raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
+        return _configured, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
+    def run_callbacks(self, args):
+        """The pre-launch callbacks, each given the kernel for the arguments' types."""
+        argtypes = tuple(types.typeof(a.value if isinstance(a, ArgHint) else a) for a in args)
+        kernel = _Overload(self.dispatcher, argtypes)
+        for callback in list(self.pre_launch_callbacks):
+            callback(kernel, self)
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        if self.pre_launch_callbacks:
+            self.run_callbacks(args)
         if self.dispatcher.array_params:
             args = _reread_arrays(args, self.dispatcher.array_params)
         writebacks = []
@@ -298,6 +316,11 @@ class _LaunchConfiguration:
     def __repr__(self):
         return (f"<launch of {self.dispatcher.__name__}[{self.griddim}, {self.blockdim}, "
                 f"stream={self.stream!r}, sharedmem={self.sharedmem}]>")
+
+
+def _configured(dispatcher, griddim, blockdim, stream, sharedmem):
+    """A launch configuration unpickled: the kernel configured again."""
+    return dispatcher.configure(griddim, blockdim, stream, sharedmem)
 
 
 class CUDADispatcher:
@@ -461,14 +484,14 @@ class CUDADispatcher:
             launch = self._configs.get(config)
         except TypeError:  # holding a list: unhashable
             launch = None
-        if launch is not None and _plain_config(config):  # 4.0 == 4, but 4.0 is refused
+        if launch is not None and _plain_config(config) and not launch.pre_launch_callbacks:  # (4.0 == 4: refused)
             return launch
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim: "
                              "kernel[griddim, blockdim], kernel[griddim, blockdim, stream] or "
                              "kernel[griddim, blockdim, stream, dynamic_shared_memory_bytes]")
         launch = self.configure(*config)
-        if _plain_config(config) and len(self._configs) < 256:
+        if _plain_config(config) and len(self._configs) < 256:  # (replacing one given callbacks)
             self._configs[config] = launch
         return launch
 
