@@ -116,11 +116,10 @@ static GpuSpec *compile_gpu_miss(Dispatcher *self, const Type *const *args) {
 /* One argument's kernel parameters, in lower/gpu.c's add_params order, at
  * slots[*np] (8 bytes each): a number as itself, a complex as its two
  * parts, an array as its data pointer, shape and strides (in bytes), a
- * tuple as its items', None and a scalar type (numpy.float32) as none.
- * Arrays here are device arrays seen through NumPy: their data pointer is a
- * device address. */
+ * tuple as its items', None as none. Arrays here are device arrays seen
+ * through NumPy: their data pointer is a device address. */
 static int pack_param(PyObject *arg, const Type *t, uint64_t *slots, int np) {
-  if (t->kind == TY_NONE || t->kind == TY_DTYPE || np > 240) return np;  /* past 240, pack_params refuses the launch */
+  if (t->kind == TY_NONE || np > 240) return np;  /* past 240, pack_params refuses the launch */
   if (ty_is_enum(t)) {  /* an enum member: its value */
     PyObject *v = (PyObject *)Py_TYPE(arg) == t->callee ? PyObject_GetAttrString(arg, "_value_") : NULL;
     if (!v && !PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a member of %s, got %R", t->name, arg);
