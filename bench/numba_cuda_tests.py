@@ -86,6 +86,7 @@ def rebind_cuda(module, helpers):
         rebind_random(holder)
         rebind_vector_types(holder)
         rebind_simulator_nones(holder, homes[0])
+        rebind_simulator_modules(holder)
         rebind_libdevice_table(holder, homes, Dispatcher)
         rebind_numbas_own(holder, Dispatcher)
         numba_tests.rebind_names(holder, homes, Dispatcher)
@@ -156,6 +157,19 @@ def rebind_simulator_nones(holder, cuda):
         found = next((getattr(home, name) for home in homes if getattr(home, name, None) is not None), None)
         if value is None and not name.startswith("_") and found is not None:
             setattr(holder, name, found)
+
+
+def rebind_simulator_modules(holder):
+    """The modules holder took from numba-cuda's driver package (from numba.cuda.cudadrv import
+    driver), the simulator's stand-ins under it, pointed at ruchey.cuda.cudadrv's of the same
+    name: registered as numba, the simulator's would be a module of placeholders whose calls
+    answer anything (a test's ``while driver.driver.pop_active_context() is not None`` looped)."""
+    import ruchey.cuda.cudadrv
+    prefix = "numba.cuda.simulator.cudadrv."
+    for name, value in list(vars(holder).items()):
+        module = getattr(value, "__name__", None) if isinstance(value, pytypes.ModuleType) else None
+        if module and module.startswith(prefix) and hasattr(ruchey.cuda.cudadrv, module[len(prefix):]):
+            setattr(holder, name, getattr(ruchey.cuda.cudadrv, module[len(prefix):]))
 
 
 def fill_simulator_intrinsics():

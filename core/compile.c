@@ -694,8 +694,10 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileResult res;
   Func *read, *f = read_and_type(api, func, NULL, NULL, types, n, &opts, &arena, &diag, &read);
   if (f && name) f->name = arena_strdup(&arena, name);
+  memset(&res, 0, sizeof res);
   if (f && generate(api, f, &opts, OUT_PTX, &res, &diag)) {
     PyObject *restype = disp_describe_type(f->ret_type);
+    if (restype && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) Py_CLEAR(restype);
     if (restype) result = Py_BuildValue("(sN)", res.text, restype);
     free(res.text);
   } else {

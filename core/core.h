@@ -315,6 +315,7 @@ typedef struct Dispatcher {
   bool sealed;            /* explicit signatures given: no compiles on a miss */
   bool inline_always;     /* inline="always": compiled callers compile it for their own argument types, its
                            * signatures aside, as Numba inlines such a function before typing */
+  bool cuda_device;       /* cuda.jit(device=True): its assembly (inspect_asm) is its PTX, as numba-cuda's */
   bool varargs;           /* takes *args: its last parameter, the tuple of the extra arguments */
   int kwonly;             /* how many keyword-only parameters it takes: after the others, before *args */
   int posonly;            /* how many positional-only ones (before a /): its first ones, never bound by keyword */

@@ -835,14 +835,14 @@ bool disp_launch_bounds(PyObject *given, int bounds[3]) {
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
-                           "kernel", "debug", "locals", "launch_bounds", NULL};
+                           "kernel", "debug", "locals", "launch_bounds", "lineinfo", NULL};
   PyObject *func, *locals = NULL, *fastmath_given = NULL, *launch_bounds = NULL;
-  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0;
+  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0, lineinfo = 0;
   unsigned fastmath;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!O", kwlist, &func, &boundscheck, &fastmath_given,
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!Op", kwlist, &func, &boundscheck, &fastmath_given,
                                    &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals,
-                                   &launch_bounds) ||
+                                   &launch_bounds, &lineinfo) ||
       !fastmath_flags(fastmath_given, &fastmath) || !disp_launch_bounds(launch_bounds, self->opts.launch_bounds))
     return -1;
   if (!PyFunction_Check(func)) {
@@ -888,6 +888,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.parallel = parallel;
   self->opts.kernel = kernel;
   self->opts.debug = debug;
+  self->opts.lineinfo = lineinfo;  /* (its PTX's alone: the CPU backend's code has no line table) */
   self->opts.boundscheck = boundscheck || debug;
   /* the pool must not wait on a thread that holds the GIL */
   self->nogil = nogil || parallel || kernel;
@@ -945,6 +946,7 @@ static int dispatcher_clear(Dispatcher *self) {
 static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *const *args, PyObject *const *lits,
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
+  device |= out == OUT_PTX && !self->opts.kernel;  /* a cuda.jit(device=True) function's PTX: a .func */
   CompileResult res;
   bool ok = lits ? literal_code(self, args, lits, out, &res, &arena)
             : out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
@@ -979,11 +981,12 @@ static PyObject *inspect_text(Dispatcher *self, OutputKind out, int gpu_cc) {
 /* inspect_llvm(signature=None), inspect_asm(signature=None), as Numba's:
  * the text of the compiled signature given (an item of .signatures, a
  * tuple of the types, or its text), else of each in a dict. */
-static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *args, PyObject *kwargs) {
+static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, int gpu_cc, PyObject *args,
+                                    PyObject *kwargs) {
   static char *names[] = {"signature", NULL};
   PyObject *sig = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", names, &sig)) return NULL;
-  PyObject *d = inspect_text(self, out, 0);
+  PyObject *d = inspect_text(self, out, gpu_cc);
   if (!d || sig == Py_None) return d;
   PyObject *text = PyDict_GetItemWithError(d, sig);
   PyObject *as_text = !text && !PyErr_Occurred() && PyTuple_Check(sig) ? PyObject_Str(sig) : NULL;  /* (int32,) */
@@ -996,19 +999,41 @@ static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, PyObject *
 }
 
 static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
-  return inspect_one_or_all(self, OUT_LLVM_IR, args, kwargs);
+  return inspect_one_or_all(self, OUT_LLVM_IR, 0, args, kwargs);
 }
 
+/* The compute capability of the device kernels run on now (ruchey.cuda's
+ * current device: a GPU, or the CPU backend, which stands for one), as 75
+ * for (7, 5); 0 with an exception set. */
+static int current_device_cc(void) {
+  PyObject *runtime = PyImport_ImportModule("ruchey.cuda.runtime");
+  PyObject *device = runtime ? PyObject_CallMethod(runtime, "get_current_device", NULL) : NULL;
+  PyObject *cc = device ? PyObject_GetAttrString(device, "compute_capability") : NULL;
+  int major = 0, minor = 0;
+  if (cc && !PyArg_ParseTuple(cc, "ii", &major, &minor)) major = 0;
+  Py_XDECREF(cc);
+  Py_XDECREF(device);
+  Py_XDECREF(runtime);
+  return major * 10 + minor;
+}
+
+/* A kernel's or a cuda.jit(device=True) function's assembly is its PTX for
+ * the current device, as numba-cuda's (the GPU's code, whichever backend
+ * runs it here); an @njit function's, the host's machine code. */
 static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
-  return inspect_one_or_all(self, OUT_ASM, args, kwargs);
+  if (!self->opts.kernel && !self->cuda_device) return inspect_one_or_all(self, OUT_ASM, 0, args, kwargs);
+  int cc = current_device_cc();
+  return cc ? inspect_one_or_all(self, OUT_PTX, cc, args, kwargs) : NULL;
 }
 
-/* inspect_ptx(cc): each compiled signature of a kernel as PTX for compute
+/* inspect_ptx(cc): each compiled signature of a kernel (or of a
+ * cuda.jit(device=True) function, as a .func) as PTX for compute
  * capability cc. */
 static PyObject *dispatcher_inspect_ptx(Dispatcher *self, PyObject *arg) {
   int cc = PyLong_AsLong(arg);
   if (cc == -1 && PyErr_Occurred()) return NULL;
-  if (!self->opts.kernel) return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
+  if (!self->opts.kernel && !self->cuda_device)
+    return PyErr_Format(PyExc_TypeError, "%S is not a kernel", self->py_func);
   return inspect_text(self, OUT_PTX, cc);
 }
 
@@ -1133,8 +1158,8 @@ static PyMethodDef dispatcher_methods[] = {
   {"_compile", (PyCFunction)dispatcher_compile_signature, METH_VARARGS,
    "Compile an explicit signature now (used by jit with signatures)."},
   {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm, METH_VARARGS | METH_KEYWORDS,
-   "inspect_asm(signature=None): the machine code of the compiled signature given as assembly text, else of "
-   "each in a dict."},
+   "inspect_asm(signature=None): the machine code of the compiled signature given as assembly text (a CUDA "
+   "kernel's or device function's: its PTX for the current device), else of each in a dict."},
   {"recompile", (PyCFunction)dispatcher_recompile, METH_NOARGS,
    "Compile every signature again (after the globals it froze changed)."},
   {"disable_compile", (PyCFunction)dispatcher_disable_compile, METH_VARARGS,
@@ -1156,6 +1181,8 @@ static PyMemberDef dispatcher_members[] = {
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"_inline_always", T_BOOL, offsetof(Dispatcher, inline_always), 0,
    "inline=\"always\": compiled callers compile it for their argument types, its signatures aside."},
+  {"_cuda_device", T_BOOL, offsetof(Dispatcher, cuda_device), 0,
+   "A cuda.jit(device=True) function: its inspect_asm() and inspect_ptx() give its PTX (a .func)."},
   {"_inherits", T_BOOL, offsetof(Dispatcher, inherits), 0,
    "Compiled code calling it compiles it with the caller's options (parallel, fastmath, boundscheck)."},
   {"gpu_signatures", T_OBJECT, offsetof(Dispatcher, gpu_signatures), READONLY,

@@ -71,7 +71,13 @@ static GpuSpec *add_gpu_spec(Dispatcher *self, const Type *const *args) {
   Arena arena = {0};
   CompileResult res;
   GpuSpec *s = NULL;
-  if (cache_ptx(self, args, cu_current_cc(), &res, &arena)) {
+  memset(&res, 0, sizeof res);
+  bool ok = cache_ptx(self, args, cu_current_cc(), &res, &arena);
+  if (ok && res.warning[0] && PyErr_WarnEx(PyExc_RuntimeWarning, res.warning, 1) < 0) {  /* (an error by filter) */
+    free(res.text);
+    ok = false;
+  }
+  if (ok) {
     const char *co_name = PyUnicode_AsUTF8(((PyCodeObject *)PyFunction_GetCode(self->py_func))->co_name);
     char name[512];
     snprintf(name, sizeof name, "%s", co_name ? co_name : "");

@@ -649,6 +649,12 @@ const Type *disp_described_type(PyObject *d) {
     const Type *item = disp_described_type(PyTuple_GET_ITEM(d, 1));
     return item ? core_api()->list(item) : NULL;
   }
+  if (!strcmp(tag, "dtype") && PyTuple_GET_SIZE(d) == 2) {  /* ("dtype", a scalar's): numpy.float32 as a value */
+    const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));
+    if (elem && !ty_is_scalar(elem))
+      PyErr_Format(PyExc_TypeError, "a NumberClass in a signature is of a scalar type, not %s", elem->name);
+    return elem && ty_is_scalar(elem) ? core_api()->dtype(elem) : NULL;
+  }
   if (!strcmp(tag, "namedtuple") && PyTuple_GET_SIZE(d) == 3 && PyType_Check(PyTuple_GET_ITEM(d, 1)) &&
       PyList_Check(PyTuple_GET_ITEM(d, 2))) {  /* ("namedtuple", its class, its items') */
     const Type *t = described_tuple(PyTuple_GET_ITEM(d, 2));

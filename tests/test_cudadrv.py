@@ -198,6 +198,27 @@ def test_a_dtype_kernel_argument_is_refused_clearly_on_the_gpu(on_fake):
     """)
 
 
+def test_a_gpu_print_of_more_than_32_values_warns_at_its_launch(on_fake):
+    """CUDA's printf formats 32 values at most: a kernel printing 33 prints its
+    format string on the GPU, and its launch warns, as numba-cuda's."""
+    items = ", ".join(f"r[{i}]" for i in range(33))
+    out = on_fake(f"""
+        import warnings
+
+        @cuda.jit
+        def rows(r):
+            print({items})
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rows[1, 1](cuda.to_device(numpy.arange(33)))
+        print([str(w.message) for w in caught])
+        assert launch(0)["name"] == "rows"
+    """)
+    assert "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel " \
+        "instead." in out
+
+
 def test_scalars_are_passed_at_their_types_size(on_fake):
     on_fake("""
         @cuda.jit

@@ -14,6 +14,7 @@
  * an @njit function's written to sys.stdout at once) fills it in.
  */
 #include "builtins/builtins.h"
+#include <stdio.h>
 
 /* Whether print() writes values of type t: numbers, bools, None, strings,
  * bytes, arrays of numbers and bools, lists of numbers, bools and strings
@@ -288,6 +289,29 @@ static LLVMValueRef print_through_interpreter(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
+/* CUDA's printf (vprintf) formats at most this many values. */
+enum { VPRINTF_MAX_ARGS = 32 };
+
+/* A print() of more values than vprintf formats, in a GPU's code: the
+ * format itself printed (each % doubled), and a warning at compile time, as
+ * numba-cuda does (CUDA C's printf would print garbage). */
+static void gpu_print_raw(Lower *l, const char *format, LLVMValueRef args) {
+  size_t n = strlen(format), extra = 0;
+  for (size_t i = 0; i < n; i++) extra += format[i] == '%';
+  char *raw = arena_alloc(l->f->arena, n + extra + 1), *o = raw;
+  for (size_t i = 0; i < n; i++) {
+    if (format[i] == '%') *o++ = '%';
+    *o++ = format[i];
+  }
+  *o = 0;
+  if (l->mod->res && !l->mod->res->warning[0])
+    snprintf(l->mod->res->warning, sizeof l->mod->res->warning,
+             "CUDA print() cannot print more than %d items. The raw format string will be emitted by the kernel "
+             "instead.", VPRINTF_MAX_ARGS);
+  LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
+  lo_call_fn(l, "vprintf", l->mod->i32, p, (LLVMValueRef[]){lo_string(l, raw), args}, 2);
+}
+
 static LLVMValueRef lo_print(Lower *l, Node *n) {
   for (int i = 0; i < n->list.len; i++)
     if (n->list.items[i]->kind != N_STRING && interpreted(l->opts, n, n->list.items[i]->ty))
@@ -312,7 +336,9 @@ static LLVMValueRef lo_print(Lower *l, Node *n) {
   }
   put_text(&f, print_text(n, "end", "\n"));
   LLVMValueRef fmt = lo_string(l, f.text);
-  if (l->mod->gpu) {
+  if (l->mod->gpu && used > VPRINTF_MAX_ARGS) {
+    gpu_print_raw(l, f.text, args);
+  } else if (l->mod->gpu) {
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
     lo_call_fn(l, "vprintf", l->mod->i32, p, (LLVMValueRef[]){fmt, args}, 2);
   } else {
@@ -357,7 +383,7 @@ LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool rep
 static const char *const print_kw[] = {"sep", "end", NULL};
 
 const Builtin bi_print[] = {
-  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 32, print_kw, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS | BF_LISTS, 0, 0,
+  {"print", "builtins", "print", BK_FUNCTION, 0, 0, 255, print_kw, BF_STRINGS | BF_NONE | BF_COMPLEX | BF_MEMBERS | BF_LISTS, 0, 0,
    ty_print, lo_print},
   BI_END,
 };

@@ -38,7 +38,8 @@ LLVMValueRef lo_gpu_array_data(Lower *l, Node *n, int64_t count) {
 /* A parameter's PTX parameters, appended at params[*np]: a number as
  * itself (a complex as its two parts: a launch passes 8 bytes a slot), an
  * array as data, shape[ndim], strides[ndim], a tuple as its items' in
- * turn, None as none. */
+ * turn, None and a scalar type (numpy.float32: its type is its value) as
+ * none. */
 static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *np) {
   if (*np > 240) return;
   if (ty_is_enum(t)) {  /* an enum member: its value's */
@@ -51,7 +52,7 @@ static void add_params(Lower *l, const Type *t, LLVMTypeRef *params, unsigned *n
   } else if (ty_is_complex(t)) {
     params[(*np)++] = t->kind == TY_C64 ? l->mod->f32 : l->mod->f64;
     params[(*np)++] = t->kind == TY_C64 ? l->mod->f32 : l->mod->f64;
-  } else if (t->kind != TY_NONE) {
+  } else if (t->kind != TY_NONE && t->kind != TY_DTYPE) {
     params[(*np)++] = lo_type(l, t);
   }
 }
@@ -137,7 +138,7 @@ static void gpu_prologue(Lower *l) {
 
 /* A value of type t from the PTX parameters from *p on (add_params' order). */
 static LLVMValueRef from_params(Lower *l, const Type *t, unsigned *p) {
-  if (t->kind == TY_NONE) return LLVMGetUndef(lo_type(l, t));
+  if (t->kind == TY_NONE || t->kind == TY_DTYPE) return LLVMGetUndef(lo_type(l, t));
   if (ty_is_enum(t)) return from_params(l, t->elem, p);  /* held as its value */
   if (ty_is_scalar(t) && !ty_is_complex(t)) return LLVMGetParam(l->fn, (*p)++);
   if (t->kind == TY_RECORD) return LLVMGetParam(l->fn, (*p)++);  /* by reference: its data's address */

@@ -890,6 +890,10 @@ class NumberClass(Described):
     def dtype(self):
         return _SCALARS[self.name[len("dtype("):-1]]
 
+    def describe(self):
+        """What the compiler reads it as in a signature (a kernel taking numpy.float32)."""
+        return ("dtype", self.dtype.describe())
+
 
 class DType(NumberClass):
     """Numba's types.DType(float64): the type of a NumPy dtype object of a

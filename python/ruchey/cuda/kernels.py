@@ -4,6 +4,7 @@ import enum
 import functools
 import math
 import numbers
+import pickle
 import sys
 import threading
 
@@ -244,7 +245,9 @@ def _gpu_args(args, stream, back=None, index=None):
 
 class _LaunchConfiguration:
     """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's
-    arguments to launch."""
+    arguments to launch. ``pre_launch_callbacks`` (numba-cuda's): functions
+    called as ``callback(kernel, launch_config)`` just before each launch,
+    kernel being ``overloads[argument types]``; they must not launch work."""
 
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher = dispatcher
@@ -252,9 +255,24 @@ class _LaunchConfiguration:
         self.blockdim = blockdim
         self.stream = stream
         self.sharedmem = sharedmem
+        self.pre_launch_callbacks = []
+
+    def __reduce__(self):
+        if self.pre_launch_callbacks:
+            raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
+        return _configured, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
+    def run_callbacks(self, args):
+        """The pre-launch callbacks, each given the kernel for the arguments' types."""
+        argtypes = tuple(types.typeof(a.value if isinstance(a, ArgHint) else a) for a in args)
+        kernel = _Overload(self.dispatcher, argtypes)
+        for callback in list(self.pre_launch_callbacks):
+            callback(kernel, self)
 
     def __call__(self, *args):
         args = self.dispatcher.with_defaults(args)
+        if self.pre_launch_callbacks:
+            self.run_callbacks(args)
         if self.dispatcher.array_params:
             args = _reread_arrays(args, self.dispatcher.array_params)
         writebacks = []
@@ -300,6 +318,11 @@ class _LaunchConfiguration:
                 f"stream={self.stream!r}, sharedmem={self.sharedmem}]>")
 
 
+def _configured(dispatcher, griddim, blockdim, stream, sharedmem):
+    """A launch configuration unpickled: the kernel configured again."""
+    return dispatcher.configure(griddim, blockdim, stream, sharedmem)
+
+
 class CUDADispatcher:
     """A @cuda.jit kernel: launch it with ``kernel[griddim, blockdim](*args)``.
 
@@ -313,7 +336,8 @@ class CUDADispatcher:
     """
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
-                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False):
+                 shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False,
+                 lineinfo=False):
         self.py_func = py_func
         # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
         self.extensions = list(extensions or ())
@@ -332,6 +356,7 @@ class CUDADispatcher:
         self.debug = bool(debug)
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
+        self.lineinfo = bool(lineinfo)  # its PTX with the source's lines (.file and .loc directives)
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
@@ -354,6 +379,8 @@ class CUDADispatcher:
                                    launch_bounds=self.launch_bounds)
                     if self.fastmath:
                         options["fastmath"] = True
+                    if self.lineinfo or self.debug:  # (numba-cuda's debug=True writes the lines too)
+                        options["lineinfo"] = True
                     disp = _core.Dispatcher(self.py_func, **options)
                     functools.update_wrapper(disp, self.py_func)
                     if self.cache:
@@ -393,6 +420,19 @@ class CUDADispatcher:
             if not self.specialized and compiled:
                 decorators._compile_signatures(disp, compiled)
 
+    def compile(self, sig):
+        """The kernel compiled now for sig's argument types (a signature, or a
+        tuple of types; a kernel returns nothing), as numba-cuda's: its
+        ``overloads[sig]``. A kernel compiled for its signatures alone gives
+        its one compiled kernel."""
+        parsed = types.parse_signature(_without_pointers(sig))
+        if parsed.return_type is not None and not isinstance(parsed.return_type, types.NoneType):
+            raise TypeError("CUDA kernel must have void return type.")
+        if self.specialized:
+            return _Overload(self, self.signatures[0])
+        decorators._compile_signatures(self._compiled(), [types.void(*parsed.args)])
+        return _Overload(self, tuple(parsed.args))
+
     def specialize(self, *args):
         """The kernel compiled for these arguments' types (or these types)
         alone, made once for each."""
@@ -404,7 +444,7 @@ class CUDADispatcher:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
                                     shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
-                                    extensions=self.extensions, one_signature=True)
+                                    extensions=self.extensions, one_signature=True, lineinfo=self.lineinfo)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -421,7 +461,7 @@ class CUDADispatcher:
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
                        signatures=self.declared_signatures, extensions=self.extensions,
-                       one_signature=self.one_signature)
+                       one_signature=self.one_signature, lineinfo=self.lineinfo)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -444,14 +484,14 @@ class CUDADispatcher:
             launch = self._configs.get(config)
         except TypeError:  # holding a list: unhashable
             launch = None
-        if launch is not None and _plain_config(config):  # 4.0 == 4, but 4.0 is refused
+        if launch is not None and _plain_config(config) and not launch.pre_launch_callbacks:  # (4.0 == 4: refused)
             return launch
         if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
             raise ValueError("must specify at least the griddim and blockdim: "
                              "kernel[griddim, blockdim], kernel[griddim, blockdim, stream] or "
                              "kernel[griddim, blockdim, stream, dynamic_shared_memory_bytes]")
         launch = self.configure(*config)
-        if _plain_config(config) and len(self._configs) < 256:
+        if _plain_config(config) and len(self._configs) < 256:  # (replacing one given callbacks)
             self._configs[config] = launch
         return launch
 
@@ -581,8 +621,10 @@ class CUDADispatcher:
         return inspection.BySignature(self._disp.inspect_ptx(cc[0] * 10 + cc[1]))
 
     def inspect_asm(self, signature=None):
-        """The machine code of each compiled specialisation, as a dict (or that
-        of ``signature``)."""
+        """The PTX of each compiled specialisation for the current device's
+        compute capability, as a dict (or that of ``signature``), as
+        numba-cuda's: the GPU's code, also where kernels run on the CPU
+        backend."""
         if self._disp is None:
             return {} if signature is None else {}[signature]
         return self._disp.inspect_asm(signature) if signature is not None else \
@@ -601,6 +643,16 @@ class _Overload:
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
+
+    def inspect_asm(self, cc=None):
+        """Its PTX for compute capability cc (default: the current device's)."""
+        if cc is None:
+            return self._dispatcher.inspect_asm(self.signature)
+        return self._dispatcher.inspect_ptx(cc)[self.signature]
+
+    def inspect_llvm(self):
+        """Its LLVM IR (the CPU backend's)."""
+        return self._dispatcher.inspect_llvm(self.signature)
 
     @property
     def cooperative(self):
@@ -635,7 +687,7 @@ class _Overloads(collections.abc.Mapping):
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "lineinfo", "inline", "forceinline", "max_registers", "lto"}
+_IGNORED = {"opt", "forceinline", "max_registers", "lto"}
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
@@ -802,14 +854,30 @@ def _check_kernel_signatures(sigs):
     return readable
 
 
-def _device_function(func, debug, boundscheck, fastmath):
+def _device_function(func, debug, boundscheck, fastmath, inline="never"):
     """func as a device function: an njit function that kernels call, with
-    numba-cuda's error model (Python's only with debug=True)."""
-    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy")
+    numba-cuda's error model (Python's only with debug=True), whose
+    inspect_asm() is its PTX."""
+    options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy", inline=inline)
     if fastmath:
         options["fastmath"] = True
     # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
-    return decorators._dispatcher(func, options)
+    disp = decorators._dispatcher(func, options)
+    disp._cuda_device = True
+    return disp
+
+
+def _inline_option(inline):
+    """cuda.jit's inline= as numba-cuda checks it: "always", "never", a bool (True
+    is "always"), or a cost model (a callable), which ruchey does not consult
+    (LLVM decides what else to inline; the results are the same)."""
+    if isinstance(inline, bool):
+        return "always" if inline else "never"
+    if (isinstance(inline, str) and inline in ("always", "never")) or (callable(inline) and not
+                                                                        isinstance(inline, str)):
+        return inline
+    raise ValueError("kwarg 'inline' must be one of the strings 'always' or 'never', or it can be a callable "
+                     f"that returns True/False. Found value {inline}")
 
 
 serialize.register("cuda", CUDADispatcher)
@@ -827,7 +895,8 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
 
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
-        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, **kws):
+        extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, lineinfo=False,
+        inline="never", **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
@@ -839,6 +908,11 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     as ``@njit(cache=True)`` does: a later process loads them without compiling.
     ``extensions`` (numba-cuda's): objects whose ``prepare_args(ty, val, stream=,
     retr=)`` maps each argument before a launch (the kernel's ``extensions`` list).
+    ``lineinfo=True`` writes the source's lines into the kernel's PTX (its ``.file``
+    and ``.loc`` directives, as ``inspect_asm()`` shows them), for profilers.
+    ``inline`` is ``"never"``, ``"always"`` (a device function compiled into each
+    caller for its argument types), a bool, or a cost model (a callable); anything
+    else is a ValueError, as in numba-cuda.
     """
     unknown = set(kws) - _IGNORED
     if unknown:
@@ -847,6 +921,7 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         raise NotImplementedError("cuda.jit(link=...) links CUDA C/C++ or PTX code, which the "
                                   "CPU backend cannot run")
     debug, boundscheck = bool(debug), bool(boundscheck)
+    inline = _inline_option(inline)
 
     if _is_function(func_or_sig):
         sigs = None
@@ -859,13 +934,13 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            device_function = _device_function(func, debug, boundscheck, fastmath)
+            device_function = _device_function(func, debug, boundscheck, fastmath, inline)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
                                 signatures=declared, extensions=extensions,
-                                one_signature=not isinstance(func_or_sig, list))
+                                one_signature=not isinstance(func_or_sig, list), lineinfo=lineinfo)
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel
