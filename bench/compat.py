@@ -64,7 +64,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pydsge", "aotools", "einsteinpy",
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
             "tsinfer", "alphapept",
-            "pytreegrav", "meshoid", "sarracen", "dynasor")
+            "pytreegrav", "meshoid", "sarracen", "dynasor",
+            "qibojit")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -159,6 +160,8 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "hftbacktest": ["pandas"],
                 # py-fatigue 2.1 pins numba<0.66; its counting, damage and crack growth need only these
                 "py-fatigue": ["matplotlib", "pandas", "plotly", "pydantic<3"],
+                # qibojit 0.1.17 pins numba<0.62; its simulation needs qibo (0.3.6) and these
+                "qibojit": ["psutil", "qibo", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 

@@ -9575,6 +9575,108 @@ def dynasor_structure_factors():
     return out
 
 
+
+def _qibojit_backend():
+    import qibo
+    qibo.set_backend("qibojit", platform="numba")
+    return qibo.get_backend()
+
+
+def qibojit_circuits():
+    """qibojit's state-vector and density-matrix simulation of circuits
+    (qibo's numba platform): one- and two-qubit gates, controlled and
+    multi-controlled gates, fSim, SWAP, 3-, 4- and 5-qubit unitaries,
+    noise channels on density matrices, and Hamiltonian expectations."""
+    from qibo import Circuit, gates, hamiltonians
+    _qibojit_backend()
+    rng = np.random.default_rng(0)
+    n = 12
+    c = Circuit(n)
+    c.add(gates.H(q) for q in range(n))
+    for layer in range(3):
+        c.add(gates.RX(q, theta=t) for q, t in enumerate(rng.uniform(0, 2 * np.pi, n)))
+        c.add(gates.RY(q, theta=t) for q, t in enumerate(rng.uniform(0, 2 * np.pi, n)))
+        c.add(gates.CNOT(q, q + 1) for q in range(layer % 2, n - 1, 2))
+        c.add(gates.CZ(q, (q + 3) % n) for q in range(0, n, 3))
+    c.add(gates.U3(2, *rng.uniform(0, np.pi, 3)))
+    c.add(gates.X(0).controlled_by(3, 5))
+    c.add(gates.Y(4).controlled_by(1))
+    c.add(gates.Z(7).controlled_by(2, 9, 11))
+    c.add(gates.RZ(6, theta=0.3).controlled_by(8))
+    c.add(gates.CU1(1, 10, theta=0.7))
+    c.add(gates.SWAP(0, 11))
+    c.add(gates.SWAP(3, 4).controlled_by(6))
+    c.add(gates.fSim(5, 9, theta=0.4, phi=1.1))
+    c.add(gates.GeneralizedfSim(2, 8, unitary=np.linalg.qr(rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2)))[0], phi=0.2))
+    c.add(gates.TOFFOLI(1, 2, 3))
+    for k in (2, 3, 4, 5, 6):
+        u = np.linalg.qr(rng.standard_normal((2 ** k, 2 ** k)) + 1j * rng.standard_normal((2 ** k, 2 ** k)))[0]
+        c.add(gates.Unitary(u, *rng.choice(n, k, replace=False).tolist()))
+    u2 = np.linalg.qr(rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)))[0]
+    c.add(gates.Unitary(u2, 7, 3).controlled_by(0))
+    state = c().state()
+    probs = c().probabilities(qubits=[0, 3, 7])
+
+    d = Circuit(5, density_matrix=True)
+    d.add(gates.H(q) for q in range(5))
+    d.add(gates.CNOT(q, q + 1) for q in range(4))
+    d.add(gates.RY(q, theta=0.2 * (q + 1)) for q in range(5))
+    d.add(gates.DepolarizingChannel((0, 1), 0.1))
+    d.add(gates.PauliNoiseChannel(2, [("X", 0.05), ("Y", 0.02), ("Z", 0.1)]))
+    d.add(gates.AmplitudeDampingChannel(3, 0.2))
+    d.add(gates.PhaseDampingChannel(4, 0.3))
+    d.add(gates.ThermalRelaxationChannel(1, [1.0, 0.8, 0.1, 0.05]))
+    d.add(gates.SWAP(0, 4))
+    d.add(gates.fSim(1, 3, theta=0.3, phi=0.6))
+    d.add(gates.Y(2))
+    rho = d().state()
+
+    ham = hamiltonians.TFIM(8, h=0.7, dense=False)
+    e = Circuit(8)
+    e.add(gates.RY(q, theta=0.1 * q + 0.2) for q in range(8))
+    e.add(gates.CNOT(q, q + 1) for q in range(7))
+    psi = e().state()
+    xxz = hamiltonians.XXZ(6, delta=0.5)
+    return {"state": state, "probs": probs, "rho": rho, "tfim": ham.expectation(psi),
+            "xxz_ground": np.linalg.eigvalsh(np.asarray(xxz.matrix))[:4]}
+
+
+def qibojit_quantum_info():
+    """qibojit's compiled quantum-information routines (qibo.quantum_info on
+    the numba platform): seeded random states, density matrices, unitaries,
+    Hermitian matrices and channels, vectorisation of superoperators, Pauli
+    bases, and Choi/Liouville/Kraus conversions."""
+    from qibo import quantum_info as qi
+    backend = _qibojit_backend()
+    out = {"statevector": qi.random_statevector(16, seed=1, backend=backend),
+           "statevector_real": qi.random_statevector(8, seed=2, backend=backend),
+           "rho_hs": qi.random_density_matrix(8, rank=4, metric="ginibre", seed=3, backend=backend),
+           "rho_bures": qi.random_density_matrix(8, metric="bures", seed=4, backend=backend),
+           "hermitian": qi.random_hermitian(6, seed=6, backend=backend),
+           "unitary_haar": qi.random_unitary(8, measure="haar", seed=8, backend=backend),
+           }
+    rho = out["rho_hs"]
+    for order in ("row", "column"):
+        v = qi.vectorization(rho, order=order, backend=backend)
+        out["vec_" + order] = v
+        out["unvec_" + order] = qi.unvectorization(v, order=order, backend=backend)
+    out["pauli_basis"] = qi.pauli_basis(2, normalize=True, backend=backend)
+    out["pauli_basis_vec"] = qi.pauli_basis(2, vectorize=True, order="row", backend=backend)
+    elements, indices = qi.pauli_basis(2, vectorize=True, sparse=True, order="column", backend=backend)
+    out["pauli_sparse"], out["pauli_sparse_idx"] = elements, indices
+    kraus = [(tuple(range(2)), qi.random_unitary(4, seed=10 + k, backend=backend) * np.sqrt(0.5)) for k in range(2)]
+    for order in ("row",):
+        choi = qi.kraus_to_choi(kraus, order=order, backend=backend)
+        out["choi_" + order] = choi
+        out["liouville_" + order] = qi.kraus_to_liouville(kraus, order=order, backend=backend)
+        out["choi_to_liouville_" + order] = qi.choi_to_liouville(choi, order=order, backend=backend)
+        kr, _ = qi.choi_to_kraus(choi, order=order, backend=backend)
+        # Kraus operators are unique up to a unitary mix: compare the channel they make
+        out["kraus_channel_" + order] = qi.kraus_to_choi([((0, 1), k) for k in kr], order=order, backend=backend)
+    out["channel_bcsz"] = qi.random_quantum_channel(4, rank=2, measure="bcsz", order="row", seed=20, backend=backend)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9808,4 +9910,5 @@ WORKLOADS = {
     "meshoid": {"derivatives": meshoid_derivatives, "gridding": meshoid_gridding, "radiation": meshoid_radiation},
     "sarracen": {"interpolate_3d": sarracen_interpolate_3d, "interpolate_2d": sarracen_interpolate_2d},
     "dynasor": {"structure_factors": dynasor_structure_factors},
+    "qibojit": {"circuits": qibojit_circuits, "quantum_info": qibojit_quantum_info},
 }

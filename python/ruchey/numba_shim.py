@@ -397,6 +397,7 @@ def _submodules():
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
                                    basic_indexing=_lowerings.basic_indexing), ()),
+        "numba.np.unsafe": ({}, ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
         "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
