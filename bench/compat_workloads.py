@@ -9677,6 +9677,238 @@ def qibojit_quantum_info():
     return out
 
 
+
+def pyqmc_molecule():
+    """pyqmc's quantum Monte Carlo wave function of a water molecule (6-31G,
+    restricted Hartree-Fock orbitals from PySCF): a Slater-Jastrow wave
+    function whose atomic orbitals, their gradients and Laplacians pyqmc's
+    compiled Gaussian basis and spherical harmonics evaluate; its values,
+    gradients, Laplacians, moved-electron ratios and parameter derivatives
+    at electron configurations, and the local energies there."""
+    from pyscf import gto, scf
+    from pyqmc.api import EnergyAccumulator, generate_wf, initial_guess
+    mol = gto.M(atom="O 0 0 0; H 0 -1.43 1.11; H 0 1.43 1.11", basis="6-31g", unit="B", verbose=0)
+    mf = scf.RHF(mol).run()
+    np.random.seed(0)
+    configs = initial_guess(mol, 60)
+    wf, _ = generate_wf(mol, mf, slater_kws={"evaluate_orbitals_with": "numba"})
+    sign, logval = wf.recompute(configs)
+    grad, lap = wf.gradient_laplacian(1, configs.electron(1))
+    moved = configs.make_irreducible(2, configs.configs[:, 2] + 0.1)
+    energy = EnergyAccumulator(mol)(configs, wf)
+    return {"sign": sign, "logval": logval, "grad": grad, "lap": lap, "testvalue": wf.testvalue(2, moved)[0],
+            "pgrad_det": wf.pgradient()["wf1mo_coeff_alpha"], "energy_total": energy["total"],
+            "energy_ke": energy["ke"], "energy_ee": energy["ee"]}
+
+
+def taurex_forward_models():
+    """TauREx 3's exoplanet atmosphere forward models: transmission and
+    emission spectra of a hot Jupiter (Guillot temperature profile, constant
+    H2O and CH4 abundances on an H2/He fill) with molecular absorption from
+    cross-section grids interpolated bilinearly in temperature and pressure
+    (TauREx's compiled interpolation; its test opacities, seeded), Rayleigh
+    scattering, and the compiled Planck function of each layer and the star;
+    cross sections interpolated at off-grid points in both modes."""
+    from taurex.cache import OpacityCache
+    from taurex.chemistry import ConstantGas, TaurexChemistry
+    from taurex.contributions import AbsorptionContribution, RayleighContribution
+    from taurex.model import EmissionModel, TransmissionModel
+    from taurex.opacity.fakeopacity import FakeOpacity
+    from taurex.planet import Planet
+    from taurex.stellar import BlackbodyStar
+    from taurex.temperature import Guillot2010
+    from taurex.util.emission import black_body
+    cache = OpacityCache()
+    cache.clear_cache()
+    np.random.seed(0)
+    opacities = {m: FakeOpacity(m, wn_res=2000, wn_size=(500, 15000)) for m in ("H2O", "CH4")}
+    for opacity in opacities.values():
+        opacity._xsec_grid *= 1e-22
+        cache.add_opacity(opacity)
+    wngrid = np.sort(10000 / np.logspace(np.log10(0.7), np.log10(12), 300))
+    out = {}
+    for name, model_class in (("transmission", TransmissionModel), ("emission", EmissionModel)):
+        chemistry = TaurexChemistry(fill_gases=["H2", "He"], ratio=0.172)
+        chemistry.addGas(ConstantGas("H2O", 1e-4))
+        chemistry.addGas(ConstantGas("CH4", 3e-5))
+        model = model_class(planet=Planet(planet_radius=1.2, planet_mass=0.9),
+                            temperature_profile=Guillot2010(T_irr=1400.0), chemistry=chemistry,
+                            star=BlackbodyStar(temperature=5800.0, radius=1.1), atm_min_pressure=1e-2,
+                            atm_max_pressure=1e6, nlayers=40)
+        model.add_contribution(AbsorptionContribution())
+        model.add_contribution(RayleighContribution())
+        model.build()
+        _, spectrum, tau, _ = model.model(wngrid=wngrid)
+        out[name], out[name + "_tau"] = spectrum, tau
+    grid = opacities["H2O"].wavenumberGrid
+    for mode in ("linear", "exp"):
+        opacities["CH4"].set_interpolation_mode(mode)
+        out["xsec_" + mode] = np.array([opacities["CH4"].opacity(t, p) for t, p in
+                                        ((733.0, 2.3e3), (2150.0, 0.7), (150.0, 4.1e5))])
+    out["planck"] = np.array([black_body(grid, t) for t in (300.0, 1500.0, 5800.0)])
+    return out
+
+
+
+def _radis_hitran_lines(path, n, seed):
+    """A HITRAN 160-character line list of n CO lines (seeded), as RADIS
+    reads a .par file."""
+    rng = np.random.default_rng(seed)
+    nu = np.sort(rng.uniform(2000.0, 2250.0, n))
+    strength, einstein_a = 10 ** rng.uniform(-24, -19, n), rng.uniform(1, 30, n)
+    gamma_air, gamma_self = rng.uniform(0.04, 0.08, n), rng.uniform(0.05, 0.09, n)
+    lower_energy, n_air = rng.uniform(0, 3000, n), rng.uniform(0.6, 0.8, n)
+    with open(path, "w") as f:
+        for i in range(n):
+            j = i % 40
+            f.write(f"{5:2d}{1:1d}{nu[i]:12.6f}{strength[i]:10.3E}{einstein_a[i]:10.3E}{('%6.4f' % gamma_air[i])[1:]}"
+                    f"{gamma_self[i]:5.3f}{lower_energy[i]:10.4f}{n_air[i]:4.2f}{0.0:8.6f}{1:15d}{0:15d}"
+                    f"{'':10s}P{j:3d} {'':15s}445211     7     7 {2 * j + 1:7.1f}{2 * j + 3:7.1f}\n")
+    return path
+
+
+def radis_spectra():
+    """RADIS' line-by-line spectra of hot CO (a seeded HITRAN line list): the
+    LDM lineshape database with its compiled sparse accumulation (simple and
+    min-RMS weights), Voigt lineshapes convolved line by line, the compiled
+    pseudo-continuum of weak lines, absorption and emission quantities, and
+    spectra resampled on another grid."""
+    import os
+    import tempfile
+    import radis
+    from radis import SpectrumFactory
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        par = _radis_hitran_lines(os.path.join(tmp, "co.par"), 2000, 0)
+        runs = {"ldm_simple": dict(optimization="simple", broadening_method="voigt_poly"),
+                "ldm_minrms": dict(optimization="min-RMS", broadening_method="voigt_poly"),
+                "convolve": dict(optimization=None, broadening_method="convolve"),
+                "continuum": dict(optimization=None, broadening_method="voigt_poly", pseudo_continuum_threshold=0.01)}
+        for name, options in runs.items():
+            sf = SpectrumFactory(wavenum_min=2000, wavenum_max=2250, molecule="CO", isotope="1", pressure=1.0,
+                                 wstep=0.01, truncation=5, verbose=0, **options)
+            sf.load_databank(path=par, format="hitran", db_use_cached=False)
+            s = sf.eq_spectrum(Tgas=650, mole_fraction=0.1, path_length=10)
+            out[name] = s.get("abscoeff")[1]
+        out["wavenumber"], out["radiance"] = s.get("radiance_noslit", wunit="cm-1")
+        out["transmittance"] = s.get("transmittance_noslit")[1]
+        s.resample(np.linspace(2010.0, 2240.0, 3000), unit="cm-1", energy_threshold=None)
+        out["resampled"] = s.get("abscoeff")[1]
+    return out
+
+
+
+def autoarray_inversion_operators():
+    """PyAutoArray's compiled CPU path of pixelized inversions (PyAutoLens'
+    source reconstructions) through its util namespace: an imaging dataset
+    masked and given its sparse PSF precision operator, the dense operator,
+    PSF-weighted data, unique data-to-pixelization mappings, data vectors
+    and curvature matrices from them and from a blurred mapping matrix,
+    regularization's finite-difference triplets on the mask, and coarse
+    interpolation's binned images and masks."""
+    import autoarray as aa
+    rng = np.random.default_rng(0)
+    shape, pixel_scales = (24, 24), 0.1
+    mask = aa.Mask2D.circular(shape_native=shape, radius=0.9, pixel_scales=pixel_scales)
+    data = aa.Array2D.no_mask(values=rng.standard_normal(shape), pixel_scales=pixel_scales)
+    noise = aa.Array2D.no_mask(values=rng.uniform(0.5, 1.5, shape), pixel_scales=pixel_scales)
+    psf = aa.Convolver.from_gaussian(shape_native=(5, 5), pixel_scales=pixel_scales, sigma=0.12, normalize=True)
+    imaging = aa.Imaging(data=data, noise_map=noise, psf=psf).apply_mask(mask).apply_sparse_operator_cpu()
+    op = imaging.sparse_operator
+    noise_native = np.array(imaging.noise_map.native.array, dtype=np.float64)
+    kernel = np.array(psf.kernel.native.array, dtype=np.float64)
+    slim_to_native = np.array(imaging.mask.derive_indexes.native_for_slim).astype(int)
+    numba_util = aa.util.inversion_imaging_numba
+    dense = numba_util.psf_precision_operator_from(noise_native, kernel, slim_to_native)
+    weighted = numba_util.psf_weighted_data_from(np.array(imaging.data.native.array, dtype=np.float64), noise_native,
+                                                 kernel, slim_to_native)
+    # each masked pixel's 4 sub-pixels mapped to 3 of 40 source pixels with weights
+    n_data, pix_pixels, sub = len(slim_to_native), 40, 4
+    pix_indexes = rng.integers(0, pix_pixels, (n_data * sub, 3))
+    pix_sizes = np.full(n_data * sub, 3)
+    pix_weights = rng.dirichlet(np.ones(3), n_data * sub)
+    unique, weights, lengths = aa.util.mapper_numba.data_slim_to_pixelization_unique_from(
+        n_data, pix_indexes, pix_sizes, pix_weights, pix_pixels, np.full(n_data, 2))
+    unique, lengths = unique.astype(int), lengths.astype(int)  # as autoarray's mappers take them
+    curvature = numba_util.curvature_matrix_via_sparse_operator_from(
+        op.psf_precision_operator_sparse, op.indexes, op.lengths, unique, weights, lengths, pix_pixels)
+    blurred = rng.uniform(0, 1, (n_data, pix_pixels))
+    image, noise_slim = np.array(imaging.data.array), np.array(imaging.noise_map.array)
+    mask_native = np.array(mask, dtype=bool)
+    cleaned, diff_types = aa.util.derivative.clean_mask_iteration_from(mask_native)
+    fine = rng.standard_normal((24, 24))
+    coarse = aa.util.coarse_interp.binned_mask_from(mask_native, 2)
+    return {"sparse_operator": op.psf_precision_operator_sparse, "indexes": op.indexes, "lengths": op.lengths,
+            "dense": dense, "weighted": weighted, "unique": unique, "weights": weights, "pix_lengths": lengths,
+            "data_vector": numba_util.data_vector_via_psf_weighted_data_from(weighted, unique, weights, lengths,
+                                                                             pix_pixels),
+            "curvature": numba_util.curvature_matrix_mirrored_from(curvature),
+            "curvature_diag": numba_util.curvature_matrix_with_added_to_diag_from(curvature, 1e-3, [0, 5]),
+            "data_vector_blurred": numba_util.data_vector_via_blurred_mapping_matrix_from(blurred, image, noise_slim),
+            "cleaned": cleaned, "diff_types": diff_types,
+            "forward_diff": np.concatenate([np.asarray(t, dtype=float).ravel() for t in
+                                            aa.util.derivative.forward_difference_triplets_from(mask_native, 0.1)]),
+            "binned": aa.util.coarse_interp.binned_image_from(fine, 2),
+            "binned_mask": coarse, "box_mask": aa.util.coarse_interp.interp_box_mask_from(coarse)}
+
+
+
+def piquasso_fock():
+    """Piquasso's photonic quantum circuits in the Fock basis: a three-mode
+    program (squeezing, displacement, beam splitters, phase shifts, Kerr and
+    cross-Kerr gates, a random interferometer) simulated on pure and mixed
+    Fock states with a photon cutoff, their Fock probabilities, density
+    matrices, mean photon numbers and reduced states, and a two-mode
+    passive interferometer's occupation-number marginals."""
+    import piquasso as pq
+    rng = np.random.default_rng(0)
+    unitary = np.linalg.qr(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))[0]
+    with pq.Program() as program:
+        pq.Q(0, 1, 2) | pq.Vacuum()
+        pq.Q(0) | pq.Squeezing(r=0.2, phi=0.3)
+        pq.Q(1) | pq.Displacement(r=0.4, phi=0.7)
+        pq.Q(0, 1) | pq.Beamsplitter(theta=np.pi / 5, phi=0.4)
+        pq.Q(2) | pq.Phaseshifter(phi=0.9)
+        pq.Q(1, 2) | pq.Beamsplitter(theta=0.3, phi=1.2)
+        pq.Q(0) | pq.Kerr(xi=0.15)
+        pq.Q(0, 2) | pq.CrossKerr(xi=0.1)
+        pq.Q(0, 1, 2) | pq.Interferometer(unitary)
+    pure = pq.PureFockSimulator(d=3, config=pq.Config(cutoff=7)).execute(program).state
+    mixed = pq.FockSimulator(d=3, config=pq.Config(cutoff=5)).execute(program).state
+    with pq.Program() as passive:
+        pq.Q() | pq.StateVector([1, 1, 0])
+        pq.Q(0, 1, 2) | pq.Interferometer(unitary)
+    boson = pq.PureFockSimulator(d=3, config=pq.Config(cutoff=3)).execute(passive).state
+    return {"pure_probabilities": pure.fock_probabilities, "pure_density": pure.density_matrix,
+            "pure_photons": pure.mean_photon_number(),
+            "pure_reduced": pure.reduced((0, 2)).density_matrix, "mixed_probabilities": mixed.fock_probabilities,
+            "mixed_density": mixed.density_matrix, "boson_probabilities": boson.fock_probabilities}
+
+
+def piquasso_sampling():
+    """Piquasso's Gaussian and boson-sampling states: a Gaussian program's
+    covariance matrix, means, Fock probabilities (hafnians and loop
+    hafnians) and fidelity; a boson-sampling interferometer's output state
+    probabilities by permanents."""
+    import piquasso as pq
+    rng = np.random.default_rng(1)
+    unitary = np.linalg.qr(rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)))[0]
+    with pq.Program() as program:
+        pq.Q(0, 1, 2, 3) | pq.Vacuum()
+        for mode, r in enumerate((0.3, 0.2, 0.25, 0.1)):
+            pq.Q(mode) | pq.Squeezing(r=r, phi=0.1 * mode)
+        pq.Q(1) | pq.Displacement(r=0.2, phi=0.5)
+        pq.Q(0, 1, 2, 3) | pq.Interferometer(unitary)
+    gaussian = pq.GaussianSimulator(d=4, config=pq.Config(cutoff=5)).execute(program).state
+    with pq.Program() as sampling:
+        pq.Q() | pq.StateVector([1, 1, 1, 0])
+        pq.Q() | pq.Interferometer(unitary)
+    boson = pq.SamplingSimulator(d=4).execute(sampling).state
+    return {"covariance": gaussian.xpxp_covariance_matrix, "mean": gaussian.xpxp_mean_vector,
+            "fock_probabilities": gaussian.fock_probabilities,
+            "boson_probabilities": boson.fock_probabilities}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9911,4 +10143,9 @@ WORKLOADS = {
     "sarracen": {"interpolate_3d": sarracen_interpolate_3d, "interpolate_2d": sarracen_interpolate_2d},
     "dynasor": {"structure_factors": dynasor_structure_factors},
     "qibojit": {"circuits": qibojit_circuits, "quantum_info": qibojit_quantum_info},
+    "pyqmc": {"molecule": pyqmc_molecule},
+    "taurex": {"forward_models": taurex_forward_models},
+    "radis": {"spectra": radis_spectra},
+    "autoarray": {"inversion_operators": autoarray_inversion_operators},
+    "piquasso": {"fock": piquasso_fock, "sampling": piquasso_sampling},
 }
