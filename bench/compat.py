@@ -65,7 +65,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
             "tsinfer", "alphapept",
             "pytreegrav", "meshoid", "sarracen", "dynasor",
-            "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso")
+            "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso", "miepython", "quspin")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -73,8 +73,9 @@ KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-n
            "geofast"}
 SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
-# loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
-TIMEOUTS = {"PyMPDATA": 2400}
+# loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
+# pyqmc's Gaussian orbitals (calls through first-class functions) 13
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)

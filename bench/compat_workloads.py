@@ -9909,6 +9909,148 @@ def piquasso_sampling():
             "boson_probabilities": boson.fock_probabilities}
 
 
+
+def miepython_scattering():
+    """miepython's Mie scattering by spheres on its compiled backend
+    (MIEPYTHON_USE_JIT=1, chosen as it is imported): efficiencies of
+    dielectric, absorbing, conducting and tiny spheres over size parameters,
+    single multipoles, Mie coefficients (outside and inside), the
+    logarithmic derivative (Lentz's continued fraction and recurrences),
+    scattering amplitudes, phase matrices and angular intensities."""
+    import os
+    os.environ["MIEPYTHON_USE_JIT"] = "1"
+    import miepython as mie
+    x = np.linspace(0.05, 40.0, 120)
+    mu = np.cos(np.linspace(0.0, np.pi, 91))
+    out = {}
+    for name, m in (("glass", 1.5), ("absorbing", 1.33 - 0.1j), ("metal", 0.2 - 3.0j), ("conducting", 0 - 1e4j)):
+        qext, qsca, qback, g = mie.efficiencies_mx(m, x)
+        out[name] = np.stack([qext, qsca, qback, g])
+        out[name + "_dipole"] = np.stack(mie.efficiencies_mx(m, x[:20], n_pole=1))
+        s1, s2 = mie.S1_S2(m, 7.5, mu)
+        out[name + "_S1"], out[name + "_S2"] = s1, s2
+        out[name + "_unpolarized"] = mie.i_unpolarized(m, 3.2, mu, norm="wiscombe")
+    a, b = mie.an_bn(1.5 - 0.01j, 12.0, 0)
+    c, d = mie.cn_dn(1.5 - 0.01j, 12.0, 0)
+    out.update({"an": a, "bn": b, "cn": c, "dn": d,
+                "D_calc": mie.D_calc(1.5 - 0.2j, 25.0, 40),
+                "phase_matrix": mie.phase_matrix(1.5, 4.0, mu[::10]),
+                "i_par": mie.i_par(1.33, 2.0, mu, norm="qsca"), "i_per": mie.i_per(1.33, 2.0, mu, norm="one"),
+                "efficiencies_d": np.stack(mie.efficiencies(1.5 - 0.001j, np.linspace(0.1, 2.0, 40), 0.5, n_env=1.33)),
+                "intensities": np.stack(mie.intensities(1.5, 1.0, 0.6328, mu, n_env=1.0))})
+    return out
+
+
+
+def _quspin_user_callbacks():
+    """The C callbacks of a spin-1/2 chain as QuSpin's user_basis takes them:
+    the action of Pauli operators on a bit string, the next state of fixed
+    magnetisation, particle counting, and translation and parity maps."""
+    from numba import carray, cfunc, int32, uint32
+    from quspin.basis.user import count_particles_sig_32, map_sig_32, next_state_sig_32, op_sig_32
+
+    @cfunc(op_sig_32, locals=dict(s=int32, b=uint32))
+    def op(op_struct_ptr, op_str, ind, N, args):
+        op_struct = carray(op_struct_ptr, 1)[0]
+        err = 0
+        ind = N - ind - 1  # the site read from the right
+        s = (((op_struct.state >> ind) & 1) << 1) - 1
+        b = 1 << ind
+        if op_str == 120:  # "x"
+            op_struct.state ^= b
+        elif op_str == 121:  # "y"
+            op_struct.state ^= b
+            op_struct.matrix_ele *= 1.0j * s
+        elif op_str == 122:  # "z"
+            op_struct.matrix_ele *= s
+        elif op_str == 43:  # "+"
+            if s > 0:
+                op_struct.matrix_ele = 0
+            else:
+                op_struct.state ^= b
+        elif op_str == 45:  # "-"
+            if s < 0:
+                op_struct.matrix_ele = 0
+            else:
+                op_struct.state ^= b
+        else:
+            op_struct.matrix_ele = 0
+            err = -1
+        return err
+
+    @cfunc(next_state_sig_32, locals=dict(t=uint32))
+    def next_state(s, counter, N, args):
+        if s == 0:
+            return s
+        t = (s | (s - 1)) + 1  # the next integer with as many bits set
+        return t | ((((t & (0 - t)) // (s & (0 - s))) >> 1) - 1)
+
+    @cfunc(count_particles_sig_32, locals=dict(s_count=uint32))
+    def count_particles(x, p_number_ptr, args):
+        p_number = carray(p_number_ptr, 1)
+        s_count = x
+        s_count = s_count - ((s_count >> 1) & 0x55555555)
+        s_count = (s_count & 0x33333333) + ((s_count >> 2) & 0x33333333)
+        p_number[0] = (((s_count + (s_count >> 4)) & 0xF0F0F0F) * 0x1010101) >> 24
+
+    @cfunc(map_sig_32, locals=dict(shift=uint32, xmax=uint32, x1=uint32, x2=uint32))
+    def translation(x, N, sign_ptr, args):
+        shift, xmax = args[0], args[1]
+        x1 = x >> (N - shift)
+        x2 = (x << shift) & xmax
+        return x2 | x1
+
+    @cfunc(map_sig_32, locals=dict(out=uint32, s=uint32))
+    def parity(x, N, sign_ptr, args):
+        out = 0
+        s = args[0]
+        out ^= (x & 1)
+        x >>= 1
+        while x:
+            out <<= 1
+            out ^= (x & 1)
+            x >>= 1
+            s -= 1
+        out <<= s
+        return out
+
+    return op, next_state, count_particles, translation, parity
+
+
+def quspin_user_basis():
+    """QuSpin's user-defined basis of a periodic Heisenberg chain: its C
+    callbacks compiled by @cfunc (operator action on bit strings, states of
+    fixed magnetisation, particle counting, translation and parity
+    symmetries) called by QuSpin's C++ basis construction and operator
+    assembly; the symmetry-reduced states, the Hamiltonian's matrix and its
+    lowest eigenvalues, and QuSpin's compiled Lanczos iterations on it."""
+    from math import comb
+    from quspin.basis.user import user_basis
+    from quspin.operators import hamiltonian
+    from quspin.tools.lanczos import expm_lanczos, lanczos_full
+    op, next_state, count_particles, translation, parity = _quspin_user_callbacks()
+    N, Np = 12, 6
+    op_args = np.array([], dtype=np.uint32)
+    next_state_args = np.array([], dtype=np.uint32)
+    maps = dict(T_block=(translation, N, 0, np.array([1, (1 << N) - 1], dtype=np.uint32)),
+                P_block=(parity, 2, 0, np.array([N - 1], dtype=np.uint32)))
+    pcon = dict(Np=Np, next_state=next_state, next_state_args=next_state_args, get_Ns_pcon=comb,
+                get_s0_pcon=lambda N, Np: (1 << Np) - 1, count_particles=count_particles,
+                count_particles_args=np.array([], dtype=np.int32), n_sectors=1)
+    basis = user_basis(np.uint32, N, dict(op=op, op_args=op_args), allowed_ops={"x", "y", "z", "+", "-"}, sps=2,
+                       pcon_dict=pcon, **maps)
+    bonds = [[1.0, i, (i + 1) % N] for i in range(N)]
+    H = hamiltonian([["xx", bonds], ["yy", bonds], ["zz", bonds]], [], basis=basis, dtype=np.float64,
+                    check_symm=False, check_herm=False, check_pcon=False)
+    dense = H.toarray()
+    rng = np.random.default_rng(0)
+    v0 = rng.standard_normal(basis.Ns)
+    v0 /= np.linalg.norm(v0)
+    E, V, Q_T = lanczos_full(H, v0, 20)
+    return {"states": basis.states.astype(np.int64), "H": dense, "energies": np.linalg.eigvalsh(dense)[:6],
+            "lanczos_E": E, "expm": expm_lanczos(E, V, Q_T, a=-0.1)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10148,4 +10290,6 @@ WORKLOADS = {
     "radis": {"spectra": radis_spectra},
     "autoarray": {"inversion_operators": autoarray_inversion_operators},
     "piquasso": {"fock": piquasso_fock, "sampling": piquasso_sampling},
+    "miepython": {"scattering": miepython_scattering},
+    "quspin": {"user_basis": quspin_user_basis},
 }

@@ -416,6 +416,10 @@ def _submodules():
         # the package of Numba's jitclass (its name on numba.experimental is the decorator)
         "numba.experimental.jitclass": (dict(jitclass=ruchey.experimental.jitclass), ()),
         "numba.experimental.jitclass.base": (dict(JitClassType=ruchey.experimental.JitClassType), ()),
+        # the class of what @cfunc makes, which packages check callbacks against (QuSpin's user_basis;
+        # numba.ccallback before Numba 0.49)
+        "numba.core.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
+        "numba.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
                                     alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
                                     create_struct_proxy=_values.create_struct_proxy, is_not_null=_values.is_not_null,
