@@ -10051,6 +10051,46 @@ def quspin_user_basis():
             "lanczos_E": E, "expm": expm_lanczos(E, V, Q_T, a=-0.1)}
 
 
+
+def pyqula_tight_binding():
+    """pyqula's tight-binding models of 2-d materials: the honeycomb
+    lattice's neighbour search and supercells, Hamiltonians with Haldane and
+    Rashba terms, Zeeman fields and sublattice imbalance, band structures,
+    the density of states, the Chern number, a Fermi surface, and a Hubbard
+    mean-field (self-consistent) antiferromagnet's bands."""
+    import os
+    import tempfile
+    from pyqula import geometry
+    cwd = os.getcwd()
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # pyqula writes its results' files where it runs
+        try:
+            g = geometry.honeycomb_lattice()
+            h = g.get_hamiltonian()
+            h.add_haldane(0.05)
+            h.add_sublattice_imbalance(0.1)
+            k, e = h.get_bands(nk=60)
+            out["bands_k"], out["bands_e"] = np.asarray(k), np.asarray(e)
+            hs = g.get_supercell(3).get_hamiltonian(has_spin=True)
+            hs.add_rashba(0.1)
+            hs.add_zeeman([0.0, 0.0, 0.2])
+            k, e = hs.get_bands(nk=30)
+            out["rashba_e"] = np.asarray(e)
+            energies, dos = h.get_dos(energies=np.linspace(-3.5, 3.5, 200), delta=0.05, nk=40)
+            out["dos"] = np.asarray(dos)
+            out["chern"] = np.atleast_1d(h.get_chern(nk=12))
+            out["fermi_surface"] = np.asarray(h.get_fermi_surface(e=0.5, nk=30, delta=0.1)[-1])
+            hsp = g.get_hamiltonian(has_spin=True)
+            mf = hsp.get_mean_field_hamiltonian(U=3.0, filling=0.5, mf="antiferro", nk=8)
+            k, e = mf.get_bands(nk=20)
+            out["meanfield_e"] = np.asarray(e)
+            out["neighbors"] = np.asarray(g.get_supercell(4).r)
+        finally:
+            os.chdir(cwd)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10292,4 +10332,5 @@ WORKLOADS = {
     "piquasso": {"fock": piquasso_fock, "sampling": piquasso_sampling},
     "miepython": {"scattering": miepython_scattering},
     "quspin": {"user_basis": quspin_user_basis},
+    "pyqula": {"tight_binding": pyqula_tight_binding},
 }
