@@ -75,8 +75,9 @@ KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-n
 SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
-# pyqmc's Gaussian orbitals (calls through first-class functions) 13
-TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400}
+# pyqmc's Gaussian orbitals (calls through first-class functions) 13,
+# qibojit's kernels and quantum-information routines 9
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
