@@ -66,7 +66,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "tsinfer", "alphapept",
             "pytreegrav", "meshoid", "sarracen", "dynasor",
             "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso", "miepython", "quspin",
-            "pyqula")
+            "pyqula", "bztetra")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -10091,6 +10091,50 @@ def pyqula_tight_binding():
     return out
 
 
+
+def _bztetra_bands(n, seed, nbands=2, two_d=False):
+    """Tight-binding bands on an n-point grid of the Brillouin zone (simple
+    cubic or square nearest- and next-nearest-neighbour hopping, seeded
+    shifts), band index last, as bztetra takes eigenvalues."""
+    rng = np.random.default_rng(seed)
+    axes = np.meshgrid(*([2 * np.pi * np.arange(n) / n] * (2 if two_d else 3)), indexing="ij")
+    base = -2 * sum(np.cos(k) for k in axes) + 0.3 * np.cos(axes[0] + axes[1])
+    return np.stack([base + shift for shift in rng.uniform(-1.0, 1.0, nbands)], axis=-1)
+
+
+def bztetra_tetrahedra():
+    """bztetra's linear tetrahedron integration over Brillouin zones (the
+    libtetrabz method, optimized and plain): density of states and its
+    integral, occupations at a Fermi energy and the Fermi energy for a
+    filling, static and complex-frequency polarization weights, nesting,
+    Fermi's golden rule and phase-space overlaps between bands, on 3-d
+    cubic and 2-d square lattices' band structures."""
+    import bztetra
+    from bztetra import twod
+    bvec = 2 * np.pi * np.eye(3)
+    eig = _bztetra_bands(8, 0)
+    target = _bztetra_bands(8, 1)
+    energies = np.linspace(-6.0, 6.0, 25)
+    out = {"dos": bztetra.density_of_states_weights(bvec, eig, energies),
+           "dos_linear": bztetra.density_of_states_weights(bvec, eig, energies, method="linear"),
+           "intdos": bztetra.integrated_density_of_states_weights(bvec, eig, energies),
+           "occupation": bztetra.occupation_weights(bvec, eig, fermi_energy=0.3)}
+    solution = bztetra.solve_fermi_energy(bvec, eig, 1.1)
+    out["fermi_energy"], out["fermi_weights"] = np.array([solution.fermi_energy]), solution.weights
+    out["static_pol"] = bztetra.static_polarization_weights(bvec, eig, target)
+    out["nesting"] = bztetra.nesting_function_weights(bvec, eig, target)
+    out["golden_rule"] = bztetra.fermi_golden_rule_weights(bvec, eig, target, np.linspace(0.1, 3.0, 6))
+    out["overlap"] = bztetra.phase_space_overlap_weights(bvec, eig, target)
+    out["complex_pol"] = bztetra.complex_frequency_polarization_weights(bvec, eig, target,
+                                                                        np.array([0.5j, 1.0 + 0.2j]))
+    bvec2 = 2 * np.pi * np.eye(2)
+    eig2, target2 = _bztetra_bands(24, 2, two_d=True), _bztetra_bands(24, 3, two_d=True)
+    out["dos_2d"] = twod.density_of_states_weights(bvec2, eig2, energies)
+    out["occupation_2d"] = twod.occupation_weights(bvec2, eig2, fermi_energy=-0.2)
+    out["static_pol_2d"] = twod.static_polarization_weights(bvec2, eig2, target2)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10333,4 +10377,5 @@ WORKLOADS = {
     "miepython": {"scattering": miepython_scattering},
     "quspin": {"user_basis": quspin_user_basis},
     "pyqula": {"tight_binding": pyqula_tight_binding},
+    "bztetra": {"tetrahedra": bztetra_tetrahedra},
 }
