@@ -64,7 +64,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pydsge", "aotools", "einsteinpy",
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
             "tsinfer", "alphapept",
-            "pytreegrav", "meshoid", "sarracen", "dynasor")
+            "pytreegrav", "meshoid", "sarracen", "dynasor",
+            "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso", "miepython", "quspin",
+            "pyqula", "bztetra")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -72,8 +74,10 @@ KERNELS = {"stumpy", "sgkit", "clifford", "pylops", "frbb", "locate-pixelcolor-n
            "geofast"}
 SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
-# loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes
-TIMEOUTS = {"PyMPDATA": 2400}
+# loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
+# pyqmc's Gaussian orbitals (calls through first-class functions) 13,
+# qibojit's kernels and quantum-information routines 9
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
@@ -159,6 +163,8 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "hftbacktest": ["pandas"],
                 # py-fatigue 2.1 pins numba<0.66; its counting, damage and crack growth need only these
                 "py-fatigue": ["matplotlib", "pandas", "plotly", "pydantic<3"],
+                # qibojit 0.1.17 pins numba<0.62; its simulation needs qibo (0.3.6) and these
+                "qibojit": ["psutil", "qibo", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
@@ -179,22 +185,27 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # imports pydivsufsort, an optional dependency; HyperSpy's statistical peak
 # finder needs scikit-learn; sectionproperties compiles its elements with
 # Numba where it is installed (its numba extra); sarracen imports
-# scikit-learn (its dust Stokes numbers) without requiring it
+# scikit-learn (its dust Stokes numbers) without requiring it; TauREx
+# interpolates cross sections and Planck functions with Numba where it is
+# installed (its numba extra), PyAutoArray its inversions' CPU path (its
+# optional extra)
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
         "libpysal": ["xarray"], "skforecast": ["statsmodels<0.16"],
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
-        "sectionproperties": ["numba"], "sarracen": ["scikit-learn"]}
+        "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
+        "taurex": ["numba"], "autoarray": ["numba"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;
 # statsforecast 2.0 moved its Theta models, 2.1 all the others Numba
 # compiled, to C++; sgkit 0.10 pins NumPy below 2.2 (0.8.0 takes NumPy 2.4);
-# hftbacktest 2 runs its backtests in Rust; PyMC 5.28 (pymc-bart's) takes PyTensor 2.38
+# hftbacktest 2 runs its backtests in Rust; PyMC 5.28 (pymc-bart's) takes PyTensor 2.38;
+# PyAutoArray's releases after 2026.7.29.1 need Python 3.12
 PINNED = {"vectorbt": "0.28.5", "statsforecast": "1.7.8", "sgkit": "0.8.0", "hftbacktest": "1.8.4",
-          "pymc": "5.28.5", "pytensor": "2.38.3"}
+          "pymc": "5.28.5", "pytensor": "2.38.3", "autoarray": "2026.7.29.1"}
 
 
 def requirement(package):

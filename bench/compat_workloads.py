@@ -9575,6 +9575,566 @@ def dynasor_structure_factors():
     return out
 
 
+
+def _qibojit_backend():
+    import qibo
+    qibo.set_backend("qibojit", platform="numba")
+    return qibo.get_backend()
+
+
+def qibojit_circuits():
+    """qibojit's state-vector and density-matrix simulation of circuits
+    (qibo's numba platform): one- and two-qubit gates, controlled and
+    multi-controlled gates, fSim, SWAP, 3-, 4- and 5-qubit unitaries,
+    noise channels on density matrices, and Hamiltonian expectations."""
+    from qibo import Circuit, gates, hamiltonians
+    _qibojit_backend()
+    rng = np.random.default_rng(0)
+    n = 12
+    c = Circuit(n)
+    c.add(gates.H(q) for q in range(n))
+    for layer in range(3):
+        c.add(gates.RX(q, theta=t) for q, t in enumerate(rng.uniform(0, 2 * np.pi, n)))
+        c.add(gates.RY(q, theta=t) for q, t in enumerate(rng.uniform(0, 2 * np.pi, n)))
+        c.add(gates.CNOT(q, q + 1) for q in range(layer % 2, n - 1, 2))
+        c.add(gates.CZ(q, (q + 3) % n) for q in range(0, n, 3))
+    c.add(gates.U3(2, *rng.uniform(0, np.pi, 3)))
+    c.add(gates.X(0).controlled_by(3, 5))
+    c.add(gates.Y(4).controlled_by(1))
+    c.add(gates.Z(7).controlled_by(2, 9, 11))
+    c.add(gates.RZ(6, theta=0.3).controlled_by(8))
+    c.add(gates.CU1(1, 10, theta=0.7))
+    c.add(gates.SWAP(0, 11))
+    c.add(gates.SWAP(3, 4).controlled_by(6))
+    c.add(gates.fSim(5, 9, theta=0.4, phi=1.1))
+    c.add(gates.GeneralizedfSim(2, 8, unitary=np.linalg.qr(rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2)))[0], phi=0.2))
+    c.add(gates.TOFFOLI(1, 2, 3))
+    for k in (2, 3, 4, 5, 6):
+        u = np.linalg.qr(rng.standard_normal((2 ** k, 2 ** k)) + 1j * rng.standard_normal((2 ** k, 2 ** k)))[0]
+        c.add(gates.Unitary(u, *rng.choice(n, k, replace=False).tolist()))
+    u2 = np.linalg.qr(rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)))[0]
+    c.add(gates.Unitary(u2, 7, 3).controlled_by(0))
+    state = c().state()
+    probs = c().probabilities(qubits=[0, 3, 7])
+
+    d = Circuit(5, density_matrix=True)
+    d.add(gates.H(q) for q in range(5))
+    d.add(gates.CNOT(q, q + 1) for q in range(4))
+    d.add(gates.RY(q, theta=0.2 * (q + 1)) for q in range(5))
+    d.add(gates.DepolarizingChannel((0, 1), 0.1))
+    d.add(gates.PauliNoiseChannel(2, [("X", 0.05), ("Y", 0.02), ("Z", 0.1)]))
+    d.add(gates.AmplitudeDampingChannel(3, 0.2))
+    d.add(gates.PhaseDampingChannel(4, 0.3))
+    d.add(gates.ThermalRelaxationChannel(1, [1.0, 0.8, 0.1, 0.05]))
+    d.add(gates.SWAP(0, 4))
+    d.add(gates.fSim(1, 3, theta=0.3, phi=0.6))
+    d.add(gates.Y(2))
+    rho = d().state()
+
+    ham = hamiltonians.TFIM(8, h=0.7, dense=False)
+    e = Circuit(8)
+    e.add(gates.RY(q, theta=0.1 * q + 0.2) for q in range(8))
+    e.add(gates.CNOT(q, q + 1) for q in range(7))
+    psi = e().state()
+    xxz = hamiltonians.XXZ(6, delta=0.5)
+    return {"state": state, "probs": probs, "rho": rho, "tfim": ham.expectation(psi),
+            "xxz_ground": np.linalg.eigvalsh(np.asarray(xxz.matrix))[:4]}
+
+
+def qibojit_quantum_info():
+    """qibojit's compiled quantum-information routines (qibo.quantum_info on
+    the numba platform): seeded random states, density matrices, unitaries,
+    Hermitian matrices and channels, vectorisation of superoperators, Pauli
+    bases, and Choi/Liouville/Kraus conversions."""
+    from qibo import quantum_info as qi
+    backend = _qibojit_backend()
+    out = {"statevector": qi.random_statevector(16, seed=1, backend=backend),
+           "statevector_real": qi.random_statevector(8, seed=2, backend=backend),
+           "rho_hs": qi.random_density_matrix(8, rank=4, metric="ginibre", seed=3, backend=backend),
+           "rho_bures": qi.random_density_matrix(8, metric="bures", seed=4, backend=backend),
+           "hermitian": qi.random_hermitian(6, seed=6, backend=backend),
+           "unitary_haar": qi.random_unitary(8, measure="haar", seed=8, backend=backend),
+           }
+    rho = out["rho_hs"]
+    for order in ("row", "column"):
+        v = qi.vectorization(rho, order=order, backend=backend)
+        out["vec_" + order] = v
+        out["unvec_" + order] = qi.unvectorization(v, order=order, backend=backend)
+    out["pauli_basis"] = qi.pauli_basis(2, normalize=True, backend=backend)
+    out["pauli_basis_vec"] = qi.pauli_basis(2, vectorize=True, order="row", backend=backend)
+    elements, indices = qi.pauli_basis(2, vectorize=True, sparse=True, order="column", backend=backend)
+    out["pauli_sparse"], out["pauli_sparse_idx"] = elements, indices
+    kraus = [(tuple(range(2)), qi.random_unitary(4, seed=10 + k, backend=backend) * np.sqrt(0.5)) for k in range(2)]
+    for order in ("row",):
+        choi = qi.kraus_to_choi(kraus, order=order, backend=backend)
+        out["choi_" + order] = choi
+        out["liouville_" + order] = qi.kraus_to_liouville(kraus, order=order, backend=backend)
+        out["choi_to_liouville_" + order] = qi.choi_to_liouville(choi, order=order, backend=backend)
+        kr, _ = qi.choi_to_kraus(choi, order=order, backend=backend)
+        # Kraus operators are unique up to a unitary mix: compare the channel they make
+        out["kraus_channel_" + order] = qi.kraus_to_choi([((0, 1), k) for k in kr], order=order, backend=backend)
+    out["channel_bcsz"] = qi.random_quantum_channel(4, rank=2, measure="bcsz", order="row", seed=20, backend=backend)
+    return out
+
+
+
+def pyqmc_molecule():
+    """pyqmc's quantum Monte Carlo wave function of a water molecule (6-31G,
+    restricted Hartree-Fock orbitals from PySCF): a Slater-Jastrow wave
+    function whose atomic orbitals, their gradients and Laplacians pyqmc's
+    compiled Gaussian basis and spherical harmonics evaluate; its values,
+    gradients, Laplacians, moved-electron ratios and parameter derivatives
+    at electron configurations, and the local energies there."""
+    from pyscf import gto, scf
+    from pyqmc.api import EnergyAccumulator, generate_wf, initial_guess
+    mol = gto.M(atom="O 0 0 0; H 0 -1.43 1.11; H 0 1.43 1.11", basis="6-31g", unit="B", verbose=0)
+    mf = scf.RHF(mol).run()
+    np.random.seed(0)
+    configs = initial_guess(mol, 60)
+    wf, _ = generate_wf(mol, mf, slater_kws={"evaluate_orbitals_with": "numba"})
+    sign, logval = wf.recompute(configs)
+    grad, lap = wf.gradient_laplacian(1, configs.electron(1))
+    moved = configs.make_irreducible(2, configs.configs[:, 2] + 0.1)
+    energy = EnergyAccumulator(mol)(configs, wf)
+    return {"sign": sign, "logval": logval, "grad": grad, "lap": lap, "testvalue": wf.testvalue(2, moved)[0],
+            "pgrad_det": wf.pgradient()["wf1mo_coeff_alpha"], "energy_total": energy["total"],
+            "energy_ke": energy["ke"], "energy_ee": energy["ee"]}
+
+
+def taurex_forward_models():
+    """TauREx 3's exoplanet atmosphere forward models: transmission and
+    emission spectra of a hot Jupiter (Guillot temperature profile, constant
+    H2O and CH4 abundances on an H2/He fill) with molecular absorption from
+    cross-section grids interpolated bilinearly in temperature and pressure
+    (TauREx's compiled interpolation; its test opacities, seeded), Rayleigh
+    scattering, and the compiled Planck function of each layer and the star;
+    cross sections interpolated at off-grid points in both modes."""
+    from taurex.cache import OpacityCache
+    from taurex.chemistry import ConstantGas, TaurexChemistry
+    from taurex.contributions import AbsorptionContribution, RayleighContribution
+    from taurex.model import EmissionModel, TransmissionModel
+    from taurex.opacity.fakeopacity import FakeOpacity
+    from taurex.planet import Planet
+    from taurex.stellar import BlackbodyStar
+    from taurex.temperature import Guillot2010
+    from taurex.util.emission import black_body
+    cache = OpacityCache()
+    cache.clear_cache()
+    np.random.seed(0)
+    opacities = {m: FakeOpacity(m, wn_res=2000, wn_size=(500, 15000)) for m in ("H2O", "CH4")}
+    for opacity in opacities.values():
+        opacity._xsec_grid *= 1e-22
+        cache.add_opacity(opacity)
+    wngrid = np.sort(10000 / np.logspace(np.log10(0.7), np.log10(12), 300))
+    out = {}
+    for name, model_class in (("transmission", TransmissionModel), ("emission", EmissionModel)):
+        chemistry = TaurexChemistry(fill_gases=["H2", "He"], ratio=0.172)
+        chemistry.addGas(ConstantGas("H2O", 1e-4))
+        chemistry.addGas(ConstantGas("CH4", 3e-5))
+        model = model_class(planet=Planet(planet_radius=1.2, planet_mass=0.9),
+                            temperature_profile=Guillot2010(T_irr=1400.0), chemistry=chemistry,
+                            star=BlackbodyStar(temperature=5800.0, radius=1.1), atm_min_pressure=1e-2,
+                            atm_max_pressure=1e6, nlayers=40)
+        model.add_contribution(AbsorptionContribution())
+        model.add_contribution(RayleighContribution())
+        model.build()
+        _, spectrum, tau, _ = model.model(wngrid=wngrid)
+        out[name], out[name + "_tau"] = spectrum, tau
+    grid = opacities["H2O"].wavenumberGrid
+    for mode in ("linear", "exp"):
+        opacities["CH4"].set_interpolation_mode(mode)
+        out["xsec_" + mode] = np.array([opacities["CH4"].opacity(t, p) for t, p in
+                                        ((733.0, 2.3e3), (2150.0, 0.7), (150.0, 4.1e5))])
+    out["planck"] = np.array([black_body(grid, t) for t in (300.0, 1500.0, 5800.0)])
+    return out
+
+
+
+def _radis_hitran_lines(path, n, seed):
+    """A HITRAN 160-character line list of n CO lines (seeded), as RADIS
+    reads a .par file."""
+    rng = np.random.default_rng(seed)
+    nu = np.sort(rng.uniform(2000.0, 2250.0, n))
+    strength, einstein_a = 10 ** rng.uniform(-24, -19, n), rng.uniform(1, 30, n)
+    gamma_air, gamma_self = rng.uniform(0.04, 0.08, n), rng.uniform(0.05, 0.09, n)
+    lower_energy, n_air = rng.uniform(0, 3000, n), rng.uniform(0.6, 0.8, n)
+    with open(path, "w") as f:
+        for i in range(n):
+            j = i % 40
+            f.write(f"{5:2d}{1:1d}{nu[i]:12.6f}{strength[i]:10.3E}{einstein_a[i]:10.3E}{('%6.4f' % gamma_air[i])[1:]}"
+                    f"{gamma_self[i]:5.3f}{lower_energy[i]:10.4f}{n_air[i]:4.2f}{0.0:8.6f}{1:15d}{0:15d}"
+                    f"{'':10s}P{j:3d} {'':15s}445211     7     7 {2 * j + 1:7.1f}{2 * j + 3:7.1f}\n")
+    return path
+
+
+def radis_spectra():
+    """RADIS' line-by-line spectra of hot CO (a seeded HITRAN line list): the
+    LDM lineshape database with its compiled sparse accumulation (simple and
+    min-RMS weights), Voigt lineshapes convolved line by line, the compiled
+    pseudo-continuum of weak lines, absorption and emission quantities, and
+    spectra resampled on another grid."""
+    import os
+    import tempfile
+    import radis
+    from radis import SpectrumFactory
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        par = _radis_hitran_lines(os.path.join(tmp, "co.par"), 2000, 0)
+        runs = {"ldm_simple": dict(optimization="simple", broadening_method="voigt_poly"),
+                "ldm_minrms": dict(optimization="min-RMS", broadening_method="voigt_poly"),
+                "convolve": dict(optimization=None, broadening_method="convolve"),
+                "continuum": dict(optimization=None, broadening_method="voigt_poly", pseudo_continuum_threshold=0.01)}
+        for name, options in runs.items():
+            sf = SpectrumFactory(wavenum_min=2000, wavenum_max=2250, molecule="CO", isotope="1", pressure=1.0,
+                                 wstep=0.01, truncation=5, verbose=0, **options)
+            sf.load_databank(path=par, format="hitran", db_use_cached=False)
+            s = sf.eq_spectrum(Tgas=650, mole_fraction=0.1, path_length=10)
+            out[name] = s.get("abscoeff")[1]
+        out["wavenumber"], out["radiance"] = s.get("radiance_noslit", wunit="cm-1")
+        out["transmittance"] = s.get("transmittance_noslit")[1]
+        s.resample(np.linspace(2010.0, 2240.0, 3000), unit="cm-1", energy_threshold=None)
+        out["resampled"] = s.get("abscoeff")[1]
+    return out
+
+
+
+def autoarray_inversion_operators():
+    """PyAutoArray's compiled CPU path of pixelized inversions (PyAutoLens'
+    source reconstructions) through its util namespace: an imaging dataset
+    masked and given its sparse PSF precision operator, the dense operator,
+    PSF-weighted data, unique data-to-pixelization mappings, data vectors
+    and curvature matrices from them and from a blurred mapping matrix,
+    regularization's finite-difference triplets on the mask, and coarse
+    interpolation's binned images and masks."""
+    import autoarray as aa
+    rng = np.random.default_rng(0)
+    shape, pixel_scales = (24, 24), 0.1
+    mask = aa.Mask2D.circular(shape_native=shape, radius=0.9, pixel_scales=pixel_scales)
+    data = aa.Array2D.no_mask(values=rng.standard_normal(shape), pixel_scales=pixel_scales)
+    noise = aa.Array2D.no_mask(values=rng.uniform(0.5, 1.5, shape), pixel_scales=pixel_scales)
+    psf = aa.Convolver.from_gaussian(shape_native=(5, 5), pixel_scales=pixel_scales, sigma=0.12, normalize=True)
+    imaging = aa.Imaging(data=data, noise_map=noise, psf=psf).apply_mask(mask).apply_sparse_operator_cpu()
+    op = imaging.sparse_operator
+    noise_native = np.array(imaging.noise_map.native.array, dtype=np.float64)
+    kernel = np.array(psf.kernel.native.array, dtype=np.float64)
+    slim_to_native = np.array(imaging.mask.derive_indexes.native_for_slim).astype(int)
+    numba_util = aa.util.inversion_imaging_numba
+    dense = numba_util.psf_precision_operator_from(noise_native, kernel, slim_to_native)
+    weighted = numba_util.psf_weighted_data_from(np.array(imaging.data.native.array, dtype=np.float64), noise_native,
+                                                 kernel, slim_to_native)
+    # each masked pixel's 4 sub-pixels mapped to 3 of 40 source pixels with weights
+    n_data, pix_pixels, sub = len(slim_to_native), 40, 4
+    pix_indexes = rng.integers(0, pix_pixels, (n_data * sub, 3))
+    pix_sizes = np.full(n_data * sub, 3)
+    pix_weights = rng.dirichlet(np.ones(3), n_data * sub)
+    unique, weights, lengths = aa.util.mapper_numba.data_slim_to_pixelization_unique_from(
+        n_data, pix_indexes, pix_sizes, pix_weights, pix_pixels, np.full(n_data, 2))
+    unique, lengths = unique.astype(int), lengths.astype(int)  # as autoarray's mappers take them
+    curvature = numba_util.curvature_matrix_via_sparse_operator_from(
+        op.psf_precision_operator_sparse, op.indexes, op.lengths, unique, weights, lengths, pix_pixels)
+    blurred = rng.uniform(0, 1, (n_data, pix_pixels))
+    image, noise_slim = np.array(imaging.data.array), np.array(imaging.noise_map.array)
+    mask_native = np.array(mask, dtype=bool)
+    cleaned, diff_types = aa.util.derivative.clean_mask_iteration_from(mask_native)
+    fine = rng.standard_normal((24, 24))
+    coarse = aa.util.coarse_interp.binned_mask_from(mask_native, 2)
+    return {"sparse_operator": op.psf_precision_operator_sparse, "indexes": op.indexes, "lengths": op.lengths,
+            "dense": dense, "weighted": weighted, "unique": unique, "weights": weights, "pix_lengths": lengths,
+            "data_vector": numba_util.data_vector_via_psf_weighted_data_from(weighted, unique, weights, lengths,
+                                                                             pix_pixels),
+            "curvature": numba_util.curvature_matrix_mirrored_from(curvature),
+            "curvature_diag": numba_util.curvature_matrix_with_added_to_diag_from(curvature, 1e-3, [0, 5]),
+            "data_vector_blurred": numba_util.data_vector_via_blurred_mapping_matrix_from(blurred, image, noise_slim),
+            "cleaned": cleaned, "diff_types": diff_types,
+            "forward_diff": np.concatenate([np.asarray(t, dtype=float).ravel() for t in
+                                            aa.util.derivative.forward_difference_triplets_from(mask_native, 0.1)]),
+            "binned": aa.util.coarse_interp.binned_image_from(fine, 2),
+            "binned_mask": coarse, "box_mask": aa.util.coarse_interp.interp_box_mask_from(coarse)}
+
+
+
+def piquasso_fock():
+    """Piquasso's photonic quantum circuits in the Fock basis: a three-mode
+    program (squeezing, displacement, beam splitters, phase shifts, Kerr and
+    cross-Kerr gates, a random interferometer) simulated on pure and mixed
+    Fock states with a photon cutoff, their Fock probabilities, density
+    matrices, mean photon numbers and reduced states, and a two-mode
+    passive interferometer's occupation-number marginals."""
+    import piquasso as pq
+    rng = np.random.default_rng(0)
+    unitary = np.linalg.qr(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))[0]
+    with pq.Program() as program:
+        pq.Q(0, 1, 2) | pq.Vacuum()
+        pq.Q(0) | pq.Squeezing(r=0.2, phi=0.3)
+        pq.Q(1) | pq.Displacement(r=0.4, phi=0.7)
+        pq.Q(0, 1) | pq.Beamsplitter(theta=np.pi / 5, phi=0.4)
+        pq.Q(2) | pq.Phaseshifter(phi=0.9)
+        pq.Q(1, 2) | pq.Beamsplitter(theta=0.3, phi=1.2)
+        pq.Q(0) | pq.Kerr(xi=0.15)
+        pq.Q(0, 2) | pq.CrossKerr(xi=0.1)
+        pq.Q(0, 1, 2) | pq.Interferometer(unitary)
+    pure = pq.PureFockSimulator(d=3, config=pq.Config(cutoff=7)).execute(program).state
+    mixed = pq.FockSimulator(d=3, config=pq.Config(cutoff=5)).execute(program).state
+    with pq.Program() as passive:
+        pq.Q() | pq.StateVector([1, 1, 0])
+        pq.Q(0, 1, 2) | pq.Interferometer(unitary)
+    boson = pq.PureFockSimulator(d=3, config=pq.Config(cutoff=3)).execute(passive).state
+    return {"pure_probabilities": pure.fock_probabilities, "pure_density": pure.density_matrix,
+            "pure_photons": pure.mean_photon_number(),
+            "pure_reduced": pure.reduced((0, 2)).density_matrix, "mixed_probabilities": mixed.fock_probabilities,
+            "mixed_density": mixed.density_matrix, "boson_probabilities": boson.fock_probabilities}
+
+
+def piquasso_sampling():
+    """Piquasso's Gaussian and boson-sampling states: a Gaussian program's
+    covariance matrix, means, Fock probabilities (hafnians and loop
+    hafnians) and fidelity; a boson-sampling interferometer's output state
+    probabilities by permanents."""
+    import piquasso as pq
+    rng = np.random.default_rng(1)
+    unitary = np.linalg.qr(rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)))[0]
+    with pq.Program() as program:
+        pq.Q(0, 1, 2, 3) | pq.Vacuum()
+        for mode, r in enumerate((0.3, 0.2, 0.25, 0.1)):
+            pq.Q(mode) | pq.Squeezing(r=r, phi=0.1 * mode)
+        pq.Q(1) | pq.Displacement(r=0.2, phi=0.5)
+        pq.Q(0, 1, 2, 3) | pq.Interferometer(unitary)
+    gaussian = pq.GaussianSimulator(d=4, config=pq.Config(cutoff=5)).execute(program).state
+    with pq.Program() as sampling:
+        pq.Q() | pq.StateVector([1, 1, 1, 0])
+        pq.Q() | pq.Interferometer(unitary)
+    boson = pq.SamplingSimulator(d=4).execute(sampling).state
+    return {"covariance": gaussian.xpxp_covariance_matrix, "mean": gaussian.xpxp_mean_vector,
+            "fock_probabilities": gaussian.fock_probabilities,
+            "boson_probabilities": boson.fock_probabilities}
+
+
+
+def miepython_scattering():
+    """miepython's Mie scattering by spheres on its compiled backend
+    (MIEPYTHON_USE_JIT=1, chosen as it is imported): efficiencies of
+    dielectric, absorbing, conducting and tiny spheres over size parameters,
+    single multipoles, Mie coefficients (outside and inside), the
+    logarithmic derivative (Lentz's continued fraction and recurrences),
+    scattering amplitudes, phase matrices and angular intensities."""
+    import os
+    os.environ["MIEPYTHON_USE_JIT"] = "1"
+    import miepython as mie
+    x = np.linspace(0.05, 40.0, 120)
+    mu = np.cos(np.linspace(0.0, np.pi, 91))
+    out = {}
+    for name, m in (("glass", 1.5), ("absorbing", 1.33 - 0.1j), ("metal", 0.2 - 3.0j), ("conducting", 0 - 1e4j)):
+        qext, qsca, qback, g = mie.efficiencies_mx(m, x)
+        out[name] = np.stack([qext, qsca, qback, g])
+        out[name + "_dipole"] = np.stack(mie.efficiencies_mx(m, x[:20], n_pole=1))
+        s1, s2 = mie.S1_S2(m, 7.5, mu)
+        out[name + "_S1"], out[name + "_S2"] = s1, s2
+        out[name + "_unpolarized"] = mie.i_unpolarized(m, 3.2, mu, norm="wiscombe")
+    a, b = mie.an_bn(1.5 - 0.01j, 12.0, 0)
+    c, d = mie.cn_dn(1.5 - 0.01j, 12.0, 0)
+    out.update({"an": a, "bn": b, "cn": c, "dn": d,
+                "D_calc": mie.D_calc(1.5 - 0.2j, 25.0, 40),
+                "phase_matrix": mie.phase_matrix(1.5, 4.0, mu[::10]),
+                "i_par": mie.i_par(1.33, 2.0, mu, norm="qsca"), "i_per": mie.i_per(1.33, 2.0, mu, norm="one"),
+                "efficiencies_d": np.stack(mie.efficiencies(1.5 - 0.001j, np.linspace(0.1, 2.0, 40), 0.5, n_env=1.33)),
+                "intensities": np.stack(mie.intensities(1.5, 1.0, 0.6328, mu, n_env=1.0))})
+    return out
+
+
+
+def _quspin_user_callbacks():
+    """The C callbacks of a spin-1/2 chain as QuSpin's user_basis takes them:
+    the action of Pauli operators on a bit string, the next state of fixed
+    magnetisation, particle counting, and translation and parity maps."""
+    from numba import carray, cfunc, int32, uint32
+    from quspin.basis.user import count_particles_sig_32, map_sig_32, next_state_sig_32, op_sig_32
+
+    @cfunc(op_sig_32, locals=dict(s=int32, b=uint32))
+    def op(op_struct_ptr, op_str, ind, N, args):
+        op_struct = carray(op_struct_ptr, 1)[0]
+        err = 0
+        ind = N - ind - 1  # the site read from the right
+        s = (((op_struct.state >> ind) & 1) << 1) - 1
+        b = 1 << ind
+        if op_str == 120:  # "x"
+            op_struct.state ^= b
+        elif op_str == 121:  # "y"
+            op_struct.state ^= b
+            op_struct.matrix_ele *= 1.0j * s
+        elif op_str == 122:  # "z"
+            op_struct.matrix_ele *= s
+        elif op_str == 43:  # "+"
+            if s > 0:
+                op_struct.matrix_ele = 0
+            else:
+                op_struct.state ^= b
+        elif op_str == 45:  # "-"
+            if s < 0:
+                op_struct.matrix_ele = 0
+            else:
+                op_struct.state ^= b
+        else:
+            op_struct.matrix_ele = 0
+            err = -1
+        return err
+
+    @cfunc(next_state_sig_32, locals=dict(t=uint32))
+    def next_state(s, counter, N, args):
+        if s == 0:
+            return s
+        t = (s | (s - 1)) + 1  # the next integer with as many bits set
+        return t | ((((t & (0 - t)) // (s & (0 - s))) >> 1) - 1)
+
+    @cfunc(count_particles_sig_32, locals=dict(s_count=uint32))
+    def count_particles(x, p_number_ptr, args):
+        p_number = carray(p_number_ptr, 1)
+        s_count = x
+        s_count = s_count - ((s_count >> 1) & 0x55555555)
+        s_count = (s_count & 0x33333333) + ((s_count >> 2) & 0x33333333)
+        p_number[0] = (((s_count + (s_count >> 4)) & 0xF0F0F0F) * 0x1010101) >> 24
+
+    @cfunc(map_sig_32, locals=dict(shift=uint32, xmax=uint32, x1=uint32, x2=uint32))
+    def translation(x, N, sign_ptr, args):
+        shift, xmax = args[0], args[1]
+        x1 = x >> (N - shift)
+        x2 = (x << shift) & xmax
+        return x2 | x1
+
+    @cfunc(map_sig_32, locals=dict(out=uint32, s=uint32))
+    def parity(x, N, sign_ptr, args):
+        out = 0
+        s = args[0]
+        out ^= (x & 1)
+        x >>= 1
+        while x:
+            out <<= 1
+            out ^= (x & 1)
+            x >>= 1
+            s -= 1
+        out <<= s
+        return out
+
+    return op, next_state, count_particles, translation, parity
+
+
+def quspin_user_basis():
+    """QuSpin's user-defined basis of a periodic Heisenberg chain: its C
+    callbacks compiled by @cfunc (operator action on bit strings, states of
+    fixed magnetisation, particle counting, translation and parity
+    symmetries) called by QuSpin's C++ basis construction and operator
+    assembly; the symmetry-reduced states, the Hamiltonian's matrix and its
+    lowest eigenvalues, and QuSpin's compiled Lanczos iterations on it."""
+    from math import comb
+    from quspin.basis.user import user_basis
+    from quspin.operators import hamiltonian
+    from quspin.tools.lanczos import expm_lanczos, lanczos_full
+    op, next_state, count_particles, translation, parity = _quspin_user_callbacks()
+    N, Np = 12, 6
+    op_args = np.array([], dtype=np.uint32)
+    next_state_args = np.array([], dtype=np.uint32)
+    maps = dict(T_block=(translation, N, 0, np.array([1, (1 << N) - 1], dtype=np.uint32)),
+                P_block=(parity, 2, 0, np.array([N - 1], dtype=np.uint32)))
+    pcon = dict(Np=Np, next_state=next_state, next_state_args=next_state_args, get_Ns_pcon=comb,
+                get_s0_pcon=lambda N, Np: (1 << Np) - 1, count_particles=count_particles,
+                count_particles_args=np.array([], dtype=np.int32), n_sectors=1)
+    basis = user_basis(np.uint32, N, dict(op=op, op_args=op_args), allowed_ops={"x", "y", "z", "+", "-"}, sps=2,
+                       pcon_dict=pcon, **maps)
+    bonds = [[1.0, i, (i + 1) % N] for i in range(N)]
+    H = hamiltonian([["xx", bonds], ["yy", bonds], ["zz", bonds]], [], basis=basis, dtype=np.float64,
+                    check_symm=False, check_herm=False, check_pcon=False)
+    dense = H.toarray()
+    rng = np.random.default_rng(0)
+    v0 = rng.standard_normal(basis.Ns)
+    v0 /= np.linalg.norm(v0)
+    E, V, Q_T = lanczos_full(H, v0, 20)
+    return {"states": basis.states.astype(np.int64), "H": dense, "energies": np.linalg.eigvalsh(dense)[:6],
+            "lanczos_E": E, "expm": expm_lanczos(E, V, Q_T, a=-0.1)}
+
+
+
+def pyqula_tight_binding():
+    """pyqula's tight-binding models of 2-d materials: the honeycomb
+    lattice's neighbour search and supercells, Hamiltonians with Haldane and
+    Rashba terms, Zeeman fields and sublattice imbalance, band structures,
+    the density of states, the Chern number, a Fermi surface, and a Hubbard
+    mean-field (self-consistent) antiferromagnet's bands."""
+    import os
+    import tempfile
+    from pyqula import geometry
+    cwd = os.getcwd()
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # pyqula writes its results' files where it runs
+        try:
+            g = geometry.honeycomb_lattice()
+            h = g.get_hamiltonian()
+            h.add_haldane(0.05)
+            h.add_sublattice_imbalance(0.1)
+            k, e = h.get_bands(nk=60)
+            out["bands_k"], out["bands_e"] = np.asarray(k), np.asarray(e)
+            hs = g.get_supercell(3).get_hamiltonian(has_spin=True)
+            hs.add_rashba(0.1)
+            hs.add_zeeman([0.0, 0.0, 0.2])
+            k, e = hs.get_bands(nk=30)
+            out["rashba_e"] = np.asarray(e)
+            energies, dos = h.get_dos(energies=np.linspace(-3.5, 3.5, 200), delta=0.05, nk=40)
+            out["dos"] = np.asarray(dos)
+            out["chern"] = np.atleast_1d(h.get_chern(nk=12))
+            out["fermi_surface"] = np.asarray(h.get_fermi_surface(e=0.5, nk=30, delta=0.1)[-1])
+            hsp = g.get_hamiltonian(has_spin=True)
+            mf = hsp.get_mean_field_hamiltonian(U=3.0, filling=0.5, mf="antiferro", nk=8)
+            k, e = mf.get_bands(nk=20)
+            out["meanfield_e"] = np.asarray(e)
+            out["neighbors"] = np.asarray(g.get_supercell(4).r)
+        finally:
+            os.chdir(cwd)
+    return out
+
+
+
+def _bztetra_bands(n, seed, nbands=2, two_d=False):
+    """Tight-binding bands on an n-point grid of the Brillouin zone (simple
+    cubic or square nearest- and next-nearest-neighbour hopping, seeded
+    shifts), band index last, as bztetra takes eigenvalues."""
+    rng = np.random.default_rng(seed)
+    axes = np.meshgrid(*([2 * np.pi * np.arange(n) / n] * (2 if two_d else 3)), indexing="ij")
+    base = -2 * sum(np.cos(k) for k in axes) + 0.3 * np.cos(axes[0] + axes[1])
+    return np.stack([base + shift for shift in rng.uniform(-1.0, 1.0, nbands)], axis=-1)
+
+
+def bztetra_tetrahedra():
+    """bztetra's linear tetrahedron integration over Brillouin zones (the
+    libtetrabz method, optimized and plain): density of states and its
+    integral, occupations at a Fermi energy and the Fermi energy for a
+    filling, static and complex-frequency polarization weights, nesting,
+    Fermi's golden rule and phase-space overlaps between bands, on 3-d
+    cubic and 2-d square lattices' band structures."""
+    import bztetra
+    from bztetra import twod
+    bvec = 2 * np.pi * np.eye(3)
+    eig = _bztetra_bands(8, 0)
+    target = _bztetra_bands(8, 1)
+    energies = np.linspace(-6.0, 6.0, 25)
+    out = {"dos": bztetra.density_of_states_weights(bvec, eig, energies),
+           "dos_linear": bztetra.density_of_states_weights(bvec, eig, energies, method="linear"),
+           "intdos": bztetra.integrated_density_of_states_weights(bvec, eig, energies),
+           "occupation": bztetra.occupation_weights(bvec, eig, fermi_energy=0.3)}
+    solution = bztetra.solve_fermi_energy(bvec, eig, 1.1)
+    out["fermi_energy"], out["fermi_weights"] = np.array([solution.fermi_energy]), solution.weights
+    out["static_pol"] = bztetra.static_polarization_weights(bvec, eig, target)
+    out["nesting"] = bztetra.nesting_function_weights(bvec, eig, target)
+    out["golden_rule"] = bztetra.fermi_golden_rule_weights(bvec, eig, target, np.linspace(0.1, 3.0, 6))
+    out["overlap"] = bztetra.phase_space_overlap_weights(bvec, eig, target)
+    out["complex_pol"] = bztetra.complex_frequency_polarization_weights(bvec, eig, target,
+                                                                        np.array([0.5j, 1.0 + 0.2j]))
+    bvec2 = 2 * np.pi * np.eye(2)
+    eig2, target2 = _bztetra_bands(24, 2, two_d=True), _bztetra_bands(24, 3, two_d=True)
+    out["dos_2d"] = twod.density_of_states_weights(bvec2, eig2, energies)
+    out["occupation_2d"] = twod.occupation_weights(bvec2, eig2, fermi_energy=-0.2)
+    out["static_pol_2d"] = twod.static_polarization_weights(bvec2, eig2, target2)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -9808,4 +10368,14 @@ WORKLOADS = {
     "meshoid": {"derivatives": meshoid_derivatives, "gridding": meshoid_gridding, "radiation": meshoid_radiation},
     "sarracen": {"interpolate_3d": sarracen_interpolate_3d, "interpolate_2d": sarracen_interpolate_2d},
     "dynasor": {"structure_factors": dynasor_structure_factors},
+    "qibojit": {"circuits": qibojit_circuits, "quantum_info": qibojit_quantum_info},
+    "pyqmc": {"molecule": pyqmc_molecule},
+    "taurex": {"forward_models": taurex_forward_models},
+    "radis": {"spectra": radis_spectra},
+    "autoarray": {"inversion_operators": autoarray_inversion_operators},
+    "piquasso": {"fock": piquasso_fock, "sampling": piquasso_sampling},
+    "miepython": {"scattering": miepython_scattering},
+    "quspin": {"user_basis": quspin_user_basis},
+    "pyqula": {"tight_binding": pyqula_tight_binding},
+    "bztetra": {"tetrahedra": bztetra_tetrahedra},
 }

@@ -1540,6 +1540,13 @@ static bool known_number(const Infer *in, const Node *n, Known *k) {
   return false;
 }
 
+bool ty_known_int(const Infer *in, const Node *n, int64_t *v) {
+  Known k;
+  if (!known_number(in, n, &k) || k.is_float) return false;
+  *v = k.i;
+  return true;
+}
+
 /* a op b of two numbers known from types: x.ndim == 2, len(t) == 1 of a
  * tuple (Numba prunes on an array argument's ndim and a tuple's len too), `line_width > 0.0` of a closure's
  * constant (as Numba's pruning of freevars); -1 where not. Compared as

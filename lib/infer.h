@@ -32,6 +32,9 @@ void ty_diag(Diag *d, const Node *n, const char *fmt, va_list ap);
 const Type *ty_error(Infer *in, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* n's value where typing knows it (a literal in Numba's terms): an N_INT, N_BOOL or N_STRING, or NULL. */
 const Node *ty_constant(const Infer *in, const Node *n);
+/* An int n's value where the compile knows it: a constant, an array's ndim,
+ * a tuple's len() (as Numba types them as literals); false where not. */
+bool ty_known_int(const Infer *in, const Node *n, int64_t *v);
 bool ty_failed(const Infer *in);
 /* Whether f has no `return value` anywhere (bare returns, `return None`):
  * its recursive calls are None before any return is typed. */

@@ -1545,3 +1545,71 @@ def test_numba_cudas_homes_of_numbas_names(tmp_path):
             print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+@shim_only
+def test_callbacks_are_numbas_ccallback_cfunc_objects(tmp_path):
+    """QuSpin's user_basis checks its callbacks against numba.core.ccallback's
+    CFunc and their signatures by ``_sig``, then calls them by address with
+    a C struct of a matrix element and a state."""
+    done = run_fresh("""
+        import ctypes
+        import numpy as np
+        import ruchey
+        ruchey.install_as_numba()
+        from numba import carray, cfunc, types, uint32
+        from numba.core.ccallback import CFunc
+        from numba.ccallback import CFunc as older_place
+
+        rotate_sig = types.uint32(types.uint32, types.intc, types.CPointer(types.int8), types.CPointer(types.uint32))
+        element = types.Record.make_c_struct([("matrix_ele", types.complex128), ("state", types.uint32)])
+        flip_sig = types.intc(types.CPointer(element), types.char, types.intc, types.intc, types.CPointer(types.uint32))
+
+        @cfunc(rotate_sig, locals=dict(high=uint32, low=uint32))
+        def rotate(x, n, sign, args):
+            high = x >> (n - args[0])
+            low = (x << args[0]) & args[1]
+            return low | high
+
+        @cfunc(flip_sig)
+        def flip(ptr, op, site, n, args):
+            e = carray(ptr, 1)[0]
+            bit = 1 << (n - site - 1)
+            sign = 1 if e.state & bit else -1
+            if op == 122:  # "z"
+                e.matrix_ele *= sign
+            elif op == 121:  # "y"
+                e.state ^= bit
+                e.matrix_ele *= 1.0j * sign
+            else:
+                return -1
+            return 0
+
+        assert CFunc is older_place and isinstance(rotate, CFunc) and isinstance(flip, CFunc)
+        assert rotate._sig == rotate_sig and flip._sig == flip_sig and flip._sig != rotate_sig
+        rng = np.random.default_rng(7)
+        u32 = ctypes.POINTER(ctypes.c_uint32)
+        for n in (4, 9, 12):
+            for shift in range(1, n):
+                args = np.array([shift, (1 << n) - 1], dtype=np.uint32)
+                for x in rng.integers(0, 1 << n, 5):
+                    got = rotate.ctypes(int(x), n, None, args.ctypes.data_as(u32))
+                    assert got == rotate.py_func(np.uint32(x), n, None, args), (n, shift, x)
+        structs = np.zeros(6, dtype=np.dtype([("matrix_ele", "c16"), ("state", "u4")], align=True))
+        structs["matrix_ele"] = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+        structs["state"] = rng.integers(0, 1 << 8, 6)
+        expected = structs.copy()
+        for i, (op, site) in enumerate([(122, 0), (121, 3), (122, 7), (121, 7), (120, 2), (121, 0)]):
+            assert flip.ctypes(structs[i:i + 1].ctypes.data, op, site, 8, None) == (-1 if op == 120 else 0)
+            bit = 1 << (8 - site - 1)  # what the Python function does to the struct, on NumPy's record
+            sign = 1 if expected["state"][i] & bit else -1
+            if op == 121:
+                expected["state"][i] ^= bit
+                expected["matrix_ele"][i] *= 1.0j * sign
+            elif op == 122:
+                expected["matrix_ele"][i] *= sign
+        for field in ("matrix_ele", "state"):  # (the padding after state is no field's)
+            assert structs[field].tobytes() == expected[field].tobytes(), field
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)

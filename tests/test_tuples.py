@@ -479,6 +479,33 @@ def test_to_fixed_tuple_takes_an_arrays_first_items():
         unknown_length(numpy.arange(3.0))
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's own module")
+def test_to_fixed_tuple_of_an_arrays_ndim_or_a_tuples_len():
+    """The length known from types: transposing with a permutation built as
+    an array, its length the array's ndim (as qibojit's superoperators)."""
+    from ruchey.unsafe import to_fixed_tuple
+
+    @njit
+    def last_two_swapped(x):
+        axes = numpy.arange(x.ndim)
+        axes[-2:] = axes[-2:][::-1]
+        return numpy.ascontiguousarray(numpy.transpose(x, to_fixed_tuple(axes, x.ndim)))
+
+    @njit
+    def reversed_as_shape(a, t):
+        return to_fixed_tuple(a[::-1], len(t))
+
+    rng = make_rng(43)
+    for shape in ((3, 4), (2, 3, 5), (2, 2, 3, 4)):
+        x = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        assert_same(last_two_swapped, x)
+    a = rng.integers(-9, 9, 5)
+    for t in ((), (1.5,), (1, 2, 3)):
+        assert reversed_as_shape(a, t) == reversed_as_shape.py_func(a, t)
+    with pytest.raises(IndexError, match="fewer than 3"):
+        reversed_as_shape(a[:2], (1, 2, 3))
+
+
 @njit
 def tuple_calls(i, j, t):
     """thewalrus' tuple((i - 1, j - 1)): tuple() of a tuple is the tuple."""

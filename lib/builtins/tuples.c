@@ -511,21 +511,25 @@ static LLVMValueRef lo_tuple_setitem(Lower *l, Node *n) {
 
 /* to_fixed_tuple(a, n) (Numba's numba.np.unsafe.ndarray's): the first n
  * items of a 1-d array as a tuple. Its length is part of its type, so n
- * must be known when compiling: a constant, or a parameter frozen to its
- * value as literally() freezes it. Fewer items than n: IndexError. */
+ * must be known when compiling: a constant, another array's ndim or a
+ * tuple's len() (`to_fixed_tuple(axes, x.ndim)`, as qibojit transposes),
+ * or a parameter frozen to its value as literally() freezes it. Fewer
+ * items than n: IndexError. */
 static const Type *ty_to_fixed_tuple(Infer *in, Node *n, const Type **args) {
   const Type *a = args[0];
   if (a->kind != TY_ARRAY || a->ndim != 1)
     return ty_error(in, n->list.items[0], "to_fixed_tuple() takes a 1-d array, got %s", a->name);
   bool asked;
   const Node *len = ty_value_known(in, n, n->list.items[1], &asked);
-  if (!len)
-    return asked ? NULL : ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be known when the function is "
-                                   "compiled (a constant, or a parameter of the function)");
-  if (len->kind != N_INT || len->ival < 0 || len->ival > TY_MAX_FIELDS)
+  int64_t k = len && len->kind == N_INT ? len->ival : -1;
+  if (asked) return NULL;
+  if (!len && !ty_known_int(in, n->list.items[1], &k))
+    return ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be known when the function is compiled (a "
+                    "constant, an array's ndim, a tuple's len(), or a parameter of the function)");
+  if (k < 0 || k > TY_MAX_FIELDS)
     return ty_error(in, n->list.items[1], "to_fixed_tuple()'s length must be an int from 0 to %d", TY_MAX_FIELDS);
-  n->ival = len->ival;
-  return ty_tuple_repeat(1, &a->elem, (int)len->ival);
+  n->ival = k;
+  return ty_tuple_repeat(1, &a->elem, (int)k);
 }
 
 static LLVMValueRef lo_to_fixed_tuple(Lower *l, Node *n) {

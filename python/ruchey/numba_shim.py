@@ -397,6 +397,7 @@ def _submodules():
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)
         "numba.np.arrayobj": (dict(make_array=_lowerings.make_array, normalize_indices=_lowerings.normalize_indices,
                                    basic_indexing=_lowerings.basic_indexing), ()),
+        "numba.np.unsafe": ({}, ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
         "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
@@ -415,6 +416,10 @@ def _submodules():
         # the package of Numba's jitclass (its name on numba.experimental is the decorator)
         "numba.experimental.jitclass": (dict(jitclass=ruchey.experimental.jitclass), ()),
         "numba.experimental.jitclass.base": (dict(JitClassType=ruchey.experimental.JitClassType), ()),
+        # the class of what @cfunc makes, which packages check callbacks against (QuSpin's user_basis;
+        # numba.ccallback before Numba 0.49)
+        "numba.core.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
+        "numba.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
                                     alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
                                     create_struct_proxy=_values.create_struct_proxy, is_not_null=_values.is_not_null,
