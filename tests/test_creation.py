@@ -91,6 +91,35 @@ def test_a_python_number_given_as_dtype_is_a_typing_error(value):
         f(3, 2.0)
 
 
+# Structured dtypes written as NumPy's comma-separated strings (Numba's test_1d_dtype_str_structured_dtype).
+RECORD_SPELLINGS = ["i4, (2,3)f8", "f8,i2", "u1, c16, (3,)i8", "f4,f4,b1"]
+RECORD_NAME = "f8, (2,)i4"  # held in a global
+
+
+@pytest.mark.parametrize("spelling", RECORD_SPELLINGS)
+def test_structured_dtype_strings_make_record_arrays(spelling):
+    f = define(f"@ruchey.njit\ndef f(n, a):\n"
+               f"    return (np.zeros(n, '{spelling}'), np.zeros((n, 2), dtype='{spelling}'),\n"
+               f"            np.zeros_like(a, '{spelling}'), np.empty(n, '{spelling}').shape,\n"
+               f"            np.zeros(n, RECORD_NAME))\n", env={"RECORD_NAME": RECORD_NAME})
+    rng = make_rng(11)
+    for layout in ("C", "F", "strided"):
+        for n in (0, 3):
+            got = check(f, n, array(rng, np.float64, (2, 3), layout))
+            assert got[0].dtype == np.dtype(spelling)
+
+
+def test_a_structured_dtype_string_gives_records_whose_fields_are_written():
+    f = define("@ruchey.njit\ndef f(n, v):\n"
+               "    a = np.zeros(n, 'i4, (2,3)f8')\n"
+               "    for i in range(n):\n"
+               "        a[i]['f0'] = i * 3\n"
+               "        a[i]['f1'][i % 2, 2] = v * i\n"
+               "    return a\n")
+    for n, v in ((4, 2.5), (1, -1.0), (0, 3.0)):
+        check(f, n, v)
+
+
 def test_unknown_dtype_name_is_a_typing_error():
     f = define('@ruchey.njit\ndef f(n):\n    return np.zeros(n, dtype="nonsense")\n')
     with pytest.raises(ruchey.TypingError, match="numpy.zeros.*dtype"):
