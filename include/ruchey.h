@@ -1121,6 +1121,10 @@ bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind
 int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* NumPy's add.reduce of a float array (shape, byte strides) along the axes in mask (bits), in one pass as NumPy
+ * walks them, into out (C-ordered results of the axes kept); 0 or RT_ERR_MEMORY */
+int32_t rt_sum_axes(const char *p, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t mask,
+                    int32_t kind, void *out);
 void rt_sum_complex(const char *p, int64_t n, int64_t stride, int32_t kind, bool nan_zero, void *out);
 /* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
 double rt_i0(double x);
