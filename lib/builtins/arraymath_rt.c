@@ -109,7 +109,7 @@ static int32_t summed_walk(const int64_t *shape, const int64_t *strides, int64_t
           if (mask >> order[i] & 1) q += at[i] * strides[order[i]];                             \
         if (!g) acc += *(const T *)q;                                                           \
         else if (lanes) acc += pairwise(q, run, strides[order[0]]);                             \
-        else acc = sum_run_##name(q, shape, strides, order, g, run, chunk, buf, acc);           \
+        else acc = sum_run_##name(q, shape, strides, order, h, g, lane, run, chunk, buf, acc);  \
         for (int32_t i = g; i < m; i++)                                                         \
           if ((mask >> order[i] & 1) && ++at[i] < shape[order[i]]) break;                       \
           else if (mask >> order[i] & 1) at[i] = 0;                                             \
@@ -122,21 +122,24 @@ static int32_t summed_walk(const int64_t *shape, const int64_t *strides, int64_t
   }
 
 /* A run of the summed inner axes order[0..g) from q, in their order (the
- * innermost fastest), copied chunk elements at a time into buf and each
- * chunk's pairwise sum added to acc, as NumPy's buffered loop adds them. */
+ * innermost fastest), copied into buf lane by lane (order[0..h), one step
+ * apart) and each chunk's pairwise sum (chunk: whole lanes) added to acc,
+ * as NumPy's buffered loop adds them. */
 #define SUM_RUN(name, T, pairwise)                                                              \
   static T sum_run_##name(const char *q, const int64_t *shape, const int64_t *strides,          \
-                          const int32_t *order, int32_t g, int64_t run, int64_t chunk, T *buf, T acc) { \
-    int64_t at[RC_MAX_NDIM] = {0}, filled = 0;                                                  \
-    for (int64_t e = 0; e < run; e++) {                                                         \
+                          const int32_t *order, int32_t h, int32_t g, int64_t lane, int64_t run, \
+                          int64_t chunk, T *buf, T acc) {                                       \
+    int64_t at[RC_MAX_NDIM] = {0}, filled = 0, step = strides[order[0]];                        \
+    for (int64_t e = 0; e < run; e += lane) {                                                   \
       const char *x = q;                                                                        \
-      for (int32_t i = 0; i < g; i++) x += at[i] * strides[order[i]];                           \
-      buf[filled++] = *(const T *)x;                                                            \
-      if (filled == chunk || e == run - 1) {                                                    \
+      for (int32_t i = h; i < g; i++) x += at[i] * strides[order[i]];                           \
+      for (int64_t j = 0; j < lane; j++) buf[filled + j] = *(const T *)(x + j * step);          \
+      filled += lane;                                                                           \
+      if (filled == chunk || e + lane == run) {                                                 \
         acc += pairwise((const char *)buf, filled, (int64_t)sizeof(T));                         \
         filled = 0;                                                                             \
       }                                                                                         \
-      for (int32_t i = 0; i < g && ++at[i] == shape[order[i]]; i++) at[i] = 0;                  \
+      for (int32_t i = h; i < g && ++at[i] == shape[order[i]]; i++) at[i] = 0;                  \
     }                                                                                           \
     return acc;                                                                                 \
   }
