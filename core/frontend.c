@@ -1342,8 +1342,9 @@ static Node *fe_string(Fe *fe, PyObject *e) {
 }
 
 /* The dtype NumPy's numpy.dtype(s) gives, as ruchey's type (a scalar's, a
- * datetime's with its unit, a str's or bytes' of a width); NULL for any
- * other, *known saying whether NumPy has that dtype. */
+ * datetime's with its unit, a str's or bytes' of a width, a record's of
+ * fields written out, "i4, (2,3)f8"); NULL for any other, *known saying
+ * whether NumPy has that dtype. */
 static const Type *named_dtype(PyObject *s, bool *known) {
   PyObject *numpy = PyImport_ImportModule("numpy");
   PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
@@ -1351,6 +1352,7 @@ static const Type *named_dtype(PyObject *s, bool *known) {
   int kind = type ? core_dtype_kind(type) : -1;
   const Type *other = descr ? disp_dtype_time(descr) : NULL;
   if (!other && kind < 0) other = descr ? disp_dtype_text(descr) : NULL;
+  if (!other && kind < 0 && descr) other = disp_record_global(descr);  /* (fields it refuses: no type) */
   *known = descr != NULL;
   PyErr_Clear();
   Py_XDECREF(numpy); Py_XDECREF(descr); Py_XDECREF(type);

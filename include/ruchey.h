@@ -1100,6 +1100,10 @@ void rt_avx2_sort32(uint32_t *a, int64_t n, int32_t kind);
 bool rt_sort_complex_lane(char *p, int64_t stride, int64_t n, int32_t kind);
 bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *out, int64_t out_stride);
 int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts);
+/* order[0..n) (indices of a lane's elements at p) sorted stably by those elements (false: no memory): a
+ * numpy.lexsort key of complex (sort_complex.c) or of str or bytes items of size bytes (sort_text.c) */
+bool rt_order_by_complex(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *order);
+bool rt_order_by_text(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *order);
 /* the equal runs of n sorted elements kept once, in place; their lengths in counts (or NULL) */
 int64_t rt_unique(void *data, int64_t n, int32_t kind, int64_t *counts);
 /* numpy.unique's positions: n size-byte elements gathered at order; each run's first position and each element's run */
@@ -1117,6 +1121,10 @@ bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind
 int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts);
 /* builtins/arraymath.c: NumPy's add.reduce of n floats (float32 or float64) */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind);
+/* NumPy's add.reduce of a float array (shape, byte strides) along the axes in mask (bits), in one pass as NumPy
+ * walks them, into out (C-ordered results of the axes kept); 0 or RT_ERR_MEMORY */
+int32_t rt_sum_axes(const char *p, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t mask,
+                    int32_t kind, void *out);
 void rt_sum_complex(const char *p, int64_t n, int64_t stride, int32_t kind, bool nan_zero, void *out);
 /* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
 double rt_i0(double x);
@@ -1158,10 +1166,11 @@ int32_t rt_bytes_join(RtArray *out, const RtArray *sep, const RtArray *items, in
 int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t axis, int32_t kind,
                    int64_t *out);
 /* builtins/sorting_rt.c: numpy.lexsort along axis of keys of one shape (ndim axes), the last deciding first,
- * into the C-ordered out: nparts arrays of keys of kinds[k], each counts[k] keys along its first axis (strides:
- * ndim + 1 per part); 0, RT_ERR_TYPE where there is no key, or RT_ERR_MEMORY */
-int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *counts,
-                   const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis, int64_t *out);
+ * into the C-ordered out: nparts arrays of keys of kinds[k] (items of sizes[k] bytes), each counts[k] keys along
+ * its first axis (strides: ndim + 1 per part); 0, RT_ERR_TYPE where there is no key, or RT_ERR_MEMORY */
+int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *sizes,
+                   const int64_t *counts, const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis,
+                   int64_t *out);
 /* builtins/blas.c, lapack.c: the matrix products and numpy.linalg's
  * functions (LA_: a row's ival); the BLAS and LAPACK routines they call,
  * named as in scipy.linalg.cython_blas and cython_lapack (the names

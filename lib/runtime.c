@@ -572,6 +572,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_bytes_split", (void *)rt_bytes_split, ctx);
   define("rt_bytes_join", (void *)rt_bytes_join, ctx);
   define("rt_sum", (void *)rt_sum, ctx);
+  define("rt_sum_axes", (void *)rt_sum_axes, ctx);
   define("rt_sum_complex", (void *)rt_sum_complex, ctx);
   define("rt_i0", (void *)rt_i0, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);

@@ -58,6 +58,68 @@ def test_dtype_of_an_array_and_its_dtype_object_are_dtypes():
         check(f, np.ones(4, dtype))
 
 
+# NumPy reads a NumPy scalar given as a dtype as its dtype (Numba's test_eye_n_dtype).
+SCALAR_VALUE_TYPES = ["complex64", "complex128", "float32", "float64", "int8", "uint16", "int64", "uint64",
+                      "bool_"]
+
+
+@pytest.mark.parametrize("name", SCALAR_VALUE_TYPES)
+def test_a_numpy_scalar_given_as_dtype_is_read_as_its_dtype(name):
+    f = define(f"@ruchey.njit\ndef f(n, a):\n"
+               f"    return (np.eye(n, dtype=np.{name}(1)), np.zeros((n, 2), np.{name}(0)),\n"
+               f"            np.full(n, 3, dtype=np.{name}(2)), np.ones_like(a, np.{name}(1)),\n"
+               f"            np.empty(0, dtype=np.{name}(1)), np.identity(n, np.{name}(1)))\n")
+    rng = make_rng(7)
+    for layout in LAYOUTS:
+        got = check(f, 3, array(rng, np.float64, (2, 3), layout))
+        assert got[0].dtype == np.dtype(getattr(np, name))
+
+
+def test_a_numpy_scalar_variable_of_a_type_python_lacks_is_a_dtype():
+    f = define("@ruchey.njit\ndef f(n, x):\n    return np.zeros(n, x), np.eye(n, dtype=x)\n")
+    for x in (np.float32(1.5), np.int8(-3), np.uint32(7), np.complex64(1j)):
+        got = check(f, 3, x)
+        assert got[0].dtype == x.dtype
+
+
+@pytest.mark.parametrize("value", ["1.5", "x", "True"])
+def test_a_python_number_given_as_dtype_is_a_typing_error(value):
+    """NumPy refuses a Python number as a dtype (it has no .dtype); one of
+    int64/float64/complex128/bool is taken only written as np.float64(x)."""
+    f = define(f"@ruchey.njit\ndef f(n, x):\n    return np.zeros(n, dtype={value})\n")
+    with pytest.raises(ruchey.TypingError, match="numpy.zeros.*dtype"):
+        f(3, 2.0)
+
+
+# Structured dtypes written as NumPy's comma-separated strings (Numba's test_1d_dtype_str_structured_dtype).
+RECORD_SPELLINGS = ["i4, (2,3)f8", "f8,i2", "u1, c16, (3,)i8", "f4,f4,b1"]
+RECORD_NAME = "f8, (2,)i4"  # held in a global
+
+
+@pytest.mark.parametrize("spelling", RECORD_SPELLINGS)
+def test_structured_dtype_strings_make_record_arrays(spelling):
+    f = define(f"@ruchey.njit\ndef f(n, a):\n"
+               f"    return (np.zeros(n, '{spelling}'), np.zeros((n, 2), dtype='{spelling}'),\n"
+               f"            np.zeros_like(a, '{spelling}'), np.empty(n, '{spelling}').shape,\n"
+               f"            np.zeros(n, RECORD_NAME))\n", env={"RECORD_NAME": RECORD_NAME})
+    rng = make_rng(11)
+    for layout in ("C", "F", "strided"):
+        for n in (0, 3):
+            got = check(f, n, array(rng, np.float64, (2, 3), layout))
+            assert got[0].dtype == np.dtype(spelling)
+
+
+def test_a_structured_dtype_string_gives_records_whose_fields_are_written():
+    f = define("@ruchey.njit\ndef f(n, v):\n"
+               "    a = np.zeros(n, 'i4, (2,3)f8')\n"
+               "    for i in range(n):\n"
+               "        a[i]['f0'] = i * 3\n"
+               "        a[i]['f1'][i % 2, 2] = v * i\n"
+               "    return a\n")
+    for n, v in ((4, 2.5), (1, -1.0), (0, 3.0)):
+        check(f, n, v)
+
+
 def test_unknown_dtype_name_is_a_typing_error():
     f = define('@ruchey.njit\ndef f(n):\n    return np.zeros(n, dtype="nonsense")\n')
     with pytest.raises(ruchey.TypingError, match="numpy.zeros.*dtype"):
@@ -621,6 +683,33 @@ def test_allocations_in_fortran_order(n, k):
             assert g == w
         else:
             assert_same_array(w, g, flags=True)
+
+
+RECORD = np.dtype([("a", np.int16), ("b", np.float32), ("c", np.complex128)])
+
+
+@ruchey.njit
+def record_likes(r):
+    return np.zeros_like(r), np.empty_like(r).shape, np.zeros_like(r, np.int8), np.empty_like(r, dtype=np.float32).dtype
+
+
+def test_like_forms_of_a_record_are_0d_record_arrays():
+    """Numba's test_like_structured: a record taken as a 0-d array of its dtype."""
+    rng = make_rng(5)
+    records = np.zeros(4, RECORD)
+    records["a"], records["b"] = rng.integers(-9, 9, 4), rng.standard_normal(4)
+    records["c"] = 1j * rng.standard_normal(4)
+    for r in (records[0], records[3], records[1:2].reshape(()), records[::2]):
+        got, expected = record_likes(r), record_likes.py_func(r)
+        assert_same_array(expected[0], got[0], flags=True)
+        assert got[1] == expected[1] and got[3] == expected[3]
+        assert_same_array(expected[2], got[2], flags=True)
+
+
+def test_ones_and_full_like_of_a_record_are_typing_errors():
+    for f in (lambda r: np.ones_like(r), lambda r: np.full_like(r, 1.5)):
+        with pytest.raises(ruchey.TypingError, match="records"):
+            njit(f)(np.zeros(2, RECORD)[0])
 
 
 def like_in_order(a):

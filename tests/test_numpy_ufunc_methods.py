@@ -8,6 +8,7 @@ import pytest
 import ruchey
 from ruchey import njit
 
+from arraygen import LAYOUTS, array
 from conftest import NUMPY1, make_rng
 
 DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8, np.bool_]
@@ -90,6 +91,27 @@ def test_add_reduce_of_floats_with_initial_or_two_axes_is_numpys_to_the_bit():
                     assert np.asarray(got, dtype=want.dtype).tobytes() == np.asarray(want).tobytes()
     with pytest.raises(ValueError, match="axis"):
         njit(lambda a: np.add.reduce(a, axis=(0, 0)))(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_add_reduce_of_floats_with_initial_along_one_axis_is_numpys_to_the_bit(dt, layout):
+    """initial= along one axis: along the axis NumPy walks innermost (the
+    smallest step in memory) initial plus each lane's pairwise sum, along
+    another the elements added to initial one by one, on every layout."""
+    @njit
+    def along(a, axis, start):
+        return np.add.reduce(a, axis=axis, initial=start)
+
+    rng = make_rng(17)
+    for shape in ((5, 7, 3), (9, 40), (3, 1, 17), (2, 300, 2), (4, 0, 3), (2, 9000)):
+        a = array(rng, dt, shape, layout)
+        for axis in range(-a.ndim, a.ndim):
+            for start in (1.5, -0.0, 3):
+                with np.errstate(all="ignore"):
+                    want, got = along.py_func(a, axis, start), along(a, axis, start)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert got.tobytes() == want.tobytes(), (shape, axis, start)
 
 
 def test_reduce_keywords_and_empty_arrays():

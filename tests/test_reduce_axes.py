@@ -88,6 +88,50 @@ def test_reduction_along_a_tuple_of_axes_matches_numpy(f, a):
         assert_same(compiled(a, axes), f(a, axes))
 
 
+def _finite(rng, dt, shape):
+    """Finite values of several magnitudes (arraygen's NaNs and infinities
+    would make most sums NaN, whose bits say nothing of the order)."""
+    return (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4, shape)).astype(dt)
+
+
+def _views(rng, dt, shape):
+    """Arrays of shape on the layouts NumPy walks differently: C, Fortran,
+    strided (every second element of a larger array), reversed (the last
+    axis, the first), transposed and two axes swapped."""
+    a = _finite(rng, dt, shape)
+    yield a
+    yield np.asfortranarray(a)
+    yield _finite(rng, dt, tuple(2 * n for n in shape))[tuple(slice(None, None, 2) for _ in shape)]
+    yield a[..., ::-1]
+    yield a[::-1]
+    yield _finite(rng, dt, shape[::-1]).T
+    yield np.swapaxes(_finite(rng, dt, (shape[1], shape[0]) + shape[2:]), 0, 1)
+
+
+def _same_bits(got, want):
+    if np.ndim(want):
+        return got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes()
+    return np.float64(got).tobytes() == np.float64(want).tobytes()  # (a number comes back a Python float)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(5, 7, 3), (4, 9, 20), (2, 300, 40), (3, 1, 17), (2, 3, 4, 5), (2, 3, 1, 4000),
+                                   (4, 0, 3)])
+def test_float_sums_along_several_axes_and_all_are_numpys_to_the_bit(dt, shape):
+    """NumPy sums several axes in one pass as its iterator walks them (the
+    axes ordered by their steps in memory, lanes summed pairwise, its buffer
+    of 8192 elements where no one step walks them), not one axis after
+    another: the same bits on every layout."""
+    f = ruchey.njit(sum_function)
+    g = ruchey.njit(lambda a: (a.sum(), np.add.reduce(a, axis=None)))
+    for a in _views(make_rng(len(shape) + shape[-1]), dt, shape):
+        for axes in every_axes(a.ndim):
+            if len(axes) > 1:
+                assert _same_bits(f(a, axes), sum_function(a, axes)), (a.strides, axes)
+        got = g(a)
+        assert _same_bits(got[0], a.sum()) and _same_bits(got[1], np.add.reduce(a, axis=None)), a.strides
+
+
 def literal_axes(a):
     return a.sum(axis=(0, 2)), a.prod(axis=(-1, 0)), np.max(a, (1, 2)), a.any((0, 1, 2)), np.sum(a, axis=(2,))
 

@@ -344,6 +344,42 @@ def test_lexsort_of_an_array_sorts_along_any_axis_of_its_keys():
             np.testing.assert_array_equal(lexsort_of_rows(k, axis), np.lexsort(k, axis=axis))
 
 
+def _complex_keys(rng, n, dt):
+    c = (rng.integers(-2, 3, n) + 1j * rng.integers(-2, 3, n)).astype(dt)
+    if n > 3:  # NumPy's order puts NaNs last: in the imaginary part, then the real, then both
+        c[1], c[2], c[3] = complex(np.nan, 1), complex(1, np.nan), complex(np.nan, np.nan)
+        c[4 % n] = complex(-0.0, 0.0)
+    return c
+
+
+def _text_keys(rng, n):
+    return np.array(["".join(rng.choice(list("ab\u00e9z"), rng.integers(0, 4))) for _ in range(n)], dtype="U3")
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 50, 600])
+def test_lexsort_of_complex_str_and_bytes_keys_is_numpys(n):
+    """Complex keys in NumPy's order (real part, then imaginary, NaNs last),
+    str and bytes keys by code point, mixed with number keys, stably."""
+    rng = make_rng(n + 5)
+    ints = rng.integers(0, 3, n)
+    for c in (_complex_keys(rng, n, np.complex128), _complex_keys(rng, n, np.complex64)):
+        s = _text_keys(rng, n)
+        b = np.char.encode(s, "utf-8") if n else np.zeros(0, "S2")
+        for keys in ((c, ints), (ints, c), (s, ints), (ints, s), (b, c), (c, s, b), (s[::-1], c[::-1], ints[::-1])):
+            got, want = lexsort_of_rows(keys, -1), np.lexsort(keys)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+
+
+def test_lexsort_of_an_array_of_complex_or_str_keys_along_any_axis():
+    rng = make_rng(9)
+    complexes = _complex_keys(rng, 60, np.complex128).reshape(3, 4, 5)
+    words = _text_keys(rng, 60).reshape(3, 4, 5)
+    for k in (complexes, np.asfortranarray(complexes)[:, ::-1], words, words[:, :, ::2], np.zeros((2, 0, 3), "U2")):
+        for axis in range(-(k.ndim - 1), k.ndim - 1):
+            np.testing.assert_array_equal(lexsort_of_rows(k, axis), np.lexsort(k, axis=axis))
+
+
 def test_lexsort_errors_are_numpys():
     with pytest.raises(TypeError, match="need sequence of keys with len > 0"):
         lexsort_of_rows(np.zeros((0, 3)), 0)
@@ -355,6 +391,6 @@ def test_lexsort_errors_are_numpys():
     def keys_of(keys):
         return np.lexsort(keys)
 
-    for keys in ((), (np.zeros(3, np.complex128),), np.zeros(3), (np.zeros(3), np.zeros((3, 1)))):
+    for keys in ((), np.zeros(3), (np.zeros(3), np.zeros((3, 1))), (np.zeros(3, "M8[s]"),)):
         with pytest.raises(ruchey.TypingError):
             ruchey.njit(keys_of)(keys)

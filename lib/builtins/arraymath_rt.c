@@ -3,6 +3,7 @@
  * (rt_i0); see arraymath.c and numpy.c for the typers and lowerers.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "ruchey.h"
 
@@ -36,6 +37,124 @@ PAIRWISE(pairwise_f64, double)
 /* NumPy's add.reduce of n floats: their pairwise sum from 0 */
 double rt_sum(const char *p, int64_t n, int64_t stride, int32_t kind) {
   return kind == TY_F32 ? pairwise_f32(p, n, stride) : pairwise_f64(p, n, stride);
+}
+
+/* NumPy's add.reduce of floats along the axes in mask (several, not all)
+ * in one pass, as its iterator walks the array: the axes of more than one
+ * element innermost first by the size of their steps in memory (C order
+ * among equal ones). Where the innermost axes are summed, each result's
+ * elements along them (its run, the innermost fastest) are summed
+ * pairwise: whole where one step walks them (or the axes one step walks
+ * hold BUFFER elements or more: lanes of those), else as NumPy's buffer of
+ * BUFFER elements holds them: its core the inner ones (joined where one
+ * step walks them) of up to BUFFER elements, as many cores as fit along
+ * the next, a pairwise sum each; these sums, or the elements where the innermost
+ * axis is kept, are added one after another along the other summed axes,
+ * the inner of them the fastest. out: the C-ordered results (the kept
+ * axes in their order). */
+enum { BUFFER = 8192 };
+
+static int64_t length_of(const int64_t *shape, const int32_t *order, int32_t from, int32_t to) {
+  int64_t n = 1;
+  for (int32_t i = from; i < to; i++) n *= shape[order[i]];
+  return n;
+}
+
+/* The end of the summed axes order[from..] that one step walks (NumPy's
+ * iterator joins them into one axis): from where order[from] is not summed. */
+static int32_t summed_walk(const int64_t *shape, const int64_t *strides, int64_t mask, const int32_t *order,
+                           int32_t from, int32_t m) {
+  int64_t len = 1;
+  int32_t i = from;
+  for (; i < m && (mask >> order[i] & 1) && (i == from || strides[order[i]] == len * strides[order[from]]); i++)
+    len *= shape[order[i]];
+  return i;
+}
+
+#define SUM_AXES(name, T, pairwise)                                                             \
+  static bool name(const char *p, const int64_t *shape, const int64_t *strides, int32_t ndim,   \
+                   int64_t mask, T *out) {                                                      \
+    int32_t order[RC_MAX_NDIM], m = 0, kept[RC_MAX_NDIM], nk = 0;                               \
+    int64_t count = 1, each = 1, idx[RC_MAX_NDIM] = {0}, at[RC_MAX_NDIM];                       \
+    for (int32_t d = 0; d < ndim; d++)                                                          \
+      if (mask >> d & 1) each *= shape[d];                                                      \
+      else count *= shape[d], kept[nk++] = d;                                                   \
+    for (int32_t d = ndim - 1; each && d >= 0; d--) {                                           \
+      if (shape[d] == 1) continue;                                                              \
+      int32_t j = m++;                                                                          \
+      for (; j > 0 && llabs(strides[d]) < llabs(strides[order[j - 1]]); j--) order[j] = order[j - 1]; \
+      order[j] = d;                                                                             \
+    }                                                                                           \
+    int32_t h = summed_walk(shape, strides, mask, order, 0, m), g = h;                          \
+    int64_t lane = length_of(shape, order, 0, h), core = lane, run = lane;                      \
+    while (g < m && (mask >> order[g] & 1) && lane < BUFFER) {  /* the core: as many as fit */  \
+      int32_t next = summed_walk(shape, strides, mask, order, g, m);                            \
+      run = core * length_of(shape, order, g, next), g = next;                                  \
+      if (run > BUFFER) break;  /* the core's lanes along the next, as many as fit at a time */  \
+      core = run;                                                                               \
+    }                                                                                           \
+    bool lanes = h == g;  /* unbuffered: lanes of one step, the rest one by one */              \
+    int64_t chunk = run <= BUFFER ? run : BUFFER / core * core;                                 \
+    T *buf = lanes ? NULL : malloc((size_t)chunk * sizeof(T));                                  \
+    if (!lanes && !buf) return false;                                                           \
+    each /= run;                                                                                \
+    for (int64_t r = 0; r < count; r++) {                                                       \
+      const char *base = p;                                                                     \
+      for (int32_t i = 0; i < nk; i++) base += idx[i] * strides[kept[i]];                       \
+      T acc = 0;                                                                                \
+      for (int32_t i = g; i < m; i++) at[i] = 0;                                                \
+      for (int64_t e = 0; e < each; e++) {                                                      \
+        const char *q = base;                                                                   \
+        for (int32_t i = g; i < m; i++)                                                         \
+          if (mask >> order[i] & 1) q += at[i] * strides[order[i]];                             \
+        if (!g) acc += *(const T *)q;                                                           \
+        else if (lanes) acc += pairwise(q, run, strides[order[0]]);                             \
+        else acc = sum_run_##name(q, shape, strides, order, h, g, lane, run, chunk, buf, acc);  \
+        for (int32_t i = g; i < m; i++)                                                         \
+          if ((mask >> order[i] & 1) && ++at[i] < shape[order[i]]) break;                       \
+          else if (mask >> order[i] & 1) at[i] = 0;                                             \
+      }                                                                                         \
+      out[r] = acc;                                                                             \
+      for (int32_t i = nk - 1; i >= 0 && ++idx[i] == shape[kept[i]]; i--) idx[i] = 0;          \
+    }                                                                                           \
+    free(buf);                                                                                  \
+    return true;                                                                                \
+  }
+
+/* A run of the summed inner axes order[0..g) from q, in their order (the
+ * innermost fastest), copied into buf lane by lane (order[0..h), one step
+ * apart) and each chunk's pairwise sum (chunk: whole lanes) added to acc,
+ * as NumPy's buffered loop adds them. */
+#define SUM_RUN(name, T, pairwise)                                                              \
+  static T sum_run_##name(const char *q, const int64_t *shape, const int64_t *strides,          \
+                          const int32_t *order, int32_t h, int32_t g, int64_t lane, int64_t run, \
+                          int64_t chunk, T *buf, T acc) {                                       \
+    int64_t at[RC_MAX_NDIM] = {0}, filled = 0, step = strides[order[0]];                        \
+    for (int64_t e = 0; e < run; e += lane) {                                                   \
+      const char *x = q;                                                                        \
+      for (int32_t i = h; i < g; i++) x += at[i] * strides[order[i]];                           \
+      for (int64_t j = 0; j < lane; j++) buf[filled + j] = *(const T *)(x + j * step);          \
+      filled += lane;                                                                           \
+      if (filled == chunk || e + lane == run) {                                                 \
+        acc += pairwise((const char *)buf, filled, (int64_t)sizeof(T));                         \
+        filled = 0;                                                                             \
+      }                                                                                         \
+      for (int32_t i = h; i < g && ++at[i] == shape[order[i]]; i++) at[i] = 0;                  \
+    }                                                                                           \
+    return acc;                                                                                 \
+  }
+
+SUM_RUN(sum_axes_f32, float, pairwise_f32)
+SUM_RUN(sum_axes_f64, double, pairwise_f64)
+SUM_AXES(sum_axes_f32, float, pairwise_f32)
+SUM_AXES(sum_axes_f64, double, pairwise_f64)
+
+int32_t rt_sum_axes(const char *p, const int64_t *shape, const int64_t *strides, int32_t ndim, int64_t mask,
+                    int32_t kind, void *out) {
+  bool ok = kind == TY_F32 ? sum_axes_f32(p, shape, strides, ndim, mask, out)
+                           : sum_axes_f64(p, shape, strides, ndim, mask, out);
+  if (!ok) rt_set_error(RT_ERR_MEMORY, "out of memory in sum");
+  return ok ? 0 : RT_ERR_MEMORY;
 }
 
 /* NumPy's pairwise sum of n complex elements from p, stride bytes apart,

@@ -62,10 +62,26 @@ static const Type *dtype_made(Infer *in, Node *n, Node *d, const Type *e) {
   return e;
 }
 
+/* A NumPy scalar given as a dtype (numpy.eye(n, dtype=numpy.complex64(1))):
+ * NumPy reads its .dtype. Python's own numbers (int, float, complex, bool)
+ * have none and NumPy refuses them, so a value of those types is taken
+ * only where it is written as a call of a NumPy scalar type; d becomes
+ * that dtype (what made the scalar is not run: a dtype is all it gives). */
+static const Type *scalar_value_dtype(Node *d) {
+  const Type *t = d->ty;
+  if (!ty_is_scalar(t) || ty_is_time(t) || ty_is_enum(t)) return NULL;
+  bool python_number = t->kind == TY_I64 || t->kind == TY_F64 || t->kind == TY_C128 || t->kind == TY_BOOL;
+  if (python_number && !(d->kind == N_CALL && d->bi == bi_named("a NumPy scalar type"))) return NULL;
+  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .ty = ty_dtype(t)};
+  return t;
+}
+
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt) {
   Node *d = np_arg(in, n, pos, "dtype");
   if (!d || ty_failed(in)) return ty_failed(in) ? NULL : dflt;
   if (bi_none_as_default(d)) return dflt;  /* numpy.zeros(n, None), as NumPy and Numba read it */
+  const Type *scalar = scalar_value_dtype(d);
+  if (scalar) return scalar;
   if (d->ty->kind == TY_STR) {
     const Type *t = str_dtype(in, n, d);
     if (t || ty_failed(in)) return dtype_made(in, n, d, t);
@@ -144,11 +160,11 @@ static const Type *ty_alloc(Infer *in, Node *n, const Type **args) {
   return layout ? ty_array(elem, ndim, layout, false) : NULL;
 }
 
-/* What a *_like function makes its array like: an array, or a number,
- * which NumPy takes as a 0-d array of its type (numpy.zeros_like(1.5) is
- * array(0.)), as Numba does. */
+/* What a *_like function makes its array like: an array, or a number or
+ * a record, which NumPy takes as a 0-d array of its type
+ * (numpy.zeros_like(1.5) is array(0.)), as Numba does. */
 static const Type *like_operand(Infer *in, Node *n, const Type *t) {
-  if (ty_is_scalar(t) && !ty_is_time(t)) return ty_array(t, 0, 'C', false);
+  if ((ty_is_scalar(t) && !ty_is_time(t)) || t->kind == TY_RECORD) return ty_array(t, 0, 'C', false);
   return need_array(in, n, t);
 }
 

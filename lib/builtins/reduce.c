@@ -989,11 +989,19 @@ static LLVMValueRef reduce_elements(Lower *l, const Call *c, Node *a) {
 
 /* A number or an array: a contiguous one (a Fortran one in memory order,
  * but for arg*) or a 1-d one read as a row, any other through its elements. */
+static bool sums_in_one_pass(const Call *c);
+static LLVMValueRef sum_whole(Lower *l, const Type *t, LLVMValueRef v);
+
 static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
   const Type *t = a->ty;
   if (t->kind != TY_ARRAY) {
     Src s = {.kind = SRC_ONE, .elem = t, .n = const_i64(l, 1), .one = lo_expr(l, a)};
     return finish(l, c, &s);
+  }
+  if (t->ndim > 1 && t->layout == 'A' && sums_in_one_pass(c) && !lo_is_elementwise(a)) {
+    LLVMValueRef v = lo_expr(l, a), r = sum_whole(l, t, v);  /* as NumPy's iterator walks a view's axes */
+    lo_done_with(l, a, v);
+    return r;
   }
   bool row = t->ndim <= 1 || t->layout == 'C' || (t->layout == 'F' && !is_arg(c->r->kind));
   if (lo_is_elementwise(a) || !row) return reduce_elements(l, c, a);
@@ -1170,9 +1178,71 @@ static LLVMValueRef reduce_whole(Lower *l, int k, void *arg) {
   return reduce_all(l, w->c, w->a);
 }
 
+/* Whether a float sum along several axes is made in one pass (rt_sum_axes):
+ * NumPy's iterator walks them together, so its bits are not those of one
+ * axis after another. */
+static bool sums_in_one_pass(const Call *c) {
+  return c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
+}
+
+static LLVMValueRef i64s_in_memory(Lower *l, const LLVMValueRef *v, int n, const char *name) {
+  LLVMValueRef p = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(n ? n : 1)), name);
+  for (int i = 0; i < n; i++)
+    LLVMBuildStore(l->b, v[i], LLVMBuildInBoundsGEP2(l->b, l->mod->i64, p, (LLVMValueRef[]){const_i64(l, i)}, 1, ""));
+  return p;
+}
+
+/* rt_sum_axes of v (of type t) along the axes in mask into out: its status checked */
+static void call_sum_axes(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef mask, LLVMValueRef out) {
+  int d = t->ndim;
+  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
+  for (int i = 0; i < d; i++) {
+    shape[i] = lo_arr_shape(l, v, i);
+    strides[i] = lo_arr_stride(l, t, v, i);
+  }
+  LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
+  LLVMTypeRef p[7] = {ptr, ptr, ptr, i32, i64, i32, ptr};
+  LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, v, 2, ""), i64s_in_memory(l, shape, d, "sum.shape"),
+                          i64s_in_memory(l, strides, d, "sum.strides"), const_i32(l, d), mask,
+                          const_i32(l, (int)t->elem->kind), out};
+  lo_check_status(l, lo_call_fn(l, "rt_sum_axes", i32, p, args, 7));
+}
+
+/* The sum of all of v's elements (a float array of type t), in one pass. */
+static LLVMValueRef sum_whole(Lower *l, const Type *t, LLVMValueRef v) {
+  LLVMValueRef out = lo_alloca(l, lo_type(l, t->elem), "sum.whole");
+  call_sum_axes(l, t, v, const_i64(l, (int64_t)((1u << t->ndim) - 1)), out);
+  return LLVMBuildLoad2(l->b, lo_type(l, t->elem), out, "");
+}
+
+/* The sum of v (of type t) along the axes k (count of them, checked) into
+ * a new array of type ot: the kept axes' lengths in their order. */
+static LLVMValueRef sum_axes(Lower *l, const Type *t, const Type *ot, LLVMValueRef v, const LLVMValueRef *k, int count) {
+  int d = t->ndim;
+  LLVMValueRef mask = const_i64(l, 0), shape[RC_MAX_NDIM], out_shape[RC_MAX_NDIM];
+  for (int i = 0; i < count; i++) mask = LLVMBuildOr(l->b, mask, LLVMBuildShl(l->b, const_i64(l, 1), k[i], ""), "");
+  for (int j = 0; j < ot->ndim; j++) out_shape[j] = const_i64(l, 0);
+  LLVMValueRef before = const_i64(l, 0);  /* the kept axes before axis i */
+  for (int i = 0; i < d; i++) {
+    shape[i] = lo_arr_shape(l, v, i);
+    LLVMValueRef summed = LLVMBuildTrunc(l->b, LLVMBuildLShr(l->b, mask, const_i64(l, i), ""), l->mod->i1, "");
+    for (int j = 0; j < ot->ndim; j++) {
+      LLVMValueRef here = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, summed, ""),
+                                       LLVMBuildICmp(l->b, LLVMIntEQ, before, const_i64(l, j), ""), "");
+      out_shape[j] = LLVMBuildSelect(l->b, here, shape[i], out_shape[j], "");
+    }
+    before = LLVMBuildAdd(l->b, before, LLVMBuildZExt(l->b, LLVMBuildNot(l->b, summed, ""), l->mod->i64, ""), "");
+  }
+  LLVMValueRef out = lo_alloc_array(l, ot, out_shape, -1);
+  lo_temp_made(l, ot, out);
+  call_sum_axes(l, t, v, mask, LLVMBuildExtractValue(l->b, out, 2, ""));
+  lo_temp_taken(l, out);
+  return out;
+}
+
 /* Along a tuple of axes, checked as NumPy checks them (each within the
  * dimensions, then no two the same): along each in turn, an axis counted
- * in the array left by those before it. */
+ * in the array left by those before it (a float sum: in one pass). */
 static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node *axis) {
   int d = ndim_of(a->ty), count = axis->ty->nfields;
   LLVMValueRef axes = lo_expr(l, axis), k[RC_MAX_NDIM];
@@ -1185,6 +1255,11 @@ static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node 
       lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, k[i], k[j], ""), RT_ERR_VALUE, "duplicate value in 'axis'");
   if (count >= d) return reduce_all(l, c, a);  /* (more: raised above) */
   LLVMValueRef v = lo_expr(l, a), r = v;
+  if (count > 1 && sums_in_one_pass(c)) {
+    r = sum_axes(l, a->ty, n->ty, v, k, count);
+    lo_done_with(l, a, v);
+    return r;
+  }
   const Type *t = a->ty;
   Call step = *c;
   for (int i = 0; i < count; i++) {

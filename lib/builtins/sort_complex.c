@@ -115,6 +115,20 @@ bool rt_argsort_complex_lane(const char *p, int64_t stride, int64_t n, int32_t k
   return keys != NULL;
 }
 
+bool rt_order_by_complex(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *order) {
+  ComplexKey *keys = malloc((size_t)(n + n / 2 + 1) * sizeof *keys);
+  if (!keys) return false;
+  for (int64_t j = 0; j < n; j++) {
+    double re, im;
+    parts_of(p + order[j] * stride, kind, &re, &im);
+    keys[j] = key_of(re, im, order[j]);
+  }
+  merge_keys(keys, keys + n, n);
+  for (int64_t j = 0; j < n; j++) order[j] = keys[j].index;
+  free(keys);
+  return true;
+}
+
 /* the equal runs of n sorted complex elements kept once (every element
  * holding a NaN equal, as NumPy's unique), their lengths in counts */
 int64_t rt_unique_complex(void *data, int64_t n, int32_t kind, int64_t *counts) {

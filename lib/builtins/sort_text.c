@@ -79,6 +79,14 @@ bool rt_argsort_text_lane(const char *p, int64_t stride, int64_t n, int32_t kind
   return true;
 }
 
+bool rt_order_by_text(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *order) {
+  int64_t *tmp = malloc((size_t)(n + 1) * sizeof *tmp);
+  if (!tmp) return false;
+  merge_indices(p, stride, order, tmp, n, size, kind);
+  free(tmp);
+  return true;
+}
+
 int64_t rt_unique_text(void *data, int64_t n, int32_t kind, int64_t size, int64_t *counts) {
   char *p = data;
   int64_t m = 0;

@@ -395,11 +395,14 @@ static LLVMValueRef lo_unique(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- lexsort */
 
-static bool lexsort_dtype(const Type *e) { return ty_is_int(e) || ty_is_float(e) || e->kind == TY_BOOL; }
+static bool lexsort_dtype(const Type *e) {
+  return ty_is_int(e) || ty_is_float(e) || ty_is_complex(e) || e->kind == TY_BOOL || ty_is_fixed_text(e);
+}
 
 /* numpy.lexsort(keys, axis=-1): the indices that sort along axis by the
  * last key, ties by the key before it and so on, stably, as NumPy's
- * (floats' NaNs last): int64 of the keys' shape. keys: a tuple (or a
+ * (floats' NaNs last, complex numbers in NumPy's order, str and bytes by
+ * code point): int64 of the keys' shape. keys: a tuple (or a
  * literal list) of arrays of one shape, or an array of 2 or more axes
  * whose first axis holds the keys. */
 static const Type *ty_lexsort(Infer *in, Node *n, const Type **args) {
@@ -410,15 +413,15 @@ static const Type *ty_lexsort(Infer *in, Node *n, const Type **args) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) {
     const Type *f = t->fields[i];
     if (f->kind != TY_ARRAY || !f->ndim || !lexsort_dtype(f->elem))
-      return ty_error(in, keys, "%s(): each key must be an array of bools, integers or floats in compiled code, got %s",
+      return ty_error(in, keys, "%s(): each key must be an array of bools, numbers, str or bytes in compiled code, got %s",
                       n->bi->name, f->name);
     if (i && f->ndim != ndim) return ty_error(in, keys, "all keys need to be the same shape");
     ndim = f->ndim;
   }
   if (t->kind == TY_ARRAY && t->ndim >= 2 && lexsort_dtype(t->elem)) ndim = t->ndim - 1;
   if (ndim < 0)
-    return ty_error(in, keys, "%s() takes a tuple of key arrays, or a 2-d (or more) array of bools, integers or "
-                    "floats whose rows are the keys, in compiled code; got %s", n->bi->name, t->name);
+    return ty_error(in, keys, "%s() takes a tuple of key arrays, or a 2-d (or more) array of bools, numbers, str or "
+                    "bytes whose rows are the keys, in compiled code; got %s", n->bi->name, t->name);
   if (axis && !bi_check_axis(in, n, axis, ndim)) return NULL;
   return ty_array(TYS(TY_I64), ndim, 'C', false);
 }
@@ -428,10 +431,11 @@ static const Type *ty_lexsort(Infer *in, Node *n, const Type **args) {
  * one key along an axis of stride 0), its memory, dtype, count and
  * strides into the parts' arrays at i. */
 static void lexsort_part(Lower *l, const Type *t, LLVMValueRef a, bool keys_axis, int i, LLVMValueRef *data,
-                         LLVMValueRef *kinds, LLVMValueRef *counts, LLVMValueRef *strides) {
+                         LLVMValueRef *kinds, LLVMValueRef *sizes, LLVMValueRef *counts, LLVMValueRef *strides) {
   int ndim = t->ndim - keys_axis;
   data[i] = LLVMBuildExtractValue(l->b, a, 2, "");
   kinds[i] = const_i32(l, (int)t->elem->kind);
+  sizes[i] = const_i64(l, (int64_t)t->elem->size);
   counts[i] = keys_axis ? lo_arr_shape(l, a, 0) : const_i64(l, 1);
   strides[i * (ndim + 1)] = keys_axis ? lo_arr_stride(l, t, a, 0) : const_i64(l, 0);
   for (int d = 0; d < ndim; d++) strides[i * (ndim + 1) + 1 + d] = lo_arr_stride(l, t, a, d + keys_axis);
@@ -450,14 +454,14 @@ static LLVMValueRef lo_lexsort(Lower *l, Node *n) {
   const Type *t = keys->ty;
   int ndim = n->ty->ndim, nparts = t->kind == TY_TUPLE ? t->nfields : 1;
   LLVMValueRef v = lo_expr(l, keys), k = axis_value(l, bi_arg(n, 1, "axis"), ndim), shape[RC_MAX_NDIM];
-  LLVMValueRef *data = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nparts * (ndim + 4)));
-  LLVMValueRef *kinds = data + nparts, *counts = kinds + nparts, *strides = counts + nparts;
+  LLVMValueRef *data = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(nparts * (ndim + 5)));
+  LLVMValueRef *kinds = data + nparts, *sizes = kinds + nparts, *counts = sizes + nparts, *strides = counts + nparts;
   for (int i = 0; i < nparts; i++) {
     const Type *f = t->kind == TY_TUPLE ? t->fields[i] : t;
     LLVMValueRef a = t->kind == TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
     for (int d = 0; !i && d < ndim; d++) shape[d] = lo_arr_shape(l, a, d + (t->kind != TY_TUPLE));
     if (i) check_key_shape(l, f, a, shape);
-    lexsort_part(l, f, a, t->kind != TY_TUPLE, i, data, kinds, counts, strides);
+    lexsort_part(l, f, a, t->kind != TY_TUPLE, i, data, kinds, sizes, counts, strides);
   }
   LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
   LLVMValueRef pointers = lo_alloca(l, LLVMArrayType2(ptr, (uint64_t)nparts), "lexsort.data");
@@ -468,12 +472,13 @@ static LLVMValueRef lo_lexsort(Lower *l, Node *n) {
     LLVMBuildStore(l->b, kinds[i], LLVMBuildInBoundsGEP2(l->b, i32, kind_array, (LLVMValueRef[]){const_i64(l, i)}, 1, ""));
   LLVMValueRef r = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, r);
-  LLVMTypeRef p[9] = {i32, ptr, ptr, ptr, ptr, ptr, i32, i64, ptr};
-  LLVMValueRef args[9] = {const_i32(l, nparts), pointers, kind_array, dims_in_memory(l, counts, nparts, "lexsort.counts"),
+  LLVMTypeRef p[10] = {i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i64, ptr};
+  LLVMValueRef args[10] = {const_i32(l, nparts), pointers, kind_array, dims_in_memory(l, sizes, nparts, "lexsort.sizes"),
+                          dims_in_memory(l, counts, nparts, "lexsort.counts"),
                           dims_in_memory(l, strides, nparts * (ndim + 1), "lexsort.strides"),
                           dims_in_memory(l, shape, ndim, "lexsort.shape"), const_i32(l, ndim), k,
                           LLVMBuildExtractValue(l->b, r, 2, "")};
-  lo_check_status(l, lo_call_fn(l, "rt_lexsort", i32, p, args, 9));
+  lo_check_status(l, lo_call_fn(l, "rt_lexsort", i32, p, args, 10));
   lo_temp_taken(l, r);
   lo_done_with(l, keys, v);
   return r;
@@ -559,7 +564,8 @@ const Builtin bi_sorting[] = {
   PARTITION_FUNCTION("argpartition", SORT_INDICES),
   PARTITION_METHOD("partition", SORT_IN_PLACE),
   PARTITION_METHOD("argpartition", SORT_INDICES),
-  {"numpy.lexsort", "numpy", "lexsort", BK_FUNCTION, 0, 1, 2, lexsort_kw, BF_ALLOCATES | BF_RAISES, 0, 0, ty_lexsort, lo_lexsort},
+  {"numpy.lexsort", "numpy", "lexsort", BK_FUNCTION, 0, 1, 2, lexsort_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0,
+   ty_lexsort, lo_lexsort},
   {"numpy.unique", "numpy", "unique", BK_FUNCTION, 0, 1, 4, unique_kw, BF_ALLOCATES | BF_RAISES | BF_COMPLEX | BF_ARRAYLIKE, 0, 0, ty_unique, lo_unique},
   BI_END,
 };

@@ -620,9 +620,12 @@ int32_t rt_argsort(const void *data, const int64_t *shape, const int64_t *stride
  * kind) sorted into the order so far: keyed[j] the key of element
  * order[j] with that index, sorted stably (the earlier keys' order kept
  * among equal ones), then written back to order. raw: n more Keyed,
- * tmp: n more for the sort. */
-static bool lexsort_by_key(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t *order, Keyed *keyed,
-                           Keyed *raw, Keyed *tmp) {
+ * tmp: n more for the sort. Complex keys and str or bytes ones (items of
+ * size bytes) are ordered by their own stable merge sorts. */
+static bool lexsort_by_key(const char *p, int64_t stride, int64_t n, int32_t kind, int64_t size, int64_t *order,
+                           Keyed *keyed, Keyed *raw, Keyed *tmp) {
+  if (kind == TY_C64 || kind == TY_C128) return rt_order_by_complex(p, stride, n, kind, order);
+  if (kind == TY_CHARSEQ || kind == TY_BYTESEQ) return rt_order_by_text(p, stride, n, kind, size, order);
   sort_type(kind).keys(p, stride, n, raw);
   for (int64_t j = 0; j < n; j++) keyed[j] = (Keyed){raw[order[j]].key, order[j]};
   if (!sort_keyed64(keyed, tmp, n)) return false;
@@ -630,8 +633,9 @@ static bool lexsort_by_key(const char *p, int64_t stride, int64_t n, int32_t kin
   return true;
 }
 
-int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *counts,
-                   const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis, int64_t *out) {
+int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds, const int64_t *sizes,
+                   const int64_t *counts, const int64_t *strides, const int64_t *shape, int32_t ndim, int64_t axis,
+                   int64_t *out) {
   int64_t nkeys = 0;
   for (int32_t k = 0; k < nparts; k++) nkeys += counts[k];
   if (!nkeys) {
@@ -651,7 +655,8 @@ int32_t rt_lexsort(int32_t nparts, const void *const *data, const int32_t *kinds
       const int64_t *ks = strides + (int64_t)k * (ndim + 1);  /* the part's keys along ks[0], then their axes */
       for (int64_t r = 0; ok && r < counts[k]; r++) {
         const char *p = (const char *)data[k] + r * ks[0] + lane_offset(&ls, i, ks + 1);
-        ok = lexsort_by_key(p, ks[1 + axis], ls.len, kinds[k], order, keyed, keyed + ls.len, keyed + 2 * ls.len);
+        ok = lexsort_by_key(p, ks[1 + axis], ls.len, kinds[k], sizes[k], order, keyed, keyed + ls.len,
+                            keyed + 2 * ls.len);
       }
     }
     int64_t *o = out + lane_offset(&ls, i, out_strides);

@@ -207,8 +207,34 @@ def _add_reduce_for(f, name, identity, has_identity, reorderable, array, axis, d
                 _axis(axis, 1)
             return _as_result(f, initial, np.empty(0, array.dtype)) + np.sum(array)
         return initial_plus_sum
+    if summed and isinstance(axis, types.Integer) and isinstance(initial, (types.Number, types.Boolean)) \
+            and array.dtype.bitwidth >= 32:
+        return _initial_plus_lanes
     return lambda f, name, identity, has_identity, reorderable, array, axis, dtype, initial: reduce(
         f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
+
+
+@njit
+def _initial_plus_lanes(f, name, identity, has_identity, reorderable, array, axis, dtype, initial):
+    """numpy.add.reduce(a, axis, initial=) of floats: where the axis is the
+    one NumPy's iterator walks innermost (the smallest step in memory), it
+    adds each lane's pairwise sum (numpy.sum's along that axis) to initial;
+    along another axis, it adds the elements to initial one by one."""
+    ax = _axis(axis, array.ndim)
+    if array.shape[ax] > 1 and _innermost_axis(array) == ax:
+        return _as_result(f, initial, np.empty(0, array.dtype)) + np.sum(array, axis=ax)
+    return reduce(f, name, identity, has_identity, reorderable, array, axis, dtype, initial)
+
+
+@njit
+def _innermost_axis(a):
+    """The axis of more than one element with the smallest step in memory
+    (NumPy's iterator orders axes so), -1 where none has more than one."""
+    best = -1
+    for d in range(a.ndim):
+        if a.shape[d] > 1 and (best < 0 or abs(a.strides[d]) < abs(a.strides[best])):
+            best = d
+    return best
 
 
 @njit
