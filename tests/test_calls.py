@@ -70,6 +70,85 @@ def test_helper_returning_a_view_matches_python():
         assert_same(row_norms, numpy.asfortranarray(m), rel=1e-15)
 
 
+@ruchey.njit
+def row_sum_of_squares(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = row(m, i)
+        s += r[0] * r[0] + r[1] * r[1] + r[2] * r[2]
+    return s
+
+
+@ruchey.njit
+def row_sum_of_squares_inline(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        r = m[i]
+        s += r[0] * r[0] + r[1] * r[1] + r[2] * r[2]
+    return s
+
+
+@ruchey.njit
+def rows_from(m, start, stop):
+    s = 0.0
+    for i in range(start, stop):
+        r = row(m, i)
+        s += r[0] - r[2]
+    return s
+
+
+@ruchey.njit
+def plane(a, i):
+    return a[i]
+
+
+@ruchey.njit
+def plane_corners(a, stop):
+    s = 0.0
+    for i in range(stop):
+        p = plane(a, i)
+        s += p[0, 0] + p[-1, -1]
+    return s
+
+
+def test_helper_returning_a_view_in_a_sum_matches_python():
+    rng = make_rng(3)
+    for n in (0, 1, 2, 77):
+        m = rng.standard_normal((n, 3))
+        assert_same(row_sum_of_squares, m)
+        assert_same(row_sum_of_squares, m[::-2])
+        assert_same(row_sum_of_squares, numpy.asfortranarray(m))
+        for start, stop in ((0, n), (-n, 0), (-n, n), (n // 2, n)):
+            assert_same(rows_from, m, start, stop)
+        a = rng.standard_normal((n, 2, 4))
+        for stop in (0, n):
+            assert_same(plane_corners, a, stop)
+
+
+def test_an_index_error_in_a_helper_returning_a_view_reaches_python():
+    rng = make_rng(4)
+    for n in (0, 1, 5, 64):
+        m = rng.standard_normal((n, 3))
+        for start, stop in ((0, n + 1), (n - 1, n + 3), (-n - 1, 0), (-n - 3, n)):
+            with pytest.raises(IndexError) as py_error:
+                rows_from.py_func(m, start, stop)
+            with pytest.raises(IndexError) as jit_error:
+                rows_from(m, start, stop)
+            assert type(jit_error.value) is type(py_error.value)
+        with pytest.raises(IndexError):
+            plane_corners(rng.standard_normal((n, 2, 4)), n + 1)
+
+
+@ruchey_only
+def test_a_helper_returning_a_view_compiles_to_the_loop_written_inline():
+    # the helper's index check and the caller's test of its status are one
+    # branch, as m[i] written in the loop is (they were two in the loop)
+    m = numpy.ones((8, 3))
+    called, inline = llvm_ir(row_sum_of_squares, m), llvm_ir(row_sum_of_squares_inline, m)
+    assert not re.search(r"call .*@row_", called), called
+    assert called.count("call void @rt_index_error") == inline.count("call void @rt_index_error"), called
+
+
 def test_scalar_state_stepped_by_a_helper_matches_python():
     for a, n in ((0.1, 0), (0.1, 1), (0.3, 1000), (0.9, 12345)):
         assert_same(logistic, a, 3.5, n)

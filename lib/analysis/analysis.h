@@ -24,6 +24,8 @@ typedef struct LoopPlan {
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
   bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
   bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
+  bool checked;     /* the body checks a power, a division or a raising call: each an exit of the
+                     * loop unless deferred (function.c) */
   bool guarded_sums;/* an innermost loop summing a costly term under a guard: its guarded sums
                      * (an_guarded_sum) add -0.0 where the guard fails, to vectorise (function.c) */
   bool lockstep;    /* a CPU kernel's loop that each thread runs over its own range (a grid-stride

@@ -154,6 +154,47 @@ static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop
   return e.var;
 }
 
+typedef struct Checks {
+  bool found;
+  int depth;
+} Checks;
+
+static bool see_check(Node *n, void *ctx);
+
+/* Whether a compiled callee's body may raise; one recursive or nested
+ * deeper than a helper's helpers is assumed to. */
+static bool callee_checks(const CallTarget *t, int depth) {
+  if (t->self || !t->func || depth > 4) return true;
+  Checks c = {false, depth};
+  ir_walk_list(&t->func->body, see_check, &c);
+  return c.found;
+}
+
+/* A division by what may be zero, a power (its overflow, a negative
+ * exponent of 0), a raise, or a call that may raise; indexing is not
+ * counted (its check is the loop's bound more often than not). */
+static bool see_check(Node *n, void *ctx) {
+  Checks *c = ctx;
+  bool divides = n->op == OP_DIV || n->op == OP_FLOORDIV || n->op == OP_MOD;
+  switch (n->kind) {
+  case N_BINOP: case N_AUGASSIGN:
+    c->found |= n->op == OP_POW || (divides && !(n->rhs->kind == N_FLOAT && n->rhs->fval != 0.0));
+    break;
+  case N_RAISE: c->found = true; break;
+  case N_CALL:
+    c->found |= n->target ? callee_checks(n->target, c->depth + 1) : n->bi && (n->bi->flags & BF_RAISES);
+    break;
+  default: break;
+  }
+  return !c->found;
+}
+
+static bool loop_checks(const Node *loop) {
+  Checks c = {false, 0};
+  ir_walk_list(&loop->body, see_check, &c);
+  return c.found;
+}
+
 static bool plan_loop(Node *n, void *ctx);
 
 /* A prange loop in the body of a try with except clauses runs serially,
@@ -190,6 +231,7 @@ static bool plan_loop(Node *n, void *ctx) {
   plan->deferrable = an_deferrable(f, p->opts, n, plan->assigned);
   bool reassociates = p->opts->fastmath & FM_REASSOC;
   plan->scalar = !reassociates && !p->opts->kernel && ordered_sum_only(n);
+  plan->checked = loop_checks(n);
   plan->guarded_sums = !reassociates && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
   plan->pow_exponent = loop_exponent(f, p->opts, n);
   n->plan = plan;

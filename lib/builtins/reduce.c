@@ -567,7 +567,7 @@ void rd_state_store(Lower *l, const StateVar *sv, State s) {
 
 /* The end of a loop LLVM should leave as it is: its body is vectors
  * already, or it runs fewer times than a vector has lanes. */
-static void end_loop(Lower *l, LoLoop *loop) { lo_loop_hints(l, lo_loop_end(l, loop), false); }
+static void end_loop(Lower *l, LoLoop *loop) { lo_loop_hints(l, lo_loop_end(l, loop), LO_UNROLL_NEVER); }
 
 /* ------------------------------------------------ NumPy's pairwise sum */
 

@@ -335,16 +335,18 @@ void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char 
   position(l, ok);
 }
 
-/* Marks the loop ending in latch as not to be vectorised, and with
- * `unroll` false as not to be unrolled either. */
-void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll) {
+/* Marks the loop ending in latch as not to be vectorised, and unrolled
+ * as `unroll` allows: by any count, only fully (by a trip count known
+ * when compiling), or not at all. */
+void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll) {
   LLVMMetadataRef self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
-  const char *vec = "llvm.loop.vectorize.enable", *unr = "llvm.loop.unroll.disable";
+  const char *vec = "llvm.loop.vectorize.enable";
+  const char *unr = unroll == LO_UNROLL_NEVER ? "llvm.loop.unroll.disable" : "llvm.loop.unroll.runtime.disable";
   LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, vec, strlen(vec)),
                              LLVMValueAsMetadata(LLVMConstInt(l->mod->i1, 0, 0))};
   LLVMMetadataRef no_unroll = LLVMMDStringInContext2(l->mod->c, unr, strlen(unr));
   LLVMMetadataRef ops[3] = {self, LLVMMDNodeInContext2(l->mod->c, hint, 2), LLVMMDNodeInContext2(l->mod->c, &no_unroll, 1)};
-  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, unroll ? 2 : 3);
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, unroll == LO_UNROLL ? 2 : 3);
   LLVMMetadataReplaceAllUsesWith(self, loop);
   LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
 }

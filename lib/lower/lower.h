@@ -185,7 +185,9 @@ void lo_store_loop_var(Lower *l, int var, LLVMValueRef v);  /* raise KeyboardInt
 void lo_raise_format_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, LLVMValueRef *args, int n);
 /* if (cond) raise status, fmt's %s the repr of x, a float of type t */
 void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char *fmt, const Type *t, LLVMValueRef x);
-void lo_loop_hints(Lower *l, LLVMValueRef latch, bool unroll);
+/* how far LLVM may unroll a loop lo_loop_hints marks */
+typedef enum LoUnroll { LO_UNROLL, LO_UNROLL_FULLY_ONLY, LO_UNROLL_NEVER } LoUnroll;
+void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll);
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
 /* The one loop builder: for k in [from, to), the body emitted between
