@@ -208,6 +208,7 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_DICTVIEW] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},  /* its dict's */
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_YIELDS] = {ptr_value, ptr_value, plain_load, plain_store, yields_refcount},
