@@ -254,7 +254,8 @@ static int leaves(const Type *t) {
  * constant propagation costs a time that grows as the cube of the fields
  * (half a minute for 300). GPU device functions return theirs as values. */
 enum { RESULT_IN_REGISTERS = 16 };
-bool lo_result_in_memory(Lower *l, const Type *t) { return !l->mod->gpu && leaves(t) > RESULT_IN_REGISTERS; }
+bool lo_result_in_memory(Lower *l, const Type *t) { return !l->mod->gpu && lo_many_fields(t); }
+bool lo_many_fields(const Type *t) { return leaves(t) > RESULT_IN_REGISTERS; }
 
 /* Where v was loaded whole from, in the block being built with nothing
  * since that may write memory: its bytes there are v's. NULL otherwise. */
@@ -273,8 +274,7 @@ void lo_store_whole(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
   LLVMValueRef from = leaves(t) > RESULT_IN_REGISTERS ? lo_loaded_from(l, v) : NULL;
   if (from && LLVMTypeOf(v) == lo_type(l, t)) {
     /* (the size as a constant the module's data layout, set after lowering, folds) */
-    LLVMBuildMemCpy(l->b, p, 1, from, 1, LLVMSizeOf(lo_type(l, t)));
-    if (!LLVMGetFirstUse(v)) LLVMInstructionEraseFromParent(v);
+    LLVMBuildMemCpy(l->b, p, 1, from, 1, LLVMSizeOf(lo_type(l, t)));  /* (v, unused, is dropped by LLVM) */
   } else {
     LLVMBuildStore(l->b, v, p);
   }
