@@ -432,6 +432,16 @@ static PyObject *box_funcs(const Type *t, int64_t k) {
   return NULL;
 }
 
+/* d.keys(), d.values(), d.items() compiled code returned: its dict boxed
+ * (the reference handed over) and asked for that part, as Python code
+ * would ask it (a typed.Dict gives a list, a dict its own view). */
+static PyObject *box_dict_view(const Type *t, void *d) {
+  PyObject *dict = typed_box(t->elem, d);
+  PyObject *r = dict ? PyObject_CallMethod(dict, t->unit == 1 ? "values" : t->unit == 2 ? "items" : "keys", NULL) : NULL;
+  Py_XDECREF(dict);
+  return r;
+}
+
 static PyObject *box_composite(const Type *t, char *p) {
   switch (t->kind) {
   case TY_ELLIPSIS: return Py_NewRef(Py_Ellipsis);
@@ -447,6 +457,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_RANGE: return box_range((const int64_t *)p);
   case TY_OPTIONAL: return p[t->elem->size] ? disp_box(t->elem, p) : Py_NewRef(Py_None);  /* the flag follows the value */
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
+  case TY_DICTVIEW: return box_dict_view(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
   case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_RECORD: return disp_box_record(t, p);

@@ -94,6 +94,8 @@ static int kind_of_value(PyObject *o) {
 
 static bool typed_object(PyObject *o);
 static bool pylist_item(const Type *t, int *refs);
+static bool holdable_tuple(const Type *t, int *refs);
+static bool is_named_tuple(const Type *t);
 
 /* Whether a container may hold items of type t: numbers, bools, strs,
  * arrays (of numbers, of str or bytes: '<Un', '|Sn'), tuples of these, typed containers, instances;
@@ -107,7 +109,21 @@ static bool holdable(const Type *t) {
   if (t->kind == TY_ARRAY) return (ty_is_scalar(t->elem) && t->elem->kind != TY_F16) || ty_is_fixed_text(t->elem);
   if (t->kind == TY_LIST) return t->elem != NULL;
   if (t->kind == TY_DICT) return t->nfields == 2;
-  return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs);
+  return t->kind == TY_CLASS || t->kind == TY_STR || pylist_item(t, &refs) || (refs = 0, holdable_tuple(t, &refs));
+}
+
+/* A tuple of what containers hold, typed Lists and Dicts and instances
+ * among them (Numba's List.empty_list(Tuple((ListType(int64), int64)))),
+ * each a reference the container holds as it holds an array's: at most
+ * RT_HELD_FIELDS in all. */
+static bool holdable_tuple(const Type *t, int *refs) {
+  if (t->kind != TY_TUPLE || !t->nfields || (t->callee && !is_named_tuple(t))) return false;
+  for (int i = 0; i < t->nfields; i++) {
+    const Type *f = t->fields[i];
+    if (f->kind == TY_TUPLE ? !holdable_tuple(f, refs) : !holdable(f)) return false;
+    if (f->kind != TY_TUPLE && ty_has_arrays(f) && ++*refs > RT_HELD_FIELDS) return false;
+  }
+  return true;
 }
 
 /* A tuple of up to RT_KEY_FIELDS numbers (complex too), bools, strs and
@@ -290,6 +306,16 @@ static int store_time(const Type *t, PyObject *o, char *p) {
   return -1;
 }
 
+/* Whether each field of tuple o that t types a typed List or Dict is one,
+ * not a Python list or dict (which would be copied, and the copy not seen). */
+static bool typed_fields(const Type *t, PyObject *o) {
+  for (Py_ssize_t i = 0; t->kind == TY_TUPLE && PyTuple_Check(o) && i < t->nfields && i < PyTuple_GET_SIZE(o); i++) {
+    PyObject *f = PyTuple_GET_ITEM(o, i);
+    if ((ty_is_container(t->fields[i]) && !typed_object(f)) || !typed_fields(t->fields[i], f)) return false;
+  }
+  return true;
+}
+
 /* o stored at p as an item of type t, holding its own references (a
  * new str, the array object, the typed container, the instance); -1 with
  * a TypeError naming t where o is of another type. */
@@ -309,6 +335,7 @@ static int store_value(const Type *t, PyObject *o, char *p) {
   const Type *have = PyList_Check(o) ? NULL : disp_typeof(o);
   bool fits = have == t || (have && (t->kind == TY_ARRAY || t->kind == TY_TUPLE) && disp_conversion_cost(t, have) >= 0);
   if (fits && ty_is_container(t) && !typed_object(o)) fits = false, have = NULL;  /* a set: a Python object */
+  if (fits && t->kind == TY_TUPLE && !typed_fields(t, o)) fits = false;
   if (!fits) {
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "a typed container of %s cannot hold %s", t->name,

@@ -209,6 +209,7 @@ const Type *ty_funcs(int n, const Type *const *members);  /* one of the n compil
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */
 const Type *ty_set_of(const Type *item);  /* NULL: an empty set's */
+const Type *ty_dict_view(const Type *dict, int part);  /* d.keys() (part 0), d.values() (1), d.items() (2) of a dict of type dict */
 const Type *ty_yields(const Type *item);  /* a generator object yielding item */
 /* A member of the enum class cls (named name), kind TY_ENUM or TY_INTENUM, its values of type value;
  * n members' values and str()s where they are ints (what print() writes), kept by the caller. */

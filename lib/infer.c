@@ -668,6 +668,7 @@ static const Type *ty_index(Infer *in, Node *n) {
   if (base->kind == TY_CLASS) return ty_jitclass_index(in, n);
   if (base->kind == TY_LIST) return ty_list_index(in, n, base);
   if (base->kind == TY_DICT) return ty_dict_index(in, n, base);
+  if (base->kind == TY_DICTVIEW) return ty_dict_view_index(in, n, base);
   if (base->kind == TY_SET) return ty_set_index(in, n, base);
   if (base->kind == TY_STR) return ty_str_index(in, n, base);
   if (base->kind == TY_BYTES) return ty_bytes_index(in, n, base);

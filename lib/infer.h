@@ -141,6 +141,8 @@ void ty_list_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_index(Infer *in, Node *n, const Type *base);
 void ty_dict_store(Infer *in, Node *target, const Type *t, Node *at);
 const Type *ty_dict_contains(Infer *in, Node *n, const Type **args);
+const Type *ty_dict_view_index(Infer *in, Node *n, const Type *view);  /* for x in v of d.keys(), d.values(), d.items() */
+const Type *ty_dict_view_item(const Type *view);  /* what such a view walks */
 bool ty_dict_key_tuple(const Type *k);
 bool ty_key_converts(const Type *key, const Type *k);  /* k looked up or stored as a key of type key */
 bool ty_dict_compare(Infer *in, Node *n, int op, const Type *a, const Type *b);  /* == and != of a typed dict */

@@ -351,6 +351,10 @@ static void complete(Type *t) {
     t->name = t->nfields ? format("DictType[%s,%s]", t->fields[0]->name, t->fields[1]->name)
                         : format("DictType[undefined,undefined]");
     break;
+  case TY_DICTVIEW:  /* the dict's pointer; named as Numba's keys[DictType[int64,float64]] */
+    t->size = t->align = sizeof(void *);
+    t->name = format("%s[%s]", t->unit == 1 ? "values" : t->unit == 2 ? "items" : "keys", t->elem->name);
+    break;
   case TY_CLASS:
     declare_jitclass(t);
     break;
@@ -511,6 +515,12 @@ const Type *ty_list(const Type *item) { return intern(&(Type){.kind = TY_LIST, .
 const Type *ty_dict(const Type *key, const Type *value) {
   const Type *kv[2] = {key, value};
   return intern(&(Type){.kind = TY_DICT, .nfields = key ? 2 : 0, .fields = key ? kv : NULL});
+}
+
+/* A dict's keys, values or items, seen through the dict itself (Numba's
+ * DictKeysIterableType and its siblings): what it holds now, not when made. */
+const Type *ty_dict_view(const Type *dict, int part) {
+  return intern(&(Type){.kind = TY_DICTVIEW, .elem = dict, .unit = part});
 }
 
 /* A set is a dict of its items to nothing: the runtime's dict code serves it. */

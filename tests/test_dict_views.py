@@ -2,8 +2,9 @@
 as a for loop's sequence): list(), sorted(), len() and `in` of them, held
 in a variable and iterated later, and list(d), sorted(d), sum(d) of a
 dict's keys. Each compared with the function's py_func on generated
-inputs. Outside a for loop's header they are lists of the entries at that
-moment (not live views)."""
+inputs. Held in a variable, a view follows its dict as Numba's and
+Python's do: an insert after it was made is seen by len(), for loops,
+list() and `in`."""
 import pytest
 
 from ruchey import TypingError, njit
@@ -145,16 +146,84 @@ def test_str_keys_and_counts_match_python(words):
 
 
 @njit
-def view_is_a_snapshot(d):
-    ks = d.keys()
-    d[1000] = 1.0
-    return len(ks), len(d)
+def view_follows_its_dict(d, k, v):
+    ks, vs, its = d.keys(), d.values(), d.items()
+    before = len(ks)
+    d[k] = v
+    total = 0.0
+    for x in vs:
+        total += x
+    walked = [a for a, b in its]
+    return before, len(ks), len(vs), len(its), list(ks), sorted(vs), total, walked, k in ks, (k, v) in its, v in vs
 
 
-def test_view_held_in_a_variable_is_a_snapshot():
-    # documented difference: a view outside a for loop's header is a list of the entries then
-    d = tdict("int64", "float64", [(1, 1.0), (2, 2.0)])
-    assert view_is_a_snapshot(d) == (2, 3)
+@pytest.mark.parametrize("n", [0, 1, 5, 30])
+def test_view_held_in_a_variable_follows_its_dict(n):
+    rng = make_rng(seed_of("live views", n))
+    d = random_dict(rng, n)
+    for k in rng.integers(-60, 60, size=3).tolist():
+        v = round(float(rng.normal()), 3)
+        expected = view_follows_its_dict.py_func(dict(d), k, v)
+        assert plain(view_follows_its_dict(d, k, v)) == plain(expected)
+        assert plain(d) == {**plain(d), k: v}
+
+
+@njit
+def keys_of(d):
+    return d.keys()
+
+
+@njit
+def view_made_by_a_callee(d, k):
+    ks = keys_of(d)
+    d[k] = 2.5
+    total = 0
+    for x in ks:
+        total += x
+    return total, len(ks)
+
+
+def test_view_returned_by_a_compiled_callee_follows_its_dict():
+    rng = make_rng(seed_of("callee view"))
+    for n in (0, 3, 12):
+        d = random_dict(rng, n)
+        k = int(rng.integers(100, 200))
+        grown = {**plain(d), k: 2.5}  # what the callee's view sees once the caller inserts k
+        assert view_made_by_a_callee(d, k) == (sum(grown), len(grown))
+
+
+@njit
+def views_of(d):
+    return d.keys(), d.values(), d.items()
+
+
+def test_views_returned_to_python_are_the_dicts_parts():
+    rng = make_rng(seed_of("boxed views"))
+    d = random_dict(rng, 8)
+    ks, vs, its = views_of(d)
+    assert list(ks) == list(d.keys()) and list(vs) == list(d.values()) and list(its) == list(d.items())
+
+
+@njit
+def next_of_items(d):
+    it = iter(d.items())
+    return next(it)
+
+
+def test_iter_of_a_view_walks_its_dict():
+    rng = make_rng(seed_of("iter view"))
+    d = random_dict(rng, 5)
+    assert next_of_items(d) == next_of_items.py_func(dict(d))
+
+
+@njit
+def view_indexed(d):
+    return d.keys()[0]
+
+
+def test_a_view_cannot_be_indexed():
+    with pytest.raises(TypingError, match="not subscriptable"):
+        view_indexed(tdict("int64", "float64", [(1, 1.0)]))
 
 
 @njit

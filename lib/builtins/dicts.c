@@ -65,6 +65,9 @@ static int part_named(const char *what) {
   return !strcmp(what, "iteration values") ? DICT_VALUES : !strcmp(what, "iteration items") ? DICT_ITEMS : DICT_KEYS;
 }
 
+/* The dict x is, or a view x is of. */
+static const Type *dict_seen(const Type *x) { return x->kind == TY_DICTVIEW ? x->elem : x; }
+
 /* The type of d's keys, values or (key, value) items (part). */
 static const Type *part_of(const Type *d, int part) {
   return part == DICT_VALUES ? value_of(d) : part == DICT_ITEMS ? ty_tuple(2, d->fields) : key_of(d);
@@ -435,13 +438,26 @@ static const Type *ty_dict_self(Infer *in, Node *n, const Type **args) {
   return strcmp(n->bi->path, "copy") ? TYS(TY_NONE) : args[0];
 }
 
-/* d.keys(), d.values(), d.items() outside a for loop's header: a new list
- * of the parts, in insertion order (what list(), sorted(), len() and `in`
- * take); a for loop over them walks d itself (walk_element). */
+/* d.keys(), d.values(), d.items() outside a for loop's header: a view of
+ * d (Numba's DictKeysIterableType and its siblings), which len(), for
+ * loops, list(), sorted(), `in` read as d is when they run: an insert
+ * after the view was made is seen, as in Numba and Python. A for loop
+ * over d.keys() itself walks d (walk_element). */
 static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   const Type *d = args[0];
-  if (ty_no_allocation(in)) return ty_error(in, n, "kernels cannot make lists");
-  return dict_known(in, n, d) ? ty_list(part_of(d, (int)n->bi->ival)) : NULL;
+  return dict_known(in, n, d) ? ty_dict_view(d, (int)n->bi->ival) : NULL;
+}
+
+/* The type of what a view of a dict (ty_dict_view) walks. */
+const Type *ty_dict_view_item(const Type *v) { return part_of(v->elem, v->unit); }
+
+/* for x in v of a view v: its dict's part at the walk's step. */
+const Type *ty_dict_view_index(Infer *in, Node *n, const Type *v) {
+  if (!n->str) return ty_error(in, n, "'dict_%s' object is not subscriptable",
+                                  v->unit == DICT_VALUES ? "values" : v->unit == DICT_ITEMS ? "items" : "keys");
+  if (strcmp(n->str, "iteration"))
+    return ty_error(in, n, "%s has no keys(), values() or items(): iterate over it, or over its dict's", v->name);
+  return ty_expr(in, n->rhs) ? ty_dict_view_item(v) : NULL;
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -661,7 +677,9 @@ static LLVMValueRef entry_at(Lower *l, const Type *t, LLVMValueRef d, LLVMValueR
 /* d[k] read (KeyError), or the i-th entry's part in iteration. */
 LLVMValueRef lo_dict_index(Lower *l, Node *n) {
   LLVMValueRef d = lo_expr(l, n->lhs), v;
-  if (n->str) {
+  if (n->lhs->ty->kind == TY_DICTVIEW) {  /* for x in v of a view v */
+    v = entry_at(l, n->lhs->ty->elem, d, lo_expr(l, n->rhs), n->lhs->ty->unit, n->ty);
+  } else if (n->str) {
     v = entry_at(l, n->lhs->ty, d, lo_expr(l, n->rhs), part_named(n->str), n->ty);
   } else {
     LLVMValueRef kv = lo_expr(l, n->rhs), bits = key_bits(l, n->lhs->ty, kv, n->rhs->ty);
@@ -732,18 +750,19 @@ LLVMValueRef lo_key_exact(Lower *l, LLVMValueRef k, const Type *kt, const Type *
 
 LLVMValueRef lo_dict_contains(Lower *l, Node *n) {
   Node *k = n->list.items[0], *x = n->list.items[1];
+  const Type *dt = dict_seen(x->ty);  /* (k in d.keys(): k in d) */
   LLVMValueRef kv = lo_expr(l, k), d = lo_expr(l, x), r;
-  if (!x->ty->nfields) {
+  if (!dt->nfields) {
     r = const_bool(l, false);
-  } else if (!ty_container_fits(key_of(x->ty), k->ty) && narrowed_key(k->ty, key_of(x->ty))) {
+  } else if (!ty_container_fits(key_of(dt), k->ty) && narrowed_key(k->ty, key_of(dt))) {
     /* an int64 in a dict of int32 or float32 keys, a float in one of ints, a complex128 in one of complex64
      * keys, a tuple of such: there where it equals one */
-    r = LLVMBuildAnd(l->b, exact_key(l, kv, k->ty, key_of(x->ty)),
-                     LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), ""), "");
-  } else if (!ty_container_fits(key_of(x->ty), k->ty)) {  /* a str in a dict of ints: no such key */
+    r = LLVMBuildAnd(l->b, exact_key(l, kv, k->ty, key_of(dt)),
+                     LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, dt, kv, k->ty)), ""), "");
+  } else if (!ty_container_fits(key_of(dt), k->ty)) {  /* a str in a dict of ints: no such key */
     r = const_bool(l, false);
   } else {
-    r = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, x->ty, kv, k->ty)), "");
+    r = LLVMBuildIsNotNull(l->b, lookup(l, d, key_bits(l, dt, kv, k->ty)), "");
   }
   lo_done_with(l, x, d);
   lo_done_with(l, k, kv);
@@ -909,19 +928,16 @@ static LLVMValueRef lo_update(Lower *l, Node *n) {
   return LLVMGetUndef(l->mod->i8);
 }
 
-/* d.keys(), d.values(), d.items() as a new list (ty_view). */
-static LLVMValueRef lo_view(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  return lo_dict_parts(l, x, (int)n->bi->ival, n->ty->elem);
-}
+/* d.keys(), d.values(), d.items(): d itself, one more reference to it (ty_view). */
+static LLVMValueRef lo_view(Lower *l, Node *n) { return lo_owned(l, n->list.items[0]); }
 
-/* A new list of x's keys, values or items (part), each of type elem. */
+/* A new list of x's keys, values or items (part), each of type elem (x a dict or a view of one). */
 LLVMValueRef lo_dict_parts(Lower *l, Node *x, int part, const Type *elem) {
   LLVMValueRef d = lo_expr(l, x), len = lo_container_len(l, x->ty, d);
   LLVMValueRef lst = lo_list_new(l, elem, len);
   lo_temp_made(l, ty_list(elem), lst);
   LoLoop loop = lo_loop_begin(l, const_i64(l, 0), len, NULL, "dict.parts");
-  lo_list_append(l, elem, lst, entry_at(l, x->ty, d, loop.index, part, elem));
+  lo_list_append(l, elem, lst, entry_at(l, dict_seen(x->ty), d, loop.index, part, elem));
   lo_loop_end(l, &loop);
   lo_temp_taken(l, lst);
   lo_done_with(l, x, d);

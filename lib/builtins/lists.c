@@ -1056,6 +1056,7 @@ static const Type *items_of(Infer *in, Node *n, Node *x, const Type *t, const ch
   if (t->kind == TY_TUPLE && tuple_items(t)) return tuple_items(t);
   if (t->kind == TY_LIST) return t->elem ? t->elem : ty_list_item(in, n, t);
   if ((t->kind == TY_SET || t->kind == TY_DICT) && t->nfields) return t->fields[0];  /* a dict's keys */
+  if (t->kind == TY_DICTVIEW) return ty_dict_view_item(t);
   if (t->kind == TY_RANGE) return TYS(TY_I64);
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_BYTES) t = ty_bytes_view(in, x);  /* its items, as an array's (uint8 ints) */
@@ -1226,6 +1227,7 @@ static LLVMValueRef items_list(Lower *l, Node *x, const Type *elem) {
   if (x->ty->kind == TY_RANGE) return range_list(l, x);
   if (x->ty->kind == TY_SET) return lo_set_list(l, x, elem);
   if (x->ty->kind == TY_DICT) return lo_dict_parts(l, x, DICT_KEYS, elem);
+  if (x->ty->kind == TY_DICTVIEW) return lo_dict_parts(l, x, x->ty->unit, elem);
   if (x->ty->kind == TY_TUPLE) return tuple_list(l, x, elem);
   if (x->ty->kind == TY_STR) return lo_str_chars(l, x);
   if (x->ty->kind == TY_ARRAY && ty_is_fixed_text(x->ty->elem)) return text_list(l, x, elem);
@@ -1391,6 +1393,7 @@ static void add_item(Lower *l, Fold *f, LLVMValueRef item) {
 /* The type of an iterable's items, once typed (items_of's answer). */
 static const Type *item_type(const Type *t) {
   if (t->kind == TY_SET || t->kind == TY_DICT) return t->fields[0];
+  if (t->kind == TY_DICTVIEW) return ty_dict_view_item(t);
   if (t->kind == TY_TUPLE) return tuple_items(t);
   if (t->kind == TY_STR) return t;
   if (t->kind == TY_ARRAY && t->ndim > 1) return row_type(t);
@@ -1646,10 +1649,32 @@ LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, L
 
 /* ---------------------------------------------------------------- in, len */
 
+/* v (of type vt) in a list of type lst, or in the values or items of a
+ * dict's view, searched as a list of them is. */
+static const Type *list_has(Infer *in, Node *n, const Type *vt, const Type *lst) {
+  if (!searchable(in, n->list.items[0], vt, lst, "'in'")) return NULL;
+  if (lst->elem && !item_equatable(lst->elem))
+    return ty_error(in, n, "'in' a list of %s is not supported", lst->elem->name);
+  return TYS(TY_BOOL);
+}
+
+/* v in x of x a dict's values or items: searched in a list of them made now. */
+static LLVMValueRef view_has(Lower *l, Node *v, Node *x) {
+  const Type *elem = ty_dict_view_item(x->ty);
+  LLVMValueRef val = lo_expr(l, v), lst = lo_dict_parts(l, x, x->ty->unit, elem);
+  lo_temp_made(l, ty_list(elem), lst);
+  LLVMValueRef r = list_search(l, NULL, elem, lst, val, v->ty, false);
+  lo_done_with(l, v, val);
+  lo_release_temp(l, ty_list(elem), lst);
+  return LLVMBuildICmp(l->b, LLVMIntSGE, r, const_i64(l, 0), "");
+}
+
 /* v in x, for lists, dicts, tuples, strs, arrays, ranges and jitclass instances
  * (their __contains__); not in is not(v in x) (the frontend). */
 static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_DICT || args[1]->kind == TY_SET) return ty_dict_contains(in, n, args);
+  if (args[1]->kind == TY_DICTVIEW && args[1]->unit == DICT_KEYS) return ty_dict_contains(in, n, args);
+  if (args[1]->kind == TY_DICTVIEW) return list_has(in, n, args[0], ty_list(ty_dict_view_item(args[1])));
   if (args[1]->kind == TY_TUPLE) return ty_tuple_contains(in, n, args);
   if (args[1]->kind == TY_LITDICT) return ty_literal_dict_contains(in, n, args);
   if (args[1]->kind == TY_STR) return ty_str_contains(in, n, args);
@@ -1659,15 +1684,14 @@ static const Type *ty_in(Infer *in, Node *n, const Type **args) {
   if (args[1]->kind == TY_CLASS) return ty_jitclass_contains(in, n);
   if (args[1]->kind != TY_LIST)
     return ty_error(in, n, "'in' needs a typed list, a dict, a tuple, a range or an array here, got %s", args[1]->name);
-  if (!searchable(in, n->list.items[0], args[0], args[1], "'in'")) return NULL;
-  if (args[1]->elem && !item_equatable(args[1]->elem))
-    return ty_error(in, n, "'in' a list of %s is not supported", args[1]->elem->name);
-  return TYS(TY_BOOL);
+  return list_has(in, n, args[0], args[1]);
 }
 
 static LLVMValueRef lo_in(Lower *l, Node *n) {
   Node *v = n->list.items[0], *x = n->list.items[1];
   if (x->ty->kind == TY_DICT || x->ty->kind == TY_SET) return lo_dict_contains(l, n);  /* a set's items are keys */
+  if (x->ty->kind == TY_DICTVIEW && x->ty->unit == DICT_KEYS) return lo_dict_contains(l, n);
+  if (x->ty->kind == TY_DICTVIEW) return view_has(l, v, x);
   if (x->ty->kind == TY_TUPLE) return lo_tuple_contains(l, n);
   if (x->ty->kind == TY_LITDICT) return lo_literal_dict_contains(l, n);
   if (x->ty->kind == TY_STR) return lo_str_contains(l, n);

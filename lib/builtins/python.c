@@ -135,7 +135,7 @@ LLVMValueRef lo_range_contains(Lower *l, Node *n) {
 
 static const Type *ty_len(Infer *in, Node *n, const Type **args) {
   if (args[0]->kind == TY_ARRAY || args[0]->kind == TY_TUPLE || args[0]->kind == TY_LITDICT || args[0]->kind == TY_RANGE ||
-      ty_is_container(args[0]) || args[0]->kind == TY_STR || args[0]->kind == TY_BYTES)
+      ty_is_container(args[0]) || args[0]->kind == TY_DICTVIEW || args[0]->kind == TY_STR || args[0]->kind == TY_BYTES)
     return TYS(TY_I64);
   if (args[0]->kind == TY_YIELDS)
     return ty_error(in, n, "a generator has no len(): in compiled code for loops (zip() and enumerate() too), next(), "
@@ -153,7 +153,7 @@ static LLVMValueRef lo_len(Lower *l, Node *n) {
     return count;
   }
   LLVMValueRef v = lo_expr(l, a);
-  LLVMValueRef len = ty_is_container(a->ty) ? lo_container_len(l, a->ty, v)
+  LLVMValueRef len = ty_is_container(a->ty) || a->ty->kind == TY_DICTVIEW ? lo_container_len(l, a->ty, v)  /* (a view: its dict's) */
                      : a->ty->kind == TY_STR ? lo_str_len(l, v)
                      : a->ty->ndim          ? lo_arr_shape(l, v, 0)
                                             : const_i64(l, 0);

@@ -282,7 +282,13 @@ LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
 LLVMValueRef lo_tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array) {
   LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
   *as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
-  LLVMValueRef mem = lo_alloca(l, *as_array, "tuple");
+  LLVMValueRef mem = lo_alloca(l, *as_array, "tuple"), from = t->nfields > 16 ? lo_loaded_from(l, v) : NULL;
+  for (int k = 1; from && k < t->nfields; k++)
+    if (t->fields[k] != t->fields[0]) from = NULL;  /* (laid out as the array only where its items are alike) */
+  if (from && LLVMTypeOf(v) == lo_type(l, t)) {  /* a long tuple copied as it lies: no extractvalue of each field */
+    LLVMBuildMemCpy(l->b, mem, 1, from, 1, LLVMSizeOf(*as_array));
+    return mem;
+  }
   for (int k = 0; k < t->nfields; k++) {
     LLVMValueRef at[2] = {const_i64(l, 0), const_i64(l, k)};
     LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, v, (unsigned)k, ""), LLVMBuildGEP2(l->b, *as_array, mem, at, 2, ""));

@@ -266,7 +266,8 @@ LLVMValueRef lo_index(Lower *l, Node *n) {
   if (n->lhs->ty->kind == TY_TUPLE) return lo_tuple_index(l, n);
   if (n->lhs->ty->kind == TY_LITDICT) return lo_literal_dict_index(l, n);
   if (n->lhs->ty->kind == TY_ARRAY && n->ty->kind == TY_ARRAY) return lo_array_index(l, n);
-  if (n->lhs->ty->kind == TY_DICT || n->lhs->ty->kind == TY_SET) return lo_dict_index(l, n);  /* a set: iteration */
+  if (n->lhs->ty->kind == TY_DICT || n->lhs->ty->kind == TY_SET || n->lhs->ty->kind == TY_DICTVIEW)
+    return lo_dict_index(l, n);  /* a set, a dict's view: iteration */
   if (n->lhs->ty->kind == TY_LIST && !n->str && n->rhs->kind == N_SLICE) return lo_list_slice(l, n);
   if (n->lhs->ty->kind == TY_STR) return lo_str_index(l, n);
   if (n->lhs->ty->kind == TY_BYTES) return lo_bytes_index(l, n);

@@ -123,12 +123,27 @@ LLVMValueRef lo_callee_body(Lower *l, const CallTarget *target) {
   return fn;
 }
 
+/* A body's {status, result} where it stored its result at out
+ * (lo_result_in_memory): the result loaded whole, which the caller
+ * stores whole (its entry) or reads field by field. */
+static LLVMValueRef result_from_memory(Lower *l, const Type *rt, LLVMValueRef r, LLVMValueRef out) {
+  LLVMTypeRef parts[2] = {l->mod->i32, lo_type(l, rt)};
+  LLVMValueRef whole = LLVMGetUndef(LLVMStructTypeInContext(l->mod->c, parts, 2, 0));
+  whole = LLVMBuildInsertValue(l->b, whole, LLVMBuildExtractValue(l->b, r, 0, ""), 0, "");
+  return LLVMBuildInsertValue(l->b, whole, LLVMBuildLoad2(l->b, parts[1], out, ""), 1, "");
+}
+
 /* fn, the body of callee compiled with opts, called with args (room for
- * two more after them: a recursive body's stack guard): {status, result}. */
+ * three more after them: where a result of many fields goes, a recursive
+ * body's stack guard): {status, result}. */
 LLVMValueRef lo_call_body(Lower *l, LLVMValueRef fn, const Func *callee, const CompileOptions *opts, LLVMValueRef *args,
                           int nargs) {
-  if (lo_checks_stack(l, callee, opts)) return lo_guarded_call(l, fn, callee, args, (unsigned)nargs);
-  return LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+  const Type *rt = callee->ret_type;
+  LLVMValueRef out = lo_result_in_memory(l, rt) ? lo_alloca(l, lo_type(l, rt), "result") : NULL, r;
+  if (out) args[nargs++] = out;
+  if (lo_checks_stack(l, callee, opts)) r = lo_guarded_call(l, fn, callee, args, (unsigned)nargs);
+  else r = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(fn), fn, args, (unsigned)nargs, "");
+  return out ? result_from_memory(l, rt, r, out) : r;
 }
 
 /* An argument that is a view of a variable's array (m[k], a[1:, 0]): the
@@ -194,7 +209,7 @@ LLVMValueRef lo_jit_call(Lower *l, Node *n) {
 /* A call to the function target names with argument values of its
  * parameters' types (a sort's key function on each item): its result. */
 LLVMValueRef lo_call_target(Lower *l, const CallTarget *target, LLVMValueRef *args, int nargs) {
-  LLVMValueRef fn = lo_callee_body(l, target), with_guard[nargs + 2];
+  LLVMValueRef fn = lo_callee_body(l, target), with_guard[nargs + 3];
   memcpy(with_guard, args, sizeof(LLVMValueRef) * (size_t)nargs);
   LLVMValueRef r = lo_call_body(l, fn, target->func, target->func_opts, with_guard, nargs);
   lo_check_call(l, LLVMBuildExtractValue(l->b, r, 0, "status"));
@@ -208,7 +223,7 @@ LLVMValueRef lo_jit_call_elem(Lower *l, Node *n, LLVMValueRef *vals) {
   const Func *callee = n->target->func;
   keep_callee_stack(l, fn, callee);
   int na = n->list.len;
-  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 2));
+  LLVMValueRef *args = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(na + 3));
   for (int i = 0; i < na; i++) {
     const Type *t = n->list.items[i]->ty;
     args[i] = lo_convert(l, vals[i], t->kind == TY_ARRAY ? t->elem : t, callee->var_types[i]);

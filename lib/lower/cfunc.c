@@ -74,7 +74,7 @@ void lo_c_entry(Lower *l, const char *symbol) {
   l->fn = LLVMAddFunction(l->mod->m, symbol, ft);
   l->stack_guard = NULL;  /* the body's parameter: the entry makes its own */
   position(l, new_block(l, "entry"));
-  LLVMValueRef *vals = arena_alloc(f->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 2));
+  LLVMValueRef *vals = arena_alloc(f->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 3));
   for (int v = 0; v < f->nparams; v++) vals[v] = c_argument(l, v);
   LLVMValueRef r = lo_call_body(l, l->impl, f, l->opts, vals, f->nparams);
   LLVMValueRef status = LLVMBuildExtractValue(l->b, r, 0, "status");

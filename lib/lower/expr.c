@@ -73,15 +73,22 @@ static LLVMValueRef lo_ifexp(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, lo_type(l, n->ty), result, "");
 }
 
-/* A tuple of more items than this is built in memory and loaded whole: a
- * chain of an insertvalue per item costs LLVM's constant propagation a
- * time that grows as the cube of the items (seconds for 300). */
+/* A tuple of more items (or numbers in all) than this is built in memory
+ * and loaded whole: a chain of an insertvalue per item costs LLVM's
+ * constant propagation a time that grows as the cube of the items
+ * (seconds for 300). */
 enum { TUPLE_IN_REGISTERS = 16 };
+
+/* Item v of type t stored at p: a long tuple just loaded whole copied where it lies (lo_store_whole). */
+static void store_item(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  if (lo_type(l, t) == lo_storage_type(l, t)) lo_store_whole(l, t, p, v);
+  else lo_store_storage(l, t, p, v);
+}
 
 /* The items in turn; those holding arrays are temporaries until the tuple
  * holds them all, so that an item that raises releases the ones before it. */
 LLVMValueRef lo_tuple(Lower *l, Node *n) {
-  bool in_memory = n->list.len > TUPLE_IN_REGISTERS;
+  bool in_memory = n->list.len > TUPLE_IN_REGISTERS || lo_many_fields(n->ty);
   LLVMValueRef t = LLVMGetUndef(lo_type(l, n->ty)), mem = NULL;
   if (in_memory) mem = lo_alloca(l, lo_storage_type(l, n->ty), "tuple");
   LLVMValueRef *items = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)(n->list.len + 1));
@@ -90,7 +97,7 @@ LLVMValueRef lo_tuple(Lower *l, Node *n) {
     items[i] = lo_owned(l, item);
     if (ty_has_arrays(item->ty)) lo_temp_made(l, item->ty, items[i]);
     if (in_memory)
-      lo_store_storage(l, item->ty, LLVMBuildStructGEP2(l->b, lo_storage_type(l, n->ty), mem, (unsigned)i, ""), items[i]);
+      store_item(l, item->ty, LLVMBuildStructGEP2(l->b, lo_storage_type(l, n->ty), mem, (unsigned)i, ""), items[i]);
     else
       t = LLVMBuildInsertValue(l->b, t, items[i], (unsigned)i, "");
   }

@@ -86,7 +86,8 @@ static void lo_exit(Lower *l) {
   if (l->deferred)  /* a check failed: some nonzero status, the caller runs again to know which */
     status = LLVMBuildSelect(l->b, LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, ""), const_i32(l, RT_ERR_VALUE), status, "");
   LLVMValueRef r = LLVMBuildInsertValue(l->b, LLVMGetUndef(rty), status, 0, "");
-  r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_result_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
+  if (!lo_result_in_memory(l, l->f->ret_type))  /* (else stored where the caller said: ret_val) */
+    r = LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, lo_result_type(l, l->f->ret_type), l->ret_val, ""), 1, "");
   LLVMBuildRet(l->b, r);
 }
 
@@ -223,29 +224,31 @@ static void add_noalias(LowerModule *mod, LLVMValueRef fn, unsigned param) {
 }
 
 /* The body as an internal function: {i32 status, result} (the arguments
- * as values..., [a device function's thread record]), named f->symbol.
+ * as values..., [a device function's thread record], [where a result of
+ * many fields goes: lo_result_in_memory, then an i8 in its place]), named f->symbol.
  * Calls between compiled functions pass everything in registers: LLVM can
  * inline them, and when a body cannot fail, drop the status and turn
  * fib(n - 1) + fib(n - 2) into a loop and one call. */
 static LLVMValueRef body_function(Lower *l, const char *name, bool deferred) {
   if (l->f->generator) return lo_generator_body(l, name);
-  bool checks = lo_checks_stack(l, l->f, l->opts);
-  int np = l->f->nparams + l->opts->device + 2 * checks;
+  bool checks = lo_checks_stack(l, l->f, l->opts), out = lo_result_in_memory(l, l->f->ret_type);
+  int np = l->f->nparams + l->opts->device + out + 2 * checks;
   LLVMTypeRef *params = arena_alloc(l->f->arena, sizeof(LLVMTypeRef) * (size_t)(np ? np : 1));
   for (int v = 0; v < l->f->nparams; v++) params[v] = lo_type(l, l->f->var_types[v]);
   if (l->opts->device) params[l->f->nparams] = l->mod->ptr;
+  if (out) params[l->f->nparams + l->opts->device] = l->mod->ptr;
   if (checks) {
     params[np - 2] = l->mod->ptr;
     params[np - 1] = l->mod->i64;
   }
-  LLVMTypeRef result[2] = {l->mod->i32, lo_result_type(l, l->f->ret_type)};
+  LLVMTypeRef result[2] = {l->mod->i32, out ? l->mod->i8 : lo_result_type(l, l->f->ret_type)};
   LLVMTypeRef ft = LLVMFunctionType(LLVMStructTypeInContext(l->mod->c, result, 2, 0), params, (unsigned)np, 0);
   l->impl = l->fn = LLVMAddFunction(l->mod->m, name, ft);
   LLVMSetLinkage(l->fn, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = new_block(l, "entry");
   l->exit_bb = new_block(l, "exit");
   position(l, entry);
-  l->ret_val = lo_alloca(l, result[1], "result");
+  l->ret_val = out ? LLVMGetParam(l->fn, (unsigned)(l->f->nparams + l->opts->device)) : lo_alloca(l, result[1], "result");
   if (l->f->ret_type->kind == TY_OPTIONAL)  /* a bare return, or the end, leaves None */
     LLVMBuildStore(l->b, LLVMConstNull(result[1]), l->ret_val);
   if (deferred) {

@@ -211,6 +211,10 @@ void lo_for_each_index(Lower *l, int ndim, LLVMValueRef *shape, ElementBody body
 LLVMTypeRef lo_type(Lower *l, const Type *t);
 LLVMTypeRef lo_storage_type(Lower *l, const Type *t);
 LLVMTypeRef lo_result_type(Lower *l, const Type *t);  /* a body's result of type t */
+bool lo_result_in_memory(Lower *l, const Type *t);  /* a body's result of type t is stored through a pointer it is given */
+bool lo_many_fields(const Type *t);  /* a tuple of more numbers than LLVM builds well in registers */
+LLVMValueRef lo_loaded_from(Lower *l, LLVMValueRef v);  /* where v was just loaded whole from, unchanged since; or NULL */
+void lo_store_whole(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v);  /* *p = v, a long tuple copied */
 void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v);  /* a return's */
 LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r);  /* a caller's value of it */
 LLVMValueRef lo_fconst(Lower *l, const Type *t, double v);

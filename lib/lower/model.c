@@ -208,6 +208,7 @@ static const Model models[TY_COUNT] = {
   [TY_OPTIONAL] = {optional_value, optional_storage, optional_load, optional_store, optional_refcount},
   [TY_LIST] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
+  [TY_DICTVIEW] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},  /* its dict's */
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_YIELDS] = {ptr_value, ptr_value, plain_load, plain_store, yields_refcount},
@@ -240,9 +241,49 @@ LLVMTypeRef lo_type(Lower *l, const Type *t) { return model(t)->value(l, t); }
 LLVMTypeRef lo_result_type(Lower *l, const Type *t) {
   return t->kind == TY_RECORD ? lo_storage_type(l, t) : lo_type(l, t);
 }
+/* The scalars a tuple lays out, its tuples' counted in turn. */
+static int leaves(const Type *t) {
+  if (t->kind != TY_TUPLE && t->kind != TY_LITDICT) return 1;
+  int n = 0;
+  for (int i = 0; i < t->nfields; i++) n += leaves(t->fields[i]);
+  return n;
+}
+
+/* A result of many fields goes back through memory the caller gives: as
+ * a value, LLVM builds it by a chain of an insertvalue per field, whose
+ * constant propagation costs a time that grows as the cube of the fields
+ * (half a minute for 300). GPU device functions return theirs as values. */
+enum { RESULT_IN_REGISTERS = 16 };
+bool lo_result_in_memory(Lower *l, const Type *t) { return !l->mod->gpu && lo_many_fields(t); }
+bool lo_many_fields(const Type *t) { return leaves(t) > RESULT_IN_REGISTERS; }
+
+/* Where v was loaded whole from, in the block being built with nothing
+ * since that may write memory: its bytes there are v's. NULL otherwise. */
+LLVMValueRef lo_loaded_from(Lower *l, LLVMValueRef v) {
+  if (!LLVMIsALoadInst(v) || LLVMGetInstructionParent(v) != LLVMGetInsertBlock(l->b)) return NULL;
+  for (LLVMValueRef i = LLVMGetNextInstruction(v); i; i = LLVMGetNextInstruction(i))
+    if (LLVMIsAStoreInst(i) || LLVMIsACallInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i)) return NULL;
+  return LLVMGetOperand(v, 0);
+}
+
+/* v, a value of type t, stored at p: a tuple of many fields just loaded
+ * whole (a long display's, a variable's) copied from where it lies, so
+ * that LLVM never rebuilds it by a chain of insertvalues (see
+ * lo_result_in_memory). */
+void lo_store_whole(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
+  LLVMValueRef from = leaves(t) > RESULT_IN_REGISTERS ? lo_loaded_from(l, v) : NULL;
+  if (from && LLVMTypeOf(v) == lo_type(l, t)) {
+    /* (the size as a constant the module's data layout, set after lowering, folds) */
+    LLVMBuildMemCpy(l->b, p, 1, from, 1, LLVMSizeOf(lo_type(l, t)));  /* (v, unused, is dropped by LLVM) */
+  } else {
+    LLVMBuildStore(l->b, v, p);
+  }
+}
+
+/* A return's value v into the result's slot. */
 void lo_set_result(Lower *l, const Type *t, LLVMValueRef slot, LLVMValueRef v) {
   if (t->kind == TY_RECORD) lo_store_storage(l, t, slot, v);
-  else LLVMBuildStore(l->b, v, slot);
+  else lo_store_whole(l, t, slot, v);
 }
 LLVMValueRef lo_take_result(Lower *l, const Type *t, LLVMValueRef r) {
   if (t->kind != TY_RECORD) return r;

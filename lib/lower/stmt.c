@@ -21,7 +21,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     const Type *vt = l->f->var_types[target->var];
     LLVMValueRef slot = l->slots[target->var];
     if (ty_has_arrays(vt)) lo_refcount(l, vt, LLVMBuildLoad2(l->b, lo_type(l, vt), slot, ""), false);
-    LLVMBuildStore(l->b, lo_convert(l, v, t, vt), slot);
+    lo_store_whole(l, vt, slot, lo_convert(l, v, t, vt));
     lo_mark_assigned(l, target->var);
   } else if (target->kind == N_INDEX && target->ty->kind == TY_ARRAY && target->lhs->ty->kind == TY_ARRAY) {
     lo_index_store(l, target, t, v);
