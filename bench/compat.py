@@ -65,7 +65,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
             "tsinfer", "alphapept",
             "pytreegrav", "meshoid", "sarracen", "dynasor",
-            "baseflow", "acoular", "uxarray", "replay_trajectory_classification")
+            "baseflow", "acoular", "uxarray", "replay_trajectory_classification", "muon")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

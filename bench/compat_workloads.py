@@ -9807,6 +9807,31 @@ def replay_trajectory_classification_classify():
             "transition": classifier.discrete_state_transition_}
 
 
+def muon_wnn():
+    """muon's weighted nearest neighbours of a two-modality single-cell set
+    (300 cells, gene counts and surface proteins): per modality, NN-descent
+    over a compiled Jaccard-Euclidean distance passed to UMAP's search with
+    its arrays as keyword arguments gives the kernel bandwidths, then the
+    cross-modality affinities, modality weights and the joint graph."""
+    import anndata as ad
+    import muon as mu
+    import scanpy as sc
+    rng = np.random.default_rng(0)
+    groups = rng.integers(0, 4, 300)
+    genes = rng.poisson(1.0 + 4.0 * (rng.random((4, 200)) < 0.2)[groups]).astype(np.float32)
+    proteins = rng.gamma(2.0, 1.0 + 3.0 * rng.random((4, 30))[groups]).astype(np.float32)
+    mods = {"rna": ad.AnnData(np.log1p(genes)), "prot": ad.AnnData(np.log1p(proteins))}
+    for name, comps in (("rna", 20), ("prot", 10)):
+        sc.pp.pca(mods[name], n_comps=comps, random_state=0)
+        sc.pp.neighbors(mods[name], n_neighbors=15, random_state=0)
+    mdata = mu.MuData(mods)
+    mu.pp.neighbors(mdata, n_neighbors=15, random_state=0)
+    return {"connectivities": mdata.obsp["connectivities"].toarray(),
+            "distances": mdata.obsp["distances"].toarray(),
+            "rna_weight": mdata.obs["rna:mod_weight"].to_numpy(),
+            "prot_weight": mdata.obs["prot:mod_weight"].to_numpy()}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10047,4 +10072,5 @@ WORKLOADS = {
                 "remap_locate": uxarray_remap_locate},
     "replay_trajectory_classification": {"decode": replay_trajectory_classification_decode,
                                          "classify": replay_trajectory_classification_classify},
+    "muon": {"wnn": muon_wnn},
 }
