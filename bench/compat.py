@@ -66,7 +66,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "tsinfer", "alphapept",
             "pytreegrav", "meshoid", "sarracen", "dynasor",
             "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso", "miepython", "quspin",
-            "pyqula", "bztetra")
+            "pyqula", "bztetra",
+            "baseflow", "acoular", "uxarray", "replay_trajectory_classification", "muon")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -10135,6 +10135,263 @@ def bztetra_tetrahedra():
     return out
 
 
+def _baseflow_streamflow():
+    """The daily streamflow records baseflow ships (two gauges, 2001-2010)."""
+    import baseflow
+    import pandas as pd
+    return pd.read_csv(baseflow.example, index_col=0, parse_dates=True)
+
+
+def baseflow_single():
+    """baseflow's twelve separation methods on one gauge's record: the
+    digital filters (Lyne-Hollick, Chapman, Chapman-Maxwell, Boughton,
+    Furey, Eckhardt, EWMA, Willems) with their parameters calibrated by a
+    parallel search over a compiled method passed as an argument, the
+    HYSEP graphical methods (fixed and sliding intervals, local minima),
+    UKIH's turning points; the recession coefficient, backward filter,
+    maximum BFI and the methods' KGE against the strict baseflow."""
+    import baseflow
+    from baseflow.param_estimate import Backward, maxmium_BFI, recession_coefficient
+    df = _baseflow_streamflow()
+    b, kge = baseflow.single(df["US_09447000"], area=500.0, ice=([11, 1], [3, 31]), method="all")
+    Q = df["US_09447000"].to_numpy(float)
+    strict = baseflow.strict_baseflow(Q, baseflow.exist_ice(df.index, ([11, 1], [3, 31])))
+    a = recession_coefficient(Q, strict)
+    b_lh = baseflow.LH(Q)
+    return {"baseflow": b.to_numpy(), "kge": kge.to_numpy(), "a": a, "backward": Backward(Q, b_lh, a),
+            "bfi_max": maxmium_BFI(Q, b_lh, a, df.index)}
+
+
+def baseflow_separation():
+    """baseflow's separation of every gauge of a table (areas unknown, no
+    ice), with each method's baseflow index and KGE."""
+    import baseflow
+    dfs, bfi, kge = baseflow.separation(_baseflow_streamflow(), method="all", return_bfi=True, return_kge=True)
+    return {**{"b_" + m: d.to_numpy() for m, d in dfs.items()}, "bfi": bfi.to_numpy(float),
+            "kge": kge.to_numpy(float)}
+
+
+def _acoular_setup(duration):
+    """A 64-microphone array hearing two white-noise point sources and a
+    dipole (sine) over uncorrelated sensor noise, at 25.6 kHz."""
+    from pathlib import Path
+    import acoular as ac
+    ac.config.global_caching = "none"
+    mg = ac.MicGeom(file=Path(ac.__file__).parent / "xml" / "array_64.xml")
+    fs, n = 25600, int(25600 * duration)
+    noise = [ac.WNoiseGenerator(sample_freq=fs, num_samples=n, seed=i + 1, rms=r) for i, r in enumerate((1.0, 0.7))]
+    sine = ac.SineGenerator(sample_freq=fs, num_samples=n, freq=2000.0)
+    sources = [ac.PointSource(signal=noise[0], mics=mg, loc=(-0.1, -0.1, -0.3)),
+               ac.PointSource(signal=noise[1], mics=mg, loc=(0.15, 0.0, -0.3)),
+               ac.PointSourceDipole(signal=sine, mics=mg, loc=(0.0, 0.1, -0.3)),
+               ac.UncorrelatedNoiseSource(signal=ac.WNoiseGenerator(sample_freq=fs, num_samples=n, seed=9, rms=0.05),
+                                          mics=mg)]
+    return ac, mg, sources
+
+
+def acoular_frequency_beamformers():
+    """acoular's frequency-domain beamforming of a cross-spectral matrix:
+    the conventional beamformer with each steering vector formulation,
+    Capon, eigenvalue, MUSIC and functional beamformers, and the point
+    spread functions of each formulation."""
+    ac, mg, sources = _acoular_setup(0.5)
+    spec = ac.PowerSpectra(source=ac.Mixer(source=sources[0], sources=sources[1:]), block_size=128, window="Hanning")
+    rg = ac.RectGrid(x_min=-0.2, x_max=0.2, y_min=-0.2, y_max=0.2, z=-0.3, increment=0.02)
+    out = {"csm": spec.csm[10]}
+    for kind in ("classic", "inverse", "true level", "true location"):
+        st = ac.SteeringVector(grid=rg, mics=mg, steer_type=kind)
+        out["base_" + kind] = ac.BeamformerBase(freq_data=spec, steer=st).synthetic(4000, 1)
+        out["base_no_diag_" + kind] = ac.BeamformerBase(freq_data=spec, steer=st, r_diag=False).synthetic(2000, 3)
+        out["psf_" + kind] = ac.PointSpreadFunction(steer=st, grid_indices=np.array([0, 200, 440]), freq=4000.0).psf
+    st = ac.SteeringVector(grid=rg, mics=mg)
+    for name, cls in (("capon", ac.BeamformerCapon), ("eig", ac.BeamformerEig), ("music", ac.BeamformerMusic),
+                      ("functional", ac.BeamformerFunctional)):
+        out[name] = cls(freq_data=spec, steer=st).synthetic(4000, 1)
+    return out
+
+
+def acoular_deconvolution():
+    """acoular's deconvolution of beamforming maps: DAMAS (Gauss-Seidel
+    over the point spread functions), CLEAN, CLEAN-SC and orthogonal
+    beamforming."""
+    ac, mg, sources = _acoular_setup(0.5)
+    spec = ac.PowerSpectra(source=ac.Mixer(source=sources[0], sources=sources[1:]), block_size=128, window="Hanning")
+    rg = ac.RectGrid(x_min=-0.2, x_max=0.2, y_min=-0.2, y_max=0.2, z=-0.3, increment=0.02)
+    st = ac.SteeringVector(grid=rg, mics=mg)
+    return {"damas": ac.BeamformerDamas(freq_data=spec, steer=st, n_iter=50).synthetic(4000, 1),
+            "clean": ac.BeamformerClean(freq_data=spec, steer=st).synthetic(4000, 1),
+            "cleansc": ac.BeamformerCleansc(freq_data=spec, steer=st).synthetic(4000, 1),
+            "orth": ac.BeamformerOrth(freq_data=spec, steer=st, eva_list=np.array([0, 1, 2])).synthetic(4000, 1)}
+
+
+def acoular_time_beamformers():
+    """acoular's time-domain delay-and-sum beamforming (each steering
+    vector formulation, squared with the autopower removed, along a
+    moving grid) and CLEAN-T, of a mixture with a moving source."""
+    ac, mg, sources = _acoular_setup(0.16)
+    traj = ac.Trajectory(points={0.0: (-0.1, 0.0, -0.3), 0.08: (0.0, 0.05, -0.3), 0.16: (0.1, 0.0, -0.3)})
+    moving = ac.MovingPointSource(signal=sources[1].signal, mics=mg, trajectory=traj)
+    mix = ac.Mixer(source=sources[0], sources=[moving, sources[2]])
+    rg = ac.RectGrid(x_min=-0.2, x_max=0.2, y_min=-0.2, y_max=0.2, z=-0.3, increment=0.04)
+
+    def collect(gen):
+        return np.concatenate(list(gen.result(512)))
+    out = {"mix": collect(mix)}
+    for kind in ("classic", "inverse", "true level", "true location"):
+        out["time_" + kind] = collect(ac.BeamformerTime(source=mix, steer=ac.SteeringVector(grid=rg, mics=mg,
+                                                                                            steer_type=kind)))
+    st = ac.SteeringVector(grid=rg, mics=mg)
+    out["time_sq"] = collect(ac.BeamformerTimeSq(source=mix, steer=st, r_diag=True))
+    out["time_sq_traj"] = collect(ac.BeamformerTimeSqTraj(source=mix, steer=st, trajectory=traj, r_diag=True))
+    out["cleant_sq"] = collect(ac.BeamformerCleantSq(source=mix, steer=st, n_iter=10))
+    return out
+
+
+def _uxarray_grids():
+    """A structured 15-degree grid short of the poles (whose degenerate
+    faces leave the dual mesh's node order to the last bit of a sine) and
+    the spherical Voronoi grid of 200 random points."""
+    import uxarray as ux
+    rng = np.random.default_rng(0)
+    pts = rng.uniform([-180, -60], [180, 60], (200, 2))
+    return (ux.Grid.from_structured(lon=np.linspace(-180, 180, 25), lat=np.linspace(-75, 75, 11)),
+            ux.Grid.from_points((pts[:, 0], pts[:, 1]), method="spherical_voronoi"), pts)
+
+
+def _uxarray_field(grid):
+    import uxarray as ux
+    import xarray as xr
+    data = np.sin(np.deg2rad(grid.face_lat.values)) + np.cos(2 * np.deg2rad(grid.face_lon.values))
+    return ux.UxDataArray(xr.DataArray(data, dims=["n_face"]), uxgrid=grid)
+
+
+def uxarray_geometry():
+    """uxarray's geometry of unstructured spherical grids: face areas (and
+    their Gaussian quadrature total), latitude-longitude bounds of each
+    face, centroids, the connectivity tables built from the face-node one,
+    edge lengths and face-to-face distances."""
+    out = {}
+    for name, grid in zip(("structured", "voronoi"), _uxarray_grids()[:2]):
+        out[name + "_areas"] = grid.face_areas.values
+        out[name + "_total_area"] = grid.calculate_total_face_area(quadrature_rule="gaussian", order=4)
+        out[name + "_bounds"] = grid.bounds.values
+        for table in ("face_face", "edge_face", "node_face", "face_edge", "edge_node", "node_edge"):
+            out[name + "_" + table] = getattr(grid, table + "_connectivity").values
+        for coord in ("face_lon", "face_lat", "face_x", "edge_lon", "edge_lat"):
+            out[name + "_" + coord] = getattr(grid, coord).values
+        out[name + "_edge_lengths"] = grid.edge_node_distances.values
+        out[name + "_face_distances"] = grid.edge_face_distances.values
+    return out
+
+
+def uxarray_dual_calculus():
+    """uxarray's dual meshes, the Green-Gauss gradient of a face-centred
+    field (over dual cells), its zonal means, integral, and cross sections
+    at a constant latitude and longitude."""
+    out = {}
+    for name, grid in zip(("structured", "voronoi"), _uxarray_grids()[:2]):
+        dual = grid.get_dual()
+        out[name + "_dual_faces"] = dual.face_node_connectivity.values
+        out[name + "_dual_areas"] = dual.face_areas.values
+        field = _uxarray_field(grid)
+        grad = field.gradient()
+        for key in grad.data_vars if hasattr(grad, "data_vars") else ():
+            out[name + "_gradient_" + key] = grad[key].values
+        out[name + "_zonal_mean"] = field.zonal_mean().values
+        out[name + "_integral"] = field.integrate().values
+        out[name + "_cross_lat"] = field.cross_section.constant_latitude(30.0).values
+        out[name + "_cross_lon"] = field.cross_section.constant_longitude(45.0).values
+    return out
+
+
+def uxarray_remap_locate():
+    """uxarray's bilinear and inverse-distance remapping between the two
+    grids, and the faces containing query points."""
+    structured, voronoi, pts = _uxarray_grids()
+    out = {}
+    for name, src, dst in (("to_voronoi", structured, voronoi), ("to_structured", voronoi, structured)):
+        field = _uxarray_field(src)
+        out[name + "_bilinear"] = field.remap.bilinear(destination_grid=dst).values
+        out[name + "_idw"] = field.remap.inverse_distance_weighted(destination_grid=dst).values
+        faces, counts = src.get_faces_containing_point(pts[:50])
+        out[name + "_faces"], out[name + "_counts"] = faces, counts
+    return out
+
+
+def _rtc_run_and_replay():
+    """A simulated rat running a 180 cm linear track three times, 19 place
+    cells firing as Poisson processes, and a continuous replay event."""
+    from replay_trajectory_classification.sorted_spikes_simulation import (make_continuous_replay,
+                                                                           make_simulated_run_data)
+    np.random.seed(0)
+    time, position, _, spikes, _ = make_simulated_run_data(n_runs=3)
+    replay_time, replay_spikes = make_continuous_replay()
+    return position, spikes, replay_time, replay_spikes
+
+
+def replay_trajectory_classification_decode():
+    """replay_trajectory_classification's decoding of position from place
+    cells: place fields by kernel density, the random-walk and uniform
+    state transitions, the causal (filter) and acausal (smoother) passes
+    over a replay event."""
+    from replay_trajectory_classification import Environment, RandomWalk, SortedSpikesDecoder, Uniform
+    position, spikes, replay_time, replay_spikes = _rtc_run_and_replay()
+    out = {}
+    for name, transition in (("random_walk", RandomWalk(movement_var=12.5)), ("uniform", Uniform())):
+        decoder = SortedSpikesDecoder(environment=Environment(place_bin_size=np.sqrt(12.5)),
+                                      transition_type=transition)
+        decoder.fit(position, spikes)
+        result = decoder.predict(replay_spikes, time=replay_time)
+        out[name + "_place_fields"] = np.asarray(decoder.place_fields_)
+        out[name + "_causal"] = result.causal_posterior.values
+        out[name + "_acausal"] = result.acausal_posterior.values
+    return out
+
+
+def replay_trajectory_classification_classify():
+    """replay_trajectory_classification's classification of a replay event
+    into continuous, fragmented and stationary dynamics: three discrete
+    states, each with its own movement model, filtered and smoothed."""
+    from replay_trajectory_classification import (DiagonalDiscrete, Environment, Identity, RandomWalk,
+                                                  SortedSpikesClassifier, Uniform)
+    position, spikes, replay_time, replay_spikes = _rtc_run_and_replay()
+    movement = [[RandomWalk(movement_var=12.5), Uniform(), Identity()], [Uniform(), Uniform(), Uniform()],
+                [RandomWalk(movement_var=12.5), Uniform(), Identity()]]
+    classifier = SortedSpikesClassifier(environments=[Environment(place_bin_size=np.sqrt(12.5))],
+                                        continuous_transition_types=movement,
+                                        discrete_transition_type=DiagonalDiscrete(0.98))
+    classifier.fit(position, spikes)
+    result = classifier.predict(replay_spikes, time=replay_time,
+                                state_names=["continuous", "fragmented", "stationary"])
+    return {"causal": result.causal_posterior.values, "acausal": result.acausal_posterior.values,
+            "transition": classifier.discrete_state_transition_}
+
+
+def muon_wnn():
+    """muon's weighted nearest neighbours of a two-modality single-cell set
+    (300 cells, gene counts and surface proteins): per modality, NN-descent
+    over a compiled Jaccard-Euclidean distance passed to UMAP's search with
+    its arrays as keyword arguments gives the kernel bandwidths, then the
+    cross-modality affinities, modality weights and the joint graph."""
+    import anndata as ad
+    import muon as mu
+    import scanpy as sc
+    rng = np.random.default_rng(0)
+    groups = rng.integers(0, 4, 300)
+    genes = rng.poisson(1.0 + 4.0 * (rng.random((4, 200)) < 0.2)[groups]).astype(np.float32)
+    proteins = rng.gamma(2.0, 1.0 + 3.0 * rng.random((4, 30))[groups]).astype(np.float32)
+    mods = {"rna": ad.AnnData(np.log1p(genes)), "prot": ad.AnnData(np.log1p(proteins))}
+    for name, comps in (("rna", 20), ("prot", 10)):
+        sc.pp.pca(mods[name], n_comps=comps, random_state=0)
+        sc.pp.neighbors(mods[name], n_neighbors=15, random_state=0)
+    mdata = mu.MuData(mods)
+    mu.pp.neighbors(mdata, n_neighbors=15, random_state=0)
+    return {"connectivities": mdata.obsp["connectivities"].toarray(),
+            "distances": mdata.obsp["distances"].toarray(),
+            "rna_weight": mdata.obs["rna:mod_weight"].to_numpy(),
+            "prot_weight": mdata.obs["prot:mod_weight"].to_numpy()}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10378,4 +10635,12 @@ WORKLOADS = {
     "quspin": {"user_basis": quspin_user_basis},
     "pyqula": {"tight_binding": pyqula_tight_binding},
     "bztetra": {"tetrahedra": bztetra_tetrahedra},
+    "baseflow": {"single": baseflow_single, "separation": baseflow_separation},
+    "acoular": {"frequency_beamformers": acoular_frequency_beamformers, "deconvolution": acoular_deconvolution,
+                "time_beamformers": acoular_time_beamformers},
+    "uxarray": {"geometry": uxarray_geometry, "dual_calculus": uxarray_dual_calculus,
+                "remap_locate": uxarray_remap_locate},
+    "replay_trajectory_classification": {"decode": replay_trajectory_classification_decode,
+                                         "classify": replay_trajectory_classification_classify},
+    "muon": {"wnn": muon_wnn},
 }

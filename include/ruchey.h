@@ -1185,7 +1185,7 @@ enum { DC_SLOGDET, DC_CHOLESKY, DC_EIGH, DC_EIG, DC_SVD, DC_QR, DC_LSTSQ, DC_PIN
        DC_POWER, DC_COV, DC_ROOTS };
 enum { LF_VECTORS = 1, LF_UPPER = 2, LF_FULL = 4, LF_COMPLETE = 8, LF_R_ONLY = 16, LF_DEFAULT = 32, LF_FRO = 64,
        LF_NUC = 128, LF_ROWVAR = 256, LF_BIAS = 512, LF_CORR = 1024, LF_SCALAR = 2048,
-       LF_HERMITIAN = 4096 };
+       LF_HERMITIAN = 4096, LF_NRM2 = 8192 /* a vector's 2-norm by BLAS's nrm2, as Numba's (numba_code) */ };
 int32_t rt_decomp(int32_t op, int32_t kind, const RtArray *a, int32_t nda, const RtArray *b, int32_t ndb, double p,
                   int32_t flags, RtArray *out, double *scalar);
 /* solve, inv, det of complex and float64 matrices as NumPy computes them: LAPACK's getrf or gesv of a

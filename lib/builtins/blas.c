@@ -22,6 +22,12 @@ typedef void (*Gemm)(const char *ta, const char *tb, const int *m, const int *n,
                      const void *a, const int *lda, const void *b, const int *ldb, const void *beta, void *c,
                      const int *ldc);
 
+/* x . y of n elements (SciPy's wrappers return a complex one as C's) */
+typedef float (*Sdot)(const int *n, const void *x, const int *incx, const void *y, const int *incy);
+typedef double (*Ddot)(const int *n, const void *x, const int *incx, const void *y, const int *incy);
+typedef float complex (*Cdot)(const int *n, const void *x, const int *incx, const void *y, const int *incy);
+typedef double complex (*Zdot)(const int *n, const void *x, const int *incx, const void *y, const int *incy);
+
 typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alpha, const void *a, const int *lda,
                      const void *x, const int *incx, const void *beta, void *y, const int *incy);
 
@@ -29,14 +35,16 @@ typedef void (*Gemv)(const char *t, const int *m, const int *n, const void *alph
  * named as SciPy's cython_blas and cython_lapack name them. */
 static const char *const names[R_COUNT] = {"sgemm", "dgemm", "sgemv", "dgemv", "sgetrf", "dgetrf",
                                            "sgetrs", "dgetrs", "sgetri", "dgetri", "cgemm", "zgemm",
-                                           "cgemv", "zgemv", "dgesv", "zgesv", "zgetrf", "dsyevd",
+                                           "cgemv", "zgemv", "sdot", "ddot", "cdotu", "zdotu", "snrm2",
+                                           "dnrm2", "scnrm2", "dznrm2", "dgesv", "zgesv", "zgetrf", "dsyevd",
                                            "zheevd", "dgesdd", "zgesdd", "dgeev", "zgeev", "dgeqrf",
                                            "zgeqrf", "dorgqr", "zungqr", "dpotrf", "zpotrf", "dgelsd",
                                            "zgelsd"};
 static void *routines[R_COUNT];
 static void *linalg_error;  /* numpy.linalg.LinAlgError, held by the extension */
 
-const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", "cgemm", "zgemm", "cgemv", "zgemv", NULL};
+const char *const la_blas_names[] = {"sgemm", "dgemm", "sgemv", "dgemv", "cgemm", "zgemm", "cgemv", "zgemv",
+                                     "sdot",  "ddot",  "cdotu", "zdotu", "snrm2", "dnrm2", "scnrm2", "dznrm2", NULL};
 const char *const la_lapack_names[] = {"sgetrf", "dgetrf", "sgetrs", "dgetrs", "sgetri", "dgetri", "dgesv",
                                        "zgesv", "zgetrf", "dsyevd", "zheevd", "dgesdd", "zgesdd", "dgeev",
                                        "zgeev", "dgeqrf", "zgeqrf", "dorgqr", "zungqr", "dpotrf", "zpotrf",
@@ -165,6 +173,27 @@ static void blas_vector(Gemv gemv, Mat a, char ta, int lda, Mat b, char tb, int 
   }
 }
 
+/* c = a b of a row a and a column b, each read with a positive stride
+ * that BLAS can take, by BLAS's dot, as NumPy's and Numba's: gemv sums
+ * the same products in another order, which can differ in the last bit.
+ * False where the strides do not fit (or the routine is missing). */
+static bool blas_dot(int kind, Mat a, Mat b, char *c) {
+  int64_t item = ty_plain[kind].bits / 8;
+  if (a.cs <= 0 || b.rs <= 0 || a.cs % item || b.rs % item || a.cs / item > INT_MAX || b.rs / item > INT_MAX ||
+      a.cols > INT_MAX)
+    return false;
+  int n = (int)a.cols, ia = (int)(a.cs / item), ib = (int)(b.rs / item);
+  void *dot = la_routine((int[]){R_SDOT, R_DDOT, R_CDOTU, R_ZDOTU}[kind == TY_F32 ? 0 : kind == TY_F64 ? 1 : kind == TY_C64 ? 2 : 3]);
+  if (!dot) return false;
+  switch (kind) {
+  case TY_F32: *(float *)c = ((Sdot)dot)(&n, a.data, &ia, b.data, &ib); break;
+  case TY_F64: *(double *)c = ((Ddot)dot)(&n, a.data, &ia, b.data, &ib); break;
+  case TY_C64: *(float complex *)c = ((Cdot)dot)(&n, a.data, &ia, b.data, &ib); break;
+  default: *(double complex *)c = ((Zdot)dot)(&n, a.data, &ia, b.data, &ib); break;
+  }
+  return true;
+}
+
 /* c = a b by gemm (gemv for a vector). Row-major c is column-major
  * c^T = b^T a^T, so b comes first and each operand is read transposed. */
 static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
@@ -177,6 +206,7 @@ static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {
     rt_set_error(RT_ERR_VALUE, "matrix dimensions beyond 2**31 - 1 are not supported by BLAS");
     return RT_ERR_VALUE;
   }
+  if (a.rows == 1 && b.cols == 1 && blas_dot(kind, a, b, c)) return RT_OK;
   normalise(&a, item);
   normalise(&b, item);
   char ta, tb;

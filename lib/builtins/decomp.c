@@ -412,6 +412,7 @@ static LLVMValueRef lo_decomp(Lower *l, Node *n) {
   Call c = call_of(n);
   ArrayOperands ops = bi_array_operands(l, a, b, e);
   LLVMValueRef p = c.p ? lo_expr_as(l, c.p, TYS(TY_F64)) : lo_fconst(l, TYS(TY_F64), 0);
+  if (op == DC_NORM && a->ty->ndim == 1 && l->opts->numba_code) c.flags |= LF_NRM2;
   LLVMValueRef flags = const_i32(l, c.flags);
   for (int i = 0; i < 2 && c.bits[i]; i++) {
     LLVMValueRef on = lo_expr_as(l, c.bits[i], TYS(TY_BOOL));

@@ -715,7 +715,25 @@ static RtStatus matrix_norm(Fm *f, double p, int flags, double *r) {
   return st;
 }
 
+typedef float (*Snrm2)(const int *n, const void *x, const int *incx);
+typedef double (*Dnrm2)(const int *n, const void *x, const int *incx);
+
+/* The 2-norm of vector a by BLAS's nrm2, which scales as it sums (Numba's
+ * norm, which can differ from NumPy's square root of a dot product in the
+ * last bit); false where a's stride or length does not fit BLAS's ints,
+ * or the routine is missing. */
+static bool nrm2(int kind, const RtArray *a, double *scalar) {
+  int64_t item = la_item_size(kind), stride = a->strides[0];
+  int which = kind == TY_F32 ? R_SNRM2 : kind == TY_F64 ? R_DNRM2 : kind == TY_C64 ? R_SCNRM2 : R_DZNRM2;
+  void *fn = la_routine(which);
+  if (!fn || a->shape[0] > INT_MAX || stride <= 0 || stride % item || stride / item > INT_MAX) return false;
+  int n = (int)a->shape[0], inc = (int)(stride / item);
+  scalar[0] = which == R_SNRM2 || which == R_SCNRM2 ? ((Snrm2)fn)(&n, a->data, &inc) : ((Dnrm2)fn)(&n, a->data, &inc);
+  return true;
+}
+
 static RtStatus norm(int kind, const RtArray *a, int nda, double p, int flags, double *scalar) {
+  if (nda == 1 && flags & LF_NRM2 && (flags & LF_DEFAULT || p == 2) && nrm2(kind, a, scalar)) return RT_OK;
   Fm f;
   RtStatus st = fortran_of(a, nda, kind, &f);
   if (st) return st;

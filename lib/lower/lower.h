@@ -78,6 +78,8 @@ typedef struct Lower {
   int ntemps, temps_cap;
   bool numpy_semantics;      /* the elements of an array expression: NumPy's rules, not Python's (ufunc.c) */
   bool outlined;             /* a chunk the pool runs (lo_begin_outlined) */
+  bool parfor_errors;        /* a prange loop's body in code written for Numba, which compiles it
+                              * as a parfor, under error_model="numpy" (prange.c, stmt.c) */
   bool callee;               /* a body lowered for a call from another function (calls.c) */
   int pow_var, pow_value;    /* in a loop's version for one exponent (pow_value > 0), the parameter
                               * its float ** int raises to and that exponent (stmt.c) */
@@ -144,8 +146,11 @@ static inline LLVMValueRef fcmp(Lower *l, LLVMRealPredicate p, LLVMValueRef a, L
 static inline LLVMTypeRef void_type(Lower *l) { return LLVMVoidTypeInContext(l->mod->c); }
 
 /* Division by zero gives inf, nan or 0 rather than raising: error_model="numpy",
- * and the elements of array expressions, as NumPy computes them. */
-static inline bool lo_numpy_errors(Lower *l) { return l->opts->error_model_numpy || l->numpy_semantics; }
+ * the elements of array expressions, as NumPy computes them, and the body of
+ * a prange loop written for Numba, as Numba's parfors. */
+static inline bool lo_numpy_errors(Lower *l) {
+  return l->opts->error_model_numpy || l->numpy_semantics || l->parfor_errors;
+}
 /* Whether compiled code gives CPython 3.14's answers where 3.14 changed
  * them: the running interpreter's (CompileOptions.python). */
 static inline bool lo_python314(Lower *l) { return l->opts->python >= 0x030E0000; }

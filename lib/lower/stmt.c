@@ -635,7 +635,10 @@ static void lo_for(Lower *l, Node *n) {
   LLVMBasicBlockRef other = new_block(l, "for.else"), done = new_block(l, "for.end");
   bool leaves = leaves_early(n);
   LLVMValueRef trips = leaves ? lo_range_trips(l, count) : lo_range_fits(l, count);
+  bool parfor_errors = l->parfor_errors;
+  if (plan) l->parfor_errors |= l->opts->numba_code;  /* a prange loop left serial is Numba's parfor still */
   lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
+  l->parfor_errors = parfor_errors;
   position(l, other);
   if (leaves) lo_range_end(l, count);
   lo_block(l, &n->orelse);
