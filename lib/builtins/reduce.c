@@ -989,7 +989,7 @@ static LLVMValueRef reduce_elements(Lower *l, const Call *c, Node *a) {
 
 /* A number or an array: a contiguous one (a Fortran one in memory order,
  * but for arg*) or a 1-d one read as a row, any other through its elements. */
-static bool sums_in_one_pass(const Call *c);
+static bool sums_in_one_pass(Lower *l, const Call *c);
 static LLVMValueRef sum_whole(Lower *l, const Type *t, LLVMValueRef v);
 
 static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
@@ -998,7 +998,7 @@ static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
     Src s = {.kind = SRC_ONE, .elem = t, .n = const_i64(l, 1), .one = lo_expr(l, a)};
     return finish(l, c, &s);
   }
-  if (t->ndim > 1 && t->layout == 'A' && sums_in_one_pass(c) && !lo_is_elementwise(a)) {
+  if (t->ndim > 1 && t->layout == 'A' && sums_in_one_pass(l, c) && !lo_is_elementwise(a)) {
     LLVMValueRef v = lo_expr(l, a), r = sum_whole(l, t, v);  /* as NumPy's iterator walks a view's axes */
     lo_done_with(l, a, v);
     return r;
@@ -1180,9 +1180,9 @@ static LLVMValueRef reduce_whole(Lower *l, int k, void *arg) {
 
 /* Whether a float sum along several axes is made in one pass (rt_sum_axes):
  * NumPy's iterator walks them together, so its bits are not those of one
- * axis after another. */
-static bool sums_in_one_pass(const Call *c) {
-  return c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
+ * axis after another. Not in a GPU's code, which cannot call the runtime. */
+static bool sums_in_one_pass(Lower *l, const Call *c) {
+  return !l->gpu && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
 }
 
 static LLVMValueRef i64s_in_memory(Lower *l, const LLVMValueRef *v, int n, const char *name) {
@@ -1255,7 +1255,7 @@ static LLVMValueRef reduce_axes(Lower *l, const Call *c, Node *n, Node *a, Node 
       lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, k[i], k[j], ""), RT_ERR_VALUE, "duplicate value in 'axis'");
   if (count >= d) return reduce_all(l, c, a);  /* (more: raised above) */
   LLVMValueRef v = lo_expr(l, a), r = v;
-  if (count > 1 && sums_in_one_pass(c)) {
+  if (count > 1 && sums_in_one_pass(l, c)) {
     r = sum_axes(l, a->ty, n->ty, v, k, count);
     lo_done_with(l, a, v);
     return r;
