@@ -64,7 +64,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pydsge", "aotools", "einsteinpy",
             "kalepy", "pymc-bart", "scirpy", "cellrank", "tacco", "liana", "tsdate", "pybaselines", "ctxcore",
             "tsinfer", "alphapept",
-            "pytreegrav", "meshoid", "sarracen", "dynasor")
+            "pytreegrav", "meshoid", "sarracen", "dynasor",
+            "hausdorff", "dtwalign", "haversine", "sknw", "ta-numba", "hyper-corr", "sketchnu",
+            "vanilla-option-pricers", "foostrap", "numba-mwu", "hmmkay")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
