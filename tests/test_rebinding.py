@@ -437,3 +437,17 @@ def test_write_to_copy_of_read_only_parameter():
     for copy in (False, True):
         assert_same(read_only_param_or_copy, a, copy)
     assert a[0] != -1.0
+
+
+@njit
+def written_before_rebound_in_loop(key, n):
+    k = numpy.zeros(4, numpy.uint8)
+    for i in range(n):
+        k[0] = i
+        k = numpy.frombuffer(key, numpy.uint8)
+    return k.sum()
+
+
+def test_write_reached_round_a_loop_by_read_only_array_is_refused():
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        written_before_rebound_in_loop(b"abcd", 3)
