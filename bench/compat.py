@@ -67,7 +67,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pytreegrav", "meshoid", "sarracen", "dynasor",
             "qibojit", "pyqmc", "taurex", "radis", "autoarray", "piquasso", "miepython", "quspin",
             "pyqula", "bztetra",
-            "baseflow", "acoular", "uxarray", "replay_trajectory_classification", "muon")
+            "baseflow", "acoular", "uxarray", "replay_trajectory_classification", "muon",
+            "hausdorff", "dtwalign", "haversine", "sknw", "ta-numba", "hyper-corr", "sketchnu",
+            "vanilla-option-pricers", "foostrap", "numba-mwu", "hmmkay")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

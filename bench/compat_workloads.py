@@ -10392,6 +10392,418 @@ def muon_wnn():
             "prot_weight": mdata.obs["prot:mod_weight"].to_numpy()}
 
 
+def hausdorff_distances():
+    """hausdorff's Hausdorff distances between point sets under each of its
+    compiled metrics (Manhattan, Euclidean, Chebyshev, cosine, great-circle),
+    the metric passed to the compiled loop as a compiled function, and a
+    metric of the caller's own."""
+    from numba import njit
+    from hausdorff import hausdorff_distance
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((400, 3)), rng.standard_normal((300, 3)) + 0.3
+    ll_a, ll_b = rng.uniform(-60, 60, (200, 2)), rng.uniform(-60, 60, (250, 2))
+
+    @njit
+    def squared(x, y):
+        return ((x - y) ** 2).sum()
+    out = {name: hausdorff_distance(a, b, distance=name)
+           for name in ("manhattan", "euclidean", "chebyshev", "cosine")}
+    out["haversine"] = hausdorff_distance(ll_a, ll_b, distance="haversine")
+    out["own_metric"] = hausdorff_distance(a, b, distance=squared)
+    out["int_points"] = hausdorff_distance(rng.integers(0, 50, (100, 2)), rng.integers(0, 50, (80, 2)))
+    return out
+
+
+def dtwalign_alignments():
+    """dtwalign's dynamic time warping: the cumulative cost matrix and the
+    backtracked warping path for symmetric, asymmetric and Rabiner-Juang
+    step patterns, Sakoe-Chiba and Itakura windows, open-begin and open-end
+    alignment and a metric of the caller's own."""
+    from dtwalign import dtw
+    rng = np.random.default_rng(1)
+    t = np.linspace(0, 4 * np.pi, 150)
+    x = np.sin(t) + 0.1 * rng.standard_normal(150)
+    y = np.sin(np.linspace(0, 4 * np.pi, 120) ** 1.1 / 4 ** 0.1) + 0.1 * rng.standard_normal(120)
+    out = {}
+    for pattern in ("symmetric1", "symmetric2", "symmetricP05", "symmetricP2", "asymmetric", "asymmetricP1",
+                    "typeIa", "typeIc", "typeIIc", "typeIIIc", "typeIVc"):
+        res = dtw(x, y, step_pattern=pattern)
+        out[pattern + "_cum"] = res.cumsum_matrix
+        out[pattern + "_path"] = res.path.astype(np.int64)
+        out[pattern + "_dist"] = np.array([res.distance, res.normalized_distance], dtype=float)
+    for name, kw in {"sakoechiba": dict(window_type="sakoechiba", window_size=40),
+                     "itakura": dict(window_type="itakura"),
+                     "open_end": dict(open_end=True),
+                     "open_begin_end": dict(step_pattern="asymmetric", open_begin=True, open_end=True),
+                     "own_metric": dict(dist=lambda a, b: np.abs(a - b).sum() ** 0.5)}.items():
+        res = dtw(x, y, **kw)
+        out[name + "_path"] = res.path.astype(np.int64)
+        out[name + "_dist"] = np.array([res.distance, res.normalized_distance], dtype=float)
+        out[name + "_warp"] = res.get_warping_path()
+    return out
+
+
+def haversine_great_circles():
+    """haversine's great-circle distances and destinations: the compiled
+    scalar kernel per pair of points in several units, the vectorized kernel
+    (a Numba ufunc) pairwise and over all combinations, and the inverse
+    problem (the point reached along a bearing), scalar and vectorized."""
+    from haversine import Direction, Unit, haversine, haversine_vector, inverse_haversine, inverse_haversine_vector
+    rng = np.random.default_rng(2)
+    a = np.column_stack([rng.uniform(-80, 80, 500), rng.uniform(-179, 179, 500)])
+    b = np.column_stack([rng.uniform(-80, 80, 500), rng.uniform(-179, 179, 500)])
+    scalar = np.array([[haversine(tuple(p), tuple(q), unit=u) for p, q in zip(a[:60], b[:60])]
+                       for u in (Unit.KILOMETERS, Unit.MILES, Unit.NAUTICAL_MILES, Unit.RADIANS)])
+    dist = rng.uniform(10, 3000, 500)
+    bearing = rng.uniform(0, 2 * np.pi, 500)
+    inverse = np.array([inverse_haversine(tuple(p), d, Direction.NORTHEAST if i % 2 else th)
+                        for i, (p, d, th) in enumerate(zip(a[:60], dist, bearing))])
+    lat, lon = inverse_haversine_vector(a, dist, bearing)
+    return {"scalar": scalar, "vector": haversine_vector(a, b),
+            "vector_m": haversine_vector(a, b, Unit.METERS),
+            "comb": haversine_vector(a[:40], b[:50], comb=True), "inverse": inverse,
+            "inverse_vector": np.column_stack([lat, lon])}
+
+
+def _sknw_skeleton():
+    """A one-pixel-wide skeleton: a grid of crossing lines, a ring, a diagonal
+    and an isolated point, as skeletonize leaves one."""
+    img = np.zeros((120, 160), np.uint8)
+    img[20, 10:150] = img[60, 10:150] = img[100, 30:130] = 1
+    img[10:110, 40] = img[10:110, 90] = img[20:101, 130] = 1
+    rr = np.arange(360) * np.pi / 180
+    img[np.round(40 + 12 * np.sin(rr)).astype(int), np.round(65 + 12 * np.cos(rr)).astype(int)] = 1
+    for k in range(25):
+        img[70 + k, 5 + k] = 1
+    img[115, 155] = 1
+    return img
+
+
+def sknw_graph():
+    """sknw's graph of a skeleton image: node marking, junction filling and
+    edge tracing (compiled), as a graph and a multigraph, with and without
+    isolated points and rings, summarised as sorted node centres and edge
+    lengths and pixel counts."""
+    import sknw
+    img = _sknw_skeleton()
+    out = {"marked": sknw.sknw.mark_node(img.copy()).astype(np.int64)}
+    for tag, kw in {"graph": dict(), "multi": dict(multi=True), "bare": dict(iso=False, ring=False),
+                    "multi_ring": dict(multi=True, iso=False, ring=True)}.items():
+        g = sknw.build_sknw(img.copy(), **kw)
+        out[tag + "_nodes"] = np.array(sorted(tuple(g.nodes[n]["o"]) for n in g.nodes))
+        edges = sorted((min(g.nodes[s]["o"].tolist(), g.nodes[e]["o"].tolist()), d["weight"], len(d["pts"]))
+                       for s, e, d in (g.edges(data=True) if not kw.get("multi") else
+                                       ((s, e, d) for s, e, k, d in g.edges(keys=True, data=True))))
+        out[tag + "_weights"] = np.array([w for _, w, _ in edges])
+        out[tag + "_pixels"] = np.array([n for _, _, n in edges])
+    return out
+
+
+def _ohlcv(n, seed):
+    rng = np.random.default_rng(seed)
+    close = 100 * np.exp(np.cumsum(0.01 * rng.standard_normal(n)))
+    spread = close * 0.01 * rng.uniform(0.2, 1.5, n)
+    high, low = close + spread * rng.uniform(0, 1, n), close - spread * rng.uniform(0, 1, n)
+    return high, low, close, rng.uniform(1e5, 5e5, n)
+
+
+def _ta_numba_group(groups):
+    """Every public bulk indicator of ta-numba's groups (its Numba path: each a
+    compiled function of price and volume series) on one synthetic market."""
+    import inspect
+    import os
+    os.environ["TA_NUMBA_DISABLE_RUST"] = "1"
+    import ta_numba
+    high, low, close, volume = _ohlcv(3000, 5)
+    series = {"high": high, "low": low, "close": close, "volume": volume, "data": close}
+    out = {}
+    for group in groups:
+        module = getattr(ta_numba.bulk, group)
+        for name, fn in sorted(vars(module).items()):
+            if not name.endswith("_numba") or not hasattr(fn, "py_func") or fn.__module__ != module.__name__:
+                continue
+            params = inspect.signature(fn.py_func).parameters
+            result = fn(*(series[p] for p in params if p in series))
+            for i, r in enumerate(result if isinstance(result, tuple) else (result,)):
+                out[f"{group}_{name}_{i}"] = r
+    return out
+
+
+def ta_numba_trend():
+    """ta-numba's trend indicators: moving averages, MACD, ADX, vortex, TRIX,
+    mass index, CCI, DPO, KST, Ichimoku, parabolic SAR, Schaff cycle, Aroon."""
+    return _ta_numba_group(("trend",))
+
+
+def ta_numba_momentum():
+    """ta-numba's momentum indicators: RSI and stochastic RSI, TSI, ultimate
+    and stochastic oscillators, Williams %R, awesome oscillator, KAMA, ROC,
+    price and volume oscillators."""
+    return _ta_numba_group(("momentum",))
+
+
+def ta_numba_volatility_volume():
+    """ta-numba's volatility (ATR, Bollinger, Keltner, Donchian, ulcer),
+    volume (MFI, A/D, OBV, CMF, force index, EoM, VPT, NVI, VWAP, VWEMA) and
+    return indicators (daily, log, cumulative, z-scores, regression slopes,
+    rolling percentiles)."""
+    return _ta_numba_group(("volatility", "volume", "others"))
+
+
+def hyper_corr_correlations():
+    """hyper-corr's rank and linear correlations with their p-values:
+    Pearson's r, Spearman's rho, Kendall's tau, Chatterjee's xi and Somers' D,
+    on samples with and without ties, through the dispatching entry points
+    and the tie/no-tie kernels on presorted input."""
+    import hyper_corr as hc
+    rng = np.random.default_rng(6)
+    out = {}
+    for n in (25, 400, 3000):
+        x = rng.standard_normal(n)
+        y = 0.5 * x + rng.standard_normal(n)
+        xt, yt = np.round(x * 2) / 2, np.round(y * 2) / 2
+        for name in ("pearsonr", "spearmanr", "kendalltau", "chatterjeexi", "somersd"):
+            fn = getattr(hc, name)
+            out[f"{name}_{n}"] = np.array(tuple(fn(x, y))[:2], dtype=float)
+            out[f"{name}_ties_{n}"] = np.array(tuple(fn(xt, yt))[:2], dtype=float)
+        order = np.argsort(x, kind="stable")
+        order_t = np.argsort(xt, kind="stable")
+        for name in ("spearmanr", "kendalltau", "chatterjeexi", "somersd"):
+            out[f"{name}_noties_kernel_{n}"] = np.array(getattr(hc, name + "_noties")(x[order], y[order], n)[:2],
+                                                        dtype=float)
+            out[f"{name}_ties_kernel_{n}"] = np.array(getattr(hc, name + "_ties")(xt[order_t], yt[order_t], n)[:2],
+                                                      dtype=float)
+    out["somersd_table"] = hc.somersd(xt[:40], yt[:40]).table
+    return out
+
+
+def _sketchnu_stream(n, seed):
+    """n keys (bytes) drawn from a Zipf-like vocabulary of 5000 words."""
+    rng = np.random.default_rng(seed)
+    ids = np.minimum(rng.zipf(1.3, n), 5000)
+    return [f"w{i:05d}".encode() for i in ids]
+
+
+def sketchnu_hll_hashes():
+    """sketchnu's HyperLogLog cardinalities of a stream of byte strings
+    (plain, n-grams, merged) and its compiled 64- and 32-bit hashes."""
+    import sketchnu
+    from sketchnu.hashes import fasthash32, fasthash64, murmur3
+    keys, more = _sketchnu_stream(20000, 7), _sketchnu_stream(5000, 8)
+    probe = sorted(set(keys))[:200]
+    out = {"fasthash64": np.array([fasthash64(k, 3) for k in probe], dtype=np.uint64),
+           "fasthash32": np.array([fasthash32(k, 3) for k in probe], dtype=np.uint64),
+           "murmur3": np.array([murmur3(k, 3) for k in probe], dtype=np.uint64)}
+    hll, hll2 = sketchnu.HyperLogLog(p=12, seed=1), sketchnu.HyperLogLog(p=12, seed=1)
+    hll.update(keys)
+    hll2.update(more)
+    gram = sketchnu.HyperLogLog(p=12)
+    gram.add_ngram(b"the quick brown fox jumps over the lazy dog" * 20, 4)
+    out["hll"] = np.array([hll.query(), gram.query()])
+    hll.merge(hll2)
+    out["hll_merged"] = np.array(hll.query())
+    return out
+
+
+def sketchnu_countmin_heavy():
+    """sketchnu's count-min frequencies of a stream of byte strings in its
+    linear, log16 and log8 variants (plain and n-grams, merged; the log
+    counters' random steps drawn from seeded uniforms, refilled by
+    np.random.rand in compiled code) and the top-k heavy hitters (Topkapi)."""
+    import sketchnu
+    keys, more = _sketchnu_stream(20000, 7), _sketchnu_stream(5000, 8)
+    probe = sorted(set(keys))[:200]
+    out = {}
+    from numba import njit
+
+    @njit
+    def seed(s):
+        np.random.seed(s)
+    for kind in ("linear", "log16", "log8"):
+        cms, cms2 = sketchnu.CountMin(kind, width=2000), sketchnu.CountMin(kind, width=2000)
+        if kind != "linear":  # log counters step by chance: their batches of uniforms seeded, and their refills
+            for i, sketch in enumerate((cms, cms2)):
+                sketch.rng = np.random.default_rng(20 + i)
+                sketch.rand_nums = sketch.rng.random(2048)
+            seed(21)
+        cms.update(keys)
+        cms2.update(more)
+        cms.add_ngram(b"abracadabra" * 30, 3)
+        out[kind] = np.array([cms.query(k) for k in probe] + [cms.query(b"abr"), cms.n_added(), cms.n_records()],
+                             dtype=float)
+        cms.merge(cms2)
+        out[kind + "_merged"] = np.array([cms.query(k) for k in probe], dtype=float)
+    hh = sketchnu.HeavyHitters(width=500, depth=4)
+    hh.update(keys)
+    top = hh.query(20)
+    out["heavy_keys"] = np.array([int(k[1:]) for k, _ in top], dtype=np.int64)  # (the words' numbers)
+    out["heavy_counts"] = np.array([c for _, c in top], dtype=np.int64)
+    return out
+
+def _option_chain(seed):
+    """An option chain: forward, maturities, strikes and a volatility smile."""
+    rng = np.random.default_rng(seed)
+    ttms = np.array([0.08, 0.25, 0.5, 1.0, 2.0])
+    forwards = 100.0 * np.exp(0.02 * ttms)
+    strikes = [f * np.exp(np.linspace(-0.4, 0.4, 21) * np.sqrt(t)) for f, t in zip(forwards, ttms)]
+    vols = [0.2 + 0.3 * np.log(k / f) ** 2 + 0.01 * rng.standard_normal(21) for k, f in zip(strikes, forwards)]
+    types = [np.where(k >= f, "C", "P") for k, f in zip(strikes, forwards)]
+    return ttms, forwards, strikes, vols, types
+
+
+def vanilla_option_pricers_bsm():
+    """vanilla-option-pricers' Black-Scholes-Merton prices and greeks (delta,
+    gamma, vega, theta, digitals) per option and per smile slice, the Numba
+    ufuncs over arrays, and strikes from deltas."""
+    import vanilla_option_pricers as vop
+    ttms, forwards, strikes, vols, types = _option_chain(10)
+    t, f, k, v, o = ttms[2], forwards[2], strikes[2], vols[2], types[2]
+    out = {"price": np.array([vop.compute_bsm_vanilla_price(f, kk, t, vv, oo, 0.98) for kk, vv, oo in zip(k, v, o)]),
+           "greeks": np.array([[vop.compute_bsm_vanilla_delta(t, f, kk, vv, oo), vop.compute_bsm_vanilla_gamma(t, f, kk, vv),
+                                vop.compute_bsm_vanilla_vega(t, f, kk, vv), vop.compute_bsm_vanilla_theta(t, f, kk, vv, oo, 0.98, 0.02),
+                                vop.compute_bsm_digital_price(f, kk, t, vv, oo), vop.compute_bsm_digital_delta(f, kk, t, vv, oo)]
+                               for kk, vv, oo in zip(k, v, o)]),
+           "slice_prices": vop.compute_bsm_vanilla_slice_prices(t, f, k, v, o, 0.98),
+           "slice_deltas": vop.compute_bsm_vanilla_slice_deltas(t, f, k, v, o),
+           "slice_vegas": vop.compute_bsm_slice_vegas(t, f, k, v, o),
+           "grid_prices": vop.compute_bsm_forward_grid_prices(t, np.linspace(80, 120, 41), 100.0, 0.25, "P"),
+           "grid_deltas": vop.compute_bsm_vanilla_grid_deltas(t, np.linspace(80, 120, 41), 100.0, 0.25, "C"),
+           "strike_from_delta": np.array([vop.compute_bsm_strike_from_delta(t, f, d, 0.25) for d in (-0.25, 0.1, 0.5, 0.9)]),
+           "ufunc_price": vop.compute_bsm_vanilla_price_vector(f, k, t, v, o),
+           "ufunc_delta": vop.compute_bsm_vanilla_delta_vector(t, f, k, v, o),
+           "ufunc_gamma": vop.compute_bsm_vanilla_gamma_vector(t, f, k, v),
+           "ufunc_vega": vop.compute_bsm_vanilla_vega_vector(t, f, k, v),
+           "ncdf": vop.ncdf(np.linspace(-5, 5, 101)), "npdf": vop.npdf(np.linspace(-5, 5, 101))}
+    return out
+
+
+def vanilla_option_pricers_bsm_implied():
+    """vanilla-option-pricers' Black-Scholes-Merton implied volatilities by its
+    bracketed Newton solver per option, slice and chain (typed lists of
+    slices), and chain deltas and vegas."""
+    import vanilla_option_pricers as vop
+    from numba.typed import List
+    ttms, forwards, strikes, vols, types = _option_chain(10)
+    t, f, k, v, o = ttms[2], forwards[2], strikes[2], vols[2], types[2]
+    prices = vop.compute_bsm_vanilla_slice_prices(t, f, k, v, o, 0.98)
+    out = {}
+    out["implied"] = np.array([vop.infer_bsm_implied_vol(f, t, kk, p, 0.98, oo) for kk, p, oo in zip(k, prices, o)])
+    out["implied_slice"] = vop.infer_bsm_ivols_from_slice_prices(t, f, 0.98, k, o, prices)
+    out["implied_model_slice"] = vop.infer_bsm_ivols_from_model_slice_prices(t, f, k, o, prices, 0.98)
+    lk, lv, lo = List(strikes), List(vols), List(types)
+    chain_prices = List([vop.compute_bsm_vanilla_slice_prices(tt, ff, kk, vv, oo)
+                         for tt, ff, kk, vv, oo in zip(ttms, forwards, strikes, vols, types)])
+    out["chain_deltas"] = np.concatenate(list(vop.compute_bsm_vanilla_deltas_ttms(ttms, forwards, lk, lv, lo)))
+    out["chain_vegas"] = np.concatenate(list(vop.compute_bsm_vegas_ttms(ttms, forwards, lk, lv, lo)))
+    out["chain_implied"] = np.concatenate(list(vop.infer_bsm_ivols_from_model_chain_prices(
+        ttms, forwards, np.ones(5), lk, lo, chain_prices)))
+    return out
+
+
+def vanilla_option_pricers_bachelier():
+    """vanilla-option-pricers' Bachelier (normal) model: prices, deltas and
+    vegas per option, slice and chain, strikes from deltas, deltas from
+    lognormal prices, and normal implied volatilities per option, slice and
+    chain."""
+    import vanilla_option_pricers as vop
+    from numba.typed import List
+    ttms, forwards, strikes, vols, types = _option_chain(11)
+    nvols = [v * f for v, f in zip(vols, forwards)]
+    t, f, k, v, o = ttms[3], forwards[3], strikes[3], nvols[3], types[3]
+    prices = vop.compute_normal_slice_prices(t, f, k, v, o, 0.97)
+    out = {"price": np.array([vop.compute_normal_price(f, kk, t, vv, 0.97, oo) for kk, vv, oo in zip(k, v, o)]),
+           "delta": np.array([vop.compute_normal_delta(t, f, kk, vv, oo) for kk, vv, oo in zip(k, v, o)]),
+           "slice_prices": prices, "slice_deltas": vop.compute_normal_slice_deltas(t, f, k, v, o),
+           "slice_vegas": vop.compute_normal_slice_vegas(t, f, k, v, o),
+           "delta_to_strike": np.array([vop.compute_normal_delta_to_strike(t, f, d, 20.0) for d in (-0.3, 0.2, 0.7)]),
+           "delta_from_lognormal": np.array([vop.compute_normal_delta_from_lognormal_vol(t, f, kk, p, oo)
+                                             for kk, p, oo in zip(k, vop.compute_bsm_vanilla_slice_prices(t, f, k, vols[3], o), o)]),
+           "implied": np.array([vop.infer_normal_implied_vol(f, t, kk, p, 0.97, oo) for kk, p, oo in zip(k, prices, o)]),
+           "implied_model_slice": vop.infer_normal_ivols_from_model_slice_prices(t, f, k, o, prices, 0.97),
+           "implied_slice": np.asarray(vop.infer_normal_ivols_from_slice_prices(t, f, 0.97, k, o, prices))}
+    lk, lv, lo = List(strikes), List(nvols), List(types)
+    chain_prices = List([vop.compute_normal_slice_prices(tt, ff, kk, vv, oo)
+                         for tt, ff, kk, vv, oo in zip(ttms, forwards, strikes, nvols, types)])
+    out["chain_deltas"] = np.concatenate(list(vop.compute_normal_deltas_ttms(ttms, forwards, lk, lv, lo)))
+    out["chain_vegas"] = np.concatenate(list(vop.compute_normal_vegas_ttms(ttms, forwards, lk, lv, lo)))
+    out["chain_implied"] = np.concatenate(list(vop.infer_normal_ivols_from_chain_prices(
+        ttms, forwards, np.ones(5), lk, lo, chain_prices)))
+    return out
+
+
+def foostrap_intervals():
+    """foostrap's bootstrap confidence intervals (BCa and percentile) of means,
+    standard deviations and quantiles of one sample and of differences
+    between two, of sparse and binary samples, and of ratios, weighted means
+    and correlations of paired data: its samplers draw from one NumPy
+    Generator per thread inside prange loops."""
+    from foostrap import foostrap
+    rng = np.random.default_rng(12)
+    a, b = rng.lognormal(0, 1, 300), rng.lognormal(0.2, 1, 250)
+    sparse = np.where(rng.uniform(size=400) < 0.7, 0.0, rng.exponential(2.0, 400))
+    binary = (rng.uniform(size=300) < 0.3).astype(float)
+    pairs, pairs2 = rng.lognormal(0, 0.5, (200, 2)), rng.lognormal(0.1, 0.5, (180, 2))
+    out = {}
+    runs = {"mean": (a, None, {}), "std": (a, None, dict(statistic="std")),
+            "quantile": (a, None, dict(statistic="quantile", q=0.3)),
+            "mean_diff": (a, b, {}), "percentile": (a, b, dict(ci_method="percentile", alternative="greater")),
+            "sparse": (sparse, None, {}), "sparse_std": (sparse, None, dict(statistic="std")),
+            "binary": (binary, None, {}), "ratio": (pairs, None, dict(statistic="ratio")),
+            "wmean": (pairs, pairs2, dict(statistic="wmean")), "pearson": (pairs, None, dict(statistic="pearson")),
+            "serial": (a, b, dict(parallel=False))}
+    for name, (x1, x2, kw) in runs.items():
+        res = foostrap(x1, x2, boot_samples=2000, random_state=7, **kw)
+        out[name + "_ci"], out[name + "_samples"] = np.array(res.ci, dtype=float), res.boot_samples
+    return out
+
+
+def numba_mwu_tests():
+    """numba-mwu's Mann-Whitney U tests (normal approximation with tie
+    correction, each alternative): one pair of samples, row and column
+    batches, one group against the rest over a dense matrix, and sparse CSR
+    matrices by their zero blocks."""
+    import scipy.sparse as sp
+    import numba_mwu as mwu
+    rng = np.random.default_rng(13)
+    x, y = rng.normal(0, 1, 80), np.round(rng.normal(0.3, 1, 70), 1)
+    X, Y = np.round(rng.exponential(1.0, (120, 30)), 1), np.round(rng.exponential(1.2, (90, 30)), 1)
+    X[rng.uniform(size=X.shape) < 0.5] = 0
+    Y[rng.uniform(size=Y.shape) < 0.4] = 0
+    labels = rng.integers(0, 4, 210)
+    out = {}
+    for alt in ("two-sided", "less", "greater"):
+        out["single_" + alt] = np.array(tuple(mwu.mannwhitneyu(x, y, alternative=alt)), dtype=float)
+        out["columns_" + alt] = np.array(tuple(mwu.mannwhitneyu_columns(X, Y, alternative=alt)), dtype=float)
+    out["rows"] = np.array(tuple(mwu.mannwhitneyu_rows(X.T, Y[:, 0])), dtype=float)
+    out["no_continuity"] = np.array(tuple(mwu.mannwhitneyu_columns(X, Y, use_continuity=False)), dtype=float)
+    both = np.vstack([X, Y])
+    out["one_vs_rest"] = np.array(tuple(mwu.mannwhitneyu_one_vs_rest(both, labels)), dtype=float)
+    out["sparse"] = np.array(tuple(mwu.mannwhitneyu_sparse(sp.csr_matrix(X), sp.csr_matrix(Y))), dtype=float)
+    out["one_vs_rest_sparse"] = np.array(tuple(mwu.mannwhitneyu_one_vs_rest_sparse(sp.csr_matrix(both), labels)),
+                                         dtype=float)
+    return out
+
+
+def hmmkay_discrete_hmm():
+    """hmmkay's discrete hidden Markov models: log-likelihoods (forward
+    algorithm), Viterbi decoding with state log-probabilities, and
+    Baum-Welch EM fitting of sequences of unequal lengths."""
+    from hmmkay import HMM
+    from hmmkay.utils import make_observation_sequences, make_proba_matrices
+    pi, A, B = make_proba_matrices(n_hidden_states=4, n_observable_states=5, random_state=14)
+    rng = np.random.default_rng(14)
+    seqs = [rng.integers(0, 5, n) for n in rng.integers(20, 60, 40)]
+    even = make_observation_sequences(n_seq=30, n_observable_states=5, n_obs_min=50, n_obs_max=51, random_state=15)
+    hmm = HMM(pi, A, B, n_iter=15)
+    out = {"loglik": np.atleast_1d(hmm.log_likelihood(seqs)), "loglik_even": np.atleast_1d(hmm.log_likelihood(even))}
+    paths, logp = hmm.decode(even, return_log_probas=True)
+    out["paths"], out["logp"] = np.asarray(paths), np.asarray(logp)
+    out["paths_ragged"] = np.concatenate([np.asarray(p) for p in hmm.decode(seqs)])
+    hmm.fit(seqs)
+    out["fit_pi"], out["fit_A"], out["fit_B"] = hmm.pi, hmm.A, hmm.B
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -10643,4 +11055,17 @@ WORKLOADS = {
     "replay_trajectory_classification": {"decode": replay_trajectory_classification_decode,
                                          "classify": replay_trajectory_classification_classify},
     "muon": {"wnn": muon_wnn},
+    "hausdorff": {"distances": hausdorff_distances},
+    "dtwalign": {"alignments": dtwalign_alignments},
+    "haversine": {"great_circles": haversine_great_circles},
+    "sknw": {"graph": sknw_graph},
+    "ta-numba": {"trend": ta_numba_trend, "momentum": ta_numba_momentum,
+                 "volatility_volume": ta_numba_volatility_volume},
+    "hyper-corr": {"correlations": hyper_corr_correlations},
+    "sketchnu": {"hll_hashes": sketchnu_hll_hashes, "countmin_heavy": sketchnu_countmin_heavy},
+    "vanilla-option-pricers": {"bsm": vanilla_option_pricers_bsm, "bsm_implied": vanilla_option_pricers_bsm_implied,
+                               "bachelier": vanilla_option_pricers_bachelier},
+    "foostrap": {"intervals": foostrap_intervals},
+    "numba-mwu": {"tests": numba_mwu_tests},
+    "hmmkay": {"discrete_hmm": hmmkay_discrete_hmm},
 }

@@ -652,7 +652,8 @@ int disp_unbox_tuple(PyObject *o, const Type *t, char *p) {
     }
     if (ty_is_scalar(ty_enum_value(f))) memcpy(at, &slot, f->size);  /* (an enum member: its number) */
     else if (ty_enum_value(f)->kind == TY_STR || ty_is_container(f) || f->kind == TY_CLASS ||
-             f->kind == TY_FUNCPTR)  /* (held as a pointer: a jitclass instance borrowed, a function's entry) */
+             f->kind == TY_FUNCPTR || f->kind == TY_GENERATOR)
+      /* (held as a pointer: a jitclass instance borrowed, a function's entry, a Generator's bitgen_t) */
       memcpy(at, &slot.u, sizeof(void *));
     else if (f->kind == TY_RECORD)  /* a record's bytes, in the tuple (its storage), of it or of a subtype's */
       memcpy(at, unused, f->size);

@@ -330,7 +330,9 @@ struct Node {
   void *callee;         /* N_CALL of a ruchey function: the dispatcher; of a native function: its
                          * NativeSig; N_RAISE: the class; N_CONST_ARRAY of datetimes: their type */
   const void *data;     /* N_CONST_ARRAY: the elements; N_DTYPE of a record, a jitclass, a datetime,
-                         * an array or container type, and a frozen datetime's N_CALL: the type */
+                         * an array or container type, and a frozen datetime's N_CALL: the type;
+                         * an N_VAR an element is written through: the NodeList of the values
+                         * assigned to it that reach the write (lib/analysis/webs.c), or none */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */

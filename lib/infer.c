@@ -1135,6 +1135,21 @@ static const Type *ty_array_unpacked(Infer *in, Node *at, int count) {
 
 static void ty_store(Infer *in, Node *target, const Type *t, Node *at);
 
+/* Whether every value that reaches a write through the name base is a
+ * writable array: the name's one type is read-only where another of its
+ * values is, but Numba types each value on its own (its SSA), so that
+ * `a = np.frombuffer(b, u1)` in one branch leaves `a = np.zeros(n); a[0] = 1`
+ * in the other writable. */
+static bool writable_where_written(const Node *base) {
+  const NodeList *values = base->kind == N_VAR ? base->data : NULL;
+  if (!values || !values->len) return false;
+  for (int i = 0; i < values->len; i++) {
+    const Type *t = values->items[i]->ty;
+    if (!t || t->kind != TY_ARRAY || t->readonly) return false;
+  }
+  return true;
+}
+
 /* r.v = x (r['v'] = x) of a record field v that is a C array: r.v[...] = x,
  * x's elements (or x itself, broadcast) stored into the field's, as
  * Numba's. Whether target was such a field, made that store. */
@@ -1231,7 +1246,7 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_error(in, target, "tuples are immutable");
     } else if (target->lhs->ty->kind == TY_RANGE || target->lhs->ty->kind == TY_STR) {
       ty_error(in, target, "'%s' object does not support item assignment", target->lhs->ty->kind == TY_STR ? "str" : "range");
-    } else if (target->lhs->ty->readonly && !ty_is_flat_store(target)) {
+    } else if (target->lhs->ty->readonly && !ty_is_flat_store(target) && !writable_where_written(target->lhs)) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
       ty_index_store(in, target, t, at);
@@ -1773,7 +1788,8 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *r = ty_binop_types(in, n, n->op, n->lhs, cur, n->rhs, t);
     if (cur->kind == TY_ARRAY) {  /* in place: the array keeps its identity and dtype */
       const Node *t = n->lhs;
-      if (cur->readonly || (t->kind == N_INDEX && t->lhs->ty->kind == TY_ARRAY && t->lhs->ty->readonly)) {
+      if (cur->readonly ||
+          (t->kind == N_INDEX && t->lhs->ty->kind == TY_ARRAY && t->lhs->ty->readonly && !writable_where_written(t->lhs))) {
         ty_error(in, t, "cannot write to a read-only array");
         break;
       }

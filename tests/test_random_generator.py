@@ -473,3 +473,24 @@ def assert_same_error(body):
     with pytest.raises(ValueError) as mine:
         ruchey.njit(namespace["f"])(np.random.default_rng(1))
     assert str(mine.value) == str(theirs.value)
+
+
+def draw_from_each(gens, n):
+    """One Generator per worker, passed in a tuple (as a bootstrap spawns them)."""
+    out = np.empty((len(gens), n), np.uint64)
+    for i in range(len(gens)):
+        g = gens[i]
+        out[i] = g.integers(0, n, size=n, dtype=np.uint64)
+    return out, gens[-1].random()
+
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_generators_in_a_tuple_argument_draw_numpys_streams(bit_generator):
+    compiled = ruchey.njit(draw_from_each)
+    for seed in (3, 11):
+        ours, theirs = (tuple(np.random.Generator(bit_generator(s)) for s in np.random.SeedSequence(seed).spawn(3))
+                        for _ in range(2))
+        got, want = compiled(ours, 17), draw_from_each(theirs, 17)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
+        assert ours[0].random() == theirs[0].random()  # the states advanced as Python's

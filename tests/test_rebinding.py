@@ -379,3 +379,75 @@ def test_a_break_through_finally_sees_its_assignments():
     for n in random_ints(make_rng(11), 5, -50, 50):
         assert_same(finally_on_break, n)
         assert_same(finally_on_return_path, n)
+
+
+# ---------------------------------------------------------------- writes where only writable arrays reach
+
+@njit
+def pad_key(key, width):
+    """A read-only view of bytes in one branch, a writable array written in
+    another: the name's one type is read-only, its writes are not."""
+    n = len(key)
+    if n == width:
+        k = numpy.frombuffer(key, numpy.uint8)
+    elif n < width:
+        k = numpy.zeros(width, numpy.uint8)
+        k[:n] = numpy.frombuffer(key, numpy.uint8)
+        k[n] += 1
+    else:
+        k = numpy.frombuffer(key[:width], numpy.uint8)
+    return k.sum() + k.shape[0]
+
+
+@njit
+def written_after_join(key, width):
+    if len(key) >= width:
+        k = numpy.frombuffer(key, numpy.uint8)
+    else:
+        k = numpy.zeros(width, numpy.uint8)
+    k[0] = 1
+    return k.sum()
+
+
+@njit
+def read_only_param_or_copy(a, copy):
+    b = a
+    if copy:
+        b = a.copy()
+        b[0] = -1.0
+    return b.sum()
+
+
+def test_write_reached_only_by_writable_array():
+    rng = make_rng(31)
+    for _ in range(20):
+        n, width = int(rng.integers(0, 12)), int(rng.integers(1, 10))
+        key = bytes(rng.integers(0, 256, n).astype(numpy.uint8))
+        assert_same(pad_key, key, width)
+
+
+def test_write_reached_by_read_only_array_is_refused():
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        written_after_join(b"abcdef", 3)
+
+
+def test_write_to_copy_of_read_only_parameter():
+    a = make_rng(32).standard_normal(9)
+    a.flags.writeable = False
+    for copy in (False, True):
+        assert_same(read_only_param_or_copy, a, copy)
+    assert a[0] != -1.0
+
+
+@njit
+def written_before_rebound_in_loop(key, n):
+    k = numpy.zeros(4, numpy.uint8)
+    for i in range(n):
+        k[0] = i
+        k = numpy.frombuffer(key, numpy.uint8)
+    return k.sum()
+
+
+def test_write_reached_round_a_loop_by_read_only_array_is_refused():
+    with pytest.raises(ruchey.TypingError, match="read-only"):
+        written_before_rebound_in_loop(b"abcd", 3)

@@ -12,6 +12,11 @@
  * where the flow is hard to follow the analysis joins more than it must: a
  * try's handlers and finally clause are taken to see every assignment made
  * before them in the statement.
+ *
+ * An array written through a name (a[i] = x, a[i] += x) also keeps, on the
+ * name's node there, the values of the assignments that reach the write:
+ * one web types as read-only where any of its values is (a bytes' buffer),
+ * yet Numba's SSA lets each value be written where only writable ones reach.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,6 +43,9 @@ typedef struct Webs {
   int ndefs, words;
   int *def_var;     /* per definition in the order of the code: its variable */
   Node **def_node;  /* per definition in the order of the code: its target (none for parameters) */
+  Node **def_value; /* per definition, numbered as parent: the value a plain `name = value` assigns
+                     * (none for parameters, unpacking, loops and augmented assignments) */
+  Node *value;      /* while numbering an assignment's target: its value, where the target is a name */
   int *parent;      /* union-find over definitions: one class per web */
   int *var_first;   /* per variable v: its definitions are [var_first[v], var_first[v + 1]), in the
                      * order of the code, so that a set's bits of one variable are one run of words */
@@ -147,10 +155,13 @@ static bool number_defs(Node *n, void *ctx) {
   Webs *w = ctx;
   if (n->kind == N_ASSIGN) {
     ir_walk(n->rhs, number_defs, w);
+    w->value = n->lhs->kind == N_VAR ? n->rhs : NULL;
     count_target(w, n->lhs);
+    w->value = NULL;
     return false;
   }
   if (n->kind == N_AUGASSIGN || n->kind == N_FOR) {
+    w->value = NULL;
     if (n->lhs->kind == N_VAR) count_target(w, n->lhs);
     else ir_walk(n->lhs, number_defs, w);
     ir_walk(n->rhs, number_defs, w);
@@ -170,6 +181,7 @@ static bool count_target(Webs *w, Node *t) {
     if (w->def_var) {
       w->def_var[w->ndefs] = t->var;
       w->def_node[w->ndefs] = t;
+      w->def_value[w->ndefs] = w->value;
     }
     w->ndefs++;
   } else {
@@ -188,7 +200,8 @@ static void number_all(Webs *w) {
   w->words = (n + 63) / 64 + 1;
   w->def_var = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
   w->def_node = arena_alloc(f->arena, sizeof(Node *) * (size_t)(n + 1));
-  for (int v = 0; v < f->nparams; v++) w->def_var[v] = v, w->def_node[v] = NULL;
+  Node **value_in_code = w->def_value = arena_alloc(f->arena, sizeof(Node *) * (size_t)(n + 1));
+  for (int v = 0; v < f->nparams; v++) w->def_var[v] = v, w->def_node[v] = NULL, w->def_value[v] = NULL;
   w->ndefs = f->nparams;
   ir_walk_list(&f->body, number_defs, w);
   w->var_first = arena_alloc(f->arena, sizeof(int) * (size_t)(f->nvars + 2));
@@ -196,9 +209,11 @@ static void number_all(Webs *w) {
   for (int v = 0; v < f->nvars; v++) w->var_first[v + 2] += w->var_first[v + 1];
   w->parent = arena_alloc(f->arena, sizeof(int) * (size_t)(n + 1));
   w->sorted = arena_alloc(f->arena, sizeof(Use) * (size_t)(n - f->nparams + 1));
+  w->def_value = arena_alloc(f->arena, sizeof(Node *) * (size_t)(n + 1));
   for (int c = 0, nsorted = 0; c < n; c++) {  /* var_first[v + 1] counts v's definitions placed */
     int d = w->var_first[w->def_var[c] + 1]++;
     w->parent[d] = d;
+    w->def_value[d] = value_in_code[c];
     if (w->def_node[c]) w->sorted[nsorted++] = (Use){w->def_node[c], d};
   }
   qsort(w->sorted, (size_t)(n - f->nparams), sizeof(Use), by_node);
@@ -223,12 +238,32 @@ static void reads(Webs *w, Node *e, Defs s) { ir_walk(e, read_var, &(Reads){w, s
 
 static void flow_block(Webs *w, NodeList *b, Defs s);
 
+/* t writes into an element of a named array: its name's node keeps the
+ * values that reach it (a later pass round a loop sees more, and replaces
+ * them), or none where one of them is not a plain assignment's. */
+static void note_written(Webs *w, Node *t, Defs s) {
+  if (t->kind != N_INDEX || t->lhs->kind != N_VAR) return;
+  Node *base = t->lhs;
+  int end = w->var_first[base->var + 1], n = 0;
+  for (int d = next_in(s, w->var_first[base->var], end); d < end; d = next_in(s, d + 1, end), n++)
+    if (!w->def_value[d]) {
+      base->data = NULL;
+      return;
+    }
+  NodeList *values = arena_alloc(w->f->arena, sizeof(NodeList));
+  values->items = arena_alloc(w->f->arena, sizeof(Node *) * (size_t)(n + 1));
+  for (int d = next_in(s, w->var_first[base->var], end); d < end; d = next_in(s, d + 1, end))
+    values->items[values->len++] = w->def_value[d];
+  base->data = n ? values : NULL;
+}
+
 static void flow_target(Webs *w, Node *t, Defs s) {
   if (t->kind == N_TUPLE) {
     for (int i = 0; i < t->list.len; i++) flow_target(w, t->list.items[i], s);
   } else if (t->kind == N_VAR) {
     see_def(w, t, s);
   } else {
+    note_written(w, t, s);
     reads(w, t, s);
   }
 }
@@ -326,6 +361,7 @@ static void flow_stmt(Webs *w, Node *n, Defs s) {
     break;
   case N_AUGASSIGN:
     reads(w, n->rhs, s);
+    note_written(w, n->lhs, s);
     reads(w, n->lhs, s);  /* x += 1: one node reads and assigns x, so one web (an_split_webs) */
     if (n->lhs->kind == N_VAR) see_def(w, n->lhs, s);
     break;
