@@ -118,6 +118,41 @@ def test_a_changed_global_constant_is_compiled_again(tmp_path):
     assert run(tmp_path, code % "3.0") == ["9.0", "1"]
 
 
+def write_zip(path, entries):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in entries.items():
+            zf.writestr(name, text)
+
+
+ZIP_CALLS = '''
+import sys
+import numpy as np
+sys.path.insert(0, "app.zip")
+import kernels as k
+from pkg import nested
+a = np.linspace(0.0, 1.0, 101)
+assert k.poly(2.0) == k.poly.py_func(2.0) and k.total(a) == k.total.py_func(a)
+assert nested.poly(1.5) == nested.poly.py_func(1.5)
+fs = (k.poly, k.total, nested.poly)
+print(k.poly(2.0), sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def test_functions_of_a_module_in_a_zip_archive_are_cached_in_the_users_folder(tmp_path):
+    """A module imported from a zip archive (zipimport) keeps its code in the
+    user's cache folder (the folder beside it is inside the archive), as
+    Numba's ZipCacheLocator; a rewritten archive makes it stale."""
+    write_zip(tmp_path / "app.zip", {"kernels.py": KERNELS, "pkg/__init__.py": "", "pkg/nested.py": KERNELS})
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["9.0", "0", "3"]
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["9.0", "3", "0"]
+    assert any(p.name.startswith("kernels.poly") for p in (tmp_path / "usercache").rglob("*.rbc"))
+    assert any(p.name.startswith("nested.poly") for p in (tmp_path / "usercache").rglob("*.rbc"))
+    changed = KERNELS.replace("- 2.0 * x", "- 5.0 * x")
+    write_zip(tmp_path / "app.zip", {"kernels.py": changed, "pkg/__init__.py": "", "pkg/nested.py": changed + "\n"})
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["3.0", "0", "3"]
+
+
 HELPER = '''
 from ruchey import njit
 

@@ -36,6 +36,7 @@ import os
 import sys
 import types
 import warnings
+import zipfile
 
 from ruchey import _core, config
 
@@ -329,11 +330,33 @@ def _write(path, data):
         return False
 
 
+def _archive_of(source):
+    """The zip archive a module imported from one (by zipimport) has its
+    source file in: a source path names a file inside it
+    (app.zip/pkg/mod.py); None for any other path."""
+    path = os.path.abspath(source)
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+        if os.path.isfile(path):
+            return path if zipfile.is_zipfile(path) else None
+
+
 def _stamp(source):
+    """A source file's modification time and size; of its archive for a
+    module imported from a zip (a new archive makes its code stale)."""
     try:
         st = os.stat(source)
     except OSError:
-        return None
+        archive = _archive_of(source)
+        if archive is None:
+            return None
+        try:
+            st = os.stat(archive)
+        except OSError:
+            return None
     return (st.st_mtime_ns, st.st_size)
 
 
@@ -379,7 +402,8 @@ class FunctionCache:
             self._prefix = None
             code = self.py_func.__code__
             source = code.co_filename
-            if os.path.isfile(source):
+            # (a module in a zip archive: the folder beside it cannot be written, so the user's cache folder)
+            if os.path.isfile(source) or _archive_of(source):
                 folder = _folder_for(source)
                 if folder:
                     stem = os.path.splitext(os.path.basename(source))[0]
