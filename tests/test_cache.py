@@ -118,6 +118,35 @@ def test_a_changed_global_constant_is_compiled_again(tmp_path):
     assert run(tmp_path, code % "3.0") == ["9.0", "1"]
 
 
+RELOADED = '''
+import importlib
+import numpy as np
+import kernels as k
+a = np.linspace(0.0, 1.0, 101)
+first = (k.poly(2.0), k.total(a), k.norm2(a), k.checked(4), k.fact(10))
+k = importlib.reload(k)
+again = (k.poly(2.0), k.total(a), k.norm2(a), k.checked(4), k.fact(10))
+assert again == first == (k.poly.py_func(2.0), k.total.py_func(a), again[2], 8, k.fact.py_func(10))
+assert abs(again[2] - k.norm2.py_func(a)) < 1e-9
+try:
+    k.checked(-1)
+    raise SystemExit("no error")
+except ValueError as e:
+    assert str(e) == "negative"
+fs = (k.poly, k.total, k.norm2, k.checked, k.fact)
+print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def test_a_module_imported_again_in_the_same_process_loads_its_cached_code(tmp_path):
+    """importlib.reload (or a module imported again under another name): its
+    functions load the code this process compiled and saved, as Numba's
+    do, rather than compile it all again."""
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    assert hits_misses(tmp_path, RELOADED) == (5, 0)  # (the first import's misses are its old functions')
+    assert hits_misses(tmp_path, RELOADED) == (5, 0)
+
+
 def write_zip(path, entries):
     import zipfile
     with zipfile.ZipFile(path, "w") as zf:

@@ -42,7 +42,6 @@ from ruchey import _core, config
 
 _MAGIC = b"RUCHEYC2"
 _INDEX_VERSION = 1
-_loaded = set()  # entry symbols this process loaded: the same code twice would clash
 
 
 class _Uncacheable(Exception):
@@ -464,13 +463,13 @@ class FunctionCache:
             saved_key, symbol, obj, externs, ret, warning, blas, barrier = marshal.loads(payload)
         except Exception:  # noqa: BLE001 - damaged
             return None
-        if saved_key != key or (symbol and symbol in _loaded):  # PTX has none: see save()
+        # (code this process holds already, a module imported again: ruchey's loader maps each load apart;
+        # where the JIT's loads it instead, the symbol it defines already is a failed load, then compiled)
+        if saved_key != key:
             return None
         classes = tuple((name, _class_of(name)) for name in externs)
         if any(cls is None for _, cls in classes):
             return None
-        if symbol:
-            _loaded.add(symbol)
         return (symbol, obj, classes, ret, warning, blas, barrier)
 
     def save(self, signature, symbol, obj, externs, ret, warning, blas, barrier):
@@ -482,8 +481,6 @@ class FunctionCache:
         if not key or held:
             return held and self.not_kept(signature, f"its code refers to {held[0]}, a Python object of this "
                                           "process, by address", stacklevel=3)
-        if symbol:  # a kernel's PTX has none: each device loads it into a module of its own
-            _loaded.add(symbol)
         payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas),
                                  bool(barrier)))
         name = f"{os.path.basename(prefix)}.{key[:20]}.rbc"
