@@ -638,6 +638,8 @@ const Type *disp_described_type(PyObject *d) {
     return &core_plain[TY_BYTES];                                                      /* disp_describe_type gives it */
   if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), core_plain[TY_GENERATOR].name))  /* types.npy_rng, by the name */
     return &core_plain[TY_GENERATOR];
+  if (PyUnicode_Check(d) && !strcmp(PyUnicode_AsUTF8(d), core_plain[TY_ELLIPSIS].name))  /* types.ellipsis, by the name */
+    return &core_plain[TY_ELLIPSIS];
   if (PyTuple_Check(d) && PyTuple_GET_SIZE(d) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(d, 0)) &&
       !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(d, 0)), "optional")) {  /* ("optional", a scalar's) */
     const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));

@@ -833,6 +833,10 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
   const char *what = kind == BK_METHOD ? "method" : "attribute";
   if (ty_is_literal_list(receiver) && bi_member(TY_LIST, kind, n->str))  /* the list methods a tuple lacks change it */
     return ty_error(in, n, LITERAL_LIST_FROZEN, receiver->name);
+  if (receiver->kind == TY_MODULE)  /* (one known where it is named, or assigned once: frontend's aliases) */
+    return ty_error(in, n, "a module read through a variable (.%s) is known in compiled code only where the "
+                    "variable is assigned one module once (m = numpy) or is a parameter its callers pass one to",
+                    n->str);
   const char *near = bi_member_near(receiver->kind, kind, n->str);
   if (near)
     return ty_error(in, n, "%s has no %s '%s' in compiled code (did you mean '%s'?)", receiver->name, what, n->str,

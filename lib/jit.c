@@ -139,6 +139,7 @@ static void jit_start(void) {
   set_llvm_options();
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
+  LLVMInitializeNativeAsmParser();  /* inline asm (an @intrinsic's builder.asm) is parsed as the object is emitted */
   pthread_key_create(&tm_key, dispose_tm);
   J.triple = LLVMGetDefaultTargetTriple();
   J.cpu = LLVMGetHostCPUName();
@@ -457,15 +458,41 @@ static bool keep_object(LLVMMemoryBufferRef buf, const char *symbol, CompileResu
 }
 
 /* The optimised module as out asks: text, or code loaded into the JIT. */
-static bool emit_output(LLVMModuleRef m, OutputKind out, const char *symbol, CompileResult *res, Diag *d) {
+/* The first error LLVM reports through a module's context while making its
+ * code (inline asm an @intrinsic wrote that the assembler refuses). Without
+ * a handler LLVM prints it and ends the process. */
+typedef struct LlvmErrors {
+  bool failed;
+  char msg[400];
+} LlvmErrors;
+
+static void note_llvm_error(LLVMDiagnosticInfoRef info, void *context) {
+  LlvmErrors *errors = context;
+  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || errors->failed) return;  /* (warnings and remarks: not ours) */
+  char *text = LLVMGetDiagInfoDescription(info);
+  snprintf(errors->msg, sizeof errors->msg, "%s", text);
+  LLVMDisposeMessage(text);
+  errors->failed = true;
+}
+
+static bool no_llvm_error(const LlvmErrors *errors, Diag *d) {
+  return !errors->failed || ll_fail(d, "LLVM code generation failed: %s", errors->msg);
+}
+
+static bool emit_output(LLVMModuleRef m, OutputKind out, const char *symbol, CompileResult *res,
+                        const LlvmErrors *errors, Diag *d) {
   if (out == OUT_LLVM_IR) {
     res->text = LLVMPrintModuleToString(m);
     return true;
   }
-  if (out == OUT_ASM) return ll_emit_text(m, host_tm(), &res->text, d);
+  if (out == OUT_ASM) return ll_emit_text(m, host_tm(), &res->text, d) && no_llvm_error(errors, d);
   LLVMMemoryBufferRef buf = NULL;
-  return ll_emit(m, host_tm(), LLVMObjectFile, &buf, d) && (out != OUT_JIT_KEEP || keep_object(buf, symbol, res, d)) &&
-         load_object(buf, symbol, res, d);
+  if (!ll_emit(m, host_tm(), LLVMObjectFile, &buf, d)) return false;
+  if (!no_llvm_error(errors, d)) {
+    LLVMDisposeMemoryBuffer(buf);
+    return false;
+  }
+  return (out != OUT_JIT_KEEP || keep_object(buf, symbol, res, d)) && load_object(buf, symbol, res, d);
 }
 
 /* The optimisation a module gets. Code without loops runs once a call from
@@ -485,6 +512,8 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   char symbol[192];
   entry_symbol(f, out, symbol, sizeof symbol);
   LLVMContextRef c = LLVMContextCreate();
+  LlvmErrors errors = {0};
+  LLVMContextSetDiagnosticHandler(c, note_llvm_error, &errors);
   LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
   add_vector_math(m);
@@ -492,7 +521,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   bool ok = out == OUT_JIT && module_key(m, symbol, &key) && take_shared(&key, res);
   if (!ok) {
     ok = ll_verify(m, d) && ll_optimise(m, host_tm(), pipeline_for(m, symbol, opts), d) &&
-         emit_output(m, out, symbol, res, d);
+         emit_output(m, out, symbol, res, &errors, d);
     if (ok && key.bytes) share_code(res, &key);
   }
   free(key.bytes);

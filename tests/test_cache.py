@@ -118,6 +118,70 @@ def test_a_changed_global_constant_is_compiled_again(tmp_path):
     assert run(tmp_path, code % "3.0") == ["9.0", "1"]
 
 
+RELOADED = '''
+import importlib
+import numpy as np
+import kernels as k
+a = np.linspace(0.0, 1.0, 101)
+first = (k.poly(2.0), k.total(a), k.norm2(a), k.checked(4), k.fact(10))
+k = importlib.reload(k)
+again = (k.poly(2.0), k.total(a), k.norm2(a), k.checked(4), k.fact(10))
+assert again == first == (k.poly.py_func(2.0), k.total.py_func(a), again[2], 8, k.fact.py_func(10))
+assert abs(again[2] - k.norm2.py_func(a)) < 1e-9
+try:
+    k.checked(-1)
+    raise SystemExit("no error")
+except ValueError as e:
+    assert str(e) == "negative"
+fs = (k.poly, k.total, k.norm2, k.checked, k.fact)
+print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def test_a_module_imported_again_in_the_same_process_loads_its_cached_code(tmp_path):
+    """importlib.reload (or a module imported again under another name): its
+    functions load the code this process compiled and saved, as Numba's
+    do, rather than compile it all again."""
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    assert hits_misses(tmp_path, RELOADED) == (5, 0)  # (the first import's misses are its old functions')
+    assert hits_misses(tmp_path, RELOADED) == (5, 0)
+
+
+def write_zip(path, entries):
+    import zipfile
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in entries.items():
+            zf.writestr(name, text)
+
+
+ZIP_CALLS = '''
+import sys
+import numpy as np
+sys.path.insert(0, "app.zip")
+import kernels as k
+from pkg import nested
+a = np.linspace(0.0, 1.0, 101)
+assert k.poly(2.0) == k.poly.py_func(2.0) and k.total(a) == k.total.py_func(a)
+assert nested.poly(1.5) == nested.poly.py_func(1.5)
+fs = (k.poly, k.total, nested.poly)
+print(k.poly(2.0), sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+'''
+
+
+def test_functions_of_a_module_in_a_zip_archive_are_cached_in_the_users_folder(tmp_path):
+    """A module imported from a zip archive (zipimport) keeps its code in the
+    user's cache folder (the folder beside it is inside the archive), as
+    Numba's ZipCacheLocator; a rewritten archive makes it stale."""
+    write_zip(tmp_path / "app.zip", {"kernels.py": KERNELS, "pkg/__init__.py": "", "pkg/nested.py": KERNELS})
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["9.0", "0", "3"]
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["9.0", "3", "0"]
+    assert any(p.name.startswith("kernels.poly") for p in (tmp_path / "usercache").rglob("*.rbc"))
+    assert any(p.name.startswith("nested.poly") for p in (tmp_path / "usercache").rglob("*.rbc"))
+    changed = KERNELS.replace("- 2.0 * x", "- 5.0 * x")
+    write_zip(tmp_path / "app.zip", {"kernels.py": changed, "pkg/__init__.py": "", "pkg/nested.py": changed + "\n"})
+    assert run(tmp_path, ZIP_CALLS)[-3:] == ["3.0", "0", "3"]
+
+
 HELPER = '''
 from ruchey import njit
 

@@ -557,6 +557,22 @@ def test_array_of_lists_of_lists_is_n_d():
         check(deeper_lists, n)
 
 
+@ruchey.njit
+def arrays_of_empty_tuples(rows):
+    """numpy.array and NumPy's scalar types of a list of empty tuples: rows of
+    no columns (float64 unless a dtype is given)."""
+    return np.array(rows), np.float32(rows), np.complex128(rows), np.int8(rows)
+
+
+def test_array_of_a_list_of_empty_tuples_has_no_columns():
+    for n in range(1, 5):
+        check(arrays_of_empty_tuples, [()] * n)
+    f = define("@ruchey.njit\ndef f(n):\n    x = []\n    for i in range(n):\n        x.append([(), ()])\n"
+               "    return np.array(x)\n")
+    for n in (1, 3):
+        assert_same_array(f(n), f.py_func(n))
+
+
 def test_array_of_empty_lists_of_lists_has_zero_lengths():
     rows, pairs, _ = grid_of_lists(0, 3, 1.0)
     assert rows.shape == pairs.shape == (0, 0)  # the levels below no list are empty (NumPy: (0,))

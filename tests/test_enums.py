@@ -286,6 +286,25 @@ def test_is_between_dtypes_is_their_identity_as_numpy():
             assert same_dtype(a, b) == same_dtype.py_func(a, b)
 
 
+def test_is_with_ellipsis_is_its_identity_as_python():
+    """Ellipsis is one object: `x is ...` of an Ellipsis argument is true, of
+    any other value false (Numba's test_operators test_is_ellipsis); a
+    signature names its type types.ellipsis."""
+    @njit
+    def is_dots(x, y):
+        return x is y, x is not y, y is x
+
+    rng = make_rng(8)
+    values = [..., int(rng.integers(-9, 9)), float(rng.standard_normal()), rng.standard_normal(3), (1, ...), None]
+    for x in values:
+        assert is_dots(..., x) == is_dots.py_func(..., x)
+        assert is_dots(x, ...) == is_dots.py_func(x, ...)
+    declared = njit((ruchey.types.ellipsis, ruchey.types.ellipsis))(is_dots.py_func)
+    assert declared(..., ...) == (True, False, True) and ruchey.typeof(...) == ruchey.types.ellipsis
+    with pytest.raises(TypeError, match="no matching definition"):
+        declared(1, ...)
+
+
 # ---------------------------------------------------------------- the class in compiled code
 
 @njit

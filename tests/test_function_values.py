@@ -897,6 +897,38 @@ def test_a_name_bound_to_a_builtin_and_to_something_else_is_a_variable():
         rebound(4.0, True)
 
 
+@njit
+def local_names_of_modules(a, x):
+    """A module bound to a local name (xp = numpy, as array-API-style code
+    picks its namespace): the name is the module (Numba types it a Module)."""
+    xp = numpy
+    m = math
+    return xp.sum(xp.sqrt(xp.abs(a))), xp.arange(len(a)) * x, m.sqrt(abs(x)) + m.pi, xp.float32(x) / 2
+
+
+def test_local_names_bound_to_modules_are_the_modules():
+    rng = make_rng(62)
+    for n in (1, 5, 12):
+        a, x = rng.standard_normal(n), float(rng.standard_normal())
+        got, want = local_names_of_modules(a, x), local_names_of_modules.py_func(a, x)
+        assert got[0] == pytest.approx(want[0], rel=1e-14) and got[2] == pytest.approx(want[2], rel=1e-15)
+        numpy.testing.assert_allclose(got[1], want[1], rtol=1e-15)
+        assert got[3] == want[3]
+
+
+@numba_deviation("numba's error or message differs")
+def test_a_name_bound_to_two_modules_is_a_clear_typing_error():
+    @njit
+    def either(x, flag):
+        m = numpy
+        if flag:
+            m = math
+        return m.sqrt(x)
+
+    with pytest.raises(ruchey.TypingError, match="assigned one module once"):
+        either(4.0, True)
+
+
 OLD_NUMPY = False  # a flag a module sets once, as sktime's NUMPY1
 
 

@@ -5,6 +5,7 @@ returning (signature, codegen), codegen
 writing the call's LLVM IR with llvmlite.ir, linked into the compiled code
 and inlined. Each is compared with a Numba-free Python expectation (an
 intrinsic cannot run in Python) on generated inputs."""
+import platform
 import struct
 
 import numpy as np
@@ -490,3 +491,47 @@ def test_the_typing_function_gets_a_typing_context():
         return typed_like(n)
     for n in (0, -3, 7):
         assert f(n) == float(n) and isinstance(f(n), float)
+
+
+x86_only = pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86-64 inline assembly")
+
+
+@intrinsic
+def asm_multiply(typingctx, x, y):
+    """x * y by the imul instruction (Numba's test_nrt test_inline_asm)."""
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), ir.IntType(32)])
+        return builder.asm(fnty, "mov $2, $0; imul $1, $0", "=&r,r,r", args, name="asm_mul", side_effect=False)
+    return types.int32(types.int32, types.int32), codegen
+
+
+@intrinsic
+def asm_unknown_instruction(typingctx, x):
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32)])
+        return builder.asm(fnty, "no_such_instruction $0", "=r,r", args, name="bad", side_effect=False)
+    return types.int32(types.int32), codegen
+
+
+@x86_only
+def test_inline_assembly_is_assembled_into_the_code():
+    @njit(["int32(int32, int32)"])
+    def scaled(x, k):
+        x += 1
+        return asm_multiply(x, k)
+
+    rng = make_rng(seed_of("inline asm"))
+    for x, k in rng.integers(-2**15, 2**15, (20, 2)):
+        assert scaled(int(x), int(k)) == (int(x) + 1) * int(k)
+
+
+@x86_only
+@ruchey_only
+def test_inline_assembly_the_assembler_refuses_is_an_error_not_an_exit():
+    @njit
+    def bad(x):
+        return asm_unknown_instruction(x)
+
+    with pytest.raises(RuntimeError, match="invalid instruction mnemonic 'no_such_instruction'"):
+        bad(3)
+    assert njit(lambda x: x + 1)(2) == 3  # (the process goes on compiling)

@@ -933,3 +933,41 @@ def test_fastmath_flag_sets_as_jit_takes_them():
                                             fastmath={"bogus"})(_row_product)):
         with pytest.raises(ValueError):
             make()
+
+
+def weighted_count(x, n):
+    s = 0.0
+    for i in ruchey.prange(n):
+        s += x * (i % 7)
+    return s
+
+
+def _row_sum(a, out):
+    s = 0.0
+    for i in ruchey.prange(a.shape[0]):
+        s += a[i]
+    out[0] = s
+
+
+def test_parallel_option_compiles_the_kernels_prange_loops_as_jits():
+    """vectorize(parallel=True) and guvectorize(..., parallel=True), as
+    Numba's: the kernel is compiled as jit(parallel=True) compiles it, its
+    prange loops' reductions giving what the Python original gives."""
+    rng = make_rng(31)
+    x, n = rng.standard_normal(9), rng.integers(0, 3000, 9)
+    expected = np.array([weighted_count(a, b) for a, b in zip(x, n)])
+    for u in (vectorize(parallel=True)(weighted_count),
+              vectorize(["float64(float64, int64)"], parallel=True)(weighted_count),
+              vectorize(["float64(float64, int64)"], target="parallel", parallel=True)(weighted_count)):
+        np.testing.assert_allclose(u(x, n), expected, rtol=1e-12)
+    rows = rng.standard_normal((4, 2500))
+    g = ruchey.guvectorize(["void(float64[:], float64[:])"], "(n)->()", parallel=True)(_row_sum)
+    np.testing.assert_allclose(g(rows), rows.sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's messages")
+def test_parallel_option_is_refused_with_the_cuda_target():
+    with pytest.raises(TypeError, match="not with target='cuda'"):
+        vectorize(["float64(float64, int64)"], target="cuda", parallel=True)(weighted_count)
+    with pytest.raises(TypeError, match="unsupported vectorize option"):
+        vectorize(parallel_loops=True)(weighted_count)

@@ -4,7 +4,7 @@
  * one is what Numba does: m.value; m == n and m != n between members of
  * one class; m is n between any members (false across classes), and
  * between lists, dicts and sets, between jitclass and structref objects,
- * between arrays, between dtypes and between numbers (row
+ * between arrays, between dtypes, with Ellipsis and between numbers (row
  * "is", here for want of a better home); `in` a tuple (tuples.c). An IntEnum member is also its int wherever a number is
  * needed (infer.c's ty_expr): s + 1, s == 3, a[s], range(s). The frontend
  * freezes the members named through their class (Color.RED, Color["RED"])
@@ -50,6 +50,10 @@ static bool same_array_type(const Type *a, const Type *b) { return a->elem == b-
  * a dtype's type alone: a is b where their types are one. */
 static bool is_dtype(const Type *t) { return t->kind == TY_DTYPE; }
 
+/* Ellipsis is one object: `...` is `...` wherever the values came from,
+ * and no value of another type is it. */
+static bool is_ellipsis(const Type *t) { return t->kind == TY_ELLIPSIS; }
+
 static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool numba = in->opts && in->opts->numba_code;
   bool numbers = args[0] != args[1] ? is_number(args[0]) || is_number(args[1]) : is_number(args[0]) && numba;
@@ -57,9 +61,11 @@ static const Type *ty_is(Infer *in, Node *n, const Type **args) {
   bool strs = is_str_pair(args[0], args[1]) && numba;
   bool arrays = is_array(args[0]) && is_array(args[1]);
   bool dtypes = is_dtype(args[0]) && is_dtype(args[1]);
-  if (!numbers && !objects && !strs && !arrays && !dtypes && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
+  bool ellipses = is_ellipsis(args[0]) || is_ellipsis(args[1]);
+  if (!numbers && !objects && !strs && !arrays && !dtypes && !ellipses && (!ty_is_enum(args[0]) || !ty_is_enum(args[1])))
     return ty_error(in, n, "'is' and 'is not' are only supported with None, between enum members, between "
-                           "containers or jitclass objects, between arrays, between dtypes and between a number and a value of "
+                           "containers or jitclass objects, between arrays, between dtypes, with Ellipsis and "
+                           "between a number and a value of "
                            "another type in compiled code (%s is %s): use == or !=", args[0]->name, args[1]->name);
   return TYS(TY_BOOL);
 }
@@ -108,6 +114,7 @@ static LLVMValueRef lo_is(Lower *l, Node *n) {
   LLVMValueRef va = lo_expr(l, a), vb = lo_expr(l, b);
   LLVMValueRef same = is_array(a->ty) && is_array(b->ty)     ? same_array(l, a->ty, va, b->ty, vb)
                       : a->ty != b->ty || is_str_pair(a->ty, b->ty) ? const_bool(l, false)
+                      : is_ellipsis(a->ty)                        ? const_bool(l, true)
                       : is_object(a->ty)                          ? LLVMBuildICmp(l->b, LLVMIntEQ, va, vb, "")  /* one object */
                                                                   : lo_compare_values(l, OP_EQ, va, a->ty, vb, b->ty);
   lo_done_with(l, a, va);

@@ -878,14 +878,16 @@ static Nested nested_shape(const Type *t) {
 }
 
 /* The numbers each item of a list of type t has (a tuple's fields, of
- * one dtype promoted into *elem); 1 for numbers; -1 for other items. */
+ * one dtype promoted into *elem; none for empty tuples, float64 as
+ * numpy.array([(), ()]) gives); 1 for numbers; -1 for other items. */
 static int list_row(const Type *t, const Type **elem) {
   const Type *item = t->elem;
   if (item && ty_is_scalar(item)) {
     *elem = item;
     return 1;
   }
-  if (!item || item->kind != TY_TUPLE || !item->nfields) return -1;
+  if (!item || item->kind != TY_TUPLE) return -1;
+  if (!item->nfields) *elem = TYS(TY_F64);
   for (int i = 0; i < item->nfields; i++) {
     if (!ty_is_scalar(item->fields[i])) return -1;
     *elem = i ? np_promote(*elem, item->fields[i]) : item->fields[i];

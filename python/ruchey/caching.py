@@ -36,12 +36,12 @@ import os
 import sys
 import types
 import warnings
+import zipfile
 
 from ruchey import _core, config
 
 _MAGIC = b"RUCHEYC2"
 _INDEX_VERSION = 1
-_loaded = set()  # entry symbols this process loaded: the same code twice would clash
 
 
 class _Uncacheable(Exception):
@@ -329,11 +329,33 @@ def _write(path, data):
         return False
 
 
+def _archive_of(source):
+    """The zip archive a module imported from one (by zipimport) has its
+    source file in: a source path names a file inside it
+    (app.zip/pkg/mod.py); None for any other path."""
+    path = os.path.abspath(source)
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+        if os.path.isfile(path):
+            return path if zipfile.is_zipfile(path) else None
+
+
 def _stamp(source):
+    """A source file's modification time and size; of its archive for a
+    module imported from a zip (a new archive makes its code stale)."""
     try:
         st = os.stat(source)
     except OSError:
-        return None
+        archive = _archive_of(source)
+        if archive is None:
+            return None
+        try:
+            st = os.stat(archive)
+        except OSError:
+            return None
     return (st.st_mtime_ns, st.st_size)
 
 
@@ -379,7 +401,8 @@ class FunctionCache:
             self._prefix = None
             code = self.py_func.__code__
             source = code.co_filename
-            if os.path.isfile(source):
+            # (a module in a zip archive: the folder beside it cannot be written, so the user's cache folder)
+            if os.path.isfile(source) or _archive_of(source):
                 folder = _folder_for(source)
                 if folder:
                     stem = os.path.splitext(os.path.basename(source))[0]
@@ -440,13 +463,13 @@ class FunctionCache:
             saved_key, symbol, obj, externs, ret, warning, blas, barrier = marshal.loads(payload)
         except Exception:  # noqa: BLE001 - damaged
             return None
-        if saved_key != key or (symbol and symbol in _loaded):  # PTX has none: see save()
+        # (code this process holds already, a module imported again: ruchey's loader maps each load apart;
+        # where the JIT's loads it instead, the symbol it defines already is a failed load, then compiled)
+        if saved_key != key:
             return None
         classes = tuple((name, _class_of(name)) for name in externs)
         if any(cls is None for _, cls in classes):
             return None
-        if symbol:
-            _loaded.add(symbol)
         return (symbol, obj, classes, ret, warning, blas, barrier)
 
     def save(self, signature, symbol, obj, externs, ret, warning, blas, barrier):
@@ -458,8 +481,6 @@ class FunctionCache:
         if not key or held:
             return held and self.not_kept(signature, f"its code refers to {held[0]}, a Python object of this "
                                           "process, by address", stacklevel=3)
-        if symbol:  # a kernel's PTX has none: each device loads it into a module of its own
-            _loaded.add(symbol)
         payload = marshal.dumps((key, symbol, obj, tuple(name for name, _ in externs), ret, warning, bool(blas),
                                  bool(barrier)))
         name = f"{os.path.basename(prefix)}.{key[:20]}.rbc"

@@ -927,7 +927,7 @@ def _is_type(a):
     instances' (Point.class_type.instance_type, defined where jitclasses are)."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
                           EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType,
-                          ClassInstanceType))
+                          EllipsisType, ClassInstanceType))
 
 
 class ClassInstanceType:
@@ -1043,6 +1043,20 @@ class NumPyRandomGeneratorType(Described):
 npy_rng = NumPyRandomGeneratorType()
 
 
+class EllipsisType(Described):
+    """Numba's EllipsisType (types.ellipsis): the type of Ellipsis (``...``),
+    an index item or a value compared with ``is`` (a signature's too)."""
+
+    def __init__(self):
+        super().__init__("ellipsis")
+
+    def describe(self):
+        return self.name  # (libruchey's name of it)
+
+
+ellipsis = EllipsisType()
+
+
 class DeferredType:
     """Numba's deferred_type(): a type named before it exists, defined
     once later (define), so that a jitclass's spec can name the class
@@ -1114,6 +1128,7 @@ namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPT
                  ArrayCompatible=ArrayCompatible, Buffer=Buffer, DType=DType, Record=Record)
 # a numpy.random.Generator's type, Numba's types.npy_rng
 namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType)
+namespace.update(ellipsis=ellipsis, EllipsisType=EllipsisType)
 
 
 def _domain(*names):
@@ -1577,6 +1592,8 @@ def _type_named(name):
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
     if name == npy_rng.name:
         return npy_rng
+    if name == ellipsis.name:
+        return ellipsis
     return described_dtype(name)  # a scalar type or dtype as a value: its NumberClass
 
 

@@ -31,7 +31,7 @@ def _no_loop(exc):
 _TARGETS = ("cpu", "parallel", "cuda")
 _IDENTITIES = {0, 1, None, "reorderable"}  # None: no identity; "reorderable": none, yet reduces along several axes
 _OPTIONS = ("target", "identity", "nopython", "forceobj", "cache", "fastmath", "boundscheck",
-            "error_model", "nogil", "writable_args")
+            "error_model", "nogil", "writable_args", "parallel")
 
 
 def _named(u, func):
@@ -90,6 +90,9 @@ def _check_options(options, object_mode=False):
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
     if options.get("writable_args") and target == "cuda":  # a kernel's inputs are not copied back
         raise TypeError("writable_args are not supported with target='cuda'")
+    if options.get("parallel") and target == "cuda":
+        raise TypeError("parallel=True compiles a CPU kernel's prange loops for the thread pool: not with "
+                        "target='cuda'")
     if options.get("nopython") is False and target == "cuda":  # (no object mode to fall back to: numba-cuda's words)
         raise TypeError("nopython flag must be True")
     if options.get("forceobj") and options.get("nopython"):
@@ -114,16 +117,26 @@ def _fastmath(options):
     return fastmath_option(options.get("fastmath"))
 
 
+def _kernel_settings(options):
+    """The compile options of a ufunc's kernel: parallel=True, as jit's,
+    runs the prange loops inside it on the thread pool (Numba's
+    vectorize(parallel=True) passes it to the kernel's jit alike)."""
+    settings = {"fastmath": _fastmath(options), "error_model": _error_model(options)}
+    if options.get("parallel"):  # (only then: a cache's key of a serial kernel stays as it was)
+        settings["parallel"] = True
+    return settings
+
+
 def _scalar_dispatcher(func, options):
     func = func.py_func if isinstance(func, _core.Dispatcher) else func  # vectorize(njit(f)) is vectorize(f)
     if not callable(func) or not hasattr(func, "__code__"):
         raise TypeError(f"vectorize needs a Python function, not {func!r}")
-    fastmath, error_model = _fastmath(options), _error_model(options)
-    disp = _core.Dispatcher(func, fastmath=fastmath, error_model=error_model)
+    settings = _kernel_settings(options)
+    disp = _core.Dispatcher(func, **settings)
     disp._scalars_only = True  # from compiled code: called per element, with one of the loops' types
     if options.get("cache"):  # the inner loops' code, on disk
         from ruchey import caching
-        disp._cache = caching.FunctionCache(func, {"fastmath": fastmath, "error_model": error_model})
+        disp._cache = caching.FunctionCache(func, settings)
     return disp
 
 
@@ -446,8 +459,8 @@ def vectorize(ftylist_or_function=(), **options):
     long loops split over the thread pool, "cuda": a CUDA kernel per call,
     on the GPU or the CPU backend; signatures needed),
     identity (0, 1, None or "reorderable": what ``reduce`` of an empty
-    array gives, and whether it reduces along several axes at once), fastmath, error_model; nopython and cache are
-    accepted.
+    array gives, and whether it reduces along several axes at once), fastmath, error_model, parallel (the
+    kernel's prange loops on the thread pool, as jit's); nopython and cache are accepted.
     """
     if callable(ftylist_or_function) and hasattr(ftylist_or_function, "__code__"):
         return vectorize((), **options)(ftylist_or_function)
@@ -571,8 +584,7 @@ def _gufunc_dispatcher(func, layout, options):
     if func.__code__.co_argcount != len(ins) + len(outs):
         raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
                         f"{layout!r} {len(ins) + len(outs)}")
-    return _core.Dispatcher(func, fastmath=_fastmath(options),
-                            error_model=_error_model(options))
+    return _core.Dispatcher(func, **_kernel_settings(options))
 
 
 def _build_gufunc(func, disp, sigs, layout, options):
