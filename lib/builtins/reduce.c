@@ -1182,7 +1182,7 @@ static LLVMValueRef reduce_whole(Lower *l, int k, void *arg) {
  * NumPy's iterator walks them together, so its bits are not those of one
  * axis after another. Not in a GPU's code, which cannot call the runtime. */
 static bool sums_in_one_pass(Lower *l, const Call *c) {
-  return !l->gpu && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
+  return !l->mod->gpu && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
 }
 
 static LLVMValueRef i64s_in_memory(Lower *l, const LLVMValueRef *v, int n, const char *name) {
