@@ -396,7 +396,7 @@ def pad_key(key, width):
         k[n] += 1
     else:
         k = numpy.frombuffer(key[:width], numpy.uint8)
-    return k.sum() + k.shape[0]
+    return k.sum(), k.shape[0]
 
 
 @njit
