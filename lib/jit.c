@@ -457,7 +457,6 @@ static bool keep_object(LLVMMemoryBufferRef buf, const char *symbol, CompileResu
   return ll_fail(d, "%s", "out of memory keeping compiled code");
 }
 
-/* The optimised module as out asks: text, or code loaded into the JIT. */
 /* The first error LLVM reports through a module's context while making its
  * code (inline asm an @intrinsic wrote that the assembler refuses). Without
  * a handler LLVM prints it and ends the process. */
@@ -479,6 +478,7 @@ static bool no_llvm_error(const LlvmErrors *errors, Diag *d) {
   return !errors->failed || ll_fail(d, "LLVM code generation failed: %s", errors->msg);
 }
 
+/* The optimised module as out asks: text, or code loaded into the JIT. */
 static bool emit_output(LLVMModuleRef m, OutputKind out, const char *symbol, CompileResult *res,
                         const LlvmErrors *errors, Diag *d) {
   if (out == OUT_LLVM_IR) {
