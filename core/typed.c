@@ -52,8 +52,6 @@ static const Type *kept_type(const Type *t) { return (ty_is_scalar(t) && !ty_is_
 /* An item's bytes: a str is a pointer to its RtStr, a reference the container holds. */
 static int64_t item_size(int kind) { return kind == TY_STR ? (int64_t)sizeof(RtStr *) : ty_bits(&scalar[kind]) / 8; }
 
-/* One more reference to each str and array an item at p holds (a
- * tuple's fields in turn), for a Python object made of it. */
 /* A typed container's or jitclass instance's count at p taken once more
  * (none for NULL: an Optional's None). */
 static void retain_counted(const Type *t, char *p) {
@@ -61,6 +59,8 @@ static void retain_counted(const Type *t, char *p) {
   if (counted) __atomic_add_fetch(counted, 1, __ATOMIC_ACQ_REL);
 }
 
+/* One more reference to each str and array an item at p holds (a
+ * tuple's fields in turn), for a Python object made of it. */
 static void retain_held(const Type *t, char *p) {
   if (t->kind == TY_OPTIONAL) retain_held(t->elem, p);  /* its value's; None's is zeros, holding nothing */
   if (t->kind == TY_STR) rt_str_retain(*(RtStr **)p);

@@ -987,11 +987,11 @@ static LLVMValueRef reduce_elements(Lower *l, const Call *c, Node *a) {
   return r;
 }
 
-/* A number or an array: a contiguous one (a Fortran one in memory order,
- * but for arg*) or a 1-d one read as a row, any other through its elements. */
 static bool sums_in_one_pass(Lower *l, const Call *c);
 static LLVMValueRef sum_whole(Lower *l, const Type *t, LLVMValueRef v);
 
+/* A number or an array: a contiguous one (a Fortran one in memory order,
+ * but for arg*) or a 1-d one read as a row, any other through its elements. */
 static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
   const Type *t = a->ty;
   if (t->kind != TY_ARRAY) {
@@ -1185,25 +1185,12 @@ static bool sums_in_one_pass(Lower *l, const Call *c) {
   return !l->mod->gpu && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
 }
 
-static LLVMValueRef i64s_in_memory(Lower *l, const LLVMValueRef *v, int n, const char *name) {
-  LLVMValueRef p = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(n ? n : 1)), name);
-  for (int i = 0; i < n; i++)
-    LLVMBuildStore(l->b, v[i], LLVMBuildInBoundsGEP2(l->b, l->mod->i64, p, (LLVMValueRef[]){const_i64(l, i)}, 1, ""));
-  return p;
-}
-
 /* rt_sum_axes of v (of type t) along the axes in mask into out: its status checked */
 static void call_sum_axes(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef mask, LLVMValueRef out) {
-  int d = t->ndim;
-  LLVMValueRef shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
-  for (int i = 0; i < d; i++) {
-    shape[i] = lo_arr_shape(l, v, i);
-    strides[i] = lo_arr_stride(l, t, v, i);
-  }
   LLVMTypeRef ptr = l->mod->ptr, i64 = l->mod->i64, i32 = l->mod->i32;
   LLVMTypeRef p[7] = {ptr, ptr, ptr, i32, i64, i32, ptr};
-  LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, v, 2, ""), i64s_in_memory(l, shape, d, "sum.shape"),
-                          i64s_in_memory(l, strides, d, "sum.strides"), const_i32(l, d), mask,
+  LLVMValueRef args[7] = {LLVMBuildExtractValue(l->b, v, 2, ""), lo_arr_dims_in_memory(l, t, v, false),
+                          lo_arr_dims_in_memory(l, t, v, true), const_i32(l, t->ndim), mask,
                           const_i32(l, (int)t->elem->kind), out};
   lo_check_status(l, lo_call_fn(l, "rt_sum_axes", i32, p, args, 7));
 }

@@ -282,7 +282,7 @@ LLVMValueRef lo_tuple_contains(Lower *l, Node *n) {
 LLVMValueRef lo_tuple_in_memory(Lower *l, const Type *t, LLVMValueRef v, LLVMTypeRef *as_array) {
   LLVMTypeRef item = lo_type(l, t->nfields ? t->fields[0] : TYS(TY_I64));
   *as_array = LLVMArrayType2(item, (uint64_t)(t->nfields ? t->nfields : 1));
-  LLVMValueRef mem = lo_alloca(l, *as_array, "tuple"), from = t->nfields > 16 ? lo_loaded_from(l, v) : NULL;
+  LLVMValueRef mem = lo_alloca(l, *as_array, "tuple"), from = lo_many_fields(t) ? lo_loaded_from(l, v) : NULL;
   for (int k = 1; from && k < t->nfields; k++)
     if (t->fields[k] != t->fields[0]) from = NULL;  /* (laid out as the array only where its items are alike) */
   if (from && LLVMTypeOf(v) == lo_type(l, t)) {  /* a long tuple copied as it lies: no extractvalue of each field */

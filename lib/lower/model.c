@@ -271,7 +271,7 @@ LLVMValueRef lo_loaded_from(Lower *l, LLVMValueRef v) {
  * that LLVM never rebuilds it by a chain of insertvalues (see
  * lo_result_in_memory). */
 void lo_store_whole(Lower *l, const Type *t, LLVMValueRef p, LLVMValueRef v) {
-  LLVMValueRef from = leaves(t) > RESULT_IN_REGISTERS ? lo_loaded_from(l, v) : NULL;
+  LLVMValueRef from = lo_many_fields(t) ? lo_loaded_from(l, v) : NULL;
   if (from && LLVMTypeOf(v) == lo_type(l, t)) {
     /* (the size as a constant the module's data layout, set after lowering, folds) */
     LLVMBuildMemCpy(l->b, p, 1, from, 1, LLVMSizeOf(lo_type(l, t)));  /* (v, unused, is dropped by LLVM) */
