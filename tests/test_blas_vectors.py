@@ -9,17 +9,13 @@ root of a dot product, Numba's is nrm2's).
 The exact checks compare with SciPy's BLAS routine itself (the one ruchey
 and Numba call; NumPy's bundled BLAS may be another build), the rest with
 the Python original."""
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
 from scipy.linalg import blas
 
 import ruchey
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, make_rng, run_python_file
 
 shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
 
@@ -109,20 +105,12 @@ def test_mismatched_vectors_raise():
         np_dot(np.ones(3), np.ones(4))
 
 
-def run_fresh(code, tmp_path):
-    script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(code))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env,
-                          cwd=str(tmp_path))
-
-
 @shim_only
 def test_vector_norm_in_numba_code_is_blas_nrm2(tmp_path):
     """Numba's norm of a vector (ord None or 2) is BLAS's nrm2: functions
     decorated after install_as_numba() give nrm2's result bit for bit (and
     NumPy's within an ulp or two); ruchey's own keep NumPy's formula."""
-    done = run_fresh("""
+    done = run_python_file("""
         import numpy as np
         from scipy.linalg import blas
         import ruchey

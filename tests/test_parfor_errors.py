@@ -5,29 +5,17 @@ where the rest of the function raises ZeroDivisionError (uxarray's
 Green-Gauss gradient divides by a zero cross-product norm there). The
 Python original, on NumPy scalars, gives the same values (with NumPy's
 warnings); ruchey's own functions keep Python's errors."""
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-from conftest import AS_NUMBA
+from conftest import AS_NUMBA, run_python_file
 
 shim_only = pytest.mark.skipif(AS_NUMBA, reason="numba itself stands in for ruchey")
 
 
-def run_fresh(code, tmp_path):
-    script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent(code))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env,
-                          cwd=str(tmp_path))
-
-
 @shim_only
 def test_prange_bodies_divide_as_numpy_in_numba_code(tmp_path):
-    done = run_fresh("""
+    done = run_python_file("""
         import warnings
         import numpy as np
         import ruchey
