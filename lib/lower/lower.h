@@ -151,6 +151,9 @@ static inline LLVMTypeRef void_type(Lower *l) { return LLVMVoidTypeInContext(l->
 static inline bool lo_numpy_errors(Lower *l) {
   return l->opts->error_model_numpy || l->numpy_semantics || l->parfor_errors;
 }
+/* Whether a prange loop's body divides as Numba's parfors: in code written
+ * for Numba, whether the loop runs on the pool or is left serial. */
+static inline bool lo_prange_errors(Lower *l) { return l->parfor_errors || l->opts->numba_code; }
 /* Whether compiled code gives CPython 3.14's answers where 3.14 changed
  * them: the running interpreter's (CompileOptions.python). */
 static inline bool lo_python314(Lower *l) { return l->opts->python >= 0x030E0000; }

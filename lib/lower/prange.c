@@ -110,7 +110,7 @@ static LLVMValueRef lo_region_body(Lower *caller, Node *n, const ParPlan *plan, 
   Lower sub, *l = &sub;
   LLVMTypeRef params[4] = {caller->mod->ptr, caller->mod->i64, caller->mod->i64, caller->mod->i64};
   lo_begin_outlined(l, caller, ".prange", LLVMFunctionType(void_type(caller), params, 4, 0));
-  l->parfor_errors = caller->parfor_errors || caller->opts->numba_code;
+  l->parfor_errors = lo_prange_errors(caller);
   LLVMValueRef ctx = LLVMGetParam(l->fn, 0);
   lo_slots(l, chunk_start, &(ChunkStart){plan, ctxty, ctx, field});
   /* a constant start and step (the caller's range) stay constants: x[i]

@@ -636,7 +636,7 @@ static void lo_for(Lower *l, Node *n) {
   bool leaves = leaves_early(n);
   LLVMValueRef trips = leaves ? lo_range_trips(l, count) : lo_range_fits(l, count);
   bool parfor_errors = l->parfor_errors;
-  if (plan) l->parfor_errors |= l->opts->numba_code;  /* a prange loop left serial is Numba's parfor still */
+  if (plan) l->parfor_errors = lo_prange_errors(l);
   lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
   l->parfor_errors = parfor_errors;
   position(l, other);
