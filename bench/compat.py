@@ -69,7 +69,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "pyqula", "bztetra",
             "baseflow", "acoular", "uxarray", "replay_trajectory_classification", "muon",
             "hausdorff", "dtwalign", "haversine", "sknw", "ta-numba", "hyper-corr", "sketchnu",
-            "vanilla-option-pricers", "foostrap", "numba-mwu", "hmmkay")
+            "vanilla-option-pricers", "foostrap", "numba-mwu", "hmmkay",
+            "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
+            "superflexpy", "scikit-gstat")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -191,7 +193,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # scikit-learn (its dust Stokes numbers) without requiring it; TauREx
 # interpolates cross sections and Planck functions with Numba where it is
 # installed (its numba extra), PyAutoArray its inversions' CPU path (its
-# optional extra)
+# optional extra); momepy's Theil index needs inequality without requiring it,
+# its range-limited statistics pandas' numba engine, which pandas 3 refuses
+# below Numba 0.61.2
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
@@ -199,7 +203,7 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
         "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
-        "taurex": ["numba"], "autoarray": ["numba"]}
+        "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality", "pandas<3"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -10804,6 +10804,367 @@ def hmmkay_discrete_hmm():
     return out
 
 
+
+def glasbey_palettes():
+    """glasbey's categorical palettes: the greedy farthest-colour search over
+    a CAM02-UCS grid (compiled with explicit signatures and locals), the
+    palette optimizer (closest pairs), colour-blind-safe palettes (the search
+    in two colour spaces), extensions of an existing palette, and block
+    palettes (new and extended)."""
+    import glasbey
+    out = {"palette": np.asarray(glasbey.create_palette(24, grid_size=32, as_hex=False)),
+           "no_opt": np.asarray(glasbey.create_palette(16, grid_size=24, as_hex=False, optimize_palette=False)),
+           "bounded": np.asarray(glasbey.create_palette(12, grid_size=24, as_hex=False, lightness_bounds=(30, 70),
+                                                        chroma_bounds=(40, 80), hue_bounds=(20, 250))),
+           "cvd": np.asarray(glasbey.create_palette(10, grid_size=24, as_hex=False, colorblind_safe=True)),
+           "extended": np.asarray(glasbey.extend_palette(["#1f77b4", "#ff7f0e", "#2ca02c"], 12, grid_size=24,
+                                                          as_hex=False)),
+           "block": np.asarray(glasbey.create_block_palette([3, 4, 2], grid_size=24, as_hex=False)),
+           "block_extended": np.asarray(glasbey.extend_block_palette(["#1f77b4", "#ff7f0e"], [3, 2], grid_size=24,
+                                                                      as_hex=False))}
+    return out
+
+
+def timml_steady_flow():
+    """TimML's steady multi-aquifer flow: a three-aquifer model with uniform
+    flow, wells (discharge and head), head line sinks and leaky
+    line-doublet walls of higher order and a circular area sink, solved (its
+    compiled Bessel line-element potentials and discharge vectors), then heads
+    on a grid, discharge vectors and the flux through a line."""
+    import timml
+    ml = timml.ModelMaq(kaq=[10, 20, 5], z=[20, 12, 10, 5, 4, 0], c=[100, 200])
+    timml.Constant(ml, xr=800, yr=0, hr=18, layer=0)
+    timml.Uflow(ml, slope=0.002, angle=30)
+    timml.Well(ml, xw=0, yw=0, Qw=500, rw=0.3, layers=0)
+    timml.HeadWell(ml, xw=60, yw=-120, hw=14, rw=0.2, layers=1)
+    timml.HeadLineSink(ml, x1=-300, y1=-200, x2=-220, y2=0, hls=15, layers=0)
+    timml.HeadLineSink(ml, x1=-220, y1=0, x2=-300, y2=200, hls=15.5, res=2, wh=3, order=1, layers=0)
+    timml.LeakyLineDoublet(ml, x1=120, y1=-200, x2=160, y2=0, res=50, order=2, layers=[0, 1])
+    timml.LeakyLineDoublet(ml, x1=160, y1=0, x2=120, y2=200, res=80, order=1, layers=[0, 1])
+    timml.CircAreaSink(ml, xc=-100, yc=120, R=60, N=0.001)
+    ml.solve(silent=True)
+    xg, yg = np.linspace(-400, 400, 25), np.linspace(-300, 300, 21)
+    x, y = np.linspace(-350, 350, 40), np.linspace(-250, 260, 40)
+    return {"headgrid": ml.headgrid(xg, yg), "head": np.array([ml.head(a, b) for a, b in zip(x, y)]),
+            "disvec": np.array([ml.disvec(a, b) for a, b in zip(x, y)]),
+            "flux": ml.intnormflux(np.array([[-50.0, -250.0], [-50.0, 250.0]]), ndeg=10)}
+
+
+def timml_inhomogeneity():
+    """TimML's polygonal inhomogeneity (a zone of other conductivities
+    bounded by higher-order line doublets and line sinks) with a well inside
+    and a river outside, solved, and heads and discharges across its edge."""
+    import timml
+    ml = timml.ModelMaq(kaq=[10, 20], z=[20, 12, 10, 0], c=[200])
+    timml.Constant(ml, xr=600, yr=0, hr=18, layer=0)
+    timml.PolygonInhomMaq(ml, xy=[(-100, -100), (100, -100), (100, 100), (-100, 100)], kaq=[2, 8],
+                          z=[20, 12, 10, 0], c=[50], topboundary="conf", order=3, ndeg=2)
+    timml.Well(ml, xw=0, yw=0, Qw=200, rw=0.3, layers=0)
+    timml.River(ml, x1=-300, y1=-200, x2=-300, y2=200, hls=16, order=2, layers=0)
+    ml.solve(silent=True)
+    x = np.linspace(-250, 250, 60)
+    return {"head": np.array([ml.head(a, 0.3 * a + 5) for a in x]),
+            "disvec": np.array([ml.disvec(a, 0.3 * a + 5) for a in x])}
+
+
+def ttim_transient_flow():
+    """TTim's transient multi-aquifer flow: a well switched on and off, a
+    head line sinks and a leaky line doublet, solved in the
+    Laplace domain (its compiled Bessel line elements) and inverted numerically
+    (its compiled De Hoog inversion) for heads and discharges through time."""
+    import ttim
+    ml = ttim.ModelMaq(kaq=[10, 5], z=[20, 12, 10, 0], c=[100], Saq=[1e-4, 2e-4], Sll=[1e-5], tmin=1e-3, tmax=100)
+    w = ttim.Well(ml, xw=0, yw=0, rw=0.3, tsandQ=[(0, 500), (10, 0)], layers=0)
+    ttim.HeadLineSink(ml, x1=-200, y1=-100, x2=-150, y2=0, tsandh=[(0, 2)], layers=0)
+    ttim.HeadLineSink(ml, x1=-150, y1=0, x2=-200, y2=100, tsandh=[(0, 2), (20, 1)], layers=0)
+    ttim.LeakyLineDoublet(ml, x1=100, y1=-150, x2=120, y2=150, res=10, order=1, layers=[0])
+    ml.solve(silent=True)
+    t = np.logspace(-2, 1.9, 15)
+    return {"head_near": ml.head(20, 10, t), "head_far": ml.head(-120, 40, t), "head_wall": ml.head(130, 20, t),
+            "disvec": np.asarray(ml.disvec(50, -30, t)), "well_head": w.headinside(t)}
+
+
+def ttim_wells():
+    """TTim's pumping tests: wells with skin resistance and wellbore storage
+    in a leaky two-aquifer system and a head-specified well, with
+    drawdowns at observation points through time."""
+    import ttim
+    ml = ttim.ModelMaq(kaq=[25, 10], z=[12, 10, 0, -5, -15], c=[1000, 400], Saq=[1e-4, 1e-4], Sll=[1e-4, 1e-4],
+                       topboundary="semi", phreatictop=False, tmin=1e-4, tmax=10)
+    w = ttim.Well(ml, xw=0, yw=0, rw=0.2, tsandQ=[(0, 800)], res=0.5, rc=0.25, layers=[0, 1])
+    ttim.HeadWell(ml, xw=150, yw=0, rw=0.2, tsandh=[(0, -1)], layers=1)
+    ml.solve(silent=True)
+    t = np.logspace(-3, 1, 20)
+    return {"h10": ml.head(10, 0, t), "h50": ml.head(0, 50, t), "inside": w.headinside(t),
+            "discharge": np.asarray(w.discharge(t))}
+
+
+def covasim_epidemic():
+    """Covasim's agent-based epidemic: random and hybrid contact networks,
+    the compiled viral loads, susceptibilities and transmissions, and its
+    compiled binomial and Poisson draws (seeded inside compiled code), with
+    testing and contact tracing interventions; the daily results."""
+    import covasim as cv
+    out = {}
+    for ptype in ("random", "hybrid"):
+        sim = cv.Sim(pop_size=4000, pop_type=ptype, n_days=50, rand_seed=3, verbose=0,
+                     interventions=[cv.test_prob(symp_prob=0.2, start_day=10), cv.contact_tracing(trace_probs=0.5,
+                                                                                                 start_day=15)])
+        sim.run()
+        for key in ("cum_infections", "new_infections", "n_infectious", "cum_deaths", "cum_tests", "n_quarantined"):
+            out[f"{ptype}_{key}"] = np.asarray(sim.results[key].values)
+    return out
+
+
+def starsim_diseases():
+    """Starsim's agent-based models: SIR and SIS over random networks and
+    SEIR over sexual and hybrid networks with births and deaths (the compiled transmission kernels, network
+    shuffles, indexers and counter-based random draws); results per step."""
+    import starsim as ss
+    out = {}
+    for name, pars in (("sir", dict(diseases="sir", networks="random")),
+                       ("sis", dict(diseases="sis", networks="random")),
+                       ("seir", dict(diseases="seir", networks=["mf", "hybrid"], demographics=True))):
+        sim = ss.Sim(n_agents=3000, rand_seed=4, verbose=0, **pars)
+        sim.run()
+        flat = sim.results.flatten()
+        for key in sorted(flat):
+            val = np.asarray(flat[key].values if hasattr(flat[key], "values") else flat[key])
+            if val.dtype.kind in "fiub" and val.size:
+                out[f"{name}_{key}"] = val.astype(np.float64)
+    return out
+
+
+def _ctapipe_camera():
+    from ctapipe.image import toymodel
+    from ctapipe.instrument import CameraGeometry
+    import astropy.units as u
+    geom = CameraGeometry.make_rectangular(40, 40, range_x=(-0.5, 0.5), range_y=(-0.5, 0.5))
+    model = toymodel.Gaussian(x=0.1 * u.m, y=-0.05 * u.m, width=0.05 * u.m, length=0.15 * u.m, psi="35d")
+    image, signal, noise = model.generate_image(geom, intensity=1500, nsb_level_pe=3,
+                                                rng=np.random.default_rng(31))
+    return geom, image
+
+
+def _plain(quantity):
+    """A number without its unit (ctapipe's containers hold Quantities or floats)."""
+    return float(getattr(quantity, "value", quantity))
+
+
+def ctapipe_waveforms():
+    """ctapipe's charge extraction: its compiled generalized ufuncs (sums
+    around peaks, sliding windows, adaptive centroids) over float32 and
+    float64 waveforms, neighbour-averaged peak finding over a sparse
+    neighbour matrix, baseline subtraction and descriptive statistics."""
+    from ctapipe.image.extractor import (adaptive_centroid, extract_around_peak, extract_sliding_window,
+                                         neighbor_average_maximum, subtract_baseline)
+    from ctapipe.image.statistics import arg_n_largest, descriptive_statistics, kurtosis, skewness
+    geom, image = _ctapipe_camera()
+    rng = np.random.default_rng(32)
+    n_pix, n_samples = geom.n_pixels, 40
+    t = np.arange(n_samples)
+    peak = rng.uniform(10, 30, n_pix)
+    waves = (image[:, None] * np.exp(-0.5 * ((t - peak[:, None]) / 2.5) ** 2) / 6
+             + rng.normal(0, 0.5, (n_pix, n_samples)))[None]
+    out = {}
+    for dt in (np.float64, np.float32):
+        w = waves.astype(dt)
+        idx = np.argmax(w, axis=-1)
+        s, p = extract_around_peak(w, idx, 7, 3, 1.0)
+        out[f"around_{dt.__name__}"], out[f"around_t_{dt.__name__}"] = s, p
+        s, p = extract_sliding_window(w, 6, 1.0)
+        out[f"window_{dt.__name__}"], out[f"window_t_{dt.__name__}"] = s, p
+        out[f"centroid_{dt.__name__}"] = adaptive_centroid(w, idx, 0.05)
+    nb = geom.neighbor_matrix_sparse
+    broken = np.zeros((1, n_pix), dtype=bool)
+    broken[0, ::97] = True
+    out["neighbors"] = neighbor_average_maximum(waves, nb.indices, nb.indptr, 2, broken)
+    out["baseline"] = subtract_baseline(waves, 0, 8)
+    stats = descriptive_statistics(image)
+    out["stats"] = np.array([stats.mean, stats.std, stats.skewness, stats.kurtosis, stats.max, stats.min])
+    out["skew_kurt"] = np.array([skewness(image), kurtosis(image), kurtosis(image, fisher=False)])
+    out["largest"] = arg_n_largest(5, image)
+    return out
+
+
+def ctapipe_image_parameters():
+    """ctapipe's image parametrization of a toy shower: cleaning, island
+    counting over the sparse neighbour matrix, timing parameters (compiled
+    least squares), Hillas parameters, leakage and concentration."""
+    import astropy.units as u
+    from ctapipe.image import (concentration_parameters, hillas_parameters, leakage_parameters,
+                               number_of_islands, tailcuts_clean, timing_parameters)
+    from ctapipe.image.toymodel import obtain_time_image
+    from ctapipe.fitting import linear_regression, design_matrix
+    geom, image = _ctapipe_camera()
+    mask = tailcuts_clean(geom, image, picture_thresh=10, boundary_thresh=5)
+    n_islands, labels = number_of_islands(geom, mask)
+    hillas = hillas_parameters(geom[mask], image[mask])
+    times = obtain_time_image(geom.pix_x, geom.pix_y, 0.1 * u.m, -0.05 * u.m, 35 * u.deg, 10 * u.ns / u.m, 20 * u.ns)
+    times = times + np.random.default_rng(33).normal(0, 0.3, geom.n_pixels)
+    timing = timing_parameters(geom[mask], image[mask], times[mask], hillas)
+    leak = leakage_parameters(geom, image, mask)
+    conc = concentration_parameters(geom, image, hillas)
+    x = np.linspace(0, 1, 50)
+    beta = linear_regression(design_matrix(x), 3 * x + 1 + np.random.default_rng(34).normal(0, 0.1, 50))
+    return {"mask": mask, "islands": np.array([n_islands]), "labels": labels,
+            "hillas": np.array([_plain(hillas.intensity), _plain(hillas.r), _plain(hillas.phi), _plain(hillas.length),
+                                _plain(hillas.width), _plain(hillas.skewness), _plain(hillas.kurtosis)]),
+            "timing": np.array([_plain(timing.slope), _plain(timing.intercept), _plain(timing.deviation)]),
+            "leakage": np.array([leak.pixels_width_1, leak.intensity_width_2]),
+            "concentration": np.array([conc.cog, conc.core, conc.pixel]), "beta": beta}
+
+
+def momepy_morphology():
+    """momepy's urban morphology over a seeded block of buildings and
+    streets: street profiles (its compiled perpendicular ticks), weighted
+    percentiles over a k-nearest-neighbour graph (its compiled interpolation,
+    a list comprehension over a tuple of percentiles into np.interp, one
+    specialization per tuple length), and range-limited group statistics
+    (pandas' Numba engine running libpysal's compiled range filter)."""
+    import geopandas as gpd
+    import momepy
+    import pandas as pd
+    import shapely
+    from libpysal import graph
+    rng = np.random.default_rng(41)
+    xs, ys = np.meshgrid(np.arange(10) * 30.0, np.arange(8) * 30.0)
+    cx, cy = xs.ravel() + rng.uniform(-4, 4, xs.size), ys.ravel() + rng.uniform(-4, 4, xs.size)
+    w, h = rng.uniform(6, 14, xs.size), rng.uniform(6, 14, xs.size)
+    buildings = gpd.GeoDataFrame(geometry=shapely.box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    lines = [shapely.LineString([(-10, 15 + 30 * k), (290, 15 + 30 * k + 3 * (k % 2))]) for k in range(7)]
+    lines += [shapely.LineString([(15 + 30 * k, -10), (15 + 30 * k, 100), (20 + 30 * k, 220)]) for k in range(9)]
+    streets = gpd.GeoDataFrame(geometry=lines)
+    height = pd.Series(rng.uniform(5, 30, xs.size))
+    profile = momepy.street_profile(streets, buildings, distance=5, tick_length=40, height=height)
+    knn = graph.Graph.build_knn(buildings.centroid, k=6)
+    area = buildings.area
+    key = pd.Series(rng.integers(0, 12, xs.size))
+    out = {"profile": profile.to_numpy(), "pct3": momepy.percentile(area, knn, q=[10, 50, 90]).to_numpy(),
+           "pct2": momepy.percentile(area, knn, q=[5, 95]).to_numpy(),
+           "describe": momepy.describe_agg(area, key, q=(10, 90)).to_numpy(),
+           "theil": momepy.theil(area, knn, q=(10, 90)).to_numpy(),
+           "gini": momepy.gini(area, knn, q=(5, 95)).to_numpy(),
+           "range": momepy.values_range(area, knn, q=(20, 80)).to_numpy()}
+    return out
+
+
+def _superflexpy_forcing(n, seed):
+    rng = np.random.default_rng(seed)
+    rain = np.where(rng.random(n) < 0.35, rng.gamma(0.8, 8.0, n), 0.0)
+    pet = 2.5 + 1.5 * np.sin(np.arange(n) * 2 * np.pi / 365) + rng.uniform(0, 0.3, n)
+    return rain, pet
+
+
+def _superflexpy_hymod(approximation):
+    from superflexpy.framework.unit import Unit
+    from superflexpy.implementation.elements.hymod import LinearReservoir, UpperZone
+    from superflexpy.implementation.elements.structure_elements import Junction, Splitter, Transparent
+    upper = UpperZone(parameters={"Smax": 50.0, "m": 0.01, "beta": 2.0}, states={"S0": 10.0},
+                      approximation=approximation, id="uz")
+    routing = [LinearReservoir(parameters={"k": k}, states={"S0": 10.0}, approximation=approximation, id=f"cr{i}")
+               for i, k in enumerate((0.3, 0.2, 0.25))]
+    lower = LinearReservoir(parameters={"k": 0.05}, states={"S0": 10.0}, approximation=approximation, id="lz")
+    unit = Unit(layers=[[upper], [Splitter(weight=[[0.6], [0.4]], direction=[[0], [0]], id="spl")],
+                        [routing[0], lower], [routing[1], Transparent(id="tr1")], [routing[2], Transparent(id="tr2")],
+                        [Junction(direction=[[0, 0]], id="jun")]], id="hymod")
+    return unit, ["uz", "lz", "cr0", "cr1", "cr2"]
+
+
+def _superflexpy_explicit():
+    """SuperflexPy's compiled explicit root finder, which calls itself
+    "python" (a slip in superflexpy 1.3.3) and so is refused by the
+    compiled approximators it is written for."""
+    from superflexpy.implementation.root_finders.explicit import ExplicitNumba
+    finder = ExplicitNumba()
+    finder.architecture = "numba"
+    return finder
+
+
+def superflexpy_hymod():
+    """SuperflexPy's HYMOD rainfall-runoff model over three years of seeded
+    daily rain and evaporation, with each of its compiled solvers: implicit
+    Euler with the Pegasus root finder, explicit Euler and fourth-order
+    Runge-Kutta (its compiled Newton root finder Numba refuses: starred
+    assignment) (compiled loops calling the reservoirs' compiled
+    flux functions passed as first-class functions, with star-args); the
+    streamflow and every reservoir's storage."""
+    from superflexpy.implementation.numerical_approximators.explicit_euler import ExplicitEulerNumba
+    from superflexpy.implementation.numerical_approximators.implicit_euler import ImplicitEulerNumba
+    from superflexpy.implementation.numerical_approximators.runge_kutta_4 import RungeKutta4Numba
+    from superflexpy.implementation.root_finders.pegasus import PegasusNumba
+    rain, pet = _superflexpy_forcing(3 * 365, 51)
+    out = {}
+    for name, approximation in (("pegasus", ImplicitEulerNumba(PegasusNumba())),
+                                ("euler", ExplicitEulerNumba(_superflexpy_explicit())),
+                                ("rk4", RungeKutta4Numba(_superflexpy_explicit()))):
+        unit, stores = _superflexpy_hymod(approximation)
+        unit.set_input([rain, pet])
+        unit.set_timestep(1.0)
+        out[f"{name}_q"] = unit.get_output()[0]
+        for store in stores:  # (the unit holds copies of its elements)
+            out[f"{name}_{store}"] = unit.get_internal(store, "state_array")[:, 0]
+    return out
+
+
+def superflexpy_gr4j_hbv():
+    """SuperflexPy's GR4J production store (behind its interception filter)
+    and HBV-like reservoirs (an unsaturated store split into fast and slow
+    power-law stores), solved by compiled implicit Euler with Pegasus."""
+    from superflexpy.framework.unit import Unit
+    from superflexpy.implementation.elements.gr4j import InterceptionFilter, ProductionStore
+    from superflexpy.implementation.elements.hbv import PowerReservoir, UnsaturatedReservoir
+    from superflexpy.implementation.elements.structure_elements import Junction, Splitter
+    from superflexpy.implementation.numerical_approximators.implicit_euler import ImplicitEulerNumba
+    from superflexpy.implementation.root_finders.pegasus import PegasusNumba
+    approximation = ImplicitEulerNumba(PegasusNumba())
+    rain, pet = _superflexpy_forcing(2 * 365, 52)
+    production = ProductionStore(parameters={"x1": 50.0, "alpha": 2.0, "beta": 5.0, "ni": 4 / 9},
+                                 states={"S0": 10.0}, approximation=approximation, id="ps")
+    gr4j = Unit(layers=[[InterceptionFilter(id="ir")], [production]], id="gr4j")
+    gr4j.set_input([rain, pet])
+    gr4j.set_timestep(1.0)
+    out = {f"gr4j_{i}": q for i, q in enumerate(gr4j.get_output())}
+    out["gr4j_ps"] = gr4j.get_internal("ps", "state_array")[:, 0]
+    soil = UnsaturatedReservoir(parameters={"Smax": 80.0, "Ce": 1.0, "m": 0.01, "beta": 2.0}, states={"S0": 20.0},
+                                approximation=approximation, id="ur")
+    fast = PowerReservoir(parameters={"k": 0.05, "alpha": 1.5}, states={"S0": 5.0}, approximation=approximation,
+                          id="fr")
+    slow = PowerReservoir(parameters={"k": 0.01, "alpha": 1.0}, states={"S0": 30.0}, approximation=approximation,
+                          id="sr")
+    hbv = Unit(layers=[[soil], [Splitter(weight=[[0.7], [0.3]], direction=[[0], [0]], id="spl")], [fast, slow],
+                       [Junction(direction=[[0, 0]], id="jun")]], id="hbv")
+    hbv.set_input([rain, pet])
+    hbv.set_timestep(1.0)
+    out["hbv_q"] = hbv.get_output()[0]
+    for store in ("ur", "fr", "sr"):  # (the unit holds copies of its elements)
+        out[f"hbv_{store}"] = hbv.get_internal(store, "state_array")[:, 0]
+    return out
+
+
+def scikit_gstat_variograms():
+    """scikit-gstat's geostatistics on a seeded random field: experimental
+    variograms with its compiled estimators (Matheron, Cressie-Hawkins,
+    Genton in object mode), fitted compiled models (spherical, exponential,
+    Gaussian, cubic, stable, Matern), and ordinary kriging with them."""
+    import skgstat as skg
+    rng = np.random.default_rng(61)
+    coords = rng.uniform(0, 100, (150, 2))
+    values = np.sin(coords[:, 0] / 15) + np.cos(coords[:, 1] / 20) + rng.normal(0, 0.2, 150)
+    out = {}
+    for est in ("matheron", "cressie", "genton", "dowd"):
+        v = skg.Variogram(coords, values, estimator=est, n_lags=12, model="spherical")
+        out[f"exp_{est}"] = v.experimental
+    grid = np.column_stack([np.linspace(5, 95, 30), np.linspace(90, 10, 30)])
+    for model in ("spherical", "exponential", "gaussian", "cubic", "stable", "matern"):
+        v = skg.Variogram(coords, values, n_lags=12, model=model)
+        out[f"params_{model}"] = np.asarray(v.parameters)
+        out[f"fitted_{model}"] = v.fitted_model(np.linspace(0, 80, 40))
+        if model in ("spherical", "exponential", "gaussian"):
+            out[f"krige_{model}"] = skg.OrdinaryKriging(v, min_points=5, max_points=20).transform(grid[:, 0],
+                                                                                                   grid[:, 1])
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11068,4 +11429,13 @@ WORKLOADS = {
     "foostrap": {"intervals": foostrap_intervals},
     "numba-mwu": {"tests": numba_mwu_tests},
     "hmmkay": {"discrete_hmm": hmmkay_discrete_hmm},
+    "glasbey": {"palettes": glasbey_palettes},
+    "timml": {"steady_flow": timml_steady_flow, "inhomogeneity": timml_inhomogeneity},
+    "ttim": {"transient_flow": ttim_transient_flow, "wells": ttim_wells},
+    "covasim": {"epidemic": covasim_epidemic},
+    "starsim": {"diseases": starsim_diseases},
+    "ctapipe": {"waveforms": ctapipe_waveforms, "image_parameters": ctapipe_image_parameters},
+    "momepy": {"morphology": momepy_morphology},
+    "superflexpy": {"hymod": superflexpy_hymod, "gr4j_hbv": superflexpy_gr4j_hbv},
+    "scikit-gstat": {"variograms": scikit_gstat_variograms},
 }

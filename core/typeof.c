@@ -835,6 +835,10 @@ int disp_conversion_cost(const Type *want, const Type *have) {
     }
     return cost;
   }
+  if (have->kind == TY_OPTIONAL && ty_is_scalar(want)) {  /* unwrapped, None refused when called: unsafe */
+    int cost = disp_conversion_cost(want, have->elem);
+    return cost < 0 ? -1 : cost > 4 ? cost : 4;
+  }
   if (!ty_is_scalar(want) || !ty_is_scalar(have)) return -1;
   return scalar_conversion(want, have);
 }

@@ -512,6 +512,17 @@ LLVMValueRef lo_ufunc_call(Lower *l, Node *n) {
   return r;
 }
 
+/* An operator's element; a binary `/` (not `/=`, which Numba runs as
+ * np.divide) divides complex numbers as Numba's array expressions do. */
+static LLVMValueRef binop_element(Lower *l, Fused *fu, Node *n, int ndim) {
+  LLVMValueRef a = element(l, fu, n->lhs, ndim), b = element(l, fu, n->rhs, ndim);
+  bool saved = l->operator_quotient;
+  l->operator_quotient = n->kind == N_BINOP;
+  LLVMValueRef r = lo_binop_values(l, n->op, elem_of(n->ty), a, elem_of(n->lhs->ty), b, elem_of(n->rhs->ty));
+  l->operator_quotient = saved;
+  return r;
+}
+
 static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim) {
   Operand *o = operand_of(fu, n);
   if (o) {
@@ -520,8 +531,7 @@ static LLVMValueRef element(Lower *l, Fused *fu, Node *n, int ndim) {
   }
   switch (n->kind) {
   case N_BINOP: case N_AUGASSIGN:
-    return lo_binop_values(l, n->op, elem_of(n->ty), element(l, fu, n->lhs, ndim), elem_of(n->lhs->ty),
-                           element(l, fu, n->rhs, ndim), elem_of(n->rhs->ty));
+    return binop_element(l, fu, n, ndim);
   case N_UNARY: return unary_element(l, n, element(l, fu, n->lhs, ndim));
   case N_COMPARE: return compare_element(l, fu, n, ndim);
   default: {

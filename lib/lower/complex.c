@@ -60,7 +60,9 @@ static LLVMValueRef fabs_of(Lower *l, const Type *part, LLVMValueRef x) { return
 
 /* a / b by Smith's method: CPython's for scalars (a zero divisor raises,
  * NaN parts give NaN), NumPy's for arrays (it multiplies by the divisor's
- * reciprocal, and divides by zero into infinities and NaN). Only the
+ * reciprocal, and divides by zero into infinities and NaN; an array
+ * expression's `/` divides as CPython's where the divisor is not zero, as
+ * Numba's array expressions, which call the scalar operator). Only the
  * chosen branch's ratio is divided: a ratio by the smaller part of the
  * divisor, computed and dropped, would set the divide-by-zero flag that
  * NumPy reports as a warning after a ufunc's loop. With the divisor's
@@ -90,9 +92,12 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   LLVMValueRef ni = LLVMBuildSelect(b, wide, LLVMBuildFSub(b, qq, pr, ""), LLVMBuildFSub(b, pr, qq, ""), "");
   LLVMValueRef re, im;
   if (numpy) {
-    LLVMValueRef s = LLVMBuildFDiv(b, one, d, ""), by = LLVMBuildSelect(b, bzero, abr, one, "");
-    re = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ar, by, ""), LLVMBuildFMul(b, nr, s, ""), "");
-    im = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ai, by, ""), LLVMBuildFMul(b, ni, s, ""), "");
+    LLVMValueRef by = LLVMBuildSelect(b, bzero, abr, one, "");
+    LLVMValueRef s = l->operator_quotient ? NULL : LLVMBuildFDiv(b, one, d, "");
+    LLVMValueRef qr = s ? LLVMBuildFMul(b, nr, s, "") : LLVMBuildFDiv(b, nr, d, "");
+    LLVMValueRef qi = s ? LLVMBuildFMul(b, ni, s, "") : LLVMBuildFDiv(b, ni, d, "");
+    re = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ar, by, ""), qr, "");
+    im = LLVMBuildSelect(b, bzero, LLVMBuildFDiv(b, ai, by, ""), qi, "");
   } else {  /* a NaN part: neither |br| >= |bi| nor |bi| >= |br| */
     LLVMValueRef ordered = fcmp(l, LLVMRealORD, abr, abi), nan = lo_fconst(l, p, NAN);
     re = LLVMBuildSelect(b, ordered, LLVMBuildFDiv(b, nr, d, ""), nan, "");
