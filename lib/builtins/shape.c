@@ -1072,9 +1072,7 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
   if (!elem || ty_bits(elem) == ty_bits(t->elem)) return elem ? ty_array(elem, t->ndim, t->layout, t->readonly) : NULL;
-  if (!t->ndim)
-    return ty_error(in, n, "%s(): Changing the dtype of a 0d array is only supported if the itemsize is unchanged",
-                    n->bi->name);
+  if (!t->ndim) return ty_array(elem, 0, 'C', t->readonly);  /* (NumPy's ValueError when it runs, as Numba's) */
   return ty_array(elem, t->ndim, t->layout == 'C' ? 'C' : 'A', t->readonly);
 }
 
@@ -1083,6 +1081,12 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
   const Type *t = arg->ty;
   int64_t from = ty_bits(t->elem) / 8, to = ty_bits(n->ty->elem) / 8;
   if (from == to) return lo_owned(l, arg);
+  if (!t->ndim) {  /* (the array evaluated first, as Python's call does) */
+    lo_done_with(l, arg, lo_expr(l, arg));
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE,
+                "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+    return LLVMGetUndef(lo_type(l, n->ty));
+  }
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, shape, strides);
   int last = t->ndim - 1;
