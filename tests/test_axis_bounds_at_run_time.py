@@ -1,6 +1,7 @@
 """A constant axis out of an array's dimensions in the reductions (sum,
-max, argmin, any, std ..., average) and in cumsum, cumprod and diff is
-checked when the call runs, as Numba checks it: NumPy's AxisError (a
+max, argmin, any, std ..., average), in cumsum, cumprod and diff, in take,
+the sorts and partitions, swapaxes and moveaxis is checked when the call
+runs, as Numba checks it: NumPy's AxisError (a
 ValueError) with NumPy's message, not a TypingError; a function holding
 such a call compiles, and one whose line with it never runs (or runs for
 arrays of enough dimensions) gives NumPy's results."""
@@ -113,3 +114,34 @@ def test_complex_reductions_check_their_axis_when_the_call_runs(dtype, call):
         assert str(got.value) == str(numpys_error(function_of(call, k), a2[1]))
     for k in (0, -1):
         np.testing.assert_allclose(g(a2[1], k), g.py_func(a2[1], k), rtol=1e-6)
+
+
+# Numba checks these functions' axes when the call runs too (a view's type is then the one of axes known at run
+# time: an 'A' array); a partition's order within its parts is NumPy's own, so they are compared sorted (argpartition's:
+# a permutation of each lane's indices)
+SHAPE_CALLS = ["np.take(a, np.array([0, 1, -1]), axis={k})", "a.take(np.array([[1], [0]]), axis={k})",
+               "np.sort(a, axis={k})",
+               "np.argsort(a, axis={k})", "a.argsort(axis={k})", "np.sort(np.partition(a, 1, axis={k}), axis={k})",
+               "np.sort(np.argpartition(a, 0, axis={k}), axis={k})", "np.swapaxes(a, 0, {k})", "a.swapaxes({k}, 1)",
+               "np.moveaxis(a, {k}, 0)", "np.moveaxis(a, (0, 1), (1, {k}))"]
+
+
+@pytest.mark.parametrize("call", SHAPE_CALLS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_take_sort_and_axis_swaps_check_a_constant_axis_when_the_call_runs(call, dtype):
+    rng = make_rng(3)
+    for k in (2, -3):
+        f = function_of(call, k)
+        for layout in LAYOUTS:
+            a = array(rng, dtype, (3, 4), layout)
+            with pytest.raises(AXIS_ERROR) as got:
+                f(a)
+            assert str(got.value) == str(numpys_error(f, a)), f"{call} {layout}"
+            check(f, array(rng, dtype, (2, 3, 4), layout))
+
+
+def test_take_along_axis_refuses_a_constant_axis_out_of_bounds_as_numba():
+    """Numba's take_along_axis types its axis as a literal and refuses one out of bounds when it compiles"""
+    f = function_of("np.take_along_axis(a, np.zeros((2, 2), np.int64), axis={k})", 2)
+    with pytest.raises(ruchey.TypingError, match="axis 2 is out of bounds for array of dimension 2"):
+        f(np.zeros((2, 2)))
