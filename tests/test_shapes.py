@@ -508,6 +508,24 @@ def test_view_of_a_0d_array_as_another_size_is_numpys_value_error_when_it_runs(d
             assert_same_array(expected, got)
 
 
+TEXT_ARRAYS = [np.array(["abcdef", "xy", ""]), np.array([b"abcd", b"ef"]), np.array(["ab", "cd", "ef", "gh"]).reshape(2, 2),
+               np.array(["ab", "cd", "ef", "gh"])[::2], np.array([b"abcd"]).reshape(()), np.array([b"abcdefgh"] * 3)[:, None],
+               np.array(["abc", "de"] * 3).reshape(2, 3).T]
+
+
+@pytest.mark.parametrize("to", ["np.uint8", "np.int32", "np.float32", "np.complex128", "np.int16", "np.uint64"])
+def test_view_of_str_and_bytes_arrays_is_numpys(to):
+    """their bytes read as another dtype's, NumPy's ValueError where its rules for another itemsize refuse,
+    as Numba's"""
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.view({to})\n")
+    for a in TEXT_ARRAYS:
+        (expected, expected_error), (got, error) = outcome(f.py_func, a), outcome(f, a)
+        assert error == expected_error, f"{a!r} as {to}"
+        if expected is not None:
+            assert_same_array(expected, got, f"{a!r} as {to}")
+            assert np.shares_memory(got, a)
+
+
 @ruchey.njit
 def filled(a, v):
     a.fill(v)
