@@ -9,7 +9,7 @@ import ruchey
 from ruchey import njit
 
 from arraygen import LAYOUTS, array
-from conftest import NUMPY1, make_rng
+from conftest import NUMPY1, assert_same_value, make_rng
 
 DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8, np.bool_]
 REDUCING = ["add", "multiply", "maximum", "minimum", "subtract", "logical_and", "logical_or", "fmax", "fmin"]
@@ -145,6 +145,34 @@ def test_reduce_keywords_and_empty_arrays():
             np.testing.assert_array_equal(got, want)
     with pytest.raises(ValueError):
         running(np.zeros(3), 1)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or", "fmax"])
+def test_reduce_along_several_axes_folds_initial_once_as_numpy(name):
+    """initial= with a tuple of axes: NumPy folds it into each result once
+    (not once per axis), also where an axis reduced is empty (the result
+    is initial then, with no identity too)."""
+    namespace = {"np": np}
+    exec(f"def f(a, start):\n    u = np.{name}\n"
+         f"    return (u.reduce(a, axis=(0, 1), initial=start), u.reduce(a, axis=(0, 2), initial=start), "
+         f"u.reduce(a, axis=(-1, 0), initial=start), u.reduce(a, axis=(0, 1, 2), initial=start))\n", namespace)
+    f = namespace["f"]
+    compiled = njit(f)
+    rng = make_rng(5)
+    for dt in (np.int64, np.int32, np.int8, np.float64, np.bool_):
+        for shape in ((2, 3, 4), (3, 1, 2), (0, 3, 2), (2, 0, 3), (2, 3, 0)):
+            for layout in LAYOUTS:
+                a = array(rng, np.int8, shape, layout) % 4 - 1
+                a = a.astype(dt) if dt is not np.bool_ else a > 0
+                for start in (2, -1):
+                    with np.errstate(all="ignore"):
+                        want = f(a, start)
+                    got = compiled(a, start)
+                    what = f"{name} {dt} {shape} {layout} {start}"
+                    for w, g in zip(want[:3], got[:3]):
+                        assert g.dtype == w.dtype and g.shape == w.shape, (what, g.dtype, w.dtype)
+                        np.testing.assert_array_equal(g, w, err_msg=what)
+                    assert_same_value(want[3], got[3], what=what)  # (all the axes: a number)
 
 
 def test_reduce_and_reduceat_compute_in_the_dtype_given():

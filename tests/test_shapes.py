@@ -16,7 +16,7 @@ import pytest
 
 import ruchey
 from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, define, shapes
-from conftest import AS_NUMBA, make_rng, numpy2_only
+from conftest import AS_NUMBA, assert_same_value, make_rng, numpy2_only
 
 # Numba lacks many of these functions or differs from NumPy in them (squeeze,
 # layouts, where's dtypes, errors): the file checks ruchey against NumPy and
@@ -493,10 +493,37 @@ def test_a_view_of_another_size_writes_through():
     assert np.isnan(a[0]) and a[1] == 0 and b.base is not None and b.shape == (24,)
 
 
-def test_view_of_a_0d_array_as_another_size_is_a_typing_error():
-    f = define("@ruchey.njit\ndef f(a):\n    return a.view(np.int32)\n")
-    with pytest.raises(ruchey.TypingError, match="0d array"):
-        f(np.array(1.0))
+@pytest.mark.parametrize("dtype, to", [(np.float64, np.int32), (np.int8, np.float64), (np.bool_, np.uint16),
+                                       (np.float32, np.float32), (np.int64, np.float64), (np.uint8, np.bool_)])
+def test_view_of_a_0d_array_as_another_size_is_numpys_value_error_when_it_runs(dtype, to):
+    """as Numba's: the call compiles (a line that does not run costs nothing)"""
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.view(np.{to.__name__})\n")
+    g = define(f"@ruchey.njit\ndef g(a, go):\n    s = a.sum()\n    if go:\n        a.view(np.{to.__name__})\n"
+               f"    return s\n", "g")
+    for a in (np.array(3, dtype), np.arange(6).astype(dtype).reshape(2, 3)[1, 2:].reshape(())):
+        assert_same_value(g.py_func(a, False), g(a, False))
+        (expected, expected_error), (got, error) = outcome(f.py_func, a), outcome(f, a)
+        assert error == expected_error
+        if expected is not None:
+            assert_same_array(expected, got)
+
+
+TEXT_ARRAYS = [np.array(["abcdef", "xy", ""]), np.array([b"abcd", b"ef"]), np.array(["ab", "cd", "ef", "gh"]).reshape(2, 2),
+               np.array(["ab", "cd", "ef", "gh"])[::2], np.array([b"abcd"]).reshape(()), np.array([b"abcdefgh"] * 3)[:, None],
+               np.array(["abc", "de"] * 3).reshape(2, 3).T]
+
+
+@pytest.mark.parametrize("to", ["np.uint8", "np.int32", "np.float32", "np.complex128", "np.int16", "np.uint64"])
+def test_view_of_str_and_bytes_arrays_is_numpys(to):
+    """their bytes read as another dtype's, NumPy's ValueError where its rules for another itemsize refuse,
+    as Numba's"""
+    f = define(f"@ruchey.njit\ndef f(a):\n    return a.view({to})\n")
+    for a in TEXT_ARRAYS:
+        (expected, expected_error), (got, error) = outcome(f.py_func, a), outcome(f, a)
+        assert error == expected_error, f"{a!r} as {to}"
+        if expected is not None:
+            assert_same_array(expected, got, f"{a!r} as {to}")
+            assert np.shares_memory(got, a)
 
 
 @ruchey.njit

@@ -46,18 +46,30 @@ bool bi_need_values(Infer *in, Node *n, Node *a) {
   return ty_error(in, a, "%s() needs an array or a number, got %s", n->bi->name, a->ty->name) != NULL;
 }
 
-/* An axis: an int, a constant one within the dimensions. */
-bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim) {
+bool bi_axis_within(const Node *axis, int ndim, int64_t *k) {
+  return bi_literal_int(axis, k) && *k >= -ndim && *k < ndim;
+}
+
+/* An axis: an int (of an array of some dimensions); a constant one out of
+ * them an error here where checked_late is false. */
+static bool check_axis(Infer *in, Node *n, Node *axis, int ndim, bool checked_late) {
   int64_t k;
   if (!ty_is_int(axis->ty))
     return ty_error(in, axis, "%s(): axis must be an integer, got %s", n->bi->name, axis->ty->name) != NULL;
-  if (bi_literal_int(axis, &k) && (k < -ndim || k >= ndim))
+  if (!checked_late && bi_literal_int(axis, &k) && !bi_axis_within(axis, ndim, &k))
     return ty_error(in, axis, "%s(): axis %lld is out of bounds for array of dimension %d", n->bi->name,
                     (long long)k, ndim) != NULL;
   if (ndim == 0)
     return ty_error(in, axis, "%s(): a number or 0-d array has no axis", n->bi->name) != NULL;
   return true;
 }
+
+bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim) { return check_axis(in, n, axis, ndim, false); }
+
+/* Numba's reductions and cumulative functions check a constant axis as
+ * one known at run time (NumPy's AxisError when the call runs): a line
+ * never run, or run for arrays of other dimensions, still compiles. */
+bool bi_check_axis_late(Infer *in, Node *n, Node *axis, int ndim) { return check_axis(in, n, axis, ndim, true); }
 
 /* dtype=: a NumPy scalar type; *out stays NULL when not given. */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out) {

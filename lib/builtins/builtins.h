@@ -125,6 +125,8 @@ Node *bi_arg_given(Node *n, int pos, const char *kw);  /* bi_arg, NULL where Non
 bool bi_literal_int(const Node *x, int64_t *v);  /* an int literal, negative ones too */
 bool bi_need_values(Infer *in, Node *n, Node *a);  /* an array or a number, else a TypingError */
 bool bi_check_axis(Infer *in, Node *n, Node *axis, int ndim);  /* an int; a constant one within ndim */
+bool bi_check_axis_late(Infer *in, Node *n, Node *axis, int ndim);  /* an int; its bounds checked when the call runs */
+bool bi_axis_within(const Node *axis, int ndim, int64_t *k);  /* a constant axis (*k) within ndim dimensions */
 bool bi_check_dtype(Infer *in, Node *n, Node *d, const Type **out);  /* dtype=: *out, NULL when not given */
 bool bi_check_number(Infer *in, Node *n, Node *x, const char *what);  /* absent, or a number */
 /* A str that chooses one of choices (NULL-terminated): x's index there where it is a constant (dflt

@@ -46,7 +46,7 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   if (acc && (!ty_is_complex(acc) || spreads(which) || picks(which) || truths(which) || counts(which)))
     return ty_error(in, dtype, "%s() of a complex array takes a complex dtype alone in compiled code, got %s", n->bi->name,
                     acc->name);
-  if ((axis && !bi_check_axis(in, n, axis, t->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
+  if ((axis && !bi_check_axis_late(in, n, axis, t->ndim)) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
   const Type *e = acc ? acc : t->elem;  /* a dtype= accumulates in that complex type, as NumPy's */
   const Type *res = spreads(which)                     ? lo_complex_part(e)
@@ -324,6 +324,7 @@ static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
     x = lo_pointer_array(l, t, slot);
   }
   Reduce r = {n->bi->ival, t, acc, x, ddof ? lo_expr_as(l, ddof, f64) : lo_fconst(l, f64, 0), -1, n->ty};
+  if (axis && t->ndim == 1) np_runtime_axis(l, axis, 1);  /* (the one axis: the whole array, once it is checked) */
   LLVMValueRef res = axis && t->ndim > 1 ? rd_for_axis(l, axis, t->ndim, n->ty, reduce_along, &r, rd_axis_error)
                                          : reduce_one(l, &r, NULL);
   lo_done_with(l, a, v);

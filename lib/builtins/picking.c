@@ -32,12 +32,12 @@ static bool is_none(const Node *x) { return x && (x->kind == N_NONE || (x->ty &&
 
 /* take's axis=: a constant int within a's dimensions (the result's shape
  * is a's with indices' in place of that axis); -1 where there is none, None,
- * or one known only when the call runs */
+ * or one checked when the call runs (a constant out of them too, as Numba) */
 static int take_axis(Node *n) {
   Node *axis = bi_arg(n, 2, "axis");
   int64_t k;
-  if (is_none(axis) || !axis || !bi_literal_int(axis, &k)) return -1;
   int ndim = ndim_of(n->list.items[0]->ty);
+  if (is_none(axis) || !axis || !bi_axis_within(axis, ndim, &k)) return -1;
   return (int)(k < 0 ? k + ndim : k);
 }
 
@@ -55,7 +55,7 @@ static const Type *ty_take(Infer *in, Node *n, const Type **args) {
                     n->bi->name, ix->name);
   if (axis && !is_none(axis)) {
     int ndim = ndim_of(args[0]), out = ndim - 1 + ndim_of(ix);
-    if (!bi_check_axis(in, n, axis, ndim)) return NULL;  /* (one known only when the call runs too) */
+    if (!bi_check_axis_late(in, n, axis, ndim)) return NULL;  /* (one known only when the call runs too) */
     if (out > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
     return out ? ty_array(e, out, 'C', false) : e;
   }
@@ -424,7 +424,7 @@ static const Type *ty_take_along_axis(Infer *in, Node *n, const Type **args) {
     return it->ndim == 1 ? ty_array(t->elem, 1, 'C', false)
                          : ty_error(in, n->list.items[1], "%s(): when axis=None, indices must have a single dimension",
                                     n->bi->name);
-  if (axis && !bi_check_axis(in, n, axis, t->ndim)) return NULL;
+  if (axis && !bi_check_axis(in, n, axis, t->ndim)) return NULL;  /* (a constant's bounds: Numba's TypingError too) */
   if (!axis && t->ndim == 0) return ty_error(in, n, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   if (it->ndim != t->ndim)
     return ty_error(in, n->list.items[1], "%s(): indices and arr must have the same number of dimensions, got %d and %d",

@@ -148,6 +148,7 @@ static bool takes_record_array(const Builtin *bi, const Type *t) {
  * numpy.unique (as Numba's; partition, which sorting.c refuses with why),
  * the stride tricks' views (windows of symbols, as pyts' bag of words
  * takes them), searchsorted (for str or bytes needles), lexsort's keys, and trim_zeros (its empty items trimmed, as NumPy's);
+ * a.view(dtype) (their bytes read as another dtype's, NumPy's rules for another itemsize, as Numba's);
  * nonzero, argwhere and where(c) find its items that are not empty
  * (NumPy's truth of a str). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
@@ -162,7 +163,8 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.lib.stride_tricks.as_strided",
                                           "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros",
                                           "print", "in", "numpy.nonzero", "array.nonzero", "numpy.argwhere",
-                                          "numpy.searchsorted", "array.searchsorted", "numpy.lexsort", NULL};
+                                          "numpy.searchsorted", "array.searchsorted", "numpy.lexsort", "array.view",
+                                          NULL};
 
 static bool takes_str_arrays(const Node *n) {
   if (!strcmp(n->bi->name, "numpy.where")) return n->list.len == 1;  /* where(c) is nonzero(c) */

@@ -144,7 +144,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (bi_none_as_default(axis)) axis = NULL;  /* a.sum(None): all axes */
   bool axes = axis && axis->ty->kind == TY_TUPLE;
   if (!bi_need_values(in, n, a) || (axes && !check_axes(in, n, r, axis, ndim_of(a->ty))) ||
-      (axis && !axes && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
+      (axis && !axes && !bi_check_axis_late(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype) || !bi_check_number(in, n, ty_kwarg(n, "ddof"), "ddof"))
     return NULL;
   const Type *e = elem_of(a->ty);
@@ -1068,12 +1068,12 @@ static LLVMValueRef switch_axis(Lower *l, LLVMValueRef v, int ndim, const Type *
 }
 
 /* body for the axis an argument names, of an array of ndim dimensions: a
- * constant axis directly; one known at run time checked (error: a format
- * of the axis and ndim), then by a switch over the dimensions. The result
- * is of type t. */
+ * constant axis within them directly; another checked when the call runs
+ * (error: a format of the axis and ndim), then by a switch over the
+ * dimensions. The result is of type t. */
 LLVMValueRef rd_for_axis(Lower *l, Node *axis, int ndim, const Type *t, AxisBody body, void *arg, const char *error) {
   int64_t k;
-  if (bi_literal_int(axis, &k)) return body(l, (int)(k < 0 ? k + ndim : k), arg);
+  if (bi_axis_within(axis, ndim, &k)) return body(l, (int)(k < 0 ? k + ndim : k), arg);
   LLVMValueRef v = checked_axis(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim, error);
   return switch_axis(l, v, ndim, t, body, arg);
 }
@@ -1279,7 +1279,7 @@ static LLVMValueRef reduce(Lower *l, const Call *c, Node *n, Node *a, Node *axis
   int d = ndim_of(a->ty);
   if (axis && axis->ty->kind == TY_TUPLE)
     return axis->ty->nfields ? reduce_axes(l, c, n, a, axis) : reduce_none(l, c, n, a);
-  if (!axis || (d == 1 && bi_literal_int(axis, &k))) return reduce_all(l, c, a);
+  if (!axis || (d == 1 && bi_axis_within(axis, 1, &k))) return reduce_all(l, c, a);
   if (d == 1) return rd_for_axis(l, axis, 1, n->ty, reduce_whole, &(Whole){c, a}, c->axis_error);
   LLVMValueRef v = lo_expr(l, a);
   Along along = {c, a->ty, n->ty, v};
@@ -1299,7 +1299,7 @@ static LLVMValueRef lo_reduce(Lower *l, Node *n) {
 static const Type *ty_average(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *w = bi_arg(n, 2, "weights");
   int nd = ndim_of(a->ty);
-  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, nd))) return NULL;
+  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis_late(in, n, axis, nd))) return NULL;
   const Type *e = elem_of(a->ty);
   if (!w) return axis && nd > 1 ? ty_array(result_dtype(RULE_MEAN, e, NULL), nd - 1, 'C', false) : result_dtype(RULE_MEAN, e, NULL);
   if (axis) return ty_error(in, axis, "numpy.average(): axis together with weights is not supported in compiled code");

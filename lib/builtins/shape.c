@@ -207,13 +207,24 @@ LLVMValueRef np_runtime_axis(Lower *l, Node *axis, int ndim) {
   return axis ? np_axis_value(l, lo_expr_as(l, axis, TYS(TY_I64)), ndim) : const_i64(l, 0);
 }
 
-LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
+/* np_axis_value, NumPy's AxisError message (fmt: of the axis and ndim) where it is not within them */
+static LLVMValueRef axis_value_or(Lower *l, LLVMValueRef v, int ndim, const char *fmt) {
   LLVMValueRef n = const_i64(l, ndim);
   LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMBuildNeg(l->b, n, ""), ""),
                                  LLVMBuildICmp(l->b, LLVMIntSGE, v, n, ""), "");
-  lo_raise_format_if(l, bad, RT_ERR_AXIS, "axis %lld is out of bounds for array of dimension %lld",
-                     (LLVMValueRef[]){v, n}, 2);
+  lo_raise_format_if(l, bad, RT_ERR_AXIS, fmt, (LLVMValueRef[]){v, n}, 2);
   return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, v, const_i64(l, 0), ""), LLVMBuildAdd(l->b, v, n, ""), v, "");
+}
+
+LLVMValueRef np_axis_value(Lower *l, LLVMValueRef v, int ndim) {
+  return axis_value_or(l, v, ndim, "axis %lld is out of bounds for array of dimension %lld");
+}
+
+/* ... the message naming the argument, as NumPy's normalize_axis_tuple does (moveaxis's "source: axis ...") */
+static LLVMValueRef named_axis_value(Lower *l, LLVMValueRef v, int ndim, const char *name) {
+  char fmt[96];
+  snprintf(fmt, sizeof fmt, "%s: axis %%lld is out of bounds for array of dimension %%lld", name);
+  return axis_value_or(l, v, ndim, arena_strdup(l->f->arena, fmt));
 }
 
 static LLVMValueRef is_dim(Lower *l, LLVMValueRef axis, int d) {
@@ -693,11 +704,25 @@ static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   return ndim;
 }
 
+/* Whether constant axes are all within ndim dimensions. */
+static bool axes_within(const Node *axis, int ndim) {
+  int64_t v;
+  if (axis->kind != N_TUPLE) return const_int(axis, &v) && v >= -ndim && v < ndim;
+  for (int i = 0; i < axis->list.len; i++)
+    if (!axes_within(axis->list.items[i], ndim)) return false;
+  return true;
+}
+
 /* Whether n's axes are known only at run time: variables, as Numba takes
- * them (its moveaxis and swapaxes read them then, not as constants). */
+ * them (its moveaxis and swapaxes read them then, not as constants), or
+ * constants out of a's dimensions, which Numba checks then (NumPy's
+ * AxisError when the call runs: a line never run compiles). */
 static bool moved_at_run_time(Node *n) {
   Node *from = bi_arg(n, 1, moved_name(n, 1)), *to = bi_arg(n, 2, moved_name(n, 2));
-  return from && to && !(axes_written(from) && axes_written(to));
+  if (!from || !to) return false;
+  if (!axes_written(from) || !axes_written(to)) return true;
+  const Type *t = n->list.items[0]->ty;
+  return t && t->kind == TY_ARRAY && !(axes_within(from, t->ndim) && axes_within(to, t->ndim));
 }
 
 /* How many axes the argument i of n holds at run time (an int: 1; for
@@ -764,7 +789,8 @@ static LLVMValueRef lo_moved_at_run_time(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, arg), src[RC_MAX_NDIM], dst[RC_MAX_NDIM], perm[RC_MAX_NDIM];
   int count = lo_shape_arg(l, bi_arg(n, 1, moved_name(n, 1)), src);
   lo_shape_arg(l, bi_arg(n, 2, moved_name(n, 2)), dst);
-  for (int i = 0; i < count; i++) src[i] = np_axis_value(l, src[i], t->ndim), dst[i] = np_axis_value(l, dst[i], t->ndim);
+  for (int i = 0; i < count; i++)
+    src[i] = named_axis_value(l, src[i], t->ndim, moved_name(n, 1)), dst[i] = named_axis_value(l, dst[i], t->ndim, moved_name(n, 2));
   lo_raise_if(l, repeated_axis(l, src, count), RT_ERR_VALUE, "repeated axis in `source` argument");
   lo_raise_if(l, repeated_axis(l, dst, count), RT_ERR_VALUE, "repeated axis in `destination` argument");
   if (n->bi->ival == MOVE_SWAP) {
@@ -1072,9 +1098,7 @@ static const Type *ty_view(Infer *in, Node *n, const Type **args) {
   if (!dtype_given(in, n)) return ty_failed(in) ? NULL : ty_error(in, n, "%s() needs a dtype", n->bi->name);
   const Type *elem = np_dtype_arg(in, n, 1, NULL);
   if (!elem || ty_bits(elem) == ty_bits(t->elem)) return elem ? ty_array(elem, t->ndim, t->layout, t->readonly) : NULL;
-  if (!t->ndim)
-    return ty_error(in, n, "%s(): Changing the dtype of a 0d array is only supported if the itemsize is unchanged",
-                    n->bi->name);
+  if (!t->ndim) return ty_array(elem, 0, 'C', t->readonly);  /* (NumPy's ValueError when it runs, as Numba's) */
   return ty_array(elem, t->ndim, t->layout == 'C' ? 'C' : 'A', t->readonly);
 }
 
@@ -1083,6 +1107,12 @@ static LLVMValueRef lo_view_as(Lower *l, Node *n) {
   const Type *t = arg->ty;
   int64_t from = ty_bits(t->elem) / 8, to = ty_bits(n->ty->elem) / 8;
   if (from == to) return lo_owned(l, arg);
+  if (!t->ndim) {  /* (the array evaluated first, as Python's call does) */
+    lo_done_with(l, arg, lo_expr(l, arg));
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE,
+                "Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+    return LLVMGetUndef(lo_type(l, n->ty));
+  }
   LLVMValueRef a = lo_expr(l, arg), shape[RC_MAX_NDIM], strides[RC_MAX_NDIM];
   shape_of(l, t, a, shape, strides);
   int last = t->ndim - 1;

@@ -74,7 +74,7 @@ static const Type *ty_sort(Infer *in, Node *n, const Type **args) {
   if (is_none(axis) && how == SORT_IN_PLACE)
     return ty_error(in, axis, "%s(): axis must be an integer, got None", n->bi->name);
   if (!is_none(axis)) {
-    if (axis && !bi_check_axis(in, n, axis, t->ndim)) return NULL;
+    if (axis && !bi_check_axis_late(in, n, axis, t->ndim)) return NULL;  /* (its value read when the call runs) */
     if (!axis && t->ndim == 0) return ty_error(in, a, "%s(): axis -1 is out of bounds for array of dimension 0", n->bi->name);
   }
   if (!check_kind(in, n, kind_arg(n)) || !check_kth(in, n)) return NULL;

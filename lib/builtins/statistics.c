@@ -33,7 +33,7 @@ static const Type *ty_accumulate(Infer *in, Node *n, const Type **args) {
   if (!ty_arraylike(in, n->list.items[0], args[0])) return NULL;  /* numpy.cumsum([x, y]), of a tuple or list */
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;
-  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis(in, n, axis, ndim_of(a->ty))) ||
+  if (!bi_need_values(in, n, a) || (axis && !bi_check_axis_late(in, n, axis, ndim_of(a->ty))) ||
       !bi_check_dtype(in, n, bi_arg(n, 2, "dtype"), &dtype))
     return NULL;
   const Type *e = elem_of(a->ty);
@@ -160,7 +160,7 @@ static const Type *ty_diff(Infer *in, Node *n, const Type **args) {
   if (order && !ty_is_int(order->ty)) return ty_error(in, order, "numpy.diff(): n must be an integer, got %s", order->ty->name);
   if (order && bi_literal_int(order, &k) && k < 0)
     return ty_error(in, order, "numpy.diff(): order must be non-negative but got %lld", (long long)k);
-  if (axis && !bi_check_axis(in, n, axis, a->ty->ndim)) return NULL;
+  if (axis && !bi_check_axis_late(in, n, axis, a->ty->ndim)) return NULL;
   return ty_array(a->ty->elem, a->ty->ndim, np_like_layout(a->ty), false);  /* in a's order, as NumPy's */
 }
 

@@ -247,11 +247,19 @@ def add_reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtyp
 def _reduce_axes(f, name, identity, has_identity, reorderable, a, order, left, initial):
     """a reduced along each axis of order (descending, so that the axes
     still to go keep their numbers), the next being order[-len(left)]:
-    left's length, known when typed, counts the levels; initial joins once."""
+    left's length, known when typed, counts the levels. NumPy folds initial
+    into each result once: it joins at the last level, where the earlier
+    ones leave the identity in place of an empty axis; a ufunc without one
+    (maximum, minimum: to fold initial again changes nothing) takes it at
+    every level, as an empty axis there needs it."""
     if len(left) == 0:
         return a
-    reduced = _reduce(f, name, identity, has_identity, reorderable, a, order[order.size - len(left)], initial)
-    return _reduce_axes(f, name, identity, has_identity, reorderable, reduced, order, left[1:], None)
+    k = order[order.size - len(left)]
+    if len(left) == 1 or not has_identity:
+        reduced = _reduce(f, name, identity, has_identity, reorderable, a, k, initial)
+    else:
+        reduced = _reduce(f, name, identity, has_identity, reorderable, a, k, None)
+    return _reduce_axes(f, name, identity, has_identity, reorderable, reduced, order, left[1:], initial)
 
 
 @njit
