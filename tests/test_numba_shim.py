@@ -1505,6 +1505,13 @@ assert cffi_support.map_type(ffi.typeof("double(*)(double, int *)")) == \\
 rec = np.dtype([("a", np.int32), ("b", np.float64)])
 assert numpy_support.from_struct_dtype(rec) == numpy_support.from_dtype(rec)
 assert numpy_support.map_arrayscalar_type(np.float32(1)) == types.float32
+
+@cfunc(sig)  # carray as numba.np.numpy_support names it (numba.carray is that one)
+def total_there(p, n):
+    return numpy_support.carray(p, n).sum() + numpy_support.farray(p, (1, n))[0, n - 1]
+
+y = np.random.default_rng(7).random(9)
+assert total_there.ctypes(y.ctypes.data_as(total_there.ctypes.argtypes[0]), 9) == y.sum() + y[8]
 print("ok")
 """, tmp_path))
 
