@@ -95,6 +95,7 @@ def rebind(module, helpers=()):
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
     rebound = rebind_names(module, homes, Dispatcher)
+    rebind_closures(module, homes, Dispatcher)
     for name, value in list(vars(module).items()):
         made = rejitclass(value) if isinstance(value, JitClassType) else None
         if made is not None:
@@ -118,11 +119,22 @@ def rebind(module, helpers=()):
 
 
 def ours(value):
-    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too; other values as they are."""
+    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too, and a pointer type
+    (CPointer(float32), voidptr) or a signature of such types (void(CPointer(float32), intp)) as
+    ruchey's; other values as they are."""
     if type(value) is tuple:
         return tuple(ours(v) for v in value)
     if taken_from_numba(value) and not isinstance(value, (type, pytypes.ModuleType)):
         import ruchey.types
+        kind = type(value).__name__
+        if kind == "RawPointer" and str(value) == "void*":
+            return ruchey.types.voidptr
+        if kind in ("CPointer", "Signature"):
+            try:
+                return ruchey.types.CPointer(ours(value.dtype)) if kind == "CPointer" else \
+                    ruchey.types.Signature(ours(value.return_type), ours(tuple(value.args)))
+            except TypeError:  # (of a type ruchey has not)
+                return value
         mine = getattr(ruchey.types, str(value), None)
         if isinstance(mine, (ruchey.types.Type, ruchey.types.NoneType)):  # (types.none, types.void too)
             return mine
@@ -223,6 +235,23 @@ def rebind_names(holder, homes, numba_dispatcher):
                 rebound.append(name)
                 break
     return rebound
+
+
+def rebind_closures(module, homes, numba_dispatcher):
+    """Numba's functions that the module's functions closed over as it loaded
+    (carray_usecase = make_cfarray_usecase(carray)), rebound to ruchey's."""
+    for func in list(vars(module).values()):
+        if not (isinstance(func, pytypes.FunctionType) and func.__module__ == module.__name__):
+            continue
+        for cell in func.__closure__ or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # (a cell not bound yet)
+                continue
+            if isinstance(value, pytypes.FunctionType) and taken_from_numba(value):
+                holder = pytypes.SimpleNamespace(**{value.__name__: value})
+                if rebind_names(holder, homes, numba_dispatcher):
+                    cell.cell_contents = getattr(holder, value.__name__)
 
 
 def without_pipeline_flags(decorator):
