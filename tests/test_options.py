@@ -143,6 +143,26 @@ def test_forceobj_runs_the_python_function():
     assert objects.py_func(3) == objects(3)
 
 
+def test_forceobj_method_binds_its_instance():
+    class Scaled:
+        def __init__(self, x0):
+            self.x0 = x0
+
+        @ruchey.jit(forceobj=True)
+        def times(self, x):
+            a = np.empty(5, np.float32)
+            for i in range(a.shape[0]):
+                a[i] = self.x0 * x + i
+            return a
+
+    rng = np.random.default_rng(5)
+    for x0, x in rng.integers(-50, 50, (4, 2)):
+        s = Scaled(int(x0))
+        np.testing.assert_array_equal(s.times(int(x)), Scaled.times.py_func(s, int(x)))
+        np.testing.assert_array_equal(Scaled.times(s, int(x)), s.times(int(x)))  # unbound, called with its instance
+    assert Scaled.__dict__["times"].__get__(None, Scaled) is Scaled.__dict__["times"]
+
+
 def test_forceobj_with_signatures_runs_the_python_function():
     def pairs(x, n):
         return [(x, k) for k in range(n)]

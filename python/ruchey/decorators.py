@@ -28,6 +28,10 @@ class ObjectModeFunction:
     def __call__(self, *args, **kwargs):
         return self.py_func(*args, **kwargs)
 
+    def __get__(self, obj, objtype=None):
+        """A method of a class (obj.method(x)) binds obj, as the function itself and Numba's dispatcher do."""
+        return self if obj is None else pytypes.MethodType(self, obj)
+
     def __reduce__(self):  # by name, or by value (a closure's, __main__'s) as a compiled function pickles
         return serialize.reduce(self, "forceobj", {})
 
