@@ -239,6 +239,28 @@ def test_forceobj_with_signatures_runs_the_python_function_for_any_types():
 def test_forceobj_with_nopython_is_a_value_error():
     with pytest.raises(ValueError, match="nopython.*forceobj"):
         ruchey.jit(nopython=True, forceobj=True)(lambda x: x)
+    with pytest.raises(ValueError, match="nopython.*forceobj"):  # at once, before a function is given
+        ruchey.jit(nopython=True, forceobj=True)
+
+
+def test_njit_ignores_forceobj_and_nopython_with_a_warning():
+    def objects(x):
+        return object(), x
+
+    def doubled(a):
+        return a * 2
+
+    for name in ("forceobj", "nopython"):
+        with pytest.warns(RuntimeWarning, match=f"{name} is set for njit and is ignored"):
+            decorate = ruchey.njit(**{name: True})
+        f = decorate(doubled)
+        a = np.random.default_rng(3).random(6)
+        np.testing.assert_array_equal(f(a), f.py_func(a))
+        assert len(f.signatures) == 1  # compiled: nopython mode, not the interpreter
+        with pytest.warns(RuntimeWarning, match=f"{name} is set for njit"):
+            g = ruchey.njit(objects, **{name: True})
+        with pytest.raises(ruchey.TypingError):  # object(): nopython mode refuses it
+            g(3)
 
 
 # ---------------------------------------------------------------- explicit signatures from compiled code

@@ -3,6 +3,7 @@ import copyreg
 import functools
 import inspect
 import types as pytypes
+import warnings
 
 from ruchey import _core, config, serialize, types
 
@@ -194,6 +195,7 @@ def jit(signature_or_function=None, **options):
     With signatures (``@njit("float64(float64[:], int64)")`` or a list of
     them) the function is compiled at once, for those types only.
     """
+    _object_mode(options)  # (nopython with forceobj refused at once, as Numba's jit refuses it)
     if config.DISABLE_JIT:  # RUCHEY_DISABLE_JIT=1: the Python function itself
         if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.TupleType, types.NoneType)):
             return signature_or_function
@@ -207,7 +209,14 @@ def jit(signature_or_function=None, **options):
     return lambda func: _compile_only(_dispatcher(func, options), sigs)
 
 
-njit = jit
+def njit(signature_or_function=None, **options):
+    """jit in nopython mode, whatever the options say: forceobj and nopython
+    are ignored with a RuntimeWarning, as Numba's njit ignores them."""
+    for name in ("nopython", "forceobj"):
+        if name in options:
+            warnings.warn(f"{name} is set for njit and is ignored", RuntimeWarning, stacklevel=2)
+            del options[name]
+    return jit(signature_or_function, **options)
 
 
 def jit_module(**options):
