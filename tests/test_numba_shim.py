@@ -77,6 +77,10 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert core_types.np_real_domain == {types.float32, types.float64}
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0
+        assert {"jit", "njit", "vectorize", "guvectorize", "NumbaError", "TypingError", "int32"} <= set(numba.__all__)
+        star = {}
+        exec("from numba import *", star)
+        assert star["njit"] is numba.njit and star["float64"] == core_types.float64 and "version_info" not in star
         assert numba.config.NUMBA_NUM_THREADS >= 1
 
         @njit

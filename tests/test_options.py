@@ -141,6 +141,7 @@ def test_forceobj_runs_the_python_function():
 
     assert objects(3) == ([3, "3"], {"k": 3})
     assert objects.py_func(3) == objects(3)
+    assert objects.nopython_signatures == []  # (Numba's: those compiled in nopython mode)
 
 
 def test_forceobj_method_binds_its_instance():

@@ -24,6 +24,7 @@ class ObjectModeFunction:
     def __init__(self, func):
         self.py_func = func
         self.signatures = []
+        self.nopython_signatures = []  # (Numba's: those compiled in nopython mode, none here)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):

@@ -324,6 +324,8 @@ def _top_names():
                  version_info=collections.namedtuple("version_info", fields)(
                      *parts, parts[:2], parts, VERSION, tuple(VERSION.split(".")), None))
     names.update(_ERRORS)
+    # (from numba import * takes the API, the types and the errors, as Numba's __all__ lists them)
+    names["__all__"] = sorted(name for name in names if not name.startswith("_") and name != "version_info")
     return names
 
 
