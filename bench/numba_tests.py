@@ -148,7 +148,9 @@ def rebind_type_values(cls):
     template close over (setattr(cls, name, template(fromty, toty)))."""
     for name, value in list(vars(cls).items()):
         if type(value) in (list, tuple):  # (not a named tuple of a test's own)
-            setattr(cls, name, type(value)(ours(v) for v in value))
+            mine = type(value)(ours(v) for v in value)
+            if mine != value:  # (a ctypes Structure's _fields_, final, hold no type of Numba's)
+                setattr(cls, name, mine)
         elif isinstance(value, pytypes.FunctionType):
             if value.__defaults__:
                 value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
