@@ -1668,7 +1668,7 @@ def typeof(value):
     if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
         return instance_type
     own = getattr(value, "_numba_type_", None)  # the type a value names itself (cuda's device arrays), as in Numba
-    if isinstance(own, Type):
+    if _is_type(own):  # (a tuple type too: UniTuple(boolean, 42))
         return own
     return _typeof_described(value)
 
