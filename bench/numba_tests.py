@@ -105,11 +105,8 @@ def rebind(module, helpers=()):
         ruchey.extending.register_jitable(func)
     for func, template in overloads:  # @overload(func) at the module's top level, registered again
         ruchey.extending.overload(func, prefer_literal=template.prefer_literal)(template._overload_func)
-    for helper in helpers:
-        for name, value in list(vars(helper).items()):
-            if isinstance(value, Dispatcher):
-                setattr(helper, name, rejit(value))
-                rebound.append(name)
+    for helper in helpers:  # (a test base class's module too: test_numpy_support's ValueTypingTestBase reads types)
+        rebound += rebind_names(helper, homes, Dispatcher)
     # test classes keep some in attributes too (listimpl = typed.List)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
