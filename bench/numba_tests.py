@@ -95,6 +95,7 @@ def rebind(module, helpers=()):
     ruchey.numba_shim.install_as_numba()
     homes = [importlib.import_module(name) for name in HOMES]
     rebound = rebind_names(module, homes, Dispatcher)
+    rebind_closures(module, homes, Dispatcher)
     for name, value in list(vars(module).items()):
         made = rejitclass(value) if isinstance(value, JitClassType) else None
         if made is not None:
@@ -104,11 +105,8 @@ def rebind(module, helpers=()):
         ruchey.extending.register_jitable(func)
     for func, template in overloads:  # @overload(func) at the module's top level, registered again
         ruchey.extending.overload(func, prefer_literal=template.prefer_literal)(template._overload_func)
-    for helper in helpers:
-        for name, value in list(vars(helper).items()):
-            if isinstance(value, Dispatcher):
-                setattr(helper, name, rejit(value))
-                rebound.append(name)
+    for helper in helpers:  # (a test base class's module too: test_numpy_support's ValueTypingTestBase reads types)
+        rebound += rebind_names(helper, homes, Dispatcher)
     # test classes keep some in attributes too (listimpl = typed.List)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__:
@@ -118,11 +116,22 @@ def rebind(module, helpers=()):
 
 
 def ours(value):
-    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too; other values as they are."""
+    """A Numba scalar type (types.int8) as ruchey's of its name, in tuples too, and a pointer type
+    (CPointer(float32), voidptr) or a signature of such types (void(CPointer(float32), intp)) as
+    ruchey's; other values as they are."""
     if type(value) is tuple:
         return tuple(ours(v) for v in value)
     if taken_from_numba(value) and not isinstance(value, (type, pytypes.ModuleType)):
         import ruchey.types
+        kind = type(value).__name__
+        if kind == "RawPointer" and str(value) == "void*":
+            return ruchey.types.voidptr
+        if kind in ("CPointer", "Signature"):
+            try:
+                return ruchey.types.CPointer(ours(value.dtype)) if kind == "CPointer" else \
+                    ruchey.types.Signature(ours(value.return_type), ours(tuple(value.args)))
+            except TypeError:  # (of a type ruchey has not)
+                return value
         mine = getattr(ruchey.types, str(value), None)
         if isinstance(mine, (ruchey.types.Type, ruchey.types.NoneType)):  # (types.none, types.void too)
             return mine
@@ -136,7 +145,9 @@ def rebind_type_values(cls):
     template close over (setattr(cls, name, template(fromty, toty)))."""
     for name, value in list(vars(cls).items()):
         if type(value) in (list, tuple):  # (not a named tuple of a test's own)
-            setattr(cls, name, type(value)(ours(v) for v in value))
+            mine = type(value)(ours(v) for v in value)
+            if mine != value:  # (a ctypes Structure's _fields_, final, hold no type of Numba's)
+                setattr(cls, name, mine)
         elif isinstance(value, pytypes.FunctionType):
             if value.__defaults__:
                 value.__defaults__ = tuple(ours(v) for v in value.__defaults__)
@@ -223,6 +234,23 @@ def rebind_names(holder, homes, numba_dispatcher):
                 rebound.append(name)
                 break
     return rebound
+
+
+def rebind_closures(module, homes, numba_dispatcher):
+    """Numba's functions that the module's functions closed over as it loaded
+    (carray_usecase = make_cfarray_usecase(carray)), rebound to ruchey's."""
+    for func in list(vars(module).values()):
+        if not (isinstance(func, pytypes.FunctionType) and func.__module__ == module.__name__):
+            continue
+        for cell in func.__closure__ or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # (a cell not bound yet)
+                continue
+            if isinstance(value, pytypes.FunctionType) and taken_from_numba(value):
+                holder = pytypes.SimpleNamespace(**{value.__name__: value})
+                if rebind_names(holder, homes, numba_dispatcher):
+                    cell.cell_contents = getattr(holder, value.__name__)
 
 
 def without_pipeline_flags(decorator):

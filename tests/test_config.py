@@ -186,6 +186,20 @@ def test_typeof_of_a_generator_is_npy_rng_and_a_signatures_type():
         assert draws(np.random.default_rng(seed), 3) == draw(np.random.default_rng(seed), 3)
 
 
+def test_typeof_of_an_object_naming_its_type_is_that_type():
+    types = ruchey.types
+
+    class Named:  # Numba's _numba_type_: the type an object names itself
+        def __init__(self, t):
+            self._numba_type_ = t
+
+    for t in (types.UniTuple(types.boolean, 42), types.Tuple((types.int64, types.float32[:])), types.float64[:, ::1],
+              types.optional(types.int32), types.int16):
+        assert ruchey.typeof(Named(t)) == t
+    with pytest.raises(TypeError, match="no type for"):  # (not a type: as an object without one)
+        ruchey.typeof(Named("float64"))
+
+
 def test_array_types_say_whether_compiled_code_may_write_them():
     a = np.arange(6.0).reshape(2, 3)
     assert ruchey.typeof(a).mutable and ruchey.typeof(a.T).mutable

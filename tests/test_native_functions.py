@@ -315,3 +315,45 @@ def test_ctypes_types_convert_to_types_and_back():
         utils.from_ctypes(ctypes.c_wchar_p)
     with pytest.raises(TypeError, match="Cannot convert Numba type"):
         utils.to_ctypes(types.complex128)
+
+
+def test_pointer_to_pointers_converts_to_ctypes_and_back():
+    import importlib
+    utils = importlib.import_module("numba.core.typing.ctypes_utils" if AS_NUMBA else "ruchey.native")
+    P = ctypes.POINTER
+    for ctype, t in [(P(P(ctypes.c_float)), types.CPointer(types.CPointer(types.float32))),
+                     (P(P(P(ctypes.c_int64))), types.CPointer(types.CPointer(types.CPointer(types.int64))))]:
+        assert utils.from_ctypes(ctype) == t and utils.to_ctypes(t) == ctype
+    assert repr(types.CPointer(types.CPointer(types.float32))) == "float32**"
+
+
+# a native function taking double ** (rows of a table, each an address): a ctypes callback
+@ctypes.CFUNCTYPE(ctypes.c_double, ctypes.POINTER(ctypes.POINTER(ctypes.c_double)), ctypes.c_int64, ctypes.c_int64)
+def _row_total(rows, i, n):
+    return sum(rows[i][j] for j in range(n))
+
+
+def row_totals(table, n):
+    out = np.empty(table.size)
+    for i in range(table.size):
+        out[i] = _row_total(table.ctypes, i, n)  # a POINTER(POINTER(c_double)) takes an address
+    return out
+
+
+def test_native_function_takes_a_pointer_to_pointers():
+    rng = np.random.default_rng(11)
+    compiled = ruchey.njit(row_totals)
+    for rows, n in [(1, 1), (3, 4), (6, 9)]:
+        m = rng.standard_normal((rows, n))
+        table = np.array([row.ctypes.data for row in m], np.uint64)
+        # (the original cannot run: ctypes refuses a.ctypes for a pointer parameter in Python)
+        want = np.array([_row_total(ctypes.cast(table.ctypes.data, ctypes.POINTER(ctypes.POINTER(ctypes.c_double))),
+                                    i, n) for i in range(rows)])
+        np.testing.assert_allclose(compiled(table, n), want, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(want, m.sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's @cfunc indexes a float64** argument")
+def test_cfunc_refuses_a_pointer_to_pointers_argument_clearly():
+    with pytest.raises(TypeError, match=r"a pointer to pointers \(float64\*\*\) is taken by a native function"):
+        ruchey.cfunc(types.float64(types.CPointer(types.CPointer(types.float64)), types.int64))(lambda p, n: 0.0)

@@ -77,6 +77,10 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert core_types.np_real_domain == {types.float32, types.float64}
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0
+        assert {"jit", "njit", "vectorize", "guvectorize", "NumbaError", "TypingError", "int32"} <= set(numba.__all__)
+        star = {}
+        exec("from numba import *", star)
+        assert star["njit"] is numba.njit and star["float64"] == core_types.float64 and "version_info" not in star
         assert numba.config.NUMBA_NUM_THREADS >= 1
 
         @njit
@@ -1505,6 +1509,13 @@ assert cffi_support.map_type(ffi.typeof("double(*)(double, int *)")) == \\
 rec = np.dtype([("a", np.int32), ("b", np.float64)])
 assert numpy_support.from_struct_dtype(rec) == numpy_support.from_dtype(rec)
 assert numpy_support.map_arrayscalar_type(np.float32(1)) == types.float32
+
+@cfunc(sig)  # carray as numba.np.numpy_support names it (numba.carray is that one)
+def total_there(p, n):
+    return numpy_support.carray(p, n).sum() + numpy_support.farray(p, (1, n))[0, n - 1]
+
+y = np.random.default_rng(7).random(9)
+assert total_there.ctypes(y.ctypes.data_as(total_there.ctypes.argtypes[0]), 9) == y.sum() + y[8]
 print("ok")
 """, tmp_path))
 

@@ -141,6 +141,27 @@ def test_forceobj_runs_the_python_function():
 
     assert objects(3) == ([3, "3"], {"k": 3})
     assert objects.py_func(3) == objects(3)
+    assert objects.nopython_signatures == []  # (Numba's: those compiled in nopython mode)
+
+
+def test_forceobj_method_binds_its_instance():
+    class Scaled:
+        def __init__(self, x0):
+            self.x0 = x0
+
+        @ruchey.jit(forceobj=True)
+        def times(self, x):
+            a = np.empty(5, np.float32)
+            for i in range(a.shape[0]):
+                a[i] = self.x0 * x + i
+            return a
+
+    rng = np.random.default_rng(5)
+    for x0, x in rng.integers(-50, 50, (4, 2)):
+        s = Scaled(int(x0))
+        np.testing.assert_array_equal(s.times(int(x)), Scaled.times.py_func(s, int(x)))
+        np.testing.assert_array_equal(Scaled.times(s, int(x)), s.times(int(x)))  # unbound, called with its instance
+    assert Scaled.__dict__["times"].__get__(None, Scaled) is Scaled.__dict__["times"]
 
 
 def test_forceobj_with_signatures_runs_the_python_function():
@@ -219,6 +240,28 @@ def test_forceobj_with_signatures_runs_the_python_function_for_any_types():
 def test_forceobj_with_nopython_is_a_value_error():
     with pytest.raises(ValueError, match="nopython.*forceobj"):
         ruchey.jit(nopython=True, forceobj=True)(lambda x: x)
+    with pytest.raises(ValueError, match="nopython.*forceobj"):  # at once, before a function is given
+        ruchey.jit(nopython=True, forceobj=True)
+
+
+def test_njit_ignores_forceobj_and_nopython_with_a_warning():
+    def objects(x):
+        return object(), x
+
+    def doubled(a):
+        return a * 2
+
+    for name in ("forceobj", "nopython"):
+        with pytest.warns(RuntimeWarning, match=f"{name} is set for njit and is ignored"):
+            decorate = ruchey.njit(**{name: True})
+        f = decorate(doubled)
+        a = np.random.default_rng(3).random(6)
+        np.testing.assert_array_equal(f(a), f.py_func(a))
+        assert len(f.signatures) == 1  # compiled: nopython mode, not the interpreter
+        with pytest.warns(RuntimeWarning, match=f"{name} is set for njit"):
+            g = ruchey.njit(objects, **{name: True})
+        with pytest.raises(ruchey.TypingError):  # object(): nopython mode refuses it
+            g(3)
 
 
 # ---------------------------------------------------------------- explicit signatures from compiled code

@@ -27,7 +27,8 @@ def _ctype(t):
     if isinstance(t, types.NoneType):
         return None
     if isinstance(t, types.CPointer):  # (to records, a struct's: an address too)
-        return ctypes.c_void_p if t == types.voidptr or t.dtype.name not in _CTYPES else ctypes.POINTER(_CTYPES[t.dtype.name])
+        name = getattr(t.dtype, "name", None)
+        return ctypes.c_void_p if t == types.voidptr or name not in _CTYPES else ctypes.POINTER(_CTYPES[name])
     if isinstance(t, types.Type) and not t.ndim and t.name in _CTYPES:
         return _CTYPES[t.name]
     raise _core.TypingError(f"a C callback takes integers, floats, bools and pointers to them (CPointer, "
@@ -39,7 +40,7 @@ def _described(t):
     (lib/lower/cfunc.c makes it from the pointer, of no known length)."""
     if not isinstance(t, types.CPointer):
         return t.describe()
-    return t.dtype[::1].describe() if isinstance(t.dtype, types.Record) else types.Type(t.dtype.kind, 1, "C").describe()
+    return t.as_array().describe()
 
 
 class CFunc:

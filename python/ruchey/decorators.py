@@ -3,6 +3,7 @@ import copyreg
 import functools
 import inspect
 import types as pytypes
+import warnings
 
 from ruchey import _core, config, serialize, types
 
@@ -23,10 +24,15 @@ class ObjectModeFunction:
     def __init__(self, func):
         self.py_func = func
         self.signatures = []
+        self.nopython_signatures = []  # (Numba's: those compiled in nopython mode, none here)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
         return self.py_func(*args, **kwargs)
+
+    def __get__(self, obj, objtype=None):
+        """A method of a class (obj.method(x)) binds obj, as the function itself and Numba's dispatcher do."""
+        return self if obj is None else pytypes.MethodType(self, obj)
 
     def __reduce__(self):  # by name, or by value (a closure's, __main__'s) as a compiled function pickles
         return serialize.reduce(self, "forceobj", {})
@@ -190,6 +196,7 @@ def jit(signature_or_function=None, **options):
     With signatures (``@njit("float64(float64[:], int64)")`` or a list of
     them) the function is compiled at once, for those types only.
     """
+    _object_mode(options)  # (nopython with forceobj refused at once, as Numba's jit refuses it)
     if config.DISABLE_JIT:  # RUCHEY_DISABLE_JIT=1: the Python function itself
         if callable(signature_or_function) and not isinstance(signature_or_function, (types.Type, types.TupleType, types.NoneType)):
             return signature_or_function
@@ -203,7 +210,14 @@ def jit(signature_or_function=None, **options):
     return lambda func: _compile_only(_dispatcher(func, options), sigs)
 
 
-njit = jit
+def njit(signature_or_function=None, **options):
+    """jit in nopython mode, whatever the options say: forceobj and nopython
+    are ignored with a RuntimeWarning, as Numba's njit ignores them."""
+    for name in ("nopython", "forceobj"):
+        if name in options:
+            warnings.warn(f"{name} is set for njit and is ignored", RuntimeWarning, stacklevel=2)
+            del options[name]
+    return jit(signature_or_function, **options)
 
 
 def jit_module(**options):

@@ -19,6 +19,6 @@ def jit(signature_or_function: _Signature | list[_Signature] | None = None, *, n
         forceobj: bool = ..., looplift: bool = ..., locals: dict[str, Type] = ...,
         debug: bool = ...) -> Callable[[Callable[_P, _R]], Dispatcher[_P, _R]]: ...
 
-njit = jit
+njit = jit  # (forceobj and nopython ignored with a RuntimeWarning)
 
 def prange(*args: int) -> range: ...

@@ -120,7 +120,7 @@ def _describe(t, owner, field):
     if isinstance(t, (types.Type, types.TupleType, InstanceType, types.FunctionType, types.MemInfoPointer)):
         return t.describe()
     if isinstance(t, types.CPointer):  # held as compiled code holds a pointer: a 1-d array of no known length
-        return types.Type(t.dtype.kind, 1, "C").describe()
+        return t.as_array().describe()
     raise TypeError(f"jitclass {owner}: field {field!r} has type {t!r}, which is not a ruchey type "
                     f"(ruchey.float64, ruchey.float64[:], types.ListType(...), Other.class_type.instance_type)")
 

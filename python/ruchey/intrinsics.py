@@ -202,7 +202,7 @@ def _describe(t):
     """t as the compiler takes it: a pointer as a 1-d array of its elements
     (as a @cfunc's pointer argument), a scalar type by its name."""
     if isinstance(t, types.CPointer):
-        return types.Type(t.dtype.kind, 1, "C").describe()
+        return t.as_array().describe()
     if isinstance(t, types.NumberClass):
         return t.name
     return t.describe()

@@ -116,8 +116,8 @@ def _ruchey_kind(t, what):
     if isinstance(t, types.MemInfoPointer):
         return "meminfo"  # passed borrowed; a result is a new reference
     if isinstance(t, types.CPointer):  # an address: an integer, an array's a.ctypes, a voidptr value
-        return _KINDS["uint64"] if t == types.voidptr else \
-            _pointer(t.dtype.name if t.dtype.name in _CTYPES.values() else None)
+        items = getattr(t.dtype, "name", None)  # (none for a pointer to pointers: any address)
+        return _KINDS["uint64"] if t == types.voidptr else _pointer(items if items in _CTYPES.values() else None)
     if type(t) is not types.Type or t.ndim or t.name not in _CTYPES.values():
         raise TypeError(f"a native function's {what} of type {t!r} is not supported in compiled code "
                         "(numbers, bools, pointers and MemInfoPointers are)")

@@ -324,6 +324,8 @@ def _top_names():
                  version_info=collections.namedtuple("version_info", fields)(
                      *parts, parts[:2], parts, VERSION, tuple(VERSION.split(".")), None))
     names.update(_ERRORS)
+    # (from numba import * takes the API, the types and the errors, as Numba's __all__ lists them)
+    names["__all__"] = sorted(name for name in names if not name.startswith("_") and name != "version_info")
     return names
 
 
@@ -390,8 +392,9 @@ def _submodules():
         "numba.typed.setobject": (dict(new_set=ruchey.typed.Set.empty), ()),
         "numba.np": ({}, ()),
         # numpy_version: (major, minor) of the installed NumPy, which packages branch on
-        # (from_struct_dtype: a structured dtype's record type; map_arrayscalar_type: a scalar's type)
-        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=from_dtype,
+        # (from_struct_dtype: a structured dtype's record type; map_arrayscalar_type: a scalar's type;
+        # carray and farray live there, numba.carray names them again)
+        "numba.np.numpy_support": (dict(as_dtype=as_dtype, from_dtype=from_dtype, carray=ruchey.carray, farray=ruchey.farray,
                                         from_struct_dtype=types.from_dtype, map_arrayscalar_type=types.typeof,
                                         numpy_version=tuple(map(int, numpy.__version__.split(".")[:2]))), ()),
         # what a lowering finding an array's element uses, for those ruchey reads (ruchey._lowerings)

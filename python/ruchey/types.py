@@ -788,9 +788,18 @@ class CPointer:
     bytes."""
 
     def __init__(self, dtype, _name=None):
-        if not isinstance(dtype, Type) or dtype.ndim:
-            raise TypeError(f"CPointer() takes a scalar type, got {dtype!r}")
+        if not (isinstance(dtype, Type) and not dtype.ndim or isinstance(dtype, CPointer)):
+            raise TypeError(f"CPointer() takes a scalar type or a pointer type, got {dtype!r}")
         self.dtype, self._name = dtype, _name
+
+    def as_array(self):
+        """The type compiled code holds the pointer as: a 1-d C array of its
+        items, of no known length. A pointer to pointers (float32**) is
+        only a native function's parameter, which takes an address."""
+        if isinstance(self.dtype, CPointer):
+            raise TypeError(f"a pointer to pointers ({self!r}) is taken by a native function's parameter (an "
+                            "address), but compiled code holds no value of it (a @cfunc's argument, a field)")
+        return self.dtype[::1] if isinstance(self.dtype, Record) else Type(self.dtype.kind, 1, "C")
 
     def __call__(self, *args):
         """CPointer(float64)(int64): a signature returning a pointer (an @intrinsic's)."""
@@ -1659,7 +1668,7 @@ def typeof(value):
     if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
         return instance_type
     own = getattr(value, "_numba_type_", None)  # the type a value names itself (cuda's device arrays), as in Numba
-    if isinstance(own, Type):
+    if _is_type(own):  # (a tuple type too: UniTuple(boolean, 42))
         return own
     return _typeof_described(value)
 
