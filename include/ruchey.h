@@ -626,8 +626,10 @@ typedef struct CompileOptions {
   bool numba_code;         /* code written for Numba (ruchey registered as numba): its readings where they
                             * differ from CPython's and NumPy's. A read of a variable not assigned on the
                             * path taken gives its type's zero (an empty array) instead of UnboundLocalError;
-                            * a float ** overflowing gives inf instead of OverflowError, and so do math
-                            * functions (nan outside their domain instead of ValueError); int ** negative int
+                            * a float ** overflowing gives inf instead of OverflowError, and so does
+                            * 0.0 ** a negative float instead of ZeroDivisionError, and so do math
+                            * functions (nan outside their domain instead of ValueError), which are glibc's
+                            * scalar ones in vector loops too (no libmvec, jit.c); int ** negative int
                             * is Numba's truncated int; `a is b` of two bools
                             * compares their values (CPython's answer for a NumPy bool is always False); `-`
                             * of bool arrays is int8's, where NumPy refuses it */

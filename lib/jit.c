@@ -109,7 +109,10 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
  * the loop's order, so the sum is exactly the serial one.
  *
  * sin, exp and the like vectorise only when LLVM may call glibc's vector
- * math library (libmvec): tell LLVM, and load it so the JIT finds it.
+ * math library (libmvec): load it so the JIT finds it. LLVM is told of it
+ * call by call (add_vector_math), not with -vector-library, which would
+ * hold for every module of the process: code written for Numba calls
+ * glibc's scalar functions in its loops, as Numba's does.
  *
  * A compiled function returns {status, value}; inlined into a loop, its
  * exit block rebuilds the value with an insertvalue per scalar (a view:
@@ -126,13 +129,12 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
  * unrolled, 7% faster; Numba's has no check). Unrolling such loops is
  * allowed; an ordered sum with a check is kept rolled (lower/stmt.c). */
 static void set_llvm_options(void) {
-  const char *argv[6] = {"ruchey", "-undef-reg-clearance=1000000000", "-force-ordered-reductions",
-                         "-jump-threading-threshold=16", "-unroll-runtime-multi-exit"};
-  int argc = 5;
+  const char *argv[] = {"ruchey", "-undef-reg-clearance=1000000000", "-force-ordered-reductions",
+                        "-jump-threading-threshold=16", "-unroll-runtime-multi-exit"};
 #if defined(__x86_64__)
-  if ((J.libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL))) argv[argc++] = "-vector-library=LIBMVEC-X86";
+  J.libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL);
 #endif
-  LLVMParseCommandLineOptions(argc, argv, NULL);
+  LLVMParseCommandLineOptions(sizeof argv / sizeof argv[0], argv, NULL);
 }
 
 static void jit_start(void) {
@@ -194,14 +196,20 @@ static void set_target_attributes(LLVMModuleRef m) {
  * in 2 and 4 lanes. glibc (2.35 on) has far more, and 8-lane AVX-512
  * versions: each math call is told about every vector version this CPU
  * can run and this libmvec has, so a loop calling erf or tanh vectorises
- * too, 8 lanes wide on AVX-512. Not pow: libmvec's is an ulp off glibc's
- * (Numba's, CPython's) in about one result in five, and x ** y gives
- * glibc's (lower/emit.c's lo_pow). */
+ * too, 8 lanes wide on AVX-512. A call marked no builtin keeps the scalar
+ * function: x ** y is glibc's pow (lower/emit.c's lo_pow), libmvec's is an
+ * ulp off it (Numba's, CPython's) in about one result in five; pow stays
+ * vector where LLVM's may be (fastmath). */
 static const char *const vector_math[] = {
   "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cos", "cosh", "erf", "erfc", "exp",
   "exp10", "exp2", "expm1", "log", "log10", "log1p", "log2", "sin", "sinh", "tan", "tanh",
-  "atan2", "hypot",  /* two arguments */
+  "atan2", "hypot", "pow",  /* two arguments */
 };
+
+static bool no_builtin(LLVMValueRef call) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+  return LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind) != NULL;
+}
 
 /* libmvec's name of a call's function: "sin" for llvm.sin.f64, sin and
  * llvm.sin.f32 / sinf alike (the float version is the type's business). */
@@ -226,7 +234,7 @@ static void add_vector_versions(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef
   bool f32 = LLVMGetTypeKind(ret) == LLVMFloatTypeKind;
   unsigned arity = LLVMCountParamTypes(fty);
   char base[32];
-  if ((!f32 && LLVMGetTypeKind(ret) != LLVMDoubleTypeKind) || arity < 1 || arity > 2 ||
+  if ((!f32 && LLVMGetTypeKind(ret) != LLVMDoubleTypeKind) || arity < 1 || arity > 2 || no_builtin(call) ||
       !vector_math_base(LLVMGetValueName(callee), f32, base, sizeof base))
     return;
   /* ISA letter, lanes for float64, the CPU feature it needs */
@@ -259,9 +267,12 @@ static void add_vector_versions(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef
 }
 
 /* Every math call of m learns its vector versions; the declarations are
- * kept alive (llvm.compiler.used) until the vectoriser has looked. */
-static void add_vector_math(LLVMModuleRef m) {
-  if (!J.libmvec) return;
+ * kept alive (llvm.compiler.used) until the vectoriser has looked. Not in
+ * code written for Numba: Numba's LLVM knows no vector library, so its
+ * loops call the scalar functions (widened, LLVM calls them lane by lane),
+ * whose results are up to 4 ulps from libmvec's. */
+static void add_vector_math(LLVMModuleRef m, const CompileOptions *opts) {
+  if (!J.libmvec || opts->numba_code) return;
   LLVMValueRef used[64];
   unsigned nused = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
@@ -516,7 +527,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
   LLVMContextSetDiagnosticHandler(c, note_llvm_error, &errors);
   LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
-  add_vector_math(m);
+  add_vector_math(m, opts);
   ModuleKey key = {NULL, 0, 0};
   bool ok = out == OUT_JIT && module_key(m, symbol, &key) && take_shared(&key, res);
   if (!ok) {

@@ -317,6 +317,104 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
+    """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
+    give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""
+    done = run_fresh("""
+        import warnings
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x, y):
+            return x ** y
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def powers(x, y):
+            out = np.empty_like(x)
+            for i in range(x.size):
+                out[i] = x[i] ** y[i]
+            return out
+
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar division by zero
+        rng = np.random.default_rng(8)
+        for dtype in (np.float64, np.float32):
+            x = rng.choice([0.0, -0.0, 0.5, 2.0, 7.25, np.inf, np.nan], 300).astype(dtype)
+            y = rng.choice([-3.0, -2.0, -0.5, -np.inf, 0.0, 1.5, 3.0, np.nan], 300).astype(dtype)
+            got, expected = powers(x, y), powers.py_func(x, y)
+            assert np.array_equal(got, expected, equal_nan=True), (dtype, x[got != expected], y[got != expected])
+            assert np.isinf(got[(x == 0) & (y < 0)]).all()
+        try:
+            before(0.0, -2.0)
+        except ZeroDivisionError:
+            print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+@pytest.mark.skipif(not os.path.exists("/proc/cpuinfo") or " fma " not in open("/proc/cpuinfo").read(),
+                    reason="Numba's sum of three squares fuses two multiply-adds on CPUs with FMA")
+def test_fastmath_sum_of_squares_after_install_is_numbas(tmp_path):
+    """acoular's distances, sqrt((g0 - m0) ** 2 + (g1 - m1) ** 2 + (g2 - m2) ** 2)
+    with fastmath and a float TWO as the exponent: Numba's code adds the
+    squares in their order, fma(dz, dz, fma(dy, dy, dx * dx)), to the bit
+    (checked here with exact fractions; the Python original rounds each
+    square and sum)."""
+    done = run_fresh("""
+        from fractions import Fraction
+        import math
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+
+        @numba.njit(fastmath=True)
+        def dist_mat(gpos, mpos):
+            _, M = mpos.shape
+            _, N = gpos.shape
+            rm = np.empty((N, M), dtype=gpos.dtype)
+            TWO = rm.dtype.type(2.0)
+            m0 = mpos[0]
+            m1 = mpos[1]
+            m2 = mpos[2]
+            for n in range(N):
+                g0 = gpos[0, n]
+                g1 = gpos[1, n]
+                g2 = gpos[2, n]
+                for m in range(M):
+                    rm[n, m] = np.sqrt((g0 - m0[m]) ** TWO + (g1 - m1[m]) ** TWO + (g2 - m2[m]) ** TWO)
+            return rm
+
+        def fma(a, b, c, dtype):
+            # a * b + c rounded once to dtype; None where a float32's could round twice through float64
+            exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+            near = float(exact)
+            return dtype(near) if dtype is np.float64 or Fraction(near) == exact else None
+
+        rng = np.random.default_rng(2)
+        for dtype in (np.float64, np.float32):
+            g = rng.uniform(-1, 1, (3, 40)).astype(dtype)
+            m = rng.uniform(-1, 1, (3, 37)).astype(dtype)
+            got = dist_mat(g, m)
+            np.testing.assert_allclose(got, dist_mat.py_func(g, m), rtol=4 * np.finfo(dtype).eps)
+            checked = 0
+            for n in range(g.shape[1]):
+                for k in range(m.shape[1]):
+                    dx, dy, dz = (g[:, n] - m[:, k])
+                    xy = fma(dy, dy, dx * dx, dtype)
+                    s = None if xy is None else fma(dz, dz, xy, dtype)
+                    if s is not None:
+                        assert got[n, k] == np.sqrt(s), (dtype, n, k, got[n, k], np.sqrt(s))
+                        checked += 1
+            assert checked > 0.9 * got.size, checked
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_literal_float_powers_overflowing_after_install_are_numbas_inf(tmp_path):
     """sxs's transition derivative divides by cosh(...)**2, which overflows
     near its ends: x**2, x**3 and x**2.0 of a float give inf under Numba

@@ -189,13 +189,19 @@ static bool pow_overflow_raises(Lower *l) {
   return !lo_numpy_errors(l) && !l->opts->numba_code;
 }
 
-/* a ** b for floats, through pow, with CPython's errors. */
+/* a ** b for floats, through pow, with CPython's errors. Code written for
+ * Numba gets pow's inf for 0.0 ** -2.0, as Numba's (an int exponent raises
+ * there too): no check, so a fastmath dx ** two + dy ** two + dz ** two
+ * stays one block, added in Numba's order. With a check after each power,
+ * InstCombine moved the last one's operands ahead of the others' into the
+ * block after its check, and Reassociate, which pairs the terms by their
+ * place in the block, added dx and dz first (a last bit apart). */
 static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef ty = lo_type(l, t);
   LLVMTypeRef ov[1] = {ty};
   LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
   /* 0.0 ** -inf is inf: CPython sees the infinite exponent first */
-  if (!lo_numpy_errors(l))
+  if (!lo_numpy_errors(l) && !l->opts->numba_code)
     lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
                                 LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
