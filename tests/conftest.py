@@ -62,9 +62,9 @@ def pytest_configure(config):
 # started last keeps the run waiting while the other workers idle. make test
 # passes --no-loadscope-reorder, which keeps this order (pytest-xdist would
 # otherwise order the files by their number of tests).
-LONGEST_FIRST = ("test_install.py", "test_interrupt.py", "test_sorting.py", "test_setops.py",
-                 "test_searching.py", "test_arraymath.py", "test_sort_paths.py", "test_sets_more.py",
-                 "test_crashes.py", "test_dispatch.py")
+LONGEST_FIRST = ("test_install.py", "test_array_exprs.py", "test_interrupt.py", "test_indexing.py",
+                 "test_math_poly_attrs.py", "test_sorting.py", "test_setops.py", "test_searching.py",
+                 "test_arraymath.py", "test_sort_paths.py", "test_sets_more.py", "test_crashes.py", "test_dispatch.py")
 
 
 # Collecting the suite builds a large heap (every test module, its generated
