@@ -562,12 +562,12 @@ static inline PyObject *finish_call(int status, PyObject *result) {
   return result;
 }
 
-PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
-  const Type *types[MAX_ARGS];  /* the first nparams only */
-  if (!disp_arg_types(self, args, types)) return NULL;
-  Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
-  if (!s && self->sealed && !(s = disp_sealed_spec(self, types))) return NULL;
-  if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
+#define RET_ROOM 256  /* a result's bytes that a call keeps in its frame (more go to the heap) */
+
+/* args (of types) unboxed as specialisation s takes them, its code run,
+ * its result boxed. */
+static inline PyObject *call_spec(Dispatcher *self, Spec *s, const Type *const *types, PyObject *const *args,
+                                  void *extra) {
   /* what the call needs from s: another thread may grow self->specs while
    * this one runs without the GIL */
   int (*entry)(void *, void **) = s->entry;
@@ -581,7 +581,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   RtArray few[4];
   RtArray *arrays = s->narrays <= 4 ? few : PyMem_Malloc(sizeof(RtArray) * (size_t)s->narrays);
   void *argp[MAX_ARGS + 1];
-  _Alignas(16) char ret[256];
+  _Alignas(16) char ret[RET_ROOM];
   char *retp = ret_type->size <= sizeof ret ? ret : PyMem_Malloc(ret_type->size);
   if (!arrays || !retp) {
     if (arrays && arrays != few) PyMem_Free(arrays);
@@ -617,10 +617,52 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   result = finish_call(status, result);
   if (retp != ret) PyMem_Free(retp);
   if (arrays != few) PyMem_Free(arrays);
-  if (!self->nparams && !status && !self->literal_mask && ret_type->size <= sizeof ret && !extra &&
+  return result;
+}
+
+PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
+  const Type *types[MAX_ARGS];  /* the first nparams only */
+  if (!disp_arg_types(self, args, types)) return NULL;
+  Spec *s = self->literal_mask ? find_literal_spec(self, types, args) : disp_find_spec(self, types, false);
+  if (!s && self->sealed && !(s = disp_sealed_spec(self, types))) return NULL;
+  if (!s && !(s = call_compile_miss(self, types, args))) return NULL;
+  int (*entry)(void *, void **) = s->entry;
+  const Type *ret_type = s->ret_type;
+  PyObject *result = call_spec(self, s, types, args, extra);
+  if (!self->nparams && result && !self->literal_mask && ret_type->size <= RET_ROOM && !extra &&
       ret_type->kind != TY_GENERATOR && ret_type->kind != TY_YIELDS)
     self->nullary_ret = ret_type, self->nullary_entry = entry;
   return result;
+}
+
+/* _call_entry(i, args): specialisation i called with the tuple args, as
+ * Numba's overloads[sig].entry_point(*args): each argument converted to
+ * its parameter's type (as a call that chose it converts), else refused:
+ * a tuple of another length with Numba's ValueError, another type with
+ * a TypeError. */
+static PyObject *dispatcher_call_entry(Dispatcher *self, PyObject *a) {
+  int i;
+  PyObject *args;
+  if (!PyArg_ParseTuple(a, "iO!:_call_entry", &i, &PyTuple_Type, &args)) return NULL;
+  if (i < 0 || i >= self->nspecs) return PyErr_Format(PyExc_IndexError, "no compiled signature %d", i);
+  if (PyTuple_GET_SIZE(args) != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "%S's entry point takes %d arguments (%zd given)", self->py_func,
+                        self->nparams, PyTuple_GET_SIZE(args));
+  const Type *types[MAX_ARGS];
+  PyObject *const *items = &PyTuple_GET_ITEM(args, 0);
+  if (!disp_arg_types(self, items, types)) return NULL;
+  Spec *s = &self->specs[i];
+  if (s->device) return PyErr_Format(PyExc_TypeError, "%S: a device function's entry point runs on the GPU", self->py_func);
+  for (int k = 0; k < self->nparams; k++) {
+    const Type *want = s->args[k], *have = types[k];
+    if (disp_conversion_cost(want, have) >= 0 || unsafe_conversion(want, have)) continue;
+    if (want->kind == TY_TUPLE && have->kind == TY_TUPLE && want->nfields != have->nfields)
+      return PyErr_Format(PyExc_ValueError, "size mismatch for tuple, expected %d element(s) but got %d",
+                          want->nfields, have->nfields);
+    return PyErr_Format(PyExc_TypeError, "%S's entry point takes %s as argument %d, not %s", self->py_func,
+                        want->name, k + 1, have->name);
+  }
+  return call_spec(self, s, types, items, NULL);
 }
 
 /* f() of a function without parameters, once disp_call has noted its
@@ -628,7 +670,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
  * figure's f()). Its entry was noted after a call that passed its checks;
  * should one fail now (RT_ERR_RERUN), disp_call runs its checked version. */
 static PyObject *call_nullary(Dispatcher *self) {
-  _Alignas(16) char ret[256];
+  _Alignas(16) char ret[RET_ROOM];
   void *argp[1] = {NULL};
   int status = run_entry(self, self->nullary_entry, ret, argp);
   if (status == RT_ERR_RERUN) return disp_call(self, NULL, NULL);
@@ -1166,6 +1208,8 @@ static PyMethodDef dispatcher_methods[] = {
    "disable_compile(val=True): compile no more signatures (val False: compile again)."},
   {"_entries", (PyCFunction)dispatcher_entries, METH_NOARGS,
    "(signature, entry point, return type) of each compiled signature."},
+  {"_call_entry", (PyCFunction)dispatcher_call_entry, METH_VARARGS,
+   "_call_entry(i, args): the i-th compiled signature called with the tuple args."},
   {NULL, NULL, 0, NULL},
 };
 

@@ -1391,7 +1391,10 @@ static PyObject *dict_part_type(DictObject *self, void *value) {
   return PyUnicode_FromString(value ? dict_value_type_of(self)->name : dict_key_type_of(self)->name);
 }
 
+static PyObject *dict_typed(DictObject *self, void *unused) { return PyBool_FromLong(self->d->keykind >= 0); }
+
 static PyGetSetDef dict_getset[] = {
+  {"_typed", (getter)dict_typed, NULL, "Whether the keys' and values' types are known.", NULL},
   {"key_type", (getter)dict_part_type, NULL, "The keys' type's name (None while unknown).", NULL},
   {"value_type", (getter)dict_part_type, NULL, "The values' type's name (None while unknown).", (void *)1},
   {NULL},

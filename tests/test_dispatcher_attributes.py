@@ -65,6 +65,47 @@ def test_overloads_and_nopython_signatures_list_each_compiled_signature():
     assert sigs[2].args[0] == ruchey.float64[::1] and sigs[0].return_type == ruchey.float64
 
 
+def first_or_index(t, i):
+    return t[i] if len(t) else i
+
+
+def test_an_overloads_entry_point_calls_that_signature():
+    """As Numba's: overloads[sig].entry_point(*args) runs that signature's code, each argument converted to
+    its type (an int64 to an int32, a float to an int truncated, as a call that chose it converts)."""
+    rng = np.random.default_rng(1517)
+    f = njit(first_or_index)
+    t = tuple(rng.integers(-9, 9, size=3).tolist())
+    f(t, 1), f(tuple(float(x) for x in t), 2), f(np.arange(4.0), 3)
+    for sig, result in f.overloads.items():
+        assert result.entry_point and isinstance(result.entry_point, int)  # (still the code's address)
+        for i in (0, 1, -1, 2):
+            args = (t, i) if sig[0] != ruchey.float64[::1] else (np.arange(4.0) * i, i)
+            want = first_or_index(*args)
+            assert result.entry_point(*args) == want
+    sig32 = (ruchey.types.UniTuple(ruchey.int32, 2), ruchey.int64)
+    g = njit([sig32])(first_or_index)
+    entry = g.overloads[sig32].entry_point
+    for x, y in rng.integers(-2**31, 2**31, size=(3, 2)).tolist():
+        assert entry((x, y), 1) == first_or_index((x, y), 1)
+        assert entry((x, y), 1.7) == first_or_index((x, y), 1)  # (1.7 for an int64: truncated)
+    with pytest.raises(IndexError):
+        entry((1, 2), 2)
+
+
+@own_format
+def test_an_entry_point_refuses_what_its_signature_cannot_take():
+    sig = (ruchey.types.UniTuple(ruchey.int32, 2),)
+    f = njit([sig])(lambda t: t[0])
+    entry = f.overloads[sig].entry_point
+    with pytest.raises(ValueError, match=r"^size mismatch for tuple, expected 2 element\(s\) but got 3$"):
+        entry((4, 5, 6))
+    with pytest.raises(TypeError, match="entry point takes"):
+        entry(np.arange(2))
+    with pytest.raises(TypeError, match="entry point takes 1 arguments"):
+        entry((1, 2), 3)
+    assert entry((7, 8)) == 7
+
+
 def test_a_function_called_only_from_compiled_code_lists_those_signatures():
     """As Numba compiles each function a caller calls: its signatures,
     overloads and code list the types its callers gave it, in the order they

@@ -175,6 +175,43 @@ def test_forceobj_with_signatures_runs_the_python_function():
         assert f(x, int(n)) == g(x, int(n)) == f.py_func(x, int(n))
 
 
+def test_forceobj_reads_enclosing_variables_as_they_were_when_compiled():
+    """As Numba's object mode (and nopython mode): a closure's variables are fixed when the function is
+    compiled (at its signatures, else at its first call); its module's globals are read at each call."""
+    rng = make_rng(1515)
+    for y, shift in zip(rng.integers(-50, 50, size=4).tolist(), rng.integers(1, 9, size=4).tolist()):
+        def add_y(x):
+            return x + y + OFFSET_READ_LIVE
+
+        eager = ruchey.jit("(int64,)", forceobj=True)(add_y)
+        lazy = ruchey.jit(forceobj=True)(add_y)
+        want = add_y(1)
+        assert lazy(1) == want  # compiled at this first call
+        y += shift
+        assert add_y(1) == want + shift
+        assert eager(1) == want and lazy(1) == want
+        again = ruchey.jit("(int64,)", forceobj=True)(add_y)  # compiled again: y as it is now
+        assert again(1) == want + shift
+        globals()["OFFSET_READ_LIVE"] += 1
+        assert eager(1) == want + 1 and again(1) == want + shift + 1
+
+
+OFFSET_READ_LIVE = 0
+
+
+def test_forceobj_has_numbas_overloads_and_disable_compile():
+    def twice(x):
+        return 2 * x
+
+    f = ruchey.jit("(int64,)", forceobj=True)(twice)
+    f.disable_compile()
+    results = f.overloads
+    assert list(results) == f.signatures and results[f.signatures[0]].objectmode
+    rng = make_rng(1516)
+    for x in rng.integers(-9, 9, size=4).tolist() + [2.5, "ab"]:  # (object mode takes any object)
+        assert f(x) == results[f.signatures[0]].entry_point(x) == twice(x)
+
+
 def test_forceobj_with_a_bad_signature_is_a_type_error():
     with pytest.raises(TypeError):
         ruchey.jit("(float64, nosuchtype)", forceobj=True)(lambda x, y: x)

@@ -10,7 +10,7 @@ import pytest
 import ruchey
 from ruchey import njit, typed
 
-from conftest import AS_NUMBA, assert_same_value, make_rng, rss_bytes
+from conftest import AS_NUMBA, assert_same_value, make_rng, rss_bytes, seed_of
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's typed containers (numba's reflected lists differ)")
 
@@ -911,3 +911,19 @@ def test_dict_and_set_literals_of_many_entries(n):
     f = njit(define(many_entries_source(make_rng(n), n)))
     for x in (0, -7, 3, n + 1):
         same(f, x)
+
+
+def test_a_dict_made_without_types_is_typed_by_its_first_pair():
+    """Numba's typed.Dict()'s _typed: false until a pair (d[k] = v, setdefault(k, v)) gives the types."""
+    rng = make_rng(seed_of("untyped dict"))
+    for k, v in zip(rng.integers(-50, 50, 3).tolist(), rng.normal(size=3).tolist()):
+        for first in ("setitem", "setdefault"):
+            d = typed.Dict()
+            assert not d._typed and len(d) == 0 and k not in d and d.get(k) is None
+            with pytest.raises(KeyError):
+                d[k]
+            if first == "setitem":
+                d[k] = v
+            else:
+                d.setdefault(k, v)
+            assert d._typed and d[k] == v and dict(d) == {k: v}

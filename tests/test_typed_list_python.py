@@ -426,3 +426,24 @@ def test_an_empty_typed_list_returned_inside_another_is_typed_by_its_first_item(
     inner = list_of_an_empty_typed_list()[0]
     inner.append(2.5)
     assert list(inner) == [2.5]
+
+
+@njit
+def dtypes_of(xs, ys):
+    return xs._dtype, ys._dtype
+
+
+def test_a_typed_lists_dtype_in_compiled_code_is_its_items_dtype():
+    """As Numba's: l._dtype in compiled code is the items' type, returned to Python as its numpy.dtype (in
+    Python, typed.List._dtype is the ruchey type, equal to that dtype)."""
+    rng = make_rng(seed_of("list dtype"))
+    for item, values in ((ruchey.int32, rng.integers(-5, 5, 3)), (ruchey.float32, rng.normal(size=2)),
+                         (ruchey.boolean, rng.integers(0, 2, 2) > 0), (ruchey.complex128, rng.normal(size=1) + 1j)):
+        xs = typed.List.empty_list(item)
+        for v in values:
+            xs.append(v)
+        got = dtypes_of(xs, typed.List([1.5]))
+        assert got == (np.dtype(str(item)), np.dtype("float64"))
+        assert dtypes_of.py_func(xs, typed.List([1.5])) == (item, ruchey.float64)
+    with pytest.raises(ruchey.TypingError, match="for a list of numbers or bools"):
+        dtypes_of(typed.List(["a"]), typed.List([1.0]))

@@ -677,6 +677,7 @@ static LLVMValueRef entry_at(Lower *l, const Type *t, LLVMValueRef d, LLVMValueR
 /* d[k] read (KeyError), or the i-th entry's part in iteration. */
 LLVMValueRef lo_dict_index(Lower *l, Node *n) {
   LLVMValueRef d = lo_expr(l, n->lhs), v;
+  if (n->str || n->lhs->ty->kind == TY_DICTVIEW) lo_check_iter_size(l, n, d);
   if (n->lhs->ty->kind == TY_DICTVIEW) {  /* for x in v of a view v */
     v = entry_at(l, n->lhs->ty->elem, d, lo_expr(l, n->rhs), n->lhs->ty->unit, n->ty);
   } else if (n->str) {

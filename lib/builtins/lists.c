@@ -1739,6 +1739,17 @@ static LLVMValueRef lo_walk_ended(Lower *l, Node *n) {
   return LLVMBuildICmp(l->b, LLVMIntSGE, k, len, "");
 }
 
+/* l._dtype of a typed list: its items' type as a dtype, as Numba's
+ * typed list has it (returned to Python as numpy.dtype). */
+static const Type *ty_list_dtype(Infer *in, Node *n, const Type **args) {
+  const Type *e = args[0]->elem;
+  if (!e || !ty_is_numpy_dtype(ty_dtype(e)) || e->kind == TY_RECORD || ty_is_fixed_text(e))
+    return ty_error(in, n, "%s._dtype is known in compiled code for a list of numbers or bools", args[0]->name);
+  return ty_dtype(e);
+}
+
+static LLVMValueRef lo_list_dtype(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* (a type: no value) */
+
 const Builtin bi_lists[] = {
   {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
@@ -1764,5 +1775,6 @@ const Builtin bi_lists[] = {
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
   LIST_METHOD("copy", 0, 0, NULL, BF_RAISES, 0, ty_copy, lo_list_copy),
+  {"list._dtype", NULL, "_dtype", BK_ATTRIBUTE, TY_LIST, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_list_dtype, lo_list_dtype},
   BI_END,
 };

@@ -982,19 +982,11 @@ static bool hashable(const Type *t) {
          ty_is_complex(t) || ty_is_time(t);
 }
 
-/* A timedelta64 without a unit equals every unit's, so no one hash fits it (NumPy 2.2 refuses it too). */
-static bool holds_generic_delta(const Type *t) {
-  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (holds_generic_delta(t->fields[i])) return true;
-  return t->kind == TY_TIMEDELTA && t->unit == TU_GENERIC;
-}
-
 static const Type *ty_hash(Infer *in, Node *n, const Type **args) {
   if (ty_in_cuda(in)) return ty_error(in, n, "hash() is not supported in CUDA kernels and device functions");
   if (!hashable(args[0]))
     return ty_error(in, n, "hash() of %s is not supported in compiled code (numbers, bools, str, bytes, datetime64, "
                     "timedelta64 and tuples of them are)", args[0]->name);
-  if (holds_generic_delta(args[0])) return ty_error(in, n, "Can't hash generic timedelta64 (give it a unit)");
   return TYS(TY_I64);
 }
 
@@ -1022,6 +1014,10 @@ static LLVMValueRef hash_of(Lower *l, LLVMValueRef v, const Type *t) {
     LLVMValueRef h = LLVMBuildAdd(l->b, re, LLVMBuildMul(l->b, im, const_i64(l, 1000003), ""), "");
     return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, h, const_i64(l, -1), ""), const_i64(l, -2), h, "");
   }
+  /* A timedelta64 without a unit equals every unit's, so that no one hash fits it: NumPy 2.2 refuses to hash
+   * one, and so does Numba under it (ValueError when called); under older NumPy both hash its count. */
+  if (t->kind == TY_TIMEDELTA && t->unit == TU_GENERIC && rt_numpy_version >= 202)
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE, "Can't hash generic timedelta64");
   if (ty_is_time(t))  /* its count, -1 taken as -2 as CPython's hashes never are -1 */
     return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, v, const_i64(l, -1), ""), const_i64(l, -2), v, "");
   const Type *as = ty_is_float(t) ? TYS(TY_F64) : ty_is_unsigned(t) ? TYS(TY_U64) : TYS(TY_I64);

@@ -116,6 +116,11 @@ typedef struct Lower {
   LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
   LLVMValueRef trips;        /* fission: each thread's iterations of the loop run in step (kernel.c) */
   struct GenLower *gen;      /* a generator's resume function: its state and yields (generators.c) */
+  /* the dicts and sets that the for loops being emitted iterate: each
+   * element's read and an i64 alloca of its container's size when its
+   * loop began (stmt.c), which every next item is checked against */
+  struct IterSize { const Node *at; LLVMValueRef size; } *iter_sizes;
+  int niter_sizes, iter_sizes_cap;
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -534,6 +539,9 @@ LLVMValueRef lo_list_binop(Lower *l, Node *n);  /* x + y, x * n */
 LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);
 LLVMValueRef lo_dict_addr(Lower *l, Node *n, LLVMValueRef *base, bool store);
 LLVMValueRef lo_dict_index(Lower *l, Node *n);  /* d[k], or an entry's part in iteration */
+/* RuntimeError where the dict or set that the element read n iterates has
+ * changed size since its loop began, as Python's next() raises it */
+void lo_check_iter_size(Lower *l, const Node *n, LLVMValueRef container);
 LLVMValueRef lo_dict_contains(Lower *l, Node *n);
 LLVMValueRef lo_key_exact(Lower *l, LLVMValueRef k, const Type *kt, const Type *key);  /* k equals a key value */
 LLVMValueRef lo_dict_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb);

@@ -19,16 +19,34 @@ _CUDA_OPTIONS = ("device",)
 class ObjectModeFunction:
     """``@jit(forceobj=True)``: Numba's object mode runs the function in the
     interpreter; ruchey lifts no loops out of it, so it calls the Python
-    function itself (``py_func``), with the same results."""
+    function itself (``py_func``), with the same results. As Numba's, it
+    reads the variables of enclosing functions as they were when it was
+    compiled (at its first call, or when its signatures were given) and
+    its module's globals as they are at each call."""
 
     def __init__(self, func):
         self.py_func = func
         self.signatures = []
         self.nopython_signatures = []  # (Numba's: those compiled in nopython mode, none here)
+        self._compiled = None  # py_func with its closure's values as they were at compile time
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
-        return self.py_func(*args, **kwargs)
+        return self._compile()(*args, **kwargs)
+
+    def _compile(self):
+        if self._compiled is None:
+            self._compiled = _closure_frozen(self.py_func)
+        return self._compiled
+
+    def disable_compile(self, val=True):
+        """Taken, as Numba's: it changes no call here, where the interpreter runs whatever it is given
+        (Numba's object mode takes any Python objects under its one signature of pyobjects)."""
+
+    @property
+    def overloads(self):
+        """Each signature's compile result, in object mode (``.objectmode`` true, as Numba's)."""
+        return {sig: _ObjectModeResult(sig, self) for sig in self.signatures}
 
     def __get__(self, obj, objtype=None):
         """A method of a class (obj.method(x)) binds obj, as the function itself and Numba's dispatcher do."""
@@ -36,6 +54,32 @@ class ObjectModeFunction:
 
     def __reduce__(self):  # by name, or by value (a closure's, __main__'s) as a compiled function pickles
         return serialize.reduce(self, "forceobj", {})
+
+
+class _ObjectModeResult:
+    """What an object-mode function's overloads hold per signature: its argument types, and the
+    function that runs them as entry_point."""
+    objectmode = True
+
+    def __init__(self, signature, function):
+        self.signature = self.argtypes = signature
+        self.entry_point = function
+
+
+def _closure_frozen(func):
+    """func with each variable it reads from enclosing functions fixed at its value now (a cell
+    not yet assigned stays the enclosing function's: read when called)."""
+    if not func.__closure__:
+        return func
+    cells = []
+    for cell in func.__closure__:
+        try:
+            cells.append(pytypes.CellType(cell.cell_contents))
+        except ValueError:
+            cells.append(cell)
+    frozen = pytypes.FunctionType(func.__code__, func.__globals__, func.__name__, func.__defaults__, tuple(cells))
+    frozen.__kwdefaults__ = func.__kwdefaults__
+    return frozen
 
 
 def _declared_locals(locals_):
@@ -163,6 +207,7 @@ def _compile_signatures(disp, signatures):
             args = types.parse_signature(sig).args
             _check_signature_length(disp.py_func, args)
             disp.signatures.append(args)
+        disp._compile()
         return disp
     for sig in signatures:
         sig = types.parse_signature(sig)

@@ -149,13 +149,32 @@ class Overloads(dict):
         return self[key] if key in self else default
 
 
+class EntryPoint(int):
+    """A compiled signature's entry point: the machine code's address, and
+    callable as Numba's (``overloads[sig].entry_point(*args)``): that
+    signature run on args converted to its types (a tuple of another length
+    is Numba's ValueError, another type a TypeError)."""
+
+    def __new__(cls, address, disp, index):
+        self = super().__new__(cls, address)
+        self._disp, self._index = disp, index
+        return self
+
+    def __call__(self, *args):
+        return self._disp._call_entry(self._index, args)
+
+    def __reduce__(self):  # the address alone: this process's
+        return int, (int(self),)
+
+
 def overloads(disp):
     """signature (ArgTypes) -> its compile result (signature, entry_point:
-    the machine code's address, argtypes, return_type)."""
+    the machine code's address, callable; argtypes, return_type)."""
     result = Overloads()
-    for sig, entry, args, ret in disp._entries():
+    for index, (sig, entry, args, ret) in enumerate(disp._entries()):
         argtypes, ret = tuple(map(_type_of, args)), _type_of(ret)
-        result[ArgTypes(argtypes, sig)] = CompileResult(CompiledSignature(argtypes, sig, ret), entry, argtypes, ret)
+        result[ArgTypes(argtypes, sig)] = CompileResult(CompiledSignature(argtypes, sig, ret),
+                                                        EntryPoint(entry, disp, index), argtypes, ret)
     return result
 
 
