@@ -287,6 +287,10 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                const Type *tb);
 LLVMValueRef lo_binop(Lower *l, Node *n);
 LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x);  /* Python's int(), wrapping beyond int64 */
+void lo_float_to_int_refuse(Lower *l, LLVMValueRef x);  /* int()'s errors for a float64 no int64 holds */
+#if defined(__x86_64__)
+LLVMValueRef lo_float_to_int_x86(Lower *l, LLVMValueRef x);  /* unchecked: INT64_MIN where int() refuses */
+#endif
 LLVMValueRef lo_unary(Lower *l, Node *n);
 
 /* ---------------------------------------------------------------- complex.c */
