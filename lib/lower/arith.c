@@ -379,7 +379,7 @@ static double overflow_threshold(long long k, bool f32) {
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
   LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
-  if (k >= 2 && pow_overflow_raises(l)) {
+  if (k >= 2 && pow_overflow_raises(l) && !l->powers_unchecked) {
     bool f32 = lo_type(l, t) == l->mod->f32;
     LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
     LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));

@@ -84,6 +84,8 @@ typedef struct Lower {
   int pow_var, pow_value;    /* in a loop's version for one exponent (pow_value > 0), the parameter
                               * its float ** int raises to and that exponent (stmt.c) */
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
+  bool powers_unchecked;     /* the first run of a loop checked by its sums: no power checks its
+                              * overflow (stmt.c, LoopPlan.sums) */
   bool range_up;             /* in a loop's version for ranges that start at 0 or more and count up (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
