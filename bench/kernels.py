@@ -231,6 +231,27 @@ def rows_inline(m):
     return s
 
 
+def row_pair(m, i):
+    """A helper returning two arrays: rows i and i + 1 of m, views."""
+    return m[i], m[i + 1]
+
+
+def row_pairs_called(m):
+    s = 0.0
+    for i in range(m.shape[0] - 1):
+        a, b = row_pair(m, i)
+        s += a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    return s
+
+
+def row_pairs_inline(m):
+    s = 0.0
+    for i in range(m.shape[0] - 1):
+        a, b = m[i], m[i + 1]
+        s += a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    return s
+
+
 def logistic_step(a, r):
     return r * a * (1.0 - a)
 

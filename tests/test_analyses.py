@@ -24,7 +24,7 @@ def analyses(func, *args, parallel=False, kernel=False):
     found = {"loops": []}
     for line in _core._analyses(func, tuple(args), parallel, kernel).splitlines():
         head, _, rest = line.partition(":")
-        if head in ("loop", "deferrable loop, assigning", "prange parallel", "prange serial"):
+        if head in ("loop", "deferrable loop, assigning", "loop checked by its sums", "prange parallel", "prange serial"):
             found["loops"].append((head, rest.split()))
         else:
             found[head] = rest.split()
@@ -159,6 +159,78 @@ def test_loops_whose_errors_can_wait(func, args, deferrable, assigned):
 ], ids=["writes-an-argument", "cheap-check-reduction", "nothing-to-defer", "integer-division-traps"])
 def test_loops_run_with_their_checks(func, args):
     assert analyses(func, *args)["loops"] == [("loop", [])]
+
+
+def squared_distance(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += (x[i] - y[i]) ** 2
+    return s
+
+
+def squares_and_cubes(x, y):
+    s = 0.0
+    t = 1.0
+    for i in range(x.shape[0]):
+        d = x[i] - y[i]
+        s += d ** 2
+        t -= 2.0 * d ** 3.0 + x[i] * y[i]
+    return s + t
+
+
+def power_kept_in_a_variable(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        q = x[i] ** 2  # q could hold inf where the sum does not see it
+        s += 1.0
+    return s + q
+
+
+def sum_assigned_anew(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] ** 2
+        s = 0.0 * s
+    return s
+
+
+def fractional_power(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += abs(x[i]) ** 2.5
+    return s
+
+
+def power_through_a_call(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.exp(-x[i] ** 2)  # exp(-inf) is 0: a finite sum
+    return s
+
+
+def power_divided(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += 1.0 / x[i] ** 2
+    return s
+
+
+@pytest.mark.parametrize("func, args, sums", [
+    (squared_distance, (ARR, ARR), ["s"]),
+    (squares_and_cubes, (ARR, ARR), ["s", "t"]),
+], ids=["squared-distance", "two-sums"])
+def test_loops_checked_by_their_sums(func, args, sums):
+    [(head, words)] = analyses(func, *args)["loops"]
+    assert head == "loop checked by its sums" and words == sums
+
+
+@pytest.mark.parametrize("func", [power_kept_in_a_variable, sum_assigned_anew, fractional_power,
+                                  power_through_a_call, power_divided],
+                         ids=["power-in-a-variable", "sum-assigned", "fractional-power", "power-in-a-call",
+                              "power-divided"])
+def test_loops_whose_powers_a_sum_may_not_show_keep_their_checks(func):
+    [(head, _)] = analyses(func, ARR)["loops"]
+    assert head != "loop checked by its sums"
 
 
 # A function whose rerun from its start changes nothing a first run left

@@ -18,7 +18,7 @@ import pytest
 
 import ruchey
 
-from conftest import make_rng, numba_deviation
+from conftest import assert_same, make_rng, numba_deviation
 
 
 def W(v):
@@ -256,3 +256,93 @@ def test_float_to_int_in_a_loop_raises_pythons_error(f, dtype, bad, error):
             python_sum(LOOPS[f], a)
         with pytest.raises(error):
             f(a)
+
+
+# ---------------------------------------------------------------- as an index
+
+# a[int(x)] of a 1-d array: int()'s check made where a negative index wraps
+# (lower/arrays.c); its errors, a negative index's wrap and boundscheck's
+# IndexError as Python's, in this order
+
+@ruchey.njit
+def count_at(x, n):
+    counts = np.zeros(n, dtype=np.int64)
+    for i in range(x.shape[0]):
+        counts[int(x[i])] += 1
+    return counts
+
+
+@ruchey.njit
+def read_at(a, v):
+    return a[int(v)]
+
+
+@ruchey.njit
+def write_at(a, v, value):
+    a[int(v)] = value
+    return a
+
+
+@ruchey.njit(boundscheck=True)
+def read_at_checked(a, v):
+    return a[int(v)]
+
+
+def index_values(n, dtype):
+    """Generated floats whose int() is an index of n elements, negative ones too."""
+    return (make_rng(74).uniform(-n, n, 1000)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_float_made_index_matches_python(dtype):
+    a = make_rng(75).standard_normal(37)
+    x = index_values(37, dtype)
+    assert_same(count_at, x, 37)
+    for v in list(x[:50]) + [dtype(-0.0), dtype(-0.5), dtype(-37.0), dtype(36.9)]:
+        assert_same(read_at, a, v)
+        assert_same(write_at, a, v, 2.5)
+        assert_same(read_at_checked, a, v)
+
+
+@numba_deviation("NaN and the infinities convert to INT64_MIN, nothing raises")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("bad, error", [(math.nan, ValueError), (math.inf, OverflowError),
+                                        (-math.inf, OverflowError)], ids=["nan", "inf", "-inf"])
+def test_float_made_index_raises_pythons_error(dtype, bad, error):
+    a = np.arange(5.0)
+    base = make_rng(76).uniform(0, 5, 1003).astype(dtype)
+    for where in (0, 501, 1002, slice(None)):
+        x = base.copy()
+        x[where] = bad
+        with pytest.raises(error):
+            count_at.py_func(x, 5)
+        with pytest.raises(error):
+            count_at(x, 5)
+    for f in (read_at, read_at_checked):
+        with pytest.raises(error):
+            f.py_func(a, dtype(bad))
+        with pytest.raises(error):
+            f(a, dtype(bad))
+    with pytest.raises(error):
+        write_at(a, dtype(bad), 1.0)
+
+
+@numba_deviation("out-of-range floats convert to INT64_MIN")
+@pytest.mark.parametrize("huge", [1e19, -1e19, 2.0**64 + 4096.0, 9.5e18, 1e300, -1e300], ids=str)
+def test_float_made_index_beyond_int64_raises_overflow_error(huge):
+    a = np.arange(5.0)
+    for f in (read_at, read_at_checked):
+        with pytest.raises(OverflowError, match=TOO_LARGE):
+            f(a, huge)
+    x = np.array([1.0, 2.0, huge, 3.0])
+    with pytest.raises(OverflowError, match=TOO_LARGE):
+        count_at(x, 5)
+
+
+def test_float_made_index_out_of_bounds_with_boundscheck_raises_index_error():
+    a = np.arange(5.0)
+    for v in (5.0, 5.5, -6.0, 1e18, -1e18, -2.0**63):  # -2**63 is an int64: int() passes it
+        with pytest.raises(IndexError):
+            read_at_checked.py_func(a, v)
+        with pytest.raises(IndexError):
+            read_at_checked(a, v)

@@ -695,6 +695,42 @@ def test_index_out_of_bounds_raises_numpys_index_error(i):
     same_error(read_at, np.zeros((10, 2)), i)
 
 
+@ruchey.jit
+def row_at(m, i):
+    return m[i]
+
+
+@ruchey.jit
+def row_pair_products(m, start, stop):
+    s = 0.0
+    for i in range(start, stop):
+        a, b = m[i], m[i + 1]
+        s += a[0] * b[0] + a[-1] * b[-1]
+    return s
+
+
+def test_a_view_at_every_index_is_numpys_view_or_error():
+    # an index in [0, len) takes the one test; a negative one wraps off it
+    rng = make_rng(31)
+    for n in (0, 1, 2, 5):
+        m = rng.standard_normal((n, 3))
+        for i in list(range(-n - 3, n + 3)) + [2**62, -2**62, 2**63 - 1, -2**63]:
+            if -n <= i < n:
+                assert_same(row_at, m, i)
+            else:
+                same_error(row_at, m, i)
+
+
+def test_views_of_a_row_and_the_next_in_a_loop_match_python():
+    rng = make_rng(32)
+    for n in (1, 2, 3, 8, 33):
+        m = rng.standard_normal((n, 4))
+        for start, stop in ((0, n - 1), (-n, -1), (-n, n - 1), (n // 2, n - 1), (1 - n, 0)):
+            assert_same(row_pair_products, m, start, stop)
+        for start, stop in ((0, n), (-n - 1, 0), (n - 1, n + 2)):
+            same_error(row_pair_products, m, start, stop)
+
+
 def test_out_of_bounds_assignment_writes_nothing():
     x = np.arange(10.0)
     with pytest.raises(IndexError):

@@ -224,6 +224,47 @@ def test_only_the_main_threads_work_stops(tmp_path):
     assert out == ["main", "interrupted", str(3 * 10**9)]
 
 
+def test_a_loop_nest_polling_with_the_flag_up_keeps_its_values(tmp_path):
+    # another thread's loop nest polls on every iteration of its middle
+    # loops while the flag is up, each poll a call that returns 0 (go on):
+    # every value held across those calls is intact, the result that of
+    # the same call before the Ctrl-C
+    setup = """
+    @njit(nogil=True)
+    def nest(a, b, reps):
+        n, m = a.shape
+        p = b.shape[1]
+        c = np.zeros((n, p))
+        for r in range(reps):
+            for i in range(n):
+                for k in range(m):
+                    aik = a[i, k] * (r + 1)
+                    for j in range(p):
+                        c[i, j] += aik * b[k, j]
+        return c
+    rng = np.random.default_rng(5)
+    a, b = rng.random((37, 41)), rng.random((41, 43))
+    expected = nest(a, b, 60000)
+    result = []
+    def work():
+        result.append(nest(a, b, 60000))
+    t = threading.Thread(target=work)
+    t.start()
+    """
+    body = """
+    try:
+        while not result:
+            time.sleep(0.02)
+    except KeyboardInterrupt:
+        print("main interrupted", flush=True)
+    while not result:
+        time.sleep(0.02)
+    print(np.array_equal(result[0], expected), flush=True)
+    """
+    out = interrupt(tmp_path, body, setup=setup)
+    assert out == ["main", "interrupted", "True"]
+
+
 CATCHING = """
 @njit
 def run(x, n):

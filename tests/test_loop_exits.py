@@ -4,6 +4,7 @@ are: each check still raises Python's exception at its own iteration, and
 what the iterations before it wrote into the caller's arrays is Python's.
 The bad value is put at every position of arrays of several lengths, so
 that it falls in the unrolled body at each offset and in the remainder."""
+import math
 import re
 
 import numpy as np
@@ -41,6 +42,14 @@ def squared_distance(x, y):
     s = 0.0
     for i in range(x.shape[0]):
         s += (x[i] - y[i]) ** 2
+    return s
+
+
+@ruchey.njit
+def root_sum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.sqrt(x[i])
     return s
 
 
@@ -138,8 +147,27 @@ def test_an_index_error_leaves_the_rows_written_before():
 @ruchey_only
 def test_an_ordered_sum_whose_check_leaves_it_is_not_unrolled_at_run_time():
     # its in-order adds bound it either way, and the unrolled copies of the
-    # overflow check cost more than the loop's counter
-    squared_distance(np.ones(4), np.zeros(4))
-    ir = next(iter(squared_distance.inspect_llvm().values()))
+    # domain check cost more than the loop's counter
+    root_sum(np.ones(4))
+    ir = next(iter(root_sum.inspect_llvm().values()))
     assert "llvm.loop.unroll.runtime.disable" in ir, ir
     assert len(re.findall(r"fadd double", ir)) == 1, ir
+
+
+@ruchey_only
+def test_a_sum_of_squares_checked_by_its_sum_unrolls_unchecked():
+    # the overflow of (x-y)**2 shows in the sum (inf or NaN): its first run
+    # has no check and unrolls as a loop without one
+    squared_distance(np.ones(4), np.zeros(4))
+    ir = next(iter(squared_distance.inspect_llvm().values()))
+    assert len(re.findall(r"fadd double", ir)) >= 4, ir
+
+
+@raises_like_python
+def test_a_root_sum_raises_at_any_position():
+    rng = make_rng(12)
+    for n in LENGTHS:
+        for k in range(n):
+            x = rng.uniform(0.0, 100.0, n)
+            x[k] = -1.0
+            assert_same_outcome(root_sum, x)

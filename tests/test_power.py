@@ -289,6 +289,109 @@ def test_literal_powers_in_a_deferred_loop_raise_where_python_does():
         squares_of(x)
 
 
+# A loop whose only checks are literal powers' overflows, each in a term
+# added to a float sum, runs first unchecked and again checked only where a
+# sum ends not finite (analysis/defer.c an_checked_by_sums).
+
+@ruchey.njit
+def squared_distance(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += (x[i] - y[i]) ** 2
+    return s
+
+
+@ruchey.njit
+def two_sums_and_state(x, y, s, t):
+    d = 0.0
+    for i in range(x.shape[0]):
+        d = x[i] - y[i]
+        s += d ** 2
+        t -= 0.5 * d ** 3.0 + y[i]
+    return s, t, d, i
+
+
+def sum_inputs(dtype):
+    """Generated pairs of arrays, of lengths around an unrolled loop's
+    step (a remainder of every size)."""
+    rng = make_rng(21)
+    for n in (0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 1000, 1003):
+        yield (rng.standard_normal(n) * 100).astype(dtype), (rng.standard_normal(n) * 100).astype(dtype)
+
+
+def test_sums_of_literal_powers_match_python():
+    for x, y in sum_inputs(numpy.float64):
+        assert_same(squared_distance, x, y)
+        if len(x):  # d ** 3.0 as d * d * d: within 1 ulp of pow's, summed
+            assert_same(two_sums_and_state, x, y, 0.25, -3.0, rel=1e-13)
+
+
+def test_float32_sums_of_squares_add_float32_squares_in_order():
+    # NumPy 2 would keep py_func's sum a float32 (NEP 50); ruchey's is a
+    # float64 (Numba's typing), as NumPy 1.x's
+    for x, y in sum_inputs(numpy.float32):
+        s = 0.0
+        for a, b in zip(x, y):
+            d = numpy.float32(a - b)
+            s += float(d * d)
+        assert squared_distance(x, y) == s
+
+
+def test_sums_of_literal_powers_not_finite_without_an_error_match_python():
+    """An infinite or NaN input, a sum that overflows by its additions alone
+    and a sum that starts infinite raise nothing: the checked rerun finds
+    no overflowing power, and gives Python's values (variables after the
+    loop included)."""
+    for x, y in sum_inputs(numpy.float64):
+        for where in {0, len(x) // 2, len(x) - 1} if len(x) else ():
+            for bad in (math.inf, -math.inf, math.nan):
+                a = x.copy()
+                a[where] = bad
+                assert_same(squared_distance, a, y)
+                assert_same(two_sums_and_state, a, y, 0.25, -3.0, rel=1e-13)
+            a = x.copy()
+            a[where] = 1e154  # its square is finite, the sum past float64's largest after 2 of them
+            a[-1] = 1e154
+            assert_same(squared_distance, a, y)
+        if len(x):
+            assert_same(two_sums_and_state, x, y, math.inf, -3.0, rel=1e-13)
+            assert_same(two_sums_and_state, x, y, 0.25, math.nan, rel=1e-13)
+
+
+@numba_deviation("a float power that overflows is inf")
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32], ids=["float64", "float32"])
+def test_sums_of_literal_powers_raise_where_a_power_overflows(dtype):
+    big = 1e200 if dtype is numpy.float64 else 1e30
+    if dtype is numpy.float64:
+        with pytest.raises(OverflowError):  # as Python floats do (NumPy's scalars give inf)
+            (big - 0.5) ** 2
+    with pytest.raises(OverflowError):  # a float32's power overflows in float32, outside a sum too
+        square(dtype(big - 0.5))
+    for x, y in sum_inputs(dtype):
+        for where in {0, len(x) // 2, len(x) - 1} if len(x) else ():
+            a = x.copy()
+            a[where] = big
+            with pytest.raises(OverflowError, match="Numerical result out of range"):
+                squared_distance(a, y)
+            if dtype is numpy.float64:  # (its d is a float64: a float32's square fits)
+                with pytest.raises(OverflowError, match="Numerical result out of range"):
+                    two_sums_and_state(a, y, 0.25, -3.0)
+            if where < len(x) - 1:
+                a[-1] = math.nan  # a later NaN does not hide the overflow
+                with pytest.raises(OverflowError):
+                    squared_distance(a, y)
+
+
+@numba_deviation("a float power that overflows is inf")
+def test_a_cube_overflowing_where_the_square_does_not_raises():
+    x, y = numpy.zeros(9), numpy.zeros(9)
+    x[4] = 1e120  # d**2 = 1e240 is finite, 0.5 * d**3 overflows
+    with pytest.raises(OverflowError):
+        float(x[4]) ** 3.0
+    with pytest.raises(OverflowError):
+        two_sums_and_state(x, y, 0.0, 0.0)
+
+
 @numba_deviation("Numba lets LLVM rewrite pow(2.0**n, y) as exp2(n * y)")
 def test_constant_power_of_two_bases_are_pow_exactly():
     # found by `make fuzz`: LLVM rewrote pow(2.0**31, y) as exp2(31 * y), about

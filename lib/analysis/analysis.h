@@ -22,7 +22,9 @@ typedef struct ParPlan {
 typedef struct LoopPlan {
   ParPlan *par;     /* a prange loop of a parallel function: its plan (par->why if serial) */
   bool deferrable;  /* its errors may be noted on a first run and raised on a second (defer.c) */
-  bool *assigned;   /* deferrable: per variable, the scalars the body assigns */
+  bool *assigned;   /* deferrable or sums: per variable, the scalars the body assigns */
+  bool *sums;       /* NULL, or per variable the float sums that, all finite at the loop's end, show
+                     * that none of its powers overflowed: it runs first unchecked (defer.c) */
   bool scalar;      /* an ordered float sum of cheap terms: kept a plain scalar loop (function.c) */
   bool checked;     /* the body checks a power, a division or a raising call: each an exit of the
                      * loop unless deferred (function.c) */
@@ -75,6 +77,10 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan);
 /* defer.c: whether loop may run first with its errors deferred; fills
  * assigned with the scalars its body assigns */
 bool an_deferrable(Func *f, const CompileOptions *opts, const Node *loop, bool *assigned);
+/* defer.c: whether loop may run first with its powers unchecked, and
+ * again checked if one of its sums (filled in) is not finite at its end;
+ * fills assigned with the scalars its body assigns */
+bool an_checked_by_sums(Func *f, const CompileOptions *opts, const Node *loop, bool *assigned, bool *sums);
 /* defer.c: whether a whole function of scalars may run with its errors
  * deferred (a ufunc's first pass over contiguous elements) */
 bool an_function_deferrable(Func *f, const CompileOptions *opts);

@@ -23,6 +23,7 @@ typedef struct Defer {
   bool *changed;  /* per variable: a scalar the loop assigns (not the loop variable) */
   int loop_var;
   bool whole;     /* the whole function's body (a ufunc's): returns allowed */
+  bool *set;      /* a loop checked by its sums: the variables its statements so far assign */
 } Defer;
 
 static bool deferrable_expr(const Defer *d, const Node *n);
@@ -220,6 +221,83 @@ bool an_function_deferrable(Func *f, const CompileOptions *opts) {
   ir_walk_list(&f->body, note_gain, &g);
   Defer d = {f, arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1)), NULL, -1, true};
   return g.checked && deferrable_body(&d, &f->body);
+}
+
+/* ---------------------------------------------------------------- sums checked by their result */
+
+/* x ** k for a literal k of 0 to 3 (an int or an integral float): products
+ * alone, whose one check is overflow (lower/arith.c pow_literal) */
+static bool literal_power(const Node *e) {
+  double k = e->kind == N_INT ? (double)e->ival : e->kind == N_FLOAT ? e->fval : -1.0;
+  return k == 0.0 || k == 1.0 || k == 2.0 || k == 3.0;
+}
+
+/* A variable a loop's statement reads, bound there: bound wherever it is
+ * read, the loop variable, or assigned by an earlier statement of the
+ * body (a straight line) */
+static bool bound_in_loop(const Defer *d, int var) {
+  return !d->f->plan->maybe_unbound[var] || var == d->loop_var || d->set[var];
+}
+
+/* A term of a sum checked by its result: numbers, bound scalar variables
+ * and elements, by float + - * and negation; with `powers`, literal powers
+ * too. None of them checks anything but a power's overflow, which gives
+ * inf where Python raises, and inf through + - * is inf or NaN: a term
+ * whose power overflowed is no finite number. */
+static bool sum_term(const Defer *d, const Node *n, bool powers) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: return true;
+  case N_VAR: return (ty_is_float(n->ty) || ty_is_int(n->ty)) && bound_in_loop(d, n->var);
+  case N_INDEX:
+    return (ty_is_float(n->ty) || ty_is_int(n->ty)) && n->lhs->kind == N_VAR && n->lhs->ty->kind == TY_ARRAY &&
+           bound_in_loop(d, n->lhs->var) && safe_index(d, n->rhs);
+  case N_UNARY: return n->op == OP_NEG && ty_is_float(n->ty) && sum_term(d, n->lhs, powers);
+  case N_BINOP:
+    if (!ty_is_float(n->ty)) return false;
+    if (n->op == OP_POW) return powers && literal_power(n->rhs) && sum_term(d, n->lhs, powers);
+    return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && sum_term(d, n->lhs, powers) &&
+           sum_term(d, n->rhs, powers);
+  default: return false;
+  }
+}
+
+/* The body of a loop checked by its sums: `s += term` and `s -= term` into
+ * float variables (sums[s]), and assignments of power-free terms to
+ * other scalar variables. */
+static bool sums_only(Defer *d, const NodeList *body, bool *sums) {
+  for (int i = 0; i < body->len; i++) {
+    const Node *n = body->items[i];
+    if (n->kind == N_PASS) continue;
+    if ((n->kind != N_ASSIGN && n->kind != N_AUGASSIGN) || n->lhs->kind != N_VAR) return false;
+    const Type *t = d->f->var_types[n->lhs->var];
+    if (n->kind == N_ASSIGN && (!ty_is_float(t) && !ty_is_int(t))) return false;
+    if (n->kind == N_AUGASSIGN && (!ty_is_float(t) || (n->op != OP_ADD && n->op != OP_SUB))) return false;
+    if (!sum_term(d, n->rhs, n->kind == N_AUGASSIGN) || (n->kind == N_AUGASSIGN && !bound_in_loop(d, n->lhs->var)))
+      return false;
+    if (n->kind == N_AUGASSIGN) sums[n->lhs->var] = true;
+    d->set[n->lhs->var] = true;
+  }
+  return true;
+}
+
+/* Whether the loop may run first with its powers unchecked, and again
+ * with their checks only if one of its sums (filled in: per variable) is
+ * not finite at its end: its only checks are powers' overflows, each in a
+ * term that reaches a sum by + - * alone (then inf or NaN, and a sum once
+ * inf or NaN stays so), and its body changes nothing but scalar
+ * variables (filled into `assigned`), the sums changed by += and -= only.
+ * No flag is noted per element, and a sum of squares unrolls as the
+ * unchecked loop does (Numba's has no check). Not with fastmath, whose
+ * flags let LLVM take every value for finite. */
+bool an_checked_by_sums(Func *f, const CompileOptions *opts, const Node *n, bool *assigned, bool *sums) {
+  if (opts->boundscheck || opts->kernel || opts->device || opts->gpu_cc || opts->fastmath) return false;
+  Defer d = {f, arena_alloc(f->arena, (size_t)f->nvars), assigned, n->lhs->var, false,
+             arena_alloc(f->arena, (size_t)f->nvars)};
+  assigned_in(&n->body, assigned);
+  if (!sums_only(&d, &n->body, sums)) return false;
+  for (int i = 0; i < n->body.len; i++)  /* a sum assigned anew could be finite again */
+    if (n->body.items[i]->kind == N_ASSIGN && sums[n->body.items[i]->lhs->var]) return false;
+  return true;
 }
 
 /* ---------------------------------------------------------------- a rerun of the whole function */

@@ -232,6 +232,9 @@ static bool plan_loop(Node *n, void *ctx) {
   bool reassociates = p->opts->fastmath & FM_REASSOC;
   plan->scalar = !reassociates && !p->opts->kernel && ordered_sum_only(n);
   plan->checked = loop_checks(n);
+  bool *sums = arena_alloc(f->arena, (size_t)(f->nvars ? f->nvars : 1));
+  if (plan->checked && !plan->deferrable && !plan->par && an_checked_by_sums(f, p->opts, n, plan->assigned, sums))
+    plan->sums = sums;
   plan->guarded_sums = !reassociates && !p->opts->kernel && !plan->scalar && sums_guarded_terms(n);
   plan->pow_exponent = loop_exponent(f, p->opts, n);
   n->plan = plan;
@@ -357,6 +360,7 @@ static bool describe_loop(Node *n, void *ctx) {
   const Func *f = ((void **)ctx)[1];
   const LoopPlan *p = n->plan;
   if (p->deferrable) put_vars(t, f, "deferrable loop, assigning", p->assigned);
+  else if (p->sums) put_vars(t, f, "loop checked by its sums", p->sums);
   else put(t, "loop\n");
   if (!p->par) return true;
   if (p->par->why[0]) {

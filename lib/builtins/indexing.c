@@ -428,11 +428,31 @@ void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef 
 }
 
 /* i in [-len, len), wrapped to [0, len); else NumPy's IndexError naming
- * the axis (known at run time). */
+ * the axis (known at run time). One test on the way of an index in
+ * [0, len), which LLVM drops where the loop's bounds prove it (m[i + 1]
+ * in range(len(m) - 1)); a negative one wraps off it. A select of the
+ * wrapped index and a test of it were both on the way: a loop taking
+ * m[i] and m[i + 1] kept a test and a select of each per iteration.
+ * (They stay where the check is only noted.) */
 LLVMValueRef lo_index_wrapped_on(Lower *l, LLVMValueRef i, LLVMValueRef len, LLVMValueRef axis) {
-  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
-  LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "idx");
-  lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, axis, len);
+  if (l->deferred) {  /* a check only noted: selects, which a vector loop takes */
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
+    LLVMValueRef k = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "idx");
+    lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, k, len, ""), 0, i, axis, len);
+    return k;
+  }
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), wrap = new_block(l, "index.wrap"), join = new_block(l, "index.in");
+  LLVMValueRef likely[2] = {LLVMBuildICmp(l->b, LLVMIntULT, i, len, ""), const_bool(l, true)};
+  LLVMTypeRef i1 = l->mod->i1;
+  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", &i1, 1, likely, 2), join, wrap);
+  position(l, wrap);
+  LLVMValueRef wrapped = LLVMBuildAdd(l->b, i, len, "");
+  lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, wrapped, len, ""), 0, i, axis, len);
+  LLVMBasicBlockRef wrap_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, join);
+  position(l, join);
+  LLVMValueRef k = LLVMBuildPhi(l->b, l->mod->i64, "idx");
+  LLVMAddIncoming(k, (LLVMValueRef[]){i, wrapped}, (LLVMBasicBlockRef[]){here, wrap_end}, 2);
   return k;
 }
 

@@ -385,7 +385,7 @@ static double overflow_threshold(long long k, bool f32) {
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
   LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
-  if (k >= 2 && pow_overflow_raises(l)) {
+  if (k >= 2 && pow_overflow_raises(l) && !l->powers_unchecked) {
     bool f32 = lo_type(l, t) == l->mod->f32;
     LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
     LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));
@@ -661,22 +661,40 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
 
 /* ---------------------------------------------------------------- floats to ints */
 
+/* Raises what int() refuses of x (a float64) that is no int64: NaN
+ * raises ValueError and the infinities OverflowError, as in Python; a
+ * finite value beyond int64, where Python would make a larger int, raises
+ * OverflowError too rather than give a wrong one. -2**63 passes. For a
+ * slow path, taken where a conversion may have failed. */
+void lo_float_to_int_refuse(Lower *l, LLVMValueRef x) {
+  const Type *t = TYS(TY_F64);
+  lo_raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
+  lo_raise_if(l, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, x), lo_fconst(l, t, INFINITY)),
+              RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
+  lo_raise_if(l, fcmp(l, LLVMRealONE, x, lo_fconst(l, t, -9223372036854775808.0)), RT_ERR_OVERFLOW,
+              "float too large to convert to int64");
+}
+
+#if defined(__x86_64__)
+/* x (a float64) truncated to int64 by x86-64's cvttsd2si, unchecked: it
+ * gives INT64_MIN for NaN and anything beyond int64 (lo_float_to_int_refuse). */
+LLVMValueRef lo_float_to_int_x86(Lower *l, LLVMValueRef x) {
+  LLVMTypeRef v2 = LLVMVectorType(l->mod->f64, 2);
+  LLVMValueRef xv = LLVMBuildInsertElement(l->b, LLVMGetUndef(v2), x, const_i32(l, 0), "");
+  return lo_call_fn(l, "llvm.x86.sse2.cvttsd2si64", l->mod->i64, &v2, &xv, 1);
+}
+#endif
+
 /* ruchey's one rule for a float made an int (int(), round(), math.floor,
- * math.ceil, math.trunc): NaN raises ValueError and the infinities
- * OverflowError, as in Python; a finite value beyond int64, where Python
- * would make a larger int, raises OverflowError too rather than give a
- * wrong one. */
+ * math.ceil, math.trunc): lo_float_to_int_refuse's errors, as in Python. */
 LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x) {
   const Type *t = TYS(TY_F64);
   x = lo_convert(l, x, from, t);  /* exact from float32 */
   LLVMValueRef direct, fits;
 #if defined(__x86_64__)
   if (!l->mod->gpu) {
-    /* cvttsd2si gives INT64_MIN for NaN and anything beyond int64: one
-     * integer test (the slow path also gets x == -2**63, and agrees) */
-    LLVMTypeRef v2 = LLVMVectorType(l->mod->f64, 2);
-    LLVMValueRef xv = LLVMBuildInsertElement(l->b, LLVMGetUndef(v2), x, const_i32(l, 0), "");
-    direct = lo_call_fn(l, "llvm.x86.sse2.cvttsd2si64", l->mod->i64, &v2, &xv, 1);
+    /* one integer test (the slow path also gets x == -2**63, and agrees) */
+    direct = lo_float_to_int_x86(l, x);
     fits = LLVMBuildICmp(l->b, LLVMIntNE, direct, const_i64(l, INT64_MIN), "");
   } else
 #endif
@@ -695,11 +713,7 @@ LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x) {
   LLVMBuildStore(l->b, direct, r);
   LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, likely, 2), done, slow);
   position(l, slow);
-  lo_raise_if(l, fcmp(l, LLVMRealUNO, x, x), RT_ERR_VALUE, "cannot convert float NaN to integer");
-  lo_raise_if(l, fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, x), lo_fconst(l, t, INFINITY)),
-              RT_ERR_OVERFLOW, "cannot convert float infinity to integer");
-  lo_raise_if(l, fcmp(l, LLVMRealONE, x, lo_fconst(l, t, -9223372036854775808.0)), RT_ERR_OVERFLOW,
-              "float too large to convert to int64");
+  lo_float_to_int_refuse(l, x);
   LLVMBuildStore(l->b, const_i64(l, INT64_MIN), r);
   LLVMBuildBr(l->b, done);
   position(l, done);

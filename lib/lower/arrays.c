@@ -2,9 +2,21 @@
  * bounds checked on request), allocation, filling and copying (views and
  * the rest of NumPy's indexing: builtins/indexing.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "lower/lower.h"
 #include "rtstr.h"
+
+/* idx past its bounds check, with boundscheck: IndexError */
+static void check_bounds(Lower *l, LLVMValueRef i, LLVMValueRef n) {
+  if (l->opts->boundscheck) lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, n, ""), RT_ERR_INDEX, "index is out of bounds");
+}
+
+/* The address of the element at offset `offset` bytes in array a. */
+static LLVMValueRef element_at(Lower *l, LLVMValueRef a, LLVMValueRef offset) {
+  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
+  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &offset, 1, "elt");  /* in bounds: lets LLVM see affine addresses */
+}
 
 /* The address of a[idx...]: negative indices wrap as in Python; with
  * boundscheck, out-of-range indices raise IndexError. */
@@ -14,15 +26,48 @@ LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueR
     LLVMValueRef n = lo_arr_shape(l, a, d), i = idx[d];
     LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
     i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "idx");
-    if (l->opts->boundscheck) {
-      LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntUGE, i, n, "");
-      lo_raise_if(l, bad, RT_ERR_INDEX, "index is out of bounds");
-    }
+    check_bounds(l, i, n);
     offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, lo_arr_stride(l, t, a, d), ""), "");
   }
-  LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "data");
-  return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &offset, 1, "elt");  /* in bounds: lets LLVM see affine addresses */
+  return element_at(l, a, offset);
 }
+
+#if defined(__x86_64__)
+/* int(x) of a float x (int()'s own row, no keywords), as a 1-d array's index */
+static Node *float_made_index(Lower *l, const Type *t, Node *idx) {
+  if (l->mod->gpu || t->ndim != 1 || idx->kind != N_CALL || !idx->bi || idx->kw.len || idx->list.len != 1 ||
+      strcmp(idx->bi->name, "int") || !idx->bi->module || strcmp(idx->bi->module, "builtins"))
+    return NULL;
+  return ty_is_float(idx->list.items[0]->ty) ? idx->list.items[0] : NULL;
+}
+
+/* a[int(x)] of a 1-d array, x a float: the conversion gives INT64_MIN
+ * for what int() refuses (NaN, the infinities, beyond int64), a negative
+ * index, so int()'s check is made where a negative index wraps, on a
+ * branch a histogram's loop never takes: one test of the index per
+ * element, as Numba's code has (its wrap), not two. */
+static LLVMValueRef element_addr_at_float(Lower *l, const Type *t, LLVMValueRef a, Node *x) {
+  LLVMValueRef f = lo_expr_as(l, x, TYS(TY_F64)), i = lo_float_to_int_x86(l, f), n = lo_arr_shape(l, a, 0);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), wrap = new_block(l, "idx.wrap"), join = new_block(l, "idx.join");
+  LLVMValueRef expect[2] = {LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), const_bool(l, false)};
+  LLVMTypeRef ov[1] = {l->mod->i1};
+  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, expect, 2), wrap, join);
+  position(l, wrap);
+  LLVMBasicBlockRef refuse = new_block(l, "idx.refuse"), wrapped = new_block(l, "idx.wrapped");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, INT64_MIN), ""), refuse, wrapped);
+  position(l, refuse);
+  lo_float_to_int_refuse(l, f);
+  LLVMBuildBr(l->b, wrapped);
+  position(l, wrapped);
+  LLVMValueRef w = LLVMBuildAdd(l->b, i, n, "");
+  LLVMBuildBr(l->b, join);
+  position(l, join);
+  LLVMValueRef idx = LLVMBuildPhi(l->b, l->mod->i64, "idx");
+  LLVMAddIncoming(idx, (LLVMValueRef[]){i, w}, (LLVMBasicBlockRef[]){here, wrapped}, 2);
+  check_bounds(l, idx, n);
+  return element_at(l, a, LLVMBuildMul(l->b, idx, lo_arr_stride(l, t, a, 0), ""));
+}
+#endif
 
 /* Evaluates the indices of an N_INDEX as int64s. */
 void lo_indices(Lower *l, Node *idx, LLVMValueRef *out) {
@@ -45,6 +90,10 @@ LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base) {
   if (n->lhs->ty->kind == TY_LIST) return lo_list_index(l, n, base, false);
   if (n->lhs->ty->kind == TY_DICT) return lo_dict_addr(l, n, base, false);
   *base = lo_expr(l, n->lhs);
+#if defined(__x86_64__)
+  Node *x = float_made_index(l, n->lhs->ty, n->rhs);
+  if (x) return element_addr_at_float(l, n->lhs->ty, *base, x);
+#endif
   LLVMValueRef idx[RC_MAX_NDIM];
   lo_indices(l, n->rhs, idx);
   return lo_element_addr(l, n->lhs->ty, *base, idx);

@@ -86,6 +86,8 @@ typedef struct Lower {
   int pow_var, pow_value;    /* in a loop's version for one exponent (pow_value > 0), the parameter
                               * its float ** int raises to and that exponent (stmt.c) */
   LLVMValueRef deferred;     /* i1 alloca: checks set it instead of raising (stmt.c) */
+  bool powers_unchecked;     /* the first run of a loop checked by its sums: no power checks its
+                              * overflow (stmt.c, LoopPlan.sums) */
   bool range_up;             /* in a loop's version for ranges that start at 0 or more and count up (stmt.c) */
   /* CUDA kernels and device functions: the current thread and block */
   LLVMValueRef tid[3], bid[3], bdim[3], gdim[3];
@@ -297,6 +299,10 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
                                const Type *tb);
 LLVMValueRef lo_binop(Lower *l, Node *n);
 LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x);  /* Python's int(), wrapping beyond int64 */
+void lo_float_to_int_refuse(Lower *l, LLVMValueRef x);  /* int()'s errors for a float64 no int64 holds */
+#if defined(__x86_64__)
+LLVMValueRef lo_float_to_int_x86(Lower *l, LLVMValueRef x);  /* unchecked: INT64_MIN where int() refuses */
+#endif
 LLVMValueRef lo_unary(Lower *l, Node *n);
 
 /* ---------------------------------------------------------------- complex.c */

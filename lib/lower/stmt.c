@@ -1,6 +1,7 @@
 /* lower/stmt.c — statements: assignments, conditionals, loops (a for
  * loop over range is a counted loop, run first with its errors deferred
  * where the analysis allows), return, raise, assert. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,7 +395,9 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
  * One whose checks are exits (not noted on a deferred first run) is
  * unrolled only by a trip count known when compiling: a squared
  * distance's, with the overflow check of (x-y)**2, took 6% longer
- * unrolled by 4, its adds in order bounding it either way. */
+ * unrolled by 4, its adds in order bounding it either way. A first run
+ * checked by its sums has no check: unrolled as others (8 wide, as
+ * Numba's, 0.93x the checked loop's time). */
 static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef base,
                                   LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
                                   LLVMBasicBlockRef brk, bool rerun, bool poll) {
@@ -412,7 +415,7 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   LLVMValueRef back = lo_loop_end(l, &loop);
   LoUnroll unroll = LO_UNROLL;
   if (rerun || (n->plan->scalar && l->loop)) unroll = LO_UNROLL_NEVER;
-  else if (n->plan->scalar && n->plan->checked && !l->deferred) unroll = LO_UNROLL_FULLY_ONLY;
+  else if (n->plan->scalar && n->plan->checked && !l->deferred && !l->powers_unchecked) unroll = LO_UNROLL_FULLY_ONLY;
   if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, unroll);
 }
 
@@ -579,14 +582,30 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
  * it. */
 static bool leaves_to_rerun(const Lower *l) { return l->f->plan->reruns && !l->callee && !l->outlined; }
 
+/* Whether the first run of a loop checked by its sums (LoopPlan.sums)
+ * missed an overflow: a sum is not finite (inf or NaN) */
+static LLVMValueRef sum_not_finite(Lower *l, const bool *sums) {
+  LLVMValueRef any = const_bool(l, false);
+  for (int v = 0; v < l->f->nvars; v++) {
+    if (!sums[v]) continue;
+    const Type *t = l->f->var_types[v];
+    LLVMValueRef s = LLVMBuildLoad2(l->b, lo_type(l, t), l->slots[v], "");
+    LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, s);
+    any = LLVMBuildOr(l->b, any, LLVMBuildFCmp(l->b, LLVMRealUGE, mag, lo_fconst(l, t, INFINITY), ""), "");
+  }
+  return any;
+}
+
 /* lo_counted_loop, first with errors deferred where the analysis allows
  * it (analysis/defer.c): the loop runs with its checks only noted, and
  * again from its start with them if one failed, or the function leaves
- * for its checked version (leaves_to_rerun). A loop inside a first run
- * is not deferred again. */
+ * for its checked version (leaves_to_rerun). A loop checked by its sums
+ * runs first with its powers unchecked, and so again if a sum is not
+ * finite. A loop inside a first run is not deferred again. */
 void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                    LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk) {
-  if (l->deferred || !n->plan->deferrable) {
+  const bool *sums = n->plan->sums;
+  if (l->deferred || l->powers_unchecked || !(n->plan->deferrable || sums)) {
     lo_counted_loop(l, n, start, step, k0, k1, exhausted, brk, false);
     return;
   }
@@ -600,13 +619,18 @@ void lo_range_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLV
     saved[v] = LLVMBuildLoad2(l->b, lo_type(l, l->f->var_types[v]), l->slots[v], "");
     if (l->assigned && l->assigned[v]) bound[v] = LLVMBuildLoad2(l->b, l->mod->i1, l->assigned[v], "");
   }
-  l->deferred = lo_alloca(l, l->mod->i1, "deferred");
-  LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
+  if (sums) {
+    l->powers_unchecked = true;
+  } else {
+    l->deferred = lo_alloca(l, l->mod->i1, "deferred");
+    LLVMBuildStore(l->b, const_bool(l, false), l->deferred);
+  }
   LLVMBasicBlockRef checked = new_block(l, "for.checked"), again = new_block(l, leaves ? "for.rerun" : "for.again");
   lo_counted_loop(l, n, start, step, k0, k1, checked, brk, false);
   position(l, checked);
-  LLVMValueRef failed = LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, "");
+  LLVMValueRef failed = sums ? sum_not_finite(l, sums) : LLVMBuildLoad2(l->b, l->mod->i1, l->deferred, "");
   l->deferred = NULL;
+  l->powers_unchecked = false;
   LLVMBuildCondBr(l->b, failed, again, exhausted);
   position(l, again);
   if (leaves) {
