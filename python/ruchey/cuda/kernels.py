@@ -234,11 +234,7 @@ def _gpu_args(args, stream, back=None, index=None):
             raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
                             "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
                             "the structured array (or a slice of it) and index it in the kernel")
-        elif _is_dtype(arg):
-            raise TypeError(f"kernel argument {i if index is None else index} is a dtype ({arg!r}), which a kernel "
-                            "takes on the CPU backend only: on the GPU, make the kernel for it with "
-                            "cuda.jit(signature) or close over the dtype")
-        elif not isinstance(arg, _SCALARS):
+        elif not (isinstance(arg, _SCALARS) or _is_dtype(arg)):  # (a dtype: a parameter of no value)
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
