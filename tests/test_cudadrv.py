@@ -206,7 +206,7 @@ def test_a_dtype_kernel_argument_is_no_parameter_of_a_gpu_launch(on_fake):
         assert len(staged.signatures) == 2
         ptx = staged.inspect_asm(staged.signatures[0])
         import re
-        assert len(re.findall(r"^\s*\.param ", ptx, re.M)) == 4, ptx
+        assert len(re.findall(r"^\\s*\\.param ", ptx, re.M)) == 4, ptx
     """)
 
 
