@@ -116,10 +116,11 @@ static GpuSpec *compile_gpu_miss(Dispatcher *self, const Type *const *args) {
 /* One argument's kernel parameters, in lower/gpu.c's add_params order, at
  * slots[*np] (8 bytes each): a number as itself, a complex as its two
  * parts, an array as its data pointer, shape and strides (in bytes), a
- * tuple as its items', None as none. Arrays here are device arrays seen
+ * tuple as its items', None and a dtype as none. Arrays here are device arrays seen
  * through NumPy: their data pointer is a device address. */
 static int pack_param(PyObject *arg, const Type *t, uint64_t *slots, int np) {
-  if (t->kind == TY_NONE || np > 240) return np;  /* past 240, pack_params refuses the launch */
+  /* None and a dtype have no parameter (their type is their value); past 240, pack_params refuses the launch */
+  if (t->kind == TY_NONE || t->kind == TY_DTYPE || np > 240) return np;
   if (ty_is_enum(t)) {  /* an enum member: its value */
     PyObject *v = (PyObject *)Py_TYPE(arg) == t->callee ? PyObject_GetAttrString(arg, "_value_") : NULL;
     if (!v && !PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "expected a member of %s, got %R", t->name, arg);
@@ -223,16 +224,22 @@ static PyObject *gpu_tuple_argument(PyObject *arg) {
   return same;
 }
 
+/* Whether arg is a NumPy dtype or scalar type (np.float32): a kernel
+ * parameter of no value, which a launch passes as it is. */
+static bool is_dtype(PyObject *arg) {
+  return PyArray_DescrCheck(arg) || (PyType_Check(arg) && PyType_IsSubtype((PyTypeObject *)arg, &PyGenericArrType_Type));
+}
+
 /* What a GPU launch passes for one argument: a number as it is, a device
  * array in the GPU's memory as its NumPy view of that memory (a new
- * reference either way), a tuple (a named one too) as one of its items so, None as
- * itself. NULL without an error for anything else (a host
+ * reference either way), a tuple (a named one too) as one of its items so, None and a dtype as
+ * themselves. NULL without an error for anything else (a host
  * array, a device array on the CPU backend): the caller copies those to
  * the GPU first. */
 static PyObject *gpu_argument(PyObject *arg) {
   static PyObject *mem_name, *ary_name;
   if (PyTuple_Check(arg)) return gpu_tuple_argument(arg);
-  if (arg == Py_None || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
+  if (arg == Py_None || is_dtype(arg) || PyLong_Check(arg) || PyFloat_Check(arg) || PyComplex_Check(arg) ||
       (PyArray_IsScalar(arg, Generic) && !PyArray_IsScalar(arg, Void)))  /* (a record's data is in host memory) */
     return Py_NewRef(arg);
   if (PyArray_Check(arg)) return NULL;

@@ -30,6 +30,11 @@ static void nvptx_start(void) {
  * LLVM 19 has no target, and sm_90 PTX runs there through the driver. */
 static int clamp_cc(int cc) { return cc < 75 ? 75 : cc > 90 ? 90 : cc; }
 
+/* PTX ISA 7.0 (CUDA 11) at least: LLVM would write sm_75's as 6.3, which
+ * lacks tanh.approx.f32 (numba-cuda's fastmath tanh from sm_75 on); a
+ * newer device's own version is kept (LLVM takes the highest asked). */
+#define PTX_FEATURES "+ptx70"
+
 static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
   pthread_once(&nvptx_once, nvptx_start);
   LLVMTargetRef target;
@@ -41,7 +46,7 @@ static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
   }
   char cpu[16];
   snprintf(cpu, sizeof cpu, "sm_%d", clamp_cc(cc));
-  return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, "", LLVMCodeGenLevelAggressive,
+  return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, PTX_FEATURES, LLVMCodeGenLevelAggressive,
                                  LLVMRelocDefault, LLVMCodeModelDefault);
 }
 

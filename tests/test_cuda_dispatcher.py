@@ -876,3 +876,72 @@ def test_kernel_attributes_are_the_drivers_on_the_gpu(on_fake):
 
 
 from test_cudadrv import PRELUDE, fake_driver, on_fake  # noqa: E402,F401  (fixtures)
+
+
+def test_an_unpickled_device_function_is_still_one(tmp_path):
+    # pickled by value in one process, rebuilt in another: kernels call it, its inspect_asm() is its PTX
+    dumped = run_python_file(f"""
+        import pickle
+        from ruchey import cuda
+
+        def make():
+            @cuda.jit(device=True)
+            def mix(x, y):
+                return x * 3 - y // 2
+            return make_kernel(mix), mix
+
+        def make_kernel(mix):
+            @cuda.jit
+            def kernel(out, x, y):
+                i = cuda.grid(1)
+                if i < out.size:
+                    out[i] = mix(x[i], y[i])
+            return kernel
+
+        with open({str(tmp_path / "mix.pkl")!r}, "wb") as fh:
+            pickle.dump(make(), fh)
+        """, tmp_path)
+    assert dumped.returncode == 0, dumped.stderr
+    loaded = run_python_file(f"""
+        import pickle
+        import numpy as np
+        from ruchey import cuda, int64
+
+        with open({str(tmp_path / "mix.pkl")!r}, "rb") as fh:
+            kernel, mix = pickle.load(fh)
+        assert mix._cuda_device
+        x, y = np.random.default_rng({seed_of("unpickled")}).integers(-1000, 1000, (2, 300))
+        out = np.zeros(300, np.int64)
+        kernel[2, 256](out, x, y)
+        assert out.tolist() == [mix.py_func(a, b) for a, b in zip(x.tolist(), y.tolist())]
+        mix.compile((int64, int64))
+        ptx = mix.inspect_asm((int64, int64))
+        assert ".func" in ptx and "mix" in ptx, ptx[:300]
+        print("ok")
+        """, tmp_path)
+    assert loaded.returncode == 0 and loaded.stdout.strip() == "ok", loaded.stderr
+
+
+def lined(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i] * 2 + 1
+
+
+def test_debug_with_lineinfo_warns_as_numba_cuda():
+    # debug=True writes the lines already: numba-cuda's NumbaInvalidConfigWarning, and the kernel still runs
+    with pytest.warns(Warning, match="debug and lineinfo are mutually exclusive") as caught:
+        kernel = cuda.jit(debug=True, lineinfo=True)(lined)
+    assert type(caught[0].message).__name__ == "NumbaInvalidConfigWarning"
+    x = make_rng(seed_of("lined")).normal(size=100)
+    out = np.zeros(100)
+    kernel[1, 128](out, x)
+    ref = np.zeros(100)
+    for i in range(100):
+        ref[i] = x[i] * 2 + 1
+    np.testing.assert_array_equal(out, ref)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cuda.jit(lineinfo=True)(lined)
+        cuda.jit(debug=True)(lined)

@@ -124,3 +124,37 @@ def test_ptxas_accepts_kernels_taking_records(arch, tmp_path):
     ptx, _ = cuda.compile_ptx(update, (rec, ruchey.types.float64, ruchey.types.float64[:]),
                               cc=(int(arch[3]), int(arch[4])))
     assert ptxas_errors(ptx, arch, tmp_path) == ""
+
+
+def swap_fields(a, n):
+    i = cuda.grid(1)
+    if i < a.size:
+        b = a[i].b
+        a[i].b = a[i].a * 0.5 + b
+        a[i].a = n - i
+        a[i].b += 1.25
+
+
+@needs_ptxas
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+@pytest.mark.parametrize("aligned", [False, True])
+def test_a_packed_records_float64_at_offset_4_is_read_and_written_at_its_alignment(aligned, tmp_path):
+    # NumPy's packed dtype puts b at byte 4 (items 12 bytes apart): an 8-byte load there faults on the GPU, so
+    # its PTX reads and writes it at the alignment it has; the aligned dtype (b at 8) keeps 8-byte loads
+    dtype = np.dtype([("a", np.int32), ("b", np.float64)], align=aligned)
+    rec = ruchey.types.from_dtype(dtype)
+    ptx, _ = cuda.compile_ptx(swap_fields, (rec[::1], ruchey.types.int64), cc=(8, 0))
+    assert ("ld.global.f64" in ptx) == aligned and ("st.global.f64" in ptx) == aligned
+    assert ptxas_errors(ptx, "sm_80", tmp_path, "swap_fields") == ""
+    rng = make_rng(seed_of("packed record", aligned))
+    arr = np.zeros(300, dtype)
+    arr["a"], arr["b"] = rng.integers(-1000, 1000, 300), rng.normal(size=300)
+    expected = arr.copy().view(np.recarray)
+    cuda.jit(swap_fields)[2, 256](arr, 77)
+    for i in range(expected.size):
+        b = expected[i].b
+        expected[i].b = expected[i].a * 0.5 + b
+        expected[i].a = 77 - i
+        expected[i].b += 1.25
+    np.testing.assert_array_equal(arr["a"], expected["a"])
+    np.testing.assert_array_equal(arr["b"], expected["b"])

@@ -185,16 +185,28 @@ def test_a_kernel_of_one_signature_takes_another_dtypes_device_array_where_it_is
     """)
 
 
-def test_a_dtype_kernel_argument_is_refused_clearly_on_the_gpu(on_fake):
+def test_a_dtype_kernel_argument_is_no_parameter_of_a_gpu_launch(on_fake):
+    """numba-cuda's kernel taking a dtype (np.float32, np.dtype("int16"), in a tuple
+    too): compiled for it, launched with the other arguments' parameters alone, as
+    the PTX has none for it."""
     on_fake("""
         @cuda.jit
-        def staged(out, dtype):
+        def staged(out, dtype, pair):
             tmp = cuda.local.array(2, dtype)
-            tmp[0] = 1
+            tmp[0] = pair[0]
             out[0] = tmp[0]
 
-        error = raised(TypeError, lambda: staged[1, 1](cuda.device_array(2), numpy.float32), "a dtype on the GPU")
-        assert "argument 1 is a dtype" in str(error) and "CPU backend only" in str(error)
+        out = cuda.device_array(2)
+        staged[1, 1](out, numpy.float32, (7, numpy.dtype("int16")))
+        staged[1, 1](out, numpy.dtype("int16"), (8, numpy.float64))
+        for n in range(2):
+            p = launch(n)["params"]
+            assert [len(b) for b in p] == [8] * 4
+            assert u64(p[0]) == address(out) and [i64(b) for b in p[1:3]] == [2, 8] and i64(p[3]) == 7 + n
+        assert len(staged.signatures) == 2
+        ptx = staged.inspect_asm(staged.signatures[0])
+        import re
+        assert len(re.findall(r"^\\s*\\.param ", ptx, re.M)) == 4, ptx
     """)
 
 

@@ -836,3 +836,37 @@ def test_local_arrays_bigger_than_a_fibers_stack():
     out64 = numpy.zeros(64)
     deep_local_in_fibers[1, 64](x[:64], out64, 1000)
     numpy.testing.assert_allclose(out64, deep_expected(x[:64], numpy.arange(64)), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- dtypes by name
+
+LOCAL_DTYPE = "int16"  # a global naming the dtype, read when the kernel compiles
+
+
+def named_dtypes(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        small = cuda.local.array(2, dtype=LOCAL_DTYPE)
+        tile = cuda.shared.array(256, "float32")
+        small[0] = x[i]
+        tile[cuda.threadIdx.x] = x[i] * 0.5
+        out[i] = small[0] + tile[cuda.threadIdx.x]
+
+
+def test_shared_and_local_arrays_take_a_dtypes_name():
+    x = make_rng(seed_of("named dtypes")).integers(-40000, 40000, 300)
+    out = numpy.zeros(300)
+    cuda.jit(named_dtypes)[2, 256](x, out)
+    expected = numpy.zeros(300)
+    for i in range(300):
+        expected[i] = float(numpy.array(x[i]).astype(numpy.int16)) + float(numpy.float32(x[i] * 0.5))
+    numpy.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("maker", ["local", "shared"])
+def test_an_unknown_dtype_name_is_a_typing_error_naming_it(maker):
+    source = f"def bad(x):\n    a = cuda.{maker}.array(10, dtype='int33')\n    a[0] = x[0]\n    x[0] = a[0]\n"
+    namespace = {"cuda": cuda}
+    exec(compile(source, f"<bad_{maker}>", "exec"), namespace)
+    with pytest.raises(ruchey.TypingError, match="Invalid NumPy dtype specified: 'int33'"):
+        cuda.jit("void(int32[::1])")(namespace["bad"])

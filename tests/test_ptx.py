@@ -2,6 +2,7 @@
 checked by the CUDA toolkit's ptxas for sm_80 and sm_90. Needs no GPU;
 skipped without ptxas. (test_kernels.py checks the PTX of its own kernels.)"""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -250,19 +251,64 @@ def tanh_f32(x, out):
 
 
 @needs_ptxas
-def test_fastmath_tanh_of_float32_is_the_hardware_tanh_from_sm_80(tmp_path):
-    # as numba-cuda's fastmath (libdevice has no fast tanh); the exact one is libdevice's, and sm_75's
-    # (its PTX version, 6.3, has no tanh.approx)
+def test_fastmath_tanh_of_float32_is_the_hardware_tanh_from_sm_75(tmp_path):
+    # as numba-cuda's fastmath (libdevice has no fast tanh); the exact one is libdevice's. sm_75's PTX is
+    # version 7.0 at least (LLVM's own choice there, 6.3, has no tanh.approx)
     sig = "void(float32[::1], float32[::1])"
     for cc in ((7, 5), (8, 0), (9, 0)):
         fast = cuda.compile_ptx(tanh_f32, sig, cc=cc, fastmath=True)[0]
         exact = cuda.compile_ptx(tanh_f32, sig, cc=cc)[0]
-        assert ("tanh.approx.f32" in fast) == (cc >= (8, 0)) and "tanh.approx" not in exact
+        assert "tanh.approx.f32" in fast and "tanh.approx" not in exact
+        version = re.search(r"^\.version (\d+)\.(\d+)$", fast, re.M).groups()
+        assert tuple(map(int, version)) >= (7, 0)
         assert ptxas_errors(fast, f"sm_{cc[0]}{cc[1]}", tmp_path, "tanh_f32") == ""
     x = np.linspace(-6, 6, 1001).astype(np.float32)  # on the CPU backend: the C library's
     out = np.zeros_like(x)
     cuda.jit(fastmath=True)(tanh_f32)[4, 256](x, out)
     np.testing.assert_allclose(out, np.tanh(x.astype(np.float64)), rtol=1e-3, atol=1e-6)
+
+
+def builtin_min_max(x, y, lo, hi):
+    i = cuda.grid(1)
+    if i < lo.size:
+        lo[i] = min(x[i], y[i])
+        hi[i] = max(x[i], y[i])
+
+
+@needs_ptxas
+@pytest.mark.parametrize("xt, yt", [("float32", "float32"), ("float32", "float64"), ("float64", "float32"),
+                                    ("float64", "float64")])
+def test_min_max_of_two_floats_are_the_gpu_min_max(xt, yt, tmp_path):
+    # as numba-cuda's (libdevice's fminf/fmax): one min.f32/max.f64 each, in the wider of the two types
+    wide = "f32" if xt == yt == "float32" else "f64"
+    out = "float32" if wide == "f32" else "float64"
+    sig = f"void({xt}[::1], {yt}[::1], {out}[::1], {out}[::1])"
+    ptx = cuda.compile_ptx(builtin_min_max, sig)[0]
+    assert f"min.{wide}" in ptx and f"max.{wide}" in ptx and "selp" not in ptx
+    assert ptxas_errors(ptx, "sm_75", tmp_path, "builtin_min_max") == ""
+    rng = np.random.default_rng(7)  # on the CPU backend: Python's min and max
+    x, y = rng.normal(size=300).astype(xt), rng.normal(size=300).astype(yt)
+    y[::7] = x[::7]
+    lo, hi = np.zeros(300, out), np.zeros(300, out)
+    cuda.jit(builtin_min_max)[2, 256](x, y, lo, hi)
+    ref_lo, ref_hi = np.zeros(300, out), np.zeros(300, out)
+    for i in range(300):
+        ref_lo[i], ref_hi[i] = min(x[i], y[i]), max(x[i], y[i])
+    np.testing.assert_array_equal(lo, ref_lo)
+    np.testing.assert_array_equal(hi, ref_hi)
+
+
+def min_max_mixed(x, n, out):
+    out[0] = min(x[0], n)
+    out[1] = max(x[0], x[1], x[2])
+
+
+@needs_ptxas
+def test_min_max_beyond_two_floats_keep_python_order_on_the_gpu(tmp_path):
+    # a float with an int, or three floats: Python's comparisons (numba-cuda's fminf is for two floats)
+    ptx = cuda.compile_ptx(min_max_mixed, "void(float32[::1], int64, float64[::1])")[0]
+    assert "min.f" not in ptx and "max.f" not in ptx
+    assert ptxas_errors(ptx, "sm_75", tmp_path, "min_max_mixed") == ""
 
 
 @needs_ptxas

@@ -305,6 +305,10 @@ Node *np_arg(Infer *in, Node *n, int pos, const char *name);  /* an error if giv
 Node *np_arg_node(Node *n, int pos, const char *name);        /* once typed */
 /* The dtype at pos or dtype= (a scalar type), dflt if none is given. */
 const Type *np_dtype_arg(Infer *in, Node *n, int pos, const Type *dflt);
+/* A str d whose value typing knows ("f8", a global holding "int32"), as the dtype it
+ * names: d becomes that dtype. NULL where it names none (*name the str, *known whether
+ * NumPy has it), or where d is no such str (*name NULL); no error either way. */
+const Type *np_named_dtype(Infer *in, Node *d, const char **name, bool *known);
 /* A shape (an int or a tuple of ints): its number of dimensions, or -1. */
 int np_shape_ndim(Infer *in, Node *shape);
 /* The layout NumPy's order='K' gives a new array like one of type t. */

@@ -74,6 +74,15 @@ static const char *const array_kw[] = {"shape", "dtype", "alignment", NULL};
 static const Type *dtype_of(Infer *in, Node *n) {
   Node *d = n->list.len > 1 ? n->list.items[1] : ty_kwarg(n, "dtype");
   if (!d) return NULL;
+  if (d->ty && d->ty->kind == TY_STR) {  /* a dtype's name known here: a global, a variable assigned it once */
+    const char *name;
+    bool known;
+    const Type *t = np_named_dtype(in, d, &name, &known);
+    if (t) return t;
+    if (name && !known) return ty_error(in, d, "Invalid NumPy dtype specified: '%s'", name);  /* (numba-cuda's words) */
+    if (name) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, name);
+    return ty_error(in, d, "%s()'s dtype, a str, must be known when the function is compiled", n->bi->name);
+  }
   if (!ty_is_numpy_dtype(d->ty))
     return ty_error(in, d, "dtype must be a NumPy scalar type such as numpy.float64");
   return d->ty->elem;

@@ -39,14 +39,24 @@ Node *np_arg(Infer *in, Node *n, int pos, const char *name) {
  * dtype. NULL with an error where NumPy has no such dtype (its TypeError's
  * words) or compiled code has none; NULL alone where the value is unknown. */
 static const Type *str_dtype(Infer *in, Node *n, Node *d) {
+  const char *name;
+  bool known;
+  const Type *t = np_named_dtype(in, d, &name, &known);
+  if (!t && name && !known) return ty_error(in, d, "%s()'s dtype: data type '%s' not understood", n->bi->name, name);
+  if (!t && name) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, name);
+  return t;
+}
+
+const Type *np_named_dtype(Infer *in, Node *d, const char **name, bool *known) {
   const Node *c = ty_constant(in, d);
+  *name = NULL;
+  *known = false;
   if (!c || c->kind != N_STRING || !in->opts || !in->opts->dtype_named) return NULL;
-  bool known = false;
-  const Type *t = in->opts->dtype_named(c->str, &known);
-  if (!t && !known) return ty_error(in, d, "%s()'s dtype: data type '%s' not understood", n->bi->name, c->str);
-  if (!t) return ty_error(in, d, "%s()'s dtype '%s' is not supported in compiled code", n->bi->name, c->str);
-  *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = t == TYS(t->kind) ? NULL : t,
-              .ty = ty_dtype(t)};
+  *name = c->str;
+  const Type *t = in->opts->dtype_named(c->str, known);
+  if (t)
+    *d = (Node){.kind = N_DTYPE, .line = d->line, .col = d->col, .ival = t->kind, .data = t == TYS(t->kind) ? NULL : t,
+                .ty = ty_dtype(t)};
   return t;
 }
 

@@ -213,10 +213,25 @@ static const Type *ty_minmax(Infer *in, Node *n, const Type **args) {
   return !key || ty_minmax_key(in, n, key, t) ? t : NULL;
 }
 
+/* min(x, y) / max(x, y) of two float32/float64 in GPU code: libdevice's
+ * fminf/fmax as numba-cuda's (one PTX min.f32/max.f64; a NaN loses to a
+ * number there, where Python's keeps the first unordered one). */
+static bool gpu_float_pair(const Lower *l, const Node *n) {
+  if (!l->mod->gpu || n->list.len != 2 || n->kw.len) return false;
+  for (int i = 0; i < 2; i++) {
+    TypeKind k = n->list.items[i]->ty->kind;
+    if (k != TY_F32 && k != TY_F64) return false;
+  }
+  return true;
+}
+
 /* min keeps the first of equal (or unordered) values, as Python's does;
  * a str chosen (a tuple's strs) is one more reference, the result's. */
 static LLVMValueRef lo_minmax(Lower *l, Node *n) {
   if (n->list.len == 1) return lo_list_minmax(l, n);
+  if (gpu_float_pair(l, n))
+    return lo_intrinsic2(l, n->bi->reduce_op == OP_LT ? "llvm.minnum" : "llvm.maxnum", n->ty,
+                         lo_expr_as(l, n->list.items[0], n->ty), lo_expr_as(l, n->list.items[1], n->ty));
   LLVMValueRef *v = arena_alloc(l->f->arena, sizeof(LLVMValueRef) * (size_t)n->list.len);
   for (int i = 0; i < n->list.len; i++) v[i] = lo_expr_as(l, n->list.items[i], n->ty);
   MinMaxKey key;

@@ -46,6 +46,40 @@ static LLVMValueRef field_addr(Lower *l, Node *n, LLVMValueRef record) {
   return LLVMBuildGEP2(l->b, l->mod->i8, record, &off, 1, "field");
 }
 
+/* The alignment field i's bytes surely have: the record's (1 for a packed
+ * dtype, whose array items lie at any byte), lowered to the largest power
+ * of two dividing the field's offset. */
+static size_t field_alignment(const Type *rec, int i) {
+  size_t a = rec->align ? rec->align : 1;
+  while (rec->offsets[i] % a) a /= 2;
+  return a;
+}
+
+/* A packed dtype's float64 at offset 4 is no address an 8-byte load may
+ * take (the GPU faults; LLVM may widen it into an aligned vector load):
+ * such a field is read and written through an aligned copy of its bytes,
+ * which LLVM makes loads and stores of the alignment it has. */
+static bool misaligned_field(const Type *rec, int i) { return field_alignment(rec, i) < rec->fields[i]->align; }
+
+static LLVMValueRef load_field(Lower *l, const Type *rec, int i, LLVMValueRef at) {
+  const Type *f = rec->fields[i];
+  if (!misaligned_field(rec, i)) return lo_load_storage(l, f, at);
+  LLVMValueRef copy = lo_alloca(l, lo_storage_type(l, f), "field");
+  LLVMBuildMemCpy(l->b, copy, (unsigned)f->align, at, (unsigned)field_alignment(rec, i), const_i64(l, (int64_t)f->size));
+  return lo_load_storage(l, f, copy);
+}
+
+static void store_field(Lower *l, const Type *rec, int i, LLVMValueRef at, LLVMValueRef v) {
+  const Type *f = rec->fields[i];
+  if (!misaligned_field(rec, i)) {
+    lo_store_storage(l, f, at, v);
+    return;
+  }
+  LLVMValueRef copy = lo_alloca(l, lo_storage_type(l, f), "field");
+  lo_store_storage(l, f, copy, v);
+  LLVMBuildMemCpy(l->b, at, (unsigned)field_alignment(rec, i), copy, (unsigned)f->align, const_i64(l, (int64_t)f->size));
+}
+
 /* A sub-array field's view: C-ordered on the record's bytes, owned by
  * nothing (as a frozen global's), so returned to Python it is a copy. */
 static LLVMValueRef subarray_view(Lower *l, const Type *t, const int64_t *shape, LLVMValueRef data) {
@@ -64,7 +98,7 @@ static LLVMValueRef lo_field(Lower *l, Node *n) {
   const Type *f = n->lhs->ty->fields[n->ival];
   if (ty_is_fixed_text(f)) return lo_text_read(l, f, at);
   if (n->ty->kind == TY_ARRAY) return subarray_view(l, n->ty, &n->lhs->ty->shapes[n->ival * RC_MAX_NDIM], at);
-  return lo_load_storage(l, n->ty, at);
+  return load_field(l, n->lhs->ty, n->ival, at);
 }
 
 static const Builtin record_field = {"record field", NULL, NULL, BK_ATTRIBUTE, TY_RECORD, 0, 0, NULL,
@@ -280,7 +314,7 @@ void lo_record_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     lo_text_write(l, f, at, v);
     lo_refcount(l, t, v, false);  /* the stored value was owned */
   } else {
-    lo_store_storage(l, target->ty, at, lo_convert(l, v, t, target->ty));
+    store_field(l, target->lhs->ty, target->ival, at, lo_convert(l, v, t, target->ty));
   }
 }
 
@@ -292,7 +326,7 @@ void lo_record_text_constant_store(Lower *l, Node *target, const Node *text) {
 void lo_record_update(Lower *l, Node *n) {
   Node *target = n->lhs;
   LLVMValueRef at = field_addr(l, target, lo_expr(l, target->lhs));
-  LLVMValueRef cur = lo_load_storage(l, target->ty, at), rhs = lo_expr(l, n->rhs);
+  LLVMValueRef cur = load_field(l, target->lhs->ty, target->ival, at), rhs = lo_expr(l, n->rhs);
   LLVMValueRef r = lo_binop_values(l, n->op, n->ty, cur, target->ty, rhs, n->rhs->ty);
-  lo_store_storage(l, target->ty, at, lo_convert(l, r, n->ty, target->ty));
+  store_field(l, target->lhs->ty, target->ival, at, lo_convert(l, r, n->ty, target->ty));
 }

@@ -120,10 +120,10 @@ LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueR
 
 /* tanh of a float32 with fastmath: the hardware's tanh.approx.f32, as
  * numba-cuda's fastmath takes it (libdevice has no fast tanh). It needs
- * PTX 7.0, which NVPTX writes from sm_80 on (sm_75's PTX is 6.3: there
- * libdevice's tanhf stays). */
+ * sm_75 and PTX 7.0, the least ptx.c writes (an older device asked for is
+ * given sm_75's PTX). */
 static bool fast_tanh(Lower *l, const char *name, LLVMTypeRef t) {
-  return !strcmp(name, "tanh") && lo_gpu_fast_f32(l, t) && l->opts->gpu_cc >= 80;
+  return !strcmp(name, "tanh") && lo_gpu_fast_f32(l, t);
 }
 
 static LLVMValueRef tanh_approx(Lower *l, LLVMValueRef x) {

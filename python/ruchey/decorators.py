@@ -180,10 +180,19 @@ def _dispatcher(func, options):
 
 
 def _reduce_dispatcher(disp):
-    return serialize.reduce(disp, "jit", disp.__dict__.get("_ruchey_options", {}))
+    kind = "cuda_device" if disp._cuda_device else "jit"  # (a device function is rebuilt as one)
+    return serialize.reduce(disp, kind, disp.__dict__.get("_ruchey_options", {}))
+
+
+def _cuda_device_function(func, **settings):
+    """A cuda.jit(device=True) function rebuilt from its pickle: its dispatcher's settings, a device function."""
+    disp = _core.Dispatcher(func, **settings)
+    disp._cuda_device = True
+    return disp
 
 
 serialize.register("jit", _core.Dispatcher)
+serialize.register("cuda_device", _cuda_device_function)
 serialize.register("forceobj", ObjectModeFunction)
 copyreg.pickle(_core.Dispatcher, _reduce_dispatcher)
 

@@ -7,6 +7,7 @@ import numbers
 import pickle
 import sys
 import threading
+import warnings
 
 import numpy as np
 
@@ -233,11 +234,7 @@ def _gpu_args(args, stream, back=None, index=None):
             raise TypeError(f"kernel argument {i if index is None else index} is a record (an element of a "
                             "structured array), which a kernel takes on the CPU backend only: on the GPU, pass "
                             "the structured array (or a slice of it) and index it in the kernel")
-        elif _is_dtype(arg):
-            raise TypeError(f"kernel argument {i if index is None else index} is a dtype ({arg!r}), which a kernel "
-                            "takes on the CPU backend only: on the GPU, make the kernel for it with "
-                            "cuda.jit(signature) or close over the dtype")
-        elif not isinstance(arg, _SCALARS):
+        elif not (isinstance(arg, _SCALARS) or _is_dtype(arg)):  # (a dtype: a parameter of no value)
             raise _bad_argument(arg, i if index is None else index)
         out.append(arg)
     return tuple(out), back
@@ -894,6 +891,15 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
         "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
 
 
+def _warn_debug_and_lineinfo():
+    """numba-cuda's NumbaInvalidConfigWarning for debug=True with lineinfo=True
+    (debug=True writes the lines already)."""
+    from ruchey.numba_shim import _ERRORS  # (numba.core.errors' class, as code for Numba filters it)
+    warnings.warn(_ERRORS["NumbaInvalidConfigWarning"](
+        "debug and lineinfo are mutually exclusive. Use debug to get full debug info (this disables some "
+        "optimizations), or lineinfo for line info only with code generation unaffected."), stacklevel=3)
+
+
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, lineinfo=False,
         inline="never", **kws):
@@ -922,6 +928,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
                                   "CPU backend cannot run")
     debug, boundscheck = bool(debug), bool(boundscheck)
     inline = _inline_option(inline)
+    if debug and lineinfo:
+        _warn_debug_and_lineinfo()
 
     if _is_function(func_or_sig):
         sigs = None
