@@ -415,22 +415,8 @@ static void *gil_released(void) { return PyGILState_Check() ? (void *)PyEval_Sav
 
 static void gil_restored(void *state) { PyEval_RestoreThread(state); }
 
-/* Array memory as tracemalloc sees it (Numba's arrays are, made by
- * PyMem_RawMalloc): told on the thread holding the GIL only, which a pool
- * thread making an array inside a parallel loop does not hold (its arrays
- * go untraced rather than wait for the lock); untraced while tracemalloc
- * is off (PyTraceMalloc_Track returns at once then). */
-static void memory_made(void *block, size_t bytes) {
-  if (PyGILState_Check()) PyTraceMalloc_Track(0, (uintptr_t)block, bytes);
-}
-
-static void memory_freed(void *block) {
-  if (PyGILState_Check()) PyTraceMalloc_Untrack(0, (uintptr_t)block);
-}
-
 void core_register_objmode(const RucheyAPI *api) {
   api->set_objmode_caller(call_block);
   api->set_warning_caller(warn);
   api->set_gil_hooks(gil_released, gil_restored);
-  api->set_memory_hooks(memory_made, memory_freed);
 }
