@@ -317,6 +317,66 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
 
 
 @shim_only
+def test_sums_after_install_add_in_numbas_order(tmp_path):
+    """Numba's np.sum, a.sum(), mean and nansum add one element after another
+    as its nditer walks the array (memory order for a Fortran array, else C
+    order) and a sum along an axis adds one slice after another: code written
+    for Numba gives those bits, not NumPy's pairwise sum (ruchey's own code
+    keeps NumPy's)."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(a):
+            return a.sum()
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def sums(a):
+            return a.sum(), np.sum(a), np.mean(a), np.nansum(a)
+
+        @numba.njit
+        def along(a):
+            return np.sum(a, axis=0), np.sum(a, axis=1)
+
+        def in_order(a):  # Numba's loop, in Python
+            flat = a.ravel("F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+            total = a.dtype.type(0)
+            for v in flat:
+                total += v
+            return total
+
+        rng = np.random.default_rng(9)
+        pairwise_differs = 0
+        for shape in [(1000,), (37, 53), (5, 6, 7), (300, 15)]:
+            for dtype in (np.float64, np.float32):
+                a = (rng.random(shape) * 10.0 ** rng.integers(-5, 5, shape)).astype(dtype)
+                for x in (a, np.asfortranarray(a), a.T, a[..., ::2]):
+                    want = in_order(x)
+                    got = sums(x)
+                    assert got[0] == want and got[1] == want, (shape, dtype, got, want)
+                    assert got[3] == want, (shape, dtype)
+                    if dtype == np.float64:
+                        assert got[2] == want / x.size, (shape, got[2], want / x.size)
+                    assert own(x) == np.sum(x), (shape, dtype)  # ruchey's own: NumPy's bits
+                    pairwise_differs += bool(np.sum(x) != want)
+                    if x.ndim == 2:
+                        by_rows, by_columns = np.zeros(x.shape[1], dtype), np.zeros(x.shape[0], dtype)
+                        for i in range(x.shape[0]):
+                            by_rows += x[i]
+                        for j in range(x.shape[1]):
+                            by_columns += x[:, j]
+                        s0, s1 = along(x)
+                        assert np.array_equal(s0, by_rows) and np.array_equal(s1, by_columns), shape
+        assert pairwise_differs > 10, pairwise_differs  # the two orders do differ on these inputs
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
     """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
     give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""
@@ -1613,7 +1673,10 @@ def total_there(p, n):
     return numpy_support.carray(p, n).sum() + numpy_support.farray(p, (1, n))[0, n - 1]
 
 y = np.random.default_rng(7).random(9)
-assert total_there.ctypes(y.ctypes.data_as(total_there.ctypes.argtypes[0]), 9) == y.sum() + y[8]
+in_order = 0.0  # Numba's sum: one element after another, not NumPy's pairwise
+for v in y:
+    in_order += v
+assert total_there.ctypes(y.ctypes.data_as(total_there.ctypes.argtypes[0]), 9) == in_order + y[8]
 print("ok")
 """, tmp_path))
 

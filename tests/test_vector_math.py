@@ -57,9 +57,10 @@ def test_numba_code_calls_scalar_math_in_loops(tmp_path):
             return np.where(x == 0, dtype(0.5), x)
 
         for name, top, top32 in FUNCTIONS:
-            x = inputs(name, top, np.float64)
-            f = compiled(name, "math")
-            assert np.array_equal(f(x), f.py_func(x)), name
+            if hasattr(math, name):  # (math.cbrt is Python 3.11's)
+                x = inputs(name, top, np.float64)
+                f = compiled(name, "math")
+                assert np.array_equal(f(x), f.py_func(x)), name
             x32 = inputs(name, top32, np.float32)
             g = compiled({"asin": "arcsin", "atan": "arctan"}.get(name, name), "np")
             got = g(x32)

@@ -668,8 +668,22 @@ static LLVMValueRef pairwise(Lower *l, const Pass *p, const Src *s, LLVMValueRef
  * except on a GPU. */
 static int64_t buffer_size(Lower *l) { return l->mod->gpu ? GPU_BUFFER : BUFFER; }
 
+/* in + each of the source's elements in turn: Numba's sums (np.sum, mean,
+ * var, nansum ...) are a loop adding one element after another, as its
+ * nditer walks the array (memory order for a Fortran one, else C order;
+ * along an axis, one slice after another), so code written for Numba adds
+ * in that order, not NumPy's pairwise one. */
+static LLVMValueRef sum_in_order(Lower *l, const Pass *p, const Src *s, LLVMValueRef in) {
+  LLVMValueRef total = rd_var(l, in, "sum");
+  LoLoop each = lo_loop_begin(l, const_i64(l, 0), s->n, NULL, "sum.each");
+  LLVMBuildStore(l->b, rd_add(l, p->acc, rd_load(l, total), load_prepared(l, p, s, each.index, 1)), total);
+  lo_loop_end(l, &each);
+  return rd_load(l, total);
+}
+
 /* in + the pairwise sum of the source's elements (cast ones a buffer at a time). */
 static LLVMValueRef float_sum(Lower *l, const Pass *p, const Src *s, LLVMValueRef in) {
+  if (l->opts->numba_code) return sum_in_order(l, p, s, in);
   if (!casts(p)) return rd_add(l, p->acc, in, pairwise(l, p, s, const_i64(l, 0), s->n));
   LLVMValueRef total = rd_var(l, in, "sum"), size = const_i64(l, buffer_size(l));
   LLVMValueRef chunks = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, s->n, const_i64(l, buffer_size(l) - 1), ""), size, "");
@@ -1180,9 +1194,10 @@ static LLVMValueRef reduce_whole(Lower *l, int k, void *arg) {
 
 /* Whether a float sum along several axes is made in one pass (rt_sum_axes):
  * NumPy's iterator walks them together, so its bits are not those of one
- * axis after another. Not in a GPU's code, which cannot call the runtime. */
+ * axis after another. Not in a GPU's code, which cannot call the runtime,
+ * nor in code written for Numba, which adds in order (sum_in_order). */
 static bool sums_in_one_pass(Lower *l, const Call *c) {
-  return !l->mod->gpu && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
+  return !l->mod->gpu && !l->opts->numba_code && c->r == &reductions[R_SUM] && (c->elem->kind == TY_F32 || c->elem->kind == TY_F64) && c->res == c->elem;
 }
 
 /* rt_sum_axes of v (of type t) along the axes in mask into out: its status checked */
@@ -1354,7 +1369,8 @@ static LLVMValueRef lo_average(Lower *l, Node *n) {
   Node *a = n->list.items[0], *w = bi_arg(n, 2, "weights");
   if (w) return weighted_average(l, n, a, w);
   Call c = call_of(l, n, R_MEAN, a);
-  c.axis_error = "axis: axis %%lld is out of bounds for array of dimension %d";
+  if (rt_numpy_version >= 200)  /* NumPy 2's average names its argument, 1.x's does not */
+    c.axis_error = "axis: axis %%lld is out of bounds for array of dimension %d";
   LLVMValueRef r = reduce(l, &c, n, a, bi_arg(n, 1, "axis"));
   if (n->ty->kind != TY_ARRAY) return r;
   /* NumPy then divides a.size by the result's size, in Python */
