@@ -417,9 +417,7 @@ void lo_raise_index_error_if(Lower *l, LLVMValueRef bad, int kind, LLVMValueRef 
     return;
   }
   LLVMBasicBlockRef fail = new_block(l, "index.bad"), ok = new_block(l, "index.ok");
-  LLVMValueRef args[2] = {bad, const_bool(l, false)};
-  LLVMTypeRef i1 = l->mod->i1;
-  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", &i1, 1, args, 2), fail, ok);
+  LLVMBuildCondBr(l->b, lo_expect(l, bad, false), fail, ok);
   position(l, fail);
   LLVMTypeRef p[4] = {l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i64};
   lo_call_fn(l, "rt_index_error", void_type(l), p, (LLVMValueRef[]){const_i64(l, kind), a, b, c}, 4);
@@ -442,9 +440,7 @@ LLVMValueRef lo_index_wrapped_on(Lower *l, LLVMValueRef i, LLVMValueRef len, LLV
     return k;
   }
   LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), wrap = new_block(l, "index.wrap"), join = new_block(l, "index.in");
-  LLVMValueRef likely[2] = {LLVMBuildICmp(l->b, LLVMIntULT, i, len, ""), const_bool(l, true)};
-  LLVMTypeRef i1 = l->mod->i1;
-  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", &i1, 1, likely, 2), join, wrap);
+  LLVMBuildCondBr(l->b, lo_expect(l, LLVMBuildICmp(l->b, LLVMIntULT, i, len, ""), true), join, wrap);
   position(l, wrap);
   LLVMValueRef wrapped = LLVMBuildAdd(l->b, i, len, "");
   lo_raise_index_error_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, wrapped, len, ""), 0, i, axis, len);

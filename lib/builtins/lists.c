@@ -313,9 +313,7 @@ void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v
   LLVMValueRef data = header_load(l, l->mod->ptr, lst, L_DATA, "data");
   LLVMBasicBlockRef room = LLVMGetInsertBlock(l->b), grow = new_block(l, "append.grow"), store = new_block(l, "append.store");
   LLVMValueRef full = LLVMBuildICmp(l->b, LLVMIntSGE, n, cap, "");
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  full = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){full, const_bool(l, false)}, 2);
-  LLVMBuildCondBr(l->b, full, grow, store);
+  LLVMBuildCondBr(l->b, lo_expect(l, full, false), grow, store);
   position(l, grow);
   lo_list_settle(l, elem, lst);  /* an empty list's first item: it may have been made untyped */
   LLVMTypeRef p[2] = {l->mod->ptr, l->mod->i64};

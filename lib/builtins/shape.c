@@ -518,17 +518,23 @@ static LLVMValueRef lo_tobytes(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- transpose */
 
-/* The permutation of transpose's axes: given as ints after the array, one
- * tuple, or axes=; reversed when none is given. -1 with the error (in
- * NULL when typing is done). */
-/* An int, or a tuple of them, written in the source. */
-static bool axes_written(const Node *axis) {
+/* An int written in the source, within ndim dimensions where ndim is not -1. */
+static bool constant_axis(const Node *axis, int ndim) {
   int64_t v;
-  if (axis->kind != N_TUPLE) return const_int(axis, &v);
+  return const_int(axis, &v) && (ndim < 0 || (v >= -ndim && v < ndim));
+}
+
+/* Whether axis is constants (an int or a tuple of ints), within ndim
+ * dimensions where ndim is not -1. */
+static bool constant_axes(const Node *axis, int ndim) {
+  if (axis->kind != N_TUPLE) return constant_axis(axis, ndim);
   for (int i = 0; i < axis->list.len; i++)
-    if (!const_int(axis->list.items[i], &v)) return false;
+    if (!constant_axis(axis->list.items[i], ndim)) return false;
   return true;
 }
+
+/* An int, or a tuple of them, written in the source. */
+static bool axes_written(const Node *axis) { return constant_axes(axis, -1); }
 
 /* The item of v[0..len) at run-time index i (in range). */
 static LLVMValueRef item_at(Lower *l, const LLVMValueRef *v, int len, LLVMValueRef i) {
@@ -554,6 +560,9 @@ static Node *transpose_axes_node(Node *n, Node *tuple) {
   return !axes && n->list.len > 2 ? tuple : axes;
 }
 
+/* The permutation of transpose's axes: given as ints after the array, one
+ * tuple, or axes=; reversed when none is given. -1 with the error (in
+ * NULL when typing is done). */
 static int transpose_axes(Infer *in, Node *n, int ndim, int *perm) {
   Node tuple, *axes = transpose_axes_node(n, &tuple);
   if (!axes) {
@@ -704,15 +713,6 @@ static int moved_axes(Infer *in, Node *n, int ndim, int *perm) {
   return ndim;
 }
 
-/* Whether constant axes are all within ndim dimensions. */
-static bool axes_within(const Node *axis, int ndim) {
-  int64_t v;
-  if (axis->kind != N_TUPLE) return const_int(axis, &v) && v >= -ndim && v < ndim;
-  for (int i = 0; i < axis->list.len; i++)
-    if (!axes_within(axis->list.items[i], ndim)) return false;
-  return true;
-}
-
 /* Whether n's axes are known only at run time: variables, as Numba takes
  * them (its moveaxis and swapaxes read them then, not as constants), or
  * constants out of a's dimensions, which Numba checks then (NumPy's
@@ -722,7 +722,7 @@ static bool moved_at_run_time(Node *n) {
   if (!from || !to) return false;
   if (!axes_written(from) || !axes_written(to)) return true;
   const Type *t = n->list.items[0]->ty;
-  return t && t->kind == TY_ARRAY && !(axes_within(from, t->ndim) && axes_within(to, t->ndim));
+  return t && t->kind == TY_ARRAY && !(constant_axes(from, t->ndim) && constant_axes(to, t->ndim));
 }
 
 /* How many axes the argument i of n holds at run time (an int: 1; for

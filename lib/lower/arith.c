@@ -394,9 +394,7 @@ static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long lo
                   "(34, 'Numerical result out of range')");
     } else {  /* one compare in the loop; an infinite x (no error) is told apart off it */
       LLVMBasicBlockRef maybe = new_block(l, "pow.big"), ok = new_block(l, "pow.ok");
-      LLVMValueRef expect[2] = {big, const_bool(l, false)};
-      LLVMTypeRef ov[1] = {l->mod->i1};
-      LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, expect, 2), maybe, ok);
+      LLVMBuildCondBr(l->b, lo_expect(l, big, false), maybe, ok);
       position(l, maybe);
       lo_raise_if(l, fcmp(l, LLVMRealONE, mag, inf), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
       LLVMBuildBr(l->b, ok);
@@ -707,11 +705,9 @@ LLVMValueRef lo_float_to_int(Lower *l, const Type *from, LLVMValueRef x) {
   /* NaN, the infinities and values beyond int64 live on the slow path,
    * out of the loop (-2**63 too, which fits) */
   LLVMBasicBlockRef slow = new_block(l, "int.slow"), done = new_block(l, "int.done");
-  LLVMValueRef likely[2] = {fits, const_bool(l, true)};
-  LLVMTypeRef ov[1] = {l->mod->i1};
   LLVMValueRef r = lo_alloca(l, l->mod->i64, "int");
   LLVMBuildStore(l->b, direct, r);
-  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, likely, 2), done, slow);
+  LLVMBuildCondBr(l->b, lo_expect(l, fits, true), done, slow);
   position(l, slow);
   lo_float_to_int_refuse(l, x);
   LLVMBuildStore(l->b, const_i64(l, INT64_MIN), r);

@@ -49,9 +49,7 @@ static Node *float_made_index(Lower *l, const Type *t, Node *idx) {
 static LLVMValueRef element_addr_at_float(Lower *l, const Type *t, LLVMValueRef a, Node *x) {
   LLVMValueRef f = lo_expr_as(l, x, TYS(TY_F64)), i = lo_float_to_int_x86(l, f), n = lo_arr_shape(l, a, 0);
   LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b), wrap = new_block(l, "idx.wrap"), join = new_block(l, "idx.join");
-  LLVMValueRef expect[2] = {LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), const_bool(l, false)};
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  LLVMBuildCondBr(l->b, lo_intrinsic(l, "llvm.expect.i1", ov, 1, expect, 2), wrap, join);
+  LLVMBuildCondBr(l->b, lo_expect(l, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), false), wrap, join);
   position(l, wrap);
   LLVMBasicBlockRef refuse = new_block(l, "idx.refuse"), wrapped = new_block(l, "idx.wrapped");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, INT64_MIN), ""), refuse, wrapped);

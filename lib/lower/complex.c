@@ -171,8 +171,7 @@ static LLVMValueRef recovered(Lower *l, const Type *t, LLVMValueRef *v, LLVMValu
                               Recover recover) {
   const Type *p = lo_complex_part(t);
   LLVMValueRef nans = both(l, is_nan(l, re), is_nan(l, im));
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  nans = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){nans, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  nans = lo_expect(l, nans, false);
   LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b), fix = new_block(l, "annex.g"), done = new_block(l, "annex.g.done");
   LLVMBuildCondBr(l->b, nans, fix, done);
   position(l, fix);

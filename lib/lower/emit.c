@@ -118,6 +118,21 @@ LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueR
   return lo_intrinsic(l, name, ov, 1, a, 2);
 }
 
+/* cond (an i1) through llvm.expect: the branch on it is laid out for the
+ * likely side (the other out of the loop's way). */
+LLVMValueRef lo_expect(Lower *l, LLVMValueRef cond, bool likely) {
+  LLVMTypeRef i1 = l->mod->i1;
+  return lo_intrinsic(l, "llvm.expect.i1", &i1, 1, (LLVMValueRef[]){cond, const_bool(l, likely)}, 2);
+}
+
+/* Function attributes without a value (nounwind, cold ...) given to fn. */
+static void add_fn_attrs(Lower *l, LLVMValueRef fn, const char *const *attrs, int n) {
+  for (int i = 0; i < n; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
+  }
+}
+
 /* tanh of a float32 with fastmath: the hardware's tanh.approx.f32, as
  * numba-cuda's fastmath takes it (libdevice has no fast tanh). It needs
  * sm_75 and PTX 7.0, the least ptx.c writes (an older device asked for is
@@ -146,10 +161,7 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
   LLVMValueRef r = lo_call_fn(l, buf, ft, params, args, n);
   LLVMValueRef fn = LLVMGetCalledValue(r);
   static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "nofree", "memory"};
-  for (int i = 0; i < 5; i++) {
-    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, kind, 0));
-  }
+  add_fn_attrs(l, fn, attrs, 5);
   return r;
 }
 
@@ -257,11 +269,7 @@ void lo_raise_if_at(Lower *l, LLVMValueRef cond, RtStatus status, const char *ms
     return;
   }
   LLVMBasicBlockRef fail = new_block(l, "raise"), ok = new_block(l, "ok");
-  LLVMValueRef expect = LLVMConstInt(l->mod->i1, 0, 0);
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  LLVMValueRef args[2] = {cond, expect};
-  cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, args, 2);
-  LLVMBuildCondBr(l->b, cond, fail, ok);
+  LLVMBuildCondBr(l->b, lo_expect(l, cond, false), fail, ok);
   position(l, fail);
   if (l->mod->gpu) lo_raise(l, status, msg);
   else raise_text(l, status, lo_string(l, msg), where);
@@ -279,10 +287,8 @@ static LLVMValueRef interrupt_poll_fn(Lower *l, LLVMTypeRef ft) {
   fn = LLVMAddFunction(l->mod->m, name, ft);
   LLVMSetLinkage(fn, LLVMInternalLinkage);
   LLVMSetFunctionCallConv(fn, LLVMPreserveAllCallConv);
-  const char *attrs[] = {"noinline", "cold"};
-  for (int i = 0; i < 2; i++)
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(l->mod->c, LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i])), 0));
+  static const char *const attrs[] = {"noinline", "cold"};
+  add_fn_attrs(l, fn, attrs, 2);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(l->mod->c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(l->mod->c, fn, "entry"));
   LLVMBuildRet(b, LLVMBuildCall2(b, ft, lo_get_fn(l, "rt_interrupt_poll", ft), NULL, 0, ""));
@@ -324,8 +330,7 @@ void lo_poll_interrupt(Lower *l) {
   LLVMSetAlignment(up, 4);
   up = LLVMBuildAnd(l->b, up, const_i32(l, RT_INTERRUPT_UP), "");
   LLVMValueRef cond = LLVMBuildICmp(l->b, LLVMIntNE, up, const_i32(l, 0), "");
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  cond = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){cond, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  cond = lo_expect(l, cond, false);
   LLVMBasicBlockRef poll = new_block(l, "interrupt.poll"), stop = new_block(l, "interrupt"), ok = new_block(l, "go.on");
   LLVMBuildCondBr(l->b, cond, poll, ok);
   position(l, poll);

@@ -201,8 +201,7 @@ static void check_stack(Lower *l, LLVMValueRef given) {
   LLVMValueRef here = lo_intrinsic(l, "llvm.umin", &l->mod->i64, 1, (LLVMValueRef[]){sp, given}, 2);
   LLVMValueRef limit = LLVMBuildLoad2(l->b, l->mod->i64, l->stack_guard, "limit");
   LLVMValueRef spent = LLVMBuildICmp(l->b, LLVMIntULT, here, limit, "");
-  LLVMTypeRef ov[1] = {l->mod->i1};
-  spent = lo_intrinsic(l, "llvm.expect.i1", ov, 1, (LLVMValueRef[]){spent, LLVMConstInt(l->mod->i1, 0, 0)}, 2);
+  spent = lo_expect(l, spent, false);
   LLVMBasicBlockRef fail = new_block(l, "stack.spent"), ok = new_block(l, "stack.ok");
   LLVMBuildCondBr(l->b, spent, fail, ok);
   position(l, fail);

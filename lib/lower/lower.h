@@ -118,11 +118,11 @@ typedef struct Lower {
   LLVMValueRef lane;         /* the thread's lane where threads run by warps (kernel.c's warp_loop), or NULL */
   LLVMValueRef trips;        /* fission: each thread's iterations of the loop run in step (kernel.c) */
   struct GenLower *gen;      /* a generator's resume function: its state and yields (generators.c) */
-  /* the dicts and sets that the for loops being emitted iterate: each
-   * element's read and an i64 alloca of its container's size when its
-   * loop began (stmt.c), which every next item is checked against */
-  struct IterSize { const Node *at; LLVMValueRef size; } *iter_sizes;
-  int niter_sizes, iter_sizes_cap;
+  /* the dicts and sets that the for loops being emitted iterate, the
+   * innermost first: each element's read and an i64 alloca of its
+   * container's size when its loop began (stmt.c), which every next item
+   * is checked against */
+  struct IterSize { const Node *at; LLVMValueRef size; struct IterSize *next; } *iter_sizes;
 } Lower;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -182,6 +182,7 @@ LLVMValueRef lo_intrinsic(Lower *l, const char *name, LLVMTypeRef *overloads, un
                           LLVMValueRef *args, unsigned n);
 LLVMValueRef lo_intrinsic1(Lower *l, const char *name, const Type *t, LLVMValueRef x);
 LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef lo_expect(Lower *l, LLVMValueRef cond, bool likely);  /* cond, told to LLVM as likely or not */
 LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n);
 LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y);  /* libm's pow, never rewritten */
 bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t);

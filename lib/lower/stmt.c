@@ -652,16 +652,12 @@ static void note_iter_sizes(Lower *l, const Node *e) {
   if (!e) return;
   if (e->kind == N_INDEX && e->str && e->lhs->kind == N_VAR && e->lhs->ty &&
       (e->lhs->ty->kind == TY_DICT || e->lhs->ty->kind == TY_SET || e->lhs->ty->kind == TY_DICTVIEW)) {
-    if (l->niter_sizes == l->iter_sizes_cap) {
-      int cap = l->iter_sizes_cap ? 2 * l->iter_sizes_cap : 8;
-      struct IterSize *grown = arena_alloc(l->f->arena, sizeof *grown * (size_t)cap);
-      if (l->niter_sizes) memcpy(grown, l->iter_sizes, sizeof *grown * (size_t)l->niter_sizes);
-      l->iter_sizes = grown, l->iter_sizes_cap = cap;
-    }
     LLVMValueRef c = lo_expr(l, e->lhs), size = lo_alloca(l, l->mod->i64, "iter.size");
     LLVMBuildStore(l->b, lo_container_len(l, e->lhs->ty, c), size);
     lo_done_with(l, e->lhs, c);
-    l->iter_sizes[l->niter_sizes++] = (struct IterSize){e, size};
+    struct IterSize *noted = arena_alloc(l->f->arena, sizeof *noted);
+    *noted = (struct IterSize){e, size, l->iter_sizes};
+    l->iter_sizes = noted;
     return;
   }
   if (e->kind == N_TUPLE)
@@ -669,9 +665,9 @@ static void note_iter_sizes(Lower *l, const Node *e) {
 }
 
 void lo_check_iter_size(Lower *l, const Node *n, LLVMValueRef container) {
-  for (int i = l->niter_sizes - 1; i >= 0; i--) {
-    if (l->iter_sizes[i].at != n) continue;
-    LLVMValueRef began = LLVMBuildLoad2(l->b, l->mod->i64, l->iter_sizes[i].size, "");
+  for (const struct IterSize *s = l->iter_sizes; s; s = s->next) {
+    if (s->at != n) continue;
+    LLVMValueRef began = LLVMBuildLoad2(l->b, l->mod->i64, s->size, "");
     LLVMValueRef changed = LLVMBuildICmp(l->b, LLVMIntNE, lo_container_len(l, n->lhs->ty, container), began, "");
     lo_raise_if(l, changed, RT_ERR_RUNTIME, n->lhs->ty->kind == TY_SET ? "Set changed size during iteration"
                                                                        : "dictionary changed size during iteration");
@@ -680,14 +676,14 @@ void lo_check_iter_size(Lower *l, const Node *n, LLVMValueRef container) {
 }
 
 /* A loop that ran out of items: Python's last next() raises as the others
- * do where a noted container changed size in the last pass. */
-static void check_iter_sizes(Lower *l, int from) {
-  for (int i = from; i < l->niter_sizes; i++) {
-    const Node *e = l->iter_sizes[i].at;
-    LLVMValueRef c = lo_expr(l, e->lhs);
-    lo_check_iter_size(l, e, c);
-    lo_done_with(l, e->lhs, c);
-  }
+ * do where a container noted since `outer` changed size in the last pass
+ * (checked in the order noted: zip() asks its first iterator first). */
+static void check_iter_sizes(Lower *l, const struct IterSize *s, const struct IterSize *outer) {
+  if (s == outer) return;
+  check_iter_sizes(l, s->next, outer);
+  LLVMValueRef c = lo_expr(l, s->at->lhs);
+  lo_check_iter_size(l, s->at, c);
+  lo_done_with(l, s->at->lhs, c);
 }
 
 static void lo_for(Lower *l, Node *n) {
@@ -701,7 +697,7 @@ static void lo_for(Lower *l, Node *n) {
              "%s:%d: this prange loop runs serially: it has %s", l->f->filename, plan->line, plan->why);
   LLVMValueRef start, step;
   LLVMValueRef count = lo_range(l, n->cond, &start, &step);
-  int sizes_from = l->niter_sizes;
+  struct IterSize *outer = l->iter_sizes;
   int bind = 0;  /* (after the `if <walk ended>: break` that infer puts first where lists change) */
   while (bind < n->body.len && n->body.items[bind]->kind == N_IF) bind++;
   if (bind < n->body.len && n->body.items[bind]->kind == N_ASSIGN) note_iter_sizes(l, n->body.items[bind]->rhs);
@@ -713,8 +709,8 @@ static void lo_for(Lower *l, Node *n) {
   lo_range_loop(l, n, start, step, const_i64(l, 0), trips, other, done);
   l->parfor_errors = parfor_errors;
   position(l, other);
-  check_iter_sizes(l, sizes_from);
-  l->niter_sizes = sizes_from;
+  check_iter_sizes(l, l->iter_sizes, outer);
+  l->iter_sizes = outer;
   if (leaves) lo_range_end(l, count);
   lo_block(l, &n->orelse);
   if (!terminated(l)) LLVMBuildBr(l->b, done);
