@@ -1,0 +1,64 @@
+"""Sums in code written for Numba, bit for bit against Numba's own: sum,
+mean, var, std, nansum, nanmean, sums along axis 0 and 1 and the sum of an
+array expression, of float64 and float32 arrays of four shapes, each C,
+Fortran, transposed and strided. Numba runs in one interpreter, ruchey
+registered as numba (install_as_numba) in another, on the same inputs;
+prints how many results differ, per function.
+
+    python3 bench/sum_order.py
+"""
+import pickle
+import subprocess
+import sys
+from collections import Counter
+
+CHILD = """
+import pickle, sys
+import numpy as np
+if sys.argv[1] == "ruchey":
+    import ruchey
+    ruchey.install_as_numba()
+import numba
+
+FUNCTIONS = {
+    "sum": lambda a: a.sum(), "mean": lambda a: np.mean(a), "var": lambda a: np.var(a),
+    "std": lambda a: a.std(), "nansum": lambda a: np.nansum(a), "nanmean": lambda a: np.nanmean(a),
+    "sum axis 0": lambda a: np.sum(a, axis=0), "sum axis 1": lambda a: np.sum(a, axis=1),
+    "expression sum": lambda a: (a * 2.0 + 1.0).sum(),
+}
+compiled = {name: numba.njit(f) for name, f in FUNCTIONS.items()}
+rng = np.random.default_rng(2)
+out = []
+for shape in [(1000,), (37, 53), (5, 6, 7), (300, 15)]:
+    for dtype in (np.float64, np.float32):
+        a = (rng.random(shape) * 10.0 ** rng.integers(-5, 5, shape)).astype(dtype)
+        for layout, x in [("C", a), ("F", np.asfortranarray(a)), ("T", a.T), ("strided", a[..., ::2])]:
+            for name, f in compiled.items():
+                if name.startswith("sum axis") and x.ndim != 2:
+                    continue
+                out.append(((shape, dtype.__name__, layout, name), np.asarray(f(x))))
+sys.stdout.buffer.write(pickle.dumps(out))
+"""
+
+
+def results(which):
+    done = subprocess.run([sys.executable, "-c", CHILD, which], capture_output=True, check=True)
+    return pickle.loads(done.stdout)
+
+
+def main():
+    numba, ruchey = results("numba"), results("ruchey")
+    differ, total = Counter(), Counter()
+    for (key, want), (key2, got) in zip(numba, ruchey):
+        assert key == key2
+        total[key[3]] += 1
+        if want.dtype != got.dtype or not (want == got).all():
+            differ[key[3], key[1]] += 1
+    print(f"{'function':16} {'results':>8} {'float64 differ':>15} {'float32 differ':>15}")
+    for name in total:
+        print(f"{name:16} {total[name]:8} {differ[name, 'float64']:15} {differ[name, 'float32']:15}")
+    print(f"all: {sum(differ.values())} of {sum(total.values())} differ from Numba's bits")
+
+
+if __name__ == "__main__":
+    main()
