@@ -653,7 +653,7 @@ PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name, lineinfo, pointers):
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name, lineinfo, pointers, opt):
  * a kernel (or with device a device function, as a .func) as PTX for
  * compute capability cc (e.g. 80), args as ruchey.types describes them; a
  * device function's result converted to ret where one is given (its
@@ -661,15 +661,16 @@ PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
  * launch bounds written as its directives; the function's symbol name,
  * where given, instead of its own (the C ABI name numba-cuda's abi_info
  * gives); with lineinfo, the source's lines as .loc directives; the
- * parameters in the mask pointers (CPointers) bare pointers. Returns
+ * parameters in the mask pointers (CPointers) bare pointers; without opt,
+ * unoptimised (numba-cuda's opt=False). Returns
  * (ptx, return type as disp_describe_type gives it). */
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
   const char *name = NULL;
-  int cc, device = 0, fastmath = 0, lineinfo = 0, bounds[3];
+  int cc, device = 0, fastmath = 0, lineinfo = 0, opt = 1, bounds[3];
   unsigned long long pointers = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|ppOOzpK", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret, &launch_bounds, &name, &lineinfo, &pointers) ||
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOOzpKp", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds, &name, &lineinfo, &pointers, &opt) ||
       !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
@@ -685,7 +686,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
                          .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
                          .launch_bounds = {bounds[0], bounds[1], bounds[2]}, .lineinfo = lineinfo,
-                         .pointer_params = pointers};
+                         .unoptimised = !opt, .pointer_params = pointers};
   callee_options(&opts, NULL, NULL, cc, &arena);
   if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
     arena_free(&arena);

@@ -877,14 +877,14 @@ bool disp_launch_bounds(PyObject *given, int bounds[3]) {
 
 static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   static char *kwlist[] = {"py_func", "boundscheck", "fastmath", "error_model", "nogil", "parallel",
-                           "kernel", "debug", "locals", "launch_bounds", "lineinfo", NULL};
+                           "kernel", "debug", "locals", "launch_bounds", "lineinfo", "opt", NULL};
   PyObject *func, *locals = NULL, *fastmath_given = NULL, *launch_bounds = NULL;
-  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0, lineinfo = 0;
+  int boundscheck = 0, nogil = 0, parallel = 0, kernel = 0, debug = 0, lineinfo = 0, opt = 1;
   unsigned fastmath;
   const char *error_model = "python";
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!Op", kwlist, &func, &boundscheck, &fastmath_given,
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pOsppppO!Opp", kwlist, &func, &boundscheck, &fastmath_given,
                                    &error_model, &nogil, &parallel, &kernel, &debug, &PyDict_Type, &locals,
-                                   &launch_bounds, &lineinfo) ||
+                                   &launch_bounds, &lineinfo, &opt) ||
       !fastmath_flags(fastmath_given, &fastmath) || !disp_launch_bounds(launch_bounds, self->opts.launch_bounds))
     return -1;
   if (!PyFunction_Check(func)) {
@@ -931,6 +931,7 @@ static int dispatcher_init(Dispatcher *self, PyObject *args, PyObject *kwds) {
   self->opts.kernel = kernel;
   self->opts.debug = debug;
   self->opts.lineinfo = lineinfo;  /* (its PTX's alone: the CPU backend's code has no line table) */
+  self->opts.unoptimised = !opt;   /* (numba-cuda's opt=False: its PTX's alone, as lineinfo) */
   self->opts.boundscheck = boundscheck || debug;
   /* the pool must not wait on a thread that holds the GIL */
   self->nogil = nogil || parallel || kernel;

@@ -620,6 +620,8 @@ typedef struct CompileOptions {
                             * cluster; 0 where not given */
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
   bool lineinfo;           /* OUT_PTX: the source's lines in the PTX (.file and .loc directives) */
+  bool unoptimised;        /* OUT_PTX: numba-cuda's opt=False: no optimisation passes, code generated at
+                            * -O0, no fused multiply-adds (its locals stay in the local memory's depot) */
   uint64_t pointer_params; /* OUT_PTX: the parameters a signature declares CPointer (a bit each): a bare
                             * pointer in the PTX, a 1-d array of no known length in the body */
   bool error_model_numpy;  /* division by zero gives inf/nan instead of raising */

@@ -35,7 +35,7 @@ static int clamp_cc(int cc) { return cc < 75 ? 75 : cc > 90 ? 90 : cc; }
  * newer device's own version is kept (LLVM takes the highest asked). */
 #define PTX_FEATURES "+ptx70"
 
-static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
+static LLVMTargetMachineRef nvptx_tm(int cc, bool unoptimised, Diag *d) {
   pthread_once(&nvptx_once, nvptx_start);
   LLVMTargetRef target;
   char *msg = NULL;
@@ -46,7 +46,8 @@ static LLVMTargetMachineRef nvptx_tm(int cc, Diag *d) {
   }
   char cpu[16];
   snprintf(cpu, sizeof cpu, "sm_%d", clamp_cc(cc));
-  return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, PTX_FEATURES, LLVMCodeGenLevelAggressive,
+  return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, PTX_FEATURES,
+                                 unoptimised ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
                                  LLVMRelocDefault, LLVMCodeModelDefault);
 }
 
@@ -102,9 +103,11 @@ static bool link_libdevice(LLVMModuleRef m, Diag *d, bool ftz) {
  * FMA is one instruction where the pair is two, and it rounds once. With
  * fastmath, as numba-cuda: all of FM_TRUE's flags and float32 denormals
  * flushed to zero (lower.c asks for the approximate division and square
- * root). Only the kernel's own code is marked, before libdevice is linked. */
-static void set_fp_options(LLVMModuleRef m, bool fastmath) {
-  lo_add_fp_flags(m, LLVMFastMathAllowContract | (fastmath ? lo_fp_flags(FM_TRUE) : 0));
+ * root). Only the kernel's own code is marked, before libdevice is linked.
+ * Unoptimised (opt=False), nothing fuses, as numba-cuda's NVVM at -opt=0. */
+static void set_fp_options(LLVMModuleRef m, bool fastmath, bool unoptimised) {
+  LLVMFastMathFlags contract = unoptimised ? 0 : LLVMFastMathAllowContract;
+  lo_add_fp_flags(m, contract | (fastmath ? lo_fp_flags(FM_TRUE) : 0));
   if (!fastmath) return;
   LLVMContextRef c = LLVMGetModuleContext(m);
   static const char key[] = "denormal-fp-math-f32", value[] = "preserve-sign,preserve-sign";
@@ -129,15 +132,16 @@ static void valid_symbols(LLVMModuleRef m) {
 }
 
 bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
-  LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, d);
+  LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, opts->unoptimised, d);
   if (!tm) return false;
   res->grid_sync = f->grid_sync;
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef m = ll_module(f, opts, c, f->name, res, tm, NVPTX_TRIPLE);
   bool ok = ll_verify(m, d);
   valid_symbols(m);
-  if (ok) set_fp_options(m, opts->fastmath != 0);
-  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && ll_optimise(m, tm, LL_O3, d) &&
+  if (ok) set_fp_options(m, opts->fastmath != 0, opts->unoptimised);
+  /* (unoptimised, NVVMReflect still runs: the NVPTX code generator's own IR passes hold it) */
+  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && (opts->unoptimised || ll_optimise(m, tm, LL_O3, d)) &&
        ll_emit_text(m, tm, &res->text, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);

@@ -146,7 +146,7 @@ def _called_by_kernels(refused, func, options):
     return refused
 
 
-def _dispatcher(func, options):
+def _dispatcher(func, options, core_settings=None):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         message = f"unsupported jit option(s): {', '.join(sorted(unknown))}"
@@ -168,6 +168,7 @@ def _dispatcher(func, options):
     )
     if options.get("locals"):
         settings["locals"] = _declared_locals(options["locals"])
+    settings.update(core_settings or {})  # (the CUDA target's own: a device function's opt=False)
     disp = _core.Dispatcher(func, **settings)
     functools.update_wrapper(disp, func)
     disp._ruchey_options = settings  # what pickling by value sends

@@ -334,7 +334,7 @@ class CUDADispatcher:
 
     def __init__(self, py_func, debug=False, boundscheck=False, fastmath=False, cache=False, launch_bounds=None,
                  shared_memory_carveout=None, signatures=None, extensions=None, one_signature=False,
-                 lineinfo=False):
+                 lineinfo=False, opt=True):
         self.py_func = py_func
         # numba-cuda's launch extensions: each maps (type, value) of every argument before a launch
         self.extensions = list(extensions or ())
@@ -354,6 +354,7 @@ class CUDADispatcher:
         self.boundscheck = bool(boundscheck)
         self.fastmath = bool(fastmath)
         self.lineinfo = bool(lineinfo)  # its PTX with the source's lines (.file and .loc directives)
+        self.opt = bool(opt)  # its PTX optimised (numba-cuda's opt=False: not, locals in local memory, no FMA)
         self.cache = bool(cache)  # the CPU backend's code and the PTX on disk, as @njit(cache=True)
         self.checks_indices = self.debug or self.boundscheck  # then it runs on the CPU backend
         self._disp = None
@@ -378,6 +379,8 @@ class CUDADispatcher:
                         options["fastmath"] = True
                     if self.lineinfo or self.debug:  # (numba-cuda's debug=True writes the lines too)
                         options["lineinfo"] = True
+                    if not self.opt:
+                        options["opt"] = False
                     disp = _core.Dispatcher(self.py_func, **options)
                     functools.update_wrapper(disp, self.py_func)
                     if self.cache:
@@ -441,7 +444,8 @@ class CUDADispatcher:
             kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
                                     fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
                                     shared_memory_carveout=self.shared_memory_carveout, signatures=[argtypes],
-                                    extensions=self.extensions, one_signature=True, lineinfo=self.lineinfo)
+                                    extensions=self.extensions, one_signature=True, lineinfo=self.lineinfo,
+                                    opt=self.opt)
             kernel._compiled()
             self.specializations[argtypes] = kernel
         return kernel
@@ -451,14 +455,15 @@ class CUDADispatcher:
         code first calls the kernel), returning what the function returns."""
         with self._lock:
             if self._device is None:
-                self._device = _device_function(self.py_func, self.debug, self.boundscheck, self.fastmath)
+                self._device = _device_function(self.py_func, self.debug, self.boundscheck, self.fastmath,
+                                                opt=self.opt)
         return self._device
 
     def __reduce__(self):
         options = dict(debug=self.debug, boundscheck=self.boundscheck, fastmath=self.fastmath, cache=self.cache,
                        launch_bounds=self.launch_bounds, shared_memory_carveout=self.shared_memory_carveout,
                        signatures=self.declared_signatures, extensions=self.extensions,
-                       one_signature=self.one_signature, lineinfo=self.lineinfo)
+                       one_signature=self.one_signature, lineinfo=self.lineinfo, opt=self.opt)
         return serialize.reduce(self, "cuda", options)
 
     def __call__(self, *args, **kwargs):
@@ -684,7 +689,7 @@ class _Overloads(collections.abc.Mapping):
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"opt", "forceinline", "max_registers", "lto"}
+_IGNORED = {"forceinline", "max_registers", "lto"}
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
@@ -851,15 +856,15 @@ def _check_kernel_signatures(sigs):
     return readable
 
 
-def _device_function(func, debug, boundscheck, fastmath, inline="never"):
+def _device_function(func, debug, boundscheck, fastmath, inline="never", opt=True):
     """func as a device function: an njit function that kernels call, with
     numba-cuda's error model (Python's only with debug=True), whose
-    inspect_asm() is its PTX."""
+    inspect_asm() is its PTX (unoptimised without opt)."""
     options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy", inline=inline)
     if fastmath:
         options["fastmath"] = True
     # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
-    disp = decorators._dispatcher(func, options)
+    disp = decorators._dispatcher(func, options, {} if opt else {"opt": False})
     disp._cuda_device = True
     return disp
 
@@ -902,7 +907,7 @@ def _warn_debug_and_lineinfo():
 
 def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=False, link=None,
         extensions=None, cache=False, launch_bounds=None, shared_memory_carveout=None, lineinfo=False,
-        inline="never", **kws):
+        inline="never", opt=True, **kws):
     """Compile a function for CUDA: a kernel, or with ``device=True`` a
     device function that kernels call.
 
@@ -916,6 +921,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
     retr=)`` maps each argument before a launch (the kernel's ``extensions`` list).
     ``lineinfo=True`` writes the source's lines into the kernel's PTX (its ``.file``
     and ``.loc`` directives, as ``inspect_asm()`` shows them), for profilers.
+    ``opt=False`` leaves the PTX unoptimised, as numba-cuda's (locals in local
+    memory, no fused multiply-adds); the CPU backend's code is the same.
     ``inline`` is ``"never"``, ``"always"`` (a device function compiled into each
     caller for its argument types), a bool, or a cost model (a callable); anything
     else is a ValueError, as in numba-cuda.
@@ -942,13 +949,13 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            device_function = _device_function(func, debug, boundscheck, fastmath, inline)
+            device_function = _device_function(func, debug, boundscheck, fastmath, inline, opt)
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
                                 launch_bounds=launch_bounds, shared_memory_carveout=shared_memory_carveout,
                                 signatures=declared, extensions=extensions,
-                                one_signature=not isinstance(func_or_sig, list), lineinfo=lineinfo)
+                                one_signature=not isinstance(func_or_sig, list), lineinfo=lineinfo, opt=opt)
         if declared is not None:
             kernel._compiled()  # now, as numba-cuda compiles them
         return kernel

@@ -31,7 +31,8 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     A ``CPointer`` argument is a bare pointer in either (indexed as a 1-d
     array of no known length). ``lineinfo`` (or ``debug``) puts the source's lines in the PTX: its
     ``.file`` and ``.loc`` directives, for profilers and debuggers (a line
-    table only: no variables' locations).
+    table only: no variables' locations). ``opt=False`` leaves it unoptimised (locals in
+    local memory, no fused multiply-adds), as numba-cuda's.
 
     ``output`` is ``"ptx"``: LTO-IR (``"ltoir"``) is NVIDIA's NVVM's
     format, and ruchey makes its PTX with LLVM's NVPTX backend instead."""
@@ -62,7 +63,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     pointers = sum(1 << i for i, t in enumerate(sig.args) if isinstance(t, types.CPointer) and i < 64)
     ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, major * 10 + minor,
                                      bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name,
-                                     bool(lineinfo or debug), pointers)
+                                     bool(lineinfo or debug), pointers, opt is not False)
     return ptx, _return_type(restype)
 
 
