@@ -510,8 +510,8 @@ static bool compile_root(Dispatcher *self, CompileOptions opts, const Type *cons
                          int gpu_cc, CompileResult *res, Arena *arena) {
   const RucheyAPI *api = core_api();
   if (!api) return false;
-  opts.lazy_rerun &= out != OUT_JIT_KEEP && out != OUT_PTX;  /* code kept on disk or for a GPU: whole */
-  Callee *root = callee_options(&opts, self, args, out == OUT_PTX ? gpu_cc : 0, arena);
+  opts.lazy_rerun &= out != OUT_JIT_KEEP && out != OUT_PTX && !gpu_cc;  /* code kept on disk or for a GPU: whole */
+  Callee *root = callee_options(&opts, self, args, out == OUT_PTX || out == OUT_LLVM_IR ? gpu_cc : 0, arena);
   root->opts = opts;
   root->frozen = (const Node **)opts.frozen;
   Diag diag = {0};

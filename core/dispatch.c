@@ -989,7 +989,7 @@ static int dispatcher_clear(Dispatcher *self) {
 static bool add_text(PyObject *d, PyObject *sig, Dispatcher *self, const Type *const *args, PyObject *const *lits,
                      const Type *declared, bool device, OutputKind out, int gpu_cc) {
   Arena arena = {0};
-  device |= out == OUT_PTX && !self->opts.kernel;  /* a cuda.jit(device=True) function's PTX: a .func */
+  device |= gpu_cc && !self->opts.kernel;  /* a cuda.jit(device=True) function's PTX or IR: a .func */
   CompileResult res;
   bool ok = lits ? literal_code(self, args, lits, out, &res, &arena)
             : out == OUT_PTX && !device && !declared ? cache_ptx(self, args, gpu_cc, &res, &arena)
@@ -1041,9 +1041,6 @@ static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, int gpu_cc
   return text;
 }
 
-static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
-  return inspect_one_or_all(self, OUT_LLVM_IR, 0, args, kwargs);
-}
 
 /* The compute capability of the device kernels run on now (ruchey.cuda's
  * current device: a GPU, or the CPU backend, which stands for one), as 75
@@ -1067,6 +1064,16 @@ static PyObject *dispatcher_inspect_asm(Dispatcher *self, PyObject *args, PyObje
   if (!self->opts.kernel && !self->cuda_device) return inspect_one_or_all(self, OUT_ASM, 0, args, kwargs);
   int cc = current_device_cc();
   return cc ? inspect_one_or_all(self, OUT_PTX, cc, args, kwargs) : NULL;
+}
+
+/* A kernel's or a cuda.jit(device=True) function's LLVM IR is the GPU's,
+ * as numba-cuda's: its module for the current device before libdevice and
+ * optimisation (what numba-cuda hands NVVM); an @njit function's, the
+ * host's optimised module. */
+static PyObject *dispatcher_inspect_llvm(Dispatcher *self, PyObject *args, PyObject *kwargs) {
+  if (!self->opts.kernel && !self->cuda_device) return inspect_one_or_all(self, OUT_LLVM_IR, 0, args, kwargs);
+  int cc = current_device_cc();
+  return cc ? inspect_one_or_all(self, OUT_LLVM_IR, cc, args, kwargs) : NULL;
 }
 
 /* inspect_ptx(cc): each compiled signature of a kernel (or of a
@@ -1188,7 +1195,8 @@ static PyObject *dispatcher_get(PyObject *self, PyObject *obj, PyObject *type) {
 
 static PyMethodDef dispatcher_methods[] = {
   {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm, METH_VARARGS | METH_KEYWORDS,
-   "inspect_llvm(signature=None): the optimised LLVM IR of the compiled signature given, else of each as a dict."},
+   "inspect_llvm(signature=None): the optimised LLVM IR of the compiled signature given, else of each as a dict "
+   "(a kernel's or a CUDA device function's: the GPU's module, before optimisation)."},
   {"_launch", (PyCFunction)launch_cpu, METH_VARARGS, "Run a kernel over a grid on the CPU backend."},
   {"_max_cooperative_blocks", (PyCFunction)launch_max_cooperative_blocks, METH_VARARGS,
    "How many blocks a cooperative launch may have on the current GPU, for argument types."},

@@ -618,7 +618,9 @@ typedef struct CompileOptions {
   int launch_bounds[3];    /* a kernel's on the GPU (PTX .maxntid, .minnctapersm, .maxclusterrank): the
                             * most threads a block, the fewest blocks a multiprocessor, the most blocks a
                             * cluster; 0 where not given */
-  int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU */
+  int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU. OUT_LLVM_IR
+                            * with one: the GPU's module, before libdevice and optimisation (numba-cuda's
+                            * inspect_llvm(), the IR its NVVM is given) */
   bool lineinfo;           /* OUT_PTX: the source's lines in the PTX (.file and .loc directives) */
   bool unoptimised;        /* OUT_PTX: numba-cuda's opt=False: no optimisation passes, code generated at
                             * -O0, no fused multiply-adds (its locals stay in the local memory's depot) */

@@ -556,7 +556,8 @@ static bool jit_generate(Func *f, const CompileOptions *opts, OutputKind out, Co
   res->ret_type = f->ret_type;
   res->barrier = f->barrier;
   res->grid_sync = f->grid_sync;
-  return out == OUT_PTX ? ptx_generate(f, opts, res, d) : generate(f, opts, out, res, d);
+  bool gpu = out == OUT_PTX || (out == OUT_LLVM_IR && opts->gpu_cc);
+  return gpu ? ptx_generate(f, opts, out, res, d) : generate(f, opts, out, res, d);
 }
 
 static const char *host_cpu(void) {

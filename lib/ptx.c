@@ -131,7 +131,7 @@ static void valid_symbols(LLVMModuleRef m) {
     }
 }
 
-bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d) {
+bool ptx_generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
   LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, opts->unoptimised, d);
   if (!tm) return false;
   res->grid_sync = f->grid_sync;
@@ -141,7 +141,8 @@ bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag 
   valid_symbols(m);
   if (ok) set_fp_options(m, opts->fastmath != 0, opts->unoptimised);
   /* (unoptimised, NVVMReflect still runs: the NVPTX code generator's own IR passes hold it) */
-  ok = ok && link_libdevice(m, d, opts->fastmath != 0) && (opts->unoptimised || ll_optimise(m, tm, LL_O3, d)) &&
+  if (ok && out == OUT_LLVM_IR) res->text = LLVMPrintModuleToString(m);
+  else ok = ok && link_libdevice(m, d, opts->fastmath != 0) && (opts->unoptimised || ll_optimise(m, tm, LL_O3, d)) &&
        ll_emit_text(m, tm, &res->text, d);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);

@@ -35,7 +35,8 @@ bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, LlPipeline pipeline, 
 bool ll_emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d);
 bool ll_emit_text(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, Diag *d);  /* assembly, malloc'd */
 
-/* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text. */
-bool ptx_generate(Func *f, const CompileOptions *opts, CompileResult *res, Diag *d);
+/* ptx.c: a kernel typed with opts->gpu_cc, as PTX text in res->text (out OUT_PTX) or as the GPU
+ * module's LLVM IR before libdevice and optimisation (OUT_LLVM_IR). */
+bool ptx_generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d);
 
 #endif

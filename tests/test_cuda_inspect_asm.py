@@ -225,3 +225,43 @@ def test_compile_gives_the_kernel_of_a_signature(request):
     assert len(shift.signatures) == 1  # (the launch used the kernel compiled)
     with pytest.raises(TypeError, match="void return type"):
         shift.compile("float64(float64[::1], int64)")
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_kernel_llvm_is_the_gpus_module(dtype, request):
+    """inspect_llvm() of a kernel or a device function is the GPU's module
+    before optimisation (numba-cuda's: the IR its NVVM is given): NVPTX's
+    triple, the thread's registers and warp intrinsics, the device function
+    called by name."""
+    @cuda.jit(device=True)
+    def rotated(v, k):
+        return cuda.shfl_sync(0xFFFFFFFF, v, (cuda.laneid + k) % 32)
+
+    @cuda.jit
+    def rotate(out, x, k):
+        i = cuda.grid(1)
+        out[i] = rotated(x[i], k)
+
+    rng = make_rng(seed_of(request))
+    x = (rng.normal(size=32) * 100).astype(dtype)
+    k = int(rng.integers(0, 32))
+    out = np.zeros_like(x)
+    rotate[1, 32](out, x, k)
+    np.testing.assert_array_equal(out, np.roll(x, -k))
+    sig = (types.typeof(out), types.typeof(x), types.int64)
+    ir = rotate.inspect_llvm(sig)
+    assert ir == rotate.inspect_llvm()[sig] == rotate.overloads[sig].inspect_llvm()
+    assert 'target triple = "nvptx64-nvidia-cuda"' in ir and "@llvm.nvvm.shfl.sync." in ir
+    assert "@llvm.nvvm.read.ptx.sreg.tid.x" in ir and "x86" not in ir
+
+    @cuda.jit(device=True)
+    def twice(v):
+        return v + v
+
+    device_sig = (types.typeof(x[0]),)
+    twice.compile(device_sig)
+    device_ir = twice.inspect_llvm(device_sig)
+    assert "nvptx64" in device_ir and "define" in device_ir and "@twice" in device_ir
+    njit_ir = ruchey.njit(lambda a: a + 1)
+    njit_ir(1)
+    assert "nvptx" not in next(iter(njit_ir.inspect_llvm().values()))  # (an @njit function's: the host's)

@@ -653,7 +653,7 @@ class _Overload:
         return self._dispatcher.inspect_ptx(cc)[self.signature]
 
     def inspect_llvm(self):
-        """Its LLVM IR (the CPU backend's)."""
+        """Its LLVM IR: the GPU's module, before optimisation (as numba-cuda's, the IR its NVVM is given)."""
         return self._dispatcher.inspect_llvm(self.signature)
 
     @property
