@@ -626,6 +626,33 @@ def test_cuda_ufunc_reduce_of_a_1d_array():
         vectorize(["float64(float64)"], target="cuda")(lambda a: -a).reduce(np.ones(3))
 
 
+def test_cuda_target_infers_the_return_type_of_argument_types_alone():
+    """A signature of argument types alone (a tuple), as numba-cuda's vectorize takes: the loop's result is the type
+    the function returns for them."""
+    from ruchey import from_dtype, types
+    day = from_dtype(np.dtype("datetime64[D]"))
+    timediff = vectorize([(day, day)], target="cuda")(lambda start, end: end - start)
+    scaled = vectorize([(types.int16, types.int16), (types.float64, types.int64)], target="cuda")(
+        lambda a, b: a * b + 1)
+    assert timediff.types == ["MM->m"] and scaled.types[1] == "dl->d"
+    rng = make_rng(11)
+    start = np.datetime64("2005-02-01") + rng.integers(0, 5000, 300).astype("timedelta64[D]")
+    end = start + rng.integers(-2000, 10000, 300).astype("timedelta64[D]")
+    got = timediff(start, end)
+    assert got.dtype == np.dtype("timedelta64[D]")
+    np.testing.assert_array_equal(got, end - start)
+    x, k = rng.standard_normal(200), rng.integers(-50, 50, 200)
+    np.testing.assert_array_equal(scaled(x, k), reference(scaled.py_func, x, k, otypes=[np.float64]))
+    i, j = rng.integers(-100, 100, (2, 64)).astype(np.int16)
+    expected = njit(scaled.py_func)(np.int16(i[0]), np.int16(j[0]))
+    assert scaled(i, j).dtype == np.asarray(expected).dtype
+    np.testing.assert_array_equal(scaled(i, j), reference(scaled.py_func, i, j, otypes=[scaled(i, j).dtype]))
+    with pytest.raises(TypeError, match="returns one"):
+        vectorize([(types.float64,)], target="cuda")(lambda a: (a, a))
+    with pytest.raises(ruchey.TypingError):
+        vectorize([(day, types.complex128)], target="cuda")(lambda a, b: a - b)
+
+
 def test_cuda_target_needs_signatures():
     with pytest.raises(TypeError):
         vectorize(target="cuda")(clipped)

@@ -263,6 +263,8 @@ def described_type(desc):
         return ZeroDimArray(described_type(desc[1]), desc[2])
     if desc[0] == "record":  # ("record", its structured dtype, ndim, layout)
         return Record(*desc[1:])
+    if len(desc) == 4:  # (kind, ndim, layout, unit): a datetime64's or timedelta64's
+        return Type(*desc[:3], unit=desc[3])
     return Type(*desc)
 
 

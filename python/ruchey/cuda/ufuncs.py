@@ -41,6 +41,15 @@ def _dtype(t):
     return np.dtype(t.name)
 
 
+def _inferred_return(device, args):
+    """The type device returns for arguments of these types (a signature of
+    argument types alone, as numba-cuda's vectorize takes: compiled for them)."""
+    device.compile(tuple(args))
+    described = tuple(t.describe() for t in args)
+    ret = next(ret for _, _, given, ret in device._entries() if given == described)
+    return types.described_type(ret) if isinstance(ret, tuple) else None
+
+
 class CUDAUFunc:
     """A ufunc of one loop per signature, each run as a kernel."""
 
@@ -52,14 +61,16 @@ class CUDAUFunc:
         self.nout = 1
         self._signatures = list(signatures)  # (made again from them where pickled by value)
         self._loops = []
+        device = jit(device=True)(func)
         for sig in signatures:
             sig = types.parse_signature(sig)
-            if sig.return_type is None or not isinstance(sig.return_type, types.Type):
-                raise TypeError(f"target='cuda' needs a return type in each signature, got {sig!r}")
-            if len(sig.args) != self.nin or any(t.ndim for t in sig.args + (sig.return_type,)):
+            if len(sig.args) != self.nin or any(t.ndim for t in sig.args):
                 raise TypeError(f"a ufunc's signature takes {self.nin} scalars and returns one, got {sig!r}")
-            self._loops.append((tuple(_dtype(t) for t in sig.args), _dtype(sig.return_type)))
-        self._kernel = _elementwise_kernel(jit(device=True)(func), self.nin)
+            ret = _inferred_return(device, sig.args) if sig.return_type is None else sig.return_type
+            if not isinstance(ret, types.Type) or ret.ndim:
+                raise TypeError(f"a ufunc's signature takes {self.nin} scalars and returns one, got {sig!r}")
+            self._loops.append((tuple(_dtype(t) for t in sig.args), _dtype(ret)))
+        self._kernel = _elementwise_kernel(device, self.nin)
 
     @property
     def types(self):
