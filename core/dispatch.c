@@ -1266,6 +1266,16 @@ static PyObject *dispatcher_code(Dispatcher *self, void *closure) {
   return PyObject_GetAttrString(self->py_func, "__code__");
 }
 
+/* f[griddim, blockdim]: numba-cuda's error for a cuda.jit(device=True)
+ * function launched as a kernel (a launch configuration is a kernel's);
+ * Python's own for any other compiled function. */
+static PyObject *dispatcher_subscript(Dispatcher *self, PyObject *key) {
+  if (self->cuda_device) return PyErr_Format(PyExc_RuntimeError, "Cannot compile a device function as a kernel");
+  return PyErr_Format(PyExc_TypeError, "'%s' object is not subscriptable", Py_TYPE(self)->tp_name);
+}
+
+static PyMappingMethods dispatcher_as_mapping = {.mp_subscript = (binaryfunc)dispatcher_subscript};
+
 #define PYTHON_PROPERTY(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)name}
 #define PYTHON_METHOD(name, doc) {name, (getter)python_attribute, NULL, doc, (void *)(name "()")}
 
@@ -1298,6 +1308,7 @@ PyTypeObject DispatcherType = {
   .tp_methods = dispatcher_methods,
   .tp_members = dispatcher_members,
   .tp_getset = dispatcher_getset,
+  .tp_as_mapping = &dispatcher_as_mapping,
   .tp_descr_get = dispatcher_get,
   .tp_dictoffset = offsetof(Dispatcher, dict),
   .tp_weaklistoffset = offsetof(Dispatcher, weakrefs),

@@ -221,6 +221,31 @@ def test_a_device_function_with_signatures_converts_the_arguments_to_one(n):
     assert len(rgba.signatures) == 1 and len(add_either.signatures) == 2  # none compiled for the calls' types
 
 
+def test_a_device_function_launched_as_a_kernel_is_refused(request):
+    """numba-cuda's RuntimeError for f[griddim, blockdim] of a device function (its call from a kernel still
+    works); an @njit function is not subscriptable, as Python says of any function."""
+    @cuda.jit(device=True)
+    def twice(v):
+        return v + v
+
+    @cuda.jit
+    def apply(out, x):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = twice(x[i])
+
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        twice[1, 1](1.0)
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        twice[1, 32, 0, 0]
+    x = make_rng(seed_of(request.node.name)).normal(size=50)
+    out = np.zeros_like(x)
+    apply[2, 32](out, x)
+    np.testing.assert_array_equal(out, twice.py_func(x))
+    with pytest.raises(TypeError, match="not subscriptable"):
+        ruchey.njit(twice.py_func)[1, 1]
+
+
 @cuda.jit
 def adds_complex(out, z):
     out[0] = add_either(z, z)
