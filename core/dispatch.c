@@ -1290,6 +1290,7 @@ static PyGetSetDef dispatcher_getset[] = {
   PYTHON_METHOD("inspect_types", "Print the source, each line with the types of its variables."),
   PYTHON_METHOD("parallel_diagnostics", "Print what each loop of a parallel=True function became."),
   PYTHON_METHOD("compile", "compile(sig): compile the signature sig now; returns what to call."),
+  PYTHON_METHOD("inspect_sass", "A kernel's SASS (a device function's: numba-cuda's RuntimeError)."),
   {NULL, NULL, NULL, NULL, NULL},
 };
 

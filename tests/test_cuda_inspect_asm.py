@@ -265,3 +265,70 @@ def test_kernel_llvm_is_the_gpus_module(dtype, request):
     njit_ir = ruchey.njit(lambda a: a + 1)
     njit_ir(1)
     assert "nvptx" not in next(iter(njit_ir.inspect_llvm().values()))  # (an @njit function's: the host's)
+
+
+def make_add():
+    @cuda.jit(lineinfo=True)
+    def add(x, y):
+        i = cuda.grid(1)
+        if i < len(x):
+            x[i] += y[i]
+    return add
+
+
+def launched_add(request):
+    add = make_add()
+    rng = make_rng(seed_of(request.node.name))
+    x, y = rng.normal(size=40).astype(np.float32), rng.integers(-9, 9, 40).astype(np.int32)
+    expected = (x.astype(np.float64) + y).astype(np.float32)  # (the kernel adds in float64, stores float32)
+    add[2, 32](x, y)
+    np.testing.assert_array_equal(x, expected)
+    return add, (types.float32[::1], types.int32[::1])
+
+
+def fake_toolkit(tmp_path, monkeypatch, with_nvdisasm):
+    """A CUDA toolkit of the real ptxas and, where asked, an nvdisasm that
+    says what it was given (an ELF cubin) instead of disassembling it."""
+    import os
+    import shutil
+    from conftest import PTXAS
+    tools = tmp_path / "toolkit" / "bin"
+    tools.mkdir(parents=True)
+    (tools / "ptxas").symlink_to(PTXAS)
+    if with_nvdisasm:
+        (tools / "nvdisasm").write_text('#!/bin/sh\nprintf "flags=%s " "$1"; head -c 4 "$2" | tail -c 3; echo\n')
+        (tools / "nvdisasm").chmod(0o755)
+    monkeypatch.setenv("CUDA_HOME", str(tools.parent))
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                               if not (shutil.which("nvdisasm", path=p))))
+
+
+@needs_ptxas
+def test_inspect_sass_disassembles_the_ptx_assembled_by_ptxas(tmp_path, monkeypatch, request):
+    add, sig = launched_add(request)
+    fake_toolkit(tmp_path, monkeypatch, with_nvdisasm=True)
+    assert add.inspect_sass(sig) == "flags=-gi ELF\n"  # (the cubin ptxas made, with line information asked)
+    every = add.inspect_sass()
+    assert len(every) == 1 and every[sig] == "flags=-gi ELF\n"
+    assert add.overloads[sig].inspect_sass() == "flags=-gi ELF\n"
+
+
+@needs_ptxas
+def test_inspect_sass_without_nvdisasm_is_a_runtime_error(tmp_path, monkeypatch, request):
+    add, sig = launched_add(request)
+    fake_toolkit(tmp_path, monkeypatch, with_nvdisasm=False)
+    with pytest.raises(RuntimeError, match="nvdisasm was not found"):
+        add.inspect_sass(sig)
+
+
+def test_inspect_sass_of_a_device_function_is_refused():
+    @cuda.jit(device=True)
+    def twice(v):
+        return v + v
+
+    twice.compile((types.int32,))
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        twice.inspect_sass((types.int32,))
+    with pytest.raises(TypeError, match="not a kernel"):
+        ruchey.njit(twice.py_func).inspect_sass()

@@ -183,6 +183,15 @@ def nopython_signatures(disp):
     return [Signature(tuple(map(_type_of, args)), _type_of(ret)) for _, _, args, ret in disp._entries()]
 
 
+def inspect_sass(disp, signature=None):
+    """A compiled function's SASS: a kernel's is its CUDADispatcher's; a
+    cuda.jit(device=True) function has none of its own (numba-cuda's
+    RuntimeError), nor has an @njit function."""
+    if disp._cuda_device:
+        raise RuntimeError("Cannot inspect SASS of a device function")
+    raise TypeError(f"{disp.py_func!r} is not a kernel: only a kernel's GPU code has SASS")
+
+
 def compile(disp, sig):  # noqa: A001 (Numba's method name)
     """Compiles the signature sig now (its text, a tuple of argument types
     or a Signature), as Numba's Dispatcher.compile(sig); returns what to

@@ -632,6 +632,15 @@ class CUDADispatcher:
         return self._disp.inspect_asm(signature) if signature is not None else \
             inspection.BySignature(self._disp.inspect_asm())
 
+    def inspect_sass(self, signature=None):
+        """The SASS (the GPU's machine code) of each compiled specialisation
+        for the current device, as a dict (or that of ``signature``), as
+        numba-cuda's: its PTX assembled by the CUDA toolkit's ptxas and
+        disassembled by its nvdisasm, with the source's lines."""
+        if signature is not None:
+            return _sass(self.inspect_asm(signature))
+        return inspection.BySignature({sig: _sass(ptx) for sig, ptx in self.inspect_asm().items()})
+
     def __repr__(self):
         return f"<ruchey.cuda kernel {getattr(self, '__qualname__', self.py_func)}>"
 
@@ -651,6 +660,10 @@ class _Overload:
         if cc is None:
             return self._dispatcher.inspect_asm(self.signature)
         return self._dispatcher.inspect_ptx(cc)[self.signature]
+
+    def inspect_sass(self):
+        """Its SASS for the current device (ptxas and nvdisasm, as numba-cuda's)."""
+        return _sass(self.inspect_asm())
 
     def inspect_llvm(self):
         """Its LLVM IR: the GPU's module, before optimisation (as numba-cuda's, the IR its NVVM is given)."""
@@ -691,6 +704,45 @@ class _Overloads(collections.abc.Mapping):
 
 _IGNORED = {"forceinline", "max_registers", "lto"}
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
+
+
+def _toolkit_program(name):
+    """The CUDA toolkit's program name ($CUDA_HOME/bin, $CUDA_PATH/bin, the standard place, the PATH), or None."""
+    import os
+    import shutil
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        path = home and os.path.join(home, "bin", name)
+        if path and os.access(path, os.X_OK):
+            return path
+    return shutil.which(name)
+
+
+def _sass(ptx):
+    """ptx assembled for its target by ptxas and disassembled by nvdisasm
+    with its line information (numba-cuda's inspect_sass); a RuntimeError
+    where the CUDA toolkit's programs are not found."""
+    import os
+    import re
+    import subprocess
+    import tempfile
+    tools = {name: _toolkit_program(name) for name in ("nvdisasm", "ptxas")}
+    for name, path in tools.items():
+        if path is None:
+            raise RuntimeError(f"{name} was not found: inspect_sass() assembles the PTX with the CUDA toolkit's "
+                               "ptxas and disassembles it with its nvdisasm (install the toolkit or put them on the "
+                               "PATH)")
+    arch = re.search(r"^\.target\s+(sm_\w+)", ptx, re.M).group(1)
+    with tempfile.TemporaryDirectory() as folder:
+        source, cubin = os.path.join(folder, "kernel.ptx"), os.path.join(folder, "kernel.cubin")
+        with open(source, "w") as fh:
+            fh.write(ptx)
+        done = subprocess.run([tools["ptxas"], f"-arch={arch}", source, "-o", cubin], capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"ptxas could not assemble the kernel's PTX: {done.stderr}")
+        done = subprocess.run([tools["nvdisasm"], "-gi", cubin], capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"nvdisasm could not disassemble the kernel: {done.stderr}")
+        return done.stdout
 
 
 def _launch_bounds(bounds):
