@@ -175,10 +175,19 @@ bool ll_has_loops(LLVMModuleRef m, LLVMValueRef entry) {
 
 /* ---------------------------------------------------------------- pipelines */
 
+/* A module is the entry's wrapper (unboxing, the call, boxing) and the
+ * functions it calls. The default pipelines' inliner simplifies each
+ * callee whole before inlining it, then its caller again with the
+ * callee's body inside: the kernel was simplified twice. Inlining first,
+ * with no simplification in between, leaves one function to simplify:
+ * O3 takes a fifth less time (test modules with loops: 10.1 to 8.1 ms)
+ * for the same instructions after it (131 of 150 modules the same; the
+ * rest differ in shape checks outside loops, or a loop unrolled by 4 not
+ * 8, no slower), O1 8% less for the same code. */
 static const char *const pipelines[] = {
   [LL_O3] = "default<O3>",
-  [LL_O3_VECTORISE] = "default<O3>",
-  [LL_STRAIGHT_LINE] = "default<O1>",
+  [LL_O3_VECTORISE] = "cgscc(inline),default<O3>",
+  [LL_STRAIGHT_LINE] = "cgscc(inline),default<O1>",
 };
 
 bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, LlPipeline pipeline, Diag *d) {
