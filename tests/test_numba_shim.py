@@ -377,6 +377,117 @@ def test_sums_after_install_add_in_numbas_order(tmp_path):
 
 
 @shim_only
+def test_float32_variances_after_install_accumulate_as_numbas(tmp_path):
+    """Numba's var starts from a.mean() (a float32 of a float32 array) and
+    adds the squared deviations into a float64 (its loop starts from 0);
+    nanmean and nanvar add into a float64 (from 0.0): code written for Numba
+    gives those float64 bits, ruchey's own code NumPy's float32 ones."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(a):
+            return np.var(a), np.nanmean(a)
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def spreads(a):
+            return np.var(a), a.std(), np.nanmean(a), np.nanvar(a), np.nanstd(a)
+
+        def numbas(a):  # Numba's loops, in Python, in its nditer's order
+            flat = a.ravel("F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+            c = np.float32(0)
+            for v in flat:
+                c = np.float32(c + v)
+            m = np.float32(float(c) / flat.size)
+            ssd = 0.0
+            for v in flat:
+                d = np.float32(v - m)
+                ssd += float(np.float32(d * d))
+            var = ssd / flat.size
+            total, count = 0.0, 0
+            for v in flat:
+                if not np.isnan(v):
+                    total += float(v)
+                    count += 1
+            nanmean = total / count
+            ssd = 0.0
+            for v in flat:
+                if not np.isnan(v):
+                    d = float(v) - nanmean
+                    ssd += d * d
+            return var, var ** 0.5, nanmean, ssd / count, (ssd / count) ** 0.5
+
+        rng = np.random.default_rng(11)
+        for shape in [(1000,), (37, 53), (5, 6, 7)]:
+            a = (rng.random(shape) * 10.0 ** rng.integers(-3, 3, shape)).astype(np.float32)
+            if a.ndim == 1:
+                a[::17] = np.nan
+            for x in (a, np.asfortranarray(a), a.T, a[..., ::2]):
+                got, want = spreads(x), numbas(x)
+                if np.isnan(x).any():
+                    got, want = got[2:], want[2:]
+                assert all(type(g) is float for g in got), got
+                assert got == want, (shape, got, want)
+                v, m = own(x)  # ruchey's own: NumPy's float32 ones
+                assert np.array_equal(v, np.var(x), equal_nan=True) and np.float32(m) == m, (v, m)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_array_expressions_after_install_take_numbas_loop_dtypes_and_order(tmp_path):
+    """Numba picks an array expression's loop by the operands' own types (a
+    literal is an int64 or a float64), except that an integer yields to a
+    float beside it: int8_array + 1 is an int64 array, float32_array * 2.0 a
+    float64 one, int64_array + float32_array a float32 one. The sum of an
+    expression of Fortran-ordered arrays adds its Fortran-ordered result in
+    memory order. ruchey's own code keeps NumPy 2's dtypes (NEP 50)."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(a, b, i8):
+            return (a * 2.0).dtype, (i8 + 1).dtype, (b + a).dtype
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def dtypes(a, b, i8):
+            return (a * 2.0).dtype, (a * 2).dtype, (i8 + 1).dtype, (b + a).dtype, (b + np.float32(1)).dtype, \
+                   (a * 1j).dtype, np.power(i8, 2).dtype, (a < 0.1).dtype
+
+        @numba.njit
+        def expression_sum(x):
+            return (x * 2.0 + 1.0).sum()
+
+        rng = np.random.default_rng(12)
+        a = rng.random(50).astype(np.float32)
+        b = rng.integers(-9, 9, 50)
+        i8 = rng.integers(-9, 9, 50).astype(np.int8)
+        assert dtypes(a, b, i8) == (np.float64, np.float32, np.int64, np.float32, np.float32, np.complex128,
+                                    np.int64, np.bool_), dtypes(a, b, i8)
+        assert own(a, b, i8) == (np.float32, np.int8, np.float64)
+        assert np.array_equal(numba.njit(lambda i8: i8 + 100)(i8), i8.astype(np.int64) + 100)  # no int8 wrap
+        for shape in [(37, 53), (300, 15), (5, 6, 7)]:
+            for dtype in (np.float64, np.float32):
+                x = (rng.random(shape) * 10.0 ** rng.integers(-5, 5, shape)).astype(dtype)
+                for y in (x, np.asfortranarray(x), x.T, x[..., ::2]):
+                    e = y.astype(np.float64) * 2.0 + 1.0  # Numba's float64 loop
+                    total = 0.0
+                    for v in e.ravel("K" if e.flags.f_contiguous else "C"):
+                        total += v
+                    assert expression_sum(y) == total, (shape, dtype)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
     """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
     give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""

@@ -346,7 +346,8 @@ static const Type *ty_numpy_cpick(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], elem_of(args[i]), n->bi->name)) return NULL;
-  const Type *t = np_promote(ty_operand_dtype(a, args[0], args[1]), ty_operand_dtype(b, args[1], args[0]));
+  bool numba = in->opts && in->opts->numba_code;
+  const Type *t = np_promote(ty_operand_dtype(a, args[0], args[1], numba), ty_operand_dtype(b, args[1], args[0], numba));
   return ty_broadcast_ndim(args, 2) ? ty_elementwise(in, n, args, t) : t;
 }
 
