@@ -488,6 +488,95 @@ def test_array_expressions_after_install_take_numbas_loop_dtypes_and_order(tmp_p
 
 
 @shim_only
+def test_complex_reductions_logs_and_quotients_after_install_are_numbas(tmp_path):
+    """Numba's complex sum, mean and var add one element after another (its
+    nditer's order), its mean divides by the count as Python's complex
+    division does, its var adds squared deviations into a float64 (a
+    complex64 array's var is a float64), its nanmean into a complex128; its
+    np.log of complex is log(hypot(x, y)) + atan2(y, x)j in the parts' type,
+    and an array expression's complex `/` is Python's, raising
+    ZeroDivisionError at a zero divisor (np.divide keeps NumPy's inf)."""
+    done = run_fresh("""
+        import ctypes
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+        libm = ctypes.CDLL("libm.so.6")
+        for name in ("log", "hypot", "atan2", "logf", "hypotf", "atan2f"):
+            getattr(libm, name).restype = ctypes.c_float if name.endswith("f") else ctypes.c_double
+            getattr(libm, name).argtypes = [getattr(libm, name).restype] * (1 if name.startswith("log") else 2)
+
+        @numba.njit
+        def reductions(a):
+            return a.sum(), np.mean(a), np.var(a), a.std(), np.nansum(a), np.nanmean(a)
+
+        @numba.njit
+        def logs(a):
+            return np.log(a)
+
+        @numba.njit
+        def quotient(a, b):
+            return a / b
+
+        @numba.njit
+        def divide(a, b):
+            return np.divide(a, b)
+
+        def python_quotient(c, n, part):  # CPython's algorithm, by n + 0j
+            ratio = part(0.0) / part(n)
+            denom = part(n) + part(0.0) * ratio
+            return (part(c.real) + part(c.imag) * ratio) / denom, (part(c.imag) - part(c.real) * ratio) / denom
+
+        def numbas(a):  # Numba's loops, in Python, in its nditer's order
+            flat = a.ravel("F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+            c = a.dtype.type(0)
+            for v in flat:
+                c = a.dtype.type(c + v)
+            re, im = python_quotient(complex(c), flat.size, np.float64)
+            m = a.dtype.type(complex(re, im))
+            ssd = 0.0
+            for v in flat:
+                d = a.dtype.type(v - m)
+                ssd += float((d * d.conjugate()).real)
+            total = np.complex128(0)  # nanmean: into a complex128, then NumPy's np.divide
+            for v in flat:
+                total += v
+            return c, m, ssd / flat.size, (ssd / flat.size) ** 0.5, c, np.divide(total, np.complex128(flat.size))
+
+        rng = np.random.default_rng(13)
+        for dtype in (np.complex128, np.complex64):
+            part = np.float32 if dtype == np.complex64 else np.float64
+            f = "f" if dtype == np.complex64 else ""
+            a = (rng.random((37, 53)) * 10.0 ** rng.integers(-5, 5, (37, 53)) + 1j * rng.random((37, 53))).astype(dtype)
+            for x in (a, np.asfortranarray(a), a.T, a[:, ::2], a[3]):
+                got, want = reductions(x), numbas(x)
+                assert [type(g) for g in got[2:4]] == [float, float], got
+                for g, w in zip(got, want):
+                    assert g == w, (dtype, got, want)
+            z = a[:3].ravel()
+            want = np.array([complex(getattr(libm, "log" + f)(getattr(libm, "hypot" + f)(v.real, v.imag)),
+                                     getattr(libm, "atan2" + f)(v.imag, v.real)) for v in z], dtype)
+            assert np.array_equal(logs(z), want), dtype
+            b = (rng.random(z.size) + 1j * rng.random(z.size)).astype(dtype)
+            q = quotient(z, b)
+            for i in range(z.size):
+                ratio = part(b[i].imag) / part(b[i].real) if abs(b[i].real) >= abs(b[i].imag) else None
+                if ratio is not None:
+                    denom = part(b[i].real) + part(b[i].imag) * ratio
+                    assert q[i].real == (part(z[i].real) + part(z[i].imag) * ratio) / denom, (dtype, i)
+            b[5] = 0
+            try:
+                quotient(z, b)
+                raise AssertionError("no ZeroDivisionError")
+            except ZeroDivisionError as e:
+                assert str(e) == "complex division by zero"
+            assert np.isinf(divide(z, b)[5].real)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
 def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
     """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
     give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""
