@@ -577,6 +577,50 @@ def test_complex_reductions_logs_and_quotients_after_install_are_numbas(tmp_path
 
 
 @shim_only
+def test_views_and_products_after_install_follow_numbas_fortran_order(tmp_path):
+    """Numba types a[..., :k] of a Fortran-ordered a as Fortran-ordered (a
+    slice of the innermost dimension in memory), so an expression of it is
+    a Fortran-ordered array and np.prod multiplies it in memory order."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def product(a):
+            return np.prod(a[..., :7] * 0.9 + 0.6)
+
+        rng = np.random.default_rng(14)
+        for shape in [(37, 53), (5, 6, 7), (300, 15)]:
+            for dtype in (np.float64, np.float32):
+                a = (rng.random(shape) * 10.0 ** rng.integers(-2, 2, shape)).astype(dtype)
+                for x in (a, np.asfortranarray(a), a.T):
+                    e = x[..., :7].astype(np.float64) * 0.9 + 0.6  # Numba's float64 loop
+                    total = np.float64(1)
+                    for v in e.ravel("K" if e.flags.f_contiguous else "C"):
+                        total *= v
+                    assert product(x) == total, (shape, dtype)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+def test_fortran_views_keep_values_and_memory_order():
+    """Views of a Fortran-ordered array that stay Fortran-contiguous (a
+    slice of the last dimension, whole leading ones, an int on the last)
+    are typed so; their values and sums are NumPy's."""
+    def views(x):
+        return x[..., 2:5], x[:, 1], x[1:3], x[..., 1:4].sum(), x[:, :, 0] if x.ndim == 3 else x[:, ::2]
+
+    f = njit(views)
+    rng = make_rng(15)
+    for shape in [(4, 6), (4, 5, 6), (30, 17)]:
+        x = np.asfortranarray(rng.random(shape))
+        for got, want in zip(f(x), f.py_func(x)):
+            assert np.array_equal(got, want) and np.asarray(got).shape == np.asarray(want).shape
+
+
+@shim_only
 def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
     """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
     give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""
