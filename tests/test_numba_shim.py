@@ -377,6 +377,250 @@ def test_sums_after_install_add_in_numbas_order(tmp_path):
 
 
 @shim_only
+def test_float32_variances_after_install_accumulate_as_numbas(tmp_path):
+    """Numba's var starts from a.mean() (a float32 of a float32 array) and
+    adds the squared deviations into a float64 (its loop starts from 0);
+    nanmean and nanvar add into a float64 (from 0.0): code written for Numba
+    gives those float64 bits, ruchey's own code NumPy's float32 ones."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(a):
+            return np.var(a), np.nanmean(a)
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def spreads(a):
+            return np.var(a), a.std(), np.nanmean(a), np.nanvar(a), np.nanstd(a)
+
+        def numbas(a):  # Numba's loops, in Python, in its nditer's order
+            flat = a.ravel("F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+            c = np.float32(0)
+            for v in flat:
+                c = np.float32(c + v)
+            m = np.float32(float(c) / flat.size)
+            ssd = 0.0
+            for v in flat:
+                d = np.float32(v - m)
+                ssd += float(np.float32(d * d))
+            var = ssd / flat.size
+            total, count = 0.0, 0
+            for v in flat:
+                if not np.isnan(v):
+                    total += float(v)
+                    count += 1
+            nanmean = total / count
+            ssd = 0.0
+            for v in flat:
+                if not np.isnan(v):
+                    d = float(v) - nanmean
+                    ssd += d * d
+            return var, var ** 0.5, nanmean, ssd / count, (ssd / count) ** 0.5
+
+        rng = np.random.default_rng(11)
+        for shape in [(1000,), (37, 53), (5, 6, 7)]:
+            a = (rng.random(shape) * 10.0 ** rng.integers(-3, 3, shape)).astype(np.float32)
+            if a.ndim == 1:
+                a[::17] = np.nan
+            for x in (a, np.asfortranarray(a), a.T, a[..., ::2]):
+                got, want = spreads(x), numbas(x)
+                if np.isnan(x).any():
+                    got, want = got[2:], want[2:]
+                assert all(type(g) is float for g in got), got
+                assert got == want, (shape, got, want)
+                v, m = own(x)  # ruchey's own: NumPy's float32 ones
+                assert np.array_equal(v, np.var(x), equal_nan=True) and np.float32(m) == m, (v, m)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_array_expressions_after_install_take_numbas_loop_dtypes_and_order(tmp_path):
+    """Numba picks an array expression's loop by the operands' own types (a
+    literal is an int64 or a float64), except that an integer yields to a
+    float beside it: int8_array + 1 is an int64 array, float32_array * 2.0 a
+    float64 one, int64_array + float32_array a float32 one. The sum of an
+    expression of Fortran-ordered arrays adds its Fortran-ordered result in
+    memory order. ruchey's own code keeps NumPy 2's dtypes (NEP 50)."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def own(a, b, i8):
+            return (a * 2.0).dtype, (i8 + 1).dtype, (b + a).dtype
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def dtypes(a, b, i8):
+            return (a * 2.0).dtype, (a * 2).dtype, (i8 + 1).dtype, (b + a).dtype, (b + np.float32(1)).dtype, \
+                   (a * 1j).dtype, np.power(i8, 2).dtype, (a < 0.1).dtype
+
+        @numba.njit
+        def expression_sum(x):
+            return (x * 2.0 + 1.0).sum()
+
+        rng = np.random.default_rng(12)
+        a = rng.random(50).astype(np.float32)
+        b = rng.integers(-9, 9, 50)
+        i8 = rng.integers(-9, 9, 50).astype(np.int8)
+        assert dtypes(a, b, i8) == (np.float64, np.float32, np.int64, np.float32, np.float32, np.complex128,
+                                    np.int64, np.bool_), dtypes(a, b, i8)
+        assert own(a, b, i8) == (np.float32, np.int8, np.float64)
+        assert np.array_equal(numba.njit(lambda i8: i8 + 100)(i8), i8.astype(np.int64) + 100)  # no int8 wrap
+        for shape in [(37, 53), (300, 15), (5, 6, 7)]:
+            for dtype in (np.float64, np.float32):
+                x = (rng.random(shape) * 10.0 ** rng.integers(-5, 5, shape)).astype(dtype)
+                for y in (x, np.asfortranarray(x), x.T, x[..., ::2]):
+                    e = y.astype(np.float64) * 2.0 + 1.0  # Numba's float64 loop
+                    total = 0.0
+                    for v in e.ravel("K" if e.flags.f_contiguous else "C"):
+                        total += v
+                    assert expression_sum(y) == total, (shape, dtype)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_complex_reductions_logs_and_quotients_after_install_are_numbas(tmp_path):
+    """Numba's complex sum, mean and var add one element after another (its
+    nditer's order), its mean divides by the count as Python's complex
+    division does, its var adds squared deviations into a float64 (a
+    complex64 array's var is a float64), its nanmean into a complex128; its
+    np.log of complex is log(hypot(x, y)) + atan2(y, x)j in the parts' type,
+    and an array expression's complex `/` is Python's, raising
+    ZeroDivisionError at a zero divisor (np.divide keeps NumPy's inf)."""
+    done = run_fresh("""
+        import ctypes
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+        libm = ctypes.CDLL("libm.so.6")
+        for name in ("log", "hypot", "atan2", "logf", "hypotf", "atan2f"):
+            getattr(libm, name).restype = ctypes.c_float if name.endswith("f") else ctypes.c_double
+            getattr(libm, name).argtypes = [getattr(libm, name).restype] * (1 if name.startswith("log") else 2)
+
+        @numba.njit
+        def reductions(a):
+            return a.sum(), np.mean(a), np.var(a), a.std(), np.nansum(a), np.nanmean(a)
+
+        @numba.njit
+        def logs(a):
+            return np.log(a)
+
+        @numba.njit
+        def quotient(a, b):
+            return a / b
+
+        @numba.njit
+        def divide(a, b):
+            return np.divide(a, b)
+
+        def python_quotient(c, n, part):  # CPython's algorithm, by n + 0j
+            ratio = part(0.0) / part(n)
+            denom = part(n) + part(0.0) * ratio
+            return (part(c.real) + part(c.imag) * ratio) / denom, (part(c.imag) - part(c.real) * ratio) / denom
+
+        def numbas(a):  # Numba's loops, in Python, in its nditer's order
+            flat = a.ravel("F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C")
+            c = a.dtype.type(0)
+            for v in flat:
+                c = a.dtype.type(c + v)
+            re, im = python_quotient(complex(c), flat.size, np.float64)
+            m = a.dtype.type(complex(re, im))
+            ssd = 0.0
+            for v in flat:
+                d = a.dtype.type(v - m)
+                ssd += float((d * d.conjugate()).real)
+            total = np.complex128(0)  # nanmean: into a complex128, then NumPy's np.divide
+            for v in flat:
+                total += v
+            return c, m, ssd / flat.size, (ssd / flat.size) ** 0.5, c, np.divide(total, np.complex128(flat.size))
+
+        rng = np.random.default_rng(13)
+        for dtype in (np.complex128, np.complex64):
+            part = np.float32 if dtype == np.complex64 else np.float64
+            f = "f" if dtype == np.complex64 else ""
+            a = (rng.random((37, 53)) * 10.0 ** rng.integers(-5, 5, (37, 53)) + 1j * rng.random((37, 53))).astype(dtype)
+            for x in (a, np.asfortranarray(a), a.T, a[:, ::2], a[3]):
+                got, want = reductions(x), numbas(x)
+                assert [type(g) for g in got[2:4]] == [float, float], got
+                for g, w in zip(got, want):
+                    assert g == w, (dtype, got, want)
+            z = a[:3].ravel()
+            want = np.array([complex(getattr(libm, "log" + f)(getattr(libm, "hypot" + f)(v.real, v.imag)),
+                                     getattr(libm, "atan2" + f)(v.imag, v.real)) for v in z], dtype)
+            assert np.array_equal(logs(z), want), dtype
+            b = (rng.random(z.size) + 1j * rng.random(z.size)).astype(dtype)
+            q = quotient(z, b)
+            for i in range(z.size):
+                ratio = part(b[i].imag) / part(b[i].real) if abs(b[i].real) >= abs(b[i].imag) else None
+                if ratio is not None:
+                    denom = part(b[i].real) + part(b[i].imag) * ratio
+                    assert q[i].real == (part(z[i].real) + part(z[i].imag) * ratio) / denom, (dtype, i)
+            b[5] = 0
+            try:
+                quotient(z, b)
+                raise AssertionError("no ZeroDivisionError")
+            except ZeroDivisionError as e:
+                assert str(e) == "complex division by zero"
+            assert np.isinf(divide(z, b)[5].real)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_views_and_products_after_install_follow_numbas_fortran_order(tmp_path):
+    """Numba types a[..., :k] of a Fortran-ordered a as Fortran-ordered (a
+    slice of the innermost dimension in memory), so an expression of it is
+    a Fortran-ordered array and np.prod multiplies it in memory order."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def product(a):
+            return np.prod(a[..., :7] * 0.9 + 0.6)
+
+        rng = np.random.default_rng(14)
+        for shape in [(37, 53), (5, 6, 7), (300, 15)]:
+            for dtype in (np.float64, np.float32):
+                a = (rng.random(shape) * 10.0 ** rng.integers(-2, 2, shape)).astype(dtype)
+                for x in (a, np.asfortranarray(a), a.T):
+                    e = x[..., :7].astype(np.float64) * 0.9 + 0.6  # Numba's float64 loop
+                    total = np.float64(1)
+                    for v in e.ravel("K" if e.flags.f_contiguous else "C"):
+                        total *= v
+                    assert product(x) == total, (shape, dtype)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+def test_fortran_views_keep_values_and_memory_order():
+    """Views of a Fortran-ordered array that stay Fortran-contiguous (a
+    slice of the last dimension, whole leading ones, an int on the last)
+    are typed so; their values and sums are NumPy's."""
+    def views(x):
+        return x[..., 2:5], x[:, 1], x[1:3], x[..., 1:4].sum(), x[:, :, 0] if x.ndim == 3 else x[:, ::2]
+
+    f = njit(views)
+    rng = make_rng(15)
+    for shape in [(4, 6), (4, 5, 6), (30, 17)]:
+        x = np.asfortranarray(rng.random(shape))
+        for got, want in zip(f(x), f.py_func(x)):
+            assert np.array_equal(got, want) and np.asarray(got).shape == np.asarray(want).shape
+
+
+@shim_only
 def test_zero_to_a_negative_float_power_after_install_is_numbas_inf(tmp_path):
     """0.0 ** -2.0 is pow's inf under Numba (as NumPy's float64 and float32
     give it), not CPython's ZeroDivisionError, which ruchey's own code keeps."""

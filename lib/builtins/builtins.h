@@ -207,8 +207,9 @@ LLVMValueRef lo_numpy_cmath_of(Lower *l, int fn, LLVMValueRef z, const Type *t);
 /* ufunc.c: NumPy's elementwise operations on arrays */
 const Type *np_promote(const Type *a, const Type *b);  /* NumPy's promote_types */
 bool np_same_kind(const Type *from, const Type *to);  /* NumPy's can_cast(from, to, 'same_kind') of dtypes */
-/* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50) */
-const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other);
+/* an operand's dtype beside the other's in an array expression: a Python number yields to an array (NEP 50);
+ * in code written for Numba (numba), Numba's: an integer yields to a float or complex */
+const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other, bool numba);
 /* The range of an integer type t in int64s (uint64's top: the largest
  * int64, all that an int64 value can reach). */
 static inline void ty_int_bounds(const Type *t, int64_t *lo, int64_t *hi) {

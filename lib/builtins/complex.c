@@ -208,9 +208,21 @@ static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, 
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
+/* numpy.log of a complex z (of type t) in code written for Numba, as its
+ * cmath.log computes it: log(hypot(x, y)) + atan2(y, x)j in z's part type
+ * (NumPy's, the C library's clog, differs in the last bits near |z| = 1). */
+static LLVMValueRef numba_log(Lower *l, LLVMValueRef z, const Type *t) {
+  const Type *p = lo_complex_part(t);
+  LLVMValueRef x = lo_complex_real(l, z), y = lo_complex_imag(l, z);
+  LLVMValueRef h = lo_libm(l, "hypot", p, (LLVMValueRef[]){x, y}, 2);
+  return lo_complex_make(l, t, lo_libm(l, "log", p, &h, 1), lo_libm(l, "atan2", p, (LLVMValueRef[]){y, x}, 2));
+}
+
 /* numpy.f of complex elements, NumPy's way: no errors, complex64 kept */
 static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
+  if (n->bi->ival == CM_LOG && l->opts->numba_code && !l->mod->gpu && ty_is_complex(from) && from == to)
+    return numba_log(l, v[0], to);
   return lo_convert(l, call_cmath(l, n->bi->ival, v[0], from, false), TYS(TY_C128), to);
 }
 
@@ -346,7 +358,8 @@ static const Type *ty_numpy_cpick(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *b = n->list.items[1];
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], elem_of(args[i]), n->bi->name)) return NULL;
-  const Type *t = np_promote(ty_operand_dtype(a, args[0], args[1]), ty_operand_dtype(b, args[1], args[0]));
+  bool numba = in->opts && in->opts->numba_code;
+  const Type *t = np_promote(ty_operand_dtype(a, args[0], args[1], numba), ty_operand_dtype(b, args[1], args[0], numba));
   return ty_broadcast_ndim(args, 2) ? ty_elementwise(in, n, args, t) : t;
 }
 

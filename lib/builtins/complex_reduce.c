@@ -53,6 +53,8 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
                     : indexes(which) || counts(which) ? TYS(TY_I64)
                     : truths(which)                   ? TYS(TY_BOOL)
                                                       : e;
+  if (!axis && !acc && in->opts && in->opts->numba_code && e->kind == TY_C64 && (spreads(which) || which == CR_NANMEAN))
+    res = which == CR_NANMEAN ? TYS(TY_C128) : TYS(TY_F64);  /* Numba's loops add into a complex128 or a float64 */
   return axis && t->ndim > 1 ? ty_array(res, t->ndim - 1, 'C', false) : res;
 }
 
@@ -87,14 +89,30 @@ static void walk_element(Lower *l, LLVMValueRef *idx, void *arg) {
   w->each(l, lo_convert(l, x, t->elem, w->r->acc), w->arg);
 }
 
+/* ... walked with the first index the fastest */
+static void walk_element_backwards(Lower *l, LLVMValueRef *idx, void *arg) {
+  Walk *w = arg;
+  LLVMValueRef forwards[RC_MAX_NDIM];
+  for (int d = 0; d < w->r->t->ndim; d++) forwards[d] = idx[w->r->t->ndim - 1 - d];
+  walk_element(l, forwards, arg);
+}
+
+/* Whether all the elements are walked in memory order: a Fortran array's
+ * in code written for Numba, whose nditer walks it so (NumPy's loops here,
+ * and ruchey's own code, in C order). */
+static bool walks_memory(Lower *l, const Reduce *r) {
+  return l->opts->numba_code && r->axis < 0 && r->t->ndim > 1 && r->t->layout == 'F';
+}
+
 /* The elements of the output at `at` (along r->axis), or all of them. */
 static void walk(Lower *l, const Reduce *r, LLVMValueRef *at, Visit each, void *arg) {
   Walk w = {r, each, arg};
   int nd = r->t->ndim;
   LLVMValueRef shape[RC_MAX_NDIM];
   if (r->axis < 0) {
-    for (int d = 0; d < nd; d++) shape[d] = lo_arr_shape(l, r->v, d);
-    lo_for_each_index(l, nd, shape, walk_element, &w);
+    bool backwards = walks_memory(l, r);
+    for (int d = 0; d < nd; d++) shape[d] = lo_arr_shape(l, r->v, backwards ? nd - 1 - d : d);
+    lo_for_each_index(l, nd, shape, backwards ? walk_element_backwards : walk_element, &w);
     return;
   }
   LLVMValueRef idx[RC_MAX_NDIM];
@@ -163,6 +181,7 @@ static void accumulate(Lower *l, LLVMValueRef x, void *arg) {
   LLVMValueRef d = rd_sub(l, a->elem, x, a->center);
   LLVMValueRef re = lo_complex_real(l, d), im = lo_complex_imag(l, d);
   LLVMValueRef sq = LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, re, re, ""), LLVMBuildFMul(l->b, im, im, ""), "");
+  sq = lo_convert(l, sq, lo_complex_part(a->elem), a->t);
   LLVMValueRef next = LLVMBuildFAdd(l->b, cur, sq, "");
   LLVMBuildStore(l->b, a->skip_nan ? LLVMBuildSelect(l->b, has_nan(l, x), cur, next, "") : next, a->var);
 }
@@ -198,7 +217,8 @@ static LLVMValueRef pairwise_sum(Lower *l, const Reduce *r) {
 
 static LLVMValueRef sum_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
   const Type *e = r->acc;
-  if ((r->which == CR_NANSUM || !skips_nan(r->which)) && one_run(r) && !l->mod->gpu) return pairwise_sum(l, r);
+  if ((r->which == CR_NANSUM || !skips_nan(r->which)) && one_run(r) && !l->mod->gpu && !l->opts->numba_code)
+    return pairwise_sum(l, r);  /* (Numba's adds one element after another) */
   return fold(l, r, at, e, OP_ADD, LLVMConstNull(lo_type(l, e)), NULL);
 }
 
@@ -208,8 +228,23 @@ static LLVMValueRef counted(Lower *l, const Reduce *r, LLVMValueRef *at) {
   return skips_nan(r->which) ? fold(l, r, at, f64, COUNT, lo_fconst(l, f64, 0), NULL) : count_of(l, r);
 }
 
-/* nanmean: over the elements without NaN (0/0, NaN, where none is) */
+/* total / count as Numba's mean divides: Python's complex division (by
+ * count + 0j, dividing where NumPy's multiplies by a reciprocal), in
+ * complex128, rounded to the type of total, t. */
+static LLVMValueRef divide_as_python(Lower *l, const Type *t, LLVMValueRef total, LLVMValueRef count) {
+  const Type *c128 = TYS(TY_C128), *f64 = TYS(TY_F64);
+  LLVMValueRef z = lo_convert(l, total, t, c128), re = lo_complex_real(l, z), im = lo_complex_imag(l, z);
+  LLVMValueRef ratio = LLVMBuildFDiv(l->b, lo_fconst(l, f64, 0), count, "");
+  LLVMValueRef denom = LLVMBuildFAdd(l->b, count, LLVMBuildFMul(l->b, lo_fconst(l, f64, 0), ratio, ""), "");
+  LLVMValueRef qr = LLVMBuildFDiv(l->b, LLVMBuildFAdd(l->b, re, LLVMBuildFMul(l->b, im, ratio, ""), ""), denom, "");
+  LLVMValueRef qi = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, im, LLVMBuildFMul(l->b, re, ratio, ""), ""), denom, "");
+  return lo_convert(l, lo_complex_make(l, c128, qr, qi), c128, t);
+}
+
+/* nanmean: over the elements without NaN (0/0, NaN, where none is); mean
+ * and var's mean in code written for Numba as its a.mean() divides. */
 static LLVMValueRef mean_of(Lower *l, const Reduce *r, LLVMValueRef *at) {
+  if (l->opts->numba_code && !skips_nan(r->which)) return divide_as_python(l, r->acc, sum_of(l, r, at), count_of(l, r));
   return rd_divide(l, r->acc, sum_of(l, r, at), counted(l, r, at));
 }
 
@@ -272,7 +307,7 @@ static LLVMValueRef pick_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
 
 /* One output: NumPy divides var's sum by max(count - ddof, 0). */
 static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
-  const Type *e = r->acc, *p = lo_complex_part(e);
+  const Type *e = r->acc;
   if (picks(r->which)) return pick_one(l, r, at);
   switch (r->which) {
   case CR_SUM: case CR_NANSUM: return sum_of(l, r, at);
@@ -284,7 +319,8 @@ static LLVMValueRef reduce_one(Lower *l, const Reduce *r, LLVMValueRef *at) {
   case CR_COUNT_NONZERO: return fold(l, r, at, TYS(TY_I64), NONZERO, const_i64(l, 0), NULL);
   }
   LLVMValueRef m = mean_of(l, r, at);
-  LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, part_const(l, e, 0), m);
+  const Type *p = elem_of(r->ot);  /* the part's type (code written for Numba: a float64, as its var adds in) */
+  LLVMValueRef ss = fold(l, r, at, p, DEVIATIONS, lo_fconst(l, p, 0), m);
   const Type *f64 = TYS(TY_F64);
   LLVMValueRef dof = LLVMBuildFSub(l->b, counted(l, r, at), r->ddof, ""), zero = lo_fconst(l, f64, 0);
   /* nanvar and nanstd: NaN where no degree of freedom is left, as NumPy's */
@@ -317,6 +353,8 @@ static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
   const Type *t = array_of(a->ty);
   const Type *acc = axis && t->ndim > 1 ? n->ty->elem : n->ty;
   if (!ty_is_complex(acc)) acc = t->elem;  /* var, std, any, argmax ... */
+  if (l->opts->numba_code && skips_nan(n->bi->ival) && spreads(n->bi->ival) && !axis && t->elem->kind == TY_C64)
+    acc = TYS(TY_C128);  /* Numba's nanvar: from nanmean's complex128 */
   LLVMValueRef v = lo_expr(l, a), x = v;
   if (t != a->ty) {  /* a number: in memory, seen through a 0-d array */
     LLVMValueRef slot = lo_alloca(l, lo_type(l, a->ty), "complex.number");

@@ -187,6 +187,30 @@ static bool view_contiguous(const Type *bt, const Index *ix) {
   return true;
 }
 
+/* Whether a view of a Fortran-contiguous array stays Fortran-contiguous:
+ * the same, read from the last item to the first (from the innermost
+ * dimension in memory, where dimensions left out at the end come first,
+ * whole), as Numba types such views (a[..., :k] of a Fortran a). */
+static bool view_fortran(const Type *bt, const Index *ix) {
+  if (bt->layout != 'F') return false;
+  int named = 0;
+  for (int i = 0; i < ix->nitems; i++) named += ix->dims[i];
+  bool past = named < bt->ndim;
+  for (int i = ix->nitems - 1; i >= 0; i--) {
+    const Node *it = ix->item[i];
+    switch (ix->kind[i]) {
+    case IX_INT: if (past) return false; break;
+    case IX_ELLIPSIS: if (ix->dims[i]) past = true; break;
+    case IX_SLICE:
+      if (!whole_slice(it) && (!unit_step(it) || past)) return false;
+      past = true;
+      break;
+    default: break;
+    }
+  }
+  return true;
+}
+
 static bool type_item(Infer *in, Node *it) {
   if (it->kind == N_NONE || it->kind == N_ELLIPSIS) {
     it->ty = TYS(TY_NONE);
@@ -337,7 +361,8 @@ const Type *ty_array_index(Infer *in, Node *n, const Type *bt) {
                     "bytes (a constant one can be stored)", bt->name);
   if (ix.ndim == 0 && !ellipsis)  /* '<Un': a str, '|Sn': a bytes */
     return bt->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : bt->elem->kind == TY_BYTESEQ ? TYS(TY_BYTES) : bt->elem;
-  const Type *view = ty_array(bt->elem, ix.ndim, view_contiguous(bt, &ix) ? 'C' : 'A', bt->readonly);
+  char layout = view_contiguous(bt, &ix) ? 'C' : view_fortran(bt, &ix) ? (ix.ndim > 1 ? 'F' : 'C') : 'A';
+  const Type *view = ty_array(bt->elem, ix.ndim, layout, bt->readonly);
   return bt->unit == 'M' ? ty_buffer(view, 'M') : view;  /* a memoryview's slice is a memoryview, as Python's */
 }
 

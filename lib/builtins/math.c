@@ -436,8 +436,9 @@ static const Type *ty_numpy_math(Infer *in, Node *n, const Type **args) {
     }
     /* a Python number beside an array yields to it, as to an operator's:
      * numpy.power(a, 2) of a float32 or int16 a keeps its dtype, as a ** 2 */
-    const Type *t = ty_operand_dtype(n->list.items[0], args[0], args[n->list.len - 1]);
-    if (n->list.len == 2) t = np_promote(t, ty_operand_dtype(n->list.items[1], args[1], args[0]));
+    bool numba = in->opts && in->opts->numba_code;
+    const Type *t = ty_operand_dtype(n->list.items[0], args[0], args[n->list.len - 1], numba);
+    if (n->list.len == 2) t = np_promote(t, ty_operand_dtype(n->list.items[1], args[1], args[0], numba));
     const Type *e = array_dtype(m, t);
     if (!e) return ty_error(in, n, "%s() is not defined for arrays of %s", n->bi->name, t->name);
     return ty_elementwise(in, n, args, e);

@@ -56,6 +56,7 @@ typedef struct Reduction {
   Prep prep;
   Finish finish;
   const char *empty;   /* NumPy's ValueError where an output has no elements, or NULL */
+  bool f64_in_numba;   /* Numba's loop adds into a float64 (it starts from 0 or 0.0) whatever the float's width */
 } Reduction;
 
 /* A call being lowered. */
@@ -151,6 +152,7 @@ static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (r->kind == K_MINMAX && e->kind == TY_BOOL) return ty_error(in, n, "%s(): %s", n->bi->name, rd_boolean_subtract);
   if (ty_is_time(e) && r->kind == K_SUM && !sums_time(in, n, e, dtype)) return NULL;
   const Type *res = result_dtype(r->rule, e, dtype);
+  if (r->f64_in_numba && !axis && !dtype && e->kind == TY_F32 && in->opts && in->opts->numba_code) res = TYS(TY_F64);
   if (axis && ty_no_allocation(in))
     return ty_error(in, n, "kernels cannot allocate arrays: %s() along an axis makes one", n->bi->name);
   int gone = axes ? axis->ty->nfields : 1;  /* (more axes than dimensions: an error at run time) */
@@ -897,16 +899,23 @@ static LLVMValueRef fin_nanmean(Lower *l, const Call *c, Src *s) {
   return rd_divide(l, c->res, run_pass(l, &p, s).v, count);
 }
 
+/* The type var's mean is in: the result's; in code written for Numba,
+ * whose var starts from a.mean(), a float array's own (its nanvar starts
+ * from nanmean, a float64). */
+static const Type *mean_type(Lower *l, const Call *c, const Src *s, bool nan) {
+  return l->opts->numba_code && !nan && ty_is_float(s->elem) ? s->elem : c->res;
+}
+
 /* NumPy's var: the mean, then the sum of squared deviations over
  * max(count - ddof, 0); nanvar ignores NaN and is NaN where count <= ddof. */
 static LLVMValueRef variance(Lower *l, const Call *c, Src *s, bool nan) {
-  const Type *a = c->res, *f64 = TYS(TY_F64);
+  const Type *a = c->res, *f64 = TYS(TY_F64), *m = mean_type(l, c, s, nan);
   nan = nan && ty_is_float(s->elem);
   LLVMValueRef count = nan ? nan_count(l, s) : count_of(l, s);
-  Pass sum = {K_SUM, nan ? P_NAN_ZERO : P_NONE, s->elem, a};
-  LLVMValueRef mean = rd_divide(l, a, run_pass(l, &sum, s).v, count);
-  Pass dev = {K_SUM, nan ? P_DEVIATION_NAN : P_DEVIATION, s->elem, a, np_promote(s->elem, a)};
-  dev.center = cast_lanes(l, mean, a, dev.dev);
+  Pass sum = {K_SUM, nan ? P_NAN_ZERO : P_NONE, s->elem, m};
+  LLVMValueRef mean = rd_divide(l, m, run_pass(l, &sum, s).v, count);
+  Pass dev = {K_SUM, nan ? P_DEVIATION_NAN : P_DEVIATION, s->elem, a, np_promote(s->elem, m)};
+  dev.center = cast_lanes(l, mean, m, dev.dev);
   LLVMValueRef squares = run_pass(l, &dev, s).v;
   int w = width(squares);
   LLVMValueRef zero = splat(l, lo_fconst(l, f64, 0), w);
@@ -934,8 +943,8 @@ static const Reduction reductions[R_COUNT] = {
   [R_SUM] = {RULE_SUM, K_SUM, P_NONE, fin_value, NULL},
   [R_PROD] = {RULE_SUM, K_PROD, P_NONE, fin_value, NULL},
   [R_MEAN] = {RULE_MEAN, K_SUM, P_NONE, fin_mean, NULL},
-  [R_VAR] = {RULE_MEAN, K_SUM, P_NONE, fin_var, NULL},
-  [R_STD] = {RULE_MEAN, K_SUM, P_NONE, fin_std, NULL},
+  [R_VAR] = {RULE_MEAN, K_SUM, P_NONE, fin_var, NULL, true},
+  [R_STD] = {RULE_MEAN, K_SUM, P_NONE, fin_std, NULL, true},
   [R_MIN] = {RULE_SAME, K_MIN, P_NONE, fin_value, NO_IDENTITY("minimum")},
   [R_MAX] = {RULE_SAME, K_MAX, P_NONE, fin_value, NO_IDENTITY("maximum")},
   [R_PTP] = {RULE_SAME, K_MINMAX, P_NONE, fin_ptp, NO_IDENTITY("maximum")},
@@ -946,9 +955,9 @@ static const Reduction reductions[R_COUNT] = {
   [R_COUNT_NONZERO] = {RULE_INDEX, K_SUM, P_TRUTH, fin_value, NULL},
   [R_NANSUM] = {RULE_SUM, K_SUM, P_NAN_ZERO, fin_value, NULL},
   [R_NANPROD] = {RULE_SUM, K_PROD, P_NAN_ONE, fin_value, NULL},
-  [R_NANMEAN] = {RULE_MEAN, K_SUM, P_NONE, fin_nanmean, NULL},
-  [R_NANVAR] = {RULE_MEAN, K_SUM, P_NONE, fin_nanvar, NULL},
-  [R_NANSTD] = {RULE_MEAN, K_SUM, P_NONE, fin_nanstd, NULL},
+  [R_NANMEAN] = {RULE_MEAN, K_SUM, P_NONE, fin_nanmean, NULL, true},
+  [R_NANVAR] = {RULE_MEAN, K_SUM, P_NONE, fin_nanvar, NULL, true},
+  [R_NANSTD] = {RULE_MEAN, K_SUM, P_NONE, fin_nanstd, NULL, true},
   [R_NANMIN] = {RULE_SAME, K_FMIN, P_NONE, fin_value, NO_IDENTITY("fmin")},
   [R_NANMAX] = {RULE_SAME, K_FMAX, P_NONE, fin_value, NO_IDENTITY("fmax")},
   [R_NANARGMIN] = {RULE_INDEX, K_NANARGMIN, P_NONE, fin_value, "attempt to get argmin of an empty sequence"},
@@ -1004,6 +1013,12 @@ static LLVMValueRef reduce_elements(Lower *l, const Call *c, Node *a) {
 static bool sums_in_one_pass(Lower *l, const Call *c);
 static LLVMValueRef sum_whole(Lower *l, const Type *t, LLVMValueRef v);
 
+/* Whether an array expression of type t is made before it is reduced: in
+ * code written for Numba, which makes a Fortran-ordered result of
+ * Fortran-ordered operands and reduces it in memory order (NumPy, and
+ * ruchey's own code, read the elements in C order, making nothing). */
+static bool made_for_numba(Lower *l, const Type *t) { return l->opts->numba_code && t->ndim > 1 && t->layout == 'F'; }
+
 /* A number or an array: a contiguous one (a Fortran one in memory order,
  * but for arg*) or a 1-d one read as a row, any other through its elements. */
 static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
@@ -1018,7 +1033,7 @@ static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
     return r;
   }
   bool row = t->ndim <= 1 || t->layout == 'C' || (t->layout == 'F' && !is_arg(c->r->kind));
-  if (lo_is_elementwise(a) || !row) return reduce_elements(l, c, a);
+  if ((lo_is_elementwise(a) && !(row && made_for_numba(l, t))) || !row) return reduce_elements(l, c, a);
   LLVMValueRef v = lo_expr(l, a);
   Src s = {.kind = SRC_ROW, .elem = t->elem, .n = size_of(l, t, v), .data = rd_data(l, v), .unit = t->layout != 'A',
            .stride = t->ndim == 1 ? lo_arr_stride(l, t, v, 0) : const_i64(l, rd_item_size(t->elem))};

@@ -2552,7 +2552,7 @@ static bool clip_operands(Infer *in, Node *n, const Type **args) {
  * NumPy's and Numba's); bounds past the dtype's range: clip_bound. */
 static const Type *clip_dtype(Node **given, int count) {
   const Type *a = given[0]->ty, *e = a->elem;
-  for (int i = 1; i < count; i++) e = np_promote(e, ty_operand_dtype(given[i], given[i]->ty, a));
+  for (int i = 1; i < count; i++) e = np_promote(e, ty_operand_dtype(given[i], given[i]->ty, a, false));
   return e;
 }
 

@@ -56,9 +56,14 @@ static bool yields_to_array(const Node *n, const Type *t) {
 }
 
 /* An operand's dtype beside the other's: a Python number yields to an
- * array, so int8 + 1 stays int8 and float32 * 2.5 float32. */
-const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other) {
+ * array, so int8 + 1 stays int8 and float32 * 2.5 float32. In code
+ * written for Numba (numba), as Numba picks a ufunc's loop: each operand
+ * is its own type (a literal an int64 or a float64: int8 + 1 is an int64,
+ * float32 * 2.5 a float64), except that an integer, array or number,
+ * yields to a float or complex beside it (int64 + float32 is a float32). */
+const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other, bool numba) {
   if (ty_is_time(elem_of(t)) || ty_is_time(elem_of(other))) return elem_of(t);  /* units, not promotions */
+  if (numba) return ty_is_int(elem_of(t)) && (ty_is_float(elem_of(other)) || ty_is_complex(elem_of(other))) ? elem_of(other) : elem_of(t);
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (t->kind == TY_BOOL) return e;
@@ -166,7 +171,8 @@ static const Type *binop_dtype(Infer *in, Node *n, int op, const Type *ea, const
 const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b) {
   const Type *args[2] = {a, b};
   if (!check_operands(in, n, args, 2, "an array expression")) return NULL;
-  const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b), ty_operand_dtype(r, b, a));
+  bool numba = in->opts && in->opts->numba_code;
+  const Type *e = binop_dtype(in, n, op, ty_operand_dtype(l, a, b, numba), ty_operand_dtype(r, b, a, numba));
   return e ? ty_broadcast_result(e, args, 2) : NULL;
 }
 
@@ -488,7 +494,8 @@ LLVMValueRef lo_complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b) 
 }
 
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb) {
-  const Type *ta = ty_operand_dtype(a, a->ty, b->ty), *tb = ty_operand_dtype(b, b->ty, a->ty);
+  bool numba = l->opts->numba_code;
+  const Type *ta = ty_operand_dtype(a, a->ty, b->ty, numba), *tb = ty_operand_dtype(b, b->ty, a->ty, numba);
   if (ty_is_time(ta)) return lo_time_compare(l, op, va, ta, vb, tb);
   const Type *ea = elem_of(a->ty), *eb = elem_of(b->ty);
   if (ty_is_int(ea) && ty_is_int(eb) && ea->kind != TY_BOOL && eb->kind != TY_BOOL && (ta != ea || tb != eb))

@@ -80,7 +80,8 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   LLVMValueRef abr = fabs_of(l, p, br), abi = fabs_of(l, p, bi);
   LLVMValueRef wide = fcmp(l, LLVMRealOGE, abr, abi);  /* |br| >= |bi| */
   LLVMValueRef bzero = LLVMBuildAnd(b, fcmp(l, LLVMRealOEQ, br, zero), fcmp(l, LLVMRealOEQ, bi, zero), "");
-  bool numpy = lo_numpy_errors(l);
+  /* Numba's array expressions divide by Python's complex division, raising too */
+  bool numpy = lo_numpy_errors(l) && !(l->operator_quotient && l->opts->numba_code);
   if (!numpy) lo_raise_if(l, bzero, RT_ERR_ZERODIV, lo_zero_division(l, "complex division by zero"));
   LLVMValueRef big = LLVMBuildSelect(b, wide, br, bi, ""), small = LLVMBuildSelect(b, wide, bi, br, "");
   LLVMValueRef pp = LLVMBuildSelect(b, wide, ar, ai, ""), qq = LLVMBuildSelect(b, wide, ai, ar, "");

@@ -78,7 +78,8 @@ typedef struct Lower {
   int ntemps, temps_cap;
   bool numpy_semantics;      /* the elements of an array expression: NumPy's rules, not Python's (ufunc.c) */
   bool operator_quotient;    /* an array expression's binary `/`: complex quotients divided as Python's, as
-                              * Numba's array expressions divide (np.divide and `/=` keep NumPy's) (ufunc.c) */
+                              * Numba's array expressions divide (np.divide and `/=` keep NumPy's), in code
+                              * written for Numba raising ZeroDivisionError as Numba's (ufunc.c) */
   bool outlined;             /* a chunk the pool runs (lo_begin_outlined) */
   bool parfor_errors;        /* a prange loop's body in code written for Numba, which compiles it
                               * as a parfor, under error_model="numpy" (prange.c, stmt.c) */
