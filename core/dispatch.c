@@ -1041,7 +1041,6 @@ static PyObject *inspect_one_or_all(Dispatcher *self, OutputKind out, int gpu_cc
   return text;
 }
 
-
 /* The compute capability of the device kernels run on now (ruchey.cuda's
  * current device: a GPU, or the CPU backend, which stands for one), as 75
  * for (7, 5); 0 with an exception set. */

@@ -63,7 +63,8 @@ static bool yields_to_array(const Node *n, const Type *t) {
  * yields to a float or complex beside it (int64 + float32 is a float32). */
 const Type *ty_operand_dtype(const Node *n, const Type *t, const Type *other, bool numba) {
   if (ty_is_time(elem_of(t)) || ty_is_time(elem_of(other))) return elem_of(t);  /* units, not promotions */
-  if (numba) return ty_is_int(elem_of(t)) && (ty_is_float(elem_of(other)) || ty_is_complex(elem_of(other))) ? elem_of(other) : elem_of(t);
+  const Type *o = elem_of(other);
+  if (numba) return ty_is_int(elem_of(t)) && (ty_is_float(o) || ty_is_complex(o)) ? o : elem_of(t);
   if (t->kind == TY_ARRAY || !yields_to_array(n, t) || other->kind != TY_ARRAY) return elem_of(t);
   const Type *e = other->elem;
   if (t->kind == TY_BOOL) return e;
