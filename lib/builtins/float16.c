@@ -22,6 +22,18 @@ static const char *const takes_half[] = {
   "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit", "numpy.broadcast_arrays",
   "numpy.trim_zeros", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
   "numpy.delete", "numpy.insert",
+  /* shapes, views and copies: elements moved as their bytes, never computed */
+  "numpy.moveaxis", "numpy.swapaxes", "array.swapaxes", "numpy.transpose", "array.transpose", "numpy.reshape",
+  "array.reshape", "numpy.ravel", "array.ravel", "array.flatten", "numpy.squeeze", "array.squeeze",
+  "numpy.expand_dims", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.concatenate",
+  "numpy.stack", "numpy.vstack", "numpy.hstack", "numpy.dstack", "numpy.column_stack", "numpy.row_stack",
+  "numpy.append", "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.roll", "numpy.repeat",
+  "array.repeat", "numpy.tile", "numpy.broadcast_to", "numpy.resize", "numpy.diag", "numpy.diagflat",
+  "numpy.tril", "numpy.triu", "numpy.take", "array.take", "numpy.ascontiguousarray", "numpy.asfortranarray",
+  "array.fill", "array.view", "nditer size", "nditer at",
+  /* the truth of each element (not zero: NaN is true), as NumPy's */
+  "numpy.nonzero", "array.nonzero", "numpy.argwhere", "numpy.flatnonzero", "numpy.count_nonzero", "numpy.any",
+  "array.any", "numpy.all", "array.all",
   /* ndenumerate's counter over the shape (its elements are read as a[i]) */
   "ndindex size", "ndindex at",
   /* elementwise, in float32 as NumPy's loops for half */
