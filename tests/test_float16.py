@@ -264,6 +264,21 @@ def test_fill_of_a_float16_array():
             check(f, array(rng, np.float16, (3, 4), layout), v)
 
 
+def test_nditer_over_float16():
+    @njit
+    def f(a):
+        out = []
+        for x in np.nditer(a):
+            out.append(x[()])
+        return out
+
+    rng = np.random.default_rng(4)
+    for shape in ((3, 4), (5,), ()):
+        a = array(rng, np.float16, shape)
+        got, want = f(a), f.py_func(a)
+        assert len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+
+
 def test_prange_over_float16():
     @njit(parallel=True)
     def f(a, b):
