@@ -40,6 +40,10 @@ static const char *const takes_half[] = {
   "numpy.sqrt", "numpy.exp", "numpy.log", "numpy.sin", "numpy.cos", "numpy.absolute", "numpy.abs", "numpy.floor",
   "numpy.ceil", "numpy.negative", "numpy.isnan", "numpy.isinf", "numpy.isfinite", "numpy.add", "numpy.subtract",
   "numpy.multiply", "numpy.divide",
+  /* the operators' comparisons, one operand picked (NaN's rules as NumPy's), a sign, a product as a * a */
+  "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal", "numpy.greater", "numpy.greater_equal",
+  "numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin", "numpy.positive", "numpy.sign", "numpy.signbit",
+  "numpy.square",
   /* reductions: sums and products accumulate in float32, as NumPy's */
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",
