@@ -1,6 +1,7 @@
 """numpy.argwhere in compiled code: the indices of the true elements, a
 row each in C order, in a Fortran array as NumPy's, on arrays of every
-dtype and layout, numbers, 0-d arrays and array-likes (tuples)."""
+dtype and layout, numbers, 0-d arrays, array-likes (tuples), and None and
+strs (NumPy's 0-d arrays of them)."""
 import numpy as np
 import pytest
 
@@ -51,6 +52,28 @@ def flatnonzero(a):
     return np.flatnonzero(a)
 
 
-def test_a_str_is_refused_clearly():
+@pytest.mark.parametrize("a", [None, "", "ab", "\u00e9t\u00e9", " "])
+def test_none_and_strs_as_numpys_0d_arrays(a):
+    """NumPy reads None and a str as a 0-d array of one object, one str:
+    one row (or position) of no index where its truth is true."""
+    got, want = argwhere(a), argwhere.py_func(a)
+    assert got.dtype == np.int64 and got.shape == want.shape
+    got, want = flatnonzero(a), flatnonzero.py_func(a)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_none_or_a_str_from_a_variable():
+    @ruchey.njit
+    def f(flag):
+        x = None
+        s = "yes" if flag else ""
+        return np.argwhere(x).shape, np.flatnonzero(s).size
+
+    for flag in (True, False):
+        assert f(flag) == f.py_func(flag)
+
+
+def test_a_set_is_refused_clearly():
     with pytest.raises(ruchey.TypingError, match="argwhere"):
-        argwhere("ab")
+        argwhere({1, 2})

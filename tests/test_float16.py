@@ -13,6 +13,7 @@ import pytest
 import ruchey
 from ruchey import njit, prange
 
+from arraygen import LAYOUTS, array, check, compiled
 from conftest import numpy2_only, run_python_file
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6.1e-5, 6e-8, -6e-8, np.inf, -np.inf, np.nan, 0.5, 1024.0]
@@ -211,6 +212,26 @@ def test_elementwise_functions_as_numpy(name):
         assert same(quiet(f, a), quiet(ns["f"], a))
 
 
+@pytest.mark.parametrize("name", ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "maximum",
+                                  "minimum", "fmax", "fmin", "square", "sign", "signbit", "positive"])
+def test_comparisons_picks_and_signs_as_numpy(name):
+    """Bit for bit (NaN's own bits too), with NaN, infinities and zeros of
+    both signs against each other, a float16, a Python float and an int."""
+    nin = getattr(np, name).nin
+    f = compiled(f"np.{name}(a{', b' if nin == 2 else ''})", "a, b")
+    rng = np.random.default_rng(len(name))
+    for layout in LAYOUTS:
+        a, b = array(rng, np.float16, (9, 9), layout), array(rng, np.float16, (9, 9), layout)
+        edge = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 6e-8, 65504.0], np.float16)
+        a[0, :], b[:, 0], a[1, :], b[1, :] = edge, edge, edge[::-1], edge
+        for other in (b, np.float16(0.5), 2.5, 3):
+            got, want = quiet(f, a, other), quiet(f.py_func, a, other)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            if got.dtype == np.float16:
+                got, want = got.view(np.int16), want.view(np.int16)
+            np.testing.assert_array_equal(got, want)
+
+
 def test_where_and_clip():
     @njit
     def f(a):
@@ -219,6 +240,63 @@ def test_where_and_clip():
     a = halves(7)
     for g, w in zip(quiet(f, a), quiet(f.py_func, a)):
         assert same(g, w)
+
+
+# shapes, views and copies move float16 elements as their bytes; the truth
+# of each element (zero and -0.0 false, NaN true) is NumPy's
+MOVED = [
+    "np.moveaxis(c, 0, -1)", "np.swapaxes(b, 0, 1)", "b.swapaxes(1, 0)", "np.transpose(c, (1, 0, 2))",
+    "b.transpose()", "b.reshape(4, 3)", "np.reshape(b, (2, 6))", "b.ravel()", "np.ravel(c)", "b.flatten()",
+    "np.squeeze(b[:1], axis=0)", "b[:, :1].squeeze(axis=1)", "np.expand_dims(b, 1)", "np.atleast_1d(a)",
+    "np.atleast_2d(a)", "np.atleast_3d(b)", "np.concatenate((b, b[::-1]), axis=1)", "np.stack((b, b), axis=2)",
+    "np.vstack((b, b))", "np.hstack((b, b))", "np.dstack((b, b))", "np.column_stack((a, a))",
+    "np.append(b, b, axis=0)", "np.flip(b)", "np.fliplr(b)", "np.flipud(b)", "np.rot90(b)", "np.roll(b, 2)",
+    "np.roll(b, -1, axis=1)", "np.repeat(a, 2)", "b.repeat(2, axis=0)", "np.tile(a, 2)",
+    "np.broadcast_to(a, (2, 4))", "np.resize(a, 7)", "np.diag(b)", "np.diag(a, 1)", "np.diagflat(a)",
+    "np.tril(b)", "np.triu(b, 1)", "np.take(b, np.array([0, 2, -1]))", "np.take(b, np.array([0, 2]), axis=1)",
+    "a.take(np.array([3, 0]))", "np.ascontiguousarray(b)", "np.asfortranarray(b)", "c[0].copy().view(np.int16)",
+    "np.nonzero(b)", "b.nonzero()", "np.argwhere(b)", "np.flatnonzero(b)", "np.count_nonzero(b)", "np.any(b)",
+    "np.all(b)", "b.any()", "a.all()",
+]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("expr", MOVED)
+def test_shape_and_view_functions_move_elements_as_numpy(expr, layout):
+    f = compiled(expr, "a, b, c")
+    rng = np.random.default_rng(len(expr))
+    for zeros in (False, True):
+        a, b, c = (array(rng, np.float16, shape, layout) for shape in ((4,), (3, 4), (2, 3, 4)))
+        if zeros:  # some zeros (of both signs) among NaN and infinities
+            a[::2], b[::2] = 0.0, -0.0
+        check(f, a, b, c)  # (their contiguity is each function's, the same for every dtype)
+
+
+def test_fill_of_a_float16_array():
+    @njit
+    def f(a, v):
+        a.fill(v)
+        return a
+
+    rng = np.random.default_rng(3)
+    for layout in LAYOUTS:
+        for v in (1.1, np.float16(-2.5), 7, np.nan):
+            check(f, array(rng, np.float16, (3, 4), layout), v)
+
+
+def test_nditer_over_float16():
+    @njit
+    def f(a):
+        out = []
+        for x in np.nditer(a):
+            out.append(x[()])
+        return out
+
+    rng = np.random.default_rng(4)
+    for shape in ((3, 4), (5,), ()):
+        a = array(rng, np.float16, shape)
+        got, want = f(a), f.py_func(a)
+        assert len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
 
 
 def test_prange_over_float16():
@@ -295,7 +373,9 @@ def test_record_with_float16_field():
 
 def test_functions_not_checked_for_float16_refuse_it():
     a = halves(1, n=10, special=False)
-    for body in ["np.sort(a)", "np.dot(a, a)", "np.median(a)", "np.hypot(a, a)", "np.cumsum(a)", "np.maximum(a, 1)"]:
+    for body in ["np.sort(a)", "np.dot(a, a)", "np.median(a)", "np.hypot(a, a)", "np.cumsum(a)", "np.arctan2(a, a)",
+                 # NumPy's half reductions add in float32 as far as each inner loop runs: not folded per element
+                 "np.add.reduce(a, initial=1.5)", "np.multiply.reduce(a)"]:
         ns = {"np": np}
         exec(f"def f(a):\n    return {body}\n", ns)
         with pytest.raises(ruchey.TypingError, match="does not support float16"):

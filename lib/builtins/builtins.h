@@ -109,6 +109,9 @@ LLVMValueRef lo_iterable_list(Lower *l, Node *x, const Type *elem);
 LLVMValueRef lo_list_item_addr(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef i);  /* item i's address */
 void lo_list_sort(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef rev);  /* in place (rev: an i1) */
 
+/* shape.c: None or a str given to argwhere or flatnonzero, made its truth (NumPy's 0-d array's) */
+const Type *ty_truth_operand(Infer *in, Node *x, const Type *t);
+
 /* searching.c: v in a, of an array a (lists.c's `in` hands arrays here) */
 const Type *ty_array_contains(Infer *in, Node *n, const Type **args);
 LLVMValueRef lo_array_contains(Lower *l, Node *n);

@@ -22,12 +22,28 @@ static const char *const takes_half[] = {
   "numpy.array_split", "numpy.split", "numpy.hsplit", "numpy.vsplit", "numpy.dsplit", "numpy.broadcast_arrays",
   "numpy.trim_zeros", "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
   "numpy.delete", "numpy.insert",
+  /* shapes, views and copies: elements moved as their bytes, never computed */
+  "numpy.moveaxis", "numpy.swapaxes", "array.swapaxes", "numpy.transpose", "array.transpose", "numpy.reshape",
+  "array.reshape", "numpy.ravel", "array.ravel", "array.flatten", "numpy.squeeze", "array.squeeze",
+  "numpy.expand_dims", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.concatenate",
+  "numpy.stack", "numpy.vstack", "numpy.hstack", "numpy.dstack", "numpy.column_stack", "numpy.row_stack",
+  "numpy.append", "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.roll", "numpy.repeat",
+  "array.repeat", "numpy.tile", "numpy.broadcast_to", "numpy.resize", "numpy.diag", "numpy.diagflat",
+  "numpy.tril", "numpy.triu", "numpy.take", "array.take", "numpy.ascontiguousarray", "numpy.asfortranarray",
+  "array.fill", "array.view", "nditer size", "nditer at",
+  /* the truth of each element (not zero: NaN is true), as NumPy's */
+  "numpy.nonzero", "array.nonzero", "numpy.argwhere", "numpy.flatnonzero", "numpy.count_nonzero", "numpy.any",
+  "array.any", "numpy.all", "array.all",
   /* ndenumerate's counter over the shape (its elements are read as a[i]) */
   "ndindex size", "ndindex at",
   /* elementwise, in float32 as NumPy's loops for half */
   "numpy.sqrt", "numpy.exp", "numpy.log", "numpy.sin", "numpy.cos", "numpy.absolute", "numpy.abs", "numpy.floor",
   "numpy.ceil", "numpy.negative", "numpy.isnan", "numpy.isinf", "numpy.isfinite", "numpy.add", "numpy.subtract",
   "numpy.multiply", "numpy.divide",
+  /* the operators' comparisons, one operand picked (NaN's rules as NumPy's), a sign, a product as a * a */
+  "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal", "numpy.greater", "numpy.greater_equal",
+  "numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin", "numpy.positive", "numpy.sign", "numpy.signbit",
+  "numpy.square",
   /* reductions: sums and products accumulate in float32, as NumPy's */
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",

@@ -178,6 +178,7 @@ static LLVMValueRef lo_take(Lower *l, Node *n) {
 enum { EXTRACT, FLATNONZERO };
 
 static const Type *ty_extract(Infer *in, Node *n, const Type **args) {
+  if (n->bi->ival == FLATNONZERO && !(args[0] = ty_truth_operand(in, n->list.items[0], args[0]))) return NULL;
   for (int i = 0; i < n->list.len; i++)
     if (!bi_need_values(in, n, n->list.items[i])) return NULL;  /* (tuples and lists: the rows' BF_ARRAYLIKE) */
   return ty_array(n->bi->ival == EXTRACT ? elem_of(args[1]) : TYS(TY_I64), 1, 'C', false);
@@ -496,7 +497,7 @@ const Builtin bi_picking[] = {
   {"numpy.take_along_axis", "numpy", "take_along_axis", BK_FUNCTION, 0, 2, 3, axis_kw, PK_FLAGS | BF_NONE, 0, 0, ty_take_along_axis,
    lo_take_along_axis},
   {"numpy.extract", "numpy", "extract", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, EXTRACT, 0, ty_extract, lo_extract},
-  {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS | BF_ARRAYLIKE, FLATNONZERO, 0, ty_extract, lo_extract},
+  {"numpy.flatnonzero", "numpy", "flatnonzero", BK_FUNCTION, 0, 1, 1, NULL, PK_FLAGS | BF_ARRAYLIKE | BF_NONE, FLATNONZERO, 0, ty_extract, lo_extract},
   {"numpy.delete", "numpy", "delete", BK_FUNCTION, 0, 2, 2, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_delete, lo_delete},
   {"numpy.insert", "numpy", "insert", BK_FUNCTION, 0, 3, 3, NULL, PK_FLAGS | BF_ARRAYLIKE, 0, 0, ty_insert, lo_insert},
   BI_END,

@@ -2175,10 +2175,22 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
   return r;
 }
 
+/* None and a str where an array goes are 0-d arrays of one object and of
+ * one str to NumPy, whose element's truth argwhere and flatnonzero read
+ * (None false, a str true unless empty): x becomes that truth, a bool. */
+const Type *ty_truth_operand(Infer *in, Node *x, const Type *t) {
+  if (t->kind == TY_NONE) {
+    ty_become_bool(x, false);
+    return ty_expr(in, x);
+  }
+  return t->kind == TY_STR ? ty_wrap_call(in, x, "str truth") : t;
+}
+
 /* numpy.argwhere(a): the indices of a's true elements, one row each, in C
  * order; a Fortran array, as NumPy's (the transpose of nonzero's rows).
  * A number or a 0-d array has one row (or none) of no index. */
 static const Type *ty_argwhere(Infer *in, Node *n, const Type **args) {
+  if (!(args[0] = ty_truth_operand(in, n->list.items[0], args[0]))) return NULL;
   if (ty_is_scalar(args[0]) && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy.asarray"))) return NULL;
   return array_operand(in, n, args[0]) ? ty_array(TYS(TY_I64), 2, 'F', false) : NULL;  /* (tuples: the row's BF_ARRAYLIKE) */
 }
@@ -2807,7 +2819,7 @@ const Builtin bi_shape[] = {
   FUNCTION("repeat", 2, 3, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   METHOD("repeat", 1, 2, axis_kw, BF_ALLOCATES | BF_COMPLEX, 0, ty_repeat, lo_repeat),
   FUNCTION("nonzero", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_INDEXES, 0, ty_nonzero, lo_nonzero),
-  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE, 0, ty_argwhere, lo_argwhere),
+  FUNCTION("argwhere", 1, 1, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_NONE, 0, ty_argwhere, lo_argwhere),
   METHOD("nonzero", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_nonzero, lo_nonzero),
   METHOD("fill", 1, 1, NULL, BF_COMPLEX, 0, ty_fill, lo_fill_method),
   METHOD("tobytes", 0, 0, NULL, BF_ALLOCATES | BF_COMPLEX, 0, ty_tobytes, lo_tobytes),
