@@ -8,6 +8,7 @@
  * ruchey.typed.List holds in Python. Appending, indexing and len are
  * inlined; the rest calls lib/containers.c.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "builtins/builtins.h"
@@ -270,6 +271,18 @@ LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst) {
   return LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
 }
 
+/* RtList.immutable, past the fields list_struct has. */
+static LLVMValueRef immutable_field(Lower *l, LLVMValueRef lst) {
+  LLVMValueRef at = const_i64(l, (int64_t)offsetof(RtList, immutable));
+  return LLVMBuildGEP2(l->b, l->mod->i8, lst, &at, 1, "immutable");
+}
+
+/* Numba's ValueError for a change of a typed.List made immutable. */
+static void check_mutable(Lower *l, LLVMValueRef lst) {
+  LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, frozen, const_i32(l, 0), ""), RT_ERR_VALUE, "list is immutable");
+}
+
 static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
   tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
 }
@@ -460,6 +473,7 @@ LLVMValueRef lo_list_slice(Lower *l, Node *n) {
 /* x[a:b:c] = v (v owned, released after its items are copied) */
 void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   LLVMValueRef lst = lo_expr(l, target->lhs), a[6] = {lst};
+  check_mutable(l, lst);
   Node *parts[3] = {target->rhs->lhs, target->rhs->rhs, target->rhs->cond};
   slice_args(l, parts, a + 1);
   a[5] = v;
@@ -473,6 +487,7 @@ void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) 
 
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   *base = lo_expr(l, n->lhs);
+  if (store) check_mutable(l, *base);
   return list_index_addr(l, n, *base, store ? "list assignment index out of range" : "list index out of range");
 }
 
@@ -752,9 +767,16 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) { return args[
 
 static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
 
+/* The list a method changes, checked to be mutable. */
+static LLVMValueRef changed_receiver(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  check_mutable(l, lst);
+  return lst;
+}
+
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
@@ -763,7 +785,7 @@ static LLVMValueRef lo_append(Lower *l, Node *n) {
 /* x.insert(i, v): i clamped to [0, len] after counting from the end, as Python. */
 static LLVMValueRef lo_insert(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = lo_item_value(l, n->list.items[2], elem);
   LLVMValueRef len = lo_list_len(l, lst), zero = const_i64(l, 0);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
@@ -796,7 +818,7 @@ static void append_items(Lower *l, const Type *elem, LLVMValueRef lst, const Typ
 static LLVMValueRef lo_extend(Lower *l, Node *n) {
   Node *y = n->list.items[1];
   const Type *elem = n->list.items[0]->ty->elem, *from = item_type(y->ty);
-  LLVMValueRef lst = receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
+  LLVMValueRef lst = changed_receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
   if (y->ty->kind != TY_LIST) lo_temp_made(l, ty_list(from), src);
   if (from) append_items(l, elem, lst, from, src);
   if (y->ty->kind == TY_LIST) lo_done_with(l, y, src);
@@ -808,7 +830,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
 /* x.pop(), x.pop(i), del x[i] (ival 1: the statement's message). */
 static LLVMValueRef lo_pop(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   LLVMValueRef len = lo_list_len(l, lst), i;
   if (n->list.len > 1) {
     i = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
@@ -834,7 +856,7 @@ static const Type *ty_delslice(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_delslice(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   Node *parts[3] = {n->list.items[1], n->list.items[2], n->list.items[3]};
   lo_check_call(l, slice_call(l, "rt_list_delete_slice", l->mod->i32, lst, parts));
   lo_done_with(l, n->list.items[0], lst);
@@ -881,7 +903,7 @@ static LLVMValueRef list_search(Lower *l, Node *index, const Type *elem, LLVMVal
 static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
-  LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
+  LLVMValueRef lst = n->bi->ival == 3 ? changed_receiver(l, n) : receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
   if (n->bi->ival == 3) {  /* del x[r:r + 1]: the item's references let go with it */
@@ -905,12 +927,8 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
 }
 
 static LLVMValueRef lo_clear(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
-  const Type *elem = n->list.items[0]->ty->elem;
-  if (elem && ty_has_arrays(elem))
-    lo_call_fn(l, "rt_list_clear", void_type(l), &l->mod->ptr, &lst, 1);
-  else
-    set_len(l, lst, const_i64(l, 0));
+  LLVMValueRef lst = changed_receiver(l, n);
+  lo_call_fn(l, "rt_list_clear", void_type(l), &l->mod->ptr, &lst, 1);  /* (a typed.List gives its room back) */
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -980,7 +998,7 @@ static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
 
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
 static LLVMValueRef lo_reorder(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   if (!n->bi->ival) lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
   else if (n->list.items[0]->ty->elem) sort_list(l, n, n->list.items[0]->ty->elem, lst);
   lo_done_with(l, n->list.items[0], lst);
@@ -1748,6 +1766,23 @@ static const Type *ty_list_dtype(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_dtype(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* (a type: no value) */
 
+/* l._allocated(), l._is_mutable() and l._make_immutable() (ival 0, 1, 2), as
+ * Numba's typed list has them: its room, and its immutability. */
+static const Type *ty_list_state(Infer *in, Node *n, const Type **args) {
+  return TYS(n->bi->ival == 0 ? TY_I64 : n->bi->ival == 1 ? TY_BOOL : TY_NONE);
+}
+
+static LLVMValueRef lo_list_state(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n), r = LLVMGetUndef(l->mod->i8);
+  if (n->bi->ival == 0) r = header_load(l, l->mod->i64, lst, L_CAP, "cap");
+  LLVMValueRef frozen = immutable_field(l, lst);
+  if (n->bi->ival == 1)
+    r = LLVMBuildICmp(l->b, LLVMIntEQ, tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, frozen, ""), "list fields"), const_i32(l, 0), "");
+  if (n->bi->ival == 2) tagged(l, LLVMBuildStore(l->b, const_i32(l, 1), frozen), "list fields");
+  lo_done_with(l, n->list.items[0], lst);
+  return r;
+}
+
 const Builtin bi_lists[] = {
   {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
@@ -1773,6 +1808,9 @@ const Builtin bi_lists[] = {
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
   LIST_METHOD("copy", 0, 0, NULL, BF_RAISES, 0, ty_copy, lo_list_copy),
+  LIST_METHOD("_allocated", 0, 0, NULL, 0, 0, ty_list_state, lo_list_state),
+  LIST_METHOD("_is_mutable", 0, 0, NULL, 0, 1, ty_list_state, lo_list_state),
+  LIST_METHOD("_make_immutable", 0, 0, NULL, 0, 2, ty_list_state, lo_list_state),
   {"list._dtype", NULL, "_dtype", BK_ATTRIBUTE, TY_LIST, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_list_dtype, lo_list_dtype},
   BI_END,
 };
