@@ -945,10 +945,29 @@ static PyObject *list_str(ListObject *self) {
   return r;
 }
 
+/* Whether a typed list holds None (its items' type is none). */
+static bool none_items(PyObject *x) {
+  return ((ListObject *)x)->l->kind >= 0 && list_item_type_of((ListObject *)x)->kind == TY_NONE;
+}
+
+/* Numba's order of a list of None and a list of other items: by their
+ * lengths, then the list of None first; never equal. */
+static PyObject *none_list_richcompare(PyObject *a, PyObject *b, int op) {
+  Py_ssize_t la = PySequence_Size(a), lb = PySequence_Size(b);
+  int c = la != lb ? (la < lb ? -1 : 1) : none_items(a) ? -1 : 1;
+  bool r = op == Py_NE || ((op == Py_LT || op == Py_LE) && c < 0) || ((op == Py_GT || op == Py_GE) && c > 0);
+  return PyBool_FromLong(r);
+}
+
 /* As a sequence's comparisons, item by item, against a typed.List or a
- * list (a tuple is never equal to a list, as in Python). */
+ * list (a tuple is never equal to a list, as in Python); against a number
+ * every operator is False, as Numba's typed.List has it (and compiled code). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
+  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other)) Py_RETURN_FALSE;
   if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
+  if (Py_TYPE(other) == &ListType && self->l->kind >= 0 && ((ListObject *)other)->l->kind >= 0 &&
+      none_items((PyObject *)self) != none_items(other))
+    return none_list_richcompare((PyObject *)self, other, op);
   PyObject *a = PySequence_List((PyObject *)self);
   PyObject *b = a ? PySequence_List(other) : NULL;
   PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;

@@ -1610,13 +1610,26 @@ static bool complex_items(const Type *t) {
   return t && ty_is_complex(t);
 }
 
+
+/* Whether one list holds None and the other not: Numba's order for them (by
+ * their lengths, then the list of None first). */
+static bool one_of_none(const Type *a, const Type *b) {
+  return a->elem && b->elem && (a->elem->kind == TY_NONE) != (b->elem->kind == TY_NONE);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
- * first unequal items decide, else the lengths). */
+ * first unequal items decide, else the lengths); of a list and a real number:
+ * unequal, as Python's, and for a typed.List never true, as Numba's
+ * (lo_list_compare). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (a->kind != TY_LIST || b->kind != TY_LIST)
-    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
+  if (a->kind != TY_LIST || b->kind != TY_LIST) {
+    const Type *other = a->kind == TY_LIST ? b : a;
+    if (plain_number(other) && !ty_is_complex(other)) return true;
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  }
   bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (one_of_none(a, b)) return true;
   if (!comparable_items(a->elem, b->elem, !order))
     return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   if (order && (complex_items(a) || complex_items(b)))
@@ -1625,8 +1638,40 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return true;
 }
 
+/* Python's name of a number's type, for its TypeError. */
+static const char *python_name(const Type *t) {
+  return t->kind == TY_BOOL ? "bool" : ty_is_int(t) ? "int" : "float";
+}
+
+/* A list compared with a real number: a typed.List is never equal nor
+ * ordered to it (Numba's typed list gives False for every operator); a
+ * reflected list is unequal, and ordering it is Python's TypeError. */
+static LLVMValueRef list_and_other(Lower *l, int op, LLVMValueRef lst, const Type *other, bool list_first) {
+  LLVMValueRef typed = lo_list_made_typed(l, lst);
+  if (op == OP_EQ) return const_bool(l, false);
+  if (op == OP_NE) return LLVMBuildNot(l->b, typed, "");
+  char msg[120];
+  static const char *const sign[] = {[OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">="};
+  snprintf(msg, sizeof msg, "'%s' not supported between instances of '%s' and '%s'", sign[op],
+           list_first ? "list" : python_name(other), list_first ? python_name(other) : "list");
+  lo_raise_if(l, LLVMBuildNot(l->b, typed, ""), RT_ERR_TYPE, arena_strdup(l->f->arena, msg));
+  return const_bool(l, false);
+}
+
+/* Of equal lengths, one list of None and one of other items: Numba's order
+ * puts the list of None first, and they are unequal. */
+static LLVMValueRef none_list_order(Lower *l, int op, const Type *ta) {
+  bool a_first = ta->elem->kind == TY_NONE;
+  return const_bool(l, op == OP_NE || ((op == OP_LT || op == OP_LE) && a_first) || ((op == OP_GT || op == OP_GE) && !a_first));
+}
+
 LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (ta->kind != TY_LIST) return list_and_other(l, op, b, ta, false);
+  if (tb->kind != TY_LIST) return list_and_other(l, op, a, tb, true);
   LLVMValueRef la = lo_list_len(l, a), lb = lo_list_len(l, b);
+  if (one_of_none(ta, tb))
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, la, lb, ""), none_list_order(l, op, ta),
+                           lo_compare_values(l, op, la, TYS(TY_I64), lb, TYS(TY_I64)), "");
   LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), la, lb, "");
   LLVMValueRef at = lo_alloca(l, l->mod->i64, "differs");
   LLVMBuildStore(l->b, m, at);
