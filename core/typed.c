@@ -920,11 +920,11 @@ static PyObject *list_reverse(ListObject *self, PyObject *unused) {
 }
 
 /* As Numba's typed list's: its room (over-allocated as Numba's), whether it may change, and making it immutable. */
-static PyObject *list_allocated(ListObject *self, PyObject *unused) { return PyLong_FromLongLong(self->l->cap); }
+static PyObject *list_allocated(ListObject *self, PyObject *unused) { return PyLong_FromLongLong(rt_list_allocated(self->l)); }
 static PyObject *list_is_mutable(ListObject *self, PyObject *unused) { return PyBool_FromLong(!self->l->immutable); }
 
 static PyObject *list_make_immutable(ListObject *self, PyObject *unused) {
-  self->l->immutable = 1;
+  rt_list_make_immutable(self->l);
   Py_RETURN_NONE;
 }
 

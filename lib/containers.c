@@ -325,11 +325,24 @@ static int64_t typed_room(int64_t n) { return n + (n >> 3) + (n < 9 ? 3 : 6); }
  * O(n) and copy each item about once. */
 int32_t rt_list_reserve(RtList *l, int64_t n) {
   if (n <= l->cap) return RT_OK;
+  if (l->immutable) {
+    rt_set_error(RT_ERR_VALUE, "list is immutable");
+    return RT_ERR_VALUE;
+  }
   int64_t cap = 2 * l->cap;
   if (cap < n) cap = n;
   if (cap < 8) cap = 8;
   return set_room(l, l->typed ? typed_room(n) : cap);
 }
+
+void rt_list_make_immutable(RtList *l) {
+  if (l->immutable) return;
+  l->immutable = 1;
+  l->kept_cap = l->cap;
+  l->cap = 0;
+}
+
+int64_t rt_list_allocated(const RtList *l) { return l->immutable ? l->kept_cap : l->cap; }
 
 /* Numba's typed list gives room back once its items fill less than half of
  * it (to their own over-allocation; all of it when empty). */
@@ -1607,6 +1620,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_close", (void *)rt_list_close, ctx);
   define("rt_list_clear", (void *)rt_list_clear, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
+  define("rt_list_make_immutable", (void *)rt_list_make_immutable, ctx);
+  define("rt_list_allocated", (void *)rt_list_allocated, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
   define("rt_list_sort_fields", (void *)rt_list_sort_fields, ctx);
   define("rt_list_take_order", (void *)rt_list_take_order, ctx);

@@ -341,9 +341,15 @@ void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v
   LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLT, n, caps, "");
   lo_intrinsic(l, "llvm.assume", NULL, 0, &fits, 1);  /* keeps the room read after growing */
   lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), datas, &n, 1, ""), v);
-  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
-  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");  /* a number's one store */
+  lo_list_item_stored(l, elem);
   set_len(l, lst, n1);
+}
+
+/* A number's one store into an item, tagged: the list's fields (its length,
+ * buffer and immutability) stay in registers across a loop of such stores. */
+void lo_list_item_stored(Lower *l, const Type *elem) {
+  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
+  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");
 }
 
 /* ---------------------------------------------------------------- literals */
@@ -774,9 +780,10 @@ static LLVMValueRef changed_receiver(Lower *l, Node *n) {
   return lst;
 }
 
+/* (an immutable list has no room: its append refuses while growing, rt_list_reserve) */
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = changed_receiver(l, n);
+  LLVMValueRef lst = receiver(l, n);
   lo_list_append(l, elem, lst, lo_item_value(l, n->list.items[1], elem));
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
@@ -1819,11 +1826,12 @@ static const Type *ty_list_state(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_state(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n), r = LLVMGetUndef(l->mod->i8);
-  if (n->bi->ival == 0) r = header_load(l, l->mod->i64, lst, L_CAP, "cap");
-  LLVMValueRef frozen = immutable_field(l, lst);
-  if (n->bi->ival == 1)
-    r = LLVMBuildICmp(l->b, LLVMIntEQ, tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, frozen, ""), "list fields"), const_i32(l, 0), "");
-  if (n->bi->ival == 2) tagged(l, LLVMBuildStore(l->b, const_i32(l, 1), frozen), "list fields");
+  if (n->bi->ival == 0) r = lo_call_fn(l, "rt_list_allocated", l->mod->i64, &l->mod->ptr, &lst, 1);
+  if (n->bi->ival == 1) {
+    LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
+    r = LLVMBuildICmp(l->b, LLVMIntEQ, frozen, const_i32(l, 0), "");
+  }
+  if (n->bi->ival == 2) lo_call_fn(l, "rt_list_make_immutable", void_type(l), &l->mod->ptr, &lst, 1);
   lo_done_with(l, n->list.items[0], lst);
   return r;
 }
