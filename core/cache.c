@@ -24,7 +24,8 @@ static bool plain_result(const Type *t) { return t == &core_plain[t->kind] && (t
  * a str, ("d", kind, unit) for a datetime, ("a", kind, ndim, layout,
  * readonly[, unit]) for an array, ("t", fields...) for a tuple, ("l", item)
  * for a list, ("m", key, value) for a dict, ("e", item) for a set, ("o",
- * value) for an Optional; NULL (no exception) for another kind. */
+ * value) for an Optional, ("v", dict, part) for a dict's keys, values or
+ * items; NULL (no exception) for another kind. */
 static PyObject *encode_type(const Type *t);
 
 static PyObject *encode_of(const char *tag, const Type *a, const Type *b) {
@@ -34,12 +35,20 @@ static PyObject *encode_of(const char *tag, const Type *a, const Type *b) {
   return d;
 }
 
+/* ("v", dict, part) of a view of a dict's keys, values or items (ty_dict_view). */
+static PyObject *encode_view(const Type *t) {
+  PyObject *dict = encode_type(t->elem), *d = dict ? Py_BuildValue("(sOi)", "v", dict, t->unit) : NULL;
+  Py_XDECREF(dict);
+  return d;
+}
+
 static PyObject *encode_type(const Type *t) {
   if (t->kind == TY_NONE) return PyUnicode_FromString("none");
   if (t->kind == TY_LIST) return encode_of("l", t->elem, NULL);
   if (t->kind == TY_OPTIONAL) return encode_of("o", t->elem, NULL);
   if (t->kind == TY_SET && t->nfields == 2) return encode_of("e", t->fields[0], NULL);
   if (t->kind == TY_DICT && t->nfields == 2) return encode_of("m", t->fields[0], t->fields[1]);
+  if (t->kind == TY_DICTVIEW) return encode_view(t);
   if (ty_is_time(t)) return Py_BuildValue("(sii)", "d", (int)t->kind, t->unit);
   if (plain_result(t)) return Py_BuildValue("(si)", "s", (int)t->kind);
   if (t->kind == TY_ARRAY && ty_is_time(t->elem))
@@ -56,6 +65,17 @@ static PyObject *encode_type(const Type *t) {
     else PyTuple_SET_ITEM(d, i + 1, field);
   }
   return d;
+}
+
+static const Type *decode_type(PyObject *d);
+
+/* The view encode_view described, of a dict's keys (part 0), values (1) or items (2). */
+static const Type *decode_view(PyObject *d) {
+  PyObject *dict;
+  int part;
+  if (!PyArg_ParseTuple(d, "sOi", &(const char *){NULL}, &dict, &part) || part < 0 || part > 2) return NULL;
+  const Type *t = decode_type(dict);
+  return t && t->kind == TY_DICT ? core_api()->dict_view(t, part) : NULL;
 }
 
 /* The type encode_type described, or NULL (no exception). */
@@ -86,6 +106,7 @@ static const Type *decode_type(PyObject *d) {
   }
   const Type *b = a && !strcmp(tag, "m") && PyTuple_GET_SIZE(d) == 3 ? decode_type(PyTuple_GET_ITEM(d, 2)) : NULL;
   if (b) return api->dict(a, b);
+  if (!strcmp(tag, "v")) return decode_view(d);
   if (strcmp(tag, "t") || PyTuple_GET_SIZE(d) - 1 > TY_MAX_FIELDS) return NULL;
   int n = (int)PyTuple_GET_SIZE(d) - 1, i = 0;
   const Type **fields = PyMem_Malloc(sizeof(Type *) * (size_t)(n ? n : 1)), *t = NULL;

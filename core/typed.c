@@ -541,13 +541,21 @@ static char *list_stage(ListObject *self, PyObject *o) {
   return list_store(self, o, end) < 0 ? NULL : end;
 }
 
+/* 0, or -1 with Numba's ValueError where the list was made immutable (_make_immutable()). */
+static int list_mutable(ListObject *self) {
+  if (!self->l->immutable) return 0;
+  PyErr_SetString(PyExc_ValueError, "list is immutable");
+  return -1;
+}
+
 static PyObject *list_append(ListObject *self, PyObject *o) {
-  if (!list_stage(self, o)) return NULL;
+  if (list_mutable(self) < 0 || !list_stage(self, o)) return NULL;
   self->l->len++;
   Py_RETURN_NONE;
 }
 
 static PyObject *list_extend(ListObject *self, PyObject *items) {
+  if (list_mutable(self) < 0) return NULL;
   PyObject *snapshot = items == (PyObject *)self ? PySequence_List(items) : NULL;  /* x.extend(x): its items once */
   PyObject *it = PyObject_GetIter(snapshot ? snapshot : items), *o;
   Py_XDECREF(snapshot);
@@ -657,6 +665,7 @@ static PyObject *list_item(ListObject *self, Py_ssize_t i) {
 }
 
 static int list_ass_item(ListObject *self, Py_ssize_t i, PyObject *o) {
+  if (list_mutable(self) < 0) return -1;
   if (i < 0 || i >= self->l->len) {
     PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
     return -1;
@@ -736,7 +745,7 @@ static ListObject *list_of_items(ListObject *self, PyObject *items) {
 static int list_ass_slice(ListObject *self, PyObject *key, PyObject *o) {
   Py_ssize_t start, stop, step;
   int32_t given;
-  if (slice_bounds(key, &start, &stop, &step, &given) < 0) return -1;
+  if (list_mutable(self) < 0 || slice_bounds(key, &start, &stop, &step, &given) < 0) return -1;
   if (!o) return rt_list_delete_slice(self->l, start, stop, step, given) == RT_OK ? 0 : (PyErr_NoMemory(), -1);
   Py_ssize_t a = start, b = stop, n = PySlice_AdjustIndices((Py_ssize_t)self->l->len, &a, &b, step);
   if (self->l->kind < 0) {  /* an empty list of no type yet: the items appended, the first typing it */
@@ -774,7 +783,7 @@ static int list_ass_subscript(ListObject *self, PyObject *key, PyObject *o) {
 
 static PyObject *list_pop(ListObject *self, PyObject *args) {
   Py_ssize_t i = -1;
-  if (!PyArg_ParseTuple(args, "|n:pop", &i)) return NULL;
+  if (!PyArg_ParseTuple(args, "|n:pop", &i) || list_mutable(self) < 0) return NULL;
   if (!self->l->len) {
     PyErr_SetString(PyExc_IndexError, "pop from empty list");
     return NULL;
@@ -793,7 +802,7 @@ static PyObject *list_pop(ListObject *self, PyObject *args) {
 static PyObject *list_insert(ListObject *self, PyObject *args) {
   Py_ssize_t i;
   PyObject *o;
-  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || !list_stage(self, o)) return NULL;
+  if (!PyArg_ParseTuple(args, "nO:insert", &i, &o) || list_mutable(self) < 0 || !list_stage(self, o)) return NULL;
   if (i < 0) i += self->l->len;
   i = i < 0 ? 0 : i > self->l->len ? self->l->len : i;
   int64_t size = self->l->itemsize;
@@ -855,7 +864,7 @@ static PyObject *list_sort(ListObject *self, PyObject *args, PyObject *kw) {
   static char *names[] = {"key", "reverse", NULL};
   PyObject *key = Py_None;
   int reverse = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|$Op:sort", names, &key, &reverse)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|$Op:sort", names, &key, &reverse) || list_mutable(self) < 0) return NULL;
   if (key != Py_None && !PyCallable_Check(key)) {
     PyErr_Format(PyExc_TypeError, "'%.200s' object is not callable", Py_TYPE(key)->tp_name);
     return NULL;
@@ -892,6 +901,7 @@ static PyObject *list_remove(ListObject *self, PyObject *x) {
 }
 
 static PyObject *list_clear(ListObject *self, PyObject *unused) {
+  if (list_mutable(self) < 0) return NULL;
   rt_list_clear(self->l);
   Py_RETURN_NONE;
 }
@@ -904,7 +914,17 @@ static PyObject *list_copy(ListObject *self, PyObject *unused) {
 }
 
 static PyObject *list_reverse(ListObject *self, PyObject *unused) {
+  if (list_mutable(self) < 0) return NULL;
   rt_list_reverse(self->l);
+  Py_RETURN_NONE;
+}
+
+/* As Numba's typed list's: its room (over-allocated as Numba's), whether it may change, and making it immutable. */
+static PyObject *list_allocated(ListObject *self, PyObject *unused) { return PyLong_FromLongLong(rt_list_allocated(self->l)); }
+static PyObject *list_is_mutable(ListObject *self, PyObject *unused) { return PyBool_FromLong(!self->l->immutable); }
+
+static PyObject *list_make_immutable(ListObject *self, PyObject *unused) {
+  rt_list_make_immutable(self->l);
   Py_RETURN_NONE;
 }
 
@@ -925,10 +945,29 @@ static PyObject *list_str(ListObject *self) {
   return r;
 }
 
+/* Whether a typed list holds None (its items' type is none). */
+static bool none_items(PyObject *x) {
+  return ((ListObject *)x)->l->kind >= 0 && list_item_type_of((ListObject *)x)->kind == TY_NONE;
+}
+
+/* Numba's order of a list of None and a list of other items: by their
+ * lengths, then the list of None first; never equal. */
+static PyObject *none_list_richcompare(PyObject *a, PyObject *b, int op) {
+  Py_ssize_t la = PySequence_Size(a), lb = PySequence_Size(b);
+  int c = la != lb ? (la < lb ? -1 : 1) : none_items(a) ? -1 : 1;
+  bool r = op == Py_NE || ((op == Py_LT || op == Py_LE) && c < 0) || ((op == Py_GT || op == Py_GE) && c > 0);
+  return PyBool_FromLong(r);
+}
+
 /* As a sequence's comparisons, item by item, against a typed.List or a
- * list (a tuple is never equal to a list, as in Python). */
+ * list (a tuple is never equal to a list, as in Python); against a number
+ * every operator is False, as Numba's typed.List has it (and compiled code). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
+  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other)) Py_RETURN_FALSE;
   if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
+  if (Py_TYPE(other) == &ListType && self->l->kind >= 0 && ((ListObject *)other)->l->kind >= 0 &&
+      none_items((PyObject *)self) != none_items(other))
+    return none_list_richcompare((PyObject *)self, other, op);
   PyObject *a = PySequence_List((PyObject *)self);
   PyObject *b = a ? PySequence_List(other) : NULL;
   PyObject *r = b ? PyObject_RichCompare(a, b, op) : NULL;
@@ -988,6 +1027,9 @@ static PyMethodDef list_methods[] = {
   {"remove", (PyCFunction)list_remove, METH_O, "Removes the first item equal to x (ValueError if none)."},
   {"clear", (PyCFunction)list_clear, METH_NOARGS, "Removes every item."},
   {"copy", (PyCFunction)list_copy, METH_NOARGS, "A new typed list of the same items."},
+  {"_allocated", (PyCFunction)list_allocated, METH_NOARGS, "How many items the list has room for."},
+  {"_is_mutable", (PyCFunction)list_is_mutable, METH_NOARGS, "Whether the list may change."},
+  {"_make_immutable", (PyCFunction)list_make_immutable, METH_NOARGS, "Makes every later change a ValueError."},
   {"__reversed__", (PyCFunction)list_reversed, METH_NOARGS, "An iterator over the items from the last."},
   {"empty_list", (PyCFunction)(void (*)(void))list_empty_list, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
    "An empty list of items of item_type (ruchey.int64, ruchey.float64, int, float, bool ...)."},

@@ -34,6 +34,9 @@ typedef struct RtList {
                         Numba returns its typed.List but a Python list for its reflected list (of bytes) */
   int64_t mapped;    /* data's bytes when mapped by mmap (large buffers), else 0: malloc'd */
   RtHeld held;       /* the references in each item */
+  int32_t immutable; /* made immutable (typed.List._make_immutable()): every change is Numba's ValueError */
+  int64_t kept_cap;  /* an immutable list's room: its cap is 0 then, so that an append takes the growing path,
+                        which refuses (rt_list_reserve), and appending loops check nothing more */
 } RtList;
 
 /* CPython's compact dict: entries in insertion order, each {hash, key, value},
@@ -110,6 +113,9 @@ int rt_held_fields(const Type *t, int64_t at, int n, int cap, int32_t *kinds, in
 void rt_held_drop(const RtHeld *h, const char *item);
 RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap);
 int32_t rt_list_reserve(RtList *l, int64_t n);  /* room for n items: RT_OK or RT_ERR_MEMORY */
+void rt_list_shrink(RtList *l);  /* a typed.List's room given back where its items fill less than half of it */
+void rt_list_make_immutable(RtList *l);
+int64_t rt_list_allocated(const RtList *l);  /* its room, as Numba's typed list's _allocated() */
 void rt_list_free(RtList *l);
 void rt_list_release(RtList *l);  /* one reference less */
 RtList *rt_list_copy(const RtList *l);

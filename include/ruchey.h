@@ -938,6 +938,7 @@ typedef struct RucheyAPI {
   /* what lets go of the interpreter's lock while a parallel loop runs, and
    * takes it back (pool_set_gil_hooks) */
   void (*set_gil_hooks)(void *(*release)(void), void (*restore)(void *state));
+  const Type *(*dict_view)(const Type *dict, int part);  /* ty_dict_view */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

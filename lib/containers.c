@@ -278,30 +278,17 @@ bool rt_meminfo_dtor_free(RtMemInfo *mi) {
 
 /* ---------------------------------------------------------------- lists */
 
-RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
-  RtList *l = calloc(1, sizeof(RtList));
-  if (!l) return NULL;
-  l->refcount = 1;
-  l->kind = kind;
-  l->itemsize = itemsize;
-  l->held = held_of(kind);
-  if (cap > 0 && rt_list_reserve(l, cap) != RT_OK) {
-    free(l);
-    return NULL;
-  }
-  return l;
-}
-
-/* Grows to twice the room (at least to n, at least 8 items), so that n
- * appends cost O(n) and copy each item about once. */
-int32_t rt_list_reserve(RtList *l, int64_t n) {
-  if (n <= l->cap) return RT_OK;
-  int64_t cap = 2 * l->cap;
-  if (cap < n) cap = n;
-  if (cap < 8) cap = 8;
+/* The list's room set to cap items exactly (fewer than it holds never). */
+static int32_t set_room(RtList *l, int64_t cap) {
   if ((uint64_t)cap > (uint64_t)INT64_MAX / (uint64_t)(l->itemsize ? l->itemsize : 1) / 2) {
     rt_set_error(RT_ERR_MEMORY, NULL);
     return RT_ERR_MEMORY;
+  }
+  if (!cap) {  /* (realloc to no bytes frees and gives NULL) */
+    free_memory(l->data, l->mapped);
+    l->data = NULL;
+    l->mapped = l->cap = 0;
+    return RT_OK;
   }
   char *data = grow_memory(l->data, &l->mapped, (size_t)(l->len * l->itemsize), (size_t)(cap * l->itemsize));
   if (!data) {
@@ -311,6 +298,56 @@ int32_t rt_list_reserve(RtList *l, int64_t n) {
   l->data = data;
   l->cap = cap;
   return RT_OK;
+}
+
+/* Room for cap items at first, exactly (List.empty_list(t, allocated=cap)). */
+RtList *rt_list_new(int32_t kind, int64_t itemsize, int64_t cap) {
+  RtList *l = calloc(1, sizeof(RtList));
+  if (!l) return NULL;
+  l->refcount = 1;
+  l->kind = kind;
+  l->itemsize = itemsize;
+  l->held = held_of(kind);
+  if (cap > 0 && set_room(l, cap) != RT_OK) {
+    free(l);
+    return NULL;
+  }
+  return l;
+}
+
+/* A typed.List's room for n items, as Numba's typed list (and CPython 3.7's
+ * list) over-allocates, which its _allocated() shows: n + n/8 + 3 (6 from
+ * 9 items on). */
+static int64_t typed_room(int64_t n) { return n + (n >> 3) + (n < 9 ? 3 : 6); }
+
+/* Grows to n items' room: a typed.List's as Numba's; another list's to
+ * twice the room (at least to n, at least 8 items), so that n appends cost
+ * O(n) and copy each item about once. */
+int32_t rt_list_reserve(RtList *l, int64_t n) {
+  if (n <= l->cap) return RT_OK;
+  if (l->immutable) {
+    rt_set_error(RT_ERR_VALUE, "list is immutable");
+    return RT_ERR_VALUE;
+  }
+  int64_t cap = 2 * l->cap;
+  if (cap < n) cap = n;
+  if (cap < 8) cap = 8;
+  return set_room(l, l->typed ? typed_room(n) : cap);
+}
+
+void rt_list_make_immutable(RtList *l) {
+  if (l->immutable) return;
+  l->immutable = 1;
+  l->kept_cap = l->cap;
+  l->cap = 0;
+}
+
+int64_t rt_list_allocated(const RtList *l) { return l->immutable ? l->kept_cap : l->cap; }
+
+/* Numba's typed list gives room back once its items fill less than half of
+ * it (to their own over-allocation; all of it when empty). */
+void rt_list_shrink(RtList *l) {
+  if (l->typed && l->len < l->cap >> 1) set_room(l, l->len ? typed_room(l->len) : 0);  /* (a failure keeps the room) */
 }
 
 /* The references items from..to hold, each released (the list's memory going, or its items). */
@@ -369,11 +406,13 @@ int32_t rt_list_open(RtList *l, int64_t i) {
 void rt_list_clear(RtList *l) {
   release_items(l, 0, l->len);
   l->len = 0;
+  rt_list_shrink(l);
 }
 
 void rt_list_close(RtList *l, int64_t i) {
   memmove(l->data + i * l->itemsize, l->data + (i + 1) * l->itemsize, (size_t)((l->len - i - 1) * l->itemsize));
   l->len--;
+  rt_list_shrink(l);
 }
 
 /* Two items exchanged byte by byte: items of any size (tuples too). */
@@ -477,6 +516,7 @@ int32_t rt_list_delete_slice(RtList *l, int64_t start, int64_t stop, int64_t ste
     else memmove(l->data + kept++ * s, l->data + i * s, (size_t)s);
   }
   l->len = kept;
+  rt_list_shrink(l);
   return RT_OK;
 }
 
@@ -1580,6 +1620,8 @@ void rt_register_containers(void (*define)(const char *name, void *addr, void *c
   define("rt_list_close", (void *)rt_list_close, ctx);
   define("rt_list_clear", (void *)rt_list_clear, ctx);
   define("rt_list_reverse", (void *)rt_list_reverse, ctx);
+  define("rt_list_make_immutable", (void *)rt_list_make_immutable, ctx);
+  define("rt_list_allocated", (void *)rt_list_allocated, ctx);
   define("rt_list_sort", (void *)rt_list_sort, ctx);
   define("rt_list_sort_fields", (void *)rt_list_sort_fields, ctx);
   define("rt_list_take_order", (void *)rt_list_take_order, ctx);

@@ -563,6 +563,50 @@ FUNCTIONS = [floats, pairs, ranges, thirds, residues, maybe, nested]
     assert run(tmp_path, code)[-2:] == ["7", "0"]
 
 
+def test_dict_views_returned_from_cached_code(tmp_path):
+    (tmp_path / "views.py").write_text('''
+from ruchey import njit, typed, types
+
+def made(n):
+    d = typed.Dict.empty(types.unicode_type, types.float64)
+    for i in range(n):
+        d[str(i * 7 % 5)] = i / 4
+    return d
+
+@njit(cache=True)
+def keys(n):
+    return made(n).keys()
+
+@njit(cache=True)
+def values(n):
+    return made(n).values()
+
+@njit(cache=True)
+def all_views(n):
+    d = typed.Dict.empty(types.int64, types.int64)
+    for i in range(n):
+        d[i * 3] = -i
+    return d.keys(), d.values(), d.items()
+
+made = njit(made)
+FUNCTIONS = [keys, values, all_views]
+''')
+    code = '''
+    import views
+    for f in views.FUNCTIONS:
+        for n in (0, 1, 6):
+            got, want = f(n), f.py_func(n)
+            if f is views.all_views:
+                assert [list(v) for v in got] == [list(v) for v in want], (got, want)
+            else:
+                assert list(got) == list(want), (f.__name__, got, want)
+    print(sum(sum(f.stats.cache_hits.values()) for f in views.FUNCTIONS),
+          sum(sum(f.stats.cache_misses.values()) for f in views.FUNCTIONS))
+    '''
+    assert run(tmp_path, code)[-2:] == ["0", "3"]
+    assert run(tmp_path, code)[-2:] == ["3", "0"]
+
+
 FROZEN = __import__("numpy").array([[1.5, 2.5], [3.5, 4.5]])
 
 

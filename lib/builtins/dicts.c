@@ -89,7 +89,9 @@ bool ty_key_converts(const Type *key, const Type *k) {
 /* k as a key of d (ty_key_converts). */
 static bool key_fits(Infer *in, Node *at, const Type *d, const Type *k) {
   if (!need_key(in, at, k)) return false;
-  if (!ty_key_converts(key_of(d), k)) return ty_error(in, at, "%s is not a key type of %s", k->name, d->name) != NULL;
+  if (!ty_key_converts(key_of(d), k))  /* (Numba's words after ours) */
+    return ty_error(in, at, "%s is not a key type of %s: cannot safely cast %s to %s", k->name, d->name, k->name,
+                    key_of(d)->name) != NULL;
   return true;
 }
 
@@ -121,7 +123,8 @@ static bool value_fits(Infer *in, Node *n, Node *recv, Node *at, const Type *d, 
   const Type *u = ty_is_container(v) && ty_is_container(value_of(d)) ? ty_unify_containers(value_of(d), v) : NULL;
   if (u && u != value_of(d)) return ty_refine_container(in, n, recv, ty_dict(key_of(d), u));
   if (!ty_container_fits(value_of(d), v) && !ty_container_casts(value_of(d), v))
-    return ty_error(in, at, "cannot store %s as a value of %s", v->name, d->name) != NULL;
+    return ty_error(in, at, "cannot store %s as a value of %s: cannot safely cast %s to %s", v->name, d->name, v->name,
+                    value_of(d)->name) != NULL;
   return true;
 }
 

@@ -24,7 +24,8 @@ static const Type *ordered_item(Infer *in, Node *n, const Type *list) {
 
 /* The heap's item type (ordered_item's). */
 static const Type *heap_item(Infer *in, Node *n, const Type *heap) {
-  if (heap->kind != TY_LIST) return ty_error(in, n, "%s() takes a typed list as its heap, got %s", n->bi->name, heap->name);
+  if (heap->kind != TY_LIST)
+    return ty_error(in, n, "%s() takes a typed list as its heap, got %s: heap argument must be a list", n->bi->name, heap->name);
   return ordered_item(in, n, heap);
 }
 

@@ -8,6 +8,7 @@
  * ruchey.typed.List holds in Python. Appending, indexing and len are
  * inlined; the rest calls lib/containers.c.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "builtins/builtins.h"
@@ -270,6 +271,18 @@ LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst) {
   return LLVMBuildICmp(l->b, LLVMIntNE, header_load(l, l->mod->i32, lst, L_TYPED, "typed"), const_i32(l, 0), "");
 }
 
+/* RtList.immutable, past the fields list_struct has. */
+static LLVMValueRef immutable_field(Lower *l, LLVMValueRef lst) {
+  LLVMValueRef at = const_i64(l, (int64_t)offsetof(RtList, immutable));
+  return LLVMBuildGEP2(l->b, l->mod->i8, lst, &at, 1, "immutable");
+}
+
+/* Numba's ValueError for a change of a typed.List made immutable. */
+static void check_mutable(Lower *l, LLVMValueRef lst) {
+  LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
+  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, frozen, const_i32(l, 0), ""), RT_ERR_VALUE, "list is immutable");
+}
+
 static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
   tagged(l, LLVMBuildStore(l->b, n, list_field(l, lst, L_LEN)), "list fields");
 }
@@ -328,9 +341,15 @@ void lo_list_append(Lower *l, const Type *elem, LLVMValueRef lst, LLVMValueRef v
   LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLT, n, caps, "");
   lo_intrinsic(l, "llvm.assume", NULL, 0, &fits, 1);  /* keeps the room read after growing */
   lo_store_scalar(l, elem, LLVMBuildGEP2(l->b, lo_storage_type(l, elem), datas, &n, 1, ""), v);
-  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
-  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");  /* a number's one store */
+  lo_list_item_stored(l, elem);
   set_len(l, lst, n1);
+}
+
+/* A number's one store into an item, tagged: the list's fields (its length,
+ * buffer and immutability) stay in registers across a loop of such stores. */
+void lo_list_item_stored(Lower *l, const Type *elem) {
+  LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(l->b));
+  if (ty_is_scalar(elem) && last && LLVMIsAStoreInst(last)) tagged(l, last, "list items");
 }
 
 /* ---------------------------------------------------------------- literals */
@@ -460,6 +479,7 @@ LLVMValueRef lo_list_slice(Lower *l, Node *n) {
 /* x[a:b:c] = v (v owned, released after its items are copied) */
 void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
   LLVMValueRef lst = lo_expr(l, target->lhs), a[6] = {lst};
+  check_mutable(l, lst);
   Node *parts[3] = {target->rhs->lhs, target->rhs->rhs, target->rhs->cond};
   slice_args(l, parts, a + 1);
   a[5] = v;
@@ -473,6 +493,7 @@ void lo_list_slice_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) 
 
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store) {
   *base = lo_expr(l, n->lhs);
+  if (store) check_mutable(l, *base);
   return list_index_addr(l, n, *base, store ? "list assignment index out of range" : "list index out of range");
 }
 
@@ -752,6 +773,14 @@ static const Type *ty_copy(Infer *in, Node *n, const Type **args) { return args[
 
 static LLVMValueRef receiver(Lower *l, Node *n) { return lo_expr(l, n->list.items[0]); }
 
+/* The list a method changes, checked to be mutable. */
+static LLVMValueRef changed_receiver(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n);
+  check_mutable(l, lst);
+  return lst;
+}
+
+/* (an immutable list has no room: its append refuses while growing, rt_list_reserve) */
 static LLVMValueRef lo_append(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
   LLVMValueRef lst = receiver(l, n);
@@ -763,7 +792,7 @@ static LLVMValueRef lo_append(Lower *l, Node *n) {
 /* x.insert(i, v): i clamped to [0, len] after counting from the end, as Python. */
 static LLVMValueRef lo_insert(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   LLVMValueRef i = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), v = lo_item_value(l, n->list.items[2], elem);
   LLVMValueRef len = lo_list_len(l, lst), zero = const_i64(l, 0);
   LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, zero, "");
@@ -796,7 +825,7 @@ static void append_items(Lower *l, const Type *elem, LLVMValueRef lst, const Typ
 static LLVMValueRef lo_extend(Lower *l, Node *n) {
   Node *y = n->list.items[1];
   const Type *elem = n->list.items[0]->ty->elem, *from = item_type(y->ty);
-  LLVMValueRef lst = receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
+  LLVMValueRef lst = changed_receiver(l, n), src = y->ty->kind == TY_LIST ? lo_expr(l, y) : items_list(l, y, from);
   if (y->ty->kind != TY_LIST) lo_temp_made(l, ty_list(from), src);
   if (from) append_items(l, elem, lst, from, src);
   if (y->ty->kind == TY_LIST) lo_done_with(l, y, src);
@@ -808,7 +837,7 @@ static LLVMValueRef lo_extend(Lower *l, Node *n) {
 /* x.pop(), x.pop(i), del x[i] (ival 1: the statement's message). */
 static LLVMValueRef lo_pop(Lower *l, Node *n) {
   const Type *elem = n->list.items[0]->ty->elem;
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   LLVMValueRef len = lo_list_len(l, lst), i;
   if (n->list.len > 1) {
     i = lo_expr_as(l, n->list.items[1], TYS(TY_I64));
@@ -834,7 +863,7 @@ static const Type *ty_delslice(Infer *in, Node *n, const Type **args) {
 }
 
 static LLVMValueRef lo_delslice(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   Node *parts[3] = {n->list.items[1], n->list.items[2], n->list.items[3]};
   lo_check_call(l, slice_call(l, "rt_list_delete_slice", l->mod->i32, lst, parts));
   lo_done_with(l, n->list.items[0], lst);
@@ -881,7 +910,7 @@ static LLVMValueRef list_search(Lower *l, Node *index, const Type *elem, LLVMVal
 static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
-  LLVMValueRef lst = receiver(l, n), val = lo_expr(l, v);
+  LLVMValueRef lst = n->bi->ival == 3 ? changed_receiver(l, n) : receiver(l, n), val = lo_expr(l, v);
   LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
   if (n->bi->ival == 3) {  /* del x[r:r + 1]: the item's references let go with it */
@@ -905,12 +934,8 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
 }
 
 static LLVMValueRef lo_clear(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
-  const Type *elem = n->list.items[0]->ty->elem;
-  if (elem && ty_has_arrays(elem))
-    lo_call_fn(l, "rt_list_clear", void_type(l), &l->mod->ptr, &lst, 1);
-  else
-    set_len(l, lst, const_i64(l, 0));
+  LLVMValueRef lst = changed_receiver(l, n);
+  lo_call_fn(l, "rt_list_clear", void_type(l), &l->mod->ptr, &lst, 1);  /* (a typed.List gives its room back) */
   lo_done_with(l, n->list.items[0], lst);
   return LLVMGetUndef(l->mod->i8);
 }
@@ -980,7 +1005,7 @@ static void sort_list(Lower *l, Node *n, const Type *elem, LLVMValueRef lst) {
 
 /* reverse(), sort(reverse=False) (ival 0 and 1) */
 static LLVMValueRef lo_reorder(Lower *l, Node *n) {
-  LLVMValueRef lst = receiver(l, n);
+  LLVMValueRef lst = changed_receiver(l, n);
   if (!n->bi->ival) lo_call_fn(l, "rt_list_reverse", void_type(l), &l->mod->ptr, &lst, 1);
   else if (n->list.items[0]->ty->elem) sort_list(l, n, n->list.items[0]->ty->elem, lst);
   lo_done_with(l, n->list.items[0], lst);
@@ -1592,13 +1617,26 @@ static bool complex_items(const Type *t) {
   return t && ty_is_complex(t);
 }
 
+
+/* Whether one list holds None and the other not: Numba's order for them (by
+ * their lengths, then the list of None first). */
+static bool one_of_none(const Type *a, const Type *b) {
+  return a->elem && b->elem && (a->elem->kind == TY_NONE) != (b->elem->kind == TY_NONE);
+}
+
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
- * first unequal items decide, else the lengths). */
+ * first unequal items decide, else the lengths); of a list and a real number:
+ * unequal, as Python's, and for a typed.List never true, as Numba's
+ * (lo_list_compare). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
-  if (a->kind != TY_LIST || b->kind != TY_LIST)
-    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
+  if (a->kind != TY_LIST || b->kind != TY_LIST) {
+    const Type *other = a->kind == TY_LIST ? b : a;
+    if (plain_number(other) && !ty_is_complex(other)) return true;
+    return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
+  }
   bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
+  if (one_of_none(a, b)) return true;
   if (!comparable_items(a->elem, b->elem, !order))
     return ty_error(in, n, "comparing %s and %s is not supported", a->name, b->name) != NULL;
   if (order && (complex_items(a) || complex_items(b)))
@@ -1607,8 +1645,40 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return true;
 }
 
+/* Python's name of a number's type, for its TypeError. */
+static const char *python_name(const Type *t) {
+  return t->kind == TY_BOOL ? "bool" : ty_is_int(t) ? "int" : "float";
+}
+
+/* A list compared with a real number: a typed.List is never equal nor
+ * ordered to it (Numba's typed list gives False for every operator); a
+ * reflected list is unequal, and ordering it is Python's TypeError. */
+static LLVMValueRef list_and_other(Lower *l, int op, LLVMValueRef lst, const Type *other, bool list_first) {
+  LLVMValueRef typed = lo_list_made_typed(l, lst);
+  if (op == OP_EQ) return const_bool(l, false);
+  if (op == OP_NE) return LLVMBuildNot(l->b, typed, "");
+  char msg[120];
+  static const char *const sign[] = {[OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">="};
+  snprintf(msg, sizeof msg, "'%s' not supported between instances of '%s' and '%s'", sign[op],
+           list_first ? "list" : python_name(other), list_first ? python_name(other) : "list");
+  lo_raise_if(l, LLVMBuildNot(l->b, typed, ""), RT_ERR_TYPE, arena_strdup(l->f->arena, msg));
+  return const_bool(l, false);
+}
+
+/* Of equal lengths, one list of None and one of other items: Numba's order
+ * puts the list of None first, and they are unequal. */
+static LLVMValueRef none_list_order(Lower *l, int op, const Type *ta) {
+  bool a_first = ta->elem->kind == TY_NONE;
+  return const_bool(l, op == OP_NE || ((op == OP_LT || op == OP_LE) && a_first) || ((op == OP_GT || op == OP_GE) && !a_first));
+}
+
 LLVMValueRef lo_list_compare(Lower *l, int op, LLVMValueRef a, const Type *ta, LLVMValueRef b, const Type *tb) {
+  if (ta->kind != TY_LIST) return list_and_other(l, op, b, ta, false);
+  if (tb->kind != TY_LIST) return list_and_other(l, op, a, tb, true);
   LLVMValueRef la = lo_list_len(l, a), lb = lo_list_len(l, b);
+  if (one_of_none(ta, tb))
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, la, lb, ""), none_list_order(l, op, ta),
+                           lo_compare_values(l, op, la, TYS(TY_I64), lb, TYS(TY_I64)), "");
   LLVMValueRef m = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, la, lb, ""), la, lb, "");
   LLVMValueRef at = lo_alloca(l, l->mod->i64, "differs");
   LLVMBuildStore(l->b, m, at);
@@ -1748,6 +1818,24 @@ static const Type *ty_list_dtype(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_dtype(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* (a type: no value) */
 
+/* l._allocated(), l._is_mutable() and l._make_immutable() (ival 0, 1, 2), as
+ * Numba's typed list has them: its room, and its immutability. */
+static const Type *ty_list_state(Infer *in, Node *n, const Type **args) {
+  return TYS(n->bi->ival == 0 ? TY_I64 : n->bi->ival == 1 ? TY_BOOL : TY_NONE);
+}
+
+static LLVMValueRef lo_list_state(Lower *l, Node *n) {
+  LLVMValueRef lst = receiver(l, n), r = LLVMGetUndef(l->mod->i8);
+  if (n->bi->ival == 0) r = lo_call_fn(l, "rt_list_allocated", l->mod->i64, &l->mod->ptr, &lst, 1);
+  if (n->bi->ival == 1) {
+    LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
+    r = LLVMBuildICmp(l->b, LLVMIntEQ, frozen, const_i32(l, 0), "");
+  }
+  if (n->bi->ival == 2) lo_call_fn(l, "rt_list_make_immutable", void_type(l), &l->mod->ptr, &lst, 1);
+  lo_done_with(l, n->list.items[0], lst);
+  return r;
+}
+
 const Builtin bi_lists[] = {
   {"list walk ended", NULL, NULL, BK_FUNCTION, 0, 2, 2, NULL, BF_RAISES, 0, 0, ty_walk_ended, lo_walk_ended},
   {"list", "builtins", "list", BK_FUNCTION, 0, 0, 1, NULL, BF_RAISES | BF_LISTS | BF_STRINGS | BF_COMPLEX, 0, 0, ty_list_call, lo_list_call},
@@ -1773,6 +1861,9 @@ const Builtin bi_lists[] = {
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
   LIST_METHOD("copy", 0, 0, NULL, BF_RAISES, 0, ty_copy, lo_list_copy),
+  LIST_METHOD("_allocated", 0, 0, NULL, 0, 0, ty_list_state, lo_list_state),
+  LIST_METHOD("_is_mutable", 0, 0, NULL, 0, 1, ty_list_state, lo_list_state),
+  LIST_METHOD("_make_immutable", 0, 0, NULL, 0, 2, ty_list_state, lo_list_state),
   {"list._dtype", NULL, "_dtype", BK_ATTRIBUTE, TY_LIST, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_list_dtype, lo_list_dtype},
   BI_END,
 };

@@ -72,8 +72,8 @@ static const Type *same_sets(Infer *in, Node *n, const Type *a, const Type *b) {
   if (a->kind != TY_SET || b->kind != TY_SET)
     return ty_error(in, n, "this operation takes two sets, got %s and %s", a->name, b->name);
   if (a->nfields && b->nfields && a != b)
-    return ty_error(in, n, "sets of different item types (%s and %s) cannot be combined: convert one first",
-                    a->name, b->name);
+    return ty_error(in, n, "sets of different item types (%s and %s) cannot be combined: convert one first (All Sets "
+                    "must be of the same type)", a->name, b->name);
   return a->nfields ? a : b;
 }
 

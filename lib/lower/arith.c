@@ -625,7 +625,7 @@ LLVMValueRef lo_compare_values(Lower *l, int op, LLVMValueRef a, const Type *ta,
   if (ta->kind == TY_DICT || tb->kind == TY_DICT) return lo_dict_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_TUPLE) return lo_tuple_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_LITDICT) return lo_literal_dict_compare(l, op, a, ta, b, tb);
-  if (ta->kind == TY_LIST) return lo_list_compare(l, op, a, ta, b, tb);
+  if (ta->kind == TY_LIST || tb->kind == TY_LIST) return lo_list_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_SET) return lo_set_compare(l, op, a, ta, b, tb);
   if (ta->kind == TY_DTYPE) return LLVMConstInt(l->mod->i1, (ta == tb) == (op == OP_EQ), 0);  /* (typing saw two) */
   if (ta->kind == TY_STR || tb->kind == TY_STR) return lo_str_compare_values(l, op, a, ta, b, tb);

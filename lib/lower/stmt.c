@@ -53,6 +53,7 @@ static void lo_store(Lower *l, Node *target, const Type *t, LLVMValueRef v) {
     LLVMValueRef old = ty_has_arrays(target->ty) ? lo_load_scalar(l, target->ty, addr) : NULL;
     if (old && target->ty->kind == TY_STR) v = lo_str_keep(l, v);
     lo_store_scalar(l, target->ty, addr, lo_convert(l, v, t, target->ty));
+    if (bt->kind == TY_LIST) lo_list_item_stored(l, target->ty);
     if (old) lo_refcount(l, target->ty, old, false);
     lo_done_with(l, target->lhs, base);
   } else if (t->kind != TY_TUPLE) {  /* a nested target of an array or typed list (infer's ty_store) */
