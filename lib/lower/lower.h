@@ -537,8 +537,9 @@ LLVMValueRef lo_item_value(Lower *l, Node *n, const Type *elem);     /* n as a c
 void lo_hold_items(Lower *l, const Type *elem, LLVMValueRef c, const char *fn);  /* a tuple item's references */
 LLVMValueRef lo_container_len(Lower *l, const Type *t, LLVMValueRef v);
 LLVMValueRef lo_list_len(Lower *l, LLVMValueRef lst);
-LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst);
-void lo_list_item_stored(Lower *l, const Type *elem);  /* the store just built of a number into a list's item, tagged as one */  /* an i1: made as a typed.List (RtList.typed) */
+LLVMValueRef lo_list_made_typed(Lower *l, LLVMValueRef lst);  /* an i1: made as a typed.List (RtList.typed) */
+/* the store just built of a number into a list's item, tagged as one */
+void lo_list_item_stored(Lower *l, const Type *elem);
 /* x[i]'s address (IndexError, KeyError), x evaluated into *base; store:
  * for x[i] = v (a dict's key inserted) */
 LLVMValueRef lo_list_index(Lower *l, Node *n, LLVMValueRef *base, bool store);
