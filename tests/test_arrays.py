@@ -375,6 +375,28 @@ def test_allocated_results_are_freed_when_dropped():
 
 
 @ruchey.jit
+def sum_of_two(x, y):
+    out = numpy.empty_like(x)
+    for i in range(len(x)):
+        out[i] = x[i] + y[i]
+    return out
+
+
+def test_large_results_start_a_page_and_small_ones_64_bytes_in():
+    # a large result at a page's start (no 4K aliasing with NumPy's operands
+    # 16 bytes into theirs), small ones 64-byte aligned; values as Python's,
+    # also from a block freed by the call before
+    rng = make_rng(122)
+    for n in (1, 7, 100, 2**19 - 5, 2**19, 2**20 + 3):
+        x, y = rng.standard_normal(n), rng.standard_normal(n)
+        for _ in range(2):
+            r = assert_same(sum_of_two, x, y)
+            assert r.ctypes.data % (4096 if r.nbytes >= 4 << 20 else 64) == 0
+            r[-1] = 1.0  # the whole block is ours
+            del r
+
+
+@ruchey.jit
 def full_matrix(n, value):
     return numpy.full((n, 3), value)
 

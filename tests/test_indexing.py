@@ -731,6 +731,39 @@ def test_views_of_a_row_and_the_next_in_a_loop_match_python():
             same_error(row_pair_products, m, start, stop)
 
 
+@ruchey.jit
+def row_dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+@ruchey.jit
+def cycled_row_dots(m, v, start, calls):
+    t = 0.0
+    rows = m.shape[0]
+    for k in range(start, calls):
+        t += row_dot(m[k % rows], v)
+    return t
+
+
+def test_rows_picked_by_a_remainder_match_python():
+    # k % len(m) is an index in range with no test (a length is never
+    # negative); negative k, an empty m (ZeroDivisionError) and loops of
+    # more than one Ctrl-C poll block (2**16 iterations) as Python
+    rng = make_rng(33)
+    for rows, cols in ((1, 3), (7, 10), (64, 10), (5, 1), (3, 0)):
+        m, v = rng.standard_normal((rows, cols)), rng.standard_normal(cols)
+        for start, calls in ((0, 300), (-250, 40), (0, 0), (5, 2), (-(2**63), -(2**63) + 9)):
+            assert_same(cycled_row_dots, m, v, start, calls)
+    m, v = rng.standard_normal((13, 4)), rng.standard_normal(4)
+    expected = sum(float(m[k % 13] @ v) for k in range(3 * 2**16 + 7))
+    assert cycled_row_dots(m, v, 0, 3 * 2**16 + 7) == pytest.approx(expected, rel=1e-12)
+    same_error(cycled_row_dots, np.zeros((0, 4)), v, 0, 3)
+    assert_same(cycled_row_dots, np.zeros((0, 4)), v, 3, 3)
+
+
 def test_out_of_bounds_assignment_writes_nothing():
     x = np.arange(10.0)
     with pytest.raises(IndexError):

@@ -131,6 +131,20 @@ void lo_unbound_flags(Lower *l) {
   }
 }
 
+/* An array parameter's lengths are never negative: told to LLVM in the
+ * body, before its loops are unswitched (which freezes what they test,
+ * and what is known of it with it), a remainder by one (m[k % rows]) is
+ * a valid index without a test and Python's floored modulo by it the
+ * machine's unsigned one. A loop calling a 10-element dot product of
+ * such rows kept a test, a wrap-around and two copies of the length in
+ * registers per call, its other values spilled. */
+static void assume_lengths(Lower *l, const Type *t, LLVMValueRef a) {
+  for (int d = 0; t->kind == TY_ARRAY && d < t->ndim; d++) {
+    LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, lo_arr_shape(l, a, d), const_i64(l, 0), "");
+    lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
+  }
+}
+
 /* The body's start: its arguments (values, then a device function's
  * thread record) into their variables. */
 /* A parameter's argument; a local holding arrays starts empty (the exit
@@ -139,6 +153,7 @@ static LLVMValueRef argument(Lower *l, int v, void *ctx) {
   const Type *t = l->f->var_types[v];
   if (v >= l->f->nparams) return ty_has_arrays(t) ? LLVMConstNull(lo_type(l, t)) : NULL;
   LLVMValueRef value = LLVMGetParam(l->fn, (unsigned)v);
+  assume_lengths(l, t, value);
   if (ty_has_arrays(t) && !l->f->plan->borrowed[v]) lo_refcount(l, t, value, true);  /* released at the exit too */
   return value;
 }

@@ -369,6 +369,22 @@ static bool holds_loops(Node *loop) {
 #define POLL_CYCLES ((int64_t)1 << 21)
 #define POLL_BLOCK_MAX ((int64_t)1 << 61)
 
+/* A block's loop (counted_loop_plain) runs up to POLL_BLOCK times each
+ * time its block starts: told to LLVM (branch weights on the test at
+ * its head), the registers go to its own values, the block's
+ * bookkeeping (where it starts, its size, the clock) kept in memory
+ * around it. By the default guess of a loop running some 32 times, the
+ * loop calling a 10-element dot product reloaded three of its values
+ * on every call, while the block's values and constants held
+ * registers. */
+static void runs_long(Lower *l, LLVMBasicBlockRef head) {
+  LLVMMetadataRef w[3] = {LLVMMDStringInContext2(l->mod->c, "branch_weights", 14),
+                          LLVMValueAsMetadata(const_i32(l, (int)POLL_BLOCK)),
+                          LLVMValueAsMetadata(const_i32(l, 1))};
+  LLVMSetMetadata(LLVMGetBasicBlockTerminator(head), LLVMGetMDKindIDInContext(l->mod->c, "prof", 4),
+                  LLVMMetadataAsValue(l->mod->c, LLVMMDNodeInContext2(l->mod->c, w, 3)));
+}
+
 /* start + k * step for an iteration number k below the range's count.
  * With a step of 1 or -1 that value lies between start and stop, so the
  * sum cannot wrap: saying so (nsw) lets LLVM see that range(1, n)'s values
@@ -403,6 +419,7 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
                                   LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
                                   LLVMBasicBlockRef brk, bool rerun, bool poll) {
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
+  if (base) runs_long(l, loop.head);
   if (poll) lo_poll_interrupt(l);
   LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
   LLVMValueRef v = range_value(l, start, k, step);
