@@ -145,8 +145,6 @@ static void assume_lengths(Lower *l, const Type *t, LLVMValueRef a) {
   }
 }
 
-/* The body's start: its arguments (values, then a device function's
- * thread record) into their variables. */
 /* A parameter's argument; a local holding arrays starts empty (the exit
  * releases every local). */
 static LLVMValueRef argument(Lower *l, int v, void *ctx) {
@@ -158,6 +156,8 @@ static LLVMValueRef argument(Lower *l, int v, void *ctx) {
   return value;
 }
 
+/* The body's start: its arguments (values, then a device function's
+ * thread record) into their variables. */
 static void lo_prologue(Lower *l) {
   if (l->opts->device) load_thread(l, LLVMGetParam(l->fn, (unsigned)l->f->nparams));
   l->status = lo_alloca(l, l->mod->i32, "status");
