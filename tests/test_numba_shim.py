@@ -1566,6 +1566,7 @@ def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
         assert numba.__path__ == [] and numba.__spec__.name == "numba" and numba.__version__
         v = numba.version_info
         assert v.short == (v.major, v.minor) and v.full == v[:3] and v.string == numba.__version__
+        assert v.full >= (0, 61, 2)  # (pandas 3 refuses its numba engine below 0.61.2)
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)

@@ -41,7 +41,9 @@ import numpy
 import ruchey
 from ruchey import _core, np_extensions, types
 
-VERSION = "0.61.0"  # the Numba whose API ruchey follows, for packages that check it
+# the Numba whose API ruchey follows, for packages that check it: 0.61.2 is 0.61's
+# patch release (its API unchanged), the least pandas 3 takes for its numba engine
+VERSION = "0.61.2"
 
 _missing = []
 
