@@ -77,6 +77,9 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert core_types.np_real_domain == {types.float32, types.float64}
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0
+        # (numba.types is numba.core.types in Numba: its submodules under either name)
+        assert numba.types.npytypes.Array is core_types.npytypes.Array is core_types.Array
+        assert numba.types.misc.NoneType is core_types.NoneType
         assert {"jit", "njit", "vectorize", "guvectorize", "NumbaError", "TypingError", "int32"} <= set(numba.__all__)
         star = {}
         exec("from numba import *", star)

@@ -350,8 +350,10 @@ def _submodules():
         "numba.core.types": (dict(types.namespace), (types,)),
         "numba.types": (dict(types.namespace), (types,)),
         "numba.np.types": (dict(types.namespace), (types,)),  # NumPy's own types (NPDatetime, NPTimedelta)
-        # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType)
-        **{f"numba.core.types.{part}": (dict(types.namespace), (types,))
+        # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType), also
+        # under numba.types, the same module in Numba (codex-africanus' numba.types.npytypes.Array)
+        **{f"{types_module}.{part}": (dict(types.namespace), (types,))
+           for types_module in ("numba.core.types", "numba.types")
            for part in ("abstract", "common", "containers", "functions", "misc", "npytypes", "scalars")},
         "numba.core.errors": (dict(_ERRORS), ()),
         "numba.errors": (dict(_ERRORS), ()),
