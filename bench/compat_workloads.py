@@ -11529,6 +11529,32 @@ def openpmd_viewer_deposition():
     return out
 
 
+def wake_t_plasma_stages():
+    """Wake-T's plasma wakefield acceleration: seeded Gaussian driver and
+    witness electron bunches tracked through a short plasma stage in its quasi-static 2D (r-z)
+    wakefield model (compiled plasma particle pushes, deposition with cubic
+    and linear shapes, field solvers and gathering) by its compiled bunch
+    pushers, Boris and Runge-Kutta 4; the bunches' phase space afterwards."""
+    from wake_t import PlasmaStage
+    from wake_t.utilities.bunch_generation import get_gaussian_bunch_from_size
+    out = {}
+    for name, model, pusher, params in (
+            ("boris", "quasistatic_2d", "boris", dict(xi_max=0.0, xi_min=-80e-6, r_max=60e-6, n_xi=80, n_r=40,
+                                                       dz_fields=250e-6, ppc=2)),
+            ("rk4", "quasistatic_2d", "rk4", dict(xi_max=0.0, xi_min=-80e-6, r_max=60e-6, n_xi=60, n_r=30,
+                                                   dz_fields=250e-6, ppc=4, p_shape="linear"))):
+        np.random.seed(31)
+        driver = get_gaussian_bunch_from_size(2e-6, 2e-6, 4e-6, 4e-6, 2000.0, 0.01, 8e-15, -20e-6, 400e-12, 600,
+                                              name="driver")
+        witness = get_gaussian_bunch_from_size(1e-6, 1e-6, 3e-6, 3e-6, 200.0, 0.01, 5e-15, -60e-6, 20e-12, 400,
+                                               name="witness")
+        stage = PlasmaStage(2e-3, 1e23, wakefield_model=model, bunch_pusher=pusher, n_out=1, **params)
+        stage.track([driver, witness])
+        for bunch in (driver, witness):
+            out[f"{name}_{bunch.name}"] = np.stack([bunch.x, bunch.y, bunch.xi, bunch.px, bunch.py, bunch.pz])
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11811,4 +11837,5 @@ WORKLOADS = {
     "codex-africanus": {"terms": codex_africanus_terms, "predict": codex_africanus_predict,
                         "coordinates_dft": codex_africanus_coordinates_dft},
     "openpmd-viewer": {"deposition": openpmd_viewer_deposition},
+    "wake-t": {"plasma_stages": wake_t_plasma_stages},
 }
