@@ -71,7 +71,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "hausdorff", "dtwalign", "haversine", "sknw", "ta-numba", "hyper-corr", "sketchnu",
             "vanilla-option-pricers", "foostrap", "numba-mwu", "hmmkay",
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
-            "superflexpy", "scikit-gstat")
+            "superflexpy", "scikit-gstat",
+            "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
+            "wake-t")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -170,6 +172,12 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "py-fatigue": ["matplotlib", "pandas", "plotly", "pydantic<3"],
                 # qibojit 0.1.17 pins numba<0.62; its simulation needs qibo (0.3.6) and these
                 "qibojit": ["psutil", "qibo", "scipy"],
+                # libfmp 1.3 pins pandas<3 (synctoolbox 1.4 too, and numba<0.66): their compiled
+                # code and the functions calling it need only these
+                "libfmp": ["ipython<9", "librosa", "matplotlib", "music21", "pandas", "pretty_midi", "scipy",
+                           "soundfile"],
+                "synctoolbox": ["libfmp", "librosa", "matplotlib", "music21", "pandas", "pretty_midi", "scipy",
+                                "soundfile"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
@@ -193,9 +201,7 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # scikit-learn (its dust Stokes numbers) without requiring it; TauREx
 # interpolates cross sections and Planck functions with Numba where it is
 # installed (its numba extra), PyAutoArray its inversions' CPU path (its
-# optional extra); momepy's Theil index needs inequality without requiring it,
-# its range-limited statistics pandas' numba engine, which pandas 3 refuses
-# below Numba 0.61.2
+# optional extra); momepy's Theil index needs inequality without requiring it
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
@@ -203,7 +209,7 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
         "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
-        "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality", "pandas<3"]}
+        "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -11165,6 +11165,396 @@ def scikit_gstat_variograms():
                                                                                                    grid[:, 1])
     return out
 
+
+def tcpypi_potential_intensity():
+    """tcpyPI's potential intensity (Bister and Emanuel 2002) of seeded
+    tropical soundings: reversible and pseudo-adiabatic ascent, with and
+    without dissipative heating, both outflow sources, its compiled CAPE
+    and the efficiency/disequilibrium decomposition."""
+    import tcpyPI
+    rng = np.random.default_rng(53)
+    p = np.linspace(1000.0, 50.0, 40)
+    rows, capes = [], []
+    for k in range(24):
+        sst = 26.0 + 4.0 * rng.random()
+        msl = 1008.0 + 6.0 * rng.random()
+        z = 7.5 * np.log(1000.0 / p)  # km, a scale height's
+        tc = np.where(z < 16.0, sst - 1.5 - 6.3 * z + rng.normal(0, 0.4, p.size), -75.0 + 2.0 * (z - 16.0))
+        r = np.maximum(18.0 * np.exp(-z / 2.3) * (0.7 + 0.3 * rng.random()), 0.0)
+        for ascent, diss, source in ((0, 1, "cape_star"), (1, 1, "cape_star"), (0, 0, "cape_env"), (1, 0, "cape_env")):
+            rows.append(tcpyPI.pi(sst, msl, p, tc, r, ascent_flag=ascent, diss_flag=diss, outflow_source=source))
+        t_k, r_kg = tc + 273.15, r / 1000.0
+        capes.append(tcpyPI.cape(t_k[0], r_kg[0], p[0], t_k, r_kg, p, ascent_flag=k % 2))
+    rows = np.array(rows, dtype=np.float64)
+    vmax, t0 = rows[:, 0], rows[:, 3]
+    sstk = np.repeat(26.0, len(rows)) + 273.15
+    return {"pi": rows, "cape": np.array(capes, dtype=np.float64),
+            "efficiency": np.array([tcpyPI.pi_efficiency(s, t) for s, t in zip(sstk, t0)]),
+            "diseq": np.array([tcpyPI.pi_diseq_resid(v, s, t) for v, s, t in zip(vmax, sstk, t0)]),
+            "decompose": np.array([tcpyPI.decompose_pi(v, s, t) for v, s, t in zip(vmax, sstk, t0)])}
+
+
+def laser_core_sampling():
+    """laser-core's agent-based building blocks: its distributions (closures
+    drawing from Numba's generator, passed to compiled samplers as
+    first-class functions, filled in a prange), Kaplan-Meier years and days
+    of death, and its sorted queue's compiled sifts (explicit signatures per
+    dtype), on one thread and a fixed seed."""
+    import numba
+    import laser.core.distributions as dists
+    from laser.core import SortedQueue
+    from laser.core.demographics import KaplanMeierEstimator
+    from laser.core.random import seed
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        out = {}
+        floats = {"exponential": dists.exponential(3.0), "logistic": dists.logistic(1.0, 0.5),
+                  "lognormal": dists.lognormal(0.5, 0.4), "normal": dists.normal(10.0, 2.0),
+                  "uniform": dists.uniform(-2.0, 3.0), "weibull": dists.weibull(1.5, 2.0),
+                  "constant_float": dists.constant_float(4.25)}
+        for k, (name, fn) in enumerate(floats.items()):
+            seed(20240917 + k)
+            out[name] = dists.sample_floats(fn, np.zeros(2000, dtype=np.float32))
+        ints = {"binomial": dists.binomial(20, 0.3), "poisson": dists.poisson(6.5), "constant_int": dists.constant_int(7)}
+        for k, (name, fn) in enumerate(ints.items()):
+            seed(20241017 + k)
+            out[name] = dists.sample_ints(fn, np.zeros(2000, dtype=np.int32))
+        rng = np.random.default_rng(5)
+        deaths = np.cumsum(np.concatenate([[0], rng.integers(100, 2000, 101)])).astype(np.uint32)
+        km = KaplanMeierEstimator(deaths)
+        ages = rng.integers(0, 90, 3000).astype(np.int32)
+        seed(7)
+        out["year_of_death"] = km.predict_year_of_death(ages, max_year=100)
+        seed(8)
+        out["age_at_death"] = km.predict_age_at_death(ages * 365 + rng.integers(0, 365, ages.size), max_year=100)
+        for dtype in (np.float32, np.float64, np.int32, np.uint16):
+            values = (rng.random(500) * 1000).astype(dtype)
+            queue = SortedQueue(500, values)
+            for i in rng.permutation(500)[:400]:
+                queue.push(i)
+            popped = [queue.popiv() for _ in range(150)]
+            out[f"queue_{np.dtype(dtype).name}"] = np.array([(int(i), float(v)) for i, v in popped])
+    finally:
+        numba.set_num_threads(threads)
+    return out
+
+
+def wildboottest_cluster():
+    """wildboottest's wild cluster bootstrap (WCR11/WCU11: its compiled
+    bootstrap denominators in a prange, one per call) of an OLS slope
+    with seeded data: Rademacher, Webb, normal and Mammen weights, the null imposed
+    or not, and its statsmodels front end for one regressor."""
+    import pandas as pd
+    import statsmodels.api as sm
+    from wildboottest.wildboottest import WildboottestCL, wildboottest
+    rng = np.random.default_rng(71)
+    n, k, g = 600, 3, 14
+    x = rng.normal(size=(n, k))
+    cluster = rng.integers(0, g, n)
+    y = 0.5 + x @ np.array([0.02, 0.6, -0.3]) + rng.normal(size=n) + rng.normal(size=g)[cluster]
+    X = np.column_stack([np.ones(n), x])
+    out = {}
+    for weights, impose in (("rademacher", True), ("rademacher", False), ("webb", True), ("norm", False),
+                            ("mammen", True)):
+        if True:
+            wb = WildboottestCL(X=X, Y=y, cluster=cluster, R=np.array([0, 1, 0, 0]), B=499, seed=12)
+            wb.get_scores(bootstrap_type="11", impose_null=impose)
+            wb.get_weights(weights_type=weights)
+            wb.get_numer()
+            wb.get_denom()
+            wb.get_tboot()
+            wb.get_vcov()
+            wb.get_tstat()
+            wb.get_pvalue(pval_type="two-tailed")
+            key = f"{weights}_{'null' if impose else 'free'}"
+            out[key + "_tboot"] = wb.t_boot
+            out[key + "_pvalue"] = np.array([wb.pvalue, float(np.asarray(wb.t_stat).ravel()[0])])
+    frame = pd.DataFrame(X[:, 1:], columns=["a", "b", "c"])
+    model = sm.OLS(y, sm.add_constant(frame))
+    table = wildboottest(model, B=399, cluster=cluster, param="b", seed=5, show=False)
+    out["statsmodels"] = table.to_numpy(dtype=np.float64)
+    return out
+
+
+def _libfmp_signal(seconds, fs, seed):
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * fs)) / fs
+    beats = (np.sin(2 * np.pi * 2.0 * t) > 0.995).astype(float)
+    x = sum(np.sin(2 * np.pi * f * t) * (0.5 + 0.5 * np.sin(2 * np.pi * m * t))
+            for f, m in ((220.0, 0.5), (330.0, 0.75), (440.0, 0.25)))
+    return x + 0.3 * np.convolve(beats, np.hanning(64), "same") + 0.05 * rng.normal(size=t.size)
+
+
+def libfmp_fourier_features():
+    """libfmp's (Fundamentals of Music Processing) compiled Fourier code
+    and audio features on a seeded signal: DFT matrices, its radix-2 FFT and
+    inverse, its STFT and inverse, log-frequency spectrogram pooling to
+    pitches, chroma, log compression and feature normalisation (every norm)."""
+    import libfmp.c2
+    import libfmp.c3
+    rng = np.random.default_rng(17)
+    x = rng.normal(size=256)
+    out = {"dft_matrix": libfmp.c2.generate_matrix_dft(16, 16), "dft_inv": libfmp.c2.generate_matrix_dft_inv(16, 16),
+           "dft": libfmp.c2.dft(x[:64].astype(np.complex128)), "fft": libfmp.c2.fft(x.astype(np.complex128)),
+           "ifft": libfmp.c2.ifft(libfmp.c2.fft(x.astype(np.complex128))),
+           "idft": libfmp.c2.idft(libfmp.c2.dft(x[:32].astype(np.complex128)))}
+    fs, n, h = 4000, 512, 256
+    sig = _libfmp_signal(3.0, fs, 18)
+    w = np.hanning(n)
+    spec = libfmp.c2.stft(sig, w, H=h, only_positive_frequencies=True)
+    out["stft"] = spec
+    full = libfmp.c2.stft(sig, w, H=h)
+    out["istft"] = libfmp.c2.istft(full, w, h, sig.size)
+    power = np.abs(spec) ** 2
+    log_freq, pitches = libfmp.c3.compute_spec_log_freq(power, fs, n)
+    out["log_freq"], out["pitches"] = log_freq, pitches
+    chroma = libfmp.c3.compute_chromagram(log_freq)
+    out["chroma"] = chroma
+    out["compressed"] = libfmp.c3.log_compression(chroma, gamma=10.0)
+    for norm in ("1", "2", "max", "z"):
+        out["norm_" + norm] = libfmp.c3.normalize_feature_sequence(chroma, norm=norm)
+    return out
+
+
+def libfmp_dtw_structure():
+    """libfmp's compiled dynamic programming and structure analysis on
+    seeded chroma sequences: DTW accumulated costs and optimal warping paths
+    (classic and step sizes 2-1), self-similarity path smoothing along
+    several tempi, checkerboard novelty, and the audio thumbnail's
+    accumulated score matrix and optimal path family."""
+    import libfmp.c3
+    import libfmp.c4
+    rng = np.random.default_rng(23)
+    x = np.abs(rng.normal(size=(12, 60)))
+    y = np.repeat(x, 2, axis=1)[:, ::3] + 0.1 * np.abs(rng.normal(size=(12, 40)))
+    c = libfmp.c3.compute_cost_matrix(x, y, metric="euclidean")
+    d = libfmp.c3.compute_accumulated_cost_matrix(c)
+    d21 = libfmp.c3.compute_accumulated_cost_matrix_21(c)
+    out = {"cost": c, "acc": d, "path": libfmp.c3.compute_optimal_warping_path(d),
+           "acc21": d21, "path21": libfmp.c3.compute_optimal_warping_path_21(d21)}
+    feats = np.abs(rng.normal(size=(12, 80)))
+    feats[:, 40:] = feats[:, :40] + 0.05 * rng.normal(size=(12, 40))
+    feats = libfmp.c3.normalize_feature_sequence(feats, norm="2")
+    s = libfmp.c4.compute_sm_dot(feats, feats)
+    out["ssm"] = s
+    out["diag"] = libfmp.c4.filter_diag_sm(s, 6)
+    tempi = libfmp.c4.compute_tempo_rel_set(0.66, 1.5, 5)
+    out["mult"] = libfmp.c4.filter_diag_mult_sm(s, 6, tempi, direction=0)
+    out["mult_back"] = libfmp.c4.filter_diag_mult_sm(s, 6, tempi, direction=1)
+    out["novelty"] = libfmp.c4.compute_novelty_ssm(s, L=8, var=0.5)
+    seg = s[:, 10:30] - 0.2
+    acc, score = libfmp.c4.compute_accumulated_score_matrix(seg)
+    out["score_matrix"], out["score"] = acc, np.array([score])
+    family = libfmp.c4.compute_optimal_path_family(acc)
+    out["family"] = np.concatenate([np.asarray(p) for p in family])
+    return out
+
+
+def libfmp_tempo_hmm():
+    """libfmp's compiled tempo and chord-recognition code: local averages of
+    a novelty curve, Fourier and autocorrelation tempograms, predominant
+    local pulse, and Viterbi decoding (plain, log and log-likelihood) of a
+    seeded hidden Markov model."""
+    import libfmp.c5
+    import libfmp.c6
+    rng = np.random.default_rng(29)
+    fs = 100
+    t = np.arange(1200) / fs
+    nov = np.maximum(np.sin(2 * np.pi * 2.1 * t), 0) ** 8 + 0.05 * np.abs(rng.normal(size=t.size))
+    out = {"local_average": libfmp.c6.compute_local_average(nov, 10)}
+    theta = np.arange(40, 241, 4)
+    x, t_coef, f_coef = libfmp.c6.compute_tempogram_fourier(nov, fs, N=300, H=10, Theta=theta)
+    out["tempogram"] = x
+    out["plp"] = libfmp.c6.compute_plp(x, fs, nov.size, 300, 10, theta)[0]
+    autocorr = libfmp.c6.compute_tempogram_autocorr(nov, fs, N=300, H=10, norm_sum=False, Theta=theta)
+    out["autocorr"], out["autocorr_cut"] = autocorr[0], autocorr[3]
+    out["autocorr_local"] = libfmp.c6.compute_autocorrelation_local(nov, fs, 300, 10, norm_sum=True)[0]
+    states, symbols = 6, 8
+    trans = rng.random((states, states)) + 4 * np.eye(states)
+    trans /= trans.sum(axis=1, keepdims=True)
+    init = np.full(states, 1.0 / states)
+    emit = rng.random((states, symbols))
+    emit /= emit.sum(axis=1, keepdims=True)
+    obs = rng.integers(0, symbols, 150)
+    out["viterbi"] = np.array(libfmp.c5.viterbi(trans, init, emit, obs)[0])
+    out["viterbi_log"] = np.array(libfmp.c5.viterbi_log(trans, init, emit, obs)[0])
+    out["viterbi_ll"] = np.array(libfmp.c5.viterbi_log_likelihood(trans, init, emit[:, obs])[0])
+    return out
+
+
+def synctoolbox_mrmsdtw():
+    """synctoolbox's music synchronisation: its compiled DTW (accumulated
+    cost and step-index matrices, the warping path, with classic and
+    weighted step sizes) on a seeded cost matrix, memory-restricted
+    multi-scale DTW (MrMsDTW) of two seeded chroma sequences, and its
+    compiled peak picking behind pitch onset features of a seeded signal."""
+    from synctoolbox.dtw.core import compute_warping_path
+    from synctoolbox.dtw.mrmsdtw import sync_via_mrmsdtw
+    from synctoolbox.feature.dlnco import pitch_onset_features_to_DLNCO
+    from synctoolbox.feature.pitch_onset import audio_to_pitch_onset_features
+    rng = np.random.default_rng(37)
+    c = rng.random((70, 90))
+    out = {}
+    d, e, wp = compute_warping_path(c)
+    out["acc"], out["steps"], out["path"] = d, e, wp
+    d, e, wp = compute_warping_path(c, step_sizes=np.array([[1, 1], [2, 1], [1, 2]], np.int64),
+                                    step_weights=np.array([1.0, 2.0, 2.0]))
+    out["acc_21"], out["steps_21"], out["path_21"] = d, e, wp
+    base = np.abs(rng.normal(size=(12, 400)))
+    base = np.repeat(base[:, ::4], 4, axis=1)
+    stretched = np.repeat(base, 3, axis=1)[:, ::2] + 0.05 * np.abs(rng.normal(size=(12, 600)))
+    out["mrmsdtw"] = sync_via_mrmsdtw(base, stretched, input_feature_rate=50, verbose=False)
+    fs = 22050
+    t = np.arange(int(1.5 * fs)) / fs
+    audio = sum(np.sin(2 * np.pi * f * t) * (t > s) * np.exp(-3 * np.maximum(t - s, 0))
+                for f, s in ((261.6, 0.1), (329.6, 0.5), (392.0, 0.9), (523.3, 1.2)))
+    audio = audio + 0.01 * rng.normal(size=t.size)
+    peaks = audio_to_pitch_onset_features(audio, Fs=fs, verbose=False)
+    out["onset_pitches"] = np.array(sorted(peaks))
+    out["onsets"] = np.concatenate([np.asarray(peaks[p], dtype=np.float64).ravel() for p in sorted(peaks)])
+    out["dlnco"] = pitch_onset_features_to_DLNCO(peaks, feature_rate=50, feature_sequence_length=80,
+                                                 visualize=False)
+    return out
+
+
+def _africanus_observation(seed, nsrc=6, nrow=120, nchan=8):
+    rng = np.random.default_rng(seed)
+    lm = rng.uniform(-0.02, 0.02, (nsrc, 2))
+    uvw = rng.normal(0, 800.0, (nrow, 3))
+    freq = np.linspace(0.9e9, 1.7e9, nchan)
+    return rng, lm, uvw, freq
+
+
+def _africanus_terms(rng, lm, uvw, freq):
+    from africanus.model.shape import gaussian
+    from africanus.model.spectral import spectral_model
+    from africanus.rime import phase_delay
+    nsrc = lm.shape[0]
+    shape = np.column_stack([rng.uniform(1e-5, 1e-4, nsrc), rng.uniform(1e-5, 1e-4, nsrc), rng.uniform(0, np.pi, nsrc)])
+    stokes = rng.uniform(0.5, 2.0, (nsrc, 4))
+    spi = rng.normal(-0.7, 0.2, (nsrc, 3, 4))
+    ref = np.full(nsrc, 1.3e9)
+    return {"phase": phase_delay(lm, uvw, freq), "phase_casa": phase_delay(lm, uvw, freq, convention="casa"),
+            "gaussian": gaussian(uvw, freq, shape), "spectral_std": spectral_model(stokes, spi, ref, freq, base=0),
+            "spectral_log": spectral_model(stokes, spi, ref, freq, base=1)}
+
+
+def codex_africanus_terms():
+    """codex-africanus' radio interferometry terms (each a Numba overload of
+    an njit stub, specialised on its arguments' types): phase delays in both
+    conventions, feed rotations (linear and circular), Gaussian source
+    shapes and spectral models (ordinary and logarithmic)."""
+    from africanus.rime import feed_rotation
+    rng, lm, uvw, freq = _africanus_observation(61)
+    out = _africanus_terms(rng, lm, uvw, freq)
+    pa = rng.uniform(-np.pi, np.pi, (10, 3))
+    out["feed_linear"] = feed_rotation(pa, feed_type="linear")
+    out["feed_circular"] = feed_rotation(pa, feed_type="circular")
+    return out
+
+
+def codex_africanus_predict():
+    """codex-africanus' RIME visibility prediction of seeded sources'
+    coherencies, its kernel generated for which terms are given: the
+    coherencies alone, and with direction-dependent Jones terms,
+    direction-independent gains and base visibilities."""
+    from africanus.rime import predict_vis
+    rng, lm, uvw, freq = _africanus_observation(62)
+    terms = _africanus_terms(rng, lm, uvw, freq)
+    nsrc, nrow, nchan = lm.shape[0], uvw.shape[0], freq.size
+    ntime, nant = 6, 5
+    time_index = np.repeat(np.arange(ntime), nrow // ntime)
+    pairs = np.array([(a, b) for a in range(nant) for b in range(a + 1, nant)])
+    ant = pairs[rng.integers(0, len(pairs), nrow)]
+    a1, a2 = ant[:, 0].copy(), ant[:, 1].copy()
+    coh = (terms["phase"][:, :, :, None] * terms["spectral_std"][:, None, :, :].astype(np.complex128)
+           * terms["gaussian"][:, :, :, None]).reshape(nsrc, nrow, nchan, 2, 2)
+    dde = (rng.normal(1, 0.1, (nsrc, ntime, nant, nchan, 2, 2)) + 1j * rng.normal(0, 0.1, (nsrc, ntime, nant, nchan, 2, 2)))
+    die = (rng.normal(1, 0.1, (ntime, nant, nchan, 2, 2)) + 1j * rng.normal(0, 0.1, (ntime, nant, nchan, 2, 2)))
+    base = rng.normal(size=(nrow, nchan, 2, 2)) + 0j
+    return {"coherencies": predict_vis(time_index, a1, a2, source_coh=coh),
+            "all": predict_vis(time_index, a1, a2, dde1_jones=dde, source_coh=coh, dde2_jones=dde, die1_jones=die,
+                               base_vis=base, die2_jones=die)}
+
+
+def codex_africanus_coordinates_dft():
+    """codex-africanus' coordinate transforms (RA/Dec to direction cosines
+    and back, about a phase centre) and its direct Fourier transform of a
+    seeded sky model to visibilities and back to an image."""
+    from africanus.coordinates import lm_to_radec, radec_to_lm, radec_to_lmn
+    from africanus.dft import im_to_vis, vis_to_im
+    rng, lm, uvw, freq = _africanus_observation(63)
+    radec = np.column_stack([rng.uniform(0, 2 * np.pi, 20), rng.uniform(-1.2, 1.2, 20)])
+    centre = np.array([1.0, -0.4])
+    lm2 = radec_to_lm(radec, centre)
+    out = {"radec_to_lm": lm2, "radec_to_lmn": radec_to_lmn(radec, centre), "lm_to_radec": lm_to_radec(lm2, centre)}
+    image = rng.uniform(0, 1, (lm.shape[0], freq.size, 2))
+    vis = im_to_vis(image, uvw, lm, freq)
+    out["im_to_vis"] = vis
+    out["vis_to_im"] = vis_to_im(vis, uvw, lm, freq, np.zeros(vis.shape, dtype=np.bool_))
+    return out
+
+
+def openpmd_viewer_deposition():
+    """openPMD-viewer's compiled helpers: cloud-in-cell histograms of
+    seeded macroparticles in one and two dimensions (its particle plots'
+    deposition), the 3D Cartesian field reconstructed from a seeded
+    quasi-cylindrical field's azimuthal modes in both of its memory orders
+    (an Enum argument compared with `is`), and the particle tracker's merge
+    of sorted particle ids (with and without keeping absent particles)."""
+    from openpmd_viewer.openpmd_timeseries.data_order import RZorder
+    from openpmd_viewer.openpmd_timeseries.particle_tracker import extract_indices
+    from openpmd_viewer.openpmd_timeseries.utilities import (construct_3d_from_circ, histogram_cic_1d,
+                                                             histogram_cic_2d)
+    rng = np.random.default_rng(47)
+    z, x = rng.normal(0, 1.0, 20000), rng.normal(0, 0.5, 20000)
+    w = rng.uniform(0.5, 1.5, z.size)
+    out = {"cic_1d": histogram_cic_1d(z, w, 64, -3.0, 3.0),
+           "cic_2d": histogram_cic_2d(z, x, w, 48, -3.0, 3.0, 32, -2.0, 2.0)}
+    nmodes, nr, nz, nx, ny = 2, 24, 20, 16, 14
+    fcirc = rng.normal(size=(2 * nmodes - 1, nr, nz))
+    rmax = 3.0
+    xs, ys = np.linspace(-rmax, rmax, nx), np.linspace(-rmax, rmax, ny)
+    for order, field in ((RZorder.mrz, fcirc), (RZorder.mzr, np.ascontiguousarray(fcirc.transpose(0, 2, 1)))):
+        f3d = np.zeros((nx, ny, nz))
+        construct_3d_from_circ(f3d, field, xs, ys, np.arange(nmodes), nx, ny, nz, nr, nmodes, nr / rmax, rmax, order)
+        out[f"circ_{order.name}"] = f3d
+    pid = np.sort(rng.choice(5000, 1200, replace=False))
+    selected = np.sort(rng.choice(5000, 300, replace=False))
+    for keep in (True, False):
+        indices = np.zeros(selected.size, dtype=np.int64)
+        n = extract_indices(np.arange(pid.size), indices, pid, selected, keep)
+        out[f"tracked_{keep}"] = np.append(indices, n)
+    return out
+
+
+def wake_t_plasma_stages():
+    """Wake-T's plasma wakefield acceleration: seeded Gaussian driver and
+    witness electron bunches tracked through a short plasma stage in its quasi-static 2D (r-z)
+    wakefield model (compiled plasma particle pushes, deposition with cubic
+    and linear shapes, field solvers and gathering) by its compiled bunch
+    pushers, Boris and Runge-Kutta 4; the bunches' phase space afterwards."""
+    from wake_t import PlasmaStage
+    from wake_t.utilities.bunch_generation import get_gaussian_bunch_from_size
+    out = {}
+    for name, model, pusher, params in (
+            ("boris", "quasistatic_2d", "boris", dict(xi_max=0.0, xi_min=-80e-6, r_max=60e-6, n_xi=80, n_r=40,
+                                                       dz_fields=250e-6, ppc=2)),
+            ("rk4", "quasistatic_2d", "rk4", dict(xi_max=0.0, xi_min=-80e-6, r_max=60e-6, n_xi=60, n_r=30,
+                                                   dz_fields=250e-6, ppc=4, p_shape="linear"))):
+        np.random.seed(31)
+        driver = get_gaussian_bunch_from_size(2e-6, 2e-6, 4e-6, 4e-6, 2000.0, 0.01, 8e-15, -20e-6, 400e-12, 600,
+                                              name="driver")
+        witness = get_gaussian_bunch_from_size(1e-6, 1e-6, 3e-6, 3e-6, 200.0, 0.01, 5e-15, -60e-6, 20e-12, 400,
+                                               name="witness")
+        stage = PlasmaStage(2e-3, 1e23, wakefield_model=model, bunch_pusher=pusher, n_out=1, **params)
+        stage.track([driver, witness])
+        for bunch in (driver, witness):
+            out[f"{name}_{bunch.name}"] = np.stack([bunch.x, bunch.y, bunch.xi, bunch.px, bunch.py, bunch.pz])
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11438,4 +11828,14 @@ WORKLOADS = {
     "momepy": {"morphology": momepy_morphology},
     "superflexpy": {"hymod": superflexpy_hymod, "gr4j_hbv": superflexpy_gr4j_hbv},
     "scikit-gstat": {"variograms": scikit_gstat_variograms},
+    "tcpyPI": {"potential_intensity": tcpypi_potential_intensity},
+    "laser-core": {"sampling": laser_core_sampling},
+    "wildboottest": {"cluster": wildboottest_cluster},
+    "libfmp": {"fourier_features": libfmp_fourier_features, "dtw_structure": libfmp_dtw_structure,
+               "tempo_hmm": libfmp_tempo_hmm},
+    "synctoolbox": {"mrmsdtw": synctoolbox_mrmsdtw},
+    "codex-africanus": {"terms": codex_africanus_terms, "predict": codex_africanus_predict,
+                        "coordinates_dft": codex_africanus_coordinates_dft},
+    "openpmd-viewer": {"deposition": openpmd_viewer_deposition},
+    "wake-t": {"plasma_stages": wake_t_plasma_stages},
 }

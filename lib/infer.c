@@ -1253,6 +1253,9 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
     } else if (target->lhs->ty->readonly && !ty_is_flat_store(target) && !writable_where_written(target->lhs)) {
       ty_error(in, target, "cannot write to a read-only array");
     } else if (elem->kind == TY_ARRAY) {  /* a view, or the elements an array index selects */
+      /* a[:, j] = v of an array v None on some path (v=None, set where a branch needs it): its value,
+       * TypeError if None, as Numba's */
+      if (t->kind == TY_OPTIONAL && at->ty == t && t->elem->kind == TY_ARRAY) t = value_needed(in, at, t);
       ty_index_store(in, target, t, at);
     } else if (target->lhs->ty->kind == TY_ARRAY && ty_is_fixed_text(target->lhs->ty->elem)) {
       /* a '<Un' item takes a str, a '|Sn' one a bytes, cut or NUL-padded to n as NumPy's (or a 0-d array's

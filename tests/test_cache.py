@@ -996,3 +996,42 @@ def test_a_changed_operator_overload_of_a_value_type_is_compiled_again(tmp_path)
         (tmp_path / "pairs.py").write_text(PAIRS % constant)
         assert run(tmp_path, "import pair_user") == [expected, "0"]
         assert run(tmp_path, "import pair_user") == [expected, "1"]
+
+
+TYPES_READ = '''
+import numba as nb
+import numpy as np
+
+@nb.njit(cache=True)
+def widened(a):
+    out = np.empty(a.size, dtype=np.uint32)
+    for i in range(a.size):
+        out[i] = nb.uint32(a[i]) * nb.uint32(3)
+    return out
+
+@nb.njit(cache=True)
+def typed_list(n):
+    rows = nb.typed.List.empty_list(nb.float64[:])
+    for i in range(n):
+        rows.append(np.full(i + 1, float(i)))
+    return sum(r.sum() for r in rows)
+'''
+
+
+def test_functions_reading_types_from_the_numba_module_are_cached(tmp_path):
+    (tmp_path / "typesread.py").write_text(TYPES_READ)
+    code = """
+    import warnings
+    import numpy as np
+    import ruchey
+    ruchey.install_as_numba()
+    warnings.simplefilter("error")  # (a function it could not cache would warn)
+    import typesread as k
+    a = np.random.default_rng(3).integers(0, 1000, 50)
+    assert (k.widened(a) == k.widened.py_func(a)).all()
+    assert k.typed_list(6) == k.typed_list.py_func(6)
+    fs = (k.widened, k.typed_list)
+    print(sum(sum(f.stats.cache_hits.values()) for f in fs), sum(sum(f.stats.cache_misses.values()) for f in fs))
+    """
+    assert hits_misses(tmp_path, code) == (0, 2)
+    assert hits_misses(tmp_path, code) == (2, 0)

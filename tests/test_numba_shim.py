@@ -77,6 +77,9 @@ def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
         assert core_types.np_real_domain == {types.float32, types.float64}
         assert overload is ruchey.extending.overload
         assert numba.__version__ and numba.version_info.major == 0
+        # (numba.types is numba.core.types in Numba: its submodules under either name)
+        assert numba.types.npytypes.Array is core_types.npytypes.Array is core_types.Array
+        assert numba.types.misc.NoneType is core_types.NoneType
         assert {"jit", "njit", "vectorize", "guvectorize", "NumbaError", "TypingError", "int32"} <= set(numba.__all__)
         star = {}
         exec("from numba import *", star)
@@ -1810,6 +1813,7 @@ def test_numba_modules_are_located_at_the_shim_as_numbas_at_its_files(tmp_path):
         assert numba.__path__ == [] and numba.__spec__.name == "numba" and numba.__version__
         v = numba.version_info
         assert v.short == (v.major, v.minor) and v.full == v[:3] and v.string == numba.__version__
+        assert v.full >= (0, 61, 2)  # (pandas 3 refuses its numba engine below 0.61.2)
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)

@@ -277,6 +277,50 @@ def test_an_optional_stored_into_an_array_element_is_its_value():
 
 
 @njit
+def columns_or_fill(x, scale, fill=None):
+    rows, cols = x.shape
+    out = np.zeros((rows, cols))
+    if scale == 1:
+        if fill is None:
+            fill = np.ones(rows) / rows
+        for j in range(cols):
+            s = np.sum(np.abs(x[:, j]))
+            out[:, j] = x[:, j] / s if s > 1.0 else fill
+    if scale == 2:  # (fill is None or an array here: an Optional)
+        if fill is None:
+            fill = np.zeros(rows)
+        for j in range(cols):
+            s = np.sqrt(np.sum(x[:, j] ** 2))
+            if s > 1.0:
+                out[:, j] = x[:, j] / s
+            else:
+                out[:, j] = fill
+    return out
+
+
+@njit
+def fills_row_or_none(x, flag):
+    row = None
+    if flag:
+        row = np.full(x.shape[1], 7.0)
+    x[0, :] = row
+    return x
+
+
+def test_an_optional_array_stored_into_a_view_is_its_value():
+    rng = make_rng(1503)
+    for rows, cols in ((1, 1), (3, 5), (6, 40)):
+        x = float_array(rng, rows * cols).reshape(rows, cols) * rng.uniform(0.1, 3.0, cols)
+        for scale in (1, 2, 3):
+            assert_same(columns_or_fill, x, scale)
+            assert_same(columns_or_fill, x, scale, float_array(rng, rows))
+        assert_same(fills_row_or_none, x.copy(), True)
+    # (NumPy stores None into a float view as NaN; Numba unwraps the Optional, TypeError if None)
+    with pytest.raises(TypeError, match="got None"):
+        fills_row_or_none(np.zeros((2, 3)), False)
+
+
+@njit
 def passes_optional(x):
     return describe(positive_or_none(x))
 

@@ -110,6 +110,10 @@ def _describe(value, names, seen):
         return _dispatcher_key(value, seen)
     if isinstance(value, types.ModuleType):
         return _module_key(value, names, seen)
+    ruchey_types = sys.modules.get("ruchey.types")
+    # ruchey's own types (numba.uint32 read from the module, numba.float64[:]): interned, as their description
+    if ruchey_types and isinstance(value, ruchey_types.Type) and not isinstance(value.kind, str):
+        return ("type", repr(value.describe()))
     if isinstance(value, type) or isinstance(value, (types.BuiltinFunctionType, types.BuiltinMethodType)):
         return ("object", getattr(value, "__module__", None), getattr(value, "__qualname__", repr(value)))
     numpy = sys.modules.get("numpy")

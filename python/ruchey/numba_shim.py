@@ -41,7 +41,9 @@ import numpy
 import ruchey
 from ruchey import _core, np_extensions, types
 
-VERSION = "0.61.0"  # the Numba whose API ruchey follows, for packages that check it
+# the Numba whose API ruchey follows, for packages that check it: 0.61.2 is 0.61's
+# patch release (its API unchanged), the least pandas 3 takes for its numba engine
+VERSION = "0.61.2"
 
 _missing = []
 
@@ -348,8 +350,10 @@ def _submodules():
         "numba.core.types": (dict(types.namespace), (types,)),
         "numba.types": (dict(types.namespace), (types,)),
         "numba.np.types": (dict(types.namespace), (types,)),  # NumPy's own types (NPDatetime, NPTimedelta)
-        # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType)
-        **{f"numba.core.types.{part}": (dict(types.namespace), (types,))
+        # numba.core.types' own submodules, where packages import a class from (types.misc.NoneType), also
+        # under numba.types, the same module in Numba (codex-africanus' numba.types.npytypes.Array)
+        **{f"{types_module}.{part}": (dict(types.namespace), (types,))
+           for types_module in ("numba.core.types", "numba.types")
            for part in ("abstract", "common", "containers", "functions", "misc", "npytypes", "scalars")},
         "numba.core.errors": (dict(_ERRORS), ()),
         "numba.errors": (dict(_ERRORS), ()),
