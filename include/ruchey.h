@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 30
+#define RUCHEY_API_VERSION 31
 #define RC_MAX_NDIM 8
 /* The most items a tuple type holds, Numba's bound on a tuple argument:
  * every array sized by a tuple's items is sized by the tuple, but LLVM's
@@ -934,6 +934,8 @@ typedef struct RucheyAPI {
   /* what lets go of the interpreter's lock while a parallel loop runs, and
    * takes it back (pool_set_gil_hooks) */
   void (*set_gil_hooks)(void *(*release)(void), void (*restore)(void *state));
+  /* what tells Python's tracemalloc of array memory made and freed (rt_set_memory_hooks) */
+  void (*set_memory_hooks)(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -1258,6 +1260,10 @@ void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+/* made and freed are told of each array's block as rt_alloc makes it and
+ * its last release frees it (the extension tells tracemalloc, as Numba's
+ * allocator does through PyMem_RawMalloc); NULL: nobody is told. */
+void rt_set_memory_hooks(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
 RtGenState *rt_gen_new(int64_t nbytes);  /* runtime.c: a generator's zeroed state, or NULL with MemoryError */
 void rt_gen_free(RtGenState *s);         /* its last release */
 void rt_meminfo_free(RtMemInfo *mi);

@@ -170,6 +170,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_chunksize = pool_set_chunksize,
     .get_chunksize = pool_get_chunksize,
     .set_gil_hooks = pool_set_gil_hooks,
+    .set_memory_hooks = rt_set_memory_hooks,
   };
   return &api;
 }
