@@ -298,6 +298,10 @@ typedef enum {
 } Op;
 
 typedef enum { MOD_NUMPY, MOD_MATH } ModuleId;
+/* The module id as a value (Numba's Module(numpy)): what a call returning one gives, its attributes
+ * found by its name (TYS(TY_MODULE): a module not known). */
+const Type *ty_module(ModuleId id);
+const char *ty_module_name(const Type *t);  /* "numpy", "math"; NULL for a module not known */
 
 
 typedef struct Node Node;

@@ -267,6 +267,8 @@ static void complete_literal_dict(Type *t) {
   t->name = name;
 }
 
+static const char *const module_names[] = {[MOD_NUMPY] = "numpy", [MOD_MATH] = "math"};
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -329,6 +331,9 @@ static void complete(Type *t) {
     t->size = (size_t)t->unit;
     t->align = 1;
     t->name = format("[char x %d]", t->unit);
+    break;
+  case TY_MODULE:  /* Numba's name: Module(<module 'numpy' ...>) */
+    if (t->unit) t->name = format("Module(%s)", module_names[t->unit - 1]);
     break;
   case TY_SLICE:  /* three int64, as a range; named as Numba's slice<a:b:c>, a part left out blank */
     t->size = 3 * sizeof(int64_t);
@@ -482,6 +487,13 @@ const Type *ty_time(TypeKind kind, int unit) {
 const Type *ty_charseq(int n) { return intern(&(Type){.kind = TY_CHARSEQ, .unit = n}); }
 
 const Type *ty_byteseq(int n) { return intern(&(Type){.kind = TY_BYTESEQ, .unit = n}); }
+
+/* unit: the id plus one, so that the plain kind's (unit 0) is no module's */
+const Type *ty_module(ModuleId id) { return intern(&(Type){.kind = TY_MODULE, .unit = (int)id + 1}); }
+
+const char *ty_module_name(const Type *t) {
+  return t->kind == TY_MODULE && t->unit > 0 ? module_names[t->unit - 1] : NULL;
+}
 
 const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }
 
