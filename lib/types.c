@@ -279,6 +279,11 @@ static void complete(Type *t) {
     t->name = format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
                      t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : t->unit == 'P' ? "array.array" : "array", t->elem->name, t->ndim, t->layout);
     break;
+  case TY_CTYPES:  /* its array's; named as Numba's */
+    t->size = sizeof(RtArray);
+    t->align = _Alignof(RtArray);
+    t->name = format("ArrayCTypes(dtype=%s, ndim=%d)", t->elem->name, t->ndim);
+    break;
   case TY_FUNCTION:  /* no value at run time: the callee is in the type */
     t->align = 1;
     t->name = format("function(%s)", t->name);
@@ -493,6 +498,11 @@ const Type *ty_module(ModuleId id) { return intern(&(Type){.kind = TY_MODULE, .u
 
 const char *ty_module_name(const Type *t) {
   return t->kind == TY_MODULE && t->unit > 0 ? module_names[t->unit - 1] : NULL;
+}
+
+const Type *ty_ctypes(const Type *array) {
+  return intern(&(Type){.kind = TY_CTYPES, .elem = array->elem, .ndim = array->ndim, .layout = array->layout,
+                        .readonly = array->readonly});
 }
 
 const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }
