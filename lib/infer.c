@@ -833,6 +833,9 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
   const char *what = kind == BK_METHOD ? "method" : "attribute";
   if (ty_is_literal_list(receiver) && bi_member(TY_LIST, kind, n->str))  /* the list methods a tuple lacks change it */
     return ty_error(in, n, LITERAL_LIST_FROZEN, receiver->name);
+  if (ty_module_name(receiver) && kind == BK_ATTRIBUTE)  /* (a call's result: its functions alone are found) */
+    return ty_error(in, n, "%s read through a variable has only its functions in compiled code: name the module "
+                    "for '%s' (%s.%s)", receiver->name, n->str, ty_module_name(receiver), n->str);
   if (receiver->kind == TY_MODULE)  /* (one known where it is named, or assigned once: frontend's aliases) */
     return ty_error(in, n, "a module read through a variable (.%s) is known in compiled code only where the "
                     "variable is assigned one module once (m = numpy) or is a parameter its callers pass one to",

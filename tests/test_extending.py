@@ -198,9 +198,16 @@ def test_a_module_a_compiled_function_returns_passes_on_as_an_argument():
         assert f(x, y) == hypot_with(math, x, y)
 
 
+def constant_of_a_returned_module(x):
+    lib = numeric_library()
+    return lib.pi * x
+
+
 def test_a_function_a_returned_module_lacks_is_a_typing_error():
     with pytest.raises(ruchey.TypingError, match="has no function 'no_such_function'"):
         njit(no_such_function)(1.0)
+    with pytest.raises(ruchey.TypingError, match=r"name the module for 'pi' \(numpy.pi\)"):
+        njit(constant_of_a_returned_module)(1.0)
 
 
 # ---------------------------------------------------------------- overload
