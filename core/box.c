@@ -480,7 +480,8 @@ static PyObject *box_composite(const Type *t, char *p) {
                                      "it: keep it in a structref's field)");
     return NULL;
   default:
-    PyErr_Format(PyExc_TypeError, "ruchey: cannot return a value of type %s to Python", t->name);
+    PyErr_Format(PyExc_TypeError, "ruchey: cannot convert native %s to a Python object: a value of this type cannot "
+                 "be returned to Python", t->name);
     return NULL;
   }
 }

@@ -154,8 +154,10 @@ int jitclass_add_to_module(PyObject *m);
 PyObject *core_namedtuple_fields(PyTypeObject *cls);
 const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *fields);
 PyObject *disp_box_named(const Type *t, PyObject *items);
-/* objmode.c: hands libruchey the function running objmode blocks */
+/* objmode.c: hands libruchey what runs the interpreter for it: objmode blocks, warnings, the GIL
+ * around parallel loops, tracemalloc told of array memory */
 void core_register_objmode(const RucheyAPI *api);
+PyObject *core_trace_memory(PyObject *self, PyObject *on);  /* _trace_memory(on): tracemalloc traces or not */
 void cfunc_report_failure(const char *name);  /* cfunc.c: what rt_cfunc_failed calls */
 /* ruchey.types' description (kind, ndim, layout) as a type; NULL with an
  * exception if invalid. */

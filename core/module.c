@@ -585,6 +585,8 @@ static PyMethodDef core_methods[] = {
    "Whether a function typed as a kernel for argument types waits for its whole grid (numba-cuda's cooperative)."},
   {"_class_symbol", cache_class_symbol, METH_O,
    "The symbol compiled code names an exception class by (the on-disk cache checks it)."},
+  {"_trace_memory", core_trace_memory, METH_O,
+   "(on) Whether tracemalloc traces: the arrays compiled code makes are told to it only then."},
   {"_host_key", cache_host_key, METH_NOARGS, "What compiled code is made for: LLVM's version and the processor."},
   {NULL, NULL, 0, NULL},
 };

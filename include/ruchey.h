@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 30
+#define RUCHEY_API_VERSION 31
 #define RC_MAX_NDIM 8
 /* The most items a tuple type holds, Numba's bound on a tuple argument:
  * every array sized by a tuple's items is sized by the tuple, but LLVM's
@@ -198,6 +198,7 @@ static inline bool ty_jitclass_defined(const Type *t) { return t->offsets != NUL
 const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta64[unit] */
 const Type *ty_charseq(int n);  /* the element of a NumPy str array of n characters ('<Un') */
 const Type *ty_byteseq(int n);  /* the element of a NumPy bytes array of n bytes ('|Sn') */
+const Type *ty_ctypes(const Type *array);  /* a.ctypes of an array of that type */
 const Type *ty_slice(int given);  /* a slice object whose parts given (SLICE_ bits) are ints, the others None */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);
@@ -298,6 +299,10 @@ typedef enum {
 } Op;
 
 typedef enum { MOD_NUMPY, MOD_MATH } ModuleId;
+/* The module id as a value (Numba's Module(numpy)): what a call returning one gives, its attributes
+ * found by its name (TYS(TY_MODULE): a module not known). */
+const Type *ty_module(ModuleId id);
+const char *ty_module_name(const Type *t);  /* "numpy", "math"; NULL for a module not known */
 
 
 typedef struct Node Node;
@@ -939,6 +944,8 @@ typedef struct RucheyAPI {
    * takes it back (pool_set_gil_hooks) */
   void (*set_gil_hooks)(void *(*release)(void), void (*restore)(void *state));
   const Type *(*dict_view)(const Type *dict, int part);  /* ty_dict_view */
+  /* what tells Python's tracemalloc of array memory made and freed (rt_set_memory_hooks) */
+  void (*set_memory_hooks)(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -1263,6 +1270,10 @@ void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+/* made and freed are told of each array's block as rt_alloc makes it and
+ * its last release frees it (the extension tells tracemalloc, as Numba's
+ * allocator does through PyMem_RawMalloc); NULL: nobody is told. */
+void rt_set_memory_hooks(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
 RtGenState *rt_gen_new(int64_t nbytes);  /* runtime.c: a generator's zeroed state, or NULL with MemoryError */
 void rt_gen_free(RtGenState *s);         /* its last release */
 void rt_meminfo_free(RtMemInfo *mi);

@@ -171,6 +171,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .get_chunksize = pool_get_chunksize,
     .set_gil_hooks = pool_set_gil_hooks,
     .dict_view = ty_dict_view,
+    .set_memory_hooks = rt_set_memory_hooks,
   };
   return &api;
 }

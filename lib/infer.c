@@ -833,6 +833,9 @@ static const Type *ty_unknown_member(Infer *in, Node *n, const Type *receiver, B
   const char *what = kind == BK_METHOD ? "method" : "attribute";
   if (ty_is_literal_list(receiver) && bi_member(TY_LIST, kind, n->str))  /* the list methods a tuple lacks change it */
     return ty_error(in, n, LITERAL_LIST_FROZEN, receiver->name);
+  if (ty_module_name(receiver) && kind == BK_ATTRIBUTE)  /* (a call's result: its functions alone are found) */
+    return ty_error(in, n, "%s read through a variable has only its functions in compiled code: name the module "
+                    "for '%s' (%s.%s)", receiver->name, n->str, ty_module_name(receiver), n->str);
   if (receiver->kind == TY_MODULE)  /* (one known where it is named, or assigned once: frontend's aliases) */
     return ty_error(in, n, "a module read through a variable (.%s) is known in compiled code only where the "
                     "variable is assigned one module once (m = numpy) or is a parameter its callers pass one to",
@@ -945,6 +948,26 @@ static const Builtin *named_tuple_overload(Infer *in, Node *n, const Type *recei
   return ty_extension_member(in, n, receiver);
 }
 
+/* m.f(x) of a module m a call returned (Numba's Module type: an @overload
+ * giving numpy): numpy.f(x), the receiver dropped. NULL where the receiver
+ * is no known module; a row without a name where it has no such function
+ * (the error given). */
+static const Builtin *module_function(Infer *in, Node *n, const Type *receiver) {
+  static const Builtin failed;
+  const char *module = ty_module_name(receiver);
+  if (!module) return NULL;
+  size_t len = strlen(module) + strlen(n->str) + 2;
+  char *name = arena_alloc(in->f->arena, len);
+  snprintf(name, len, "%s.%s", module, n->str);
+  const Builtin *bi = bi_named(name);
+  if (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL)) {
+    ty_error(in, n, "%s has no function '%s' compiled code can call", receiver->name, n->str);
+    return &failed;
+  }
+  memmove(n->list.items, n->list.items + 1, sizeof(Node *) * (size_t)--n->list.len);
+  return bi;
+}
+
 /* A call: every argument typed, then the builtin's typer. A method's row
  * is found from its receiver's type, the first argument. */
 static const Type *ty_call(Infer *in, Node *n) {
@@ -955,12 +978,16 @@ static const Type *ty_call(Infer *in, Node *n) {
   if (n->list.len > 64)  /* a literal of many items (a dict or set written out) */
     args = arena_alloc(in->f->arena, sizeof(Type *) * (size_t)n->list.len);
   int first = 0;  /* a method's receiver is typed first: its type finds the row */
+  bool dropped = false;  /* the receiver a module, dropped from the arguments */
   if (!n->bi) {
     if (!(args[0] = ty_expr(in, n->list.items[0]))) return NULL;
     if ((n->bi = named_tuple_overload(in, n, args[0]))) {
       /* (spread and bound by it) */
     } else if (ty_failed(in)) {
       return NULL;
+    } else if ((n->bi = module_function(in, n, args[0]))) {
+      if (!n->bi->name || !spread_builtin_args(in, n)) return NULL;
+      dropped = true;
     } else if ((n->bi = bi_member(args[0]->kind, BK_METHOD, n->str))) {
       if (!spread_builtin_args(in, n)) return NULL;  /* a.sum(*axes), as a function's: once the row is known */
     } else if (!spread_builtin_args(in, n)) {  /* a jitclass's or an overload_method's: spread before they bind */
@@ -968,7 +995,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     } else if (!(n->bi = args[0]->kind == TY_CLASS ? ty_jitclass_method(in, n, args[0]) : ty_extension_member(in, n, args[0]))) {
       return ty_unknown_member(in, n, args[0], BK_METHOD);
     }
-    first = !n->lhs;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
+    first = !n->lhs && !dropped;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i], false, optional_at(n, i)))) return NULL;
@@ -1056,7 +1083,7 @@ static const Type *ty_expr_kind(Infer *in, Node *n) {
     return ty_array(n->callee ? n->callee : TYS(n->op), n->list.len, 'C', true);
   case N_FUNC: return ty_function(n->callee, n->str);
   case N_STRING: return TYS(TY_STR);
-  case N_MODULE: return TYS(TY_MODULE);  /* an argument of a call, which freezes its parameter to it */
+  case N_MODULE: return ty_module((ModuleId)n->ival);  /* returned, or an argument of a call, which freezes its parameter to it */
   case N_BINOP: return ty_binop(in, n);
   case N_SPREAD: return ty_display_spread(in, n);
   case N_UNARY: return ty_unary(in, n);

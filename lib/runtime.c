@@ -76,6 +76,13 @@ static RtMemInfo *take_spare(size_t bytes) {
 #define LARGE_ALIGN ((size_t)4096)
 
 static size_t data_align(int64_t nbytes) { return (size_t)nbytes >= SPARE_MIN ? LARGE_ALIGN : DATA_ALIGN; }
+static void (*memory_made)(void *block, size_t bytes);
+static void (*memory_freed)(void *block);
+
+void rt_set_memory_hooks(void (*made)(void *block, size_t bytes), void (*freed)(void *block)) {
+  __atomic_store_n(&memory_made, made, __ATOMIC_RELAXED);  /* (set while pool threads may make arrays) */
+  __atomic_store_n(&memory_freed, freed, __ATOMIC_RELAXED);
+}
 
 RtMemInfo *rt_alloc(int64_t nbytes) {
   /* malloc and align by hand: aligned_alloc costs five times malloc's
@@ -90,12 +97,16 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   mi->dtor = NULL;
   mi->data = (void *)(((uintptr_t)(mi + 1) + align - 1) & ~(uintptr_t)(align - 1));
   if (fresh) advise_huge_pages(mi->data, (size_t)nbytes);
+  void (*made)(void *, size_t) = __atomic_load_n(&memory_made, __ATOMIC_RELAXED);
+  if (made) made(mi, bytes);  /* (a spare block too: it was told freed when kept) */
   return mi;
 }
 
 /* Called by compiled code when the count reaches zero. */
 void rt_meminfo_free(RtMemInfo *mi) {
   if (rt_keeper_free(mi) || rt_meminfo_dtor_free(mi)) return;
+  void (*freed)(void *) = __atomic_load_n(&memory_freed, __ATOMIC_RELAXED);
+  if (freed) freed(mi);
   size_t room = malloc_usable_size(mi);
   if (room >= SPARE_MIN && room <= SPARE_MAX) mi = __atomic_exchange_n(&spare, mi, __ATOMIC_ACQ_REL);
   free(mi);

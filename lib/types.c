@@ -267,6 +267,8 @@ static void complete_literal_dict(Type *t) {
   t->name = name;
 }
 
+static const char *const module_names[] = {[MOD_NUMPY] = "numpy", [MOD_MATH] = "math"};
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -276,6 +278,11 @@ static void complete(Type *t) {
     t->align = _Alignof(RtArray);
     t->name = format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
                      t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : t->unit == 'P' ? "array.array" : "array", t->elem->name, t->ndim, t->layout);
+    break;
+  case TY_CTYPES:  /* its array's; named as Numba's */
+    t->size = sizeof(RtArray);
+    t->align = _Alignof(RtArray);
+    t->name = format("ArrayCTypes(dtype=%s, ndim=%d)", t->elem->name, t->ndim);
     break;
   case TY_FUNCTION:  /* no value at run time: the callee is in the type */
     t->align = 1;
@@ -329,6 +336,9 @@ static void complete(Type *t) {
     t->size = (size_t)t->unit;
     t->align = 1;
     t->name = format("[char x %d]", t->unit);
+    break;
+  case TY_MODULE:  /* Numba's name: Module(<module 'numpy' ...>) */
+    if (t->unit) t->name = format("Module(%s)", module_names[t->unit - 1]);
     break;
   case TY_SLICE:  /* three int64, as a range; named as Numba's slice<a:b:c>, a part left out blank */
     t->size = 3 * sizeof(int64_t);
@@ -482,6 +492,18 @@ const Type *ty_time(TypeKind kind, int unit) {
 const Type *ty_charseq(int n) { return intern(&(Type){.kind = TY_CHARSEQ, .unit = n}); }
 
 const Type *ty_byteseq(int n) { return intern(&(Type){.kind = TY_BYTESEQ, .unit = n}); }
+
+/* unit: the id plus one, so that the plain kind's (unit 0) is no module's */
+const Type *ty_module(ModuleId id) { return intern(&(Type){.kind = TY_MODULE, .unit = (int)id + 1}); }
+
+const char *ty_module_name(const Type *t) {
+  return t->kind == TY_MODULE && t->unit > 0 ? module_names[t->unit - 1] : NULL;
+}
+
+const Type *ty_ctypes(const Type *array) {
+  return intern(&(Type){.kind = TY_CTYPES, .elem = array->elem, .ndim = array->ndim, .layout = array->layout,
+                        .readonly = array->readonly});
+}
 
 const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }
 

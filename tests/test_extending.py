@@ -139,10 +139,75 @@ def passes_os(x):
 
 @pytest.mark.skipif(AS_NUMBA, reason="Numba's refusals are worded otherwise")
 def test_modules_compiled_code_cannot_take_are_refused_clearly():
-    with pytest.raises(TypeError, match="cannot return a value of type module"):
+    with pytest.raises(TypeError, match=r"cannot convert native Module\(numpy\)"):
         returns_numpy(1.0)
     with pytest.raises(ruchey.TypingError, match="module 'os' is not supported"):
         passes_os(1.0)
+
+
+def numeric_library():
+    return np
+
+
+@overload(numeric_library)
+def numeric_library_numpy():
+    def impl():
+        return np
+    return impl
+
+
+def grid_from_a_library(n):
+    lib = numeric_library()
+    return lib.arange(n) * lib.sqrt(n * 1.0), lib.zeros(n, dtype=np.int32), lib.cos(lib.arange(n))
+
+
+@njit
+def math_library():
+    return math
+
+
+def hypot_with(m, x, y):
+    return m.sqrt(x * x + y * y) + m.floor(x)
+
+
+hypot_compiled = njit(hypot_with)
+
+
+def hypot_through_a_returned_module(x, y):
+    return hypot_compiled(math_library(), x, y)
+
+
+def no_such_function(x):
+    lib = numeric_library()
+    return lib.no_such_function(x)
+
+
+def test_a_module_an_overload_returns_is_that_module_in_compiled_code():
+    """Numba's Module type: a call returning numpy gives a value whose
+    functions compiled code calls, as if numpy were named there."""
+    f = njit(grid_from_a_library)
+    for n in np.random.default_rng(3).integers(0, 40, 6):
+        for got, expected in zip(f(int(n)), f.py_func(int(n))):
+            np.testing.assert_allclose(got, expected, rtol=1e-15)
+            assert got.dtype == expected.dtype
+
+
+def test_a_module_a_compiled_function_returns_passes_on_as_an_argument():
+    f = njit(hypot_through_a_returned_module)
+    for x, y in np.random.default_rng(5).normal(size=(8, 2)) * 10:
+        assert f(x, y) == hypot_with(math, x, y)
+
+
+def constant_of_a_returned_module(x):
+    lib = numeric_library()
+    return lib.pi * x
+
+
+def test_a_function_a_returned_module_lacks_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="has no function 'no_such_function'"):
+        njit(no_such_function)(1.0)
+    with pytest.raises(ruchey.TypingError, match=r"name the module for 'pi' \(numpy.pi\)"):
+        njit(constant_of_a_returned_module)(1.0)
 
 
 # ---------------------------------------------------------------- overload

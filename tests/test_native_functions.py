@@ -357,3 +357,66 @@ def test_native_function_takes_a_pointer_to_pointers():
 def test_cfunc_refuses_a_pointer_to_pointers_argument_clearly():
     with pytest.raises(TypeError, match=r"a pointer to pointers \(float64\*\*\) is taken by a native function"):
         ruchey.cfunc(types.float64(types.CPointer(types.CPointer(types.float64)), types.int64))(lambda p, n: 0.0)
+
+
+def copy_through_kept_ctypes(n):
+    src = np.arange(n) * 1.5
+    out = np.empty(n)
+    inct = src.ctypes  # (Numba's ArrayCTypes: it keeps src's memory while it lives)
+    outct = out.ctypes
+    c_memcpy(outct, inct, n * 8)
+    return out, inct.data == src.ctypes.data, outct.data - out.ctypes.data
+
+
+def data_of_a_kept_ctypes(a):
+    c = a.ctypes
+    return c.data
+
+
+def copy_from_a_temporary(n):
+    c = (np.arange(n) + 0.25).ctypes  # the array exists only as c's
+    out = np.zeros(n)
+    c_memcpy(out.ctypes.data, c.data, n * 8)
+    return out
+
+
+def test_a_ctypes_object_in_a_variable_gives_its_data_and_passes_as_a_pointer():
+    f = ruchey.njit(copy_through_kept_ctypes)
+    for n in np.random.default_rng(11).integers(1, 300, 6):
+        got, want = f(int(n)), f.py_func(int(n))
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1:] == want[1:] == (True, 0)
+    g = ruchey.njit(data_of_a_kept_ctypes)
+    for a in (np.arange(7.0), np.arange(12).reshape(3, 4)[:, 1:], np.zeros(0, np.int8)):
+        assert g(a) == g.py_func(a) == a.ctypes.data
+
+
+def test_a_ctypes_object_keeps_its_array_alive_and_frees_it_after():
+    import tracemalloc
+    f = ruchey.njit(copy_from_a_temporary)
+    f(2)
+    for n in (5, 40_000, 300_000):
+        tracemalloc.start()
+        try:
+            before = tracemalloc.take_snapshot()
+            got = f(n)
+            left = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "lineno"))
+        finally:
+            tracemalloc.stop()
+        np.testing.assert_array_equal(got, f.py_func(n))
+        assert left < 8 * n + 4096  # the result alone: the temporary went with its ctypes object
+
+
+def test_a_ctypes_object_is_refused_where_no_pointer_is_taken():
+    @ruchey.njit
+    def returned(a):
+        return a.ctypes
+
+    @ruchey.njit
+    def as_a_byte(a):
+        return c_memset(a.ctypes.data, a.ctypes, 0)
+
+    with pytest.raises(TypeError, match=r"cannot convert native ArrayCTypes\(dtype=float64, ndim=1\)"):
+        returned(np.ones(3))
+    with pytest.raises(ruchey.TypingError, match="only a pointer parameter takes"):
+        as_a_byte(np.ones(3))

@@ -21,10 +21,12 @@ static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim ==
  * (ffi.from_buffer(a)'s, an array passed whole) or a.ctypes's; NULL for a
  * plain address (an int, a.ctypes.data). */
 static const Type *pointed_items(const Node *a) {
-  if (is_pointer(a->ty)) return a->ty->elem;
-  if (a->kind == N_ATTR && a->bi && !strcmp(a->bi->name, "array.ctypes")) return a->lhs->ty->elem;
-  return NULL;
+  return is_pointer(a->ty) || a->ty->kind == TY_CTYPES ? a->ty->elem : NULL;
 }
+
+/* Whether an argument is passed as its data's address: a pointer value, or
+ * a.ctypes. */
+static bool passes_address(const Type *t) { return is_pointer(t) || t->kind == TY_CTYPES; }
 
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
@@ -44,7 +46,10 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
     if (items && items->kind != sig->pointee[i])  /* (float32 data read as doubles: refused, as Numba's) */
       return ty_error(in, n->list.items[i], "a native function's argument %d is a pointer to %s, not to the %s "
                       "items given", i + 1, TYS(sig->pointee[i])->name, items->name);
-    if (sig->args[i] == TY_U64 && is_pointer(args[i])) continue;
+    if (sig->args[i] == TY_U64 && passes_address(args[i])) continue;
+    if (args[i]->kind == TY_CTYPES)
+      return ty_error(in, n->list.items[i], "a native function's argument %d is %s, which only a pointer parameter "
+                      "takes: it takes %s", i + 1, args[i]->name, TYS(sig->args[i])->name);
     if (!ty_need_scalar(in, n->list.items[i], args[i], "a native function's argument")) return NULL;
     if (ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "a native function's argument %d is %s, a complex number: it takes %s",
@@ -72,7 +77,7 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
     const Type *t = TYS(sig->args[i]);
     params[i] = lo_type(l, t);
     Node *a = n->list.items[i];
-    bool address = sig->args[i] == TY_U64 && is_pointer(a->ty);  /* its data's address */
+    bool address = sig->args[i] == TY_U64 && passes_address(a->ty);  /* its data's address */
     held[i] = address || sig->args[i] == TY_MEMINFO ? lo_expr(l, a) : NULL;  /* borrowed for the call, as Numba's */
     args[i] = !held[i] ? lo_expr_as(l, a, t)
               : address ? LLVMBuildPtrToInt(l->b, LLVMBuildExtractValue(l->b, held[i], 2, "data"), l->mod->i64, "")

@@ -1506,10 +1506,21 @@ static LLVMValueRef lo_view_attr(Lower *l, Node *n) {
   return r;
 }
 
-/* a.ctypes.data: the address of a's first element, a uintp, as Numba's
- * ArrayCTypes; a.ctypes itself is that address too, so that a native
- * function's void* parameter takes it as Numba converts it (native.c). */
+/* a.ctypes.data (c.data of c = a.ctypes): the address of a's first
+ * element, a uintp, as Numba's ArrayCTypes gives. */
 static const Type *ty_data_address(Infer *in, Node *n, const Type **args) { return TYS(TY_U64); }
+
+/* a.ctypes: a's own reference, held for as long as the ctypes object is
+ * (Numba's keeps the array's memory), for .data or a native function's
+ * pointer parameter (native.c). */
+static const Type *ty_array_ctypes(Infer *in, Node *n, const Type **args) { return ty_ctypes(args[0]); }
+
+static LLVMValueRef lo_array_ctypes(Lower *l, Node *n) {
+  LLVMValueRef a = lo_expr(l, n->lhs);
+  if (lo_is_fresh(n->lhs)) lo_temp_taken(l, a);  /* (np.ones(n).ctypes: the temporary's reference is its now) */
+  else lo_refcount(l, n->lhs->ty, a, true);
+  return a;
+}
 
 static LLVMValueRef lo_data_address(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, n->lhs);
@@ -1590,8 +1601,10 @@ const Builtin bi_numpy[] = {
   FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
   VIEW_ATTRIBUTE("contiguous", VIEW_ANY_ORDER), VIEW_ATTRIBUTE("c_contiguous", VIEW_C),
   VIEW_ATTRIBUTE("f_contiguous", VIEW_F), VIEW_ATTRIBUTE("readonly", VIEW_READONLY),
-  ATTRIBUTE("ctypes", BF_COMPLEX, ty_data_address, lo_data_address),
+  ATTRIBUTE("ctypes", BF_COMPLEX, ty_array_ctypes, lo_array_ctypes),
   ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
+  {"ArrayCTypes.data", NULL, "data", BK_ATTRIBUTE, TY_CTYPES, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
+   ty_data_address, lo_data_address},
   {"dtype.itemsize", NULL, "itemsize", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_int_attr, lo_itemsize},
   {"dtype.kind", NULL, "kind", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_kind, lo_dtype_kind},
   {"dtype.type", NULL, "type", BK_ATTRIBUTE, TY_DTYPE, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_dtype_type, lo_no_value},
