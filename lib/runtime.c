@@ -76,6 +76,10 @@ static RtMemInfo *take_spare(size_t bytes) {
 #define LARGE_ALIGN ((size_t)4096)
 
 static size_t data_align(int64_t nbytes) { return (size_t)nbytes >= SPARE_MIN ? LARGE_ALIGN : DATA_ALIGN; }
+
+/* Python's tracemalloc, told of each block made and freed only while it
+ * traces (ruchey/__init__.py follows its start and stop): null otherwise,
+ * one test per array. */
 static void (*memory_made)(void *block, size_t bytes);
 static void (*memory_freed)(void *block);
 
