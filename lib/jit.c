@@ -127,17 +127,10 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
  * end, and LLVM unrolls by a trip count known only at run time just loops
  * of one exit: a histogram's int() of each value kept its loop rolled (4x
  * unrolled, 7% faster; Numba's has no check). Unrolling such loops is
- * allowed; an ordered sum with a check is kept rolled (lower/stmt.c).
- *
- * A vector loop of 8 lanes (float64 on AVX-512) gets a vector epilogue,
- * as LLVM gives loops of 16 lanes: a matmul's rows of 200 ran 6 vector
- * iterations of 32 and 8 scalar ones, now one of 4 lanes twice (Numba's,
- * on a later LLVM, has it): 200x200 4% faster, for 5% more compile time
- * over bench's kernels (jacobi and black_scholes 10%). */
+ * allowed; an ordered sum with a check is kept rolled (lower/stmt.c). */
 static void set_llvm_options(void) {
   const char *argv[] = {"ruchey", "-undef-reg-clearance=1000000000", "-force-ordered-reductions",
-                        "-jump-threading-threshold=16", "-unroll-runtime-multi-exit",
-                        "-epilogue-vectorization-minimum-VF=8"};
+                        "-jump-threading-threshold=16", "-unroll-runtime-multi-exit"};
 #if defined(__x86_64__)
   J.libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL);
 #endif
