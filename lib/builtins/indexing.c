@@ -166,24 +166,29 @@ static bool whole_slice(const Node *s) {
   return s->kind == N_SLICE && !given_part(s->lhs) && !given_part(s->rhs) && unit_step(s);
 }
 
+/* One item of a view's index, the items read in memory's order from the
+ * outermost dimension: whether the view can still be contiguous. After the
+ * one partial slice or a whole dimension (past), only whole dimensions may
+ * follow (new axes, of length 1, do not matter). */
+static bool item_keeps_contiguous(const Index *ix, int i, bool *past) {
+  switch (ix->kind[i]) {
+  case IX_INT: return !*past;
+  case IX_ELLIPSIS: *past |= ix->dims[i] > 0; return true;
+  case IX_SLICE:
+    if (!whole_slice(ix->item[i]) && (!unit_step(ix->item[i]) || *past)) return false;
+    *past = true;
+    return true;
+  default: return true;
+  }
+}
+
 /* Whether a view of a C-contiguous array stays C-contiguous: some ints,
- * then at most one slice with unit step, then whole dimensions only (new
- * axes, of length 1, do not matter). */
+ * then at most one slice with unit step, then whole dimensions only. */
 static bool view_contiguous(const Type *bt, const Index *ix) {
   if (bt->layout != 'C') return false;
-  bool past = false;  /* past the one partial slice or a whole dimension */
-  for (int i = 0; i < ix->nitems; i++) {
-    const Node *it = ix->item[i];
-    switch (ix->kind[i]) {
-    case IX_INT: if (past) return false; break;
-    case IX_ELLIPSIS: if (ix->dims[i]) past = true; break;
-    case IX_SLICE:
-      if (!whole_slice(it) && (!unit_step(it) || past)) return false;
-      past = true;
-      break;
-    default: break;
-    }
-  }
+  bool past = false;
+  for (int i = 0; i < ix->nitems; i++)
+    if (!item_keeps_contiguous(ix, i, &past)) return false;
   return true;
 }
 
@@ -196,18 +201,8 @@ static bool view_fortran(const Type *bt, const Index *ix) {
   int named = 0;
   for (int i = 0; i < ix->nitems; i++) named += ix->dims[i];
   bool past = named < bt->ndim;
-  for (int i = ix->nitems - 1; i >= 0; i--) {
-    const Node *it = ix->item[i];
-    switch (ix->kind[i]) {
-    case IX_INT: if (past) return false; break;
-    case IX_ELLIPSIS: if (ix->dims[i]) past = true; break;
-    case IX_SLICE:
-      if (!whole_slice(it) && (!unit_step(it) || past)) return false;
-      past = true;
-      break;
-    default: break;
-    }
-  }
+  for (int i = ix->nitems - 1; i >= 0; i--)
+    if (!item_keeps_contiguous(ix, i, &past)) return false;
   return true;
 }
 
