@@ -294,7 +294,18 @@ static bool is_titlecase(uint32_t c) { return c >= 128 && uc_is(c, UC_IS_TITLE);
 
 /* str.isdigit() and its kin (the ival of their rows) */
 enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC,
-       IS_IDENTIFIER, IS_PRINTABLE };
+       IS_IDENTIFIER, IS_PRINTABLE, IS_NUMPY_FALSE, IS_NUMPY1_FALSE };
+
+/* A str false as an element of a NumPy array: its trailing NULs dropped
+ * (NumPy stores it so), nothing left in NumPy 2, nothing but whitespace
+ * in NumPy 1.x (numpy1). */
+static bool numpy_false(const RtStr *s, bool numpy1) {
+  int64_t n = s->len;
+  while (n > 0 && s->data[n - 1] == 0) n--;
+  for (int64_t i = 0; i < n; i++)
+    if (!numpy1 || !is_space(s->data[i])) return false;
+  return true;
+}
 
 static bool all_of(const RtStr *s, bool (*pred)(uint32_t)) {
   for (int64_t i = 0; i < s->len; i++)
@@ -356,6 +367,8 @@ int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
   case IS_ASCII: *out = s->len == 0 || all_of(s, is_ascii); break;
   case IS_IDENTIFIER: *out = is_identifier(s); break;
   case IS_PRINTABLE: *out = s->len == 0 || all_of(s, is_printable); break;
+  case IS_NUMPY_FALSE: *out = numpy_false(s, false); break;
+  case IS_NUMPY1_FALSE: *out = numpy_false(s, true); break;
   default: *out = is_titled(s); break;
   }
   return RT_OK;

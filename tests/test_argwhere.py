@@ -52,7 +52,7 @@ def flatnonzero(a):
     return np.flatnonzero(a)
 
 
-@pytest.mark.parametrize("a", [None, "", "ab", "\u00e9t\u00e9", " "])
+@pytest.mark.parametrize("a", [None, "", "ab", "\u00e9t\u00e9", " ", " \x00\t", "\u3000b", "\u3000", "\x00 ", " \x00", "\x00"])
 def test_none_and_strs_as_numpys_0d_arrays(a):
     """NumPy reads None and a str as a 0-d array of one object, one str:
     one row (or position) of no index where its truth is true."""

@@ -2177,13 +2177,14 @@ static LLVMValueRef lo_nonzero(Lower *l, Node *n) {
 
 /* None and a str where an array goes are 0-d arrays of one object and of
  * one str to NumPy, whose element's truth argwhere and flatnonzero read
- * (None false, a str true unless empty): x becomes that truth, a bool. */
+ * (None false, a str as NumPy reads its elements): x becomes that truth, a
+ * bool. */
 const Type *ty_truth_operand(Infer *in, Node *x, const Type *t) {
   if (t->kind == TY_NONE) {
     ty_become_bool(x, false);
     return ty_expr(in, x);
   }
-  return t->kind == TY_STR ? ty_wrap_call(in, x, "str truth") : t;
+  return t->kind == TY_STR ? ty_wrap_call(in, x, "numpy str truth") : t;
 }
 
 /* numpy.argwhere(a): the indices of a's true elements, one row each, in C

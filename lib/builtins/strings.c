@@ -92,6 +92,18 @@ static LLVMValueRef lo_truth_call(Lower *l, Node *n) {
   return r;
 }
 
+/* A str's truth as NumPy reads it as a 0-d array (argwhere, flatnonzero):
+ * its trailing NULs dropped, not empty in NumPy 2, not only whitespace in
+ * NumPy 1.x (rt_str_is' classes 12 and 13). */
+static LLVMValueRef lo_numpy_truth_call(Lower *l, Node *n) {
+  Node *x = n->list.items[0];
+  LLVMValueRef s = lo_expr(l, x), which = const_i32(l, rt_numpy_version >= 200 ? 12 : 13);
+  LLVMValueRef blank = call_rt(l, "rt_str_is", l->mod->i32, (LLVMTypeRef[]){l->mod->ptr, l->mod->i32},
+                               (LLVMValueRef[]){s, which}, 2);
+  lo_done_with(l, x, s);
+  return LLVMBuildICmp(l->b, LLVMIntEQ, blank, const_i32(l, 0), "");
+}
+
 /* ---------------------------------------------------------------- operators */
 
 static const char *const op_names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^"};
@@ -682,5 +694,6 @@ const Builtin bi_strings[] = {
   {"oct", "builtins", "oct", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'o', 0, ty_int_in_base, lo_int_in_base},
   {"bin", "builtins", "bin", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'b', 0, ty_int_in_base, lo_int_in_base},
   {"str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_truth_call},
+  {"numpy str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_numpy_truth_call},
   BI_END,
 };
