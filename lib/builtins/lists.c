@@ -277,10 +277,15 @@ static LLVMValueRef immutable_field(Lower *l, LLVMValueRef lst) {
   return LLVMBuildGEP2(l->b, l->mod->i8, lst, &at, 1, "immutable");
 }
 
+/* An i1: whether the list was made immutable (_make_immutable()). */
+static LLVMValueRef is_immutable(Lower *l, LLVMValueRef lst) {
+  LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
+  return LLVMBuildICmp(l->b, LLVMIntNE, frozen, const_i32(l, 0), "");
+}
+
 /* Numba's ValueError for a change of a typed.List made immutable. */
 static void check_mutable(Lower *l, LLVMValueRef lst) {
-  LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
-  lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, frozen, const_i32(l, 0), ""), RT_ERR_VALUE, "list is immutable");
+  lo_raise_if(l, is_immutable(l, lst), RT_ERR_VALUE, "list is immutable");
 }
 
 static void set_len(Lower *l, LLVMValueRef lst, LLVMValueRef n) {
@@ -716,6 +721,9 @@ static bool item_equatable(const Type *t) {
          (t->kind == TY_TUPLE && ty_items_equatable(t, t)) || (t->kind == TY_LIST && comparable_items(t, t, true));
 }
 
+/* What a search of a list's items gives (the ival of its rows). */
+enum { FIND_IN, FIND_INDEX, FIND_COUNT, FIND_REMOVE };
+
 static const Type *ty_find(Infer *in, Node *n, const Type **args) {
   if (!searchable(in, n->list.items[1], args[1], args[0], n->bi->name)) return NULL;
   if (args[0]->elem && !item_equatable(args[0]->elem))
@@ -724,7 +732,7 @@ static const Type *ty_find(Infer *in, Node *n, const Type **args) {
     if (!ty_is_int(args[i]) && args[i]->kind != TY_BOOL)
       return ty_error(in, n->list.items[i], "index()'s %s must be an integer, got %s", i == 2 ? "start" : "stop",
                       args[i]->name);
-  const Type *r = n->bi->ival == 3 ? TYS(TY_NONE) : TYS(n->bi->ival ? TY_I64 : TY_BOOL);
+  const Type *r = n->bi->ival == FIND_REMOVE ? TYS(TY_NONE) : TYS(n->bi->ival != FIND_IN ? TY_I64 : TY_BOOL);
   return args[0]->elem || in->final ? r : NULL;
 }
 
@@ -906,14 +914,14 @@ static LLVMValueRef list_search(Lower *l, Node *index, const Type *elem, LLVMVal
   return LLVMBuildLoad2(l->b, l->mod->i64, found, "");
 }
 
-/* x.index(v) (ival 1), x.count(v) (ival 2), x.remove(v) (ival 3), v in x (ival 0) */
+/* x.index(v), x.count(v), x.remove(v), v in x (FIND_*) */
 static LLVMValueRef lo_find(Lower *l, Node *n) {
   Node *x = n->list.items[0], *v = n->list.items[1];
   const Type *elem = x->ty->elem;
-  LLVMValueRef lst = n->bi->ival == 3 ? changed_receiver(l, n) : receiver(l, n), val = lo_expr(l, v);
-  LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == 2) : const_i64(l, n->bi->ival == 2 ? 0 : -1);
+  LLVMValueRef lst = n->bi->ival == FIND_REMOVE ? changed_receiver(l, n) : receiver(l, n), val = lo_expr(l, v);
+  LLVMValueRef r = elem ? list_search(l, n, elem, lst, val, v->ty, n->bi->ival == FIND_COUNT) : const_i64(l, n->bi->ival == FIND_COUNT ? 0 : -1);
   LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, r, const_i64(l, 0), "");
-  if (n->bi->ival == 3) {  /* del x[r:r + 1]: the item's references let go with it */
+  if (n->bi->ival == FIND_REMOVE) {  /* del x[r:r + 1]: the item's references let go with it */
     lo_raise_if(l, missing, RT_ERR_VALUE, "list.remove(x): x not in list");
     LLVMTypeRef p[5] = {l->mod->ptr, l->mod->i64, l->mod->i64, l->mod->i64, l->mod->i32};
     LLVMValueRef a[5] = {lst, r, LLVMBuildAdd(l->b, r, const_i64(l, 1), ""), const_i64(l, 1), const_i32(l, 3)};
@@ -921,9 +929,9 @@ static LLVMValueRef lo_find(Lower *l, Node *n) {
   }
   lo_done_with(l, x, lst);
   lo_done_with(l, v, val);
-  if (n->bi->ival == 2) return r;
-  if (n->bi->ival == 3) return LLVMGetUndef(l->mod->i8);
-  if (!n->bi->ival) return LLVMBuildNot(l->b, missing, "");
+  if (n->bi->ival == FIND_COUNT) return r;
+  if (n->bi->ival == FIND_REMOVE) return LLVMGetUndef(l->mod->i8);
+  if (n->bi->ival == FIND_IN) return LLVMBuildNot(l->b, missing, "");
   if (ty_is_int(v->ty)) {
     LLVMValueRef arg = lo_convert(l, val, v->ty, TYS(TY_I64));
     lo_raise_format_if(l, missing, RT_ERR_VALUE, "%lld is not in list", &arg, 1);
@@ -1818,20 +1826,22 @@ static const Type *ty_list_dtype(Infer *in, Node *n, const Type **args) {
 
 static LLVMValueRef lo_list_dtype(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }  /* (a type: no value) */
 
-/* l._allocated(), l._is_mutable() and l._make_immutable() (ival 0, 1, 2), as
- * Numba's typed list has them: its room, and its immutability. */
+/* l._allocated(), l._is_mutable() and l._make_immutable() (the ival of
+ * their rows), as Numba's typed list has them: its room, and its
+ * immutability. */
+enum { STATE_ALLOCATED, STATE_IS_MUTABLE, STATE_MAKE_IMMUTABLE };
+
 static const Type *ty_list_state(Infer *in, Node *n, const Type **args) {
-  return TYS(n->bi->ival == 0 ? TY_I64 : n->bi->ival == 1 ? TY_BOOL : TY_NONE);
+  int what = n->bi->ival;
+  return TYS(what == STATE_ALLOCATED ? TY_I64 : what == STATE_IS_MUTABLE ? TY_BOOL : TY_NONE);
 }
 
 static LLVMValueRef lo_list_state(Lower *l, Node *n) {
   LLVMValueRef lst = receiver(l, n), r = LLVMGetUndef(l->mod->i8);
-  if (n->bi->ival == 0) r = lo_call_fn(l, "rt_list_allocated", l->mod->i64, &l->mod->ptr, &lst, 1);
-  if (n->bi->ival == 1) {
-    LLVMValueRef frozen = tagged(l, LLVMBuildLoad2(l->b, l->mod->i32, immutable_field(l, lst), ""), "list fields");
-    r = LLVMBuildICmp(l->b, LLVMIntEQ, frozen, const_i32(l, 0), "");
-  }
-  if (n->bi->ival == 2) lo_call_fn(l, "rt_list_make_immutable", void_type(l), &l->mod->ptr, &lst, 1);
+  int what = n->bi->ival;
+  if (what == STATE_ALLOCATED) r = lo_call_fn(l, "rt_list_allocated", l->mod->i64, &l->mod->ptr, &lst, 1);
+  if (what == STATE_IS_MUTABLE) r = LLVMBuildNot(l->b, is_immutable(l, lst), "");
+  if (what == STATE_MAKE_IMMUTABLE) lo_call_fn(l, "rt_list_make_immutable", void_type(l), &l->mod->ptr, &lst, 1);
   lo_done_with(l, n->list.items[0], lst);
   return r;
 }
@@ -1854,16 +1864,16 @@ const Builtin bi_lists[] = {
   LIST_METHOD("pop", 0, 1, NULL, BF_RAISES, 0, ty_pop, lo_pop),
   LIST_METHOD("__delitem__", 1, 1, NULL, BF_RAISES, 1, ty_pop, lo_pop),
   LIST_METHOD("__delslice__", 3, 3, NULL, BF_RAISES | BF_NONE, 0, ty_delslice, lo_delslice),
-  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 1, ty_find, lo_find),
-  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS | BF_LISTS, 2, ty_find, lo_find),
-  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, 3, ty_find, lo_find),
+  LIST_METHOD("index", 1, 3, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, FIND_INDEX, ty_find, lo_find),
+  LIST_METHOD("count", 1, 1, NULL, BF_STRINGS | BF_LISTS, FIND_COUNT, ty_find, lo_find),
+  LIST_METHOD("remove", 1, 1, NULL, BF_RAISES | BF_STRINGS | BF_LISTS, FIND_REMOVE, ty_find, lo_find),
   LIST_METHOD("clear", 0, 0, NULL, 0, 0, ty_none_method, lo_clear),
   LIST_METHOD("reverse", 0, 0, NULL, 0, 0, ty_none_method, lo_reorder),
   LIST_METHOD("sort", 0, 0, sort_kw, BF_RAISES, 1, ty_none_method, lo_reorder),
   LIST_METHOD("copy", 0, 0, NULL, BF_RAISES, 0, ty_copy, lo_list_copy),
-  LIST_METHOD("_allocated", 0, 0, NULL, 0, 0, ty_list_state, lo_list_state),
-  LIST_METHOD("_is_mutable", 0, 0, NULL, 0, 1, ty_list_state, lo_list_state),
-  LIST_METHOD("_make_immutable", 0, 0, NULL, 0, 2, ty_list_state, lo_list_state),
+  LIST_METHOD("_allocated", 0, 0, NULL, 0, STATE_ALLOCATED, ty_list_state, lo_list_state),
+  LIST_METHOD("_is_mutable", 0, 0, NULL, 0, STATE_IS_MUTABLE, ty_list_state, lo_list_state),
+  LIST_METHOD("_make_immutable", 0, 0, NULL, 0, STATE_MAKE_IMMUTABLE, ty_list_state, lo_list_state),
   {"list._dtype", NULL, "_dtype", BK_ATTRIBUTE, TY_LIST, 0, 0, NULL, BF_PURE | BF_CHEAP, 0, 0, ty_list_dtype, lo_list_dtype},
   BI_END,
 };
