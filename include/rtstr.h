@@ -93,6 +93,14 @@ static inline int64_t rt_str_order(const RtStr *a, const RtStr *b) {
   return a->len < b->len ? -1 : a->len > b->len;
 }
 
+/* What rt_str_is asks of each character (str.isdigit() and its kin, the
+ * ival of their rows), and rt_str_case's mapping (str.upper() and its kin):
+ * the compiler's rows and the runtime read the same names. */
+enum { STR_IS_DIGIT, STR_IS_ALPHA, STR_IS_SPACE, STR_IS_ALNUM, STR_IS_UPPER, STR_IS_LOWER, STR_IS_DECIMAL,
+       STR_IS_ASCII, STR_IS_TITLE, STR_IS_NUMERIC, STR_IS_IDENTIFIER, STR_IS_PRINTABLE,
+       STR_IS_NUMPY_FALSE, STR_IS_NUMPY1_FALSE };
+enum { STR_CASE_UPPER, STR_CASE_LOWER, STR_CASE_SWAP, STR_CASE_CAPITALIZE, STR_CASE_TITLE, STR_CASE_FOLD };
+
 /* lib/strings.c, for the compiler and the runtime's registration */
 int64_t rt_str_decode(const char *text, int64_t n, uint32_t *out);  /* UTF-8 to code points; -1: not UTF-8 */
 bool rt_str_spec_ok(const char *spec, int kind);  /* a format spec supported for an int (0), float (1), str (2) */
@@ -114,7 +122,7 @@ int64_t rt_text_order(const void *a, int64_t na, const void *b, int64_t nb, int3
 void rt_str_to_chars(uint32_t *chars, int64_t n, const RtStr *s);  /* a str stored into a '<Un' element */
 int64_t rt_str_python_hash(const RtStr *s);  /* hash(s) as the interpreter's (rt_set_str_hash) */
 void rt_set_str_hash(uint64_t k0, uint64_t k1, int rounds);
-char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8; NULL: no memory */  /* malloc'd UTF-8, NUL-terminated; NULL: no memory */
+char *rt_str_repr(const RtStr *s);  /* Python's repr(s), malloc'd UTF-8, NUL-terminated; NULL: no memory */
 void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
 
 #endif

@@ -292,10 +292,6 @@ static bool is_numeric(uint32_t c) { return c < 128 ? c >= '0' && c <= '9' : uc_
 static bool is_cased(uint32_t c) { return c < 128 ? is_upper(c) || is_lower(c) : uc_is(c, UC_IS_CASED); }
 static bool is_titlecase(uint32_t c) { return c >= 128 && uc_is(c, UC_IS_TITLE); }
 
-/* str.isdigit() and its kin (the ival of their rows) */
-enum { IS_DIGIT, IS_ALPHA, IS_SPACE, IS_ALNUM, IS_UPPER, IS_LOWER, IS_DECIMAL, IS_ASCII, IS_TITLE, IS_NUMERIC,
-       IS_IDENTIFIER, IS_PRINTABLE, IS_NUMPY_FALSE, IS_NUMPY1_FALSE };
-
 /* A str false as an element of a NumPy array: its trailing NULs dropped
  * (NumPy stores it so), nothing left in NumPy 2, nothing but whitespace
  * in NumPy 1.x (numpy1). */
@@ -356,20 +352,20 @@ static bool is_titled(const RtStr *s) {
 
 int32_t rt_str_is(int32_t *out, RtStr *s, int32_t which) {
   switch (which) {
-  case IS_DIGIT: *out = all_of(s, is_digit); break;
-  case IS_DECIMAL: *out = all_of(s, is_decimal); break;
-  case IS_NUMERIC: *out = all_of(s, is_numeric); break;
-  case IS_ALPHA: *out = all_of(s, is_alpha); break;
-  case IS_SPACE: *out = all_of(s, is_space); break;
-  case IS_ALNUM: *out = all_of(s, is_alnum); break;
-  case IS_UPPER: *out = only_case(s, is_upper, is_lower); break;
-  case IS_LOWER: *out = only_case(s, is_lower, is_upper); break;
-  case IS_ASCII: *out = s->len == 0 || all_of(s, is_ascii); break;
-  case IS_IDENTIFIER: *out = is_identifier(s); break;
-  case IS_PRINTABLE: *out = s->len == 0 || all_of(s, is_printable); break;
-  case IS_NUMPY_FALSE: *out = numpy_false(s, false); break;
-  case IS_NUMPY1_FALSE: *out = numpy_false(s, true); break;
-  default: *out = is_titled(s); break;
+  case STR_IS_DIGIT: *out = all_of(s, is_digit); break;
+  case STR_IS_DECIMAL: *out = all_of(s, is_decimal); break;
+  case STR_IS_NUMERIC: *out = all_of(s, is_numeric); break;
+  case STR_IS_ALPHA: *out = all_of(s, is_alpha); break;
+  case STR_IS_SPACE: *out = all_of(s, is_space); break;
+  case STR_IS_ALNUM: *out = all_of(s, is_alnum); break;
+  case STR_IS_UPPER: *out = only_case(s, is_upper, is_lower); break;
+  case STR_IS_LOWER: *out = only_case(s, is_lower, is_upper); break;
+  case STR_IS_ASCII: *out = s->len == 0 || all_of(s, is_ascii); break;
+  case STR_IS_IDENTIFIER: *out = is_identifier(s); break;
+  case STR_IS_PRINTABLE: *out = s->len == 0 || all_of(s, is_printable); break;
+  case STR_IS_NUMPY_FALSE: *out = numpy_false(s, false); break;
+  case STR_IS_NUMPY1_FALSE: *out = numpy_false(s, true); break;
+  case STR_IS_TITLE: default: *out = is_titled(s); break;
   }
   return RT_OK;
 }
@@ -610,8 +606,6 @@ int32_t rt_str_tailmatch(int32_t *out, RtStr *s, RtStr *sub, int64_t start, int6
 
 /* ---------------------------------------------------------------- case */
 
-enum { CASE_UPPER, CASE_LOWER, CASE_SWAP, CASE_CAPITALIZE, CASE_TITLE, CASE_FOLD };
-
 /* Σ lowered where it stands at s[i]: final (ς) after a cased character and
  * not before one, looking through case-ignorable ones, as Python's lower(). */
 static uint32_t lower_sigma(const RtStr *s, int64_t i) {
@@ -640,14 +634,14 @@ static int upper_of(uint32_t c, uint32_t out[3]) {
 static int case_at(const RtStr *s, int64_t i, int how, bool *prev_cased, uint32_t out[3]) {
   uint32_t c = s->data[i];
   switch (how) {
-  case CASE_UPPER: return upper_of(c, out);
-  case CASE_LOWER: return lower_at(s, i, out);
-  case CASE_FOLD: return c < 128 ? lower_at(s, i, out) : uc_map(c, UC_TO_FOLD, out);
-  case CASE_SWAP:
+  case STR_CASE_UPPER: return upper_of(c, out);
+  case STR_CASE_LOWER: return lower_at(s, i, out);
+  case STR_CASE_FOLD: return c < 128 ? lower_at(s, i, out) : uc_map(c, UC_TO_FOLD, out);
+  case STR_CASE_SWAP:
     if (is_upper(c)) return lower_at(s, i, out);
     if (is_lower(c)) return upper_of(c, out);
     return out[0] = c, 1;
-  case CASE_CAPITALIZE: return i ? lower_at(s, i, out) : uc_map(c, UC_TO_TITLE, out);
+  case STR_CASE_CAPITALIZE: return i ? lower_at(s, i, out) : uc_map(c, UC_TO_TITLE, out);
   default: {
     bool after_cased = *prev_cased;
     *prev_cased = is_cased(c);

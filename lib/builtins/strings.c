@@ -94,10 +94,11 @@ static LLVMValueRef lo_truth_call(Lower *l, Node *n) {
 
 /* A str's truth as NumPy reads it as a 0-d array (argwhere, flatnonzero):
  * its trailing NULs dropped, not empty in NumPy 2, not only whitespace in
- * NumPy 1.x (rt_str_is' classes 12 and 13). */
+ * NumPy 1.x. */
 static LLVMValueRef lo_numpy_truth_call(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  LLVMValueRef s = lo_expr(l, x), which = const_i32(l, rt_numpy_version >= 200 ? 12 : 13);
+  LLVMValueRef s = lo_expr(l, x);
+  LLVMValueRef which = const_i32(l, rt_numpy_version >= 200 ? STR_IS_NUMPY_FALSE : STR_IS_NUMPY1_FALSE);
   LLVMValueRef blank = call_rt(l, "rt_str_is", l->mod->i32, (LLVMTypeRef[]){l->mod->ptr, l->mod->i32},
                                (LLVMValueRef[]){s, which}, 2);
   lo_done_with(l, x, s);
@@ -299,15 +300,17 @@ enum {
 };
 
 static const StrFn str_fns[] = {
-  [F_UPPER] = {"rt_str_case", "", 'S', 0}, [F_LOWER] = {"rt_str_case", "", 'S', 1},
-  [F_SWAPCASE] = {"rt_str_case", "", 'S', 2}, [F_CAPITALIZE] = {"rt_str_case", "", 'S', 3},
-  [F_TITLE] = {"rt_str_case", "", 'S', 4}, [F_CASEFOLD] = {"rt_str_case", "", 'S', 5},
-  [F_ISDIGIT] = {"rt_str_is", "", 'B', 0}, [F_ISALPHA] = {"rt_str_is", "", 'B', 1},
-  [F_ISSPACE] = {"rt_str_is", "", 'B', 2}, [F_ISALNUM] = {"rt_str_is", "", 'B', 3},
-  [F_ISUPPER] = {"rt_str_is", "", 'B', 4}, [F_ISLOWER] = {"rt_str_is", "", 'B', 5},
-  [F_ISDECIMAL] = {"rt_str_is", "", 'B', 6}, [F_ISASCII] = {"rt_str_is", "", 'B', 7},
-  [F_ISTITLE] = {"rt_str_is", "", 'B', 8}, [F_ISNUMERIC] = {"rt_str_is", "", 'B', 9},
-  [F_ISIDENTIFIER] = {"rt_str_is", "", 'B', 10}, [F_ISPRINTABLE] = {"rt_str_is", "", 'B', 11},
+  [F_UPPER] = {"rt_str_case", "", 'S', STR_CASE_UPPER}, [F_LOWER] = {"rt_str_case", "", 'S', STR_CASE_LOWER},
+  [F_SWAPCASE] = {"rt_str_case", "", 'S', STR_CASE_SWAP},
+  [F_CAPITALIZE] = {"rt_str_case", "", 'S', STR_CASE_CAPITALIZE},
+  [F_TITLE] = {"rt_str_case", "", 'S', STR_CASE_TITLE}, [F_CASEFOLD] = {"rt_str_case", "", 'S', STR_CASE_FOLD},
+  [F_ISDIGIT] = {"rt_str_is", "", 'B', STR_IS_DIGIT}, [F_ISALPHA] = {"rt_str_is", "", 'B', STR_IS_ALPHA},
+  [F_ISSPACE] = {"rt_str_is", "", 'B', STR_IS_SPACE}, [F_ISALNUM] = {"rt_str_is", "", 'B', STR_IS_ALNUM},
+  [F_ISUPPER] = {"rt_str_is", "", 'B', STR_IS_UPPER}, [F_ISLOWER] = {"rt_str_is", "", 'B', STR_IS_LOWER},
+  [F_ISDECIMAL] = {"rt_str_is", "", 'B', STR_IS_DECIMAL}, [F_ISASCII] = {"rt_str_is", "", 'B', STR_IS_ASCII},
+  [F_ISTITLE] = {"rt_str_is", "", 'B', STR_IS_TITLE}, [F_ISNUMERIC] = {"rt_str_is", "", 'B', STR_IS_NUMERIC},
+  [F_ISIDENTIFIER] = {"rt_str_is", "", 'B', STR_IS_IDENTIFIER},
+  [F_ISPRINTABLE] = {"rt_str_is", "", 'B', STR_IS_PRINTABLE},
   [F_FIND] = {"rt_str_find", "Sii", 'I', 0}, [F_RFIND] = {"rt_str_find", "Sii", 'I', 1},
   [F_INDEX] = {"rt_str_find", "Sii", 'I', 2}, [F_RINDEX] = {"rt_str_find", "Sii", 'I', 3},
   [F_COUNT] = {"rt_str_count", "Sii", 'I', -1},
