@@ -17,6 +17,10 @@ void lo_add_fp_flags(LLVMModuleRef m, LLVMFastMathFlags flags);
 /* lower/emit.c: LLVM's flags for fastmath's FM_* flags */
 LLVMFastMathFlags lo_fp_flags(unsigned fastmath);
 
+/* jit.c: the widest vectors a loop streaming over whole arrays is given
+ * (lower/stmt.c), 0 where the host's own choice stands */
+int jit_stream_vector_bits(void);
+
 /* llvm.c: the steps jit.c and ptx.c share. Each false comes with d set. */
 bool ll_fail(Diag *d, const char *fmt, const char *detail);
 /* f lowered into a new module of context c for a target */

@@ -32,6 +32,8 @@ typedef struct LoopPlan {
                      * (an_guarded_sum) add -0.0 where the guard fails, to vectorise (function.c) */
   bool lockstep;    /* a CPU kernel's loop that each thread runs over its own range (a grid-stride
                      * loop): the block's threads run its iterations in step (kernel.c) */
+  int stream_bits;  /* a loop streaming over whole arrays (an_stream_bits), the widest element's
+                     * bits; 0 for other loops */
   Node *pow_exponent; /* a parameter no statement assigns that a float ** int in the body raises
                      * to, or NULL: the loop has a version per small exponent (lower/stmt.c) */
 } LoopPlan;

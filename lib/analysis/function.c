@@ -154,6 +154,57 @@ static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop
   return e.var;
 }
 
+typedef struct Stream {
+  int var;   /* the loop's variable */
+  int bits;  /* the widest element read or written so far */
+} Stream;
+
+/* a[i], a a C-contiguous 1-d array of numbers, i the loop's variable */
+static bool stream_element(const Node *n, Stream *s) {
+  const Type *a = n->lhs->ty;
+  if (n->lhs->kind != N_VAR || n->rhs->kind != N_VAR || n->rhs->var != s->var) return false;
+  if (a->kind != TY_ARRAY || a->ndim != 1 || a->layout != 'C') return false;
+  if (!(ty_is_int(a->elem) || ty_is_float(a->elem)) || (a->elem->flags & TF_BOOL)) return false;
+  if (a->elem->bits > s->bits) s->bits = a->elem->bits;
+  return true;
+}
+
+static bool is_number(const Type *t) { return (ty_is_int(t) || ty_is_float(t)) && !(t->flags & TF_BOOL); }
+
+/* Sums, differences and products of such elements, scalars and literals */
+static bool stream_operand(const Node *n, Stream *s) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: return true;
+  case N_VAR: return n->var != s->var && is_number(n->ty);
+  case N_INDEX: return stream_element(n, s);
+  case N_UNARY: return n->op == OP_NEG && is_number(n->ty) && stream_operand(n->lhs, s);
+  case N_BINOP:
+    return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && is_number(n->ty) &&
+           stream_operand(n->lhs, s) && stream_operand(n->rhs, s);
+  default: return false;
+  }
+}
+
+/* A loop that streams over whole arrays: `for i in range(n)` (or from a
+ * literal start) whose every statement stores such an operand, of the
+ * element's own type (no conversion as it is stored), into a[i]. Bound
+ * by memory, not by its arithmetic, for arrays of any size worth timing;
+ * the widest element's bits, or 0 for another loop. Its vector loop
+ * computes each element as the scalar one does (no call, no conversion
+ * to an integer), so how many lanes it takes changes no result. */
+static int stream_bits(const Node *loop) {
+  const NodeList *args = &loop->cond->list;
+  bool from_zero = args->len == 1 || (args->len == 2 && args->items[0]->kind == N_INT && args->items[0]->ival >= 0);
+  if (!from_zero || loop->orelse.len || !loop->body.len || loop->lhs->kind != N_VAR) return 0;
+  Stream s = {loop->lhs->var, 0};
+  for (int i = 0; i < loop->body.len; i++) {
+    const Node *st = loop->body.items[i];
+    if (st->kind != N_ASSIGN || st->lhs->kind != N_INDEX || !stream_element(st->lhs, &s)) return 0;
+    if (st->rhs->ty != st->lhs->lhs->ty->elem || !stream_operand(st->rhs, &s)) return 0;
+  }
+  return s.bits;
+}
+
 typedef struct Checks {
   bool found;
   int depth;
@@ -241,6 +292,16 @@ static bool plan_loop(Node *n, void *ctx) {
   return true;
 }
 
+/* Loops nested in no other (a nested loop's data is most often reused by
+ * the loop around it, in the first-level cache): which stream. */
+static bool plan_streams(Node *n, void *ctx) {
+  const CompileOptions *opts = ctx;
+  if (n->kind == N_WHILE) return false;
+  if (n->kind != N_FOR) return true;
+  if (!n->plan->par && !opts->kernel && !opts->gpu_cc) n->plan->stream_bits = stream_bits(n);
+  return false;
+}
+
 static void note_target(const Node *t, bool *assigned) {
   if (t->kind == N_VAR) assigned[t->var] = true;
   if (t->kind == N_TUPLE)
@@ -308,6 +369,7 @@ void an_function(Func *f, const CompileOptions *opts) {
   f->plan->unwinds = f->recursive && unwinds(f);  /* read only by a recursive body (lower/function.c) */
   f->plan->reruns = an_reruns_whole(f, opts);
   ir_walk_list(&f->body, plan_loop, &(Planner){f, opts, false});
+  ir_walk_list(&f->body, plan_streams, (void *)opts);
   if (opts->kernel && !opts->gpu_cc) f->plan->kernel = an_kernel(f);
 }
 
@@ -362,6 +424,7 @@ static bool describe_loop(Node *n, void *ctx) {
   if (p->deferrable) put_vars(t, f, "deferrable loop, assigning", p->assigned);
   else if (p->sums) put_vars(t, f, "loop checked by its sums", p->sums);
   else put(t, "loop\n");
+  if (p->stream_bits) put(t, "streams: %d\n", p->stream_bits);
   if (!p->par) return true;
   if (p->par->why[0]) {
     put(t, "prange serial: %s\n", p->par->why);

@@ -395,6 +395,18 @@ void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll) {
   LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
 }
 
+/* Marks the loop ending in latch to be vectorised `lanes` wide. */
+void lo_loop_vector_width(Lower *l, LLVMValueRef latch, int lanes) {
+  LLVMMetadataRef self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
+  const char *width = "llvm.loop.vectorize.width";
+  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, width, strlen(width)),
+                             LLVMValueAsMetadata(LLVMConstInt(l->mod->i32, (unsigned long long)lanes, 0))};
+  LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(l->mod->c, hint, 2)};
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, 2);
+  LLVMMetadataReplaceAllUsesWith(self, loop);
+  LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
+}
+
 LoLoop lo_loop_begin(Lower *l, LLVMValueRef from, LLVMValueRef to, LLVMBasicBlockRef exit, const char *name) {
   LoLoop loop = {.counter = lo_alloca(l, l->mod->i64, name)};
   LLVMBuildStore(l->b, from, loop.counter);

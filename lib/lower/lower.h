@@ -207,6 +207,7 @@ void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char 
 /* how far LLVM may unroll a loop lo_loop_hints marks */
 typedef enum LoUnroll { LO_UNROLL, LO_UNROLL_FULLY_ONLY, LO_UNROLL_NEVER } LoUnroll;
 void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll);
+void lo_loop_vector_width(Lower *l, LLVMValueRef latch, int lanes);  /* vectorised lanes wide */
 void lo_fastmath_function(Lower *l, LLVMValueRef fn);  /* with fastmath=True, its float operations */
 
 /* The one loop builder: for k in [from, to), the body emitted between

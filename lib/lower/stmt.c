@@ -398,6 +398,20 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
   return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
 }
 
+/* A loop streaming over whole arrays (LoopPlan.stream_bits): the lanes of
+ * the vectors jit.c finds data from beyond the first-level cache streams
+ * fastest in, or 0 where the host's own choice stands. */
+static int stream_lanes(Lower *l, const Node *n) {
+  int bits = n->plan->stream_bits && !l->mod->gpu && !l->opts->kernel ? jit_stream_vector_bits() : 0;
+  return bits > n->plan->stream_bits ? bits / n->plan->stream_bits : 0;
+}
+
+/* The bytes of each array a streaming loop of fewer iterations moves,
+ * which then most often stay in the first-level cache, where the widest
+ * vectors load fastest: arr_sum over 1,000 float64 took 255 ns in 256-bit
+ * vectors, 227 ns in 512-bit ones; over 10,000 the 256-bit loop was ahead. */
+#define STREAM_SHORT_BYTES ((int64_t)32 << 10)
+
 /* for var in range: the iterations k0 <= k < k1, var = start + k * step;
  * on to `exhausted` when they are done, to `brk` on break. A step that is
  * not a constant touches memory at a stride LLVM cannot see: its vector
@@ -417,7 +431,7 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
  * Numba's, 0.93x the checked loop's time). */
 static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef base,
                                   LLVMValueRef k0, LLVMValueRef k1, LLVMBasicBlockRef exhausted,
-                                  LLVMBasicBlockRef brk, bool rerun, bool poll) {
+                                  LLVMBasicBlockRef brk, bool rerun, bool poll, int lanes) {
   LoLoop loop = lo_loop_begin(l, k0, k1, exhausted, "for");
   if (base) runs_long(l, loop.head);
   if (poll) lo_poll_interrupt(l);
@@ -435,6 +449,7 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   if (rerun || (n->plan->scalar && l->loop)) unroll = LO_UNROLL_NEVER;
   else if (n->plan->scalar && n->plan->checked && !l->deferred && !l->powers_unchecked) unroll = LO_UNROLL_FULLY_ONLY;
   if (rerun || !LLVMIsAConstant(step) || n->plan->scalar) lo_loop_hints(l, back, unroll);
+  else if (lanes) lo_loop_vector_width(l, back, lanes);
 }
 
 /* Before a block that more blocks follow (`more`): a poll for Ctrl-C, and
@@ -472,16 +487,20 @@ static void counted_loop_plain(Lower *l, Node *n, LLVMValueRef start, LLVMValueR
                                LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   bool outer = holds_loops(n);
   if (l->mod->gpu || l->loop || l->opts->kernel || outer) {
-    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, outer);
+    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, outer, 0);
     return;
   }
   LLVMTypeRef i64 = l->mod->i64;
-  if (l->callee && !rerun) {  /* a callee's loop is most often short, run once per call of a loop around */
+  int lanes = rerun ? 0 : stream_lanes(l, n);
+  /* a callee's loop is most often short, run once per call of a loop
+   * around; a streaming loop's short runs keep the host's widest vectors */
+  int64_t short_trips = lanes ? STREAM_SHORT_BYTES / (n->plan->stream_bits / 8) : POLL_BLOCK;
+  if ((l->callee || lanes) && !rerun) {
     LLVMBasicBlockRef short_bb = new_block(l, "for.short"), long_bb = new_block(l, "for.long");
-    LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLE, LLVMBuildSub(l->b, k1, k0, ""), const_i64(l, POLL_BLOCK), "");
+    LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLE, LLVMBuildSub(l->b, k1, k0, ""), const_i64(l, short_trips), "");
     LLVMBuildCondBr(l->b, fits, short_bb, long_bb);
     position(l, short_bb);
-    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, false);
+    lo_counted_iterations(l, n, start, step, NULL, k0, k1, exhausted, brk, rerun, false, 0);
     position(l, long_bb);
   }
   LLVMValueRef at = lo_alloca(l, i64, "block.from"), size = lo_alloca(l, i64, "block.size");
@@ -501,7 +520,7 @@ static void counted_loop_plain(Lower *l, Node *n, LLVMValueRef start, LLVMValueR
   LLVMValueRef m = LLVMBuildSelect(l->b, more, sz, left, "");
   LLVMValueRef t0 = block_start(l, more);
   /* the block's iterations counted from 0: a trip count LLVM finds cheap enough to unroll by */
-  lo_counted_iterations(l, n, start, step, from, const_i64(l, 0), m, next, brk, rerun, false);
+  lo_counted_iterations(l, n, start, step, from, const_i64(l, 0), m, next, brk, rerun, false, lanes);
   position(l, next);
   LLVMBasicBlockRef grow = new_block(l, "for.block.grow");
   LLVMBuildCondBr(l->b, more, grow, exhausted);
