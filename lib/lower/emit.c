@@ -379,32 +379,39 @@ void lo_raise_float_if(Lower *l, LLVMValueRef cond, RtStatus status, const char 
   position(l, ok);
 }
 
-/* Marks the loop ending in latch as not to be vectorised, and unrolled
- * as `unroll` allows: by any count, only fully (by a trip count known
- * when compiling), or not at all. */
-void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll) {
-  LLVMMetadataRef self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
-  const char *vec = "llvm.loop.vectorize.enable";
-  const char *unr = unroll == LO_UNROLL_NEVER ? "llvm.loop.unroll.disable" : "llvm.loop.unroll.runtime.disable";
-  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, vec, strlen(vec)),
-                             LLVMValueAsMetadata(LLVMConstInt(l->mod->i1, 0, 0))};
-  LLVMMetadataRef no_unroll = LLVMMDStringInContext2(l->mod->c, unr, strlen(unr));
-  LLVMMetadataRef ops[3] = {self, LLVMMDNodeInContext2(l->mod->c, hint, 2), LLVMMDNodeInContext2(l->mod->c, &no_unroll, 1)};
-  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, unroll == LO_UNROLL ? 2 : 3);
+/* Sets the loop metadata of the loop ending in latch: a node whose first
+ * operand is itself (LLVM's form for loop IDs), then the n hints. */
+static void set_loop_md(Lower *l, LLVMValueRef latch, LLVMMetadataRef *hints, int n) {
+  LLVMMetadataRef ops[3], self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
+  ops[0] = self;
+  for (int i = 0; i < n; i++) ops[i + 1] = hints[i];
+  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, (size_t)n + 1);
   LLVMMetadataReplaceAllUsesWith(self, loop);
   LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
 }
 
+/* A loop hint: the named option with an i32/i1 value. */
+static LLVMMetadataRef loop_hint(Lower *l, const char *name, LLVMTypeRef t, unsigned long long value) {
+  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, name, strlen(name)),
+                             LLVMValueAsMetadata(LLVMConstInt(t, value, 0))};
+  return LLVMMDNodeInContext2(l->mod->c, hint, 2);
+}
+
+/* Marks the loop ending in latch as not to be vectorised, and unrolled
+ * as `unroll` allows: by any count, only fully (by a trip count known
+ * when compiling), or not at all. */
+void lo_loop_hints(Lower *l, LLVMValueRef latch, LoUnroll unroll) {
+  const char *unr = unroll == LO_UNROLL_NEVER ? "llvm.loop.unroll.disable" : "llvm.loop.unroll.runtime.disable";
+  LLVMMetadataRef no_unroll = LLVMMDStringInContext2(l->mod->c, unr, strlen(unr));
+  LLVMMetadataRef hints[2] = {loop_hint(l, "llvm.loop.vectorize.enable", l->mod->i1, 0),
+                              LLVMMDNodeInContext2(l->mod->c, &no_unroll, 1)};
+  set_loop_md(l, latch, hints, unroll == LO_UNROLL ? 1 : 2);
+}
+
 /* Marks the loop ending in latch to be vectorised `lanes` wide. */
 void lo_loop_vector_width(Lower *l, LLVMValueRef latch, int lanes) {
-  LLVMMetadataRef self = LLVMTemporaryMDNode(l->mod->c, NULL, 0);
-  const char *width = "llvm.loop.vectorize.width";
-  LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(l->mod->c, width, strlen(width)),
-                             LLVMValueAsMetadata(LLVMConstInt(l->mod->i32, (unsigned long long)lanes, 0))};
-  LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(l->mod->c, hint, 2)};
-  LLVMMetadataRef loop = LLVMMDNodeInContext2(l->mod->c, ops, 2);
-  LLVMMetadataReplaceAllUsesWith(self, loop);
-  LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->mod->c, "llvm.loop", 9), LLVMMetadataAsValue(l->mod->c, loop));
+  LLVMMetadataRef hint = loop_hint(l, "llvm.loop.vectorize.width", l->mod->i32, (unsigned long long)lanes);
+  set_loop_md(l, latch, &hint, 1);
 }
 
 LoLoop lo_loop_begin(Lower *l, LLVMValueRef from, LLVMValueRef to, LLVMBasicBlockRef exit, const char *name) {
