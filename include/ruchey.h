@@ -783,7 +783,8 @@ typedef struct RtError {
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
   const char *where;     /* RT_ERR_RAISE by a raise statement, RT_ERR_ASSERT: its place for the
-                          * traceback, "line\x1ffunction\x1ffile" (NULL: none) */
+                          * traceback, "line\x1ffunction\x1ffile" (NULL: none); a raise in a kernel
+                          * compiled with debug=True adds "\x1ftid=[...] ctaid=[...]", the thread's */
 } RtError;
 
 /* What a collective gives each thread of a warp (or, the last four, of a
@@ -1260,6 +1261,9 @@ void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
 void rt_raise(void *cls, const char *msg);
 void rt_raise_where(const char *where);  /* the place of the raise just recorded (RtError.where) */
+/* runtime.c: the place of a raise in a kernel compiled with debug=True, with the thread that raised */
+void rt_kernel_raise_where(const char *where, int64_t tx, int64_t ty, int64_t tz, int64_t bx, int64_t by,
+                           int64_t bz);
 /* runtime.c: except clauses; whether the error raised is one of base's (a
  * Python class) subclasses, found by the extension's matcher */
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base));
