@@ -370,7 +370,8 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
-  bool grid_sync;       /* set by infer: reaches a grid group's sync() (a cooperative launch) */
+  bool grid_sync;       /* set by infer: reaches cuda.cg.this_grid() or a grid group's sync() (a
+                         * cooperative launch, as numba-cuda's) */
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
                          * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
@@ -538,7 +539,7 @@ typedef struct IntrinsicCall {
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
-  bool grid_sync;        /* it reaches a grid group's sync() */
+  bool grid_sync;        /* it reaches cuda.cg.this_grid() or a grid group's sync() */
   bool errors_ignored;   /* a @vectorize function's decorated after install_as_numba(): a raise in it
                           * gives the zero of its type, as Numba's ufunc kernels in compiled code
                           * ignore the call's status (ruchey's own propagate it) */

@@ -671,9 +671,9 @@ class _Overload:
 
     @property
     def cooperative(self):
-        """Whether the kernel waits for its whole grid (cuda.cg.this_grid().sync(),
-        in it or in a device function it calls): numba-cuda's cooperative kernel,
-        launched with all its blocks resident at once."""
+        """Whether the kernel takes its grid group (cuda.cg.this_grid(), with or
+        without its sync(), in it or in a device function it calls): numba-cuda's
+        cooperative kernel, launched with all its blocks resident at once."""
         sig = self.signature
         args = sig if isinstance(sig, tuple) else types.parse_signature(_without_pointers(sig)).args
         return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in args))
