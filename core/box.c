@@ -1057,22 +1057,72 @@ static PyObject *disp_raise_args(PyObject *cls, const char *text) {
   return NULL;
 }
 
-/* A traceback entry for the compiled function's raise statement (where:
- * "line\x1ffunction\x1ffile"), as the interpreter adds one for each frame
- * an exception leaves: a frame of an empty code object at that line. */
-static void add_raise_frame(const char *where) {
+/* A raise statement's place (RtError.where, "line\x1ffunction\x1ffile",
+ * in a kernel compiled with debug=True then "\x1f" and the thread): its
+ * parts as new strs; false if where is not one. */
+typedef struct RaisePlace {
+  long line;
+  PyObject *function, *file, *thread;  /* thread: NULL where not told */
+} RaisePlace;
+
+static bool read_raise_place(const char *where, RaisePlace *place) {
   char *end;
-  long line = strtol(where, &end, 10);
+  place->line = strtol(where, &end, 10);
   const char *func = end + 1, *file = strchr(func, '\x1f');
-  if (*end != '\x1f' || !file) return;
-  PyObject *name = PyUnicode_FromStringAndSize(func, file - func), *globals = PyDict_New();
-  PyCodeObject *code = name && globals ? PyCode_NewEmpty(file + 1, PyUnicode_AsUTF8(name), (int)line) : NULL;
+  if (*end != '\x1f' || !file) return false;
+  const char *thread = strchr(file + 1, '\x1f');
+  const char *file_end = thread ? thread : file + strlen(file);
+  place->function = PyUnicode_FromStringAndSize(func, file - func);
+  place->file = PyUnicode_FromStringAndSize(file + 1, file_end - file - 1);
+  place->thread = thread ? PyUnicode_FromString(thread + 1) : NULL;
+  if (place->function && place->file && (!thread || place->thread)) return true;
+  Py_XDECREF(place->function); Py_XDECREF(place->file); Py_XDECREF(place->thread);
+  PyErr_Clear();
+  return false;
+}
+
+/* A traceback entry for the compiled function's raise statement, as the
+ * interpreter adds one for each frame an exception leaves: a frame of an
+ * empty code object at that line. */
+static void add_raise_frame(const RaisePlace *place) {
+  PyObject *globals = PyDict_New();
+  PyCodeObject *code = globals ? PyCode_NewEmpty(PyUnicode_AsUTF8(place->file), PyUnicode_AsUTF8(place->function),
+                                                 (int)place->line) : NULL;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyFrameObject *frame = code ? PyFrame_New(PyThreadState_Get(), code, globals, NULL) : NULL;
   PyErr_Restore(type, value, tb);
   if (frame) PyTraceBack_Here(frame);
-  Py_XDECREF(frame); Py_XDECREF(code); Py_XDECREF(globals); Py_XDECREF(name);
+  Py_XDECREF(frame); Py_XDECREF(code); Py_XDECREF(globals);
+}
+
+/* The exception raised again with numba-cuda's debug-mode message: "In
+ * function 'f', file F, line N, tid=[z, y, x] ctaid=[z, y, x]", then ": "
+ * and its first argument where it has one, as numba-cuda's launch raises
+ * exccls(*args) after a kernel compiled with debug=True raised. */
+static void name_raising_thread(const RaisePlace *place) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject *args = value ? PyObject_GetAttrString(value, "args") : NULL;
+  PyObject *prefix = PyUnicode_FromFormat("In function %R, file %U, line %ld, %U", place->function, place->file,
+                                          place->line, place->thread);
+  PyObject *first = NULL, *named = NULL;
+  if (args && PyTuple_Check(args) && prefix) {
+    first = PyTuple_GET_SIZE(args) ? PyUnicode_FromFormat("%U: %S", prefix, PyTuple_GET_ITEM(args, 0))
+                                   : Py_NewRef(prefix);
+    PyObject *rest = PyTuple_GetSlice(args, 1, PY_SSIZE_T_MAX), *head = first ? PyTuple_Pack(1, first) : NULL;
+    PyObject *all = rest && head ? PySequence_Concat(head, rest) : NULL;
+    named = all ? PyObject_Call(type, all, NULL) : NULL;
+    Py_XDECREF(all); Py_XDECREF(head); Py_XDECREF(rest);
+  }
+  Py_XDECREF(first); Py_XDECREF(prefix); Py_XDECREF(args);
+  if (named) {  /* (an exception class whose arguments mean something else: kept as it was raised) */
+    Py_SETREF(value, named);
+    Py_CLEAR(tb);
+  }
+  PyErr_Clear();
+  PyErr_Restore(type, value, tb);
 }
 
 static PyObject *raise_recorded(RtError *e);
@@ -1080,7 +1130,12 @@ static PyObject *raise_recorded(RtError *e);
 PyObject *disp_raise_runtime_error(void) {
   RtError *e = core_api()->last_error();
   raise_recorded(e);
-  if ((e->status == RT_ERR_RAISE || e->status == RT_ERR_ASSERT) && e->where) add_raise_frame(e->where);
+  RaisePlace place;
+  if ((e->status == RT_ERR_RAISE || e->status == RT_ERR_ASSERT) && e->where && read_raise_place(e->where, &place)) {
+    if (place.thread) name_raising_thread(&place);
+    add_raise_frame(&place);
+    Py_DECREF(place.function); Py_DECREF(place.file); Py_XDECREF(place.thread);
+  }
   return NULL;
 }
 

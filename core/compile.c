@@ -636,9 +636,9 @@ PyObject *cp_typed_variables(PyObject *module, PyObject *a) {
   return result;
 }
 
-/* _grid_sync(pyfunc, args): whether pyfunc typed as a kernel for args waits
- * for its whole grid (cuda.cg.this_grid().sync(), itself or in a function it
- * calls): numba-cuda's cooperative kernel, which the CPU backend's spec does
+/* _grid_sync(pyfunc, args): whether pyfunc typed as a kernel for args takes
+ * its grid group (cuda.cg.this_grid(), with or without its sync(), itself or
+ * in a function it calls): numba-cuda's cooperative kernel, which the CPU backend's spec does
  * not record (its blocks wait as fibers wherever a sync is reached). */
 PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
   PyObject *func, *args;

@@ -1323,9 +1323,9 @@ static void count_bindings(Fe *fe, PyObject *node, PyObject *counts) {
 /* The builtin a name of an alias assignment is bound to: value names a
  * function compiled code knows (math.sqrt, numpy.sin, operator.lt), or a
  * module it knows (m = numpy: m.arange(n) is numpy.arange(n), as Numba
- * types m a Module), through names the body never binds; NULL otherwise
- * (a value read without a call, as cuda.threadIdx.x, stays a variable). A
- * new reference. */
+ * types m a Module) or a namespace of ruchey.cuda's (cuda.threadIdx),
+ * through names the body never binds; NULL otherwise (a value read without
+ * a call, as cuda.threadIdx.x, stays a variable). A new reference. */
 static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   PyObject *root = Py_NewRef(value);
   while (is_kind(root, "Attribute") || is_kind(root, "Call"))
@@ -1335,7 +1335,8 @@ static PyObject *aliased_builtin(Fe *fe, PyObject *value, PyObject *counts) {
   Py_XDECREF(id); Py_DECREF(root);
   if (is_kind(value, "Call")) return outside ? fe_made_value(fe, value) : NULL;  /* f = stencil(kernel) */
   PyObject *obj = outside ? static_object(fe, value) : NULL;
-  if (obj && core_module_id(obj) >= 0) return obj;
+  if (obj && (core_module_id(obj) >= 0 || PyObject_HasAttrString(obj, "__ruchey_namespace__")))
+    return obj;  /* (t = cuda.threadIdx: t.x is cuda.threadIdx.x, as numba-cuda types t a Dim3) */
   const Builtin *bi = obj ? core_builtin(obj) : NULL;
   if (obj && !fe_is_operator_function(obj) && (!bi || bi->kind != BK_FUNCTION || (bi->flags & BF_NOCALL) || PyObject_TypeCheck(obj, &DispatcherType)))
     Py_CLEAR(obj);

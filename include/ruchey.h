@@ -370,7 +370,8 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
-  bool grid_sync;       /* set by infer: reaches a grid group's sync() (a cooperative launch) */
+  bool grid_sync;       /* set by infer: reaches cuda.cg.this_grid() or a grid group's sync() (a
+                         * cooperative launch, as numba-cuda's) */
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
                          * function and argument types in a compile */
   struct FuncPlan *plan;  /* set by the analyses (lib/analysis) before lowering */
@@ -538,7 +539,7 @@ typedef struct IntrinsicCall {
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
-  bool grid_sync;        /* it reaches a grid group's sync() */
+  bool grid_sync;        /* it reaches cuda.cg.this_grid() or a grid group's sync() */
   bool errors_ignored;   /* a @vectorize function's decorated after install_as_numba(): a raise in it
                           * gives the zero of its type, as Numba's ufunc kernels in compiled code
                           * ignore the call's status (ruchey's own propagate it) */
@@ -783,7 +784,8 @@ typedef struct RtError {
   const char *msg;       /* NULL: raised without a message */
   void *exc_class;       /* RT_ERR_RAISE: the Python exception class */
   const char *where;     /* RT_ERR_RAISE by a raise statement, RT_ERR_ASSERT: its place for the
-                          * traceback, "line\x1ffunction\x1ffile" (NULL: none) */
+                          * traceback, "line\x1ffunction\x1ffile" (NULL: none); a raise in a kernel
+                          * compiled with debug=True adds "\x1ftid=[...] ctaid=[...]", the thread's */
 } RtError;
 
 /* What a collective gives each thread of a warp (or, the last four, of a
@@ -1260,6 +1262,9 @@ void rt_set_linalg_error(void *cls);
 extern const char *const la_blas_names[], *const la_lapack_names[];
 void rt_raise(void *cls, const char *msg);
 void rt_raise_where(const char *where);  /* the place of the raise just recorded (RtError.where) */
+/* runtime.c: the place of a raise in a kernel compiled with debug=True, with the thread that raised */
+void rt_kernel_raise_where(const char *where, int64_t tx, int64_t ty, int64_t tz, int64_t bx, int64_t by,
+                           int64_t bz);
 /* runtime.c: except clauses; whether the error raised is one of base's (a
  * Python class) subclasses, found by the extension's matcher */
 void rt_set_exception_matcher(int (*matches)(void *cls, void *base));

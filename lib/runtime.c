@@ -401,6 +401,19 @@ void rt_raise(void *cls, const char *msg) {
 
 void rt_raise_where(const char *where) { last_error.where = where; }
 
+/* A raise statement's place in a kernel compiled with debug=True: where,
+ * then the thread that raised as numba-cuda's message names it on a GPU
+ * ("tid=[z, y, x] ctaid=[z, y, x]", its order), which the extension puts
+ * before the exception's message. In this thread's buffer, as the other
+ * runtime messages are. */
+void rt_kernel_raise_where(const char *where, int64_t tx, int64_t ty, int64_t tz, int64_t bx, int64_t by,
+                           int64_t bz) {
+  static _Thread_local char text[4096];
+  snprintf(text, sizeof text, "%s\x1ftid=[%lld, %lld, %lld] ctaid=[%lld, %lld, %lld]", where, (long long)tz,
+           (long long)ty, (long long)tx, (long long)bz, (long long)by, (long long)bx);
+  last_error.where = text;
+}
+
 RtError *rt_last_error(void) { return &last_error; }
 
 /* A chunk of a parallel loop failed on a pool thread: the first failure is
@@ -567,6 +580,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("_setjmp", (void *)_setjmp, ctx);
   define("rt_raise", (void *)rt_raise, ctx);
   define("rt_raise_where", (void *)rt_raise_where, ctx);
+  define("rt_kernel_raise_where", (void *)rt_kernel_raise_where, ctx);
   define("rt_objmode", (void *)rt_objmode, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);

@@ -17,7 +17,7 @@ import numpy
 import pytest
 
 import ruchey
-from ruchey import cuda
+from ruchey import TypingError, cuda, float32, int32
 
 from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, run_python_file, seed_of
 
@@ -221,9 +221,36 @@ def test_jit_refuses_link():
         cuda.jit(link=["kernel.cu"])(noop)
 
 
-def test_declare_device_of_cuda_c_is_refused_clearly():
-    with pytest.raises(NotImplementedError, match=r"declare_device\('mul_f32', \.\.\.\).*CUDA C/C\+\+ or PTX"):
-        cuda.declare_device("mul_f32", "float32(float32, float32)", link=["functions.cu"])
+@pytest.mark.parametrize("sig", ["int32(float32[:])", int32(float32[:])])
+def test_declare_device_gives_numba_cudas_declaration(sig):
+    declared = cuda.declare_device("f1", sig, link="f1.cu")
+    assert declared.name == "f1" and declared.link == ("f1.cu",)
+    assert declared.sig.args == (float32[:],) and declared.sig.return_type == int32
+
+
+@pytest.mark.parametrize("sig", [(float32[:],), "(float32[:],)"])
+def test_declare_device_needs_a_return_type(sig):
+    with pytest.raises(TypeError, match="Return type must be provided"):
+        cuda.declare_device("f1", sig)
+
+
+def test_declare_device_refuses_an_unknown_abi():
+    with pytest.raises(NotImplementedError, match="Unsupported ABI: fortran"):
+        cuda.declare_device("f1", "int32()", abi="fortran")
+
+
+def test_a_kernel_calling_a_declared_cuda_c_function_is_refused_clearly():
+    mul_f32 = cuda.declare_device("mul_f32", "float32(float32, float32)", link=["functions.cu"])
+
+    @cuda.jit
+    def kernel(r, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = mul_f32(x[i], x[i])
+
+    x = numpy.ones(4, dtype=numpy.float32)
+    with pytest.raises(TypingError, match=r"declare_device\('mul_f32', \.\.\.\).*CUDA C/C\+\+ or PTX"):
+        kernel[1, 4](numpy.empty_like(x), x)
 
 
 def test_device_function_is_an_njit_dispatcher_callable_from_python():

@@ -328,6 +328,24 @@ def test_a_kernel_that_waits_for_its_grid_is_launched_cooperatively(on_fake):
     """)
 
 
+def test_a_kernel_taking_its_grid_group_is_launched_cooperatively(on_fake):
+    on_fake("""
+        @cuda.jit
+        def grid_alone(a):
+            cuda.cg.this_grid()
+            a[cuda.grid(1)] = 1
+
+        @cuda.jit
+        def no_grid(a):
+            a[cuda.grid(1)] = 1
+
+        d = cuda.to_device(numpy.zeros(64, dtype=numpy.int64))
+        no_grid[2, 32](d)
+        grid_alone[2, 32](d)
+        assert fake.fake_launch_cooperative(0) == 0 and fake.fake_launch_cooperative(1) == 1
+    """)
+
+
 # ---------------------------------------------------------------- CUDA Array Interface
 
 def test_gpu_arrays_expose_the_cuda_array_interface(on_fake):

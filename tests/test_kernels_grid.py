@@ -147,6 +147,39 @@ def test_a_kernel_waiting_for_its_grid_is_cooperative():
     assert not cuda.jit(sig)(block_barrier.py_func).overloads[sig].cooperative
 
 
+@cuda.jit
+def takes_its_grid(out):
+    cuda.cg.this_grid()  # (no sync: the grid group alone)
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = i * 3
+
+
+@cuda.jit(device=True)
+def grid_group():
+    return cuda.cg.this_grid()
+
+
+@cuda.jit
+def takes_its_grid_in_a_device_function(out):
+    grid_group()
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = i + 1
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="numba-cuda's simulator marks no kernel cooperative")
+@pytest.mark.parametrize("n", [1, 7, 20])
+def test_a_kernel_taking_its_grid_group_without_sync_is_cooperative(n):
+    """cuda.cg.this_grid() alone makes the kernel numba-cuda's cooperative one
+    (its grid group needs a cooperative launch), in it or in a device function."""
+    for kernel, model in ((takes_its_grid, lambda i: i * 3), (takes_its_grid_in_a_device_function, lambda i: i + 1)):
+        out = numpy.zeros(n, dtype=numpy.int64)
+        kernel[(n + 3) // 4, 4](out)
+        numpy.testing.assert_array_equal(out, [model(i) for i in range(n)])
+        assert [o.cooperative for o in kernel.overloads.values()] == [True]
+
+
 @pytest.mark.cpu_backend
 @pytest.mark.skipif(AS_NUMBA, reason="the CPU backend's limit")
 def test_a_grid_too_large_to_run_at_once_is_refused_on_the_cpu_backend():

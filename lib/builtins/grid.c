@@ -1,8 +1,8 @@
 /* builtins/grid.c — cooperative groups: g = cuda.cg.this_grid() and
  * g.sync(), which waits until every thread of the grid has reached it.
  *
- * A kernel that reaches g.sync() is launched so that all its blocks run at
- * once: on the GPU by cuLaunchCooperativeKernel (cudadrv.c), where the
+ * A kernel that reaches this_grid() is launched so that all its blocks run
+ * at once, by cuLaunchCooperativeKernel on the GPU (cudadrv.c). There the
  * barrier is CUDA's own algorithm for cooperative groups written here in
  * LLVM IR (a counter in global memory whose top bit flips when the last
  * block arrives); on the CPU backend each block is a fiber (fiber.c's
@@ -13,7 +13,13 @@
 
 #include "builtins/builtins.h"
 
-static const Type *ty_this_grid(Infer *in, Node *n, const Type **args) { return TYS(TY_GRID); }
+/* A kernel that takes its grid group is launched cooperatively, with or
+ * without a g.sync(), as numba-cuda's (its this_grid() needs the grid's
+ * handle from a cooperative launch): the kernel's overload says so. */
+static const Type *ty_this_grid(Infer *in, Node *n, const Type **args) {
+  in->f->grid_sync = true;
+  return TYS(TY_GRID);
+}
 
 static LLVMValueRef lo_this_grid(Lower *l, Node *n) { return LLVMGetUndef(l->mod->i8); }
 

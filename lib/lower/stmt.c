@@ -790,6 +790,19 @@ static const char *where_of(Lower *l, const Node *n) {
   return where;
 }
 
+/* Records a raise statement's place; in a kernel compiled with debug=True
+ * with the thread that raised, which numba-cuda's message names. */
+static void record_raise_place(Lower *l, const Node *n) {
+  LLVMValueRef where = lo_string(l, where_of(l, n));
+  if (!l->opts->debug || !l->tid[0]) {
+    lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, &where, 1);
+    return;
+  }
+  LLVMTypeRef i64 = l->mod->i64, p[7] = {l->mod->ptr, i64, i64, i64, i64, i64, i64};
+  LLVMValueRef a[7] = {where, l->tid[0], l->tid[1], l->tid[2], l->bid[0], l->bid[1], l->bid[2]};
+  lo_call_fn(l, "rt_kernel_raise_where", void_type(l), p, a, 7);
+}
+
 /* One argument of a raise, v of type t, recorded by the runtime; a tuple
  * as its items between the tags ( and ). */
 static void raise_arg(Lower *l, LLVMValueRef v, const Type *t) {
@@ -890,7 +903,7 @@ void lo_stmt(Lower *l, Node *n) {
       raise_args(l, cls, &n->list);
     else
       lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
-    lo_call_fn(l, "rt_raise_where", void_type(l), &l->mod->ptr, (LLVMValueRef[]){lo_string(l, where_of(l, n))}, 1);
+    record_raise_place(l, n);
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);
     break;

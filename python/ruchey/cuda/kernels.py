@@ -671,9 +671,9 @@ class _Overload:
 
     @property
     def cooperative(self):
-        """Whether the kernel waits for its whole grid (cuda.cg.this_grid().sync(),
-        in it or in a device function it calls): numba-cuda's cooperative kernel,
-        launched with all its blocks resident at once."""
+        """Whether the kernel takes its grid group (cuda.cg.this_grid(), with or
+        without its sync(), in it or in a device function it calls): numba-cuda's
+        cooperative kernel, launched with all its blocks resident at once."""
         sig = self.signature
         args = sig if isinstance(sig, tuple) else types.parse_signature(_without_pointers(sig)).args
         return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in args))
@@ -938,14 +938,38 @@ serialize.register("cuda", CUDADispatcher)
 # a kernel called from a kernel or a device function runs as a device function, as in numba-cuda
 extending._register_callee_maker(CUDADispatcher, CUDADispatcher.device_function)
 
+class ExternFunction:
+    """What numba-cuda's cuda.declare_device returns: a device function written
+    in CUDA C/C++ or PTX, its ``name`` and ``sig`` (a signature with a return
+    type), the code to link (``link``), whether it needs a cooperative launch
+    and its ABI ("numba" or "c"). A kernel calling it is a TypingError: the
+    CPU backend cannot run such code, and ruchey's GPU kernels do not link it
+    (as cuda.jit(link=...) is refused)."""
+
+    def __init__(self, name, sig, link, use_cooperative, abi):
+        self.name, self.sig, self.link = name, sig, link
+        self.use_cooperative, self.abi = use_cooperative, abi
+        self.__ruchey_unsupported__ = (
+            f"it is cuda.declare_device({name!r}, ...), a function written in CUDA C/C++ or PTX, which ruchey cannot "
+            "link into its kernels (nor run on the CPU backend): write the function in Python with "
+            "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
+
+    def __repr__(self):
+        return f"<ExternFunction {self.name!r} {self.sig}>"
+
+
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
-    """numba-cuda's declaration of a device function written in CUDA C/C++ or PTX
-    (its code linked in with link=): refused, as cuda.jit(link=...) is. The CPU
-    backend cannot run such code, and ruchey's GPU kernels do not link it."""
-    raise NotImplementedError(
-        f"cuda.declare_device({name!r}, ...) declares a function written in CUDA C/C++ or PTX, which ruchey cannot "
-        "link into its kernels (nor run on the CPU backend): write the function in Python with "
-        "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
+    """numba-cuda's declaration of a device function written in CUDA C/C++ or
+    PTX (its code linked in with ``link=``): an ExternFunction of that name and
+    signature (a str or a signature, which must give the return type), which
+    kernels cannot call here (see ExternFunction)."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"Unsupported ABI: {abi}")
+    link = () if link is None else tuple(link) if isinstance(link, (list, tuple, set)) else (link,)
+    parsed = types.parse_signature(sig)
+    if parsed.return_type is None:
+        raise TypeError("Return type must be provided for device declarations")
+    return ExternFunction(name, parsed, link, bool(use_cooperative), abi)
 
 
 def _warn_debug_and_lineinfo():

@@ -7,9 +7,9 @@ SplitMix64 (both of its words the same value, as numba-cuda seeds them),
 each next one is the one before it jumped ahead 2**64 steps. So for the same
 seed and thread index a kernel draws the same numbers as under numba-cuda.
 
-A state is two uint64 words: an array of n states is a uint64 array of
-shape (n, 2) (``xoroshiro128p_dtype`` is that pair, so
-``cuda.device_array(n, dtype=xoroshiro128p_dtype)`` makes one).
+A state is two uint64 words, the fields s0 and s1 of a record:
+``xoroshiro128p_dtype``, numba-cuda's (an array of n states is a 1-d
+array of it, ``cuda.device_array(n, dtype=xoroshiro128p_dtype)``).
 
     rng_states = create_xoroshiro128p_states(threads, seed=1)
 
@@ -26,7 +26,7 @@ import numpy as np
 from ruchey.cuda import devicearray
 from ruchey.cuda.kernels import jit
 
-xoroshiro128p_dtype = np.dtype((np.uint64, (2,)))
+xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
 
 # Constants beyond int64 are frozen arrays (an int literal must fit int64).
 _SPLITMIX = np.array([0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB], dtype=np.uint64)
@@ -41,8 +41,8 @@ def init_xoroshiro128p_state(states, index, seed):
     z = (z ^ (z >> 30)) * _SPLITMIX[1]
     z = (z ^ (z >> 27)) * _SPLITMIX[2]
     z = z ^ (z >> 31)
-    states[index, 0] = z
-    states[index, 1] = z
+    states[index]["s0"] = z
+    states[index]["s1"] = z
 
 
 @jit(device=True)
@@ -54,12 +54,12 @@ def _rotl(x, k):
 @jit(device=True)
 def xoroshiro128p_next(states, index):
     """The next uint64 of states[index]'s generator, advancing it."""
-    s0 = states[index, 0]
-    s1 = states[index, 1]
+    s0 = states[index]["s0"]
+    s1 = states[index]["s1"]
     result = s0 + s1
     s1 ^= s0
-    states[index, 0] = _rotl(s0, 55) ^ s1 ^ (s1 << 14)
-    states[index, 1] = _rotl(s1, 36)
+    states[index]["s0"] = _rotl(s0, 55) ^ s1 ^ (s1 << 14)
+    states[index]["s1"] = _rotl(s1, 36)
     return result
 
 
@@ -71,11 +71,11 @@ def xoroshiro128p_jump(states, index):
     for word in range(2):
         for bit in range(64):
             if (_JUMP[word] >> np.uint64(bit)) & np.uint64(1):
-                s0 ^= states[index, 0]
-                s1 ^= states[index, 1]
+                s0 ^= states[index]["s0"]
+                s1 ^= states[index]["s1"]
             xoroshiro128p_next(states, index)
-    states[index, 0] = s0
-    states[index, 1] = s1
+    states[index]["s0"] = s0
+    states[index]["s1"] = s1
 
 
 @jit(device=True)
@@ -121,7 +121,7 @@ def xoroshiro128p_normal_float64(states, index):
 
 @jit(device=True)
 def init_xoroshiro128p_states_cpu(states, seed, subsequence_start):
-    """Every state of states (n, 2) on the host: the first from the seed,
+    """Every state of states (n,) on the host: the first from the seed,
     jumped subsequence_start times, each next the one before jumped once."""
     n = states.shape[0]
     if n >= 1:
@@ -129,30 +129,30 @@ def init_xoroshiro128p_states_cpu(states, seed, subsequence_start):
         for _ in range(subsequence_start):
             xoroshiro128p_jump(states, 0)
         for i in range(1, n):
-            states[i, 0] = states[i - 1, 0]
-            states[i, 1] = states[i - 1, 1]
+            states[i]["s0"] = states[i - 1]["s0"]
+            states[i]["s1"] = states[i - 1]["s1"]
             xoroshiro128p_jump(states, i)
 
 
 def _states_shape(states):
     shape = tuple(states.shape)
-    if len(shape) != 2 or shape[1] != 2 or np.dtype(states.dtype) != np.uint64:
-        raise TypeError(f"random states are a uint64 array of shape (n, 2) (xoroshiro128p_dtype), "
+    if len(shape) != 1 or np.dtype(states.dtype) != xoroshiro128p_dtype:
+        raise TypeError(f"random states are a 1-d array of xoroshiro128p_dtype, "
                         f"got {np.dtype(states.dtype)} of shape {shape}")
     return shape
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
-    """Initialise the random states of a device array (n, 2) for seed: state
+    """Initialise the random states of a device array (n,) for seed: state
     i is state 0 jumped i * 2**64 steps ahead, state 0 the seed's jumped
     subsequence_start * 2**64 steps. Computed on the host, then copied."""
-    host = np.empty(_states_shape(states), dtype=np.uint64)
+    host = np.empty(_states_shape(states), dtype=xoroshiro128p_dtype)
     init_xoroshiro128p_states_cpu(host, np.uint64(int(seed) % 2**64), int(subsequence_start))
     states.copy_to_device(host, stream=stream)
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """A new device array of n random states initialised for seed."""
-    states = devicearray.device_array((int(n), 2), dtype=np.uint64, stream=stream)
+    states = devicearray.device_array(int(n), dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)
     return states
