@@ -336,8 +336,8 @@ static void free_code(JitCode *code) {
  * let go as J.released holds. The same function is often compiled for the
  * same types again soon after its dispatcher died: a closure or a function
  * defined anew on each call, the cases of a parametrised test (in the test
- * suite, one module in fifteen was equal to one whose code had been freed
- * already). The code J.released lets go of to make room, if no result took
+ * suite, one module in eleven was equal to one whose code its process had
+ * freed before). The code J.released lets go of to make room, if no result took
  * it meanwhile, is returned to be freed. */
 static JitCode *keep_released(JitCode *code) {
   JitCode *oldest = J.released[J.released_next];
