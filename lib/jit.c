@@ -46,7 +46,9 @@ static struct {
   char **externs;   /* the objects' symbols defined so far (CompileResult.externs) */
   size_t nexterns;
   pthread_mutex_t shared_lock;
-  struct JitCode *shared;  /* code some result holds, by the module it came from (share_code) */
+  struct JitCode *shared;  /* code some result or J.released holds, by the module it came from (share_code) */
+  struct JitCode *released[64];  /* the code last let go by every result, oldest at released_next (keep_released) */
+  unsigned released_next;
 } J = {PTHREAD_ONCE_INIT, .externs_lock = PTHREAD_MUTEX_INITIALIZER, .shared_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* A TargetMachine is not safe to share between concurrent compiles: each
@@ -333,16 +335,36 @@ static void drop_shared(JitCode *code) {
 
 /* Code no one will call again: its memory goes back (the exception
  * classes it named stay defined for the process). */
-static void release_code(RtCode *base) {
-  JitCode *code = (JitCode *)base;
-  pthread_mutex_lock(&J.shared_lock);
-  bool last = --code->refs == 0;
-  if (last && code->key.bytes) drop_shared(code);
-  pthread_mutex_unlock(&J.shared_lock);
-  if (!last) return;
+static void free_code(JitCode *code) {
   release_tracker(code->tracker);
   free(code->key.bytes);
   free(code);
+}
+
+/* Under J.shared_lock: shared code that no result holds any more stays
+ * loaded, held by J.released, until as many other pieces of code have been
+ * let go as J.released holds. The same function is often compiled for the
+ * same types again soon after its dispatcher died: a closure or a function
+ * defined anew on each call, the cases of a parametrised test (in the test
+ * suite, one module in eleven was equal to one whose code its process had
+ * freed before). The code J.released lets go of to make room, if no result took
+ * it meanwhile, is returned to be freed. */
+static JitCode *keep_released(JitCode *code) {
+  JitCode *oldest = J.released[J.released_next];
+  J.released[J.released_next] = code;
+  J.released_next = (J.released_next + 1) % (sizeof J.released / sizeof J.released[0]);
+  code->refs = 1;
+  if (!oldest || --oldest->refs) return NULL;
+  drop_shared(oldest);
+  return oldest;
+}
+
+static void release_code(RtCode *base) {
+  JitCode *code = (JitCode *)base, *unused = NULL;
+  pthread_mutex_lock(&J.shared_lock);
+  if (--code->refs == 0) unused = code->key.bytes ? keep_released(code) : code;
+  pthread_mutex_unlock(&J.shared_lock);
+  if (unused) free_code(unused);
 }
 
 /* ---------------------------------------------------------------- code shared by equal modules */
@@ -352,7 +374,7 @@ static void release_code(RtCode *base) {
  * defined again, a closure made anew; a fifth of the test suite's
  * modules). Optimising and emitting take nearly all of a compile's time,
  * so an equal module takes the code already loaded, for as long as some
- * result holds it. Equal means the same bitcode, compared whole: a
+ * result holds it or it is among the code last released. Equal means the same bitcode, compared whole: a
  * module naming an address (an object frozen at compile time) equals
  * only modules naming the same one. */
 static uint64_t fnv1a(const char *p, size_t n) {
