@@ -201,6 +201,7 @@ static const Model models[TY_COUNT] = {
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_BYTES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* an array's (types.c) */
   [TY_CTYPES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* its array's */
+  [TY_FLAGS] = {array_value, array_storage, array_load, array_store, array_refcount},  /* its array's */
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_LITDICT] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},  /* its values' tuple */
   [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL},
