@@ -51,15 +51,19 @@ EXPRESSIONS_2D = [
     "np.hsplit(a, 1)", "np.vsplit(a, 1)", "np.take(a, np.array([0, -1, 1]))", "a.take(np.array([2, 0]))",
     "np.repeat(a, 2)", "a.repeat(3)", "np.repeat(a, 2, axis=1)", "np.roll(a, 2)", "np.roll(a, -1, axis=0)",
     "np.append(a, a)", "np.append(a, a, axis=0)", "np.delete(a, 1)", "np.diag(a)", "np.diag(a, 1)",
+    "np.squeeze(a[:1], 0)", "a[:, :1].squeeze(1)", "np.tile(a, 2)", "np.tile(a, (2, 1, 2))", "np.resize(a, (3, 5))",
 ]
 
 EXPRESSIONS_ANY = [
     "np.broadcast_arrays(a, a)", "np.atleast_1d(a)", "np.atleast_2d(a)", "np.expand_dims(a, 0)", "np.flip(a)",
-    "np.take(a, np.array([0, 0]))", "np.repeat(a, 0)", "np.roll(a, 1)", "np.append(a, a)",
+    "np.take(a, np.array([0, 0]))", "np.repeat(a, 0)", "np.roll(a, 1)", "np.append(a, a)", "np.squeeze(a[None], 0)",
+    "np.tile(a, 3)", "np.resize(a, 7)",
 ]
 
 
 def indices_fit(expr, a):
+    if "squeeze(a[:1]" in expr:
+        return a.shape[0] > 0
     return not ("take" in expr or "delete" in expr or "diag(a, 1)" in expr) or a.size > 2
 
 

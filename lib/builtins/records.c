@@ -206,6 +206,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.asfortranarray", "numpy.split", "numpy.array_split", "numpy.hsplit",
                                           "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
                                           "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
+                                          "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {
