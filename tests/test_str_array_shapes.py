@@ -139,3 +139,24 @@ def test_str_array_joined_with_another_kind_is_a_typing_error(other):
     for h in (f, g):
         with pytest.raises(ruchey.TypingError, match="cannot join arrays"):
             h(np.array(["ab"]), other)
+
+
+WORDS = ["a", "", "h\u00e9llo", "\u4e2d\u6587 x", " "]
+
+
+def test_broadcast_to_of_a_str_constant_is_its_text_array():
+    for word in WORDS:
+        for shape in ("(2, 3)", "(n,)", "()", "(0, n)"):
+            f = define(f"@ruchey.njit\ndef f(n):\n    return np.broadcast_to({word!r}, {shape})\n")
+            for n in (0, 1, 4):
+                got = check(f, n)
+                assert not got.flags.writeable
+
+
+def test_broadcast_to_of_a_str_variable_is_a_typing_error():
+    @ruchey.njit
+    def f(s):
+        return np.broadcast_to(s, (2,))
+
+    with pytest.raises(ruchey.TypingError, match="known when the function is compiled"):
+        f("ab")

@@ -1816,11 +1816,32 @@ static LLVMValueRef lo_resize(Lower *l, Node *n) {
   return out;
 }
 
+/* Whether x is a str known when the function is compiled. */
+static bool is_text_constant(Infer *in, Node *x, const Type *t) {
+  const Node *c = t && t->kind == TY_STR ? ty_constant(in, x) : NULL;
+  return c && c->kind == N_STRING;
+}
+
+/* The call's argument i, a str constant, made numpy.asarray(s): its 0-d
+ * array of dtype '<Un', as NumPy and Numba take a str where an array is. */
+static const Type *text_as_array(Infer *in, Node *n, int i) {
+  Node *x = n->list.items[i], **items = arena_alloc(in->f->arena, sizeof(Node *));
+  Node *call = arena_alloc(in->f->arena, sizeof *call);
+  items[0] = x;
+  *call = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("numpy.asarray"), .list = {items, 1}};
+  n->list.items[i] = call;
+  return ty_expr(in, call);
+}
+
 /* numpy.broadcast_to(array, shape): a read-only view of array's elements
  * in the shape, its strides 0 along the dimensions it is broadcast in; a
  * number is a 0-d array, as NumPy and Numba take it (one element of new
  * memory, every stride 0); a tuple or list of numbers numpy.asarray's */
 static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  if (is_text_constant(in, n->list.items[0], args[0]) && !(args[0] = text_as_array(in, n, 0))) return NULL;
+  if (args[0]->kind == TY_STR)  /* (its length, the dtype's, known only at run time) */
+    return ty_error(in, n, "%s() of a str needs one known when the function is compiled (written out, a global, or a "
+                    "variable assigned it once), as Numba's string literal", n->bi->name);
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   if (ty_is_scalar(args[0]) && !ty_in_cuda(in)) {
     int ndim = np_shape_ndim(in, n->list.items[1]);
