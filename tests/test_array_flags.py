@@ -86,3 +86,18 @@ def test_flags_unknown_field_is_a_typing_error():
 
     with pytest.raises(ruchey.TypingError, match="owndata"):
         ruchey.njit(f)(np.ones(3))
+
+
+@ruchey.njit
+def writeable_flags(a):
+    f = a.flags
+    v = np.broadcast_to(a, (2,) + a.shape)
+    return f.writeable, a.flags.writeable, v.flags.writeable, np.ones(3).flags.writeable, a.copy().flags.writeable
+
+
+def test_writeable_flag_as_numpy_says():
+    for a in generated():
+        check(writeable_flags, a)
+        frozen = a.copy()
+        frozen.flags.writeable = False  # (passed as it is: check() would pass writeable copies)
+        assert writeable_flags(frozen) == writeable_flags.py_func(frozen) == (False, False, False, True, True)

@@ -1458,14 +1458,16 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
 /* a.flags.c_contiguous (and .contiguous, the same) and a.flags.f_contiguous,
  * read as the array's attributes "flags.c_contiguous" ... (infer.c), or
  * as f.c_contiguous ... of f = a.flags, a value that holds the array (as
- * Numba's ArrayFlags), since its flags are what its strides say. */
-enum { FLAG_C, FLAG_F };
+ * Numba's ArrayFlags), since its flags are what its strides say; and
+ * .writeable, which its type says (a read-only array's is its own type). */
+enum { FLAG_C, FLAG_F, FLAG_WRITEABLE };
 
 static const Type *ty_flag(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
 
 static const Type *ty_flags_attr(Infer *in, Node *n, const Type **args) { return ty_flags_of(args[0]); }
 
 static LLVMValueRef lo_flag(Lower *l, Node *n) {
+  if (n->bi->ival == FLAG_WRITEABLE) return const_bool(l, !n->lhs->ty->readonly);
   LLVMValueRef a = lo_expr(l, n->lhs), r = np_contiguous(l, n->lhs->ty, a, n->bi->ival == FLAG_F);
   lo_done_with(l, n->lhs, a);
   return r;
@@ -1601,7 +1603,9 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("strides", 0, ty_shape, lo_strides),
   ATTRIBUTE("flags", BF_COMPLEX, ty_flags_attr, lo_array_held),
   FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
+  FLAG("writeable", FLAG_WRITEABLE),
   FLAGS_FIELD("c_contiguous", FLAG_C), FLAGS_FIELD("contiguous", FLAG_C), FLAGS_FIELD("f_contiguous", FLAG_F),
+  FLAGS_FIELD("writeable", FLAG_WRITEABLE),
   VIEW_ATTRIBUTE("contiguous", VIEW_ANY_ORDER), VIEW_ATTRIBUTE("c_contiguous", VIEW_C),
   VIEW_ATTRIBUTE("f_contiguous", VIEW_F), VIEW_ATTRIBUTE("readonly", VIEW_READONLY),
   ATTRIBUTE("ctypes", BF_COMPLEX, ty_array_ctypes, lo_array_held),
