@@ -199,6 +199,7 @@ const Type *ty_time(TypeKind kind, int unit);  /* datetime64[unit] or timedelta6
 const Type *ty_charseq(int n);  /* the element of a NumPy str array of n characters ('<Un') */
 const Type *ty_byteseq(int n);  /* the element of a NumPy bytes array of n bytes ('|Sn') */
 const Type *ty_ctypes(const Type *array);  /* a.ctypes of an array of that type */
+const Type *ty_flags_of(const Type *array); /* a.flags of an array of that type */
 const Type *ty_slice(int given);  /* a slice object whose parts given (SLICE_ bits) are ints, the others None */
 const char *ty_unit_name(int unit);            /* "D", "ns"; "" for the generic unit, NULL for none */
 const Type *ty_dtype(const Type *elem);

@@ -123,6 +123,8 @@ const Type *ty_unify(const Type *a, const Type *b) {
       (a->elem == b->elem)) {
     return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);
   }
+  if (a->kind == TY_FLAGS && b->kind == TY_FLAGS && a->ndim == b->ndim && a->elem == b->elem)  /* as their arrays */
+    return ty_flags_of(ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly));
   if (ty_is_container(a)) return ty_unify_containers(a, b);
   if (a->kind == TY_FUNCTION || a->kind == TY_FUNCS) return ty_funcs_unify(a, b);  /* f if c else g */
   if (ty_is_literal_list(a) || ty_is_literal_list(b)) return NULL;  /* one only with itself, as Numba's LiteralList */

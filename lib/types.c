@@ -269,6 +269,13 @@ static void complete_literal_dict(Type *t) {
 
 static const char *const module_names[] = {[MOD_NUMPY] = "numpy", [MOD_MATH] = "math"};
 
+/* An array type's name, from the parts a.flags' type shares with it. */
+static const char *array_name(const Type *t) {
+  return format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
+                t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : t->unit == 'P' ? "array.array" : "array",
+                t->elem->name, t->ndim, t->layout);
+}
+
 /* The name and data model of a new type (key's parts filled in). */
 static void complete(Type *t) {
   t->flags = kinds[t->kind].flags;
@@ -276,13 +283,17 @@ static void complete(Type *t) {
   case TY_ARRAY:
     t->size = sizeof(RtArray);
     t->align = _Alignof(RtArray);
-    t->name = format("%s%s(%s, %dd, %c)", t->readonly ? "readonly " : "",
-                     t->unit == 'B' ? "bytearray" : t->unit == 'M' ? "memoryview" : t->unit == 'P' ? "array.array" : "array", t->elem->name, t->ndim, t->layout);
+    t->name = array_name(t);
     break;
   case TY_CTYPES:  /* its array's; named as Numba's */
     t->size = sizeof(RtArray);
     t->align = _Alignof(RtArray);
     t->name = format("ArrayCTypes(dtype=%s, ndim=%d)", t->elem->name, t->ndim);
+    break;
+  case TY_FLAGS:  /* its array's; named as Numba's, after the array's type */
+    t->size = sizeof(RtArray);
+    t->align = _Alignof(RtArray);
+    t->name = format("ArrayFlags(%s)", array_name(t));
     break;
   case TY_FUNCTION:  /* no value at run time: the callee is in the type */
     t->align = 1;
@@ -503,6 +514,11 @@ const char *ty_module_name(const Type *t) {
 const Type *ty_ctypes(const Type *array) {
   return intern(&(Type){.kind = TY_CTYPES, .elem = array->elem, .ndim = array->ndim, .layout = array->layout,
                         .readonly = array->readonly});
+}
+
+const Type *ty_flags_of(const Type *array) {
+  return intern(&(Type){.kind = TY_FLAGS, .elem = array->elem, .ndim = array->ndim, .layout = array->layout,
+                        .readonly = array->readonly, .unit = array->unit});
 }
 
 const Type *ty_slice(int given) { return intern(&(Type){.kind = TY_SLICE, .unit = given}); }

@@ -456,3 +456,22 @@ def half_key(a):
 def test_float16_dict_keys_refused():
     with pytest.raises(ruchey.TypingError, match="float16 dict keys are not supported"):
         half_key(np.ones(2, np.float16))
+
+
+def test_item_of_a_float16_array_is_a_python_float():
+    @njit
+    def f(a):
+        return a.item()
+
+    @njit
+    def twice(a):
+        return a.item() * 2
+
+    for x in halves(11, n=40):
+        for a in (np.array(x), np.array([x]), np.full((1, 1), x, order="F")[:, ::-1]):
+            for g in (f, twice):
+                got, want = g(a), g.py_func(a)
+                assert type(got) is type(want) is float
+                assert same(got, want)
+    with pytest.raises(ValueError, match="size 1"):
+        f(halves(3, n=2, special=False))

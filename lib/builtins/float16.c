@@ -30,7 +30,7 @@ static const char *const takes_half[] = {
   "numpy.append", "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.roll", "numpy.repeat",
   "array.repeat", "numpy.tile", "numpy.broadcast_to", "numpy.resize", "numpy.diag", "numpy.diagflat",
   "numpy.tril", "numpy.triu", "numpy.take", "array.take", "numpy.ascontiguousarray", "numpy.asfortranarray",
-  "array.fill", "array.view", "nditer size", "nditer at",
+  "array.fill", "array.view", "array.item", "nditer size", "nditer at",
   /* the truth of each element (not zero: NaN is true), as NumPy's */
   "numpy.nonzero", "array.nonzero", "numpy.argwhere", "numpy.flatnonzero", "numpy.count_nonzero", "numpy.any",
   "array.any", "numpy.all", "array.all",

@@ -1456,18 +1456,18 @@ static LLVMValueRef lo_strides(Lower *l, Node *n) {
 }
 
 /* a.flags.c_contiguous (and .contiguous, the same) and a.flags.f_contiguous,
- * read as the array's attributes "flags.c_contiguous" ... (infer.c);
- * a.flags alone has no value. */
-enum { FLAG_C, FLAG_F };
+ * read as the array's attributes "flags.c_contiguous" ... (infer.c), or
+ * as f.c_contiguous ... of f = a.flags, a value that holds the array (as
+ * Numba's ArrayFlags), since its flags are what its strides say; and
+ * .writeable, which its type says (a read-only array's is its own type). */
+enum { FLAG_C, FLAG_F, FLAG_WRITEABLE };
 
 static const Type *ty_flag(Infer *in, Node *n, const Type **args) { return TYS(TY_BOOL); }
 
-static const Type *ty_flags(Infer *in, Node *n, const Type **args) {
-  return ty_error(in, n, "a.flags is read through its attributes in compiled code: a.flags.c_contiguous, "
-                  "a.flags.f_contiguous or a.flags.contiguous");
-}
+static const Type *ty_flags_attr(Infer *in, Node *n, const Type **args) { return ty_flags_of(args[0]); }
 
 static LLVMValueRef lo_flag(Lower *l, Node *n) {
+  if (n->bi->ival == FLAG_WRITEABLE) return const_bool(l, !n->lhs->ty->readonly);
   LLVMValueRef a = lo_expr(l, n->lhs), r = np_contiguous(l, n->lhs->ty, a, n->bi->ival == FLAG_F);
   lo_done_with(l, n->lhs, a);
   return r;
@@ -1515,7 +1515,8 @@ static const Type *ty_data_address(Infer *in, Node *n, const Type **args) { retu
  * pointer parameter (native.c). */
 static const Type *ty_array_ctypes(Infer *in, Node *n, const Type **args) { return ty_ctypes(args[0]); }
 
-static LLVMValueRef lo_array_ctypes(Lower *l, Node *n) {
+/* a.ctypes and a.flags: the array itself, a reference of their own */
+static LLVMValueRef lo_array_held(Lower *l, Node *n) {
   LLVMValueRef a = lo_expr(l, n->lhs);
   if (lo_is_fresh(n->lhs)) lo_temp_taken(l, a);  /* (np.ones(n).ctypes: the temporary's reference is its now) */
   else lo_refcount(l, n->lhs->ty, a, true);
@@ -1544,6 +1545,9 @@ static LLVMValueRef lo_data_address(Lower *l, Node *n) {
   {"array." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | (flags), 0, 0, type, lower}
 #define FLAG(name, which) \
   {"array.flags." name, NULL, "flags." name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP, which, 0, ty_flag, lo_flag}
+/* the same of f = a.flags */
+#define FLAGS_FIELD(name, which) \
+  {"ArrayFlags." name, NULL, name, BK_ATTRIBUTE, TY_FLAGS, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, ty_flag, lo_flag}
 #define VIEW_ATTRIBUTE(name, which) \
   {"memoryview." name, NULL, name, BK_ATTRIBUTE, TY_ARRAY, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, which, 0, \
    ty_view_attr, lo_view_attr}
@@ -1597,11 +1601,14 @@ const Builtin bi_numpy[] = {
   ATTRIBUTE("itemsize", 0, ty_int_attr, lo_itemsize),
   ATTRIBUTE("nbytes", 0, ty_int_attr, lo_nbytes),
   ATTRIBUTE("strides", 0, ty_shape, lo_strides),
-  ATTRIBUTE("flags", 0, ty_flags, lo_no_value),
+  ATTRIBUTE("flags", BF_COMPLEX, ty_flags_attr, lo_array_held),
   FLAG("c_contiguous", FLAG_C), FLAG("contiguous", FLAG_C), FLAG("f_contiguous", FLAG_F),
+  FLAG("writeable", FLAG_WRITEABLE),
+  FLAGS_FIELD("c_contiguous", FLAG_C), FLAGS_FIELD("contiguous", FLAG_C), FLAGS_FIELD("f_contiguous", FLAG_F),
+  FLAGS_FIELD("writeable", FLAG_WRITEABLE),
   VIEW_ATTRIBUTE("contiguous", VIEW_ANY_ORDER), VIEW_ATTRIBUTE("c_contiguous", VIEW_C),
   VIEW_ATTRIBUTE("f_contiguous", VIEW_F), VIEW_ATTRIBUTE("readonly", VIEW_READONLY),
-  ATTRIBUTE("ctypes", BF_COMPLEX, ty_array_ctypes, lo_array_ctypes),
+  ATTRIBUTE("ctypes", BF_COMPLEX, ty_array_ctypes, lo_array_held),
   ATTRIBUTE("ctypes.data", BF_COMPLEX, ty_data_address, lo_data_address),
   {"ArrayCTypes.data", NULL, "data", BK_ATTRIBUTE, TY_CTYPES, 0, 0, NULL, BF_PURE | BF_CHEAP | BF_COMPLEX, 0, 0,
    ty_data_address, lo_data_address},

@@ -198,6 +198,15 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.lib.stride_tricks.sliding_window_view", "numpy.trim_zeros",
                                           "print", "in", "numpy.nonzero", "array.nonzero", "numpy.argwhere",
                                           "numpy.searchsorted", "array.searchsorted", "numpy.lexsort", "array.view",
+                                          /* views, and copies that move items as their bytes */
+                                          "numpy.broadcast_to", "numpy.broadcast_arrays", "numpy.expand_dims",
+                                          "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d", "numpy.swapaxes",
+                                          "array.swapaxes", "numpy.moveaxis", "numpy.flip", "numpy.fliplr",
+                                          "numpy.flipud", "numpy.rot90", "numpy.asarray", "numpy.ascontiguousarray",
+                                          "numpy.asfortranarray", "numpy.split", "numpy.array_split", "numpy.hsplit",
+                                          "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
+                                          "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
+                                          "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {

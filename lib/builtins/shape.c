@@ -1144,6 +1144,7 @@ static const Type *ty_item(Infer *in, Node *n, const Type **args) {
   if (t && ty_is_fixed_text(t->elem) && ty_no_allocation(in))
     return ty_error(in, n, "array.item() of %s makes a new str or bytes, which kernels cannot", t->name);
   if (t && ty_is_fixed_text(t->elem)) return t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
+  if (t && t->elem->kind == TY_F16) return TYS(TY_F64);  /* a Python float, as NumPy's item() (exact) */
   return t ? t->elem : NULL;
 }
 
@@ -1156,7 +1157,8 @@ static LLVMValueRef lo_item(Lower *l, Node *n) {
     lo_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, size_of(l, t->ndim, shape), const_i64(l, 1), ""), RT_ERR_VALUE,
                 "can only convert an array of size 1 to a Python scalar");
   LLVMValueRef data = LLVMBuildExtractValue(l->b, a, 2, "");
-  LLVMValueRef v = ty_is_fixed_text(t->elem) ? lo_text_read(l, t->elem, data) : lo_load_scalar(l, t->elem, data);
+  LLVMValueRef v = ty_is_fixed_text(t->elem) ? lo_text_read(l, t->elem, data)
+                                              : lo_convert(l, lo_load_scalar(l, t->elem, data), t->elem, n->ty);
   lo_done_with(l, arg, a);
   return v;
 }
@@ -1370,6 +1372,12 @@ static int joined_types(const Type *seq, const Type *const **types) {
   return seq->kind == TY_TUPLE ? seq->nfields : 0;
 }
 
+/* Whether two arrays' items can be joined: numbers, or text of one kind
+ * (str with str, bytes with bytes: the wider holds either). */
+static bool same_text_kind(const Type *a, const Type *b) {
+  return (ty_is_fixed_text(a) || ty_is_fixed_text(b)) ? a->kind == b->kind : true;
+}
+
 static const Type *ty_join(Infer *in, Node *n, const Type **args) {
   const Type *seq = args[0], *elem = NULL, *const *types;
   if (ty_in_cuda(in)) return ty_error(in, n, "%s() is not supported in CUDA kernels", n->bi->name);
@@ -1386,6 +1394,9 @@ static const Type *ty_join(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n, "%s(): all the input arrays must have the same number of dimensions, but %s and %s "
                       "differ", n->bi->name, types[0]->name, t->name);
     ndim = nd;
+    if (elem && !same_text_kind(elem, t->elem))
+      return ty_error(in, n, "%s() cannot join arrays of %s and %s in compiled code", n->bi->name, elem->name,
+                      t->elem->name);
     elem = elem ? np_promote(elem, t->elem) : t->elem;
   }
   if (ndim > RC_MAX_NDIM) return ty_error(in, n, "%s(): at most %d dimensions", n->bi->name, RC_MAX_NDIM);
@@ -1618,7 +1629,10 @@ static const Type *ty_append(Infer *in, Node *n, const Type **args) {
     *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named("numpy.concatenate"), .list = {items, 2}};
     return ty_expr(in, n);
   }
-  return ty_array(np_promote(elem_of(args[0]), elem_of(args[1])), 1, 'C', false);
+  const Type *a = elem_of(args[0]), *b = elem_of(args[1]);
+  if (!same_text_kind(a, b))
+    return ty_error(in, n, "%s() cannot join arrays of %s and %s in compiled code", n->bi->name, a->name, b->name);
+  return ty_array(np_promote(a, b), 1, 'C', false);
 }
 
 static LLVMValueRef lo_append(Lower *l, Node *n) {
@@ -1802,11 +1816,32 @@ static LLVMValueRef lo_resize(Lower *l, Node *n) {
   return out;
 }
 
+/* Whether x is a str known when the function is compiled. */
+static bool is_text_constant(Infer *in, Node *x, const Type *t) {
+  const Node *c = t && t->kind == TY_STR ? ty_constant(in, x) : NULL;
+  return c && c->kind == N_STRING;
+}
+
+/* The call's argument i, a str constant, made numpy.asarray(s): its 0-d
+ * array of dtype '<Un', as NumPy and Numba take a str where an array is. */
+static const Type *text_as_array(Infer *in, Node *n, int i) {
+  Node *x = n->list.items[i], **items = arena_alloc(in->f->arena, sizeof(Node *));
+  Node *call = arena_alloc(in->f->arena, sizeof *call);
+  items[0] = x;
+  *call = (Node){.kind = N_CALL, .line = x->line, .col = x->col, .bi = bi_named("numpy.asarray"), .list = {items, 1}};
+  n->list.items[i] = call;
+  return ty_expr(in, call);
+}
+
 /* numpy.broadcast_to(array, shape): a read-only view of array's elements
  * in the shape, its strides 0 along the dimensions it is broadcast in; a
  * number is a 0-d array, as NumPy and Numba take it (one element of new
  * memory, every stride 0); a tuple or list of numbers numpy.asarray's */
 static const Type *ty_broadcast_to(Infer *in, Node *n, const Type **args) {
+  if (is_text_constant(in, n->list.items[0], args[0]) && !(args[0] = text_as_array(in, n, 0))) return NULL;
+  if (args[0]->kind == TY_STR)  /* (its length, the dtype's, known only at run time) */
+    return ty_error(in, n, "%s() of a str needs one known when the function is compiled (written out, a global, or a "
+                    "variable assigned it once), as Numba's string literal", n->bi->name);
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;
   if (ty_is_scalar(args[0]) && !ty_in_cuda(in)) {
     int ndim = np_shape_ndim(in, n->list.items[1]);

@@ -201,6 +201,7 @@ static const Model models[TY_COUNT] = {
   [TY_ARRAY] = {array_value, array_storage, array_load, array_store, array_refcount},
   [TY_BYTES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* an array's (types.c) */
   [TY_CTYPES] = {array_value, array_storage, array_load, array_store, array_refcount},  /* its array's */
+  [TY_FLAGS] = {array_value, array_storage, array_load, array_store, array_refcount},  /* its array's */
   [TY_TUPLE] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},
   [TY_LITDICT] = {tuple_value, tuple_storage, tuple_load, tuple_store, tuple_refcount},  /* its values' tuple */
   [TY_NONE] = NO_VALUE, [TY_RANGE] = {range_value, same_storage, plain_load, plain_store, NULL},
@@ -347,7 +348,19 @@ static LLVMValueRef convert_optional(Lower *l, LLVMValueRef v, const Type *from,
   return lo_convert(l, LLVMBuildExtractValue(l->b, v, 0, ""), from->elem, to);
 }
 
+/* A '<Un' or '|Sn' item as a wider one of its kind (arrays of two widths
+ * joined): its bytes, then NULs, as NumPy pads it; a narrower one is its
+ * first bytes (an item's address serves). */
+static LLVMValueRef widen_text(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  if (to->size <= from->size) return v;
+  LLVMValueRef wide = lo_alloca(l, LLVMArrayType(l->mod->i8, (unsigned)to->size), "widened");
+  LLVMBuildMemSet(l->b, wide, LLVMConstInt(l->mod->i8, 0, 0), const_i64(l, (long long)to->size), 1);
+  LLVMBuildMemCpy(l->b, wide, 1, v, 1, const_i64(l, (long long)from->size));
+  return wide;
+}
+
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  if (from != to && ty_is_fixed_text(from) && to->kind == from->kind) return widen_text(l, v, from, to);
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
   if (from != to && to->kind == TY_FUNCS) return lo_funcs_convert(l, v, from, to);
   if (from == to || from->kind == TY_ARRAY || from->kind == TY_BYTES || ty_is_container(from) || from->kind == TY_STR)
