@@ -31,6 +31,19 @@ def run_fresh(code, tmp_path, *args):
                           env=env, cwd=str(tmp_path))
 
 
+def run_under_both(code, tmp_path):
+    """Runs code in a fresh interpreter under Numba itself (argument
+    "numba"), then under ruchey installed as numba ("ruchey"); the first
+    that fails is returned, else the second."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    for mode in ("numba", "ruchey"):
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), mode], capture_output=True, text=True,
+                              timeout=300, env=env, cwd=str(tmp_path))
+        if done.returncode or done.stdout.strip() != "ok":
+            break
+    return done
+
+
 @shim_only
 def test_install_as_numba_resolves_numba_and_its_submodules(tmp_path):
     done = run_fresh("""
@@ -308,7 +321,11 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
         rng = np.random.default_rng(0)
         for x, k in [(rng.uniform(0.5, 1.0, 20), 1000.0), (rng.uniform(-0.1, 0.1, 20), 252.0)]:
             assert alpha(x, k) == alpha.py_func(x, k), (alpha(x, k), alpha.py_func(x, k))
-            assert alpha_int(x, int(k)) == alpha_int.py_func(x, int(k))
+            # an int exponent multiplies, as Numba's (within a few ulps of NumPy's pow)
+            base, r, e = np.nanmean(x) + 1, 1.0, int(k)
+            while e:
+                r, base, e = r * base if e & 1 else r, base * base, e >> 1
+            assert alpha_int(x, int(k)) == r and np.isclose(r, alpha_int.py_func(x, int(k)), rtol=1e-13)
         assert alpha(np.ones(3), 2000.0) == np.inf
         try:
             before(np.ones(3), 2000.0)
@@ -2033,3 +2050,128 @@ def test_callbacks_are_numbas_ccallback_cfunc_objects(tmp_path):
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+@shim_only
+def test_float_to_int_powers_after_install_multiply_as_numba(tmp_path):
+    """window-ops' rolling kurtosis, np.mean((w - mean) ** 4) / (std ** 4): Numba
+    computes a float ** int by square-and-multiply in the float's type (x ** 4
+    is (x*x)*(x*x), float32 for float32 arrays), where CPython's pow rounds
+    once; functions decorated after install_as_numba() multiply so, for
+    literal exponents and ones known at run time, scalars and arrays, and
+    0.0 ** -n raises ZeroDivisionError as Numba's; past 65536 it is pow.
+    ruchey's own code (decorated before) keeps CPython's pow."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x, n):
+            return x ** n
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def power(x, n):
+            return x ** n
+
+        @numba.njit
+        def literal_powers(x):
+            return x ** 4, x ** 5, x ** -3, x ** 7
+
+        @numba.njit
+        def kurtosis(w):
+            mean = np.mean(w)
+            std = np.std(w)
+            return np.mean((w - mean) ** 4) / (std ** 4) - 3
+
+        def numbas(x, n):
+            # Numba's int_power: r from 1, times x where n has a bit, x squared
+            one = type(x)(1)
+            r, e = one, abs(n)
+            while e:
+                if e & 1:
+                    r = r * x
+                e >>= 1
+                x = x * x
+            return one / r if n < 0 else r
+
+        rng = np.random.default_rng(11)
+        for dtype in (np.float64, np.float32):
+            x = (rng.random(400) * 4 - 2).astype(dtype)
+            n = rng.integers(-30, 30, 400)
+            got = power(x, n)
+            assert got.dtype == dtype
+            assert all(got[i] == numbas(x[i], int(n[i])) for i in range(400)), dtype
+            np.testing.assert_allclose(got, power.py_func(x, n), rtol=64 * np.finfo(dtype).eps)
+            for i in range(0, 400, 7):
+                assert power(x[i], int(n[i])) == numbas(x[i], int(n[i]))  # scalars
+                want = tuple(numbas(x[i], k) for k in (4, 5, -3, 7))
+                assert literal_powers(x[i]) == want, (x[i], literal_powers(x[i]), want)
+            assert np.array_equal(literal_powers(x)[0], x * x * (x * x))
+        s = rng.random(300) * 100
+        assert all(power(v, 4) == (v * v) * (v * v) for v in s)
+        assert power(1.0000001, 70000) == 1.0000001 ** 70000  # pow past 65536
+        for x, n in [(0.0, -2), (-0.0, -3), (np.zeros(3), -1)]:
+            try:
+                power(x, n)
+            except ZeroDivisionError as e:
+                assert str(e) == "division by zero"
+            else:
+                raise AssertionError((x, n))
+        w = (rng.random(50) * 100).astype(np.float32)
+        assert np.isclose(kurtosis(w), kurtosis.py_func(w), rtol=1e-5)
+        apart = [v for v in s if v ** 4 != (v * v) * (v * v)]
+        assert apart and all(before(v, 4) == v ** 4 for v in apart)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_float_to_int_powers_after_install_equal_numbas_own(tmp_path):
+    """The same powers and window-ops' float32 kurtosis under Numba itself,
+    where it is installed: equal to the bit."""
+    pytest.importorskip("numba")
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+            ruchey.install_as_numba()
+        import numba
+
+        @numba.njit
+        def power(x, n):
+            return x ** n
+
+        @numba.njit
+        def literal_powers(x):
+            return x ** 4, x ** 6, x ** -2, x ** 3
+
+        @numba.njit
+        def rolling_kurtosis(x, window):
+            out = np.full(len(x), 0.0)
+            for i in range(window - 1, len(x)):
+                w = x[i - window + 1:i + 1]
+                mean = np.mean(w)
+                std = np.std(w)
+                out[i] = np.mean((w - mean) ** 4) / (std ** 4) - 3 if std > 0 else 0.0
+            return out
+
+        rng = np.random.default_rng(12)
+        out = {}
+        for dtype in (np.float64, np.float32):
+            x = (rng.random(300) * 6 - 3).astype(dtype)
+            n = rng.integers(-12, 13, 300)
+            out["power" + dtype.__name__] = power(x, n)
+            out["scalars" + dtype.__name__] = np.array([power(x[i], int(n[i])) for i in range(300)])
+            out["literal" + dtype.__name__] = np.array(literal_powers(x))
+        out["kurtosis"] = rolling_kurtosis((rng.random(500) * 100).astype(np.float32), 7)
+        np.savez(sys.argv[1] + ".npz", **out)
+        print("ok")
+    """
+    assert_printed_ok(run_under_both(code, tmp_path))
+    with np.load(tmp_path / "numba.npz") as want, np.load(tmp_path / "ruchey.npz") as got:
+        for key in want.files:
+            assert got[key].dtype == want[key].dtype and np.array_equal(got[key], want[key]), key
