@@ -2,6 +2,7 @@
 ruchey.numba_shim), and what running real Numba-based packages needed:
 gufuncs whose layout has no outputs, readonly array types in signatures.
 The shim's checks run in fresh interpreters, which they change."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -2175,3 +2176,80 @@ def test_float_to_int_powers_after_install_equal_numbas_own(tmp_path):
     with np.load(tmp_path / "numba.npz") as want, np.load(tmp_path / "ruchey.npz") as got:
         for key in want.files:
             assert got[key].dtype == want[key].dtype and np.array_equal(got[key], want[key]), key
+
+
+@shim_only
+def test_cmath_after_install_raises_nothing_and_logs_as_numba(tmp_path):
+    """Numba's cmath functions raise no ValueError or OverflowError:
+    cmath.log(0) is -inf (+0j, or pi j for -0.0), log10(0) too, atanh(1) inf,
+    exp's overflow inf; its log is log(hypot(x, y)) + atan2(y, x) j, log10
+    that over ln 10, log(z, base) a quotient that raises ZeroDivisionError
+    for a base of 1. Functions decorated after install_as_numba() give
+    Numba's values (checked against Numba itself where it is installed, and
+    against the Python original where CPython raises nothing); ruchey's own
+    code keeps CPython's errors."""
+    code = """
+        import cmath
+        import math
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(z):
+                return cmath.log(z)
+
+            ruchey.install_as_numba()
+            try:
+                before(0j)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError("ruchey's own cmath.log(0) raises")
+        import numba
+
+        @numba.njit
+        def logs(z, base):
+            return cmath.log(z), cmath.log10(z), cmath.log(z, base)
+
+        @numba.njit
+        def unraised(z):
+            return cmath.atanh(z), cmath.exp(z), cmath.acosh(z)
+
+        rng = np.random.default_rng(13)
+        zs = [0j, complex(-0.0, 0.0), complex(0.0, -0.0), complex(-0.0, -0.0), 1 + 0j, -1 + 0j, 1j,
+              complex(math.inf, 1.0), complex(1.0, math.nan)]
+        zs += [complex(*p) for p in rng.normal(0, 3, (200, 2))] + [complex(*p) for p in rng.normal(0, 1e-300, (5, 2))]
+        bases = [10 + 0j, 2 + 0j, 0.5j] + [complex(*p) for p in rng.normal(0, 2, (len(zs) - 3, 2))]
+        out = []
+        for z, b in zip(zs, bases):
+            got = logs(z, b)
+            try:
+                want = logs.py_func(z, b)
+            except ValueError:
+                assert z == 0
+            else:
+                for g, w in zip(got, want):
+                    assert cmath.isclose(g, w, rel_tol=1e-14, abs_tol=1e-300) or g == w or (
+                        cmath.isnan(g) and cmath.isnan(w)), (z, b, got, want)
+            out.append(got)
+        assert logs(0j, 10 + 0j)[:2] == (complex(-math.inf, 0.0), complex(-math.inf, 0.0))
+        assert logs(complex(-0.0, 0.0), 2 + 0j)[0] == complex(-math.inf, math.pi)
+        try:
+            logs(2 + 1j, 1 + 0j)
+        except ZeroDivisionError:
+            pass
+        else:
+            raise AssertionError("log(z, 1)")
+        u = [unraised(1 + 0j), unraised(-1 + 0j), unraised(complex(800.0, 0.5))]
+        assert u[0][0] == complex(math.inf, 0.0) and u[1][0] == complex(-math.inf, 0.0) and math.isinf(u[2][1].real)
+        np.save(sys.argv[1] + ".npy", np.array(out))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    want, got = np.load(tmp_path / "numba.npy"), np.load(tmp_path / "ruchey.npy")
+    assert np.array_equal(got, want, equal_nan=True)
