@@ -2149,6 +2149,34 @@ static bool recursion_converges(Func *f, const CompileOptions *opts, Diag *diag)
   return false;
 }
 
+/* How many times var is assigned in the bodies of the prange loops under a
+ * node (a nested one counted with the loop around it). */
+typedef struct PrangeAssigned {
+  int var, count;
+} PrangeAssigned;
+
+static bool visit_prange_body(Node *n, void *ctx) {
+  PrangeAssigned *p = ctx;
+  if (n->kind != N_FOR || !n->cond || n->cond->kind != N_CALL || !n->cond->bi ||
+      !(n->cond->bi->flags & BF_PARALLEL))
+    return true;
+  p->count += ir_assignments(&n->body, p->var, NULL);
+  return false;
+}
+
+/* Numba's parfors type the variables of a prange body without jit's
+ * locals={...} (muon's float32 bisection bounds are float64 there): in
+ * code written for Numba compiled parallel, a declared variable assigned
+ * only inside prange loops' bodies is inferred as if undeclared. */
+static void undeclare_prange_locals(Func *f) {
+  for (int v = f->nparams; v < f->nvars; v++) {
+    if (!f->declared_types[v]) continue;
+    PrangeAssigned p = {v, 0};
+    ir_walk_list(&f->body, visit_prange_body, &p);
+    if (p.count && p.count == ir_assignments(&f->body, v, NULL)) f->declared_types[v] = NULL;
+  }
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -2161,6 +2189,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   if (!an_unroll_literal(f, argtypes, diag)) return false;
+  if (f->declared_types && opts && opts->numba_code && opts->parallel) undeclare_prange_locals(f);
   an_split_webs(f, argtypes);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;
