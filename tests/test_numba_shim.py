@@ -2253,3 +2253,133 @@ def test_cmath_after_install_raises_nothing_and_logs_as_numba(tmp_path):
     assert_printed_ok(run_under_both(code, tmp_path))
     want, got = np.load(tmp_path / "numba.npy"), np.load(tmp_path / "ruchey.npy")
     assert np.array_equal(got, want, equal_nan=True)
+
+
+@shim_only
+def test_locals_in_prange_bodies_after_install_are_numbas(tmp_path):
+    """muon's smooth_knn_dist (parallel=True) declares its bisection's sum
+    float32 with locals=: Numba's parfors type the variables of a prange
+    body without locals (float64 there), and keep them outside prange bodies
+    and in serial code. Functions decorated after install_as_numba() type
+    them as Numba does (checked against Numba itself where it is installed);
+    ruchey's own code keeps every declaration."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit(parallel=True, locals={"s": ruchey.float32})
+            def before(x):
+                out = np.empty(x.shape[0])
+                for i in ruchey.prange(x.shape[0]):
+                    s = 0.0
+                    for j in range(x.shape[1]):
+                        s += x[i, j] * 1.1
+                    out[i] = s
+                return out
+
+            ruchey.install_as_numba()
+        import numba
+        from numba import prange
+
+        @numba.njit(parallel=True, locals={"s": numba.float32, "lo": numba.float32, "t": numba.float32})
+        def sums(x):
+            out = np.empty(x.shape[0])
+            t = 0.0
+            for i in prange(x.shape[0]):
+                s = 0.0
+                lo = 0.1
+                for j in range(x.shape[1]):
+                    s += x[i, j] * 1.1
+                out[i] = s + lo
+            for j in range(x.shape[1]):
+                t += x[0, j] * 1.1
+            return out, t
+
+        @numba.njit(locals={"s": numba.float32})
+        def serial(x):
+            out = np.empty(x.shape[0])
+            for i in prange(x.shape[0]):
+                s = 0.0
+                for j in range(x.shape[1]):
+                    s += x[i, j] * 1.1
+                out[i] = s
+            return out
+
+        rng = np.random.default_rng(14)
+        x = rng.random((6, 80))
+        out, t = sums(x)
+        f32 = np.float32(0.0)
+        for v in x[0] * 1.1:
+            f32 = np.float32(f32 + v)
+        assert t == f32  # outside the prange body: float32
+        np.testing.assert_allclose(out, (x * 1.1).sum(axis=1) + 0.1, rtol=1e-13)  # inside: float64
+        assert not np.allclose(serial(x), (x * 1.1).sum(axis=1), rtol=1e-10, atol=0)  # serial: float32
+        np.testing.assert_allclose(serial(x), serial.py_func(x), rtol=1e-6)
+        if sys.argv[1] == "ruchey":
+            assert np.array_equal(before(x), serial(x))  # ruchey's own: float32 in the prange body
+        np.savez(sys.argv[1] + ".npz", out=out, t=t, serial=serial(x))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    with np.load(tmp_path / "numba.npz") as want, np.load(tmp_path / "ruchey.npz") as got:
+        for key in want.files:
+            assert np.array_equal(got[key], want[key]), key
+
+
+@shim_only
+def test_nditer_after_install_walks_as_numba(tmp_path):
+    """Numba's nditer walks memory order where its operands are C- or
+    Fortran-contiguous (Fortran order where more of them are Fortran than
+    C) and C order otherwise, where NumPy's order='K' (ruchey's own code)
+    follows the strides: a reversed or strided Fortran array is walked as
+    Numba walks it (checked against Numba itself where it is installed)."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(a):
+                return [x.item() for x in np.nditer(a)]
+
+            ruchey.install_as_numba()
+        import numba
+
+        @numba.njit
+        def listed(a):
+            out = []
+            for x in np.nditer(a):
+                out.append(x.item())
+            return out
+
+        @numba.njit
+        def pairs(a, b):
+            out = []
+            for x, y in np.nditer((a, b)):
+                out.append(x.item() * 1000.0 + y.item())
+            return out
+
+        a = np.arange(20.0).reshape(4, 5)
+        f = np.asfortranarray(a)
+        views = [a, f, a.T, a[::-1], a[:, ::-1], a[:, ::2], f[::2], f[::-1], a.T[::2], np.arange(7.0)[::-1]]
+        got = [listed(v) for v in views] + [pairs(v, w) for v in views[:9] for w in views[:9] if v.shape == w.shape]
+        for v in views:
+            order = "F" if v.ndim > 1 and v.flags.f_contiguous and not v.flags.c_contiguous else "C"
+            assert listed(v) == [x.item() for x in np.nditer(v, order=order)], v.strides
+        if sys.argv[1] == "ruchey":
+            r = np.arange(7.0)[::-1]
+            assert before(r) == [x.item() for x in np.nditer(r)] != listed(r)  # NumPy's order in ruchey's own
+        np.save(sys.argv[1] + ".npy", np.array([x for walk in got for x in walk]))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))
