@@ -2383,3 +2383,46 @@ def test_nditer_after_install_walks_as_numba(tmp_path):
         return
     assert_printed_ok(run_under_both(code, tmp_path))
     assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))
+
+
+@shim_only
+def test_uint16_with_float32_after_install_is_numbas_float64(tmp_path):
+    """Numba's casting rules hold int8, uint8 and int16 in a float32, not a
+    uint16: a uint16 and a float32 scalar compute in float64 there (NumPy's
+    promotion, ruchey's own code, gives float32), as datashader's bundling
+    multiplies its uint16 step count by float32 steps. Checked against
+    Numba itself where it is installed."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(i, s):
+                return i * s
+
+            ruchey.install_as_numba()
+            assert before(np.uint16(3), np.float32(0.1)) == np.float32(3) * np.float32(0.1)
+        import numba
+
+        @numba.njit
+        def arith(i, s):
+            return i * s, i + s, s - i, s / i
+
+        rng = np.random.default_rng(15)
+        out = []
+        for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.bool_):
+            for v, s in zip(rng.integers(1, 100, 20), rng.random(20).astype(np.float32)):
+                got = arith(t(v), s)
+                if t is np.uint16:
+                    assert got == arith.py_func(float(v), float(s)), (v, s, got)
+                out.append(got)
+        np.save(sys.argv[1] + ".npy", np.array(out))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))
