@@ -73,6 +73,15 @@ def test_nditer_walks_strided_and_reversed_arrays_in_memory_order_as_numpy(shape
         assert pairs(v, 2.5) == pairs.py_func(v, 2.5)
 
 
+@numba_deviation("numba walks a reversed array in C order")
+def test_nditer_walks_one_axis_backwards_where_no_operand_runs_forwards():
+    x = small(make_rng(9), 12)
+    for a, b in ((x[::-1], x[::-1]), (x[::-1], x), (x[::-3], x[::-3].copy()), (x[::-2], 1.5), (x[::-2], x[:1]),
+                 (x[::2], x[::-2])):
+        assert pairs(a, b) == pairs.py_func(a, b) and pairs(b, a) == pairs.py_func(b, a)
+        assert listed(a) == listed.py_func(a)
+
+
 @pytest.mark.parametrize("layout", ["C", "F", "strided"])
 def test_nditer_zero_d_views_read_as_numbers(layout):
     rng = make_rng(11)

@@ -211,9 +211,28 @@ static Walk nditer_walk(Lower *l, const Type *t, int ndim) {
   return c ? WALK_C : f ? WALK_F : WALK_STRIDES;
 }
 
+/* k along one axis, backwards where some operand's stride is negative
+ * and none positive (rt_nditer_index's rule, inline). */
+static LLVMValueRef nditer_index_1d(Lower *l, const Operands *o, LLVMValueRef k) {
+  LLVMValueRef none_positive = const_bool(l, true), some_negative = const_bool(l, false), zero = const_i64(l, 0);
+  for (int i = 0; i < o->n; i++) {
+    if (o->types[i]->kind != TY_ARRAY || o->types[i]->ndim == 0) continue;
+    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->values[i], 0), const_i64(l, 1), "");
+    LLVMValueRef s = LLVMBuildSelect(l->b, one, zero, lo_arr_stride(l, o->types[i], o->values[i], 0), "");
+    none_positive = LLVMBuildAnd(l->b, none_positive, LLVMBuildICmp(l->b, LLVMIntSLE, s, zero, ""), "");
+    some_negative = LLVMBuildOr(l->b, some_negative, LLVMBuildICmp(l->b, LLVMIntSLT, s, zero, ""), "");
+  }
+  LLVMValueRef back = LLVMBuildSub(l->b, LLVMBuildSub(l->b, o->dims[0], const_i64(l, 1), ""), k, "");
+  return LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, none_positive, some_negative, ""), back, k, "");
+}
+
 /* k unravelled over the broadcast shape in NumPy's order='K' for the
  * operands' strides (0 along an axis an operand is broadcast over). */
 static void nditer_index_by_strides(Lower *l, const Operands *o, LLVMValueRef k, LLVMValueRef *idx) {
+  if (o->ndim == 1) {
+    idx[0] = nditer_index_1d(l, o, k);
+    return;
+  }
   int nop = 0;
   for (int i = 0; i < o->n; i++) nop += o->types[i]->kind == TY_ARRAY;
   LLVMTypeRef i64 = l->mod->i64;
