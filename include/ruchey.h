@@ -1148,6 +1148,12 @@ int32_t rt_sum_axes(const char *p, const int64_t *shape, const int64_t *strides,
 void rt_sum_complex(const char *p, int64_t n, int64_t stride, int32_t kind, bool nan_zero, void *out);
 /* builtins/numpy.c: the modified Bessel function of the first kind, order 0, as numpy.i0 */
 double rt_i0(double x);
+/* numpy.nditer's order='K' (ndindex_rt.c): element k of the broadcast shape
+ * dims (ndim axes) as its index idx, the axes walked by the nop operands'
+ * strides (nop * ndim of them in bytes, 0 along an axis one is broadcast
+ * over), innermost the smallest, one that is negative walked backwards. */
+void rt_nditer_index(int32_t ndim, int32_t nop, const int64_t *dims, const int64_t *strides, int64_t k,
+                     int64_t *idx);
 /* The functions rt_cmath computes (a cmath row's ival) */
 enum {
   CM_SQRT, CM_EXP, CM_LOG, CM_LOG10, CM_SIN, CM_COS, CM_TAN, CM_ASIN, CM_ACOS, CM_ATAN,

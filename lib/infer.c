@@ -215,6 +215,16 @@ const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what) 
   return t;
 }
 
+/* The type two numbers' arithmetic happens in: NumPy's promotion, but in
+ * code written for Numba its casting rules', which hold no uint16 in a
+ * float32 (int16 and narrower only): uint16 with float32 is float64 there. */
+static const Type *arith_promote(Infer *in, const Type *a, const Type *b) {
+  bool numba = in->opts && in->opts->numba_code;
+  if (numba && ((a->kind == TY_U16 && b->kind == TY_F32) || (a->kind == TY_F32 && b->kind == TY_U16)))
+    return TYS(TY_F64);
+  return ty_promote(a, b);
+}
+
 static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r,
                                   const Type *b) {
   if (a->kind == TY_ARRAY || b->kind == TY_ARRAY) return ty_array_binop(in, n, op, l, a, r, b);
@@ -235,7 +245,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b)) return TYS(TY_F64);
-    return ty_promote(a, b);
+    return arith_promote(in, a, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
      * where Python gives a float (Numba's stays an int: code written for it
@@ -245,7 +255,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
         ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
     if (ty_is_float(a) && (ty_is_int(b) || b->kind == TY_BOOL)) return a;  /* x ** 2 of a float32 x: Numba's float32 */
-    return ty_promote(a, b);
+    return arith_promote(in, a, b);
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(a) || ty_is_float(b))
       return ty_error(in, n, "bit operations need integers, got %s and %s", a->name, b->name);
@@ -254,7 +264,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     if ((op == OP_LSHIFT || op == OP_RSHIFT) && !ty_is_weak(l)) return ty_promote(a, a);
     return ty_promote(a, b);
   default:
-    return ty_promote(a, b);
+    return arith_promote(in, a, b);
   }
 }
 
@@ -2151,6 +2161,34 @@ static bool recursion_converges(Func *f, const CompileOptions *opts, Diag *diag)
   return false;
 }
 
+/* How many times var is assigned in the bodies of the prange loops under a
+ * node (a nested one counted with the loop around it). */
+typedef struct PrangeAssigned {
+  int var, count;
+} PrangeAssigned;
+
+static bool visit_prange_body(Node *n, void *ctx) {
+  PrangeAssigned *p = ctx;
+  if (n->kind != N_FOR || !n->cond || n->cond->kind != N_CALL || !n->cond->bi ||
+      !(n->cond->bi->flags & BF_PARALLEL))
+    return true;
+  p->count += ir_assignments(&n->body, p->var, NULL);
+  return false;
+}
+
+/* Numba's parfors type the variables of a prange body without jit's
+ * locals={...} (muon's float32 bisection bounds are float64 there): in
+ * code written for Numba compiled parallel, a declared variable assigned
+ * only inside prange loops' bodies is inferred as if undeclared. */
+static void undeclare_prange_locals(Func *f) {
+  for (int v = f->nparams; v < f->nvars; v++) {
+    if (!f->declared_types[v]) continue;
+    PrangeAssigned p = {v, 0};
+    ir_walk_list(&f->body, visit_prange_body, &p);
+    if (p.count && p.count == ir_assignments(&f->body, v, NULL)) f->declared_types[v] = NULL;
+  }
+}
+
 bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag) {
   Infer in = {.f = f, .opts = opts, .diag = diag};
   f->depth = ir_depth(&f->body);
@@ -2163,6 +2201,7 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     return false;
   }
   if (!an_unroll_literal(f, argtypes, diag)) return false;
+  if (f->declared_types && opts && opts->numba_code && opts->parallel) undeclare_prange_locals(f);
   an_split_webs(f, argtypes);  /* a name rebound to another type types each value on its own, as Numba */
   for (int i = 0; i < f->nparams; i++) f->var_types[i] = argtypes[i];
   f->param_types = argtypes;

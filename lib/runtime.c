@@ -617,6 +617,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_sum_axes", (void *)rt_sum_axes, ctx);
   define("rt_sum_complex", (void *)rt_sum_complex, ctx);
   define("rt_i0", (void *)rt_i0, ctx);
+  define("rt_nditer_index", (void *)rt_nditer_index, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);
   define("rt_complex_pow", (void *)rt_complex_pow, ctx);
   define("rt_matrix_product", (void *)rt_matrix_product, ctx);

@@ -1,14 +1,14 @@
 """numpy.nditer(a) of an array or a number, and numpy.nditer((a, b, ...))
 of arrays and numbers (complex ones too) broadcast together, as a for loop's iterable in compiled code:
-each element a 0-d read-only view (x.item(), x[()]), in memory order
-where the array is contiguous (C or Fortran order) and C order otherwise,
-as Numba's (NumPy's order='K' also walks a strided array in memory order:
-the reversed arrays below are compared with order='C'). Compared with the
-Python original on generated arrays of every dtype, layout and shape;
-zero-sized arrays raise NumPy's ValueError; bad uses are TypingErrors.
-Several operands are walked in C order over their broadcast shape, or
-Fortran order where more of them are Fortran-ordered than C-ordered (a
-1-d contiguous one counting as both), as Numba's."""
+each element a 0-d read-only view (x.item(), x[()]), in NumPy's
+order='K': memory order, the axes by their strides and a reversed one
+walked backwards (code written for Numba walks as Numba's: memory order
+where the array is C- or Fortran-contiguous, C order otherwise; see
+test_numba_shim.py). Compared with the Python original on generated arrays
+of every dtype, layout and shape; zero-sized arrays raise NumPy's
+ValueError; bad uses are TypingErrors. Several operands are walked in the
+order NumPy's strides give their broadcast shape (C order where they
+disagree)."""
 import numpy as np
 import pytest
 
@@ -35,18 +35,51 @@ def through_index(a):
     return total
 
 
-def in_c_order(a):
-    return np.array([x.item() for x in np.nditer(a, order="C")], a.dtype)
-
-
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", [pytest.param(layout, marks=numba_deviation("numba walks a reversed array in C order"))
+                                    if layout == "reversed" else layout for layout in LAYOUTS])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_nditer_yields_each_element_as_numpy(dtype, layout):
     rng = make_rng(hash((np.dtype(dtype).str, layout)) % 2**32)
     for shape in shapes(empty=False):
         a = array(rng, dtype, shape, layout)
-        want = in_c_order(a) if layout == "reversed" else items.py_func(a)
-        np.testing.assert_array_equal(items(a), want, strict=True)
+        np.testing.assert_array_equal(items(a), items.py_func(a), strict=True)
+
+
+def views(a):
+    """Views of a walked in orders of their own by NumPy's order='K'."""
+    yield from (a.T, a[::-1], a[:, ::-1], a[::-1, ::-1], a[:, ::2], a[::2, ::-1], a.T[::-1], a.T[:, ::2])
+    f = np.asfortranarray(a)
+    yield from (f[::2], f[::-1], f[:, ::-1], f.T[::-1], f[1:, 1:])
+    if a.ndim == 3:
+        yield from (a.transpose(1, 0, 2), a.transpose(2, 0, 1)[::-1], a[:, ::-1, ::2], f.transpose(0, 2, 1)[:, ::-1])
+
+
+@numba_deviation("numba walks arrays that are neither C- nor Fortran-contiguous in C order")
+@pytest.mark.parametrize("shape", [(5, 6), (4, 3, 5)])
+def test_nditer_walks_strided_and_reversed_arrays_in_memory_order_as_numpy(shape):
+    rng = make_rng(len(shape))
+    a = small(rng, shape)
+    for v in views(a):
+        assert listed(v) == listed.py_func(v), (v.shape, v.strides)
+        np.testing.assert_array_equal(items(v), items.py_func(v), strict=True)
+    b = np.arange(float(shape[-1]))
+    for v in views(a):
+        for w in views(small(rng, shape)):
+            if w.shape == v.shape:
+                assert pairs(v, w) == pairs.py_func(v, w), (v.strides, w.strides)
+        if v.shape[-1] == b.size:
+            for x in (b, b[::-1]):
+                assert pairs(v, x) == pairs.py_func(v, x) and pairs(x, v) == pairs.py_func(x, v), v.strides
+        assert pairs(v, 2.5) == pairs.py_func(v, 2.5)
+
+
+@numba_deviation("numba walks a reversed array in C order")
+def test_nditer_walks_one_axis_backwards_where_no_operand_runs_forwards():
+    x = small(make_rng(9), 12)
+    for a, b in ((x[::-1], x[::-1]), (x[::-1], x), (x[::-3], x[::-3].copy()), (x[::-2], 1.5), (x[::-2], x[:1]),
+                 (x[::2], x[::-2])):
+        assert pairs(a, b) == pairs.py_func(a, b) and pairs(b, a) == pairs.py_func(b, a)
+        assert listed(a) == listed.py_func(a)
 
 
 @pytest.mark.parametrize("layout", ["C", "F", "strided"])

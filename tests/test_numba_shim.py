@@ -2,6 +2,7 @@
 ruchey.numba_shim), and what running real Numba-based packages needed:
 gufuncs whose layout has no outputs, readonly array types in signatures.
 The shim's checks run in fresh interpreters, which they change."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -29,6 +30,19 @@ def run_fresh(code, tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     return subprocess.run([sys.executable, *args, str(script)], capture_output=True, text=True, timeout=300,
                           env=env, cwd=str(tmp_path))
+
+
+def run_under_both(code, tmp_path):
+    """Runs code in a fresh interpreter under Numba itself (argument
+    "numba"), then under ruchey installed as numba ("ruchey"); the first
+    that fails is returned, else the second."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    for mode in ("numba", "ruchey"):
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code), mode], capture_output=True, text=True,
+                              timeout=300, env=env, cwd=str(tmp_path))
+        if done.returncode or done.stdout.strip() != "ok":
+            break
+    return done
 
 
 @shim_only
@@ -308,7 +322,11 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
         rng = np.random.default_rng(0)
         for x, k in [(rng.uniform(0.5, 1.0, 20), 1000.0), (rng.uniform(-0.1, 0.1, 20), 252.0)]:
             assert alpha(x, k) == alpha.py_func(x, k), (alpha(x, k), alpha.py_func(x, k))
-            assert alpha_int(x, int(k)) == alpha_int.py_func(x, int(k))
+            # an int exponent multiplies, as Numba's (within a few ulps of NumPy's pow)
+            base, r, e = np.nanmean(x) + 1, 1.0, int(k)
+            while e:
+                r, base, e = r * base if e & 1 else r, base * base, e >> 1
+            assert alpha_int(x, int(k)) == r and np.isclose(r, alpha_int.py_func(x, int(k)), rtol=1e-13)
         assert alpha(np.ones(3), 2000.0) == np.inf
         try:
             before(np.ones(3), 2000.0)
@@ -2033,3 +2051,378 @@ def test_callbacks_are_numbas_ccallback_cfunc_objects(tmp_path):
         print("ok")
     """, tmp_path)
     assert_printed_ok(done)
+
+
+@shim_only
+def test_float_to_int_powers_after_install_multiply_as_numba(tmp_path):
+    """window-ops' rolling kurtosis, np.mean((w - mean) ** 4) / (std ** 4): Numba
+    computes a float ** int by square-and-multiply in the float's type (x ** 4
+    is (x*x)*(x*x), float32 for float32 arrays), where CPython's pow rounds
+    once; functions decorated after install_as_numba() multiply so, for
+    literal exponents and ones known at run time, scalars and arrays, and
+    0.0 ** -n raises ZeroDivisionError as Numba's; past 65536 it is pow.
+    ruchey's own code (decorated before) keeps CPython's pow."""
+    done = run_fresh("""
+        import numpy as np
+        import ruchey
+
+        @ruchey.njit
+        def before(x, n):
+            return x ** n
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def power(x, n):
+            return x ** n
+
+        @numba.njit
+        def literal_powers(x):
+            return x ** 4, x ** 5, x ** -3, x ** 7
+
+        @numba.njit
+        def kurtosis(w):
+            mean = np.mean(w)
+            std = np.std(w)
+            return np.mean((w - mean) ** 4) / (std ** 4) - 3
+
+        def numbas(x, n):
+            # Numba's int_power: r from 1, times x where n has a bit, x squared
+            one = type(x)(1)
+            r, e = one, abs(n)
+            while e:
+                if e & 1:
+                    r = r * x
+                e >>= 1
+                x = x * x
+            return one / r if n < 0 else r
+
+        rng = np.random.default_rng(11)
+        for dtype in (np.float64, np.float32):
+            x = (rng.random(400) * 4 - 2).astype(dtype)
+            n = rng.integers(-30, 30, 400)
+            got = power(x, n)
+            assert got.dtype == dtype
+            assert all(got[i] == numbas(x[i], int(n[i])) for i in range(400)), dtype
+            np.testing.assert_allclose(got, power.py_func(x, n), rtol=64 * np.finfo(dtype).eps)
+            for i in range(0, 400, 7):
+                assert power(x[i], int(n[i])) == numbas(x[i], int(n[i]))  # scalars
+                want = tuple(numbas(x[i], k) for k in (4, 5, -3, 7))
+                assert literal_powers(x[i]) == want, (x[i], literal_powers(x[i]), want)
+            assert np.array_equal(literal_powers(x)[0], x * x * (x * x))
+        s = rng.random(300) * 100
+        assert all(power(v, 4) == (v * v) * (v * v) for v in s)
+        assert power(1.0000001, 70000) == 1.0000001 ** 70000  # pow past 65536
+        for x, n in [(0.0, -2), (-0.0, -3), (np.zeros(3), -1)]:
+            try:
+                power(x, n)
+            except ZeroDivisionError as e:
+                assert str(e) == "division by zero"
+            else:
+                raise AssertionError((x, n))
+        w = (rng.random(50) * 100).astype(np.float32)
+        assert np.isclose(kurtosis(w), kurtosis.py_func(w), rtol=1e-5)
+        apart = [v for v in s if v ** 4 != (v * v) * (v * v)]
+        assert apart and all(before(v, 4) == v ** 4 for v in apart)
+        print("ok")
+    """, tmp_path)
+    assert_printed_ok(done)
+
+
+@shim_only
+def test_float_to_int_powers_after_install_equal_numbas_own(tmp_path):
+    """The same powers and window-ops' float32 kurtosis under Numba itself,
+    where it is installed: equal to the bit."""
+    pytest.importorskip("numba")
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+            ruchey.install_as_numba()
+        import numba
+
+        @numba.njit
+        def power(x, n):
+            return x ** n
+
+        @numba.njit
+        def literal_powers(x):
+            return x ** 4, x ** 6, x ** -2, x ** 3
+
+        @numba.njit
+        def rolling_kurtosis(x, window):
+            out = np.full(len(x), 0.0)
+            for i in range(window - 1, len(x)):
+                w = x[i - window + 1:i + 1]
+                mean = np.mean(w)
+                std = np.std(w)
+                out[i] = np.mean((w - mean) ** 4) / (std ** 4) - 3 if std > 0 else 0.0
+            return out
+
+        rng = np.random.default_rng(12)
+        out = {}
+        for dtype in (np.float64, np.float32):
+            x = (rng.random(300) * 6 - 3).astype(dtype)
+            n = rng.integers(-12, 13, 300)
+            out["power" + dtype.__name__] = power(x, n)
+            out["scalars" + dtype.__name__] = np.array([power(x[i], int(n[i])) for i in range(300)])
+            out["literal" + dtype.__name__] = np.array(literal_powers(x))
+        out["kurtosis"] = rolling_kurtosis((rng.random(500) * 100).astype(np.float32), 7)
+        np.savez(sys.argv[1] + ".npz", **out)
+        print("ok")
+    """
+    assert_printed_ok(run_under_both(code, tmp_path))
+    with np.load(tmp_path / "numba.npz") as want, np.load(tmp_path / "ruchey.npz") as got:
+        for key in want.files:
+            assert got[key].dtype == want[key].dtype and np.array_equal(got[key], want[key]), key
+
+
+@shim_only
+def test_cmath_after_install_raises_nothing_and_logs_as_numba(tmp_path):
+    """Numba's cmath functions raise no ValueError or OverflowError:
+    cmath.log(0) is -inf (+0j, or pi j for -0.0), log10(0) too, atanh(1) inf,
+    exp's overflow inf; its log is log(hypot(x, y)) + atan2(y, x) j, log10
+    that over ln 10, log(z, base) a quotient that raises ZeroDivisionError
+    for a base of 1. Functions decorated after install_as_numba() give
+    Numba's values (checked against Numba itself where it is installed, and
+    against the Python original where CPython raises nothing); ruchey's own
+    code keeps CPython's errors."""
+    code = """
+        import cmath
+        import math
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(z):
+                return cmath.log(z)
+
+            ruchey.install_as_numba()
+            try:
+                before(0j)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError("ruchey's own cmath.log(0) raises")
+        import numba
+
+        @numba.njit
+        def logs(z, base):
+            return cmath.log(z), cmath.log10(z), cmath.log(z, base)
+
+        @numba.njit
+        def unraised(z):
+            return cmath.atanh(z), cmath.exp(z), cmath.acosh(z)
+
+        rng = np.random.default_rng(13)
+        zs = [0j, complex(-0.0, 0.0), complex(0.0, -0.0), complex(-0.0, -0.0), 1 + 0j, -1 + 0j, 1j,
+              complex(math.inf, 1.0), complex(1.0, math.nan)]
+        zs += [complex(*p) for p in rng.normal(0, 3, (200, 2))] + [complex(*p) for p in rng.normal(0, 1e-300, (5, 2))]
+        bases = [10 + 0j, 2 + 0j, 0.5j] + [complex(*p) for p in rng.normal(0, 2, (len(zs) - 3, 2))]
+        out = []
+        for z, b in zip(zs, bases):
+            got = logs(z, b)
+            try:
+                want = logs.py_func(z, b)
+            except ValueError:
+                assert z == 0
+            else:
+                for g, w in zip(got, want):
+                    assert cmath.isclose(g, w, rel_tol=1e-14, abs_tol=1e-300) or g == w or (
+                        cmath.isnan(g) and cmath.isnan(w)), (z, b, got, want)
+            out.append(got)
+        assert logs(0j, 10 + 0j)[:2] == (complex(-math.inf, 0.0), complex(-math.inf, 0.0))
+        assert logs(complex(-0.0, 0.0), 2 + 0j)[0] == complex(-math.inf, math.pi)
+        try:
+            logs(2 + 1j, 1 + 0j)
+        except ZeroDivisionError:
+            pass
+        else:
+            raise AssertionError("log(z, 1)")
+        u = [unraised(1 + 0j), unraised(-1 + 0j), unraised(complex(800.0, 0.5))]
+        assert u[0][0] == complex(math.inf, 0.0) and u[1][0] == complex(-math.inf, 0.0) and math.isinf(u[2][1].real)
+        np.save(sys.argv[1] + ".npy", np.array(out))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    want, got = np.load(tmp_path / "numba.npy"), np.load(tmp_path / "ruchey.npy")
+    assert np.array_equal(got, want, equal_nan=True)
+
+
+@shim_only
+def test_locals_in_prange_bodies_after_install_are_numbas(tmp_path):
+    """muon's smooth_knn_dist (parallel=True) declares its bisection's sum
+    float32 with locals=: Numba's parfors type the variables of a prange
+    body without locals (float64 there), and keep them outside prange bodies
+    and in serial code. Functions decorated after install_as_numba() type
+    them as Numba does (checked against Numba itself where it is installed);
+    ruchey's own code keeps every declaration."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit(parallel=True, locals={"s": ruchey.float32})
+            def before(x):
+                out = np.empty(x.shape[0])
+                for i in ruchey.prange(x.shape[0]):
+                    s = 0.0
+                    for j in range(x.shape[1]):
+                        s += x[i, j] * 1.1
+                    out[i] = s
+                return out
+
+            ruchey.install_as_numba()
+        import numba
+        from numba import prange
+
+        @numba.njit(parallel=True, locals={"s": numba.float32, "lo": numba.float32, "t": numba.float32})
+        def sums(x):
+            out = np.empty(x.shape[0])
+            t = 0.0
+            for i in prange(x.shape[0]):
+                s = 0.0
+                lo = 0.1
+                for j in range(x.shape[1]):
+                    s += x[i, j] * 1.1
+                out[i] = s + lo
+            for j in range(x.shape[1]):
+                t += x[0, j] * 1.1
+            return out, t
+
+        @numba.njit(locals={"s": numba.float32})
+        def serial(x):
+            out = np.empty(x.shape[0])
+            for i in prange(x.shape[0]):
+                s = 0.0
+                for j in range(x.shape[1]):
+                    s += x[i, j] * 1.1
+                out[i] = s
+            return out
+
+        rng = np.random.default_rng(14)
+        x = rng.random((6, 80))
+        out, t = sums(x)
+        f32 = np.float32(0.0)
+        for v in x[0] * 1.1:
+            f32 = np.float32(f32 + v)
+        assert t == f32  # outside the prange body: float32
+        np.testing.assert_allclose(out, (x * 1.1).sum(axis=1) + 0.1, rtol=1e-13)  # inside: float64
+        assert not np.allclose(serial(x), (x * 1.1).sum(axis=1), rtol=1e-10, atol=0)  # serial: float32
+        np.testing.assert_allclose(serial(x), serial.py_func(x), rtol=1e-6)
+        if sys.argv[1] == "ruchey":
+            assert np.array_equal(before(x), serial(x))  # ruchey's own: float32 in the prange body
+        np.savez(sys.argv[1] + ".npz", out=out, t=t, serial=serial(x))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    with np.load(tmp_path / "numba.npz") as want, np.load(tmp_path / "ruchey.npz") as got:
+        for key in want.files:
+            assert np.array_equal(got[key], want[key]), key
+
+
+@shim_only
+def test_nditer_after_install_walks_as_numba(tmp_path):
+    """Numba's nditer walks memory order where its operands are C- or
+    Fortran-contiguous (Fortran order where more of them are Fortran than
+    C) and C order otherwise, where NumPy's order='K' (ruchey's own code)
+    follows the strides: a reversed or strided Fortran array is walked as
+    Numba walks it (checked against Numba itself where it is installed)."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(a):
+                return [x.item() for x in np.nditer(a)]
+
+            ruchey.install_as_numba()
+        import numba
+
+        @numba.njit
+        def listed(a):
+            out = []
+            for x in np.nditer(a):
+                out.append(x.item())
+            return out
+
+        @numba.njit
+        def pairs(a, b):
+            out = []
+            for x, y in np.nditer((a, b)):
+                out.append(x.item() * 1000.0 + y.item())
+            return out
+
+        a = np.arange(20.0).reshape(4, 5)
+        f = np.asfortranarray(a)
+        views = [a, f, a.T, a[::-1], a[:, ::-1], a[:, ::2], f[::2], f[::-1], a.T[::2], np.arange(7.0)[::-1]]
+        got = [listed(v) for v in views] + [pairs(v, w) for v in views[:9] for w in views[:9] if v.shape == w.shape]
+        for v in views:
+            order = "F" if v.ndim > 1 and v.flags.f_contiguous and not v.flags.c_contiguous else "C"
+            assert listed(v) == [x.item() for x in np.nditer(v, order=order)], v.strides
+        if sys.argv[1] == "ruchey":
+            r = np.arange(7.0)[::-1]
+            assert before(r) == [x.item() for x in np.nditer(r)] != listed(r)  # NumPy's order in ruchey's own
+        np.save(sys.argv[1] + ".npy", np.array([x for walk in got for x in walk]))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))
+
+
+@shim_only
+def test_uint16_with_float32_after_install_is_numbas_float64(tmp_path):
+    """Numba's casting rules hold int8, uint8 and int16 in a float32, not a
+    uint16: a uint16 and a float32 scalar compute in float64 there (NumPy's
+    promotion, ruchey's own code, gives float32), as datashader's bundling
+    multiplies its uint16 step count by float32 steps. Checked against
+    Numba itself where it is installed."""
+    code = """
+        import sys
+        import numpy as np
+        if sys.argv[1] == "ruchey":
+            import ruchey
+
+            @ruchey.njit
+            def before(i, s):
+                return i * s
+
+            ruchey.install_as_numba()
+            assert before(np.uint16(3), np.float32(0.1)) == np.float32(3) * np.float32(0.1)
+        import numba
+
+        @numba.njit
+        def arith(i, s):
+            return i * s, i + s, s - i, s / i
+
+        rng = np.random.default_rng(15)
+        out = []
+        for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.bool_):
+            for v, s in zip(rng.integers(1, 100, 20), rng.random(20).astype(np.float32)):
+                got = arith(t(v), s)
+                if t is np.uint16:
+                    assert got == arith.py_func(float(v), float(s)), (v, s, got)
+                out.append(got)
+        np.save(sys.argv[1] + ".npy", np.array(out))
+        print("ok")
+    """
+    if importlib.util.find_spec("numba") is None:
+        assert_printed_ok(run_fresh(code.replace("sys.argv[1]", '"ruchey"'), tmp_path))
+        return
+    assert_printed_ok(run_under_both(code, tmp_path))
+    assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))

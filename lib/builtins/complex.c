@@ -425,10 +425,27 @@ static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
   return TYS(TY_C128);
 }
 
-static LLVMValueRef lo_cmath(Lower *l, Node *n) {
-  Node *x = n->list.items[0];
-  return call_cmath(l, n->bi->ival, lo_expr(l, x), x->ty, true);
+/* Numba's cmath.log and log10 of x (a number of type t) in code written for
+ * Numba (log10 is log's parts divided by ln 10); NULL for its others. */
+static LLVMValueRef numba_cmath_log(Lower *l, int fn, LLVMValueRef x, const Type *t) {
+  if ((fn != CM_LOG && fn != CM_LOG10) || !l->opts->numba_code || l->mod->gpu) return NULL;
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef z = numba_log(l, lo_convert(l, x, t, c), c);
+  if (fn == CM_LOG) return z;
+  LLVMValueRef ln10 = lo_fconst(l, TYS(TY_F64), 2.302585092994045684);
+  return lo_complex_make(l, c, LLVMBuildFDiv(l->b, lo_complex_real(l, z), ln10, ""),
+                         LLVMBuildFDiv(l->b, lo_complex_imag(l, z), ln10, ""));
 }
+
+/* cmath.f(x): CPython's errors in ruchey's own code; in code written for
+ * Numba none, as Numba's (cmath.log(0) is -inf, atanh(1) inf, exp's
+ * overflow inf), its log and log10 computed as Numba's. */
+static LLVMValueRef cmath_of(Lower *l, int fn, Node *x) {
+  LLVMValueRef v = lo_expr(l, x), r = numba_cmath_log(l, fn, v, x->ty);
+  return r ? r : call_cmath(l, fn, v, x->ty, !l->opts->numba_code);
+}
+
+static LLVMValueRef lo_cmath(Lower *l, Node *n) { return cmath_of(l, n->bi->ival, n->list.items[0]); }
 
 /* cmath.log(x, base): log(x) / log(base), CPython's quotient */
 static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
@@ -438,15 +455,21 @@ static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
 }
 
 /* With a base, CPython forgets log(x)'s error (log(0j, 2) is -inf + nan j)
- * but not log(base)'s, and a base of 1 is outside the domain. */
+ * but not log(base)'s, and a base of 1 is outside the domain. Numba's is
+ * log(x) / log(base), ZeroDivisionError for a base of 1. */
 static LLVMValueRef lo_cmath_log(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (n->list.len == 1) return lo_cmath(l, n);
-  LLVMValueRef r = call_cmath(l, CM_LOG, lo_expr(l, x), x->ty, false);
   Node *base = n->list.items[1];
-  LLVMValueRef lb = call_cmath(l, CM_LOG, lo_expr(l, base), base->ty, true);
   const Type *c = TYS(TY_C128);
-  lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, lb, c), ""), RT_ERR_VALUE, "math domain error");
+  LLVMValueRef r, lb;
+  if ((r = numba_cmath_log(l, CM_LOG, lo_expr(l, x), x->ty))) {
+    lb = numba_cmath_log(l, CM_LOG, lo_expr(l, base), base->ty);
+  } else {
+    r = call_cmath(l, CM_LOG, lo_expr(l, x), x->ty, false);
+    lb = call_cmath(l, CM_LOG, lo_expr(l, base), base->ty, true);
+    lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, lb, c), ""), RT_ERR_VALUE, "math domain error");
+  }
   return lo_binop_values(l, OP_DIV, c, r, c, lb, c);
 }
 

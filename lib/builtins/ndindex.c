@@ -6,8 +6,10 @@
  * array's (ndenumerate's: its elements are read at that index). nditer's
  * operands, one array or a tuple of arrays and numbers, are broadcast
  * together; each step gives a 0-d read-only view per operand, "nditer at",
- * in the order Numba's takes (nditer_fortran): NumPy's order='K' walks a
- * strided array's memory order too.
+ * in NumPy's order='K' (memory order: axes by their strides, a reversed one
+ * walked backwards) in ruchey's own code, in the order Numba's takes
+ * (nditer_fortran: C order but where Fortran-ordered operands outnumber
+ * C-ordered ones) in code written for Numba.
  */
 #include "builtins/builtins.h"
 
@@ -189,17 +191,93 @@ static LLVMValueRef nditer_view(Lower *l, const Operands *o, int i, LLVMValueRef
   return v;
 }
 
-/* Each operand's element k of the broadcast shape (k unravelled with the
- * last index fastest, or the first in Fortran order: nditer_fortran), as
- * a 0-d view read-only as NumPy's nditer makes it. */
+typedef enum { WALK_C, WALK_F, WALK_STRIDES } Walk;
+
+/* The order the broadcast shape (of ndim dimensions) is walked in. NumPy's
+ * order='K' is C order where every array is C-contiguous, Fortran order
+ * where every one is Fortran-contiguous over the whole shape (or 1-d); for
+ * others it is found from the strides at run time (rt_nditer_index). Code
+ * written for Numba walks as Numba's, and so does GPU code. */
+static Walk nditer_walk(Lower *l, const Type *t, int ndim) {
+  if (l->opts->numba_code || l->mod->gpu) return nditer_fortran(t) ? WALK_F : WALK_C;
+  bool c = true, f = ndim > 1;
+  for (int i = 0; i < nditer_count(t); i++) {
+    const Type *op = nditer_operand(t, i);
+    if (op->kind != TY_ARRAY || op->ndim == 0) continue;
+    bool one = op->ndim == 1 && op->layout != 'A';
+    c &= one || op->layout == 'C';
+    f &= one || (op->layout == 'F' && op->ndim == ndim);
+  }
+  return c ? WALK_C : f ? WALK_F : WALK_STRIDES;
+}
+
+/* k along one axis, backwards where some operand's stride is negative
+ * and none positive (rt_nditer_index's rule, inline). */
+static LLVMValueRef nditer_index_1d(Lower *l, const Operands *o, LLVMValueRef k) {
+  LLVMValueRef none_positive = const_bool(l, true), some_negative = const_bool(l, false), zero = const_i64(l, 0);
+  for (int i = 0; i < o->n; i++) {
+    if (o->types[i]->kind != TY_ARRAY || o->types[i]->ndim == 0) continue;
+    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->values[i], 0), const_i64(l, 1), "");
+    LLVMValueRef s = LLVMBuildSelect(l->b, one, zero, lo_arr_stride(l, o->types[i], o->values[i], 0), "");
+    none_positive = LLVMBuildAnd(l->b, none_positive, LLVMBuildICmp(l->b, LLVMIntSLE, s, zero, ""), "");
+    some_negative = LLVMBuildOr(l->b, some_negative, LLVMBuildICmp(l->b, LLVMIntSLT, s, zero, ""), "");
+  }
+  LLVMValueRef back = LLVMBuildSub(l->b, LLVMBuildSub(l->b, o->dims[0], const_i64(l, 1), ""), k, "");
+  return LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, none_positive, some_negative, ""), back, k, "");
+}
+
+/* k unravelled over the broadcast shape in NumPy's order='K' for the
+ * operands' strides (0 along an axis an operand is broadcast over). */
+static void nditer_index_by_strides(Lower *l, const Operands *o, LLVMValueRef k, LLVMValueRef *idx) {
+  if (o->ndim == 1) {
+    idx[0] = nditer_index_1d(l, o, k);
+    return;
+  }
+  int nop = 0;
+  for (int i = 0; i < o->n; i++) nop += o->types[i]->kind == TY_ARRAY;
+  LLVMTypeRef i64 = l->mod->i64;
+  LLVMValueRef dims = lo_alloca(l, LLVMArrayType2(i64, (uint64_t)o->ndim), "nditer.dims");
+  LLVMValueRef strides = lo_alloca(l, LLVMArrayType2(i64, (uint64_t)(nop * o->ndim)), "nditer.strides");
+  LLVMValueRef out = lo_alloca(l, LLVMArrayType2(i64, (uint64_t)o->ndim), "nditer.index");
+  for (int d = 0; d < o->ndim; d++) {
+    LLVMValueRef at = const_i64(l, d);
+    LLVMBuildStore(l->b, o->dims[d], LLVMBuildGEP2(l->b, i64, dims, &at, 1, ""));
+  }
+  for (int i = 0, j = 0; i < o->n; i++) {
+    const Type *t = o->types[i];
+    if (t->kind != TY_ARRAY) continue;
+    for (int d = 0; d < o->ndim; d++, j++) {
+      int own = d - (o->ndim - t->ndim);
+      LLVMValueRef s = const_i64(l, 0);
+      if (own >= 0) {
+        LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->values[i], own), const_i64(l, 1), "");
+        s = LLVMBuildSelect(l->b, one, s, lo_arr_stride(l, t, o->values[i], own), "");
+      }
+      LLVMValueRef at = const_i64(l, j);
+      LLVMBuildStore(l->b, s, LLVMBuildGEP2(l->b, i64, strides, &at, 1, ""));
+    }
+  }
+  LLVMTypeRef pt[6] = {l->mod->i32, l->mod->i32, l->mod->ptr, l->mod->ptr, i64, l->mod->ptr};
+  LLVMValueRef args[6] = {const_i32(l, o->ndim), const_i32(l, nop), dims, strides, k, out};
+  lo_call_fn(l, "rt_nditer_index", LLVMVoidTypeInContext(l->mod->c), pt, args, 6);
+  for (int d = 0; d < o->ndim; d++) {
+    LLVMValueRef at = const_i64(l, d);
+    idx[d] = LLVMBuildLoad2(l->b, i64, LLVMBuildGEP2(l->b, i64, out, &at, 1, ""), "");
+  }
+}
+
+/* Each operand's element k of the broadcast shape (k unravelled in the
+ * order nditer_walk picks), as a 0-d view read-only as NumPy's nditer
+ * makes it. */
 static LLVMValueRef lo_nditer_at(Lower *l, Node *n) {
   Node *arg = n->list.items[0];
   LLVMValueRef v = lo_expr(l, arg), k = lo_expr_as(l, n->list.items[1], TYS(TY_I64)), idx[RC_MAX_NDIM];
   Operands o;
   nditer_broadcast(l, arg, v, &o, false);
-  bool fortran = nditer_fortran(arg->ty);
-  for (int i = 0; i < o.ndim; i++) {
-    int d = fortran ? i : o.ndim - 1 - i;
+  Walk walk = nditer_walk(l, arg->ty, o.ndim);
+  if (walk == WALK_STRIDES) nditer_index_by_strides(l, &o, k, idx);
+  for (int i = 0; walk != WALK_STRIDES && i < o.ndim; i++) {
+    int d = walk == WALK_F ? i : o.ndim - 1 - i;
     bool last = i == o.ndim - 1;
     idx[d] = last ? k : LLVMBuildURem(l->b, k, o.dims[d], "");
     if (!last) k = LLVMBuildUDiv(l->b, k, o.dims[d], "");

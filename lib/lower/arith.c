@@ -491,6 +491,87 @@ static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMV
   return res;
 }
 
+/* Numba computes a float ** int in the float's type by square-and-multiply
+ * from 1 (its int_power; static_power for a literal exponent, the same
+ * products): x ** 4 is (x*x)*(x*x), where CPython's pow rounds once. Past
+ * this exponent it calls pow instead. */
+enum { NUMBA_POW_MUL_MAX = 0x10000 };
+
+/* x ** k by Numba's products, for a literal 0 <= k <= NUMBA_POW_MUL_MAX. */
+static LLVMValueRef numba_pow_unrolled(Lower *l, const Type *t, LLVMValueRef x, unsigned long long k) {
+  LLVMValueRef r = lo_fconst(l, t, 1.0);
+  for (; k; k >>= 1) {
+    if (k & 1) r = LLVMBuildFMul(l->b, r, x, "");
+    if (k > 1) x = LLVMBuildFMul(l->b, x, x, "");
+  }
+  return r;
+}
+
+/* x ** m by Numba's products, m <= NUMBA_POW_MUL_MAX known at run time. */
+static LLVMValueRef numba_pow_loop(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef m) {
+  LLVMTypeRef ty = lo_type(l, t), i64 = l->mod->i64;
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), head = new_block(l, "powi"), body = new_block(l, "powi.body"),
+                    done = new_block(l, "powi.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef r = LLVMBuildPhi(l->b, ty, ""), a = LLVMBuildPhi(l->b, ty, ""), k = LLVMBuildPhi(l->b, i64, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, k, const_i64(l, 0), ""), body, done);
+  position(l, body);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, k, l->mod->i1, "");
+  LLVMValueRef r2 = LLVMBuildSelect(l->b, odd, LLVMBuildFMul(l->b, r, a, ""), r, "");
+  LLVMValueRef a2 = LLVMBuildFMul(l->b, a, a, ""), k2 = LLVMBuildLShr(l->b, k, const_i64(l, 1), "");
+  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMAddIncoming(r, (LLVMValueRef[]){lo_fconst(l, t, 1.0), r2}, from, 2);
+  LLVMAddIncoming(a, (LLVMValueRef[]){x, a2}, from, 2);
+  LLVMAddIncoming(k, (LLVMValueRef[]){m, k2}, from, 2);
+  position(l, done);
+  return r;
+}
+
+/* 1 / r for a negative exponent: Numba's division, ZeroDivisionError where
+ * r is 0 (under the NumPy error model and in array expressions too: Numba
+ * compiles its int_power with Python's). */
+static LLVMValueRef numba_pow_invert(Lower *l, const Type *t, LLVMValueRef r, LLVMValueRef neg) {
+  LLVMValueRef zero = fcmp(l, LLVMRealOEQ, r, lo_fconst(l, t, 0.0));
+  lo_raise_if(l, LLVMBuildAnd(l->b, neg, zero, ""), RT_ERR_ZERODIV, "division by zero");
+  return LLVMBuildSelect(l->b, neg, LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), r, ""), r, "");
+}
+
+/* x ** n of a float x (of type t) and an int n (of type tn) in code written
+ * for Numba, as Numba computes it (NUMBA_POW_MUL_MAX). */
+static LLVMValueRef numba_float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n, const Type *tn) {
+  bool sign = !ty_is_unsigned(tn);
+  n = sign ? lo_convert(l, n, tn, TYS(TY_I64)) : LLVMBuildZExtOrBitCast(l->b, n, l->mod->i64, "");
+  if (LLVMIsAConstantInt(n)) {
+    long long k = sign ? LLVMConstIntGetSExtValue(n) : (long long)LLVMConstIntGetZExtValue(n);
+    unsigned long long m = k < 0 ? 0ULL - (unsigned long long)k : (unsigned long long)k;
+    if (m <= NUMBA_POW_MUL_MAX) {
+      LLVMValueRef r = numba_pow_unrolled(l, t, x, m);
+      return k < 0 ? numba_pow_invert(l, t, r, const_bool(l, true)) : r;
+    }
+  }
+  LLVMValueRef neg = sign ? LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), "") : const_bool(l, false);
+  LLVMValueRef m = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, n, ""), n, "");
+  LLVMBasicBlockRef loop = new_block(l, "pow.numba"), slow = new_block(l, "pow.numba.slow"),
+                    done = new_block(l, "pow.numba.done");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULE, m, const_i64(l, NUMBA_POW_MUL_MAX), ""), loop, slow);
+  position(l, loop);
+  LLVMValueRef r = numba_pow_invert(l, t, numba_pow_loop(l, t, x, m), neg);
+  LLVMBasicBlockRef loop_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, slow);
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMValueRef y = sign ? LLVMBuildSIToFP(l->b, n, ty, "") : LLVMBuildUIToFP(l->b, n, ty, "");
+  LLVMValueRef p = lo_pow(l, t, x, y);
+  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, ty, "");
+  LLVMAddIncoming(res, (LLVMValueRef[]){r, p}, (LLVMBasicBlockRef[]){loop_end, slow_end}, 2);
+  return res;
+}
+
 /* A literal exponent small enough for pow_literal: an int, or an integral float. */
 static bool literal_exponent(LLVMValueRef b, long long *k) {
   if (LLVMIsAConstantInt(b)) {
@@ -527,7 +608,9 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
     return lo_shift(l, op, t, lo_convert(l, a, ta, t), tb, b);
   if (op == OP_POW && ty_is_float(t)) {
     long long k;
-    LLVMValueRef x = lo_convert(l, a, ta, t), e = lo_convert(l, b, tb, t);
+    LLVMValueRef x = lo_convert(l, a, ta, t);
+    if (ty_is_int(tb) && l->opts->numba_code && !l->mod->gpu) return numba_float_pow_int(l, t, x, b, tb);
+    LLVMValueRef e = lo_convert(l, b, tb, t);
     if (literal_exponent(e, &k)) return pow_literal(l, t, x, k);
     /* array expressions keep pow, which vectorises with the vector library */
     if (ty_is_int(tb) && tb->kind != TY_U64 && !l->numpy_semantics)
