@@ -3900,8 +3900,8 @@ def financepy_trees_curves():
 def financepy_monte_carlo():
     """financepy's simulations from np.random.seed inside compiled code:
     Black-Scholes Monte Carlo values, Heston, GBM, Vasicek and CIR paths,
-    CIR and Vasicek zero-coupon prices (every CIR scheme but the exact one,
-    whose chi-square draws Numba makes its own way), LIBOR market model
+    CIR and Vasicek zero-coupon prices (every CIR scheme, the exact one's
+    chi-square draws by Numba's gamma sampler), LIBOR market model
     forwards (one, several and N factors, with Sobol numbers), Sobol points,
     Asian Monte Carlo and large-portfolio credit loss distributions."""
     from financepy.models import heston, process_simulator as ps, cir_montecarlo as cir, vasicek_mc as vas, lmm_mc
@@ -3925,7 +3925,7 @@ def financepy_monte_carlo():
     out["cir_sim"] = ps.get_cir_paths(50, 52, 1.0, 0.05, 0.05, 0.2, 0.01, ps.CIRNumericalScheme.MILSTEIN_SCHEME.value, 4)
     out["cir_zcb"] = [cir.zero_price(0.05, 0.2, 0.05, 0.1, 2.0)] + [
         cir.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3, s.value)
-        for s in cir.CIRNumericalScheme if s != cir.CIRNumericalScheme.EXACT]
+        for s in cir.CIRNumericalScheme]
     out["cir_path"] = cir.rate_path_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 3, cir.CIRNumericalScheme.MILSTEIN.value)
     out["vasicek"] = [vas.zero_price(0.05, 0.2, 0.05, 0.1, 2.0), vas.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3)]
     fwd0, taus, zetas = np.full(8, 0.04), np.full(8, 0.5), np.full(8, 0.2)
@@ -11212,11 +11212,13 @@ def laser_core_sampling():
         floats = {"exponential": dists.exponential(3.0), "logistic": dists.logistic(1.0, 0.5),
                   "lognormal": dists.lognormal(0.5, 0.4), "normal": dists.normal(10.0, 2.0),
                   "uniform": dists.uniform(-2.0, 3.0), "weibull": dists.weibull(1.5, 2.0),
-                  "constant_float": dists.constant_float(4.25)}
+                  "constant_float": dists.constant_float(4.25), "gamma": dists.gamma(2.5, 1.5),
+                  "gamma_below_1": dists.gamma(0.4, 3.0), "beta": dists.beta(2.0, 5.0)}
         for k, (name, fn) in enumerate(floats.items()):
             seed(20240917 + k)
             out[name] = dists.sample_floats(fn, np.zeros(2000, dtype=np.float32))
-        ints = {"binomial": dists.binomial(20, 0.3), "poisson": dists.poisson(6.5), "constant_int": dists.constant_int(7)}
+        ints = {"binomial": dists.binomial(20, 0.3), "poisson": dists.poisson(6.5), "constant_int": dists.constant_int(7),
+                "negative_binomial": dists.negative_binomial(4, 0.3)}
         for k, (name, fn) in enumerate(ints.items()):
             seed(20241017 + k)
             out[name] = dists.sample_ints(fn, np.zeros(2000, dtype=np.int32))
@@ -11437,7 +11439,9 @@ def _africanus_terms(rng, lm, uvw, freq):
     ref = np.full(nsrc, 1.3e9)
     return {"phase": phase_delay(lm, uvw, freq), "phase_casa": phase_delay(lm, uvw, freq, convention="casa"),
             "gaussian": gaussian(uvw, freq, shape), "spectral_std": spectral_model(stokes, spi, ref, freq, base=0),
-            "spectral_log": spectral_model(stokes, spi, ref, freq, base=1)}
+            "spectral_log": spectral_model(stokes, spi, ref, freq, base=1),
+            "spectral_bases": spectral_model(stokes, spi, ref, freq, base=[0, 1, 2]),
+            "spectral_bases_str": spectral_model(stokes, spi, ref, freq, base=["log10", "std"])}
 
 
 def codex_africanus_terms():
