@@ -73,7 +73,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
             "superflexpy", "scikit-gstat",
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
-            "wake-t")
+            "wake-t", "pynamical", "hydrostats")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -178,6 +178,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                            "soundfile"],
                 "synctoolbox": ["libfmp", "librosa", "matplotlib", "music21", "pandas", "pretty_midi", "scipy",
                                 "soundfile"],
+                # pynamical 0.3.3 pins numba<0.62, NumPy<2.3 and pandas<2.3; hydrostats 1.0 numba~=0.63:
+                # their compiled maps and scores need only these
+                "pynamical": ["matplotlib", "pandas"],
+                "hydrostats": ["hydroerr", "matplotlib", "pandas", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 

@@ -11448,7 +11448,8 @@ def codex_africanus_terms():
     """codex-africanus' radio interferometry terms (each a Numba overload of
     an njit stub, specialised on its arguments' types): phase delays in both
     conventions, feed rotations (linear and circular), Gaussian source
-    shapes and spectral models (ordinary and logarithmic)."""
+    shapes and spectral models (ordinary and logarithmic, and one base per
+    polarisation from a list of numbers or of names)."""
     from africanus.rime import feed_rotation
     rng, lm, uvw, freq = _africanus_observation(61)
     out = _africanus_terms(rng, lm, uvw, freq)
@@ -11558,6 +11559,58 @@ def wake_t_plasma_stages():
             out[f"{name}_{bunch.name}"] = np.stack([bunch.x, bunch.y, bunch.xi, bunch.px, bunch.py, bunch.pz])
     return out
 
+
+
+def pynamical_maps():
+    """pynamical's iterated maps (logistic, cubic and Singer), compiled,
+    and its simulator: a closure compiled per model that takes its
+    parameters as the defaults of its arguments and iterates the model over
+    a range of growth rates, discarding the first generations; its cobweb
+    and function points and its phase-diagram points over the results."""
+    import pynamical
+    out = {}
+    for name, model in (("logistic", pynamical.logistic_map), ("cubic", pynamical.cubic_map),
+                        ("singer", pynamical.singer_map)):
+        top = {"logistic": 4.0, "cubic": 3.0, "singer": 1.07}[name]
+        pops = pynamical.simulate(model=model, num_gens=120, rate_min=top * 0.6, rate_max=top, num_rates=800,
+                                  num_discard=200, initial_pop=0.3)
+        out[f"{name}_pops"] = pops.to_numpy()
+        out[f"{name}_rates"] = pops.columns.to_numpy(dtype=np.float64)
+        x, y = pynamical.get_cobweb_points(model, top * 0.9, 0.4, 60)
+        out[f"{name}_cobweb"] = np.array([x, y])
+        out[f"{name}_function"] = np.array(pynamical.get_function_points(model, top * 0.9, 300, 0.0, 1.0))
+        out[f"{name}_scalar"] = np.array([model(0.1 * k, top * 0.95) for k in range(1, 10)])
+    small = pynamical.simulate(num_gens=40, rate_min=3.6, rate_max=4.0, num_rates=5, num_discard=50)
+    out["phase_points_2d"] = pynamical.get_phase_diagram_points(small, discard_gens=5).to_numpy(dtype=np.float64)
+    out["phase_points_3d"] = pynamical.get_phase_diagram_points(small, discard_gens=5,
+                                                                dimensions=3).to_numpy(dtype=np.float64)
+    return out
+
+
+def hydrostats_ensembles():
+    """hydrostats' ensemble forecast verification: the continuous ranked
+    probability score of seeded ensembles by its compiled prange kernel
+    (each adjustment: none, an ensemble size, 1 and below 1), its
+    Hersbach and kernel CRPS, and the area under the ROC curve by its
+    compiled ranking of tied forecasts."""
+    import hydrostats.ens_metrics as em
+    rng = np.random.default_rng(83)
+    obs = rng.gamma(2.0, 40.0, 365)
+    ens = obs[:, None] * rng.lognormal(0.0, 0.3, (365, 52)) + rng.normal(0.0, 5.0, (365, 52))
+    out = {}
+    for key, adj in (("plain", np.nan), ("adjusted", 100.0), ("adjusted_1", 1.0), ("adjusted_below_1", 0.5)):
+        res = em.ens_crps(obs, ens, adj=adj)
+        out[f"crps_{key}"] = np.append(res["crps"], res["crpsMean"])
+    python = em.ens_crps(obs, ens, llvm=False)
+    out["crps_python"] = np.append(python["crps"], python["crpsMean"])
+    herb = em.crps_hersbach(obs, ens)
+    out["crps_hersbach"] = np.append(np.asarray(herb["crps"]), herb["crpsMean"])
+    kern = em.crps_kernel(obs, ens)
+    out["crps_kernel"] = np.append(np.asarray(kern["crps"]), kern["crpsMean"])
+    rounded = np.round(ens, -1)  # ties among the forecasts
+    for threshold in (60.0, 100.0):
+        out[f"auroc_{threshold:g}"] = np.asarray(em.auroc(fcst_ens=rounded, obs=obs, threshold=threshold))
+    return out
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
@@ -11842,4 +11895,6 @@ WORKLOADS = {
                         "coordinates_dft": codex_africanus_coordinates_dft},
     "openpmd-viewer": {"deposition": openpmd_viewer_deposition},
     "wake-t": {"plasma_stages": wake_t_plasma_stages},
+    "pynamical": {"maps": pynamical_maps},
+    "hydrostats": {"ensembles": hydrostats_ensembles},
 }
