@@ -11612,6 +11612,69 @@ def hydrostats_ensembles():
         out[f"auroc_{threshold:g}"] = np.asarray(em.auroc(fcst_ens=rounded, obs=obs, threshold=threshold))
     return out
 
+
+def _vectorizers_corpus(seed, docs, length):
+    """Seeded token sequences (Zipf-like word choices) and their texts."""
+    rng = np.random.default_rng(seed)
+    words = np.array(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa",
+                      "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon"])
+    weights = 1.0 / np.arange(1, words.size + 1)
+    sequences = [list(words[rng.choice(words.size, rng.integers(length // 2, length), p=weights / weights.sum())])
+                 for _ in range(docs)]
+    return sequences, [" ".join(seq) for seq in sequences]
+
+
+def vectorizers_tokens():
+    """vectorizers' compiled token counting: token co-occurrence matrices
+    in windows over seeded sequences (its window kernels, counted into
+    COO arrays), n-gram and skip-gram counts, and its LZ-compression and
+    byte-pair-encoding vectorizers of the texts (compiled dictionaries of
+    byte sequences, merges counted in compiled loops)."""
+    import vectorizers
+    sequences, texts = _vectorizers_corpus(91, 60, 40)
+    out = {}
+    out["cooccurrence"] = vectorizers.TokenCooccurrenceVectorizer(window_radii=3).fit_transform(sequences).toarray()
+    out["cooccurrence_harmonic"] = vectorizers.TokenCooccurrenceVectorizer(
+        window_radii=4, kernel_functions="harmonic").fit_transform(sequences).toarray()
+    out["ngrams"] = vectorizers.NgramVectorizer(ngram_size=2).fit_transform(sequences).toarray()
+    out["skipgrams"] = vectorizers.SkipgramVectorizer(kernel_args=(), window_args=(3,)).fit_transform(
+        sequences).toarray()
+    out["lz"] = vectorizers.LZCompressionVectorizer(max_dict_size=4096).fit_transform(texts).toarray()
+    out["bpe"] = vectorizers.BytePairEncodingVectorizer(max_vocab_size=300).fit_transform(texts).toarray()
+    return out
+
+
+def vectorizers_distributions():
+    """vectorizers' compiled distances between distributions (Hellinger,
+    total variation, Jensen-Shannon, symmetric KL, 1-d and circular
+    Kantorovich, and their sparse forms over index/value pairs) of seeded
+    histograms, and its histogram vectorizer of seeded samples."""
+    import vectorizers
+    from vectorizers import distances as d
+    rng = np.random.default_rng(37)
+    hists = rng.gamma(2.0, 1.0, (40, 30))
+    hists /= hists.sum(axis=1, keepdims=True)
+    out = {}
+    for name in ("hellinger", "total_variation", "jensen_shannon_divergence", "symmetric_kl_divergence",
+                 "kantorovich1d", "circular_kantorovich"):
+        fn = getattr(d, name)
+        out[name] = np.array([[fn(hists[i], hists[j]) for j in range(20)] for i in range(20)])
+    out["kantorovich1d_p2"] = np.array([d.kantorovich1d(hists[i], hists[i + 1], 2) for i in range(30)])
+    sparse = [np.sort(rng.choice(60, 12, replace=False)) for _ in range(20)]
+    values = [rng.gamma(2.0, 1.0, 12) for _ in range(20)]
+    values = [v / v.sum() for v in values]
+    for name in ("sparse_hellinger", "sparse_total_variation", "sparse_jensen_shannon_divergence",
+                 "sparse_symmetric_kl_divergence"):
+        fn = getattr(d, name)
+        out[name] = np.array([[fn(sparse[i], values[i], sparse[j], values[j]) for j in range(20)]
+                              for i in range(20)])
+    for name in ("sparse_sum", "sparse_mul", "dense_union"):
+        got = [getattr(d, name)(sparse[i], values[i], sparse[i + 1], values[i + 1]) for i in range(19)]
+        out[name] = np.concatenate([np.concatenate([np.asarray(a, dtype=np.float64) for a in g]) for g in got])
+    samples = [rng.normal(k * 0.1, 1.0, 200) for k in range(25)]
+    out["histograms"] = np.asarray(vectorizers.HistogramVectorizer(n_components=16).fit_transform(samples))
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11897,4 +11960,5 @@ WORKLOADS = {
     "wake-t": {"plasma_stages": wake_t_plasma_stages},
     "pynamical": {"maps": pynamical_maps},
     "hydrostats": {"ensembles": hydrostats_ensembles},
+    "vectorizers": {"tokens": vectorizers_tokens, "distributions": vectorizers_distributions},
 }

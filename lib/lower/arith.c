@@ -363,6 +363,49 @@ static void pow_dd_loop(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef m,
   *lo = al;
 }
 
+/* x ** n for an int n in code written for Numba, as Numba computes it:
+ * square-and-multiply, each product rounded in t (r *= x where n's bit
+ * is set, then x *= x), 1.0 / r for a negative n (a ZeroDivisionError
+ * where r is 0), and pow beyond |n| 0x10000. ruchey's own code keeps
+ * float_pow_int's result within 1 ulp of CPython's pow; Numba's can be a
+ * few ulps off, and iterated maps that amplify the last bits (chaotic
+ * ones) follow Numba's only with its products. */
+static LLVMValueRef numba_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
+  LLVMTypeRef ty = lo_type(l, t), i64 = l->mod->i64;
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), "");
+  LLVMValueRef m = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, n, ""), n, "");
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), head = new_block(l, "npowi"), body = new_block(l, "npowi.body"),
+                    loop_done = new_block(l, "npowi.done"), far = new_block(l, "npowi.pow"),
+                    done = new_block(l, "npowi.join");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULE, m, const_i64(l, 0x10000), ""), head, far);
+  position(l, head);
+  LLVMValueRef r = LLVMBuildPhi(l->b, ty, ""), a = LLVMBuildPhi(l->b, ty, ""), k = LLVMBuildPhi(l->b, i64, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, k, const_i64(l, 0), ""), body, loop_done);
+  position(l, body);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, k, l->mod->i1, "");
+  LLVMValueRef r2 = LLVMBuildSelect(l->b, odd, LLVMBuildFMul(l->b, r, a, ""), r, "");
+  LLVMValueRef a2 = LLVMBuildFMul(l->b, a, a, ""), k2 = LLVMBuildLShr(l->b, k, const_i64(l, 1), "");
+  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMAddIncoming(r, (LLVMValueRef[]){lo_fconst(l, t, 1.0), r2}, from, 2);
+  LLVMAddIncoming(a, (LLVMValueRef[]){x, a2}, from, 2);
+  LLVMAddIncoming(k, (LLVMValueRef[]){m, k2}, from, 2);
+  position(l, loop_done);
+  LLVMValueRef zero = fcmp(l, LLVMRealOEQ, r, lo_fconst(l, t, 0.0));
+  lo_raise_if(l, LLVMBuildAnd(l->b, neg, zero, ""), RT_ERR_ZERODIV, "division by zero");
+  LLVMValueRef near = LLVMBuildSelect(l->b, neg, LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), r, ""), r, "");
+  LLVMBasicBlockRef near_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, far);
+  LLVMValueRef powered = float_pow(l, t, x, LLVMBuildSIToFP(l->b, n, ty, ""));
+  LLVMBasicBlockRef far_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, ty, "");
+  LLVMAddIncoming(res, (LLVMValueRef[]){near, powered}, (LLVMBasicBlockRef[]){near_end, far_end}, 2);
+  return res;
+}
+
 /* The least |x| whose k-th power (k = 2 or 3, multiplied in t) rounds to
  * infinity: powers are monotonic in |x|, so overflow is one range test. */
 static double overflow_threshold(long long k, bool f32) {
@@ -530,8 +573,10 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
     LLVMValueRef x = lo_convert(l, a, ta, t), e = lo_convert(l, b, tb, t);
     if (literal_exponent(e, &k)) return pow_literal(l, t, x, k);
     /* array expressions keep pow, which vectorises with the vector library */
-    if (ty_is_int(tb) && tb->kind != TY_U64 && !l->numpy_semantics)
-      return float_pow_int(l, t, x, lo_convert(l, b, tb, TYS(TY_I64)));
+    if (ty_is_int(tb) && tb->kind != TY_U64 && !l->numpy_semantics) {
+      LLVMValueRef n = lo_convert(l, b, tb, TYS(TY_I64));
+      return l->opts->numba_code && !l->mod->gpu ? numba_pow_int(l, t, x, n) : float_pow_int(l, t, x, n);
+    }
   }
   return lo_arith(l, op, t, lo_convert(l, a, ta, t), lo_convert(l, b, tb, t));
 }
