@@ -11670,6 +11670,53 @@ def vectorizers_distributions():
     out["histograms"] = np.asarray(vectorizers.HistogramVectorizer(n_components=16).fit_transform(samples))
     return out
 
+
+def evoc_clusters():
+    """EVoC's clustering of seeded embedding vectors (Gaussian blobs, float32
+    and uint8-quantised): its compiled NN-descent k-nearest-neighbour graph,
+    label propagation and node embedding, Boruvka's minimum spanning tree
+    and its cluster layers, with a fixed random_state on one thread."""
+    import numba
+    from evoc import EVoC
+    rng = np.random.default_rng(29)
+    centres = rng.normal(0.0, 4.0, (6, 24))
+    X = (centres[rng.integers(0, 6, 1500)] + rng.normal(0.0, 1.0, (1500, 24))).astype(np.float32)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        out = {}
+        model = EVoC(random_state=42, n_epochs=30)
+        out["labels"] = model.fit_predict(X)
+        out["strengths"] = model.membership_strengths_
+        for k, layer in enumerate(model.cluster_layers_):
+            out[f"layer_{k}"] = np.asarray(layer)
+        quantised = np.clip((X - X.min()) / (X.max() - X.min()) * 255, 0, 255).astype(np.uint8)
+        out["uint8_labels"] = EVoC(random_state=7, n_epochs=30).fit_predict(quantised)
+    finally:
+        numba.set_num_threads(threads)
+    return out
+
+
+def pyntcloud_voxels():
+    """pyntcloud's voxel grids of a seeded point cloud (a noisy sphere and
+    plane), at two resolutions, and their feature vectors: per-voxel maxima
+    and means of each coordinate by its compiled group-by kernels, with
+    binary and density ones."""
+    import pandas as pd
+    from pyntcloud import PyntCloud
+    rng = np.random.default_rng(47)
+    sphere = rng.normal(size=(6000, 3))
+    sphere /= np.linalg.norm(sphere, axis=1, keepdims=True)
+    plane = np.column_stack([rng.uniform(-2, 2, 4000), rng.uniform(-2, 2, 4000), rng.normal(-1.2, 0.02, 4000)])
+    points = np.concatenate([sphere + rng.normal(0, 0.01, sphere.shape), plane]).astype(np.float32)
+    cloud = PyntCloud(pd.DataFrame(points, columns=["x", "y", "z"]))
+    out = {}
+    for n in (12, 24):
+        grid = cloud.structures[cloud.add_structure("voxelgrid", n_x=n, n_y=n, n_z=n)]
+        for mode in ("x_max", "y_max", "z_max", "x_mean", "y_mean", "z_mean", "binary", "density"):
+            out[f"{mode}_{n}"] = grid.get_feature_vector(mode=mode)
+    return out
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11956,4 +12003,6 @@ WORKLOADS = {
     "pynamical": {"maps": pynamical_maps},
     "hydrostats": {"ensembles": hydrostats_ensembles},
     "vectorizers": {"tokens": vectorizers_tokens, "distributions": vectorizers_distributions},
+    "evoc": {"clusters": evoc_clusters},
+    "pyntcloud": {"voxels": pyntcloud_voxels},
 }
