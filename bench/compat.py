@@ -73,7 +73,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
             "superflexpy", "scikit-gstat",
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
-            "wake-t", "pynamical", "hydrostats", "vectorizers", "evoc", "pyntcloud")
+            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -11669,32 +11669,6 @@ def vectorizers_distributions():
     return out
 
 
-def evoc_clusters():
-    """EVoC's clustering of seeded embedding vectors (Gaussian blobs, float32
-    and uint8-quantised): its compiled NN-descent k-nearest-neighbour graph,
-    label propagation and node embedding, Boruvka's minimum spanning tree
-    and its cluster layers, with a fixed random_state on one thread."""
-    import numba
-    from evoc import EVoC
-    rng = np.random.default_rng(29)
-    centres = rng.normal(0.0, 4.0, (6, 24))
-    X = (centres[rng.integers(0, 6, 1500)] + rng.normal(0.0, 1.0, (1500, 24))).astype(np.float32)
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        out = {}
-        model = EVoC(random_state=42, n_epochs=30)
-        out["labels"] = model.fit_predict(X)
-        out["strengths"] = model.membership_strengths_
-        for k, layer in enumerate(model.cluster_layers_):
-            out[f"layer_{k}"] = np.asarray(layer)
-        quantised = np.clip((X - X.min()) / (X.max() - X.min()) * 255, 0, 255).astype(np.uint8)
-        out["uint8_labels"] = EVoC(random_state=7, n_epochs=30).fit_predict(quantised)
-    finally:
-        numba.set_num_threads(threads)
-    return out
-
-
 def pyntcloud_voxels():
     """pyntcloud's voxel grids of a seeded point cloud (a noisy sphere and
     plane), at two resolutions, and their feature vectors: per-voxel maxima
@@ -12001,6 +11975,5 @@ WORKLOADS = {
     "pynamical": {"maps": pynamical_maps},
     "hydrostats": {"ensembles": hydrostats_ensembles},
     "vectorizers": {"tokens": vectorizers_tokens, "distributions": vectorizers_distributions},
-    "evoc": {"clusters": evoc_clusters},
     "pyntcloud": {"voxels": pyntcloud_voxels},
 }
