@@ -73,7 +73,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
             "superflexpy", "scikit-gstat",
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
-            "wake-t")
+            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -178,6 +178,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                            "soundfile"],
                 "synctoolbox": ["libfmp", "librosa", "matplotlib", "music21", "pandas", "pretty_midi", "scipy",
                                 "soundfile"],
+                # pynamical 0.3.3 pins numba<0.62, NumPy<2.3 and pandas<2.3; hydrostats 1.0 numba~=0.63:
+                # their compiled maps and scores need only these
+                "pynamical": ["matplotlib", "pandas"],
+                "hydrostats": ["hydroerr", "matplotlib", "pandas", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
 
@@ -201,7 +205,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # scikit-learn (its dust Stokes numbers) without requiring it; TauREx
 # interpolates cross sections and Planck functions with Numba where it is
 # installed (its numba extra), PyAutoArray its inversions' CPU path (its
-# optional extra); momepy's Theil index needs inequality without requiring it
+# optional extra); momepy's Theil index needs inequality without requiring it;
+# pyntcloud 0.3.1 calls ndarray.ptp, which NumPy 2 removed: it runs in a venv
+# of its own (--venv) with NumPy 1.26 and the pandas and SciPy built for it
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
@@ -209,7 +215,8 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
         "pyflwdir": ["affine<3"], "consav": ["EconModel"], "rosettasciio": ["sparse"], "simpeg": ["choclo"],
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
         "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
-        "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality"]}
+        "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality"],
+        "pyntcloud": ["numpy<2", "pandas<2.3", "scipy<1.14"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -3900,8 +3900,8 @@ def financepy_trees_curves():
 def financepy_monte_carlo():
     """financepy's simulations from np.random.seed inside compiled code:
     Black-Scholes Monte Carlo values, Heston, GBM, Vasicek and CIR paths,
-    CIR and Vasicek zero-coupon prices (every CIR scheme but the exact one,
-    whose chi-square draws Numba makes its own way), LIBOR market model
+    CIR and Vasicek zero-coupon prices (every CIR scheme, the exact one's
+    chi-square draws by Numba's gamma sampler), LIBOR market model
     forwards (one, several and N factors, with Sobol numbers), Sobol points,
     Asian Monte Carlo and large-portfolio credit loss distributions."""
     from financepy.models import heston, process_simulator as ps, cir_montecarlo as cir, vasicek_mc as vas, lmm_mc
@@ -3925,7 +3925,7 @@ def financepy_monte_carlo():
     out["cir_sim"] = ps.get_cir_paths(50, 52, 1.0, 0.05, 0.05, 0.2, 0.01, ps.CIRNumericalScheme.MILSTEIN_SCHEME.value, 4)
     out["cir_zcb"] = [cir.zero_price(0.05, 0.2, 0.05, 0.1, 2.0)] + [
         cir.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3, s.value)
-        for s in cir.CIRNumericalScheme if s != cir.CIRNumericalScheme.EXACT]
+        for s in cir.CIRNumericalScheme]
     out["cir_path"] = cir.rate_path_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 3, cir.CIRNumericalScheme.MILSTEIN.value)
     out["vasicek"] = [vas.zero_price(0.05, 0.2, 0.05, 0.1, 2.0), vas.zero_price_mc(0.05, 0.2, 0.05, 0.1, 2.0, 0.05, 200, 3)]
     fwd0, taus, zetas = np.full(8, 0.04), np.full(8, 0.5), np.full(8, 0.2)
@@ -11212,11 +11212,13 @@ def laser_core_sampling():
         floats = {"exponential": dists.exponential(3.0), "logistic": dists.logistic(1.0, 0.5),
                   "lognormal": dists.lognormal(0.5, 0.4), "normal": dists.normal(10.0, 2.0),
                   "uniform": dists.uniform(-2.0, 3.0), "weibull": dists.weibull(1.5, 2.0),
-                  "constant_float": dists.constant_float(4.25)}
+                  "constant_float": dists.constant_float(4.25), "gamma": dists.gamma(2.5, 1.5),
+                  "gamma_below_1": dists.gamma(0.4, 3.0), "beta": dists.beta(2.0, 5.0)}
         for k, (name, fn) in enumerate(floats.items()):
             seed(20240917 + k)
             out[name] = dists.sample_floats(fn, np.zeros(2000, dtype=np.float32))
-        ints = {"binomial": dists.binomial(20, 0.3), "poisson": dists.poisson(6.5), "constant_int": dists.constant_int(7)}
+        ints = {"binomial": dists.binomial(20, 0.3), "poisson": dists.poisson(6.5), "constant_int": dists.constant_int(7),
+                "negative_binomial": dists.negative_binomial(4, 0.3)}
         for k, (name, fn) in enumerate(ints.items()):
             seed(20241017 + k)
             out[name] = dists.sample_ints(fn, np.zeros(2000, dtype=np.int32))
@@ -11437,14 +11439,17 @@ def _africanus_terms(rng, lm, uvw, freq):
     ref = np.full(nsrc, 1.3e9)
     return {"phase": phase_delay(lm, uvw, freq), "phase_casa": phase_delay(lm, uvw, freq, convention="casa"),
             "gaussian": gaussian(uvw, freq, shape), "spectral_std": spectral_model(stokes, spi, ref, freq, base=0),
-            "spectral_log": spectral_model(stokes, spi, ref, freq, base=1)}
+            "spectral_log": spectral_model(stokes, spi, ref, freq, base=1),
+            "spectral_bases": spectral_model(stokes, spi, ref, freq, base=[0, 1, 2]),
+            "spectral_bases_str": spectral_model(stokes, spi, ref, freq, base=["log10", "std"])}
 
 
 def codex_africanus_terms():
     """codex-africanus' radio interferometry terms (each a Numba overload of
     an njit stub, specialised on its arguments' types): phase delays in both
     conventions, feed rotations (linear and circular), Gaussian source
-    shapes and spectral models (ordinary and logarithmic)."""
+    shapes and spectral models (ordinary and logarithmic, and one base per
+    polarisation from a list of numbers or of names)."""
     from africanus.rime import feed_rotation
     rng, lm, uvw, freq = _africanus_observation(61)
     out = _africanus_terms(rng, lm, uvw, freq)
@@ -11554,6 +11559,135 @@ def wake_t_plasma_stages():
             out[f"{name}_{bunch.name}"] = np.stack([bunch.x, bunch.y, bunch.xi, bunch.px, bunch.py, bunch.pz])
     return out
 
+
+
+def pynamical_maps():
+    """pynamical's iterated maps (logistic, cubic and Singer), compiled,
+    and its simulator: a closure compiled per model that takes its
+    parameters as the defaults of its arguments and iterates the model over
+    a range of growth rates, discarding the first generations; its cobweb
+    and function points and its phase-diagram points over the results."""
+    import pynamical
+    out = {}
+    for name, model in (("logistic", pynamical.logistic_map), ("cubic", pynamical.cubic_map),
+                        ("singer", pynamical.singer_map)):
+        top = {"logistic": 4.0, "cubic": 3.0, "singer": 1.07}[name]
+        pops = pynamical.simulate(model=model, num_gens=120, rate_min=top * 0.6, rate_max=top, num_rates=800,
+                                  num_discard=200, initial_pop=0.3)
+        out[f"{name}_pops"] = pops.to_numpy()
+        out[f"{name}_rates"] = pops.columns.to_numpy(dtype=np.float64)
+        x, y = pynamical.get_cobweb_points(model, top * 0.9, 0.4, 60)
+        out[f"{name}_cobweb"] = np.array([x, y])
+        out[f"{name}_function"] = np.array(pynamical.get_function_points(model, top * 0.9, 300, 0.0, 1.0))
+        out[f"{name}_scalar"] = np.array([model(0.1 * k, top * 0.95) for k in range(1, 10)])
+    small = pynamical.simulate(num_gens=40, rate_min=3.6, rate_max=4.0, num_rates=5, num_discard=50)
+    out["phase_points_2d"] = pynamical.get_phase_diagram_points(small, discard_gens=5).to_numpy(dtype=np.float64)
+    out["phase_points_3d"] = pynamical.get_phase_diagram_points(small, discard_gens=5,
+                                                                dimensions=3).to_numpy(dtype=np.float64)
+    return out
+
+
+def hydrostats_ensembles():
+    """hydrostats' ensemble forecast verification: the continuous ranked
+    probability score of seeded ensembles by its compiled prange kernel
+    (each adjustment: none, an ensemble size, 1 and below 1; and its
+    Python twin), and the area under the ROC curve by its compiled ranking
+    of tied forecasts."""
+    import hydrostats.ens_metrics as em
+    rng = np.random.default_rng(83)
+    obs = rng.gamma(2.0, 40.0, 365)
+    ens = obs[:, None] * rng.lognormal(0.0, 0.3, (365, 52)) + rng.normal(0.0, 5.0, (365, 52))
+    out = {}
+    for key, adj in (("plain", np.nan), ("adjusted", 100.0), ("adjusted_1", 1.0), ("adjusted_below_1", 0.5)):
+        res = em.ens_crps(obs, ens, adj=adj)
+        out[f"crps_{key}"] = np.append(res["crps"], res["crpsMean"])
+    python = em.ens_crps(obs, ens, llvm=False)
+    out["crps_python"] = np.append(python["crps"], python["crpsMean"])
+    rounded = np.round(ens, -1)  # ties among the forecasts
+    for threshold in (60.0, 100.0):
+        out[f"auroc_{threshold:g}"] = np.asarray(em.auroc(fcst_ens=rounded, obs=obs, threshold=threshold))
+    return out
+
+
+def _vectorizers_corpus(seed, docs, length):
+    """Seeded token sequences (Zipf-like word choices) and their texts."""
+    rng = np.random.default_rng(seed)
+    words = np.array(["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa",
+                      "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon"])
+    weights = 1.0 / np.arange(1, words.size + 1)
+    sequences = [list(words[rng.choice(words.size, rng.integers(length // 2, length), p=weights / weights.sum())])
+                 for _ in range(docs)]
+    return sequences, [" ".join(seq) for seq in sequences]
+
+
+def vectorizers_tokens():
+    """vectorizers' compiled token counting: a token co-occurrence matrix
+    in windows over seeded sequences (its window kernels, counted into
+    COO arrays), n-gram counts, and its LZ-compression and
+    byte-pair-encoding vectorizers of the texts (compiled dictionaries of
+    byte sequences, merges counted in compiled loops)."""
+    import vectorizers
+    sequences, texts = _vectorizers_corpus(91, 60, 40)
+    out = {}
+    out["cooccurrence"] = vectorizers.TokenCooccurrenceVectorizer(window_radii=3).fit_transform(sequences).toarray()
+    out["ngrams"] = vectorizers.NgramVectorizer(ngram_size=2).fit_transform(sequences).toarray()
+    lz = vectorizers.LZCompressionVectorizer(max_dict_size=4096, random_state=0)  # (its hashes' seeds)
+    out["lz"] = lz.fit_transform(texts).toarray()
+    out["bpe"] = vectorizers.BytePairEncodingVectorizer(max_vocab_size=300).fit_transform(texts).toarray()
+    return out
+
+
+def vectorizers_distributions():
+    """vectorizers' compiled distances between distributions (Hellinger,
+    total variation, Jensen-Shannon, symmetric KL, 1-d and circular
+    Kantorovich, and their sparse forms over index/value pairs) of seeded
+    histograms, and its histogram vectorizer of seeded samples."""
+    import vectorizers
+    from vectorizers import distances as d
+    rng = np.random.default_rng(37)
+    hists = rng.gamma(2.0, 1.0, (40, 30))
+    hists /= hists.sum(axis=1, keepdims=True)
+    out = {}
+    for name in ("hellinger", "total_variation", "jensen_shannon_divergence", "symmetric_kl_divergence",
+                 "kantorovich1d", "circular_kantorovich"):
+        fn = getattr(d, name)
+        out[name] = np.array([[fn(hists[i], hists[j]) for j in range(20)] for i in range(20)])
+    out["kantorovich1d_p2"] = np.array([d.kantorovich1d(hists[i], hists[i + 1], 2) for i in range(30)])
+    sparse = [np.sort(rng.choice(60, 12, replace=False)) for _ in range(20)]
+    values = [rng.gamma(2.0, 1.0, 12) for _ in range(20)]
+    values = [v / v.sum() for v in values]
+    for name in ("sparse_hellinger", "sparse_total_variation", "sparse_jensen_shannon_divergence",
+                 "sparse_symmetric_kl_divergence"):
+        fn = getattr(d, name)
+        out[name] = np.array([[fn(sparse[i], values[i], sparse[j], values[j]) for j in range(20)]
+                              for i in range(20)])
+    for name in ("sparse_sum", "sparse_mul", "dense_union"):
+        got = [getattr(d, name)(sparse[i], values[i], sparse[i + 1], values[i + 1]) for i in range(19)]
+        out[name] = np.concatenate([np.concatenate([np.asarray(a, dtype=np.float64) for a in g]) for g in got])
+    samples = [rng.normal(k * 0.1, 1.0, 200) for k in range(25)]
+    out["histograms"] = np.asarray(vectorizers.HistogramVectorizer(n_components=16).fit_transform(samples))
+    return out
+
+
+def pyntcloud_voxels():
+    """pyntcloud's voxel grids of a seeded point cloud (a noisy sphere and
+    plane), at two resolutions, and their feature vectors: per-voxel maxima
+    and means of each coordinate by its compiled group-by kernels, with
+    binary and density ones."""
+    import pandas as pd
+    from pyntcloud import PyntCloud
+    rng = np.random.default_rng(47)
+    sphere = rng.normal(size=(6000, 3))
+    sphere /= np.linalg.norm(sphere, axis=1, keepdims=True)
+    plane = np.column_stack([rng.uniform(-2, 2, 4000), rng.uniform(-2, 2, 4000), rng.normal(-1.2, 0.02, 4000)])
+    points = np.concatenate([sphere + rng.normal(0, 0.01, sphere.shape), plane]).astype(np.float32)
+    cloud = PyntCloud(pd.DataFrame(points, columns=["x", "y", "z"]))
+    out = {}
+    for n in (12, 24):
+        grid = cloud.structures[cloud.add_structure("voxelgrid", n_x=n, n_y=n, n_z=n)]
+        for mode in ("x_max", "y_max", "z_max", "x_mean", "y_mean", "z_mean", "binary", "density"):
+            out[f"{mode}_{n}"] = grid.get_feature_vector(mode=mode)
+    return out
 
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
@@ -11838,4 +11972,8 @@ WORKLOADS = {
                         "coordinates_dft": codex_africanus_coordinates_dft},
     "openpmd-viewer": {"deposition": openpmd_viewer_deposition},
     "wake-t": {"plasma_stages": wake_t_plasma_stages},
+    "pynamical": {"maps": pynamical_maps},
+    "hydrostats": {"ensembles": hydrostats_ensembles},
+    "vectorizers": {"tokens": vectorizers_tokens, "distributions": vectorizers_distributions},
+    "pyntcloud": {"voxels": pyntcloud_voxels},
 }

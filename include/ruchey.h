@@ -1009,6 +1009,8 @@ enum {
   RD_ZIPF, RD_LOGSERIES, RD_NEGATIVE_BINOMIAL, RD_HYPERGEOMETRIC,
   RD_EXPONENTIAL_INV,  /* standard_exponential(method='inv') */
   RD_PY_RANDOM, RD_PY_UNIFORM, RD_PY_GAUSS, RD_PY_EXPOVARIATE,  /* the random module's state from here */
+  RD_NUMBA = 1 << 8,  /* or'd into a legacy draw's RD_ for code written for Numba: gammas (and what is drawn
+                       * from them) by Numba's sampler, CPython's gammavariate, as Numba's np.random has them */
 };
 enum { RI_NUMPY, RI_PY_RANDINT, RI_PY_RANDRANGE };  /* rt_random_ints' kinds of bounds */
 void rt_register_random(void (*define)(const char *name, void *addr, void *ctx), void *ctx);
@@ -1055,7 +1057,7 @@ int32_t rt_generator_dirichlet(void *bitgen, const double *alpha, int64_t k, dou
 const char *rt_multinomial_pvals_error(const double *p, int64_t d, int32_t narrow);
 /* numpy.random.multinomial and dirichlet (random.c): RandomState's, rows draws into out */
 int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t narrow, int64_t *out, int64_t rows);
-int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows);
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows, int32_t numba);
 /* Generator.multivariate_normal (mvnormal_rt.c): its method= and check_valid= */
 enum { MV_SVD, MV_EIGH, MV_CHOLESKY, MV_BAD_METHOD };
 enum { CV_IGNORE, CV_WARN, CV_RAISE, CV_BAD };

@@ -178,6 +178,7 @@ static float gamma_f(BitGen *g, float shape) {
 #define SAMPLER_UNIT(g) unit(g)
 #define SAMPLER_NORMAL(g) zig_normal(g)
 #define SAMPLER_EXPONENTIAL(g) zig_exponential(g)
+#define SAMPLER_NUMBA(g) false  /* Numba's Generator methods draw NumPy's */
 #include "random_samplers.h"
 
 /* ---------------------------------------------------------------- the others, over those */

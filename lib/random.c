@@ -37,6 +37,7 @@ typedef struct MTState {
   bool seeded;
   bool has_gauss;   /* the polar method's second value waits in gauss */
   double gauss;
+  bool numba;       /* the current draw is for code written for Numba (RD_NUMBA): its gamma sampler */
 } MTState;
 
 /* init_genrand: Knuth's linear recurrence from one 32-bit seed. */
@@ -237,6 +238,7 @@ static double legacy_exponential(MTState *s) { return -log(1.0 - next_double(s))
 #define SAMPLER_UNIT(s) next_double(s)
 #define SAMPLER_NORMAL(s) legacy_gauss(s)
 #define SAMPLER_EXPONENTIAL(s) legacy_exponential(s)
+#define SAMPLER_NUMBA(s) ((s)->numba)
 #include "random_samplers.h"
 
 
@@ -502,10 +504,19 @@ static int32_t check_params(int32_t d, const double *p) {
   }
 }
 
+/* Numba's gamma refuses a shape or scale of 0 too, with its own message. */
+static int32_t check_numba_params(int32_t d, const double *p) {
+  if (d == RD_GAMMA && (p[0] <= 0 || p[1] <= 0)) return value_error("gammavariate: alpha and beta must be > 0.0");
+  return check_params(d, p);
+}
+
 int32_t rt_random_draw(int32_t d, const double *p, void *out, int64_t n) {
-  int32_t st = check_params(d, p);
+  bool numba = d & RD_NUMBA;
+  d &= ~RD_NUMBA;
+  int32_t st = numba ? check_numba_params(d, p) : check_params(d, p);
   if (st) return st;
   MTState *s = state_of(d >= RD_PY_RANDOM ? STATE_PYTHON : STATE_NUMPY);
+  s->numba = numba;
   if (is_int_draw(d)) {
     int64_t *o = out;
     for (int64_t i = 0; i < n; i++) o[i] = draw_int(s, d, p);
@@ -553,17 +564,19 @@ int32_t rt_random_multinomial(int64_t n, const double *pvals, int64_t d, int32_t
   return RT_OK;
 }
 
-/* numpy.random.dirichlet: rows draws of k values each, legacy gammas over
- * their sum (RandomState has no stick-breaking for small alphas). */
-int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows) {
+/* numpy.random.dirichlet: rows draws of k values each, legacy gammas (or
+ * Numba's, numba nonzero) over their sum (RandomState has no
+ * stick-breaking for small alphas). */
+int32_t rt_random_dirichlet(const double *alpha, int64_t k, double *out, int64_t rows, int32_t numba) {
   for (int64_t j = 0; j < k; j++)
-    if (alpha[j] <= 0) return value_error("alpha <= 0");
+    if (alpha[j] <= 0) return value_error(numba ? "dirichlet: alpha must be > 0.0" : "alpha <= 0");
   MTState *s = state_of(STATE_NUMPY);
+  s->numba = numba;
   for (int64_t r = 0; k && r < rows; r++, out += k) {
     double sum = 0.0;
     for (int64_t j = 0; j < k; j++) sum += out[j] = draw_gamma(s, alpha[j]);
-    double inv = 1 / sum;
-    for (int64_t j = 0; j < k; j++) out[j] *= inv;
+    double inv = 1 / sum;  /* NumPy multiplies by the inverse, Numba divides */
+    for (int64_t j = 0; j < k; j++) out[j] = numba ? out[j] / sum : out[j] * inv;
   }
   return RT_OK;
 }

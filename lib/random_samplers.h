@@ -6,15 +6,45 @@
  * algorithm was changed from the legacy one, a flag says which). The
  * includer defines SAMPLER_SRC, the type of its source, and
  * SAMPLER_UNIT(s) (a double of [0, 1)), SAMPLER_NORMAL(s) and
- * SAMPLER_EXPONENTIAL(s) (standard draws) from it.
+ * SAMPLER_EXPONENTIAL(s) (standard draws) from it, and SAMPLER_NUMBA(s):
+ * whether s draws for code written for Numba, whose gammas (and the
+ * betas, chi-squares, F, t and negative binomials drawn from them) are
+ * Numba's own sampler, CPython's random.gammavariate over the uniforms.
  */
 #ifndef SAMPLER_SRC
-#error "define SAMPLER_SRC, SAMPLER_UNIT, SAMPLER_NORMAL and SAMPLER_EXPONENTIAL before including random_samplers.h"
+#error "define SAMPLER_SRC, SAMPLER_UNIT, SAMPLER_NORMAL, SAMPLER_EXPONENTIAL and SAMPLER_NUMBA before including random_samplers.h"
 #endif
+
+/* Numba's gamma of shape alpha (CPython's gammavariate): Cheng's
+ * rejection above 1 (uniforms kept inside (1e-7, 1 - 1e-7)), an
+ * exponential at 1, Kennedy and Gentle's algorithm GS below. A NaN shape
+ * is NaN (Numba's loop never ends there). */
+static double numba_gamma(SAMPLER_SRC *s, double alpha) {
+  static const double LOG4 = 1.3862943611198906, SG_MAGICCONST = 2.504077396776274, E = 2.718281828459045;  /* 1 + log(4.5) */
+  if (isnan(alpha)) return NAN;
+  if (alpha > 1.0) {
+    double ainv = sqrt(2.0 * alpha - 1.0), bbb = alpha - LOG4, ccc = alpha + ainv;
+    for (;;) {
+      double u1 = SAMPLER_UNIT(s);
+      if (!(1e-7 < u1 && u1 < .9999999)) continue;
+      double u2 = 1.0 - SAMPLER_UNIT(s);
+      double v = log(u1 / (1.0 - u1)) / ainv, x = alpha * exp(v), z = u1 * u1 * u2, r = bbb + ccc * v - x;
+      if (r + SG_MAGICCONST - 4.5 * z >= 0.0 || r >= log(z)) return x;
+    }
+  }
+  if (alpha == 1.0) return -log(1.0 - SAMPLER_UNIT(s));
+  for (;;) {
+    double u = SAMPLER_UNIT(s), b = (E + alpha) / E, p = b * u;
+    double x = p <= 1.0 ? pow(p, 1.0 / alpha) : -log((b - p) / alpha);
+    double u1 = SAMPLER_UNIT(s);
+    if (p > 1.0 ? u1 <= pow(x, alpha - 1.0) : u1 <= exp(-x)) return x;
+  }
+}
 
 /* Marsaglia and Tsang's method above shape 1 (over the source's
  * normals); below it, Johnk's rejection against an exponential. */
 static double draw_gamma(SAMPLER_SRC *s, double shape) {
+  if (SAMPLER_NUMBA(s)) return numba_gamma(s, shape);
   if (shape == 1.0) return SAMPLER_EXPONENTIAL(s);
   if (shape == 0.0) return 0.0;
   if (shape < 1.0) {
@@ -62,11 +92,16 @@ static double beta_from_logs(double lx, double ly, bool generator) {
   return exp(lx - log(exp(lx) + exp(ly)));
 }
 
-/* Johnk's algorithm while a and b are at most 1, else two gammas. The
+/* Johnk's algorithm while a and b are at most 1, else two gammas (always
+ * two in code written for Numba, 0 where the first is). The
  * Generator's takes a single uniform for a and b both below 3e-103 (the
  * draw is then 0 or 1) and falls to logarithms when either power is 0;
  * the legacy one when their sum is. */
 static double draw_beta(SAMPLER_SRC *s, double a, double b, bool generator) {
+  if (SAMPLER_NUMBA(s)) {
+    double ga = numba_gamma(s, a);
+    return ga == 0.0 ? 0.0 : ga / (ga + numba_gamma(s, b));
+  }
   if (a > 1.0 || b > 1.0) {
     double ga = draw_gamma(s, a), gb = draw_gamma(s, b);
     return ga / (ga + gb);
@@ -260,8 +295,8 @@ static double draw_standard_cauchy(SAMPLER_SRC *s) {
  * normal squared; else a chi-square of a Poisson number more. A NaN nonc:
  * the Generator returns it at once, the legacy function after its draws. */
 static double draw_noncentral_chisquare(SAMPLER_SRC *s, double df, double nonc, bool generator) {
-  if (generator && isnan(nonc)) return NAN;
-  if (nonc == 0) return draw_chisquare(s, df);
+  if ((generator || SAMPLER_NUMBA(s)) && isnan(nonc)) return NAN;
+  if (nonc == 0 && !SAMPLER_NUMBA(s)) return draw_chisquare(s, df);  /* Numba's draws on */
   if (1 < df) {
     double chi2 = draw_chisquare(s, df - 1), n = SAMPLER_NORMAL(s) + sqrt(nonc);
     return chi2 + n * n;

@@ -297,8 +297,9 @@ def test_unassigned_reads_after_install_are_numbas(tmp_path):
 def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
     """vectorbt's annualized alpha, (np.nanmean(a) + 1) ** ann_factor: the
     Python original's NumPy scalar overflows to inf, as Numba's code does;
-    functions decorated after install_as_numba() give inf too, ruchey's own
-    (decorated before) keep CPython's OverflowError of floats."""
+    functions decorated after install_as_numba() give inf too (an int
+    exponent by Numba's products), ruchey's own (decorated before) keep
+    CPython's OverflowError of floats."""
     done = run_fresh("""
         import warnings
         import numpy as np
@@ -318,16 +319,24 @@ def test_float_power_overflow_after_install_is_numbas_inf(tmp_path):
         def alpha_int(x, n):
             return (np.nanmean(x) + 1) ** n
 
+        def numba_power(b, n):  # Numba's float ** int: square-and-multiply, each product rounded
+            r = 1.0
+            while n:
+                if n & 1:
+                    r *= b
+                n >>= 1
+                b *= b
+            return r
+
         warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow
         rng = np.random.default_rng(0)
         for x, k in [(rng.uniform(0.5, 1.0, 20), 1000.0), (rng.uniform(-0.1, 0.1, 20), 252.0)]:
             assert alpha(x, k) == alpha.py_func(x, k), (alpha(x, k), alpha.py_func(x, k))
             # an int exponent multiplies, as Numba's (within a few ulps of NumPy's pow)
-            base, r, e = np.nanmean(x) + 1, 1.0, int(k)
-            while e:
-                r, base, e = r * base if e & 1 else r, base * base, e >> 1
+            r = numba_power(float(np.nanmean(x) + 1), int(k))
             assert alpha_int(x, int(k)) == r and np.isclose(r, alpha_int.py_func(x, int(k)), rtol=1e-13)
         assert alpha(np.ones(3), 2000.0) == np.inf
+        assert alpha_int(np.ones(3), 2000) == np.inf
         try:
             before(np.ones(3), 2000.0)
         except OverflowError as e:

@@ -156,9 +156,12 @@ static LLVMValueRef filled_array(Lower *l, Node *n, Node *size, Fill fill, void 
   return a;
 }
 
+/* Code written for Numba draws its gammas by Numba's sampler (RD_NUMBA). */
+static int runtime_dist(Lower *l, int dist) { return l->opts->numba_code ? dist | RD_NUMBA : dist; }
+
 static LLVMValueRef call_draw(Lower *l, int dist, LLVMValueRef params, LLVMValueRef out, LLVMValueRef count) {
   LLVMTypeRef p[4] = {l->mod->i32, l->mod->ptr, l->mod->ptr, l->mod->i64};
-  LLVMValueRef a[4] = {const_i32(l, dist), params, out, count};
+  LLVMValueRef a[4] = {const_i32(l, runtime_dist(l, dist)), params, out, count};
   return lo_call_fn(l, "rt_random_draw", l->mod->i32, p, a, 4);
 }
 
@@ -957,10 +960,11 @@ static LLVMValueRef lo_dirichlet(Lower *l, Node *n) {
   rows_then_cells(l, size, NULL, NULL, k, shape, &count);
   LLVMValueRef a = lo_alloc_array(l, n->ty, shape, -1);
   lo_temp_made(l, n->ty, a);
-  LLVMTypeRef p[5] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64};
-  LLVMValueRef args[5] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count};
+  LLVMTypeRef p[6] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->ptr, l->mod->i64, l->mod->i32};
+  LLVMValueRef args[6] = {bitgen, LLVMBuildExtractValue(l->b, ac, 2, ""), k, LLVMBuildExtractValue(l->b, a, 2, ""), count,
+                          const_i32(l, l->opts->numba_code)};
   LLVMValueRef st = bitgen ? lo_call_fn(l, "rt_generator_dirichlet", l->mod->i32, p, args, 5)
-                           : lo_call_fn(l, "rt_random_dirichlet", l->mod->i32, p + 1, args + 1, 4);
+                           : lo_call_fn(l, "rt_random_dirichlet", l->mod->i32, p + 1, args + 1, 5);
   return drawn_vectors(l, n, st, a, ops, 1, bitgen);
 }
 

@@ -24,7 +24,15 @@ from ruchey._objmode import objmode
 
 __version__ = "0.1.0"
 __all__ = ["jit", "jit_module", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
-           "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize", "get_thread_id", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
+           "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize", "get_thread_id", "threading_layer", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]
+
+
+def threading_layer():
+    """The threading layer parallel code runs on, by Numba's name: ruchey's
+    own thread pool, a work queue over pthreads, is Numba's "workqueue"
+    (never "tbb" or "omp"; there from import, so never Numba's ValueError
+    of a layer not chosen yet)."""
+    return "workqueue"
 
 
 class parallel_chunksize:

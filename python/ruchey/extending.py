@@ -85,7 +85,10 @@ def _type_of(desc):
     if desc == "omitted":  # an argument the call leaves to its default None: the typer sees None, as Numba's
         return None
     # (a typed List's or Dict's by its name: isinstance(t, types.DictType) holds)
-    return _named_types.get(desc) or types.described_dtype(desc) or types._type_named(desc) or types.Described(desc)
+    t = _named_types.get(desc) or types.described_dtype(desc) or types._type_named(desc) or types.Described(desc)
+    # ruchey holds a Python list as it holds a typed List: its type is Numba's List (a Python
+    # list's, which typing functions test for) and its ListType (a typed List's) alike
+    return types.List(t.item_type) if type(t) is types.ListType else t
 
 
 class _Overloads:
