@@ -2003,8 +2003,8 @@ PyObject *typed_pylist_refusal(PyObject *o) {
                                 "fingerprint of empty list): pass typed.List.empty_list(item_type)");
   PyObject *first = PyList_GET_ITEM(o, 0);
   if (PyList_Check(first))
-    return PyUnicode_FromString("is a list of lists, which compiled code does not take (Numba cannot reflect "
-                                "them either): pass a typed.List of typed.Lists");
+    return PyUnicode_FromString("is a list of lists, which compiled code does not take (as Numba: cannot "
+                                "reflect element of reflected container): pass a typed.List of typed.Lists");
   const Type *t = disp_typeof(first);
   PyErr_Clear();
   if (t)
