@@ -960,10 +960,12 @@ static PyObject *none_list_richcompare(PyObject *a, PyObject *b, int op) {
 }
 
 /* As a sequence's comparisons, item by item, against a typed.List or a
- * list (a tuple is never equal to a list, as in Python); against a number
- * every operator is False, as Numba's typed.List has it (and compiled code). */
+ * list; against a number, a str or a tuple every operator is False, as
+ * Numba's typed.List has it (and compiled code). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
-  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other)) Py_RETURN_FALSE;
+  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other) || PyUnicode_Check(other) ||
+      PyTuple_Check(other))
+    Py_RETURN_FALSE;
   if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
   if (Py_TYPE(other) == &ListType && self->l->kind >= 0 && ((ListObject *)other)->l->kind >= 0 &&
       none_items((PyObject *)self) != none_items(other))
