@@ -342,8 +342,19 @@ def test_bad_heaps_and_items_are_typing_errors():
         njit(not_a_list)(1)
     with pytest.raises(ruchey.TypingError, match="cannot put float64 into"):
         njit(wrong_item)(1)
-    with pytest.raises(ruchey.TypingError, match="n must be an integer"):
+    with pytest.raises(ruchey.TypingError, match="First argument 'n' must be an integer"):  # (Numba's words)
         njit(bad_count)(1)
+
+
+def test_a_heap_of_complex_numbers_is_refused_in_pythons_words():
+    def complex_heap(n):
+        h = [n + 1j, n - 1j]
+        heapq.heapify(h)
+
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'complex' and 'complex'"):
+        complex_heap(1)
+    with pytest.raises(ruchey.TypingError, match="'<' not supported between instances of 'complex' and 'complex'"):
+        njit(complex_heap)(1)
 
 
 @njit
