@@ -344,6 +344,11 @@ def test_bad_heaps_and_items_are_typing_errors():
         njit(wrong_item)(1)
     with pytest.raises(ruchey.TypingError, match="First argument 'n' must be an integer"):  # (Numba's words)
         njit(bad_count)(1)
+    for x in (3, 2.5, True):
+        with pytest.raises(ruchey.TypingError, match="Second argument 'iterable' must be iterable"):
+            njit(lambda n, x: heapq.nsmallest(n, x))(1, x)
+    with pytest.raises(TypeError, match="not iterable"):
+        heapq.nsmallest(1, 3)
 
 
 def test_a_heap_of_complex_numbers_is_refused_in_pythons_words():

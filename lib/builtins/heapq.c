@@ -79,6 +79,9 @@ static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
     const Type *elem = ordered_item(in, n, args[1]);
     return elem ? ty_list(elem) : NULL;
   }
+  if (ty_is_scalar(args[1]))  /* (a number, which no loop walks) */
+    return ty_error(in, n->list.items[1], "%s(): Second argument 'iterable' must be iterable, got %s", n->bi->name,
+                    args[1]->name);
   const Type *elem = ty_iterable_items(in, n->list.items[1], n->list.items[1], args[1], n->bi->name);
   if (elem && !ty_sort_ordered(elem)) return unordered(in, n, elem);
   return elem ? ty_list(elem) : NULL;
