@@ -2475,13 +2475,16 @@ static void give_ufunc_out(Fe *fe, Node *n, Node *out) {
 }
 
 static Node *fe_call(Fe *fe, PyObject *e) {
+  PyObject *func = field(e, "func"), *bound = fe_method_alias(fe, func);
+  Py_DECREF(func);
+  if (bound) return fe_method_call(fe, e, bound);  /* m(v) of m = x.append */
   PyObject *type = static_type_call(fe, e, true);
   if (type || fe->diag->kind) {  /* types.ListType(types.int64): a type, as a dtype */
     Node *n = type ? global_value(fe, type, e, "a type") : NULL;
     Py_XDECREF(type);
     return n;
   }
-  PyObject *func = field(e, "func");
+  func = field(e, "func");
   bool typed = false;
   Node *of_type = fe_call_of_type(fe, e, func, &typed);
   if (of_type || typed) {
@@ -4130,6 +4133,7 @@ Func *fe_read_function(PyObject *pyfunc, PyObject *self, const Node *const *froz
   Py_DECREF(body);
   Py_DECREF(def);
   Py_XDECREF(fe.imports);
+  Py_XDECREF(fe.methods);
   Py_XDECREF(fe.lambdas);
   Py_XDECREF(fe.types_of);
   Py_XDECREF(fe.exceptions);

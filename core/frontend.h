@@ -29,6 +29,8 @@ typedef struct Fe {
   uintptr_t stack_limit;  /* rt_stack_limit: reading nests as deep as the code */
   int handlers;         /* except clauses being read around here: a bare raise re-raises */
   PyObject *imports;    /* names bound by import statements in the function: their objects */
+  PyObject *methods;    /* names bound once to a local's attribute (m = x.append, getattr(x, "append")), called
+                         * only: that attribute's syntax tree (m(v) is x.append(v), fe_method_alias) */
   PyObject *lambdas;    /* variables assigned a lambda: (its dispatcher, the names of the
                          * function's variables it reads) */
   PyObject *body;       /* the function's statements (borrowed) */
@@ -125,6 +127,8 @@ void fe_collect_aliases(Fe *fe, PyObject *body);
 /* Whether reading one level deeper at e leaves the stack room (a RecursionError if not). */
 bool fe_room(Fe *fe, PyObject *e);
 bool fe_is_alias(Fe *fe, PyObject *name);                       /* such a name, not a variable */
+/* The attribute a call's callee names through fe->methods (borrowed), or NULL. */
+PyObject *fe_method_alias(Fe *fe, PyObject *func);
 /* The syntax tree of a lambda or nested def read out of a compiled
  * function (the function's own variables it reads made parameters), or
  * NULL */

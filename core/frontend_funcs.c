@@ -1417,16 +1417,138 @@ static void find_aliases(Fe *fe, PyObject *node, PyObject *counts) {
   }
 }
 
+/* How a name is read in a syntax tree: only as the callee of calls, or
+ * also otherwise (passed on, returned, read inside a nested function). */
+typedef struct {
+  PyObject *id;
+  bool read;       /* read at all */
+  bool otherwise;  /* read other than as a callee in this function's own code */
+} Reads;
+
+static bool names(PyObject *node, PyObject *id) {
+  if (!is_kind(node, "Name")) return false;
+  PyObject *name = field(node, "id");
+  bool same = PyUnicode_Compare(name, id) == 0;
+  Py_DECREF(name);
+  return same;
+}
+
+static void find_reads(Fe *fe, PyObject *node, Reads *r, bool nested) {
+  if (!fe_room(fe, node) || r->otherwise) return;
+  if (names(node, r->id)) {
+    r->read = true;
+    r->otherwise = true;  /* (a callee's name is never walked to) */
+    return;
+  }
+  nested |= is_kind(node, "FunctionDef") || is_kind(node, "Lambda") || is_kind(node, "ClassDef");
+  bool called = is_kind(node, "Call") && !nested;
+  PyObject *func = called ? field(node, "func") : NULL;
+  if (func && names(func, r->id)) r->read = true;
+  else if (func) find_reads(fe, func, r, nested);
+  PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+  if (!fields) PyErr_Clear();  /* (a name, not a node) */
+  for (Py_ssize_t i = 0; fields && i < PyTuple_GET_SIZE(fields); i++) {
+    const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(fields, i));
+    if (called && !strcmp(name, "func")) continue;
+    PyObject *v = field(node, name);
+    if (PyList_Check(v))
+      for (Py_ssize_t j = 0; j < PyList_GET_SIZE(v); j++) find_reads(fe, PyList_GET_ITEM(v, j), r, nested);
+    else if (PyObject_HasAttrString((PyObject *)Py_TYPE(v), "_fields"))
+      find_reads(fe, v, r, nested);
+    Py_DECREF(v);
+  }
+  Py_XDECREF(fields);
+  Py_XDECREF(func);
+}
+
+/* The attribute an alias assignment's value names: x.name, or
+ * getattr(x, "name") of Python's getattr (a new ast.Attribute node);
+ * a new reference, or NULL. */
+static PyObject *named_attribute(Fe *fe, PyObject *value, PyObject *counts) {
+  if (is_kind(value, "Attribute")) return Py_NewRef(value);
+  PyObject *func = is_kind(value, "Call") ? field(value, "func") : NULL;
+  PyObject *args = func ? field(value, "args") : NULL, *kw = func ? field(value, "keywords") : NULL;
+  PyObject *getattr = PyUnicode_FromString("getattr"), *attr = NULL;
+  bool builtin = getattr && func && names(func, getattr) && !PyDict_GetItemWithError(counts, getattr) &&
+                 !PyDict_GetItemWithError(fe->globals, getattr);
+  if (builtin && PyList_GET_SIZE(args) == 2 && !PyList_GET_SIZE(kw)) {
+    PyObject *name = PyList_GET_ITEM(args, 1);
+    PyObject *text = is_kind(name, "Constant") ? field(name, "value") : NULL;
+    PyObject *ast = PyImport_AddModule("ast"), *load = text && PyUnicode_Check(text) ? PyObject_CallMethod(ast, "Load", NULL) : NULL;
+    attr = load ? PyObject_CallMethod(ast, "Attribute", "OOO", PyList_GET_ITEM(args, 0), text, load) : NULL;
+    if (attr) Py_XDECREF(PyObject_CallMethod(ast, "copy_location", "OO", attr, value));
+    Py_XDECREF(load); Py_XDECREF(text);
+  }
+  PyErr_Clear();
+  Py_XDECREF(getattr); Py_XDECREF(func); Py_XDECREF(args); Py_XDECREF(kw);
+  return attr;
+}
+
+/* Whether statement s (at the function's top level) binds name alone. */
+static bool binds_only(PyObject *s, PyObject *id) {
+  if (!is_kind(s, "Assign")) return false;
+  PyObject *targets = field(s, "targets");
+  bool only = PyList_GET_SIZE(targets) == 1 && names(PyList_GET_ITEM(targets, 0), id);
+  Py_DECREF(targets);
+  return only;
+}
+
+/* m = x.name (or getattr(x, "name")) at the function's top level, m bound
+ * nowhere else and read only as a callee, after it; x a parameter never
+ * bound again or a variable bound once, before, at the top level too: m is
+ * the method x.name, bound to x's one value, as Numba's BoundFunction
+ * values are; each m(args) is x.name(args) and the statement does nothing. */
+static void method_alias(Fe *fe, PyObject *body, Py_ssize_t at, PyObject *counts) {
+  PyObject *s = PyList_GET_ITEM(body, at);
+  PyObject *targets = is_kind(s, "Assign") ? field(s, "targets") : NULL;
+  PyObject *m = targets && PyList_GET_SIZE(targets) == 1 && is_kind(PyList_GET_ITEM(targets, 0), "Name")
+                    ? field(PyList_GET_ITEM(targets, 0), "id") : NULL;
+  PyObject *value = m ? field(s, "value") : NULL;
+  PyObject *attr = value ? named_attribute(fe, value, counts) : NULL;
+  PyObject *x = attr ? field(attr, "value") : NULL, *xid = x && is_kind(x, "Name") ? field(x, "id") : NULL;
+  PyObject *mcount = xid ? PyDict_GetItemWithError(counts, m) : NULL, *xcount = mcount ? PyDict_GetItemWithError(counts, xid) : NULL;
+  int var = xid ? find_var(fe, PyUnicode_AsUTF8(xid)) : -1;
+  bool bound_before = false;  /* x's one binding, a statement before this one */
+  for (Py_ssize_t i = 0; xcount && PyLong_AsLong(xcount) == 1 && i < at; i++)
+    bound_before |= binds_only(PyList_GET_ITEM(body, i), xid);
+  bool ok = mcount && PyLong_AsLong(mcount) == 1 && !PyErr_Occurred() &&
+            (xcount ? bound_before : var >= 0 && var < fe->f->nparams);
+  Reads r = {m, false, false};
+  for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(body); i++) {
+    if (i == at) {
+      find_reads(fe, value, &r, false);
+      ok = !r.read;
+      continue;
+    }
+    find_reads(fe, PyList_GET_ITEM(body, i), &r, false);
+    ok = !r.otherwise && !(r.read && i < at);
+  }
+  if (ok && (fe->methods || (fe->methods = PyDict_New()))) PyDict_SetItem(fe->methods, m, attr);
+  PyErr_Clear();
+  Py_XDECREF(targets); Py_XDECREF(m); Py_XDECREF(value); Py_XDECREF(attr); Py_XDECREF(x); Py_XDECREF(xid);
+}
+
 void fe_collect_aliases(Fe *fe, PyObject *body) {
   PyObject *counts = PyDict_New();
   for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) count_bindings(fe, PyList_GET_ITEM(body, i), counts);
   for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) find_aliases(fe, PyList_GET_ITEM(body, i), counts);
+  for (Py_ssize_t i = 0; counts && i < PyList_GET_SIZE(body); i++) method_alias(fe, body, i, counts);
   PyErr_Clear();
   Py_XDECREF(counts);
 }
 
 bool fe_is_alias(Fe *fe, PyObject *name) {
-  return fe->imports && PyDict_GetItemWithError(fe->imports, name) && find_var(fe, PyUnicode_AsUTF8(name)) < 0;
+  bool alias = (fe->imports && PyDict_GetItemWithError(fe->imports, name)) ||
+               (fe->methods && PyDict_GetItemWithError(fe->methods, name));
+  return alias && find_var(fe, PyUnicode_AsUTF8(name)) < 0;
+}
+
+PyObject *fe_method_alias(Fe *fe, PyObject *func) {
+  if (!fe->methods || !is_kind(func, "Name")) return NULL;
+  PyObject *id = field(func, "id"), *attr = PyDict_GetItemWithError(fe->methods, id);
+  Py_DECREF(id);
+  PyErr_Clear();
+  return attr;
 }
 
 /* "a" of "a.b.c": a new reference. */

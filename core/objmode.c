@@ -255,6 +255,13 @@ static bool results_as_declared(PyObject *r, const Type *t) {
              : ty_is_scalar(want) || want->kind == TY_OPTIONAL || result_as_declared(item, want);
     if (ok && want->kind == TY_TUPLE && !results_as_declared(item, want)) return false;
     if (ok) continue;
+    if (PyList_Check(item) || PyDict_Check(item)) {  /* (typeof's name of it is the typed container's) */
+      const char *kind = PyList_Check(item) ? "list" : "dict";
+      PyErr_Format(PyExc_TypeError, "the objmode block's output %d is declared %s, got a Python %s: can't unbox a "
+                   "<class '%s'> as %s (make it with typed.%s)", i + 1, want->name, kind, kind, want->name,
+                   PyList_Check(item) ? "List" : "Dict");
+      return false;
+    }
     const Type *got = disp_typeof(item);
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "the objmode block's output %d is declared %s, got %s", i + 1, want->name,

@@ -960,10 +960,12 @@ static PyObject *none_list_richcompare(PyObject *a, PyObject *b, int op) {
 }
 
 /* As a sequence's comparisons, item by item, against a typed.List or a
- * list (a tuple is never equal to a list, as in Python); against a number
- * every operator is False, as Numba's typed.List has it (and compiled code). */
+ * list; against a number, a str or a tuple every operator is False, as
+ * Numba's typed.List has it (and compiled code). */
 static PyObject *list_richcompare(ListObject *self, PyObject *other, int op) {
-  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other)) Py_RETURN_FALSE;
+  if (PyIndex_Check(other) || PyFloat_Check(other) || PyComplex_Check(other) || PyUnicode_Check(other) ||
+      PyTuple_Check(other))
+    Py_RETURN_FALSE;
   if (!PyList_Check(other) && Py_TYPE(other) != &ListType) Py_RETURN_NOTIMPLEMENTED;
   if (Py_TYPE(other) == &ListType && self->l->kind >= 0 && ((ListObject *)other)->l->kind >= 0 &&
       none_items((PyObject *)self) != none_items(other))
@@ -2003,8 +2005,8 @@ PyObject *typed_pylist_refusal(PyObject *o) {
                                 "fingerprint of empty list): pass typed.List.empty_list(item_type)");
   PyObject *first = PyList_GET_ITEM(o, 0);
   if (PyList_Check(first))
-    return PyUnicode_FromString("is a list of lists, which compiled code does not take (Numba cannot reflect "
-                                "them either): pass a typed.List of typed.Lists");
+    return PyUnicode_FromString("is a list of lists, which compiled code does not take (as Numba: cannot "
+                                "reflect element of reflected container): pass a typed.List of typed.Lists");
   const Type *t = disp_typeof(first);
   PyErr_Clear();
   if (t)

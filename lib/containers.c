@@ -789,9 +789,18 @@ static int32_t empty_heap(void) {
   return RT_ERR_INDEX;
 }
 
+/* Numba's heap steps store into the list (heapify from two items on, the
+ * others wherever an item moves), so a typed.List made immutable refuses
+ * them there with its ValueError. */
+static int32_t frozen_heap(void) {
+  rt_set_error(RT_ERR_VALUE, "list is immutable");
+  return RT_ERR_VALUE;
+}
+
 int32_t rt_heapify(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
   Order o = {nfields, layout};
   (void)item;
+  if (l->immutable && l->len > 1) return frozen_heap();
   for (int64_t i = l->len / 2 - 1; i >= 0; i--) sift_up(&o, l, i);
   return RT_OK;
 }
@@ -811,6 +820,7 @@ int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item
   Order o = {nfields, layout};
   int64_t s = l->itemsize;
   if (!l->len) return empty_heap();
+  if (l->immutable) return frozen_heap();
   swap_items(l->data, l->data + --l->len * s, s);
   memcpy(item, l->data + l->len * s, (size_t)s);
   if (l->len) sift_up(&o, l, 0);
@@ -821,6 +831,7 @@ int32_t rt_heappop(RtList *l, int32_t nfields, const int64_t *layout, char *item
 int32_t rt_heapreplace(RtList *l, int32_t nfields, const int64_t *layout, char *item) {
   Order o = {nfields, layout};
   if (!l->len) return empty_heap();
+  if (l->immutable) return frozen_heap();
   swap_items(l->data, item, l->itemsize);
   sift_up(&o, l, 0);
   return RT_OK;

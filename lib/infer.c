@@ -533,6 +533,8 @@ static const Type *ty_compare(Infer *in, Node *n) {
     if ((ty_is_enum(t[i]) || ty_is_enum(t[i + 1])) && !ty_enum_compare(in, n, n->ops[i], t[i], t[i + 1])) return NULL;
   for (int i = 0; arrays && i + 1 < n->list.len; i++)
     if (ty_is_text_array_compare(t[i], t[i + 1])) return ty_text_array_compare(in, n, t[i], t[i + 1]);
+  if (n->list.len == 2 && t[0]->kind == TY_LIST && (t[1]->kind == TY_STR || t[1]->kind == TY_TUPLE))
+    return ty_list_compare(in, n, t[0], t[1]) ? TYS(TY_BOOL) : NULL;  /* the list's operators, as Numba's */
   if (strs) return ty_str_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (bytes) return ty_bytes_compare(in, n, t) ? TYS(TY_BOOL) : NULL;
   if (arrays) return ty_array_compare(in, n, t[0], t[1]);

@@ -342,8 +342,24 @@ def test_bad_heaps_and_items_are_typing_errors():
         njit(not_a_list)(1)
     with pytest.raises(ruchey.TypingError, match="cannot put float64 into"):
         njit(wrong_item)(1)
-    with pytest.raises(ruchey.TypingError, match="n must be an integer"):
+    with pytest.raises(ruchey.TypingError, match="First argument 'n' must be an integer"):  # (Numba's words)
         njit(bad_count)(1)
+    for x in (3, 2.5, True):
+        with pytest.raises(ruchey.TypingError, match="Second argument 'iterable' must be iterable"):
+            njit(lambda n, x: heapq.nsmallest(n, x))(1, x)
+    with pytest.raises(TypeError, match="not iterable"):
+        heapq.nsmallest(1, 3)
+
+
+def test_a_heap_of_complex_numbers_is_refused_in_pythons_words():
+    def complex_heap(n):
+        h = [n + 1j, n - 1j]
+        heapq.heapify(h)
+
+    with pytest.raises(TypeError, match="'<' not supported between instances of 'complex' and 'complex'"):
+        complex_heap(1)
+    with pytest.raises(ruchey.TypingError, match="'<' not supported between instances of 'complex' and 'complex'"):
+        njit(complex_heap)(1)
 
 
 @njit
@@ -401,3 +417,56 @@ def test_tuples_holding_tuples_order_as_pythons(n):
     f = njit(nested_orders)
     for rows in (words, deep):
         assert f(list(rows)) == nested_orders(list(rows))
+
+
+@njit
+def heap_call(h, op, v):
+    """One heap call; what it gives (heapify's and heappush's nothing as v)."""
+    if op == PUSH:
+        heapq.heappush(h, v)
+    elif op == POP:
+        return heapq.heappop(h)
+    elif op == REPLACE:
+        return heapq.heapreplace(h, v)
+    elif op == PUSHPOP:
+        return heapq.heappushpop(h, v)
+    else:
+        heapq.heapify(h)
+    return v
+
+
+def stores_into(items, op, v):
+    """Whether Numba's heap step for op stores into a list of these items
+    (heapify sifts from two items on, pop and replace always move an item,
+    pushpop only where the smallest item is less than v): where it does, a
+    list made immutable refuses the call."""
+    if op == HEAPIFY:
+        return len(items) > 1
+    if op == PUSHPOP:
+        return len(items) > 0 and items[0] < v
+    return op == PUSH or len(items) > 0
+
+
+@pytest.mark.parametrize("op", [PUSH, POP, REPLACE, PUSHPOP, HEAPIFY])
+def test_an_immutable_typed_list_refuses_the_heap_steps_that_store(op):
+    rng = make_rng(seed_of("immutable heap", op))
+    for n in (0, 1, 2, 5, 12):
+        for _ in range(4):
+            items = [int(x) for x in rng.integers(-20, 20, n)]
+            heapq.heapify(items)
+            v = int(rng.integers(-25, 25))
+            frozen = typed.List.empty_list(ruchey.types.int64)
+            for x in items:
+                frozen.append(x)
+            frozen._make_immutable()
+            if not items and op in (POP, REPLACE):
+                with pytest.raises(IndexError):
+                    heap_call(frozen, op, v)
+            elif stores_into(items, op, v):
+                with pytest.raises(ValueError, match="list is immutable"):
+                    heap_call(frozen, op, v)
+            else:
+                want = list(items)
+                assert heap_call(frozen, op, v) == heap_call.py_func(want, op, v)
+                assert list(frozen) == want
+            assert list(frozen) == items  # (refused before any item moved)

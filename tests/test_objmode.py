@@ -301,6 +301,8 @@ def test_a_container_or_tuple_output_of_another_type_is_a_type_error():
     for f in (floats_for_ints, three_for_two, python_list):
         with pytest.raises(TypeError, match="output 1 is declared"):
             f()
+    with pytest.raises(TypeError, match="got a Python list: can't unbox a <class 'list'>"):
+        python_list()
 
 
 def test_an_optional_str_output_is_a_typing_error():

@@ -417,6 +417,7 @@ def test_bad_lists_name_what_is_wrong():
     assert "heterogeneous list: item 1 is array(float64, 2d, C)" in call_error(length, [np.ones(2), np.ones((2, 2))])
     assert "empty list" in call_error(length, [])
     assert "list of lists" in call_error(length, [[1], [[2]]])
+    assert "cannot reflect element of reflected container" in call_error(length, [[1], [2]])  # (Numba's words)
     assert "list whose item 0 of type 'object' is not supported" in call_error(length, [object()])
     assert "tuple whose item 0 is a list of lists" in call_error(length, ([[1.0], [2.0]],))
     assert "tuple whose item 0 is an empty list" in call_error(length, ([],))

@@ -1,7 +1,7 @@
 """typed.List compared with what is not a list, and a list of None with a
 list of other items, as Numba's typed list compares them: against a number
-every operator gives False (==, != and the orderings alike), in
-compiled code and from Python; a list of None and a list of numbers are
+(and, the list first, a str or a tuple) every operator gives False (==, !=
+and the orderings alike), in compiled code and from Python; a list of None and a list of numbers are
 never equal and order by their lengths, then the list of None first. A
 reflected list stays Python's: unequal to a number, and ordering it is
 Python's TypeError. Each checked against the function's py_func on
@@ -78,3 +78,64 @@ def test_a_typed_list_and_a_complex_or_numpy_number_from_python_compare_false_ev
     for other in (1 + 2j, np.int32(1), np.float64(1.5), np.uint8(2)):
         assert every_operator.py_func(x, other) == (False,) * 6
     assert every_operator.py_func(1 + 2j, x) == (False,) * 6  # (a NumPy scalar first compares item by item)
+
+
+@njit
+def list_first(a, b):
+    return a < b, a <= b, a == b, a != b, a >= b, a > b
+
+
+def words(seed, n):
+    return "".join(make_rng(seed).choice(list("abz"), n))
+
+
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_a_typed_list_then_a_str_or_tuple_compare_false_every_way(n):
+    rng = make_rng(seed_of("list then str", n))
+    strs = typed.List([words(seed_of("word", n, i), i) for i in range(n)])
+    ints = typed.List([int(v) for v in rng.integers(-9, 9, n)])
+    if not n:
+        strs = typed.List.empty_list(typed.List(["a"])._numba_type_.item_type)
+        ints = typed.List.empty_list(typed.List([1])._numba_type_.item_type)
+    for x in (strs, ints):
+        for other in (words(seed_of("other", n), n), "", tuple(int(v) for v in rng.integers(-9, 9, 2)), (1.5,)):
+            got = list_first(x, other)
+            assert got == list_first.py_func(x, other)
+            assert got == (False,) * 6
+
+
+def test_a_reflected_list_then_a_str_or_tuple_is_unequal_and_not_ordered():
+    @njit
+    def equality(n, s, t):
+        x = [n, n + 1]
+        return x == s, x != s, x == t, x != t
+
+    @njit
+    def order_str(n, s):
+        return [n] < s
+
+    @njit
+    def order_tuple(n, t):
+        return [n] >= t
+
+    rng = make_rng(seed_of("reflected then str"))
+    for n in rng.integers(-5, 5, 3):
+        s, t = words(seed_of("w", int(n)), 3), (int(n), int(n) + 1)
+        assert equality(int(n), s, t) == equality.py_func(int(n), s, t) == (False, True, False, True)
+    for f, other, name in ((order_str, "ab", "str"), (order_tuple, (1,), "tuple")):
+        msg = f"not supported between instances of 'list' and '{name}'"
+        with pytest.raises(TypeError, match=msg):
+            f.py_func(1, other)
+        with pytest.raises(TypeError, match=msg):
+            f(1, other)
+
+
+def test_a_str_then_a_typed_list_keeps_the_strs_operators():
+    @njit
+    def equality(s, x):
+        return s == x, s != x
+
+    x = typed.List(["a", "b"])
+    assert equality("a", x) == equality.py_func("a", list(x)) == (False, True)  # (str's own ==, as Numba's)
+    with pytest.raises(Exception, match="orderings are not supported"):  # (Numba refuses it too)
+        njit(lambda s, x: s < x)("a", x)

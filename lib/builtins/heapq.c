@@ -12,13 +12,21 @@ enum { HEAPIFY, PUSH, POP, REPLACE, PUSHPOP };
 /* the runtime's function of each row's ival */
 static const char *const heap_fn[] = {"rt_heapify", "rt_heappush", "rt_heappop", "rt_heapreplace", "rt_heappushpop"};
 
+/* The items' type elem refused as unordered, in CPython's words where
+ * they are complex numbers (as Numba's), NULL. */
+static const Type *unordered(Infer *in, Node *n, const Type *elem) {
+  if (ty_is_complex(elem))
+    return ty_error(in, n, "%s(): '<' not supported between instances of 'complex' and 'complex' (items of %s)",
+                    n->bi->name, elem->name);
+  return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
+                  elem->name);
+}
+
 /* A typed list's item type, ordered; NULL (after an error, or while an
  * empty list's type is not known yet). */
 static const Type *ordered_item(Infer *in, Node *n, const Type *list) {
   const Type *elem = ty_list_item(in, n, list);
-  if (elem && !ty_sort_ordered(elem))
-    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
-                    elem->name);
+  if (elem && !ty_sort_ordered(elem)) return unordered(in, n, elem);
   return elem;
 }
 
@@ -65,15 +73,17 @@ static LLVMValueRef lo_heap(Lower *l, Node *n) {
  * nlargest), which is what CPython's heaps give, equal items too. */
 static const Type *ty_nbest(Infer *in, Node *n, const Type **args) {
   if (!ty_is_int(args[0]) && args[0]->kind != TY_BOOL)
-    return ty_error(in, n->list.items[0], "%s()'s n must be an integer, got %s", n->bi->name, args[0]->name);
+    return ty_error(in, n->list.items[0], "%s(): First argument 'n' must be an integer, got %s", n->bi->name,
+                    args[0]->name);
   if (args[1]->kind == TY_LIST) {
     const Type *elem = ordered_item(in, n, args[1]);
     return elem ? ty_list(elem) : NULL;
   }
+  if (ty_is_scalar(args[1]))  /* (a number, which no loop walks) */
+    return ty_error(in, n->list.items[1], "%s(): Second argument 'iterable' must be iterable, got %s", n->bi->name,
+                    args[1]->name);
   const Type *elem = ty_iterable_items(in, n->list.items[1], n->list.items[1], args[1], n->bi->name);
-  if (elem && !ty_sort_ordered(elem))
-    return ty_error(in, n, "%s(): items of %s cannot be ordered ('<' is not supported between them)", n->bi->name,
-                    elem->name);
+  if (elem && !ty_sort_ordered(elem)) return unordered(in, n, elem);
   return elem ? ty_list(elem) : NULL;
 }
 

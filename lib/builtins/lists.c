@@ -1633,14 +1633,15 @@ static bool one_of_none(const Type *a, const Type *b) {
 }
 
 /* x == y, x < y ... of two lists whose items compare: Python's order (the
- * first unequal items decide, else the lengths); of a list and a real number:
- * unequal, as Python's, and for a typed.List never true, as Numba's
- * (lo_list_compare). */
+ * first unequal items decide, else the lengths); of a list and a real number,
+ * or a list and then a str or tuple: unequal, as Python's, and for a
+ * typed.List never true, as Numba's (lo_list_compare). */
 bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   if (n->list.len > 2) return ty_error(in, n, "chained comparisons of lists are not supported") != NULL;
   if (a->kind != TY_LIST || b->kind != TY_LIST) {
     const Type *other = a->kind == TY_LIST ? b : a;
     if (plain_number(other) && !ty_is_complex(other)) return true;
+    if (a->kind == TY_LIST && (b->kind == TY_STR || b->kind == TY_TUPLE)) return true;
     return ty_error(in, n, "cannot compare %s and %s", a->name, b->name) != NULL;
   }
   bool order = n->ops[0] != OP_EQ && n->ops[0] != OP_NE;
@@ -1653,14 +1654,16 @@ bool ty_list_compare(Infer *in, Node *n, const Type *a, const Type *b) {
   return true;
 }
 
-/* Python's name of a number's type, for its TypeError. */
+/* Python's name of a number's, str's or tuple's type, for its TypeError. */
 static const char *python_name(const Type *t) {
-  return t->kind == TY_BOOL ? "bool" : ty_is_int(t) ? "int" : "float";
+  return t->kind == TY_STR ? "str" : t->kind == TY_TUPLE ? "tuple" : t->kind == TY_BOOL ? "bool"
+         : ty_is_int(t) ? "int" : "float";
 }
 
-/* A list compared with a real number: a typed.List is never equal nor
- * ordered to it (Numba's typed list gives False for every operator); a
- * reflected list is unequal, and ordering it is Python's TypeError. */
+/* A list compared with a real number (or, list first, a str or tuple): a
+ * typed.List is never equal nor ordered to it (Numba's typed list gives
+ * False for every operator); a reflected list is unequal, and ordering it
+ * is Python's TypeError. */
 static LLVMValueRef list_and_other(Lower *l, int op, LLVMValueRef lst, const Type *other, bool list_first) {
   LLVMValueRef typed = lo_list_made_typed(l, lst);
   if (op == OP_EQ) return const_bool(l, false);

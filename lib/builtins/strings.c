@@ -165,8 +165,9 @@ LLVMValueRef lo_str_compare(Lower *l, Node *n) {
   for (int i = 0; i + 1 < n->list.len; i++) {
     Node *bn = n->list.items[i + 1];
     LLVMValueRef b = lo_expr(l, bn);
-    LLVMValueRef c = is_str(an->ty) || is_str(bn->ty) ? lo_str_compare_values(l, n->ops[i], a, an->ty, b, bn->ty)
-                                                      : lo_compare_values(l, n->ops[i], a, an->ty, b, bn->ty);
+    bool by_str = (is_str(an->ty) || is_str(bn->ty)) && an->ty->kind != TY_LIST;  /* (a list's operators first) */
+    LLVMValueRef c = by_str ? lo_str_compare_values(l, n->ops[i], a, an->ty, b, bn->ty)
+                            : lo_compare_values(l, n->ops[i], a, an->ty, b, bn->ty);
     lo_done_with(l, an, a);
     LLVMBuildStore(l->b, c, result);
     if (i + 2 < n->list.len) {
