@@ -63,6 +63,15 @@ def test_an_unpickled_type_is_the_type_pickled(protocol):
         assert pickle.loads(pickle.dumps(t, protocol=protocol)) is t, t
 
 
+def test_predefined_types_and_an_array_types_dtype_are_interned():
+    for t in SCALARS + (types.unicode_type, types.none, types.void, types.bytes_type, types.ellipsis, types.npy_rng,
+                        types.npy_bitgen, types.intp, types.float16, types.uint32):
+        assert pickle.loads(pickle.dumps(t)) is t, t
+    for t, dims in itertools.product(SCALARS, ((slice(None),), (slice(None),) * 2, (slice(None, None, 1),))):
+        assert t[dims].dtype is t
+        assert types.Array(t, len(dims), "A").dtype is t
+
+
 def test_equal_types_of_different_kinds_stay_apart():
     assert types.List(types.int64) is not types.List(types.int64, reflected=True)
     assert types.List(types.int64) is not types.ListType(types.int64)
@@ -120,3 +129,17 @@ def test_an_enum_class_or_bit_generator_argument_is_a_clear_error():
     for t in (types.EnumClass(Color, types.int64), types.npy_bitgen):
         with pytest.raises(TypeError, match="not supported as an argument of compiled code"):
             njit(types.int64(t))(lambda c: 1)
+
+
+def test_typeof_an_array_tells_whether_it_is_aligned_as_numba():
+    packed = numpy.dtype([("m", numpy.int32), ("n", "S5")])
+    aligned = numpy.dtype([("m", numpy.int32), ("n", "S5")], align=True)
+    for a in (numpy.arange(10), numpy.arange(10).reshape(2, 5).T, numpy.zeros(()), numpy.empty(4, aligned)):
+        assert ruchey.typeof(a).aligned
+    assert not ruchey.typeof(numpy.empty(4, packed)).aligned
+    assert not types.from_dtype(packed).aligned and types.from_dtype(aligned).aligned
+
+
+def test_typeof_a_masked_array_is_refused_as_the_dispatcher_refuses_it():
+    with pytest.raises(ValueError, match="MaskedArray"):
+        ruchey.typeof(numpy.ma.MaskedArray([1.0, 2.0], mask=[0, 1]))

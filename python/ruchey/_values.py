@@ -47,6 +47,7 @@ _unboxers = {}     # type class -> unbox function (typ, obj, c)
 _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 _constant_lowerings = {}  # type class -> lower_constant function (context, builder, typ, pyval)
+_array_lowerings = {}  # type class -> lower_builtin('__array__', cls) function: which member holds its array
 # what ruchey made of them
 _values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
@@ -396,6 +397,12 @@ class _Struct:
     def _getvalue(self):
         return _Symbol("struct", struct=self)
 
+    def _get_ptr_by_name(self, name):
+        """A member's address (an __array__ lowering's: the array it holds)."""
+        if self._given is None or name not in self._value.member_types:
+            raise _unreadable("code", f"the address of member {name!r} of a struct proxy it made")
+        return _Symbol("member", name=name)
+
 
 def create_struct_proxy(typ, kind="value"):
     """numba.core.cgutils.create_struct_proxy, in code ruchey reads."""
@@ -403,8 +410,7 @@ def create_struct_proxy(typ, kind="value"):
         if not isinstance(context, _Context):
             raise NotImplementedError("numba.core.cgutils.create_struct_proxy is not supported by ruchey outside "
                                       "the unbox, box and constructor lowerings of value types it reads")
-        if ref is not None:
-            raise _unreadable("code", "create_struct_proxy with ref=")
+        value = ref if ref is not None else value  # (a reference to the value: its members read alike)
         if value is not None and getattr(value, "what", None) != "value":
             raise _unreadable("code", f"create_struct_proxy of {value!r}")
         return _Struct(_realise(typ), value)
@@ -502,6 +508,7 @@ class _Value:
         self.shadow = _named_tuple_class(typ.name if typ.name.isidentifier() else cls.__name__, fields)
         self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
         self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
+        self.array_field = None  # an array-like type's: the field holding the array (read from __array__'s lowering)
         self.boxer = None
 
     def named_tuple_type(self):
@@ -861,3 +868,69 @@ def type_callable(cls, func):
 
 def lower_constructor(cls, argtypes, impl):
     _constructors.setdefault(cls, _Constructor(cls)).lowerings.append((tuple(argtypes), impl))
+
+
+# ---------------------------------------------------------------- array-like value types
+
+def lower_array(type_class, func):
+    """lower_builtin('__array__', cls): cls's values (an ArrayCompatible
+    type's, a pandas-like Index) stand for the array one of their members
+    holds, as Numba's array code reads them through it: len(x) and x[i]
+    are the array's, an array taken by x[i] (a slice) made a value of x's
+    type again, holding it in that member, as Numba's Buffer types are."""
+    _array_lowerings[type_class] = func
+    if not _array_overloads:
+        _array_overloads.extend((extending.overload(len)(_array_len),
+                                 extending.overload(operator.getitem)(_array_getitem)))
+
+
+_array_overloads = []
+
+
+def array_field(typ):
+    """The field of typ's named tuple holding the array its values stand
+    for (its __array__ lowering returns that member's address); None where
+    typ is no array-like type of a package's."""
+    if not is_value_type(typ) or not isinstance(typ, types.ArrayCompatible):
+        return None
+    func = _registered(_array_lowerings, type(typ))
+    if func is None:
+        return None
+    value = _realise(typ)
+    if value.array_field is None:
+        got = func(_Context("__array__ lowering"), _Builder("__array__ lowering"), _Signature(typ.as_array, (typ,)),
+                   [_Symbol("value")])
+        if getattr(got, "what", None) != "member":
+            raise _unreadable("__array__ lowering", f"return of {got!r}, not the address of a member")
+        value.array_field = value.fields[got.name]
+    return value.array_field
+
+
+def _array_function(source, name, typ):
+    ns = {"__shadow__": _realise(typ).shadow}
+    return _exec_functions(source, ns, f"<{name} of {typ.name}>")["impl"]
+
+
+def _array_len(x):
+    field = array_field(x)
+    if field is not None:
+        return _array_function(f"def impl(x):\n    return len(x.{field})\n", "len", x)
+
+
+def _takes_an_item(typ, index):
+    """Whether x[index] of an array of typ's dimensions is one item (an int per dimension)."""
+    ints = index.items if isinstance(index, types.TupleType) else (index,)
+    return len(ints) == typ.ndim and all(isinstance(i, types.Integer) for i in ints)
+
+
+def _array_getitem(x, index):
+    field = array_field(x)
+    if field is None:
+        return None
+    if _takes_an_item(x, index):
+        return _array_function(f"def impl(x, index):\n    return x.{field}[index]\n", "getitem", x)
+    # a view: a value of x's type holding it, the other members x's
+    items = ", ".join("taken" if f == field else f"x.{f}" for f in _realise(x).fields.values())
+    source = f"def impl(x, index):\n    taken = x.{field}[index]\n    return __shadow__({items})\n"
+    return _array_function(source, "getitem", x)
+

@@ -97,6 +97,8 @@ class _Placeholder:
         decorator written bare, @lower_builtin, made func that). Of a
         package's own class, they make its constructor (ruchey._values)."""
         registry = self._numba_name.rpartition(".")[2]
+        if registry == "lower_builtin" and key == "__array__" and len(argtypes) == 1 and isinstance(argtypes[0], type):
+            return self._array_lowering(argtypes[0])
         if isinstance(key, type) and key.__module__.partition(".")[0] not in ("builtins", "numpy") and \
                 registry in ("type_callable", "lower_builtin", "lower"):
             return self._constructor(key, registry, argtypes)
@@ -126,6 +128,16 @@ class _Placeholder:
                 _values.type_callable(cls, func)
             else:
                 _values.lower_constructor(cls, argtypes, func)
+            return func
+        return keep
+
+    @staticmethod
+    def _array_lowering(type_class):
+        """lower_builtin('__array__', cls): cls's values stand for an array (ruchey._values.lower_array)."""
+        from ruchey import _values
+
+        def keep(func):
+            _values.lower_array(type_class, func)
             return func
         return keep
 

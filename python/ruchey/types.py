@@ -22,8 +22,8 @@ from ruchey.native import WrapperAddressProtocol
 # one, so `is` holds between equal types (clifford compares its LayoutType objects with `is`) and a type unpickled is
 # the type pickled (pickle.loads(pickle.dumps(t)) is t)
 _INTERNED = weakref.WeakValueDictionary()
-# ruchey's own Type subclasses interned by what they describe (Type's scalars and arrays, 0-d arrays, records);
-# filled once they are defined
+# ruchey's own Type classes interned by what they describe (Type's scalars and arrays; 0-d arrays, records and str,
+# added once they are defined)
 _DESCRIBED_INTERNED = set()
 
 
@@ -69,6 +69,13 @@ class _Interned(metaclass=_InterningByKey):
         return _unpickled, (type(self), self.__dict__)
 
 
+class _OneOfItsKind(_Interned):
+    """A type its class makes one of (none, bytes, npy_rng, npy_bitgen, ellipsis): made again or unpickled, that one."""
+
+    def _key(self):
+        return ()
+
+
 def _unpickled(cls, state):
     """A type unpickled: the interned one where it exists."""
     made = cls.__new__(cls)
@@ -93,6 +100,9 @@ class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
+    # Numba's Array.aligned: whether the items lie at their ABI alignment, as an array's do unless they are records
+    # of a packed structured dtype (Record's says so); a class attribute, which a package's subclass may set
+    aligned = True
 
     def __init__(self, kind=None, ndim=0, layout="C", readonly=False, unit=None, name=None):
         if name is not None:  # Numba's Type(name=...), called by a package's own subclass (numba_progress's)
@@ -253,6 +263,9 @@ class Type(metaclass=_Interning):
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
 
 
+_DESCRIBED_INTERNED.add(Type)
+
+
 def _array_dims(dims):
     """(ndim, layout) of an array type written t[:], t[::1], t[::1, :]."""
     dims = dims if isinstance(dims, tuple) else (dims,)
@@ -363,6 +376,11 @@ class Record(Type):
     def size(self):
         """A record's size in bytes."""
         return self.np_dtype.itemsize
+
+    @property
+    def aligned(self):
+        """Numba's Record.aligned (and an array of records'): whether the dtype is an aligned struct."""
+        return self.np_dtype.isalignedstruct
 
     @property
     def fields(self):
@@ -826,7 +844,7 @@ class Callable(Type):
     subclass names the type of a class its code calls."""
 
 
-class NoneType:
+class NoneType(_OneOfItsKind):
     """The return type of a function that returns nothing."""
 
     def __call__(self, *args):
@@ -1115,10 +1133,10 @@ class UnicodeType(Type):
         return "unicode_type"
 
 
-_DESCRIBED_INTERNED.update((Type, ZeroDimArray, Record, UnicodeType))
+_DESCRIBED_INTERNED.update((ZeroDimArray, Record, UnicodeType))
 
 
-class Bytes(Described):
+class Bytes(Described, _OneOfItsKind):
     """bytes, Numba's types.Bytes: the type of bytes values, a read-only
     C-contiguous array of uint8 (Bytes(uint8, 1, "C", readonly=True), the
     one form there is); what typing functions are given for a bytes
@@ -1138,7 +1156,7 @@ class Bytes(Described):
     mutable = False
 
 
-class NumPyRandomGeneratorType(Described):
+class NumPyRandomGeneratorType(Described, _OneOfItsKind):
     """Numba's NumPyRandomGeneratorType (types.npy_rng): the type of a
     numpy.random.Generator, which compiled code draws from (a signature's
     too)."""
@@ -1153,7 +1171,7 @@ class NumPyRandomGeneratorType(Described):
 npy_rng = NumPyRandomGeneratorType()
 
 
-class NumPyRandomBitGeneratorType(Described):
+class NumPyRandomBitGeneratorType(Described, _OneOfItsKind):
     """Numba's NumPyRandomBitGeneratorType (types.npy_bitgen): the type of a
     numpy.random.BitGenerator (PCG64, Philox...), what typeof() gives for
     one; compiled code draws from the Generator that holds it."""
@@ -1169,7 +1187,7 @@ class NumPyRandomBitGeneratorType(Described):
 npy_bitgen = NumPyRandomBitGeneratorType()
 
 
-class EllipsisType(Described):
+class EllipsisType(Described, _OneOfItsKind):
     """Numba's EllipsisType (types.ellipsis): the type of Ellipsis (``...``),
     an index item or a value compared with ``is`` (a signature's too)."""
 
@@ -1753,6 +1771,8 @@ def typeof(value):
     if isinstance(value, (_core.List, _core.Dict)):
         return _typed_container_type(value)
     if isinstance(value, numpy.ndarray):
+        if type(value) is not numpy.ndarray:  # a subclass the dispatcher refuses (a masked array): NoTypeError
+            _typeof_described(value)
         t = from_dtype(value.dtype)
         if value.ndim == 0:
             return t if isinstance(t, (Record, UnicodeCharSeq)) else ZeroDimArray(t, readonly=not value.flags.writeable)
