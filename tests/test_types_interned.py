@@ -9,6 +9,7 @@ List's type). A compiled function given an unpickled signature computes
 what its Python original does."""
 import collections
 import enum
+import gc
 import itertools
 import pickle
 
@@ -143,3 +144,20 @@ def test_typeof_an_array_tells_whether_it_is_aligned_as_numba():
 def test_typeof_a_masked_array_is_refused_as_the_dispatcher_refuses_it():
     with pytest.raises(ValueError, match="MaskedArray"):
         ruchey.typeof(numpy.ma.MaskedArray([1.0, 2.0], mask=[0, 1]))
+
+
+def test_each_interned_type_has_a_number_of_its_own_as_numba():
+    made = generated_types(make_rng(9), 5)
+    codes = {t._code for t in made}
+    assert len(codes) == len(set(map(id, made))) and all(c >= 0 for c in codes)
+    assert all(pickle.loads(pickle.dumps(t))._code == t._code for t in made)
+    first = types.Dummy("a type that dies")
+    code = first._code
+    del first
+    gc.collect()
+    assert types.Dummy("a type that dies")._code != code
+
+
+def test_a_reflected_list_types_item_is_its_item_type_as_numba():
+    for t in SCALARS + (types.float64[::1],):
+        assert types.List(t)[0] is t

@@ -27,10 +27,18 @@ _INTERNED = weakref.WeakValueDictionary()
 _DESCRIBED_INTERNED = set()
 
 
+# Numba's Type._code: each interned type's own number in this process, never given again (code written against
+# Numba's internals reads it as a type's identity)
+_CODES = itertools.count()
+
+
 def _interned(made):
     """The type equal to made made first (made itself where it is the first)."""
     try:
-        return _INTERNED.setdefault(made._intern_key(), made)
+        found = _INTERNED.setdefault(made._intern_key(), made)
+        if found is made:  # (an unpickled type's number, another process's, replaced)
+            made.__dict__["_code"] = next(_CODES)
+        return found
     except (TypeError, AttributeError, RecursionError):
         # a key holding what has no hash (a package's own key), none yet (a structref's type while its
         # preprocess_fields makes Optional(self)) or none that ends (that Optional, of a type holding it): the type
@@ -1329,6 +1337,10 @@ class List(ListType):
 
     def _key(self):
         return (self.item_type, self.reflected)
+
+    def __getitem__(self, index):
+        """The items' type, as Numba's List gives it for any index."""
+        return self.dtype
 
     def __repr__(self):
         return f"List({self.item_type!r}, reflected={self.reflected})"
