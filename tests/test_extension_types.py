@@ -1279,7 +1279,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.datamodel import models
 from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, register_model,
-                             typeof_impl, unbox)
+                             type_callable, typeof_impl, unbox)
 
 
 class Column:
@@ -1294,6 +1294,10 @@ class Column:
     def __getitem__(self, index):
         taken = self._data[index]
         return Column(taken, self.scale) if isinstance(taken, np.ndarray) else taken
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = [x._data if isinstance(x, Column) else x for x in inputs]
+        return Column(getattr(ufunc, method)(*plain, **kwargs), self.scale)
 
 
 class ColumnType(types.Buffer):
@@ -1328,6 +1332,23 @@ make_attribute_wrapper(ColumnType, "scale", "scale")
 @lower_builtin("__array__", ColumnType)
 def column_as_array(context, builder, sig, args):
     return cgutils.create_struct_proxy(sig.args[0])(context, builder, ref=args[0])._get_ptr_by_name("data")
+
+
+@type_callable("__array_wrap__")
+def type_column_wrap(context):
+    def typer(input_type, result):
+        if isinstance(input_type, ColumnType):
+            return ColumnType(result.dtype, result.ndim, result.layout)
+    return typer
+
+
+@lower_builtin("__array_wrap__", ColumnType, types.Array)
+def column_wrap(context, builder, sig, args):
+    source = cgutils.create_struct_proxy(sig.args[0])(context, builder, value=args[0])
+    made = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    made.data = args[1]
+    made.scale = source.scale
+    return made._getvalue()
 
 
 @unbox(ColumnType)
@@ -1393,6 +1414,37 @@ def test_len_and_subscripts_of_an_array_like_type_are_its_arrays(tmp_path):
         row = item(m, 1)
         assert type(row) is Column and list(row._data) == list(m._data[1])
         assert size(m) == 3
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_ufuncs_of_an_array_like_type_are_its_arrays_wrapped_again(tmp_path):
+    # numpy ufuncs of such a type apply to its array, and the result is made a Column again as its
+    # __array_wrap__ typer and lowering say (its scale the input's), as Numba's pandas-like Index and Series
+    (tmp_path / "arraylike.py").write_text(COLUMN_MODULE)
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from arraylike import Column
+
+        @njit
+        def waves(c):
+            return np.cos(np.sin(c))
+
+        @njit
+        def mixed(c, a, k):
+            return np.add(c, a), np.multiply(k, c), np.hypot(c, c), np.negative(c)
+
+        rng = np.random.default_rng(10)
+        for n in (1, 4, 9):
+            for dtype in (np.int32, np.float64):
+                c = Column(rng.integers(-9, 9, n).astype(dtype), float(rng.normal()))
+                a, k = rng.normal(size=n), float(rng.normal())
+                for got, want in zip((waves(c),) + mixed(c, a, k), (waves.py_func(c),) + mixed.py_func(c, a, k)):
+                    assert type(got) is Column and got.scale == want.scale
+                    np.testing.assert_allclose(got._data, want._data, rtol=1e-15)
+                    assert got._data.dtype == want._data.dtype
         print("ok")
     """, tmp_path)
 

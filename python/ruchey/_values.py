@@ -48,6 +48,8 @@ _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 _constant_lowerings = {}  # type class -> lower_constant function (context, builder, typ, pyval)
 _array_lowerings = {}  # type class -> lower_builtin('__array__', cls) function: which member holds its array
+_array_wrap_typers = []  # type_callable('__array_wrap__') typers: (input type, ufunc's array type) -> result type
+_array_wraps = {}  # type class -> lower_builtin('__array_wrap__', cls, types.Array) function: how the result is built
 # what ruchey made of them
 _values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
@@ -411,7 +413,7 @@ def create_struct_proxy(typ, kind="value"):
             raise NotImplementedError("numba.core.cgutils.create_struct_proxy is not supported by ruchey outside "
                                       "the unbox, box and constructor lowerings of value types it reads")
         value = ref if ref is not None else value  # (a reference to the value: its members read alike)
-        if value is not None and getattr(value, "what", None) != "value":
+        if value is not None and getattr(value, "what", None) not in ("value", "argument"):
             raise _unreadable("code", f"create_struct_proxy of {value!r}")
         return _Struct(_realise(typ), value)
     return make
@@ -882,6 +884,8 @@ def lower_array(type_class, func):
     if not _array_overloads:
         _array_overloads.extend((extending.overload(len)(_array_len),
                                  extending.overload(operator.getitem)(_array_getitem)))
+        _array_overloads.extend(extending.overload(u)(_ufunc_typer(u)) for u in vars(numpy).values()
+                                if isinstance(u, numpy.ufunc) and u.nout == 1 and u.nin in (1, 2))
 
 
 _array_overloads = []
@@ -933,4 +937,97 @@ def _array_getitem(x, index):
     items = ", ".join("taken" if f == field else f"x.{f}" for f in _realise(x).fields.values())
     source = f"def impl(x, index):\n    taken = x.{field}[index]\n    return __shadow__({items})\n"
     return _array_function(source, "getitem", x)
+
+
+def type_array_wrap(func):
+    """type_callable('__array_wrap__'): the type a ufunc's result on an array-like value is made (Numba's
+    pandas-like Index stays an Index, of the result's dtype)."""
+    _array_wrap_typers.append(func(_TypingContext()))
+
+
+def lower_array_wrap(type_class, func):
+    """lower_builtin('__array_wrap__', cls, types.Array): how that value is built of the input and the array."""
+    _array_wraps[type_class] = func
+
+
+def _ufunc_typer(u):
+    """An overload of the ufunc u for array-like values: as Numba's, applied to the arrays they stand for, the
+    result made a value of the first one's type again where its __array_wrap__ says so (else the array)."""
+    if u.nin == 1:
+        def typer(x):
+            return _array_ufunc(u, (x,))
+    else:
+        def typer(x1, x2):
+            return _array_ufunc(u, (x1, x2))
+    return typer
+
+
+def _array_ufunc(u, argtypes):
+    fields = [array_field(t) for t in argtypes]
+    if not any(fields):
+        return None
+    k = next(i for i, f in enumerate(fields) if f)
+    params = [f"a{i}" for i in range(len(argtypes))]
+    operands = ", ".join(f"a{i}.{f}" if f else f"a{i}" for i, f in enumerate(fields))
+    ns = {"__ufunc__": u}
+    result = _ufunc_result(u, argtypes)
+    wrapped = _wrapped_type(argtypes[k], result) if result is not None else None
+    if wrapped is None:
+        body = f"    return __ufunc__({operands})\n"
+    else:
+        ns["__shadow__"] = _realise(wrapped).shadow
+        items = _read_array_wrap(argtypes[k], wrapped, result, k)
+        body = f"    taken = __ufunc__({operands})\n    return __shadow__({items})\n"
+    source = f"def impl({', '.join(params)}):\n{body}"
+    return _exec_functions(source, ns, f"<{u.__name__} of {argtypes[k].name}>")["impl"]
+
+
+def _ufunc_result(u, argtypes):
+    """The array type u gives for these operands (NumPy's loop for their dtypes, the arrays' dims); None where an
+    operand is neither an array-like value, an array nor a number."""
+    dtypes, ndim = [], 0
+    for t in argtypes:
+        t = t.as_array if is_value_type(t) else types.unliteral(t)
+        if not isinstance(t, types.Type) or isinstance(t.kind, str) or t.unit is not None:
+            return None
+        dtypes.append(numpy.dtype(t.dtype.name))
+        ndim = max(ndim, t.ndim)
+    with numpy.errstate(all="ignore"):
+        try:
+            out = u(*[numpy.zeros(1, d) for d in dtypes])
+        except TypeError:  # no loop for these dtypes: the call's own error, as for the arrays
+            return None
+    return types.Array(types.from_dtype(out.dtype), ndim, "C")
+
+
+def _wrapped_type(typ, result):
+    """The type __array_wrap__'s typer makes u's result on typ (None: the array itself)."""
+    if _registered(_array_wraps, type(typ)) is None:
+        return None
+    for typer in _array_wrap_typers:
+        wrapped = typer(typ, result)
+        if wrapped is not None:
+            return wrapped
+    return None
+
+
+def _read_array_wrap(typ, wrapped, result, k):
+    """The items of wrapped's named tuple as __array_wrap__'s lowering sets its members: the ufunc's array
+    (taken), or a member of the input (argument k)."""
+    func = _registered(_array_wraps, type(typ))
+    kind = "__array_wrap__ lowering"
+    got = func(_Context(kind), _Builder(kind), _Signature(wrapped, (typ, result)),
+               [_Symbol("value"), _Symbol("argument", index=1)])
+    if getattr(got, "what", None) != "struct":
+        raise _unreadable(kind, f"return of {got!r}, not struct._getvalue()")
+    source, dest, items = _realise(typ), _realise(wrapped), []
+    for m in dest.members:
+        v = got.struct._set.get(m)
+        if getattr(v, "what", None) == "argument":
+            items.append("taken")
+        elif getattr(v, "what", None) == "member" and v.name in source.fields:
+            items.append(f"a{k}.{source.fields[v.name]}")
+        else:
+            raise _unreadable(kind, f"member {m!r} set from {v!r}")
+    return ", ".join(items)
 

@@ -97,8 +97,11 @@ class _Placeholder:
         decorator written bare, @lower_builtin, made func that). Of a
         package's own class, they make its constructor (ruchey._values)."""
         registry = self._numba_name.rpartition(".")[2]
-        if registry == "lower_builtin" and key == "__array__" and len(argtypes) == 1 and isinstance(argtypes[0], type):
-            return self._array_lowering(argtypes[0])
+        if registry == "lower_builtin" and key in ("__array__", "__array_wrap__") and argtypes and \
+                isinstance(argtypes[0], type):
+            return self._array_lowering(key, argtypes[0])
+        if registry == "type_callable" and key == "__array_wrap__":
+            return self._array_lowering(key, None)
         if isinstance(key, type) and key.__module__.partition(".")[0] not in ("builtins", "numpy") and \
                 registry in ("type_callable", "lower_builtin", "lower"):
             return self._constructor(key, registry, argtypes)
@@ -132,12 +135,19 @@ class _Placeholder:
         return keep
 
     @staticmethod
-    def _array_lowering(type_class):
-        """lower_builtin('__array__', cls): cls's values stand for an array (ruchey._values.lower_array)."""
+    def _array_lowering(key, type_class):
+        """lower_builtin('__array__', cls): cls's values stand for an array (ruchey._values.lower_array);
+        type_callable('__array_wrap__') and lower_builtin('__array_wrap__', cls, types.Array): a ufunc's
+        result on them is a value of their kind again."""
         from ruchey import _values
 
         def keep(func):
-            _values.lower_array(type_class, func)
+            if key == "__array__":
+                _values.lower_array(type_class, func)
+            elif type_class is None:
+                _values.type_array_wrap(func)
+            else:
+                _values.lower_array_wrap(type_class, func)
             return func
         return keep
 
