@@ -1484,3 +1484,78 @@ def test_an_array_lowering_the_recording_cannot_follow_is_refused(tmp_path):
             raise AssertionError("not refused")
         print("ok")
     """, tmp_path)
+
+
+@shim_only
+def test_a_value_converting_to_a_number_is_one_for_operators_before_overloads(tmp_path):
+    # a type whose can_convert_to takes Number and whose lower_cast gives a constant: a + b, operator.mul(a, k),
+    # comparisons and += of it are those of the number, as Numba tries its number signatures before a package's
+    # overloads of the operator; an overload still serves a type that does not convert
+    run_fresh("""
+        import operator
+        import numpy as np
+        from numba import njit, types
+        from numba.core.datamodel import models
+        from numba.extending import lower_cast, overload, register_model, typeof_impl, unbox, NativeValue
+
+        def number_operators(cls, value):
+            for name in ("add", "sub", "mul", "truediv", "lt", "le", "eq", "gt"):
+                op = getattr(operator, name)
+                number = lambda x: value if isinstance(x, cls) else x
+                setattr(cls, f"__{name}__", lambda a, b, op=op: op(number(a), number(b)))
+                setattr(cls, f"__r{name}__", lambda a, b, op=op: op(number(b), number(a)))
+            return cls
+
+        class Seven:
+            pass
+
+        Seven = number_operators(Seven, 7)
+
+        class Other:
+            pass
+
+        class SevenType(types.Opaque):
+            def can_convert_to(self, context, toty):
+                if isinstance(toty, types.Number):
+                    from numba.core.typeconv import Conversion
+                    return Conversion.safe
+
+        class OtherType(types.Opaque):
+            pass
+
+        seven_type, other_type = SevenType("seven"), OtherType("other")
+        typeof_impl.register(Seven)(lambda val, c: seven_type)
+        typeof_impl.register(Other)(lambda val, c: other_type)
+        register_model(SevenType)(models.OpaqueModel)
+        register_model(OtherType)(models.OpaqueModel)
+        for cls in (SevenType, OtherType):
+            unbox(cls)(lambda typ, obj, c: NativeValue(c.context.get_dummy_value()))
+
+        @lower_cast(SevenType, types.Number)
+        def seven_to_number(context, builder, fromty, toty, val):
+            return context.get_constant(toty, 7)
+
+        @overload(operator.add)
+        def add_any(a, b):
+            if isinstance(a, (SevenType, OtherType)) and isinstance(b, (SevenType, OtherType)):
+                return lambda a, b: -1
+
+        @njit
+        def arithmetic(a, b, k):
+            return a + b, operator.mul(a, k), k - a, a / k, a < k, a == 7, k > b
+
+        @njit
+        def accumulate(a, k):
+            k += a
+            return k
+
+        rng = np.random.default_rng(11)
+        for k in list(rng.normal(size=4)) + [int(v) for v in rng.integers(-20, 20, 4)]:
+            got, want = arithmetic(Seven(), Seven(), k), arithmetic.py_func(Seven(), Seven(), k)
+            assert got == want, (got, want)
+            assert accumulate(Seven(), k) == k + 7
+        assert arithmetic.py_func(Seven(), Seven(), 2)[0] == 14
+        add = njit(lambda a, b: a + b)
+        assert add(Other(), Other()) == -1 and add(Seven(), Other()) == -1 and add(Seven(), Seven()) == 14
+        print("ok")
+    """, tmp_path)

@@ -50,6 +50,7 @@ _constant_lowerings = {}  # type class -> lower_constant function (context, buil
 _array_lowerings = {}  # type class -> lower_builtin('__array__', cls) function: which member holds its array
 _array_wrap_typers = []  # type_callable('__array_wrap__') typers: (input type, ufunc's array type) -> result type
 _array_wraps = {}  # type class -> lower_builtin('__array_wrap__', cls, types.Array) function: how the result is built
+_casts = {}        # type class -> [(type or class of types converted to, lower_cast function)]
 # what ruchey made of them
 _values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
@@ -1030,4 +1031,79 @@ def _read_array_wrap(typ, wrapped, result, k):
         else:
             raise _unreadable(kind, f"member {m!r} set from {v!r}")
     return ", ".join(items)
+
+
+# ---------------------------------------------------------------- implicit conversions to numbers
+
+# the operators whose number operands a package's value converts to implicitly, as Numba's typing of them tries
+# its own number signatures (with the type's can_convert_to) before a package's overloads
+_NUMBER_OPERATORS = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+                     operator.pow, operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                     operator.ifloordiv, operator.imod, operator.ipow, operator.eq, operator.ne, operator.lt,
+                     operator.le, operator.gt, operator.ge)
+
+
+def lower_cast(type_class, to, func):
+    """lower_cast(cls, types.Number): cls's values are numbers where an
+    operator takes them (a + b, operator.add(a, b)), as under Numba: the
+    number func's lowering gives (read on the stand-ins: a constant, or a
+    member), where the type's can_convert_to says it converts. Numba tries
+    its number signatures first, so these come before a package's own
+    overloads of the operator."""
+    _casts.setdefault(type_class, []).append((to, func))
+    if _cast_overloads:
+        return
+    for op in _NUMBER_OPERATORS:
+        _cast_overloads.append(extending.overload(op)(_number_operator_typer(op)))
+        typers = extending._callees[op]._overloads.typers
+        typers.insert(0, typers.pop())
+
+
+_cast_overloads = []
+
+
+def _number_operator_typer(op):
+    def typer(lhs, rhs):
+        return _number_operator(op, (lhs, rhs))
+    return typer
+
+
+def _number_operator(op, argtypes):
+    """op of operands that are numbers or values converting to one (at least one such value): op of the
+    numbers, the values converted to the other operand's number type (int64 between two values)."""
+    numbers = [types.unliteral(t) for t in argtypes if _is_number(types.unliteral(t))]
+    target = numbers[0] if numbers else types.int64
+    items, ns = [], {"__op__": op}
+    for i, t in enumerate(argtypes):
+        if _is_number(types.unliteral(t)):
+            items.append(f"a{i}")
+            continue
+        converted = _converted(t, target, i, ns)
+        if converted is None:
+            return None
+        items.append(converted)
+    if len(numbers) == len(argtypes):
+        return None
+    source = f"def impl(a0, a1):\n    return __op__({', '.join(items)})\n"
+    return _exec_functions(source, ns, f"<{op.__name__} of {argtypes[0]!r}, {argtypes[1]!r}>")["impl"]
+
+
+def _is_number(t):
+    return isinstance(t, types.Number) and not getattr(t, "ndim", 0)
+
+
+def _converted(t, target, i, ns):
+    """Operand i, of type t, as an expression of the number type target; None where t does not convert."""
+    if not is_value_type(t):
+        return None
+    convertible = getattr(t, "can_convert_to", None)
+    func = next((f for to, f in _casts.get(type(t), ()) if _matches(target, to)), None)
+    if func is None or convertible is None or convertible(_TypingContext(), target) is None:
+        return None
+    kind = "lower_cast"
+    got = func(_Context(kind), _Builder(kind), t, target, _Symbol("value"))
+    if getattr(got, "what", None) == "constant":
+        ns[f"__as{i}__"], ns[f"__const{i}__"] = getattr(numpy, target.name), got.value
+        return f"__as{i}__(__const{i}__)"
+    raise _unreadable(kind, f"return of {got!r}, not a constant")
 

@@ -70,6 +70,9 @@ class _Placeholder:
             return self._registration(*args)
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
+        if self._numba_name.endswith(".lower_cast") and len(args) == 2 and isinstance(args[0], type) and \
+                not kwargs:
+            return self._cast_lowering(*args)
         # a class of the package's own first is a registration for its type (register_model(T),
         # box(T), typeof_impl.register(cls), make_attribute_wrapper(T, "a", "a")), made at import:
         # it returns the decorator, and what compiled code would need of the type is what fails;
@@ -131,6 +134,17 @@ class _Placeholder:
                 _values.type_callable(cls, func)
             else:
                 _values.lower_constructor(cls, argtypes, func)
+            return func
+        return keep
+
+    @staticmethod
+    def _cast_lowering(from_class, to):
+        """lower_cast(T, types.Number): T's values convert to numbers where an operator needs them
+        (ruchey._values.lower_cast)."""
+        from ruchey import _values
+
+        def keep(func):
+            _values.lower_cast(from_class, to, func)
             return func
         return keep
 
