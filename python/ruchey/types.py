@@ -1378,6 +1378,63 @@ class FunctionType:
         return self.name
 
 
+class ExternalFunctionPointer(FunctionType):
+    """Numba's ExternalFunctionPointer: what typeof() gives for a ctypes or
+    cffi function, a first-class function of its signature (sig) to
+    compiled code; get_pointer(f) is such a function's address. Functions
+    of one signature and kind (ctypes, cffi) are of one type."""
+
+    def __init__(self, sig, get_pointer, cconv=None):
+        super().__init__(sig)
+        self.get_pointer, self.cconv = get_pointer, cconv
+
+    @property
+    def sig(self):
+        return self.signature
+
+    def __eq__(self, other):
+        return isinstance(other, ExternalFunctionPointer) and FunctionType.__eq__(self, other) and \
+            (self.get_pointer, self.cconv) == (other.get_pointer, other.cconv)
+
+    def __hash__(self):
+        return hash((FunctionType.__hash__(self), self.get_pointer, self.cconv))
+
+
+def _ctypes_address(func):
+    """A ctypes function's address (an ExternalFunctionPointer's get_pointer)."""
+    import ctypes
+    return ctypes.cast(func, ctypes.c_void_p).value
+
+
+@functools.cache
+def _cffi():
+    import cffi
+    return cffi.FFI()
+
+
+def _cffi_address(func):
+    """A cffi function's address (an ExternalFunctionPointer's get_pointer)."""
+    return int(_cffi().cast("uintptr_t", func))
+
+
+def _external_function_type(value):
+    """typeof() of a ctypes or cffi function, as Numba's; None for any other value."""
+    import ctypes
+    if isinstance(value, ctypes._CFuncPtr):
+        get_pointer = _ctypes_address
+    elif type(value).__module__ == "_cffi_backend":
+        get_pointer = _cffi_address
+    else:
+        return None
+    try:
+        described = _core.typeof_described(value)  # "FunctionType[float64(float64)]", as the dispatcher types it
+    except TypeError:
+        return None
+    if not isinstance(described, str) or not described.startswith("FunctionType["):
+        return None
+    return ExternalFunctionPointer(parse_signature(described[len("FunctionType["):-1]), get_pointer)
+
+
 class Dispatcher:
     """Numba's types.Dispatcher(f): the type of the compiled function f as
     a value, one type per function (what typeof(f) gives). In an explicit
@@ -1831,6 +1888,9 @@ def typeof(value):
     if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
         return instance_type
     own = getattr(value, "_numba_type_", None)  # the type a value names itself (cuda's device arrays), as in Numba
+    external = _external_function_type(value) if own is None else None
+    if external is not None:
+        return external
     if _is_type(own):  # (a tuple type too: UniTuple(boolean, 42))
         return own
     return _typeof_described(value)
