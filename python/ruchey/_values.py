@@ -1097,13 +1097,13 @@ def _converted(t, target, i, ns):
     if not is_value_type(t):
         return None
     convertible = getattr(t, "can_convert_to", None)
-    func = next((f for to, f in _casts.get(type(t), ()) if _matches(target, to)), None)
+    func = next((f for to, f in _registered(_casts, type(t)) or () if _matches(target, to)), None)
     if func is None or convertible is None or convertible(_TypingContext(), target) is None:
         return None
     kind = "lower_cast"
     got = func(_Context(kind), _Builder(kind), t, target, _Symbol("value"))
     if getattr(got, "what", None) == "constant":
-        ns[f"__as{i}__"], ns[f"__const{i}__"] = getattr(numpy, target.name), got.value
+        ns[f"__as{i}__"], ns[f"__const{i}__"] = numpy.dtype(target.name).type, got.value
         return f"__as{i}__(__const{i}__)"
     raise _unreadable(kind, f"return of {got!r}, not a constant")
 
