@@ -92,6 +92,18 @@ def test_an_overloads_entry_point_calls_that_signature():
         entry((1, 2), 2)
 
 
+def test_an_entry_point_is_named_as_its_function_as_numba():
+    def local(x):
+        return x + 1
+
+    for f in (njit(first_or_index), njit(local)):
+        f((1, 2), 0) if f.py_func is first_or_index else f(1)
+        [result] = f.overloads.values()
+        entry = result.entry_point
+        assert (entry.__module__, entry.__name__, entry.__qualname__) == \
+            (f.py_func.__module__, f.py_func.__name__, f.py_func.__qualname__)
+
+
 @own_format
 def test_an_entry_point_refuses_what_its_signature_cannot_take():
     sig = (ruchey.types.UniTuple(ruchey.int32, 2),)

@@ -1269,3 +1269,293 @@ def test_print_of_a_value_type_writes_the_boxed_objects_str(tmp_path):
             assert got.getvalue() == want.getvalue(), (got.getvalue(), want.getvalue())
         print("ok")
     """, tmp_path)
+
+
+# a pandas-like column (Numba's pandas-like example's Index): a types.Buffer whose values stand for the array one
+# member holds, as lower_builtin("__array__", ColumnType) says
+COLUMN_MODULE = '''
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.core.datamodel import models
+from numba.extending import (NativeValue, box, lower_builtin, make_attribute_wrapper, register_model,
+                             type_callable, typeof_impl, unbox)
+
+
+class Column:
+    """A pandas-like column: an array and a name; len() and [] are its array's, a slice a Column again."""
+
+    def __init__(self, data, scale):
+        self._data, self.scale = data, scale
+
+    def __len__(self):
+        return len(self._data)
+
+    def __getitem__(self, index):
+        taken = self._data[index]
+        return Column(taken, self.scale) if isinstance(taken, np.ndarray) else taken
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = [x._data if isinstance(x, Column) else x for x in inputs]
+        return Column(getattr(ufunc, method)(*plain, **kwargs), self.scale)
+
+
+class ColumnType(types.Buffer):
+    def __init__(self, dtype, ndim, layout):
+        super().__init__(dtype, ndim, layout)
+
+    @property
+    def key(self):
+        return self.dtype, self.ndim, self.layout
+
+    @property
+    def as_array(self):
+        return types.Array(self.dtype, self.ndim, self.layout)
+
+
+@typeof_impl.register(Column)
+def typeof_column(val, c):
+    arr = typeof_impl(val._data, c)
+    return ColumnType(arr.dtype, arr.ndim, arr.layout)
+
+
+@register_model(ColumnType)
+class ColumnModel(models.StructModel):
+    def __init__(self, dmm, fe_type):
+        models.StructModel.__init__(self, dmm, fe_type, [("scale", types.float64), ("data", fe_type.as_array)])
+
+
+make_attribute_wrapper(ColumnType, "data", "_data")
+make_attribute_wrapper(ColumnType, "scale", "scale")
+
+
+@lower_builtin("__array__", ColumnType)
+def column_as_array(context, builder, sig, args):
+    return cgutils.create_struct_proxy(sig.args[0])(context, builder, ref=args[0])._get_ptr_by_name("data")
+
+
+@type_callable("__array_wrap__")
+def type_column_wrap(context):
+    def typer(input_type, result):
+        if isinstance(input_type, ColumnType):
+            return ColumnType(result.dtype, result.ndim, result.layout)
+    return typer
+
+
+@lower_builtin("__array_wrap__", ColumnType, types.Array)
+def column_wrap(context, builder, sig, args):
+    source = cgutils.create_struct_proxy(sig.args[0])(context, builder, value=args[0])
+    made = cgutils.create_struct_proxy(sig.return_type)(context, builder)
+    made.data = args[1]
+    made.scale = source.scale
+    return made._getvalue()
+
+
+@unbox(ColumnType)
+def unbox_column(typ, obj, c):
+    data = c.pyapi.object_getattr_string(obj, "_data")
+    scale = c.pyapi.object_getattr_string(obj, "scale")
+    col = cgutils.create_struct_proxy(typ)(c.context, c.builder)
+    col.data = c.unbox(typ.as_array, data).value
+    col.scale = c.pyapi.float_as_double(scale)
+    return NativeValue(col._getvalue())
+
+
+@box(ColumnType)
+def box_column(typ, val, c):
+    col = cgutils.create_struct_proxy(typ)(c.context, c.builder, value=val)
+    data = c.box(typ.as_array, col.data)
+    scale = c.pyapi.float_from_double(col.scale)
+    cls = c.pyapi.unserialize(c.pyapi.serialize_object(Column))
+    return c.pyapi.call_function_objargs(cls, (data, scale))
+'''
+
+
+@shim_only
+def test_len_and_subscripts_of_an_array_like_type_are_its_arrays(tmp_path):
+    # len(c) and c[i] of a type whose __array__ lowering returns a member's address: the array's; a view taken
+    # (a slice, a row) a Column again, holding it, its other members c's, as Numba's Buffer types give
+    (tmp_path / "arraylike.py").write_text(COLUMN_MODULE)
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from arraylike import Column
+
+        @njit
+        def size(c):
+            return len(c)
+
+        @njit
+        def item(c, i):
+            return c[i]
+
+        @njit
+        def total(c):
+            s = 0.0
+            for i in range(len(c)):
+                s += c[i] * c.scale
+            return s
+
+        rng = np.random.default_rng(8)
+        for n in (1, 3, 8):
+            for dtype in (np.int32, np.float64):
+                c = Column(rng.integers(-50, 50, n).astype(dtype), float(rng.normal()))
+                assert size(c) == size.py_func(c)
+                assert total(c) == total.py_func(c)
+                for i in range(-n, n):
+                    got, want = item(c, i), item.py_func(c, i)
+                    assert got == want, (got, want)
+                for sl in (slice(1, None), slice(None, None, -1), slice(0, n, 2)):
+                    got, want = item(c, sl), item.py_func(c, sl)
+                    assert type(got) is Column and got.scale == want.scale, got
+                    np.testing.assert_array_equal(got._data, want._data)
+        m = Column(np.arange(12.0).reshape(3, 4), 2.0)
+        assert item(m, (1, 2)) == item.py_func(m, (1, 2))
+        row = item(m, 1)
+        assert type(row) is Column and list(row._data) == list(m._data[1])
+        assert size(m) == 3
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_ufuncs_of_an_array_like_type_are_its_arrays_wrapped_again(tmp_path):
+    # numpy ufuncs of such a type apply to its array, and the result is made a Column again as its
+    # __array_wrap__ typer and lowering say (its scale the input's), as Numba's pandas-like Index and Series
+    (tmp_path / "arraylike.py").write_text(COLUMN_MODULE)
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from arraylike import Column
+
+        @njit
+        def waves(c):
+            return np.cos(np.sin(c))
+
+        @njit
+        def mixed(c, a, k):
+            return np.add(c, a), np.multiply(k, c), np.hypot(c, c), np.negative(c)
+
+        rng = np.random.default_rng(10)
+        for n in (1, 4, 9):
+            for dtype in (np.int32, np.float64):
+                c = Column(rng.integers(-9, 9, n).astype(dtype), float(rng.normal()))
+                a, k = rng.normal(size=n), float(rng.normal())
+                for got, want in zip((waves(c),) + mixed(c, a, k), (waves.py_func(c),) + mixed.py_func(c, a, k)):
+                    assert type(got) is Column and got.scale == want.scale
+                    np.testing.assert_allclose(got._data, want._data, rtol=1e-15)
+                    assert got._data.dtype == want._data.dtype
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_an_array_lowering_the_recording_cannot_follow_is_refused(tmp_path):
+    (tmp_path / "arraylike.py").write_text(COLUMN_MODULE)
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.extending import lower_builtin, typeof_impl
+        from arraylike import Column, ColumnType
+
+        class OddColumn(Column):
+            pass
+
+        class OddColumnType(ColumnType):
+            pass
+
+        @typeof_impl.register(OddColumn)
+        def typeof_odd(val, c):
+            return OddColumnType(types.float64, 1, "C")
+
+        @lower_builtin("__array__", OddColumnType)
+        def odd_as_array(context, builder, sig, args):
+            return context.make_array(sig.return_type)(context, builder)
+
+        @njit
+        def size(c):
+            return len(c)
+
+        try:
+            size(OddColumn(np.ones(3), 1.0))
+        except NotImplementedError as e:  # (ruchey._values.UnsupportedLowering), naming what it did
+            assert "__array__ lowering" in str(e) and "context.make_array" in str(e), e
+        else:
+            raise AssertionError("not refused")
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
+def test_a_value_converting_to_a_number_is_one_for_operators_before_overloads(tmp_path):
+    # a type whose can_convert_to takes Number and whose lower_cast gives a constant: a + b, operator.mul(a, k),
+    # comparisons and += of it are those of the number, as Numba tries its number signatures before a package's
+    # overloads of the operator; an overload still serves a type that does not convert
+    run_fresh("""
+        import operator
+        import numpy as np
+        from numba import njit, types
+        from numba.core.datamodel import models
+        from numba.extending import lower_cast, overload, register_model, typeof_impl, unbox, NativeValue
+
+        def number_operators(cls, value):
+            for name in ("add", "sub", "mul", "truediv", "lt", "le", "eq", "gt"):
+                op = getattr(operator, name)
+                number = lambda x: value if isinstance(x, cls) else x
+                setattr(cls, f"__{name}__", lambda a, b, op=op: op(number(a), number(b)))
+                setattr(cls, f"__r{name}__", lambda a, b, op=op: op(number(b), number(a)))
+            return cls
+
+        class Seven:
+            pass
+
+        Seven = number_operators(Seven, 7)
+
+        class Other:
+            pass
+
+        class SevenType(types.Opaque):
+            def can_convert_to(self, context, toty):
+                if isinstance(toty, types.Number):
+                    from numba.core.typeconv import Conversion
+                    return Conversion.safe
+
+        class OtherType(types.Opaque):
+            pass
+
+        seven_type, other_type = SevenType("seven"), OtherType("other")
+        typeof_impl.register(Seven)(lambda val, c: seven_type)
+        typeof_impl.register(Other)(lambda val, c: other_type)
+        register_model(SevenType)(models.OpaqueModel)
+        register_model(OtherType)(models.OpaqueModel)
+        for cls in (SevenType, OtherType):
+            unbox(cls)(lambda typ, obj, c: NativeValue(c.context.get_dummy_value()))
+
+        @lower_cast(SevenType, types.Number)
+        def seven_to_number(context, builder, fromty, toty, val):
+            return context.get_constant(toty, 7)
+
+        @overload(operator.add)
+        def add_any(a, b):
+            if isinstance(a, (SevenType, OtherType)) and isinstance(b, (SevenType, OtherType)):
+                return lambda a, b: -1
+
+        @njit
+        def arithmetic(a, b, k):
+            return a + b, operator.mul(a, k), k - a, a / k, a < k, a == 7, k > b
+
+        @njit
+        def accumulate(a, k):
+            k += a
+            return k
+
+        rng = np.random.default_rng(11)
+        for k in list(rng.normal(size=4)) + [int(v) for v in rng.integers(-20, 20, 4)]:
+            got, want = arithmetic(Seven(), Seven(), k), arithmetic.py_func(Seven(), Seven(), k)
+            assert got == want, (got, want)
+            assert accumulate(Seven(), k) == k + 7
+        assert arithmetic.py_func(Seven(), Seven(), 2)[0] == 14
+        add = njit(lambda a, b: a + b)
+        assert add(Other(), Other()) == -1 and add(Seven(), Other()) == -1 and add(Seven(), Seven()) == 14
+        print("ok")
+    """, tmp_path)

@@ -420,3 +420,21 @@ def test_a_ctypes_object_is_refused_where_no_pointer_is_taken():
         returned(np.ones(3))
     with pytest.raises(ruchey.TypingError, match="only a pointer parameter takes"):
         as_a_byte(np.ones(3))
+
+
+def test_typeof_a_ctypes_or_cffi_function_is_an_external_function_pointer_as_numba():
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+    ffi.cdef("double cos(double); double pow(double, double);")
+    lib = ffi.dlopen(ctypes.util.find_library("m") or "libm.so.6")
+    t, u = ruchey.typeof(c_cos), ruchey.typeof(lib.cos)
+    assert isinstance(t, types.ExternalFunctionPointer) and isinstance(u, types.ExternalFunctionPointer)
+    assert t.sig.args == (types.float64,) and t.sig.return_type == types.float64
+    assert ruchey.typeof(c_pow).sig.args == (types.float64, types.float64) and ruchey.typeof(c_pow) != t
+    assert ruchey.typeof(libm.cos) == t and ruchey.typeof(lib.pow) != u
+    assert u.sig == t.sig and u != t  # (a cffi function's address is read otherwise)
+    assert u.get_pointer(lib.cos) == t.get_pointer(c_cos) != t.get_pointer(c_pow)
+
+    call = ruchey.njit(types.float64(t, types.float64))(lambda f, x: f(x))
+    for x in np.random.default_rng(12).normal(size=8):
+        assert call(c_cos, x) == call.py_func(c_cos, x) == call(lib.cos, x)

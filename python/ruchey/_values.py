@@ -47,6 +47,10 @@ _unboxers = {}     # type class -> unbox function (typ, obj, c)
 _boxers = {}       # type class -> box function (typ, val, c)
 _constructors = {}  # Python class -> _Constructor
 _constant_lowerings = {}  # type class -> lower_constant function (context, builder, typ, pyval)
+_array_lowerings = {}  # type class -> lower_builtin('__array__', cls) function: which member holds its array
+_array_wrap_typers = []  # type_callable('__array_wrap__') typers: (input type, ufunc's array type) -> result type
+_array_wraps = {}  # type class -> lower_builtin('__array_wrap__', cls, types.Array) function: how the result is built
+_casts = {}        # type class -> [(type or class of types converted to, lower_cast function)]
 # what ruchey made of them
 _values = {}       # (type class, type key) -> _Value
 _by_shadow = {}    # named tuple class -> _Value
@@ -396,6 +400,12 @@ class _Struct:
     def _getvalue(self):
         return _Symbol("struct", struct=self)
 
+    def _get_ptr_by_name(self, name):
+        """A member's address (an __array__ lowering's: the array it holds)."""
+        if self._given is None or name not in self._value.member_types:
+            raise _unreadable("code", f"the address of member {name!r} of a struct proxy it made")
+        return _Symbol("member", name=name)
+
 
 def create_struct_proxy(typ, kind="value"):
     """numba.core.cgutils.create_struct_proxy, in code ruchey reads."""
@@ -403,9 +413,8 @@ def create_struct_proxy(typ, kind="value"):
         if not isinstance(context, _Context):
             raise NotImplementedError("numba.core.cgutils.create_struct_proxy is not supported by ruchey outside "
                                       "the unbox, box and constructor lowerings of value types it reads")
-        if ref is not None:
-            raise _unreadable("code", "create_struct_proxy with ref=")
-        if value is not None and getattr(value, "what", None) != "value":
+        value = ref if ref is not None else value  # (a reference to the value: its members read alike)
+        if value is not None and getattr(value, "what", None) not in ("value", "argument"):
             raise _unreadable("code", f"create_struct_proxy of {value!r}")
         return _Struct(_realise(typ), value)
     return make
@@ -502,6 +511,7 @@ class _Value:
         self.shadow = _named_tuple_class(typ.name if typ.name.isidentifier() else cls.__name__, fields)
         self.shadow.__qualname__ = f"{typ.name} (the members ruchey holds of it)"
         self.unboxing = None  # [(attribute, conversion)] for each member, read on first use
+        self.array_field = None  # an array-like type's: the field holding the array (read from __array__'s lowering)
         self.boxer = None
 
     def named_tuple_type(self):
@@ -861,3 +871,239 @@ def type_callable(cls, func):
 
 def lower_constructor(cls, argtypes, impl):
     _constructors.setdefault(cls, _Constructor(cls)).lowerings.append((tuple(argtypes), impl))
+
+
+# ---------------------------------------------------------------- array-like value types
+
+def lower_array(type_class, func):
+    """lower_builtin('__array__', cls): cls's values (an ArrayCompatible
+    type's, a pandas-like Index) stand for the array one of their members
+    holds, as Numba's array code reads them through it: len(x) and x[i]
+    are the array's, an array taken by x[i] (a slice) made a value of x's
+    type again, holding it in that member, as Numba's Buffer types are."""
+    _array_lowerings[type_class] = func
+    if not _array_overloads:
+        _array_overloads.extend((extending.overload(len)(_array_len),
+                                 extending.overload(operator.getitem)(_array_getitem)))
+        _array_overloads.extend(extending.overload(u)(_ufunc_typer(u)) for u in vars(numpy).values()
+                                if isinstance(u, numpy.ufunc) and u.nout == 1 and u.nin in (1, 2))
+
+
+_array_overloads = []
+
+
+def array_field(typ):
+    """The field of typ's named tuple holding the array its values stand
+    for (its __array__ lowering returns that member's address); None where
+    typ is no array-like type of a package's."""
+    if not is_value_type(typ) or not isinstance(typ, types.ArrayCompatible):
+        return None
+    func = _registered(_array_lowerings, type(typ))
+    if func is None:
+        return None
+    value = _realise(typ)
+    if value.array_field is None:
+        got = func(_Context("__array__ lowering"), _Builder("__array__ lowering"), _Signature(typ.as_array, (typ,)),
+                   [_Symbol("value")])
+        if getattr(got, "what", None) != "member":
+            raise _unreadable("__array__ lowering", f"return of {got!r}, not the address of a member")
+        value.array_field = value.fields[got.name]
+    return value.array_field
+
+
+def _array_function(source, name, typ):
+    ns = {"__shadow__": _realise(typ).shadow}
+    return _exec_functions(source, ns, f"<{name} of {typ.name}>")["impl"]
+
+
+def _array_len(x):
+    field = array_field(x)
+    if field is not None:
+        return _array_function(f"def impl(x):\n    return len(x.{field})\n", "len", x)
+
+
+def _takes_an_item(typ, index):
+    """Whether x[index] of an array of typ's dimensions is one item (an int per dimension)."""
+    ints = index.items if isinstance(index, types.TupleType) else (index,)
+    return len(ints) == typ.ndim and all(isinstance(i, types.Integer) for i in ints)
+
+
+def _array_getitem(x, index):
+    field = array_field(x)
+    if field is None:
+        return None
+    if _takes_an_item(x, index):
+        return _array_function(f"def impl(x, index):\n    return x.{field}[index]\n", "getitem", x)
+    # a view: a value of x's type holding it, the other members x's
+    items = ", ".join("taken" if f == field else f"x.{f}" for f in _realise(x).fields.values())
+    source = f"def impl(x, index):\n    taken = x.{field}[index]\n    return __shadow__({items})\n"
+    return _array_function(source, "getitem", x)
+
+
+def type_array_wrap(func):
+    """type_callable('__array_wrap__'): the type a ufunc's result on an array-like value is made (Numba's
+    pandas-like Index stays an Index, of the result's dtype)."""
+    _array_wrap_typers.append(func(_TypingContext()))
+
+
+def lower_array_wrap(type_class, func):
+    """lower_builtin('__array_wrap__', cls, types.Array): how that value is built of the input and the array."""
+    _array_wraps[type_class] = func
+
+
+def _ufunc_typer(u):
+    """An overload of the ufunc u for array-like values: as Numba's, applied to the arrays they stand for, the
+    result made a value of the first one's type again where its __array_wrap__ says so (else the array)."""
+    if u.nin == 1:
+        def typer(x):
+            return _array_ufunc(u, (x,))
+    else:
+        def typer(x1, x2):
+            return _array_ufunc(u, (x1, x2))
+    return typer
+
+
+def _array_ufunc(u, argtypes):
+    fields = [array_field(t) for t in argtypes]
+    if not any(fields):
+        return None
+    k = next(i for i, f in enumerate(fields) if f)
+    params = [f"a{i}" for i in range(len(argtypes))]
+    operands = ", ".join(f"a{i}.{f}" if f else f"a{i}" for i, f in enumerate(fields))
+    ns = {"__ufunc__": u}
+    result = _ufunc_result(u, argtypes)
+    wrapped = _wrapped_type(argtypes[k], result) if result is not None else None
+    if wrapped is None:
+        body = f"    return __ufunc__({operands})\n"
+    else:
+        ns["__shadow__"] = _realise(wrapped).shadow
+        items = _read_array_wrap(argtypes[k], wrapped, result, k)
+        body = f"    taken = __ufunc__({operands})\n    return __shadow__({items})\n"
+    source = f"def impl({', '.join(params)}):\n{body}"
+    return _exec_functions(source, ns, f"<{u.__name__} of {argtypes[k].name}>")["impl"]
+
+
+def _ufunc_result(u, argtypes):
+    """The array type u gives for these operands (NumPy's loop for their dtypes, the arrays' dims); None where an
+    operand is neither an array-like value, an array nor a number."""
+    dtypes, ndim = [], 0
+    for t in argtypes:
+        t = t.as_array if is_value_type(t) else types.unliteral(t)
+        if not isinstance(t, types.Type) or isinstance(t.kind, str) or t.unit is not None:
+            return None
+        dtypes.append(numpy.dtype(t.dtype.name))
+        ndim = max(ndim, t.ndim)
+    with numpy.errstate(all="ignore"):
+        try:
+            out = u(*[numpy.zeros(1, d) for d in dtypes])
+        except TypeError:  # no loop for these dtypes: the call's own error, as for the arrays
+            return None
+    return types.Array(types.from_dtype(out.dtype), ndim, "C")
+
+
+def _wrapped_type(typ, result):
+    """The type __array_wrap__'s typer makes u's result on typ (None: the array itself)."""
+    if _registered(_array_wraps, type(typ)) is None:
+        return None
+    for typer in _array_wrap_typers:
+        wrapped = typer(typ, result)
+        if wrapped is not None:
+            return wrapped
+    return None
+
+
+def _read_array_wrap(typ, wrapped, result, k):
+    """The items of wrapped's named tuple as __array_wrap__'s lowering sets its members: the ufunc's array
+    (taken), or a member of the input (argument k)."""
+    func = _registered(_array_wraps, type(typ))
+    kind = "__array_wrap__ lowering"
+    got = func(_Context(kind), _Builder(kind), _Signature(wrapped, (typ, result)),
+               [_Symbol("value"), _Symbol("argument", index=1)])
+    if getattr(got, "what", None) != "struct":
+        raise _unreadable(kind, f"return of {got!r}, not struct._getvalue()")
+    source, dest, items = _realise(typ), _realise(wrapped), []
+    for m in dest.members:
+        v = got.struct._set.get(m)
+        if getattr(v, "what", None) == "argument":
+            items.append("taken")
+        elif getattr(v, "what", None) == "member" and v.name in source.fields:
+            items.append(f"a{k}.{source.fields[v.name]}")
+        else:
+            raise _unreadable(kind, f"member {m!r} set from {v!r}")
+    return ", ".join(items)
+
+
+# ---------------------------------------------------------------- implicit conversions to numbers
+
+# the operators whose number operands a package's value converts to implicitly, as Numba's typing of them tries
+# its own number signatures (with the type's can_convert_to) before a package's overloads
+_NUMBER_OPERATORS = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
+                     operator.pow, operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                     operator.ifloordiv, operator.imod, operator.ipow, operator.eq, operator.ne, operator.lt,
+                     operator.le, operator.gt, operator.ge)
+
+
+def lower_cast(type_class, to, func):
+    """lower_cast(cls, types.Number): cls's values are numbers where an
+    operator takes them (a + b, operator.add(a, b)), as under Numba: the
+    number func's lowering gives (read on the stand-ins: a constant, or a
+    member), where the type's can_convert_to says it converts. Numba tries
+    its number signatures first, so these come before a package's own
+    overloads of the operator."""
+    _casts.setdefault(type_class, []).append((to, func))
+    if _cast_overloads:
+        return
+    for op in _NUMBER_OPERATORS:
+        _cast_overloads.append(extending.overload(op)(_number_operator_typer(op)))
+        typers = extending._callees[op]._overloads.typers
+        typers.insert(0, typers.pop())
+
+
+_cast_overloads = []
+
+
+def _number_operator_typer(op):
+    def typer(lhs, rhs):
+        return _number_operator(op, (lhs, rhs))
+    return typer
+
+
+def _number_operator(op, argtypes):
+    """op of operands that are numbers or values converting to one (at least one such value): op of the
+    numbers, the values converted to the other operand's number type (int64 between two values)."""
+    numbers = [types.unliteral(t) for t in argtypes if _is_number(types.unliteral(t))]
+    target = numbers[0] if numbers else types.int64
+    items, ns = [], {"__op__": op}
+    for i, t in enumerate(argtypes):
+        if _is_number(types.unliteral(t)):
+            items.append(f"a{i}")
+            continue
+        converted = _converted(t, target, i, ns)
+        if converted is None:
+            return None
+        items.append(converted)
+    if len(numbers) == len(argtypes):
+        return None
+    source = f"def impl(a0, a1):\n    return __op__({', '.join(items)})\n"
+    return _exec_functions(source, ns, f"<{op.__name__} of {argtypes[0]!r}, {argtypes[1]!r}>")["impl"]
+
+
+def _is_number(t):
+    return isinstance(t, types.Number) and not getattr(t, "ndim", 0)
+
+
+def _converted(t, target, i, ns):
+    """Operand i, of type t, as an expression of the number type target; None where t does not convert."""
+    if not is_value_type(t):
+        return None
+    convertible = getattr(t, "can_convert_to", None)
+    func = next((f for to, f in _registered(_casts, type(t)) or () if _matches(target, to)), None)
+    if func is None or convertible is None or convertible(_TypingContext(), target) is None:
+        return None
+    kind = "lower_cast"
+    got = func(_Context(kind), _Builder(kind), t, target, _Symbol("value"))
+    if getattr(got, "what", None) == "constant":
+        ns[f"__as{i}__"], ns[f"__const{i}__"] = numpy.dtype(target.name).type, got.value
+        return f"__as{i}__(__const{i}__)"
+    raise _unreadable(kind, f"return of {got!r}, not a constant")
+

@@ -158,6 +158,11 @@ class EntryPoint(int):
     def __new__(cls, address, disp, index):
         self = super().__new__(cls, address)
         self._disp, self._index = disp, index
+        # named as the function it runs, as Numba's entry point (a function of that module and name) is
+        py_func = getattr(disp, "py_func", None)
+        for name in ("__module__", "__name__", "__qualname__"):
+            if hasattr(py_func, name):
+                setattr(self, name, getattr(py_func, name))
         return self
 
     def __call__(self, *args):

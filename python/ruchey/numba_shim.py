@@ -70,6 +70,9 @@ class _Placeholder:
             return self._registration(*args)
         if len(args) == 1 and callable(args[0]) and not isinstance(args[0], type) and not kwargs:  # @placeholder
             return self._decorated(args[0])
+        if self._numba_name.endswith(".lower_cast") and len(args) == 2 and isinstance(args[0], type) and \
+                not kwargs:
+            return self._cast_lowering(*args)
         # a class of the package's own first is a registration for its type (register_model(T),
         # box(T), typeof_impl.register(cls), make_attribute_wrapper(T, "a", "a")), made at import:
         # it returns the decorator, and what compiled code would need of the type is what fails;
@@ -97,6 +100,11 @@ class _Placeholder:
         decorator written bare, @lower_builtin, made func that). Of a
         package's own class, they make its constructor (ruchey._values)."""
         registry = self._numba_name.rpartition(".")[2]
+        if registry == "lower_builtin" and key in ("__array__", "__array_wrap__") and argtypes and \
+                isinstance(argtypes[0], type):
+            return self._array_lowering(key, argtypes[0])
+        if registry == "type_callable" and key == "__array_wrap__":
+            return self._array_lowering(key, None)
         if isinstance(key, type) and key.__module__.partition(".")[0] not in ("builtins", "numpy") and \
                 registry in ("type_callable", "lower_builtin", "lower"):
             return self._constructor(key, registry, argtypes)
@@ -126,6 +134,34 @@ class _Placeholder:
                 _values.type_callable(cls, func)
             else:
                 _values.lower_constructor(cls, argtypes, func)
+            return func
+        return keep
+
+    @staticmethod
+    def _cast_lowering(from_class, to):
+        """lower_cast(T, types.Number): T's values convert to numbers where an operator needs them
+        (ruchey._values.lower_cast)."""
+        from ruchey import _values
+
+        def keep(func):
+            _values.lower_cast(from_class, to, func)
+            return func
+        return keep
+
+    @staticmethod
+    def _array_lowering(key, type_class):
+        """lower_builtin('__array__', cls): cls's values stand for an array (ruchey._values.lower_array);
+        type_callable('__array_wrap__') and lower_builtin('__array_wrap__', cls, types.Array): a ufunc's
+        result on them is a value of their kind again."""
+        from ruchey import _values
+
+        def keep(func):
+            if key == "__array__":
+                _values.lower_array(type_class, func)
+            elif type_class is None:
+                _values.type_array_wrap(func)
+            else:
+                _values.lower_array_wrap(type_class, func)
             return func
         return keep
 

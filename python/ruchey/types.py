@@ -18,30 +18,80 @@ from ruchey import _core
 from ruchey.native import WrapperAddressProtocol
 
 
-# a package's own types by (class, key), as Numba interns types by their key: making or unpickling an
-# equal one gives the first (clifford compares its LayoutType objects with `is`)
+# types by (class, key), as Numba interns its types: making or unpickling a type equal to one that exists gives that
+# one, so `is` holds between equal types (clifford compares its LayoutType objects with `is`) and a type unpickled is
+# the type pickled (pickle.loads(pickle.dumps(t)) is t)
 _INTERNED = weakref.WeakValueDictionary()
+# ruchey's own Type classes interned by what they describe (Type's scalars and arrays; 0-d arrays, records and str,
+# added once they are defined)
+_DESCRIBED_INTERNED = set()
+
+
+# Numba's Type._code: each interned type's own number in this process, never given again (code written against
+# Numba's internals reads it as a type's identity)
+_CODES = itertools.count()
+
+
+def _interned(made):
+    """The type equal to made made first (made itself where it is the first)."""
+    try:
+        found = _INTERNED.setdefault(made._intern_key(), made)
+        if found is made:  # (an unpickled type's number, another process's, replaced)
+            made.__dict__["_code"] = next(_CODES)
+        return found
+    except (TypeError, AttributeError, RecursionError):
+        # a key holding what has no hash (a package's own key), none yet (a structref's type while its
+        # preprocess_fields makes Optional(self)) or none that ends (that Optional, of a type holding it): the type
+        # is not interned
+        return made
 
 
 class _Interning(type):
     """Type's metaclass: an instance of a package's own subclass (named, as
     Numba's Type(name)) is the one made first of its class and key; so is a
-    scalar or array type, as Numba's types are interned (an array type's
-    dtype is types.float64 itself: `t.dtype is types.float64` holds)."""
+    scalar, array or record type, as Numba's types are interned (an array
+    type's dtype is types.float64 itself: `t.dtype is types.float64` holds)."""
 
     def __call__(cls, *args, **kwargs):
         made = super().__call__(*args, **kwargs)
-        return _INTERNED.setdefault(made._key(), made) if isinstance(made.kind, str) or cls is Type else made
+        return _interned(made) if isinstance(made.kind, str) or cls in _DESCRIBED_INTERNED else made
+
+
+class _InterningByKey(type):
+    """The metaclass of ruchey's type classes outside Type (tuples, enum
+    members, Optional, lists, dicts): each instance is the one made first of
+    its class and key (_Interned)."""
+
+    def __call__(cls, *args, **kwargs):
+        return _interned(super().__call__(*args, **kwargs))
+
+
+class _Interned(metaclass=_InterningByKey):
+    """A type interned by its class and _key() (the values its equality
+    compares), pickled as its state and unpickled as the interned one."""
+
+    def _intern_key(self):
+        return (type(self), self._key())
+
+    def __reduce_ex__(self, protocol):
+        return _unpickled, (type(self), self.__dict__)
+
+
+class _OneOfItsKind(_Interned):
+    """A type its class makes one of (none, bytes, npy_rng, npy_bitgen, ellipsis): made again or unpickled, that one."""
+
+    def _key(self):
+        return ()
 
 
 def _unpickled(cls, state):
-    """A package's type unpickled: the interned one where it exists."""
+    """A type unpickled: the interned one where it exists."""
     made = cls.__new__(cls)
     if hasattr(made, "__setstate__"):
         made.__setstate__(state)
     else:
         made.__dict__.update(state)
-    return _INTERNED.setdefault(made._key(), made)
+    return _interned(made)
 
 
 def _comparable(key):
@@ -58,6 +108,9 @@ class Type(metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
+    # Numba's Array.aligned: whether the items lie at their ABI alignment, as an array's do unless they are records
+    # of a packed structured dtype (Record's says so); a class attribute, which a package's subclass may set
+    aligned = True
 
     def __init__(self, kind=None, ndim=0, layout="C", readonly=False, unit=None, name=None):
         if name is not None:  # Numba's Type(name=...), called by a package's own subclass (numba_progress's)
@@ -180,13 +233,17 @@ class Type(metaclass=_Interning):
         key = self.key if isinstance(own, property) else self.kind
         return (type(self), key if _comparable(key) else self.kind)
 
+    def _intern_key(self):
+        # (a ruchey subclass's description may equal Type's: a 0-d array's, unicode_type's)
+        return self._key() if type(self) is Type or isinstance(self.kind, str) else (type(self), self._key())
+
     def __eq__(self, other):
         return isinstance(other, Type) and self._key() == other._key()
 
     def __reduce_ex__(self, protocol):
         if type(self) is Type and not isinstance(self.kind, str):  # unpickled as the interned one
             return Type, (self.kind, self.ndim, self.layout, self.readonly, self.unit)
-        if not isinstance(self.kind, str):
+        if not isinstance(self.kind, str) and type(self) not in _DESCRIBED_INTERNED:
             return super().__reduce_ex__(protocol)
         getstate = getattr(self, "__getstate__", None)  # (a package's own, or Python 3.11's object.__getstate__)
         state = getstate() if getstate else None
@@ -212,6 +269,9 @@ class Type(metaclass=_Interning):
         if not self.ndim:
             return self.name
         return f"{'readonly ' if self.readonly else ''}array({self.name}, {self.ndim}d, {self.layout})"
+
+
+_DESCRIBED_INTERNED.add(Type)
 
 
 def _array_dims(dims):
@@ -326,6 +386,11 @@ class Record(Type):
         return self.np_dtype.itemsize
 
     @property
+    def aligned(self):
+        """Numba's Record.aligned (and an array of records'): whether the dtype is an aligned struct."""
+        return self.np_dtype.isalignedstruct
+
+    @property
     def fields(self):
         """Each field's name (and title) -> (its type, its offset), as NumPy's dtype.fields and Numba's."""
         return {name: (self.typeof(name), self.offset(name)) for name in self.np_dtype.fields}
@@ -356,6 +421,10 @@ class Record(Type):
 
     def _key(self):
         return self.describe()
+
+    def _intern_key(self):
+        # (NumPy's equal dtypes may differ in whether they are aligned structs, which the name tells)
+        return (Record, self._key(), self.np_dtype.isalignedstruct)
 
     def __repr__(self):
         return self.name if not self.ndim else Type.__repr__(self)
@@ -456,7 +525,7 @@ def _is_instance_type(t):
     return hasattr(t, "jitclass") and callable(getattr(t, "describe", None))
 
 
-class TupleType:
+class TupleType(_Interned):
     """A tuple type: Tuple([int64, float64]), or UniTuple(float64, 3) of one item type."""
 
     def __init__(self, items):
@@ -478,6 +547,9 @@ class TupleType:
 
     def __eq__(self, other):
         return isinstance(other, TupleType) and self.items == other.items
+
+    def _key(self):
+        return self.items
 
     def __hash__(self):
         return hash(self.items)
@@ -569,6 +641,9 @@ class NamedTupleType(TupleType):
     def __hash__(self):
         return hash((self.items, self.cls))
 
+    def _key(self):
+        return (self.items, self.cls)
+
     def __repr__(self):
         return f"{self.cls.__name__}({', '.join(map(repr, self.items))})"
 
@@ -579,7 +654,7 @@ def _count_of_items(count, name):
     return count
 
 
-class EnumMember:
+class EnumMember(_Interned):
     """Numba's EnumMember(Color, int64): a member of the enum class cls,
     whose values are of type dtype (IntEnumMember: of an enum.IntEnum)."""
 
@@ -596,7 +671,10 @@ class EnumMember:
         return ("enum", self.instance_class)
 
     def __eq__(self, other):
-        return isinstance(other, EnumMember) and (self.instance_class, self.dtype) == (other.instance_class, other.dtype)
+        return isinstance(other, EnumMember) and self._key() == other._key()
+
+    def _key(self):
+        return (self.instance_class, self.dtype)
 
     def __hash__(self):
         return hash((self.instance_class, self.dtype))
@@ -607,6 +685,47 @@ class EnumMember:
 
 class IntEnumMember(EnumMember):
     """Numba's IntEnumMember(Shape, int64): a member of an enum.IntEnum class."""
+
+
+class EnumClass(_Interned):
+    """Numba's EnumClass(Color, int64): the type of an enum class itself,
+    whose members' values are of type dtype (IntEnumClass: of an
+    enum.IntEnum class), what typeof() gives for the class. Compiled code
+    reads an enum class as a global (Color.red), not as an argument."""
+
+    member_class = EnumMember
+
+    def __init__(self, cls, dtype):
+        if not (isinstance(cls, type) and issubclass(cls, enum.Enum)):
+            raise TypeError(f"an enum class type takes an enum class, got {cls!r}")
+        self.instance_class = cls
+        self.dtype = dtype
+
+    @property
+    def member_type(self):
+        """The type of the class's members (Numba's EnumClass.member_type)."""
+        return self.member_class(self.instance_class, self.dtype)
+
+    def describe(self):
+        raise TypeError(f"{self!r} is not supported as an argument of compiled code: read the enum class as a global")
+
+    def __eq__(self, other):
+        return isinstance(other, EnumClass) and type(self) is type(other) and self._key() == other._key()
+
+    def _key(self):
+        return (self.instance_class, self.dtype)
+
+    def __hash__(self):
+        return hash((type(self), self._key()))
+
+    def __repr__(self):
+        return f"{type(self).__name__[:-5]}Class<{self.dtype!r}>({self.instance_class.__name__})"
+
+
+class IntEnumClass(EnumClass):
+    """Numba's IntEnumClass(Shape, int64): the type of an enum.IntEnum class."""
+
+    member_class = IntEnumMember
 
 
 class UniTuple(BaseTuple):
@@ -733,7 +852,7 @@ class Callable(Type):
     subclass names the type of a class its code calls."""
 
 
-class NoneType:
+class NoneType(_OneOfItsKind):
     """The return type of a function that returns nothing."""
 
     def __call__(self, *args):
@@ -746,7 +865,7 @@ class NoneType:
         return "none"
 
 
-class Optional:
+class Optional(_Interned):
     """Numba's OptionalType: a value of the type, or None. Compiled code
     gives it to variables and returns that hold a value on some paths and
     None on others; using one where a value is needed checks at run time
@@ -767,6 +886,9 @@ class Optional:
 
     def __eq__(self, other):
         return isinstance(other, Optional) and self.type == other.type
+
+    def _key(self):
+        return self.type
 
     def __hash__(self):
         return hash(("optional", self.type))
@@ -937,8 +1059,8 @@ def _is_type(a):
     """Whether a is what a signature takes: a ruchey type, or a jitclass's
     instances' (Point.class_type.instance_type, defined where jitclasses are)."""
     return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
-                          EnumMember, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq, NumPyRandomGeneratorType,
-                          EllipsisType, ClassInstanceType))
+                          EnumMember, EnumClass, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq,
+                          NumPyRandomGeneratorType, NumPyRandomBitGeneratorType, EllipsisType, ClassInstanceType))
 
 
 class ClassInstanceType:
@@ -1019,7 +1141,10 @@ class UnicodeType(Type):
         return "unicode_type"
 
 
-class Bytes(Described):
+_DESCRIBED_INTERNED.update((ZeroDimArray, Record, UnicodeType))
+
+
+class Bytes(Described, _OneOfItsKind):
     """bytes, Numba's types.Bytes: the type of bytes values, a read-only
     C-contiguous array of uint8 (Bytes(uint8, 1, "C", readonly=True), the
     one form there is); what typing functions are given for a bytes
@@ -1039,7 +1164,7 @@ class Bytes(Described):
     mutable = False
 
 
-class NumPyRandomGeneratorType(Described):
+class NumPyRandomGeneratorType(Described, _OneOfItsKind):
     """Numba's NumPyRandomGeneratorType (types.npy_rng): the type of a
     numpy.random.Generator, which compiled code draws from (a signature's
     too)."""
@@ -1054,7 +1179,23 @@ class NumPyRandomGeneratorType(Described):
 npy_rng = NumPyRandomGeneratorType()
 
 
-class EllipsisType(Described):
+class NumPyRandomBitGeneratorType(Described, _OneOfItsKind):
+    """Numba's NumPyRandomBitGeneratorType (types.npy_bitgen): the type of a
+    numpy.random.BitGenerator (PCG64, Philox...), what typeof() gives for
+    one; compiled code draws from the Generator that holds it."""
+
+    def __init__(self, name="NumPyRandomBitGeneratorType"):
+        super().__init__(name)
+
+    def describe(self):
+        raise TypeError(f"{self!r} is not supported as an argument of compiled code: pass the numpy.random.Generator "
+                        "that holds it")
+
+
+npy_bitgen = NumPyRandomBitGeneratorType()
+
+
+class EllipsisType(Described, _OneOfItsKind):
     """Numba's EllipsisType (types.ellipsis): the type of Ellipsis (``...``),
     an index item or a value compared with ``is`` (a signature's too)."""
 
@@ -1132,13 +1273,14 @@ optional = Optional
 voidptr = CPointer(_SCALARS["uint8"], "void*")
 namespace.update(NPDatetime=NPDatetime, NestedArray=NestedArray, NPTimedelta=NPTimedelta, void=void, none=none, Tuple=Tuple, UniTuple=UniTuple, NamedTuple=NamedTuple,
                  NamedUniTuple=NamedUniTuple, BaseTuple=BaseTuple, optional=Optional, CPointer=CPointer,
-                 EnumMember=EnumMember, IntEnumMember=IntEnumMember,
+                 EnumMember=EnumMember, IntEnumMember=IntEnumMember, EnumClass=EnumClass, IntEnumClass=IntEnumClass,
                  deferred_type=DeferredType, voidptr=voidptr, WrapperAddressProtocol=WrapperAddressProtocol,
                  MemInfoPointer=MemInfoPointer, ExternalFunction=ExternalFunction, StarArgTuple=StarArgTuple,
                  StarArgUniTuple=StarArgUniTuple, Dummy=Dummy, Opaque=Opaque, Phantom=Phantom, Any=Any, Callable=Callable,
                  ArrayCompatible=ArrayCompatible, Buffer=Buffer, DType=DType, Record=Record)
 # a numpy.random.Generator's type, Numba's types.npy_rng
-namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType)
+namespace.update(npy_rng=npy_rng, NumPyRandomGeneratorType=NumPyRandomGeneratorType, npy_bitgen=npy_bitgen,
+                 NumPyRandomBitGeneratorType=NumPyRandomBitGeneratorType)
 namespace.update(ellipsis=ellipsis, EllipsisType=EllipsisType)
 
 
@@ -1159,7 +1301,7 @@ namespace.update({prefix + name: domain for name, domain in _DOMAINS.items() for
 globals().update(namespace)
 
 
-class ListType:
+class ListType(_Interned):
     """The type of a ruchey.typed.List of item_type (as numba.types.ListType)."""
 
     def __init__(self, item_type):
@@ -1173,6 +1315,9 @@ class ListType:
 
     def __eq__(self, other):
         return isinstance(other, ListType) and self.item_type == other.item_type
+
+    def _key(self):
+        return self.item_type
 
     def __hash__(self):
         return hash(("ListType", self.item_type))
@@ -1189,6 +1334,13 @@ class List(ListType):
     def __init__(self, dtype, reflected=False):
         super().__init__(dtype)
         self.dtype, self.reflected = dtype, reflected
+
+    def _key(self):
+        return (self.item_type, self.reflected)
+
+    def __getitem__(self, index):
+        """The items' type, as Numba's List gives it for any index."""
+        return self.dtype
 
     def __repr__(self):
         return f"List({self.item_type!r}, reflected={self.reflected})"
@@ -1226,6 +1378,63 @@ class FunctionType:
         return self.name
 
 
+class ExternalFunctionPointer(FunctionType):
+    """Numba's ExternalFunctionPointer: what typeof() gives for a ctypes or
+    cffi function, a first-class function of its signature (sig) to
+    compiled code; get_pointer(f) is such a function's address. Functions
+    of one signature and kind (ctypes, cffi) are of one type."""
+
+    def __init__(self, sig, get_pointer, cconv=None):
+        super().__init__(sig)
+        self.get_pointer, self.cconv = get_pointer, cconv
+
+    @property
+    def sig(self):
+        return self.signature
+
+    def __eq__(self, other):
+        return isinstance(other, ExternalFunctionPointer) and FunctionType.__eq__(self, other) and \
+            (self.get_pointer, self.cconv) == (other.get_pointer, other.cconv)
+
+    def __hash__(self):
+        return hash((FunctionType.__hash__(self), self.get_pointer, self.cconv))
+
+
+def _ctypes_address(func):
+    """A ctypes function's address (an ExternalFunctionPointer's get_pointer)."""
+    import ctypes
+    return ctypes.cast(func, ctypes.c_void_p).value
+
+
+@functools.cache
+def _cffi():
+    import cffi
+    return cffi.FFI()
+
+
+def _cffi_address(func):
+    """A cffi function's address (an ExternalFunctionPointer's get_pointer)."""
+    return int(_cffi().cast("uintptr_t", func))
+
+
+def _external_function_type(value):
+    """typeof() of a ctypes or cffi function, as Numba's; None for any other value."""
+    import ctypes
+    if isinstance(value, ctypes._CFuncPtr):
+        get_pointer = _ctypes_address
+    elif type(value).__module__ == "_cffi_backend":
+        get_pointer = _cffi_address
+    else:
+        return None
+    try:
+        described = _core.typeof_described(value)  # "FunctionType[float64(float64)]", as the dispatcher types it
+    except TypeError:
+        return None
+    if not isinstance(described, str) or not described.startswith("FunctionType["):
+        return None
+    return ExternalFunctionPointer(parse_signature(described[len("FunctionType["):-1]), get_pointer)
+
+
 class Dispatcher:
     """Numba's types.Dispatcher(f): the type of the compiled function f as
     a value, one type per function (what typeof(f) gives). In an explicit
@@ -1255,7 +1464,7 @@ class Dispatcher:
         return self.name
 
 
-class DictType:
+class DictType(_Interned):
     """The type of a ruchey.typed.Dict (as numba.types.DictType)."""
 
     def __init__(self, key_type, value_type):
@@ -1268,7 +1477,10 @@ class DictType:
         return ("dict", self.key_type.describe(), self.value_type.describe())
 
     def __eq__(self, other):
-        return isinstance(other, DictType) and (self.key_type, self.value_type) == (other.key_type, other.value_type)
+        return isinstance(other, DictType) and self._key() == other._key()
+
+    def _key(self):
+        return (self.key_type, self.value_type)
 
     def __hash__(self):
         return hash(("DictType", self.key_type, self.value_type))
@@ -1628,6 +1840,8 @@ def typeof(value):
     if isinstance(value, (_core.List, _core.Dict)):
         return _typed_container_type(value)
     if isinstance(value, numpy.ndarray):
+        if type(value) is not numpy.ndarray:  # a subclass the dispatcher refuses (a masked array): NoTypeError
+            _typeof_described(value)
         t = from_dtype(value.dtype)
         if value.ndim == 0:
             return t if isinstance(t, (Record, UnicodeCharSeq)) else ZeroDimArray(t, readonly=not value.flags.writeable)
@@ -1644,6 +1858,10 @@ def typeof(value):
         # (a member that is an int, float or str besides, IntFlag's and StrEnum's: that value)
         member = IntEnumMember if isinstance(value, enum.IntEnum) else EnumMember
         return member(type(value), _enum_value_type(type(value)))
+    if isinstance(value, type) and issubclass(value, enum.Enum):  # an enum class itself, as Numba's typeof
+        return (IntEnumClass if issubclass(value, enum.IntEnum) else EnumClass)(value, _enum_value_type(value))
+    if isinstance(value, numpy.random.BitGenerator):
+        return npy_bitgen
     if isinstance(value, int):  # int64, else uint64 where it holds the value (2**64 - 1), as Numba's
         return _SCALARS["uint64" if 2**63 <= value < 2**64 else "int64"]
     if isinstance(value, float):
@@ -1670,6 +1888,9 @@ def typeof(value):
     if instance_type is not None:  # a jitclass's instance: hftbacktest's spec ('asset_type', typeof(asset_type))
         return instance_type
     own = getattr(value, "_numba_type_", None)  # the type a value names itself (cuda's device arrays), as in Numba
+    external = _external_function_type(value) if own is None else None
+    if external is not None:
+        return external
     if _is_type(own):  # (a tuple type too: UniTuple(boolean, 42))
         return own
     return _typeof_described(value)
