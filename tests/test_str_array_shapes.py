@@ -54,8 +54,9 @@ EXPRESSIONS_2D = [
     "np.squeeze(a[:1], 0)", "a[:, :1].squeeze(1)", "np.tile(a, 2)", "np.tile(a, (2, 1, 2))", "np.resize(a, (3, 5))",
 ]
 
+# (broadcast_arrays made a tuple: NumPy 1.x returns a list, NumPy 2 a tuple)
 EXPRESSIONS_ANY = [
-    "np.broadcast_arrays(a, a)", "np.atleast_1d(a)", "np.atleast_2d(a)", "np.expand_dims(a, 0)", "np.flip(a)",
+    "tuple(np.broadcast_arrays(a, a))", "np.atleast_1d(a)", "np.atleast_2d(a)", "np.expand_dims(a, 0)", "np.flip(a)",
     "np.take(a, np.array([0, 0]))", "np.repeat(a, 0)", "np.roll(a, 1)", "np.append(a, a)", "np.squeeze(a[None], 0)",
     "np.tile(a, 3)", "np.resize(a, 7)",
 ]
