@@ -398,11 +398,12 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
   return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
 }
 
-/* A loop streaming over whole arrays (LoopPlan.stream_bits): the lanes of
- * the vectors jit.c finds data from beyond the first-level cache streams
- * fastest in, or 0 where the host's own choice stands. */
-static int stream_lanes(Lower *l, const Node *n) {
-  int bits = n->plan->stream_bits && !l->mod->gpu && !l->opts->kernel ? jit_stream_vector_bits() : 0;
+/* A loop streaming over whole arrays (LoopPlan.stream_bits, never a
+ * kernel's or GPU code's): the lanes of the vectors jit.c finds data from
+ * beyond the first-level cache streams fastest in, or 0 where the host's
+ * own choice stands. */
+static int stream_lanes(const Node *n) {
+  int bits = n->plan->stream_bits ? jit_stream_vector_bits() : 0;
   return bits > n->plan->stream_bits ? bits / n->plan->stream_bits : 0;
 }
 
@@ -491,7 +492,7 @@ static void counted_loop_plain(Lower *l, Node *n, LLVMValueRef start, LLVMValueR
     return;
   }
   LLVMTypeRef i64 = l->mod->i64;
-  int lanes = rerun ? 0 : stream_lanes(l, n);
+  int lanes = rerun ? 0 : stream_lanes(n);
   /* a callee's loop is most often short, run once per call of a loop
    * around; a streaming loop's short runs keep the host's widest vectors */
   int64_t short_trips = lanes ? STREAM_SHORT_BYTES / (n->plan->stream_bits / 8) : POLL_BLOCK;
