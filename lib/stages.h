@@ -33,7 +33,7 @@ bool ll_has_loops(LLVMModuleRef m, LLVMValueRef entry);
 typedef enum {
   LL_O3,             /* O3 without the vectorisers (NVPTX) */
   LL_O3_VECTORISE,   /* O3 with loop and SLP vectorisation and unrolling */
-  LL_STRAIGHT_LINE,  /* O1: for code without loops, run once a call (see jit.c) */
+  LL_STRAIGHT_LINE,  /* inlining and simplification: for code without loops, run once a call (see jit.c) */
 } LlPipeline;
 bool ll_optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, LlPipeline pipeline, Diag *d);
 bool ll_emit(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMCodeGenFileType kind, LLVMMemoryBufferRef *out, Diag *d);
