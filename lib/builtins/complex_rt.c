@@ -224,6 +224,21 @@ static double complex power_polar(double complex a, double complex b, bool pytho
   return CMPLX(mag * cos(phase), mag * sin(phase));
 }
 
+/* a ** b as Numba's numba_cpow: CPython's _Py_c_pow of this Python (polar
+ * form for every exponent, whole ones too), NaN where it has a domain
+ * error (0 to a negative or complex power, the cosine of an infinite
+ * phase), nothing raised. */
+void rt_complex_pow_numba(double ar, double ai, double br, double bi, int32_t python314, double *out) {
+  double complex r;
+  errno = 0;
+  if (br == 0 && bi == 0) r = 1;
+  else if (ar == 0 && ai == 0) r = bi != 0 || br < 0 ? CMPLX(NAN, NAN) : 0;
+  else r = power_polar(CMPLX(ar, ai), CMPLX(br, bi), python314);
+  if (errno == EDOM) r = CMPLX(NAN, NAN);
+  out[0] = creal(r);
+  out[1] = cimag(r);
+}
+
 /* a ** b: CPython's for scalars (whole exponents up to 100 by squaring,
  * ZeroDivisionError for 0 to a negative or complex power, OverflowError
  * for an infinite part; python314: 3.14's products, quotients and message),
