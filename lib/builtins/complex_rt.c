@@ -7,6 +7,7 @@
 #define _GNU_SOURCE  /* clog10 */
 #endif
 #include <complex.h>
+#include <float.h>
 #include <errno.h>
 #include <math.h>
 
@@ -131,6 +132,138 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) 
   out[0] = creal(r);
   out[1] = cimag(r);
   return python ? cmath_error(fn, z, r) : RT_OK;
+}
+
+/* ---------------------------------------------------------------- Numba's cmath */
+
+/* Code written for Numba computes cmath's trigonometric, hyperbolic and
+ * inverse functions with Numba's own formulas (numba/cpython/cmathimpl.py,
+ * CPython's and NumPy's algorithms written out from real functions), which
+ * are a last bit from the C library's complex functions in about one result
+ * in two: the same formulas here, from the same real functions. Numba's
+ * thresholds are its own (FLT_MAX of float32, even for float64). */
+#define NUMBA_LN_4 1.3862943611198906    /* math.log(4) */
+#define NUMBA_THRES ((double)FLT_MAX / 4) /* float32's largest / 4 */
+
+/* NumPy's algorithm (npy_csqrt), as Numba's cmath.sqrt */
+static double complex numba_sqrt(double a, double b) {
+  if ((a == 0 && b == 0) || isinf(b)) return CMPLX(fabs(b), b);
+  if (isnan(a)) return CMPLX(a, a);
+  if (isinf(a)) return a < 0 ? CMPLX(fabs(b - b), copysign(a, b)) : CMPLX(a, copysign(b - b, b));
+  bool scale = fabs(a) >= DBL_MAX / (1 + M_SQRT2) || fabs(b) >= DBL_MAX / (1 + M_SQRT2);
+  if (scale) a *= 0.25, b *= 0.25;
+  double re, im;
+  if (a >= 0) {
+    double t = sqrt((a + hypot(a, b)) * 0.5);
+    re = t, im = b / (2 * t);
+  } else {
+    double t = sqrt((-a + hypot(a, b)) * 0.5);
+    re = fabs(b) / (2 * t), im = copysign(t, b);
+  }
+  return scale ? CMPLX(re * 2, im) : CMPLX(re, im);
+}
+
+static double complex numba_cosh(double x, double y) {
+  if (isinf(x)) {
+    double re, im;
+    if (isnan(y) || y == 0) re = fabs(x), im = y;
+    else re = copysign(x, cos(y)), im = copysign(x, sin(y));
+    return CMPLX(re, x < 0 ? -im : im);
+  }
+  return CMPLX(cos(y) * cosh(x), sin(y) * sinh(x));
+}
+
+static double complex numba_sinh(double x, double y) {
+  if (isinf(x)) {
+    if (isnan(y)) return CMPLX(x, y);
+    double re = cos(y), im = sin(y);
+    if (re != 0) re *= x;
+    if (im != 0) im *= fabs(x);
+    return CMPLX(re, im);
+  }
+  return CMPLX(cos(y) * sinh(x), sin(y) * cosh(x));
+}
+
+/* CPython's c_tanh, as Numba writes it */
+static double complex numba_tanh(double x, double y) {
+  if (isinf(x)) return CMPLX(copysign(1.0, x), isinf(y) ? 0.0 : copysign(0.0, sin(2.0 * y)));
+  double tx = tanh(x), ty = tan(y), cx = 1.0 / cosh(x), txty = tx * ty, denom = 1.0 + txty * txty;
+  return CMPLX(tx * (1.0 + ty * ty) / denom, ((ty / denom) * cx) * cx);
+}
+
+static bool numba_large(double x, double y) { return fabs(x) > NUMBA_THRES || fabs(y) > NUMBA_THRES; }
+
+static double complex numba_acos(double x, double y) {
+  if (numba_large(x, y))
+    return CMPLX(atan2(fabs(y), x), copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, -y));
+  double complex s1 = numba_sqrt(1.0 - x, -y), s2 = numba_sqrt(1.0 + x, y);
+  return CMPLX(2.0 * atan2(creal(s1), creal(s2)), asinh(creal(s2) * cimag(s1) - cimag(s2) * creal(s1)));
+}
+
+static double complex numba_acosh(double x, double y) {
+  if (numba_large(x, y)) return CMPLX(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, atan2(y, x));
+  double complex s1 = numba_sqrt(x - 1.0, y), s2 = numba_sqrt(x + 1.0, y);
+  return CMPLX(asinh(creal(s1) * creal(s2) + cimag(s1) * cimag(s2)), 2.0 * atan2(cimag(s1), creal(s2)));
+}
+
+static double complex numba_asinh(double x, double y) {
+  if (numba_large(x, y))
+    return CMPLX(copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, x), atan2(y, fabs(x)));
+  double complex s1 = numba_sqrt(1.0 + y, -x), s2 = numba_sqrt(1.0 - y, x);
+  return CMPLX(asinh(creal(s1) * cimag(s2) - creal(s2) * cimag(s1)),
+               atan2(y, creal(s1) * creal(s2) - cimag(s1) * cimag(s2)));
+}
+
+/* CPython's c_atanh, as Numba writes it */
+static double complex numba_atanh(double x, double y) {
+  bool negate = x < 0;
+  if (negate) x = -x, y = -y;
+  double ay = fabs(y), re, im;
+  double large = sqrt(NUMBA_THRES), small = sqrt(FLT_MIN);
+  if (isnan(x) || x > large || ay > large) {
+    if (isinf(y)) re = copysign(0.0, x);
+    else if (isinf(x)) re = 0.0;
+    else {
+      double h = hypot(x * 0.5, y * 0.5);
+      re = x / 4.0 / h / h;
+    }
+    im = -copysign(M_PI / 2, -y);
+  } else if (x == 1.0 && ay < small) {
+    if (ay == 0) re = INFINITY, im = y;
+    else re = -log(sqrt(ay) / sqrt(hypot(ay, 2.0))), im = copysign(atan2(2.0, -ay) / 2, y);
+  } else {
+    double sqay = ay * ay, zr1 = 1 - x;
+    re = log1p(4.0 * x / (zr1 * zr1 + sqay)) * 0.25;
+    im = -atan2(-2.0 * y, zr1 * (1 + x) - sqay) * 0.5;
+  }
+  if (isnan(y)) im = NAN;
+  return negate ? CMPLX(-re, -im) : CMPLX(re, im);
+}
+
+/* f(z) by Numba's formula, fn a CM_ number that complex.c's
+ * numba_cmath_formula takes */
+void rt_cmath_numba(int32_t fn, double x, double y, double *out) {
+  double complex r;
+  switch (fn) {
+  /* f(z) = -j g(z j) (Numba's sin, tan, asin, atan), cos(z) = cosh(z j) */
+  case CM_SIN: r = numba_sinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_COS: r = numba_cosh(-y, x); break;
+  case CM_TAN: r = numba_tanh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_SINH: r = numba_sinh(x, y); break;
+  case CM_COSH: r = numba_cosh(x, y); break;
+  case CM_TANH: r = numba_tanh(x, y); break;
+  case CM_ASIN: r = numba_asinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_ACOS: r = numba_acos(x, y); break;
+  case CM_ASINH: r = numba_asinh(x, y); break;
+  case CM_ACOSH: r = numba_acosh(x, y); break;
+  case CM_ATAN:  /* (an infinite real part and a NaN imaginary one keep the parts' order, as Numba's) */
+    r = numba_atanh(-y, x);
+    r = isinf(x) && isnan(y) ? CMPLX(cimag(r), creal(r)) : CMPLX(cimag(r), -creal(r));
+    break;
+  default: r = numba_atanh(x, y); break;
+  }
+  out[0] = creal(r);
+  out[1] = cimag(r);
 }
 
 /* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */

@@ -157,6 +157,10 @@ static LLVMValueRef numba_complex_pow(Lower *l, const Type *t, LLVMValueRef a, c
   LLVMValueRef args[6] = {ar, ai, br, bi, const_i32(l, lo_python314(l)), out};
   lo_call_fn(l, "rt_complex_pow_numba", LLVMVoidTypeInContext(l->mod->c), params, args, 6);
   LLVMValueRef r = lo_complex_convert(l, LLVMBuildLoad2(l->b, lo_type(l, c), out, ""), c, w);
+  if (w->kind == TY_C64) {  /* numba_cpowf makes its result as re + I * im: 0 * an infinite or NaN im is NaN */
+    LLVMValueRef re = lo_complex_real(l, r), im = lo_complex_imag(l, r);
+    r = lo_complex_make(l, w, LLVMBuildFAdd(l->b, re, LLVMBuildFMul(l->b, lo_fconst(l, p, 0.0), im, ""), ""), im);
+  }
   LLVMBasicBlockRef polar_end = LLVMGetInsertBlock(l->b);
   LLVMBuildBr(l->b, done);
   position(l, done);
