@@ -2,7 +2,9 @@
 Numba (ruchey registered as numba): Numba's own formulas (CPython's and
 NumPy's algorithms written out from real functions), whose results are a
 last bit from the C library's complex functions in about one case in two;
-NumPy's ufuncs of the same name where Numba's take the same formula.
+NumPy's ufuncs of complex128 take the same formulas, or NumPy's own written
+out as Numba writes them (sinh, cosh, tanh, arccosh, log10, log2, expm1,
+reciprocal).
 ruchey's own functions keep cmath's values and errors."""
 import cmath
 import importlib.machinery
@@ -22,7 +24,8 @@ from conftest import AS_NUMBA, make_rng
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="compiles ruchey's functions in numba mode")
 
 FUNCTIONS = ("sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh")
-UFUNCS = ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "arcsinh", "arctanh")
+UFUNCS = ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "arcsinh", "arctanh", "sinh", "cosh", "tanh", "arccosh",
+          "log10", "log2", "expm1", "reciprocal")
 
 
 def for_numba(f):
@@ -83,6 +86,27 @@ def test_numba_formulas_stay_within_ulps_of_cmath(name):
             continue
         got = f(z)
         assert cmath.isclose(got, want, rel_tol=1e-13, abs_tol=1e-300), (name, z, got, want)
+
+
+def numpy_tanh_by_numbas_formula(z):
+    """NumPy's funcs.inc.src tanh, as Numba writes it."""
+    x, y = z.real, z.imag
+    si, ci, shr, chr_ = math.sin(y), math.cos(y), math.sinh(x), math.cosh(x)
+    rs, is_, rc, ic = ci * shr, si * chr_, ci * chr_, si * shr
+    inv_d = 1.0 / (rc * rc + ic * ic)
+    return complex((rs * rc + is_ * ic) * inv_d, (is_ * rc - rs * ic) * inv_d)
+
+
+def test_numpy_tanh_and_expm1_of_complex_are_numbas_formulas():
+    f = for_numba(lambda a: (numpy.tanh(a), numpy.expm1(a)))
+    rng = make_rng(2204)
+    a = rng.uniform(-3, 3, 2000) + 1j * rng.uniform(-3, 3, 2000)
+    tanh, expm1 = f(a)
+    for i, z in enumerate(a):
+        z = complex(z)
+        assert same(tanh[i], numpy_tanh_by_numbas_formula(z)), z
+        e = math.exp(z.real)  # (exp, not expm1, of the real part, as Numba's)
+        assert same(expm1[i], complex(e * math.cos(z.imag) + -1.0, e * math.sin(z.imag))), z
 
 
 @pytest.mark.parametrize("name", ["tan", "asin", "acosh", "atanh"])

@@ -240,11 +240,71 @@ static double complex numba_atanh(double x, double y) {
   return negate ? CMPLX(-re, -im) : CMPLX(re, im);
 }
 
-/* f(z) by Numba's formula, fn a CM_ number that complex.c's
- * numba_cmath_formula takes */
-void rt_cmath_numba(int32_t fn, double x, double y, double *out) {
-  double complex r;
+/* Numba's NumPy ufuncs of complex that are not its cmath functions
+ * (numba/np/npyfuncs.py, NumPy's funcs.inc.src written out): no special
+ * cases for infinities, the logarithms scaled from log(hypot) + atan2 j. */
+static double complex numba_np_log(double x, double y) { return CMPLX(log(hypot(x, y)), atan2(y, x)); }
+
+static double complex numba_np_tanh(double x, double y) {
+  double si = sin(y), ci = cos(y), shr = sinh(x), chr = cosh(x);
+  double rs = ci * shr, is = si * chr, rc = ci * chr, ic = si * shr;
+  double inv_d = 1.0 / (rc * rc + ic * ic);
+  return CMPLX((rs * rc + is * ic) * inv_d, (is * rc - rs * ic) * inv_d);
+}
+
+/* log(z + sqrt(z + 1) sqrt(z - 1)), Numba's products and sums */
+static double complex numba_np_acosh(double x, double y) {
+  double complex p = numba_sqrt(x + 1.0, y), m = numba_sqrt(x - 1.0, y);
+  double pr = creal(p), pi = cimag(p), mr = creal(m), mi = cimag(m);
+  return numba_np_log(x + (pr * mr - pi * mi), y + (pr * mi + pi * mr));
+}
+
+/* Smith's 1 / z, as NumPy's loop */
+static double complex numba_np_reciprocal(double x, double y) {
+  if (fabs(y) <= fabs(x)) {
+    double r = y / x, inv_d = 1.0 / (x + y * r);
+    return CMPLX(inv_d, (0.0 - r) * inv_d);
+  }
+  double r = x / y, inv_d = 1.0 / (x * r + y);
+  return CMPLX(r * inv_d, 0.0 - inv_d);
+}
+
+static double complex numba_numpy(int32_t fn, double x, double y) {
   switch (fn) {
+  case CM_SINH: return CMPLX(cos(y) * sinh(x), sin(y) * cosh(x));
+  case CM_COSH: return CMPLX(cos(y) * cosh(x), sin(y) * sinh(x));
+  case CM_TANH: return numba_np_tanh(x, y);
+  case CM_ACOSH: return numba_np_acosh(x, y);
+  case CM_LOG10: {
+    double complex r = numba_np_log(x, y);
+    return CMPLX(creal(r) * 0.434294481903251827651128918916605082, cimag(r) * 0.434294481903251827651128918916605082);
+  }
+  case CM_LOG2: {
+    double complex r = numba_np_log(x, y);
+    return CMPLX(creal(r) * 1.442695040888963407359924681001892137, cimag(r) * 1.442695040888963407359924681001892137);
+  }
+  case CM_EXPM1: {  /* exp, not expm1, of the real part */
+    double a = exp(x);
+    return CMPLX(a * cos(y) + -1.0, a * sin(y));
+  }
+  default: return numba_np_reciprocal(x, y);
+  }
+}
+
+/* f(z) by Numba's formula, fn a CM_ number that complex.c's
+ * numba_cmath_formula takes; numpy: NumPy's function of that name, where
+ * Numba's differs from its cmath function's */
+void rt_cmath_numba(int32_t fn, double x, double y, int32_t numpy, double *out) {
+  double complex r;
+  switch (numpy ? -1 : fn) {
+  case -1:
+    if (fn == CM_SIN || fn == CM_COS || fn == CM_TAN || fn == CM_ASIN || fn == CM_ACOS || fn == CM_ATAN ||
+        fn == CM_ASINH || fn == CM_ATANH) {
+      rt_cmath_numba(fn, x, y, 0, out);
+      return;
+    }
+    r = numba_numpy(fn, x, y);
+    break;
   /* f(z) = -j g(z j) (Numba's sin, tan, asin, atan), cos(z) = cosh(z j) */
   case CM_SIN: r = numba_sinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
   case CM_COS: r = numba_cosh(-y, x); break;
