@@ -44,7 +44,9 @@ def values(seed, count=1500):
                             [0, -0.0, 1, -1, math.inf, -math.inf, math.nan, 0, 2, 1e300, 1, 1e-300]])
     im = numpy.concatenate([rng.uniform(-3, 3, count), numpy.exp(rng.uniform(-40, 100, count)) * rng.choice([-1, 1], count),
                             [0, 0, math.inf, 0, 0, 1, 0, math.nan, -0.0, 1e300, 1e-30, 0]])
-    return re + 1j * im
+    z = numpy.empty(re.size, complex)  # (re + 1j * im would make an infinite im's real part NaN)
+    z.real, z.imag = re, im
+    return z
 
 
 def same(got, want):
