@@ -1165,9 +1165,13 @@ enum {
 };
 /* builtins/complex_rt.c: cmath's function fn (its CM_ number) of re + im j into
  * out[2], with CPython's errors if python (recorded, the status returned);
- * a ** b, CPython's or (numpy) NumPy's */
+ * a ** b, CPython's or (numpy) NumPy's, or Numba's (rt_complex_pow_numba) */
 int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
+/* Numba's formula for cmath's fn (trigonometric, hyperbolic, inverse) of re + im j into out[2], or for NumPy's
+ * function of that name (numpy) */
+void rt_cmath_numba(int32_t fn, double re, double im, int32_t numpy, double *out);
 int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
+void rt_complex_pow_numba(double ar, double ai, double br, double bi, int32_t python314, double *out);  /* Numba's */
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
 int32_t rt_monotonic(const char *data, int64_t n, int64_t stride, int32_t kind);
 /* builtins/searching_rt.c: interp's segment of key among n points xp, searched from guess as NumPy does */

@@ -208,6 +208,31 @@ static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, 
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
+/* Whether code written for Numba computes cmath's fn by Numba's formula
+ * (rt_cmath_numba); numpy: NumPy's function of that name (Numba's ufunc
+ * takes its cmath formula, or for sinh, cosh, tanh, arccosh, log10, log2,
+ * expm1 and reciprocal NumPy's own written out). */
+static bool numba_cmath_formula(Lower *l, int fn, bool numpy) {
+  if (!l->opts->numba_code || l->mod->gpu || l->opts->kernel || l->opts->device) return false;
+  switch (fn) {
+  case CM_SIN: case CM_COS: case CM_TAN: case CM_ASIN: case CM_ACOS: case CM_ATAN: case CM_ASINH: case CM_ATANH:
+  case CM_SINH: case CM_COSH: case CM_TANH: case CM_ACOSH:
+    return true;
+  case CM_LOG10: case CM_LOG2: case CM_EXPM1: case CM_RECIPROCAL: return numpy;
+  default: return false;
+  }
+}
+
+/* fn(z) by Numba's formula, z a complex128 (numpy: NumPy's fn) */
+static LLVMValueRef numba_cmath_call(Lower *l, int fn, LLVMValueRef z, bool numpy) {
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
+  LLVMTypeRef params[5] = {l->mod->i32, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, numpy), out};
+  lo_call_fn(l, "rt_cmath_numba", LLVMVoidTypeInContext(l->mod->c), params, args, 5);
+  return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
+}
+
 /* numpy.log of a complex z (of type t) in code written for Numba, as its
  * cmath.log computes it: log(hypot(x, y)) + atan2(y, x)j in z's part type
  * (NumPy's, the C library's clog, differs in the last bits near |z| = 1). */
@@ -223,6 +248,8 @@ static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
   if (n->bi->ival == CM_LOG && l->opts->numba_code && !l->mod->gpu && ty_is_complex(from) && from == to)
     return numba_log(l, v[0], to);
+  if (from->kind == TY_C128 && to->kind == TY_C128 && numba_cmath_formula(l, n->bi->ival, true))
+    return numba_cmath_call(l, n->bi->ival, v[0], true);
   return lo_convert(l, call_cmath(l, n->bi->ival, v[0], from, false), TYS(TY_C128), to);
 }
 
@@ -442,6 +469,7 @@ static LLVMValueRef numba_cmath_log(Lower *l, int fn, LLVMValueRef x, const Type
  * overflow inf), its log and log10 computed as Numba's. */
 static LLVMValueRef cmath_of(Lower *l, int fn, Node *x) {
   LLVMValueRef v = lo_expr(l, x), r = numba_cmath_log(l, fn, v, x->ty);
+  if (!r && numba_cmath_formula(l, fn, false)) r = numba_cmath_call(l, fn, lo_convert(l, v, x->ty, TYS(TY_C128)), false);
   return r ? r : call_cmath(l, fn, v, x->ty, !l->opts->numba_code);
 }
 

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE  /* clog10 */
 #endif
 #include <complex.h>
+#include <float.h>
 #include <errno.h>
 #include <math.h>
 
@@ -133,6 +134,198 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) 
   return python ? cmath_error(fn, z, r) : RT_OK;
 }
 
+/* ---------------------------------------------------------------- Numba's cmath */
+
+/* Code written for Numba computes cmath's trigonometric, hyperbolic and
+ * inverse functions with Numba's own formulas (numba/cpython/cmathimpl.py,
+ * CPython's and NumPy's algorithms written out from real functions), which
+ * are a last bit from the C library's complex functions in about one result
+ * in two: the same formulas here, from the same real functions. Numba's
+ * thresholds are its own (FLT_MAX of float32, even for float64). */
+#define NUMBA_LN_4 1.3862943611198906    /* math.log(4) */
+#define NUMBA_THRES ((double)FLT_MAX / 4) /* float32's largest / 4 */
+
+/* NumPy's algorithm (npy_csqrt), as Numba's cmath.sqrt */
+static double complex numba_sqrt(double a, double b) {
+  if ((a == 0 && b == 0) || isinf(b)) return CMPLX(fabs(b), b);
+  if (isnan(a)) return CMPLX(a, a);
+  if (isinf(a)) return a < 0 ? CMPLX(fabs(b - b), copysign(a, b)) : CMPLX(a, copysign(b - b, b));
+  bool scale = fabs(a) >= DBL_MAX / (1 + M_SQRT2) || fabs(b) >= DBL_MAX / (1 + M_SQRT2);
+  if (scale) a *= 0.25, b *= 0.25;
+  double re, im;
+  if (a >= 0) {
+    double t = sqrt((a + hypot(a, b)) * 0.5);
+    re = t, im = b / (2 * t);
+  } else {
+    double t = sqrt((-a + hypot(a, b)) * 0.5);
+    re = fabs(b) / (2 * t), im = copysign(t, b);
+  }
+  return scale ? CMPLX(re * 2, im) : CMPLX(re, im);
+}
+
+static double complex numba_cosh(double x, double y) {
+  if (isinf(x)) {
+    double re, im;
+    if (isnan(y) || y == 0) re = fabs(x), im = y;
+    else re = copysign(x, cos(y)), im = copysign(x, sin(y));
+    return CMPLX(re, x < 0 ? -im : im);
+  }
+  return CMPLX(cos(y) * cosh(x), sin(y) * sinh(x));
+}
+
+static double complex numba_sinh(double x, double y) {
+  if (isinf(x)) {
+    if (isnan(y)) return CMPLX(x, y);
+    double re = cos(y), im = sin(y);
+    if (re != 0) re *= x;
+    if (im != 0) im *= fabs(x);
+    return CMPLX(re, im);
+  }
+  return CMPLX(cos(y) * sinh(x), sin(y) * cosh(x));
+}
+
+/* CPython's c_tanh, as Numba writes it */
+static double complex numba_tanh(double x, double y) {
+  if (isinf(x)) return CMPLX(copysign(1.0, x), isinf(y) ? 0.0 : copysign(0.0, sin(2.0 * y)));
+  double tx = tanh(x), ty = tan(y), cx = 1.0 / cosh(x), txty = tx * ty, denom = 1.0 + txty * txty;
+  return CMPLX(tx * (1.0 + ty * ty) / denom, ((ty / denom) * cx) * cx);
+}
+
+static bool numba_large(double x, double y) { return fabs(x) > NUMBA_THRES || fabs(y) > NUMBA_THRES; }
+
+static double complex numba_acos(double x, double y) {
+  if (numba_large(x, y))
+    return CMPLX(atan2(fabs(y), x), copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, -y));
+  double complex s1 = numba_sqrt(1.0 - x, -y), s2 = numba_sqrt(1.0 + x, y);
+  return CMPLX(2.0 * atan2(creal(s1), creal(s2)), asinh(creal(s2) * cimag(s1) - cimag(s2) * creal(s1)));
+}
+
+static double complex numba_acosh(double x, double y) {
+  if (numba_large(x, y)) return CMPLX(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, atan2(y, x));
+  double complex s1 = numba_sqrt(x - 1.0, y), s2 = numba_sqrt(x + 1.0, y);
+  return CMPLX(asinh(creal(s1) * creal(s2) + cimag(s1) * cimag(s2)), 2.0 * atan2(cimag(s1), creal(s2)));
+}
+
+static double complex numba_asinh(double x, double y) {
+  if (numba_large(x, y))
+    return CMPLX(copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, x), atan2(y, fabs(x)));
+  double complex s1 = numba_sqrt(1.0 + y, -x), s2 = numba_sqrt(1.0 - y, x);
+  return CMPLX(asinh(creal(s1) * cimag(s2) - creal(s2) * cimag(s1)),
+               atan2(y, creal(s1) * creal(s2) - cimag(s1) * cimag(s2)));
+}
+
+/* CPython's c_atanh, as Numba writes it */
+static double complex numba_atanh(double x, double y) {
+  bool negate = x < 0;
+  if (negate) x = -x, y = -y;
+  double ay = fabs(y), re, im;
+  double large = sqrt(NUMBA_THRES), small = sqrt(FLT_MIN);
+  if (isnan(x) || x > large || ay > large) {
+    if (isinf(y)) re = copysign(0.0, x);
+    else if (isinf(x)) re = 0.0;
+    else {
+      double h = hypot(x * 0.5, y * 0.5);
+      re = x / 4.0 / h / h;
+    }
+    im = -copysign(M_PI / 2, -y);
+  } else if (x == 1.0 && ay < small) {
+    if (ay == 0) re = INFINITY, im = y;
+    else re = -log(sqrt(ay) / sqrt(hypot(ay, 2.0))), im = copysign(atan2(2.0, -ay) / 2, y);
+  } else {
+    double sqay = ay * ay, zr1 = 1 - x;
+    re = log1p(4.0 * x / (zr1 * zr1 + sqay)) * 0.25;
+    im = -atan2(-2.0 * y, zr1 * (1 + x) - sqay) * 0.5;
+  }
+  if (isnan(y)) im = NAN;
+  return negate ? CMPLX(-re, -im) : CMPLX(re, im);
+}
+
+/* Numba's NumPy ufuncs of complex that are not its cmath functions
+ * (numba/np/npyfuncs.py, NumPy's funcs.inc.src written out): no special
+ * cases for infinities, the logarithms scaled from log(hypot) + atan2 j. */
+static double complex numba_np_log(double x, double y) { return CMPLX(log(hypot(x, y)), atan2(y, x)); }
+
+static double complex numba_np_tanh(double x, double y) {
+  double si = sin(y), ci = cos(y), shr = sinh(x), chr = cosh(x);
+  double rs = ci * shr, is = si * chr, rc = ci * chr, ic = si * shr;
+  double inv_d = 1.0 / (rc * rc + ic * ic);
+  return CMPLX((rs * rc + is * ic) * inv_d, (is * rc - rs * ic) * inv_d);
+}
+
+/* log(z + sqrt(z + 1) sqrt(z - 1)), Numba's products and sums */
+static double complex numba_np_acosh(double x, double y) {
+  double complex p = numba_sqrt(x + 1.0, y), m = numba_sqrt(x - 1.0, y);
+  double pr = creal(p), pi = cimag(p), mr = creal(m), mi = cimag(m);
+  return numba_np_log(x + (pr * mr - pi * mi), y + (pr * mi + pi * mr));
+}
+
+/* Smith's 1 / z, as NumPy's loop */
+static double complex numba_np_reciprocal(double x, double y) {
+  if (fabs(y) <= fabs(x)) {
+    double r = y / x, inv_d = 1.0 / (x + y * r);
+    return CMPLX(inv_d, (0.0 - r) * inv_d);
+  }
+  double r = x / y, inv_d = 1.0 / (x * r + y);
+  return CMPLX(r * inv_d, 0.0 - inv_d);
+}
+
+static double complex numba_numpy(int32_t fn, double x, double y) {
+  switch (fn) {
+  case CM_SINH: return CMPLX(cos(y) * sinh(x), sin(y) * cosh(x));
+  case CM_COSH: return CMPLX(cos(y) * cosh(x), sin(y) * sinh(x));
+  case CM_TANH: return numba_np_tanh(x, y);
+  case CM_ACOSH: return numba_np_acosh(x, y);
+  case CM_LOG10: {
+    double complex r = numba_np_log(x, y);
+    return CMPLX(creal(r) * 0.434294481903251827651128918916605082, cimag(r) * 0.434294481903251827651128918916605082);
+  }
+  case CM_LOG2: {
+    double complex r = numba_np_log(x, y);
+    return CMPLX(creal(r) * 1.442695040888963407359924681001892137, cimag(r) * 1.442695040888963407359924681001892137);
+  }
+  case CM_EXPM1: {  /* exp, not expm1, of the real part */
+    double a = exp(x);
+    return CMPLX(a * cos(y) + -1.0, a * sin(y));
+  }
+  default: return numba_np_reciprocal(x, y);
+  }
+}
+
+/* f(z) by Numba's formula, fn a CM_ number that complex.c's
+ * numba_cmath_formula takes; numpy: NumPy's function of that name, where
+ * Numba's differs from its cmath function's */
+void rt_cmath_numba(int32_t fn, double x, double y, int32_t numpy, double *out) {
+  double complex r;
+  switch (numpy ? -1 : fn) {
+  case -1:
+    if (fn == CM_SIN || fn == CM_COS || fn == CM_TAN || fn == CM_ASIN || fn == CM_ACOS || fn == CM_ATAN ||
+        fn == CM_ASINH || fn == CM_ATANH) {
+      rt_cmath_numba(fn, x, y, 0, out);
+      return;
+    }
+    r = numba_numpy(fn, x, y);
+    break;
+  /* f(z) = -j g(z j) (Numba's sin, tan, asin, atan), cos(z) = cosh(z j) */
+  case CM_SIN: r = numba_sinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_COS: r = numba_cosh(-y, x); break;
+  case CM_TAN: r = numba_tanh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_SINH: r = numba_sinh(x, y); break;
+  case CM_COSH: r = numba_cosh(x, y); break;
+  case CM_TANH: r = numba_tanh(x, y); break;
+  case CM_ASIN: r = numba_asinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
+  case CM_ACOS: r = numba_acos(x, y); break;
+  case CM_ASINH: r = numba_asinh(x, y); break;
+  case CM_ACOSH: r = numba_acosh(x, y); break;
+  case CM_ATAN:  /* (an infinite real part and a NaN imaginary one keep the parts' order, as Numba's) */
+    r = numba_atanh(-y, x);
+    r = isinf(x) && isnan(y) ? CMPLX(cimag(r), creal(r)) : CMPLX(cimag(r), -creal(r));
+    break;
+  default: r = numba_atanh(x, y); break;
+  }
+  out[0] = creal(r);
+  out[1] = cimag(r);
+}
+
 /* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */
 static double boxed(double x) { return copysign(isinf(x) ? 1.0 : 0.0, x); }
 static double nan_zeroed(double x) { return isnan(x) ? copysign(0.0, x) : x; }
@@ -222,6 +415,21 @@ static double complex power_polar(double complex a, double complex b, bool pytho
     phase += cimag(b) * log(len);
   }
   return CMPLX(mag * cos(phase), mag * sin(phase));
+}
+
+/* a ** b as Numba's numba_cpow: CPython's _Py_c_pow of this Python (polar
+ * form for every exponent, whole ones too), NaN where it has a domain
+ * error (0 to a negative or complex power, the cosine of an infinite
+ * phase), nothing raised. */
+void rt_complex_pow_numba(double ar, double ai, double br, double bi, int32_t python314, double *out) {
+  double complex r;
+  errno = 0;
+  if (br == 0 && bi == 0) r = 1;
+  else if (ar == 0 && ai == 0) r = bi != 0 || br < 0 ? CMPLX(NAN, NAN) : 0;
+  else r = power_polar(CMPLX(ar, ai), CMPLX(br, bi), python314);
+  if (errno == EDOM) r = CMPLX(NAN, NAN);
+  out[0] = creal(r);
+  out[1] = cimag(r);
 }
 
 /* a ** b: CPython's for scalars (whole exponents up to 100 by squaring,

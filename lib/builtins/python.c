@@ -314,9 +314,13 @@ static LLVMValueRef lo_int(Lower *l, Node *n) {
   return lo_expr_as(l, x, n->ty);
 }
 
+/* float(x) is a float64, but in code written for Numba a float32's is the
+ * float32 itself, as Numba types it (kikuchipy's float32 pattern divided by
+ * float(imax - imin) of float32s stays float32 there) */
 static const Type *ty_float(Infer *in, Node *n, const Type **args) {
   const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
   if (a && a->kind == TY_STR) return TYS(TY_F64);
+  if (a && a->kind == TY_F32 && in->opts && in->opts->numba_code) return a;
   return a && ty_need_scalar(in, n, a, "float()") ? TYS(TY_F64) : NULL;
 }
 

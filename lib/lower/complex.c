@@ -122,6 +122,53 @@ void lo_check_status(Lower *l, LLVMValueRef status) {
   position(l, ok);
 }
 
+/* The complex type Numba computes a ** b in: its signature's, complex64
+ * only where both are complex64 or float32 (a complex64 to an int power is
+ * a complex128 power, the array expression's result then rounded). */
+static const Type *numba_pow_type(const Type *ta, const Type *tb) {
+  bool narrow_a = ta->kind == TY_C64 || ta->kind == TY_F32, narrow_b = tb->kind == TY_C64 || tb->kind == TY_F32;
+  return TYS(narrow_a && narrow_b ? TY_C64 : TY_C128);
+}
+
+/* a ** b in code written for Numba, as Numba's (its complex_power_impl,
+ * for every exponent, whole or not, scalar or in an array expression):
+ * its product a * a for an exponent of 2, else CPython's polar form in
+ * float64 (rt_complex_pow_numba), nothing raised; the result of type t. */
+static LLVMValueRef numba_complex_pow(Lower *l, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
+                                      const Type *tb) {
+  const Type *w = numba_pow_type(ta, tb), *p = lo_complex_part(w), *c = TYS(TY_C128);
+  a = lo_convert(l, a, ta, w);
+  b = lo_convert(l, b, tb, w);
+  LLVMValueRef two = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, lo_complex_real(l, b), lo_fconst(l, p, 2.0)),
+                                  fcmp(l, LLVMRealOEQ, lo_complex_imag(l, b), lo_fconst(l, p, 0.0)), "");
+  LLVMBasicBlockRef square = new_block(l, "cpow.square"), polar = new_block(l, "cpow.polar"),
+                    done = new_block(l, "cpow.done");
+  LLVMBuildCondBr(l->b, two, square, polar);
+  position(l, square);
+  LLVMValueRef sq = lo_complex_binop(l, OP_MUL, w, a, w, a, w);
+  LLVMBasicBlockRef square_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, polar);
+  LLVMValueRef ar, ai, br, bi;
+  parts_as(l, a, w, c, &ar, &ai);
+  parts_as(l, b, w, c, &br, &bi);
+  LLVMValueRef out = lo_alloca(l, lo_type(l, c), "pow");
+  LLVMTypeRef params[6] = {l->mod->f64, l->mod->f64, l->mod->f64, l->mod->f64, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[6] = {ar, ai, br, bi, const_i32(l, lo_python314(l)), out};
+  lo_call_fn(l, "rt_complex_pow_numba", LLVMVoidTypeInContext(l->mod->c), params, args, 6);
+  LLVMValueRef r = lo_complex_convert(l, LLVMBuildLoad2(l->b, lo_type(l, c), out, ""), c, w);
+  if (w->kind == TY_C64) {  /* numba_cpowf makes its result as re + I * im: 0 * an infinite or NaN im is NaN */
+    LLVMValueRef re = lo_complex_real(l, r), im = lo_complex_imag(l, r);
+    r = lo_complex_make(l, w, LLVMBuildFAdd(l->b, re, LLVMBuildFMul(l->b, lo_fconst(l, p, 0.0), im, ""), ""), im);
+  }
+  LLVMBasicBlockRef polar_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, lo_type(l, w), "cpow");
+  LLVMAddIncoming(res, (LLVMValueRef[]){sq, r}, (LLVMBasicBlockRef[]){square_end, polar_end}, 2);
+  return lo_convert(l, res, w, t);
+}
+
 /* a ** b in the runtime (rt_complex_pow), in float64 parts. */
 static LLVMValueRef complex_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b) {
   const Type *c = TYS(TY_C128);
@@ -310,6 +357,7 @@ static LLVMValueRef binop_314(Lower *l, int op, const Type *t, LLVMValueRef a, c
 /* a op b with either of complex type, the result complex type t. */
 LLVMValueRef lo_complex_binop(Lower *l, int op, const Type *t, LLVMValueRef a, const Type *ta, LLVMValueRef b,
                               const Type *tb) {
+  if (op == OP_POW && l->opts->numba_code && !l->mod->gpu) return numba_complex_pow(l, t, a, ta, b, tb);
   /* complex64 is NumPy's alone (Python has none): NumPy's scalar rules */
   bool python = !l->numpy_semantics && t->kind == TY_C128;
   LLVMValueRef r = python && lo_python314(l) ? binop_314(l, op, t, a, ta, b, tb) : NULL;

@@ -174,13 +174,16 @@ LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *ar
 LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
   if (l->mod->gpu || l->opts->fastmath) return lo_intrinsic2(l, "llvm.pow", t, x, y);
   LLVMBool lossy;
-  if (LLVMIsAConstantFP(y) && LLVMConstRealGetDouble(y, &lossy) == 0.5) {
-    /* x ** 0.5: the square root (correctly rounded, as pow's result all but
-     * always is), with pow's +0.0 for -0.0 and +inf for -inf */
+  if (l->opts->numba_code && LLVMIsAConstantFP(y) && LLVMConstRealGetDouble(y, &lossy) == 0.5) {
+    /* x ** 0.5 in code written for Numba: the square root, as LLVM makes
+     * Numba's pow (correctly rounded, where pow's result misses it in about
+     * one case in a thousand), with pow's +0.0 for -0.0 and +inf for -inf */
     LLVMValueRef r = lo_intrinsic1(l, "llvm.fabs", t, lo_intrinsic1(l, "llvm.sqrt", t, x));
     LLVMValueRef inf = lo_fconst(l, t, INFINITY);
     return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, LLVMBuildFNeg(l->b, inf, ""), ""), inf, r, "");
   }
+  if (l->opts->numba_code && LLVMIsAConstantFP(y) && LLVMConstRealGetDouble(y, &lossy) == -1.0)
+    return LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), x, "");  /* LLVM's 1 / x for Numba's pow(x, -1.0) */
   LLVMValueRef args[2] = {x, y};
   LLVMValueRef r = lo_libm(l, "pow", t, args, 2);
   unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
