@@ -1,9 +1,11 @@
-"""Powers rounded as CPython's and NumPy's, and as Numba's in code written for
-Numba. CPython computes float ** int with the C library's pow, rounded once;
-products (x * x * x) or a quotient (1 / x) differ from it in about one
-result in a thousand, so only 0, 1 and 2 multiply (x * x, the correctly
-rounded square). NumPy's arrays take sqrt, 1 / x and x * x for a literal
-0.5, -1 and 2. Numba computes complex powers by CPython's polar form (a
+"""Powers as CPython's and NumPy's, and as Numba's in code written for Numba.
+CPython computes float ** int with the C library's pow, rounded once;
+ruchey's own code multiplies instead (x * x * x, and double-double
+square-and-multiply for other exponents, 1 / x for negative ones), so that
+loops of powers run at Numba's speed, and its results are pow's within
+1 ulp (they differ from it in about one result in a thousand, as the
+correctly rounded square x * x and sqrt do). NumPy's arrays take sqrt,
+1 / x and x * x for a literal 0.5, -1 and 2. Numba computes complex powers by CPython's polar form (a
 product for an exponent of 2), a complex64 to an int power in complex128."""
 import cmath
 import importlib.machinery
@@ -39,8 +41,15 @@ def same_float(got, want):
     return got == want and math.copysign(1, got) == math.copysign(1, want)
 
 
-def assert_each_as_python(f, xs, *extra):
-    """f(x, *extra) is py_func's value to the bit, or raises its exception."""
+def within_one_ulp(got, want):
+    if math.isnan(want) or math.isinf(want) or want == 0:
+        return same_float(got, want)
+    return got == want or got == math.nextafter(want, math.inf) or got == math.nextafter(want, -math.inf)
+
+
+def assert_each_as_python(f, xs, *extra, close=same_float):
+    """f(x, *extra) is py_func's value (to the bit, or as close says), or
+    raises its exception."""
     for x in xs:
         try:
             want = f.py_func(x, *extra)
@@ -49,7 +58,7 @@ def assert_each_as_python(f, xs, *extra):
                 f(x, *extra)
             continue
         got = f(x, *extra)
-        assert type(got) is type(want) and same_float(got, want), (x, extra, got, want)
+        assert type(got) is type(want) and close(got, want), (x, extra, got, want)
 
 
 @ruchey.njit
@@ -108,11 +117,11 @@ def powers(x, n):
 
 @pytest.mark.parametrize("f", [cube, cube_float_literal, inverse, inverse_square, seventh, builtin_pow, in_place],
                          ids=lambda f: f.py_func.__name__)
-def test_literal_exponents_are_pows_value_to_the_bit(f):
-    assert_each_as_python(f, bases(2100))
+def test_literal_exponents_are_pows_value_within_one_ulp(f):
+    assert_each_as_python(f, bases(2100), close=within_one_ulp)
 
 
-def test_math_pow_is_pows_value_to_the_bit():
+def test_math_pow_is_pows_value_within_one_ulp():
     for x in bases(2101):
         x = abs(x)  # (math.pow of a negative base to 0.5 is a ValueError either way)
         try:
@@ -122,21 +131,21 @@ def test_math_pow_is_pows_value_to_the_bit():
                 math_pow(x)
             continue
         got = math_pow(x)
-        assert all(same_float(g, w) for g, w in zip(got, want)), (x, got, want)
+        assert all(within_one_ulp(g, w) for g, w in zip(got, want)), (x, got, want)
 
 
 @pytest.mark.parametrize("n", [-7, -3, -2, -1, 0, 1, 3, 4, 5, 9, 17, 64, -64, 1025, -1100])
-def test_runtime_int_exponents_are_pows_value_to_the_bit(n):
-    assert_each_as_python(power, bases(2102 + abs(n), 1500), n)
+def test_runtime_int_exponents_are_pows_value_within_one_ulp(n):
+    assert_each_as_python(power, bases(2102 + abs(n), 1500), n, close=within_one_ulp)
 
 
 @pytest.mark.parametrize("n", [-3, -1, 3, 5])
-def test_a_loop_raising_to_a_parameter_is_pows_value_to_the_bit(n):
-    # (the loop has a version per exponent of 1 and 2; the others call pow)
+def test_a_loop_raising_to_a_parameter_is_pows_value_within_one_ulp(n):
+    # (the loop has a version per exponent of 1 to 3; the others multiply in double-double)
     x = numpy.array([v for v in bases(2120 + n) if v != 0 and abs(v) < 1e30 and abs(v) > 1e-30])
     want = numpy.array([float(v) ** n for v in x])
     got = powers(x, n)
-    assert numpy.array_equal(got, want, equal_nan=True)
+    assert all(within_one_ulp(float(g), float(w)) for g, w in zip(got, want))
 
 
 def test_a_square_stays_the_product():
@@ -289,7 +298,7 @@ def test_numba_code_half_and_minus_one_float_powers_are_llvms_sqrt_and_quotient(
             continue
         got = f(x)
         want = (math.sqrt(x), 1.0 / x, math.sqrt(x), math.pow(x, 3.0))
-        assert all(same_float(g, w) for g, w in zip(got, want)), (x, got, want)
+        assert all(within_one_ulp(g, w) for g, w in zip(got, want)), (x, got, want)
 
 
 def numba_itself():

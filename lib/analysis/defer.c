@@ -226,8 +226,9 @@ bool an_function_deferrable(Func *f, const CompileOptions *opts) {
 /* ---------------------------------------------------------------- sums checked by their result */
 
 /* x ** k for a literal k of 0 to 3 (an int or an integral float), whose
- * one check is overflow: products for 0 to 2 (lower/arith.c pow_literal),
- * pow for 3, whose check raises where it overflows, run checked or not */
+ * one check is overflow: products (lower/arith.c pow_literal), or pow for
+ * code written for Numba's x ** 3.0, whose check raises where it
+ * overflows, run checked or not */
 static bool literal_power(const Node *e) {
   double k = e->kind == N_INT ? (double)e->ival : e->kind == N_FLOAT ? e->fval : -1.0;
   return k == 0.0 || k == 1.0 || k == 2.0 || k == 3.0;

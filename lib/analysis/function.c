@@ -143,10 +143,10 @@ static bool see_exponent(Node *n, void *ctx) {
 }
 
 /* `abs(x[i] - y[i]) ** p` (a Minkowski distance), p an int parameter:
- * multiplications for p of 1 and 2 (and 3 in code written for Numba),
- * chosen per element by a jump table (lower/arith.c float_pow_int); a
- * version of the loop per exponent makes the choice once, and each
- * version's products as a literal exponent's (x * x), which vectorise. */
+ * multiplications for p of 1 to 3, chosen per element by a jump table
+ * (lower/arith.c float_pow_int); a version of the loop per exponent
+ * makes the choice once, and each version's products as a literal
+ * exponent's (x * x), which vectorise. */
 static Node *loop_exponent(const Func *f, const CompileOptions *opts, Node *loop) {
   if (opts->kernel || opts->gpu_cc) return NULL;
   Exponent e = {f, NULL};

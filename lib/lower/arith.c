@@ -303,38 +303,92 @@ static LLVMValueRef lo_int_truediv(Lower *l, LLVMValueRef a, LLVMValueRef b) {
   return res;
 }
 
-/* ---------------------------------------------------------------- float ** int */
+/* ---------------------------------------------------------------- float ** int by multiplication */
 
-/* x ** n for an integer n, as CPython computes it: pow(x, n), rounded once
- * (the C library's pow is not always the correctly rounded power, so no
- * product of more than two factors, nor 1 / x, is the same number: x * x * x
- * and 1 / x differ from pow's in about one result in a thousand), except
- *   - n of 0 and 1: 1.0 and x;
- *   - n of 2: x * x, correctly rounded, so that a loop of squares
- *     vectorises (pow's result is the same all but where it misses the
- *     correct rounding itself; overflow raises as pow's). */
+/* x ** n for an integer n, as Numba computes it, by multiplication rather
+ * than pow; the result stays within 1 ulp of CPython's pow(x, n):
+ *   - n in 0..3 (a literal): x*x, x*x*x, whose error is at most 1 ulp;
+ *   - n in -2..3 at run time: the same, through a switch on n;
+ *   - other |n| up to 1024: binary powering in double-double (an FMA
+ *     gives each product's rounding error), rounded once at the end;
+ *   - beyond that, or where a product left the normal range (zero,
+ *     subnormal, infinite, NaN: 0.0 ** -1, overflow, underflow), pow
+ *     itself with its errors, so every such case behaves as in CPython. */
+enum { POW_MUL_MAX = 1024 };
 
-/* The least |x| whose square (in t) rounds to infinity: squares are
- * monotonic in |x|, so overflow is one range test. */
-static double overflow_threshold(bool f32) {
+static LLVMValueRef fma3(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  LLVMTypeRef ov[1] = {lo_type(l, t)};
+  LLVMValueRef args[3] = {a, b, c};
+  return lo_intrinsic(l, "llvm.fma", ov, 1, args, 3);
+}
+
+/* (ah + al) * (bh + bl) as hi + lo, hi the rounded product of the highs. */
+static void dd_mul(Lower *l, const Type *t, LLVMValueRef ah, LLVMValueRef al, LLVMValueRef bh,
+                   LLVMValueRef bl, LLVMValueRef *hi, LLVMValueRef *lo) {
+  LLVMValueRef p = LLVMBuildFMul(l->b, ah, bh, "");
+  LLVMValueRef e = fma3(l, t, ah, bh, LLVMBuildFNeg(l->b, p, ""));
+  e = fma3(l, t, ah, bl, e);
+  *lo = fma3(l, t, al, bh, e);
+  *hi = p;
+}
+
+/* x ** m for 0 < m <= POW_MUL_MAX, as hi + lo: square-and-multiply with
+ * every product kept in double-double. */
+static void pow_dd_loop(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef m, LLVMValueRef *hi, LLVMValueRef *lo) {
+  LLVMTypeRef ty = lo_type(l, t), i64 = l->mod->i64;
+  LLVMValueRef zero = lo_fconst(l, t, 0.0);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b), head = new_block(l, "powi"),
+                    body = new_block(l, "powi.body"), done = new_block(l, "powi.done");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  LLVMValueRef ah = LLVMBuildPhi(l->b, ty, ""), al = LLVMBuildPhi(l->b, ty, ""), bh = LLVMBuildPhi(l->b, ty, ""),
+               bl = LLVMBuildPhi(l->b, ty, ""), k = LLVMBuildPhi(l->b, i64, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, k, const_i64(l, 0), ""), body, done);
+  position(l, body);
+  LLVMValueRef odd = LLVMBuildTrunc(l->b, k, l->mod->i1, ""), ph, pl, sh, sl;
+  dd_mul(l, t, ah, al, bh, bl, &ph, &pl);
+  dd_mul(l, t, bh, bl, bh, bl, &sh, &sl);
+  LLVMValueRef in_ah[2] = {lo_fconst(l, t, 1.0), LLVMBuildSelect(l->b, odd, ph, ah, "")},
+               in_al[2] = {zero, LLVMBuildSelect(l->b, odd, pl, al, "")}, in_bh[2] = {x, sh}, in_bl[2] = {zero, sl},
+               in_k[2] = {m, LLVMBuildLShr(l->b, k, const_i64(l, 1), "")};
+  LLVMBuildBr(l->b, head);
+  LLVMBasicBlockRef from[2] = {pre, body};
+  LLVMAddIncoming(ah, in_ah, from, 2);
+  LLVMAddIncoming(al, in_al, from, 2);
+  LLVMAddIncoming(bh, in_bh, from, 2);
+  LLVMAddIncoming(bl, in_bl, from, 2);
+  LLVMAddIncoming(k, in_k, from, 2);
+  position(l, done);
+  *hi = ah;
+  *lo = al;
+}
+
+/* The least |x| whose k-th power (k = 2 or 3, multiplied in t) rounds to
+ * infinity: powers are monotonic in |x|, so overflow is one range test. */
+static double overflow_threshold(long long k, bool f32) {
   double x = f32 ? sqrtf(FLT_MAX) : sqrt(DBL_MAX);
-  x -= f32 ? x * 0x1p-20 : x * 0x1p-48;  /* below it, then up to the first that overflows */
+  if (k == 3) x = f32 ? cbrtf(FLT_MAX) : cbrt(DBL_MAX);
+  double step = f32 ? x * 0x1p-20 : x * 0x1p-48;
+  x -= step;  /* below it, then up to the first that overflows */
   for (;;) {
-    if (f32 ? isinf((float)x * (float)x) : isinf(x * x)) return x;
+    bool inf = f32 ? isinf(k == 2 ? (float)x * (float)x : (float)x * (float)x * (float)x)
+                   : isinf(k == 2 ? x * x : x * x * x);
+    if (inf) return x;
     x = f32 ? nextafterf((float)x, INFINITY) : nextafter(x, INFINITY);
   }
 }
 
-/* x ** k for a literal k in 0..2: the products alone, so that a loop of
- * them still vectorises; only overflow needs a check (x*x is 0, inf or NaN
- * exactly where pow is), and it is one unsigned range test on |x|'s bits:
- * finite and at least the threshold. */
+/* x ** k for a literal k in 0..3: the products alone, so that a loop of
+ * them still vectorises; only overflow needs a check (x*x and x*x*x are 0,
+ * inf or NaN exactly where pow is), and it is one unsigned range test on
+ * |x|'s bits: finite and at least the threshold. */
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
-  LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : k == 1 ? x : LLVMBuildFMul(l->b, x, x, "");
-  if (k == 2 && pow_overflow_raises(l) && !l->powers_unchecked) {
+  LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
+  for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
+  if (k >= 2 && pow_overflow_raises(l) && !l->powers_unchecked) {
     bool f32 = lo_type(l, t) == l->mod->f32;
     LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
-    LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(f32)));
+    LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));
     if (l->deferred) {
       lo_raise_if(l, LLVMBuildAnd(l->b, big, fcmp(l, LLVMRealONE, mag, inf), ""), RT_ERR_OVERFLOW,
                   "(34, 'Numerical result out of range')");
@@ -350,31 +404,90 @@ static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long lo
   return r;
 }
 
-/* x ** n, n an int64 known only at run time: a switch on n, which the loop
- * around it predicts perfectly, to 0..2's products or to pow. */
-static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
-  LLVMBasicBlockRef zero = new_block(l, "pow.0"), one = new_block(l, "pow.1"), two = new_block(l, "pow.2"),
-                    any = new_block(l, "pow.n"), done = new_block(l, "pow.done");
-  LLVMValueRef sw = LLVMBuildSwitch(l->b, n, any, 3);
-  LLVMAddCase(sw, const_i64(l, 0), zero);
+/* x ** n for n in -2..3: |x| ** |n| by a switch on n, which the loop
+ * around it predicts perfectly (selects would cost every iteration). */
+static LLVMValueRef pow_small(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
+  LLVMBasicBlockRef one = new_block(l, "pow.1"), two = new_block(l, "pow.2"), three = new_block(l, "pow.3"),
+                    zero = new_block(l, "pow.0"), done = new_block(l, "pow.small.done");
+  LLVMValueRef sw = LLVMBuildSwitch(l->b, n, zero, 5);
   LLVMAddCase(sw, const_i64(l, 1), one);
+  LLVMAddCase(sw, const_i64(l, -1), one);
   LLVMAddCase(sw, const_i64(l, 2), two);
-  position(l, zero);
-  LLVMBuildBr(l->b, done);
+  LLVMAddCase(sw, const_i64(l, -2), two);
+  LLVMAddCase(sw, const_i64(l, 3), three);
   position(l, one);
   LLVMBuildBr(l->b, done);
   position(l, two);
-  LLVMValueRef x2 = pow_literal(l, t, x, 2);
-  LLVMBasicBlockRef two_end = LLVMGetInsertBlock(l->b);
+  LLVMValueRef x2 = LLVMBuildFMul(l->b, x, x, "");
   LLVMBuildBr(l->b, done);
-  position(l, any);
-  LLVMValueRef r = float_pow(l, t, x, LLVMBuildSIToFP(l->b, n, lo_type(l, t), ""));
-  LLVMBasicBlockRef any_end = LLVMGetInsertBlock(l->b);
+  position(l, three);
+  LLVMValueRef x3 = LLVMBuildFMul(l->b, LLVMBuildFMul(l->b, x, x, ""), x, "");
+  LLVMBuildBr(l->b, done);
+  position(l, zero);
   LLVMBuildBr(l->b, done);
   position(l, done);
-  LLVMValueRef res = LLVMBuildPhi(l->b, lo_type(l, t), "pow");
-  LLVMAddIncoming(res, (LLVMValueRef[]){lo_fconst(l, t, 1.0), x, x2, r},
-                  (LLVMBasicBlockRef[]){zero, one, two_end, any_end}, 4);
+  LLVMValueRef r = LLVMBuildPhi(l->b, lo_type(l, t), "");
+  LLVMAddIncoming(r, (LLVMValueRef[]){x, x2, x3, lo_fconst(l, t, 1.0)},
+                  (LLVMBasicBlockRef[]){one, two, three, zero}, 4);
+  return r;
+}
+
+/* x ** n, n an int64 known only at run time (see above). */
+static LLVMValueRef float_pow_int(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef n) {
+  bool f32 = lo_type(l, t) == l->mod->f32;
+  LLVMTypeRef ty = lo_type(l, t);
+  LLVMBasicBlockRef small = new_block(l, "pow.small"), small_pos = new_block(l, "pow.small.pos"),
+                    mid = new_block(l, "pow.mul"), loop = new_block(l, "pow.loop"), join = new_block(l, "pow.join"),
+                    check = new_block(l, "pow.check"), recip = new_block(l, "pow.recip"),
+                    slow = new_block(l, "pow.slow"), done = new_block(l, "pow.done");
+  LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, n, const_i64(l, 0), "");
+  LLVMValueRef few = LLVMBuildICmp(l->b, LLVMIntULE, LLVMBuildAdd(l->b, n, const_i64(l, 2), ""), const_i64(l, 5), "");
+  LLVMBuildCondBr(l->b, few, small, mid);
+  position(l, small);
+  LLVMValueRef small_h = pow_small(l, t, x, n);
+  LLVMBasicBlockRef small_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildCondBr(l->b, neg, join, small_pos);
+  /* 0..3: the products are pow's result but where they overflow */
+  position(l, small_pos);
+  LLVMValueRef over = fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", t, small_h), lo_fconst(l, t, INFINITY));
+  LLVMBuildCondBr(l->b, over, slow, done);
+  position(l, mid);
+  LLVMValueRef m = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, n, ""), n, "");
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntULE, m, const_i64(l, POW_MUL_MAX), ""), loop, slow);
+  position(l, loop);
+  LLVMValueRef mid_h, mid_l;
+  pow_dd_loop(l, t, x, m, &mid_h, &mid_l);
+  LLVMBasicBlockRef mid_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, join);
+  position(l, join);
+  LLVMValueRef h = LLVMBuildPhi(l->b, ty, "h"), lo = LLVMBuildPhi(l->b, ty, "lo");
+  LLVMAddIncoming(h, (LLVMValueRef[]){small_h, mid_h}, (LLVMBasicBlockRef[]){small_end, mid_end}, 2);
+  LLVMAddIncoming(lo, (LLVMValueRef[]){lo_fconst(l, t, 0.0), mid_l}, (LLVMBasicBlockRef[]){small_end, mid_end}, 2);
+  /* normal, and for a negative n small enough that 1/h is normal too */
+  LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, h);
+  LLVMValueRef top = LLVMBuildSelect(l->b, neg, lo_fconst(l, t, f32 ? 0x1p120 : 0x1p1000),
+                                     lo_fconst(l, t, f32 ? FLT_MAX : DBL_MAX), "");
+  LLVMValueRef ok = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, f32 ? FLT_MIN : DBL_MIN)),
+                                 fcmp(l, LLVMRealOLE, mag, top), "");
+  LLVMBuildCondBr(l->b, ok, check, slow);
+  position(l, check);
+  LLVMValueRef sum = LLVMBuildFAdd(l->b, h, lo, "");
+  LLVMBuildCondBr(l->b, neg, recip, done);
+  position(l, recip);
+  /* 1 / (h + lo) rounded once: q corrected by its residual */
+  LLVMValueRef q = LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), h, "");
+  LLVMValueRef nq = LLVMBuildFNeg(l->b, q, "");
+  LLVMValueRef e = fma3(l, t, nq, lo, fma3(l, t, nq, h, lo_fconst(l, t, 1.0)));
+  LLVMValueRef inv = fma3(l, t, q, e, q);
+  LLVMBuildBr(l->b, done);
+  position(l, slow);
+  LLVMValueRef r = float_pow(l, t, x, LLVMBuildSIToFP(l->b, n, ty, ""));
+  LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+  LLVMValueRef res = LLVMBuildPhi(l->b, ty, "pow");
+  LLVMAddIncoming(res, (LLVMValueRef[]){small_h, sum, inv, r},
+                  (LLVMBasicBlockRef[]){small_pos, check, recip, slow_end}, 4);
   return res;
 }
 
@@ -459,17 +572,19 @@ static LLVMValueRef numba_float_pow_int(Lower *l, const Type *t, LLVMValueRef x,
   return res;
 }
 
-/* A literal exponent small enough for pow_literal: an int, or an integral float. */
-static bool literal_exponent(LLVMValueRef b, long long *k) {
+/* A literal exponent small enough for pow_literal: an int, or an integral
+ * float, of 0 to top (3; 2 for a float in code written for Numba, whose
+ * x ** 3.0 is pow's). */
+static bool literal_exponent(LLVMValueRef b, long long top, long long *k) {
   if (LLVMIsAConstantInt(b)) {
     *k = LLVMConstIntGetSExtValue(b);
-    return *k >= 0 && *k <= 2;
+    return *k >= 0 && *k <= top;
   }
   if (!LLVMIsAConstantFP(b)) return false;
   LLVMBool lossy;
   double v = LLVMConstRealGetDouble(b, &lossy);
   *k = (long long)v;
-  return v >= 0 && v <= 2 && v == (double)*k;
+  return v >= 0 && v <= (double)top && v == (double)*k;
 }
 
 /* x ** e of NumPy's arrays for a literal e of 0.5 or -1 (2 is pow_literal's
@@ -510,7 +625,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
     LLVMValueRef x = lo_convert(l, a, ta, t);
     if (ty_is_int(tb) && l->opts->numba_code && !l->mod->gpu) return numba_float_pow_int(l, t, x, b, tb);
     LLVMValueRef e = lo_convert(l, b, tb, t);
-    if (literal_exponent(e, &k)) return pow_literal(l, t, x, k);
+    if (literal_exponent(e, l->opts->numba_code ? 2 : 3, &k)) return pow_literal(l, t, x, k);
     LLVMValueRef r = l->numpy_semantics && !l->opts->numba_code && !l->mod->gpu ? numpy_literal_power(l, t, x, e) : NULL;
     if (r) return r;
     /* array expressions keep pow, which vectorises with the vector library */

@@ -587,10 +587,9 @@ static void counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef ste
 }
 
 /* A loop whose float ** int raises to a fixed parameter (its plan's
- * pow_exponent) has a version for each exponent that multiplies (1 and 2;
- * in code written for Numba 3 too), in which the power is that of a
- * literal exponent (lower/arith.c), and one for the others; a deferred
- * loop's rerun, which only raises, has the last alone. */
+ * pow_exponent) has a version for each exponent of 1 to 3, in which the
+ * power is that of a literal exponent (lower/arith.c), and one for the
+ * others; a deferred loop's rerun, which only raises, has the last alone. */
 static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef step, LLVMValueRef k0,
                             LLVMValueRef k1, LLVMBasicBlockRef exhausted, LLVMBasicBlockRef brk, bool rerun) {
   Node *e = n->plan->pow_exponent;
@@ -599,9 +598,8 @@ static void lo_counted_loop(Lower *l, Node *n, LLVMValueRef start, LLVMValueRef 
     return;
   }
   LLVMBasicBlockRef general = new_block(l, "for.pow.n");
-  int top = l->opts->numba_code ? 3 : 2;
-  LLVMValueRef sw = LLVMBuildSwitch(l->b, lo_expr_as(l, e, TYS(TY_I64)), general, (unsigned)top);
-  for (int k = 1; k <= top; k++) {
+  LLVMValueRef sw = LLVMBuildSwitch(l->b, lo_expr_as(l, e, TYS(TY_I64)), general, 3);
+  for (int k = 1; k <= 3; k++) {
     LLVMBasicBlockRef version = new_block(l, "for.pow.k");
     LLVMAddCase(sw, const_i64(l, k), version);
     position(l, version);
