@@ -123,3 +123,28 @@ def test_min_max_of_text_arrays_are_the_items_argmin_argmax_find(kind, seed):
 def test_min_of_an_empty_text_array_raises_as_an_empty_minimum():
     with pytest.raises(ValueError, match="zero-size array"):
         least_and_greatest(np.zeros(0, "U2"))
+
+
+@ruchey.njit
+def filled_like(a, s):
+    return np.full_like(a, s), np.full_like(a, s, order="F"), np.full_like(a, s, order="C")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_full_like_of_a_text_array_holds_the_value_cut_to_its_width(kind, seed):
+    rng = make_rng(seed)
+    for a in text_arrays(rng, kind) + [np.zeros((0, 2), kind)]:
+        for fill in text_arrays(rng, kind)[0].ravel()[:4]:
+            s = fill.item() * int(rng.integers(0, 4))  # wider than the items too
+            got, want = filled_like(a, s), filled_like.py_func(a, s)
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype and g.flags.f_contiguous == w.flags.f_contiguous
+                np.testing.assert_array_equal(g, w)
+
+
+def test_full_like_of_a_text_array_and_a_number_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="takes a str fill value"):
+        filled_like(np.array(["a"]), 3)
+    with pytest.raises(ruchey.TypingError, match="takes a bytes fill value"):
+        filled_like(np.array([b"a"]), "a")

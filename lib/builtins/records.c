@@ -212,7 +212,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.flatnonzero", "numpy.extract", "numpy.count_nonzero", "numpy.any",
                                           "array.any", "numpy.all", "array.all", "numpy.min", "array.min", "numpy.max",
                                           "array.max", "numpy.amin", "numpy.amax", "numpy.argmin", "array.argmin",
-                                          "numpy.argmax", "array.argmax",
+                                          "numpy.argmax", "array.argmax", "numpy.full_like",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {
