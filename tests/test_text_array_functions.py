@@ -148,3 +148,29 @@ def test_full_like_of_a_text_array_and_a_number_is_a_typing_error():
         filled_like(np.array(["a"]), 3)
     with pytest.raises(ruchey.TypingError, match="takes a bytes fill value"):
         filled_like(np.array([b"a"]), "a")
+
+
+@ruchey.njit
+def equal_arrays(a, b):
+    return np.array_equal(a, b), np.array_equal(b, a)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_array_equal_of_text_arrays_compares_items_as_numpy(kind, seed):
+    rng = make_rng(seed)
+    arrays = text_arrays(rng, kind)
+    for a in arrays:
+        wider = a.astype(kind + "7")  # equal items of another width: NumPy pads them to compare
+        changed = a.copy()
+        if changed.size:
+            changed.flat[int(rng.integers(0, changed.size))] = "q" if kind == "U" else b"q"
+        for b in [a.copy(), np.asfortranarray(a), wider, changed, a[::-1], a[:0]] + arrays:
+            assert equal_arrays(a, b) == equal_arrays.py_func(a, b)
+
+
+def test_array_equal_of_a_text_array_and_numbers_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="compares an array of str"):
+        equal_arrays(np.array(["a"]), np.zeros(1))
+    with pytest.raises(ruchey.TypingError, match="compares an array of str"):
+        equal_arrays(np.array(["a"]), np.array([b"a"]))
