@@ -174,3 +174,56 @@ def test_array_equal_of_a_text_array_and_numbers_is_a_typing_error():
         equal_arrays(np.array(["a"]), np.zeros(1))
     with pytest.raises(ruchey.TypingError, match="compares an array of str"):
         equal_arrays(np.array(["a"]), np.array([b"a"]))
+
+
+# ---------------------------------------------------------------- every NumPy name given text arrays
+
+SWEEP = r'''
+import linecache, sys, warnings
+import numpy as np
+import ruchey
+from ruchey import _core
+
+def names():
+    out = set()
+    for row in _core.builtins():
+        module, path = row[1], row[2]
+        if module and module.startswith("numpy") and module != "numpy.random" and path:
+            out.add("np." + (module[6:] + "." if module != "numpy" else "") + path)
+        if row[0].startswith("array.") and row[3] == "method" and path:
+            out.add("x." + path)
+    return sorted(out)
+
+CALLS = ("{f}(x)", "{f}(x, x)", "{f}(x, 0)", "{f}(x, t)", "{f}(m, x, x)", "{f}(x, 0, 1)")
+done = 0
+for f in names():
+    for call in CALLS:
+        if f.startswith("x."):
+            call = call.replace("(x, ", "(").replace("(x)", "()")
+        src = f"def g(x, t, m):\n    return {call.format(f=f)}\n"
+        filename = f"<text-sweep-{done}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        ns = {"np": np}
+        exec(compile(src, filename, "exec"), ns)
+        g = ruchey.njit(ns["g"])
+        for x in (np.array([["ab", "c", ""], ["abc", "b", "x"]], "U3"), np.array([b"ab", b"", b"abc"], "S3")):
+            t = "abc" if x.dtype.kind == "U" else b"abc"
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    g(x, t, x != x[..., :1])
+            except Exception:  # noqa: BLE001 -- a clear exception is an answer; a crash ends the process
+                pass
+            done += 1
+print("swept", done)
+'''
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's table of builtins")
+def test_every_numpy_name_given_text_arrays_answers_without_crashing():
+    """Each NumPy function and array method ruchey compiles, called with a
+    '<U3' and an 'S3' array in a few argument patterns: a result or an
+    exception, the process alive at the end."""
+    run = subprocess.run([sys.executable, "-c", SWEEP], capture_output=True, text=True, timeout=1500)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "swept" in run.stdout
