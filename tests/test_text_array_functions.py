@@ -6,7 +6,7 @@ exception, never a crash. Each compiled function against its py_func on
 generated arrays of every layout."""
 import subprocess
 import sys
-import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -174,6 +174,22 @@ def test_array_equal_of_a_text_array_and_numbers_is_a_typing_error():
         equal_arrays(np.array(["a"]), np.zeros(1))
     with pytest.raises(ruchey.TypingError, match="compares an array of str"):
         equal_arrays(np.array(["a"]), np.array([b"a"]))
+
+
+@ruchey.njit
+def broadcast_letters(n):
+    return np.broadcast_to("a", (n, 2)), np.full_like(np.zeros(n, "U3"), "a")
+
+
+def test_a_str_that_is_a_deprecated_dtype_alias_compiles_without_warnings():
+    """'a' was NumPy's name of a bytes dtype (deprecated in NumPy 2):
+    given to a builtin as a str, compiling asks NumPy nothing that warns."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = broadcast_letters(3)
+    for g, w in zip(got, broadcast_letters.py_func(3)):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
 
 
 # ---------------------------------------------------------------- every NumPy name given text arrays
