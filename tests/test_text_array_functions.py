@@ -192,6 +192,32 @@ def test_a_str_that_is_a_deprecated_dtype_alias_compiles_without_warnings():
         np.testing.assert_array_equal(g, w)
 
 
+@ruchey.njit
+def found_in(a, b):
+    return np.isin(a, b), np.isin(a, b, invert=True), np.isin(a, test_elements=b, assume_unique=True)
+
+
+@numba_deviation("numba's isin refuses text arrays")
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_isin_of_text_arrays_finds_items_as_numpy(kind, seed):
+    rng = make_rng(seed)
+    arrays = text_arrays(rng, kind)
+    tests = [arrays[0].ravel()[:5], arrays[3].ravel(), arrays[0].ravel()[:0], arrays[0].ravel().astype(kind + "5")[::-2]]
+    for a in arrays + [arrays[0].ravel()[0].item(), "q" if kind == "U" else b"q"]:
+        for b in tests:
+            for g, w in zip(found_in(a, b), found_in.py_func(a, b)):
+                assert g.dtype == w.dtype and g.shape == w.shape
+                np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("a, b", [(np.array(["a"]), np.zeros(2)), (np.zeros(2), np.array(["a"])),
+                                  (np.array(["a"]), np.array([b"a"])), (np.array(["a"]), "a")])
+def test_isin_of_text_and_another_kind_is_a_typing_error(a, b):
+    with pytest.raises(ruchey.TypingError, match="looks for str"):
+        found_in(a, b)
+
+
 # ---------------------------------------------------------------- every NumPy name given text arrays
 
 SWEEP = r'''

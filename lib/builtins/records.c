@@ -213,7 +213,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "array.any", "numpy.all", "array.all", "numpy.min", "array.min", "numpy.max",
                                           "array.max", "numpy.amin", "numpy.amax", "numpy.argmin", "array.argmin",
                                           "numpy.argmax", "array.argmax", "numpy.full_like",
-                                          "numpy.array_equal",
+                                          "numpy.array_equal", "numpy.isin",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {
