@@ -13,7 +13,7 @@ import pytest
 
 import ruchey
 
-from conftest import AS_NUMBA, make_rng, numba_deviation
+from conftest import AS_NUMBA, NUMPY1, make_rng, numba_deviation, numpy2_only
 
 
 def text_arrays(rng, kind, shape=(4, 6)):
@@ -78,6 +78,7 @@ def test_argmax_of_an_empty_text_array_raises_as_numpy(kind):
             f(a, 0) if f is item_orders_along else f(a)
 
 
+@numpy2_only  # (NumPy 1.x's any and all refuse text, its truth of a str is not only whitespace)
 @numba_deviation("numba's count_nonzero, any, all and extract refuse text arrays")
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("kind", ["U", "S"])
@@ -216,6 +217,39 @@ def test_isin_of_text_arrays_finds_items_as_numpy(kind, seed):
 def test_isin_of_text_and_another_kind_is_a_typing_error(a, b):
     with pytest.raises(ruchey.TypingError, match="looks for str"):
         found_in(a, b)
+
+
+@ruchey.njit
+def chosen(c, x, y):
+    return np.where(c, x, y)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_where_chooses_between_text_arrays_as_numpy(kind, seed):
+    """The result has the wider dtype and the broadcast shape; a condition of
+    bools, numbers or text (true where not empty), 0-d or broadcast."""
+    rng = make_rng(seed)
+    a = text_arrays(rng, kind)[0]
+    b = text_arrays(rng, kind, shape=(4, 6))[0].astype(kind + "5")
+    conditions = [rng.random(a.shape) < 0.5, rng.integers(-1, 2, (1, 6)), True, np.float64(0.0)]
+    if not NUMPY1:  # (NumPy 2's truth of a str: not empty)
+        conditions += [a, b[:, 0:1]]
+    for c in conditions:
+        for x, y in ((a, b), (b, a), (a, a[::-1, ::-1]), (np.asfortranarray(a), b[0]), (a[:, :1], b[1::3])):
+            got, want = chosen(c, x, y), chosen.py_func(c, x, y)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
+
+
+def test_where_of_text_and_numbers_is_a_typing_error_and_of_bad_shapes_numpys_value_error():
+    u = np.array(["ab", "c"])
+    with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
+        chosen(u, 0, 1)
+    with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
+        chosen(True, u, u.astype("S2"))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        chosen(True, u, np.array(["a", "b", "c"]))
 
 
 # ---------------------------------------------------------------- every NumPy name given text arrays

@@ -217,7 +217,8 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {
-  if (!strcmp(n->bi->name, "numpy.where")) return n->list.len == 1;  /* where(c) is nonzero(c) */
+  if (!strcmp(n->bi->name, "numpy.where") || !strcmp(n->bi->name, "numpy.where of text"))
+    return true;  /* where(c) is nonzero(c); where(c, x, y) of text arrays shape.c's own loop */
   size_t len = strlen(n->bi->name);  /* the rows reductions hand text arrays to (complex_reduce.c's) */
   if (len > 8 && !strcmp(n->bi->name + len - 8, " of text")) return true;
   for (int i = 0; takes_chars[i]; i++)
