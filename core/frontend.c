@@ -1341,13 +1341,30 @@ static Node *fe_string(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* numpy.dtype(s) with Python's warnings ignored: every constant str a
+ * builtin is given is asked, and NumPy's DeprecationWarning for the 'a'
+ * alias ("a", "a5") would name a dtype the code may not mean ('a' in
+ * numpy.broadcast_to('a', n) is a str). */
+static PyObject *dtype_quietly(PyObject *numpy, PyObject *s) {
+  PyObject *warnings = PyImport_ImportModule("warnings");
+  PyObject *quiet = warnings ? PyObject_CallMethod(warnings, "catch_warnings", NULL) : NULL;
+  PyObject *entered = quiet ? PyObject_CallMethod(quiet, "__enter__", NULL) : NULL;
+  PyObject *ignored = entered ? PyObject_CallMethod(warnings, "simplefilter", "s", "ignore") : NULL;
+  PyObject *descr = ignored ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
+  PyErr_Clear();
+  PyObject *left = entered ? PyObject_CallMethod(quiet, "__exit__", "OOO", Py_None, Py_None, Py_None) : NULL;
+  PyErr_Clear();
+  Py_XDECREF(left); Py_XDECREF(ignored); Py_XDECREF(entered); Py_XDECREF(quiet); Py_XDECREF(warnings);
+  return descr;
+}
+
 /* The dtype NumPy's numpy.dtype(s) gives, as ruchey's type (a scalar's, a
  * datetime's with its unit, a str's or bytes' of a width, a record's of
  * fields written out, "i4, (2,3)f8"); NULL for any other, *known saying
  * whether NumPy has that dtype. */
 static const Type *named_dtype(PyObject *s, bool *known) {
   PyObject *numpy = PyImport_ImportModule("numpy");
-  PyObject *descr = numpy ? PyObject_CallMethod(numpy, "dtype", "O", s) : NULL;
+  PyObject *descr = numpy ? dtype_quietly(numpy, s) : NULL;
   PyObject *type = descr ? PyObject_GetAttrString(descr, "type") : NULL;
   int kind = type ? core_dtype_kind(type) : -1;
   const Type *other = descr ? disp_dtype_time(descr) : NULL;

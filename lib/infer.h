@@ -87,6 +87,7 @@ bool ty_is_weak(const Node *n);
 bool ty_holds_complex(const Type *t);
 /* builtins/complex.c: numpy.f(x) of complex x, typed by f's complex row, or a TypingError */
 const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args);
+const Type *ty_numpy_text_reduce(Infer *in, Node *n, const Type **args);  /* complex_reduce.c: "numpy.f of text" */
 /* A keyword argument's value, or NULL. */
 Node *ty_kwarg(Node *n, const char *name);
 /* Typing a CUDA kernel or device function. */

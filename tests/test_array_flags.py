@@ -101,3 +101,27 @@ def test_writeable_flag_as_numpy_says():
         frozen = a.copy()
         frozen.flags.writeable = False  # (passed as it is: check() would pass writeable copies)
         assert writeable_flags(frozen) == writeable_flags.py_func(frozen) == (False, False, False, True, True)
+
+
+@ruchey.njit
+def flags_read(f):
+    return f.c_contiguous, f.f_contiguous, f.contiguous, f.writeable
+
+
+@ruchey.njit
+def flags_passed(a):
+    f = a.flags
+    return flags_read(f), flags_read(a.flags), flags_read(np.broadcast_to(a, (2,) + a.shape).flags)
+
+
+def test_flags_passed_to_another_compiled_function_read_the_same():
+    """The callee gets the flags (Numba's ArrayFlags argument) of the
+    array they describe, a read-only view's too; NumPy's flags of each
+    array are the expected values (Python cannot pass a flags object to a
+    compiled function)."""
+    def expected(x):
+        return x.flags.c_contiguous, x.flags.f_contiguous, x.flags.c_contiguous, x.flags.writeable
+
+    for a in generated():
+        want = expected(a)
+        assert flags_passed(a) == (want, want, expected(np.broadcast_to(a, (2,) + a.shape)))

@@ -19,7 +19,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 import ruchey
 from arraygen import DTYPES, LAYOUTS, array, assert_same_array, check, compiled, define
-from conftest import AS_NUMBA, NUMPY1, make_rng, numpy2_only
+from conftest import AS_NUMBA, NUMPY1, make_rng, numpy2_only, run_python_file
 
 # Numba returns broadcast_arrays as a list, takes no writeable=, and its
 # errors differ from NumPy's: the file checks ruchey against NumPy.
@@ -511,6 +511,51 @@ def test_sliding_window_view_over_several_axes_matches_numpy():
     for a in arrays(rng, [np.float64, np.int16, np.bool_, np.complex64], [(3, 4), (4, 5)]):
         for f in forms:
             check(f, a)
+
+
+def test_sliding_window_view_in_numba_code_is_writeable_as_numbas(tmp_path):
+    """Numba's sliding_window_view takes no writeable= and is always
+    writeable: functions decorated after install_as_numba() get a writeable
+    view with NumPy's windows (writeable=False still read-only); ruchey's
+    own keep NumPy's read-only default."""
+    done = run_python_file("""
+        import numpy as np
+        import ruchey
+        from numpy.lib.stride_tricks import sliding_window_view
+
+        @ruchey.njit
+        def own(a, w):
+            return sliding_window_view(a, w)
+
+        numba = ruchey.install_as_numba()
+
+        @numba.njit
+        def windows(a, w):
+            return sliding_window_view(a, w, axis=0)
+
+        @numba.njit
+        def read_only(a, w):
+            return sliding_window_view(a, w, writeable=False)
+
+        @numba.njit
+        def written(a):
+            v = sliding_window_view(a, 2)
+            v[1, 1] = 9
+            return v
+
+        rng = np.random.default_rng(3)
+        for a in (rng.standard_normal(7), rng.integers(0, 9, (4, 3))[::-1], np.arange(6.0).reshape(2, 3).T):
+            for w in range(1, a.shape[0] + 1):
+                got, want = windows(a, w), sliding_window_view(a, w, axis=0, writeable=True)
+                assert got.flags.writeable and got.shape == want.shape and (got == want).all()
+                if a.ndim == 1:
+                    assert not read_only(a, w).flags.writeable and not own(a, w).flags.writeable
+        a = np.arange(5)
+        v = written(a)
+        assert v.flags.writeable and a.tolist() == [0, 1, 9, 3, 4]
+        print("done")
+    """, tmp_path)
+    assert "done" in done.stdout, done.stderr[-3000:]
 
 
 def test_sliding_window_view_writeable_writes_through():

@@ -8,11 +8,19 @@
  * whole array or along an axis (of a complex number: of the 0-d array of it); sums, products and means take a complex
  * dtype= to accumulate in.
  *
+ * Arrays of str and bytes ('<Un', '|Sn') reduce here too, as Numba's: min,
+ * max, argmin and argmax by NumPy's order of text (rt_text_order: code
+ * points or unsigned bytes, the padding least; the first of equal items
+ * wins), any, all and count_nonzero by an item's truth (not empty).
+ *
  * reduce.c's passes run on vector lanes of numbers; a complex element is
- * a pair of them, so these run one element at a time, in C order, with
- * NumPy's complex arithmetic (reduce.h's rd_add ...). reduce.c's rows hand complex arguments to
- * the rows here by name (BF_COMPLEX: "numpy.sum of complex" ...).
+ * a pair of them and a text item a run of bytes, so these run one element
+ * at a time, in C order, with NumPy's complex arithmetic (reduce.h's rd_add
+ * ...). reduce.c's rows hand complex and text arguments to the rows here by
+ * name (BF_COMPLEX: "numpy.sum of complex", "numpy.argmax of text" ...).
  */
+#include <stdio.h>
+
 #include "builtins/reduce.h"
 
 /* the row's ival */
@@ -56,6 +64,35 @@ static const Type *ty_complex_reduce(Infer *in, Node *n, const Type **args) {
   if (!axis && !acc && in->opts && in->opts->numba_code && e->kind == TY_C64 && (spreads(which) || which == CR_NANMEAN))
     res = which == CR_NANMEAN ? TYS(TY_C128) : TYS(TY_F64);  /* Numba's loops add into a complex128 or a float64 */
   return axis && t->ndim > 1 ? ty_array(res, t->ndim - 1, 'C', false) : res;
+}
+
+/* min, max, argmin, argmax, any, all, count_nonzero (a, axis=None) of an
+ * array of str or bytes: an index, a truth, a count, or min's and max's
+ * item as a str (bytes); along an axis an array of them (min's and max's
+ * of the items' dtype). */
+static const Type *ty_text_reduce(Infer *in, Node *n, const Type **args) {
+  Node *axis = bi_arg(n, 1, "axis");
+  const Type *t = args[0];
+  if (bi_none_as_default(axis)) axis = NULL;
+  if (axis && !bi_check_axis_late(in, n, axis, t->ndim)) return NULL;
+  int which = (int)n->bi->ival;
+  bool along = axis && t->ndim > 1;
+  const Type *item = along ? t->elem : t->elem->kind == TY_CHARSEQ ? TYS(TY_STR) : TYS(TY_BYTES);
+  const Type *res = indexes(which) || counts(which) ? TYS(TY_I64) : truths(which) ? TYS(TY_BOOL) : item;
+  if (along && ty_no_allocation(in))
+    return ty_error(in, n, "kernels cannot allocate arrays: %s() along an axis makes one", n->bi->name);
+  return along ? ty_array(res, t->ndim - 1, 'C', false) : res;
+}
+
+/* The row "numpy.f of text" for numpy.f's call of an array of str or
+ * bytes; a TypingError if none (NumPy's arithmetic refuses text). */
+const Type *ty_numpy_text_reduce(Infer *in, Node *n, const Type **args) {
+  char name[64];
+  snprintf(name, sizeof name, "%s of text", n->bi->name);
+  const Builtin *bi = bi_named(name);
+  if (!bi) return ty_error(in, n, "%s() does not support arrays of str or bytes in compiled code", n->bi->name);
+  n->bi = bi;
+  return bi->type(in, n, args);
 }
 
 /* A call being lowered: which reduction of which array, and where one
@@ -148,8 +185,10 @@ typedef struct Acc {
   bool skip_nan;        /* an x with a NaN part adds nothing (multiplies by 1) */
 } Acc;
 
-/* x (of type t) is true where either part is nonzero */
+/* x (of type t) is true where either part is nonzero; a text item (x its
+ * address) where it is not empty */
 static LLVMValueRef truth_of(Lower *l, const Type *t, LLVMValueRef x) {
+  if (ty_is_fixed_text(t)) return lo_item_truth(l, t, x);
   LLVMValueRef zero = part_const(l, t, 0);
   return LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_real(l, x), zero, ""),
                      LLVMBuildFCmp(l->b, LLVMRealUNE, lo_complex_imag(l, x), zero, ""), "");
@@ -257,11 +296,34 @@ typedef struct Pick {
   LLVMValueRef best, at, i;  /* allocas */
 } Pick;
 
+/* Whether text item x (its address) orders strictly after (max) or before
+ * the one kept, best */
+static LLVMValueRef text_beyond(Lower *l, const Pick *p, LLVMValueRef x, LLVMValueRef best) {
+  LLVMValueRef units = const_i64(l, p->elem->unit);
+  return lo_text_compare(l, p->max ? OP_GT : OP_LT, x, units, best, units, p->elem->kind == TY_CHARSEQ ? 4 : 1);
+}
+
 /* x replaces the element kept where it is the first, or where that holds
- * no NaN and x holds one or is strictly smaller (larger: max) */
+ * no NaN and x holds one or is strictly smaller (larger: max); a text
+ * item (held by its address) where it orders strictly beyond */
 static void pick(Lower *l, LLVMValueRef x, void *arg) {
   Pick *p = arg;
   LLVMValueRef best = rd_load(l, p->best), i = rd_load(l, p->i);
+  if (ty_is_fixed_text(p->elem)) {
+    LLVMBasicBlockRef compare = new_block(l, "tpick.compare"), done = new_block(l, "tpick.done"), from = LLVMGetInsertBlock(l->b);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, const_i64(l, 0), ""), done, compare);
+    position(l, compare);  /* (the first item is kept unread: best holds no item yet) */
+    LLVMValueRef beyond = text_beyond(l, p, x, best);
+    LLVMBasicBlockRef compared = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    position(l, done);
+    LLVMValueRef take = LLVMBuildPhi(l->b, l->mod->i1, "tpick.take");
+    LLVMAddIncoming(take, (LLVMValueRef[]){const_bool(l, true), beyond}, (LLVMBasicBlockRef[]){from, compared}, 2);
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, x, best, ""), p->best);
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, take, i, rd_load(l, p->at), ""), p->at);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, const_i64(l, 1), ""), p->i);
+    return;
+  }
   LLVMValueRef xr = lo_complex_real(l, x), xi = lo_complex_imag(l, x), br = lo_complex_real(l, best), bi = lo_complex_imag(l, best);
   LLVMRealPredicate beyond = p->max ? LLVMRealOGT : LLVMRealOLT;
   LLVMValueRef better = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, beyond, xr, br, ""),
@@ -351,6 +413,8 @@ static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis"), *ddof = ty_kwarg(n, "ddof");
   const Type *f64 = TYS(TY_F64);
   const Type *t = array_of(a->ty);
+  bool text = ty_is_fixed_text(t->elem);
+  if (text && bi_none_as_default(axis)) axis = NULL;
   const Type *acc = axis && t->ndim > 1 ? n->ty->elem : n->ty;
   if (!ty_is_complex(acc)) acc = t->elem;  /* var, std, any, argmax ... */
   if (l->opts->numba_code && skips_nan(n->bi->ival) && spreads(n->bi->ival) && !axis && t->elem->kind == TY_C64)
@@ -365,6 +429,7 @@ static LLVMValueRef lo_complex_reduce(Lower *l, Node *n) {
   if (axis && t->ndim == 1) np_runtime_axis(l, axis, 1);  /* (the one axis: the whole array, once it is checked) */
   LLVMValueRef res = axis && t->ndim > 1 ? rd_for_axis(l, axis, t->ndim, n->ty, reduce_along, &r, rd_axis_error)
                                          : reduce_one(l, &r, NULL);
+  if (text && (n->ty->kind == TY_STR || n->ty->kind == TY_BYTES)) res = lo_text_read(l, t->elem, res);  /* min, max */
   lo_done_with(l, a, v);
   return res;
 }
@@ -380,6 +445,15 @@ static const char *const axis_dtype_ddof_kw[] = {"axis", "dtype", "ddof", NULL};
   {"array." name " of complex", NULL, NULL, BK_FUNCTION, 0, 1, 4, axis_dtype_ddof_kw, RD_FLAGS | BF_COMPLEX, which, 0,            \
    ty_complex_reduce, lo_complex_reduce}
 
+static const char *const axis_kw[] = {"axis", NULL};
+
+/* (reduce.c's row checked the arguments' places) */
+#define REDUCE_OF_TEXT(name, which)                                                                                \
+  {"numpy." name " of text", NULL, NULL, BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS, which, 0, ty_text_reduce,              \
+   lo_complex_reduce},                                                                                                \
+  {"array." name " of text", NULL, NULL, BK_FUNCTION, 0, 1, 2, axis_kw, RD_FLAGS, which, 0, ty_text_reduce,              \
+   lo_complex_reduce}
+
 const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("sum", CR_SUM), REDUCE_OF_COMPLEX("prod", CR_PROD), REDUCE_OF_COMPLEX("mean", CR_MEAN),
   REDUCE_OF_COMPLEX("var", CR_VAR), REDUCE_OF_COMPLEX("std", CR_STD), REDUCE_OF_COMPLEX("min", CR_MIN),
@@ -390,5 +464,8 @@ const Builtin bi_complex_reduce[] = {
   REDUCE_OF_COMPLEX("nanstd", CR_NANSTD), REDUCE_OF_COMPLEX("nanmin", CR_NANMIN),
   REDUCE_OF_COMPLEX("nanmax", CR_NANMAX), REDUCE_OF_COMPLEX("ptp", CR_PTP),
   REDUCE_OF_COMPLEX("count_nonzero", CR_COUNT_NONZERO),
+  REDUCE_OF_TEXT("min", CR_MIN), REDUCE_OF_TEXT("max", CR_MAX), REDUCE_OF_TEXT("amin", CR_MIN),
+  REDUCE_OF_TEXT("amax", CR_MAX), REDUCE_OF_TEXT("argmin", CR_ARGMIN), REDUCE_OF_TEXT("argmax", CR_ARGMAX),
+  REDUCE_OF_TEXT("any", CR_ANY), REDUCE_OF_TEXT("all", CR_ALL), REDUCE_OF_TEXT("count_nonzero", CR_COUNT_NONZERO),
   BI_END,
 };

@@ -222,21 +222,47 @@ static const Type *ty_full(Infer *in, Node *n, const Type **args) {
   return layout ? ty_array(elem, ndim, layout, false) : NULL;
 }
 
-/* numpy.full_like(a, fill_value, dtype=a.dtype) */
+/* numpy.full_like(a, fill_value, dtype=a.dtype); of an array of str
+ * (bytes) and a str (bytes), as Numba's: the value in every item, cut or
+ * NUL-padded to their width as NumPy stores it */
 static const Type *ty_full_like(Infer *in, Node *n, const Type **args) {
   const Type *a = like_operand(in, n, args[0]);
-  if (a && text_fill(in, n->list.items[1], args[1], "numpy.full_like")) return NULL;
-  if (!a || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
+  if (a && ty_is_fixed_text(a->elem) && args[1]->kind == (a->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES) &&
+      !np_arg_node(n, 2, "dtype")) {
+    char layout = new_layout(in, n, 3, a->ndim, a);
+    return layout ? ty_array(a->elem, a->ndim, layout, false) : NULL;
+  }
+  if (!a || (!ty_is_fixed_text(a->elem) && text_fill(in, n->list.items[1], args[1], "numpy.full_like"))) return NULL;
   const Type *elem = np_dtype_arg(in, n, 2, a->elem);
+  if (elem && ty_is_fixed_text(elem))
+    return ty_error(in, n->list.items[1], "numpy.full_like() of an array of %s takes a %s fill value in compiled code, "
+                    "got %s", elem->kind == TY_CHARSEQ ? "str" : "bytes", elem->kind == TY_CHARSEQ ? "str" : "bytes",
+                    args[1]->name);
+  if (!elem || !ty_need_scalar(in, n->list.items[1], args[1], "numpy.full_like()'s fill value")) return NULL;
   char layout = elem ? new_layout(in, n, 3, a->ndim, a) : 0;
   return layout ? ty_array(elem, a->ndim, layout, false) : NULL;
 }
 
+/* every one of count text items from data written with the str (bytes) v */
+static void fill_text(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef count, LLVMValueRef v) {
+  LoLoop loop = lo_loop_begin(l, const_i64(l, 0), count, NULL, "full.text");
+  LLVMValueRef at = LLVMBuildMul(l->b, loop.index, const_i64(l, (long long)elem->size), "");
+  lo_text_write(l, elem, LLVMBuildGEP2(l->b, l->mod->i8, data, &at, 1, ""), v);
+  lo_loop_end(l, &loop);
+}
+
 static LLVMValueRef lo_full(Lower *l, Node *n) {
   LLVMValueRef a = lo_alloc(l, n);
-  LLVMValueRef v = lo_expr_as(l, n->list.items[1], n->ty->elem), count = const_i64(l, 1);
+  Node *fill = n->list.items[1];
+  bool text = ty_is_fixed_text(n->ty->elem);
+  LLVMValueRef v = text ? lo_expr(l, fill) : lo_expr_as(l, fill, n->ty->elem), count = const_i64(l, 1);
   for (int d = 0; d < n->ty->ndim; d++) count = LLVMBuildMul(l->b, count, lo_arr_shape(l, a, d), "");
-  lo_fill(l, n->ty->elem, LLVMBuildExtractValue(l->b, a, 2, "data"), count, v);
+  if (text) {
+    fill_text(l, n->ty->elem, LLVMBuildExtractValue(l->b, a, 2, "data"), count, v);
+    lo_done_with(l, fill, v);
+  } else {
+    lo_fill(l, n->ty->elem, LLVMBuildExtractValue(l->b, a, 2, "data"), count, v);
+  }
   return a;
 }
 

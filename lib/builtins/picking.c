@@ -195,7 +195,7 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
   if (!positions) arr = np_joined_elements(l, &n->list.items[1], 1, e, &na);
   LLVMValueRef count = counter(l, "extract.count");
   LoLoop scan = lo_loop_begin(l, const_i64(l, 0), nc, NULL, "extract.scan");
-  LLVMValueRef truth = lo_truth(l, lo_load_scalar(l, ce, flat_item(l, ce, cond, scan.index)), ce);
+  LLVMValueRef truth = lo_item_truth(l, ce, flat_item(l, ce, cond, scan.index));
   if (!positions) {
     LLVMValueRef bad = LLVMBuildAnd(l->b, truth, LLVMBuildICmp(l->b, LLVMIntSGE, scan.index, na, ""), "");
     lo_raise_index_error_if(l, bad, 0, scan.index, const_i64(l, 0), na);
@@ -204,7 +204,7 @@ static LLVMValueRef lo_extract(Lower *l, Node *n) {
   lo_loop_end(l, &scan);
   LLVMValueRef len = load_i64(l, count), out = lo_alloc_array(l, n->ty, &len, -1), at = counter(l, "extract.at");
   LoLoop pick = lo_loop_begin(l, const_i64(l, 0), nc, NULL, "extract.pick");
-  LLVMValueRef keep = lo_truth(l, lo_load_scalar(l, ce, flat_item(l, ce, cond, pick.index)), ce);
+  LLVMValueRef keep = lo_item_truth(l, ce, flat_item(l, ce, cond, pick.index));
   LLVMBasicBlockRef put = new_block(l, "extract.put"), next = new_block(l, "extract.next");
   LLVMBuildCondBr(l->b, keep, put, next);
   position(l, put);

@@ -184,7 +184,8 @@ static bool takes_record_array(const Builtin *bi, const Type *t) {
  * takes them), searchsorted (for str or bytes needles), lexsort's keys, and trim_zeros (its empty items trimmed, as NumPy's);
  * a.view(dtype) (their bytes read as another dtype's, NumPy's rules for another itemsize, as Numba's);
  * nonzero, argwhere and where(c) find its items that are not empty
- * (NumPy's truth of a str). */
+ * (NumPy's truth of a str), as do flatnonzero, extract, count_nonzero,
+ * any and all; min, max, argmin and argmax compare them (as Numba's). */
 static const char *const takes_chars[] = {"len", "array.shape", "array.size", "array.ndim", "array.itemsize",
                                           "array.nbytes", "array.strides", "getattr", "hasattr", "array.copy",
                                           "numpy.copy", "numpy.empty_like", "numpy.zeros_like", "array.reshape",
@@ -207,10 +208,19 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
                                           "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
                                           "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
+                                          /* truths and comparisons of items */
+                                          "numpy.flatnonzero", "numpy.extract", "numpy.count_nonzero", "numpy.any",
+                                          "array.any", "numpy.all", "array.all", "numpy.min", "array.min", "numpy.max",
+                                          "array.max", "numpy.amin", "numpy.amax", "numpy.argmin", "array.argmin",
+                                          "numpy.argmax", "array.argmax", "numpy.full_like",
+                                          "numpy.array_equal", "numpy.isin",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {
-  if (!strcmp(n->bi->name, "numpy.where")) return n->list.len == 1;  /* where(c) is nonzero(c) */
+  if (!strcmp(n->bi->name, "numpy.where") || !strcmp(n->bi->name, "numpy.where of text"))
+    return true;  /* where(c) is nonzero(c); where(c, x, y) of text arrays shape.c's own loop */
+  size_t len = strlen(n->bi->name);  /* the rows reductions hand text arrays to (complex_reduce.c's) */
+  if (len > 8 && !strcmp(n->bi->name + len - 8, " of text")) return true;
   for (int i = 0; takes_chars[i]; i++)
     if (!strcmp(n->bi->name, takes_chars[i])) return true;
   return false;

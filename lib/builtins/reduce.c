@@ -139,6 +139,7 @@ static bool sums_time(Infer *in, Node *n, const Type *e, const Type *dtype) {
 static const Type *ty_reduce(Infer *in, Node *n, const Type **args) {
   if (!(args[0] = ty_arraylike(in, n->list.items[0], args[0]))) return NULL;  /* numpy.sum([x, y]), of a tuple or list */
   if (ty_holds_complex(args[0])) return ty_numpy_complex(in, n, args);  /* complex.c's rows, or an error */
+  if (args[0]->kind == TY_ARRAY && ty_is_fixed_text(args[0]->elem)) return ty_numpy_text_reduce(in, n, args);
   const Reduction *r = &reductions[n->bi->ival];
   Node *a = n->list.items[0], *axis = bi_arg(n, 1, "axis");
   const Type *dtype;

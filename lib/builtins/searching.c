@@ -676,12 +676,20 @@ static Sorted sorted_temp(Lower *l, LLVMValueRef a, LLVMValueRef count, const Ty
   return (Sorted){t, t, LLVMBuildExtractValue(l->b, a, 2, ""), count, const_i64(l, ty_bits(t) / 8)};
 }
 
+/* x == y of two keys compared as t (text keys: their units, NUL-padded alike) */
+static LLVMValueRef keys_equal(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y) {
+  if (!ty_is_fixed_text(t)) return lo_compare_values(l, OP_EQ, x, t, y, t);
+  return lo_text_compare(l, OP_EQ, LLVMBuildExtractValue(l->b, x, 0, ""), LLVMBuildExtractValue(l->b, x, 1, ""),
+                         LLVMBuildExtractValue(l->b, y, 0, ""), LLVMBuildExtractValue(l->b, y, 1, ""),
+                         t->kind == TY_CHARSEQ ? 4 : 1);
+}
+
 /* whether key (of s's compare type) is among s's elements: equal to one, so never NaN */
 static LLVMValueRef found(Lower *l, const Sorted *s, LLVMValueRef key) {
   LLVMValueRef i = search(l, s, key, false), inside = LLVMBuildICmp(l->b, LLVMIntSLT, i, s->n, "");
   LLVMValueRef safe = LLVMBuildSelect(l->b, inside, i, const_i64(l, 0), "");
   LLVMValueRef x = element_at(l, s, safe);
-  return LLVMBuildAnd(l->b, inside, lo_compare_values(l, OP_EQ, x, s->cmp, key, s->cmp), "");
+  return LLVMBuildAnd(l->b, inside, keys_equal(l, s->cmp, x, key), "");
 }
 
 static bool need_values(Infer *in, Node *n, Node *x, const char *what) {
@@ -694,12 +702,29 @@ static bool need_flag(Infer *in, Node *n, Node *x, const char *what) {
   return ty_error(in, x, "%s(): %s must be True or False, got %s", n->bi->name, what, x->ty->name) != NULL;
 }
 
+/* Text: an array of str (bytes) items searched for in another, or a str
+ * (bytes) in one, as NumPy's isin compares them (items of any width). */
+static bool text_isin(Infer *in, Node *n, Node *e, Node *test) {
+  const Type *ee = e ? elem_of(e->ty) : NULL, *te = test ? elem_of(test->ty) : NULL;
+  bool text = (ee && (ty_is_fixed_text(ee) || ee->kind == TY_STR || ee->kind == TY_BYTES)) || (te && ty_is_fixed_text(te));
+  if (!text) return false;
+  TypeKind item = te && te->kind == TY_BYTESEQ ? TY_BYTESEQ : TY_CHARSEQ;
+  bool fits = test->ty->kind == TY_ARRAY && ty_is_fixed_text(te) &&
+              (ee->kind == item || ee->kind == (item == TY_CHARSEQ ? TY_STR : TY_BYTES));
+  if (!fits)
+    ty_error(in, n, "%s() looks for str (bytes) items in an array of str (bytes) in compiled code, got %s in %s",
+             n->bi->name, e->ty->name, test->ty->name);
+  return true;
+}
+
 /* numpy.isin(element, test_elements, assume_unique=False, invert=False):
  * assume_unique only lets NumPy skip work (the answer is the same for
  * unique arrays), so it is read and not used */
 static const Type *ty_isin(Infer *in, Node *n, const Type **args) {
   Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements");
-  if (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements") ||
+  bool text = test && text_isin(in, n, e, test);
+  if (ty_failed(in)) return NULL;
+  if ((!text && (!need_values(in, n, e, "element") || !need_values(in, n, test, "test_elements"))) ||
       !need_flag(in, n, bi_arg(n, 2, "assume_unique"), "assume_unique") || !need_flag(in, n, bi_arg(n, 3, "invert"), "invert"))
     return NULL;
   return ty_array(TYS(TY_BOOL), ndim_of(e->ty), 'C', false);  /* a 0-d array for a number, as NumPy's */
@@ -717,7 +742,9 @@ static LLVMValueRef isin_needle(Lower *l, LLVMValueRef x, void *arg) {
 
 static LLVMValueRef lo_isin(Lower *l, Node *n) {
   Node *e = n->list.items[0], *test = bi_arg(n, 1, "test_elements"), *invert = bi_arg(n, 3, "invert");
-  const Type *cmp = np_promote(elem_of(e->ty), elem_of(test->ty)), *tt = ty_array(cmp, 1, 'C', false);
+  const Type *te = elem_of(test->ty), *tt;
+  const Type *cmp = ty_is_fixed_text(te) ? te : np_promote(elem_of(e->ty), te);  /* (text: as the items are) */
+  tt = ty_array(cmp, 1, 'C', false);
   LLVMValueRef count, sorted = np_sorted_elements(l, &test, 1, cmp, false, &count);
   Node *unique = bi_arg(n, 2, "assume_unique");
   if (unique) lo_expr(l, unique);  /* (evaluated, not used) */

@@ -2283,9 +2283,80 @@ static const Type *weak_promote(Node **nodes, int n) {
 }
 
 
+static bool text_array(const Type *t) { return t->kind == TY_ARRAY && ty_is_fixed_text(t->elem); }
+
+/* where(c, x, y) of arrays of str (bytes) x and y, as Numba's: an array
+ * of the wider of their dtypes, of the broadcast shape of the three; c an
+ * array or a number, its items' truth NumPy's (a str's: not empty). A
+ * loop of its own (the elementwise loops move numbers). */
+static const Type *ty_text_where(Infer *in, Node *n, const Type **args) {
+  for (int i = 0; i < 3; i++)
+    if (ty_is_scalar(args[i]) && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return NULL;
+  const Type *x = args[1], *y = args[2];
+  if (!is_array(args[0]) || !text_array(x) || !text_array(y) || x->elem->kind != y->elem->kind)
+    return ty_error(in, n, "numpy.where() of text chooses between two arrays of str (or of bytes) in compiled code, "
+                    "got %s, %s and %s", args[0]->name, x->name, y->name);
+  if (ty_no_allocation(in)) return ty_error(in, n, "numpy.where() of text arrays makes an array, which kernels cannot");
+  return ty_array(x->elem->size >= y->elem->size ? x->elem : y->elem, ty_broadcast_ndim(args, 3), 'C', false);
+}
+
+typedef struct TextWhere {
+  const Type *t[3];      /* c's, x's, y's types */
+  LLVMValueRef v[3];     /* their values */
+  const Type *rt;
+  LLVMValueRef out;
+} TextWhere;
+
+/* operand k's item at the result's index idx (broadcast: a length-1 axis read at 0) */
+static LLVMValueRef broadcast_item(Lower *l, const TextWhere *w, int k, LLVMValueRef *idx) {
+  const Type *t = w->t[k];
+  LLVMValueRef at[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) {
+    LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, w->v[k], d), const_i64(l, 1), "");
+    at[d] = LLVMBuildSelect(l->b, single, const_i64(l, 0), idx[w->rt->ndim - t->ndim + d], "");
+  }
+  return addr_at(l, t, w->v[k], at);
+}
+
+/* the chosen item's bytes, then NULs to the result's width */
+static void text_where_one(Lower *l, LLVMValueRef *idx, void *arg) {
+  TextWhere *w = arg;
+  LLVMValueRef truth = lo_item_truth(l, w->t[0]->elem, broadcast_item(l, w, 0, idx));
+  LLVMValueRef from = LLVMBuildSelect(l->b, truth, broadcast_item(l, w, 1, idx), broadcast_item(l, w, 2, idx), "");
+  LLVMValueRef size = LLVMBuildSelect(l->b, truth, const_i64(l, (long long)w->t[1]->elem->size),
+                                      const_i64(l, (long long)w->t[2]->elem->size), "");
+  LLVMValueRef to = addr_at(l, w->rt, w->out, idx);
+  LLVMBuildMemSet(l->b, to, LLVMConstInt(l->mod->i8, 0, 0), const_i64(l, (long long)w->rt->elem->size), 1);
+  LLVMBuildMemCpy(l->b, to, 1, from, 1, size);
+}
+
+static LLVMValueRef lo_text_where(Lower *l, Node *n) {
+  TextWhere w = {.rt = n->ty};
+  int nd = n->ty->ndim, ndims[3];
+  LLVMValueRef shape[RC_MAX_NDIM], shapes[3][RC_MAX_NDIM], bad = const_bool(l, false);
+  const LLVMValueRef *each[3];
+  for (int d = 0; d < nd; d++) shape[d] = const_i64(l, 1);
+  for (int k = 0; k < 3; k++) {
+    w.t[k] = n->list.items[k]->ty;
+    w.v[k] = lo_expr(l, n->list.items[k]);
+    ndims[k] = w.t[k]->ndim, each[k] = shapes[k];
+    for (int d = 0; d < w.t[k]->ndim; d++) shapes[k][d] = lo_arr_shape(l, w.v[k], d);
+    bad = np_broadcast_into(l, shape, nd, shapes[k], w.t[k]->ndim, bad);
+  }
+  lo_raise_shape_error(l, bad, 0, 3, ndims, each);
+  w.out = lo_alloc_array(l, n->ty, shape, -1);
+  lo_for_each_index(l, nd, shape, text_where_one, &w);
+  for (int k = 0; k < 3; k++) lo_done_with(l, n->list.items[k], w.v[k]);
+  return w.out;
+}
+
 static const Type *ty_where(Infer *in, Node *n, const Type **args) {
   if (n->list.len == 1) return ty_nonzero(in, n, args);
   if (n->list.len == 2) return ty_error(in, n, "%s(): either both or neither of x and y should be given", n->bi->name);
+  if (text_array(args[0]) || text_array(args[1]) || text_array(args[2])) {  /* the row below */
+    n->bi = bi_named("numpy.where of text");
+    return ty_text_where(in, n, args);
+  }
   for (int i = 0; i < 3; i++)
     if (!is_array(args[i]) && !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);
@@ -2866,6 +2937,8 @@ const Builtin bi_shape[] = {
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
    lo_where, where_elem},
+  {"numpy.where of text", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES, 0, 0, ty_text_where,
+   lo_text_where},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, 0, ty_select,
    lo_select},
   {"numpy.clip", "numpy", "clip", BK_FUNCTION, 0, 1, 3, clip_kw, BF_PURE | BF_CHEAP | BF_NONE, 0, 0, ty_clip, lo_clip, clip_elem},

@@ -814,7 +814,14 @@ static LLVMValueRef lo_allclose(Lower *l, Node *n) {
   return rd_all(l, n->lhs);
 }
 
+/* Arrays of str (bytes) items compare with arrays of them alone, item by
+ * item as NumPy's ==, as Numba's array_equal takes them. */
 static const Type *ty_array_equal(Infer *in, Node *n, const Type **args) {
+  const Type *ea = elem_of(args[0]), *eb = elem_of(args[1]);
+  if ((ty_is_fixed_text(ea) || ty_is_fixed_text(eb)) &&
+      (args[0]->kind != TY_ARRAY || args[1]->kind != TY_ARRAY || ea->kind != eb->kind))
+    return ty_error(in, n, "%s() compares an array of str (bytes) with another array of str (bytes) in compiled "
+                    "code, got %s and %s", n->bi->name, args[0]->name, args[1]->name);
   if (!bi_need_values(in, n, n->list.items[0]) || !bi_need_values(in, n, n->list.items[1]) ||
       !bi_check_number(in, n, bi_arg(n, 2, "equal_nan"), "equal_nan"))
     return NULL;
@@ -826,8 +833,12 @@ typedef struct Equal {
   LLVMValueRef va, vb, equal_nan, all;
 } Equal;
 
+/* (text items: x and y their addresses, of widths NumPy pads to compare) */
 static LLVMValueRef pair_equal(Lower *l, const Equal *q, LLVMValueRef x, LLVMValueRef y) {
-  const Type *ea = elem_of(q->ta), *eb = elem_of(q->tb), *t = np_promote(ea, eb);
+  const Type *ea = elem_of(q->ta), *eb = elem_of(q->tb);
+  if (ty_is_fixed_text(ea))
+    return lo_text_compare(l, OP_EQ, x, const_i64(l, ea->unit), y, const_i64(l, eb->unit), ea->kind == TY_CHARSEQ ? 4 : 1);
+  const Type *t = np_promote(ea, eb);
   LLVMValueRef eq = lo_compare_values(l, OP_EQ, lo_convert(l, x, ea, t), t, lo_convert(l, y, eb, t), t);
   return rd_or(l, eq, rd_and(l, q->equal_nan, rd_and(l, rd_is_nan(l, ea, x), rd_is_nan(l, eb, y))));
 }

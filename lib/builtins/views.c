@@ -461,7 +461,8 @@ static LLVMValueRef lo_as_strided(Lower *l, Node *n) {
  * subok=False, writeable=False): every window of the shape over x's axes
  * (all of them, or those given), as a view: x's shape trimmed along each
  * windowed axis, the window's shape after it; read-only unless
- * writeable=True, as NumPy's */
+ * writeable=True, as NumPy's (in code written for Numba writeable unless
+ * writeable=False, as Numba's view, which takes no writeable=) */
 static const char *const window_kw[] = {"window_shape", "axis", "subok", "writeable", NULL};
 
 static const Type *ty_sliding_window(Infer *in, Node *n, const Type **args) {
@@ -469,6 +470,7 @@ static const Type *ty_sliding_window(Infer *in, Node *n, const Type **args) {
   Node *window = np_arg(in, n, 1, "window_shape"), *axis = np_arg(in, n, 2, "axis");
   int writeable = stride_trick_flags(in, n, t, false);
   if (writeable < 0) return NULL;
+  if (in->opts && in->opts->numba_code && !np_arg_node(n, 4, "writeable")) writeable = 1;
   if (!window) return ty_error(in, n, "%s() needs window_shape", n->bi->name);
   int nw = int_tuple_len(window->ty, true), na = axis ? int_tuple_len(axis->ty, true) : t->ndim;
   if (nw < 0) return ty_error(in, window, "window_shape must be an integer or tuple of integers, got %s", window->ty->name);
