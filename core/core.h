@@ -34,6 +34,7 @@ extern PyObject *core_LiteralRequest;
  * (packages catch it to convert the argument: stingray's float128 times),
  * and a TypeError, as Python would. */
 extern PyObject *core_ArgumentTypeError;
+extern PyObject *core_TypingAttributeError;  /* a TypingError and an AttributeError: getattr() of a missing name */
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
 const RucheyAPI *core_api(void);

@@ -490,6 +490,11 @@ typedef struct Builtin {
  * pass and types it again once a non-recursive return gives that type
  * (as Numba types a cycle from its partial return types). */
 typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING } DiagKind;
+/* A DIAG_TYPING message starting with this character is also Python's
+ * AttributeError (getattr(x, "name") of a name x's type has not, which
+ * Numba raises as AttributeError); the character is not shown. */
+#define DIAG_ATTRIBUTE_MARK '\x05'
+
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
