@@ -1736,6 +1736,19 @@ class Boolean(metaclass=_Category):
         return _is_scalar(t) and t.name == "bool"
 
 
+class _HashableCategory(type):
+    def __instancecheck__(cls, t):
+        if isinstance(t, (TupleType, UnicodeType)):
+            return True
+        return isinstance(t, Type) and not isinstance(t.kind, str) and not isinstance(t, Record) and _is_scalar(t)
+
+
+class Hashable(metaclass=_HashableCategory):
+    """Numba's Hashable, the class of the types whose values hash: numbers,
+    bool, datetimes, str and tuples (isinstance(types.unicode_type,
+    types.Hashable) holds, as an overload's typing function may ask)."""
+
+
 class _SliceCategory(type):
     def __instancecheck__(cls, t):
         return isinstance(t, Described) and t.name.startswith("slice<")
