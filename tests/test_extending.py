@@ -608,6 +608,7 @@ def test_types_hashable_is_the_class_of_the_types_whose_values_hash():
               (1, 2.5), rng.standard_normal(3), [1, 2], np.int32(4)]
     for x in values:
         assert value_hashes(x) is value_hashes.py_func(x)
+    assert types.Hashable in type(types.unicode_type).__mro__  # as Numba's (an overload may test the class)
 
 
 def test_scalar_and_array_types_are_interned_as_numbas():
