@@ -4,6 +4,8 @@ reach Python as the objects compiled code held (an array, a list, a typed
 Dict, a set), caught in compiled code too; a value Python cannot hold (a
 range, a dict of values of different types) is a TypingError. Every case
 against the function's own Python original on generated inputs."""
+import re
+
 import numpy
 import pytest
 import ruchey
@@ -201,3 +203,35 @@ def test_values_python_cannot_hold_are_a_typing_error():
     for f in (of_range, of_mixed_dict):
         with pytest.raises(ruchey.TypingError, match="Cannot convert native .* to a Python object"):
             njit(f)(3)
+
+
+GLOBAL_ERROR = ValueError("made at import", 3)
+
+
+def raise_str():
+    raise "illegal"
+
+
+def raise_int_class():
+    raise int
+
+
+def raise_number():
+    raise 1
+
+
+def raise_global_instance():
+    raise GLOBAL_ERROR
+
+
+@pytest.mark.parametrize("f, words", [
+    (raise_str, "Directly raising a string constant as an exception is not supported"),
+    (raise_int_class, "Encountered unsupported constant type used for exception: int is not an exception class"),
+    (raise_number, "Encountered unsupported constant type used for exception: 1 is not an exception class"),
+    (raise_global_instance, "an exception object made outside the function (a ValueError)"),
+])
+def test_raising_what_is_no_exception_class_is_a_typing_error_in_numbas_words(f, words):
+    with pytest.raises(TypeError if f is not raise_global_instance else ValueError):
+        f()
+    with pytest.raises(ruchey.TypingError, match=re.escape(words)):
+        njit(f)()
