@@ -1742,7 +1742,9 @@ static void ty_raise_args(Infer *in, Node *n) {
   bool gpu = ty_in_cuda(in);  /* a kernel's raise stops it: its values travel as text */
   for (int i = 0; i < n->list.len; i++) {
     const Type *t = ty_expr(in, n->list.items[i]);
-    if (t && gpu && !raisable(t))
+    if (t && !raisable(t) && n->list.len > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
+      ty_error(in, n, "an exception of arrays, lists, dicts... takes at most 64 arguments in compiled code");
+    else if (t && gpu && !raisable(t))
       ty_error(in, n->list.items[i], "an exception's arguments in a CUDA kernel are str, int, float, bool, None or "
                "datetime64 values or tuples of them, got %s: write str(...) or an f-string", t->name);
     else if (t && !boxable(t))

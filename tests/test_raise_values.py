@@ -235,3 +235,17 @@ def test_raising_what_is_no_exception_class_is_a_typing_error_in_numbas_words(f,
         f()
     with pytest.raises(ruchey.TypingError, match=re.escape(words)):
         njit(f)()
+
+
+def raise_many(a):
+    raise ValueError(a, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+
+def test_more_than_64_values_with_an_array_among_them_is_a_typing_error():
+    with pytest.raises(ValueError):
+        raise_many(numpy.ones(2))
+    with pytest.raises(ruchey.TypingError, match="at most 64 arguments"):
+        njit(raise_many)(numpy.ones(2))
