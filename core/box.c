@@ -1139,6 +1139,61 @@ PyObject *disp_raise_runtime_error(void) {
   return NULL;
 }
 
+/* The arguments of compiled code's raises that are not numbers or str
+ * (rt_raise_objects), boxed while the code held them: the last KEPT_RAISES
+ * tuples, each named by a serial number in its raise's message ("\x04"
+ * and the number), so that a raise caught in compiled code keeps its
+ * values for a bare raise after it, and one nothing reaches goes when
+ * its slot is taken again. Under the GIL. */
+enum { KEPT_RAISES = 64 };
+static struct {
+  uint64_t serial;
+  PyObject *args;
+  char msg[24];
+} kept_raises[KEPT_RAISES];
+
+/* rt_raise_objects' boxer (any thread; the GIL taken here): 0 with the
+ * message naming the kept tuple, or 1 with boxing's exception. */
+int disp_keep_raise_args(const Type *args_t, void *args, void **cls, const char **msg) {
+  static uint64_t serial;
+  static _Thread_local char text[512];
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyObject *tuple = disp_box(args_t, args);
+  int failed = !tuple;
+  if (failed) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *s = value ? PyObject_Str(value) : NULL;
+    PyErr_Clear();
+    snprintf(text, sizeof text, "%s", s ? PyUnicode_AsUTF8(s) : "an exception's arguments could not be boxed");
+    PyErr_Clear();
+    *cls = type ? type : Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
+    *msg = text;
+    Py_XDECREF(s); Py_XDECREF(value); Py_XDECREF(tb);
+  } else {
+    int slot = (int)(++serial % KEPT_RAISES);
+    Py_XSETREF(kept_raises[slot].args, tuple);
+    kept_raises[slot].serial = serial;
+    snprintf(kept_raises[slot].msg, sizeof kept_raises[slot].msg, "\x04%llu", (unsigned long long)serial);
+    *msg = kept_raises[slot].msg;
+  }
+  PyGILState_Release(g);
+  return failed;
+}
+
+/* raise cls(*args) of the tuple a message of disp_keep_raise_args names
+ * (taken: Python has it now); cls() where it was let go. */
+static PyObject *raise_kept(PyObject *cls, const char *text) {
+  uint64_t serial = strtoull(text, NULL, 10);
+  int slot = (int)(serial % KEPT_RAISES);
+  PyObject *args = kept_raises[slot].serial == serial ? kept_raises[slot].args : NULL;
+  if (args) kept_raises[slot].args = NULL;
+  PyObject *exc = args ? PyObject_Call(cls, args, NULL) : PyObject_CallNoArgs(cls);
+  if (exc) PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+  Py_XDECREF(exc); Py_XDECREF(args);
+  return NULL;
+}
+
 /* A bare raise outside the function's except clauses (fe_raise): the
  * exception the calling Python code is handling, raised again with its
  * traceback, or cls(msg) where there is none. */
@@ -1171,6 +1226,7 @@ static PyObject *raise_recorded(RtError *e) {
     return disp_raise_key_error(e->msg);
   if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x02') return disp_raise_args(e->exc_class, e->msg + 1);
   if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x03') return reraise_handled(e->exc_class, e->msg + 1);
+  if (e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x04') return raise_kept(e->exc_class, e->msg + 1);
   PyObject *exc = e->status == RT_ERR_RAISE ? e->exc_class : disp_status_class(e->status);
   if (e->msg)
     PyErr_SetString(exc, e->msg);

@@ -22,8 +22,11 @@ static bool diag_from_exception(Diag *diag) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyObject *text = value ? PyObject_Str(value) : NULL;
-  diag->kind = type == core_TypingError ? DIAG_TYPING : type == PyExc_RecursionError ? DIAG_RECURSION : DIAG_INTERNAL;
-  snprintf(diag->msg, sizeof diag->msg, "%s", text ? PyUnicode_AsUTF8(text) : "error");
+  bool attribute = type == core_TypingAttributeError;
+  diag->kind = type == core_TypingError || attribute ? DIAG_TYPING : type == PyExc_RecursionError ? DIAG_RECURSION
+               : DIAG_INTERNAL;
+  snprintf(diag->msg, sizeof diag->msg, "%s%s", attribute ? (char[]){DIAG_ATTRIBUTE_MARK, 0} : "",
+           text ? PyUnicode_AsUTF8(text) : "error");
   Py_XDECREF(text); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
   PyErr_Clear();
   return false;

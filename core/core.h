@@ -34,6 +34,7 @@ extern PyObject *core_LiteralRequest;
  * (packages catch it to convert the argument: stingray's float128 times),
  * and a TypeError, as Python would. */
 extern PyObject *core_ArgumentTypeError;
+extern PyObject *core_TypingAttributeError;  /* a TypingError and an AttributeError: getattr() of a missing name */
 /* libruchey, loaded on first use (the first compile), or NULL with an
  * exception set. */
 const RucheyAPI *core_api(void);
@@ -153,6 +154,8 @@ int jitclass_add_to_module(PyObject *m);
  * a new tuple, consumed) */
 PyObject *core_namedtuple_fields(PyTypeObject *cls);
 const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *fields);
+/* rt_raise_objects' boxer: the tuple at args boxed and kept for the raise (box.c) */
+int disp_keep_raise_args(const Type *args_t, void *args, void **cls, const char **msg);
 PyObject *disp_box_named(const Type *t, PyObject *items);
 /* objmode.c: hands libruchey what runs the interpreter for it: objmode blocks, warnings, the GIL
  * around parallel loops, tracemalloc told of array memory */

@@ -61,6 +61,35 @@ static PyObject *exception_class(Fe *fe, PyObject *e) {
   return NULL;
 }
 
+/* The TypingError of raise e where e is no exception class: Numba's words
+ * for a str and for another object known at compile time, ours else. */
+static Node *not_an_exception_class(Fe *fe, PyObject *s, PyObject *e) {
+  if (is_kind(e, "JoinedStr"))
+    return fe_error(fe, s, "Directly raising a string constant as an exception is not supported: raise an "
+                    "exception class, as ValueError(\"...\")");
+  PyObject *obj = is_kind(e, "Constant") ? field(e, "value") : static_object(fe, e);
+  PyErr_Clear();
+  Node *n = NULL;
+  if (!obj)
+    n = fe_error(fe, s, "raise needs an exception class known at compile time");
+  else if (PyUnicode_Check(obj))
+    n = fe_error(fe, s, "Directly raising a string constant as an exception is not supported: raise an exception "
+                 "class, as ValueError(\"...\")");
+  else if (PyExceptionInstance_Check(obj))
+    n = fe_error(fe, s, "Encountered unsupported constant type used for exception: an exception object made outside "
+                 "the function (a %s) is not raised in compiled code; raise %s(...) in it", Py_TYPE(obj)->tp_name,
+                 Py_TYPE(obj)->tp_name);
+  else {
+    PyObject *repr = PyType_Check(obj) ? PyUnicode_FromString(((PyTypeObject *)obj)->tp_name) : PyObject_Repr(obj);
+    PyErr_Clear();
+    n = fe_error(fe, s, "Encountered unsupported constant type used for exception: %.80s is not an exception class "
+                 "(exceptions must derive from BaseException)", repr ? PyUnicode_AsUTF8(repr) : "the object");
+    Py_XDECREF(repr);
+  }
+  Py_XDECREF(obj);
+  return n;
+}
+
 /* E(...) with each argument that is no constant read into a hidden
  * variable before the statement s (its value when the exception is made),
  * and read from there; NULL (a Python error) on failure. */
@@ -146,7 +175,7 @@ Node *fe_raise(Fe *fe, PyObject *s) {
     Py_DECREF(args); Py_DECREF(kws);
   }
   cls = n ? exception_class(fe, call ? call : exc) : NULL;
-  if (n && !cls) n = fe_error(fe, s, "raise needs an exception class known at compile time");
+  if (n && !cls) n = not_an_exception_class(fe, s, call ? call : exc);
   if (n) {
     n->callee = cls;
     if (!(n->symbol = class_symbol(fe, cls))) n = NULL;

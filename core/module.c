@@ -14,6 +14,7 @@
 PyObject *core_NumbaError;
 PyObject *core_TypingError;
 PyObject *core_ArgumentTypeError;
+PyObject *core_TypingAttributeError;
 PyObject *core_LiteralRequest;
 
 /* print() in @njit code: the line goes to sys.stdout, in order with the
@@ -374,10 +375,11 @@ void core_raise_diag(const Diag *d, const char *filename) {
   /* the column is in UTF-8 bytes (Python's ast); people count characters */
   int col = d->col;
   for (size_t i = 0; i < (size_t)d->col && i < n; i++) col -= ((unsigned char)src[i] & 0xC0) == 0x80;
-  char text[sizeof d->msg + 8192];
+  char text[sizeof d->msg + 8192], *mark;
   snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
            filename, d->line, col + 1, (int)n, src, col, "");
-  PyErr_SetString(core_TypingError, text);
+  while ((mark = strchr(text, DIAG_ATTRIBUTE_MARK))) memmove(mark, mark + 1, strlen(mark));  /* (a callee's too) */
+  PyErr_SetString(d->msg[0] == DIAG_ATTRIBUTE_MARK ? core_TypingAttributeError : core_TypingError, text);
   Py_XDECREF(line);
 }
 
@@ -632,7 +634,13 @@ PyMODINIT_FUNC PyInit__core(void) {
       "ruchey.ArgumentTypeError", "An argument of a type compiled code cannot take: a TypingError, as Numba "
       "raises, and a TypeError.", bases, NULL) : NULL;
   Py_XDECREF(bases);
-  if (!core_LiteralRequest || !core_ArgumentTypeError || PyModule_AddObjectRef(m, "NumbaError", base) < 0 ||
+  bases = core_TypingError ? PyTuple_Pack(2, core_TypingError, PyExc_AttributeError) : NULL;
+  core_TypingAttributeError = bases ? PyErr_NewExceptionWithDoc(
+      "ruchey.TypingAttributeError", "getattr() in compiled code of an attribute the value's type has not: a "
+      "TypingError, and an AttributeError as Numba raises.", bases, NULL) : NULL;
+  Py_XDECREF(bases);
+  if (!core_LiteralRequest || !core_ArgumentTypeError || !core_TypingAttributeError ||
+      PyModule_AddObjectRef(m, "TypingAttributeError", core_TypingAttributeError) < 0 || PyModule_AddObjectRef(m, "NumbaError", base) < 0 ||
       PyModule_AddObjectRef(m, "TypingError", core_TypingError) < 0 ||
       PyModule_AddObjectRef(m, "LiteralRequest", core_LiteralRequest) < 0 ||
       PyModule_AddObjectRef(m, "ArgumentTypeError", core_ArgumentTypeError) < 0 ||

@@ -490,6 +490,11 @@ typedef struct Builtin {
  * pass and types it again once a non-recursive return gives that type
  * (as Numba types a cycle from its partial return types). */
 typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING } DiagKind;
+/* A DIAG_TYPING message starting with this character is also Python's
+ * AttributeError (getattr(x, "name") of a name x's type has not, which
+ * Numba raises as AttributeError); the character is not shown. */
+#define DIAG_ATTRIBUTE_MARK '\x05'
+
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
@@ -949,6 +954,9 @@ typedef struct RucheyAPI {
   const Type *(*dict_view)(const Type *dict, int part);  /* ty_dict_view */
   /* what tells Python's tracemalloc of array memory made and freed (rt_set_memory_hooks) */
   void (*set_memory_hooks)(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
+  /* what boxes a raise's arguments that are not numbers or str (rt_raise_objects): 0 with the message
+   * that names the kept Python values, or 1 with the exception boxing raised, as an objmode block's */
+  void (*set_raise_boxer)(int (*box)(const Type *args_t, void *args, void **cls, const char **msg));
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
@@ -995,6 +1003,9 @@ int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, v
 void rt_set_warning_caller(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
 /* a Python warning of category (a builtin warning class's name): 0, or RT_ERR_RAISE where a filter made it an error */
 int32_t rt_warn(const char *category, const char *msg);
+void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, void **cls, const char **msg));
+/* raise cls(*args), args a tuple of type args_t whose references the boxing takes */
+void rt_raise_objects(void *cls, const Type *args_t, void *args);
 void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* sets.c */
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in

@@ -172,6 +172,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .set_gil_hooks = pool_set_gil_hooks,
     .dict_view = ty_dict_view,
     .set_memory_hooks = rt_set_memory_hooks,
+    .set_raise_boxer = rt_set_raise_boxer,
   };
   return &api;
 }

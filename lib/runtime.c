@@ -582,6 +582,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_raise_where", (void *)rt_raise_where, ctx);
   define("rt_kernel_raise_where", (void *)rt_kernel_raise_where, ctx);
   define("rt_objmode", (void *)rt_objmode, ctx);
+  define("rt_raise_objects", (void *)rt_raise_objects, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);

@@ -582,6 +582,35 @@ def test_the_type_classes_of_ruchey_types():
     assert types.Array(types.float64, 2, "C") == types.float64[:, ::1]
 
 
+def hashes(x):
+    try:
+        hash(x)
+        return True
+    except TypeError:
+        return False
+
+
+@overload(hashes)
+def hashes_by_type(x):
+    if isinstance(x, types.Hashable):
+        return lambda x: True
+    return lambda x: False
+
+
+@njit
+def value_hashes(x):
+    return hashes(x)
+
+
+def test_types_hashable_is_the_class_of_the_types_whose_values_hash():
+    rng = np.random.default_rng(11)
+    values = [int(rng.integers(-99, 99)), float(rng.standard_normal()), bool(rng.integers(2)), "abc"[:rng.integers(4)],
+              (1, 2.5), rng.standard_normal(3), [1, 2], np.int32(4)]
+    for x in values:
+        assert value_hashes(x) is value_hashes.py_func(x)
+    assert types.Hashable in type(types.unicode_type).__mro__  # as Numba's (an overload may test the class)
+
+
 def test_scalar_and_array_types_are_interned_as_numbas():
     """`t.dtype is types.float64` holds, as Numba's types are interned; across pickling too."""
     import pickle

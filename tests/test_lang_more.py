@@ -5,6 +5,7 @@ case against the function's own Python original on generated inputs."""
 import collections
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -272,6 +273,31 @@ def test_getattr_errors_are_typing_errors():
         unknown_attribute(numpy.zeros(2))
     with pytest.raises(ruchey.TypingError, match="must be a constant string"):
         name_made_at_run_time(numpy.zeros(2), "shape")
+
+
+@njit
+def missing_attribute(x):
+    return getattr(x, "__not_a_valid_attr__")
+
+
+@njit
+def calls_missing_attribute(x):
+    return missing_attribute(x)
+
+
+def test_getattr_of_a_missing_name_is_an_attribute_error_as_python():
+    # Python raises AttributeError where the name is missing; Numba raises it when compiling, naming the type
+    rng = make_rng(7)
+    for x in [random_floats(rng, 1)[0], 3, (5, 6), numpy.zeros(2), "text"]:
+        with pytest.raises(AttributeError):
+            missing_attribute.py_func(x)
+        with pytest.raises(AttributeError, match=re.escape(f"'{ruchey.typeof(x)}' has no attribute '__not_a_valid_attr__'")) as info:
+            njit(missing_attribute.py_func)(x)
+        assert isinstance(info.value, ruchey.TypingError)
+        assert "\x05" not in str(info.value)
+    with pytest.raises(ruchey.TypingError, match="in the function called here") as info:
+        calls_missing_attribute(1.5)
+    assert "'float64' has no attribute" in str(info.value) and "\x05" not in str(info.value)
 
 
 def test_hash_in_a_cuda_kernel_is_a_typing_error():

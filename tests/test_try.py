@@ -799,9 +799,21 @@ def array_message(a):
     raise ValueError("bad", a)
 
 
-def test_an_argument_that_is_not_a_scalar_or_str_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match="arguments in compiled code are str, int, float, bool, None or datetime64"):
-        array_message(numpy.zeros(2))
+def test_an_array_argument_reaches_python_as_the_array():
+    a = numpy.arange(3.0)
+    with pytest.raises(ValueError) as info:
+        array_message(a)
+    assert info.value.args[0] == "bad" and numpy.array_equal(info.value.args[1], a)
+
+
+@njit
+def range_message(n):
+    raise ValueError("bad", range(n))
+
+
+def test_an_argument_python_cannot_hold_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="Cannot convert native range"):
+        range_message(2)
 
 
 @njit

@@ -1,7 +1,8 @@
 /* builtins/objmode_rt.c — objmode blocks at run time: rt_objmode hands the
  * block's inputs and outputs to the extension, which runs the block under
  * the GIL; see objmode.c for the typer and lowerer. Warnings of compiled
- * code go to Python the same way (rt_warn).
+ * code go to Python the same way (rt_warn), and the values of a raise
+ * that are not numbers or str (rt_raise_objects).
  */
 #include "ruchey.h"
 
@@ -33,4 +34,22 @@ int32_t rt_warn(const char *category, const char *msg) {
   if (!warning_caller || !warning_caller(category, msg, &cls, &text)) return RT_OK;
   rt_raise(cls, text);
   return RT_ERR_RAISE;
+}
+
+static int (*raise_boxer)(const Type *args_t, void *args, void **cls, const char **msg);
+
+void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, void **cls, const char **msg)) { raise_boxer = box; }
+
+/* The extension boxes the arguments while compiled code still holds them
+ * and keeps the Python tuple, which the message names; where boxing fails,
+ * its exception is raised instead. */
+void rt_raise_objects(void *cls, const Type *args_t, void *args) {
+  void *failed = NULL;
+  const char *msg = NULL;
+  if (!raise_boxer) {
+    rt_set_error(RT_ERR_RUNTIME, "an exception's arguments cannot be made into Python objects without the extension");
+    return;
+  }
+  if (raise_boxer(args_t, args, &failed, &msg)) cls = failed;
+  rt_raise(cls, msg);
 }

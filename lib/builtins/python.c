@@ -4,6 +4,7 @@
  * calls to other ruchey functions.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "builtins/builtins.h"
@@ -1098,7 +1099,11 @@ static const Type *ty_getattr(Infer *in, Node *n, const Type **args) {
     return ty_expr(in, n);
   }
   *n = (Node){.kind = N_ATTR, .line = n->line, .col = n->col, .lhs = x, .str = name->str};
-  return ty_expr(in, n);
+  const Type *t = ty_expr(in, n);
+  if (!t && !has && in->diag->kind == DIAG_TYPING)  /* Python's AttributeError, as Numba raises it */
+    snprintf(in->diag->msg, sizeof in->diag->msg, "%c'%s' has no attribute '%s'", DIAG_ATTRIBUTE_MARK, args[0]->name,
+             n->str);
+  return t;
 }
 
 /* A name neither local nor global, read where typing reaches it. */

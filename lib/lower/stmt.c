@@ -848,6 +848,47 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
              (LLVMValueRef[]){cls, lo_call_fn(l, "rt_raise_args_text", ptr, NULL, NULL, 0)}, 2);
 }
 
+/* Whether a raise's argument of type t is recorded as text (raise_arg). */
+static bool raised_as_text(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
+    if (!raised_as_text(t->fields[i])) return false;
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) ||
+         ty_is_float(t) || ty_is_time(t);
+}
+
+/* raise cls(a, b, ...) where an argument is an array, a list, a dict...:
+ * the arguments laid out as a tuple, each with a reference of its own,
+ * which the extension boxes as they are (rt_raise_objects). The code
+ * holds the tuple type's address, so it must never be cached: the class
+ * is named by a symbol the cache cannot find again. */
+static void raise_objects(Lower *l, Node *n) {
+  const Type *f[64] = {0};
+  int nargs = n->list.len < 64 ? n->list.len : 64;
+  for (int i = 0; i < nargs; i++) f[i] = n->list.items[i]->ty;
+  const Type *args_t = ty_tuple(nargs, f);
+  LLVMValueRef items[64], v = LLVMGetUndef(lo_type(l, args_t));
+  for (int i = 0; i < nargs; i++) items[i] = lo_expr(l, n->list.items[i]);
+  for (int i = 0; i < nargs; i++) {
+    lo_refcount(l, f[i], items[i], true);
+    v = LLVMBuildInsertValue(l->b, v, items[i], (unsigned)i, "");
+  }
+  LLVMValueRef args = lo_alloca(l, lo_storage_type(l, args_t), "raise.args");
+  lo_store_storage(l, args_t, args, v);
+  size_t size = strlen(n->symbol) + 32;
+  char *symbol = arena_alloc(l->f->arena, size);
+  snprintf(symbol, size, "%s (raised with boxed values)", n->symbol);
+  LLVMValueRef type = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)args_t, 0), l->mod->ptr);
+  LLVMTypeRef ptr = l->mod->ptr, p[3] = {ptr, ptr, ptr};
+  lo_call_fn(l, "rt_raise_objects", void_type(l), p, (LLVMValueRef[]){lo_extern(l, symbol, n->callee), type, args}, 3);
+  for (int i = 0; i < nargs; i++) lo_done_with(l, n->list.items[i], items[i]);
+}
+
+static bool raises_objects(const NodeList *args) {
+  for (int i = 0; i < args->len; i++)
+    if (!raised_as_text(args->items[i]->ty)) return true;
+  return false;
+}
+
 void lo_stmt(Lower *l, Node *n) {
   l->ntemps = 0;  /* every statement hands its arrays to an owner or releases them */
   if (l->subprogram) lo_gpu_line(l, n->line, n->col);
@@ -898,12 +939,13 @@ void lo_stmt(Lower *l, Node *n) {
       lo_raise(l, RT_ERR_RAISE, n->str);
       break;
     }
-    LLVMValueRef cls = lo_extern(l, n->symbol, n->callee);
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
-    if (n->list.len)
-      raise_args(l, cls, &n->list);
+    if (raises_objects(&n->list))
+      raise_objects(l, n);
+    else if (n->list.len)
+      raise_args(l, lo_extern(l, n->symbol, n->callee), &n->list);
     else
-      lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){cls, lo_string(l, n->str)}, 2);
+      lo_call_fn(l, "rt_raise", void_type(l), p, (LLVMValueRef[]){lo_extern(l, n->symbol, n->callee), lo_string(l, n->str)}, 2);
     record_raise_place(l, n);
     LLVMBuildStore(l->b, const_i32(l, RT_ERR_RAISE), l->status);
     LLVMBuildBr(l->b, l->exit_bb);

@@ -1125,7 +1125,26 @@ _ALIASES = {
     "short": "int16", "ushort": "uint16", "long_": "int64", "ulong": "uint64", "longlong": "int64",
     "ulonglong": "uint64", "ssize_t": "int64",
 }
-class UnicodeType(Type):
+class _HashableCategory(_Interning):
+    """Hashable's metaclass, a Type's too (UnicodeType derives from both):
+    isinstance(t, Hashable) asks t's kind; other classes' checks are type's."""
+
+    def __instancecheck__(cls, t):
+        if cls is not Hashable:
+            return super().__instancecheck__(t)
+        if isinstance(t, (TupleType, UnicodeType)):
+            return True
+        return isinstance(t, Type) and not isinstance(t.kind, str) and not isinstance(t, Record) and _is_scalar(t)
+
+
+class Hashable(metaclass=_HashableCategory):
+    """Numba's Hashable, the class of the types whose values hash: numbers,
+    bool, datetimes, str and tuples (isinstance(types.unicode_type,
+    types.Hashable) holds, as an overload's typing function may ask); a
+    base of UnicodeType, as in Numba."""
+
+
+class UnicodeType(Type, Hashable):
     """str, Numba's types.unicode_type: an argument type, and the item, key
     or value type of a ruchey.typed.List or Dict."""
 
