@@ -73,7 +73,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
             "superflexpy", "scikit-gstat",
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
-            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud")
+            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
+            "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
+            "shapley-numba", "ndfilters", "regridding", "numbacs")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
