@@ -75,7 +75,8 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
             "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
             "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
-            "shapley-numba", "ndfilters", "regridding", "numbacs")
+            "shapley-numba", "ndfilters", "regridding",
+            "numba-extinction", "hampel-filter")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -185,7 +186,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "pynamical": ["matplotlib", "pandas"],
                 "hydrostats": ["hydroerr", "matplotlib", "pandas", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
-                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
+                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"],
+                # louvain-numba 0.0.2 pins Numba below 0.59 and NumPy below 2; numba-extinction 0.1 requires
+                # its documentation's tools (sphinx and its themes)
+                "louvain-numba": ["networkx", "scipy"], "numba-extinction": ["astropy"]}
 
 
 # what a package's computations need beside its own dependencies:

@@ -11843,7 +11843,7 @@ def shapley_numba_games():
     coalition = examples.CoalitionGame(rng.integers(5, 40, 7).astype(np.float64))
     glove = examples.GloveGame(3)
     unions = np.array([[1, 1, 1, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1, 1, 1]], dtype=np.int32)
-    dividends = harsanyi.HarsanyiDividends(glove, 6, 4)
+    dividends = harsanyi.HarsanyiDividends(glove, 6)
     subsets = (rng.random((20, 6)) < 0.5).astype(np.int32)
     option = examples.finance.BlackScholesCallGame(np.array([100.0, 1.0, 0.02, 0.2]),
                                                     np.array([108.0, 0.75, 0.035, 0.26]), 105.0)
@@ -11916,28 +11916,48 @@ def regridding_grids():
     return out
 
 
-def numbacs_ftle():
-    """numbacs' Lagrangian coherent structure diagnostics of its double
-    gyre and Bickley jet (flows as @cfunc callbacks integrated by
-    numbalsoda's DOP853 in compiled prange loops): flow maps over grids,
-    their finite-time Lyapunov exponents, the instantaneous Lyapunov
-    exponent of the gyre's compiled velocity and of gridded velocities,
-    and the eigenvalues behind them."""
-    from numbacs import diagnostics, flows, integration
+
+def numba_extinction_laws():
+    """numba-extinction's compiled dust extinction laws over a wavelength
+    grid from the far ultraviolet to the infrared (Cardelli-Clayton-Mathis,
+    O'Donnell, Fitzpatrick 99 and 07 with their compiled cubic splines,
+    Calzetti, Valencic-Clayton-Gordon, Gordon 23), at two R_V each, and a
+    seeded spectrum reddened and dereddened by them."""
+    import astropy.units as u
+    from numba_extinction import numba_extinction as ne
+    wave = np.geomspace(1100.0, 29000.0, 400) * u.AA  # (the laws assert 1000 < wave < 33000)
+    flux = np.random.default_rng(137).uniform(0.5, 2.0, 400)
     out = {}
-    for name, nx, ny, t_end in (("double_gyre", 41, 21, 8.0), ("bickley_jet", 36, 12, 2.0)):
-        funcptr, params, domain = flows.get_predefined_flow(name, int_direction=1.0)
-        x = np.linspace(domain[0][0], domain[0][1], nx)
-        y = np.linspace(domain[1][0], domain[1][1], ny)
-        flowmap = integration.flowmap_grid_2D(funcptr, 0.0, t_end, x, y, params)
-        out[f"{name}_flowmap"] = flowmap
-        out[f"{name}_ftle"] = diagnostics.ftle_grid_2D(flowmap, t_end, x[1] - x[0], y[1] - y[0])
-    vel, domain = flows.get_predefined_callable("double_gyre")
-    x, y = np.linspace(0.0, 2.0, 41), np.linspace(0.0, 1.0, 21)
-    out["ile_func"] = diagnostics.ile_2D_func(vel, x, y, t0=0.5)
-    xx, yy = np.meshgrid(x, y, indexing="ij")
-    u, v = -np.pi * np.sin(np.pi * xx) * np.cos(np.pi * yy), np.pi * np.cos(np.pi * xx) * np.sin(np.pi * yy)
-    out["ile_data"] = diagnostics.ile_2D_data(u, v, x[1] - x[0], y[1] - y[0])
+    for name, law, ranges in (("ccm89", ne.CCM89, wave), ("od94", ne.OD94, wave), ("fi99", ne.Fi99, wave),
+                              ("c00", ne.C00, wave[(wave > 1200 * u.AA) & (wave < 22000 * u.AA)]),
+                              ("vcg04", ne.VCG04, wave[wave < 3300 * u.AA]),
+                              ("go23", ne.Go23, wave)):
+        for r_v in (3.1, 4.05):
+            out[f"{name}_{r_v:g}"] = law(ranges, 1.2, r_v)
+    out["fm07"] = ne.FM07(wave, 1.2)
+    out["reddened"] = ne.redden(out["ccm89_3.1"], flux)
+    out["dereddened"] = ne.deredden(out["fi99_3.1"], flux)
+    return out
+
+
+def hampel_filter_outliers():
+    """hampel-filter's compiled rolling medians and median absolute
+    deviations (serial, and prange) flagging the outliers of a seeded
+    signal with spikes, at two window sizes and thresholds."""
+    from hampel_filter import hampel_filter as hf
+    rng = np.random.default_rng(139)
+    signal = np.sin(np.linspace(0.0, 20.0, 3000)) + rng.normal(0.0, 0.1, 3000)
+    spikes = rng.choice(3000, 40, replace=False)
+    signal[spikes] += rng.choice([-1.0, 1.0], 40) * rng.uniform(0.8, 2.0, 40)
+    out = {}
+    for window, n in ((5, 3), (12, 2)):
+        for parallel in (False, True):
+            out[f"outliers_{window}_{n}_{parallel}"] = hf.hampel(signal, window_size=window, n=n,
+                                                                  parallel=parallel)[0].astype(np.int64)
+    medians, deviations = np.full(3000, np.nan), np.full(3000, np.nan)
+    hf.calc_medians_parallel(7, signal, medians)
+    hf.calc_medians_std(7, signal, medians, deviations)
+    out.update(medians=medians, deviations=deviations)
     return out
 
 WORKLOADS = {
@@ -12235,5 +12255,6 @@ WORKLOADS = {
     "shapley-numba": {"games": shapley_numba_games},
     "ndfilters": {"filters": ndfilters_filters},
     "regridding": {"grids": regridding_grids},
-    "numbacs": {"ftle": numbacs_ftle},
+    "numba-extinction": {"laws": numba_extinction_laws},
+    "hampel-filter": {"outliers": hampel_filter_outliers},
 }
