@@ -76,7 +76,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
             "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
             "shapley-numba", "ndfilters", "regridding",
-            "numba-extinction", "hampel-filter")
+            "numba-extinction", "hampel-filter", "graspologic")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -86,8 +86,9 @@ SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
 # pyqmc's Gaussian orbitals (calls through first-class functions) 13,
-# qibojit's kernels and quantum-information routines 9
-TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400}
+# qibojit's kernels and quantum-information routines 9, nbmorph's kernels
+# of 27 inlined arguments over 20 on a heavily loaded machine
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400, "nbmorph": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
