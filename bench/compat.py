@@ -76,7 +76,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
             "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
             "shapley-numba", "ndfilters", "regridding",
-            "numba-extinction", "hampel-filter", "graspologic")
+            "numba-extinction", "hampel-filter")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

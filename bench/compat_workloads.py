@@ -11961,23 +11961,6 @@ def hampel_filter_outliers():
     return out
 
 
-def graspologic_edge_swaps():
-    """graspologic's degree-preserving edge swaps of a seeded undirected
-    graph held as a dense adjacency matrix (its compiled swap: two edges
-    drawn by np.random in compiled code after a seed of the swapper's
-    generator, rewired where no loop or multi-edge results), 300 swaps on
-    two graphs."""
-    from graspologic.models import EdgeSwapper
-    rng = np.random.default_rng(149)
-    out = {}
-    for key, (n, p, seed) in (("sparse", (60, 0.08, 3)), ("dense", (40, 0.3, 5))):
-        upper = np.triu((rng.random((n, n)) < p).astype(np.float64), 1)
-        swapper = EdgeSwapper(upper + upper.T, seed=seed)
-        adjacency, edges = swapper.swap_edges(n_swaps=300)
-        out[f"{key}_adjacency"] = adjacency
-        out[f"{key}_edges"] = edges.astype(np.int64)
-    return out
-
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -12275,5 +12258,4 @@ WORKLOADS = {
     "regridding": {"grids": regridding_grids},
     "numba-extinction": {"laws": numba_extinction_laws},
     "hampel-filter": {"outliers": hampel_filter_outliers},
-    "graspologic": {"edge_swaps": graspologic_edge_swaps},
 }
