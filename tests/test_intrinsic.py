@@ -640,3 +640,10 @@ def test_an_array_of_complex_numbers_is_a_typing_error():
         return members_of(x)
     with pytest.raises(TypingError, match="arrays of numbers"):
         f(np.zeros(4, np.complex128))
+
+
+@ruchey_only
+def test_a_strided_array_where_the_signature_names_a_contiguous_one_is_a_typing_error():
+    from ruchey import TypingError
+    with pytest.raises(TypingError, match=r"takes array\(uint8, 1d, C\) as argument 1, the call gives array\(uint8, 1d, A\)"):
+        words_of(np.zeros(16, np.uint8)[::2])

@@ -108,9 +108,11 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
     if (!is_argument(want))
       return ty_error(in, n, "an @intrinsic's signature takes numbers, bools, scalar types, arrays of numbers and "
                       "MemInfoPointers only, not %s", want->name);
-    /* an array's layout and writability may differ, as Numba casts between them; not its items or dimensions */
+    /* an array's writability may differ, and any layout is 'A', as Numba casts between them; not its items,
+     * dimensions or another layout (code reading a 'C' array's data as contiguous) */
     if ((want->kind == TY_ARRAY) != (have->kind == TY_ARRAY) ||
-        (want->kind == TY_ARRAY && (want->elem != have->elem || want->ndim != have->ndim)))
+        (want->kind == TY_ARRAY && (want->elem != have->elem || want->ndim != have->ndim ||
+                                    (want->layout != 'A' && want->layout != have->layout))))
       return ty_error(in, n->list.items[i], "the intrinsic's signature takes %s as argument %d, the call gives %s",
                       want->name, i + 1, have->name);
   }
