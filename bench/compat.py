@@ -87,8 +87,9 @@ SIMULATED = {"locate-pixelcolor-numbacuda"}
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
 # pyqmc's Gaussian orbitals (calls through first-class functions) 13,
 # qibojit's kernels and quantum-information routines 9, nbmorph's kernels
-# of 27 inlined arguments over 20 on a heavily loaded machine
-TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400, "nbmorph": 2400}
+# of 27 inlined arguments and regridding's hundred functions over 20 on a
+# heavily loaded machine
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400, "nbmorph": 2400, "regridding": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
