@@ -73,7 +73,10 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "glasbey", "timml", "ttim", "covasim", "starsim", "ctapipe", "momepy",
             "superflexpy", "scikit-gstat",
             "tcpyPI", "laser-core", "wildboottest", "libfmp", "synctoolbox", "codex-africanus", "openpmd-viewer",
-            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud")
+            "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
+            "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
+            "shapley-numba", "ndfilters", "regridding",
+            "numba-extinction", "hampel-filter")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -83,8 +86,10 @@ SIMULATED = {"locate-pixelcolor-numbacuda"}
 # packages whose computations compile longer than that under Numba on a
 # loaded machine: PyMPDATA's 1-, 2- and 3-d steppers take about 23 minutes,
 # pyqmc's Gaussian orbitals (calls through first-class functions) 13,
-# qibojit's kernels and quantum-information routines 9
-TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400}
+# qibojit's kernels and quantum-information routines 9, nbmorph's kernels
+# of 27 inlined arguments and regridding's hundred functions over 20 on a
+# heavily loaded machine
+TIMEOUTS = {"PyMPDATA": 2400, "pyqmc": 2400, "qibojit": 2400, "nbmorph": 2400, "regridding": 2400}
 
 
 # ---------------------------------------------------------------- the worker (in the compat venv)
@@ -183,7 +188,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                 "pynamical": ["matplotlib", "pandas"],
                 "hydrostats": ["hydroerr", "matplotlib", "pandas", "scipy"],
                 "pyxem": ["dask", "diffsims", "h5py", "hyperspy", "lmfit", "matplotlib", "orix", "pooch", "psutil",
-                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"]}
+                          "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"],
+                # louvain-numba 0.0.2 pins Numba below 0.59 and NumPy below 2; numba-extinction 0.1 requires
+                # its documentation's tools (sphinx and its themes)
+                "louvain-numba": ["networkx", "scipy"], "numba-extinction": ["astropy"]}
 
 
 # what a package's computations need beside its own dependencies:

@@ -11689,6 +11689,278 @@ def pyntcloud_voxels():
             out[f"{mode}_{n}"] = grid.get_feature_vector(mode=mode)
     return out
 
+
+def evoc_binary_knn():
+    """EVoC's nearest neighbour graph of binary embeddings (uint8 bytes of
+    packed bits): its random projection forest and sorted NN-descent under
+    the Jaccard distance of bits, counted by popcount intrinsics over words
+    an intrinsic loads from the bytes; and its two Jaccard kernels on
+    seeded pairs."""
+    from evoc.knn_graph import knn_graph
+    from evoc.uint8_nndescent import fast_bit_jaccard, fast_bit_jaccard_u64
+    rng = np.random.default_rng(97)
+    centres = rng.integers(0, 256, (6, 16), dtype=np.uint8)
+    flips = rng.random((600, 128)) < 0.08  # each point its centre's bits, 8% of them flipped
+    bits = np.unpackbits(centres[rng.integers(0, 6, 600)], axis=1) ^ flips
+    data = np.packbits(bits, axis=1)
+    indices, distances = knn_graph(data, n_neighbors=10, random_state=42, n_jobs=1)
+    pairs = rng.integers(0, 600, (200, 2))
+    return {"distances": np.sort(distances, axis=1), "indices_first_column": indices[:, 0].astype(np.int64),
+            "jaccard": np.array([fast_bit_jaccard(data[a], data[b]) for a, b in pairs]),
+            "jaccard_u64": np.array([fast_bit_jaccard_u64(data[a], data[b]) for a, b in pairs])}
+
+
+
+def fast_cindex_bootstrap():
+    """fast-cindex's concordance index of seeded survival data (censored
+    times, two risk scores): the single index by its compiled binary-tree
+    rank counting, its bootstrap and its paired comparison over seeded
+    resamples (prange loops)."""
+    import fast_cindex
+    rng = np.random.default_rng(101)
+    risk = rng.standard_normal(400)
+    times = np.round(rng.exponential(np.exp(-risk)), 2)  # ties among the times
+    observed = (rng.random(400) < 0.7).astype(np.int64)
+    scores1, scores2 = risk + rng.normal(0.0, 0.5, 400), np.round(risk + rng.normal(0.0, 1.0, 400), 1)
+    one, two = fast_cindex.compare_cindex(times, observed, scores1, scores2, n_bootstraps=300, seed=7)
+    return {"cindex": np.array([fast_cindex.cindex(times, scores1, observed), fast_cindex.cindex(times, scores2, observed)]),
+            "bootstrap": fast_cindex.bootstrap_cindex(times, scores1, observed, n_bootstraps=300, seed=5),
+            "compare_1": one, "compare_2": two}
+
+
+def lumafit_fits():
+    """lumafit's Levenberg-Marquardt fits: a decaying oscillation fitted
+    to one noisy curve (finite-difference Jacobian, Marquardt damping;
+    Levenberg damping with an analytical Jacobian; weights), and a
+    pixel-wise fit of an image's worth of exponential decays (prange)."""
+    import lumafit
+    from numba import njit
+
+    @njit
+    def damped(p, t):
+        return p[0] * np.exp(-t / p[1]) * np.cos(p[2] * t) + p[3]
+
+    @njit
+    def decay(p, t):
+        return p[0] * np.exp(-t / p[1]) + p[2]
+
+    @njit
+    def decay_jacobian(p, t):
+        jac = np.empty((t.size, 3))
+        e = np.exp(-t / p[1])
+        jac[:, 0] = e
+        jac[:, 1] = p[0] * e * t / p[1] ** 2
+        jac[:, 2] = 1.0
+        return jac
+
+    rng = np.random.default_rng(103)
+    t = np.linspace(0.0, 10.0, 120)
+    y = damped(np.array([2.0, 3.0, 1.7, 0.3]), t) + rng.normal(0.0, 0.05, t.size)
+    weights = 1.0 / (0.05 + 0.01 * t)
+    out = {}
+    for key, fit in (("marquardt", lumafit.levenberg_marquardt_core(damped, np.array([1.5, 2.0, 1.6, 0.0]), y,
+                                                                     args=(t,))),
+                     ("weighted", lumafit.levenberg_marquardt_core(damped, np.array([1.5, 2.0, 1.6, 0.0]), y,
+                                                                   weights=weights, args=(t,))),
+                     ("levenberg_jacobian", lumafit.levenberg_marquardt_core(
+                         decay, np.array([1.0, 1.0, 0.0]), 3.0 * np.exp(-t / 2.5) + 0.5 + rng.normal(0.0, 0.02, t.size),
+                         use_marquardt_damping=False, jac_func=decay_jacobian, args=(t,)))):
+        p, cov, chi2, iters, converged = fit
+        out[key] = np.concatenate([p, cov.ravel(), [chi2, iters, converged]])
+    amplitude = rng.uniform(1.0, 3.0, (8, 9))
+    tau = rng.uniform(1.0, 4.0, (8, 9))
+    cube = amplitude[:, :, None] * np.exp(-t / tau[:, :, None]) + 0.2 + rng.normal(0.0, 0.02, (8, 9, t.size))
+    p, cov, chi2, iters, converged = lumafit.levenberg_marquardt_pixelwise(decay, np.array([1.0, 1.0, 0.0]), cube,
+                                                                          args_for_each_pixel=(t,))
+    out.update(pixel_params=p, pixel_chi2=chi2, pixel_iters=iters.astype(np.int64),
+               pixel_converged=converged.astype(np.int64))
+    return out
+
+
+def louvain_numba_partitions():
+    """louvain-numba's Louvain community detection of a seeded planted
+    partition graph (weighted, CSR): the dendrogram's levels (compiled
+    moves of nodes between communities in typed dicts, induced graphs),
+    the best partition at two resolutions and its modularity."""
+    import louvain_numba
+    from scipy import sparse
+    rng = np.random.default_rng(107)
+    groups = np.repeat(np.arange(6), 25)
+    p = np.where(groups[:, None] == groups[None, :], 0.3, 0.02)
+    upper = np.triu(rng.random(p.shape) < p, 1)
+    weights = np.triu(np.round(rng.uniform(0.5, 2.0, p.shape), 1), 1) * upper
+    graph = sparse.csr_matrix(weights + weights.T)
+    out = {}
+    for resolution in (1.0, 0.5):
+        partition, mod = louvain_numba.best_partition(graph, resolution=resolution, return_modularity=True)
+        labels = np.array([partition[i] for i in range(len(partition))], dtype=np.int64)
+        out[f"best_{resolution:g}"] = labels
+        out[f"modularity_{resolution:g}"] = np.array([mod, louvain_numba.modularity(labels, graph, resolution)])
+    for level, (partition, mod) in enumerate(louvain_numba.find_partitions(graph, return_modularity=True)):
+        out[f"level_{level}"] = np.append([partition[i] for i in range(len(partition))], mod)
+    return out
+
+
+def nbmorph_labels():
+    """nbmorph's morphology of a seeded 3-d label image (balls of labels):
+    quasi-spherical dilation, erosion, opening, closing and smoothing of
+    labels (compiled mode and minimum kernels over boxes and diamonds,
+    ping-pong buffers), grey minimum and maximum filters, label edges
+    zeroed, labels separated (prange) and each label's Euler
+    characteristic."""
+    import nbmorph
+    rng = np.random.default_rng(109)
+    z, y, x = np.mgrid[:24, :28, :32]
+    labels = np.zeros((24, 28, 32), np.int32)
+    for label, (cz, cy, cx, r) in enumerate(zip(rng.uniform(4, 20, 7), rng.uniform(4, 24, 7),
+                                                rng.uniform(4, 28, 7), rng.uniform(3, 7, 7)), start=1):
+        labels[(z - cz) ** 2 + (y - cy) ** 2 + (x - cx) ** 2 < r * r] = label
+    labels[rng.random(labels.shape) < 0.02] = 0  # pepper
+    grey = rng.integers(0, 1000, labels.shape).astype(np.int32)
+    return {"dilate": nbmorph.dilate_labels_spherical(labels, radius=3),
+            "erode": nbmorph.erode_labels_spherical(labels, radius=2),
+            "open": nbmorph.open_labels_spherical(labels, radius=1),
+            "close": nbmorph.close_labels_spherical(labels, radius=1),
+            "smooth": nbmorph.smooth_labels_spherical(labels, radius=1),
+            "mode_box": nbmorph.mode_box(labels), "mode_diamond": nbmorph.mode_diamond(labels),
+            "minimum_box": nbmorph.minimum_box(grey), "maximum_diamond": nbmorph.maximum_diamond(grey),
+            "edges_box": nbmorph.zero_label_edges_box(labels),
+            "edges_diamond": nbmorph.zero_label_edges_diamond(labels),
+            "separated": nbmorph.separate_labels_box(labels),
+            "euler": nbmorph.euler_characteristic(labels)}
+
+
+def shapley_numba_games():
+    """shapley-numba's values of cooperative games (its example games as
+    jitclasses): exact Shapley values by compiled enumeration of
+    coalitions, permutation Monte Carlo (plain and antithetic) and
+    KernelSHAP estimates from seeds, Owen values for a union structure,
+    Harsanyi dividends (all of them, in a typed dict, and one by its naive
+    sum), and the Black-Scholes attribution of a price change."""
+    from shapley_numba import examples, harsanyi, harsanyi_naive, kernelshap, owen, shapley
+    rng = np.random.default_rng(113)
+    airport = examples.AirPortGame(np.round(rng.uniform(5.0, 20.0, 8), 1))
+    coalition = examples.CoalitionGame(rng.integers(5, 40, 7).astype(np.float64))
+    glove = examples.GloveGame(3)
+    unions = np.array([[1, 1, 1, 0, 0, 0, 0, 0], [0, 0, 0, 1, 1, 0, 0, 0], [0, 0, 0, 0, 0, 1, 1, 1]], dtype=np.int32)
+    dividends = harsanyi.HarsanyiDividends(glove, 6)
+    subsets = (rng.random((20, 6)) < 0.5).astype(np.int32)
+    option = examples.finance.BlackScholesCallGame(np.array([100.0, 1.0, 0.02, 0.2]),
+                                                    np.array([108.0, 0.75, 0.035, 0.26]), 105.0)
+    return {"airport": shapley.shapley(airport, 8), "coalition": shapley.shapley(coalition, 7),
+            "glove": shapley.shapley(glove, 6), "black_scholes": shapley.shapley(option, 4),
+            "perm_mc": shapley.shapley_perm_mc(airport, 8, paths=4000, seed=11, anthithetic=False),
+            "perm_mc_antithetic": shapley.shapley_perm_mc(coalition, 7, paths=4000, seed=13),
+            "kernelshap": kernelshap.kernelshap(airport, 8, 3000, seed=17),
+            "owen": owen.owen(airport, unions),
+            "dividends": np.array([dividends(s) for s in subsets]),
+            "dividends_naive": np.array([harsanyi_naive.harsanyi_dividends(glove, s) for s in subsets])}
+
+
+def ndfilters_filters():
+    """ndfilters' compiled n-dimensional filters of a seeded image: mean,
+    median, trimmed mean and variance over boxes (each boundary mode, a
+    mask, one axis of a cube), a convolution whose kernel varies along
+    another axis, and a generic filter of a compiled function."""
+    import ndfilters
+    from numba import njit
+
+    @njit
+    def spread(values, args):
+        return np.max(values) - np.min(values) + args[0]
+
+    rng = np.random.default_rng(127)
+    image = rng.standard_normal((40, 48))
+    mask = rng.random(image.shape) > 0.1
+    cube = rng.standard_normal((6, 20, 24))
+    kernels = rng.random((6, 1, 3, 5))
+    out = {f"mean_{mode}": ndfilters.mean_filter(image, size=(3, 5), mode=mode)
+           for mode in ("mirror", "nearest", "wrap", "truncate")}
+    out.update(median=ndfilters.median_filter(image, size=5, where=mask),
+               trimmed_mean=ndfilters.trimmed_mean_filter(image, size=(5, 3), proportion=0.2),
+               variance=ndfilters.variance_filter(cube, size=(3, 3), axis=(1, 2)),
+               convolve=ndfilters.convolve(cube, kernels, axis=(1, 2)),
+               generic=ndfilters.generic_filter(image, spread, size=3, args=(0.5,)))
+    return out
+
+
+def regridding_grids():
+    """regridding's resampling between curvilinear grids: multilinear
+    interpolation onto a rotated grid (extrapolated and NaN bounds),
+    conservative regridding in 1-d and 2-d (its sweep of grid lines
+    across a rotated grid, its clipping onto an axis-aligned one), weights
+    applied to several arrays, and a Gauss-Seidel fill of missing values."""
+    import regridding
+    rng = np.random.default_rng(131)
+    x, y = np.meshgrid(np.linspace(-1.0, 1.0, 21), np.linspace(-1.0, 1.0, 17), indexing="ij")
+    angle = 0.3
+    xr, yr = 0.8 * (x * np.cos(angle) - y * np.sin(angle)), 0.8 * (x * np.sin(angle) + y * np.cos(angle))
+    points = np.exp(-(x ** 2 + 2 * y ** 2)) + 0.1 * x * y
+    cells = rng.random((20, 16))
+    out = {"multilinear": regridding.regrid((x, y), (xr, yr), points),
+           "multilinear_nan": regridding.regrid((x, y), (1.3 * xr, 1.3 * yr), points, bounds="nan"),
+           "conservative_1d": regridding.regrid((np.linspace(-1, 1, 31),), (np.linspace(-0.9, 1.1, 11),),
+                                                rng.random(30), method="conservative"),
+           "conservative_rotated": regridding.regrid((x, y), (xr[:12, :10], yr[:12, :10]), cells,
+                                                     method="conservative"),
+           "conservative_aligned": regridding.regrid((x, y), tuple(np.meshgrid(np.linspace(-0.7, 0.9, 9),
+                                                                               np.linspace(-0.8, 0.6, 8),
+                                                                               indexing="ij")),
+                                                     cells, method="conservative")}
+    weights = regridding.weights((x, y), (xr, yr))
+    out["from_weights"] = np.stack([regridding.regrid_from_weights(*weights, values_input=points * k)
+                                    for k in (1.0, -2.0, 0.5)])
+    holes = points.copy()
+    holes[rng.random(holes.shape) < 0.2] = np.nan
+    out["fill"] = regridding.fill(holes, num_iterations=50)
+    return out
+
+
+
+def numba_extinction_laws():
+    """numba-extinction's compiled dust extinction laws over a wavelength
+    grid from the far ultraviolet to the infrared (Cardelli-Clayton-Mathis,
+    O'Donnell, Fitzpatrick 99 and 07 with their compiled cubic splines,
+    Calzetti, Valencic-Clayton-Gordon, Gordon 23), at two R_V each, and a
+    seeded spectrum reddened and dereddened by them."""
+    import astropy.units as u
+    from numba_extinction import numba_extinction as ne
+    wave = np.geomspace(1100.0, 29000.0, 400) * u.AA  # (the laws assert 1000 < wave < 33000)
+    flux = np.random.default_rng(137).uniform(0.5, 2.0, 400)
+    out = {}
+    for name, law, ranges in (("ccm89", ne.CCM89, wave), ("od94", ne.OD94, wave), ("fi99", ne.Fi99, wave),
+                              ("c00", ne.C00, wave[(wave > 1200 * u.AA) & (wave < 22000 * u.AA)]),
+                              ("vcg04", ne.VCG04, wave[wave < 3300 * u.AA]),
+                              ("go23", ne.Go23, wave)):
+        for r_v in (3.1, 4.05):
+            out[f"{name}_{r_v:g}"] = law(ranges, 1.2, r_v)
+    out["fm07"] = ne.FM07(wave, 1.2)
+    out["reddened"] = ne.redden(out["ccm89_3.1"], flux)
+    out["dereddened"] = ne.deredden(out["fi99_3.1"], flux)
+    return out
+
+
+def hampel_filter_outliers():
+    """hampel-filter's compiled rolling medians and median absolute
+    deviations (serial, and prange) flagging the outliers of a seeded
+    signal with spikes, at two window sizes and thresholds."""
+    from hampel_filter import hampel_filter as hf
+    rng = np.random.default_rng(139)
+    signal = np.sin(np.linspace(0.0, 20.0, 3000)) + rng.normal(0.0, 0.1, 3000)
+    spikes = rng.choice(3000, 40, replace=False)
+    signal[spikes] += rng.choice([-1.0, 1.0], 40) * rng.uniform(0.8, 2.0, 40)
+    out = {}
+    for window, n in ((5, 3), (12, 2)):
+        for parallel in (False, True):
+            out[f"outliers_{window}_{n}_{parallel}"] = hf.hampel(signal, window_size=window, n=n,
+                                                                  parallel=parallel)[0].astype(np.int64)
+    medians, deviations = np.full(3000, np.nan), np.full(3000, np.nan)
+    hf.calc_medians_parallel(7, signal, medians)
+    hf.calc_medians_std(7, signal, medians, deviations)
+    out.update(medians=medians, deviations=deviations)
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -11976,4 +12248,14 @@ WORKLOADS = {
     "hydrostats": {"ensembles": hydrostats_ensembles},
     "vectorizers": {"tokens": vectorizers_tokens, "distributions": vectorizers_distributions},
     "pyntcloud": {"voxels": pyntcloud_voxels},
+    "evoc": {"binary_knn": evoc_binary_knn},
+    "fast-cindex": {"bootstrap": fast_cindex_bootstrap},
+    "lumafit": {"fits": lumafit_fits},
+    "louvain-numba": {"partitions": louvain_numba_partitions},
+    "nbmorph": {"labels": nbmorph_labels},
+    "shapley-numba": {"games": shapley_numba_games},
+    "ndfilters": {"filters": ndfilters_filters},
+    "regridding": {"grids": regridding_grids},
+    "numba-extinction": {"laws": numba_extinction_laws},
+    "hampel-filter": {"outliers": hampel_filter_outliers},
 }

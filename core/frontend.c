@@ -146,6 +146,13 @@ static void collect_locals(Fe *fe, PyObject *node) {
     Py_DECREF(iter); Py_DECREF(ifs);
     return;
   }
+  if (is_kind(node, "MatchAs")) {  /* case x: / case P as x: binds x (a str, not a Name) */
+    PyObject *name = field(node, "name"), *pattern = field(node, "pattern");
+    if (PyUnicode_Check(name) && !fe_is_alias(fe, name)) add_var(fe, PyUnicode_AsUTF8(name));
+    if (pattern != Py_None) collect_locals(fe, pattern);
+    Py_DECREF(name); Py_DECREF(pattern);
+    return;
+  }
   if (is_kind(node, "Name")) {
     PyObject *ctx = field(node, "ctx");
     if (is_kind(ctx, "Store")) {
@@ -4000,8 +4007,128 @@ static const struct { const char *kind, *what; } unsupported_stmts[] = {
   {"AsyncWith", "async with"},
   {"AsyncFunctionDef", "nested functions"}, {"ClassDef", "classes"},
   {"Nonlocal", "nonlocal declarations"},
-  {"AsyncFor", "async for"}, {"Match", "match"},
+  {"AsyncFor", "async for"},
 };
+
+/* ---------------------------------------------------------------- match */
+
+/* match subject: case P [if guard]: body ... as the if/elif chain that
+ * tests the subject (evaluated once, into a hidden variable unless a
+ * name) against each pattern in turn, as Python's compiled match does for
+ * these patterns: a literal or dotted name (==), None, True or False
+ * (is), a capture or _ (always), P as x, P1 | P2. A capture binds its
+ * name as the case's body starts. Sequence, mapping and class patterns
+ * (and a guard reading a capture) are refused. */
+static PyObject *match_name(const char *id, const char *ctx, PyObject *loc) {
+  PyObject *c = ast_node(ctx, PyDict_New(), loc);
+  return c ? ast_node("Name", Py_BuildValue("{s:s,s:N}", "id", id, "ctx", c), loc) : NULL;
+}
+
+/* The test of pattern p on the subject, a new reference (NULL with an
+ * error set); its captures appended to binds (as Assign statements). */
+static PyObject *match_test(Fe *fe, PyObject *p, const char *subject, PyObject *binds) {
+  PyObject *test = NULL;
+  if (is_kind(p, "MatchValue") || is_kind(p, "MatchSingleton")) {
+    bool value = is_kind(p, "MatchValue");
+    PyObject *v = field(p, "value");
+    PyObject *operand = value ? Py_NewRef(v) : ast_node("Constant", Py_BuildValue("{s:O}", "value", v), p);
+    PyObject *op = ast_node(value ? "Eq" : "Is", PyDict_New(), p), *left = match_name(subject, "Load", p);
+    test = operand && op && left ? ast_node("Compare", Py_BuildValue("{s:N,s:[N],s:[N]}", "left", left, "ops", op,
+                                                                     "comparators", operand), p) : NULL;
+    Py_DECREF(v);
+    return test;
+  }
+  if (is_kind(p, "MatchOr")) {
+    PyObject *alts = field(p, "patterns"), *values = PyList_New(0);
+    for (Py_ssize_t i = 0; values && i < PyList_GET_SIZE(alts); i++) {
+      PyObject *t = match_test(fe, PyList_GET_ITEM(alts, i), subject, NULL);
+      if (!t || PyList_Append(values, t) < 0) Py_CLEAR(values);
+      Py_XDECREF(t);
+    }
+    PyObject *op = values ? ast_node("Or", PyDict_New(), p) : NULL;
+    test = op ? ast_node("BoolOp", Py_BuildValue("{s:N,s:N}", "op", op, "values", values), p) : NULL;
+    if (!op) Py_XDECREF(values);
+    Py_DECREF(alts);
+    return test;
+  }
+  if (is_kind(p, "MatchAs")) {
+    PyObject *pattern = field(p, "pattern"), *name = field(p, "name");
+    if (PyUnicode_Check(name) && !binds)
+      PyErr_SetString(PyExc_SyntaxError, "a capture in an alternative of a '|' pattern");
+    else if (pattern != Py_None)
+      test = match_test(fe, pattern, subject, binds);
+    else
+      test = ast_node("Constant", Py_BuildValue("{s:O}", "value", Py_True), p);
+    if (test && PyUnicode_Check(name)) {
+      PyObject *target = match_name(PyUnicode_AsUTF8(name), "Store", p), *value = match_name(subject, "Load", p);
+      PyObject *bind = target && value ? ast_node("Assign", Py_BuildValue("{s:[N],s:N}", "targets", target, "value",
+                                                                          value), p) : NULL;
+      if (!bind || PyList_Append(binds, bind) < 0) Py_CLEAR(test);
+      Py_XDECREF(bind);
+    }
+    Py_DECREF(pattern); Py_DECREF(name);
+    return test;
+  }
+  PyErr_Format(PyExc_SyntaxError, "a %s pattern", ast_kind(p));
+  return NULL;
+}
+
+/* One case as an If whose orelse is rest (the later cases), or NULL with an error set. */
+static PyObject *match_case(Fe *fe, PyObject *c, const char *subject, PyObject *rest) {
+  PyObject *pattern = field(c, "pattern"), *guard = field(c, "guard"), *body = field(c, "body");
+  PyObject *binds = PyList_New(0), *test = binds ? match_test(fe, pattern, subject, binds) : NULL, *n = NULL;
+  if (test && guard != Py_None && PyList_GET_SIZE(binds)) {
+    PyErr_SetString(PyExc_SyntaxError, "a guard of a case that binds names");
+  } else if (test) {
+    if (guard != Py_None) {
+      PyObject *op = ast_node("And", PyDict_New(), c);
+      PyObject *both = op ? ast_node("BoolOp", Py_BuildValue("{s:N,s:[O,O]}", "op", op, "values", test, guard), c) : NULL;
+      Py_SETREF(test, both);
+    }
+    PyObject *stmts = PyList_GetSlice(binds, 0, PyList_GET_SIZE(binds));
+    if (test && stmts && PyList_SetSlice(stmts, PyList_GET_SIZE(stmts), PyList_GET_SIZE(stmts), body) == 0)
+      n = ast_node("If", Py_BuildValue("{s:O,s:O,s:O}", "test", test, "body", stmts, "orelse", rest), c);
+    Py_XDECREF(stmts);
+  }
+  Py_XDECREF(test); Py_XDECREF(binds);
+  Py_DECREF(pattern); Py_DECREF(guard); Py_DECREF(body);
+  return n;
+}
+
+static Node *fe_match(Fe *fe, PyObject *s) {
+  PyObject *subject = field(s, "subject"), *cases = field(s, "cases");
+  char name[32];
+  bool named = is_kind(subject, "Name");
+  PyObject *id = named ? field(subject, "id") : NULL;
+  snprintf(name, sizeof name, "$match%d", fe->ntemps++);
+  const char *var = named ? PyUnicode_AsUTF8(id) : name;
+  PyObject *chain = PyList_New(0);  /* the statements after the last case's: none */
+  for (Py_ssize_t i = PyList_GET_SIZE(cases) - 1; chain && i >= 0; i--) {
+    PyObject *n = match_case(fe, PyList_GET_ITEM(cases, i), var, chain);
+    Py_SETREF(chain, n ? Py_BuildValue("[N]", n) : NULL);
+  }
+  PyObject *target = chain && !named ? match_name(name, "Store", s) : NULL;
+  if (target) {  /* the subject, evaluated once */
+    collect_locals(fe, target);
+    PyObject *assign = ast_node("Assign", Py_BuildValue("{s:[N],s:O}", "targets", target, "value", subject), s);
+    if (!assign || PyList_Insert(chain, 0, assign) < 0) Py_CLEAR(chain);
+    Py_XDECREF(assign);
+  }
+  Node *n = NULL;
+  if (chain) {
+    n = new_node(fe, N_BLOCK, s);
+    if (!fe_block(fe, chain, &n->body)) n = NULL;
+  } else {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *what = value ? PyObject_Str(value) : NULL;
+    fe_error(fe, s, "%s is not supported in a compiled match statement (literals, names, None, True, False, "
+             "captures, _, '|' and 'as' are)", what && PyUnicode_Check(what) ? PyUnicode_AsUTF8(what) : "this pattern");
+    Py_XDECREF(what); Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+  }
+  Py_XDECREF(chain); Py_XDECREF(id); Py_DECREF(subject); Py_DECREF(cases);
+  return n;
+}
 
 /* del x[i], del d[k]: the container's method __delitem__. */
 static Node *fe_delete(Fe *fe, PyObject *s) {
@@ -4056,6 +4183,7 @@ static Node *fe_stmt_kind(Fe *fe, PyObject *s) {
   if (!strcmp(k, "AugAssign")) return fe_augassign(fe, s);
   if (!strcmp(k, "AnnAssign")) return fe_annassign(fe, s);
   if (!strcmp(k, "If")) return fe_cond_stmt(fe, s, N_IF);
+  if (!strcmp(k, "Match")) return fe_match(fe, s);
   if (!strcmp(k, "While")) return fe_cond_stmt(fe, s, N_WHILE);
   if (!strcmp(k, "For")) return fe_for(fe, s);
   if (!strcmp(k, "Return")) return fe_return(fe, s);

@@ -1323,6 +1323,8 @@ static void ty_store(Infer *in, Node *target, const Type *t, Node *at) {
       ty_time_store(in, at, t, elem);
     }
   } else {  /* tuple unpacking */
+    /* x, y = f() of a function that may return None: its value, TypeError if None, as Numba's */
+    if (t->kind == TY_OPTIONAL && at->ty == t) t = value_needed(in, at, t);
     bool sequence = (t->kind == TY_ARRAY && t->ndim >= 1) || (t->kind == TY_LIST && t->elem) || t->kind == TY_RANGE;
     if (sequence && at->ty == t && !(t = ty_array_unpacked(in, at, target->list.len))) return;
     /* a nested target of a sequence field (for i, (x, y) in enumerate(rows)): the store unpacks it

@@ -1,5 +1,5 @@
 """@intrinsic (ruchey.extending.intrinsic, as numba.extending.intrinsic) for
-numbers, bools, scalar types as arguments and pointers as results (stack
+numbers, bools, scalar types and arrays (make_array's members) as arguments and pointers as results (stack
 memory, cgutils.alloca_once, in an array by carray): a typing function
 returning (signature, codegen), codegen
 writing the call's LLVM IR with llvmlite.ir, linked into the compiled code
@@ -151,13 +151,13 @@ def test_cast_narrows_and_widens_ints():
 # ---------------------------------------------------------------- bad input
 
 @ruchey_only
-def test_an_array_argument_is_a_typing_error():
+def test_an_array_where_the_signature_names_a_number_is_a_typing_error():
     from ruchey import TypingError
 
     @njit
     def f(a):
         return popcount_u8(a)
-    with pytest.raises(TypingError, match="numbers, bools, scalar types and MemInfoPointers only: argument 1 is array"):
+    with pytest.raises(TypingError, match=r"takes uint8 as argument 1, the call gives array\(uint8, 1d, C\)"):
         f(np.zeros(3, np.uint8))
 
 
@@ -535,3 +535,115 @@ def test_inline_assembly_the_assembler_refuses_is_an_error_not_an_exit():
     with pytest.raises(RuntimeError, match="invalid instruction mnemonic 'no_such_instruction'"):
         bad(3)
     assert njit(lambda x: x + 1)(2) == 3  # (the process goes on compiling)
+
+
+# ---------------------------------------------------------------- arrays as arguments (Numba's array struct)
+
+@intrinsic
+def load_u32_at(typingctx, arr, offset):
+    """The uint32 at a byte offset of a uint8 array's data, as packages read words of packed bits."""
+    sig = types.uint32(types.Array(types.uint8, 1, "C"), types.intp)
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        at = builder.gep(ary.data, [args[1]])
+        return builder.load(builder.bitcast(at, ir.IntType(32).as_pointer()))
+    return sig, codegen
+
+
+@intrinsic
+def array_members(typingctx, arr):
+    """nitems, itemsize, then each dimension's shape and stride of an array, summed with weights."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        total = builder.add(ary.nitems, builder.mul(ary.itemsize, ir.Constant(ir.IntType(64), 1000)))
+        weight = 10 ** 6
+        for extent, stride in zip(cgutils.unpack_tuple(builder, ary.shape, arr.ndim),
+                                  cgutils.unpack_tuple(builder, ary.strides, arr.ndim)):
+            total = builder.add(total, builder.mul(extent, ir.Constant(ir.IntType(64), weight)))
+            total = builder.add(total, builder.mul(stride, ir.Constant(ir.IntType(64), weight * 1000)))
+            weight *= 10 ** 6
+        return total
+    return types.int64(arr), codegen
+
+
+def members_expected(a):
+    total, weight = a.size + 1000 * a.itemsize, 10 ** 6
+    for extent, stride in zip(a.shape, a.strides):
+        total += extent * weight + stride * weight * 1000
+        weight *= 10 ** 6
+    return (total + 2 ** 63) % 2 ** 64 - 2 ** 63  # int64's arithmetic, as the intrinsic's
+
+
+@njit
+def words_of(bits):
+    out = np.empty(bits.shape[0] // 4, np.uint32)
+    for i in range(out.shape[0]):
+        out[i] = load_u32_at(bits, i * 4)
+    return out
+
+
+@pytest.mark.parametrize("n", [4, 8, 64, 100])
+def test_an_array_argument_gives_its_data_to_the_intrinsic(n):
+    bits = make_rng(seed_of("u32 words", n)).integers(0, 256, n, dtype=np.uint8)
+    assert np.array_equal(words_of(bits), np.frombuffer(bits[:n // 4 * 4].tobytes(), dtype=np.uint32))
+
+
+def test_a_read_only_array_passes_where_the_signature_names_a_writable_one():
+    bits = make_rng(seed_of("u32 read-only")).integers(0, 256, 32, dtype=np.uint8)
+    bits.flags.writeable = False
+    assert np.array_equal(words_of(bits), bits.view(np.uint32))
+
+
+@njit
+def members_of(a):
+    return array_members(a)
+
+
+@pytest.mark.parametrize("shape, index", [((7,), np.s_[:]), ((5, 6), np.s_[:]), ((6, 8), np.s_[1::2, ::3]),
+                                          ((3, 4, 5), np.s_[:, 1:, ::-2])])
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.bool_])
+def test_an_intrinsic_reads_an_arrays_shape_strides_and_sizes(shape, index, dtype):
+    a = (make_rng(seed_of("members", shape)).standard_normal(shape) > 0).astype(dtype)[index]
+    assert members_of(a) == members_expected(a)
+
+
+@njit
+def words_of_new_array(n):
+    return load_u32_at(np.full(n, 1, np.uint8), 0)
+
+
+def test_a_new_array_given_to_an_intrinsic_is_released_after_it():
+    assert words_of_new_array(8) == 0x01010101
+
+
+@ruchey_only
+def test_an_array_of_other_items_than_the_signatures_is_a_typing_error():
+    from ruchey import TypingError
+
+    @njit
+    def f(x):
+        return load_u32_at(x, 0)
+    with pytest.raises(TypingError, match=r"takes array\(uint8, 1d, C\) as argument 1, the call gives array\(int32"):
+        f(np.zeros(4, np.int32))
+
+
+@ruchey_only
+def test_an_array_of_complex_numbers_is_a_typing_error():
+    from ruchey import TypingError
+
+    @njit
+    def f(x):
+        return members_of(x)
+    with pytest.raises(TypingError, match="arrays of numbers"):
+        f(np.zeros(4, np.complex128))
+
+
+@ruchey_only
+def test_a_strided_array_where_the_signature_names_a_contiguous_one_is_a_typing_error():
+    from ruchey import TypingError
+    with pytest.raises(TypingError, match=r"takes array\(uint8, 1d, C\) as argument 1, the call gives array\(uint8, 1d, A\)"):
+        words_of(np.zeros(16, np.uint8)[::2])

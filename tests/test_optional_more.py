@@ -6,7 +6,7 @@ import pytest
 import ruchey
 from ruchey import njit, types
 
-from conftest import AS_NUMBA, make_rng, numba_deviation
+from conftest import AS_NUMBA, make_rng, numba_deviation, seed_of
 
 
 def scaled_sum(a, x):
@@ -304,3 +304,61 @@ def test_a_none_never_bound_to_an_array_still_cannot_be_indexed():
 
     with pytest.raises(ruchey.TypingError, match="none cannot be indexed"):
         njit(reads)(3)
+
+
+# ---------------------------------------------------------------- unpacking what may be None
+
+def pair_or_none(x):
+    if x < 0.0:
+        return x, 2.0 * x
+    elif x < 1.0:
+        return 1.0 - x, x * x
+
+
+@njit
+def pair_or_none_jit(x):
+    if x < 0.0:
+        return x, 2.0 * x
+    elif x < 1.0:
+        return 1.0 - x, x * x
+
+
+def unpack_pair(x):
+    a, b = pair_or_none_jit(x)
+    return a - b
+
+
+def unpack_pair_in_a_loop(xs):
+    total = 0.0
+    for i in range(xs.shape[0]):
+        a, b = pair_or_none_jit(xs[i])
+        total += a * b
+    return total
+
+
+def unpack_pair_bound_first(x):
+    pair = pair_or_none_jit(x)
+    a, b = pair
+    return a + b
+
+
+@pytest.mark.parametrize("py", [unpack_pair, unpack_pair_bound_first])
+def test_unpacking_a_tuple_a_function_may_not_return_takes_its_value(py):
+    f = njit(py)
+    for x in make_rng(seed_of("unpack optional", py.__name__)).uniform(-3.0, 1.0, 20):
+        assert f(x) == py(x)
+
+
+def test_unpacking_a_tuple_that_may_be_none_in_a_loop():
+    f = njit(unpack_pair_in_a_loop)
+    xs = make_rng(seed_of("unpack optional loop")).uniform(-2.0, 1.0, 50)
+    assert f(xs) == pytest.approx(unpack_pair_in_a_loop(xs), rel=1e-15)
+
+
+@pytest.mark.parametrize("py", [unpack_pair, unpack_pair_bound_first])
+def test_unpacking_none_is_a_type_error_as_in_python(py):
+    f = njit(py)
+    with pytest.raises(TypeError):
+        py(2.0)
+    with pytest.raises(TypeError):
+        f(2.0)

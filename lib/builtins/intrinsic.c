@@ -1,8 +1,9 @@
 /* builtins/intrinsic.c — calls of @intrinsic functions (Numba's
  * numba.extending.intrinsic): Python code that writes LLVM IR for a call's
- * numbers, bools and scalar types (a dtype as a value, which has none: an
- * empty struct), giving a number, a bool or a pointer (a 1-d array of no
- * known length, as a @cfunc's pointer argument). The extension runs the
+ * numbers, bools, scalar types (a dtype as a value, which has none: an
+ * empty struct) and arrays of numbers (Numba's array struct, which its
+ * context.make_array reads), giving a number, a bool or a pointer (a 1-d
+ * array of no known length, as a @cfunc's pointer argument). The extension runs the
  * intrinsic's typing and code generation for the argument types
  * (ruchey/intrinsics.py, with llvmlite) and hands back the signature and
  * the text of a module holding one function, "intrinsic", of it. Typing
@@ -32,7 +33,11 @@
 #include "builtins/builtins.h"
 
 static bool is_number_or_bool(const Type *t) { return ty_is_int(t) || ty_is_float(t) || t->kind == TY_BOOL; }
-static bool is_argument(const Type *t) { return is_number_or_bool(t) || t->kind == TY_DTYPE || t->kind == TY_MEMINFO; }
+/* an array of numbers or bools, passed as Numba's array struct (numba_array) */
+static bool is_array_argument(const Type *t) { return t->kind == TY_ARRAY && is_number_or_bool(t->elem); }
+static bool is_argument(const Type *t) {
+  return is_number_or_bool(t) || t->kind == TY_DTYPE || t->kind == TY_MEMINFO || is_array_argument(t);
+}
 static bool is_pointer(const Type *t) { return t->kind == TY_ARRAY && t->ndim == 1 && t->layout == 'C' && ty_is_scalar(t->elem); }
 
 /* The IR's module in context c, or NULL with LLVM's message in msg (to free). */
@@ -89,8 +94,8 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   }
   for (int i = 0; i < n->list.len; i++)
     if (!is_argument(args[i]))
-      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools, scalar types and MemInfoPointers only: argument %d is %s",
-                      i + 1, args[i]->name);
+      return ty_error(in, n->list.items[i], "an @intrinsic takes numbers, bools, scalar types, arrays of numbers "
+                      "and MemInfoPointers only: argument %d is %s", i + 1, args[i]->name);
   if (!call->ir) return ty_error(in, n, "the intrinsic gave no code for these argument types");
   if (call->nargs != n->list.len)
     return ty_error(in, n, "the intrinsic's signature takes %d argument%s, the call gives %d", call->nargs,
@@ -98,10 +103,19 @@ static const Type *ty_intrinsic_call(Infer *in, Node *n, const Type **args) {
   if (call->ret->kind != TY_NONE && call->ret->kind != TY_MEMINFO && !is_number_or_bool(call->ret) && !is_pointer(call->ret))
     return ty_error(in, n, "an @intrinsic returns a number, a bool, a pointer, a MemInfoPointer or nothing, not %s",
                     call->ret->name);
-  for (int i = 0; i < call->nargs; i++)
-    if (!is_argument(call->args[i]))
-      return ty_error(in, n, "an @intrinsic's signature takes numbers, bools, scalar types and MemInfoPointers only, not %s",
-                      call->args[i]->name);
+  for (int i = 0; i < call->nargs; i++) {
+    const Type *want = call->args[i], *have = args[i];
+    if (!is_argument(want))
+      return ty_error(in, n, "an @intrinsic's signature takes numbers, bools, scalar types, arrays of numbers and "
+                      "MemInfoPointers only, not %s", want->name);
+    /* an array's writability may differ, and any layout is 'A', as Numba casts between them; not its items,
+     * dimensions or another layout (code reading a 'C' array's data as contiguous) */
+    if ((want->kind == TY_ARRAY) != (have->kind == TY_ARRAY) ||
+        (want->kind == TY_ARRAY && (want->elem != have->elem || want->ndim != have->ndim ||
+                                    (want->layout != 'A' && want->layout != have->layout))))
+      return ty_error(in, n->list.items[i], "the intrinsic's signature takes %s as argument %d, the call gives %s",
+                      want->name, i + 1, have->name);
+  }
   return check_intrinsic_ir(in, n, call) ? call->ret : NULL;
 }
 
@@ -213,6 +227,28 @@ static LLVMValueRef inline_intrinsic(Lower *l, LLVMValueRef fn, LLVMValueRef *ar
   return NULL;
 }
 
+/* Array a (ruchey's {meminfo, parent, data, shape, strides}) as Numba's
+ * array struct, the intrinsic's parameter type want: {meminfo, parent,
+ * nitems, itemsize, data, shape, strides}, which make_array reads. */
+static LLVMValueRef numba_array(Lower *l, const Type *t, LLVMValueRef a, LLVMTypeRef want) {
+  LLVMValueRef shape = LLVMBuildExtractValue(l->b, a, 3, "shape"), nitems = const_i64(l, 1);
+  for (unsigned d = 0; d < (unsigned)t->ndim; d++)
+    nitems = LLVMBuildMul(l->b, nitems, LLVMBuildExtractValue(l->b, shape, d, ""), "nitems");
+  LLVMValueRef fields[7] = {LLVMBuildExtractValue(l->b, a, 0, ""), LLVMBuildExtractValue(l->b, a, 1, ""), nitems,
+                            const_i64(l, (int64_t)t->elem->size), LLVMBuildExtractValue(l->b, a, 2, ""), shape,
+                            LLVMBuildExtractValue(l->b, a, 4, "")};
+  LLVMValueRef v = LLVMGetUndef(want);
+  for (unsigned f = 0; f < 7; f++) v = LLVMBuildInsertValue(l->b, v, fields[f], f, "");
+  return v;
+}
+
+static LLVMValueRef intrinsic_argument(Lower *l, Node *arg, const Type *t, LLVMTypeRef param, LLVMValueRef *value) {
+  if (t->kind == TY_DTYPE) return LLVMGetUndef(param);  /* a scalar type has no value: Numba's empty struct */
+  if (t->kind != TY_ARRAY) return *value = fit_int(l, lo_expr_as(l, arg, t), param);
+  *value = lo_expr(l, arg);
+  return numba_array(l, arg->ty, *value, param);
+}
+
 static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   const IntrinsicCall *call = n->callee;
   char symbol[48];
@@ -225,14 +261,13 @@ static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   LLVMTypeRef fnty = LLVMGlobalGetValueType(fn);
   LLVMTypeRef params[64];
   LLVMGetParamTypes(fnty, params);
-  LLVMValueRef args[64];
-  for (int i = 0; i < call->nargs; i++)  /* a scalar type has no value: Numba's empty struct */
-    args[i] = call->args[i]->kind == TY_DTYPE ? LLVMGetUndef(params[i])
-                                              : fit_int(l, lo_expr_as(l, n->list.items[i], call->args[i]), params[i]);
+  LLVMValueRef args[64], values[64] = {0};
+  for (int i = 0; i < call->nargs; i++)
+    args[i] = intrinsic_argument(l, n->list.items[i], call->args[i], params[i], &values[i]);
   LLVMValueRef v = allocates(fn) ? inline_intrinsic(l, fn, args, call->nargs)
                                  : LLVMBuildCall2(l->b, fnty, fn, args, (unsigned)call->nargs, "");
-  for (int i = 0; i < call->nargs; i++)  /* a MemInfoPointer is borrowed for the call */
-    if (call->args[i]->kind == TY_MEMINFO) lo_done_with(l, n->list.items[i], args[i]);
+  for (int i = 0; i < call->nargs; i++)  /* a MemInfoPointer or array is borrowed for the call */
+    if (values[i]) lo_done_with(l, n->list.items[i], values[i]);
   if (call->ret->kind == TY_NONE) return LLVMGetUndef(l->mod->i8);
   if (call->ret->kind == TY_ARRAY) return lo_pointer_array(l, call->ret, v);
   return fit_int(l, v, lo_type(l, call->ret));

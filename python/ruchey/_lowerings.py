@@ -78,6 +78,11 @@ class _Context:
         raise _Unreadable(f"context.{name}")
 
 
+def _in_intrinsic(builder):
+    """Whether builder is llvmlite's, as an @intrinsic's codegen gets."""
+    return type(builder).__module__.startswith("llvmlite.")
+
+
 def _reading(builder, name):
     if not isinstance(builder, _Builder):
         raise NotImplementedError(f"{name} is not supported by ruchey (registered as numba) outside the "
@@ -85,8 +90,12 @@ def _reading(builder, name):
 
 
 def make_array(aryty):
-    """numba.np.arrayobj's, in a lowering ruchey reads: the array argument."""
+    """numba.np.arrayobj's, in a lowering ruchey reads: the array argument;
+    in an @intrinsic's codegen (an llvmlite builder), its members."""
     def of(context, builder, value=None, ref=None):
+        if _in_intrinsic(builder):
+            from ruchey import intrinsics
+            return intrinsics.make_array(aryty)(context, builder, value, ref)
         _reading(builder, "numba.np.arrayobj.make_array")
         if value is not _ARRAY:
             raise _Unreadable("make_array of another value")
@@ -109,7 +118,11 @@ def basic_indexing(context, builder, aryty, ary, index_types, indices, boundsche
 
 
 def unpack_tuple(builder, tup, count=None):
-    """numba.core.cgutils', in a lowering ruchey reads: the index tuple's items."""
+    """numba.core.cgutils', in a lowering ruchey reads: the index tuple's
+    items; in an @intrinsic's codegen, an LLVM value's."""
+    if _in_intrinsic(builder):
+        from ruchey import intrinsics
+        return intrinsics.unpack_tuple(builder, tup, count)
     _reading(builder, "numba.core.cgutils.unpack_tuple")
     if tup is not _INDEX or count is None:
         raise _Unreadable("unpack_tuple of another value")

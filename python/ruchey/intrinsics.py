@@ -16,9 +16,11 @@ context: numba.core.typing.Context's resolve_value_type and can_convert)
 and returns (signature, codegen), or None where it has no implementation. codegen builds the LLVM IR of the
 call with llvmlite.ir, in a function of the signature's LLVM types (a bool
 is i1, as Numba's): ruchey links that function into the compiled module
-and inlines it. Arguments are numbers, bools and scalar types (a dtype
+and inlines it. Arguments are numbers, bools, scalar types (a dtype
 passed as a value, NumberClass, which has no value: an empty struct, as
-Numba's); results are numbers, bools or a pointer (CPointer: a 1-d array
+Numba's) and arrays of numbers (Numba's array struct, whose members
+``context.make_array(t)(context, builder, value)`` reads: ``.data``,
+``.shape``...); results are numbers, bools or a pointer (CPointer: a 1-d array
 of no known length, as a @cfunc's pointer argument, for ``carray``).
 Stack memory (``cgutils.alloca_once``) of a constant size lives in the
 calling function's frame, as where Numba writes the codegen into the
@@ -59,8 +61,16 @@ def _is_number_or_bool(t):
         not t.name.startswith("complex")
 
 
+def _is_array_of_numbers(t):
+    return isinstance(t, types.Array) and t.ndim > 0 and _is_number_or_bool(t.dtype)
+
+
 def _llvm_type(ir, t):
-    """The LLVM type of a number, bool, scalar type or pointer in an intrinsic's code (Numba's value types)."""
+    """The LLVM type of a number, bool, scalar type, pointer or array in an intrinsic's code (Numba's value types)."""
+    if _is_array_of_numbers(t):  # Numba's array struct: meminfo, parent, nitems, itemsize, data, shape, strides
+        dims = ir.ArrayType(ir.IntType(64), t.ndim)
+        return ir.LiteralStructType([ir.IntType(8).as_pointer(), ir.IntType(8).as_pointer(), ir.IntType(64),
+                                     ir.IntType(64), _llvm_type(ir, t.dtype).as_pointer(), dims, dims])
     if isinstance(t, types.NumberClass):
         return ir.LiteralStructType([])
     if isinstance(t, types.MemInfoPointer):  # the RtMemInfo's address, as Numba's MemInfo*
@@ -68,8 +78,8 @@ def _llvm_type(ir, t):
     if isinstance(t, types.CPointer):
         return _llvm_type(ir, t.dtype).as_pointer()
     if not _is_number_or_bool(t):
-        raise TypeError(f"an @intrinsic's signature takes numbers, bools, scalar types, pointers and "
-                        f"MemInfoPointers only, not {t!r}")
+        raise TypeError(f"an @intrinsic's signature takes numbers, bools, scalar types, pointers, arrays of "
+                        f"numbers and MemInfoPointers only, not {t!r}")
     name = t.name
     if name == "bool":
         return ir.IntType(1)
@@ -118,12 +128,61 @@ class _Nrt:
         self._count(builder, typ, value, "rt_nrt_release")
 
 
+_ARRAY_MEMBERS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
+
+
+class _ArrayStruct:
+    """What make_array(t)(context, builder, value) gives an intrinsic's
+    code: the members of an array argument (Numba's array struct), read
+    where it names them; shape and strides are LLVM arrays, which
+    unpack_tuple splits."""
+
+    def __init__(self, builder, value):
+        object.__setattr__(self, "_builder", builder)
+        object.__setattr__(self, "_value", value)
+
+    def __getattr__(self, name):
+        if name not in _ARRAY_MEMBERS:
+            raise AttributeError(f"an array has no member {name!r} (it has {', '.join(_ARRAY_MEMBERS)})")
+        return self._builder.extract_value(self._value, _ARRAY_MEMBERS.index(name))
+
+    def __setattr__(self, name, value):
+        raise NotImplementedError(f"ruchey's intrinsics read an array's members; setting .{name} is not supported")
+
+    def _getvalue(self):
+        return self._value
+
+
+def make_array(aryty):
+    """numba.np.arrayobj.make_array in an intrinsic's codegen: a class of
+    the array arguments' member readers (_ArrayStruct)."""
+    if not _is_array_of_numbers(aryty):
+        raise TypeError(f"make_array takes an array type of numbers in ruchey's intrinsics, not {aryty!r}")
+
+    def of(context, builder, value=None, ref=None):
+        if value is None:
+            raise NotImplementedError("make_array of no value (building a new array) is not supported in "
+                                      "ruchey's intrinsics: they read the arrays they are given")
+        return _ArrayStruct(builder, value)
+    return of
+
+
+def unpack_tuple(builder, tup, count=None):
+    """numba.core.cgutils' in an intrinsic's codegen: the items of an LLVM
+    array or struct value (an array's shape or strides)."""
+    if count is None:
+        count = tup.type.count if hasattr(tup.type, "count") else len(tup.type.elements)
+    return [builder.extract_value(tup, i) for i in range(count)]
+
+
 class _Context:
     """What codegen gets as context: the conversions and types intrinsics use."""
 
     def __init__(self, ir):
         self._ir = ir
         self.nrt = _Nrt(ir)
+
+    make_array = staticmethod(make_array)
 
     def get_value_type(self, t):
         return _llvm_type(self._ir, t)
@@ -272,9 +331,13 @@ class Intrinsic:
         sig, codegen = found
         if _values.is_value_type(sig.return_type):  # members set from the arguments: a ruchey function doing so
             return _values.intrinsic_construction(self.__name__, sig, codegen)
-        if not all(_is_number_or_bool(t) or isinstance(t, (types.NumberClass, types.MemInfoPointer)) for t in plain):
+        if not all(_is_number_or_bool(t) or _is_array_of_numbers(t) or isinstance(t, (types.NumberClass,
+                   types.MemInfoPointer)) for t in plain):
             return None  # no IR of such arguments: the compiler says which one
         ret = types.none if sig.return_type in (None, types.none) else sig.return_type
+        if _is_array_of_numbers(ret):  # (a pointer, CPointer, is returned as an array)
+            raise TypeError(f"an @intrinsic returns numbers, bools, scalar types, pointers and MemInfoPointers only, "
+                            f"not {ret!r}")
         module = ir.Module(name=self.__name__)
         fnty = ir.FunctionType(ir.VoidType() if ret is types.none else _llvm_type(ir, ret),
                                [_llvm_type(ir, t) for t in sig.args])
