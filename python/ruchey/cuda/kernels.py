@@ -736,6 +736,11 @@ class _Overload:
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
     @property
+    def _type_annotation(self):
+        """Numba's type annotation of the kernel: ``typemap``, each variable's type."""
+        return inspection.TypeAnnotation(self._dispatcher._compiled(), self.signature, kernel=True)
+
+    @property
     def launch_config_sensitive(self):
         """Whether its compile was marked as depending on its launch's configuration (launchconfig)."""
         return self._argtypes() in self._dispatcher._sensitive_signatures
