@@ -633,6 +633,8 @@ typedef struct CompileOptions {
   bool gpu_arch_specific;  /* OUT_PTX: for gpu_cc's architecture-specific features alone (sm_90a, numba-cuda's
                             * cc=(9, 0, "a")), where LLVM has that target */
   bool lineinfo;           /* OUT_PTX: the source's lines in the PTX (.file and .loc directives) */
+  bool force_inline;       /* a cuda.jit(device=True, forceinline=True) function: on the GPU, LLVM's alwaysinline
+                            * on its definition (NVVM's forced inlining, as numba-cuda's) */
   bool unoptimised;        /* OUT_PTX: numba-cuda's opt=False: no optimisation passes, code generated at
                             * -O0, no fused multiply-adds (its locals stay in the local memory's depot) */
   uint64_t pointer_params; /* OUT_PTX: the parameters a signature declares CPointer (a bit each): a bare

@@ -794,7 +794,7 @@ class _Overloads(collections.abc.Mapping):
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"forceinline", "max_registers", "lto"}
+_IGNORED = {"forceinline", "max_registers", "lto"}  # (forceinline: read for device functions)
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
@@ -1005,16 +1005,18 @@ def _check_kernel_signatures(sigs):
     return readable
 
 
-def _device_function(func, debug, boundscheck, fastmath, inline="never", opt=True):
+def _device_function(func, debug, boundscheck, fastmath, inline="never", opt=True, forceinline=False):
     """func as a device function: an njit function that kernels call, with
     numba-cuda's error model (Python's only with debug=True), whose
-    inspect_asm() is its PTX (unoptimised without opt)."""
+    inspect_asm() is its PTX (unoptimised without opt); with forceinline,
+    always inlined into its callers on the GPU (LLVM's alwaysinline)."""
     options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy", inline=inline)
     if fastmath:
         options["fastmath"] = True
     # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
     disp = decorators._dispatcher(func, options, {} if opt else {"opt": False})
     disp._cuda_device = True
+    disp._force_inline = bool(forceinline)
     return disp
 
 
@@ -1122,7 +1124,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            device_function = _device_function(func, debug, boundscheck, fastmath, inline, opt)
+            device_function = _device_function(func, debug, boundscheck, fastmath, inline, opt,
+                                               kws.get("forceinline", False))
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,
