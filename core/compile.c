@@ -656,9 +656,9 @@ PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
 
 /* ---------------------------------------------------------------- compile_ptx */
 
-/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name, lineinfo, pointers, opt):
- * a kernel (or with device a device function, as a .func) as PTX for
- * compute capability cc (e.g. 80), args as ruchey.types describes them; a
+/* compile_ptx(pyfunc, args, cc, device, fastmath, ret, launch_bounds, name, lineinfo, pointers, opt,
+ * arch_specific): a kernel (or with device a device function, as a .func) as PTX for
+ * compute capability cc (e.g. 80; with arch_specific its own features, sm_90a), args as ruchey.types describes them; a
  * device function's result converted to ret where one is given (its
  * signature's), as a compiled function's to its declared type; a kernel's
  * launch bounds written as its directives; the function's symbol name,
@@ -670,10 +670,10 @@ PyObject *cp_grid_sync(PyObject *module, PyObject *a) {
 PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *func, *args, *ret = Py_None, *launch_bounds = Py_None;
   const char *name = NULL;
-  int cc, device = 0, fastmath = 0, lineinfo = 0, opt = 1, bounds[3];
+  int cc, device = 0, fastmath = 0, lineinfo = 0, opt = 1, arch_specific = 0, bounds[3];
   unsigned long long pointers = 0;
-  if (!PyArg_ParseTuple(a, "O!O!i|ppOOzpKp", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
-                        &fastmath, &ret, &launch_bounds, &name, &lineinfo, &pointers, &opt) ||
+  if (!PyArg_ParseTuple(a, "O!O!i|ppOOzpKpp", &PyFunction_Type, &func, &PyTuple_Type, &args, &cc, &device,
+                        &fastmath, &ret, &launch_bounds, &name, &lineinfo, &pointers, &opt, &arch_specific) ||
       !disp_launch_bounds(launch_bounds, bounds))
     return NULL;
   const RucheyAPI *api = core_api();
@@ -689,7 +689,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
                          .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
                          .launch_bounds = {bounds[0], bounds[1], bounds[2]}, .lineinfo = lineinfo,
-                         .unoptimised = !opt, .pointer_params = pointers};
+                         .unoptimised = !opt, .pointer_params = pointers, .gpu_arch_specific = arch_specific};
   callee_options(&opts, NULL, NULL, cc, &arena);
   if (ret != Py_None && !(opts.declared_ret = disp_described_type(ret))) {
     arena_free(&arena);

@@ -1233,6 +1233,8 @@ static PyMemberDef dispatcher_members[] = {
    "No compiles beyond the explicit signatures (a ufunc's: beyond its loops)."},
   {"_inline_always", T_BOOL, offsetof(Dispatcher, inline_always), 0,
    "inline=\"always\": compiled callers compile it for their argument types, its signatures aside."},
+  {"_force_inline", T_BOOL, offsetof(Dispatcher, opts.force_inline), 0,
+   "A cuda.jit(device=True, forceinline=True) function: always inlined into its callers on the GPU."},
   {"_cuda_device", T_BOOL, offsetof(Dispatcher, cuda_device), 0,
    "A cuda.jit(device=True) function: its inspect_asm() and inspect_ptx() give its PTX (a .func)."},
   {"_inherits", T_BOOL, offsetof(Dispatcher, inherits), 0,

@@ -2804,6 +2804,21 @@ static Node *fe_subscript(Fe *fe, PyObject *e) {
   return n;
 }
 
+/* A TypingError for an attribute a namespace of ruchey.cuda's lacks, in
+ * numba-cuda's words where it is a value of a type of numba-cuda's
+ * ("Unknown attribute 'w' of type Dim3"), else as a call of one names it. */
+static void unknown_namespace_attribute(Fe *fe, PyObject *ns, const char *attr, PyObject *e) {
+  PyObject *type = PyObject_GetAttrString(ns, "_typename"), *name = PyObject_GetAttrString(ns, "_name");
+  PyErr_Clear();
+  if (type && PyUnicode_Check(type))
+    fe_error(fe, e, "Unknown attribute '%s' of type %s", attr, PyUnicode_AsUTF8(type));
+  else
+    fe_error(fe, e, "'cuda.%s' has no attribute '%s'", name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : "?",
+             attr);
+  Py_XDECREF(type);
+  Py_XDECREF(name);
+}
+
 static Node *fe_attribute(Fe *fe, PyObject *e) {
   PyObject *obj = static_object(fe, e);
   if (obj) {  /* numpy.float64, math.pi, ... */
@@ -2821,6 +2836,11 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
     Node *n = fe_enum_named(fe, base, attr, e);
     Py_DECREF(base); Py_DECREF(attr); Py_DECREF(v);
     return n;
+  }
+  if (base && PyObject_HasAttrString(base, "__ruchey_namespace__")) {  /* cuda.threadIdx.w */
+    unknown_namespace_attribute(fe, base, name, e);
+    Py_DECREF(base); Py_DECREF(attr); Py_DECREF(v);
+    return NULL;
   }
   Py_XDECREF(base);
   Node *n = new_node(fe, N_ATTR, e);

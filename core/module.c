@@ -361,7 +361,7 @@ void core_raise_diag(const Diag *d, const char *filename) {
     PyErr_Format(PyExc_RecursionError, "%s (%s, line %d)", d->msg, filename, d->line);
     return;
   }
-  if (d->kind != DIAG_TYPING && d->kind != DIAG_PENDING) {
+  if (d->kind != DIAG_TYPING && d->kind != DIAG_PENDING && d->kind != DIAG_TYPE) {
     PyErr_Format(PyExc_RuntimeError, "ruchey internal error: %s", d->msg);
     return;
   }
@@ -378,8 +378,12 @@ void core_raise_diag(const Diag *d, const char *filename) {
   char text[sizeof d->msg + 8192], *mark;
   snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
            filename, d->line, col + 1, (int)n, src, col, "");
+<<<<<<< HEAD
   while ((mark = strchr(text, DIAG_ATTRIBUTE_MARK))) memmove(mark, mark + 1, strlen(mark));  /* (a callee's too) */
   PyErr_SetString(d->msg[0] == DIAG_ATTRIBUTE_MARK ? core_TypingAttributeError : core_TypingError, text);
+=======
+  PyErr_SetString(d->kind == DIAG_TYPE ? PyExc_TypeError : core_TypingError, text);
+>>>>>>> cudaL
   Py_XDECREF(line);
 }
 

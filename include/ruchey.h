@@ -488,6 +488,7 @@ typedef struct Builtin {
  * into a mutually recursive cycle whose return type was not typed yet;
  * the function of the cycle typing it leaves the call unknown for this
  * pass and types it again once a non-recursive return gives that type
+<<<<<<< HEAD
  * (as Numba types a cycle from its partial return types). */
 typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING } DiagKind;
 /* A DIAG_TYPING message starting with this character is also Python's
@@ -495,6 +496,12 @@ typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIA
  * Numba raises as AttributeError); the character is not shown. */
 #define DIAG_ATTRIBUTE_MARK '\x05'
 
+=======
+ * (as Numba types a cycle from its partial return types). DIAG_TYPE: a
+ * TypeError quoting the line, where numba-cuda's checks after typing raise
+ * one (a kernel that returns a value). */
+typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING, DIAG_TYPE } DiagKind;
+>>>>>>> cudaL
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
@@ -633,7 +640,11 @@ typedef struct CompileOptions {
   int gpu_cc;              /* OUT_PTX: the compute capability (75 for 7.5); 0 for the CPU. OUT_LLVM_IR
                             * with one: the GPU's module, before libdevice and optimisation (numba-cuda's
                             * inspect_llvm(), the IR its NVVM is given) */
+  bool gpu_arch_specific;  /* OUT_PTX: for gpu_cc's architecture-specific features alone (sm_90a, numba-cuda's
+                            * cc=(9, 0, "a")), where LLVM has that target */
   bool lineinfo;           /* OUT_PTX: the source's lines in the PTX (.file and .loc directives) */
+  bool force_inline;       /* a cuda.jit(device=True, forceinline=True) function: on the GPU, LLVM's alwaysinline
+                            * on its definition (NVVM's forced inlining, as numba-cuda's) */
   bool unoptimised;        /* OUT_PTX: numba-cuda's opt=False: no optimisation passes, code generated at
                             * -O0, no fused multiply-adds (its locals stay in the local memory's depot) */
   uint64_t pointer_params; /* OUT_PTX: the parameters a signature declares CPointer (a bit each): a bare

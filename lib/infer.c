@@ -2268,10 +2268,11 @@ bool ty_infer(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *
     snprintf(diag->msg, sizeof diag->msg, "function '%s' returns a record on some paths and None on others", f->name);
     return false;
   }
-  if (opts && opts->kernel && in.returns_value) {
-    diag->kind = DIAG_TYPING;
+  if (opts && opts->kernel && in.returns_value) {  /* a TypeError, as numba-cuda's */
+    diag->kind = DIAG_TYPE;
     diag->line = f->line;
-    snprintf(diag->msg, sizeof diag->msg, "kernel '%s' returns a value: a @cuda.jit kernel must return None", f->name);
+    snprintf(diag->msg, sizeof diag->msg, "kernel '%s' returns a value: a CUDA kernel must have void return type",
+             f->name);
     return false;
   }
   if (opts && opts->declared_ret && !(opts->declared_ret == f->ret_type)) {

@@ -35,7 +35,14 @@ static int clamp_cc(int cc) { return cc < 75 ? 75 : cc > 90 ? 90 : cc; }
  * newer device's own version is kept (LLVM takes the highest asked). */
 #define PTX_FEATURES "+ptx70"
 
-static LLVMTargetMachineRef nvptx_tm(int cc, bool unoptimised, Diag *d) {
+/* The target's name: sm_90a for sm_90's architecture-specific features;
+ * a newer one's (sm_100a) is clamped to sm_90 as its plain cc is, since
+ * ruchey emits none of those features. */
+static void nvptx_cpu(char *cpu, size_t size, int cc, bool arch_specific) {
+  snprintf(cpu, size, "sm_%d%s", clamp_cc(cc), arch_specific && cc == 90 ? "a" : "");
+}
+
+static LLVMTargetMachineRef nvptx_tm(int cc, bool arch_specific, bool unoptimised, Diag *d) {
   pthread_once(&nvptx_once, nvptx_start);
   LLVMTargetRef target;
   char *msg = NULL;
@@ -45,7 +52,7 @@ static LLVMTargetMachineRef nvptx_tm(int cc, bool unoptimised, Diag *d) {
     return NULL;
   }
   char cpu[16];
-  snprintf(cpu, sizeof cpu, "sm_%d", clamp_cc(cc));
+  nvptx_cpu(cpu, sizeof cpu, cc, arch_specific);
   return LLVMCreateTargetMachine(target, NVPTX_TRIPLE, cpu, PTX_FEATURES,
                                  unoptimised ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
                                  LLVMRelocDefault, LLVMCodeModelDefault);
@@ -132,7 +139,7 @@ static void valid_symbols(LLVMModuleRef m) {
 }
 
 bool ptx_generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
-  LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, opts->unoptimised, d);
+  LLVMTargetMachineRef tm = nvptx_tm(opts->gpu_cc, opts->gpu_arch_specific, opts->unoptimised, d);
   if (!tm) return false;
   res->grid_sync = f->grid_sync;
   LLVMContextRef c = LLVMContextCreate();

@@ -79,5 +79,34 @@ def reads_no_such_register(out):
 
 def test_an_attribute_a_dim3_lacks_is_a_typing_error():
     from ruchey import TypingError
-    with pytest.raises(TypingError, match="cannot be used in compiled code"):
+    with pytest.raises(TypingError, match=r"Unknown attribute 'w' of type Dim3(.|\n)*out\[0\] = t\.w"):
         reads_no_such_register[1, 1](np.zeros(1))
+
+
+@cuda.jit
+def reads_w_of_each_dim3(out, which):
+    if which == 0:
+        out[0] = cuda.blockIdx.w
+    else:
+        out[0] = cuda.gridDim.w
+
+
+@cuda.jit
+def calls_no_such_atomic(out):
+    out[0] = cuda.atomic.nope(out, 0, 1)
+
+
+@cuda.jit
+def reads_no_such_atomic(out):
+    f = cuda.atomic.nope
+    out[0] = f(out, 0, 1)
+
+
+def test_an_attribute_a_namespace_lacks_is_named():
+    from ruchey import TypingError
+    with pytest.raises(TypingError, match=r"Unknown attribute 'w' of type Dim3(.|\n)*cuda\.blockIdx\.w"):
+        reads_w_of_each_dim3[1, 1](np.zeros(1), 0)
+    with pytest.raises(TypingError, match=r"'cuda\.atomic' has no attribute 'nope'"):
+        calls_no_such_atomic[1, 1](np.zeros(1))
+    with pytest.raises(TypingError, match=r"'cuda\.atomic' has no attribute 'nope'(.|\n)*= cuda\.atomic\.nope"):
+        reads_no_such_atomic[1, 1](np.zeros(1))

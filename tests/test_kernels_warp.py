@@ -555,7 +555,7 @@ def test_a_float_member_mask_is_a_typing_error():
     def bad(a):
         a[0] = cuda.ballot_sync(1.5, a[0] > 0)
 
-    with pytest.raises(ruchey.TypingError, match=r"the member mask must be an integer, got float64"):
+    with pytest.raises(ruchey.TypingError, match=r"Mask type must be an integer, got float64"):
         bad[1, 32](numpy.zeros(4))
 
 

@@ -43,11 +43,12 @@ static LLVMValueRef lo_lanemask_lt(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- typing the collectives */
 
-/* The call's argument i, an integer (or a bool) named what in messages. */
+/* The call's argument i, an integer (or a bool) named what in messages
+ * (numba-cuda's words: "Mask type must be an integer"). */
 static bool need_int(Infer *in, Node *n, int i, const Type **args, const char *what, bool bools) {
   if (ty_is_int(args[i]) || (bools && args[i]->kind == TY_BOOL)) return true;
   ty_error(in, n->list.items[i], "%s(): %s must be an integer%s, got %s", n->bi->name, what,
-           bools ? " or a bool" : "", args[i]->name);
+           bools ? " or boolean" : "", args[i]->name);
   return false;
 }
 
@@ -58,11 +59,11 @@ static const Type *collective(Infer *in, const Type *t) {
   return t;
 }
 
-static bool mask_ok(Infer *in, Node *n, const Type **args) { return need_int(in, n, 0, args, "the member mask", false); }
+static bool mask_ok(Infer *in, Node *n, const Type **args) { return need_int(in, n, 0, args, "Mask type", false); }
 
 /* shfl*_sync(mask, value, lane): the value's type */
 static const Type *ty_shfl(Infer *in, Node *n, const Type **args) {
-  if (!mask_ok(in, n, args) || !need_int(in, n, 2, args, "the lane or delta", false)) return NULL;
+  if (!mask_ok(in, n, args) || !need_int(in, n, 2, args, "Lane or delta", false)) return NULL;
   if (!ty_is_int(args[1]) && !ty_is_float(args[1]))
     return ty_error(in, n->list.items[1], "%s() shuffles integers and floats, not %s", n->bi->name, args[1]->name);
   return collective(in, args[1]);
@@ -70,7 +71,7 @@ static const Type *ty_shfl(Infer *in, Node *n, const Type **args) {
 
 /* all/any/eq_sync(mask, predicate): a bool; ballot_sync: the lanes, a uint32 */
 static const Type *ty_vote(Infer *in, Node *n, const Type **args) {
-  if (!mask_ok(in, n, args) || !need_int(in, n, 1, args, "the predicate", true)) return NULL;
+  if (!mask_ok(in, n, args) || !need_int(in, n, 1, args, "Predicate", true)) return NULL;
   return collective(in, n->bi->ival == COLL_BALLOT ? TYS(TY_U32) : TYS(TY_BOOL));
 }
 
@@ -94,7 +95,7 @@ static const Type *ty_syncwarp(Infer *in, Node *n, const Type **args) {
 
 /* syncthreads_count/_and/_or(predicate): an int32 */
 static const Type *ty_block_vote(Infer *in, Node *n, const Type **args) {
-  if (!need_int(in, n, 0, args, "the predicate", true)) return NULL;
+  if (!need_int(in, n, 0, args, "Predicate", true)) return NULL;
   return collective(in, TYS(TY_I32));
 }
 

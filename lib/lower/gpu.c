@@ -242,6 +242,10 @@ static LLVMValueRef gpu_callee(Lower *l, const CallTarget *target) {
   lo_func_init(&sub, l->mod, target->func, target->func_opts);
   fn = LLVMAddFunction(l->mod->m, target->func->symbol, lo_gpu_device_type(&sub));
   LLVMSetLinkage(fn, LLVMInternalLinkage);
+  if (target->func_opts->force_inline) {
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(l->mod->c, always, 0));
+  }
   lo_gpu_device(&sub, fn);
   lo_func_done(&sub);
   return fn;

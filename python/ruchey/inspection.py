@@ -283,6 +283,26 @@ def inspect_types(disp, file=None, signature=None, pretty=False, kernel=False, *
         print("=" * 80, file=out)
 
 
+class TypeAnnotation:
+    """The types a compile gave a function's variables, as Numba's type
+    annotation holds them: ``typemap`` maps each variable's name to its
+    type (a ruchey type, or its name where ruchey.types has no object for
+    it)."""
+
+    def __init__(self, disp, signature, kernel=False):
+        (_, _, args, _), = _chosen(disp, signature)
+        args = _unliteral(args)
+        if not _describable(args):
+            raise TypeError(f"the variables of {disp.py_func.__qualname__} compiled for {signature} cannot be "
+                            "inspected")
+        parallel = bool(disp.__dict__.get("_ruchey_options", {}).get("parallel"))
+        variables, _ = _core._typed_variables(disp.py_func, tuple(args), parallel, kernel)
+        self.typemap = {name: _type_of(type_name) for name, type_name in variables}
+
+    def __repr__(self):
+        return f"<TypeAnnotation {self.typemap!r}>"
+
+
 def _loop_lines(func):
     """The line number of each for loop, in the order the compiler meets
     them (the source's order, outer loops before inner ones)."""

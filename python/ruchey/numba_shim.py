@@ -586,7 +586,8 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         if spec.name in ("numba.cuda", "numba.cuda.libdevice", "numba.cuda.random", "numba.cuda.cudadrv",
-                         "numba.cuda.cudadrv.devicearray", "numba.cuda.cudadrv.driver"):
+                         "numba.cuda.cudadrv.devicearray", "numba.cuda.cudadrv.driver", "numba.cuda.cudadrv.nvrtc",
+                         "numba.cuda.launchconfig"):
             return importlib.import_module("ruchey" + spec.name[len("numba"):])
         names, sources = _SUBMODULES.get(spec.name, ({}, ()))
         if spec.name not in _SUBMODULES:

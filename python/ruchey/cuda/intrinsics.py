@@ -40,12 +40,15 @@ del _op
 
 
 class _Namespace:
-    """cuda.threadIdx, cuda.shared, cuda.atomic, ...: a fixed set of intrinsics."""
+    """cuda.threadIdx, cuda.shared, cuda.atomic, ...: a fixed set of intrinsics;
+    ``_typename``, numba-cuda's type of it where it is a value (Dim3), which
+    a compile error for an attribute it lacks names."""
 
     __ruchey_namespace__ = True
 
-    def __init__(self, name, doc, **members):
+    def __init__(self, name, doc, typename=None, **members):
         object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_typename", typename)
         object.__setattr__(self, "__doc__", doc)
         for member, member_doc in members.items():
             object.__setattr__(self, member, _Intrinsic(f"{name}.{member}", member_doc))
@@ -58,7 +61,7 @@ class _Namespace:
 
 
 def _dim3(name, what):
-    return _Namespace(name, f"The {what} (x, y, z), inside a kernel.",
+    return _Namespace(name, f"The {what} (x, y, z), inside a kernel.", "Dim3",
                       x=f"{what}, x", y=f"{what}, y", z=f"{what}, z")
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from ruchey import _core, decorators, extending, inspection, serialize, types
 from ruchey.cuda.devicearray import (DeviceNDArray, DeviceRecord, _DeviceData, as_cuda_array, device_array_like,
                                      to_device)
+from ruchey.cuda import launchconfig
 from ruchey.cuda.runtime import CPUBackendDevice, CudaError, CudaSupportError, check_stream, stream_handle, use_gpu
 
 MISSING_LAUNCH_CONFIG = """
@@ -254,6 +255,12 @@ class _LaunchConfiguration:
         self.sharedmem = sharedmem
         self.pre_launch_callbacks = []
 
+    @property
+    def args(self):
+        """The arguments of this launch where it is compiling the kernel in this thread, else None."""
+        config = launchconfig.current_launch_config()
+        return config.args if config is not None and config.launch is self else None
+
     def __reduce__(self):
         if self.pre_launch_callbacks:
             raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
@@ -261,8 +268,7 @@ class _LaunchConfiguration:
 
     def run_callbacks(self, args):
         """The pre-launch callbacks, each given the kernel for the arguments' types."""
-        argtypes = tuple(types.typeof(a.value if isinstance(a, ArgHint) else a) for a in args)
-        kernel = _Overload(self.dispatcher, argtypes)
+        kernel = _Overload(self.dispatcher, _argument_types(args))
         for callback in list(self.pre_launch_callbacks):
             callback(kernel, self)
 
@@ -275,10 +281,13 @@ class _LaunchConfiguration:
         writebacks = []
         if self.dispatcher.extensions:
             args = self.dispatcher.prepared_args(args, self.stream, writebacks)
-        if use_gpu() and not self.dispatcher.checks_indices:
-            self.launch_gpu(args)
+        launch = self
+        if self.dispatcher.watches_launches():
+            launch = self.dispatcher.launch_for_config(self, args)
+        if use_gpu() and not launch.dispatcher.checks_indices:
+            launch.launch_gpu(args)
         else:
-            self.launch_cpu(args)
+            launch.launch_cpu(args)
         for writeback in writebacks:
             writeback()
 
@@ -363,6 +372,12 @@ class CUDADispatcher:
         self._device = None  # the device function compiled code calls (device_function)
         self._retired = []  # C dispatchers recompile() replaced
         self._configs = {}  # kernel[...] of plain ints and the default stream -> its launch
+        # a compile marked launch-config sensitive (launchconfig): this kernel is for the first configuration
+        # launched since, each other (grid, block, sharedmem) gets a kernel of its own
+        self._launch_config_sensitive = False
+        self._launch_config_key = None
+        self._launch_config_specializations = {}
+        self._sensitive_signatures = set()  # argument types compiled while marked sensitive
         self._lock = threading.RLock()  # (a kernel compiled for its signatures may call itself: device_function)
         functools.update_wrapper(self, py_func)
 
@@ -392,6 +407,71 @@ class CUDADispatcher:
                     self._disp = disp
                 disp = self._disp
         return disp
+
+    def watches_launches(self):
+        """Whether a launch must see its compile (numba-cuda's launch configuration hook): the
+        kernel's ``_compile_for_args`` was replaced, or a compile marked it launch-config sensitive."""
+        return self._launch_config_sensitive or "_compile_for_args" in vars(self)
+
+    def launch_for_config(self, launch, args):
+        """The launch to run for a watched kernel: its own, or one of the kernel made for this
+        launch's configuration where it is launch-config sensitive; compiled first, where it is not
+        for these arguments' types, by ``_compile_for_args`` with the configuration current."""
+        kernel, runs = self, launch
+        key = (launch.griddim, launch.blockdim, launch.sharedmem)
+        if self._launch_config_sensitive:
+            if self._launch_config_key is None:
+                self._launch_config_key = key
+            elif key != self._launch_config_key:
+                kernel = self._for_launch_config(key)
+                runs = _LaunchConfiguration(kernel, launch.griddim, launch.blockdim, launch.stream, launch.sharedmem)
+        argtypes = _argument_types(args)
+        if kernel._disp is None or argtypes not in kernel._disp.signatures:
+            config = launchconfig.LaunchConfig(kernel, launch, args)
+            with launchconfig.launching(config):
+                kernel._compile_for_args(*args)
+                if config.sensitive or kernel is not self:  # (a configuration's own kernel is sensitive)
+                    kernel._note_sensitive(argtypes, key)
+        return runs
+
+    def _for_launch_config(self, key):
+        """The kernel, launch-config sensitive, for one configuration (grid, block, sharedmem)."""
+        with self._lock:
+            kernel = self._launch_config_specializations.get(key)
+            if kernel is None:
+                kernel = CUDADispatcher(self.py_func, debug=self.debug, boundscheck=self.boundscheck,
+                                        fastmath=self.fastmath, cache=self.cache, launch_bounds=self.launch_bounds,
+                                        shared_memory_carveout=self.shared_memory_carveout,
+                                        signatures=self.declared_signatures, extensions=self.extensions,
+                                        one_signature=self.one_signature, lineinfo=self.lineinfo, opt=self.opt)
+                kernel._launch_config_sensitive = True
+                kernel._launch_config_key = key
+                self._launch_config_specializations[key] = kernel
+            return kernel
+
+    def _compile_for_args(self, *args):
+        """The kernel compiled now for the types of args (a launch's arguments), as a launch that
+        finds none compiled for them calls it (numba-cuda's hook: code wrapping it reads the
+        launch's configuration, ``launchconfig.current_launch_config()``)."""
+        argtypes = _argument_types(self.with_defaults(args))
+        decorators._compile_signatures(self._compiled(), [types.void(*argtypes)])
+        return _Overload(self, argtypes)
+
+    def mark_launch_config_sensitive(self):
+        """Marks the compile a launch of this kernel is making as depending on the launch's
+        configuration (numba-cuda's): the kernel is compiled again for each other grid, block and
+        dynamic shared memory it is launched with. A RuntimeError outside such a compile."""
+        config = launchconfig.ensure_current_launch_config()
+        if config.dispatcher is not self:
+            raise RuntimeError("mark_launch_config_sensitive() must be called on the active launch "
+                               "configuration's dispatcher")
+        config.sensitive = True
+
+    def _note_sensitive(self, argtypes, key):
+        self._sensitive_signatures.add(argtypes)
+        if not self._launch_config_sensitive:
+            self._launch_config_sensitive = True
+            self._launch_config_key = key
 
     def prepared_args(self, args, stream, writebacks):
         """The arguments as the extensions map them, the last extension first (numba-cuda's
@@ -655,6 +735,20 @@ class _Overload:
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         return self._dispatcher.max_cooperative_grid_blocks(blockdim, dynsmemsize, self.signature)
 
+    @property
+    def _type_annotation(self):
+        """Numba's type annotation of the kernel: ``typemap``, each variable's type."""
+        return inspection.TypeAnnotation(self._dispatcher._compiled(), self.signature, kernel=True)
+
+    @property
+    def launch_config_sensitive(self):
+        """Whether its compile was marked as depending on its launch's configuration (launchconfig)."""
+        return self._argtypes() in self._dispatcher._sensitive_signatures
+
+    def _argtypes(self):
+        sig = self.signature
+        return tuple(sig) if isinstance(sig, tuple) else tuple(types.parse_signature(_without_pointers(sig)).args)
+
     def inspect_asm(self, cc=None):
         """Its PTX for compute capability cc (default: the current device's)."""
         if cc is None:
@@ -674,9 +768,7 @@ class _Overload:
         """Whether the kernel takes its grid group (cuda.cg.this_grid(), with or
         without its sync(), in it or in a device function it calls): numba-cuda's
         cooperative kernel, launched with all its blocks resident at once."""
-        sig = self.signature
-        args = sig if isinstance(sig, tuple) else types.parse_signature(_without_pointers(sig)).args
-        return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in args))
+        return _core._grid_sync(self._dispatcher.py_func, tuple(t.describe() for t in self._argtypes()))
 
 
 class _Overloads(collections.abc.Mapping):
@@ -702,7 +794,7 @@ class _Overloads(collections.abc.Mapping):
 
 # ---------------------------------------------------------------- cuda.jit
 
-_IGNORED = {"forceinline", "max_registers", "lto"}
+_IGNORED = {"forceinline", "max_registers", "lto"}  # (forceinline: read for device functions)
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}
 
 
@@ -893,6 +985,11 @@ def _reread_arrays(args, params):
     return args if changed is None else tuple(changed)
 
 
+def _argument_types(args):
+    """The types of a launch's arguments (an In/Out/InOut hint's: its array's)."""
+    return tuple(types.typeof(a.value if isinstance(a, ArgHint) else a) for a in args)
+
+
 def _check_kernel_signatures(sigs):
     """A kernel's signatures, checked (a kernel returns nothing); whether
     ruchey reads them all (one it cannot read yet leaves them all unused)."""
@@ -908,16 +1005,18 @@ def _check_kernel_signatures(sigs):
     return readable
 
 
-def _device_function(func, debug, boundscheck, fastmath, inline="never", opt=True):
+def _device_function(func, debug, boundscheck, fastmath, inline="never", opt=True, forceinline=False):
     """func as a device function: an njit function that kernels call, with
     numba-cuda's error model (Python's only with debug=True), whose
-    inspect_asm() is its PTX (unoptimised without opt)."""
+    inspect_asm() is its PTX (unoptimised without opt); with forceinline,
+    always inlined into its callers on the GPU (LLVM's alwaysinline)."""
     options = dict(boundscheck=boundscheck or debug, error_model="python" if debug else "numpy", inline=inline)
     if fastmath:
         options["fastmath"] = True
     # compiled under RUCHEY_DISABLE_JIT too: kernels need them compiled
     disp = decorators._dispatcher(func, options, {} if opt else {"opt": False})
     disp._cuda_device = True
+    disp._force_inline = bool(forceinline)
     return disp
 
 
@@ -1025,7 +1124,8 @@ def jit(func_or_sig=None, device=False, debug=None, boundscheck=None, fastmath=F
         if not _is_function(func):
             raise TypeError(f"cuda.jit compiles a function, not {func!r}")
         if device:
-            device_function = _device_function(func, debug, boundscheck, fastmath, inline, opt)
+            device_function = _device_function(func, debug, boundscheck, fastmath, inline, opt,
+                                               kws.get("forceinline", False))
             return device_function if sigs is None else decorators._compile_only(device_function, sigs)
         declared = sigs if sigs is not None and _check_kernel_signatures(sigs) else None
         kernel = CUDADispatcher(func, debug=debug, boundscheck=boundscheck, fastmath=fastmath, cache=cache,

@@ -13,6 +13,20 @@ def _return_type(described):
     return described  # a tuple type, by name
 
 
+def _compute_capability(cc):
+    """(75 for (7, 5), whether for its architecture-specific features): cc
+    as numba-cuda takes it, (major, minor) or with a suffix, (9, 0, "a")
+    (that architecture's own features: sm_90a) or (10, 0, "f") (its
+    family's, which LLVM's NVPTX has no target for: sm_90 code, as for
+    any cc past 9.0)."""
+    if cc is None:
+        return 75, False
+    if not (isinstance(cc, tuple) and len(cc) in (2, 3) and all(isinstance(v, int) for v in cc[:2])
+            and (len(cc) == 2 or cc[2] in ("a", "f"))):
+        raise ValueError(f"cc must be (major, minor) or (major, minor, 'a' or 'f'), got {cc!r}")
+    return cc[0] * 10 + cc[1], cc[2:] == ("a",)
+
+
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
             abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
     """(code, return type) of pyfunc compiled for the argument types of sig,
@@ -54,16 +68,16 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     declared = sig.return_type
     if not device and declared is not None and not isinstance(declared, types.NoneType):
         raise TypeError("a kernel's signature must return void")
-    major, minor = cc if cc is not None else (7, 5)
+    number, arch_specific = _compute_capability(cc)
     # (a device function's result converted to its signature's type, as numba-cuda's)
     ret = declared.describe() if device and declared is not None and not isinstance(declared, types.NoneType) \
         else None
     # (a CPointer argument is a bare pointer in the PTX, a 1-d array of no known length in the body)
     args = tuple((t.dtype[::1] if isinstance(t, types.CPointer) else t).describe() for t in sig.args)
     pointers = sum(1 << i for i, t in enumerate(sig.args) if isinstance(t, types.CPointer) and i < 64)
-    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, major * 10 + minor,
+    ptx, restype = _core.compile_ptx(getattr(pyfunc, "py_func", pyfunc), args, number,
                                      bool(device), bool(fastmath), ret, _launch_bounds(launch_bounds), name,
-                                     bool(lineinfo or debug), pointers, opt is not False)
+                                     bool(lineinfo or debug), pointers, opt is not False, arch_specific)
     return ptx, _return_type(restype)
 
 
