@@ -341,7 +341,7 @@ struct Node {
                          * assigned to it that reach the write (lib/analysis/webs.c), or none */
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
-  struct LoopPlan *plan;     /* N_FOR: set by the analyses (lib/analysis) */
+  struct LoopPlan *plan;     /* N_FOR, a counted N_WHILE: set by the analyses (lib/analysis) */
 };
 
 /* isinstance(x, classes): what the classes name, read by the frontend (as

@@ -119,6 +119,30 @@ except KeyboardInterrupt:
                 break
         return t
     """,
+    # a while loop that counts to a bound too far for its copy without polls
+    """
+    @njit
+    def run(x):
+        n = 0
+        m = int(x) * 2**62
+        s = 0.0
+        while n < m:
+            s += n * x
+            n += 1
+        return s
+    """,
+    # short counted while loops (no poll of their own), in a loop that polls
+    """
+    @njit
+    def run(x):
+        t = 0
+        for k in range(int(x) * 2**62):
+            n = 0
+            while n < 1000 and x > 0.0:
+                t += n ^ k
+                n += 1
+        return t
+    """,
     # nogil: the loop runs without the GIL
     """
     @njit(nogil=True)

@@ -36,6 +36,11 @@ typedef struct LoopPlan {
                      * bits; 0 for other loops */
   Node *pow_exponent; /* a parameter no statement assigns that a float ** int in the body raises
                      * to, or NULL: the loop has a version per small exponent (lower/stmt.c) */
+  /* A while loop's only plan (function.c, an_counted_while): it runs at most count_to - count_from
+   * times from its entry (once more if count_inclusive), count_from an int variable that its body
+   * steps up on every iteration and its condition keeps below count_to; NULL for other loops */
+  Node *count_from, *count_to;
+  bool count_inclusive;
 } LoopPlan;
 
 /* kernel.c: how a CPU kernel runs its block's threads. */

@@ -248,6 +248,91 @@ static bool loop_checks(const Node *loop) {
 
 static bool plan_loop(Node *n, void *ctx);
 
+/* ---------------------------------------------------------------- while loops that count */
+
+typedef struct Counter {
+  int var;         /* the variable counting the iterations */
+  int bound;       /* the variable it is kept below, or -1 (a literal) */
+  int assignments; /* statements assigning var */
+  bool spoilt;     /* bound assigned, or a continue, a loop or a yield in the body */
+} Counter;
+
+static bool assigns(const Node *target, int var) {
+  if (target->kind == N_VAR) return target->var == var;
+  for (int i = 0; target->kind == N_TUPLE && i < target->list.len; i++)
+    if (assigns(target->list.items[i], var)) return true;
+  return false;
+}
+
+static bool see_counter(Node *n, void *ctx) {
+  Counter *c = ctx;
+  switch (n->kind) {
+  case N_ASSIGN: case N_AUGASSIGN:
+    c->assignments += assigns(n->lhs, c->var);
+    c->spoilt |= c->bound >= 0 && assigns(n->lhs, c->bound);
+    break;
+  case N_CONTINUE: case N_FOR: case N_WHILE: case N_YIELD: c->spoilt = true; break;
+  default: break;
+  }
+  return !c->spoilt;
+}
+
+/* `v += k` or `v = v + k`, k a positive int literal */
+static bool steps_up(const Node *st, int var) {
+  const Node *k = NULL;
+  if (st->kind == N_AUGASSIGN && st->op == OP_ADD) k = st->rhs;
+  if (st->kind == N_ASSIGN && st->rhs->kind == N_BINOP && st->rhs->op == OP_ADD && st->rhs->lhs->kind == N_VAR &&
+      st->rhs->lhs->var == var)
+    k = st->rhs->rhs;
+  return k && st->lhs->kind == N_VAR && st->lhs->var == var && k->kind == N_INT && k->ival > 0;
+}
+
+static bool int64_var(const Func *f, const Node *n) {
+  return n->kind == N_VAR && n->ty->kind == TY_I64 && f->var_types[n->var]->kind == TY_I64;
+}
+
+/* `v < e`, `v <= e`, `e > v` or `e >= v` of int64s, e an int literal or
+ * another variable: noted in plan */
+static bool counts_to(const Func *f, Node *cmp, LoopPlan *plan) {
+  if (cmp->kind != N_COMPARE || cmp->list.len != 2) return false;
+  int op = cmp->ops[0];
+  bool up = op == OP_LT || op == OP_LE;
+  if (!up && op != OP_GT && op != OP_GE) return false;
+  Node *from = cmp->list.items[up ? 0 : 1], *to = cmp->list.items[up ? 1 : 0];
+  bool limit = (to->kind == N_INT && to->ty->kind == TY_I64) || (int64_var(f, to) && to->var != from->var);
+  if (!int64_var(f, from) || !limit) return false;
+  *plan = (LoopPlan){.count_from = from, .count_to = to, .count_inclusive = op == OP_LE || op == OP_GE};
+  return true;
+}
+
+/* The body (and the condition) assign the counter once, in a statement
+ * of the body's own that steps it up: every iteration that goes on to
+ * the next steps it, as no continue skips that statement. */
+static bool counted_body(const Node *loop, const LoopPlan *plan) {
+  Counter c = {plan->count_from->var, plan->count_to->kind == N_VAR ? plan->count_to->var : -1, 0, false};
+  ir_walk(loop->cond, see_counter, &c);
+  ir_walk_list(&loop->body, see_counter, &c);
+  bool stepped = false;
+  for (int i = 0; i < loop->body.len; i++) stepped |= steps_up(loop->body.items[i], c.var);
+  return stepped && c.assignments == 1 && !c.spoilt;
+}
+
+/* `while n < max_iter and ...: ...; n += 1` (a Mandelbrot pixel's
+ * iterations): a while loop whose condition, or one of its and-ed terms,
+ * keeps a counter below a bound, with no loop inside. Its trip count
+ * known at its entry, lowering leaves out the Ctrl-C poll of each
+ * iteration where that count is short (lower/stmt.c lo_while). NULL for
+ * other while loops, and in kernels and GPU code. */
+static LoopPlan *counted_while(Func *f, const CompileOptions *opts, Node *loop) {
+  if (opts->kernel || opts->gpu_cc) return NULL;
+  Node *cond = loop->cond;
+  bool all = cond->kind == N_BOOLOP && cond->op == OP_AND;  /* each term holds in every iteration */
+  LoopPlan *plan = arena_alloc(f->arena, sizeof(LoopPlan));
+  for (int i = 0; i < (all ? cond->list.len : 1); i++)
+    if (counts_to(f, all ? cond->list.items[i] : cond, plan) && counted_body(loop, plan)) return plan;
+  return NULL;
+}
+
 /* A prange loop in the body of a try with except clauses runs serially,
  * as Numba's: the except clause sees the loop's variables as the
  * iteration that raised left them. A try/finally alone (with
@@ -266,6 +351,7 @@ static bool plan_try(Node *n, Planner *p) {
 static bool plan_loop(Node *n, void *ctx) {
   Planner *p = ctx;
   if (n->kind == N_TRY) return plan_try(n, p);
+  if (n->kind == N_WHILE) n->plan = counted_while(p->f, p->opts, n);
   if (n->kind != N_FOR) return true;
   Func *f = p->f;
   LoopPlan *plan = arena_alloc(f->arena, sizeof(LoopPlan));
@@ -416,10 +502,18 @@ static const char *reduction_name(int op) {
   }
 }
 
+/* "while counted: n < max_iter" (the bound a literal's digits) */
+static void describe_counted_while(Text *t, const Func *f, const LoopPlan *p) {
+  put(t, "while counted: %s %s ", f->var_names[p->count_from->var], p->count_inclusive ? "<=" : "<");
+  if (p->count_to->kind == N_INT) put(t, "%lld\n", (long long)p->count_to->ival);
+  else put(t, "%s\n", f->var_names[p->count_to->var]);
+}
+
 static bool describe_loop(Node *n, void *ctx) {
-  if (n->kind != N_FOR) return true;
   Text *t = ((void **)ctx)[0];
   const Func *f = ((void **)ctx)[1];
+  if (n->kind == N_WHILE && n->plan) describe_counted_while(t, f, n->plan);
+  if (n->kind != N_FOR) return true;
   const LoopPlan *p = n->plan;
   if (p->deferrable) put_vars(t, f, "deferrable loop, assigning", p->assigned);
   else if (p->sums) put_vars(t, f, "loop checked by its sums", p->sums);

@@ -110,11 +110,12 @@ static void bind_thread_slots(Lower *l, LLVMValueRef t) {
 
 typedef void (*ThreadBody)(Lower *l, void *arg);
 
-/* for tz, ty, tx over the block: body(arg) for each live thread. */
-static void thread_loop(Lower *l, ThreadBody body, void *arg) {
+/* for tz, ty, tx over the block (tx below tx_end where given, else
+ * blockDim.x): body(arg) for each live thread. */
+static void thread_loop_to(Lower *l, LLVMValueRef tx_end, ThreadBody body, void *arg) {
   LoLoop loops[3];
   for (int d = 2; d >= 0; d--) {
-    loops[d] = lo_loop_begin(l, const_i64(l, 0), l->bdim[d], NULL, "thread");
+    loops[d] = lo_loop_begin(l, const_i64(l, 0), d == 0 && tx_end ? tx_end : l->bdim[d], NULL, "thread");
     l->tid[d] = loops[d].index;
   }
   LLVMValueRef t = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, LLVMBuildAdd(l->b, LLVMBuildMul(l->b, l->tid[2], l->bdim[1], ""), l->tid[1], ""),
@@ -131,6 +132,8 @@ static void thread_loop(Lower *l, ThreadBody body, void *arg) {
   for (int d = 0; d < 3; d++) lo_loop_end(l, &loops[d]);
   memset(l->tid, 0, sizeof l->tid);
 }
+
+static void thread_loop(Lower *l, ThreadBody body, void *arg) { thread_loop_to(l, NULL, body, arg); }
 
 /* thread_loop for blocks whose rows hold whole warps (blockDim.x a
  * multiple of 32): tx runs as warps of 32 lanes, the lane a loop index
@@ -356,6 +359,32 @@ static bool names_lane(Node *n, void *found) {
   return !*(bool *)found;
 }
 
+/* cuda.threadIdx.x, or a variable each thread sets to it once */
+static bool thread_x(Lower *l, const Node *n) {
+  if (n->kind == N_VAR && l->kplan->remat && l->kplan->remat[n->var]) n = l->kplan->remat[n->var];
+  return n->bi && (n->bi->flags & BF_THREAD_INDEX) && !strcmp(n->bi->name, "cuda.threadIdx") && n->bi->ival == 0;
+}
+
+/* Where sg is one `if threadIdx.x < e:` with no else, e an int literal or
+ * an int variable the same in every thread: the threads from e on do
+ * nothing in it, and the loop over them ends at e (or at blockDim.x). A
+ * tree reduction's halving step (`if tid < s: sh[tid] += sh[tid + s]`)
+ * then runs s threads, not the whole block: 255 iterations for a block of
+ * 256 over its 8 steps, not 2,048. NULL for other segments. */
+static LLVMValueRef guarded_threads_end(Lower *l, const Segment *sg) {
+  if (sg->to - sg->from != 1) return NULL;
+  const Node *n = sg->stmts->items[sg->from], *c = n->cond;
+  if (n->kind != N_IF || n->orelse.len || c->kind != N_COMPARE || c->list.len != 2 || c->ops[0] != OP_LT)
+    return NULL;
+  const Node *t = c->list.items[0], *e = c->list.items[1];
+  bool whole = e->kind == N_INT || (e->kind == N_VAR && l->kplan->uniform[e->var] && !l->var_base[e->var] &&
+                                    l->f->var_types[e->var]->kind == TY_I64);
+  if (!thread_x(l, t) || !whole || e->ty->kind != TY_I64 || t->ty->kind != TY_I64) return NULL;
+  LLVMValueRef end = e->kind == N_INT ? const_i64(l, e->ival)
+                                      : LLVMBuildLoad2(l->b, l->mod->i64, l->slots[e->var], "");
+  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, end, l->bdim[0], ""), end, l->bdim[0], "");
+}
+
 /* body for each thread of the block, which runs the statements of sg.
  * Statements that read cuda.laneid (`if cuda.laneid == 0:` after a
  * warp's reduction) run by warps where the block's rows hold whole warps:
@@ -365,7 +394,7 @@ static void run_threads(Lower *l, Segment *sg, ThreadBody body, void *arg) {
   bool lane = false;
   for (int i = sg->from; i < sg->to && !lane; i++) ir_walk(sg->stmts->items[i], names_lane, &lane);
   if (!lane || l->kplan->returns) {
-    thread_loop(l, body, arg);
+    thread_loop_to(l, guarded_threads_end(l, sg), body, arg);
     return;
   }
   by_warps_where_whole(l, body, arg);

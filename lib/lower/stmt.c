@@ -174,24 +174,6 @@ static void lo_loop_body(Lower *l, Node *n, LLVMBasicBlockRef brk, LLVMBasicBloc
   l->loop = outer;
 }
 
-static void lo_while(Lower *l, Node *n) {
-  LLVMBasicBlockRef head = new_block(l, "while"), body = new_block(l, "while.body"),
-                    other = new_block(l, "while.else"), done = new_block(l, "while.end");
-  LLVMBuildBr(l->b, head);
-  position(l, head);
-  /* a while loop may run for ever; one over a compiled generator's
-   * values (a for loop's) runs as long as the generator's loops, which poll */
-  if (!ir_calls_builtin(n->cond, "generator resumed"))
-    lo_poll_interrupt(l);
-  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
-  position(l, body);
-  lo_loop_body(l, n, done, head);
-  position(l, other);
-  lo_block(l, &n->orelse);
-  if (!terminated(l)) LLVMBuildBr(l->b, done);
-  position(l, done);
-}
-
 /* The number of values of range(start, stop, step), computed in unsigned
  * arithmetic so that ranges spanning the whole int64 line are exact: read
  * as unsigned, up to 2**64 - 1. */
@@ -368,6 +350,62 @@ static bool holds_loops(Node *loop) {
 #define POLL_BLOCK ((int64_t)1 << 16)
 #define POLL_CYCLES ((int64_t)1 << 21)
 #define POLL_BLOCK_MAX ((int64_t)1 << 61)
+
+/* The iterations of a while loop: on to `other` when its condition fails,
+ * to `done` on break; each polling for Ctrl-C first if `poll`. */
+static void lo_while_iterations(Lower *l, Node *n, bool poll, LLVMBasicBlockRef other, LLVMBasicBlockRef done) {
+  LLVMBasicBlockRef head = new_block(l, "while"), body = new_block(l, "while.body");
+  LLVMBuildBr(l->b, head);
+  position(l, head);
+  if (poll) lo_poll_interrupt(l);
+  LLVMBuildCondBr(l->b, lo_truth(l, lo_expr(l, n->cond), n->cond->ty), body, other);
+  position(l, body);
+  lo_loop_body(l, n, done, head);
+}
+
+/* A counted while loop's counter or bound (an int literal or an int64
+ * variable) at its entry. A variable may be unbound there (Python raises
+ * when the condition reads it): whatever its slot holds then, frozen,
+ * picks a copy of the loop, and either copy raises as Python does. */
+static LLVMValueRef count_value(Lower *l, const Node *n) {
+  if (n->kind == N_INT) return const_i64(l, n->ival);
+  return LLVMBuildFreeze(l->b, LLVMBuildLoad2(l->b, l->mod->i64, l->slots[n->var], ""), "");
+}
+
+/* Whether a counted while loop (its plan's count_from, count_to) runs at
+ * most POLL_BLOCK times from here: to - from, as unsigned, is exact
+ * where from < to. */
+static LLVMValueRef while_fits_block(Lower *l, const LoopPlan *p) {
+  LLVMValueRef from = count_value(l, p->count_from), to = count_value(l, p->count_to);
+  LLVMValueRef none = LLVMBuildICmp(l->b, LLVMIntSLE, to, from, "");
+  LLVMValueRef left = LLVMBuildSub(l->b, to, from, "");
+  LLVMValueRef few = LLVMBuildICmp(l->b, LLVMIntULT, left, const_i64(l, POLL_BLOCK + !p->count_inclusive), "");
+  return LLVMBuildOr(l->b, none, few, "");
+}
+
+/* A while loop may run for ever: it polls for Ctrl-C on each iteration.
+ * One over a compiled generator's values (a for loop's) runs as long as
+ * the generator's loops, which poll. A counted one (its plan) has a copy
+ * without the poll for entries that leave it at most POLL_BLOCK
+ * iterations, as a range's block: a Mandelbrot pixel's loop (at most
+ * max_iter iterations) then has the one test and branch per iteration
+ * its condition needs, and the loop around it polls. */
+static void lo_while(Lower *l, Node *n) {
+  LLVMBasicBlockRef other = new_block(l, "while.else"), done = new_block(l, "while.end");
+  bool poll = !ir_calls_builtin(n->cond, "generator resumed");
+  if (poll && n->plan && !l->mod->gpu && !l->opts->kernel) {
+    LLVMBasicBlockRef short_bb = new_block(l, "while.short"), long_bb = new_block(l, "while.long");
+    LLVMBuildCondBr(l->b, while_fits_block(l, n->plan), short_bb, long_bb);
+    position(l, short_bb);
+    lo_while_iterations(l, n, false, other, done);
+    position(l, long_bb);
+  }
+  lo_while_iterations(l, n, poll, other, done);
+  position(l, other);
+  lo_block(l, &n->orelse);
+  if (!terminated(l)) LLVMBuildBr(l->b, done);
+  position(l, done);
+}
 
 /* A block's loop (counted_loop_plain) runs up to POLL_BLOCK times each
  * time its block starts: told to LLVM (branch weights on the test at
