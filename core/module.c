@@ -378,12 +378,11 @@ void core_raise_diag(const Diag *d, const char *filename) {
   char text[sizeof d->msg + 8192], *mark;
   snprintf(text, sizeof text, "%s\n\nFile \"%s\", line %d, column %d:\n    %.*s\n    %*s^", d->msg,
            filename, d->line, col + 1, (int)n, src, col, "");
-<<<<<<< HEAD
   while ((mark = strchr(text, DIAG_ATTRIBUTE_MARK))) memmove(mark, mark + 1, strlen(mark));  /* (a callee's too) */
-  PyErr_SetString(d->msg[0] == DIAG_ATTRIBUTE_MARK ? core_TypingAttributeError : core_TypingError, text);
-=======
-  PyErr_SetString(d->kind == DIAG_TYPE ? PyExc_TypeError : core_TypingError, text);
->>>>>>> cudaL
+  PyErr_SetString(d->kind == DIAG_TYPE                ? PyExc_TypeError
+                  : d->msg[0] == DIAG_ATTRIBUTE_MARK ? core_TypingAttributeError
+                                                     : core_TypingError,
+                  text);
   Py_XDECREF(line);
 }
 

@@ -488,20 +488,14 @@ typedef struct Builtin {
  * into a mutually recursive cycle whose return type was not typed yet;
  * the function of the cycle typing it leaves the call unknown for this
  * pass and types it again once a non-recursive return gives that type
-<<<<<<< HEAD
- * (as Numba types a cycle from its partial return types). */
-typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING } DiagKind;
-/* A DIAG_TYPING message starting with this character is also Python's
- * AttributeError (getattr(x, "name") of a name x's type has not, which
- * Numba raises as AttributeError); the character is not shown. */
-#define DIAG_ATTRIBUTE_MARK '\x05'
-
-=======
  * (as Numba types a cycle from its partial return types). DIAG_TYPE: a
  * TypeError quoting the line, where numba-cuda's checks after typing raise
  * one (a kernel that returns a value). */
 typedef enum { DIAG_TYPING = 1, DIAG_INTERNAL, DIAG_RECURSION, DIAG_LITERAL, DIAG_PENDING, DIAG_TYPE } DiagKind;
->>>>>>> cudaL
+/* A DIAG_TYPING message starting with this character is also Python's
+ * AttributeError (getattr(x, "name") of a name x's type has not, which
+ * Numba raises as AttributeError); the character is not shown. */
+#define DIAG_ATTRIBUTE_MARK '\x05'
 
 /* A compile-time error at a source position; the extension turns it into
  * ruchey.TypingError quoting the line. */
