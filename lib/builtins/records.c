@@ -207,6 +207,8 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
                                           "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
                                           "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
+                                          /* a 0-d array's element (numpy.str_ of a '<Un' one) */
+                                          "dtype.type",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {

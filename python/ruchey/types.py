@@ -1058,7 +1058,7 @@ def described_dtype(desc):
 def _is_type(a):
     """Whether a is what a signature takes: a ruchey type, or a jitclass's
     instances' (Point.class_type.instance_type, defined where jitclasses are)."""
-    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
+    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, Set, DictType, FunctionType, Dispatcher, NoneType,
                           EnumMember, EnumClass, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq,
                           NumPyRandomGeneratorType, NumPyRandomBitGeneratorType, EllipsisType, ClassInstanceType))
 
@@ -1344,6 +1344,35 @@ class List(ListType):
 
     def __repr__(self):
         return f"List({self.item_type!r}, reflected={self.reflected})"
+
+
+class Set(_Interned):
+    """Numba's Set(int64): the type of a set, a Python set passed to compiled
+    code (reflected=True, as typeof gives it) or one made there; compiled
+    code holds both alike, so an explicit signature takes either."""
+
+    def __init__(self, dtype, reflected=False):
+        if not _is_type(dtype):
+            raise TypeError(f"types.Set() takes a type of its items, got {dtype!r}")
+        self.dtype, self.reflected = dtype, reflected
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return ("set", self.dtype.describe())
+
+    def _key(self):
+        return (self.dtype, self.reflected)
+
+    def __eq__(self, other):
+        return isinstance(other, Set) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(("Set", self._key()))
+
+    def __repr__(self):
+        return f"Set({self.dtype!r}, reflected={self.reflected})"
 
 
 class FunctionType:
@@ -1747,6 +1776,12 @@ class SliceType(metaclass=_SliceCategory):
     slice (x[1:], slice(a, b)), which ruchey describes by name (slice<a:b>)."""
 
 
+# Numba's types of slices without and with a step, which typeof gives every slice (ruchey compiles for the parts given:
+# slice(None, 2) is a slice<:b>, one of slice2_type's kind)
+slice2_type = Described("slice<a:b>")
+slice3_type = Described("slice<a:b:c>")
+
+
 class Omitted(metaclass=_Category):
     """The class of Numba's type for a parameter a call leaves out (its
     default given). ruchey binds a default as its value, so an overload's
@@ -1810,6 +1845,9 @@ def _type_named(name):
     if name.startswith("ListType[") and name.endswith("]"):
         item = _type_named(name[len("ListType["):-1])
         return item and ListType(item)
+    if name.startswith("set(") and name.endswith(")"):  # a set's (the compiler's set(int64)): Numba's Set(int64)
+        item = _type_named(name[len("set("):-1])
+        return item and Set(item)
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
@@ -1880,6 +1918,11 @@ def typeof(value):
         return unicode_type
     if type(value) is bytes:
         return bytes_type
+    if isinstance(value, slice):
+        return slice2_type if value.step in (None, 1) else slice3_type  # (a step of 1 is none, as Numba's)
+    if type(value) is set:  # a Python set: reflected, as Numba's typeof gives it (a frozenset has no type)
+        t = _typeof_described(value)
+        return Set(t.dtype, reflected=True) if isinstance(t, Set) else t
     if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
         return FunctionType(value._signature)
     if isinstance(value, _core.Dispatcher):
