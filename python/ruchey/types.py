@@ -279,7 +279,8 @@ def _array_dims(dims):
     dims = dims if isinstance(dims, tuple) else (dims,)
     if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
                for d in dims):
-        raise TypeError(f"array dimensions are written ':' or '::1', got {dims!r}")
+        raise KeyTypeError(f"array dimensions are written ':' or '::1' (Numba: can only index numba types with "
+                           f"slices with no start or stop), got {dims!r}")
     unit = [d.step == 1 for d in dims]
     layout = "A"
     if unit[-1] and not any(unit[:-1]):
@@ -1947,6 +1948,14 @@ def _enum_value_type(cls):
     if len(found) > 1:
         raise NoTypeError(f"Cannot type heterogeneous enum: got value types {', '.join(sorted(found))}")
     return next(iter(found.values()))
+
+
+class KeyTypeError(TypeError, KeyError):
+    """A name or index an API takes none of (an array type written int32[0], an option vectorize has not): a
+    TypeError, and the KeyError Numba raises there, which code written for Numba catches; its message as written."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
 
 
 class NoTypeError(TypeError, ValueError):
