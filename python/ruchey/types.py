@@ -1777,8 +1777,8 @@ class SliceType(metaclass=_SliceCategory):
     slice (x[1:], slice(a, b)), which ruchey describes by name (slice<a:b>)."""
 
 
-# Numba's types of slices without and with a step, which typeof gives every slice (ruchey compiles for the parts given:
-# slice(None, 2) is a slice<:b>, one of slice2_type's kind)
+# Numba's types of slices without and with a step: typeof gives a slice of both bounds one of them (ruchey compiles for
+# the parts given: slice(None, 2) is a slice<:b>, of their class SliceType too)
 slice2_type = Described("slice<a:b>")
 slice3_type = Described("slice<a:b:c>")
 
@@ -1846,12 +1846,14 @@ def _type_named(name):
     if name.startswith("ListType[") and name.endswith("]"):
         item = _type_named(name[len("ListType["):-1])
         return item and ListType(item)
-    if name.startswith("set(") and name.endswith(")"):  # a set's (the compiler's set(int64)): Numba's Set(int64)
-        item = _type_named(name[len("set("):-1])
-        return item and Set(item)
+    if name.startswith("set(") and name.endswith(")"):  # a set's (the compiler's set(int64)): a Python set's, as
+        item = _type_named(name[len("set("):-1])         # Numba's typeof gives it (reflected)
+        return item and Set(item, reflected=True)
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
+    if name.startswith("slice<"):  # a slice's: slice2_type or slice3_type where it has both bounds
+        return next((t for t in (slice2_type, slice3_type) if t.name == name), None) or Described(name)
     if name == npy_rng.name:
         return npy_rng
     if name == ellipsis.name:
@@ -1919,11 +1921,6 @@ def typeof(value):
         return unicode_type
     if type(value) is bytes:
         return bytes_type
-    if isinstance(value, slice):
-        return slice2_type if value.step in (None, 1) else slice3_type  # (a step of 1 is none, as Numba's)
-    if type(value) is set:  # a Python set: reflected, as Numba's typeof gives it (a frozenset has no type)
-        t = _typeof_described(value)
-        return Set(t.dtype, reflected=True) if isinstance(t, Set) else t
     if hasattr(value, "_function_type"):  # a @cfunc (ruchey.ccallback): a first-class function of its signature
         return FunctionType(value._signature)
     if isinstance(value, _core.Dispatcher):
