@@ -279,8 +279,8 @@ def _array_dims(dims):
     dims = dims if isinstance(dims, tuple) else (dims,)
     if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
                for d in dims):
-        raise KeyTypeError(f"array dimensions are written ':' or '::1' (Numba: can only index numba types with "
-                           f"slices with no start or stop), got {dims!r}")
+        raise KeyTypeError(f"Can only index numba types with slices with no start or stop, got {dims!r}: array "
+                           f"dimensions are written ':' or '::1'")
     unit = [d.step == 1 for d in dims]
     layout = "A"
     if unit[-1] and not any(unit[:-1]):
