@@ -251,6 +251,7 @@ PyObject *typed_box(const Type *t, void *c);
 void typed_keep_arrays(const Type *t, void *c);
 /* Python sets (Numba's reflected sets): copied in, written back after the call */
 const Type *typed_set_typeof(PyObject *o);
+const Type *typed_set_type(const Type *item);
 int typed_set_unbox(PyObject *o, const Type *t, Slot *slot);
 PyObject *typed_set_box(const Type *t, RtDict *d);
 int typed_set_reflect(PyObject *o, const Type *t, RtDict *d);

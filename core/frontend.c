@@ -2486,6 +2486,23 @@ static Node *take_ufunc_out(Fe *fe, Node *n, PyObject *disp) {
   return NULL;
 }
 
+/* The value of an objmode block run for a call (a ctypes function taking
+ * Python objects): its one output, block(...)[0]; or None after it where
+ * it has none, (block(...), None)[1]. */
+static Node *output_of_block(Fe *fe, PyObject *e, Node *block) {
+  Node *n = new_node(fe, N_INDEX, e), *which = new_node(fe, N_INT, e);
+  which->ival = block->ival ? 0 : 1;
+  n->lhs = block;
+  n->rhs = which;
+  if (!block->ival) {
+    n->lhs = new_node(fe, N_TUPLE, e);
+    n->lhs->list = new_list(fe, 2);
+    n->lhs->list.items[0] = block;
+    n->lhs->list.items[1] = new_node(fe, N_NONE, e);
+  }
+  return n;
+}
+
 /* The output taken by take_ufunc_out given back to the bound call as its
  * out=, which the ufunc's typing writes through (ty_ufunc_out). */
 static void give_ufunc_out(Fe *fe, Node *n, Node *out) {
@@ -2607,7 +2624,10 @@ static Node *fe_call(Fe *fe, PyObject *e) {
   int cast = !builtin && obj ? core_dtype_kind(obj) : -1;
   if (cast >= 0) builtin = core_builtin_named("a NumPy scalar type");
   bool refused = false;
-  NativeSig *native = !builtin && obj ? fe_native_signature(fe, e, obj, &refused) : NULL;
+  const Type **python_result = arena_alloc(fe->arena, sizeof(Type *));
+  PyObject *python_call = !builtin && obj ? fe_python_object_call(fe, e, obj, python_result, &refused) : NULL;
+  if (python_call) builtin = core_builtin_named("an objmode block");
+  NativeSig *native = !builtin && obj && !refused ? fe_native_signature(fe, e, obj, &refused) : NULL;
   if (native) builtin = core_builtin_named("a native function");
   if (!builtin && !refused && obj && fe_is_from_buffer(obj)) builtin = core_builtin_named("ffi.from_buffer");
   IntrinsicCall *intrinsic = !builtin && obj ? ext_intrinsic_call(obj, fe->arena) : NULL;
@@ -2624,8 +2644,12 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     n = new_node(fe, N_CALL, e);
     n->bi = builtin;
     n->ival = cast;
-    n->callee = native ? (void *)native : (void *)intrinsic;
+    n->callee = native ? (void *)native : python_call ? (void *)python_call : (void *)intrinsic;
     n->op = lowered_kinds;
+    if (python_call) {  /* run as an objmode block of one output, its result (none: of no output) */
+      n->data = python_result;
+      n->ival = *python_result != NULL;
+    }
     unsigned how = is_jit ? (whole ? ARGS_WHOLE : 0) : builtin_args(builtin->flags);
     if (is_jit && !scalar_fn && fe_has_starred(e)) {
       if (!fe_bind_spread_call(fe, e, n, obj, fe_spread_args(fe, e))) n = NULL;
@@ -2647,6 +2671,7 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       spreads_once(fe, e, n);
     }
   }
+  if (n && python_call) n = output_of_block(fe, e, n);
   Py_XDECREF(obj);
   Py_DECREF(func);
   return n;

@@ -95,6 +95,7 @@ Node *fe_local_call(Fe *fe, PyObject *e, PyObject *func);       /* f(...) where 
 Node *fe_inlined_call(Fe *fe, PyObject *s, PyObject *call);     /* a statement f(args) of a nested def, inlined */
 bool fe_is_local_call(Fe *fe, PyObject *func);
 NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed);  /* ctypes', wrappers' */
+PyObject *fe_python_object_call(Fe *fe, PyObject *e, PyObject *obj, const Type **result, bool *failed);
 bool fe_is_cffi_ffi(PyObject *obj);  /* a cffi FFI object (cffi.FFI, a compiled module's ffi) */
 bool fe_is_cffi_lib(PyObject *obj);  /* a cffi library (ffi.dlopen's, a compiled module's lib) */
 bool fe_is_from_buffer(PyObject *obj);  /* ffi.from_buffer of one */

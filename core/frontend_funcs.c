@@ -1686,6 +1686,32 @@ bool fe_is_from_buffer(PyObject *obj) {
   return is;
 }
 
+/* f(...) of a ctypes function taking Python objects (py_object arguments,
+ * ruchey.native.python_object_call): the Python function an objmode block
+ * runs it by, giving its result (of type *result) as a 1-tuple, or an
+ * empty one where it has none (*result NULL); NULL for any other object,
+ * and NULL with *failed set where its types cannot be (reported). The
+ * function is borrowed: ruchey.native holds it for good. */
+PyObject *fe_python_object_call(Fe *fe, PyObject *e, PyObject *obj, const Type **result, bool *failed) {
+  if (!disp_may_be_native(obj)) return NULL;
+  PyObject *native = PyImport_ImportModule("ruchey.native");
+  PyObject *d = native ? PyObject_CallMethod(native, "python_object_call", "O", obj) : NULL;
+  Py_XDECREF(native);
+  PyObject *block = NULL;
+  int kind = 0;
+  if (!d) {
+    fe_python_error(fe, e, NULL, "this ctypes function cannot be called");
+    *failed = true;
+  } else if (d == Py_None || !PyArg_ParseTuple(d, "Oi", &block, &kind) || kind < -1 || kind >= TY_COUNT) {
+    block = NULL;
+  } else {
+    *result = kind < 0 ? NULL : &core_plain[kind];
+  }
+  PyErr_Clear();
+  Py_XDECREF(d);
+  return block;
+}
+
 /* A kind ruchey.native.describe gives: a scalar's number, -1 for no
  * result, "meminfo" for a MemInfoPointer (an ExternalFunction's), a pair
  * (uint64's, its items') for a typed pointer, whose items go to *pointee. */

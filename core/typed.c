@@ -1702,6 +1702,15 @@ static const Type *declared_item_type(PyObject *o) {
   return t && (ty_is_scalar(t) || t->kind == TY_STR || key_tuple(t)) ? interned(t) : NULL;
 }
 
+/* set(item) as a signature names it (types.Set(int64)); NULL with a
+ * TypeError for items no set holds (arrays, lists). */
+const Type *typed_set_type(const Type *item) {
+  if ((ty_is_scalar(item) && item->kind != TY_F16) || item->kind == TY_STR || key_tuple(item))
+    return core_api()->set(interned(item));
+  PyErr_Format(PyExc_TypeError, "types.Set(%s): a set holds numbers, bools, str or tuples of them", item->name);
+  return NULL;
+}
+
 /* set(item), its item type a typed.Set's key_type or the first item's
  * (checked against the others when unboxed); NULL for an empty set or
  * unsupported items. */

@@ -651,6 +651,10 @@ const Type *disp_described_type(PyObject *d) {
     const Type *item = disp_described_type(PyTuple_GET_ITEM(d, 1));
     return item ? core_api()->list(item) : NULL;
   }
+  if (!strcmp(tag, "set") && PyTuple_GET_SIZE(d) == 2) {  /* ("set", the items'): a set, reflected or made here */
+    const Type *item = disp_described_type(PyTuple_GET_ITEM(d, 1));
+    return item ? typed_set_type(item) : NULL;
+  }
   if (!strcmp(tag, "dtype") && PyTuple_GET_SIZE(d) == 2) {  /* ("dtype", a scalar's): numpy.float32 as a value */
     const Type *elem = disp_described_type(PyTuple_GET_ITEM(d, 1));
     if (elem && !ty_is_scalar(elem))

@@ -1026,6 +1026,15 @@ static const Type *ty_call(Infer *in, Node *n) {
   }
   n->kw.len = kept;
   positional_out(in, n);
+  /* a package's @overload of it for its own value type (numpy.shape of a sparse matrix, numpy.divmod of an
+   * array-like value): before the builtin reads such an argument as an array-like sequence */
+  void *overload = n->bi->kind == BK_FUNCTION && in->opts && in->opts->find_overload
+                       ? in->opts->find_overload(in->opts->resolve_ctx, n->bi, args, n->list.len) : NULL;
+  if (overload) {
+    n->callee = overload;
+    n->bi = bi_named("a ruchey function");
+    return n->bi->type(in, n, args);
+  }
   if ((n->bi->flags & BF_ARRAYLIKE) && !ty_arraylike_args(in, n, args)) return NULL;
   /* a ufunc of 0-d arrays gives a number; arguments past the row's least may be outputs (numpy.round(x, 1, out)) */
   bool no_out = !ty_kwarg(n, "out") && n->list.len - (n->bi->kind == BK_METHOD) <= n->bi->min_args;
@@ -1035,13 +1044,6 @@ static const Type *ty_call(Infer *in, Node *n) {
   if (n->bi->kind == BK_FUNCTION && n->list.len == 1 && args[0]->kind == TY_CLASS) {
     const Type *special = ty_jitclass_builtin(in, n);
     if (special || ty_failed(in)) return special;
-  }
-  void *overload = n->bi->kind == BK_FUNCTION && in->opts && in->opts->find_overload
-                       ? in->opts->find_overload(in->opts->resolve_ctx, n->bi, args, n->list.len) : NULL;
-  if (overload) {  /* a package's @overload of it for its own value type (numpy.shape of a sparse matrix) */
-    n->callee = overload;
-    n->bi = bi_named("a ruchey function");
-    return n->bi->type(in, n, args);
   }
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||

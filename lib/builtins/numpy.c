@@ -1450,10 +1450,21 @@ static LLVMValueRef lo_dtype_kind(Lower *l, Node *n) {
   return lo_str_constant(l, &(Node){.kind = N_STRING, .str = kind, .ival = 1});
 }
 
+/* a.dtype.type(v) of a '<Un' or '|Sn' dtype: numpy.str_ or numpy.bytes_ of a str or bytes (a 0-d array's element),
+ * which is that value whatever the dtype's width, as Numba's str and bytes are NumPy's */
+static const Type *ty_text_type_call(Infer *in, Node *n, const Type *dtype, const Type *v) {
+  TypeKind want = dtype->elem->kind == TY_CHARSEQ ? TY_STR : TY_BYTES;
+  if (v->kind != want)
+    return ty_error(in, n, "%s.type() takes a %s or a 0-d array of them in compiled code, got %s", dtype->name,
+                    want == TY_STR ? "str" : "bytes", v->name);
+  return v;
+}
+
 /* a.dtype.type(v): v as that scalar type, as numpy.float64(v) (a 0-d v: its element) */
 static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
   if (!ty_dtype_type(in, n, args)) return NULL;
   const Type *v = ty_scalar_of_0d(in, n->list.items[1], args[1]);
+  if (v && ty_is_fixed_text(args[0]->elem)) return ty_text_type_call(in, n, args[0], v);
   if (v && ty_is_complex(v) && !ty_is_complex(args[0]->elem))
     return ty_error(in, n, "cannot convert %s to %s: take its .real or abs()", v->name, args[0]->elem->name);
   if (v && (ty_is_time(v) || ty_is_time(args[0]->elem)) && v != args[0]->elem)
@@ -1462,7 +1473,10 @@ static const Type *ty_dtype_type_call(Infer *in, Node *n, const Type **args) {
   return v && ty_need_scalar(in, n, v, "conversion") ? args[0]->elem : NULL;
 }
 
-static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) { return lo_expr_as(l, n->list.items[1], n->ty); }
+/* (a str or bytes, for a text dtype: the call's own reference to it, as any call's result is) */
+static LLVMValueRef lo_dtype_type_call(Lower *l, Node *n) {
+  return ty_has_arrays(n->ty) ? lo_owned(l, n->list.items[1]) : lo_expr_as(l, n->list.items[1], n->ty);
+}
 
 /* dtype.itemsize and array.itemsize: the bytes of one element */
 static LLVMValueRef lo_itemsize(Lower *l, Node *n) { return const_i64(l, ty_bits(n->lhs->ty->elem) / 8); }

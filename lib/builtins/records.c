@@ -214,6 +214,8 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "array.max", "numpy.amin", "numpy.amax", "numpy.argmin", "array.argmin",
                                           "numpy.argmax", "array.argmax", "numpy.full_like",
                                           "numpy.array_equal", "numpy.isin",
+                                          /* a 0-d array's element (numpy.str_ of a '<Un' one) */
+                                          "dtype.type",
                                           NULL};
 
 static bool takes_str_arrays(const Node *n) {

@@ -886,7 +886,8 @@ def lower_array(type_class, func):
         _array_overloads.extend((extending.overload(len)(_array_len),
                                  extending.overload(operator.getitem)(_array_getitem)))
         _array_overloads.extend(extending.overload(u)(_ufunc_typer(u)) for u in vars(numpy).values()
-                                if isinstance(u, numpy.ufunc) and u.nout == 1 and u.nin in (1, 2))
+                                if isinstance(u, numpy.ufunc) and u.signature is None and u.nout in (1, 2) and
+                                u.nin in (1, 2))
 
 
 _array_overloads = []
@@ -952,8 +953,9 @@ def lower_array_wrap(type_class, func):
 
 
 def _ufunc_typer(u):
-    """An overload of the ufunc u for array-like values: as Numba's, applied to the arrays they stand for, the
-    result made a value of the first one's type again where its __array_wrap__ says so (else the array)."""
+    """An overload of the ufunc u for array-like values: as Numba's, applied to the arrays they stand for, each
+    result (of divmod, frexp, modf: the two) made a value of the first one's type again where its __array_wrap__
+    says so (else the array)."""
     if u.nin == 1:
         def typer(x):
             return _array_ufunc(u, (x,))
@@ -971,21 +973,25 @@ def _array_ufunc(u, argtypes):
     params = [f"a{i}" for i in range(len(argtypes))]
     operands = ", ".join(f"a{i}.{f}" if f else f"a{i}" for i, f in enumerate(fields))
     ns = {"__ufunc__": u}
-    result = _ufunc_result(u, argtypes)
-    wrapped = _wrapped_type(argtypes[k], result) if result is not None else None
-    if wrapped is None:
-        body = f"    return __ufunc__({operands})\n"
-    else:
-        ns["__shadow__"] = _realise(wrapped).shadow
-        items = _read_array_wrap(argtypes[k], wrapped, result, k)
-        body = f"    taken = __ufunc__({operands})\n    return __shadow__({items})\n"
+    results = _ufunc_results(u, argtypes) or [None] * u.nout
+    outputs = []  # each output: the array the ufunc gives, or a value of argument k's type holding it
+    for i, result in enumerate(results):
+        wrapped = _wrapped_type(argtypes[k], result) if result is not None else None
+        if wrapped is None:
+            outputs.append(f"taken{i}")
+        else:
+            ns[f"__shadow{i}__"] = _realise(wrapped).shadow
+            outputs.append(f"__shadow{i}__({_read_array_wrap(argtypes[k], wrapped, result, k, f'taken{i}')})")
+    taken = ", ".join(f"taken{i}" for i in range(u.nout))
+    given = outputs[0] if u.nout == 1 else f"({', '.join(outputs)})"  # (NumPy's tuple of a ufunc's outputs)
+    body = f"    {taken} = __ufunc__({operands})\n    return {given}\n"
     source = f"def impl({', '.join(params)}):\n{body}"
     return _exec_functions(source, ns, f"<{u.__name__} of {argtypes[k].name}>")["impl"]
 
 
-def _ufunc_result(u, argtypes):
-    """The array type u gives for these operands (NumPy's loop for their dtypes, the arrays' dims); None where an
-    operand is neither an array-like value, an array nor a number."""
+def _ufunc_results(u, argtypes):
+    """The array types of u's outputs for these operands (NumPy's loop for their dtypes, the arrays' dims); None
+    where an operand is neither an array-like value, an array nor a number."""
     dtypes, ndim = [], 0
     for t in argtypes:
         t = t.as_array if is_value_type(t) else types.unliteral(t)
@@ -998,7 +1004,7 @@ def _ufunc_result(u, argtypes):
             out = u(*[numpy.zeros(1, d) for d in dtypes])
         except TypeError:  # no loop for these dtypes: the call's own error, as for the arrays
             return None
-    return types.Array(types.from_dtype(out.dtype), ndim, "C")
+    return [types.Array(types.from_dtype(o.dtype), ndim, "C") for o in (out if u.nout > 1 else (out,))]
 
 
 def _wrapped_type(typ, result):
@@ -1012,9 +1018,9 @@ def _wrapped_type(typ, result):
     return None
 
 
-def _read_array_wrap(typ, wrapped, result, k):
+def _read_array_wrap(typ, wrapped, result, k, taken):
     """The items of wrapped's named tuple as __array_wrap__'s lowering sets its members: the ufunc's array
-    (taken), or a member of the input (argument k)."""
+    (the variable named taken), or a member of the input (argument k)."""
     func = _registered(_array_wraps, type(typ))
     kind = "__array_wrap__ lowering"
     got = func(_Context(kind), _Builder(kind), _Signature(wrapped, (typ, result)),
@@ -1025,7 +1031,7 @@ def _read_array_wrap(typ, wrapped, result, k):
     for m in dest.members:
         v = got.struct._set.get(m)
         if getattr(v, "what", None) == "argument":
-            items.append("taken")
+            items.append(taken)
         elif getattr(v, "what", None) == "member" and v.name in source.fields:
             items.append(f"a{k}.{source.fields[v.name]}")
         else:

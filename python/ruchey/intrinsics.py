@@ -294,6 +294,14 @@ class Intrinsic:
     def __repr__(self):
         return f"<intrinsic {self.__qualname__}>"
 
+    def __reduce__(self):
+        """Pickled by name where its module holds it, else by value: its
+        typing function through cloudpickle, as Numba's intrinsics pickle
+        (one defined in a function, for multiprocessing and Dask); the
+        receiver generates its code again at its first call."""
+        from ruchey import serialize
+        return serialize.reduce_remade(self, Intrinsic, self._prefer_literal, func=self._typer)
+
     def __ruchey_intrinsic__(self, descs):
         """The signature and LLVM IR for a call with these argument types; or
         the compiled function building a package's value type of them; None

@@ -9,6 +9,9 @@ its type and address, with no registration needed). The arguments and the
 result are numbers, bools or addresses (c_void_p, and POINTER(...) or C
 pointer arguments: an integer, an array's ``a.ctypes``, ``ffi.from_buffer(a)``);
 the frontend asks ``describe`` for the address and the scalar kinds.
+A ctypes function taking Python objects (py_object arguments, a callback
+into the interpreter) is called as Python calls it, under the GIL
+(``python_object_call``), its arguments boxed, as Numba passes them.
 """
 import ctypes
 import importlib
@@ -272,6 +275,42 @@ def describe(obj):
         raise TypeError(f"{obj!r}.__wrapper_address__() gave {address!r}, not a function's address")
     return (address, _ruchey_kind(sig.return_type, "result"),
             tuple(_ruchey_kind(a, f"argument {i + 1}") for i, a in enumerate(sig.args)))
+
+
+_python_callers = {}  # id(obj) -> (obj, the block calling it): obj held, so that its id stays its own
+
+
+def python_object_call(obj):
+    """For a ctypes function taking Python objects (a py_object argument, a
+    callback into the interpreter: CFUNCTYPE(c_int, py_object)(f)): the
+    block compiled code runs it as, under the GIL as an objmode block, which
+    calls it with the arguments boxed and gives its result as a 1-tuple
+    (none: an empty tuple), and the kind of that result (-1: none); None
+    for any other object. The other arguments are numbers, bools or
+    addresses, the result a number, a bool or none (a TypeError says so)."""
+    if not isinstance(obj, ctypes._CFuncPtr) or not obj.argtypes or ctypes.py_object not in obj.argtypes:
+        return None
+    name = f"the ctypes function {obj.__name__!r}" if getattr(obj, "__name__", None) else "a ctypes callback"
+    for i, t in enumerate(obj.argtypes):
+        if t is not ctypes.py_object and t not in _CTYPES:
+            raise TypeError(f"{name} takes Python objects (py_object arguments): its argument {i + 1}, of ctypes "
+                            f"type {getattr(t, '__name__', t)}, must be a py_object, number, bool or c_void_p")
+    result = _CTYPES.get(obj.restype)
+    if obj.restype is not None and (result is None or obj.restype is ctypes.c_void_p):
+        raise TypeError(f"{name} takes Python objects (py_object arguments): its result, of ctypes type "
+                        f"{getattr(obj.restype, '__name__', obj.restype)}, must be a number, bool or None in "
+                        f"compiled code")
+    held = _python_callers.get(id(obj))
+    if held is None:
+        if obj.restype is None:
+            def call_python_object_function(*args):
+                obj(*args)
+                return ()
+        else:
+            def call_python_object_function(*args):
+                return (obj(*args),)
+        held = _python_callers[id(obj)] = (obj, call_python_object_function)
+    return held[1], -1 if obj.restype is None else _KINDS[result]
 
 
 def _signature(obj):

@@ -279,7 +279,8 @@ def _array_dims(dims):
     dims = dims if isinstance(dims, tuple) else (dims,)
     if not all(isinstance(d, slice) and d.start is None and d.stop is None and d.step in (None, 1)
                for d in dims):
-        raise TypeError(f"array dimensions are written ':' or '::1', got {dims!r}")
+        raise KeyTypeError(f"Can only index numba types with slices with no start or stop, got {dims!r}: array "
+                           f"dimensions are written ':' or '::1'")
     unit = [d.step == 1 for d in dims]
     layout = "A"
     if unit[-1] and not any(unit[:-1]):
@@ -1058,7 +1059,7 @@ def described_dtype(desc):
 def _is_type(a):
     """Whether a is what a signature takes: a ruchey type, or a jitclass's
     instances' (Point.class_type.instance_type, defined where jitclasses are)."""
-    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, DictType, FunctionType, Dispatcher, NoneType,
+    return isinstance(a, (Type, TupleType, Optional, CPointer, ListType, Set, DictType, FunctionType, Dispatcher, NoneType,
                           EnumMember, EnumClass, NumberClass, MemInfoPointer, Bytes, UnicodeCharSeq,
                           NumPyRandomGeneratorType, NumPyRandomBitGeneratorType, EllipsisType, ClassInstanceType))
 
@@ -1363,6 +1364,35 @@ class List(ListType):
 
     def __repr__(self):
         return f"List({self.item_type!r}, reflected={self.reflected})"
+
+
+class Set(_Interned):
+    """Numba's Set(int64): the type of a set, a Python set passed to compiled
+    code (reflected=True, as typeof gives it) or one made there; compiled
+    code holds both alike, so an explicit signature takes either."""
+
+    def __init__(self, dtype, reflected=False):
+        if not _is_type(dtype):
+            raise TypeError(f"types.Set() takes a type of its items, got {dtype!r}")
+        self.dtype, self.reflected = dtype, reflected
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def describe(self):
+        return ("set", self.dtype.describe())
+
+    def _key(self):
+        return (self.dtype, self.reflected)
+
+    def __eq__(self, other):
+        return isinstance(other, Set) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(("Set", self._key()))
+
+    def __repr__(self):
+        return f"Set({self.dtype!r}, reflected={self.reflected})"
 
 
 class FunctionType:
@@ -1766,6 +1796,12 @@ class SliceType(metaclass=_SliceCategory):
     slice (x[1:], slice(a, b)), which ruchey describes by name (slice<a:b>)."""
 
 
+# Numba's types of slices without and with a step: typeof gives a slice of both bounds one of them (ruchey compiles for
+# the parts given: slice(None, 2) is a slice<:b>, of their class SliceType too)
+slice2_type = Described("slice<a:b>")
+slice3_type = Described("slice<a:b:c>")
+
+
 class Omitted(metaclass=_Category):
     """The class of Numba's type for a parameter a call leaves out (its
     default given). ruchey binds a default as its value, so an overload's
@@ -1829,9 +1865,14 @@ def _type_named(name):
     if name.startswith("ListType[") and name.endswith("]"):
         item = _type_named(name[len("ListType["):-1])
         return item and ListType(item)
+    if name.startswith("set(") and name.endswith(")"):  # a set's (the compiler's set(int64)): a Python set's, as
+        item = _type_named(name[len("set("):-1])         # Numba's typeof gives it (reflected)
+        return item and Set(item, reflected=True)
     if name.startswith("DictType[") and name.endswith("]"):
         parts = [_type_named(n) for n in _top_level_split(name[len("DictType["):-1])]
         return DictType(*parts) if len(parts) == 2 and None not in parts else None
+    if name.startswith("slice<"):  # a slice's: slice2_type or slice3_type where it has both bounds
+        return next((t for t in (slice2_type, slice3_type) if t.name == name), None) or Described(name)
     if name == npy_rng.name:
         return npy_rng
     if name == ellipsis.name:
@@ -1923,6 +1964,14 @@ def _enum_value_type(cls):
     if len(found) > 1:
         raise NoTypeError(f"Cannot type heterogeneous enum: got value types {', '.join(sorted(found))}")
     return next(iter(found.values()))
+
+
+class KeyTypeError(TypeError, KeyError):
+    """A name or index an API takes none of (an array type written int32[0], an option vectorize has not): a
+    TypeError, and the KeyError Numba raises there, which code written for Numba catches; its message as written."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
 
 
 class NoTypeError(TypeError, ValueError):

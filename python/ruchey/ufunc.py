@@ -84,7 +84,8 @@ def _reduce_ufunc(numpy_reduce, u):
 def _check_options(options, object_mode=False):
     unknown = set(options) - set(_OPTIONS)
     if unknown:
-        raise TypeError(f"unsupported vectorize option(s): {', '.join(sorted(unknown))}")
+        raise types.KeyTypeError(f"unsupported vectorize option(s) (Numba: Unrecognized options): "
+                                 f"{', '.join(sorted(unknown))}")
     target = options.get("target", "cpu")
     if target not in _TARGETS:
         raise ValueError(f"vectorize target must be one of {', '.join(_TARGETS)}, not {target!r}")
