@@ -573,8 +573,9 @@ static LLVMValueRef numba_float_pow_int(Lower *l, const Type *t, LLVMValueRef x,
 }
 
 /* A literal exponent small enough for pow_literal: an int, or an integral
- * float, of 0 to top (3; 2 for a float in code written for Numba, whose
- * x ** 3.0 is pow's). */
+ * float, of 0 to top (3; 2 for a float exponent in code written for Numba,
+ * whose x ** 3.0 is pow's; its int exponents multiply as Numba's, in
+ * numba_float_pow_int on the CPU). */
 static bool literal_exponent(LLVMValueRef b, long long top, long long *k) {
   if (LLVMIsAConstantInt(b)) {
     *k = LLVMConstIntGetSExtValue(b);
@@ -625,7 +626,7 @@ LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef 
     LLVMValueRef x = lo_convert(l, a, ta, t);
     if (ty_is_int(tb) && l->opts->numba_code && !l->mod->gpu) return numba_float_pow_int(l, t, x, b, tb);
     LLVMValueRef e = lo_convert(l, b, tb, t);
-    if (literal_exponent(e, l->opts->numba_code ? 2 : 3, &k)) return pow_literal(l, t, x, k);
+    if (literal_exponent(e, l->opts->numba_code && !ty_is_int(tb) ? 2 : 3, &k)) return pow_literal(l, t, x, k);
     LLVMValueRef r = l->numpy_semantics && !l->opts->numba_code && !l->mod->gpu ? numpy_literal_power(l, t, x, e) : NULL;
     if (r) return r;
     /* array expressions keep pow, which vectorises with the vector library */
