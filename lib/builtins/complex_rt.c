@@ -291,37 +291,39 @@ static double complex numba_numpy(int32_t fn, double x, double y) {
   }
 }
 
-/* f(z) by Numba's formula, fn a CM_ number that complex.c's
- * numba_cmath_formula takes; numpy: NumPy's function of that name, where
- * Numba's differs from its cmath function's */
-void rt_cmath_numba(int32_t fn, double x, double y, int32_t numpy, double *out) {
+/* f(z) by Numba's cmath formula, fn one of the CM_ numbers that complex.c's
+ * numba_cmath_formula takes for cmath */
+static double complex numba_cmath(int32_t fn, double x, double y) {
   double complex r;
-  switch (numpy ? -1 : fn) {
-  case -1:
-    if (fn == CM_SIN || fn == CM_COS || fn == CM_TAN || fn == CM_ASIN || fn == CM_ACOS || fn == CM_ATAN ||
-        fn == CM_ASINH || fn == CM_ATANH) {
-      rt_cmath_numba(fn, x, y, 0, out);
-      return;
-    }
-    r = numba_numpy(fn, x, y);
-    break;
+  switch (fn) {
   /* f(z) = -j g(z j) (Numba's sin, tan, asin, atan), cos(z) = cosh(z j) */
-  case CM_SIN: r = numba_sinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
-  case CM_COS: r = numba_cosh(-y, x); break;
-  case CM_TAN: r = numba_tanh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
-  case CM_SINH: r = numba_sinh(x, y); break;
-  case CM_COSH: r = numba_cosh(x, y); break;
-  case CM_TANH: r = numba_tanh(x, y); break;
-  case CM_ASIN: r = numba_asinh(-y, x), r = CMPLX(cimag(r), -creal(r)); break;
-  case CM_ACOS: r = numba_acos(x, y); break;
-  case CM_ASINH: r = numba_asinh(x, y); break;
-  case CM_ACOSH: r = numba_acosh(x, y); break;
+  case CM_SIN: r = numba_sinh(-y, x); return CMPLX(cimag(r), -creal(r));
+  case CM_COS: return numba_cosh(-y, x);
+  case CM_TAN: r = numba_tanh(-y, x); return CMPLX(cimag(r), -creal(r));
+  case CM_SINH: return numba_sinh(x, y);
+  case CM_COSH: return numba_cosh(x, y);
+  case CM_TANH: return numba_tanh(x, y);
+  case CM_ASIN: r = numba_asinh(-y, x); return CMPLX(cimag(r), -creal(r));
+  case CM_ACOS: return numba_acos(x, y);
+  case CM_ASINH: return numba_asinh(x, y);
+  case CM_ACOSH: return numba_acosh(x, y);
   case CM_ATAN:  /* (an infinite real part and a NaN imaginary one keep the parts' order, as Numba's) */
     r = numba_atanh(-y, x);
-    r = isinf(x) && isnan(y) ? CMPLX(cimag(r), creal(r)) : CMPLX(cimag(r), -creal(r));
-    break;
-  default: r = numba_atanh(x, y); break;
+    return isinf(x) && isnan(y) ? CMPLX(cimag(r), creal(r)) : CMPLX(cimag(r), -creal(r));
+  default: return numba_atanh(x, y);
   }
+}
+
+/* Whether Numba's NumPy ufunc fn has a formula of its own (numba_numpy)
+ * rather than its cmath function's */
+static bool numba_numpy_own(int32_t fn) {
+  return fn == CM_SINH || fn == CM_COSH || fn == CM_TANH || fn == CM_ACOSH || fn == CM_LOG10 || fn == CM_LOG2 ||
+         fn == CM_EXPM1 || fn == CM_RECIPROCAL;
+}
+
+/* f(z) by Numba's formula; numpy: NumPy's function of that name */
+void rt_cmath_numba(int32_t fn, double x, double y, int32_t numpy, double *out) {
+  double complex r = numpy && numba_numpy_own(fn) ? numba_numpy(fn, x, y) : numba_cmath(fn, x, y);
   out[0] = creal(r);
   out[1] = cimag(r);
 }
