@@ -148,6 +148,16 @@ static inline bool ty_is_float(const Type *t) { return t->flags & TF_FLOAT; }
 static inline bool ty_is_complex(const Type *t) { return t->flags & TF_COMPLEX; }
 static inline bool ty_is_time(const Type *t) { return t->flags & TF_TIME; }
 static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | TF_SIGNED)) == TF_INT; }
+/* An exception argument recorded as text, which the extension makes again
+ * in Python (a GPU's raise takes only these): a str, a number, a bool,
+ * None, a datetime64 or timedelta64, or a tuple of them; other arguments
+ * are boxed when raised (lower/stmt.c raise_objects). */
+static inline bool ty_raised_as_text(const Type *t) {
+  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)  /* raise ValueError("bad shape", a.shape) */
+    if (!ty_raised_as_text(t->fields[i])) return false;
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) ||
+         ty_is_float(t) || ty_is_time(t);
+}
 /* A dtype NumPy knows and compiled code makes arrays of: numbers, bools,
  * datetimes, records and fixed-width strings; not typed containers'
  * unicode_type, a jitclass's instance type or an array or container type

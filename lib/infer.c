@@ -1716,16 +1716,6 @@ static void ty_if(Infer *in, Node *n) {
   ty_taken_only(in, n, known ? &n->body : &n->orelse);
 }
 
-/* What an exception's arguments may be where its values are recorded as
- * text (lowered by raise_args, a GPU's too): a str, a number, a bool,
- * None, a datetime64 or timedelta64, and tuples of them. */
-static bool raisable(const Type *t) {
-  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)  /* raise ValueError("bad shape", a.shape) */
-    if (!raisable(t->fields[i])) return false;
-  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) || ty_is_float(t) ||
-         ty_is_time(t);
-}
-
 /* What else a CPU's raise takes, boxed as Python objects when it raises
  * (lowered by raise_objects): the values Numba boxes for an exception --
  * arrays, lists, dicts, sets, complex numbers, records, enum members,
@@ -1738,7 +1728,7 @@ static bool boxable(const Type *t) {
   case TY_TUPLE: case TY_ARRAY: case TY_LIST: case TY_DICT: case TY_SET: case TY_C64: case TY_C128: case TY_F16:
   case TY_RECORD: case TY_ENUM: case TY_INTENUM: case TY_CLASS: case TY_BYTES: return true;
   case TY_OPTIONAL: return boxable(t->elem);
-  default: return raisable(t);
+  default: return ty_raised_as_text(t);
   }
 }
 
@@ -1746,9 +1736,9 @@ static void ty_raise_args(Infer *in, Node *n) {
   bool gpu = ty_in_cuda(in);  /* a kernel's raise stops it: its values travel as text */
   for (int i = 0; i < n->list.len; i++) {
     const Type *t = ty_expr(in, n->list.items[i]);
-    if (t && !raisable(t) && n->list.len > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
+    if (t && !ty_raised_as_text(t) && n->list.len > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
       ty_error(in, n, "an exception of arrays, lists, dicts... takes at most 64 arguments in compiled code");
-    else if (t && gpu && !raisable(t))
+    else if (t && gpu && !ty_raised_as_text(t))
       ty_error(in, n->list.items[i], "an exception's arguments in a CUDA kernel are str, int, float, bool, None or "
                "datetime64 values or tuples of them, got %s: write str(...) or an f-string", t->name);
     else if (t && !boxable(t))

@@ -886,14 +886,6 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
              (LLVMValueRef[]){cls, lo_call_fn(l, "rt_raise_args_text", ptr, NULL, NULL, 0)}, 2);
 }
 
-/* Whether a raise's argument of type t is recorded as text (raise_arg). */
-static bool raised_as_text(const Type *t) {
-  for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
-    if (!raised_as_text(t->fields[i])) return false;
-  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) ||
-         ty_is_float(t) || ty_is_time(t);
-}
-
 /* raise cls(a, b, ...) where an argument is an array, a list, a dict...:
  * the arguments laid out as a tuple, each with a reference of its own,
  * which the extension boxes as they are (rt_raise_objects). The code
@@ -923,7 +915,7 @@ static void raise_objects(Lower *l, Node *n) {
 
 static bool raises_objects(const NodeList *args) {
   for (int i = 0; i < args->len; i++)
-    if (!raised_as_text(args->items[i]->ty)) return true;
+    if (!ty_raised_as_text(args->items[i]->ty)) return true;
   return false;
 }
 
