@@ -194,9 +194,18 @@ class _Loops:
         identity = self.options.get("identity")
         doc = self.func.__doc__ or ""
         parallel = self.options.get("target", "cpu") == "parallel"
+        if parallel:
+            _launch_pool()
         u = _core._make_ufunc(self.func.__name__, doc, self.nin, identity, list(self.loops), parallel,
                               self.disp)
         return _named(u, self.func)
+
+
+def _launch_pool():
+    """Numba launches its threads when it builds a parallel ufunc (its
+    threading_layer() is chosen from then): the pool's size is fixed here,
+    though no thread starts before a loop long enough to split."""
+    _core.get_num_threads()
 
 
 def _dtype_of(value):
@@ -603,8 +612,11 @@ def _build_gufunc(func, disp, sigs, layout, options):
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
+    parallel = options.get("target", "cpu") == "parallel"
+    if parallel:
+        _launch_pool()
     return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout,
-                                     options.get("identity"), loops, options.get("target", "cpu") == "parallel",
+                                     options.get("identity"), loops, parallel,
                                      disp, _writable_inputs(func, options.get("writable_args", ()))), func)
 
 
