@@ -391,14 +391,20 @@ class DUFunc:
         return self._loops.nin
 
 
+_FAILED = object()  # an object-mode element whose call raised
+
+
 class ObjectModeUFunc:
     """``@vectorize([...], forceobj=True)``: Numba's object-mode ufunc calls
     the Python function once per element, on the elements boxed as Python
     objects (a float64 as a float, an int64 as an int), and stores each
     result as its signature's return type. ruchey has no object mode, so it
     runs the function through NumPy's frompyfunc: the operands cast to the
-    first signature that takes them all safely (as NumPy picks a ufunc's
-    loop), the results to that signature's return type."""
+    signature of their own dtypes, else the first that takes them all
+    safely (as NumPy picks a ufunc's loop), the results to that signature's
+    return type.  An element whose call raises is skipped (its output keeps
+    its value) and the first exception is raised once every element ran,
+    as Numba's object-mode loop does."""
 
     def __init__(self, func, sigs):
         self.py_func = func
@@ -413,7 +419,6 @@ class ObjectModeUFunc:
             for t in sig.args + (sig.return_type,):
                 _describe(t)  # scalars only
             self._loops.append((tuple(np.dtype(t.name) for t in sig.args), np.dtype(sig.return_type.name)))
-        self._elements = np.frompyfunc(func, self.nin, 1)
         functools.update_wrapper(self, func)
 
     @property
@@ -429,18 +434,40 @@ class ObjectModeUFunc:
                         f"none of its loops {self.types} takes them safely")
 
     def __call__(self, *args, out=None):
+        if len(args) == self.nin + 1 and out is None:  # the output given by position, as a ufunc takes it
+            *args, out = args
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} arguments ({len(args)} given)")
         operands = [np.asarray(v) for v in args]
         dtypes, ret = self._loop(args)
-        result = self._elements(*[v.astype(d, copy=False) for v, d in zip(operands, dtypes)])
+        failed = []
+        result = self._elements(failed)(*[v.astype(d, copy=False) for v, d in zip(operands, dtypes)])
+        result = np.asarray(result, dtype=object)
+        done = np.array([r is not _FAILED for r in result.flat], dtype=bool).reshape(result.shape)
+        result[~done] = 0
+        values = result.astype(ret)
         if out is not None:
             out = out[0] if isinstance(out, tuple) else out
-            np.copyto(out, np.asarray(result, dtype=ret))
+            np.copyto(out, values, where=done)
+        if failed:
+            raise failed[0]
+        if out is not None:
             return out
-        if not isinstance(result, np.ndarray):  # all operands scalars: a NumPy scalar, as a ufunc's
-            return ret.type(result)
-        return result.astype(ret)
+        return values[()] if not values.ndim else values  # all operands scalars: a NumPy scalar, as a ufunc's
+
+    def _elements(self, failed):
+        """The function over the elements, as Numba's object-mode loop runs
+        it: an element whose call raises keeps its output as it was, and
+        the loop goes on; the first exception is raised at the end."""
+        func = self.py_func
+
+        def element(*values):
+            try:
+                return func(*values)
+            except Exception as exc:  # noqa: BLE001 - any, as the loop goes on past it
+                failed.append(exc)
+                return _FAILED
+        return np.frompyfunc(element, self.nin, 1)
 
     def __repr__(self):
         return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
