@@ -1,14 +1,14 @@
 /* jitclass.c — jitclass instances between Python and compiled code.
  *
- * ruchey.experimental.jitclass makes a Python class deriving from its
- * own class and _core.JitObject: each of its instances (a box) holds one reference to
- * the native object (RtObject) and the object's type, so that typing an
- * argument is a field's read and unboxing hands compiled code the pointer
- * (borrowed for the call: mutations are the caller's object's). A
- * compiled result of the type becomes a new box of the class, taking the
- * reference over. The class names its members for compiled code
- * (_ruchey_members: methods; _ruchey_getters, _ruchey_setters:
- * properties), each a dispatcher taking the object first.
+ * ruchey.experimental.jitclass makes a Python class deriving from the
+ * class it compiles and _core.JitObject: each of its instances (a box)
+ * holds one reference to the native object (RtObject) and the object's
+ * type, so that typing an argument is a field's read and unboxing hands
+ * compiled code the pointer (borrowed for the call: mutations are the
+ * caller's object's). A compiled result of the type becomes a new box of
+ * the class, taking the reference over. The class names its members for
+ * compiled code (_ruchey_members: methods; _ruchey_getters,
+ * _ruchey_setters: properties), each a dispatcher taking the object first.
  */
 #include "frontend.h"
 #include "containers.h"

@@ -31,9 +31,10 @@ def threading_layer():
     """The threading layer parallel code runs on, by Numba's name: ruchey's
     own thread pool, a work queue over pthreads, is Numba's "workqueue"
     (never "tbb" or "omp"). Before the pool is first needed (a parallel
-    loop or ufunc, get_num_threads() or set_num_threads()) it is Numba's
-    ValueError, as Numba has chosen no layer until it launches its threads
-    (EVoC's nesting check expects that ValueError)."""
+    loop or ufunc, get_num_threads() or set_num_threads(); reading its size,
+    config.NUMBA_NUM_THREADS, fixes it too) it is Numba's ValueError, as
+    Numba has chosen no layer until it launches its threads (EVoC's nesting
+    check expects that ValueError)."""
     if not _core.pool_sized():
         raise ValueError("Threading layer is not initialized.")
     return "workqueue"
