@@ -529,3 +529,27 @@ def test_loading_a_pickled_class_again_keeps_the_attributes_set_since(tmp_path):
     """, tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[:7] == ["True", "100", "300", "None", "True", "7", "14"], r.stdout
+
+
+def test_numba_cloudpickle_under_the_numba_shim_keeps_a_reloaded_class(tmp_path):
+    """numba.cloudpickle (Numba's own copy, whose dumps and loads packages
+    and Numba's tests import) is ruchey.serialize's dumps, pickle's loads and
+    cloudpickle's other names."""
+    r = run_python_file("""
+        import pickle
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.cloudpickle import dumps, loads, CloudPickler
+
+        def make():
+            class Klass:
+                classvar = None
+            return Klass
+
+        Klass = make()
+        saved = dumps(Klass)
+        Klass.classvar = 100
+        print(loads(saved) is Klass, Klass.classvar, CloudPickler.__module__.split(".")[0])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "100", "cloudpickle"], r.stdout
