@@ -850,6 +850,7 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks);
 int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
+bool pool_sized(void);               /* whether pool_max_threads has fixed it */
 int32_t rt_set_num_threads(int64_t n); /* pool_set_num_threads, a ValueError set where it refuses */
 int64_t pool_thread_id(void);        /* 0 outside the pool */
 int64_t pool_set_chunksize(int64_t n); /* iterations per chunk of this thread's loops (0: the pool's); the old */
@@ -972,6 +973,7 @@ typedef struct RucheyAPI {
   /* what boxes a raise's arguments that are not numbers or str (rt_raise_objects): 0 with the message
    * that names the kept Python values, or 1 with the exception boxing raised, as an objmode block's */
   void (*set_raise_boxer)(int (*box)(const Type *args_t, void *args, void **cls, const char **msg));
+  bool (*pool_sized)(void);  /* pool_sized: whether Numba's threading layer would be chosen by now */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);
