@@ -85,6 +85,7 @@ def rebind_cuda(module, helpers):
             setattr(holder, name, kernel)
         rebind_random(holder)
         rebind_vector_types(holder)
+        rebind_launch_error(holder)
         rebind_simulator_nones(holder, homes[0])
         rebind_simulator_modules(holder)
         rebind_libdevice_table(holder, homes, Dispatcher)
@@ -131,6 +132,16 @@ def rebind_vector_types(holder):
         if isinstance(value, dict) and value and all(
                 getattr(v, "__module__", None) == "numba.cuda.simulator.vector_types" for v in value.values()):
             setattr(holder, name, ruchey.cuda.vector_types.vector_types)
+
+
+def rebind_launch_error(holder):
+    """Points the error class of a failed launch that holder took from
+    cuda.core (CUDAError: numba-cuda launches through cuda.core) at ruchey's
+    CudaError, which ruchey's launches raise with the driver's error name."""
+    import ruchey.cuda
+    for name, value in list(vars(holder).items()):
+        if isinstance(value, type) and value.__name__ == "CUDAError" and value.__module__.startswith("cuda.core."):
+            setattr(holder, name, ruchey.cuda.CudaError)
 
 
 def rebind_numbas_own(holder, dispatcher):
@@ -222,13 +233,21 @@ def ruchey_item(value, homes, dispatcher):
 
 def cuda_overloaded(modules):
     """The modules' functions that numba-cuda's @overload registered, each
-    with its template (which holds the typer function and the target)."""
-    from numba.cuda import types
+    with its template (which holds the typer function and the target), and
+    those Numba's own @overload(func, target="cuda") registered (numba-cuda
+    takes them in kernels where Numba is installed)."""
+    from numba.cuda import HAS_NUMBA, types
     from numba.cuda.typing.templates import builtin_registry
     names = {m.__name__ for m in modules}
-    return [(func, typ.templates[0]) for func, typ in builtin_registry.globals
+    found = [(func, typ) for func, typ in builtin_registry.globals if isinstance(typ, types.Function)]
+    if HAS_NUMBA:  # (Numba itself, beside numba-cuda)
+        from numba.core import types as numbas_types
+        from numba.core.typing.templates import builtin_registry as numbas_registry
+        found += [(func, typ) for func, typ in numbas_registry.globals if isinstance(typ, numbas_types.Function)
+                  and getattr(typ.templates[0], "metadata", {}).get("target") == "cuda"]
+    return [(func, typ.templates[0]) for func, typ in found
             if isinstance(func, pytypes.FunctionType) and func.__module__ in names
-            and isinstance(typ, types.Function) and hasattr(typ.templates[0], "_overload_func")]
+            and hasattr(typ.templates[0], "_overload_func")]
 
 
 def exec_namespaces(module, helpers):

@@ -688,6 +688,7 @@ PyObject *cp_compile_ptx(PyObject *module, PyObject *a) {
   PyObject *result = NULL;
   CompileOptions opts = {.kernel = !device, .device = device, .error_model_numpy = true,
                          .fastmath = fastmath ? FM_TRUE : 0, .python = PY_VERSION_HEX,
+                         .numba_code = disp_numba_semantics,
                          .launch_bounds = {bounds[0], bounds[1], bounds[2]}, .lineinfo = lineinfo,
                          .unoptimised = !opt, .pointer_params = pointers, .gpu_arch_specific = arch_specific};
   callee_options(&opts, NULL, NULL, cc, &arena);

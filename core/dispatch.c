@@ -1292,6 +1292,7 @@ static PyGetSetDef dispatcher_getset[] = {
   PYTHON_METHOD("parallel_diagnostics", "Print what each loop of a parallel=True function became."),
   PYTHON_METHOD("compile", "compile(sig): compile the signature sig now; returns what to call."),
   PYTHON_METHOD("inspect_sass", "A kernel's SASS (a device function's: numba-cuda's RuntimeError)."),
+  PYTHON_METHOD("compile_device", "compile_device(args, return_type=None): a device function compiled for args."),
   {NULL, NULL, NULL, NULL, NULL},
 };
 

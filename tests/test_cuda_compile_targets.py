@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from ruchey import cuda, float32, float64, int32, types
+from ruchey import cuda, float16, float32, float64, int32, types
 
 from conftest import AS_NUMBA, make_rng, needs_ptxas, ptxas_errors, seed_of
 
@@ -103,3 +103,38 @@ def test_a_kernel_returning_a_value_is_a_type_error():
         launched[1, 1](np.zeros(2, np.int32), np.zeros(2, np.int32))
     with pytest.raises(TypeError, match="must have void return type"):
         cuda.jit((int32[::1], int32[::1]))(first_sum)
+
+
+def as_float(x):
+    return float(x)
+
+
+def add_sub_as_float(x, y, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = (float(x[i]) + y[i]) - y[i]
+
+
+@needs_ptxas
+@pytest.mark.parametrize("argty", [float16, float32])
+def test_float_of_a_float_keeps_its_type_in_cuda_code_written_for_numba(argty, tmp_path):
+    """float(x) of a float32 (or float16) in CUDA code written for Numba is x
+    itself, as numba-cuda types it (its PTX stores 32 or 16 bits); in ruchey's
+    own code a float64, as Python's float()."""
+    import ruchey
+    rng = make_rng(seed_of("float_keeps"))
+    x = rng.normal(size=100).astype(np.float32)
+    y = rng.uniform(1, 3, size=100).astype(np.float32)
+    out = np.zeros(100, np.float32)
+    ruchey._core._numba_semantics(True)
+    try:
+        ptx, restype = cuda.compile_ptx(as_float, (argty,), device=True)
+        cuda.jit(add_sub_as_float)[4, 32](x, y, out)  # (compiled at its first launch)
+    finally:
+        ruchey._core._numba_semantics(False)
+    assert restype == argty and ptxas_errors(ptx, "sm_75", tmp_path, "as_float") == ""
+    assert re.search(r"st\.param\.[bf]%d" % argty.bitwidth, ptx)
+    assert cuda.compile_ptx(as_float, (argty,), device=True)[1] == float64
+    expected = (x + y) - y  # in float32, as Numba's (in float64 it would be x again)
+    assert not np.array_equal(expected, x)
+    np.testing.assert_array_equal(out, expected)

@@ -3,6 +3,7 @@ the profiler's start and stop, checked against NumPy."""
 import numpy
 import pytest
 
+import ruchey
 from ruchey import cuda
 
 from conftest import AS_NUMBA, make_rng, run_python_file
@@ -228,3 +229,34 @@ def test_typeof_a_device_array_is_its_array_type():
     expected = host.copy()
     expected[:, ::2] *= 2
     numpy.testing.assert_array_equal(dev.copy_to_host(), expected)
+
+
+@cuda.jit("void(CPointer(float32), int64)")
+def halve_pointed(p, n):
+    a = ruchey.carray(p, (n,))
+    i = cuda.grid(1)
+    if i < n:
+        a[i] = a[i] / 2
+
+
+def test_gpu_data_is_the_memory_pointer_of_the_bytes_an_array_spans():
+    """d.gpu_data, numba-cuda's memory pointer: the address of the lowest byte
+    the array's items span and how many bytes, equal for a view as another
+    dtype; a kernel taking int(gpu_data.device_pointer) as a CPointer writes
+    into the array."""
+    rng = make_rng(33)
+    for n in (1, 9, 64):
+        host = rng.normal(size=n).astype(numpy.float32)
+        d = cuda.to_device(host)
+        g = d.gpu_data
+        assert g.device_pointer == d.device_ctypes_pointer.value == g.device_ctypes_pointer.value
+        assert g.size == host.nbytes and g.device_pointer_value == g.device_pointer
+        assert d.view(numpy.int32).gpu_data == g and hash(d.view(numpy.uint32).gpu_data) == hash(g)
+        assert d[n // 2:].gpu_data.device_pointer == g.device_pointer + (n // 2) * 4
+        assert d[n // 2:].gpu_data != g or n == 1
+        assert d[::-1].gpu_data == g  # (its lowest byte is the array's first)
+        halve_pointed[1, 64](int(g.device_pointer), n)
+        numpy.testing.assert_array_equal(d.copy_to_host(), host / numpy.float32(2))
+    times = cuda.to_device(rng.integers(0, 10**6, 12).astype("datetime64[s]"))
+    assert times.view(numpy.int64).gpu_data == times.gpu_data
+    assert cuda.device_array((0, 3)).gpu_data.size == 0

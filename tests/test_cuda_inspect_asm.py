@@ -108,6 +108,37 @@ def test_device_function_asm_is_a_func(request):
     assert list(hypot2.inspect_asm().values()) == [ptx]
 
 
+def test_compile_device_gives_the_compile_result_its_gpu_code_is_named_by(request):
+    """numba-cuda's compile_device(args): the device function compiled for
+    args now (callable from kernels as before), its compile result's
+    fndesc.mangled_name the name its LLVM and PTX define it by."""
+    @cuda.jit(device=True)
+    def scaled_sum(x, y):
+        return x + 2 * y
+
+    @cuda.jit
+    def apply(out, x, y):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = scaled_sum(x[i], y[i])
+
+    i32 = (types.int32, types.int32)
+    cres = scaled_sum.compile_device(i32)
+    assert cres.argtypes == i32 and cres.return_type == types.int64 and scaled_sum.signatures == [i32]
+    assert cres.fndesc.mangled_name == "scaled_sum" and cres.fndesc.qualname.endswith("scaled_sum")
+    assert re.search(r"define .*@scaled_sum\(", scaled_sum.inspect_llvm(i32))
+    assert re.search(r"\.func .*scaled_sum\(", scaled_sum.inspect_asm(i32))
+    f32 = scaled_sum.compile_device((types.float32, types.float32), types.float32)
+    assert f32.return_type == types.float32 and len(scaled_sum.signatures) == 2
+    rng = make_rng(seed_of(request))
+    x, y = rng.integers(-1000, 1000, 40).astype(np.int32), rng.integers(-1000, 1000, 40).astype(np.int32)
+    out = np.zeros(40, np.int64)
+    apply[1, 64](out, x, y)
+    np.testing.assert_array_equal(out, [scaled_sum.py_func(a, b) for a, b in zip(x, y)])
+    with pytest.raises(TypeError, match="not a cuda.jit\\(device=True\\) function"):
+        ruchey.njit(lambda a: a).compile_device((types.int64,))
+
+
 def test_njit_asm_stays_the_hosts():
     @ruchey.njit
     def twice(x):

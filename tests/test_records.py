@@ -500,6 +500,30 @@ def test_dispatch_by_dtype():
     assert "Record(x[type=float64;offset=0],y[type=int32;offset=8];12;False)" in str(f.signatures[0])
 
 
+def test_an_aligned_struct_and_its_packed_twin_are_two_types():
+    """Two dtypes of the same fields, offsets and size, one an aligned struct
+    (align=True): NumPy calls them equal, Numba's Records of them are two
+    types (the name says which), and so are ruchey's, in signatures too."""
+    packed = np.dtype([("x", np.float16), ("y", np.float16)])
+    aligned = np.dtype([("x", np.float16), ("y", np.float16)], align=True)
+    assert packed == aligned and packed.itemsize == aligned.itemsize
+    tp, ta = ruchey.typeof(np.zeros(1, packed)), ruchey.typeof(np.zeros(1, aligned))
+    assert tp != ta and tp.dtype != ta.dtype and ta.dtype.aligned and not tp.dtype.aligned
+    assert ruchey.types.from_dtype(aligned) == ta.dtype and ruchey.types.from_dtype(packed) == tp.dtype
+    assert {tp: 1, ta: 2}[ruchey.typeof(np.ones(3, aligned))] == 2
+
+    @njit
+    def total(a):
+        return a[0]["x"] + a[-1]["y"]
+
+    rng = make_rng(seed_of("aligned_twin"))
+    for dt in (packed, aligned):
+        a = np.zeros(5, dt)
+        a["x"], a["y"] = rng.normal(size=5), rng.normal(size=5)
+        assert total(a) == total.py_func(a)
+    assert len(total.signatures) == 2 and total.signatures[0] != total.signatures[1]
+
+
 # ---------------------------------------------------------------- bad input
 
 def test_unknown_field_names_field_and_dtype():

@@ -658,6 +658,15 @@ def test_cuda_target_needs_signatures():
         vectorize(target="cuda")(clipped)
 
 
+def test_nopython_with_the_cuda_target_is_redundant_and_warns():
+    """numba-cuda's RuntimeWarning: a CUDA ufunc is compiled in nopython mode anyway; it computes as without."""
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+        f = vectorize(["float64(float64, float64)"], target="cuda", nopython=True)(clipped)
+    rng = make_rng(12)
+    a, b = rng.standard_normal(40), rng.standard_normal(40)
+    np.testing.assert_array_equal(f(a, b), reference(clipped, a, b, otypes=[np.float64]))
+
+
 def test_from_njit_an_error_frees_the_result_being_filled():
     import gc
     from conftest import rss_bytes

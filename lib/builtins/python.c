@@ -317,11 +317,13 @@ static LLVMValueRef lo_int(Lower *l, Node *n) {
 
 /* float(x) is a float64, but in code written for Numba a float32's is the
  * float32 itself, as Numba types it (kikuchipy's float32 pattern divided by
- * float(imax - imin) of float32s stays float32 there) */
+ * float(imax - imin) of float32s stays float32 there), and in a kernel or
+ * device function a float16's the float16, as numba-cuda types it */
 static const Type *ty_float(Infer *in, Node *n, const Type **args) {
   const Type *a = ty_scalar_of_0d(in, n->list.items[0], args[0]);
   if (a && a->kind == TY_STR) return TYS(TY_F64);
-  if (a && a->kind == TY_F32 && in->opts && in->opts->numba_code) return a;
+  bool numba = in->opts && in->opts->numba_code, cuda = numba && (in->opts->kernel || in->opts->device);
+  if (a && (a->kind == TY_F32 || (a->kind == TY_F16 && cuda)) && numba) return a;
   return a && ty_need_scalar(in, n, a, "float()") ? TYS(TY_F64) : NULL;
 }
 

@@ -205,6 +205,34 @@ def compile(disp, sig):  # noqa: A001 (Numba's method name)
     return _compile_signatures(disp, [sig])
 
 
+# numba-cuda's function descriptor of a device function's compile result: mangled_name is the name its GPU code
+# (inspect_llvm(), inspect_asm()) defines it by
+FunctionDescriptor = collections.namedtuple("FunctionDescriptor", ("qualname", "modname", "mangled_name", "argtypes",
+                                                                   "restype"))
+
+
+class DeviceCompileResult(CompileResult):
+    """A cuda.jit(device=True) function's compile result, with numba-cuda's ``fndesc``."""
+
+    @property
+    def fndesc(self):
+        func = self.entry_point._disp.py_func
+        return FunctionDescriptor(func.__qualname__, func.__module__, func.__code__.co_name, self.argtypes,
+                                  self.return_type)
+
+
+def compile_device(disp, args, return_type=None):
+    """numba-cuda's compile_device(args, return_type=None): a
+    cuda.jit(device=True) function compiled now for the argument types args
+    (its result converted to return_type where given); its compile result."""
+    if not disp._cuda_device:
+        raise TypeError(f"{disp.py_func.__qualname__} is not a cuda.jit(device=True) function: compile_device "
+                        "compiles device functions")
+    args = tuple(args)
+    compile(disp, return_type(*args) if return_type is not None else args)
+    return DeviceCompileResult(*next(result for sig, result in overloads(disp).items() if sig == args))
+
+
 def _describable(args):
     return all(isinstance(a, tuple) for a in args)
 

@@ -421,11 +421,12 @@ class Record(Type):
         return self.np_dtype.fields[name][1]
 
     def _key(self):
-        return self.describe()
+        # (NumPy's equal dtypes may differ in whether they are aligned structs, which the name tells: two types,
+        # as Numba's Records of them)
+        return self.describe() + (self.np_dtype.isalignedstruct,)
 
     def _intern_key(self):
-        # (NumPy's equal dtypes may differ in whether they are aligned structs, which the name tells)
-        return (Record, self._key(), self.np_dtype.isalignedstruct)
+        return (Record, self._key())
 
     def __repr__(self):
         return self.name if not self.ndim else Type.__repr__(self)

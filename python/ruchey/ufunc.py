@@ -12,6 +12,7 @@ import copyreg
 import functools
 import linecache
 import re
+import warnings
 
 import numpy as np
 
@@ -611,6 +612,8 @@ def vectorize(ftylist_or_function=(), **options):
         if options.get("target") == "cuda":
             if not sigs:
                 raise TypeError("vectorize(target='cuda') needs signatures")
+            if "nopython" in options:  # (a CUDA ufunc has no other mode: numba-cuda's warning)
+                warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=2)
             from ruchey.cuda.ufuncs import CUDAUFunc  # imports ruchey.cuda only when used
             return CUDAUFunc(func, sigs)
         if not sigs:

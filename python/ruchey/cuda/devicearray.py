@@ -232,6 +232,14 @@ class DeviceNDArray:
         raise NotImplementedError(_ipc_refusal(self.on_gpu))
 
     @property
+    def gpu_data(self):
+        """numba-cuda's memory pointer of the bytes the array's items span
+        (from its lowest address; a view shares its array's bytes)."""
+        from ruchey.cuda.cudadrv.driver import MemoryPointer
+        lo, hi = _extent(self._ary)
+        return MemoryPointer(_address(self._ary) + lo, hi - lo, self._mem if self._mem is not None else self._ary)
+
+    @property
     def device_ctypes_pointer(self):
         """The address of the first element (in the GPU's memory on the GPU)."""
         import ctypes

@@ -1,7 +1,42 @@
 """numba.cuda.cudadrv.driver: the errors code outside numba-cuda catches,
-and numba-cuda's driver object, whose raw driver calls and context stack
-ruchey does not expose (its CUDA driver calls are C's, core/cudadrv.c)."""
+the memory pointers of device arrays (``d.gpu_data``), and numba-cuda's
+driver object, whose raw driver calls and context stack ruchey does not
+expose (its CUDA driver calls are C's, core/cudadrv.c)."""
+import ctypes
+
 from ruchey.cuda.runtime import CudaError as CudaAPIError, CudaSupportError  # noqa: F401
+
+
+class MemoryPointer:
+    """numba-cuda's device memory pointer, a device array's ``gpu_data``: the
+    bytes its items span (``device_pointer``, ``size``), in a GPU's memory or
+    the CPU backend's, kept alive by ``owner`` (the allocation). Two are equal
+    where they name the same bytes: a view as another dtype has its array's."""
+
+    __cuda_memory__ = True
+
+    def __init__(self, pointer, size, owner):
+        self.device_pointer = self.handle = int(pointer)
+        self.size = self._cuda_memsize_ = int(size)
+        self.owner = owner
+
+    @property
+    def device_ctypes_pointer(self):
+        return ctypes.c_size_t(self.device_pointer)
+
+    @property
+    def device_pointer_value(self):
+        return self.device_pointer or None
+
+    def __eq__(self, other):
+        return isinstance(other, MemoryPointer) and (self.device_pointer, self.size) == \
+            (other.device_pointer, other.size)
+
+    def __hash__(self):
+        return hash((self.device_pointer, self.size))
+
+    def __repr__(self):
+        return f"<MemoryPointer {self.device_pointer:#x}, {self.size} bytes>"
 
 
 class Driver:
