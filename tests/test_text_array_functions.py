@@ -13,6 +13,8 @@ import pytest
 
 import ruchey
 
+import arraygen
+from arraygen import DTYPES
 from conftest import AS_NUMBA, NUMPY1, make_rng, numba_deviation, numpy2_only
 
 
@@ -242,12 +244,45 @@ def test_where_chooses_between_text_arrays_as_numpy(kind, seed):
             np.testing.assert_array_equal(got, want)
 
 
+@ruchey.njit
+def chosen_literals(c, x):
+    return np.where(c, 0, 1), np.where(c, 0.5, -2), np.where(c, True, False), np.where(c, x, 2), np.where(c, 1.5, x)
+
+
+@numpy2_only  # (NumPy 2's truth of a str: not empty)
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_where_of_a_text_condition_chooses_between_numbers_as_numpy(kind, seed):
+    """numbers written in the call (weak, NumPy 2's promotion), NumPy
+    numbers and arrays of every dtype and layout, broadcast against the
+    condition"""
+    rng = make_rng(seed)
+    for c in text_arrays(rng, kind) + [np.zeros((0, 3), kind)]:
+        c2 = c if c.ndim == 2 else c[None, :]
+        n = c2.shape[-1]
+        pairs = [(np.float32(3), np.int8(7)), (np.complex64(1j), np.float64(2))]
+        for dtype in DTYPES + [np.complex128]:
+            x = arraygen.array(rng, dtype, c2.shape, rng.choice(arraygen.LAYOUTS))
+            y = arraygen.array(rng, dtype, (n,))
+            pairs += [(x, y), (np.int8(1), x), (x[..., :1], np.real(y).astype(np.float32))]
+            if dtype not in (np.uint64, np.complex128):  # (NumPy's uint64 and int64 promote to float64)
+                got, want = chosen_literals(c, x), chosen_literals.py_func(c, x)
+                arraygen.assert_same_result(want, got, f"where({c.dtype}, {x.dtype} and numbers)")
+        for x, y in pairs:
+            got, want = chosen(c, x, y), chosen.py_func(c, x, y)
+            arraygen.assert_same_array(want, got, f"where({c.dtype}, {np.asarray(x).dtype}, {np.asarray(y).dtype})")
+
+
 def test_where_of_text_and_numbers_is_a_typing_error_and_of_bad_shapes_numpys_value_error():
     u = np.array(["ab", "c"])
     with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
-        chosen(u, 0, 1)
+        chosen(u, u, 1)
+    with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
+        chosen(u, 1, u.astype("S2"))
     with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
         chosen(True, u, u.astype("S2"))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        chosen(u, np.zeros(3), 1)
     with pytest.raises(ValueError, match="could not be broadcast"):
         chosen(True, u, np.array(["a", "b", "c"]))
 
