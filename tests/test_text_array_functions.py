@@ -221,6 +221,25 @@ def test_isin_of_text_and_another_kind_is_a_typing_error(a, b):
         found_in(a, b)
 
 
+TEXT_VALUE_READERS = """
+@ruchey.njit
+def f(a):
+    b = a.copy()
+    b.fill({s!r})
+    return np.isin({s!r}, a), np.searchsorted(np.sort(a), {s!r}), np.full_like(a, {s!r}), b, {s!r} in [{s!r}, "x"]
+"""
+
+
+@pytest.mark.parametrize("s", ["f8", "a5", "U3", "bool", "int8", "M8[ns]", "zz"])
+def test_a_str_naming_a_dtype_is_a_str_where_text_values_are_read(s):
+    """a constant str given where a text value is read, not a dtype, is that
+    str even where it names a dtype (numpy.isin("f8", a), a.fill("a5"))"""
+    f = arraygen.define(TEXT_VALUE_READERS.format(s=s))
+    grid = text_arrays(make_rng(len(s)), "U")[0]
+    for a in (grid.ravel(), grid[1, ::-2], np.array(["f8", "a5", "U3", "bool", "int8", "M8[ns]"])):
+        arraygen.check(f, a)
+
+
 @ruchey.njit
 def chosen(c, x, y):
     return np.where(c, x, y)
