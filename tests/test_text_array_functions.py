@@ -221,6 +221,56 @@ def test_isin_of_text_and_another_kind_is_a_typing_error(a, b):
         found_in(a, b)
 
 
+@ruchey.njit
+def inserted(a, obj, values):
+    return np.insert(a, obj, values)
+
+
+@ruchey.njit
+def inserted_text(a, k):
+    return np.insert(a, k, "xy\u00e9z"), np.insert(a, [k, 0], "")
+
+
+@ruchey.njit
+def inserted_bytes(a, k):
+    return np.insert(a, k, b"xy\xffz"), np.insert(a, [k, 0], b"")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_insert_into_text_arrays_as_numpy(kind, seed):
+    """arrays of every layout flattened; values of another width cut or
+    NUL-padded to arr's; one position or many (negative, unsorted, repeated)"""
+    rng = make_rng(seed)
+    for a in text_arrays(rng, kind):
+        size = a.size
+        wide = text_arrays(rng, kind)[0].astype(kind + "6")
+        wide.flat[::3] = "abcdef" if kind == "U" else b"abcdef"
+        for obj in (0, size, -1, np.array([size // 2]), np.array([0, size, -1, 1, 1])):
+            n = 1 if np.ndim(obj) == 0 or len(obj) == 1 else len(obj)
+            for values in (wide.ravel()[:n], wide.ravel()[::-2][:n], wide.ravel()[:1], np.resize(a.ravel(), n)):
+                got, want = inserted(a, obj, values), inserted.py_func(a, obj, values)
+                arraygen.assert_same_array(want, got, f"insert({a.dtype}, {obj}, {values.dtype})")
+        for k in (0, size, -size):
+            f = inserted_text if kind == "U" else inserted_bytes
+            arraygen.assert_same_result(f.py_func(a, k), f(a, k), f"insert({a.dtype}, {k}, a constant)")
+
+
+@pytest.mark.parametrize("a, values", [(np.array(["a"]), 5), (np.array(["a"]), b"a"), (np.array([b"a"]), "a"),
+                                       (np.arange(3), "1"), (np.array(["a"]), np.array([b"a"]))])
+def test_insert_of_text_and_another_kind_is_a_typing_error(a, values):
+    with pytest.raises(ruchey.TypingError, match="puts str into arrays of str"):
+        inserted(a, 0, values)
+
+
+def test_insert_into_a_text_array_out_of_bounds_raises_numpys_index_error():
+    a = np.array(["ab", "c"])
+    with pytest.raises(IndexError):
+        inserted.py_func(a, 3, "x")
+    with pytest.raises(IndexError, match="out of bounds"):
+        inserted(a, np.array([3]), a)
+
+
 TEXT_VALUE_READERS = """
 @ruchey.njit
 def f(a):

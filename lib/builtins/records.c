@@ -206,7 +206,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.flipud", "numpy.rot90", "numpy.asarray", "numpy.ascontiguousarray",
                                           "numpy.asfortranarray", "numpy.split", "numpy.array_split", "numpy.hsplit",
                                           "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
-                                          "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
+                                          "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.insert", "numpy.diag",
                                           "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
                                           /* truths and comparisons of items */
                                           "numpy.flatnonzero", "numpy.extract", "numpy.count_nonzero", "numpy.any",
