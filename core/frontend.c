@@ -1392,7 +1392,8 @@ const Type *fe_dtype_named(const char *name, bool *known) {
 }
 
 /* A string naming a NumPy dtype ("f8", "float32", "bool") as a dtype; NULL
- * (no error) for any other string. */
+ * (no error) for any other string. The str itself stays in str: a row
+ * that reads text values takes it as the str it is (numpy.isin(a, "f8")). */
 static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   bool known;
   const Type *t = named_dtype(s, &known);
@@ -1400,6 +1401,9 @@ static Node *dtype_name(Fe *fe, PyObject *e, PyObject *s) {
   Node *n = new_node(fe, N_DTYPE, e);
   n->ival = (int)t->kind;
   n->data = t == &core_plain[t->kind] ? NULL : t;  /* "M8[ns]", "U5": the type, with its unit or width, in data */
+  Node *text = string_node(fe, e, s);
+  if (!text) return NULL;
+  n->str = text->str;
   return n;
 }
 

@@ -1011,6 +1011,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     }
     first = !n->lhs && !dropped;  /* (p.f(x) of a FunctionType field f: the receiver went into the callee, n->lhs) */
   }
+  ty_dtype_names_as_text(n);
   for (int i = first; i < n->list.len; i++)
     if (!(args[i] = ty_call_arg(in, n, n->list.items[i], false, optional_at(n, i)))) return NULL;
   if (!drop_trailing_none(in, n, first)) return NULL;

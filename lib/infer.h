@@ -180,6 +180,7 @@ const Type *ty_record_attr(Infer *in, Node *n, const Type *base);  /* r.x, a.x *
 const Type *ty_record_index(Infer *in, Node *n, const Type *base); /* r['x'], a['x']: made N_ATTRs */
 bool ty_record_keyed(const Infer *in, const Node *n, const Type *base);  /* n (an N_INDEX of base) names a field */
 void ty_record_store(Infer *in, Node *target, const Type *t, Node *at);
+void ty_dtype_names_as_text(Node *n);  /* a str naming a dtype given to a row reading text values: the str again */
 bool ty_check_records(Infer *in, Node *n, const Type **args);  /* refused records unless the row takes them */
 /* builtins/datetime.c: datetime64 and timedelta64 operators, refused unless the row takes them */
 const Type *ty_time_binop(Infer *in, Node *n, int op, const Type *a, const Type *b);

@@ -13,6 +13,8 @@ import pytest
 
 import ruchey
 
+import arraygen
+from arraygen import DTYPES
 from conftest import AS_NUMBA, NUMPY1, make_rng, numba_deviation, numpy2_only
 
 
@@ -220,6 +222,75 @@ def test_isin_of_text_and_another_kind_is_a_typing_error(a, b):
 
 
 @ruchey.njit
+def inserted(a, obj, values):
+    return np.insert(a, obj, values)
+
+
+@ruchey.njit
+def inserted_text(a, k):
+    return np.insert(a, k, "xy\u00e9z"), np.insert(a, [k, 0], "")
+
+
+@ruchey.njit
+def inserted_bytes(a, k):
+    return np.insert(a, k, b"xy\xffz"), np.insert(a, [k, 0], b"")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_insert_into_text_arrays_as_numpy(kind, seed):
+    """arrays of every layout flattened; values of another width cut or
+    NUL-padded to arr's; one position or many (negative, unsorted, repeated)"""
+    rng = make_rng(seed)
+    for a in text_arrays(rng, kind):
+        size = a.size
+        wide = text_arrays(rng, kind)[0].astype(kind + "6")
+        wide.flat[::3] = "abcdef" if kind == "U" else b"abcdef"
+        for obj in (0, size, -1, np.array([size // 2]), np.array([0, size, -1, 1, 1])):
+            n = 1 if np.ndim(obj) == 0 or len(obj) == 1 else len(obj)
+            for values in (wide.ravel()[:n], wide.ravel()[::-2][:n], wide.ravel()[:1], np.resize(a.ravel(), n)):
+                got, want = inserted(a, obj, values), inserted.py_func(a, obj, values)
+                arraygen.assert_same_array(want, got, f"insert({a.dtype}, {obj}, {values.dtype})")
+        for k in (0, size, -size):
+            f = inserted_text if kind == "U" else inserted_bytes
+            arraygen.assert_same_result(f.py_func(a, k), f(a, k), f"insert({a.dtype}, {k}, a constant)")
+
+
+@pytest.mark.parametrize("a, values", [(np.array(["a"]), 5), (np.array(["a"]), b"a"), (np.array([b"a"]), "a"),
+                                       (np.arange(3), "1"), (np.array(["a"]), np.array([b"a"]))])
+def test_insert_of_text_and_another_kind_is_a_typing_error(a, values):
+    with pytest.raises(ruchey.TypingError, match="puts str into arrays of str"):
+        inserted(a, 0, values)
+
+
+def test_insert_into_a_text_array_out_of_bounds_raises_numpys_index_error():
+    a = np.array(["ab", "c"])
+    with pytest.raises(IndexError):
+        inserted.py_func(a, 3, "x")
+    with pytest.raises(IndexError, match="out of bounds"):
+        inserted(a, np.array([3]), a)
+
+
+TEXT_VALUE_READERS = """
+@ruchey.njit
+def f(a):
+    b = a.copy()
+    b.fill({s!r})
+    return np.isin({s!r}, a), np.searchsorted(np.sort(a), {s!r}), np.full_like(a, {s!r}), b, {s!r} in [{s!r}, "x"]
+"""
+
+
+@pytest.mark.parametrize("s", ["f8", "a5", "U3", "bool", "int8", "M8[ns]", "zz"])
+def test_a_str_naming_a_dtype_is_a_str_where_text_values_are_read(s):
+    """a constant str given where a text value is read, not a dtype, is that
+    str even where it names a dtype (numpy.isin("f8", a), a.fill("a5"))"""
+    f = arraygen.define(TEXT_VALUE_READERS.format(s=s))
+    grid = text_arrays(make_rng(len(s)), "U")[0]
+    for a in (grid.ravel(), grid[1, ::-2], np.array(["f8", "a5", "U3", "bool", "int8", "M8[ns]"])):
+        arraygen.check(f, a)
+
+
+@ruchey.njit
 def chosen(c, x, y):
     return np.where(c, x, y)
 
@@ -242,12 +313,45 @@ def test_where_chooses_between_text_arrays_as_numpy(kind, seed):
             np.testing.assert_array_equal(got, want)
 
 
+@ruchey.njit
+def chosen_literals(c, x):
+    return np.where(c, 0, 1), np.where(c, 0.5, -2), np.where(c, True, False), np.where(c, x, 2), np.where(c, 1.5, x)
+
+
+@numpy2_only  # (NumPy 2's truth of a str: not empty)
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_where_of_a_text_condition_chooses_between_numbers_as_numpy(kind, seed):
+    """numbers written in the call (weak, NumPy 2's promotion), NumPy
+    numbers and arrays of every dtype and layout, broadcast against the
+    condition"""
+    rng = make_rng(seed)
+    for c in text_arrays(rng, kind) + [np.zeros((0, 3), kind)]:
+        c2 = c if c.ndim == 2 else c[None, :]
+        n = c2.shape[-1]
+        pairs = [(np.float32(3), np.int8(7)), (np.complex64(1j), np.float64(2))]
+        for dtype in DTYPES + [np.complex128]:
+            x = arraygen.array(rng, dtype, c2.shape, rng.choice(arraygen.LAYOUTS))
+            y = arraygen.array(rng, dtype, (n,))
+            pairs += [(x, y), (np.int8(1), x), (x[..., :1], np.real(y).astype(np.float32))]
+            if dtype not in (np.uint64, np.complex128):  # (NumPy's uint64 and int64 promote to float64)
+                got, want = chosen_literals(c, x), chosen_literals.py_func(c, x)
+                arraygen.assert_same_result(want, got, f"where({c.dtype}, {x.dtype} and numbers)")
+        for x, y in pairs:
+            got, want = chosen(c, x, y), chosen.py_func(c, x, y)
+            arraygen.assert_same_array(want, got, f"where({c.dtype}, {np.asarray(x).dtype}, {np.asarray(y).dtype})")
+
+
 def test_where_of_text_and_numbers_is_a_typing_error_and_of_bad_shapes_numpys_value_error():
     u = np.array(["ab", "c"])
     with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
-        chosen(u, 0, 1)
+        chosen(u, u, 1)
+    with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
+        chosen(u, 1, u.astype("S2"))
     with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):
         chosen(True, u, u.astype("S2"))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        chosen(u, np.zeros(3), 1)
     with pytest.raises(ValueError, match="could not be broadcast"):
         chosen(True, u, np.array(["a", "b", "c"]))
 

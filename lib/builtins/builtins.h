@@ -231,6 +231,10 @@ const Type *ty_array_binop(Infer *in, Node *n, int op, Node *l, const Type *a, N
 const Type *ty_array_unary(Infer *in, Node *n, int op, const Type *a);
 /* numpy.add(a, b) and its kin, of arrays or of numbers */
 const Type *ty_ufunc_binop(Infer *in, Node *n, int op, Node *l, const Type *a, Node *r, const Type *b);
+/* operators.c: a ufunc of two outputs (numpy.divmod, frexp, modf) as the tuple of its two parts' calls (rows of
+ * one output each) on the same arguments, out= given to each; lowered as that tuple */
+const Type *ty_ufunc_two_outputs(Infer *in, Node *n, const Builtin *first, const Builtin *second);
+LLVMValueRef lo_ufunc_two_outputs(Lower *l, Node *n);
 /* a op b (a comparison) of two elements, in the dtype NumPy compares them in */
 LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *b, LLVMValueRef vb);
 /* NumPy's order of complex numbers (op: OP_LT, LE, GT or GE) */

@@ -44,6 +44,11 @@ static const char *const takes_half[] = {
   "numpy.equal", "numpy.not_equal", "numpy.less", "numpy.less_equal", "numpy.greater", "numpy.greater_equal",
   "numpy.maximum", "numpy.minimum", "numpy.fmax", "numpy.fmin", "numpy.positive", "numpy.sign", "numpy.signbit",
   "numpy.square",
+  /* the parts of a float, computed in float64, which holds a half's exactly */
+  "numpy.frexp", "numpy.modf", "numpy.frexp mantissa", "numpy.frexp exponent", "numpy.modf fraction",
+  "numpy.modf integral",
+  /* a ufunc's out=, its call checked on its own: elements converted as any store's */
+  "numpy.ufunc.out",
   /* reductions: sums and products accumulate in float32, as NumPy's */
   "numpy.sum", "array.sum", "numpy.prod", "array.prod", "numpy.mean", "array.mean", "numpy.max", "array.max",
   "numpy.min", "array.min", "numpy.amax", "numpy.amin", "numpy.argmax", "array.argmax", "numpy.argmin",

@@ -1,6 +1,8 @@
 /* builtins/mathparts.c — the math module's functions that are not one
  * float to one float: the parts of a float (frexp, modf, ldexp), isclose
- * with its tolerances, and factorial of an int.
+ * with its tolerances, and factorial of an int; NumPy's ufuncs of the
+ * parts of a float (numpy.ldexp, and numpy.frexp and numpy.modf, ufuncs of
+ * two outputs).
  *
  * Each follows CPython: float arguments where CPython takes an int are a
  * TypingError (CPython's TypeError, found at compile time), ValueError and
@@ -52,6 +54,25 @@ static const Type *ty_np_ldexp(Infer *in, Node *n, const Type **args) {
                     n->bi->name);
   const Type *e = ty_is_float(x) ? x : ty_bits(x) <= 16 ? TYS(TY_F32) : TYS(TY_F64);
   return args[0]->kind == TY_ARRAY || args[1]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
+}
+
+/* The float type of NumPy's loop for frexp and modf of t (e->e, f->f,
+ * d->d): ints and bools of 8 bits in float16, of 16 in float32, wider
+ * ones in float64, as NumPy casts them safely */
+static const Type *parts_float(const Type *t) {
+  if (ty_is_float(t)) return t;
+  return ty_bits(t) <= 8 ? TYS(TY_F16) : ty_bits(t) <= 16 ? TYS(TY_F32) : TYS(TY_F64);
+}
+
+/* a part of numpy.frexp or modf (the row's ival: its output's element,
+ * 0 x's float type, 1 int32 (frexp's exponent)), elementwise on an array */
+static const Type *ty_float_part(Infer *in, Node *n, const Type **args) {
+  const Type *x = elem_of(args[0]);
+  if ((args[0]->kind != TY_ARRAY && !ty_is_scalar(args[0])) || !ty_is_scalar(x))
+    return ty_error(in, n->list.items[0], "%s() needs a number or an array of them, got %s", n->bi->name,
+                    args[0]->name);
+  const Type *e = n->bi->ival ? TYS(TY_I32) : parts_float(x);
+  return args[0]->kind == TY_ARRAY ? ty_elementwise(in, n, args, e) : e;
 }
 
 static const char *const out_kw[] = {"out", NULL};
@@ -146,6 +167,46 @@ static LLVMValueRef lo_modf(Lower *l, Node *n) {
   return LLVMBuildInsertValue(l->b, r, LLVMBuildLoad2(l->b, l->mod->f64, slot, ""), 1, "");
 }
 
+/* numpy.frexp's and modf's outputs, one element: computed in float64,
+ * which holds every float32 and float16 and their parts exactly */
+static LLVMValueRef float_part_arg(Lower *l, Node *n, LLVMValueRef *v) {
+  return lo_convert(l, v[0], elem_of(n->list.items[0]->ty), TYS(TY_F64));
+}
+
+static LLVMValueRef frexp_of(Lower *l, LLVMValueRef x, LLVMValueRef slot) {
+  LLVMTypeRef params[2] = {l->mod->f64, l->mod->ptr};
+  return call_libm(l, "frexp", l->mod->f64, params, (LLVMValueRef[]){x, slot}, 2);
+}
+
+static LLVMValueRef modf_of(Lower *l, LLVMValueRef x, LLVMValueRef slot) {
+  LLVMTypeRef params[2] = {l->mod->f64, l->mod->ptr};
+  return call_libm(l, "modf", l->mod->f64, params, (LLVMValueRef[]){x, slot}, 2);
+}
+
+static LLVMValueRef frexp_mantissa_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  LLVMValueRef m = frexp_of(l, float_part_arg(l, n, v), lo_alloca(l, l->mod->i32, "exp"));
+  return lo_convert(l, m, TYS(TY_F64), elem_of(n->ty));
+}
+
+/* 0 for NaN and the infinities, as NumPy's (C's frexp leaves it unspecified) */
+static LLVMValueRef frexp_exponent_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  LLVMValueRef x = float_part_arg(l, n, v), slot = lo_alloca(l, l->mod->i32, "exp");
+  frexp_of(l, x, slot);
+  LLVMValueRef e = LLVMBuildLoad2(l->b, l->mod->i32, slot, "");
+  return LLVMBuildSelect(l->b, is_finite(l, x), e, LLVMConstInt(l->mod->i32, 0, 0), "");
+}
+
+static LLVMValueRef modf_fraction_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  LLVMValueRef f = modf_of(l, float_part_arg(l, n, v), lo_alloca(l, l->mod->f64, "whole"));
+  return lo_convert(l, f, TYS(TY_F64), elem_of(n->ty));
+}
+
+static LLVMValueRef modf_integral_elem(Lower *l, Node *n, LLVMValueRef *v) {
+  LLVMValueRef slot = lo_alloca(l, l->mod->f64, "whole");
+  modf_of(l, float_part_arg(l, n, v), slot);
+  return lo_convert(l, LLVMBuildLoad2(l->b, l->mod->f64, slot, ""), TYS(TY_F64), elem_of(n->ty));
+}
+
 /* CPython's test: equal, or neither infinite and the difference within
  * rel_tol of either or within abs_tol */
 static LLVMValueRef lo_isclose(Lower *l, Node *n) {
@@ -193,6 +254,24 @@ static LLVMValueRef lo_factorial(Lower *l, Node *n) {
 
 /* ---------------------------------------------------------------- the rows */
 
+/* numpy.frexp(x[, m, e], out=(m, e)) and numpy.modf(x[, f, i], out=(f, i)):
+ * the tuple of their parts' calls, each a ufunc of one output */
+#define FLOAT_PART(name, what, element) \
+  {"numpy." #name " " #what, NULL, NULL, BK_FUNCTION, 0, 1, 1, out_kw, BF_PURE | BF_CHEAP | BF_UFUNC, element, 0, \
+   ty_float_part, lo_ufunc_call, name##_##what##_elem}
+static const Builtin frexp_mantissa = FLOAT_PART(frexp, mantissa, 0);
+static const Builtin frexp_exponent = FLOAT_PART(frexp, exponent, 1);
+static const Builtin modf_fraction = FLOAT_PART(modf, fraction, 0);
+static const Builtin modf_integral = FLOAT_PART(modf, integral, 0);
+
+static const Type *ty_np_frexp(Infer *in, Node *n, const Type **args) {
+  return ty_ufunc_two_outputs(in, n, &frexp_mantissa, &frexp_exponent);
+}
+
+static const Type *ty_np_modf(Infer *in, Node *n, const Type **args) {
+  return ty_ufunc_two_outputs(in, n, &modf_fraction, &modf_integral);
+}
+
 #define MATH(name, lo, hi, kw, flags, type, lower) \
   {"math." name, "math", name, BK_FUNCTION, 0, lo, hi, kw, BF_PURE | BF_RAISES | (flags), 0, 0, type, lower}
 
@@ -204,5 +283,9 @@ const Builtin bi_mathparts[] = {
   MATH("factorial", 1, 1, NULL, BF_CHEAP, ty_factorial, lo_factorial),
   {"numpy.ldexp", "numpy", "ldexp", BK_FUNCTION, 0, 2, 2, out_kw, BF_PURE | BF_CHEAP, 0, 0, ty_np_ldexp, lo_ufunc_call,
    np_ldexp_elem},
+  {"numpy.frexp", "numpy", "frexp", BK_FUNCTION, 0, 1, 3, out_kw, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_frexp,
+   lo_ufunc_two_outputs},
+  {"numpy.modf", "numpy", "modf", BK_FUNCTION, 0, 1, 3, out_kw, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_modf,
+   lo_ufunc_two_outputs},
   BI_END,
 };

@@ -45,11 +45,13 @@ static const Type *ty_unary_op(Infer *in, Node *n, const Type **args) {
   return args[0];
 }
 
-/* numpy.divmod(a, b[, out1, out2], out=(out1, out2)): (numpy.floor_divide(a,
- * b), numpy.remainder(a, b)), each written into its out= where they are
- * given, a tuple made here (n->lhs) of the two calls on the same arguments,
- * which the frontend made names or constants (BF_ARGS_TWICE) */
-static const char *const divmod_kw[] = {"out", NULL};
+/* A ufunc of two outputs, f(x..., [out1, out2], out=(out1, out2)): a
+ * tuple made here (n->lhs) of two ufunc calls on the same arguments (first
+ * and second, one output each), each written into its out= where they are
+ * given; the frontend made the arguments names or constants
+ * (BF_ARGS_TWICE). numpy.divmod is (floor_divide, remainder), mathparts.c's
+ * frexp and modf their own parts. */
+static const char *const two_outputs_kw[] = {"out", NULL};
 
 static Node *same_argument(Infer *in, Node *x) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
@@ -57,11 +59,11 @@ static Node *same_argument(Infer *in, Node *x) {
   return c;
 }
 
-static Node *divmod_part(Infer *in, Node *n, const char *row, Node *out) {
+static Node *output_part(Infer *in, Node *n, int nin, const Builtin *part, Node *out) {
   Node *c = arena_alloc(in->f->arena, sizeof *c);
-  Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
-  args[0] = same_argument(in, n->list.items[0]), args[1] = same_argument(in, n->list.items[1]);
-  *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = bi_named(row), .list = {args, 2}, .ival = -1};
+  Node **args = arena_alloc(in->f->arena, (size_t)nin * sizeof(Node *));
+  for (int i = 0; i < nin; i++) args[i] = same_argument(in, n->list.items[i]);
+  *c = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .bi = part, .list = {args, nin}, .ival = -1};
   if (out) {
     c->kw = (NodeList){.items = arena_alloc(in->f->arena, sizeof(Node *)), .len = 1};
     c->kw.items[0] = out;
@@ -71,11 +73,11 @@ static Node *divmod_part(Infer *in, Node *n, const char *row, Node *out) {
   return c;
 }
 
-/* The two outputs given (outs[0] and outs[1] NULL for none): by position,
- * or as out=, a tuple; false with the error. */
-static bool divmod_outs(Infer *in, Node *n, Node **outs) {
+/* The two outputs given (outs[0] and outs[1] NULL for none): by position
+ * after the nin inputs, or as out=, a tuple; false with the error. */
+static bool two_outs(Infer *in, Node *n, int nin, Node **outs) {
   Node *out = ty_kwarg(n, "out");
-  outs[0] = bi_arg(n, 2, NULL), outs[1] = bi_arg(n, 3, NULL);
+  outs[0] = bi_arg(n, nin, NULL), outs[1] = bi_arg(n, nin + 1, NULL);
   if (out && (outs[0] || outs[1]))
     return ty_error(in, n, "%s(): cannot specify 'out' as both a positional and keyword argument", n->bi->name) != NULL;
   if (out && out->ty && out->ty->kind == TY_TUPLE && out->ty->nfields == 2)  /* (a name the frontend made of it) */
@@ -87,24 +89,29 @@ static bool divmod_outs(Infer *in, Node *n, Node **outs) {
   return true;
 }
 
-static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 2; i++) {
+const Type *ty_ufunc_two_outputs(Infer *in, Node *n, const Builtin *first, const Builtin *second) {
+  int nin = n->bi->min_args;
+  for (int i = 0; i < nin; i++) {
     int k = n->list.items[i]->kind;
     if (k != N_VAR && k != N_INT && k != N_FLOAT && k != N_BOOL)
       return ty_error(in, n->list.items[i], "%s() reads its arguments twice: give them in variables here", n->bi->name);
   }
   if (!n->lhs) {
     Node *outs[2];
-    if (!divmod_outs(in, n, outs)) return NULL;
+    if (!two_outs(in, n, nin, outs)) return NULL;
     Node *t = n->lhs = arena_alloc(in->f->arena, sizeof *t);
     Node **parts = arena_alloc(in->f->arena, 2 * sizeof(Node *));
-    parts[0] = divmod_part(in, n, "numpy.floor_divide", outs[0]), parts[1] = divmod_part(in, n, "numpy.remainder", outs[1]);
+    parts[0] = output_part(in, n, nin, first, outs[0]), parts[1] = output_part(in, n, nin, second, outs[1]);
     *t = (Node){.kind = N_TUPLE, .line = n->line, .col = n->col, .list = {parts, 2}};
   }
   return ty_expr(in, n->lhs);
 }
 
-static LLVMValueRef lo_np_divmod(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+LLVMValueRef lo_ufunc_two_outputs(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+
+static const Type *ty_np_divmod(Infer *in, Node *n, const Type **args) {
+  return ty_ufunc_two_outputs(in, n, bi_named("numpy.floor_divide"), bi_named("numpy.remainder"));
+}
 
 /* ---------------------------------------------------------------- elements */
 
@@ -158,8 +165,8 @@ const Builtin bi_operators[] = {
   ARITH("floor_divide", OP_FLOORDIV),
   ARITH("remainder", OP_MOD),
   ARITH("mod", OP_MOD),
-  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 4, divmod_kw, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0, ty_np_divmod,
-   lo_np_divmod},
+  {"numpy.divmod", "numpy", "divmod", BK_FUNCTION, 0, 2, 4, two_outputs_kw, BF_ARGS_TWICE | BF_ARRAYLIKE, 0, 0,
+   ty_np_divmod, lo_ufunc_two_outputs},
   ARITH("left_shift", OP_LSHIFT),
   ARITH("right_shift", OP_RSHIFT),
   ARITH("bitwise_and", OP_BITAND),

@@ -334,10 +334,24 @@ static LLVMValueRef lo_delete(Lower *l, Node *n) {
 /* numpy.insert(arr, obj, values): arr flattened with values put before
  * the positions obj names: all of them before one int (or a one-element
  * obj), else one before each (values' one element, or one each) */
+/* Into an array of str (bytes): a str (a bytes) or an array of them, of
+ * any width, each cut or NUL-padded to arr's as NumPy casts them. */
+static bool text_values(Infer *in, Node *n, const Type *arr, Node *values) {
+  const Type *t = values->ty, *e = elem_of(t);
+  bool text_arr = ty_is_fixed_text(elem_of(arr));
+  TypeKind str = elem_of(arr)->kind == TY_CHARSEQ ? TY_STR : TY_BYTES;
+  if (text_arr && (t->kind == str || (t->kind == TY_ARRAY && e->kind == elem_of(arr)->kind))) return true;
+  if (!text_arr && !ty_is_fixed_text(e) && t->kind != TY_STR && t->kind != TY_BYTES) return true;
+  return ty_error(in, values, "%s() puts str into arrays of str, bytes into arrays of bytes and numbers into arrays of "
+                  "numbers in compiled code, got %s into %s", n->bi->name, t->name, arr->name) != NULL;
+}
+
 static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
   Node *obj = n->list.items[1], *values = n->list.items[2];
-  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, false) || !bi_need_values(in, n, values))
+  if (!bi_need_values(in, n, n->list.items[0]) || !need_positions(in, n, obj, false) ||
+      !text_values(in, n, args[0], values))
     return NULL;
+  if (values->ty->kind != TY_STR && values->ty->kind != TY_BYTES && !bi_need_values(in, n, values)) return NULL;
   if (ndim_of(values->ty) > 1)
     return ty_error(in, values, "%s(): values must be a number or a 1-d array (arr is flattened), got %s", n->bi->name,
                     values->ty->name);
@@ -347,7 +361,7 @@ static const Type *ty_insert(Infer *in, Node *n, const Type **args) {
 /* count elements of e from src to dst, both flat arrays, at their elements from and to */
 static void copy_run(Lower *l, const Type *e, LLVMValueRef dst, LLVMValueRef to, LLVMValueRef src, LLVMValueRef from,
                      LLVMValueRef count) {
-  LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, ty_bits(e) / 8), "");
+  LLVMValueRef bytes = LLVMBuildMul(l->b, count, const_i64(l, (long long)e->size), "");
   LLVMBuildMemCpy(l->b, flat_item(l, e, dst, to), 1, flat_item(l, e, src, from), 1, bytes);
 }
 
@@ -364,6 +378,22 @@ static void normalise_positions(Lower *l, LLVMValueRef pos, LLVMValueRef count, 
   lo_loop_end(l, &loop);
 }
 
+/* The value at flat's element i (of type ve; one str or bytes, text, where
+ * flat is NULL) stored at dst, an element of e: numbers converted, text
+ * items cut or NUL-padded to e's width */
+static void put_value(Lower *l, const Type *e, LLVMValueRef dst, const Type *ve, LLVMValueRef flat, LLVMValueRef i,
+                      LLVMValueRef text) {
+  if (!flat) {
+    lo_text_write(l, e, dst, text);
+  } else if (ty_is_fixed_text(e)) {
+    LLVMBuildMemSet(l->b, dst, LLVMConstInt(l->mod->i8, 0, 0), const_i64(l, (long long)e->size), 1);
+    LLVMValueRef bytes = const_i64(l, (long long)(ve->size < e->size ? ve->size : e->size));
+    LLVMBuildMemCpy(l->b, dst, 1, flat_item(l, ve, flat, i), 1, bytes);
+  } else {
+    lo_store_scalar(l, e, dst, lo_load_scalar(l, e, flat_item(l, e, flat, i)));
+  }
+}
+
 /* The result in one pass over the insertions in order of position (ties
  * in obj's order, NumPy's stable order): the run of arr's elements
  * before each copied, then its value. With one position (an int, or obj
@@ -373,7 +403,11 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   const Type *e = n->ty->elem, *i64 = TYS(TY_I64), *it = ty_array(i64, 1, 'C', false), *ft, *vt;
   LLVMValueRef size, npos, nvals, flat = flat_of(l, arr, e, &ft, &size);
   LLVMValueRef pos = np_joined_elements(l, &obj, 1, i64, &npos);  /* a copy: normalised in place */
-  LLVMValueRef vals = flat_of(l, values, e, &vt, &nvals);
+  /* values: a text array's items as they are (put_value fits them to e); one str or bytes in text */
+  bool one_text = values->ty->kind == TY_STR || values->ty->kind == TY_BYTES;
+  const Type *ve = ty_is_fixed_text(e) && !one_text ? values->ty->elem : e;
+  LLVMValueRef text = one_text ? lo_expr(l, values) : NULL, vals = one_text ? NULL : flat_of(l, values, ve, &vt, &nvals);
+  if (one_text) nvals = const_i64(l, 1);
   LLVMValueRef zero = const_i64(l, 0), one_value = LLVMBuildICmp(l->b, LLVMIntEQ, nvals, const_i64(l, 1), "");
   LLVMValueRef one = obj->ty->kind == TY_ARRAY ? LLVMBuildICmp(l->b, LLVMIntEQ, npos, const_i64(l, 1), "") : const_bool(l, true);
   LLVMValueRef mismatch = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, one, ""),
@@ -396,14 +430,15 @@ static LLVMValueRef lo_insert(Lower *l, Node *n) {
   copy_run(l, e, out, to, flat, from, run);
   to = LLVMBuildAdd(l->b, to, run, "");
   LLVMValueRef v = LLVMBuildSelect(l->b, one, put.index, LLVMBuildSelect(l->b, one_value, zero, k, ""), "");
-  lo_store_scalar(l, e, flat_item(l, e, out, to), lo_load_scalar(l, e, flat_item(l, e, vals, v)));
+  put_value(l, e, flat_item(l, e, out, to), ve, vals, v, text);
   LLVMBuildStore(l->b, p, src);
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, to, const_i64(l, 1), ""), dst);
   lo_loop_end(l, &put);
   LLVMValueRef rest = load_i64(l, src);  /* arr's elements after the last position */
   copy_run(l, e, out, load_i64(l, dst), flat, rest, LLVMBuildSub(l->b, size, rest, ""));
   lo_release_temp(l, it, order);
-  lo_release_temp(l, vt, vals);
+  if (vals) lo_release_temp(l, vt, vals);
+  else lo_done_with(l, values, text);
   lo_release_temp(l, it, pos);
   lo_release_temp(l, ft, flat);
   return out;

@@ -206,7 +206,7 @@ static const char *const takes_chars[] = {"len", "array.shape", "array.size", "a
                                           "numpy.flipud", "numpy.rot90", "numpy.asarray", "numpy.ascontiguousarray",
                                           "numpy.asfortranarray", "numpy.split", "numpy.array_split", "numpy.hsplit",
                                           "numpy.vsplit", "numpy.dsplit", "numpy.take", "array.take", "numpy.repeat",
-                                          "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.diag",
+                                          "array.repeat", "numpy.roll", "numpy.append", "numpy.delete", "numpy.insert", "numpy.diag",
                                           "numpy.squeeze", "array.squeeze", "numpy.tile", "numpy.resize",
                                           /* truths and comparisons of items */
                                           "numpy.flatnonzero", "numpy.extract", "numpy.count_nonzero", "numpy.any",
@@ -226,6 +226,25 @@ static bool takes_str_arrays(const Node *n) {
   for (int i = 0; takes_chars[i]; i++)
     if (!strcmp(n->bi->name, takes_chars[i])) return true;
   return false;
+}
+
+/* A constant str that names a dtype ("f8", "a5") is one where a dtype is
+ * read (the frontend made it N_DTYPE, the str in str); given to a row that
+ * reads text values and no dtype, it is the str again: numpy.isin(a, "f8"),
+ * numpy.append(a, "f8") of an array of str. */
+static bool reads_dtypes(const Builtin *bi) {
+  for (int k = 0; bi->keywords && bi->keywords[k]; k++)
+    if (!strcmp(bi->keywords[k], "dtype")) return true;
+  return false;
+}
+
+void ty_dtype_names_as_text(Node *n) {
+  if (n->callee || !n->bi || !takes_str_arrays(n) || reads_dtypes(n->bi)) return;
+  for (int i = 0; i < n->list.len + n->kw.len; i++) {
+    Node *x = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];
+    if (x->kind == N_DTYPE && x->str)
+      *x = (Node){.kind = N_STRING, .line = x->line, .col = x->col, .str = x->str, .ival = (int64_t)strlen(x->str)};
+  }
 }
 
 bool ty_check_records(Infer *in, Node *n, const Type **args) {

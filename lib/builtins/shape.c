@@ -2287,17 +2287,24 @@ static bool text_array(const Type *t) { return t->kind == TY_ARRAY && ty_is_fixe
 
 /* where(c, x, y) of arrays of str (bytes) x and y, as Numba's: an array
  * of the wider of their dtypes, of the broadcast shape of the three; c an
- * array or a number, its items' truth NumPy's (a str's: not empty). A
- * loop of its own (the elementwise loops move numbers). */
+ * array or a number, its items' truth NumPy's (a str's: not empty). Of a
+ * text c and numbers x and y (arrays or not): an array of their promoted
+ * dtype. A loop of its own (the elementwise loops read no text). */
 static const Type *ty_text_where(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < 3; i++)
-    if (ty_is_scalar(args[i]) && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return NULL;
   const Type *x = args[1], *y = args[2];
-  if (!is_array(args[0]) || !text_array(x) || !text_array(y) || x->elem->kind != y->elem->kind)
-    return ty_error(in, n, "numpy.where() of text chooses between two arrays of str (or of bytes) in compiled code, "
-                    "got %s, %s and %s", args[0]->name, x->name, y->name);
+  bool numbers = text_array(args[0]) && ty_is_scalar(elem_of(x)) && ty_is_scalar(elem_of(y)) &&
+                 (is_array(x) || ty_is_scalar(x)) && (is_array(y) || ty_is_scalar(y));
+  for (int i = 0; i < 3 && !numbers; i++)  /* (numbers stay numbers: weak where written in the call, read so) */
+    if (ty_is_scalar(args[i]) && !(args[i] = ty_wrap_call(in, n->list.items[i], "numpy.asarray"))) return NULL;
+  const Type *e = numbers ? weak_promote(n->list.items + 1, 2) : NULL;
+  x = args[1], y = args[2];
+  if (!numbers && (!is_array(args[0]) || !text_array(x) || !text_array(y) || x->elem->kind != y->elem->kind))
+    return ty_error(in, n, "numpy.where() of text chooses between two arrays of str (or of bytes), or between numbers "
+                    "where its condition is text, in compiled code, got %s, %s and %s", args[0]->name, x->name,
+                    y->name);
   if (ty_no_allocation(in)) return ty_error(in, n, "numpy.where() of text arrays makes an array, which kernels cannot");
-  return ty_array(x->elem->size >= y->elem->size ? x->elem : y->elem, ty_broadcast_ndim(args, 3), 'C', false);
+  if (!numbers) e = x->elem->size >= y->elem->size ? x->elem : y->elem;
+  return ty_array(e, ty_broadcast_ndim(args, 3), 'C', false);
 }
 
 typedef struct TextWhere {
@@ -2315,10 +2322,26 @@ static LLVMValueRef broadcast_item(Lower *l, const TextWhere *w, int k, LLVMValu
   return addr_at(l, t, w->v[k], at);
 }
 
+/* operand k's number at the result's index idx, as the result's dtype */
+static LLVMValueRef number_at(Lower *l, const TextWhere *w, int k, LLVMValueRef *idx) {
+  const Type *t = w->t[k], *e = elem_of(t);
+  LLVMValueRef v = t->kind == TY_ARRAY ? lo_load_scalar(l, e, broadcast_item(l, w, k, idx)) : w->v[k];
+  return lo_convert(l, v, e, w->rt->elem);
+}
+
+static void chosen_number(Lower *l, TextWhere *w, LLVMValueRef truth, LLVMValueRef *idx) {
+  LLVMValueRef x = number_at(l, w, 1, idx), y = number_at(l, w, 2, idx);
+  lo_store_scalar(l, w->rt->elem, addr_at(l, w->rt, w->out, idx), LLVMBuildSelect(l->b, truth, x, y, ""));
+}
+
 /* the chosen item's bytes, then NULs to the result's width */
 static void text_where_one(Lower *l, LLVMValueRef *idx, void *arg) {
   TextWhere *w = arg;
   LLVMValueRef truth = lo_item_truth(l, w->t[0]->elem, broadcast_item(l, w, 0, idx));
+  if (!ty_is_fixed_text(w->rt->elem)) {
+    chosen_number(l, w, truth, idx);
+    return;
+  }
   LLVMValueRef from = LLVMBuildSelect(l->b, truth, broadcast_item(l, w, 1, idx), broadcast_item(l, w, 2, idx), "");
   LLVMValueRef size = LLVMBuildSelect(l->b, truth, const_i64(l, (long long)w->t[1]->elem->size),
                                       const_i64(l, (long long)w->t[2]->elem->size), "");
@@ -2336,9 +2359,9 @@ static LLVMValueRef lo_text_where(Lower *l, Node *n) {
   for (int k = 0; k < 3; k++) {
     w.t[k] = n->list.items[k]->ty;
     w.v[k] = lo_expr(l, n->list.items[k]);
-    ndims[k] = w.t[k]->ndim, each[k] = shapes[k];
-    for (int d = 0; d < w.t[k]->ndim; d++) shapes[k][d] = lo_arr_shape(l, w.v[k], d);
-    bad = np_broadcast_into(l, shape, nd, shapes[k], w.t[k]->ndim, bad);
+    ndims[k] = is_array(w.t[k]) ? w.t[k]->ndim : 0, each[k] = shapes[k];  /* (a number chosen: 0) */
+    for (int d = 0; d < ndims[k]; d++) shapes[k][d] = lo_arr_shape(l, w.v[k], d);
+    bad = np_broadcast_into(l, shape, nd, shapes[k], ndims[k], bad);
   }
   lo_raise_shape_error(l, bad, 0, 3, ndims, each);
   w.out = lo_alloc_array(l, n->ty, shape, -1);
@@ -2931,7 +2954,7 @@ const Builtin bi_shape[] = {
   /* elementwise: fused into the array expressions around them */
   {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
    lo_where, where_elem},
-  {"numpy.where of text", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES, 0, 0, ty_text_where,
+  {"numpy.where of text", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_text_where,
    lo_text_where},
   {"numpy.select", "numpy", "select", BK_FUNCTION, 0, 1, 3, select_kw, BF_ALLOCATES | BF_COMPLEX | BF_RAISES, 0, 0, ty_select,
    lo_select},
