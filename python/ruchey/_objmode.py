@@ -331,3 +331,27 @@ def _print(sep, end, *values):
     as Numba's print falls back to it for them."""
     print(*values, sep=sep, end=end)
     return ()
+
+
+def _plain(x):
+    """x with the typed dicts and lists in it as Python's own dicts and
+    lists, whose text CPython writes (a typed.Dict's repr names its type)."""
+    from ruchey import typed
+    if isinstance(x, (typed.Dict, dict)):
+        return {_plain(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (typed.List, list)):
+        return [_plain(v) for v in x]
+    if type(x) is tuple:
+        return tuple(_plain(v) for v in x)
+    return x
+
+
+def _str(x):
+    """str(x) of a value compiled code does not write itself (dicts, sets,
+    lists of them...): CPython's text of it."""
+    return (str(_plain(x)),)
+
+
+def _repr(x):
+    """repr(x) of such a value, as _str."""
+    return (repr(_plain(x)),)
