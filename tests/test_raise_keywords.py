@@ -185,6 +185,41 @@ def returns_from_clause(a, leave):
     return -1
 
 
+@njit
+def finally_returns(n, a):
+    c = 0
+    for i in range(n):
+        try:
+            try:
+                raise ValueError(a)
+            finally:
+                c += 1
+                if c % 2:
+                    continue
+        except ValueError:
+            c += 10
+    return c
+
+
+@njit
+def finally_then_reraise(n, a):
+    try:
+        raise ValueError("kept", a)
+    finally:
+        for i in range(n):
+            try:
+                raise KeyError(a[:i])
+            except KeyError:
+                pass
+
+
+@pytest.mark.parametrize("n", [0, 70, 300])
+def test_finally_keeps_the_raise_it_runs_for(n):
+    a = make_rng(15 + n).standard_normal(3)
+    assert finally_returns(n, a) == finally_returns.py_func(n, a)
+    assert_raises_same(finally_then_reraise, n, a)
+
+
 @numba_deviation("numba does not re-raise a caught exception")
 def test_values_of_caught_raises_are_let_go():
     a = make_rng(14).standard_normal(6)
@@ -205,5 +240,6 @@ def test_values_of_caught_raises_are_let_go():
         returns_from_clause(a, False)
     except ValueError:
         pass
+    finally_returns(1000, a)
     gc.collect()
     assert sys.getrefcount(a) == before

@@ -137,11 +137,24 @@ static void lo_handlers(Lower *l, Node *n, LLVMBasicBlockRef completed) {
 }
 
 /* The finally clause on the way out of an error no clause caught: the
- * error is kept aside while it runs (it may catch errors of its own). */
+ * error is kept aside while it runs (it may catch errors of its own), and
+ * raised again where it completes; the copy is let go where the clause
+ * leaves otherwise: by a raise of another error (through `landing`), or
+ * by a return, break or continue (lo_leave_tries, through a scope of its
+ * own around the clause). */
 static void finally_raised(Lower *l, const Node *fin) {
   LLVMValueRef copy = saved_error(l);
+  LLVMBasicBlockRef outer_exit = l->exit_bb, landing = new_block(l, "finally.left");
+  TryScope holding = {l->tries, NULL, l->loop, outer_exit, copy};
+  l->tries = &holding;
+  l->exit_bb = landing;
   lo_block(l, (NodeList *)&fin->body);
   if (!terminated(l)) raise_saved(l, copy);
+  position(l, landing);
+  forget(l, "rt_error_forget_unless_raised", copy);
+  LLVMBuildBr(l->b, outer_exit);
+  l->tries = holding.outer;
+  l->exit_bb = outer_exit;
 }
 
 void lo_try(Lower *l, Node *n) {
