@@ -67,6 +67,19 @@ def test_typed_dict_argument_text():
     assert typed_dict_text(d) == typed_dict_text.py_func(d)
 
 
+@njit
+def typed_list_text(x):
+    l = typed.List()
+    l.append(typed.List([1, x]))
+    d = {1: [x, 2]}
+    return str(l) + " " + str([l]) + " " + str(d) + " " + str(({2: [x]}, [l]))
+
+
+@pytest.mark.parametrize("x", random_ints(make_rng(26), 4, -1000, 1000))
+def test_typed_lists_written_as_python_writes_them(x):
+    assert typed_list_text(x) == typed_list_text.py_func(x)
+
+
 @pytest.mark.parametrize("flag", [True, False])
 def test_optional_dict_text(flag):
     assert optional_dict_text(2.5, flag) == optional_dict_text.py_func(2.5, flag)

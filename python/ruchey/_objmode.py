@@ -333,16 +333,20 @@ def _print(sep, end, *values):
     return ()
 
 
-def _plain(x):
-    """x with the typed dicts and lists in it as Python's own dicts and
-    lists, whose text CPython writes (a typed.Dict's repr names its type)."""
+def _plain(x, in_dict=False):
+    """x with the typed dicts in it as Python's own dicts, whose text
+    CPython writes (a typed.Dict's repr names its type): compiled code's
+    dict displays are typed Dicts, which are dicts in Python, and a list
+    display among a dict's values a typed List, a list in Python. Its
+    other lists are boxed as what they are already (a list display's a
+    list, a typed.List one)."""
     from ruchey import typed
     if isinstance(x, (typed.Dict, dict)):
-        return {_plain(k): _plain(v) for k, v in x.items()}
-    if isinstance(x, (typed.List, list)):
-        return [_plain(v) for v in x]
+        return {_plain(k): _plain(v, True) for k, v in x.items()}
+    if type(x) is list or (in_dict and isinstance(x, typed.List)):
+        return [_plain(v, in_dict) for v in x]
     if type(x) is tuple:
-        return tuple(_plain(v) for v in x)
+        return tuple(_plain(v, in_dict) for v in x)
     return x
 
 
