@@ -65,7 +65,7 @@ MODULES = (
 TIMEOUT = 1800
 # the names under which ruchey, registered as numba, offers what a test module took from numba
 HOMES = ("numba", "numba.core.types", "numba.typed", "numba.core.errors", "numba.extending",
-         "numba.np.numpy_support", "numba.experimental")
+         "numba.np.numpy_support", "numba.experimental", "numba.cloudpickle")
 # switches of Numba's own pipeline (its NRT, its array-expression rewrites, its wrappers) that some
 # tests pass to jit to test one of its passes alone; the result is the same with them or without
 PIPELINE_FLAGS = ("_nrt", "no_rewrites", "no_cpython_wrapper", "no_cfunc_wrapper")

@@ -1,14 +1,14 @@
 /* jitclass.c — jitclass instances between Python and compiled code.
  *
- * ruchey.experimental.jitclass makes a Python class deriving from
- * _core.JitObject: each of its instances (a box) holds one reference to
- * the native object (RtObject) and the object's type, so that typing an
- * argument is a field's read and unboxing hands compiled code the pointer
- * (borrowed for the call: mutations are the caller's object's). A
- * compiled result of the type becomes a new box of the class, taking the
- * reference over. The class names its members for compiled code
- * (_ruchey_members: methods; _ruchey_getters, _ruchey_setters:
- * properties), each a dispatcher taking the object first.
+ * ruchey.experimental.jitclass makes a Python class deriving from the
+ * class it compiles and _core.JitObject: each of its instances (a box)
+ * holds one reference to the native object (RtObject) and the object's
+ * type, so that typing an argument is a field's read and unboxing hands
+ * compiled code the pointer (borrowed for the call: mutations are the
+ * caller's object's). A compiled result of the type becomes a new box of
+ * the class, taking the reference over. The class names its members for
+ * compiled code (_ruchey_members: methods; _ruchey_getters,
+ * _ruchey_setters: properties), each a dispatcher taking the object first.
  */
 #include "frontend.h"
 #include "containers.h"
@@ -34,6 +34,19 @@ static PyObject *jitobject_refcount(JitObject *self, PyObject *unused) {
   return PyLong_FromLongLong(self->obj ? self->obj->refcount : 0);
 }
 
+/* An instance's attributes are its class's fields and properties alone. A
+ * jitclass is a subclass of its Python class, as Numba's, and so inherits
+ * that class's __dict__ where it has one: a name no data descriptor of the
+ * class sets would go there, unseen by compiled code. */
+static int jitobject_setattro(PyObject *self, PyObject *name, PyObject *value) {
+  PyObject *descr = PyUnicode_Check(name) ? _PyType_Lookup(Py_TYPE(self), name) : NULL;
+  if (!descr || !Py_TYPE(descr)->tp_descr_set) {
+    PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%S'", Py_TYPE(self)->tp_name, name);
+    return -1;
+  }
+  return PyObject_GenericSetAttr(self, name, value);
+}
+
 static PyMethodDef jitobject_methods[] = {
   {"_meminfo_refcount", (PyCFunction)jitobject_refcount, METH_NOARGS,
    "How many references the native object has (this box's included)."},
@@ -48,6 +61,7 @@ PyTypeObject JitObjectType = {
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
   .tp_doc = "An instance of a jitclass: a reference to its native object.",
   .tp_new = jitobject_new,
+  .tp_setattro = jitobject_setattro,
   .tp_methods = jitobject_methods,
 };
 

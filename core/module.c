@@ -413,6 +413,11 @@ static PyObject *core_max_threads(PyObject *self, PyObject *unused) {
   return api ? PyLong_FromLongLong(api->max_threads()) : NULL;
 }
 
+static PyObject *core_pool_sized(PyObject *self, PyObject *unused) {
+  const RucheyAPI *api = core_api();
+  return api ? PyBool_FromLong(api->pool_sized()) : NULL;
+}
+
 static PyObject *core_numba_semantics(PyObject *self, PyObject *args) {
   PyObject *flag = NULL;
   if (!PyArg_ParseTuple(args, "|O", &flag)) return NULL;
@@ -576,6 +581,8 @@ static PyMethodDef core_methods[] = {
    "The parallel chunksize of this thread (0 inside a parallel loop's body)."},
   {"max_threads", core_max_threads, METH_NOARGS,
    "The size of the thread pool: RUCHEY_NUM_THREADS, else the CPUs available."},
+  {"pool_sized", core_pool_sized, METH_NOARGS,
+   "Whether the pool's size is fixed yet (a parallel loop, get_num_threads or set_num_threads has run)."},
   {"_numba_semantics", core_numba_semantics, METH_VARARGS,
    "([flag]) Whether code runs with Numba's readings where ruchey is stricter (install_as_numba() sets it): "
    "functions decorated from now on read a variable not assigned on the path taken as its type's zero, and "

@@ -850,6 +850,7 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks);
 int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
+bool pool_sized(void);               /* whether pool_max_threads has fixed it */
 int32_t rt_set_num_threads(int64_t n); /* pool_set_num_threads, a ValueError set where it refuses */
 int64_t pool_thread_id(void);        /* 0 outside the pool */
 int64_t pool_set_chunksize(int64_t n); /* iterations per chunk of this thread's loops (0: the pool's); the old */
@@ -975,6 +976,7 @@ typedef struct RucheyAPI {
   void (*set_raise_boxer)(int (*box)(const Type *args_t, void *args, const char *keywords, void **cls,
                                      const char **msg),
                           void (*forget)(const char *msg));
+  bool (*pool_sized)(void);  /* pool_sized: whether Numba's threading layer would be chosen by now */
 } RucheyAPI;
 
 const RucheyAPI *ruchey_api(void);

@@ -128,6 +128,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .get_num_threads = pool_get_num_threads,
     .set_num_threads = pool_set_num_threads,
     .max_threads = pool_max_threads,
+    .pool_sized = pool_sized,
     .thread_id = pool_thread_id,
     .set_print_sink = rt_set_print_sink,
     .release_code = release_code,

@@ -1835,6 +1835,10 @@ static void ty_stmt(Infer *in, Node *n) {
     const Type *cur = ty_expr(in, n->lhs), *t = ty_expr(in, n->rhs);
     if (cur && t && ty_is_scalar(cur) && is_0d(t)) t = ty_element_of_0d(in, n->rhs);  /* a 0-d array in place stays one */
     if (!cur || !t) break;
+    if ((cur->kind == TY_CLASS || t->kind == TY_CLASS) && ty_jitclass_update(in, n)) {  /* now x = x.__iop__(v) */
+      ty_stmt(in, n);
+      break;
+    }
     if (ty_is_text_field(n->lhs)) {  /* its str or bytes is a copy: the field is written by a store */
       ty_error(in, n, "r.%s op= v of a str or bytes field is not supported in compiled code: write r.%s = r.%s op v",
                n->lhs->str, n->lhs->str, n->lhs->str);

@@ -218,6 +218,10 @@ int64_t pool_max_threads(void) {
   return n;
 }
 
+/* Numba's threading layer is chosen ("initialized") when its threads launch: the first parallel loop,
+ * get_num_threads() or set_num_threads(); each of those fixes the pool's size first. */
+bool pool_sized(void) { return atomic_load_explicit(&pool_size, memory_order_relaxed) != 0; }
+
 int64_t pool_get_num_threads(void) { return tl_threads ? tl_threads : pool_max_threads(); }
 
 int pool_set_num_threads(int64_t n) {

@@ -595,3 +595,80 @@ def test_writable_args_name_inputs():
             guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=bad)(double_in_place)
     with pytest.raises(TypeError, match="writable_args"):
         guvectorize(["void(float64[:], int64[:])"], "(n)->()", writable_args=(0,), target="cuda")(double_in_place)
+
+
+# ---------------------------------------------------------------- forceobj: the Python function per element
+
+class Scale:
+    """A Python object the function makes, as object-mode code does (Numba's forceobj)."""
+
+    def __init__(self, k):
+        self.k = k
+
+
+def scaled_sum(a, b, out):
+    s = Scale(2)
+    for i in range(a.shape[0]):
+        out[i] = s.k * a[i] + b
+
+
+def checked_double(x, n, out):
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            raise ValueError("negative")
+        out[i] = x[i] * n[0]
+
+
+def test_forceobj_gufunc_matches_the_compiled_one_on_broadcast_operands():
+    sig = ["void(float64[:], float64, float64[:])", "void(int64[:], int64, int64[:])"]
+    objmode = guvectorize(sig, "(n),()->(n)", forceobj=True)(scaled_sum)
+    compiled = guvectorize(sig, "(n),()->(n)")(add_twice)
+    rng = make_rng(4411)
+    for shape, bshape in (((7,), ()), ((3, 5), (3,)), ((2, 1, 4), (3,))):
+        a, b = rng.normal(size=shape), rng.normal(size=bshape)
+        got = objmode(a, b)
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, compiled(a, b))
+        ai, bi = rng.integers(-99, 99, size=shape), rng.integers(-99, 99, size=bshape)
+        assert objmode(ai, bi).dtype == compiled(ai, bi).dtype
+        np.testing.assert_array_equal(objmode(ai, bi), compiled(ai, bi))
+    out = np.empty((3, 5))
+    a, b = rng.normal(size=(3, 5)), rng.normal(size=3)
+    assert objmode(a, b, out) is out and objmode(a, b, out=out) is out
+    np.testing.assert_array_equal(out, compiled(a, b))
+    assert objmode.types == ["dd->d", "ll->l"] and objmode.nin == 2 and objmode.nout == 1
+
+
+def add_twice(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = 2 * a[i] + b
+
+
+def test_forceobj_gufunc_an_exception_stops_the_loop_there():
+    """Numba's: the outputs given keep what was written before the error."""
+    f = guvectorize(["void(int32[:], int32[:], int32[:])"], "(n),()->(n)", forceobj=True)(checked_double)
+    x = np.array([1, 2, -3, 4], dtype=np.int32)
+    out = np.zeros_like(x)
+    with pytest.raises(ValueError, match="negative"):
+        f(x, 2, out)
+    assert out.tolist() == [2, 4, 0, 0]
+    ok = np.arange(8, dtype=np.int32).reshape(2, 4)
+    expected = np.empty_like(ok)
+    for row, e in zip(ok, expected):
+        checked_double(row, np.array([3]), e)
+    np.testing.assert_array_equal(f(ok, 3), expected)
+
+
+def test_forceobj_gufunc_bad_operands_are_clear_errors():
+    f = guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->(n)", forceobj=True)(
+        lambda a, b, out: None)
+    with pytest.raises(ValueError, match="core dimension n"):
+        f(np.ones(3), np.ones(4))
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        f(np.ones(3, dtype=complex), np.ones(3))
+    with pytest.raises(TypeError, match="takes 2 inputs"):
+        f(np.ones(3))
+    with pytest.raises(ValueError, match="needs 1"):
+        f(np.float64(1.0), np.ones(1))
+    with pytest.raises(TypeError, match="layout"):
+        guvectorize(["void(float64[:], float64[:])"], "(n),(n)->(n)", forceobj=True)(lambda a, out: None)

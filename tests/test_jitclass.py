@@ -1715,3 +1715,123 @@ def test_a_class_with_more_than_eight_array_fields_holds_and_drops_each():
     del made
     gc.collect()
     assert sys.getrefcount(a) == refs
+
+
+# ---------------------------------------------------------------- a jitclass is a subclass of its class
+
+@jitclass([("x", float64)])
+class Wrapped:
+    def __init__(self, x):
+        self.x = x
+
+    def __add__(self, other):
+        return Wrapped(self.x + other.x)
+
+    def __mul__(self, other):
+        return Wrapped(self.x * other.x)
+
+    def half(self):
+        return self.x / 2
+
+
+def test_a_jitclass_derives_from_its_class_as_numbas():
+    original = Wrapped.mro()[1]
+    assert original is Wrapped.class_type.class_def
+    assert issubclass(Wrapped, original)
+    assert isinstance(Wrapped(1.0), Wrapped)
+
+
+def test_a_jitclass_of_a_jitclasss_python_class_inherits_its_methods():
+    """Numba's tests make in-place operators so: a jitclass deriving from
+    another one's mro()[1], adding __iadd__ and __isub__ (its __mul__ is
+    the base's)."""
+    @jitclass([("x", float64)])
+    class Updated(Wrapped.mro()[1]):
+        def __init__(self, x):
+            self.x = x
+
+        def __iadd__(self, other):
+            return Updated(self.x + 2.5 * other.x)
+
+        def __isub__(self, other):
+            return Updated(self.x - 0.5 * other.x)
+
+    @jitclass([("p", Updated.class_type.instance_type), ("n", int64)])
+    class Holder:
+        def __init__(self, p):
+            self.p = p
+            self.n = 0
+
+    plain = Updated.mro()[1]
+
+    def update(a, b):
+        a += b
+        a -= b
+        c = a * b
+        return a.x, c.x
+
+    def update_field(h, b):
+        h.p += b
+        h.n += 1
+        return h.p.x, h.n
+
+    compiled, compiled_field = njit(update), njit(update_field)
+    rng = make_rng(2031)
+    for x, y in rng.normal(size=(6, 2)):
+        expected = update(Updated(x), Updated(y))  # the Python function, calling the compiled methods
+        assert compiled(Updated(x), Updated(y)) == expected
+        assert expected == ((x + 2.5 * y) - 0.5 * y, ((x + 2.5 * y) - 0.5 * y) * y)  # the methods' own sums
+        assert compiled_field(Holder(Updated(x)), Updated(y)) == update_field(Holder(Updated(x)), Updated(y))
+        assert Updated(x).half() == plain(x).half() == Wrapped(x).half()
+
+
+def test_an_in_place_operator_falls_back_to_the_operator():
+    """a += b of a class without __iadd__ is a = a + b (its __add__), as Python's."""
+    def grow(a, b):
+        a += b
+        a *= b
+        return a.x
+
+    compiled = njit(grow)
+    rng = make_rng(2033)
+    for x, y in rng.normal(size=(6, 2)):
+        assert compiled(Wrapped(x), Wrapped(y)) == grow(Wrapped(x), Wrapped(y))
+
+
+@ruchey_only
+def test_an_in_place_operator_the_class_lacks_is_a_typing_error():
+    def floor_it(a, b):
+        a //= b
+        return a.x
+
+    with pytest.raises(ruchey.TypingError, match="__floordiv__"):
+        njit(floor_it)(Wrapped(1.0), Wrapped(2.0))
+
+
+def test_instances_take_no_attribute_beyond_the_fields():
+    w = Wrapped(2.0)
+    w.x = 3.0
+    assert w.x == 3.0
+    with pytest.raises(AttributeError):
+        w.z = 1.0
+    with pytest.raises(AttributeError):
+        del w.x
+    assert not hasattr(w, "z")
+
+
+def test_a_class_whose_metaclass_cannot_be_joined_is_still_a_jitclass():
+    class Meta(type):
+        pass
+
+    class Base(metaclass=Meta):
+        def twice(self):
+            return 2 * self.x
+
+    @jitclass([("x", int64)])
+    class Counter(Base):
+        def __init__(self, x):
+            self.x = x
+
+    rng = make_rng(2032)
+    for x in rng.integers(-1000, 1000, size=5):
+        assert Counter(x).twice() == Counter.class_type.class_def(x).twice() == 2 * int(x)

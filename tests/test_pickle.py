@@ -494,3 +494,62 @@ def test_numba_serialize_helpers_under_the_numba_shim(tmp_path):
     """, tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["6", "(1,", "2.5)", "True", "False", "False"], r.stdout
+
+
+def test_loading_a_pickled_class_again_keeps_the_attributes_set_since(tmp_path):
+    """numba.core.serialize.dumps of a class defined in a function (pickled by
+    value): loading it where the class already is (the process that pickled
+    it, or one that loaded it before) gives that class with the attributes it
+    has now, as Numba's; a fresh process gets those pickled."""
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.core.serialize import dumps
+
+        def make():
+            class Klass:
+                classvar = None
+
+                def scaled(self, k):
+                    return Klass.classvar * k
+            return Klass
+
+        Klass = make()
+        saved = dumps(Klass)
+        Klass.classvar = 100
+        again = pickle.loads(saved)
+        pickle.loads(saved)
+        print(again is Klass, Klass.classvar, Klass().scaled(3))
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys; data = sys.stdin.buffer.read(); K = pickle.loads(data); before = K.classvar; "
+            "K.classvar = 7; K2 = pickle.loads(data); print(before, K2 is K, K.classvar, K().scaled(2))"],
+            input=saved, capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[:7] == ["True", "100", "300", "None", "True", "7", "14"], r.stdout
+
+
+def test_numba_cloudpickle_under_the_numba_shim_keeps_a_reloaded_class(tmp_path):
+    """numba.cloudpickle (Numba's own copy, whose dumps and loads packages
+    and Numba's tests import) is ruchey.serialize's dumps, pickle's loads and
+    cloudpickle's other names."""
+    r = run_python_file("""
+        import pickle
+        import ruchey
+        ruchey.install_as_numba()
+        from numba.cloudpickle import dumps, loads, CloudPickler
+
+        def make():
+            class Klass:
+                classvar = None
+            return Klass
+
+        Klass = make()
+        saved = dumps(Klass)
+        Klass.classvar = 100
+        print(loads(saved) is Klass, Klass.classvar, CloudPickler.__module__.split(".")[0])
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "100", "cloudpickle"], r.stdout

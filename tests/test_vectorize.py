@@ -715,8 +715,36 @@ def test_forceobj_errors_and_refusals():
         vectorize(forceobj=True)(priced)
     with pytest.raises(ValueError, match="nopython.*forceobj"):
         vectorize(["float64(float64, float64, int64)"], forceobj=True, nopython=True)(priced)
-    with pytest.raises(TypeError, match="guvectorize.*forceobj"):
-        ruchey.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", forceobj=True)(lambda a, out: None)
+    with pytest.raises(TypeError, match="forceobj=True needs signatures"):  # (with them: test_guvectorize.py)
+        ruchey.guvectorize("(n)->(n)", forceobj=True)(lambda a, out: None)
+
+
+def checked_root(x):
+    if x < 0.0:
+        raise ValueError("Value must be positive")
+    return x ** 0.5
+
+
+def test_forceobj_an_element_that_raises_leaves_its_output_and_the_rest_run():
+    """Numba's object-mode loop: each failing element keeps the output's value,
+    the others are computed, and the exception is raised at the end; the
+    output may be given by position, as a ufunc's."""
+    u = vectorize(["float64(float64)"], forceobj=True)(checked_root)
+    rng = make_rng(4412)
+    for _ in range(3):
+        x = rng.normal(size=12) * 10
+        out = np.full_like(x, -1.0)
+        with pytest.raises(ValueError, match="Value must be positive"):
+            u(x, out)
+        ok = x >= 0
+        np.testing.assert_array_equal(out[ok], reference(checked_root, x[ok], otypes=[np.float64]))
+        assert (out[~ok] == -1.0).all()
+    x = np.abs(rng.normal(size=5))
+    out = np.empty(5)
+    assert u(x, out) is out
+    np.testing.assert_array_equal(out, reference(checked_root, x, otypes=[np.float64]))
+    with pytest.raises(TypeError, match="takes 1 arguments"):
+        u(x, out, out)
 
 
 # ---------------------------------------------------------------- u.reduce and u.at in compiled code

@@ -182,6 +182,7 @@ const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
 void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);
 bool ty_jitclass_optional_update(Infer *in, Node *n);
+bool ty_jitclass_update(Infer *in, Node *n);
 /* ... their special methods: an operator's (its operands typed), a unary
  * one's, a comparison's, a builtin's (NULL, no error, for a builtin
  * without one), truth (c, an instance or an Optional one, made what

@@ -226,6 +226,12 @@ static const char *const binop_methods[OP_COUNT][2] = {  /* the method, and the 
   [OP_LSHIFT] = {"__lshift__", "__rlshift__"}, [OP_RSHIFT] = {"__rshift__", "__rrshift__"},
   [OP_BITAND] = {"__and__", "__rand__"}, [OP_BITOR] = {"__or__", "__ror__"}, [OP_BITXOR] = {"__xor__", "__rxor__"},
 };
+/* a op= b: a's in-place method, else a op b (Python's fallback) */
+static const char *const inplace_methods[OP_COUNT] = {
+  [OP_ADD] = "__iadd__", [OP_SUB] = "__isub__", [OP_MUL] = "__imul__", [OP_DIV] = "__itruediv__",
+  [OP_FLOORDIV] = "__ifloordiv__", [OP_MOD] = "__imod__", [OP_POW] = "__ipow__", [OP_LSHIFT] = "__ilshift__",
+  [OP_RSHIFT] = "__irshift__", [OP_BITAND] = "__iand__", [OP_BITOR] = "__ior__", [OP_BITXOR] = "__ixor__",
+};
 static const char *const compare_methods[OP_COUNT] = {
   [OP_EQ] = "__eq__", [OP_NE] = "__ne__", [OP_LT] = "__lt__", [OP_LE] = "__le__", [OP_GT] = "__gt__", [OP_GE] = "__ge__",
 };
@@ -264,6 +270,30 @@ const Type *ty_jitclass_binop(Infer *in, Node *n) {
   Node *args[2] = {n->lhs, n->rhs}, *reflected[2] = {n->rhs, n->lhs};
   if (defines(in, n->rhs, m[1]) && !defines(in, n->lhs, m[0])) return special_call(in, n, m[1], reflected, 2, "this operator");
   return special_call(in, n, m[0], n->lhs->ty->kind == TY_CLASS ? args : reflected, 2, "this operator");
+}
+
+/* x op= v where x (a variable, or a field of one) or v is an instance,
+ * both typed: the statement made x = x.__iop__(v) where x's class defines
+ * that method, else x = x op v (its __op__, or v's reflected one), as
+ * Python runs it; false for any other target, whose reads the rewrite
+ * would repeat. */
+bool ty_jitclass_update(Infer *in, Node *n) {
+  Node *target = n->lhs;
+  if (target->kind != N_VAR && !(target->kind == N_ATTR && target->lhs->kind == N_VAR)) return false;
+  Node *read = arena_alloc(in->f->arena, sizeof(Node)), *value = arena_alloc(in->f->arena, sizeof(Node));
+  *read = *target;
+  const char *method = inplace_methods[n->op];
+  if (method && defines(in, read, method)) {
+    Node **args = arena_alloc(in->f->arena, 2 * sizeof(Node *));
+    args[0] = read;
+    args[1] = n->rhs;
+    *value = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {args, 2}, .str = method};
+  } else {
+    *value = (Node){.kind = N_BINOP, .line = n->line, .col = n->col, .op = n->op, .lhs = read, .rhs = n->rhs};
+  }
+  n->kind = N_ASSIGN;
+  n->rhs = value;
+  return true;
 }
 
 /* -a, +a, ~a: a's __neg__, __pos__, __invert__ */

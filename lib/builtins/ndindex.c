@@ -217,8 +217,7 @@ static LLVMValueRef nditer_index_1d(Lower *l, const Operands *o, LLVMValueRef k)
   LLVMValueRef none_positive = const_bool(l, true), some_negative = const_bool(l, false), zero = const_i64(l, 0);
   for (int i = 0; i < o->n; i++) {
     if (o->types[i]->kind != TY_ARRAY || o->types[i]->ndim == 0) continue;
-    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->values[i], 0), const_i64(l, 1), "");
-    LLVMValueRef s = LLVMBuildSelect(l->b, one, zero, lo_arr_stride(l, o->types[i], o->values[i], 0), "");
+    LLVMValueRef s = lo_broadcast_stride(l, o->types[i], o->values[i], 0);
     none_positive = LLVMBuildAnd(l->b, none_positive, LLVMBuildICmp(l->b, LLVMIntSLE, s, zero, ""), "");
     some_negative = LLVMBuildOr(l->b, some_negative, LLVMBuildICmp(l->b, LLVMIntSLT, s, zero, ""), "");
   }
@@ -248,11 +247,7 @@ static void nditer_index_by_strides(Lower *l, const Operands *o, LLVMValueRef k,
     if (t->kind != TY_ARRAY) continue;
     for (int d = 0; d < o->ndim; d++, j++) {
       int own = d - (o->ndim - t->ndim);
-      LLVMValueRef s = const_i64(l, 0);
-      if (own >= 0) {
-        LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->values[i], own), const_i64(l, 1), "");
-        s = LLVMBuildSelect(l->b, one, s, lo_arr_stride(l, t, o->values[i], own), "");
-      }
+      LLVMValueRef s = own >= 0 ? lo_broadcast_stride(l, t, o->values[i], own) : const_i64(l, 0);
       LLVMValueRef at = const_i64(l, j);
       LLVMBuildStore(l->b, s, LLVMBuildGEP2(l->b, i64, strides, &at, 1, ""));
     }

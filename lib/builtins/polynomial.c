@@ -169,22 +169,17 @@ typedef struct Columns {
   int nd;                   /* the result's dimensions */
 } Columns;
 
-/* i of length len broadcast: 0 where the length is 1 */
-static LLVMValueRef broadcast_index(Lower *l, LLVMValueRef len, LLVMValueRef i) {
-  return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, len, const_i64(l, 1), ""), const_i64(l, 0), i, "");
-}
-
 static void polyval_column(Lower *l, LLVMValueRef *idx, void *arg) {
   Columns *k = arg;
   int nd = k->nd, columns = k->h.ct->ndim - 1, xnd = k->xt ? k->xt->ndim : 0;
   LLVMValueRef col[RC_MAX_NDIM], xi[RC_MAX_NDIM];
   for (int d = 0; d < columns; d++) {
     int at = k->tensor ? d : nd - columns + d;
-    col[d] = k->tensor ? idx[at] : broadcast_index(l, lo_arr_shape(l, k->h.c, d + 1), idx[at]);
+    col[d] = k->tensor ? idx[at] : lo_broadcast_index(l, k->h.c, d + 1, idx[at]);
   }
   for (int d = 0; d < xnd; d++) {
     int at = k->tensor ? columns + d : nd - xnd + d;
-    xi[d] = k->tensor ? idx[at] : broadcast_index(l, lo_arr_shape(l, k->x, d), idx[at]);
+    xi[d] = k->tensor ? idx[at] : lo_broadcast_index(l, k->x, d, idx[at]);
   }
   k->h.column = col;
   LLVMValueRef v = k->xv;

@@ -2311,10 +2311,7 @@ typedef struct TextWhere {
 static LLVMValueRef broadcast_item(Lower *l, const TextWhere *w, int k, LLVMValueRef *idx) {
   const Type *t = w->t[k];
   LLVMValueRef at[RC_MAX_NDIM];
-  for (int d = 0; d < t->ndim; d++) {
-    LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, w->v[k], d), const_i64(l, 1), "");
-    at[d] = LLVMBuildSelect(l->b, single, const_i64(l, 0), idx[w->rt->ndim - t->ndim + d], "");
-  }
+  for (int d = 0; d < t->ndim; d++) at[d] = lo_broadcast_index(l, w->v[k], d, idx[w->rt->ndim - t->ndim + d]);
   return addr_at(l, t, w->v[k], at);
 }
 
@@ -2511,10 +2508,7 @@ static LLVMValueRef operand_shape_into(Lower *l, const Operand *o, LLVMValueRef 
 static LLVMValueRef operand_at(Lower *l, const Operand *o, LLVMValueRef *idx, int ndim, const Type *t) {
   if (!is_array(o->t)) return lo_convert(l, o->v, o->t, t);
   LLVMValueRef at[RC_MAX_NDIM];
-  for (int d = 0, skip = ndim - o->t->ndim; d < o->t->ndim; d++) {
-    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, o->v, d), const_i64(l, 1), "");
-    at[d] = pick(l, one, const_i64(l, 0), idx[d + skip]);
-  }
+  for (int d = 0, skip = ndim - o->t->ndim; d < o->t->ndim; d++) at[d] = lo_broadcast_index(l, o->v, d, idx[d + skip]);
   return lo_convert(l, lo_load_scalar(l, o->t->elem, lo_element_addr(l, o->t, o->v, at)), o->t->elem, t);
 }
 

@@ -412,12 +412,7 @@ static void broadcast(Lower *l, Fused *fu, int ndim, LLVMValueRef *shape, bool w
 static void array_steps(Lower *l, const Type *t, LLVMValueRef a, int ndim, LLVMValueRef *step) {
   for (int d = 0; d < ndim; d++) {
     int od = d - (ndim - t->ndim);
-    if (od < 0) {
-      step[d] = const_i64(l, 0);
-      continue;
-    }
-    LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, od), const_i64(l, 1), "");
-    step[d] = LLVMBuildSelect(l->b, one, const_i64(l, 0), lo_arr_stride(l, t, a, od), "");
+    step[d] = od < 0 ? const_i64(l, 0) : lo_broadcast_stride(l, t, a, od);
   }
 }
 

@@ -245,6 +245,8 @@ LLVMValueRef lo_fp_to_int(Lower *l, LLVMValueRef v, LLVMTypeRef dst, bool is_sig
 LLVMValueRef lo_arr_field(Lower *l, LLVMValueRef a, unsigned field, unsigned i);
 LLVMValueRef lo_arr_shape(Lower *l, LLVMValueRef a, int d);
 LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d);
+LLVMValueRef lo_broadcast_index(Lower *l, LLVMValueRef a, int d, LLVMValueRef i);
+LLVMValueRef lo_broadcast_stride(Lower *l, const Type *t, LLVMValueRef a, int d);
 /* The dimensions of a's shape (or strides) in memory (a stack array of i64), for a runtime function. */
 LLVMValueRef lo_arr_dims_in_memory(Lower *l, const Type *t, LLVMValueRef a, bool strides);
 LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr);

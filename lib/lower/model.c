@@ -452,6 +452,19 @@ LLVMValueRef lo_arr_stride(Lower *l, const Type *t, LLVMValueRef a, int d) {
   return s;
 }
 
+/* NumPy's broadcasting reads an axis of length 1 at index 0 whatever the
+ * result's index, as if its stride were 0. */
+static LLVMValueRef unless_single(Lower *l, LLVMValueRef a, int d, LLVMValueRef v) {
+  LLVMValueRef single = LLVMBuildICmp(l->b, LLVMIntEQ, lo_arr_shape(l, a, d), const_i64(l, 1), "");
+  return LLVMBuildSelect(l->b, single, const_i64(l, 0), v, "");
+}
+
+LLVMValueRef lo_broadcast_index(Lower *l, LLVMValueRef a, int d, LLVMValueRef i) { return unless_single(l, a, d, i); }
+
+LLVMValueRef lo_broadcast_stride(Lower *l, const Type *t, LLVMValueRef a, int d) {
+  return unless_single(l, a, d, lo_arr_stride(l, t, a, d));
+}
+
 /* A scalar (an array element) at addr. */
 LLVMValueRef lo_load_scalar(Lower *l, const Type *t, LLVMValueRef addr) { return model(t)->load(l, t, addr); }
 void lo_store_scalar(Lower *l, const Type *t, LLVMValueRef addr, LLVMValueRef v) { model(t)->store(l, t, addr, v); }

@@ -4,7 +4,7 @@ Its API is the core of Numba's, so ``import ruchey as numba`` runs existing
 code. Importing it loads neither LLVM nor the compiler: the first call of a
 compiled function does.
 """
-from ruchey import config
+from ruchey import _core, config
 from ruchey._core import ArgumentTypeError, TypingError
 # thread count of parallel loops, per calling thread as in Numba; these load
 # the compiler library on first call but start no thread
@@ -30,8 +30,13 @@ __all__ = ["jit", "jit_module", "njit", "prange", "pndindex", "literal_unroll", 
 def threading_layer():
     """The threading layer parallel code runs on, by Numba's name: ruchey's
     own thread pool, a work queue over pthreads, is Numba's "workqueue"
-    (never "tbb" or "omp"; there from import, so never Numba's ValueError
-    of a layer not chosen yet)."""
+    (never "tbb" or "omp"). Before the pool is first needed (a parallel
+    loop or ufunc, get_num_threads() or set_num_threads(); reading its size,
+    config.NUMBA_NUM_THREADS, fixes it too) it is Numba's ValueError, as
+    Numba has chosen no layer until it launches its threads (EVoC's nesting
+    check expects that ValueError)."""
+    if not _core.pool_sized():
+        raise ValueError("Threading layer is not initialized.")
     return "workqueue"
 
 

@@ -36,7 +36,8 @@ _CLASS_DUNDERS = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakre
 _SPECIAL_METHODS = {f"__{name}__" for name in (
     "len abs bool float int hash str getitem setitem eq ne lt le gt ge "
     "add sub mul truediv floordiv mod pow lshift rshift and or xor "
-    "radd rsub rmul rtruediv rfloordiv rmod rpow rlshift rrshift rand ror rxor").split()}
+    "radd rsub rmul rtruediv rfloordiv rmod rpow rlshift rrshift rand ror rxor "
+    "iadd isub imul itruediv ifloordiv imod ipow ilshift irshift iand ior ixor").split()}
 # special methods the box's own attribute access, life and pickling rest on: refused
 _BOX_DUNDERS = {f"__{name}__" for name in (
     "getattr getattribute setattr delattr del new init_subclass class_getitem set_name "
@@ -255,6 +256,18 @@ def _python_method(disp, name):
     return method
 
 
+def _box_class(cls, ns):
+    """The jitclass: a subclass of the class, as Numba's (``Jit.mro()[1]`` is
+    the class, which another jitclass may derive from), and of JitObject,
+    whose instances hold the native object. A class whose metaclass or
+    layout cannot be joined to JitObject's (an ABC's, one of __slots__)
+    gives a jitclass deriving from JitObject alone."""
+    try:
+        return JitClassType(cls.__name__, (cls, _core.JitObject), ns)
+    except TypeError:  # a metaclass conflict, or "multiple bases have instance lay-out conflict"
+        return JitClassType(cls.__name__, (_core.JitObject,), ns)
+
+
 def _register(cls, spec):
     name = cls.__name__
     fields = _spec_of(cls, spec)
@@ -326,7 +339,7 @@ def _register(cls, spec):
         if field in ns:
             raise TypeError(f"jitclass {name}: {field!r} is both a field and a method or property")
         ns[field] = _field_accessors(name, field)
-    box = JitClassType(name, (_core.JitObject,), ns)
+    box = _box_class(cls, ns)
     instance_type = InstanceType(box)
     instance_type.name = _core.jitclass_declare(box)
     box._numba_type_ = instance_type  # an instance's type, as Numba's boxes give it (List.empty_list(p._numba_type_))

@@ -33,7 +33,7 @@ from ruchey.decorators import jit
 from ruchey.intrinsics import intrinsic
 from ruchey.native import get_cython_function_address
 
-__all__ = ["register_jitable", "overload", "overload_method", "overload_attribute", "is_jitted",
+__all__ = ["register_jitable", "overload", "overload_method", "overload_classmethod", "overload_attribute", "is_jitted",
            "get_cython_function_address", "intrinsic", "SentryLiteralArgs", "sentry_literal_args"]
 
 # a function compiled code may call -> the dispatcher it calls
@@ -401,6 +401,69 @@ def overload_attribute(type_class, name, jit_options=None, **kwargs):
     """Registers a typing function for value.name where value's type is an
     instance of type_class; its implementation (value) -> the attribute."""
     return _overload_member(type_class, name, True, jit_options)
+
+
+class _TypeRef:
+    """What an overload_classmethod's typing function gets first: Numba's
+    TypeRef of the class, whose instance_type is the class."""
+
+    def __init__(self, instance_type):
+        self.instance_type = instance_type
+
+    def __repr__(self):
+        return f"typeref[{getattr(self.instance_type, '__name__', self.instance_type)}]"
+
+
+def overload_classmethod(type_class, name, jit_options=None, prefer_literal=False, **kwargs):
+    """Registers a typing function for ``type_class.name(...)`` in compiled
+    code, type_class (a class of types: a StructRef's, types.Array or a
+    subclass) read as a global (radiomesh's ``StructUvwTile.from_uvw(u, v,
+    w)``). The typing function takes the class first (a TypeRef of it, as
+    Numba's), then the arguments' types; its implementation takes the class
+    first too (None in compiled code). Registered for one class, its bases
+    lack the name (a TypingError there, as in Numba); its subclasses inherit it."""
+    if not isinstance(type_class, type):
+        raise TypeError(f"the first argument is a class of types (types.Array, a StructRef), got {type_class!r}")
+
+    def register(typer):
+        stub = _without_first_parameter(typer, f"{type_class.__name__}.{name}")
+        disp = vars(type_class).get(name)
+        if not (isinstance(disp, _core.Dispatcher) and "_overloads" in disp.__dict__):
+            disp = _generic(stub, _Overloads(f"{type_class.__name__}.{name}", star=_ends_in_star(stub)))
+            setattr(type_class, name, disp)
+        disp._overloads.typers.append((_class_typer(type_class, typer), dict(jit_options or {}), prefer_literal))
+        # compiled code reads type_class.name as it reads a namespace's member: the dispatcher
+        type_class.__ruchey_namespace__ = True
+        return typer
+    return register
+
+
+def _without_first_parameter(func, name):
+    """A function with func's parameters less the first (a classmethod's cls): what calls bind by."""
+    from ruchey.experimental import _exec_functions, _parameters
+    ns = {}
+    params = _parameters(name, func, ns, "the classmethod")[0][1:]
+    source = f"def classmethod_call({', '.join(params)}):\n    pass\n"
+    return _exec_functions(source, ns, f"<classmethod {name} {next(_generated)}>")["classmethod_call"]
+
+
+def _class_typer(type_class, typer):
+    """A typing function of the call's arguments alone: typer given the
+    class first, its implementation given None for it."""
+    def class_typer(*argtypes):
+        impl = typer(_TypeRef(type_class), *argtypes)
+        return None if impl is None else _class_call(getattr(impl, "py_func", impl))
+    return class_typer
+
+
+def _class_call(impl):
+    """A function of impl's parameters less the first, calling impl with None there."""
+    from ruchey.experimental import _exec_functions, _parameters
+    ns = {"__classmethod_impl": jit(impl)}
+    params, passed = _parameters(impl.__name__, impl, ns, "the classmethod's implementation")
+    source = (f"def classmethod_impl({', '.join(params[1:])}):\n"
+              f"    return __classmethod_impl(None{''.join(', ' + p for p in passed[1:])})\n")
+    return _exec_functions(source, ns, f"<classmethod implementation {next(_generated)}>")["classmethod_impl"]
 
 
 # ---------------------------------------------------------------- for the extension and the cache

@@ -367,6 +367,15 @@ def _top_names():
     return names
 
 
+def _cloudpickle():
+    """The cloudpickle package, as numba.cloudpickle's other names, where it is installed."""
+    try:
+        import cloudpickle
+    except ImportError:
+        return ()
+    return (cloudpickle,)
+
+
 def _submodules():
     """name -> (own names, sources) of each numba module given."""
     import ruchey.caching
@@ -473,6 +482,9 @@ def _submodules():
         "numba.core.serialize": (dict(dumps=ruchey.serialize.dumps, is_serializable=ruchey.serialize.is_serializable,
                                       disable_pickling=ruchey.serialize.disable_pickling, pickle=pickle,
                                       ReduceMixin=ruchey.serialize.ReduceMixin), ()),
+        # Numba's own copy of cloudpickle (from numba.cloudpickle import dumps, loads), which keeps the attributes a
+        # class pickled by value has in the process loading it again: ruchey.serialize's dumps, cloudpickle's rest
+        "numba.cloudpickle": (dict(dumps=ruchey.serialize.dumps, loads=pickle.loads), _cloudpickle()),
         # where numba.objmode and numba.parallel_chunksize are defined, under their names there
         "numba.core.withcontexts": (dict(objmode_context=ruchey.objmode, parallel_chunksize=ruchey.parallel_chunksize), ()),
         # the Python running, which code for Numba compares (utils.PYVERSION >= (3, 12))

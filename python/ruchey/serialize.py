@@ -62,13 +62,13 @@ def _key(obj):
 
 def _function_bytes(func):
     try:
-        import cloudpickle
+        import cloudpickle  # noqa: F401  (dumps pickles by value through it)
     except ImportError:
         raise pickle.PicklingError(
             f"{func.__qualname__} is compiled in __main__ or inside a function: pickling it by value "
             "needs cloudpickle (pip install cloudpickle); or define it at the top of an importable module"
         ) from None
-    return cloudpickle.dumps(func)
+    return dumps(func)
 
 
 def _source_lines(func):
@@ -167,16 +167,52 @@ def disable_pickling(cls):
 
 def _pickler_class():
     try:
+        import cloudpickle
         from cloudpickle import CloudPickler as base
     except ImportError:
-        base = pickle.Pickler
+        cloudpickle, base = None, pickle.Pickler
+    # the state setter cloudpickle gives a class it pickles by value (its attributes)
+    class_setstate = getattr(getattr(cloudpickle, "cloudpickle", None), "_class_setstate", None)
 
     class Pickler(base):
         def reducer_override(self, obj):
             if type(obj) in _not_pickled:
                 raise pickle.PicklingError(f"{type(obj).__name__} objects are not picklable")
-            return super().reducer_override(obj) if hasattr(base, "reducer_override") else NotImplemented
+            reduced = super().reducer_override(obj) if hasattr(base, "reducer_override") else NotImplemented
+            if isinstance(obj, type) and isinstance(reduced, tuple) and len(reduced) == 6 \
+                    and class_setstate is not None and reduced[5] is class_setstate:
+                _known_classes.add(obj)
+                make, args, state, items, dict_items, _ = reduced
+                return _dynamic_class, (make, args), state, items, dict_items, _set_class_state
+            return reduced
     return Pickler
+
+
+# the classes pickled by value that this process has (pickled from here, or made by an unpickling), and
+# those an unpickling found already here, whose attributes stay as this process has set them since
+_known_classes = weakref.WeakSet()
+_reused_classes = weakref.WeakSet()
+
+
+def _dynamic_class(make, args):
+    """The class cloudpickle's skeleton maker gives: a new one, or the one
+    this process already has under the id the pickle carries."""
+    cls = make(*args)
+    if cls in _known_classes:
+        _reused_classes.add(cls)
+    _known_classes.add(cls)
+    return cls
+
+
+def _set_class_state(cls, state):
+    """cloudpickle's setting of the attributes, except on a class already
+    here: loading a pickle made before ``Klass.x = 100`` leaves 100 (as
+    numba.core.serialize's own cloudpickle does), where cloudpickle's would
+    set the pickled value again."""
+    if cls not in _reused_classes:
+        import cloudpickle
+        cloudpickle.cloudpickle._class_setstate(cls, state)
+    return cls
 
 
 def dumps(obj):

@@ -102,7 +102,8 @@ def _check_options(options, object_mode=False):
         raise ValueError(f"Invalid identity value {options['identity']!r}: a ufunc's identity is 0, 1, None or "
                          "\"reorderable\", as Numba's")
     if options.get("forceobj") and not object_mode:
-        raise TypeError("guvectorize(forceobj=True) is not supported: ruchey compiles in nopython mode only")
+        raise TypeError("forceobj=True needs signatures: ruchey has no object mode to compile a loop per "
+                        "call's dtypes in (vectorize and guvectorize given signatures run the function so)")
 
 
 # the loops' errors (x / 0, math.sqrt(-1.0)) give NumPy's inf, NaN and 0 and
@@ -194,9 +195,18 @@ class _Loops:
         identity = self.options.get("identity")
         doc = self.func.__doc__ or ""
         parallel = self.options.get("target", "cpu") == "parallel"
+        if parallel:
+            _launch_pool()
         u = _core._make_ufunc(self.func.__name__, doc, self.nin, identity, list(self.loops), parallel,
                               self.disp)
         return _named(u, self.func)
+
+
+def _launch_pool():
+    """Numba launches its threads when it builds a parallel ufunc (its
+    threading_layer() is chosen from then): the pool's size is fixed here,
+    though no thread starts before a loop long enough to split."""
+    _core.get_num_threads()
 
 
 def _dtype_of(value):
@@ -381,14 +391,20 @@ class DUFunc:
         return self._loops.nin
 
 
+_FAILED = object()  # an object-mode element whose call raised
+
+
 class ObjectModeUFunc:
     """``@vectorize([...], forceobj=True)``: Numba's object-mode ufunc calls
     the Python function once per element, on the elements boxed as Python
     objects (a float64 as a float, an int64 as an int), and stores each
     result as its signature's return type. ruchey has no object mode, so it
     runs the function through NumPy's frompyfunc: the operands cast to the
-    first signature that takes them all safely (as NumPy picks a ufunc's
-    loop), the results to that signature's return type."""
+    signature of their own dtypes, else the first that takes them all
+    safely (as NumPy picks a ufunc's loop), the results to that signature's
+    return type.  An element whose call raises is skipped (its output keeps
+    its value) and the first exception is raised once every element ran,
+    as Numba's object-mode loop does."""
 
     def __init__(self, func, sigs):
         self.py_func = func
@@ -403,7 +419,6 @@ class ObjectModeUFunc:
             for t in sig.args + (sig.return_type,):
                 _describe(t)  # scalars only
             self._loops.append((tuple(np.dtype(t.name) for t in sig.args), np.dtype(sig.return_type.name)))
-        self._elements = np.frompyfunc(func, self.nin, 1)
         functools.update_wrapper(self, func)
 
     @property
@@ -411,33 +426,147 @@ class ObjectModeUFunc:
         return ["".join(d.char for d in args) + "->" + ret.char for args, ret in self._loops]
 
     def _loop(self, operands):
-        def takes(value, dtype):
-            if isinstance(value, (np.ndarray, np.generic)):
-                return np.can_cast(value.dtype, dtype)
-            return np.can_cast(np.min_scalar_type(value), dtype)  # a Python number, by its value
-        for args, ret in self._loops:
-            if all(takes(v, d) for v, d in zip(operands, args)):
-                return args, ret
+        k = _chosen_loop(operands, [args for args, _ in self._loops])
+        if k is not None:
+            return self._loops[k]
         seen = ", ".join(repr(_dtype_of(v).name) for v in operands)
         raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({seen}): "
                         f"none of its loops {self.types} takes them safely")
 
     def __call__(self, *args, out=None):
+        if len(args) == self.nin + 1 and out is None:  # the output given by position, as a ufunc takes it
+            *args, out = args
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} arguments ({len(args)} given)")
         operands = [np.asarray(v) for v in args]
         dtypes, ret = self._loop(args)
-        result = self._elements(*[v.astype(d, copy=False) for v, d in zip(operands, dtypes)])
+        failed = []
+        result = self._elements(failed)(*[v.astype(d, copy=False) for v, d in zip(operands, dtypes)])
+        result = np.asarray(result, dtype=object)
+        done = np.array([r is not _FAILED for r in result.flat], dtype=bool).reshape(result.shape)
+        result[~done] = 0
+        values = result.astype(ret)
         if out is not None:
             out = out[0] if isinstance(out, tuple) else out
-            np.copyto(out, np.asarray(result, dtype=ret))
+            np.copyto(out, values, where=done)
+        if failed:
+            raise failed[0]
+        if out is not None:
             return out
-        if not isinstance(result, np.ndarray):  # all operands scalars: a NumPy scalar, as a ufunc's
-            return ret.type(result)
-        return result.astype(ret)
+        return values[()] if not values.ndim else values  # all operands scalars: a NumPy scalar, as a ufunc's
+
+    def _elements(self, failed):
+        """The function over the elements, as Numba's object-mode loop runs
+        it: an element whose call raises keeps its output as it was, and
+        the loop goes on; the first exception is raised at the end."""
+        func = self.py_func
+
+        def element(*values):
+            try:
+                return func(*values)
+            except Exception as exc:  # noqa: BLE001 - any, as the loop goes on past it
+                failed.append(exc)
+                return _FAILED
+        return np.frompyfunc(element, self.nin, 1)
 
     def __repr__(self):
         return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
+
+
+def _chosen_loop(operands, loops):
+    """The index of the loop (its inputs' dtypes) NumPy would run for the
+    operands: one of their own dtypes, else the first they cast to safely
+    (a Python number by its value); None if none takes them."""
+    def takes(value, dtype):
+        if isinstance(value, (np.ndarray, np.generic)):
+            return np.can_cast(value.dtype, dtype)
+        return np.can_cast(np.min_scalar_type(value), dtype)
+    own = [_dtype_of(v) for v in operands]
+    for k, dtypes in enumerate(loops):
+        if list(dtypes[:len(own)]) == own:
+            return k
+    for k, dtypes in enumerate(loops):
+        if all(takes(v, d) for v, d in zip(operands, dtypes)):
+            return k
+    return None
+
+
+class ObjectModeGUFunc:
+    """``@guvectorize([...], layout, forceobj=True)``: Numba's object-mode
+    gufunc calls the Python function once per element of the broadcast outer
+    dimensions, on views of each operand's core dimensions (an input of
+    "()" as a number, or a 1-element array where its signature says an
+    array), the outputs given or made by the layout's sizes. The operands
+    are cast to the first signature that takes the inputs safely. An
+    exception stops the loop there and reaches the caller, what was
+    written before it staying in the outputs given, as in Numba."""
+
+    def __init__(self, func, sigs, layout):
+        self.py_func = func
+        self._ins, self._outs = _parse_layout(layout)
+        self.nin, self.nout = len(self._ins), len(self._outs)
+        if func.__code__.co_argcount != self.nin + self.nout:
+            raise TypeError(f"{func.__name__}() takes {func.__code__.co_argcount} arguments, the layout "
+                            f"{layout!r} {self.nin + self.nout}")
+        self.signature = layout.replace(" ", "")
+        self._loops = []  # (each argument's dtype, (scalar?, core dimensions' indices) per argument)
+        for sig in sigs:
+            sig = types.parse_signature(sig)
+            if len(sig.args) != self.nin + self.nout:
+                raise TypeError(f"the signature {sig!r} has {len(sig.args)} arguments, the layout "
+                                f"{self.nin + self.nout}")
+            dtypes = tuple(np.dtype((t.dtype if t.ndim else t).name) for t in sig.args)
+            self._loops.append((dtypes, _loop_arguments(sig, self._ins + self._outs, self.nin)))
+        functools.update_wrapper(self, func)
+
+    @property
+    def types(self):
+        return ["".join(d.char for d in dtypes[:self.nin]) + "->" + "".join(d.char for d in dtypes[self.nin:])
+                for dtypes, _ in self._loops]
+
+    def __call__(self, *args, out=None):
+        if len(args) not in (self.nin, self.nin + self.nout) or (out is not None and len(args) != self.nin):
+            raise TypeError(f"{self.__name__}() takes {self.nin} inputs and {self.nout} outputs "
+                            f"({len(args)} arguments given{', and out=' if out is not None else ''})")
+        given = list(args[self.nin:]) or ([] if out is None else list(out) if isinstance(out, tuple) else [out])
+        inputs = args[:self.nin]
+        k = _chosen_loop(inputs, [dtypes for dtypes, _ in self._loops])
+        if k is None:
+            seen = ", ".join(repr(_dtype_of(v).name) for v in inputs)
+            raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({seen}): "
+                            f"none of its loops {self.types} takes them safely")
+        dtypes, hows = self._loops[k]
+        inputs = [np.asarray(v, dtype=d) for v, d in zip(inputs, dtypes)]
+        sizes = self._core_sizes(inputs + [np.asarray(g) for g in given], self._ins + self._outs[:len(given)])
+        outer = np.broadcast_shapes(*(a.shape[:a.ndim - len(dims)] for a, dims in zip(inputs, self._ins)))
+        outputs = given or [np.zeros(outer + tuple(sizes[d] for d in dims), dtype=d)
+                            for dims, d in zip(self._outs, dtypes[self.nin:])]
+        operands = [np.broadcast_to(a, outer + a.shape[a.ndim - len(dims):]) for a, dims in zip(inputs, self._ins)]
+        for index in np.ndindex(*outer):
+            self.py_func(*(self._core(a, index, how) for a, how in zip(operands + outputs, hows)))
+        return outputs[0] if self.nout == 1 else tuple(outputs)
+
+    def _core_sizes(self, arrays, cores):
+        """Each core dimension's size, from the operands holding it (a ValueError where they disagree)."""
+        sizes = {d: int(d) for dims in self._ins + self._outs for d in dims if d.isdigit()}
+        for k, (a, dims) in enumerate(zip(arrays, cores)):
+            if a.ndim < len(dims):
+                raise ValueError(f"{self.__name__}: operand {k} has {a.ndim} dimensions, its core "
+                                 f"({','.join(dims)}) needs {len(dims)}")
+            for d, n in zip(dims, a.shape[a.ndim - len(dims):]):
+                if sizes.setdefault(d, n) != n:
+                    raise ValueError(f"{self.__name__}: core dimension {d} is {sizes[d]} and {n} in operand {k}")
+        return sizes
+
+    @staticmethod
+    def _core(a, index, how):
+        scalar, dims = how
+        if scalar:
+            return a[index]
+        return a[index + (np.newaxis,)] if dims == (-1,) else a[index]
+
+    def __repr__(self):
+        return f"<ruchey.ObjectModeGUFunc '{self.__name__}'>"
 
 
 def _remade_dufunc(func, options, sigs=(), frozen=False):
@@ -561,9 +690,11 @@ def guvectorize(*args, **options):
         raise TypeError("guvectorize takes signatures and a layout: @guvectorize([sig, ...], \"(n)->(n)\")")
     sigs, layout = args
     sigs = [sigs] if isinstance(sigs, (str, types.Signature)) else list(sigs)
-    _check_options(options)
+    _check_options(options, object_mode=True)
 
     def build(func):
+        if options.get("forceobj"):
+            return ObjectModeGUFunc(func, sigs, layout)
         disp = _gufunc_dispatcher(func, layout, options)
         u = _build_gufunc(func, disp, sigs, layout, options)
         ins, outs = _parse_layout(layout)
@@ -603,8 +734,11 @@ def _build_gufunc(func, disp, sigs, layout, options):
         how = _loop_arguments(sig, core, len(ins))
         address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
         loops.append((address, nums, how))
+    parallel = options.get("target", "cpu") == "parallel"
+    if parallel:
+        _launch_pool()
     return _named(_core._make_gufunc(func.__name__, func.__doc__ or "", len(ins), len(outs), layout,
-                                     options.get("identity"), loops, options.get("target", "cpu") == "parallel",
+                                     options.get("identity"), loops, parallel,
                                      disp, _writable_inputs(func, options.get("writable_args", ()))), func)
 
 
