@@ -1140,26 +1140,60 @@ PyObject *disp_raise_runtime_error(void) {
 }
 
 /* The arguments of compiled code's raises that are not numbers or str
- * (rt_raise_objects), boxed while the code held them: the last KEPT_RAISES
- * tuples, each named by a serial number in its raise's message ("\x04"
- * and the number), so that a raise caught in compiled code keeps its
- * values for a bare raise after it, and one nothing reaches goes when
- * its slot is taken again. Under the GIL. */
-enum { KEPT_RAISES = 64 };
-static struct {
-  uint64_t serial;
-  PyObject *args;
-  char msg[24];
-} kept_raises[KEPT_RAISES];
+ * (rt_raise_objects), boxed while the code held them: each raise's
+ * (args tuple, keywords dict or None, message) under a serial number,
+ * which its message names ("\x04" and the number), until Python gets
+ * them (raise_kept) or compiled code catches the raise for good
+ * (disp_forget_raise_args, called where a clause that does not raise it
+ * again takes it, where a clause that may ends, and where a parallel
+ * loop drops all failures but its first), so that a raise caught in
+ * compiled code keeps its values for a bare raise after it however many
+ * others come between. Under the GIL. */
+static PyObject *kept_raises;
+
+/* The values raise cls(*args, **kw) of tuple (args first, the keywords'
+ * values last, each name in keywords ended by '\x1f') is made of: a new
+ * (args, kw or None) pair; NULL with the exception set. */
+static PyObject *split_keywords(PyObject *tuple, const char *keywords) {
+  Py_ssize_t nkw = 0;
+  for (const char *k = keywords; k && *k; k++) nkw += *k == '\x1f';
+  Py_ssize_t npos = PyTuple_GET_SIZE(tuple) - nkw;
+  PyObject *args = PyTuple_GetSlice(tuple, 0, npos), *kw = nkw ? PyDict_New() : Py_NewRef(Py_None);
+  const char *name = keywords;
+  for (Py_ssize_t i = 0; args && kw && i < nkw; i++) {
+    const char *end = strchr(name, '\x1f');
+    PyObject *key = PyUnicode_FromStringAndSize(name, end - name);
+    if (!key || PyDict_SetItem(kw, key, PyTuple_GET_ITEM(tuple, npos + i)) < 0) Py_CLEAR(kw);
+    Py_XDECREF(key);
+    name = end + 1;
+  }
+  PyObject *pair = args && kw ? PyTuple_Pack(2, args, kw) : NULL;
+  Py_XDECREF(args); Py_XDECREF(kw);
+  return pair;
+}
+
+/* The values kept under serial, with their message: 0, or -1 with the exception set. */
+static int keep_raise(PyObject *tuple, const char *keywords, uint64_t serial, const char **msg) {
+  char text[24];
+  snprintf(text, sizeof text, "\x04%llu", (unsigned long long)serial);
+  PyObject *pair = split_keywords(tuple, keywords), *key = PyLong_FromUnsignedLongLong(serial);
+  PyObject *message = PyBytes_FromString(text);
+  PyObject *entry = pair && message ? PyTuple_Pack(2, pair, message) : NULL;
+  if (!kept_raises && entry) kept_raises = PyDict_New();
+  int rc = entry && key && kept_raises ? PyDict_SetItem(kept_raises, key, entry) : -1;
+  if (rc == 0) *msg = PyBytes_AS_STRING(message);  /* (the entry holds it while the raise is kept) */
+  Py_XDECREF(pair); Py_XDECREF(key); Py_XDECREF(message); Py_XDECREF(entry);
+  return rc;
+}
 
 /* rt_raise_objects' boxer (any thread; the GIL taken here): 0 with the
- * message naming the kept tuple, or 1 with boxing's exception. */
-int disp_keep_raise_args(const Type *args_t, void *args, void **cls, const char **msg) {
+ * message naming the kept values, or 1 with boxing's exception. */
+int disp_keep_raise_args(const Type *args_t, void *args, const char *keywords, void **cls, const char **msg) {
   static uint64_t serial;
   static _Thread_local char text[512];
   PyGILState_STATE g = PyGILState_Ensure();
   PyObject *tuple = disp_box(args_t, args);
-  int failed = !tuple;
+  int failed = !tuple || keep_raise(tuple, keywords, ++serial, msg) < 0;
   if (failed) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
@@ -1170,27 +1204,38 @@ int disp_keep_raise_args(const Type *args_t, void *args, void **cls, const char 
     *cls = type ? type : Py_NewRef(PyExc_RuntimeError);  /* (classes live on) */
     *msg = text;
     Py_XDECREF(s); Py_XDECREF(value); Py_XDECREF(tb);
-  } else {
-    int slot = (int)(++serial % KEPT_RAISES);
-    Py_XSETREF(kept_raises[slot].args, tuple);
-    kept_raises[slot].serial = serial;
-    snprintf(kept_raises[slot].msg, sizeof kept_raises[slot].msg, "\x04%llu", (unsigned long long)serial);
-    *msg = kept_raises[slot].msg;
   }
+  Py_XDECREF(tuple);
   PyGILState_Release(g);
   return failed;
 }
 
-/* raise cls(*args) of the tuple a message of disp_keep_raise_args names
- * (taken: Python has it now); cls() where it was let go. */
+/* The kept values a message of disp_keep_raise_args names, taken out (a
+ * new (args, kw) pair), or NULL (no exception) where they are gone. */
+static PyObject *take_kept(const char *text) {
+  PyObject *key = PyLong_FromUnsignedLongLong(strtoull(text, NULL, 10));
+  PyObject *entry = key && kept_raises ? PyDict_GetItemWithError(kept_raises, key) : NULL;
+  PyObject *pair = entry ? Py_NewRef(PyTuple_GET_ITEM(entry, 0)) : NULL;
+  if (entry && PyDict_DelItem(kept_raises, key) < 0) Py_CLEAR(pair);
+  PyErr_Clear();
+  Py_XDECREF(key);
+  return pair;
+}
+
+void disp_forget_raise_args(const char *msg) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  Py_XDECREF(take_kept(msg + 1));
+  PyGILState_Release(g);
+}
+
+/* raise cls(*args, **kw) of the values a message of disp_keep_raise_args
+ * names (taken: Python has them now); cls() where they are gone. */
 static PyObject *raise_kept(PyObject *cls, const char *text) {
-  uint64_t serial = strtoull(text, NULL, 10);
-  int slot = (int)(serial % KEPT_RAISES);
-  PyObject *args = kept_raises[slot].serial == serial ? kept_raises[slot].args : NULL;
-  if (args) kept_raises[slot].args = NULL;
-  PyObject *exc = args ? PyObject_Call(cls, args, NULL) : PyObject_CallNoArgs(cls);
+  PyObject *pair = take_kept(text);
+  PyObject *kw = pair && PyTuple_GET_ITEM(pair, 1) != Py_None ? PyTuple_GET_ITEM(pair, 1) : NULL;
+  PyObject *exc = pair ? PyObject_Call(cls, PyTuple_GET_ITEM(pair, 0), kw) : PyObject_CallNoArgs(cls);
   if (exc) PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-  Py_XDECREF(exc); Py_XDECREF(args);
+  Py_XDECREF(exc); Py_XDECREF(pair);
   return NULL;
 }
 

@@ -154,8 +154,9 @@ int jitclass_add_to_module(PyObject *m);
  * a new tuple, consumed) */
 PyObject *core_namedtuple_fields(PyTypeObject *cls);
 const Type *disp_named_tuple_type(PyTypeObject *cls, int n, const Type *const *fields);
-/* rt_raise_objects' boxer: the tuple at args boxed and kept for the raise (box.c) */
-int disp_keep_raise_args(const Type *args_t, void *args, void **cls, const char **msg);
+/* rt_raise_objects' boxer: the tuple at args boxed and kept for the raise, and what lets it go (box.c) */
+int disp_keep_raise_args(const Type *args_t, void *args, const char *keywords, void **cls, const char **msg);
+void disp_forget_raise_args(const char *msg);
 PyObject *disp_box_named(const Type *t, PyObject *items);
 /* objmode.c: hands libruchey what runs the interpreter for it: objmode blocks, warnings, the GIL
  * around parallel loops, tracemalloc told of array memory */

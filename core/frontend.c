@@ -102,6 +102,7 @@ Node *fe_call_of(Fe *fe, PyObject *e, const char *builtin, Node *x) {
   n->bi = core_builtin_named(builtin);
   n->list = new_list(fe, 1);
   n->list.items[0] = x;
+  if (!strcmp(builtin, "str") || !strcmp(builtin, "repr")) n->data = fe_interpreter_text(!strcmp(builtin, "repr"));
   return n;
 }
 
@@ -2128,6 +2129,20 @@ static void *interpreter_print(void) {
   return print_values;
 }
 
+/* ruchey._objmode._str (repr: _repr), which makes str(x) and repr(x)
+ * of values compiled code does not write itself (builtins/print.c's
+ * lo_text_by_interpreter): looked up once, and kept. */
+void *fe_interpreter_text(bool repr) {
+  static PyObject *functions[2];
+  if (!functions[repr]) {
+    PyObject *module = PyImport_ImportModule("ruchey._objmode");
+    functions[repr] = module ? PyObject_GetAttrString(module, repr ? "_repr" : "_str") : NULL;
+    Py_XDECREF(module);
+    PyErr_Clear();
+  }
+  return functions[repr];
+}
+
 /* One class of isinstance's, added to c: a kind, or a type exactly, as
  * Numba matches them; false (with the error) for a class it refuses. */
 static bool isinstance_class(Fe *fe, PyObject *e, PyObject *cls, IsClasses *c) {
@@ -2320,6 +2335,15 @@ static void spreads_once(Fe *fe, PyObject *e, Node *call) {
     if (s->kind != N_SPREAD || s->lhs->kind == N_VAR || (s->lhs->kind == N_ATTR && s->lhs->lhs->kind == N_VAR)) continue;
     if (effect_free(s->lhs) || fe->first_value == e) s->lhs = fe_var_node(fe, e, fe_assign_before(fe, e, "spread", s->lhs));
   }
+}
+
+/* raise E(a, *t, k=v): E's arguments as a call's, each *t spread once
+ * typed (infer.c) from a variable, the keywords by name (the exception is
+ * made of them in Python: box.c's raise_kept). */
+bool fe_raise_args(Fe *fe, PyObject *call, Node *n) {
+  if (!fe_call_args(fe, call, n, ARGS_SPREAD)) return false;
+  spreads_once(fe, call, n);
+  return true;
 }
 
 /* numpy.datetime64(...) or numpy.timedelta64(...): made at compile time
@@ -2669,6 +2693,8 @@ static Node *fe_call(Fe *fe, PyObject *e) {
       n = NULL;
     } else if (!is_jit) {
       if (!strcmp(builtin->name, "print")) n->data = interpreter_print();
+      if (!strcmp(builtin->name, "str") || !strcmp(builtin->name, "format")) n->data = fe_interpreter_text(false);
+      if (!strcmp(builtin->name, "repr")) n->data = fe_interpreter_text(true);
       bind_named_positionals(fe, n);
       if (!strcmp(builtin->name, "numpy.arange")) bind_arange(fe, n, e);
       if (builtin->flags & BF_ARGS_TWICE) args_once(fe, e, n);
@@ -3996,11 +4022,38 @@ static Node *fe_yield(Fe *fe, PyObject *s, PyObject *y) {
   return n;
 }
 
+/* `yield from it` as a statement: `for $yieldfrom in it: yield
+ * $yieldfrom`, the items of it yielded in turn (what send() and throw()
+ * would pass on, and the value of the statement, compiled generators do
+ * not have). */
+static Node *fe_yield_from(Fe *fe, PyObject *s, PyObject *v) {
+  char name[32];
+  snprintf(name, sizeof name, "$yieldfrom%d", fe->ntemps++);
+  add_var(fe, name);  /* (a local Python's own names never clash with) */
+  PyObject *ast = PyImport_AddModule("ast");
+  PyObject *store = PyObject_CallMethod(ast, "Store", NULL), *load = PyObject_CallMethod(ast, "Load", NULL);
+  PyObject *it = field(v, "value");
+  PyObject *target = store ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", store), s) : NULL;
+  PyObject *item = load ? ast_node("Name", Py_BuildValue("{s:s,s:O}", "id", name, "ctx", load), s) : NULL;
+  PyObject *yield = item ? ast_node("Yield", Py_BuildValue("{s:O}", "value", item), s) : NULL;
+  PyObject *body = yield ? ast_node("Expr", Py_BuildValue("{s:O}", "value", yield), s) : NULL;
+  PyObject *loop = target && body ? ast_node("For", Py_BuildValue("{s:O,s:O,s:[O],s:[]}", "target", target, "iter", it,
+                                                                  "body", body, "orelse"), s)
+                                  : NULL;
+  PyErr_Clear();
+  Node *n = loop ? fe_stmt(fe, loop) : fe_error(fe, s, "cannot read this yield from");
+  Py_XDECREF(store); Py_XDECREF(load); Py_DECREF(it); Py_XDECREF(target); Py_XDECREF(item); Py_XDECREF(yield);
+  Py_XDECREF(body); Py_XDECREF(loop);
+  return n;
+}
+
 static Node *fe_expr_stmt(Fe *fe, PyObject *s) {
   PyObject *v = field(s, "value");
   Node *n = NULL;
   if (is_kind(v, "Yield")) {
     n = fe_yield(fe, s, v);
+  } else if (is_kind(v, "YieldFrom")) {
+    n = fe_yield_from(fe, s, v);
   } else if (is_kind(v, "Constant")) {
     n = new_node(fe, N_PASS, s);  /* a docstring or a bare constant does nothing */
   } else if (!(n = fe_inlined_call(fe, s, v)) && !fe->diag->kind) {

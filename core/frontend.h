@@ -113,6 +113,8 @@ Node *fe_enum_subscript(Fe *fe, PyObject *cls, PyObject *e);
 int fe_add_var(Fe *fe, const char *name);                       /* its number, made if new */
 /* objmode.c: with objmode(y='float64'): Python code inside compiled code */
 Node *fe_with(Fe *fe, PyObject *s);
+bool fe_raise_args(Fe *fe, PyObject *call, Node *n);
+void *fe_interpreter_text(bool repr);  /* what makes str(x) (repr(x)) of what compiled code does not write */         /* raise E(a, *t, k=v) */
 bool fe_has_starred(PyObject *e);                               /* f(a, *t) */
 Node *fe_spread_args(Fe *fe, PyObject *e);                      /* its arguments as one tuple */
 bool fe_bind_spread_call(Fe *fe, PyObject *e, Node *n, PyObject *disp, Node *packed);  /* that tuple, then disp's defaults */

@@ -167,10 +167,8 @@ Node *fe_raise(Fe *fe, PyObject *s) {
   if (is_kind(exc, "Call")) {
     call = field(exc, "func");
     PyObject *args = field(exc, "args"), *kws = field(exc, "keywords");
-    if (PyList_GET_SIZE(kws))
-      n = fe_error(fe, exc, "an exception raised in compiled code takes no keyword arguments");
-    else if (is_constant_str(args) ? !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str)
-                                   : !fe_exprs(fe, args, &n->list))
+    if (is_constant_str(args) && !PyList_GET_SIZE(kws) ? !fe_message(fe, PyList_GET_ITEM(args, 0), &n->str)
+                                                       : !fe_raise_args(fe, exc, n))
       n = NULL;
     Py_DECREF(args); Py_DECREF(kws);
   }

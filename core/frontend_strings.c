@@ -48,6 +48,7 @@ static Node *format_call(Fe *fe, PyObject *e, Node *value, int conversion, Node 
     return fe_error(fe, e, "the f-string conversion !%c is not supported in compiled code", conversion);
   Node *n = new_node(fe, N_CALL, e);
   n->bi = core_builtin_named("format");
+  n->data = fe_interpreter_text(false);
   n->list = new_list(fe, 2);
   n->list.items[0] = conversion == 'r' ? fe_call_of(fe, e, "repr", value)
                      : conversion == 's' ? fe_call_of(fe, e, "str", value) : value;

@@ -456,7 +456,7 @@ PyObject *core_trace_memory(PyObject *self, PyObject *on) {
 void core_register_objmode(const RucheyAPI *api) {
   api->set_objmode_caller(call_block);
   api->set_warning_caller(warn);
-  api->set_raise_boxer(disp_keep_raise_args);
+  api->set_raise_boxer(disp_keep_raise_args, disp_forget_raise_args);
   api->set_gil_hooks(gil_released, gil_restored);
   memory_api = api;
   set_memory_hooks();

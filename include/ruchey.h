@@ -155,8 +155,8 @@ static inline bool ty_is_unsigned(const Type *t) { return (t->flags & (TF_INT | 
 static inline bool ty_raised_as_text(const Type *t) {
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)  /* raise ValueError("bad shape", a.shape) */
     if (!ty_raised_as_text(t->fields[i])) return false;
-  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE || ty_is_int(t) ||
-         ty_is_float(t) || ty_is_time(t);
+  return t->kind == TY_TUPLE || t->kind == TY_STR || t->kind == TY_BOOL || t->kind == TY_NONE ||
+         (ty_is_int(t) && !(t->flags & TF_ENUM)) || ty_is_float(t) || ty_is_time(t);  /* (an IntEnum member: boxed) */
 }
 /* A dtype NumPy knows and compiled code makes arrays of: numbers, bools,
  * datetimes, records and fixed-width strings; not typed containers'
@@ -971,8 +971,11 @@ typedef struct RucheyAPI {
   /* what tells Python's tracemalloc of array memory made and freed (rt_set_memory_hooks) */
   void (*set_memory_hooks)(void (*made)(void *block, size_t bytes), void (*freed)(void *block));
   /* what boxes a raise's arguments that are not numbers or str (rt_raise_objects): 0 with the message
-   * that names the kept Python values, or 1 with the exception boxing raised, as an objmode block's */
-  void (*set_raise_boxer)(int (*box)(const Type *args_t, void *args, void **cls, const char **msg));
+   * that names the kept Python values, or 1 with the exception boxing raised, as an objmode block's;
+   * and what lets such values go where compiled code caught the raise for good (rt_error_forget) */
+  void (*set_raise_boxer)(int (*box)(const Type *args_t, void *args, const char *keywords, void **cls,
+                                     const char **msg),
+                          void (*forget)(const char *msg));
   bool (*pool_sized)(void);  /* pool_sized: whether Numba's threading layer would be chosen by now */
 } RucheyAPI;
 
@@ -1020,9 +1023,18 @@ int32_t rt_objmode(void *block, const Type *in_t, void *in, const Type *out_t, v
 void rt_set_warning_caller(int (*warn)(const char *category, const char *msg, void **cls, const char **text));
 /* a Python warning of category (a builtin warning class's name): 0, or RT_ERR_RAISE where a filter made it an error */
 int32_t rt_warn(const char *category, const char *msg);
-void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, void **cls, const char **msg));
-/* raise cls(*args), args a tuple of type args_t whose references the boxing takes */
-void rt_raise_objects(void *cls, const Type *args_t, void *args);
+void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, const char *keywords, void **cls,
+                                   const char **msg),
+                        void (*forget)(const char *msg));
+/* raise cls(*args, **kw), args a tuple of type args_t whose references the boxing takes, its last items
+ * the values of the keywords named (each name ended by '\x1f') */
+void rt_raise_objects(void *cls, const Type *args_t, void *args, const char *keywords);
+/* The values a raise kept for Python (rt_raise_objects) let go: of the error
+ * raised (caught for good), of a copy of one no longer needed, of a copy
+ * unless it is what is raised now (a bare raise raised it again) */
+void rt_error_forget_raised(void);
+void rt_error_forget(const RtError *copy);
+void rt_error_forget_unless_raised(const RtError *copy);
 void rt_register_sets(void (*define)(const char *name, void *addr, void *ctx), void *ctx);  /* sets.c */
 /* random.c: numpy.random's and the random module's generators, one pair
  * per thread. A draw's distribution (RD_: a row's ival), its parameters in

@@ -1733,17 +1733,26 @@ static bool boxable(const Type *t) {
   }
 }
 
+/* raise E(a, *t, k=v): t's items in its place; the keywords' values are
+ * boxed with the others, the exception made of them in Python. */
 static void ty_raise_args(Infer *in, Node *n) {
   bool gpu = ty_in_cuda(in);  /* a kernel's raise stops it: its values travel as text */
-  for (int i = 0; i < n->list.len; i++) {
-    const Type *t = ty_expr(in, n->list.items[i]);
-    if (t && !ty_raised_as_text(t) && n->list.len > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
+  if (!spread_builtin_args(in, n)) return;
+  if (n->kw.len && gpu) {
+    ty_error(in, n, "an exception raised in a CUDA kernel takes no keyword arguments");
+    return;
+  }
+  int count = n->list.len + n->kw.len;
+  for (int i = 0; i < count; i++) {
+    Node *a = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];  /* an IntEnum member or an Optional as it is (boxed so: Python gets the member, None), as Numba's */
+    const Type *t = gpu ? ty_expr(in, a) : ty_maybe_none(in, a);
+    if (t && (!ty_raised_as_text(t) || n->kw.len) && count > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
       ty_error(in, n, "an exception of arrays, lists, dicts... takes at most 64 arguments in compiled code");
-    else if (t && gpu && !ty_raised_as_text(t))
-      ty_error(in, n->list.items[i], "an exception's arguments in a CUDA kernel are str, int, float, bool, None or "
+    else if (t && gpu && !ty_raised_as_text(t) && !ty_is_enum(t))
+      ty_error(in, a, "an exception's arguments in a CUDA kernel are str, int, float, bool, None or "
                "datetime64 values or tuples of them, got %s: write str(...) or an f-string", t->name);
-    else if (t && !boxable(t))
-      ty_error(in, n->list.items[i], "Cannot convert native %s to a Python object for an exception's arguments: "
+    else if (t && !gpu && !boxable(t))
+      ty_error(in, a, "Cannot convert native %s to a Python object for an exception's arguments: "
                "they are numbers, str, bool, None, arrays, lists, dicts, sets, records or tuples of them", t->name);
   }
 }

@@ -425,6 +425,8 @@ void rt_error_save(RtError *dst) {
     dst->msg = last_error.msg;
     dst->exc_class = last_error.exc_class;
     dst->where = last_error.where;
+  } else {
+    rt_error_forget_raised();  /* (a later failure is dropped: the values it kept with it) */
   }
 }
 
@@ -583,6 +585,9 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_kernel_raise_where", (void *)rt_kernel_raise_where, ctx);
   define("rt_objmode", (void *)rt_objmode, ctx);
   define("rt_raise_objects", (void *)rt_raise_objects, ctx);
+  define("rt_error_forget_raised", (void *)rt_error_forget_raised, ctx);
+  define("rt_error_forget", (void *)rt_error_forget, ctx);
+  define("rt_error_forget_unless_raised", (void *)rt_error_forget_unless_raised, ctx);
   define("rt_shape_error", (void *)rt_shape_error, ctx);
   define("rt_error_format", (void *)rt_error_format, ctx);
   define("rt_reshape_error", (void *)rt_reshape_error, ctx);

@@ -604,6 +604,14 @@ int32_t rt_str_tailmatch(int32_t *out, RtStr *s, RtStr *sub, int64_t start, int6
   return RT_OK;
 }
 
+/* removeprefix (suffix 0), removesuffix (1): s without affix where it
+ * starts (ends) with it, else s itself, as Python's */
+int32_t rt_str_removeaffix(RtStr **out, RtStr *s, RtStr *affix, int32_t suffix) {
+  int64_t n = affix->len;
+  if (!n || n > s->len || !matches_at(s, suffix ? s->len - n : 0, affix)) return same(out, s);
+  return suffix ? rt_str_slice(out, s, 0, s->len - n, 1) : rt_str_slice(out, s, n, s->len, 1);
+}
+
 /* ---------------------------------------------------------------- case */
 
 /* Σ lowered where it stands at s[i]: final (ς) after a cased character and
@@ -1199,7 +1207,7 @@ void rt_register_strings(void (*define)(const char *name, void *addr, void *ctx)
     {"rt_str_count", (void *)rt_str_count}, {"rt_str_tailmatch", (void *)rt_str_tailmatch},
     {"rt_str_case", (void *)rt_str_case}, {"rt_str_is", (void *)rt_str_is},
     {"rt_str_strip", (void *)rt_str_strip}, {"rt_str_pad", (void *)rt_str_pad},
-    {"rt_str_zfill", (void *)rt_str_zfill}, {"rt_str_expandtabs", (void *)rt_str_expandtabs}, {"rt_str_replace", (void *)rt_str_replace},
+    {"rt_str_zfill", (void *)rt_str_zfill}, {"rt_str_removeaffix", (void *)rt_str_removeaffix}, {"rt_str_expandtabs", (void *)rt_str_expandtabs}, {"rt_str_replace", (void *)rt_str_replace},
     {"rt_str_split", (void *)rt_str_split}, {"rt_str_splitlines", (void *)rt_str_splitlines},
     {"rt_str_partition", (void *)rt_str_partition}, {"rt_str_join", (void *)rt_str_join},
     {"rt_str_join_list", (void *)rt_str_join_list}, {"rt_str_ord", (void *)rt_str_ord},

@@ -601,7 +601,8 @@ def test_abandoned_generators_release_their_arrays():
 # ---------------------------------------------------------------- what is refused
 
 def refused_yield_from(n):
-    yield from range(n)
+    x = yield from range(n)
+    yield x
 
 
 def refused_yield_value(n):

@@ -825,7 +825,7 @@ def test_temporary_arrays_in_a_loop_run_in_bounded_memory():
 UNSUPPORTED = {
     "dict": ("def f(x):\n    d = {1: range(x)}  # here\n    return x\n", "dict values"),
     "set": ("def f(x):\n    s = {numpy.ones(x)}  # here\n    return x\n", "sets"),
-    "yield from": ("def f(x):\n    yield from range(x)  # here\n", "yield from"),
+    "yield from": ("def f(x):\n    y = yield from range(x)  # here\n    yield y\n", "yield from"),
     "global": ("def f(x):\n    global G_INT  # here\n    G_INT = x\n    return x\n", "global"),
     "print": ("def f(x):\n    print(range(x))  # here\n    return x\n", "print"),
     "class": ("def f(x):\n    class C:  # here\n        pass\n    return x\n", "classes"),

@@ -67,6 +67,9 @@ static inline int ndim_of(const Type *t) { return t->kind == TY_ARRAY ? t->ndim 
 bool ty_str_as_printed(const Type *t, bool repr);
 const Type *ty_printed_arg(Infer *in, Node **x);  /* an Optional argument as it is, not its value */
 LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool repr);
+/* str() and repr() of dicts, sets... by the interpreter, CPython's text */
+bool ty_text_by_interpreter(const CompileOptions *o, const Node *n, const Type *t, bool repr);
+LLVMValueRef lo_text_by_interpreter(Lower *l, const Node *n, Node *x, LLVMValueRef v);
 
 /* lists.c: min(x) and max(x) of one iterable; key= of min() and max() of several values too */
 const Type *ty_list_minmax(Infer *in, Node *n, const Type **args);

@@ -36,20 +36,47 @@ int32_t rt_warn(const char *category, const char *msg) {
   return RT_ERR_RAISE;
 }
 
-static int (*raise_boxer)(const Type *args_t, void *args, void **cls, const char **msg);
+static int (*raise_boxer)(const Type *args_t, void *args, const char *keywords, void **cls, const char **msg);
+static void (*raise_forgetter)(const char *msg);
 
-void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, void **cls, const char **msg)) { raise_boxer = box; }
+void rt_set_raise_boxer(int (*box)(const Type *args_t, void *args, const char *keywords, void **cls,
+                                   const char **msg),
+                        void (*forget)(const char *msg)) {
+  raise_boxer = box;
+  raise_forgetter = forget;
+}
+
+/* Whether e is a raise whose values the extension keeps (its message
+ * "\x04" and their number). */
+static bool keeps_values(const RtError *e) {
+  return e->status == RT_ERR_RAISE && e->msg && e->msg[0] == '\x04' && raise_forgetter;
+}
+
+void rt_error_forget_raised(void) {
+  RtError *e = rt_last_error();
+  if (keeps_values(e)) raise_forgetter(e->msg);
+}
+
+void rt_error_forget(const RtError *copy) {
+  if (keeps_values(copy)) raise_forgetter(copy->msg);
+}
+
+void rt_error_forget_unless_raised(const RtError *copy) {
+  RtError *e = rt_last_error();
+  if (keeps_values(copy) && !(e->status == RT_ERR_RAISE && e->msg == copy->msg)) raise_forgetter(copy->msg);
+}
 
 /* The extension boxes the arguments while compiled code still holds them
- * and keeps the Python tuple, which the message names; where boxing fails,
+ * (the last of them the values of the keywords named, each name ended by
+ * '\x1f') and keeps them, which the message names; where boxing fails,
  * its exception is raised instead. */
-void rt_raise_objects(void *cls, const Type *args_t, void *args) {
+void rt_raise_objects(void *cls, const Type *args_t, void *args, const char *keywords) {
   void *failed = NULL;
   const char *msg = NULL;
   if (!raise_boxer) {
     rt_set_error(RT_ERR_RUNTIME, "an exception's arguments cannot be made into Python objects without the extension");
     return;
   }
-  if (raise_boxer(args_t, args, &failed, &msg)) cls = failed;
+  if (raise_boxer(args_t, args, keywords, &failed, &msg)) cls = failed;
   rt_raise(cls, msg);
 }

@@ -380,6 +380,28 @@ LLVMValueRef lo_str_as_printed(Lower *l, LLVMValueRef v, const Type *t, bool rep
   return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
 }
 
+/* Whether str(x) (repr: repr(x)) of a value of type t, in call n, is made
+ * by the interpreter (n->data: ruchey._objmode._str or _repr, which the
+ * frontend gave): what print() hands it (sets, dicts, lists and tuples
+ * of them...), CPython's text of it, outside kernels and device
+ * functions. */
+bool ty_text_by_interpreter(const CompileOptions *o, const Node *n, const Type *t, bool repr) {
+  return interpreter_prints(o, n) && !ty_str_as_printed(t, repr) && boxed_for_print(t);
+}
+
+/* That str: x's value v boxed (with a reference of its own) and handed to
+ * the interpreter, the str it makes compiled code's. */
+LLVMValueRef lo_text_by_interpreter(Lower *l, const Node *n, Node *x, LLVMValueRef v) {
+  const Type *str = TYS(TY_STR), *in_t = ty_tuple(1, &x->ty), *out_t = ty_tuple(1, &str);
+  LLVMValueRef in = lo_alloca(l, lo_storage_type(l, in_t), "text.in"), out = lo_alloca(l, lo_storage_type(l, out_t), "text.out");
+  lo_refcount(l, x->ty, v, true);  /* boxing it takes a reference */
+  lo_store_storage(l, in_t, in, LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, in_t)), v, 0, ""));
+  LLVMValueRef status = lo_objmode_run(l, n->data, in_t, in, out_t, out);
+  lo_done_with(l, x, v);
+  lo_check_status(l, status);
+  return LLVMBuildExtractValue(l->b, lo_load_storage(l, out_t, out), 0, "text");
+}
+
 static const char *const print_kw[] = {"sep", "end", NULL};
 
 const Builtin bi_print[] = {

@@ -297,7 +297,7 @@ enum {
   F_ISIDENTIFIER, F_ISPRINTABLE,
   F_FIND, F_RFIND, F_INDEX, F_RINDEX, F_COUNT, F_STARTSWITH, F_ENDSWITH,
   F_STRIP, F_LSTRIP, F_RSTRIP, F_CENTER, F_LJUST, F_RJUST, F_ZFILL, F_REPLACE, F_SPLIT, F_RSPLIT,
-  F_SPLITLINES, F_PARTITION, F_RPARTITION, F_EXPANDTABS,
+  F_SPLITLINES, F_PARTITION, F_RPARTITION, F_EXPANDTABS, F_REMOVEPREFIX, F_REMOVESUFFIX,
 };
 
 static const StrFn str_fns[] = {
@@ -325,6 +325,7 @@ static const StrFn str_fns[] = {
   [F_SPLITLINES] = {"rt_str_splitlines", "z", 'L', -1},
   [F_PARTITION] = {"rt_str_partition", "S", 'T', 0}, [F_RPARTITION] = {"rt_str_partition", "S", 'T', 1},
   [F_EXPANDTABS] = {"rt_str_expandtabs", "T", 'S', -1},
+  [F_REMOVEPREFIX] = {"rt_str_removeaffix", "S", 'S', 0}, [F_REMOVESUFFIX] = {"rt_str_removeaffix", "S", 'S', 1},
 };
 
 /* The method's argument k (after the receiver), positional or by keyword; NULL if not given. */
@@ -486,9 +487,10 @@ static const Type *ty_str_call(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   bool repr = n->bi->lower == lo_repr;
   if (n->list.len) args[0] = ty_printed_arg(in, &n->list.items[0]);
-  if (n->list.len && !is_str(args[0]) && !is_plain_number(args[0]) && !ty_str_as_printed(args[0], repr))
-    return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools, str, None, and tuples and "
-                    "lists of them are)", n->bi->name, args[0]->name);
+  if (n->list.len && !is_str(args[0]) && !is_plain_number(args[0]) && !ty_str_as_printed(args[0], repr) &&
+      !ty_text_by_interpreter(in->opts, n, args[0], repr))
+    return ty_error(in, n, "%s() of %s is not supported in compiled code (numbers, bools, str, None, arrays, dicts, "
+                    "sets, and tuples and lists of them are)", n->bi->name, args[0]->name);
   return TYS(TY_STR);
 }
 
@@ -515,6 +517,7 @@ static LLVMValueRef lo_str_call(Lower *l, Node *n) {
     else lo_temp_taken(l, v);
     return v;
   }
+  if (!is_plain_number(x->ty) && !ty_str_as_printed(x->ty, false)) return lo_text_by_interpreter(l, n, x, v);
   if (!is_plain_number(x->ty)) {
     LLVMValueRef r = lo_str_as_printed(l, v, x->ty, false);
     lo_done_with(l, x, v);
@@ -532,6 +535,7 @@ static LLVMValueRef lo_repr(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (is_plain_number(x->ty)) return lo_str_call(l, n);
   LLVMValueRef v = lo_expr(l, x);
+  if (!is_str(x->ty) && !ty_str_as_printed(x->ty, true)) return lo_text_by_interpreter(l, n, x, v);
   LLVMValueRef r = is_str(x->ty) ? call_rt(l, "rt_str_repr_of", l->mod->ptr, &l->mod->ptr, &v, 1)
                                  : lo_str_as_printed(l, v, x->ty, true);
   lo_done_with(l, x, v);
@@ -570,7 +574,8 @@ static const Type *ty_format(Infer *in, Node *n, const Type **args) {
   if (ty_no_allocation(in)) return ty_error(in, n, "strings are not supported in kernels");
   if (spec && spec->kind != N_STRING) return ty_error(in, spec, "format()'s spec must be a constant string");
   int kind = is_str(t) ? 2 : ty_is_float(t) ? 1 : (ty_is_int(t) || t->kind == TY_BOOL) ? 0 : -1;
-  if (kind < 0 && (!spec || !*spec->str) && ty_str_as_printed(t, false)) return TYS(TY_STR);  /* f"{t}": str(t) */
+  if (kind < 0 && (!spec || !*spec->str) && (ty_str_as_printed(t, false) || ty_text_by_interpreter(in->opts, n, t, false)))
+    return TYS(TY_STR);  /* f"{t}": str(t) */
   if (kind < 0) return ty_error(in, n, "formatting %s is not supported in compiled code", t->name);
   if (spec && !rt_str_spec_ok(spec->str, kind))
     return ty_error(in, spec, "format spec '%s' is not supported for %s in compiled code (fill, align, sign, '#' "
@@ -688,6 +693,8 @@ const Builtin bi_strings[] = {
   STR_METHOD("partition", 1, 1, NULL, BF_RAISES, F_PARTITION),
   STR_METHOD("expandtabs", 0, 1, expandtabs_kw, BF_RAISES, F_EXPANDTABS),
   STR_METHOD("rpartition", 1, 1, NULL, BF_RAISES, F_RPARTITION),
+  STR_METHOD("removeprefix", 1, 1, NULL, BF_RAISES, F_REMOVEPREFIX),
+  STR_METHOD("removesuffix", 1, 1, NULL, BF_RAISES, F_REMOVESUFFIX),
   {"str.join", NULL, "join", BK_METHOD, TY_STR, 1, 1, NULL, BF_STRINGS | BF_LISTS | BF_RAISES, 0, 0, ty_join, lo_join},
   STR_FUNCTION("str", 0, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_str_call),
   STR_FUNCTION("repr", 1, 1, BF_RAISES | BF_LISTS | BF_NONE | BF_COMPLEX, ty_str_call, lo_repr),

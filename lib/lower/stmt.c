@@ -886,37 +886,45 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
              (LLVMValueRef[]){cls, lo_call_fn(l, "rt_raise_args_text", ptr, NULL, NULL, 0)}, 2);
 }
 
-/* raise cls(a, b, ...) where an argument is an array, a list, a dict...:
- * the arguments laid out as a tuple, each with a reference of its own,
- * which the extension boxes as they are (rt_raise_objects). The code
- * holds the tuple type's address, so it must never be cached: the class
- * is named by a symbol the cache cannot find again. */
+/* raise cls(a, b, ..., k=v, ...) where an argument is an array, a list, a
+ * dict... or a keyword is given: the arguments laid out as a tuple (the
+ * keywords' values last), each with a reference of its own, which the
+ * extension boxes as they are (rt_raise_objects), the keywords named by
+ * a constant text of their names, each ended by '\x1f'. The code holds the
+ * tuple type's address, so it must never be cached: the class is named by
+ * a symbol the cache cannot find again. */
 static void raise_objects(Lower *l, Node *n) {
   const Type *f[64] = {0};
-  int nargs = n->list.len < 64 ? n->list.len : 64;
-  for (int i = 0; i < nargs; i++) f[i] = n->list.items[i]->ty;
+  int npos = n->list.len, nargs = npos + n->kw.len < 64 ? npos + n->kw.len : 64;
+  Node *a[64];
+  for (int i = 0; i < nargs; i++) f[i] = (a[i] = i < npos ? n->list.items[i] : n->kw.items[i - npos])->ty;
   const Type *args_t = ty_tuple(nargs, f);
   LLVMValueRef items[64], v = LLVMGetUndef(lo_type(l, args_t));
-  for (int i = 0; i < nargs; i++) items[i] = lo_expr(l, n->list.items[i]);
+  for (int i = 0; i < nargs; i++) items[i] = lo_expr(l, a[i]);
   for (int i = 0; i < nargs; i++) {
     lo_refcount(l, f[i], items[i], true);
     v = LLVMBuildInsertValue(l->b, v, items[i], (unsigned)i, "");
   }
   LLVMValueRef args = lo_alloca(l, lo_storage_type(l, args_t), "raise.args");
   lo_store_storage(l, args_t, args, v);
-  size_t size = strlen(n->symbol) + 32;
+  size_t size = strlen(n->symbol) + 32, names = 1;
   char *symbol = arena_alloc(l->f->arena, size);
   snprintf(symbol, size, "%s (raised with boxed values)", n->symbol);
+  for (int k = 0; k < n->kw.len; k++) names += strlen(n->kw_names[k]) + 1;
+  char *keywords = arena_alloc(l->f->arena, names);
+  keywords[0] = 0;
+  for (int k = 0; k < n->kw.len; k++) strcat(strcat(keywords, n->kw_names[k]), "\x1f");
   LLVMValueRef type = LLVMConstIntToPtr(LLVMConstInt(l->mod->i64, (uint64_t)(uintptr_t)args_t, 0), l->mod->ptr);
-  LLVMTypeRef ptr = l->mod->ptr, p[3] = {ptr, ptr, ptr};
-  lo_call_fn(l, "rt_raise_objects", void_type(l), p, (LLVMValueRef[]){lo_extern(l, symbol, n->callee), type, args}, 3);
-  for (int i = 0; i < nargs; i++) lo_done_with(l, n->list.items[i], items[i]);
+  LLVMTypeRef ptr = l->mod->ptr, p[4] = {ptr, ptr, ptr, ptr};
+  lo_call_fn(l, "rt_raise_objects", void_type(l), p,
+             (LLVMValueRef[]){lo_extern(l, symbol, n->callee), type, args, lo_string(l, keywords)}, 4);
+  for (int i = 0; i < nargs; i++) lo_done_with(l, a[i], items[i]);
 }
 
-static bool raises_objects(const NodeList *args) {
-  for (int i = 0; i < args->len; i++)
-    if (!ty_raised_as_text(args->items[i]->ty)) return true;
-  return false;
+static bool raises_objects(const Node *n) {
+  for (int i = 0; i < n->list.len; i++)
+    if (!ty_raised_as_text(n->list.items[i]->ty)) return true;
+  return n->kw.len > 0;
 }
 
 void lo_stmt(Lower *l, Node *n) {
@@ -970,7 +978,7 @@ void lo_stmt(Lower *l, Node *n) {
       break;
     }
     LLVMTypeRef p[2] = {l->mod->ptr, l->mod->ptr};
-    if (raises_objects(&n->list))
+    if (raises_objects(n))
       raise_objects(l, n);
     else if (n->list.len)
       raise_args(l, lo_extern(l, n->symbol, n->callee), &n->list);

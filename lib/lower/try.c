@@ -16,6 +16,11 @@
  * caught (which is then raised on, unless the finally clause raises or
  * returns instead), and before a return, break or continue that leaves
  * the statement (lo_leave_tries).
+ *
+ * The values a raise keeps for Python (rt_raise_objects) are let go
+ * where compiled code is done with the error: where a clause that never
+ * raises it again takes it, and where one that may (holding a copy of
+ * it) is left other than by raising that copy again.
  */
 #include "lower/lower.h"
 #include "ir.h"
@@ -25,6 +30,7 @@ typedef struct TryScope {
   const Node *finally;           /* N_BLOCK, or NULL */
   const Loop *loop;              /* the innermost loop around the statement */
   LLVMBasicBlockRef outer_exit;  /* where a raise goes outside the statement */
+  LLVMValueRef caught;           /* the copy of the error an except clause being lowered may raise again */
 } TryScope;
 
 /* A copy of the error being raised (an RtError on the stack). */
@@ -73,6 +79,30 @@ static void catch_interrupt(Lower *l, const Node *h, LLVMValueRef status) {
   position(l, on);
 }
 
+static void forget(Lower *l, const char *fn, LLVMValueRef copy) {
+  lo_call_fn(l, fn, void_type(l), &l->mod->ptr, &copy, 1);
+}
+
+/* An except clause that may raise its error again (a copy of it held):
+ * the copy let go where the clause completes, leaves by a raise of
+ * another error (through `landing`), or by a return, break or continue
+ * (lo_leave_tries). */
+static void lo_clause_holding(Lower *l, Node *h, LLVMBasicBlockRef completed) {
+  LLVMBasicBlockRef outer_exit = l->exit_bb, landing = new_block(l, "except.left");
+  l->tries->caught = l->caught;
+  l->exit_bb = landing;
+  lo_block(l, &h->body);
+  if (!terminated(l)) {
+    forget(l, "rt_error_forget", l->caught);
+    LLVMBuildBr(l->b, completed);
+  }
+  position(l, landing);
+  forget(l, "rt_error_forget_unless_raised", l->caught);
+  LLVMBuildBr(l->b, outer_exit);
+  l->exit_bb = outer_exit;
+  l->tries->caught = NULL;
+}
+
 static bool find_reraise(Node *n, void *ctx) {
   if (n->kind == N_RAISE && !n->callee) *(bool *)ctx = true;
   return !*(bool *)ctx;
@@ -92,9 +122,14 @@ static void lo_handlers(Lower *l, Node *n, LLVMBasicBlockRef completed) {
     bool reraises = false;
     ir_walk_list(&h->body, find_reraise, &reraises);
     if (reraises) l->caught = saved_error(l);
+    else lo_call_fn(l, "rt_error_forget_raised", void_type(l), NULL, NULL, 0);
     LLVMBuildStore(l->b, const_i32(l, RT_OK), l->status);
-    lo_block(l, &h->body);
-    if (!terminated(l)) LLVMBuildBr(l->b, completed);
+    if (reraises) {
+      lo_clause_holding(l, h, completed);
+    } else {
+      lo_block(l, &h->body);
+      if (!terminated(l)) LLVMBuildBr(l->b, completed);
+    }
     l->caught = outer;
     position(l, next);
   }
@@ -102,16 +137,29 @@ static void lo_handlers(Lower *l, Node *n, LLVMBasicBlockRef completed) {
 }
 
 /* The finally clause on the way out of an error no clause caught: the
- * error is kept aside while it runs (it may catch errors of its own). */
+ * error is kept aside while it runs (it may catch errors of its own), and
+ * raised again where it completes; the copy is let go where the clause
+ * leaves otherwise: by a raise of another error (through `landing`), or
+ * by a return, break or continue (lo_leave_tries, through a scope of its
+ * own around the clause). */
 static void finally_raised(Lower *l, const Node *fin) {
   LLVMValueRef copy = saved_error(l);
+  LLVMBasicBlockRef outer_exit = l->exit_bb, landing = new_block(l, "finally.left");
+  TryScope holding = {l->tries, NULL, l->loop, outer_exit, copy};
+  l->tries = &holding;
+  l->exit_bb = landing;
   lo_block(l, (NodeList *)&fin->body);
   if (!terminated(l)) raise_saved(l, copy);
+  position(l, landing);
+  forget(l, "rt_error_forget_unless_raised", copy);
+  LLVMBuildBr(l->b, outer_exit);
+  l->tries = holding.outer;
+  l->exit_bb = outer_exit;
 }
 
 void lo_try(Lower *l, Node *n) {
   const Node *fin = n->lhs;
-  TryScope scope = {l->tries, fin, l->loop, l->exit_bb};
+  TryScope scope = {l->tries, fin, l->loop, l->exit_bb, NULL};
   LLVMBasicBlockRef done = new_block(l, "try.end");
   LLVMBasicBlockRef completed = fin ? new_block(l, "finally") : done;
   LLVMBasicBlockRef unwinding = fin ? new_block(l, "finally.raised") : scope.outer_exit;
@@ -144,6 +192,7 @@ LLVMBasicBlockRef lo_leave_tries(Lower *l, bool all) {
   for (TryScope *s = inner; s && (all || s->loop == l->loop); s = s->outer) {
     l->tries = s->outer;
     l->exit_bb = exit = s->outer_exit;
+    if (s->caught) forget(l, "rt_error_forget", s->caught);
     if (!s->finally) continue;
     lo_block(l, (NodeList *)&s->finally->body);
     if (terminated(l)) break;

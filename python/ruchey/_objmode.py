@@ -331,3 +331,31 @@ def _print(sep, end, *values):
     as Numba's print falls back to it for them."""
     print(*values, sep=sep, end=end)
     return ()
+
+
+def _plain(x, in_dict=False):
+    """x with the typed dicts in it as Python's own dicts, whose text
+    CPython writes (a typed.Dict's repr names its type): compiled code's
+    dict displays are typed Dicts, which are dicts in Python, and a list
+    display among a dict's values a typed List, a list in Python. Its
+    other lists are boxed as what they are already (a list display's a
+    list, a typed.List one)."""
+    from ruchey import typed
+    if isinstance(x, (typed.Dict, dict)):
+        return {_plain(k): _plain(v, True) for k, v in x.items()}
+    if type(x) is list or (in_dict and isinstance(x, typed.List)):
+        return [_plain(v, in_dict) for v in x]
+    if type(x) is tuple:
+        return tuple(_plain(v, in_dict) for v in x)
+    return x
+
+
+def _str(x):
+    """str(x) of a value compiled code does not write itself (dicts, sets,
+    lists of them...): CPython's text of it."""
+    return (str(_plain(x)),)
+
+
+def _repr(x):
+    """repr(x) of such a value, as _str."""
+    return (repr(_plain(x)),)
