@@ -505,6 +505,117 @@ static void lo_lockstep(Lower *l, NodeList *b, int i) {
   position(l, done);
 }
 
+/* ---------------------------------------------------------------- prefetching the next block */
+
+/* The loads a segment makes from an array the kernel was given, at an
+ * index each thread computes from its thread and block indices alone
+ * (`x[cuda.grid(1)]`), move on with the block: the next block of the
+ * chunk reads the span past this one's. A block's segment reads its span
+ * in a burst and then works on shared memory (a tree reduction) while
+ * nothing asks for more; the hardware's prefetchers do not look that far
+ * ahead, so each burst waited for memory. Before a segment runs, the
+ * lines the next block's threads will read are prefetched (a hint: no
+ * fault, no change in what the kernel computes). */
+#define PREFETCH_SITES 4
+#define PREFETCH_SPAN_MAX ((int64_t)64 << 10)
+
+static bool names_builtin(const Node *n, const char *name) { return !strcmp(n->bi->name, name); }
+
+/* Whether n is an int64 each thread computes from its indices, constants
+ * and variables the same in the whole block, by + - * (nothing that can
+ * raise); *moves notes that it reads the block's index. */
+static bool block_affine(Lower *l, const Node *n, bool *moves) {
+  if (!n->ty || n->ty->kind != TY_I64) return false;
+  switch (n->kind) {
+  case N_INT: return true;
+  case N_VAR:
+    if (l->kplan->remat[n->var]) return block_affine(l, l->kplan->remat[n->var], moves);
+    return l->kplan->uniform[n->var] && !l->var_base[n->var] && !(l->assigned && l->assigned[n->var]);
+  case N_CALL:
+    if (!n->bi || !(n->bi->flags & BF_THREAD_INDEX)) return false;
+    *moves |= names_builtin(n, "cuda.blockIdx") || names_builtin(n, "cuda.grid");
+    return names_builtin(n, "cuda.threadIdx") || names_builtin(n, "cuda.blockIdx") || names_builtin(n, "cuda.blockDim") ||
+           names_builtin(n, "cuda.gridDim") || names_builtin(n, "cuda.grid");
+  case N_BINOP:
+    return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && block_affine(l, n->lhs, moves) &&
+           block_affine(l, n->rhs, moves);
+  default: return false;
+  }
+}
+
+/* A block_affine value for the thread and block in l->tid and l->bid. */
+static LLVMValueRef block_affine_value(Lower *l, Node *n) {
+  if (n->kind == N_VAR && l->kplan->remat[n->var]) return block_affine_value(l, l->kplan->remat[n->var]);
+  if (n->kind != N_BINOP) return lo_expr(l, n);
+  LLVMValueRef a = block_affine_value(l, n->lhs), b = block_affine_value(l, n->rhs);
+  return n->op == OP_ADD ? LLVMBuildAdd(l->b, a, b, "") : n->op == OP_SUB ? LLVMBuildSub(l->b, a, b, "")
+                                                         : LLVMBuildMul(l->b, a, b, "");
+}
+
+typedef struct Prefetch {
+  Lower *l;
+  Node *sites[PREFETCH_SITES];
+  int n;
+} Prefetch;
+
+/* An element of an array argument (never reassigned per thread) at block_affine indices that move with the block. */
+static bool note_prefetch_site(Node *n, void *ctx) {
+  Prefetch *p = ctx;
+  Lower *l = p->l;
+  if (n->kind != N_INDEX || p->n == PREFETCH_SITES || n->lhs->kind != N_VAR || n->lhs->var >= l->f->nparams ||
+      n->lhs->ty->kind != TY_ARRAY || n->ty->kind == TY_ARRAY || !l->kplan->uniform[n->lhs->var] ||
+      l->var_base[n->lhs->var] || l->kplan->remat[n->lhs->var])
+    return true;
+  const Node *r = n->rhs;
+  bool moves = false, ok = r->kind == N_TUPLE ? r->list.len == n->lhs->ty->ndim : n->lhs->ty->ndim == 1;
+  for (int i = 0; ok && i < (r->kind == N_TUPLE ? r->list.len : 1); i++)
+    ok = block_affine(l, r->kind == N_TUPLE ? r->list.items[i] : r, &moves);
+  if (ok && moves) p->sites[p->n++] = n;
+  return true;
+}
+
+/* The address of site's element for thread `corner` of the next block
+ * (0: the first, 1: the last in every dimension); no wrap, no check. */
+static LLVMValueRef next_block_address(Lower *l, Node *site, int corner) {
+  LLVMValueRef tid[3], bid0 = l->bid[0], idx[RC_MAX_NDIM];
+  memcpy(tid, l->tid, sizeof tid);
+  l->bid[0] = LLVMBuildAdd(l->b, bid0, const_i64(l, 1), "");
+  for (int d = 0; d < 3; d++) l->tid[d] = corner ? LLVMBuildSub(l->b, l->bdim[d], const_i64(l, 1), "") : const_i64(l, 0);
+  Node *r = site->rhs;
+  int nd = r->kind == N_TUPLE ? r->list.len : 1;
+  for (int d = 0; d < nd; d++) idx[d] = block_affine_value(l, r->kind == N_TUPLE ? r->list.items[d] : r);
+  LLVMValueRef a = lo_expr(l, site->lhs), offset = const_i64(l, 0);
+  for (int d = 0; d < nd; d++)
+    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, idx[d], lo_arr_stride(l, site->lhs->ty, a, d), ""), "");
+  memcpy(l->tid, tid, sizeof tid);
+  l->bid[0] = bid0;
+  return LLVMBuildPtrToInt(l->b, LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, ""), &offset, 1, ""),
+                           l->mod->i64, "");
+}
+
+/* Prefetches the cache lines between the next block's first and last
+ * threads' elements of each site in sg, where that span is small. */
+static void prefetch_next_block(Lower *l, const Segment *sg) {
+  Prefetch p = {l, {0}, 0};
+  for (int i = sg->from; i < sg->to; i++) ir_walk(sg->stmts->items[i], note_prefetch_site, &p);
+  for (int i = 0; i < p.n; i++) {
+    LLVMValueRef a = next_block_address(l, p.sites[i], 0), b = next_block_address(l, p.sites[i], 1);
+    a = LLVMBuildFreeze(l->b, a, "");  /* from a slot a path may leave unset: any address will do, not poison */
+    b = LLVMBuildFreeze(l->b, b, "");
+    LLVMValueRef rising = LLVMBuildICmp(l->b, LLVMIntULE, a, b, "");
+    LLVMValueRef lo = LLVMBuildSelect(l->b, rising, a, b, ""), hi = LLVMBuildSelect(l->b, rising, b, a, "");
+    LLVMValueRef six = const_i64(l, 6);
+    LLVMValueRef lines = LLVMBuildAdd(l->b, LLVMBuildSub(l->b, LLVMBuildLShr(l->b, hi, six, ""), LLVMBuildLShr(l->b, lo, six, ""), ""),
+                                      const_i64(l, 1), "lines");
+    LLVMValueRef small = LLVMBuildICmp(l->b, LLVMIntULE, lines, const_i64(l, PREFETCH_SPAN_MAX >> 6), "");
+    LoLoop k = lo_loop_begin(l, const_i64(l, 0), LLVMBuildSelect(l->b, small, lines, const_i64(l, 0), ""), NULL, "prefetch");
+    LLVMValueRef at = LLVMBuildAdd(l->b, LLVMBuildAnd(l->b, lo, const_i64(l, -64), ""), LLVMBuildShl(l->b, k.index, six, ""), "");
+    LLVMValueRef args[4] = {LLVMBuildIntToPtr(l->b, at, l->mod->ptr, ""), const_i32(l, 0), const_i32(l, 3), const_i32(l, 1)};
+    lo_intrinsic(l, "llvm.prefetch", &l->mod->ptr, 1, args, 4);
+    lo_loop_end(l, &k);
+  }
+}
+
 /* A barrier-free statement that updates a uniform variable: run once per block. */
 static bool uniform_update(Lower *l, const Node *n) {
   return (n->kind == N_ASSIGN || n->kind == N_AUGASSIGN) && n->lhs->kind == N_VAR && l->kplan->uniform[n->lhs->var];
@@ -522,7 +633,10 @@ static void lo_kernel_block(Lower *l, NodeList *b) {
     bool step = i < b->len && !barrier && in_step(b->items[i]);
     if (i < b->len && !barrier && !once && !step) continue;
     Segment sg = {b, from, i};
-    if (i > from) run_threads(l, &sg, run_segment, &sg);
+    if (i > from) {
+      prefetch_next_block(l, &sg);
+      run_threads(l, &sg, run_segment, &sg);
+    }
     Node *call = i < b->len ? an_collective_call(b->items[i]) : NULL;
     if (once) lo_stmt(l, b->items[i]);
     else if (step) lo_lockstep(l, b, i);
@@ -611,6 +725,8 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
       l->var_base[v] = LLVMBuildGEP2(l->b, lo_type(l, l->f->var_types[v]), a, &slack, 1, "");
     }
   if (l->fission) l->done = block_storage(l, l->mod->i8, l->nthreads, "done");
+  /* only a return sets a thread's done: without one it stays clear, once for the chunk */
+  if (l->fission && !l->kplan->returns) LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
   if (l->kplan->lockstep) l->trips = block_storage(l, l->mod->i64, l->nthreads, "trips");
   /* a warp's worth of slack on both sides: a shuffle by a delta the same
    * in every thread loads its neighbours' values unconditionally, then
@@ -644,7 +760,7 @@ static LLVMValueRef lo_kernel_chunk(Lower *kernel, LLVMTypeRef ctxty) {
   if (l->fibers) {
     lo_fiber_block(l, thread_fn, bty, bctx);
   } else if (l->fission) {
-    LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
+    if (l->kplan->returns) LLVMBuildMemSet(l->b, l->done, LLVMConstInt(l->mod->i8, 0, 0), l->nthreads, 1);
     bool per_thread_params = false;
     for (int v = 0; v < l->f->nparams; v++) {
       if (l->slots[v] && !l->var_base[v]) LLVMBuildStore(l->b, vals[v], l->slots[v]);  /* the block's own */

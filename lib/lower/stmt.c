@@ -436,6 +436,16 @@ static LLVMValueRef range_value(Lower *l, LLVMValueRef start, LLVMValueRef k, LL
   return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
 }
 
+/* Whether a range's values are never negative: a constant start of 0 or
+ * more and a constant step above 0 (`range(n)`, `range(1, n, 2)`). The
+ * loop of blocks (counted_loop_plain) hides that from LLVM where the loop
+ * holds others after inlining (a heap's sift loops): its indexing kept the
+ * wrap-around of negative indices, four instructions an element. */
+static bool counts_up_from_nonnegative(LLVMValueRef start, LLVMValueRef step) {
+  return LLVMIsAConstantInt(start) && LLVMIsAConstantInt(step) && LLVMConstIntGetSExtValue(start) >= 0 &&
+         LLVMConstIntGetSExtValue(step) > 0;
+}
+
 /* A loop streaming over whole arrays (LoopPlan.stream_bits, never a
  * kernel's or GPU code's): the lanes of the vectors jit.c finds data from
  * beyond the first-level cache streams fastest in, or 0 where the host's
@@ -476,7 +486,7 @@ static void lo_counted_iterations(Lower *l, Node *n, LLVMValueRef start, LLVMVal
   if (poll) lo_poll_interrupt(l);
   LLVMValueRef k = base ? LLVMBuildNSWAdd(l->b, base, loop.index, "") : loop.index;
   LLVMValueRef v = range_value(l, start, k, step);
-  if (l->range_up) {
+  if (l->range_up || (base && counts_up_from_nonnegative(start, step))) {
     LLVMValueRef nonneg = LLVMBuildICmp(l->b, LLVMIntSGE, v, const_i64(l, 0), "");
     lo_intrinsic(l, "llvm.assume", NULL, 0, &nonneg, 1);
   }
