@@ -76,7 +76,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
             "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
             "shapley-numba", "ndfilters", "regridding",
-            "numba-extinction", "hampel-filter")
+            "numba-extinction", "hampel-filter",
+            "numbasom", "kearsley-numba", "pyakima", "fast-twed", "yennefer", "threej", "ir-eval-numba",
+            "rapid-roots")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

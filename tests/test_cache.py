@@ -1037,10 +1037,9 @@ def test_functions_reading_types_from_the_numba_module_are_cached(tmp_path):
     assert hits_misses(tmp_path, code) == (2, 0)
 
 
-INTRINSICS = '''
+BITOPS = '''
 import llvmlite.ir as ir
-import numpy as np
-from ruchey import njit, types
+from ruchey import types
 from ruchey.extending import intrinsic
 
 
@@ -1051,6 +1050,13 @@ def popcount(typingctx, x):
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [args[0].type], fnty)
         return builder.call(ctpop, args)
     return types.uint64(types.uint64), codegen
+'''
+
+INTRINSICS = '''
+import numpy as np
+from ruchey import njit, types
+from ruchey.extending import intrinsic
+from bitops import popcount
 
 
 def made_here():
@@ -1083,6 +1089,7 @@ def test_a_function_calling_an_importable_intrinsic_is_cached(tmp_path):
     """Its IR is in the object code: a later process loads it (an intrinsic
     made inside a function, which no later process can find, is compiled
     each time, with the cache's warning)."""
+    (tmp_path / "bitops.py").write_text(BITOPS)
     (tmp_path / "intrins.py").write_text(INTRINSICS)
     code = """
     import warnings
@@ -1097,5 +1104,10 @@ def test_a_function_calling_an_importable_intrinsic_is_cached(tmp_path):
     assert any("of type Intrinsic" in str(w.message) for w in caught), [str(w.message) for w in caught]
     print(*(sum(getattr(f.stats, c).values()) for f in (k.bits, k.doubled) for c in ("cache_hits", "cache_misses")))
     """
+    assert run(tmp_path, code)[-4:] == ["0", "1", "0", "1"]
+    assert run(tmp_path, code)[-4:] == ["1", "0", "0", "1"]
+    # the intrinsic's codegen edited in its own module (the same instructions): compiled again, then loaded
+    (tmp_path / "bitops.py").write_text(BITOPS.replace("builder.call(ctpop, args)",
+                                                       "builder.call(ctpop, [args[0]])"))
     assert run(tmp_path, code)[-4:] == ["0", "1", "0", "1"]
     assert run(tmp_path, code)[-4:] == ["1", "0", "0", "1"]
