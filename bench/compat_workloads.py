@@ -12234,6 +12234,170 @@ def rapid_roots_solvers():
     return out
 
 
+def graspologic_edge_swaps():
+    """graspologic's compiled degree-preserving edge swaps (np.random seeded
+    in compiled code, two edges drawn by np.random.choice without
+    replacement, swaps refused where they would make a loop or a double
+    edge) on seeded Erdos-Renyi and stochastic block model graphs as dense
+    float and int adjacency matrices; the degrees kept."""
+    from graspologic.models import EdgeSwapper
+    from graspologic.simulations import er_np, sbm
+    np.random.seed(149)  # (graspologic's simulations draw from NumPy's global generator)
+    graphs = {"er": er_np(60, 0.1), "sbm": sbm([20, 25, 15], [[0.3, 0.05, 0.02], [0.05, 0.25, 0.04],
+                                                               [0.02, 0.04, 0.4]]),
+              "er_int": er_np(40, 0.2).astype(np.int64)}
+    out = {}
+    for name, adjacency in graphs.items():
+        swapper = EdgeSwapper(adjacency, seed=150)
+        for n_swaps in (1, 50, 400):
+            swapped, edges = swapper.swap_edges(n_swaps)
+            out[f"{name}_{n_swaps}"], out[f"{name}_{n_swaps}_edges"] = swapped, edges
+        out[f"{name}_degrees"] = swapped.sum(axis=0) - adjacency.sum(axis=0)
+    return out
+
+
+def numba_integrators_solvers():
+    """numba-integrators' jitclass Runge-Kutta solvers (RK23, RK45) holding a
+    compiled right-hand side in a field of first-class function type and
+    read-only Butcher tableaux: its reference problems (Riccati, sine,
+    exponential) and a seeded Lotka-Volterra system stepped one by one, fast
+    forwarded to times and to a compiled condition; the Advanced solvers,
+    whose right-hand sides take parameters and return an auxiliary value,
+    with jitclass fields of compiled step functions."""
+    import numba as nb
+    import numba_integrators as ni
+    from numba_integrators import reference
+
+    @nb.njit(nb.float64[:](nb.float64, nb.float64[:]))
+    def lotka(t, y):
+        return np.array((1.1 * y[0] - 0.4 * y[0] * y[1], 0.1 * y[0] * y[1] - 0.4 * y[1]))
+
+    @nb.njit
+    def crossed(solver, level):
+        return solver.y[0] > level
+
+    @nb.njit(nb.types.Tuple((nb.float64[:], nb.float64))(nb.float64, nb.float64[:], nb.float64[:]))
+    def damped(t, y, p):
+        return np.array((y[1], -p[0] * y[1] - p[1] * y[0])), y[0] * y[0] + y[1] * y[1]
+
+    rng = np.random.default_rng(151)
+    out = {}
+    problems = [(p.name, p.differential, p.x0, p.y0, p.x_end)
+                for p in (reference.riccati, reference.sine, reference.exponential)]
+    problems.append(("lotka", lotka, 0.0, rng.uniform(5.0, 15.0, 2), 30.0))
+    for name, fun, t0, y0, t_end in problems:
+        for solver in (ni.RK23, ni.RK45):
+            tag = f"{name}_{solver.__name__}"
+            s = solver(fun, t0, y0, t_end, rtol=1e-8, atol=1e-10)
+            ts, ys = [], []
+            while ni.step(s):
+                ts.append(s.t)
+                ys.append(s.y.copy())
+            out[tag + "_t"], out[tag + "_y"] = np.array(ts), np.array(ys)
+            s = solver(fun, t0, y0, t_end, max_step=0.5, rtol=1e-6, atol=1e-9, first_step=0.01)
+            out[tag + "_ff"] = np.array([(ni.ff2t(s, t0 + (t_end - t0) * f), s.t, *s.y)
+                                         for f in (0.25, 0.5, 1.0)], dtype=float)
+    s = ni.RK45(lotka, 0.0, problems[-1][3], 30.0)
+    out["condition"] = np.array([ni.ff2cond(s, crossed, 12.0), s.t, *s.y], dtype=float)
+    advanced = ni.Advanced(nb.float64[:], nb.float64, ni.Solvers.ALL)
+    for kind, make in advanced.items():
+        s = make(damped, 0.0, np.array((1.0, 0.0)), rng.uniform(0.1, 2.0, 2), 20.0, rtol=1e-7, atol=1e-9)
+        states = []
+        while ni.step(s):
+            t, y, energy = s.state
+            states.append((t, *y, energy))
+        out[f"advanced_{kind.__name__}"] = np.array(states)
+    return out
+
+def fast_mine_statistics():
+    """fast-mine's compiled MINE statistics (its equipartition of y, clumps
+    and superclumps of x and the dynamic programme over x-axis partitions)
+    of seeded pairs of 300 points: linear, parabolic, sinusoidal, circular,
+    noisy and independent, with both estimators and two alphas; MIC, MAS,
+    MEV, MCN, TIC and GMIC and the characteristic matrices."""
+    import fast_mine as fm
+    rng = np.random.default_rng(152)
+    x = rng.uniform(-1.0, 1.0, 300)
+    pairs = {"linear": 2.0 * x + rng.normal(0.0, 0.1, 300), "parabola": x * x + rng.normal(0.0, 0.05, 300),
+             "sine": np.sin(6.0 * x) + rng.normal(0.0, 0.2, 300), "circle": np.sqrt(1.0 - x * x) * rng.choice([-1, 1], 300),
+             "noise": rng.normal(size=300), "ties": np.round(3.0 * x) + rng.normal(0.0, 0.3, 300)}
+    out = {}
+    for name, y in pairs.items():
+        for est in (fm.EST_MIC_APPROX, fm.EST_MIC_E):
+            for alpha in (0.6, 0.75):
+                score = fm.mine_compute_score(fm.MineProblem(x, y, len(x)), fm.MineParameter(alpha=alpha, est=est))
+                tag = f"{name}_{est}_{alpha}"
+                out[tag] = np.array([fm.mine_mic(score), fm.mine_mas(score), fm.mine_mev(score),
+                                     fm.mine_mcn(score), fm.mine_mcn_general(score), fm.mine_tic(score),
+                                     fm.mine_tic(score, norm=False), fm.mine_gmic(score)])
+                out[tag + "_matrix"] = np.concatenate([np.ravel(m) for m in score.M])
+    return out
+
+
+def numbatalib_indicators():
+    """numbatalib's compiled TA-Lib indicators on a seeded 800-bar random
+    walk of prices and volumes: moving averages of each kind, bands,
+    oscillators, directional movement, parabolic SAR, the Hilbert transform
+    family, regressions, statistics, volume indicators and candlestick
+    patterns, with their default periods and others."""
+    import inspect
+    import numbatalib as ta
+    rng = np.random.default_rng(153)
+    close = 100.0 * np.exp(np.cumsum(rng.normal(0.0, 0.01, 800)))
+    spread = np.abs(rng.normal(0.0, 0.6, (3, 800)))
+    bars = {"open": close + rng.normal(0.0, 0.4, 800), "high": close + spread[0] + 0.2,
+            "low": close - spread[1] - 0.2, "close": close, "volume": rng.uniform(1e3, 5e3, 800),
+            "real": close, "real0": close, "real1": close * (1.0 + rng.normal(0.0, 0.02, 800)),
+            "periods": rng.integers(2, 30, 800).astype(float)}
+    bars["high"] = np.maximum(bars["high"], bars["open"] + 0.05)
+    bars["low"] = np.minimum(bars["low"], bars["open"] - 0.05)
+    names = ("SMA", "EMA", "WMA", "DEMA", "TEMA", "TRIMA", "KAMA", "MAMA", "T3", "MAVP", "BBANDS", "ACCBANDS",
+             "MACD", "MACDEXT", "MACDFIX", "PPO", "APO", "RSI", "STOCH", "STOCHF", "STOCHRSI", "CCI", "CMO", "MFI",
+             "ADX", "ADXR", "DX", "PLUS_DI", "MINUS_DM", "AROON", "AROONOSC", "ULTOSC", "WILLR", "TRIX", "SAR",
+             "SAREXT", "HT_DCPERIOD", "HT_DCPHASE", "HT_PHASOR", "HT_SINE", "HT_TRENDLINE", "HT_TRENDMODE",
+             "LINEARREG", "LINEARREG_ANGLE", "TSF", "BETA", "CORREL", "STDDEV", "VAR", "AVGDEV", "MINMAXINDEX",
+             "ATR", "NATR", "TRANGE", "AD", "ADOSC", "OBV", "IMI", "BOP", "CDLENGULFING", "CDLHAMMER",
+             "CDLDOJISTAR", "CDLMORNINGSTAR", "CDL3WHITESOLDIERS", "CDLHIKKAKE", "CDLABANDONEDBABY")
+    out = {}
+    for name in names:
+        fn = getattr(ta, name)
+        params = inspect.signature(fn).parameters
+        arrays = [bars[p] for p in params if p in bars]
+        for tag, kw in (("default", {}), ("short", {"timeperiod": 7} if "timeperiod" in params else None),
+                        ("matype", {"matype": 3} if "matype" in params else None)):
+            if kw is None:
+                continue
+            result = fn(*arrays, **kw)
+            for i, r in enumerate(result if isinstance(result, tuple) else (result,)):
+                out[f"{name}_{tag}_{i}"] = np.asarray(r)
+    return out
+
+
+def robust_fourier_bases():
+    """robust-fourier's compiled Vandermonde matrices of Hermite functions
+    (their three-term recurrence with logarithmic scaling, which stays
+    finite at high orders) and of Chebyshev polynomials of both kinds, at
+    seeded points, orders up to 200, scaled and centred; its basis classes;
+    a least squares fit of a noisy signal by the compiled Hermite basis."""
+    import robust_fourier as rf
+    rng = np.random.default_rng(154)
+    x = np.sort(rng.uniform(-12.0, 12.0, 400))
+    out = {}
+    for n in (0, 1, 7, 60, 200):
+        for alpha, centre in ((1.0, None), (2.5, 0.7), (0.4, -3.0)):
+            out[f"hermite_{n}_{alpha}"] = rf.hermite_function_vander(x, n, alpha=alpha, x_center=centre, jit=True)
+            for kind in ("first", "second"):
+                out[f"chebyshev_{n}_{alpha}_{kind}"] = rf.chebyshev_polyvander(
+                    x / 12.0, n, alpha=alpha, x_center=centre and centre / 12.0, jit=True, kind=kind)
+    out["single"] = rf.single_hermite_function(x, 33, alpha=1.5)
+    out["basis"] = rf.HermiteFunctionBasis(25, alpha=2.0, x_center=0.3, jit=True)(x)
+    out["cheb_basis"] = np.asarray(rf.ChebyshevPolynomialBasis(25, alpha=12.0, jit=True)(x))
+    signal = np.exp(-0.1 * x * x) * np.cos(2.0 * x) + rng.normal(0.0, 0.05, 400)
+    vander = rf.hermite_function_vander(x, 40, alpha=2.0, jit=True)
+    out["fit"] = np.linalg.lstsq(vander, signal, rcond=None)[0]
+    return out
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -12539,4 +12703,9 @@ WORKLOADS = {
     "threej": {"symbols": threej_symbols},
     "ir-eval-numba": {"metrics": ir_eval_numba_metrics},
     "rapid-roots": {"solvers": rapid_roots_solvers},
+    "graspologic": {"edge_swaps": graspologic_edge_swaps},
+    "numba-integrators": {"solvers": numba_integrators_solvers},
+    "fast-mine": {"statistics": fast_mine_statistics},
+    "numbatalib": {"indicators": numbatalib_indicators},
+    "robust-fourier": {"bases": robust_fourier_bases},
 }
