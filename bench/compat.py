@@ -79,7 +79,7 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "numba-extinction", "hampel-filter",
             "numbasom", "kearsley-numba", "pyakima", "fast-twed", "yennefer", "threej", "ir-eval-numba",
             "rapid-roots", "graspologic", "numba-integrators", "fast-mine",
-            "numbatalib", "robust-fourier")
+            "numbatalib", "robust-fourier", "mrg32k3a-numba")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -12398,6 +12398,59 @@ def robust_fourier_bases():
     return out
 
 
+def mrg32k3a_numba_streams():
+    """mrg32k3a-numba's jitclass MRG32k3a generator (tuples of int64 state,
+    3x3 jump matrices raised to powers modulo 2^32 - 209): variates of its
+    distributions (normal by its Beasley-Springer-Moro inverse, exponential,
+    triangular, Weibull, Pareto, Poisson, binomial, multivariate normal,
+    simplex vectors) on streams, substreams and subsubstreams it jumps to,
+    advances and resets, called from Python and from a compiled loop."""
+    import numba
+    from mrg32k3a_numba import MRG32k3a_numba
+
+    @numba.njit
+    def draws(gen, n):
+        out = np.empty((n, 3))
+        for i in range(n):
+            out[i, 0] = gen.random()
+            out[i, 1] = gen.normalvariate(1.0, 2.0)
+            out[i, 2] = gen.poissonvariate(3.0)
+        return out
+
+    out = {}
+    for triplet in ((0, 0, 0), (3, 1, 2), (17, 40, 5)):
+        gen = MRG32k3a_numba(np.array(triplet, dtype=np.int64))
+        tag = "_".join(map(str, triplet))
+        out[f"state_{tag}"] = np.array(gen.get_current_state())
+        out[f"draws_{tag}"] = draws(gen, 300)
+        out[f"variates_{tag}"] = np.array([
+            gen.expovariate(1.5), gen.uniform(-2.0, 3.0), gen.gauss(0.0, 1.0), gen.lognormalvariate(0.1, 0.5),
+            gen.triangular(0.0, 4.0, 1.0), gen.weibullvariate(2.0, 1.5), gen.paretovariate(2.5),
+            gen.poissonvariate(4.0), gen.poissonvariate(60.0), gen.gumbelvariate(0.0, 2.0),
+            gen.binomialvariate(30, 0.3)])
+        out[f"mvn_{tag}"] = gen.mvnormalvariate(np.array([1.0, -1.0, 0.5]),
+                                                np.array([[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 0.5]]))
+        out[f"simplex_{tag}"] = np.concatenate([gen.continuous_random_vector_from_simplex(5, 3.0, True),
+                                                gen.continuous_random_vector_from_simplex(5, 3.0, False)])
+        states = []
+        for move in ("advance_subsubstream", "advance_substream", "advance_stream", "reset_subsubstream",
+                     "reset_substream", "reset_stream"):
+            getattr(gen, move)()
+            states.append((*gen.get_current_state(), *gen.s_ss_sss_index, gen.random()))
+        out[f"moves_{tag}"] = np.array(states, dtype=float)
+    return out
+
+
+def mrg32k3a_numba_gamma_beta():
+    """mrg32k3a-numba's gamma and beta variates (shapes below and above 1),
+    whose methods hand the generator's bound methods (self.random,
+    self.normalvariate) to a recursive compiled helper."""
+    from mrg32k3a_numba import MRG32k3a_numba
+    gen = MRG32k3a_numba(np.array((2, 0, 1), dtype=np.int64))
+    return {"gamma": np.array([gen.gammavariate(a, 2.0) for a in (0.3, 0.7, 1.0, 3.5, 9.0) for _ in range(40)]),
+            "beta": np.array([gen.betavariate(a, b) for a, b in ((0.5, 0.5), (2.0, 5.0), (7.0, 1.5))
+                              for _ in range(40)])}
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -12708,4 +12761,5 @@ WORKLOADS = {
     "fast-mine": {"statistics": fast_mine_statistics},
     "numbatalib": {"indicators": numbatalib_indicators},
     "robust-fourier": {"bases": robust_fourier_bases},
+    "mrg32k3a-numba": {"streams": mrg32k3a_numba_streams, "gamma_beta": mrg32k3a_numba_gamma_beta},
 }
