@@ -76,7 +76,10 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "wake-t", "pynamical", "hydrostats", "vectorizers", "pyntcloud", "evoc",
             "fast-cindex", "lumafit", "louvain-numba", "nbmorph",
             "shapley-numba", "ndfilters", "regridding",
-            "numba-extinction", "hampel-filter")
+            "numba-extinction", "hampel-filter",
+            "numbasom", "kearsley-numba", "pyakima", "fast-twed", "yennefer", "threej", "ir-eval-numba",
+            "rapid-roots", "graspologic", "numba-integrators", "fast-mine",
+            "numbatalib", "robust-fourier", "mrg32k3a-numba")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -215,7 +218,9 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # installed (its numba extra), PyAutoArray its inversions' CPU path (its
 # optional extra); momepy's Theil index needs inequality without requiring it;
 # pyntcloud 0.3.1 calls ndarray.ptp, which NumPy 2 removed: it runs in a venv
-# of its own (--venv) with NumPy 1.26 and the pandas and SciPy built for it
+# of its own (--venv) with NumPy 1.26 and the pandas and SciPy built for it;
+# graspologic 3.4 requires NumPy below 2: it runs in a venv of its own too;
+# numba-integrators 0.3 imports limedev.CLI, which limedev 0.7 renamed
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
@@ -224,7 +229,8 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
         "alphabase": ["pydivsufsort"], "hyperspy": ["scikit-learn"],
         "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
         "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality"],
-        "pyntcloud": ["numpy<2", "pandas<2.3", "scipy<1.14"]}
+        "pyntcloud": ["numpy<2", "pandas<2.3", "scipy<1.14"], "graspologic": ["numpy<2"],
+        "numba-integrators": ["limedev<0.7"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

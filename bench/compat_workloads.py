@@ -11961,6 +11961,496 @@ def hampel_filter_outliers():
     return out
 
 
+def numbasom_maps():
+    """numbasom's compiled self-organizing map: a 12x14 lattice trained on
+    300 seeded 3-d points (flat and on a torus, np.random seeded in
+    compiled code), its U-matrix, the data normalized, projected onto the
+    lattice, its activations and each cell's closest data points."""
+    import numba
+    import numbasom
+    rng = np.random.default_rng(141)
+    data = np.concatenate([rng.normal(c, 0.15, (100, 3)) for c in (0.0, 1.0, 2.0)])
+    seed = numba.njit(lambda s: np.random.seed(s))
+    out = {}
+    for torus in (False, True):
+        seed(5)
+        lattice = numbasom.SOM((12, 14), is_torus=torus).train(data, 2000, normalize=True)
+        out[f"lattice_{torus}"] = lattice
+        out[f"umatrix_{torus}"] = numbasom.u_matrix(lattice)
+    lattice = out["lattice_False"]
+    out["activations"] = np.asarray(numbasom.lattice_activations(data, lattice, normalize=True, exponent=2))
+    projected = numbasom.project_on_lattice(data[:40], lattice, normalize=True)
+    out["projected"] = np.array([(k[0], k[1], len(v)) for k, v in sorted(projected.items())])
+    closest = numbasom.lattice_closest_vectors(data, lattice, normalized=False)
+    out["closest"] = np.array([(k[0], k[1], *np.ravel(v)[:3]) for k, v in sorted(closest.items())], dtype=float)
+    return out
+
+
+def kearsley_numba_superposition():
+    """kearsley-numba's compiled Kearsley superposition (quaternion from
+    the eigenvectors of its 4x4 matrix, np.linalg.eigh): 50 seeded point
+    clouds of 60 points, rotated, shifted and jittered, fitted back; their
+    rotations, translations, RMSDs and overlap fractions."""
+    from kearsley_numba import fit, fit_transform, transform
+    rng = np.random.default_rng(142)
+    out = {"rmsd": [], "so": [], "rot": [], "trans": [], "moved": []}
+    for _ in range(50):
+        u = rng.normal(0.0, 3.0, (60, 3))
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        w, x, y, z = q
+        r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+        v = u @ r.T + rng.normal(0.0, 2.0, 3) + rng.normal(0.0, 0.05, (60, 3))
+        moved, rmsd, so, rot, trans = fit_transform(u, v, 0.1)
+        out["rmsd"].append(rmsd)
+        out["so"].append(so)
+        out["rot"].append(np.abs(rot))  # (a quaternion and its negative give the same rotation)
+        out["trans"].append(trans)
+        out["moved"].append(transform(v, rot, trans))
+        out["rmsd"].append(fit(u, v)[0])
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def pyakima_splines():
+    """pyakima's compiled Akima splines of a seeded noisy curve with a
+    corner and a NaN: coefficients for each corner model (non-rounded,
+    Akima, makima), evaluated at scalars and sorted, reversed and random
+    vectors under each extrapolation rule, by its sorted and per-point
+    searches; splines made and called inside a compiled function."""
+    import numba
+    from pyakima import AkimaSpline, cubic_call, make_akima_coeffs
+    rng = np.random.default_rng(143)
+    x = np.sort(rng.uniform(0.0, 10.0, 40))
+    y = np.sin(x) + np.abs(x - 5.0) + rng.normal(0.0, 0.05, 40)
+    y[17] = np.nan
+    xs = np.linspace(-1.0, 11.0, 500)
+    out = {}
+    for model in ("non-rounded", "akima", "makima"):
+        for ext in (0, 1, 3, 4):
+            for linear in (0, 1):
+                s = AkimaSpline(x, y, ext=ext, corner_model=model, linear_vector_calls=linear)
+                out[f"{model}_{ext}_{linear}"] = s(xs)
+                out[f"{model}_{ext}_{linear}_reversed"] = s(xs[::-1].copy())
+                out[f"{model}_{ext}_{linear}_random"] = s(rng.uniform(-1.0, 11.0, (20, 10)))
+            out[f"{model}_{ext}_scalars"] = np.array([s(v) for v in (-0.5, 0.0, 3.3, x[5], 10.5)])
+    out.update({f"coeffs_{i}": np.asarray(c) for i, c in enumerate(AkimaSpline(x, y).spline)})
+
+    @numba.njit
+    def inside(x, y, xs):
+        spline = make_akima_coeffs(x, y, 2, 0.0)
+        return cubic_call(xs, spline, 0), cubic_call(xs[3], spline, 0)
+
+    out["compiled"], out["compiled_scalar"] = inside(x, np.cos(x), xs)
+    return out
+
+
+def fast_twed_distances():
+    """fast-twed's compiled time warp edit distance (its dynamic programme
+    and backtracking of the edit path) between seeded 1- and 3-d float32
+    series with and without time stamps, at several stiffness and deletion
+    penalties and Lp norms, and of pandas frames indexed by time."""
+    import pandas as pd
+    from twed import twed
+    rng = np.random.default_rng(144)
+    out = {}
+    for i in range(6):
+        dim = 1 if i % 2 else 3
+        a = np.cumsum(rng.normal(size=(30 + 5 * i, dim)), axis=0).astype("float32")
+        b = np.cumsum(rng.normal(size=(25 + 4 * i, dim)), axis=0).astype("float32")
+        for p, nu, lam in ((2, 0.001, 1.0), (1, 0.1, 0.5), (3, 1.0, 2.0)):
+            out[f"d_{i}_{p}"] = twed(a, b, p=p, nu=nu, lam=lam)
+        ta = np.cumsum(rng.uniform(0.5, 1.5, len(a))).astype("float32")
+        tb = np.cumsum(rng.uniform(0.5, 1.5, len(b))).astype("float32")
+        dist, path = twed(a, b, ts_a=ta, ts_b=tb, path_out=True)
+        out[f"stamped_{i}"], out[f"path_{i}"] = dist, np.asarray(path)
+    fa = pd.DataFrame(rng.normal(size=(40, 2)), index=np.cumsum(rng.uniform(0.1, 1.0, 40)))
+    fb = pd.DataFrame(rng.normal(size=(35, 2)), index=np.cumsum(rng.uniform(0.1, 1.0, 35)))
+    out["frames"], out["frames_path"] = twed(fa, fb, nu=0.01, path_out=True)
+    out["frames_path"] = np.asarray(out["frames_path"])
+    return out
+
+
+def yennefer_ode():
+    """yennefer's compiled Runge-Kutta integrators of compiled right-hand
+    sides passed as arguments: fixed-step RK4, adaptive Runge-Kutta-Fehlberg
+    4(5) and Dormand-Prince 8(5,3) on a Lorenz system, a damped pendulum
+    and a stiffish Van der Pol oscillator, each with seeded parameters."""
+    import numba
+    from yennefer import DOP853Solver, RK4Solver, RK45Solver
+
+    @numba.njit
+    def lorenz(t, y, p):
+        return np.array([p[0] * (y[1] - y[0]), y[0] * (p[1] - y[2]) - y[1], y[0] * y[1] - p[2] * y[2]])
+
+    @numba.njit
+    def pendulum(t, y, p):
+        return np.array([y[1], -p[0] * y[1] - p[1] * np.sin(y[0]) + p[2] * np.cos(t)])
+
+    @numba.njit
+    def van_der_pol(t, y, p):
+        return np.array([y[1], p[0] * (1.0 - y[0] * y[0]) * y[1] - y[0]])
+
+    rng = np.random.default_rng(145)
+    cases = (("lorenz", lorenz, rng.normal(1.0, 0.1, 3), np.array([10.0, 28.0, 8.0 / 3.0]), 2.0),
+             ("pendulum", pendulum, np.array([rng.uniform(0.5, 2.0), 0.0]), rng.uniform(0.1, 1.0, 3), 20.0),
+             ("vdp", van_der_pol, np.array([2.0, 0.0]), np.array([rng.uniform(2.0, 5.0)]), 15.0))
+    out = {}
+    for name, f, y0, p, t_max in cases:
+        out[f"{name}_rk4_t"], out[f"{name}_rk4_y"] = RK4Solver(f, y0, p).solve(t_max, 1e-3)
+        out[f"{name}_rk45_t"], out[f"{name}_rk45_y"] = RK45Solver(f, y0, p).solve(t_max, 1e-2)
+        out[f"{name}_dop_t"], out[f"{name}_dop_y"] = DOP853Solver(f, y0, p, rtol=1e-8, atol=1e-10).solve(t_max, 1e-2)
+    return out
+
+
+def threej_symbols():
+    """threej's Wigner 3j symbols by the SLATEC recursions (DRC3JJ) in
+    Python and, through its numba_extensions entry point's overloads, in
+    compiled code: all l1 for 40 seeded (l2, l3, m2, m3) with integer and
+    half-integer momenta, into arrays compiled code makes, and the m=0
+    family; their sums of squares."""
+    import numba
+    import threej
+    rng = np.random.default_rng(146)
+
+    @numba.njit
+    def family(l2, l3, m2, m3):
+        out = np.zeros(int(l2 + l3 - max(abs(l2 - l3), abs(m2 + m3)) + 1.1))
+        threej.threejj(l2, l3, m2, m3, out)
+        return out
+
+    @numba.njit
+    def sums(cases):
+        total = np.zeros(len(cases))
+        for i in range(len(cases)):
+            l2, l3, m2, m3 = cases[i]
+            total[i] = (family(l2, l3, m2, m3) ** 2).sum()
+        return total
+
+    cases = []
+    for _ in range(40):
+        half = 0.5 * rng.integers(0, 2)
+        l2, l3 = rng.integers(1, 30, 2) + half
+        m2 = min(rng.integers(-int(l2), int(l2) + 1) + half, l2)
+        m3 = max(rng.integers(-int(l3), int(l3) + 1) - half, -l3)
+        cases.append((float(l2), float(l3), float(m2), float(m3)))
+    out = {}
+    for i, (l2, l3, m2, m3) in enumerate(cases):
+        out[f"python_{i}"] = np.asarray(threej.threejj(l2, l3, m2, m3)[1])
+        out[f"compiled_{i}"] = family(l2, l3, m2, m3)
+        out[f"zero_{i}"] = family(float(int(l2)), float(int(l3)), 0.0, 0.0)
+    out["sums"] = sums(np.array(cases))
+    return out
+
+
+def ir_eval_numba_metrics():
+    """ir-eval-numba's compiled retrieval metrics of 80 seeded queries
+    (relevant items and ranked predictions, one of them the first,
+    int64 and int32): recall,
+    precision, F1, average precision, nDCG and reciprocal rank at cut-offs
+    1 to 20, and their means over typed lists."""
+    from numba.typed import List
+    from ir_eval_numba import metrics
+    rng = np.random.default_rng(147)
+    actual, predicted = [], []
+    for _ in range(80):
+        actual.append(rng.choice(200, rng.integers(1, 15), replace=False))
+        ranked = rng.choice(200, 30, replace=False)
+        ranked[0] = actual[-1][0]  # (an average precision over no relevant item divides by 0)
+        predicted.append(ranked)
+    out = {}
+    for name in ("recall", "precision", "f1_score", "average_precision", "ndcg", "reciprocal_rank"):
+        fn = getattr(metrics, name)
+        out[name] = np.array([[fn(a, p, k) for k in (1, 3, 5, 10, 20)] for a, p in zip(actual, predicted)])
+        out[name + "_32"] = np.array([fn(a.astype(np.int32), p.astype(np.int32), 10)
+                                      for a, p in zip(actual, predicted)])
+    typed_a, typed_p = List(actual), List(predicted)
+    for k in (1, 5, 20):
+        out[f"map_{k}"] = metrics.mean_average_precision(typed_a, typed_p, k)
+        out[f"mrr_{k}"] = metrics.mean_reciprocal_rank(typed_a, typed_p, k)
+    return out
+
+
+def rapid_roots_solvers():
+    """rapid-roots' compiled root finders over 400 seeded problems, each a
+    compiled function passed as an argument with a row of parameters:
+    Newton-Raphson, Brent (open and bracketed) and bisection, whose prange
+    loops it generates as source and compiles; backups taking over where
+    the main solver fails; scalar problems."""
+    import numba
+    from rapid_roots.solvers import RootSolvers
+
+    @numba.njit
+    def cubic(x, a, b):
+        return x ** 3 + a * x - b
+
+    @numba.njit
+    def cubic_prime(x, a, b):
+        return 3.0 * x ** 2 + a
+
+    @numba.njit
+    def kepler(x, m, e):
+        return x - e * np.sin(x) - m
+
+    @numba.njit
+    def kepler_prime(x, m, e):
+        return 1.0 - e * np.cos(x)
+
+    @numba.njit
+    def plain(x):
+        return np.exp(x) - 3.0 * x
+
+    @numba.njit
+    def plain_prime(x):
+        return np.exp(x) - 3.0
+
+    rng = np.random.default_rng(148)
+    n = 400
+    params = np.column_stack([rng.uniform(0.5, 3.0, n), rng.uniform(-5.0, 5.0, n)])
+    orbits = np.column_stack([rng.uniform(0.0, 2 * np.pi, n), rng.uniform(0.0, 0.95, n)])
+    out = {}
+    for solver in ("newton", "brent", "bisection"):
+        kw = dict(func_params=params, main_solver=solver, tol=1e-10)
+        if solver == "newton":
+            kw.update(x0=rng.uniform(-2.0, 2.0, n), func_prime=cubic_prime)
+        else:
+            kw.update(a=np.full(n, -4.0), b=np.full(n, 4.0))
+        out.update(zip((f"cubic_{solver}_root", f"cubic_{solver}_iter", f"cubic_{solver}_ok"),
+                       RootSolvers.get_root(cubic, **kw)))
+        kw = dict(func_params=orbits, main_solver=solver, tol=1e-12)
+        if solver == "newton":
+            kw.update(x0=orbits[:, 0].copy(), func_prime=kepler_prime)
+        else:
+            kw.update(a=np.zeros(n), b=np.full(n, 2 * np.pi))
+        out.update(zip((f"kepler_{solver}_root", f"kepler_{solver}_iter", f"kepler_{solver}_ok"),
+                       RootSolvers.get_root(kepler, **kw)))
+    out.update(zip(("open_brent_root", "open_brent_iter", "open_brent_ok"),
+                   RootSolvers.get_root(cubic, x0=np.full(n, 50.0), func_params=params, main_solver="brent",
+                                        a=np.full(n, -4.0), b=np.full(n, 4.0))))
+    out["scalar_newton"] = np.array(RootSolvers.get_root(plain, x0=0.2, func_prime=plain_prime,
+                                                                 main_solver="newton")[:2], dtype=float)
+    out["scalar_brent"] = np.array(RootSolvers.get_root(plain, a=0.0, b=1.0, main_solver="brent")[:2], dtype=float)
+    return out
+
+
+def graspologic_edge_swaps():
+    """graspologic's compiled degree-preserving edge swaps (np.random seeded
+    in compiled code, two edges drawn by np.random.choice without
+    replacement, swaps refused where they would make a loop or a double
+    edge) on seeded Erdos-Renyi and stochastic block model graphs as dense
+    float and int adjacency matrices; the degrees kept."""
+    from graspologic.models import EdgeSwapper
+    from graspologic.simulations import er_np, sbm
+    np.random.seed(149)  # (graspologic's simulations draw from NumPy's global generator)
+    graphs = {"er": er_np(60, 0.1), "sbm": sbm([20, 25, 15], [[0.3, 0.05, 0.02], [0.05, 0.25, 0.04],
+                                                               [0.02, 0.04, 0.4]]),
+              "er_int": er_np(40, 0.2).astype(np.int64)}
+    out = {}
+    for name, adjacency in graphs.items():
+        swapper = EdgeSwapper(adjacency, seed=150)
+        for n_swaps in (1, 50, 400):
+            swapped, edges = swapper.swap_edges(n_swaps)
+            out[f"{name}_{n_swaps}"], out[f"{name}_{n_swaps}_edges"] = swapped, edges
+        out[f"{name}_degrees"] = swapped.sum(axis=0) - adjacency.sum(axis=0)
+    return out
+
+
+def numba_integrators_solvers():
+    """numba-integrators' jitclass Runge-Kutta solvers (RK23, RK45) holding a
+    compiled right-hand side in a field of first-class function type and
+    read-only Butcher tableaux: its reference problems (Riccati, sine,
+    exponential) and a seeded Lotka-Volterra system stepped one by one, fast
+    forwarded to times and to a compiled condition; the Advanced solvers,
+    whose right-hand sides take parameters and return an auxiliary value,
+    with jitclass fields of compiled step functions."""
+    import numba as nb
+    import numba_integrators as ni
+    from numba_integrators import reference
+
+    @nb.njit(nb.float64[:](nb.float64, nb.float64[:]))
+    def lotka(t, y):
+        return np.array((1.1 * y[0] - 0.4 * y[0] * y[1], 0.1 * y[0] * y[1] - 0.4 * y[1]))
+
+    @nb.njit
+    def crossed(solver, level):
+        return solver.y[0] > level
+
+    @nb.njit(nb.types.Tuple((nb.float64[:], nb.float64))(nb.float64, nb.float64[:], nb.float64[:]))
+    def damped(t, y, p):
+        return np.array((y[1], -p[0] * y[1] - p[1] * y[0])), y[0] * y[0] + y[1] * y[1]
+
+    rng = np.random.default_rng(151)
+    out = {}
+    problems = [(p.name, p.differential, p.x0, p.y0, p.x_end)
+                for p in (reference.riccati, reference.sine, reference.exponential)]
+    problems.append(("lotka", lotka, 0.0, rng.uniform(5.0, 15.0, 2), 30.0))
+    for name, fun, t0, y0, t_end in problems:
+        for solver in (ni.RK23, ni.RK45):
+            tag = f"{name}_{solver.__name__}"
+            s = solver(fun, t0, y0, t_end, rtol=1e-8, atol=1e-10)
+            ts, ys = [], []
+            while ni.step(s):
+                ts.append(s.t)
+                ys.append(s.y.copy())
+            out[tag + "_t"], out[tag + "_y"] = np.array(ts), np.array(ys)
+            s = solver(fun, t0, y0, t_end, max_step=0.5, rtol=1e-6, atol=1e-9, first_step=0.01)
+            out[tag + "_ff"] = np.array([(ni.ff2t(s, t0 + (t_end - t0) * f), s.t, *s.y)
+                                         for f in (0.25, 0.5, 1.0)], dtype=float)
+    s = ni.RK45(lotka, 0.0, problems[-1][3], 30.0)
+    out["condition"] = np.array([ni.ff2cond(s, crossed, 12.0), s.t, *s.y], dtype=float)
+    advanced = ni.Advanced(nb.float64[:], nb.float64, ni.Solvers.ALL)
+    for kind, make in advanced.items():
+        s = make(damped, 0.0, np.array((1.0, 0.0)), rng.uniform(0.1, 2.0, 2), 20.0, rtol=1e-7, atol=1e-9)
+        states = []
+        while ni.step(s):
+            t, y, energy = s.state
+            states.append((t, *y, energy))
+        out[f"advanced_{kind.__name__}"] = np.array(states)
+    return out
+
+def fast_mine_statistics():
+    """fast-mine's compiled MINE statistics (its equipartition of y, clumps
+    and superclumps of x and the dynamic programme over x-axis partitions)
+    of seeded pairs of 300 points: linear, parabolic, sinusoidal, circular,
+    noisy and independent, with both estimators and two alphas; MIC, MAS,
+    MEV, MCN, TIC and GMIC and the characteristic matrices."""
+    import fast_mine as fm
+    rng = np.random.default_rng(152)
+    x = rng.uniform(-1.0, 1.0, 300)
+    pairs = {"linear": 2.0 * x + rng.normal(0.0, 0.1, 300), "parabola": x * x + rng.normal(0.0, 0.05, 300),
+             "sine": np.sin(6.0 * x) + rng.normal(0.0, 0.2, 300), "circle": np.sqrt(1.0 - x * x) * rng.choice([-1, 1], 300),
+             "noise": rng.normal(size=300), "ties": np.round(3.0 * x) + rng.normal(0.0, 0.3, 300)}
+    out = {}
+    for name, y in pairs.items():
+        for est in (fm.EST_MIC_APPROX, fm.EST_MIC_E):
+            for alpha in (0.6, 0.75):
+                score = fm.mine_compute_score(fm.MineProblem(x, y, len(x)), fm.MineParameter(alpha=alpha, est=est))
+                tag = f"{name}_{est}_{alpha}"
+                out[tag] = np.array([fm.mine_mic(score), fm.mine_mas(score), fm.mine_mev(score),
+                                     fm.mine_mcn(score), fm.mine_mcn_general(score), fm.mine_tic(score),
+                                     fm.mine_tic(score, norm=False), fm.mine_gmic(score)])
+                out[tag + "_matrix"] = np.concatenate([np.ravel(m) for m in score.M])
+    return out
+
+
+def numbatalib_indicators():
+    """numbatalib's compiled TA-Lib indicators on a seeded 800-bar random
+    walk of prices and volumes: moving averages of each kind, bands,
+    oscillators, directional movement, parabolic SAR, the Hilbert transform
+    family, regressions, statistics, volume indicators and candlestick
+    patterns, with their default periods and others."""
+    import inspect
+    import numbatalib as ta
+    rng = np.random.default_rng(153)
+    close = 100.0 * np.exp(np.cumsum(rng.normal(0.0, 0.01, 800)))
+    spread = np.abs(rng.normal(0.0, 0.6, (3, 800)))
+    bars = {"open": close + rng.normal(0.0, 0.4, 800), "high": close + spread[0] + 0.2,
+            "low": close - spread[1] - 0.2, "close": close, "volume": rng.uniform(1e3, 5e3, 800),
+            "real": close, "real0": close, "real1": close * (1.0 + rng.normal(0.0, 0.02, 800)),
+            "periods": rng.integers(2, 30, 800).astype(float)}
+    bars["high"] = np.maximum(bars["high"], bars["open"] + 0.05)
+    bars["low"] = np.minimum(bars["low"], bars["open"] - 0.05)
+    names = ("SMA", "EMA", "WMA", "DEMA", "TEMA", "TRIMA", "KAMA", "MAMA", "T3", "MAVP", "BBANDS", "ACCBANDS",
+             "MACD", "MACDEXT", "MACDFIX", "PPO", "APO", "RSI", "STOCH", "STOCHF", "STOCHRSI", "CCI", "CMO", "MFI",
+             "ADX", "ADXR", "DX", "PLUS_DI", "MINUS_DM", "AROON", "AROONOSC", "ULTOSC", "WILLR", "TRIX", "SAR",
+             "SAREXT", "HT_DCPERIOD", "HT_DCPHASE", "HT_PHASOR", "HT_SINE", "HT_TRENDLINE", "HT_TRENDMODE",
+             "LINEARREG", "LINEARREG_ANGLE", "TSF", "BETA", "CORREL", "STDDEV", "VAR", "AVGDEV", "MINMAXINDEX",
+             "ATR", "NATR", "TRANGE", "AD", "ADOSC", "OBV", "IMI", "BOP", "CDLENGULFING", "CDLHAMMER",
+             "CDLDOJISTAR", "CDLMORNINGSTAR", "CDL3WHITESOLDIERS", "CDLHIKKAKE", "CDLABANDONEDBABY")
+    out = {}
+    for name in names:
+        fn = getattr(ta, name)
+        params = inspect.signature(fn).parameters
+        arrays = [bars[p] for p in params if p in bars]
+        for tag, kw in (("default", {}), ("short", {"timeperiod": 7} if "timeperiod" in params else None),
+                        ("matype", {"matype": 3} if "matype" in params else None)):
+            if kw is None:
+                continue
+            result = fn(*arrays, **kw)
+            for i, r in enumerate(result if isinstance(result, tuple) else (result,)):
+                out[f"{name}_{tag}_{i}"] = np.asarray(r)
+    return out
+
+
+def robust_fourier_bases():
+    """robust-fourier's compiled Vandermonde matrices of Hermite functions
+    (their three-term recurrence with logarithmic scaling, which stays
+    finite at high orders) and of Chebyshev polynomials of both kinds, at
+    seeded points, orders up to 200, scaled and centred; its basis classes;
+    a least squares fit of a noisy signal by the compiled Hermite basis."""
+    import robust_fourier as rf
+    rng = np.random.default_rng(154)
+    x = np.sort(rng.uniform(-12.0, 12.0, 400))
+    out = {}
+    for n in (0, 1, 7, 60, 200):
+        for alpha, centre in ((1.0, None), (2.5, 0.7), (0.4, -3.0)):
+            out[f"hermite_{n}_{alpha}"] = rf.hermite_function_vander(x, n, alpha=alpha, x_center=centre, jit=True)
+            for kind in ("first", "second"):
+                out[f"chebyshev_{n}_{alpha}_{kind}"] = rf.chebyshev_polyvander(
+                    x / 12.0, n, alpha=alpha, x_center=centre and centre / 12.0, jit=True, kind=kind)
+    out["single"] = rf.single_hermite_function(x, 33, alpha=1.5)
+    out["basis"] = rf.HermiteFunctionBasis(25, alpha=2.0, x_center=0.3, jit=True)(x)
+    out["cheb_basis"] = np.asarray(rf.ChebyshevPolynomialBasis(25, alpha=12.0, jit=True)(x))
+    signal = np.exp(-0.1 * x * x) * np.cos(2.0 * x) + rng.normal(0.0, 0.05, 400)
+    vander = rf.hermite_function_vander(x, 40, alpha=2.0, jit=True)
+    out["fit"] = np.linalg.lstsq(vander, signal, rcond=None)[0]
+    return out
+
+
+def mrg32k3a_numba_streams():
+    """mrg32k3a-numba's jitclass MRG32k3a generator (tuples of int64 state,
+    3x3 jump matrices raised to powers modulo 2^32 - 209): variates of its
+    distributions (normal by its Beasley-Springer-Moro inverse, exponential,
+    triangular, Weibull, Pareto, Poisson, binomial, multivariate normal,
+    simplex vectors) on streams, substreams and subsubstreams it jumps to,
+    advances and resets, called from Python and from a compiled loop."""
+    import numba
+    from mrg32k3a_numba import MRG32k3a_numba
+
+    @numba.njit
+    def draws(gen, n):
+        out = np.empty((n, 3))
+        for i in range(n):
+            out[i, 0] = gen.random()
+            out[i, 1] = gen.normalvariate(1.0, 2.0)
+            out[i, 2] = gen.poissonvariate(3.0)
+        return out
+
+    out = {}
+    for triplet in ((0, 0, 0), (3, 1, 2), (17, 40, 5)):
+        gen = MRG32k3a_numba(np.array(triplet, dtype=np.int64))
+        tag = "_".join(map(str, triplet))
+        out[f"state_{tag}"] = np.array(gen.get_current_state())
+        out[f"draws_{tag}"] = draws(gen, 300)
+        out[f"variates_{tag}"] = np.array([
+            gen.expovariate(1.5), gen.uniform(-2.0, 3.0), gen.gauss(0.0, 1.0), gen.lognormalvariate(0.1, 0.5),
+            gen.triangular(0.0, 4.0, 1.0), gen.weibullvariate(2.0, 1.5), gen.paretovariate(2.5),
+            gen.poissonvariate(4.0), gen.poissonvariate(60.0), gen.gumbelvariate(0.0, 2.0),
+            gen.binomialvariate(30, 0.3)])
+        out[f"mvn_{tag}"] = gen.mvnormalvariate(np.array([1.0, -1.0, 0.5]),
+                                                np.array([[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 0.5]]))
+        out[f"simplex_{tag}"] = np.concatenate([gen.continuous_random_vector_from_simplex(5, 3.0, True),
+                                                gen.continuous_random_vector_from_simplex(5, 3.0, False)])
+        states = []
+        for move in ("advance_subsubstream", "advance_substream", "advance_stream", "reset_subsubstream",
+                     "reset_substream", "reset_stream"):
+            getattr(gen, move)()
+            states.append((*gen.get_current_state(), *gen.s_ss_sss_index, gen.random()))
+        out[f"moves_{tag}"] = np.array(states, dtype=float)
+    return out
+
+
+def mrg32k3a_numba_gamma_beta():
+    """mrg32k3a-numba's gamma and beta variates (shapes below and above 1),
+    whose methods hand the generator's bound methods (self.random,
+    self.normalvariate) to a recursive compiled helper."""
+    from mrg32k3a_numba import MRG32k3a_numba
+    gen = MRG32k3a_numba(np.array((2, 0, 1), dtype=np.int64))
+    return {"gamma": np.array([gen.gammavariate(a, 2.0) for a in (0.3, 0.7, 1.0, 3.5, 9.0) for _ in range(40)]),
+            "beta": np.array([gen.betavariate(a, b) for a, b in ((0.5, 0.5), (2.0, 5.0), (7.0, 1.5))
+                              for _ in range(40)])}
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -12258,4 +12748,18 @@ WORKLOADS = {
     "regridding": {"grids": regridding_grids},
     "numba-extinction": {"laws": numba_extinction_laws},
     "hampel-filter": {"outliers": hampel_filter_outliers},
+    "numbasom": {"maps": numbasom_maps},
+    "kearsley-numba": {"superposition": kearsley_numba_superposition},
+    "pyakima": {"splines": pyakima_splines},
+    "fast-twed": {"distances": fast_twed_distances},
+    "yennefer": {"ode": yennefer_ode},
+    "threej": {"symbols": threej_symbols},
+    "ir-eval-numba": {"metrics": ir_eval_numba_metrics},
+    "rapid-roots": {"solvers": rapid_roots_solvers},
+    "graspologic": {"edge_swaps": graspologic_edge_swaps},
+    "numba-integrators": {"solvers": numba_integrators_solvers},
+    "fast-mine": {"statistics": fast_mine_statistics},
+    "numbatalib": {"indicators": numbatalib_indicators},
+    "robust-fourier": {"bases": robust_fourier_bases},
+    "mrg32k3a-numba": {"streams": mrg32k3a_numba_streams, "gamma_beta": mrg32k3a_numba_gamma_beta},
 }

@@ -217,6 +217,7 @@ const Type *ty_info(const Type *elem);
 const Type *ty_optional(const Type *elem);
 const Type *ty_function(const void *callee, const char *name);  /* name: the function's, for messages */
 const Type *ty_funcptr(const Type *ret, int n, const Type *const *params);  /* FunctionType[ret(params)] */
+const Type *ty_bound_method(const Type *cls, const void *method, const char *name);  /* cls's method name of an object */
 const Type *ty_funcs(int n, const Type *const *members);  /* one of the n compiled functions (TY_FUNCTION) members */
 const Type *ty_list(const Type *item);  /* item NULL: an empty list's, typed by what it is given later */
 const Type *ty_dict(const Type *key, const Type *value);  /* both NULL: an empty dict's */

@@ -1080,6 +1080,7 @@ static const Type *ty_attr(Infer *in, Node *n) {
   if (ty_holds_record(base)) return ty_record_attr(in, n, base);
   if (base->kind == TY_TUPLE && base->callee) return ty_named_field(in, n, base);
   if (base->kind == TY_CLASS) return ty_jitclass_attr(in, n, base);
+  if (base->kind == TY_BOUND) return ty_bound_attr(in, n, base);
   const Builtin *bi = bi_member(base->kind, BK_ATTRIBUTE, n->str);
   if (!bi && ty_extension_member(in, n, base)) return ty_expr(in, n);  /* now a call of its getter */
   if (!bi) return ty_unknown_member(in, n, base, BK_ATTRIBUTE);

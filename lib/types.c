@@ -383,6 +383,10 @@ static void complete(Type *t) {
     t->size = t->align = sizeof(void *);
     t->name = format("generator(%s)", t->elem->name);
     break;
+  case TY_BOUND:  /* its object's pointer; Numba's name, BoundFunction(Point.norm) */
+    t->size = t->align = sizeof(void *);
+    t->name = format("BoundFunction(%s.%s)", t->elem->names[t->elem->nfields], t->name);
+    break;
   case TY_FUNCPTR:  /* the address of the function's entry: Numba's name, FunctionType[float64(float64, float64)] */
     t->size = t->align = sizeof(void *);
     t->name = funcptr_name(t);
@@ -536,6 +540,10 @@ const Type *ty_optional(const Type *elem) {
 
 const Type *ty_function(const void *callee, const char *name) {
   return intern(&(Type){.kind = TY_FUNCTION, .callee = callee, .name = name});
+}
+
+const Type *ty_bound_method(const Type *cls, const void *method, const char *name) {
+  return intern(&(Type){.kind = TY_BOUND, .elem = cls, .callee = method, .name = name});
 }
 
 /* A first-class function of this signature: whatever compiled function

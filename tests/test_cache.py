@@ -1035,3 +1035,79 @@ def test_functions_reading_types_from_the_numba_module_are_cached(tmp_path):
     """
     assert hits_misses(tmp_path, code) == (0, 2)
     assert hits_misses(tmp_path, code) == (2, 0)
+
+
+BITOPS = '''
+import llvmlite.ir as ir
+from ruchey import types
+from ruchey.extending import intrinsic
+
+
+@intrinsic
+def popcount(typingctx, x):
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(args[0].type, [args[0].type])
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [args[0].type], fnty)
+        return builder.call(ctpop, args)
+    return types.uint64(types.uint64), codegen
+'''
+
+INTRINSICS = '''
+import numpy as np
+from ruchey import njit, types
+from ruchey.extending import intrinsic
+from bitops import popcount
+
+
+def made_here():
+    @intrinsic
+    def twice(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.add(args[0], args[0])
+        return types.int64(types.int64), codegen
+    return twice
+
+
+TWICE = made_here()
+
+
+@njit(cache=True)
+def bits(a):
+    n = 0
+    for v in a:
+        n += popcount(np.uint64(v))
+    return n
+
+
+@njit(cache=True)
+def doubled(x):
+    return TWICE(x)
+'''
+
+
+def test_a_function_calling_an_importable_intrinsic_is_cached(tmp_path):
+    """Its IR is in the object code: a later process loads it (an intrinsic
+    made inside a function, which no later process can find, is compiled
+    each time, with the cache's warning)."""
+    (tmp_path / "bitops.py").write_text(BITOPS)
+    (tmp_path / "intrins.py").write_text(INTRINSICS)
+    code = """
+    import warnings
+    import numpy as np
+    import intrins as k
+    a = np.random.default_rng(11).integers(0, 2 ** 62, 200).astype(np.uint64)
+    expected = sum(bin(int(v)).count("1") for v in a)
+    assert k.bits(a) == expected
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert k.doubled(21) == 42
+    assert any("of type Intrinsic" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    print(*(sum(getattr(f.stats, c).values()) for f in (k.bits, k.doubled) for c in ("cache_hits", "cache_misses")))
+    """
+    assert run(tmp_path, code)[-4:] == ["0", "1", "0", "1"]
+    assert run(tmp_path, code)[-4:] == ["1", "0", "0", "1"]
+    # the intrinsic's codegen edited in its own module (the same instructions): compiled again, then loaded
+    (tmp_path / "bitops.py").write_text(BITOPS.replace("builder.call(ctpop, args)",
+                                                       "builder.call(ctpop, [args[0]])"))
+    assert run(tmp_path, code)[-4:] == ["0", "1", "0", "1"]
+    assert run(tmp_path, code)[-4:] == ["1", "0", "0", "1"]

@@ -1835,3 +1835,114 @@ def test_a_class_whose_metaclass_cannot_be_joined_is_still_a_jitclass():
     rng = make_rng(2032)
     for x in rng.integers(-1000, 1000, size=5):
         assert Counter(x).twice() == Counter.class_type.class_def(x).twice() == 2 * int(x)
+# ---------------------------------------------------------------- methods as values
+
+@njit
+def applied_twice(f, x):
+    return f(x) + f(x + 1.0)
+
+
+@njit
+def nested_draws(depth, draw, shift):
+    """Hands the bound methods on to itself, as mrg32k3a-numba's gamma helper does."""
+    if depth == 0:
+        return shift(draw(), 1.0)
+    return nested_draws(depth - 1, draw, shift) + draw()
+
+
+def nested_draws_python(depth, draw, shift):
+    """nested_draws' py_func calls the dispatcher: its Python twin recurses in Python."""
+    if depth == 0:
+        return shift(draw(), 1.0)
+    return nested_draws_python(depth - 1, draw, shift) + draw()
+
+
+@jitclass([("k", float64), ("seen", float64[:])])
+class Accumulator:
+    def __init__(self, k, n):
+        self.k = k
+        self.seen = np.zeros(n)
+
+    def scale(self, x):
+        self.k += 1.0
+        self.seen[0] += x
+        return self.k * x
+
+    def draw(self):
+        self.k = self.k * 1.5 - 0.25
+        return self.k
+
+    def shift(self, a, b=0.5):
+        return a - b
+
+    def use(self, x):
+        return applied_twice(self.scale, x)
+
+    def nested(self, depth):
+        return nested_draws(depth, self.draw, self.shift)
+
+    def owner_of(self):
+        f = self.scale
+        return f.__self__.k
+
+
+@njit
+def bound_outside(acc, x):
+    f = acc.scale
+    return applied_twice(f, x), f.__self__.k
+
+
+@njit
+def bound_of_a_new_object(k, x):
+    return applied_twice(Accumulator(k, 3).scale, x)
+
+
+def test_bound_methods_are_values_handed_to_functions_that_call_them():
+    """obj.method not called (Numba's BoundFunction) is a value: passed to a
+    compiled function, which calls it on the same object (its field writes
+    seen by the caller), recursively, and read back through __self__."""
+    rng = make_rng(seed_of("bound methods"))
+    plain = Accumulator.class_type.class_def
+    for _ in range(8):
+        k, x, depth = rng.uniform(0.5, 3.0), rng.uniform(-2.0, 2.0), int(rng.integers(0, 5))
+        a, b = Accumulator(k, 3), plain(k, 3)
+        assert a.use(x) == applied_twice.py_func(b.scale, x)
+        assert a.k == b.k and a.seen[0] == b.seen[0]
+        assert a.nested(depth) == nested_draws_python(depth, b.draw, b.shift)
+        assert a.k == b.k
+        assert a.owner_of() == b.k
+        assert bound_outside(a, x) == (applied_twice.py_func(b.scale, x), b.k)  # (its py_func calls the dispatcher)
+        assert a.k == b.k and a.seen[0] == b.seen[0]
+        assert bound_of_a_new_object(k, x) == applied_twice.py_func(plain(k, 3).scale, x)
+
+
+@njit
+def missing_bound(acc):
+    return applied_twice(acc.nothing, 1.0)
+
+
+@njit
+def spread_bound(acc, xs):
+    f = acc.shift
+    return f(*xs)
+
+
+@njit
+def keyword_bound(acc, x):
+    f = acc.shift
+    return f(b=x, a=2.0 * x) + f(x)
+
+
+def test_a_bound_method_binds_star_args_keywords_and_defaults_as_the_method():
+    rng = make_rng(seed_of("bound star args"))
+    plain = Accumulator.class_type.class_def
+    for _ in range(4):
+        xs = tuple(rng.uniform(-3.0, 3.0, int(rng.integers(1, 3))))
+        assert spread_bound(Accumulator(1.0, 2), xs) == spread_bound.py_func(plain(1.0, 2), xs)
+        assert keyword_bound(Accumulator(1.0, 2), xs[0]) == keyword_bound.py_func(plain(1.0, 2), xs[0])
+
+
+@ruchey_only
+def test_a_method_that_is_not_there_is_a_typing_error():
+    with pytest.raises(ruchey.TypingError, match="jitclass Accumulator has no attribute 'nothing'"):
+        missing_bound(Accumulator(1.0, 2))

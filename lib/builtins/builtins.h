@@ -178,6 +178,8 @@ bool ty_function_entry_for(Infer *in, Node **arg, const Type *fp);
 
 /* jitclass.c: jitclass instances' fields, methods and properties */
 const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c);
+const Type *ty_bound_attr(Infer *in, Node *n, const Type *m);  /* m.__self__ of a method as a value */
+Node *ty_bound_self(Infer *in, Node *m);  /* the node m.__self__, typed when it is */
 const Builtin *ty_jitclass_method(Infer *in, Node *n, const Type *c);
 void ty_jitclass_store(Infer *in, Node *target, const Type *t, Node *at);
 bool ty_jitclass_setter(Infer *in, Node *n, const Type *c);

@@ -251,10 +251,14 @@ static LLVMValueRef intrinsic_argument(Lower *l, Node *arg, const Type *t, LLVMT
 
 static LLVMValueRef lo_intrinsic_call(Lower *l, Node *n) {
   const IntrinsicCall *call = n->callee;
-  char symbol[48];
-  snprintf(symbol, sizeof symbol, "intrinsic_owner_%p", call->owner);
-  LLVMValueRef owner = lo_extern(l, arena_strdup(l->f->arena, symbol), call->owner);  /* named: no cache keeps the code */
-  if (l->mod->gpu) LLVMDeleteGlobal(owner);  /* (PTX cannot name a host object: being named keeps it out of the cache) */
+  /* The CPU's object code holds the intrinsic's IR: the cache keeps it where its key can describe the intrinsic
+   * (ruchey/caching.py: one its module holds by name, as Numba's). PTX is not kept: the owner is named (its
+   * global deleted, since PTX cannot name a host object), which keeps the code out of the cache. */
+  if (l->mod->gpu) {
+    char symbol[48];
+    snprintf(symbol, sizeof symbol, "intrinsic_owner_%p", call->owner);
+    LLVMDeleteGlobal(lo_extern(l, arena_strdup(l->f->arena, symbol), call->owner));
+  }
   LLVMValueRef fn = intrinsic_function(l, call);
   if (!fn)  /* typing parsed the same text: only a clash of the IR's own globals gets here */
     return LLVMGetUndef(call->ret->kind == TY_NONE ? l->mod->i8 : lo_type(l, call->ret));

@@ -101,7 +101,49 @@ static const Builtin class_field = {"jitclass field", NULL, NULL, BK_ATTRIBUTE, 
 
 bool ty_is_jitclass_field(const Node *n) { return n->kind == N_ATTR && n->bi == &class_field; }
 
-/* p.name: a field, else a method's or property's getter (a call now), else an error naming the class */
+/* ---------------------------------------------------------------- methods as values */
+
+static void *member(Infer *in, const Type *c, const char *name, bool attribute);
+
+/* p.m, not called: the object p, typed as its method m (TY_BOUND), which
+ * the function it is handed to calls (_gamma_helper(a, self.random)), as
+ * Numba's BoundFunction. It holds p's reference: fresh where p is. */
+static const Type *ty_bound(Infer *in, Node *n, const Type **args) {
+  void *method = member(in, args[0], n->str, false);
+  if (!method) return ty_error(in, n, "jitclass %s has no method '%s'", class_name(args[0]), n->str);
+  return ty_bound_method(args[0], method, n->str);
+}
+
+/* m.__self__ of a method as a value: its object, fresh where m is. */
+static const Type *ty_self(Infer *in, Node *n, const Type **args) {
+  (void)in, (void)n;
+  return args[0]->elem;
+}
+
+static LLVMValueRef lo_same_object(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+
+static const Builtin bound_method = {"a method as a value", NULL, NULL, BK_ATTRIBUTE, TY_CLASS, 0, 0, NULL,
+                                     BF_CHEAP, 0, 0, ty_bound, lo_same_object};
+static const Builtin bound_self = {"__self__", NULL, NULL, BK_ATTRIBUTE, TY_BOUND, 0, 0, NULL, BF_CHEAP, 0, 0,
+                                   ty_self, lo_same_object};
+
+bool ty_holds_object_of(const Node *n) { return n->kind == N_ATTR && (n->bi == &bound_method || n->bi == &bound_self); }
+
+/* m.__self__ read (a call through m passes it first) */
+const Type *ty_bound_attr(Infer *in, Node *n, const Type *m) {
+  if (strcmp(n->str, "__self__")) return ty_error(in, n, "%s has no attribute '%s'", m->name, n->str);
+  n->bi = &bound_self;
+  return ty_self(in, n, &m);
+}
+
+Node *ty_bound_self(Infer *in, Node *m) {
+  Node *self = arena_alloc(in->f->arena, sizeof(Node));
+  *self = (Node){.kind = N_ATTR, .line = m->line, .col = m->col, .lhs = m, .str = "__self__"};
+  return self;
+}
+
+/* p.name: a field, else a method's or property's getter (a call now), else
+ * a method as a value, else an error naming the class */
 const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c) {
   n->ival = field_index(c, n->str);
   if (n->ival >= 0) {
@@ -109,6 +151,10 @@ const Type *ty_jitclass_attr(Infer *in, Node *n, const Type *c) {
     return ty_field(in, n, &c);
   }
   if (ty_extension_member(in, n, c)) return ty_expr(in, n);
+  if (member(in, c, n->str, false)) {
+    n->bi = &bound_method;
+    return ty_bound(in, n, &c);
+  }
   return ty_error(in, n, "jitclass %s has no attribute '%s'", class_name(c), n->str);
 }
 

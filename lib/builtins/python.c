@@ -866,14 +866,11 @@ static void *value_callee(Infer *in, const Type *f) {
                                                    : NULL;
 }
 
-/* v(args) where v's type has a __call__ registered: the call made a call
- * of that ruchey function, v first; else v is no function. */
-static const Type *value_call(Infer *in, Node *n, const Type *f, const Type **args) {
-  void *callee = value_callee(in, f);
-  if (!callee || n->op) return not_a_function(in, n, f);
-  (void)args;  /* typed again once bound */
+/* n made a call of the ruchey function callee, receiver before its
+ * arguments, bound as Python binds them. */
+static const Type *receiver_call(Infer *in, Node *n, void *callee, Node *receiver) {
   Node **items = arena_alloc(in->f->arena, sizeof(Node *) * (size_t)(n->list.len + 1));
-  items[0] = n->lhs;
+  items[0] = receiver;
   for (int i = 0; i < n->list.len; i++) items[i + 1] = n->list.items[i];
   n->list = (NodeList){items, n->list.len + 1};
   n->lhs = NULL;
@@ -885,6 +882,22 @@ static const Type *value_call(Infer *in, Node *n, const Type *f, const Type **ar
   for (int i = 0; i < n->list.len; i++)
     if (!(types[i] = ty_expr(in, n->list.items[i]))) return NULL;
   return ty_jit_call(in, n, types);
+}
+
+/* v(args) where v's type has a __call__ registered: the call made a call
+ * of that ruchey function, v first; else v is no function. */
+static const Type *value_call(Infer *in, Node *n, const Type *f, const Type **args) {
+  void *callee = value_callee(in, f);
+  if (!callee || n->op) return not_a_function(in, n, f);
+  (void)args;  /* typed again once bound */
+  return receiver_call(in, n, callee, n->lhs);
+}
+
+/* m(args) where m is a jitclass's method as a value (obj.method handed to
+ * this function): a call of the method, its object (m.__self__) first. */
+static const Type *bound_call(Infer *in, Node *n, const Type *f) {
+  if (n->op) return ty_error(in, n, "%s is called with *args, which a method as a value does not take", f->name);
+  return receiver_call(in, n, (void *)f->callee, ty_bound_self(in, n->lhs));
 }
 
 /* v(x, *args) of the same: the receiver joins the packed arguments, (v,)
@@ -923,6 +936,7 @@ static const Type *ty_value_call(Infer *in, Node *n, const Type **args) {
     return ty_funcptr_call(in, n, args);
   }
   if (called_as_one_of(n, f)) return ty_funcs_call(in, n, args);  /* one of several, chosen at run time */
+  if (f->kind == TY_BOUND) return bound_call(in, n, f);
   if (f->kind != TY_FUNCTION) return value_call(in, n, f, args);
   bool bound_already = n->callee == f->callee;  /* (again on the next pass: *args would be packed twice) */
   n->callee = (void *)f->callee;

@@ -275,6 +275,7 @@ void lo_record_update(Lower *l, Node *n);
 bool ty_is_text_field(const Node *n);  /* r.x of a '<Un' or '|Sn' field: a new str or bytes */
 /* builtins/jitclass.c: a jitclass instance's field (an N_ATTR typed as one), stored and updated */
 bool ty_is_jitclass_field(const Node *n);
+bool ty_holds_object_of(const Node *n);  /* p.m as a value, or its __self__: p's reference passed on */
 void lo_jitclass_store(Lower *l, Node *target, const Type *t, LLVMValueRef v);
 void lo_jitclass_update(Lower *l, Node *n);
 void lo_jitclass_refcount(Lower *l, const Type *t, LLVMValueRef v, bool inc);

@@ -219,6 +219,7 @@ static const Model models[TY_COUNT] = {
   [TY_BYTESEQ] = {ptr_value, record_storage, record_load, text_store, NULL},
   [TY_STR] = {ptr_value, ptr_value, plain_load, plain_store, lo_str_refcount},
   [TY_CLASS] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},
+  [TY_BOUND] = {ptr_value, ptr_value, plain_load, plain_store, lo_jitclass_refcount},  /* its object's */
   [TY_FUNCPTR] = {ptr_value, ptr_value, plain_load, plain_store, NULL},  /* its code lives as long as its dispatcher */
   [TY_FUNCS] = INT_MODEL,  /* which of its functions */
   [TY_ENUM] = {member_value, member_storage, member_load, member_store, member_refcount},

@@ -131,6 +131,11 @@ def _describe(value, names, seen):
         return ("object", value.__module__, value.__qualname__)
     if isinstance(value, types.FunctionType):
         return ("function", value.__qualname__, _function_key(value, seen))
+    intrinsics = sys.modules.get("ruchey.intrinsics")
+    if intrinsics and isinstance(value, intrinsics.Intrinsic) and _importable(value):
+        # its IR is in the cached object code: the key holds the typing function and the codegen it nests
+        return ("intrinsic", value.__module__, value.__qualname__, value._prefer_literal,
+                _function_key(value._typer, seen))
     if hasattr(value, "__ruchey_captured__") or getattr(value, "__cuda_array_interface__", None) is not None:
         raise _DeviceArrayCaptured(type(value).__qualname__)
     raise _Uncacheable(type(value).__qualname__)
@@ -149,6 +154,19 @@ def refuse_captured_device_arrays(py_func):
         pass
 
 
+def _importable(value, module=None):
+    """Whether value is found under its own name in its own module (or in
+    module): as Numba caches a function calling an @intrinsic, one made
+    inside a function being this process's alone."""
+    found = sys.modules.get(module or getattr(value, "__module__", None) or "")
+    try:
+        for part in value.__qualname__.split("."):
+            found = getattr(found, part)
+    except AttributeError:
+        return False
+    return found is value
+
+
 def _library_object(value):
     """Whether value is a library's (NumPy's numpy.sum): found under its own
     name in its own module, one of _LIBRARIES."""
@@ -157,15 +175,7 @@ def _library_object(value):
         module = getattr(type(value.__self__), "__module__", None)
     if not isinstance(module, str) or not isinstance(qualname, str) or module.partition(".")[0] not in _LIBRARIES:
         return False
-    if isinstance(value, types.MethodType):
-        return True
-    found = sys.modules.get(module)
-    try:
-        for part in qualname.split("."):
-            found = getattr(found, part)
-    except AttributeError:
-        return False
-    return found is value
+    return isinstance(value, types.MethodType) or _importable(value, module)
 
 
 def _module_key(module, names, seen):
