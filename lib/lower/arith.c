@@ -189,6 +189,20 @@ static bool pow_overflow_raises(Lower *l) {
   return !lo_numpy_errors(l) && !l->opts->numba_code;
 }
 
+/* A negative float to a fractional power is a complex number in CPython,
+ * which a float expression cannot hold: ValueError (Python 2's, and
+ * math.pow's domain error), rather than pow's NaN, which Numba gives and
+ * code written for Numba keeps. NumPy's float32 scalars give NaN as NumPy. */
+static void negative_to_fractional_raises(Lower *l, LLVMValueRef a, LLVMValueRef b, LLVMValueRef r) {
+  LLVMTypeRef ty = LLVMTypeOf(a);
+  LLVMValueRef fin = LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", &ty, 1, &b, 1),
+                                   LLVMConstReal(ty, INFINITY), "");
+  LLVMValueRef neg = LLVMBuildFCmp(l->b, LLVMRealOLT, a, LLVMConstReal(ty, 0.0), "");
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, r, r, "");
+  lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, neg, fin, ""), nan, ""), RT_ERR_VALUE,
+              "negative number cannot be raised to a fractional power");
+}
+
 /* a ** b for floats, through pow, with CPython's errors. Code written for
  * Numba gets pow's inf for 0.0 ** -2.0, as Numba's (an int exponent raises
  * there too): no check, so a fastmath dx ** two + dy ** two + dz ** two
@@ -212,6 +226,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
     LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
     lo_raise_if(l, LLVMBuildAnd(l->b, fin, big, ""), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+    if (t->kind == TY_F64) negative_to_fractional_raises(l, a, b, r);
   }
   return r;
 }
