@@ -82,6 +82,8 @@ def test_numpy_float32_scalars_and_arrays_keep_numpys_nan():
         assert math.isnan(f(numpy.float32(-2), numpy.float32(0.5)))
         a = -numpy.arange(1.0, 6.0)
         assert numpy.isnan(f(a, 0.5)).all() and numpy.isnan(f.py_func(a, 0.5)).all()
+    g = ruchey.njit(error_model="numpy")(lambda x, y: x ** y)
+    assert math.isnan(g(-2.0, 0.5))
 
 
 def test_code_written_for_numba_gives_nan_as_numbas():
