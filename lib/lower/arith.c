@@ -615,6 +615,22 @@ static LLVMValueRef numpy_literal_power(Lower *l, const Type *t, LLVMValueRef x,
   return NULL;
 }
 
+/* NumPy 2's power loop takes 1 / x, sqrt(x) and x * x where the exponent
+ * is one value for the whole array (a scalar) of -1, 0.5 or 2, pow
+ * otherwise (and 1 and x for 0 and 1, pow's values too); NumPy 1's loop is
+ * pow's throughout, but its ** operator (op) takes the same shortcuts for
+ * a scalar exponent. */
+LLVMValueRef lo_numpy_scalar_power(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef e, bool op) {
+  LLVMValueRef r = lo_pow(l, t, x, e);
+  if ((rt_numpy_version < 200 && !op) || l->opts->numba_code || l->mod->gpu) return r;
+  LLVMValueRef fast[3] = {LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), x, ""), lo_intrinsic1(l, "llvm.sqrt", t, x),
+                          LLVMBuildFMul(l->b, x, x, "")};
+  static const double exponents[3] = {-1.0, 0.5, 2.0};
+  for (int i = 0; i < 3; i++)
+    r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, e, lo_fconst(l, t, exponents[i]), ""), fast[i], r, "");
+  return r;
+}
+
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,
                                     const Type *ta, LLVMValueRef b, const Type *tb) {
   if (result->kind == TY_TUPLE) return lo_tuple_binop_values(l, op, result, a, ta, b);
