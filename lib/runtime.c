@@ -626,6 +626,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("rt_nditer_index", (void *)rt_nditer_index, ctx);
   define("rt_cmath", (void *)rt_cmath, ctx);
   define("rt_cmath_numba", (void *)rt_cmath_numba, ctx);
+  define("rt_cmath_numba32", (void *)rt_cmath_numba32, ctx);
   define("rt_complex_pow", (void *)rt_complex_pow, ctx);
   define("rt_complex_pow_numba", (void *)rt_complex_pow_numba, ctx);
   define("rt_matrix_product", (void *)rt_matrix_product, ctx);

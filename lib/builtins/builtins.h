@@ -246,6 +246,8 @@ LLVMValueRef lo_ufunc_compare(Lower *l, int op, Node *a, LLVMValueRef va, Node *
 LLVMValueRef lo_complex_order(Lower *l, int op, LLVMValueRef a, LLVMValueRef b);
 /* a ufunc row's call on numbers: its lower_elem with NumPy's semantics */
 LLVMValueRef lo_ufunc_call(Lower *l, Node *n);
+/* Whether x ** e of a float array x (elements t of its result) has one exponent e for the whole array */
+bool lo_scalar_exponent(const Type *x, const Type *e, const Type *t);
 const char *bi_op_text(int op);  /* an operator's source text ("+", "//"), "?" for none */
 
 /* indexing.c: NumPy's IndexError where bad holds (kind 0: index a out of bounds for axis b with size c;

@@ -233,6 +233,19 @@ static LLVMValueRef numba_cmath_call(Lower *l, int fn, LLVMValueRef z, bool nump
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
+/* NumPy's fn of a complex64 z in code written for Numba, which computes
+ * it from float32 parts (rt_cmath_numba32), where complex128 would round
+ * differently */
+static LLVMValueRef numba_cmath32_call(Lower *l, int fn, LLVMValueRef z) {
+  const Type *c = TYS(TY_C64);
+  LLVMTypeRef f32 = LLVMFloatTypeInContext(l->mod->c);
+  LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
+  LLVMTypeRef params[4] = {l->mod->i32, f32, f32, l->mod->ptr};
+  LLVMValueRef args[4] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), out};
+  lo_call_fn(l, "rt_cmath_numba32", LLVMVoidTypeInContext(l->mod->c), params, args, 4);
+  return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
+}
+
 /* numpy.log of a complex z (of type t) in code written for Numba, as its
  * cmath.log computes it: log(hypot(x, y)) + atan2(y, x)j in z's part type
  * (NumPy's, the C library's clog, differs in the last bits near |z| = 1). */
@@ -246,6 +259,9 @@ static LLVMValueRef numba_log(Lower *l, LLVMValueRef z, const Type *t) {
 /* numpy.f of complex elements, NumPy's way: no errors, complex64 kept */
 static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
+  if (from->kind == TY_C64 && to->kind == TY_C64 && l->opts->numba_code && !l->mod->gpu && !l->opts->kernel &&
+      !l->opts->device)
+    return numba_cmath32_call(l, n->bi->ival, v[0]);
   if (n->bi->ival == CM_LOG && l->opts->numba_code && !l->mod->gpu && ty_is_complex(from) && from == to)
     return numba_log(l, v[0], to);
   if (from->kind == TY_C128 && to->kind == TY_C128 && numba_cmath_formula(l, n->bi->ival, true))

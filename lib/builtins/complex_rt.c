@@ -328,6 +328,199 @@ void rt_cmath_numba(int32_t fn, double x, double y, int32_t numpy, double *out) 
   out[1] = cimag(r);
 }
 
+/* ---------------------------------------------------------------- Numba's complex64 ufuncs */
+
+/* Numba computes NumPy's functions of complex64 with the same formulas
+ * typed for float32 parts: float32's C functions (cosf, expf, hypotf ...)
+ * and float32 products, except where a formula mixes in a float literal or
+ * a float64 constant, which Numba's typing carries on in float64 (its
+ * cmath.sqrt scales by 0.25, so all of it is float64 past the special
+ * cases; CPython's tanh, acos, asinh and atanh are float64 around float32
+ * calls). Each function below is Numba's, with the types Numba gives each
+ * step; its result is rounded to complex64 as Numba's return does. */
+#define NUMBA_SQRT_THRES32 ((double)FLT_MAX / (1 + M_SQRT2))
+
+static float complex mul32(float complex z, float complex w) {
+  float a = crealf(z), b = cimagf(z), c = crealf(w), d = cimagf(w);
+  return CMPLXF(a * c - b * d, a * d + b * c);
+}
+
+/* cmath.exp's cases, as Numba writes them */
+static float complex numba32_exp(float x, float y) {
+  if (isinf(x) && x > 0) {
+    if (!isfinite(y)) return CMPLXF(x, NAN);
+    float re = cosf(y), im = sinf(y);
+    return CMPLXF(re != 0 ? re * x : re, im != 0 ? im * x : im);
+  }
+  if (isnan(x)) return y != 0 ? CMPLXF(x, x) : CMPLXF(x, y);
+  if (!isfinite(y)) return isfinite(x) ? CMPLXF(NAN, NAN) : 0;
+  float r = expf(x);
+  return CMPLXF(r * cosf(y), r * sinf(y));
+}
+
+static float complex numba32_log(float x, float y) { return CMPLXF(logf(hypotf(x, y)), atan2f(y, x)); }
+
+static float complex scaled32(float complex z, float k) { return CMPLXF(crealf(z) * k, cimagf(z) * k); }
+
+/* cmath.sqrt (NumPy's npy_csqrt): float64 past the special cases, which
+ * keep float32's values */
+static float complex numba32_sqrt(float a, float b) {
+  if ((a == 0 && b == 0) || isinf(b)) return CMPLXF(fabsf(b), b);
+  if (isnan(a)) return CMPLXF(a, a);
+  if (isinf(a)) return a < 0 ? CMPLXF(fabsf(b - b), copysignf(a, b)) : CMPLXF(a, copysignf(b - b, b));
+  double da = a, db = b;
+  bool scale = fabs(da) >= NUMBA_SQRT_THRES32 || fabs(db) >= NUMBA_SQRT_THRES32;
+  if (scale) da *= 0.25, db *= 0.25;
+  double re, im;
+  if (da >= 0) {
+    double t = sqrt((da + hypot(da, db)) * 0.5);
+    re = t, im = db / (2 * t);
+  } else {
+    double t = sqrt((-da + hypot(da, db)) * 0.5);
+    re = fabs(db) / (2 * t), im = copysign(t, db);
+  }
+  return CMPLXF((float)(scale ? re * 2 : re), (float)im);
+}
+
+static float complex numba32_cosh(float x, float y) {
+  if (isinf(x)) {
+    float re, im;
+    if (isnan(y) || y == 0) re = fabsf(x), im = y;
+    else re = copysignf(x, cosf(y)), im = copysignf(x, sinf(y));
+    return CMPLXF(re, x < 0 ? -im : im);
+  }
+  return CMPLXF(cosf(y) * coshf(x), sinf(y) * sinhf(x));
+}
+
+static float complex numba32_sinh(float x, float y) {
+  if (isinf(x)) {
+    if (isnan(y)) return CMPLXF(x, y);
+    float re = cosf(y), im = sinf(y);
+    if (re != 0) re *= x;
+    if (im != 0) im *= fabsf(x);
+    return CMPLXF(re, im);
+  }
+  return CMPLXF(cosf(y) * sinhf(x), sinf(y) * coshf(x));
+}
+
+/* CPython's c_tanh: float32 tanh, tan and products, float64 past 1. */
+static float complex numba32_tanh(float x, float y) {
+  if (isinf(x)) return CMPLXF(copysignf(1.0f, x), isinf(y) ? 0.0f : (float)copysign(0.0, sin(2.0 * y)));
+  float tx = tanhf(x), ty = tanf(y), txty = tx * ty;
+  double cx = 1.0 / coshf(x), denom = 1.0 + txty * txty;
+  return CMPLXF((float)(tx * (1.0 + ty * ty) / denom), (float)(((ty / denom) * cx) * cx));
+}
+
+/* CPython's acos, acosh and asinh take float32's atan2 in their branch for
+ * large parts only; the rest is float64, as complex128's */
+static float complex numba32_acos(float x, float y) {
+  if (numba_large(x, y))
+    return CMPLXF(atan2f(fabsf(y), x), (float)copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, -y));
+  return (float complex)numba_acos(x, y);
+}
+
+static float complex numba32_asinh(float x, float y) {
+  if (numba_large(x, y))
+    return CMPLXF((float)copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, x), atan2f(y, fabsf(x)));
+  return (float complex)numba_asinh(x, y);
+}
+
+/* CPython's c_atanh: float64 but for y * y and one square root, float32's */
+static float complex numba32_atanh(float x, float y) {
+  bool negate = x < 0;
+  if (negate) x = -x, y = -y;
+  float ay = fabsf(y);
+  double re, im;
+  if (isnan(x) || x > sqrt(NUMBA_THRES) || ay > sqrt(NUMBA_THRES) || (x == 1.0f && ay == 0)) {
+    double complex r = numba_atanh(x, y);
+    re = creal(r), im = cimag(r);
+  } else if (x == 1.0f && ay < sqrt(FLT_MIN)) {
+    re = -log(sqrtf(ay) / sqrt(hypot(ay, 2.0))), im = copysign(atan2(2.0, -ay) / 2, y);
+  } else {
+    float sqay = ay * ay;
+    double zr1 = 1 - (double)x;
+    re = log1p(4.0 * x / (zr1 * zr1 + sqay)) * 0.25;
+    im = -atan2(-2.0 * y, zr1 * (1 + (double)x) - sqay) * 0.5;
+  }
+  if (isnan(y)) im = NAN;
+  return negate ? CMPLXF((float)-re, (float)-im) : CMPLXF((float)re, (float)im);
+}
+
+/* NumPy's acosh as Numba writes it: log(z + sqrt(z + 1) sqrt(z - 1)) in
+ * complex64 steps */
+static float complex numba32_np_acosh(float x, float y) {
+  float complex s = mul32(numba32_sqrt(x + 1.0f, y + 0.0f), numba32_sqrt(x - 1.0f, y - 0.0f));
+  return numba32_log(x + crealf(s), y + cimagf(s));
+}
+
+static float complex numba32_np_tanh(float x, float y) {
+  float si = sinf(y), ci = cosf(y), shr = sinhf(x), chr = coshf(x);
+  float rs = ci * shr, is = si * chr, rc = ci * chr, ic = si * shr;
+  float inv_d = 1.0f / (rc * rc + ic * ic);
+  return CMPLXF((rs * rc + is * ic) * inv_d, (is * rc - rs * ic) * inv_d);
+}
+
+static float complex numba32_np_reciprocal(float x, float y) {
+  if (fabsf(y) <= fabsf(x)) {
+    float r = y / x, inv_d = 1.0f / (x + y * r);
+    return CMPLXF(inv_d, (0.0f - r) * inv_d);
+  }
+  float r = x / y, inv_d = 1.0f / (x * r + y);
+  return CMPLXF(r * inv_d, 0.0f - inv_d);
+}
+
+/* NumPy 2's sign, z / |z|: Numba's complex64 division (CPython's) by the
+ * float32 |z|; NumPy 1's has exact values */
+static float complex numba32_np_sign(float x, float y) {
+  if (rt_numpy_version < 200) return (float complex)np_sign(x, y);
+  float h = hypotf(x, y);
+  if (h == 0) return 0;
+  if (!(h >= 0)) return CMPLXF(NAN, NAN);
+  float ratio = 0.0f / h, denom = h + 0.0f * ratio;
+  return CMPLXF((x + y * ratio) / denom, (y - x * ratio) / denom);
+}
+
+static float complex numba32_numpy(int32_t fn, float x, float y) {
+  float complex r;
+  switch (fn) {
+  case CM_EXP: return numba32_exp(x, y);
+  case CM_EXP2: return numba32_exp(x * (float)0.693147180559945309417, y * (float)0.693147180559945309417);
+  case CM_LOG: return numba32_log(x, y);
+  case CM_LOG2: return scaled32(numba32_log(x, y), (float)1.442695040888963407359924681001892137);
+  case CM_LOG10: return scaled32(numba32_log(x, y), (float)0.434294481903251827651128918916605082);
+  case CM_LOG1P: return numba32_log(x + 1.0f, y);
+  case CM_EXPM1: {  /* exp, not expm1, of the real part */
+    float a = expf(x);
+    return CMPLXF(a * cosf(y) + -1.0f, a * sinf(y));
+  }
+  case CM_SQRT: return numba32_sqrt(x, y);
+  case CM_SIN: r = numba32_sinh(-y, x); return CMPLXF(cimagf(r), -crealf(r));
+  case CM_COS: return numba32_cosh(-y, x);
+  case CM_TAN: r = numba32_tanh(-y, x); return CMPLXF(cimagf(r), -crealf(r));
+  case CM_ASIN: r = numba32_asinh(-y, x); return CMPLXF(cimagf(r), -crealf(r));
+  case CM_ACOS: return numba32_acos(x, y);
+  case CM_ATAN:
+    r = numba32_atanh(-y, x);
+    return isinf(x) && isnan(y) ? CMPLXF(cimagf(r), crealf(r)) : CMPLXF(cimagf(r), -crealf(r));
+  case CM_SINH: return CMPLXF(cosf(y) * sinhf(x), sinf(y) * coshf(x));
+  case CM_COSH: return CMPLXF(cosf(y) * coshf(x), sinf(y) * sinhf(x));
+  case CM_TANH: return numba32_np_tanh(x, y);
+  case CM_ASINH: return numba32_asinh(x, y);
+  case CM_ACOSH: return numba32_np_acosh(x, y);
+  case CM_ATANH: return numba32_atanh(x, y);
+  case CM_RECIPROCAL: return numba32_np_reciprocal(x, y);
+  case CM_SIGN: return numba32_np_sign(x, y);
+  default: return CMPLXF(rintf(x), rintf(y));
+  }
+}
+
+/* NumPy's fn of a complex64 z, as code written for Numba computes it */
+void rt_cmath_numba32(int32_t fn, float x, float y, float *out) {
+  float complex r = numba32_numpy(fn, x, y);
+  out[0] = crealf(r);
+  out[1] = cimagf(r);
+}
+
 /* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */
 static double boxed(double x) { return copysign(isinf(x) ? 1.0 : 0.0, x); }
 static double nan_zeroed(double x) { return isnan(x) ? copysign(0.0, x) : x; }

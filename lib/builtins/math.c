@@ -561,6 +561,8 @@ static LLVMValueRef lo_math_elem(Lower *l, Node *n, LLVMValueRef *v) {
     for (int i = 0; i < n->list.len; i++)
       if (elem_of(n->list.items[i]->ty)->kind == TY_F32) t = TYS(TY_F32);
   for (int i = 0; i < n->list.len; i++) a[i] = lo_convert(l, v[i], elem_of(n->list.items[i]->ty), t);
+  if (numpy && n->bi->ival == POW && lo_scalar_exponent(n->list.items[0]->ty, n->list.items[1]->ty, t))
+    return lo_numpy_scalar_power(l, t, a[0], a[1], false);
   return compute(l, m, !numpy, t, a, n->list.len, int_args);
 }
 

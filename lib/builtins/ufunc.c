@@ -515,10 +515,22 @@ LLVMValueRef lo_ufunc_call(Lower *l, Node *n) {
   return r;
 }
 
+/* Whether x ** e of a float array x (its result's elements t) has one
+ * exponent e for the whole array, which NumPy 2's loop reads once
+ * (lo_numpy_scalar_power) */
+bool lo_scalar_exponent(const Type *x, const Type *e, const Type *t) {
+  return x->kind == TY_ARRAY && e->kind != TY_ARRAY && (t->kind == TY_F32 || t->kind == TY_F64) &&
+         (ty_is_int(e) || ty_is_float(e));
+}
+
 /* An operator's element; a binary `/` (not `/=`, which Numba runs as
  * np.divide) divides complex numbers as Numba's array expressions do. */
 static LLVMValueRef binop_element(Lower *l, Fused *fu, Node *n, int ndim) {
   LLVMValueRef a = element(l, fu, n->lhs, ndim), b = element(l, fu, n->rhs, ndim);
+  const Type *t = elem_of(n->ty);
+  /* (a literal exponent is lo_binop_values': 3 is x * x * x there) */
+  if (n->op == OP_POW && lo_scalar_exponent(n->lhs->ty, n->rhs->ty, t) && !LLVMIsAConstant(b))
+    return lo_numpy_scalar_power(l, t, lo_convert(l, a, elem_of(n->lhs->ty), t), lo_convert(l, b, n->rhs->ty, t), true);
   bool saved = l->operator_quotient;
   l->operator_quotient = n->kind == N_BINOP;
   LLVMValueRef r = lo_binop_values(l, n->op, elem_of(n->ty), a, elem_of(n->lhs->ty), b, elem_of(n->rhs->ty));

@@ -189,6 +189,20 @@ static bool pow_overflow_raises(Lower *l) {
   return !lo_numpy_errors(l) && !l->opts->numba_code;
 }
 
+/* A negative float to a fractional power is a complex number in CPython,
+ * which a float expression cannot hold: ValueError (Python 2's, and
+ * math.pow's domain error), rather than pow's NaN, which Numba gives and
+ * code written for Numba keeps. NumPy's float32 scalars give NaN as NumPy. */
+static void negative_to_fractional_raises(Lower *l, LLVMValueRef a, LLVMValueRef b, LLVMValueRef r) {
+  LLVMTypeRef ty = LLVMTypeOf(a);
+  LLVMValueRef fin = LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", &ty, 1, &b, 1),
+                                   LLVMConstReal(ty, INFINITY), "");
+  LLVMValueRef neg = LLVMBuildFCmp(l->b, LLVMRealOLT, a, LLVMConstReal(ty, 0.0), "");
+  LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, r, r, "");
+  lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, neg, fin, ""), nan, ""), RT_ERR_VALUE,
+              "negative number cannot be raised to a fractional power");
+}
+
 /* a ** b for floats, through pow, with CPython's errors. Code written for
  * Numba gets pow's inf for 0.0 ** -2.0, as Numba's (an int exponent raises
  * there too): no check, so a fastmath dx ** two + dy ** two + dz ** two
@@ -212,6 +226,7 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
     LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
     lo_raise_if(l, LLVMBuildAnd(l->b, fin, big, ""), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
+    if (t->kind == TY_F64) negative_to_fractional_raises(l, a, b, r);
   }
   return r;
 }
@@ -598,6 +613,22 @@ static LLVMValueRef numpy_literal_power(Lower *l, const Type *t, LLVMValueRef x,
   if (k == 0.5) return lo_intrinsic1(l, "llvm.sqrt", t, x);
   if (k == -1.0) return LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), x, "");
   return NULL;
+}
+
+/* NumPy 2's power loop takes 1 / x, sqrt(x) and x * x where the exponent
+ * is one value for the whole array (a scalar) of -1, 0.5 or 2, pow
+ * otherwise (and 1 and x for 0 and 1, pow's values too); NumPy 1's loop is
+ * pow's throughout, but its ** operator (op) takes the same shortcuts for
+ * a scalar exponent. */
+LLVMValueRef lo_numpy_scalar_power(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef e, bool op) {
+  LLVMValueRef r = lo_pow(l, t, x, e);
+  if ((rt_numpy_version < 200 && !op) || l->opts->numba_code || l->mod->gpu) return r;
+  LLVMValueRef fast[3] = {LLVMBuildFDiv(l->b, lo_fconst(l, t, 1.0), x, ""), lo_intrinsic1(l, "llvm.sqrt", t, x),
+                          LLVMBuildFMul(l->b, x, x, "")};
+  static const double exponents[3] = {-1.0, 0.5, 2.0};
+  for (int i = 0; i < 3; i++)
+    r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, e, lo_fconst(l, t, exponents[i]), ""), fast[i], r, "");
+  return r;
 }
 
 LLVMValueRef lo_binop_values(Lower *l, int op, const Type *result, LLVMValueRef a,

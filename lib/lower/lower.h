@@ -186,6 +186,8 @@ LLVMValueRef lo_intrinsic2(Lower *l, const char *name, const Type *t, LLVMValueR
 LLVMValueRef lo_expect(Lower *l, LLVMValueRef cond, bool likely);  /* cond, told to LLVM as likely or not */
 LLVMValueRef lo_libm(Lower *l, const char *name, const Type *t, LLVMValueRef *args, unsigned n);
 LLVMValueRef lo_pow(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef y);  /* libm's pow, never rewritten */
+/* x ** e of a NumPy array's float elements and one exponent e for all of them, as NumPy's loop (or its ** operator: op) */
+LLVMValueRef lo_numpy_scalar_power(Lower *l, const Type *t, LLVMValueRef x, LLVMValueRef e, bool op);
 bool lo_gpu_fast_f32(Lower *l, LLVMTypeRef t);
 LLVMValueRef lo_string(Lower *l, const char *s);
 /* The address of an object of the process the code names: a symbol the
