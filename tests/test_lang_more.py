@@ -182,9 +182,12 @@ def test_repr_is_pythons(seed):
     assert repr_in_fstring(1.5, "q'") == repr_in_fstring.py_func(1.5, "q'")
 
 
-def test_repr_of_an_array_is_a_typing_error():
-    with pytest.raises(ruchey.TypingError, match=r"repr\(\) of array"):
-        repr_of(numpy.zeros(2))
+@pytest.mark.parametrize("seed", range(3))
+def test_repr_of_an_array_is_numpys(seed):
+    rng = make_rng(seed)
+    for shape in [(0,), (3,), (2, 3), (1, 2, 2)]:
+        for a in [rng.standard_normal(shape), rng.integers(-50, 50, shape), rng.integers(0, 2, shape).astype(bool)]:
+            assert repr_of(a) == repr_of.py_func(a), a
 
 
 Point = collections.namedtuple("Point", ["x", "y"])
