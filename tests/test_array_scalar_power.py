@@ -10,7 +10,7 @@ import numpy
 import pytest
 import ruchey
 
-from conftest import AS_NUMBA, make_rng
+from conftest import AS_NUMBA, NUMPY1, make_rng
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="ruchey's own semantics")
 
@@ -67,5 +67,8 @@ def test_literal_exponents_keep_their_forms():
     a = bases(2503, numpy.float64)
     with numpy.errstate(all="ignore"):
         want = literal.py_func(a)
-    for g, w in zip(literal(a), want):
+    got = literal(a)
+    # NumPy 1's numpy.power loop is pow's throughout (its ** operator takes
+    # the shortcuts): ruchey's literal forms are NumPy 2's there
+    for g, w in zip(got[:3] if NUMPY1 else got, want):
         assert same(g, w)

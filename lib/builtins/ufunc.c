@@ -528,8 +528,10 @@ bool lo_scalar_exponent(const Type *x, const Type *e, const Type *t) {
 static LLVMValueRef binop_element(Lower *l, Fused *fu, Node *n, int ndim) {
   LLVMValueRef a = element(l, fu, n->lhs, ndim), b = element(l, fu, n->rhs, ndim);
   const Type *t = elem_of(n->ty);
-  /* (a literal exponent is lo_binop_values': 3 is x * x * x there) */
-  if (n->op == OP_POW && lo_scalar_exponent(n->lhs->ty, n->rhs->ty, t) && !LLVMIsAConstant(b))
+  /* (a literal exponent is lo_binop_values': 3 is x * x * x there; so is
+   * code written for Numba, whose int exponents multiply and raise
+   * ZeroDivisionError for 0.0 ** -n) */
+  if (n->op == OP_POW && !l->opts->numba_code && lo_scalar_exponent(n->lhs->ty, n->rhs->ty, t) && !LLVMIsAConstant(b))
     return lo_numpy_scalar_power(l, t, lo_convert(l, a, elem_of(n->lhs->ty), t), lo_convert(l, b, n->rhs->ty, t), true);
   bool saved = l->operator_quotient;
   l->operator_quotient = n->kind == N_BINOP;

@@ -474,6 +474,9 @@ class ObjectModeUFunc:
         return f"<ruchey.ObjectModeUFunc '{self.__name__}'>"
 
 
+_NUMPY2 = int(np.__version__.split(".")[0]) >= 2
+
+
 def _chosen_loop(operands, loops):
     """The index of the loop (its inputs' dtypes) NumPy would run for the
     operands: one of their own dtypes, else the first they cast to safely
@@ -483,7 +486,7 @@ def _chosen_loop(operands, loops):
             return np.can_cast(value.dtype, dtype)
         return np.can_cast(np.min_scalar_type(value), dtype)
     own = [_dtype_of(v) for v in operands]
-    for k, dtypes in enumerate(loops):
+    for k, dtypes in enumerate(loops if _NUMPY2 else ()):  # NumPy 1: the first that takes them
         if list(dtypes[:len(own)]) == own:
             return k
     for k, dtypes in enumerate(loops):
