@@ -485,8 +485,10 @@ def _chosen_loop(operands, loops):
         if isinstance(value, (np.ndarray, np.generic)):
             return np.can_cast(value.dtype, dtype)
         return np.can_cast(np.min_scalar_type(value), dtype)
-    own = [_dtype_of(v) for v in operands]
-    for k, dtypes in enumerate(loops if _NUMPY2 else ()):  # NumPy 1: the first that takes them
+    # NumPy 1 reads a 0-d operand beside arrays by its value (value-based casting)
+    by_value = not _NUMPY2 and any(np.ndim(v) > 0 for v in operands)
+    own = [np.min_scalar_type(v) if by_value and np.ndim(v) == 0 else _dtype_of(v) for v in operands]
+    for k, dtypes in enumerate(loops):
         if list(dtypes[:len(own)]) == own:
             return k
     for k, dtypes in enumerate(loops):
