@@ -18,18 +18,25 @@ static LLVMValueRef element_at(Lower *l, LLVMValueRef a, LLVMValueRef offset) {
   return LLVMBuildInBoundsGEP2(l->b, l->mod->i8, data, &offset, 1, "elt");  /* in bounds: lets LLVM see affine addresses */
 }
 
+/* The byte offset of a[idx...], the indices taken as they are */
+LLVMValueRef lo_strided_offset(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx) {
+  LLVMValueRef offset = const_i64(l, 0);
+  for (int d = 0; d < t->ndim; d++)
+    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, idx[d], lo_arr_stride(l, t, a, d), ""), "");
+  return offset;
+}
+
 /* The address of a[idx...]: negative indices wrap as in Python; with
  * boundscheck, out-of-range indices raise IndexError. */
 LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx) {
-  LLVMValueRef offset = const_i64(l, 0);
+  LLVMValueRef at[RC_MAX_NDIM];
   for (int d = 0; d < t->ndim; d++) {
     LLVMValueRef n = lo_arr_shape(l, a, d), i = idx[d];
     LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), "");
-    i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "idx");
-    check_bounds(l, i, n);
-    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, i, lo_arr_stride(l, t, a, d), ""), "");
+    at[d] = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "idx");
+    check_bounds(l, at[d], n);
   }
-  return element_at(l, a, offset);
+  return element_at(l, a, lo_strided_offset(l, t, a, at));
 }
 
 #if defined(__x86_64__)

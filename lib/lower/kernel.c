@@ -584,9 +584,7 @@ static LLVMValueRef next_block_address(Lower *l, Node *site, int corner) {
   Node *r = site->rhs;
   int nd = r->kind == N_TUPLE ? r->list.len : 1;
   for (int d = 0; d < nd; d++) idx[d] = block_affine_value(l, r->kind == N_TUPLE ? r->list.items[d] : r);
-  LLVMValueRef a = lo_expr(l, site->lhs), offset = const_i64(l, 0);
-  for (int d = 0; d < nd; d++)
-    offset = LLVMBuildAdd(l->b, offset, LLVMBuildMul(l->b, idx[d], lo_arr_stride(l, site->lhs->ty, a, d), ""), "");
+  LLVMValueRef a = lo_expr(l, site->lhs), offset = lo_strided_offset(l, site->lhs->ty, a, idx);
   memcpy(l->tid, tid, sizeof tid);
   l->bid[0] = bid0;
   return LLVMBuildPtrToInt(l->b, LLVMBuildGEP2(l->b, l->mod->i8, LLVMBuildExtractValue(l->b, a, 2, ""), &offset, 1, ""),

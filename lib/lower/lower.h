@@ -334,6 +334,7 @@ void lo_check_status(Lower *l, LLVMValueRef status);  /* raises what a runtime c
 /* ---------------------------------------------------------------- arrays.c */
 
 LLVMValueRef lo_element_addr(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx);
+LLVMValueRef lo_strided_offset(Lower *l, const Type *t, LLVMValueRef a, LLVMValueRef *idx);
 void lo_indices(Lower *l, Node *idx, LLVMValueRef *out);
 LLVMValueRef lo_index_addr(Lower *l, Node *n, LLVMValueRef *base);
 LLVMValueRef lo_text_read(Lower *l, const Type *elem, LLVMValueRef addr);  /* a '<Un'/'|Sn' element: a new str/bytes */
