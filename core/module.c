@@ -513,7 +513,7 @@ static PyObject *core_parallel_chunks(PyObject *self, PyObject *arg) {
 static PyObject *core_builtins(PyObject *self, PyObject *unused) {
   static const struct { unsigned flag; const char *name; } flags[] = {
     {BF_PURE, "pure"}, {BF_RAISES, "raises"}, {BF_CHEAP, "cheap"}, {BF_ALLOCATES, "allocates"},
-    {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"},
+    {BF_KERNEL, "kernel"}, {BF_VARIES, "varies"}, {BF_THREAD_INDEX, "thread_index"}, {BF_PER_BLOCK, "per_block"},
     {BF_BARRIER, "barrier"}, {BF_BLOCK_MEMORY, "block_memory"}, {BF_PER_THREAD, "per_thread"},
     {BF_NOCALL, "nocall"}, {BF_RANGE, "range"}, {BF_PARALLEL, "parallel"}, {BF_WARP, "warp"},
     {BF_STRINGS, "strings"}, {BF_GRID, "grid"}, {BF_NONE, "none"}, {BF_BLAS, "blas"},

@@ -456,6 +456,8 @@ enum {
                              * run twice is not the call run once */
   BF_UFUNC = 1 << 27,       /* a NumPy ufunc: a Python int an operand's dtype cannot hold is NumPy 2's
                              * OverflowError (numpy.where and numpy.clip take it otherwise) */
+  BF_PER_BLOCK = 1 << 28,   /* with BF_THREAD_INDEX: differs between the blocks of a grid
+                             * (cuda.blockIdx, cuda.grid) */
 };
 
 /* A builtin that synchronises threads: passes split kernels at it. */

@@ -335,7 +335,7 @@ def test_row_names_an_existing_python_object(row):
 
 
 def test_table_rows_are_well_formed():
-    known_flags = {"pure", "raises", "cheap", "allocates", "kernel", "varies", "thread_index",
+    known_flags = {"pure", "raises", "cheap", "allocates", "kernel", "varies", "thread_index", "per_block",
                    "barrier", "block_memory", "per_thread", "nocall", "range", "parallel", "warp",
                    "strings", "grid", "none", "blas"}
     assert len(TABLE) > 0
@@ -346,6 +346,8 @@ def test_table_rows_are_well_formed():
         assert set(flags) <= known_flags, row
         if kind == "attribute" or "nocall" in flags:
             assert lo == hi == 0, row
+        if "per_block" in flags:
+            assert "thread_index" in flags, row
     assert len(set((r[1], r[2], r[3]) for r in TABLE if r[1])) == len([r for r in TABLE if r[1]])
 
 

@@ -519,11 +519,10 @@ static void lo_lockstep(Lower *l, NodeList *b, int i) {
 #define PREFETCH_SITES 4
 #define PREFETCH_SPAN_MAX ((int64_t)64 << 10)
 
-static bool names_builtin(const Node *n, const char *name) { return !strcmp(n->bi->name, name); }
-
 /* Whether n is an int64 each thread computes from its indices, constants
  * and variables the same in the whole block, by + - * (nothing that can
- * raise); *moves notes that it reads the block's index. */
+ * raise); *moves notes that it reads something that differs between
+ * blocks (the block's index). */
 static bool block_affine(Lower *l, const Node *n, bool *moves) {
   if (!n->ty || n->ty->kind != TY_I64) return false;
   switch (n->kind) {
@@ -533,9 +532,8 @@ static bool block_affine(Lower *l, const Node *n, bool *moves) {
     return l->kplan->uniform[n->var] && !l->var_base[n->var] && !(l->assigned && l->assigned[n->var]);
   case N_CALL:
     if (!n->bi || !(n->bi->flags & BF_THREAD_INDEX)) return false;
-    *moves |= names_builtin(n, "cuda.blockIdx") || names_builtin(n, "cuda.grid");
-    return names_builtin(n, "cuda.threadIdx") || names_builtin(n, "cuda.blockIdx") || names_builtin(n, "cuda.blockDim") ||
-           names_builtin(n, "cuda.gridDim") || names_builtin(n, "cuda.grid");
+    *moves |= (n->bi->flags & BF_PER_BLOCK) != 0;
+    return true;
   case N_BINOP:
     return (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) && block_affine(l, n->lhs, moves) &&
            block_affine(l, n->rhs, moves);
