@@ -37,6 +37,7 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, declare_device, jit, wrap_arg
 from ruchey.cuda import cudadrv  # (numba-cuda's path to its device arrays: cuda.cudadrv.devicearray)
+from ruchey import config  # (numba-cuda's numba.cuda.config: CUDA_NVRTC_EXTRA_SEARCH_PATHS)
 from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
 from ruchey.cuda.ptx import compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
