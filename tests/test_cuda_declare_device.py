@@ -16,11 +16,7 @@ needs_cxx = pytest.mark.skipif(not (os.environ.get("CXX") or shutil.which("c++")
                                reason="no C++ compiler on the host")
 
 
-class CUSource:
-    """numba-cuda's cuda.CUSource: CUDA C/C++ held in memory."""
-
-    def __init__(self, data, name=None):
-        self.data, self.name = data, name
+CUSource = cuda.CUSource
 
 
 SCALE_CU = CUSource("""
@@ -155,6 +151,18 @@ def test_gpu_code_cannot_be_linked_on_the_cpu():
 
     with pytest.raises((NotImplementedError, TypingError), match=r"cannot link .ptx.*only a GPU runs"):
         kernel[1, 1](numpy.zeros(2, dtype=numpy.int32))
+
+
+def test_ptx_in_memory_cannot_be_linked_on_the_cpu():
+    declared = cuda.declare_device("f", "int32(int32)", link=cuda.PTXSource(".version 8.0"))
+    assert cuda.PTXSource("").name == "<unnamed-ptx>" and cuda.CUSource("", name="a.cu").name == "a.cu"
+
+    @cuda.jit
+    def kernel(x):
+        x[0] = declared(x[0])
+
+    with pytest.raises((NotImplementedError, TypingError), match=r"cannot link PTXSource"):
+        kernel[1, 1](numpy.zeros(1, dtype=numpy.int32))
 
 
 def test_entry_of_numba_abi_passes_a_slot_for_the_result():
