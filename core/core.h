@@ -172,6 +172,7 @@ bool disp_launch_bounds(PyObject *given, int bounds[3]);
 /* A return type as Python sees it: (kind, ndim, layout), "none", or its name. */
 PyObject *disp_describe_type(const Type *t);
 PyObject *disp_typeof_described(PyObject *module, PyObject *o);
+PyObject *disp_unify_described(PyObject *module, PyObject *args);
 /* "(float64, array(int64, 1d, C))" */
 PyObject *disp_signature_text(const Type *const *types, int n);
 /* What passing an argument of type `have` for a parameter of an explicit

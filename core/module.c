@@ -550,6 +550,8 @@ static PyMethodDef core_methods[] = {
    "(named tuple class, boxer): results of its type are boxer(*items), not the class called (ruchey._values)."},
   {"typeof_described", disp_typeof_described, METH_O,
    "The type compiled code is given a value as, described (ruchey.types.typeof's fallback)."},
+  {"unify_described", disp_unify_described, METH_VARARGS,
+   "(a, b) described types: the type a variable holding both has, described; None where they do not unify."},
   {"jitclass_type", jitclass_make_type, METH_VARARGS,
    "A declared jitclass's fields given: (class, field names, field type descriptions) -> its name."},
   {"_analyses", cp_analyses, METH_VARARGS,

@@ -794,6 +794,20 @@ PyObject *disp_typeof_described(PyObject *module, PyObject *o) {
   return NULL;
 }
 
+/* unify_described(a, b): the type a variable holding values of the types a
+ * and b describe has, as compiled code unifies them, described; None where
+ * they do not unify (numba.core.typing.Context's unify_pairs). */
+PyObject *disp_unify_described(PyObject *module, PyObject *args) {
+  PyObject *a, *b;
+  const RucheyAPI *api = core_api();  /* (the types' table loaded first) */
+  if (!api || !PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
+  const Type *ta = disp_described_type(a), *tb = ta ? disp_described_type(b) : NULL;
+  if (!tb) return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "not a type description: %R", ta ? b : a);
+  const Type *u = api->unify(ta, tb);
+  if (u) return disp_describe_type(u);
+  Py_RETURN_NONE;
+}
+
 PyObject *disp_signature_text(const Type *const *types, int n) {
   char buf[4096] = "(";
   size_t used = 1;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 31
+#define RUCHEY_API_VERSION 32
 #define RC_MAX_NDIM 8
 /* The most items a tuple type holds, Numba's bound on a tuple argument:
  * every array sized by a tuple's items is sized by the tuple, but LLVM's
@@ -893,6 +893,9 @@ typedef struct RucheyAPI {
   /* A typed f's analyses (lib/analysis) described as lines of text, for
    * tests; malloc'd. */
   char *(*describe_analyses)(Func *f, const CompileOptions *opts);
+  /* the type of a variable holding values of types a and b (as infer
+   * unifies them), NULL where none holds both */
+  const Type *(*unify)(const Type *a, const Type *b);
   /* the builtins, for the frontend: NULL past the last */
   const Builtin *(*builtin_at)(int i);
   void (*meminfo_release)(RtMemInfo *mi);
@@ -997,6 +1000,7 @@ typedef struct RucheyCompiler {
   bool (*infer)(Func *f, const Type **argtypes, const CompileOptions *opts, Diag *diag);
   bool (*generate)(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *diag);
   char *(*describe_analyses)(Func *f, const CompileOptions *opts);
+  const Type *(*unify)(const Type *a, const Type *b);
   const Builtin *(*builtin_at)(int i);
   const char *(*host_cpu)(void);
   const char *(*host_features)(void);

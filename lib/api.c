@@ -69,6 +69,11 @@ static char *describe_analyses(Func *f, const CompileOptions *opts) {
   return c ? c->describe_analyses(f, opts) : NULL;
 }
 
+static const Type *unify(const Type *a, const Type *b) {
+  const RucheyCompiler *c = compiler(NULL);
+  return c ? c->unify(a, b) : NULL;
+}
+
 static const Builtin *builtin_at(int i) {
   const RucheyCompiler *c = compiler(NULL);
   return c ? c->builtin_at(i) : NULL;
@@ -117,6 +122,7 @@ EXPORT const RucheyAPI *ruchey_api(void) {
     .optional = ty_optional,
     .builtin_at = builtin_at,
     .describe_analyses = describe_analyses,
+    .unify = unify,
     .infer = infer,
     .generate = generate,
     .meminfo_release = rt_meminfo_release,

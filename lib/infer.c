@@ -108,17 +108,10 @@ const Type *ty_unify(const Type *a, const Type *b) {
   if (ty_is_time(a) || ty_is_time(b)) return ty_time_unify(a, b);
   if ((a->kind == TY_INTENUM || b->kind == TY_INTENUM) && a->kind != TY_ENUM && b->kind != TY_ENUM)
     return ty_unify(ty_enum_value(a), ty_enum_value(b));  /* an IntEnum member with a number: its int, as Numba */
-  if (ty_is_scalar(a) && ty_is_scalar(b)) {
-    if (a->kind == TY_BOOL) return b;
-    if (b->kind == TY_BOOL) return a;
-    if (ty_is_complex(a) || ty_is_complex(b)) return ty_promote(a, b);
-    /* a variable holding uint64 and signed values is a float64, as in
-     * Numba, which unifies numbers by NumPy's promotion */
-    if (ty_is_int(a) && ty_is_int(b))
-      return (a->kind == TY_U64 && !is_unsigned(b)) || (b->kind == TY_U64 && !is_unsigned(a)) ? TYS(TY_F64)
-                                                                                             : ty_promote(a, b);
-    return ty_is_float(a) && ty_is_float(b) ? (a->bits > b->bits ? a : b) : TYS(TY_F64);
-  }
+  /* a variable holding numbers of two types holds NumPy's promotion of
+   * them, as in Numba: int16 with uint8 is an int16, uint64 with a signed
+   * int a float64, int8 with float32 a float32 */
+  if (ty_is_scalar(a) && ty_is_scalar(b)) return np_promote(a, b);
   if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->ndim == b->ndim &&
       (a->elem == b->elem)) {
     return ty_array(a->elem, a->ndim, a->layout == b->layout ? a->layout : 'A', a->readonly || b->readonly);

@@ -633,6 +633,7 @@ EXPORT const RucheyCompiler *ruchey_compiler(void) {
     .infer = jit_infer,
     .generate = jit_generate,
     .describe_analyses = an_describe,
+    .unify = ty_unify,
     .builtin_at = bi_at,
     .host_cpu = host_cpu,
     .host_features = host_features,

@@ -298,6 +298,27 @@ def test_conversions_to_and_from_float16():
 
 
 @cuda.jit
+def numpy_int_casts(a, i32, u8, back):
+    i = cuda.grid(1)
+    if i < a.size:
+        i32[i] = np.int32(a[i])
+        u8[i] = np.uint8(a[i])
+        back[i] = np.float16(i32[i])
+
+
+def test_numpy_int_casts_of_float16_round_to_nearest_as_numba_cuda():
+    a = halves(17, scale=50.0)  # numba-cuda's cvt.rni: to the nearest int, ties to even (int(h) truncates)
+    a = np.concatenate([a[np.isfinite(a) & (np.abs(a) < 250)], np.float16([2.5, 3.5, -2.5, 0.5, 1.5, 254.5])])
+    i32, u8, back = np.zeros(a.size, np.int32), np.zeros(a.size, np.uint8), np.zeros(a.size, np.float16)
+    launch(numpy_int_casts, a.size, a, i32, u8, back)
+    nearest = np.rint(a.astype(np.float64))
+    np.testing.assert_array_equal(i32, nearest.astype(np.int32))
+    keep = nearest >= 0
+    np.testing.assert_array_equal(u8[keep], nearest[keep].astype(np.uint8))
+    np.testing.assert_array_equal(back, nearest.astype(np.int32).astype(np.float16))
+
+
+@cuda.jit
 def shared_and_local(a, out):
     sh = cuda.shared.array(64, np.float16)
     loc = cuda.local.array(2, float16)
@@ -368,6 +389,7 @@ PTX_KERNELS = [
     *([(exp2_function, "void(float16[::1], float16[::1])")] if hasattr(math, "exp2") else []),
     (conversions, "void(float16[::1], float32[::1], float64[::1], int64[::1], float16[:, ::1])"),
     (shared_and_local, "void(float16[::1], float16[:, ::1])"),
+    (numpy_int_casts, "void(float16[::1], int32[::1], uint8[::1], float16[::1])"),
 ]
 
 
@@ -377,6 +399,37 @@ PTX_KERNELS = [
 def test_ptxas_accepts_float16_kernels(kernel, sig, tmp_path):
     ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
     assert ptxas_errors(ptx, "sm_90", tmp_path, kernel.__name__) == ""
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")
+def half_to_int8(h):
+    return np.int8(h)
+
+
+def half_to_uint16(h):
+    return np.uint16(h)
+
+
+def half_to_int32(h):
+    return np.int32(h)
+
+
+def half_to_uint64(h):
+    return np.uint64(h)
+
+
+def number_to_half(v):
+    return np.float16(v)
+
+
+@pytest.mark.parametrize("convert, name, bits", [(half_to_int8, "int8", 8), (half_to_uint16, "uint16", 16),
+                                                 (half_to_int32, "int32", 32), (half_to_uint64, "uint64", 64)])
+def test_gpu_converts_float16_and_ints_in_one_cvt(convert, name, bits):
+    kind = name[0] if name[0] == "u" else "s"  # numba-cuda's: to the nearest int (cvt.rni), as its PTX
+    ptx, _ = cuda.compile_ptx(convert, (float16,), device=True)
+    assert f"cvt.rni.{kind}{bits}.f16" in ptx
+    ptx, _ = cuda.compile_ptx(number_to_half, (getattr(ruchey, name),), device=True)
+    assert f"cvt.rn.f16.{kind}{bits}" in ptx
 
 
 @pytest.mark.skipif(AS_NUMBA, reason="ruchey's PTX")

@@ -2444,3 +2444,33 @@ def test_uint16_with_float32_after_install_is_numbas_float64(tmp_path):
         return
     assert_printed_ok(run_under_both(code, tmp_path))
     assert np.array_equal(np.load(tmp_path / "ruchey.npy"), np.load(tmp_path / "numba.npy"))
+
+
+@shim_only
+@pytest.mark.skipif(not numba_itself(), reason="compares with Numba itself")
+def test_typing_context_unifies_as_numba(tmp_path):
+    # numba.core.typing.Context's unify_pairs and unify_types (what packages' typing functions ask), each
+    # pair and trio of number types and a few others, printed under Numba and under ruchey as numba
+    code = textwrap.dedent("""
+        import itertools, sys
+        if sys.argv[1] == "ruchey":
+            import ruchey
+            ruchey.install_as_numba()
+        from numba.core import types
+        from numba.core.typing import Context
+        ctx = Context()
+        numbers = [types.boolean, types.int8, types.int16, types.int32, types.int64, types.uint8, types.uint16,
+                   types.uint32, types.uint64, types.float32, types.float64, types.complex64, types.complex128]
+        for a, b in itertools.product(numbers, numbers):
+            print(a, b, ctx.unify_pairs(a, b), ctx.unify_types(a, b), ctx.unify_types(b, a))
+        for trio in itertools.combinations(numbers[1:], 3):
+            print(trio, {str(ctx.unify_types(*p)) for p in itertools.permutations(trio)})
+        pair = ctx.unify_pairs(types.UniTuple(types.int32, 2), types.Tuple((types.int16, types.int64)))
+        print([str(t) for t in pair],
+              ctx.unify_pairs(types.int32[:], types.float64))
+    """)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    printed = [subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True, timeout=300,
+                              env=env, cwd=str(tmp_path)) for mode in ("numba", "ruchey")]
+    assert all(done.returncode == 0 for done in printed), [done.stderr for done in printed]
+    assert printed[1].stdout.splitlines() == printed[0].stdout.splitlines()

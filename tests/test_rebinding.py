@@ -175,6 +175,30 @@ def test_branches_that_meet_unify_to_float():
         assert type(y) is float and y == py_y and k == py_k
 
 
+@njit
+def branch_values_as_array(c, a, b):
+    if c:
+        x = a
+    else:
+        x = b
+    return numpy.full(1, x)
+
+
+NUMBER_DTYPES = [numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8, numpy.uint16, numpy.uint32,
+                 numpy.uint64, numpy.float16, numpy.float32, numpy.float64]
+
+
+@pytest.mark.parametrize("first", NUMBER_DTYPES)
+def test_numbers_that_meet_unify_by_numpy_promotion(first):
+    rng = make_rng(13)
+    for second in NUMBER_DTYPES:  # int16 with uint8 an int16, uint64 with a signed int a float64, as Numba
+        a, b = first(rng.integers(0, 100)), second(rng.integers(0, 100))
+        for c in (True, False):
+            got = branch_values_as_array(c, a, b)
+            assert got.dtype == numpy.promote_types(first, second), (first, second)
+            assert got[0] == branch_values_as_array.py_func(c, a, b)[0]
+
+
 def test_loop_unifies_assignments_that_meet():
     for n in (0, 1, 2, 9):  # one type, float64, even where the loop does not run (as Numba)
         got = loop_unifies_int_and_float(n)

@@ -2,6 +2,7 @@
  * registers, its layout in memory (array elements, arguments, results),
  * and conversions between types as Python and NumPy convert. */
 #include <stdio.h>
+#include <string.h>
 
 #include "lower/lower.h"
 
@@ -360,6 +361,31 @@ static LLVMValueRef widen_text(Lower *l, LLVMValueRef v, const Type *from, const
   return wide;
 }
 
+/* A float16 converted to an int or from one on the GPU as numba-cuda
+ * converts it: one PTX cvt, to the nearest int (cvt.rni, where C's cast
+ * truncates) or to the nearest float16 (cvt.rn), on the operands' bits
+ * (an 8-bit int in a 16-bit register, as PTX holds it). */
+static LLVMValueRef ptx_half_int_cvt(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
+  const Type *it = ty_is_int(from) ? from : to;
+  unsigned bits = (unsigned)it->bits, reg_bits = bits < 16 ? 16 : bits;
+  const char *reg = reg_bits == 16 ? "h" : reg_bits == 32 ? "r" : "l";
+  char text[48], constraints[8];
+  if (from->kind == TY_F16)
+    snprintf(text, sizeof text, "cvt.rni.%c%u.f16 $0, $1;", ty_is_signed(to) ? 's' : 'u', bits);
+  else
+    snprintf(text, sizeof text, "cvt.rn.f16.%c%u $0, $1;", ty_is_signed(from) ? 's' : 'u', bits);
+  snprintf(constraints, sizeof constraints, from->kind == TY_F16 ? "=%s,h" : "=h,%s", reg);
+  LLVMTypeRef i16 = LLVMInt16TypeInContext(l->mod->c), wide = LLVMIntTypeInContext(l->mod->c, reg_bits);
+  LLVMTypeRef in = from->kind == TY_F16 ? i16 : wide, out = from->kind == TY_F16 ? wide : i16;
+  LLVMValueRef arg = from->kind == TY_F16 ? LLVMBuildBitCast(l->b, v, i16, "")
+                                          : LLVMBuildIntCast2(l->b, v, wide, ty_is_signed(from), "");
+  LLVMTypeRef ft = LLVMFunctionType(out, &in, 1, 0);
+  LLVMValueRef fn = LLVMGetInlineAsm(ft, text, strlen(text), constraints, strlen(constraints), 0, 0,
+                                     LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef r = LLVMBuildCall2(l->b, ft, fn, &arg, 1, "");
+  return from->kind == TY_F16 ? LLVMBuildTrunc(l->b, r, lo_type(l, to), "") : LLVMBuildBitCast(l->b, r, lo_type(l, to), "");
+}
+
 LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *to) {
   if (from != to && ty_is_fixed_text(from) && to->kind == from->kind) return widen_text(l, v, from, to);
   if (from != to && (from->kind == TY_OPTIONAL || to->kind == TY_OPTIONAL)) return convert_optional(l, v, from, to);
@@ -384,8 +410,13 @@ LLVMValueRef lo_convert(Lower *l, LLVMValueRef v, const Type *from, const Type *
     return ty_is_float(to) ? LLVMBuildUIToFP(l->b, v, dst, "") : LLVMBuildZExt(l->b, v, dst, "");
   if (ty_is_int(from) && ty_is_int(to))
     return LLVMBuildIntCast2(l->b, v, dst, ty_is_signed(from), "");
+  if (l->mod->gpu && (from->kind == TY_F16) != (to->kind == TY_F16) && LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind &&
+      (ty_is_int(from) || ty_is_int(to)))
+    return ptx_half_int_cvt(l, v, from, to);
   if (ty_is_int(from))
     return ty_is_signed(from) ? LLVMBuildSIToFP(l->b, v, dst, "") : LLVMBuildUIToFP(l->b, v, dst, "");
+  if (ty_is_int(to) && from->kind == TY_F16 && (l->opts->kernel || l->opts->device))  /* as the GPU's cvt.rni */
+    v = lo_intrinsic1(l, "llvm.roundeven", from, v);
   if (ty_is_int(to)) return lo_fp_to_int(l, v, dst, ty_is_signed(to));
   return LLVMBuildFPCast(l->b, v, dst, "");
 }

@@ -758,6 +758,25 @@ class _TypingContext:
     def resolve_value_type(self, val):
         return types.typeof(val)
 
+    def unify_pairs(self, first, second):
+        """The type of a variable holding values of both types, as compiled
+        code unifies them (numbers by NumPy's promotion, None and a value an
+        Optional, tuples item by item); None where none holds both."""
+        from ruchey import inspection
+        described = _core.unify_described(first.describe(), second.describe())
+        return None if described is None else inspection._type_of(described)
+
+    def unify_types(self, *typelist):
+        """The types unified in turn, narrower numbers first (as Numba's, so
+        that the order they are given in does not change the result)."""
+        ordered = sorted(typelist, key=lambda t: getattr(t, "bitwidth", 0))
+        unified = ordered[0]
+        for t in ordered[1:]:
+            unified = self.unify_pairs(unified, t)
+            if unified is None:
+                break
+        return unified
+
 
 class _Constructor:
     """Cls(...) in compiled code, typed by type_callable's function and built

@@ -11,7 +11,9 @@ for Numba (``RUCHEY_<NAME>`` wins where both are set):
   instead of a wild read), 0 checks none, unset leaves it to each function's
   ``boundscheck=`` option;
 - ``CACHE_DIR=path``: where ``cache=True`` keeps compiled code, instead of
-  each source file's ``__pycache__`` folder.
+  each source file's ``__pycache__`` folder;
+- ``CUDA_NVRTC_EXTRA_SEARCH_PATHS=dir:dir``: where the ``#include``s of CUDA
+  C/C++ device functions (``cuda.declare_device(..., link=...)``) are found.
 """
 import os
 import warnings
@@ -40,6 +42,7 @@ def _flag(name):
 DISABLE_JIT = bool(_flag("DISABLE_JIT"))
 CACHE_DIR = _setting("CACHE_DIR") or ""  # cache=True's root folder instead of __pycache__
 BOUNDSCHECK = _flag("BOUNDSCHECK")
+CUDA_NVRTC_EXTRA_SEARCH_PATHS = _setting("CUDA_NVRTC_EXTRA_SEARCH_PATHS") or ""
 
 
 def _cpus():

@@ -37,6 +37,8 @@ from ruchey.cuda.intrinsics import (activemask, all_sync, any_sync, atomic, ball
                                     threadfence_block, threadfence_system, threadIdx, warpsize)
 from ruchey.cuda.kernels import ArgHint, CUDADispatcher, In, InOut, Out, declare_device, jit, wrap_arg
 from ruchey.cuda import cudadrv  # (numba-cuda's path to its device arrays: cuda.cudadrv.devicearray)
+from ruchey.cuda.cudadrv.linkable_code import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource
+from ruchey import config  # (numba-cuda's numba.cuda.config: CUDA_NVRTC_EXTRA_SEARCH_PATHS)
 from ruchey.decorators import literal_unroll  # (numba-cuda's numba.cuda has it too)
 from ruchey.cuda.ptx import compile, compile_all, compile_for_current_device, compile_ptx, compile_ptx_for_current_device
 from ruchey.cuda.reduction import Reduce, reduce
@@ -50,7 +52,8 @@ from ruchey.cuda.runtime import (CPUBackendDevice, CudaError, CudaSupportError, 
                                  synchronize)
 
 __all__ = [
-    "jit", "declare_device", "CUDADispatcher", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
+    "jit", "declare_device", "CUSource", "PTXSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR",
+    "CUDADispatcher", "compile", "compile_all", "compile_for_current_device", "compile_ptx",
     "compile_ptx_for_current_device",
     "threadIdx", "blockIdx", "blockDim", "gridDim", "grid", "gridsize", "syncthreads",
     "shared", "local", "const", "cg", "atomic", "syncthreads_count", "syncthreads_and", "syncthreads_or",

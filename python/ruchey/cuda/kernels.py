@@ -1041,20 +1041,32 @@ class ExternFunction:
     """What numba-cuda's cuda.declare_device returns: a device function written
     in CUDA C/C++ or PTX, its ``name`` and ``sig`` (a signature with a return
     type), the code to link (``link``), whether it needs a cooperative launch
-    and its ABI ("numba" or "c"). A kernel calling it is a TypingError: the
-    CPU backend cannot run such code, and ruchey's GPU kernels do not link it
-    (as cuda.jit(link=...) is refused)."""
+    and its ABI ("numba" or "c"). Kernels on the CPU backend call it as a
+    native function (Numba's WrapperAddressProtocol) of the host library its
+    CUDA C/C++ sources compile to (ruchey.cuda.hostlink); a GPU kernel
+    cannot call it (ruchey's PTX is not linked with other code)."""
 
     def __init__(self, name, sig, link, use_cooperative, abi):
         self.name, self.sig, self.link = name, sig, link
         self.use_cooperative, self.abi = use_cooperative, abi
-        self.__ruchey_unsupported__ = (
-            f"it is cuda.declare_device({name!r}, ...), a function written in CUDA C/C++ or PTX, which ruchey cannot "
-            "link into its kernels (nor run on the CPU backend): write the function in Python with "
-            "@cuda.jit(device=True), or the whole kernel in CUDA C with cuda.SourceModule / cuda.RawKernel")
+        self._address = None
 
     def __repr__(self):
         return f"<ExternFunction {self.name!r} {self.sig}>"
+
+    def __wrapper_address__(self):
+        """The address of the host's C-ABI entry for the function: its own
+        for abi="c", else one calling it with a slot for the result."""
+        if self._address is None:
+            from ruchey.cuda import hostlink
+            c_abi = self.abi == "c"
+            extra = "" if c_abi else hostlink.numba_abi_entry(self.name, self.sig)
+            library = hostlink.load(self.link, extra)
+            self._address = hostlink.address(library, self.name if c_abi else hostlink.ENTRY_PREFIX + self.name)
+        return self._address
+
+    def signature(self):
+        return self.sig
 
 
 def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
