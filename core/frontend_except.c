@@ -237,13 +237,37 @@ static int caught_statuses(PyObject *classes) {
   return mask;
 }
 
+/* Whether a node of the function's statements names name: reads or binds
+ * it (a variable, a parameter of a def or lambda in it, a global or
+ * nonlocal declaration); an except clause's own "as" name is not counted. */
+static bool names_anywhere(Fe *fe, PyObject *name) {
+  PyObject *ast = PyImport_AddModule("ast");
+  PyObject *module = PyObject_CallMethod(ast, "Module", "O[]", fe->body);  /* one tree to walk */
+  PyObject *walk = module ? PyObject_CallMethod(ast, "walk", "O", module) : NULL;
+  PyObject *it = walk ? PyObject_GetIter(walk) : NULL, *node;
+  bool found = !it;
+  while (it && !found && (node = PyIter_Next(it))) {
+    const char *attr = is_kind(node, "Name") ? "id" : is_kind(node, "arg") ? "arg" : NULL;
+    PyObject *v = attr ? field(node, attr) : is_kind(node, "Global") || is_kind(node, "Nonlocal") ? field(node, "names") : NULL;
+    found = v && (PyUnicode_Check(v) ? PyUnicode_Compare(v, name) == 0 : PySequence_Contains(v, name) == 1);
+    Py_XDECREF(v);
+    Py_DECREF(node);
+  }
+  found |= PyErr_Occurred() != NULL;
+  PyErr_Clear();
+  Py_XDECREF(it); Py_XDECREF(walk); Py_XDECREF(module);
+  return found;
+}
+
 /* except:, except E:, except (E1, E2): an exception bound with "as" is
- * refused, as Numba refuses it: compiled code has no exception objects. */
+ * refused, as Numba refuses it (compiled code has no exception objects),
+ * but where the name is used nowhere in the function: Python unbinds it
+ * after the clause, so nothing could see it. */
 static Node *fe_except(Fe *fe, PyObject *h) {
   PyObject *type = field(h, "type"), *name = field(h, "name"), *body = field(h, "body");
   Node *n = new_node(fe, N_EXCEPT, h);
   PyObject *classes = NULL;
-  if (name != Py_None) {
+  if (name != Py_None && names_anywhere(fe, name)) {
     n = fe_error(fe, h, "'except ... as %s' is not supported in compiled code: the exception is not an object "
                  "there (as in Numba); write the except clause without 'as %s'", PyUnicode_AsUTF8(name),
                  PyUnicode_AsUTF8(name));

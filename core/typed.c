@@ -1825,14 +1825,36 @@ int typed_set_unbox(PyObject *o, const Type *t, Slot *slot) {
   return 0;
 }
 
+#if !defined(Py_GIL_DISABLED)
+/* The key CPython leaves in a set's slot when its item is removed (its
+ * dummy), found as a discard leaves it: Python 3.13 took _PySet_Dummy out
+ * of its public headers, while the table it marks stays public. NULL where
+ * it cannot be found. */
+static PyObject *set_dummy(void) {
+  static PyObject *dummy;  /* (an object of the interpreter's own, never freed) */
+  if (dummy) return dummy;
+  PyObject *s = PySet_New(NULL), *one = PyLong_FromLong(1);
+  if (s && one && PySet_Add(s, one) == 0 && PySet_Discard(s, one) == 1) {
+    PySetObject *so = (PySetObject *)s;
+    for (Py_ssize_t i = 0; i <= so->mask; i++)
+      if (so->table[i].hash == -1) dummy = so->table[i].key;
+  }
+  Py_XDECREF(one);
+  Py_XDECREF(s);
+  PyErr_Clear();
+  return dummy;
+}
+#endif
+
 /* A Python set laid out as d's table, slot for slot, so that Python
  * iterates, grows and pops it as the compiled set would (both tables are
  * CPython's, containers.c's sets' table); NULL, without an error, where it
  * cannot be: strs (Python's hash is not ruchey's), an item whose hash
- * differs, a Python whose set internals are not public. */
+ * differs, a free-threaded Python (whose sets are shared between threads). */
 static PyObject *set_laid_out(const Type *t, RtDict *d) {
-#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
-  if (d->keykind == TY_STR || !d->index || d->fill > d->mask) return NULL;
+#if !defined(Py_GIL_DISABLED)
+  PyObject *dummy = set_dummy();
+  if (d->keykind == TY_STR || !d->index || d->fill > d->mask || !dummy) return NULL;
   int64_t size = d->mask + 1, n = 0;
   PyObject **items = PyMem_Calloc((size_t)size, sizeof(PyObject *));
   Py_hash_t *hashes = PyMem_Calloc((size_t)size, sizeof(Py_hash_t));
@@ -1849,7 +1871,7 @@ static PyObject *set_laid_out(const Type *t, RtDict *d) {
   setentry *table = !so || size == PySet_MINSIZE ? (so ? so->smalltable : NULL) : PyMem_Calloc((size_t)size, sizeof(setentry));
   if (table) {
     for (int64_t i = 0; i < size; i++) {  /* the items' references handed to the set; a dummy is not counted */
-      table[i].key = d->index[i] == -2 ? _PySet_Dummy : items[i];
+      table[i].key = d->index[i] == -2 ? dummy : items[i];
       table[i].hash = d->index[i] == -2 ? -1 : d->index[i] >= 0 ? hashes[i] : 0;
       items[i] = NULL;
     }
@@ -1893,7 +1915,7 @@ PyObject *typed_set_box(const Type *t, RtDict *d) {
 /* o (a set, emptied) given the table of the set laid out (emptied), so
  * that o is what the compiled code made of it, slot for slot. */
 static void take_table(PyObject *o, PyObject *laid_out) {
-#if !defined(Py_GIL_DISABLED) && PY_VERSION_HEX < 0x030D0000
+#if !defined(Py_GIL_DISABLED)
   PySetObject *so = (PySetObject *)o, *from = (PySetObject *)laid_out;
   if (from->table == from->smalltable) {
     memcpy(so->smalltable, from->smalltable, sizeof so->smalltable);

@@ -1740,9 +1740,7 @@ static void ty_raise_args(Infer *in, Node *n) {
   for (int i = 0; i < count; i++) {
     Node *a = i < n->list.len ? n->list.items[i] : n->kw.items[i - n->list.len];  /* an IntEnum member or an Optional as it is (boxed so: Python gets the member, None), as Numba's */
     const Type *t = gpu ? ty_expr(in, a) : ty_maybe_none(in, a);
-    if (t && (!ty_raised_as_text(t) || n->kw.len) && count > 64)  /* (boxed, they are laid out as one tuple: raise_objects) */
-      ty_error(in, n, "an exception of arrays, lists, dicts... takes at most 64 arguments in compiled code");
-    else if (t && gpu && !ty_raised_as_text(t) && !ty_is_enum(t))
+    if (t && gpu && !ty_raised_as_text(t) && !ty_is_enum(t))
       ty_error(in, a, "an exception's arguments in a CUDA kernel are str, int, float, bool, None or "
                "datetime64 values or tuples of them, got %s: write str(...) or an f-string", t->name);
     else if (t && !gpu && !boxable(t))

@@ -237,15 +237,27 @@ def test_raising_what_is_no_exception_class_is_a_typing_error_in_numbas_words(f,
         njit(f)()
 
 
-def raise_many(a):
-    raise ValueError(a, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+def raise_many(a, x):
+    raise ValueError(a, x, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -x)
 
 
-def test_more_than_64_values_with_an_array_among_them_is_a_typing_error():
-    with pytest.raises(ValueError):
-        raise_many(numpy.ones(2))
-    with pytest.raises(ruchey.TypingError, match="at most 64 arguments"):
-        njit(raise_many)(numpy.ones(2))
+class Many(Exception):
+    def __init__(self, *args, tag=None):
+        super().__init__(*args, tag)
+
+
+def raise_many_spread(a, x):
+    t = (x,) * 100
+    raise Many(a, *t, [x], tag=a[:1])
+
+
+@pytest.mark.parametrize("x", random_floats(make_rng(31), 3, special=False))
+def test_more_than_64_values_with_an_array_among_them_are_all_raised(x):
+    a = make_rng(32).standard_normal(4)
+    assert len(raised(raise_many, a, x).args) == 66
+    assert_raises_same(njit(raise_many), a, x)
+    assert len(raised(raise_many_spread, a, x).args) == 103
+    assert_raises_same(njit(raise_many_spread), a, x)

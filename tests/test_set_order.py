@@ -4,7 +4,6 @@ removals, pops, growth and the set operations, as Python's (and Numba's)
 sets do. Each compiled function is checked against its py_func on
 generated sequences of operations."""
 import random
-import sys
 import sysconfig
 
 import pytest
@@ -202,9 +201,9 @@ def built(xs, ds):
 
 
 # A set handed back to Python takes the compiled table where CPython's set
-# internals are public (up to 3.12, with the GIL); elsewhere it is rebuilt
-# by additions, and only its items are Python's.
-python_set_table = pytest.mark.skipif(sys.version_info >= (3, 13) or sysconfig.get_config_var("Py_GIL_DISABLED"),
+# table is public (with the GIL); on a free-threaded Python it is rebuilt by
+# additions, and only its items are Python's.
+python_set_table = pytest.mark.skipif(sysconfig.get_config_var("Py_GIL_DISABLED"),
                                       reason="a set handed back is rebuilt by additions on this Python")
 
 

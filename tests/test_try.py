@@ -576,15 +576,42 @@ def test_try_in_cuda_kernel_refused():
 
 
 @numba_deviation("numba raises UnsupportedError, not TypingError")
-def test_except_as_refused():
+def test_except_as_a_name_used_is_refused():
     def bound(x):
+        try:
+            r = 1 // x
+        except ZeroDivisionError as e:
+            r = len(e.args)
+        return r
+
+    def read_after(x):
+        e = x
         try:
             r = 1 // x
         except ZeroDivisionError as e:  # noqa: F841
             r = 0
-        return r
-    with pytest.raises(ruchey.TypingError, match="except ... as e"):
-        njit(bound)(1)
+        return r + e
+    for f in (bound, read_after):
+        with pytest.raises(ruchey.TypingError, match="except ... as e"):
+            njit(f)(1)
+
+
+@njit
+def bound_unused(x, y):
+    try:
+        r = x // y
+    except ZeroDivisionError as e:  # noqa: F841
+        r = -1
+    except (ValueError, KeyError) as e:  # noqa: F841
+        r = -2
+    return r
+
+
+@numba_deviation("numba refuses 'except ... as e' even where e is not used")
+@pytest.mark.parametrize("x", random_ints(make_rng(41), 4, -100, 100))
+def test_except_as_a_name_used_nowhere_catches_as_without_it(x):
+    for y in (0, 3, -7, x):
+        assert bound_unused(x, y) == bound_unused.py_func(x, y)
 
 
 @numba_deviation("numba raises another error")

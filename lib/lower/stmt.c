@@ -904,12 +904,13 @@ static void raise_args(Lower *l, LLVMValueRef cls, NodeList *args) {
  * tuple type's address, so it must never be cached: the class is named by
  * a symbol the cache cannot find again. */
 static void raise_objects(Lower *l, Node *n) {
-  const Type *f[64] = {0};
-  int npos = n->list.len, nargs = npos + n->kw.len < 64 ? npos + n->kw.len : 64;
-  Node *a[64];
+  int npos = n->list.len, nargs = npos + n->kw.len;
+  const Type **f = arena_alloc(l->f->arena, sizeof *f * (size_t)nargs);
+  Node **a = arena_alloc(l->f->arena, sizeof *a * (size_t)nargs);
+  LLVMValueRef *items = arena_alloc(l->f->arena, sizeof *items * (size_t)nargs);
   for (int i = 0; i < nargs; i++) f[i] = (a[i] = i < npos ? n->list.items[i] : n->kw.items[i - npos])->ty;
   const Type *args_t = ty_tuple(nargs, f);
-  LLVMValueRef items[64], v = LLVMGetUndef(lo_type(l, args_t));
+  LLVMValueRef v = LLVMGetUndef(lo_type(l, args_t));
   for (int i = 0; i < nargs; i++) items[i] = lo_expr(l, a[i]);
   for (int i = 0; i < nargs; i++) {
     lo_refcount(l, f[i], items[i], true);
