@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUCHEY_API_VERSION 31
+#define RUCHEY_API_VERSION 32
 #define RC_MAX_NDIM 8
 /* The most items a tuple type holds, Numba's bound on a tuple argument:
  * every array sized by a tuple's items is sized by the tuple, but LLVM's
