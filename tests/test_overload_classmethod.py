@@ -111,3 +111,48 @@ def test_bad_calls_are_typing_errors():
     for f, arg in ((of_the_base, 3), (with_a_float, 2.5), (too_many, 3)):
         with pytest.raises((ruchey.TypingError, TypeError)):
             f(arg)
+
+
+class ArangedSubArray(ArangedArray):
+    pass
+
+
+@overload_classmethod(ArangedSubArray, "ones")
+def sub_ones(cls, n):
+    def impl(cls, n):
+        return np.ones(n)
+    return impl
+
+
+def test_a_classmethod_is_its_own_class_s_alone():
+    """Numba keys the method by the TypeRef of the class registered: a
+    subclass has neither it nor, unless registered itself, any (it is no
+    namespace in compiled code), and the types made by the class lack it."""
+    @njit
+    def of_the_subclass(n):
+        return ArangedSubArray.alloc(n)
+
+    @njit
+    def subclass_own(n):
+        return ArangedSubArray.ones(n)
+
+    @njit
+    def of_the_class(n):
+        return ArangedArray.ones(n)
+
+    class Unregistered(ArangedArray):
+        pass
+
+    @njit
+    def of_an_unregistered_subclass(n):
+        return Unregistered.alloc(n)
+
+    n = int(make_rng(7303).integers(1, 40))
+    assert np.array_equal(subclass_own(n), sub_ones(None, n)(None, n))
+    assert np.array_equal(alloc(n), arange_impls[-1](None, n))
+    for f in (of_the_subclass, of_the_class, of_an_unregistered_subclass):
+        with pytest.raises(ruchey.TypingError):
+            f(n)
+    assert not hasattr(Unregistered, "alloc") and not hasattr(Unregistered, "__ruchey_namespace__")
+    assert not hasattr(ArangedSubArray, "alloc") and not hasattr(ArangedArray, "ones")
+    assert not hasattr(ArangedArray(types.float64, 1, "C"), "alloc")

@@ -420,22 +420,39 @@ def overload_classmethod(type_class, name, jit_options=None, prefer_literal=Fals
     subclass) read as a global (radiomesh's ``StructUvwTile.from_uvw(u, v,
     w)``). The typing function takes the class first (a TypeRef of it, as
     Numba's), then the arguments' types; its implementation takes the class
-    first too (None in compiled code). Registered for one class, its bases
-    lack the name (a TypingError there, as in Numba); its subclasses inherit it."""
+    first too (None in compiled code). Registered for one class, neither its
+    bases nor its subclasses have the name (a TypingError there), as Numba
+    keys the method by the TypeRef of that class alone."""
     if not isinstance(type_class, type):
         raise TypeError(f"the first argument is a class of types (types.Array, a StructRef), got {type_class!r}")
 
     def register(typer):
         stub = _without_first_parameter(typer, f"{type_class.__name__}.{name}")
-        disp = vars(type_class).get(name)
-        if not (isinstance(disp, _core.Dispatcher) and "_overloads" in disp.__dict__):
+        held = vars(type_class).get(name)
+        disp = held.value if isinstance(held, _OwnClassAttribute) else None
+        if disp is None:
             disp = _generic(stub, _Overloads(f"{type_class.__name__}.{name}", star=_ends_in_star(stub)))
-            setattr(type_class, name, disp)
+            setattr(type_class, name, _OwnClassAttribute(type_class, name, disp))
         disp._overloads.typers.append((_class_typer(type_class, typer), dict(jit_options or {}), prefer_literal))
         # compiled code reads type_class.name as it reads a namespace's member: the dispatcher
-        type_class.__ruchey_namespace__ = True
+        if "__ruchey_namespace__" not in vars(type_class):
+            type_class.__ruchey_namespace__ = _OwnClassAttribute(type_class, "__ruchey_namespace__", True)
         return typer
     return register
+
+
+class _OwnClassAttribute:
+    """An attribute of one class alone: its subclasses and its instances
+    (the types it makes) lack it, as a classmethod overloaded for a class
+    is no subclass's, and a subclass is no namespace for compiled code."""
+
+    def __init__(self, owner, name, value):
+        self.owner, self.name, self.value = owner, name, value
+
+    def __get__(self, instance, owner):
+        if instance is None and owner is self.owner:
+            return self.value
+        raise AttributeError(f"{owner.__name__ if instance is None else instance!r} has no attribute {self.name!r}")
 
 
 def _without_first_parameter(func, name):
