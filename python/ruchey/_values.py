@@ -300,8 +300,8 @@ def _named_objects(known):
 _TO_NATIVE = {"float_as_double": float, "long_as_longlong": int, "long_as_ulonglong": int, "long_as_long": int,
               "number_as_ssize_t": int, "object_istrue": bool}
 # box: pyapi calls making an object of a native number, by the Python type each makes
-_FROM_NATIVE = {"float_from_double": float, "long_from_longlong": int, "long_from_ulonglong": int, "long_from_long": int,
-                "long_from_ssize_t": int, "bool_from_bool": bool, "long_from_signed_int": int,
+_FROM_NATIVE = {"float_from_double": float, "long_from_longlong": int, "long_from_ulonglong": int,
+                "long_from_long": int, "long_from_ssize_t": int, "bool_from_bool": bool, "long_from_signed_int": int,
                 "long_from_unsigned_int": int}
 
 

@@ -366,8 +366,8 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         if target != "generic":
             disp._overloads.targets[typer] = target
-        if strict and (getattr(typer, "__module__", None) or "").split(".")[0] != "ruchey":  # a program's, as Numba checks
-            disp._overloads.strict.add(typer)
+        if strict and (getattr(typer, "__module__", None) or "").split(".")[0] != "ruchey":
+            disp._overloads.strict.add(typer)  # a program's overload, as Numba checks them
         _bind_by_typers(func, disp)
         return typer
     return register
