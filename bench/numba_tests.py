@@ -27,6 +27,7 @@ module Numba installed. `--worker MODULE -k NAME -v` runs one module in
 this process and prints each failure's whole traceback.
 """
 import argparse
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -75,6 +76,8 @@ TEST_SUPPORT = ("numba.tests", "numba.cuda.tests", "numba.cuda.testing")
 
 def taken_from_numba(value):
     """Whether a test module's global came from Numba (not from its test support)."""
+    if isinstance(value, functools.partial):  # (Numba's register_model is one)
+        value = value.func
     if isinstance(value, pytypes.ModuleType):
         name = value.__name__
     else:

@@ -323,6 +323,7 @@ static Node *error_where_typed(Fe *fe, PyObject *e, const char *msg) {
 }
 
 static Node *call_node(Fe *fe, PyObject *e, const char *builtin, Node **args, int n);
+static Node *missing_class_attribute(Fe *fe, PyObject *base, PyObject *attr, PyObject *e);
 static Node *string_node(Fe *fe, PyObject *e, PyObject *v);
 
 /* A datetime64 or timedelta64 global, frozen: its count of its unit. */
@@ -1984,7 +1985,8 @@ static void fe_unknown_name(Fe *fe, PyObject *e, PyObject *func) {
     PyObject *id = field(func, "id");
     fe_error(fe, e, "name '%s' is not defined", PyUnicode_AsUTF8(id));
     Py_DECREF(id);
-  } else if (title && near && PyList_GET_SIZE(near)) {
+  } else if (title && near && PyList_GET_SIZE(near) &&
+             PyObject_RichCompareBool(PyList_GET_ITEM(near, 0), attr, Py_NE) == 1) {  /* (not a base's, hidden) */
     fe_error(fe, e, "%s has no attribute '%s' (did you mean '%s'?)", PyUnicode_AsUTF8(title),
              PyUnicode_AsUTF8(attr), PyUnicode_AsUTF8(PyList_GET_ITEM(near, 0)));
   } else if (title) {
@@ -2588,6 +2590,13 @@ static Node *fe_call(Fe *fe, PyObject *e) {
     PyObject *base_obj = static_object(fe, base);
     Py_DECREF(base);
     bool value = !base_obj || !(PyModule_Check(base_obj) || PyObject_HasAttrString(base_obj, "__ruchey_namespace__"));
+    PyObject *attr = value ? field(func, "attr") : NULL;
+    Node *missing = attr ? missing_class_attribute(fe, base_obj, attr, func) : NULL;
+    Py_XDECREF(attr);
+    if (missing) {
+      Py_XDECREF(base_obj); Py_DECREF(func);
+      return missing;
+    }
     if (value) {  /* a method of a value (a global array's too) */
       Py_XDECREF(base_obj);
       Node *n = fe_method_call(fe, e, func);
@@ -2874,6 +2883,18 @@ static void unknown_namespace_attribute(Fe *fe, PyObject *ns, const char *attr, 
   Py_XDECREF(name);
 }
 
+/* What a class read as a global lacks (types.Array.alloc where no
+ * classmethod is overloaded for it): Numba's TypingError of the class's
+ * TypeRef, where typing reaches it; NULL where base is no class or has it. */
+static Node *missing_class_attribute(Fe *fe, PyObject *base, PyObject *attr, PyObject *e) {
+  if (!base || !PyType_Check(base) || core_is_enum_class(base) || PyObject_HasAttr(base, attr)) return NULL;
+  PyObject *msg = PyUnicode_FromFormat("Unknown attribute '%U' of type typeref[%R]", attr, base);
+  Node *n = msg ? error_where_typed(fe, e, PyUnicode_AsUTF8(msg)) : NULL;
+  Py_XDECREF(msg);
+  PyErr_Clear();
+  return n;
+}
+
 static Node *fe_attribute(Fe *fe, PyObject *e) {
   PyObject *obj = static_object(fe, e);
   if (obj) {  /* numpy.float64, math.pi, ... */
@@ -2897,7 +2918,12 @@ static Node *fe_attribute(Fe *fe, PyObject *e) {
     Py_DECREF(base); Py_DECREF(attr); Py_DECREF(v);
     return NULL;
   }
+  Node *missing = missing_class_attribute(fe, base, attr, e);
   Py_XDECREF(base);
+  if (missing) {
+    Py_DECREF(attr); Py_DECREF(v);
+    return missing;
+  }
   Node *n = new_node(fe, N_ATTR, e);
   n->str = arena_strdup(fe->arena, name);
   n->lhs = fe_expr(fe, v);

@@ -95,6 +95,10 @@ PyObject *disp_value_refusal(PyObject *o) {
     return r;
   }
   if (!PyErr_Occurred()) return NULL;
+  /* what the package's unbox raised (a function compiled for it failing),
+   * as it is, as Numba's; the converter's own TypeError (the object does
+   * not fit) and NotImplementedError (code it cannot read) say why here */
+  if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_NotImplementedError)) return NULL;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);

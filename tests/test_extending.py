@@ -611,6 +611,78 @@ def test_types_hashable_is_the_class_of_the_types_whose_values_hash():
     assert types.Hashable in type(types.unicode_type).__mro__  # as Numba's (an overload may test the class)
 
 
+def overload_returning(impl, strict=True):
+    """A compiled caller of a fresh function whose overload returns impl."""
+    def stub(a, b, kw=None):
+        pass
+
+    @overload(stub, strict=strict)
+    def stub_typer(a, b, kw=None):
+        return impl
+
+    return njit(lambda a, b, k: stub(a, b, kw=k))
+
+
+def test_a_strict_overloads_implementation_takes_the_typing_functions_parameters():
+    """As Numba's strict overload: an implementation whose parameters are
+    not the typing function's (names, order, keywords and their defaults;
+    *args may take the rest) is a TypingError naming the difference."""
+    def same(a, b, kw=None):
+        return a + b * 2
+
+    def rest_in_star_args(a, *args, kw=None):
+        return a - 1
+
+    def renamed(a, c, kw=None):
+        return a
+
+    def other_keyword(a, b, key=None):
+        return a
+
+    def other_default(a, b, kw=12):
+        return a
+
+    rng = np.random.default_rng(13)
+    a, b = (int(v) for v in rng.integers(-50, 50, 2))
+    assert overload_returning(same)(a, b, 3) == same(a, b)
+    assert overload_returning(rest_in_star_args)(a, b, 3) == a - 1
+    assert overload_returning(renamed, strict=False)(a, b, 3) == a
+    for impl, what in ((renamed, "argument names"), (other_keyword, "keyword argument names"),
+                       (other_default, "keyword argument default values")):
+        with pytest.raises(ruchey.TypingError, match="Typing and implementation arguments differ in " + what):
+            overload_returning(impl)(a, b, 3)
+
+
+def internal_kind(x):
+    pass
+
+
+@overload(internal_kind)
+def internal_kind_by_type(x):
+    if x.is_internal:
+        return (lambda x: 1) if isinstance(x, types.Array) else (lambda x: 0)
+    return lambda x: -1
+
+
+class PackageType(types.Type):  # a package's own type class: not the compiler's
+    def __init__(self):
+        super().__init__(name="package_type")
+
+
+def test_is_internal_tells_the_compilers_own_types():
+    """Numba's Type.is_internal: an overload may guard on it to take the
+    compiler's own types alone; a package's type class is not internal."""
+    rng = np.random.default_rng(12)
+    values = [int(rng.integers(-9, 9)), float(rng.standard_normal()), rng.standard_normal(3), (1, 2.5), "ab",
+              rng.integers(0, 5, (2, 2))]
+    compiled = njit(lambda x: internal_kind(x))
+    for x in values:
+        assert compiled(x) == (1 if isinstance(x, np.ndarray) else 0)
+    for t in (types.float64, types.int32[:, :], types.Tuple([types.int64, types.float64]), types.none):
+        assert t.is_internal
+    assert not PackageType().is_internal
+
+
 def test_scalar_and_array_types_are_interned_as_numbas():
     """`t.dtype is types.float64` holds, as Numba's types are interned; across pickling too."""
     import pickle

@@ -1015,6 +1015,100 @@ def test_a_global_of_an_opaque_type_needs_no_lower_constant(tmp_path):
 
 
 @shim_only
+def test_an_unbox_and_a_box_calling_compiled_code(tmp_path):
+    # pyapi.call_jit_code: an opaque value's pointer made by a function
+    # compiled for constants (calling an intrinsic), read back by its box
+    # (ptrtoint); a box giving such a function's result; what the function
+    # raises comes out of the call, as Numba's
+    run_fresh("""
+        import numpy as np
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.core.typing.templates import signature
+        from numba.extending import NativeValue, box, intrinsic, models, register_model, typeof_impl, unbox
+
+        @intrinsic
+        def plus_offset(typingctx, val):
+            def codegen(context, builder, sig, args):
+                return builder.add(args[0], args[0].type(123))
+            return signature(val, val), codegen
+
+        def make(name):
+            class Handle:
+                pass
+
+            class HandleType(types.Opaque):
+                pass
+
+            handle_type = HandleType(name)
+            typeof_impl.register(Handle)(lambda val, c: handle_type)
+            register_model(HandleType)(models.OpaqueModel)
+            return Handle, HandleType
+
+        rng = np.random.default_rng(5)
+        tokens = [int(t) for t in rng.integers(0, 1 << 40, 3)]
+        for token in tokens:
+            Handle, HandleType = make(f"handle{token}")
+
+            @unbox(HandleType)
+            def unbox_handle(typ, obj, c, token=token):
+                def bridge(x):
+                    return plus_offset(x)
+                args = [c.context.get_constant(types.intp, token)]
+                is_error, res = c.pyapi.call_jit_code(bridge, signature(types.voidptr, types.intp), args)
+                return NativeValue(res, is_error=is_error)
+
+            @box(HandleType)
+            def box_handle(typ, val, c):
+                return c.pyapi.long_from_ssize_t(c.builder.ptrtoint(val, cgutils.intp_t))
+
+            passthru = njit(lambda x: x)
+            assert passthru(Handle()) == token + 123, passthru(Handle())
+            first = njit(lambda x, k: (x, k * 2.0))
+            got = first(Handle(), 1.5)
+            assert got == (token + 123, 3.0), got
+
+        Raising, RaisingType = make("raising")
+
+        @unbox(RaisingType)
+        def unbox_raising(typ, obj, c):
+            def bridge(x):
+                if x > 0:
+                    raise ValueError("cannot be x > 0")
+                return x
+            args = [c.context.get_constant(types.intp, 1)]
+            is_error, res = c.pyapi.call_jit_code(bridge, signature(types.voidptr, types.intp), args)
+            return NativeValue(res, is_error=is_error)
+
+        try:
+            njit(lambda x: x)(Raising())
+        except ValueError as e:
+            assert "cannot be x > 0" in str(e)
+        else:
+            raise AssertionError("no ValueError")
+
+        Boxed, BoxedType = make("boxed")
+        unbox(BoxedType)(lambda typ, obj, c: NativeValue(c.context.get_dummy_value()))
+
+        @box(BoxedType)
+        def box_boxed(typ, val, c):
+            def bridge(x):
+                if x < 0:
+                    raise ValueError("cannot do x < 0")
+                return plus_offset(x)
+            args = [c.context.get_constant(types.intp, 77)]
+            is_error, res = c.pyapi.call_jit_code(bridge, signature(types.intp, types.intp), args)
+            retval = cgutils.alloca_once(c.builder, c.pyapi.pyobj, zfill=True)
+            with c.builder.if_then(c.builder.not_(is_error)):
+                c.builder.store(c.pyapi.long_from_ssize_t(res), retval)
+            return c.builder.load(retval)
+
+        assert njit(lambda x: x)(Boxed()) == 77 + 123
+        print("ok")
+    """, tmp_path)
+
+
+@shim_only
 def test_a_pandas_like_buffer_type_with_private_attributes(tmp_path):
     # types.Buffer and types.ArrayCompatible subclasses (Numba's pandas-like
     # example): members exposed under private names (make_attribute_wrapper(

@@ -4,6 +4,8 @@ global; radiomesh's StructUvwTile.from_uvw builds a structref so. The
 typing function and the implementation take the class first. Results are
 compared with the implementation run by Python, or with the helper it
 calls as Python runs it, on generated inputs."""
+import re
+
 import numpy as np
 import pytest
 
@@ -111,3 +113,53 @@ def test_bad_calls_are_typing_errors():
     for f, arg in ((of_the_base, 3), (with_a_float, 2.5), (too_many, 3)):
         with pytest.raises((ruchey.TypingError, TypeError)):
             f(arg)
+
+
+class ArangedSubArray(ArangedArray):
+    pass
+
+
+@overload_classmethod(ArangedSubArray, "ones")
+def sub_ones(cls, n):
+    def impl(cls, n):
+        return np.ones(n)
+    return impl
+
+
+def test_a_classmethod_is_its_own_class_s_alone():
+    """Numba keys the method by the TypeRef of the class registered: a
+    subclass has neither it nor, unless registered itself, any (it is no
+    namespace in compiled code), and the types made by the class lack it."""
+    @njit
+    def of_the_subclass(n):
+        return ArangedSubArray.alloc(n)
+
+    @njit
+    def subclass_own(n):
+        return ArangedSubArray.ones(n)
+
+    @njit
+    def of_the_class(n):
+        return ArangedArray.ones(n)
+
+    class Unregistered(ArangedArray):
+        pass
+
+    @njit
+    def of_an_unregistered_subclass(n):
+        return Unregistered.alloc(n)
+
+    n = int(make_rng(7303).integers(1, 40))
+    assert np.array_equal(subclass_own(n), sub_ones(None, n)(None, n))
+    assert np.array_equal(alloc(n), arange_impls[-1](None, n))
+    unknown = re.escape(f"Unknown attribute 'alloc' of type typeref[{Unregistered!r}]")
+    with pytest.raises(ruchey.TypingError, match=unknown):
+        of_an_unregistered_subclass(n)
+    # (a class with classmethods of its own is read as a namespace)
+    for f, name in ((of_the_subclass, "'ArangedSubArray' has no attribute 'alloc'"),
+                    (of_the_class, "'ArangedArray' has no attribute 'ones'")):
+        with pytest.raises(ruchey.TypingError, match=f"^{name}\n"):
+            f(n)
+    assert not hasattr(Unregistered, "alloc") and not hasattr(Unregistered, "__ruchey_namespace__")
+    assert not hasattr(ArangedSubArray, "alloc") and not hasattr(ArangedArray, "ones")
+    assert not hasattr(ArangedArray(types.float64, 1, "C"), "alloc")

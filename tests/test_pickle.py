@@ -553,3 +553,73 @@ def test_numba_cloudpickle_under_the_numba_shim_keeps_a_reloaded_class(tmp_path)
     """, tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "100", "cloudpickle"], r.stdout
+
+
+def make_local_jitclass():
+    from ruchey import float64, int64
+    from ruchey.experimental import jitclass
+
+    @jitclass([("x", float64), ("n", int64)])
+    class Counted:
+        def __init__(self, x):
+            self.x = x
+            self.n = 3
+
+        def scaled(self, k):
+            return self.x * k + self.n
+    return Counted
+
+
+def test_a_local_jitclass_instance_type_pickles_to_itself():
+    """Numba's jitclass instance types pickle (a type in a signature sent
+    to a worker): loaded in the same process, the very type."""
+    Counted = make_local_jitclass()
+    ty = ruchey.typeof(Counted(1.0))
+    for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(ty, proto)) is ty
+    from ruchey.experimental import jitclass
+
+    @jitclass
+    class Empty:
+        def __init__(self):
+            pass
+    assert pickle.loads(pickle.dumps(ruchey.typeof(Empty()))) is ruchey.typeof(Empty())
+
+
+def test_a_local_jitclass_instance_type_rebuilds_its_class_in_a_fresh_process(tmp_path):
+    r = run_python_file("""
+        import pickle, subprocess, sys
+        import numpy as np
+        import ruchey
+        from ruchey import float64, int64
+        from ruchey.experimental import jitclass
+
+        def make():
+            @jitclass([("x", float64), ("n", int64)])
+            class Counted:
+                def __init__(self, x):
+                    self.x = x
+                    self.n = 3
+
+                def scaled(self, k):
+                    return self.x * k + self.n
+
+                @property
+                def twice(self):
+                    return self.x * 2
+            return Counted
+
+        Counted = make()
+        data = pickle.dumps(ruchey.typeof(Counted(1.0)))
+        child = subprocess.run([sys.executable, "-c",
+            "import pickle, sys; t = pickle.loads(sys.stdin.buffer.read()); c = t.jitclass(2.5); "
+            "print(t, c.scaled(4.0), c.twice, pickle.loads(pickle.dumps(t)) is t)"],
+            input=data, capture_output=True)
+        print(child.stdout.decode(), child.stderr.decode()[-2000:])
+        c = Counted(2.5)
+        print(c.scaled(4.0), c.twice)
+    """, tmp_path)
+    assert r.returncode == 0, r.stderr
+    words = r.stdout.split()
+    assert words[0].startswith("instance.jitclass.Counted") and words[1:4] == ["13.0", "5.0", "True"], r.stdout
+    assert words[-2:] == ["13.0", "5.0"], r.stdout

@@ -814,6 +814,45 @@ def test_reduce_of_a_vectorize_ufunc_in_compiled_code_is_numpys(shape):
     assert got[1] == 15.0
 
 
+@vectorize("float64(float64, int64)", identity=0)
+def add_ints_to_float(a, b):
+    return a + b
+
+
+@vectorize(["int64(int64, int64)", "float64(float64, float64)"])
+def divide_left(a, b):  # the loop dtype= picks shows in the quotient
+    return a / b
+
+
+@njit
+def add_ints_reduce(a, axis, dtype):
+    return add_ints_to_float.reduce(a, axis=axis, dtype=dtype)
+
+
+@njit
+def divide_reduce(a, axis, dtype):
+    return divide_left.reduce(a, axis=axis, dtype=dtype)
+
+
+def test_reduce_with_dtype_takes_the_loop_of_dtype_and_the_items():
+    """NumPy reduces with dtype= by the loop taking (dtype, the items' dtype)
+    to dtype: a 'dl->d' ufunc sums int64 items with dtype=float64 (there
+    is no 'dd->d' loop), a float dtype of an int array divides in floats."""
+    rng = make_rng(8101)
+    for shape in [(5,), (2, 2), (5, 4, 2), tuple(rng.integers(1, 6, 3))]:
+        ints = rng.integers(1, 9, shape)
+        for axis in range(ints.ndim):
+            for f, u, a, dtype in ((add_ints_reduce, add_ints_to_float, ints, np.float64),
+                                   (divide_reduce, divide_left, ints, np.float64),
+                                   (divide_reduce, divide_left, ints.astype(np.float64), np.int64),
+                                   (add_ints_reduce, add_ints_to_float, ints, None)):
+                got, want = f(a, axis, dtype), f.py_func(a, axis, dtype)
+                assert np.asarray(got).dtype == np.asarray(want).dtype, (u, dtype)
+                np.testing.assert_allclose(got, want, rtol=1e-15)
+    with pytest.raises(ruchey.TypingError, match="none of its loops"):
+        add_ints_reduce(rng.normal(size=4), 0, np.float64)  # float items: no loop takes them, as NumPy's TypeError
+
+
 def test_reduce_of_nothing_is_the_identity_or_numpys_error():
     assert reduce_with_initial(np.zeros(0), 2.5) == (2.5, 0.0)
     with pytest.raises(ValueError, match="zero-size array to reduction operation lazy_minus which has no identity"):

@@ -28,8 +28,13 @@ def numpy_scalar(ufunc, nin):
 def method_function(ufunc, method):
     """The function here that compiled code's ufunc.<method>(...) calls
     (method: at_unary for at of one input): numpy.add.reduce's is
-    add_reduce, which sums floats as numpy.sum does."""
-    return add_reduce if ufunc is np.add and method == "reduce" else globals()[method]
+    add_reduce, which sums floats as numpy.sum does; a @vectorize ufunc's
+    reduce, its loop_reduce."""
+    if method == "reduce" and ufunc is np.add:
+        return add_reduce
+    if method == "reduce" and getattr(np, getattr(ufunc, "__name__", ""), None) is not ufunc:
+        return loop_reduce
+    return globals()[method]
 
 
 def whole_ufunc(ufunc):
@@ -62,11 +67,35 @@ def _multiply_widened(x, y):
     return np.multiply(_widened(x), _widened(y))
 
 
+def _step(f, acc, item):
+    """f(acc, item), f the ufunc's scalar function; or where f is that
+    function and a dtype, (f, dtype) (loop_reduce's), f of acc in dtype and
+    item as it is, in dtype."""
+
+
+@extending.overload(_step)
+def _step_for(f, acc, item):
+    if isinstance(f, types.TupleType):
+        return lambda f, acc, item: f[1](f[0](f[1](acc), item))
+    return lambda f, acc, item: f(acc, item)
+
+
+def _accumulating_in(f, dtype):
+    """What a fold steps with: f, or with dtype= (f, dtype)."""
+
+
+@extending.overload(_accumulating_in)
+def _accumulating_in_for(f, dtype):
+    if getattr(dtype, "name", "none") == "none":
+        return lambda f, dtype: f
+    return lambda f, dtype: (f, dtype)
+
+
 @njit
 def _results_for(f, row, shape):
-    """An empty array of shape in the type of f of two of row's elements
-    (f is typed here, never called)."""
-    never = [f(row[i], row[i]) for i in range(0)]
+    """An empty array of shape in the type of a step of f over two of row's
+    elements (f is typed here, never called)."""
+    never = [_step(f, row[i], row[i]) for i in range(0)]
     return np.empty(shape, np.array(never).dtype)
 
 
@@ -108,11 +137,11 @@ def _reduce_row(f, row, has_start, start):
     if has_start:
         r = _as_result(f, start, row)
         for i in range(row.shape[0]):
-            r = f(r, row[i])
+            r = _step(f, r, row[i])
         return r
     r = _as_result(f, row[0], row)
     for i in range(1, row.shape[0]):
-        r = f(r, row[i])
+        r = _step(f, r, row[i])
     return r
 
 
@@ -150,6 +179,18 @@ def reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=No
     in that dtype, the result in it too (add and multiply, which count
     narrow ints in 64 bits, wrap as NumPy's computing in it)."""
     folded = _reduce(f, name, identity, has_identity, reorderable, _in_dtype(array, dtype), axis, initial)
+    return _in_dtype(folded, dtype)
+
+
+@njit
+def loop_reduce(f, name, identity, has_identity, reorderable, array, axis=0, dtype=None, initial=None):
+    """u.reduce of a ufunc of the program's own (a @vectorize one): as
+    reduce, but with dtype= each step is f of the accumulator, in dtype,
+    and an item in its own dtype, its result in dtype, as NumPy reduces by
+    the loop taking (dtype, the items' dtype) and writes dtype: a 'dl->d'
+    loop sums int64 items with dtype=float64, a float dtype of int items
+    takes a float loop."""
+    folded = _reduce(_accumulating_in(f, dtype), name, identity, has_identity, reorderable, array, axis, initial)
     return _in_dtype(folded, dtype)
 
 

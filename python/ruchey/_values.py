@@ -24,12 +24,16 @@ work as for ruchey's own types: their typing functions see the package's
 type object.
 
 clifford's MultiVector adds: objects typed by their class's _numba_type_;
-OpaqueModel members (no members; a box returning the object its type
-holds, context.add_dynamic_addr); globals frozen as their type's
+OpaqueModel members (one pointer-sized member, null; a box returning the
+object its type holds, context.add_dynamic_addr); globals frozen as their type's
 lower_constant sets the members (context.get_constant_generic); an
 @intrinsic filling the struct from its arguments, read as a constructor.
+An unbox or box may call a function compiled for constants
+(pyapi.call_jit_code): an OpaqueModel value's pointer, or the number a box
+gives, is its result, the call made each time the unbox or box runs.
 """
 import collections
+import contextlib
 import keyword
 import operator
 import types as pytypes
@@ -161,13 +165,18 @@ class StructModel:
 
 class OpaqueModel:
     """numba.extending.models.OpaqueModel: a value compiled code only passes
-    on; here a value of no members (its unbox and lower_constant give
-    context.get_dummy_value(), its box an object its type holds, as
-    clifford's Layout's)."""
+    on; here, as Numba's pointer, one pointer-sized member: 0 where its
+    unbox or lower_constant gives context.get_dummy_value(), what a
+    function compiled for it returns where its unbox calls one
+    (pyapi.call_jit_code), which its box may read (builder.ptrtoint); or
+    its box gives an object its type holds, as clifford's Layout's."""
 
     def __init__(self, dmm, fe_type):
-        self._members = []
+        self._members = [(OPAQUE_MEMBER, types.intp)]
         self.fe_type = fe_type
+
+
+OPAQUE_MEMBER = "ruchey_opaque_pointer"
 
 
 # numba.extending.models, as packages reach the model classes
@@ -207,6 +216,30 @@ class _Builder(_Recorder):
         if getattr(ptr, "what", None) != "slot":
             raise _unreadable(self._kind, f"builder.load of {ptr!r}")
         return ptr.value
+
+    def store(self, val, ptr):
+        """A value kept in a slot (cgutils.alloca_once's), which load gives back."""
+        if getattr(ptr, "what", None) != "slot":
+            raise _unreadable(self._kind, f"builder.store into {ptr!r}")
+        ptr.value = val
+
+    def not_(self, val):
+        return _Symbol("flag", of=val)
+
+    @contextlib.contextmanager
+    def if_then(self, pred, likely=None):
+        """The branch a box takes where a function compiled for it
+        succeeded (not is_error): always, where it is read, since a
+        failure raises in Python before."""
+        if getattr(pred, "what", None) not in ("flag", "error flag"):
+            raise _unreadable(self._kind, f"builder.if_then on {pred!r}")
+        yield
+
+    def ptrtoint(self, val, typ):
+        """An OpaqueModel value's pointer as an integer: its one member."""
+        if getattr(val, "what", None) != "value":
+            raise _unreadable(self._kind, f"builder.ptrtoint of {val!r}")
+        return _Symbol("member", name=OPAQUE_MEMBER)
 
     def bitcast(self, val, typ):
         """A Python object's pointer cast to PyObject* (clifford's box casts its class's address)."""
@@ -266,9 +299,10 @@ def _named_objects(known):
 # unbox: pyapi calls converting an attribute's object to a native number, by the Python conversion each does
 _TO_NATIVE = {"float_as_double": float, "long_as_longlong": int, "long_as_ulonglong": int, "long_as_long": int,
               "number_as_ssize_t": int, "object_istrue": bool}
-# box: pyapi calls making an object of a native number
-_FROM_NATIVE = ("float_from_double", "long_from_longlong", "long_from_ulonglong", "long_from_long",
-                "long_from_ssize_t", "bool_from_bool", "long_from_signed_int", "long_from_unsigned_int")
+# box: pyapi calls making an object of a native number, by the Python type each makes
+_FROM_NATIVE = {"float_from_double": float, "long_from_longlong": int, "long_from_ulonglong": int,
+                "long_from_long": int, "long_from_ssize_t": int, "bool_from_bool": bool, "long_from_signed_int": int,
+                "long_from_unsigned_int": int}
 
 
 class _PyApi(_Recorder):
@@ -288,9 +322,9 @@ class _PyApi(_Recorder):
             return to_native
         if name in _FROM_NATIVE:
             def from_native(val, *rest):
-                if getattr(val, "what", None) not in ("member", "constant"):
+                if getattr(val, "what", None) not in ("member", "constant", "jit call"):
                     raise _unreadable(self._kind, f"pyapi.{name} of {val!r}")
-                return _Symbol("object of", source=val)
+                return _Symbol("object of", source=val, convert=_FROM_NATIVE[name])
             return from_native
         return super().__getattr__(name)
 
@@ -330,9 +364,35 @@ class _PyApi(_Recorder):
     def make_none(self):
         return _Symbol("python object", obj=None)
 
+    def call_jit_code(self, func, sig, args):
+        """func (a Python function) compiled for sig and called with args
+        (constants): its result, and its error flag (in Python, its
+        exception propagates from the unbox or box that calls it)."""
+        for a in args:
+            if getattr(a, "what", None) != "constant":
+                raise _unreadable(self._kind, f"pyapi.call_jit_code with {a!r}")
+        return _Symbol("error flag"), _Symbol("jit call", call=_JitCall(func, sig, [a.value for a in args]))
+
     get_null_object = make_none
 
     pyobj = _Symbol("PyObject*")  # the LLVM type a box casts an object's address to
+
+
+class _JitCall:
+    """A call of a function compiled for a signature, with constant
+    arguments (pyapi.call_jit_code's): made each time an unbox or box
+    runs, so that what it raises is raised there."""
+
+    def __init__(self, func, sig, args):
+        from ruchey import njit
+        self.compiled = njit(func)
+        self.args = [numpy.dtype(t.name).type(a) if isinstance(t, types.Type) and t.name else a
+                     for t, a in zip(sig.args, args)]
+        self.pointer = isinstance(sig.return_type, types.CPointer)  # a voidptr result: an address, an int
+
+    def __call__(self):
+        result = self.compiled(*self.args)
+        return int(result) if self.pointer else result
 
 
 class _BoxContext:
@@ -430,6 +490,15 @@ def alloca_once_value(builder, value, name="", zfill=False):
     return intrinsics.alloca_once_value(builder, value, name=name, zfill=zfill)
 
 
+def alloca_once(builder, ty, size=None, name="", zfill=False):
+    """numba.core.cgutils.alloca_once: in a box ruchey reads, a slot
+    builder.store fills; in an @intrinsic's codegen, stack memory."""
+    if isinstance(builder, _Builder):
+        return _Symbol("slot", value=_Symbol("null"))
+    from ruchey import intrinsics
+    return intrinsics.alloca_once(builder, ty, size=size, name=name, zfill=zfill)
+
+
 def is_not_null(builder, val):
     """numba.core.cgutils.is_not_null, in code ruchey reads."""
     if not isinstance(builder, _Builder):
@@ -492,6 +561,7 @@ class _Value:
             raise TypeError(f"{typ!r} ({cls.__name__}) has no data model: register_model({cls.__name__}) "
                             f"is needed before compiled code takes its values")
         made = model(_DataModelManager(), typ)
+        self.opaque = isinstance(made, OpaqueModel)
         if not isinstance(made, (StructModel, OpaqueModel)):
             raise NotImplementedError(f"register_model({cls.__name__}): ruchey takes StructModel and OpaqueModel "
                                       f"subclasses, got {model.__name__}")
@@ -527,7 +597,11 @@ class _Value:
         c = _BoxContext("unbox", (func, self.typ))
         result = func(self.typ, _Symbol("object"), c)
         value = getattr(result, "value", None)
-        if not self.members and getattr(value, "what", None) == "dummy":  # an OpaqueModel's: nothing to read
+        if self.opaque and getattr(value, "what", None) == "dummy":  # an OpaqueModel's: nothing to read
+            return [(None, lambda: 0)]
+        if self.opaque and getattr(value, "what", None) == "jit call":  # its pointer made by compiled code
+            return [(None, value.call)]
+        if not self.members and getattr(value, "what", None) == "dummy":
             return []
         struct = getattr(value, "struct", None)
         if not isinstance(result, NativeValue) or getattr(value, "what", None) != "struct":
@@ -549,6 +623,9 @@ class _Value:
             self.unboxing = self._read_unbox()
         items = []
         for m, (attribute, conversion) in zip(self.members, self.unboxing):
+            if attribute is None:  # a member made of nothing the object holds
+                items.append(conversion())
+                continue
             try:
                 v = getattr(obj, attribute)
             except AttributeError:
@@ -606,15 +683,15 @@ class _Value:
         value it sets (context.get_constant_generic), or no member at all
         (an OpaqueModel's context.get_dummy_value())."""
         func = _registered(_constant_lowerings, type(self.typ))
-        if func is None and isinstance(self.typ, types.Dummy) and not self.members:
-            return self.shadow()  # (Numba lowers every Dummy type's constant as its dummy value)
+        if func is None and isinstance(self.typ, types.Dummy) and (self.opaque or not self.members):
+            return self._dummy()  # (Numba lowers every Dummy type's constant as its dummy value)
         if func is None:
             raise TypeError(f"{type(obj).__name__} objects (of {self.typ.name}) are read in compiled code as "
                             f"globals only through a lower_constant({type(self.typ).__name__}), as under Numba; "
                             f"none is registered")
         result = func(_Context("lower_constant", (func, self.typ)), _Builder("lower_constant"), self.typ, obj)
-        if not self.members and getattr(result, "what", None) == "dummy":
-            return self.shadow()
+        if (self.opaque or not self.members) and getattr(result, "what", None) == "dummy":
+            return self._dummy()
         if getattr(result, "what", None) != "struct":
             raise _unreadable("lower_constant", f"return of {result!r}, not struct._getvalue() or "
                                                 f"context.get_dummy_value()")
@@ -626,6 +703,10 @@ class _Value:
                                                     f"context.get_constant_generic of a value")
             items.append(self._constant_member(m, v.value))
         return self.shadow(*items)
+
+    def _dummy(self):
+        """context.get_dummy_value() as the named tuple: an OpaqueModel's null pointer, else no members."""
+        return self.shadow(0) if self.opaque else self.shadow()
 
     def _constant_member(self, member, v):
         # an array as it is: frozen, as any global array (Numba's constant arrays are its code's too)
@@ -648,6 +729,8 @@ class _Value:
             return _refusing(exc)
         if getattr(result, "what", None) == "python object":  # an object the type holds (clifford's Layout)
             return lambda *items, obj=result.obj: obj
+        if getattr(result, "what", None) == "object of":  # a number: a member's, or a compiled function's result
+            return self._number_boxer(result)
         if getattr(result, "what", None) != "call":
             raise _unreadable("box", f"return of {result!r}, not a call of a Python object")
         callee, sources = result.callee, []
@@ -662,6 +745,17 @@ class _Value:
         def boxer(*items):
             return callee(*[items[i] if i is not None else const for i, const in sources])
         return boxer
+
+    def _number_boxer(self, result):
+        source, convert = result.source, getattr(result, "convert", None)
+        if convert is None:
+            raise _unreadable("box", f"return of {result!r}, not a call of a Python object or a number")
+        if source.what == "jit call":
+            return lambda *items: convert(source.call())
+        if source.what == "constant":
+            return lambda *items: convert(source.value)
+        index = self.members.index(source.name)
+        return lambda *items: convert(items[index])
 
     def box(self, *items):
         if self.boxer is None:

@@ -81,6 +81,54 @@ class InstanceType(types.ClassInstanceType):
     def __hash__(self):
         return hash(self.jitclass)
 
+    def __reduce__(self):
+        """Pickled as Numba's: loaded in this process, the type itself; in
+        another, that of its class imported by name, or else (a class made
+        in a function or in __main__) of its class made again from its
+        definition and spec, pickled by value (through cloudpickle)."""
+        from ruchey import serialize
+        if serialize._importable_name(self.jitclass) is not None:
+            return _instance_type_of, (self.jitclass,)
+        class_type = self.jitclass.class_type
+        sources = {name: serialize._source_lines(func) for name, func in _class_functions(class_type.class_def)}
+        return _instance_type_again, (serialize._key(self),
+                                      serialize.dumps((class_type.class_def, class_type.struct)), sources)
+
+
+def _class_functions(class_def):
+    """(name, function) of a class's methods, properties' and static methods' functions, which compile from source."""
+    for name, value in vars(class_def).items():
+        if isinstance(value, property):
+            yield from ((f"{name}.{part}", getattr(value, part)) for part in ("fget", "fset")
+                        if getattr(value, part) is not None)
+        elif isinstance(value, staticmethod):
+            yield name, value.__func__
+        elif inspect.isfunction(value):
+            yield name, value
+
+
+def _instance_type_of(jitclass):
+    return jitclass.class_type.instance_type
+
+
+def _instance_type_again(key, payload, sources):
+    """The instance type pickled under key: the one of this process, else
+    that of its class made again from the pickled definition and spec, its
+    functions given the source they were pickled with."""
+    import pickle
+    from ruchey import serialize
+    with serialize._lock:
+        found = serialize._by_key.get(key)
+        if found is None:
+            class_def, spec = pickle.loads(payload)
+            for name, func in _class_functions(class_def):
+                if sources.get(name):
+                    serialize._give_source(func, key, sources[name])
+            found = jitclass(class_def, spec).class_type.instance_type
+            found.__dict__["_ruchey_key"] = key
+            serialize._by_key[key] = found
+        return found
+
 
 class ClassType:
     """What ``MyClass.class_type`` holds, as Numba's: the undecorated class

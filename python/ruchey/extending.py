@@ -99,6 +99,7 @@ class _Overloads:
         self.name = name
         self.typers = []   # (typing function, jit options, prefer_literal), the first registered first
         self.targets = {}  # a typing function for one target alone ("cuda", "cpu") -> that target
+        self.strict = set()  # typing functions whose implementations must take their parameters (overload's strict)
         self.chosen = {}   # argument types' descriptions (constants' values too) -> the implementation's dispatcher
         self.by_types = {}  # the same for choices no value decided, by the plain types' descriptions alone
         self.variadic = variadic  # calls bind *args: each typer takes the arguments its parameters bind
@@ -156,6 +157,8 @@ class _Overloads:
             if not callable(impl) or not hasattr(impl, "__code__"):
                 raise _core.TypingError(f"the overload of {self.name} for {plain} returned {impl!r}, "
                                 f"not a Python function")
+            if typer in self.strict:
+                _check_parameters(self.name, typer, impl)
             chosen = jit(**jit_options)(impl)
             chosen._inherits = inherits
             return (_spread(chosen) if self.variadic else chosen), by_value
@@ -178,6 +181,51 @@ class _Overloads:
         ns = _exec_functions(source, {"overloaded": self.generic, "literally": literally},
                              f"<literal request of {self.name} {next(_generated)}>")
         return jit(**jit_options)(ns["asking_literally"])
+
+
+def _check_parameters(name, typer, impl):
+    """Numba's strict overload: the implementation takes the typing
+    function's parameters, the same names in the same order (where it ends
+    in *args, those before it), the same *args where the typing function
+    has one, the same keywords with the same defaults; a TypingError saying
+    which differ otherwise. (ruchey's typing functions may take **kwargs:
+    those are left as they are.)"""
+    typing_sig, impl_sig = inspect.signature(typer), inspect.signature(impl)
+    if any(p.kind is p.VAR_KEYWORD for p in (*typing_sig.parameters.values(), *impl_sig.parameters.values())):
+        return
+    typing_plain, typing_keywords, typing_star = _parameter_groups(typing_sig)
+    impl_plain, impl_keywords, impl_star = _parameter_groups(impl_sig)
+    both = f"Typing signature:         {typing_sig}\nImplementation signature: {impl_sig}"
+    differ = f"the overload of {name}: Typing and implementation arguments differ in "
+    if typing_star and not impl_star:
+        raise _core.TypingError(f"the overload of {name}: the VAR_POSITIONAL (e.g. *args) argument kind (offending "
+                                f"argument name is '{typing_star}') found in the typing function signature is not in "
+                                f"the implementing function signature.\n{both}")
+    if impl_star and not typing_star:  # the implementation's *args takes the rest of the typing function's
+        impl_plain = impl_plain[:impl_plain.index(impl_star)]
+        names = [p.name for p in typing_plain]
+        if impl_plain and impl_plain[-1].name not in names:
+            raise _core.TypingError(f"{differ}argument names.\n{both}\nFirst difference: '{impl_plain[-1]}'")
+        typing_plain = typing_plain[:names.index(impl_plain[-1].name) + 1] if impl_plain else []
+    if typing_plain != impl_plain:
+        raise _core.TypingError(f"{differ}argument names.\n{both}\n{_difference(typing_plain, impl_plain)}")
+    if [p.name for p in typing_keywords] != [p.name for p in impl_keywords]:
+        raise _core.TypingError(f"{differ}keyword argument names.\n{both}\n"
+                                f"{_difference(typing_keywords, impl_keywords)}")
+    if [p.default for p in typing_keywords] != [p.default for p in impl_keywords]:
+        raise _core.TypingError(f"{differ}keyword argument default values.\n{both}\n"
+                                f"{_difference(typing_keywords, impl_keywords)}")
+
+
+def _parameter_groups(sig):
+    """A signature's parameters without defaults (*args among them), those with, and its *args or None."""
+    plain = [p for p in sig.parameters.values() if p.default is p.empty]
+    star = next((p for p in plain if p.kind is p.VAR_POSITIONAL), None)
+    return plain, [p for p in sig.parameters.values() if p.default is not p.empty], star
+
+
+def _difference(typing, impl):
+    return f"Difference: {set(typing) ^ set(impl)}"
 
 
 class _LiteralsWanted(_core.NumbaError):
@@ -318,6 +366,8 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         disp._overloads.typers.append((typer, dict(jit_options or {}), prefer_literal))
         if target != "generic":
             disp._overloads.targets[typer] = target
+        if strict and (getattr(typer, "__module__", None) or "").split(".")[0] != "ruchey":
+            disp._overloads.strict.add(typer)  # a program's overload, as Numba checks them
         _bind_by_typers(func, disp)
         return typer
     return register
@@ -420,22 +470,39 @@ def overload_classmethod(type_class, name, jit_options=None, prefer_literal=Fals
     subclass) read as a global (radiomesh's ``StructUvwTile.from_uvw(u, v,
     w)``). The typing function takes the class first (a TypeRef of it, as
     Numba's), then the arguments' types; its implementation takes the class
-    first too (None in compiled code). Registered for one class, its bases
-    lack the name (a TypingError there, as in Numba); its subclasses inherit it."""
+    first too (None in compiled code). Registered for one class, neither its
+    bases nor its subclasses have the name (a TypingError there), as Numba
+    keys the method by the TypeRef of that class alone."""
     if not isinstance(type_class, type):
         raise TypeError(f"the first argument is a class of types (types.Array, a StructRef), got {type_class!r}")
 
     def register(typer):
         stub = _without_first_parameter(typer, f"{type_class.__name__}.{name}")
-        disp = vars(type_class).get(name)
-        if not (isinstance(disp, _core.Dispatcher) and "_overloads" in disp.__dict__):
+        held = vars(type_class).get(name)
+        disp = held.value if isinstance(held, _OwnClassAttribute) else None
+        if disp is None:
             disp = _generic(stub, _Overloads(f"{type_class.__name__}.{name}", star=_ends_in_star(stub)))
-            setattr(type_class, name, disp)
+            setattr(type_class, name, _OwnClassAttribute(type_class, name, disp))
         disp._overloads.typers.append((_class_typer(type_class, typer), dict(jit_options or {}), prefer_literal))
         # compiled code reads type_class.name as it reads a namespace's member: the dispatcher
-        type_class.__ruchey_namespace__ = True
+        if "__ruchey_namespace__" not in vars(type_class):
+            type_class.__ruchey_namespace__ = _OwnClassAttribute(type_class, "__ruchey_namespace__", True)
         return typer
     return register
+
+
+class _OwnClassAttribute:
+    """An attribute of one class alone: its subclasses and its instances
+    (the types it makes) lack it, as a classmethod overloaded for a class
+    is no subclass's, and a subclass is no namespace for compiled code."""
+
+    def __init__(self, owner, name, value):
+        self.owner, self.name, self.value = owner, name, value
+
+    def __get__(self, instance, owner):
+        if instance is None and owner is self.owner:
+            return self.value
+        raise AttributeError(f"{owner.__name__ if instance is None else instance!r} has no attribute {self.name!r}")
 
 
 def _without_first_parameter(func, name):

@@ -473,7 +473,7 @@ def _submodules():
         "numba.core.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
         "numba.ccallback": (dict(CFunc=ruchey.ccallback.CFunc), ()),
         "numba.core.cgutils": (dict(get_or_insert_function=ruchey.intrinsics.get_or_insert_function,
-                                    alloca_once=ruchey.intrinsics.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
+                                    alloca_once=_values.alloca_once, unpack_tuple=_lowerings.unpack_tuple,
                                     create_struct_proxy=_values.create_struct_proxy, is_not_null=_values.is_not_null,
                                     alloca_once_value=_values.alloca_once_value),
                                (_CgutilsValues(),)),

@@ -66,7 +66,17 @@ class _InterningByKey(type):
         return _interned(super().__call__(*args, **kwargs))
 
 
-class _Interned(metaclass=_InterningByKey):
+class _InternalMark:
+    """Numba's Type.is_internal, which an overload may read to take the
+    compiler's own types alone: whether the type's class is ruchey's, not
+    a package's subclass."""
+
+    @property
+    def is_internal(self):
+        return type(self).__module__.split(".")[0] == "ruchey"
+
+
+class _Interned(_InternalMark, metaclass=_InterningByKey):
     """A type interned by its class and _key() (the values its equality
     compares), pickled as its state and unpickled as the interned one."""
 
@@ -104,7 +114,7 @@ def _comparable(key):
 
 
 @functools.total_ordering
-class Type(metaclass=_Interning):
+class Type(_InternalMark, metaclass=_Interning):
     """A scalar type, or an array type when ndim > 0."""
 
     unit = None  # a datetime64's or timedelta64's: "D", "ns", "" (generic)
@@ -503,7 +513,7 @@ class CharSeq(UnicodeCharSeq):
     _code, _item = "S", "char"
 
 
-class Described:
+class Described(_InternalMark):
     """A type ruchey.types has no class for (a function value's, a
     jitclass's), by its name: what typing functions are given for it."""
 
