@@ -1211,8 +1211,9 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
 /* Numba's formula for cmath's fn (trigonometric, hyperbolic, inverse) of re + im j into out[2], or for NumPy's
  * function of that name (numpy) */
 void rt_cmath_numba(int32_t fn, double re, double im, int32_t numpy, double *out);
-/* NumPy's function fn of a complex64 re + im j into out[2], as Numba computes it (float32 formulas) */
-void rt_cmath_numba32(int32_t fn, float re, float im, float *out);
+/* NumPy's function fn (numpy), else cmath's, of a complex64 re + im j into out[2], as Numba computes it (float32
+ * formulas; cmath's tanh, acosh and log10 go on in float64) */
+void rt_cmath_numba32(int32_t fn, float re, float im, int32_t numpy, double *out);
 int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
 void rt_complex_pow_numba(double ar, double ai, double br, double bi, int32_t python314, double *out);  /* Numba's */
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */
