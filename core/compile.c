@@ -463,7 +463,7 @@ static bool resolve_call(void *ctx, void *callee, const Type **args, const Node 
     e = typed;
   }
   *out = (CallTarget){.func = e->func, .func_opts = &e->opts, .ret_type = e->func->ret_type,
-                      .barrier = e->func->barrier, .grid_sync = e->func->grid_sync,
+                      .barrier = e->func->barrier, .draws = e->func->draws, .grid_sync = e->func->grid_sync,
                       .errors_ignored = disp->scalars_only && disp->opts.numba_code};
   return true;
 }

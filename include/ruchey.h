@@ -382,6 +382,8 @@ typedef struct Func {
   Arena *arena;
   int line;             /* line of the def statement */
   bool barrier;         /* set by infer: reaches cuda.syncthreads() */
+  bool draws;           /* set by infer: reaches a call that changes hidden state (BF_STATE: a random
+                         * draw or seed), itself or through a function it calls */
   bool grid_sync;       /* set by infer: reaches cuda.cg.this_grid() or a grid group's sync() (a
                          * cooperative launch, as numba-cuda's) */
   const char *symbol;   /* set by the extension: the name of its body in a module, one per
@@ -559,6 +561,7 @@ typedef struct IntrinsicCall {
 typedef struct CallTarget {
   bool self;             /* a recursive call to the function being lowered */
   bool barrier;          /* it reaches cuda.syncthreads(): callers run as fibers */
+  bool draws;            /* it reaches a BF_STATE call (Func.draws) */
   bool grid_sync;        /* it reaches cuda.cg.this_grid() or a grid group's sync() */
   bool errors_ignored;   /* a @vectorize function's decorated after install_as_numba(): a raise in it
                           * gives the zero of its type, as Numba's ufunc kernels in compiled code
@@ -850,6 +853,10 @@ int64_t pool_chunk_count(int64_t n);
  * returns when every chunk is done. Called from inside a pool thread (a
  * nested parallel loop) it runs the whole range serially on that thread. */
 void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks);
+/* pool_parallel_for on Numba's static schedule: chunk i (of pool_static_chunk_count's, one per thread) on
+ * thread i, so a loop drawing random numbers draws each iteration's from the same thread's state every run */
+int64_t pool_static_chunk_count(int64_t n);
+void pool_parallel_for_static(PoolBody body, void *ctx, int64_t n, int64_t chunks);
 int64_t pool_get_num_threads(void);  /* threads a parallel loop uses now */
 int pool_set_num_threads(int64_t n); /* -1 if n < 1 or above the pool size */
 int64_t pool_max_threads(void);      /* the pool size */
@@ -1217,8 +1224,9 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out);
 /* Numba's formula for cmath's fn (trigonometric, hyperbolic, inverse) of re + im j into out[2], or for NumPy's
  * function of that name (numpy) */
 void rt_cmath_numba(int32_t fn, double re, double im, int32_t numpy, double *out);
-/* NumPy's function fn of a complex64 re + im j into out[2], as Numba computes it (float32 formulas) */
-void rt_cmath_numba32(int32_t fn, float re, float im, float *out);
+/* NumPy's function fn (numpy), else cmath's, of a complex64 re + im j into out[2], as Numba computes it (float32
+ * formulas; cmath's tanh, acosh and log10 go on in float64) */
+void rt_cmath_numba32(int32_t fn, float re, float im, int32_t numpy, double *out);
 int32_t rt_complex_pow(double ar, double ai, double br, double bi, int32_t numpy, int32_t python314, double *out);
 void rt_complex_pow_numba(double ar, double ai, double br, double bi, int32_t python314, double *out);  /* Numba's */
 /* builtins/searching.c: digitize's bins: 1 increasing, -1 decreasing, 0 neither */

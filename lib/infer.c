@@ -1046,6 +1046,7 @@ static const Type *ty_call(Infer *in, Node *n) {
     return NULL;
   const Builtin *bi = n->bi;  /* (a typer may make the call another node: pow(x, y) x ** y, getattr x.name) */
   const Type *t = bi->type(in, n, args);
+  if (bi->flags & BF_STATE) in->f->draws = true;
   if (t && takes_dtype(bi) && none_unread(in, n)) return NULL;
   return bi->lower_elem ? ty_ufunc_out(in, n, t) : t;
 }

@@ -23,6 +23,11 @@
  * finds that it did, and no thread runs two heavy shares while another
  * is still waking.
  *
+ * A loop whose body draws random numbers runs on Numba's static schedule
+ * (pool_parallel_for_static): one chunk per thread, chunk i on thread i,
+ * so each thread's random state (seeded per thread, as Numba's) draws
+ * for the same iterations on every run.
+ *
  * The claim word holds the loop's generation (high half) and its next
  * chunk (low half): a claim is a compare-and-swap that fails once the loop
  * is over, so a late worker never touches a finished loop's context.
@@ -80,6 +85,7 @@
 typedef struct Slot {
   _Alignas(CACHE_LINE) _Atomic uint32_t seq;  /* bumped by the caller per loop */
   _Atomic int sleeping;                        /* the worker sleeps on seq: wake it */
+  uint32_t ran;  /* the generation of the last static loop whose chunk this thread ran (its own to write) */
 } Slot;
 
 static struct {
@@ -96,6 +102,7 @@ static struct {
   /* each thread claims one chunk at most, and only threads 0..woken-1 claim
    * (atomic: a worker of an earlier loop reads them before its claim) */
   _Atomic bool one_each;
+  _Atomic bool fixed;     /* the static schedule: thread i runs chunk i, the caller those no worker has */
   _Atomic int64_t woken;  /* the threads the loop's caller runs it on, itself (0) included */
   _Atomic uint32_t chunks;
   _Alignas(CACHE_LINE) _Atomic uint64_t claim;     /* generation << 32 | next chunk */
@@ -266,6 +273,21 @@ int64_t pool_chunk_count(int64_t n) {
   return c > 0 ? c : 1;
 }
 
+/* On the static schedule, a worker's claim of its own chunk (its id),
+ * if it was woken for the loop and has not run it: counted on the claim
+ * word, whose exchange fails once the loop is over. */
+static bool claim_own_chunk(uint64_t c, uint32_t *chunk) {
+  uint32_t generation = (uint32_t)(c >> 32);
+  if (tl_id == 0 || tl_id >= atomic_load_explicit(&P.woken, memory_order_relaxed) ||
+      P.slots[tl_id].ran == generation)
+    return false;
+  while (!atomic_compare_exchange_weak_explicit(&P.claim, &c, c + 1, memory_order_acq_rel, memory_order_acquire))
+    if ((uint32_t)(c >> 32) != generation) return false;
+  P.slots[tl_id].ran = generation;
+  *chunk = (uint32_t)tl_id;
+  return true;
+}
+
 /* Claims a chunk of the loop now open, if one is left. A successful claim
  * means the loop is still running: its fields are that loop's until every
  * chunk, this one included, is done. */
@@ -274,6 +296,7 @@ static bool claim_chunk(uint32_t *chunk) {
   for (;;) {
     uint32_t next = (uint32_t)c;
     if (next >= atomic_load_explicit(&P.chunks, memory_order_relaxed)) return false;
+    if (atomic_load_explicit(&P.fixed, memory_order_relaxed)) return claim_own_chunk(c, chunk);
     /* a loop of one iteration per thread runs on the threads woken for it
      * (get_thread_id() below the count, as Numba's static schedule): a
      * worker still awake from an earlier loop leaves it to them. (Fields
@@ -399,15 +422,26 @@ static void start_workers(void) {
 
 /* ---------------------------------------------------------------- parallel loops */
 
+/* The caller's chunks on the static schedule: its own, 0, and those of
+ * threads not woken (a pool smaller than the count asked for) */
+static void run_callers_chunks(int64_t chunks, int64_t k) {
+  for (int64_t c = 0; c < chunks; c = c ? c + 1 : k) {
+    P.body(P.ctx, chunk_begin(P.n, chunks, c), chunk_begin(P.n, chunks, c + 1), c);
+    atomic_fetch_add(&P.done, 1);
+  }
+}
+
 /* Under P.lock, with 2 <= k <= workers + 1 and k <= chunks. Workers 1..k-1
- * are woken; the caller waits for the chunks, not for them. */
-static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) {
+ * are woken; the caller waits for the chunks, not for them. fixed: the
+ * static schedule, chunk i on thread i. */
+static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k, bool fixed) {
   P.body = body;
   P.ctx = ctx;
   P.n = n;
   P.threads = pool_get_num_threads();
   P.caller_cpu = oversubscribed ? -1 : sched_getcpu();
-  atomic_store_explicit(&P.one_each, n == chunks && k == chunks, memory_order_relaxed);
+  atomic_store_explicit(&P.one_each, n == chunks && k == chunks && !fixed, memory_order_relaxed);
+  atomic_store_explicit(&P.fixed, fixed, memory_order_relaxed);
   atomic_store_explicit(&P.woken, k, memory_order_relaxed);
   atomic_store_explicit(&P.chunks, (uint32_t)chunks, memory_order_relaxed);
   atomic_store_explicit(&P.done, 0, memory_order_relaxed);
@@ -419,7 +453,8 @@ static void run(PoolBody body, void *ctx, int64_t n, int64_t chunks, int64_t k) 
     wake_if_sleeping(&s->seq, &s->sleeping);
   }
   tl_inside = true;
-  run_chunks();
+  if (fixed) run_callers_chunks(chunks, k);
+  else run_chunks();
   tl_inside = false;
   uint32_t d;
   while ((d = atomic_load(&P.done)) != (uint32_t)chunks) await_change(&P.done, d, &P.caller_sleeping);
@@ -446,7 +481,7 @@ void pool_set_gil_hooks(void *(*release)(void), void (*restore)(void *state)) {
   gil_restore = restore;
 }
 
-void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
+static void parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks, bool fixed) {
   if (n <= 0) return;
   int64_t k = pool_get_num_threads();
   if (k > chunks) k = chunks;
@@ -459,8 +494,21 @@ void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
   pthread_mutex_lock(&P.lock);
   if (P.workers < 0) start_workers();
   if (k > P.workers + 1) k = P.workers + 1;
-  if (k > 1) run(body, ctx, n, chunks, k);
+  if (k > 1) run(body, ctx, n, chunks, k, fixed);
   pthread_mutex_unlock(&P.lock);
   if (k <= 1) run_serially(body, ctx, n);
   if (gil) gil_restore(gil);
+}
+
+void pool_parallel_for(PoolBody body, void *ctx, int64_t n, int64_t chunks) { parallel_for(body, ctx, n, chunks, false); }
+
+/* Numba's static schedule: a chunk per thread (the first n % k one
+ * iteration longer), whatever chunksize is set */
+int64_t pool_static_chunk_count(int64_t n) {
+  int64_t k = tl_inside ? 1 : pool_get_num_threads();
+  return k < 1 ? 1 : k < n ? k : n > 0 ? n : 1;
+}
+
+void pool_parallel_for_static(PoolBody body, void *ctx, int64_t n, int64_t chunks) {
+  parallel_for(body, ctx, n, chunks, true);
 }

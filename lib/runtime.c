@@ -665,6 +665,8 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("pool_get_num_threads", (void *)pool_get_num_threads, ctx);
   define("rt_set_num_threads", (void *)rt_set_num_threads, ctx);
   define("pool_chunk_count", (void *)pool_chunk_count, ctx);
+  define("pool_static_chunk_count", (void *)pool_static_chunk_count, ctx);
+  define("pool_parallel_for_static", (void *)pool_parallel_for_static, ctx);
   define("pool_thread_id", (void *)pool_thread_id, ctx);
   define("pool_get_chunksize", (void *)pool_get_chunksize, ctx);
   define("rt_set_chunksize", (void *)rt_set_chunksize, ctx);

@@ -16,6 +16,9 @@ typedef struct ParPlan {
   int *red_op;    /* PAR_REDUCTION: OP_ADD (+ and -), OP_MUL, OP_BIT*, OP_LT (min), OP_GT (max) */
   int line;       /* where the reason to stay serial is */
   char why[256];  /* empty when the loop can run in parallel */
+  bool fixed;     /* the body draws random numbers (a BF_STATE call, or a function reaching one): Numba's
+                   * static schedule, each thread its fixed block (pool_parallel_for_static), so that a
+                   * seeded thread draws for the same iterations on every run */
 } ParPlan;
 
 /* What lowering needs to know about one for loop. */

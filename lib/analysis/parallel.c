@@ -364,6 +364,13 @@ static void early_block(const NodeList *b, bool *done, Use *use, int nvars, Aren
   for (int i = 0; i < b->len; i++) early_stmt(b->items[i], done, use, nvars, a);
 }
 
+/* Notes a call that draws random numbers (or changes other hidden state). */
+static bool note_draw(Node *n, void *ctx) {
+  if (n->kind == N_CALL && ((n->bi && (n->bi->flags & BF_STATE)) || (n->target && n->target->draws)))
+    *(bool *)ctx = true;
+  return true;
+}
+
 bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
   Arena *a = f->arena;
   Scan s = {.use = arena_alloc(a, sizeof(Use) * (size_t)f->nvars), .var_types = f->var_types};
@@ -408,6 +415,7 @@ bool an_parallel(Func *f, const Node *loop, ParPlan *plan) {
     if (s.unsafe) snprintf(plan->why, sizeof plan->why, "%s ('%s')", s.unsafe, f->var_names[v]);
   }
   if (s.unsafe && !plan->why[0]) snprintf(plan->why, sizeof plan->why, "%s", s.unsafe);
+  ir_walk_list(&loop->body, note_draw, &plan->fixed);
   plan->line = s.unsafe ? (s.unsafe_line ? s.unsafe_line : loop->line) : 0;
   return !s.unsafe;
 }

@@ -208,12 +208,18 @@ static LLVMValueRef call_cmath(Lower *l, int fn, LLVMValueRef x, const Type *t, 
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
+/* Whether this is code written for Numba, compiled for the CPU: Numba's
+ * formulas, from the runtime, replace the C library's complex functions */
+static bool numba_on_cpu(Lower *l) {
+  return l->opts->numba_code && !l->mod->gpu && !l->opts->kernel && !l->opts->device;
+}
+
 /* Whether code written for Numba computes cmath's fn by Numba's formula
  * (rt_cmath_numba); numpy: NumPy's function of that name (Numba's ufunc
  * takes its cmath formula, or for sinh, cosh, tanh, arccosh, log10, log2,
  * expm1 and reciprocal NumPy's own written out). */
 static bool numba_cmath_formula(Lower *l, int fn, bool numpy) {
-  if (!l->opts->numba_code || l->mod->gpu || l->opts->kernel || l->opts->device) return false;
+  if (!numba_on_cpu(l)) return false;
   switch (fn) {
   case CM_SIN: case CM_COS: case CM_TAN: case CM_ASIN: case CM_ACOS: case CM_ATAN: case CM_ASINH: case CM_ATANH:
   case CM_SINH: case CM_COSH: case CM_TANH: case CM_ACOSH:
@@ -233,16 +239,17 @@ static LLVMValueRef numba_cmath_call(Lower *l, int fn, LLVMValueRef z, bool nump
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
-/* NumPy's fn of a complex64 z in code written for Numba, which computes
- * it from float32 parts (rt_cmath_numba32), where complex128 would round
- * differently */
-static LLVMValueRef numba_cmath32_call(Lower *l, int fn, LLVMValueRef z) {
-  const Type *c = TYS(TY_C64);
+/* fn of a complex64 z in code written for Numba, which computes it from
+ * float32 parts (rt_cmath_numba32), where complex128 would round
+ * differently; numpy: NumPy's fn, else cmath's. A complex128, exact where
+ * Numba's result is a complex64. */
+static LLVMValueRef numba_cmath32_call(Lower *l, int fn, LLVMValueRef z, bool numpy) {
+  const Type *c = TYS(TY_C128);
   LLVMTypeRef f32 = LLVMFloatTypeInContext(l->mod->c);
   LLVMValueRef out = lo_alloca(l, lo_type(l, c), "cmath");
-  LLVMTypeRef params[4] = {l->mod->i32, f32, f32, l->mod->ptr};
-  LLVMValueRef args[4] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), out};
-  lo_call_fn(l, "rt_cmath_numba32", LLVMVoidTypeInContext(l->mod->c), params, args, 4);
+  LLVMTypeRef params[5] = {l->mod->i32, f32, f32, l->mod->i32, l->mod->ptr};
+  LLVMValueRef args[5] = {const_i32(l, fn), lo_complex_real(l, z), lo_complex_imag(l, z), const_i32(l, numpy), out};
+  lo_call_fn(l, "rt_cmath_numba32", LLVMVoidTypeInContext(l->mod->c), params, args, 5);
   return LLVMBuildLoad2(l->b, lo_type(l, c), out, "");
 }
 
@@ -259,9 +266,8 @@ static LLVMValueRef numba_log(Lower *l, LLVMValueRef z, const Type *t) {
 /* numpy.f of complex elements, NumPy's way: no errors, complex64 kept */
 static LLVMValueRef lo_numpy_cmath_elem(Lower *l, Node *n, LLVMValueRef *v) {
   const Type *from = elem_of(n->list.items[0]->ty), *to = elem_of(n->ty);
-  if (from->kind == TY_C64 && to->kind == TY_C64 && l->opts->numba_code && !l->mod->gpu && !l->opts->kernel &&
-      !l->opts->device)
-    return numba_cmath32_call(l, n->bi->ival, v[0]);
+  if (from->kind == TY_C64 && to->kind == TY_C64 && numba_on_cpu(l))
+    return lo_convert(l, numba_cmath32_call(l, n->bi->ival, v[0], true), TYS(TY_C128), to);
   if (n->bi->ival == CM_LOG && l->opts->numba_code && !l->mod->gpu && ty_is_complex(from) && from == to)
     return numba_log(l, v[0], to);
   if (from->kind == TY_C128 && to->kind == TY_C128 && numba_cmath_formula(l, n->bi->ival, true))
@@ -463,9 +469,26 @@ const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
 
 /* ---------------------------------------------------------------- cmath */
 
+/* Whether a number of type t is as narrow as float32: Numba's cmath
+ * functions of it are complex64's */
+static bool narrow_part(const Type *t) { return t->kind == TY_C64 || t->kind == TY_F32; }
+
+/* Whether cmath's functions of t give float32 parts here: in CPU code
+ * (CUDA kernels and device functions keep their complex128 results) */
+static bool narrow_result(const Infer *in, const Type *t) { return narrow_part(t) && !ty_in_cuda(in); }
+
+/* cmath.fn's result for an argument of type t, as Numba types it: complex64
+ * for a complex64 (or float32), but for tanh, acosh and log10, whose
+ * formulas go on in float64 (Numba's overloads return their complex128);
+ * complex128 for the rest */
+static const Type *cmath_result(const Infer *in, int fn, const Type *t) {
+  bool wide = fn == CM_TANH || fn == CM_ACOSH || fn == CM_LOG10;
+  return narrow_result(in, t) && !wide ? TYS(TY_C64) : TYS(TY_C128);
+}
+
 static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
-  return TYS(TY_C128);
+  return cmath_result(in, n->bi->ival, args[0]);
 }
 
 /* Numba's cmath.log and log10 of x (a number of type t) in code written for
@@ -480,22 +503,32 @@ static LLVMValueRef numba_cmath_log(Lower *l, int fn, LLVMValueRef x, const Type
                          LLVMBuildFDiv(l->b, lo_complex_imag(l, z), ln10, ""));
 }
 
-/* cmath.f(x): CPython's errors in ruchey's own code; in code written for
- * Numba none, as Numba's (cmath.log(0) is -inf, atanh(1) inf, exp's
- * overflow inf), its log and log10 computed as Numba's. */
-static LLVMValueRef cmath_of(Lower *l, int fn, Node *x) {
-  LLVMValueRef v = lo_expr(l, x), r = numba_cmath_log(l, fn, v, x->ty);
-  if (!r && numba_cmath_formula(l, fn, false)) r = numba_cmath_call(l, fn, lo_convert(l, v, x->ty, TYS(TY_C128)), false);
-  return r ? r : call_cmath(l, fn, v, x->ty, !l->opts->numba_code);
+/* cmath.f(x), of type `to`: CPython's errors in ruchey's own code (its
+ * value of a complex64 rounded to `to`); in code written for Numba none, as
+ * Numba's (cmath.log(0) is -inf, atanh(1) inf, exp's overflow inf), its log
+ * and log10 computed as Numba's, and those of a complex64 (or float32)
+ * from float32 parts, as Numba's. */
+static LLVMValueRef cmath_of(Lower *l, int fn, Node *x, const Type *to) {
+  const Type *c = TYS(TY_C128);
+  LLVMValueRef v = lo_expr(l, x), r = NULL;
+  if (narrow_part(x->ty) && numba_on_cpu(l)) r = numba_cmath32_call(l, fn, lo_convert(l, v, x->ty, TYS(TY_C64)), false);
+  if (!r) r = numba_cmath_log(l, fn, v, x->ty);
+  if (!r && numba_cmath_formula(l, fn, false)) r = numba_cmath_call(l, fn, lo_convert(l, v, x->ty, c), false);
+  if (!r) r = call_cmath(l, fn, v, x->ty, !l->opts->numba_code);
+  return lo_convert(l, r, c, to);
 }
 
-static LLVMValueRef lo_cmath(Lower *l, Node *n) { return cmath_of(l, n->bi->ival, n->list.items[0]); }
+static LLVMValueRef lo_cmath(Lower *l, Node *n) { return cmath_of(l, n->bi->ival, n->list.items[0], n->ty); }
 
-/* cmath.log(x, base): log(x) / log(base), CPython's quotient */
+/* cmath.log(x, base): log(x) / log(base), CPython's quotient; a complex64
+ * where both are as narrow, as Numba's */
 static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
-  for (int i = 0; i < n->list.len; i++)
+  bool narrow = true;
+  for (int i = 0; i < n->list.len; i++) {
     if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
-  return TYS(TY_C128);
+    narrow &= narrow_result(in, args[i]);
+  }
+  return narrow ? TYS(TY_C64) : TYS(TY_C128);
 }
 
 /* With a base, CPython forgets log(x)'s error (log(0j, 2) is -inf + nan j)
@@ -505,8 +538,12 @@ static LLVMValueRef lo_cmath_log(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   if (n->list.len == 1) return lo_cmath(l, n);
   Node *base = n->list.items[1];
-  const Type *c = TYS(TY_C128);
+  const Type *c = TYS(TY_C128), *to = n->ty;
   LLVMValueRef r, lb;
+  if (to->kind == TY_C64 && numba_on_cpu(l)) {  /* Numba's quotient of complex64s */
+    r = cmath_of(l, CM_LOG, x, to);
+    return lo_binop_values(l, OP_DIV, to, r, to, cmath_of(l, CM_LOG, base, to), to);
+  }
   if ((r = numba_cmath_log(l, CM_LOG, lo_expr(l, x), x->ty))) {
     lb = numba_cmath_log(l, CM_LOG, lo_expr(l, base), base->ty);
   } else {
@@ -514,18 +551,31 @@ static LLVMValueRef lo_cmath_log(Lower *l, Node *n) {
     lb = call_cmath(l, CM_LOG, lo_expr(l, base), base->ty, true);
     lo_raise_if(l, LLVMBuildNot(l->b, lo_complex_truth(l, lb, c), ""), RT_ERR_VALUE, "math domain error");
   }
-  return lo_binop_values(l, OP_DIV, c, r, c, lb, c);
+  return lo_convert(l, lo_binop_values(l, OP_DIV, c, r, c, lb, c), c, to);
 }
 
-static const Type *ty_real_of(Infer *in, Node *n, const Type **args) {
-  return ty_need_scalar(in, n, args[0], n->bi->name) ? TYS(TY_F64) : NULL;
+/* phase's and polar's float type: float32 for a complex64 (or float32), as Numba's */
+static const Type *polar_part(const Infer *in, const Type *t) {
+  return narrow_result(in, t) ? TYS(TY_F32) : TYS(TY_F64);
+}
+
+/* The float type a cmath function whose result's parts are `part` computes
+ * in: that one in code written for Numba, as Numba's; float64 in ruchey's
+ * own (CPython's value, and errors, rounded to the result's type after) */
+static const Type *cmath_work(Lower *l, const Type *part) { return l->opts->numba_code ? part : TYS(TY_F64); }
+
+static const Type *complex_of(const Type *part) { return part->kind == TY_F32 ? TYS(TY_C64) : TYS(TY_C128); }
+
+static const Type *ty_phase(Infer *in, Node *n, const Type **args) {
+  return ty_need_scalar(in, n, args[0], n->bi->name) ? polar_part(in, args[0]) : NULL;
 }
 
 static LLVMValueRef lo_phase(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  LLVMValueRef z = lo_expr_as(l, x, TYS(TY_C128));
+  const Type *p = cmath_work(l, n->ty);
+  LLVMValueRef z = lo_expr_as(l, x, complex_of(p));
   LLVMValueRef args[2] = {lo_complex_imag(l, z), lo_complex_real(l, z)};
-  return lo_libm(l, "atan2", TYS(TY_F64), args, 2);
+  return lo_convert(l, lo_libm(l, "atan2", p, args, 2), p, n->ty);
 }
 
 static LLVMValueRef lo_cmath_predicate(Lower *l, Node *n) {
@@ -540,18 +590,18 @@ static const Type *ty_cmath_predicate(Infer *in, Node *n, const Type **args) {
 /* cmath.polar(z): (abs(z), phase(z)), abs raising OverflowError as CPython's */
 static const Type *ty_polar(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
-  const Type *f[2] = {TYS(TY_F64), TYS(TY_F64)};
+  const Type *f[2] = {polar_part(in, args[0]), polar_part(in, args[0])};
   return ty_tuple(2, f);
 }
 
 static LLVMValueRef lo_polar(Lower *l, Node *n) {
   Node *x = n->list.items[0];
-  const Type *c = TYS(TY_C128);
+  const Type *part = n->ty->fields[0], *p = cmath_work(l, part), *c = complex_of(p);
   LLVMValueRef z = lo_expr_as(l, x, c);
   LLVMValueRef args[2] = {lo_complex_imag(l, z), lo_complex_real(l, z)};
   LLVMValueRef r = LLVMGetUndef(lo_type(l, n->ty));
-  r = LLVMBuildInsertValue(l->b, r, lo_complex_abs(l, c, z), 0, "");
-  return LLVMBuildInsertValue(l->b, r, lo_libm(l, "atan2", TYS(TY_F64), args, 2), 1, "");
+  r = LLVMBuildInsertValue(l->b, r, lo_convert(l, lo_complex_abs(l, c, z), p, part), 0, "");
+  return LLVMBuildInsertValue(l->b, r, lo_convert(l, lo_libm(l, "atan2", p, args, 2), p, part), 1, "");
 }
 
 /* cmath.rect(r, phi): r * (cos(phi) + sin(phi) j), with CPython's special
@@ -563,12 +613,12 @@ static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name) || ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "cmath.rect() needs real numbers, got %s", args[i]->name);
-  return TYS(TY_C128);
+  return args[0]->kind == TY_F32 && args[1]->kind == TY_F32 && !ty_in_cuda(in) ? TYS(TY_C64) : TYS(TY_C128);
 }
 
-/* rect of a phi that is infinite or NaN */
-static LLVMValueRef rect_of_nonfinite_phi(Lower *l, LLVMValueRef r, LLVMValueRef phi) {
-  const Type *f = TYS(TY_F64), *c = TYS(TY_C128);
+/* rect of a phi that is infinite or NaN, in floats f */
+static LLVMValueRef rect_of_nonfinite_phi(Lower *l, const Type *f, LLVMValueRef r, LLVMValueRef phi) {
+  const Type *c = complex_of(f);
   LLVMValueRef zero = lo_fconst(l, f, 0.0), nan = lo_fconst(l, f, NAN), inf = lo_fconst(l, f, INFINITY);
   LLVMValueRef abs_r = lo_intrinsic1(l, "llvm.fabs", f, r);
   LLVMValueRef r_inf = fcmp(l, LLVMRealOEQ, abs_r, inf), r_zero = fcmp(l, LLVMRealOEQ, r, zero);
@@ -578,9 +628,34 @@ static LLVMValueRef rect_of_nonfinite_phi(Lower *l, LLVMValueRef r, LLVMValueRef
   return lo_complex_make(l, c, re, LLVMBuildSelect(l->b, r_zero, zero, nan, ""));
 }
 
+/* A part of Numba's rect: r times phi's cosine or sine, divided by an
+ * infinite r where that is zero (its sign kept) */
+static LLVMValueRef numba_rect_part(Lower *l, const Type *f, LLVMValueRef r, LLVMValueRef trig, LLVMValueRef r_inf) {
+  LLVMValueRef by = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOEQ, trig, lo_fconst(l, f, 0.0)), r_inf, "");
+  return LLVMBuildSelect(l->b, by, LLVMBuildFDiv(l->b, trig, r, ""), LLVMBuildFMul(l->b, trig, r, ""), "");
+}
+
+/* cmath.rect(r, phi) as Numba writes it (numba/cpython/cmathimpl.py), in
+ * floats f: no error; a non-finite phi gives |r| for a zero r, r + phi j
+ * for an infinite one, else nan */
+static LLVMValueRef numba_rect(Lower *l, const Type *f, LLVMValueRef r, LLVMValueRef phi) {
+  const Type *c = complex_of(f);
+  LLVMValueRef inf = lo_fconst(l, f, INFINITY), zero = lo_fconst(l, f, 0.0);
+  LLVMValueRef abs_r = lo_intrinsic1(l, "llvm.fabs", f, r), r_inf = fcmp(l, LLVMRealOEQ, abs_r, inf);
+  LLVMValueRef z = lo_complex_make(l, c, numba_rect_part(l, f, r, lo_libm(l, "cos", f, &phi, 1), r_inf),
+                                   numba_rect_part(l, f, r, lo_libm(l, "sin", f, &phi, 1), r_inf));
+  LLVMValueRef phi_finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", f, phi), inf);
+  LLVMValueRef odd = LLVMBuildSelect(l->b, r_inf, lo_complex_make(l, c, r, phi), z, "");
+  odd = LLVMBuildSelect(l->b, fcmp(l, LLVMRealOEQ, r, zero), lo_complex_make(l, c, abs_r, zero), odd, "");
+  return LLVMBuildSelect(l->b, phi_finite, z, odd, "");
+}
+
+/* (of two float32s a complex64, computed in float32 in code written for
+ * Numba, by Numba's formula) */
 static LLVMValueRef lo_rect(Lower *l, Node *n) {
-  const Type *f = TYS(TY_F64), *c = TYS(TY_C128);
+  const Type *f = cmath_work(l, lo_complex_part(n->ty)), *c = complex_of(f);
   LLVMValueRef r = lo_expr_as(l, n->list.items[0], f), phi = lo_expr_as(l, n->list.items[1], f);
+  if (numba_on_cpu(l)) return lo_convert(l, numba_rect(l, f, r, phi), c, n->ty);
   LLVMValueRef zero = lo_fconst(l, f, 0.0), inf = lo_fconst(l, f, INFINITY);
   LLVMValueRef phi_inf = fcmp(l, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", f, phi), inf);
   if (!l->opts->kernel && !l->opts->device)
@@ -593,7 +668,7 @@ static LLVMValueRef lo_rect(Lower *l, Node *n) {
   LLVMValueRef finite = lo_complex_make(l, c, LLVMBuildSelect(l->b, phi_zero, r, re, ""),
                                         LLVMBuildSelect(l->b, phi_zero, zero_im, im, ""));
   LLVMValueRef phi_finite = fcmp(l, LLVMRealOLT, lo_intrinsic1(l, "llvm.fabs", f, phi), inf);
-  return LLVMBuildSelect(l->b, phi_finite, finite, rect_of_nonfinite_phi(l, r, phi), "");
+  return lo_convert(l, LLVMBuildSelect(l->b, phi_finite, finite, rect_of_nonfinite_phi(l, f, r, phi), ""), c, n->ty);
 }
 
 /* x.view(dtype) of a NumPy scalar: its bits read as another number type of
@@ -717,7 +792,7 @@ const Builtin bi_complex[] = {
   CMATH("asinh", CM_ASINH), CMATH("acosh", CM_ACOSH), CMATH("atanh", CM_ATANH),
   {"cmath.log", "cmath", "log", BK_FUNCTION, 0, 1, 2, NULL, BF_PURE | BF_RAISES | BF_COMPLEX, CM_LOG, 0, ty_cmath_log,
    lo_cmath_log},
-  {"cmath.phase", "cmath", "phase", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_real_of, lo_phase},
+  {"cmath.phase", "cmath", "phase", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_phase, lo_phase},
   {"cmath.polar", "cmath", "polar", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE | BF_RAISES | BF_COMPLEX, 0, 0, ty_polar,
    lo_polar},
   {"cmath.rect", "cmath", "rect", BK_FUNCTION, 0, 2, 2, NULL, BF_PURE | BF_COMPLEX, 0, 0, ty_rect, lo_rect},

@@ -403,12 +403,13 @@ static float complex numba32_sinh(float x, float y) {
   return CMPLXF(cosf(y) * sinhf(x), sinf(y) * coshf(x));
 }
 
-/* CPython's c_tanh: float32 tanh, tan and products, float64 past 1. */
-static float complex numba32_tanh(float x, float y) {
-  if (isinf(x)) return CMPLXF(copysignf(1.0f, x), isinf(y) ? 0.0f : (float)copysign(0.0, sin(2.0 * y)));
+/* CPython's c_tanh: float32 tanh, tan and products, float64 past 1. (a
+ * complex128: cmath.tanh's, which NumPy's tan rounds to complex64) */
+static double complex numba32_tanh(float x, float y) {
+  if (isinf(x)) return CMPLX(copysign(1.0, x), isinf(y) ? 0.0 : copysign(0.0, sin(2.0 * y)));
   float tx = tanhf(x), ty = tanf(y), txty = tx * ty;
   double cx = 1.0 / coshf(x), denom = 1.0 + txty * txty;
-  return CMPLXF((float)(tx * (1.0 + ty * ty) / denom), (float)(((ty / denom) * cx) * cx));
+  return CMPLX(tx * (1.0 + ty * ty) / denom, ((ty / denom) * cx) * cx);
 }
 
 /* CPython's acos, acosh and asinh take float32's atan2 in their branch for
@@ -423,6 +424,13 @@ static float complex numba32_asinh(float x, float y) {
   if (numba_large(x, y))
     return CMPLXF((float)copysign(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, x), atan2f(y, fabsf(x)));
   return (float complex)numba_asinh(x, y);
+}
+
+/* CPython's c_acosh, cmath.acosh's: float64 (a complex128) but for the
+ * large parts' atan2 */
+static double complex numba32_acosh(float x, float y) {
+  if (numba_large(x, y)) return CMPLX(log(hypot(x * 0.5, y * 0.5)) + NUMBA_LN_4, atan2f(y, x));
+  return numba_acosh(x, y);
 }
 
 /* CPython's c_atanh: float64 but for y * y and one square root, float32's */
@@ -514,11 +522,30 @@ static float complex numba32_numpy(int32_t fn, float x, float y) {
   }
 }
 
-/* NumPy's fn of a complex64 z, as code written for Numba computes it */
-void rt_cmath_numba32(int32_t fn, float x, float y, float *out) {
-  float complex r = numba32_numpy(fn, x, y);
-  out[0] = crealf(r);
-  out[1] = cimagf(r);
+/* cmath's fn of a complex64, as Numba computes it: NumPy's formula but for
+ * sinh and cosh (cmath's keep the infinities' cases), and tanh, acosh and
+ * log10, whose float64 steps reach the result (a complex128: Numba types
+ * them so) */
+static double complex numba32_cmath(int32_t fn, float x, float y) {
+  switch (fn) {
+  case CM_SINH: return numba32_sinh(x, y);
+  case CM_COSH: return numba32_cosh(x, y);
+  case CM_TANH: return numba32_tanh(x, y);
+  case CM_ACOSH: return numba32_acosh(x, y);
+  case CM_LOG10: {  /* log's parts divided by ln 10, a float64 */
+    float complex r = numba32_log(x, y);
+    return CMPLX(crealf(r) / 2.302585092994045684, cimagf(r) / 2.302585092994045684);
+  }
+  default: return numba32_numpy(fn, x, y);
+  }
+}
+
+/* fn of a complex64 z, as code written for Numba computes it: NumPy's
+ * function of that name (numpy), else cmath's */
+void rt_cmath_numba32(int32_t fn, float x, float y, int32_t numpy, double *out) {
+  double complex r = numpy ? numba32_numpy(fn, x, y) : numba32_cmath(fn, x, y);
+  out[0] = creal(r);
+  out[1] = cimag(r);
 }
 
 /* Annex G's "box": an infinite part becomes 1, any other 0, with its sign */

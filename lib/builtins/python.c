@@ -805,6 +805,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   n->target = target;
   if (!n->op && target->func && !function_entries(in, n, args, target)) return NULL;
   if (target->barrier) in->f->barrier = true;
+  if (target->draws) in->f->draws = true;
   if (target->grid_sync) in->f->grid_sync = true;
   if (!target->self) {
     if (!target->ret_type && in->final)

@@ -182,11 +182,14 @@ static LLVMValueRef float_div(Lower *l, LLVMValueRef a, LLVMValueRef b) {
   return lo_intrinsic(l, "llvm.nvvm.div.approx.ftz.f", NULL, 0, args, 2);
 }
 
-/* Whether a float ** that overflows raises OverflowError, as CPython's:
- * not under NumPy's error model, nor in code written for Numba (its
- * result is inf there, as Numba's). */
-static bool pow_overflow_raises(Lower *l) {
-  return !lo_numpy_errors(l) && !l->opts->numba_code;
+/* Whether a float ** of type t raises as CPython's float's does
+ * (OverflowError for a finite result too large, ZeroDivisionError for 0.0
+ * ** a negative): for float64, Python's float, only (a float32 is NumPy's
+ * scalar, whose power is inf there, as NumPy's and Numba's), and neither
+ * under NumPy's error model nor in code written for Numba (inf there, as
+ * Numba's). */
+static bool pow_raises_as_python(Lower *l, const Type *t) {
+  return t->kind == TY_F64 && !lo_numpy_errors(l) && !l->opts->numba_code;
 }
 
 /* A negative float to a fractional power is a complex number in CPython,
@@ -215,18 +218,18 @@ static LLVMValueRef float_pow(Lower *l, const Type *t, LLVMValueRef a, LLVMValue
   LLVMTypeRef ov[1] = {ty};
   LLVMValueRef zero = LLVMConstReal(ty, 0.0), inf = LLVMConstReal(ty, INFINITY);
   /* 0.0 ** -inf is inf: CPython sees the infinite exponent first */
-  if (!lo_numpy_errors(l) && !l->opts->numba_code)
+  if (pow_raises_as_python(l, t))
     lo_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, zero, ""),
                                 LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, b, zero, ""),
                                              LLVMBuildFCmp(l->b, LLVMRealONE, b, LLVMConstReal(ty, -INFINITY), ""), ""), ""),
                 RT_ERR_ZERODIV, lo_python314(l) ? "zero to a negative power" : "0.0 cannot be raised to a negative power");
   LLVMValueRef r = lo_pow(l, t, a, b);
-  if (pow_overflow_raises(l)) {  /* finite ** finite overflowing, as CPython */
+  if (pow_raises_as_python(l, t)) {  /* finite ** finite overflowing, as CPython */
     LLVMValueRef fin = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &a, 1), inf, ""),
                                     LLVMBuildFCmp(l->b, LLVMRealOLT, lo_intrinsic(l, "llvm.fabs", ov, 1, &b, 1), inf, ""), "");
     LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic(l, "llvm.fabs", ov, 1, &r, 1), inf, "");
     lo_raise_if(l, LLVMBuildAnd(l->b, fin, big, ""), RT_ERR_OVERFLOW, "(34, 'Numerical result out of range')");
-    if (t->kind == TY_F64) negative_to_fractional_raises(l, a, b, r);
+    negative_to_fractional_raises(l, a, b, r);
   }
   return r;
 }
@@ -400,7 +403,7 @@ static double overflow_threshold(long long k, bool f32) {
 static LLVMValueRef pow_literal(Lower *l, const Type *t, LLVMValueRef x, long long k) {
   LLVMValueRef r = k == 0 ? lo_fconst(l, t, 1.0) : x;
   for (long long i = 1; i < k; i++) r = LLVMBuildFMul(l->b, r, x, "");
-  if (k >= 2 && pow_overflow_raises(l) && !l->powers_unchecked) {
+  if (k >= 2 && pow_raises_as_python(l, t) && !l->powers_unchecked) {
     bool f32 = lo_type(l, t) == l->mod->f32;
     LLVMValueRef mag = lo_intrinsic1(l, "llvm.fabs", t, x), inf = lo_fconst(l, t, INFINITY);
     LLVMValueRef big = fcmp(l, LLVMRealOGE, mag, lo_fconst(l, t, overflow_threshold(k, f32)));

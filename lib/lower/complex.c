@@ -403,12 +403,12 @@ LLVMValueRef lo_complex_compare(Lower *l, int op, LLVMValueRef a, const Type *ta
 }
 
 /* |v| as hypot gives it, in v's part type: CPython raises where finite
- * parts give an infinity, NumPy does not. */
+ * parts give an infinity, NumPy and Numba do not. */
 LLVMValueRef lo_complex_abs(Lower *l, const Type *t, LLVMValueRef v) {
   const Type *p = lo_complex_part(t);
   LLVMValueRef args[2] = {lo_complex_real(l, v), lo_complex_imag(l, v)};
   LLVMValueRef r = lo_libm(l, "hypot", p, args, 2);
-  if (!lo_numpy_errors(l)) {
+  if (!lo_numpy_errors(l) && !l->opts->numba_code) {
     LLVMValueRef inf = lo_fconst(l, p, INFINITY);
     LLVMValueRef finite = LLVMBuildAnd(l->b, fcmp(l, LLVMRealOLT, fabs_of(l, p, args[0]), inf),
                                        fcmp(l, LLVMRealOLT, fabs_of(l, p, args[1]), inf), "");

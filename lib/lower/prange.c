@@ -241,7 +241,8 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   /* the partials live on the stack for the duration of the loop only */
   LLVMTypeRef ptrov[1] = {l->mod->ptr};
   LLVMValueRef sp = lo_intrinsic(l, "llvm.stacksave", ptrov, 1, NULL, 0);
-  LLVMValueRef nchunks = lo_call_fn(l, "pool_chunk_count", l->mod->i64, &l->mod->i64, &trips, 1);
+  const char *count_fn = plan->fixed ? "pool_static_chunk_count" : "pool_chunk_count";
+  LLVMValueRef nchunks = lo_call_fn(l, count_fn, l->mod->i64, &l->mod->i64, &trips, 1);
   LLVMValueRef parts = LLVMBuildArrayAlloca(l->b, partty, nchunks, "partials");
   LLVMBuildStore(l->b, parts, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_PARTIALS, ""));
   /* a serial run fills partial 0 only: the others stay at the identity */
@@ -249,7 +250,8 @@ void lo_parallel_for(Lower *l, Node *n, const ParPlan *plan) {
   for (pa.var = 0; pa.var < l->f->nvars; pa.var++)
     if (plan->kind[pa.var] == PAR_REDUCTION) lo_for_each_index(l, 1, &nchunks, init_partial, &pa);
   LLVMTypeRef pp[4] = {l->mod->ptr, l->mod->ptr, l->mod->i64, l->mod->i64};
-  lo_call_fn(l, "pool_parallel_for", void_type(l), pp, (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
+  lo_call_fn(l, plan->fixed ? "pool_parallel_for_static" : "pool_parallel_for", void_type(l), pp,
+             (LLVMValueRef[]){body, ctx, trips, nchunks}, 4);
   LLVMValueRef st = LLVMBuildLoad2(l->b, l->mod->i32, LLVMBuildStructGEP2(l->b, ctxty, ctx, CTX_ERROR, ""), "");
   LLVMBasicBlockRef fail = new_block(l, "region.fail"), ok = new_block(l, "region.ok");
   LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, const_i32(l, 0), ""), fail, ok);
