@@ -111,10 +111,12 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
 /* ---------------------------------------------------------------- where a compile's time goes */
 
 /* RUCHEY_COMPILE_LOG=path appends a line per module generated: its symbol,
- * how it was made (the pipeline, or "shared": an equal module's code), its
- * instructions before optimisation and the calling thread's CPU
- * milliseconds in each step: lowering, the equal-module key, verifying and
- * choosing the pipeline, optimising, and code generation with loading. Read by bench/compile_stages.py. */
+ * how it was made (the pipeline, or "shared": an equal module's code), the
+ * hash of its bitcode (equal modules, equal hashes), its instructions
+ * before optimisation and the calling thread's CPU milliseconds in each
+ * step: lowering, the equal-module key, verifying and choosing the
+ * pipeline, optimising, and code generation with loading. Read by
+ * bench/compile_stages.py. */
 typedef enum { STEP_LOWER, STEP_KEY, STEP_CHECK, STEP_OPTIMISE, STEP_CODEGEN, NSTEPS } Step;
 
 typedef struct StepTimes {
@@ -155,10 +157,10 @@ static unsigned count_instructions(LLVMModuleRef m) {
   return n;
 }
 
-static void log_compile(const char *symbol, const char *how, const StepTimes *t) {
+static void log_compile(const char *symbol, const char *how, uint64_t key, const StepTimes *t) {
   if (!compile_log) return;
   pthread_mutex_lock(&compile_log_lock);
-  fprintf(compile_log, "%s\t%s\t%u", symbol, how, t->instructions);
+  fprintf(compile_log, "%s\t%s\t%016llx\t%u", symbol, how, (unsigned long long)key, t->instructions);
   for (int s = 0; s < NSTEPS; s++) fprintf(compile_log, "\t%.3f", t->ms[s]);
   fputc('\n', compile_log);
   fflush(compile_log);
@@ -656,7 +658,7 @@ static bool generate(Func *f, const CompileOptions *opts, OutputKind out, Compil
          step_done(&times, STEP_CODEGEN, emit_output(m, tm, out, symbol, res, &errors, d));
     if (ok && key.bytes) share_code(res, &key);
   }
-  if (ok) log_compile(symbol, how, &times);
+  if (ok) log_compile(symbol, how, key.hash, &times);
   free(key.bytes);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
