@@ -108,6 +108,69 @@ static void add_symbol(const char *name, void *addr, void *ctx) {
   if (++b->n == sizeof b->pairs / sizeof b->pairs[0]) define_batch(b);
 }
 
+/* ---------------------------------------------------------------- where a compile's time goes */
+
+/* RUCHEY_COMPILE_LOG=path appends a line per module generated: its symbol,
+ * how it was made (the pipeline, or "shared": an equal module's code), the
+ * hash of its bitcode (equal modules, equal hashes), its instructions
+ * before optimisation and the calling thread's CPU milliseconds in each
+ * step: lowering, the equal-module key, verifying and choosing the
+ * pipeline, optimising, and code generation with loading. Read by
+ * bench/compile_stages.py. */
+typedef enum { STEP_LOWER, STEP_KEY, STEP_CHECK, STEP_OPTIMISE, STEP_CODEGEN, NSTEPS } Step;
+
+typedef struct StepTimes {
+  double ms[NSTEPS];
+  double last;  /* the thread's CPU time when the last step ended */
+  unsigned instructions;
+} StepTimes;
+
+static FILE *compile_log;
+static pthread_mutex_t compile_log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void open_compile_log(void) {
+  const char *path = getenv("RUCHEY_COMPILE_LOG");
+  if (path && *path) compile_log = fopen(path, "a");
+}
+
+static double thread_cpu_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Ends step s; ok passes through, so a step is timed where it is chained. */
+static bool step_done(StepTimes *t, Step s, bool ok) {
+  if (compile_log) {
+    double now = thread_cpu_ms();
+    t->ms[s] += now - t->last;
+    t->last = now;
+  }
+  return ok;
+}
+
+static unsigned count_instructions(LLVMModuleRef m) {
+  unsigned n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) n++;
+  return n;
+}
+
+static void log_compile(const char *symbol, const char *how, uint64_t key, const StepTimes *t) {
+  if (!compile_log) return;
+  pthread_mutex_lock(&compile_log_lock);
+  fprintf(compile_log, "%s\t%s\t%016llx\t%u", symbol, how, (unsigned long long)key, t->instructions);
+  for (int s = 0; s < NSTEPS; s++) fprintf(compile_log, "\t%.3f", t->ms[s]);
+  fputc('\n', compile_log);
+  fflush(compile_log);
+  pthread_mutex_unlock(&compile_log_lock);
+}
+
+static const char *const pipeline_names[] = {
+  [LL_O3] = "O3", [LL_O3_VECTORISE] = "O3-vectorise", [LL_STRAIGHT_LINE] = "straight-line",
+};
+
 /* LLVM's options, set once before the first compile.
  *
  * An int converted to float (vcvtsi2sd) merges into a register it leaves
@@ -152,6 +215,7 @@ static void set_llvm_options(void) {
 }
 
 static void jit_start(void) {
+  open_compile_log();
   set_llvm_options();
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
@@ -570,20 +634,31 @@ static LlPipeline pipeline_for(LLVMModuleRef m, const char *symbol, const Compil
 static bool generate(Func *f, const CompileOptions *opts, OutputKind out, CompileResult *res, Diag *d) {
   char symbol[192];
   entry_symbol(f, out, symbol, sizeof symbol);
+  StepTimes times = {.last = compile_log ? thread_cpu_ms() : 0};
   LLVMContextRef c = LLVMContextCreate();
   LlvmErrors errors = {0};
   LLVMContextSetDiagnosticHandler(c, note_llvm_error, &errors);
   LLVMModuleRef m = ll_module(f, opts, c, symbol, res, host_tm(), J.triple);
   set_target_attributes(m);
   add_vector_math(m, opts);
+  step_done(&times, STEP_LOWER, true);
   ModuleKey key = {NULL, 0, 0};
-  bool ok = out == OUT_JIT && module_key(m, symbol, &key) && take_shared(&key, res);
+  bool ok = step_done(&times, STEP_KEY, out == OUT_JIT && module_key(m, symbol, &key) && take_shared(&key, res));
+  const char *how = "shared";
   if (!ok) {
+    if (compile_log) {  /* (the count is not the compile's) */
+      times.instructions = count_instructions(m);
+      times.last = thread_cpu_ms();
+    }
     LlPipeline pipeline = pipeline_for(m, symbol, opts);
     LLVMTargetMachineRef tm = pipeline == LL_STRAIGHT_LINE ? straight_line_tm() : host_tm();
-    ok = ll_verify(m, d) && ll_optimise(m, host_tm(), pipeline, d) && emit_output(m, tm, out, symbol, res, &errors, d);
+    how = pipeline_names[pipeline];
+    ok = step_done(&times, STEP_CHECK, ll_verify(m, d)) &&
+         step_done(&times, STEP_OPTIMISE, ll_optimise(m, host_tm(), pipeline, d)) &&
+         step_done(&times, STEP_CODEGEN, emit_output(m, tm, out, symbol, res, &errors, d));
     if (ok && key.bytes) share_code(res, &key);
   }
+  if (ok) log_compile(symbol, how, key.hash, &times);
   free(key.bytes);
   LLVMDisposeModule(m);
   LLVMContextDispose(c);
