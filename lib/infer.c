@@ -211,7 +211,14 @@ const Type *ty_need_scalar(Infer *in, Node *n, const Type *t, const char *what) 
 /* The type two numbers' arithmetic happens in: NumPy's promotion, but in
  * code written for Numba its casting rules', which hold no uint16 in a
  * float32 (int16 and narrower only): uint16 with float32 is float64 there. */
-static const Type *arith_promote(Infer *in, const Type *a, const Type *b) {
+static const Type *arith_promote(Infer *in, Node *l, const Type *a, Node *r, const Type *b) {
+  /* float16 with a number written in the source stays float16, as NumPy 2's
+   * (NEP 50): Numba, whose float32 with an int literal widens to float64,
+   * has no float16 arithmetic on the CPU to follow; numba-cuda's kernels
+   * promote it by Numba's rules, and NumPy 1's scalars to float64 */
+  if (rt_numpy_version >= 200 && !ty_in_cuda(in) &&
+      ((a->kind == TY_F16 && ty_is_weak(r)) || (b->kind == TY_F16 && ty_is_weak(l))))
+    return TYS(TY_F16);
   bool numba = in->opts && in->opts->numba_code;
   if (numba && ((a->kind == TY_U16 && b->kind == TY_F32) || (a->kind == TY_F32 && b->kind == TY_U16)))
     return TYS(TY_F64);
@@ -238,7 +245,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
   switch (op) {
   case OP_DIV:  /* true division of ints and bools gives a float64 */
     if (!ty_is_float(a) && !ty_is_float(b) && !ty_is_complex(a) && !ty_is_complex(b)) return TYS(TY_F64);
-    return arith_promote(in, a, b);
+    return arith_promote(in, l, a, r, b);
   case OP_POW:
     /* An integer power is an integer, except with a literal negative exponent,
      * where Python gives a float (Numba's stays an int: code written for it
@@ -248,7 +255,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
         ((r->kind == N_INT && r->ival < 0) || (r->kind == N_UNARY && r->op == OP_NEG && r->lhs->kind == N_INT)))
       return TYS(TY_F64);
     if (ty_is_float(a) && (ty_is_int(b) || b->kind == TY_BOOL)) return a;  /* x ** 2 of a float32 x: Numba's float32 */
-    return arith_promote(in, a, b);
+    return arith_promote(in, l, a, r, b);
   case OP_LSHIFT: case OP_RSHIFT: case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (ty_is_float(a) || ty_is_float(b))
       return ty_error(in, n, "bit operations need integers, got %s and %s", a->name, b->name);
@@ -257,7 +264,7 @@ static const Type *ty_binop_types(Infer *in, Node *n, int op, Node *l, const Typ
     if ((op == OP_LSHIFT || op == OP_RSHIFT) && !ty_is_weak(l)) return ty_promote(a, a);
     return ty_promote(a, b);
   default:
-    return arith_promote(in, a, b);
+    return arith_promote(in, l, a, r, b);
   }
 }
 

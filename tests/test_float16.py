@@ -14,7 +14,7 @@ import ruchey
 from ruchey import njit, prange
 
 from arraygen import LAYOUTS, array, check, compiled
-from conftest import numpy2_only, run_python_file
+from conftest import NUMPY1, numpy2_only, run_python_file
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 65504.0, -65504.0, 6.1e-5, 6e-8, -6e-8, np.inf, -np.inf, np.nan, 0.5, 1024.0]
 
@@ -104,11 +104,39 @@ def test_scalar_arguments_and_results():
             for g, w in zip(got[:4], want[:4]):
                 assert type(g) is type(w.item()) if isinstance(w, np.bool_) else type(g) is type(w)
                 assert same(g, w)
-            # a float literal is a float64 in scalar arithmetic, as Numba's (and NumPy 1's scalars)
-            assert type(got[4]) is float and same(got[4], float(x) * 2.5)
+            # a float literal yields to a float16, as NumPy 2's (NEP 50); NumPy 1's scalars give float64
+            assert type(got[4]) is (float if NUMPY1 else np.float16) and same(got[4], want[4])
     assert [str(s) for s in f.signatures] == ["(float16, float16)"]
     with pytest.raises(ZeroDivisionError):
         f(np.float16(1), np.float16(0))
+
+
+@pytest.mark.parametrize("expr", ["a * 3", "3 * a", "a / 7", "a - 0.1", "a // 0.7", "a % 3", "a ** 1.5", "2 ** a",
+                                  "a * 70000", "-3 * a + 1000.5"])
+def test_float16_with_a_literal_number_stays_float16(expr):
+    """A number written in the source yields to a float16 scalar or 0-d
+    array, as NumPy 2's weak Python scalars (NumPy 1 promotes to float64)."""
+    ns = {"np": np}
+    exec(f"def f(a):\n    return {expr}\n", ns)
+    f = njit(ns["f"])
+    power = "**" in expr  # (a power that overflows raises OverflowError, as CPython's: tested elsewhere)
+    for v in halves(7, n=60, scale=3.0 if power else 30.0, special=not power):
+        for x in (v, np.array(v)):
+            got, want = quiet(f, x), quiet(ns["f"], x)
+            assert type(got) is (float if NUMPY1 else np.float16) and same(got, want), (expr, v)
+
+
+def test_float16_variable_multiplied_in_place_by_a_literal_stays_float16():
+    @njit
+    def f(a, n):
+        x = a
+        for i in range(n):
+            x *= 3
+        return x
+
+    for v in halves(8, n=20, special=False):
+        got, want = quiet(f, v, 4), quiet(f.py_func, v, 4)
+        assert type(got) is (float if NUMPY1 else np.float16) and same(got, want)
 
 
 def test_explicit_float16_signature_rounds_arguments():

@@ -182,6 +182,25 @@ def test_partition_kth_out_of_bounds_still_raises():
         f(np.arange(3.0), 3)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_partition_kth_of_two_dimensions_or_more_is_numpys_value_error(seed):
+    """NumPy reads such a kth as too deep when the call runs: a ValueError
+    whatever the array (empty too) and the kth's values, every form of call"""
+    rng = make_rng(seed)
+    forms = [compiled("np.partition(a, b)", "a, b"), compiled("np.argpartition(a, b, axis=0)", "a, b"),
+             compiled("np.partition(a, b, axis=None)", "a, b"), compiled("a.argpartition(b)", "a, b")]
+    for shape in [(int(rng.integers(1, 9)),), (0,), (3, int(rng.integers(1, 5)))]:
+        a = rng.normal(size=shape)
+        for kshape in [(2, 2), (0, 1), (1, 1, 1)]:
+            kth = rng.integers(-2, 2, kshape).astype(rng.choice([np.int64, np.int32, np.uint8]))
+            for f in forms:
+                with pytest.raises(ValueError) as want:
+                    f.py_func(a.copy(), kth)
+                with pytest.raises(ValueError) as got:
+                    f(a.copy(), kth)
+                assert str(got.value) == str(want.value) == "object too deep for desired array"
+
+
 # ---------------------------------------------------------------- append's axis, None's type questions
 
 @pytest.mark.parametrize("axis", [0, 1, -1, None])

@@ -856,6 +856,61 @@ def test_make_c_struct_lays_fields_out_as_c(names):
     assert total(a) == expected
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_record_built_by_hand_from_fields_size_and_aligned_as_numbas(seed):
+    """Numba's Record(fields, size, aligned): (name, {'type', 'offset'}) pairs
+    at generated offsets (gaps and a size beyond the last field), keywords
+    or positions; the type of a structured dtype of those fields, which an
+    explicit signature compiles for."""
+    rng = make_rng(seed)
+    codes = list(rng.choice(NUMERIC, size=int(rng.integers(1, 6))))
+    fields, offset = [], 0
+    for k, code in enumerate(codes):
+        fields.append((f"f{k}", {"type": ruchey.types.from_dtype(np.dtype(code)), "offset": offset}))
+        offset += np.dtype(code).itemsize + int(rng.integers(0, 3))
+    size = offset + int(rng.integers(0, 4))
+    order = rng.permutation(len(fields))  # (given in any order: laid out by offset, as Numba's)
+    rec = ruchey.types.Record(fields=[fields[i] for i in order], size=size, aligned=False)
+    assert rec == ruchey.types.Record([fields[i] for i in order], size, False)
+    dt = np.dtype(dict(names=[n for n, _ in fields], formats=codes, offsets=[f["offset"] for _, f in fields],
+                       itemsize=size))
+    assert rec.dtype == dt and rec.size == size and not rec.aligned and len(rec) == len(codes)
+    assert rec == ruchey.types.from_dtype(dt)
+    assert str(rec) == "Record(" + ",".join(f"f{k}[type={t['type']};offset={t['offset']}]" for k, (_, t) in
+                                            enumerate(fields)) + f";{size};False)"
+
+    @njit((rec[:], ruchey.types.intp))
+    def ends(a, i):
+        return a[i]["f0"], a[i][-1]
+
+    a = filled(dt, 7, seed)
+    for i in range(a.size):
+        assert ends(a, i) == ends.py_func(a, i)
+
+
+def test_record_built_by_hand_with_text_nested_array_and_title_fields():
+    t = ruchey.types
+    rec = t.Record([("name", {"type": t.UnicodeCharSeq(3), "offset": 0}),
+                    ("code", {"type": t.CharSeq(2), "offset": 12}),
+                    ("v", {"type": t.NestedArray(t.float32, (2,)), "offset": 16, "title": "values"})], 24, False)
+    dt = np.dtype(dict(names=["name", "code", "v"], formats=["U3", "S2", ("f4", (2,))], offsets=[0, 12, 16],
+                       titles=[None, None, "values"], itemsize=24))
+    assert rec.dtype == dt and rec.is_title("values")
+    a = np.zeros(3, dt)
+    a["name"], a["code"], a["v"] = ["ab", "c", "xyz"], [b"q", b"rs", b""], np.arange(6).reshape(3, 2)
+
+    @njit((rec[:], t.intp))
+    def pick(a, i):
+        return a[i]["name"], a[i]["code"], a[i]["v"][1]
+
+    for i in range(3):
+        assert pick(a, i) == pick.py_func(a, i)
+    with pytest.raises(TypeError, match="an int size and a bool aligned"):
+        t.Record(fields=[("x", {"type": t.int8, "offset": 0})], size="1", aligned=False)
+    with pytest.raises(TypeError, match="a record field's type"):
+        t.Record(fields=[("x", {"type": t.unicode_type, "offset": 0})], size=8, aligned=False)
+
+
 def test_make_c_struct_of_a_complex_and_a_nested_array():
     pair = type("Pair", (ctypes.Structure,), {"_fields_": [("re", ctypes.c_double), ("im", ctypes.c_double)]})
     ref = type("Ref", (ctypes.Structure,), {"_fields_": [("n", ctypes.c_int32), ("z", pair)]})
@@ -1250,6 +1305,23 @@ def test_explicit_signature_of_records_with_text_fields_and_of_text_arrays():
     assert first(a["name"].copy()) == a["name"][0] + "?"
     with pytest.raises(TypeError, match=r"\[unichr x 5\] is a record field's or an array element's type"):
         njit((ruchey.types.UnicodeCharSeq(5),))(lambda s: s)
+
+
+@pytest.mark.parametrize("layout", ["C", "A", "F"])
+def test_array_of_char_sequences_in_a_signature_as_numbas(layout):
+    """types.Array(CharSeq(n), ndim, layout): the type of a '|Sn' (or '<Un')
+    array, as Numba's, that an explicit signature compiles for."""
+    t = ruchey.types
+    a = text_records(9, seed_of("charseq array " + layout))
+    for dtype, values in ((t.UnicodeCharSeq(5), a["name"].copy()), (t.CharSeq(3), a["tag"].copy())):
+        sig = t.Array(dtype, 1, layout)
+        assert sig == (dtype[::1] if layout != "A" else dtype[:]) and sig.dtype == dtype
+        longest = njit((sig,))(lambda w: max([len(x) for x in w]))
+        assert longest(values) == longest.py_func(values)
+        grid = t.Array(dtype, 2, layout)
+        assert grid.ndim == 2 and grid.layout == layout
+    with pytest.raises(ValueError, match="1 to 32 dimensions"):
+        t.Array(t.CharSeq(3), 0, "C")
 
 
 def test_aligned_records_of_a_recarray_and_of_its_dtype_are_one_type():

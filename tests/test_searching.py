@@ -137,10 +137,27 @@ def test_searchsorted_of_str_and_bytes_arrays_matches_numpy(as_bytes):
 
 
 def test_searchsorted_of_text_needs_text_of_its_kind():
-    for a, v in ((np.array(["a"]), b"a"), (np.array([b"a"]), np.array(["a"])), (np.array(["a"]), 3),
-                 (np.arange(3), np.array(["a"]))):
-        with pytest.raises(ruchey.TypingError, match="searches arrays of str for str, of bytes for bytes"):
+    for a, v in ((np.array(["a"]), b"a"), (np.array([b"a"]), np.array(["a"])), (np.array(["a"]), np.arange(2)),
+                 (np.array([b"a"]), 3), (np.arange(3), np.array(["a"]))):
+        with pytest.raises(ruchey.TypingError, match="searches arrays of str for str or a number, of bytes for bytes"):
             search_text(a, v, "left")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_searchsorted_of_a_number_among_str_searches_for_its_str_as_numpy(seed):
+    """NumPy searches their common dtype: the number written as its str
+    (ints of every width, floats as repr writes them, float32's shortest,
+    bools, complex), on sorted and unsorted arrays of numbers' texts"""
+    rng = make_rng(seed)
+    numbers = [int(rng.integers(-100, 100)), float(rng.normal() * 10.0 ** rng.integers(-8, 22)), True, False,
+               np.float32(rng.normal()), np.int8(rng.integers(-128, 127)), np.uint64(2 ** 64 - 1), np.nan, -np.inf,
+               complex(rng.normal(), rng.normal()), float(rng.integers(0, 9)) / 2]
+    texts = [str(x) for x in numbers] + [str(int(x)) for x in rng.integers(-20, 20, 10)] + ["", "a", "1e"]
+    a = np.array(texts)[rng.permutation(len(texts))]
+    for arr in (np.sort(a), a, np.sort(a)[::-1].copy()[::-1]):
+        for v in numbers:
+            for side in ("left", "right"):
+                assert search_text(arr, v, side) == (np.searchsorted(arr, v, side),) * 2, (v, side)
 
 
 # ---------------------------------------------------------------- digitize

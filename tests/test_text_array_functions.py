@@ -342,6 +342,29 @@ def test_where_of_a_text_condition_chooses_between_numbers_as_numpy(kind, seed):
             arraygen.assert_same_array(want, got, f"where({c.dtype}, {np.asarray(x).dtype}, {np.asarray(y).dtype})")
 
 
+@ruchey.njit
+def chosen_by_a_literal_str():
+    return np.where("ab", 0, 1), np.where("", 0.5, 2), np.where(" ", 1, 2)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_where_of_a_str_condition_reads_it_as_numpy_reads_a_0d_array_of_it(seed):
+    """a str condition is NumPy's 0-d array of one str: true where not empty
+    (NumPy 1: not only whitespace), the result 0-d or x's and y's broadcast"""
+    rng = make_rng(seed)
+    words = ["", "a", " ", "  \t", "\x00", "ab c", "\u65e5", "\x00b"] + \
+        ["".join(rng.choice(list(" ab\u00e9\x00"), size=int(rng.integers(0, 6)))) for _ in range(8)]
+    for c in words:
+        for dtype in DTYPES:
+            x = arraygen.array(rng, dtype, (3, 4), rng.choice(arraygen.LAYOUTS))
+            y = arraygen.array(rng, dtype, (4,))
+            for args in ((x, y), (x, np.int8(2)), (np.float32(1.5), y[:1])):
+                arraygen.assert_same_array(chosen.py_func(c, *args), chosen(c, *args), f"where({c!r}, {dtype})")
+            if dtype not in (np.uint64,):  # (NumPy's uint64 and int64 promote to float64)
+                arraygen.assert_same_result(chosen_literals.py_func(c, x), chosen_literals(c, x), f"where({c!r})")
+    arraygen.assert_same_result(chosen_by_a_literal_str.py_func(), chosen_by_a_literal_str(), "where('ab', 0, 1)")
+
+
 def test_where_of_text_and_numbers_is_a_typing_error_and_of_bad_shapes_numpys_value_error():
     u = np.array(["ab", "c"])
     with pytest.raises(ruchey.TypingError, match="chooses between two arrays of str"):

@@ -200,13 +200,16 @@ static bool need_matching_text(Infer *in, Node *n, const Type *a, Node *v) {
   if (!text_items && !text_needles) return true;
   TypeKind item = ae->kind, needle = t->kind == TY_STR ? TY_CHARSEQ : t->kind == TY_BYTES ? TY_BYTESEQ : ve->kind;
   if (text_items && text_needles && item == needle) return true;
-  return ty_error(in, v, "%s(): %s searched for %s: compiled code searches arrays of str for str, of bytes for "
-                  "bytes and of numbers for numbers", n->bi->name, a->name, t->name) != NULL;
+  return ty_error(in, v, "%s(): %s searched for %s: compiled code searches arrays of str for str or a number, of "
+                  "bytes for bytes and of numbers for numbers", n->bi->name, a->name, t->name) != NULL;
 }
 
 static const Type *ty_searchsorted(Infer *in, Node *n, const Type **args) {
   Node *a = n->list.items[0], *v = bi_arg(n, 1, "v"), *side = bi_arg(n, 2, "side");
   if (!need_sorted_1d(in, n, a, "a")) return NULL;
+  /* a number searched for among str: NumPy's str of it (their common dtype's item) */
+  if (v && a->ty->elem->kind == TY_CHARSEQ && ty_is_scalar(v->ty) && !ty_is_time(v->ty) && !ty_wrap_call(in, v, "str"))
+    return NULL;
   bool text_needle = v && (v->ty->kind == TY_STR || v->ty->kind == TY_BYTES) && ty_is_fixed_text(a->ty->elem);
   if ((!text_needle && !need_numbers(in, n, v, "v")) || !need_matching_text(in, n, a->ty, v)) return NULL;
   const Type *ae = a->ty->elem, *ve = elem_of(v->ty);

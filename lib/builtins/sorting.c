@@ -53,7 +53,7 @@ static bool check_kth(Infer *in, Node *n) {
   if (!partitions(n)) return true;
   if (!kth) return ty_error(in, n, "%s() missing argument 'kth'", n->bi->name) != NULL;
   const Type *t = kth->ty;
-  bool ints = ty_is_int(t) || (t->kind == TY_ARRAY && t->ndim <= 1 && ty_is_int(t->elem));
+  bool ints = ty_is_int(t) || (t->kind == TY_ARRAY && ty_is_int(t->elem));  /* (2-d or more: NumPy's run-time error) */
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++) ints = ty_is_int(t->fields[i]);
   if (t->kind == TY_TUPLE && !t->nfields) ints = true;
   if (!ints)
@@ -157,7 +157,9 @@ static void check_kth_at_run_time(Lower *l, Node *n, LLVMValueRef len, LLVMValue
   if (ty_is_int(t)) check_one_kth(l, lo_convert(l, v, t, TYS(TY_I64)), len, empty);
   for (int i = 0; t->kind == TY_TUPLE && i < t->nfields; i++)
     check_one_kth(l, lo_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->fields[i], TYS(TY_I64)), len, empty);
-  if (t->kind == TY_ARRAY) {
+  if (t->kind == TY_ARRAY && t->ndim > 1)  /* NumPy's ValueError, whatever a holds */
+    lo_raise_if(l, const_bool(l, true), RT_ERR_VALUE, "object too deep for desired array");
+  else if (t->kind == TY_ARRAY) {
     LoLoop each = lo_loop_begin(l, const_i64(l, 0), t->ndim ? lo_arr_shape(l, v, 0) : const_i64(l, 1), NULL, "kth");
     LLVMValueRef at = lo_element_addr(l, t, v, &each.index);
     check_one_kth(l, lo_convert(l, lo_load_scalar(l, t->elem, at), t->elem, TYS(TY_I64)), len, empty);

@@ -339,14 +339,60 @@ def described_type(desc):
     return Type(*desc)
 
 
+def _is_numba_record_fields(fields):
+    """Whether fields is Numba's Record fields: (name, {'type': t, 'offset': n, ...}) pairs."""
+    return isinstance(fields, (list, tuple)) and all(
+        isinstance(f, (list, tuple)) and len(f) == 2 and isinstance(f[1], dict) for f in fields)
+
+
+def _field_dtype(t):
+    """The NumPy dtype of a record field's type: a number's, a record's, a str's or bytes' ('<Un', '|Sn'), a
+    sub-array's (its dtype and shape)."""
+    import numpy
+    if isinstance(t, UnicodeCharSeq) and not t.ndim:
+        return numpy.dtype(f"{t._code}{t.count}")
+    if isinstance(t, NestedArray):
+        return numpy.dtype((numpy.dtype(t.dtype.name), t.shape))
+    if isinstance(t, Record) and not t.ndim:
+        return t.np_dtype
+    try:  # a number's, a bool's, a datetime's, by its name
+        if isinstance(t, Type) and _is_scalar(t):
+            return numpy.dtype(t.name)
+    except TypeError:
+        pass
+    raise TypeError(f"a record field's type is a number, a record, a str, bytes or a NestedArray, got {t!r}")
+
+
+def _dtype_of_record_fields(fields, size, aligned):
+    """The structured dtype Numba's Record(fields, size, aligned) describes: each field at its offset (a title
+    kept), size bytes in all, an aligned struct where aligned says so."""
+    import numpy
+    if not isinstance(size, int) or not isinstance(aligned, (builtins.bool, numpy.bool_)):
+        raise TypeError(f"Record(fields, size, aligned) takes an int size and a bool aligned, got {size!r}, {aligned!r}")
+    names, formats, offsets, titles = [], [], [], []
+    for name, info in sorted(fields, key=lambda f: (f[1]["offset"], f[0])):  # (Numba's order: by offset, then name)
+        names.append(name)
+        formats.append(_field_dtype(info["type"]))
+        offsets.append(info["offset"])
+        titles.append(info.get("title"))
+    spec = dict(names=names, formats=formats, offsets=offsets, itemsize=size, aligned=builtins.bool(aligned))
+    if any(titles):
+        spec["titles"] = titles
+    return numpy.dtype(spec)
+
+
 class Record(Type):
     """Numba's Record: the type of a structured dtype's records (what
     from_dtype(dtype) gives), or with ndim an array of them (record[:]),
     for explicit signatures; compiled code reads the fields from the dtype
     itself, so equal dtypes are one type."""
 
-    def __init__(self, dtype, ndim=0, layout="C", readonly=False):
+    def __init__(self, dtype=None, ndim=0, layout="C", readonly=False, *, fields=None, size=None, aligned=None):
         import numpy
+        if fields is not None or _is_numba_record_fields(dtype):  # Numba's Record(fields, size, aligned)
+            dtype = _dtype_of_record_fields(dtype if fields is None else fields, ndim if size is None else size,
+                                            layout if aligned is None else aligned)
+            ndim, layout, readonly = 0, "C", False
         if layout.endswith("R"):
             layout, readonly = layout[:-1], True
         self.kind, self.np_dtype = None, numpy.dtype(dtype)
@@ -1726,12 +1772,16 @@ class Array(metaclass=_Category):
     def __new__(cls, dtype, ndim, layout="A", readonly=False):
         if isinstance(dtype, NestedArray):  # a sub-array dtype's: its dimensions after the array's, as NumPy's
             return Array(dtype.dtype, ndim + dtype.ndim, layout, readonly)
-        if not isinstance(dtype, Type) or dtype.ndim or isinstance(dtype, ZeroDimArray):
+        text = isinstance(dtype, UnicodeCharSeq) and not dtype.ndim  # Array(CharSeq(n), 1, "C"), as Numba's
+        if not text and (not isinstance(dtype, Type) or dtype.ndim or isinstance(dtype, ZeroDimArray)):
             raise TypeError(f"Array() takes a scalar type, got {dtype!r}")
-        if not isinstance(ndim, int) or not 0 <= ndim <= 32:
-            raise ValueError(f"Array() takes 0 to 32 dimensions, got {ndim!r}")
+        lowest = 1 if text else 0  # (a 0-d array of text is no type of ruchey's)
+        if not isinstance(ndim, int) or not lowest <= ndim <= 32:
+            raise ValueError(f"Array() takes {lowest} to 32 dimensions, got {ndim!r}")
         if layout not in ("C", "F", "A"):
             raise ValueError(f"an array's layout is 'C', 'F' or 'A', got {layout!r}")
+        if text:
+            return type(dtype)(dtype.count, ndim, "C" if ndim == 1 and layout == "F" else layout, readonly)
         if not ndim and not isinstance(dtype, Record):
             return ZeroDimArray(dtype, layout, readonly)
         layout = "C" if ndim == 1 and layout == "F" else layout
