@@ -12626,8 +12626,7 @@ def z7py_cells():
     """z7py's IGEO7 grid indices: encoding, parents at each resolution,
     neighbours, the monotonic integer order, and geodetic/authalic
     latitudes."""
-    import z7py
-    from z7py import z7, latitudes
+    from z7py import latitudes, z7
     rng = np.random.default_rng(205)
     base = rng.integers(0, 12, 40).astype(np.uint8)
     digits = rng.integers(0, 7, (40, 20)).astype(np.uint8)
@@ -12638,8 +12637,8 @@ def z7py_cells():
            "parents": np.array([[z7.get_parent(c, r) for r in (3, 8, 15)] for c in cells], dtype=np.float64),
            "monotonic": np.array([z7.z7_to_monotonic_int(c, 12) for c in cells], dtype=np.float64),
            "neighbours": np.array([np.asarray(z7.get_neighbours(c), dtype=np.float64) for c in cells[:20]]),
-           "authalic": latitudes.geodetic_to_authalic(np.linspace(-89.0, 89.0, 101)),
-           "geodetic": latitudes.authalic_to_geodetic(np.linspace(-89.0, 89.0, 101))}
+           "authalic": np.array([latitudes.geodetic_to_authalic(p) for p in np.linspace(-89.0, 89.0, 101)]),
+           "geodetic": np.array([latitudes.authalic_to_geodetic(p) for p in np.linspace(-89.0, 89.0, 101)])}
     return out
 
 
@@ -12652,7 +12651,8 @@ def enstop_plsa():
     rng = np.random.default_rng(206)
     topics = rng.dirichlet(np.full(120, 0.1), 4)
     docs = rng.dirichlet(np.full(4, 0.3), 150)
-    X = scipy.sparse.csr_matrix(rng.poisson(docs @ topics * 60).astype(np.float64))
+    # (counts as integers: enstop 0.2.6 normalises float matrices first, reading np.float, which NumPy 1.24 removed)
+    X = scipy.sparse.csr_matrix(rng.poisson(docs @ topics * 60))
     plsa = PLSA(n_components=4, n_iter=40, random_state=1).fit(X)
     block = BlockParallelPLSA(n_components=4, n_iter=40, random_state=1).fit(X)
     return {"topics": plsa.components_, "docs": plsa.embedding_, "transform": plsa.transform(X[:20]),
@@ -12674,10 +12674,11 @@ def napari_graph_edges():
         g = cls(edges=edges, coords=coords)
         g.remove_edges(edges[::7])
         g.remove_node(5)
-        g.add_nodes(np.arange(300, 310), coords=rng.uniform(0, 100, (10, 3)))
+        g.add_nodes(indices=np.arange(300, 310), coords=rng.uniform(0, 100, (10, 3)))
         g.add_edges(np.array([[300, 1], [301, 2], [1, 302]]))
-        out[name + "_edges"] = np.sort(np.asarray(g.get_edges()), axis=0).astype(np.float64)
-        out[name + "_of_10"] = np.asarray(g.get_edges(10), dtype=np.float64)
+        per_node = [np.asarray(e, dtype=np.float64).reshape(-1, 2) for e in g.get_edges()]
+        out[name + "_edges"] = np.concatenate(per_node)
+        out[name + "_of_10"] = np.asarray(g.get_edges(10), dtype=np.float64).reshape(-1, 2)
         out[name + "_count"] = np.array([g.n_nodes, g.n_edges], dtype=np.float64)
     return out
 
@@ -12694,22 +12695,21 @@ def chemcoord_zmat():
     frame = pd.DataFrame({"atom": ["C", "C", "O", "H", "H", "H", "H", "H", "H"],
                           "x": xyz[:, 0], "y": xyz[:, 1], "z": xyz[:, 2]})
     mol = cc.Cartesian(frame)
-    zmat = mol.get_zmat()
+    table = mol.get_construction_table()
+    mol = mol.loc[table.index]  # (get_grad_zmat takes the atoms in the table's order)
+    zmat = mol.get_zmat(table)
     back = zmat.get_cartesian()
-    table = zmat.loc[:, ["b", "a", "d"]]
-    grad = mol.get_grad_zmat(table)
-    moved = grad(mol - mol + 0.01)
     return {"zmat": zmat.loc[:, ["bond", "angle", "dihedral"]].to_numpy(dtype=float),
             "back": back.loc[:, ["x", "y", "z"]].to_numpy(dtype=float),
-            "grad_zmat": moved.loc[:, ["bond", "angle", "dihedral"]].to_numpy(dtype=float),
+            "grad_zmat": np.asarray(mol.get_grad_zmat(table, as_function=False), dtype=float),
             "wilson_b": np.asarray(mol.get_Wilson_B(), dtype=float),
             "bonds": np.array(sorted((i, j) for i, js in mol.get_bonds().items() for j in js), dtype=float)}
 
 
 def baderkit_bader():
     """BaderKit's charge partitioning of a rock-salt density (a sum of
-    periodic Gaussians on its atoms) with each of its methods: maxima,
-    basins by steepest ascent on and near the grid and by weights, their
+    periodic Gaussians on its atoms) by steepest ascent on the grid and by
+    its default method (near the grid, with weights): maxima, basins, their
     charges, volumes and surface distances."""
     from pymatgen.core import Lattice, Structure
     from baderkit.bader import Bader
@@ -12727,7 +12727,7 @@ def baderkit_bader():
         rho += amp * np.exp(-r2 / width)
     grid = Grid(structure, {"total": rho * structure.volume})
     out = {}
-    for method in ("ongrid", "neargrid", "weight", "neargrid-weight"):
+    for method in ("ongrid", "neargrid-weight"):
         bader = Bader(charge_grid=grid, method=method)
         out[method + "_charges"] = bader.atom_charges
         out[method + "_volumes"] = bader.atom_volumes
@@ -12798,7 +12798,8 @@ def lsdnumbatools_drainage():
     elevation = g.ds["topography"].values.copy()
     erosion = np.zeros_like(elevation)
     quick_lem.SPIL_Srec(erosion, elevation, g.ds["SStack"].values, g.ds["D8Srec"].values,
-                        g.ds["D8Sdist"].values.astype(np.float64), area, 1e-4, 0.45, 1.0, 1000.0, 1e-6, nx * ny)
+                        g.ds["D8Sdist"].values.astype(np.float64), area, np.full(nx * ny, 1e-4), 0.45, 1.0, 1000.0,
+                        1e-6, nx * ny)
     return {"receivers": g.ds["D8Srec"].values.astype(float), "stack": g.ds["SStack"].values.astype(float),
             "area": area, "mstack": g.ds["D8MStack"].values.astype(float), "erosion": erosion,
             "elevation": elevation}
