@@ -12651,8 +12651,9 @@ def enstop_plsa():
     rng = np.random.default_rng(206)
     topics = rng.dirichlet(np.full(120, 0.1), 4)
     docs = rng.dirichlet(np.full(4, 0.3), 150)
-    # (counts as integers: enstop 0.2.6 normalises float matrices first, reading np.float, which NumPy 1.24 removed)
-    X = scipy.sparse.csr_matrix(rng.poisson(docs @ topics * 60))
+    if not hasattr(np, "float"):  # enstop 0.2.6's standardize_input names np.float, which NumPy 1.24 removed
+        np.float = float
+    X = scipy.sparse.csr_matrix(rng.poisson(docs @ topics * 60).astype(np.float64))
     plsa = PLSA(n_components=4, n_iter=40, random_state=1).fit(X)
     block = BlockParallelPLSA(n_components=4, n_iter=40, random_state=1).fit(X)
     return {"topics": plsa.components_, "docs": plsa.embedding_, "transform": plsa.transform(X[:20]),
