@@ -12686,8 +12686,10 @@ def napari_graph_edges():
 
 def chemcoord_zmat():
     """chemcoord's compiled coordinate transformations on ethanol: bonds,
-    the Z-matrix and back to Cartesian coordinates, the gradient of that
-    transformation, Wilson's B matrix and a rotation about an axis."""
+    the Z-matrix and back to Cartesian coordinates, and Wilson's B matrix.
+    (Its get_grad_zmat indexes its arrays with the absolute references'
+    keys, about -2**63, where it writes zeros: out of bounds, which Numba
+    does not check and ruchey raises an IndexError for.)"""
     import pandas as pd
     import chemcoord as cc
     xyz = np.array([[0.0, 0.0, 0.0], [1.52, 0.0, 0.0], [2.0, 1.34, 0.0], [-0.37, -1.03, 0.0], [-0.37, 0.51, 0.89],
@@ -12702,7 +12704,6 @@ def chemcoord_zmat():
     back = zmat.get_cartesian()
     return {"zmat": zmat.loc[:, ["bond", "angle", "dihedral"]].to_numpy(dtype=float),
             "back": back.loc[:, ["x", "y", "z"]].to_numpy(dtype=float),
-            "grad_zmat": np.asarray(mol.get_grad_zmat(table, as_function=False), dtype=float),
             "wilson_b": np.asarray(mol.get_Wilson_B(), dtype=float),
             "bonds": np.array(sorted((i, j) for i, js in mol.get_bonds().items() for j in js), dtype=float)}
 
