@@ -12699,7 +12699,6 @@ def chemcoord_zmat():
                           "x": xyz[:, 0], "y": xyz[:, 1], "z": xyz[:, 2]})
     mol = cc.Cartesian(frame)
     table = mol.get_construction_table()
-    mol = mol.loc[table.index]  # (get_grad_zmat takes the atoms in the table's order)
     zmat = mol.get_zmat(table)
     back = zmat.get_cartesian()
     return {"zmat": zmat.loc[:, ["bond", "angle", "dihedral"]].to_numpy(dtype=float),
