@@ -79,7 +79,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "numba-extinction", "hampel-filter",
             "numbasom", "kearsley-numba", "pyakima", "fast-twed", "yennefer", "threej", "ir-eval-numba",
             "rapid-roots", "graspologic", "numba-integrators", "fast-mine",
-            "numbatalib", "robust-fourier", "mrg32k3a-numba")
+            "numbatalib", "robust-fourier", "mrg32k3a-numba",
+            "spectres", "lppls", "ElMD", "cyrk", "flexsolve", "gsply", "z7py", "enstop", "napari-graph",
+            "chemcoord", "baderkit", "nucs", "tigramite", "lsdnumbatools", "fast-ivf")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)
@@ -194,7 +196,10 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
                           "scikit-image", "scikit-learn", "scipy", "shapely", "tqdm", "traits", "transforms3d", "zarr"],
                 # louvain-numba 0.0.2 pins Numba below 0.59 and NumPy below 2; numba-extinction 0.1 requires
                 # its documentation's tools (sphinx and its themes)
-                "louvain-numba": ["networkx", "scipy"], "numba-extinction": ["astropy"]}
+                "louvain-numba": ["networkx", "scipy"], "numba-extinction": ["astropy"],
+                # baderkit 0.10 pins numba<=0.65.1, NuCS 14 numba==0.66.0 (and NumPy 2.4.6 exactly):
+                # what importing them and their computations take
+                "baderkit": ["numpy", "pandas", "pymatgen", "rich", "scipy", "typer"], "nucs": ["rich"]}
 
 
 # what a package's computations need beside its own dependencies:
@@ -220,7 +225,8 @@ WITHOUT_DEPS = {"hapsira": ["astropy", "jplephem", "pandas", "pyerfa", "scipy"],
 # pyntcloud 0.3.1 calls ndarray.ptp, which NumPy 2 removed: it runs in a venv
 # of its own (--venv) with NumPy 1.26 and the pandas and SciPy built for it;
 # graspologic 3.4 requires NumPy below 2: it runs in a venv of its own too;
-# numba-integrators 0.3 imports limedev.CLI, which limedev 0.7 renamed
+# numba-integrators 0.3 imports limedev.CLI, which limedev 0.7 renamed;
+# lsdnumbatools keeps its graphs in xarray Datasets without requiring it
 ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<6"], "statsforecast": ["scikit-learn"],
         "window-ops": ["mlforecast"], "harmonica": ["numba-progress"], "financepy": ["pandas<3"],
         "pandas-ta-classic": ["pandas<3"], "xugrid": ["numba_celltree"], "alphatims": ["pandas<3"],
@@ -230,7 +236,7 @@ ALSO = {"datashader": ["dask[dataframe]", "scikit-image"], "vectorbt": ["plotly<
         "sectionproperties": ["numba"], "sarracen": ["scikit-learn"],
         "taurex": ["numba"], "autoarray": ["numba"], "momepy": ["inequality"],
         "pyntcloud": ["numpy<2", "pandas<2.3", "scipy<1.14"], "graspologic": ["numpy<2"],
-        "numba-integrators": ["limedev<0.7"]}
+        "numba-integrators": ["limedev<0.7"], "lsdnumbatools": ["xarray"]}
 
 # the version installed where the newest does not fit the venv: vectorbt
 # 1.x needs pandas 3, the other packages (and pandas' own row) pandas 2;

@@ -12451,6 +12451,383 @@ def mrg32k3a_numba_gamma_beta():
             "beta": np.array([gen.betavariate(a, b) for a, b in ((0.5, 0.5), (2.0, 5.0), (7.0, 1.5))
                               for _ in range(40)])}
 
+def spectres_resample():
+    """SpectRes' Numba resampler: fluxes and errors onto coarser, finer and
+    partly overlapping wavelength grids (the fill value outside)."""
+    import spectres
+    rng = np.random.default_rng(201)
+    wavs = np.sort(rng.uniform(4000.0, 7000.0, 800))
+    flux, errs = rng.uniform(0.5, 2.0, 800), rng.uniform(0.01, 0.1, 800)
+    out = {}
+    for name, new in (("coarse", np.linspace(4100.0, 6900.0, 120)), ("fine", np.linspace(4500.0, 5000.0, 1500)),
+                      ("overlap", np.linspace(3500.0, 6000.0, 300))):
+        f, e = spectres.spectres(new, wavs, flux, spec_errs=errs, fill=-1.0, verbose=False)
+        out[name], out[name + "_errs"] = f, e
+    return out
+
+
+def lppls_fits():
+    """LPPLS' compiled model and its linear parameters' least squares
+    (matrix_equation) over a grid of critical times, exponents and
+    frequencies, on a synthetic bubble."""
+    from lppls import lppls
+    t = np.arange(500.0)
+    price = np.log(100 + 0.2 * t + 5 * np.sin(t / 20)) + 0.01 * np.random.default_rng(202).standard_normal(500)
+    obs = np.array([t, price])
+    model = lppls.LPPLS(observations=obs)
+    abcc, costs = [], []
+    for tc in (520.0, 560.0, 640.0):
+        for m in (0.2, 0.5, 0.8):
+            for w in (6.0, 9.0, 12.0):
+                abcc.append(model.matrix_equation(obs, tc, m, w)[:, 0])
+                costs.append(model.func_restricted(np.array([tc, m, w]), obs))
+    return {"abcc": np.array(abcc), "costs": np.array(costs),
+            "curve": model.lppls(t, 560.0, 0.5, 9.0, 5.0, -0.1, 0.01, 0.02)}
+
+
+def _elmd_formulas():
+    return ["CaTiO3", "SrTiO3", "NaCl", "Li7La3Zr2O12", "LiFePO4", "Fe2O3", "YBa2Cu3O7", "Al2O3", "MgSiO3",
+            "Cu2ZnSnS4"]
+
+
+def elmd_pettifor():
+    """ElMD's Earth Mover's Distances between chemical compositions on the
+    modified Pettifor scale (its compiled cumulative-sum distance)."""
+    from ElMD import ElMD
+    comps = [ElMD(f) for f in _elmd_formulas()]
+    return {"mod_petti": np.array([[a.elmd(b) for b in comps] for a in comps], dtype=float)}
+
+
+def elmd_network_simplex():
+    """ElMD's compiled network simplex: distances between compositions
+    under element embeddings, and a transport between random demands.
+    Numba 0.68 fails typing it (an assertion in its type inference)."""
+    from ElMD import ElMD, EMD
+    out = {}
+    for metric in ("magpie_sc", "oliynyk_sc"):
+        comps = [ElMD(f, metric=metric) for f in _elmd_formulas()]
+        out[metric] = np.array([[a.elmd(b) for b in comps] for a in comps], dtype=float)
+    rng = np.random.default_rng(203)
+    src, snk = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(9))
+    out["emd"] = np.array([EMD(src, snk, rng.uniform(0, 5, (6, 9)))[0]])
+    return out
+
+def cyrk_nbsolve():
+    """CyRK's pure-Numba Runge-Kutta integrator (nbsolve_ivp) with RK23,
+    RK45 and DOP853 on a predator-prey system, with t_eval and extra args."""
+    from CyRK import nbsolve_ivp
+    from numba import njit
+
+    @njit
+    def lotka(t, y, a, b):
+        dy = np.empty_like(y)
+        dy[0] = (a - 0.01 * y[1]) * y[0]
+        dy[1] = (0.02 * y[0] - b) * y[1]
+        return dy
+
+    y0 = np.array([20.0, 20.0])
+    out = {}
+    for method in (0, 1, 2):
+        r = nbsolve_ivp(lotka, (0.0, 20.0), y0, args=(1.0, 1.0), rk_method=method, rtol=1e-7, atol=1e-8)
+        out[f"t{method}"], out[f"y{method}"] = r.t, r.y
+    r = nbsolve_ivp(lotka, (0.0, 10.0), y0, args=(1.2, 0.8), t_eval=np.linspace(0.0, 10.0, 51), rtol=1e-6)
+    out["t_eval"] = r.y
+    return out
+
+
+def cyrk_nbsolve2():
+    """CyRK's C++ solver called from Numba (nbsolve2_ivp): a diffeq compiled
+    to a C callback by nb_diffeq_addr, its results read through a jitclass."""
+    from CyRK import nb_diffeq_addr, nbsolve2_ivp
+
+    def lorenz(dy, t, y, args):
+        dy[0] = 10.0 * (y[1] - y[0])
+        dy[1] = y[0] * (28.0 - y[2]) - y[1]
+        dy[2] = y[0] * y[1] - 8.0 / 3.0 * y[2]
+
+    addr = nb_diffeq_addr(lorenz)
+    out = {}
+    for method in ("RK23", "RK45", "DOP853"):
+        r = nbsolve2_ivp(addr, (0.0, 2.0), np.array([1.0, 1.0, 1.0]), method=method, rtol=1e-8, atol=1e-10)
+        out[method + "_t"], out[method + "_y"] = r.t, r.y
+    return out
+
+
+def _flexsolve_cubic():
+    from numba import njit
+
+    @njit
+    def f(x, a):
+        return x ** 3 - a * x - 5.0
+    return f
+
+
+def flexsolve_bounded():
+    """flexsolve's register_jitable bracketing root finders (bisection,
+    false position) called from a compiled function with a compiled
+    function and its arguments' tuple."""
+    import flexsolve as flx
+    from numba import njit
+    f = _flexsolve_cubic()
+
+    @njit
+    def roots(a):
+        return (flx.bisection(f, 0.0, 5.0, args=(a,), xtol=1e-12, ytol=0.0, maxiter=200),
+                flx.false_position(f, 0.0, 5.0, args=(a,), xtol=1e-12, ytol=0.0, maxiter=200))
+
+    return {"roots": np.array([roots(a) for a in (1.0, 2.0, 3.5, -0.5)])}
+
+
+def flexsolve_open():
+    """flexsolve's inverse quadratic interpolation and secant solvers from
+    a compiled function. Numba 0.68 fails typing them (a variable of
+    IQ_interpolation's undefined on a path: an UnsupportedError)."""
+    import flexsolve as flx
+    from numba import njit
+    f = _flexsolve_cubic()
+
+    @njit
+    def roots(a):
+        return (flx.IQ_interpolation(f, 0.0, 5.0, args=(a,), xtol=1e-12, ytol=0.0, maxiter=200),
+                flx.secant(f, 1.0, 2.0, args=(a,), xtol=1e-12, ytol=0.0, maxiter=200))
+
+    return {"roots": np.array([roots(a) for a in (1.0, 2.0, 3.5, -0.5)])}
+
+def gsply_roundtrip():
+    """gsply's Numba paths: PlayCanvas-compressed PLY bytes packed and
+    unpacked (chunked quantisation, bit packing), uncompressed PLY written
+    and read, activations and their inverses."""
+    import os
+    import tempfile
+    import gsply
+    from gsply import utils
+    rng = np.random.default_rng(204)
+    n = 2000
+    means = rng.standard_normal((n, 3)).astype(np.float32)
+    scales = rng.uniform(-5, 0, (n, 3)).astype(np.float32)
+    quats = rng.standard_normal((n, 4)).astype(np.float32)
+    quats /= np.linalg.norm(quats, axis=1, keepdims=True)
+    opac = rng.uniform(-3, 3, n).astype(np.float32)
+    sh0 = rng.uniform(-1, 1, (n, 3)).astype(np.float32)
+    shn = rng.uniform(-0.5, 0.5, (n, 15, 3)).astype(np.float32)
+    data = gsply.decompress_from_bytes(gsply.compress_to_bytes(means, scales, quats, opac, sh0, shn))
+    out = {"c_means": data.means, "c_scales": data.scales, "c_quats": data.quats, "c_opacities": data.opacities,
+           "c_sh0": data.sh0, "c_shN": data.shN}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "g.ply")
+        gsply.plywrite(path, means, scales, quats, opac, sh0, shn)
+        back = gsply.plyread(path)
+        out.update(means=back.means, shN=back.shN, sh0=back.sh0)
+    out["sigmoid"], out["logit"] = utils.sigmoid(opac), utils.logit(utils.sigmoid(opac))
+    return out
+
+
+def z7py_cells():
+    """z7py's IGEO7 grid indices: encoding, parents at each resolution,
+    neighbours, the monotonic integer order, and geodetic/authalic
+    latitudes."""
+    from z7py import latitudes, z7
+    rng = np.random.default_rng(205)
+    base = rng.integers(0, 12, 40).astype(np.uint8)
+    digits = rng.integers(0, 7, (40, 20)).astype(np.uint8)
+    cells = np.array([z7.encode_z7int(b, d) for b, d in zip(base, digits)], dtype=np.uint64)
+    out = {"cells": cells.astype(np.float64),
+           "decoded": np.array([np.concatenate(([z7.decode_z7int(c)[0]], z7.decode_z7int(c)[1])) for c in cells],
+                               dtype=np.float64),
+           "parents": np.array([[z7.get_parent(c, r) for r in (3, 8, 15)] for c in cells], dtype=np.float64),
+           "monotonic": np.array([z7.z7_to_monotonic_int(c, 12) for c in cells], dtype=np.float64),
+           "neighbours": np.array([np.asarray(z7.get_neighbours(c), dtype=np.float64) for c in cells[:20]]),
+           "authalic": np.array([latitudes.geodetic_to_authalic(p) for p in np.linspace(-89.0, 89.0, 101)]),
+           "geodetic": np.array([latitudes.authalic_to_geodetic(p) for p in np.linspace(-89.0, 89.0, 101)])}
+    return out
+
+
+def enstop_plsa():
+    """EnsTop's probabilistic latent semantic analysis (compiled E and M
+    steps, the log likelihood, refitting for transform) on a sparse
+    document-term matrix, in memory and block-parallel."""
+    import scipy.sparse
+    from enstop import PLSA, BlockParallelPLSA
+    rng = np.random.default_rng(206)
+    topics = rng.dirichlet(np.full(120, 0.1), 4)
+    docs = rng.dirichlet(np.full(4, 0.3), 150)
+    if not hasattr(np, "float"):  # enstop 0.2.6's standardize_input names np.float, which NumPy 1.24 removed
+        np.float = float
+    X = scipy.sparse.csr_matrix(rng.poisson(docs @ topics * 60).astype(np.float64))
+    plsa = PLSA(n_components=4, n_iter=40, random_state=1).fit(X)
+    block = BlockParallelPLSA(n_components=4, n_iter=40, random_state=1).fit(X)
+    return {"topics": plsa.components_, "docs": plsa.embedding_, "transform": plsa.transform(X[:20]),
+            "block_topics": block.components_}
+
+
+def napari_graph_edges():
+    """napari-graph's compiled graph buffers: nodes and edges added and
+    removed in (un)directed graphs, edges iterated per node, and the
+    conversion to and from networkx."""
+    from napari_graph import DirectedGraph, UndirectedGraph
+    rng = np.random.default_rng(207)
+    coords = rng.uniform(0, 100, (300, 3))
+    edges = rng.integers(0, 300, (900, 2))
+    edges = edges[edges[:, 0] != edges[:, 1]]
+    edges = np.unique(np.sort(edges, axis=1), axis=0)
+    out = {}
+    for name, cls in (("undirected", UndirectedGraph), ("directed", DirectedGraph)):
+        g = cls(edges=edges, coords=coords)
+        g.remove_edges(edges[::7])
+        g.remove_node(5)
+        g.add_nodes(indices=np.arange(300, 310), coords=rng.uniform(0, 100, (10, 3)))
+        g.add_edges(np.array([[300, 1], [301, 2], [1, 302]]))
+        per_node = [np.asarray(e, dtype=np.float64).reshape(-1, 2) for e in g.get_edges()]
+        out[name + "_edges"] = np.concatenate(per_node)
+        out[name + "_of_10"] = np.asarray(g.get_edges(10), dtype=np.float64).reshape(-1, 2)
+        out[name + "_count"] = np.array([g.n_nodes, g.n_edges], dtype=np.float64)
+    return out
+
+
+def chemcoord_zmat():
+    """chemcoord's compiled coordinate transformations on ethanol: bonds,
+    the Z-matrix and back to Cartesian coordinates, and Wilson's B matrix.
+    (Its get_grad_zmat indexes its arrays with the absolute references'
+    keys, about -2**63, where it writes zeros: out of bounds, which Numba
+    does not check and ruchey raises an IndexError for.)"""
+    import pandas as pd
+    import chemcoord as cc
+    xyz = np.array([[0.0, 0.0, 0.0], [1.52, 0.0, 0.0], [2.0, 1.34, 0.0], [-0.37, -1.03, 0.0], [-0.37, 0.51, 0.89],
+                    [-0.37, 0.51, -0.89], [1.89, -0.51, 0.89], [1.89, -0.51, -0.89], [2.96, 1.3, 0.0]])
+    xyz = xyz + 0.02 * np.random.default_rng(208).standard_normal(xyz.shape)
+    frame = pd.DataFrame({"atom": ["C", "C", "O", "H", "H", "H", "H", "H", "H"],
+                          "x": xyz[:, 0], "y": xyz[:, 1], "z": xyz[:, 2]})
+    mol = cc.Cartesian(frame)
+    table = mol.get_construction_table()
+    zmat = mol.get_zmat(table)
+    back = zmat.get_cartesian()
+    return {"zmat": zmat.loc[:, ["bond", "angle", "dihedral"]].to_numpy(dtype=float),
+            "back": back.loc[:, ["x", "y", "z"]].to_numpy(dtype=float),
+            "wilson_b": np.asarray(mol.get_Wilson_B(), dtype=float),
+            "bonds": np.array(sorted((i, j) for i, js in mol.get_bonds().items() for j in js), dtype=float)}
+
+
+def baderkit_bader():
+    """BaderKit's charge partitioning of a rock-salt density (a sum of
+    periodic Gaussians on its atoms) by steepest ascent on the grid and by
+    its default method (near the grid, with weights): maxima, basins, their
+    charges, volumes and surface distances."""
+    from pymatgen.core import Lattice, Structure
+    from baderkit.bader import Bader
+    from baderkit.toolkit import Grid
+    fcc = np.array([[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]])
+    structure = Structure(Lattice.cubic(5.64), ["Na"] * 4 + ["Cl"] * 4, np.concatenate([fcc, fcc + 0.5]) % 1.0)
+    n = 28
+    frac = np.stack(np.meshgrid(*(np.arange(n) / n,) * 3, indexing="ij"), -1)
+    rho = np.zeros((n, n, n))
+    for site in structure:
+        d = frac - site.frac_coords
+        d -= np.round(d)
+        r2 = ((d @ structure.lattice.matrix) ** 2).sum(-1)
+        amp, width = (2.0, 0.5) if site.specie.symbol == "Na" else (8.0, 0.9)
+        rho += amp * np.exp(-r2 / width)
+    grid = Grid(structure, {"total": rho * structure.volume})
+    out = {}
+    for method in ("ongrid", "neargrid-weight"):
+        bader = Bader(charge_grid=grid, method=method)
+        out[method + "_charges"] = bader.atom_charges
+        out[method + "_volumes"] = bader.atom_volumes
+        out[method + "_min_dist"] = bader.atom_min_surface_distances
+        out[method + "_maxima"] = bader.maxima_frac
+    return out
+
+
+def nucs_problems():
+    """NuCS' constraint solver (propagators and heuristics reached through
+    tables of first-class functions): all solutions of 8 queens, a magic
+    square, Golomb rulers minimised and an all-interval series."""
+    from nucs.examples.queens.queens_problem import QueensProblem
+    from nucs.examples.golomb.golomb_problem import GolombProblem
+    from nucs.examples.all_interval_series.all_interval_series_problem import AllIntervalSeriesProblem
+    from nucs.solvers.backtrack_solver import BacktrackSolver
+    queens = BacktrackSolver(QueensProblem(8))
+    solutions = list(queens.solve())
+    golomb = GolombProblem(6)
+    best = BacktrackSolver(golomb).minimize(golomb.length_idx)
+    series = BacktrackSolver(AllIntervalSeriesProblem(8))
+    return {"queens": np.array(solutions, dtype=float), "golomb": np.asarray(best, dtype=float),
+            "series": np.array(list(series.solve()), dtype=float)}
+
+
+def tigramite_cmi():
+    """Tigramite's conditional mutual information tests, whose nearest
+    neighbour counts and restricted permutations are object-mode
+    compiled methods: CMIknn's estimate and shuffle test on a chain
+    X -> Z -> Y, and CMIsymb's on its symbolised version."""
+    from tigramite.independence_tests.cmiknn import CMIknn
+    from tigramite.independence_tests.cmisymb import CMIsymb
+    rng = np.random.default_rng(209)
+    x = rng.standard_normal(300)
+    z = 0.8 * x + 0.5 * rng.standard_normal(300)
+    y = 0.8 * z + 0.5 * rng.standard_normal(300)
+    array, xyz = np.vstack([x, y, z]), np.array([0, 1, 2])
+    knn = CMIknn(knn=0.1, shuffle_neighbors=5, sig_samples=40, seed=3, workers=1)
+    value = knn.get_dependence_measure(array, xyz)
+    pvalue = knn.get_shuffle_significance(array, xyz, value)
+    symbols = np.vstack([np.digitize(v, np.quantile(v, [0.33, 0.66])) for v in (x, y, z)])
+    symb = CMIsymb(sig_samples=40, seed=4)
+    svalue = symb.get_dependence_measure(symbols, xyz)
+    return {"cmiknn": np.array([value, pvalue]),
+            "cmisymb": np.array([svalue, symb.get_shuffle_significance(symbols, xyz, svalue)])}
+
+
+def lsdnumbatools_drainage():
+    """lsdnumbatools' flow routing (a jitclass iterating a raster's
+    neighbours, steepest-descent receivers and donors, the recursive
+    stack, multiple-flow receivers), depressions carved through, drainage
+    areas accumulated, and an implicit stream-power erosion step."""
+    import lsdnumbatools as lsdnb
+    from lsdnumbatools import quick_lem
+    rng = np.random.default_rng(210)
+    ny, nx = 40, 50
+    yy, xx = np.mgrid[0:ny, 0:nx]
+    topo = (0.5 * yy + 0.2 * np.abs(xx - nx / 2) + rng.uniform(0, 2, (ny, nx))).astype(np.float64)
+    node_type = np.ones((ny, nx), dtype=np.int16)
+    node_type[0, :] = node_type[-1, :] = node_type[:, 0] = node_type[:, -1] = 0
+    g = lsdnb.graph()
+    g.initiatialise(nx, ny, 30.0, 30.0, node_type, topo)
+    g.compute_D8S_graph()
+    g.correct_D8S_depressions()
+    g.compute_D8S_graph()
+    area = g.accumulate_down_constant_D8S(900.0)
+    g.compute_D8M_graph()
+    elevation = g.ds["topography"].values.copy()
+    erosion = np.zeros_like(elevation)
+    quick_lem.SPIL_Srec(erosion, elevation, g.ds["SStack"].values, g.ds["D8Srec"].values,
+                        g.ds["D8Sdist"].values.astype(np.float64), area, np.full(nx * ny, 1e-4), 0.45, 1.0, 1000.0,
+                        1e-6, nx * ny)
+    return {"receivers": g.ds["D8Srec"].values.astype(float), "stack": g.ds["SStack"].values.astype(float),
+            "area": area, "mstack": g.ds["D8MStack"].values.astype(float), "erosion": erosion,
+            "elevation": elevation}
+
+
+def fast_ivf_search():
+    """fast-ivf's inverted-file indexes: mini-batch k-means (compiled
+    assignment updates in prange), the approximate search over the nearest
+    lists with its top-k selection, and the product-quantised variant."""
+    from fast_ivf import FastIVF, FastIVFPQ
+    rng = np.random.default_rng(211)
+    centres = rng.standard_normal((12, 16))
+    data = (centres[rng.integers(0, 12, 3000)] + 0.3 * rng.standard_normal((3000, 16))).astype(np.float32)
+    queries = data[:25] + 0.05 * rng.standard_normal((25, 16)).astype(np.float32)
+    np.random.seed(5)
+    ivf = FastIVF(16, nlist=10, nprobe=3, kmeans_max_steps=50)
+    ivf.train(data)
+    scores, indices = ivf.search(queries, k=10)
+    np.random.seed(6)
+    pq = FastIVFPQ(16, nlist=10, pq_num_centroids=16, pq_num_subvectors=4, nprobe=3, kmeans_max_steps=50,
+                   kmeans_pq_max_steps=50)
+    pq.train(data)
+    pq_scores, pq_indices = pq.search(queries, k=10)
+    return {"scores": np.asarray(scores), "indices": np.asarray(indices, dtype=float),
+            "pq_scores": np.asarray(pq_scores), "pq_indices": np.asarray(pq_indices, dtype=float)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -12762,4 +13139,19 @@ WORKLOADS = {
     "numbatalib": {"indicators": numbatalib_indicators},
     "robust-fourier": {"bases": robust_fourier_bases},
     "mrg32k3a-numba": {"streams": mrg32k3a_numba_streams, "gamma_beta": mrg32k3a_numba_gamma_beta},
+    "spectres": {"resample": spectres_resample},
+    "lppls": {"fits": lppls_fits},
+    "ElMD": {"pettifor": elmd_pettifor, "network_simplex": elmd_network_simplex},
+    "cyrk": {"nbsolve": cyrk_nbsolve, "nbsolve2": cyrk_nbsolve2},
+    "flexsolve": {"bounded": flexsolve_bounded, "open": flexsolve_open},
+    "gsply": {"roundtrip": gsply_roundtrip},
+    "z7py": {"cells": z7py_cells},
+    "enstop": {"plsa": enstop_plsa},
+    "napari-graph": {"edges": napari_graph_edges},
+    "chemcoord": {"zmat": chemcoord_zmat},
+    "baderkit": {"bader": baderkit_bader},
+    "nucs": {"problems": nucs_problems},
+    "tigramite": {"cmi": tigramite_cmi},
+    "lsdnumbatools": {"drainage": lsdnumbatools_drainage},
+    "fast-ivf": {"search": fast_ivf_search},
 }

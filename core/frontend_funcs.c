@@ -1745,9 +1745,9 @@ NativeSig *fe_native_signature(Fe *fe, PyObject *e, PyObject *obj, bool *failed)
   } else if (d != Py_None && PyArg_ParseTuple(d, "KOO!", &addr, &ret, &PyTuple_Type, &args) &&
              PyTuple_GET_SIZE(args) <= 64) {
     sig = arena_alloc(fe->arena, sizeof *sig);
-    TypeKind unused;
     *sig = (NativeSig){.addr = (void *)(uintptr_t)addr, .owner = Py_NewRef(obj),  /* the code's for good */
-                       .ret = native_kind(ret, &unused), .nargs = (int)PyTuple_GET_SIZE(args)};
+                       .ret_pointee = TY_NONE, .nargs = (int)PyTuple_GET_SIZE(args)};
+    sig->ret = native_kind(ret, &sig->ret_pointee);
     for (int i = 0; i < sig->nargs; i++) {
       sig->pointee[i] = TY_NONE;
       sig->args[i] = native_kind(PyTuple_GET_ITEM(args, i), &sig->pointee[i]);

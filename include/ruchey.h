@@ -537,6 +537,7 @@ typedef struct NativeSig {
   int nargs;
   TypeKind args[64];
   TypeKind pointee[64];  /* a typed pointer argument's items (POINTER(c_double): TY_F64); TY_NONE: any address */
+  TypeKind ret_pointee;  /* a typed pointer result's items: the call gives a CPointer of them; TY_NONE: ret */
 } NativeSig;
 
 /* A call of an @intrinsic (ruchey.extending's): owner is the Python

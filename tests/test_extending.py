@@ -253,6 +253,28 @@ def test_overload_without_an_implementation_for_the_types_is_a_typing_error():
         scale_int(3)
 
 
+def converged(x, dx, xtol, subset=0):
+    raise AssertionError("the overload is called, not this")
+
+
+@overload(converged)
+def ol_converged(x, dx, xtol):  # (fewer parameters than the function and the call have)
+    return lambda x, dx, xtol: abs(dx) < xtol * abs(x)
+
+
+@njit
+def converged_in_subset(x, dx, subset):
+    return converged(x, dx, 1e-3, subset)
+
+
+def test_a_typing_function_whose_parameters_cannot_take_the_arguments_is_a_typing_error():
+    # Numba rejects that candidate (its TypeError binding them) and finds no implementation
+    rng = np.random.default_rng(12)
+    for x, dx in rng.uniform(-2.0, 2.0, (3, 2)):
+        with pytest.raises(ruchey.TypingError, match="converged"):
+            converged_in_subset(x, dx, 0)
+
+
 def shift(x, y=5, z=6):
     raise AssertionError("the overload is called, not this")
 

@@ -301,6 +301,41 @@ def test_typed_pointer_arguments_refuse_arrays_of_other_items():
         assert by_address(np.ones(1), np.zeros(1)) == 1
 
 
+def _memmove_giving(restype):
+    """libc's memmove (which returns its destination) typed to return restype."""
+    address = ctypes.cast(libc.memmove, ctypes.c_void_p).value
+    return ctypes.CFUNCTYPE(restype, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(address)
+
+
+moved_doubles = _memmove_giving(ctypes.POINTER(ctypes.c_double))
+moved_bytes = _memmove_giving(ctypes.POINTER(ctypes.c_uint8))
+
+
+@ruchey.njit
+def copied_doubles(dst, src):
+    p = moved_doubles(dst.ctypes.data, src.ctypes.data, src.nbytes)
+    view = ruchey.carray(p, dst.shape)  # the items' type is the pointer's, as Numba's CPointer
+    view[0] += 1.0
+    return view.sum(), p[src.size - 1]
+
+
+@ruchey.njit
+def copied_bytes(dst, src):
+    return ruchey.carray(moved_bytes(dst.ctypes.data, src.ctypes.data, src.size), (src.size,)).copy()
+
+
+def test_a_typed_pointer_result_is_a_pointer_carray_and_indexing_read():
+    rng = np.random.default_rng(17)
+    for n in rng.integers(1, 40, 5):
+        src = rng.standard_normal(n)
+        dst = np.zeros(n)
+        total, last = copied_doubles(dst, src)
+        np.testing.assert_allclose(total, src.sum() + 1.0)
+        assert last == src[-1] and dst[0] == src[0] + 1.0
+        raw = rng.integers(0, 256, n).astype(np.uint8)
+        np.testing.assert_array_equal(copied_bytes(np.zeros(n, np.uint8), raw), raw)
+
+
 def test_ctypes_types_convert_to_types_and_back():
     import importlib
     utils = importlib.import_module("numba.core.typing.ctypes_utils" if AS_NUMBA else "ruchey.native")

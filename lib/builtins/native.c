@@ -28,6 +28,14 @@ static const Type *pointed_items(const Node *a) {
  * a.ctypes. */
 static bool passes_address(const Type *t) { return is_pointer(t) || t->kind == TY_CTYPES; }
 
+/* A call's result: a typed pointer (POINTER(c_double), a CPointer of a
+ * signature) as Numba's CPointer, the items it points at known (a 1-d
+ * array of no known length, which carray and indexing read); else the
+ * scalar (c_void_p: an address, a uintp, as Numba's voidptr result). */
+static const Type *native_result_type(const NativeSig *sig) {
+  return sig->ret_pointee != TY_NONE ? ty_array(TYS(sig->ret_pointee), 1, 'C', false) : TYS(sig->ret);
+}
+
 static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
   const NativeSig *sig = n->callee;
   if (in->opts && in->opts->gpu_cc)
@@ -55,7 +63,7 @@ static const Type *ty_native_call(Infer *in, Node *n, const Type **args) {
       return ty_error(in, n->list.items[i], "a native function's argument %d is %s, a complex number: it takes %s",
                       i + 1, args[i]->name, TYS(sig->args[i])->name);
   }
-  return TYS(sig->ret);
+  return native_result_type(sig);
 }
 
 /* C's calling convention widens arguments narrower than 32 bits: the
@@ -95,6 +103,8 @@ static LLVMValueRef lo_native_call(Lower *l, Node *n) {
   for (int i = 0; i < sig->nargs; i++)
     if (held[i]) lo_done_with(l, n->list.items[i], held[i]);
   mark_widening(l, call, LLVMAttributeReturnIndex, sig->ret);
+  if (sig->ret_pointee != TY_NONE)
+    return lo_pointer_array(l, n->ty, LLVMBuildIntToPtr(l->b, call, l->mod->ptr, "pointer"));
   return sig->ret == TY_NONE ? LLVMGetUndef(l->mod->i8) : call;
 }
 

@@ -290,16 +290,26 @@ def _typed(typer, attempts, names=()):
 def _call_typer(typer, argtypes, names):
     """typer given the argument types of parameters names: by position, and
     those past its own positional parameters by name where it takes them
-    as **kwargs (def ol(a, **kws) for f(a, kw=None)), as Numba binds them."""
+    as **kwargs (def ol(a, **kws) for f(a, kw=None)), as Numba binds them.
+    None (no implementation) where its parameters cannot take them (a
+    typer of four parameters for a call of the function's five): Numba
+    rejects that candidate, and the call is a TypingError, not the
+    TypeError of calling the typer."""
     try:
-        params = inspect.signature(typer).parameters.values()
+        signature = inspect.signature(typer)
     except (TypeError, ValueError):
         return typer(*argtypes)
+    params = signature.parameters.values()
     positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
     by_name = any(p.kind is p.VAR_KEYWORD for p in params) and not any(p.kind is p.VAR_POSITIONAL for p in params)
-    if not by_name or len(argtypes) <= positional or len(names) != len(argtypes):
-        return typer(*argtypes)
-    return typer(*argtypes[:positional], **dict(zip(names[positional:], argtypes[positional:])))
+    args, kwargs = argtypes, {}
+    if by_name and len(argtypes) > positional and len(names) == len(argtypes):
+        args, kwargs = argtypes[:positional], dict(zip(names[positional:], argtypes[positional:]))
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    return typer(*args, **kwargs)
 
 
 def _asks_literally(impl):

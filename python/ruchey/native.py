@@ -7,7 +7,8 @@ function of an in-line library (``ffi.dlopen(...).f``, a cdata function
 pointer) or of an out-of-line module's ``lib`` (its module's ``ffi`` gives
 its type and address, with no registration needed). The arguments and the
 result are numbers, bools or addresses (c_void_p, and POINTER(...) or C
-pointer arguments: an integer, an array's ``a.ctypes``, ``ffi.from_buffer(a)``);
+pointer arguments: an integer, an array's ``a.ctypes``, ``ffi.from_buffer(a)``;
+a POINTER(...) or CPointer result is Numba's CPointer, which carray reads);
 the frontend asks ``describe`` for the address and the scalar kinds.
 A ctypes function taking Python objects (py_object arguments, a callback
 into the interpreter) is called as Python calls it, under the GIL
@@ -103,12 +104,13 @@ def _ctypes_kind(t, what):
     if t is None and what == "result":
         return -1
     name = _CTYPES.get(t)
-    if name is None and what != "result" and isinstance(t, type) and issubclass(t, ctypes._Pointer):
-        # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer)
+    if name is None and isinstance(t, type) and issubclass(t, ctypes._Pointer):
+        # POINTER(c_double): an address too, an array's a.ctypes (Numba's CPointer); a result
+        # is a CPointer of its items (an address where they are no number: POINTER(c_void_p))
         return _pointer(_CTYPES.get(t._type_) if t._type_ is not ctypes.c_void_p else None)
     if name is None:
         raise TypeError(f"a native function's {what} of ctypes type {getattr(t, '__name__', t)} is not supported "
-                        "in compiled code (numbers, bools, c_void_p and POINTER arguments are)")
+                        "in compiled code (numbers, bools, c_void_p and POINTER arguments and results are)")
     return _KINDS[name]
 
 
