@@ -93,7 +93,13 @@ static LLVMValueRef complex_div(Lower *l, const Type *t, LLVMValueRef ar, LLVMVa
   LLVMValueRef ni = LLVMBuildSelect(b, wide, LLVMBuildFSub(b, qq, pr, ""), LLVMBuildFSub(b, pr, qq, ""), "");
   LLVMValueRef re, im;
   if (numpy) {
-    LLVMValueRef by = LLVMBuildSelect(b, bzero, abr, one, "");
+    /* The zero divisor's ar/|br| divides by one elsewhere, chosen by
+     * |br| + |bi| == 0 rather than by bzero: LLVM folds a select on bzero
+     * inside the arm of another select on it, leaving ar/|br| divided in
+     * every lane, a divide-by-zero flag where only br is zero (AVX2 has
+     * no masked division to hide it) */
+    LLVMValueRef none = fcmp(l, LLVMRealOEQ, LLVMBuildFAdd(b, abr, abi, ""), zero);
+    LLVMValueRef by = LLVMBuildSelect(b, none, abr, one, "");
     LLVMValueRef s = l->operator_quotient ? NULL : LLVMBuildFDiv(b, one, d, "");
     LLVMValueRef qr = s ? LLVMBuildFMul(b, nr, s, "") : LLVMBuildFDiv(b, nr, d, "");
     LLVMValueRef qi = s ? LLVMBuildFMul(b, ni, s, "") : LLVMBuildFDiv(b, ni, d, "");
