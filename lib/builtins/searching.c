@@ -507,22 +507,29 @@ static LLVMValueRef ecmp(Lower *l, const Type *t, int op, LLVMValueRef a, LLVMVa
   return lo_compare_values(l, op, a, t, b, t);
 }
 
-/* NumPy's bin of x among uniform bins: computed, then moved by one where
- * the edges say (NumPy's decrement and increment); -1 outside them. */
+/* whether x is within the uniform bins' outer edges (a NaN is not) */
+static LLVMValueRef within_edges(Lower *l, Histogram *h, LLVMValueRef x) {
+  return LLVMBuildAnd(l->b, ecmp(l, h->et, OP_GE, x, h->first), ecmp(l, h->et, OP_LE, x, h->last), "");
+}
+
+/* NumPy's bin of x (within the outer edges) among uniform bins: computed,
+ * then moved by one where the edges say (NumPy's decrement and increment).
+ * Both edges are read at the computed bin: after a decrement, x is below
+ * the edge NumPy's increment then compares it with, so it cannot move up
+ * again, and neither load waits for the other's comparison. */
 static LLVMValueRef uniform_bin(Lower *l, Histogram *h, LLVMValueRef x) {
   const Type *et = h->et;
-  LLVMValueRef keep = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, h->first), ecmp(l, et, OP_LE, x, h->last), "");
   LLVMValueRef nb = lo_convert(l, h->nbins, TYS(TY_I64), et);
   LLVMValueRef f = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, x, h->first, ""), LLVMBuildFSub(l->b, h->last, h->first, ""), ""), nb, "");
   LLVMValueRef one = const_i64(l, 1), top = LLVMBuildSub(l->b, h->nbins, one, "");
-  LLVMValueRef i = LLVMBuildSelect(l->b, keep, LLVMBuildFPToSI(l->b, f, l->mod->i64, ""), const_i64(l, 0), "");
+  LLVMValueRef i = LLVMBuildFPToSI(l->b, f, l->mod->i64, "");
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), top, i, "");
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, i, const_i64(l, 0), ""), const_i64(l, 0), i, "");
-  i = LLVMBuildSelect(l->b, ecmp(l, et, OP_LT, x, element_at(l, &h->edges, i)), LLVMBuildSub(l->b, i, one, ""), i, "");
+  LLVMValueRef down = ecmp(l, et, OP_LT, x, element_at(l, &h->edges, i));
   LLVMValueRef up = LLVMBuildAnd(l->b, ecmp(l, et, OP_GE, x, element_at(l, &h->edges, LLVMBuildAdd(l->b, i, one, ""))),
                                  LLVMBuildICmp(l->b, LLVMIntNE, i, top, ""), "");
-  i = LLVMBuildSelect(l->b, up, LLVMBuildAdd(l->b, i, one, ""), i, "");
-  return LLVMBuildSelect(l->b, keep, i, const_i64(l, -1), "");
+  i = LLVMBuildSub(l->b, i, LLVMBuildZExt(l->b, down, l->mod->i64, ""), "");
+  return LLVMBuildAdd(l->b, i, LLVMBuildZExt(l->b, up, l->mod->i64, ""), "");
 }
 
 /* x's bin among given edges: e[i] <= x < e[i+1], the last bin closed; -1 outside */
@@ -540,10 +547,13 @@ static void count_element(Lower *l, LLVMValueRef *idx, void *arg) {
   Histogram *h = arg;
   LLVMValueRef x = lo_load_scalar(l, h->at->elem, lo_element_addr(l, h->at, h->a, idx));
   x = lo_convert(l, x, h->at->elem, h->uniform ? h->et : h->edges.cmp);
-  LLVMValueRef i = h->uniform ? uniform_bin(l, h, x) : given_bin(l, h, x);
   LLVMBasicBlockRef add = new_block(l, "histogram.add"), next = new_block(l, "histogram.next");
-  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
+  /* uniform bins: a branch around the bin's arithmetic, not selects after
+   * it, for the values outside (few, as a rule): fewer instructions a value */
+  LLVMValueRef i = h->uniform ? NULL : given_bin(l, h, x);
+  LLVMBuildCondBr(l->b, h->uniform ? within_edges(l, h, x) : LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
   position(l, add);
+  if (h->uniform) i = uniform_bin(l, h, x);
   LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
   LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
   LLVMBuildBr(l->b, next);
