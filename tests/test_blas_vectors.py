@@ -100,6 +100,37 @@ def test_dot_products_of_rows_match_python_bit_for_bit():
     np.testing.assert_allclose(unit_dots(x, y), unit_dots.py_func(x, y), rtol=1e-14)
 
 
+@ruchey.njit
+def vector_norm(v, two):
+    return np.linalg.norm(v, 2) if two else np.linalg.norm(v)
+
+
+@pytest.mark.parametrize("kind", KINDS + [np.int64])
+def test_vector_norm_is_the_root_of_blas_dot_of_the_elements_in_a_row(kind):
+    """ruchey's own norm of a vector (ord None or 2) is NumPy's formula: the
+    square root of BLAS's dot of its elements, laid out in a row first
+    (a strided or reversed vector copied, as NumPy's ravel does), a complex
+    one's real and imaginary parts' dots added in their precision."""
+    rng = make_rng(41)
+    real = {np.complex64: np.float32, np.complex128: np.float64, np.int64: np.float64}.get(kind, kind)
+    dot = blas.sdot if real == np.float32 else blas.ddot
+    for n in (0, 1, 2, 7, 100, 3001):
+        for step in (1, 2, -1, -3):
+            w = rng.standard_normal(n * abs(step)) * 10.0 ** rng.integers(-3, 4, n * abs(step))
+            if np.dtype(kind).kind == "c":
+                w = w + 1j * rng.standard_normal(n * abs(step))
+            v = w.astype(kind)[::step]
+            row = np.ascontiguousarray(v).astype(np.result_type(kind, np.float32))
+            parts, inc = row.view(real), 2 if np.dtype(kind).kind == "c" else 1
+            squares = [real(dot(parts, parts, n=n, offx=k, incx=inc, offy=k, incy=inc)) if n else real(0)
+                       for k in range(inc)]
+            expected = np.sqrt(squares[0] + squares[1] if len(squares) == 2 else squares[0])
+            for two in (False, True):
+                got = vector_norm(v, two)
+                assert got == expected, (kind, n, step, two, got, expected)
+                assert np.isclose(got, vector_norm.py_func(v, two), rtol=1e-5 if real == np.float32 else 1e-13, atol=0)
+
+
 def test_mismatched_vectors_raise():
     with pytest.raises(ValueError, match="aligned"):
         np_dot(np.ones(3), np.ones(4))

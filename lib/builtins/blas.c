@@ -194,6 +194,18 @@ static bool blas_dot(int kind, Mat a, Mat b, char *c) {
   return true;
 }
 
+/* x . x of n real elements of kind (float32 or float64) stride bytes
+ * apart, by BLAS's dot, as NumPy's norm sums them; false where the stride
+ * or n does not fit BLAS's ints, or the routine is missing. */
+bool la_self_dot(int kind, const char *x, int64_t n, int64_t stride, double *r) {
+  int64_t item = ty_plain[kind].bits / 8;
+  void *dot = la_routine(kind == TY_F32 ? R_SDOT : R_DDOT);
+  if (!dot || n > INT_MAX || stride <= 0 || stride % item || stride / item > INT_MAX) return false;
+  int count = (int)n, inc = (int)(stride / item);
+  *r = kind == TY_F32 ? ((Sdot)dot)(&count, x, &inc, x, &inc) : ((Ddot)dot)(&count, x, &inc, x, &inc);
+  return true;
+}
+
 /* c = a b by gemm (gemv for a vector). Row-major c is column-major
  * c^T = b^T a^T, so b comes first and each operand is read transposed. */
 static RtStatus blas_product(int kind, Mat a, Mat b, char *c) {

@@ -21,6 +21,8 @@ RtStatus la_error(const char *msg);  /* numpy.linalg.LinAlgError(msg) */
 RtStatus la_new_result(RtArray *out, int ndim, const int64_t *shape, int64_t item);
 /* the p-norm (flags: LF_DEFAULT for ord None) of n magnitudes v, as NumPy's norm */
 double la_vector_norm(const double *v, int64_t n, double p, int flags);
+/* x . x of n float32 or float64 elements stride bytes apart, by BLAS's dot (false where it cannot) */
+bool la_self_dot(int kind, const char *x, int64_t n, int64_t stride, double *r);
 /* c (n x n, C order) = a b of C-ordered n x n matrices of elements of kind */
 RtStatus la_square_product(int kind, const char *a, const char *b, char *c, int64_t n);
 /* c (m x n, C order) = a b of an m x k and a k x n matrix of kind, each

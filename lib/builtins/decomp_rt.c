@@ -732,8 +732,31 @@ static bool nrm2(int kind, const RtArray *a, double *scalar) {
   return true;
 }
 
+/* NumPy's 2-norm of vector a: the square root of its elements' dot
+ * product with themselves, contiguous (a strided vector copied first, as
+ * NumPy's ravel does), a complex one's real parts' and imaginary parts'
+ * added in their precision, by BLAS's dot; false where the length does not
+ * fit BLAS's ints or the routine is missing. */
+static bool dot_norm(int kind, const RtArray *a, double *scalar) {
+  int part = kind == TY_C64 ? TY_F32 : kind == TY_C128 ? TY_F64 : kind;
+  int64_t n = a->shape[0], item = la_item_size(kind), half = la_item_size(part);
+  const char *x = a->data;
+  char *copy = NULL;
+  if (a->strides[0] != item && n > 1) {
+    if (!(copy = malloc((size_t)(n * item)))) return false;
+    for (int64_t i = 0; i < n; i++) memcpy(copy + i * item, a->data + i * a->strides[0], (size_t)item);
+    x = copy;
+  }
+  double re, im = 0;
+  bool done = la_self_dot(part, x, n, item, &re) && (!la_is_complex(kind) || la_self_dot(part, x + half, n, item, &im));
+  free(copy);
+  if (done) scalar[0] = sqrt(part == TY_F32 ? (double)((float)re + (float)im) : re + im);
+  return done;
+}
+
 static RtStatus norm(int kind, const RtArray *a, int nda, double p, int flags, double *scalar) {
-  if (nda == 1 && flags & LF_NRM2 && (flags & LF_DEFAULT || p == 2) && nrm2(kind, a, scalar)) return RT_OK;
+  if (nda == 1 && (flags & LF_DEFAULT || p == 2) && (flags & LF_NRM2 ? nrm2(kind, a, scalar) : dot_norm(kind, a, scalar)))
+    return RT_OK;
   Fm f;
   RtStatus st = fortran_of(a, nda, kind, &f);
   if (st) return st;
