@@ -445,16 +445,20 @@ static LLVMValueRef fp_to_signed(Lower *l, LLVMValueRef v, LLVMTypeRef dst) {
 /* A float truncated to an int type (or lanes of them) as NumPy's casts
  * (C's) convert it on x86-64, where a value beyond the type's range, or
  * NaN, gives what the CPU's signed conversion gives: INT_MIN, cut to the
- * type. Unsigned types go through the signed conversion as gcc compiles
- * them: u8 and u16 through int32, u32 through int64, u64 through int64
- * of x or of x - 2**63 at and beyond 2**63. On a GPU, PTX's conversions
- * saturate (NaN gives 0). LLVM calls these values poison; each freeze
- * makes one fixed value the optimiser may not reason from. */
+ * type. Types narrower than int32 go through int32's conversion as gcc
+ * compiles them (a vector conversion straight to int8 or int16 is
+ * lowered with saturating packs on AVX2: 127 or -128 there, not the cut
+ * INT_MIN); u32 through int64, u64 through int64 of x or of x - 2**63 at
+ * and beyond 2**63. On a GPU, PTX's conversions saturate (NaN gives 0).
+ * LLVM calls these values poison; each freeze makes one fixed value the
+ * optimiser may not reason from. */
 LLVMValueRef lo_fp_to_int(Lower *l, LLVMValueRef v, LLVMTypeRef dst, bool is_signed) {
   unsigned bits = LLVMGetIntTypeWidth(scalar_of(dst));
+  if (l->mod->gpu)  /* PTX's cvt: saturated, as CUDA C's */
+    return is_signed ? fp_to_signed(l, v, dst) : LLVMBuildFreeze(l->b, LLVMBuildFPToUI(l->b, v, dst, ""), "");
+  if (bits < 32) return LLVMBuildTrunc(l->b, fp_to_signed(l, v, int_like(dst, 32)), dst, "");
   if (is_signed) return fp_to_signed(l, v, dst);
-  if (l->mod->gpu) return LLVMBuildFreeze(l->b, LLVMBuildFPToUI(l->b, v, dst, ""), "");  /* PTX's cvt: saturated, as CUDA C's */
-  if (bits < 64) return LLVMBuildTrunc(l->b, fp_to_signed(l, v, int_like(dst, bits < 32 ? 32 : 64)), dst, "");
+  if (bits < 64) return LLVMBuildTrunc(l->b, fp_to_signed(l, v, int_like(dst, 64)), dst, "");
   LLVMValueRef top = like_const(LLVMConstReal(scalar_of(LLVMTypeOf(v)), 0x1p63), dst);
   LLVMValueRef sign = like_const(LLVMConstInt(scalar_of(dst), 1ull << 63, 0), dst);
   LLVMValueRef high = LLVMBuildFCmp(l->b, LLVMRealOGE, v, top, "");
