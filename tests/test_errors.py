@@ -40,8 +40,8 @@ def except_as(x):
     y = x
     try:
         y = x + 1
-    except Exception as e:  # <- unsupported  # noqa: F841
-        y = 0
+    except Exception as e:  # <- unsupported (e used: Python unbinds an unused one, which compiles)
+        y = e
     return y
 
 
