@@ -744,7 +744,7 @@ static bool dot_norm(int kind, const RtArray *a, double *scalar) {
   char *copy = NULL;
   if (a->strides[0] != item && n > 1) {
     if (!(copy = malloc((size_t)(n * item)))) return false;
-    for (int64_t i = 0; i < n; i++) memcpy(copy + i * item, a->data + i * a->strides[0], (size_t)item);
+    rt_copy_strided(1, &n, copy, &item, a->data, a->strides, item);
     x = copy;
   }
   double re, im = 0;
