@@ -280,7 +280,7 @@ class Stencil:
         typer = _source_function(f"def __stencil_types({params}, out=None):\n"
                                  f"    return __choose(({params},), out)\n",
                                  "__stencil_types", {"__choose": self._overload})
-        extending.overload(self)(typer)
+        extending.overload(self, strict=False)(typer)  # (ruchey's own: its module is none, as made by exec)
 
     def _check_parameters(self, standard_indexing):
         if "out" in self.params:

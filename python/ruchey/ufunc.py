@@ -914,8 +914,7 @@ def _callable_from_compiled_code(u, disp, layout, hows):
     space = {"_ruchey_typer": lambda *argtypes: _compiled_call(u, disp, layout, len(ins), argtypes, hows)}
     # the typer takes the gufunc's arguments as its function does
     exec(f"def {u.__name__}({params}):\n    return _ruchey_typer({params},)\n", space)
-    # (ruchey's own overload: its implementations are made for the call, their parameters not the typer's)
-    extending.overload(u, strict=False)(space[u.__name__])
+    extending.overload(u, strict=False)(space[u.__name__])  # (ruchey's own: its module is none, as made by exec)
 
 
 def _compiled_call(u, disp, layout, nin, argtypes, hows):
