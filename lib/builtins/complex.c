@@ -613,7 +613,7 @@ static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name) || ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "cmath.rect() needs real numbers, got %s", args[i]->name);
-  return args[0]->kind == TY_F32 && args[1]->kind == TY_F32 && !ty_in_cuda(in) ? TYS(TY_C64) : TYS(TY_C128);
+  return narrow_result(in, args[0]) && narrow_result(in, args[1]) ? TYS(TY_C64) : TYS(TY_C128);
 }
 
 /* rect of a phi that is infinite or NaN, in floats f */
