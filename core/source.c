@@ -297,10 +297,26 @@ static long node_int(PyObject *node, const char *name) {
   return r;
 }
 
+/* The names a code object reads: its globals and attributes, parameters,
+ * locals and free variables (a lambda compiled alone reads its free
+ * variables as globals); a new set, or NULL. */
+static PyObject *names_read(PyObject *code) {
+  PyObject *names = PySet_New(NULL);
+  const char *fields[] = {"co_names", "co_varnames", "co_freevars"};
+  for (size_t i = 0; names && i < sizeof fields / sizeof *fields; i++) {
+    PyObject *t = PyObject_GetAttrString(code, fields[i]);
+    for (Py_ssize_t j = 0; names && t && PyTuple_Check(t) && j < PyTuple_GET_SIZE(t); j++)
+      if (PySet_Add(names, PyTuple_GET_ITEM(t, j)) < 0) Py_CLEAR(names);
+    if (!t) Py_CLEAR(names);
+    Py_XDECREF(t);
+  }
+  return names;
+}
+
 /* Python 3.10 keeps no columns: whether the lambda, compiled alone, has
- * code's constants (x + 1 and x * 100, or 2 and 6, differ there). Lambdas
- * that differ in nothing but their operators are told apart by columns
- * only (3.11 on). */
+ * code's constants and names (x + 1 and x * 100, or math.floor(x) and
+ * math.ceil(x), differ there). Lambdas that differ in nothing but their
+ * operators are told apart by columns only (3.11 on). */
 static bool same_constants(PyObject *lambda, PyCodeObject *code) {
   PyObject *ast = PyImport_AddModule("ast");
   PyObject *expr = PyObject_CallMethod(ast, "Expression", "O", lambda);
@@ -308,15 +324,17 @@ static bool same_constants(PyObject *lambda, PyCodeObject *code) {
   PyObject *compile = PyDict_GetItemString(PyEval_GetBuiltins(), "compile");  /* borrowed */
   PyObject *module = fixed && compile ? PyObject_CallFunction(compile, "Oss", fixed, "<lambda>", "eval") : NULL;
   PyObject *outer = module ? PyObject_GetAttrString(module, "co_consts") : NULL;
-  PyObject *mine = PyObject_GetAttrString((PyObject *)code, "co_consts");
+  PyObject *mine = PyObject_GetAttrString((PyObject *)code, "co_consts"), *my_names = names_read((PyObject *)code);
   bool same = false;
-  for (Py_ssize_t i = 0; outer && mine && i < PyTuple_GET_SIZE(outer); i++) {
+  for (Py_ssize_t i = 0; outer && mine && my_names && i < PyTuple_GET_SIZE(outer); i++) {
     PyObject *c = PyTuple_GET_ITEM(outer, i);
     PyObject *theirs = PyCode_Check(c) ? PyObject_GetAttrString(c, "co_consts") : NULL;
-    same |= theirs && PyObject_RichCompareBool(theirs, mine, Py_EQ) == 1;
-    Py_XDECREF(theirs);
+    PyObject *their_names = PyCode_Check(c) ? names_read(c) : NULL;
+    same |= theirs && their_names && PyObject_RichCompareBool(theirs, mine, Py_EQ) == 1 &&
+            PyObject_RichCompareBool(their_names, my_names, Py_EQ) == 1;
+    Py_XDECREF(theirs); Py_XDECREF(their_names);
   }
-  Py_XDECREF(expr); Py_XDECREF(fixed); Py_XDECREF(module); Py_XDECREF(outer); Py_XDECREF(mine);
+  Py_XDECREF(expr); Py_XDECREF(fixed); Py_XDECREF(module); Py_XDECREF(outer); Py_XDECREF(mine); Py_XDECREF(my_names);
   PyErr_Clear();
   return same;
 }

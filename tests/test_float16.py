@@ -122,6 +122,10 @@ def test_float16_with_a_literal_number_stays_float16(expr):
     power = "**" in expr  # (a power that overflows raises OverflowError, as CPython's: tested elsewhere)
     for v in halves(7, n=60, scale=3.0 if power else 30.0, special=not power):
         for x in (v, np.array(v)):
+            if NUMPY1 and expr == "a ** 1.5" and v < 0:  # (NumPy 1: a float64 power, which keeps CPython's error,
+                with pytest.raises(ValueError, match="fractional power"):  # as a float64 argument's does)
+                    f(x)
+                continue
             got, want = quiet(f, x), quiet(ns["f"], x)
             assert type(got) is (float if NUMPY1 else np.float16) and same(got, want), (expr, v)
 

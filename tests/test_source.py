@@ -308,12 +308,18 @@ def test_lambdas_with_the_same_parameters_on_one_line_are_told_apart_by_position
         y = 3
         return jit(lambda x: x + y), jit(lambda x: x * y * 10)
     p, q = outer()
-    print(g(1), f(1), b(0), a(0), k[1](0), k[0](0), q(1), p(1))
+    import math
+    lo, hi = jit(lambda x: math.floor(x)), jit(lambda x: math.ceil(x))  # (differ in a name alone)
+    def pair():
+        y, z = 3, 5
+        return jit(lambda x: x + y), jit(lambda x: x + z)
+    r, t = pair()
+    print(g(1), f(1), b(0), a(0), k[1](0), k[0](0), q(1), p(1), hi(1.5), lo(1.5), t(1), r(1))
     ns = {}
     exec("from ruchey import jit\\nf = jit(lambda x: x + 1); g = jit(lambda x: x * 100)\\n", ns)
     print(ns["g"](1), ns["f"](1))
     """
-    assert_printed(run_python_file(script, tmp_path), ["100", "2", "6", "2", "-2", "-1", "30", "4", "100", "2"])
+    assert_printed(run_python_file(script, tmp_path), ["100", "2", "6", "2", "-2", "-1", "30", "4", "2", "1", "6", "4", "100", "2"])
 
 
 def test_a_lambda_inside_another_compiles_as_itself(tmp_path):

@@ -347,10 +347,11 @@ def chosen_by_a_literal_str():
     return np.where("ab", 0, 1), np.where("", 0.5, 2), np.where(" ", 1, 2)
 
 
+@numpy2_only  # (NumPy 1's where reads a str condition as int(s): ruchey reads it as NumPy 2, as text arrays above)
 @pytest.mark.parametrize("seed", range(3))
 def test_where_of_a_str_condition_reads_it_as_numpy_reads_a_0d_array_of_it(seed):
-    """a str condition is NumPy's 0-d array of one str: true where not empty
-    (NumPy 1: not only whitespace), the result 0-d or x's and y's broadcast"""
+    """a str condition is NumPy's 0-d array of one str: true where not empty,
+    the result 0-d or x's and y's broadcast"""
     rng = make_rng(seed)
     words = ["", "a", " ", "  \t", "\x00", "ab c", "\u65e5", "\x00b"] + \
         ["".join(rng.choice(list(" ab\u00e9\x00"), size=int(rng.integers(0, 6)))) for _ in range(8)]
@@ -363,6 +364,16 @@ def test_where_of_a_str_condition_reads_it_as_numpy_reads_a_0d_array_of_it(seed)
             if dtype not in (np.uint64,):  # (NumPy's uint64 and int64 promote to float64)
                 arraygen.assert_same_result(chosen_literals.py_func(c, x), chosen_literals(c, x), f"where({c!r})")
     arraygen.assert_same_result(chosen_by_a_literal_str.py_func(), chosen_by_a_literal_str(), "where('ab', 0, 1)")
+
+
+def test_where_of_a_str_condition_is_numpy_2s_on_numpy_1_too():
+    """where's text conditions, arrays and str alike, are true where not empty
+    under every NumPy (NumPy 1's where parses them as ints); argwhere and
+    flatnonzero keep NumPy 1's own truth there (not only whitespace)"""
+    assert [v.item() for v in chosen_by_a_literal_str()] == [0, 2.0, 1]
+    assert chosen("\x00", 1, 2).item() == 2 and chosen("0", 1, 2).item() == 1
+    nonzero_of = ruchey.njit(lambda c: np.flatnonzero(c).size)
+    assert nonzero_of(" ") == nonzero_of.py_func(" ") and nonzero_of("a") == nonzero_of.py_func("a") == 1
 
 
 def test_where_of_text_and_numbers_is_a_typing_error_and_of_bad_shapes_numpys_value_error():

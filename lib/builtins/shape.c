@@ -2377,7 +2377,9 @@ static const Type *ty_where(Infer *in, Node *n, const Type **args) {
     n->bi = bi_named("numpy.where of text");
     return ty_text_where(in, n, args);
   }
-  if (!(args[0] = ty_truth_operand(in, n->list.items[0], args[0]))) return NULL;  /* where('ab', x, y) */
+  if (args[0]->kind == TY_STR && !(args[0] = ty_wrap_call(in, n->list.items[0], "numpy where str truth")))
+    return NULL;  /* where('ab', x, y) */
+  if (!(args[0] = ty_truth_operand(in, n->list.items[0], args[0]))) return NULL;  /* where(None, x, y) */
   for (int i = 0; i < 3; i++)
     if (!is_array(args[i]) && !ty_is_scalar(args[i]))
       return ty_error(in, n->list.items[i], "%s() needs arrays or numbers, got %s", n->bi->name, args[i]->name);

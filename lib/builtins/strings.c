@@ -94,11 +94,13 @@ static LLVMValueRef lo_truth_call(Lower *l, Node *n) {
 
 /* A str's truth as NumPy reads it as a 0-d array (argwhere, flatnonzero):
  * its trailing NULs dropped, not empty in NumPy 2, not only whitespace in
- * NumPy 1.x. */
+ * NumPy 1.x; where's condition (the row's ival 1) is NumPy 2's on NumPy 1
+ * too, as where's text arrays' (NumPy 1's where reads int(s) there). */
 static LLVMValueRef lo_numpy_truth_call(Lower *l, Node *n) {
   Node *x = n->list.items[0];
   LLVMValueRef s = lo_expr(l, x);
-  LLVMValueRef which = const_i32(l, rt_numpy_version >= 200 ? STR_IS_NUMPY_FALSE : STR_IS_NUMPY1_FALSE);
+  bool numpy2 = rt_numpy_version >= 200 || n->bi->ival;
+  LLVMValueRef which = const_i32(l, numpy2 ? STR_IS_NUMPY_FALSE : STR_IS_NUMPY1_FALSE);
   LLVMValueRef blank = call_rt(l, "rt_str_is", l->mod->i32, (LLVMTypeRef[]){l->mod->ptr, l->mod->i32},
                                (LLVMValueRef[]){s, which}, 2);
   lo_done_with(l, x, s);
@@ -706,5 +708,6 @@ const Builtin bi_strings[] = {
   {"bin", "builtins", "bin", BK_FUNCTION, 0, 1, 1, NULL, BF_PURE, 'b', 0, ty_int_in_base, lo_int_in_base},
   {"str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_truth_call},
   {"numpy str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 0, 0, ty_truth, lo_numpy_truth_call},
+  {"numpy where str truth", NULL, NULL, BK_FUNCTION, 0, 1, 1, NULL, 0, 1, 0, ty_truth, lo_numpy_truth_call},
   BI_END,
 };
