@@ -76,6 +76,7 @@ test-python314:
 wheel: deps
 	PYTHONS=$(PY) bash scripts/build-wheel.sh
 	$(PY) -m pytest -q tests/test_wheel.py
+	$(PY) bench/wheel_install.py
 
 clean:
 	rm -rf build docs/_build

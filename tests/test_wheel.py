@@ -1,12 +1,12 @@
 """The wheel `make wheel` builds (dist/): manylinux_2_28, LLVM inside, and
-installed into a fresh environment it imports and compiles at once. Skipped
+installed into a fresh environment it imports and compiles at once (how
+fast: bench/wheel_install.py, which make wheel runs after these). Skipped
 until a wheel for this Python is there (make wheel runs these after building)."""
 import glob
 import os
 import re
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -32,7 +32,7 @@ def test_wheel_needs_glibc_2_28_at_most_and_no_llvm(tmp_path):
                           "libgcc_s.so.1", "ld-linux-x86-64.so.2", "libruchey_rt.so"}, (lib, needed)
 
 
-def test_wheel_installs_imports_and_compiles_in_under_5_seconds(tmp_path):
+def test_wheel_installs_imports_and_compiles(tmp_path):
     venv = tmp_path / "venv"
     # NumPy from this Python's site-packages: the clock measures ruchey alone
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
@@ -46,12 +46,9 @@ def test_wheel_installs_imports_and_compiles_in_under_5_seconds(tmp_path):
               "    return s\n"
               "assert total(numpy.arange(10.0)) == 45.0\n"
               "print(ruchey.__file__)\n")
-    start = time.perf_counter()
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", "--disable-pip-version-check",
                     WHEELS[-1]], check=True, timeout=300)
     proc = subprocess.run([python, "-c", script], capture_output=True, text=True, timeout=300,
                           cwd=str(tmp_path))
-    elapsed = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(str(venv)), proc.stdout
-    assert elapsed < 5.0, elapsed
