@@ -135,7 +135,7 @@ static PyObject *box_int64(int64_t v) {
 }
 
 /* The dtype of an array's elements (a new reference). */
-static PyArray_Descr *elem_descr(const Type *e) {
+PyArray_Descr *disp_elem_descr(const Type *e) {
   if (ty_is_time(e)) return disp_time_descr(e);
   if (ty_is_fixed_text(e)) {  /* '<Un', '|Sn' */
     PyArray_Descr *d = PyArray_DescrNewFromType(e->kind == TY_CHARSEQ ? NPY_UNICODE : NPY_STRING);
@@ -156,7 +156,7 @@ static PyObject *box_time(const Type *t, char *p) {
 /* A global array frozen into the code, returned: a read-only copy, since
  * the code's memory goes when its function does. */
 static PyObject *box_frozen(const Type *t, char *data, npy_intp *shape, npy_intp *strides) {
-  PyArray_Descr *descr = elem_descr(t->elem);
+  PyArray_Descr *descr = disp_elem_descr(t->elem);
   PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, shape, strides, data, 0, NULL);
   PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
   Py_XDECREF(view);
@@ -233,7 +233,7 @@ static __attribute__((noinline)) PyObject *box_array(const Type *t, RtArray *a) 
                                                 : PyMemoryView_FromObject((PyObject *)a->parent);
     if (!base) return NULL;
   }
-  PyArray_Descr *descr = elem_descr(t->elem);
+  PyArray_Descr *descr = disp_elem_descr(t->elem);
   if (!descr) {
     Py_DECREF(base);
     return NULL;
@@ -375,7 +375,7 @@ PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
 /* numpy.finfo or iinfo of a dtype, which its type alone says: NumPy's
  * object of that dtype. */
 static PyObject *box_info(const Type *t) {
-  PyObject *numpy = PyImport_ImportModule("numpy"), *dtype = (PyObject *)elem_descr(t->elem), *r = NULL;
+  PyObject *numpy = PyImport_ImportModule("numpy"), *dtype = (PyObject *)disp_elem_descr(t->elem), *r = NULL;
   if (numpy && dtype) r = PyObject_CallMethod(numpy, ty_is_int(t->elem) ? "iinfo" : "finfo", "O", dtype);
   Py_XDECREF(dtype);
   Py_XDECREF(numpy);
@@ -463,7 +463,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_RECORD: return disp_box_record(t, p);
   case TY_CLASS: return jitclass_box(t, *(void **)p);
   case TY_ENUM: case TY_INTENUM: return disp_box_enum(t, p);
-  case TY_DTYPE: return (PyObject *)elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
+  case TY_DTYPE: return (PyObject *)disp_elem_descr(t->elem);  /* no value: its type says which (a.dtype) */
   case TY_INFO: return box_info(t);
   case TY_FUNCTION: return box_function(t);
   case TY_FUNCPTR: return box_funcptr(t, *(void **)p);

@@ -111,6 +111,7 @@ struct _PyArray_Descr;
 const Type *disp_record_type(struct _PyArray_Descr *d);
 const Type *disp_time_type(struct _PyArray_Descr *d);  /* datetime64[unit] of an M8/m8 dtype, or NULL */
 struct _PyArray_Descr *disp_time_descr(const Type *t);  /* its dtype, a new reference */
+struct _PyArray_Descr *disp_elem_descr(const Type *e);  /* box.c: an array's dtype of elements e, a new reference */
 const Type *disp_dtype_time(PyObject *o);
 /* A str or bytes dtype of a width ('U5', 'S3') as its arrays' element, or NULL (no exception). */
 const Type *disp_dtype_text(PyObject *o);

@@ -90,8 +90,8 @@ static void run_gufunc_parallel(char **args, const npy_intp *dims, const npy_int
 }
 
 /* _gufunc_loop(disp, args): disp compiled for argument types args
- * (ruchey.types descriptions). Returns (entry address, the NumPy type
- * number of each argument's elements). */
+ * (ruchey.types descriptions). Returns (entry address, the dtype of each
+ * argument's elements). */
 PyObject *gufunc_compile_loop(PyObject *module, PyObject *a) {
   Dispatcher *disp;
   PyObject *args;
@@ -104,13 +104,15 @@ PyObject *gufunc_compile_loop(PyObject *module, PyObject *a) {
     if (!(types[i] = disp_described_type(PyTuple_GET_ITEM(args, i)))) return NULL;
   Spec *s = disp_find_spec(disp, types, false);
   if (!s && !(s = disp_compile_miss(disp, types, false))) return NULL;
-  PyObject *nums = PyTuple_New(n);
-  for (int i = 0; nums && i < n; i++)
-    PyTuple_SET_ITEM(nums, i, PyLong_FromLong(disp_kind_type_num(types[i]->kind == TY_ARRAY ? types[i]->elem->kind
-                                                                                             : types[i]->kind)));
-  void *entry = nums ? disp_checked_entry(disp, (int)(s - disp->specs)) : NULL;
-  if (!entry) Py_CLEAR(nums);
-  return nums ? Py_BuildValue("(KN)", (unsigned long long)(uintptr_t)entry, nums) : NULL;
+  PyObject *dtypes = PyTuple_New(n);
+  for (int i = 0; dtypes && i < n; i++) {
+    PyObject *d = (PyObject *)disp_elem_descr(types[i]->kind == TY_ARRAY ? types[i]->elem : types[i]);
+    if (!d) Py_CLEAR(dtypes);
+    else PyTuple_SET_ITEM(dtypes, i, d);
+  }
+  void *entry = dtypes ? disp_checked_entry(disp, (int)(s - disp->specs)) : NULL;
+  if (!entry) Py_CLEAR(dtypes);
+  return dtypes ? Py_BuildValue("(KN)", (unsigned long long)(uintptr_t)entry, dtypes) : NULL;
 }
 
 /* What a gufunc points at, kept alive by its obj: the loops' code is the
@@ -119,6 +121,9 @@ typedef struct GufuncTables {
   PyUFuncGenericFunction *funcs;
   void **data;
   char *types;
+  PyArray_Descr **descrs; /* each loop's dtypes, datetimes with their units (types holds their numbers) */
+  int ndescrs;            /* loops * arguments */
+  bool timed;             /* whether a loop takes or gives datetimes */
   GuLoop *loops;
   char *name, *doc, *signature;
   PyObject *disp;
@@ -127,19 +132,21 @@ typedef struct GufuncTables {
 static void free_tables(PyObject *capsule) {
   GufuncTables *t = PyCapsule_GetPointer(capsule, "ruchey.gufunc");
   if (!t) return;
+  for (int i = 0; t->descrs && i < t->ndescrs; i++) Py_XDECREF(t->descrs[i]);
+  PyMem_Free(t->descrs);
   PyMem_Free(t->funcs); PyMem_Free(t->data); PyMem_Free(t->types); PyMem_Free(t->loops);
   PyMem_Free(t->name); PyMem_Free(t->doc); PyMem_Free(t->signature);
   Py_XDECREF(t->disp);
   PyMem_Free(t);
 }
 
-/* One loop from (address, type numbers, per argument (scalar, core
- * dimension indices; -1 for a "()" argument's one element)). */
+/* One loop from (address, dtypes, per argument (scalar, core dimension
+ * indices; -1 for a "()" argument's one element)). */
 static bool fill_loop(GufuncTables *t, int i, PyObject *row, int nargs, bool parallel) {
   unsigned long long addr;
-  PyObject *nums, *how;
-  if (!PyArg_ParseTuple(row, "KO!O!", &addr, &PyTuple_Type, &nums, &PyTuple_Type, &how)) return false;
-  if (PyTuple_GET_SIZE(nums) != nargs || PyTuple_GET_SIZE(how) != nargs) {
+  PyObject *dtypes, *how;
+  if (!PyArg_ParseTuple(row, "KO!O!", &addr, &PyTuple_Type, &dtypes, &PyTuple_Type, &how)) return false;
+  if (PyTuple_GET_SIZE(dtypes) != nargs || PyTuple_GET_SIZE(how) != nargs) {
     PyErr_SetString(PyExc_ValueError, "a loop's arguments do not match the gufunc's");
     return false;
   }
@@ -147,7 +154,14 @@ static bool fill_loop(GufuncTables *t, int i, PyObject *row, int nargs, bool par
   g->entry = (int (*)(void *, void **))(uintptr_t)addr;
   g->nargs = nargs;
   for (int k = 0; k < nargs; k++) {
-    t->types[i * nargs + k] = (char)PyLong_AsLong(PyTuple_GET_ITEM(nums, k));
+    PyObject *d = PyTuple_GET_ITEM(dtypes, k);
+    if (!PyArray_DescrCheck(d)) {
+      PyErr_SetString(PyExc_TypeError, "a loop's argument types must be dtypes");
+      return false;
+    }
+    t->descrs[i * nargs + k] = (PyArray_Descr *)Py_NewRef(d);
+    t->types[i * nargs + k] = (char)((PyArray_Descr *)d)->type_num;
+    t->timed |= PyTypeNum_ISDATETIME(((PyArray_Descr *)d)->type_num);
     int scalar;
     PyObject *dims;
     if (!PyArg_ParseTuple(PyTuple_GET_ITEM(how, k), "pO!", &scalar, &PyTuple_Type, &dims)) return false;
@@ -162,6 +176,28 @@ static bool fill_loop(GufuncTables *t, int i, PyObject *row, int nargs, bool par
   t->funcs[i] = parallel ? run_gufunc_parallel : run_gufunc;
   t->data[i] = g;
   return !PyErr_Occurred();
+}
+
+/* The dtypes of the first loop that takes the operands: a gufunc with
+ * datetimes among its arguments. NumPy's own resolver finds none for a
+ * datetime of a unit (M8[D]): its loops are of the unitless M8, to which
+ * it casts no unit safely; a loop here has its signature's units. With an
+ * explicit signature= (type_tup), NumPy's. */
+static int resolve_timed_loop(PyUFuncObject *u, NPY_CASTING casting, PyArrayObject **ops, PyObject *type_tup,
+                              PyArray_Descr **out) {
+  GufuncTables *t = PyCapsule_GetPointer(u->obj, "ruchey.gufunc");
+  int nargs = u->nargs;
+  NPY_CASTING in_casting = casting > NPY_SAFE_CASTING ? NPY_SAFE_CASTING : casting;  /* (NumPy's rule for inputs) */
+  for (int i = 0; t && !type_tup && i < u->ntypes; i++) {
+    PyArray_Descr **loop = &t->descrs[i * nargs];
+    bool takes = true;
+    for (int k = 0; takes && k < u->nin; k++) takes = PyArray_CanCastTypeTo(PyArray_DESCR(ops[k]), loop[k], in_casting);
+    if (!takes) continue;
+    for (int k = 0; k < nargs; k++) out[k] = (PyArray_Descr *)Py_NewRef(loop[k]);
+    return 0;
+  }
+  PyErr_Clear();
+  return PyUFunc_DefaultTypeResolver(u, casting, ops, type_tup, out);
 }
 
 /* NumPy hands a gufunc's outputs (and the inputs named writable) over
@@ -207,11 +243,13 @@ PyObject *gufunc_make(PyObject *module, PyObject *a) {
   t->funcs = PyMem_Calloc(m, sizeof *t->funcs);
   t->data = PyMem_Calloc(m, sizeof *t->data);
   t->types = PyMem_Calloc(m * (size_t)nargs, 1);
+  t->descrs = PyMem_Calloc(m * (size_t)nargs, sizeof *t->descrs);
+  t->ndescrs = (int)(m * (size_t)nargs);
   t->loops = PyMem_Calloc(m, sizeof *t->loops);
   t->name = ufunc_copy_text(name);
   t->doc = ufunc_copy_text(doc);
   t->signature = ufunc_copy_text(signature);
-  bool ok = t->funcs && t->data && t->types && t->loops && t->name && t->doc && t->signature;
+  bool ok = t->funcs && t->data && t->types && t->descrs && t->loops && t->name && t->doc && t->signature;
   if (!ok) PyErr_NoMemory();
   for (Py_ssize_t i = 0; ok && i < n; i++) ok = fill_loop(t, (int)i, PyList_GET_ITEM(loops, i), nargs, parallel);
   int kind = ufunc_identity_kind(identity);
@@ -224,6 +262,7 @@ PyObject *gufunc_make(PyObject *module, PyObject *a) {
     return NULL;
   }
   ((PyUFuncObject *)u)->obj = capsule;
+  if (t->timed) ((PyUFuncObject *)u)->type_resolver = resolve_timed_loop;
   if (!set_writable_operands((PyUFuncObject *)u, nin, nout, writable)) Py_CLEAR(u);
   return u;
 }

@@ -294,6 +294,48 @@ def test_cuda_target_gufunc_pickles_by_value():
     assert type(h) is type(g) and h.types == g.types
 
 
+def elapsed(start, end, out):
+    for i in range(start.shape[0]):
+        out[i] = end[i] - start[i]
+
+
+def shifted_days(day, step, out):
+    out[0] = day + step
+
+
+@pytest.mark.skipif(AS_NUMBA, reason="Numba's gufuncs find no loop for a datetime of a unit (NumPy's resolver)")
+@pytest.mark.parametrize("target", ["cpu", "parallel", "cuda"])
+@pytest.mark.parametrize("unit", ["D", "h", "s", "ns"])
+def test_datetime_signatures_take_datetimes_of_their_units(target, unit):
+    """A loop of datetimes of a unit takes arrays of it (and of coarser units,
+    cast as NumPy's safe rule allows), as numba-cuda's gufuncs do."""
+    from ruchey import from_dtype
+    day, delta = from_dtype(np.dtype(f"M8[{unit}]")), from_dtype(np.dtype(f"m8[{unit}]"))
+    g = guvectorize([(day[:], day[:], delta[:])], "(n),(n)->(n)", target=target)(elapsed)
+    h = guvectorize([(day, delta, day[:])], "(),()->()", target=target)(shifted_days)
+    rng = make_rng(11)
+    start = np.datetime64("2001-01-01", unit) + rng.integers(0, 10 ** 6, (7, 5)).astype(f"m8[{unit}]")
+    end = start + rng.integers(-10 ** 6, 10 ** 6, (7, 5)).astype(f"m8[{unit}]")
+    expected = np.empty((7, 5), f"m8[{unit}]")
+    for k in range(7):
+        elapsed(start[k], end[k], expected[k])
+    got = g(start, end)
+    assert got.dtype == np.dtype(f"m8[{unit}]")
+    np.testing.assert_array_equal(got, expected)
+    step = rng.integers(-500, 500, 5).astype(f"m8[{unit}]")
+    got = h(start, step)
+    assert got.dtype == np.dtype(f"M8[{unit}]")
+    np.testing.assert_array_equal(got, start + step)
+    coarse = start.astype("M8[D]")
+    np.testing.assert_array_equal(g(coarse, coarse + np.timedelta64(3, "D")), np.timedelta64(3, "D"))
+    if unit != "D":  # (days to hours is safe: the reverse is not)
+        return
+    with pytest.raises(TypeError):
+        g(start.astype("M8[h]"), end.astype("M8[h]"))
+    with pytest.raises(TypeError):
+        g(start.view(np.int64), end.view(np.int64))
+
+
 def test_cuda_target_casts_a_number_to_its_loops_type():
     def scale(k, x, out):
         for i in range(x.shape[0]):

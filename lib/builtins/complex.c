@@ -470,25 +470,22 @@ const Type *ty_numpy_complex(Infer *in, Node *n, const Type **args) {
 /* ---------------------------------------------------------------- cmath */
 
 /* Whether a number of type t is as narrow as float32: Numba's cmath
- * functions of it are complex64's */
+ * functions of it are complex64's, in kernels and device functions too
+ * (numba-cuda's cmath typing is Numba's) */
 static bool narrow_part(const Type *t) { return t->kind == TY_C64 || t->kind == TY_F32; }
-
-/* Whether cmath's functions of t give float32 parts here: in CPU code
- * (CUDA kernels and device functions keep their complex128 results) */
-static bool narrow_result(const Infer *in, const Type *t) { return narrow_part(t) && !ty_in_cuda(in); }
 
 /* cmath.fn's result for an argument of type t, as Numba types it: complex64
  * for a complex64 (or float32), but for tanh, acosh and log10, whose
  * formulas go on in float64 (Numba's overloads return their complex128);
  * complex128 for the rest */
-static const Type *cmath_result(const Infer *in, int fn, const Type *t) {
+static const Type *cmath_result(int fn, const Type *t) {
   bool wide = fn == CM_TANH || fn == CM_ACOSH || fn == CM_LOG10;
-  return narrow_result(in, t) && !wide ? TYS(TY_C64) : TYS(TY_C128);
+  return narrow_part(t) && !wide ? TYS(TY_C64) : TYS(TY_C128);
 }
 
 static const Type *ty_cmath(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
-  return cmath_result(in, n->bi->ival, args[0]);
+  return cmath_result(n->bi->ival, args[0]);
 }
 
 /* Numba's cmath.log and log10 of x (a number of type t) in code written for
@@ -526,7 +523,7 @@ static const Type *ty_cmath_log(Infer *in, Node *n, const Type **args) {
   bool narrow = true;
   for (int i = 0; i < n->list.len; i++) {
     if (!ty_need_scalar(in, n, args[i], n->bi->name)) return NULL;
-    narrow &= narrow_result(in, args[i]);
+    narrow &= narrow_part(args[i]);
   }
   return narrow ? TYS(TY_C64) : TYS(TY_C128);
 }
@@ -555,8 +552,8 @@ static LLVMValueRef lo_cmath_log(Lower *l, Node *n) {
 }
 
 /* phase's and polar's float type: float32 for a complex64 (or float32), as Numba's */
-static const Type *polar_part(const Infer *in, const Type *t) {
-  return narrow_result(in, t) ? TYS(TY_F32) : TYS(TY_F64);
+static const Type *polar_part(const Type *t) {
+  return narrow_part(t) ? TYS(TY_F32) : TYS(TY_F64);
 }
 
 /* The float type a cmath function whose result's parts are `part` computes
@@ -567,7 +564,7 @@ static const Type *cmath_work(Lower *l, const Type *part) { return l->opts->numb
 static const Type *complex_of(const Type *part) { return part->kind == TY_F32 ? TYS(TY_C64) : TYS(TY_C128); }
 
 static const Type *ty_phase(Infer *in, Node *n, const Type **args) {
-  return ty_need_scalar(in, n, args[0], n->bi->name) ? polar_part(in, args[0]) : NULL;
+  return ty_need_scalar(in, n, args[0], n->bi->name) ? polar_part(args[0]) : NULL;
 }
 
 static LLVMValueRef lo_phase(Lower *l, Node *n) {
@@ -590,7 +587,7 @@ static const Type *ty_cmath_predicate(Infer *in, Node *n, const Type **args) {
 /* cmath.polar(z): (abs(z), phase(z)), abs raising OverflowError as CPython's */
 static const Type *ty_polar(Infer *in, Node *n, const Type **args) {
   if (!ty_need_scalar(in, n, args[0], n->bi->name)) return NULL;
-  const Type *f[2] = {polar_part(in, args[0]), polar_part(in, args[0])};
+  const Type *f[2] = {polar_part(args[0]), polar_part(args[0])};
   return ty_tuple(2, f);
 }
 
@@ -613,7 +610,7 @@ static const Type *ty_rect(Infer *in, Node *n, const Type **args) {
   for (int i = 0; i < 2; i++)
     if (!ty_need_scalar(in, n->list.items[i], args[i], n->bi->name) || ty_is_complex(args[i]))
       return ty_error(in, n->list.items[i], "cmath.rect() needs real numbers, got %s", args[i]->name);
-  return narrow_result(in, args[0]) && narrow_result(in, args[1]) ? TYS(TY_C64) : TYS(TY_C128);
+  return narrow_part(args[0]) && narrow_part(args[1]) ? TYS(TY_C64) : TYS(TY_C128);
 }
 
 /* rect of a phi that is infinite or NaN, in floats f */

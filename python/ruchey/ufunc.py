@@ -740,8 +740,8 @@ def _build_gufunc(func, disp, sigs, layout, options):
             raise TypeError(f"guvectorized functions cannot return values: the signature {sig!r} specifies "
                             f"{sig.return_type} return type")
         how = _loop_arguments(sig, core, len(ins))
-        address, nums = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
-        loops.append((address, nums, how))
+        address, dtypes = _core._gufunc_loop(disp, tuple(t.describe() for t in sig.args))
+        loops.append((address, dtypes, how))
     parallel = options.get("target", "cpu") == "parallel"
     if parallel:
         _launch_pool()
