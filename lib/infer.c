@@ -1046,6 +1046,9 @@ static const Type *ty_call(Infer *in, Node *n) {
     const Type *special = ty_jitclass_builtin(in, n);
     if (special || ty_failed(in)) return special;
   }
+  const Type *overloaded;
+  if (n->bi->kind == BK_FUNCTION && n->list.len == 1 && args[0]->kind == TY_TUPLE && ty_extension_text(in, n, &overloaded))
+    return overloaded;
   int given = n->list.len - (n->bi->kind == BK_METHOD);
   if (!check_place(in, n, n->bi) || !check_arity(in, n, n->bi, given) || !check_complex(in, n, args) ||
       !ty_check_records(in, n, args) || !ty_check_float16(in, n, args) ||

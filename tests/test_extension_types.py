@@ -1365,6 +1365,51 @@ def test_print_of_a_value_type_writes_the_boxed_objects_str(tmp_path):
     """, tmp_path)
 
 
+@shim_only
+def test_str_and_repr_of_a_value_type_call_its_overloaded_methods(tmp_path):
+    # as Numba's generic str and repr: str(x) is x.__str__() where the type
+    # overloads it, else x.__repr__(); repr(x) is x.__repr__(); never the
+    # boxed object's own str (Span's is object's here)
+    run_fresh("""
+        import numpy as np
+        from numba import njit
+        from numba.extending import overload_method
+        from span import Span, SpanType
+
+        def repr_text(s):
+            return "<span " + str(s.weights.shape[0]) + ">"
+
+        def str_text(s):
+            return "Span of " + str(s.weights.shape[0])
+
+        @overload_method(SpanType, "__repr__")
+        def span_repr(s):
+            return repr_text
+
+        @njit
+        def texts(s):
+            return str(s), repr(s), "[" + str(s) + "]"
+
+        rng = np.random.default_rng(9)
+        for n in rng.integers(1, 40, 5):
+            s = Span(0.0, 1.0, np.ones(int(n)))
+            assert texts(s) == (repr_text(s), repr_text(s), "[" + repr_text(s) + "]"), texts(s)
+
+        @overload_method(SpanType, "__str__")
+        def span_str(s):
+            return str_text
+
+        @njit
+        def text(s):
+            return str(s), repr(s)
+
+        for n in rng.integers(1, 40, 5):
+            s = Span(0.0, 1.0, np.ones(int(n)))
+            assert text(s) == (str_text(s), repr_text(s)), text(s)
+        print("ok")
+    """, tmp_path)
+
+
 # a pandas-like column (Numba's pandas-like example's Index): a types.Buffer whose values stand for the array one
 # member holds, as lower_builtin("__array__", ColumnType) says
 COLUMN_MODULE = '''

@@ -1,4 +1,4 @@
-"""cmath's trigonometric, hyperbolic and inverse functions in code written for
+"""cmath's exp, trigonometric, hyperbolic and inverse functions in code written for
 Numba (ruchey registered as numba): Numba's own formulas (CPython's and
 NumPy's algorithms written out from real functions), whose results are a
 last bit from the C library's complex functions in about one case in two;
@@ -23,8 +23,8 @@ from conftest import AS_NUMBA, make_rng
 
 pytestmark = pytest.mark.skipif(AS_NUMBA, reason="compiles ruchey's functions in numba mode")
 
-FUNCTIONS = ("sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh")
-UFUNCS = ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "arcsinh", "arctanh", "sinh", "cosh", "tanh", "arccosh",
+FUNCTIONS = ("exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh")
+UFUNCS = ("exp", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arcsinh", "arctanh", "sinh", "cosh", "tanh", "arccosh",
           "log10", "log2", "expm1", "reciprocal")
 
 
@@ -88,6 +88,21 @@ def test_numba_formulas_stay_within_ulps_of_cmath(name):
             continue
         got = f(z)
         assert cmath.isclose(got, want, rel_tol=1e-13, abs_tol=1e-300), (name, z, got, want)
+
+
+def test_exp_of_infinite_parts_is_numbas():
+    """Numba's exp of -inf with an infinite or NaN imaginary part is 0j, its
+    +inf's an infinite real part beside NaN, a finite real part beside an
+    infinite imaginary one NaNs (cmath raises there): not the C library's
+    signed zeros."""
+    f = for_numba(lambda z: cmath.exp(z))
+    inf, nan = math.inf, math.nan
+    for im in (inf, -inf, nan):
+        got = f(complex(-inf, im))
+        assert got == 0 and math.copysign(1, got.real) == 1 and math.copysign(1, got.imag) == 1, (im, got)
+        assert same(f(complex(inf, im)), complex(inf, nan)), im
+    for re in make_rng(2205).uniform(-3, 3, 20):
+        assert same(f(complex(re, inf)), complex(nan, nan)), re
 
 
 def numpy_tanh_by_numbas_formula(z):

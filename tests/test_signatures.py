@@ -331,6 +331,17 @@ def test_a_signature_of_the_wrong_length_is_a_type_error():
     assert f(2, 3) == add(2, 3)
 
 
+@pytest.mark.skipif(AS_NUMBA, reason="Numba compiles a voidptr argument that only compiled callers can pass")
+def test_a_pointer_argument_in_a_jit_signature_is_a_typing_error():
+    def same(a, b):
+        return a == b
+    for sig in [(ruchey.types.voidptr, ruchey.types.voidptr), (ruchey.types.CPointer(ruchey.float64), ruchey.int64),
+                "(int64, CPointer(float32))"]:
+        with pytest.raises(ruchey.TypingError, match="@cfunc callbacks"):
+            njit(sig)(same)
+    assert njit((ruchey.int64, ruchey.int64))(same)(3, 3) is True
+
+
 def test_none_as_an_argument_type():
     @njit(["int64[:](int64[:, :], float64[:])", "int64[:](int64[:, :], none)"])
     def hard_vote(votes, weights):

@@ -166,6 +166,11 @@ bool ty_extension_subscript(Infer *in, Node *n, Node *const *args, int nargs, co
 /* a == b (<, <=...) of two, an operand of a package's value type: n made a call of the overload of
  * operator.eq (lt, le...) and typed (*out; NULL after an error); false where there is none. */
 bool ty_extension_compare(Infer *in, Node *n, const Type **out);
+/* str(x) or repr(x), x of a package's value type: n made a call of the
+ * __str__ (str only) or __repr__ overload_method registered for x's type,
+ * as Numba's str and repr call them, and typed (*out); false where it has
+ * neither. */
+bool ty_extension_text(Infer *in, Node *n, const Type **out);
 
 /* python.c: x's value where the compile knows it (a constant, or a parameter frozen to its
  * argument's value); else NULL, having asked (*asked, DIAG_LITERAL) for a parameter's value:

@@ -222,7 +222,7 @@ static bool numba_cmath_formula(Lower *l, int fn, bool numpy) {
   if (!numba_on_cpu(l)) return false;
   switch (fn) {
   case CM_SIN: case CM_COS: case CM_TAN: case CM_ASIN: case CM_ACOS: case CM_ATAN: case CM_ASINH: case CM_ATANH:
-  case CM_SINH: case CM_COSH: case CM_TANH: case CM_ACOSH:
+  case CM_SINH: case CM_COSH: case CM_TANH: case CM_ACOSH: case CM_EXP:
     return true;
   case CM_LOG10: case CM_LOG2: case CM_EXPM1: case CM_RECIPROCAL: return numpy;
   default: return false;

@@ -136,7 +136,7 @@ int32_t rt_cmath(int32_t fn, double re, double im, int32_t python, double *out) 
 
 /* ---------------------------------------------------------------- Numba's cmath */
 
-/* Code written for Numba computes cmath's trigonometric, hyperbolic and
+/* Code written for Numba computes cmath's exp, trigonometric, hyperbolic and
  * inverse functions with Numba's own formulas (numba/cpython/cmathimpl.py,
  * CPython's and NumPy's algorithms written out from real functions), which
  * are a last bit from the C library's complex functions in about one result
@@ -291,6 +291,21 @@ static double complex numba_numpy(int32_t fn, double x, double y) {
   }
 }
 
+/* cmath.exp's cases, as Numba writes them (exp(x) cos(y) + exp(x) sin(y) j:
+ * the C library's cexp scales near overflow, and its zero parts of an
+ * infinite -inf + inf j carry signs that Numba's 0j does not) */
+static double complex numba_exp(double x, double y) {
+  if (isinf(x) && x > 0) {
+    if (!isfinite(y)) return CMPLX(x, NAN);
+    double re = cos(y), im = sin(y);
+    return CMPLX(re != 0 ? re * x : re, im != 0 ? im * x : im);
+  }
+  if (isnan(x)) return y != 0 ? CMPLX(x, x) : CMPLX(x, y);
+  if (!isfinite(y)) return isfinite(x) ? CMPLX(NAN, NAN) : 0;
+  double r = exp(x);
+  return CMPLX(r * cos(y), r * sin(y));
+}
+
 /* f(z) by Numba's cmath formula, fn one of the CM_ numbers that complex.c's
  * numba_cmath_formula takes for cmath */
 static double complex numba_cmath(int32_t fn, double x, double y) {
@@ -300,6 +315,7 @@ static double complex numba_cmath(int32_t fn, double x, double y) {
   case CM_SIN: r = numba_sinh(-y, x); return CMPLX(cimag(r), -creal(r));
   case CM_COS: return numba_cosh(-y, x);
   case CM_TAN: r = numba_tanh(-y, x); return CMPLX(cimag(r), -creal(r));
+  case CM_EXP: return numba_exp(x, y);
   case CM_SINH: return numba_sinh(x, y);
   case CM_COSH: return numba_cosh(x, y);
   case CM_TANH: return numba_tanh(x, y);

@@ -8,6 +8,7 @@
  * subscript of one (x[i], x[i] = v), is a call of the function overload
  * registers for the operator module's function. */
 #include <stdio.h>
+#include <string.h>
 
 #include "builtins/builtins.h"
 
@@ -123,4 +124,24 @@ bool ty_extension_compare(Infer *in, Node *n, const Type **out) {
   *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {items, 2}};
   *out = call_instead(in, n, callee);
   return true;
+}
+
+bool ty_extension_text(Infer *in, Node *n, const Type **out) {
+  static const struct { const char *builtin, *methods[2]; } text_methods[] = {
+    {"str", {"__str__", "__repr__"}}, {"repr", {"__repr__"}},
+  };
+  if (n->list.len != 1 || n->kw.len || !in->opts || !in->opts->find_member) return false;
+  for (size_t i = 0; i < sizeof text_methods / sizeof *text_methods; i++) {
+    if (strcmp(n->bi->name, text_methods[i].builtin)) continue;
+    for (int k = 0; k < 2 && text_methods[i].methods[k]; k++) {
+      void *callee = value_overload(in, n->list.items, 1, text_methods[i].methods[k]);
+      if (!callee) continue;
+      Node **items = arena_alloc(in->f->arena, sizeof(Node *));
+      items[0] = n->list.items[0];
+      *n = (Node){.kind = N_CALL, .line = n->line, .col = n->col, .list = {items, 1}};
+      *out = call_instead(in, n, callee);
+      return true;
+    }
+  }
+  return false;
 }

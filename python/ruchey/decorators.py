@@ -208,6 +208,16 @@ def _check_signature_length(func, args):
         raise TypeError(f"Signature mismatch: {len(args)} argument types given, but function takes {takes} arguments")
 
 
+def _refuse_pointer_arguments(sig):
+    """A C pointer (voidptr, CPointer) is an argument of a @cfunc, which C
+    calls, or a kernel's: a compiled function called from Python or
+    compiled code takes arrays and numbers instead."""
+    for t in sig.args:
+        if isinstance(t, types.CPointer):
+            raise _core.TypingError(f"{t!r} arguments are taken by @cfunc callbacks and CUDA kernels, not by jit's "
+                                    f"signatures: pass an array instead")
+
+
 def _compile_signatures(disp, signatures):
     """Compiles each signature now; calls still compile other argument types."""
     if isinstance(disp, pytypes.FunctionType):  # refused options under install_as_numba: raises when called
@@ -221,6 +231,7 @@ def _compile_signatures(disp, signatures):
         return disp
     for sig in signatures:
         sig = types.parse_signature(sig)
+        _refuse_pointer_arguments(sig)
         ret = sig.return_type
         ret = ret.describe() if ret is not None and not isinstance(ret, types.Optional) else None  # Optional: inferred
         for k, args in enumerate(types.described_alternatives(sig.args)):
