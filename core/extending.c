@@ -105,8 +105,10 @@ static PyObject *constant_value(const Node *n) {
 
 /* The arguments' descriptions for ruchey.extending; one whose value is
  * known (consts) as {"type": its description, "literal": its value}; an
- * argument the call omits, bound to the callee's default None, as
- * "omitted" (Numba's overload typing functions see Python's default for it). */
+ * argument the call omits, bound to the callee's default, as "omitted"
+ * where that is None (Numba's overload typing functions see Python's
+ * default for it), else with "omitted": true in its dict (a typing
+ * function and implementation taking fewer parameters are not given it). */
 static PyObject *described_args(const Type *const *args, const Node *const *consts, int nargs) {
   PyObject *t = PyTuple_New(nargs);
   for (int i = 0; t && i < nargs; i++) {
@@ -120,6 +122,7 @@ static PyObject *described_args(const Type *const *args, const Node *const *cons
     PyObject *v = d && c ? constant_value(c) : NULL;
     if (v) d = Py_BuildValue("{sNsN}", "type", d, "literal", v);
     else PyErr_Clear();  /* (a value that cannot be one: the type alone) */
+    if (v && d && c->defaulted && PyDict_SetItemString(d, "omitted", Py_True) < 0) Py_CLEAR(d);
     if (!d) Py_CLEAR(t);
     else PyTuple_SET_ITEM(t, i, d);
   }

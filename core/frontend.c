@@ -1701,11 +1701,7 @@ static void bind_arange(Fe *fe, Node *n, PyObject *e) {
  * function value (pointpats' dmetric=_euclidean_distance); NULL for
  * anything else. */
 static Node *default_node(Fe *fe, PyObject *d, PyObject *e) {
-  if (d == Py_None) {
-    Node *n = new_node(fe, N_NONE, e);
-    n->op = 1;  /* omitted (described_args) */
-    return n;
-  }
+  if (d == Py_None) return new_node(fe, N_NONE, e);
   Node *n = fe_frozen_value(fe, d, e);
   if (n || fe->diag->kind || (n = dtype_global(fe, d, e)) || fe->diag->kind) return n;
   if (PyObject_TypeCheck(d, &DispatcherType)) return fe_function_value(fe, d, e);
@@ -1721,7 +1717,8 @@ static bool bind_default(Fe *fe, PyObject *e, Node **slot, PyObject *d, PyObject
     return fe_error(fe, e, "the default of parameter '%s' is a value of the function the callee is defined in: "
                     "pass '%s' here", PyUnicode_AsUTF8(name), PyUnicode_AsUTF8(name)) != NULL;
   }
-  if ((*slot = default_node(fe, d, e)) || fe->diag->kind) return *slot != NULL;
+  if ((*slot = default_node(fe, d, e))) (*slot)->defaulted = true;
+  if (*slot || fe->diag->kind) return *slot != NULL;
   return fe_error(fe, e, "the default of parameter '%s' must be a number, a bool, a str, a dtype, an array, a "
                   "compiled function, a tuple of these or None", PyUnicode_AsUTF8(name)) != NULL;
 }

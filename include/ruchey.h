@@ -353,6 +353,8 @@ struct Node {
   const char *symbol;   /* N_RAISE: the class's name at link time (generated code holds no address) */
   struct CallTarget *target; /* N_CALL of a ruchey function: set by infer */
   struct LoopPlan *plan;     /* N_FOR, a counted N_WHILE: set by the analyses (lib/analysis) */
+  bool defaulted;       /* an argument the call omits, bound to the callee's default: an overload's
+                         * typing function and implementation are not given it (described_args) */
 };
 
 /* isinstance(x, classes): what the classes name, read by the frontend (as

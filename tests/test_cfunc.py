@@ -16,7 +16,7 @@ import pytest
 import ruchey
 from ruchey import carray, cfunc, farray, njit, types
 
-from conftest import make_rng, numba_deviation, random_floats, random_ints
+from conftest import AS_NUMBA, make_rng, numba_deviation, random_floats, random_ints
 
 
 def gauss(x):
@@ -515,3 +515,27 @@ def test_a_native_function_without_argtypes_is_refused_as_an_argument():
     assert bare.argtypes is None
     with pytest.raises(TypeError, match="argument 1|argtypes"):
         call_with_step(bare, 1.0, 2)
+
+
+def test_the_wrapper_address_of_a_compiled_function_is_a_c_function_of_the_signature():
+    # numba.experimental.function_type._get_wrapper_address: packages keep such addresses in tables
+    if AS_NUMBA:
+        from numba.experimental.function_type import _get_wrapper_address
+    else:
+        from ruchey.ccallback import _get_wrapper_address
+    rng = make_rng(11)
+    jitted, as_cfunc = njit(poly), cfunc("float64(float64)")(gauss)
+    sig = types.float64(types.float64)
+    poly_address = _get_wrapper_address(jitted, sig)
+    assert poly_address == _get_wrapper_address(jitted, sig)  # made once per signature
+    called = {f: ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(_get_wrapper_address(f, sig))
+              for f in (jitted, as_cfunc)}
+    for x in random_floats(rng, 20, special=False):
+        assert called[jitted](x) == pytest.approx(poly(x), rel=1e-15)
+        assert called[as_cfunc](x) == pytest.approx(gauss(x), rel=1e-15)
+    added = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(
+        _get_wrapper_address(njit(lambda a, b: a * 3 + b), types.int64(types.int64, types.int64)))
+    for a, b in zip(random_ints(rng, 10, -1000, 1000), random_ints(rng, 10, -1000, 1000)):
+        assert added(a, b) == a * 3 + b
+    with pytest.raises(NotImplementedError, match="wrapper address"):
+        _get_wrapper_address(poly, sig)  # a Python function: no compiled code

@@ -331,6 +331,48 @@ def test_an_overloads_typing_function_sees_none_for_arguments_left_out():
         positional_point(1.0)
 
 
+def total_of(a, b, c, d, subset=0):
+    raise AssertionError("the overload is called, not this")
+
+
+@overload(total_of)
+def ol_total_of(a, b, c, d):
+    # as Numba's templates bind: the typing function and implementation are
+    # given the arguments the call gives, not the stub's defaults
+    return lambda a, b, c, d: a + b + c + d
+
+
+def times_default(x, factor=2):
+    raise AssertionError("the overload is called, not this")
+
+
+@overload(times_default)
+def ol_times_default(x, factor=3):
+    if factor == 3:  # left out: the typing function's own default, a Python int
+        return lambda x, factor=3: x * factor
+    if isinstance(factor, types.Integer):
+        return lambda x, factor=3: x * factor + 1
+    return None
+
+
+@njit
+def totals(a, b, c, d):
+    return total_of(a, b, c, d), times_default(a), times_default(a, 5), times_default(a, factor=d)
+
+
+@njit
+def total_with_subset(a):
+    return total_of(a, a, a, a, 1)
+
+
+def test_an_overload_is_given_the_arguments_a_call_gives_not_the_stubs_defaults():
+    rng = np.random.default_rng(7)
+    for a, b, c, d in rng.integers(-100, 100, size=(8, 4)).tolist():
+        assert totals(a, b, c, d) == (a + b + c + d, a * 3, a * 5 + 1, a * d + 1)
+    with pytest.raises(ruchey.TypingError):  # given, it is an argument the implementation lacks
+        total_with_subset(1)
+
+
 def describe(x):
     pass
 

@@ -789,7 +789,7 @@ static const Type *ty_jit_call(Infer *in, Node *n, const Type **args) {
   for (int i = 0; !n->op && i < nargs; i++) {
     const Node *a = n->list.items[i];
     /* a module: the callee is compiled for it; an omitted argument's None: an overload's typer sees None */
-    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->op) ? a : call_constant(in, a);
+    consts[i] = a->kind == N_MODULE || (a->kind == N_NONE && a->defaulted) ? a : call_constant(in, a);
   }
   CallTarget *target = arena_alloc(in->f->arena, sizeof(CallTarget));
   Diag inner = {0};

@@ -108,6 +108,30 @@ class CFunc:
         return f"<ruchey.CFunc {self.py_func.__qualname__} {self._signature!r}>"
 
 
+_wrappers = {}  # (compiled function, signature) -> the C callback made for it: kept, so its address stays valid
+
+
+def _get_wrapper_address(func, sig):
+    """Numba's ``numba.experimental.function_type._get_wrapper_address``:
+    the address of a C function of signature sig running func (a cfunc, a
+    compiled function, or an object of the wrapper address protocol), which
+    packages keep in tables of functions that compiled code calls by address."""
+    if getattr(type(func), "__wrapper_address__", None) is not None and not isinstance(func, type):
+        address = func.__wrapper_address__()
+    elif isinstance(func, _core.Dispatcher):
+        key = (func, str(sig))
+        if key not in _wrappers:
+            _wrappers[key] = CFunc(func.py_func, sig, {})
+        address = _wrappers[key].address
+    else:
+        raise NotImplementedError(f"the wrapper address of a {type(func).__name__} object with signature {sig!r}: "
+                                  f"pass a compiled function, a cfunc or an object with __wrapper_address__")
+    if not isinstance(address, int) or address <= 0:
+        raise ValueError(f"the wrapper address of a {type(func).__name__} object must be a positive integer, "
+                         f"got {address!r}")
+    return address
+
+
 def cfunc(sig, locals=None, cache=False, **options):
     """``@cfunc("float64(float64)")``: compile the function now as a C
     callback of that signature. ``nopython`` is accepted (ruchey compiles

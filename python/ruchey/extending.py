@@ -111,7 +111,8 @@ class _Overloads:
         from CPU code or, device true, from CUDA code."""
         key = (device, repr(descs))  # tuple types are described as lists
         if key not in self.chosen:
-            plain_key = (device, repr([d["type"] if isinstance(d, dict) else d for d in descs]))
+            # (an omitted argument stays one: its typing function and implementation differ from a given one's)
+            plain_key = (device, repr([d if _omitted(d) or not isinstance(d, dict) else d["type"] for d in descs]))
             if plain_key in self.by_types:  # as Numba's: one implementation for every value of the constants
                 self.chosen[key] = self.by_types[plain_key]
             else:
@@ -137,12 +138,17 @@ class _Overloads:
         elif self.star and literal:  # def f(func, *args): a typer's *args gets the types one each, as Numba's
             literal = literal[:-1] + tuple(literal[-1].items)
         plain = tuple(types.unliteral(t) for t in literal)
+        given = len(plain) if self.variadic or self.star else _given_count(descs)
         first = True
         for typer, jit_options, prefer_literal in self._for_target(target):
             if self.variadic and not _binds(typer, len(plain)):
                 continue  # an overload for another number of arguments
+            # as Numba's: the typing function is given the arguments the call gives, its own defaults the rest
+            short = given < len(plain) and _binds(typer, given)
+            typer_literal, typer_plain = (literal[:given], plain[:given]) if short else (literal, plain)
             try:
-                impl, attempt = _typed(typer, (literal, plain) if prefer_literal else (plain, literal), self.names)
+                impl, attempt = _typed(typer, (typer_literal, typer_plain) if prefer_literal
+                                       else (typer_plain, typer_literal), self.names)
             except _LiteralsWanted as wanted:  # (their values are not known here: the caller's are asked for)
                 return self._asking_literally(typer, wanted.names, jit_options, wanted), True
             if impl is None:
@@ -150,7 +156,7 @@ class _Overloads:
                 continue
             asks = _asks_literally(impl)
             if asks and attempt == 0 and literal != plain:  # as Numba retypes the call with the constants' literal types
-                impl = _typed(typer, (literal,), self.names)[0] or impl
+                impl = _typed(typer, (typer_literal,), self.names)[0] or impl
             by_value = not first or prefer_literal or attempt > 0 or asks
             inherits = getattr(impl, "_inherits", False)  # (a stencil's loop: compiled as its caller is)
             impl = getattr(impl, "py_func", impl) if is_jitted(impl) else impl  # a compiled function: its Python one
@@ -161,8 +167,23 @@ class _Overloads:
                 _check_parameters(self.name, typer, impl)
             chosen = jit(**jit_options)(impl)
             chosen._inherits = inherits
+            if short and _binds(impl, given) and not _defaults_as_bound(impl, descs, given):
+                chosen = self._given_only(chosen, len(plain), given)
             return (_spread(chosen) if self.variadic else chosen), by_value
         return None, True
+
+    def _given_only(self, impl, nargs, given):
+        """impl called with the first given of a call's nargs arguments, the
+        rest being the callee's defaults that impl's parameters leave out
+        (def impl(a, b) for f(a, b, subset=0)), as Numba compiles an
+        implementation for the arguments a call gives."""
+        params = [f"a{i}" for i in range(nargs)]
+        source = f"def given_only({', '.join(params)}):\n    return impl({', '.join(params[:given])})\n"
+        from ruchey.experimental import _exec_functions
+        ns = _exec_functions(source, {"impl": impl}, f"<omitted arguments of {self.name} {next(_generated)}>")
+        forward = jit(ns["given_only"])
+        forward._inherits = impl._inherits
+        return forward
 
     def _asking_literally(self, typer, names, jit_options, wanted):
         """An implementation calling the overloaded function again with
@@ -321,6 +342,33 @@ def _asks_literally(impl):
     func = getattr(impl, "py_func", impl)
     code, glob = getattr(func, "__code__", None), getattr(func, "__globals__", {})
     return code is not None and any(glob.get(name) is literally for name in code.co_names)
+
+
+def _omitted(desc):
+    """Whether an argument's description is of one the call omits (its default bound in its place)."""
+    return desc == "omitted" or (isinstance(desc, dict) and desc.get("omitted", False))
+
+
+def _given_count(descs):
+    """How many of a call's arguments it gives: those before its omitted last ones."""
+    given = len(descs)
+    while given and _omitted(descs[given - 1]):
+        given -= 1
+    return given
+
+
+def _defaults_as_bound(impl, descs, given):
+    """Whether impl's parameters past the given arguments default to the
+    values the call bound there (the stub's defaults), so that calling it
+    with them all is calling it with the given ones alone."""
+    try:
+        params = list(inspect.signature(impl).parameters.values())[:len(descs)]
+    except (TypeError, ValueError):
+        return False
+    if len(params) < len(descs) or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+        return False
+    bound = [None if d == "omitted" else d["literal"] for d in descs[given:]]
+    return all(type(p.default) is type(v) and p.default == v for p, v in zip(params[given:], bound))
 
 
 def _binds(func, nargs):

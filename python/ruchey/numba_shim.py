@@ -465,6 +465,8 @@ def _submodules():
         "numba.parfors.parfor": (dict(ensure_parallel_support=_ensure_parallel_support), ()),
         "numba.experimental": ({}, (ruchey.experimental,)),
         "numba.experimental.structref": ({}, (ruchey.structref,)),
+        # the C wrapper's address of a compiled function (nucs' and cre's tables of functions called by address)
+        "numba.experimental.function_type": (dict(_get_wrapper_address=ruchey.ccallback._get_wrapper_address), ()),
         # the package of Numba's jitclass (its name on numba.experimental is the decorator)
         "numba.experimental.jitclass": (dict(jitclass=ruchey.experimental.jitclass), ()),
         "numba.experimental.jitclass.base": (dict(JitClassType=ruchey.experimental.JitClassType), ()),
