@@ -569,19 +569,27 @@ static LLVMValueRef given_bin(Lower *l, Histogram *h, LLVMValueRef x) {
   return LLVMBuildSelect(l->b, out, const_i64(l, -1), i, "");
 }
 
+static void add_to_bin(Lower *l, Histogram *h, LLVMValueRef i, LLVMValueRef count) {
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), count, ""), at);
+}
+
+/* Uniform bins take no branch, as values outside a range given may come
+ * at random: such a value adds 0 to the bin of first. */
 static void count_element(Lower *l, LLVMValueRef *idx, void *arg) {
   Histogram *h = arg;
   LLVMValueRef x = lo_load_scalar(l, h->at->elem, lo_element_addr(l, h->at, h->a, idx));
   x = lo_convert(l, x, h->at->elem, h->uniform ? h->et : h->edges.cmp);
+  if (h->uniform) {
+    LLVMValueRef in = within_edges(l, h, x);
+    add_to_bin(l, h, uniform_bin(l, h, LLVMBuildSelect(l->b, in, x, h->first, "")), LLVMBuildZExt(l->b, in, l->mod->i64, ""));
+    return;
+  }
   LLVMBasicBlockRef add = new_block(l, "histogram.add"), next = new_block(l, "histogram.next");
-  /* uniform bins: a branch around the bin's arithmetic, not selects after
-   * it, for the values outside (few, as a rule): fewer instructions a value */
-  LLVMValueRef i = h->uniform ? NULL : given_bin(l, h, x);
-  LLVMBuildCondBr(l->b, h->uniform ? within_edges(l, h, x) : LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
+  LLVMValueRef i = given_bin(l, h, x);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
   position(l, add);
-  if (h->uniform) i = uniform_bin(l, h, x);
-  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
+  add_to_bin(l, h, i, const_i64(l, 1));
   LLVMBuildBr(l->b, next);
   position(l, next);
 }
