@@ -339,6 +339,27 @@ def test_histogram_with_int_bins_matches_numpy():
                     check_outcome(f, a)
 
 
+@numpy2_only  # NumPy 1 rounds float32 data's bin edges otherwise (ruchey gives NumPy 2's)
+def test_histogram_of_many_values_and_bins_matches_numpy():
+    # values on and next to every edge, far more bins than the default, and
+    # bin counts either side of where the bins are found by a multiplication
+    rng = make_rng(9)
+    f, auto = fn("np.histogram(a, n, (lo, hi))", "a, n, lo, hi"), fn("np.histogram(a, n)", "a, n")
+    for dtype in (np.float64, np.float32):
+        for n in (1, 3, 50, 997, 2**16, 2**16 + 1):
+            lo, hi = sorted(float(x) for x in rng.normal(size=2) * rng.choice([1e-3, 1.0, 1e5]))  # weak, as literals
+            edges = np.histogram(np.zeros(1, dtype), n, (lo, hi))[1]
+            near = np.concatenate([edges, np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)])
+            a = np.concatenate([near, lo + (hi - lo) * rng.uniform(-0.2, 1.2, 5000)]).astype(dtype)
+            rng.shuffle(a)
+            check(f, a, n, lo, hi)
+            check_outcome(auto, a, n)
+            check_outcome(auto, a[:a.size // 4 * 4].reshape(-1, 4)[:, ::2], n)
+            a[::7] = np.nan
+            check(f, a, n, lo, hi)
+    check(f, np.array([np.inf, -np.inf, 0.5, 1.0]), 4, 0.0, 1.0)
+
+
 def test_histogram_with_edges_matches_numpy():
     rng = make_rng(7)
     f = fn("np.histogram(a, b)", "a, b")

@@ -374,6 +374,13 @@ LLVMValueRef np_sorted_elements(Lower *l, Node *const *arrays, int n, const Type
 /* the first count elements of the 1-d array src (of type t), in a new array */
 LLVMValueRef np_first_elements(Lower *l, const Type *t, LLVMValueRef src, LLVMValueRef count);
 
+/* reduce.c: whether the array type t's elements read as one row (1-d, or
+ * contiguous in either order), and the smallest and largest of such an
+ * array v (NaN both where one is NaN; where empty, the largest and the
+ * smallest values of its dtype) */
+bool np_reads_as_row(const Type *t);
+void np_extremes(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef *min, LLVMValueRef *max);
+
 /* src, or a copy of it where it shares memory with dst (see ufunc.c) */
 LLVMValueRef lo_unshared(Lower *l, const Type **t, LLVMValueRef src, const Type *dt, LLVMValueRef dst,
                          bool same_place, LLVMValueRef *copy);

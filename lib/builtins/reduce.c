@@ -1048,6 +1048,20 @@ static LLVMValueRef reduce_all(Lower *l, const Call *c, Node *a) {
   return r;
 }
 
+/* The smallest and largest elements of v, an array of type t that reads as
+ * a row (np_reads_as_row): ptp's vectorised pass; NaN both where one is
+ * NaN, t's extremes the wrong way round where v is empty. */
+void np_extremes(Lower *l, const Type *t, LLVMValueRef v, LLVMValueRef *min, LLVMValueRef *max) {
+  Pass p = {K_MINMAX, P_NONE, t->elem, t->elem};
+  Src s = {.kind = SRC_ROW, .elem = t->elem, .n = size_of(l, t, v), .data = rd_data(l, v), .unit = t->layout != 'A',
+           .stride = t->ndim == 1 ? lo_arr_stride(l, t, v, 0) : const_i64(l, rd_item_size(t->elem))};
+  State r = run_pass(l, &p, &s);
+  *min = r.v;
+  *max = r.i;
+}
+
+bool np_reads_as_row(const Type *t) { return t->ndim <= 1 || t->layout == 'C' || t->layout == 'F'; }
+
 LLVMValueRef rd_all(Lower *l, Node *a) {
   Call c = {&reductions[R_ALL], TYS(TY_BOOL), TYS(TY_BOOL), NULL, rd_axis_error};
   return reduce_all(l, &c, a);

@@ -519,6 +519,7 @@ typedef struct Histogram {
   LLVMValueRef a, counts, nbins;
   Sorted edges;               /* read as et, or in the type a and given edges compare in */
   LLVMValueRef first, last;   /* uniform bins: the outer edges, as et */
+  LLVMValueRef ratio;         /* uniform bins counted by a multiplication: nbins / (last - first); NULL: a division */
   bool uniform;
 } Histogram;
 
@@ -533,13 +534,19 @@ static LLVMValueRef within_edges(Lower *l, Histogram *h, LLVMValueRef x) {
 
 /* NumPy's bin of x (within the outer edges) among uniform bins: computed,
  * then moved by one where the edges say (NumPy's decrement and increment).
+ * The edges decide any bin computed within one of x's, which a multiply by
+ * nbins / (last - first) is as well as NumPy's divide by last - first:
+ * where the ratio is finite and nbins far below 1 / epsilon, its few
+ * roundings move the computed bin by less than one (else: the division).
  * Both edges are read at the computed bin: after a decrement, x is below
  * the edge NumPy's increment then compares it with, so it cannot move up
  * again, and neither load waits for the other's comparison. */
 static LLVMValueRef uniform_bin(Lower *l, Histogram *h, LLVMValueRef x) {
   const Type *et = h->et;
   LLVMValueRef nb = lo_convert(l, h->nbins, TYS(TY_I64), et);
-  LLVMValueRef f = LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, x, h->first, ""), LLVMBuildFSub(l->b, h->last, h->first, ""), ""), nb, "");
+  LLVMValueRef from_first = LLVMBuildFSub(l->b, x, h->first, "");
+  LLVMValueRef f = h->ratio ? LLVMBuildFMul(l->b, from_first, h->ratio, "")
+                            : LLVMBuildFMul(l->b, LLVMBuildFDiv(l->b, from_first, LLVMBuildFSub(l->b, h->last, h->first, ""), ""), nb, "");
   LLVMValueRef one = const_i64(l, 1), top = LLVMBuildSub(l->b, h->nbins, one, "");
   LLVMValueRef i = LLVMBuildFPToSI(l->b, f, l->mod->i64, "");
   i = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, h->nbins, ""), top, i, "");
@@ -562,19 +569,27 @@ static LLVMValueRef given_bin(Lower *l, Histogram *h, LLVMValueRef x) {
   return LLVMBuildSelect(l->b, out, const_i64(l, -1), i, "");
 }
 
+static void add_to_bin(Lower *l, Histogram *h, LLVMValueRef i, LLVMValueRef count) {
+  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
+  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), count, ""), at);
+}
+
+/* Uniform bins take no branch, as values outside a range given may come
+ * at random: such a value adds 0 to the bin of first. */
 static void count_element(Lower *l, LLVMValueRef *idx, void *arg) {
   Histogram *h = arg;
   LLVMValueRef x = lo_load_scalar(l, h->at->elem, lo_element_addr(l, h->at, h->a, idx));
   x = lo_convert(l, x, h->at->elem, h->uniform ? h->et : h->edges.cmp);
+  if (h->uniform) {
+    LLVMValueRef in = within_edges(l, h, x);
+    add_to_bin(l, h, uniform_bin(l, h, LLVMBuildSelect(l->b, in, x, h->first, "")), LLVMBuildZExt(l->b, in, l->mod->i64, ""));
+    return;
+  }
   LLVMBasicBlockRef add = new_block(l, "histogram.add"), next = new_block(l, "histogram.next");
-  /* uniform bins: a branch around the bin's arithmetic, not selects after
-   * it, for the values outside (few, as a rule): fewer instructions a value */
-  LLVMValueRef i = h->uniform ? NULL : given_bin(l, h, x);
-  LLVMBuildCondBr(l->b, h->uniform ? within_edges(l, h, x) : LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
+  LLVMValueRef i = given_bin(l, h, x);
+  LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, i, const_i64(l, 0), ""), add, next);
   position(l, add);
-  if (h->uniform) i = uniform_bin(l, h, x);
-  LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, LLVMBuildExtractValue(l->b, h->counts, 2, ""), &i, 1, "");
-  LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->mod->i64, at, ""), const_i64(l, 1), ""), at);
+  add_to_bin(l, h, i, const_i64(l, 1));
   LLVMBuildBr(l->b, next);
   position(l, next);
 }
@@ -594,6 +609,33 @@ static void extreme_element(Lower *l, LLVMValueRef *idx, void *arg) {
   LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e->nan, ""), nan, ""), e->nan);
 }
 
+/* a's smallest and largest elements, as lt (NaN both where one is NaN):
+ * a row's by the reductions' vectorised pass, other layouts' element by element */
+static void a_extremes(Lower *l, const Type *lt, const Type *t, LLVMValueRef a, LLVMValueRef *lo, LLVMValueRef *hi) {
+  if (np_reads_as_row(t)) {
+    np_extremes(l, t, a, lo, hi);
+    *lo = lo_convert(l, *lo, t->elem, lt);
+    *hi = lo_convert(l, *hi, t->elem, lt);
+    return;
+  }
+  Extremes e = {t, lt, a, lo_alloca(l, lo_type(l, lt), "histogram.min"), lo_alloca(l, lo_type(l, lt), "histogram.max"),
+                lo_alloca(l, l->mod->i1, "histogram.nan")};
+  LLVMBuildStore(l->b, lo_fconst(l, lt, INFINITY), e.lo);
+  LLVMBuildStore(l->b, lo_fconst(l, lt, -INFINITY), e.hi);
+  LLVMBuildStore(l->b, const_bool(l, false), e.nan);
+  LLVMValueRef shape[RC_MAX_NDIM];
+  for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, a, d);
+  lo_for_each_index(l, t->ndim, shape, extreme_element, &e);
+  LLVMValueRef nan = LLVMBuildLoad2(l->b, l->mod->i1, e.nan, ""), none = lo_fconst(l, lt, NAN);
+  *lo = LLVMBuildSelect(l->b, nan, none, LLVMBuildLoad2(l->b, lo_type(l, lt), e.lo, ""), "");
+  *hi = LLVMBuildSelect(l->b, nan, none, LLVMBuildLoad2(l->b, lo_type(l, lt), e.hi, ""), "");
+}
+
+/* whether x (a float of type t) is infinite or NaN */
+static LLVMValueRef not_finite(Lower *l, const Type *t, LLVMValueRef x) {
+  return LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", t, x), lo_fconst(l, t, INFINITY), "");
+}
+
 /* The outer edges, in lt: range's (checked), or a's smallest and largest
  * (0 and 1 when a is empty); widened by a half where equal, as NumPy's. */
 static void outer_edges(Lower *l, Node *range, const Type *lt, const Type *t, LLVMValueRef a, LLVMValueRef size,
@@ -604,30 +646,19 @@ static void outer_edges(Lower *l, Node *range, const Type *lt, const Type *t, LL
     *last = lo_convert(l, LLVMBuildExtractValue(l->b, r, 1, ""), range->ty->fields[1], lt);
     lo_raise_if(l, ecmp(l, lt, OP_GT, *first, *last), RT_ERR_VALUE, "max must be larger than min in range parameter.");
   } else {
-    Extremes e = {t, lt, a, lo_alloca(l, lo_type(l, lt), "histogram.min"), lo_alloca(l, lo_type(l, lt), "histogram.max"),
-                  lo_alloca(l, l->mod->i1, "histogram.nan")};
+    a_extremes(l, lt, t, a, first, last);
     LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, size, const_i64(l, 0), "");
-    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 0), lo_fconst(l, lt, INFINITY), ""), e.lo);
-    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 1), lo_fconst(l, lt, -INFINITY), ""), e.hi);
-    LLVMBuildStore(l->b, const_bool(l, false), e.nan);
-    LLVMValueRef shape[RC_MAX_NDIM];
-    for (int d = 0; d < t->ndim; d++) shape[d] = lo_arr_shape(l, a, d);
-    lo_for_each_index(l, t->ndim, shape, extreme_element, &e);
-    *first = LLVMBuildLoad2(l->b, lo_type(l, lt), e.lo, "");
-    *last = LLVMBuildLoad2(l->b, lo_type(l, lt), e.hi, "");
-    LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
-    LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->mod->i1, e.nan, ""),
-                                   LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
-                                               LLVMBuildFCmp(l->b, LLVMRealOEQ, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), ""), "");
-    lo_raise_if(l, bad, RT_ERR_VALUE, "autodetected range of the array is not finite");
+    *first = LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 0), *first, "");
+    *last = LLVMBuildSelect(l->b, empty, lo_fconst(l, lt, 1), *last, "");
+    lo_raise_if(l, LLVMBuildOr(l->b, not_finite(l, lt, *first), not_finite(l, lt, *last), ""), RT_ERR_VALUE,
+                "autodetected range of the array is not finite");
   }
   LLVMValueRef same = ecmp(l, lt, OP_EQ, *first, *last), half = lo_fconst(l, lt, 0.5);
   *first = LLVMBuildSelect(l->b, same, LLVMBuildFSub(l->b, *first, half, ""), *first, "");
   *last = LLVMBuildSelect(l->b, same, LLVMBuildFAdd(l->b, *last, half, ""), *last, "");
-  LLVMValueRef inf = lo_fconst(l, lt, INFINITY);
-  LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *first), inf, ""),
-                                 LLVMBuildFCmp(l->b, LLVMRealUGE, lo_intrinsic1(l, "llvm.fabs", lt, *last), inf, ""), "");
-  if (range) lo_raise_if(l, bad, RT_ERR_VALUE, "supplied range is not finite");
+  if (range)
+    lo_raise_if(l, LLVMBuildOr(l->b, not_finite(l, lt, *first), not_finite(l, lt, *last), ""), RT_ERR_VALUE,
+                "supplied range is not finite");
 }
 
 /* NumPy's linspace(first, last, nbins + 1) in lt, as et: i * step + first, the last one last */
@@ -661,6 +692,30 @@ static void check_rising(Lower *l, Sorted e, LLVMValueRef nbins) {
     lo_raise_if(l, bad, RT_ERR_VALUE, "`bins` must increase monotonically, when an array");
 }
 
+/* bits of a float's significand: ratio_exact's bound on nbins is 2**(this - 8) */
+static int significand_bits(const Type *t) { return t->kind == TY_F16 ? 11 : t->kind == TY_F32 ? 24 : 53; }
+
+/* a's elements counted in uniform bins: by the ratio where it is exact
+ * enough (see uniform_bin), else by NumPy's division */
+static void count_uniform(Lower *l, Histogram *h, LLVMValueRef *shape) {
+  const Type *et = h->et;
+  LLVMValueRef ratio = LLVMBuildFDiv(l->b, lo_convert(l, h->nbins, TYS(TY_I64), et), LLVMBuildFSub(l->b, h->last, h->first, ""), "");
+  LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLE, h->nbins, const_i64(l, (int64_t)1 << (significand_bits(et) - 8)), "");
+  LLVMValueRef exact = LLVMBuildAnd(l->b, fits, LLVMBuildNot(l->b, not_finite(l, et, ratio), ""), "");
+  LLVMBasicBlockRef by_ratio = new_block(l, "histogram.ratio"), by_division = new_block(l, "histogram.division"),
+                    done = new_block(l, "histogram.counted");
+  LLVMBuildCondBr(l->b, exact, by_ratio, by_division);
+  position(l, by_ratio);
+  h->ratio = ratio;
+  lo_for_each_index(l, h->at->ndim, shape, count_element, h);
+  LLVMBuildBr(l->b, done);
+  position(l, by_division);
+  h->ratio = NULL;
+  lo_for_each_index(l, h->at->ndim, shape, count_element, h);
+  LLVMBuildBr(l->b, done);
+  position(l, done);
+}
+
 static LLVMValueRef lo_histogram(Lower *l, Node *n) {
   Node *a = n->list.items[0], *bins = bi_arg(n, 1, "bins"), *range = bi_arg_given(n, 2, "range");
   const Type *et = n->ty->fields[1]->elem, *ct = ty_array(TYS(TY_I64), 1, 'C', false);
@@ -691,7 +746,10 @@ static LLVMValueRef lo_histogram(Lower *l, Node *n) {
     h.edges = sorted_of(l, n->ty->fields[1], edges, et);
   }
   h.counts = lo_alloc_array(l, ct, &h.nbins, 0);
-  lo_for_each_index(l, a->ty->ndim, shape, count_element, &h);
+  if (h.uniform)
+    count_uniform(l, &h, shape);
+  else
+    lo_for_each_index(l, a->ty->ndim, shape, count_element, &h);
   lo_done_with(l, a, h.a);
   lo_temp_taken(l, edges);
   LLVMValueRef tuple = LLVMBuildInsertValue(l->b, LLVMGetUndef(lo_type(l, n->ty)), h.counts, 0, "");
