@@ -568,3 +568,20 @@ def test_generator_core_functions_of_other_values_are_typing_errors():
         ruchey.njit(lambda rng: next_double(rng))(np.random.default_rng(1))
     with pytest.raises(ruchey.TypingError, match="bit_generator"):
         ruchey.njit(lambda x: next_double(x))(1.5)
+
+
+def test_generator_core_functions_of_the_numba_shim_run_compiled_and_in_python():
+    """ruchey's own next_* (what numba.np.random.generator_core is under
+    the numba shim): compiled, the same words as their Python meaning."""
+    from ruchey.np_extensions import next_double, next_float, next_uint32, next_uint64
+
+    def words(rng):
+        bg = rng.bit_generator
+        return next_uint64(bg), next_uint32(bg), next_double(bg), next_float(bg), rng.random()
+
+    seed = int(np.random.default_rng().integers(0, 2 ** 32))
+    for bit_generator in BIT_GENERATORS:
+        got = ruchey.njit(words)(np.random.Generator(bit_generator(seed)))
+        want = words(np.random.Generator(bit_generator(seed)))
+        assert got == want
+        assert [type(x) for x in got[:2]] == [int, int] and type(got[3]) is float

@@ -1181,9 +1181,10 @@ static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", 
 #define ROW(module, name, least, most, kw, ival, type, lower) \
   {module "." name, module, name, BK_FUNCTION, 0, least, most, kw, FLAGS, ival, 0, type, lower}
 
-#define ROW_NEXT(name, ival)                                                                                 \
-  {"numba.np.random.generator_core." name, "numba.np.random.generator_core", name, BK_FUNCTION, 0, 1, 1, no_kw,      \
-   BF_STATE, ival, 0, ty_next_word, lo_next_word}
+/* (Numba's own functions, where Numba is imported, and ruchey's, which
+ * its numba shim gives for numba.np.random.generator_core) */
+#define ROW_NEXT(module, name, ival) \
+  {module "." name, module, name, BK_FUNCTION, 0, 1, 1, no_kw, BF_STATE, ival, 0, ty_next_word, lo_next_word}
 
 const Builtin bi_random[] = {
   ROW("numpy.random", "seed", 0, 1, seed_kw, SEED_NUMPY, ty_seed, lo_seed),
@@ -1293,9 +1294,13 @@ const Builtin bi_random[] = {
    0, 0, ty_permuted, lo_permuted},
   {"Generator.bit_generator", NULL, "bit_generator", BK_ATTRIBUTE, TY_GENERATOR, 0, 0, NULL, BF_CHEAP, 0, 0,
    ty_bit_generator, lo_bit_generator},
-  ROW_NEXT("next_uint64", NEXT_UINT64),
-  ROW_NEXT("next_uint32", NEXT_UINT32),
-  ROW_NEXT("next_double", NEXT_DOUBLE),
-  ROW_NEXT("next_float", NEXT_FLOAT),
+  ROW_NEXT("numba.np.random.generator_core", "next_uint64", NEXT_UINT64),
+  ROW_NEXT("numba.np.random.generator_core", "next_uint32", NEXT_UINT32),
+  ROW_NEXT("numba.np.random.generator_core", "next_double", NEXT_DOUBLE),
+  ROW_NEXT("numba.np.random.generator_core", "next_float", NEXT_FLOAT),
+  ROW_NEXT("ruchey.np_extensions", "next_uint64", NEXT_UINT64),
+  ROW_NEXT("ruchey.np_extensions", "next_uint32", NEXT_UINT32),
+  ROW_NEXT("ruchey.np_extensions", "next_double", NEXT_DOUBLE),
+  ROW_NEXT("ruchey.np_extensions", "next_float", NEXT_FLOAT),
   BI_END,
 };
