@@ -372,6 +372,15 @@ PyObject *disp_box_generator(char *p, PyObject *const *args, int n) {
   return NULL;
 }
 
+/* A Generator's bit_generator returned: its Generator's (as
+ * disp_box_generator finds or makes it) bit_generator attribute. */
+PyObject *disp_box_bit_generator(char *p, PyObject *const *args, int n) {
+  PyObject *gen = disp_box_generator(p, args, n);
+  PyObject *bg = gen ? PyObject_GetAttrString(gen, "bit_generator") : NULL;
+  Py_XDECREF(gen);
+  return bg;
+}
+
 /* numpy.finfo or iinfo of a dtype, which its type alone says: NumPy's
  * object of that dtype. */
 static PyObject *box_info(const Type *t) {
@@ -459,6 +468,7 @@ static PyObject *box_composite(const Type *t, char *p) {
   case TY_LIST: case TY_DICT: return typed_box(t, *(void **)p);
   case TY_DICTVIEW: return box_dict_view(t, *(void **)p);
   case TY_GENERATOR: return disp_box_generator(p, NULL, 0);
+  case TY_BITGEN: return disp_box_bit_generator(p, NULL, 0);
   case TY_SET: return typed_set_box(t, *(void **)p);
   case TY_RECORD: return disp_box_record(t, p);
   case TY_CLASS: return jitclass_box(t, *(void **)p);

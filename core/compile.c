@@ -40,7 +40,7 @@ static bool check_call(Dispatcher *disp, const Type **args, int nargs, Diag *dia
     if (!ty_is_scalar(args[i]) && args[i]->kind != TY_ARRAY && args[i]->kind != TY_GRID && args[i]->kind != TY_NONE &&
         args[i]->kind != TY_OPTIONAL && args[i]->kind != TY_TUPLE && args[i]->kind != TY_LITDICT &&
         args[i]->kind != TY_FUNCTION && args[i]->kind != TY_FUNCS && args[i]->kind != TY_FUNCPTR &&
-        args[i]->kind != TY_STR && args[i]->kind != TY_BYTES && args[i]->kind != TY_FLAGS && args[i]->kind != TY_RECORD && args[i]->kind != TY_GENERATOR && args[i]->kind != TY_CLASS && args[i]->kind != TY_BOUND &&
+        args[i]->kind != TY_STR && args[i]->kind != TY_BYTES && args[i]->kind != TY_FLAGS && args[i]->kind != TY_RECORD && args[i]->kind != TY_GENERATOR && args[i]->kind != TY_BITGEN && args[i]->kind != TY_CLASS && args[i]->kind != TY_BOUND &&
         args[i]->kind != TY_YIELDS && args[i]->kind != TY_DICTVIEW && args[i]->kind != TY_MEMINFO && args[i]->kind != TY_RANGE && args[i]->kind != TY_SLICE && args[i]->kind != TY_MODULE && !ty_is_numpy_dtype(args[i]) && !ty_is_enum(args[i]) &&
         !(args[i]->kind == TY_DTYPE && args[i]->elem->kind == TY_PYOBJECT) &&
         !(ty_is_container(args[i]) && (args[i]->elem || args[i]->nfields))) {  /* a typed list or dict */

@@ -285,6 +285,7 @@ bool disp_holds_strings(const Type *t);
  * the result's own references, to strings, are released). */
 PyObject *disp_box(const Type *t, char *p);
 PyObject *disp_box_generator(char *p, PyObject *const *args, int n);  /* a Generator result: made, or an argument */
+PyObject *disp_box_bit_generator(char *p, PyObject *const *args, int n);  /* its bit_generator, the same way */
 /* The exception a failed call of compiled code left in the thread's RtError. */
 PyObject *disp_raise_runtime_error(void);
 PyObject *disp_interrupt_caught(int status, PyObject *result);  /* after a call whose code caught a Ctrl-C */

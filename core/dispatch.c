@@ -610,6 +610,7 @@ static inline PyObject *call_spec(Dispatcher *self, Spec *s, const Type *const *
    * arrays only a Python list argument holds until written back */
   PyObject *result = status                             ? NULL
                      : ret_type->kind == TY_GENERATOR ? disp_box_generator(retp, args, self->nparams)
+                     : ret_type->kind == TY_BITGEN    ? disp_box_bit_generator(retp, args, self->nparams)
                      : ret_type->kind == TY_YIELDS    ? disp_box_yields(ret_type, retp, (PyObject *)self, args, self->nparams)
                      : strings && disp_holds_container(ret_type) ? disp_box_returned(held, slots, argp, args, self->nparams, ret_type, retp)
                                                       : disp_box(ret_type, retp);
@@ -630,7 +631,7 @@ PyObject *disp_call(Dispatcher *self, PyObject *const *args, void *extra) {
   const Type *ret_type = s->ret_type;
   PyObject *result = call_spec(self, s, types, args, extra);
   if (!self->nparams && result && !self->literal_mask && ret_type->size <= RET_ROOM && !extra &&
-      ret_type->kind != TY_GENERATOR && ret_type->kind != TY_YIELDS)
+      ret_type->kind != TY_GENERATOR && ret_type->kind != TY_BITGEN && ret_type->kind != TY_YIELDS)
     self->nullary_ret = ret_type, self->nullary_entry = entry;
   return result;
 }

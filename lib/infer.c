@@ -1594,9 +1594,26 @@ typedef struct {
   double f;
 } Known;
 
+static bool known_number(const Infer *in, const Node *n, Known *k);
+
+/* t[i] of a tuple display (or a variable whose one binding is one) at an
+ * index known from types: that item, else NULL. `a = (1,)` then
+ * `b if a[0] else c` takes b alone, as Python would. */
+static const Node *known_tuple_item(const Infer *in, const Node *n) {
+  const Node *t = n->lhs;
+  for (int hops = 0; t->kind == N_VAR && in && in->only_value && in->only_value[t->var] && hops < 64; hops++)
+    t = in->only_value[t->var];
+  Known i;
+  if (t->kind != N_TUPLE || !n->rhs || !known_number(in, n->rhs, &i) || i.is_float) return NULL;
+  int64_t at = i.i < 0 ? i.i + t->list.len : i.i;
+  return at >= 0 && at < t->list.len ? t->list.items[at] : NULL;
+}
+
 static bool known_number(const Infer *in, const Node *n, Known *k) {
   for (int hops = 0; n->kind == N_VAR && in && in->only_value && in->only_value[n->var] && hops < 64; hops++)
     n = in->only_value[n->var];  /* `num_dims = x.ndim` (sktime), a frozen parameter */
+  const Node *item = n->kind == N_INDEX ? known_tuple_item(in, n) : NULL;
+  if (item) return known_number(in, item, k);
   if (n->kind == N_INT || n->kind == N_BOOL) return *k = (Known){.i = n->ival}, true;
   if (n->kind == N_FLOAT) return *k = (Known){.is_float = true, .f = n->fval}, true;
   if (n->kind == N_UNARY && n->op == OP_NEG && known_number(in, n->lhs, k) && (k->is_float || k->i != INT64_MIN)) {
@@ -1665,7 +1682,8 @@ static int known_comparison(const Infer *in, const Node *cond) {
 }
 
 /* Whether cond is known from types alone (1 true, 0 false, -1 not): a
- * constant (a literal, a global frozen at compile time, isinstance() or
+ * constant (a literal, a global frozen at compile time, a constant tuple's
+ * item, isinstance() or
  * hasattr() of a variable, made one by their typers); x is
  * None where x's type is none, or neither none nor Optional; a variable
  * whose type is none, false; numbers known from types compared (x.ndim,
@@ -1678,6 +1696,10 @@ static int known_condition(const Infer *in, const Node *cond) {
     return known_condition(in, in->only_value[cond->var]);  /* fluids' `fprime2_included = fprime2 == True` */
   if (cond->kind == N_BOOL || cond->kind == N_INT) return cond->ival != 0;
   if (cond->kind == N_FLOAT) return cond->fval != 0;
+  if (cond->kind == N_INDEX) {
+    const Node *item = known_tuple_item(in, cond);
+    return item ? known_condition(in, item) : -1;
+  }
   if (cond->kind == N_UNARY && cond->op == OP_NOT) {
     int k = known_condition(in, cond->lhs);
     return k < 0 ? k : !k;

@@ -36,7 +36,7 @@ const Type ty_plain[TY_COUNT] = {
   [TY_TIMEDELTA] = {.kind = TY_TIMEDELTA, .flags = TF_SCALAR | TF_SIGNED | TF_TIME, .bits = 64, .unit = TU_GENERIC, .size = 8,
                     .align = 8, .name = "timedelta64"},
   PLAIN(TY_NONE), PLAIN(TY_MODULE), PLAIN(TY_GRID), PLAIN(TY_GENERATOR), PLAIN(TY_PYOBJECT), PLAIN(TY_ELLIPSIS),
-  PLAIN(TY_MEMINFO),
+  PLAIN(TY_MEMINFO), PLAIN(TY_BITGEN),
   [TY_RANGE] = {.kind = TY_RANGE, .size = 3 * sizeof(int64_t), .align = sizeof(int64_t), .name = "range"},
   [TY_STR] = {.kind = TY_STR, .flags = TF_REFS, .size = sizeof(void *), .align = sizeof(void *), .name = "unicode_type"},
   /* bytes: an array's data model, so that the array code reads its length and items */

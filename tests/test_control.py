@@ -597,3 +597,31 @@ def test_the_len_of_a_tuple_prunes_the_branches_for_other_lengths():
         for i in range(40):
             assert add_to_bins(i, weights, where, got) == add_to_bins.py_func(i, weights, where, want)
         assert numpy.allclose(got, want, rtol=1e-12)
+
+
+def test_an_item_of_a_constant_tuple_prunes_the_side_not_taken():
+    """`a = (flag,)` then `b if a[0] else other` where the sides are
+    tuples of different lengths: the item decides the branch before typing,
+    so only the side taken is typed (Python's result; Numba refuses the
+    unpacked form). An unknown condition between the two stays an error."""
+    rng = make_rng(65)
+    for _ in range(4):
+        flag, k = int(rng.integers(0, 2)), int(rng.integers(-3, 4))
+        src = ("def spread(x):\n"
+               f"    a = ({flag}, {k})\n"
+               "    b = (x, 2 * x, 3)\n"
+               "    c = b if a[0] else (5, 6)\n"
+               "    d = (*(b if a[-2] else (x,)),)\n"
+               "    return c, d, (7 if a[1] > 0 else 8.5)\n")
+        env = {}
+        exec(compile(src, f"<spread{flag}{k}>", "exec"), env)
+        x = int(rng.integers(-50, 50))
+        assert_same(ruchey.njit(env["spread"]), x)
+
+    @ruchey.njit
+    def unknown(a):
+        b = (3, 2, 4)
+        return b if a[0] else (5, 6)
+
+    with pytest.raises(ruchey.TypingError, match="cannot be unified"):
+        unknown((1,))

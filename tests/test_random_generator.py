@@ -494,3 +494,94 @@ def test_generators_in_a_tuple_argument_draw_numpys_streams(bit_generator):
         np.testing.assert_array_equal(got[0], want[0])
         assert got[1] == want[1]
         assert ours[0].random() == theirs[0].random()  # the states advanced as Python's
+
+
+# ---------------------------------------------------------------- the bit generator (Numba's generator_core)
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_bit_generator_words_are_the_bit_generators_own(bit_generator):
+    """rng.bit_generator handed to numba.np.random.generator_core's
+    next_uint64/next_uint32/next_double/next_float, as Numba reads it: the
+    bit generator's own words, its state moved on as in Python, and a
+    helper taking the bit generator as an argument sees the same stream."""
+    core = pytest.importorskip("numba.np.random.generator_core")
+    next_uint64, next_uint32, next_double = core.next_uint64, core.next_uint32, core.next_double
+    seed = int(np.random.default_rng().integers(0, 2 ** 32))
+
+    @ruchey.njit
+    def helper(bg):
+        return next_double(bg)
+
+    @ruchey.njit
+    def words(rng, n):
+        bg = rng.bit_generator
+        out = np.empty((n, 4))
+        for i in range(n):
+            out[i, 0] = next_uint64(bg) >> 11
+            out[i, 1] = next_uint32(rng.bit_generator)
+            out[i, 2] = next_double(bg)
+            out[i, 3] = helper(bg)
+        return out, rng.random()
+
+    n = int(np.random.default_rng(seed).integers(1, 40))
+    got = words(np.random.Generator(bit_generator(seed)), n)
+    plain = np.random.Generator(bit_generator(seed))
+    ctypes = plain.bit_generator.ctypes
+    want = np.empty((n, 4))
+    for i in range(n):
+        want[i] = (ctypes.next_uint64(ctypes.state) >> 11, ctypes.next_uint32(ctypes.state),
+                   ctypes.next_double(ctypes.state), ctypes.next_double(ctypes.state))
+    np.testing.assert_array_equal(got[0], want)
+    assert got[1] == plain.random()
+
+
+def test_next_float_is_numbas_float32_of_a_word():
+    core = pytest.importorskip("numba.np.random.generator_core")
+    next_float = core.next_float
+    f = ruchey.njit(lambda rng: next_float(rng.bit_generator))
+    seed = int(np.random.default_rng().integers(0, 2 ** 32))
+    rng, bg = np.random.default_rng(seed), np.random.default_rng(seed).bit_generator
+    plain = bg.ctypes  # (bg kept: its state lives as long as it does)
+    for _ in range(5):
+        word = plain.next_uint32(plain.state)
+        assert f(rng) == np.float32(word >> 8) * np.float32(1.0 / 16777216.0)
+
+
+def test_bit_generator_returned_is_its_generators_and_a_made_one_draws_numpys_stream():
+    rng = np.random.default_rng(7)
+    assert ruchey.njit(lambda g: g.bit_generator)(rng) is rng.bit_generator
+
+    @ruchey.njit
+    def made(seed):
+        return np.random.default_rng(seed).bit_generator
+
+    seed = int(np.random.default_rng().integers(0, 2 ** 32))
+    bg = made(seed)
+    assert isinstance(bg, np.random.PCG64)
+    assert bg.random_raw() == np.random.default_rng(seed).bit_generator.random_raw()
+
+
+def test_generator_core_functions_of_other_values_are_typing_errors():
+    core = pytest.importorskip("numba.np.random.generator_core")
+    next_double = core.next_double
+    with pytest.raises(ruchey.TypingError, match="bit_generator"):
+        ruchey.njit(lambda rng: next_double(rng))(np.random.default_rng(1))
+    with pytest.raises(ruchey.TypingError, match="bit_generator"):
+        ruchey.njit(lambda x: next_double(x))(1.5)
+
+
+def test_generator_core_functions_of_the_numba_shim_run_compiled_and_in_python():
+    """ruchey's own next_* (what numba.np.random.generator_core is under
+    the numba shim): compiled, the same words as their Python meaning."""
+    from ruchey.np_extensions import next_double, next_float, next_uint32, next_uint64
+
+    def words(rng):
+        bg = rng.bit_generator
+        return next_uint64(bg), next_uint32(bg), next_double(bg), next_float(bg), rng.random()
+
+    seed = int(np.random.default_rng().integers(0, 2 ** 32))
+    for bit_generator in BIT_GENERATORS:
+        got = ruchey.njit(words)(np.random.Generator(bit_generator(seed)))
+        want = words(np.random.Generator(bit_generator(seed)))
+        assert got == want
+        assert [type(x) for x in got[:2]] == [int, int] and type(got[3]) is float

@@ -1091,6 +1091,57 @@ static LLVMValueRef lo_default_rng(Lower *l, Node *n) {
   return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
 }
 
+/* ---------------------------------------------------------------- a Generator's bit generator */
+
+/* g.bit_generator: the Generator's bitgen_t, which compiled code hands
+ * to Numba's generator_core functions (next_double(g.bit_generator)) or
+ * to other compiled functions; the same pointer as g's (and, where the
+ * expression made g, its reference: see lo_is_fresh). */
+static const Type *ty_bit_generator(Infer *in, Node *n, const Type **args) {
+  return refused_in_cuda(in, n) ? NULL : TYS(TY_BITGEN);
+}
+
+static LLVMValueRef lo_bit_generator(Lower *l, Node *n) { return lo_expr(l, n->lhs); }
+
+/* numba.np.random.generator_core's next_uint64, next_uint32, next_double
+ * (the bit generator's own functions, through bitgen_t's pointers, so the
+ * stream and state are NumPy's) and next_float (float32 of the top 24
+ * bits of a 32-bit word, as Numba's). ival: the bitgen_t field called. */
+enum { NEXT_UINT64 = 1, NEXT_UINT32 = 2, NEXT_DOUBLE = 3, NEXT_FLOAT = 4 };
+
+static const Type *ty_next_word(Infer *in, Node *n, const Type **args) {
+  if (refused_in_cuda(in, n)) return NULL;
+  if (args[0]->kind != TY_BITGEN)
+    return ty_error(in, n->list.items[0], "%s() takes a Generator's bit_generator, got %s", n->bi->name, args[0]->name);
+  int k = (int)n->bi->ival;
+  return TYS(k == NEXT_UINT64 ? TY_U64 : k == NEXT_UINT32 ? TY_U32 : k == NEXT_DOUBLE ? TY_F64 : TY_F32);
+}
+
+/* bitgen_t's field `field` (a function of the state) called on its state. */
+static LLVMValueRef call_bitgen_field(Lower *l, LLVMValueRef bitgen, int field, LLVMTypeRef ret) {
+  LLVMValueRef state = LLVMBuildLoad2(l->b, l->mod->ptr, bitgen, "bitgen.state");
+  LLVMValueRef at = LLVMBuildGEP2(l->b, l->mod->ptr, bitgen, (LLVMValueRef[]){const_i64(l, field)}, 1, "");
+  LLVMValueRef fn = LLVMBuildLoad2(l->b, l->mod->ptr, at, "bitgen.next");
+  return LLVMBuildCall2(l->b, LLVMFunctionType(ret, &l->mod->ptr, 1, 0), fn, &state, 1, "");
+}
+
+static LLVMValueRef lo_next_word(Lower *l, Node *n) {
+  Node *g = n->list.items[0];
+  LLVMValueRef bitgen = lo_expr(l, g), r;
+  switch ((int)n->bi->ival) {
+  case NEXT_UINT64: r = call_bitgen_field(l, bitgen, NEXT_UINT64, l->mod->i64); break;
+  case NEXT_DOUBLE: r = call_bitgen_field(l, bitgen, NEXT_DOUBLE, LLVMDoubleTypeInContext(l->mod->c)); break;
+  default: r = call_bitgen_field(l, bitgen, NEXT_UINT32, l->mod->i32); break;
+  }
+  if (n->bi->ival == NEXT_FLOAT) {
+    LLVMValueRef top = LLVMBuildUIToFP(l->b, LLVMBuildLShr(l->b, r, const_i32(l, 8), ""),
+                                       LLVMFloatTypeInContext(l->mod->c), "");
+    r = LLVMBuildFMul(l->b, top, LLVMConstReal(LLVMFloatTypeInContext(l->mod->c), 1.0 / 16777216.0), "");
+  }
+  lo_done_with(l, g, bitgen);
+  return r;
+}
+
 /* ---------------------------------------------------------------- the rows */
 
 static const char *const no_kw[] = {NULL};
@@ -1129,6 +1180,11 @@ static const char *const gen_multivariate_normal_kw[] = {"mean", "cov", "size", 
   {"Generator." name, NULL, name, BK_METHOD, TY_GENERATOR, least, most, kw, GENERATOR_FLAGS, ival, 0, ty_generator, lo_generator}
 #define ROW(module, name, least, most, kw, ival, type, lower) \
   {module "." name, module, name, BK_FUNCTION, 0, least, most, kw, FLAGS, ival, 0, type, lower}
+
+/* (Numba's own functions, where Numba is imported, and ruchey's, which
+ * its numba shim gives for numba.np.random.generator_core) */
+#define ROW_NEXT(module, name, ival) \
+  {module "." name, module, name, BK_FUNCTION, 0, 1, 1, no_kw, BF_STATE, ival, 0, ty_next_word, lo_next_word}
 
 const Builtin bi_random[] = {
   ROW("numpy.random", "seed", 0, 1, seed_kw, SEED_NUMPY, ty_seed, lo_seed),
@@ -1236,5 +1292,15 @@ const Builtin bi_random[] = {
    lo_multivariate_normal},
   {"Generator.permuted", NULL, "permuted", BK_METHOD, TY_GENERATOR, 1, 1, gen_permuted_kw, GENERATOR_FLAGS | BF_COMPLEX,
    0, 0, ty_permuted, lo_permuted},
+  {"Generator.bit_generator", NULL, "bit_generator", BK_ATTRIBUTE, TY_GENERATOR, 0, 0, NULL, BF_CHEAP, 0, 0,
+   ty_bit_generator, lo_bit_generator},
+  ROW_NEXT("numba.np.random.generator_core", "next_uint64", NEXT_UINT64),
+  ROW_NEXT("numba.np.random.generator_core", "next_uint32", NEXT_UINT32),
+  ROW_NEXT("numba.np.random.generator_core", "next_double", NEXT_DOUBLE),
+  ROW_NEXT("numba.np.random.generator_core", "next_float", NEXT_FLOAT),
+  ROW_NEXT("ruchey.np_extensions", "next_uint64", NEXT_UINT64),
+  ROW_NEXT("ruchey.np_extensions", "next_uint32", NEXT_UINT32),
+  ROW_NEXT("ruchey.np_extensions", "next_double", NEXT_DOUBLE),
+  ROW_NEXT("ruchey.np_extensions", "next_float", NEXT_FLOAT),
   BI_END,
 };

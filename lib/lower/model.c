@@ -213,6 +213,7 @@ static const Model models[TY_COUNT] = {
   [TY_DICT] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_DICTVIEW] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},  /* its dict's */
   [TY_GENERATOR] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},
+  [TY_BITGEN] = {ptr_value, ptr_value, plain_load, plain_store, generator_refcount},  /* its Generator's pointer */
   [TY_SET] = {ptr_value, ptr_value, plain_load, plain_store, lo_container_refcount},
   [TY_YIELDS] = {ptr_value, ptr_value, plain_load, plain_store, yields_refcount},
   [TY_RECORD] = {ptr_value, record_storage, record_load, record_store, NULL},

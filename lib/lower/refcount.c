@@ -60,6 +60,7 @@ bool lo_is_fresh(const Node *n) {
   if (n->kind == N_INDEX) return ty_has_arrays(n->ty);
   if (n->kind == N_ATTR && ty_is_enum(n->lhs->ty)) return lo_is_fresh(n->lhs) && ty_has_arrays(n->ty);  /* m.value: m's reference */
   if (n->kind == N_ATTR && ty_holds_object_of(n)) return lo_is_fresh(n->lhs);  /* p.m as a value: p's reference */
+  if (n->kind == N_ATTR && n->ty->kind == TY_BITGEN) return lo_is_fresh(n->lhs);  /* g.bit_generator: g's pointer and reference */
   if (n->kind == N_ATTR) return n->ty->kind == TY_ARRAY || n->ty->kind == TY_CTYPES || n->ty->kind == TY_FLAGS || ty_is_text_field(n) || (ty_is_jitclass_field(n) && ty_has_arrays(n->ty));
   if (n->kind == N_BINOP || n->kind == N_UNARY || n->kind == N_COMPARE) return ty_has_arrays(n->ty);  /* t + u too */
   if (n->kind == N_UNWRAP) return lo_is_fresh(n->lhs) && ty_has_arrays(n->ty);

@@ -452,6 +452,9 @@ def _submodules():
         "numba.np.unsafe": ({}, ()),
         "numba.np.unsafe.ndarray": (dict(to_fixed_tuple=ruchey.unsafe.to_fixed_tuple), ()),
         "numba.np.extensions": (dict(cross2d=np_extensions.cross2d), ()),
+        "numba.np.random": ({}, ()),
+        "numba.np.random.generator_core": ({name: getattr(np_extensions, name) for name in
+                                            ("next_uint64", "next_uint32", "next_double", "next_float")}, ()),
         "numba.np.ufunc": (dict(vectorize=ruchey.vectorize, guvectorize=ruchey.guvectorize,
                                 Vectorize=ruchey.ufunc.Vectorize, GUVectorize=ruchey.ufunc.GUVectorize), ()),
         # (where Numba defines them)
