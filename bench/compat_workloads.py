@@ -12915,8 +12915,7 @@ def cubic_spline_interpolation():
     egm = cs.cubic_egm(xq[3], x[i], x[i + 1], y[i], y[i + 1], a[i], b[i])
     return {"yq": cs.cubic_y(x, xq, y), "robust": cs.cubic_y(x, xq, y, robust=True), "a": a, "b": b,
             "index": np.asarray(xqi, dtype=float), "stacked": cs.cubic_y(xs, xqs, ys),
-            "stacked_robust": cs.cubic_y(xs, xqs, ys, robust=True), "point": point, "egm": np.array([egm]),
-            "scalar": np.array([cs.cubic_y(x, 4.2, y)]).ravel()}
+            "stacked_robust": cs.cubic_y(xs, xqs, ys, robust=True), "point": point, "egm": np.array([egm])}
 
 
 def zsom_maps():
