@@ -81,7 +81,9 @@ PACKAGES = ("stumpy", "pynndescent", "quantecon", "numbagg", "numba-stats", "fas
             "rapid-roots", "graspologic", "numba-integrators", "fast-mine",
             "numbatalib", "robust-fourier", "mrg32k3a-numba",
             "spectres", "lppls", "ElMD", "cyrk", "flexsolve", "gsply", "z7py", "enstop", "napari-graph",
-            "chemcoord", "baderkit", "nucs", "tigramite", "lsdnumbatools", "fast-ivf")
+            "chemcoord", "baderkit", "nucs", "tigramite", "lsdnumbatools", "fast-ivf",
+            "numba-quaternion", "noblegasmd", "modifiedotsu", "otsu2d", "cubic-spline", "zsom", "nufftcf",
+            "numba-morph", "chimeraboost", "plonk", "exo_k", "fastpose", "pixerise", "lanun", "scijit")
 TIMEOUT = 1200
 # packages whose numba.cuda kernels their computations launch, and those of
 # them whose kernels Numba runs in its simulator (no CPU path to compare with)

@@ -12828,6 +12828,396 @@ def fast_ivf_search():
             "pq_scores": np.asarray(pq_scores), "pq_indices": np.asarray(pq_indices, dtype=float)}
 
 
+def numba_quaternion_rotations():
+    """numba-quaternion's quaternions as pairs of complex numbers: products
+    and matrix products (np.stack of conjugates), rotation matrices there
+    and back, inverses, rotations of vectors, azimuthal equidistant
+    projections and pairwise spherical distances (an overload choosing
+    complex64 or complex128 by the array's dtype)."""
+    import numba_quaternion as nq
+    rng = np.random.default_rng(212)
+    raw = rng.standard_normal((40, 4))
+    raw /= np.linalg.norm(raw, axis=1)[:, None]
+    p = nq.float_to_complex(nq.lastcol_quat_to_canonical(raw))
+    q = nq.float_to_complex(rng.standard_normal((40, 4)))
+    m = nq.quat_to_rotation_matrix(p)
+    v = nq.float_to_complex(np.concatenate([np.zeros((40, 1)), rng.standard_normal((40, 3))], 1))
+    pm = nq.float_to_complex(rng.standard_normal((6, 6, 4)))
+    return {"mul": nq.complex_to_float(nq.mul(p, q)),
+            "matmul": nq.complex_to_float(nq.matmul(pm, pm)),
+            "matrix": m, "back": nq.complex_to_float(nq.rotation_matrix_to_quat(m)),
+            "inverse": nq.complex_to_float(nq.inverse(q)), "norm": nq.norm(q), "abs": nq.abs(q),
+            "rotate": nq.complex_to_float(nq.rotate(p, v)),
+            "projection": nq.quat_to_azimuthal_equidistant_projection_polar_with_orientation(p),
+            "projection2": nq.quat_to_azimuthal_equidistant_projection_with_orientation(p),
+            "pairwise": nq.dist_spherical_pairwise(p),
+            "f32": nq.complex_to_float(nq.mul(p.astype(np.complex64), q.astype(np.complex64))).astype(np.float64)}
+
+
+def noblegasmd_argon():
+    """noblegasmd's Lennard-Jones molecular dynamics (velocity Verlet with
+    cached forces, reflecting walls, pressure from wall impulses; fastmath):
+    a lattice of 64 argon atoms run 200 steps, with and without its
+    trajectory."""
+    from noblegasmd import engine
+    rng = np.random.default_rng(213)
+    pos = engine.initialize_lattice(64, 6.0)
+    vel = engine.initialize_velocities(64, 1.2, rng)
+    t, p, ke, pe, pos1, vel1 = engine.simulate(pos, vel, 6.0, 0.001, 200)
+    traj = engine.simulate_with_trajectory(pos, vel, 6.0, 0.001, 50)[-1]
+    return {"T": t, "P": p, "KE": ke, "PE": pe, "pos": pos1, "vel": vel1, "traj": traj,
+            "naive": np.array([engine.vv_step_naive(pos.copy(), vel.copy(), 64, 6.0, 0.001)])}
+
+
+def modifiedotsu_masks():
+    """modifiedOtsu's local modified Otsu thresholds (a symmetric 3-d pad,
+    a histogram threshold per window in prange) on a noisy movie of blobs,
+    with a 2-d+time and a volumetric window."""
+    from modifiedOtsu import getMask, getThreshold
+    rng = np.random.default_rng(214)
+    zz, yy, xx = np.mgrid[0:6, 0:32, 0:32]
+    img = (60 * np.exp(-((yy - 12) ** 2 + (xx - 18) ** 2) / 40.0) + rng.integers(0, 25, (6, 32, 32))).astype(np.uint16)
+    t1, m1 = getMask(img, (1, 7, 7), 0.2)
+    t2, m2 = getMask(img, (3, 5, 5), 0.0)
+    return {"t1": t1, "m1": m1, "t2": t2, "m2": m2,
+            "threshold": np.array([getThreshold(img[0].ravel().astype(np.int64), 0.2)])}
+
+
+def otsu2d_binary():
+    """otsu2D's local 2-d Otsu thresholds (local means by cumulative sums
+    along each axis, a reflected pad, a joint intensity and mean histogram
+    per window in prange) on a noisy volume of blobs."""
+    from otsu2D import getBinary
+    rng = np.random.default_rng(215)
+    zz, yy, xx = np.mgrid[0:5, 0:28, 0:28]
+    img = (80 * np.exp(-((yy - 10) ** 2 + (xx - 16) ** 2 + (zz - 2) ** 2) / 30.0)
+           + rng.integers(0, 30, (5, 28, 28))).astype(np.uint8)
+    return {"binary": getBinary(img, (3, 5, 5), (3, 3, 3)).astype(np.int64),
+            "binary2": getBinary(img.astype(np.uint16), (1, 7, 7), (1, 3, 3)).astype(np.int64)}
+
+
+def cubic_spline_interpolation():
+    """cubic-spline's interpolation gufuncs (grid search, robust search,
+    tridiagonal solve for the coefficients, evaluation at arrays and points)
+    on one and on stacked grids, and its njit point evaluations."""
+    import cubic_spline as cs
+    rng = np.random.default_rng(216)
+    x = np.sort(rng.uniform(0, 10, 30))
+    y = np.sin(x) + 0.1 * x
+    xq = rng.uniform(-1, 11, 50)
+    xs = np.sort(rng.uniform(0, 5, (4, 20)), axis=1)
+    ys = np.cos(xs)
+    xqs = rng.uniform(0, 5, (4, 15))
+    a, b = cs.cubic_coef(x, y)
+    xqi = cs.cubic_index(x, xq)
+    point = np.array([cs.cubic_vfi(x, v, y, a, b) for v in xq[:10]])
+    i = int(xqi[3])
+    egm = cs.cubic_egm(xq[3], x[i], x[i + 1], y[i], y[i + 1], a[i], b[i])
+    return {"yq": cs.cubic_y(x, xq, y), "robust": cs.cubic_y(x, xq, y, robust=True), "a": a, "b": b,
+            "index": np.asarray(xqi, dtype=float), "stacked": cs.cubic_y(xs, xqs, ys),
+            "stacked_robust": cs.cubic_y(xs, xqs, ys, robust=True), "point": point, "egm": np.array([egm])}
+
+
+def zsom_maps():
+    """zsom's self-organising map trained on clusters with its Numba kernels
+    (best-matching units of a batch in prange, the batch update of the
+    weights by a Gaussian neighbourhood), then its BMUs and U-matrix."""
+    from zsom import SOM
+    rng = np.random.default_rng(217)
+    centres = rng.uniform(0, 1, (4, 3))
+    data = centres[rng.integers(0, 4, 300)] + 0.05 * rng.standard_normal((300, 3))
+    som = SOM(8, 6, 3, np.random.default_rng(5), use_numba=True)
+    som.fit(data, epochs=6, learning_rate=0.5)
+    bmus = som.get_bmus(data)
+    return {"weights": som.weights, "bmus": np.asarray(bmus, dtype=float), "umatrix": som.get_u_matrix()}
+
+
+def nufftcf_correlations():
+    """nufftcf's correlation functions of irregularly sampled series: the
+    real-space Gaussian and rectangular kernel sums (prange, fastmath) for
+    auto- and cross-correlations."""
+    import nufftcf
+    rng = np.random.default_rng(218)
+    t = np.sort(rng.uniform(0, 100, 400))
+    s = np.sort(rng.uniform(0, 100, 350))
+    x = np.sin(t / 5) + 0.3 * rng.standard_normal(400)
+    y = np.sin(s / 5 + 0.5) + 0.3 * rng.standard_normal(350)
+    lags = np.linspace(-20, 20, 41)
+    pos = np.linspace(0, 20, 21)
+    return {"acf_g": np.asarray(nufftcf.compute_acf_gaussian_realspace(pos, t, x, 0.8), dtype=float),
+            "acf_r": np.asarray(nufftcf.compute_acf_rectangle_realspace(pos, t, x, 0.8), dtype=float),
+            "ccf_g": np.asarray(nufftcf.compute_ccf_gaussian_realspace(lags, t, x, s, y, 0.8), dtype=float),
+            "ccf_r": np.asarray(nufftcf.compute_ccf_rectangle_realspace(lags, t, x, s, y, 0.8), dtype=float)}
+
+
+def numba_morph_operations():
+    """numba-morph's grey-level morphology on 2-d and 3-d images (dilation,
+    erosion, opening, closing, gradient, Laplace, top hats, chamfer
+    distances, h-maxima, local extrema, reconstruction, watershed from
+    markers, Welford statistics under a mask), parallel over an axis."""
+    import numba_morph as nm
+    rng = np.random.default_rng(219)
+    yy, xx = np.mgrid[0:40, 0:48]
+    img = (100 * np.exp(-((yy - 12) ** 2 + (xx - 14) ** 2) / 50.0) + 80 * np.exp(-((yy - 28) ** 2 + (xx - 34) ** 2) / 30.0)
+           + rng.uniform(0, 10, (40, 48))).astype(np.float32)
+    vol = rng.uniform(0, 1, (6, 16, 16)).astype(np.float32)
+    binary = img > 30
+    markers = np.zeros((40, 48), dtype=np.int32)
+    markers[12, 14], markers[28, 34], markers[0, 0] = 1, 2, 3
+    seed = img.copy()
+    seed[1:-1, 1:-1] = img.min()
+    fp = np.ones((3, 3), dtype=np.bool_)
+    out = {"dilation": nm.dilation(img, size=(3, 3)), "erosion": nm.erosion(img, size=(5, 3)),
+           "opening": nm.opening(img, size=(3, 3)), "closing": nm.closing(img, size=(3, 3)),
+           "gradient": nm.morphological_gradient(img, size=(3, 3)),
+           "laplace": nm.morphological_laplace(img, size=(3, 3)),
+           "white": nm.white_tophat(img, size=(5, 5)), "black": nm.black_tophat(img, size=(5, 5)),
+           "dilation3": nm.dilation(vol, size=(3, 3, 3)), "erosion3": nm.erosion(vol, size=(3, 3, 3)),
+           "cdt": nm.distance_transform_cdt(binary).astype(float),
+           "cdt3": nm.distance_transform_cdt(vol > 0.3, weights=(3, 4, 5)).astype(float),
+           "hmax": nm.h_maxima(img, 20.0, footprint=fp).astype(float),
+           "maxima": nm.local_maxima(img, footprint=fp).astype(float),
+           "minima": nm.local_minima(img, footprint=fp).astype(float),
+           "reconstruction": nm.reconstruction(img, seed, method="dilation", footprint=fp),
+           "watershed": nm.watershed(-img, markers, footprint=fp).astype(float),
+           "sphere": nm.generate_sphere_structure((2, 3)).astype(float)}
+    out["welford"] = np.array(nm.welford_mean_std_w_mask(img, binary), dtype=float)
+    return out
+
+
+def chimeraboost_boosting():
+    """ChimeraBoost's gradient-boosted oblivious trees (quantile binning,
+    histogram builds and split searches, ordered target statistics of a
+    categorical column, leaf values, tree application): a regressor and a
+    three-class classifier, fitted and predicting, all kernels Numba's."""
+    from chimeraboost import ChimeraBoostClassifier, ChimeraBoostRegressor
+    rng = np.random.default_rng(220)
+    X = rng.standard_normal((400, 5))
+    X[:, 4] = rng.integers(0, 6, 400)
+    y = np.sin(X[:, 0]) + 0.5 * X[:, 1] ** 2 + 0.3 * X[:, 4] + 0.1 * rng.standard_normal(400)
+    labels = (X[:, 0] + X[:, 2] > 0).astype(int) + (X[:, 1] > 1).astype(int)
+    common = dict(n_estimators=30, depth=4, random_state=0, thread_count=1, early_stopping=False, n_ensembles=1)
+    reg = ChimeraBoostRegressor(**common, cat_features=[4]).fit(X, y)
+    clf = ChimeraBoostClassifier(**common).fit(X[:, :4], labels)
+    return {"regression": reg.predict(X[:50]), "proba": clf.predict_proba(X[:50, :4])}
+
+
+def plonk_sph():
+    """Plonk's smoothed-particle kernels: splash's projection and cross-
+    section interpolation to a grid (an integrated kernel table), SPH
+    gradients, divergences and curls over typed-List neighbour lists with
+    the kernel functions passed as arguments, and a gravitational
+    potential."""
+    from numba.typed import List
+    from plonk.analysis import sph
+    from plonk.analysis.sinks import _potential
+    from plonk.utils import kernels
+    from plonk.visualize import splash
+    rng = np.random.default_rng(221)
+    n = 300
+    pos = rng.uniform(-1, 1, (n, 3))
+    h = np.full(n, 0.25)
+    mass = np.full(n, 1.0 / n)
+    dens = mass / h ** 3
+    itype = np.ones(n, dtype=np.int32)
+    itype[:5] = -1
+    dat = np.sin(pos[:, 0]) + pos[:, 1]
+    args = (pos[:, 0], pos[:, 1])
+    proj = splash.interpolate_projection(*args, h, mass / (dens * h ** 3), dat, itype, n, -1.0, -1.0, 32, 32,
+                                         2 / 32, 2 / 32, False)
+    cut = splash.interpolate_slice(*args, pos[:, 2], h, mass / (dens * h ** 3), dat, itype, n, -1.0, -1.0, 32, 32,
+                                   2 / 32, 2 / 32, True)
+    d2 = ((pos[:, None, :] - pos[None, :, :]) ** 2).sum(-1)
+    neighbours = List()
+    for i in range(n):
+        neighbours.append(np.nonzero(d2[i] < (2 * h[i]) ** 2)[0])
+    indices, type_indices = np.arange(n), np.arange(n)
+    vec = np.stack([pos[:, 1], -pos[:, 0], pos[:, 2] ** 2], 1)
+    out = {"projection": proj, "slice": cut, "potential": np.array([_potential(pos, mass)])}
+    for name, fn, quantity, width in (("grad", sph._compute_grad_over_neighbours, dat, 3),
+                                      ("div", sph._compute_div_over_neighbours, vec, 1),
+                                      ("curl", sph._compute_curl_over_neighbours, vec, 3)):
+        out[name] = sph._compute_derivative(indices, neighbours, type_indices, pos, h, mass, kernels.kernel_cubic,
+                                            kernels.kernel_gradient_cubic, dens, quantity, fn, width, False)
+    q = np.linspace(0, 3, 31)
+    for kname in ("cubic", "quintic", "wendland_c4"):
+        out[kname] = np.array([getattr(kernels, "kernel_" + kname)(v) for v in q])
+        out[kname + "_grad"] = np.array([getattr(kernels, "kernel_gradient_" + kname)(v) for v in q])
+    return out
+
+
+def exo_k_radiation():
+    """Exo_k's radiative transfer kernels: Planck functions and their band
+    integrals (series), optical depths of layers, transmission path
+    integrals, rebinning, the Toon two-stream solver over wavenumbers, and
+    a dry convective adjustment mixing tracers (fastmath)."""
+    from exo_k.atm_evolution.convection import dry_convective_adjustment_numba
+    from exo_k.two_stream.two_stream_toon import solve_2stream_nu_xsec
+    from exo_k.util import interp, radiation
+    rng = np.random.default_rng(222)
+    nlay, nw = 20, 30
+    nu_edges = np.linspace(100.0, 3000.0, nw + 1)
+    nu = 0.5 * (nu_edges[1:] + nu_edges[:-1])
+    t_lev = np.linspace(200.0, 900.0, nlay + 1)
+    opacity = rng.uniform(1e-3, 1e-1, (nlay, nw))
+    dcol = np.linspace(1.0, 50.0, nlay)
+    tau, dtau = radiation.rad_prop_xsec(dcol, opacity, 0.5)
+    source = np.pi * radiation.Bnu_integral_array(nu_edges, t_lev, nw, nlay + 1) / np.diff(nu_edges)
+    flux = solve_2stream_nu_xsec(source, tau, dtau, rng.uniform(0, 0.5, (nlay, nw)), rng.uniform(0, 0.3, (nlay, nw)),
+                                 np.full(nw, 10.0), np.full(nw, 0.1), np.full(nw, 0.1), mu0=0.5)
+    tangent = np.abs(rng.standard_normal((nlay, nlay))) * 1e3
+    fine = np.linspace(0, 10, 200)
+    t_lay = np.linspace(300.0, 250.0, nlay)
+    t_lay[8:12] += 30.0
+    exner = np.linspace(0.5, 1.0, nlay)
+    H, tracers, top = dry_convective_adjustment_numba(10.0, nlay, t_lay, exner, np.full(nlay, 100.0),
+                                                      rng.uniform(0, 1, (2, nlay)), np.full(nlay, 0.029))
+    return {"Bnu": radiation.Bnu(nu, 500.0), "dBdT": radiation.dBnudT_array(nu, t_lev, nw, nlay + 1),
+            "Bmicron": radiation.Bmicron(np.linspace(1, 20, 30), 800.0), "tau": tau, "dtau": dtau,
+            "path": radiation.path_integral_xsec(nlay, nw, tangent, rng.uniform(0, 1, nlay), opacity),
+            "rebin": interp.rebin(np.sin(fine), fine, np.linspace(0, 10, 21)),
+            "bilinear": np.array([interp.bilinear_interpolation(1.0, 2.0, 3.0, 5.0, 0.3, 0.7)]),
+            **{f"flux{i}": np.asarray(f) for i, f in enumerate(flux)},
+            "H": H, "tracers": tracers, "top": np.array([top])}
+
+
+def fastpose_ransac():
+    """fastpose's robust pose estimators (RANSAC drivers built from
+    closures over jitted solvers: four-point homography, seven-point
+    fundamental, five-point essential, P3P; Sampson, transfer and
+    reprojection scores, Levenberg-Marquardt refinement) on synthetic
+    views with noise and outliers."""
+    from fastpose import estimators
+    rng = np.random.default_rng(223)
+    n = 120
+    X = np.column_stack([rng.uniform(-1, 1, n), rng.uniform(-1, 1, n), rng.uniform(4, 8, n)])
+    angle = 0.1
+    R = np.array([[np.cos(angle), 0, np.sin(angle)], [0, 1, 0], [-np.sin(angle), 0, np.cos(angle)]])
+    t = np.array([0.5, 0.05, 0.1])
+    X2 = X @ R.T + t
+    x1 = X[:, :2] / X[:, 2:] + 1e-4 * rng.standard_normal((n, 2))
+    x2 = X2[:, :2] / X2[:, 2:] + 1e-4 * rng.standard_normal((n, 2))
+    x2[:15] = rng.uniform(-0.3, 0.3, (15, 2))
+    plane = np.column_stack([rng.uniform(0, 640, n), rng.uniform(0, 480, n)])
+    H = np.array([[1.1, 0.05, 10.0], [-0.03, 0.95, 5.0], [1e-4, 2e-5, 1.0]])
+    ph = np.column_stack([plane, np.ones(n)]) @ H.T
+    plane2 = ph[:, :2] / ph[:, 2:] + 0.3 * rng.standard_normal((n, 2))
+    plane2[:10] += 50
+    out = {}
+    for name, (model, info) in (
+            ("homography", estimators.estimate_homography(plane, plane2, iterations=200)),
+            ("fundamental", estimators.estimate_fundamental(x1 * 500 + 320, x2 * 500 + 240, iterations=200, max_error=1.0)),
+            ("relative", estimators.estimate_relative_pose(x1, x2, iterations=200)),
+            ("absolute", estimators.estimate_absolute_pose(x2, X, iterations=200))):
+        for key, value in model.items():
+            out[f"{name}_{key}"] = np.asarray(value, dtype=float)
+        out[f"{name}_inliers"] = np.asarray(info["inliers"], dtype=float)
+    return out
+
+
+def pixerise_render():
+    """Pixerise's software rasteriser: vertex transforms, back-face culling,
+    frustum clipping by bounding spheres, flat and Gouraud shading and
+    wireframe lines into colour and depth buffers, and ray casts against
+    the transformed triangles, on a scene of two shaded meshes."""
+    from pixerise.pixerise import Canvas, Renderer, ShadingMode, ViewPort
+    from pixerise.scene import Instance, Model, Scene
+    u, v = np.meshgrid(np.linspace(0, np.pi, 7), np.linspace(0, 2 * np.pi, 9), indexing="ij")
+    verts = np.stack([np.sin(u) * np.cos(v), np.cos(u), np.sin(u) * np.sin(v)], -1).reshape(-1, 3).astype(np.float32)
+    tris = []
+    for i in range(6):
+        for j in range(8):
+            a, b, c, d = i * 9 + j, i * 9 + j + 1, (i + 1) * 9 + j, (i + 1) * 9 + j + 1
+            tris += [[a, c, b], [b, c, d]]
+    model = Model()
+    model.add_group(vertices=verts, triangles=np.array(tris, dtype=np.int32), vertex_normals=verts.copy())
+    scene = Scene()
+    scene.add_model("sphere", model)
+    for name, translation, rotation, color in (("near", (-0.6, 0, 4), (0, 0, 0), (200, 80, 40)),
+                                               ("far", (1.2, 0.3, 6), (0.3, 0.5, 0), (40, 160, 220))):
+        scene.add_instance(name, Instance.from_dict({"model": "sphere", "color": color, "transform": {
+            "translation": translation, "rotation": rotation, "scale": (1, 1, 1)}}))
+    out = {}
+    for mode in (ShadingMode.WIREFRAME, ShadingMode.FLAT, ShadingMode.GOURAUD):
+        canvas = Canvas((96, 72))
+        renderer = Renderer(canvas, ViewPort((1.6, 1.2), 1, canvas))
+        renderer.render(scene, mode)
+        out[mode.value] = canvas.color_buffer.astype(float)
+        out[mode.value + "_depth"] = canvas.depth_buffer.astype(float)
+    hits = [renderer.cast_ray(x, y, scene) for x, y in ((20, 36), (60, 30), (5, 5), (48, 36))]
+    out["rays"] = np.array([-1 if h is None else ["near", "far"].index(h[0]) for h in hits], dtype=float)
+    return out
+
+
+def lanun_transport():
+    """lanun's Lagrangian tracer transport in an idealised basin: a bell-
+    shaped recirculation velocity field, particles located and weighted on
+    the mesh (bilinear), midpoint advection in prange, projection back to
+    the mesh, and its diagnostics (pair stretching, areas, perimeters),
+    forward and reversed."""
+    from lanun import BasinSystem, LagrangianSolver
+    basin = BasinSystem(Lx=50e3, Ly=50e3, H=100.0, U0=0.3)
+    result = LagrangianSolver(nx=31, ny=31, particles_per_cell=2).solve(basin, total_time=86400.0, dt=1800.0,
+                                                                        output_interval=8, verbose=False)
+    reverse = LagrangianSolver(nx=21, ny=21, particles_per_cell=2).solve_with_reversal(
+        basin, total_time=43200.0, dt=1800.0, output_interval=8, verbose=False)
+    out = {"time": result.time, "x": result.particle_x, "y": result.particle_y, "tracer": result.particle_tracer,
+           "mesh": result.mesh_tracer}
+    for key, value in sorted(result.diagnostics.items()):
+        if isinstance(value, (int, float, np.ndarray)) and not isinstance(value, bool):
+            out["diag_" + key] = np.asarray(value, dtype=float)
+    if isinstance(reverse, tuple):
+        reverse = reverse[-1]
+    out["reverse_x"] = reverse.particle_x
+    return out
+
+
+def scijit_routines():
+    """scijit's SciPy equivalents inside compiled code (overloads choosing a
+    route by literal arguments, callbacks made cfuncs for its Fortran
+    packs): FITPACK splrep/splev, QUADPACK quad, MINPACK fsolve, BFGS and
+    Nelder-Mead minimize, a bracketing root and the linear sum
+    assignment."""
+    from numba import njit
+    from scijit.integrate import quad
+    from scijit.interpolate import splev, splrep
+    from scijit.optimize import brentq, fsolve, linear_sum_assignment, minimize
+
+    @njit
+    def objective(x):
+        return (x[0] - 1.0) ** 2 + 10.0 * (x[1] - x[0] ** 2) ** 2
+
+    @njit
+    def system(x):
+        return np.array([x[0] ** 2 + x[1] ** 2 - 4.0, x[0] - x[1] ** 3])
+
+    @njit
+    def integrand(x):
+        return np.exp(-x * x) * np.cos(3.0 * x)
+
+    @njit
+    def cubic(x):
+        return x ** 3 - 2.0 * x - 5.0
+
+    @njit
+    def run(x, y, xq, cost):
+        tck = splrep(x, y)
+        fitted = splev(xq, tck)
+        area = quad(integrand, 0.0, 2.0)[0]
+        root = fsolve(system, np.array([1.0, 1.0]))
+        bfgs = minimize(objective, np.array([-1.0, 2.0]), method='BFGS').x
+        nm = minimize(objective, np.array([-1.0, 2.0]), method='Nelder-Mead').x
+        r = brentq(cubic, 1.0, 3.0)
+        rows, cols = linear_sum_assignment(cost)
+        return fitted, area, root, bfgs, nm, r, cols
+
+    rng = np.random.default_rng(224)
+    x = np.linspace(0, 6, 25)
+    fitted, area, root, bfgs, nm, r, cols = run(x, np.sin(x), rng.uniform(0, 6, 40), rng.uniform(0, 1, (6, 6)))
+    return {"splev": fitted, "quad": np.array([area]), "fsolve": root, "bfgs": bfgs, "nelder_mead": nm,
+            "brentq": np.array([r]), "assignment": np.asarray(cols, dtype=float)}
+
+
 WORKLOADS = {
     "stumpy": {"stump": stumpy_stump, "aamp": stumpy_aamp, "more": stumpy_more, "gpu_stump": stumpy_gpu_stump,
                "gpu_aamp": stumpy_gpu_aamp, "gpu_distances_consensus": stumpy_gpu_distances_consensus,
@@ -13154,4 +13544,19 @@ WORKLOADS = {
     "tigramite": {"cmi": tigramite_cmi},
     "lsdnumbatools": {"drainage": lsdnumbatools_drainage},
     "fast-ivf": {"search": fast_ivf_search},
+    "numba-quaternion": {"rotations": numba_quaternion_rotations},
+    "noblegasmd": {"argon": noblegasmd_argon},
+    "modifiedotsu": {"masks": modifiedotsu_masks},
+    "otsu2d": {"binary": otsu2d_binary},
+    "cubic-spline": {"interpolation": cubic_spline_interpolation},
+    "zsom": {"maps": zsom_maps},
+    "nufftcf": {"correlations": nufftcf_correlations},
+    "numba-morph": {"operations": numba_morph_operations},
+    "chimeraboost": {"boosting": chimeraboost_boosting},
+    "plonk": {"sph": plonk_sph},
+    "exo_k": {"radiation": exo_k_radiation},
+    "fastpose": {"ransac": fastpose_ransac},
+    "pixerise": {"render": pixerise_render},
+    "lanun": {"transport": lanun_transport},
+    "scijit": {"routines": scijit_routines},
 }

@@ -1887,6 +1887,8 @@ static const char *attr_name(Fe *fe, PyObject *attr) {
   return mangled;
 }
 
+static void spreads_once(Fe *fe, PyObject *e, Node *call);
+
 /* value.name(args): the receiver is the first argument; infer finds the
  * method from its type (a method of that name calling BLAS: SciPy's
  * routines found now, as for a function). */
@@ -1908,6 +1910,7 @@ static Node *fe_method_call(Fe *fe, PyObject *e, PyObject *func) {
   if (!receiver || !fe_call_args(fe, e, n, how)) {
     n = NULL;
   } else {
+    spreads_once(fe, e, n);  /* x.reshape(*p.shape[:-1], 1), before the receiver is moved ahead of it */
     fe_earlier_first(fe, e, &receiver, 1, &mark);
     NodeList args = new_list(fe, n->list.len + 1);
     args.items[0] = receiver;

@@ -136,3 +136,32 @@ def test_a_display_spreads_tuples_only():
         return (1, *x)
     with pytest.raises(ruchey.TypingError, match="only tuples are spread"):
         display_of_number(2.0)
+
+
+def test_an_array_method_takes_a_spread_of_an_expression():
+    # x.reshape(*p.shape[:-1], 1) (numba-quaternion's inverse): the spread is
+    # a slice of an attribute, read once, after a receiver that is a call's
+    # result and an operand computed before it
+    @ruchey.njit
+    def inverse_like(p):
+        return numpy.conjugate(p) / (numpy.abs(p) ** 2).sum(axis=-1).reshape(*p.shape[:-1], 1)
+
+    @ruchey.njit
+    def method_spreads(a):
+        return a.reshape(*a.shape[::-1]).copy(), a.transpose(*a.shape[:0]).shape, a.sum(*(a.ndim - 1,))
+
+    rng = make_rng(87)
+    for shape in ((3, 2), (2, 4, 3), (1, 2, 2, 5)):
+        p = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        numpy.testing.assert_allclose(inverse_like(p), inverse_like.py_func(p), rtol=1e-12)
+        a = rng.standard_normal(shape)
+        got, want = method_spreads(a), method_spreads.py_func(a)
+        numpy.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
+        numpy.testing.assert_allclose(got[2], want[2], rtol=1e-12)
+
+    @ruchey.njit
+    def spread_of_number(a):
+        return a.reshape(*a.size)
+    with pytest.raises(ruchey.TypingError, match="only tuples are spread"):
+        spread_of_number(numpy.arange(3.0))
