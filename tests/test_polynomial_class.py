@@ -70,6 +70,23 @@ def test_polynomial_members_of_an_argument():
             np.testing.assert_array_equal(got, want)
 
 
+def test_len_of_a_polynomial_is_its_coefficients_count():
+    @ruchey.njit
+    def count(p):
+        return len(p), len((1, 2, 3)), len(p.coef)
+
+    for n in (1, 3, 6):
+        p = poly.Polynomial(np.arange(n, dtype=np.float64))
+        assert count(p) == count.py_func(p)
+
+
+@pytest.mark.parametrize("source", ["p + p", "p[0]", "-p", "p == p"])
+def test_polynomial_operators_are_a_typing_error_not_the_tuples(source):
+    f = ruchey.njit(eval(f"lambda p: {source}"))
+    with pytest.raises(ruchey.TypingError):
+        f(poly.Polynomial([1.0, 2.0]))
+
+
 def test_polynomial_argument_returned():
     @ruchey.njit
     def same(p):

@@ -22,6 +22,15 @@ from ruchey import _core, extending, types
 Shadow = collections.namedtuple("Polynomial", ["coef", "domain", "window"])
 
 
+class PolynomialType(types.Type):
+    """What typing functions see of a Polynomial: a value type of its own,
+    so that the tuple's operators (p + q, p[0]) are refused, not the
+    named tuple's."""
+
+    def __init__(self):
+        super().__init__("Polynomial")
+
+
 @extending.register_jitable
 def _interval(a, what):
     """domain or window a as NumPy's Polynomial takes it: two numbers (a
@@ -45,15 +54,19 @@ def _construct(coef, domain=None, window=None):
 
 def _evaluate(p, x):
     """p(x): x mapped from p's domain to its window, then p's value there (NumPy's __call__)."""
-    if getattr(p, "cls", None) is not Shadow:
-        return None
-
     def impl(p, x):
         d, w = p.domain, p.window
         scale = (w[1] - w[0]) / (d[1] - d[0])
         offset = (d[1] * w[0] - d[0] * w[1]) / (d[1] - d[0])
         return polynomial.polyval(offset + scale * x, p.coef)
     return impl
+
+
+def _len(p):
+    """len(p): its coefficients' count, as NumPy's (not the three arrays held)."""
+    if isinstance(p, PolynomialType):
+        return lambda p: len(p.coef)
+    return None
 
 
 def _convert(obj):
@@ -77,4 +90,6 @@ def register():
     _core._value_class(polynomial.Polynomial, _convert)
     _core._value_boxer(Shadow, _box)
     extending.overload(polynomial.Polynomial)(_construct)
-    extending.overload_call(types.NamedTupleType, _evaluate)
+    extending._named_values[Shadow] = PolynomialType()
+    extending.overload_call(PolynomialType, _evaluate)
+    extending.overload(len)(_len)
