@@ -32,7 +32,13 @@ WEAK = [bool, int, float, complex]
 
 def compiled(symbol, scalar_first):
     op = OPS[symbol]
-    return ruchey.njit(lambda a, s: op(s, a)) if scalar_first else ruchey.njit(lambda a, s: op(a, s))
+
+    def scalar_op_array(a, s):
+        return op(s, a)
+
+    def array_op_scalar(a, s):
+        return op(a, s)
+    return ruchey.njit(scalar_op_array if scalar_first else array_op_scalar)
 
 
 def expected_dtype(a, s, op, scalar_first):

@@ -7,7 +7,7 @@ Polynomial again); calling it evaluates it, as NumPy's __call__.
 
 The arrays are NumPy's: the coefficients of as_series (ints made
 float64, floats and complex kept, a copy), the default domain and window
-float64 [-1, 1] (Numba's are int64). Registered on first need (the class
+[-1, 1] of NumPy's dtype (float64; NumPy 1's and Numba's int64). Registered on first need (the class
 named by compiled code or passed to it), as numpy.polynomial is imported
 by a program only when it uses it.
 """
@@ -31,12 +31,16 @@ class PolynomialType(types.Type):
         super().__init__("Polynomial")
 
 
+# NumPy's default domain and window: float64 [-1, 1] (NumPy 1's are int64)
+_DEFAULT_INTERVAL = polynomial.Polynomial.domain
+
+
 @extending.register_jitable
 def _interval(a, what):
     """domain or window a as NumPy's Polynomial takes it: two numbers (a
     copy, as as_series makes), [-1, 1] where a is None."""
     if a is None:
-        return numpy.array([-1.0, 1.0])
+        return _DEFAULT_INTERVAL.copy()
     v = polyutils.as_series((a,), False)[0]
     if len(v) != 2:
         raise ValueError(what + " has wrong number of elements.")
@@ -75,7 +79,11 @@ def _convert(obj):
 
 
 def _box(coef, domain, window):
-    return polynomial.Polynomial(coef, domain, window)
+    """A Polynomial holding these arrays as they are (its constructor would
+    make NumPy 1's int64 default domain float64)."""
+    p = polynomial.Polynomial(coef)
+    p.domain, p.window = domain, window
+    return p
 
 
 _registered = False
