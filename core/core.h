@@ -232,6 +232,10 @@ PyObject *disp_box_enum(const Type *t, char *p);
  * global object frozen as its named tuple (NULL, no exception: not such
  * an object). */
 PyObject *core_value_class(PyObject *self, PyObject *args);
+/* a class registered by a call of register() where its objects are first
+ * seen, by its "module.qualname"; a class registered so now, if it is one */
+PyObject *core_value_class_later(PyObject *self, PyObject *args);
+PyObject *core_value_register_later(PyObject *self, PyObject *cls);
 PyObject *core_value_hooks(PyObject *self, PyObject *args);
 PyObject *disp_value_constant(PyObject *o);
 PyObject *core_value_boxer(PyObject *self, PyObject *args);

@@ -543,6 +543,10 @@ static PyMethodDef core_methods[] = {
    "A jitclass's instances' type made, its fields given later: class -> its name."},
   {"_value_class", core_value_class, METH_VARARGS,
    "(class, converter): objects of class are passed as the named tuple converter(obj) makes (ruchey._values)."},
+  {"_value_class_later", core_value_class_later, METH_VARARGS,
+   "(\"module.qualname\", register): register() is called where an object of that class is first seen."},
+  {"_value_register_later", core_value_register_later, METH_O,
+   "Registers a class given to _value_class_later now; whether it was one."},
   {"_value_hooks", core_value_hooks, METH_VARARGS,
    "(converter, constant): objects whose class has _numba_type_ are passed as converter(obj) makes, None "
    "where it is no value type; a global such object is frozen as constant(obj) (ruchey._values)."},

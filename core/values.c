@@ -16,6 +16,7 @@ static PyObject *converters;  /* the package's class -> converter(obj) -> the na
 static PyObject *boxers;      /* that named tuple's class -> boxer(*members) -> the package's object */
 static PyObject *by_numba_type;  /* converter(obj) of an object whose class has _numba_type_; None: not a value */
 static PyObject *constant_of;    /* constant(obj) -> the named tuple a global is frozen as (lower_constant) */
+static PyObject *later;  /* "module.qualname" of a class -> register(): registers it where first needed */
 
 static PyObject *own_dict(PyObject **d) {
   if (!*d) *d = PyDict_New();
@@ -44,12 +45,43 @@ PyObject *core_value_hooks(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+PyObject *core_value_class_later(PyObject *self, PyObject *args) {
+  PyObject *name, *reg;
+  if (!PyArg_ParseTuple(args, "UO", &name, &reg)) return NULL;
+  if (!own_dict(&later) || PyDict_SetItem(later, name, reg) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* Registers cls where it was registered for later (a class of a module
+ * that is imported only by programs using it, as numpy.polynomial):
+ * whether it was, false with an exception where registering failed. */
+static bool register_later(PyObject *cls) {
+  if (!later || !PyDict_GET_SIZE(later) || !PyType_Check(cls)) return false;
+  PyObject *mod = PyObject_GetAttrString(cls, "__module__");
+  PyObject *qual = mod ? PyObject_GetAttrString(cls, "__qualname__") : NULL;
+  PyObject *key = qual ? PyUnicode_FromFormat("%S.%S", mod, qual) : NULL;
+  PyObject *reg = key ? PyDict_GetItemWithError(later, key) : NULL;
+  Py_XINCREF(reg);
+  if (reg && PyDict_DelItem(later, key) == 0) Py_XSETREF(reg, PyObject_CallNoArgs(reg));
+  bool done = reg && !PyErr_Occurred();
+  if (!reg && PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();  /* a class without a module's name */
+  Py_XDECREF(mod); Py_XDECREF(qual); Py_XDECREF(key); Py_XDECREF(reg);
+  return done;
+}
+
+PyObject *core_value_register_later(PyObject *self, PyObject *cls) {
+  if (register_later(cls)) Py_RETURN_TRUE;
+  if (PyErr_Occurred()) return NULL;
+  Py_RETURN_FALSE;
+}
+
 /* The converter of o's class, borrowed (by_numba_type where the class has
  * _numba_type_ only); NULL, no exception, where there is none. */
 static PyObject *converter_of(PyObject *o) {
   PyObject *mro = converters ? Py_TYPE(o)->tp_mro : NULL, *conv = NULL;  /* a subclass's objects too, as Numba's */
   for (Py_ssize_t i = 0; !conv && mro && i < PyTuple_GET_SIZE(mro); i++)
     conv = PyDict_GetItemWithError(converters, PyTuple_GET_ITEM(mro, i));
+  if (!conv && !PyErr_Occurred() && register_later((PyObject *)Py_TYPE(o))) return converter_of(o);
   if (!conv && by_numba_type && PyObject_HasAttrString((PyObject *)Py_TYPE(o), "_numba_type_")) conv = by_numba_type;
   return conv;
 }

@@ -1013,6 +1013,22 @@ def test_where_of_numbers_is_a_0d_array_and_two_arguments_an_error():
         f(np.zeros(3))
 
 
+@ruchey.njit
+def where_none(x, y):
+    return np.where(None, x, y)
+
+
+@pytest.mark.parametrize("tx, ty", WHERE_PAIRS[:6], ids=[f"{np.dtype(x)}-{np.dtype(y)}" for x, y in WHERE_PAIRS[:6]])
+def test_where_of_none_is_false_everywhere(tx, ty):
+    """where(None, x, y): NumPy's 0-d array of None is false, so y broadcast with x"""
+    rng = make_rng(17)
+    for xs, ys in [((5,), (5,)), ((3, 4), (4,)), ((), (2, 1)), ((), ())]:
+        check(where_none, array(rng, tx, xs), array(rng, ty, ys))
+    check(where_none, 1, 2.5)
+    with pytest.raises(ruchey.TypingError, match="does not take None"):
+        define("@ruchey.njit\ndef f():\n    return np.where(None)\n")()
+
+
 # ---------------------------------------------------------------- clip
 
 

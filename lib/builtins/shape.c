@@ -2371,7 +2371,8 @@ static LLVMValueRef lo_text_where(Lower *l, Node *n) {
 }
 
 static const Type *ty_where(Infer *in, Node *n, const Type **args) {
-  if (n->list.len == 1) return ty_nonzero(in, n, args);
+  if (n->list.len == 1) return args[0]->kind == TY_NONE ? ty_error(in, n, "%s() does not take None here", n->bi->name)
+                                                        : ty_nonzero(in, n, args);
   if (n->list.len == 2) return ty_error(in, n, "%s(): either both or neither of x and y should be given", n->bi->name);
   if (text_array(args[0]) || text_array(args[1]) || text_array(args[2])) {  /* the row below */
     n->bi = bi_named("numpy.where of text");
@@ -2955,7 +2956,7 @@ const Builtin bi_shape[] = {
   {"numpy.fill_diagonal", "numpy", "fill_diagonal", BK_FUNCTION, 0, 2, 3, fill_diagonal_kw, BF_RAISES | BF_COMPLEX, 0, 0,
    ty_fill_diagonal, lo_fill_diagonal},
   /* elementwise: fused into the array expressions around them */
-  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES, 0, 0, ty_where,
+  {"numpy.where", "numpy", "where", BK_FUNCTION, 0, 1, 3, NULL, BF_ALLOCATES | BF_COMPLEX | BF_ARRAYLIKE | BF_INDEXES | BF_NONE, 0, 0, ty_where,
    lo_where, where_elem},
   {"numpy.where of text", NULL, NULL, BK_FUNCTION, 0, 3, 3, NULL, BF_ALLOCATES | BF_RAISES | BF_COMPLEX, 0, 0, ty_text_where,
    lo_text_where},

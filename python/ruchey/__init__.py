@@ -22,6 +22,15 @@ from ruchey import typed
 from ruchey import _stdlib  # noqa: F401  (registers functools.reduce and its kin for compiled code)
 from ruchey._objmode import objmode
 
+
+def _register_polynomial():
+    from ruchey import _polynomial
+    _polynomial.register()
+
+
+# numpy.polynomial.Polynomial: registered where a program first uses it (numpy imports that module on demand)
+_core._value_class_later("numpy.polynomial.polynomial.Polynomial", _register_polynomial)
+
 __version__ = "0.1.0"
 __all__ = ["jit", "jit_module", "njit", "prange", "pndindex", "literal_unroll", "literally", "TypingError", "get_num_threads", "set_num_threads",
            "get_parallel_chunksize", "set_parallel_chunksize", "parallel_chunksize", "get_thread_id", "threading_layer", "vectorize", "guvectorize", "cfunc", "carray", "farray", "objmode", "stencil"]

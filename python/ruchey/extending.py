@@ -606,6 +606,8 @@ def _callee(obj):
     except TypeError:  # unhashable
         return None
     make = _callee_makers.get(type(obj)) if disp is None else None
+    if disp is None and make is None and isinstance(obj, type) and _core._value_register_later(obj):
+        return _callees.get(obj)  # a class registered where first used (numpy.polynomial.Polynomial)
     return make(obj) if make is not None else disp
 
 
