@@ -1348,6 +1348,8 @@ void rt_cfunc_failed(const char *name);
 void rt_error_copy(RtError *dst);  /* the error raised, kept for a bare raise */
 void rt_error_restore(const RtError *src);
 RtMemInfo *rt_alloc(int64_t nbytes);  /* runtime.c */
+/* a new array's block, its shape checked as NumPy checks it, in *out: 0 or the error's status */
+int32_t rt_alloc_array(int32_t ndim, const int64_t *shape, int64_t itemsize, RtMemInfo **out);
 /* made and freed are told of each array's block as rt_alloc makes it and
  * its last release frees it (the extension tells tracemalloc, as Numba's
  * allocator does through PyMem_RawMalloc); NULL: nobody is told. */

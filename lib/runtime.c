@@ -106,6 +106,37 @@ RtMemInfo *rt_alloc(int64_t nbytes) {
   return mi;
 }
 
+/* The block of a new array of ndim dimensions of the given shape, checked
+ * as NumPy checks them: negative dimensions, then a size times itemsize
+ * past int64 (a dimension of 0 makes the array empty whatever the others
+ * are). This is the one place arrays are sized, so no builtin can wrap a
+ * size into a small block; compiled code calls it rather than repeating
+ * the checks and their errors wherever it makes an array. In *out; 0, or
+ * the status of the error set. */
+int32_t rt_alloc_array(int32_t ndim, const int64_t *shape, int64_t itemsize, RtMemInfo **out) {
+  bool negative = false, over = false, empty = false;
+  int64_t nbytes = itemsize;
+  for (int32_t d = 0; d < ndim; d++) {
+    negative |= shape[d] < 0;
+    empty |= shape[d] == 0;
+    over |= __builtin_mul_overflow(nbytes, shape[d] ? shape[d] : 1, &nbytes);
+  }
+  if (negative) {
+    rt_set_error(RT_ERR_VALUE, "negative dimensions are not allowed");
+    return RT_ERR_VALUE;
+  }
+  if (over) {
+    rt_set_error(RT_ERR_VALUE,
+                 "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    return RT_ERR_VALUE;
+  }
+  if (!(*out = rt_alloc(empty ? 0 : nbytes))) {
+    rt_set_error(RT_ERR_MEMORY, "cannot allocate array");
+    return RT_ERR_MEMORY;
+  }
+  return RT_OK;
+}
+
 /* Called by compiled code when the count reaches zero. */
 void rt_meminfo_free(RtMemInfo *mi) {
   if (rt_keeper_free(mi) || rt_meminfo_dtor_free(mi)) return;
@@ -560,6 +591,7 @@ void rt_register_symbols(void (*define)(const char *name, void *addr, void *ctx)
   define("__extendhfdf2", (void *)__extendhfdf2, ctx);
 #endif
   define("rt_alloc", (void *)rt_alloc, ctx);
+  define("rt_alloc_array", (void *)rt_alloc_array, ctx);
   define("rt_block_storage", (void *)rt_block_storage, ctx);
   define("rt_block_storage_free", (void *)rt_block_storage_free, ctx);
   define("rt_interrupted", (void *)&rt_interrupted, ctx);

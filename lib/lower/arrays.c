@@ -114,42 +114,28 @@ void lo_fill(Lower *l, const Type *elem, LLVMValueRef data, LLVMValueRef n, LLVM
   lo_index_loop(l, n, (LLVMValueRef[]){data, v}, 2, fill_one, (void *)elem);
 }
 
-/* a * b, and whether it overflowed int64 (or'ed into *over). */
-static LLVMValueRef mul_checked(Lower *l, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *over) {
-  LLVMValueRef args[2] = {a, b};
-  LLVMValueRef r = lo_intrinsic(l, "llvm.smul.with.overflow", &l->mod->i64, 1, args, 2);
-  *over = LLVMBuildOr(l->b, *over, LLVMBuildExtractValue(l->b, r, 1, ""), "");
-  return LLVMBuildExtractValue(l->b, r, 0, "");
-}
-
-/* The bytes of an array of the given shape, checked as NumPy checks them:
- * negative dimensions, then a size times itemsize past int64 (a dimension
- * of 0 makes the array empty whatever the others are). This is the one
- * place arrays are sized, so no builtin can wrap a size into a small block. */
-static LLVMValueRef checked_nbytes(Lower *l, int ndim, LLVMValueRef *shape, int itemsize, LLVMValueRef *count) {
-  LLVMValueRef zero = const_i64(l, 0), anyneg = LLVMConstInt(l->mod->i1, 0, 0), over = anyneg;
-  LLVMValueRef nbytes = const_i64(l, itemsize), empty = anyneg;
+/* The block of an array of the given shape, made by rt_alloc_array (which
+ * checks the shape as NumPy does), its status checked; *count its elements. */
+static LLVMValueRef alloc_block(Lower *l, int ndim, LLVMValueRef *shape, int itemsize, LLVMValueRef *count) {
+  LLVMValueRef dims = lo_alloca(l, LLVMArrayType2(l->mod->i64, (uint64_t)(ndim ? ndim : 1)), "alloc.shape");
+  LLVMValueRef out = lo_alloca(l, l->mod->ptr, "alloc.block");
   *count = const_i64(l, 1);
   for (int d = 0; d < ndim; d++) {
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(l->b, l->mod->i64, dims, (LLVMValueRef[]){const_i64(l, d)}, 1, "");
+    LLVMBuildStore(l->b, shape[d], at);
     *count = LLVMBuildMul(l->b, *count, shape[d], "");
-    anyneg = LLVMBuildOr(l->b, anyneg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[d], zero, ""), "");
-    LLVMValueRef is0 = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], zero, "");
-    empty = LLVMBuildOr(l->b, empty, is0, "");
-    nbytes = mul_checked(l, nbytes, LLVMBuildSelect(l->b, is0, const_i64(l, 1), shape[d], ""), &over);
   }
-  lo_raise_if(l, anyneg, RT_ERR_VALUE, "negative dimensions are not allowed");
-  lo_raise_if(l, over, RT_ERR_VALUE,
-              "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
-  return LLVMBuildSelect(l->b, empty, zero, nbytes, "nbytes");
+  LLVMTypeRef p[4] = {l->mod->i32, l->mod->ptr, l->mod->i64, l->mod->ptr};
+  LLVMValueRef args[4] = {const_i32(l, ndim), dims, const_i64(l, itemsize), out};
+  lo_check_status(l, lo_call_fn(l, "rt_alloc_array", l->mod->i32, p, args, 4));
+  return LLVMBuildLoad2(l->b, l->mod->ptr, out, "");
 }
 
 /* A new array of type t (C-contiguous, or Fortran-ordered for an 'F' t)
  * with the given shape; fill is 0 (zeros), 1 (ones) or -1 (uninitialised). */
 LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fill) {
   int itemsize = ty_bits(t->elem) / 8;
-  LLVMValueRef count, nbytes = checked_nbytes(l, t->ndim, shape, itemsize, &count);
-  LLVMValueRef mi = lo_call_fn(l, "rt_alloc", l->mod->ptr, &l->mod->i64, &nbytes, 1);
-  lo_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), RT_ERR_MEMORY, "cannot allocate array");
+  LLVMValueRef count, mi = alloc_block(l, t->ndim, shape, itemsize, &count);
   LLVMValueRef datap = LLVMBuildStructGEP2(
       l->b, LLVMStructTypeInContext(l->mod->c, (LLVMTypeRef[]){l->mod->i64, l->mod->ptr}, 2, 0), mi, 1, "");
   LLVMValueRef data = LLVMBuildLoad2(l->b, l->mod->ptr, datap, "data");
@@ -170,7 +156,7 @@ LLVMValueRef lo_alloc_array(Lower *l, const Type *t, LLVMValueRef *shape, int fi
   if (fill == 0 && lo_pool_allowed(l) && ty_is_scalar(t->elem)) {  /* zeros in parallel: each chunk's loop a memset */
     lo_fill(l, t->elem, data, count, LLVMConstNull(lo_type(l, t->elem)));
   } else if (fill == 0) {
-    LLVMBuildMemSet(l->b, data, LLVMConstInt(l->mod->i8, 0, 0), nbytes, 64);
+    LLVMBuildMemSet(l->b, data, LLVMConstInt(l->mod->i8, 0, 0), LLVMBuildMul(l->b, count, const_i64(l, itemsize), ""), 64);
   } else if (fill == 1) {
     lo_fill(l, t->elem, data, count, lo_convert(l, const_i64(l, 1), TYS(TY_I64), t->elem));
   }

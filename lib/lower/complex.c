@@ -122,7 +122,7 @@ void lo_check_status(Lower *l, LLVMValueRef status) {
     return;
   }
   LLVMBasicBlockRef bad = new_block(l, "call.error"), ok = new_block(l, "call.ok");
-  LLVMBuildCondBr(l->b, failed, bad, ok);
+  LLVMBuildCondBr(l->b, lo_expect(l, failed, false), bad, ok);
   position(l, bad);
   lo_raise_status(l, status);
   position(l, ok);
