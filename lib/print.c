@@ -181,6 +181,10 @@ static void list_repr(Buffer *line, const RtList *list, int32_t kind) {
   append(line, "]", 1);
 }
 
+/* The number written after a directive as 'a' + n: a byte, read unsigned,
+ * since TypeKinds past 30 write bytes past 127 (a char may be signed). */
+static int32_t code_after(char c) { return (int32_t)(unsigned char)c - 'a'; }
+
 /* fmt filled in from args into line (the directives above). */
 static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
   char item[128];
@@ -221,7 +225,7 @@ static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
       append(line, item, complex_repr(item, re, im));
       p += 1;
     } else if (!strncmp(p, "%A", 2) && p[2] && p[3]) {  /* an array: its kind and ndim follow (print_array.c) */
-      char *text = rt_array_str((const RtArray *)(uintptr_t)a, p[3] - '0', p[2] - 'a', float32_sci);
+      char *text = rt_array_str((const RtArray *)(uintptr_t)a, p[3] - '0', code_after(p[2]), float32_sci);
       if (text) append(line, text, strlen(text));
       free(text);
       p += 3;
@@ -240,7 +244,7 @@ static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
         [TU_m] = "minutes", [TU_s] = "seconds", [TU_ms] = "milliseconds", [TU_us] = "microseconds",
         [TU_ns] = "nanoseconds", [TU_ps] = "picoseconds", [TU_fs] = "femtoseconds", [TU_as] = "attoseconds",
         [TU_GENERIC] = "generic time units"};
-      const char *unit = p[2] - 'a' >= 0 && p[2] - 'a' < TU_COUNT ? units[p[2] - 'a'] : NULL;
+      const char *unit = code_after(p[2]) >= 0 && code_after(p[2]) < TU_COUNT ? units[code_after(p[2])] : NULL;
       if ((int64_t)a == INT64_MIN) append(line, "NaT", 3);
       else append(line, item, (size_t)snprintf(item, sizeof item, "%lld %s", (long long)a, unit ? unit : "?"));
       p += 2;
@@ -252,7 +256,7 @@ static void format_line(Buffer *line, const char *fmt, const uint64_t *args) {
         p += !strncmp(p + 1, "%ll", 3) ? 4 : 2;  /* %lld, %llu; %g, %h, %f, %C, %s, %U, %R */
       }
     } else if (!strncmp(p, "%L", 2) && p[2]) {  /* a list (an RtList), its items' kind after: its repr */
-      list_repr(line, (const RtList *)(uintptr_t)a, p[2] - 'a');
+      list_repr(line, (const RtList *)(uintptr_t)a, code_after(p[2]));
       p += 2;
     } else if (!strncmp(p, "%s", 2)) {
       const char *s = (const char *)(uintptr_t)a;
