@@ -1127,12 +1127,9 @@ static LLVMValueRef call_bitgen_field(Lower *l, LLVMValueRef bitgen, int field, 
 
 static LLVMValueRef lo_next_word(Lower *l, Node *n) {
   Node *g = n->list.items[0];
-  LLVMValueRef bitgen = lo_expr(l, g), r;
-  switch ((int)n->bi->ival) {
-  case NEXT_UINT64: r = call_bitgen_field(l, bitgen, NEXT_UINT64, l->mod->i64); break;
-  case NEXT_DOUBLE: r = call_bitgen_field(l, bitgen, NEXT_DOUBLE, LLVMDoubleTypeInContext(l->mod->c)); break;
-  default: r = call_bitgen_field(l, bitgen, NEXT_UINT32, l->mod->i32); break;
-  }
+  int field = n->bi->ival == NEXT_FLOAT ? NEXT_UINT32 : (int)n->bi->ival;  /* next_float: of a 32-bit word */
+  LLVMTypeRef word = field == NEXT_UINT64 ? l->mod->i64 : field == NEXT_DOUBLE ? LLVMDoubleTypeInContext(l->mod->c) : l->mod->i32;
+  LLVMValueRef bitgen = lo_expr(l, g), r = call_bitgen_field(l, bitgen, field, word);
   if (n->bi->ival == NEXT_FLOAT) {
     LLVMValueRef top = LLVMBuildUIToFP(l->b, LLVMBuildLShr(l->b, r, const_i32(l, 8), ""),
                                        LLVMFloatTypeInContext(l->mod->c), "");
